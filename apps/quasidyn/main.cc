@@ -1,0 +1,3 @@
+// quasidyn command line: placeholder until the subcommands land.
+#include <iostream>
+int main() { std::cout << "quasidyn " << QUASIDYN_VERSION << "\n"; return 0; }

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages quasidyn needs, when any is missing (run as root,
+# or with sudo available). Safe to run again: it installs nothing that is present.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libeigen3-dev libyaml-cpp-dev liburdfdom-dev libfcl-dev libccd-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=()
+  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,123 @@
+#pragma once
+// The const description of a simulated scene: bodies, joints, model instances
+// (robots and objects), collision geometry, and the simulation parameters.
+// Built by the YAML loader (io/scene_loader.h); read by every layer above.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include "quasidyn/model/shape.h"
+
+namespace quasidyn {
+
+// Joint types and their coordinates (q) and velocities (v), all relative to the
+// joint frame J, which is fixed in the parent body at X_PJ:
+//   fixed      nq = nv = 0.
+//   revolute   nq = nv = 1: angle θ [rad] about `axis` (unit, in J).
+//   prismatic  nq = nv = 1: displacement d [m] along `axis` (unit, in J).
+//   planar     nq = nv = 3: (x [m], y [m], θ [rad]): translation along J's x and y,
+//              then rotation about J's z. Used for objects of planar scenes.
+//   floating   nq = 7, nv = 6: q = (p [m] in J, unit quaternion (w, x, y, z) of the
+//              child in J); v = (ṗ [m/s], ω [rad/s]) both expressed in J. The parent
+//              of a floating joint is the world. Used for objects of 3D scenes.
+enum class JointType { kFixed, kRevolute, kPrismatic, kPlanar, kFloating };
+
+const char* JointTypeName(JointType type);
+int JointNq(JointType type);
+int JointNv(JointType type);
+
+struct Body {
+  std::string name;                       // unique in the scene; bodies[0] is "world"
+  double mass = 0.0;                      // [kg], > 0 for every body but the world
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();       // centre of mass in B [m]
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();   // about the com, in B [kg·m²], SPD
+  int parent_joint = -1;                  // index into Scene::joints; -1 for the world
+  int instance = -1;                      // index into Scene::instances; -1 for the world
+};
+
+struct Joint {
+  std::string name;                       // unique in the scene
+  JointType type = JointType::kFixed;
+  int parent_body = 0;                    // index into Scene::bodies
+  int child_body = 0;                     // index into Scene::bodies
+  Eigen::Isometry3d X_PJ = Eigen::Isometry3d::Identity();  // joint frame in the parent
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();          // unit, in J (revolute, prismatic)
+  int q_start = 0;                        // first index of this joint in q
+  int v_start = 0;                        // first index of this joint in v
+  // Impedance of an actuated joint: stiffness K [N/m prismatic, N·m/rad revolute], > 0.
+  // Zero for the joints of objects (un-actuated).
+  double stiffness = 0.0;
+};
+
+// A robot (actuated, fixed base, revolute/prismatic/fixed joints only) or an
+// object (un-actuated: one floating joint in 3D, one planar joint in 2D, or fixed).
+struct ModelInstance {
+  std::string name;                       // unique in the scene
+  bool actuated = false;                  // robots are actuated, objects are not
+  std::vector<int> bodies;                // indices into Scene::bodies
+  std::vector<int> joints;                // indices into Scene::joints, parents first
+  int q_start = 0, nq = 0;                // its block of q
+  int v_start = 0, nv = 0;                // its block of v
+};
+
+// Piecewise-linear commands q̄_a(t) for one robot: knot times [s] strictly increasing,
+// one commanded position vector (size = the robot's nv) per knot. Before the first
+// knot the first position holds, after the last knot the last one.
+struct RobotSchedule {
+  int instance = -1;                      // index into Scene::instances
+  std::vector<double> times;
+  std::vector<Eigen::VectorXd> positions;
+};
+
+// How two shapes' friction coefficients combine into the contact's μ.
+enum class FrictionCombination { kMin, kGeometricMean, kHarmonic };
+
+// Parameters of the time-stepping formulation, kept as the scene file gave them;
+// the dynamics layer validates and interprets them.
+struct FormulationSpec {
+  std::string type = "qp";                // qp | socp | log-barrier | lcp
+  std::map<std::string, double> parameters;
+};
+
+struct Scene {
+  std::string name;
+  std::string source_file;                // for error messages; empty for inline scenes
+  bool planar = false;                    // bodies move in the world x-y plane
+  Eigen::Vector3d gravity{0.0, 0.0, -9.81};  // [m/s²]
+  double time_step = 0.01;                // h [s], > 0
+  double contact_tolerance = 0.01;        // ε [m], >= 0: contacts with φ <= ε are kept
+  int friction_rays = 4;                  // n_d, the friction-pyramid ray count (3D, >= 3)
+  FrictionCombination friction_combination = FrictionCombination::kHarmonic;
+  FormulationSpec formulation;
+
+  std::vector<Body> bodies;               // bodies[0] is the world
+  std::vector<Joint> joints;
+  std::vector<ModelInstance> instances;   // objects first, then robots (q = [q_u; q_a])
+  std::vector<CollisionGeometry> geometries;
+  // Pairs of bodies whose shapes never collide (indices, first < second). Bodies joined
+  // by a joint are filtered automatically by the loader.
+  std::vector<std::pair<int, int>> collision_filter;
+
+  Eigen::VectorXd q0;                     // initial configuration (size nq)
+  std::vector<RobotSchedule> schedules;
+
+  int nq = 0, nv = 0;                     // totals
+  int nq_u = 0, nv_u = 0;                 // un-actuated (objects) block, first
+  int nq_a = 0, nv_a = 0;                 // actuated (robots) block, after; nq_a == nv_a
+
+  int BodyIndex(const std::string& name) const;       // -1 when absent
+  int InstanceIndex(const std::string& name) const;   // -1 when absent
+  int GeometryIndex(const std::string& name) const;   // -1 when absent
+  bool IsFiltered(int body_a, int body_b) const;
+  // K_a, the diagonal of actuated joint stiffnesses (size nv_a).
+  Eigen::VectorXd ActuatedStiffness() const;
+  // The commanded q̄_a at time t [s] (size nq_a); robots without a schedule hold q0.
+  Eigen::VectorXd CommandAt(double t) const;
+  double ScheduleEnd() const;                          // last knot time [s], 0 if none
+};
+
+}  // namespace quasidyn
