@@ -1,0 +1,116 @@
+#include "scene_summary.h"
+
+#include <iomanip>
+#include <sstream>
+
+namespace quasidyn::cli {
+namespace {
+
+std::vector<double> ToVector(const Eigen::VectorXd& x) { return {x.data(), x.data() + x.size()}; }
+std::vector<double> ToVector(const Eigen::Vector3d& x) { return {x[0], x[1], x[2]}; }
+
+const char* CombinationName(FrictionCombination rule) {
+  switch (rule) {
+    case FrictionCombination::kMin: return "min";
+    case FrictionCombination::kGeometricMean: return "geometric";
+    case FrictionCombination::kHarmonic: return "harmonic";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+nlohmann::json SceneSummaryJson(const Scene& scene, const ContactSet& contacts) {
+  using nlohmann::json;
+  json out;
+  out["name"] = scene.name;
+  out["dimension"] = scene.planar ? 2 : 3;
+  out["gravity"] = ToVector(scene.gravity);
+  out["time_step"] = scene.time_step;
+  out["contact_tolerance"] = scene.contact_tolerance;
+  out["friction_rays"] = scene.planar ? 2 : scene.friction_rays;
+  out["friction_combination"] = CombinationName(scene.friction_combination);
+  out["formulation"] = {{"type", scene.formulation.type},
+                        {"parameters", scene.formulation.parameters}};
+  out["nq"] = scene.nq;
+  out["nv"] = scene.nv;
+  out["nq_u"] = scene.nq_u;
+  out["nv_u"] = scene.nv_u;
+  out["nq_a"] = scene.nq_a;
+  out["nv_a"] = scene.nv_a;
+  out["q0"] = ToVector(scene.q0);
+  for (const ModelInstance& m : scene.instances)
+    out["instances"].push_back({{"name", m.name},
+                                {"actuated", m.actuated},
+                                {"q_start", m.q_start},
+                                {"nq", m.nq},
+                                {"v_start", m.v_start},
+                                {"nv", m.nv}});
+  for (const Body& b : scene.bodies)
+    out["bodies"].push_back({{"name", b.name},
+                             {"mass", b.mass},
+                             {"instance", b.instance < 0 ? std::string("world")
+                                                         : scene.instances[b.instance].name}});
+  for (const Joint& j : scene.joints)
+    out["joints"].push_back({{"name", j.name},
+                             {"type", JointTypeName(j.type)},
+                             {"parent", scene.bodies[j.parent_body].name},
+                             {"child", scene.bodies[j.child_body].name},
+                             {"q_start", j.q_start},
+                             {"v_start", j.v_start},
+                             {"stiffness", j.stiffness}});
+  for (const CollisionGeometry& g : scene.geometries)
+    out["shapes"].push_back({{"name", g.name},
+                             {"body", scene.bodies[g.body].name},
+                             {"type", ShapeTypeName(g.shape.type)},
+                             {"friction", g.friction}});
+  out["contacts"] = json::array();
+  for (const Contact& c : contacts.contacts)
+    out["contacts"].push_back({{"shape_a", scene.geometries[c.geometry_a].name},
+                               {"shape_b", scene.geometries[c.geometry_b].name},
+                               {"body_a", scene.bodies[c.body_a].name},
+                               {"body_b", scene.bodies[c.body_b].name},
+                               {"phi", c.phi},
+                               {"point_a", ToVector(c.p_A)},
+                               {"point_b", ToVector(c.p_B)},
+                               {"normal", ToVector(c.normal)},
+                               {"friction", c.friction}});
+  return out;
+}
+
+std::string SceneSummaryText(const Scene& scene, const ContactSet& contacts) {
+  std::ostringstream s;
+  s << "scene " << scene.name << " (" << (scene.planar ? "planar, x-y plane" : "3D") << ")\n"
+    << "  h = " << scene.time_step << " s, contact tolerance = " << scene.contact_tolerance
+    << " m, friction rays n_d = " << (scene.planar ? 2 : scene.friction_rays)
+    << ", formulation " << scene.formulation.type << "\n"
+    << "  nq = " << scene.nq << ", nv = " << scene.nv << "  (un-actuated nq_u = " << scene.nq_u
+    << ", nv_u = " << scene.nv_u << "; actuated nq_a = nv_a = " << scene.nv_a << ")\n";
+  s << "instances (q = [q_u; q_a]):\n";
+  for (const ModelInstance& m : scene.instances)
+    s << "  " << std::left << std::setw(16) << m.name << (m.actuated ? " robot " : " object")
+      << "  q[" << m.q_start << ".." << m.q_start + m.nq << ")  v[" << m.v_start << ".."
+      << m.v_start + m.nv << ")  " << m.bodies.size() << " bodies\n";
+  s << "joints:\n";
+  for (const Joint& j : scene.joints) {
+    s << "  " << std::left << std::setw(16) << j.name << " " << std::setw(9)
+      << JointTypeName(j.type) << " " << scene.bodies[j.parent_body].name << " -> "
+      << scene.bodies[j.child_body].name;
+    if (j.stiffness > 0) s << "  K = " << j.stiffness;
+    s << "\n";
+  }
+  s << "shapes:\n";
+  for (const CollisionGeometry& g : scene.geometries)
+    s << "  " << std::left << std::setw(16) << g.name << " " << std::setw(10)
+      << ShapeTypeName(g.shape.type) << " on " << scene.bodies[g.body].name
+      << "  mu = " << g.friction << "\n";
+  s << "contacts at q0 (phi <= " << scene.contact_tolerance << " m): " << contacts.size() << "\n";
+  for (const Contact& c : contacts.contacts)
+    s << "  " << scene.geometries[c.geometry_a].name << " / " << scene.geometries[c.geometry_b].name
+      << "  phi = " << std::setprecision(6) << c.phi << " m  normal = ("
+      << c.normal.transpose().format(Eigen::IOFormat(4, 0, ", ")) << ")  mu = " << c.friction
+      << "\n";
+  return s.str();
+}
+
+}  // namespace quasidyn::cli

@@ -1,0 +1,148 @@
+// Contact Jacobians against central finite differences of φ on every example scene:
+// φ(q ⊕ δv) − φ(q ⊖ δv) ≈ 2δ·J_n v for random v.
+#include "quasidyn/contact/contact_set.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "quasidyn/io/scene_loader.h"
+
+namespace quasidyn {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> ExampleScenes() {
+  std::vector<std::string> paths;
+  for (const auto& entry : fs::directory_iterator(fs::path(QUASIDYN_SOURCE_DIR) / "examples"))
+    if (fs::exists(entry.path() / "scene.yaml"))
+      paths.push_back((entry.path() / "scene.yaml").string());
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+// φ at q of the contact that continues `reference` through the geometry: the same shape
+// pair and, among that pair's manifold points, the one whose point on A is the same material
+// point (closest in A's body frame). Used where φ is a smooth function of q: single-point
+// contacts, and manifolds against the static world (whose reference face cannot flip).
+std::optional<double> GeometricPhi(const Scene& scene, const Contact& reference,
+                                   const Eigen::Isometry3d& X_WA_reference,
+                                   const Eigen::VectorXd& q) {
+  Kinematics kinematics(scene);
+  kinematics.Update(q);
+  GeometryQuery query(scene);
+  const Eigen::Vector3d p_A_body = X_WA_reference.inverse() * reference.p_A;
+  std::optional<double> best_phi;
+  double best_distance = 1e-4;  // [m]: material points move O(δ) ≪ this
+  for (const ContactCandidate& c : query.Query(kinematics.BodyPoses(), 1.0)) {
+    if (c.geometry_a != reference.geometry_a || c.geometry_b != reference.geometry_b) continue;
+    const Eigen::Vector3d p = kinematics.BodyPose(reference.body_a).inverse() * c.point.p_A;
+    const double distance = (p - p_A_body).norm();
+    if (distance < best_distance) {
+      best_distance = distance;
+      best_phi = c.point.phi;
+    }
+  }
+  return best_phi;
+}
+
+// φ at q of the contact's material points: p_A fixed in A, p_B and the normal fixed in B,
+// φ = (p_A − p_B)·n. Its derivative at the reference configuration is exactly J_n v for
+// every contact (the rotation of n adds φ nᵀ(ω_B × n) = 0), so this checks the assembly
+// J_n = nᵀ(J_A(p_A) − J_B(p_B)) when both bodies move, whatever the manifold does.
+double MaterialPhi(const Scene& scene, const Contact& reference, const Kinematics& at_reference,
+                   const Eigen::VectorXd& q) {
+  Kinematics kinematics(scene);
+  kinematics.Update(q);
+  const Eigen::Isometry3d A_move =
+      kinematics.BodyPose(reference.body_a) * at_reference.BodyPose(reference.body_a).inverse();
+  const Eigen::Isometry3d B_move =
+      kinematics.BodyPose(reference.body_b) * at_reference.BodyPose(reference.body_b).inverse();
+  return (A_move * reference.p_A - B_move * reference.p_B).dot(B_move.linear() * reference.normal);
+}
+
+int ManifoldSize(const ContactSet& contacts, const Contact& c) {
+  int count = 0;
+  for (const Contact& other : contacts.contacts)
+    count += other.geometry_a == c.geometry_a && other.geometry_b == c.geometry_b;
+  return count;
+}
+
+// Central differences with step δ = ∛ε balance truncation O(δ² φ‴) and rounding O(ε/δ)
+// at about ε^(2/3) ≈ 4e-11 per unit of curvature and length; the tolerance allows a factor
+// 1e4·(1 + |J_n v|) for curvatures up to 1/(1 cm) and lever arms ~1 m.
+const double kDelta = std::cbrt(std::numeric_limits<double>::epsilon());
+double Tolerance(double predicted) { return 1e-6 * (1 + std::abs(predicted)); }
+
+TEST(ContactSet, NormalJacobianPredictsSignedDistanceChangeOnEveryExample) {
+  const std::vector<std::string> scenes = ExampleScenes();
+  ASSERT_GE(scenes.size(), 4u);
+  std::mt19937 rng(11);
+  std::normal_distribution<double> gauss;
+  for (const std::string& path : scenes) {
+    SCOPED_TRACE(path);
+    const Scene scene = LoadScene(path);
+    ContactEngine engine(scene);
+    const ContactSet contacts = engine.Compute(scene.q0);
+    EXPECT_GT(contacts.size(), 0) << "every example starts with some contact candidate";
+    int geometric_checks = 0;
+    for (int trial = 0; trial < 3; ++trial) {
+      Eigen::VectorXd v(scene.nv);
+      for (int k = 0; k < scene.nv; ++k) v[k] = gauss(rng);
+      const Eigen::VectorXd q_plus = IntegrateConfiguration(scene, scene.q0, v, kDelta);
+      const Eigen::VectorXd q_minus = IntegrateConfiguration(scene, scene.q0, v, -kDelta);
+      for (const Contact& c : contacts.contacts) {
+        const std::string pair =
+            scene.geometries[c.geometry_a].name + " / " + scene.geometries[c.geometry_b].name;
+        const double predicted = c.J_n.dot(v);
+        const double material = (MaterialPhi(scene, c, engine.kinematics(), q_plus) -
+                                 MaterialPhi(scene, c, engine.kinematics(), q_minus)) /
+                                (2 * kDelta);
+        EXPECT_NEAR(material, predicted, Tolerance(predicted)) << pair << " (material points)";
+        const bool smooth = ManifoldSize(contacts, c) == 1 || c.body_b == 0;
+        if (!smooth) continue;
+        const auto& X_WA = engine.kinematics().BodyPose(c.body_a);
+        const auto phi_plus = GeometricPhi(scene, c, X_WA, q_plus);
+        const auto phi_minus = GeometricPhi(scene, c, X_WA, q_minus);
+        ASSERT_TRUE(phi_plus && phi_minus) << pair << ": contact lost under a δ perturbation";
+        const double measured = (*phi_plus - *phi_minus) / (2 * kDelta);
+        EXPECT_NEAR(measured, predicted, Tolerance(predicted)) << pair << " (geometry)";
+        ++geometric_checks;
+      }
+    }
+    EXPECT_GT(geometric_checks, 0) << "no contact of this example was checked against geometry";
+  }
+}
+
+TEST(ContactSet, TangentAndRayJacobiansAreProjectionsOfTheSameRelativeJacobian) {
+  for (const std::string& path : ExampleScenes()) {
+    SCOPED_TRACE(path);
+    const Scene scene = LoadScene(path);
+    ContactEngine engine(scene);
+    const ContactSet& contacts = engine.Compute(scene.q0);
+    for (const Contact& c : contacts.contacts) {
+      ASSERT_EQ(c.J_n.cols(), scene.nv);
+      ASSERT_EQ(c.J_d.rows(), scene.planar ? 2 : scene.friction_rays);
+      ASSERT_EQ(c.J_t.rows(), scene.planar ? 1 : 2);
+      // Ray j is cos·t1 + sin·t2, so J_d,j = cos·J_t1 + sin·J_t2 (planar: ±J_t1).
+      const double scale = 1 + c.J_t.norm();
+      for (int j = 0; j < c.J_d.rows(); ++j) {
+        Eigen::RowVectorXd expected = c.rays.col(j).dot(c.tangent1) * c.J_t.row(0);
+        if (!scene.planar) expected += c.rays.col(j).dot(c.tangent2) * c.J_t.row(1);
+        EXPECT_LT((c.J_d.row(j) - expected).norm(),
+                  1e3 * std::numeric_limits<double>::epsilon() * scale);
+      }
+      EXPECT_GE(c.friction, 0.0);
+      EXPECT_LE(c.phi, scene.contact_tolerance);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace quasidyn

@@ -1,0 +1,57 @@
+#include "quasidyn/contact/friction_cone.h"
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+namespace quasidyn {
+
+double CombineFriction(FrictionCombination rule, double mu_a, double mu_b) {
+  if (!(mu_a >= 0.0) || !(mu_b >= 0.0) || !std::isfinite(mu_a) || !std::isfinite(mu_b))
+    throw std::invalid_argument("CombineFriction: coefficients must be finite and >= 0 (got " +
+                                std::to_string(mu_a) + ", " + std::to_string(mu_b) + ")");
+  switch (rule) {
+    case FrictionCombination::kMin: return std::min(mu_a, mu_b);
+    case FrictionCombination::kGeometricMean: return std::sqrt(mu_a * mu_b);
+    case FrictionCombination::kHarmonic:
+      return mu_a + mu_b > 0.0 ? 2.0 * mu_a * mu_b / (mu_a + mu_b) : 0.0;
+  }
+  return 0.0;
+}
+
+void TangentBasis(const Eigen::Vector3d& n, bool planar, Eigen::Vector3d* t1,
+                  Eigen::Vector3d* t2) {
+  if (planar) {
+    *t1 = Eigen::Vector3d(-n.y(), n.x(), 0.0).normalized();  // ẑ × n
+    *t2 = Eigen::Vector3d::UnitZ();
+    return;
+  }
+  // Duff et al. 2017, Listing 3.
+  const double sign = std::copysign(1.0, n.z());
+  const double a = -1.0 / (sign + n.z());
+  const double b = n.x() * n.y() * a;
+  *t1 = Eigen::Vector3d(1.0 + sign * n.x() * n.x() * a, sign * b, -sign * n.x());
+  *t2 = Eigen::Vector3d(b, sign + n.y() * n.y() * a, -n.y());
+}
+
+Eigen::Matrix3Xd FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& t2,
+                              int num_rays, bool planar) {
+  if (planar) {
+    Eigen::Matrix3Xd rays(3, 2);
+    rays.col(0) = t1;
+    rays.col(1) = -t1;
+    return rays;
+  }
+  if (num_rays < 3)
+    throw std::invalid_argument("FrictionRays: a 3D friction pyramid needs n_d >= 3 rays (got " +
+                                std::to_string(num_rays) + ")");
+  Eigen::Matrix3Xd rays(3, num_rays);
+  for (int j = 0; j < num_rays; ++j) {
+    const double angle = 2.0 * std::numbers::pi * j / num_rays;
+    rays.col(j) = std::cos(angle) * t1 + std::sin(angle) * t2;
+  }
+  return rays;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,50 @@
+#include "quasidyn/dynamics/formulation_settings.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace quasidyn {
+
+const char* FormulationName(FormulationType type) {
+  switch (type) {
+    case FormulationType::kQp: return "qp";
+    case FormulationType::kSocp: return "socp";
+    case FormulationType::kLogBarrierPyramid: return "log-barrier";
+    case FormulationType::kLogBarrierCone: return "log-barrier-cone";
+    case FormulationType::kLcp: return "lcp";
+  }
+  return "unknown";
+}
+
+FormulationType ParseFormulation(const std::string& name) {
+  for (FormulationType type :
+       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
+        FormulationType::kLogBarrierCone, FormulationType::kLcp})
+    if (name == FormulationName(type)) return type;
+  throw std::invalid_argument("unknown formulation '" + name +
+                              "' (expected qp, socp, log-barrier, log-barrier-cone or lcp)");
+}
+
+FormulationSettings SettingsFromScene(const Scene& scene) {
+  FormulationSettings settings;
+  settings.type = ParseFormulation(scene.formulation.type);
+  settings.time_step = scene.time_step;
+  for (const auto& [key, value] : scene.formulation.parameters) {
+    if (!std::isfinite(value))
+      throw std::invalid_argument("formulation." + key + " must be finite");
+    if (key == "kappa") {
+      if (!(value > 0)) throw std::invalid_argument("formulation.kappa must be > 0");
+      settings.kappa = value;
+    } else if (key == "object_mass_scale") {
+      if (!(value >= 0)) throw std::invalid_argument("formulation.object_mass_scale must be >= 0");
+      settings.object_mass_scale = value;
+    } else {
+      throw std::invalid_argument("unknown formulation parameter '" + key +
+                                  "' (expected kappa or object_mass_scale)");
+    }
+  }
+  if (!(settings.time_step > 0)) throw std::invalid_argument("time step h must be > 0");
+  return settings;
+}
+
+}  // namespace quasidyn

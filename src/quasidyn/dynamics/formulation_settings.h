@@ -1,0 +1,41 @@
+#pragma once
+// Which convex time-stepping formulation to use, and its parameters, read from the
+// scene's `formulation` block (docs/scene-format.md) and overridable from the command line.
+
+#include <string>
+
+#include "quasidyn/model/scene.h"
+
+namespace quasidyn {
+
+enum class FormulationType {
+  kQp,                 // Anitescu pyramid QP, Pang & Tedrake 2021, eq. (10)
+  kSocp,               // exact friction cone SOCP (Pang 2022)
+  kLogBarrierPyramid,  // eq. (10) with its constraints moved into a log barrier (Pang 2022)
+  kLogBarrierCone,     // the SOCP with its cones moved into a log barrier (Pang 2022)
+  kLcp,                // quasistatic LCP with impedance actuators, Pang & Tedrake 2021, eq. (6)
+};
+
+// "qp", "socp", "log-barrier", "log-barrier-cone", "lcp".
+const char* FormulationName(FormulationType type);
+// Throws std::invalid_argument naming the accepted names on an unknown one.
+FormulationType ParseFormulation(const std::string& name);
+
+struct FormulationSettings {
+  FormulationType type = FormulationType::kQp;
+  double time_step = 0.01;  // h [s], > 0
+  // Log-barrier weight κ [1/(N·m)], > 0: the barrier term is −(1/κ) Σ log(·) added to an
+  // objective measured in N·m (see quasi_dynamic_cost.h). κ → ∞ recovers the QP / SOCP.
+  double kappa = 100.0;
+  // Scale s >= 0 [-] of the objects' regularisation ½ s vᵀ M_u v: s = 1 is Mason's
+  // quasi-dynamics (the objects' momentum is reset every step, Pang 2022: "among all possible
+  // object motions, the one that moves the least"); s = 0 is the pure quasistatic model of
+  // Pang & Tedrake 2021, well posed only when contacts hold every object.
+  double object_mass_scale = 1.0;
+};
+
+// From the scene: its time step and its formulation block (type and the parameters
+// `kappa`, `object_mass_scale`). Throws std::invalid_argument naming a bad parameter.
+FormulationSettings SettingsFromScene(const Scene& scene);
+
+}  // namespace quasidyn

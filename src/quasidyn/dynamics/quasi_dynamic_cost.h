@@ -1,0 +1,34 @@
+#pragma once
+// The objective shared by every convex formulation of one time step, in the velocity
+// v = (q⁺ ⊖ q)/h (size n_v):
+//
+//   minimise ½ vᵀ P v − τ_hᵀ v,   P = blockdiag(s·M_u, h² K_a),
+//   τ_h = [h τ_u ;  h K_a (u − q_a)]
+//
+// Pang & Tedrake 2021, eq. (10a) for the robots (impedances K_a pulling q_a toward the
+// command u = q̄_a); the object block s·M_u is the quasi-dynamic regularisation of Pang 2022
+// (s = FormulationSettings::object_mass_scale). Units: P v in N·s, the objective in N·m.
+// Gravity: τ_u = Σ_b J_com,bᵀ m_b g over the objects' bodies (each object feels its own
+// weight); robots are assumed gravity-compensated by their controllers, so τ_a = 0 and the
+// impedance alone sets their motion.
+
+#include <Eigen/Core>
+
+#include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/kinematics/kinematics.h"
+
+namespace quasidyn {
+
+struct QuasiDynamicCost {
+  Eigen::MatrixXd P;      // n_v × n_v, symmetric positive semidefinite
+  Eigen::VectorXd tau_h;  // n_v [N·s]
+};
+
+// At the configuration the kinematics was last updated to; u has size n_q,a.
+QuasiDynamicCost BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& u,
+                                       const FormulationSettings& settings);
+
+// The generalized gravity force on the objects, τ_u (size n_v,u) [N or N·m].
+Eigen::VectorXd ObjectGravityForce(const Kinematics& kinematics);
+
+}  // namespace quasidyn

@@ -1,0 +1,22 @@
+#pragma once
+// The quasi-dynamic time step with Anitescu's friction pyramid as a convex QP,
+// Pang & Tedrake 2021, eq. (10):
+//
+//   minimise_v  ½ vᵀ P v − τ_hᵀ v                                   (quasi_dynamic_cost.h)
+//   subject to  φ_i/h + (J_n,i + μ_i J_d,ij) v >= 0,   every contact i, ray j = 1 … n_d.
+//
+// The multipliers β_ij >= 0 are impulses [N·s] along the pyramid edges n_i + μ_i d_ij
+// (eq. (9)): the normal impulse is Σ_j β_ij and the friction impulse μ_i Σ_j β_ij d_ij.
+
+#include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/solvers/qp.h"
+
+namespace quasidyn {
+
+// The QP of eq. (10): x = v, G rows (contact-major: row i·n_d + j), h = −φ_i/h.
+QpProblem BuildPyramidQp(const StepProblem& problem);
+
+FormulationSolution SolvePyramidQp(const StepProblem& problem, QpSolver* solver,
+                                   const QpSettings& settings = {});
+
+}  // namespace quasidyn

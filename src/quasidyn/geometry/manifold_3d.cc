@@ -1,0 +1,312 @@
+#include "quasidyn/geometry/manifold_3d.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "quasidyn/geometry/support_3d.h"
+
+namespace quasidyn {
+namespace {
+
+ContactPoint Flipped(ContactPoint c) {
+  std::swap(c.p_A, c.p_B);
+  c.normal = -c.normal;
+  return c;
+}
+
+// An orthonormal basis (t1, t2) of the plane ⟂ n, with t1 × t2 = n.
+std::pair<Eigen::Vector3d, Eigen::Vector3d> TangentBasis(const Eigen::Vector3d& n) {
+  const Eigen::Vector3d seed =
+      std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+  const Eigen::Vector3d t1 = (seed - seed.dot(n) * n).normalized();
+  return {t1, n.cross(t1)};
+}
+
+double Cross2d(const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+  return (a - o).x() * (b - o).y() - (a - o).y() * (b - o).x();
+}
+
+// A support feature as a segment (2 points) or a convex polygon (>= 3 points, ordered
+// counter-clockwise about n), from its points' projections onto the plane ⟂ n.
+struct Feature {
+  std::vector<Eigen::Vector3d> points;
+  double diameter = 0.0;  // of the projection onto the plane ⟂ n [m]
+  bool IsPolygon() const { return points.size() >= 3; }
+};
+
+Feature OrderFeature(const std::vector<Eigen::Vector3d>& points, const Eigen::Vector3d& n) {
+  const auto [t1, t2] = TangentBasis(n);
+  std::vector<int> order(points.size());
+  std::vector<Eigen::Vector2d> planar(points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    order[i] = static_cast<int>(i);
+    planar[i] = Eigen::Vector2d(t1.dot(points[i]), t2.dot(points[i]));
+  }
+  std::sort(order.begin(), order.end(), [&](int i, int j) {
+    return planar[i].x() < planar[j].x() ||
+           (planar[i].x() == planar[j].x() && planar[i].y() < planar[j].y());
+  });
+  // Andrew's monotone chain (Andrew, "Another efficient algorithm for convex hulls in two
+  // dimensions", IPL 1979): counter-clockwise, collinear points dropped.
+  std::vector<int> hull(2 * order.size());
+  int k = 0;
+  for (int i : order) {
+    while (k >= 2 && Cross2d(planar[hull[k - 2]], planar[hull[k - 1]], planar[i]) <= 0.0) --k;
+    hull[k++] = i;
+  }
+  for (int m = static_cast<int>(order.size()) - 2, lower = k + 1; m >= 0; --m) {
+    const int i = order[m];
+    while (k >= lower && Cross2d(planar[hull[k - 2]], planar[hull[k - 1]], planar[i]) <= 0.0) --k;
+    hull[k++] = i;
+  }
+  hull.resize(std::max(k - 1, 1));
+  // Area and diameter decide polygon versus segment: a hull thinner than kManifoldSlack
+  // is a segment between its two farthest points.
+  double twice_area = 0.0;
+  double diameter = 0.0;
+  int far_i = hull[0];
+  int far_j = hull[0];
+  for (size_t i = 0; i < hull.size(); ++i) {
+    const size_t next = (i + 1) % hull.size();
+    twice_area += Cross2d(Eigen::Vector2d::Zero(), planar[hull[i]], planar[hull[next]]);
+    for (size_t j = i + 1; j < hull.size(); ++j) {
+      const double d = (planar[hull[i]] - planar[hull[j]]).norm();
+      if (d > diameter) {
+        diameter = d;
+        far_i = hull[i];
+        far_j = hull[j];
+      }
+    }
+  }
+  Feature feature;
+  feature.diameter = diameter;
+  if (hull.size() >= 3 && std::abs(twice_area) > kManifoldSlack * diameter) {
+    for (int i : hull) feature.points.push_back(points[i]);
+  } else {
+    feature.points = {points[far_i], points[far_j]};
+  }
+  return feature;
+}
+
+// Unit normal of the plane best fitting a polygon (Newell's method; Sutherland, Sproull &
+// Schumacker 1974), oriented along n.
+Eigen::Vector3d PolygonNormal(const std::vector<Eigen::Vector3d>& polygon,
+                              const Eigen::Vector3d& n) {
+  Eigen::Vector3d normal = Eigen::Vector3d::Zero();
+  for (size_t i = 0; i < polygon.size(); ++i) {
+    normal += polygon[i].cross(polygon[(i + 1) % polygon.size()]);
+  }
+  if (normal.norm() == 0.0) return n;
+  normal.normalize();
+  return normal.dot(n) >= 0.0 ? normal : Eigen::Vector3d(-normal);
+}
+
+Eigen::Vector3d Centroid(const std::vector<Eigen::Vector3d>& points) {
+  Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+  for (const auto& p : points) sum += p;
+  return sum / static_cast<double>(points.size());
+}
+
+// A clipping plane {p : normal·(p − point) >= 0} (the kept side).
+struct SidePlane {
+  Eigen::Vector3d normal;
+  Eigen::Vector3d point;
+  double Distance(const Eigen::Vector3d& p) const { return normal.dot(p - point); }
+};
+
+// Side planes of the reference feature, each containing n and facing inward.
+std::vector<SidePlane> SidePlanes(const Feature& reference, const Eigen::Vector3d& n) {
+  std::vector<SidePlane> planes;
+  const auto& ref = reference.points;
+  if (reference.IsPolygon()) {
+    const Eigen::Vector3d centre = Centroid(ref);
+    for (size_t i = 0; i < ref.size(); ++i) {
+      Eigen::Vector3d normal = n.cross(ref[(i + 1) % ref.size()] - ref[i]);
+      if (normal.dot(centre - ref[i]) < 0.0) normal = -normal;
+      planes.push_back({normal.normalized(), ref[i]});
+    }
+  } else {
+    Eigen::Vector3d along = ref[1] - ref[0];
+    along = (along - along.dot(n) * n).normalized();
+    planes.push_back({along, ref[0]});
+    planes.push_back({-along, ref[1]});
+  }
+  return planes;
+}
+
+// Sutherland–Hodgman: clips a closed polygon against one plane.
+std::vector<Eigen::Vector3d> ClipPolygon(const std::vector<Eigen::Vector3d>& polygon,
+                                         const SidePlane& plane) {
+  std::vector<Eigen::Vector3d> out;
+  for (size_t i = 0; i < polygon.size(); ++i) {
+    const Eigen::Vector3d& p = polygon[i];
+    const Eigen::Vector3d& q = polygon[(i + 1) % polygon.size()];
+    const double dp = plane.Distance(p);
+    const double dq = plane.Distance(q);
+    if (dp >= 0.0) out.push_back(p);
+    if ((dp >= 0.0) != (dq >= 0.0)) out.push_back(p + dp / (dp - dq) * (q - p));
+  }
+  return out;
+}
+
+// Clips the segment [p, q] against one plane (parametric form); empty when fully outside.
+std::vector<Eigen::Vector3d> ClipSegment(const std::vector<Eigen::Vector3d>& segment,
+                                         const SidePlane& plane) {
+  if (segment.size() != 2) return segment;
+  const double dp = plane.Distance(segment[0]);
+  const double dq = plane.Distance(segment[1]);
+  if (dp < 0.0 && dq < 0.0) return {};
+  if (dp >= 0.0 && dq >= 0.0) return segment;
+  const Eigen::Vector3d cut = segment[0] + dp / (dp - dq) * (segment[1] - segment[0]);
+  return dp >= 0.0 ? std::vector<Eigen::Vector3d>{segment[0], cut}
+                   : std::vector<Eigen::Vector3d>{cut, segment[1]};
+}
+
+void AddMerged(const ContactPoint& c, std::vector<ContactPoint>* points) {
+  for (const auto& existing : *points) {
+    if ((existing.p_A - c.p_A).norm() <= kManifoldSlack &&
+        (existing.p_B - c.p_B).norm() <= kManifoldSlack) {
+      return;
+    }
+  }
+  points->push_back(c);
+}
+
+// The cap of manifold_3d.h step 6.
+std::vector<ContactPoint> CapPoints(std::vector<ContactPoint> points) {
+  if (static_cast<int>(points.size()) <= kMaxManifoldPoints) return points;
+  std::vector<ContactPoint> kept;
+  auto deepest = std::min_element(points.begin(), points.end(),
+                                  [](const auto& x, const auto& y) { return x.phi < y.phi; });
+  kept.push_back(*deepest);
+  points.erase(deepest);
+  while (static_cast<int>(kept.size()) < kMaxManifoldPoints) {
+    size_t best = 0;
+    double best_distance = -1.0;
+    for (size_t i = 0; i < points.size(); ++i) {
+      double nearest = std::numeric_limits<double>::infinity();
+      for (const auto& k : kept) nearest = std::min(nearest, (k.p_A - points[i].p_A).norm());
+      if (nearest > best_distance) {
+        best_distance = nearest;
+        best = i;
+      }
+    }
+    kept.push_back(points[best]);
+    points.erase(points.begin() + static_cast<std::ptrdiff_t>(best));
+  }
+  return kept;
+}
+
+std::vector<ContactPoint> AgainstHalfSpace(const Shape& a, const Eigen::Isometry3d& X_WA,
+                                           const Eigen::Isometry3d& X_WB,
+                                           const ContactPoint& closest, double tolerance,
+                                           double band) {
+  if (a.type == ShapeType::kSphere) return {closest};
+  const Eigen::Vector3d n = X_WB.linear().col(2);
+  const Eigen::Vector3d origin = X_WB.translation();
+  std::vector<ContactPoint> points;
+  for (const auto& p : SupportFeature3d(a, X_WA, -n, band)) {
+    ContactPoint c;
+    c.normal = n;
+    c.phi = n.dot(p - origin);
+    c.p_A = p;
+    c.p_B = p - c.phi * n;
+    if (c.phi <= tolerance + kManifoldSlack) AddMerged(c, &points);
+  }
+  if (points.empty()) return {closest};
+  return CapPoints(std::move(points));
+}
+
+}  // namespace
+
+std::vector<ContactPoint> ContactManifoldFromClosest3d(
+    const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b, const Eigen::Isometry3d& X_WB,
+    const ContactPoint& closest, double tolerance) {
+  if (!(tolerance >= 0.0) || !std::isfinite(tolerance)) {
+    throw std::invalid_argument("contact manifold: tolerance must be finite and >= 0, got " +
+                                std::to_string(tolerance));
+  }
+  if (a.type == ShapeType::kHalfSpace && b.type == ShapeType::kHalfSpace) {
+    throw std::invalid_argument("contact manifold: two half_spaces");
+  }
+  if (closest.phi > tolerance) return {};
+  const double band = (tolerance - closest.phi) + kManifoldSlack;
+  if (b.type == ShapeType::kHalfSpace) {
+    return AgainstHalfSpace(a, X_WA, X_WB, closest, tolerance, band);
+  }
+  if (a.type == ShapeType::kHalfSpace) {
+    std::vector<ContactPoint> points =
+        AgainstHalfSpace(b, X_WB, X_WA, Flipped(closest), tolerance, band);
+    for (auto& c : points) c = Flipped(c);
+    return points;
+  }
+  const Eigen::Vector3d n = closest.normal;
+  const std::vector<Eigen::Vector3d> raw_A = SupportFeature3d(a, X_WA, -n, band);
+  const std::vector<Eigen::Vector3d> raw_B = SupportFeature3d(b, X_WB, n, band);
+  if (raw_A.size() < 2 || raw_B.size() < 2) return {closest};
+  const Feature feature_A = OrderFeature(raw_A, n);
+  const Feature feature_B = OrderFeature(raw_B, n);
+  // A feature whose projection is a point (e.g. an edge along n) acts as a single point.
+  if (feature_A.diameter <= kManifoldSlack || feature_B.diameter <= kManifoldSlack) {
+    return {closest};
+  }
+
+  // Choose the reference feature (manifold_3d.h step 4).
+  bool reference_is_B = true;
+  if (feature_A.IsPolygon() && feature_B.IsPolygon()) {
+    const double align_A = PolygonNormal(feature_A.points, n).dot(n);
+    const double align_B = PolygonNormal(feature_B.points, n).dot(n);
+    reference_is_B = align_B >= align_A - 1e-12;
+  } else if (feature_A.IsPolygon()) {
+    reference_is_B = false;
+  } else if (!feature_B.IsPolygon()) {
+    // Two segments: clip only when their projections onto the plane ⟂ n are parallel.
+    auto projected = [&n](const Feature& f) {
+      const Eigen::Vector3d d = f.points[1] - f.points[0];
+      return Eigen::Vector3d(d - d.dot(n) * n);
+    };
+    const Eigen::Vector3d d_A = projected(feature_A);
+    const Eigen::Vector3d d_B = projected(feature_B);
+    if (d_A.cross(d_B).norm() > 1e-6 * d_A.norm() * d_B.norm()) return {closest};
+  }
+  const Feature& reference = reference_is_B ? feature_B : feature_A;
+  const Feature& incident = reference_is_B ? feature_A : feature_B;
+
+  std::vector<Eigen::Vector3d> clipped = incident.points;
+  for (const SidePlane& plane : SidePlanes(reference, n)) {
+    clipped = incident.IsPolygon() ? ClipPolygon(clipped, plane) : ClipSegment(clipped, plane);
+    if (clipped.empty()) break;
+  }
+
+  // Reference plane: the fitted plane of a polygon; for a segment, the plane through it
+  // whose normal is n without its component along the segment.
+  Eigen::Vector3d plane_normal;
+  if (reference.IsPolygon()) {
+    plane_normal = PolygonNormal(reference.points, n);
+  } else {
+    const Eigen::Vector3d along = (reference.points[1] - reference.points[0]).normalized();
+    plane_normal = (n - n.dot(along) * along).normalized();
+  }
+  if (plane_normal.dot(n) < 0.5) plane_normal = n;  // a reference nearly along n: use n
+  const Eigen::Vector3d plane_point = Centroid(reference.points);
+
+  std::vector<ContactPoint> points;
+  for (const Eigen::Vector3d& p : clipped) {
+    // p + t n lies on the reference plane.
+    const double t = plane_normal.dot(plane_point - p) / plane_normal.dot(n);
+    ContactPoint c;
+    c.normal = n;
+    c.p_A = reference_is_B ? p : Eigen::Vector3d(p + t * n);
+    c.p_B = reference_is_B ? Eigen::Vector3d(p + t * n) : p;
+    c.phi = n.dot(c.p_A - c.p_B);
+    if (c.phi <= tolerance + kManifoldSlack) AddMerged(c, &points);
+  }
+  if (points.empty()) return {closest};
+  return CapPoints(std::move(points));
+}
+
+}  // namespace quasidyn

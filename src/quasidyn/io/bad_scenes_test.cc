@@ -1,0 +1,78 @@
+// Each file of tests/data/bad_scenes/ has one defect, marked "# defect" on its line; loading
+// it must throw a SceneError naming that file, that line and the field, with the problem.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/model/scene_error.h"
+
+namespace quasidyn {
+namespace {
+
+struct BadScene {
+  std::string file;
+  int line;
+  std::string field;
+  std::string problem;  // a fragment of the message
+};
+
+void PrintTo(const BadScene& s, std::ostream* out) { *out << s.file; }
+
+class BadScenesTest : public ::testing::TestWithParam<BadScene> {};
+
+TEST_P(BadScenesTest, ThrowsAtTheDefect) {
+  const BadScene& expected = GetParam();
+  const std::string path =
+      std::string(QUASIDYN_SOURCE_DIR) + "/tests/data/bad_scenes/" + expected.file;
+  try {
+    LoadScene(path);
+    FAIL() << expected.file << " loaded without error";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.line(), expected.line) << e.what();
+    EXPECT_EQ(e.field(), expected.field) << e.what();
+    EXPECT_NE(std::string(e.what()).find(expected.problem), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(expected.file), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllDefects, BadScenesTest,
+    ::testing::Values(
+        BadScene{"unknown_key.yaml", 6, "tiem_step", "unknown key"},
+        BadScene{"missing_mass.yaml", 9, "objects[0].body.mass", "missing required field"},
+        BadScene{"negative_mass.yaml", 10, "objects[0].body.mass", "must be > 0"},
+        BadScene{"wrong_initial_size.yaml", 13, "objects[0].initial", "must have 3 numbers"},
+        BadScene{"nan_value.yaml", 13, "objects[0].body.shapes[0].radius", "must be finite"},
+        BadScene{"unknown_shape.yaml", 13, "objects[0].body.shapes[0].type",
+                 "unknown shape type 'cone'"},
+        BadScene{"inertia_not_positive.yaml", 11, "objects[0].body.inertia", "positive definite"},
+        BadScene{"duplicate_name.yaml", 11, "objects[1].name", "duplicate instance name"},
+        BadScene{"unknown_joint_type.yaml", 13, "robots[0].joints[1].type",
+                 "unknown joint type 'ball'"},
+        BadScene{"non_increasing_times.yaml", 19, "robots[0].commands[2]", "strictly increasing"},
+        BadScene{"wrong_command_size.yaml", 17, "robots[0].commands[0]", "must have 2 numbers"},
+        BadScene{"wrong_stiffness_count.yaml", 14, "robots[0].stiffness", "one per actuated joint"},
+        BadScene{"unknown_filter_body.yaml", 17, "collision_filter[0]",
+                 "no body named 'pusher/handle'"},
+        // yaml-cpp notices the unclosed map at the end of the file, one line after the defect.
+        BadScene{"syntax_error.yaml", 5, "", "YAML syntax error"},
+        BadScene{"non_unit_quaternion.yaml", 11, "objects[0].initial", "must be unit"},
+        BadScene{"missing_urdf.yaml", 6, "robots[0].urdf", "URDF file not found"},
+        BadScene{"malformed_urdf.yaml", 6, "robots[0].urdf", "cannot parse URDF"},
+        BadScene{"floating_joint_urdf.yaml", 6, "robots[0].urdf", "joint 'free_joint'"},
+        BadScene{"bad_capsule_urdf.yaml", 6, "robots[0].urdf", "bad_capsule.urdf:5: <capsule>"}));
+
+TEST(LoadSceneTest, MissingSceneFileNamesIt) {
+  try {
+    LoadScene("/nonexistent/scene.yaml");
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.file(), "/nonexistent/scene.yaml");
+  }
+}
+
+}  // namespace
+}  // namespace quasidyn

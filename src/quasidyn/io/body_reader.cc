@@ -1,0 +1,62 @@
+#include "quasidyn/io/body_reader.h"
+
+#include <stdexcept>
+
+#include "quasidyn/io/shape_reader.h"
+#include "quasidyn/io/solid_inertia.h"
+
+namespace quasidyn {
+
+BodySpec ReadBody(const YamlValue& value, bool planar, const std::string& scene_name,
+                  const std::vector<std::string>& extra_keys) {
+  std::vector<std::string> keys = {"mass", "com", "inertia", "shapes"};
+  keys.insert(keys.end(), extra_keys.begin(), extra_keys.end());
+  value.CheckKeys(keys);
+  BodySpec body;
+  body.name = scene_name;
+  body.where = {value.file(), value.line(), value.path()};
+  const YamlValue mass = value.Get("mass");
+  body.mass = mass.AsDouble(0.0, false);
+  if (const auto shapes = value.Find("shapes")) {
+    const std::vector<YamlValue> items = shapes->Items();
+    for (size_t i = 0; i < items.size(); ++i) {
+      ShapeSpec shape = ReadShape(items[i], planar, std::to_string(i));
+      shape.name = scene_name + "/" + shape.name;
+      body.shapes.push_back(shape);
+    }
+  }
+  const YamlValue inertia = value.Get("inertia");
+  body.inertia_where = {inertia.file(), inertia.line(), inertia.path()};
+  const std::optional<YamlValue> com = value.Find("com");
+  if (inertia.IsScalar()) {
+    if (inertia.AsString() != "from_shapes") {
+      inertia.Fail("must be from_shapes, {principal: [...]} or {matrix: [[...]]}");
+    }
+    if (body.shapes.empty()) inertia.Fail("from_shapes needs at least one shape");
+    if (com) com->Fail("com is the first shape's centre with inertia: from_shapes");
+    const ShapeSpec& first = body.shapes.front();
+    try {
+      const Eigen::Matrix3d R = first.X_BS.linear();
+      body.inertia = R * SolidInertia(first.shape, body.mass, planar ? 0 : 2) * R.transpose();
+    } catch (const std::invalid_argument& e) {
+      inertia.Fail(std::string("from_shapes: ") + e.what());
+    }
+    body.com = first.X_BS.translation();
+  } else {
+    inertia.CheckKeys({"principal", "matrix"});
+    if (inertia.Has("principal") == inertia.Has("matrix")) {
+      inertia.Fail("give exactly one of principal or matrix");
+    }
+    if (const auto principal = inertia.Find("principal")) {
+      body.inertia = principal->AsVector3().asDiagonal();
+    } else {
+      const std::vector<YamlValue> rows = inertia.Get("matrix").Items();
+      if (rows.size() != 3) inertia.Get("matrix").Fail("must have 3 rows");
+      for (int r = 0; r < 3; ++r) body.inertia.row(r) = rows[r].AsVector3().transpose();
+    }
+    if (com) body.com = com->AsVector3();
+  }
+  return body;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,400 @@
+#include "quasidyn/io/scene_builder.h"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "quasidyn/model/scene_error.h"
+
+namespace quasidyn {
+
+void ThrowAt(const SourceLocation& where, const std::string& problem) {
+  throw SceneError(where.file, where.line, where.field, problem);
+}
+
+namespace {
+
+// Quaternions of initial configurations must be unit to this tolerance (docs/scene-format.md).
+constexpr double kUnitQuaternionTolerance = 1e-6;
+// Relative tolerance for "symmetric" inertia matrices and "in-plane" frames: a few hundred
+// machine epsilons, enough for values typed with ~15 digits or computed from rpy angles.
+constexpr double kGeometryTolerance = 1e-9;
+
+std::string Num(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
+
+// A frame whose motion stays in the world x-y plane: no z offset, rotation about z only.
+bool IsInPlane(const Eigen::Isometry3d& X) {
+  return std::abs(X.translation().z()) <= kGeometryTolerance &&
+         (X.linear() * Eigen::Vector3d::UnitZ() - Eigen::Vector3d::UnitZ()).norm() <=
+             kGeometryTolerance;
+}
+
+void ValidateShape(const ShapeSpec& s, bool planar, bool on_world) {
+  const Shape& shape = s.shape;
+  const auto positive = [&](double value, const char* what) {
+    if (!(value > 0.0) || !std::isfinite(value)) {
+      ThrowAt(s.where, std::string(what) + " must be > 0 (got " + Num(value) + ")");
+    }
+  };
+  switch (shape.type) {
+    case ShapeType::kSphere:
+      positive(shape.radius, "radius");
+      break;
+    case ShapeType::kBox:
+      positive(shape.size.x(), "size x");
+      positive(shape.size.y(), "size y");
+      positive(shape.size.z(), "size z");
+      break;
+    case ShapeType::kCylinder:
+      if (planar) ThrowAt(s.where, "cylinder shapes are not available in planar scenes");
+      positive(shape.radius, "radius");
+      positive(shape.length, "length");
+      break;
+    case ShapeType::kCapsule:
+      positive(shape.radius, "radius");
+      positive(shape.length, "length");
+      break;
+    case ShapeType::kHalfSpace:
+      if (!on_world) ThrowAt(s.where, "half_space shapes are allowed only in `environment`");
+      break;
+    case ShapeType::kConvex: {
+      const size_t needed = planar ? 3 : 4;
+      if (shape.vertices.size() < needed) {
+        ThrowAt(s.where, "convex needs at least " + std::to_string(needed) + " vertices (got " +
+                             std::to_string(shape.vertices.size()) + ")");
+      }
+      break;
+    }
+  }
+  if (!(s.friction >= 0.0) || !std::isfinite(s.friction)) {
+    ThrowAt(s.where, "friction must be >= 0 (got " + Num(s.friction) + ")");
+  }
+  if (planar && !IsInPlane(s.X_BS)) {
+    ThrowAt(s.where, "in a planar scene a shape's pose must stay in the x-y plane");
+  }
+}
+
+void ValidateBody(const BodySpec& b) {
+  if (!(b.mass > 0.0) || !std::isfinite(b.mass)) {
+    ThrowAt(b.where, "mass must be > 0 (got " + Num(b.mass) + ")");
+  }
+  const SourceLocation& at = b.inertia_where.file.empty() ? b.where : b.inertia_where;
+  if (!b.com.allFinite() || !b.inertia.allFinite()) ThrowAt(at, "com and inertia must be finite");
+  const double scale = b.inertia.cwiseAbs().maxCoeff();
+  if ((b.inertia - b.inertia.transpose()).cwiseAbs().maxCoeff() > kGeometryTolerance * scale) {
+    ThrowAt(at, "inertia must be symmetric");
+  }
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigen(b.inertia);
+  if (!(eigen.eigenvalues().minCoeff() > 0.0)) {
+    ThrowAt(at, "inertia must be positive definite (smallest eigenvalue " +
+                    Num(eigen.eigenvalues().minCoeff()) + ")");
+  }
+}
+
+void ValidateJoint(const JointSpec& j, bool actuated, bool planar) {
+  const bool movable = j.type == JointType::kRevolute || j.type == JointType::kPrismatic;
+  if (actuated && !movable && j.type != JointType::kFixed) {
+    ThrowAt(j.where, std::string("a robot cannot have a ") + JointTypeName(j.type) +
+                         " joint (robots have revolute, prismatic and fixed joints)");
+  }
+  if (!actuated && movable) {
+    ThrowAt(j.where, std::string("an object cannot have a ") + JointTypeName(j.type) +
+                         " joint (objects have one floating, planar or fixed joint)");
+  }
+  if (planar && j.type == JointType::kFloating) {
+    ThrowAt(j.where, "floating joints are for 3D scenes; use planar in a planar scene");
+  }
+  if (!planar && j.type == JointType::kPlanar) {
+    ThrowAt(j.where, "planar joints are for planar scenes (dimension: 2); use floating");
+  }
+  if (!j.X_PJ.matrix().allFinite()) ThrowAt(j.where, "pose must be finite");
+  if (planar && !IsInPlane(j.X_PJ)) {
+    ThrowAt(j.where, "in a planar scene a joint's pose must stay in the x-y plane");
+  }
+  if (movable) {
+    if (!j.axis.allFinite() || j.axis.norm() == 0.0) ThrowAt(j.where, "axis must be non-zero");
+    const Eigen::Vector3d axis = j.axis.normalized();
+    if (planar && j.type == JointType::kRevolute &&
+        std::abs(std::abs(axis.z()) - 1.0) > kGeometryTolerance) {
+      ThrowAt(j.where, "in a planar scene a revolute axis must be ±z");
+    }
+    if (planar && j.type == JointType::kPrismatic && std::abs(axis.z()) > kGeometryTolerance) {
+      ThrowAt(j.where, "in a planar scene a prismatic axis must lie in the x-y plane");
+    }
+  }
+}
+
+// The instance's joints reordered parents first (stable: among joints whose parent is already
+// placed, file order is kept). Throws when a body lacks a joint, has two, or is unreachable.
+std::vector<const JointSpec*> OrderParentsFirst(const InstanceSpec& instance) {
+  std::map<std::string, const JointSpec*> joint_of_child;
+  std::set<std::string> own_bodies;
+  for (const BodySpec& b : instance.bodies) own_bodies.insert(b.name);
+  for (const JointSpec& j : instance.joints) {
+    if (!own_bodies.count(j.child)) {
+      ThrowAt(j.where, "child '" + j.child + "' is not a body of " + instance.name);
+    }
+    if (j.parent != "world" && !own_bodies.count(j.parent)) {
+      ThrowAt(j.where,
+              "parent '" + j.parent + "' is neither 'world' nor a body of " + instance.name);
+    }
+    if (!joint_of_child.emplace(j.child, &j).second) {
+      ThrowAt(j.where, "body '" + j.child + "' is already the child of another joint");
+    }
+  }
+  for (const BodySpec& b : instance.bodies) {
+    if (!joint_of_child.count(b.name)) {
+      ThrowAt(b.where, "body '" + b.name + "' has no joint connecting it to its parent");
+    }
+  }
+  std::vector<const JointSpec*> order;
+  std::set<std::string> placed{"world"};
+  while (order.size() < instance.joints.size()) {
+    const size_t before = order.size();
+    for (const JointSpec& j : instance.joints) {
+      if (!placed.count(j.child) && placed.count(j.parent)) {
+        order.push_back(&j);
+        placed.insert(j.child);
+      }
+    }
+    if (order.size() == before) {
+      for (const JointSpec& j : instance.joints) {
+        if (!placed.count(j.child)) ThrowAt(j.where, "joints form a loop not reaching 'world'");
+      }
+    }
+  }
+  return order;
+}
+
+void CheckInitial(const InstanceSpec& instance, const std::vector<const JointSpec*>& joints,
+                  int nq) {
+  if (instance.initial.size() != nq) {
+    ThrowAt(instance.initial_where, "must have " + std::to_string(nq) + " numbers for " +
+                                        instance.name + ", got " +
+                                        std::to_string(instance.initial.size()));
+  }
+  if (!instance.initial.allFinite()) ThrowAt(instance.initial_where, "must be finite");
+  int q = 0;
+  for (const JointSpec* j : joints) {
+    if (j->type == JointType::kFloating) {
+      const double norm = instance.initial.segment<4>(q + 3).norm();
+      if (std::abs(norm - 1.0) > kUnitQuaternionTolerance) {
+        ThrowAt(instance.initial_where, "quaternion (w, x, y, z) of " + j->name +
+                                            " must be unit to 1e-6 (norm " + Num(norm) + ")");
+      }
+    }
+    q += JointNq(j->type);
+  }
+}
+
+}  // namespace
+
+SceneBuilder::SceneBuilder(const std::string& file) { scene_.source_file = file; }
+
+void SceneBuilder::AddEnvironmentShape(const ShapeSpec& shape) { environment_.push_back(shape); }
+
+void SceneBuilder::AddInstance(const InstanceSpec& instance) { instances_.push_back(instance); }
+
+void SceneBuilder::AddCollisionFilter(const std::string& body_a, const std::string& body_b,
+                                      const SourceLocation& where) {
+  filters_.push_back({body_a, body_b, where});
+}
+
+Scene SceneBuilder::Build() const {
+  Scene scene = scene_;
+  scene.bodies.clear();
+  scene.joints.clear();
+  scene.instances.clear();
+  scene.geometries.clear();
+  scene.collision_filter.clear();
+  scene.schedules.clear();
+  Body world;
+  world.name = "world";
+  scene.bodies.push_back(world);
+
+  std::set<std::string> geometry_names;
+  const auto add_geometry = [&](const ShapeSpec& s, int body) {
+    ValidateShape(s, scene.planar, body == 0);
+    if (!geometry_names.insert(s.name).second) {
+      ThrowAt(s.where, "duplicate shape name '" + s.name + "'");
+    }
+    CollisionGeometry g;
+    g.name = s.name;
+    g.body = body;
+    g.X_BS = s.X_BS;
+    g.shape = s.shape;
+    g.friction = s.friction;
+    scene.geometries.push_back(g);
+  };
+  for (const ShapeSpec& s : environment_) add_geometry(s, 0);
+
+  std::vector<const InstanceSpec*> ordered;
+  for (const InstanceSpec& i : instances_)
+    if (!i.actuated) ordered.push_back(&i);
+  for (const InstanceSpec& i : instances_)
+    if (i.actuated) ordered.push_back(&i);
+
+  std::set<std::string> instance_names, body_names{"world"}, joint_names;
+  std::vector<Eigen::VectorXd> initials;
+  int q = 0, v = 0;
+  for (const InstanceSpec* spec : ordered) {
+    if (!instance_names.insert(spec->name).second) {
+      ThrowAt(spec->where, "duplicate instance name '" + spec->name + "'");
+    }
+    for (const BodySpec& b : spec->bodies) {
+      if (!body_names.insert(b.name).second) {
+        ThrowAt(b.where, "duplicate body name '" + b.name + "'");
+      }
+      ValidateBody(b);
+    }
+    if (spec->bodies.empty()) ThrowAt(spec->where, "needs at least one body");
+    const std::vector<const JointSpec*> joints = OrderParentsFirst(*spec);
+    int roots = 0;
+    for (const JointSpec* j : joints) {
+      if (!joint_names.insert(j->name).second) {
+        ThrowAt(j->where, "duplicate joint name '" + j->name + "'");
+      }
+      ValidateJoint(*j, spec->actuated, scene.planar);
+      if (j->parent == "world") ++roots;
+      if (!spec->actuated && j->parent != "world" && j->type != JointType::kFixed) {
+        ThrowAt(j->where, "an object moves as one joint to the world; inner joints must be fixed");
+      }
+    }
+    if (!spec->actuated && roots != 1) {
+      ThrowAt(spec->where, "an object must have exactly one joint to the world");
+    }
+
+    const int instance_index = static_cast<int>(scene.instances.size());
+    ModelInstance instance;
+    instance.name = spec->name;
+    instance.actuated = spec->actuated;
+    instance.q_start = q;
+    instance.v_start = v;
+    std::map<std::string, int> body_index{{"world", 0}};
+    std::vector<double> stiffness;
+    int actuated_joints = 0;
+    for (const JointSpec* j : joints) {
+      if (j->type == JointType::kRevolute || j->type == JointType::kPrismatic) ++actuated_joints;
+    }
+    if (spec->actuated) {
+      if (spec->stiffness.size() == 1) {
+        stiffness.assign(actuated_joints, spec->stiffness[0]);
+      } else if (static_cast<int>(spec->stiffness.size()) == actuated_joints) {
+        stiffness = spec->stiffness;
+      } else {
+        ThrowAt(spec->stiffness_where, "needs one value or " + std::to_string(actuated_joints) +
+                                           " (one per actuated joint), got " +
+                                           std::to_string(spec->stiffness.size()));
+      }
+      for (double k : stiffness) {
+        if (!(k > 0.0) || !std::isfinite(k)) {
+          ThrowAt(spec->stiffness_where, "stiffness must be > 0 (got " + Num(k) + ")");
+        }
+      }
+    }
+    size_t next_stiffness = 0;
+    for (const JointSpec* j : joints) {
+      const BodySpec& b = *std::find_if(spec->bodies.begin(), spec->bodies.end(),
+                                        [&](const BodySpec& x) { return x.name == j->child; });
+      const int body = static_cast<int>(scene.bodies.size());
+      const int joint = static_cast<int>(scene.joints.size());
+      body_index[b.name] = body;
+      Body new_body;
+      new_body.name = b.name;
+      new_body.mass = b.mass;
+      new_body.com = b.com;
+      new_body.inertia = b.inertia;
+      new_body.parent_joint = joint;
+      new_body.instance = instance_index;
+      scene.bodies.push_back(new_body);
+      Joint new_joint;
+      new_joint.name = j->name;
+      new_joint.type = j->type;
+      new_joint.parent_body = body_index.at(j->parent);
+      new_joint.child_body = body;
+      new_joint.X_PJ = j->X_PJ;
+      new_joint.axis = j->axis.normalized();
+      new_joint.q_start = q;
+      new_joint.v_start = v;
+      if (j->type == JointType::kRevolute || j->type == JointType::kPrismatic) {
+        if (spec->actuated) new_joint.stiffness = stiffness[next_stiffness++];
+      }
+      q += JointNq(j->type);
+      v += JointNv(j->type);
+      scene.joints.push_back(new_joint);
+      instance.bodies.push_back(body);
+      instance.joints.push_back(joint);
+      // Bodies held together by a joint never collide with each other; a floating or
+      // planar joint holds nothing, so an object still rests on the world's shapes.
+      if (j->type != JointType::kFloating && j->type != JointType::kPlanar) {
+        scene.collision_filter.emplace_back(std::min(new_joint.parent_body, body),
+                                            std::max(new_joint.parent_body, body));
+      }
+      for (const ShapeSpec& s : b.shapes) add_geometry(s, body);
+    }
+    instance.nq = q - instance.q_start;
+    instance.nv = v - instance.v_start;
+    CheckInitial(*spec, joints, instance.nq);
+    initials.push_back(spec->initial);
+
+    if (!spec->commands.empty()) {
+      if (!spec->actuated) ThrowAt(spec->commands[0].where, "only robots take commands");
+      RobotSchedule schedule;
+      schedule.instance = instance_index;
+      for (const CommandKnot& knot : spec->commands) {
+        if (knot.position.size() != instance.nq) {
+          ThrowAt(knot.where, "command must have " + std::to_string(instance.nq) + " numbers for " +
+                                  spec->name + ", got " + std::to_string(knot.position.size()));
+        }
+        if (!std::isfinite(knot.time) || !knot.position.allFinite()) {
+          ThrowAt(knot.where, "command must be finite");
+        }
+        if (!schedule.times.empty() && !(knot.time > schedule.times.back())) {
+          ThrowAt(knot.where, "command times must be strictly increasing (" + Num(knot.time) +
+                                  " after " + Num(schedule.times.back()) + ")");
+        }
+        schedule.times.push_back(knot.time);
+        schedule.positions.push_back(knot.position);
+      }
+      scene.schedules.push_back(schedule);
+    }
+    if (!spec->actuated) {
+      scene.nq_u = q;
+      scene.nv_u = v;
+    }
+    scene.instances.push_back(instance);
+  }
+  scene.nq = q;
+  scene.nv = v;
+  scene.nq_a = q - scene.nq_u;
+  scene.nv_a = v - scene.nv_u;
+  scene.q0.resize(q);
+  int offset = 0;
+  for (const Eigen::VectorXd& initial : initials) {
+    scene.q0.segment(offset, initial.size()) = initial;
+    offset += static_cast<int>(initial.size());
+  }
+
+  for (const FilterSpec& f : filters_) {
+    const int a = scene.BodyIndex(f.a);
+    const int b = scene.BodyIndex(f.b);
+    if (a < 0) ThrowAt(f.where, "no body named '" + f.a + "'");
+    if (b < 0) ThrowAt(f.where, "no body named '" + f.b + "'");
+    if (a == b) ThrowAt(f.where, "a body cannot be filtered against itself");
+    scene.collision_filter.emplace_back(std::min(a, b), std::max(a, b));
+  }
+  std::sort(scene.collision_filter.begin(), scene.collision_filter.end());
+  scene.collision_filter.erase(
+      std::unique(scene.collision_filter.begin(), scene.collision_filter.end()),
+      scene.collision_filter.end());
+  return scene;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,102 @@
+#pragma once
+// Assembles a Scene (model/scene.h) from instance descriptions read out of YAML or URDF:
+// orders instances objects first then robots, orders each instance's joints parents first,
+// assigns the q / v indices of every joint, fills nq, nv, nq_u, nv_u, nq_a, nv_a and q0,
+// filters the bodies joined by a joint, and validates everything it is given. Every item
+// carries the file, line and field it came from, so a problem becomes a SceneError there.
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <string>
+#include <vector>
+
+#include "quasidyn/model/scene.h"
+
+namespace quasidyn {
+
+// Where an item came from, for error messages (SceneError's file, 1-based line, field).
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  std::string field;
+};
+
+[[noreturn]] void ThrowAt(const SourceLocation& where, const std::string& problem);
+
+struct ShapeSpec {
+  std::string name;  // unique in the scene
+  Eigen::Isometry3d X_BS = Eigen::Isometry3d::Identity();
+  Shape shape;
+  double friction = 0.0;  // μ [-], >= 0
+  SourceLocation where;
+};
+
+struct BodySpec {
+  std::string name;                                   // unique in the scene, not "world"
+  double mass = 0.0;                                  // [kg], > 0
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();      // [m], in B
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // [kg·m²] about the com, SPD
+  std::vector<ShapeSpec> shapes;
+  SourceLocation where;
+  SourceLocation inertia_where;  // for inertia errors; `where` when unset
+};
+
+struct JointSpec {
+  std::string name;  // unique in the scene
+  JointType type = JointType::kFixed;
+  std::string parent;  // "world" or a body of the same instance
+  std::string child;   // a body of the same instance
+  Eigen::Isometry3d X_PJ = Eigen::Isometry3d::Identity();
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();  // non-zero; normalised by the builder
+  SourceLocation where;
+};
+
+struct CommandKnot {
+  double time = 0.0;         // [s]
+  Eigen::VectorXd position;  // q̄ of the robot (size = its nq)
+  SourceLocation where;
+};
+
+struct InstanceSpec {
+  std::string name;
+  bool actuated = false;  // robot (true) or object (false)
+  std::vector<BodySpec> bodies;
+  std::vector<JointSpec> joints;  // exactly one joint per body (a tree)
+  // Robots: K [N/m or N·m/rad] > 0, one value for every actuated joint or one per joint
+  // (in the instance's parents-first joint order).
+  std::vector<double> stiffness;
+  SourceLocation stiffness_where;
+  Eigen::VectorXd initial;  // size = the instance's nq
+  SourceLocation initial_where;
+  std::vector<CommandKnot> commands;  // robots only; times strictly increasing
+  SourceLocation where;
+};
+
+class SceneBuilder {
+ public:
+  // `file` names the scene file in errors. The scene-wide parameters are set through
+  // parameters() before Build().
+  explicit SceneBuilder(const std::string& file);
+
+  Scene& parameters() { return scene_; }
+
+  void AddEnvironmentShape(const ShapeSpec& shape);  // fixed on the world body
+  void AddInstance(const InstanceSpec& instance);
+  void AddCollisionFilter(const std::string& body_a, const std::string& body_b,
+                          const SourceLocation& where);
+
+  // Assembles and validates; throws SceneError on the first problem.
+  Scene Build() const;
+
+ private:
+  Scene scene_;
+  std::vector<ShapeSpec> environment_;
+  std::vector<InstanceSpec> instances_;
+  struct FilterSpec {
+    std::string a, b;
+    SourceLocation where;
+  };
+  std::vector<FilterSpec> filters_;
+};
+
+}  // namespace quasidyn

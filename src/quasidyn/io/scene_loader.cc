@@ -1,0 +1,280 @@
+#include "quasidyn/io/scene_loader.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "quasidyn/io/body_reader.h"
+#include "quasidyn/io/scene_builder.h"
+#include "quasidyn/io/shape_reader.h"
+#include "quasidyn/io/urdf_loader.h"
+#include "quasidyn/io/yaml_reader.h"
+#include "quasidyn/model/scene_error.h"
+
+namespace quasidyn {
+namespace {
+
+struct Context {
+  bool planar = false;
+  std::string base_directory;
+};
+
+SourceLocation Where(const YamlValue& value) { return {value.file(), value.line(), value.path()}; }
+
+JointType ReadJointType(const YamlValue& value) {
+  const std::string name = value.AsString();
+  for (JointType type : {JointType::kFixed, JointType::kRevolute, JointType::kPrismatic,
+                         JointType::kPlanar, JointType::kFloating}) {
+    if (name == JointTypeName(type)) return type;
+  }
+  value.Fail("unknown joint type '" + name + "' (fixed, revolute, prismatic, planar, floating)");
+}
+
+std::string ResolvePath(const std::string& path, const Context& context) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute() || context.base_directory.empty()) return path;
+  return (std::filesystem::path(context.base_directory) / p).lexically_normal().string();
+}
+
+void ReadParameters(const YamlValue& root, Scene* scene) {
+  scene->name = root.Get("name").AsString();
+  const YamlValue dimension = root.Get("dimension");
+  const int d = dimension.AsInt();
+  if (d != 2 && d != 3) dimension.Fail("must be 2 (planar) or 3 (got " + std::to_string(d) + ")");
+  scene->planar = d == 2;
+  scene->gravity = scene->planar ? Eigen::Vector3d(0, -9.81, 0) : Eigen::Vector3d(0, 0, -9.81);
+  if (const auto gravity = root.Find("gravity")) {
+    scene->gravity = gravity->AsVector3();
+    if (scene->planar && scene->gravity.z() != 0.0) {
+      gravity->Fail("must lie in the x-y plane (z = 0) in a planar scene");
+    }
+  }
+  scene->time_step = root.Get("time_step").AsDouble(0.0, false);
+  if (const auto tolerance = root.Find("contact_tolerance")) {
+    scene->contact_tolerance = tolerance->AsDouble(0.0, true);
+  }
+  if (const auto rays = root.Find("friction_rays")) {
+    if (scene->planar) rays->Fail("planar scenes always use the 2 in-plane tangents; remove it");
+    scene->friction_rays = rays->AsInt();
+    if (scene->friction_rays < 3) {
+      rays->Fail("must be an integer >= 3 (got " + std::to_string(scene->friction_rays) + ")");
+    }
+  }
+  if (const auto combination = root.Find("friction_combination")) {
+    const std::string rule = combination->AsString();
+    if (rule == "min") {
+      scene->friction_combination = FrictionCombination::kMin;
+    } else if (rule == "geometric") {
+      scene->friction_combination = FrictionCombination::kGeometricMean;
+    } else if (rule == "harmonic") {
+      scene->friction_combination = FrictionCombination::kHarmonic;
+    } else {
+      combination->Fail("unknown rule '" + rule + "' (min, geometric, harmonic)");
+    }
+  }
+  if (const auto formulation = root.Find("formulation")) {
+    const YamlValue type = formulation->Get("type");
+    scene->formulation.type = type.AsString();
+    const std::string& t = scene->formulation.type;
+    if (t != "qp" && t != "socp" && t != "log-barrier" && t != "lcp") {
+      type.Fail("unknown formulation '" + t + "' (qp, socp, log-barrier, lcp)");
+    }
+    // Every other key is a numeric parameter (e.g. kappa), kept as given for the dynamics layer.
+    for (const std::string& key : formulation->Keys()) {
+      if (key != "type") scene->formulation.parameters[key] = formulation->Get(key).AsDouble();
+    }
+  }
+}
+
+CommandKnot ReadKnot(const YamlValue& value) {
+  value.CheckKeys({"t", "q"});
+  CommandKnot knot;
+  knot.time = value.Get("t").AsDouble();
+  knot.position = value.Get("q").AsVector();
+  knot.where = Where(value);
+  return knot;
+}
+
+void ReadInitialAndCommands(const YamlValue& value, InstanceSpec* instance, bool required) {
+  if (const auto initial = value.Find("initial")) {
+    instance->initial = initial->AsVector();
+    instance->initial_where = Where(*initial);
+  } else if (required) {
+    value.Get("initial");  // throws "missing required field"
+  } else {
+    instance->initial_where = Where(value);
+  }
+  if (const auto commands = value.Find("commands")) {
+    for (const YamlValue& knot : commands->Items()) instance->commands.push_back(ReadKnot(knot));
+    if (instance->commands.empty()) commands->Fail("needs at least one knot");
+  }
+}
+
+UrdfOptions UrdfOptionsFor(const YamlValue& value, const std::string& name) {
+  UrdfOptions options;
+  options.instance_name = name;
+  options.friction = value.Get("friction").AsDouble(0.0, true);
+  options.where = Where(value.Get("urdf"));
+  return options;
+}
+
+InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
+  value.CheckKeys({"name", "joint", "body", "urdf", "friction", "pose", "initial"});
+  const std::string name = value.Get("name").AsString();
+  const YamlValue joint_value = value.Get("joint");
+  const JointType joint = ReadJointType(joint_value);
+  if (joint != JointType::kFloating && joint != JointType::kPlanar && joint != JointType::kFixed) {
+    joint_value.Fail("an object's joint must be floating, planar or fixed");
+  }
+  const bool fixed = joint == JointType::kFixed;
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  if (fixed) {
+    pose = ReadPose(value.Get("pose"), context.planar);
+  } else if (value.Has("pose")) {
+    value.Get("pose").Fail("only fixed objects have a pose; others start at `initial`");
+  }
+  if (value.Has("body") == value.Has("urdf")) {
+    value.Fail("an object needs exactly one of `body` (inline) or `urdf`");
+  }
+  InstanceSpec instance;
+  if (value.Has("urdf")) {
+    UrdfOptions options = UrdfOptionsFor(value, name);
+    options.actuated = false;
+    options.object_joint = joint;
+    options.base_pose = pose;
+    instance = LoadUrdfInstance(ResolvePath(value.Get("urdf").AsString(), context), options);
+  } else {
+    if (value.Has("friction")) value.Get("friction").Fail("friction goes on each shape of `body`");
+    instance.name = name;
+    instance.bodies.push_back(ReadBody(value.Get("body"), context.planar, name, {}));
+    JointSpec spec;
+    spec.name = name + "/root_joint";
+    spec.type = joint;
+    spec.parent = "world";
+    spec.child = name;
+    spec.X_PJ = pose;
+    spec.where = Where(joint_value);
+    instance.joints.push_back(spec);
+  }
+  instance.actuated = false;
+  instance.where = Where(value.Get("name"));
+  ReadInitialAndCommands(value, &instance, !fixed);
+  return instance;
+}
+
+InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
+  value.CheckKeys({"name", "bodies", "joints", "urdf", "friction", "base_pose", "stiffness",
+                   "initial", "commands"});
+  const std::string name = value.Get("name").AsString();
+  const bool inline_model = value.Has("bodies") || value.Has("joints");
+  if (inline_model == value.Has("urdf")) {
+    value.Fail("a robot needs either `bodies` and `joints` (inline) or `urdf`");
+  }
+  InstanceSpec instance;
+  if (!inline_model) {
+    UrdfOptions options = UrdfOptionsFor(value, name);
+    options.actuated = true;
+    if (const auto base = value.Find("base_pose")) {
+      options.base_pose = ReadPose(*base, context.planar);
+    }
+    instance = LoadUrdfInstance(ResolvePath(value.Get("urdf").AsString(), context), options);
+  } else {
+    for (const char* key : {"friction", "base_pose"}) {
+      if (value.Has(key)) value.Get(key).Fail("only for URDF robots");
+    }
+    instance.name = name;
+    for (const YamlValue& body : value.Get("bodies").Items()) {
+      const std::string body_name = name + "/" + body.Get("name").AsString();
+      instance.bodies.push_back(ReadBody(body, context.planar, body_name, {"name"}));
+    }
+    for (const YamlValue& joint : value.Get("joints").Items()) {
+      joint.CheckKeys({"name", "type", "parent", "child", "pose", "axis"});
+      JointSpec spec;
+      spec.name = name + "/" + joint.Get("name").AsString();
+      spec.type = ReadJointType(joint.Get("type"));
+      const std::string parent = joint.Get("parent").AsString();
+      spec.parent = parent == "world" ? parent : name + "/" + parent;
+      spec.child = name + "/" + joint.Get("child").AsString();
+      if (const auto pose = joint.Find("pose")) spec.X_PJ = ReadPose(*pose, context.planar);
+      const bool movable = spec.type == JointType::kRevolute || spec.type == JointType::kPrismatic;
+      if (movable) {
+        const YamlValue axis = joint.Get("axis");
+        spec.axis = axis.AsVector3();
+        if (spec.axis.norm() == 0.0) axis.Fail("must be non-zero");
+      } else if (joint.Has("axis")) {
+        joint.Get("axis").Fail("only revolute and prismatic joints have an axis");
+      }
+      spec.where = Where(joint);
+      instance.joints.push_back(spec);
+    }
+  }
+  instance.actuated = true;
+  instance.where = Where(value.Get("name"));
+  const YamlValue stiffness = value.Get("stiffness");
+  instance.stiffness_where = Where(stiffness);
+  if (stiffness.IsSequence()) {
+    const Eigen::VectorXd k = stiffness.AsVector();
+    instance.stiffness.assign(k.data(), k.data() + k.size());
+  } else {
+    instance.stiffness = {stiffness.AsDouble(0.0, false)};
+  }
+  ReadInitialAndCommands(value, &instance, true);
+  return instance;
+}
+
+Scene Load(const YamlValue& root, const std::string& name_for_errors, const Context& base) {
+  root.CheckKeys({"name", "dimension", "gravity", "time_step", "contact_tolerance", "friction_rays",
+                  "friction_combination", "formulation", "environment", "objects", "robots",
+                  "collision_filter"});
+  SceneBuilder builder(name_for_errors);
+  Scene& parameters = builder.parameters();
+  ReadParameters(root, &parameters);
+  Context context = base;
+  context.planar = parameters.planar;
+  if (const auto environment = root.Find("environment")) {
+    const std::vector<YamlValue> shapes = environment->Items();
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      ShapeSpec shape = ReadShape(shapes[i], context.planar, std::to_string(i));
+      shape.name = "world/" + shape.name;
+      builder.AddEnvironmentShape(shape);
+    }
+  }
+  if (const auto objects = root.Find("objects")) {
+    for (const YamlValue& object : objects->Items()) {
+      builder.AddInstance(ReadObject(object, context));
+    }
+  }
+  if (const auto robots = root.Find("robots")) {
+    for (const YamlValue& robot : robots->Items()) builder.AddInstance(ReadRobot(robot, context));
+  }
+  if (const auto filters = root.Find("collision_filter")) {
+    for (const YamlValue& pair : filters->Items()) {
+      const std::vector<YamlValue> names = pair.Items();
+      if (names.size() != 2) pair.Fail("must be a pair of body names [a, b]");
+      builder.AddCollisionFilter(names[0].AsString(), names[1].AsString(), Where(pair));
+    }
+  }
+  return builder.Build();
+}
+
+}  // namespace
+
+Scene LoadSceneFromString(const std::string& yaml_text, const std::string& name_for_errors,
+                          const std::string& base_directory) {
+  const YamlValue root = YamlValue::Parse(yaml_text, name_for_errors);
+  if (!root.IsMap()) root.Fail("a scene file must be a map of keys (name, dimension, ...)");
+  return Load(root, name_for_errors, Context{false, base_directory});
+}
+
+Scene LoadScene(const std::string& path) {
+  std::ifstream file(path);
+  if (!std::filesystem::is_regular_file(path) || !file) {
+    throw SceneError(path, 0, "", "cannot open the scene file");
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  return LoadSceneFromString(text.str(), path, folder.string());
+}
+
+}  // namespace quasidyn

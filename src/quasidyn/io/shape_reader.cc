@@ -1,0 +1,79 @@
+#include "quasidyn/io/shape_reader.h"
+
+#include <cmath>
+
+namespace quasidyn {
+
+Eigen::Matrix3d RotationFromRollPitchYaw(const Eigen::Vector3d& rpy) {
+  return (Eigen::AngleAxisd(rpy.z(), Eigen::Vector3d::UnitZ()) *
+          Eigen::AngleAxisd(rpy.y(), Eigen::Vector3d::UnitY()) *
+          Eigen::AngleAxisd(rpy.x(), Eigen::Vector3d::UnitX()))
+      .toRotationMatrix();
+}
+
+Eigen::Isometry3d ReadPose(const YamlValue& value, bool planar) {
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  if (planar) {
+    value.CheckKeys({"x", "y", "theta"});
+    const auto number = [&](const char* key) {
+      const std::optional<YamlValue> v = value.Find(key);
+      return v ? v->AsDouble() : 0.0;
+    };
+    X.translation() = Eigen::Vector3d(number("x"), number("y"), 0.0);
+    X.linear() = Eigen::AngleAxisd(number("theta"), Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  } else {
+    value.CheckKeys({"xyz", "rpy"});
+    if (const auto xyz = value.Find("xyz")) X.translation() = xyz->AsVector3();
+    if (const auto rpy = value.Find("rpy")) X.linear() = RotationFromRollPitchYaw(rpy->AsVector3());
+  }
+  return X;
+}
+
+ShapeSpec ReadShape(const YamlValue& value, bool planar, const std::string& default_name) {
+  ShapeSpec spec;
+  spec.where = {value.file(), value.line(), value.path()};
+  const std::string type = value.Get("type").AsString();
+  const std::vector<std::string> common = {"name", "type", "pose", "friction"};
+  const auto keys = [&](std::vector<std::string> extra) {
+    extra.insert(extra.end(), common.begin(), common.end());
+    value.CheckKeys(extra);
+  };
+  Shape& shape = spec.shape;
+  if (type == "sphere") {
+    keys({"radius"});
+    shape.type = ShapeType::kSphere;
+    shape.radius = value.Get("radius").AsDouble(0.0, false);
+  } else if (type == "box") {
+    keys({"size"});
+    shape.type = ShapeType::kBox;
+    const YamlValue size = value.Get("size");
+    shape.size = size.AsVector3();
+    if (!(shape.size.minCoeff() > 0.0)) size.Fail("every side must be > 0");
+  } else if (type == "cylinder" || type == "capsule") {
+    keys({"radius", "length"});
+    shape.type = type == "cylinder" ? ShapeType::kCylinder : ShapeType::kCapsule;
+    if (planar && shape.type == ShapeType::kCylinder) {
+      value.Get("type").Fail("cylinder shapes are not available in planar scenes");
+    }
+    shape.radius = value.Get("radius").AsDouble(0.0, false);
+    shape.length = value.Get("length").AsDouble(0.0, false);
+  } else if (type == "half_space") {
+    keys({});
+    shape.type = ShapeType::kHalfSpace;
+  } else if (type == "convex") {
+    keys({"vertices"});
+    shape.type = ShapeType::kConvex;
+    for (const YamlValue& vertex : value.Get("vertices").Items()) {
+      shape.vertices.push_back(vertex.AsVector3());
+    }
+  } else {
+    value.Get("type").Fail("unknown shape type '" + type +
+                           "' (sphere, box, cylinder, capsule, half_space, convex)");
+  }
+  spec.name = value.Has("name") ? value.Get("name").AsString() : default_name;
+  if (const auto pose = value.Find("pose")) spec.X_BS = ReadPose(*pose, planar);
+  spec.friction = value.Get("friction").AsDouble(0.0, true);
+  return spec;
+}
+
+}  // namespace quasidyn

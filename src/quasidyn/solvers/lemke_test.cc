@@ -1,0 +1,192 @@
+#include "quasidyn/solvers/lemke.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "quasidyn/solvers/qp.h"
+#include "quasidyn/solvers/random_problems_for_tests.h"
+
+// Siconos numerics: the independent reference (lexicographic Lemke of Cottle-Pang-Stone).
+#include "LCP_Solvers.h"
+#include "LinearComplementarityProblem.h"
+#include "NumericsMatrix.h"
+#include "SolverOptions.h"
+#include "lcp_cst.h"
+
+namespace quasidyn {
+namespace {
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+
+// Tolerance for a pivoting method: a few thousand roundings of the data's magnitude.
+double PivotTolerance(const LcpProblem& p) {
+  return 1e4 * kEpsilon * (1 + p.M.lpNorm<Eigen::Infinity>() + p.q.lpNorm<Eigen::Infinity>()) *
+         static_cast<double>(p.q.size());
+}
+
+void ExpectComplementary(const LcpProblem& p, const LcpResult& r) {
+  const double tol = PivotTolerance(p);
+  EXPECT_LE((r.w - p.M * r.z - p.q).lpNorm<Eigen::Infinity>(), tol);
+  EXPECT_GE(r.z.minCoeff(), -tol);
+  EXPECT_GE(r.w.minCoeff(), -tol);
+  EXPECT_LE(r.w.cwiseProduct(r.z).cwiseAbs().maxCoeff(), tol * (1 + r.z.lpNorm<Eigen::Infinity>()));
+}
+
+struct SiconosSolution {
+  int info = -1;
+  VectorXd z, w;
+};
+
+SiconosSolution SolveWithSiconos(const LcpProblem& p) {
+  const int n = static_cast<int>(p.q.size());
+  NumericsMatrix* M = NM_create(NM_DENSE, n, n);
+  std::copy(p.M.data(), p.M.data() + n * n, M->matrix0);  // both column-major
+  VectorXd q = p.q;
+  LinearComplementarityProblem problem{n, M, q.data()};
+  SolverOptions* options = solver_options_create(SICONOS_LCP_LEMKE);
+  SiconosSolution s;
+  s.z = VectorXd::Zero(n);
+  s.w = VectorXd::Zero(n);
+  lcp_lexicolemke(&problem, s.z.data(), s.w.data(), &s.info, options);
+  solver_options_delete(options);
+  NM_free(M);
+  return s;
+}
+
+// w = Mz + q built around a known complementary pair, so a solution exists.
+LcpProblem SolvableLcp(testing::RandomProblems& random, const MatrixXd& M) {
+  const int n = static_cast<int>(M.rows());
+  VectorXd z = VectorXd::Zero(n), w = VectorXd::Zero(n);
+  for (int i = 0; i < n; ++i) {
+    if (random.Uniform(0, 1) < 0.5) {
+      z[i] = random.Uniform(0.1, 2);
+    } else {
+      w[i] = random.Uniform(0.1, 2);
+    }
+  }
+  return {M, w - M * z};
+}
+
+TEST(LemkeTest, HandComputedTwoByTwo) {
+  // M = [[2, 1], [1, 2]], q = (−5, −6): interior solution z = M⁻¹(5, 6) = (4/3, 7/3), w = 0.
+  LcpProblem p{MatrixXd(2, 2), VectorXd(2)};
+  p.M << 2, 1, 1, 2;
+  p.q << -5, -6;
+  const LcpResult r = Solve(p);
+  ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+  EXPECT_NEAR(r.z[0], 4.0 / 3, PivotTolerance(p));
+  EXPECT_NEAR(r.z[1], 7.0 / 3, PivotTolerance(p));
+  // q >= 0: z = 0 with no pivot.
+  p.q << 1, 0;
+  const LcpResult trivial = Solve(p);
+  EXPECT_EQ(trivial.status, SolverStatus::kSolved);
+  EXPECT_EQ(trivial.info.iterations, 0);
+  EXPECT_EQ(trivial.z, VectorXd::Zero(2));
+}
+
+TEST(LemkeTest, PositiveDefiniteMatchesSiconos) {
+  for (int n : {1, 3, 8, 20, 40}) {
+    for (unsigned seed = 0; seed < 5; ++seed) {
+      testing::RandomProblems random(seed * 13 + n);
+      // M = PD symmetric part plus a skew part: positive definite, not symmetric.
+      const MatrixXd skew = random.Gaussian(n, n);
+      const MatrixXd M =
+          random.PsdMatrix(n, n) + 0.5 * MatrixXd::Identity(n, n) + skew - skew.transpose();
+      const LcpProblem p{M, random.GaussianVector(n)};
+      const LcpResult r = Solve(p);
+      ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+      ExpectComplementary(p, r);
+      const SiconosSolution reference = SolveWithSiconos(p);
+      ASSERT_EQ(reference.info, 0);
+      // M positive definite: the solution is unique, so both pivoting methods must agree.
+      EXPECT_LE((r.z - reference.z).lpNorm<Eigen::Infinity>(), 10 * PivotTolerance(p))
+          << "n=" << n << " seed=" << seed;
+    }
+  }
+}
+
+TEST(LemkeTest, PositiveSemidefiniteGramMatrixMatchesSiconos) {
+  for (int n : {4, 10, 25}) {
+    for (unsigned seed = 0; seed < 5; ++seed) {
+      testing::RandomProblems random(seed * 7 + n);
+      const MatrixXd A = random.Gaussian(n, n / 2);  // M = A Aᵀ, rank n/2: copositive-plus
+      const LcpProblem p = SolvableLcp(random, A * A.transpose());
+      const LcpResult r = Solve(p);
+      ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+      ExpectComplementary(p, r);
+      const SiconosSolution reference = SolveWithSiconos(p);
+      ASSERT_EQ(reference.info, 0);
+      // z need not be unique for singular M, but w = Mz + q is (M symmetric PSD).
+      EXPECT_LE((r.w - reference.w).lpNorm<Eigen::Infinity>(), 10 * PivotTolerance(p));
+    }
+  }
+}
+
+TEST(LemkeTest, DegenerateProblemTerminates) {
+  // Many ties in q and in M's columns (degenerate ratios): the lexicographic rule must not
+  // cycle. M = [[1,1,1],[1,1,1],[1,1,1]] + I, q = (−1, −1, −1).
+  LcpProblem p{MatrixXd::Ones(3, 3) + MatrixXd::Identity(3, 3), VectorXd::Constant(3, -1.0)};
+  const LcpResult r = Solve(p);
+  ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+  ExpectComplementary(p, r);
+  // Symmetric solution z = 1/4 · 1 (M z = q by symmetry: 4 z_i = 1) is the unique one (M PD).
+  EXPECT_LE((r.z - VectorXd::Constant(3, 0.25)).lpNorm<Eigen::Infinity>(), PivotTolerance(p));
+  // Degenerate with a zero matrix block: M = 0 (PSD), q with zeros and ties.
+  LcpProblem zero{MatrixXd::Zero(4, 4), VectorXd(4)};
+  zero.q << 0, 1, 0, 2;
+  EXPECT_EQ(Solve(zero).status, SolverStatus::kSolved);
+}
+
+TEST(LemkeTest, InfeasibleEndsOnRay) {
+  // w = −z − 1 cannot be >= 0 for z >= 0 (here M = −1 is not copositive-plus): ray.
+  const LcpProblem scalar{MatrixXd::Constant(1, 1, -1.0), VectorXd::Constant(1, -1.0)};
+  const LcpResult r = Solve(scalar);
+  EXPECT_EQ(r.status, SolverStatus::kInfeasible);
+  EXPECT_NE(r.message.find("ray"), std::string::npos) << r.message;
+  // PSD but infeasible: w1 = z2 − 1, w2 = −z1 − 1 (M skew, copositive-plus), w2 < 0 always.
+  LcpProblem skew{MatrixXd(2, 2), VectorXd(2)};
+  skew.M << 0, 1, -1, 0;
+  skew.q << -1, -1;
+  EXPECT_EQ(Solve(skew).status, SolverStatus::kInfeasible);
+}
+
+TEST(LemkeTest, KktOfQpGivesSameSolutionAsInteriorPoint) {
+  // QP min ½xᵀQx + cᵀx, Gx >= h, Q PD: x = Q⁻¹(Gᵀz − c), and the slack w = Gx − h gives
+  // LCP(M = G Q⁻¹ Gᵀ, q = −G Q⁻¹ c − h) in the multipliers z.
+  for (unsigned seed = 0; seed < 5; ++seed) {
+    testing::RandomProblems random(seed + 300);
+    const int n = 8, m = 12;
+    QpProblem qp;
+    qp.Q = random.PsdMatrix(n, n) + MatrixXd::Identity(n, n);
+    qp.c = random.GaussianVector(n);
+    qp.G = random.Gaussian(m, n);
+    qp.h = qp.G * random.UniformVector(n, -1, 1) - random.UniformVector(m, 0.1, 1.0);
+    const QpResult interior_point = Solve(qp);
+    ASSERT_EQ(interior_point.status, SolverStatus::kSolved);
+    const auto Q_ldlt = qp.Q.ldlt();
+    const MatrixXd Q_inverse_Gt = Q_ldlt.solve(qp.G.transpose());
+    const LcpProblem lcp{qp.G * Q_inverse_Gt, -qp.G * Q_ldlt.solve(qp.c) - qp.h};
+    const LcpResult r = Solve(lcp);
+    ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+    const VectorXd x = Q_ldlt.solve(qp.G.transpose() * r.z - qp.c);
+    // The interior point stops at relative 1e-9 residuals; Q's smallest eigenvalue is >= 1.
+    EXPECT_LE((x - interior_point.x).lpNorm<Eigen::Infinity>(), 1e-6);
+  }
+}
+
+TEST(LemkeTest, PivotLimitAndBadInput) {
+  testing::RandomProblems random(4);
+  const MatrixXd M = random.PsdMatrix(10, 10) + MatrixXd::Identity(10, 10);
+  const LcpProblem p{M, -VectorXd::Ones(10) - random.UniformVector(10, 0, 1)};
+  LemkeSettings settings;
+  settings.max_pivots = 2;
+  EXPECT_EQ(Solve(p, settings).status, SolverStatus::kMaxIterations);
+  EXPECT_THROW(Solve(LcpProblem{MatrixXd::Zero(2, 3), VectorXd::Zero(2)}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace quasidyn

@@ -1,0 +1,97 @@
+#pragma once
+// Smooth log-barrier relaxation of a contact QP / SOCP, minimised by damped Newton:
+//
+//   minimise  f(x) = ½ xᵀ Q x + bᵀ x − (1/κ) [ Σ_i log(G_i x + h_i) + Σ_k log(t_k² − ‖z_k‖²) ],
+//             (t_k, z_k) = A_k x + b_k,
+//
+// the barrier ("smoothed") quasi-dynamic time step of Pang 2022 (talk "planning and control
+// contact-rich", log-barrier relaxation with weight κ; as κ → ∞ the minimiser tends to the
+// QP / SOCP solution, at distance O(1/κ)). Newton with Armijo backtracking that keeps every
+// barrier strictly positive (Boyd & Vandenberghe, "Convex Optimization", §9.5 and §11.3),
+// stopping on the Newton decrement. A phase-1 SOCP finds a strictly feasible start when
+// none is given, and continuation in κ is used when the direct solve fails.
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "quasidyn/solvers/socp.h"
+#include "quasidyn/solvers/solver_status.h"
+
+namespace quasidyn {
+
+struct LogBarrierProblem {
+  Eigen::MatrixXd Q;  // (n × n) symmetric PSD
+  Eigen::VectorXd b;  // (n) linear cost
+  Eigen::MatrixXd G;  // (p × n) linear barriers G x + h > 0 (p may be 0)
+  Eigen::VectorXd h;  // (p)
+  std::vector<SecondOrderConeConstraint> cones;  // cone barriers, A_k x + b_k ∈ int K (m_k >= 1)
+  double kappa = 100.0;  // barrier weight κ, > 0 (dimensionless; larger = closer to the QP)
+};
+
+struct LogBarrierSettings {
+  // Stop when the Newton decrement λ² = ∇fᵀ H⁻¹ ∇f satisfies λ²/2 <= decrement_tolerance
+  // (Boyd & Vandenberghe eq. (9.29); λ²/2 estimates f(x) − f*, units of f), then take that
+  // last Newton step, so x is accurate to O(λ²). > 0.
+  double decrement_tolerance = 1e-14;
+  int max_newton_iterations = 100;  // per κ stage, > 0
+  double armijo_fraction = 1e-4;    // c in f(x + αΔx) <= f(x) + c α ∇fᵀΔx, in (0, 0.5)
+  double backtrack_factor = 0.5;    // α ← backtrack_factor·α, in (0, 1)
+  int max_backtracks = 60;          // > 0
+  // Continuation when the direct solve fails: κ_j = initial_kappa · kappa_growth^j (< κ),
+  // then κ; each stage starts from the previous minimiser.
+  double initial_kappa = 1.0;  // > 0
+  double kappa_growth = 10.0;  // > 1
+  // Phase 1 declares the barriers infeasible when the best achievable common margin
+  // max_x min_i barrier_i is below this (units of the barrier arguments, >= 0).
+  double feasibility_margin = 1e-10;
+};
+
+struct LogBarrierResult {
+  SolverStatus status = SolverStatus::kNotRun;
+  std::string message;     // names the offending barrier when infeasible
+  Eigen::VectorXd x;       // (n) minimiser
+  double objective = 0.0;  // f(x) as defined above
+  bool used_phase_one = false;
+  bool used_continuation = false;
+  // LLT factorisation of the Hessian of f at x (same scaling as f):
+  //   H = Q + (1/κ)[ Σ_i g_i g_iᵀ / s_i² + Σ_k A_kᵀ(4 J u_k u_kᵀ J / ψ_k² − 2 J / ψ_k) A_k ],
+  //   s_i = G_i x + h_i, u_k = A_k x + b_k, ψ_k = u_kᵀ J u_k, J = diag(1, −I).
+  // Optimality is Qx + b − (1/κ)∇Σlog = 0, so ∂x*/∂b = −H⁻¹. If instead the objective is
+  // scaled by κ, H_κ = κ H and ∂x*/∂b = −κ H_κ⁻¹ (the form quoted in Pang 2022).
+  Eigen::LLT<Eigen::MatrixXd> hessian;
+  SolverInfo info;  // iterations: Newton steps over all stages; dual_residual: ‖∇f‖∞;
+                    // complementarity_gap: final λ²/2
+
+  // H⁻¹ rhs with the stored factorisation; rhs of size n.
+  Eigen::VectorXd SolveWithHessian(const Eigen::VectorXd& rhs) const { return hessian.solve(rhs); }
+};
+
+class LogBarrierSolver {
+ public:
+  // x_start (optional, size n): used when strictly feasible, otherwise phase 1 runs.
+  // Throws std::invalid_argument on inconsistent dimensions or settings out of range.
+  LogBarrierResult Solve(const LogBarrierProblem& problem, const LogBarrierSettings& settings = {},
+                         const Eigen::VectorXd& x_start = Eigen::VectorXd());
+
+ private:
+  // Barrier arguments at x; false if any is not strictly inside its domain.
+  bool StrictlyFeasible(const LogBarrierProblem& problem, const Eigen::VectorXd& x);
+  // f(x); +infinity outside the domain.
+  double Objective(const LogBarrierProblem& problem, double kappa, const Eigen::VectorXd& x);
+  void GradientAndHessian(const LogBarrierProblem& problem, double kappa, const Eigen::VectorXd& x);
+  // Damped Newton at fixed κ from x (updated in place); status kSolved on convergence.
+  SolverStatus Newton(const LogBarrierProblem& problem, const LogBarrierSettings& settings,
+                      double kappa, Eigen::VectorXd& x, int& iterations, double& decrement);
+
+  Eigen::VectorXd gradient_, step_, trial_, objective_scratch_, linear_values_, linear_inverse_;
+  Eigen::VectorXd cone_u_, cone_Ju_, cone_grad_;
+  Eigen::MatrixXd hessian_, cone_JA_;
+  Eigen::LLT<Eigen::MatrixXd> factor_;
+};
+
+LogBarrierResult Solve(const LogBarrierProblem& problem, const LogBarrierSettings& settings = {},
+                       const Eigen::VectorXd& x_start = Eigen::VectorXd());
+
+}  // namespace quasidyn

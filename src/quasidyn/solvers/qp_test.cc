@@ -1,0 +1,248 @@
+#include "quasidyn/solvers/qp.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "quasidyn/solvers/random_problems_for_tests.h"
+
+namespace quasidyn {
+namespace {
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+// KKT residuals of min ½xᵀQx + cᵀx s.t. Gx >= h at (x, z), computed here independently of
+// the solver's own bookkeeping.
+struct Kkt {
+  double stationarity;     // ‖Qx + c − Gᵀz‖∞
+  double infeasibility;    // max(0, max(h − Gx))
+  double negative_dual;    // max(0, max(−z))
+  double complementarity;  // max |z_i (Gx − h)_i|
+};
+
+Kkt Residuals(const QpProblem& p, const VectorXd& x, const VectorXd& z) {
+  Kkt k{};
+  k.stationarity = (p.Q * x + p.c - p.G.transpose() * z).lpNorm<Eigen::Infinity>();
+  if (p.G.rows() > 0) {
+    const VectorXd slack = p.G * x - p.h;
+    k.infeasibility = std::max(0.0, -slack.minCoeff());
+    k.negative_dual = std::max(0.0, -z.minCoeff());
+    k.complementarity = slack.cwiseProduct(z).cwiseAbs().maxCoeff();
+  }
+  return k;
+}
+
+// Expect the KKT conditions to hold to `multiple` times the solver tolerance, relative to the
+// problem's scale (same scale definitions as QpSettings).
+void ExpectKkt(const QpProblem& p, const QpResult& r, const QpSettings& s, double multiple = 10) {
+  const Kkt k = Residuals(p, r.x, r.z);
+  const double tol = multiple * (s.absolute_tolerance + s.relative_tolerance);
+  const double dual_scale =
+      std::max({1.0, (p.Q * r.x).lpNorm<Eigen::Infinity>(), p.c.lpNorm<Eigen::Infinity>(),
+                (p.G.transpose() * r.z).lpNorm<Eigen::Infinity>()});
+  const double primal_scale = std::max({1.0, (p.G * r.x).lpNorm<Eigen::Infinity>(),
+                                        p.h.size() ? p.h.lpNorm<Eigen::Infinity>() : 0.0});
+  const double gap_scale = std::max(1.0, std::abs(r.objective));
+  EXPECT_LE(k.stationarity, tol * dual_scale);
+  EXPECT_LE(k.infeasibility, tol * primal_scale);
+  EXPECT_LE(k.negative_dual, tol * dual_scale);
+  EXPECT_LE(k.complementarity, tol * gap_scale);
+}
+
+// Random QP whose constraints have a strictly feasible point x_feasible, with box rows
+// |x_j| <= 10 so that a singular Q still gives a bounded problem.
+QpProblem RandomQp(testing::RandomProblems& random, int n, int m, int rank) {
+  QpProblem p;
+  p.Q = random.PsdMatrix(n, rank);
+  p.c = random.GaussianVector(n);
+  const VectorXd x_feasible = random.UniformVector(n, -1, 1);
+  MatrixXd g_random = random.Gaussian(m, n);
+  p.G.resize(m + 2 * n, n);
+  p.G << g_random, MatrixXd::Identity(n, n), -MatrixXd::Identity(n, n);
+  p.h.resize(m + 2 * n);
+  p.h << g_random * x_feasible - random.UniformVector(m, 0.1, 1.0),
+      VectorXd::Constant(2 * n, -10.0);
+  return p;
+}
+
+TEST(QpTest, HandComputedProjectionOntoHalfPlane) {
+  // min ½|x|² s.t. x1 + x2 >= 2: x* = (1, 1), multiplier z* = 1 (Qx* = Gᵀz*).
+  QpProblem p{MatrixXd::Identity(2, 2), VectorXd::Zero(2), MatrixXd::Ones(1, 2),
+              VectorXd::Constant(1, 2.0)};
+  const QpSettings settings;
+  const QpResult r = Solve(p, settings);
+  ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+  const double tol = 10 * (settings.absolute_tolerance + settings.relative_tolerance);
+  EXPECT_NEAR(r.x[0], 1.0, tol);
+  EXPECT_NEAR(r.x[1], 1.0, tol);
+  EXPECT_NEAR(r.z[0], 1.0, tol);
+  EXPECT_NEAR(r.objective, 1.0, tol);
+}
+
+TEST(QpTest, UnconstrainedReducesToLinearSolve) {
+  testing::RandomProblems random(3);
+  QpProblem p;
+  p.Q = random.PsdMatrix(5, 5) + MatrixXd::Identity(5, 5);
+  p.c = random.GaussianVector(5);
+  p.G.resize(0, 5);
+  p.h.resize(0);
+  const QpResult r = Solve(p);
+  ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+  const VectorXd expected = p.Q.ldlt().solve(-p.c);  // independent dense solve
+  EXPECT_LE((r.x - expected).lpNorm<Eigen::Infinity>(), 1e-8 * (1 + expected.norm()));
+}
+
+TEST(QpTest, RandomProblemsSatisfyKkt) {
+  const QpSettings settings;
+  for (const auto& [n, m] : {std::pair{2, 3}, {10, 20}, {30, 60}, {60, 40}}) {
+    for (unsigned seed = 0; seed < 5; ++seed) {
+      testing::RandomProblems random(seed * 100 + n);
+      const QpProblem p = RandomQp(random, n, m, n);
+      const QpResult r = Solve(p, settings);
+      ASSERT_EQ(r.status, SolverStatus::kSolved) << "n=" << n << " seed=" << seed << r.message;
+      ExpectKkt(p, r, settings);
+      EXPECT_FALSE(r.used_sparse_path);
+    }
+  }
+}
+
+TEST(QpTest, SingularCostBoundedByConstraints) {
+  const QpSettings settings;
+  for (unsigned seed = 0; seed < 5; ++seed) {
+    testing::RandomProblems random(seed + 7);
+    const QpProblem p = RandomQp(random, 12, 8, 3);  // Q has rank 3 of 12
+    const QpResult r = Solve(p, settings);
+    ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+    ExpectKkt(p, r, settings);
+  }
+  // Pure LP: min −x1 − x2 s.t. x1, x2 >= 0, x1 + 2 x2 <= 4, 3 x1 + x2 <= 6 → vertex (1.6, 1.2).
+  QpProblem lp{MatrixXd::Zero(2, 2), VectorXd::Constant(2, -1.0), MatrixXd(4, 2), VectorXd(4)};
+  lp.G << 1, 0, 0, 1, -1, -2, -3, -1;
+  lp.h << 0, 0, -4, -6;
+  const QpResult r = Solve(lp, settings);
+  ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+  EXPECT_NEAR(r.x[0], 1.6, 1e-7);
+  EXPECT_NEAR(r.x[1], 1.2, 1e-7);
+}
+
+TEST(QpTest, DegenerateActiveSetWithZeroMultipliers) {
+  // min ½(x1² + (x2 − 1)²) s.t. x1 >= 0, x2 <= 1, x1 + x2 >= 1 (twice): the unconstrained
+  // minimiser (0, 1) lies on all four boundaries, every multiplier is 0 (strict
+  // complementarity fails) and two rows are identical.
+  QpProblem p{MatrixXd::Identity(2, 2), VectorXd(2), MatrixXd(4, 2), VectorXd(4)};
+  p.c << 0, -1;
+  p.G << 1, 0, 0, -1, 1, 1, 1, 1;
+  p.h << 0, -1, 1, 1;
+  const QpSettings settings;
+  const QpResult r = Solve(p, settings);
+  ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+  // Without strict complementarity interior points converge like sqrt(tolerance).
+  EXPECT_NEAR(r.x[0], 0.0, 1e-4);
+  EXPECT_NEAR(r.x[1], 1.0, 1e-4);
+  ExpectKkt(p, r, settings);
+}
+
+TEST(QpTest, InfeasibleProblemIsReportedQuickly) {
+  testing::RandomProblems random(11);
+  QpProblem p = RandomQp(random, 6, 4, 6);
+  // Append x0 >= 20 which contradicts the box row x0 <= 10.
+  p.G.conservativeResize(p.G.rows() + 1, Eigen::NoChange);
+  p.G.row(p.G.rows() - 1) = VectorXd::Unit(6, 0).transpose();
+  p.h.conservativeResize(p.h.size() + 1);
+  p.h[p.h.size() - 1] = 20.0;
+  QpSettings settings;
+  const QpResult r = Solve(p, settings);
+  EXPECT_EQ(r.status, SolverStatus::kInfeasible) << r.message;
+  EXPECT_LT(r.info.iterations, settings.max_iterations);
+  EXPECT_NE(r.message.find("row"), std::string::npos) << r.message;
+
+  // x >= 1 and −x >= 0 in one variable.
+  QpProblem tiny{MatrixXd::Identity(1, 1), VectorXd::Zero(1), MatrixXd(2, 1), VectorXd(2)};
+  tiny.G << 1, -1;
+  tiny.h << 1, 0;
+  const QpResult t = Solve(tiny, settings);
+  EXPECT_EQ(t.status, SolverStatus::kInfeasible) << t.message;
+}
+
+TEST(QpTest, WarmStartReducesIterations) {
+  const QpSettings settings;
+  int cold_total = 0, warm_total = 0;
+  for (unsigned seed = 0; seed < 5; ++seed) {
+    testing::RandomProblems random(seed + 50);
+    QpProblem p = RandomQp(random, 20, 30, 20);
+    const QpResult first = Solve(p, settings);
+    ASSERT_EQ(first.status, SolverStatus::kSolved);
+    // Re-solving from the solution itself takes no step.
+    const QpResult again = Solve(p, settings, {first.x, first.z});
+    EXPECT_EQ(again.status, SolverStatus::kSolved);
+    EXPECT_LT(again.info.iterations, first.info.iterations);
+    // A slightly perturbed problem (as in consecutive time steps).
+    p.c += 1e-3 * random.GaussianVector(20);
+    const QpResult cold = Solve(p, settings);
+    const QpResult warm = Solve(p, settings, {first.x, first.z});
+    ASSERT_EQ(warm.status, SolverStatus::kSolved) << warm.message;
+    ExpectKkt(p, warm, settings);
+    cold_total += cold.info.iterations;
+    warm_total += warm.info.iterations;
+  }
+  EXPECT_LT(warm_total, cold_total);
+}
+
+TEST(QpTest, SparsePathMatchesDensePath) {
+  // n = 300 variables, each constraint row couples 3 of them (like contact Jacobians).
+  testing::RandomProblems random(21);
+  const int n = 300, m = 200;
+  QpProblem p;
+  p.Q = MatrixXd::Zero(n, n);
+  p.Q.diagonal() = random.UniformVector(n, 0.5, 2.0);
+  p.c = random.GaussianVector(n);
+  p.G = MatrixXd::Zero(m, n);
+  std::uniform_int_distribution<int> column(0, n - 1);
+  for (int i = 0; i < m; ++i) {
+    for (int k = 0; k < 3; ++k) p.G(i, column(random.engine())) = random.Uniform(-1, 1);
+  }
+  const VectorXd x_feasible = random.UniformVector(n, -1, 1);
+  p.h = p.G * x_feasible - random.UniformVector(m, 0.1, 1.0);
+  QpSettings settings;
+  const QpResult sparse = Solve(p, settings);
+  ASSERT_EQ(sparse.status, SolverStatus::kSolved) << sparse.message;
+  EXPECT_TRUE(sparse.used_sparse_path);
+  ExpectKkt(p, sparse, settings);
+  settings.sparse_min_variables = 1000000;
+  const QpResult dense = Solve(p, settings);
+  ASSERT_EQ(dense.status, SolverStatus::kSolved);
+  EXPECT_FALSE(dense.used_sparse_path);
+  // Q is positive definite, so x* is unique; both paths stop within tolerance of it.
+  EXPECT_LE((sparse.x - dense.x).lpNorm<Eigen::Infinity>(), 1e-6);
+}
+
+TEST(QpTest, WorkspaceReuseGivesSameAnswer) {
+  testing::RandomProblems random(5);
+  const QpProblem a = RandomQp(random, 8, 10, 8);
+  const QpProblem b = RandomQp(random, 8, 10, 8);
+  QpSolver solver;
+  solver.Solve(a);
+  const QpResult reused = solver.Solve(b);
+  const QpResult fresh = Solve(b);
+  EXPECT_EQ(reused.info.iterations, fresh.info.iterations);
+  EXPECT_LE((reused.x - fresh.x).lpNorm<Eigen::Infinity>(), 1e-12);
+}
+
+TEST(QpTest, BadInputThrowsNamingTheField) {
+  QpProblem p{MatrixXd::Identity(2, 2), VectorXd::Zero(3), MatrixXd::Ones(1, 2), VectorXd(1)};
+  try {
+    Solve(p);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("c must"), std::string::npos) << e.what();
+  }
+  p.c = VectorXd::Zero(2);
+  p.h = VectorXd::Zero(1);
+  QpSettings settings;
+  settings.max_iterations = 0;
+  EXPECT_THROW(Solve(p, settings), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace quasidyn

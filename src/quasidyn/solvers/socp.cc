@@ -1,0 +1,305 @@
+#include "quasidyn/solvers/socp.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "quasidyn/solvers/second_order_cone.h"
+
+namespace quasidyn {
+namespace {
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+namespace soc = second_order_cone;
+
+double InfNorm(const VectorXd& v) { return v.size() > 0 ? v.lpNorm<Eigen::Infinity>() : 0.0; }
+
+void Require(bool condition, const std::string& what) {
+  if (!condition) throw std::invalid_argument("SOCP: " + what);
+}
+
+void Validate(const SocpProblem& p, const SocpSettings& s) {
+  const Eigen::Index n = p.Q.rows();
+  Require(p.Q.cols() == n, "Q must be square");
+  Require(p.c.size() == n, "c must have size n = " + std::to_string(n));
+  Require(p.G.rows() == p.h.size(), "h must have one entry per row of G");
+  Require(p.G.rows() == 0 || p.G.cols() == n, "G must have n columns");
+  Require(p.Q.allFinite() && p.c.allFinite() && p.G.allFinite() && p.h.allFinite(),
+          "Q, c, G and h must be finite");
+  for (size_t k = 0; k < p.cones.size(); ++k) {
+    const auto& cone = p.cones[k];
+    const std::string name = "cones[" + std::to_string(k) + "]";
+    Require(cone.A.rows() >= 1, name + ".A must have at least one row");
+    Require(cone.A.cols() == n, name + ".A must have n columns");
+    Require(cone.b.size() == cone.A.rows(), name + ".b must have one entry per row of A");
+    Require(cone.A.allFinite() && cone.b.allFinite(), name + " must be finite");
+  }
+  Require(s.absolute_tolerance > 0 && s.relative_tolerance > 0, "tolerances must be > 0");
+  Require(s.inaccurate_factor >= 1, "inaccurate_factor must be >= 1");
+  Require(s.infeasibility_tolerance > 0, "infeasibility_tolerance must be > 0");
+  Require(s.max_iterations > 0, "max_iterations must be > 0");
+  Require(s.step_to_boundary > 0 && s.step_to_boundary < 1, "step_to_boundary must be in (0,1)");
+  Require(s.kkt_regularization >= 0, "kkt_regularization must be >= 0");
+}
+
+}  // namespace
+
+void SocpSolver::Stack(const SocpProblem& p) {
+  const Eigen::Index n = p.Q.rows();
+  linear_rows_ = static_cast<int>(p.G.rows());
+  offset_.clear();
+  dim_.clear();
+  int rows = 0, max_dim = 1;
+  for (int i = 0; i < linear_rows_; ++i) {
+    offset_.push_back(rows++);
+    dim_.push_back(1);
+  }
+  for (const auto& cone : p.cones) {
+    offset_.push_back(rows);
+    dim_.push_back(static_cast<int>(cone.A.rows()));
+    rows += static_cast<int>(cone.A.rows());
+    max_dim = std::max(max_dim, static_cast<int>(cone.A.rows()));
+  }
+  A_.resize(rows, n);
+  b_.resize(rows);
+  if (linear_rows_ > 0) {
+    A_.topRows(linear_rows_) = p.G;
+    b_.head(linear_rows_) = -p.h;  // G x − h ∈ R+
+  }
+  for (size_t k = 0; k < p.cones.size(); ++k) {
+    const int cone = linear_rows_ + static_cast<int>(k);
+    A_.middleRows(offset_[cone], dim_[cone]) = p.cones[k].A;
+    b_.segment(offset_[cone], dim_[cone]) = p.cones[k].b;
+  }
+  W_.resize(rows, max_dim);
+  W_inverse_.resize(rows, max_dim);
+  scaled_A_.resize(rows, n);
+  reduced_.resize(n, n);
+  for (VectorXd* v : {&s_, &z_, &lambda_, &ds_, &dz_, &u_, &scratch_}) v->resize(rows);
+  dx_.resize(n);
+  rhs_.resize(n);
+}
+
+bool SocpSolver::Factor(const SocpProblem& p, const SocpSettings& settings) {
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    const int o = offset_[k], m = dim_[k];
+    auto W = W_.block(o, 0, m, m);
+    auto W_inverse = W_inverse_.block(o, 0, m, m);
+    soc::NesterovToddScaling(s_.segment(o, m), z_.segment(o, m), W, W_inverse);
+    lambda_.segment(o, m).noalias() = W * z_.segment(o, m);
+    scaled_A_.middleRows(o, m).noalias() = W_inverse * A_.middleRows(o, m);
+  }
+  // Vandenberghe 2010, eq. (4.12) reduced to the normal equations: Q + Aᵀ W⁻² A (W symmetric).
+  reduced_ = p.Q;
+  reduced_.noalias() += scaled_A_.transpose() * scaled_A_;
+  reduced_.diagonal().array() += settings.kkt_regularization;
+  factor_.compute(reduced_);
+  return factor_.info() == Eigen::Success;
+}
+
+// Newton direction for the complementarity right-hand side rc, i.e. λ ∘ (W Δz + W⁻¹ Δs) = rc:
+//   u = λ⁻¹ ∘ rc (Jordan division),
+//   (Q + AᵀW⁻²A) Δx = −r_d + Aᵀ(W⁻¹u − W⁻² r_p),  Δs = A Δx + r_p,  Δz = W⁻¹(u − W⁻¹ Δs).
+void SocpSolver::Direction(const SocpProblem& p, const VectorXd& r_d, const VectorXd& r_p,
+                           const VectorXd& rc) {
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    const int o = offset_[k], m = dim_[k];
+    soc::JordanDivide(lambda_.segment(o, m), rc.segment(o, m), u_.segment(o, m));
+    // scratch = W⁻¹(u − W⁻¹ r_p)
+    dz_.segment(o, m).noalias() = W_inverse_.block(o, 0, m, m) * r_p.segment(o, m);
+    dz_.segment(o, m) = u_.segment(o, m) - dz_.segment(o, m);
+    scratch_.segment(o, m).noalias() = W_inverse_.block(o, 0, m, m) * dz_.segment(o, m);
+  }
+  rhs_.noalias() = A_.transpose() * scratch_;
+  rhs_ -= r_d;
+  dx_ = factor_.solve(rhs_);
+  (void)p;
+  ds_.noalias() = A_ * dx_;
+  ds_ += r_p;
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    const int o = offset_[k], m = dim_[k];
+    scratch_.segment(o, m).noalias() = W_inverse_.block(o, 0, m, m) * ds_.segment(o, m);
+    scratch_.segment(o, m) = u_.segment(o, m) - scratch_.segment(o, m);
+    dz_.segment(o, m).noalias() = W_inverse_.block(o, 0, m, m) * scratch_.segment(o, m);
+  }
+}
+
+SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& settings) {
+  const auto start_time = std::chrono::steady_clock::now();
+  Validate(problem, settings);
+  Stack(problem);
+  const Eigen::Index n = problem.Q.rows();
+  const Eigen::Index rows = A_.rows();
+  const int cone_count = static_cast<int>(dim_.size());
+  SocpResult result;
+  VectorXd& x = result.x;
+  x.resize(n);
+  VectorXd Qx(n), Atz(n), r_d(n), Ax(rows), r_p(rows), rc(rows), ds_affine(rows), dz_affine(rows);
+  VectorXd product(rows);
+
+  // Start (Vandenberghe 2010, §4.4 "initialization", simplified): x0 = argmin ½xᵀQx + cᵀx +
+  // ½‖Ax + b‖², s = Ax0 + b shifted along e until every cone has margin >= 1, z = e.
+  s_.setOnes();
+  z_.setOnes();
+  for (int k = 0; k < cone_count; ++k) {
+    s_.segment(offset_[k], dim_[k]).setZero();
+    s_[offset_[k]] = 1.0;
+  }
+  z_ = s_;
+  reduced_ = problem.Q;
+  reduced_.noalias() += A_.transpose() * A_;
+  reduced_.diagonal().array() += settings.kkt_regularization;
+  factor_.compute(reduced_);
+  x = -problem.c;
+  x.noalias() -= A_.transpose() * b_;
+  x = factor_.solve(x);
+  if (factor_.info() != Eigen::Success || !x.allFinite()) x.setZero();
+  Ax.noalias() = A_ * x;
+  u_ = Ax + b_;
+  double worst_margin = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < cone_count; ++k) {
+    worst_margin = std::min(worst_margin, soc::InteriorMargin(u_.segment(offset_[k], dim_[k])));
+  }
+  const double shift = worst_margin < 1.0 ? 1.0 - worst_margin : 0.0;
+  for (int k = 0; k < cone_count; ++k) {
+    s_.segment(offset_[k], dim_[k]) = u_.segment(offset_[k], dim_[k]);
+    s_[offset_[k]] += shift;
+  }
+
+  const auto scaled_tolerance = [&](double factor, double scale) {
+    return factor * (settings.absolute_tolerance + settings.relative_tolerance * scale);
+  };
+  double primal_scale = 0, dual_scale = 0, gap_scale = 0, gap = 0;
+  const auto converged = [&](double factor) {
+    return InfNorm(r_p) <= scaled_tolerance(factor, primal_scale) &&
+           InfNorm(r_d) <= scaled_tolerance(factor, dual_scale) &&
+           gap <= scaled_tolerance(factor, gap_scale);
+  };
+  const auto max_step = [&](const VectorXd& v, const VectorXd& dv) {
+    double alpha = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < cone_count; ++k) {
+      alpha = std::min(alpha, soc::MaxStepToBoundary(v.segment(offset_[k], dim_[k]),
+                                                     dv.segment(offset_[k], dim_[k])));
+    }
+    return alpha;
+  };
+
+  SolverStatus status = SolverStatus::kMaxIterations;
+  int iteration = 0;
+  for (;; ++iteration) {
+    Qx.noalias() = problem.Q * x;
+    Ax.noalias() = A_ * x;
+    Atz.noalias() = A_.transpose() * z_;
+    r_d = Qx + problem.c - Atz;
+    r_p = Ax + b_ - s_;
+    gap = s_.dot(z_);
+    result.objective = 0.5 * x.dot(Qx) + problem.c.dot(x);
+    primal_scale = std::max({InfNorm(Ax), InfNorm(s_), InfNorm(b_)});
+    dual_scale = std::max({InfNorm(Qx), InfNorm(problem.c), InfNorm(Atz)});
+    gap_scale = std::max(1.0, std::abs(result.objective));
+    if (!x.allFinite() || !s_.allFinite() || !z_.allFinite()) {
+      status = SolverStatus::kNumericalFailure;
+      result.message = "non-finite iterate";
+      break;
+    }
+    if (converged(1.0)) {
+      status = SolverStatus::kSolved;
+      break;
+    }
+    const double certificate = -b_.dot(z_);
+    if (rows > 0 && certificate > 0 &&
+        InfNorm(Atz) <= settings.infeasibility_tolerance * certificate) {
+      status = SolverStatus::kInfeasible;
+      break;
+    }
+    if (iteration >= settings.max_iterations) break;
+    if (!Factor(problem, settings)) {
+      status = SolverStatus::kNumericalFailure;
+      result.message = "Cholesky factorisation of Q + Aᵀ W⁻² A failed";
+      break;
+    }
+    // Predictor: rc = −λ ∘ λ.
+    for (int k = 0; k < cone_count; ++k) {
+      const int o = offset_[k], m = dim_[k];
+      soc::JordanProduct(lambda_.segment(o, m), lambda_.segment(o, m), rc.segment(o, m));
+    }
+    rc = -rc;
+    Direction(problem, r_d, r_p, rc);
+    const double mu = gap / std::max(1, cone_count);
+    double alpha = std::min({1.0, max_step(s_, ds_), max_step(z_, dz_)});
+    const double mu_affine =
+        cone_count > 0 ? (s_ + alpha * ds_).dot(z_ + alpha * dz_) / cone_count : 0.0;
+    const double sigma = mu > 0 ? std::pow(std::max(0.0, mu_affine) / mu, 3) : 0.0;
+    // Corrector (Vandenberghe 2010, eq. (4.20)): rc = −λ∘λ + σμe − (W⁻¹Δs_a) ∘ (W Δz_a).
+    ds_affine = ds_;
+    dz_affine = dz_;
+    for (int k = 0; k < cone_count; ++k) {
+      const int o = offset_[k], m = dim_[k];
+      scratch_.segment(o, m).noalias() = W_inverse_.block(o, 0, m, m) * ds_affine.segment(o, m);
+      u_.segment(o, m).noalias() = W_.block(o, 0, m, m) * dz_affine.segment(o, m);
+      soc::JordanProduct(scratch_.segment(o, m), u_.segment(o, m), product.segment(o, m));
+      rc.segment(o, m) -= product.segment(o, m);
+      rc[o] += sigma * mu;
+    }
+    Direction(problem, r_d, r_p, rc);
+    alpha =
+        std::min(1.0, settings.step_to_boundary * std::min(max_step(s_, ds_), max_step(z_, dz_)));
+    if (!(alpha > 1e-14)) {
+      result.message = "step length vanished";
+      break;
+    }
+    x += alpha * dx_;
+    s_ += alpha * ds_;
+    z_ += alpha * dz_;
+  }
+
+  result.info.iterations = iteration;
+  result.info.primal_residual = InfNorm(r_p);
+  result.info.dual_residual = InfNorm(r_d);
+  result.info.complementarity_gap = gap;
+  if (status == SolverStatus::kMaxIterations && converged(settings.inaccurate_factor)) {
+    status = SolverStatus::kSolvedInaccurate;
+  }
+  if (status != SolverStatus::kSolved && cone_count > 0) {
+    // Name the constraint most violated at x: margin u0 − ‖u1‖ of u = A_k x + b_k.
+    u_ = Ax + b_;
+    int worst = 0;
+    double worst_value = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < cone_count; ++k) {
+      const double margin = soc::InteriorMargin(u_.segment(offset_[k], dim_[k]));
+      if (margin < worst_value) {
+        worst_value = margin;
+        worst = k;
+      }
+    }
+    std::ostringstream message;
+    if (!result.message.empty()) message << result.message << "; ";
+    message << ToString(status) << " after " << iteration << " iterations; most violated: ";
+    if (worst < linear_rows_) {
+      message << "linear row " << worst;
+    } else {
+      message << "cone " << worst - linear_rows_;
+    }
+    message << " (margin t - |z| = " << worst_value << ")";
+    result.message = message.str();
+  }
+  result.linear_duals = z_.head(linear_rows_);
+  for (int k = linear_rows_; k < cone_count; ++k) {
+    result.cone_duals.push_back(z_.segment(offset_[k], dim_[k]));
+  }
+  result.status = status;
+  result.info.solve_time_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+  return result;
+}
+
+SocpResult Solve(const SocpProblem& problem, const SocpSettings& settings) {
+  SocpSolver solver;
+  return solver.Solve(problem, settings);
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,204 @@
+#include "quasidyn/solvers/socp.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "quasidyn/solvers/qp.h"
+#include "quasidyn/solvers/random_problems_for_tests.h"
+#include "quasidyn/solvers/second_order_cone.h"
+
+namespace quasidyn {
+namespace {
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+namespace soc = second_order_cone;
+
+constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+
+// A random point strictly inside K of dimension m.
+VectorXd InteriorPoint(testing::RandomProblems& random, int m) {
+  VectorXd u = random.GaussianVector(m);
+  u[0] = (m > 1 ? u.tail(m - 1).norm() : 0.0) + random.Uniform(0.1, 2.0);
+  return u;
+}
+
+TEST(SecondOrderConeTest, NesterovToddScalingMapsZToSameAsInverseOfS) {
+  testing::RandomProblems random(1);
+  for (int m : {1, 2, 3, 6}) {
+    const VectorXd s = InteriorPoint(random, m), z = InteriorPoint(random, m);
+    MatrixXd W(m, m), W_inverse(m, m);
+    soc::NesterovToddScaling(s, z, W, W_inverse);
+    const double scale = 1 + s.norm() + z.norm();
+    EXPECT_LE(((W * z) - (W_inverse * s)).norm(), 1e3 * kEpsilon * scale) << "m=" << m;
+    EXPECT_LE((W * W_inverse - MatrixXd::Identity(m, m)).norm(), 1e3 * kEpsilon * scale);
+    EXPECT_LE((W - W.transpose()).norm(), 1e3 * kEpsilon * scale);
+    EXPECT_GT(soc::InteriorMargin(W * z), 0.0);  // λ is inside K
+  }
+}
+
+TEST(SecondOrderConeTest, JordanDivideInvertsJordanProduct) {
+  testing::RandomProblems random(2);
+  for (int m : {1, 4}) {
+    const VectorXd lambda = InteriorPoint(random, m), r = random.GaussianVector(m);
+    VectorXd u(m), back(m);
+    soc::JordanDivide(lambda, r, u);
+    soc::JordanProduct(lambda, u, back);
+    EXPECT_LE((back - r).norm(), 1e3 * kEpsilon * (1 + r.norm()));
+  }
+}
+
+TEST(SecondOrderConeTest, MaxStepLandsOnBoundary) {
+  testing::RandomProblems random(3);
+  for (int trial = 0; trial < 20; ++trial) {
+    const VectorXd u = InteriorPoint(random, 4), du = random.GaussianVector(4);
+    const double alpha = soc::MaxStepToBoundary(u, du);
+    if (std::isinf(alpha)) {
+      EXPECT_GT(soc::InteriorMargin(u + 1e6 * du), -1e-6);
+      continue;
+    }
+    EXPECT_NEAR(soc::InteriorMargin(u + alpha * du), 0.0, 1e-9 * (1 + u.norm() + du.norm()));
+    EXPECT_GT(soc::InteriorMargin(u + 0.99 * alpha * du), 0.0);
+  }
+}
+
+SocpProblem RandomSocp(testing::RandomProblems& random, int n, int cones, int linear, int rank) {
+  SocpProblem p;
+  p.Q = random.PsdMatrix(n, rank);
+  p.c = random.GaussianVector(n);
+  const VectorXd x_feasible = random.UniformVector(n, -1, 1);
+  for (int k = 0; k < cones; ++k) {
+    const int m = 1 + k % 4;
+    SecondOrderConeConstraint cone{random.Gaussian(m, n), VectorXd()};
+    cone.b = InteriorPoint(random, m) - cone.A * x_feasible;
+    p.cones.push_back(cone);
+  }
+  // A ball ‖x‖ <= 10 keeps the problem bounded when Q is singular.
+  SecondOrderConeConstraint ball{MatrixXd::Zero(n + 1, n), VectorXd::Zero(n + 1)};
+  ball.A.bottomRows(n) = MatrixXd::Identity(n, n);
+  ball.b[0] = 10.0;
+  p.cones.push_back(ball);
+  p.G = random.Gaussian(linear, n);
+  p.h = p.G * x_feasible - random.UniformVector(linear, 0.1, 1.0);
+  return p;
+}
+
+// KKT residuals computed here from the problem data.
+void ExpectKkt(const SocpProblem& p, const SocpResult& r, const SocpSettings& s) {
+  const double tol = 10 * (s.absolute_tolerance + s.relative_tolerance);
+  VectorXd stationarity = p.Q * r.x + p.c;
+  if (p.G.rows() > 0) stationarity -= p.G.transpose() * r.linear_duals;
+  double scale = 1 + p.c.lpNorm<Eigen::Infinity>() + (p.Q * r.x).lpNorm<Eigen::Infinity>();
+  double complementarity = 0;
+  ASSERT_EQ(r.cone_duals.size(), p.cones.size());
+  for (size_t k = 0; k < p.cones.size(); ++k) {
+    const VectorXd u = p.cones[k].A * r.x + p.cones[k].b;
+    const VectorXd& z = r.cone_duals[k];
+    stationarity -= p.cones[k].A.transpose() * z;
+    scale = std::max(scale, (p.cones[k].A.transpose() * z).lpNorm<Eigen::Infinity>());
+    EXPECT_GE(soc::InteriorMargin(u), -tol * (1 + u.norm())) << "primal cone " << k;
+    EXPECT_GE(soc::InteriorMargin(z), -tol * (1 + z.norm())) << "dual cone " << k;
+    complementarity += std::abs(u.dot(z));
+  }
+  if (p.G.rows() > 0) {
+    const VectorXd slack = p.G * r.x - p.h;
+    EXPECT_GE(slack.minCoeff(), -tol * (1 + p.h.lpNorm<Eigen::Infinity>()));
+    EXPECT_GE(r.linear_duals.minCoeff(), -tol * scale);
+    complementarity += slack.cwiseProduct(r.linear_duals).cwiseAbs().sum();
+  }
+  EXPECT_LE(stationarity.lpNorm<Eigen::Infinity>(), tol * scale);
+  EXPECT_LE(complementarity, tol * std::max(1.0, std::abs(r.objective)));
+}
+
+TEST(SocpTest, ProjectionOntoUnitDiskIsClosedForm) {
+  // min ½‖x − (3, 4)‖² s.t. ‖x‖ <= 1: x* = (3, 4)/5, dual z* = (|p| − 1)·(1, −x*) = 4(1, −x*).
+  SocpProblem p{MatrixXd::Identity(2, 2), VectorXd(2), {}, MatrixXd(0, 2), VectorXd(0)};
+  p.c << -3, -4;
+  SecondOrderConeConstraint disk{MatrixXd::Zero(3, 2), VectorXd::Zero(3)};
+  disk.A.bottomRows(2) = MatrixXd::Identity(2, 2);
+  disk.b[0] = 1.0;
+  p.cones.push_back(disk);
+  const SocpSettings settings;
+  const SocpResult r = Solve(p, settings);
+  ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+  const double tol = 10 * (settings.absolute_tolerance + settings.relative_tolerance) * 5;
+  EXPECT_NEAR(r.x[0], 0.6, tol);
+  EXPECT_NEAR(r.x[1], 0.8, tol);
+  EXPECT_NEAR(r.cone_duals[0][0], 4.0, tol);
+  EXPECT_NEAR(r.cone_duals[0][1], -2.4, tol);
+  EXPECT_NEAR(r.cone_duals[0][2], -3.2, tol);
+}
+
+TEST(SocpTest, RandomProblemsSatisfyKkt) {
+  const SocpSettings settings;
+  for (const auto& [n, cones, linear] : {std::tuple{2, 2, 1}, {8, 6, 4}, {20, 15, 10}}) {
+    for (unsigned seed = 0; seed < 4; ++seed) {
+      for (int rank : {n, n / 2}) {
+        testing::RandomProblems random(seed * 31 + n + rank);
+        const SocpProblem p = RandomSocp(random, n, cones, linear, rank);
+        const SocpResult r = Solve(p, settings);
+        ASSERT_EQ(r.status, SolverStatus::kSolved)
+            << "n=" << n << " seed=" << seed << " rank=" << rank << ": " << r.message;
+        ExpectKkt(p, r, settings);
+      }
+    }
+  }
+}
+
+TEST(SocpTest, AgreesWithQpWhenConesAreLinear) {
+  for (unsigned seed = 0; seed < 5; ++seed) {
+    testing::RandomProblems random(seed + 90);
+    const int n = 10, m = 15;
+    QpProblem qp;
+    qp.Q = random.PsdMatrix(n, n) + MatrixXd::Identity(n, n);
+    qp.c = random.GaussianVector(n);
+    qp.G = random.Gaussian(m, n);
+    qp.h = qp.G * random.UniformVector(n, -1, 1) - random.UniformVector(m, 0.1, 1.0);
+    const QpResult qp_result = Solve(qp);
+    ASSERT_EQ(qp_result.status, SolverStatus::kSolved);
+    // Same rows as dimension-1 cones G_i x − h_i ∈ R+, and as linear rows.
+    SocpProblem as_cones{qp.Q, qp.c, {}, MatrixXd(0, n), VectorXd(0)};
+    for (int i = 0; i < m; ++i) {
+      as_cones.cones.push_back({qp.G.row(i), VectorXd::Constant(1, -qp.h[i])});
+    }
+    const SocpProblem as_rows{qp.Q, qp.c, {}, qp.G, qp.h};
+    for (const SocpProblem& p : {as_cones, as_rows}) {
+      const SocpResult r = Solve(p);
+      ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+      // Q is positive definite (minimum eigenvalue >= 1), so |x_qp − x_socp| is bounded by
+      // the solvers' residuals; both are at 1e-9 relative.
+      EXPECT_LE((r.x - qp_result.x).lpNorm<Eigen::Infinity>(), 1e-6);
+    }
+  }
+}
+
+TEST(SocpTest, InfeasibleProblemIsReported) {
+  // ‖x‖ <= 1 and x0 >= 2.
+  SocpProblem p{MatrixXd::Identity(2, 2), VectorXd::Zero(2), {}, MatrixXd(1, 2), VectorXd(1)};
+  SecondOrderConeConstraint disk{MatrixXd::Zero(3, 2), VectorXd::Zero(3)};
+  disk.A.bottomRows(2) = MatrixXd::Identity(2, 2);
+  disk.b[0] = 1.0;
+  p.cones.push_back(disk);
+  p.G << 1, 0;
+  p.h << 2;
+  const SocpSettings settings;
+  const SocpResult r = Solve(p, settings);
+  EXPECT_EQ(r.status, SolverStatus::kInfeasible) << r.message;
+  EXPECT_LT(r.info.iterations, settings.max_iterations);
+  EXPECT_NE(r.message.find("most violated"), std::string::npos) << r.message;
+}
+
+TEST(SocpTest, BadInputThrows) {
+  SocpProblem p{MatrixXd::Identity(2, 2), VectorXd::Zero(2), {}, MatrixXd(0, 2), VectorXd(0)};
+  p.cones.push_back({MatrixXd::Zero(3, 3), VectorXd::Zero(3)});
+  try {
+    Solve(p);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("cones[0]"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace quasidyn
