@@ -6,7 +6,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev libyaml-cpp-dev liburdfdom-dev libfcl-dev libccd-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-  libsiconos-numerics-dev
+  libsiconos-numerics-dev python3 python3-cvxopt
 )
 missing=()
 for p in "${packages[@]}"; do

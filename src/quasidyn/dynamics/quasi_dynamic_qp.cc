@@ -22,6 +22,13 @@ QpProblem BuildPyramidQp(const StepProblem& problem) {
   return qp;
 }
 
+QpSettings ContactQpSettings() {
+  QpSettings settings;
+  settings.sparse_min_variables = 40;
+  settings.sparse_max_density = 0.5;
+  return settings;
+}
+
 FormulationSolution SolvePyramidQp(const StepProblem& problem, QpSolver* solver,
                                    const QpSettings& settings) {
   const QpProblem qp = BuildPyramidQp(problem);

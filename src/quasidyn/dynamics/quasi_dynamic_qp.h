@@ -16,7 +16,12 @@ namespace quasidyn {
 // The QP of eq. (10): x = v, G rows (contact-major: row i·n_d + j), h = −φ_i/h.
 QpProblem BuildPyramidQp(const StepProblem& problem);
 
+// Solver settings for contact problems: every row of G touches at most the two bodies of its
+// contact, so the sparse KKT path pays off from a few dozen velocities on (measured on the
+// arm + 10 cubes scene: 0.67 ms sparse vs 2.8 ms dense per solve, 69 velocities, 208 rows).
+QpSettings ContactQpSettings();
+
 FormulationSolution SolvePyramidQp(const StepProblem& problem, QpSolver* solver,
-                                   const QpSettings& settings = {});
+                                   const QpSettings& settings = ContactQpSettings());
 
 }  // namespace quasidyn
