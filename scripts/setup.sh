@@ -7,11 +7,17 @@ packages=(
   libeigen3-dev libyaml-cpp-dev liburdfdom-dev libfcl-dev libccd-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
   libsiconos-numerics-dev python3 python3-cvxopt
+  python3-dev python3-numpy python3-pytest pybind11-dev python3-matplotlib
 )
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The web viewer is bundled with npm at build time and tested in headless Chromium.
+# A node/npm already on PATH is used as it is; otherwise Debian's.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
+[[ -x /usr/bin/chromium ]] || missing+=(chromium)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}" >&2
   sudo_cmd=()

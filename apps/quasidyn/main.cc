@@ -7,12 +7,16 @@
 #include <CLI/CLI.hpp>
 
 #include "info_command.h"
+#include "simulate_command.h"
+#include "view_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"quasidyn: convex quasi-dynamic simulation of contact-rich manipulation"};
   app.set_version_flag("--version", std::string("quasidyn ") + QUASIDYN_VERSION);
   app.require_subcommand(1);
   quasidyn::cli::AddInfoCommand(app);
+  quasidyn::cli::AddSimulateCommand(app);
+  quasidyn::cli::AddViewCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -50,7 +50,27 @@ FclAnswer Query(const std::shared_ptr<fcl::CollisionGeometryd>& geometry_A,
                                 /*enable_signed_distance=*/true, kFclDistanceTolerance,
                                 fcl::GST_LIBCCD);
   fcl::DistanceResultd result;
-  fcl::distance(&object_A, &object_B, request, result);
+  try {
+    fcl::distance(&object_A, &object_B, request, result);
+  } catch (const std::exception& first_error) {
+    // libccd's GJK/EPA can lose the origin on exactly touching faces ("The origin is
+    // outside of the polytope"). Retry once with A shifted by kFclRetryShift along the line
+    // of the frame origins: φ moves by at most that much. A second failure is reported as a
+    // std::runtime_error, which the stepper turns into a failed step.
+    Eigen::Vector3d away = X_WA.translation() - X_WB.translation();
+    away = away.norm() > 0.0 ? Eigen::Vector3d(away.normalized()) : Eigen::Vector3d::UnitZ();
+    Eigen::Isometry3d X_WA_retry = X_WA;
+    X_WA_retry.translation() += kFclRetryShift * away;
+    object_A.setTransform(X_WA_retry);
+    object_A.computeAABB();
+    result.clear();
+    try {
+      fcl::distance(&object_A, &object_B, request, result);
+    } catch (const std::exception& second_error) {
+      throw std::runtime_error(std::string("FCL signed distance failed twice: ") +
+                               first_error.what() + " / " + second_error.what());
+    }
+  }
   // FCL 0.7 reports both nearest points in world coordinates.
   return {result.min_distance, result.nearest_points[0], result.nearest_points[1]};
 }

@@ -40,6 +40,9 @@ inline constexpr double kFclCurvedNormalAccuracy = 5e-3;
 // direction of the separated (or less penetrating) probe's witness points.
 inline constexpr double kFclNormalFromWitnessMin = 1e-7;
 inline constexpr double kFclProbeShift = 1e-4;  // [m]
+// When libccd throws on a degenerate (exactly touching) configuration, the query is retried
+// once with A moved by kFclRetryShift along the line of the frame origins [m].
+inline constexpr double kFclRetryShift = 1e-9;  // [m]
 
 // Signed distance, witness points and normal (conventions of contact_point.h) of `a` at
 // X_WA and `b` at X_WB (shape frames in world). Both must be bounded (not half_space):

@@ -5,10 +5,12 @@ namespace {
 
 std::string Compose(const std::string& file, int line, const std::string& field,
                     const std::string& problem) {
-  std::string where = file.empty() ? std::string("<scene>") : file;
-  if (line > 0) where += ":" + std::to_string(line);
-  if (!field.empty()) where += ": " + field;
-  return where + ": " + problem;
+  // Built with append(): GCC 12 reports a false -Wrestrict on chained operator+ here.
+  std::string message = file.empty() ? std::string("<scene>") : file;
+  if (line > 0) message.append(":").append(std::to_string(line));
+  if (!field.empty()) message.append(": ").append(field);
+  message.append(": ").append(problem);
+  return message;
 }
 
 }  // namespace

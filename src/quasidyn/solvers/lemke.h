@@ -9,6 +9,7 @@
 // Dense basis inverse with rank-one updates: O(n²) per pivot.
 
 #include <Eigen/Core>
+#include <Eigen/LU>
 #include <string>
 #include <vector>
 
@@ -26,11 +27,23 @@ struct LemkeSettings {
   // lexicographic rule, but the count can be exponential in n in the worst case.
   int max_pivots = 0;
   // A pivot-column entry a_i counts as positive when a_i > pivot_tolerance · max(1, ‖a‖∞).
-  // Dimensionless, in (0, 1e-3].
-  double pivot_tolerance = 1e-11;
+  // Dimensionless, in (0, 1e-3]. A run that ends on a ray or fails the final check below is
+  // repeated with this tolerance multiplied by 100, 10⁴, … while it stays <= 1e-3 (rounding
+  // on rank-deficient contact LCPs makes zero pivot entries look positive).
+  double pivot_tolerance = 1e-9;
   // Two ratios are treated as tied (and the next lexicographic column decides) when they
-  // differ by at most tie_tolerance · max(1, |ratio|). Dimensionless, in [0, 1e-3].
-  double tie_tolerance = 1e-12;
+  // differ by at most tie_tolerance · max(1, |ratio|). Dimensionless, in [0, 1e-3]. On
+  // degenerate contact LCPs (many φ = 0) ratios that are equal in exact arithmetic differ by
+  // rounding of order 1e-12·‖B⁻¹‖; treating them as distinct breaks the lexicographic rule
+  // and ends on a false ray, hence the default 1e-9.
+  double tie_tolerance = 1e-9;
+  // Final check of the returned pair: with scale = ‖q‖∞ + ‖M‖∞‖z‖∞ (units of w), the
+  // violation max(‖w − Mz − q‖∞, −min w, −‖M‖∞ min z, max_i |w_i z_i| / ‖z‖∞) must be
+  // <= residual_tolerance · scale for kSolved, <= inaccurate_tolerance · scale for
+  // kSolvedInaccurate; above both the status is kNumericalFailure. Dimensionless,
+  // residual_tolerance in (0, 1e-3], inaccurate_tolerance in [residual_tolerance, 1).
+  double residual_tolerance = 1e-10;
+  double inaccurate_tolerance = 1e-6;
 };
 
 struct LcpResult {
@@ -38,7 +51,7 @@ struct LcpResult {
   std::string message;  // on ray termination names the driving variable
   Eigen::VectorXd z;    // (n)
   Eigen::VectorXd w;    // (n) = M z + q
-  // info.iterations: pivots; primal_residual: ‖w − Mz − q‖∞; dual_residual:
+  // info.iterations: pivots, over all runs; primal_residual: ‖w − Mz − q‖∞; dual_residual:
   // max(0, −min(z), −min(w)); complementarity_gap: Σ |w_i z_i|.
   SolverInfo info;
 };
@@ -49,16 +62,23 @@ class LemkeSolver {
   LcpResult Solve(const LcpProblem& problem, const LemkeSettings& settings = {});
 
  private:
+  // One run of Lemke's method with the given pivot tolerance (no timing).
+  LcpResult SolveOnce(const LcpProblem& problem, const LemkeSettings& settings,
+                      double pivot_tolerance);
   // Row of the lexicographic minimum ratio among rows with a_i > threshold; −1 if none.
   int LexicographicMinimumRow(double threshold, double tie_tolerance);
   void Pivot(int row, int entering);
   void EnteringColumn(const LcpProblem& problem, int variable);
+  // B⁻¹ and B⁻¹q recomputed from the current basis; false if B is singular.
+  bool Refactor(const LcpProblem& problem);
 
   Eigen::MatrixXd basis_inverse_;  // B⁻¹ (n × n)
   Eigen::VectorXd basic_values_;   // B⁻¹ q
   Eigen::VectorXd column_;         // B⁻¹ A_entering
   std::vector<int> basis_;         // variable in each row: w_i = i, z_i = n + i, z0 = 2n
   std::vector<int> candidates_, survivors_;
+  Eigen::MatrixXd basis_matrix_;  // B, for refactorisation
+  Eigen::PartialPivLU<Eigen::MatrixXd> basis_lu_;
 };
 
 LcpResult Solve(const LcpProblem& problem, const LemkeSettings& settings = {});

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "quasidyn/solvers/qp.h"
@@ -186,6 +187,72 @@ TEST(LemkeTest, PivotLimitAndBadInput) {
   settings.max_pivots = 2;
   EXPECT_EQ(Solve(p, settings).status, SolverStatus::kMaxIterations);
   EXPECT_THROW(Solve(LcpProblem{MatrixXd::Zero(2, 3), VectorXd::Zero(2)}), std::invalid_argument);
+}
+
+// The Stewart–Trinkle LCP of Pang & Tedrake 2021, eq. (6) (built as in
+// dynamics/quasistatic_lcp.h) for random contacts: M's upper block J P⁻¹ Jᵀ has rank
+// n_v = 12 < 50, and 70 % of the contacts touch (φ = 0), so the problem is degenerate and
+// rank deficient like the arm_cubes step. Before the fix, 16 of these 40 ended on a false
+// ray (Siconos' lexicographic Lemke solves all of them).
+LcpProblem RandomContactLcp(unsigned seed) {
+  const int nv = 12, nc = 10, nd = 4, nf = nc * nd, n = nc + nf + nc;
+  testing::RandomProblems random(seed);
+  const VectorXd p_inverse = random.UniformVector(nv, 1e-3, 1.0).cwiseInverse();
+  const VectorXd tau = random.GaussianVector(nv);
+  MatrixXd J(nc + nf, nv);  // rows: J_n (nc), then J_d (nd per contact)
+  VectorXd phi(nc), mu(nc);
+  for (int i = 0; i < nc; ++i) {
+    J.row(i) = random.GaussianVector(nv).transpose();
+    const VectorXd t1 = random.GaussianVector(nv), t2 = random.GaussianVector(nv);
+    for (int j = 0; j < nd; ++j) {
+      const double angle = 2 * M_PI * j / nd;
+      J.row(nc + i * nd + j) = (std::cos(angle) * t1 + std::sin(angle) * t2).transpose();
+    }
+    phi[i] = random.Uniform(0, 1) < 0.7 ? 0.0 : random.Uniform(0, 0.1);
+    mu[i] = random.Uniform(0.2, 1.0);
+  }
+  const MatrixXd J_P_inverse = J * p_inverse.asDiagonal();
+  LcpProblem lcp{MatrixXd::Zero(n, n), VectorXd::Zero(n)};
+  lcp.M.topLeftCorner(nc + nf, nc + nf) = J_P_inverse * J.transpose();
+  for (int i = 0; i < nc; ++i) {
+    for (int j = 0; j < nd; ++j) {
+      lcp.M(nc + i * nd + j, nc + nf + i) = 1;   // E
+      lcp.M(nc + nf + i, nc + i * nd + j) = -1;  // −Eᵀ
+    }
+    lcp.M(nc + nf + i, i) = mu[i];
+  }
+  lcp.q.head(nc + nf) = J_P_inverse * tau;
+  lcp.q.head(nc) += phi;
+  return lcp;
+}
+
+TEST(LemkeTest, RankDeficientDegenerateContactLcps) {
+  for (unsigned seed = 0; seed < 40; ++seed) {
+    const LcpProblem p = RandomContactLcp(seed);
+    const LcpResult r = Solve(p);
+    if (r.status == SolverStatus::kSolved) {
+      ExpectComplementary(p, r);
+    } else {
+      // Only allowed where the independent reference does not solve it either.
+      EXPECT_NE(SolveWithSiconos(p).info, 0) << "seed " << seed << ": " << r.message;
+    }
+  }
+}
+
+TEST(LemkeTest, ReportedStatusMatchesTheReturnedPair) {
+  // Whatever the status, "solved" must mean the returned pair passes the documented check.
+  for (unsigned seed = 0; seed < 40; ++seed) {
+    const LcpProblem p = RandomContactLcp(seed);
+    const LemkeSettings settings;
+    const LcpResult r = Solve(p, settings);
+    if (r.status != SolverStatus::kSolved) continue;
+    const double scale = p.q.lpNorm<Eigen::Infinity>() +
+                         p.M.lpNorm<Eigen::Infinity>() * r.z.lpNorm<Eigen::Infinity>();
+    EXPECT_LE((r.w - p.M * r.z - p.q).lpNorm<Eigen::Infinity>(),
+              settings.residual_tolerance * scale);
+    EXPECT_GE(r.w.minCoeff(), -settings.residual_tolerance * scale);
+    EXPECT_GE(r.z.minCoeff(), -settings.residual_tolerance * scale);
+  }
 }
 
 }  // namespace

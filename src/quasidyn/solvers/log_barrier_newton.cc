@@ -44,6 +44,7 @@ void Validate(const LogBarrierProblem& p, const LogBarrierSettings& s, const Vec
   Require(s.initial_kappa > 0, "initial_kappa must be > 0");
   Require(s.kappa_growth > 1, "kappa_growth must be > 1");
   Require(s.feasibility_margin >= 0, "feasibility_margin must be >= 0");
+  Require(s.centring_margin >= 0, "centring_margin must be >= 0");
   Require(x0.size() == 0 || (x0.size() == n && x0.allFinite()), "x_start must be finite, size n");
 }
 
@@ -91,6 +92,22 @@ bool LogBarrierSolver::StrictlyFeasible(const LogBarrierProblem& p, const Vector
     if (!(second_order_cone::InteriorMargin(u) > 0)) return false;
   }
   return true;
+}
+
+double LogBarrierSolver::MinimumMargin(const LogBarrierProblem& p, const VectorXd& x) {
+  double margin = kInfinity;
+  if (p.G.rows() > 0) {
+    linear_values_.noalias() = p.G * x;
+    linear_values_ += p.h;
+    margin = linear_values_.minCoeff();
+  }
+  for (const auto& cone : p.cones) {
+    auto u = cone_u_.head(cone.A.rows());
+    u.noalias() = cone.A * x;
+    u += cone.b;
+    margin = std::min(margin, second_order_cone::InteriorMargin(u));
+  }
+  return margin;
 }
 
 double LogBarrierSolver::Objective(const LogBarrierProblem& p, double kappa, const VectorXd& x) {
@@ -144,15 +161,36 @@ void LogBarrierSolver::GradientAndHessian(const LogBarrierProblem& p, double kap
   }
 }
 
+// Cholesky of the Hessian. Barrier arguments near 0 (contacts at φ ≈ 1e-11 m give s_i ≈ 1e-9)
+// add terms g_i g_iᵀ/(κ s_i²) some 1e16 times larger than Q, and the rounding of the
+// factorisation (≈ ε·max H_jj) can then make a pivot non-positive although H ≻ 0. Then the
+// factorisation is retried with H + δI, δ = 10^j · ε · max_j H_jj (j = 0, 1, …): a modified
+// Newton step, still a descent direction (Nocedal & Wright, "Numerical Optimization", §3.4,
+// Cholesky with added multiple of the identity). Returns false when no shift succeeds.
+bool LogBarrierSolver::FactorHessian() {
+  factor_.compute(hessian_);
+  if (factor_.info() == Eigen::Success) return true;
+  const double scale = hessian_.diagonal().cwiseAbs().maxCoeff();
+  if (!std::isfinite(scale) || !hessian_.allFinite()) return false;
+  double shift = std::numeric_limits<double>::epsilon() * std::max(scale, 1e-300);
+  for (int attempt = 0; attempt < 20; ++attempt, shift *= 10.0) {
+    shifted_hessian_ = hessian_;
+    shifted_hessian_.diagonal().array() += shift;
+    factor_.compute(shifted_hessian_);
+    if (factor_.info() == Eigen::Success) return true;
+  }
+  return false;
+}
+
 SolverStatus LogBarrierSolver::Newton(const LogBarrierProblem& p, const LogBarrierSettings& s,
                                       double kappa, VectorXd& x, int& iterations,
                                       double& decrement) {
   for (int k = 0; k < s.max_newton_iterations; ++k) {
     GradientAndHessian(p, kappa, x);
-    factor_.compute(hessian_);
-    if (factor_.info() != Eigen::Success) return SolverStatus::kNumericalFailure;
+    if (!FactorHessian()) return SolverStatus::kNumericalFailure;
     step_ = -factor_.solve(gradient_);
-    const double slope = gradient_.dot(step_);  // = −λ²
+    const double slope = gradient_.dot(step_);  // = −λ² (with the shifted H when shifted)
+    if (!step_.allFinite() || !(slope <= 0)) return SolverStatus::kNumericalFailure;
     decrement = -0.5 * slope;
     const bool last = decrement <= s.decrement_tolerance;
     // Backtracking (Boyd & Vandenberghe, Algorithm 9.2); infinity outside the domain.
@@ -203,7 +241,19 @@ LogBarrierResult LogBarrierSolver::Solve(const LogBarrierProblem& problem,
   LogBarrierResult result;
   VectorXd& x = result.x;
   x = x_start.size() == n ? x_start : VectorXd::Zero(n);
-  if (!StrictlyFeasible(problem, x)) {
+  const bool start_is_feasible = StrictlyFeasible(problem, x);
+  if (start_is_feasible && MinimumMargin(problem, x) < settings.centring_margin) {
+    // Strictly feasible but nearly on a boundary (a contact at φ ≈ 0 with x = 0): the barrier
+    // is badly scaled there and damped Newton needs many short steps. Start from the
+    // phase-1 point instead when it is better centred.
+    VectorXd centred = x;
+    const double margin = PhaseOne(problem, centred);
+    if (margin > MinimumMargin(problem, x) && StrictlyFeasible(problem, centred)) {
+      result.used_phase_one = true;
+      x = centred;
+    }
+  }
+  if (!start_is_feasible) {
     result.used_phase_one = true;
     const double margin = PhaseOne(problem, x);
     if (!(margin > settings.feasibility_margin) || !StrictlyFeasible(problem, x)) {

@@ -46,6 +46,10 @@ struct LogBarrierSettings {
   // Phase 1 declares the barriers infeasible when the best achievable common margin
   // max_x min_i barrier_i is below this (units of the barrier arguments, >= 0).
   double feasibility_margin = 1e-10;
+  // A strictly feasible start whose smallest barrier argument (G_i x + h_i, or t_k − ‖z_k‖)
+  // is below this is replaced by the phase-1 point when that one has a larger margin (units
+  // of the barrier arguments, >= 0; 0 keeps every strictly feasible start).
+  double centring_margin = 1e-6;
 };
 
 struct LogBarrierResult {
@@ -78,16 +82,21 @@ class LogBarrierSolver {
  private:
   // Barrier arguments at x; false if any is not strictly inside its domain.
   bool StrictlyFeasible(const LogBarrierProblem& problem, const Eigen::VectorXd& x);
+  // Smallest barrier argument at x: min_i (G_i x + h_i) and min_k (t_k − ‖z_k‖).
+  double MinimumMargin(const LogBarrierProblem& problem, const Eigen::VectorXd& x);
   // f(x); +infinity outside the domain.
   double Objective(const LogBarrierProblem& problem, double kappa, const Eigen::VectorXd& x);
   void GradientAndHessian(const LogBarrierProblem& problem, double kappa, const Eigen::VectorXd& x);
+  // Factorises hessian_ into factor_, with a small diagonal shift when plain Cholesky fails
+  // on a badly scaled H; false when no shift helps.
+  bool FactorHessian();
   // Damped Newton at fixed κ from x (updated in place); status kSolved on convergence.
   SolverStatus Newton(const LogBarrierProblem& problem, const LogBarrierSettings& settings,
                       double kappa, Eigen::VectorXd& x, int& iterations, double& decrement);
 
   Eigen::VectorXd gradient_, step_, trial_, objective_scratch_, linear_values_, linear_inverse_;
   Eigen::VectorXd cone_u_, cone_Ju_, cone_grad_;
-  Eigen::MatrixXd hessian_, cone_JA_;
+  Eigen::MatrixXd hessian_, shifted_hessian_, cone_JA_;
   Eigen::LLT<Eigen::MatrixXd> factor_;
 };
 

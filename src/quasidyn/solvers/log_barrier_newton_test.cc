@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
+#include <cmath>
+#include <fstream>
 #include <stdexcept>
+#include <string>
 
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/solvers/random_problems_for_tests.h"
@@ -160,6 +165,127 @@ TEST(LogBarrierTest, BadInputThrows) {
   LogBarrierProblem p{
       MatrixXd::Identity(1, 1), VectorXd::Zero(1), MatrixXd(0, 1), VectorXd(0), {}, -1.0};
   EXPECT_THROW(Solve(p), std::invalid_argument);
+}
+
+// A box resting on the ground at four corners with φ ≈ 1e-11 m, the state where the arm
+// grasp step failed (regression): pyramid rows (J_n + μ J_d,j) v + φ/h > 0 with φ/h ≈ 1e-9
+// m/s at v = 0, so x = 0 is strictly feasible but the barrier terms 1/(κ s²) ≈ 1e16 swamp Q
+// and a plain Cholesky of the Hessian fails. Planar-free 3D box: v = (v_x, v_y, v_z, ω_x,
+// ω_y, ω_z), corners at (±a, ±a, −a), normal +z, four friction rays ±x, ±y.
+LogBarrierProblem BoxOnGroundBarrier() {
+  const double a = 0.05, mu = 0.5, phi_over_h = 1e-9;
+  LogBarrierProblem p;
+  p.Q = VectorXd((VectorXd(6) << 1, 1, 1, 1e-3, 1e-3, 1e-3).finished()).asDiagonal();
+  p.b = (VectorXd(6) << 0.0, 0.0, 0.0981, 0.0, 0.0, 0.0).finished();  // gravity · h, pushes down
+  p.G.resize(16, 6);
+  p.h = VectorXd::Constant(16, phi_over_h);
+  int row = 0;
+  for (const double x : {-a, a}) {
+    for (const double y : {-a, a}) {
+      const Eigen::Vector3d r(x, y, -a);
+      // Point velocity v + ω × r; row for direction d is [dᵀ, (r × d)ᵀ].
+      const auto jacobian_row = [&](const Eigen::Vector3d& d) {
+        Eigen::Matrix<double, 1, 6> j;
+        j << d.transpose(), r.cross(d).transpose();
+        return j;
+      };
+      const auto normal = jacobian_row(Eigen::Vector3d::UnitZ());
+      for (const Eigen::Vector3d& d : {Eigen::Vector3d(1, 0, 0), Eigen::Vector3d(-1, 0, 0),
+                                       Eigen::Vector3d(0, 1, 0), Eigen::Vector3d(0, -1, 0)}) {
+        p.G.row(row++) = normal + mu * jacobian_row(d);
+      }
+    }
+  }
+  p.kappa = 100.0;
+  return p;
+}
+
+// ∇f = Qx + b − (1/κ) Gᵀ (1 / (G x + h)), from the problem data.
+VectorXd BarrierGradient(const LogBarrierProblem& p, const VectorXd& x) {
+  const VectorXd slack = p.G * x + p.h;
+  return p.Q * x + p.b - p.G.transpose() * slack.cwiseInverse() / p.kappa;
+}
+
+TEST(LogBarrierTest, NearZeroBarrierArgumentsAtTheStart) {
+  const LogBarrierProblem p = BoxOnGroundBarrier();
+  // Both ways must reach the same minimiser: from the badly scaled start x = 0 (no re-centring,
+  // so the shifted Hessian factorisation is exercised) and from the phase-1 point (default).
+  LogBarrierSettings from_zero;
+  from_zero.centring_margin = 0;
+  const LogBarrierResult direct = Solve(p, from_zero);
+  const LogBarrierResult centred = Solve(p);
+  ASSERT_EQ(direct.status, SolverStatus::kSolved) << direct.message;
+  ASSERT_EQ(centred.status, SolverStatus::kSolved) << centred.message;
+  EXPECT_TRUE(centred.used_phase_one);
+  for (const LogBarrierResult* r : {&direct, &centred}) {
+    EXPECT_GT((p.G * r->x + p.h).minCoeff(), 0);
+    // Stationarity relative to the gradient's terms (b, of size 0.1): the stop rule
+    // λ²/2 <= 1e-14 bounds ‖∇f‖ by about sqrt(2e-14 · ‖H‖) ≈ 1e-5 in the worst case.
+    EXPECT_LE(BarrierGradient(p, r->x).lpNorm<Eigen::Infinity>(), 1e-6 * p.b.norm());
+  }
+  // Strictly convex f: the minimisers agree; |Δx| <= sqrt(2 λ²/2 / λ_min(Q)) with Q >= 1e-3.
+  EXPECT_LE((direct.x - centred.x).lpNorm<Eigen::Infinity>(), std::sqrt(2e-14 / 1e-3));
+  // Closed form by symmetry: v = (0, 0, v_z, 0, 0, 0), all 16 arguments s = v_z + φ/h, and
+  // the z row of ∇f = 0 reads v_z + b_z − 16/(κ s) = 0, i.e. s² + (b_z − φ/h) s − 16/κ = 0.
+  const double b_z = p.b[2], phi_over_h = p.h[0];
+  const double s = 0.5 * (-(b_z - phi_over_h) +
+                          std::sqrt((b_z - phi_over_h) * (b_z - phi_over_h) + 64.0 / p.kappa));
+  VectorXd expected = VectorXd::Zero(6);
+  expected[2] = s - phi_over_h;
+  EXPECT_LE((centred.x - expected).lpNorm<Eigen::Infinity>(), std::sqrt(2e-14 / 1e-3));
+}
+
+// The log-barrier pyramid problem of examples/arm_cubes at the grasp state (t = 2 s, QP
+// rollout), restricted to the 32 pyramid rows whose arguments are ≈ 1.2e-9 m/s at x = 0
+// (testdata/arm_grasp_log_barrier.txt). Plain Cholesky of its Hessian at x = 0 fails.
+LogBarrierProblem ArmGraspBarrier() {
+  std::ifstream file(QUASIDYN_SOURCE_DIR
+                     "/src/quasidyn/solvers/testdata/arm_grasp_log_barrier.txt");
+  if (!file) throw std::runtime_error("cannot open testdata/arm_grasp_log_barrier.txt");
+  std::string line;
+  while (file.peek() == '#') std::getline(file, line);
+  int n = 0, m = 0;
+  file >> n >> m;
+  LogBarrierProblem p;
+  p.Q = MatrixXd::Zero(n, n);
+  p.b.resize(n);
+  p.G = MatrixXd::Zero(m, n);
+  p.h.resize(m);
+  for (int i = 0; i < n; ++i) file >> p.Q(i, i);
+  for (int i = 0; i < n; ++i) file >> p.b[i];
+  for (int i = 0; i < m; ++i) file >> p.h[i];
+  for (int row, col; file >> row >> col && row >= 0;) file >> p.G(row, col);
+  if (!file) throw std::runtime_error("malformed testdata/arm_grasp_log_barrier.txt");
+  p.kappa = 100.0;
+  return p;
+}
+
+// Hessian of f at x, from the problem data: Q + (1/κ) Gᵀ diag(1/s²) G.
+MatrixXd BarrierHessian(const LogBarrierProblem& p, const VectorXd& x) {
+  const VectorXd inverse_slack = (p.G * x + p.h).cwiseInverse();
+  return p.Q + p.G.transpose() * inverse_slack.cwiseAbs2().asDiagonal() * p.G / p.kappa;
+}
+
+TEST(LogBarrierTest, ArmGraspStateWithNearZeroArguments) {
+  const LogBarrierProblem p = ArmGraspBarrier();
+  ASSERT_LT(p.h.maxCoeff(), 2e-9);  // the data is the badly scaled start it claims to be
+  LogBarrierSettings from_zero;
+  from_zero.centring_margin = 0;
+  const LogBarrierSettings defaults;
+  const LogBarrierSettings* const both[] = {&from_zero, &defaults};
+  for (const LogBarrierSettings* settings : both) {
+    const LogBarrierResult r = Solve(p, *settings);
+    ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+    ASSERT_GT((p.G * r.x + p.h).minCoeff(), 0);
+    // Stopping on λ²/2 <= tol bounds ‖∇f‖₂ <= λ · sqrt(λ_max(H)), with λ² = 2·tol.
+    const Eigen::SelfAdjointEigenSolver<MatrixXd> eigen(BarrierHessian(p, r.x));
+    const double bound =
+        std::sqrt(2 * settings->decrement_tolerance * eigen.eigenvalues().maxCoeff());
+    EXPECT_LE(BarrierGradient(p, r.x).norm(), bound);
+  }
+  // Both starts reach the same minimiser (f strictly convex): ‖Δx‖ <= 2λ/sqrt(λ_min(Q)).
+  const VectorXd difference = Solve(p, from_zero).x - Solve(p).x;
+  EXPECT_LE(difference.norm(), 2 * std::sqrt(2e-14 / p.Q.diagonal().minCoeff()));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace quasidyn {
 namespace {
@@ -68,12 +69,49 @@ void QpSolver::Allocate(const QpProblem& problem, bool sparse) {
   }
 }
 
+namespace {
+
+template <typename Sparse>
+bool SamePattern(const Sparse& a, const Sparse& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols() || a.nonZeros() != b.nonZeros()) return false;
+  const Eigen::Index outer = a.outerSize();
+  return std::equal(a.outerIndexPtr(), a.outerIndexPtr() + outer + 1, b.outerIndexPtr()) &&
+         std::equal(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros(), b.innerIndexPtr());
+}
+
+}  // namespace
+
+// The pattern of Q + Gᵀ diag(w) G (lower triangle), where each stored value of Q and each
+// product G_ij G_ik lands in it, and its symbolic factorisation. When G and Q have the same
+// sparsity pattern as in the previous solve (e.g. consecutive steps with the same contact
+// pairs), only the values are refreshed and the symbolic factorisation is reused.
 void QpSolver::BuildSparsePattern(const QpProblem& problem) {
   const int n = static_cast<int>(problem.Q.rows());
-  sparse_G_ = problem.G.sparseView();
-  sparse_Q_ = problem.Q.sparseView();
-  sparse_G_.makeCompressed();
-  sparse_Q_.makeCompressed();
+  Eigen::SparseMatrix<double, Eigen::RowMajor> G = problem.G.sparseView();
+  Eigen::SparseMatrix<double> Q = problem.Q.sparseView();
+  G.makeCompressed();
+  Q.makeCompressed();
+  const bool same_pattern =
+      pattern_ready_ && SamePattern(G, sparse_G_) && SamePattern(Q, sparse_Q_);
+  sparse_G_ = std::move(G);
+  sparse_Q_ = std::move(Q);
+  using RowIterator = Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator;
+  q_value_.clear();
+  for (int col = 0; col < sparse_Q_.outerSize(); ++col) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(sparse_Q_, col); it; ++it) {
+      if (it.row() >= col) q_value_.push_back(it.value());
+    }
+  }
+  gram_value_.clear();
+  for (int i = 0; i < sparse_G_.outerSize(); ++i) {
+    for (RowIterator a(sparse_G_, i); a; ++a) {
+      for (RowIterator b(sparse_G_, i); b; ++b) {
+        if (a.col() >= b.col()) gram_value_.push_back(a.value() * b.value());
+      }
+    }
+  }
+  if (same_pattern) return;
+
   std::vector<Eigen::Triplet<double>> pattern;
   for (int j = 0; j < n; ++j) pattern.emplace_back(j, j, 0.0);
   for (int col = 0; col < sparse_Q_.outerSize(); ++col) {
@@ -81,7 +119,6 @@ void QpSolver::BuildSparsePattern(const QpProblem& problem) {
       if (it.row() >= col) pattern.emplace_back(static_cast<int>(it.row()), col, 0.0);
     }
   }
-  using RowIterator = Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator;
   for (int i = 0; i < sparse_G_.outerSize(); ++i) {
     for (RowIterator a(sparse_G_, i); a; ++a) {
       for (RowIterator b(sparse_G_, i); b; ++b) {
@@ -100,31 +137,28 @@ void QpSolver::BuildSparsePattern(const QpProblem& problem) {
     const int* end = inner + sparse_reduced_.outerIndexPtr()[col + 1];
     return static_cast<int>(std::lower_bound(begin, end, static_cast<int>(row)) - inner);
   };
+  diagonal_index_.resize(n);
+  for (int j = 0; j < n; ++j) diagonal_index_[j] = position(j, j);
   q_value_index_.clear();
-  q_value_.clear();
   for (int col = 0; col < sparse_Q_.outerSize(); ++col) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(sparse_Q_, col); it; ++it) {
-      if (it.row() >= col) {
-        q_value_index_.push_back(position(it.row(), col));
-        q_value_.push_back(it.value());
-      }
+      if (it.row() >= col) q_value_index_.push_back(position(it.row(), col));
     }
   }
   gram_value_index_.clear();
-  gram_value_.clear();
   gram_row_.clear();
   for (int i = 0; i < sparse_G_.outerSize(); ++i) {
     for (RowIterator a(sparse_G_, i); a; ++a) {
       for (RowIterator b(sparse_G_, i); b; ++b) {
         if (a.col() >= b.col()) {
           gram_value_index_.push_back(position(a.col(), b.col()));
-          gram_value_.push_back(a.value() * b.value());
           gram_row_.push_back(i);
         }
       }
     }
   }
   sparse_factor_.analyzePattern(sparse_reduced_);
+  pattern_ready_ = true;
 }
 
 // Factorises Q + Gᵀ diag(weights_) G + δI (Nocedal & Wright, eq. (16.62) after eliminating
@@ -145,7 +179,7 @@ bool QpSolver::FactorReduced(const QpProblem& problem, const QpSettings& setting
   for (size_t k = 0; k < gram_value_index_.size(); ++k) {
     values[gram_value_index_[k]] += weights_[gram_row_[k]] * gram_value_[k];
   }
-  for (int j = 0; j < sparse_reduced_.cols(); ++j) sparse_reduced_.coeffRef(j, j) += delta;
+  for (const int index : diagonal_index_) values[index] += delta;
   sparse_factor_.factorize(sparse_reduced_);
   return sparse_factor_.info() == Eigen::Success && sparse_factor_.vectorD().minCoeff() > 0.0;
 }
@@ -206,6 +240,23 @@ QpResult QpSolver::Solve(const QpProblem& problem, const QpSettings& settings,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   };
 
+  // Products with G on the path chosen above: on the sparse path they touch only the
+  // non-zeros of G (a contact row couples at most two bodies).
+  const auto multiply_G = [&](const VectorXd& in, VectorXd& out) {
+    if (sparse_) {
+      out.noalias() = sparse_G_ * in;
+    } else {
+      out.noalias() = problem.G * in;
+    }
+  };
+  const auto multiply_Gt = [&](const VectorXd& in, VectorXd& out) {
+    if (sparse_) {
+      out.noalias() = sparse_G_.transpose() * in;
+    } else {
+      out.noalias() = problem.G.transpose() * in;
+    }
+  };
+
   // Starting point. Cold: x0 = argmin ½xᵀQx + cᵀx + ½‖Gx − h‖² (a least-squares guess in the
   // spirit of Nocedal & Wright §16.6 "starting point"), s = max(|Gx0 − h|, 1), z = 1.
   const bool warm = warm_start.x.size() == n && n > 0;
@@ -239,10 +290,10 @@ QpResult QpSolver::Solve(const QpProblem& problem, const QpSettings& settings,
   //   (Q + Gᵀ Z S⁻¹ G) Δx = −r_d + Gᵀ S⁻¹ (rc − Z r_p),  Δs = G Δx + r_p,  Δz = S⁻¹(rc − Z Δs).
   const auto direction = [&]() {
     scratch = (rc.array() - z.array() * r_p.array()) / s.array();
-    rhs.noalias() = problem.G.transpose() * scratch;
+    multiply_Gt(scratch, rhs);
     rhs -= r_d;
     SolveReduced(problem, rhs, dx);
-    ds.noalias() = problem.G * dx;
+    multiply_G(dx, ds);
     ds += r_p;
     dz = (rc.array() - z.array() * ds.array()) / s.array();
   };
@@ -260,9 +311,13 @@ QpResult QpSolver::Solve(const QpProblem& problem, const QpSettings& settings,
   SolverStatus status = SolverStatus::kMaxIterations;
   int iteration = 0;
   for (;; ++iteration) {
-    Qx.noalias() = problem.Q * x;
-    Gx.noalias() = problem.G * x;
-    Gtz.noalias() = problem.G.transpose() * z;
+    if (sparse_) {
+      Qx.noalias() = sparse_Q_ * x;
+    } else {
+      Qx.noalias() = problem.Q * x;
+    }
+    multiply_G(x, Gx);
+    multiply_Gt(z, Gtz);
     r_d = Qx + problem.c - Gtz;
     r_p = Gx - s - problem.h;
     gap = s.dot(z);

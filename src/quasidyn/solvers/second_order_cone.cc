@@ -40,15 +40,24 @@ double MaxStepToBoundary(ConstSegment u, ConstSegment du) {
   if (m == 1) return du[0] < 0 ? -u[0] / du[0] : kInfinity;
   // f(α) = a α² + 2 b α + c with f(0) = c > 0; the first positive root is on ∂K (the path
   // cannot reach the component u0 < 0 of f > 0 without crossing f = 0).
+  // K lies in the half-space u0 >= 0, so −u0/du0 bounds the step whenever du0 < 0. This
+  // bound also catches a direction through the apex (du ∝ −u), where the roots below are a
+  // double root that rounding can turn into a negative discriminant.
+  const double head_bound = du[0] < 0 ? -u[0] / du[0] : kInfinity;
   const double a = JNorm2(du);
   const double b = u[0] * du[0] - u.tail(m - 1).dot(du.tail(m - 1));
   const double c = std::max(JNorm2(u), 0.0);
-  if (a == 0.0) return b < 0 ? -c / (2 * b) : kInfinity;
-  const double discriminant = b * b - a * c;
-  if (discriminant < 0) return kInfinity;
+  if (a == 0.0) return std::min(head_bound, b < 0 ? -c / (2 * b) : kInfinity);
+  double discriminant = b * b - a * c;
+  if (discriminant < 0) {
+    // a > 0 and b < 0 with a negative discriminant is impossible in exact arithmetic for u in
+    // K (du ∈ K gives b >= 0; du ∈ −K must cross ∂K), so it is rounding: a double root.
+    if (!(a > 0 && b < 0)) return head_bound;
+    discriminant = 0.0;
+  }
   // Stable roots of a α² + 2bα + c: q = −(b + sign(b)·sqrt(disc)), roots q/a and c/q.
   const double q = -(b + std::copysign(std::sqrt(discriminant), b));
-  double best = kInfinity;
+  double best = head_bound;
   for (const double root : {q / a, q != 0.0 ? c / q : kInfinity}) {
     if (root > 0 && root < best) best = root;
   }

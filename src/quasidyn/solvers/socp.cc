@@ -87,6 +87,11 @@ void SocpSolver::Stack(const SocpProblem& p) {
 bool SocpSolver::Factor(const SocpProblem& p, const SocpSettings& settings) {
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int o = offset_[k], m = dim_[k];
+    // The scaling needs s and z strictly inside K (sᵀJs > 0, zᵀJz > 0).
+    if (!(soc::InteriorMargin(s_.segment(o, m)) > 0 && soc::JNorm2(s_.segment(o, m)) > 0 &&
+          soc::InteriorMargin(z_.segment(o, m)) > 0 && soc::JNorm2(z_.segment(o, m)) > 0)) {
+      return false;
+    }
     auto W = W_.block(o, 0, m, m);
     auto W_inverse = W_inverse_.block(o, 0, m, m);
     soc::NesterovToddScaling(s_.segment(o, m), z_.segment(o, m), W, W_inverse);
@@ -97,8 +102,17 @@ bool SocpSolver::Factor(const SocpProblem& p, const SocpSettings& settings) {
   reduced_ = p.Q;
   reduced_.noalias() += scaled_A_.transpose() * scaled_A_;
   reduced_.diagonal().array() += settings.kkt_regularization;
+  if (!reduced_.allFinite()) return false;
   factor_.compute(reduced_);
   return factor_.info() == Eigen::Success;
+}
+
+bool SocpSolver::StrictlyInterior(const VectorXd& v) const {
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    const auto segment = v.segment(offset_[k], dim_[k]);
+    if (!(soc::InteriorMargin(segment) > 0 && soc::JNorm2(segment) > 0)) return false;
+  }
+  return true;
 }
 
 // Newton direction for the complementarity right-hand side rc, i.e. λ ∘ (W Δz + W⁻¹ Δs) = rc:
@@ -219,7 +233,7 @@ SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& set
     if (iteration >= settings.max_iterations) break;
     if (!Factor(problem, settings)) {
       status = SolverStatus::kNumericalFailure;
-      result.message = "Cholesky factorisation of Q + Aᵀ W⁻² A failed";
+      result.message = "Nesterov–Todd scaling or Cholesky factorisation of Q + Aᵀ W⁻² A failed";
       break;
     }
     // Predictor: rc = −λ ∘ λ.
@@ -248,6 +262,14 @@ SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& set
     Direction(problem, r_d, r_p, rc);
     alpha =
         std::min(1.0, settings.step_to_boundary * std::min(max_step(s_, ds_), max_step(z_, dz_)));
+    // The ratio test is exact only up to rounding: near the apex of a cone (s → 0) the
+    // step may still land on or outside ∂K, so shorten it until s and z are strictly inside.
+    for (int halvings = 0; halvings < 60 && alpha > 1e-14; ++halvings) {
+      u_ = s_ + alpha * ds_;
+      product = z_ + alpha * dz_;
+      if (StrictlyInterior(u_) && StrictlyInterior(product)) break;
+      alpha *= 0.5;
+    }
     if (!(alpha > 1e-14)) {
       result.message = "step length vanished";
       break;
@@ -261,7 +283,10 @@ SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& set
   result.info.primal_residual = InfNorm(r_p);
   result.info.dual_residual = InfNorm(r_d);
   result.info.complementarity_gap = gap;
-  if (status == SolverStatus::kMaxIterations && converged(settings.inaccurate_factor)) {
+  // Stopped early (iteration limit, vanished step, or a scaling / factorisation failure near
+  // the boundary of a cone) at a finite point that meets the looser test: report it as such.
+  if ((status == SolverStatus::kMaxIterations || status == SolverStatus::kNumericalFailure) &&
+      x.allFinite() && s_.allFinite() && z_.allFinite() && converged(settings.inaccurate_factor)) {
     status = SolverStatus::kSolvedInaccurate;
   }
   if (status != SolverStatus::kSolved && cone_count > 0) {

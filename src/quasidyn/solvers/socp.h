@@ -41,7 +41,10 @@ struct SocpSettings {
   //   gap:     sᵀz    <= absolute_tolerance + relative_tolerance · max(1, |½xᵀQx + cᵀx|)
   double absolute_tolerance = 1e-9;  // > 0
   double relative_tolerance = 1e-9;  // > 0
-  double inaccurate_factor = 1e4;    // >= 1, as QpSettings::inaccurate_factor
+  // >= 1. When the method stops early (iteration limit, vanished step, or a scaling /
+  // factorisation failure as s or z reach the apex of a cone) at a point that passes the three
+  // tests with both tolerances multiplied by this factor, the status is kSolvedInaccurate.
+  double inaccurate_factor = 1e4;
   // Farkas certificate: z ∈ K with ‖Aᵀz‖∞ <= infeasibility_tolerance · (−bᵀz), −bᵀz > 0.
   double infeasibility_tolerance = 1e-8;  // > 0
   int max_iterations = 100;               // > 0
@@ -68,6 +71,8 @@ class SocpSolver {
   void Stack(const SocpProblem& problem);
   // Per-cone Nesterov–Todd scalings and the reduced matrix; false when Cholesky fails.
   bool Factor(const SocpProblem& problem, const SocpSettings& settings);
+  // True when every cone segment of v (stacked like s) is strictly inside its cone.
+  bool StrictlyInterior(const Eigen::VectorXd& v) const;
   void Direction(const SocpProblem& problem, const Eigen::VectorXd& r_d, const Eigen::VectorXd& r_p,
                  const Eigen::VectorXd& rc);
 

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/solvers/random_problems_for_tests.h"
@@ -187,6 +189,53 @@ TEST(SocpTest, InfeasibleProblemIsReported) {
   EXPECT_EQ(r.status, SolverStatus::kInfeasible) << r.message;
   EXPECT_LT(r.info.iterations, settings.max_iterations);
   EXPECT_NE(r.message.find("most violated"), std::string::npos) << r.message;
+}
+
+TEST(SecondOrderConeTest, MaxStepThroughTheApex) {
+  // du = −r·u passes through the apex at α = 1/r exactly; the quadratic's double root can
+  // come out with a negative discriminant in floating point, which must not read as "never
+  // leaves the cone" (that let the SOCP step into −K and produce NaN).
+  testing::RandomProblems random(21);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int m = 2 + trial % 3;
+    const VectorXd u = InteriorPoint(random, m);
+    const double rate = random.Uniform(0.5, 3.0);
+    const double alpha = soc::MaxStepToBoundary(u, -rate * u);
+    // Never past the apex (the head bound u0/(r·u0) is exact to rounding); a double root is
+    // only determined to O(sqrt(ε)) relative, so it may stop that much short of it.
+    EXPECT_LE(alpha, (1 + 4 * kEpsilon) / rate) << "trial " << trial;
+    EXPECT_GE(alpha, (1 - 10 * std::sqrt(kEpsilon)) / rate) << "trial " << trial;
+  }
+  // A half-line (m = 1) and the pure head bound.
+  EXPECT_DOUBLE_EQ(soc::MaxStepToBoundary(VectorXd::Constant(1, 2.0), VectorXd::Constant(1, -4.0)),
+                   0.5);
+}
+
+TEST(SocpTest, ConeSlacksReachingTheApexStillSolve) {
+  // Planar-gripper SOCP step 12 (regression): three 2-dimensional friction cones whose
+  // slacks tend to the apex (cone 0) or the boundary at tiny magnitude; it used to end in
+  // "non-finite iterate" after the step went through the apex of cone 0.
+  SocpProblem p;
+  p.Q = (VectorXd(6) << 1.019368, 1.019368, 0.0040775, 0.1, 0.1, 0.1).finished().asDiagonal();
+  p.c = (VectorXd(6) << 0, 0.1, 0, 0.10000053, -0.10000000034, 0.10000000034).finished();
+  const auto cone = [](const std::vector<double>& t_row, const std::vector<double>& z_row,
+                       double t_offset) {
+    SecondOrderConeConstraint c{MatrixXd(2, 6), VectorXd::Zero(2)};
+    for (int j = 0; j < 6; ++j) {
+      c.A(0, j) = t_row[j];
+      c.A(1, j) = z_row[j];
+    }
+    c.b[0] = t_offset;
+    return c;
+  };
+  p.cones.push_back(cone({0, 1, 0, 0, 0, 0}, {-0.5, 0, -0.05, 0, 0, 0}, 7.48e-11));
+  p.cones.push_back(cone({1, 0, 0, 0, -1, 0}, {0, 0.5, -0.05, -0.5, 0, 0}, 3.38e-9));
+  p.cones.push_back(cone({-1, 0, 0, 0, 0, 1}, {0, -0.5, -0.05, 0.5, 0, 0}, 3.38e-9));
+  const SocpSettings settings;
+  const SocpResult r = Solve(p, settings);
+  ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+  ASSERT_TRUE(r.x.allFinite());
+  ExpectKkt(p, r, settings);
 }
 
 TEST(SocpTest, BadInputThrows) {

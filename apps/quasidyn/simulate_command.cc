@@ -1,0 +1,180 @@
+#include "simulate_command.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "progress_bar.h"
+#include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/simulation/rollout.h"
+#include "quasidyn/simulation/trajectory_json.h"
+#include "quasidyn/viewer/html_writer.h"
+
+namespace quasidyn::cli {
+namespace {
+
+constexpr int kStepFailedExitCode = 3;
+
+struct SimulateOptions {
+  std::string scene_path;
+  std::string formulation;
+  double time_step = 0.0;
+  double kappa = 0.0;
+  int steps = 0;
+  double duration = 0.0;
+  std::string out_path;
+  std::string html_path;
+  bool quiet = false;
+  // Set by CLI11: which options were given.
+  CLI::Option* formulation_option = nullptr;
+  CLI::Option* time_step_option = nullptr;
+  CLI::Option* kappa_option = nullptr;
+  CLI::Option* steps_option = nullptr;
+  CLI::Option* duration_option = nullptr;
+};
+
+std::string Number(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+// The scene's formulation settings with the command line's overrides, validated.
+FormulationSettings ResolveSettings(const Scene& scene, const SimulateOptions& options) {
+  FormulationSettings settings = SettingsFromScene(scene);
+  if (options.formulation_option->count() > 0)
+    settings.type = ParseFormulation(options.formulation);
+  if (options.time_step_option->count() > 0) {
+    if (!std::isfinite(options.time_step) || !(options.time_step > 0))
+      throw std::invalid_argument("--h: the time step must be a finite number > 0 s (got " +
+                                  Number(options.time_step) + ")");
+    settings.time_step = options.time_step;
+  }
+  if (options.kappa_option->count() > 0) {
+    if (!std::isfinite(options.kappa) || !(options.kappa > 0))
+      throw std::invalid_argument(
+          "--kappa: the barrier weight must be a finite number > 0 "
+          "(got " +
+          Number(options.kappa) + ")");
+    settings.kappa = options.kappa;
+  }
+  return settings;
+}
+
+int ResolveStepCount(const Scene& scene, const FormulationSettings& settings,
+                     const SimulateOptions& options) {
+  if (options.steps_option->count() > 0) {
+    if (options.steps < 1)
+      throw std::invalid_argument("--steps must be >= 1 (got " + std::to_string(options.steps) +
+                                  ")");
+    return options.steps;
+  }
+  if (options.duration_option->count() > 0) {
+    if (!std::isfinite(options.duration) || !(options.duration > 0))
+      throw std::invalid_argument("--duration must be a finite number > 0 s (got " +
+                                  Number(options.duration) + ")");
+    return StepCountForDuration(options.duration, settings.time_step);
+  }
+  const double end = scene.ScheduleEnd();
+  if (!(end > 0))
+    throw std::invalid_argument("scene '" + scene.name +
+                                "' has no command schedule to run to its end: give --steps or "
+                                "--duration");
+  return StepCountForDuration(end, settings.time_step);
+}
+
+void PrintSummary(const Trajectory& trajectory, double wall_seconds, const std::string& out_path,
+                  std::ostream& out) {
+  const int done = static_cast<int>(trajectory.steps.size());
+  long long iterations = 0;
+  int max_iterations = 0;
+  size_t max_contacts = 0;
+  for (const TrajectoryStep& step : trajectory.steps) {
+    iterations += step.solver.iterations;
+    max_iterations = std::max(max_iterations, step.solver.iterations);
+    max_contacts = std::max(max_contacts, step.contacts.size());
+  }
+  out << "scene            " << trajectory.scene_name << " (formulation " << trajectory.formulation
+      << ", h = " << trajectory.time_step << " s)\n";
+  out << "steps            " << done << " of " << trajectory.steps_requested << "\n";
+  out << "simulated time   " << done * trajectory.time_step << " s\n";
+  out << "wall time        " << std::setprecision(3) << wall_seconds << " s";
+  if (done > 0) out << " (" << 1e3 * wall_seconds / done << " ms per step)";
+  out << std::setprecision(6) << "\n";
+  out << "solver iters     mean " << std::fixed << std::setprecision(1)
+      << (done > 0 ? static_cast<double>(iterations) / done : 0.0) << std::defaultfloat
+      << std::setprecision(6) << ", max " << max_iterations << "\n";
+  out << "max contacts     " << max_contacts << "\n";
+  out << "final status     " << (trajectory.completed() ? "" : "stopped: ")
+      << ToString(trajectory.status) << "\n";
+  if (!out_path.empty()) out << "trajectory       " << out_path << "\n";
+}
+
+void RunSimulate(const SimulateOptions& options) {
+  const Scene scene = LoadScene(options.scene_path);
+  const FormulationSettings settings = ResolveSettings(scene, options);
+  const int steps = ResolveStepCount(scene, settings, options);
+
+  std::optional<ProgressBar> bar;
+  RolloutOptions rollout_options;
+  rollout_options.steps = steps;
+  if (!options.quiet) {
+    bar.emplace(std::cerr, "simulate " + scene.name, steps, "steps");
+    bar->Update(0);
+    rollout_options.progress = [&bar, steps](double fraction) {
+      bar->Update(static_cast<int>(std::lround(fraction * steps)));
+    };
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const Trajectory trajectory = Rollout(scene, settings, rollout_options);
+  const double wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (bar) bar->Finish();
+
+  // Written before reporting a failure: the steps done are worth keeping.
+  if (!options.out_path.empty()) WriteTrajectoryFile(trajectory, options.out_path);
+  if (!options.html_path.empty()) WriteViewerHtml(scene, trajectory, options.html_path);
+  PrintSummary(trajectory, wall_seconds, options.out_path, std::cout);
+  if (!options.html_path.empty()) std::cout << "viewer           " << options.html_path << "\n";
+  std::cout << std::flush;
+  if (!trajectory.completed()) {
+    std::cerr << "quasidyn: simulate: " << scene.name << ": " << trajectory.message << "\n";
+    throw CLI::RuntimeError(kStepFailedExitCode);  // main returns its exit code silently
+  }
+}
+
+}  // namespace
+
+void AddSimulateCommand(CLI::App& app) {
+  auto options = std::make_shared<SimulateOptions>();
+  CLI::App* simulate = app.add_subcommand(
+      "simulate", "Run a scene's command schedule and write the trajectory as JSON");
+  simulate->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
+  options->formulation_option = simulate->add_option(
+      "--formulation", options->formulation,
+      "qp | socp | log-barrier | log-barrier-cone | lcp (default: the scene's)");
+  options->time_step_option =
+      simulate->add_option("--h", options->time_step, "Time step h [s] > 0 (default: the scene's)");
+  options->kappa_option = simulate->add_option(
+      "--kappa", options->kappa, "Log-barrier weight kappa > 0 (default: the scene's or 100)");
+  options->steps_option = simulate->add_option("--steps", options->steps, "Number of steps >= 1");
+  options->duration_option = simulate->add_option(
+      "--duration", options->duration,
+      "Simulated duration T [s] > 0 (default: the end of the command schedule)");
+  options->steps_option->excludes(options->duration_option);
+  simulate->add_option("--out", options->out_path, "Write the trajectory to this JSON file");
+  simulate->add_option("--html", options->html_path,
+                       "Write a self-contained HTML viewer of the run to this file");
+  simulate->add_flag("--quiet", options->quiet, "No progress bar");
+  simulate->callback([options] { RunSimulate(*options); });
+}
+
+}  // namespace quasidyn::cli

@@ -1,0 +1,15 @@
+#pragma once
+// `quasidyn simulate SCENE [--formulation qp|socp|log-barrier|log-barrier-cone|lcp] [--h H]
+//  [--kappa K] [--steps N | --duration T] [--out traj.json] [--quiet]`:
+// runs the scene's command schedule (simulation/rollout.h), shows a progress bar on stderr,
+// prints a summary on stdout and writes the trajectory (docs/trajectory-format.md).
+// Exit codes: 0 done; 2 bad input (message on stderr); 3 a step failed (message on stderr
+// naming the contact; the trajectory up to the failure is still written).
+
+#include <CLI/CLI.hpp>
+
+namespace quasidyn::cli {
+
+void AddSimulateCommand(CLI::App& app);
+
+}  // namespace quasidyn::cli

@@ -1,0 +1,120 @@
+// Reproduces the data of Fig. 5 and Fig. 6 of Pang & Tedrake 2021 (§V-A): the planar gripper
+// squeezes the sphere, pulls it down (sticking, then sliding from t = 0.13 s), and stops at
+// t = 0.24 s. Simulates the scene with the quasistatic LCP of eq. (6) and with the QP of
+// eq. (10), and writes one CSV row per step and formulation:
+//
+//   formulation, t [s], commanded x_l [m], actual x_l [m], c_n1 [N], c_f1 [N], phi_1 [m],
+//   c_n3 [N]
+//
+// Contact 1 is the left finger–sphere contact, contact 3 the sphere–ground contact (the
+// paper's numbering). Row k holds the state at t = (k+1)·h after the step from k·h: x_l and
+// φ_1 at the end of the step, the forces averaged over it (impulse / h). c_f1 is the vertical
+// (y) component of the friction force the left finger exerts on the sphere: negative while
+// the fingers drag the sphere down. A step that fails (e.g. a formulation not available yet)
+// writes NaN values and its status is printed to stderr.
+//
+// Usage: gripper_figures <output.csv> [scene.yaml] [end time, s]
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/dynamics/quasi_dynamic_stepper.h"
+#include "quasidyn/io/scene_loader.h"
+
+namespace {
+
+using quasidyn::ContactReport;
+using quasidyn::FormulationSettings;
+using quasidyn::FormulationType;
+using quasidyn::Scene;
+using quasidyn::StepResult;
+
+int JointQIndex(const Scene& scene, const std::string& name) {
+  for (const auto& joint : scene.joints)
+    if (joint.name == name) return joint.q_start;
+  throw std::invalid_argument("scene has no joint named '" + name + "'");
+}
+
+int RequireBody(const Scene& scene, const std::string& name) {
+  const int body = scene.BodyIndex(name);
+  if (body < 0) throw std::invalid_argument("scene has no body named '" + name + "'");
+  return body;
+}
+
+// The report of the contact between bodies a and b, or nullptr if the step has none.
+const ContactReport* FindContact(const StepResult& result, int a, int b) {
+  for (const ContactReport& c : result.contacts)
+    if ((c.body_a == a && c.body_b == b) || (c.body_a == b && c.body_b == a)) return &c;
+  return nullptr;
+}
+
+void Simulate(const Scene& scene, FormulationType type, double end_time, std::ostream& out) {
+  FormulationSettings settings = quasidyn::SettingsFromScene(scene);
+  settings.type = type;  // object_mass_scale and h as in the scene
+  quasidyn::QuasiDynamicStepper stepper(scene, settings);
+  const double h = settings.time_step;
+  const int x_left = JointQIndex(scene, "gripper/x_left");
+  const int finger = RequireBody(scene, "gripper/left_finger");
+  const int sphere = RequireBody(scene, "sphere");
+  const int world = 0;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const int x_left_in_u = x_left - scene.nq_u;
+
+  Eigen::VectorXd q = scene.q0;
+  const int steps = static_cast<int>(std::lround(end_time / h));
+  for (int k = 0; k < steps; ++k) {
+    const double t = (k + 1) * h;
+    const Eigen::VectorXd u = scene.CommandAt(t);
+    const StepResult result = stepper.Step(q, u);
+    double c_n1 = nan, c_f1 = nan, phi_1 = nan, c_n3 = nan;
+    if (result.ok()) {
+      q = result.q_next;
+      c_n1 = c_f1 = c_n3 = 0.0;
+      if (const ContactReport* c = FindContact(result, finger, sphere)) {
+        c_n1 = c->normal_force;
+        // Force on the sphere: the report holds the force B exerts on A.
+        const double sign = c->body_a == sphere ? 1.0 : -1.0;
+        c_f1 = sign * c->friction_force.y();
+        phi_1 = c->phi_end;
+      }
+      if (const ContactReport* c = FindContact(result, sphere, world)) c_n3 = c->normal_force;
+    } else {
+      std::cerr << quasidyn::FormulationName(type) << " stops: the step to t = " << t
+                << " s failed: " << result.message << "\n";
+      return;
+    }
+    out << quasidyn::FormulationName(type) << "," << t << "," << u[x_left_in_u] << "," << q[x_left]
+        << "," << c_n1 << "," << c_f1 << "," << phi_1 << "," << c_n3 << "\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << "usage: " << argv[0] << " <output.csv> [scene.yaml] [end time, s]\n";
+    return 2;
+  }
+  try {
+    const std::string scene_path =
+        argc > 2 ? argv[2]
+                 : std::string(QUASIDYN_SOURCE_DIR) + "/examples/planar_gripper/scene.yaml";
+    const double end_time = argc > 3 ? std::stod(argv[3]) : 0.35;
+    const Scene scene = quasidyn::LoadScene(scene_path);
+    std::ofstream out(argv[1]);
+    if (!out) throw std::runtime_error(std::string("cannot write ") + argv[1]);
+    out.precision(10);
+    out << "formulation,t,x_l_commanded,x_l,c_n1,c_f1,phi_1,c_n3\n";
+    Simulate(scene, FormulationType::kLcp, end_time, out);
+    Simulate(scene, FormulationType::kQp, end_time, out);
+  } catch (const std::exception& e) {
+    std::cerr << "gripper_figures: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,54 @@
+"""quasidyn: convex quasi-dynamic time stepping for contact-rich manipulation.
+
+Pang & Tedrake, ICRA 2021, and Pang 2022. SI units throughout: lengths in m, angles in rad,
+time in s, masses in kg, forces in N. q = [q_u; q_a]: the objects' coordinates first, then
+the robots'. Floating objects use (x, y, z, qw, qx, qy, qz).
+
+    import quasidyn
+    scene = quasidyn.load_scene("examples/planar_gripper/scene.yaml")
+    stepper = quasidyn.Stepper(scene, formulation="socp")
+    result = stepper.step(scene.q0, scene.command_at(scene.time_step))
+    traj = quasidyn.rollout(scene, formulation="qp", duration=0.3)
+
+Errors: a bad scene file raises SceneError (a ValueError) with 'file:line: field: problem';
+bad arguments (wrong sizes, NaN, unknown formulation, out-of-range parameters) raise
+ValueError with the C++ library's message. A step whose solver fails does not raise: see
+StepResult.status and Trajectory.completed. Reference: docs/python.md.
+
+Gradients (A = dq+/dq, B = dq+/du) and batch evaluation are not bound yet (issue 4).
+"""
+
+from quasidyn._quasidyn import (  # noqa: F401  (the public API)
+    Contact,
+    ContactGeometry,
+    Scene,
+    SceneError,
+    StepResult,
+    Stepper,
+    Trajectory,
+    TrajectoryStep,
+    __version__,
+    contacts,
+    forward_kinematics,
+    integrate,
+    load_scene,
+    load_scene_from_string,
+    load_trajectory,
+    mass_matrix,
+    rollout,
+)
+
+FORMULATIONS = ("qp", "socp", "log-barrier", "log-barrier-cone", "lcp")
+"""Every formulation name accepted by Stepper and rollout."""
+
+__all__ = [
+    "Contact", "ContactGeometry", "FORMULATIONS", "Scene", "SceneError", "StepResult", "Stepper",
+    "Trajectory", "TrajectoryStep", "contacts", "forward_kinematics", "integrate", "load_scene",
+    "load_scene_from_string", "load_trajectory", "mass_matrix", "rollout",
+]
+
+# Show the public package, not the compiled submodule, in reprs and tracebacks.
+for _cls in (Contact, ContactGeometry, Scene, SceneError, StepResult, Stepper, Trajectory,
+             TrajectoryStep):
+    _cls.__module__ = __name__
+del _cls

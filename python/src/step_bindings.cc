@@ -1,0 +1,179 @@
+// quasidyn.Stepper, quasidyn.StepResult and quasidyn.Contact (one contact of a step, with its
+// forces; also the contacts of a trajectory step).
+
+#include <pybind11/eigen.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+#include "quasidyn/dynamics/quasi_dynamic_stepper.h"
+#include "quasidyn/simulation/trajectory.h"
+
+namespace py = pybind11;
+
+namespace quasidyn::python {
+namespace {
+
+// A stepper that owns (a share of) its scene.
+class PyStepper {
+ public:
+  PyStepper(std::shared_ptr<Scene> scene, const FormulationSettings& settings)
+      : scene_(std::move(scene)), stepper_(*scene_, settings) {}
+  const ScenePtr& scene() const { return scene_; }
+  const FormulationSettings& settings() const { return stepper_.settings(); }
+  StepResult Step(const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
+    return stepper_.Step(q, u);
+  }
+
+ private:
+  ScenePtr scene_;  // declared first: constructed before, destroyed after the stepper
+  QuasiDynamicStepper stepper_;
+};
+
+// A step's result with its contacts named after the scene's shapes and bodies.
+struct PyStepResult {
+  StepResult result;
+  std::vector<ContactRecord> contacts;
+};
+
+ContactRecord NamedContact(const Scene& scene, const ContactReport& report) {
+  ContactRecord record;
+  record.shape_a = scene.geometries.at(report.geometry_a).name;
+  record.shape_b = scene.geometries.at(report.geometry_b).name;
+  record.body_a = scene.bodies.at(report.body_a).name;
+  record.body_b = scene.bodies.at(report.body_b).name;
+  record.point = report.point;
+  record.normal = report.normal;
+  record.phi_start = report.phi_start;
+  record.phi_end = report.phi_end;
+  record.normal_force = report.normal_force;
+  record.friction_force = report.friction_force;
+  return record;
+}
+
+constexpr auto kView = py::return_value_policy::reference_internal;
+
+}  // namespace
+
+void BindStep(py::module_& m) {
+  py::class_<ContactRecord>(
+      m, "Contact",
+      "One contact of a step: shape_b (on body_b) pushes shape_a (on body_a) with the force "
+      "normal_force·normal + friction_force, averaged over the step (impulse / h).")
+      .def_readonly("shape_a", &ContactRecord::shape_a)
+      .def_readonly("shape_b", &ContactRecord::shape_b)
+      .def_readonly("body_a", &ContactRecord::body_a)
+      .def_readonly("body_b", &ContactRecord::body_b)
+      .def_property_readonly(
+          "point", [](const ContactRecord& c) -> const Eigen::Vector3d& { return c.point; }, kView,
+          "Witness point on shape_b at the start of the step, world (3,) [m].")
+      .def_property_readonly(
+          "normal", [](const ContactRecord& c) -> const Eigen::Vector3d& { return c.normal; },
+          kView, "Unit contact normal, world (3,), from shape_b to shape_a.")
+      .def_readonly("phi_start", &ContactRecord::phi_start,
+                    "Signed distance φ at the start of the step [m] (< 0: penetration).")
+      .def_readonly("phi_end", &ContactRecord::phi_end,
+                    "First-order prediction φ + h·J_n·v of φ at the end of the step [m].")
+      .def_readonly("normal_force", &ContactRecord::normal_force, "c_n >= 0 [N], along normal.")
+      .def_property_readonly(
+          "friction_force",
+          [](const ContactRecord& c) -> const Eigen::Vector3d& { return c.friction_force; }, kView,
+          "Tangential friction force on shape_a, world (3,) [N].")
+      .def("__repr__", [](const ContactRecord& c) {
+        return "<quasidyn.Contact " + c.shape_a + " / " + c.shape_b +
+               " phi_start=" + std::to_string(c.phi_start) +
+               " m normal_force=" + std::to_string(c.normal_force) + " N>";
+      });
+
+  py::class_<PyStepResult>(m, "StepResult", "The outcome of one Stepper.step(q, u).")
+      .def_property_readonly(
+          "status", [](const PyStepResult& r) { return std::string(ToString(r.result.status)); },
+          "solved | solved_inaccurate | max_iterations | infeasible | numerical_failure.")
+      .def_property_readonly(
+          "ok", [](const PyStepResult& r) { return r.result.ok(); },
+          "True when status is solved or solved_inaccurate.")
+      .def_property_readonly(
+          "message", [](const PyStepResult& r) { return r.result.message; },
+          "'' when solved; otherwise what failed and the most violated contact.")
+      .def_property_readonly(
+          "q_next", [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.q_next; },
+          kView, "q⁺ (n_q,) [m, rad]; equal to q when the step failed. A read-only view.")
+      .def_property_readonly(
+          "v", [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.v; }, kView,
+          "The step's velocity v = (q⁺ ⊖ q)/h (n_v,) [m/s, rad/s]; zero when it failed.")
+      .def_property_readonly(
+          "contacts", [](const PyStepResult& r) { return r.contacts; },
+          "The contacts at q with their forces (list of Contact); empty when the step failed.")
+      .def_property_readonly(
+          "iterations", [](const PyStepResult& r) { return r.result.info.iterations; },
+          "Solver iterations (interior-point / Newton steps, Lemke pivots).")
+      .def_property_readonly(
+          "solve_time", [](const PyStepResult& r) { return r.result.info.solve_time_seconds; },
+          "Wall-clock time of the solve [s].")
+      .def_property_readonly("primal_residual",
+                             [](const PyStepResult& r) { return r.result.info.primal_residual; })
+      .def_property_readonly("dual_residual",
+                             [](const PyStepResult& r) { return r.result.info.dual_residual; })
+      .def_property_readonly(
+          "complementarity_gap",
+          [](const PyStepResult& r) { return r.result.info.complementarity_gap; })
+      .def("__repr__", [](const PyStepResult& r) {
+        return "<quasidyn.StepResult " + std::string(ToString(r.result.status)) + ", " +
+               std::to_string(r.contacts.size()) + " contacts>";
+      });
+
+  py::class_<PyStepper>(
+      m, "Stepper",
+      "The quasi-dynamic time step q⁺ = f(q, u) of one formulation (docs/formulations.md).")
+      .def(py::init([](std::shared_ptr<Scene> scene, std::optional<std::string> formulation,
+                       std::optional<double> h, std::optional<double> kappa,
+                       std::optional<double> object_mass_scale) {
+             if (!scene) throw py::value_error("Stepper: scene is None");
+             const FormulationSettings settings =
+                 ResolveSettings(*scene, formulation, h, kappa, object_mass_scale);
+             return std::make_unique<PyStepper>(std::move(scene), settings);
+           }),
+           py::arg("scene"), py::arg("formulation") = py::none(), py::arg("h") = py::none(),
+           py::arg("kappa") = py::none(), py::arg("object_mass_scale") = py::none(),
+           "Stepper(scene, formulation=None, h=None, kappa=None, object_mass_scale=None).\n"
+           "formulation: qp | socp | log-barrier | log-barrier-cone | lcp; h: time step [s] > 0; "
+           "kappa: log-barrier weight κ [1/(N·m)] > 0; object_mass_scale: s [-] >= 0 (1: "
+           "quasi-dynamic, 0: quasistatic). None takes the scene's value. Raises ValueError "
+           "on an unknown formulation or a value out of range.")
+      .def_property_readonly(
+          "scene", [](const PyStepper& s) { return std::const_pointer_cast<Scene>(s.scene()); })
+      .def_property_readonly("formulation",
+                             [](const PyStepper& s) { return FormulationName(s.settings().type); })
+      .def_property_readonly(
+          "h", [](const PyStepper& s) { return s.settings().time_step; }, "Time step [s].")
+      .def_property_readonly(
+          "kappa", [](const PyStepper& s) { return s.settings().kappa; },
+          "Log-barrier weight κ [1/(N·m)] (used by log-barrier and log-barrier-cone).")
+      .def_property_readonly(
+          "object_mass_scale", [](const PyStepper& s) { return s.settings().object_mass_scale; },
+          "Scale s [-] of the objects' regularisation ½ s vᵀ M_u v.")
+      .def(
+          "step",
+          [](PyStepper& s, const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
+            PyStepResult out;
+            {
+              py::gil_scoped_release release;
+              out.result = s.Step(q, u);
+            }
+            out.contacts.reserve(out.result.contacts.size());
+            for (const ContactReport& report : out.result.contacts)
+              out.contacts.push_back(NamedContact(*s.scene(), report));
+            return out;
+          },
+          py::arg("q"), py::arg("u"),
+          "One step from configuration q (n_q,) [m, rad; unit quaternions w,x,y,z] under the "
+          "command u = q̄_a (n_q,a,) [m, rad]. A failed solve does not raise: see "
+          "StepResult.status. Raises ValueError on a wrong size or a NaN/Inf entry.");
+}
+
+}  // namespace quasidyn::python

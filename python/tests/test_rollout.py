@@ -1,0 +1,103 @@
+"""rollout and Trajectory: the same numbers as the C++ stepper loop and the command line,
+trajectory files, and the gripper's forces of Fig. 2 (Pang & Tedrake 2021, §V-A)."""
+
+import subprocess
+
+import numpy as np
+import pytest
+
+import quasidyn
+from conftest import example_path
+
+
+@pytest.fixture(scope="module")
+def gripper_rollout(gripper):
+    return quasidyn.rollout(gripper, formulation="qp")  # to the schedule's end, t = 0.24 s
+
+
+def test_rollout_runs_the_schedule_to_its_end(gripper, gripper_rollout):
+    traj = gripper_rollout
+    assert traj.completed and traj.status in ("solved", "solved_inaccurate")
+    assert traj.message == "" and traj.formulation == "qp" and traj.time_step == 0.01
+    assert len(traj) == traj.steps_requested == 24  # 0.24 s / 0.01 s
+    assert traj.times.shape == (24,) and traj.q.shape == (24, 6) and traj.u.shape == (24, 3)
+    np.testing.assert_allclose(traj.times, 0.01 * np.arange(1, 25), rtol=1e-15)
+    for k, t in enumerate(traj.times):
+        np.testing.assert_array_equal(traj.u[k], gripper.command_at(t))
+    np.testing.assert_array_equal(traj.q0, gripper.q0)
+    np.testing.assert_array_equal(traj.final_q, traj.q[-1])
+    assert traj.coordinate_names == gripper.coordinate_names
+
+
+def test_rollout_is_the_stepper_loop_number_for_number(gripper, gripper_rollout):
+    stepper = quasidyn.Stepper(gripper, formulation="qp")
+    q = gripper.q0.copy()
+    for k, step in enumerate(gripper_rollout.steps, start=1):
+        result = stepper.step(q, gripper.command_at(k * gripper.time_step))
+        q = result.q_next.copy()
+        np.testing.assert_array_equal(q, step.q)
+        assert len(result.contacts) == len(step.contacts)
+        for a, b in zip(result.contacts, step.contacts):
+            assert (a.shape_a, a.shape_b, a.normal_force) == (b.shape_a, b.shape_b, b.normal_force)
+
+
+def test_rollout_matches_the_command_line(tmp_path, gripper_rollout, cli):
+    if cli is None:
+        pytest.skip("QUASIDYN_CLI not set (ctest sets it)")
+    out = tmp_path / "cli.json"
+    subprocess.run([cli, "simulate", example_path("planar_gripper"), "--formulation", "qp",
+                    "--quiet", "--out", str(out)], check=True, capture_output=True)
+    from_cli = quasidyn.load_trajectory(str(out))
+    assert len(from_cli) == len(gripper_rollout)
+    np.testing.assert_array_equal(from_cli.q, gripper_rollout.q)
+    np.testing.assert_array_equal(from_cli.u, gripper_rollout.u)
+
+
+def test_the_fingers_squeeze_with_k_times_the_commanded_penetration(gripper_rollout):
+    # From t = 0.08 s the finger centres are commanded to x = ∓0.100, so their inner faces
+    # (half width 0.01 m) to ∓0.090, 0.01 m inside the sphere (surface at ∓0.1): held at the
+    # surface, each finger pushes with K·0.01 = 1000 N/m · 0.01 m = 10 N while friction holds
+    # the sphere (until t = 0.13 s, the scene file's comment).
+    for step in gripper_rollout.steps:
+        if not 0.09 <= step.t <= 0.12:
+            continue
+        fingers = [c for c in step.contacts if "world/ground" not in (c.shape_a, c.shape_b)
+                   and c.normal_force > 0]
+        assert len(fingers) == 2, step.t
+        for c in fingers:
+            assert c.normal_force == pytest.approx(10.0, rel=1e-3), step.t
+
+
+def test_save_and_load_round_trip_bit_for_bit(tmp_path, gripper_rollout):
+    path = str(tmp_path / "traj.json")
+    gripper_rollout.save_json(path, indent=2)
+    back = quasidyn.load_trajectory(path)
+    np.testing.assert_array_equal(back.q, gripper_rollout.q)
+    np.testing.assert_array_equal(back.times, gripper_rollout.times)
+    assert back.to_json() == gripper_rollout.to_json()
+    first = back.steps[5].contacts[0]
+    original = gripper_rollout.steps[5].contacts[0]
+    np.testing.assert_array_equal(first.friction_force, original.friction_force)
+
+
+def test_loading_a_missing_trajectory_names_the_path(tmp_path):
+    with pytest.raises(RuntimeError, match="missing.json"):
+        quasidyn.load_trajectory(str(tmp_path / "missing.json"))
+
+
+@pytest.mark.parametrize("formulation", quasidyn.FORMULATIONS)
+def test_every_formulation_rolls_out_the_gripper(gripper, formulation):
+    traj = quasidyn.rollout(gripper, formulation=formulation, duration=0.1)
+    assert traj.completed, traj.message
+    assert len(traj) == 10 and traj.formulation == formulation
+
+
+def test_steps_and_duration_choose_the_step_count(gripper):
+    assert len(quasidyn.rollout(gripper, steps=3)) == 3
+    assert len(quasidyn.rollout(gripper, duration=0.05, h=0.02)) == 3  # ⌈0.05 / 0.02⌉
+    with pytest.raises(ValueError, match="not both"):
+        quasidyn.rollout(gripper, steps=3, duration=0.1)
+    with pytest.raises(ValueError, match="rollout step count must be >= 0"):
+        quasidyn.rollout(gripper, steps=-1)
+    with pytest.raises(ValueError, match="duration must be finite"):
+        quasidyn.rollout(gripper, duration=float("nan"))

@@ -1,0 +1,36 @@
+#pragma once
+// The exact-cone SOCP (quasi_dynamic_socp.h) with its cones moved into a log barrier, the
+// smoothed quasi-dynamic step of Pang 2022 (talk "planning and control contact-rich",
+// "Smoothing, the general case": "put constraints in a generalized log for K*_i"):
+//
+//   minimise_v  ½ vᵀ P v − τ_hᵀ v − (1/κ) Σ_i log(t_i² − ‖z_i‖²),
+//   t_i = φ_i/h + J_n,i v,   z_i = μ_i J_t,i v   [m/s]   (the cone of FrictionConeOfContact).
+//
+// Pang 2022 writes the argument as t_i²/μ_i² − ‖J_t,i v‖² = (t_i² − ‖z_i‖²)/μ_i²: the two
+// differ by the constant −2 log μ_i, so the minimiser is the same. A contact with μ_i = 0
+// gets the one-dimensional cone t_i >= 0, whose barrier log(t_i²) = 2 log t_i is the μ → 0
+// limit of the cone's, so the smoothed step is continuous in μ. Units: objective in N·m,
+// κ = FormulationSettings::kappa in 1/(N·m); κ → ∞ recovers the SOCP's solution.
+//
+// Implied impulses. With ψ_i = t_i² − ‖z_i‖² > 0, the gradient of −(1/κ) log ψ_i is
+//   −(2/κψ_i) (t_i J_n,i − μ_i z_iᵀ J_t,i)ᵀ,
+// so stationarity P v − τ_h = Σ_i (J_n,iᵀ λ_n,i + J_t,iᵀ λ̂_t,i) holds with
+//   λ_n,i = 2 t_i / (κ ψ_i),   λ̂_t,i = −2 μ_i z_i / (κ ψ_i)   [N·s]
+// (i.e. y_i = (2/κ) J u_i / ψ_i, the cone dual of the SOCP, scaled), and
+//   ‖λ̂_t,i‖ = μ_i (2‖z_i‖/(κψ_i)) < μ_i λ_n,i  because ‖z_i‖ < t_i:
+// strictly inside the friction cone, with the friction opposing the tangential velocity.
+// The smoothed complementarity is y_iᵀu_i = (2/κ)(t_i² − ‖z_i‖²)/ψ_i = 2/κ per contact
+// (the barrier of a second-order cone has degree 2; Boyd & Vandenberghe, §11.6).
+
+#include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/solvers/log_barrier_newton.h"
+
+namespace quasidyn {
+
+// One cone per contact in contact order (dimension 1 + n_t, or 1 when μ_i = 0), no linear rows.
+LogBarrierProblem BuildConeLogBarrier(const StepProblem& problem);
+
+FormulationSolution SolveConeLogBarrier(const StepProblem& problem, LogBarrierSolver* solver,
+                                        const LogBarrierSettings& settings = {});
+
+}  // namespace quasidyn

@@ -1,0 +1,50 @@
+#include "quasidyn/dynamics/log_barrier_pyramid.h"
+
+#include "quasidyn/dynamics/failure_message.h"
+#include "quasidyn/dynamics/quasi_dynamic_qp.h"
+
+namespace quasidyn {
+
+LogBarrierProblem BuildPyramidLogBarrier(const StepProblem& problem) {
+  QpProblem qp = BuildPyramidQp(problem);  // G v >= −φ/h, Pang & Tedrake 2021, eq. (10b)
+  LogBarrierProblem barrier;
+  barrier.Q = std::move(qp.Q);
+  barrier.b = std::move(qp.c);
+  barrier.G = std::move(qp.G);
+  barrier.h = -qp.h;  // g(v) = G v + φ/h
+  barrier.kappa = problem.settings.kappa;
+  return barrier;
+}
+
+FormulationSolution SolvePyramidLogBarrier(const StepProblem& problem, LogBarrierSolver* solver,
+                                           const LogBarrierSettings& settings) {
+  const LogBarrierProblem barrier = BuildPyramidLogBarrier(problem);
+  const LogBarrierResult result = solver->Solve(barrier, settings);
+  FormulationSolution solution;
+  solution.status = result.status;
+  solution.info = result.info;
+  solution.v = result.x;
+  const int nc = problem.contacts.size();
+  solution.normal_impulse = Eigen::VectorXd::Zero(nc);
+  solution.friction_impulse = Eigen::Matrix3Xd::Zero(3, nc);
+  const bool solved =
+      result.status == SolverStatus::kSolved || result.status == SolverStatus::kSolvedInaccurate;
+  if (!solved) {
+    solution.message =
+        FailureMessage(problem, "log-barrier pyramid (Pang 2022)", result.message, result.x);
+    return solution;
+  }
+  const Eigen::VectorXd g = barrier.G * result.x + barrier.h;
+  int row = 0;
+  for (int i = 0; i < nc; ++i) {
+    const Contact& c = problem.contacts.contacts[i];
+    for (int j = 0; j < c.J_d.rows(); ++j, ++row) {
+      const double beta = 1.0 / (barrier.kappa * g[row]);  // β_ij g_ij = 1/κ
+      solution.normal_impulse[i] += beta;
+      solution.friction_impulse.col(i) += c.friction * beta * c.rays.col(j);
+    }
+  }
+  return solution;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,55 @@
+#pragma once
+// The quasistatic time step with impedance-controlled robots as a linear complementarity
+// problem, Pang & Tedrake 2021, eq. (6) (§III-C), the Stewart–Trinkle LCP with Coulomb
+// friction and maximum dissipation (Stewart & Trinkle 1996, IJNME 39(15)):
+//
+//   P v = τ_h + Σ_i (J_n,iᵀ λ_n,i + J_d,iᵀ λ_f,i)                   (6b), (6c)
+//   0 <= λ_n,i ⊥ w_n,i = φ_i/h + J_n,i v                     >= 0   (1d) / h
+//   0 <= λ_f,i ⊥ w_f,i = Γ_i e + J_d,i v                     >= 0   (1e) / h
+//   0 <= Γ_i   ⊥ w_Γ,i = μ_i λ_n,i − eᵀ λ_f,i                >= 0   (1f)
+//
+// per contact i: λ_n,i [N·s], λ_f,i (n_d impulses [N·s] along the unit rays d_ij), Γ_i [m/s]
+// (the sliding speed), e = (1, …, 1). P = blockdiag(s·M_u, h²K_a) and τ_h are the cost of
+// quasi_dynamic_cost.h: with s = 0, (6b)-(6c) are the paper's force balances exactly (its
+// τ_a = 0, robots gravity-compensated); s > 0 adds the quasi-dynamic term s·M_u v_u of
+// Pang 2022 so that every formulation of quasidyn steps the same model.
+//
+// v is eliminated with P⁻¹ (P must be positive definite, which needs s > 0 whenever the
+// scene has objects; with s = 0 the step fails with a message saying so, because the mixed
+// LCP with a singular P is not what Lemke's method solves):
+//   z = (λ_n, λ_f, Γ),   w = M z + q,
+//   M = [ J_n P⁻¹J_nᵀ   J_n P⁻¹J_dᵀ   0 ]     q = [ φ/h + J_n P⁻¹τ_h ]
+//       [ J_d P⁻¹J_nᵀ   J_d P⁻¹J_dᵀ   E ]         [       J_d P⁻¹τ_h ]
+//       [ diag(μ)       −Eᵀ            0 ]         [           0      ]
+// with E (Σn_d × n_c) the block-diagonal matrix of the e's. Solved by Lemke's method
+// (solvers/lemke.h), which processes this LCP (Stewart & Trinkle 1996, §4: M is
+// copositive-plus in the needed sense); a secondary ray is reported as infeasible.
+// Unlike eq. (10), sliding keeps w_n = 0 (no boundary layer) and the friction is on the
+// pyramid's boundary, eᵀλ_f = μλ_n, opposing the sliding direction.
+
+#include <vector>
+
+#include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/solvers/lemke.h"
+
+namespace quasidyn {
+
+struct QuasistaticLcp {
+  LcpProblem lcp;  // z = (λ_n (n_c), λ_f (Σ n_d, contact-major), Γ (n_c))
+  // v = velocity_offset + velocity_map · z: v = P⁻¹(τ_h + J_nᵀλ_n + J_dᵀλ_f).
+  Eigen::VectorXd velocity_offset;  // P⁻¹τ_h (n_v) [m/s or rad/s]
+  Eigen::MatrixXd velocity_map;     // n_v × n_z
+  int num_contacts = 0;
+  int num_friction = 0;  // Σ n_d
+};
+
+// Throws std::invalid_argument when P is not positive definite (object_mass_scale = 0 with
+// objects in the scene), naming object_mass_scale.
+QuasistaticLcp BuildQuasistaticLcp(const StepProblem& problem);
+
+// Never throws for a singular P: returns kNumericalFailure with a message asking for a
+// positive object_mass_scale.
+FormulationSolution SolveQuasistaticLcp(const StepProblem& problem, LemkeSolver* solver,
+                                        const LemkeSettings& settings = {});
+
+}  // namespace quasidyn

@@ -1,0 +1,40 @@
+#pragma once
+// Derivatives of the configuration maps used by the time step (kinematics/kinematics.h):
+//   q⁺ = q ⊕ dt·v   (IntegrateConfiguration: translations and planar/revolute/prismatic
+//                    coordinates add dt·v; a floating joint's quaternion is
+//                    Q⁺ = normalize(exp(½ ω dt) ⊗ normalize(Q)), Solà 2017, eq. 227),
+// and the tangent map that turns a perturbation δq of the coordinates (size n_q) into the
+// velocity-space perturbation δv (size n_v) with q̂ ⊕ δv = normalize(q + δq) to first order.
+//
+// Convention for quaternion blocks (used for the A matrix of gradients/linearize.h): every
+// map here acts on the raw coordinates q ∈ R^{n_q} and includes the derivative of the
+// quaternion normalisation, NormalizationJacobian of math/quaternion.h. A perturbation along
+// a quaternion Q itself (radial) therefore has no effect, exactly as for the step, which
+// normalises its input.
+
+#include <Eigen/Core>
+
+#include "quasidyn/model/scene.h"
+
+namespace quasidyn {
+
+// ∂(q ⊕ dt·v)/∂q (n_q × n_q) at (q, v); dt [s], any finite value.
+Eigen::MatrixXd IntegrationJacobianWrtConfiguration(const Scene& scene, const Eigen::VectorXd& q,
+                                                    const Eigen::VectorXd& v, double dt);
+
+// ∂(q ⊕ dt·v)/∂v (n_q × n_v) at (q, v); dt [s]. For a quaternion block,
+//   ∂Q⁺/∂ω = dt · NJ(e ⊗ Q̂) · R(Q̂) · ∂e/∂θ,   e = exp(½θ), θ = ω dt,
+// with R(Q̂) the right-multiplication matrix (a ⊗ Q̂ = R(Q̂) a, Solà 2017, eq. 18) and ∂e/∂θ
+// the derivative of Solà 2017, eq. 101.
+Eigen::MatrixXd IntegrationJacobianWrtVelocity(const Scene& scene, const Eigen::VectorXd& q,
+                                               const Eigen::VectorXd& v, double dt);
+
+// T(q) (n_v × n_q): δv = T δq. Identity outside floating joints; for a quaternion block
+// T = 4 E(Q̂)ᵀ NJ(Q), since q̂ ⊕ ω ≈ Q̂ + E(Q̂) ω and E(Q̂)ᵀ E(Q̂) = ¼ I₃ (math/quaternion.h).
+Eigen::MatrixXd TangentFromConfiguration(const Scene& scene, const Eigen::VectorXd& q);
+
+// ∂e/∂θ (4 × 3) of e(θ) = exp(½θ) = (cos(a/2), sin(a/2) θ/a), a = |θ| [rad]; Taylor series
+// below a = 1e-4 (accurate to machine precision there).
+Eigen::Matrix<double, 4, 3> RotationVectorQuaternionJacobian(const Eigen::Vector3d& theta);
+
+}  // namespace quasidyn

@@ -1,0 +1,198 @@
+#include "quasidyn/gradients/linearize.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "quasidyn/dynamics/test_scenes_for_dynamics.h"
+#include "quasidyn/gradients/gradient_test_support.h"
+
+namespace quasidyn {
+namespace {
+
+using testing::LoadExample;
+using testing::ReferenceStep;
+using testing::RelativeError;
+using testing::State;
+using testing::StateAfter;
+
+// FD reference error: the reference solver's accuracy τ = 1e-12 over the FD step
+// δ = 6e-6·max(1,|x|) gives ≈ 2e-7 relative, truncation O(δ²) ≈ 4e-11; the exact gradients'
+// own data differences are ≈ 1e-10. 1e-5 leaves a margin of 50 over the solver term while an
+// omitted term of A (∂J/∂q, ∂M/∂q, the normalisation) changes entries by O(0.01 – 1).
+constexpr double kFdTolerance = 1e-5;
+
+struct Case {
+  std::string example;
+  int steps;  // state after this many scheduled QP steps
+  std::string phase;
+};
+
+void ExpectExactMatchesFiniteDifferences(const Case& c, double tolerance) {
+  SCOPED_TRACE(c.example + " after " + std::to_string(c.steps) + " steps (" + c.phase + ")");
+  const Scene scene = LoadExample(c.example);
+  FormulationSettings settings = SettingsFromScene(scene);
+  settings.type = FormulationType::kQp;
+  const State s = StateAfter(scene, settings, c.steps);
+  Linearizer linearizer(scene, settings);
+  const Linearization exact =
+      linearizer.Linearize(s.q, s.u, GradientMode::kAAndB, GradientMethod::kExact);
+  ASSERT_TRUE(exact.ok()) << exact.message;
+  EXPECT_GT(exact.active_rows, 0);
+  ReferenceStep reference(scene, settings);
+  const Eigen::MatrixXd B = FiniteDifferenceB(reference.AsFunction(), s.q, s.u);
+  const Eigen::MatrixXd A = FiniteDifferenceA(scene, reference.AsFunction(), s.q, s.u);
+  EXPECT_LT(RelativeError(exact.B, B), tolerance);
+  EXPECT_LT(RelativeError(exact.A, A), tolerance);
+  // The B-only mode gives the same B and no A.
+  const Linearization b_only =
+      linearizer.Linearize(s.q, s.u, GradientMode::kBOnly, GradientMethod::kExact);
+  EXPECT_EQ(b_only.A.size(), 0);
+  EXPECT_LT(RelativeError(b_only.B, exact.B), 1e-12);
+}
+
+TEST(ExactGradients, PlanarGripperSqueezingAndLifting) {
+  ExpectExactMatchesFiniteDifferences({"planar_gripper", 6, "fingers squeeze, sticking"},
+                                      kFdTolerance);
+  ExpectExactMatchesFiniteDifferences({"planar_gripper", 15, "pulling the sphere"}, kFdTolerance);
+}
+
+TEST(ExactGradients, PlanarPushingSlidingBox) {
+  ExpectExactMatchesFiniteDifferences({"planar_pushing", 25, "pushing"}, kFdTolerance);
+  ExpectExactMatchesFiniteDifferences({"planar_pushing", 50, "box sliding on the table"},
+                                      kFdTolerance);
+}
+
+TEST(ExactGradients, PlanarHand) {
+  ExpectExactMatchesFiniteDifferences({"planar_hand", 25, "fingers on the object"}, kFdTolerance);
+  // The object turns (ω ≠ 0) in these states: there ∂J/∂q matters. Dropping it (dG = 0 in
+  // qp_gradient.cc) was checked to raise the error to 2.9e-3 and 3.7e-3, above kFdTolerance.
+  ExpectExactMatchesFiniteDifferences({"planar_hand", 60, "object turning"}, kFdTolerance);
+  ExpectExactMatchesFiniteDifferences({"planar_hand", 80, "object turning"}, kFdTolerance);
+}
+
+TEST(ExactGradients, ArmCubesApproach) {
+  // The arm moves toward the first cube while the cubes rest on the ground and on the stack
+  // (3D floating bodies: quaternion columns, E(Q), normalisation). 79 coordinates.
+  ExpectExactMatchesFiniteDifferences({"arm_cubes", 87, "approach, cubes resting"}, 1e-4);
+}
+
+// A box resting flat on the ground under tilted gravity: 2 corners × 2 pyramid rows = 4 rows
+// on 3 velocities, so the KKT matrix is rank deficient when all are active (sticking,
+// tan θ = 0.2 < μ = 0.5); sliding for tan θ = 0.84 > μ. Exact A against FD.
+TEST(ExactGradients, RankDeficientStickingAndSlidingBox) {
+  for (double theta : {0.2, 0.7}) {
+    SCOPED_TRACE("gravity tilt " + std::to_string(theta));
+    const Scene scene = testing::TiltedGravityBoxScene(theta);
+    const FormulationSettings settings = SettingsFromScene(scene);
+    Linearizer linearizer(scene, settings);
+    const Eigen::VectorXd u(0);
+    const Linearization l =
+        linearizer.Linearize(scene.q0, u, GradientMode::kAAndB, GradientMethod::kExact);
+    ASSERT_TRUE(l.ok()) << l.message;
+    ReferenceStep reference(scene, settings);
+    EXPECT_LT(RelativeError(l.A, FiniteDifferenceA(scene, reference.AsFunction(), scene.q0, u)),
+              kFdTolerance);
+    EXPECT_EQ(l.B.cols(), 0);
+    // Sticking: both rays of both corners push (4 rows, rank 3); sliding: one ray per corner.
+    EXPECT_EQ(l.active_rows, theta < 0.5 ? 4 : 2);
+    // Translation invariance along the ground: ∂x⁺/∂x = 1 whether sticking or sliding.
+    EXPECT_NEAR(l.A(0, 0), 1.0, 1e-9);
+  }
+}
+
+// Closed form: planar_pushing at q0, pusher 0.08 m from the box (not in the contact set), box
+// resting on the table. Robot: q_a⁺ = q_a + h v_a with v_a = (u − q_a)/h, so q_a⁺ = u:
+// B_a = I, ∂q_a⁺/∂q_a = 0. Box: the table row is active, x is translation invariant
+// (∂x⁺/∂x = 1), and a lift δy is undone in the step (φ/h + v_y = 0: ∂y⁺/∂y = 0).
+TEST(ExactGradients, FreeRobotAndRestingBoxInClosedForm) {
+  const Scene scene = LoadExample("planar_pushing");
+  const FormulationSettings settings = SettingsFromScene(scene);
+  Linearizer linearizer(scene, settings);
+  const Eigen::VectorXd u = scene.q0.tail(scene.nq_a) + Eigen::VectorXd::Constant(scene.nq_a, 1e-3);
+  const Linearization l =
+      linearizer.Linearize(scene.q0, u, GradientMode::kAAndB, GradientMethod::kExact);
+  ASSERT_TRUE(l.ok()) << l.message;
+  const int nu = scene.nq_u, na = scene.nq_a;
+  EXPECT_LT((l.B.bottomRows(na) - Eigen::MatrixXd::Identity(na, na)).norm(), 1e-9);
+  EXPECT_LT(l.B.topRows(nu).norm(), 1e-9);
+  EXPECT_LT(l.A.bottomRightCorner(na, na).norm(), 1e-9);
+  EXPECT_NEAR(l.A(0, 0), 1.0, 1e-9);
+  EXPECT_NEAR(l.A(1, 1), 0.0, 1e-9);
+}
+
+TEST(Linearize, ModeNoneReturnsTheStepOfTheStepper) {
+  const Scene scene = LoadExample("planar_gripper");
+  FormulationSettings settings = SettingsFromScene(scene);
+  settings.type = FormulationType::kQp;
+  const State s = StateAfter(scene, settings, 6);
+  Linearizer linearizer(scene, settings);
+  const Linearization l =
+      linearizer.Linearize(s.q, s.u, GradientMode::kNone, GradientMethod::kExact);
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(l.A.size(), 0);
+  EXPECT_EQ(l.B.size(), 0);
+  QuasiDynamicStepper stepper(scene, settings);
+  // Same program and solver settings as the stepper: identical up to round-off.
+  EXPECT_LT((l.q_next - stepper.Step(s.q, s.u).q_next).norm(), 1e-12);
+  EXPECT_THROW(linearizer.Linearize(s.q.head(2), s.u, GradientMode::kNone, GradientMethod::kExact),
+               std::invalid_argument);
+}
+
+// The smoothed gradients are the exact derivatives of the barrier step: against FD of that
+// step (solved by damped Newton to a decrement of 1e-14, so its error over δ is ≈ 1e-9).
+TEST(LogBarrierGradients, MatchFiniteDifferencesOfTheBarrierStep) {
+  for (const auto& [example, steps] : std::vector<std::pair<std::string, int>>{
+           {"planar_gripper", 6}, {"planar_pushing", 50}, {"planar_hand", 25}}) {
+    SCOPED_TRACE(example);
+    const Scene scene = LoadExample(example);
+    FormulationSettings settings = SettingsFromScene(scene);
+    settings.type = FormulationType::kQp;
+    const State s = StateAfter(scene, settings, steps);
+    settings.type = FormulationType::kLogBarrierPyramid;
+    Linearizer linearizer(scene, settings);
+    const Linearization smooth =
+        linearizer.Linearize(s.q, s.u, GradientMode::kAAndB, GradientMethod::kLogBarrier);
+    ASSERT_TRUE(smooth.ok()) << smooth.message;
+    ReferenceStep reference(scene, settings);
+    EXPECT_LT(RelativeError(smooth.B, FiniteDifferenceB(reference.AsFunction(), s.q, s.u)),
+              kFdTolerance);
+    EXPECT_LT(RelativeError(smooth.A, FiniteDifferenceA(scene, reference.AsFunction(), s.q, s.u)),
+              kFdTolerance);
+  }
+}
+
+// κ → ∞: the barrier step tends to the QP step (O(1/κ) under strict complementarity) and so
+// do its gradients: the distance to the exact B and A must shrink as κ grows by 100×.
+TEST(LogBarrierGradients, ApproachTheExactGradientsAsKappaGrows) {
+  const Scene scene = LoadExample("planar_gripper");
+  FormulationSettings settings = SettingsFromScene(scene);
+  settings.type = FormulationType::kQp;
+  const State s = StateAfter(scene, settings, 6);
+  Linearizer exact_linearizer(scene, settings);
+  const Linearization exact =
+      exact_linearizer.Linearize(s.q, s.u, GradientMode::kAAndB, GradientMethod::kExact);
+  ASSERT_TRUE(exact.ok());
+  double previous_b = 1e300, previous_a = 1e300;
+  for (double kappa : {1e2, 1e4, 1e6, 1e8}) {
+    settings.kappa = kappa;
+    Linearizer linearizer(scene, settings);
+    const Linearization smooth =
+        linearizer.Linearize(s.q, s.u, GradientMode::kAAndB, GradientMethod::kLogBarrier);
+    ASSERT_TRUE(smooth.ok()) << smooth.message;
+    const double error_b = RelativeError(smooth.B, exact.B);
+    const double error_a = RelativeError(smooth.A, exact.A);
+    std::cout << "kappa " << kappa << ": |B − B_exact| " << error_b << ", |A − A_exact| " << error_a
+              << "\n";
+    EXPECT_LT(error_b, previous_b);
+    EXPECT_LT(error_a, previous_a);
+    previous_b = error_b;
+    previous_a = error_a;
+  }
+  EXPECT_LT(previous_b, 1e-3);
+  EXPECT_LT(previous_a, 1e-3);
+}
+
+}  // namespace
+}  // namespace quasidyn

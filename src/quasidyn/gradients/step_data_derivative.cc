@@ -1,0 +1,114 @@
+#include "quasidyn/gradients/step_data_derivative.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "quasidyn/dynamics/quasi_dynamic_cost.h"
+#include "quasidyn/dynamics/quasi_dynamic_qp.h"
+#include "quasidyn/dynamics/step_problem.h"
+
+namespace quasidyn {
+
+PyramidStepData BuildPyramidStepData(ContactEngine* engine, const FormulationSettings& settings,
+                                     const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
+  const ContactSet& contacts = engine->Compute(q);
+  const Scene& scene = engine->kinematics().scene();
+  const QuasiDynamicCost cost = BuildQuasiDynamicCost(engine->kinematics(), u, settings);
+  const StepProblem problem{scene, contacts, cost, settings};
+  QpProblem qp = BuildPyramidQp(problem);
+  PyramidStepData data;
+  data.P = std::move(qp.Q);
+  data.tau_h = -qp.c;
+  data.G = std::move(qp.G);
+  data.offset = -qp.h;
+  int row = 0;
+  for (const Contact& c : contacts.contacts) {
+    const int rows = static_cast<int>(c.J_d.rows());
+    data.contact_keys.push_back({c.geometry_a, c.geometry_b, row, rows, c.p_A, c.p_B});
+    row += rows;
+  }
+  return data;
+}
+
+namespace {
+
+// For every row of `at_q`, the index of the matching row of `other` (header comment), or an
+// empty vector when some contact of `at_q` has no match.
+std::vector<int> MatchRows(const PyramidStepData& at_q, const PyramidStepData& other,
+                           double max_distance) {
+  std::vector<int> rows;
+  for (const PyramidStepData::ContactKey& key : at_q.contact_keys) {
+    int best = -1;
+    double best_distance = max_distance;
+    for (int i = 0; i < static_cast<int>(other.contact_keys.size()); ++i) {
+      const PyramidStepData::ContactKey& candidate = other.contact_keys[i];
+      if (candidate.geometry_a != key.geometry_a || candidate.geometry_b != key.geometry_b ||
+          candidate.rows != key.rows)
+        continue;
+      const double distance = (candidate.p_A - key.p_A).norm() + (candidate.p_B - key.p_B).norm();
+      if (distance <= best_distance) {
+        best = i;
+        best_distance = distance;
+      }
+    }
+    if (best < 0) return {};
+    for (int j = 0; j < key.rows; ++j) rows.push_back(other.contact_keys[best].first_row + j);
+  }
+  return rows;
+}
+
+Eigen::MatrixXd SelectRows(const Eigen::MatrixXd& M, const std::vector<int>& rows) {
+  Eigen::MatrixXd out(rows.size(), M.cols());
+  for (size_t r = 0; r < rows.size(); ++r) out.row(r) = M.row(rows[r]);
+  return out;
+}
+
+Eigen::VectorXd SelectEntries(const Eigen::VectorXd& x, const std::vector<int>& rows) {
+  Eigen::VectorXd out(rows.size());
+  for (size_t r = 0; r < rows.size(); ++r) out[r] = x[rows[r]];
+  return out;
+}
+
+}  // namespace
+
+PyramidStepDataDerivative DifferentiatePyramidStepData(
+    ContactEngine* engine, const FormulationSettings& settings, const Eigen::VectorXd& q,
+    const Eigen::VectorXd& u, const PyramidStepData& at_q, double data_step) {
+  if (!(data_step > 0) || !std::isfinite(data_step))
+    throw std::invalid_argument("DifferentiatePyramidStepData: data_step must be finite and > 0");
+  const Scene& scene = engine->kinematics().scene();
+  const int nv = scene.nv;
+  const int m = static_cast<int>(at_q.G.rows());
+  PyramidStepDataDerivative d;
+  d.d_P.resize(nv);
+  d.d_G.resize(nv);
+  d.d_tau_h.resize(nv, nv);
+  d.d_offset.resize(m, nv);
+  for (int k = 0; k < nv; ++k) {
+    const Eigen::VectorXd e_k = Eigen::VectorXd::Unit(nv, k);
+    const Eigen::VectorXd q_up = IntegrateConfiguration(scene, q, e_k, data_step);
+    const Eigen::VectorXd q_down = IntegrateConfiguration(scene, q, e_k, -data_step);
+    const PyramidStepData up = BuildPyramidStepData(engine, settings, q_up, u);
+    const PyramidStepData down = BuildPyramidStepData(engine, settings, q_down, u);
+    const std::vector<int> rows_up = MatchRows(at_q, up, 1000.0 * data_step);
+    const std::vector<int> rows_down = MatchRows(at_q, down, 1000.0 * data_step);
+    if (static_cast<int>(rows_up.size()) != m || static_cast<int>(rows_down.size()) != m)
+      throw std::runtime_error(
+          "a contact of q disappears within ±" + std::to_string(data_step) +
+          " along velocity direction " + std::to_string(k) + " (" +
+          std::to_string(at_q.contact_keys.size()) + " contacts at q, " +
+          std::to_string(up.contact_keys.size()) + " / " +
+          std::to_string(down.contact_keys.size()) +
+          " at the perturbed configurations): the step is not differentiable there");
+    const double scale = 1.0 / (2.0 * data_step);
+    d.d_P[k] = (up.P - down.P) * scale;
+    d.d_G[k] = (SelectRows(up.G, rows_up) - SelectRows(down.G, rows_down)) * scale;
+    d.d_tau_h.col(k) = (up.tau_h - down.tau_h) * scale;
+    d.d_offset.col(k) =
+        (SelectEntries(up.offset, rows_up) - SelectEntries(down.offset, rows_down)) * scale;
+  }
+  return d;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,70 @@
+#pragma once
+// The data of the pyramid time step of Pang & Tedrake 2021, eq. (10) (dynamics/
+// quasi_dynamic_qp.h) as a function of the configuration, and its derivative along the
+// velocity-space (tangent) directions of q:
+//
+//   minimise ½ vᵀ P(q) v − τ_h(q, u)ᵀ v   subject to   G(q) v + o(q) >= 0,
+//   G rows (J_n,i + μ_i J_d,ij)(q),  o_ij = φ_i(q)/h,
+//
+// P = blockdiag(s·M_u(q), h²K_a) and τ_h = [h τ_u(q); h K_a (u − q_a)] (quasi_dynamic_cost.h).
+//
+// ∂/∂q of P, τ_h, G and o along the tangent direction k, i.e. along the curve
+// q(ε) = q ⊕ ε e_k (kinematics/kinematics.h, IntegrateConfiguration), is computed here by
+// central differences of the DATA (not of the solution) with a step of ε_data [m or rad]:
+// this is the first version allowed by issue 4 for ∂J/∂q (an analytic ∂J/∂q needs second
+// derivatives of the kinematics and of the witness points, not available yet). It includes
+// every q-dependence of the model: ∂J_n/∂q, ∂J_d/∂q (normals, rays and witness points
+// move), ∂M_u/∂q (orientation-dependent mass matrix), ∂τ_u/∂q (the gravity torque's lever
+// arm) and ∂φ/∂q (= J_n to first order) and ∂τ_h/∂q_a = −h K_a.
+//
+// Contact matching: the rows differentiated are those of the contacts present at q. Each is
+// matched at the perturbed configuration to the contact of the same geometry pair and ray
+// count whose witness points are nearest (‖Δp_A‖ + ‖Δp_B‖ <= 1000·ε_data). Contacts that
+// appear only at the perturbed configurations are ignored: e.g. two cube faces lying flat on
+// each other give one more manifold point when tilted by ±1e-6 rad, a point that duplicates
+// an existing one (the derivative is that of the program with the contact set of q). When a
+// contact of q has no match within ±ε_data the derivative does not exist as computed and
+// std::runtime_error is thrown, naming the direction.
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "quasidyn/contact/contact_set.h"
+#include "quasidyn/dynamics/formulation_settings.h"
+
+namespace quasidyn {
+
+struct PyramidStepData {
+  Eigen::MatrixXd P;       // n_v × n_v [kg or kg·m²; h²K_a block in N·s²/m]
+  Eigen::VectorXd tau_h;   // n_v [N·s]
+  Eigen::MatrixXd G;       // m × n_v, m = Σ_i n_d,i rows, contact-major as BuildPyramidQp
+  Eigen::VectorXd offset;  // m: φ_i/h [m/s]
+  // Per contact, to match contact sets at nearby configurations.
+  struct ContactKey {
+    int geometry_a = -1, geometry_b = -1;
+    int first_row = 0, rows = 0;  // its rows of G
+    Eigen::Vector3d p_A, p_B;     // witness points [m]
+  };
+  std::vector<ContactKey> contact_keys;
+};
+
+// Runs engine->Compute(q) and builds the data (u of size n_q,a).
+PyramidStepData BuildPyramidStepData(ContactEngine* engine, const FormulationSettings& settings,
+                                     const Eigen::VectorXd& q, const Eigen::VectorXd& u);
+
+// Derivatives along the n_v tangent directions: d_P[k] = ∂P/∂ε_k etc.
+struct PyramidStepDataDerivative {
+  std::vector<Eigen::MatrixXd> d_P;  // n_v matrices, n_v × n_v
+  std::vector<Eigen::MatrixXd> d_G;  // n_v matrices, m × n_v
+  Eigen::MatrixXd d_tau_h;           // n_v × n_v, column k
+  Eigen::MatrixXd d_offset;          // m × n_v, column k
+};
+
+// Central differences of the data at q ⊕ ±ε_data e_k; `at_q` is the data at q (for the
+// structure check). ε_data > 0 [m or rad]; the default ∛ε balances truncation and round-off.
+// Leaves the engine at some perturbed configuration.
+PyramidStepDataDerivative DifferentiatePyramidStepData(
+    ContactEngine* engine, const FormulationSettings& settings, const Eigen::VectorXd& q,
+    const Eigen::VectorXd& u, const PyramidStepData& at_q, double data_step = 6.0555e-6);
+
+}  // namespace quasidyn

@@ -1,0 +1,23 @@
+#pragma once
+// What the implicit differentiation of one time step produces: the sensitivities of the
+// optimal velocity v* of the step's convex program (gradients/qp_gradient.h,
+// gradients/log_barrier_gradient.h).
+
+#include <Eigen/Core>
+
+#include "quasidyn/model/scene.h"
+
+namespace quasidyn {
+
+struct VelocityGradient {
+  // ∂v*/∂ε_k along the tangent directions q ⊕ ε e_k (n_v × n_v); empty when not requested.
+  Eigen::MatrixXd dv_dq;
+  Eigen::MatrixXd dv_du;  // ∂v*/∂u (n_v × n_q,a)
+  int active_rows = 0;    // exact QP: rows of the pyramid kept active; barrier: all rows
+  int kkt_rank = 0;       // numerical rank of the linear system solved (its size if regular)
+};
+
+// ∂τ_h/∂u = [0; h K_a] (n_v × n_q,a), quasi_dynamic_cost.h; h [s].
+Eigen::MatrixXd CommandForceJacobian(const Scene& scene, double time_step);
+
+}  // namespace quasidyn

@@ -1,0 +1,19 @@
+#pragma once
+// Readable names of the entries of q, for trajectory files and plots.
+
+#include <string>
+#include <vector>
+
+#include "quasidyn/model/scene.h"
+
+namespace quasidyn {
+
+// One name per entry of q (size n_q), from the joint that owns it (model/scene.h):
+//   revolute, prismatic  "<joint>"
+//   planar               "<joint>/x", "<joint>/y", "<joint>/theta"
+//   floating             "<joint>/x", "<joint>/y", "<joint>/z",
+//                        "<joint>/qw", "<joint>/qx", "<joint>/qy", "<joint>/qz"
+// Throws std::invalid_argument when the joints' q blocks do not tile [0, n_q) exactly.
+std::vector<std::string> CoordinateNames(const Scene& scene);
+
+}  // namespace quasidyn

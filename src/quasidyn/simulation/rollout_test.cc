@@ -1,0 +1,223 @@
+#include "quasidyn/simulation/rollout.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "quasidyn/dynamics/quasi_dynamic_stepper.h"
+#include "quasidyn/io/scene_loader.h"
+
+namespace quasidyn {
+namespace {
+
+const std::string kExamples = std::string(QUASIDYN_SOURCE_DIR) + "/examples/";
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+TEST(StepCountForDurationTest, CoversTheDuration) {
+  // 0.24 / 0.01 is 23.999999999999996 in binary floating point: still 24 steps.
+  EXPECT_EQ(StepCountForDuration(0.24, 0.01), 24);
+  EXPECT_EQ(StepCountForDuration(7.0, 0.01), 700);
+  EXPECT_EQ(StepCountForDuration(0.245, 0.01), 25);  // a partial step is taken in full
+  EXPECT_EQ(StepCountForDuration(0.0, 0.01), 0);
+  EXPECT_EQ(StepCountForDuration(1.0, 0.3), 4);  // 3.33… → 4
+}
+
+TEST(StepCountForDurationTest, RejectsBadValues) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(StepCountForDuration(1.0, 0.0), std::invalid_argument);
+  EXPECT_THROW(StepCountForDuration(1.0, -0.01), std::invalid_argument);
+  EXPECT_THROW(StepCountForDuration(1.0, nan), std::invalid_argument);
+  EXPECT_THROW(StepCountForDuration(nan, 0.01), std::invalid_argument);
+  EXPECT_THROW(StepCountForDuration(-1.0, 0.01), std::invalid_argument);
+  EXPECT_THROW(StepCountForDuration(1e12, 1e-3), std::invalid_argument);
+}
+
+class PlanarGripperRolloutTest : public ::testing::Test {
+ protected:
+  Scene scene_ = LoadScene(kExamples + "planar_gripper/scene.yaml");
+  FormulationSettings settings_ = SettingsFromScene(scene_);
+};
+
+TEST_F(PlanarGripperRolloutTest, RecordsEveryStepOfTheSchedule) {
+  // The schedule ends at 0.24 s and h = 0.01 s (examples/planar_gripper/scene.yaml).
+  const int steps = StepCountForDuration(scene_.ScheduleEnd(), settings_.time_step);
+  ASSERT_EQ(steps, 24);
+  const Trajectory trajectory = Rollout(scene_, settings_, {steps, {}});
+
+  EXPECT_TRUE(trajectory.completed()) << trajectory.message;
+  EXPECT_EQ(trajectory.steps_requested, 24);
+  ASSERT_EQ(static_cast<int>(trajectory.steps.size()), 24);
+  EXPECT_EQ(trajectory.scene_name, "planar_gripper");
+  EXPECT_EQ(trajectory.formulation, "qp");
+  EXPECT_EQ(trajectory.time_step, 0.01);
+  EXPECT_EQ(trajectory.nq, 6);
+  EXPECT_EQ(trajectory.nv, 6);
+  EXPECT_EQ(trajectory.nq_u, 3);
+  EXPECT_EQ(trajectory.q0, scene_.q0);
+  for (int k = 1; k <= 24; ++k) {
+    const TrajectoryStep& step = trajectory.steps[k - 1];
+    // t_k = k·h, up to the one rounding of the product.
+    EXPECT_NEAR(step.t, k * 0.01, k * 0.01 * kEps) << "step " << k;
+    EXPECT_EQ(step.u, scene_.CommandAt(step.t)) << "step " << k;
+    EXPECT_EQ(step.q.size(), 6);
+    EXPECT_TRUE(step.status == SolverStatus::kSolved ||
+                step.status == SolverStatus::kSolvedInaccurate);
+    EXPECT_GT(step.solver.iterations, 0);
+    EXPECT_GE(step.step_time_seconds, step.solver.solve_time_seconds);
+  }
+  // The last step ends at the last knot: its command is the knot's position, exactly.
+  ASSERT_EQ(scene_.schedules.size(), 1u);
+  EXPECT_EQ(trajectory.steps.back().u, scene_.schedules[0].positions.back());
+}
+
+TEST_F(PlanarGripperRolloutTest, MatchesTheStepperLoopItWraps) {
+  // The loop of the issue: q = q0; for k: u = CommandAt((k+1)·h); q = Step(q, u).q_next.
+  QuasiDynamicStepper stepper(scene_, settings_);
+  Eigen::VectorXd q = scene_.q0;
+  const Trajectory trajectory = Rollout(scene_, settings_, {10, {}});
+  ASSERT_EQ(trajectory.steps.size(), 10u);
+  for (int k = 0; k < 10; ++k) {
+    const StepResult result = stepper.Step(q, scene_.CommandAt((k + 1) * 0.01));
+    ASSERT_TRUE(result.ok());
+    q = result.q_next;
+    EXPECT_EQ(trajectory.steps[k].q, q) << "step " << k + 1;
+    EXPECT_EQ(trajectory.steps[k].contacts.size(), result.contacts.size());
+  }
+}
+
+TEST_F(PlanarGripperRolloutTest, RecordsContactsWithNamesAndForces) {
+  const Trajectory trajectory = Rollout(scene_, settings_, {24, {}});
+  ASSERT_TRUE(trajectory.completed()) << trajectory.message;
+  // The sphere rests on the ground from the start: every step has a disk/ground contact
+  // whose normal is +y (ground is shape B: normal from B to A) and pushes up (>= 0).
+  for (const TrajectoryStep& step : trajectory.steps) {
+    bool ground_contact = false;
+    for (const ContactRecord& c : step.contacts) {
+      EXPECT_GE(c.normal_force, 0.0);
+      EXPECT_NEAR(c.normal.norm(), 1.0, 1e-12);
+      const bool disk_ground = (c.shape_a == "sphere/disk" && c.body_b == "world") ||
+                               (c.shape_b == "sphere/disk" && c.body_a == "world");
+      if (!disk_ground) continue;
+      ground_contact = true;
+      const double sign = c.body_b == "world" ? 1.0 : -1.0;
+      EXPECT_NEAR(sign * c.normal.y(), 1.0, 1e-12) << "t = " << step.t;
+    }
+    EXPECT_TRUE(ground_contact) << "t = " << step.t;
+  }
+}
+
+TEST_F(PlanarGripperRolloutTest, ReportsProgressAfterEveryStep) {
+  std::vector<double> fractions;
+  const Trajectory trajectory =
+      Rollout(scene_, settings_, {8, [&](double f) { fractions.push_back(f); }});
+  ASSERT_EQ(fractions.size(), 8u);
+  for (int k = 1; k <= 8; ++k) EXPECT_DOUBLE_EQ(fractions[k - 1], k / 8.0);
+}
+
+TEST_F(PlanarGripperRolloutTest, ZeroStepsGiveAnEmptyCompletedTrajectory) {
+  const Trajectory trajectory = Rollout(scene_, settings_, {0, {}});
+  EXPECT_TRUE(trajectory.steps.empty());
+  EXPECT_TRUE(trajectory.completed());
+  EXPECT_EQ(trajectory.FinalConfiguration(), scene_.q0);
+}
+
+TEST_F(PlanarGripperRolloutTest, RejectsBadInputBeforeStepping) {
+  EXPECT_THROW(Rollout(scene_, settings_, {-1, {}}), std::invalid_argument);
+  FormulationSettings bad = settings_;
+  bad.time_step = 0.0;
+  EXPECT_THROW(Rollout(scene_, bad, {5, {}}), std::invalid_argument);
+  bad.time_step = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(Rollout(scene_, bad, {5, {}}), std::invalid_argument);
+}
+
+// A step function that succeeds (moving nothing) until step `fail_at`, which fails.
+StepFunction FailingAt(int fail_at, int* calls) {
+  return [fail_at, calls](const Eigen::VectorXd& q, const Eigen::VectorXd&) {
+    StepResult result;
+    ++*calls;
+    if (*calls == fail_at) {
+      result.status = SolverStatus::kInfeasible;
+      result.message = "contact 2 (a / b, phi = -0.5 m) cannot be resolved";
+      result.q_next = q;
+      return result;
+    }
+    result.status = SolverStatus::kSolved;
+    result.q_next = q;
+    result.q_next[0] += 1.0;  // a recognisable motion: q_0 counts the steps done
+    return result;
+  };
+}
+
+TEST_F(PlanarGripperRolloutTest, FailingStepStopsTheRolloutAndKeepsItsMessage) {
+  int calls = 0;
+  const Trajectory trajectory = Rollout(scene_, settings_, {10, {}}, FailingAt(4, &calls));
+  EXPECT_EQ(calls, 4);  // nothing after the failed step
+  ASSERT_EQ(trajectory.steps.size(), 3u);
+  EXPECT_FALSE(trajectory.completed());
+  EXPECT_EQ(trajectory.steps_requested, 10);
+  EXPECT_EQ(trajectory.status, SolverStatus::kInfeasible);
+  EXPECT_NE(trajectory.message.find("cannot be resolved"), std::string::npos) << trajectory.message;
+  EXPECT_NE(trajectory.message.find("step 4"), std::string::npos) << trajectory.message;
+  EXPECT_NE(trajectory.message.find("infeasible"), std::string::npos) << trajectory.message;
+  EXPECT_DOUBLE_EQ(trajectory.FinalConfiguration()[0], scene_.q0[0] + 3.0);
+}
+
+TEST_F(PlanarGripperRolloutTest, ThrowingStepIsRecordedAsAFailure) {
+  int calls = 0;
+  const StepFunction throwing = [&calls](const Eigen::VectorXd& q, const Eigen::VectorXd&) {
+    if (++calls == 2) throw std::invalid_argument("q has a NaN at index 1");
+    StepResult result;
+    result.status = SolverStatus::kSolved;
+    result.q_next = q;
+    return result;
+  };
+  const Trajectory trajectory = Rollout(scene_, settings_, {5, {}}, throwing);
+  EXPECT_EQ(trajectory.steps.size(), 1u);
+  EXPECT_EQ(trajectory.status, SolverStatus::kNumericalFailure);
+  EXPECT_NE(trajectory.message.find("NaN at index 1"), std::string::npos) << trajectory.message;
+}
+
+TEST(RolloutTest, InfeasibleFirstStepNamesTheContact) {
+  // Two fixed objects overlapping by 0.05 m: their contact has J = 0 and φ < 0, so
+  // φ/h + J v >= 0 holds for no v (eq. (10) of Pang & Tedrake 2021 is infeasible).
+  const std::string yaml = R"(
+name: overlap
+dimension: 2
+time_step: 0.01
+objects:
+  - name: left_block
+    joint: fixed
+    pose: {x: 0, y: 0}
+    body:
+      mass: 1
+      inertia: from_shapes
+      shapes: [{name: box, type: box, size: [0.2, 0.2, 0.2], friction: 0.5}]
+  - name: right_block
+    joint: fixed
+    pose: {x: 0.15, y: 0}
+    body:
+      mass: 1
+      inertia: from_shapes
+      shapes: [{name: box, type: box, size: [0.2, 0.2, 0.2], friction: 0.5}]
+  - name: ball
+    joint: planar
+    body:
+      mass: 1
+      inertia: from_shapes
+      shapes: [{name: disk, type: sphere, radius: 0.05, friction: 0.5}]
+    initial: [2, 2, 0]
+)";
+  const Scene scene = LoadSceneFromString(yaml, "overlap.yaml", ".");
+  const Trajectory trajectory = Rollout(scene, SettingsFromScene(scene), {5, {}});
+  EXPECT_TRUE(trajectory.steps.empty());
+  EXPECT_FALSE(trajectory.completed());
+  EXPECT_NE(trajectory.status, SolverStatus::kSolved);
+  EXPECT_NE(trajectory.message.find("left_block/box"), std::string::npos) << trajectory.message;
+  EXPECT_NE(trajectory.message.find("right_block/box"), std::string::npos) << trajectory.message;
+}
+
+}  // namespace
+}  // namespace quasidyn

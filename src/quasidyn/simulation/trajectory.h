@@ -1,0 +1,71 @@
+#pragma once
+// A simulated trajectory held in memory: what a rollout (rollout.h) produced and what a
+// trajectory file (trajectory_json.h, docs/trajectory-format.md) stores.
+//
+// Time convention: step k (k = 1 … N) advances the scene from t_{k−1} = (k−1)·h to
+// t_k = k·h. Its record holds t_k, the configuration q(t_k) after the step, the command
+// u = q̄_a(t_k) the step was solved with (Scene::CommandAt(t_k)), the contacts found at
+// q(t_{k−1}) with the forces they carried during the step, and the solver's statistics.
+// q(0) is Trajectory::q0.
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "quasidyn/solvers/solver_status.h"
+
+namespace quasidyn {
+
+// One contact of one step, with the force shape_b exerts on shape_a over the step
+// (dynamics/step_result.h: ContactReport, with scene names instead of indices).
+struct ContactRecord {
+  std::string shape_a, shape_b;                       // Scene::geometries names
+  std::string body_a, body_b;                         // Scene::bodies names
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();    // witness point on shape_b, world [m]
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  // unit, world, from shape_b to shape_a
+  double phi_start = 0.0;     // signed distance at the start of the step [m]
+  double phi_end = 0.0;       // its first-order prediction at the end of the step [m]
+  double normal_force = 0.0;  // >= 0 [N], along normal
+  Eigen::Vector3d friction_force = Eigen::Vector3d::Zero();  // tangential, world [N]
+};
+
+struct TrajectoryStep {
+  double t = 0.0;     // t_k = k·h [s], the time at the end of the step
+  Eigen::VectorXd q;  // q(t_k), size n_q
+  Eigen::VectorXd u;  // the command q̄_a(t_k), size n_q,a
+  std::vector<ContactRecord> contacts;
+  SolverStatus status = SolverStatus::kNotRun;  // solved or solved_inaccurate
+  SolverInfo solver;               // the solver's iterations, residuals and solve time [s]
+  double step_time_seconds = 0.0;  // wall-clock time of the whole step (contacts + solve) [s]
+};
+
+struct Trajectory {
+  // Where it came from.
+  std::string scene_name;
+  std::string scene_file;   // Scene::source_file; empty for scenes built in memory
+  std::string formulation;  // FormulationName(): qp | socp | log-barrier | ...
+  double time_step = 0.0;   // h [s], > 0
+  double kappa = 0.0;       // log-barrier weight κ [1/(N·m)], > 0 (unused by qp, socp, lcp)
+  double object_mass_scale = 0.0;  // s [-], >= 0 (quasi_dynamic_cost.h)
+
+  // The layout of q (model/scene.h): q = [q_u; q_a].
+  int nq = 0, nv = 0, nq_u = 0;
+  std::vector<std::string> coordinate_names;  // size n_q (coordinate_names.h)
+  Eigen::VectorXd q0;                         // q(0), size n_q
+
+  std::vector<TrajectoryStep> steps;  // the steps done, in order
+
+  // How the rollout ended. Solved (or solved_inaccurate) when every requested step was done;
+  // otherwise the status and message of the step that failed, step number steps.size() + 1,
+  // which would have ended at (steps.size() + 1)·h and is not in `steps`.
+  int steps_requested = 0;
+  SolverStatus status = SolverStatus::kNotRun;
+  std::string message;
+
+  // True when every requested step was done (a failed step stops the rollout early).
+  bool completed() const { return static_cast<int>(steps.size()) == steps_requested; }
+  // The configuration at the end: q of the last step, q0 when no step was done.
+  const Eigen::VectorXd& FinalConfiguration() const { return steps.empty() ? q0 : steps.back().q; }
+};
+
+}  // namespace quasidyn

@@ -1,0 +1,269 @@
+#include "quasidyn/simulation/trajectory_json.h"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace quasidyn {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFormatName = "quasidyn-trajectory";
+
+// ---- writing ----
+
+json Number(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+  return x;
+}
+
+json NumberArray(const Eigen::Ref<const Eigen::VectorXd>& x) {
+  json out = json::array();
+  for (Eigen::Index i = 0; i < x.size(); ++i) out.push_back(Number(x[i]));
+  return out;
+}
+
+json ContactToJson(const ContactRecord& c) {
+  return {{"shape_a", c.shape_a},
+          {"shape_b", c.shape_b},
+          {"body_a", c.body_a},
+          {"body_b", c.body_b},
+          {"point", NumberArray(c.point)},
+          {"normal", NumberArray(c.normal)},
+          {"phi_start", Number(c.phi_start)},
+          {"phi_end", Number(c.phi_end)},
+          {"normal_force", Number(c.normal_force)},
+          {"friction_force", NumberArray(c.friction_force)}};
+}
+
+json StepToJson(const TrajectoryStep& step) {
+  json contacts = json::array();
+  for (const ContactRecord& c : step.contacts) contacts.push_back(ContactToJson(c));
+  return {{"t", Number(step.t)},
+          {"q", NumberArray(step.q)},
+          {"u", NumberArray(step.u)},
+          {"status", std::string(ToString(step.status))},
+          {"solver",
+           {{"iterations", step.solver.iterations},
+            {"primal_residual", Number(step.solver.primal_residual)},
+            {"dual_residual", Number(step.solver.dual_residual)},
+            {"complementarity_gap", Number(step.solver.complementarity_gap)},
+            {"solve_time", Number(step.solver.solve_time_seconds)}}},
+          {"step_time", Number(step.step_time_seconds)},
+          {"contacts", contacts}};
+}
+
+// ---- reading: every helper names the field it reads in its errors ----
+
+[[noreturn]] void Fail(const std::string& where, const std::string& problem) {
+  throw std::invalid_argument(where + ": " + problem);
+}
+
+const json& Field(const json& object, const char* key, const std::string& where) {
+  if (!object.is_object()) Fail(where, "expected an object");
+  const auto it = object.find(key);
+  if (it == object.end()) Fail(where.empty() ? key : where + "." + key, "missing");
+  return *it;
+}
+
+std::string Path(const std::string& where, const char* key) {
+  return where.empty() ? key : where + "." + key;
+}
+
+double ReadNumber(const json& j, const std::string& where) {
+  if (j.is_number()) return j.get<double>();
+  if (j.is_string()) {
+    const std::string& s = j.get_ref<const std::string&>();
+    if (s == "NaN") return std::numeric_limits<double>::quiet_NaN();
+    if (s == "Infinity") return std::numeric_limits<double>::infinity();
+    if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
+  }
+  Fail(where, "expected a number (or \"NaN\", \"Infinity\", \"-Infinity\"), got " + j.dump());
+}
+
+double ReadNumber(const json& object, const char* key, const std::string& where) {
+  return ReadNumber(Field(object, key, where), Path(where, key));
+}
+
+int ReadInt(const json& object, const char* key, const std::string& where, int minimum) {
+  const json& j = Field(object, key, where);
+  if (!j.is_number_integer()) Fail(Path(where, key), "expected an integer, got " + j.dump());
+  const auto value = j.get<long long>();
+  if (value < minimum || value > std::numeric_limits<int>::max())
+    Fail(Path(where, key),
+         "must be >= " + std::to_string(minimum) + " (got " + std::to_string(value) + ")");
+  return static_cast<int>(value);
+}
+
+std::string ReadString(const json& object, const char* key, const std::string& where) {
+  const json& j = Field(object, key, where);
+  if (!j.is_string()) Fail(Path(where, key), "expected a string, got " + j.dump());
+  return j.get<std::string>();
+}
+
+Eigen::VectorXd ReadVector(const json& object, const char* key, const std::string& where,
+                           int size) {
+  const json& j = Field(object, key, where);
+  const std::string path = Path(where, key);
+  if (!j.is_array()) Fail(path, "expected an array of numbers");
+  if (static_cast<int>(j.size()) != size)
+    Fail(path, "expected " + std::to_string(size) + " numbers, got " + std::to_string(j.size()));
+  Eigen::VectorXd x(size);
+  for (int i = 0; i < size; ++i) x[i] = ReadNumber(j[i], path + "[" + std::to_string(i) + "]");
+  return x;
+}
+
+SolverStatus ReadStatus(const json& object, const char* key, const std::string& where) {
+  const std::string name = ReadString(object, key, where);
+  for (SolverStatus status :
+       {SolverStatus::kSolved, SolverStatus::kSolvedInaccurate, SolverStatus::kMaxIterations,
+        SolverStatus::kInfeasible, SolverStatus::kNumericalFailure, SolverStatus::kNotRun})
+    if (name == ToString(status)) return status;
+  Fail(Path(where, key), "unknown solver status '" + name + "'");
+}
+
+const json& ReadArray(const json& object, const char* key, const std::string& where) {
+  const json& j = Field(object, key, where);
+  if (!j.is_array()) Fail(Path(where, key), "expected an array");
+  return j;
+}
+
+ContactRecord ContactFromJson(const json& j, const std::string& where) {
+  ContactRecord c;
+  c.shape_a = ReadString(j, "shape_a", where);
+  c.shape_b = ReadString(j, "shape_b", where);
+  c.body_a = ReadString(j, "body_a", where);
+  c.body_b = ReadString(j, "body_b", where);
+  c.point = ReadVector(j, "point", where, 3);
+  c.normal = ReadVector(j, "normal", where, 3);
+  c.phi_start = ReadNumber(j, "phi_start", where);
+  c.phi_end = ReadNumber(j, "phi_end", where);
+  c.normal_force = ReadNumber(j, "normal_force", where);
+  c.friction_force = ReadVector(j, "friction_force", where, 3);
+  return c;
+}
+
+TrajectoryStep StepFromJson(const json& j, const std::string& where, int nq, int nq_a) {
+  TrajectoryStep step;
+  step.t = ReadNumber(j, "t", where);
+  step.q = ReadVector(j, "q", where, nq);
+  step.u = ReadVector(j, "u", where, nq_a);
+  step.status = ReadStatus(j, "status", where);
+  const json& solver = Field(j, "solver", where);
+  const std::string solver_where = Path(where, "solver");
+  step.solver.iterations = ReadInt(solver, "iterations", solver_where, 0);
+  step.solver.primal_residual = ReadNumber(solver, "primal_residual", solver_where);
+  step.solver.dual_residual = ReadNumber(solver, "dual_residual", solver_where);
+  step.solver.complementarity_gap = ReadNumber(solver, "complementarity_gap", solver_where);
+  step.solver.solve_time_seconds = ReadNumber(solver, "solve_time", solver_where);
+  step.step_time_seconds = ReadNumber(j, "step_time", where);
+  const json& contacts = ReadArray(j, "contacts", where);
+  for (size_t i = 0; i < contacts.size(); ++i)
+    step.contacts.push_back(
+        ContactFromJson(contacts[i], where + ".contacts[" + std::to_string(i) + "]"));
+  return step;
+}
+
+}  // namespace
+
+nlohmann::json TrajectoryToJson(const Trajectory& trajectory) {
+  json steps = json::array();
+  for (const TrajectoryStep& step : trajectory.steps) steps.push_back(StepToJson(step));
+  json out;  // keys in insertion order would need ordered_json; readers look them up by name
+  out["format"] = kFormatName;
+  out["format_version"] = kTrajectoryFormatVersion;
+  out["scene"] = {{"name", trajectory.scene_name}, {"file", trajectory.scene_file}};
+  out["formulation"] = {{"type", trajectory.formulation},
+                        {"time_step", Number(trajectory.time_step)},
+                        {"kappa", Number(trajectory.kappa)},
+                        {"object_mass_scale", Number(trajectory.object_mass_scale)}};
+  out["nq"] = trajectory.nq;
+  out["nv"] = trajectory.nv;
+  out["nq_u"] = trajectory.nq_u;
+  out["nq_a"] = trajectory.nq - trajectory.nq_u;
+  out["coordinate_names"] = trajectory.coordinate_names;
+  out["q0"] = NumberArray(trajectory.q0);
+  out["steps_requested"] = trajectory.steps_requested;
+  out["status"] = std::string(ToString(trajectory.status));
+  out["message"] = trajectory.message;
+  out["steps"] = std::move(steps);
+  return out;
+}
+
+Trajectory TrajectoryFromJson(const nlohmann::json& j) {
+  if (!j.is_object()) Fail("trajectory", "expected a JSON object");
+  if (ReadString(j, "format", "") != kFormatName)
+    Fail("format", std::string("expected \"") + kFormatName + "\"");
+  const int version = ReadInt(j, "format_version", "", 0);
+  if (version != kTrajectoryFormatVersion)
+    Fail("format_version", "version " + std::to_string(version) +
+                               " is not supported (this "
+                               "reader knows version " +
+                               std::to_string(kTrajectoryFormatVersion) + ")");
+  Trajectory t;
+  const json& scene = Field(j, "scene", "");
+  t.scene_name = ReadString(scene, "name", "scene");
+  t.scene_file = ReadString(scene, "file", "scene");
+  const json& formulation = Field(j, "formulation", "");
+  t.formulation = ReadString(formulation, "type", "formulation");
+  t.time_step = ReadNumber(formulation, "time_step", "formulation");
+  if (!(t.time_step > 0)) Fail("formulation.time_step", "must be > 0");
+  t.kappa = ReadNumber(formulation, "kappa", "formulation");
+  t.object_mass_scale = ReadNumber(formulation, "object_mass_scale", "formulation");
+  t.nq = ReadInt(j, "nq", "", 0);
+  t.nv = ReadInt(j, "nv", "", 0);
+  t.nq_u = ReadInt(j, "nq_u", "", 0);
+  if (t.nq_u > t.nq) Fail("nq_u", "must be <= nq");
+  const int nq_a = ReadInt(j, "nq_a", "", 0);
+  if (nq_a != t.nq - t.nq_u) Fail("nq_a", "must equal nq - nq_u");
+  const json& names = ReadArray(j, "coordinate_names", "");
+  if (static_cast<int>(names.size()) != t.nq)
+    Fail("coordinate_names",
+         "expected " + std::to_string(t.nq) + " names, got " + std::to_string(names.size()));
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!names[i].is_string())
+      Fail("coordinate_names[" + std::to_string(i) + "]", "expected a string");
+    t.coordinate_names.push_back(names[i].get<std::string>());
+  }
+  t.q0 = ReadVector(j, "q0", "", t.nq);
+  t.steps_requested = ReadInt(j, "steps_requested", "", 0);
+  t.status = ReadStatus(j, "status", "");
+  t.message = ReadString(j, "message", "");
+  const json& steps = ReadArray(j, "steps", "");
+  if (static_cast<int>(steps.size()) > t.steps_requested)
+    Fail("steps", "holds " + std::to_string(steps.size()) + " steps, more than steps_requested");
+  t.steps.reserve(steps.size());
+  for (size_t k = 0; k < steps.size(); ++k)
+    t.steps.push_back(StepFromJson(steps[k], "steps[" + std::to_string(k) + "]", t.nq, nq_a));
+  return t;
+}
+
+void WriteTrajectoryFile(const Trajectory& trajectory, const std::string& path, int indent) {
+  std::ofstream file(path);
+  if (!file) throw std::runtime_error("cannot open '" + path + "' for writing");
+  file << TrajectoryToJson(trajectory).dump(indent) << "\n";
+  file.close();
+  if (!file) throw std::runtime_error("error while writing '" + path + "'");
+}
+
+Trajectory ReadTrajectoryFile(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) throw std::runtime_error("cannot open trajectory file '" + path + "'");
+  json j;
+  try {
+    j = json::parse(file);
+  } catch (const json::parse_error& e) {
+    throw std::runtime_error("'" + path + "' is not valid JSON: " + e.what());
+  }
+  try {
+    return TrajectoryFromJson(j);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path + ": " + e.what());
+  }
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,182 @@
+#include "quasidyn/viewer/viewer_data.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <vector>
+
+#include "quasidyn/kinematics/kinematics.h"
+
+namespace quasidyn {
+namespace {
+
+using nlohmann::json;
+
+class Rounder {
+ public:
+  explicit Rounder(int digits) : digits_(digits) {}
+  double operator()(double value) const { return RoundToSignificantDigits(value, digits_); }
+  json Vector(const Eigen::Vector3d& v) const {
+    return json::array({(*this)(v.x()), (*this)(v.y()), (*this)(v.z())});
+  }
+  // three.js order: (x, y, z, w).
+  json Quaternion(const Eigen::Quaterniond& q) const {
+    return json::array({(*this)(q.x()), (*this)(q.y()), (*this)(q.z()), (*this)(q.w())});
+  }
+
+ private:
+  int digits_;
+};
+
+const char* BodyKind(const Scene& scene, int body) {
+  if (body == 0) return "world";
+  const int instance = scene.bodies[body].instance;
+  if (instance >= 0 && scene.instances[instance].actuated) return "robot";
+  return "object";
+}
+
+json ShapeData(const CollisionGeometry& geometry, const Rounder& round) {
+  const Shape& shape = geometry.shape;
+  json vertices = json::array();
+  for (const Eigen::Vector3d& v : shape.vertices) vertices.push_back(round.Vector(v));
+  return json{{"name", geometry.name},
+              {"type", ShapeTypeName(shape.type)},
+              {"radius", round(shape.radius)},
+              {"length", round(shape.length)},
+              {"size", round.Vector(shape.size)},
+              {"vertices", vertices},
+              {"position", round.Vector(geometry.X_BS.translation())},
+              {"quaternion", round.Quaternion(Eigen::Quaterniond(geometry.X_BS.rotation()))}};
+}
+
+// Indices of the steps shown after q0: all when they fit in max_frames − 1, otherwise every
+// stride-th step plus the last, with stride = ⌈N / (max_frames − 1)⌉ so that at most
+// 1 + ⌈N / stride⌉ <= max_frames frames remain.
+std::vector<int> ShownSteps(int step_count, int max_frames) {
+  std::vector<int> shown;
+  if (step_count == 0) return shown;
+  const int slots = max_frames - 1;
+  const int stride = step_count <= slots ? 1 : (step_count + slots - 1) / slots;
+  for (int k = stride; k <= step_count; k += stride) shown.push_back(k - 1);
+  if (shown.back() != step_count - 1) shown.push_back(step_count - 1);
+  return shown;
+}
+
+void CheckConfiguration(const Scene& scene, const Eigen::VectorXd& q, const std::string& what) {
+  if (q.size() != scene.nq)
+    throw std::invalid_argument(what + ": expected " + std::to_string(scene.nq) +
+                                " numbers (the scene's n_q), got " + std::to_string(q.size()));
+  for (Eigen::Index i = 0; i < q.size(); ++i)
+    if (!std::isfinite(q[i]))
+      throw std::invalid_argument(what + "[" + std::to_string(i) + "] is not finite");
+}
+
+json PoseRow(const Kinematics& kinematics, const std::vector<int>& bodies, const Rounder& round) {
+  json row = json::array();
+  for (int body : bodies) {
+    const Eigen::Isometry3d& X_WB = kinematics.BodyPose(body);
+    const Eigen::Quaterniond rotation(X_WB.rotation());
+    for (const json& part : {round.Vector(X_WB.translation()), round.Quaternion(rotation)})
+      for (const json& number : part) row.push_back(number);
+  }
+  return row;
+}
+
+json ContactData(const ContactRecord& contact, const Rounder& round) {
+  return json{{"a", contact.shape_a},
+              {"b", contact.shape_b},
+              {"point", round.Vector(contact.point)},
+              {"normal", round.Vector(contact.normal)},
+              {"normal_force", round(contact.normal_force)},
+              {"friction_force", round.Vector(contact.friction_force)}};
+}
+
+}  // namespace
+
+double RoundToSignificantDigits(double value, int digits) {
+  if (digits < 1 || digits > 17)
+    throw std::invalid_argument("significant digits must be in [1, 17], got " +
+                                std::to_string(digits));
+  if (!std::isfinite(value) || value == 0.0) return value;
+  char text[40];
+  std::snprintf(text, sizeof(text), "%.*g", digits, value);
+  return std::strtod(text, nullptr);
+}
+
+nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
+                               const ViewerDataOptions& options) {
+  if (options.max_frames < 2)
+    throw std::invalid_argument("viewer max_frames must be >= 2, got " +
+                                std::to_string(options.max_frames));
+  if (options.significant_digits < 1 || options.significant_digits > 17)
+    throw std::invalid_argument("viewer significant_digits must be in [1, 17], got " +
+                                std::to_string(options.significant_digits));
+  if (trajectory.nq != scene.nq)
+    throw std::invalid_argument(
+        "the trajectory has n_q = " + std::to_string(trajectory.nq) + " but scene '" + scene.name +
+        "' has n_q = " + std::to_string(scene.nq) + ": not a trajectory of this scene");
+  const Rounder round(options.significant_digits);
+
+  // Bodies that carry at least one shape, in scene order (the world first).
+  std::vector<int> shown_bodies;
+  json bodies = json::array();
+  for (int b = 0; b < static_cast<int>(scene.bodies.size()); ++b) {
+    json shapes = json::array();
+    for (const CollisionGeometry& geometry : scene.geometries)
+      if (geometry.body == b) shapes.push_back(ShapeData(geometry, round));
+    if (shapes.empty()) continue;
+    shown_bodies.push_back(b);
+    bodies.push_back(
+        json{{"name", scene.bodies[b].name}, {"kind", BodyKind(scene, b)}, {"shapes", shapes}});
+  }
+
+  Kinematics kinematics(scene);
+  json t = json::array(), step = json::array(), status = json::array(), iterations = json::array(),
+       poses = json::array(), contacts = json::array();
+  CheckConfiguration(scene, trajectory.q0, "trajectory q0");
+  kinematics.Update(trajectory.q0);
+  t.push_back(0.0);
+  step.push_back(0);
+  status.push_back("initial");
+  iterations.push_back(0);
+  poses.push_back(PoseRow(kinematics, shown_bodies, round));
+  contacts.push_back(json::array());
+  const int step_count = static_cast<int>(trajectory.steps.size());
+  for (int k : ShownSteps(step_count, options.max_frames)) {
+    const TrajectoryStep& record = trajectory.steps[k];
+    CheckConfiguration(scene, record.q, "trajectory steps[" + std::to_string(k) + "].q");
+    kinematics.Update(record.q);
+    t.push_back(round(record.t));
+    step.push_back(k + 1);
+    status.push_back(std::string(ToString(record.status)));
+    iterations.push_back(record.solver.iterations);
+    poses.push_back(PoseRow(kinematics, shown_bodies, round));
+    json step_contacts = json::array();
+    for (const ContactRecord& contact : record.contacts)
+      step_contacts.push_back(ContactData(contact, round));
+    contacts.push_back(step_contacts);
+  }
+
+  return json{
+      {"format", "quasidyn-viewer-data"},
+      {"format_version", 1},
+      {"scene", {{"name", scene.name}, {"file", trajectory.scene_file}, {"planar", scene.planar}}},
+      {"run",
+       {{"formulation", trajectory.formulation},
+        {"time_step", trajectory.time_step},
+        {"steps_requested", trajectory.steps_requested},
+        {"steps_done", step_count},
+        {"status", std::string(ToString(trajectory.status))},
+        {"message", trajectory.message}}},
+      {"bodies", bodies},
+      {"frames",
+       {{"t", t},
+        {"step", step},
+        {"status", status},
+        {"iterations", iterations},
+        {"poses", poses},
+        {"contacts", contacts}}}};
+}
+
+}  // namespace quasidyn

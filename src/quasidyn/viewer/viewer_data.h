@@ -1,0 +1,47 @@
+#pragma once
+// The data the web viewer animates (viewer/src/*.js reads it): the scene's shapes per body and,
+// per frame, every body's world pose and the step's contacts and solver status. Bodies' poses
+// come from running the scene's kinematics at q0 and at each step's q (trajectory files store
+// only q, docs/trajectory-format.md).
+//
+// Layout (format "quasidyn-viewer-data", version 1; units SI):
+//   scene:       {name, file, planar}
+//   run:         {formulation, time_step [s], steps_requested, steps_done, status, message}
+//   bodies:      [{name, kind: "world"|"object"|"robot", shapes: [{name, type, radius [m],
+//                  length [m], size [m] (3), vertices [m] (n × 3, in S), position [m] (3, S in B),
+//                  quaternion (x, y, z, w) (S in B)}]}]; only bodies with at least one shape,
+//                  the world first when it has shapes.
+//   frames:      {t [s] (F), step (F: 0 for q0, k for step k), status (F), iterations (F),
+//                 poses (F × 7·B: per body position [m] then quaternion (x, y, z, w), in world),
+//                 contacts (F lists of {a, b, point [m] (3), normal (3), normal_force [N],
+//                 friction_force [N] (3)})}
+// Frame 0 is q0 (status "initial", no contacts); frame j > 0 shows step k's q(t_k) with the
+// contacts and forces of step k. Numbers are rounded to `significant_digits` digits.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "quasidyn/model/scene.h"
+#include "quasidyn/simulation/trajectory.h"
+
+namespace quasidyn {
+
+struct ViewerDataOptions {
+  // Most frames kept [-], >= 2. A trajectory with more steps is subsampled at an even stride
+  // (the first frame, q0, and the last step are always kept).
+  int max_frames = 2000;
+  // Significant decimal digits of every number written [-], in [1, 17]. 6 digits place a body
+  // to 1 µm in a 1 m scene, far below a pixel.
+  int significant_digits = 6;
+};
+
+// Builds the viewer data. Throws std::invalid_argument naming the problem when the trajectory
+// does not fit the scene (n_q differs, a q of the wrong size or with a non-finite entry) or the
+// options are out of range.
+nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
+                               const ViewerDataOptions& options = {});
+
+// `value` rounded to `digits` significant decimal digits (1 … 17); non-finite values unchanged.
+double RoundToSignificantDigits(double value, int digits);
+
+}  // namespace quasidyn

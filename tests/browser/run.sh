@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The web viewer in a real browser (tests/browser/viewer_test.cjs): simulates a short
+# planar_pushing rollout, writes its page with `quasidyn view`, opens it in headless Chromium.
+# Usage: tests/browser/run.sh QUASIDYN_BINARY   (run from the repository root)
+# Environment: QUASIDYN_NODE_MODULES (playwright-core; default <build>/viewer/npm/node_modules),
+# QUASIDYN_BROWSER_ARTIFACTS (screenshots; default <build>/browser-artifacts),
+# QUASIDYN_CHROMIUM (default /usr/bin/chromium).
+set -euo pipefail
+quasidyn=${1:?usage: run.sh QUASIDYN_BINARY}
+build_dir=$(cd "$(dirname "$quasidyn")" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+node_modules=${QUASIDYN_NODE_MODULES:-$build_dir/viewer/npm/node_modules}
+artifacts=${QUASIDYN_BROWSER_ARTIFACTS:-$build_dir/browser-artifacts}
+chromium=${QUASIDYN_CHROMIUM:-/usr/bin/chromium}
+
+[[ -x "$chromium" ]] || { echo "browser test: no Chromium at $chromium (apt-get install chromium)" >&2; exit 1; }
+[[ -d "$node_modules/playwright-core" ]] ||
+  { echo "browser test: no playwright-core in $node_modules (build the viewer first)" >&2; exit 1; }
+
+mkdir -p "$artifacts"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# 0.6 s of pushing: the pusher (x = -0.2 → -0.02 m) reaches the box at t ≈ 0.27 s.
+"$quasidyn" simulate "$repo/examples/planar_pushing/scene.yaml" --steps 60 --quiet \
+  --out "$work/planar_pushing.json" > /dev/null
+"$quasidyn" view "$work/planar_pushing.json" -o "$artifacts/planar_pushing.html"
+QUASIDYN_CHROMIUM="$chromium" NODE_PATH="$node_modules" \
+  node "$here/viewer_test.cjs" "$artifacts/planar_pushing.html" "$artifacts"

@@ -1,0 +1,126 @@
+// Opens a quasidyn viewer page in Debian's headless Chromium (driven by playwright-core) and
+// checks: no console error or page error, no network request, a canvas that is not blank
+// (pixel variance) and bodies that move between two times (pixel difference). Saves both
+// screenshots. Usage: node viewer_test.cjs PAGE.html ARTIFACT_DIR [LATER_TIME_S]
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const [page_path, artifact_dir, later_arg] = process.argv.slice(2);
+if (!page_path || !artifact_dir) {
+  console.error('usage: node viewer_test.cjs PAGE.html ARTIFACT_DIR [LATER_TIME_S]');
+  process.exit(2);
+}
+const chromium_path = process.env.QUASIDYN_CHROMIUM || '/usr/bin/chromium';
+const failures = [];
+const check = (ok, what) => {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures.push(what);
+};
+
+// Luminance statistics of the WebGL canvas, read back in the page (preserveDrawingBuffer):
+// mean, variance and a 64 × 36 thumbnail of 8-bit luminance for frame comparison.
+async function canvasPixels(page) {
+  return page.evaluate(() => {
+    const canvas = document.getElementById('qd-canvas');
+    const thumb = document.createElement('canvas');
+    thumb.width = 64;
+    thumb.height = 36;
+    const context = thumb.getContext('2d');
+    context.drawImage(canvas, 0, 0, thumb.width, thumb.height);
+    const { data } = context.getImageData(0, 0, thumb.width, thumb.height);
+    const luminance = [];
+    for (let i = 0; i < data.length; i += 4) {
+      luminance.push(0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2]);
+    }
+    const mean = luminance.reduce((a, b) => a + b, 0) / luminance.length;
+    const variance = luminance.reduce((a, b) => a + (b - mean) ** 2, 0) / luminance.length;
+    return { mean, variance, luminance };
+  });
+}
+
+(async () => {
+  fs.mkdirSync(artifact_dir, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: chromium_path,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run',
+      // WebGL without a GPU: ANGLE on SwiftShader (Chromium's CPU Vulkan).
+      '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    const console_errors = [];
+    const requests = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') console_errors.push(message.text());
+    });
+    page.on('pageerror', (error) => console_errors.push(`page error: ${error.message}`));
+    page.on('request', (request) => {
+      if (!request.url().startsWith('file:') && !request.url().startsWith('data:')) {
+        requests.push(request.url());
+      }
+    });
+    await page.goto('file://' + path.resolve(page_path));
+    await page.waitForFunction(() => window.quasidynViewer && window.quasidynViewer.ready,
+      null, { timeout: 30000 });
+    const viewer = await page.evaluate(() => ({
+      duration: window.quasidynViewer.duration, frames: window.quasidynViewer.frameCount }));
+    check(viewer.frames >= 2, `page has ${viewer.frames} frames (>= 2)`);
+    const later = later_arg !== undefined ? Number(later_arg) : viewer.duration;
+
+    await page.evaluate(() => { window.quasidynViewer.pause(); window.quasidynViewer.seek(0); });
+    const first = await canvasPixels(page);
+    await page.screenshot({ path: path.join(artifact_dir, 'viewer_t0.png') });
+
+    // Play for a moment: the animation loop must advance the time by itself.
+    await page.evaluate(() => window.quasidynViewer.play());
+    await page.waitForTimeout(500);
+    const played = await page.evaluate(() => window.quasidynViewer.time);
+    check(played > 0, `playing advances the time (t = ${played.toFixed(3)} s after 0.5 s)`);
+
+    const frame = await page.evaluate((t) => {
+      window.quasidynViewer.pause();
+      return window.quasidynViewer.seek(t);
+    }, later);
+    const second = await canvasPixels(page);
+    await page.screenshot({ path: path.join(artifact_dir, 'viewer_later.png') });
+    const info = await page.evaluate(() => document.getElementById('qd-info').innerText);
+    check(/solved/.test(info), 'the info panel shows the step\'s solver status');
+    check(frame > 0, `seek(${later}) shows frame ${frame} (> 0)`);
+
+    // Not blank: a uniform canvas has variance 0; a scene with shapes, grid and shading has
+    // luminance spread over tens of levels (standard deviation > 5 of 255).
+    check(first.variance > 25, `canvas at t0 not blank (luminance variance ${first.variance.toFixed(1)} > 25)`);
+    check(second.variance > 25, `canvas later not blank (luminance variance ${second.variance.toFixed(1)} > 25)`);
+    // Motion: thumbnail pixels that changed by more than 8 levels (well above antialiasing
+    // noise between identical renders, which is 0 for a deterministic software rasteriser).
+    let changed = 0;
+    first.luminance.forEach((value, i) => { if (Math.abs(value - second.luminance[i]) > 8) ++changed; });
+    check(changed >= 3, `bodies moved: ${changed} of ${first.luminance.length} thumbnail pixels changed (>= 3)`);
+    // Determinism of the comparison itself: the same time renders the same pixels.
+    await page.evaluate((t) => window.quasidynViewer.seek(t), later);
+    const again = await canvasPixels(page);
+    const noise = again.luminance.filter((v, i) => Math.abs(v - second.luminance[i]) > 8).length;
+    check(noise === 0, `re-rendering the same time changes no pixel (${noise} changed)`);
+
+    // The toggles hide the contact layer without errors.
+    await page.click('#qd-points');
+    await page.click('#qd-forces');
+    await page.click('#qd-play');
+    await page.waitForTimeout(200);
+
+    check(console_errors.length === 0,
+      `no console errors${console_errors.length ? ': ' + console_errors.join(' | ') : ''}`);
+    check(requests.length === 0,
+      `no network requests${requests.length ? ': ' + requests.join(' ') : ''}`);
+  } finally {
+    await browser.close();
+  }
+  console.log(`${failures.length === 0 ? 'PASS' : 'FAIL'}: ${failures.length} check(s) failed; screenshots in ${artifact_dir}`);
+  process.exit(failures.length === 0 ? 0 : 1);
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

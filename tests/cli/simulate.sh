@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# `quasidyn simulate` as a user meets it: every example runs to the end of its schedule and
+# writes a valid trajectory file (docs/trajectory-format.md); --steps/--duration/--h change the
+# step count as documented; bad flags give a non-zero exit and an error on stderr; the progress
+# bar stays within its redraw budget.
+set -uo pipefail
+qd=$1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+"$qd" --help | grep -q "simulate" || fail "--help does not list the simulate subcommand"
+
+# Validates a trajectory file; $2 = the expected number of steps, $3 = the expected h.
+check_trajectory() {
+  python3 - "$@" <<'PY'
+import json, math, sys
+path, steps, h = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+d = json.load(open(path))
+assert d["format"] == "quasidyn-trajectory" and d["format_version"] == 1, d["format"]
+f = d["formulation"]
+assert f["time_step"] == h, (f["time_step"], h)
+assert d["nq_a"] == d["nq"] - d["nq_u"]
+assert len(d["coordinate_names"]) == d["nq"] and len(d["q0"]) == d["nq"]
+assert d["steps_requested"] == steps, (d["steps_requested"], steps)
+assert len(d["steps"]) == steps, (len(d["steps"]), steps)
+assert d["status"] in ("solved", "solved_inaccurate"), d["status"]
+for k, s in enumerate(d["steps"], start=1):
+    # t_k = k·h up to the rounding of the product
+    assert abs(s["t"] - k * h) <= 4 * k * h * 2.0**-52, (k, s["t"])
+    assert len(s["q"]) == d["nq"] and len(s["u"]) == d["nq_a"], k
+    assert all(math.isfinite(x) for x in s["q"]), k
+    assert s["status"] in ("solved", "solved_inaccurate"), (k, s["status"])
+    assert s["solver"]["iterations"] >= 0 and s["solver"]["solve_time"] >= 0, k
+    assert s["step_time"] >= s["solver"]["solve_time"], k
+    for c in s["contacts"]:
+        assert abs(sum(x * x for x in c["normal"]) - 1) < 1e-9, (k, c)
+        assert c["normal_force"] >= 0, (k, c)
+        assert len(c["point"]) == 3 and len(c["friction_force"]) == 3
+        for key in ("shape_a", "shape_b", "body_a", "body_b"):
+            assert isinstance(c[key], str) and c[key], (k, key)
+PY
+}
+
+# Every example to the end of its schedule (h = 0.01 s in every example scene).
+for scene in examples/*/scene.yaml; do
+  name=$(basename "$(dirname "$scene")")
+  end=$(grep -Eo '\{t: *[0-9.]+' "$scene" | grep -Eo '[0-9.]+$' | sort -g | tail -1)
+  steps=$(python3 -c "import math; r = $end / 0.01; print(round(r) if abs(r - round(r)) < 1e-9 * max(1, r) else math.ceil(r))")
+  "$qd" simulate "$scene" --quiet --out "$tmp/$name.json" > "$tmp/out.txt" 2> "$tmp/err.txt" \
+    || fail "simulate $scene exited non-zero: $(cat "$tmp/err.txt")"
+  [ -s "$tmp/err.txt" ] && fail "simulate $scene --quiet wrote to stderr: $(cat "$tmp/err.txt")"
+  grep -q "final status" "$tmp/out.txt" || fail "simulate $scene prints no summary"
+  check_trajectory "$tmp/$name.json" "$steps" 0.01 || fail "simulate $scene: bad trajectory"
+done
+
+# The arm places the red cube on the stack (z = 0.28 m) by t = 7 s and lets it go.
+python3 - "$tmp/arm_cubes.json" <<'PY' || fail "arm_cubes: the red cube is not on the stack"
+import json, sys
+d = json.load(open(sys.argv[1]))
+i = d["coordinate_names"].index("red_cube/root_joint/z")
+last = d["steps"][-1]
+assert last["t"] >= 7.0 - 1e-9, last["t"]
+assert abs(last["q"][i] - 0.28) < 0.01, last["q"][i]
+PY
+
+g=examples/planar_gripper/scene.yaml
+# --steps, --duration and --h set the step count.
+"$qd" simulate $g --quiet --steps 5 --out "$tmp/a.json" > /dev/null || fail "--steps 5"
+check_trajectory "$tmp/a.json" 5 0.01 || fail "--steps 5 does not give 5 steps"
+"$qd" simulate $g --quiet --duration 0.1 --h 0.005 --out "$tmp/b.json" > /dev/null \
+  || fail "--duration 0.1 --h 0.005"
+check_trajectory "$tmp/b.json" 20 0.005 || fail "--duration 0.1 --h 0.005 is not 20 steps"
+
+# The progress bar: one line on stderr ending with a newline, at most 20 redraws.
+"$qd" simulate $g --steps 50 > /dev/null 2> "$tmp/bar.txt" || fail "simulate with progress bar"
+redraws=$(tr -cd '\r' < "$tmp/bar.txt" | wc -c)
+[ "$redraws" -ge 1 ] && [ "$redraws" -le 20 ] || fail "progress bar redrew $redraws times"
+[ "$(wc -l < "$tmp/bar.txt")" -eq 1 ] || fail "progress bar is not one line ending in a newline"
+grep -q "50/50 steps" "$tmp/bar.txt" || fail "progress bar does not reach 50/50"
+
+# Bad flags: non-zero exit and an error on stderr that names the problem.
+expect_error() {  # $1 = text the error must contain; the rest = arguments
+  local want=$1; shift
+  if "$qd" simulate "$@" > /dev/null 2> "$tmp/err.txt"; then fail "accepted: $*"; fi
+  grep -qi -- "$want" "$tmp/err.txt" || fail "error for '$*' does not mention '$want': $(cat "$tmp/err.txt")"
+}
+expect_error "--h" $g --h 0
+expect_error "--h" $g --h -0.01
+expect_error "--h" $g --h nan
+expect_error "--h" $g --h abc
+expect_error "--kappa" $g --kappa 0
+expect_error "formulation" $g --formulation magic
+expect_error "--steps" $g --steps 0
+expect_error "excludes" $g --steps 5 --duration 1
+expect_error "--duration" $g --duration -1
+expect_error "does/not/exist.yaml" does/not/exist.yaml
+expect_error "--bogus" $g --bogus
+expect_error "SCENE" --quiet
+expect_error "cannot open" $g --steps 1 --quiet --out /nonexistent/dir/t.json
+
+# A failed step: exit code 3, the reason on stderr, the steps done still written.
+cat > "$tmp/overlap.yaml" <<'YAML'
+name: overlap
+dimension: 2
+time_step: 0.01
+objects:
+  - {name: left_block, joint: fixed, pose: {x: 0, y: 0},
+     body: {mass: 1, inertia: from_shapes,
+            shapes: [{name: box, type: box, size: [0.2, 0.2, 0.2], friction: 0.5}]}}
+  - {name: right_block, joint: fixed, pose: {x: 0.15, y: 0},
+     body: {mass: 1, inertia: from_shapes,
+            shapes: [{name: box, type: box, size: [0.2, 0.2, 0.2], friction: 0.5}]}}
+  - {name: ball, joint: planar, initial: [2, 2, 0],
+     body: {mass: 1, inertia: from_shapes,
+            shapes: [{name: disk, type: sphere, radius: 0.05, friction: 0.5}]}}
+YAML
+"$qd" simulate "$tmp/overlap.yaml" --steps 3 --quiet --out "$tmp/fail.json" > "$tmp/out.txt" \
+  2> "$tmp/err.txt"
+code=$?
+[ "$code" -eq 3 ] || fail "a failed step exits with $code, not 3"
+grep -q "left_block/box" "$tmp/err.txt" || fail "failed-step error does not name the contact: $(cat "$tmp/err.txt")"
+grep -q "final status" "$tmp/out.txt" || fail "no summary after a failed step"
+python3 - "$tmp/fail.json" <<'PY' || fail "failed rollout: bad trajectory file"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["steps"] == [] and d["steps_requested"] == 3, d
+assert d["status"] not in ("solved", "solved_inaccurate") and "left_block/box" in d["message"], d
+PY
+echo "cli simulate: all checks passed"

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# `quasidyn view` as a user meets it: a page from a simulated trajectory, --scene, and clear
+# errors for a missing or malformed trajectory and a scene of another size.
+# Usage: tests/cli/view.sh QUASIDYN_BINARY   (run from the repository root)
+set -uo pipefail
+quasidyn=${1:?usage: view.sh QUASIDYN_BINARY}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=0
+pass() { echo "ok   $1"; passes=$((passes + 1)); }
+fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+
+# Expects exit code $1 and stderr containing $2 from the rest of the command line.
+expect_error() {
+  local code=$1 text=$2
+  shift 2
+  "$quasidyn" "$@" > "$work/out" 2> "$work/err"
+  local got=$?
+  if [[ $got -eq $code ]] && grep -qF -- "$text" "$work/err"; then
+    pass "$* → exit $code, '$text'"
+  else
+    fail "$* → exit $got (want $code), stderr: $(cat "$work/err")"
+  fi
+}
+
+"$quasidyn" simulate examples/planar_pushing/scene.yaml --steps 20 --quiet \
+  --out "$work/pushing.json" > /dev/null || fail "simulate planar_pushing"
+
+# A page from the recorded scene file.
+if "$quasidyn" view "$work/pushing.json" -o "$work/page.html" > "$work/out"; then
+  pass "view writes a page"
+else
+  fail "view exited non-zero"
+fi
+[[ -s "$work/page.html" ]] && pass "page not empty" || fail "page missing"
+grep -q '<script id="quasidyn-data" type="application/json">' "$work/page.html" &&
+  pass "page holds the data" || fail "page has no data element"
+[[ $(grep -o '</script>' "$work/page.html" | wc -l) -eq 2 ]] &&
+  pass "page has exactly two inline scripts" || fail "page script count"
+grep -qE '(src|href)="(https?:)?//' "$work/page.html" &&
+  fail "page loads something from the network" || pass "page loads nothing from the network"
+grep -q '"name":"planar_pushing"' "$work/page.html" && pass "page names the scene" ||
+  fail "scene name missing"
+grep -q 'planar_pushing' "$work/out" && pass "view reports what it wrote" || fail "no report"
+
+# --scene overrides the recorded file.
+"$quasidyn" view "$work/pushing.json" -o "$work/page2.html" \
+  --scene examples/planar_pushing/scene.yaml > /dev/null && cmp -s "$work/page.html" "$work/page2.html" &&
+  pass "--scene with the same scene gives the same page" || fail "--scene page differs"
+
+# simulate --html writes the same page as simulate --out followed by view.
+"$quasidyn" simulate examples/planar_pushing/scene.yaml --steps 20 --quiet \
+  --html "$work/direct.html" > /dev/null || fail "simulate --html"
+"$quasidyn" view "$work/pushing.json" -o "$work/via_view.html" > /dev/null || fail "view"
+cmp -s "$work/direct.html" "$work/via_view.html" && pass "simulate --html equals view" ||
+  fail "simulate --html differs from view of the same run"
+
+# Errors.
+expect_error 2 "$work/missing.json" view "$work/missing.json" -o "$work/x.html"
+echo '{"format": "quasidyn-trajectory", "format_version": 1' > "$work/broken.json"
+expect_error 2 "$work/broken.json" view "$work/broken.json" -o "$work/x.html"
+echo '{"format": "something-else"}' > "$work/other.json"
+expect_error 2 "$work/other.json" view "$work/other.json" -o "$work/x.html"
+expect_error 2 "n_q" view "$work/pushing.json" -o "$work/x.html" --scene examples/arm_cubes/scene.yaml
+expect_error 2 "no-such-scene.yaml" view "$work/pushing.json" -o "$work/x.html" --scene no-such-scene.yaml
+expect_error 2 "$work/no-dir/x.html" view "$work/pushing.json" -o "$work/no-dir/x.html"
+"$quasidyn" view "$work/pushing.json" > /dev/null 2>&1 && fail "view without -o succeeded" ||
+  pass "view without -o is refused"
+[[ -e "$work/x.html" ]] && fail "a failed view left a page" || pass "failed views write no page"
+
+echo "$passes passed, $failures failed"
+[[ $failures -eq 0 ]]

@@ -1,0 +1,308 @@
+// The quasidyn trajectory viewer: reads the page's JSON (src/quasidyn/viewer/viewer_data.h),
+// builds a three.js scene of the bodies' shapes and animates their per-frame poses.
+// window.quasidynViewer exposes the playback to scripts and tests (seek, play, pause, ...).
+import * as THREE from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+
+import { ContactLayer, largestForce } from './contacts.js';
+import { Panel } from './panel.js';
+import { makeShapeObject, shapeExtent } from './shapes.js';
+
+// Body colours: objects take the warm / saturated ones in order, robots a steel grey family.
+const kObjectColors = ['#e4572e', '#2e86de', '#f3a712', '#29b765', '#a06cd5', '#17bebb',
+  '#ff6f91', '#8d6e63', '#c0ca33', '#5c6bc0'];
+const kRobotColors = ['#b9c3d1', '#9aa7ba', '#d3dae4', '#8894a8'];
+const kWorldColor = '#6f7785';
+const kGroundColor = '#343a45';
+
+function readData() {
+  const element = document.getElementById('quasidyn-data');
+  if (!element) throw new Error('quasidyn viewer: the page has no quasidyn-data element');
+  const data = JSON.parse(element.textContent);
+  if (data.format !== 'quasidyn-viewer-data' || data.format_version !== 1) {
+    throw new Error(`quasidyn viewer: unsupported data ${data.format} v${data.format_version}`);
+  }
+  return data;
+}
+
+// A round number near x (1, 2 or 5 × 10^k), for grid spacings.
+function niceNumber(x) {
+  const power = 10 ** Math.floor(Math.log10(x));
+  const mantissa = x / power;
+  return (mantissa < 1.5 ? 1 : mantissa < 3.5 ? 2 : mantissa < 7.5 ? 5 : 10) * power;
+}
+
+class Viewer {
+  constructor(data) {
+    this.data = data;
+    this.frames = data.frames;
+    this.planar = data.scene.planar;
+    this.frameCount = this.frames.t.length;
+    this.duration = this.frames.t[this.frameCount - 1];
+    this.time = 0;
+    this.frame = 0;
+    this.speed = 1;
+    this.playing = false;
+
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.renderer.setSize(window.innerWidth, window.innerHeight);
+    this.renderer.shadowMap.enabled = true;
+    this.renderer.shadowMap.type = THREE.PCFShadowMap;
+    this.renderer.toneMapping = THREE.ACESFilmicToneMapping;
+    this.renderer.domElement.id = 'qd-canvas';
+    document.body.append(this.renderer.domElement);
+
+    this.scene = new THREE.Scene();
+    this.scene.background = new THREE.Color('#1d2127');
+    if (!this.planar) THREE.Object3D.DEFAULT_UP.set(0, 0, 1);
+
+    this.buildBodies();
+    this.fitView();
+    this.buildGround();
+    this.buildLights();
+    const forceMax = largestForce(this.frames);
+    // The largest force spans a quarter of the scene.
+    const metersPerNewton = forceMax > 0 ? 0.25 * this.extent / forceMax : 0;
+    this.contacts = new ContactLayer(this.scene, 0.007 * this.extent, metersPerNewton);
+    const forceScale = forceMax > 0
+      ? `longest = ${forceMax.toPrecision(3)} N` : 'no contact force';
+
+    this.panel = new Panel(data, this.legend, {
+      onPlayPause: () => (this.playing ? this.pause() : this.play()),
+      onSeekFrame: (j) => { this.pause(); this.seek(this.frames.t[j]); },
+      onSpeed: (factor) => { this.speed = factor; },
+      onToggle: (points, arrows) => { this.contacts.setVisible(points, arrows); this.render(); },
+    }, forceScale);
+
+    window.addEventListener('resize', () => this.resize());
+    window.addEventListener('keydown', (event) => this.onKey(event));
+    this.seek(0);
+    this.lastTick = performance.now();
+    this.renderer.setAnimationLoop(() => this.tick());
+  }
+
+  buildBodies() {
+    const materialOf = (color) => new THREE.MeshStandardMaterial({
+      color, roughness: 0.5, metalness: 0.08 });
+    // The planar extrusion depth [m]: half the largest shape.
+    let largest = 0;
+    for (const body of this.data.bodies) {
+      for (const shape of body.shapes) largest = Math.max(largest, shapeExtent(shape));
+    }
+    this.depth = 0.5 * (largest || 0.1);
+    this.bodyGroups = [];
+    this.halfSpaces = [];
+    this.legend = [];
+    let objects = 0;
+    let robots = 0;
+    for (const body of this.data.bodies) {
+      const color = body.kind === 'world' ? kWorldColor
+        : body.kind === 'robot' ? kRobotColors[robots++ % kRobotColors.length]
+          : kObjectColors[objects++ % kObjectColors.length];
+      const group = new THREE.Group();
+      group.name = body.name;
+      const material = materialOf(color);
+      for (const shape of body.shapes) {
+        if (shape.type === 'half_space') {
+          this.halfSpaces.push({ group, shape });
+        } else {
+          group.add(makeShapeObject(shape, this.planar, material, { depth: this.depth }));
+        }
+      }
+      // Robots are listed once, by the instance name before the body's '/'.
+      const label = body.kind === 'robot' ? body.name.split('/')[0] : body.name;
+      if (body.kind !== 'world' && !this.legend.some((item) => item.name === label)) {
+        this.legend.push({ name: label, color });
+      }
+      this.scene.add(group);
+      this.bodyGroups.push(group);
+    }
+  }
+
+  // Camera target and distance from the bodies' bounds over the first and last frames.
+  fitView() {
+    const bounds = new THREE.Box3();
+    for (const j of [0, this.frameCount - 1]) {
+      this.applyPoses(j);
+      for (const group of this.bodyGroups) bounds.expandByObject(group);
+    }
+    if (bounds.isEmpty()) bounds.set(new THREE.Vector3(-0.5, -0.5, -0.5),
+      new THREE.Vector3(0.5, 0.5, 0.5));
+    const size = bounds.getSize(new THREE.Vector3());
+    this.extent = Math.max(size.length(), 1e-3);
+    this.center = bounds.getCenter(new THREE.Vector3());
+    this.bounds = bounds;
+
+    const fov = 40;
+    this.camera = new THREE.PerspectiveCamera(fov, window.innerWidth / window.innerHeight,
+      this.extent / 1000, this.extent * 100);
+    const distance = 0.56 * this.extent / Math.tan((fov / 2) * Math.PI / 180);
+    const direction = this.planar ? new THREE.Vector3(0, 0, 1)
+      : new THREE.Vector3(1.1, -1.5, 0.95).normalize();
+    this.camera.position.copy(this.center).addScaledVector(direction, distance);
+    this.camera.lookAt(this.center);
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.target.copy(this.center);
+    this.controls.enableDamping = true;
+    this.controls.update();
+  }
+
+  buildGround() {
+    const spacing = niceNumber(this.extent / 10);
+    const size = spacing * 2 * Math.ceil(1.5 * this.extent / spacing);
+    for (const { group, shape } of this.halfSpaces) {
+      const ground = makeShapeObject(shape, this.planar, null,
+        { size, spacing, color: kGroundColor, depth: this.depth });
+      // Centre the ground under the bodies: shift along the plane, in S's frame.
+      const inShape = this.center.clone().sub(ground.position)
+        .applyQuaternion(ground.quaternion.clone().invert());
+      if (this.planar) inShape.y = 0; else inShape.z = 0;
+      ground.children[0].position.copy(inShape);
+      group.add(ground);
+    }
+    if (this.planar) {
+      // A faint grid behind the plane of motion, for scale.
+      const grid = new THREE.GridHelper(size, Math.round(size / spacing), 0x39404c, 0x2d333c);
+      grid.rotation.x = Math.PI / 2;
+      grid.position.set(this.center.x, this.center.y, -this.depth);
+      this.scene.add(grid);
+    }
+  }
+
+  buildLights() {
+    const up = this.planar ? new THREE.Vector3(0, 1, 0) : new THREE.Vector3(0, 0, 1);
+    const hemisphere = new THREE.HemisphereLight(0xf2f5ff, 0x3a3f4a, 1.6);
+    hemisphere.position.copy(up);
+    this.scene.add(hemisphere);
+    const sun = new THREE.DirectionalLight(0xffffff, 2.2);
+    const offset = this.planar ? new THREE.Vector3(0.4, 1.0, 1.2)
+      : new THREE.Vector3(0.5, -0.3, 1.0);
+    sun.position.copy(this.center).addScaledVector(offset.normalize(), 2 * this.extent);
+    sun.target.position.copy(this.center);
+    sun.castShadow = true;
+    sun.shadow.mapSize.set(1024, 1024);
+    const half = this.extent;
+    Object.assign(sun.shadow.camera, { left: -half, right: half, top: half, bottom: -half,
+      near: 0.01 * this.extent, far: 5 * this.extent });
+    sun.shadow.bias = -0.0005;
+    this.scene.add(sun, sun.target);
+  }
+
+  applyPoses(j) {
+    const row = this.frames.poses[j];
+    this.bodyGroups.forEach((group, b) => {
+      group.position.fromArray(row, 7 * b);
+      group.quaternion.fromArray(row, 7 * b + 3);
+    });
+  }
+
+  // The frame shown at time t [s]: the last one with t_j <= t.
+  frameAt(t) {
+    const times = this.frames.t;
+    let low = 0;
+    let high = this.frameCount - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (times[middle] <= t + 1e-9 * Math.max(1, Math.abs(t))) low = middle; else high = middle - 1;
+    }
+    return low;
+  }
+
+  // Shows time t [s] (clamped to [0, duration]) and renders at once; returns the frame index.
+  seek(t) {
+    this.time = Math.min(Math.max(Number(t) || 0, 0), this.duration);
+    this.frame = this.frameAt(this.time);
+    this.applyPoses(this.frame);
+    this.contacts.show(this.frames.contacts[this.frame]);
+    this.panel.update(this.frames, this.frame, this.time, this.data.run.steps_requested);
+    this.render();
+    return this.frame;
+  }
+
+  play() {
+    if (this.time >= this.duration) this.seek(0);
+    this.playing = true;
+    this.panel.setPlaying(true);
+  }
+
+  pause() {
+    this.playing = false;
+    this.panel.setPlaying(false);
+  }
+
+  stepFrames(delta) {
+    this.pause();
+    const j = Math.min(Math.max(this.frame + delta, 0), this.frameCount - 1);
+    this.seek(this.frames.t[j]);
+  }
+
+  onKey(event) {
+    if (event.target instanceof HTMLInputElement && event.target.type === 'range') return;
+    if (event.code === 'Space') {
+      event.preventDefault();
+      if (this.playing) this.pause(); else this.play();
+    } else if (event.code === 'ArrowRight') {
+      this.stepFrames(1);
+    } else if (event.code === 'ArrowLeft') {
+      this.stepFrames(-1);
+    }
+  }
+
+  tick() {
+    const now = performance.now();
+    const elapsed = Math.min((now - this.lastTick) / 1000, 0.1);
+    this.lastTick = now;
+    if (this.playing) {
+      this.seek(this.time + elapsed * this.speed);
+      if (this.time >= this.duration) this.pause();
+    }
+    this.controls.update();
+    this.render();
+  }
+
+  render() {
+    this.renderer.render(this.scene, this.camera);
+  }
+
+  resize() {
+    this.camera.aspect = window.innerWidth / window.innerHeight;
+    this.camera.updateProjectionMatrix();
+    this.renderer.setSize(window.innerWidth, window.innerHeight);
+    this.render();
+  }
+}
+
+function showError(error) {
+  const box = document.createElement('pre');
+  box.style.cssText = 'color:#ff8080;font:14px monospace;padding:16px;white-space:pre-wrap';
+  box.textContent = String(error && error.stack ? error.stack : error);
+  document.body.append(box);
+  console.error(error);
+}
+
+function start() {
+  try {
+    const viewer = new Viewer(readData());
+    window.quasidynViewer = {
+      seek: (t) => viewer.seek(t),
+      play: () => viewer.play(),
+      pause: () => viewer.pause(),
+      render: () => viewer.render(),
+      get time() { return viewer.time; },
+      get frame() { return viewer.frame; },
+      get playing() { return viewer.playing; },
+      duration: viewer.duration,
+      frameCount: viewer.frameCount,
+      ready: true,
+    };
+  } catch (error) {
+    showError(error);
+  }
+}
+
+if (document.readyState === 'loading') {
+  document.addEventListener('DOMContentLoaded', start);
+} else {
+  start();
+}
