@@ -1,6 +1,6 @@
 // Kinematics update plus contact query on the arm + 10 cubes scene (Pang & Tedrake 2021,
 // Fig. 1): the per-step front end every formulation pays before building its problem.
-// Run: build/release/contact_query_bench --benchmark_repetitions=10 \
+// Run: build/release/contact_query_bench --benchmark_repetitions=10
 //        --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 

@@ -13,4 +13,18 @@ std::string FailureMessage(const StepProblem& problem, std::string_view formulat
   return message;
 }
 
+bool StartSolution(const StepProblem& problem, std::string_view formulation, SolverStatus status,
+                   const SolverInfo& info, std::string_view solver_message,
+                   const Eigen::VectorXd& x, FormulationSolution* solution) {
+  solution->status = status;
+  solution->info = info;
+  solution->v = x;
+  const int nc = problem.contacts.size();
+  solution->normal_impulse = Eigen::VectorXd::Zero(nc);
+  solution->friction_impulse = Eigen::Matrix3Xd::Zero(3, nc);
+  const bool solved = status == SolverStatus::kSolved || status == SolverStatus::kSolvedInaccurate;
+  if (!solved) solution->message = FailureMessage(problem, formulation, solver_message, x);
+  return solved;
+}
+
 }  // namespace quasidyn

@@ -31,19 +31,10 @@ FormulationSolution SolveConeLogBarrier(const StepProblem& problem, LogBarrierSo
   const LogBarrierProblem barrier = BuildConeLogBarrier(problem);
   const LogBarrierResult result = solver->Solve(barrier, settings);
   FormulationSolution solution;
-  solution.status = result.status;
-  solution.info = result.info;
-  solution.v = result.x;
-  const int nc = problem.contacts.size();
-  solution.normal_impulse = Eigen::VectorXd::Zero(nc);
-  solution.friction_impulse = Eigen::Matrix3Xd::Zero(3, nc);
-  const bool solved =
-      result.status == SolverStatus::kSolved || result.status == SolverStatus::kSolvedInaccurate;
-  if (!solved) {
-    solution.message =
-        FailureMessage(problem, "log-barrier cone (Pang 2022)", result.message, result.x);
+  if (!StartSolution(problem, "log-barrier cone (Pang 2022)", result.status, result.info, result.message,
+                     result.x, &solution))
     return solution;
-  }
+  const int nc = problem.contacts.size();
   for (int i = 0; i < nc; ++i) {
     const Contact& c = problem.contacts.contacts[i];
     const SecondOrderConeConstraint& cone = barrier.cones[i];

@@ -62,19 +62,10 @@ FormulationSolution SolveFrictionConeSocp(const StepProblem& problem, SocpSolver
     if (result.status == SolverStatus::kSolved) result.status = SolverStatus::kSolvedInaccurate;
   }
   FormulationSolution solution;
-  solution.status = result.status;
-  solution.info = result.info;
-  solution.v = result.x;
-  const int nc = problem.contacts.size();
-  solution.normal_impulse = Eigen::VectorXd::Zero(nc);
-  solution.friction_impulse = Eigen::Matrix3Xd::Zero(3, nc);
-  const bool solved =
-      result.status == SolverStatus::kSolved || result.status == SolverStatus::kSolvedInaccurate;
-  if (!solved) {
-    solution.message =
-        FailureMessage(problem, "SOCP (Pang 2022, exact friction cone)", result.message, result.x);
+  if (!StartSolution(problem, "SOCP (Pang 2022, exact friction cone)", result.status, result.info, result.message,
+                     result.x, &solution))
     return solution;
-  }
+  const int nc = problem.contacts.size();
   int cone = 0, row = 0;
   for (int i = 0; i < nc; ++i) {
     const Contact& c = problem.contacts.contacts[i];
