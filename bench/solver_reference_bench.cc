@@ -15,6 +15,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -120,7 +121,8 @@ SiconosAnswer SolveSiconos(SiconosLcp& lcp, SiconosMethod method) {
     case SiconosMethod::kLexicoLemke: {
       SolverOptions* options = solver_options_create(SICONOS_LCP_LEMKE);
       lcp_lexicolemke(&lcp.problem, a.z.data(), a.w.data(), &a.info, options);
-      solver_options_delete(options);
+      solver_options_delete(options);  // frees the contents (Siconos 4.4)
+      free(options);                   // and the struct itself
       break;
     }
     case SiconosMethod::kPgs: {
@@ -128,7 +130,8 @@ SiconosAnswer SolveSiconos(SiconosLcp& lcp, SiconosMethod method) {
       options->iparam[SICONOS_IPARAM_MAX_ITER] = 20000;
       options->dparam[SICONOS_DPARAM_TOL] = 1e-9;
       lcp_pgs(&lcp.problem, a.z.data(), a.w.data(), &a.info, options);
-      solver_options_delete(options);
+      solver_options_delete(options);  // frees the contents (Siconos 4.4)
+      free(options);                   // and the struct itself
       break;
     }
     case SiconosMethod::kEnum: {
@@ -136,7 +139,8 @@ SiconosAnswer SolveSiconos(SiconosLcp& lcp, SiconosMethod method) {
       lcp_enum_init(&lcp.problem, options, 1);
       lcp_enum(&lcp.problem, a.z.data(), a.w.data(), &a.info, options);
       lcp_enum_reset(&lcp.problem, options, 1);
-      solver_options_delete(options);
+      solver_options_delete(options);  // frees the contents (Siconos 4.4)
+      free(options);                   // and the struct itself
       break;
     }
   }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "quasidyn/solvers/qp.h"
@@ -53,7 +54,8 @@ SiconosSolution SolveWithSiconos(const LcpProblem& p) {
   s.z = VectorXd::Zero(n);
   s.w = VectorXd::Zero(n);
   lcp_lexicolemke(&problem, s.z.data(), s.w.data(), &s.info, options);
-  solver_options_delete(options);
+  solver_options_delete(options);  // frees the contents (Siconos 4.4)
+  free(options);                   // and the struct itself
   NM_free(M);
   return s;
 }
