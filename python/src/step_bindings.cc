@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "quasidyn/simulation/rollout.h"
 #include "quasidyn/dynamics/quasi_dynamic_stepper.h"
 #include "quasidyn/simulation/trajectory.h"
 
@@ -40,21 +41,6 @@ struct PyStepResult {
   StepResult result;
   std::vector<ContactRecord> contacts;
 };
-
-ContactRecord NamedContact(const Scene& scene, const ContactReport& report) {
-  ContactRecord record;
-  record.shape_a = scene.geometries.at(report.geometry_a).name;
-  record.shape_b = scene.geometries.at(report.geometry_b).name;
-  record.body_a = scene.bodies.at(report.body_a).name;
-  record.body_b = scene.bodies.at(report.body_b).name;
-  record.point = report.point;
-  record.normal = report.normal;
-  record.phi_start = report.phi_start;
-  record.phi_end = report.phi_end;
-  record.normal_force = report.normal_force;
-  record.friction_force = report.friction_force;
-  return record;
-}
 
 constexpr auto kView = py::return_value_policy::reference_internal;
 
@@ -167,7 +153,7 @@ void BindStep(py::module_& m) {
             }
             out.contacts.reserve(out.result.contacts.size());
             for (const ContactReport& report : out.result.contacts)
-              out.contacts.push_back(NamedContact(*s.scene(), report));
+              out.contacts.push_back(NamedContactRecord(*s.scene(), report));
             return out;
           },
           py::arg("q"), py::arg("u"),

@@ -14,21 +14,6 @@
 namespace quasidyn {
 namespace {
 
-ContactRecord ToRecord(const Scene& scene, const ContactReport& report) {
-  ContactRecord record;
-  record.shape_a = scene.geometries.at(report.geometry_a).name;
-  record.shape_b = scene.geometries.at(report.geometry_b).name;
-  record.body_a = scene.bodies.at(report.body_a).name;
-  record.body_b = scene.bodies.at(report.body_b).name;
-  record.point = report.point;
-  record.normal = report.normal;
-  record.phi_start = report.phi_start;
-  record.phi_end = report.phi_end;
-  record.normal_force = report.normal_force;
-  record.friction_force = report.friction_force;
-  return record;
-}
-
 Trajectory EmptyTrajectory(const Scene& scene, const FormulationSettings& settings, int steps) {
   Trajectory trajectory;
   trajectory.scene_name = scene.name;
@@ -52,6 +37,21 @@ bool Succeeded(SolverStatus status) {
 }
 
 }  // namespace
+
+ContactRecord NamedContactRecord(const Scene& scene, const ContactReport& report) {
+  ContactRecord record;
+  record.shape_a = scene.geometries.at(report.geometry_a).name;
+  record.shape_b = scene.geometries.at(report.geometry_b).name;
+  record.body_a = scene.bodies.at(report.body_a).name;
+  record.body_b = scene.bodies.at(report.body_b).name;
+  record.point = report.point;
+  record.normal = report.normal;
+  record.phi_start = report.phi_start;
+  record.phi_end = report.phi_end;
+  record.normal_force = report.normal_force;
+  record.friction_force = report.friction_force;
+  return record;
+}
 
 int StepCountForDuration(double duration, double time_step) {
   if (!(time_step > 0) || !std::isfinite(time_step))
@@ -125,7 +125,7 @@ Trajectory Rollout(const Scene& scene, const FormulationSettings& settings,
     record.solver = result.info;
     record.contacts.reserve(result.contacts.size());
     for (const ContactReport& report : result.contacts)
-      record.contacts.push_back(ToRecord(scene, report));
+      record.contacts.push_back(NamedContactRecord(scene, report));
     trajectory.steps.push_back(std::move(record));
     if (options.progress) options.progress(static_cast<double>(k) / options.steps);
   }

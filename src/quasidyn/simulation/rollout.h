@@ -18,6 +18,9 @@
 
 namespace quasidyn {
 
+// A stepper's contact report with the scene's shape and body names in place of indices.
+ContactRecord NamedContactRecord(const Scene& scene, const ContactReport& report);
+
 // The number of steps of length h [s] (> 0) that cover a duration T [s] (>= 0): T/h when it
 // is an integer up to round-off (relative 1e-9, far above the ~1e-16 error of the division
 // and far below one step), otherwise ⌈T/h⌉ so that the simulated time reaches T.
