@@ -3,7 +3,9 @@
 // step through QuasiDynamicStepper for each formulation, and its parts (contact engine,
 // cost, problem build, solve). Single-threaded.
 // Run: build-bench/step_bench --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
-// and read the *_median rows.
+// and read the *_median rows (CPU column; the machine may be shared). BM_FullStep repeats one
+// state, so the log barrier's previous-minimiser start is exact there after the first solve;
+// BM_RolloutStep is the honest per-step time along a trajectory.
 #include <benchmark/benchmark.h>
 
 #include "arm_cubes_grasp.h"
@@ -43,6 +45,40 @@ BENCHMARK_CAPTURE(BM_FullStep, log_barrier, FormulationType::kLogBarrierPyramid)
 BENCHMARK_CAPTURE(BM_FullStep, log_barrier_cone, FormulationType::kLogBarrierCone)
     ->Unit(benchmark::kMicrosecond);
 
+// The step along a trajectory, as a rollout runs it: from the grasp state, steps k = 0 … 49
+// under the scene's commands (then back to the grasp state), so each solve sees a new problem
+// and warm starts (the log barrier's previous minimiser, the sparse symbolic analysis) help
+// only as much as consecutive steps are alike. Reported time is per step.
+void BM_RolloutStep(benchmark::State& state, FormulationType type) {
+  const Scene& scene = ArmCubesScene();
+  const SceneState& at = GraspState();
+  FormulationSettings settings = SettingsFromScene(scene);
+  settings.type = type;
+  QuasiDynamicStepper stepper(scene, settings);
+  const double h = settings.time_step;
+  const double t0 = 2.0;  // GraspState's time
+  constexpr int kStepsPerRun = 50;
+  Eigen::VectorXd q = at.q;
+  int k = 0, failures = 0;
+  for (auto _ : state) {
+    const StepResult r = stepper.Step(q, k == 0 ? at.u : scene.CommandAt(t0 + (k + 1) * h));
+    failures += !r.ok();
+    q = r.q_next;
+    if (++k == kStepsPerRun) {
+      k = 0;
+      q = at.q;
+    }
+    benchmark::DoNotOptimize(q.data());
+  }
+  state.counters["failed_steps"] = failures;
+}
+BENCHMARK_CAPTURE(BM_RolloutStep, qp, FormulationType::kQp)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_RolloutStep, socp, FormulationType::kSocp)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_RolloutStep, log_barrier, FormulationType::kLogBarrierPyramid)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_RolloutStep, log_barrier_cone, FormulationType::kLogBarrierCone)
+    ->Unit(benchmark::kMicrosecond);
+
 // Part 1: kinematics update, geometry query and the contact set with its Jacobians.
 void BM_ContactEngine(benchmark::State& state) {
   ContactEngine engine(ArmCubesScene());
@@ -75,8 +111,7 @@ struct GraspProblems {
   QuasiDynamicCost cost;
   QpProblem qp;
   SocpProblem socp;
-  explicit GraspProblems(const Scene& scene)
-      : settings(SettingsFromScene(scene)), engine(scene) {
+  explicit GraspProblems(const Scene& scene) : settings(SettingsFromScene(scene)), engine(scene) {
     contacts = engine.Compute(GraspState().q);
     cost = BuildQuasiDynamicCost(engine.kinematics(), GraspState().u, settings);
     qp = PyramidQp(contacts, cost, settings.time_step);
@@ -137,26 +172,33 @@ void BM_Solve_socp(benchmark::State& state) {
     benchmark::DoNotOptimize(r.x.data());
   }
   state.counters["iterations"] = r.info.iterations;
+  state.counters["sparse"] = r.used_sparse_path;
 }
 BENCHMARK(BM_Solve_socp)->Unit(benchmark::kMicrosecond);
 
-void BM_Solve_log_barrier(benchmark::State& state, bool cone) {
+// warm = false: every solve starts cold (no previous minimiser), so phase 1 runs each time.
+void BM_Solve_log_barrier(benchmark::State& state, bool cone, bool warm) {
   const GraspProblems& p = Problems();
-  const LogBarrierProblem problem = cone ? ConeLogBarrier(p.socp, p.settings.kappa)
-                                         : PyramidLogBarrier(p.qp, p.settings.kappa);
+  const LogBarrierProblem problem =
+      cone ? ConeLogBarrier(p.socp, p.settings.kappa) : PyramidLogBarrier(p.qp, p.settings.kappa);
   LogBarrierSolver solver;
-  LogBarrierResult r = solver.Solve(problem);
+  LogBarrierSettings settings;
+  settings.use_previous_solution = warm;
+  LogBarrierResult r = solver.Solve(problem, settings);
   if (r.status != SolverStatus::kSolved) state.SkipWithError(r.message.c_str());
   for (auto _ : state) {
-    r = solver.Solve(problem);
+    r = solver.Solve(problem, settings);
     benchmark::DoNotOptimize(r.x.data());
   }
   state.counters["iterations"] = r.info.iterations;
   state.counters["phase_one"] = r.used_phase_one;
+  state.counters["sparse"] = r.used_sparse_path;
   state.counters["continuation"] = r.used_continuation;
 }
-BENCHMARK_CAPTURE(BM_Solve_log_barrier, pyramid, false)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Solve_log_barrier, cone, true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Solve_log_barrier, pyramid, false, true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Solve_log_barrier, cone, true, true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Solve_log_barrier, pyramid_cold, false, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Solve_log_barrier, cone_cold, true, false)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace quasidyn::bench

@@ -1,12 +1,13 @@
 // quasidyn: simulate, differentiate and plan contact-rich manipulation.
 // One file per subcommand; this one wires them and turns every error into a message
 // on stderr and a non-zero exit code.
+#include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
 
-#include <CLI/CLI.hpp>
-
+#include "demo_command.h"
 #include "info_command.h"
+#include "linearize_command.h"
 #include "simulate_command.h"
 #include "view_command.h"
 
@@ -17,10 +18,16 @@ int main(int argc, char** argv) {
   quasidyn::cli::AddInfoCommand(app);
   quasidyn::cli::AddSimulateCommand(app);
   quasidyn::cli::AddViewCommand(app);
+  quasidyn::cli::AddLinearizeCommand(app);
+  quasidyn::cli::AddDemoCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version exit 0 and a subcommand's CLI::RuntimeError carries its own code
+    // (3: a failed step); every malformed command line exits 2, like bad input.
+    const int code = app.exit(e);
+    if (code == 0 || dynamic_cast<const CLI::RuntimeError*>(&e) != nullptr) return code;
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "quasidyn: error: " << e.what() << "\n";
     return 2;

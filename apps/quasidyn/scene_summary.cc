@@ -11,9 +11,12 @@ std::vector<double> ToVector(const Eigen::Vector3d& x) { return {x[0], x[1], x[2
 
 const char* CombinationName(FrictionCombination rule) {
   switch (rule) {
-    case FrictionCombination::kMin: return "min";
-    case FrictionCombination::kGeometricMean: return "geometric";
-    case FrictionCombination::kHarmonic: return "harmonic";
+    case FrictionCombination::kMin:
+      return "min";
+    case FrictionCombination::kGeometricMean:
+      return "geometric";
+    case FrictionCombination::kHarmonic:
+      return "harmonic";
   }
   return "unknown";
 }
@@ -47,10 +50,10 @@ nlohmann::json SceneSummaryJson(const Scene& scene, const ContactSet& contacts) 
                                 {"v_start", m.v_start},
                                 {"nv", m.nv}});
   for (const Body& b : scene.bodies)
-    out["bodies"].push_back({{"name", b.name},
-                             {"mass", b.mass},
-                             {"instance", b.instance < 0 ? std::string("world")
-                                                         : scene.instances[b.instance].name}});
+    out["bodies"].push_back(
+        {{"name", b.name},
+         {"mass", b.mass},
+         {"instance", b.instance < 0 ? std::string("world") : scene.instances[b.instance].name}});
   for (const Joint& j : scene.joints)
     out["joints"].push_back({{"name", j.name},
                              {"type", JointTypeName(j.type)},
@@ -82,8 +85,8 @@ std::string SceneSummaryText(const Scene& scene, const ContactSet& contacts) {
   std::ostringstream s;
   s << "scene " << scene.name << " (" << (scene.planar ? "planar, x-y plane" : "3D") << ")\n"
     << "  h = " << scene.time_step << " s, contact tolerance = " << scene.contact_tolerance
-    << " m, friction rays n_d = " << (scene.planar ? 2 : scene.friction_rays)
-    << ", formulation " << scene.formulation.type << "\n"
+    << " m, friction rays n_d = " << (scene.planar ? 2 : scene.friction_rays) << ", formulation "
+    << scene.formulation.type << "\n"
     << "  nq = " << scene.nq << ", nv = " << scene.nv << "  (un-actuated nq_u = " << scene.nq_u
     << ", nv_u = " << scene.nv_u << "; actuated nq_a = nv_a = " << scene.nv_a << ")\n";
   s << "instances (q = [q_u; q_a]):\n";

@@ -11,12 +11,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "progress_bar.h"
 #include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_json.h"
 #include "quasidyn/viewer/html_writer.h"
+#include "timed_rollout.h"
 
 namespace quasidyn::cli {
 namespace {
@@ -123,21 +123,10 @@ void RunSimulate(const SimulateOptions& options) {
   const FormulationSettings settings = ResolveSettings(scene, options);
   const int steps = ResolveStepCount(scene, settings, options);
 
-  std::optional<ProgressBar> bar;
-  RolloutOptions rollout_options;
-  rollout_options.steps = steps;
-  if (!options.quiet) {
-    bar.emplace(std::cerr, "simulate " + scene.name, steps, "steps");
-    bar->Update(0);
-    rollout_options.progress = [&bar, steps](double fraction) {
-      bar->Update(static_cast<int>(std::lround(fraction * steps)));
-    };
-  }
-  const auto start = std::chrono::steady_clock::now();
-  const Trajectory trajectory = Rollout(scene, settings, rollout_options);
-  const double wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (bar) bar->Finish();
+  const TimedRollout run =
+      RunRolloutWithProgress(scene, settings, steps, options.quiet, "simulate " + scene.name);
+  const Trajectory& trajectory = run.trajectory;
+  const double wall_seconds = run.wall_seconds;
 
   // Written before reporting a failure: the steps done are worth keeping.
   if (!options.out_path.empty()) WriteTrajectoryFile(trajectory, options.out_path);

@@ -4,14 +4,16 @@
 // eq. (10), and writes one CSV row per step and formulation:
 //
 //   formulation, t [s], commanded x_l [m], actual x_l [m], c_n1 [N], c_f1 [N], phi_1 [m],
-//   c_n3 [N]
+//   c_n3 [N], commanded y [m], actual y [m]
 //
 // Contact 1 is the left finger–sphere contact, contact 3 the sphere–ground contact (the
 // paper's numbering). Row k holds the state at t = (k+1)·h after the step from k·h: x_l and
 // φ_1 at the end of the step, the forces averaged over it (impulse / h). c_f1 is the vertical
 // (y) component of the friction force the left finger exerts on the sphere: negative while
-// the fingers drag the sphere down. A step that fails (e.g. a formulation not available yet)
-// writes NaN values and its status is printed to stderr.
+// the fingers drag the sphere down. y is the hand's height, which the fingers share (the
+// vertical coordinate of the left finger in Fig. 5). phi_1 is written as nan while the finger is
+// farther from the sphere than the contact tolerance. A step that fails ends that run: its
+// status is printed to stderr and the program exits with status 1 after the other run.
 //
 // Usage: gripper_figures <output.csv> [scene.yaml] [end time, s]
 
@@ -53,7 +55,8 @@ const ContactReport* FindContact(const StepResult& result, int a, int b) {
   return nullptr;
 }
 
-void Simulate(const Scene& scene, FormulationType type, double end_time, std::ostream& out) {
+// False when a step failed (the run's rows end before it).
+bool Simulate(const Scene& scene, FormulationType type, double end_time, std::ostream& out) {
   FormulationSettings settings = quasidyn::SettingsFromScene(scene);
   settings.type = type;  // object_mass_scale and h as in the scene
   quasidyn::QuasiDynamicStepper stepper(scene, settings);
@@ -64,6 +67,8 @@ void Simulate(const Scene& scene, FormulationType type, double end_time, std::os
   const int world = 0;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const int x_left_in_u = x_left - scene.nq_u;
+  const int hand_y = JointQIndex(scene, "gripper/y");
+  const int hand_y_in_u = hand_y - scene.nq_u;
 
   Eigen::VectorXd q = scene.q0;
   const int steps = static_cast<int>(std::lround(end_time / h));
@@ -86,11 +91,13 @@ void Simulate(const Scene& scene, FormulationType type, double end_time, std::os
     } else {
       std::cerr << quasidyn::FormulationName(type) << " stops: the step to t = " << t
                 << " s failed: " << result.message << "\n";
-      return;
+      return false;
     }
     out << quasidyn::FormulationName(type) << "," << t << "," << u[x_left_in_u] << "," << q[x_left]
-        << "," << c_n1 << "," << c_f1 << "," << phi_1 << "," << c_n3 << "\n";
+        << "," << c_n1 << "," << c_f1 << "," << phi_1 << "," << c_n3 << "," << u[hand_y_in_u] << ","
+        << q[hand_y] << "\n";
   }
+  return true;
 }
 
 }  // namespace
@@ -109,9 +116,10 @@ int main(int argc, char** argv) {
     std::ofstream out(argv[1]);
     if (!out) throw std::runtime_error(std::string("cannot write ") + argv[1]);
     out.precision(10);
-    out << "formulation,t,x_l_commanded,x_l,c_n1,c_f1,phi_1,c_n3\n";
-    Simulate(scene, FormulationType::kLcp, end_time, out);
-    Simulate(scene, FormulationType::kQp, end_time, out);
+    out << "formulation,t,x_l_commanded,x_l,c_n1,c_f1,phi_1,c_n3,y_commanded,y\n";
+    const bool lcp_ok = Simulate(scene, FormulationType::kLcp, end_time, out);
+    const bool qp_ok = Simulate(scene, FormulationType::kQp, end_time, out);
+    if (!lcp_ok || !qp_ok) return 1;
   } catch (const std::exception& e) {
     std::cerr << "gripper_figures: " << e.what() << "\n";
     return 1;

@@ -15,10 +15,17 @@ bad arguments (wrong sizes, NaN, unknown formulation, out-of-range parameters) r
 ValueError with the C++ library's message. A step whose solver fails does not raise: see
 StepResult.status and Trajectory.completed. Reference: docs/python.md.
 
-Gradients (A = dq+/dq, B = dq+/du) and batch evaluation are not bound yet (issue 4).
+Gradients: Linearizer(scene).linearize(q, u, mode, method) gives A = dq+/dq and
+B = dq+/du (exact implicit differentiation or log-barrier smoothing); BatchLinearizer
+evaluates many (q, u) pairs on threads, bitwise identical for any thread count, and gives
+randomized-smoothing (bundled first-order and zeroth-order) estimates.
 """
 
 from quasidyn._quasidyn import (  # noqa: F401  (the public API)
+    BatchLinearizer,
+    Linearization,
+    Linearizer,
+    SmoothedLinearization,
     Contact,
     ContactGeometry,
     Scene,
@@ -42,6 +49,7 @@ FORMULATIONS = ("qp", "socp", "log-barrier", "log-barrier-cone", "lcp")
 """Every formulation name accepted by Stepper and rollout."""
 
 __all__ = [
+    "BatchLinearizer", "Linearization", "Linearizer", "SmoothedLinearization",
     "Contact", "ContactGeometry", "FORMULATIONS", "Scene", "SceneError", "StepResult", "Stepper",
     "Trajectory", "TrajectoryStep", "contacts", "forward_kinematics", "integrate", "load_scene",
     "load_scene_from_string", "load_trajectory", "mass_matrix", "rollout",
@@ -49,6 +57,6 @@ __all__ = [
 
 # Show the public package, not the compiled submodule, in reprs and tracebacks.
 for _cls in (Contact, ContactGeometry, Scene, SceneError, StepResult, Stepper, Trajectory,
-             TrajectoryStep):
+             TrajectoryStep, Linearizer, BatchLinearizer, Linearization, SmoothedLinearization):
     _cls.__module__ = __name__
 del _cls

@@ -12,31 +12,32 @@ double CombineFriction(FrictionCombination rule, double mu_a, double mu_b) {
     throw std::invalid_argument("CombineFriction: coefficients must be finite and >= 0 (got " +
                                 std::to_string(mu_a) + ", " + std::to_string(mu_b) + ")");
   switch (rule) {
-    case FrictionCombination::kMin: return std::min(mu_a, mu_b);
-    case FrictionCombination::kGeometricMean: return std::sqrt(mu_a * mu_b);
+    case FrictionCombination::kMin:
+      return std::min(mu_a, mu_b);
+    case FrictionCombination::kGeometricMean:
+      return std::sqrt(mu_a * mu_b);
     case FrictionCombination::kHarmonic:
       return mu_a + mu_b > 0.0 ? 2.0 * mu_a * mu_b / (mu_a + mu_b) : 0.0;
   }
   return 0.0;
 }
 
-void TangentBasis(const Eigen::Vector3d& n, bool planar, Eigen::Vector3d* t1,
-                  Eigen::Vector3d* t2) {
+void TangentBasis(const Eigen::Vector3d& n, bool planar, Eigen::Vector3d* t1, Eigen::Vector3d* t2) {
   if (planar) {
     *t1 = Eigen::Vector3d(-n.y(), n.x(), 0.0).normalized();  // ẑ × n
     *t2 = Eigen::Vector3d::UnitZ();
     return;
   }
-  // Duff et al. 2017, Listing 3.
-  const double sign = std::copysign(1.0, n.z());
+  // Duff et al. 2017, Listing 3, with the branch at n_z = −1/2 (header).
+  const double sign = n.z() >= -0.5 ? 1.0 : -1.0;
   const double a = -1.0 / (sign + n.z());
   const double b = n.x() * n.y() * a;
   *t1 = Eigen::Vector3d(1.0 + sign * n.x() * n.x() * a, sign * b, -sign * n.x());
   *t2 = Eigen::Vector3d(b, sign + n.y() * n.y() * a, -n.y());
 }
 
-Eigen::Matrix3Xd FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& t2,
-                              int num_rays, bool planar) {
+Eigen::Matrix3Xd FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& t2, int num_rays,
+                              bool planar) {
   if (planar) {
     Eigen::Matrix3Xd rays(3, 2);
     rays.col(0) = t1;

@@ -14,18 +14,23 @@ namespace quasidyn {
 double CombineFriction(FrictionCombination rule, double mu_a, double mu_b);
 
 // An orthonormal right-handed basis (t1, t2, n) around the unit normal n. 3D scenes use
-// the branch-free construction of Duff et al., "Building an Orthonormal Basis, Revisited"
-// (JCGT 2017), continuous in n except where n_z changes sign. Planar scenes (bodies in
-// the x-y plane, n_z = 0) use t1 = ẑ × n, the single in-plane tangent, and t2 = ẑ.
-void TangentBasis(const Eigen::Vector3d& n, bool planar, Eigen::Vector3d* t1,
-                  Eigen::Vector3d* t2);
+// the construction of Duff et al., "Building an Orthonormal Basis, Revisited" (JCGT 2017,
+// Listing 3), with its branch moved: Duff et al. switch the sign at n_z = 0, which makes the
+// basis (hence the friction-pyramid rays and J_t) jump at horizontal normals — side
+// contacts, the commonest kind, where round-off alone (n_z = ±1e-17) would pick the branch.
+// Here the branch is s = +1 for n_z >= −1/2 and s = −1 below, so the basis is smooth for
+// every normal except on the cone n_z = −1/2 (30° below horizontal), and both branches stay
+// well conditioned (|s + n_z| >= 1/2). At n = +ẑ: t1 = x̂, t2 = ŷ; at n = −ẑ: t1 = x̂,
+// t2 = −ŷ. Planar scenes (bodies in the x-y plane, n_z = 0) use t1 = ẑ × n, the single
+// in-plane tangent, and t2 = ẑ.
+void TangentBasis(const Eigen::Vector3d& n, bool planar, Eigen::Vector3d* t1, Eigen::Vector3d* t2);
 
 // The n_d unit directions d_j of the friction pyramid's edges in the tangent plane
 // (Pang & Tedrake 2021, §III-B: the "balanced set of n_d tangent vectors" D_i):
 //   3D:     d_j = cos(2πj/n_d) t1 + sin(2πj/n_d) t2, j = 0 … n_d−1, n_d >= 3;
 //   planar: d_0 = t1, d_1 = −t1 (n_d is 2 whatever was asked).
 // Returns a 3 × n_d matrix.
-Eigen::Matrix3Xd FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& t2,
-                              int num_rays, bool planar);
+Eigen::Matrix3Xd FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& t2, int num_rays,
+                              bool planar);
 
 }  // namespace quasidyn

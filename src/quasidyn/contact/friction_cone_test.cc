@@ -1,9 +1,10 @@
 #include "quasidyn/contact/friction_cone.h"
 
-#include <limits>
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <limits>
+#include <numbers>
+#include <random>
 
 namespace quasidyn {
 namespace {
@@ -37,6 +38,31 @@ TEST(TangentBasis, OrthonormalAndRightHandedForRandomNormals) {
     EXPECT_NEAR(t1.dot(t2), 0.0, 10 * kEps);
     EXPECT_LT((t1.cross(t2) - n).norm(), 10 * kEps);
   }
+}
+
+// Side contacts have horizontal normals whose n_z is ±round-off: the basis must not depend on
+// that sign. Across n_z = 0 the basis changes by O(|Δn|), checked against a step of 1e-6
+// rad, for normals all around the horizon; and the two poles give the documented frames.
+TEST(TangentBasis, ContinuousAcrossHorizontalNormals) {
+  const double tilt = 1e-6;
+  for (int i = 0; i < 36; ++i) {
+    const double azimuth = 2.0 * std::numbers::pi * i / 36;
+    const Eigen::Vector3d horizontal(std::cos(azimuth), std::sin(azimuth), 0.0);
+    Eigen::Vector3d up1, up2, down1, down2;
+    TangentBasis((horizontal + tilt * Eigen::Vector3d::UnitZ()).normalized(), false, &up1, &up2);
+    TangentBasis((horizontal - tilt * Eigen::Vector3d::UnitZ()).normalized(), false, &down1,
+                 &down2);
+    // A smooth unit-vector field moves by at most a few times the normal's own change.
+    EXPECT_LT((up1 - down1).norm(), 4 * 2 * tilt) << "azimuth " << azimuth;
+    EXPECT_LT((up2 - down2).norm(), 4 * 2 * tilt) << "azimuth " << azimuth;
+  }
+  Eigen::Vector3d t1, t2;
+  TangentBasis(Eigen::Vector3d::UnitZ(), false, &t1, &t2);
+  EXPECT_LT((t1 - Eigen::Vector3d::UnitX()).norm(), kEps);
+  EXPECT_LT((t2 - Eigen::Vector3d::UnitY()).norm(), kEps);
+  TangentBasis(-Eigen::Vector3d::UnitZ(), false, &t1, &t2);
+  EXPECT_LT((t1 - Eigen::Vector3d::UnitX()).norm(), kEps);
+  EXPECT_LT((t2 + Eigen::Vector3d::UnitY()).norm(), kEps);
 }
 
 TEST(TangentBasis, PlanarTangentLiesInThePlane) {

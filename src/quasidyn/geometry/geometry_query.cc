@@ -110,4 +110,26 @@ ContactPoint GeometryQuery::Distance(int geometry_a, int geometry_b,
                           scene_.geometries[geometry_b].shape, X_WSb);
 }
 
+std::vector<ContactPoint> GeometryQuery::PairManifold(int geometry_a, int geometry_b,
+                                                      const std::vector<Eigen::Isometry3d>& X_WB,
+                                                      double tolerance) const {
+  CheckPoses(X_WB);
+  const int geometry_count = static_cast<int>(scene_.geometries.size());
+  for (int g : {geometry_a, geometry_b}) {
+    if (g < 0 || g >= geometry_count) {
+      throw std::invalid_argument("GeometryQuery::PairManifold: geometry index " +
+                                  std::to_string(g) + " outside [0, " +
+                                  std::to_string(geometry_count) + ")");
+    }
+  }
+  if (geometry_a == geometry_b) {
+    throw std::invalid_argument("GeometryQuery::PairManifold: geometry_a == geometry_b");
+  }
+  if (!(tolerance >= 0.0)) {
+    throw std::invalid_argument("GeometryQuery::PairManifold: tolerance must be >= 0 [m] (got " +
+                                std::to_string(tolerance) + ")");
+  }
+  return Manifold(geometry_a, geometry_b, X_WB, tolerance);
+}
+
 }  // namespace quasidyn

@@ -46,6 +46,15 @@ class GeometryQuery {
   ContactPoint Distance(int geometry_a, int geometry_b,
                         const std::vector<Eigen::Isometry3d>& X_WB) const;
 
+  // The contact manifold of one pair, geometry_a (A) and geometry_b (B), with φ <= tolerance
+  // [m] (>= 0): the points Query returns for that pair when its broad phase keeps it (normal
+  // from B to A; pass B as the geometry of the lower body index, as Query does). Used to
+  // re-evaluate a few pairs at nearby configurations (gradients/contact_data_derivative.h).
+  // Throws std::invalid_argument as Distance, and for a negative or NaN tolerance.
+  std::vector<ContactPoint> PairManifold(int geometry_a, int geometry_b,
+                                         const std::vector<Eigen::Isometry3d>& X_WB,
+                                         double tolerance) const;
+
  private:
   void CheckPoses(const std::vector<Eigen::Isometry3d>& X_WB) const;
   Eigen::Isometry3d ShapePose(int geometry, const std::vector<Eigen::Isometry3d>& X_WB) const;

@@ -3,17 +3,29 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "quasidyn/dynamics/log_barrier_cone.h"
+#include "quasidyn/dynamics/quasi_dynamic_cost.h"
 #include "quasidyn/dynamics/quasi_dynamic_qp.h"
+#include "quasidyn/dynamics/quasi_dynamic_socp.h"
 #include "quasidyn/gradients/configuration_map.h"
+#include "quasidyn/gradients/contact_data_derivative.h"
+#include "quasidyn/gradients/log_barrier_cone_gradient.h"
 #include "quasidyn/gradients/log_barrier_gradient.h"
 #include "quasidyn/gradients/qp_gradient.h"
+#include "quasidyn/gradients/socp_gradient.h"
+#include "quasidyn/gradients/socp_gradient_blocks.h"
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/kinematics/kinematics.h"
 
 namespace quasidyn {
 
-LinearizeSettings::LinearizeSettings() : qp(ContactQpSettings()) {}
+LinearizeSettings::LinearizeSettings() : qp(ContactQpSettings()) {
+  // A linearisation is a function of (q, u) alone: no start from an earlier call's minimiser,
+  // so that batches give bitwise identical results whatever the thread count.
+  barrier.use_previous_solution = false;
+}
 
 Linearizer::Linearizer(const Scene& scene, const FormulationSettings& settings,
                        const LinearizeSettings& linearize_settings)
@@ -31,7 +43,13 @@ Linearizer::Linearizer(const Scene& scene, const FormulationSettings& settings,
 Linearization Linearizer::Linearize(const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                                     GradientMode mode, GradientMethod method) {
   const double h = settings_.time_step;
-  const PyramidStepData data = BuildPyramidStepData(&engine_, settings_, q, u);  // validates
+  // The contact set stays in the engine: DifferentiateStepData uses its own kinematics.
+  const ContactSet& contacts = engine_.Compute(q);  // validates q
+  const QuasiDynamicCost cost = BuildQuasiDynamicCost(engine_.kinematics(), u, settings_);
+  if (settings_.type == FormulationType::kSocp ||
+      settings_.type == FormulationType::kLogBarrierCone)
+    return LinearizeCone(q, u, contacts, cost, mode, method);  // linearize.h: the mapping
+  const PyramidStepData data = BuildPyramidStepData(StepProblem{scene_, contacts, cost, settings_});
   Linearization out;
   Eigen::VectorXd beta;
   if (method == GradientMethod::kExact) {
@@ -64,29 +82,104 @@ Linearization Linearizer::Linearize(const Eigen::VectorXd& q, const Eigen::Vecto
   out.q_next = IntegrateConfiguration(scene_, q, out.v, h);
   if (mode == GradientMode::kNone) return out;
 
-  PyramidStepDataDerivative derivative;
+  // Pyramid formulations: the data derivatives contracted with v and the impulse of the
+  // differentiated conditions (contact_data_derivative.h), one factorisation for A and B.
   const bool want_a = mode == GradientMode::kAAndB;
-  if (want_a) {
+  StepDataContraction contraction;
+  auto contract = [&](const Eigen::VectorXd& lambda) {
     try {
-      derivative = DifferentiatePyramidStepData(&engine_, settings_, q, u, data,
-                                                linearize_settings_.data_step);
+      contraction = DifferentiateStepData(&engine_, settings_, q, u, contacts, out.v, lambda,
+                                          linearize_settings_.data_step);
+      return true;
     } catch (const std::runtime_error& error) {
       out.status = SolverStatus::kNumericalFailure;
       out.message = std::string("A: ") + error.what();
-      return out;
+      return false;
     }
+  };
+  VelocityGradient gradient;
+  if (method == GradientMethod::kExact) {
+    const QpSensitivity sensitivity(scene_, h, data, out.v, beta);
+    if (want_a && !contract(sensitivity.ActiveContactImpulse())) return out;
+    gradient = sensitivity.Gradient(want_a ? &contraction : nullptr);
+  } else {
+    if (want_a && !contract(BarrierContactImpulse(data, settings_.kappa, out.v))) return out;
+    gradient = LogBarrierVelocityGradient(scene_, h, settings_.kappa, data,
+                                          want_a ? &contraction : nullptr, out.v);
   }
-  const VelocityGradient gradient =
-      method == GradientMethod::kExact
-          ? QpVelocityGradient(scene_, h, data, want_a ? &derivative : nullptr, out.v, beta)
-          : LogBarrierVelocityGradient(scene_, h, settings_.kappa, data,
-                                       want_a ? &derivative : nullptr, out.v);
   out.active_rows = gradient.active_rows;
   const Eigen::MatrixXd dq_dv = IntegrationJacobianWrtVelocity(scene_, q, out.v, h);
   out.B = dq_dv * gradient.dv_du;
   if (want_a)
     out.A = IntegrationJacobianWrtConfiguration(scene_, q, out.v, h) +
             dq_dv * gradient.dv_dq * TangentFromConfiguration(scene_, q);
+  return out;
+}
+
+// The friction-cone formulations: the same chain as the pyramid branch above, with the SOCP
+// (socp_gradient.h) or the cone barrier (log_barrier_cone_gradient.h).
+Linearization Linearizer::LinearizeCone(const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                                        const ContactSet& contacts_at_q,
+                                        const QuasiDynamicCost& cost, GradientMode mode,
+                                        GradientMethod method) {
+  const double h = settings_.time_step;
+  const ContactSet contacts = contacts_at_q;  // a copy: the engine may move below
+  const StepProblem problem{scene_, contacts, cost, settings_};
+  const bool exact = method == GradientMethod::kExact;
+  const std::vector<ContactConeBlock> blocks =
+      exact ? SocpConeBlocks(contacts) : BarrierConeBlocks(contacts);
+  const FormulationSolution solution =
+      exact ? SolveFrictionConeSocp(problem, &socp_solver_, linearize_settings_.socp)
+            : SolveConeLogBarrier(problem, &barrier_solver_, linearize_settings_.barrier);
+  Linearization out;
+  out.status = solution.status;
+  out.message = solution.message;
+  out.v = solution.v;
+  if (out.ok() && (out.v.size() != scene_.nv || !out.v.allFinite())) {
+    out.status = SolverStatus::kNumericalFailure;
+    out.message = "the solver reported success but returned a non-finite velocity";
+  }
+  if (!out.ok()) {
+    out.q_next = q;
+    return out;
+  }
+  out.q_next = IntegrateConfiguration(scene_, q, out.v, h);
+  if (mode == GradientMode::kNone) return out;
+
+  const bool want_a = mode == GradientMode::kAAndB;
+  try {
+    const std::vector<Eigen::VectorXd> multipliers =
+        exact ? SocpBlockMultipliers(contacts, blocks, solution)
+              : BarrierConeMultipliers(problem, blocks, out.v);
+    StepDataContraction contraction;
+    if (want_a) {
+      try {
+        contraction =
+            DifferentiateStepData(&engine_, settings_, q, u, contacts, out.v,
+                                  StackedImpulseCoordinates(contacts, blocks, multipliers),
+                                  linearize_settings_.data_step);
+      } catch (const std::runtime_error& error) {
+        out.status = SolverStatus::kNumericalFailure;
+        out.message = std::string("A: ") + error.what();
+        return out;
+      }
+    }
+    const StepDataContraction* d = want_a ? &contraction : nullptr;
+    const VelocityGradient gradient =
+        exact ? SocpVelocityGradient(problem, blocks, multipliers, out.v, d)
+              : LogBarrierConeVelocityGradient(problem, blocks, out.v, d);
+    out.active_rows = gradient.active_rows;
+    const Eigen::MatrixXd dq_dv = IntegrationJacobianWrtVelocity(scene_, q, out.v, h);
+    out.B = dq_dv * gradient.dv_du;
+    if (want_a)
+      out.A = IntegrationJacobianWrtConfiguration(scene_, q, out.v, h) +
+              dq_dv * gradient.dv_dq * TangentFromConfiguration(scene_, q);
+  } catch (const std::exception& error) {  // e.g. a barrier iterate on its cone's boundary
+    out.status = SolverStatus::kNumericalFailure;
+    out.message = std::string("cone gradient: ") + error.what();
+    out.A.resize(0, 0);
+    out.B.resize(0, 0);
+  }
   return out;
 }
 

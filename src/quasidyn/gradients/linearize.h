@@ -16,25 +16,35 @@
 // (step_data_derivative.h; these data derivatives are central differences of the data in
 // this first version).
 //
-// Only the pyramid formulations are differentiated so far: the SOCP and the cone barrier
-// are not (method kExact always uses eq. (10), kLogBarrier always the barrier pyramid with
-// FormulationSettings::kappa), whatever FormulationSettings::type says.
+// Which program is differentiated: the method picks exact or smoothed, FormulationSettings::
+// type picks the friction model (pyramid or exact cone):
+//   type                       kExact                          kLogBarrier (weight κ = kappa)
+//   qp, lcp, log-barrier       pyramid QP, eq. (10)            log-barrier pyramid
+//                              (qp_gradient.h)                 (log_barrier_gradient.h)
+//   socp, log-barrier-cone     exact-cone SOCP                 log-barrier cone
+//                              (socp_gradient.h)               (log_barrier_cone_gradient.h)
+// (the LCP type is linearised through the pyramid programs, which have no boundary-layer-free
+// LCP counterpart here). q_next is always the step of the program
+// differentiated, so it equals QuasiDynamicStepper's q⁺ when the method matches the type
+// (kExact with qp / socp, kLogBarrier with log-barrier / log-barrier-cone).
 
 #include <Eigen/Core>
 #include <string>
 
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/dynamics/quasi_dynamic_cost.h"
 #include "quasidyn/solvers/log_barrier_newton.h"
 #include "quasidyn/solvers/qp.h"
+#include "quasidyn/solvers/socp.h"
 #include "quasidyn/solvers/solver_status.h"
 
 namespace quasidyn {
 
 enum class GradientMode { kNone, kBOnly, kAAndB };
 enum class GradientMethod {
-  kExact,       // pyramid QP, Pang & Tedrake 2021, eq. (10)
-  kLogBarrier,  // log-barrier pyramid, Pang 2022, weight FormulationSettings::kappa
+  kExact,       // pyramid QP (Pang & Tedrake 2021, eq. (10)) or SOCP (Pang 2022), see above
+  kLogBarrier,  // log-barrier pyramid or cone (Pang 2022), weight FormulationSettings::kappa
 };
 
 struct Linearization {
@@ -44,7 +54,9 @@ struct Linearization {
   Eigen::VectorXd v;       // v* (size n_v)
   Eigen::MatrixXd A;       // n_q × n_q (mode kAAndB), else empty
   Eigen::MatrixXd B;       // n_q × n_q,a (modes kBOnly, kAAndB), else empty
-  int active_rows = 0;     // exact: active pyramid rows (qp_gradient.h); barrier: all rows
+  // Exact QP: active pyramid rows (qp_gradient.h); exact SOCP: binding scalar conditions (m_b
+  // per sticking block, 1 per sliding block, socp_gradient.h); barriers: all rows / blocks.
+  int active_rows = 0;
   bool ok() const {
     return status == SolverStatus::kSolved || status == SolverStatus::kSolvedInaccurate;
   }
@@ -52,7 +64,8 @@ struct Linearization {
 
 struct LinearizeSettings {
   QpSettings qp;                 // for kExact (default: ContactQpSettings of quasi_dynamic_qp.h)
-  LogBarrierSettings barrier;    // for kLogBarrier
+  SocpSettings socp;             // for kExact with a cone type (default: as the stepper)
+  LogBarrierSettings barrier;    // for kLogBarrier (default: use_previous_solution = false)
   double data_step = 6.0555e-6;  // ε_data of step_data_derivative.h [m or rad], > 0
   LinearizeSettings();
 };
@@ -76,6 +89,12 @@ class Linearizer {
   ContactEngine engine_;
   QpSolver qp_solver_;
   LogBarrierSolver barrier_solver_;
+  SocpSolver socp_solver_;
+
+  // The friction-cone branch (types socp and log-barrier-cone; contacts and cost at q).
+  Linearization LinearizeCone(const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                              const ContactSet& contacts, const QuasiDynamicCost& cost,
+                              GradientMode mode, GradientMethod method);
 };
 
 }  // namespace quasidyn

@@ -5,40 +5,76 @@
 #include <string>
 
 namespace quasidyn {
+namespace {
+
+// g = G v + o, checked > 0.
+Eigen::VectorXd BarrierArguments(const PyramidStepData& data, double kappa,
+                                 const Eigen::VectorXd& v, const char* caller) {
+  if (!(kappa > 0)) throw std::invalid_argument(std::string(caller) + ": kappa must be > 0");
+  if (v.size() != data.G.cols())
+    throw std::invalid_argument(std::string(caller) + ": v has size " + std::to_string(v.size()) +
+                                ", expected " + std::to_string(data.G.cols()));
+  const Eigen::VectorXd g = data.G * v + data.offset;
+  for (int j = 0; j < static_cast<int>(g.size()); ++j)
+    if (!(g[j] > 0))
+      throw std::invalid_argument(std::string(caller) + ": barrier row " + std::to_string(j) +
+                                  " has G v + o = " + std::to_string(g[j]) + " <= 0");
+  return g;
+}
+
+}  // namespace
+
+Eigen::VectorXd BarrierContactImpulse(const PyramidStepData& data, double kappa,
+                                      const Eigen::VectorXd& v) {
+  const Eigen::VectorXd g = BarrierArguments(data, kappa, v, "BarrierContactImpulse");
+  return ContactImpulseOf(data, (kappa * g.array()).inverse().matrix());
+}
 
 VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step, double kappa,
                                             const PyramidStepData& data,
-                                            const PyramidStepDataDerivative* derivative,
+                                            const StepDataContraction* contraction,
                                             const Eigen::VectorXd& v) {
-  if (!(kappa > 0)) throw std::invalid_argument("LogBarrierVelocityGradient: kappa must be > 0");
+  const Eigen::VectorXd g = BarrierArguments(data, kappa, v, "LogBarrierVelocityGradient");
   const int n = scene.nv;
-  const int m = static_cast<int>(data.G.rows());
-  const Eigen::VectorXd g = data.G * v + data.offset;
-  for (int j = 0; j < m; ++j)
-    if (!(g[j] > 0))
-      throw std::invalid_argument("LogBarrierVelocityGradient: barrier row " + std::to_string(j) +
-                                  " has G v + o = " + std::to_string(g[j]) + " <= 0");
-  const Eigen::VectorXd inv_kg = (kappa * g.array()).inverse().matrix();            // 1/(κ g)
+  if (data.P.rows() != n)
+    throw std::invalid_argument("LogBarrierVelocityGradient: the data has " +
+                                std::to_string(data.P.rows()) + " velocities, the scene " +
+                                std::to_string(n));
   const Eigen::VectorXd inv_kg2 = (kappa * g.array().square()).inverse().matrix();  // 1/(κ g²)
-  const Eigen::MatrixXd H = data.P + data.G.transpose() * inv_kg2.asDiagonal() * data.G;
-  const Eigen::LDLT<Eigen::MatrixXd> factor(H);
+  // H = P + Gᵀ diag(1/(κ g²)) G as a symmetric rank update with the rows G_j/(√κ g_j).
+  const Eigen::MatrixXd scaled_G = inv_kg2.cwiseSqrt().asDiagonal() * data.G;
+  Eigen::MatrixXd H = data.P;
+  H.selfadjointView<Eigen::Lower>().rankUpdate(scaled_G.transpose());
+  const Eigen::LDLT<Eigen::MatrixXd> factor(H.selfadjointView<Eigen::Lower>());
   if (factor.info() != Eigen::Success)
     throw std::runtime_error("LogBarrierVelocityGradient: the Newton Hessian is not factorable");
 
-  VelocityGradient gradient;
-  gradient.active_rows = m;
-  gradient.kkt_rank = n;
-  gradient.dv_du = factor.solve(CommandForceJacobian(scene, time_step));
-  if (derivative != nullptr) {
-    Eigen::MatrixXd rhs(n, n);
-    for (int k = 0; k < n; ++k) {
-      const Eigen::MatrixXd& dG = derivative->d_G[k];
-      const Eigen::VectorXd dg = dG * v + derivative->d_offset.col(k);
-      rhs.col(k) = derivative->d_tau_h.col(k) - derivative->d_P[k] * v + dG.transpose() * inv_kg -
-                   data.G.transpose() * inv_kg2.cwiseProduct(dg);
+  const int nq_dirs = contraction != nullptr ? n : 0;
+  Eigen::MatrixXd rhs(n, nq_dirs + scene.nq_a);
+  if (contraction != nullptr) {
+    const StepDataContraction& d = *contraction;
+    if (d.d_JcT_lambda.rows() != n || d.d_JcT_lambda.cols() != n ||
+        d.d_Jc_v.rows() != data.contact_rows || d.d_phi.cols() != n)
+      throw std::invalid_argument(
+          "LogBarrierVelocityGradient: the contraction's sizes do not "
+          "match the step data");
+    // dg = dG v + do (m × n_v): ray_map · d(J_c v) + dφ/h per pyramid row.
+    Eigen::MatrixXd dg = PyramidRowsOf(data, d.d_Jc_v);
+    for (int i = 0; i < static_cast<int>(data.contact_keys.size()); ++i) {
+      const PyramidStepData::ContactKey& key = data.contact_keys[i];
+      dg.middleRows(key.first_row, key.rows).rowwise() += d.d_phi.row(i) / time_step;
     }
-    gradient.dv_dq = factor.solve(rhs);
+    rhs.leftCols(n) =
+        d.d_tau_h - d.d_P_v + d.d_JcT_lambda - data.G.transpose() * (inv_kg2.asDiagonal() * dg);
   }
+  rhs.rightCols(scene.nq_a) = CommandForceJacobian(scene, time_step);
+  const Eigen::MatrixXd dv = factor.solve(rhs);
+
+  VelocityGradient gradient;
+  gradient.active_rows = static_cast<int>(data.G.rows());
+  gradient.kkt_rank = n;
+  if (nq_dirs > 0) gradient.dv_dq = dv.leftCols(nq_dirs);
+  gradient.dv_du = dv.rightCols(scene.nq_a);
   return gradient;
 }
 

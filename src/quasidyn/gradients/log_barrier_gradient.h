@@ -9,21 +9,33 @@
 // minimiser), a change of the data gives
 //   H dv = dτ_h − dP v + Σ_j dG_jᵀ / (κ g_j) − Σ_j G_jᵀ (dG_j v + do_j) / (κ g_j²),
 // so ∂v/∂u = H⁻¹ ∂τ_h/∂u, the "∂x*/∂b = −H⁻¹" of Pang 2022 (the sign is that of b = −τ_h).
+// The data terms are the contractions of contact_data_derivative.h: Σ_j dG_jᵀ/(κ g_j) =
+// d(J_cᵀλ) with λ = Rᵀ(1/(κ g)) (BarrierContactImpulse), dG v + do = R d(J_c v) + dφ/h row
+// by row. H is factored once (LDLᵀ) and back-solved for the n_q,a + n_v right-hand sides.
 // Every row contributes: A and B are smooth in (q, u) for every κ > 0, and tend to the exact
 // QP gradients of qp_gradient.h as κ → ∞ under strict complementarity.
 
 #include <Eigen/Core>
 
+#include "quasidyn/gradients/contact_data_derivative.h"
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/gradients/velocity_gradient.h"
 
 namespace quasidyn {
 
+// λ = Rᵀ w, w_j = 1/(κ g_j) (size r): the barrier's contact impulses [N·s], whose J_cᵀλ
+// the A right-hand side needs (DifferentiateStepData's lambda). κ > 0 [1/(N·m)]. Throws
+// std::invalid_argument when some g_j <= 0 or for κ <= 0.
+Eigen::VectorXd BarrierContactImpulse(const PyramidStepData& data, double kappa,
+                                      const Eigen::VectorXd& v);
+
 // v: the barrier problem's minimiser; κ > 0 [1/(N·m)] (FormulationSettings::kappa); h [s].
-// Throws std::invalid_argument when some g_j <= 0 (v is not strictly feasible).
+// dv/du always; dv/dq when contraction is not null (made with v and BarrierContactImpulse).
+// Throws std::invalid_argument when some g_j <= 0 (v is not strictly feasible) or for
+// sizes that do not match.
 VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step, double kappa,
                                             const PyramidStepData& data,
-                                            const PyramidStepDataDerivative* derivative,
+                                            const StepDataContraction* contraction,
                                             const Eigen::VectorXd& v);
 
 }  // namespace quasidyn

@@ -6,42 +6,90 @@
 // With the data of step_data_derivative.h, the solution (v, β) satisfies on its active set 𝒜
 //   P v − τ_h − G_𝒜ᵀ β_𝒜 = 0,     G_𝒜 v + o_𝒜 = 0,
 // so, for a change dP, dτ_h, dG, do of the data,
-//   [ P    G_𝒜ᵀ ] [  dv  ]   [ dτ_h − dP v + dG_𝒜ᵀ β_𝒜 ]
-//   [ G_𝒜  0    ] [ −dβ_𝒜 ] = [ −do_𝒜 − dG_𝒜 v          ].
+//   [ P    G_𝒜ᵀ ] [  dv  ]   [ r₁ ]   [ dτ_h − dP v + dG_𝒜ᵀ β_𝒜 ]
+//   [ G_𝒜  0    ] [ −dβ_𝒜 ] = [ r₂ ] = [ −do_𝒜 − dG_𝒜 v          ].
+// With G = R J_c (step_data_derivative.h, ray_map) the data terms are the contractions of
+// contact_data_derivative.h: dG_𝒜ᵀβ_𝒜 = d(J_cᵀλ) with λ = Rᵀβ_𝒜, dG v = R d(J_c v),
+// do = R' dφ/h; for u only r₁ = ∂τ_h/∂u = [0; hK_a] is non-zero.
 //
 // Active set (documented choice). Row j is active when β_j d_j > s_j, where s_j = G_j v + o_j
-// [m/s] is its slack and d_j = G_j P⁻¹ G_jᵀ [m/(N·s²)·s = 1/kg] its Delassus entry, so that
-// β_j d_j is the velocity change the row's impulse causes by itself: the row is active when
-// its impulse matters more than its gap. At a strictly complementary solution this is exact
-// (one side is zero up to the solver tolerance). Where strict complementarity fails (β_j and
-// s_j both ≈ 0, a mode switch) the rule still picks one side deterministically, and the
-// result is the derivative of that branch (a one-sided derivative); nothing is averaged.
-// P⁻¹ is taken as (P + δI)⁻¹ with δ = 1e-12·max(1, max P_ii) so that a singular P (objects
-// without regularisation) is accepted.
+// [m/s] is its slack and d_j = G_j P⁻¹ G_jᵀ [1/kg] its Delassus entry, so that β_j d_j is the
+// velocity change the row's impulse causes by itself: the row is active when its impulse
+// matters more than its gap. At a strictly complementary solution this is exact (one side is
+// zero up to the solver tolerance). Where strict complementarity fails (β_j and s_j both ≈ 0,
+// a mode switch) the rule still picks one side deterministically, and the result is the
+// derivative of that branch (a one-sided derivative); nothing is averaged.
 //
-// The KKT matrix is singular when G_𝒜 is rank deficient (more active pyramid rows than the
-// velocities they constrain, e.g. a box flat on the ground: 16 rows, 6 velocities), then the
-// multipliers are not unique but v still is: the system is solved by a complete orthogonal
-// decomposition (Eigen::CompleteOrthogonalDecomposition, Golub & Van Loan §5.4.2) after a
-// symmetric diagonal equilibration, which returns the minimum-norm least-squares solution:
-// deterministic and finite for every input.
+// Solve (factored once, then back-solves for all n_q,a + n_v right-hand sides). When P is
+// positive definite (object_mass_scale > 0), in the velocities whitened by the Cholesky factor
+// P = L Lᵀ, x = Lᵀ dv, the system is min ½|x|² − yᵀx s.t. Wᵀx = r₂ with y = L⁻¹r₁ and
+// W = L⁻¹G_𝒜ᵀ (the range-space method, Nocedal & Wright §16.2, done in velocity space so
+// its cost does not grow with |𝒜|, which exceeds n_v when boxes rest face on face):
+//   x = (I − Q Qᵀ) y + Q (Qᵀ M Q)⁻¹ Qᵀ W r₂,     dv = L⁻ᵀ x,
+// where M = W Wᵀ (n_v × n_v) and Q (n_v × rank) is an orthonormal basis of range(M) =
+// range(W), found by the diagonally pivoted LDLᵀ of M (Golub & Van Loan §4.2.9, rank-
+// revealing for M ⪰ 0; pivots below 1e-10 × the largest are zero) and a QR of the factor's
+// columns of the other pivots. When G_𝒜 is rank deficient (more active pyramid rows than the
+// velocities they constrain, e.g. a box flat on the ground: 16 rows on 6 velocities) the
+// multipliers are not unique but dv is, and r₂ enters through its orthogonal projection onto
+// range(G_𝒜): the active constraints hold in the least-squares sense when the perturbed ones are
+// inconsistent. Deterministic and finite for every input.
+// When P is singular (object_mass_scale = 0), the whole KKT matrix is solved by a complete
+// orthogonal decomposition (Eigen::CompleteOrthogonalDecomposition, Golub & Van Loan §5.4.2)
+// after a symmetric diagonal equilibration (minimum-norm least squares), slower (O((n+|𝒜|)³)).
 
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 #include <vector>
 
+#include "quasidyn/gradients/contact_data_derivative.h"
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/gradients/velocity_gradient.h"
 
 namespace quasidyn {
 
-// Indices of the active rows by the rule above; beta and v from the QP solver.
+// Indices of the active rows by the rule above; beta and v from the QP solver. Throws
+// std::invalid_argument for wrong sizes.
 std::vector<int> ActivePyramidRows(const PyramidStepData& data, const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& beta);
 
-// dv/du always; dv/dq when derivative is not null. time_step h [s].
-VelocityGradient QpVelocityGradient(const Scene& scene, double time_step,
-                                    const PyramidStepData& data,
-                                    const PyramidStepDataDerivative* derivative,
-                                    const Eigen::VectorXd& v, const Eigen::VectorXd& beta);
+// The active set and the factored KKT system of one solved QP step. Usage (linearize.cc):
+//   QpSensitivity s(scene, h, data, v, beta);
+//   StepDataContraction d = DifferentiateStepData(..., v, s.ActiveContactImpulse());
+//   VelocityGradient g = s.Gradient(&d);          // or s.Gradient(nullptr) for B only
+// Keeps references to scene and data, which must outlive it.
+class QpSensitivity {
+ public:
+  // time_step h [s] > 0; v (n_v) and beta (m) from the QP solver. Throws
+  // std::invalid_argument for wrong sizes or non-finite entries.
+  QpSensitivity(const Scene& scene, double time_step, const PyramidStepData& data,
+                const Eigen::VectorXd& v, const Eigen::VectorXd& beta);
+
+  const std::vector<int>& active_rows() const { return active_; }
+  // λ = Rᵀ β_𝒜 (size r, step_data_derivative.h ContactImpulseOf with β zero off 𝒜): the
+  // impulse whose J_cᵀλ the A right-hand side needs.
+  Eigen::VectorXd ActiveContactImpulse() const;
+  // dv/du always; dv/dq when contraction is not null (made with v and ActiveContactImpulse()).
+  VelocityGradient Gradient(const StepDataContraction* contraction) const;
+
+ private:
+  Eigen::MatrixXd SolveRangeSpace(const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2) const;
+  Eigen::MatrixXd SolveFullKkt(const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2,
+                               int* rank) const;
+
+  const Scene& scene_;
+  double time_step_;
+  const PyramidStepData& data_;
+  Eigen::VectorXd beta_;
+  std::vector<int> active_;
+  Eigen::MatrixXd G_active_;  // |𝒜| × n_v
+  Eigen::SparseMatrix<double, Eigen::RowMajor> G_active_sparse_;
+  int kkt_rank_ = 0;          // n_v + rank(G_𝒜) on the range-space path
+  bool range_space_ = false;  // P positive definite: the whitened velocity-space path
+  Eigen::LLT<Eigen::MatrixXd> P_factor_;
+  Eigen::MatrixXd Q_;         // orthonormal basis of range(W) (n_v × rank)
+  Eigen::MatrixXd Q_scaled_;  // Q (Qᵀ M Q)⁻¹ (n_v × rank)
+};
 
 }  // namespace quasidyn

@@ -15,20 +15,57 @@ PyramidStepData BuildPyramidStepData(ContactEngine* engine, const FormulationSet
   const ContactSet& contacts = engine->Compute(q);
   const Scene& scene = engine->kinematics().scene();
   const QuasiDynamicCost cost = BuildQuasiDynamicCost(engine->kinematics(), u, settings);
-  const StepProblem problem{scene, contacts, cost, settings};
+  return BuildPyramidStepData(StepProblem{scene, contacts, cost, settings});
+}
+
+PyramidStepData BuildPyramidStepData(const StepProblem& problem) {
   QpProblem qp = BuildPyramidQp(problem);
   PyramidStepData data;
   data.P = std::move(qp.Q);
   data.tau_h = -qp.c;
   data.G = std::move(qp.G);
   data.offset = -qp.h;
-  int row = 0;
-  for (const Contact& c : contacts.contacts) {
+  int row = 0, contact_row = 0;
+  for (const Contact& c : problem.contacts.contacts) {
     const int rows = static_cast<int>(c.J_d.rows());
-    data.contact_keys.push_back({c.geometry_a, c.geometry_b, row, rows, c.p_A, c.p_B});
+    const int tangents = static_cast<int>(c.J_t.rows());
+    PyramidStepData::ContactKey key{
+        c.geometry_a, c.geometry_b, row,   rows,
+        contact_row,  c.p_A,        c.p_B, Eigen::MatrixXd(rows, 1 + tangents)};
+    for (int j = 0; j < rows; ++j) {
+      key.ray_map(j, 0) = 1.0;
+      key.ray_map(j, 1) = c.friction * c.tangent1.dot(c.rays.col(j));
+      if (tangents == 2) key.ray_map(j, 2) = c.friction * c.tangent2.dot(c.rays.col(j));
+    }
+    data.contact_keys.push_back(std::move(key));
     row += rows;
+    contact_row += 1 + tangents;
   }
+  data.contact_rows = contact_row;
   return data;
+}
+
+Eigen::MatrixXd PyramidRowsOf(const PyramidStepData& data, const Eigen::MatrixXd& contact_rows) {
+  if (contact_rows.rows() != data.contact_rows)
+    throw std::invalid_argument("PyramidRowsOf: expected " + std::to_string(data.contact_rows) +
+                                " contact rows, got " + std::to_string(contact_rows.rows()));
+  Eigen::MatrixXd out(data.G.rows(), contact_rows.cols());
+  for (const PyramidStepData::ContactKey& key : data.contact_keys)
+    out.middleRows(key.first_row, key.rows).noalias() =
+        key.ray_map * contact_rows.middleRows(key.first_contact_row, key.ray_map.cols());
+  return out;
+}
+
+Eigen::VectorXd ContactImpulseOf(const PyramidStepData& data, const Eigen::VectorXd& beta) {
+  if (beta.size() != data.G.rows())
+    throw std::invalid_argument("ContactImpulseOf: beta has size " + std::to_string(beta.size()) +
+                                ", expected one entry per pyramid row (" +
+                                std::to_string(data.G.rows()) + ")");
+  Eigen::VectorXd lambda(data.contact_rows);
+  for (const PyramidStepData::ContactKey& key : data.contact_keys)
+    lambda.segment(key.first_contact_row, key.ray_map.cols()).noalias() =
+        key.ray_map.transpose() * beta.segment(key.first_row, key.rows);
+  return lambda;
 }
 
 namespace {

@@ -31,6 +31,7 @@
 
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/dynamics/step_problem.h"
 
 namespace quasidyn {
 
@@ -39,19 +40,40 @@ struct PyramidStepData {
   Eigen::VectorXd tau_h;   // n_v [N·s]
   Eigen::MatrixXd G;       // m × n_v, m = Σ_i n_d,i rows, contact-major as BuildPyramidQp
   Eigen::VectorXd offset;  // m: φ_i/h [m/s]
-  // Per contact, to match contact sets at nearby configurations.
+  // Per contact, to match contact sets at nearby configurations, and the constant map from
+  // its contact rows J_c,i = [J_n,i; J_t,i] (contact_data_derivative.h) to its pyramid rows:
+  // G_i = ray_map · J_c,i with ray_map row j = [1, μ_i t1·d_ij, μ_i t2·d_ij] (planar: without
+  // the t2 column), since d_ij lies in the tangent plane (contact/friction_cone.h).
   struct ContactKey {
     int geometry_a = -1, geometry_b = -1;
     int first_row = 0, rows = 0;  // its rows of G
+    int first_contact_row = 0;    // its first row of J_c (1 + n_t rows)
     Eigen::Vector3d p_A, p_B;     // witness points [m]
+    Eigen::MatrixXd ray_map;      // rows × (1 + n_t) [-]
   };
   std::vector<ContactKey> contact_keys;
+  int contact_rows = 0;  // r = Σ_i (1 + n_t), the rows of J_c
 };
 
 // Runs engine->Compute(q) and builds the data (u of size n_q,a).
 PyramidStepData BuildPyramidStepData(ContactEngine* engine, const FormulationSettings& settings,
                                      const Eigen::VectorXd& q, const Eigen::VectorXd& u);
 
+// The same from a contact set and cost already computed (dynamics/step_problem.h).
+PyramidStepData BuildPyramidStepData(const StepProblem& problem);
+
+// ray_map applied contact by contact: X has r rows (contact-major as J_c), the result m rows
+// (as G). E.g. G = PyramidRowsOf(data, J_c) and dG v = PyramidRowsOf(data, d(J_c v)).
+Eigen::MatrixXd PyramidRowsOf(const PyramidStepData& data, const Eigen::MatrixXd& contact_rows);
+
+// The transpose map: pyramid multipliers β (size m) to contact impulses λ = Rᵀβ (size r),
+// λ_i = [Σ_j β_ij; μ_i Σ_j β_ij t·d_ij] (normal and tangential impulses [N·s]), so that
+// Gᵀβ = J_cᵀ λ.
+Eigen::VectorXd ContactImpulseOf(const PyramidStepData& data, const Eigen::VectorXd& beta);
+
+// The dense derivatives below are the first version's path, kept as the independent test
+// reference of contact_data_derivative.h (which contracts instead of building them: 2·n_v
+// full contact queries and n_v dense m × n_v matrices are ≈ 10 ms on arm_cubes).
 // Derivatives along the n_v tangent directions: d_P[k] = ∂P/∂ε_k etc.
 struct PyramidStepDataDerivative {
   std::vector<Eigen::MatrixXd> d_P;  // n_v matrices, n_v × n_v

@@ -46,12 +46,17 @@ void Validate(const LogBarrierProblem& p, const LogBarrierSettings& s, const Vec
   Require(s.feasibility_margin >= 0, "feasibility_margin must be >= 0");
   Require(s.centring_margin >= 0, "centring_margin must be >= 0");
   Require(x0.size() == 0 || (x0.size() == n && x0.allFinite()), "x_start must be finite, size n");
+  Require(s.sparse_min_variables >= 0, "sparse_min_variables must be >= 0");
+  Require(s.sparse_max_density >= 0 && s.sparse_max_density <= 1,
+          "sparse_max_density must be in [0,1]");
 }
+
+}  // namespace
 
 // Phase 1 (Boyd & Vandenberghe §11.4.1): maximise the common margin −s over (x, s):
 //   minimise s + ½ε(‖x‖² + s²)  s.t.  G x + h + s·1 >= 0,  (t_k + s, z_k) ∈ K_k,  s >= −1,
 // with ε = 1e-8 keeping x bounded. Returns the margin −s and x.
-double PhaseOne(const LogBarrierProblem& p, VectorXd& x) {
+double LogBarrierSolver::PhaseOne(const LogBarrierProblem& p, VectorXd& x) {
   const Eigen::Index n = p.Q.rows();
   SocpProblem phase_one;
   phase_one.Q = 1e-8 * MatrixXd::Identity(n + 1, n + 1);
@@ -69,7 +74,7 @@ double PhaseOne(const LogBarrierProblem& p, VectorXd& x) {
     shifted.A(0, n) = 1.0;
     phase_one.cones.push_back(shifted);
   }
-  const SocpResult r = quasidyn::Solve(phase_one);
+  const SocpResult r = phase_one_solver_.Solve(phase_one);
   if (r.status != SolverStatus::kSolved && r.status != SolverStatus::kSolvedInaccurate) {
     return -kInfinity;
   }
@@ -77,88 +82,102 @@ double PhaseOne(const LogBarrierProblem& p, VectorXd& x) {
   return -r.x[n];
 }
 
-}  // namespace
-
-bool LogBarrierSolver::StrictlyFeasible(const LogBarrierProblem& p, const VectorXd& x) {
-  if (p.G.rows() > 0) {
-    linear_values_.noalias() = p.G * x;
-    linear_values_ += p.h;
-    if (!(linear_values_.minCoeff() > 0)) return false;
+void LogBarrierSolver::Stack(const LogBarrierProblem& p, const LogBarrierSettings& settings) {
+  const Eigen::Index n = p.Q.rows();
+  linear_rows_ = static_cast<int>(p.G.rows());
+  offset_.clear();
+  dim_.clear();
+  int rows = 0, max_dim = 1;
+  for (int i = 0; i < linear_rows_; ++i) {
+    offset_.push_back(rows++);
+    dim_.push_back(1);
   }
   for (const auto& cone : p.cones) {
-    auto u = cone_u_.head(cone.A.rows());
-    u.noalias() = cone.A * x;
-    u += cone.b;
-    if (!(second_order_cone::InteriorMargin(u) > 0)) return false;
+    offset_.push_back(rows);
+    dim_.push_back(static_cast<int>(cone.A.rows()));
+    rows += static_cast<int>(cone.A.rows());
+    max_dim = std::max(max_dim, static_cast<int>(cone.A.rows()));
+  }
+  A_.resize(rows, n);
+  b_.resize(rows);
+  if (linear_rows_ > 0) {
+    A_.topRows(linear_rows_) = p.G;
+    b_.head(linear_rows_) = p.h;
+  }
+  for (size_t k = 0; k < p.cones.size(); ++k) {
+    const int block = linear_rows_ + static_cast<int>(k);
+    A_.middleRows(offset_[block], dim_[block]) = p.cones[k].A;
+    b_.segment(offset_[block], dim_[block]) = p.cones[k].b;
+  }
+  u_.resize(rows);
+  dual_.resize(rows);
+  weights_.resize(rows, max_dim);
+  normal_.Setup(p.Q, A_, offset_, dim_,
+                SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
+}
+
+bool LogBarrierSolver::StrictlyFeasible(const VectorXd& x) {
+  normal_.MultiplyA(x, u_);
+  u_ += b_;
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    if (!(second_order_cone::InteriorMargin(u_.segment(offset_[k], dim_[k])) > 0)) return false;
   }
   return true;
 }
 
-double LogBarrierSolver::MinimumMargin(const LogBarrierProblem& p, const VectorXd& x) {
+double LogBarrierSolver::MinimumMargin(const VectorXd& x) {
+  normal_.MultiplyA(x, u_);
+  u_ += b_;
   double margin = kInfinity;
-  if (p.G.rows() > 0) {
-    linear_values_.noalias() = p.G * x;
-    linear_values_ += p.h;
-    margin = linear_values_.minCoeff();
-  }
-  for (const auto& cone : p.cones) {
-    auto u = cone_u_.head(cone.A.rows());
-    u.noalias() = cone.A * x;
-    u += cone.b;
-    margin = std::min(margin, second_order_cone::InteriorMargin(u));
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    margin = std::min(margin, second_order_cone::InteriorMargin(u_.segment(offset_[k], dim_[k])));
   }
   return margin;
 }
 
 double LogBarrierSolver::Objective(const LogBarrierProblem& p, double kappa, const VectorXd& x) {
-  if (!StrictlyFeasible(p, x)) return kInfinity;
+  if (!StrictlyFeasible(x)) return kInfinity;  // sets u_
   double barrier = 0.0;
-  if (p.G.rows() > 0) barrier += linear_values_.array().log().sum();  // set by StrictlyFeasible
-  for (const auto& cone : p.cones) {
-    auto u = cone_u_.head(cone.A.rows());
-    u.noalias() = cone.A * x;
-    u += cone.b;
-    barrier += std::log(second_order_cone::JNorm2(u));
+  for (int i = 0; i < linear_rows_; ++i) barrier += std::log(u_[i]);
+  for (size_t k = linear_rows_; k < dim_.size(); ++k) {
+    barrier += std::log(second_order_cone::JNorm2(u_.segment(offset_[k], dim_[k])));
   }
-  objective_scratch_.noalias() = p.Q * x;
+  normal_.MultiplyQ(x, objective_scratch_);
   return 0.5 * x.dot(objective_scratch_) + p.b.dot(x) - barrier / kappa;
 }
 
+// With w = 1/κ, per block the derivatives of the barrier term −w·log(·) in its argument u:
+//   linear row   −w log s:   gradient −w/s,            Hessian w/s²;
+//   cone         −w log ψ, ψ = uᵀJu:  gradient −2w Ju/ψ,  Hessian w(4 Ju uᵀJ/ψ² − 2J/ψ),
+// so ∇f = Qx + b − Aᵀ dual and ∇²f = Q + Aᵀ blockdiag(weights) A (chain rule, u = A x + b).
 void LogBarrierSolver::GradientAndHessian(const LogBarrierProblem& p, double kappa,
                                           const VectorXd& x) {
-  gradient_.noalias() = p.Q * x;
-  gradient_ += p.b;
-  hessian_ = p.Q;
-  const double weight = 1.0 / kappa;
-  if (p.G.rows() > 0) {
-    linear_values_.noalias() = p.G * x;
-    linear_values_ += p.h;
-    // ∇(−log s_i) = −g_i / s_i,  ∇²(−log s_i) = g_i g_iᵀ / s_i².
-    linear_inverse_ = linear_values_.cwiseInverse();
-    gradient_.noalias() -= weight * p.G.transpose() * linear_inverse_;
-    for (Eigen::Index i = 0; i < p.G.rows(); ++i) {
-      const double inverse = linear_inverse_[i];
-      hessian_.noalias() += (weight * inverse * inverse) * p.G.row(i).transpose() * p.G.row(i);
-    }
+  const double w = 1.0 / kappa;
+  normal_.MultiplyA(x, u_);
+  u_ += b_;
+  for (int i = 0; i < linear_rows_; ++i) {
+    const double inverse = 1.0 / u_[i];
+    dual_[i] = w * inverse;
+    weights_(i, 0) = w * inverse * inverse;
   }
-  for (const auto& cone : p.cones) {
-    const Eigen::Index m = cone.A.rows();
-    auto u = cone_u_.head(m);
-    auto Ju = cone_Ju_.head(m);
-    auto JA = cone_JA_.topRows(m);
-    u.noalias() = cone.A * x;
-    u += cone.b;
-    Ju = u;
-    Ju.tail(m - 1) *= -1.0;
-    JA = cone.A;
-    JA.bottomRows(m - 1) *= -1.0;
+  for (size_t k = linear_rows_; k < dim_.size(); ++k) {
+    const int o = offset_[k], m = dim_[k];
+    const auto u = u_.segment(o, m);
+    auto y = dual_.segment(o, m);
+    auto M = weights_.block(o, 0, m, m);
     const double psi = second_order_cone::JNorm2(u);
-    // ψ = uᵀJu: ∇(−log ψ) = −2AᵀJu/ψ,  ∇²(−log ψ) = 4 AᵀJu uᵀJA/ψ² − 2 AᵀJA/ψ.
-    cone_grad_.noalias() = JA.transpose() * u;  // = AᵀJu
-    gradient_ -= (2.0 * weight / psi) * cone_grad_;
-    hessian_.noalias() += (4.0 * weight / (psi * psi)) * cone_grad_ * cone_grad_.transpose();
-    hessian_.noalias() -= (2.0 * weight / psi) * cone.A.transpose() * JA;
+    y = u;  // Ju
+    y.tail(m - 1) *= -1.0;
+    M.noalias() = (4.0 * w / (psi * psi)) * y * y.transpose();
+    M.diagonal().array() -= 2.0 * w / psi;  // −2wJ/ψ: J = diag(1, −I)
+    M.diagonal().tail(m - 1).array() += 4.0 * w / psi;
+    y *= 2.0 * w / psi;
   }
+  normal_.MultiplyQ(x, gradient_);
+  gradient_ += p.b;
+  normal_.MultiplyAt(dual_, step_);
+  gradient_ -= step_;
+  normal_.Assemble(weights_, 0.0);
 }
 
 // Cholesky of the Hessian. Barrier arguments near 0 (contacts at φ ≈ 1e-11 m give s_i ≈ 1e-9)
@@ -168,16 +187,13 @@ void LogBarrierSolver::GradientAndHessian(const LogBarrierProblem& p, double kap
 // Newton step, still a descent direction (Nocedal & Wright, "Numerical Optimization", §3.4,
 // Cholesky with added multiple of the identity). Returns false when no shift succeeds.
 bool LogBarrierSolver::FactorHessian() {
-  factor_.compute(hessian_);
-  if (factor_.info() == Eigen::Success) return true;
-  const double scale = hessian_.diagonal().cwiseAbs().maxCoeff();
-  if (!std::isfinite(scale) || !hessian_.allFinite()) return false;
+  if (normal_.Factorize()) return true;
+  const double scale = normal_.MaxAbsDiagonal();
+  if (!std::isfinite(scale)) return false;
   double shift = std::numeric_limits<double>::epsilon() * std::max(scale, 1e-300);
   for (int attempt = 0; attempt < 20; ++attempt, shift *= 10.0) {
-    shifted_hessian_ = hessian_;
-    shifted_hessian_.diagonal().array() += shift;
-    factor_.compute(shifted_hessian_);
-    if (factor_.info() == Eigen::Success) return true;
+    normal_.Assemble(weights_, shift);
+    if (normal_.Factorize()) return true;
   }
   return false;
 }
@@ -188,7 +204,8 @@ SolverStatus LogBarrierSolver::Newton(const LogBarrierProblem& p, const LogBarri
   for (int k = 0; k < s.max_newton_iterations; ++k) {
     GradientAndHessian(p, kappa, x);
     if (!FactorHessian()) return SolverStatus::kNumericalFailure;
-    step_ = -factor_.solve(gradient_);
+    normal_.Solve(gradient_, step_);
+    step_ = -step_;
     const double slope = gradient_.dot(step_);  // = −λ² (with the shifted H when shifted)
     if (!step_.allFinite() || !(slope <= 0)) return SolverStatus::kNumericalFailure;
     decrement = -0.5 * slope;
@@ -224,39 +241,48 @@ LogBarrierResult LogBarrierSolver::Solve(const LogBarrierProblem& problem,
   const auto start_time = std::chrono::steady_clock::now();
   Validate(problem, settings, x_start);
   const Eigen::Index n = problem.Q.rows();
-  Eigen::Index max_dim = 1;
-  for (const auto& cone : problem.cones) max_dim = std::max(max_dim, cone.A.rows());
   gradient_.resize(n);
   step_.resize(n);
   trial_.resize(n);
   objective_scratch_.resize(n);
-  linear_values_.resize(problem.G.rows());
-  linear_inverse_.resize(problem.G.rows());
-  cone_u_.resize(max_dim);
-  cone_Ju_.resize(max_dim);
-  cone_grad_.resize(n);
-  cone_JA_.resize(max_dim, n);
-  hessian_.resize(n, n);
+  Stack(problem, settings);
 
   LogBarrierResult result;
+  result.used_sparse_path = normal_.sparse();
   VectorXd& x = result.x;
+  // Start: of the cheap candidates x_start, the previous minimiser and 0, the strictly feasible
+  // one with the lowest f (for a self-concordant f, the number of damped Newton steps is
+  // bounded by a multiple of κ(f(x0) − f*), Boyd & Vandenberghe §9.6.4).
   x = x_start.size() == n ? x_start : VectorXd::Zero(n);
-  const bool start_is_feasible = StrictlyFeasible(problem, x);
-  if (start_is_feasible && MinimumMargin(problem, x) < settings.centring_margin) {
+  double best = kInfinity;
+  const auto consider = [&](const VectorXd& candidate, bool previous) {
+    const double value = Objective(problem, problem.kappa, candidate);
+    if (value < best) {
+      best = value;
+      x = candidate;
+      result.used_previous_solution = previous;
+    }
+  };
+  if (x_start.size() == n) consider(x_start, false);
+  if (settings.use_previous_solution && previous_x_.size() == n) consider(previous_x_, true);
+  consider(VectorXd::Zero(n), false);
+  const bool start_is_feasible = std::isfinite(best);
+  if (start_is_feasible && MinimumMargin(x) < settings.centring_margin) {
     // Strictly feasible but nearly on a boundary (a contact at φ ≈ 0 with x = 0): the barrier
     // is badly scaled there and damped Newton needs many short steps. Start from the
     // phase-1 point instead when it is better centred.
     VectorXd centred = x;
     const double margin = PhaseOne(problem, centred);
-    if (margin > MinimumMargin(problem, x) && StrictlyFeasible(problem, centred)) {
+    if (margin > MinimumMargin(x) && StrictlyFeasible(centred)) {
       result.used_phase_one = true;
+      result.used_previous_solution = false;
       x = centred;
     }
   }
   if (!start_is_feasible) {
     result.used_phase_one = true;
     const double margin = PhaseOne(problem, x);
-    if (!(margin > settings.feasibility_margin) || !StrictlyFeasible(problem, x)) {
+    if (!(margin > settings.feasibility_margin) || !StrictlyFeasible(x)) {
       // Name the barrier with the smallest argument at the phase-1 point.
       std::ostringstream message;
       message << "no strictly feasible point (phase-1 margin " << margin << "); ";
@@ -305,8 +331,12 @@ LogBarrierResult LogBarrierSolver::Solve(const LogBarrierProblem& problem,
   }
   // Hessian (and gradient) at the returned x.
   GradientAndHessian(problem, problem.kappa, x);
-  result.hessian.compute(hessian_);
+  normal_.ToDense(dense_hessian_);
+  result.hessian.compute(dense_hessian_);
   if (result.hessian.info() != Eigen::Success) status = SolverStatus::kNumericalFailure;
+  if (status == SolverStatus::kSolved || status == SolverStatus::kSolvedInaccurate) {
+    previous_x_ = x;
+  }
   if (status != SolverStatus::kSolved) {
     result.message = std::string(ToString(status)) +
                      " (Newton decrement² / 2 = " + std::to_string(decrement) + ")";

@@ -8,14 +8,19 @@
 // contact-rich", log-barrier relaxation with weight κ; as κ → ∞ the minimiser tends to the
 // QP / SOCP solution, at distance O(1/κ)). Newton with Armijo backtracking that keeps every
 // barrier strictly positive (Boyd & Vandenberghe, "Convex Optimization", §9.5 and §11.3),
-// stopping on the Newton decrement. A phase-1 SOCP finds a strictly feasible start when
-// none is given, and continuation in κ is used when the direct solve fails.
+// stopping on the Newton decrement. The start is the best (lowest f) strictly feasible of the
+// cheap candidates x_start, the solver's previous minimiser and x = 0; a phase-1 SOCP runs only
+// when none is strictly feasible or the best is too close to a barrier's boundary, and
+// continuation in κ is used when the direct solve fails. The Newton system
+// H = Q + Σ_k A_kᵀ M_k A_k (one block per linear row or cone) is dense or sparse by size
+// (block_normal_matrix.h), with the sparse symbolic analysis reused between solves.
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <string>
 #include <vector>
 
+#include "quasidyn/solvers/block_normal_matrix.h"
 #include "quasidyn/solvers/socp.h"
 #include "quasidyn/solvers/solver_status.h"
 
@@ -50,6 +55,15 @@ struct LogBarrierSettings {
   // is below this is replaced by the phase-1 point when that one has a larger margin (units
   // of the barrier arguments, >= 0; 0 keeps every strictly feasible start).
   double centring_margin = 1e-6;
+  // Try the minimiser of the previous successful Solve of this solver (same n) as a start
+  // candidate: consecutive time steps have nearby minimisers, which usually saves phase 1 and
+  // most Newton steps. The minimiser does not depend on the start (f is strictly convex) up
+  // to the Newton tolerance.
+  bool use_previous_solution = true;
+  // Sparse Newton system (Eigen::SimplicialLDLT) when n >= sparse_min_variables (>= 0) and the
+  // fraction of non-zeros of [Q; G; A_k] is <= sparse_max_density (in [0, 1]).
+  int sparse_min_variables = 40;
+  double sparse_max_density = 0.5;
 };
 
 struct LogBarrierResult {
@@ -67,6 +81,8 @@ struct LogBarrierResult {
   Eigen::LLT<Eigen::MatrixXd> hessian;
   SolverInfo info;  // iterations: Newton steps over all stages; dual_residual: ‖∇f‖∞;
                     // complementarity_gap: final λ²/2
+  bool used_previous_solution = false;  // Newton started from the previous Solve's minimiser
+  bool used_sparse_path = false;        // the Newton system was factorised by the sparse path
 
   // H⁻¹ rhs with the stored factorisation; rhs of size n.
   Eigen::VectorXd SolveWithHessian(const Eigen::VectorXd& rhs) const { return hessian.solve(rhs); }
@@ -74,30 +90,41 @@ struct LogBarrierResult {
 
 class LogBarrierSolver {
  public:
-  // x_start (optional, size n): used when strictly feasible, otherwise phase 1 runs.
+  // x_start (optional, size n): a start candidate (see the top of this file).
   // Throws std::invalid_argument on inconsistent dimensions or settings out of range.
   LogBarrierResult Solve(const LogBarrierProblem& problem, const LogBarrierSettings& settings = {},
                          const Eigen::VectorXd& x_start = Eigen::VectorXd());
 
  private:
-  // Barrier arguments at x; false if any is not strictly inside its domain.
-  bool StrictlyFeasible(const LogBarrierProblem& problem, const Eigen::VectorXd& x);
+  // Stacks G (linear rows first) and the cones into A_, b_ and sets up the Newton matrix.
+  void Stack(const LogBarrierProblem& problem, const LogBarrierSettings& settings);
+  // u_ = A_ x + b_ (the barrier arguments); false if any is not strictly inside its domain.
+  bool StrictlyFeasible(const Eigen::VectorXd& x);
   // Smallest barrier argument at x: min_i (G_i x + h_i) and min_k (t_k − ‖z_k‖).
-  double MinimumMargin(const LogBarrierProblem& problem, const Eigen::VectorXd& x);
+  double MinimumMargin(const Eigen::VectorXd& x);
   // f(x); +infinity outside the domain.
   double Objective(const LogBarrierProblem& problem, double kappa, const Eigen::VectorXd& x);
+  // gradient_ and the Newton matrix (assembled, not factorised) at x.
   void GradientAndHessian(const LogBarrierProblem& problem, double kappa, const Eigen::VectorXd& x);
-  // Factorises hessian_ into factor_, with a small diagonal shift when plain Cholesky fails
-  // on a badly scaled H; false when no shift helps.
+  // Factorises the Newton matrix, with a small diagonal shift when plain Cholesky fails on a
+  // badly scaled H; false when no shift helps.
   bool FactorHessian();
   // Damped Newton at fixed κ from x (updated in place); status kSolved on convergence.
   SolverStatus Newton(const LogBarrierProblem& problem, const LogBarrierSettings& settings,
                       double kappa, Eigen::VectorXd& x, int& iterations, double& decrement);
+  // Phase 1 (see the .cc): the largest common margin and its x; −infinity on failure.
+  double PhaseOne(const LogBarrierProblem& problem, Eigen::VectorXd& x);
 
-  Eigen::VectorXd gradient_, step_, trial_, objective_scratch_, linear_values_, linear_inverse_;
-  Eigen::VectorXd cone_u_, cone_Ju_, cone_grad_;
-  Eigen::MatrixXd hessian_, shifted_hessian_, cone_JA_;
-  Eigen::LLT<Eigen::MatrixXd> factor_;
+  std::vector<int> offset_, dim_;  // block k occupies rows [offset_[k], offset_[k] + dim_[k])
+  int linear_rows_ = 0;            // blocks [0, linear_rows_) are the rows of G
+  Eigen::MatrixXd A_;              // [G; A_0; A_1; …]
+  Eigen::VectorXd b_;              // [h; b_0; b_1; …]
+  Eigen::VectorXd u_, dual_;       // barrier arguments A_ x + b_, and ∂(barrier)/∂u
+  Eigen::MatrixXd weights_;        // per block ∂²(barrier)/∂u², row-stacked like socp.h's W
+  BlockNormalMatrix normal_;       // H = Q + Aᵀ blockdiag(weights) A, dense or sparse
+  Eigen::VectorXd gradient_, step_, trial_, objective_scratch_, previous_x_;
+  Eigen::MatrixXd dense_hessian_;
+  SocpSolver phase_one_solver_;
 };
 
 LogBarrierResult Solve(const LogBarrierProblem& problem, const LogBarrierSettings& settings = {},

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "quasidyn/solvers/contact_like_problems_for_tests.h"
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/solvers/random_problems_for_tests.h"
 #include "quasidyn/solvers/socp.h"
@@ -124,9 +125,12 @@ TEST(LogBarrierTest, HessianGivesDerivativeOfSolutionWithRespectToB) {
 }
 
 TEST(LogBarrierTest, PhaseOneFindsStrictlyFeasibleStart) {
-  RandomContactLikeProblem problem = RandomLinear(5, 4, 6);
+  // The first seed whose rows exclude x = 0 (the solver tries x = 0 as a start candidate), and
+  // a clearly infeasible start too.
+  unsigned seed = 5;
+  while (RandomLinear(seed, 4, 6).barrier.h.minCoeff() > 0) ++seed;
+  RandomContactLikeProblem problem = RandomLinear(seed, 4, 6);
   problem.barrier.kappa = 1e3;
-  // x = 0 is generally infeasible for these rows; give a clearly infeasible start too.
   const LogBarrierResult r = Solve(problem.barrier, {}, VectorXd::Constant(4, 100.0));
   ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
   EXPECT_TRUE(r.used_phase_one);
@@ -286,6 +290,69 @@ TEST(LogBarrierTest, ArmGraspStateWithNearZeroArguments) {
   // Both starts reach the same minimiser (f strictly convex): ‖Δx‖ <= 2λ/sqrt(λ_min(Q)).
   const VectorXd difference = Solve(p, from_zero).x - Solve(p).x;
   EXPECT_LE(difference.norm(), 2 * std::sqrt(2e-14 / p.Q.diagonal().minCoeff()));
+}
+
+TEST(LogBarrierTest, SkippingPhaseOneGivesTheSameMinimiser) {
+  // A solver that keeps its previous minimiser, on the arm grasp problem and then on the same
+  // problem with b perturbed by 1 % (the next time step): the second solve starts from the
+  // previous minimiser without phase 1. The reference always runs phase 1 (centring margin
+  // +∞, no previous solution). f is strictly convex (Q ≻ 0) and both stop on λ²/2 <= tol, so
+  // ‖Δx‖ <= 2·sqrt(2·tol / λ_min(Q)) (as in ArmGraspStateWithNearZeroArguments).
+  const LogBarrierProblem p = ArmGraspBarrier();
+  LogBarrierProblem next = p;
+  next.b *= 1.01;
+  LogBarrierSettings always_phase_one;
+  always_phase_one.centring_margin = std::numeric_limits<double>::infinity();
+  always_phase_one.use_previous_solution = false;
+  const double bound = 2 * std::sqrt(2e-14 / p.Q.diagonal().minCoeff());
+  LogBarrierSolver warm;
+  const LogBarrierResult first = warm.Solve(p);
+  ASSERT_EQ(first.status, SolverStatus::kSolved) << first.message;
+  EXPECT_TRUE(first.used_phase_one);  // x = 0 is 1.2e-9 from the boundary
+  const LogBarrierResult second = warm.Solve(next);
+  ASSERT_EQ(second.status, SolverStatus::kSolved) << second.message;
+  EXPECT_TRUE(second.used_previous_solution);
+  EXPECT_FALSE(second.used_phase_one);
+  EXPECT_LT(second.info.iterations, first.info.iterations);
+  for (const auto& [problem, result] :
+       {std::pair{&p, &first}, std::pair{static_cast<const LogBarrierProblem*>(&next), &second}}) {
+    const LogBarrierResult reference = Solve(*problem, always_phase_one);
+    ASSERT_EQ(reference.status, SolverStatus::kSolved) << reference.message;
+    ASSERT_TRUE(reference.used_phase_one);
+    EXPECT_LE((result->x - reference.x).norm(), bound);
+  }
+}
+
+// The cone barrier of a contact-like SOCP (testing::ContactChainSocp).
+LogBarrierProblem ContactChainConeBarrier(unsigned seed) {
+  const SocpProblem socp = testing::ContactChainSocp(seed, 10, 5);
+  return LogBarrierProblem{socp.Q,      socp.c,     MatrixXd(0, socp.Q.rows()),
+                           VectorXd(0), socp.cones, 100.0};
+}
+
+TEST(LogBarrierTest, SparseAndDenseNewtonSystemsAgree) {
+  LogBarrierSettings sparse, dense;
+  sparse.sparse_min_variables = 0;
+  sparse.sparse_max_density = 1.0;
+  dense.sparse_min_variables = std::numeric_limits<int>::max();
+  const LogBarrierProblem pyramid = ArmGraspBarrier();
+  for (unsigned seed = 0; seed < 3; ++seed) {
+    const LogBarrierProblem cone = ContactChainConeBarrier(seed + 300);
+    for (const LogBarrierProblem* p : {&pyramid, &cone}) {
+      const LogBarrierResult a = Solve(*p, sparse), b = Solve(*p, dense);
+      ASSERT_EQ(a.status, SolverStatus::kSolved) << a.message;
+      ASSERT_EQ(b.status, SolverStatus::kSolved) << b.message;
+      EXPECT_TRUE(a.used_sparse_path);
+      EXPECT_FALSE(b.used_sparse_path);
+      // Same strictly convex f, both stop on λ²/2 <= tol: ‖Δx‖ <= 2·sqrt(2·tol/λ_min(Q)).
+      const double q_min = Eigen::SelfAdjointEigenSolver<MatrixXd>(p->Q).eigenvalues().minCoeff();
+      EXPECT_LE((a.x - b.x).norm(), 2 * std::sqrt(2e-14 / q_min)) << "seed " << seed;
+      // The stored Hessian factorisations agree (the derivative −H⁻¹ used by gradients/).
+      const VectorXd rhs = VectorXd::Ones(p->Q.rows());
+      const VectorXd ha = a.SolveWithHessian(rhs), hb = b.SolveWithHessian(rhs);
+      EXPECT_LE((ha - hb).norm(), 1e-6 * hb.norm()) << "seed " << seed;
+    }
+  }
 }
 
 }  // namespace

@@ -16,6 +16,16 @@ using Eigen::MatrixXd;
 using Eigen::VectorXd;
 namespace soc = second_order_cone;
 
+// out[o … o+m) = W.block(o, 0, m, m) · in[o … o+m), for the tiny cone blocks (plain loops,
+// below the sizes where Eigen's matrix-vector product pays for its dispatch).
+void MultiplyBlock(const MatrixXd& W, int o, int m, const VectorXd& in, VectorXd& out) {
+  for (int r = 0; r < m; ++r) {
+    double sum = 0.0;
+    for (int c = 0; c < m; ++c) sum += W(o + r, c) * in[o + c];
+    out[o + r] = sum;
+  }
+}
+
 double InfNorm(const VectorXd& v) { return v.size() > 0 ? v.lpNorm<Eigen::Infinity>() : 0.0; }
 
 void Require(bool condition, const std::string& what) {
@@ -44,11 +54,14 @@ void Validate(const SocpProblem& p, const SocpSettings& s) {
   Require(s.max_iterations > 0, "max_iterations must be > 0");
   Require(s.step_to_boundary > 0 && s.step_to_boundary < 1, "step_to_boundary must be in (0,1)");
   Require(s.kkt_regularization >= 0, "kkt_regularization must be >= 0");
+  Require(s.sparse_min_variables >= 0, "sparse_min_variables must be >= 0");
+  Require(s.sparse_max_density >= 0 && s.sparse_max_density <= 1,
+          "sparse_max_density must be in [0,1]");
 }
 
 }  // namespace
 
-void SocpSolver::Stack(const SocpProblem& p) {
+void SocpSolver::Stack(const SocpProblem& p, const SocpSettings& settings) {
   const Eigen::Index n = p.Q.rows();
   linear_rows_ = static_cast<int>(p.G.rows());
   offset_.clear();
@@ -77,8 +90,9 @@ void SocpSolver::Stack(const SocpProblem& p) {
   }
   W_.resize(rows, max_dim);
   W_inverse_.resize(rows, max_dim);
-  scaled_A_.resize(rows, n);
-  reduced_.resize(n, n);
+  weights_.resize(rows, max_dim);
+  normal_.Setup(p.Q, A_, offset_, dim_,
+                SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
   for (VectorXd* v : {&s_, &z_, &lambda_, &ds_, &dz_, &u_, &scratch_}) v->resize(rows);
   dx_.resize(n);
   rhs_.resize(n);
@@ -96,15 +110,18 @@ bool SocpSolver::Factor(const SocpProblem& p, const SocpSettings& settings) {
     auto W_inverse = W_inverse_.block(o, 0, m, m);
     soc::NesterovToddScaling(s_.segment(o, m), z_.segment(o, m), W, W_inverse);
     lambda_.segment(o, m).noalias() = W * z_.segment(o, m);
-    scaled_A_.middleRows(o, m).noalias() = W_inverse * A_.middleRows(o, m);
+    for (int r = 0; r < m; ++r) {  // W⁻² = W⁻¹ W⁻¹
+      for (int c = 0; c < m; ++c) {
+        double sum = 0.0;
+        for (int i = 0; i < m; ++i) sum += W_inverse(r, i) * W_inverse(i, c);
+        weights_(o + r, c) = sum;
+      }
+    }
   }
   // Vandenberghe 2010, eq. (4.12) reduced to the normal equations: Q + Aᵀ W⁻² A (W symmetric).
-  reduced_ = p.Q;
-  reduced_.noalias() += scaled_A_.transpose() * scaled_A_;
-  reduced_.diagonal().array() += settings.kkt_regularization;
-  if (!reduced_.allFinite()) return false;
-  factor_.compute(reduced_);
-  return factor_.info() == Eigen::Success;
+  (void)p;
+  normal_.Assemble(weights_, settings.kkt_regularization);
+  return normal_.Factorize();
 }
 
 bool SocpSolver::StrictlyInterior(const VectorXd& v) const {
@@ -124,32 +141,33 @@ void SocpSolver::Direction(const SocpProblem& p, const VectorXd& r_d, const Vect
     const int o = offset_[k], m = dim_[k];
     soc::JordanDivide(lambda_.segment(o, m), rc.segment(o, m), u_.segment(o, m));
     // scratch = W⁻¹(u − W⁻¹ r_p)
-    dz_.segment(o, m).noalias() = W_inverse_.block(o, 0, m, m) * r_p.segment(o, m);
+    MultiplyBlock(W_inverse_, o, m, r_p, dz_);
     dz_.segment(o, m) = u_.segment(o, m) - dz_.segment(o, m);
-    scratch_.segment(o, m).noalias() = W_inverse_.block(o, 0, m, m) * dz_.segment(o, m);
+    MultiplyBlock(W_inverse_, o, m, dz_, scratch_);
   }
-  rhs_.noalias() = A_.transpose() * scratch_;
+  normal_.MultiplyAt(scratch_, rhs_);
   rhs_ -= r_d;
-  dx_ = factor_.solve(rhs_);
+  normal_.Solve(rhs_, dx_);
   (void)p;
-  ds_.noalias() = A_ * dx_;
+  normal_.MultiplyA(dx_, ds_);
   ds_ += r_p;
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int o = offset_[k], m = dim_[k];
-    scratch_.segment(o, m).noalias() = W_inverse_.block(o, 0, m, m) * ds_.segment(o, m);
+    MultiplyBlock(W_inverse_, o, m, ds_, scratch_);
     scratch_.segment(o, m) = u_.segment(o, m) - scratch_.segment(o, m);
-    dz_.segment(o, m).noalias() = W_inverse_.block(o, 0, m, m) * scratch_.segment(o, m);
+    MultiplyBlock(W_inverse_, o, m, scratch_, dz_);
   }
 }
 
 SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& settings) {
   const auto start_time = std::chrono::steady_clock::now();
   Validate(problem, settings);
-  Stack(problem);
+  Stack(problem, settings);
   const Eigen::Index n = problem.Q.rows();
   const Eigen::Index rows = A_.rows();
   const int cone_count = static_cast<int>(dim_.size());
   SocpResult result;
+  result.used_sparse_path = normal_.sparse();
   VectorXd& x = result.x;
   x.resize(n);
   VectorXd Qx(n), Atz(n), r_d(n), Ax(rows), r_p(rows), rc(rows), ds_affine(rows), dz_affine(rows);
@@ -164,15 +182,19 @@ SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& set
     s_[offset_[k]] = 1.0;
   }
   z_ = s_;
-  reduced_ = problem.Q;
-  reduced_.noalias() += A_.transpose() * A_;
-  reduced_.diagonal().array() += settings.kkt_regularization;
-  factor_.compute(reduced_);
-  x = -problem.c;
-  x.noalias() -= A_.transpose() * b_;
-  x = factor_.solve(x);
-  if (factor_.info() != Eigen::Success || !x.allFinite()) x.setZero();
-  Ax.noalias() = A_ * x;
+  for (int k = 0; k < cone_count; ++k) {
+    weights_.block(offset_[k], 0, dim_[k], dim_[k]).setIdentity();  // Q + AᵀA
+  }
+  normal_.Assemble(weights_, settings.kkt_regularization);
+  if (normal_.Factorize()) {
+    normal_.MultiplyAt(b_, rhs_);
+    rhs_ = -problem.c - rhs_;
+    normal_.Solve(rhs_, x);
+  } else {
+    x.setZero();
+  }
+  if (!x.allFinite()) x.setZero();
+  normal_.MultiplyA(x, Ax);
   u_ = Ax + b_;
   double worst_margin = std::numeric_limits<double>::infinity();
   for (int k = 0; k < cone_count; ++k) {
@@ -205,9 +227,9 @@ SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& set
   SolverStatus status = SolverStatus::kMaxIterations;
   int iteration = 0;
   for (;; ++iteration) {
-    Qx.noalias() = problem.Q * x;
-    Ax.noalias() = A_ * x;
-    Atz.noalias() = A_.transpose() * z_;
+    normal_.MultiplyQ(x, Qx);
+    normal_.MultiplyA(x, Ax);
+    normal_.MultiplyAt(z_, Atz);
     r_d = Qx + problem.c - Atz;
     r_p = Ax + b_ - s_;
     gap = s_.dot(z_);
@@ -253,8 +275,8 @@ SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& set
     dz_affine = dz_;
     for (int k = 0; k < cone_count; ++k) {
       const int o = offset_[k], m = dim_[k];
-      scratch_.segment(o, m).noalias() = W_inverse_.block(o, 0, m, m) * ds_affine.segment(o, m);
-      u_.segment(o, m).noalias() = W_.block(o, 0, m, m) * dz_affine.segment(o, m);
+      MultiplyBlock(W_inverse_, o, m, ds_affine, scratch_);
+      MultiplyBlock(W_, o, m, dz_affine, u_);
       soc::JordanProduct(scratch_.segment(o, m), u_.segment(o, m), product.segment(o, m));
       rc.segment(o, m) -= product.segment(o, m);
       rc[o] += sigma * mu;

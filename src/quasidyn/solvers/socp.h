@@ -9,13 +9,16 @@
 // the shape of the frictional contact problems of Pang 2022 (talk "planning and control
 // contact-rich", the SOCP time step with friction cones). Method: L. Vandenberghe, "The CVXOPT
 // linear and quadratic cone program solvers" (2010), §4 (coneqp) — written from the math,
-// with the reduced system (Q + Σ A_kᵀ W_k⁻² A_k) Δx = r factorised by dense Cholesky.
+// with the reduced system (Q + Σ A_kᵀ W_k⁻² A_k) Δx = r factorised by dense Cholesky or, for
+// large sparse problems (contact cones touch at most two bodies), by a sparse LDLᵀ whose
+// symbolic analysis is reused between iterations and solves (block_normal_matrix.h).
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <string>
 #include <vector>
 
+#include "quasidyn/solvers/block_normal_matrix.h"
 #include "quasidyn/solvers/solver_status.h"
 
 namespace quasidyn {
@@ -50,6 +53,12 @@ struct SocpSettings {
   int max_iterations = 100;               // > 0
   double step_to_boundary = 0.99;         // in (0, 1)
   double kkt_regularization = 1e-12;      // >= 0, δ·I added to the reduced matrix
+  // Sparse reduced system (Eigen::SimplicialLDLT on Q + Σ A_kᵀ W_k⁻² A_k) when
+  // n >= sparse_min_variables (>= 0) and the fraction of non-zeros of [Q; A] (all cone and
+  // linear rows stacked) is <= sparse_max_density (in [0, 1]). The defaults pick it for
+  // contact problems from a few dozen velocities on (arm + 10 cubes: 69 velocities).
+  int sparse_min_variables = 40;
+  double sparse_max_density = 0.5;
 };
 
 struct SocpResult {
@@ -60,15 +69,18 @@ struct SocpResult {
   Eigen::VectorXd linear_duals;             // (p) multipliers of G x >= h, >= 0
   double objective = 0.0;
   SolverInfo info;
+  bool used_sparse_path = false;  // the reduced system was factorised by the sparse path
 };
 
+// Holds the workspace (and the sparse symbolic analysis) so repeated solves of problems with
+// the same sizes and sparsity pattern do not reallocate or re-analyse.
 class SocpSolver {
  public:
   // Throws std::invalid_argument on inconsistent dimensions or settings out of range.
   SocpResult Solve(const SocpProblem& problem, const SocpSettings& settings = {});
 
  private:
-  void Stack(const SocpProblem& problem);
+  void Stack(const SocpProblem& problem, const SocpSettings& settings);
   // Per-cone Nesterov–Todd scalings and the reduced matrix; false when Cholesky fails.
   bool Factor(const SocpProblem& problem, const SocpSettings& settings);
   // True when every cone segment of v (stacked like s) is strictly inside its cone.
@@ -80,10 +92,10 @@ class SocpSolver {
   int linear_rows_ = 0;
   Eigen::MatrixXd A_;  // stacked constraint rows, linear rows first
   Eigen::VectorXd b_;
-  // NT scaling blocks: W_k is W_.block(offset_[k], 0, m_k, m_k) (row-stacked, not diagonal).
-  Eigen::MatrixXd W_, W_inverse_;
-  Eigen::MatrixXd scaled_A_, reduced_;
-  Eigen::LLT<Eigen::MatrixXd> factor_;
+  // NT scaling blocks: W_k is W_.block(offset_[k], 0, m_k, m_k) (row-stacked, not diagonal);
+  // weights_ holds W_k⁻² the same way.
+  Eigen::MatrixXd W_, W_inverse_, weights_;
+  BlockNormalMatrix normal_;  // Q + Σ A_kᵀ W_k⁻² A_k + δI, dense or sparse
   Eigen::VectorXd s_, z_, lambda_, dx_, ds_, dz_, u_, scratch_, rhs_;
 };
 

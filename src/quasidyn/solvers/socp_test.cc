@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "quasidyn/solvers/contact_like_problems_for_tests.h"
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/solvers/random_problems_for_tests.h"
 #include "quasidyn/solvers/second_order_cone.h"
@@ -236,6 +237,76 @@ TEST(SocpTest, ConeSlacksReachingTheApexStillSolve) {
   ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
   ASSERT_TRUE(r.x.allFinite());
   ExpectKkt(p, r, settings);
+}
+
+SocpSettings DensePath() {
+  SocpSettings settings;
+  settings.sparse_min_variables = std::numeric_limits<int>::max();
+  return settings;
+}
+
+SocpSettings SparsePath() {
+  SocpSettings settings;
+  settings.sparse_min_variables = 0;
+  settings.sparse_max_density = 1.0;
+  return settings;
+}
+
+TEST(SocpTest, SparsePathSatisfiesKktOnRandomProblems) {
+  // The random problems of RandomProblemsSatisfyKkt (dense data, singular Q included) forced
+  // through the sparse path: same KKT residual checks.
+  const SocpSettings settings = SparsePath();
+  for (const auto& [n, cones, linear] : {std::tuple{8, 6, 4}, {20, 15, 10}}) {
+    for (unsigned seed = 0; seed < 3; ++seed) {
+      for (int rank : {n, n / 2}) {
+        testing::RandomProblems random(seed * 31 + n + rank);
+        const SocpProblem p = RandomSocp(random, n, cones, linear, rank);
+        const SocpResult r = Solve(p, settings);
+        ASSERT_TRUE(r.used_sparse_path);
+        ASSERT_EQ(r.status, SolverStatus::kSolved)
+            << "n=" << n << " seed=" << seed << " rank=" << rank << ": " << r.message;
+        ExpectKkt(p, r, settings);
+      }
+    }
+  }
+}
+
+TEST(SocpTest, SparseAndDensePathsAgreeOnContactProblems) {
+  // Contact-like problems (block-diagonal Q >= 0.1·I, cones touching one or two bodies), with
+  // and without a few linear rows. Q is positive definite, so both paths approximate the same
+  // unique x*; each stops at 1e-9 relative residuals, so they agree to about 1e-6 (as in
+  // AgreesWithQpWhenConesAreLinear).
+  SocpSolver sparse_solver, dense_solver;  // reused: the second solve reuses the pattern
+  for (unsigned seed = 0; seed < 4; ++seed) {
+    SocpProblem p = testing::ContactChainSocp(seed + 200, 10, 5);
+    if (seed % 2 == 1) {  // plus linear rows touching one body each: x_j >= −1
+      p.G = MatrixXd::Zero(3, p.Q.rows());
+      for (int i = 0; i < 3; ++i) p.G(i, 6 * i) = 1.0;
+      p.h = VectorXd::Constant(3, -1.0);
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+      const SocpResult sparse = sparse_solver.Solve(p, SparsePath());
+      const SocpResult dense = dense_solver.Solve(p, DensePath());
+      ASSERT_TRUE(sparse.used_sparse_path);
+      ASSERT_FALSE(dense.used_sparse_path);
+      ASSERT_EQ(sparse.status, SolverStatus::kSolved) << sparse.message;
+      ASSERT_EQ(dense.status, SolverStatus::kSolved) << dense.message;
+      ExpectKkt(p, sparse, SparsePath());
+      EXPECT_LE((sparse.x - dense.x).lpNorm<Eigen::Infinity>(), 1e-6) << "seed " << seed;
+      for (size_t k = 0; k < p.cones.size(); ++k) {
+        EXPECT_LE((sparse.cone_duals[k] - dense.cone_duals[k]).lpNorm<Eigen::Infinity>(),
+                  1e-6 * (1 + dense.cone_duals[k].norm()))
+            << "seed " << seed << " cone " << k;
+      }
+    }
+  }
+}
+
+TEST(SocpTest, DefaultSettingsPickTheSparsePathForLargeSparseProblems) {
+  const SocpProblem large = testing::ContactChainSocp(7, 10, 5);  // n = 60, sparse
+  EXPECT_TRUE(Solve(large).used_sparse_path);
+  const SocpProblem small = testing::ContactChainSocp(7, 2, 3);  // n = 12
+  EXPECT_FALSE(Solve(small).used_sparse_path);
 }
 
 TEST(SocpTest, BadInputThrows) {

@@ -1,0 +1,371 @@
+#include "linearize_command.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/gradients/batch_linearize.h"
+#include "quasidyn/gradients/linearize.h"
+#include "quasidyn/gradients/randomized_smoothing.h"
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/simulation/coordinate_names.h"
+#include "quasidyn/simulation/rollout.h"
+
+namespace quasidyn::cli {
+namespace {
+
+constexpr int kStepFailedExitCode = 3;
+
+struct LinearizeOptions {
+  std::string scene_path;
+  int step = 1;
+  std::string mode;
+  int samples = 100;
+  double u_std = 0.01;
+  double q_std = 0.0;
+  std::uint64_t seed = 0;
+  std::string estimator = "first-order";
+  std::string formulation;
+  double kappa = 0.0;
+  int threads = 1;
+  bool json = false;
+  // Set by CLI11: which options were given.
+  CLI::Option* mode_option = nullptr;
+  CLI::Option* formulation_option = nullptr;
+  CLI::Option* kappa_option = nullptr;
+  std::vector<CLI::Option*> randomized_options;  // --samples, --std, --std-q, --seed, ...
+};
+
+std::string Number(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+// What was linearised and how.
+struct Outcome {
+  std::string mode;    // exact | log-barrier | randomized
+  std::string method;  // the gradients used: exact | log-barrier
+  std::string description;
+  std::string note;  // when the formulation's own program is not the differentiated one
+  Eigen::VectorXd q, u, q_next;
+  Eigen::MatrixXd A, B, A_standard_error, B_standard_error;
+  int samples_used = 0, samples_failed = 0;
+};
+
+FormulationSettings ResolveSettings(const Scene& scene, const LinearizeOptions& options) {
+  FormulationSettings settings = SettingsFromScene(scene);
+  if (options.formulation_option->count() > 0)
+    settings.type = ParseFormulation(options.formulation);
+  if (options.kappa_option->count() > 0) {
+    if (!std::isfinite(options.kappa) || !(options.kappa > 0))
+      throw std::invalid_argument("--kappa: the barrier weight must be a finite number > 0 (got " +
+                                  Number(options.kappa) + ")");
+    settings.kappa = options.kappa;
+  }
+  return settings;
+}
+
+bool IsBarrier(FormulationType type) {
+  return type == FormulationType::kLogBarrierPyramid || type == FormulationType::kLogBarrierCone;
+}
+
+void ValidateOptions(const LinearizeOptions& options, const std::string& mode) {
+  if (options.step < 1)
+    throw std::invalid_argument("--step must be >= 1 (got " + std::to_string(options.step) + ")");
+  if (options.threads < 1)
+    throw std::invalid_argument("--threads must be >= 1 (got " + std::to_string(options.threads) +
+                                ")");
+  if (mode != "exact" && mode != "log-barrier" && mode != "randomized")
+    throw std::invalid_argument("--mode must be exact, log-barrier or randomized (got '" + mode +
+                                "')");
+  if (mode != "randomized") {
+    for (const CLI::Option* option : options.randomized_options) {
+      if (option->count() > 0)
+        throw std::invalid_argument(option->get_name() + " applies only to --mode randomized");
+    }
+    return;
+  }
+  if (options.samples < 1)
+    throw std::invalid_argument("--samples must be >= 1 (got " + std::to_string(options.samples) +
+                                ")");
+  if (!std::isfinite(options.u_std) || options.u_std < 0)
+    throw std::invalid_argument("--std must be a finite number >= 0 [m or rad] (got " +
+                                Number(options.u_std) + ")");
+  if (!std::isfinite(options.q_std) || options.q_std < 0)
+    throw std::invalid_argument("--std-q must be a finite number >= 0 [m or rad] (got " +
+                                Number(options.q_std) + ")");
+  if (options.estimator != "first-order" && options.estimator != "zeroth-order")
+    throw std::invalid_argument("--estimator must be first-order or zeroth-order (got '" +
+                                options.estimator + "')");
+  if (options.estimator == "zeroth-order" && !(options.u_std > 0))
+    throw std::invalid_argument("--std must be > 0 for the zeroth-order estimator");
+}
+
+[[noreturn]] void Fail(const Scene& scene, const std::string& message) {
+  std::cerr << "quasidyn: linearize: " << scene.name << ": " << message << "\n";
+  throw CLI::RuntimeError(kStepFailedExitCode);  // main returns its exit code silently
+}
+
+Outcome Linearize(const Scene& scene, const FormulationSettings& settings,
+                  const LinearizeOptions& options, const std::string& mode,
+                  const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
+  Outcome out;
+  out.mode = mode;
+  out.q = q;
+  out.u = u;
+  // The randomized samples use the gradients of the formulation's family.
+  const bool barrier = mode == "log-barrier" || (mode == "randomized" && IsBarrier(settings.type));
+  const GradientMethod method = barrier ? GradientMethod::kLogBarrier : GradientMethod::kExact;
+  out.method = barrier ? "log-barrier" : "exact";
+  // The program differentiated (linearize.h): the type picks pyramid or cone, the method
+  // exact or barrier; the LCP is linearised through the pyramid programs.
+  const bool cone =
+      settings.type == FormulationType::kSocp || settings.type == FormulationType::kLogBarrierCone;
+  const FormulationType differentiated =
+      cone ? (barrier ? FormulationType::kLogBarrierCone : FormulationType::kSocp)
+           : (barrier ? FormulationType::kLogBarrierPyramid : FormulationType::kQp);
+  std::string method_text;
+  switch (differentiated) {
+    case FormulationType::kSocp:
+      method_text = "exact-cone SOCP (Pang 2022)";
+      break;
+    case FormulationType::kLogBarrierPyramid:
+      method_text = "log-barrier pyramid (Pang 2022, kappa = " + Number(settings.kappa) + ")";
+      break;
+    case FormulationType::kLogBarrierCone:
+      method_text = "log-barrier cone (Pang 2022, kappa = " + Number(settings.kappa) + ")";
+      break;
+    default:
+      method_text = "pyramid QP (Pang & Tedrake 2021, eq. 10)";
+      break;
+  }
+  if (settings.type != differentiated) {
+    out.note = std::string("the rollout used formulation ") + FormulationName(settings.type) +
+               "; the gradients are those of the " + FormulationName(differentiated) +
+               " step at its state (gradients/linearize.h)";
+  }
+  if (mode != "randomized") {
+    Linearizer linearizer(scene, settings);
+    const Linearization l = linearizer.Linearize(q, u, GradientMode::kAAndB, method);
+    if (!l.ok())
+      Fail(scene, "linearisation failed (" + std::string(ToString(l.status)) + "): " + l.message);
+    out.description = (barrier ? "implicit differentiation of the stationarity of the "
+                               : "implicit differentiation of the KKT conditions of the ") +
+                      method_text;
+    out.q_next = l.q_next;
+    out.A = l.A;
+    out.B = l.B;
+    return out;
+  }
+  RandomizedSmoothingSettings smoothing;
+  smoothing.samples = options.samples;
+  smoothing.u_std = options.u_std;
+  smoothing.q_std = options.q_std;
+  smoothing.seed = options.seed;
+  BatchLinearizer batch(scene, settings, options.threads);
+  const bool zeroth = options.estimator == "zeroth-order";
+  // The zeroth-order fit gives A only when q is perturbed.
+  const GradientMode gradient_mode =
+      zeroth && !(options.q_std > 0) ? GradientMode::kBOnly : GradientMode::kAAndB;
+  const SmoothedLinearization s =
+      zeroth ? ZerothOrderSmoothing(&batch, q, u, gradient_mode, method, smoothing)
+             : FirstOrderSmoothing(&batch, q, u, gradient_mode, method, smoothing);
+  if (!s.ok()) Fail(scene, "randomized smoothing failed: " + s.message);
+  out.description = std::string(zeroth ? "zeroth-order least-squares fit of the steps"
+                                       : "first-order (bundled) mean of the gradients") +
+                    " of the " + method_text + ", " + std::to_string(options.samples) +
+                    " samples (" + std::to_string(s.samples_used) + " used, " +
+                    std::to_string(s.samples_failed) + " failed), std u " + Number(options.u_std) +
+                    ", std q " + Number(options.q_std) + ", seed " + std::to_string(options.seed);
+  out.q_next = s.q_next;
+  out.A = s.A;
+  out.B = s.B;
+  out.A_standard_error = s.A_standard_error;
+  out.B_standard_error = s.B_standard_error;
+  out.samples_used = s.samples_used;
+  out.samples_failed = s.samples_failed;
+  return out;
+}
+
+// Matrix as rows of named entries: a header of column names, then one line per row.
+void PrintMatrix(const std::string& title, const Eigen::MatrixXd& m,
+                 const std::vector<std::string>& row_names,
+                 const std::vector<std::string>& column_names, std::ostream& out) {
+  out << title << " (" << m.rows() << " x " << m.cols() << ")\n";
+  size_t width = 1;
+  for (const std::string& name : row_names) width = std::max(width, name.size());
+  out << std::string(width, ' ');
+  for (const std::string& name : column_names) out << "  " << name;
+  out << "\n";
+  char buffer[32];
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    out << row_names[i] << std::string(width - row_names[i].size(), ' ');
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+      std::snprintf(buffer, sizeof(buffer), "  %12.6g", m(i, j));
+      out << buffer;
+    }
+    out << "\n";
+  }
+}
+
+void PrintVector(const std::string& title, const Eigen::VectorXd& v,
+                 const std::vector<std::string>& names, std::ostream& out) {
+  out << title << "\n";
+  size_t width = 1;
+  for (const std::string& name : names) width = std::max(width, name.size());
+  char buffer[32];
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    std::snprintf(buffer, sizeof(buffer), "  %.17g", v[i]);
+    out << "  " << names[i] << std::string(width - names[i].size(), ' ') << buffer << "\n";
+  }
+}
+
+nlohmann::ordered_json VectorJson(const Eigen::VectorXd& v) {
+  return std::vector<double>(v.data(), v.data() + v.size());
+}
+
+// Row-major: an array of n rows, each an array of columns; null when not computed.
+nlohmann::ordered_json MatrixJson(const Eigen::MatrixXd& m) {
+  if (m.size() == 0) return nullptr;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) rows.push_back(VectorJson(m.row(i).transpose()));
+  return rows;
+}
+
+void PrintJson(const Scene& scene, const FormulationSettings& settings,
+               const LinearizeOptions& options, const Outcome& o,
+               const std::vector<std::string>& names, std::ostream& out) {
+  const double h = settings.time_step;
+  nlohmann::ordered_json j;
+  j["format"] = "quasidyn-linearization";
+  j["format_version"] = 1;
+  j["scene"] = scene.name;
+  j["formulation"] = FormulationName(settings.type);
+  j["time_step"] = h;
+  j["kappa"] = settings.kappa;
+  j["step"] = options.step;
+  j["t_start"] = (options.step - 1) * h;
+  j["t_end"] = options.step * h;
+  j["mode"] = o.mode;
+  j["method"] = o.method;
+  j["description"] = o.description;
+  j["note"] = o.note;
+  if (o.mode == "randomized") {
+    j["randomized"] = {{"estimator", options.estimator}, {"samples", options.samples},
+                       {"samples_used", o.samples_used}, {"samples_failed", o.samples_failed},
+                       {"std", options.u_std},           {"std_q", options.q_std},
+                       {"seed", options.seed},           {"threads", options.threads}};
+  } else {
+    j["randomized"] = nullptr;
+  }
+  j["status"] = "solved";
+  j["nq"] = scene.nq;
+  j["nq_a"] = scene.nq_a;
+  j["coordinate_names"] = names;
+  j["actuated_names"] = std::vector<std::string>(names.end() - scene.nq_a, names.end());
+  j["q"] = VectorJson(o.q);
+  j["u"] = VectorJson(o.u);
+  j["q_next"] = VectorJson(o.q_next);
+  j["A"] = MatrixJson(o.A);
+  j["B"] = MatrixJson(o.B);
+  j["A_standard_error"] = MatrixJson(o.A_standard_error);
+  j["B_standard_error"] = MatrixJson(o.B_standard_error);
+  out << j.dump(1) << "\n";
+}
+
+void PrintText(const Scene& scene, const FormulationSettings& settings,
+               const LinearizeOptions& options, const Outcome& o,
+               const std::vector<std::string>& names, std::ostream& out) {
+  const double h = settings.time_step;
+  const std::vector<std::string> actuated(names.end() - scene.nq_a, names.end());
+  out << "scene        " << scene.name << " (formulation " << FormulationName(settings.type)
+      << ", h = " << h << " s)\n";
+  out << "step         " << options.step << " (t = " << (options.step - 1) * h << " -> "
+      << options.step * h << " s)\n";
+  out << "mode         " << o.mode << ": " << o.description << "\n";
+  if (!o.note.empty()) out << "note         " << o.note << "\n";
+  PrintVector("q (start of the step)", o.q, names, out);
+  PrintVector("u (commanded robot positions)", o.u, actuated, out);
+  PrintVector("q_next", o.q_next, names, out);
+  PrintMatrix("B = dq_next/du", o.B, names, actuated, out);
+  if (o.A.size() > 0) {
+    PrintMatrix("A = dq_next/dq", o.A, names, names, out);
+  } else {
+    out << "A = dq_next/dq: not estimated (the zeroth-order fit needs --std-q > 0)\n";
+  }
+}
+
+void RunLinearize(const LinearizeOptions& options) {
+  const Scene scene = LoadScene(options.scene_path);
+  const FormulationSettings settings = ResolveSettings(scene, options);
+  const std::string mode = options.mode_option->count() > 0
+                               ? options.mode
+                               : (IsBarrier(settings.type) ? "log-barrier" : "exact");
+  ValidateOptions(options, mode);
+  const std::vector<std::string> names = CoordinateNames(scene);
+
+  // Steps 1 … K − 1 of the schedule, as `quasidyn simulate` runs them.
+  RolloutOptions rollout_options;
+  rollout_options.steps = options.step - 1;
+  const Trajectory trajectory = Rollout(scene, settings, rollout_options);
+  if (!trajectory.completed())
+    Fail(scene, "the rollout failed at step " + std::to_string(trajectory.steps.size() + 1) +
+                    " before reaching step " + std::to_string(options.step) + ": " +
+                    trajectory.message);
+  const Eigen::VectorXd& q = trajectory.FinalConfiguration();
+  const Eigen::VectorXd u = scene.CommandAt(options.step * settings.time_step);
+
+  const Outcome outcome = Linearize(scene, settings, options, mode, q, u);
+  if (options.json) {
+    PrintJson(scene, settings, options, outcome, names, std::cout);
+  } else {
+    PrintText(scene, settings, options, outcome, names, std::cout);
+  }
+  std::cout << std::flush;
+}
+
+}  // namespace
+
+void AddLinearizeCommand(CLI::App& app) {
+  auto options = std::make_shared<LinearizeOptions>();
+  CLI::App* linearize = app.add_subcommand(
+      "linearize", "Print q+, A = dq+/dq and B = dq+/du at step K of a scene's command schedule");
+  linearize->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
+  linearize->add_option("--step", options->step,
+                        "Step K >= 1 to linearise: q_K = f(q_{K-1}, u_K) (default 1)");
+  options->mode_option = linearize->add_option(
+      "--mode", options->mode,
+      "exact | log-barrier | randomized (default: log-barrier for the log-barrier formulations, "
+      "exact otherwise)");
+  options->randomized_options = {
+      linearize->add_option("--samples", options->samples,
+                            "Randomized: sample count N >= 1 (default 100)"),
+      linearize->add_option("--std", options->u_std,
+                            "Randomized: standard deviation of u [m or rad] >= 0 (default 0.01)"),
+      linearize->add_option("--std-q", options->q_std,
+                            "Randomized: standard deviation of q along its tangent space [m or "
+                            "rad] >= 0 (default 0)"),
+      linearize->add_option("--seed", options->seed, "Randomized: seed (default 0)"),
+      linearize->add_option("--estimator", options->estimator,
+                            "Randomized: first-order (bundled, default) | zeroth-order"),
+      linearize->add_option("--threads", options->threads,
+                            "Randomized: worker threads T >= 1 (default 1)")};
+  options->formulation_option = linearize->add_option(
+      "--formulation", options->formulation,
+      "qp | socp | log-barrier | log-barrier-cone | lcp, for the rollout (default: the scene's)");
+  options->kappa_option = linearize->add_option(
+      "--kappa", options->kappa, "Log-barrier weight kappa > 0 (default: the scene's or 100)");
+  linearize->add_flag("--json", options->json, "Print one JSON object (docs/gradients.md)");
+  linearize->callback([options] { RunLinearize(*options); });
+}
+
+}  // namespace quasidyn::cli

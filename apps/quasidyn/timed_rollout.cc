@@ -1,0 +1,32 @@
+#include "timed_rollout.h"
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <optional>
+
+#include "progress_bar.h"
+
+namespace quasidyn::cli {
+
+TimedRollout RunRolloutWithProgress(const Scene& scene, const FormulationSettings& settings,
+                                    int steps, bool quiet, const std::string& label) {
+  std::optional<ProgressBar> bar;
+  RolloutOptions rollout_options;
+  rollout_options.steps = steps;
+  if (!quiet) {
+    bar.emplace(std::cerr, label, steps, "steps");
+    bar->Update(0);
+    rollout_options.progress = [&bar, steps](double fraction) {
+      bar->Update(static_cast<int>(std::lround(fraction * steps)));
+    };
+  }
+  const auto start = std::chrono::steady_clock::now();
+  TimedRollout result{Rollout(scene, settings, rollout_options), 0.0};
+  result.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (bar) bar->Finish();
+  return result;
+}
+
+}  // namespace quasidyn::cli

@@ -1,0 +1,108 @@
+// The cost of the step's gradients relative to the step itself (issue 4, Benchmarks), single
+// thread: the forward step q⁺ = f(q, u) (Linearizer, mode kNone, and QuasiDynamicStepper),
+// B only and A + B, exact (pyramid QP, eq. (10) of Pang & Tedrake 2021) and smoothed (the
+// log-barrier pyramid), and the central finite-difference A + B (2·(n_q + n_q,a) steps), on
+//   arm_cubes    at t = 2 s (the gripper holds the red cube: ≈ 52 contacts, 69 velocities),
+//   planar_hand  after 60 steps (the object turns in the fingers).
+// Run: build/gradient_cost_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// and divide the *_median rows by the forward step of the same scene and method.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "arm_cubes_grasp.h"
+#include "quasidyn/gradients/finite_difference.h"
+#include "quasidyn/gradients/linearize.h"
+
+namespace quasidyn::bench {
+namespace {
+
+enum class Example { kArmCubes, kPlanarHand };
+
+const Scene& PlanarHandScene() {
+  static const Scene scene = LoadScene(QUASIDYN_SOURCE_DIR "/examples/planar_hand/scene.yaml");
+  return scene;
+}
+
+const Scene& SceneOf(Example example) {
+  return example == Example::kArmCubes ? ArmCubesScene() : PlanarHandScene();
+}
+
+const SceneState& StateOf(Example example) {
+  if (example == Example::kArmCubes) return GraspState();
+  static const SceneState hand = AdvanceWithQp(PlanarHandScene(), 60);
+  return hand;
+}
+
+FormulationSettings SettingsFor(Example example, GradientMethod method) {
+  FormulationSettings settings = SettingsFromScene(SceneOf(example));
+  settings.type =
+      method == GradientMethod::kExact ? FormulationType::kQp : FormulationType::kLogBarrierPyramid;
+  return settings;
+}
+
+void BM_Linearize(benchmark::State& state, Example example, GradientMethod method,
+                  GradientMode mode) {
+  const Scene& scene = SceneOf(example);
+  const SceneState& at = StateOf(example);
+  Linearizer linearizer(scene, SettingsFor(example, method));
+  Linearization l = linearizer.Linearize(at.q, at.u, mode, method);
+  if (!l.ok()) {
+    state.SkipWithError(l.message.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    l = linearizer.Linearize(at.q, at.u, mode, method);
+    benchmark::DoNotOptimize(l.q_next.data());
+  }
+  state.counters["nv"] = scene.nv;
+  state.counters["active_rows"] = l.active_rows;
+}
+
+// The stepper's step, for comparison with the forward Linearize (same program and solver).
+void BM_StepperStep(benchmark::State& state, Example example, GradientMethod method) {
+  const Scene& scene = SceneOf(example);
+  const SceneState& at = StateOf(example);
+  QuasiDynamicStepper stepper(scene, SettingsFor(example, method));
+  for (auto _ : state) {
+    StepResult r = stepper.Step(at.q, at.u);
+    benchmark::DoNotOptimize(r.q_next.data());
+  }
+}
+
+// Central finite differences of the stepper's step: A and B (finite_difference.h).
+void BM_FiniteDifferenceAB(benchmark::State& state, Example example, GradientMethod method) {
+  const Scene& scene = SceneOf(example);
+  const SceneState& at = StateOf(example);
+  QuasiDynamicStepper stepper(scene, SettingsFor(example, method));
+  const StepFunction f = StepFunctionOf(&stepper);
+  for (auto _ : state) {
+    Eigen::MatrixXd A = FiniteDifferenceA(scene, f, at.q, at.u);
+    Eigen::MatrixXd B = FiniteDifferenceB(f, at.q, at.u);
+    benchmark::DoNotOptimize(A.data());
+    benchmark::DoNotOptimize(B.data());
+  }
+}
+
+#define QUASIDYN_GRADIENT_BENCHES(name, example, method)                                 \
+  BENCHMARK_CAPTURE(BM_StepperStep, name##_stepper, example, method)                     \
+      ->Unit(benchmark::kMicrosecond);                                                   \
+  BENCHMARK_CAPTURE(BM_Linearize, name##_forward, example, method, GradientMode::kNone)  \
+      ->Unit(benchmark::kMicrosecond);                                                   \
+  BENCHMARK_CAPTURE(BM_Linearize, name##_B_only, example, method, GradientMode::kBOnly)  \
+      ->Unit(benchmark::kMicrosecond);                                                   \
+  BENCHMARK_CAPTURE(BM_Linearize, name##_A_and_B, example, method, GradientMode::kAAndB) \
+      ->Unit(benchmark::kMicrosecond);                                                   \
+  BENCHMARK_CAPTURE(BM_FiniteDifferenceAB, name##_finite_differences, example, method)   \
+      ->Unit(benchmark::kMicrosecond)
+
+QUASIDYN_GRADIENT_BENCHES(arm_cubes_qp, Example::kArmCubes, GradientMethod::kExact);
+QUASIDYN_GRADIENT_BENCHES(arm_cubes_log_barrier, Example::kArmCubes, GradientMethod::kLogBarrier);
+QUASIDYN_GRADIENT_BENCHES(planar_hand_qp, Example::kPlanarHand, GradientMethod::kExact);
+QUASIDYN_GRADIENT_BENCHES(planar_hand_log_barrier, Example::kPlanarHand,
+                          GradientMethod::kLogBarrier);
+
+}  // namespace
+}  // namespace quasidyn::bench
+
+BENCHMARK_MAIN();

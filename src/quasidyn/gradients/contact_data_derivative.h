@@ -1,0 +1,72 @@
+#pragma once
+// Derivatives of the contact and cost data of one time step along the tangent directions of
+// q, CONTRACTED with a fixed velocity v and a fixed impulse λ, which is all that implicit
+// differentiation of the step's optimality conditions needs (qp_gradient.h,
+// log_barrier_gradient.h, socp_gradient.h, log_barrier_cone_gradient.h):
+//
+//   the contact rows J_c,i = [J_n,i; J_t,i] ((1 + n_t) × n_v, contact/contact_set.h) stacked
+//   contact-major into J_c (r × n_v, r = Σ_i (1 + n_t)), λ stacked the same way [N·s],
+//
+//   d_phi(i, k)          = ∂φ_i/∂ε_k                     [m]
+//   d_Jc_v(:, k)         = ∂(J_c(q) v)/∂ε_k      (v fixed) [m/s]
+//   d_JcT_lambda(:, k)   = ∂(J_c(q)ᵀ λ)/∂ε_k     (λ fixed) [N·s]
+//   d_P_v(:, k)          = ∂(P(q) v)/∂ε_k        (v fixed) [N·s]   (quasi_dynamic_cost.h)
+//   d_tau_h(:, k)        = ∂τ_h(q, u)/∂ε_k               [N·s]
+//
+// where ε_k moves q along the tangent direction k: q(ε) = q ⊕ ε e_k (kinematics.h,
+// IntegrateConfiguration), k = 0 … n_v − 1. The pyramid rows of eq. (10) (Pang & Tedrake
+// 2021) are G_i = R_i J_c,i with the constant matrix R_i = [1, μ_i cos θ_j, μ_i sin θ_j]_j
+// (contact/friction_cone.h), so d(G v) = R d(J_c v) and d(Gᵀβ) = d(J_cᵀ Rᵀβ): the same
+// contractions serve the pyramid and the exact cone.
+//
+// Every q-dependence is included: normals, tangents and witness points move (∂J/∂q), the
+// mass matrix and gravity torques change, and q_a enters τ_h. The contact set is that of q:
+// contacts are matched at nearby configurations by geometry pair and nearest witness points;
+// when a contact of q has no match the derivative does not exist as computed and
+// std::runtime_error is thrown naming the direction.
+//
+// How each term is computed (contact_data_derivative.cc):
+//  * exact zeros: a direction k moves only the bodies below its joint; contacts of two bodies
+//    that do not move, and object bodies that do not move, contribute nothing to column k;
+//  * analytic: ∂τ_h,a/∂ε_k = −h K_a e_k for the robots' directions (τ_h,a = h K_a (u − q_a));
+//  * central differences (step data_step) at q ⊕ ±data_step e_k of the moved terms only: the
+//    manifold of each geometry pair with a moved body is re-evaluated alone
+//    (GeometryQuery::PairManifold), its points matched to the contacts of q, and φ, J_c v and
+//    J_cᵀλ evaluated for them with the witness points, normal and tangent basis found there
+//    (normals turn, tangents turn with them, witness points slide: ∂J/∂q in full); the moved
+//    object bodies' s·M_b v and h τ_b (orientation-dependent inertia, gravity lever arm).
+//    dφ is differenced too rather than taken as J_n e_k: the two agree for vertex–face and
+//    smooth contact, but not for manifold points clipped on an edge, which slide.
+
+#include <Eigen/Core>
+
+#include "quasidyn/contact/contact_set.h"
+#include "quasidyn/dynamics/formulation_settings.h"
+
+namespace quasidyn {
+
+struct StepDataContraction {
+  Eigen::MatrixXd d_phi;         // n_c × n_v
+  Eigen::MatrixXd d_Jc_v;        // r × n_v
+  Eigen::MatrixXd d_JcT_lambda;  // n_v × n_v
+  Eigen::MatrixXd d_P_v;         // n_v × n_v
+  Eigen::MatrixXd d_tau_h;       // n_v × n_v
+};
+
+// Rows of contact i in J_c: 1 + n_t (n_t = 1 planar, 2 in 3D). Offsets are the prefix sums.
+int ContactRows(const Scene& scene);
+
+// The stacked J_c (r × n_v) of a contact set.
+Eigen::MatrixXd StackedContactJacobian(const ContactSet& contacts);
+
+// `contacts` is the contact set at q (a copy: the engine is moved to perturbed
+// configurations and left there). v (n_v) and lambda (r) are held fixed; u (n_q,a).
+// data_step > 0 [m or rad] is the finite-difference step where one is used.
+StepDataContraction DifferentiateStepData(ContactEngine* engine,
+                                          const FormulationSettings& settings,
+                                          const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                                          const ContactSet& contacts, const Eigen::VectorXd& v,
+                                          const Eigen::VectorXd& lambda,
+                                          double data_step = 6.0555e-6);
+
+}  // namespace quasidyn

@@ -1,0 +1,99 @@
+#include "quasidyn/gradients/log_barrier_cone_gradient.h"
+
+#include <Eigen/Cholesky>
+#include <stdexcept>
+#include <string>
+
+namespace quasidyn {
+namespace {
+
+struct BlockState {
+  Eigen::VectorXd u;   // u_b (m_b) [m/s]
+  Eigen::VectorXd Ju;  // J u_b
+  double psi = 0.0;    // u_bᵀ J u_b [m²/s²]
+};
+
+std::vector<BlockState> BlockStates(const StepProblem& problem,
+                                    const std::vector<ContactConeBlock>& blocks,
+                                    const Eigen::VectorXd& v) {
+  if (v.size() != problem.scene.nv)
+    throw std::invalid_argument("LogBarrierConeVelocityGradient: v has size " +
+                                std::to_string(v.size()) +
+                                ", n_v = " + std::to_string(problem.scene.nv));
+  const std::vector<Eigen::VectorXd> values =
+      BlockValues(blocks, GapVelocities(problem.contacts, v, problem.settings.time_step));
+  std::vector<BlockState> states(blocks.size());
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    BlockState& s = states[b];
+    s.u = values[b];
+    const int m = static_cast<int>(s.u.size());
+    const double radius = m > 1 ? s.u.tail(m - 1).norm() : 0.0;
+    if (!(s.u[0] - radius > 0))
+      throw std::invalid_argument("LogBarrierConeVelocityGradient: block " + std::to_string(b) +
+                                  " (contact " + std::to_string(blocks[b].contact) +
+                                  ") is not strictly inside its cone: t = " +
+                                  std::to_string(s.u[0]) + ", |z| = " + std::to_string(radius));
+    s.psi = (s.u[0] - radius) * (s.u[0] + radius);  // less cancellation than t² − |z|²
+    s.Ju = -s.u;
+    s.Ju[0] = s.u[0];
+  }
+  return states;
+}
+
+}  // namespace
+
+std::vector<Eigen::VectorXd> BarrierConeMultipliers(const StepProblem& problem,
+                                                    const std::vector<ContactConeBlock>& blocks,
+                                                    const Eigen::VectorXd& v) {
+  const double kappa = problem.settings.kappa;
+  if (!(kappa > 0)) throw std::invalid_argument("BarrierConeMultipliers: kappa must be > 0");
+  const std::vector<BlockState> states = BlockStates(problem, blocks, v);
+  std::vector<Eigen::VectorXd> y;
+  y.reserve(states.size());
+  for (const BlockState& s : states) y.push_back((2.0 / (kappa * s.psi)) * s.Ju);
+  return y;
+}
+
+VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem,
+                                                const std::vector<ContactConeBlock>& blocks,
+                                                const Eigen::VectorXd& v,
+                                                const StepDataContraction* contraction) {
+  const double kappa = problem.settings.kappa;
+  if (!(kappa > 0))
+    throw std::invalid_argument("LogBarrierConeVelocityGradient: kappa must be > 0");
+  if (contraction != nullptr) CheckContractionSizes(problem.contacts, *contraction);
+  const Scene& scene = problem.scene;
+  const double h = problem.settings.time_step;
+  const int n = scene.nv;
+  const std::vector<BlockState> states = BlockStates(problem, blocks, v);
+
+  // H = P − Σ A_bᵀ Y_b A_b; the data term Σ A_bᵀ Y_b ∂u_b/∂ε accumulated alongside.
+  Eigen::MatrixXd H = problem.cost.P;
+  Eigen::MatrixXd rhs_q;
+  if (contraction != nullptr) rhs_q = StationarityDataDerivative(*contraction);
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const BlockState& s = states[b];
+    const int m = static_cast<int>(s.u.size());
+    Eigen::MatrixXd J = -Eigen::MatrixXd::Identity(m, m);
+    J(0, 0) = 1.0;
+    const Eigen::MatrixXd Y =
+        (2.0 / kappa) * (J / s.psi - 2.0 * s.Ju * s.Ju.transpose() / (s.psi * s.psi));
+    const Eigen::MatrixXd A = BlockJacobian(problem.contacts, blocks[b]);
+    H -= A.transpose() * Y * A;
+    if (contraction != nullptr)
+      rhs_q += A.transpose() * (Y * BlockValueDerivative(blocks[b], *contraction, h));
+  }
+  const Eigen::LDLT<Eigen::MatrixXd> factor(H);
+  if (factor.info() != Eigen::Success || !(factor.vectorD().array() > 0).all())
+    throw std::runtime_error(
+        "LogBarrierConeVelocityGradient: the Newton Hessian is not positive definite");
+
+  VelocityGradient gradient;
+  gradient.active_rows = static_cast<int>(blocks.size());
+  gradient.kkt_rank = n;
+  gradient.dv_du = factor.solve(CommandForceJacobian(scene, h));
+  if (contraction != nullptr) gradient.dv_dq = factor.solve(rhs_q);
+  return gradient;
+}
+
+}  // namespace quasidyn

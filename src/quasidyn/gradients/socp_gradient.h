@@ -1,0 +1,87 @@
+#pragma once
+// Exact sensitivities of the exact-cone SOCP step (dynamics/quasi_dynamic_socp.h, Pang 2022)
+// by implicit differentiation of its conic KKT conditions.
+//
+// Program (blocks of socp_gradient_blocks.h, u_b = A_b v + b_b, A_b = R_b J_c,i,
+// b_b = (φ_i/h) R_b e₀):
+//   minimise ½ vᵀ P v − τ_hᵀ v   subject to   u_b ∈ K_b   (second-order cones, self-dual).
+// KKT (Boyd & Vandenberghe, "Convex Optimization", §5.9.2):
+//   P v − τ_h − Σ_b A_bᵀ y_b = 0,    u_b ∈ K_b,  y_b ∈ K_b,  u_bᵀ y_b = 0.
+//
+// Residual-map form (the approach of Agrawal, Barratt, Boyd, Moursi & Busseti, "Differentiating
+// through a cone program", J. Appl. Numer. Optim. 2019, §3, written here for our program). Put
+//   w_b = d_b y_b − u_b,   d_b = trace(A_b P⁻¹ A_bᵀ)/m_b > 0   [1/kg: N·s → m/s],
+// a scalar "Delassus" scale that puts the impulse and the velocity in the same units (a
+// positive scalar maps K_b onto itself). By Moreau's decomposition (K self-dual, u ⊥ y) the
+// pair is recovered from w alone: d_b y_b = Π_K(w_b), u_b = Π_K(−w_b) = Π_K(w_b) − w_b. So
+// (v, w) is a zero of
+//   F₁ = P v − τ_h − Σ_b A_bᵀ Π_K(w_b)/d_b,    F₂,b = A_b v + b_b − Π_K(w_b) + w_b,
+// and, with D_b = DΠ_K(w_b), the implicit function theorem gives for a data change
+//   [ P     −Aᵀ D̃  ] [ dv ]   [ dτ_h − d(P v) + d(J_cᵀ λ)   ]      D̃ = blockdiag(D_b/d_b),
+//   [ A     I − D  ] [ dw ] = [ −R_b (d(J_c,i v) + dφ_i/h e₀) ]     λ = Σ_b R_bᵀ y_b,
+// (contractions of contact_data_derivative.h; for B the right side is [∂τ_h/∂u; 0]).
+//
+// The three cases of a cone, from the spectral values σ₁ = w₀ − ‖w₁‖ <= σ₂ = w₀ + ‖w₁‖ of w
+// (projection formulas: Bauschke, "Projection algorithms and monotone operators", 1996, or
+// Agrawal et al. 2019, §A; m_b = 1 is the half line, σ₁ = σ₂ = w):
+//   sticking   σ₁ > 0:        u = 0, y interior (the contact rolls/sticks)   D = I
+//   separated  σ₂ <= 0:       y = 0, u interior or at the apex               D = 0
+//   sliding    σ₁ <= 0 < σ₂:  both on the boundary, y ∝ J u                  D = ½ [1, ŵᵀ;
+//                               ŵ, (1 + w₀/‖w₁‖) I − (w₀/‖w₁‖) ŵŵᵀ],  ŵ = w₁/‖w₁‖
+// (‖w₁‖ > 0 in the sliding case, so D is always finite). For the half line: D = 1 if w > 0,
+// else 0, i.e. a row is active when y d > u, the rule of qp_gradient.h.
+//
+// Degenerate points (documented choice). Strict complementarity fails when σ₁ = 0 (u = 0 and
+// y on the cone's boundary: sticking at the edge of the friction cone, about to slide) or
+// σ₂ = 0 (y = 0 and u on the boundary or at the apex: touching while sliding, or φ = 0
+// with no impulse). Π_K is not differentiable there; the inequalities above pick one side
+// deterministically — σ₁ = 0 is treated as sliding (the limit of the sliding branch,
+// D = ½[1, ŵᵀ; ŵ, 2I − ŵŵᵀ]), σ₂ = 0 as separated — so A and B are the one-sided
+// derivatives of that branch (an element of the generalised Jacobian), never an average.
+// Computed from a solver's (u, y), σ is accurate to the solver tolerance, so the side is the
+// one nearest that solution.
+//
+// Solve: the system is square (n_v + Σ m_b) but singular when the active rows are rank
+// deficient (a box flat on the ground: four sticking corners, 12 rows on 6 velocities) or at
+// a degenerate point; then dw is not unique but dv is. Rows and then columns are scaled to
+// unit ∞-norm, and a complete orthogonal decomposition (Golub & Van Loan, §5.4.2) returns the
+// minimum-norm least-squares solution: deterministic and finite for every input.
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/gradients/contact_data_derivative.h"
+#include "quasidyn/gradients/socp_gradient_blocks.h"
+#include "quasidyn/gradients/velocity_gradient.h"
+
+namespace quasidyn {
+
+enum class ConeCase { kSeparated, kSliding, kSticking };
+
+// The case of one block from w = d·y − u (size m >= 1), and D = DΠ_K(w) (m × m) as above.
+ConeCase ClassifyCone(const Eigen::VectorXd& w, Eigen::MatrixXd* projection_jacobian = nullptr);
+
+// d_b = trace(A_b P⁻¹ A_bᵀ)/m_b per block [1/kg], with P⁻¹ = (P + δI)⁻¹,
+// δ = 1e-12·max(1, max P_ii) (accepts a singular P); 1 when A_b = 0 (no velocity dependence).
+std::vector<double> DelassusScales(const StepProblem& problem,
+                                   const std::vector<ContactConeBlock>& blocks);
+
+// The case of every block at the SOCP solution (v, multipliers y_b = SocpBlockMultipliers).
+std::vector<ConeCase> ClassifySocpBlocks(const StepProblem& problem,
+                                         const std::vector<ContactConeBlock>& blocks,
+                                         const std::vector<Eigen::VectorXd>& multipliers,
+                                         const Eigen::VectorXd& v);
+
+// dv/du always; dv/dq (along the tangent directions of contact_data_derivative.h) when
+// `contraction` is not null. The contraction must have been computed at this v and with
+// λ = StackedImpulseCoordinates(problem.contacts, blocks, multipliers). active_rows of the
+// result counts the binding scalar conditions: m_b per sticking block, 1 per sliding block.
+// Throws std::invalid_argument on inconsistent sizes.
+VelocityGradient SocpVelocityGradient(const StepProblem& problem,
+                                      const std::vector<ContactConeBlock>& blocks,
+                                      const std::vector<Eigen::VectorXd>& multipliers,
+                                      const Eigen::VectorXd& v,
+                                      const StepDataContraction* contraction);
+
+}  // namespace quasidyn

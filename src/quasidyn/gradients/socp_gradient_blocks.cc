@@ -1,0 +1,175 @@
+#include "quasidyn/gradients/socp_gradient_blocks.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace quasidyn {
+namespace {
+
+int TangentRows(const Contact& contact) { return static_cast<int>(contact.J_t.rows()); }
+
+ContactConeBlock MakeBlock(int contact, int first_row, Eigen::MatrixXd R) {
+  ContactConeBlock block;
+  block.contact = contact;
+  block.first_row = first_row;
+  block.R = std::move(R);
+  return block;
+}
+
+// R = diag(1, μ I) of size (1 + n_t).
+Eigen::MatrixXd ConeRows(const Contact& c) {
+  const int nr = 1 + TangentRows(c);
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(nr, nr);
+  R(0, 0) = 1.0;
+  for (int k = 1; k < nr; ++k) R(k, k) = c.friction;
+  return R;
+}
+
+Eigen::MatrixXd NormalRow(const Contact& c) {
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(1, 1 + TangentRows(c));
+  R(0, 0) = 1.0;
+  return R;
+}
+
+}  // namespace
+
+std::vector<int> ContactFirstRows(const ContactSet& contacts) {
+  std::vector<int> first(contacts.size() + 1, 0);
+  for (int i = 0; i < contacts.size(); ++i)
+    first[i + 1] = first[i] + 1 + TangentRows(contacts.contacts[i]);
+  return first;
+}
+
+std::vector<ContactConeBlock> SocpConeBlocks(const ContactSet& contacts) {
+  const std::vector<int> first = ContactFirstRows(contacts);
+  std::vector<ContactConeBlock> blocks;
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts.contacts[i];
+    if (!(c.friction > 0)) {
+      blocks.push_back(MakeBlock(i, first[i], NormalRow(c)));
+    } else if (TangentRows(c) == 1) {  // t ± z >= 0
+      Eigen::MatrixXd plus(1, 2), minus(1, 2);
+      plus << 1.0, c.friction;
+      minus << 1.0, -c.friction;
+      blocks.push_back(MakeBlock(i, first[i], plus));
+      blocks.push_back(MakeBlock(i, first[i], minus));
+    } else {
+      blocks.push_back(MakeBlock(i, first[i], ConeRows(c)));
+    }
+  }
+  return blocks;
+}
+
+std::vector<ContactConeBlock> BarrierConeBlocks(const ContactSet& contacts) {
+  const std::vector<int> first = ContactFirstRows(contacts);
+  std::vector<ContactConeBlock> blocks;
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts.contacts[i];
+    blocks.push_back(MakeBlock(i, first[i], c.friction > 0 ? ConeRows(c) : NormalRow(c)));
+  }
+  return blocks;
+}
+
+Eigen::VectorXd GapVelocities(const ContactSet& contacts, const Eigen::VectorXd& v,
+                              double time_step) {
+  if (v.size() != contacts.nv)
+    throw std::invalid_argument("GapVelocities: v has size " + std::to_string(v.size()) +
+                                ", the contact set n_v = " + std::to_string(contacts.nv));
+  const std::vector<int> first = ContactFirstRows(contacts);
+  Eigen::VectorXd c(first.back());
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& contact = contacts.contacts[i];
+    c[first[i]] = contact.phi / time_step + contact.J_n.dot(v);
+    c.segment(first[i] + 1, TangentRows(contact)) = contact.J_t * v;
+  }
+  return c;
+}
+
+std::vector<Eigen::VectorXd> BlockValues(const std::vector<ContactConeBlock>& blocks,
+                                         const Eigen::VectorXd& gap_velocities) {
+  std::vector<Eigen::VectorXd> values;
+  values.reserve(blocks.size());
+  for (const ContactConeBlock& b : blocks)
+    values.push_back(b.R * gap_velocities.segment(b.first_row, b.R.cols()));
+  return values;
+}
+
+Eigen::MatrixXd BlockJacobian(const ContactSet& contacts, const ContactConeBlock& block) {
+  const Contact& c = contacts.contacts[block.contact];
+  Eigen::MatrixXd Jc(1 + TangentRows(c), contacts.nv);
+  Jc.row(0) = c.J_n;
+  Jc.bottomRows(TangentRows(c)) = c.J_t;
+  return block.R * Jc;
+}
+
+std::vector<Eigen::VectorXd> SocpBlockMultipliers(const ContactSet& contacts,
+                                                  const std::vector<ContactConeBlock>& blocks,
+                                                  const FormulationSolution& solution) {
+  if (solution.normal_impulse.size() != contacts.size() ||
+      solution.friction_impulse.cols() != contacts.size())
+    throw std::invalid_argument("SocpBlockMultipliers: the solution has " +
+                                std::to_string(solution.normal_impulse.size()) + " impulses for " +
+                                std::to_string(contacts.size()) + " contacts");
+  std::vector<Eigen::VectorXd> y(blocks.size());
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const int i = blocks[b].contact;
+    const Contact& c = contacts.contacts[i];
+    const double normal = solution.normal_impulse[i];
+    const Eigen::Vector3d friction = solution.friction_impulse.col(i);
+    const int m = static_cast<int>(blocks[b].R.rows());
+    y[b].resize(m);
+    if (!(c.friction > 0)) {
+      y[b][0] = normal;
+    } else if (m == 1) {  // planar row t ± z: ζ± = (λ_n ± λ̂_t/μ)/2, sign from R(0, 1)
+      const double tangential = c.tangent1.dot(friction) / c.friction;
+      y[b][0] = 0.5 * (normal + (blocks[b].R(0, 1) > 0 ? tangential : -tangential));
+    } else {
+      y[b][0] = normal;
+      y[b][1] = c.tangent1.dot(friction) / c.friction;
+      if (m > 2) y[b][2] = c.tangent2.dot(friction) / c.friction;
+    }
+  }
+  return y;
+}
+
+Eigen::VectorXd StackedImpulseCoordinates(const ContactSet& contacts,
+                                          const std::vector<ContactConeBlock>& blocks,
+                                          const std::vector<Eigen::VectorXd>& multipliers) {
+  const std::vector<int> first = ContactFirstRows(contacts);
+  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(first.back());
+  for (size_t b = 0; b < blocks.size(); ++b)
+    lambda.segment(blocks[b].first_row, blocks[b].R.cols()) +=
+        blocks[b].R.transpose() * multipliers[b];
+  return lambda;
+}
+
+void CheckContractionSizes(const ContactSet& contacts, const StepDataContraction& contraction) {
+  const int nv = contacts.nv, nc = contacts.size();
+  const int r = ContactFirstRows(contacts).back();
+  auto check = [](const Eigen::MatrixXd& M, int rows, int cols, const char* name) {
+    if (M.rows() != rows || M.cols() != cols)
+      throw std::invalid_argument(std::string("StepDataContraction::") + name + " is " +
+                                  std::to_string(M.rows()) + " × " + std::to_string(M.cols()) +
+                                  ", expected " + std::to_string(rows) + " × " +
+                                  std::to_string(cols));
+  };
+  check(contraction.d_phi, nc, nv, "d_phi");
+  check(contraction.d_Jc_v, r, nv, "d_Jc_v");
+  check(contraction.d_JcT_lambda, nv, nv, "d_JcT_lambda");
+  check(contraction.d_P_v, nv, nv, "d_P_v");
+  check(contraction.d_tau_h, nv, nv, "d_tau_h");
+}
+
+Eigen::MatrixXd BlockValueDerivative(const ContactConeBlock& block,
+                                     const StepDataContraction& contraction, double time_step) {
+  const int nr = static_cast<int>(block.R.cols());
+  Eigen::MatrixXd d_gap = contraction.d_Jc_v.middleRows(block.first_row, nr);
+  d_gap.row(0) += contraction.d_phi.row(block.contact) / time_step;
+  return block.R * d_gap;
+}
+
+Eigen::MatrixXd StationarityDataDerivative(const StepDataContraction& contraction) {
+  return contraction.d_tau_h - contraction.d_P_v + contraction.d_JcT_lambda;
+}
+
+}  // namespace quasidyn

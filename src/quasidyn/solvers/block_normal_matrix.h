@@ -1,0 +1,101 @@
+#pragma once
+// The normal (reduced) matrix of the interior-point and Newton methods in this folder,
+//
+//   N = Q + Σ_k A_kᵀ M_k A_k + δ I,
+//
+// where the constraint rows come in small blocks A_k (m_k rows: one friction cone, or one
+// linear row) stacked into A, and each block has a symmetric m_k × m_k weight M_k (the
+// Nesterov–Todd W_k⁻² of socp.h, the barrier Hessian block of log_barrier_newton.h).
+//
+// Two paths with the same interface, chosen by size in Setup:
+//   dense   N formed with one product Aᵀ (blockdiag M) A and factorised by Eigen::LLT;
+//   sparse  only the entries of N that can be non-zero are stored (the lower triangle of the
+//           pattern of Q plus, per block, every pair of the columns its rows touch — a contact
+//           block touches the columns of at most two bodies), filled per block from a compact
+//           dense copy of A_k, and factorised by Eigen::SimplicialLDLT. The symbolic analysis
+//           is reused between factorisations and between Setup calls whose Q and A have the
+//           same sparsity pattern (consecutive steps with the same contact pairs).
+// After Setup, Assemble / Factorize / Solve and the products do not allocate.
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+#include <vector>
+
+namespace quasidyn {
+
+// The sparse path is taken when n >= min_variables (>= 0) and the fraction of non-zeros of
+// [Q; A] is <= max_density (in [0, 1]).
+struct SparsePathRule {
+  int min_variables = 40;
+  double max_density = 0.5;
+};
+
+class BlockNormalMatrix {
+ public:
+  // Q (n × n) symmetric; A (rows × n) with block k the rows [offset[k], offset[k] + dim[k]),
+  // the blocks covering A in order. The dense path keeps references to Q and A (they must
+  // outlive the use of this object until the next Setup); the sparse path copies them.
+  void Setup(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& A, const std::vector<int>& offset,
+             const std::vector<int>& dim, const SparsePathRule& rule);
+
+  bool sparse() const { return sparse_; }
+  Eigen::Index size() const { return n_; }
+
+  // Forms N with M_k = weights.block(offset[k], 0, dim[k], dim[k]) (weights has at least
+  // max_k dim[k] columns; only the block's own square is read) and δ = regularization >= 0.
+  void Assemble(const Eigen::MatrixXd& weights, double regularization);
+  // Cholesky (dense) or LDLᵀ (sparse) of the assembled N; false when N is not numerically
+  // positive definite (a failed or non-positive pivot) or not finite.
+  bool Factorize();
+  // out = N⁻¹ rhs with the last factorisation.
+  void Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& out);
+
+  // Products on the chosen path: out = A x, out = Aᵀ y, out = Q x.
+  void MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
+  void MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd& out) const;
+  void MultiplyQ(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
+
+  // max_j |N_jj| of the assembled N (0 for n = 0).
+  double MaxAbsDiagonal() const;
+  // The assembled N as a dense symmetric matrix (both triangles).
+  void ToDense(Eigen::MatrixXd& out) const;
+
+ private:
+  // Converts Q and A; false (and nothing else changed) when [Q; A] is denser than max_density.
+  bool ConvertToSparse(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& A, double max_density);
+  void BuildSparse(const Eigen::MatrixXd& A);
+
+  bool sparse_ = false;
+  Eigen::Index n_ = 0;
+  std::vector<int> offset_, dim_;
+  // Dense path.
+  const Eigen::MatrixXd* dense_Q_ = nullptr;  // set by Setup; the caller keeps Q alive
+  const Eigen::MatrixXd* dense_A_ = nullptr;
+  Eigen::MatrixXd scaled_A_, dense_normal_;
+  Eigen::LLT<Eigen::MatrixXd> dense_factor_;
+  // Sparse path.
+  Eigen::SparseMatrix<double, Eigen::RowMajor> sparse_A_;
+  Eigen::SparseMatrix<double> sparse_Q_;
+  Eigen::SparseMatrix<double> sparse_normal_;  // lower triangle of N
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower> sparse_factor_;
+  bool pattern_ready_ = false;  // sparse_normal_, the positions and the analysis match
+                                // sparse_A_, sparse_Q_ and the blocks pattern_dim_
+  std::vector<int> pattern_dim_;
+  std::vector<int> q_position_;  // where each stored lower entry of Q goes in N
+  std::vector<double> q_value_;  // its value
+  std::vector<int> diagonal_position_;
+  std::vector<int> block_column_begin_;  // block k's columns: block_columns_[begin_k … begin_k+1)
+  std::vector<int> block_columns_;       // sorted columns touched by the block's rows
+  std::vector<int> block_value_begin_;   // block k's compact A_k: m_k × c_k, column-major
+  std::vector<double> block_values_;
+  std::vector<int> pair_position_;      // per block, per column pair (i >= j): position in N
+  std::vector<double> weighted_block_;  // scratch M_k A_k (max m × max c)
+  // Conversion scratch: the new sparse A and Q, compared with the stored ones' patterns.
+  Eigen::SparseMatrix<double, Eigen::RowMajor> new_A_;
+  Eigen::SparseMatrix<double> new_Q_;
+  std::vector<int> row_count_;
+};
+
+}  // namespace quasidyn

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The paper's figures end to end: runs gripper_figures (§V-A, Fig. 5/6 data) and
+# timestep_study --quick (§V-B, Fig. 7/8 data), then both plot scripts with the system
+# /usr/bin/python3 and matplotlib, and checks the CSVs and the PNGs: every run solved, the
+# expected rows and columns, and PNGs of a figure's size that are not blank (a share of
+# non-white pixels and enough distinct colours for several coloured curves).
+# The PNGs stay in OUT_DIR as the test's artifacts.
+#
+# Usage: run.sh GRIPPER_FIGURES TIMESTEP_STUDY OUT_DIR   (run from the repository root)
+set -uo pipefail
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[ $# -eq 3 ] || fail "usage: run.sh GRIPPER_FIGURES TIMESTEP_STUDY OUT_DIR"
+gripper_figures=$1
+timestep_study=$2
+out=$3
+python=/usr/bin/python3
+mkdir -p "$out" || fail "cannot create $out"
+rm -f "$out"/*.csv "$out"/*.png
+
+"$gripper_figures" "$out/gripper_figures.csv" || fail "gripper_figures exited non-zero"
+"$timestep_study" --quick --out "$out" > "$out/timestep_study.txt" \
+  || fail "timestep_study --quick exited non-zero: $(cat "$out/timestep_study.txt")"
+"$python" examples/planar_gripper/plot_gripper_figures.py \
+  "$out/gripper_figures.csv" "$out/gripper_figures.png" || fail "plot_gripper_figures.py"
+"$python" examples/arm_cubes/plot_timestep_study.py "$out/timestep_errors.csv" \
+  "$out/timestep_trajectories.csv" "$out/timestep_study.png" || fail "plot_timestep_study.py"
+
+# A bad input gives a non-zero exit and a message naming the problem.
+echo "t,x" > "$out/bad.csv"
+"$python" examples/planar_gripper/plot_gripper_figures.py "$out/bad.csv" "$out/bad.png" \
+  2> "$out/bad.txt" && fail "plot_gripper_figures.py accepted a CSV without its columns"
+grep -q "missing column" "$out/bad.txt" || fail "no 'missing column' message: $(cat "$out/bad.txt")"
+"$timestep_study" --h 0.3 > /dev/null 2> "$out/bad.txt" && fail "timestep_study accepted h = 0.3"
+grep -q "does not divide" "$out/bad.txt" || fail "no message for --h 0.3: $(cat "$out/bad.txt")"
+rm -f "$out/bad.csv" "$out/bad.txt"
+
+"$python" - "$out" <<'PY' || fail "figure outputs"
+import csv, sys
+import numpy as np
+import matplotlib.image as image
+
+out = sys.argv[1]
+rows = list(csv.DictReader(open(f"{out}/gripper_figures.csv")))
+steps = 35  # 0.35 s at h = 0.01 s
+for name in ("lcp", "qp"):
+    n = sum(r["formulation"] == name for r in rows)
+    assert n == steps, f"gripper_figures.csv: {n} rows for {name}, expected {steps}"
+
+errors = list(csv.DictReader(open(f"{out}/timestep_errors.csv")))
+assert [float(r["h"]) for r in errors] == [0.05, 0.1, 0.2, 0.4], [r["h"] for r in errors]
+assert all(r["status"] == "solved" for r in errors), [r["status"] for r in errors]
+runs = {(r["run"], r["h"]) for r in csv.DictReader(open(f"{out}/timestep_trajectories.csv"))}
+assert len(runs) == 5 and ("reference", "0.01") in runs, sorted(runs)
+
+for png in ("gripper_figures.png", "timestep_study.png"):
+    pixels = image.imread(f"{out}/{png}")[:, :, :3]  # floats in [0, 1]
+    height, width = pixels.shape[:2]
+    assert height >= 800 and width >= 800, f"{png}: only {width}x{height} pixels"
+    ink = np.mean(np.any(pixels < 0.9, axis=2))
+    assert ink > 0.03, f"{png}: {ink:.1%} non-white pixels, a blank figure?"
+    colours = len(np.unique((pixels * 255).astype(np.uint8).reshape(-1, 3), axis=0))
+    assert colours > 50, f"{png}: only {colours} colours"
+    print(f"{png}: {width}x{height}, {ink:.1%} ink, {colours} colours")
+PY
+echo "figures: OK ($out)"
