@@ -4,6 +4,7 @@
 #include "quasidyn/io/scene_from_memory.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -26,6 +27,35 @@ std::string ReadText(const std::string& path) {
   return text.str();
 }
 
+// ctest runs test processes in parallel and they share the system's temporary folder, so
+// each test that counts the loader's staging folders points TMPDIR (which
+// std::filesystem::temp_directory_path reads) at a folder of its own for its lifetime.
+class PrivateTemporaryDirectory {
+ public:
+  PrivateTemporaryDirectory() {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "quasidyn-io-test-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+    const char* previous = getenv("TMPDIR");
+    if (previous != nullptr) previous_ = previous;
+    setenv("TMPDIR", path_.c_str(), 1);
+  }
+  ~PrivateTemporaryDirectory() {
+    if (previous_.empty()) {
+      unsetenv("TMPDIR");
+    } else {
+      setenv("TMPDIR", previous_.c_str(), 1);
+    }
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+
+ private:
+  std::filesystem::path path_;
+  std::string previous_;
+};
+
 int CountTemporaryFolders() {
   int count = 0;
   for (const auto& entry :
@@ -36,6 +66,7 @@ int CountTemporaryFolders() {
 }
 
 TEST(LoadSceneFromMemory, MatchesTheSceneLoadedFromDisk) {
+  const PrivateTemporaryDirectory temporary;
   const int folders_before = CountTemporaryFolders();
   const Scene from_disk = LoadScene(kArmCubes + "/scene.yaml");
   const Scene in_memory =
@@ -69,6 +100,7 @@ TEST(LoadSceneFromMemory, RejectsFileNamesOutsideTheSceneFolder) {
 }
 
 TEST(LoadSceneFromMemory, AMissingUrdfIsASceneErrorNamingTheScene) {
+  const PrivateTemporaryDirectory temporary;
   const int folders_before = CountTemporaryFolders();
   try {
     LoadSceneFromMemory(ReadText(kArmCubes + "/scene.yaml"), "embedded:arm_cubes", {});
