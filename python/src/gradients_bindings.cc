@@ -113,6 +113,30 @@ constexpr const char* kModeMethodDoc =
     "'exact' (implicit differentiation of the step's optimality conditions) or 'log_barrier' "
     "(the log-barrier smoothed step of weight kappa, Pang 2022).";
 
+// Both randomized estimators (randomized_smoothing.h) take the same arguments.
+using SmoothingEstimator = SmoothedLinearization (*)(BatchLinearizer*, const Eigen::VectorXd&,
+                                                     const Eigen::VectorXd&, GradientMode,
+                                                     GradientMethod,
+                                                     const RandomizedSmoothingSettings&);
+
+void DefineSmoothing(py::class_<PyBatchLinearizer>& cls, const char* name,
+                     SmoothingEstimator estimator, const char* doc) {
+  cls.def(
+      name,
+      [estimator](PyBatchLinearizer& b, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                  const std::string& mode, const std::string& method, int samples, double u_std,
+                  double q_std, std::uint64_t seed) {
+        const GradientMode parsed_mode = ParseMode(mode);
+        const GradientMethod parsed_method = ParseMethod(method);
+        const RandomizedSmoothingSettings settings = SmoothingSettings(samples, u_std, q_std, seed);
+        py::gil_scoped_release release;
+        return estimator(&b.batch(), q, u, parsed_mode, parsed_method, settings);
+      },
+      py::arg("q"), py::arg("u"), py::arg("mode") = "b_only", py::arg("method") = "exact",
+      py::arg("samples") = 100, py::arg("u_std") = 0.01, py::arg("q_std") = 0.0,
+      py::arg("seed") = 0, doc);
+}
+
 }  // namespace
 
 void BindGradients(py::module_& m) {
@@ -212,10 +236,11 @@ void BindGradients(py::module_& m) {
            "sizes or NaN.")
               .c_str());
 
-  py::class_<PyBatchLinearizer>(
+  py::class_<PyBatchLinearizer> batch(
       m, "BatchLinearizer",
       "Linearizes many points on several threads; results are identical for every thread "
-      "count. Also the randomized-smoothing gradients.")
+      "count. Also the randomized-smoothing gradients.");
+  batch
       .def(py::init([](std::shared_ptr<Scene> scene, int threads,
                        std::optional<std::string> formulation, std::optional<double> h,
                        std::optional<double> kappa, std::optional<double> object_mass_scale) {
@@ -249,45 +274,19 @@ void BindGradients(py::module_& m) {
            kModeMethodDoc +
            " A failed point keeps its status and message; ValueError 'point i: ...' for bad "
            "sizes or NaN.")
-              .c_str())
-      .def(
-          "smooth_first_order",
-          [](PyBatchLinearizer& b, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-             const std::string& mode, const std::string& method, int samples, double u_std,
-             double q_std, std::uint64_t seed) {
-            const GradientMode parsed_mode = ParseMode(mode);
-            const GradientMethod parsed_method = ParseMethod(method);
-            const RandomizedSmoothingSettings settings =
-                SmoothingSettings(samples, u_std, q_std, seed);
-            py::gil_scoped_release release;
-            return FirstOrderSmoothing(&b.batch(), q, u, parsed_mode, parsed_method, settings);
-          },
-          py::arg("q"), py::arg("u"), py::arg("mode") = "b_only", py::arg("method") = "exact",
-          py::arg("samples") = 100, py::arg("u_std") = 0.01, py::arg("q_std") = 0.0,
-          py::arg("seed") = 0,
-          "smooth_first_order(q, u, mode='b_only', method='exact', samples=100, u_std=0.01, "
-          "q_std=0.0, seed=0) -> SmoothedLinearization.\nThe bundled gradient: the mean of the "
-          "gradients at `samples` >= 1 points u + u_std·ξ_u [m, rad], q ⊕ q_std·ξ_q [m, rad], "
-          "ξ ~ N(0, I) drawn from `seed` (equal seeds give equal results).")
-      .def(
-          "smooth_zeroth_order",
-          [](PyBatchLinearizer& b, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-             const std::string& mode, const std::string& method, int samples, double u_std,
-             double q_std, std::uint64_t seed) {
-            const GradientMode parsed_mode = ParseMode(mode);
-            const GradientMethod parsed_method = ParseMethod(method);
-            const RandomizedSmoothingSettings settings =
-                SmoothingSettings(samples, u_std, q_std, seed);
-            py::gil_scoped_release release;
-            return ZerothOrderSmoothing(&b.batch(), q, u, parsed_mode, parsed_method, settings);
-          },
-          py::arg("q"), py::arg("u"), py::arg("mode") = "b_only", py::arg("method") = "exact",
-          py::arg("samples") = 100, py::arg("u_std") = 0.01, py::arg("q_std") = 0.0,
-          py::arg("seed") = 0,
-          "smooth_zeroth_order(q, u, mode='b_only', method='exact', samples=100, u_std=0.01, "
-          "q_std=0.0, seed=0) -> SmoothedLinearization.\nLeast squares of the sampled steps "
-          "against their perturbations (no gradients solved). 'b_only' needs u_std > 0, "
-          "'a_and_b' also q_std > 0 [m, rad]; equal seeds give equal results.");
+              .c_str());
+  DefineSmoothing(
+      batch, "smooth_first_order", &FirstOrderSmoothing,
+      "smooth_first_order(q, u, mode='b_only', method='exact', samples=100, u_std=0.01, "
+      "q_std=0.0, seed=0) -> SmoothedLinearization.\nThe bundled gradient: the mean of the "
+      "gradients at `samples` >= 1 points u + u_std·ξ_u [m, rad], q ⊕ q_std·ξ_q [m, rad], "
+      "ξ ~ N(0, I) drawn from `seed` (equal seeds give equal results).");
+  DefineSmoothing(
+      batch, "smooth_zeroth_order", &ZerothOrderSmoothing,
+      "smooth_zeroth_order(q, u, mode='b_only', method='exact', samples=100, u_std=0.01, "
+      "q_std=0.0, seed=0) -> SmoothedLinearization.\nLeast squares of the sampled steps "
+      "against their perturbations (no gradients solved). 'b_only' needs u_std > 0, "
+      "'a_and_b' also q_std > 0 [m, rad]; equal seeds give equal results.");
 }
 
 }  // namespace quasidyn::python

@@ -59,8 +59,9 @@ int ContactRows(const Scene& scene);
 // The stacked J_c (r × n_v) of a contact set.
 Eigen::MatrixXd StackedContactJacobian(const ContactSet& contacts);
 
-// `contacts` is the contact set at q (a copy: the engine is moved to perturbed
-// configurations and left there). v (n_v) and lambda (r) are held fixed; u (n_q,a).
+// `contacts` is the contact set at q, e.g. the engine's own from engine->Compute(q): the
+// engine's geometry is only read, never moved (perturbed configurations use a kinematics of
+// their own). v (n_v) and lambda (r) are held fixed; u (n_q,a).
 // data_step > 0 [m or rad] is the finite-difference step where one is used.
 StepDataContraction DifferentiateStepData(ContactEngine* engine,
                                           const FormulationSettings& settings,

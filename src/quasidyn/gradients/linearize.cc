@@ -21,6 +21,54 @@
 
 namespace quasidyn {
 
+namespace {
+
+// Checks the solved velocity out->v and sets q⁺; false (q⁺ = q, status and message set) when
+// the step failed.
+bool IntegrateSolvedStep(const Scene& scene, const Eigen::VectorXd& q, double h,
+                         Linearization* out) {
+  if (out->ok() && (out->v.size() != scene.nv || !out->v.allFinite())) {
+    out->status = SolverStatus::kNumericalFailure;
+    out->message = "the solver reported success but returned a non-finite velocity";
+  }
+  if (!out->ok()) {
+    out->q_next = q;
+    return false;
+  }
+  out->q_next = IntegrateConfiguration(scene, q, out->v, h);
+  return true;
+}
+
+// The data contractions of contact_data_derivative.h for A; false (status and message set)
+// when a contact of q has no match at a perturbed configuration.
+bool ContractStepData(ContactEngine* engine, const FormulationSettings& settings,
+                      const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                      const ContactSet& contacts, const Eigen::VectorXd& lambda, double data_step,
+                      StepDataContraction* contraction, Linearization* out) {
+  try {
+    *contraction =
+        DifferentiateStepData(engine, settings, q, u, contacts, out->v, lambda, data_step);
+    return true;
+  } catch (const std::runtime_error& error) {
+    out->status = SolverStatus::kNumericalFailure;
+    out->message = std::string("A: ") + error.what();
+    return false;
+  }
+}
+
+// B = ∂(q ⊕ h v)/∂v · ∂v/∂u and, when want_a, A (linearize.h, configuration_map.h).
+void ChainToConfiguration(const Scene& scene, const Eigen::VectorXd& q, double h,
+                          const VelocityGradient& gradient, bool want_a, Linearization* out) {
+  out->active_rows = gradient.active_rows;
+  const Eigen::MatrixXd dq_dv = IntegrationJacobianWrtVelocity(scene, q, out->v, h);
+  out->B = dq_dv * gradient.dv_du;
+  if (want_a)
+    out->A = IntegrationJacobianWrtConfiguration(scene, q, out->v, h) +
+             dq_dv * gradient.dv_dq * TangentFromConfiguration(scene, q);
+}
+
+}  // namespace
+
 LinearizeSettings::LinearizeSettings() : qp(ContactQpSettings()) {
   // A linearisation is a function of (q, u) alone: no start from an earlier call's minimiser,
   // so that batches give bitwise identical results whatever the thread count.
@@ -71,31 +119,15 @@ Linearization Linearizer::Linearize(const Eigen::VectorXd& q, const Eigen::Vecto
     out.message = result.message;
     out.v = result.x;
   }
-  if (out.ok() && (out.v.size() != scene_.nv || !out.v.allFinite())) {
-    out.status = SolverStatus::kNumericalFailure;
-    out.message = "the solver reported success but returned a non-finite velocity";
-  }
-  if (!out.ok()) {
-    out.q_next = q;
-    return out;
-  }
-  out.q_next = IntegrateConfiguration(scene_, q, out.v, h);
-  if (mode == GradientMode::kNone) return out;
+  if (!IntegrateSolvedStep(scene_, q, h, &out) || mode == GradientMode::kNone) return out;
 
   // Pyramid formulations: the data derivatives contracted with v and the impulse of the
   // differentiated conditions (contact_data_derivative.h), one factorisation for A and B.
   const bool want_a = mode == GradientMode::kAAndB;
   StepDataContraction contraction;
   auto contract = [&](const Eigen::VectorXd& lambda) {
-    try {
-      contraction = DifferentiateStepData(&engine_, settings_, q, u, contacts, out.v, lambda,
-                                          linearize_settings_.data_step);
-      return true;
-    } catch (const std::runtime_error& error) {
-      out.status = SolverStatus::kNumericalFailure;
-      out.message = std::string("A: ") + error.what();
-      return false;
-    }
+    return ContractStepData(&engine_, settings_, q, u, contacts, lambda,
+                            linearize_settings_.data_step, &contraction, &out);
   };
   VelocityGradient gradient;
   if (method == GradientMethod::kExact) {
@@ -107,23 +139,17 @@ Linearization Linearizer::Linearize(const Eigen::VectorXd& q, const Eigen::Vecto
     gradient = LogBarrierVelocityGradient(scene_, h, settings_.kappa, data,
                                           want_a ? &contraction : nullptr, out.v);
   }
-  out.active_rows = gradient.active_rows;
-  const Eigen::MatrixXd dq_dv = IntegrationJacobianWrtVelocity(scene_, q, out.v, h);
-  out.B = dq_dv * gradient.dv_du;
-  if (want_a)
-    out.A = IntegrationJacobianWrtConfiguration(scene_, q, out.v, h) +
-            dq_dv * gradient.dv_dq * TangentFromConfiguration(scene_, q);
+  ChainToConfiguration(scene_, q, h, gradient, want_a, &out);
   return out;
 }
 
 // The friction-cone formulations: the same chain as the pyramid branch above, with the SOCP
 // (socp_gradient.h) or the cone barrier (log_barrier_cone_gradient.h).
 Linearization Linearizer::LinearizeCone(const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-                                        const ContactSet& contacts_at_q,
-                                        const QuasiDynamicCost& cost, GradientMode mode,
-                                        GradientMethod method) {
+                                        const ContactSet& contacts, const QuasiDynamicCost& cost,
+                                        GradientMode mode, GradientMethod method) {
   const double h = settings_.time_step;
-  const ContactSet contacts = contacts_at_q;  // a copy: the engine may move below
+  // `contacts` is the engine's: DifferentiateStepData leaves the engine where it is.
   const StepProblem problem{scene_, contacts, cost, settings_};
   const bool exact = method == GradientMethod::kExact;
   const std::vector<ContactConeBlock> blocks =
@@ -135,16 +161,7 @@ Linearization Linearizer::LinearizeCone(const Eigen::VectorXd& q, const Eigen::V
   out.status = solution.status;
   out.message = solution.message;
   out.v = solution.v;
-  if (out.ok() && (out.v.size() != scene_.nv || !out.v.allFinite())) {
-    out.status = SolverStatus::kNumericalFailure;
-    out.message = "the solver reported success but returned a non-finite velocity";
-  }
-  if (!out.ok()) {
-    out.q_next = q;
-    return out;
-  }
-  out.q_next = IntegrateConfiguration(scene_, q, out.v, h);
-  if (mode == GradientMode::kNone) return out;
+  if (!IntegrateSolvedStep(scene_, q, h, &out) || mode == GradientMode::kNone) return out;
 
   const bool want_a = mode == GradientMode::kAAndB;
   try {
@@ -152,28 +169,15 @@ Linearization Linearizer::LinearizeCone(const Eigen::VectorXd& q, const Eigen::V
         exact ? SocpBlockMultipliers(contacts, blocks, solution)
               : BarrierConeMultipliers(problem, blocks, out.v);
     StepDataContraction contraction;
-    if (want_a) {
-      try {
-        contraction =
-            DifferentiateStepData(&engine_, settings_, q, u, contacts, out.v,
-                                  StackedImpulseCoordinates(contacts, blocks, multipliers),
-                                  linearize_settings_.data_step);
-      } catch (const std::runtime_error& error) {
-        out.status = SolverStatus::kNumericalFailure;
-        out.message = std::string("A: ") + error.what();
-        return out;
-      }
-    }
+    if (want_a && !ContractStepData(&engine_, settings_, q, u, contacts,
+                                    StackedImpulseCoordinates(contacts, blocks, multipliers),
+                                    linearize_settings_.data_step, &contraction, &out))
+      return out;
     const StepDataContraction* d = want_a ? &contraction : nullptr;
     const VelocityGradient gradient =
         exact ? SocpVelocityGradient(problem, blocks, multipliers, out.v, d)
               : LogBarrierConeVelocityGradient(problem, blocks, out.v, d);
-    out.active_rows = gradient.active_rows;
-    const Eigen::MatrixXd dq_dv = IntegrationJacobianWrtVelocity(scene_, q, out.v, h);
-    out.B = dq_dv * gradient.dv_du;
-    if (want_a)
-      out.A = IntegrationJacobianWrtConfiguration(scene_, q, out.v, h) +
-              dq_dv * gradient.dv_dq * TangentFromConfiguration(scene_, q);
+    ChainToConfiguration(scene_, q, h, gradient, want_a, &out);
   } catch (const std::exception& error) {  // e.g. a barrier iterate on its cone's boundary
     out.status = SolverStatus::kNumericalFailure;
     out.message = std::string("cone gradient: ") + error.what();

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "quasidyn/solvers/constraint_blocks.h"
 #include "quasidyn/solvers/second_order_cone.h"
 
 namespace quasidyn {
@@ -85,30 +86,8 @@ double LogBarrierSolver::PhaseOne(const LogBarrierProblem& p, VectorXd& x) {
 void LogBarrierSolver::Stack(const LogBarrierProblem& p, const LogBarrierSettings& settings) {
   const Eigen::Index n = p.Q.rows();
   linear_rows_ = static_cast<int>(p.G.rows());
-  offset_.clear();
-  dim_.clear();
-  int rows = 0, max_dim = 1;
-  for (int i = 0; i < linear_rows_; ++i) {
-    offset_.push_back(rows++);
-    dim_.push_back(1);
-  }
-  for (const auto& cone : p.cones) {
-    offset_.push_back(rows);
-    dim_.push_back(static_cast<int>(cone.A.rows()));
-    rows += static_cast<int>(cone.A.rows());
-    max_dim = std::max(max_dim, static_cast<int>(cone.A.rows()));
-  }
-  A_.resize(rows, n);
-  b_.resize(rows);
-  if (linear_rows_ > 0) {
-    A_.topRows(linear_rows_) = p.G;
-    b_.head(linear_rows_) = p.h;
-  }
-  for (size_t k = 0; k < p.cones.size(); ++k) {
-    const int block = linear_rows_ + static_cast<int>(k);
-    A_.middleRows(offset_[block], dim_[block]) = p.cones[k].A;
-    b_.segment(offset_[block], dim_[block]) = p.cones[k].b;
-  }
+  const int max_dim = StackConstraintBlocks(p.G, p.h, 1.0, p.cones, n, &A_, &b_, &offset_, &dim_);
+  const int rows = static_cast<int>(A_.rows());
   u_.resize(rows);
   dual_.resize(rows);
   weights_.resize(rows, max_dim);

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "quasidyn/solvers/constraint_blocks.h"
 #include "quasidyn/solvers/second_order_cone.h"
 
 namespace quasidyn {
@@ -64,30 +65,8 @@ void Validate(const SocpProblem& p, const SocpSettings& s) {
 void SocpSolver::Stack(const SocpProblem& p, const SocpSettings& settings) {
   const Eigen::Index n = p.Q.rows();
   linear_rows_ = static_cast<int>(p.G.rows());
-  offset_.clear();
-  dim_.clear();
-  int rows = 0, max_dim = 1;
-  for (int i = 0; i < linear_rows_; ++i) {
-    offset_.push_back(rows++);
-    dim_.push_back(1);
-  }
-  for (const auto& cone : p.cones) {
-    offset_.push_back(rows);
-    dim_.push_back(static_cast<int>(cone.A.rows()));
-    rows += static_cast<int>(cone.A.rows());
-    max_dim = std::max(max_dim, static_cast<int>(cone.A.rows()));
-  }
-  A_.resize(rows, n);
-  b_.resize(rows);
-  if (linear_rows_ > 0) {
-    A_.topRows(linear_rows_) = p.G;
-    b_.head(linear_rows_) = -p.h;  // G x − h ∈ R+
-  }
-  for (size_t k = 0; k < p.cones.size(); ++k) {
-    const int cone = linear_rows_ + static_cast<int>(k);
-    A_.middleRows(offset_[cone], dim_[cone]) = p.cones[k].A;
-    b_.segment(offset_[cone], dim_[cone]) = p.cones[k].b;
-  }
+  const int max_dim = StackConstraintBlocks(p.G, p.h, -1.0, p.cones, n, &A_, &b_, &offset_, &dim_);
+  const int rows = static_cast<int>(A_.rows());
   W_.resize(rows, max_dim);
   W_inverse_.resize(rows, max_dim);
   weights_.resize(rows, max_dim);
