@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import quasidyn
-from quasidyn import _quasidyn as qd
+qd = quasidyn  # the public package: the gradient classes are re-exported there
 
 # The planar gripper with both fingers touching the sphere (finger faces at ±0.11 m, radius
 # 0.1 m + half finger width 0.01 m) and commanded 0.01 m further in: both fingers squeeze.
