@@ -9,7 +9,7 @@
 namespace quasidyn {
 namespace {
 
-std::shared_ptr<fcl::CollisionGeometryd> MakeFclGeometry(const Shape& shape) {
+std::shared_ptr<fcl::CollisionGeometryd> MakeFclShape(const Shape& shape) {
   switch (shape.type) {
     case ShapeType::kSphere:
       return std::make_shared<fcl::Sphered>(shape.radius);
@@ -34,6 +34,14 @@ std::shared_ptr<fcl::CollisionGeometryd> MakeFclGeometry(const Shape& shape) {
                               ShapeTypeName(shape.type) + " (only bounded shapes)");
 }
 
+// The FCL geometry of `shape`, with its local bounding box computed as fcl::CollisionObject's
+// constructor would do (the geometry is queried without a CollisionObject, see Query).
+std::shared_ptr<fcl::CollisionGeometryd> MakeFclGeometry(const Shape& shape) {
+  std::shared_ptr<fcl::CollisionGeometryd> geometry = MakeFclShape(shape);
+  geometry->computeLocalAABB();
+  return geometry;
+}
+
 struct FclAnswer {
   double phi = 0.0;
   Eigen::Vector3d p_A = Eigen::Vector3d::Zero();
@@ -44,14 +52,15 @@ FclAnswer Query(const std::shared_ptr<fcl::CollisionGeometryd>& geometry_A,
                 const Eigen::Isometry3d& X_WA,
                 const std::shared_ptr<fcl::CollisionGeometryd>& geometry_B,
                 const Eigen::Isometry3d& X_WB) {
-  fcl::CollisionObjectd object_A(geometry_A, X_WA);
-  fcl::CollisionObjectd object_B(geometry_B, X_WB);
+  // fcl::distance on two CollisionObjects only forwards their geometries and transforms to
+  // this overload (FCL 0.7, narrowphase/distance-inl.h); calling it directly skips building
+  // the objects and their world bounding boxes, which a shape–shape query never reads.
   fcl::DistanceRequestd request(/*enable_nearest_points=*/true,
                                 /*enable_signed_distance=*/true, kFclDistanceTolerance,
                                 fcl::GST_LIBCCD);
   fcl::DistanceResultd result;
   try {
-    fcl::distance(&object_A, &object_B, request, result);
+    fcl::distance(geometry_A.get(), X_WA, geometry_B.get(), X_WB, request, result);
   } catch (const std::exception& first_error) {
     // libccd's GJK/EPA can lose the origin on exactly touching faces ("The origin is
     // outside of the polytope"). Retry once with A shifted by kFclRetryShift along the line
@@ -61,11 +70,9 @@ FclAnswer Query(const std::shared_ptr<fcl::CollisionGeometryd>& geometry_A,
     away = away.norm() > 0.0 ? Eigen::Vector3d(away.normalized()) : Eigen::Vector3d::UnitZ();
     Eigen::Isometry3d X_WA_retry = X_WA;
     X_WA_retry.translation() += kFclRetryShift * away;
-    object_A.setTransform(X_WA_retry);
-    object_A.computeAABB();
     result.clear();
     try {
-      fcl::distance(&object_A, &object_B, request, result);
+      fcl::distance(geometry_A.get(), X_WA_retry, geometry_B.get(), X_WB, request, result);
     } catch (const std::exception& second_error) {
       throw std::runtime_error(std::string("FCL signed distance failed twice: ") +
                                first_error.what() + " / " + second_error.what());

@@ -16,7 +16,9 @@
 //    pair with a closed form avoids FCL.
 //
 // Cost: the FCL geometries are built on every call (no cache keyed by shape address, which
-// would be unsafe when a Shape is moved or freed). See fcl_distance_test.cc for a timing.
+// would be unsafe when a Shape is moved or freed); they are queried through fcl::distance's
+// geometry-and-transform overload, without fcl::CollisionObjects. See fcl_distance_test.cc
+// for a timing.
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>

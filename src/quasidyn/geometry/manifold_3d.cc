@@ -33,15 +33,23 @@ double Cross2d(const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::
 // A support feature as a segment (2 points) or a convex polygon (>= 3 points, ordered
 // counter-clockwise about n), from its points' projections onto the plane ⟂ n.
 struct Feature {
-  std::vector<Eigen::Vector3d> points;
+  PointList points;
   double diameter = 0.0;  // of the projection onto the plane ⟂ n [m]
   bool IsPolygon() const { return points.size() >= 3; }
 };
 
-Feature OrderFeature(const std::vector<Eigen::Vector3d>& points, const Eigen::Vector3d& n) {
+// Index buffers of OrderFeature: room for a cylinder's feature, and twice that for the hull.
+using IndexList = SmallVector<int, kInlinePoints>;
+using HullList = SmallVector<int, 2 * kInlinePoints>;
+using PlanarList = SmallVector<Eigen::Vector2d, kInlinePoints>;
+
+// Writes the ordered feature of `points` into `feature` (whose points start empty).
+void OrderFeature(const PointList& points, const Eigen::Vector3d& n, Feature* feature) {
   const auto [t1, t2] = TangentBasis(n);
-  std::vector<int> order(points.size());
-  std::vector<Eigen::Vector2d> planar(points.size());
+  IndexList order;
+  order.resize(points.size());
+  PlanarList planar;
+  planar.resize(points.size());
   for (size_t i = 0; i < points.size(); ++i) {
     order[i] = static_cast<int>(i);
     planar[i] = Eigen::Vector2d(t1.dot(points[i]), t2.dot(points[i]));
@@ -52,7 +60,8 @@ Feature OrderFeature(const std::vector<Eigen::Vector3d>& points, const Eigen::Ve
   });
   // Andrew's monotone chain (Andrew, "Another efficient algorithm for convex hulls in two
   // dimensions", IPL 1979): counter-clockwise, collinear points dropped.
-  std::vector<int> hull(2 * order.size());
+  HullList hull;
+  hull.resize(2 * order.size());
   int k = 0;
   for (int i : order) {
     while (k >= 2 && Cross2d(planar[hull[k - 2]], planar[hull[k - 1]], planar[i]) <= 0.0) --k;
@@ -82,20 +91,18 @@ Feature OrderFeature(const std::vector<Eigen::Vector3d>& points, const Eigen::Ve
       }
     }
   }
-  Feature feature;
-  feature.diameter = diameter;
+  feature->diameter = diameter;
   if (hull.size() >= 3 && std::abs(twice_area) > kManifoldSlack * diameter) {
-    for (int i : hull) feature.points.push_back(points[i]);
+    for (int i : hull) feature->points.push_back(points[i]);
   } else {
-    feature.points = {points[far_i], points[far_j]};
+    feature->points.push_back(points[far_i]);
+    feature->points.push_back(points[far_j]);
   }
-  return feature;
 }
 
 // Unit normal of the plane best fitting a polygon (Newell's method; Sutherland, Sproull &
 // Schumacker 1974), oriented along n.
-Eigen::Vector3d PolygonNormal(const std::vector<Eigen::Vector3d>& polygon,
-                              const Eigen::Vector3d& n) {
+Eigen::Vector3d PolygonNormal(const PointList& polygon, const Eigen::Vector3d& n) {
   Eigen::Vector3d normal = Eigen::Vector3d::Zero();
   for (size_t i = 0; i < polygon.size(); ++i) {
     normal += polygon[i].cross(polygon[(i + 1) % polygon.size()]);
@@ -105,7 +112,7 @@ Eigen::Vector3d PolygonNormal(const std::vector<Eigen::Vector3d>& polygon,
   return normal.dot(n) >= 0.0 ? normal : Eigen::Vector3d(-normal);
 }
 
-Eigen::Vector3d Centroid(const std::vector<Eigen::Vector3d>& points) {
+Eigen::Vector3d Centroid(const PointList& points) {
   Eigen::Vector3d sum = Eigen::Vector3d::Zero();
   for (const auto& p : points) sum += p;
   return sum / static_cast<double>(points.size());
@@ -118,52 +125,58 @@ struct SidePlane {
   double Distance(const Eigen::Vector3d& p) const { return normal.dot(p - point); }
 };
 
+using SidePlaneList = SmallVector<SidePlane, kInlinePoints>;
+
 // Side planes of the reference feature, each containing n and facing inward.
-std::vector<SidePlane> SidePlanes(const Feature& reference, const Eigen::Vector3d& n) {
-  std::vector<SidePlane> planes;
+void SidePlanes(const Feature& reference, const Eigen::Vector3d& n, SidePlaneList* planes) {
   const auto& ref = reference.points;
   if (reference.IsPolygon()) {
     const Eigen::Vector3d centre = Centroid(ref);
     for (size_t i = 0; i < ref.size(); ++i) {
       Eigen::Vector3d normal = n.cross(ref[(i + 1) % ref.size()] - ref[i]);
       if (normal.dot(centre - ref[i]) < 0.0) normal = -normal;
-      planes.push_back({normal.normalized(), ref[i]});
+      planes->push_back({normal.normalized(), ref[i]});
     }
   } else {
     Eigen::Vector3d along = ref[1] - ref[0];
     along = (along - along.dot(n) * n).normalized();
-    planes.push_back({along, ref[0]});
-    planes.push_back({-along, ref[1]});
+    planes->push_back({along, ref[0]});
+    planes->push_back({-along, ref[1]});
   }
-  return planes;
 }
 
-// Sutherland–Hodgman: clips a closed polygon against one plane.
-std::vector<Eigen::Vector3d> ClipPolygon(const std::vector<Eigen::Vector3d>& polygon,
-                                         const SidePlane& plane) {
-  std::vector<Eigen::Vector3d> out;
+// Sutherland–Hodgman: clips a closed polygon against one plane into `out` (cleared first).
+void ClipPolygon(const PointList& polygon, const SidePlane& plane, PointList* out) {
+  out->clear();
   for (size_t i = 0; i < polygon.size(); ++i) {
     const Eigen::Vector3d& p = polygon[i];
     const Eigen::Vector3d& q = polygon[(i + 1) % polygon.size()];
     const double dp = plane.Distance(p);
     const double dq = plane.Distance(q);
-    if (dp >= 0.0) out.push_back(p);
-    if ((dp >= 0.0) != (dq >= 0.0)) out.push_back(p + dp / (dp - dq) * (q - p));
+    if (dp >= 0.0) out->push_back(p);
+    if ((dp >= 0.0) != (dq >= 0.0)) out->push_back(p + dp / (dp - dq) * (q - p));
   }
-  return out;
 }
 
-// Clips the segment [p, q] against one plane (parametric form); empty when fully outside.
-std::vector<Eigen::Vector3d> ClipSegment(const std::vector<Eigen::Vector3d>& segment,
-                                         const SidePlane& plane) {
-  if (segment.size() != 2) return segment;
+// Clips the segment [p, q] against one plane (parametric form) into `out` (cleared first);
+// empty when fully outside.
+void ClipSegment(const PointList& segment, const SidePlane& plane, PointList* out) {
+  out->clear();
+  if (segment.size() != 2) {
+    for (const auto& p : segment) out->push_back(p);
+    return;
+  }
   const double dp = plane.Distance(segment[0]);
   const double dq = plane.Distance(segment[1]);
-  if (dp < 0.0 && dq < 0.0) return {};
-  if (dp >= 0.0 && dq >= 0.0) return segment;
+  if (dp < 0.0 && dq < 0.0) return;
+  if (dp >= 0.0 && dq >= 0.0) {
+    out->push_back(segment[0]);
+    out->push_back(segment[1]);
+    return;
+  }
   const Eigen::Vector3d cut = segment[0] + dp / (dp - dq) * (segment[1] - segment[0]);
-  return dp >= 0.0 ? std::vector<Eigen::Vector3d>{segment[0], cut}
-                   : std::vector<Eigen::Vector3d>{cut, segment[1]};
+  out->push_back(dp >= 0.0 ? segment[0] : cut);
+  out->push_back(dp >= 0.0 ? cut : segment[1]);
 }
 
 void AddMerged(const ContactPoint& c, std::vector<ContactPoint>* points) {
@@ -208,8 +221,11 @@ std::vector<ContactPoint> AgainstHalfSpace(const Shape& a, const Eigen::Isometry
   if (a.type == ShapeType::kSphere) return {closest};
   const Eigen::Vector3d n = X_WB.linear().col(2);
   const Eigen::Vector3d origin = X_WB.translation();
+  PointList feature;
+  SupportFeature3d(a, X_WA, -n, band, &feature);
   std::vector<ContactPoint> points;
-  for (const auto& p : SupportFeature3d(a, X_WA, -n, band)) {
+  points.reserve(std::min<size_t>(feature.size(), kMaxManifoldPoints));
+  for (const auto& p : feature) {
     ContactPoint c;
     c.normal = n;
     c.phi = n.dot(p - origin);
@@ -245,11 +261,16 @@ std::vector<ContactPoint> ContactManifoldFromClosest3d(
     return points;
   }
   const Eigen::Vector3d n = closest.normal;
-  const std::vector<Eigen::Vector3d> raw_A = SupportFeature3d(a, X_WA, -n, band);
-  const std::vector<Eigen::Vector3d> raw_B = SupportFeature3d(b, X_WB, n, band);
-  if (raw_A.size() < 2 || raw_B.size() < 2) return {closest};
-  const Feature feature_A = OrderFeature(raw_A, n);
-  const Feature feature_B = OrderFeature(raw_B, n);
+  PointList raw_A;
+  SupportFeature3d(a, X_WA, -n, band, &raw_A);
+  if (raw_A.size() < 2) return {closest};
+  PointList raw_B;
+  SupportFeature3d(b, X_WB, n, band, &raw_B);
+  if (raw_B.size() < 2) return {closest};
+  Feature feature_A;
+  OrderFeature(raw_A, n, &feature_A);
+  Feature feature_B;
+  OrderFeature(raw_B, n, &feature_B);
   // A feature whose projection is a point (e.g. an edge along n) acts as a single point.
   if (feature_A.diameter <= kManifoldSlack || feature_B.diameter <= kManifoldSlack) {
     return {closest};
@@ -276,11 +297,23 @@ std::vector<ContactPoint> ContactManifoldFromClosest3d(
   const Feature& reference = reference_is_B ? feature_B : feature_A;
   const Feature& incident = reference_is_B ? feature_A : feature_B;
 
-  std::vector<Eigen::Vector3d> clipped = incident.points;
-  for (const SidePlane& plane : SidePlanes(reference, n)) {
-    clipped = incident.IsPolygon() ? ClipPolygon(clipped, plane) : ClipSegment(clipped, plane);
-    if (clipped.empty()) break;
+  // Sutherland–Hodgman passes alternate between two buffers; `clipped` is the latest.
+  PointList buffers[2];
+  for (const auto& p : incident.points) buffers[0].push_back(p);
+  int latest = 0;
+  SidePlaneList planes;
+  SidePlanes(reference, n, &planes);
+  for (const SidePlane& plane : planes) {
+    PointList* out = &buffers[1 - latest];
+    if (incident.IsPolygon()) {
+      ClipPolygon(buffers[latest], plane, out);
+    } else {
+      ClipSegment(buffers[latest], plane, out);
+    }
+    latest = 1 - latest;
+    if (buffers[latest].empty()) break;
   }
+  const PointList& clipped = buffers[latest];
 
   // Reference plane: the fitted plane of a polygon; for a segment, the plane through it
   // whose normal is n without its component along the segment.
@@ -295,6 +328,7 @@ std::vector<ContactPoint> ContactManifoldFromClosest3d(
   const Eigen::Vector3d plane_point = Centroid(reference.points);
 
   std::vector<ContactPoint> points;
+  points.reserve(std::min<size_t>(clipped.size(), kMaxManifoldPoints));
   for (const Eigen::Vector3d& p : clipped) {
     // p + t n lies on the reference plane.
     const double t = plane_normal.dot(plane_point - p) / plane_normal.dot(n);

@@ -1,7 +1,9 @@
 #include "quasidyn/geometry/support_3d.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <numbers>
 #include <stdexcept>
@@ -24,21 +26,31 @@ void RejectHalfSpace(const Shape& shape) {
   }
 }
 
-// Centre of the points among `points` (in S) whose u_S·p is within kSupportTieBand of the
-// maximum.
-Eigen::Vector3d CentreOfMaximisers(const std::vector<Eigen::Vector3d>& points,
+// Centre of the `count` points at `points` (in S) whose u_S·p is within kSupportTieBand of
+// the maximum.
+Eigen::Vector3d CentreOfMaximisers(const Eigen::Vector3d* points, std::size_t count,
                                    const Eigen::Vector3d& u_S) {
   double best = -std::numeric_limits<double>::infinity();
-  for (const auto& p : points) best = std::max(best, u_S.dot(p));
+  for (std::size_t i = 0; i < count; ++i) best = std::max(best, u_S.dot(points[i]));
   Eigen::Vector3d sum = Eigen::Vector3d::Zero();
-  int count = 0;
-  for (const auto& p : points) {
-    if (u_S.dot(p) >= best - kSupportTieBand) {
-      sum += p;
-      ++count;
+  int tied = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (u_S.dot(points[i]) >= best - kSupportTieBand) {
+      sum += points[i];
+      ++tied;
     }
   }
-  return sum / count;
+  return sum / tied;
+}
+
+// The 8 corners of a box of full side lengths `size`, in S, in BoxCorners' order.
+std::array<Eigen::Vector3d, 8> BoxCornerArray(const Eigen::Vector3d& size) {
+  std::array<Eigen::Vector3d, 8> corners;
+  for (int i = 0; i < 8; ++i) {
+    corners[i] = Eigen::Vector3d((i & 1 ? 0.5 : -0.5) * size.x(), (i & 2 ? 0.5 : -0.5) * size.y(),
+                                 (i & 4 ? 0.5 : -0.5) * size.z());
+  }
+  return corners;
 }
 
 // Support of the segment from −(l/2) z to +(l/2) z in S along u_S: the end with the larger
@@ -57,7 +69,7 @@ Eigen::Vector3d RadialSupport(double radius, const Eigen::Vector3d& u_S) {
   return radius * radial / norm;
 }
 
-void AddUnique(const Eigen::Vector3d& p, std::vector<Eigen::Vector3d>* points) {
+void AddUnique(const Eigen::Vector3d& p, PointList* points) {
   for (const auto& q : *points) {
     if ((q - p).norm() <= kSupportTieBand) return;
   }
@@ -67,13 +79,8 @@ void AddUnique(const Eigen::Vector3d& p, std::vector<Eigen::Vector3d>* points) {
 }  // namespace
 
 std::vector<Eigen::Vector3d> BoxCorners(const Eigen::Vector3d& size) {
-  std::vector<Eigen::Vector3d> corners;
-  corners.reserve(8);
-  for (int i = 0; i < 8; ++i) {
-    corners.emplace_back((i & 1 ? 0.5 : -0.5) * size.x(), (i & 2 ? 0.5 : -0.5) * size.y(),
-                         (i & 4 ? 0.5 : -0.5) * size.z());
-  }
-  return corners;
+  const std::array<Eigen::Vector3d, 8> corners = BoxCornerArray(size);
+  return std::vector<Eigen::Vector3d>(corners.begin(), corners.end());
 }
 
 Eigen::Vector3d SupportPoint3d(const Shape& shape, const Eigen::Isometry3d& X_WS,
@@ -86,11 +93,13 @@ Eigen::Vector3d SupportPoint3d(const Shape& shape, const Eigen::Isometry3d& X_WS
     case ShapeType::kSphere:
       p_S = shape.radius * u_S;
       break;
-    case ShapeType::kBox:
-      p_S = CentreOfMaximisers(BoxCorners(shape.size), u_S);
+    case ShapeType::kBox: {
+      const std::array<Eigen::Vector3d, 8> corners = BoxCornerArray(shape.size);
+      p_S = CentreOfMaximisers(corners.data(), corners.size(), u_S);
       break;
+    }
     case ShapeType::kConvex:
-      p_S = CentreOfMaximisers(shape.vertices, u_S);
+      p_S = CentreOfMaximisers(shape.vertices.data(), shape.vertices.size(), u_S);
       break;
     case ShapeType::kCapsule:
       p_S = SegmentSupport(shape.length, u_S) + shape.radius * u_S;
@@ -106,28 +115,42 @@ Eigen::Vector3d SupportPoint3d(const Shape& shape, const Eigen::Isometry3d& X_WS
 
 std::vector<Eigen::Vector3d> SupportFeature3d(const Shape& shape, const Eigen::Isometry3d& X_WS,
                                               const Eigen::Vector3d& direction_W, double band) {
+  PointList feature;
+  SupportFeature3d(shape, X_WS, direction_W, band, &feature);
+  return std::vector<Eigen::Vector3d>(feature.begin(), feature.end());
+}
+
+void SupportFeature3d(const Shape& shape, const Eigen::Isometry3d& X_WS,
+                      const Eigen::Vector3d& direction_W, double band, PointList* feature) {
+  feature->clear();
   RejectHalfSpace(shape);
   if (!(band >= 0.0)) {
     throw std::invalid_argument("support feature: band must be >= 0, got " + std::to_string(band));
   }
   const Eigen::Vector3d u_W = UnitDirection(direction_W);
   const Eigen::Vector3d u_S = X_WS.linear().transpose() * u_W;
-  // Candidate surface points in S; the band filter below keeps the extreme ones.
-  std::vector<Eigen::Vector3d> candidates;
+  // Candidate surface points in S; the band filter below keeps the extreme ones. A convex
+  // shape's candidates are its own vertices (not copied); the others fit in `local`.
+  std::array<Eigen::Vector3d, kInlinePoints> local;
+  const Eigen::Vector3d* candidates = local.data();
+  std::size_t count = 0;
   switch (shape.type) {
     case ShapeType::kSphere:
-      candidates.push_back(shape.radius * u_S);
+      local[count++] = shape.radius * u_S;
       break;
-    case ShapeType::kBox:
-      candidates = BoxCorners(shape.size);
+    case ShapeType::kBox: {
+      const std::array<Eigen::Vector3d, 8> corners = BoxCornerArray(shape.size);
+      for (const auto& corner : corners) local[count++] = corner;
       break;
+    }
     case ShapeType::kConvex:
-      candidates = shape.vertices;
+      candidates = shape.vertices.data();
+      count = shape.vertices.size();
       break;
     case ShapeType::kCapsule: {
       const Eigen::Vector3d half(0.0, 0.0, 0.5 * shape.length);
-      candidates.push_back(half + shape.radius * u_S);
-      candidates.push_back(-half + shape.radius * u_S);
+      local[count++] = half + shape.radius * u_S;
+      local[count++] = -half + shape.radius * u_S;
       break;
     }
     case ShapeType::kCylinder: {
@@ -136,15 +159,15 @@ std::vector<Eigen::Vector3d> SupportFeature3d(const Shape& shape, const Eigen::I
       // The rim point(s) extreme along u; when the axis is parallel to u the whole rim
       // ties (radial = 0) and the samples below stand for it.
       if (!radial.isZero(0.0)) {
-        candidates.push_back(Eigen::Vector3d(0.0, 0.0, half) + radial);
-        candidates.push_back(Eigen::Vector3d(0.0, 0.0, -half) + radial);
+        local[count++] = Eigen::Vector3d(0.0, 0.0, half) + radial;
+        local[count++] = Eigen::Vector3d(0.0, 0.0, -half) + radial;
       }
       for (int k = 0; k < kCylinderRimSamples; ++k) {
         const double angle = 2.0 * std::numbers::pi * k / kCylinderRimSamples;
         const Eigen::Vector3d rim(shape.radius * std::cos(angle), shape.radius * std::sin(angle),
                                   0.0);
-        candidates.push_back(rim + Eigen::Vector3d(0.0, 0.0, half));
-        candidates.push_back(rim - Eigen::Vector3d(0.0, 0.0, half));
+        local[count++] = rim + Eigen::Vector3d(0.0, 0.0, half);
+        local[count++] = rim - Eigen::Vector3d(0.0, 0.0, half);
       }
       break;
     }
@@ -152,12 +175,12 @@ std::vector<Eigen::Vector3d> SupportFeature3d(const Shape& shape, const Eigen::I
       break;  // rejected above
   }
   double best = -std::numeric_limits<double>::infinity();
-  for (const auto& p : candidates) best = std::max(best, u_S.dot(p));
-  std::vector<Eigen::Vector3d> feature;
-  for (const auto& p : candidates) {
-    if (u_S.dot(p) >= best - band - kSupportTieBand) AddUnique(X_WS * p, &feature);
+  for (std::size_t i = 0; i < count; ++i) best = std::max(best, u_S.dot(candidates[i]));
+  for (std::size_t i = 0; i < count; ++i) {
+    if (u_S.dot(candidates[i]) >= best - band - kSupportTieBand) {
+      AddUnique(X_WS * candidates[i], feature);
+    }
   }
-  return feature;
 }
 
 }  // namespace quasidyn

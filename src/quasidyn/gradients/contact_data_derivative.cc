@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "quasidyn/contact/friction_cone.h"
-#include "quasidyn/kinematics/kinematics.h"
+#include "quasidyn/gradients/chain_kinematics.h"
 
 namespace quasidyn {
 
@@ -26,15 +26,6 @@ Eigen::MatrixXd StackedContactJacobian(const ContactSet& contacts) {
 }
 
 namespace {
-
-// True when the pose of `body` depends on the coordinates of `joint` (joint is on the path
-// from the body up to the world). The world depends on nothing.
-bool MovedBy(const Scene& scene, int body, int joint) {
-  for (int j = scene.bodies[body].parent_joint; j >= 0;
-       j = scene.bodies[scene.joints[j].parent_body].parent_joint)
-    if (j == joint) return true;
-  return false;
-}
 
 // The contacts of one geometry pair (one manifold query re-evaluates them all).
 struct PairContacts {
@@ -59,54 +50,67 @@ std::vector<PairContacts> GroupByPair(const ContactSet& contacts) {
   return pairs;
 }
 
-// Work space of one contact evaluation.
+// What one joint moves: the geometry pairs with a body below it and the object bodies below it.
+struct MovedTerms {
+  std::vector<const PairContacts*> pairs;
+  std::vector<int> objects;
+};
+
+// Work space of one object body evaluation (reused: no allocation once grown).
 struct Workspace {
-  Eigen::MatrixXd J_A, J_B;
+  SparseJacobian3 J_A, J_B;
 };
 
 // Adds weight·(φ, J_c v, J_cᵀ λ_i) of the contact at `point` (configuration of `kinematics`)
 // into column k of the contraction; rows: the contact's first row of J_c, contact index i.
-void AddContactTerms(const Scene& scene, const Kinematics& kinematics, const Contact& at_q,
+// J_c is contracted along the two bodies' chains only (chain_kinematics.h).
+void AddContactTerms(const Scene& scene, const ChainKinematics& kinematics, const Contact& at_q,
                      const ContactPoint& point, const Eigen::VectorXd& v,
                      const Eigen::VectorXd& lambda, int contact, int first_row, int k,
-                     double weight, Workspace* w, StepDataContraction* d) {
+                     double weight, StepDataContraction* d) {
   Eigen::Vector3d t1, t2;
   TangentBasis(point.normal, scene.planar, &t1, &t2);
-  // J_i = J_A(p_A) − J_B(p_B) as in contact/contact_set.cc.
-  kinematics.PointJacobian(at_q.body_a, point.p_A, &w->J_A);
-  kinematics.PointJacobian(at_q.body_b, point.p_B, &w->J_B);
-  w->J_A -= w->J_B;
-  const Eigen::Vector3d relative_velocity = w->J_A * v;
+  Eigen::Vector3d force = lambda[first_row] * point.normal + lambda[first_row + 1] * t1;
+  if (!scene.planar) force += lambda[first_row + 2] * t2;
+  // J_i = J_A(p_A) − J_B(p_B) as in contact/contact_set.cc: J_i v, and J_iᵀ force added.
+  const Eigen::Vector3d relative_velocity = kinematics.ContractContactJacobian(
+      at_q.body_a, point.p_A, at_q.body_b, point.p_B, v, weight, force, d->d_JcT_lambda.col(k));
   d->d_phi(contact, k) += weight * point.phi;
   d->d_Jc_v(first_row, k) += weight * point.normal.dot(relative_velocity);
   d->d_Jc_v(first_row + 1, k) += weight * t1.dot(relative_velocity);
-  Eigen::Vector3d force = lambda[first_row] * point.normal + lambda[first_row + 1] * t1;
-  if (!scene.planar) {
-    d->d_Jc_v(first_row + 2, k) += weight * t2.dot(relative_velocity);
-    force += lambda[first_row + 2] * t2;
-  }
-  d->d_JcT_lambda.col(k).noalias() += (weight * w->J_A.transpose()) * force;
+  if (!scene.planar) d->d_Jc_v(first_row + 2, k) += weight * t2.dot(relative_velocity);
 }
 
 // Adds weight·(s M_b v, h τ_b) of object body b (its share of P v and τ_h,
 // dynamics/quasi_dynamic_cost.h: M_b = m J_comᵀJ_com + J_ωᵀ I_W J_ω, Featherstone 2008,
-// eq. 6.2; τ_b = J_comᵀ m g) at the configuration of `kinematics` into column k.
-void AddObjectBodyTerms(const Scene& scene, const Kinematics& kinematics, int b,
+// eq. 6.2; τ_b = J_comᵀ m g) at the configuration of `kinematics` into column k, rows n_v,u
+// (the objects' block) only.
+void AddObjectBodyTerms(const Scene& scene, const ChainKinematics& kinematics, int b,
                         const Eigen::VectorXd& v, double mass_scale, double h, int k, double weight,
                         Workspace* w, StepDataContraction* d) {
   const Body& body = scene.bodies[b];
-  const Eigen::Isometry3d& X_WB = kinematics.BodyPose(b);
+  const Eigen::Isometry3d& X_WB = kinematics.BodyPoses()[b];
   kinematics.PointJacobian(b, X_WB * body.com, &w->J_A);
-  kinematics.RotationalJacobian(b, &w->J_B);
+  kinematics.RotationalJacobian(b, &w->J_B);  // the same columns as J_A
   const Eigen::Matrix3d inertia_W = X_WB.linear() * body.inertia * X_WB.linear().transpose();
-  const Eigen::Vector3d momentum = body.mass * (w->J_A * v);          // m v_com [N·s]
-  const Eigen::Vector3d angular_momentum = inertia_W * (w->J_B * v);  // I_W ω [N·m·s]
-  const int nu = scene.nv_u;
-  d->d_P_v.col(k).head(nu).noalias() +=
-      (weight * mass_scale) * (w->J_A.leftCols(nu).transpose() * momentum +
-                               w->J_B.leftCols(nu).transpose() * angular_momentum);
-  d->d_tau_h.col(k).head(nu).noalias() +=
-      (weight * h * body.mass) * (w->J_A.leftCols(nu).transpose() * scene.gravity);
+  const Eigen::Vector3d momentum = body.mass * w->J_A.Times(v);          // m v_com [N·s]
+  const Eigen::Vector3d angular_momentum = inertia_W * w->J_B.Times(v);  // I_W ω [N·m·s]
+  const double momentum_weight = weight * mass_scale, gravity_weight = weight * h * body.mass;
+  // Column by column, as Eigen evaluates c (J_comᵀ p + J_ωᵀ L) and c (J_comᵀ g).
+  for (size_t c = 0; c < w->J_A.index.size(); ++c) {
+    const int row = w->J_A.index[c];
+    if (row >= scene.nv_u) continue;
+    const Eigen::Vector3d& J_com = w->J_A.column[c];
+    const Eigen::Vector3d& J_rot = w->J_B.column[c];
+    d->d_P_v(row, k) +=
+        momentum_weight *
+        ((J_com[0] * momentum[0] + J_com[1] * momentum[1] + J_com[2] * momentum[2]) +
+         (J_rot[0] * angular_momentum[0] + J_rot[1] * angular_momentum[1] +
+          J_rot[2] * angular_momentum[2]));
+    d->d_tau_h(row, k) +=
+        gravity_weight *
+        (J_com[0] * scene.gravity[0] + J_com[1] * scene.gravity[1] + J_com[2] * scene.gravity[2]);
+  }
 }
 
 }  // namespace
@@ -153,10 +157,6 @@ StepDataContraction DifferentiateStepData(ContactEngine* engine,
   const Eigen::VectorXd K = scene.ActuatedStiffness();
   for (int a = 0; a < scene.nv_a; ++a) d.d_tau_h(scene.nv_u + a, scene.nv_u + a) = -h * K[a];
 
-  std::vector<int> joint_of_velocity(nv, -1);
-  for (int j = 0; j < static_cast<int>(scene.joints.size()); ++j)
-    for (int i = 0; i < JointNv(scene.joints[j].type); ++i)
-      joint_of_velocity[scene.joints[j].v_start + i] = j;
   std::vector<int> object_bodies;
   for (int b = 1; b < static_cast<int>(scene.bodies.size()); ++b) {
     const int instance = scene.bodies[b].instance;
@@ -164,30 +164,32 @@ StepDataContraction DifferentiateStepData(ContactEngine* engine,
   }
   const std::vector<PairContacts> pairs = GroupByPair(contacts);
 
-  Kinematics kinematics(scene);
+  // Only what a direction moves changes: a contact or object body whose pose does not depend
+  // on the direction's joint keeps its terms exactly (zero derivative). Per joint, once.
+  ChainKinematics kinematics(scene);
+  std::vector<MovedTerms> moved(scene.joints.size());
+  bool any_moved = false;
+  for (int j = 0; j < static_cast<int>(scene.joints.size()); ++j) {
+    for (const PairContacts& p : pairs)
+      if (kinematics.MovedBy(p.body_a, j) || kinematics.MovedBy(p.body_b, j))
+        moved[j].pairs.push_back(&p);
+    for (int b : object_bodies)
+      if (kinematics.MovedBy(b, j)) moved[j].objects.push_back(b);
+    any_moved = any_moved || !moved[j].pairs.empty() || !moved[j].objects.empty();
+  }
+  if (!any_moved) return d;
+  kinematics.SetConfiguration(q);
+
   const GeometryQuery& geometry = engine->geometry();
   Workspace work;
-  std::vector<const PairContacts*> moved_pairs;
-  std::vector<int> moved_objects;
   const double match_distance = 1000.0 * data_step;
   for (int k = 0; k < nv; ++k) {
-    // Only what the direction moves changes: a contact or object body whose pose does not
-    // depend on joint j keeps its terms exactly (zero derivative).
-    const int joint = joint_of_velocity[k];
-    moved_pairs.clear();
-    moved_objects.clear();
-    for (const PairContacts& p : pairs)
-      if (MovedBy(scene, p.body_a, joint) || MovedBy(scene, p.body_b, joint))
-        moved_pairs.push_back(&p);
-    for (int b : object_bodies)
-      if (MovedBy(scene, b, joint)) moved_objects.push_back(b);
-    if (moved_pairs.empty() && moved_objects.empty()) continue;
-
+    const MovedTerms& terms = moved[kinematics.JointOfVelocity(k)];
+    if (terms.pairs.empty() && terms.objects.empty()) continue;
     for (const double sign : {1.0, -1.0}) {
       const double weight = sign / (2.0 * data_step);  // central difference
-      kinematics.Update(
-          IntegrateConfiguration(scene, q, Eigen::VectorXd::Unit(nv, k), sign * data_step));
-      for (const PairContacts* p : moved_pairs) {
+      kinematics.Perturb(k, sign * data_step);         // q ⊕ ±data_step e_k
+      for (const PairContacts* p : terms.pairs) {
         const std::vector<ContactPoint> points = geometry.PairManifold(
             p->geometry_a, p->geometry_b, kinematics.BodyPoses(), scene.contact_tolerance);
         for (int i : p->contacts) {
@@ -196,7 +198,11 @@ StepDataContraction DifferentiateStepData(ContactEngine* engine,
           int best = -1;
           double best_distance = match_distance;
           for (int m = 0; m < static_cast<int>(points.size()); ++m) {
-            const double distance = (points[m].p_A - c.p_A).norm() + (points[m].p_B - c.p_B).norm();
+            // distance >= |Δp_A|, so a point whose |Δp_A|² exceeds best² (with a margin of
+            // 1e-12 for the rounding of the squares) cannot be chosen: skip its square roots.
+            const double squared_A = (points[m].p_A - c.p_A).squaredNorm();
+            if (squared_A > best_distance * best_distance * (1.0 + 1e-12)) continue;
+            const double distance = std::sqrt(squared_A) + (points[m].p_B - c.p_B).norm();
             if (distance <= best_distance) {
               best = m;
               best_distance = distance;
@@ -209,12 +215,13 @@ StepDataContraction DifferentiateStepData(ContactEngine* engine,
                                      std::to_string(data_step) + " along velocity direction " +
                                      std::to_string(k) + ": the step is not differentiable there");
           AddContactTerms(scene, kinematics, c, points[best], v, lambda, i, i * rows_per_contact, k,
-                          weight, &work, &d);
+                          weight, &d);
         }
       }
-      for (int b : moved_objects)
+      for (int b : terms.objects)
         AddObjectBodyTerms(scene, kinematics, b, v, settings.object_mass_scale, h, k, weight, &work,
                            &d);
+      kinematics.Restore();
     }
   }
   return d;

@@ -1,5 +1,6 @@
 #include "quasidyn/gradients/linearize.h"
 
+#include <Eigen/SparseCore>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -60,11 +61,15 @@ bool ContractStepData(ContactEngine* engine, const FormulationSettings& settings
 void ChainToConfiguration(const Scene& scene, const Eigen::VectorXd& q, double h,
                           const VelocityGradient& gradient, bool want_a, Linearization* out) {
   out->active_rows = gradient.active_rows;
-  const Eigen::MatrixXd dq_dv = IntegrationJacobianWrtVelocity(scene, q, out->v, h);
+  // Both maps are block diagonal by joint (identity outside the floating joints' blocks).
+  const Eigen::SparseMatrix<double> dq_dv =
+      IntegrationJacobianWrtVelocity(scene, q, out->v, h).sparseView();
   out->B = dq_dv * gradient.dv_du;
-  if (want_a)
-    out->A = IntegrationJacobianWrtConfiguration(scene, q, out->v, h) +
-             dq_dv * gradient.dv_dq * TangentFromConfiguration(scene, q);
+  if (want_a) {
+    const Eigen::SparseMatrix<double> tangent = TangentFromConfiguration(scene, q).sparseView();
+    out->A = IntegrationJacobianWrtConfiguration(scene, q, out->v, h);
+    out->A += dq_dv * (gradient.dv_dq * tangent);
+  }
 }
 
 }  // namespace

@@ -24,13 +24,10 @@ void CheckSizes(const PyramidStepData& data, const Eigen::VectorXd& v,
     throw std::invalid_argument("ActivePyramidRows: v or beta has a NaN or Inf entry");
 }
 
-// Cholesky of P when P is positive definite: every pivot above 1e-12 × the largest diagonal.
-bool FactorIfPositiveDefinite(const Eigen::MatrixXd& P, Eigen::LLT<Eigen::MatrixXd>* factor) {
-  if (P.rows() == 0) return false;
-  factor->compute(P);
-  if (factor->info() != Eigen::Success) return false;
-  const double threshold = 1e-12 * P.diagonal().cwiseAbs().maxCoeff();
-  return factor->matrixLLT().diagonal().cwiseAbs2().minCoeff() > threshold;
+// d_j = g_j P⁻¹ g_jᵀ = |C⁻ᵀ g_jᵀ|² for every pyramid row (P = Cᵀ C factored).
+Eigen::VectorXd DelassusDiagonal(const PyramidStepData& data,
+                                 const PositiveDefiniteFactor& factor) {
+  return factor.InverseQuadraticForms(data.G);
 }
 
 // The rule of qp_gradient.h given the Delassus entries d_j.
@@ -58,11 +55,10 @@ std::vector<int> ActivePyramidRows(const PyramidStepData& data, const Eigen::Vec
                                    const Eigen::VectorXd& beta) {
   CheckSizes(data, v, beta);
   if (data.G.rows() == 0) return {};
-  Eigen::LLT<Eigen::MatrixXd> factor;
-  if (!FactorIfPositiveDefinite(data.P, &factor))
-    return SelectActive(data, v, beta, RegularizedDelassus(data));
-  const Eigen::MatrixXd W = factor.matrixL().solve(data.G.transpose());
-  return SelectActive(data, v, beta, W.colwise().squaredNorm().transpose());
+  PositiveDefiniteFactor factor;
+  return SelectActive(
+      data, v, beta,
+      factor.Factor(data.P) ? DelassusDiagonal(data, factor) : RegularizedDelassus(data));
 }
 
 QpSensitivity::QpSensitivity(const Scene& scene, double time_step, const PyramidStepData& data,
@@ -75,50 +71,52 @@ QpSensitivity::QpSensitivity(const Scene& scene, double time_step, const Pyramid
   if (!(time_step > 0) || !std::isfinite(time_step))
     throw std::invalid_argument("QpSensitivity: time step must be finite and > 0");
   const int n = scene.nv, m = static_cast<int>(data.G.rows());
-  range_space_ = FactorIfPositiveDefinite(data.P, &P_factor_);
-  Eigen::MatrixXd W_all;
-  if (m > 0) {
-    if (range_space_) {
-      W_all = P_factor_.matrixL().solve(data.G.transpose());
-      active_ = SelectActive(data, v, beta, W_all.colwise().squaredNorm().transpose());
-    } else {
-      active_ = SelectActive(data, v, beta, RegularizedDelassus(data));
-    }
-  }
+  range_space_ = P_factor_.Factor(data.P);
+  if (m > 0)
+    active_ =
+        SelectActive(data, v, beta,
+                     range_space_ ? DelassusDiagonal(data, P_factor_) : RegularizedDelassus(data));
   const int na = static_cast<int>(active_.size());
-  G_active_.resize(na, n);
-  for (int r = 0; r < na; ++r) G_active_.row(r) = data.G.row(active_[r]);
-  G_active_sparse_ = G_active_.sparseView();
+  std::vector<Eigen::Triplet<double>> entries;
+  for (int r = 0; r < na; ++r)
+    for (int c = 0; c < n; ++c)
+      if (data.G(active_[r], c) != 0) entries.emplace_back(c, r, data.G(active_[r], c));
+  G_active_transpose_.resize(n, na);
+  G_active_transpose_.setFromTriplets(entries.begin(), entries.end());
   kkt_rank_ = n;
   if (!range_space_ || na == 0) return;
 
-  Eigen::MatrixXd W(n, na);
-  for (int r = 0; r < na; ++r) W.col(r) = W_all.col(active_[r]);
-  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(n, n);
-  M.selfadjointView<Eigen::Lower>().rankUpdate(W);  // W Wᵀ
-  M.triangularView<Eigen::StrictlyUpper>() = M.transpose();
-  const Eigen::LDLT<Eigen::MatrixXd> M_factor(M);
-  const Eigen::VectorXd D = M_factor.vectorD();
+  // M = W Wᵀ = C⁻ᵀ (G_𝒜ᵀ G_𝒜) C⁻¹, the inner product sparse (a pyramid row touches two bodies).
+  const Eigen::MatrixXd normal_matrix =
+      Eigen::SparseMatrix<double>(G_active_transpose_ * G_active_transpose_.transpose()).toDense();
+  const Eigen::MatrixXd half = P_factor_.SolveTranspose(normal_matrix);  // C⁻ᵀ S
+  Eigen::MatrixXd M = P_factor_.SolveTranspose(half.transpose());  // C⁻ᵀ S C⁻¹ (S = Sᵀ)
+  M = 0.5 * (M + M.transpose()).eval();
+  M_factor_.compute(M);
+  const Eigen::VectorXd D = M_factor_.vectorD();
   const double largest = D.cwiseAbs().maxCoeff();
   // Eigen's pivoting does not always leave the zero pivots last (an exactly zero column is
   // skipped in place), so every pivot is tested.
-  std::vector<int> kept;
-  for (int i = 0; i < n; ++i)
-    if (D[i] > kRankTolerance * largest) kept.push_back(i);
-  const int rank = static_cast<int>(kept.size());
-  if (rank == 0) return;
-  // range(M) is spanned by the columns Πᵀ L e_i of the kept pivots (Πᵀ L D Lᵀ Π = M); a thin
-  // QR makes the basis orthonormal.
-  const Eigen::MatrixXd L = M_factor.matrixL();
-  Eigen::MatrixXd kept_columns(n, rank);
-  for (int c = 0; c < rank; ++c) kept_columns.col(c) = L.col(kept[c]);
-  const Eigen::MatrixXd span = M_factor.transpositionsP().transpose() * kept_columns;
-  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(span);
-  Q_ = qr.householderQ() * Eigen::MatrixXd::Identity(n, rank);
-  const Eigen::MatrixXd T = Q_.transpose() * M * Q_;  // rank × rank, positive definite
-  const Eigen::LLT<Eigen::MatrixXd> T_factor(T);
-  Q_scaled_ = T_factor.solve(Q_.transpose()).transpose();  // Q T⁻¹ (T symmetric)
-  kkt_rank_ = n + rank;
+  M_pivot_inverse_ = Eigen::VectorXd::Zero(n);
+  std::vector<int> zero_pivots;
+  for (int i = 0; i < n; ++i) {
+    if (D[i] > kRankTolerance * largest)
+      M_pivot_inverse_[i] = 1.0 / D[i];
+    else
+      zero_pivots.push_back(i);
+  }
+  M_rank_ = n - static_cast<int>(zero_pivots.size());
+  if (M_rank_ == 0) return;
+  kkt_rank_ = n + M_rank_;
+  if (zero_pivots.empty()) return;
+  // null(M) = span of Πᵀ L⁻ᵀ e_k over the zero pivots k (qp_gradient.h); a thin QR makes
+  // the basis orthonormal.
+  Eigen::MatrixXd null_vectors = Eigen::MatrixXd::Zero(n, static_cast<int>(zero_pivots.size()));
+  for (int c = 0; c < null_vectors.cols(); ++c) null_vectors(zero_pivots[c], c) = 1.0;
+  M_factor_.matrixU().solveInPlace(null_vectors);
+  null_vectors = M_factor_.transpositionsP().transpose() * null_vectors;
+  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(null_vectors);
+  N_ = qr.householderQ() * Eigen::MatrixXd::Identity(n, null_vectors.cols());
 }
 
 Eigen::VectorXd QpSensitivity::ActiveContactImpulse() const {
@@ -129,18 +127,26 @@ Eigen::VectorXd QpSensitivity::ActiveContactImpulse() const {
 
 Eigen::MatrixXd QpSensitivity::SolveRangeSpace(const Eigen::MatrixXd& r1,
                                                const Eigen::MatrixXd& r2) const {
-  Eigen::MatrixXd x = P_factor_.matrixL().solve(r1);  // y = L⁻¹ r₁
-  if (Q_.cols() > 0) {
-    Eigen::MatrixXd coefficients = -Q_.transpose() * x;  // −Qᵀy
-    if (r2.cwiseAbs().maxCoeff() > 0) {
-      // W r₂ = L⁻¹ (G_𝒜ᵀ r₂); G_𝒜 is sparse (a pyramid row touches two bodies).
-      const Eigen::MatrixXd Wr2 =
-          P_factor_.matrixL().solve(Eigen::MatrixXd(G_active_sparse_.transpose() * r2));
-      coefficients.noalias() += Q_scaled_.transpose() * Wr2;
-    }
-    x.noalias() += Q_ * coefficients;
+  const Eigen::MatrixXd y = P_factor_.SolveTranspose(r1);  // C⁻ᵀ r₁
+  if (M_rank_ == 0) return P_factor_.Solve(y);             // no active constraint: x = y
+  Eigen::MatrixXd x;
+  if (r2.cwiseAbs().maxCoeff() > 0) {
+    // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂ with W r₂ = C⁻ᵀ (G_𝒜ᵀ r₂). r₂ is sparse too: a direction
+    // moves only the contacts of the bodies below its joint (contact_data_derivative.h).
+    const Eigen::SparseMatrix<double> r2_sparse = r2.sparseView(1.0, 0.0);
+    x = M_factor_.transpositionsP() *
+        P_factor_.SolveTranspose(
+            Eigen::SparseMatrix<double>(G_active_transpose_ * r2_sparse).toDense());
+    M_factor_.matrixL().solveInPlace(x);
+    x = M_pivot_inverse_.asDiagonal() * x;
+    M_factor_.matrixU().solveInPlace(x);
+    x = M_factor_.transpositionsP().transpose() * x;
+    if (N_.cols() > 0) x.noalias() += N_ * (N_.transpose() * (y - x));
+  } else {
+    x = N_.cols() > 0 ? Eigen::MatrixXd(N_ * (N_.transpose() * y))
+                      : Eigen::MatrixXd::Zero(y.rows(), y.cols());
   }
-  return P_factor_.matrixU().solve(x);  // dv = L⁻ᵀ x
+  return P_factor_.Solve(x);  // dv = C⁻¹ x
 }
 
 Eigen::MatrixXd QpSensitivity::SolveFullKkt(const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2,
@@ -148,8 +154,9 @@ Eigen::MatrixXd QpSensitivity::SolveFullKkt(const Eigen::MatrixXd& r1, const Eig
   const int n = scene_.nv, na = static_cast<int>(active_.size());
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + na, n + na);
   kkt.topLeftCorner(n, n) = data_.P;
-  kkt.topRightCorner(n, na) = G_active_.transpose();
-  kkt.bottomLeftCorner(na, n) = G_active_;
+  const Eigen::MatrixXd G_active = G_active_transpose_.transpose().toDense();
+  kkt.topRightCorner(n, na) = G_active.transpose();
+  kkt.bottomLeftCorner(na, n) = G_active;
   Eigen::MatrixXd rhs(n + na, r1.cols());
   rhs.topRows(n) = r1;
   rhs.bottomRows(na) = r2;

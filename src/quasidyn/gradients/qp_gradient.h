@@ -21,19 +21,23 @@
 // derivative of that branch (a one-sided derivative); nothing is averaged.
 //
 // Solve (factored once, then back-solves for all n_q,a + n_v right-hand sides). When P is
-// positive definite (object_mass_scale > 0), in the velocities whitened by the Cholesky factor
-// P = L Lᵀ, x = Lᵀ dv, the system is min ½|x|² − yᵀx s.t. Wᵀx = r₂ with y = L⁻¹r₁ and
-// W = L⁻¹G_𝒜ᵀ (the range-space method, Nocedal & Wright §16.2, done in velocity space so
-// its cost does not grow with |𝒜|, which exceeds n_v when boxes rest face on face):
-//   x = (I − Q Qᵀ) y + Q (Qᵀ M Q)⁻¹ Qᵀ W r₂,     dv = L⁻ᵀ x,
-// where M = W Wᵀ (n_v × n_v) and Q (n_v × rank) is an orthonormal basis of range(M) =
-// range(W), found by the diagonally pivoted LDLᵀ of M (Golub & Van Loan §4.2.9, rank-
-// revealing for M ⪰ 0; pivots below 1e-10 × the largest are zero) and a QR of the factor's
-// columns of the other pivots. When G_𝒜 is rank deficient (more active pyramid rows than the
-// velocities they constrain, e.g. a box flat on the ground: 16 rows on 6 velocities) the
-// multipliers are not unique but dv is, and r₂ enters through its orthogonal projection onto
-// range(G_𝒜): the active constraints hold in the least-squares sense when the perturbed ones are
-// inconsistent. Deterministic and finite for every input.
+// positive definite (object_mass_scale > 0), in the velocities whitened by the sparse factor
+// P = Cᵀ C (positive_definite_factor.h), x = C dv, the system is min ½|x|² − yᵀx s.t.
+// Wᵀx = r₂ with y = C⁻ᵀr₁ and W = C⁻ᵀG_𝒜ᵀ (the range-space method, Nocedal & Wright §16.2,
+// done in velocity space so its cost does not grow with |𝒜|, which exceeds n_v when boxes
+// rest face on face). With M = W Wᵀ (n_v × n_v), M⁺ its pseudo-inverse and N an orthonormal
+// basis of null(M) = range(W)^⊥,
+//   x = N Nᵀ y + M⁺ W r₂ = x₀ + N Nᵀ (y − x₀),   x₀ any solution of M x₀ = W r₂,   dv = C⁻¹ x.
+// M is factored by the diagonally pivoted LDLᵀ Π M Πᵀ = L D Lᵀ (Golub & Van Loan §4.2.9,
+// rank-revealing for M ⪰ 0; pivots below 1e-10 × the largest are zero). The zero pivots k
+// give null(M) exactly: M Πᵀ L⁻ᵀ e_k = Πᵀ L D e_k = 0, and a thin QR of these few vectors
+// makes N orthonormal; x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂. Only N (n_v × nullity) is dense work per
+// right-hand side beyond two triangular solves, and for B (r₂ = 0) x = N Nᵀ y.
+// When G_𝒜 is rank deficient (more active pyramid rows than the velocities they constrain,
+// e.g. a box flat on the ground: 16 rows on 6 velocities) the multipliers are not unique but
+// dv is, and r₂ enters through its orthogonal projection onto range(G_𝒜): the active
+// constraints hold in the least-squares sense when the perturbed ones are inconsistent.
+// Deterministic and finite for every input.
 // When P is singular (object_mass_scale = 0), the whole KKT matrix is solved by a complete
 // orthogonal decomposition (Eigen::CompleteOrthogonalDecomposition, Golub & Van Loan §5.4.2)
 // after a symmetric diagonal equilibration (minimum-norm least squares), slower (O((n+|𝒜|)³)).
@@ -44,6 +48,7 @@
 #include <vector>
 
 #include "quasidyn/gradients/contact_data_derivative.h"
+#include "quasidyn/gradients/positive_definite_factor.h"
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/gradients/velocity_gradient.h"
 
@@ -83,13 +88,14 @@ class QpSensitivity {
   const PyramidStepData& data_;
   Eigen::VectorXd beta_;
   std::vector<int> active_;
-  Eigen::MatrixXd G_active_;  // |𝒜| × n_v
-  Eigen::SparseMatrix<double, Eigen::RowMajor> G_active_sparse_;
-  int kkt_rank_ = 0;          // n_v + rank(G_𝒜) on the range-space path
+  Eigen::SparseMatrix<double> G_active_transpose_;  // G_𝒜ᵀ (n_v × |𝒜|, by columns)
+  int kkt_rank_ = 0;                                // n_v + rank(G_𝒜) on the range-space path
   bool range_space_ = false;  // P positive definite: the whitened velocity-space path
-  Eigen::LLT<Eigen::MatrixXd> P_factor_;
-  Eigen::MatrixXd Q_;         // orthonormal basis of range(W) (n_v × rank)
-  Eigen::MatrixXd Q_scaled_;  // Q (Qᵀ M Q)⁻¹ (n_v × rank)
+  PositiveDefiniteFactor P_factor_;
+  int M_rank_ = 0;
+  Eigen::LDLT<Eigen::MatrixXd> M_factor_;  // Π M Πᵀ = L D Lᵀ
+  Eigen::VectorXd M_pivot_inverse_;        // D⁺: 1/D_i on the kept pivots, 0 on the zero ones
+  Eigen::MatrixXd N_;                      // orthonormal basis of null(M) (n_v × nullity)
 };
 
 }  // namespace quasidyn

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
+#include <Eigen/QR>
 #include <random>
 
 #include "quasidyn/gradients/gradient_test_support.h"
@@ -84,6 +85,111 @@ TEST(QpSensitivity, RankDeficientActiveSetMatchesTheNullSpaceSolution) {
   const Eigen::MatrixXd D = CommandForceJacobian(scene, 0.01);
   const Eigen::MatrixXd expected = Z * (Z.transpose() * data.P * Z).ldlt().solve(Z.transpose() * D);
   EXPECT_LT(testing::RelativeError(g.dv_du, expected), 1e-12);
+}
+
+// One contact per pyramid row (planar contact rows [n, t], ray_map = [1, 0]) so that
+// Gradient(&contraction) builds r₂ = −dφ/h − d(J_c v)_n from the keys, and a random
+// contraction (contact_data_derivative.h) with the sizes of the data.
+void AddUnitContactKeys(PyramidStepData* data) {
+  const int m = static_cast<int>(data->G.rows());
+  for (int j = 0; j < m; ++j) {
+    PyramidStepData::ContactKey key;
+    key.first_row = j;
+    key.rows = 1;
+    key.first_contact_row = 2 * j;
+    key.ray_map = Eigen::RowVector2d(1.0, 0.0);
+    key.p_A = key.p_B = Eigen::Vector3d::Zero();
+    data->contact_keys.push_back(key);
+  }
+  data->contact_rows = 2 * m;
+}
+
+StepDataContraction RandomContraction(int n, int m, std::mt19937* random) {
+  StepDataContraction d;
+  d.d_phi = RandomMatrix(m, n, random);
+  d.d_Jc_v = RandomMatrix(2 * m, n, random);
+  d.d_JcT_lambda = RandomMatrix(n, n, random);
+  d.d_P_v = RandomMatrix(n, n, random);
+  d.d_tau_h = RandomMatrix(n, n, random);
+  return d;
+}
+
+// The right-hand sides of qp_gradient.h for the rows `active` of that data.
+void KktRightHandSides(const StepDataContraction& d, const std::vector<int>& active, double h,
+                       Eigen::MatrixXd* r1, Eigen::MatrixXd* r2) {
+  *r1 = d.d_tau_h - d.d_P_v + d.d_JcT_lambda;
+  r2->resize(static_cast<int>(active.size()), d.d_phi.cols());
+  for (int a = 0; a < static_cast<int>(active.size()); ++a)
+    r2->row(a) = -d.d_phi.row(active[a]) / h - d.d_Jc_v.row(2 * active[a]);
+}
+
+// dv/dq with a non-zero r₂ (the A path): regular active set against the full KKT system.
+TEST(QpSensitivity, ConfigurationGradientMatchesTheKktSystem) {
+  const Scene scene = testing::LoadExample("planar_pushing");
+  const int n = scene.nv;
+  const double h = 0.01;
+  std::mt19937 random(11);
+  const Eigen::VectorXd v = RandomMatrix(n, 1, &random);
+  const Eigen::MatrixXd G = RandomMatrix(5, n, &random);
+  PyramidStepData data = SyntheticData(scene, G, 3, v, &random);
+  AddUnitContactKeys(&data);
+  Eigen::VectorXd beta = Eigen::VectorXd::Zero(5);
+  beta.head(3).setOnes();
+  const QpSensitivity sensitivity(scene, h, data, v, beta);
+  ASSERT_EQ(sensitivity.active_rows(), (std::vector<int>{0, 1, 2}));
+  const StepDataContraction d = RandomContraction(n, 5, &random);
+  const VelocityGradient g = sensitivity.Gradient(&d);
+
+  Eigen::MatrixXd r1, r2;
+  KktRightHandSides(d, {0, 1, 2}, h, &r1, &r2);
+  Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + 3, n + 3);
+  kkt.topLeftCorner(n, n) = data.P;
+  kkt.topRightCorner(n, 3) = G.topRows(3).transpose();
+  kkt.bottomLeftCorner(3, n) = G.topRows(3);
+  Eigen::MatrixXd rhs(n + 3, n);
+  rhs << r1, r2;
+  const Eigen::MatrixXd expected = kkt.fullPivLu().solve(rhs).topRows(n);
+  EXPECT_LT(testing::RelativeError(g.dv_dq, expected), 1e-12);
+  // The perturbed active rows hold: G_𝒜 dv = r₂.
+  EXPECT_LT((G.topRows(3) * g.dv_dq - r2).cwiseAbs().maxCoeff(), 1e-12 * r2.cwiseAbs().maxCoeff());
+}
+
+// Rank-deficient active set with an inconsistent r₂: G_𝒜 dv is the orthogonal projection of
+// r₂ onto range(G_𝒜), and dv minimises the KKT cost on that affine set (qp_gradient.h):
+// against dv = dv_p + Z (ZᵀPZ)⁻¹ Zᵀ (r₁ − P dv_p), dv_p = G_𝒜⁺ r₂ (complete orthogonal
+// decomposition), Z spanning ker G_𝒜.
+TEST(QpSensitivity, RankDeficientConfigurationGradientProjectsTheConstraints) {
+  const Scene scene = testing::LoadExample("planar_pushing");
+  const int n = scene.nv;
+  const double h = 0.01;
+  std::mt19937 random(13);
+  const Eigen::VectorXd v = RandomMatrix(n, 1, &random);
+  Eigen::MatrixXd G = RandomMatrix(5, n, &random);
+  G.row(2) = 2.0 * G.row(0);
+  G.row(3) = G.row(1);
+  PyramidStepData data = SyntheticData(scene, G, 4, v, &random);
+  AddUnitContactKeys(&data);
+  Eigen::VectorXd beta = Eigen::VectorXd::Zero(5);
+  beta.head(4).setOnes();
+  const QpSensitivity sensitivity(scene, h, data, v, beta);
+  ASSERT_EQ(sensitivity.active_rows().size(), 4u);
+  const StepDataContraction d = RandomContraction(n, 5, &random);
+  const VelocityGradient g = sensitivity.Gradient(&d);
+  EXPECT_EQ(g.kkt_rank, n + 2);
+
+  Eigen::MatrixXd r1, r2;
+  KktRightHandSides(d, {0, 1, 2, 3}, h, &r1, &r2);
+  const Eigen::MatrixXd G_active = G.topRows(4);
+  const Eigen::MatrixXd dv_p =
+      Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(G_active).solve(r2);
+  const Eigen::MatrixXd Z = G_active.fullPivLu().kernel();
+  ASSERT_EQ(Z.cols(), n - 2);
+  const Eigen::MatrixXd expected =
+      dv_p + Z * (Z.transpose() * data.P * Z).ldlt().solve(Z.transpose() * (r1 - data.P * dv_p));
+  EXPECT_LT(testing::RelativeError(g.dv_dq, expected), 1e-12);
+  // r₂ is inconsistent (rows 2 and 3 repeat rows 0 and 1 with independent data), so the check
+  // above is not met by solving the active rows exactly.
+  ASSERT_GT((G_active * dv_p - r2).cwiseAbs().maxCoeff(), 1e-3);
 }
 
 TEST(QpSensitivity, RejectsWrongSizes) {

@@ -1,0 +1,103 @@
+#pragma once
+// Kinematics for central differences along one tangent direction at a time
+// (contact_data_derivative.cc): the body poses at q ⊕ ε e_k recomputed for the bodies below
+// the direction's joint only, and point and rotational Jacobians evaluated on the columns of
+// a body's ancestor joints only (the others are zero), with the products the contractions
+// need.
+//
+// Same arithmetic as the dense path, Kinematics::Update(IntegrateConfiguration(q, e_k, ε))
+// then Kinematics::PointJacobian / RotationalJacobian (kinematics.cc) and Eigen's dense
+// products: the same floating-point operations in the same order, only the exact zeros are
+// skipped. With the compiler settings of this project (no fused multiply-add) the results
+// are bit for bit the dense path's, which lets contact_data_derivative.cc take this path
+// without changing its results, even those that are pure round-off.
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <vector>
+
+#include "quasidyn/model/scene.h"
+
+namespace quasidyn {
+
+// A 3 × n_v Jacobian stored by its possibly non-zero columns, in increasing velocity index.
+struct SparseJacobian3 {
+  std::vector<int> index;               // velocity indices, strictly increasing
+  std::vector<Eigen::Vector3d> column;  // column[c] = J(:, index[c])
+
+  // J v (v of size n_v), summed column by column in increasing index from zero, as Eigen's
+  // dense matrix-vector product sums them.
+  Eigen::Vector3d Times(const Eigen::VectorXd& v) const;
+};
+
+class ChainKinematics {
+ public:
+  // Keeps a reference: scene must outlive this. Throws std::invalid_argument for a scene the
+  // Kinematics class rejects (kinematics.h).
+  explicit ChainKinematics(const Scene& scene);
+
+  // The base configuration q ⊕ 0 = IntegrateConfiguration(q, 0, 0) (size n_q; the floating
+  // joints' quaternions renormalised, every other coordinate q itself), which every
+  // q ⊕ ε e_k equals outside the direction's joint. Computes its poses. Throws
+  // std::invalid_argument as IntegrateConfiguration does (wrong size, non-finite entry, zero
+  // quaternion).
+  void SetConfiguration(const Eigen::VectorXd& q);
+
+  // The poses at q ⊕ step e_k (k in [0, n_v), step [m or rad] finite): only the bodies below
+  // the joint of k change. Undo with Restore() before the next Perturb. SetConfiguration first.
+  void Perturb(int k, double step);
+  void Restore();
+
+  // X_WB of every body at the current (base or perturbed) configuration, indexed by body, as
+  // Kinematics::BodyPoses() (GeometryQuery takes this vector).
+  const std::vector<Eigen::Isometry3d>& BodyPoses() const { return X_WB_; }
+
+  // The joint whose velocity coordinates include k (k in [0, n_v)).
+  int JointOfVelocity(int k) const { return joint_of_velocity_[k]; }
+  // True when the pose of `body` depends on the coordinates of `joint` (joint is on the path
+  // from the body up to the world; the world depends on nothing).
+  bool MovedBy(int body, int joint) const;
+
+  // The columns of Kinematics::PointJacobian(body, p_W) (p_W [m], world frame) at the current
+  // configuration: one per velocity coordinate of each ancestor joint of `body` (none for the
+  // world). body in [0, number of bodies).
+  void PointJacobian(int body, const Eigen::Vector3d& p_W, SparseJacobian3* J) const;
+  // Kinematics::RotationalJacobian(body) on the same columns as PointJacobian (zero columns
+  // for prismatic joints and translations).
+  void RotationalJacobian(int body, SparseJacobian3* J) const;
+
+  // The contact Jacobian J = J_A − J_B, J_A = PointJacobian(body_a, p_A), J_B =
+  // PointJacobian(body_b, p_B) (contact/contact_set.cc; p_A, p_B [m] in world), contracted
+  // without storing it: returns J v (v of size n_v) and adds (weight J)ᵀ f into out (size
+  // n_v); weight and f any finite scale and 3-vector (the caller's units). Bit for bit the dense
+  // Kinematics path: columns A − B (a column of one body only copied or negated), J v summed
+  // column by column in increasing index from zero (as Times, as Eigen's dense product), and
+  // out[i] += ((weight J(0, i)) f₀ + (weight J(1, i)) f₁) + (weight J(2, i)) f₂, the order in
+  // which Eigen evaluates out += (weight Jᵀ) f.
+  Eigen::Vector3d ContractContactJacobian(int body_a, const Eigen::Vector3d& p_A, int body_b,
+                                          const Eigen::Vector3d& p_B, const Eigen::VectorXd& v,
+                                          double weight, const Eigen::Vector3d& f,
+                                          Eigen::Ref<Eigen::VectorXd> out) const;
+
+ private:
+  // The PointJacobian columns of joint j for the point p_W (1 to 6 of them); returns their
+  // count.
+  int JointColumns(int j, const Eigen::Vector3d& p_W, Eigen::Vector3d* columns) const;
+
+  const Scene& scene_;
+  std::vector<int> joint_of_velocity_;     // per velocity coordinate
+  std::vector<std::vector<int>> subtree_;  // per joint: the joints below it, parents first
+  std::vector<char> ancestor_;  // [body · n_joints + joint]: joint is an ancestor of body
+  // Per body: its ancestor joints with velocity coordinates, by increasing v_start, their
+  // v_start, and their velocity indices (the stored columns of its Jacobians), increasing.
+  std::vector<std::vector<int>> chain_, chain_starts_, chain_columns_;
+  Eigen::VectorXd q_, q_base_;                            // q and q ⊕ 0
+  std::vector<Eigen::Isometry3d> X_JC_base_;              // per joint, its motion at q ⊕ 0
+  std::vector<Eigen::Isometry3d> X_WB_base_, X_WJ_base_;  // poses at q ⊕ 0
+  std::vector<Eigen::Isometry3d> X_WB_, X_WJ_;            // current poses
+  // Per joint: R_WJ axis (revolute, prismatic), at q ⊕ 0 and now.
+  std::vector<Eigen::Vector3d> axis_W_base_, axis_W_;
+  int perturbed_joint_ = -1;
+};
+
+}  // namespace quasidyn

@@ -1,0 +1,51 @@
+#pragma once
+// A block factor P = Cᵀ C of a symmetric positive-definite matrix P (n × n), C = Lᵀ with
+// L = blockdiag(L_1, …, L_k) lower triangular, P_b = L_b L_bᵀ the dense Cholesky factor
+// (Golub & Van Loan, "Matrix Computations", 4th ed., §4.2) of each diagonal block P_b of the
+// finest partition of 0 … n−1 into contiguous index ranges that P couples only within. The
+// sensitivities of the step (qp_gradient.h) work in the velocities whitened by it, x = C v,
+// where the cost ½ vᵀ P v becomes ½ |x|².
+//
+// The step's P = blockdiag(s·M_u, h²K_a) (step_data_derivative.h) has blocks of one object
+// instance's velocities (6 for a free box) and single robot joints, so every solve below
+// costs O(Σ_b n_b²) per column instead of the O(n²) of one dense Cholesky factor. A P that
+// couples everything is one block: the factor is then the dense Cholesky factor, still exact.
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <vector>
+
+namespace quasidyn {
+
+class PositiveDefiniteFactor {
+ public:
+  // Factors P (square, symmetric: only its lower triangle is read). Returns false, and the
+  // factor must not be used, when P is empty, has a NaN or Inf entry, or is not numerically
+  // positive definite: a pivot L_ii² at or below 1e-12 × max_i |P_ii| (the threshold of a
+  // dense Cholesky test of the same matrix). Throws std::invalid_argument when P is not
+  // square.
+  bool Factor(const Eigen::MatrixXd& P);
+
+  int size() const { return size_; }
+  int block_count() const { return static_cast<int>(blocks_.size()); }
+
+  // C⁻ᵀ B = L⁻¹ B (B: n × c). With B = Gᵀ its columns w_j satisfy |w_j|² = g_j P⁻¹ g_jᵀ.
+  Eigen::MatrixXd SolveTranspose(const Eigen::MatrixXd& B) const;
+
+  // The quadratic forms g_j P⁻¹ g_jᵀ = Σ_b |L_b⁻¹ g_j,b|² of the rows g_j of G (m × n), each
+  // over the blocks the row touches only (a pyramid row of the step touches two bodies).
+  Eigen::VectorXd InverseQuadraticForms(const Eigen::MatrixXd& G) const;
+
+  // C⁻¹ X = L⁻ᵀ X (X: n × c), so C⁻¹ C⁻ᵀ B = P⁻¹ B.
+  Eigen::MatrixXd Solve(const Eigen::MatrixXd& X) const;
+
+ private:
+  struct Block {
+    int start = 0, size = 0;
+    Eigen::MatrixXd L;  // lower Cholesky factor of P's diagonal block
+  };
+  int size_ = 0;
+  std::vector<Block> blocks_;
+};
+
+}  // namespace quasidyn

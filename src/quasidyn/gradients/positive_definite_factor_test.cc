@@ -1,0 +1,101 @@
+#include "quasidyn/gradients/positive_definite_factor.h"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Cholesky>
+#include <limits>
+#include <stdexcept>
+
+namespace quasidyn {
+namespace {
+
+constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+
+// A random symmetric positive-definite matrix: block diagonal (blocks of 1, 3 and 6, as the
+// step's P) when block_diagonal, else dense. Condition number below ≈ 1e3.
+Eigen::MatrixXd RandomPositiveDefinite(int n, bool block_diagonal, unsigned seed) {
+  std::srand(seed);
+  Eigen::MatrixXd P = Eigen::MatrixXd::Zero(n, n);
+  const int sizes[] = {1, 3, 6};
+  for (int start = 0, b = 0; start < n; ++b) {
+    const int size = block_diagonal ? std::min(sizes[b % 3], n - start) : n;
+    const Eigen::MatrixXd A = Eigen::MatrixXd::Random(size, size);
+    P.block(start, start, size, size) =
+        A * A.transpose() + 0.1 * Eigen::MatrixXd::Identity(size, size);
+    start += size;
+  }
+  return P;
+}
+
+class PositiveDefiniteFactorTest : public ::testing::TestWithParam<bool> {};
+
+// C⁻¹ C⁻ᵀ B = P⁻¹ B against a dense Cholesky solve, and |C⁻ᵀ b|² = bᵀ P⁻¹ b.
+TEST_P(PositiveDefiniteFactorTest, ReproducesTheInverseOfP) {
+  const Eigen::MatrixXd P = RandomPositiveDefinite(20, GetParam(), 7);
+  const Eigen::MatrixXd B = Eigen::MatrixXd::Random(20, 5);
+  PositiveDefiniteFactor factor;
+  ASSERT_TRUE(factor.Factor(P));
+  EXPECT_EQ(factor.size(), 20);
+  const Eigen::MatrixXd expected = Eigen::LLT<Eigen::MatrixXd>(P).solve(B);
+  const Eigen::MatrixXd W = factor.SolveTranspose(B);
+  const Eigen::MatrixXd solved = factor.Solve(W);
+  // Backward-stable solves: error ≲ n·ε·cond(P)·|P⁻¹B|, cond(P) ≲ 1e3 here.
+  const double tolerance = 20 * 1e3 * kEpsilon * expected.cwiseAbs().maxCoeff();
+  EXPECT_LE((solved - expected).cwiseAbs().maxCoeff(), tolerance);
+  Eigen::MatrixXd G = B.transpose();
+  G.block(0, 0, 2, 10).setZero();  // rows touching only some blocks
+  const Eigen::VectorXd forms = factor.InverseQuadraticForms(G);
+  const Eigen::MatrixXd P_inv_Gt = Eigen::LLT<Eigen::MatrixXd>(P).solve(G.transpose());
+  for (int j = 0; j < B.cols(); ++j) {
+    EXPECT_NEAR(W.col(j).squaredNorm(), B.col(j).dot(expected.col(j)),
+                tolerance * B.col(j).cwiseAbs().sum());
+    EXPECT_NEAR(forms[j], G.row(j).dot(P_inv_Gt.col(j)), tolerance * G.row(j).cwiseAbs().sum());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(BlockDiagonalAndDense, PositiveDefiniteFactorTest,
+                         ::testing::Values(true, false));
+
+// The blocks are the finest contiguous partition that P couples only within: for the
+// block-diagonal matrix {0}, {1…3}, {4…9}, {10}, {11…13}, {14…19}; one for a dense matrix;
+// and an entry P(12, 2) = P(2, 12) merges {1…3} through {11…13}: {0}, {1…13}, {14…19}.
+TEST(PositiveDefiniteFactor, FindsTheDiagonalBlocks) {
+  PositiveDefiniteFactor factor;
+  Eigen::MatrixXd P = RandomPositiveDefinite(20, true, 7);
+  ASSERT_TRUE(factor.Factor(P));
+  EXPECT_EQ(factor.block_count(), 6);
+  ASSERT_TRUE(factor.Factor(RandomPositiveDefinite(20, false, 7)));
+  EXPECT_EQ(factor.block_count(), 1);
+  P(12, 2) = P(2, 12) = 1e-3;  // small: P stays positive definite
+  ASSERT_TRUE(factor.Factor(P));
+  EXPECT_EQ(factor.block_count(), 3);
+  const Eigen::MatrixXd B = Eigen::MatrixXd::Random(20, 3);
+  const Eigen::MatrixXd expected = Eigen::LLT<Eigen::MatrixXd>(P).solve(B);
+  EXPECT_LE((factor.Solve(factor.SolveTranspose(B)) - expected).cwiseAbs().maxCoeff(),
+            20 * 1e3 * kEpsilon * expected.cwiseAbs().maxCoeff());
+}
+
+TEST(PositiveDefiniteFactor, RejectsSemidefiniteAndIndefiniteMatrices) {
+  PositiveDefiniteFactor factor;
+  Eigen::MatrixXd P = RandomPositiveDefinite(10, true, 3);
+  P.row(4).setZero();  // a zero row and column: a zero pivot (object_mass_scale = 0)
+  P.col(4).setZero();
+  EXPECT_FALSE(factor.Factor(P));
+  EXPECT_EQ(factor.size(), 0);
+  EXPECT_THROW(factor.Solve(Eigen::MatrixXd::Zero(10, 1)), std::invalid_argument);
+  P(4, 4) = -1.0;
+  EXPECT_FALSE(factor.Factor(P));
+  P(4, 4) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(factor.Factor(P));
+  EXPECT_FALSE(factor.Factor(Eigen::MatrixXd(0, 0)));
+}
+
+TEST(PositiveDefiniteFactor, NamesWrongSizes) {
+  PositiveDefiniteFactor factor;
+  EXPECT_THROW(factor.Factor(Eigen::MatrixXd::Identity(3, 4)), std::invalid_argument);
+  ASSERT_TRUE(factor.Factor(Eigen::MatrixXd::Identity(3, 3)));
+  EXPECT_THROW(factor.SolveTranspose(Eigen::MatrixXd::Zero(4, 1)), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace quasidyn
