@@ -141,7 +141,7 @@ TEST(BatchLinearize, BadInputThrowsNamingTheItem) {
   BatchLinearizer batch(scene, settings, 2);
   auto run = [&] { batch.Run(points, GradientMode::kBOnly, GradientMethod::kExact); };
 
-  points[3].q = points[3].q.head(scene.nq - 1);
+  points[3].q = points[3].q.head(scene.nq - 1).eval();  // eval: the source is the target
   ExpectThrowsNaming(run, "point 3: q has size");
   points = GripperPoints(scene);
   points[2].u = Eigen::VectorXd::Zero(scene.nq_a + 1);

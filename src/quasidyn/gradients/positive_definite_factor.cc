@@ -39,78 +39,88 @@ bool PositiveDefiniteFactor::Factor(const Eigen::MatrixXd& P) {
     if (llt.info() != Eigen::Success) return false;
     block.L = llt.matrixL();
     if (!(block.L.diagonal().cwiseAbs2().minCoeff() > threshold)) return false;
-    blocks_.push_back(std::move(block));
+    block.inverse_diagonal = block.L.diagonal().cwiseInverse();
+    block.diagonal = block.size == 1;
+    if (block.diagonal && !blocks_.empty() && blocks_.back().diagonal) {  // extend the run
+      Block& run = blocks_.back();
+      ++run.size;
+      run.inverse_diagonal.conservativeResize(run.size);
+      run.inverse_diagonal[run.size - 1] = block.inverse_diagonal[0];
+    } else {
+      blocks_.push_back(std::move(block));
+    }
     start = end;
   }
   size_ = n;
   return true;
 }
 
-Eigen::MatrixXd PositiveDefiniteFactor::SolveTranspose(const Eigen::MatrixXd& B) const {
-  if (size_ == 0 || B.rows() != size_)
-    throw std::invalid_argument("PositiveDefiniteFactor::SolveTranspose: B has " +
-                                std::to_string(B.rows()) + " rows, the factor size " +
-                                std::to_string(size_) + " (0: not factored)");
-  // Forward substitution block by block, column by column (the blocks are small: plain loops
-  // beat a general triangular solve's set-up per block).
-  Eigen::MatrixXd X = B;
-  for (int c = 0; c < X.cols(); ++c) {
-    double* x = X.col(c).data();
-    for (const Block& b : blocks_) {
-      double* xb = x + b.start;
-      for (int i = 0; i < b.size; ++i) {
-        double sum = xb[i];
-        for (int k = 0; k < i; ++k) sum -= b.L(i, k) * xb[k];
-        xb[i] = sum / b.L(i, i);
-      }
-    }
+namespace {
+
+void CheckFactored(const char* function, const char* what, long count, int size) {
+  if (size == 0 || count != size)
+    throw std::invalid_argument(std::string("PositiveDefiniteFactor::") + function + ": " + what +
+                                " " + std::to_string(count) + ", the factor size " +
+                                std::to_string(size) + " (0: not factored)");
+}
+
+}  // namespace
+
+// x ← L_b⁻¹ x on the block's contiguous segment x (plain loops: the blocks are small, and a
+// general triangular solve's set-up per block would cost more than the arithmetic).
+void PositiveDefiniteFactor::ForwardSubstitute(const Block& b, double* x) {
+  if (b.diagonal) {
+    for (int i = 0; i < b.size; ++i) x[i] *= b.inverse_diagonal[i];
+    return;
   }
+  for (int i = 0; i < b.size; ++i) {
+    double sum = x[i];
+    for (int k = 0; k < i; ++k) sum -= b.L(i, k) * x[k];
+    x[i] = sum * b.inverse_diagonal[i];
+  }
+}
+
+// x ← L_b⁻ᵀ x on the block's segment.
+void PositiveDefiniteFactor::BackSubstitute(const Block& b, double* x) {
+  if (b.diagonal) {
+    for (int i = 0; i < b.size; ++i) x[i] *= b.inverse_diagonal[i];
+    return;
+  }
+  for (int i = b.size - 1; i >= 0; --i) {
+    double sum = x[i];
+    for (int k = i + 1; k < b.size; ++k) sum -= b.L(k, i) * x[k];
+    x[i] = sum * b.inverse_diagonal[i];
+  }
+}
+
+Eigen::MatrixXd PositiveDefiniteFactor::SolveTranspose(const Eigen::MatrixXd& B) const {
+  CheckFactored("SolveTranspose", "B has rows:", B.rows(), size_);
+  Eigen::MatrixXd X = B;
+  for (int c = 0; c < X.cols(); ++c)
+    for (const Block& b : blocks_) ForwardSubstitute(b, X.col(c).data() + b.start);
   return X;
 }
 
 Eigen::VectorXd PositiveDefiniteFactor::InverseQuadraticForms(const Eigen::MatrixXd& G) const {
-  if (size_ == 0 || G.cols() != size_)
-    throw std::invalid_argument("PositiveDefiniteFactor::InverseQuadraticForms: G has " +
-                                std::to_string(G.cols()) + " columns, the factor size " +
-                                std::to_string(size_) + " (0: not factored)");
+  CheckFactored("InverseQuadraticForms", "G has columns:", G.cols(), size_);
   Eigen::VectorXd forms = Eigen::VectorXd::Zero(G.rows());
-  std::vector<double> w;
+  Eigen::VectorXd w;
   for (const Block& b : blocks_) {
-    w.resize(b.size);
     for (int j = 0; j < G.rows(); ++j) {
-      bool touches = false;
-      for (int i = 0; i < b.size && !touches; ++i) touches = G(j, b.start + i) != 0.0;
-      if (!touches) continue;
-      double form = 0.0;  // |L_b⁻¹ g|² by forward substitution, as SolveTranspose
-      for (int i = 0; i < b.size; ++i) {
-        double sum = G(j, b.start + i);
-        for (int k = 0; k < i; ++k) sum -= b.L(i, k) * w[k];
-        w[i] = sum / b.L(i, i);
-        form += w[i] * w[i];
-      }
-      forms[j] += form;
+      w = G.row(j).segment(b.start, b.size).transpose();
+      if ((w.array() == 0.0).all()) continue;  // the row does not touch this block
+      ForwardSubstitute(b, w.data());
+      forms[j] += w.squaredNorm();
     }
   }
   return forms;
 }
 
 Eigen::MatrixXd PositiveDefiniteFactor::Solve(const Eigen::MatrixXd& X) const {
-  if (size_ == 0 || X.rows() != size_)
-    throw std::invalid_argument("PositiveDefiniteFactor::Solve: X has " + std::to_string(X.rows()) +
-                                " rows, the factor size " + std::to_string(size_) +
-                                " (0: not factored)");
-  Eigen::MatrixXd Y = X;  // back substitution with L_bᵀ, as SolveTranspose
-  for (int c = 0; c < Y.cols(); ++c) {
-    double* y = Y.col(c).data();
-    for (const Block& b : blocks_) {
-      double* yb = y + b.start;
-      for (int i = b.size - 1; i >= 0; --i) {
-        double sum = yb[i];
-        for (int k = i + 1; k < b.size; ++k) sum -= b.L(k, i) * yb[k];
-        yb[i] = sum / b.L(i, i);
-      }
-    }
-  }
+  CheckFactored("Solve", "X has rows:", X.rows(), size_);
+  Eigen::MatrixXd Y = X;
+  for (int c = 0; c < Y.cols(); ++c)
+    for (const Block& b : blocks_) BackSubstitute(b, Y.col(c).data() + b.start);
   return Y;
 }
 

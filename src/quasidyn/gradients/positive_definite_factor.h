@@ -27,6 +27,7 @@ class PositiveDefiniteFactor {
   bool Factor(const Eigen::MatrixXd& P);
 
   int size() const { return size_; }
+  // The blocks, a run of consecutive 1 × 1 blocks counted as one.
   int block_count() const { return static_cast<int>(blocks_.size()); }
 
   // C⁻ᵀ B = L⁻¹ B (B: n × c). With B = Gᵀ its columns w_j satisfy |w_j|² = g_j P⁻¹ g_jᵀ.
@@ -40,10 +41,17 @@ class PositiveDefiniteFactor {
   Eigen::MatrixXd Solve(const Eigen::MatrixXd& X) const;
 
  private:
+  // A diagonal block stands for a run of consecutive 1 × 1 blocks (L = diag(√P_ii)): one
+  // vectorisable scaling instead of one block each.
   struct Block {
     int start = 0, size = 0;
-    Eigen::MatrixXd L;  // lower Cholesky factor of P's diagonal block
+    bool diagonal = false;
+    Eigen::MatrixXd L;                 // lower Cholesky factor of P's diagonal block
+    Eigen::VectorXd inverse_diagonal;  // 1 / L_ii
   };
+  static void ForwardSubstitute(const Block& b, double* x);
+  static void BackSubstitute(const Block& b, double* x);
+
   int size_ = 0;
   std::vector<Block> blocks_;
 };

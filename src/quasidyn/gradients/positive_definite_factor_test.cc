@@ -11,14 +11,18 @@ namespace {
 
 constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 
+enum class Structure { kBlockDiagonal, kDense, kDiagonal };
+
 // A random symmetric positive-definite matrix: block diagonal (blocks of 1, 3 and 6, as the
-// step's P) when block_diagonal, else dense. Condition number below ≈ 1e3.
-Eigen::MatrixXd RandomPositiveDefinite(int n, bool block_diagonal, unsigned seed) {
+// step's P), dense, or diagonal. Condition number below ≈ 1e3.
+Eigen::MatrixXd RandomPositiveDefinite(int n, Structure structure, unsigned seed) {
   std::srand(seed);
   Eigen::MatrixXd P = Eigen::MatrixXd::Zero(n, n);
   const int sizes[] = {1, 3, 6};
   for (int start = 0, b = 0; start < n; ++b) {
-    const int size = block_diagonal ? std::min(sizes[b % 3], n - start) : n;
+    const int size = structure == Structure::kBlockDiagonal ? std::min(sizes[b % 3], n - start)
+                     : structure == Structure::kDense       ? n
+                                                            : 1;
     const Eigen::MatrixXd A = Eigen::MatrixXd::Random(size, size);
     P.block(start, start, size, size) =
         A * A.transpose() + 0.1 * Eigen::MatrixXd::Identity(size, size);
@@ -27,7 +31,7 @@ Eigen::MatrixXd RandomPositiveDefinite(int n, bool block_diagonal, unsigned seed
   return P;
 }
 
-class PositiveDefiniteFactorTest : public ::testing::TestWithParam<bool> {};
+class PositiveDefiniteFactorTest : public ::testing::TestWithParam<Structure> {};
 
 // C⁻¹ C⁻ᵀ B = P⁻¹ B against a dense Cholesky solve, and |C⁻ᵀ b|² = bᵀ P⁻¹ b.
 TEST_P(PositiveDefiniteFactorTest, ReproducesTheInverseOfP) {
@@ -53,20 +57,24 @@ TEST_P(PositiveDefiniteFactorTest, ReproducesTheInverseOfP) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(BlockDiagonalAndDense, PositiveDefiniteFactorTest,
-                         ::testing::Values(true, false));
+INSTANTIATE_TEST_SUITE_P(BlockDiagonalDenseAndDiagonal, PositiveDefiniteFactorTest,
+                         ::testing::Values(Structure::kBlockDiagonal, Structure::kDense,
+                                           Structure::kDiagonal));
 
 // The blocks are the finest contiguous partition that P couples only within: for the
-// block-diagonal matrix {0}, {1…3}, {4…9}, {10}, {11…13}, {14…19}; one for a dense matrix;
+// block-diagonal matrix {0}, {1…3}, {4…9}, {10}, {11…13}, {14…19}; one for a dense matrix
+// and one run for a diagonal one;
 // and an entry P(12, 2) = P(2, 12) merges {1…3} through {11…13}: {0}, {1…13}, {14…19}.
 TEST(PositiveDefiniteFactor, FindsTheDiagonalBlocks) {
   PositiveDefiniteFactor factor;
-  Eigen::MatrixXd P = RandomPositiveDefinite(20, true, 7);
+  Eigen::MatrixXd P = RandomPositiveDefinite(20, Structure::kBlockDiagonal, 7);
   ASSERT_TRUE(factor.Factor(P));
   EXPECT_EQ(factor.block_count(), 6);
-  ASSERT_TRUE(factor.Factor(RandomPositiveDefinite(20, false, 7)));
+  ASSERT_TRUE(factor.Factor(RandomPositiveDefinite(20, Structure::kDense, 7)));
   EXPECT_EQ(factor.block_count(), 1);
-  P(12, 2) = P(2, 12) = 1e-3;  // small: P stays positive definite
+  ASSERT_TRUE(factor.Factor(RandomPositiveDefinite(20, Structure::kDiagonal, 7)));
+  EXPECT_EQ(factor.block_count(), 1);  // one run of 20 blocks of 1 × 1
+  P(12, 2) = P(2, 12) = 1e-3;          // small: P stays positive definite
   ASSERT_TRUE(factor.Factor(P));
   EXPECT_EQ(factor.block_count(), 3);
   const Eigen::MatrixXd B = Eigen::MatrixXd::Random(20, 3);
@@ -77,7 +85,7 @@ TEST(PositiveDefiniteFactor, FindsTheDiagonalBlocks) {
 
 TEST(PositiveDefiniteFactor, RejectsSemidefiniteAndIndefiniteMatrices) {
   PositiveDefiniteFactor factor;
-  Eigen::MatrixXd P = RandomPositiveDefinite(10, true, 3);
+  Eigen::MatrixXd P = RandomPositiveDefinite(10, Structure::kBlockDiagonal, 3);
   P.row(4).setZero();  // a zero row and column: a zero pivot (object_mass_scale = 0)
   P.col(4).setZero();
   EXPECT_FALSE(factor.Factor(P));

@@ -78,8 +78,8 @@ QpSensitivity::QpSensitivity(const Scene& scene, double time_step, const Pyramid
                      range_space_ ? DelassusDiagonal(data, P_factor_) : RegularizedDelassus(data));
   const int na = static_cast<int>(active_.size());
   std::vector<Eigen::Triplet<double>> entries;
-  for (int r = 0; r < na; ++r)
-    for (int c = 0; c < n; ++c)
+  for (int c = 0; c < n; ++c)  // down the columns of G (stored by columns)
+    for (int r = 0; r < na; ++r)
       if (data.G(active_[r], c) != 0) entries.emplace_back(c, r, data.G(active_[r], c));
   G_active_transpose_.resize(n, na);
   G_active_transpose_.setFromTriplets(entries.begin(), entries.end());
@@ -126,17 +126,18 @@ Eigen::VectorXd QpSensitivity::ActiveContactImpulse() const {
 }
 
 Eigen::MatrixXd QpSensitivity::SolveRangeSpace(const Eigen::MatrixXd& r1,
-                                               const Eigen::MatrixXd& r2) const {
+                                               const Eigen::MatrixXd& r2_transposed) const {
   const Eigen::MatrixXd y = P_factor_.SolveTranspose(r1);  // C⁻ᵀ r₁
   if (M_rank_ == 0) return P_factor_.Solve(y);             // no active constraint: x = y
   Eigen::MatrixXd x;
-  if (r2.cwiseAbs().maxCoeff() > 0) {
-    // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂ with W r₂ = C⁻ᵀ (G_𝒜ᵀ r₂). r₂ is sparse too: a direction
-    // moves only the contacts of the bodies below its joint (contact_data_derivative.h).
-    const Eigen::SparseMatrix<double> r2_sparse = r2.sparseView(1.0, 0.0);
-    x = M_factor_.transpositionsP() *
-        P_factor_.SolveTranspose(
-            Eigen::SparseMatrix<double>(G_active_transpose_ * r2_sparse).toDense());
+  if (r2_transposed.cwiseAbs().maxCoeff() > 0) {
+    // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂ with W r₂ = C⁻ᵀ (G_𝒜ᵀ r₂). (G_𝒜ᵀ r₂)ᵀ = Σ_r r₂,rᵀ G_𝒜,r is
+    // accumulated by contiguous columns, one per non-zero of G_𝒜 (two bodies per row).
+    Eigen::MatrixXd Gt_r2_transposed = Eigen::MatrixXd::Zero(r2_transposed.rows(), y.rows());
+    for (int r = 0; r < G_active_transpose_.outerSize(); ++r)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(G_active_transpose_, r); it; ++it)
+        Gt_r2_transposed.col(it.index()) += it.value() * r2_transposed.col(r);
+    x = M_factor_.transpositionsP() * P_factor_.SolveTranspose(Gt_r2_transposed.transpose());
     M_factor_.matrixL().solveInPlace(x);
     x = M_pivot_inverse_.asDiagonal() * x;
     M_factor_.matrixU().solveInPlace(x);
@@ -149,8 +150,8 @@ Eigen::MatrixXd QpSensitivity::SolveRangeSpace(const Eigen::MatrixXd& r1,
   return P_factor_.Solve(x);  // dv = C⁻¹ x
 }
 
-Eigen::MatrixXd QpSensitivity::SolveFullKkt(const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2,
-                                            int* rank) const {
+Eigen::MatrixXd QpSensitivity::SolveFullKkt(const Eigen::MatrixXd& r1,
+                                            const Eigen::MatrixXd& r2_transposed, int* rank) const {
   const int n = scene_.nv, na = static_cast<int>(active_.size());
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + na, n + na);
   kkt.topLeftCorner(n, n) = data_.P;
@@ -159,7 +160,7 @@ Eigen::MatrixXd QpSensitivity::SolveFullKkt(const Eigen::MatrixXd& r1, const Eig
   kkt.bottomLeftCorner(na, n) = G_active;
   Eigen::MatrixXd rhs(n + na, r1.cols());
   rhs.topRows(n) = r1;
-  rhs.bottomRows(na) = r2;
+  rhs.bottomRows(na) = r2_transposed.transpose();
   // Symmetric equilibration D K D (D = diag of 1/√(row ∞-norm)), then COD.
   Eigen::VectorXd scale(n + na);
   for (int i = 0; i < n + na; ++i) {
@@ -177,7 +178,7 @@ VelocityGradient QpSensitivity::Gradient(const StepDataContraction* contraction)
   const int nq_dirs = contraction != nullptr ? n : 0;
   const int columns = nq_dirs + scene_.nq_a;
   Eigen::MatrixXd r1(n, columns);
-  Eigen::MatrixXd r2 = Eigen::MatrixXd::Zero(na, columns);
+  Eigen::MatrixXd r2_transposed = Eigen::MatrixXd::Zero(columns, na);  // r₂ᵀ, by active row
   if (contraction != nullptr) {
     const StepDataContraction& d = *contraction;
     if (d.d_JcT_lambda.rows() != n || d.d_JcT_lambda.cols() != n ||
@@ -187,6 +188,7 @@ VelocityGradient QpSensitivity::Gradient(const StepDataContraction* contraction)
           "match the step data");
     r1.leftCols(n) = d.d_tau_h - d.d_P_v + d.d_JcT_lambda;
     // r₂ = −do_𝒜 − dG_𝒜 v, row by row: do_ij = dφ_i/h, dG_ij v = ray_map row j · d(J_c,i v).
+    // Stored transposed, so that a row of r₂ is a contiguous column.
     const double inv_h = 1.0 / time_step_;
     int next = 0;
     for (int i = 0; i < static_cast<int>(data_.contact_keys.size()) && next < na; ++i) {
@@ -194,9 +196,10 @@ VelocityGradient QpSensitivity::Gradient(const StepDataContraction* contraction)
       const int cols = static_cast<int>(key.ray_map.cols());
       for (; next < na && active_[next] < key.first_row + key.rows; ++next) {
         const int j = active_[next] - key.first_row;
-        r2.block(next, 0, 1, n).noalias() =
-            -inv_h * d.d_phi.row(i) -
-            key.ray_map.row(j) * d.d_Jc_v.middleRows(key.first_contact_row, cols);
+        r2_transposed.col(next).head(n).noalias() =
+            -inv_h * d.d_phi.row(i).transpose() -
+            d.d_Jc_v.middleRows(key.first_contact_row, cols).transpose() *
+                key.ray_map.row(j).transpose();
       }
     }
   }
@@ -206,10 +209,10 @@ VelocityGradient QpSensitivity::Gradient(const StepDataContraction* contraction)
   gradient.active_rows = na;
   Eigen::MatrixXd dv;
   if (range_space_) {
-    dv = SolveRangeSpace(r1, r2);
+    dv = SolveRangeSpace(r1, r2_transposed);
     gradient.kkt_rank = kkt_rank_;
   } else {
-    dv = SolveFullKkt(r1, r2, &gradient.kkt_rank);
+    dv = SolveFullKkt(r1, r2_transposed, &gradient.kkt_rank);
   }
   if (nq_dirs > 0) gradient.dv_dq = dv.leftCols(nq_dirs);
   gradient.dv_du = dv.rightCols(scene_.nq_a);

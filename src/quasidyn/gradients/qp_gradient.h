@@ -79,8 +79,10 @@ class QpSensitivity {
   VelocityGradient Gradient(const StepDataContraction* contraction) const;
 
  private:
-  Eigen::MatrixXd SolveRangeSpace(const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2) const;
-  Eigen::MatrixXd SolveFullKkt(const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2,
+  // r1: n_v × c; r2_transposed: c × |𝒜| (r₂ᵀ).
+  Eigen::MatrixXd SolveRangeSpace(const Eigen::MatrixXd& r1,
+                                  const Eigen::MatrixXd& r2_transposed) const;
+  Eigen::MatrixXd SolveFullKkt(const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2_transposed,
                                int* rank) const;
 
   const Scene& scene_;

@@ -123,35 +123,51 @@ void KktRightHandSides(const StepDataContraction& d, const std::vector<int>& act
     r2->row(a) = -d.d_phi.row(active[a]) / h - d.d_Jc_v.row(2 * active[a]);
 }
 
+// The A path on synthetic data with rows 0 … active−1 of G touching: the sensitivity's
+// active set and dv/dq for a random contraction, and the right-hand sides r₁, r₂.
+struct SyntheticConfigurationGradient {
+  std::vector<int> active;
+  VelocityGradient gradient;
+  Eigen::MatrixXd P, r1, r2;
+};
+
+SyntheticConfigurationGradient DifferentiateSynthetic(const Scene& scene, const Eigen::MatrixXd& G,
+                                                      int active, double h, std::mt19937* random) {
+  const Eigen::VectorXd v = RandomMatrix(scene.nv, 1, random);
+  PyramidStepData data = SyntheticData(scene, G, active, v, random);
+  AddUnitContactKeys(&data);
+  Eigen::VectorXd beta = Eigen::VectorXd::Zero(G.rows());
+  beta.head(active).setOnes();
+  const QpSensitivity sensitivity(scene, h, data, v, beta);
+  const StepDataContraction d = RandomContraction(scene.nv, static_cast<int>(G.rows()), random);
+  SyntheticConfigurationGradient out;
+  out.active = sensitivity.active_rows();
+  out.gradient = sensitivity.Gradient(&d);
+  out.P = data.P;
+  KktRightHandSides(d, out.active, h, &out.r1, &out.r2);
+  return out;
+}
+
 // dv/dq with a non-zero r₂ (the A path): regular active set against the full KKT system.
 TEST(QpSensitivity, ConfigurationGradientMatchesTheKktSystem) {
   const Scene scene = testing::LoadExample("planar_pushing");
   const int n = scene.nv;
-  const double h = 0.01;
   std::mt19937 random(11);
-  const Eigen::VectorXd v = RandomMatrix(n, 1, &random);
   const Eigen::MatrixXd G = RandomMatrix(5, n, &random);
-  PyramidStepData data = SyntheticData(scene, G, 3, v, &random);
-  AddUnitContactKeys(&data);
-  Eigen::VectorXd beta = Eigen::VectorXd::Zero(5);
-  beta.head(3).setOnes();
-  const QpSensitivity sensitivity(scene, h, data, v, beta);
-  ASSERT_EQ(sensitivity.active_rows(), (std::vector<int>{0, 1, 2}));
-  const StepDataContraction d = RandomContraction(n, 5, &random);
-  const VelocityGradient g = sensitivity.Gradient(&d);
+  const SyntheticConfigurationGradient s = DifferentiateSynthetic(scene, G, 3, 0.01, &random);
+  ASSERT_EQ(s.active, (std::vector<int>{0, 1, 2}));
 
-  Eigen::MatrixXd r1, r2;
-  KktRightHandSides(d, {0, 1, 2}, h, &r1, &r2);
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + 3, n + 3);
-  kkt.topLeftCorner(n, n) = data.P;
+  kkt.topLeftCorner(n, n) = s.P;
   kkt.topRightCorner(n, 3) = G.topRows(3).transpose();
   kkt.bottomLeftCorner(3, n) = G.topRows(3);
   Eigen::MatrixXd rhs(n + 3, n);
-  rhs << r1, r2;
+  rhs << s.r1, s.r2;
   const Eigen::MatrixXd expected = kkt.fullPivLu().solve(rhs).topRows(n);
-  EXPECT_LT(testing::RelativeError(g.dv_dq, expected), 1e-12);
+  EXPECT_LT(testing::RelativeError(s.gradient.dv_dq, expected), 1e-12);
   // The perturbed active rows hold: G_𝒜 dv = r₂.
-  EXPECT_LT((G.topRows(3) * g.dv_dq - r2).cwiseAbs().maxCoeff(), 1e-12 * r2.cwiseAbs().maxCoeff());
+  EXPECT_LT((G.topRows(3) * s.gradient.dv_dq - s.r2).cwiseAbs().maxCoeff(),
+            1e-12 * s.r2.cwiseAbs().maxCoeff());
 }
 
 // Rank-deficient active set with an inconsistent r₂: G_𝒜 dv is the orthogonal projection of
@@ -161,35 +177,25 @@ TEST(QpSensitivity, ConfigurationGradientMatchesTheKktSystem) {
 TEST(QpSensitivity, RankDeficientConfigurationGradientProjectsTheConstraints) {
   const Scene scene = testing::LoadExample("planar_pushing");
   const int n = scene.nv;
-  const double h = 0.01;
   std::mt19937 random(13);
-  const Eigen::VectorXd v = RandomMatrix(n, 1, &random);
   Eigen::MatrixXd G = RandomMatrix(5, n, &random);
   G.row(2) = 2.0 * G.row(0);
   G.row(3) = G.row(1);
-  PyramidStepData data = SyntheticData(scene, G, 4, v, &random);
-  AddUnitContactKeys(&data);
-  Eigen::VectorXd beta = Eigen::VectorXd::Zero(5);
-  beta.head(4).setOnes();
-  const QpSensitivity sensitivity(scene, h, data, v, beta);
-  ASSERT_EQ(sensitivity.active_rows().size(), 4u);
-  const StepDataContraction d = RandomContraction(n, 5, &random);
-  const VelocityGradient g = sensitivity.Gradient(&d);
-  EXPECT_EQ(g.kkt_rank, n + 2);
+  const SyntheticConfigurationGradient s = DifferentiateSynthetic(scene, G, 4, 0.01, &random);
+  ASSERT_EQ(s.active.size(), 4u);
+  EXPECT_EQ(s.gradient.kkt_rank, n + 2);
 
-  Eigen::MatrixXd r1, r2;
-  KktRightHandSides(d, {0, 1, 2, 3}, h, &r1, &r2);
   const Eigen::MatrixXd G_active = G.topRows(4);
   const Eigen::MatrixXd dv_p =
-      Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(G_active).solve(r2);
+      Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(G_active).solve(s.r2);
   const Eigen::MatrixXd Z = G_active.fullPivLu().kernel();
   ASSERT_EQ(Z.cols(), n - 2);
   const Eigen::MatrixXd expected =
-      dv_p + Z * (Z.transpose() * data.P * Z).ldlt().solve(Z.transpose() * (r1 - data.P * dv_p));
-  EXPECT_LT(testing::RelativeError(g.dv_dq, expected), 1e-12);
+      dv_p + Z * (Z.transpose() * s.P * Z).ldlt().solve(Z.transpose() * (s.r1 - s.P * dv_p));
+  EXPECT_LT(testing::RelativeError(s.gradient.dv_dq, expected), 1e-12);
   // r₂ is inconsistent (rows 2 and 3 repeat rows 0 and 1 with independent data), so the check
   // above is not met by solving the active rows exactly.
-  ASSERT_GT((G_active * dv_p - r2).cwiseAbs().maxCoeff(), 1e-3);
+  ASSERT_GT((G_active * dv_p - s.r2).cwiseAbs().maxCoeff(), 1e-3);
 }
 
 TEST(QpSensitivity, RejectsWrongSizes) {
