@@ -57,30 +57,16 @@ bool ContractStepData(ContactEngine* engine, const FormulationSettings& settings
   }
 }
 
-// The non-zeros of a dense matrix, column by column (Eigen's sparseView() sorts a temporary
-// and costs more than the products it serves here).
-Eigen::SparseMatrix<double> NonZerosOf(const Eigen::MatrixXd& dense) {
-  Eigen::SparseMatrix<double> sparse(dense.rows(), dense.cols());
-  sparse.reserve(static_cast<int>((dense.array() != 0.0).count()));
-  for (int c = 0; c < dense.cols(); ++c) {
-    sparse.startVec(c);
-    for (int r = 0; r < dense.rows(); ++r)
-      if (dense(r, c) != 0.0) sparse.insertBack(r, c) = dense(r, c);
-  }
-  sparse.finalize();
-  return sparse;
-}
-
 // B = ∂(q ⊕ h v)/∂v · ∂v/∂u and, when want_a, A (linearize.h, configuration_map.h).
 void ChainToConfiguration(const Scene& scene, const Eigen::VectorXd& q, double h,
                           const VelocityGradient& gradient, bool want_a, Linearization* out) {
   out->active_rows = gradient.active_rows;
   // Both maps are block diagonal by joint (identity outside the floating joints' blocks).
   const Eigen::SparseMatrix<double> dq_dv =
-      NonZerosOf(IntegrationJacobianWrtVelocity(scene, q, out->v, h));
+      IntegrationJacobianWrtVelocity(scene, q, out->v, h).sparseView();
   out->B = dq_dv * gradient.dv_du;
   if (want_a) {
-    const Eigen::SparseMatrix<double> tangent = NonZerosOf(TangentFromConfiguration(scene, q));
+    const Eigen::SparseMatrix<double> tangent = TangentFromConfiguration(scene, q).sparseView();
     out->A = IntegrationJacobianWrtConfiguration(scene, q, out->v, h);
     out->A += dq_dv * (gradient.dv_dq * tangent);
   }

@@ -104,13 +104,18 @@ Eigen::MatrixXd PositiveDefiniteFactor::SolveTranspose(const Eigen::MatrixXd& B)
 Eigen::VectorXd PositiveDefiniteFactor::InverseQuadraticForms(const Eigen::MatrixXd& G) const {
   CheckFactored("InverseQuadraticForms", "G has columns:", G.cols(), size_);
   Eigen::VectorXd forms = Eigen::VectorXd::Zero(G.rows());
-  Eigen::VectorXd w;
+  std::vector<double> w;
   for (const Block& b : blocks_) {
+    w.resize(b.size);
     for (int j = 0; j < G.rows(); ++j) {
-      w = G.row(j).segment(b.start, b.size).transpose();
-      if ((w.array() == 0.0).all()) continue;  // the row does not touch this block
+      bool touches = false;  // does row j have a non-zero in this block?
+      for (int i = 0; i < b.size; ++i) {
+        w[i] = G(j, b.start + i);
+        touches = touches || w[i] != 0.0;
+      }
+      if (!touches) continue;
       ForwardSubstitute(b, w.data());
-      forms[j] += w.squaredNorm();
+      for (int i = 0; i < b.size; ++i) forms[j] += w[i] * w[i];
     }
   }
   return forms;
