@@ -7,6 +7,7 @@
 # input exits with 2 and a message naming the problem.
 set -uo pipefail
 qd=$1
+overlap=tests/cli/fixtures/overlapping_blocks.yaml  # a ball and two fixed blocks overlapping
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
@@ -138,26 +139,11 @@ expect_error "--bogus" $g --bogus
 expect_error "SCENE" --json
 
 # A failed step of the rollout: exit 3 and the reason.
-cat > "$tmp/overlap.yaml" <<'YAML'
-name: overlap
-dimension: 2
-time_step: 0.01
-objects:
-  - {name: left_block, joint: fixed, pose: {x: 0, y: 0},
-     body: {mass: 1, inertia: from_shapes,
-            shapes: [{name: box, type: box, size: [0.2, 0.2, 0.2], friction: 0.5}]}}
-  - {name: right_block, joint: fixed, pose: {x: 0.15, y: 0},
-     body: {mass: 1, inertia: from_shapes,
-            shapes: [{name: box, type: box, size: [0.2, 0.2, 0.2], friction: 0.5}]}}
-  - {name: ball, joint: planar, initial: [2, 2, 0],
-     body: {mass: 1, inertia: from_shapes,
-            shapes: [{name: disk, type: sphere, radius: 0.05, friction: 0.5}]}}
-YAML
-"$qd" linearize "$tmp/overlap.yaml" --step 3 > /dev/null 2> "$tmp/err.txt"
+"$qd" linearize "$overlap" --step 3 > /dev/null 2> "$tmp/err.txt"
 code=$?
 [ "$code" -eq 3 ] || fail "a failed rollout exits with $code, not 3"
 grep -q "left_block/box" "$tmp/err.txt" || fail "failed rollout error does not name the contact: $(cat "$tmp/err.txt")"
-"$qd" linearize "$tmp/overlap.yaml" --step 1 > /dev/null 2> "$tmp/err.txt"
+"$qd" linearize "$overlap" --step 1 > /dev/null 2> "$tmp/err.txt"
 code=$?
 [ "$code" -eq 3 ] || fail "a failed linearisation exits with $code, not 3"
 grep -q "linearisation failed" "$tmp/err.txt" || fail "no reason for the failed linearisation"

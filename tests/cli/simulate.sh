@@ -5,6 +5,7 @@
 # bar stays within its redraw budget.
 set -uo pipefail
 qd=$1
+overlap=tests/cli/fixtures/overlapping_blocks.yaml  # a ball and two fixed blocks overlapping
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
@@ -99,22 +100,7 @@ expect_error "SCENE" --quiet
 expect_error "cannot open" $g --steps 1 --quiet --out /nonexistent/dir/t.json
 
 # A failed step: exit code 3, the reason on stderr, the steps done still written.
-cat > "$tmp/overlap.yaml" <<'YAML'
-name: overlap
-dimension: 2
-time_step: 0.01
-objects:
-  - {name: left_block, joint: fixed, pose: {x: 0, y: 0},
-     body: {mass: 1, inertia: from_shapes,
-            shapes: [{name: box, type: box, size: [0.2, 0.2, 0.2], friction: 0.5}]}}
-  - {name: right_block, joint: fixed, pose: {x: 0.15, y: 0},
-     body: {mass: 1, inertia: from_shapes,
-            shapes: [{name: box, type: box, size: [0.2, 0.2, 0.2], friction: 0.5}]}}
-  - {name: ball, joint: planar, initial: [2, 2, 0],
-     body: {mass: 1, inertia: from_shapes,
-            shapes: [{name: disk, type: sphere, radius: 0.05, friction: 0.5}]}}
-YAML
-"$qd" simulate "$tmp/overlap.yaml" --steps 3 --quiet --out "$tmp/fail.json" > "$tmp/out.txt" \
+"$qd" simulate "$overlap" --steps 3 --quiet --out "$tmp/fail.json" > "$tmp/out.txt" \
   2> "$tmp/err.txt"
 code=$?
 [ "$code" -eq 3 ] || fail "a failed step exits with $code, not 3"

@@ -4,18 +4,9 @@
 #include <cmath>
 #include <utility>
 
+#include "quasidyn/solvers/sparse_pattern.h"
+
 namespace quasidyn {
-namespace {
-
-template <typename Sparse>
-bool SamePattern(const Sparse& a, const Sparse& b) {
-  if (a.rows() != b.rows() || a.cols() != b.cols() || a.nonZeros() != b.nonZeros()) return false;
-  const Eigen::Index outer = a.outerSize();
-  return std::equal(a.outerIndexPtr(), a.outerIndexPtr() + outer + 1, b.outerIndexPtr()) &&
-         std::equal(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros(), b.innerIndexPtr());
-}
-
-}  // namespace
 
 void BlockNormalMatrix::Setup(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& A,
                               const std::vector<int>& offset, const std::vector<int>& dim,
@@ -93,7 +84,7 @@ bool BlockNormalMatrix::ConvertToSparse(const Eigen::MatrixXd& Q, const Eigen::M
 // SimplicialLDLT (ordering and elimination tree) is kept.
 void BlockNormalMatrix::BuildSparse(const Eigen::MatrixXd& A) {
   const bool same_pattern = pattern_ready_ && dim_ == pattern_dim_ &&
-                            SamePattern(new_A_, sparse_A_) && SamePattern(new_Q_, sparse_Q_);
+                            SameSparsityPattern(new_A_, sparse_A_) && SameSparsityPattern(new_Q_, sparse_Q_);
   std::swap(new_A_, sparse_A_);
   std::swap(new_Q_, sparse_Q_);
 

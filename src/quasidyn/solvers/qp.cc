@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "quasidyn/solvers/sparse_pattern.h"
+
 namespace quasidyn {
 namespace {
 
@@ -69,18 +71,6 @@ void QpSolver::Allocate(const QpProblem& problem, bool sparse) {
   }
 }
 
-namespace {
-
-template <typename Sparse>
-bool SamePattern(const Sparse& a, const Sparse& b) {
-  if (a.rows() != b.rows() || a.cols() != b.cols() || a.nonZeros() != b.nonZeros()) return false;
-  const Eigen::Index outer = a.outerSize();
-  return std::equal(a.outerIndexPtr(), a.outerIndexPtr() + outer + 1, b.outerIndexPtr()) &&
-         std::equal(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros(), b.innerIndexPtr());
-}
-
-}  // namespace
-
 // The pattern of Q + Gᵀ diag(w) G (lower triangle), where each stored value of Q and each
 // product G_ij G_ik lands in it, and its symbolic factorisation. When G and Q have the same
 // sparsity pattern as in the previous solve (e.g. consecutive steps with the same contact
@@ -92,7 +82,7 @@ void QpSolver::BuildSparsePattern(const QpProblem& problem) {
   G.makeCompressed();
   Q.makeCompressed();
   const bool same_pattern =
-      pattern_ready_ && SamePattern(G, sparse_G_) && SamePattern(Q, sparse_Q_);
+      pattern_ready_ && SameSparsityPattern(G, sparse_G_) && SameSparsityPattern(Q, sparse_Q_);
   sparse_G_ = std::move(G);
   sparse_Q_ = std::move(Q);
   using RowIterator = Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator;
