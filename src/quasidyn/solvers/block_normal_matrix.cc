@@ -84,7 +84,8 @@ bool BlockNormalMatrix::ConvertToSparse(const Eigen::MatrixXd& Q, const Eigen::M
 // SimplicialLDLT (ordering and elimination tree) is kept.
 void BlockNormalMatrix::BuildSparse(const Eigen::MatrixXd& A) {
   const bool same_pattern = pattern_ready_ && dim_ == pattern_dim_ &&
-                            SameSparsityPattern(new_A_, sparse_A_) && SameSparsityPattern(new_Q_, sparse_Q_);
+                            SameSparsityPattern(new_A_, sparse_A_) &&
+                            SameSparsityPattern(new_Q_, sparse_Q_);
   std::swap(new_A_, sparse_A_);
   std::swap(new_Q_, sparse_Q_);
 
