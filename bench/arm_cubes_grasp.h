@@ -5,10 +5,9 @@
 // that state, built here from the contact set so the solver benchmarks do not depend on the
 // dynamics layer's builders of the other formulations.
 
+#include <Eigen/Core>
 #include <stdexcept>
 #include <string>
-
-#include <Eigen/Core>
 
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/dynamics/formulation_settings.h"

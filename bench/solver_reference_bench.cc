@@ -15,9 +15,9 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <random>
 #include <string>
@@ -102,9 +102,12 @@ enum class SiconosMethod { kLexicoLemke, kPgs, kEnum };
 
 const char* Name(SiconosMethod method) {
   switch (method) {
-    case SiconosMethod::kLexicoLemke: return "lexicolemke";
-    case SiconosMethod::kPgs: return "pgs";
-    case SiconosMethod::kEnum: return "enum";
+    case SiconosMethod::kLexicoLemke:
+      return "lexicolemke";
+    case SiconosMethod::kPgs:
+      return "pgs";
+    case SiconosMethod::kEnum:
+      return "enum";
   }
   return "?";
 }
@@ -176,14 +179,15 @@ double NaturalResidual(const LcpProblem& p, const VectorXd& z) {
 
 void PrintRow(const std::string& problem, const std::string& ours, double ours_time,
               const std::string& theirs, double their_time, const std::string& agreement) {
-  std::printf("%-16s %-14s %10.1f us  %-20s %10.1f us  %7.2f   %s\n", problem.c_str(),
-              ours.c_str(), ours_time * 1e6, theirs.c_str(), their_time * 1e6,
-              ours_time / their_time, agreement.c_str());
+  std::printf("%-16s %-14s %10.1f us  %-20s %10.1f us  %7.2f   %s\n", problem.c_str(), ours.c_str(),
+              ours_time * 1e6, theirs.c_str(), their_time * 1e6, ours_time / their_time,
+              agreement.c_str());
 }
 
 void PrintSideBySide() {
-  std::printf("\nSide by side (median wall time; ratio = ours / Siconos; < 1 means ours is "
-              "faster)\n");
+  std::printf(
+      "\nSide by side (median wall time; ratio = ours / Siconos; < 1 means ours is "
+      "faster)\n");
   std::printf("%-16s %-14s %13s  %-20s %13s  %7s   %s\n", "problem", "ours", "time",
               "Siconos numerics", "time", "ratio", "agreement");
   char buffer[160];
@@ -226,8 +230,8 @@ void PrintSideBySide() {
       const double their_time = MedianSeconds([&] { SolveSiconos(lcp, method); });
       const VectorXd v_theirs = velocity(theirs.z);
       if (method == SiconosMethod::kLexicoLemke) {
-        std::snprintf(buffer, sizeof buffer, "info=%d ours=%s |dv|=%.1e res=%.1e/%.1e",
-                      theirs.info, std::string(ToString(ours_lcp.status)).c_str(),
+        std::snprintf(buffer, sizeof buffer, "info=%d ours=%s |dv|=%.1e res=%.1e/%.1e", theirs.info,
+                      std::string(ToString(ours_lcp.status)).c_str(),
                       (velocity(ours_lcp.z) - v_theirs).lpNorm<Eigen::Infinity>(),
                       NaturalResidual(p.lcp, ours_lcp.z), NaturalResidual(p.lcp, theirs.z));
         PrintRow(label, "lemke", lemke_time, "lcp_lexicolemke", their_time, buffer);
@@ -236,8 +240,7 @@ void PrintSideBySide() {
                     theirs.info, std::string(ToString(ours_qp.status)).c_str(),
                     (ours_qp.x - v_theirs).lpNorm<Eigen::Infinity>(),
                     NaturalResidual(p.lcp, theirs.z));
-      PrintRow(label, "qp (ipm)", qp_time, std::string("lcp_") + Name(method), their_time,
-               buffer);
+      PrintRow(label, "qp (ipm)", qp_time, std::string("lcp_") + Name(method), their_time, buffer);
     }
   }
   std::printf("\n");
@@ -268,8 +271,8 @@ void RegisterBenchmarks() {
     const std::string n = std::to_string(p.q.size());
     benchmark::RegisterBenchmark(("random_n" + n + "/ours_lemke").c_str(), BM_OurLemke, &p)
         ->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark(("random_n" + n + "/siconos_lexicolemke").c_str(), BM_Siconos,
-                                 &p, SiconosMethod::kLexicoLemke)
+    benchmark::RegisterBenchmark(("random_n" + n + "/siconos_lexicolemke").c_str(), BM_Siconos, &p,
+                                 SiconosMethod::kLexicoLemke)
         ->Unit(benchmark::kMicrosecond);
   }
   for (const ArmStepProblem& p : ArmProblems()) {

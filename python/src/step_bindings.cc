@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "bindings.h"
-#include "quasidyn/simulation/rollout.h"
 #include "quasidyn/dynamics/quasi_dynamic_stepper.h"
+#include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory.h"
 
 namespace py = pybind11;

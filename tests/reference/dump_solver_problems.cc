@@ -4,17 +4,16 @@
 //
 // Every problem has a positive definite Q (so x* is unique and comparable) and is strictly
 // feasible by construction (a random interior point is shifted inside every constraint).
+#include <Eigen/Core>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
-
-#include <Eigen/Core>
-#include <nlohmann/json.hpp>
 
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/solvers/socp.h"
@@ -83,9 +82,14 @@ json RandomQp(Random& random, int n, int m, double eigenvalue_floor) {
   const QpSettings settings;
   const QpResult r = Solve(p, settings);
   return {{"type", "qp"},
-          {"Q", ToJson(p.Q)}, {"c", ToJson(p.c)}, {"G", ToJson(p.G)}, {"h", ToJson(p.h)},
+          {"Q", ToJson(p.Q)},
+          {"c", ToJson(p.c)},
+          {"G", ToJson(p.G)},
+          {"h", ToJson(p.h)},
           {"eigenvalue_floor", eigenvalue_floor},
-          {"x", ToJson(r.x)}, {"z", ToJson(r.z)}, {"objective", r.objective},
+          {"x", ToJson(r.x)},
+          {"z", ToJson(r.z)},
+          {"objective", r.objective},
           {"absolute_tolerance", settings.absolute_tolerance},
           {"relative_tolerance", settings.relative_tolerance},
           {"info", Info(r.info, r.status)}};
@@ -115,10 +119,15 @@ json RandomSocp(Random& random, int n, int cones, int linear_rows, double eigenv
   json duals = json::array();
   for (const VectorXd& z : r.cone_duals) duals.push_back(ToJson(z));
   return {{"type", "socp"},
-          {"Q", ToJson(p.Q)}, {"c", ToJson(p.c)}, {"cones", cone_list},
-          {"G", ToJson(p.G)}, {"h", ToJson(p.h)},
+          {"Q", ToJson(p.Q)},
+          {"c", ToJson(p.c)},
+          {"cones", cone_list},
+          {"G", ToJson(p.G)},
+          {"h", ToJson(p.h)},
           {"eigenvalue_floor", eigenvalue_floor},
-          {"x", ToJson(r.x)}, {"cone_duals", duals}, {"linear_duals", ToJson(r.linear_duals)},
+          {"x", ToJson(r.x)},
+          {"cone_duals", duals},
+          {"linear_duals", ToJson(r.linear_duals)},
           {"objective", r.objective},
           {"absolute_tolerance", settings.absolute_tolerance},
           {"relative_tolerance", settings.relative_tolerance},
@@ -136,8 +145,8 @@ int main(int argc, char** argv) {
   quasidyn::Random random(20240601);
   nlohmann::json problems = nlohmann::json::array();
   // Sizes like one contact step: (n, m) from a few to ~70 velocities and ~200 rows.
-  for (const auto& [n, m] : std::vector<std::pair<int, int>>{
-           {2, 3}, {5, 8}, {10, 25}, {20, 60}, {40, 120}, {69, 208}}) {
+  for (const auto& [n, m] :
+       std::vector<std::pair<int, int>>{{2, 3}, {5, 8}, {10, 25}, {20, 60}, {40, 120}, {69, 208}}) {
     problems.push_back(quasidyn::RandomQp(random, n, m, 0.1));
   }
   problems.push_back(quasidyn::RandomQp(random, 30, 90, 1e-3));  // ill-conditioned Q

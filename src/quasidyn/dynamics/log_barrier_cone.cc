@@ -31,8 +31,8 @@ FormulationSolution SolveConeLogBarrier(const StepProblem& problem, LogBarrierSo
   const LogBarrierProblem barrier = BuildConeLogBarrier(problem);
   const LogBarrierResult result = solver->Solve(barrier, settings);
   FormulationSolution solution;
-  if (!StartSolution(problem, "log-barrier cone (Pang 2022)", result.status, result.info, result.message,
-                     result.x, &solution))
+  if (!StartSolution(problem, "log-barrier cone (Pang 2022)", result.status, result.info,
+                     result.message, result.x, &solution))
     return solution;
   const int nc = problem.contacts.size();
   for (int i = 0; i < nc; ++i) {

@@ -21,8 +21,8 @@ FormulationSolution SolvePyramidLogBarrier(const StepProblem& problem, LogBarrie
   const LogBarrierProblem barrier = BuildPyramidLogBarrier(problem);
   const LogBarrierResult result = solver->Solve(barrier, settings);
   FormulationSolution solution;
-  if (!StartSolution(problem, "log-barrier pyramid (Pang 2022)", result.status, result.info, result.message,
-                     result.x, &solution))
+  if (!StartSolution(problem, "log-barrier pyramid (Pang 2022)", result.status, result.info,
+                     result.message, result.x, &solution))
     return solution;
   const int nc = problem.contacts.size();
   const Eigen::VectorXd g = barrier.G * result.x + barrier.h;

@@ -62,8 +62,8 @@ FormulationSolution SolveFrictionConeSocp(const StepProblem& problem, SocpSolver
     if (result.status == SolverStatus::kSolved) result.status = SolverStatus::kSolvedInaccurate;
   }
   FormulationSolution solution;
-  if (!StartSolution(problem, "SOCP (Pang 2022, exact friction cone)", result.status, result.info, result.message,
-                     result.x, &solution))
+  if (!StartSolution(problem, "SOCP (Pang 2022, exact friction cone)", result.status, result.info,
+                     result.message, result.x, &solution))
     return solution;
   const int nc = problem.contacts.size();
   int cone = 0, row = 0;

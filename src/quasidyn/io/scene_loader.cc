@@ -76,8 +76,7 @@ void ReadParameters(const YamlValue& root, Scene* scene) {
     const YamlValue type = formulation->Get("type");
     scene->formulation.type = type.AsString();
     const std::string& t = scene->formulation.type;
-    if (t != "qp" && t != "socp" && t != "log-barrier" && t != "log-barrier-cone" &&
-        t != "lcp") {
+    if (t != "qp" && t != "socp" && t != "log-barrier" && t != "log-barrier-cone" && t != "lcp") {
       type.Fail("unknown formulation '" + t + "' (qp, socp, log-barrier, log-barrier-cone, lcp)");
     }
     // Every other key is a numeric parameter (e.g. kappa), kept as given for the dynamics layer.

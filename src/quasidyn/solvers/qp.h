@@ -104,8 +104,8 @@ class QpSolver {
   std::vector<double> gram_value_;     // G_ij G_ik
   std::vector<int> gram_row_;          // i
   std::vector<int> diagonal_index_;    // position of each diagonal entry in sparse_reduced_
-  bool pattern_ready_ = false;  // sparse_reduced_ and its symbolic factorisation match
-                                // the patterns of sparse_G_ and sparse_Q_
+  bool pattern_ready_ = false;         // sparse_reduced_ and its symbolic factorisation match
+                                       // the patterns of sparse_G_ and sparse_Q_
   Eigen::VectorXd correction_, residual_, product_m_;
 };
 

@@ -257,8 +257,8 @@ TEST(QpTest, SparseWorkspaceReuseWithSameAndNewPattern) {
     double& g = same_pattern.G.data()[i];
     if (g != 0.0) g = random.Uniform(0.2, 1.0) * (random.Uniform(0, 1) < 0.5 ? -1 : 1);
   }
-  same_pattern.h = same_pattern.G * random.UniformVector(250, -1, 1) -
-                   random.UniformVector(180, 0.1, 1.0);
+  same_pattern.h =
+      same_pattern.G * random.UniformVector(250, -1, 1) - random.UniformVector(180, 0.1, 1.0);
   same_pattern.Q.diagonal() = random.UniformVector(250, 0.5, 2.0);
   const QpProblem new_pattern = SparseContactLikeQp(random, 250, 180);
   QpSolver solver;
@@ -271,9 +271,9 @@ TEST(QpTest, SparseWorkspaceReuseWithSameAndNewPattern) {
     ExpectKkt(*p, reused, QpSettings{});
     // Same symbolic ordering and same arithmetic: identical up to the last bits.
     EXPECT_EQ(reused.info.iterations, fresh.info.iterations);
-    EXPECT_LE((reused.x - fresh.x).lpNorm<Eigen::Infinity>(),
-              1e3 * std::numeric_limits<double>::epsilon() *
-                  (1 + fresh.x.lpNorm<Eigen::Infinity>()));
+    EXPECT_LE(
+        (reused.x - fresh.x).lpNorm<Eigen::Infinity>(),
+        1e3 * std::numeric_limits<double>::epsilon() * (1 + fresh.x.lpNorm<Eigen::Infinity>()));
   }
 }
 
