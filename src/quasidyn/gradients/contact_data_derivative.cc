@@ -1,12 +1,15 @@
 #include "quasidyn/gradients/contact_data_derivative.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "quasidyn/contact/friction_cone.h"
 #include "quasidyn/gradients/chain_kinematics.h"
+#include "quasidyn/gradients/pair_motion_derivative.h"
 
 namespace quasidyn {
 
@@ -27,10 +30,13 @@ Eigen::MatrixXd StackedContactJacobian(const ContactSet& contacts) {
 
 namespace {
 
-// The contacts of one geometry pair (one manifold query re-evaluates them all).
+// The contacts of one geometry pair (one manifold query re-evaluates them all) and, once
+// computed, their derivatives along the velocity directions that move the pair.
 struct PairContacts {
   int geometry_a = -1, geometry_b = -1, body_a = -1, body_b = -1;
   std::vector<int> contacts;
+  std::vector<int> slot;  // per velocity direction k: its row of `derivative`, or −1
+  std::vector<ContactPointDerivative> derivative;  // [slot · |contacts| + m] = d(contact m)/dε_k
 };
 
 std::vector<PairContacts> GroupByPair(const ContactSet& contacts) {
@@ -45,7 +51,15 @@ std::vector<PairContacts> GroupByPair(const ContactSet& contacts) {
         break;
       }
     }
-    if (!found) pairs.push_back({c.geometry_a, c.geometry_b, c.body_a, c.body_b, {i}});
+    if (!found) {
+      PairContacts p;
+      p.geometry_a = c.geometry_a;
+      p.geometry_b = c.geometry_b;
+      p.body_a = c.body_a;
+      p.body_b = c.body_b;
+      p.contacts = {i};
+      pairs.push_back(std::move(p));
+    }
   }
   return pairs;
 }
@@ -56,10 +70,64 @@ struct MovedTerms {
   std::vector<int> objects;
 };
 
-// Work space of one object body evaluation (reused: no allocation once grown).
+// Work space of the pair and object body evaluations (reused: no allocation once grown).
 struct Workspace {
-  SparseJacobian3 J_A, J_B;
+  SparseJacobian3 J_A, J_B, R_A, R_B;
+  std::vector<int> directions;
+  std::vector<Twist> xi_A, xi_B, relative;
+  std::vector<ContactPointDerivative> along;
 };
+
+// The twist (pair_motion_derivative.h) of a body for the unit velocity of column c of its
+// point Jacobian J (at the reference point) and rotational Jacobian R (same columns).
+Twist ColumnTwist(const SparseJacobian3& J, const SparseJacobian3& R, size_t c) {
+  Twist xi;
+  xi.angular = R.column[c];
+  xi.linear = J.column[c];
+  return xi;
+}
+
+// Fills p.slot and p.derivative at the base configuration of `kinematics`: the twists of the
+// two bodies for each velocity direction of their chains, about the mean witness point, and
+// the pair's motion derivative along them (2 r manifold queries, r <= 6).
+void DifferentiatePair(const GeometryQuery& geometry, const ContactSet& contacts,
+                       const ChainKinematics& kinematics, double tolerance, double data_step,
+                       int nv, Workspace* w, PairContacts* p) {
+  Eigen::Vector3d reference = Eigen::Vector3d::Zero();
+  for (int i : p->contacts) reference += contacts.contacts[i].p_A + contacts.contacts[i].p_B;
+  reference /= 2.0 * static_cast<double>(p->contacts.size());
+  kinematics.PointJacobian(p->body_a, reference, &w->J_A);
+  kinematics.RotationalJacobian(p->body_a, &w->R_A);
+  kinematics.PointJacobian(p->body_b, reference, &w->J_B);
+  kinematics.RotationalJacobian(p->body_b, &w->R_B);
+  // The union of the two chains' columns, in increasing velocity index: direction k and the
+  // twists of A and B for it.
+  w->directions.clear();
+  w->xi_A.clear();
+  w->xi_B.clear();
+  w->relative.clear();
+  size_t a = 0, b = 0;
+  while (a < w->J_A.index.size() || b < w->J_B.index.size()) {
+    const int k_a = a < w->J_A.index.size() ? w->J_A.index[a] : nv;
+    const int k_b = b < w->J_B.index.size() ? w->J_B.index[b] : nv;
+    const int k = std::min(k_a, k_b);
+    w->directions.push_back(k);
+    w->xi_A.push_back(k_a == k ? ColumnTwist(w->J_A, w->R_A, a++) : Twist{});
+    w->xi_B.push_back(k_b == k ? ColumnTwist(w->J_B, w->R_B, b++) : Twist{});
+    w->relative.push_back({w->xi_A.back().angular - w->xi_B.back().angular,
+                           w->xi_A.back().linear - w->xi_B.back().linear});
+  }
+  const PairMotionDerivative motion(geometry, contacts, p->contacts, kinematics.BodyPoses(),
+                                    tolerance, reference, w->relative, data_step);
+  const size_t members = p->contacts.size();
+  p->slot.assign(nv, -1);
+  p->derivative.resize(w->directions.size() * members);
+  for (size_t s = 0; s < w->directions.size(); ++s) {
+    p->slot[w->directions[s]] = static_cast<int>(s);
+    motion.Derivatives(w->xi_A[s], w->xi_B[s], &w->along);
+    std::copy(w->along.begin(), w->along.end(), p->derivative.begin() + s * members);
+  }
+}
 
 // Adds weight·(φ, J_c v, J_cᵀ λ_i) of the contact at `point` (configuration of `kinematics`)
 // into column k of the contraction; rows: the contact's first row of J_c, contact index i.
@@ -162,7 +230,7 @@ StepDataContraction DifferentiateStepData(ContactEngine* engine,
     const int instance = scene.bodies[b].instance;
     if (instance >= 0 && !scene.instances[instance].actuated) object_bodies.push_back(b);
   }
-  const std::vector<PairContacts> pairs = GroupByPair(contacts);
+  std::vector<PairContacts> pairs = GroupByPair(contacts);
 
   // Only what a direction moves changes: a contact or object body whose pose does not depend
   // on the direction's joint keeps its terms exactly (zero derivative). Per joint, once.
@@ -182,39 +250,30 @@ StepDataContraction DifferentiateStepData(ContactEngine* engine,
 
   const GeometryQuery& geometry = engine->geometry();
   Workspace work;
-  const double match_distance = 1000.0 * data_step;
+  for (PairContacts& p : pairs)
+    DifferentiatePair(geometry, contacts, kinematics, scene.contact_tolerance, data_step, nv, &work,
+                      &p);
   for (int k = 0; k < nv; ++k) {
     const MovedTerms& terms = moved[kinematics.JointOfVelocity(k)];
     if (terms.pairs.empty() && terms.objects.empty()) continue;
     for (const double sign : {1.0, -1.0}) {
       const double weight = sign / (2.0 * data_step);  // central difference
-      kinematics.Perturb(k, sign * data_step);         // q ⊕ ±data_step e_k
+      const double step = sign * data_step;
+      kinematics.Perturb(k, step);  // q ⊕ ±data_step e_k
       for (const PairContacts* p : terms.pairs) {
-        const std::vector<ContactPoint> points = geometry.PairManifold(
-            p->geometry_a, p->geometry_b, kinematics.BodyPoses(), scene.contact_tolerance);
-        for (int i : p->contacts) {
-          // Matched as in step_data_derivative.h: the nearest witness points.
+        // The pair's points at q ⊕ step e_k to first order: exact for the central difference
+        // of the terms below up to O(data_step²) (pair_motion_derivative.h).
+        const int members = static_cast<int>(p->contacts.size());
+        for (int m = 0; m < members; ++m) {
+          const int i = p->contacts[m];
           const Contact& c = contacts.contacts[i];
-          int best = -1;
-          double best_distance = match_distance;
-          for (int m = 0; m < static_cast<int>(points.size()); ++m) {
-            // distance >= |Δp_A|, so a point whose |Δp_A|² exceeds best² (with a margin of
-            // 1e-12 for the rounding of the squares) cannot be chosen: skip its square roots.
-            const double squared_A = (points[m].p_A - c.p_A).squaredNorm();
-            if (squared_A > best_distance * best_distance * (1.0 + 1e-12)) continue;
-            const double distance = std::sqrt(squared_A) + (points[m].p_B - c.p_B).norm();
-            if (distance <= best_distance) {
-              best = m;
-              best_distance = distance;
-            }
-          }
-          if (best < 0)
-            throw std::runtime_error("contact " + std::to_string(i) + " (geometries " +
-                                     std::to_string(c.geometry_a) + ", " +
-                                     std::to_string(c.geometry_b) + ") of q disappears within ±" +
-                                     std::to_string(data_step) + " along velocity direction " +
-                                     std::to_string(k) + ": the step is not differentiable there");
-          AddContactTerms(scene, kinematics, c, points[best], v, lambda, i, i * rows_per_contact, k,
+          const ContactPointDerivative& dc = p->derivative[p->slot[k] * members + m];
+          ContactPoint point;
+          point.phi = c.phi + step * dc.phi;
+          point.p_A = c.p_A + step * dc.p_A;
+          point.p_B = c.p_B + step * dc.p_B;
+          point.normal = c.normal + step * dc.normal;
+          AddContactTerms(scene, kinematics, c, point, v, lambda, i, i * rows_per_contact, k,
                           weight, &d);
         }
       }

@@ -23,20 +23,27 @@
 // mass matrix and gravity torques change, and q_a enters τ_h. The contact set is that of q:
 // contacts are matched at nearby configurations by geometry pair and nearest witness points;
 // when a contact of q has no match the derivative does not exist as computed and
-// std::runtime_error is thrown naming the direction.
+// std::runtime_error is thrown naming the contact and its pair.
 //
 // How each term is computed (contact_data_derivative.cc):
 //  * exact zeros: a direction k moves only the bodies below its joint; contacts of two bodies
 //    that do not move, and object bodies that do not move, contribute nothing to column k;
 //  * analytic: ∂τ_h,a/∂ε_k = −h K_a e_k for the robots' directions (τ_h,a = h K_a (u − q_a));
-//  * central differences (step data_step) at q ⊕ ±data_step e_k of the moved terms only: the
-//    manifold of each geometry pair with a moved body is re-evaluated alone
-//    (GeometryQuery::PairManifold), its points matched to the contacts of q, and φ, J_c v and
-//    J_cᵀλ evaluated for them with the witness points, normal and tangent basis found there
-//    (normals turn, tangents turn with them, witness points slide: ∂J/∂q in full); the moved
-//    object bodies' s·M_b v and h τ_b (orientation-dependent inertia, gravity lever arm).
-//    dφ is differenced too rather than taken as J_n e_k: the two agree for vertex–face and
-//    smooth contact, but not for manifold points clipped on an edge, which slide.
+//  * the geometry of each pair with a moved body, once per pair: the derivatives of its
+//    contacts' witness points, normals and φ along every direction that moves it, from central
+//    differences (step data_step) of the pair's manifold along the relative motions of its two
+//    bodies plus their exact common rigid motion (pair_motion_derivative.h: 2 manifold queries per
+//    relative direction, at most 6 directions, 3 planar);
+//  * central differences (step data_step) at q ⊕ ±data_step e_k of the moved terms only: φ,
+//    J_c v and J_cᵀλ evaluated with the bodies' poses at q ⊕ ±data_step e_k and the contacts'
+//    points to first order, point ± data_step·d(point)/dε_k (normals turn, tangents turn with
+//    them, witness points slide: ∂J/∂q in full); the moved object bodies' s·M_b v and h τ_b
+//    (orientation-dependent inertia, gravity lever arm). dφ is differenced too rather than
+//    taken as J_n e_k: the two agree for vertex–face and smooth contact, but not for manifold
+//    points clipped on an edge, which slide.
+// Where the geometry is not differentiable (boxes resting face on face, whose normal is either
+// box's face normal once they tilt) the result is the convention of pair_motion_derivative.h:
+// finite and deterministic, not a derivative.
 
 #include <Eigen/Core>
 

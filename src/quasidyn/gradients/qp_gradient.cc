@@ -107,6 +107,8 @@ QpSensitivity::QpSensitivity(const Scene& scene, double time_step, const Pyramid
   }
   M_rank_ = n - static_cast<int>(zero_pivots.size());
   if (M_rank_ == 0) return;
+  M_leading_block_ = n;
+  while (M_pivot_inverse_[M_leading_block_ - 1] == 0.0) --M_leading_block_;
   kkt_rank_ = n + M_rank_;
   if (zero_pivots.empty()) return;
   // null(M) = span of Πᵀ L⁻ᵀ e_k over the zero pivots k (qp_gradient.h); a thin QR makes
@@ -130,18 +132,32 @@ Eigen::MatrixXd QpSensitivity::SolveRangeSpace(const Eigen::MatrixXd& r1,
   const Eigen::MatrixXd y = P_factor_.SolveTranspose(r1);  // C⁻ᵀ r₁
   if (M_rank_ == 0) return P_factor_.Solve(y);             // no active constraint: x = y
   Eigen::MatrixXd x;
-  if (r2_transposed.cwiseAbs().maxCoeff() > 0) {
+  // The columns with r₂ ≠ 0 (the configuration directions; r₂ = 0 for u) lead.
+  int r2_columns = static_cast<int>(r2_transposed.rows());
+  while (r2_columns > 0 && r2_transposed.row(r2_columns - 1).cwiseAbs().maxCoeff() == 0)
+    --r2_columns;
+  if (r2_columns > 0) {
     // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂ with W r₂ = C⁻ᵀ (G_𝒜ᵀ r₂). (G_𝒜ᵀ r₂)ᵀ = Σ_r r₂,rᵀ G_𝒜,r is
     // accumulated by contiguous columns, one per non-zero of G_𝒜 (two bodies per row).
-    Eigen::MatrixXd Gt_r2_transposed = Eigen::MatrixXd::Zero(r2_transposed.rows(), y.rows());
+    Eigen::MatrixXd Gt_r2_transposed = Eigen::MatrixXd::Zero(r2_columns, y.rows());
     for (int r = 0; r < G_active_transpose_.outerSize(); ++r)
       for (Eigen::SparseMatrix<double>::InnerIterator it(G_active_transpose_, r); it; ++it)
-        Gt_r2_transposed.col(it.index()) += it.value() * r2_transposed.col(r);
-    x = M_factor_.transpositionsP() * P_factor_.SolveTranspose(Gt_r2_transposed.transpose());
-    M_factor_.matrixL().solveInPlace(x);
-    x = M_pivot_inverse_.asDiagonal() * x;
-    M_factor_.matrixU().solveInPlace(x);
-    x = M_factor_.transpositionsP().transpose() * x;
+        Gt_r2_transposed.col(it.index()) += it.value() * r2_transposed.col(r).head(r2_columns);
+    Eigen::MatrixXd z =
+        M_factor_.transpositionsP() * P_factor_.SolveTranspose(Gt_r2_transposed.transpose());
+    // D⁺ is zero past the last kept pivot, so only the leading block of L enters: the first
+    // rows of L⁻¹ z need only L's leading block, the rest are multiplied by zero, and the
+    // back substitution of a vector zero past the block stays zero there.
+    const int lead = M_leading_block_;
+    const auto L_lead =
+        M_factor_.matrixLDLT().topLeftCorner(lead, lead).triangularView<Eigen::UnitLower>();
+    auto z_lead = z.topRows(lead);
+    L_lead.solveInPlace(z_lead);
+    z_lead = M_pivot_inverse_.head(lead).asDiagonal() * z_lead;
+    L_lead.transpose().solveInPlace(z_lead);
+    z.bottomRows(z.rows() - lead).setZero();
+    x = Eigen::MatrixXd::Zero(y.rows(), y.cols());
+    x.leftCols(r2_columns) = M_factor_.transpositionsP().transpose() * z;
     if (N_.cols() > 0) x.noalias() += N_ * (N_.transpose() * (y - x));
   } else {
     x = N_.cols() > 0 ? Eigen::MatrixXd(N_ * (N_.transpose() * y))

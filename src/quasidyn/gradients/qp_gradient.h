@@ -32,7 +32,10 @@
 // rank-revealing for M ⪰ 0; pivots below 1e-10 × the largest are zero). The zero pivots k
 // give null(M) exactly: M Πᵀ L⁻ᵀ e_k = Πᵀ L D e_k = 0, and a thin QR of these few vectors
 // makes N orthonormal; x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂. Only N (n_v × nullity) is dense work per
-// right-hand side beyond two triangular solves, and for B (r₂ = 0) x = N Nᵀ y.
+// right-hand side beyond two triangular solves, and for B (r₂ = 0) x = N Nᵀ y. The solves
+// use only the leading block of L up to the last kept pivot (D⁺ is zero past it, so the rest
+// of L⁻¹'s rows are discarded and L⁻ᵀ of a vector zero there stays zero there), and only the
+// right-hand sides with r₂ ≠ 0 (the configuration directions).
 // When G_𝒜 is rank deficient (more active pyramid rows than the velocities they constrain,
 // e.g. a box flat on the ground: 16 rows on 6 velocities) the multipliers are not unique but
 // dv is, and r₂ enters through its orthogonal projection onto range(G_𝒜): the active
@@ -97,6 +100,7 @@ class QpSensitivity {
   int M_rank_ = 0;
   Eigen::LDLT<Eigen::MatrixXd> M_factor_;  // Π M Πᵀ = L D Lᵀ
   Eigen::VectorXd M_pivot_inverse_;        // D⁺: 1/D_i on the kept pivots, 0 on the zero ones
+  int M_leading_block_ = 0;                // 1 + the index of the last kept pivot
   Eigen::MatrixXd N_;                      // orthonormal basis of null(M) (n_v × nullity)
 };
 

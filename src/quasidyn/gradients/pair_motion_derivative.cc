@@ -1,0 +1,179 @@
+#include "quasidyn/gradients/pair_motion_derivative.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace quasidyn {
+namespace {
+
+using Vector6d = Eigen::Matrix<double, 6, 1>;
+
+// A residual below this fraction of the largest twist is in the span already. The twists come
+// from Jacobian columns with rounding of ≈ 1e-16 relative, and a dropped component of this
+// size changes a derivative by the same fraction, far below the central difference's own error.
+constexpr double kSpanTolerance = 1e-12;
+
+Vector6d Stack(const Twist& xi) {
+  Vector6d x;
+  x << xi.angular, xi.linear;
+  return x;
+}
+
+// At most six orthonormal 6-vectors, without heap storage.
+struct Basis6 {
+  Vector6d u[6];
+  int size = 0;
+
+  // Modified Gram–Schmidt with one re-orthogonalisation: adds x's residual, normalised, when
+  // its norm exceeds `tolerance` and fewer than six are kept.
+  void Add(const Vector6d& x, double tolerance) {
+    if (size == 6) return;
+    Vector6d r = x;
+    for (int pass = 0; pass < 2; ++pass)
+      for (int j = 0; j < size; ++j) r -= u[j].dot(r) * u[j];
+    const double norm = r.norm();
+    if (norm > tolerance) u[size++] = r / norm;
+  }
+};
+
+// The basis of span{twists} of the header: the world axes' rotations and translations
+// projected onto the span, orthonormalised in that order. It depends on the span only (not on
+// the order or scale of the twists, i.e. not on how the joints are parameterised), and is
+// the axes themselves when the span is everything (a free body against the world).
+std::vector<Vector6d> SpanBasis(const std::vector<Twist>& twists) {
+  double largest = 0.0;
+  for (const Twist& xi : twists) largest = std::max(largest, Stack(xi).norm());
+  if (!(largest > 0.0)) return {};
+  Basis6 span;
+  for (const Twist& xi : twists) span.Add(Stack(xi), kSpanTolerance * largest);
+  std::vector<Vector6d> basis;
+  if (span.size == 6) {  // everything: the axes themselves
+    for (int axis = 0; axis < 6; ++axis) basis.push_back(Vector6d::Unit(axis));
+    return basis;
+  }
+  // Every unit w of the span has Σ_axis (w · U Uᵀ e_axis)² = |w|² = 1, so some projected axis
+  // has a component >= 1/√6 along any w not yet covered: Gram–Schmidt keeps exactly dim span
+  // of them (the 1e-8 cut drops only round-off).
+  Basis6 axes;
+  for (int axis = 0; axis < 6 && axes.size < span.size; ++axis) {
+    Vector6d x = Vector6d::Zero();
+    for (int j = 0; j < span.size; ++j) x += span.u[j][axis] * span.u[j];  // (U Uᵀ) e_axis
+    axes.Add(x, 1e-8);
+  }
+  basis.assign(axes.u, axes.u + axes.size);
+  return basis;
+}
+
+// p ↦ c + s v + R(s ω)(p − c) (header), as a pose to compose on the left of X_WA.
+Eigen::Isometry3d Motion(const Vector6d& u, double s, const Eigen::Vector3d& c) {
+  const Eigen::Vector3d omega = u.head<3>(), v = u.tail<3>();
+  const double angle = s * omega.norm();
+  const Eigen::Matrix3d R = angle != 0.0
+                                ? Eigen::AngleAxisd(angle, omega.normalized()).toRotationMatrix()
+                                : Eigen::Matrix3d::Identity();
+  Eigen::Isometry3d motion = Eigen::Isometry3d::Identity();
+  motion.linear() = R;
+  motion.translation() = c + s * v - R * c;
+  return motion;
+}
+
+}  // namespace
+
+PairMotionDerivative::PairMotionDerivative(const GeometryQuery& geometry,
+                                           const ContactSet& contacts,
+                                           const std::vector<int>& members,
+                                           const std::vector<Eigen::Isometry3d>& X_WB,
+                                           double tolerance, const Eigen::Vector3d& reference,
+                                           const std::vector<Twist>& relative, double step)
+    : reference_(reference), basis_(SpanBasis(relative)) {
+  if (!(step > 0) || !std::isfinite(step))
+    throw std::invalid_argument("PairMotionDerivative: step must be finite and > 0");
+  if (members.empty()) throw std::invalid_argument("PairMotionDerivative: no contacts given");
+  for (int i : members)
+    if (i < 0 || i >= contacts.size())
+      throw std::invalid_argument("PairMotionDerivative: contact index " + std::to_string(i) +
+                                  " is not in the contact set");
+  const Contact& first = contacts.contacts[members[0]];
+  for (int i : members) {
+    const Contact& c = contacts.contacts[i];
+    if (c.geometry_a != first.geometry_a || c.geometry_b != first.geometry_b)
+      throw std::invalid_argument("PairMotionDerivative: contacts " + std::to_string(members[0]) +
+                                  " and " + std::to_string(i) + " are of different pairs");
+    base_.push_back({c.phi, c.p_A, c.p_B, c.normal});
+  }
+  const int body_a = first.body_a;
+  if (body_a < 0 || body_a >= static_cast<int>(X_WB.size()))
+    throw std::invalid_argument("PairMotionDerivative: body " + std::to_string(body_a) +
+                                " has no pose");
+
+  const double match_distance = 1000.0 * step;
+  std::vector<Eigen::Isometry3d> moved = X_WB;
+  along_.assign(basis_.size() * members.size(), ContactPointDerivative{});
+  for (size_t j = 0; j < basis_.size(); ++j) {
+    for (const double sign : {1.0, -1.0}) {
+      const double weight = sign / (2.0 * step);  // central difference
+      moved[body_a] = Motion(basis_[j], sign * step, reference) * X_WB[body_a];
+      const std::vector<ContactPoint> points =
+          geometry.PairManifold(first.geometry_a, first.geometry_b, moved, tolerance);
+      for (size_t m = 0; m < members.size(); ++m) {
+        // The nearest witness points (step_data_derivative.h).
+        const ContactPoint& at = base_[m];
+        int best = -1;
+        double best_distance = match_distance;
+        for (int p = 0; p < static_cast<int>(points.size()); ++p) {
+          // distance >= |Δp_A|, so a point whose |Δp_A|² exceeds best² (with a margin of
+          // 1e-12 for the rounding of the squares) cannot be chosen: skip its square roots.
+          const double squared_A = (points[p].p_A - at.p_A).squaredNorm();
+          if (squared_A > best_distance * best_distance * (1.0 + 1e-12)) continue;
+          const double distance = std::sqrt(squared_A) + (points[p].p_B - at.p_B).norm();
+          if (distance <= best_distance) {
+            best = p;
+            best_distance = distance;
+          }
+        }
+        if (best < 0)
+          throw std::runtime_error(
+              "contact " + std::to_string(members[m]) + " (geometries " +
+              std::to_string(first.geometry_a) + ", " + std::to_string(first.geometry_b) +
+              ") of q disappears when its bodies move relative to each other by ±" +
+              std::to_string(step) + " (relative motion " + std::to_string(j) +
+              "): the step is not differentiable there");
+        ContactPointDerivative& d = along_[j * members.size() + m];
+        d.phi += weight * points[best].phi;
+        d.p_A += weight * points[best].p_A;
+        d.p_B += weight * points[best].p_B;
+        d.normal += weight * points[best].normal;
+      }
+    }
+  }
+}
+
+void PairMotionDerivative::Derivatives(const Twist& xi_A, const Twist& xi_B,
+                                       std::vector<ContactPointDerivative>* out) const {
+  // δ = Σ_j (u_j · δ) u_j.
+  const Vector6d delta = Stack(xi_A) - Stack(xi_B);
+  double coefficient[6];
+  const int r = static_cast<int>(basis_.size());
+  for (int j = 0; j < r; ++j) coefficient[j] = basis_[j].dot(delta);
+  out->resize(base_.size());
+  for (size_t m = 0; m < base_.size(); ++m) {
+    const ContactPoint& at = base_[m];
+    ContactPointDerivative& d = (*out)[m];
+    // common(ξ_B) (header) + D δ.
+    d.phi = 0.0;
+    d.p_A = xi_B.angular.cross(at.p_A - reference_) + xi_B.linear;
+    d.p_B = xi_B.angular.cross(at.p_B - reference_) + xi_B.linear;
+    d.normal = xi_B.angular.cross(at.normal);
+    for (int j = 0; j < r; ++j) {
+      const ContactPointDerivative& along = along_[j * base_.size() + m];
+      d.phi += coefficient[j] * along.phi;
+      d.p_A += coefficient[j] * along.p_A;
+      d.p_B += coefficient[j] * along.p_B;
+      d.normal += coefficient[j] * along.normal;
+    }
+  }
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,85 @@
+#pragma once
+// Derivatives of one geometry pair's contact points with respect to rigid motions of its two
+// bodies, from central differences of the pair's manifold along the RELATIVE motions only
+// (used by contact_data_derivative.cc).
+//
+// A twist ξ = (ω, v) is a rigid motion per unit ε: ω [rad] the rotation, v [m] the motion of
+// the world point c (the reference point), so that a point p of the moved body moves by
+// ṗ = ω × (p − c) + v.
+//
+// The manifold of a pair depends only on the relative pose of its two bodies, and it moves
+// with them when both move together: under a common motion ξ of A and B, φ is unchanged and
+// the witness points and the normal are carried along,
+//   common(ξ):  ṗ_A = ω × (p_A − c) + v,   ṗ_B = ω × (p_B − c) + v,   ṅ = ω × n,   φ̇ = 0.
+// To first order, moving A by ξ_A and B by ξ_B is moving both by ξ_B and then A alone by the
+// relative twist δ = ξ_A − ξ_B, so
+//   d(point)/dε = D δ + common(ξ_B),
+// with D the derivative under motions of A alone. D is needed only on the span of the
+// relative twists that occur: at most 6 dimensions in 3D, 3 in a planar scene, fewer when the
+// joints allow less. With u_1 … u_r an orthonormal basis of that span (modified Gram–Schmidt
+// with one re-orthogonalisation, Golub & Van Loan §5.2.8; twists as 6-vectors (ω, v), 1 rad
+// counted as 1 m, as in the tangent coordinates of q), D u_j is the central difference of
+// GeometryQuery::PairManifold with A moved by ±ε u_j:
+//   D u_j ≈ [points(A moved by +ε u_j) − points(A moved by −ε u_j)] / (2ε),
+// 2r manifold queries per pair instead of two per velocity direction that moves the pair (a
+// finger of the 7-joint arm against a free cube: 14 directions, 28 queries; here 12).
+//
+// The motion of A by s u (s = ±ε, u = (ω, v)) is p ↦ c + s v + R(s ω)(p − c), R(s ω) the
+// rotation by the angle s|ω| about ω: its derivative at s = 0 is u exactly, and its
+// second-order term is even in s, so the central difference cancels it.
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <vector>
+
+#include "quasidyn/contact/contact_set.h"
+#include "quasidyn/geometry/contact_point.h"
+#include "quasidyn/geometry/geometry_query.h"
+
+namespace quasidyn {
+
+struct Twist {
+  Eigen::Vector3d angular = Eigen::Vector3d::Zero();  // ω [rad per unit ε]
+  Eigen::Vector3d linear = Eigen::Vector3d::Zero();   // v of the reference point [m per unit ε]
+};
+
+// d/dε of the fields of a ContactPoint.
+struct ContactPointDerivative {
+  double phi = 0.0;                                  // [m]
+  Eigen::Vector3d p_A = Eigen::Vector3d::Zero();     // [m]
+  Eigen::Vector3d p_B = Eigen::Vector3d::Zero();     // [m]
+  Eigen::Vector3d normal = Eigen::Vector3d::Zero();  // [1]
+};
+
+class PairMotionDerivative {
+ public:
+  // The contacts `members` of `contacts` (indices, all of the pair geometry_a, geometry_b,
+  // on bodies body_a, body_b, at the body poses X_WB), the reference point c [m, world], the
+  // relative twists (ξ_A − ξ_B about c) whose span is needed, the contact tolerance [m] of
+  // the scene and the difference step ε > 0 [m or rad]. Queries 2r manifolds. A manifold
+  // point is matched to a contact as the nearest within 1000 ε (sum of the two witness
+  // distances); throws std::runtime_error naming the contact and the pair when a contact
+  // has no match (it disappears: no derivative there).
+  PairMotionDerivative(const GeometryQuery& geometry, const ContactSet& contacts,
+                       const std::vector<int>& members, const std::vector<Eigen::Isometry3d>& X_WB,
+                       double tolerance, const Eigen::Vector3d& reference,
+                       const std::vector<Twist>& relative, double step);
+
+  // r: the dimension of the span of the relative twists (2r manifold queries were made).
+  int BasisSize() const { return static_cast<int>(basis_.size()); }
+
+  // d(contact m)/dε for every member m (out[m], m indexes `members`) when A moves by xi_A
+  // and B by xi_B (both about the reference point) per unit ε; xi_A − xi_B must lie in the
+  // span of the relative twists given (a component outside it is ignored).
+  void Derivatives(const Twist& xi_A, const Twist& xi_B,
+                   std::vector<ContactPointDerivative>* out) const;
+
+ private:
+  using Vector6d = Eigen::Matrix<double, 6, 1>;
+  Eigen::Vector3d reference_;
+  std::vector<ContactPoint> base_;             // per member
+  std::vector<Vector6d> basis_;                // u_1 … u_r
+  std::vector<ContactPointDerivative> along_;  // [j · |members| + m] = D u_j for member m
+};
+
+}  // namespace quasidyn

@@ -1,0 +1,224 @@
+#include "quasidyn/gradients/pair_motion_derivative.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "quasidyn/gradients/gradient_test_support.h"
+#include "quasidyn/kinematics/kinematics.h"
+
+namespace quasidyn {
+namespace {
+
+using testing::LoadExample;
+using testing::State;
+using testing::StateAfter;
+
+constexpr double kStep = 6.0555e-6;  // ε [m or rad], as DifferentiateStepData's default
+// Both sides are central differences with kStep of the same smooth geometry along the same
+// motion, one of the bodies' two motions, the other of the relative motion plus the analytic
+// common motion: round-off ε_machine·|x|/ε ≈ 4e-11 and O(ε²) truncation, far below 1e-8, while
+// a wrong sign or a missing common-motion term is an O(1) error.
+constexpr double kTolerance = 1e-8;
+
+// The pose moved as in the header: p ↦ c + s v + R(s ω)(p − c), written independently.
+Eigen::Isometry3d Moved(const Eigen::Isometry3d& X, const Twist& xi, double s,
+                        const Eigen::Vector3d& c) {
+  const double angle = s * xi.angular.norm();
+  Eigen::Isometry3d motion = Eigen::Isometry3d::Identity();
+  if (angle != 0.0) motion.rotate(Eigen::AngleAxisd(angle, xi.angular.normalized()));
+  motion.pretranslate(c + s * xi.linear - motion.linear() * c);
+  return motion * X;
+}
+
+Twist RandomTwist(std::mt19937* random, bool planar) {
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  Twist xi;
+  for (int i = 0; i < 3; ++i) {
+    xi.angular[i] = uniform(*random);
+    xi.linear[i] = 0.2 * uniform(*random);
+  }
+  if (planar) {
+    xi.angular.head<2>().setZero();
+    xi.linear.z() = 0.0;
+  }
+  return xi;
+}
+
+struct PairOf {
+  std::vector<int> members;
+  Eigen::Vector3d reference = Eigen::Vector3d::Zero();
+};
+
+// The contacts of the pair of contact `first`, and their mean witness point.
+PairOf PairOfContact(const ContactSet& contacts, int first) {
+  PairOf pair;
+  const Contact& c0 = contacts.contacts[first];
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts.contacts[i];
+    if (c.geometry_a != c0.geometry_a || c.geometry_b != c0.geometry_b) continue;
+    pair.members.push_back(i);
+    pair.reference += 0.5 * (c.p_A + c.p_B);
+  }
+  pair.reference /= static_cast<double>(pair.members.size());
+  return pair;
+}
+
+struct Case {
+  std::string example;
+  int steps;
+  bool world_pairs_only = false;  // only the pairs against the world (the ground)
+};
+
+class PairMotionAgainstBothBodiesMoved : public ::testing::TestWithParam<Case> {};
+
+// Both bodies moved by random twists, differenced directly, against the relative-motion
+// derivative given the relative twist alone (a one-dimensional span: one basis direction).
+TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
+  const Scene scene = LoadExample(GetParam().example);
+  const State s = StateAfter(scene, SettingsFromScene(scene), GetParam().steps);
+  ContactEngine engine(scene);
+  const ContactSet contacts = engine.Compute(s.q);
+  ASSERT_GT(contacts.size(), 0);
+  Kinematics kinematics(scene);
+  kinematics.Update(s.q);
+  const std::vector<Eigen::Isometry3d>& X_WB = kinematics.BodyPoses();
+  std::mt19937 random(11);
+  std::vector<bool> done(contacts.size(), false);
+  int pairs = 0;
+  for (int first = 0; first < contacts.size(); ++first) {
+    if (done[first]) continue;
+    const PairOf pair = PairOfContact(contacts, first);
+    for (int i : pair.members) done[i] = true;
+    const Contact& c0 = contacts.contacts[first];
+    if (GetParam().world_pairs_only && c0.body_b != 0) continue;
+    const Twist xi_A = RandomTwist(&random, scene.planar);
+    const Twist xi_B = RandomTwist(&random, scene.planar);
+    const Twist relative{xi_A.angular - xi_B.angular, xi_A.linear - xi_B.linear};
+    const PairMotionDerivative motion(engine.geometry(), contacts, pair.members, X_WB,
+                                      scene.contact_tolerance, pair.reference, {relative}, kStep);
+    EXPECT_EQ(motion.BasisSize(), 1);
+    std::vector<ContactPointDerivative> derivative;
+    motion.Derivatives(xi_A, xi_B, &derivative);
+    ASSERT_EQ(derivative.size(), pair.members.size());
+
+    std::vector<ContactPoint> points[2];
+    for (int side = 0; side < 2; ++side) {
+      const double step = side == 0 ? kStep : -kStep;
+      std::vector<Eigen::Isometry3d> moved = X_WB;
+      moved[c0.body_a] = Moved(X_WB[c0.body_a], xi_A, step, pair.reference);
+      moved[c0.body_b] = Moved(X_WB[c0.body_b], xi_B, step, pair.reference);
+      points[side] = engine.geometry().PairManifold(c0.geometry_a, c0.geometry_b, moved,
+                                                    scene.contact_tolerance);
+    }
+    for (size_t m = 0; m < pair.members.size(); ++m) {
+      const Contact& c = contacts.contacts[pair.members[m]];
+      ContactPoint nearest[2];
+      for (int side = 0; side < 2; ++side) {
+        double best = 1e300;
+        for (const ContactPoint& p : points[side]) {
+          const double distance = (p.p_A - c.p_A).norm() + (p.p_B - c.p_B).norm();
+          if (distance < best) {
+            best = distance;
+            nearest[side] = p;
+          }
+        }
+        ASSERT_LT(best, 1000.0 * kStep);
+      }
+      const double scale = 1.0 + std::max(c.p_A.norm(), c.p_B.norm());
+      EXPECT_NEAR(derivative[m].phi, (nearest[0].phi - nearest[1].phi) / (2.0 * kStep),
+                  kTolerance * scale);
+      EXPECT_LT((derivative[m].p_A - (nearest[0].p_A - nearest[1].p_A) / (2.0 * kStep)).norm(),
+                kTolerance * scale);
+      EXPECT_LT((derivative[m].p_B - (nearest[0].p_B - nearest[1].p_B) / (2.0 * kStep)).norm(),
+                kTolerance * scale);
+      EXPECT_LT(
+          (derivative[m].normal - (nearest[0].normal - nearest[1].normal) / (2.0 * kStep)).norm(),
+          kTolerance * scale);
+    }
+    ++pairs;
+  }
+  EXPECT_GT(pairs, 0);
+}
+
+// Smooth pairs (contact_data_derivative_test.cc finds which): fingers on the object in the
+// planar examples (both bodies move) and, in 3D, the cubes on the ground (the ground moved
+// too); the cubes stacked face on face are kinks and left out.
+INSTANTIATE_TEST_SUITE_P(Examples, PairMotionAgainstBothBodiesMoved,
+                         ::testing::Values(Case{"planar_gripper", 6}, Case{"planar_gripper", 15},
+                                           Case{"planar_pushing", 50}, Case{"planar_hand", 60},
+                                           Case{"arm_cubes", 87, true}),
+                         [](const ::testing::TestParamInfo<Case>& param_info) {
+                           return param_info.param.example + "_" +
+                                  std::to_string(param_info.param.steps);
+                         });
+
+// The number of manifold directions is the dimension of the span of the relative twists.
+TEST(PairMotionDerivative, BasisIsTheSpanOfTheRelativeTwists) {
+  const Scene scene = LoadExample("planar_gripper");
+  const State s = StateAfter(scene, SettingsFromScene(scene), 6);
+  ContactEngine engine(scene);
+  const ContactSet contacts = engine.Compute(s.q);
+  ASSERT_GT(contacts.size(), 0);
+  Kinematics kinematics(scene);
+  kinematics.Update(s.q);
+  const PairOf pair = PairOfContact(contacts, 0);
+  std::mt19937 random(3);
+  auto basis_size = [&](const std::vector<Twist>& twists) {
+    return PairMotionDerivative(engine.geometry(), contacts, pair.members, kinematics.BodyPoses(),
+                                scene.contact_tolerance, pair.reference, twists, kStep)
+        .BasisSize();
+  };
+  EXPECT_EQ(basis_size({}), 0);
+  EXPECT_EQ(basis_size({Twist{}}), 0);
+  const Twist a = RandomTwist(&random, true), b = RandomTwist(&random, true);
+  const Twist sum{a.angular + 2.0 * b.angular, a.linear + 2.0 * b.linear};
+  EXPECT_EQ(basis_size({a, b, sum}), 2);
+  std::vector<Twist> planar;
+  for (int i = 0; i < 5; ++i) planar.push_back(RandomTwist(&random, true));
+  EXPECT_EQ(basis_size(planar), 3);  // ω_z, v_x, v_y
+}
+
+TEST(PairMotionDerivative, RejectsBadInputAndNamesADisappearingContact) {
+  const Scene scene = LoadExample("planar_gripper");
+  const State s = StateAfter(scene, SettingsFromScene(scene), 6);
+  ContactEngine engine(scene);
+  ContactSet contacts = engine.Compute(s.q);
+  ASSERT_GT(contacts.size(), 0);
+  Kinematics kinematics(scene);
+  kinematics.Update(s.q);
+  const PairOf pair = PairOfContact(contacts, 0);
+  std::mt19937 random(5);
+  const std::vector<Twist> twists{RandomTwist(&random, true)};
+  const auto& X_WB = kinematics.BodyPoses();
+  const double tol = scene.contact_tolerance;
+  const GeometryQuery& geometry = engine.geometry();
+  EXPECT_THROW(PairMotionDerivative(geometry, contacts, pair.members, X_WB, tol, pair.reference,
+                                    twists, 0.0),
+               std::invalid_argument);
+  EXPECT_THROW(
+      PairMotionDerivative(geometry, contacts, {}, X_WB, tol, pair.reference, twists, kStep),
+      std::invalid_argument);
+  EXPECT_THROW(PairMotionDerivative(geometry, contacts, {contacts.size()}, X_WB, tol,
+                                    pair.reference, twists, kStep),
+               std::invalid_argument);
+  // A contact 5 cm away from any manifold point of its pair has no match.
+  contacts.contacts[pair.members[0]].p_A += Eigen::Vector3d(0.05, 0.0, 0.0);
+  contacts.contacts[pair.members[0]].p_B += Eigen::Vector3d(0.05, 0.0, 0.0);
+  try {
+    PairMotionDerivative(geometry, contacts, pair.members, X_WB, tol, pair.reference, twists,
+                         kStep);
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& error) {
+    const std::string what = error.what();
+    EXPECT_NE(what.find("contact " + std::to_string(pair.members[0])), std::string::npos);
+    EXPECT_NE(what.find("disappears"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace quasidyn
