@@ -1,61 +1,72 @@
-// Kinematics update plus contact query on the arm + 10 cubes scene (Pang & Tedrake 2021,
-// Fig. 1): the per-step front end every formulation pays before building its problem.
+// The contact query of the arm + 10 cubes scene (Pang & Tedrake 2021, Fig. 1) at q0 and at the
+// grasp (bench_scenes.h): the front end every formulation pays before building its problem.
+//   BM_KinematicsUpdate     forward kinematics;
+//   BM_GeometryModelQuery   broad and narrow phase into the model's compiled geometry;
+//   BM_ContactQuery         kinematics, geometry and the contact set with its Jacobians
+//                           (ContactModel::Compute); reports heap allocations per query.
 // Run: build/release/contact_query_bench --benchmark_repetitions=10
 //        --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
-#include "quasidyn/contact/contact_set.h"
-#include "quasidyn/io/scene_loader.h"
+#include "bench_scenes.h"
+#include "quasidyn/contact/contact_model.h"
 
-namespace quasidyn {
+namespace quasidyn::bench {
 namespace {
 
-const Scene& ArmCubes() {
-  static const Scene scene = LoadScene(QUASIDYN_SOURCE_DIR "/examples/arm_cubes/scene.yaml");
-  return scene;
+const Eigen::VectorXd& ConfigurationOf(bool grasp) {
+  static const Eigen::VectorXd q0 = SceneOf(Example::kArmCubes)->q0;
+  return grasp ? StateOf(Example::kArmCubes).x.q : q0;
 }
 
-void BM_KinematicsUpdate(benchmark::State& state) {
-  const Scene& scene = ArmCubes();
-  Kinematics kinematics(scene);
+void BM_KinematicsUpdate(benchmark::State& state, bool grasp) {
+  Kinematics kinematics(SceneOf(Example::kArmCubes));
+  const Eigen::VectorXd& q = ConfigurationOf(grasp);
   for (auto _ : state) {
-    kinematics.Update(scene.q0);
+    kinematics.Update(q);
     benchmark::DoNotOptimize(kinematics.BodyPoses().data());
   }
 }
-BENCHMARK(BM_KinematicsUpdate);
+BENCHMARK_CAPTURE(BM_KinematicsUpdate, q0, false);
+BENCHMARK_CAPTURE(BM_KinematicsUpdate, grasp, true);
 
-void BM_GeometryQuery(benchmark::State& state) {
-  const Scene& scene = ArmCubes();
+void BM_GeometryModelQuery(benchmark::State& state, bool grasp) {
+  const ScenePtr scene = SceneOf(Example::kArmCubes);
   Kinematics kinematics(scene);
-  kinematics.Update(scene.q0);
-  GeometryQuery query(scene);
-  size_t count = 0;
+  kinematics.Update(ConfigurationOf(grasp));
+  const GeometryModel geometry(scene);
+  GeometryData data = geometry.CreateData();
   for (auto _ : state) {
-    auto candidates = query.Query(kinematics.BodyPoses(), scene.contact_tolerance);
-    count = candidates.size();
-    benchmark::DoNotOptimize(candidates.data());
+    geometry.Query(kinematics.BodyPoses(), scene->contact_tolerance, &data);
+    benchmark::DoNotOptimize(&data);
   }
-  state.counters["contacts"] = static_cast<double>(count);
+  state.counters["contacts"] = static_cast<double>(data.candidates().size());
 }
-BENCHMARK(BM_GeometryQuery);
+BENCHMARK_CAPTURE(BM_GeometryModelQuery, q0, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_GeometryModelQuery, grasp, true)->Unit(benchmark::kMicrosecond);
 
-// The whole front end: kinematics, geometry, and the contact set with its Jacobians.
-void BM_KinematicsAndContactSet(benchmark::State& state) {
-  const Scene& scene = ArmCubes();
-  ContactEngine engine(scene);
-  int count = 0;
-  for (auto _ : state) {
-    const ContactSet& contacts = engine.Compute(scene.q0);
-    count = contacts.size();
-    benchmark::DoNotOptimize(&contacts);
+void BM_ContactQuery(benchmark::State& state, bool grasp) {
+  const ContactModel model(SceneOf(Example::kArmCubes));
+  ContactData data = model.CreateData();
+  const Eigen::VectorXd& q = ConfigurationOf(grasp);
+  model.Compute(q, &data);
+  long allocations = 0;
+  {
+    testing::MallocCounter counter;
+    model.Compute(q, &data);
+    allocations = counter.count();
   }
-  state.counters["contacts"] = count;
-  state.counters["nv"] = scene.nv;
+  for (auto _ : state) {
+    model.Compute(q, &data);
+    benchmark::DoNotOptimize(&data);
+  }
+  state.counters["contacts"] = data.contacts().size();
+  state.counters["allocations"] = static_cast<double>(allocations);
 }
-BENCHMARK(BM_KinematicsAndContactSet);
+BENCHMARK_CAPTURE(BM_ContactQuery, q0, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_ContactQuery, grasp, true)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
-}  // namespace quasidyn
+}  // namespace quasidyn::bench
 
 BENCHMARK_MAIN();

@@ -1,16 +1,11 @@
 // Our solvers next to Siconos numerics (an independent implementation) on the same problems:
 //   * Lemke (ours) vs lcp_lexicolemke, on seeded random LCPs and on the LCP of arm-scene steps;
 //   * the pyramid QP of Pang & Tedrake 2021, eq. (10), by our interior point vs Siconos
-//     solving the equivalent LCP (v eliminated, bench/arm_cubes_grasp.h: EliminatedLcp) with
-//     lcp_lexicolemke and lcp_pgs; lcp_enum only on the small random LCPs (it is 2^n).
+//     solving the equivalent LCP (v eliminated, EliminatedLcp below) with lcp_lexicolemke and
+//     lcp_pgs; lcp_enum only on the small random LCPs (it is 2^n).
 // Before the Google Benchmark runs, a table prints the median times side by side as ratios
 // (ours / Siconos) with the agreement of the answers.
-//
-// NOTE (guard): bench programs link quasidyn_core + benchmark only; this one also needs
-//   target_link_libraries(solver_reference_bench PRIVATE siconos_numerics_reference)
-// in CMakeLists.txt (inside the QUASIDYN_BUILD_BENCH block, after the foreach). Until then,
-// build it by hand (see tests/reference/README.md).
-// Run: build-bench/solver_reference_bench --benchmark_repetitions=10
+// Run: build/release/solver_reference_bench --benchmark_repetitions=10
 //        --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
@@ -23,8 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "arm_cubes_grasp.h"
+#include "bench_scenes.h"
 #include "quasidyn/dynamics/quasi_dynamic_qp.h"
+#include "quasidyn/solvers/lemke.h"
+#include "quasidyn/testing/step_problems.h"
 
 // Siconos numerics (C API).
 #include "LCP_Solvers.h"
@@ -59,20 +56,32 @@ struct ArmStepProblem {
   LcpProblem lcp;
 };
 
+// The LCP of the QP's KKT conditions with v eliminated (Pang & Tedrake 2021, eq. (9) with
+// the impedance cost of eq. (10a)): Qv + c = Gᵀβ, w = Gv − h >= 0, β >= 0, wᵀβ = 0 give
+// v = Q⁻¹(Gᵀβ − c) and w = M β + q with M = G Q⁻¹ Gᵀ, q = −G Q⁻¹ c − h. Requires Q ≻ 0.
+LcpProblem EliminatedLcp(const QpProblem& qp) {
+  const MatrixXd Q = qp.Q.ToDense(), G = qp.G.ToDense();
+  const Eigen::LLT<MatrixXd> factor(Q);
+  if (factor.info() != Eigen::Success) throw std::runtime_error("EliminatedLcp: Q is not PD");
+  const MatrixXd Q_inverse_Gt = factor.solve(G.transpose());
+  LcpProblem lcp{G * Q_inverse_Gt, -G * factor.solve(qp.c) - qp.h};
+  lcp.M = 0.5 * (lcp.M + lcp.M.transpose()).eval();  // symmetric up to rounding
+  return lcp;
+}
+
 // The pyramid QP and its LCP at t = 0.5 s (approach), 2 s (grasp) and 4 s (carry).
 const std::vector<ArmStepProblem>& ArmProblems() {
   static const std::vector<ArmStepProblem> problems = [] {
-    const Scene& scene = ArmCubesScene();
-    const FormulationSettings settings = SettingsFromScene(scene);
+    const ScenePtr scene = SceneOf(Example::kArmCubes);
+    const FormulationSettings settings = SettingsFromScene(*scene);
     std::vector<ArmStepProblem> out;
     for (const double t : {0.5, 2.0, 4.0}) {
-      const SceneState state = AdvanceWithQp(scene, static_cast<int>(t / scene.time_step + 0.5));
-      ContactEngine engine(scene);
-      const ContactSet& contacts = engine.Compute(state.q);
-      const QuasiDynamicCost cost = BuildQuasiDynamicCost(engine.kinematics(), state.u, settings);
+      const SceneState state =
+          AdvanceWithQp(Example::kArmCubes, static_cast<int>(t / scene->time_step + 0.5));
+      const testing::OwnedStepProblem step(scene, settings, state.x.q, state.u);
       ArmStepProblem p;
       p.name = "arm t=" + std::to_string(t).substr(0, 3) + "s";
-      p.qp = PyramidQp(contacts, cost, settings.time_step);
+      BuildPyramidQp(step.get(), &p.qp);
       p.lcp = EliminatedLcp(p.qp);
       out.push_back(std::move(p));
     }
@@ -194,6 +203,7 @@ void PrintSideBySide() {
   for (const int n : {10, 30, 100}) {
     const LcpProblem p = RandomLcp(n, 1000 + n);
     LemkeSolver lemke;
+    lemke.Setup(n);
     const LcpResult ours = lemke.Solve(p);
     const double ours_time = MedianSeconds([&] { lemke.Solve(p); });
     std::vector<SiconosMethod> methods = {SiconosMethod::kLexicoLemke};
@@ -213,17 +223,20 @@ void PrintSideBySide() {
   for (const ArmStepProblem& p : ArmProblems()) {
     const std::string label = p.name + " m=" + std::to_string(p.lcp.q.size());
     // v = Q⁻¹(Gᵀz − c) is unique (Q ≻ 0) even where z is not (M = G Q⁻¹ Gᵀ is singular).
-    const Eigen::LLT<MatrixXd> Q_factor(p.qp.Q);
+    const Eigen::LLT<MatrixXd> Q_factor(p.qp.Q.ToDense());
+    const MatrixXd G = p.qp.G.ToDense();
     const auto velocity = [&](const VectorXd& z) {
-      return VectorXd(Q_factor.solve(p.qp.G.transpose() * z - p.qp.c));
+      return VectorXd(Q_factor.solve(G.transpose() * z - p.qp.c));
     };
     LemkeSolver lemke;
+    lemke.Setup(static_cast<int>(p.lcp.q.size()));
     const LcpResult ours_lcp = lemke.Solve(p.lcp);
     const double lemke_time = MedianSeconds([&] { lemke.Solve(p.lcp); });
     QpSolver qp_solver;
     const QpSettings qp_settings = ContactQpSettings();
-    const QpResult ours_qp = qp_solver.Solve(p.qp, qp_settings);
-    const double qp_time = MedianSeconds([&] { qp_solver.Solve(p.qp, qp_settings); });
+    qp_solver.Setup(p.qp, qp_settings);
+    const QpResult ours_qp = qp_solver.Solve();
+    const double qp_time = MedianSeconds([&] { qp_solver.Solve(); });
     for (const SiconosMethod method : {SiconosMethod::kLexicoLemke, SiconosMethod::kPgs}) {
       SiconosLcp lcp(p.lcp);
       const SiconosAnswer theirs = SolveSiconos(lcp, method);
@@ -250,6 +263,7 @@ void PrintSideBySide() {
 
 void BM_OurLemke(benchmark::State& state, const LcpProblem* p) {
   LemkeSolver solver;
+  solver.Setup(static_cast<int>(p->q.size()));
   for (auto _ : state) benchmark::DoNotOptimize(solver.Solve(*p).z.data());
 }
 
@@ -260,8 +274,8 @@ void BM_Siconos(benchmark::State& state, const LcpProblem* p, SiconosMethod meth
 
 void BM_OurQp(benchmark::State& state, const QpProblem* p) {
   QpSolver solver;
-  const QpSettings settings = ContactQpSettings();
-  for (auto _ : state) benchmark::DoNotOptimize(solver.Solve(*p, settings).x.data());
+  solver.Setup(*p, ContactQpSettings());
+  for (auto _ : state) benchmark::DoNotOptimize(solver.Solve().x.data());
 }
 
 void RegisterBenchmarks() {

@@ -1,204 +1,201 @@
-// One quasi-dynamic time step on the arm + 10 cubes scene (Pang & Tedrake 2021, Fig. 1) at
-// t = 2 s, while the gripper holds the red cube (≈ 52 contacts, 69 velocities): the full
-// step through QuasiDynamicStepper for each formulation, and its parts (contact engine,
-// cost, problem build, solve). Single-threaded.
-// Run: build-bench/step_bench --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
-// and read the *_median rows (CPU column; the machine may be shared). BM_FullStep repeats one
-// state, so the log barrier's previous-minimiser start is exact there after the first solve;
-// BM_RolloutStep is the honest per-step time along a trajectory.
+// One quasi-dynamic time step, Calc of the step models (stepping/step_model.h), single thread:
+//   BM_Calc/<scene>_<formulation>         the same state repeatedly (arm_cubes at the grasp,
+//                                          t = 2 s, ≈ 52 contacts, 69 velocities; planar_hand
+//                                          after 60 steps); reports heap allocations per Calc;
+//   BM_RolloutStep/<scene>_<formulation>  the step along the trajectory from that state (50
+//                                          steps, then back), as a rollout runs it: each solve
+//                                          sees a new problem, warm starts help only as much
+//                                          as consecutive steps are alike;
+//   BM_Part_*                              the parts of one arm_cubes step: the contact query
+//                                          (kinematics, geometry, contact set), the cost, the
+//                                          QP and SOCP build, the solve.
+// Run: build/release/step_bench --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
+// and read the *_median rows (the machine may be shared: compare ratios in one run).
 #include <benchmark/benchmark.h>
 
-#include "arm_cubes_grasp.h"
+#include "bench_scenes.h"
+#include "quasidyn/dynamics/log_barrier_pyramid.h"
 #include "quasidyn/dynamics/quasi_dynamic_qp.h"
+#include "quasidyn/dynamics/quasi_dynamic_socp.h"
+#include "quasidyn/stepping/quasi_dynamic_model.h"
 
 namespace quasidyn::bench {
 namespace {
 
-void SetSceneCounters(benchmark::State& state, const ContactSet& contacts) {
-  state.counters["contacts"] = contacts.size();
-  state.counters["nv"] = contacts.nv;
-}
-
-// The whole step, q⁺ = f(q, u), as a user runs it.
-void BM_FullStep(benchmark::State& state, FormulationType type) {
-  const Scene& scene = ArmCubesScene();
-  const SceneState& at = GraspState();
-  FormulationSettings settings = SettingsFromScene(scene);
-  settings.type = type;
-  QuasiDynamicStepper stepper(scene, settings);
-  const StepResult first = stepper.Step(at.q, at.u);
-  if (!first.ok()) {
-    state.SkipWithError((std::string(FormulationName(type)) + ": " + first.message).c_str());
+void BM_Calc(benchmark::State& state, Example example, FormulationType type) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+  const SceneState& at = StateOf(example);
+  const std::unique_ptr<StepData> data = model->CreateData();
+  model->Calc(at.x, at.u, data.get());
+  if (!data->result.ok()) {
+    state.SkipWithError((std::string(FormulationName(type)) + ": " + data->result.message).c_str());
     return;
   }
-  for (auto _ : state) {
-    StepResult r = stepper.Step(at.q, at.u);
-    benchmark::DoNotOptimize(r.q_next.data());
+  model->Calc(at.x, at.u, data.get());  // warm-up: every buffer has its size
+  long allocations = 0;
+  {
+    testing::MallocCounter counter;
+    model->Calc(at.x, at.u, data.get());
+    allocations = counter.count();
   }
-  state.counters["contacts"] = static_cast<double>(first.contacts.size());
-  state.counters["iterations"] = first.info.iterations;
+  for (auto _ : state) {
+    model->Calc(at.x, at.u, data.get());
+    benchmark::DoNotOptimize(data->result.next.q.data());
+  }
+  state.counters["contacts"] = static_cast<double>(data->result.contacts.size());
+  state.counters["iterations"] = data->result.solver.iterations;
+  state.counters["allocations"] = static_cast<double>(allocations);
 }
-BENCHMARK_CAPTURE(BM_FullStep, qp, FormulationType::kQp)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_FullStep, socp, FormulationType::kSocp)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_FullStep, log_barrier, FormulationType::kLogBarrierPyramid)
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_FullStep, log_barrier_cone, FormulationType::kLogBarrierCone)
-    ->Unit(benchmark::kMicrosecond);
 
-// The step along a trajectory, as a rollout runs it: from the grasp state, steps k = 0 … 49
-// under the scene's commands (then back to the grasp state), so each solve sees a new problem
-// and warm starts (the log barrier's previous minimiser, the sparse symbolic analysis) help
-// only as much as consecutive steps are alike. Reported time is per step.
-void BM_RolloutStep(benchmark::State& state, FormulationType type) {
-  const Scene& scene = ArmCubesScene();
-  const SceneState& at = GraspState();
-  FormulationSettings settings = SettingsFromScene(scene);
-  settings.type = type;
-  QuasiDynamicStepper stepper(scene, settings);
-  const double h = settings.time_step;
-  const double t0 = 2.0;  // GraspState's time
+void BM_RolloutStep(benchmark::State& state, Example example, FormulationType type) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+  const Scene& scene = model->scene();
+  const SceneState& at = StateOf(example);
+  const std::unique_ptr<StepData> data = model->CreateData();
+  const double h = model->time_step();
   constexpr int kStepsPerRun = 50;
-  Eigen::VectorXd q = at.q;
+  State x = at.x;
   int k = 0, failures = 0;
   for (auto _ : state) {
-    const StepResult r = stepper.Step(q, k == 0 ? at.u : scene.CommandAt(t0 + (k + 1) * h));
-    failures += !r.ok();
-    q = r.q_next;
+    model->Calc(x, scene.CommandAt(at.t + (k + 1) * h), data.get());
+    failures += !data->result.ok();
+    x = data->result.next;
     if (++k == kStepsPerRun) {
       k = 0;
-      q = at.q;
+      x = at.x;
     }
-    benchmark::DoNotOptimize(q.data());
+    benchmark::DoNotOptimize(x.q.data());
   }
   state.counters["failed_steps"] = failures;
 }
-BENCHMARK_CAPTURE(BM_RolloutStep, qp, FormulationType::kQp)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_RolloutStep, socp, FormulationType::kSocp)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_RolloutStep, log_barrier, FormulationType::kLogBarrierPyramid)
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_RolloutStep, log_barrier_cone, FormulationType::kLogBarrierCone)
-    ->Unit(benchmark::kMicrosecond);
 
-// Part 1: kinematics update, geometry query and the contact set with its Jacobians.
-void BM_ContactEngine(benchmark::State& state) {
-  ContactEngine engine(ArmCubesScene());
-  for (auto _ : state) {
-    const ContactSet& contacts = engine.Compute(GraspState().q);
-    benchmark::DoNotOptimize(&contacts);
-  }
-  SetSceneCounters(state, engine.Compute(GraspState().q));
-}
-BENCHMARK(BM_ContactEngine)->Unit(benchmark::kMicrosecond);
+#define QUASIDYN_STEP_BENCHES(name, example, type)                                \
+  BENCHMARK_CAPTURE(BM_Calc, name, example, type)->Unit(benchmark::kMicrosecond); \
+  BENCHMARK_CAPTURE(BM_RolloutStep, name, example, type)->Unit(benchmark::kMicrosecond)
 
-// Part 2: the quasi-dynamic cost P, τ_h (mass matrix, gravity Jacobians).
-void BM_CostBuild(benchmark::State& state) {
-  const Scene& scene = ArmCubesScene();
-  ContactEngine engine(scene);
-  engine.Compute(GraspState().q);
-  const FormulationSettings settings = SettingsFromScene(scene);
-  for (auto _ : state) {
-    QuasiDynamicCost cost = BuildQuasiDynamicCost(engine.kinematics(), GraspState().u, settings);
-    benchmark::DoNotOptimize(cost.P.data());
-  }
-}
-BENCHMARK(BM_CostBuild)->Unit(benchmark::kMicrosecond);
+QUASIDYN_STEP_BENCHES(arm_cubes_qp, Example::kArmCubes, FormulationType::kQp);
+QUASIDYN_STEP_BENCHES(arm_cubes_socp, Example::kArmCubes, FormulationType::kSocp);
+QUASIDYN_STEP_BENCHES(arm_cubes_log_barrier, Example::kArmCubes,
+                      FormulationType::kLogBarrierPyramid);
+QUASIDYN_STEP_BENCHES(arm_cubes_log_barrier_cone, Example::kArmCubes,
+                      FormulationType::kLogBarrierCone);
+QUASIDYN_STEP_BENCHES(planar_hand_qp, Example::kPlanarHand, FormulationType::kQp);
+QUASIDYN_STEP_BENCHES(planar_hand_socp, Example::kPlanarHand, FormulationType::kSocp);
+QUASIDYN_STEP_BENCHES(planar_hand_log_barrier, Example::kPlanarHand,
+                      FormulationType::kLogBarrierPyramid);
 
-// Everything one step's solve needs, computed once.
-struct GraspProblems {
-  FormulationSettings settings;
-  ContactEngine engine;
-  ContactSet contacts;
-  QuasiDynamicCost cost;
-  QpProblem qp;
-  SocpProblem socp;
-  explicit GraspProblems(const Scene& scene) : settings(SettingsFromScene(scene)), engine(scene) {
-    contacts = engine.Compute(GraspState().q);
-    cost = BuildQuasiDynamicCost(engine.kinematics(), GraspState().u, settings);
-    qp = PyramidQp(contacts, cost, settings.time_step);
-    socp = ConeSocp(contacts, cost, settings.time_step);
+// The parts of one arm_cubes QP / SOCP step, from what a Calc leaves in its data.
+struct GraspParts {
+  std::shared_ptr<const QuasiDynamicModel> model;
+  std::unique_ptr<StepData> data;
+  QuasiDynamicData& qd() { return static_cast<QuasiDynamicData&>(*data); }
+  GraspParts() {
+    FormulationSettings settings = SettingsFromScene(*SceneOf(Example::kArmCubes));
+    model = std::make_shared<const QuasiDynamicModel>(SceneOf(Example::kArmCubes), settings);
+    data = model->CreateData();
+    model->Calc(StateOf(Example::kArmCubes).x, StateOf(Example::kArmCubes).u, data.get());
   }
 };
 
-const GraspProblems& Problems() {
-  static const GraspProblems problems(ArmCubesScene());
-  return problems;
+GraspParts& Parts() {
+  static GraspParts parts;
+  return parts;
 }
 
-// Part 3: the convex program from the contact set and the cost.
-void BM_ProblemBuild_qp(benchmark::State& state) {
-  const GraspProblems& p = Problems();
-  const StepProblem problem{ArmCubesScene(), p.contacts, p.cost, p.settings};
+void BM_Part_ContactQuery(benchmark::State& state) {
+  const ContactModel& model = Parts().model->contact_model();
+  ContactData data = model.CreateData();
+  const Eigen::VectorXd& q = StateOf(Example::kArmCubes).x.q;
   for (auto _ : state) {
-    QpProblem qp = BuildPyramidQp(problem);
-    benchmark::DoNotOptimize(qp.G.data());
+    model.Compute(q, &data);
+    benchmark::DoNotOptimize(&data);
   }
-  state.counters["rows"] = static_cast<double>(p.qp.G.rows());
+  state.counters["contacts"] = data.contacts().size();
 }
-BENCHMARK(BM_ProblemBuild_qp)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Part_ContactQuery)->Unit(benchmark::kMicrosecond);
 
-void BM_ProblemBuild_socp(benchmark::State& state) {
-  const GraspProblems& p = Problems();
+void BM_Part_Cost(benchmark::State& state) {
+  GraspParts& p = Parts();
+  QuasiDynamicCost cost;
   for (auto _ : state) {
-    SocpProblem socp = ConeSocp(p.contacts, p.cost, p.settings.time_step);
-    benchmark::DoNotOptimize(socp.cones.data());
+    BuildQuasiDynamicCost(p.qd().contact().kinematics(), p.qd().u(), p.model->actuated_stiffness(),
+                          p.model->settings(), &cost);
+    benchmark::DoNotOptimize(cost.tau_h.data());
   }
-  state.counters["cones"] = static_cast<double>(p.socp.cones.size());
 }
-BENCHMARK(BM_ProblemBuild_socp)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Part_Cost)->Unit(benchmark::kMicrosecond);
 
-// Part 4: the solve alone, with a reused solver workspace (as the stepper does).
-void BM_Solve_qp(benchmark::State& state) {
-  const GraspProblems& p = Problems();
+void BM_Part_BuildQp(benchmark::State& state) {
+  GraspParts& p = Parts();
+  const StepProblem problem = p.model->ProblemOf(p.qd());
+  QpProblem qp;
+  for (auto _ : state) {
+    BuildPyramidQp(problem, &qp);
+    benchmark::DoNotOptimize(qp.h.data());
+  }
+  state.counters["rows"] = qp.G.rows();
+}
+BENCHMARK(BM_Part_BuildQp)->Unit(benchmark::kMicrosecond);
+
+void BM_Part_BuildSocp(benchmark::State& state) {
+  GraspParts& p = Parts();
+  const StepProblem problem = p.model->ProblemOf(p.qd());
+  SocpProblem socp;
+  for (auto _ : state) {
+    BuildFrictionConeSocp(problem, &socp);
+    benchmark::DoNotOptimize(socp.b.data());
+  }
+  state.counters["cones"] = static_cast<double>(socp.cone_dims.size());
+}
+BENCHMARK(BM_Part_BuildSocp)->Unit(benchmark::kMicrosecond);
+
+void BM_Part_SolveQp(benchmark::State& state) {
+  GraspParts& p = Parts();
+  QpProblem qp;
+  BuildPyramidQp(p.model->ProblemOf(p.qd()), &qp);
   QpSolver solver;
-  const QpSettings settings = ContactQpSettings();
-  QpResult r = solver.Solve(p.qp, settings);
-  if (r.status != SolverStatus::kSolved) state.SkipWithError(r.message.c_str());
+  solver.Setup(qp, ContactQpSettings());
   for (auto _ : state) {
-    r = solver.Solve(p.qp, settings);
+    const QpResult& r = solver.Solve();
     benchmark::DoNotOptimize(r.x.data());
   }
-  state.counters["iterations"] = r.info.iterations;
-  state.counters["sparse"] = r.used_sparse_path;
+  state.counters["iterations"] = solver.result().info.iterations;
+  state.counters["sparse"] = solver.result().info.used_sparse_path;
 }
-BENCHMARK(BM_Solve_qp)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Part_SolveQp)->Unit(benchmark::kMicrosecond);
 
-void BM_Solve_socp(benchmark::State& state) {
-  const GraspProblems& p = Problems();
+void BM_Part_SolveSocp(benchmark::State& state) {
+  GraspParts& p = Parts();
+  SocpProblem socp;
+  BuildFrictionConeSocp(p.model->ProblemOf(p.qd()), &socp);
   SocpSolver solver;
-  SocpResult r = solver.Solve(p.socp);
-  if (r.status != SolverStatus::kSolved) state.SkipWithError(r.message.c_str());
+  solver.Setup(socp);
   for (auto _ : state) {
-    r = solver.Solve(p.socp);
+    const SocpResult& r = solver.Solve();
     benchmark::DoNotOptimize(r.x.data());
   }
-  state.counters["iterations"] = r.info.iterations;
-  state.counters["sparse"] = r.used_sparse_path;
+  state.counters["iterations"] = solver.result().info.iterations;
+  state.counters["sparse"] = solver.result().info.used_sparse_path;
 }
-BENCHMARK(BM_Solve_socp)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Part_SolveSocp)->Unit(benchmark::kMicrosecond);
 
 // warm = false: every solve starts cold (no previous minimiser), so phase 1 runs each time.
-void BM_Solve_log_barrier(benchmark::State& state, bool cone, bool warm) {
-  const GraspProblems& p = Problems();
-  const LogBarrierProblem problem =
-      cone ? ConeLogBarrier(p.socp, p.settings.kappa) : PyramidLogBarrier(p.qp, p.settings.kappa);
+void BM_Part_SolveLogBarrier(benchmark::State& state, bool warm) {
+  GraspParts& p = Parts();
+  LogBarrierProblem barrier;
+  BuildPyramidLogBarrier(p.model->ProblemOf(p.qd()), &barrier);
   LogBarrierSolver solver;
-  LogBarrierSettings settings;
-  settings.use_previous_solution = warm;
-  LogBarrierResult r = solver.Solve(problem, settings);
-  if (r.status != SolverStatus::kSolved) state.SkipWithError(r.message.c_str());
+  solver.Setup(barrier);
   for (auto _ : state) {
-    r = solver.Solve(problem, settings);
+    if (!warm) solver.ClearPreviousSolution();
+    const LogBarrierResult& r = solver.Solve();
     benchmark::DoNotOptimize(r.x.data());
   }
-  state.counters["iterations"] = r.info.iterations;
-  state.counters["phase_one"] = r.used_phase_one;
-  state.counters["sparse"] = r.used_sparse_path;
-  state.counters["continuation"] = r.used_continuation;
+  state.counters["iterations"] = solver.result().info.newton_iterations;
+  state.counters["phase_one"] = solver.result().info.used_phase_one;
 }
-BENCHMARK_CAPTURE(BM_Solve_log_barrier, pyramid, false, true)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Solve_log_barrier, cone, true, true)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Solve_log_barrier, pyramid_cold, false, false)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Solve_log_barrier, cone_cold, true, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Part_SolveLogBarrier, warm, true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Part_SolveLogBarrier, cold, false)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace quasidyn::bench

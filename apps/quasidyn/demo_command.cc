@@ -290,7 +290,8 @@ void PrintSummary(const Trajectory& trajectory, double wall_seconds, const Eigen
 }
 
 void RunDemo(const DemoOptions& options) {
-  const Scene scene = LoadEmbeddedScene();
+  const ScenePtr scene_ptr = std::make_shared<const Scene>(LoadEmbeddedScene());
+  const Scene& scene = *scene_ptr;
   FormulationSettings settings = SettingsFromScene(scene);
   if (options.formulation_option->count() > 0) {
     settings.type = ParseFormulation(options.formulation);
@@ -302,7 +303,7 @@ void RunDemo(const DemoOptions& options) {
 
   std::filesystem::create_directories(options.out_dir);
   const TimedRollout run =
-      RunRolloutWithProgress(scene, settings, steps, options.quiet, "demo " + scene.name);
+      RunRolloutWithProgress(scene_ptr, settings, steps, options.quiet, "demo " + scene.name);
   const Trajectory& trajectory = run.trajectory;
   const double wall_seconds = run.wall_seconds;
 

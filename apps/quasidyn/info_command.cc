@@ -3,7 +3,7 @@
 #include <iostream>
 #include <memory>
 
-#include "quasidyn/contact/contact_set.h"
+#include "quasidyn/contact/contact_model.h"
 #include "quasidyn/io/scene_loader.h"
 #include "scene_summary.h"
 
@@ -20,9 +20,13 @@ void AddInfoCommand(CLI::App& app) {
   info->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
   info->add_flag("--json", options->json, "Print JSON instead of text");
   info->callback([options] {
-    const Scene scene = LoadScene(options->scene_path);
-    ContactEngine engine(scene);
-    const ContactSet& contacts = engine.Compute(scene.q0);
+    const ContactModel model(std::make_shared<const Scene>(LoadScene(options->scene_path)));
+    const Scene& scene = model.scene();
+    ContactData data = model.CreateData();
+    if (!model.Compute(scene.q0, &data))
+      std::cerr << "quasidyn: info: the contact query at q0 failed: " << data.failure_message()
+                << "\n";
+    const ContactSet& contacts = data.contacts();
     if (options->json)
       std::cout << SceneSummaryJson(scene, contacts).dump(2) << "\n";
     else

@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "quasidyn/dynamics/formulation_settings.h"
-#include "quasidyn/gradients/batch_linearize.h"
-#include "quasidyn/gradients/linearize.h"
-#include "quasidyn/gradients/randomized_smoothing.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/simulation/coordinate_names.h"
 #include "quasidyn/simulation/rollout.h"
+#include "quasidyn/stepping/batch_step.h"
+#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/stepping/randomized_smoothing.h"
 
 namespace quasidyn::cli {
 namespace {
@@ -115,9 +115,24 @@ void ValidateOptions(const LinearizeOptions& options, const std::string& mode) {
   throw CLI::RuntimeError(kStepFailedExitCode);  // main returns its exit code silently
 }
 
-Outcome Linearize(const Scene& scene, const FormulationSettings& settings,
+// What the program differentiated is and where it comes from (formulation_table.h).
+std::string ProgramText(FormulationType type, double kappa) {
+  switch (type) {
+    case FormulationType::kSocp:
+      return "exact-cone SOCP (Pang, Suh, Yang & Tedrake 2023)";
+    case FormulationType::kLogBarrierPyramid:
+      return "log-barrier pyramid (Pang, Suh, Yang & Tedrake 2023, kappa = " + Number(kappa) + ")";
+    case FormulationType::kLogBarrierCone:
+      return "log-barrier cone (Pang, Suh, Yang & Tedrake 2023, kappa = " + Number(kappa) + ")";
+    default:
+      return "pyramid QP (Pang & Tedrake 2021, eq. 10)";
+  }
+}
+
+Outcome Linearize(const ScenePtr& scene_ptr, const FormulationSettings& settings,
                   const LinearizeOptions& options, const std::string& mode,
                   const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
+  const Scene& scene = *scene_ptr;
   Outcome out;
   out.mode = mode;
   out.q = q;
@@ -125,45 +140,32 @@ Outcome Linearize(const Scene& scene, const FormulationSettings& settings,
   // The randomized samples use the gradients of the formulation's family.
   const bool barrier = mode == "log-barrier" || (mode == "randomized" && IsBarrier(settings.type));
   const GradientMethod method = barrier ? GradientMethod::kLogBarrier : GradientMethod::kExact;
-  out.method = barrier ? "log-barrier" : "exact";
-  // The program differentiated (linearize.h): the type picks pyramid or cone, the method
-  // exact or barrier; the LCP is linearised through the pyramid programs.
-  const bool cone =
-      settings.type == FormulationType::kSocp || settings.type == FormulationType::kLogBarrierCone;
-  const FormulationType differentiated =
-      cone ? (barrier ? FormulationType::kLogBarrierCone : FormulationType::kSocp)
-           : (barrier ? FormulationType::kLogBarrierPyramid : FormulationType::kQp);
-  std::string method_text;
-  switch (differentiated) {
-    case FormulationType::kSocp:
-      method_text = "exact-cone SOCP (Pang 2022)";
-      break;
-    case FormulationType::kLogBarrierPyramid:
-      method_text = "log-barrier pyramid (Pang 2022, kappa = " + Number(settings.kappa) + ")";
-      break;
-    case FormulationType::kLogBarrierCone:
-      method_text = "log-barrier cone (Pang 2022, kappa = " + Number(settings.kappa) + ")";
-      break;
-    default:
-      method_text = "pyramid QP (Pang & Tedrake 2021, eq. 10)";
-      break;
-  }
-  if (settings.type != differentiated) {
+  out.method = GradientMethodName(method);
+  FormulationSettings differentiated = settings;
+  differentiated.type = DifferentiatedFormulation(settings.type, method);
+  const std::string method_text = ProgramText(differentiated.type, settings.kappa);
+  if (settings.type != differentiated.type) {
     out.note = std::string("the rollout used formulation ") + FormulationName(settings.type) +
-               "; the gradients are those of the " + FormulationName(differentiated) +
-               " step at its state (gradients/linearize.h)";
+               "; the gradients are those of the " + FormulationName(differentiated.type) +
+               " step at its state (stepping/formulation_table.h)";
   }
+  const std::shared_ptr<const StepModel> model = MakeStepModel(scene_ptr, differentiated);
   if (mode != "randomized") {
-    Linearizer linearizer(scene, settings);
-    const Linearization l = linearizer.Linearize(q, u, GradientMode::kAAndB, method);
-    if (!l.ok())
-      Fail(scene, "linearisation failed (" + std::string(ToString(l.status)) + "): " + l.message);
+    const std::unique_ptr<StepData> data = model->CreateData();
+    model->Calc(State{q, Eigen::VectorXd()}, u, data.get());
+    if (!data->result.ok())
+      Fail(scene, "linearisation failed: the step failed (" +
+                      std::string(ToString(data->result.status)) + "): " + data->result.message);
+    model->CalcDiff(GradientMode::kAAndB, data.get());
+    const StepDerivatives& d = data->derivatives;
+    if (!d.ok())
+      Fail(scene, "linearisation failed (" + std::string(ToString(d.status)) + "): " + d.message);
     out.description = (barrier ? "implicit differentiation of the stationarity of the "
                                : "implicit differentiation of the KKT conditions of the ") +
                       method_text;
-    out.q_next = l.q_next;
-    out.A = l.A;
-    out.B = l.B;
+    out.q_next = data->result.next.q;
+    out.A = d.A;
+    out.B = d.B;
     return out;
   }
   RandomizedSmoothingSettings smoothing;
@@ -171,14 +173,14 @@ Outcome Linearize(const Scene& scene, const FormulationSettings& settings,
   smoothing.u_std = options.u_std;
   smoothing.q_std = options.q_std;
   smoothing.seed = options.seed;
-  BatchLinearizer batch(scene, settings, options.threads);
+  BatchStepper batch(model, options.threads);
   const bool zeroth = options.estimator == "zeroth-order";
   // The zeroth-order fit gives A only when q is perturbed.
   const GradientMode gradient_mode =
       zeroth && !(options.q_std > 0) ? GradientMode::kBOnly : GradientMode::kAAndB;
-  const SmoothedLinearization s =
-      zeroth ? ZerothOrderSmoothing(&batch, q, u, gradient_mode, method, smoothing)
-             : FirstOrderSmoothing(&batch, q, u, gradient_mode, method, smoothing);
+  const SmoothedLinearization s = zeroth
+                                      ? ZerothOrderSmoothing(&batch, q, u, gradient_mode, smoothing)
+                                      : FirstOrderSmoothing(&batch, q, u, gradient_mode, smoothing);
   if (!s.ok()) Fail(scene, "randomized smoothing failed: " + s.message);
   out.description = std::string(zeroth ? "zeroth-order least-squares fit of the steps"
                                        : "first-order (bundled) mean of the gradients") +
@@ -305,7 +307,8 @@ void PrintText(const Scene& scene, const FormulationSettings& settings,
 }
 
 void RunLinearize(const LinearizeOptions& options) {
-  const Scene scene = LoadScene(options.scene_path);
+  const ScenePtr scene_ptr = std::make_shared<const Scene>(LoadScene(options.scene_path));
+  const Scene& scene = *scene_ptr;
   const FormulationSettings settings = ResolveSettings(scene, options);
   const std::string mode = options.mode_option->count() > 0
                                ? options.mode
@@ -316,7 +319,7 @@ void RunLinearize(const LinearizeOptions& options) {
   // Steps 1 … K − 1 of the schedule, as `quasidyn simulate` runs them.
   RolloutOptions rollout_options;
   rollout_options.steps = options.step - 1;
-  const Trajectory trajectory = Rollout(scene, settings, rollout_options);
+  const Trajectory trajectory = Rollout(*MakeStepModel(scene_ptr, settings), rollout_options);
   if (!trajectory.completed())
     Fail(scene, "the rollout failed at step " + std::to_string(trajectory.steps.size() + 1) +
                     " before reaching step " + std::to_string(options.step) + ": " +
@@ -324,7 +327,7 @@ void RunLinearize(const LinearizeOptions& options) {
   const Eigen::VectorXd& q = trajectory.FinalConfiguration();
   const Eigen::VectorXd u = scene.CommandAt(options.step * settings.time_step);
 
-  const Outcome outcome = Linearize(scene, settings, options, mode, q, u);
+  const Outcome outcome = Linearize(scene_ptr, settings, options, mode, q, u);
   if (options.json) {
     PrintJson(scene, settings, options, outcome, names, std::cout);
   } else {

@@ -68,7 +68,7 @@ nlohmann::json SceneSummaryJson(const Scene& scene, const ContactSet& contacts) 
                              {"type", ShapeTypeName(g.shape.type)},
                              {"friction", g.friction}});
   out["contacts"] = json::array();
-  for (const Contact& c : contacts.contacts)
+  for (const Contact& c : contacts)
     out["contacts"].push_back({{"shape_a", scene.geometries[c.geometry_a].name},
                                {"shape_b", scene.geometries[c.geometry_b].name},
                                {"body_a", scene.bodies[c.body_a].name},
@@ -108,7 +108,7 @@ std::string SceneSummaryText(const Scene& scene, const ContactSet& contacts) {
       << ShapeTypeName(g.shape.type) << " on " << scene.bodies[g.body].name
       << "  mu = " << g.friction << "\n";
   s << "contacts at q0 (phi <= " << scene.contact_tolerance << " m): " << contacts.size() << "\n";
-  for (const Contact& c : contacts.contacts)
+  for (const Contact& c : contacts)
     s << "  " << scene.geometries[c.geometry_a].name << " / " << scene.geometries[c.geometry_b].name
       << "  phi = " << std::setprecision(6) << c.phi << " m  normal = ("
       << c.normal.transpose().format(Eigen::IOFormat(4, 0, ", ")) << ")  mu = " << c.friction

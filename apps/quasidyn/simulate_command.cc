@@ -119,12 +119,13 @@ void PrintSummary(const Trajectory& trajectory, double wall_seconds, const std::
 }
 
 void RunSimulate(const SimulateOptions& options) {
-  const Scene scene = LoadScene(options.scene_path);
+  const ScenePtr scene_ptr = std::make_shared<const Scene>(LoadScene(options.scene_path));
+  const Scene& scene = *scene_ptr;
   const FormulationSettings settings = ResolveSettings(scene, options);
   const int steps = ResolveStepCount(scene, settings, options);
 
   const TimedRollout run =
-      RunRolloutWithProgress(scene, settings, steps, options.quiet, "simulate " + scene.name);
+      RunRolloutWithProgress(scene_ptr, settings, steps, options.quiet, "simulate " + scene.name);
   const Trajectory& trajectory = run.trajectory;
   const double wall_seconds = run.wall_seconds;
 

@@ -6,11 +6,13 @@
 #include <optional>
 
 #include "progress_bar.h"
+#include "quasidyn/stepping/formulation_table.h"
 
 namespace quasidyn::cli {
 
-TimedRollout RunRolloutWithProgress(const Scene& scene, const FormulationSettings& settings,
+TimedRollout RunRolloutWithProgress(const ScenePtr& scene, const FormulationSettings& settings,
                                     int steps, bool quiet, const std::string& label) {
+  const std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);
   std::optional<ProgressBar> bar;
   RolloutOptions rollout_options;
   rollout_options.steps = steps;
@@ -22,7 +24,7 @@ TimedRollout RunRolloutWithProgress(const Scene& scene, const FormulationSetting
     };
   }
   const auto start = std::chrono::steady_clock::now();
-  TimedRollout result{Rollout(scene, settings, rollout_options), 0.0};
+  TimedRollout result{Rollout(*model, rollout_options), 0.0};
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (bar) bar->Finish();

@@ -14,7 +14,7 @@ struct TimedRollout {
 };
 
 // steps >= 1; label names the bar ("simulate <scene>").
-TimedRollout RunRolloutWithProgress(const Scene& scene, const FormulationSettings& settings,
+TimedRollout RunRolloutWithProgress(const ScenePtr& scene, const FormulationSettings& settings,
                                     int steps, bool quiet, const std::string& label);
 
 }  // namespace quasidyn::cli

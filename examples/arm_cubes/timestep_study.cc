@@ -50,8 +50,8 @@
 #include <vector>
 
 #include "quasidyn/dynamics/formulation_settings.h"
-#include "quasidyn/dynamics/quasi_dynamic_stepper.h"
 #include "quasidyn/io/scene_loader.h"
+#include "quasidyn/stepping/formulation_table.h"
 
 namespace {
 
@@ -78,7 +78,10 @@ CubeTrajectory Simulate(const Scene& scene, double h, double end_time) {
   settings.type = quasidyn::FormulationType::kQp;
   settings.time_step = h;
   settings.object_mass_scale = ObjectMassScale(h);
-  quasidyn::QuasiDynamicStepper stepper(scene, settings);
+  // The model shares a copy of the scene; one data object steps it.
+  const std::shared_ptr<const quasidyn::StepModel> model =
+      quasidyn::MakeStepModel(std::make_shared<const Scene>(scene), settings);
+  const std::unique_ptr<quasidyn::StepData> data = model->CreateData();
   const int cube_q = scene.instances[scene.InstanceIndex("red_cube")].q_start;
   CubeTrajectory trajectory;
   trajectory.h = h;
@@ -91,12 +94,13 @@ CubeTrajectory Simulate(const Scene& scene, double h, double end_time) {
   record(q);
   const int steps = static_cast<int>(std::lround(end_time / h));
   for (int k = 0; k < steps; ++k) {
-    const quasidyn::StepResult result = stepper.Step(q, scene.CommandAt((k + 1) * h));
+    model->Calc(quasidyn::State{q, Eigen::VectorXd()}, scene.CommandAt((k + 1) * h), data.get());
+    const quasidyn::StepResult& result = data->result;
     if (!result.ok()) {
       trajectory.failure = "step " + std::to_string(k) + ": " + result.message;
       break;
     }
-    q = result.q_next;
+    q = result.next.q;
     record(q);
   }
   trajectory.wall_seconds =

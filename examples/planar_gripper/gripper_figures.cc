@@ -25,8 +25,8 @@
 #include <string>
 
 #include "quasidyn/dynamics/formulation_settings.h"
-#include "quasidyn/dynamics/quasi_dynamic_stepper.h"
 #include "quasidyn/io/scene_loader.h"
+#include "quasidyn/stepping/formulation_table.h"
 
 namespace {
 
@@ -59,7 +59,10 @@ const ContactReport* FindContact(const StepResult& result, int a, int b) {
 bool Simulate(const Scene& scene, FormulationType type, double end_time, std::ostream& out) {
   FormulationSettings settings = quasidyn::SettingsFromScene(scene);
   settings.type = type;  // object_mass_scale and h as in the scene
-  quasidyn::QuasiDynamicStepper stepper(scene, settings);
+  // The model shares a copy of the scene; one data object steps it.
+  const std::shared_ptr<const quasidyn::StepModel> model =
+      quasidyn::MakeStepModel(std::make_shared<const Scene>(scene), settings);
+  const std::unique_ptr<quasidyn::StepData> data = model->CreateData();
   const double h = settings.time_step;
   const int x_left = JointQIndex(scene, "gripper/x_left");
   const int finger = RequireBody(scene, "gripper/left_finger");
@@ -75,10 +78,11 @@ bool Simulate(const Scene& scene, FormulationType type, double end_time, std::os
   for (int k = 0; k < steps; ++k) {
     const double t = (k + 1) * h;
     const Eigen::VectorXd u = scene.CommandAt(t);
-    const StepResult result = stepper.Step(q, u);
+    model->Calc(quasidyn::State{q, Eigen::VectorXd()}, u, data.get());
+    const StepResult& result = data->result;
     double c_n1 = nan, c_f1 = nan, phi_1 = nan, c_n3 = nan;
     if (result.ok()) {
-      q = result.q_next;
+      q = result.next.q;
       c_n1 = c_f1 = c_n3 = 0.0;
       if (const ContactReport* c = FindContact(result, finger, sphere)) {
         c_n1 = c->normal_force;

@@ -1,8 +1,8 @@
 """quasidyn: convex quasi-dynamic time stepping for contact-rich manipulation.
 
-Pang & Tedrake, ICRA 2021, and Pang 2022. SI units throughout: lengths in m, angles in rad,
-time in s, masses in kg, forces in N. q = [q_u; q_a]: the objects' coordinates first, then
-the robots'. Floating objects use (x, y, z, qw, qx, qy, qz).
+Pang & Tedrake, ICRA 2021; Pang, Suh, Yang & Tedrake, T-RO 2023. SI units throughout:
+lengths in m, angles in rad, time in s, masses in kg, forces in N. q = [q_u; q_a]: the
+objects' coordinates first, then the robots'. Floating objects use (x, y, z, qw, qx, qy, qz).
 
     import quasidyn
     scene = quasidyn.load_scene("examples/planar_gripper/scene.yaml")

@@ -7,11 +7,12 @@
 
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bindings.h"
-#include "quasidyn/contact/contact_set.h"
+#include "quasidyn/contact/contact_model.h"
 #include "quasidyn/kinematics/kinematics.h"
 
 namespace py = pybind11;
@@ -19,10 +20,15 @@ namespace py = pybind11;
 namespace quasidyn::python {
 namespace {
 
-// One entry of the contact set with the scene's names for its shapes and bodies.
+// One entry of the contact set with the scene's names for its shapes and bodies, and its
+// Jacobians on all n_v velocity columns.
 struct NamedGeometry {
   Contact contact;
   std::string shape_a, shape_b, body_a, body_b;
+  Eigen::Matrix3Xd rays;  // 3 × n_d
+  Eigen::VectorXd J_n;    // n_v
+  Eigen::MatrixXd J_t;    // n_t × n_v
+  Eigen::MatrixXd J_d;    // n_d × n_v
 };
 
 constexpr auto kView = py::return_value_policy::reference_internal;
@@ -30,6 +36,11 @@ constexpr auto kView = py::return_value_policy::reference_internal;
 template <typename Member>
 auto View(Member member) {
   return [member](const NamedGeometry& g) -> const auto& { return g.contact.*member; };
+}
+
+template <typename Member>
+auto ViewOwn(Member member) {
+  return [member](const NamedGeometry& g) -> const auto& { return g.*member; };
 }
 
 }  // namespace
@@ -57,16 +68,17 @@ void BindGeometry(py::module_& m) {
                              "(tangent1, tangent2, normal) is orthonormal (3,).")
       .def_property_readonly("tangent2", View(&Contact::tangent2), kView,
                              "Unused (= z) in planar scenes (3,).")
-      .def_property_readonly("rays", View(&Contact::rays), kView,
+      .def_property_readonly("rays", ViewOwn(&NamedGeometry::rays), kView,
                              "Friction-pyramid directions d_ij as columns (3, n_d).")
       .def_property_readonly(
           "friction", [](const NamedGeometry& g) { return g.contact.friction; },
           "Coulomb coefficient μ [-].")
-      .def_property_readonly("J_n", View(&Contact::J_n), kView,
+      .def_property_readonly("J_n", ViewOwn(&NamedGeometry::J_n), kView,
                              "Normal Jacobian n_iᵀ J_i (n_v,): dφ/dt = J_n v [m/s].")
-      .def_property_readonly("J_t", View(&Contact::J_t), kView,
+      .def_property_readonly("J_t", ViewOwn(&NamedGeometry::J_t), kView,
                              "Tangent Jacobian (n_t, n_v); n_t = 2 in 3D, 1 planar.")
-      .def_property_readonly("J_d", View(&Contact::J_d), kView, "Ray Jacobian D_iᵀ J_i (n_d, n_v).")
+      .def_property_readonly("J_d", ViewOwn(&NamedGeometry::J_d), kView,
+                             "Ray Jacobian D_iᵀ J_i (n_d, n_v).")
       .def("__repr__", [](const NamedGeometry& g) {
         return "<quasidyn.ContactGeometry " + g.shape_a + " / " + g.shape_b +
                " phi=" + std::to_string(g.contact.phi) + " m>";
@@ -76,25 +88,33 @@ void BindGeometry(py::module_& m) {
       "contacts",
       [](std::shared_ptr<Scene> scene, const Eigen::VectorXd& q) {
         if (!scene) throw py::value_error("contacts: scene is None");
-        ContactEngine engine(*scene);
-        const ContactSet& set = engine.Compute(q);
+        const ContactModel model(scene);
+        ContactData data = model.CreateData();
+        if (!model.Compute(q, &data))
+          throw std::runtime_error("contacts: the contact query failed: " + data.failure_message());
+        const ContactSet& set = data.contacts();
         std::vector<NamedGeometry> out;
-        out.reserve(set.contacts.size());
-        for (const Contact& c : set.contacts)
+        out.reserve(set.contacts().size());
+        for (int i = 0; i < set.size(); ++i) {
+          const Contact& c = set[i];
           out.push_back({c, scene->geometries.at(c.geometry_a).name,
                          scene->geometries.at(c.geometry_b).name, scene->bodies.at(c.body_a).name,
-                         scene->bodies.at(c.body_b).name});
+                         scene->bodies.at(c.body_b).name, set.Rays(i),
+                         set.DenseNormalJacobian(i).transpose(), set.DenseTangentJacobian(i),
+                         set.DenseRayJacobian(i)});
+        }
         return out;
       },
       py::arg("scene"), py::arg("q"),
       "The contact set at q (n_q,): every shape pair with φ <= the scene's contact tolerance ε "
-      "[m], as a list of ContactGeometry. Raises ValueError on a wrong size or NaN in q.");
+      "[m], as a list of ContactGeometry. Raises ValueError on a wrong size or NaN in q, "
+      "RuntimeError when the narrow phase fails on a pair (the message names it).");
 
   m.def(
       "forward_kinematics",
       [](std::shared_ptr<Scene> scene, const Eigen::VectorXd& q) {
         if (!scene) throw py::value_error("forward_kinematics: scene is None");
-        Kinematics kinematics(*scene);
+        Kinematics kinematics(scene);
         kinematics.Update(q);
         std::map<std::string, Eigen::Matrix4d> poses;
         for (size_t b = 0; b < scene->bodies.size(); ++b)
@@ -109,7 +129,7 @@ void BindGeometry(py::module_& m) {
       "mass_matrix",
       [](std::shared_ptr<Scene> scene, const Eigen::VectorXd& q) {
         if (!scene) throw py::value_error("mass_matrix: scene is None");
-        Kinematics kinematics(*scene);
+        Kinematics kinematics(scene);
         kinematics.Update(q);
         return kinematics.MassMatrix();
       },

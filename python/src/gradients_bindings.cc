@@ -1,6 +1,6 @@
-// quasidyn.Linearizer (A = ∂q⁺/∂q and B = ∂q⁺/∂u of one step, gradients/linearize.h),
-// quasidyn.BatchLinearizer (many points on several threads, gradients/batch_linearize.h, and
-// the randomized-smoothing gradients of gradients/randomized_smoothing.h), and their results
+// quasidyn.Linearizer (A = ∂q⁺/∂q and B = ∂q⁺/∂u of one step: StepModel::Calc then CalcDiff),
+// quasidyn.BatchLinearizer (many points on several threads, stepping/batch_step.h, and the
+// randomized-smoothing gradients of stepping/randomized_smoothing.h), and their results
 // quasidyn.Linearization and quasidyn.SmoothedLinearization (docs/python.md, "Gradients").
 // C++ std::invalid_argument becomes ValueError with the same message (pybind11's translation).
 
@@ -10,14 +10,15 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "bindings.h"
-#include "quasidyn/gradients/batch_linearize.h"
-#include "quasidyn/gradients/linearize.h"
-#include "quasidyn/gradients/randomized_smoothing.h"
+#include "quasidyn/stepping/batch_step.h"
+#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/stepping/randomized_smoothing.h"
 
 namespace py = pybind11;
 
@@ -39,43 +40,60 @@ GradientMethod ParseMethod(const std::string& method) {
   throw py::value_error("unknown gradient method '" + method + "' (exact, log_barrier)");
 }
 
-// A linearizer that owns (a share of) its scene.
-class PyLinearizer {
+// The batch evaluator of each gradient method: the model of the program that method
+// differentiates for the settings' formulation (formulation_table.h), made on first use, with
+// `threads` data objects. A Linearizer is one with a single thread. Every use of a batch holds
+// the mutex (called without the GIL: threads sharing the object take turns).
+class MethodBatches {
  public:
-  PyLinearizer(std::shared_ptr<Scene> scene, const FormulationSettings& settings)
-      : scene_(std::move(scene)), linearizer_(*scene_, settings) {}
+  MethodBatches(ScenePtr scene, const FormulationSettings& settings, int threads)
+      : scene_(std::move(scene)), settings_(settings), threads_(threads) {
+    Batch(GradientMethod::kExact);  // validates the settings and the thread count now
+  }
   const ScenePtr& scene() const { return scene_; }
-  Linearization Linearize(const Eigen::VectorXd& q, const Eigen::VectorXd& u, GradientMode mode,
-                          GradientMethod method) {
-    return linearizer_.Linearize(q, u, mode, method);
+  int threads() const { return threads_; }
+
+  template <typename Use>
+  auto With(GradientMethod method, Use use) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return use(Batch(method));
   }
 
  private:
-  ScenePtr scene_;  // declared first: constructed before, destroyed after the linearizer
-  Linearizer linearizer_;
+  BatchStepper& Batch(GradientMethod method) {
+    std::unique_ptr<BatchStepper>& batch = batches_[method == GradientMethod::kExact ? 0 : 1];
+    if (!batch) {
+      FormulationSettings differentiated = settings_;
+      differentiated.type = DifferentiatedFormulation(settings_.type, method);
+      batch = std::make_unique<BatchStepper>(MakeStepModel(scene_, differentiated), threads_);
+    }
+    return *batch;
+  }
+
+  ScenePtr scene_;
+  FormulationSettings settings_;
+  int threads_;
+  std::unique_ptr<BatchStepper> batches_[2];  // exact, log-barrier
+  std::mutex mutex_;
 };
 
-class PyBatchLinearizer {
- public:
-  PyBatchLinearizer(std::shared_ptr<Scene> scene, const FormulationSettings& settings, int threads)
-      : scene_(std::move(scene)), batch_(*scene_, settings, threads) {}
-  const ScenePtr& scene() const { return scene_; }
-  BatchLinearizer& batch() { return batch_; }
-
- private:
-  ScenePtr scene_;
-  BatchLinearizer batch_;
+// The two Python classes (pybind11 binds one C++ type once).
+struct PyLinearizer : MethodBatches {
+  using MethodBatches::MethodBatches;
+};
+struct PyBatchLinearizer : MethodBatches {
+  using MethodBatches::MethodBatches;
 };
 
 // Rows of Q and U as points; sizes are checked by the C++ batch ("point i: ...").
-std::vector<LinearizationPoint> Points(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& U) {
+std::vector<StepPoint> Points(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& U) {
   if (Q.rows() != U.rows()) {
     throw py::value_error("Q has " + std::to_string(Q.rows()) + " rows but U has " +
                           std::to_string(U.rows()) + ": one row per point in both");
   }
-  std::vector<LinearizationPoint> points(static_cast<size_t>(Q.rows()));
+  std::vector<StepPoint> points(static_cast<size_t>(Q.rows()));
   for (Eigen::Index i = 0; i < Q.rows(); ++i) {
-    points[i].q = Q.row(i).transpose();
+    points[i].x.q = Q.row(i).transpose();
     points[i].u = U.row(i).transpose();
   }
   return points;
@@ -91,14 +109,14 @@ RandomizedSmoothingSettings SmoothingSettings(int samples, double u_std, double 
   return settings;
 }
 
-std::unique_ptr<PyLinearizer> MakeLinearizer(std::shared_ptr<Scene> scene,
-                                             std::optional<std::string> formulation,
-                                             std::optional<double> h, std::optional<double> kappa,
-                                             std::optional<double> object_mass_scale) {
-  if (!scene) throw py::value_error("Linearizer: scene is None");
+template <typename Batches>
+std::unique_ptr<Batches> MakeMethodBatches(const char* who, std::shared_ptr<Scene> scene,
+                                           int threads, std::optional<std::string> formulation,
+                                           std::optional<double> h, std::optional<double> kappa,
+                                           std::optional<double> object_mass_scale) {
   const FormulationSettings settings =
-      ResolveSettings(*scene, formulation, h, kappa, object_mass_scale);
-  return std::make_unique<PyLinearizer>(std::move(scene), settings);
+      ResolveSettings(who, scene, formulation, h, kappa, object_mass_scale);
+  return std::make_unique<Batches>(std::move(scene), settings, threads);
 }
 
 constexpr const char* kSettingsDoc =
@@ -111,12 +129,11 @@ constexpr const char* kSettingsDoc =
 constexpr const char* kModeMethodDoc =
     "mode: 'a_and_b' (A and B), 'b_only' (B only, cheaper), 'none' (the step only); method: "
     "'exact' (implicit differentiation of the step's optimality conditions) or 'log_barrier' "
-    "(the log-barrier smoothed step of weight kappa, Pang 2022).";
+    "(the log-barrier smoothed step of weight kappa; Pang, Suh, Yang & Tedrake, T-RO 2023).";
 
 // Both randomized estimators (randomized_smoothing.h) take the same arguments.
-using SmoothingEstimator = SmoothedLinearization (*)(BatchLinearizer*, const Eigen::VectorXd&,
+using SmoothingEstimator = SmoothedLinearization (*)(BatchStepper*, const Eigen::VectorXd&,
                                                      const Eigen::VectorXd&, GradientMode,
-                                                     GradientMethod,
                                                      const RandomizedSmoothingSettings&);
 
 void DefineSmoothing(py::class_<PyBatchLinearizer>& cls, const char* name,
@@ -130,7 +147,9 @@ void DefineSmoothing(py::class_<PyBatchLinearizer>& cls, const char* name,
         const GradientMethod parsed_method = ParseMethod(method);
         const RandomizedSmoothingSettings settings = SmoothingSettings(samples, u_std, q_std, seed);
         py::gil_scoped_release release;
-        return estimator(&b.batch(), q, u, parsed_mode, parsed_method, settings);
+        return b.With(parsed_method, [&](BatchStepper& batch) {
+          return estimator(&batch, q, u, parsed_mode, settings);
+        });
       },
       py::arg("q"), py::arg("u"), py::arg("mode") = "b_only", py::arg("method") = "exact",
       py::arg("samples") = 100, py::arg("u_std") = 0.01, py::arg("q_std") = 0.0,
@@ -140,36 +159,43 @@ void DefineSmoothing(py::class_<PyBatchLinearizer>& cls, const char* name,
 }  // namespace
 
 void BindGradients(py::module_& m) {
-  py::class_<Linearization>(
+  py::class_<StepEvaluation>(
       m, "Linearization",
       "One step q⁺ = f(q, u) with A = ∂f/∂q (n_q × n_q) and B = ∂f/∂u (n_q × n_q,a); A acts on "
       "raw coordinate perturbations δq (docs/gradients.md).")
       .def_property_readonly(
-          "status", [](const Linearization& r) { return std::string(ToString(r.status)); },
-          "solved | solved_inaccurate | max_iterations | infeasible | numerical_failure | ...")
-      .def_property_readonly("ok", &Linearization::ok,
-                             "True when status is solved or solved_inaccurate.")
-      .def_readonly("message", &Linearization::message,
-                    "'' on success; otherwise what failed (solve or non-differentiable point).")
+          "status",
+          [](const StepEvaluation& r) { return std::string(ToString(r.derivatives.status)); },
+          "solved | solved_inaccurate | max_iterations | infeasible | numerical_failure | ...: "
+          "the step's status when it failed, else the derivative's.")
       .def_property_readonly(
-          "q_next", [](const Linearization& r) -> const Eigen::VectorXd& { return r.q_next; },
-          kView, "f(q, u) (n_q,) [m, rad]; q when the step failed. A read-only view.")
+          "ok", [](const StepEvaluation& r) { return r.derivatives.ok(); },
+          "True when status is solved or solved_inaccurate.")
       .def_property_readonly(
-          "v", [](const Linearization& r) -> const Eigen::VectorXd& { return r.v; }, kView,
-          "The step's velocity v* (n_v,) [m/s, rad/s].")
+          "message", [](const StepEvaluation& r) { return r.derivatives.message; },
+          "'' on success; otherwise what failed (solve or non-differentiable point).")
       .def_property_readonly(
-          "A", [](const Linearization& r) -> const Eigen::MatrixXd& { return r.A; }, kView,
-          "∂q⁺/∂q (n_q, n_q) [-] for mode 'a_and_b'; shape (0, 0) otherwise.")
+          "q_next",
+          [](const StepEvaluation& r) -> const Eigen::VectorXd& { return r.result.next.q; }, kView,
+          "f(q, u) (n_q,) [m, rad]; q when the step failed. A read-only view.")
       .def_property_readonly(
-          "B", [](const Linearization& r) -> const Eigen::MatrixXd& { return r.B; }, kView,
+          "v", [](const StepEvaluation& r) -> const Eigen::VectorXd& { return r.result.velocity; },
+          kView, "The step's velocity v* (n_v,) [m/s, rad/s].")
+      .def_property_readonly(
+          "A", [](const StepEvaluation& r) -> const Eigen::MatrixXd& { return r.derivatives.A; },
+          kView, "∂q⁺/∂q (n_q, n_q) [-] for mode 'a_and_b'; shape (0, 0) otherwise.")
+      .def_property_readonly(
+          "B", [](const StepEvaluation& r) -> const Eigen::MatrixXd& { return r.derivatives.B; },
+          kView,
           "∂q⁺/∂u (n_q, n_q,a) [-] for modes 'a_and_b' and 'b_only'; shape (0, 0) otherwise.")
-      .def_readonly("active_rows", &Linearization::active_rows,
-                    "Exact QP: active pyramid rows; exact SOCP: binding conditions; barriers: "
-                    "all rows.")
-      .def("__repr__", [](const Linearization& r) {
-        return "<quasidyn.Linearization " + std::string(ToString(r.status)) + ", A " +
-               std::to_string(r.A.rows()) + "×" + std::to_string(r.A.cols()) + ", B " +
-               std::to_string(r.B.rows()) + "×" + std::to_string(r.B.cols()) + ">";
+      .def_property_readonly(
+          "active_rows", [](const StepEvaluation& r) { return r.derivatives.active_rows; },
+          "Exact QP: active pyramid rows; exact SOCP: binding conditions; barriers: all rows.")
+      .def("__repr__", [](const StepEvaluation& r) {
+        const StepDerivatives& d = r.derivatives;
+        return "<quasidyn.Linearization " + std::string(ToString(d.status)) + ", A " +
+               std::to_string(d.A.rows()) + "×" + std::to_string(d.A.cols()) + ", B " +
+               std::to_string(d.B.rows()) + "×" + std::to_string(d.B.cols()) + ">";
       });
 
   py::class_<SmoothedLinearization>(
@@ -209,9 +235,14 @@ void BindGradients(py::module_& m) {
 
   py::class_<PyLinearizer>(m, "Linearizer",
                            "Linearizes the quasi-dynamic step: q⁺, A = ∂q⁺/∂q, B = ∂q⁺/∂u.")
-      .def(py::init(&MakeLinearizer), py::arg("scene"), py::arg("formulation") = py::none(),
-           py::arg("h") = py::none(), py::arg("kappa") = py::none(),
-           py::arg("object_mass_scale") = py::none(),
+      .def(py::init([](std::shared_ptr<Scene> scene, std::optional<std::string> formulation,
+                       std::optional<double> h, std::optional<double> kappa,
+                       std::optional<double> object_mass_scale) {
+             return MakeMethodBatches<PyLinearizer>("Linearizer", std::move(scene), 1, formulation,
+                                                    h, kappa, object_mass_scale);
+           }),
+           py::arg("scene"), py::arg("formulation") = py::none(), py::arg("h") = py::none(),
+           py::arg("kappa") = py::none(), py::arg("object_mass_scale") = py::none(),
            (std::string("Linearizer(scene, formulation=None, h=None, kappa=None, "
                         "object_mass_scale=None).\n") +
             kSettingsDoc)
@@ -224,8 +255,11 @@ void BindGradients(py::module_& m) {
              const std::string& mode, const std::string& method) {
             const GradientMode parsed_mode = ParseMode(mode);
             const GradientMethod parsed_method = ParseMethod(method);
+            const std::vector<StepPoint> point{StepPoint{State{q, Eigen::VectorXd()}, u}};
             py::gil_scoped_release release;
-            return l.Linearize(q, u, parsed_mode, parsed_method);
+            return l.With(parsed_method, [&](BatchStepper& batch) {
+              return std::move(batch.Run(point, parsed_mode).front());
+            });
           },
           py::arg("q"), py::arg("u"), py::arg("mode") = "a_and_b", py::arg("method") = "exact",
           (std::string("linearize(q, u, mode='a_and_b', method='exact') -> Linearization.\n"
@@ -244,10 +278,9 @@ void BindGradients(py::module_& m) {
       .def(py::init([](std::shared_ptr<Scene> scene, int threads,
                        std::optional<std::string> formulation, std::optional<double> h,
                        std::optional<double> kappa, std::optional<double> object_mass_scale) {
-             if (!scene) throw py::value_error("BatchLinearizer: scene is None");
-             const FormulationSettings settings =
-                 ResolveSettings(*scene, formulation, h, kappa, object_mass_scale);
-             return std::make_unique<PyBatchLinearizer>(std::move(scene), settings, threads);
+             return MakeMethodBatches<PyBatchLinearizer>("BatchLinearizer", std::move(scene),
+                                                         threads, formulation, h, kappa,
+                                                         object_mass_scale);
            }),
            py::arg("scene"), py::arg("threads") = 1, py::arg("formulation") = py::none(),
            py::arg("h") = py::none(), py::arg("kappa") = py::none(),
@@ -256,16 +289,17 @@ void BindGradients(py::module_& m) {
                         "object_mass_scale=None).\nthreads: worker threads >= 1. ") +
             kSettingsDoc)
                .c_str())
-      .def_property_readonly("threads", [](PyBatchLinearizer& b) { return b.batch().threads(); })
+      .def_property_readonly("threads", [](const PyBatchLinearizer& b) { return b.threads(); })
       .def(
           "linearize",
           [](PyBatchLinearizer& b, const Eigen::MatrixXd& Q, const Eigen::MatrixXd& U,
              const std::string& mode, const std::string& method) {
             const GradientMode parsed_mode = ParseMode(mode);
             const GradientMethod parsed_method = ParseMethod(method);
-            const std::vector<LinearizationPoint> points = Points(Q, U);
+            const std::vector<StepPoint> points = Points(Q, U);
             py::gil_scoped_release release;
-            return b.batch().Run(points, parsed_mode, parsed_method);
+            return b.With(parsed_method,
+                          [&](BatchStepper& stepper) { return stepper.Run(points, parsed_mode); });
           },
           py::arg("Q"), py::arg("U"), py::arg("mode") = "a_and_b", py::arg("method") = "exact",
           (std::string("linearize(Q, U, mode='a_and_b', method='exact') -> list of "

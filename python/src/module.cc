@@ -9,7 +9,8 @@
 PYBIND11_MODULE(_quasidyn, m) {
   m.doc() =
       "quasidyn: convex quasi-dynamic time stepping for contact-rich manipulation "
-      "(Pang & Tedrake 2021; Pang 2022). Units: SI throughout (m, rad, s, kg, N).";
+      "(Pang & Tedrake 2021; Pang, Suh, Yang & Tedrake 2023). Units: SI throughout (m, rad, s, kg, "
+      "N).";
   m.attr("__version__") = QUASIDYN_VERSION;
   quasidyn::python::BindScene(m);
   quasidyn::python::BindStep(m);

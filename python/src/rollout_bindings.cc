@@ -12,6 +12,7 @@
 #include "bindings.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_json.h"
+#include "quasidyn/stepping/formulation_table.h"
 
 namespace py = pybind11;
 
@@ -160,13 +161,13 @@ void BindRollout(py::module_& m) {
          std::optional<double> h, std::optional<double> kappa,
          std::optional<double> object_mass_scale, std::optional<int> steps,
          std::optional<double> duration) {
-        if (!scene) throw py::value_error("rollout: scene is None");
         const FormulationSettings settings =
-            ResolveSettings(*scene, formulation, h, kappa, object_mass_scale);
+            ResolveSettings("rollout", scene, formulation, h, kappa, object_mass_scale);
         RolloutOptions options;
         options.steps = ResolveStepCount(*scene, settings, steps, duration);
+        const std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);
         py::gil_scoped_release release;
-        return std::make_shared<Trajectory>(Rollout(*scene, settings, options));
+        return std::make_shared<Trajectory>(Rollout(*model, options));
       },
       py::arg("scene"), py::arg("formulation") = py::none(), py::arg("h") = py::none(),
       py::arg("kappa") = py::none(), py::arg("object_mass_scale") = py::none(),

@@ -5,11 +5,12 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bindings.h"
-#include "quasidyn/contact/contact_set.h"
+#include "quasidyn/contact/contact_model.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/simulation/coordinate_names.h"
@@ -50,11 +51,12 @@ void RegisterSceneError(py::module_& m) {
 
 }  // namespace
 
-FormulationSettings ResolveSettings(const Scene& scene,
+FormulationSettings ResolveSettings(const char* who, const std::shared_ptr<Scene>& scene,
                                     const std::optional<std::string>& formulation,
                                     std::optional<double> h, std::optional<double> kappa,
                                     std::optional<double> object_mass_scale) {
-  FormulationSettings settings = SettingsFromScene(scene);
+  if (!scene) throw py::value_error(std::string(who) + ": scene is None");
+  FormulationSettings settings = SettingsFromScene(*scene);
   if (formulation) settings.type = ParseFormulation(*formulation);
   if (h) settings.time_step = *h;
   if (kappa) settings.kappa = *kappa;
@@ -132,8 +134,12 @@ void BindScene(py::module_& m) {
       .def(
           "summary",
           [](const Scene& s) {
-            ContactEngine engine(s);
-            const std::string text = cli::SceneSummaryJson(s, engine.Compute(s.q0)).dump();
+            const ContactModel model(BorrowScene(s));
+            ContactData data = model.CreateData();
+            if (!model.Compute(s.q0, &data))
+              throw std::runtime_error("summary: the contact query at q0 failed: " +
+                                       data.failure_message());
+            const std::string text = cli::SceneSummaryJson(s, data.contacts()).dump();
             return py::module_::import("json").attr("loads")(text);
           },
           "The model summary as a dict, the same as `quasidyn info SCENE --json`: sizes, "

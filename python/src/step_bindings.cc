@@ -6,34 +6,38 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "bindings.h"
-#include "quasidyn/dynamics/quasi_dynamic_stepper.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory.h"
+#include "quasidyn/stepping/formulation_table.h"
 
 namespace py = pybind11;
 
 namespace quasidyn::python {
 namespace {
 
-// A stepper that owns (a share of) its scene.
+// The step model of one formulation and the one data object its steps use.
 class PyStepper {
  public:
-  PyStepper(std::shared_ptr<Scene> scene, const FormulationSettings& settings)
-      : scene_(std::move(scene)), stepper_(*scene_, settings) {}
-  const ScenePtr& scene() const { return scene_; }
-  const FormulationSettings& settings() const { return stepper_.settings(); }
+  PyStepper(ScenePtr scene, const FormulationSettings& settings)
+      : model_(MakeStepModel(std::move(scene), settings)), data_(model_->CreateData()) {}
+  const StepModel& model() const { return *model_; }
+  // Called without the GIL; the mutex serialises the threads that share this stepper.
   StepResult Step(const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
-    return stepper_.Step(q, u);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    model_->Calc(State{q, Eigen::VectorXd()}, u, data_.get());
+    return data_->result;
   }
 
  private:
-  ScenePtr scene_;  // declared first: constructed before, destroyed after the stepper
-  QuasiDynamicStepper stepper_;
+  std::shared_ptr<const StepModel> model_;
+  std::unique_ptr<StepData> data_;
+  std::mutex mutex_;
 };
 
 // A step's result with its contacts named after the scene's shapes and bodies.
@@ -87,27 +91,27 @@ void BindStep(py::module_& m) {
           "message", [](const PyStepResult& r) { return r.result.message; },
           "'' when solved; otherwise what failed and the most violated contact.")
       .def_property_readonly(
-          "q_next", [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.q_next; },
+          "q_next", [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.next.q; },
           kView, "q⁺ (n_q,) [m, rad]; equal to q when the step failed. A read-only view.")
       .def_property_readonly(
-          "v", [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.v; }, kView,
-          "The step's velocity v = (q⁺ ⊖ q)/h (n_v,) [m/s, rad/s]; zero when it failed.")
+          "v", [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.velocity; },
+          kView, "The step's velocity v = (q⁺ ⊖ q)/h (n_v,) [m/s, rad/s]; zero when it failed.")
       .def_property_readonly(
           "contacts", [](const PyStepResult& r) { return r.contacts; },
           "The contacts at q with their forces (list of Contact); empty when the step failed.")
       .def_property_readonly(
-          "iterations", [](const PyStepResult& r) { return r.result.info.iterations; },
+          "iterations", [](const PyStepResult& r) { return r.result.solver.iterations; },
           "Solver iterations (interior-point / Newton steps, Lemke pivots).")
       .def_property_readonly(
-          "solve_time", [](const PyStepResult& r) { return r.result.info.solve_time_seconds; },
+          "solve_time", [](const PyStepResult& r) { return r.result.solver.solve_time_seconds; },
           "Wall-clock time of the solve [s].")
       .def_property_readonly("primal_residual",
-                             [](const PyStepResult& r) { return r.result.info.primal_residual; })
+                             [](const PyStepResult& r) { return r.result.solver.primal_residual; })
       .def_property_readonly("dual_residual",
-                             [](const PyStepResult& r) { return r.result.info.dual_residual; })
+                             [](const PyStepResult& r) { return r.result.solver.dual_residual; })
       .def_property_readonly(
           "complementarity_gap",
-          [](const PyStepResult& r) { return r.result.info.complementarity_gap; })
+          [](const PyStepResult& r) { return r.result.solver.complementarity_gap; })
       .def("__repr__", [](const PyStepResult& r) {
         return "<quasidyn.StepResult " + std::string(ToString(r.result.status)) + ", " +
                std::to_string(r.contacts.size()) + " contacts>";
@@ -119,9 +123,8 @@ void BindStep(py::module_& m) {
       .def(py::init([](std::shared_ptr<Scene> scene, std::optional<std::string> formulation,
                        std::optional<double> h, std::optional<double> kappa,
                        std::optional<double> object_mass_scale) {
-             if (!scene) throw py::value_error("Stepper: scene is None");
              const FormulationSettings settings =
-                 ResolveSettings(*scene, formulation, h, kappa, object_mass_scale);
+                 ResolveSettings("Stepper", scene, formulation, h, kappa, object_mass_scale);
              return std::make_unique<PyStepper>(std::move(scene), settings);
            }),
            py::arg("scene"), py::arg("formulation") = py::none(), py::arg("h") = py::none(),
@@ -132,16 +135,19 @@ void BindStep(py::module_& m) {
            "quasi-dynamic, 0: quasistatic). None takes the scene's value. Raises ValueError "
            "on an unknown formulation or a value out of range.")
       .def_property_readonly(
-          "scene", [](const PyStepper& s) { return std::const_pointer_cast<Scene>(s.scene()); })
-      .def_property_readonly("formulation",
-                             [](const PyStepper& s) { return FormulationName(s.settings().type); })
+          "scene",
+          [](const PyStepper& s) { return std::const_pointer_cast<Scene>(s.model().scene_ptr()); })
       .def_property_readonly(
-          "h", [](const PyStepper& s) { return s.settings().time_step; }, "Time step [s].")
+          "formulation",
+          [](const PyStepper& s) { return FormulationName(s.model().settings().type); })
       .def_property_readonly(
-          "kappa", [](const PyStepper& s) { return s.settings().kappa; },
+          "h", [](const PyStepper& s) { return s.model().settings().time_step; }, "Time step [s].")
+      .def_property_readonly(
+          "kappa", [](const PyStepper& s) { return s.model().settings().kappa; },
           "Log-barrier weight κ [1/(N·m)] (used by log-barrier and log-barrier-cone).")
       .def_property_readonly(
-          "object_mass_scale", [](const PyStepper& s) { return s.settings().object_mass_scale; },
+          "object_mass_scale",
+          [](const PyStepper& s) { return s.model().settings().object_mass_scale; },
           "Scale s [-] of the objects' regularisation ½ s vᵀ M_u v.")
       .def(
           "step",
@@ -153,7 +159,7 @@ void BindStep(py::module_& m) {
             }
             out.contacts.reserve(out.result.contacts.size());
             for (const ContactReport& report : out.result.contacts)
-              out.contacts.push_back(NamedContactRecord(*s.scene(), report));
+              out.contacts.push_back(NamedContactRecord(s.model().scene(), report));
             return out;
           },
           py::arg("q"), py::arg("u"),

@@ -61,7 +61,7 @@ def test_contacts_at_q0_have_hand_computed_phi_and_jacobians(gripper):
 
 
 def test_contacts_reject_a_wrong_q(gripper):
-    with pytest.raises(ValueError, match="has size 7, expected 6"):
+    with pytest.raises(ValueError, match="q has size 7, expected n_q = 6"):
         quasidyn.contacts(gripper, np.zeros(7))
     with pytest.raises(ValueError, match="not finite"):
         quasidyn.forward_kinematics(gripper, np.full(6, np.nan))

@@ -97,7 +97,7 @@ def test_steps_and_duration_choose_the_step_count(gripper):
     assert len(quasidyn.rollout(gripper, duration=0.05, h=0.02)) == 3  # ⌈0.05 / 0.02⌉
     with pytest.raises(ValueError, match="not both"):
         quasidyn.rollout(gripper, steps=3, duration=0.1)
-    with pytest.raises(ValueError, match="rollout step count must be >= 0"):
+    with pytest.raises(ValueError, match="step count must be >= 0 \\(got -1\\)"):
         quasidyn.rollout(gripper, steps=-1)
     with pytest.raises(ValueError, match="duration must be finite"):
         quasidyn.rollout(gripper, duration=float("nan"))

@@ -17,6 +17,7 @@
 
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/solvers/socp.h"
+#include "quasidyn/testing/solver_problems.h"
 
 namespace quasidyn {
 namespace {
@@ -63,7 +64,8 @@ json ToJson(const MatrixXd& a) {
 }
 json ToJson(const VectorXd& v) { return std::vector<double>(v.data(), v.data() + v.size()); }
 
-json Info(const SolverInfo& info, SolverStatus status) {
+template <typename Info>
+json InfoJson(const Info& info, SolverStatus status) {
   return {{"status", std::string(ToString(status))},
           {"iterations", info.iterations},
           {"primal_residual", info.primal_residual},
@@ -73,14 +75,14 @@ json Info(const SolverInfo& info, SolverStatus status) {
 
 // QP: n variables, m rows; x_inside satisfies every row with margin in [0.05, 1].
 json RandomQp(Random& random, int n, int m, double eigenvalue_floor) {
-  QpProblem p;
+  testing::DenseQp p;
   p.Q = random.PositiveDefinite(n, eigenvalue_floor);
   p.c = random.Gaussian(n, 1) * 3.0;
   p.G = random.Gaussian(m, n);
   const VectorXd x_inside = random.Uniform(n, -1, 1);
   p.h = p.G * x_inside - random.Uniform(m, 0.05, 1.0);
   const QpSettings settings;
-  const QpResult r = Solve(p, settings);
+  const QpResult r = Solve(p.ToSparse(), settings);
   return {{"type", "qp"},
           {"Q", ToJson(p.Q)},
           {"c", ToJson(p.c)},
@@ -92,18 +94,18 @@ json RandomQp(Random& random, int n, int m, double eigenvalue_floor) {
           {"objective", r.objective},
           {"absolute_tolerance", settings.absolute_tolerance},
           {"relative_tolerance", settings.relative_tolerance},
-          {"info", Info(r.info, r.status)}};
+          {"info", InfoJson(r.info, r.status)}};
 }
 
 // SOCP: friction-cone-like 3-dimensional cones A_k x + b_k ∈ K plus linear rows G x >= h.
 json RandomSocp(Random& random, int n, int cones, int linear_rows, double eigenvalue_floor) {
-  SocpProblem p;
+  testing::DenseConeProgram p;
   p.Q = random.PositiveDefinite(n, eigenvalue_floor);
   p.c = random.Gaussian(n, 1) * 3.0;
   const VectorXd x_inside = random.Uniform(n, -1, 1);
   json cone_list = json::array();
   for (int k = 0; k < cones; ++k) {
-    SecondOrderConeConstraint cone{random.Gaussian(3, n), VectorXd(3)};
+    testing::DenseCone cone{random.Gaussian(3, n), VectorXd(3)};
     // b puts A x_inside + b strictly inside K: tail random, head = ‖tail‖ + margin.
     const VectorXd tail = random.Uniform(2, -1, 1);
     const double margin = random.Uniform(1, 0.05, 1.0)[0];
@@ -115,9 +117,9 @@ json RandomSocp(Random& random, int n, int cones, int linear_rows, double eigenv
   p.G = random.Gaussian(linear_rows, n);
   p.h = p.G * x_inside - random.Uniform(linear_rows, 0.05, 1.0);
   const SocpSettings settings;
-  const SocpResult r = Solve(p, settings);
+  const SocpResult r = Solve(p.ToSocp(), settings);
   json duals = json::array();
-  for (const VectorXd& z : r.cone_duals) duals.push_back(ToJson(z));
+  for (int k = 0; k < cones; ++k) duals.push_back(ToJson(VectorXd(r.ConeDual(k))));
   return {{"type", "socp"},
           {"Q", ToJson(p.Q)},
           {"c", ToJson(p.c)},
@@ -131,7 +133,7 @@ json RandomSocp(Random& random, int n, int cones, int linear_rows, double eigenv
           {"objective", r.objective},
           {"absolute_tolerance", settings.absolute_tolerance},
           {"relative_tolerance", settings.relative_tolerance},
-          {"info", Info(r.info, r.status)}};
+          {"info", InfoJson(r.info, r.status)}};
 }
 
 }  // namespace

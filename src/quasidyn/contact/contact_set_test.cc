@@ -2,6 +2,8 @@
 // φ(q ⊕ δv) − φ(q ⊖ δv) ≈ 2δ·J_n v for random v.
 #include "quasidyn/contact/contact_set.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -9,9 +11,10 @@
 #include <optional>
 #include <random>
 
-#include <gtest/gtest.h>
-
+#include "quasidyn/contact/contact_model.h"
 #include "quasidyn/io/scene_loader.h"
+#include "quasidyn/testing/malloc_counter.h"
+#include "quasidyn/testing/shared_scene.h"
 
 namespace quasidyn {
 namespace {
@@ -31,16 +34,18 @@ std::vector<std::string> ExampleScenes() {
 // pair and, among that pair's manifold points, the one whose point on A is the same material
 // point (closest in A's body frame). Used where φ is a smooth function of q: single-point
 // contacts, and manifolds against the static world (whose reference face cannot flip).
-std::optional<double> GeometricPhi(const Scene& scene, const Contact& reference,
+std::optional<double> GeometricPhi(const ScenePtr& scene, const Contact& reference,
                                    const Eigen::Isometry3d& X_WA_reference,
                                    const Eigen::VectorXd& q) {
   Kinematics kinematics(scene);
   kinematics.Update(q);
-  GeometryQuery query(scene);
+  const GeometryModel geometry(scene);
+  GeometryData data = geometry.CreateData();
+  if (!geometry.Query(kinematics.BodyPoses(), 1.0, &data)) return std::nullopt;
   const Eigen::Vector3d p_A_body = X_WA_reference.inverse() * reference.p_A;
   std::optional<double> best_phi;
   double best_distance = 1e-4;  // [m]: material points move O(δ) ≪ this
-  for (const ContactCandidate& c : query.Query(kinematics.BodyPoses(), 1.0)) {
+  for (const ContactCandidate& c : data.candidates()) {
     if (c.geometry_a != reference.geometry_a || c.geometry_b != reference.geometry_b) continue;
     const Eigen::Vector3d p = kinematics.BodyPose(reference.body_a).inverse() * c.point.p_A;
     const double distance = (p - p_A_body).norm();
@@ -56,7 +61,7 @@ std::optional<double> GeometricPhi(const Scene& scene, const Contact& reference,
 // φ = (p_A − p_B)·n. Its derivative at the reference configuration is exactly J_n v for
 // every contact (the rotation of n adds φ nᵀ(ω_B × n) = 0), so this checks the assembly
 // J_n = nᵀ(J_A(p_A) − J_B(p_B)) when both bodies move, whatever the manifold does.
-double MaterialPhi(const Scene& scene, const Contact& reference, const Kinematics& at_reference,
+double MaterialPhi(const ScenePtr& scene, const Contact& reference, const Kinematics& at_reference,
                    const Eigen::VectorXd& q) {
   Kinematics kinematics(scene);
   kinematics.Update(q);
@@ -69,7 +74,7 @@ double MaterialPhi(const Scene& scene, const Contact& reference, const Kinematic
 
 int ManifoldSize(const ContactSet& contacts, const Contact& c) {
   int count = 0;
-  for (const Contact& other : contacts.contacts)
+  for (const Contact& other : contacts)
     count += other.geometry_a == c.geometry_a && other.geometry_b == c.geometry_b;
   return count;
 }
@@ -87,9 +92,12 @@ TEST(ContactSet, NormalJacobianPredictsSignedDistanceChangeOnEveryExample) {
   std::normal_distribution<double> gauss;
   for (const std::string& path : scenes) {
     SCOPED_TRACE(path);
-    const Scene scene = LoadScene(path);
-    ContactEngine engine(scene);
-    const ContactSet contacts = engine.Compute(scene.q0);
+    const ScenePtr scene_ptr = testing::Shared(LoadScene(path));
+    const Scene& scene = *scene_ptr;
+    const ContactModel model(scene_ptr);
+    ContactData data = model.CreateData();
+    ASSERT_TRUE(model.Compute(scene.q0, &data)) << data.failure_message();
+    const ContactSet& contacts = data.contacts();
     EXPECT_GT(contacts.size(), 0) << "every example starts with some contact candidate";
     int geometric_checks = 0;
     for (int trial = 0; trial < 3; ++trial) {
@@ -97,19 +105,20 @@ TEST(ContactSet, NormalJacobianPredictsSignedDistanceChangeOnEveryExample) {
       for (int k = 0; k < scene.nv; ++k) v[k] = gauss(rng);
       const Eigen::VectorXd q_plus = IntegrateConfiguration(scene, scene.q0, v, kDelta);
       const Eigen::VectorXd q_minus = IntegrateConfiguration(scene, scene.q0, v, -kDelta);
-      for (const Contact& c : contacts.contacts) {
+      for (int i = 0; i < contacts.size(); ++i) {
+        const Contact& c = contacts[i];
         const std::string pair =
             scene.geometries[c.geometry_a].name + " / " + scene.geometries[c.geometry_b].name;
-        const double predicted = c.J_n.dot(v);
-        const double material = (MaterialPhi(scene, c, engine.kinematics(), q_plus) -
-                                 MaterialPhi(scene, c, engine.kinematics(), q_minus)) /
+        const double predicted = contacts.NormalVelocity(i, v);
+        const double material = (MaterialPhi(scene_ptr, c, data.kinematics(), q_plus) -
+                                 MaterialPhi(scene_ptr, c, data.kinematics(), q_minus)) /
                                 (2 * kDelta);
         EXPECT_NEAR(material, predicted, Tolerance(predicted)) << pair << " (material points)";
         const bool smooth = ManifoldSize(contacts, c) == 1 || c.body_b == 0;
         if (!smooth) continue;
-        const auto& X_WA = engine.kinematics().BodyPose(c.body_a);
-        const auto phi_plus = GeometricPhi(scene, c, X_WA, q_plus);
-        const auto phi_minus = GeometricPhi(scene, c, X_WA, q_minus);
+        const auto& X_WA = data.kinematics().BodyPose(c.body_a);
+        const auto phi_plus = GeometricPhi(scene_ptr, c, X_WA, q_plus);
+        const auto phi_minus = GeometricPhi(scene_ptr, c, X_WA, q_minus);
         ASSERT_TRUE(phi_plus && phi_minus) << pair << ": contact lost under a δ perturbation";
         const double measured = (*phi_plus - *phi_minus) / (2 * kDelta);
         EXPECT_NEAR(measured, predicted, Tolerance(predicted)) << pair << " (geometry)";
@@ -123,24 +132,92 @@ TEST(ContactSet, NormalJacobianPredictsSignedDistanceChangeOnEveryExample) {
 TEST(ContactSet, TangentAndRayJacobiansAreProjectionsOfTheSameRelativeJacobian) {
   for (const std::string& path : ExampleScenes()) {
     SCOPED_TRACE(path);
-    const Scene scene = LoadScene(path);
-    ContactEngine engine(scene);
-    const ContactSet& contacts = engine.Compute(scene.q0);
-    for (const Contact& c : contacts.contacts) {
-      ASSERT_EQ(c.J_n.cols(), scene.nv);
-      ASSERT_EQ(c.J_d.rows(), scene.planar ? 2 : scene.friction_rays);
-      ASSERT_EQ(c.J_t.rows(), scene.planar ? 1 : 2);
+    const ContactModel model(testing::Shared(LoadScene(path)));
+    const Scene& scene = model.scene();
+    ContactData data = model.CreateData();
+    ASSERT_TRUE(model.Compute(scene.q0, &data)) << data.failure_message();
+    const ContactSet& contacts = data.contacts();
+    for (int i = 0; i < contacts.size(); ++i) {
+      const Contact& c = contacts[i];
+      const Eigen::RowVectorXd J_n = contacts.DenseNormalJacobian(i);
+      const Eigen::MatrixXd J_t = contacts.DenseTangentJacobian(i);
+      const Eigen::MatrixXd J_d = contacts.DenseRayJacobian(i);
+      const Eigen::Matrix3Xd rays = contacts.Rays(i);
+      ASSERT_EQ(J_n.cols(), scene.nv);
+      ASSERT_EQ(J_d.rows(), scene.planar ? 2 : scene.friction_rays);
+      ASSERT_EQ(J_t.rows(), scene.planar ? 1 : 2);
       // Ray j is cos·t1 + sin·t2, so J_d,j = cos·J_t1 + sin·J_t2 (planar: ±J_t1).
-      const double scale = 1 + c.J_t.norm();
-      for (int j = 0; j < c.J_d.rows(); ++j) {
-        Eigen::RowVectorXd expected = c.rays.col(j).dot(c.tangent1) * c.J_t.row(0);
-        if (!scene.planar) expected += c.rays.col(j).dot(c.tangent2) * c.J_t.row(1);
-        EXPECT_LT((c.J_d.row(j) - expected).norm(),
+      const double scale = 1 + J_t.norm();
+      for (int j = 0; j < J_d.rows(); ++j) {
+        Eigen::RowVectorXd expected = rays.col(j).dot(c.tangent1) * J_t.row(0);
+        if (!scene.planar) expected += rays.col(j).dot(c.tangent2) * J_t.row(1);
+        EXPECT_LT((J_d.row(j) - expected).norm(),
                   1e3 * std::numeric_limits<double>::epsilon() * scale);
       }
       EXPECT_GE(c.friction, 0.0);
       EXPECT_LE(c.phi, scene.contact_tolerance);
     }
+  }
+}
+
+// The compact rows hold J_i = J_A(p_A) − J_B(p_B) on the union of the two bodies' chain columns
+// exactly: equal, bit for bit, to nᵀ, tᵀ and Dᵀ times the n_v-wide Jacobians of
+// Kinematics::PointJacobian, and zero elsewhere.
+TEST(ContactSet, CompactRowsAreTheNonZeroColumnsOfTheDenseProducts) {
+  for (const std::string& path : ExampleScenes()) {
+    SCOPED_TRACE(path);
+    const ContactModel model(testing::Shared(LoadScene(path)));
+    const Scene& scene = model.scene();
+    ContactData data = model.CreateData();
+    ASSERT_TRUE(model.Compute(scene.q0, &data)) << data.failure_message();
+    const ContactSet& contacts = data.contacts();
+    Eigen::MatrixXd J_A, J_B;
+    for (int i = 0; i < contacts.size(); ++i) {
+      const Contact& c = contacts[i];
+      data.kinematics().PointJacobian(c.body_a, c.p_A, &J_A);
+      data.kinematics().PointJacobian(c.body_b, c.p_B, &J_B);
+      const Eigen::MatrixXd J = J_A - J_B;
+      Eigen::RowVectorXd J_n;
+      J_n.noalias() = c.normal.transpose() * J;
+      Eigen::MatrixXd J_d;
+      J_d.noalias() = contacts.Rays(i).transpose() * J;
+      const Eigen::RowVectorXd compact_n = contacts.DenseNormalJacobian(i);
+      const Eigen::MatrixXd compact_d = contacts.DenseRayJacobian(i);
+      for (int k = 0; k < scene.nv; ++k) {
+        EXPECT_EQ(compact_n[k], J_n[k]) << "contact " << i << " column " << k;
+        for (int j = 0; j < J_d.rows(); ++j) EXPECT_EQ(compact_d(j, k), J_d(j, k));
+      }
+    }
+  }
+}
+
+TEST(ContactModel, DataOfAnotherModelAndBadConfigurationsThrow) {
+  const ScenePtr scene = testing::Shared(
+      LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/planar_hand/scene.yaml"));
+  const ContactModel model(scene), other(scene);
+  ContactData others = other.CreateData();
+  EXPECT_THROW(model.Compute(scene->q0, &others), std::invalid_argument);
+  ContactData data = model.CreateData();
+  EXPECT_THROW(model.Compute(scene->q0.head(2), &data), std::invalid_argument);
+  Eigen::VectorXd q = scene->q0;
+  q[0] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(model.Compute(q, &data), std::invalid_argument);
+}
+
+// A second query at the same configuration reuses every buffer: no heap allocation. (FCL
+// allocates inside each query it answers, geometry_model.h: the planar examples have no FCL
+// pair.)
+TEST(ContactModel, RepeatedQueryDoesNotAllocate) {
+  if (!testing::MallocCountingAvailable()) GTEST_SKIP() << "malloc counting is off (sanitizers)";
+  for (const std::string& path : ExampleScenes()) {
+    SCOPED_TRACE(path);
+    if (path.find("planar_") == std::string::npos) continue;
+    const ContactModel model(testing::Shared(LoadScene(path)));
+    ContactData data = model.CreateData();
+    ASSERT_TRUE(model.Compute(model.scene().q0, &data));
+    testing::MallocCounter counter;
+    model.Compute(model.scene().q0, &data);
+    EXPECT_EQ(counter.count(), 0);
   }
 }
 

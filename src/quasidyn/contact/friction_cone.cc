@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "quasidyn/common/argument_check.h"
+
 namespace quasidyn {
 
 double CombineFriction(FrictionCombination rule, double mu_a, double mu_b) {
@@ -38,21 +40,27 @@ void TangentBasis(const Eigen::Vector3d& n, bool planar, Eigen::Vector3d* t1, Ei
 
 Eigen::Matrix3Xd FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& t2, int num_rays,
                               bool planar) {
+  Eigen::Matrix3Xd rays;
+  FrictionRays(t1, t2, num_rays, planar, &rays);
+  return rays;
+}
+
+void FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& t2, int num_rays, bool planar,
+                  Eigen::Matrix3Xd* rays) {
   if (planar) {
-    Eigen::Matrix3Xd rays(3, 2);
-    rays.col(0) = t1;
-    rays.col(1) = -t1;
-    return rays;
+    rays->resize(3, 2);
+    rays->col(0) = t1;
+    rays->col(1) = -t1;
+    return;
   }
-  if (num_rays < 3)
-    throw std::invalid_argument("FrictionRays: a 3D friction pyramid needs n_d >= 3 rays (got " +
-                                std::to_string(num_rays) + ")");
-  Eigen::Matrix3Xd rays(3, num_rays);
+  QUASIDYN_CHECK_ARGUMENT(
+      num_rays >= 3, "FrictionRays",
+      "a 3D friction pyramid needs n_d >= 3 rays (got " + std::to_string(num_rays) + ")");
+  rays->resize(3, num_rays);
   for (int j = 0; j < num_rays; ++j) {
     const double angle = 2.0 * std::numbers::pi * j / num_rays;
-    rays.col(j) = std::cos(angle) * t1 + std::sin(angle) * t2;
+    rays->col(j) = std::cos(angle) * t1 + std::sin(angle) * t2;
   }
-  return rays;
 }
 
 }  // namespace quasidyn

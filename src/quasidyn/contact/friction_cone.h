@@ -29,8 +29,11 @@ void TangentBasis(const Eigen::Vector3d& n, bool planar, Eigen::Vector3d* t1, Ei
 // (Pang & Tedrake 2021, §III-B: the "balanced set of n_d tangent vectors" D_i):
 //   3D:     d_j = cos(2πj/n_d) t1 + sin(2πj/n_d) t2, j = 0 … n_d−1, n_d >= 3;
 //   planar: d_0 = t1, d_1 = −t1 (n_d is 2 whatever was asked).
-// Returns a 3 × n_d matrix.
+// Returns a 3 × n_d matrix; the second form writes it into *rays (resized; no heap allocation
+// once it has the size). Throws std::invalid_argument for n_d < 3 in 3D.
 Eigen::Matrix3Xd FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& t2, int num_rays,
                               bool planar);
+void FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& t2, int num_rays, bool planar,
+                  Eigen::Matrix3Xd* rays);
 
 }  // namespace quasidyn

@@ -4,8 +4,9 @@ namespace quasidyn {
 
 std::string FailureMessage(const StepProblem& problem, std::string_view formulation,
                            std::string_view solver_message, const Eigen::VectorXd& last_iterate) {
-  const bool usable = last_iterate.size() == problem.contacts.nv && last_iterate.allFinite();
-  const Eigen::VectorXd v = usable ? last_iterate : Eigen::VectorXd::Zero(problem.contacts.nv);
+  const int nv = problem.contacts.nv();
+  const bool usable = last_iterate.size() == nv && last_iterate.allFinite();
+  const Eigen::VectorXd v = usable ? last_iterate : Eigen::VectorXd::Zero(nv);
   std::string message(formulation);
   message += ": ";
   message += solver_message.empty() ? std::string_view("solver failed") : solver_message;
@@ -14,17 +15,12 @@ std::string FailureMessage(const StepProblem& problem, std::string_view formulat
 }
 
 bool StartSolution(const StepProblem& problem, std::string_view formulation, SolverStatus status,
-                   const SolverInfo& info, std::string_view solver_message,
+                   const SolverSummary& summary, std::string_view solver_message,
                    const Eigen::VectorXd& x, FormulationSolution* solution) {
-  solution->status = status;
-  solution->info = info;
-  solution->v = x;
-  const int nc = problem.contacts.size();
-  solution->normal_impulse = Eigen::VectorXd::Zero(nc);
-  solution->friction_impulse = Eigen::Matrix3Xd::Zero(3, nc);
-  const bool solved = status == SolverStatus::kSolved || status == SolverStatus::kSolvedInaccurate;
-  if (!solved) solution->message = FailureMessage(problem, formulation, solver_message, x);
-  return solved;
+  solution->Start(status, summary, x, problem.contacts.size());
+  if (Succeeded(status)) return true;
+  solution->message = FailureMessage(problem, formulation, solver_message, x);
+  return false;
 }
 
 }  // namespace quasidyn

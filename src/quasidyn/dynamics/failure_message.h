@@ -17,12 +17,12 @@ namespace quasidyn {
 std::string FailureMessage(const StepProblem& problem, std::string_view formulation,
                            std::string_view solver_message, const Eigen::VectorXd& last_iterate);
 
-// Starts a formulation's solution from its solver's answer: status, statistics, v = x and
-// zero impulses for every contact; when the solver did not succeed, also the FailureMessage.
-// Returns true when it succeeded (solved or solved_inaccurate): the caller then fills the
-// impulses from the solver's duals.
+// Starts a formulation's solution from its solver's answer (FormulationSolution::Start: status,
+// statistics, v = x and zero impulses for every contact) and, when the solver did not succeed,
+// sets the FailureMessage. Returns true when it succeeded (solved or solved_inaccurate): the
+// caller then fills the impulses from the solver's multipliers.
 bool StartSolution(const StepProblem& problem, std::string_view formulation, SolverStatus status,
-                   const SolverInfo& info, std::string_view solver_message,
+                   const SolverSummary& summary, std::string_view solver_message,
                    const Eigen::VectorXd& x, FormulationSolution* solution);
 
 }  // namespace quasidyn

@@ -12,8 +12,10 @@
 #include <cmath>
 #include <vector>
 
-#include "quasidyn/dynamics/dynamics_test_support.h"
-#include "quasidyn/dynamics/test_scenes_for_dynamics.h"
+#include "quasidyn/dynamics/quasi_dynamic_qp.h"
+#include "quasidyn/dynamics/quasi_dynamic_socp.h"
+#include "quasidyn/testing/dynamics_scenes.h"
+#include "quasidyn/testing/step_problems.h"
 
 namespace quasidyn {
 namespace {
@@ -52,8 +54,8 @@ FormulationSettings SettingsOf(const Scene& scene, FormulationType type, double 
 Eigen::VectorXd SocpVelocity(const Scene& scene) {
   const testing::OwnedStepProblem owned(scene, SettingsOf(scene, FormulationType::kSocp), scene.q0,
                                         PushCommand(scene));
-  SocpSolver solver;
-  const FormulationSolution s = SolveFrictionConeSocp(owned.get(), &solver, TightSocp());
+  const FormulationSolution s =
+      testing::SolveWith(owned.get(), FrictionConeSocpFormulation(TightSocp()));
   EXPECT_EQ(s.status, SolverStatus::kSolved) << s.message;
   return s.v;
 }
@@ -66,8 +68,7 @@ TEST(FormulationConvergence, PyramidQpApproachesTheConeAsRaysGrow) {
     const Scene scene = testing::DiagonalPushScene(rays);
     const testing::OwnedStepProblem owned(scene, SettingsOf(scene, FormulationType::kQp), scene.q0,
                                           PushCommand(scene));
-    QpSolver solver;
-    const FormulationSolution s = SolvePyramidQp(owned.get(), &solver, TightQp());
+    const FormulationSolution s = testing::SolveWith(owned.get(), PyramidQpFormulation(TightQp()));
     ASSERT_EQ(s.status, SolverStatus::kSolved) << s.message;
     errors.push_back((s.v - v_cone).norm() / v_cone.norm());
     // Relative velocity error at most the direction bias sin(π/n_d) of the pyramid.
@@ -106,8 +107,7 @@ TEST(FormulationConvergence, PyramidBarrierApproachesTheQp) {
   const Scene scene = testing::DiagonalPushScene(4);
   const testing::OwnedStepProblem owned(scene, SettingsOf(scene, FormulationType::kQp), scene.q0,
                                         PushCommand(scene));
-  QpSolver solver;
-  const FormulationSolution qp = SolvePyramidQp(owned.get(), &solver, TightQp());
+  const FormulationSolution qp = testing::SolveWith(owned.get(), PyramidQpFormulation(TightQp()));
   ASSERT_EQ(qp.status, SolverStatus::kSolved);
   const std::vector<double> errors =
       BarrierErrors(FormulationType::kLogBarrierPyramid, qp.v, scene);

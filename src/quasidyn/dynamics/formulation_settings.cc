@@ -3,15 +3,22 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "quasidyn/common/argument_check.h"
+
 namespace quasidyn {
 
 const char* FormulationName(FormulationType type) {
   switch (type) {
-    case FormulationType::kQp: return "qp";
-    case FormulationType::kSocp: return "socp";
-    case FormulationType::kLogBarrierPyramid: return "log-barrier";
-    case FormulationType::kLogBarrierCone: return "log-barrier-cone";
-    case FormulationType::kLcp: return "lcp";
+    case FormulationType::kQp:
+      return "qp";
+    case FormulationType::kSocp:
+      return "socp";
+    case FormulationType::kLogBarrierPyramid:
+      return "log-barrier";
+    case FormulationType::kLogBarrierCone:
+      return "log-barrier-cone";
+    case FormulationType::kLcp:
+      return "lcp";
   }
   return "unknown";
 }
@@ -23,6 +30,13 @@ FormulationType ParseFormulation(const std::string& name) {
     if (name == FormulationName(type)) return type;
   throw std::invalid_argument("unknown formulation '" + name +
                               "' (expected qp, socp, log-barrier, log-barrier-cone or lcp)");
+}
+
+void ValidateFormulationSettings(const FormulationSettings& settings) {
+  constexpr const char* kWhere = "formulation settings";
+  CheckPositive(kWhere, "time step h", settings.time_step);
+  CheckPositive(kWhere, "kappa", settings.kappa);
+  CheckNonNegative(kWhere, "object_mass_scale", settings.object_mass_scale);
 }
 
 FormulationSettings SettingsFromScene(const Scene& scene) {
@@ -43,7 +57,7 @@ FormulationSettings SettingsFromScene(const Scene& scene) {
                                   "' (expected kappa or object_mass_scale)");
     }
   }
-  if (!(settings.time_step > 0)) throw std::invalid_argument("time step h must be > 0");
+  ValidateFormulationSettings(settings);
   return settings;
 }
 

@@ -10,9 +10,9 @@ namespace quasidyn {
 
 enum class FormulationType {
   kQp,                 // Anitescu pyramid QP, Pang & Tedrake 2021, eq. (10)
-  kSocp,               // exact friction cone SOCP (Pang 2022)
-  kLogBarrierPyramid,  // eq. (10) with its constraints moved into a log barrier (Pang 2022)
-  kLogBarrierCone,     // the SOCP with its cones moved into a log barrier (Pang 2022)
+  kSocp,               // exact friction cone SOCP (T-RO 2023, eq. (27))
+  kLogBarrierPyramid,  // eq. (10) with its constraints moved into a log barrier
+  kLogBarrierCone,     // the SOCP with its cones in a log barrier (T-RO 2023, eq. (34))
   kLcp,                // quasistatic LCP with impedance actuators, Pang & Tedrake 2021, eq. (6)
 };
 
@@ -28,14 +28,20 @@ struct FormulationSettings {
   // objective measured in N·m (see quasi_dynamic_cost.h). κ → ∞ recovers the QP / SOCP.
   double kappa = 100.0;
   // Scale s >= 0 [-] of the objects' regularisation ½ s vᵀ M_u v: s = 1 is Mason's
-  // quasi-dynamics (the objects' momentum is reset every step, Pang 2022: "among all possible
-  // object motions, the one that moves the least"); s = 0 is the pure quasistatic model of
+  // quasi-dynamics (the objects' momentum is reset every step: of the motions the contacts
+  // allow, the objects take the one of least kinetic energy; Pang, Suh, Yang & Tedrake,
+  // T-RO 2023, §III-A and eq. (23b)); s = 0 is the pure quasistatic model of
   // Pang & Tedrake 2021, well posed only when contacts hold every object.
   double object_mass_scale = 1.0;
 };
 
+// Throws std::invalid_argument naming the first setting outside its documented range (h and κ
+// finite and > 0, object_mass_scale finite and >= 0). Step models call it once, when built.
+void ValidateFormulationSettings(const FormulationSettings& settings);
+
 // From the scene: its time step and its formulation block (type and the parameters
-// `kappa`, `object_mass_scale`). Throws std::invalid_argument naming a bad parameter.
+// `kappa`, `object_mass_scale`), validated. Throws std::invalid_argument naming a bad
+// parameter.
 FormulationSettings SettingsFromScene(const Scene& scene);
 
 }  // namespace quasidyn

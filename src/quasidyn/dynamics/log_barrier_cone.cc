@@ -5,51 +5,77 @@
 
 namespace quasidyn {
 
-LogBarrierProblem BuildConeLogBarrier(const StepProblem& problem) {
+void BuildConeLogBarrier(const StepProblem& problem, LogBarrierProblem* barrier) {
+  const ContactSet& contacts = problem.contacts;
   const double h = problem.settings.time_step;
-  LogBarrierProblem barrier;
-  barrier.Q = problem.cost.P;
-  barrier.b = -problem.cost.tau_h;
-  barrier.G.resize(0, problem.contacts.nv);
-  barrier.h.resize(0);
-  for (const Contact& c : problem.contacts.contacts) {
+  barrier->Q = problem.cost.P;
+  barrier->c = -problem.cost.tau_h;
+  barrier->G.Reset(contacts.nv());
+  barrier->h.resize(0);
+  int rows = 0;
+  for (const Contact& c : contacts) rows += c.friction > 0 ? 1 + contacts.tangent_count() : 1;
+  barrier->A.Reset(contacts.nv());
+  barrier->b.resize(rows);
+  barrier->cone_dims.clear();
+  int row = 0;
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
     if (c.friction > 0) {
-      barrier.cones.push_back(FrictionConeOfContact(c, h));
-    } else {
-      SecondOrderConeConstraint half_line;  // t_i >= 0, barrier log(t_i²)
-      half_line.A = c.J_n;
-      half_line.b = Eigen::VectorXd::Constant(1, c.phi / h);
-      barrier.cones.push_back(std::move(half_line));
+      AppendFrictionCone(contacts, i, h, &barrier->A, &barrier->b, row, &barrier->cone_dims);
+      row += 1 + contacts.tangent_count();
+      continue;
     }
+    // t_i >= 0, barrier log(t_i²)
+    const std::span<const int> columns = contacts.Columns(i);
+    const ContactSet::RowMap J_n = contacts.NormalJacobian(i);
+    barrier->A.AppendRow();
+    for (size_t k = 0; k < columns.size(); ++k)
+      barrier->A.AppendNonZero(columns[k], J_n[static_cast<int>(k)]);
+    barrier->b[row++] = c.phi / h;
+    barrier->cone_dims.push_back(1);
   }
-  barrier.kappa = problem.settings.kappa;
-  return barrier;
+  barrier->kappa = problem.settings.kappa;
 }
 
-FormulationSolution SolveConeLogBarrier(const StepProblem& problem, LogBarrierSolver* solver,
-                                        const LogBarrierSettings& settings) {
-  const LogBarrierProblem barrier = BuildConeLogBarrier(problem);
-  const LogBarrierResult result = solver->Solve(barrier, settings);
-  FormulationSolution solution;
-  if (!StartSolution(problem, "log-barrier cone (Pang 2022)", result.status, result.info,
-                     result.message, result.x, &solution))
-    return solution;
-  const int nc = problem.contacts.size();
-  for (int i = 0; i < nc; ++i) {
-    const Contact& c = problem.contacts.contacts[i];
-    const SecondOrderConeConstraint& cone = barrier.cones[i];
-    const Eigen::VectorXd u = cone.A * result.x + cone.b;  // (t_i, z_i)
+std::unique_ptr<FormulationWorkspace> ConeLogBarrierFormulation::CreateWorkspace() const {
+  return std::make_unique<LogBarrierWorkspace>();
+}
+
+void ConeLogBarrierFormulation::ClearWarmStart(FormulationWorkspace* workspace) const {
+  WorkspaceOf<LogBarrierWorkspace>(workspace, description()).solver.ClearPreviousSolution();
+}
+
+void ConeLogBarrierFormulation::Solve(const StepProblem& problem, FormulationWorkspace* workspace,
+                                      FormulationSolution* solution) const {
+  LogBarrierWorkspace& w = WorkspaceOf<LogBarrierWorkspace>(workspace, description());
+  BuildConeLogBarrier(problem, &w.problem);
+  const LogBarrierResult& result = SolveLogBarrier(settings_, &w);
+  if (!StartSolution(problem, description(), result.status, SummaryOf(result.info), result.message,
+                     result.x, solution))
+    return;
+  const ContactSet& contacts = problem.contacts;
+  const SparseRowMatrix& A = w.problem.A;
+  int row = 0;
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const int m = w.problem.cone_dims[i];
+    Eigen::Vector3d u = Eigen::Vector3d::Zero();  // (t_i, z_i), m <= 3
+    for (int r = 0; r < m; ++r, ++row) {
+      double value = w.problem.b[row];
+      for (int k = A.row_start(row); k < A.row_start(row + 1); ++k)
+        value += A.value(k) * result.x[A.column(k)];
+      u[r] = value;
+    }
     const double t = u[0];
-    const double z_norm = u.tail(u.size() - 1).norm();
+    const double z_norm = u.tail(2).head(m - 1).norm();
     const double psi = (t - z_norm) * (t + z_norm);  // t² − ‖z‖², less cancellation
-    const double scale = 2.0 / (barrier.kappa * psi);
-    solution.normal_impulse[i] = scale * t;  // λ_n = 2t/(κψ)
-    if (u.size() > 1) {                      // λ̂_t = −2μz/(κψ)
-      solution.friction_impulse.col(i) = -scale * c.friction * u[1] * c.tangent1;
-      if (u.size() > 2) solution.friction_impulse.col(i) -= scale * c.friction * u[2] * c.tangent2;
+    const double scale = 2.0 / (w.problem.kappa * psi);
+    solution->normal_impulse[i] = scale * t;  // λ_n = 2t/(κψ)
+    if (m > 1) {                              // λ̂_t = −2μz/(κψ)
+      solution->friction_impulse[i] = -scale * c.friction * u[1] * c.tangent1;
+      if (m > 2) solution->friction_impulse[i] -= scale * c.friction * u[2] * c.tangent2;
     }
   }
-  return solution;
 }
 
 }  // namespace quasidyn

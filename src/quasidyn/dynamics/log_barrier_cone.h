@@ -1,12 +1,12 @@
 #pragma once
 // The exact-cone SOCP (quasi_dynamic_socp.h) with its cones moved into a log barrier, the
-// smoothed quasi-dynamic step of Pang 2022 (talk "planning and control contact-rich",
-// "Smoothing, the general case": "put constraints in a generalized log for K*_i"):
+// smoothed quasi-dynamic step of Pang, Suh, Yang & Tedrake, T-RO 2023 (log-barrier smoothing of
+// the second-order cone constraints):
 //
 //   minimise_v  ½ vᵀ P v − τ_hᵀ v − (1/κ) Σ_i log(t_i² − ‖z_i‖²),
 //   t_i = φ_i/h + J_n,i v,   z_i = μ_i J_t,i v   [m/s]   (the cone of FrictionConeOfContact).
 //
-// Pang 2022 writes the argument as t_i²/μ_i² − ‖J_t,i v‖² = (t_i² − ‖z_i‖²)/μ_i²: the two
+// Pang et al. write the argument as t_i²/μ_i² − ‖J_t,i v‖² = (t_i² − ‖z_i‖²)/μ_i²: the two
 // differ by the constant −2 log μ_i, so the minimiser is the same. A contact with μ_i = 0
 // gets the one-dimensional cone t_i >= 0, whose barrier log(t_i²) = 2 log t_i is the μ → 0
 // limit of the cone's, so the smoothed step is continuous in μ. Units: objective in N·m,
@@ -22,15 +22,30 @@
 // The smoothed complementarity is y_iᵀu_i = (2/κ)(t_i² − ‖z_i‖²)/ψ_i = 2/κ per contact
 // (the barrier of a second-order cone has degree 2; Boyd & Vandenberghe, §11.6).
 
-#include "quasidyn/dynamics/step_problem.h"
-#include "quasidyn/solvers/log_barrier_newton.h"
+#include "quasidyn/dynamics/formulation.h"
+#include "quasidyn/dynamics/log_barrier_pyramid.h"
 
 namespace quasidyn {
 
-// One cone per contact in contact order (dimension 1 + n_t, or 1 when μ_i = 0), no linear rows.
-LogBarrierProblem BuildConeLogBarrier(const StepProblem& problem);
+// One cone per contact in contact order (dimension 1 + n_t, or 1 when μ_i = 0), no linear
+// rows, into *barrier. No heap allocation once *barrier has held a problem of this size.
+void BuildConeLogBarrier(const StepProblem& problem, LogBarrierProblem* barrier);
 
-FormulationSolution SolveConeLogBarrier(const StepProblem& problem, LogBarrierSolver* solver,
-                                        const LogBarrierSettings& settings = {});
+class ConeLogBarrierFormulation final : public Formulation {
+ public:
+  explicit ConeLogBarrierFormulation(const LogBarrierSettings& settings = {})
+      : settings_(settings) {}
+  FormulationType type() const override { return FormulationType::kLogBarrierCone; }
+  const char* description() const override {
+    return "log-barrier cone (Pang, Suh, Yang & Tedrake 2023)";
+  }
+  std::unique_ptr<FormulationWorkspace> CreateWorkspace() const override;
+  void Solve(const StepProblem& problem, FormulationWorkspace* workspace,
+             FormulationSolution* solution) const override;
+  void ClearWarmStart(FormulationWorkspace* workspace) const override;
+
+ private:
+  LogBarrierSettings settings_;
+};
 
 }  // namespace quasidyn

@@ -5,37 +5,85 @@
 
 namespace quasidyn {
 
-LogBarrierProblem BuildPyramidLogBarrier(const StepProblem& problem) {
-  QpProblem qp = BuildPyramidQp(problem);  // G v >= −φ/h, Pang & Tedrake 2021, eq. (10b)
-  LogBarrierProblem barrier;
-  barrier.Q = std::move(qp.Q);
-  barrier.b = std::move(qp.c);
-  barrier.G = std::move(qp.G);
-  barrier.h = -qp.h;  // g(v) = G v + φ/h
-  barrier.kappa = problem.settings.kappa;
-  return barrier;
-}
-
-FormulationSolution SolvePyramidLogBarrier(const StepProblem& problem, LogBarrierSolver* solver,
-                                           const LogBarrierSettings& settings) {
-  const LogBarrierProblem barrier = BuildPyramidLogBarrier(problem);
-  const LogBarrierResult result = solver->Solve(barrier, settings);
-  FormulationSolution solution;
-  if (!StartSolution(problem, "log-barrier pyramid (Pang 2022)", result.status, result.info,
-                     result.message, result.x, &solution))
-    return solution;
-  const int nc = problem.contacts.size();
-  const Eigen::VectorXd g = barrier.G * result.x + barrier.h;
+void BuildPyramidLogBarrier(const StepProblem& problem, LogBarrierProblem* barrier) {
+  const ContactSet& contacts = problem.contacts;
+  const double h = problem.settings.time_step;
+  barrier->Q = problem.cost.P;
+  barrier->c = -problem.cost.tau_h;
+  // G v >= −φ/h, Pang & Tedrake 2021, eq. (10b), as BuildPyramidQp.
+  barrier->G.Reset(contacts.nv());
+  barrier->h.resize(contacts.size() * contacts.ray_count());
   int row = 0;
-  for (int i = 0; i < nc; ++i) {
-    const Contact& c = problem.contacts.contacts[i];
-    for (int j = 0; j < c.J_d.rows(); ++j, ++row) {
-      const double beta = 1.0 / (barrier.kappa * g[row]);  // β_ij g_ij = 1/κ
-      solution.normal_impulse[i] += beta;
-      solution.friction_impulse.col(i) += c.friction * beta * c.rays.col(j);
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const std::span<const int> columns = contacts.Columns(i);
+    const ContactSet::RowMap J_n = contacts.NormalJacobian(i);
+    const ContactSet::RowsMap J_d = contacts.RayJacobian(i);
+    for (int j = 0; j < J_d.rows(); ++j, ++row) {
+      barrier->G.AppendRow();
+      for (size_t k = 0; k < columns.size(); ++k) {
+        const int col = static_cast<int>(k);
+        barrier->G.AppendNonZero(columns[k], J_n[col] + c.friction * J_d(j, col));
+      }
+      barrier->h[row] = -c.phi / h;
     }
   }
-  return solution;
+  barrier->A.Reset(contacts.nv());
+  barrier->b.resize(0);
+  barrier->cone_dims.clear();
+  barrier->kappa = problem.settings.kappa;
+}
+
+SolverSummary SummaryOf(const LogBarrierInfo& info) {
+  // The barrier's iterates are strictly feasible (no primal residual); its optimality
+  // residual is the gradient of the barrier objective and its stopping measure the Newton
+  // decrement λ²/2.
+  return {info.newton_iterations, 0.0, info.gradient_norm, info.decrement, info.solve_time_seconds};
+}
+
+const LogBarrierResult& SolveLogBarrier(const LogBarrierSettings& settings,
+                                        LogBarrierWorkspace* w) {
+  if (w->solver.SamePattern(w->problem)) {
+    w->solver.UpdateValues(w->problem);
+  } else {
+    w->solver.Setup(w->problem, settings);
+  }
+  return w->solver.Solve();
+}
+
+std::unique_ptr<FormulationWorkspace> PyramidLogBarrierFormulation::CreateWorkspace() const {
+  return std::make_unique<LogBarrierWorkspace>();
+}
+
+void PyramidLogBarrierFormulation::ClearWarmStart(FormulationWorkspace* workspace) const {
+  WorkspaceOf<LogBarrierWorkspace>(workspace, description()).solver.ClearPreviousSolution();
+}
+
+void PyramidLogBarrierFormulation::Solve(const StepProblem& problem,
+                                         FormulationWorkspace* workspace,
+                                         FormulationSolution* solution) const {
+  LogBarrierWorkspace& w = WorkspaceOf<LogBarrierWorkspace>(workspace, description());
+  BuildPyramidLogBarrier(problem, &w.problem);
+  const LogBarrierResult& result = SolveLogBarrier(settings_, &w);
+  if (!StartSolution(problem, description(), result.status, SummaryOf(result.info), result.message,
+                     result.x, solution))
+    return;
+  const ContactSet& contacts = problem.contacts;
+  const double kappa = w.problem.kappa;
+  int row = 0;
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const ContactSet::RaysMap rays = contacts.Rays(i);
+    for (int j = 0; j < rays.cols(); ++j, ++row) {
+      // g_ij = G_ij v − h_ij = φ_i/h + (J_n,i + μ_i J_d,ij) v; β_ij g_ij = 1/κ.
+      double g = -w.problem.h[row];
+      for (int k = w.problem.G.row_start(row); k < w.problem.G.row_start(row + 1); ++k)
+        g += w.problem.G.value(k) * result.x[w.problem.G.column(k)];
+      const double beta = 1.0 / (kappa * g);
+      solution->normal_impulse[i] += beta;
+      solution->friction_impulse[i] += c.friction * beta * rays.col(j);
+    }
+  }
 }
 
 }  // namespace quasidyn

@@ -1,7 +1,7 @@
 #pragma once
 // The pyramid QP of eq. (10) of Pang & Tedrake 2021 with its constraints moved into a log
-// barrier, the smoothed quasi-dynamic step of Pang 2022 (talk "planning and control
-// contact-rich", "Smoothing", "Smoothed Dynamics"):
+// barrier, the smoothed quasi-dynamic step of Pang, Suh, Yang & Tedrake, T-RO 2023 (log-barrier
+// smoothing of the contact dynamics):
 //
 //   minimise_v  ½ vᵀ P v − τ_hᵀ v − (1/κ) Σ_ij log g_ij(v),
 //   g_ij(v) = φ_i/h + (J_n,i + μ_i J_d,ij) v   [m/s],
@@ -14,20 +14,46 @@
 // Implied impulses. Stationarity is P v − τ_h = Σ_ij (J_n,i + μ_i J_d,ij)ᵀ / (κ g_ij), the
 // force balance (9a)-(9b) of Pang & Tedrake 2021 with
 //   β_ij = 1 / (κ g_ij(v))  [N·s]  >  0,   so that  β_ij g_ij = 1/κ
-// (the "φ λ = 1/κ" of Pang 2022's smoothed KKT conditions): forces act at a distance, and
-// every contact in the candidate set pushes. Normal impulse Σ_j β_ij, friction impulse
-// μ_i Σ_j β_ij d_ij, as for the QP: the impulse lies in the friction pyramid.
+// (the "φ λ = 1/κ" of the smoothed KKT conditions of Pang, Suh, Yang & Tedrake 2023): forces act at
+// a distance, and every contact in the candidate set pushes. Normal impulse Σ_j β_ij, friction
+// impulse μ_i Σ_j β_ij d_ij, as for the QP: the impulse lies in the friction pyramid.
 
-#include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/dynamics/formulation.h"
 #include "quasidyn/solvers/log_barrier_newton.h"
 
 namespace quasidyn {
 
-// The barrier problem above: rows in the order of BuildPyramidQp (contact-major), h_ij = φ_i/h
-// (LogBarrierProblem's convention is G x + h > 0), kappa = settings.kappa.
-LogBarrierProblem BuildPyramidLogBarrier(const StepProblem& problem);
+// The barrier problem above into *barrier: linear barriers G v > h with the rows of
+// BuildPyramidQp (contact-major) and h_ij = −φ_i/h; kappa = settings.kappa. No heap
+// allocation once *barrier has held a problem of this size.
+void BuildPyramidLogBarrier(const StepProblem& problem, LogBarrierProblem* barrier);
 
-FormulationSolution SolvePyramidLogBarrier(const StepProblem& problem, LogBarrierSolver* solver,
-                                           const LogBarrierSettings& settings = {});
+SolverSummary SummaryOf(const LogBarrierInfo& info);
+
+struct LogBarrierWorkspace final : FormulationWorkspace {
+  LogBarrierProblem problem;
+  LogBarrierSolver solver;
+};
+
+// Solves a barrier problem in the workspace's solver (set up again only for a new pattern).
+const LogBarrierResult& SolveLogBarrier(const LogBarrierSettings& settings,
+                                        LogBarrierWorkspace* workspace);
+
+class PyramidLogBarrierFormulation final : public Formulation {
+ public:
+  explicit PyramidLogBarrierFormulation(const LogBarrierSettings& settings = {})
+      : settings_(settings) {}
+  FormulationType type() const override { return FormulationType::kLogBarrierPyramid; }
+  const char* description() const override {
+    return "log-barrier pyramid (Pang, Suh, Yang & Tedrake 2023)";
+  }
+  std::unique_ptr<FormulationWorkspace> CreateWorkspace() const override;
+  void Solve(const StepProblem& problem, FormulationWorkspace* workspace,
+             FormulationSolution* solution) const override;
+  void ClearWarmStart(FormulationWorkspace* workspace) const override;
+
+ private:
+  LogBarrierSettings settings_;
+};
 
 }  // namespace quasidyn

@@ -6,25 +6,43 @@
 //   τ_h = [h τ_u ;  h K_a (u − q_a)]
 //
 // Pang & Tedrake 2021, eq. (10a) for the robots (impedances K_a pulling q_a toward the
-// command u = q̄_a); the object block s·M_u is the quasi-dynamic regularisation of Pang 2022
-// (s = FormulationSettings::object_mass_scale). Units: P v in N·s, the objective in N·m.
-// Gravity: τ_u = Σ_b J_com,bᵀ m_b g over the objects' bodies (each object feels its own
-// weight); robots are assumed gravity-compensated by their controllers, so τ_a = 0 and the
-// impedance alone sets their motion.
+// command u = q̄_a); the object block s·M_u is the quasi-dynamic regularisation of Pang, Suh,
+// Yang & Tedrake, T-RO 2023 (s = FormulationSettings::object_mass_scale). Units: P v in N·s,
+// the objective in N·m. Gravity: τ_u = Σ_b J_com,bᵀ m_b g over the objects' bodies (each
+// object feels its own weight); robots are assumed gravity-compensated by their controllers,
+// so τ_a = 0 and the impedance alone sets their motion.
+//
+// P is stored sparse (solvers/sparse_row_matrix.h, both triangles): M_u is block diagonal by
+// object (an object's velocities couple to no other object's) and K_a is diagonal; entries
+// that are exactly zero are not stored.
 
 #include <Eigen/Core>
 
 #include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/kinematics/kinematics.h"
+#include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
 
 struct QuasiDynamicCost {
-  Eigen::MatrixXd P;      // n_v × n_v, symmetric positive semidefinite
+  SparseRowMatrix P;      // n_v × n_v, symmetric positive semidefinite
   Eigen::VectorXd tau_h;  // n_v [N·s]
+
+  // Buffers of the build (kept so that a rebuild does not allocate).
+  Eigen::MatrixXd mass_block;
+  Eigen::Matrix3Xd point_jacobian;
+  Eigen::VectorXd gravity_force;
 };
 
-// At the configuration the kinematics was last updated to; u has size n_q,a.
+// Rebuilds *cost at the configuration the kinematics was last updated to; u has size n_q,a
+// (checked: std::invalid_argument for a wrong size or a NaN); actuated_stiffness is K_a
+// (Scene::ActuatedStiffness(), size n_v,a). No heap allocation once the cost has been built
+// for this scene.
+void BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& u,
+                           const Eigen::VectorXd& actuated_stiffness,
+                           const FormulationSettings& settings, QuasiDynamicCost* cost);
+
+// The same, allocating a new cost (for tests and one-off evaluations).
 QuasiDynamicCost BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& u,
                                        const FormulationSettings& settings);
 

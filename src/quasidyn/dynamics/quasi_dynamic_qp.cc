@@ -1,25 +1,31 @@
 #include "quasidyn/dynamics/quasi_dynamic_qp.h"
 
+#include "quasidyn/dynamics/failure_message.h"
+
 namespace quasidyn {
 
-QpProblem BuildPyramidQp(const StepProblem& problem) {
+void BuildPyramidQp(const StepProblem& problem, QpProblem* qp) {
   const ContactSet& contacts = problem.contacts;
   const double h = problem.settings.time_step;
-  int rows = 0;
-  for (const Contact& c : contacts.contacts) rows += static_cast<int>(c.J_d.rows());
-  QpProblem qp;
-  qp.Q = problem.cost.P;
-  qp.c = -problem.cost.tau_h;
-  qp.G.resize(rows, contacts.nv);
-  qp.h.resize(rows);
+  qp->Q = problem.cost.P;
+  qp->c = -problem.cost.tau_h;
+  qp->G.Reset(contacts.nv());
+  qp->h.resize(contacts.size() * contacts.ray_count());
   int row = 0;
-  for (const Contact& c : contacts.contacts) {
-    for (int j = 0; j < c.J_d.rows(); ++j, ++row) {
-      qp.G.row(row) = c.J_n + c.friction * c.J_d.row(j);  // (n_i + μ_i d_ij)ᵀ J_i
-      qp.h[row] = -c.phi / h;
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const std::span<const int> columns = contacts.Columns(i);
+    const ContactSet::RowMap J_n = contacts.NormalJacobian(i);
+    const ContactSet::RowsMap J_d = contacts.RayJacobian(i);
+    for (int j = 0; j < J_d.rows(); ++j, ++row) {
+      qp->G.AppendRow();
+      for (size_t k = 0; k < columns.size(); ++k) {
+        const int col = static_cast<int>(k);
+        qp->G.AppendNonZero(columns[k], J_n[col] + c.friction * J_d(j, col));  // (n + μ d)ᵀ J
+      }
+      qp->h[row] = -c.phi / h;
     }
   }
-  return qp;
 }
 
 QpSettings ContactQpSettings() {
@@ -29,30 +35,43 @@ QpSettings ContactQpSettings() {
   return settings;
 }
 
-FormulationSolution SolvePyramidQp(const StepProblem& problem, QpSolver* solver,
-                                   const QpSettings& settings) {
-  const QpProblem qp = BuildPyramidQp(problem);
-  const QpResult result = solver->Solve(qp, settings);
-  FormulationSolution solution;
-  solution.status = result.status;
-  solution.info = result.info;
-  solution.v = result.x;
-  const int nc = problem.contacts.size();
-  solution.normal_impulse = Eigen::VectorXd::Zero(nc);
-  solution.friction_impulse = Eigen::Matrix3Xd::Zero(3, nc);
+SolverSummary SummaryOf(const QpInfo& info) {
+  return {info.iterations, info.primal_residual, info.dual_residual, info.complementarity_gap,
+          info.solve_time_seconds};
+}
+
+void SetupOrUpdate(const QpProblem& qp, const QpSettings& settings, QpSolver* solver) {
+  if (solver->SamePattern(qp)) {
+    solver->UpdateValues(qp);
+  } else {
+    solver->Setup(qp, settings);
+  }
+}
+
+std::unique_ptr<FormulationWorkspace> PyramidQpFormulation::CreateWorkspace() const {
+  return std::make_unique<PyramidQpWorkspace>();
+}
+
+void PyramidQpFormulation::Solve(const StepProblem& problem, FormulationWorkspace* workspace,
+                                 FormulationSolution* solution) const {
+  PyramidQpWorkspace& w = WorkspaceOf<PyramidQpWorkspace>(workspace, description());
+  BuildPyramidQp(problem, &w.qp);
+  SetupOrUpdate(w.qp, settings_, &w.solver);
+  const QpResult& result = w.solver.Solve();
+  if (!StartSolution(problem, description(), result.status, SummaryOf(result.info), result.message,
+                     result.x, solution))
+    return;
+  const ContactSet& contacts = problem.contacts;
   int row = 0;
-  for (int i = 0; i < nc; ++i) {
-    const Contact& c = problem.contacts.contacts[i];
-    for (int j = 0; j < c.J_d.rows(); ++j, ++row) {
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const ContactSet::RaysMap rays = contacts.Rays(i);
+    for (int j = 0; j < rays.cols(); ++j, ++row) {
       const double beta = result.z.size() ? result.z[row] : 0.0;
-      solution.normal_impulse[i] += beta;
-      solution.friction_impulse.col(i) += c.friction * beta * c.rays.col(j);
+      solution->normal_impulse[i] += beta;
+      solution->friction_impulse[i] += c.friction * beta * rays.col(j);
     }
   }
-  if (result.status != SolverStatus::kSolved && result.status != SolverStatus::kSolvedInaccurate)
-    solution.message = "QP (Pang & Tedrake 2021, eq. 10): " + result.message +
-                       "; most violated: " + DescribeWorstContact(problem, result.x);
-  return solution;
 }
 
 }  // namespace quasidyn

@@ -8,20 +8,45 @@
 // The multipliers β_ij >= 0 are impulses [N·s] along the pyramid edges n_i + μ_i d_ij
 // (eq. (9)): the normal impulse is Σ_j β_ij and the friction impulse μ_i Σ_j β_ij d_ij.
 
-#include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/dynamics/formulation.h"
 #include "quasidyn/solvers/qp.h"
 
 namespace quasidyn {
 
-// The QP of eq. (10): x = v, G rows (contact-major: row i·n_d + j), h = −φ_i/h.
-QpProblem BuildPyramidQp(const StepProblem& problem);
+// The QP of eq. (10) into *qp: x = v, G rows contact-major (row i·n_d + j) on the contact's
+// columns (exact zeros not stored), h = −φ_i/h. No heap allocation once *qp has held a
+// problem of this size.
+void BuildPyramidQp(const StepProblem& problem, QpProblem* qp);
 
 // Solver settings for contact problems: every row of G touches at most the two bodies of its
 // contact, so the sparse KKT path pays off from a few dozen velocities on (measured on the
 // arm + 10 cubes scene: 0.67 ms sparse vs 2.8 ms dense per solve, 69 velocities, 208 rows).
 QpSettings ContactQpSettings();
 
-FormulationSolution SolvePyramidQp(const StepProblem& problem, QpSolver* solver,
-                                   const QpSettings& settings = ContactQpSettings());
+// The solver's statistics in the step's summary (step_result.h).
+SolverSummary SummaryOf(const QpInfo& info);
+
+struct PyramidQpWorkspace final : FormulationWorkspace {
+  QpProblem qp;
+  QpSolver solver;
+};
+
+class PyramidQpFormulation final : public Formulation {
+ public:
+  explicit PyramidQpFormulation(const QpSettings& settings = ContactQpSettings())
+      : settings_(settings) {}
+  FormulationType type() const override { return FormulationType::kQp; }
+  const char* description() const override { return "QP (Pang & Tedrake 2021, eq. 10)"; }
+  std::unique_ptr<FormulationWorkspace> CreateWorkspace() const override;
+  void Solve(const StepProblem& problem, FormulationWorkspace* workspace,
+             FormulationSolution* solution) const override;
+
+ private:
+  QpSettings settings_;
+};
+
+// Sets the solver up for qp when its pattern differs from the last one, else updates the
+// values (shared by the formulations that solve a QP).
+void SetupOrUpdate(const QpProblem& qp, const QpSettings& settings, QpSolver* solver);
 
 }  // namespace quasidyn

@@ -1,7 +1,7 @@
 #pragma once
 // The quasi-dynamic time step with the exact (circular) Coulomb friction cone, an SOCP
-// (Pang 2022, talk "planning and control contact-rich", "Convex, Quasi-Dynamic,
-// Differentiable Dynamics (an SOCP)"; Anitescu 2006, Math. Programming 105(1)):
+// (Pang, Suh, Yang & Tedrake, T-RO 2023, the convex quasi-dynamic contact model; Anitescu
+// 2006, Math. Programming 105(1)):
 //
 //   minimise_v  ½ vᵀ P v − τ_hᵀ v                                   (quasi_dynamic_cost.h)
 //   subject to  (φ_i/h + J_n,i v,  J_t,i v) ∈ K*_i   for every contact i,
@@ -32,23 +32,45 @@
 // For a planar contact with multipliers ζ₊, ζ₋ >= 0 of the rows t_i ± z_i >= 0, the same
 // reading of Σ A_iᵀ y_i gives λ_n,i = ζ₊ + ζ₋ and λ̂_t,i = μ_i (ζ₊ − ζ₋), again in the cone.
 
-#include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/dynamics/formulation.h"
 #include "quasidyn/solvers/socp.h"
 
 namespace quasidyn {
 
-// The cone u_i = A_i v + b_i of one contact with μ_i > 0, as above; h is the time step [s].
-SecondOrderConeConstraint FrictionConeOfContact(const Contact& contact, double time_step);
+// The SOCP above into *socp: one cone per 3D contact with μ_i > 0 (in contact order, rows
+// [J_n,i; μ_i J_t,i] of A, b = (φ_i/h, 0, …)); linear rows in contact order: J_n,i v >= −φ_i/h
+// for a frictionless contact, (J_n,i ± μ_i J_t,i) v >= −φ_i/h (plus first) for a planar contact
+// with μ_i > 0. No heap allocation once *socp has held a problem of this size.
+void BuildFrictionConeSocp(const StepProblem& problem, SocpProblem* socp);
 
-// The SOCP above: one cone per 3D contact with μ_i > 0 (in contact order); linear rows in
-// contact order: J_n,i v >= −φ_i/h for a frictionless contact, (J_n,i ± μ_i J_t,i) v >= −φ_i/h
-// (plus first) for a planar contact with μ_i > 0.
-SocpProblem BuildFrictionConeSocp(const StepProblem& problem);
+// Appends the cone u_i = A_i v + b_i of one contact with μ_i > 0 (above) to A, b and the cone
+// dimensions: rows [J_n,i; μ_i J_t,i] on the contact's columns, b = (φ_i/h, 0, …); h [s].
+void AppendFrictionCone(const ContactSet& contacts, int i, double time_step, SparseRowMatrix* A,
+                        Eigen::VectorXd* b, int row, std::vector<int>* cone_dims);
+
+SolverSummary SummaryOf(const SocpInfo& info);
+
+struct FrictionConeSocpWorkspace final : FormulationWorkspace {
+  SocpProblem socp;
+  SocpSolver solver;
+};
 
 // When the solver stops on a numerical failure (a non-finite iterate near a cone's apex, a
 // known weakness of solvers/socp.h), it is run once more with tolerances 100× looser and a
 // success is reported as kSolvedInaccurate.
-FormulationSolution SolveFrictionConeSocp(const StepProblem& problem, SocpSolver* solver,
-                                          const SocpSettings& settings = {});
+class FrictionConeSocpFormulation final : public Formulation {
+ public:
+  explicit FrictionConeSocpFormulation(const SocpSettings& settings = {}) : settings_(settings) {}
+  FormulationType type() const override { return FormulationType::kSocp; }
+  const char* description() const override {
+    return "SOCP (Pang, Suh, Yang & Tedrake 2023, exact friction cone)";
+  }
+  std::unique_ptr<FormulationWorkspace> CreateWorkspace() const override;
+  void Solve(const StepProblem& problem, FormulationWorkspace* workspace,
+             FormulationSolution* solution) const override;
+
+ private:
+  SocpSettings settings_;
+};
 
 }  // namespace quasidyn

@@ -12,7 +12,7 @@
 // (the sliding speed), e = (1, …, 1). P = blockdiag(s·M_u, h²K_a) and τ_h are the cost of
 // quasi_dynamic_cost.h: with s = 0, (6b)-(6c) are the paper's force balances exactly (its
 // τ_a = 0, robots gravity-compensated); s > 0 adds the quasi-dynamic term s·M_u v_u of
-// Pang 2022 so that every formulation of quasidyn steps the same model.
+// Pang, Suh, Yang & Tedrake 2023 so that every formulation of quasidyn steps the same model.
 //
 // v is eliminated with P⁻¹ (P must be positive definite, which needs s > 0 whenever the
 // scene has objects; with s = 0 the step fails with a message saying so, because the mixed
@@ -27,29 +27,58 @@
 // Unlike eq. (10), sliding keeps w_n = 0 (no boundary layer) and the friction is on the
 // pyramid's boundary, eᵀλ_f = μλ_n, opposing the sliding direction.
 
+#include <Eigen/Cholesky>
 #include <vector>
 
-#include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/dynamics/formulation.h"
 #include "quasidyn/solvers/lemke.h"
 
 namespace quasidyn {
 
+// The LCP above, with v eliminated: z = (λ_n (n_c), λ_f (Σ n_d, contact-major), Γ (n_c)) and
+// v = velocity_offset + velocity_map · z = P⁻¹(τ_h + J_nᵀλ_n + J_dᵀλ_f). Dense: M couples
+// every pair of contacts through P⁻¹.
 struct QuasistaticLcp {
-  LcpProblem lcp;  // z = (λ_n (n_c), λ_f (Σ n_d, contact-major), Γ (n_c))
-  // v = velocity_offset + velocity_map · z: v = P⁻¹(τ_h + J_nᵀλ_n + J_dᵀλ_f).
+  LcpProblem lcp;
   Eigen::VectorXd velocity_offset;  // P⁻¹τ_h (n_v) [m/s or rad/s]
   Eigen::MatrixXd velocity_map;     // n_v × n_z
   int num_contacts = 0;
   int num_friction = 0;  // Σ n_d
+
+  // Buffers of the build (kept so that a rebuild of the same size does not allocate).
+  Eigen::MatrixXd P, JT;
+  Eigen::VectorXd offset;
+  Eigen::LLT<Eigen::MatrixXd> P_factor;
 };
 
-// Throws std::invalid_argument when P is not positive definite (object_mass_scale = 0 with
-// objects in the scene), naming object_mass_scale.
-QuasistaticLcp BuildQuasistaticLcp(const StepProblem& problem);
+// Builds the LCP into *out; false when P is not positive definite (object_mass_scale = 0 with
+// objects in the scene), true otherwise.
+bool BuildQuasistaticLcp(const StepProblem& problem, QuasistaticLcp* out);
 
-// Never throws for a singular P: returns kNumericalFailure with a message asking for a
-// positive object_mass_scale.
-FormulationSolution SolveQuasistaticLcp(const StepProblem& problem, LemkeSolver* solver,
-                                        const LemkeSettings& settings = {});
+SolverSummary SummaryOf(const LemkeInfo& info);
+
+struct QuasistaticLcpWorkspace final : FormulationWorkspace {
+  QuasistaticLcp built;
+  LemkeSolver solver;
+  int solver_size = -1;  // the LCP size the solver is set up for
+  Eigen::VectorXd z;
+};
+
+// A singular P is a failed step (kNumericalFailure) whose message asks for a positive
+// object_mass_scale.
+class QuasistaticLcpFormulation final : public Formulation {
+ public:
+  explicit QuasistaticLcpFormulation(const LemkeSettings& settings = {}) : settings_(settings) {}
+  FormulationType type() const override { return FormulationType::kLcp; }
+  const char* description() const override {
+    return "quasistatic LCP (Pang & Tedrake 2021, eq. 6)";
+  }
+  std::unique_ptr<FormulationWorkspace> CreateWorkspace() const override;
+  void Solve(const StepProblem& problem, FormulationWorkspace* workspace,
+             FormulationSolution* solution) const override;
+
+ private:
+  LemkeSettings settings_;
+};
 
 }  // namespace quasidyn

@@ -5,13 +5,24 @@
 
 namespace quasidyn {
 
+void FormulationSolution::Start(SolverStatus solver_status, const SolverSummary& summary,
+                                const Eigen::VectorXd& x, int contact_count) {
+  status = solver_status;
+  solver = summary;
+  message.clear();
+  v = x;
+  normal_impulse.assign(contact_count, 0.0);
+  friction_impulse.assign(contact_count, Eigen::Vector3d::Zero());
+}
+
 void FillContactReports(const StepProblem& problem, const FormulationSolution& solution,
-                        StepResult* result) {
+                        std::vector<ContactReport>* reports) {
   const double h = problem.settings.time_step;
-  result->contacts.clear();
-  for (int i = 0; i < problem.contacts.size(); ++i) {
-    const Contact& c = problem.contacts.contacts[i];
-    ContactReport report;
+  const ContactSet& contacts = problem.contacts;
+  reports->resize(contacts.size());
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    ContactReport& report = (*reports)[i];
     report.geometry_a = c.geometry_a;
     report.geometry_b = c.geometry_b;
     report.body_a = c.body_a;
@@ -19,21 +30,29 @@ void FillContactReports(const StepProblem& problem, const FormulationSolution& s
     report.point = c.p_B;
     report.normal = c.normal;
     report.phi_start = c.phi;
-    report.phi_end = c.phi + h * c.J_n.dot(solution.v);
+    report.phi_end = c.phi + h * contacts.NormalVelocity(i, solution.v);
     report.normal_force = solution.normal_impulse[i] / h;
-    report.friction_force = solution.friction_impulse.col(i) / h;
-    result->contacts.push_back(report);
+    report.friction_force = solution.friction_impulse[i] / h;
   }
 }
 
 std::string DescribeWorstContact(const StepProblem& problem, const Eigen::VectorXd& v) {
   const double h = problem.settings.time_step;
+  const ContactSet& contacts = problem.contacts;
   double worst = std::numeric_limits<double>::infinity();
   int worst_contact = -1;
-  for (int i = 0; i < problem.contacts.size(); ++i) {
-    const Contact& c = problem.contacts.contacts[i];
-    for (int j = 0; j < c.J_d.rows(); ++j) {
-      const double value = c.phi / h + (c.J_n + c.friction * c.J_d.row(j)).dot(v);
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const std::span<const int> columns = contacts.Columns(i);
+    const ContactSet::RowMap J_n = contacts.NormalJacobian(i);
+    const ContactSet::RowsMap J_d = contacts.RayJacobian(i);
+    for (int j = 0; j < J_d.rows(); ++j) {
+      double rate = 0.0;  // (J_n,i + μ_i J_d,ij) v
+      for (size_t k = 0; k < columns.size(); ++k) {
+        const int col = static_cast<int>(k);
+        rate += (J_n[col] + c.friction * J_d(j, col)) * v[columns[k]];
+      }
+      const double value = c.phi / h + rate;
       if (value < worst) {
         worst = value;
         worst_contact = i;
@@ -41,7 +60,7 @@ std::string DescribeWorstContact(const StepProblem& problem, const Eigen::Vector
     }
   }
   if (worst_contact < 0) return "no contact";
-  const Contact& c = problem.contacts.contacts[worst_contact];
+  const Contact& c = contacts[worst_contact];
   std::ostringstream s;
   s << "contact " << worst_contact << " (" << problem.scene.geometries[c.geometry_a].name << " / "
     << problem.scene.geometries[c.geometry_b].name << ", phi = " << c.phi << " m)";

@@ -1,8 +1,11 @@
 #pragma once
-// Everything a formulation needs to build and solve one step, assembled once by the
-// stepper: the contact set at q, the quasi-dynamic cost, and the settings.
+// Everything a formulation needs to build and solve one step, assembled by the step model:
+// the contact set at q, the quasi-dynamic cost, and the settings; and what a formulation
+// answers.
 
 #include <Eigen/Core>
+#include <string>
+#include <vector>
 
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/dynamics/formulation_settings.h"
@@ -19,19 +22,26 @@ struct StepProblem {
 };
 
 // A formulation's answer before integration: the velocity and, per contact, the impulse
-// split into its normal part (N·s, along n_i) and its friction part (N·s, world).
+// split into its normal part (N·s, along n_i) and its friction part (N·s, world). The
+// per-contact arrays are std::vectors so that a step with fewer contacts than an earlier one
+// keeps their storage.
 struct FormulationSolution {
   SolverStatus status = SolverStatus::kNotRun;
   std::string message;
-  Eigen::VectorXd v;                         // n_v
-  Eigen::VectorXd normal_impulse;            // n_c [N·s]
-  Eigen::Matrix3Xd friction_impulse;         // 3 × n_c [N·s]
-  SolverInfo info;
+  Eigen::VectorXd v;                              // n_v
+  std::vector<double> normal_impulse;             // n_c [N·s]
+  std::vector<Eigen::Vector3d> friction_impulse;  // n_c [N·s]
+  SolverSummary solver;
+
+  // Sets the status and statistics, v, and zero impulses for n_c contacts.
+  void Start(SolverStatus solver_status, const SolverSummary& summary, const Eigen::VectorXd& x,
+             int contact_count);
 };
 
-// Fills the per-contact reports of a solved step (forces = impulses / h, φ at both ends).
+// The per-contact reports of a solved step (forces = impulses / h, φ at both ends), into
+// *reports (resized to n_c; no heap allocation once it has held n_c reports).
 void FillContactReports(const StepProblem& problem, const FormulationSolution& solution,
-                        StepResult* result);
+                        std::vector<ContactReport>* reports);
 
 // The contact row of the pyramid constraints that is most violated at v, as
 // "contact i (shape_a / shape_b), φ = … m": for messages of failed steps.

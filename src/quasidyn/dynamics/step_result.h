@@ -1,11 +1,11 @@
 #pragma once
 // What one time step returns, whatever the formulation.
 
+#include <Eigen/Core>
 #include <string>
 #include <vector>
 
-#include <Eigen/Core>
-
+#include "quasidyn/model/state.h"
 #include "quasidyn/solvers/solver_status.h"
 
 namespace quasidyn {
@@ -15,24 +15,35 @@ namespace quasidyn {
 struct ContactReport {
   int geometry_a = -1, geometry_b = -1;
   int body_a = -1, body_b = -1;
-  Eigen::Vector3d point = Eigen::Vector3d::Zero();   // witness point on B at the start [m]
-  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ(); // unit, from B to A
-  double phi_start = 0.0;  // φ at the start of the step [m] (from the geometry)
-  double phi_end = 0.0;    // φ + h·J_n v, its first-order prediction at the end [m]
-  double normal_force = 0.0;                              // c_n >= 0 [N], along normal
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();    // witness point on B at the start [m]
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  // unit, from B to A
+  double phi_start = 0.0;     // φ at the start of the step [m] (from the geometry)
+  double phi_end = 0.0;       // φ + h·J_n v, its first-order prediction at the end [m]
+  double normal_force = 0.0;  // c_n >= 0 [N], along normal
   Eigen::Vector3d friction_force = Eigen::Vector3d::Zero();  // tangential [N], world
+};
+
+// The solver's statistics of one step, in the same four numbers for every formulation
+// (docs/trajectory-format.md says what each means for each formulation; each solver has its
+// own, fuller info struct in solvers/).
+struct SolverSummary {
+  int iterations = 0;                // interior-point or Newton steps, Lemke pivots
+  double primal_residual = 0.0;      // ∞-norm, constraint units (0 where there is none)
+  double dual_residual = 0.0;        // ∞-norm, cost-gradient units
+  double complementarity_gap = 0.0;  // sᵀz (interior point), Σ|w_i z_i| (LCP), λ²/2 (barrier)
+  double solve_time_seconds = 0.0;   // wall-clock time of the solver's Solve [s]
 };
 
 struct StepResult {
   SolverStatus status = SolverStatus::kNotRun;
-  std::string message;       // empty when solved; otherwise what failed and which contact
-  Eigen::VectorXd q_next;    // q⁺ (size n_q); equal to q when the step failed
-  Eigen::VectorXd v;         // (q⁺ ⊖ q)/h (size n_v); zero when the step failed
-  std::vector<ContactReport> contacts;
-  SolverInfo info;           // the solver's statistics
-  bool ok() const {
-    return status == SolverStatus::kSolved || status == SolverStatus::kSolvedInaccurate;
-  }
+  std::string message;  // empty when solved; otherwise what failed and which contact
+  // x⁺: q⁺ (size n_q) and, for models with a velocity state, v⁺; the input state when the
+  // step failed.
+  State next;
+  Eigen::VectorXd velocity;  // (q⁺ ⊖ q)/h (size n_v) [m/s, rad/s]; zero when the step failed
+  std::vector<ContactReport> contacts;  // the contacts at q with their forces
+  SolverSummary solver;
+  bool ok() const { return Succeeded(status); }
 };
 
 }  // namespace quasidyn

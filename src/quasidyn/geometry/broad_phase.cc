@@ -21,16 +21,48 @@ Aabb Centred(const Eigen::Vector3d& centre, const Eigen::Vector3d& half_width) {
   return Aabb{centre - half_width, centre + half_width, false};
 }
 
-// The box of points p_W = X_WS p_S; in planar mode only their x-y, z fixed to the pose's z.
-Aabb BoxOfPoints(const std::vector<Eigen::Vector3d>& points_S, const Eigen::Isometry3d& X_WS) {
-  Aabb box{Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity()),
-           Eigen::Vector3d::Constant(-std::numeric_limits<double>::infinity()), false};
-  for (const Eigen::Vector3d& p_S : points_S) {
-    const Eigen::Vector3d p_W = X_WS * p_S;
-    box.lower = box.lower.cwiseMin(p_W);
-    box.upper = box.upper.cwiseMax(p_W);
+// The empty box, which Extend grows.
+Aabb EmptyBox() {
+  return Aabb{Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity()),
+              Eigen::Vector3d::Constant(-std::numeric_limits<double>::infinity()), false};
+}
+
+// Grows `box` to hold the point p_W = X_WS p_S.
+void Extend(const Eigen::Isometry3d& X_WS, const Eigen::Vector3d& p_S, Aabb* box) {
+  const Eigen::Vector3d p_W = X_WS * p_S;
+  box->lower = box->lower.cwiseMin(p_W);
+  box->upper = box->upper.cwiseMax(p_W);
+}
+
+// The checks of ComputeWorldAabb (broad_phase.h).
+void CheckShape(const Shape& shape, bool planar) {
+  switch (shape.type) {
+    case ShapeType::kSphere:
+      RequirePositive(shape.radius, planar ? "circle radius" : "sphere radius");
+      return;
+    case ShapeType::kCapsule:
+      RequirePositive(shape.radius, planar ? "stadium radius" : "capsule radius");
+      RequirePositive(shape.length, planar ? "stadium length" : "capsule length");
+      return;
+    case ShapeType::kBox:
+      RequirePositive(shape.size.x(), planar ? "rectangle size x" : "box size x");
+      RequirePositive(shape.size.y(), planar ? "rectangle size y" : "box size y");
+      if (!planar) RequirePositive(shape.size.z(), "box size z");
+      return;
+    case ShapeType::kConvex:
+      if (shape.vertices.empty()) throw std::invalid_argument("ComputeWorldAabb: no vertices");
+      return;
+    case ShapeType::kHalfSpace:
+      return;
+    case ShapeType::kCylinder:
+      if (planar) {
+        throw std::invalid_argument("ComputeWorldAabb: a cylinder has no planar section");
+      }
+      RequirePositive(shape.radius, "cylinder radius");
+      RequirePositive(shape.length, "cylinder length");
+      return;
   }
-  return box;
+  throw std::invalid_argument("ComputeWorldAabb: unknown shape type");
 }
 
 Aabb PlanarAabb(const Shape& shape, const Eigen::Isometry3d& X_WS) {
@@ -38,42 +70,39 @@ Aabb PlanarAabb(const Shape& shape, const Eigen::Isometry3d& X_WS) {
   const Eigen::Vector3d centre = X_WS.translation();
   switch (shape.type) {
     case ShapeType::kSphere:
-      RequirePositive(shape.radius, "circle radius");
       return Centred(centre, Eigen::Vector3d(shape.radius, shape.radius, 0.0));
     case ShapeType::kCapsule: {
-      RequirePositive(shape.radius, "stadium radius");
-      RequirePositive(shape.length, "stadium length");
-      Aabb box = BoxOfPoints({-0.5 * shape.length * Eigen::Vector3d::UnitX(),
-                              0.5 * shape.length * Eigen::Vector3d::UnitX()},
-                             X_WS);
+      Aabb box = EmptyBox();
+      Extend(X_WS, Eigen::Vector3d(-0.5 * shape.length * Eigen::Vector3d::UnitX()), &box);
+      Extend(X_WS, Eigen::Vector3d(0.5 * shape.length * Eigen::Vector3d::UnitX()), &box);
       box.lower.head<2>().array() -= shape.radius;
       box.upper.head<2>().array() += shape.radius;
       box.lower.z() = box.upper.z() = centre.z();
       return box;
     }
     case ShapeType::kBox: {
-      RequirePositive(shape.size.x(), "rectangle size x");
-      RequirePositive(shape.size.y(), "rectangle size y");
       const double hx = 0.5 * shape.size.x(), hy = 0.5 * shape.size.y();
-      Aabb box =
-          BoxOfPoints({{-hx, -hy, 0.0}, {hx, -hy, 0.0}, {hx, hy, 0.0}, {-hx, hy, 0.0}}, X_WS);
+      Aabb box = EmptyBox();
+      Extend(X_WS, Eigen::Vector3d(-hx, -hy, 0.0), &box);
+      Extend(X_WS, Eigen::Vector3d(hx, -hy, 0.0), &box);
+      Extend(X_WS, Eigen::Vector3d(hx, hy, 0.0), &box);
+      Extend(X_WS, Eigen::Vector3d(-hx, hy, 0.0), &box);
       box.lower.z() = box.upper.z() = centre.z();
       return box;
     }
     case ShapeType::kConvex: {
-      if (shape.vertices.empty()) throw std::invalid_argument("ComputeWorldAabb: no vertices");
-      std::vector<Eigen::Vector3d> flat;
-      for (const Eigen::Vector3d& v : shape.vertices) flat.emplace_back(v.x(), v.y(), 0.0);
-      Aabb box = BoxOfPoints(flat, X_WS);
+      Aabb box = EmptyBox();
+      for (const Eigen::Vector3d& v : shape.vertices) {
+        Extend(X_WS, Eigen::Vector3d(v.x(), v.y(), 0.0), &box);
+      }
       box.lower.z() = box.upper.z() = centre.z();
       return box;
     }
     case ShapeType::kHalfSpace:
-      return Aabb{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), true};
-    case ShapeType::kCylinder:
-      throw std::invalid_argument("ComputeWorldAabb: a cylinder has no planar section");
+    case ShapeType::kCylinder:  // excluded by CheckShape
+      break;
   }
-  throw std::invalid_argument("ComputeWorldAabb: unknown shape type");
+  return Aabb{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), true};
 }
 
 Aabb SpatialAabb(const Shape& shape, const Eigen::Isometry3d& X_WS) {
@@ -81,23 +110,15 @@ Aabb SpatialAabb(const Shape& shape, const Eigen::Isometry3d& X_WS) {
   const Eigen::Matrix3d& R = X_WS.linear();
   switch (shape.type) {
     case ShapeType::kSphere:
-      RequirePositive(shape.radius, "sphere radius");
       return Centred(centre, Eigen::Vector3d::Constant(shape.radius));
     case ShapeType::kBox:
-      RequirePositive(shape.size.x(), "box size x");
-      RequirePositive(shape.size.y(), "box size y");
-      RequirePositive(shape.size.z(), "box size z");
       return Centred(centre, R.cwiseAbs() * (0.5 * shape.size));
     case ShapeType::kCapsule: {
-      RequirePositive(shape.radius, "capsule radius");
-      RequirePositive(shape.length, "capsule length");
       const Eigen::Vector3d half_width =
           (0.5 * shape.length * R.col(2)).cwiseAbs() + Eigen::Vector3d::Constant(shape.radius);
       return Centred(centre, half_width);
     }
     case ShapeType::kCylinder: {
-      RequirePositive(shape.radius, "cylinder radius");
-      RequirePositive(shape.length, "cylinder length");
       const Eigen::Vector3d axis = R.col(2);
       Eigen::Vector3d half_width;
       for (int i = 0; i < 3; ++i) {
@@ -106,18 +127,25 @@ Aabb SpatialAabb(const Shape& shape, const Eigen::Isometry3d& X_WS) {
       }
       return Centred(centre, half_width);
     }
-    case ShapeType::kConvex:
-      if (shape.vertices.empty()) throw std::invalid_argument("ComputeWorldAabb: no vertices");
-      return BoxOfPoints(shape.vertices, X_WS);
+    case ShapeType::kConvex: {
+      Aabb box = EmptyBox();
+      for (const Eigen::Vector3d& v : shape.vertices) Extend(X_WS, v, &box);
+      return box;
+    }
     case ShapeType::kHalfSpace:
-      return Aabb{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), true};
+      break;
   }
-  throw std::invalid_argument("ComputeWorldAabb: unknown shape type");
+  return Aabb{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), true};
 }
 
 }  // namespace
 
 Aabb ComputeWorldAabb(const Shape& shape, const Eigen::Isometry3d& X_WS, bool planar) {
+  CheckShape(shape, planar);
+  return WorldAabbOfValidShape(shape, X_WS, planar);
+}
+
+Aabb WorldAabbOfValidShape(const Shape& shape, const Eigen::Isometry3d& X_WS, bool planar) {
   return planar ? PlanarAabb(shape, X_WS) : SpatialAabb(shape, X_WS);
 }
 
@@ -132,40 +160,51 @@ bool AabbsWithinTolerance(const Aabb& a, const Aabb& b, double tolerance) {
 
 std::vector<std::pair<int, int>> OverlappingPairs(const std::vector<Aabb>& boxes,
                                                   double tolerance) {
+  std::vector<int> sweep_order;
+  std::vector<std::pair<int, int>> pairs;
+  OverlappingPairs(boxes, tolerance, &sweep_order, &pairs);
+  return pairs;
+}
+
+void OverlappingPairs(const std::vector<Aabb>& boxes, double tolerance,
+                      std::vector<int>* sweep_order, std::vector<std::pair<int, int>>* pairs) {
   if (!(tolerance >= 0.0)) {
     throw std::invalid_argument("OverlappingPairs: tolerance must be >= 0 [m] (got " +
                                 std::to_string(tolerance) + ")");
   }
   const int n = static_cast<int>(boxes.size());
-  std::vector<std::pair<int, int>> pairs;
-  std::vector<int> bounded;
+  pairs->clear();
+  std::vector<int>& bounded = *sweep_order;
+  bounded.clear();
   for (int i = 0; i < n; ++i) {
     if (boxes[i].unbounded) {
       for (int j = 0; j < n; ++j) {
         // A pair of two unbounded boxes is added once, by its lower index.
         if (j != i && (!boxes[j].unbounded || i < j))
-          pairs.emplace_back(std::min(i, j), std::max(i, j));
+          pairs->emplace_back(std::min(i, j), std::max(i, j));
       }
     } else {
       bounded.push_back(i);
     }
   }
-  // Sweep: sorted by lower x, each box meets the later boxes that start before its upper x
-  // plus the tolerance.
-  std::stable_sort(bounded.begin(), bounded.end(),
-                   [&boxes](int i, int j) { return boxes[i].lower.x() < boxes[j].lower.x(); });
+  // Sweep: sorted by (lower x, index), each box meets the later boxes that start before its
+  // upper x plus the tolerance. (The index breaks ties as a stable sort of the increasing
+  // indices would, without its temporary buffer.)
+  std::sort(bounded.begin(), bounded.end(), [&boxes](int i, int j) {
+    return boxes[i].lower.x() < boxes[j].lower.x() ||
+           (boxes[i].lower.x() == boxes[j].lower.x() && i < j);
+  });
   for (size_t k = 0; k < bounded.size(); ++k) {
     const Aabb& box = boxes[bounded[k]];
     for (size_t l = k + 1; l < bounded.size(); ++l) {
       const Aabb& other = boxes[bounded[l]];
       if (other.lower.x() - box.upper.x() > tolerance) break;
       if (AabbsWithinTolerance(box, other, tolerance)) {
-        pairs.emplace_back(std::min(bounded[k], bounded[l]), std::max(bounded[k], bounded[l]));
+        pairs->emplace_back(std::min(bounded[k], bounded[l]), std::max(bounded[k], bounded[l]));
       }
     }
   }
-  std::sort(pairs.begin(), pairs.end());
-  return pairs;
+  std::sort(pairs->begin(), pairs->end());
 }
 
 }  // namespace quasidyn

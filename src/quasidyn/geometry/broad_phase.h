@@ -31,6 +31,10 @@ struct Aabb {
 // Throws std::invalid_argument for a non-positive size or an empty convex shape.
 Aabb ComputeWorldAabb(const Shape& shape, const Eigen::Isometry3d& X_WS, bool planar);
 
+// The same box without the checks, for shapes validated once (geometry_model.h): every size
+// finite and > 0, a convex shape not empty, no cylinder in planar scenes. No heap allocation.
+Aabb WorldAabbOfValidShape(const Shape& shape, const Eigen::Isometry3d& X_WS, bool planar);
+
 // True when boxes a and b are within `tolerance` [m] (>= 0) of each other along every
 // axis, i.e. they overlap once each is inflated by tolerance/2 on every side. An unbounded
 // box overlaps everything. Since projections onto an axis do not increase distances, two
@@ -41,7 +45,13 @@ bool AabbsWithinTolerance(const Aabb& a, const Aabb& b, double tolerance);
 // (i, j). Sort and sweep along x (D. Baraff, "Dynamic simulation of non-penetrating rigid
 // bodies", PhD thesis, Cornell 1992), O(n log n + pairs) for bounded boxes; unbounded
 // boxes pair with every other box. Throws std::invalid_argument for a negative or NaN
-// tolerance.
+// tolerance. The boxes' coordinates must not be NaN.
 std::vector<std::pair<int, int>> OverlappingPairs(const std::vector<Aabb>& boxes, double tolerance);
+
+// The same pairs into *pairs (cleared first), with *sweep_order as the buffer of the sweep
+// (the bounded boxes sorted by (lower x, index)). No heap allocation once both vectors have
+// the capacity of the answer.
+void OverlappingPairs(const std::vector<Aabb>& boxes, double tolerance,
+                      std::vector<int>* sweep_order, std::vector<std::pair<int, int>>* pairs);
 
 }  // namespace quasidyn

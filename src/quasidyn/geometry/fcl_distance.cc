@@ -2,9 +2,13 @@
 
 #include <fcl/fcl.h>
 
+#include <cmath>
+#include <exception>
 #include <memory>
 #include <stdexcept>
 #include <string>
+
+#include "quasidyn/geometry/fcl_fault_for_testing.h"
 
 namespace quasidyn {
 namespace {
@@ -34,24 +38,32 @@ std::shared_ptr<fcl::CollisionGeometryd> MakeFclShape(const Shape& shape) {
                               ShapeTypeName(shape.type) + " (only bounded shapes)");
 }
 
-// The FCL geometry of `shape`, with its local bounding box computed as fcl::CollisionObject's
-// constructor would do (the geometry is queried without a CollisionObject, see Query).
-std::shared_ptr<fcl::CollisionGeometryd> MakeFclGeometry(const Shape& shape) {
-  std::shared_ptr<fcl::CollisionGeometryd> geometry = MakeFclShape(shape);
-  geometry->computeLocalAABB();
-  return geometry;
-}
-
 struct FclAnswer {
   double phi = 0.0;
   Eigen::Vector3d p_A = Eigen::Vector3d::Zero();
   Eigen::Vector3d p_B = Eigen::Vector3d::Zero();
 };
 
-FclAnswer Query(const std::shared_ptr<fcl::CollisionGeometryd>& geometry_A,
-                const Eigen::Isometry3d& X_WA,
-                const std::shared_ptr<fcl::CollisionGeometryd>& geometry_B,
-                const Eigen::Isometry3d& X_WB) {
+// One fcl::distance call; false with the exception's message in *message when it throws.
+bool TryDistance(const fcl::CollisionGeometryd& geometry_A, const Eigen::Isometry3d& X_WA,
+                 const fcl::CollisionGeometryd& geometry_B, const Eigen::Isometry3d& X_WB,
+                 const fcl::DistanceRequestd& request, fcl::DistanceResultd* result,
+                 std::string* message) {
+  try {
+    if (const char* fault = ActiveFclFaultForTesting()) throw std::runtime_error(fault);
+    fcl::distance(&geometry_A, X_WA, &geometry_B, X_WB, request, *result);
+    return true;
+  } catch (const std::exception& error) {
+    *message = error.what();
+  } catch (...) {
+    *message = "unknown exception";
+  }
+  return false;
+}
+
+bool Query(const fcl::CollisionGeometryd& geometry_A, const Eigen::Isometry3d& X_WA,
+           const fcl::CollisionGeometryd& geometry_B, const Eigen::Isometry3d& X_WB,
+           FclAnswer* answer, std::string* failure) {
   // fcl::distance on two CollisionObjects only forwards their geometries and transforms to
   // this overload (FCL 0.7, narrowphase/distance-inl.h); calling it directly skips building
   // the objects and their world bounding boxes, which a shape–shape query never reads.
@@ -59,37 +71,45 @@ FclAnswer Query(const std::shared_ptr<fcl::CollisionGeometryd>& geometry_A,
                                 /*enable_signed_distance=*/true, kFclDistanceTolerance,
                                 fcl::GST_LIBCCD);
   fcl::DistanceResultd result;
-  try {
-    fcl::distance(geometry_A.get(), X_WA, geometry_B.get(), X_WB, request, result);
-  } catch (const std::exception& first_error) {
+  std::string first_error;
+  if (!TryDistance(geometry_A, X_WA, geometry_B, X_WB, request, &result, &first_error)) {
     // libccd's GJK/EPA can lose the origin on exactly touching faces ("The origin is
     // outside of the polytope"). Retry once with A shifted by kFclRetryShift along the line
-    // of the frame origins: φ moves by at most that much. A second failure is reported as a
-    // std::runtime_error, which the stepper turns into a failed step.
+    // of the frame origins: φ moves by at most that much. A second failure is reported.
     Eigen::Vector3d away = X_WA.translation() - X_WB.translation();
     away = away.norm() > 0.0 ? Eigen::Vector3d(away.normalized()) : Eigen::Vector3d::UnitZ();
     Eigen::Isometry3d X_WA_retry = X_WA;
     X_WA_retry.translation() += kFclRetryShift * away;
     result.clear();
-    try {
-      fcl::distance(geometry_A.get(), X_WA_retry, geometry_B.get(), X_WB, request, result);
-    } catch (const std::exception& second_error) {
-      throw std::runtime_error(std::string("FCL signed distance failed twice: ") +
-                               first_error.what() + " / " + second_error.what());
+    std::string second_error;
+    if (!TryDistance(geometry_A, X_WA_retry, geometry_B, X_WB, request, &result, &second_error)) {
+      if (failure != nullptr) {
+        *failure = "FCL signed distance failed twice: " + first_error + " / " + second_error;
+      }
+      return false;
     }
   }
   // FCL 0.7 reports both nearest points in world coordinates.
-  return {result.min_distance, result.nearest_points[0], result.nearest_points[1]};
+  answer->phi = result.min_distance;
+  answer->p_A = result.nearest_points[0];
+  answer->p_B = result.nearest_points[1];
+  return true;
 }
 
 }  // namespace
 
-ContactPoint FclSignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
-                                 const Eigen::Isometry3d& X_WB) {
-  const auto geometry_A = MakeFclGeometry(a);
-  const auto geometry_B = MakeFclGeometry(b);
-  const FclAnswer answer = Query(geometry_A, X_WA, geometry_B, X_WB);
-  ContactPoint c;
+std::shared_ptr<const fcl::CollisionGeometry<double>> MakeFclGeometry(const Shape& shape) {
+  std::shared_ptr<fcl::CollisionGeometryd> geometry = MakeFclShape(shape);
+  geometry->computeLocalAABB();
+  return geometry;
+}
+
+bool FclSignedDistance3d(const fcl::CollisionGeometry<double>& a, const Eigen::Isometry3d& X_WA,
+                         const fcl::CollisionGeometry<double>& b, const Eigen::Isometry3d& X_WB,
+                         ContactPoint* out, std::string* failure) {
+  FclAnswer answer;
+  if (!Query(a, X_WA, b, X_WB, &answer, failure)) return false;
+  ContactPoint& c = *out;
   c.phi = answer.phi;
   c.p_A = answer.p_A;
   c.p_B = answer.p_B;
@@ -97,22 +117,41 @@ ContactPoint FclSignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, 
   if (gap.norm() >= kFclNormalFromWitnessMin && answer.phi != 0.0) {
     // p_A − p_B = φ n (contact_point.h), for either sign of φ.
     c.normal = (gap / answer.phi).normalized();
-    return c;
-  }
-  // Touching: probe with A moved away from B along the line of the frame origins.
-  Eigen::Vector3d away = X_WA.translation() - X_WB.translation();
-  away = away.norm() > 0.0 ? Eigen::Vector3d(away.normalized()) : Eigen::Vector3d::UnitZ();
-  Eigen::Isometry3d X_WA_probe = X_WA;
-  X_WA_probe.translation() += kFclProbeShift * away;
-  const FclAnswer probe = Query(geometry_A, X_WA_probe, geometry_B, X_WB);
-  const Eigen::Vector3d probe_gap = probe.p_A - probe.p_B;
-  if (probe_gap.norm() >= kFclNormalFromWitnessMin && probe.phi != 0.0) {
-    c.normal = (probe_gap / probe.phi).normalized();
   } else {
-    c.normal = away;
+    // Touching: probe with A moved away from B along the line of the frame origins.
+    Eigen::Vector3d away = X_WA.translation() - X_WB.translation();
+    away = away.norm() > 0.0 ? Eigen::Vector3d(away.normalized()) : Eigen::Vector3d::UnitZ();
+    Eigen::Isometry3d X_WA_probe = X_WA;
+    X_WA_probe.translation() += kFclProbeShift * away;
+    FclAnswer probe;
+    if (!Query(a, X_WA_probe, b, X_WB, &probe, failure)) return false;
+    const Eigen::Vector3d probe_gap = probe.p_A - probe.p_B;
+    if (probe_gap.norm() >= kFclNormalFromWitnessMin && probe.phi != 0.0) {
+      c.normal = (probe_gap / probe.phi).normalized();
+    } else {
+      c.normal = away;
+    }
+    // Keep p_A − p_B = φ n exact for the reported pair.
+    c.p_B = c.p_A - c.phi * c.normal;
   }
-  // Keep p_A − p_B = φ n exact for the reported pair.
-  c.p_B = c.p_A - c.phi * c.normal;
+  if (!std::isfinite(c.phi) || !c.p_A.allFinite() || !c.p_B.allFinite() || !c.normal.allFinite()) {
+    if (failure != nullptr) {
+      *failure = "FCL signed distance is not finite (phi = " + std::to_string(c.phi) + ")";
+    }
+    return false;
+  }
+  return true;
+}
+
+ContactPoint FclSignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
+                                 const Eigen::Isometry3d& X_WB) {
+  const auto geometry_A = MakeFclGeometry(a);
+  const auto geometry_B = MakeFclGeometry(b);
+  ContactPoint c;
+  std::string failure;
+  if (!FclSignedDistance3d(*geometry_A, X_WA, *geometry_B, X_WB, &c, &failure)) {
+    throw std::runtime_error(failure);
+  }
   return c;
 }
 

@@ -15,16 +15,39 @@
 //    GST_INDEP) give bit-identical answers on this signed-distance path. This is why every
 //    pair with a closed form avoids FCL.
 //
-// Cost: the FCL geometries are built on every call (no cache keyed by shape address, which
-// would be unsafe when a Shape is moved or freed); they are queried through fcl::distance's
-// geometry-and-transform overload, without fcl::CollisionObjects. See fcl_distance_test.cc
-// for a timing.
+// Cost: a query reads FCL geometries built once (MakeFclGeometry; geometry_model.h builds
+// one per shape of a scene) through fcl::distance's geometry-and-transform overload, without
+// fcl::CollisionObjects. FCL/libccd still allocate inside every query (GJK simplices, EPA
+// polytopes): 2 heap allocations for two separated boxes, from 16 to about 150 for
+// penetrating ones (one per EPA vertex, edge and face), measured with FCL 0.7.0.
+// The Shape overload builds both geometries on every call (no cache keyed by shape address,
+// which would be unsafe when a Shape is moved or freed). See fcl_distance_test.cc for a
+// timing.
+//
+// Failures: libccd can throw on a degenerate configuration. Every exception of FCL/libccd is
+// caught here; after the one retry below, the prebuilt-geometry overload returns false with
+// the message, and the Shape overload throws std::runtime_error with it. An answer that is
+// not finite is a failure too. (Tests provoke failures with fcl_fault_for_testing.h.)
+//
+// Reproducibility: for penetrating shapes with exactly tied features (e.g. two axis-aligned
+// boxes whose faces are parallel), FCL 0.7's EPA can answer differently for the same input
+// depending on the heap addresses its polytope gets (it iterates std::unordered_sets of
+// pointers, gjk_libccd-inl.h, when it expands the polytope), so the answer may change in the
+// last bits, and the witness points along the tied face, with the allocations made before
+// the query.
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <memory>
+#include <string>
 
 #include "quasidyn/geometry/contact_point.h"
 #include "quasidyn/model/shape.h"
+
+namespace fcl {
+template <typename S>
+class CollisionGeometry;
+}  // namespace fcl
 
 namespace quasidyn {
 
@@ -46,9 +69,23 @@ inline constexpr double kFclProbeShift = 1e-4;  // [m]
 // once with A moved by kFclRetryShift along the line of the frame origins [m].
 inline constexpr double kFclRetryShift = 1e-9;  // [m]
 
-// Signed distance, witness points and normal (conventions of contact_point.h) of `a` at
-// X_WA and `b` at X_WB (shape frames in world). Both must be bounded (not half_space):
-// throws std::invalid_argument otherwise.
+// The FCL geometry of a bounded shape (sphere, box, cylinder, capsule, convex; the sizes are
+// not checked), with its local bounding box computed as fcl::CollisionObject's constructor
+// would do. Throws std::invalid_argument for a half-space. Read-only afterwards: one geometry
+// may serve any number of threads.
+std::shared_ptr<const fcl::CollisionGeometry<double>> MakeFclGeometry(const Shape& shape);
+
+// Signed distance, witness points and normal (conventions of contact_point.h) of the FCL
+// geometries a at X_WA and b at X_WB (shape frames in world), into *out. Returns false on a
+// failure of FCL/libccd (see above), with its message in *failure when failure is not null
+// (*out is then unspecified).
+bool FclSignedDistance3d(const fcl::CollisionGeometry<double>& a, const Eigen::Isometry3d& X_WA,
+                         const fcl::CollisionGeometry<double>& b, const Eigen::Isometry3d& X_WB,
+                         ContactPoint* out, std::string* failure = nullptr);
+
+// The same for shapes `a` and `b`, their FCL geometries built for this call. Both must be
+// bounded (not half_space): throws std::invalid_argument otherwise; throws
+// std::runtime_error on a failure of FCL/libccd.
 ContactPoint FclSignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
                                  const Eigen::Isometry3d& X_WB);
 

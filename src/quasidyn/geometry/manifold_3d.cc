@@ -2,15 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "quasidyn/geometry/manifold_3d_scratch.h"
 #include "quasidyn/geometry/support_3d.h"
 
 namespace quasidyn {
 namespace {
+
+using Feature = ManifoldFeature3d;
+using SidePlane = ManifoldSidePlane3d;
+using ContactList = SmallVector<ContactPoint, kInlinePoints>;
 
 ContactPoint Flipped(ContactPoint c) {
   std::swap(c.p_A, c.p_B);
@@ -30,25 +37,16 @@ double Cross2d(const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::
   return (a - o).x() * (b - o).y() - (a - o).y() * (b - o).x();
 }
 
-// A support feature as a segment (2 points) or a convex polygon (>= 3 points, ordered
-// counter-clockwise about n), from its points' projections onto the plane ⟂ n.
-struct Feature {
-  PointList points;
-  double diameter = 0.0;  // of the projection onto the plane ⟂ n [m]
-  bool IsPolygon() const { return points.size() >= 3; }
-};
-
-// Index buffers of OrderFeature: room for a cylinder's feature, and twice that for the hull.
-using IndexList = SmallVector<int, kInlinePoints>;
-using HullList = SmallVector<int, 2 * kInlinePoints>;
-using PlanarList = SmallVector<Eigen::Vector2d, kInlinePoints>;
-
-// Writes the ordered feature of `points` into `feature` (whose points start empty).
-void OrderFeature(const PointList& points, const Eigen::Vector3d& n, Feature* feature) {
+// Writes the ordered feature of `points` into `feature` (its points cleared first).
+void OrderFeature(const PointList& points, const Eigen::Vector3d& n, Feature* feature,
+                  Manifold3dScratch* scratch) {
+  feature->points.clear();
   const auto [t1, t2] = TangentBasis(n);
-  IndexList order;
+  auto& order = scratch->order;
+  order.clear();
   order.resize(points.size());
-  PlanarList planar;
+  auto& planar = scratch->planar;
+  planar.clear();
   planar.resize(points.size());
   for (size_t i = 0; i < points.size(); ++i) {
     order[i] = static_cast<int>(i);
@@ -60,7 +58,8 @@ void OrderFeature(const PointList& points, const Eigen::Vector3d& n, Feature* fe
   });
   // Andrew's monotone chain (Andrew, "Another efficient algorithm for convex hulls in two
   // dimensions", IPL 1979): counter-clockwise, collinear points dropped.
-  HullList hull;
+  auto& hull = scratch->hull;
+  hull.clear();
   hull.resize(2 * order.size());
   int k = 0;
   for (int i : order) {
@@ -118,17 +117,11 @@ Eigen::Vector3d Centroid(const PointList& points) {
   return sum / static_cast<double>(points.size());
 }
 
-// A clipping plane {p : normal·(p − point) >= 0} (the kept side).
-struct SidePlane {
-  Eigen::Vector3d normal;
-  Eigen::Vector3d point;
-  double Distance(const Eigen::Vector3d& p) const { return normal.dot(p - point); }
-};
-
-using SidePlaneList = SmallVector<SidePlane, kInlinePoints>;
-
-// Side planes of the reference feature, each containing n and facing inward.
-void SidePlanes(const Feature& reference, const Eigen::Vector3d& n, SidePlaneList* planes) {
+// Side planes of the reference feature, each containing n and facing inward, into `planes`
+// (cleared first).
+void SidePlanes(const Feature& reference, const Eigen::Vector3d& n,
+                SmallVector<SidePlane, kInlinePoints>* planes) {
+  planes->clear();
   const auto& ref = reference.points;
   if (reference.IsPolygon()) {
     const Eigen::Vector3d centre = Centroid(ref);
@@ -179,7 +172,7 @@ void ClipSegment(const PointList& segment, const SidePlane& plane, PointList* ou
   out->push_back(dp >= 0.0 ? cut : segment[1]);
 }
 
-void AddMerged(const ContactPoint& c, std::vector<ContactPoint>* points) {
+void AddMerged(const ContactPoint& c, ContactList* points) {
   for (const auto& existing : *points) {
     if ((existing.p_A - c.p_A).norm() <= kManifoldSlack &&
         (existing.p_B - c.p_B).norm() <= kManifoldSlack) {
@@ -189,42 +182,51 @@ void AddMerged(const ContactPoint& c, std::vector<ContactPoint>* points) {
   points->push_back(c);
 }
 
-// The cap of manifold_3d.h step 6.
-std::vector<ContactPoint> CapPoints(std::vector<ContactPoint> points) {
-  if (static_cast<int>(points.size()) <= kMaxManifoldPoints) return points;
-  std::vector<ContactPoint> kept;
-  auto deepest = std::min_element(points.begin(), points.end(),
-                                  [](const auto& x, const auto& y) { return x.phi < y.phi; });
-  kept.push_back(*deepest);
-  points.erase(deepest);
-  while (static_cast<int>(kept.size()) < kMaxManifoldPoints) {
+// Removes element i of `list`, keeping the order of the others.
+void EraseAt(std::size_t i, ContactList* list) {
+  for (std::size_t j = i; j + 1 < list->size(); ++j) (*list)[j] = (*list)[j + 1];
+  list->resize(list->size() - 1);
+}
+
+// The cap of manifold_3d.h step 6: the kept points of `points` (consumed) into `kept`.
+void CapPoints(ContactList* points, ManifoldPoints* kept) {
+  if (static_cast<int>(points->size()) <= kMaxManifoldPoints) {
+    for (const ContactPoint& c : *points) kept->push_back(c);
+    return;
+  }
+  const ContactPoint* deepest = std::min_element(
+      points->begin(), points->end(), [](const auto& x, const auto& y) { return x.phi < y.phi; });
+  kept->push_back(*deepest);
+  EraseAt(static_cast<std::size_t>(deepest - points->begin()), points);
+  while (static_cast<int>(kept->size()) < kMaxManifoldPoints) {
     size_t best = 0;
     double best_distance = -1.0;
-    for (size_t i = 0; i < points.size(); ++i) {
+    for (size_t i = 0; i < points->size(); ++i) {
       double nearest = std::numeric_limits<double>::infinity();
-      for (const auto& k : kept) nearest = std::min(nearest, (k.p_A - points[i].p_A).norm());
+      for (const auto& k : *kept) nearest = std::min(nearest, (k.p_A - (*points)[i].p_A).norm());
       if (nearest > best_distance) {
         best_distance = nearest;
         best = i;
       }
     }
-    kept.push_back(points[best]);
-    points.erase(points.begin() + static_cast<std::ptrdiff_t>(best));
+    kept->push_back((*points)[best]);
+    EraseAt(best, points);
   }
-  return kept;
 }
 
-std::vector<ContactPoint> AgainstHalfSpace(const Shape& a, const Eigen::Isometry3d& X_WA,
-                                           const Eigen::Isometry3d& X_WB,
-                                           const ContactPoint& closest, double tolerance,
-                                           double band) {
-  if (a.type == ShapeType::kSphere) return {closest};
+void AgainstHalfSpace(const Shape& a, const Eigen::Isometry3d& X_WA, const Eigen::Isometry3d& X_WB,
+                      const ContactPoint& closest, double tolerance, double band,
+                      Manifold3dScratch* scratch, ManifoldPoints* out) {
+  if (a.type == ShapeType::kSphere) {
+    out->push_back(closest);
+    return;
+  }
   const Eigen::Vector3d n = X_WB.linear().col(2);
   const Eigen::Vector3d origin = X_WB.translation();
-  PointList feature;
+  PointList& feature = scratch->raw_A;
   SupportFeature3d(a, X_WA, -n, band, &feature);
-  std::vector<ContactPoint> points;
-  points.reserve(std::min<size_t>(feature.size(), kMaxManifoldPoints));
+  ContactList& points = scratch->points;
+  points.clear();
   for (const auto& p : feature) {
     ContactPoint c;
     c.normal = n;
@@ -233,8 +235,11 @@ std::vector<ContactPoint> AgainstHalfSpace(const Shape& a, const Eigen::Isometry
     c.p_B = p - c.phi * n;
     if (c.phi <= tolerance + kManifoldSlack) AddMerged(c, &points);
   }
-  if (points.empty()) return {closest};
-  return CapPoints(std::move(points));
+  if (points.empty()) {
+    out->push_back(closest);
+    return;
+  }
+  CapPoints(&points, out);
 }
 
 }  // namespace
@@ -249,31 +254,49 @@ std::vector<ContactPoint> ContactManifoldFromClosest3d(
   if (a.type == ShapeType::kHalfSpace && b.type == ShapeType::kHalfSpace) {
     throw std::invalid_argument("contact manifold: two half_spaces");
   }
-  if (closest.phi > tolerance) return {};
+  const auto scratch = std::make_unique<Manifold3dScratch>();
+  ManifoldPoints points;
+  ContactManifoldFromClosest3d(a, X_WA, b, X_WB, closest, tolerance, scratch.get(), &points);
+  return std::vector<ContactPoint>(points.begin(), points.end());
+}
+
+void ContactManifoldFromClosest3d(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
+                                  const Eigen::Isometry3d& X_WB, const ContactPoint& closest,
+                                  double tolerance, Manifold3dScratch* scratch,
+                                  ManifoldPoints* out) {
+  out->clear();
+  if (closest.phi > tolerance) return;
   const double band = (tolerance - closest.phi) + kManifoldSlack;
   if (b.type == ShapeType::kHalfSpace) {
-    return AgainstHalfSpace(a, X_WA, X_WB, closest, tolerance, band);
+    AgainstHalfSpace(a, X_WA, X_WB, closest, tolerance, band, scratch, out);
+    return;
   }
   if (a.type == ShapeType::kHalfSpace) {
-    std::vector<ContactPoint> points =
-        AgainstHalfSpace(b, X_WB, X_WA, Flipped(closest), tolerance, band);
-    for (auto& c : points) c = Flipped(c);
-    return points;
+    AgainstHalfSpace(b, X_WB, X_WA, Flipped(closest), tolerance, band, scratch, out);
+    for (auto& c : *out) c = Flipped(c);
+    return;
   }
   const Eigen::Vector3d n = closest.normal;
-  PointList raw_A;
+  PointList& raw_A = scratch->raw_A;
   SupportFeature3d(a, X_WA, -n, band, &raw_A);
-  if (raw_A.size() < 2) return {closest};
-  PointList raw_B;
+  if (raw_A.size() < 2) {
+    out->push_back(closest);
+    return;
+  }
+  PointList& raw_B = scratch->raw_B;
   SupportFeature3d(b, X_WB, n, band, &raw_B);
-  if (raw_B.size() < 2) return {closest};
-  Feature feature_A;
-  OrderFeature(raw_A, n, &feature_A);
-  Feature feature_B;
-  OrderFeature(raw_B, n, &feature_B);
+  if (raw_B.size() < 2) {
+    out->push_back(closest);
+    return;
+  }
+  Feature& feature_A = scratch->feature_A;
+  OrderFeature(raw_A, n, &feature_A, scratch);
+  Feature& feature_B = scratch->feature_B;
+  OrderFeature(raw_B, n, &feature_B, scratch);
   // A feature whose projection is a point (e.g. an edge along n) acts as a single point.
   if (feature_A.diameter <= kManifoldSlack || feature_B.diameter <= kManifoldSlack) {
-    return {closest};
+    out->push_back(closest);
+    return;
   }
 
   // Choose the reference feature (manifold_3d.h step 4).
@@ -292,23 +315,26 @@ std::vector<ContactPoint> ContactManifoldFromClosest3d(
     };
     const Eigen::Vector3d d_A = projected(feature_A);
     const Eigen::Vector3d d_B = projected(feature_B);
-    if (d_A.cross(d_B).norm() > 1e-6 * d_A.norm() * d_B.norm()) return {closest};
+    if (d_A.cross(d_B).norm() > 1e-6 * d_A.norm() * d_B.norm()) {
+      out->push_back(closest);
+      return;
+    }
   }
   const Feature& reference = reference_is_B ? feature_B : feature_A;
   const Feature& incident = reference_is_B ? feature_A : feature_B;
 
   // Sutherland–Hodgman passes alternate between two buffers; `clipped` is the latest.
-  PointList buffers[2];
+  PointList* buffers = scratch->clip;
+  buffers[0].clear();
   for (const auto& p : incident.points) buffers[0].push_back(p);
   int latest = 0;
-  SidePlaneList planes;
-  SidePlanes(reference, n, &planes);
-  for (const SidePlane& plane : planes) {
-    PointList* out = &buffers[1 - latest];
+  SidePlanes(reference, n, &scratch->planes);
+  for (const SidePlane& plane : scratch->planes) {
+    PointList* clip_out = &buffers[1 - latest];
     if (incident.IsPolygon()) {
-      ClipPolygon(buffers[latest], plane, out);
+      ClipPolygon(buffers[latest], plane, clip_out);
     } else {
-      ClipSegment(buffers[latest], plane, out);
+      ClipSegment(buffers[latest], plane, clip_out);
     }
     latest = 1 - latest;
     if (buffers[latest].empty()) break;
@@ -327,8 +353,8 @@ std::vector<ContactPoint> ContactManifoldFromClosest3d(
   if (plane_normal.dot(n) < 0.5) plane_normal = n;  // a reference nearly along n: use n
   const Eigen::Vector3d plane_point = Centroid(reference.points);
 
-  std::vector<ContactPoint> points;
-  points.reserve(std::min<size_t>(clipped.size(), kMaxManifoldPoints));
+  ContactList& points = scratch->points;
+  points.clear();
   for (const Eigen::Vector3d& p : clipped) {
     // p + t n lies on the reference plane.
     const double t = plane_normal.dot(plane_point - p) / plane_normal.dot(n);
@@ -339,8 +365,11 @@ std::vector<ContactPoint> ContactManifoldFromClosest3d(
     c.phi = n.dot(c.p_A - c.p_B);
     if (c.phi <= tolerance + kManifoldSlack) AddMerged(c, &points);
   }
-  if (points.empty()) return {closest};
-  return CapPoints(std::move(points));
+  if (points.empty()) {
+    out->push_back(closest);
+    return;
+  }
+  CapPoints(&points, out);
 }
 
 }  // namespace quasidyn

@@ -33,11 +33,13 @@
 #include <vector>
 
 #include "quasidyn/geometry/contact_point.h"
+#include "quasidyn/geometry/manifold_points.h"
 #include "quasidyn/model/shape.h"
 
 namespace quasidyn {
 
-inline constexpr int kMaxManifoldPoints = 8;
+struct Manifold3dScratch;  // manifold_3d_scratch.h
+
 // Numerical slack [m] for "φ <= tolerance" and for merging points: far below any physical
 // tolerance, above the rounding of metre-sized poses.
 inline constexpr double kManifoldSlack = 1e-9;
@@ -50,5 +52,13 @@ inline constexpr double kManifoldSlack = 1e-9;
 std::vector<ContactPoint> ContactManifoldFromClosest3d(
     const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b, const Eigen::Isometry3d& X_WB,
     const ContactPoint& closest, double tolerance);
+
+// The same points into *out (cleared first), with the intermediate lists in *scratch: no
+// heap allocation once the scratch has held features of the pair's size. Nothing is checked:
+// tolerance finite and >= 0, not two half-spaces, shapes valid (shape_validation.h).
+void ContactManifoldFromClosest3d(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
+                                  const Eigen::Isometry3d& X_WB, const ContactPoint& closest,
+                                  double tolerance, Manifold3dScratch* scratch,
+                                  ManifoldPoints* out);
 
 }  // namespace quasidyn

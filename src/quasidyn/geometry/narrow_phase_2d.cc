@@ -4,14 +4,19 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
+
+#include "quasidyn/geometry/fixed_capacity_vector.h"
 
 namespace quasidyn {
 namespace {
 
 using Eigen::Vector2d;
-using Core = std::vector<Vector2d>;
+using Core = std::span<const Vector2d>;
+// An incident feature (1 point or a segment), before and after clipping.
+using FeaturePoints = FixedCapacityVector<Vector2d, 2>;
 
 constexpr double kRelativeLengthTolerance = 1e-9;  // see narrow_phase_2d.h
 
@@ -31,6 +36,9 @@ ContactPoint ToContactPoint(const PlanarContact& c) {
   point.normal << c.normal, 0.0;
   return point;
 }
+
+// The points of one planar manifold (narrow_phase_2d.h, manifold_points.h).
+using PlanarContacts = FixedCapacityVector<PlanarContact, kMaxPlanarManifoldPoints>;
 
 // The same contact seen with A and B exchanged.
 PlanarContact Swapped(const PlanarContact& c) {
@@ -135,8 +143,12 @@ std::optional<Face> BestFace(const Core& p, const Core& q, double length_toleran
 
 // The incident feature of a core against a reference face with outward normal m: the
 // whole core when it has 1 or 2 vertices, else its edge most anti-parallel to m.
-std::vector<Vector2d> IncidentFeature(const Core& core, const Vector2d& m) {
-  if (core.size() <= 2) return core;
+FeaturePoints IncidentFeature(const Core& core, const Vector2d& m) {
+  FeaturePoints feature;
+  if (core.size() <= 2) {
+    for (const Vector2d& v : core) feature.push_back(v);
+    return feature;
+  }
   int best = 0;
   double best_alignment = std::numeric_limits<double>::infinity();
   for (int i = 0; i < static_cast<int>(core.size()); ++i) {
@@ -146,14 +158,15 @@ std::vector<Vector2d> IncidentFeature(const Core& core, const Vector2d& m) {
       best = i;
     }
   }
-  return {core[best], EdgeEnd(core, best)};
+  feature.push_back(core[best]);
+  feature.push_back(EdgeEnd(core, best));
+  return feature;
 }
 
 // Clips the incident feature (1 point or a segment) to the slab between the lines
 // through face_start and face_end perpendicular to the face.
-std::vector<Vector2d> ClipToFaceSlab(const std::vector<Vector2d>& feature,
-                                     const Vector2d& face_start, const Vector2d& face_end,
-                                     double length_tolerance) {
+FeaturePoints ClipToFaceSlab(const FeaturePoints& feature, const Vector2d& face_start,
+                             const Vector2d& face_end, double length_tolerance) {
   const double face_length = (face_end - face_start).norm();
   const Vector2d along = (face_end - face_start) / face_length;
   auto coordinate = [&](const Vector2d& x) { return (x - face_start).dot(along); };
@@ -179,7 +192,9 @@ std::vector<Vector2d> ClipToFaceSlab(const std::vector<Vector2d>& feature,
   }
   const Vector2d f0 = feature[0];
   const Vector2d f1 = feature[1];
-  std::vector<Vector2d> clipped = {f0 + s_low * (f1 - f0), f0 + s_high * (f1 - f0)};
+  FeaturePoints clipped;
+  clipped.push_back(f0 + s_low * (f1 - f0));
+  clipped.push_back(f0 + s_high * (f1 - f0));
   if ((clipped[1] - clipped[0]).norm() <= length_tolerance) clipped.pop_back();
   return clipped;
 }
@@ -206,24 +221,23 @@ PlanarContact VertexContact(const ClosestPair& pair, double radius_a, double rad
                        pair.on_q + radius_b * n, n};
 }
 
-double LengthScale(const PlanarShape2d& a, const PlanarShape2d& b) {
+double LengthScale(const PlanarShape2dView& a, const PlanarShape2dView& b) {
   double scale = std::max(a.radius, b.radius);
-  for (const PlanarShape2d* shape : {&a, &b}) {
+  for (const PlanarShape2dView* shape : {&a, &b}) {
     for (const Vector2d& v : shape->core) scale = std::max(scale, v.cwiseAbs().maxCoeff());
     if (shape->is_half_plane) scale = std::max(scale, shape->point.cwiseAbs().maxCoeff());
   }
   return scale;
 }
 
-void AppendIfWithin(const PlanarContact& contact, double tolerance,
-                    std::vector<PlanarContact>* out) {
+void AppendIfWithin(const PlanarContact& contact, double tolerance, PlanarContacts* out) {
   if (contact.phi <= tolerance) out->push_back(contact);
 }
 
 // Rounded shape a against half-plane b.
-std::vector<PlanarContact> ShapeOnHalfPlane(const PlanarShape2d& a, const PlanarShape2d& b,
-                                            double tolerance) {
-  std::vector<PlanarContact> contacts;
+PlanarContacts ShapeOnHalfPlane(const PlanarShape2dView& a, const PlanarShape2dView& b,
+                                double tolerance) {
+  PlanarContacts contacts;
   for (const Vector2d& v : IncidentFeature(a.core, b.normal)) {
     AppendIfWithin(FaceContact(v, a.radius, b.point, b.normal, 0.0, true), tolerance, &contacts);
   }
@@ -231,8 +245,8 @@ std::vector<PlanarContact> ShapeOnHalfPlane(const PlanarShape2d& a, const Planar
 }
 
 // Two rounded convex polygons.
-std::vector<PlanarContact> RoundedPolygons(const PlanarShape2d& a, const PlanarShape2d& b,
-                                           double tolerance, double length_tolerance) {
+PlanarContacts RoundedPolygons(const PlanarShape2dView& a, const PlanarShape2dView& b,
+                               double tolerance, double length_tolerance) {
   const Core& p = a.core;
   const Core& q = b.core;
   const ClosestPair closest = ClosestCorePoints(p, q);
@@ -247,12 +261,16 @@ std::vector<PlanarContact> RoundedPolygons(const PlanarShape2d& a, const PlanarS
   const std::optional<Face> face = BestFace(p, q, length_tolerance);
   const double phi_exact = separated || !face ? closest.distance - a.radius - b.radius
                                               : face->core_gap - a.radius - b.radius;
-  if (phi_exact > tolerance) return {};
+  PlanarContacts contacts;
+  if (phi_exact > tolerance) return contacts;
   const PlanarContact vertex_contact =
       VertexContact(closest, a.radius, b.radius, closest_direction);
   const bool face_contact =
       face && (!separated || face->core_gap >= closest.distance - length_tolerance);
-  if (!face_contact) return {vertex_contact};
+  if (!face_contact) {
+    contacts.push_back(vertex_contact);
+    return contacts;
+  }
 
   const bool reference_is_b = face->owner == 1;
   const Core& reference = reference_is_b ? q : p;
@@ -263,7 +281,6 @@ std::vector<PlanarContact> RoundedPolygons(const PlanarShape2d& a, const PlanarS
   const Vector2d& face_end = EdgeEnd(reference, face->edge);
   const Vector2d m = face->outward;
 
-  std::vector<PlanarContact> contacts;
   double deepest = std::numeric_limits<double>::infinity();
   for (const Vector2d& v :
        ClipToFaceSlab(IncidentFeature(incident, m), face_start, face_end, length_tolerance)) {
@@ -289,13 +306,13 @@ void CheckTolerance(double tolerance) {
   }
 }
 
-std::vector<PlanarContact> PlanarManifold(const PlanarShape2d& a, const PlanarShape2d& b,
-                                          double tolerance) {
+PlanarContacts PlanarManifold(const PlanarShape2dView& a, const PlanarShape2dView& b,
+                              double tolerance) {
   if (a.is_half_plane && b.is_half_plane) {
     throw std::invalid_argument("narrow phase 2d: two half-planes have no signed distance");
   }
   if (a.is_half_plane) {
-    std::vector<PlanarContact> contacts = ShapeOnHalfPlane(b, a, tolerance);
+    PlanarContacts contacts = ShapeOnHalfPlane(b, a, tolerance);
     for (PlanarContact& c : contacts) c = Swapped(c);
     return contacts;
   }
@@ -306,19 +323,17 @@ std::vector<PlanarContact> PlanarManifold(const PlanarShape2d& a, const PlanarSh
 
 }  // namespace
 
-std::vector<ContactPoint> ContactManifold2d(const PlanarShape2d& a, const PlanarShape2d& b,
-                                            double tolerance) {
+void ContactManifold2d(const PlanarShape2dView& a, const PlanarShape2dView& b, double tolerance,
+                       ManifoldPoints* out) {
   CheckTolerance(tolerance);
-  std::vector<ContactPoint> points;
+  out->clear();
   for (const PlanarContact& c : PlanarManifold(a, b, tolerance)) {
-    points.push_back(ToContactPoint(c));
+    out->push_back(ToContactPoint(c));
   }
-  return points;
 }
 
-ContactPoint SignedDistance2d(const PlanarShape2d& a, const PlanarShape2d& b) {
-  const std::vector<PlanarContact> contacts =
-      PlanarManifold(a, b, std::numeric_limits<double>::infinity());
+ContactPoint SignedDistance2d(const PlanarShape2dView& a, const PlanarShape2dView& b) {
+  const PlanarContacts contacts = PlanarManifold(a, b, std::numeric_limits<double>::infinity());
   // Every shape pair yields at least one point at tolerance +∞; average the deepest ones
   // (the middle of two parallel faces' overlap).
   double deepest = std::numeric_limits<double>::infinity();
@@ -338,6 +353,17 @@ ContactPoint SignedDistance2d(const PlanarShape2d& a, const PlanarShape2d& b) {
   mean.p_A /= count;
   mean.p_B /= count;
   return ToContactPoint(mean);
+}
+
+std::vector<ContactPoint> ContactManifold2d(const PlanarShape2d& a, const PlanarShape2d& b,
+                                            double tolerance) {
+  ManifoldPoints points;
+  ContactManifold2d(ViewOf(a), ViewOf(b), tolerance, &points);
+  return std::vector<ContactPoint>(points.begin(), points.end());
+}
+
+ContactPoint SignedDistance2d(const PlanarShape2d& a, const PlanarShape2d& b) {
+  return SignedDistance2d(ViewOf(a), ViewOf(b));
 }
 
 ContactPoint SignedDistance2d(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,

@@ -23,10 +23,11 @@
 // edge most anti-parallel to it (its one vertex for a circle, its segment for a stadium);
 // the incident edge is clipped to the reference face's end lines (no clipping against a
 // half-plane), giving up to 2 points, each with its own φ (its distance from the reference
-// face line minus both radii). A rectangle resting on a half-plane gives its 2 bottom
-// corners, a rectangle on a rectangle the 2 ends of their overlap. When the closest
-// features are not a face (vertex–vertex, curved contact) the manifold is the closest pair
-// alone.
+// face line minus both radii); when the deepest incident vertex lies beyond the reference
+// face's ends it is added as a third point, so the manifold always holds the exact φ. A rectangle
+// resting on a half-plane gives its 2 bottom corners, a rectangle on a rectangle the 2 ends of
+// their overlap. When the closest features are not a face (vertex–vertex, curved contact) the
+// manifold is the closest pair alone.
 //
 // Geometric comparisons (face or vertex contact, ties) use a length tolerance of 1e-9 ×
 // the pair's coordinate scale (largest |coordinate| or radius), far above round-off and far
@@ -36,6 +37,7 @@
 #include <vector>
 
 #include "quasidyn/geometry/contact_point.h"
+#include "quasidyn/geometry/manifold_points.h"
 #include "quasidyn/geometry/planar_shape_2d.h"
 #include "quasidyn/model/shape.h"
 
@@ -60,5 +62,13 @@ std::vector<ContactPoint> ContactManifold2d(const Shape& a, const Eigen::Isometr
 ContactPoint SignedDistance2d(const PlanarShape2d& a, const PlanarShape2d& b);
 std::vector<ContactPoint> ContactManifold2d(const PlanarShape2d& a, const PlanarShape2d& b,
                                             double tolerance);
+
+// The same on views of shapes in world coordinates (planar_shape_2d.h), the manifold written
+// into *out (cleared first; at most kMaxPlanarManifoldPoints = 3 points). No heap
+// allocation. Throws std::invalid_argument for two half-planes or a negative or NaN
+// tolerance.
+ContactPoint SignedDistance2d(const PlanarShape2dView& a, const PlanarShape2dView& b);
+void ContactManifold2d(const PlanarShape2dView& a, const PlanarShape2dView& b, double tolerance,
+                       ManifoldPoints* out);
 
 }  // namespace quasidyn

@@ -1,6 +1,7 @@
 #include "quasidyn/geometry/narrow_phase_3d.h"
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -8,72 +9,15 @@
 #include "quasidyn/geometry/closed_form_3d.h"
 #include "quasidyn/geometry/fcl_distance.h"
 #include "quasidyn/geometry/manifold_3d.h"
+#include "quasidyn/geometry/manifold_3d_scratch.h"
+#include "quasidyn/geometry/shape_validation.h"
 
 namespace quasidyn {
 namespace {
 
-void RequirePositive(double value, const char* what, const Shape& shape) {
-  if (!(value > 0.0) || !std::isfinite(value)) {
-    throw std::invalid_argument(std::string("3D narrow phase: ") + ShapeTypeName(shape.type) + " " +
-                                what + " must be finite and > 0, got " + std::to_string(value));
-  }
-}
-
-// Rejects a convex vertex set that is too small, non-finite or flat: it must span a
-// tetrahedron of non-negligible volume relative to its size.
-void CheckConvexVertices(const Shape& shape) {
-  const auto& v = shape.vertices;
-  if (v.size() < 4) {
-    throw std::invalid_argument("3D narrow phase: convex needs at least 4 vertices, got " +
-                                std::to_string(v.size()));
-  }
-  for (const auto& p : v) {
-    if (!p.allFinite()) throw std::invalid_argument("3D narrow phase: convex vertex not finite");
-  }
-  // Farthest point from v[0], then farthest from that line, then farthest from that plane.
-  size_t i1 = 0;
-  for (size_t i = 0; i < v.size(); ++i) {
-    if ((v[i] - v[0]).norm() > (v[i1] - v[0]).norm()) i1 = i;
-  }
-  const double size = (v[i1] - v[0]).norm();
-  const Eigen::Vector3d axis =
-      size > 0.0 ? Eigen::Vector3d((v[i1] - v[0]) / size) : Eigen::Vector3d::UnitX();
-  Eigen::Vector3d off_line = Eigen::Vector3d::Zero();
-  for (const auto& p : v) {
-    const Eigen::Vector3d d = (p - v[0]) - (p - v[0]).dot(axis) * axis;
-    if (d.norm() > off_line.norm()) off_line = d;
-  }
-  double off_plane = 0.0;
-  if (off_line.norm() > 0.0) {
-    const Eigen::Vector3d normal = axis.cross(off_line.normalized());
-    for (const auto& p : v) off_plane = std::max(off_plane, std::abs(normal.dot(p - v[0])));
-  }
-  if (!(off_plane > 1e-9 * std::max(size, 1e-300))) {
-    throw std::invalid_argument("3D narrow phase: convex vertices are coplanar (no volume)");
-  }
-}
-
 void CheckShape(const Shape& shape) {
-  switch (shape.type) {
-    case ShapeType::kSphere:
-      RequirePositive(shape.radius, "radius", shape);
-      break;
-    case ShapeType::kBox:
-      RequirePositive(shape.size.x(), "size x", shape);
-      RequirePositive(shape.size.y(), "size y", shape);
-      RequirePositive(shape.size.z(), "size z", shape);
-      break;
-    case ShapeType::kCylinder:
-    case ShapeType::kCapsule:
-      RequirePositive(shape.radius, "radius", shape);
-      RequirePositive(shape.length, "length", shape);
-      break;
-    case ShapeType::kConvex:
-      CheckConvexVertices(shape);
-      break;
-    case ShapeType::kHalfSpace:
-      break;
-  }
+  const std::string problem = ShapeProblem3d(shape);
+  if (!problem.empty()) throw std::invalid_argument("3D narrow phase: " + problem);
 }
 
 void CheckPose(const Eigen::Isometry3d& X, const char* which) {
@@ -88,39 +32,76 @@ ContactPoint Flipped(ContactPoint c) {
   return c;
 }
 
-// Dispatch on the pair of types (shapes already checked).
-ContactPoint Distance(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
-                      const Eigen::Isometry3d& X_WB) {
-  if (a.type == ShapeType::kHalfSpace && b.type == ShapeType::kHalfSpace) {
-    throw std::invalid_argument("3D narrow phase: two half_spaces have no closest pair");
+// FCL on the compiled geometries, or on geometries built for this call.
+bool Fcl(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA, const CompiledShape3d& b,
+         const Eigen::Isometry3d& X_WB, ContactPoint* out, std::string* failure) {
+  if (a.fcl_geometry != nullptr && b.fcl_geometry != nullptr) {
+    return FclSignedDistance3d(*a.fcl_geometry, X_WA, *b.fcl_geometry, X_WB, out, failure);
   }
-  if (b.type == ShapeType::kHalfSpace) return ShapeHalfSpaceDistance3d(a, X_WA, X_WB);
-  if (a.type == ShapeType::kHalfSpace) return Flipped(Distance(b, X_WB, a, X_WA));
+  const auto geometry_A = MakeFclGeometry(*a.shape);
+  const auto geometry_B = MakeFclGeometry(*b.shape);
+  return FclSignedDistance3d(*geometry_A, X_WA, *geometry_B, X_WB, out, failure);
+}
+
+bool Distance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA, const CompiledShape3d& cb,
+              const Eigen::Isometry3d& X_WB, ContactPoint* out, std::string* failure);
+
+// Distance(b, a), flipped back to (a, b).
+bool FlippedDistance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA,
+                     const CompiledShape3d& cb, const Eigen::Isometry3d& X_WB, ContactPoint* out,
+                     std::string* failure) {
+  if (!Distance(cb, X_WB, ca, X_WA, out, failure)) return false;
+  *out = Flipped(*out);
+  return true;
+}
+
+// Dispatch on the pair of types (shapes already checked, not two half-spaces).
+bool Distance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA, const CompiledShape3d& cb,
+              const Eigen::Isometry3d& X_WB, ContactPoint* out, std::string* failure) {
+  const Shape& a = *ca.shape;
+  const Shape& b = *cb.shape;
+  if (b.type == ShapeType::kHalfSpace) {
+    *out = ShapeHalfSpaceDistance3d(a, X_WA, X_WB);
+    return true;
+  }
+  if (a.type == ShapeType::kHalfSpace) return FlippedDistance(ca, X_WA, cb, X_WB, out, failure);
   if (a.type == ShapeType::kSphere) {
     const Eigen::Vector3d center = X_WA.translation();
     switch (b.type) {
       case ShapeType::kSphere:
-        return SphereSphereDistance3d(center, a.radius, X_WB.translation(), b.radius);
+        *out = SphereSphereDistance3d(center, a.radius, X_WB.translation(), b.radius);
+        return true;
       case ShapeType::kBox:
-        return SphereBoxDistance3d(center, a.radius, b.size, X_WB);
+        *out = SphereBoxDistance3d(center, a.radius, b.size, X_WB);
+        return true;
       case ShapeType::kCapsule:
-        return SphereCapsuleDistance3d(center, a.radius, b.radius, b.length, X_WB);
+        *out = SphereCapsuleDistance3d(center, a.radius, b.radius, b.length, X_WB);
+        return true;
       case ShapeType::kCylinder:
-        return SphereCylinderDistance3d(center, a.radius, b.radius, b.length, X_WB);
+        *out = SphereCylinderDistance3d(center, a.radius, b.radius, b.length, X_WB);
+        return true;
       default:
-        return FclSignedDistance3d(a, X_WA, b, X_WB);
+        return Fcl(ca, X_WA, cb, X_WB, out, failure);
     }
   }
   if (b.type == ShapeType::kSphere && a.type != ShapeType::kConvex) {
-    return Flipped(Distance(b, X_WB, a, X_WA));
+    return FlippedDistance(ca, X_WA, cb, X_WB, out, failure);
   }
   if (a.type == ShapeType::kCapsule && b.type == ShapeType::kCapsule) {
-    return CapsuleCapsuleDistance3d(a.radius, a.length, X_WA, b.radius, b.length, X_WB);
+    *out = CapsuleCapsuleDistance3d(a.radius, a.length, X_WA, b.radius, b.length, X_WB);
+    return true;
   }
-  return FclSignedDistance3d(a, X_WA, b, X_WB);
+  return Fcl(ca, X_WA, cb, X_WB, out, failure);
 }
 
 }  // namespace
+
+bool PairUsesFcl3d(ShapeType a, ShapeType b) {
+  if (a == ShapeType::kHalfSpace || b == ShapeType::kHalfSpace) return false;
+  if (a == ShapeType::kSphere && b != ShapeType::kConvex) return false;
+  if (b == ShapeType::kSphere && a != ShapeType::kConvex) return false;
+  return !(a == ShapeType::kCapsule && b == ShapeType::kCapsule);
+}
 
 ContactPoint SignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
                               const Eigen::Isometry3d& X_WB) {
@@ -128,7 +109,16 @@ ContactPoint SignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, con
   CheckShape(b);
   CheckPose(X_WA, "X_WA");
   CheckPose(X_WB, "X_WB");
-  return Distance(a, X_WA, b, X_WB);
+  if (a.type == ShapeType::kHalfSpace && b.type == ShapeType::kHalfSpace) {
+    throw std::invalid_argument("3D narrow phase: two half_spaces have no closest pair");
+  }
+  ContactPoint closest;
+  std::string failure;
+  if (!Distance(CompiledShape3d{&a, nullptr}, X_WA, CompiledShape3d{&b, nullptr}, X_WB, &closest,
+                &failure)) {
+    throw std::runtime_error(failure);
+  }
+  return closest;
 }
 
 std::vector<ContactPoint> ContactManifold3d(const Shape& a, const Eigen::Isometry3d& X_WA,
@@ -141,6 +131,23 @@ std::vector<ContactPoint> ContactManifold3d(const Shape& a, const Eigen::Isometr
   const ContactPoint closest = SignedDistance3d(a, X_WA, b, X_WB);
   if (closest.phi > tolerance) return {};
   return ContactManifoldFromClosest3d(a, X_WA, b, X_WB, closest, tolerance);
+}
+
+bool SignedDistance3d(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA,
+                      const CompiledShape3d& b, const Eigen::Isometry3d& X_WB, ContactPoint* out,
+                      std::string* failure) {
+  return Distance(a, X_WA, b, X_WB, out, failure);
+}
+
+bool ContactManifold3d(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA,
+                       const CompiledShape3d& b, const Eigen::Isometry3d& X_WB, double tolerance,
+                       Manifold3dScratch* scratch, ManifoldPoints* out, std::string* failure) {
+  out->clear();
+  ContactPoint closest;
+  if (!Distance(a, X_WA, b, X_WB, &closest, failure)) return false;
+  if (closest.phi > tolerance) return true;
+  ContactManifoldFromClosest3d(*a.shape, X_WA, *b.shape, X_WB, closest, tolerance, scratch, out);
+  return true;
 }
 
 }  // namespace quasidyn

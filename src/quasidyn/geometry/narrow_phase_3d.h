@@ -12,18 +12,45 @@
 // about kFclDistanceTolerance in φ. Either argument may be the half-space: swapping the
 // arguments swaps p_A and p_B and negates the normal.
 //
-// Bad input throws std::invalid_argument naming the problem: two half-spaces, a
-// non-positive or non-finite radius, length or box side, a convex shape with fewer than 4
-// vertices or all of them coplanar, a non-finite pose, a negative tolerance.
+// Two forms:
+//  * on Shapes: validating (shape_validation.h) on every call. Bad input throws
+//    std::invalid_argument naming the problem: two half-spaces, a non-positive or
+//    non-finite radius, length or box side, a convex shape with fewer than 4 vertices or all
+//    of them coplanar, a non-finite pose, a negative tolerance; a failure of FCL throws
+//    std::runtime_error.
+//  * on CompiledShape3d (what geometry_model.h builds once per shape): nothing is checked,
+//    the FCL geometries are reused, the manifold is written into fixed-capacity storage, and
+//    a failure of FCL is a false return with its message. Outside FCL these make no heap
+//    allocation (with a Manifold3dScratch that has already held the pair's support features).
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <string>
 #include <vector>
 
 #include "quasidyn/geometry/contact_point.h"
+#include "quasidyn/geometry/manifold_points.h"
 #include "quasidyn/model/shape.h"
 
+namespace fcl {
+template <typename S>
+class CollisionGeometry;
+}  // namespace fcl
+
 namespace quasidyn {
+
+struct Manifold3dScratch;  // manifold_3d_scratch.h
+
+// A shape that passed ShapeProblem3d, with its FCL geometry (fcl_distance.h) when pairs of
+// it can reach FCL; a null fcl_geometry is built on each call that needs it.
+struct CompiledShape3d {
+  const Shape* shape = nullptr;
+  const fcl::CollisionGeometry<double>* fcl_geometry = nullptr;
+};
+
+// True when the pair of shape types (either order) has no closed form above and goes
+// through FCL; false for a half-space with anything.
+bool PairUsesFcl3d(ShapeType a, ShapeType b);
 
 // The single closest pair (or deepest penetration) of two posed shapes.
 ContactPoint SignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
@@ -31,9 +58,23 @@ ContactPoint SignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, con
 
 // Every contact point with φ <= tolerance [m] (tolerance >= 0): one point for curved
 // contact, several for face contact (the contact manifold, built as in manifold_3d.h; at
-// most 8 points). Empty when φ > tolerance.
+// most kMaxManifoldPoints = 8 points). Empty when φ > tolerance.
 std::vector<ContactPoint> ContactManifold3d(const Shape& a, const Eigen::Isometry3d& X_WA,
                                             const Shape& b, const Eigen::Isometry3d& X_WB,
                                             double tolerance);
+
+// SignedDistance3d of compiled shapes into *out. Preconditions (not checked): finite poses,
+// not two half-spaces. Returns false on a failure of FCL, with its message in *failure when
+// failure is not null.
+bool SignedDistance3d(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA,
+                      const CompiledShape3d& b, const Eigen::Isometry3d& X_WB, ContactPoint* out,
+                      std::string* failure);
+
+// ContactManifold3d of compiled shapes into *out (cleared first), using `scratch` for the
+// intermediate lists. Preconditions as above, and a finite tolerance >= 0. Returns false on
+// a failure of FCL as above.
+bool ContactManifold3d(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA,
+                       const CompiledShape3d& b, const Eigen::Isometry3d& X_WB, double tolerance,
+                       Manifold3dScratch* scratch, ManifoldPoints* out, std::string* failure);
 
 }  // namespace quasidyn

@@ -1,6 +1,7 @@
 #include "quasidyn/geometry/planar_shape_2d.h"
 
 #include <cmath>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -68,11 +69,34 @@ PlanarShape2d MakePlanarShape2d(const Shape& shape) {
   return planar;
 }
 
+PlanarShape2dView ViewOf(const PlanarShape2d& shape) {
+  PlanarShape2dView view;
+  view.is_half_plane = shape.is_half_plane;
+  view.core = shape.core;
+  view.radius = shape.radius;
+  view.point = shape.point;
+  view.normal = shape.normal;
+  return view;
+}
+
 PlanarShape2d TransformPlanarShape2d(const PlanarShape2d& shape, const Eigen::Isometry3d& X_WS) {
+  PlanarShape2d world = shape;
+  const PlanarShape2dView view = TransformPlanarShape2d(shape, X_WS, world.core.data());
+  world.point = view.point;
+  world.normal = view.normal;
+  return world;
+}
+
+PlanarShape2dView TransformPlanarShape2d(const PlanarShape2d& shape, const Eigen::Isometry3d& X_WS,
+                                         Eigen::Vector2d* core_storage) {
   const Eigen::Matrix2d R = X_WS.linear().topLeftCorner<2, 2>();
   const Eigen::Vector2d t = X_WS.translation().head<2>();
-  PlanarShape2d world = shape;
-  for (Eigen::Vector2d& v : world.core) v = R * v + t;
+  const std::size_t count = shape.core.size();
+  for (std::size_t i = 0; i < count; ++i) core_storage[i] = R * shape.core[i] + t;
+  PlanarShape2dView world;
+  world.is_half_plane = shape.is_half_plane;
+  world.core = std::span<const Eigen::Vector2d>(core_storage, count);
+  world.radius = shape.radius;
   world.point = R * shape.point + t;
   world.normal = R * shape.normal;
   return world;

@@ -12,6 +12,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <span>
 #include <vector>
 
 #include "quasidyn/model/shape.h"
@@ -33,9 +34,27 @@ struct PlanarShape2d {
 // non-positive or non-finite size, or a polygon with fewer than 3 non-collinear vertices.
 PlanarShape2d MakePlanarShape2d(const Shape& shape);
 
+// A PlanarShape2d whose core is stored elsewhere (the form the narrow phase reads, so a
+// caller can keep transformed cores in buffers of its own). Fields as in PlanarShape2d.
+struct PlanarShape2dView {
+  bool is_half_plane = false;
+  std::span<const Eigen::Vector2d> core;  // [m]
+  double radius = 0.0;                    // [m]
+  Eigen::Vector2d point = Eigen::Vector2d::Zero();
+  Eigen::Vector2d normal = Eigen::Vector2d::UnitY();
+};
+
+// The view of `shape` (which must outlive it).
+PlanarShape2dView ViewOf(const PlanarShape2d& shape);
+
 // `shape` (given in S) expressed in world, for the planar pose X_WS: rotation about the
 // world z axis and translation in x-y (only the upper-left 2×2 block of the rotation and
 // the x-y translation are used).
 PlanarShape2d TransformPlanarShape2d(const PlanarShape2d& shape, const Eigen::Isometry3d& X_WS);
+
+// The same, with the transformed core written to core_storage[0 .. shape.core.size()) (room
+// for that many points, not checked) and viewed by the result; no heap allocation.
+PlanarShape2dView TransformPlanarShape2d(const PlanarShape2d& shape, const Eigen::Isometry3d& X_WS,
+                                         Eigen::Vector2d* core_storage);
 
 }  // namespace quasidyn

@@ -46,8 +46,9 @@ Eigen::Isometry3d JointMotion(const Joint& joint, const double* q_joint) {
 
 }  // namespace
 
-ChainKinematics::ChainKinematics(const Scene& scene) : scene_(scene) {
-  const Kinematics validation(scene);  // throws for a malformed scene
+ChainKinematics::ChainKinematics(ScenePtr scene_ptr) : scene_(std::move(scene_ptr)) {
+  const Kinematics validation(scene_);  // throws for a malformed scene (and a null one)
+  const Scene& scene = *scene_;
   const int joint_count = static_cast<int>(scene.joints.size());
   const int body_count = static_cast<int>(scene.bodies.size());
   joint_of_velocity_.assign(scene.nv, -1);
@@ -89,15 +90,15 @@ ChainKinematics::ChainKinematics(const Scene& scene) : scene_(scene) {
 }
 
 bool ChainKinematics::MovedBy(int body, int joint) const {
-  return body > 0 && ancestor_[body * scene_.joints.size() + joint] != 0;
+  return body > 0 && ancestor_[body * scene_->joints.size() + joint] != 0;
 }
 
 void ChainKinematics::SetConfiguration(const Eigen::VectorXd& q) {
-  q_base_ = IntegrateConfiguration(scene_, q, Eigen::VectorXd::Zero(scene_.nv), 0.0);
+  q_base_ = IntegrateConfiguration(*scene_, q, Eigen::VectorXd::Zero(scene_->nv), 0.0);
   q_ = q;
   // Kinematics::Update at q ⊕ 0: parents first, so X_WP is ready when joint j is reached.
-  for (size_t j = 0; j < scene_.joints.size(); ++j) {
-    const Joint& joint = scene_.joints[j];
+  for (size_t j = 0; j < scene_->joints.size(); ++j) {
+    const Joint& joint = scene_->joints[j];
     X_JC_base_[j] = JointMotion(joint, q_base_.data() + joint.q_start);
     X_WJ_base_[j] = X_WB_base_[joint.parent_body] * joint.X_PJ;
     X_WB_base_[joint.child_body] = X_WJ_base_[j] * X_JC_base_[j];
@@ -110,16 +111,16 @@ void ChainKinematics::SetConfiguration(const Eigen::VectorXd& q) {
 }
 
 void ChainKinematics::Perturb(int k, double step) {
-  if (q_base_.size() != scene_.nq)
+  if (q_base_.size() != scene_->nq)
     throw std::logic_error("ChainKinematics::Perturb: call SetConfiguration first");
-  if (k < 0 || k >= scene_.nv)
+  if (k < 0 || k >= scene_->nv)
     throw std::invalid_argument("ChainKinematics::Perturb: direction " + std::to_string(k) +
-                                " outside [0, " + std::to_string(scene_.nv) + ")");
+                                " outside [0, " + std::to_string(scene_->nv) + ")");
   if (!std::isfinite(step))
     throw std::invalid_argument("ChainKinematics::Perturb: step is not finite");
   if (perturbed_joint_ >= 0) Restore();
   const int j = joint_of_velocity_[k];
-  const Joint& joint = scene_.joints[j];
+  const Joint& joint = scene_->joints[j];
   // The joint's coordinates of IntegrateConfiguration(q, e_k, step) (kinematics.cc): the
   // same operations on the joint's own segment.
   const int i = k - joint.v_start;
@@ -139,7 +140,7 @@ void ChainKinematics::Perturb(int k, double step) {
   // The rest of the subtree (subtree_[j][0] is j itself) keeps its joint motions.
   for (size_t s = 1; s < subtree_[j].size(); ++s) {
     const int d = subtree_[j][s];
-    const Joint& below = scene_.joints[d];
+    const Joint& below = scene_->joints[d];
     X_WJ_[d] = X_WB_[below.parent_body] * below.X_PJ;
     X_WB_[below.child_body] = X_WJ_[d] * X_JC_base_[d];
     axis_W_[d] = X_WJ_[d].linear() * below.axis;
@@ -152,7 +153,7 @@ void ChainKinematics::Restore() {
   for (int d : subtree_[perturbed_joint_]) {
     X_WJ_[d] = X_WJ_base_[d];
     axis_W_[d] = axis_W_base_[d];
-    const int child = scene_.joints[d].child_body;
+    const int child = scene_->joints[d].child_body;
     X_WB_[child] = X_WB_base_[child];
   }
   perturbed_joint_ = -1;
@@ -163,7 +164,7 @@ void ChainKinematics::Restore() {
 // joints rotate about the child origin).
 int ChainKinematics::JointColumns(int j, const Eigen::Vector3d& p_W,
                                   Eigen::Vector3d* columns) const {
-  const Joint& joint = scene_.joints[j];
+  const Joint& joint = scene_->joints[j];
   const auto R_WJ = X_WJ_[j].linear();
   switch (joint.type) {
     case JointType::kFixed:
@@ -220,8 +221,8 @@ Eigen::Vector3d ChainKinematics::ContractContactJacobian(int body_a, const Eigen
   // Merge the two chains by velocity index (a joint's coordinates are contiguous, so by
   // v_start): a column of A only, of B only (negated) or of both (A − B).
   while (i < count_a || k < count_b) {
-    const int start_a = i < count_a ? starts_a[i] : scene_.nv;
-    const int start_b = k < count_b ? starts_b[k] : scene_.nv;
+    const int start_a = i < count_a ? starts_a[i] : scene_->nv;
+    const int start_b = k < count_b ? starts_b[k] : scene_->nv;
     if (start_a < start_b) {
       const int count = JointColumns(chain_a[i++], p_A, a);
       for (int c = 0; c < count; ++c) accumulate(a[c], start_a + c);
@@ -242,7 +243,7 @@ void ChainKinematics::RotationalJacobian(int body, SparseJacobian3* J) const {
   J->column.resize(J->index.size());
   Eigen::Vector3d* column = J->column.data();
   for (int j : chain_[body]) {
-    const Joint& joint = scene_.joints[j];
+    const Joint& joint = scene_->joints[j];
     const auto R_WJ = X_WJ_[j].linear();
     switch (joint.type) {
       case JointType::kFixed:

@@ -32,9 +32,9 @@ struct SparseJacobian3 {
 
 class ChainKinematics {
  public:
-  // Keeps a reference: scene must outlive this. Throws std::invalid_argument for a scene the
-  // Kinematics class rejects (kinematics.h).
-  explicit ChainKinematics(const Scene& scene);
+  // Shares the scene. Throws std::invalid_argument for a scene the Kinematics class rejects
+  // (kinematics.h).
+  explicit ChainKinematics(ScenePtr scene);
 
   // The base configuration q ⊕ 0 = IntegrateConfiguration(q, 0, 0) (size n_q; the floating
   // joints' quaternions renormalised, every other coordinate q itself), which every
@@ -49,7 +49,7 @@ class ChainKinematics {
   void Restore();
 
   // X_WB of every body at the current (base or perturbed) configuration, indexed by body, as
-  // Kinematics::BodyPoses() (GeometryQuery takes this vector).
+  // Kinematics::BodyPoses() (GeometryModel::Query takes this vector).
   const std::vector<Eigen::Isometry3d>& BodyPoses() const { return X_WB_; }
 
   // The joint whose velocity coordinates include k (k in [0, n_v)).
@@ -84,7 +84,7 @@ class ChainKinematics {
   // count.
   int JointColumns(int j, const Eigen::Vector3d& p_W, Eigen::Vector3d* columns) const;
 
-  const Scene& scene_;
+  ScenePtr scene_;
   std::vector<int> joint_of_velocity_;     // per velocity coordinate
   std::vector<std::vector<int>> subtree_;  // per joint: the joints below it, parents first
   std::vector<char> ancestor_;  // [body · n_joints + joint]: joint is an ancestor of body

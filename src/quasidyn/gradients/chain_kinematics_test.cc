@@ -6,9 +6,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/gradients/gradient_test_support.h"
 #include "quasidyn/kinematics/kinematics.h"
-#include "quasidyn/kinematics/test_scenes.h"
+#include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/hand_built_scenes.h"
+#include "quasidyn/testing/shared_scene.h"
 
 namespace quasidyn {
 namespace {
@@ -25,34 +26,35 @@ constexpr double kRoundOff = 1e-13;
 // offsets) and a floating object; and a planar object beside them is not allowed in 3D, so it
 // gets its own scene below.
 Scene EveryJointType3d() {
-  test::SceneBuilder builder;
+  testing::SceneBuilder builder;
   const Eigen::Matrix3d inertia = Eigen::Vector3d(0.02, 0.03, 0.04).asDiagonal();
   const int box = builder.AddInstance("box", false);
   builder.AddBody(box, "box", 0.5, Eigen::Vector3d(0.01, -0.02, 0.03), inertia,
                   JointType::kFloating, 0);
   const int arm = builder.AddInstance("arm", true);
-  const int link1 =
-      builder.AddBody(arm, "link1", 1.0, Eigen::Vector3d(0.1, 0, 0), inertia, JointType::kRevolute,
-                      0, test::MakePose(0.3, Eigen::Vector3d(1, 0, 0), Eigen::Vector3d(0, 0, 0.2)),
-                      Eigen::Vector3d(0, 0, 1));
+  const int link1 = builder.AddBody(
+      arm, "link1", 1.0, Eigen::Vector3d(0.1, 0, 0), inertia, JointType::kRevolute, 0,
+      testing::MakePose(0.3, Eigen::Vector3d(1, 0, 0), Eigen::Vector3d(0, 0, 0.2)),
+      Eigen::Vector3d(0, 0, 1));
   const int link2 = builder.AddBody(
       arm, "link2", 0.8, Eigen::Vector3d(0, 0.05, 0), inertia, JointType::kPrismatic, link1,
-      test::MakePose(-0.4, Eigen::Vector3d(0, 1, 0), Eigen::Vector3d(0.3, 0, 0)),
+      testing::MakePose(-0.4, Eigen::Vector3d(0, 1, 0), Eigen::Vector3d(0.3, 0, 0)),
       Eigen::Vector3d(1, 0, 0));
   builder.AddBody(arm, "link3", 0.6, Eigen::Vector3d(0, 0, 0.05), inertia, JointType::kRevolute,
-                  link2, test::MakePose(0.7, Eigen::Vector3d(1, 1, 0), Eigen::Vector3d(0, 0.2, 0)),
+                  link2,
+                  testing::MakePose(0.7, Eigen::Vector3d(1, 1, 0), Eigen::Vector3d(0, 0.2, 0)),
                   Eigen::Vector3d(0, 1, 0));
   builder.AddBody(arm, "tool", 0.1, Eigen::Vector3d::Zero(), inertia, JointType::kFixed, link2,
-                  test::MakePose(0.2, Eigen::Vector3d(0, 0, 1), Eigen::Vector3d(0.1, 0, 0)));
+                  testing::MakePose(0.2, Eigen::Vector3d(0, 0, 1), Eigen::Vector3d(0.1, 0, 0)));
   return builder.Build();
 }
 
 Scene PlanarObject() {
-  test::SceneBuilder builder;
+  testing::SceneBuilder builder;
   const Eigen::Matrix3d inertia = Eigen::Vector3d(0.02, 0.03, 0.04).asDiagonal();
   const int disk = builder.AddInstance("disk", false);
   builder.AddBody(disk, "disk", 0.5, Eigen::Vector3d(0.02, 0.01, 0), inertia, JointType::kPlanar, 0,
-                  test::MakePose(0.5, Eigen::Vector3d(0, 0, 1), Eigen::Vector3d(0.1, 0.2, 0)));
+                  testing::MakePose(0.5, Eigen::Vector3d(0, 0, 1), Eigen::Vector3d(0.1, 0.2, 0)));
   const int arm = builder.AddInstance("arm", true);
   builder.AddBody(arm, "slider", 1.0, Eigen::Vector3d::Zero(), inertia, JointType::kPrismatic, 0,
                   Eigen::Isometry3d::Identity(), Eigen::Vector3d(0, 1, 0));
@@ -79,11 +81,13 @@ double PoseError(const Eigen::Isometry3d& a, const Eigen::Isometry3d& b) {
 
 // Poses, Jacobians and the two products at q ⊕ step e_k for every k, against Kinematics at
 // IntegrateConfiguration(q, e_k, step).
-void CheckAgainstDenseKinematics(const Scene& scene, int configurations) {
+void CheckAgainstDenseKinematics(const Scene& scene_value, int configurations) {
+  const ScenePtr scene_ptr = testing::Shared(scene_value);
+  const Scene& scene = *scene_ptr;
   std::mt19937 random(11);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  ChainKinematics chain(scene);
-  Kinematics dense(scene);
+  ChainKinematics chain(scene_ptr);
+  Kinematics dense(scene_ptr);
   Eigen::MatrixXd J_dense;
   SparseJacobian3 J;
   const int body_count = static_cast<int>(scene.bodies.size());
@@ -93,7 +97,7 @@ void CheckAgainstDenseKinematics(const Scene& scene, int configurations) {
     Eigen::VectorXd v(scene.nv);
     for (int i = 0; i < scene.nv; ++i) v[i] = uniform(random);
     const Eigen::Vector3d f(uniform(random), uniform(random), uniform(random));
-    Kinematics at_q(scene);
+    Kinematics at_q(scene_ptr);
     at_q.Update(q);
     for (int k = 0; k < scene.nv; ++k) {
       for (const double step : {0.3, -0.2}) {
@@ -160,21 +164,22 @@ TEST(ChainKinematics, MatchesKinematicsPlanarObject) {
 }
 
 TEST(ChainKinematics, MatchesKinematicsExamples) {
-  CheckAgainstDenseKinematics(LoadExample("planar_hand"), 2);
-  CheckAgainstDenseKinematics(LoadExample("planar_gripper"), 2);
-  CheckAgainstDenseKinematics(LoadExample("arm_cubes"), 1);
+  CheckAgainstDenseKinematics(*LoadExample("planar_hand"), 2);
+  CheckAgainstDenseKinematics(*LoadExample("planar_gripper"), 2);
+  CheckAgainstDenseKinematics(*LoadExample("arm_cubes"), 1);
 }
 
 // Restore returns to the base poses exactly, and a second Perturb without Restore is still the
 // perturbation of the base (one direction at a time).
 TEST(ChainKinematics, RestoreAndRepeatedPerturb) {
-  const Scene scene = LoadExample("arm_cubes");
+  const ScenePtr scene_ptr = LoadExample("arm_cubes");
+  const Scene& scene = *scene_ptr;
   std::mt19937 random(3);
   const Eigen::VectorXd q = RandomConfiguration(scene, &random);
-  ChainKinematics chain(scene);
+  ChainKinematics chain(scene_ptr);
   chain.SetConfiguration(q);
   const std::vector<Eigen::Isometry3d> base = chain.BodyPoses();
-  Kinematics dense(scene);
+  Kinematics dense(scene_ptr);
   dense.Update(q);
   for (size_t b = 0; b < base.size(); ++b)
     EXPECT_LT(PoseError(base[b], dense.BodyPose(static_cast<int>(b))), kRoundOff);
@@ -190,8 +195,9 @@ TEST(ChainKinematics, RestoreAndRepeatedPerturb) {
 }
 
 TEST(ChainKinematics, RejectsBadUse) {
-  const Scene scene = LoadExample("planar_gripper");
-  ChainKinematics chain(scene);
+  const ScenePtr scene_ptr = LoadExample("planar_gripper");
+  const Scene& scene = *scene_ptr;
+  ChainKinematics chain(scene_ptr);
   EXPECT_THROW(chain.Perturb(0, 1e-3), std::logic_error);
   EXPECT_THROW(chain.SetConfiguration(scene.q0.head(1)), std::invalid_argument);
   Eigen::VectorXd bad = scene.q0;

@@ -6,11 +6,11 @@
 // and the tangent map that turns a perturbation δq of the coordinates (size n_q) into the
 // velocity-space perturbation δv (size n_v) with q̂ ⊕ δv = normalize(q + δq) to first order.
 //
-// Convention for quaternion blocks (used for the A matrix of gradients/linearize.h): every
-// map here acts on the raw coordinates q ∈ R^{n_q} and includes the derivative of the
-// quaternion normalisation, NormalizationJacobian of math/quaternion.h. A perturbation along
-// a quaternion Q itself (radial) therefore has no effect, exactly as for the step, which
-// normalises its input.
+// Convention for quaternion blocks (used for the A matrix of StepModel::CalcDiff,
+// stepping/step_model.h): every map here acts on the raw coordinates q ∈ R^{n_q} and includes the
+// derivative of the quaternion normalisation, NormalizationJacobian of math/quaternion.h. A
+// perturbation along a quaternion Q itself (radial) therefore has no effect, exactly as for the
+// step, which normalises its input.
 
 #include <Eigen/Core>
 

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "quasidyn/dynamics/test_scenes_for_dynamics.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/math/quaternion.h"
+#include "quasidyn/testing/dynamics_scenes.h"
 
 namespace quasidyn {
 namespace {
@@ -83,7 +83,7 @@ TEST_F(FloatingSceneMaps, TangentMapInvertsTheExponentialAndKillsTheRadialDirect
   radial.segment<4>(3) = q_.segment<4>(3);
   EXPECT_LT((T * radial).norm(), 1e-14);
   // T N = I for N = VelocityToQdot (the q̇ of a velocity maps back to it).
-  Kinematics kinematics(scene_);
+  Kinematics kinematics(BorrowScene(scene_));
   kinematics.Update(q_);
   EXPECT_LT(
       (T * kinematics.VelocityToQdot() - Eigen::MatrixXd::Identity(scene_.nv, scene_.nv)).norm(),

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "quasidyn/common/argument_check.h"
 #include "quasidyn/contact/friction_cone.h"
 #include "quasidyn/gradients/chain_kinematics.h"
 #include "quasidyn/gradients/pair_motion_derivative.h"
@@ -16,14 +17,11 @@ namespace quasidyn {
 int ContactRows(const Scene& scene) { return scene.planar ? 2 : 3; }
 
 Eigen::MatrixXd StackedContactJacobian(const ContactSet& contacts) {
-  int rows = 0;
-  for (const Contact& c : contacts.contacts) rows += 1 + static_cast<int>(c.J_t.rows());
-  Eigen::MatrixXd J(rows, contacts.nv);
-  int row = 0;
-  for (const Contact& c : contacts.contacts) {
-    J.row(row) = c.J_n;
-    J.middleRows(row + 1, c.J_t.rows()) = c.J_t;
-    row += 1 + static_cast<int>(c.J_t.rows());
+  const int per_contact = 1 + contacts.tangent_count();
+  Eigen::MatrixXd J(contacts.size() * per_contact, contacts.nv());
+  for (int i = 0; i < contacts.size(); ++i) {
+    J.row(i * per_contact) = contacts.DenseNormalJacobian(i);
+    J.middleRows(i * per_contact + 1, per_contact - 1) = contacts.DenseTangentJacobian(i);
   }
   return J;
 }
@@ -42,7 +40,7 @@ struct PairContacts {
 std::vector<PairContacts> GroupByPair(const ContactSet& contacts) {
   std::vector<PairContacts> pairs;
   for (int i = 0; i < contacts.size(); ++i) {
-    const Contact& c = contacts.contacts[i];
+    const Contact& c = contacts[i];
     bool found = false;
     for (PairContacts& p : pairs) {
       if (p.geometry_a == c.geometry_a && p.geometry_b == c.geometry_b) {
@@ -76,6 +74,7 @@ struct Workspace {
   std::vector<int> directions;
   std::vector<Twist> xi_A, xi_B, relative;
   std::vector<ContactPointDerivative> along;
+  PairMotionDerivative motion;
 };
 
 // The twist (pair_motion_derivative.h) of a body for the unit velocity of column c of its
@@ -89,12 +88,13 @@ Twist ColumnTwist(const SparseJacobian3& J, const SparseJacobian3& R, size_t c) 
 
 // Fills p.slot and p.derivative at the base configuration of `kinematics`: the twists of the
 // two bodies for each velocity direction of their chains, about the mean witness point, and
-// the pair's motion derivative along them (2 r manifold queries, r <= 6).
-void DifferentiatePair(const GeometryQuery& geometry, const ContactSet& contacts,
+// the pair's motion derivative along them (2 r manifold queries, r <= 6). False (with
+// *failure) when a contact of the pair has no derivative there.
+bool DifferentiatePair(const GeometryModel& geometry, const ContactSet& contacts,
                        const ChainKinematics& kinematics, double tolerance, double data_step,
-                       int nv, Workspace* w, PairContacts* p) {
+                       int nv, Workspace* w, PairContacts* p, std::string* failure) {
   Eigen::Vector3d reference = Eigen::Vector3d::Zero();
-  for (int i : p->contacts) reference += contacts.contacts[i].p_A + contacts.contacts[i].p_B;
+  for (int i : p->contacts) reference += contacts[i].p_A + contacts[i].p_B;
   reference /= 2.0 * static_cast<double>(p->contacts.size());
   kinematics.PointJacobian(p->body_a, reference, &w->J_A);
   kinematics.RotationalJacobian(p->body_a, &w->R_A);
@@ -117,8 +117,10 @@ void DifferentiatePair(const GeometryQuery& geometry, const ContactSet& contacts
     w->relative.push_back({w->xi_A.back().angular - w->xi_B.back().angular,
                            w->xi_A.back().linear - w->xi_B.back().linear});
   }
-  const PairMotionDerivative motion(geometry, contacts, p->contacts, kinematics.BodyPoses(),
-                                    tolerance, reference, w->relative, data_step);
+  PairMotionDerivative& motion = w->motion;
+  if (!motion.Compute(geometry, contacts, p->contacts, kinematics.BodyPoses(), tolerance, reference,
+                      w->relative, data_step, failure))
+    return false;
   const size_t members = p->contacts.size();
   p->slot.assign(nv, -1);
   p->derivative.resize(w->directions.size() * members);
@@ -127,6 +129,7 @@ void DifferentiatePair(const GeometryQuery& geometry, const ContactSet& contacts
     motion.Derivatives(w->xi_A[s], w->xi_B[s], &w->along);
     std::copy(w->along.begin(), w->along.end(), p->derivative.begin() + s * members);
   }
+  return true;
 }
 
 // Adds weight·(φ, J_c v, J_cᵀ λ_i) of the contact at `point` (configuration of `kinematics`)
@@ -183,41 +186,30 @@ void AddObjectBodyTerms(const Scene& scene, const ChainKinematics& kinematics, i
 
 }  // namespace
 
-StepDataContraction DifferentiateStepData(ContactEngine* engine,
-                                          const FormulationSettings& settings,
-                                          const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-                                          const ContactSet& contacts, const Eigen::VectorXd& v,
-                                          const Eigen::VectorXd& lambda, double data_step) {
-  if (engine == nullptr) throw std::invalid_argument("DifferentiateStepData: engine is null");
-  if (!(data_step > 0) || !std::isfinite(data_step))
-    throw std::invalid_argument("DifferentiateStepData: data_step must be finite and > 0");
-  const Scene& scene = engine->kinematics().scene();
+bool DifferentiateStepData(const ContactModel& model, const FormulationSettings& settings,
+                           const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                           const ContactSet& contacts, const Eigen::VectorXd& v,
+                           const Eigen::VectorXd& lambda, double data_step,
+                           StepDataContraction* out, std::string* failure) {
+  constexpr const char* kWhere = "DifferentiateStepData";
+  QUASIDYN_CHECK_ARGUMENT(out != nullptr, kWhere, "out is null");
+  CheckPositive(kWhere, "data_step", data_step);
+  const Scene& scene = model.scene();
   const int nv = scene.nv, nc = contacts.size(), rows_per_contact = ContactRows(scene);
   const int r = nc * rows_per_contact;
-  if (q.size() != scene.nq)
-    throw std::invalid_argument("DifferentiateStepData: q has size " + std::to_string(q.size()) +
-                                ", expected n_q = " + std::to_string(scene.nq));
-  if (u.size() != scene.nq_a)
-    throw std::invalid_argument("DifferentiateStepData: u has size " + std::to_string(u.size()) +
-                                ", expected n_q,a = " + std::to_string(scene.nq_a));
-  if (v.size() != nv || !v.allFinite())
-    throw std::invalid_argument("DifferentiateStepData: v must have n_v = " + std::to_string(nv) +
-                                " finite entries");
-  if (lambda.size() != r || !lambda.allFinite())
-    throw std::invalid_argument("DifferentiateStepData: lambda must have r = " + std::to_string(r) +
-                                " finite entries (1 + n_t per contact)");
-  for (const Contact& c : contacts.contacts)
-    if (c.J_t.rows() + 1 != rows_per_contact || c.J_n.size() != nv)
-      throw std::invalid_argument(
-          "DifferentiateStepData: the contact set does not belong to this scene (J_t rows or "
-          "J_n size)");
+  CheckSize(kWhere, "q", q.size(), scene.nq, "n_q");
+  CheckSize(kWhere, "u", u.size(), scene.nq_a, "n_q,a");
+  CheckVector(kWhere, "v", v, nv, "n_v");
+  CheckVector(kWhere, "lambda", lambda, r, "r (1 + n_t per contact)");
+  QUASIDYN_CHECK_ARGUMENT(contacts.nv() == nv && contacts.planar() == scene.planar, kWhere,
+                          "the contact set does not belong to this scene");
 
-  StepDataContraction d;
-  d.d_phi = Eigen::MatrixXd::Zero(nc, nv);
-  d.d_Jc_v = Eigen::MatrixXd::Zero(r, nv);
-  d.d_JcT_lambda = Eigen::MatrixXd::Zero(nv, nv);
-  d.d_P_v = Eigen::MatrixXd::Zero(nv, nv);
-  d.d_tau_h = Eigen::MatrixXd::Zero(nv, nv);
+  StepDataContraction& d = *out;
+  d.d_phi.setZero(nc, nv);
+  d.d_Jc_v.setZero(r, nv);
+  d.d_JcT_lambda.setZero(nv, nv);
+  d.d_P_v.setZero(nv, nv);
+  d.d_tau_h.setZero(nv, nv);
 
   // Analytic: τ_h,a = h K_a (u − q_a) and q_a are the robots' (revolute/prismatic) coordinates,
   // whose tangent directions are the coordinates themselves: ∂τ_h,a/∂ε_k = −h K_a e_k.
@@ -234,7 +226,7 @@ StepDataContraction DifferentiateStepData(ContactEngine* engine,
 
   // Only what a direction moves changes: a contact or object body whose pose does not depend
   // on the direction's joint keeps its terms exactly (zero derivative). Per joint, once.
-  ChainKinematics kinematics(scene);
+  ChainKinematics kinematics(model.scene_ptr());
   std::vector<MovedTerms> moved(scene.joints.size());
   bool any_moved = false;
   for (int j = 0; j < static_cast<int>(scene.joints.size()); ++j) {
@@ -245,14 +237,14 @@ StepDataContraction DifferentiateStepData(ContactEngine* engine,
       if (kinematics.MovedBy(b, j)) moved[j].objects.push_back(b);
     any_moved = any_moved || !moved[j].pairs.empty() || !moved[j].objects.empty();
   }
-  if (!any_moved) return d;
+  if (!any_moved) return true;
   kinematics.SetConfiguration(q);
 
-  const GeometryQuery& geometry = engine->geometry();
   Workspace work;
   for (PairContacts& p : pairs)
-    DifferentiatePair(geometry, contacts, kinematics, scene.contact_tolerance, data_step, nv, &work,
-                      &p);
+    if (!DifferentiatePair(model.geometry(), contacts, kinematics, scene.contact_tolerance,
+                           data_step, nv, &work, &p, failure))
+      return false;
   for (int k = 0; k < nv; ++k) {
     const MovedTerms& terms = moved[kinematics.JointOfVelocity(k)];
     if (terms.pairs.empty() && terms.objects.empty()) continue;
@@ -266,7 +258,7 @@ StepDataContraction DifferentiateStepData(ContactEngine* engine,
         const int members = static_cast<int>(p->contacts.size());
         for (int m = 0; m < members; ++m) {
           const int i = p->contacts[m];
-          const Contact& c = contacts.contacts[i];
+          const Contact& c = contacts[i];
           const ContactPointDerivative& dc = p->derivative[p->slot[k] * members + m];
           ContactPoint point;
           point.phi = c.phi + step * dc.phi;
@@ -283,7 +275,7 @@ StepDataContraction DifferentiateStepData(ContactEngine* engine,
       kinematics.Restore();
     }
   }
-  return d;
+  return true;
 }
 
 }  // namespace quasidyn

@@ -22,8 +22,8 @@
 // Every q-dependence is included: normals, tangents and witness points move (∂J/∂q), the
 // mass matrix and gravity torques change, and q_a enters τ_h. The contact set is that of q:
 // contacts are matched at nearby configurations by geometry pair and nearest witness points;
-// when a contact of q has no match the derivative does not exist as computed and
-// std::runtime_error is thrown naming the contact and its pair.
+// when a contact of q has no match the derivative does not exist as computed: the
+// differentiation returns false with a message naming the contact and its pair.
 //
 // How each term is computed (contact_data_derivative.cc):
 //  * exact zeros: a direction k moves only the bodies below its joint; contacts of two bodies
@@ -46,7 +46,9 @@
 // finite and deterministic, not a derivative.
 
 #include <Eigen/Core>
+#include <string>
 
+#include "quasidyn/contact/contact_model.h"
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/dynamics/formulation_settings.h"
 
@@ -66,15 +68,16 @@ int ContactRows(const Scene& scene);
 // The stacked J_c (r × n_v) of a contact set.
 Eigen::MatrixXd StackedContactJacobian(const ContactSet& contacts);
 
-// `contacts` is the contact set at q, e.g. the engine's own from engine->Compute(q): the
-// engine's geometry is only read, never moved (perturbed configurations use a kinematics of
-// their own). v (n_v) and lambda (r) are held fixed; u (n_q,a).
-// data_step > 0 [m or rad] is the finite-difference step where one is used.
-StepDataContraction DifferentiateStepData(ContactEngine* engine,
-                                          const FormulationSettings& settings,
-                                          const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-                                          const ContactSet& contacts, const Eigen::VectorXd& v,
-                                          const Eigen::VectorXd& lambda,
-                                          double data_step = 6.0555e-6);
+// `contacts` is the contact set at q (e.g. a step's, ContactData::contacts() after
+// ContactModel::Compute(q)); the model's geometry is only queried at perturbed poses. v (n_v)
+// and lambda (r) are held fixed; u (n_q,a). data_step > 0 [m or rad] is the finite-difference
+// step where one is used. Writes *out and returns true; returns false with *failure set when
+// a contact of q has no match at a perturbed configuration or a perturbed query fails.
+// Throws std::invalid_argument for sizes that do not match or a bad data_step.
+bool DifferentiateStepData(const ContactModel& model, const FormulationSettings& settings,
+                           const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                           const ContactSet& contacts, const Eigen::VectorXd& v,
+                           const Eigen::VectorXd& lambda, double data_step,
+                           StepDataContraction* out, std::string* failure);
 
 }  // namespace quasidyn

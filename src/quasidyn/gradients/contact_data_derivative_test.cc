@@ -8,19 +8,19 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/gradients/gradient_test_support.h"
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/kinematics/kinematics.h"
+#include "quasidyn/testing/example_states.h"
 
 namespace quasidyn {
 namespace {
 
+using testing::ExampleState;
 using testing::LoadExample;
-using testing::State;
 using testing::StateAfter;
 
 // Both paths are central differences with δ = 6e-6 of the same data, one along each q ⊕ ±δ e_k
-// by re-running the whole contact engine and building dense matrices (step_data_derivative.h),
+// by re-running the whole contact query and building dense matrices (step_data_derivative.h),
 // the other with the geometry differenced along the relative motions of each pair
 // (pair_motion_derivative.h) and contracted. Where the geometry is differentiable they differ
 // by round-off, ε_machine·|data|/δ ≈ 4e-11 relative, and by two O(δ²) truncation errors,
@@ -37,21 +37,24 @@ constexpr double kRoundOffTolerance = 1e-8;
 constexpr double kKinkThreshold = 1e-2;
 
 // Per contact of `contacts` (the set at q): true when its geometry is differentiable at q
-// (above), from the contact engine at q ⊕ ±δ e_k (independent of both paths under test).
-std::vector<bool> DifferentiableContacts(const Scene& scene, ContactEngine* engine,
-                                         const Eigen::VectorXd& q, const ContactSet& contacts,
-                                         double delta) {
+// (above), from the contact model at q ⊕ ±δ e_k (independent of both paths under test).
+std::vector<bool> DifferentiableContacts(const ContactModel& model, const Eigen::VectorXd& q,
+                                         const ContactSet& contacts, double delta) {
+  const Scene& scene = model.scene();
   std::vector<bool> smooth(contacts.size(), true);
+  ContactData plus_data = model.CreateData(), minus_data = model.CreateData();
   for (int k = 0; k < scene.nv; ++k) {
     const Eigen::VectorXd e_k = Eigen::VectorXd::Unit(scene.nv, k);
-    const ContactSet plus = engine->Compute(IntegrateConfiguration(scene, q, e_k, delta));
-    const ContactSet minus = engine->Compute(IntegrateConfiguration(scene, q, e_k, -delta));
+    model.Compute(IntegrateConfiguration(scene, q, e_k, delta), &plus_data);
+    model.Compute(IntegrateConfiguration(scene, q, e_k, -delta), &minus_data);
+    const ContactSet& plus = plus_data.contacts();
+    const ContactSet& minus = minus_data.contacts();
     for (int i = 0; i < contacts.size(); ++i) {
-      const Contact& at = contacts.contacts[i];
+      const Contact& at = contacts[i];
       auto nearest = [&at](const ContactSet& set) {
         const Contact* best = nullptr;
         double best_distance = 1e300;
-        for (const Contact& c : set.contacts) {
+        for (const Contact& c : set) {
           if (c.geometry_a != at.geometry_a || c.geometry_b != at.geometry_b) continue;
           const double distance = (c.p_A - at.p_A).norm() + (c.p_B - at.p_B).norm();
           if (distance < best_distance) {
@@ -74,7 +77,6 @@ std::vector<bool> DifferentiableContacts(const Scene& scene, ContactEngine* engi
       if (second / delta > kKinkThreshold) smooth[i] = false;
     }
   }
-  engine->Compute(q);
   return smooth;
 }
 
@@ -103,14 +105,19 @@ class ContractionAgainstDenseDifferences : public ::testing::TestWithParam<Case>
 // QP's own are sparse and would leave rows unchecked).
 TEST_P(ContractionAgainstDenseDifferences, EveryTermMatches) {
   const Case c = GetParam();
-  const Scene scene = LoadExample(c.example);
+  const ScenePtr scene_ptr = LoadExample(c.example);
+  const Scene& scene = *scene_ptr;
   FormulationSettings settings = SettingsFromScene(scene);
   settings.type = FormulationType::kQp;
-  const State s = StateAfter(scene, settings, c.steps);
+  const ExampleState s = StateAfter(scene_ptr, settings, c.steps);
 
-  ContactEngine engine(scene);
-  const PyramidStepData data = BuildPyramidStepData(&engine, settings, s.q, s.u);
-  const ContactSet contacts = engine.Compute(s.q);
+  const ContactModel model(scene_ptr);
+  ContactData contact_data = model.CreateData();
+  PyramidStepData data;
+  std::string failure;
+  ASSERT_TRUE(BuildPyramidStepData(model, &contact_data, settings, s.q, s.u, &data, &failure))
+      << failure;
+  const ContactSet& contacts = contact_data.contacts();
   ASSERT_GT(contacts.size(), 0);
   const int nv = scene.nv, m = static_cast<int>(data.G.rows());
   std::mt19937 random(7);
@@ -123,7 +130,7 @@ TEST_P(ContractionAgainstDenseDifferences, EveryTermMatches) {
   // left out and their impulses set to zero. Where it has none (a kink), the two differences
   // are different conventions; there the contraction must still be finite and deterministic.
   const double delta = 6.0555e-6;
-  const std::vector<bool> smooth = DifferentiableContacts(scene, &engine, s.q, contacts, delta);
+  const std::vector<bool> smooth = DifferentiableContacts(model, s.q, contacts, delta);
   const int smooth_count = static_cast<int>(std::count(smooth.begin(), smooth.end(), true));
   RecordProperty("differentiable_contacts", smooth_count);
   if (scene.planar) {
@@ -152,15 +159,20 @@ TEST_P(ContractionAgainstDenseDifferences, EveryTermMatches) {
   EXPECT_LT(ScaledError(PyramidRowsOf(data, J_c), data.G, 0.0), 1e-14);
   EXPECT_LT(ScaledError(J_c.transpose() * lambda, data.G.transpose() * beta, 0.0), 1e-13);
 
-  const StepDataContraction d =
-      DifferentiateStepData(&engine, settings, s.q, s.u, contacts, v, lambda, delta);
-  const StepDataContraction again =
-      DifferentiateStepData(&engine, settings, s.q, s.u, contacts, v, lambda, delta);
+  StepDataContraction d, again;
+  ASSERT_TRUE(
+      DifferentiateStepData(model, settings, s.q, s.u, contacts, v, lambda, delta, &d, &failure))
+      << failure;
+  ASSERT_TRUE(DifferentiateStepData(model, settings, s.q, s.u, contacts, v, lambda, delta, &again,
+                                    &failure))
+      << failure;
   EXPECT_TRUE(d.d_Jc_v.allFinite() && d.d_JcT_lambda.allFinite() && d.d_phi.allFinite());
   EXPECT_TRUE(d.d_Jc_v == again.d_Jc_v && d.d_JcT_lambda == again.d_JcT_lambda &&
               d.d_phi == again.d_phi);
-  const PyramidStepDataDerivative dense =
-      DifferentiatePyramidStepData(&engine, settings, s.q, s.u, data, delta);
+  PyramidStepDataDerivative dense;
+  ASSERT_TRUE(
+      DifferentiatePyramidStepData(model, settings, s.q, s.u, data, delta, &dense, &failure))
+      << failure;
   Eigen::MatrixXd dG_v(m, nv), dGt_beta(nv, nv), dP_v(nv, nv), d_offset(m, nv);
   for (int k = 0; k < nv; ++k) {
     dG_v.col(k) = dense.d_G[k] * v;
@@ -205,52 +217,67 @@ INSTANTIATE_TEST_SUITE_P(Examples, ContractionAgainstDenseDifferences,
                          });
 
 TEST(DifferentiateStepData, RowsPerContact) {
-  EXPECT_EQ(ContactRows(LoadExample("planar_hand")), 2);
-  EXPECT_EQ(ContactRows(LoadExample("arm_cubes")), 3);
+  EXPECT_EQ(ContactRows(*LoadExample("planar_hand")), 2);
+  EXPECT_EQ(ContactRows(*LoadExample("arm_cubes")), 3);
 }
 
 TEST(DifferentiateStepData, RejectsBadInput) {
-  const Scene scene = LoadExample("planar_gripper");
-  const FormulationSettings settings = SettingsFromScene(scene);
-  const State s = StateAfter(scene, settings, 6);
-  ContactEngine engine(scene);
-  const ContactSet contacts = engine.Compute(s.q);
-  const Eigen::VectorXd v = Eigen::VectorXd::Zero(scene.nv);
-  const Eigen::VectorXd lambda = Eigen::VectorXd::Zero(contacts.size() * ContactRows(scene));
-  EXPECT_NO_THROW(DifferentiateStepData(&engine, settings, s.q, s.u, contacts, v, lambda));
-  EXPECT_THROW(DifferentiateStepData(nullptr, settings, s.q, s.u, contacts, v, lambda),
+  const ScenePtr scene = LoadExample("planar_gripper");
+  const FormulationSettings settings = SettingsFromScene(*scene);
+  const ExampleState s = StateAfter(scene, settings, 6);
+  const ContactModel model(scene);
+  ContactData data = model.CreateData();
+  ASSERT_TRUE(model.Compute(s.q, &data));
+  const ContactSet& contacts = data.contacts();
+  const Eigen::VectorXd v = Eigen::VectorXd::Zero(scene->nv);
+  const Eigen::VectorXd lambda = Eigen::VectorXd::Zero(contacts.size() * ContactRows(*scene));
+  constexpr double kStep = 6.0555e-6;
+  StepDataContraction d;
+  std::string failure;
+  EXPECT_TRUE(
+      DifferentiateStepData(model, settings, s.q, s.u, contacts, v, lambda, kStep, &d, &failure));
+  EXPECT_THROW(DifferentiateStepData(model, settings, s.q, s.u, contacts, v, lambda, kStep, nullptr,
+                                     &failure),
                std::invalid_argument);
-  EXPECT_THROW(DifferentiateStepData(&engine, settings, s.q, s.u, contacts, v, lambda.head(1)),
+  EXPECT_THROW(DifferentiateStepData(model, settings, s.q, s.u, contacts, v, lambda.head(1), kStep,
+                                     &d, &failure),
                std::invalid_argument);
-  EXPECT_THROW(DifferentiateStepData(&engine, settings, s.q, s.u, contacts, v.head(1), lambda),
+  EXPECT_THROW(DifferentiateStepData(model, settings, s.q, s.u, contacts, v.head(1), lambda, kStep,
+                                     &d, &failure),
                std::invalid_argument);
-  EXPECT_THROW(DifferentiateStepData(&engine, settings, s.q.head(2), s.u, contacts, v, lambda),
+  EXPECT_THROW(DifferentiateStepData(model, settings, s.q.head(2), s.u, contacts, v, lambda, kStep,
+                                     &d, &failure),
                std::invalid_argument);
-  EXPECT_THROW(DifferentiateStepData(&engine, settings, s.q, s.u, contacts, v, lambda, 0.0),
-               std::invalid_argument);
-  EXPECT_THROW(DifferentiateStepData(&engine, settings, s.q, s.u, contacts, v, lambda, -1e-6),
-               std::invalid_argument);
+  EXPECT_THROW(
+      DifferentiateStepData(model, settings, s.q, s.u, contacts, v, lambda, 0.0, &d, &failure),
+      std::invalid_argument);
+  EXPECT_THROW(
+      DifferentiateStepData(model, settings, s.q, s.u, contacts, v, lambda, -1e-6, &d, &failure),
+      std::invalid_argument);
 }
 
 // A contact of q that is gone at q ⊕ ±δ e_k (here: one 5 cm away, outside the contact
-// tolerance, injected into the set) has no derivative: runtime_error naming the direction.
-TEST(DifferentiateStepData, ThrowsWhenAContactDisappears) {
-  const Scene scene = LoadExample("planar_gripper");
-  const FormulationSettings settings = SettingsFromScene(scene);
-  const State s = StateAfter(scene, settings, 6);
-  ContactEngine engine(scene);
-  ContactSet contacts = engine.Compute(s.q);
-  ASSERT_GT(contacts.size(), 0);
-  contacts.contacts[0].p_A += Eigen::Vector3d(0.05, 0.0, 0.0);
-  contacts.contacts[0].p_B += Eigen::Vector3d(0.05, 0.0, 0.0);
-  const Eigen::VectorXd v = Eigen::VectorXd::Zero(scene.nv);
-  const Eigen::VectorXd lambda = Eigen::VectorXd::Zero(contacts.size() * ContactRows(scene));
-  try {
-    DifferentiateStepData(&engine, settings, s.q, s.u, contacts, v, lambda);
-    FAIL() << "expected std::runtime_error";
-  } catch (const std::runtime_error& error) {
-    EXPECT_NE(std::string(error.what()).find("disappears"), std::string::npos);
-  }
+// tolerance, injected into the set) has no derivative: false, and the message says so.
+TEST(DifferentiateStepData, ReportsAContactThatDisappears) {
+  const ScenePtr scene = LoadExample("planar_gripper");
+  const FormulationSettings settings = SettingsFromScene(*scene);
+  const ExampleState s = StateAfter(scene, settings, 6);
+  const ContactModel model(scene);
+  ContactData data = model.CreateData();
+  ASSERT_TRUE(model.Compute(s.q, &data));
+  std::vector<ContactCandidate> moved = data.geometry().candidates();
+  ASSERT_GT(moved.size(), 0u);
+  moved[0].point.p_A += Eigen::Vector3d(0.05, 0.0, 0.0);
+  moved[0].point.p_B += Eigen::Vector3d(0.05, 0.0, 0.0);
+  ContactSet contacts;
+  UpdateContactSet(*scene, data.kinematics(), moved, &contacts);
+  const Eigen::VectorXd v = Eigen::VectorXd::Zero(scene->nv);
+  const Eigen::VectorXd lambda = Eigen::VectorXd::Zero(contacts.size() * ContactRows(*scene));
+  StepDataContraction d;
+  std::string failure;
+  EXPECT_FALSE(DifferentiateStepData(model, settings, s.q, s.u, contacts, v, lambda, 6.0555e-6, &d,
+                                     &failure));
+  EXPECT_NE(failure.find("disappears"), std::string::npos) << failure;
 }
 
 }  // namespace

@@ -18,14 +18,6 @@ double StepFor(double x, const FiniteDifferenceSettings& settings) {
 
 }  // namespace
 
-StepFunction StepFunctionOf(QuasiDynamicStepper* stepper) {
-  return [stepper](const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
-    const StepResult result = stepper->Step(q, u);
-    if (!result.ok()) throw std::runtime_error("finite difference: step failed: " + result.message);
-    return result.q_next;
-  };
-}
-
 Eigen::MatrixXd FiniteDifferenceB(const StepFunction& f, const Eigen::VectorXd& q,
                                   const Eigen::VectorXd& u,
                                   const FiniteDifferenceSettings& settings) {

@@ -1,7 +1,7 @@
 #pragma once
 // Central finite-difference reference for the linearisation of the time step
-// q⁺ = f(q, u) (dynamics/quasi_dynamic_stepper.h): the independent check of the exact and
-// smoothed gradients of gradients/linearize.h.
+// q⁺ = f(q, u): the independent check of the exact and smoothed gradients (the step models'
+// CalcDiff, stepping/quasi_dynamic_model.h).
 //
 //   B = ∂f/∂u (n_q × n_q,a),   A = ∂F/∂q (n_q × n_q),   F(q, u) = f(normalize(q), u),
 //
@@ -20,22 +20,18 @@
 #include <Eigen/Core>
 #include <functional>
 
-#include "quasidyn/dynamics/quasi_dynamic_stepper.h"
 #include "quasidyn/model/scene.h"
 
 namespace quasidyn {
 
-// f(q, u) → q⁺. Must throw (not return garbage) when the step fails.
+// f(q, u) → q⁺. A step that fails returns a vector of NaN, so that every difference that
+// uses it is NaN and no comparison can pass on it.
 using StepFunction =
     std::function<Eigen::VectorXd(const Eigen::VectorXd& q, const Eigen::VectorXd& u)>;
 
 struct FiniteDifferenceSettings {
   double relative_step = 6.0555e-6;  // ∛(2.2e-16); dimensionless, > 0
 };
-
-// Wraps stepper->Step(q, u).q_next; throws std::runtime_error with the step's message when a
-// step fails. The stepper must outlive the function.
-StepFunction StepFunctionOf(QuasiDynamicStepper* stepper);
 
 // B by central differences along each u_k.
 Eigen::MatrixXd FiniteDifferenceB(const StepFunction& f, const Eigen::VectorXd& q,

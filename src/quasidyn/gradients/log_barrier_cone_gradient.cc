@@ -68,7 +68,7 @@ VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem,
   const std::vector<BlockState> states = BlockStates(problem, blocks, v);
 
   // H = P − Σ A_bᵀ Y_b A_b; the data term Σ A_bᵀ Y_b ∂u_b/∂ε accumulated alongside.
-  Eigen::MatrixXd H = problem.cost.P;
+  Eigen::MatrixXd H = problem.cost.P.ToDense();
   Eigen::MatrixXd rhs_q;
   if (contraction != nullptr) rhs_q = StationarityDataDerivative(*contraction);
   for (size_t b = 0; b < blocks.size(); ++b) {
@@ -84,9 +84,12 @@ VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem,
       rhs_q += A.transpose() * (Y * BlockValueDerivative(blocks[b], *contraction, h));
   }
   const Eigen::LDLT<Eigen::MatrixXd> factor(H);
-  if (factor.info() != Eigen::Success || !(factor.vectorD().array() > 0).all())
-    throw std::runtime_error(
-        "LogBarrierConeVelocityGradient: the Newton Hessian is not positive definite");
+  if (factor.info() != Eigen::Success || !(factor.vectorD().array() > 0).all()) {
+    VelocityGradient failed;
+    failed.ok = false;
+    failed.failure = "the Newton Hessian of the cone log barrier is not positive definite";
+    return failed;
+  }
 
   VelocityGradient gradient;
   gradient.active_rows = static_cast<int>(blocks.size());

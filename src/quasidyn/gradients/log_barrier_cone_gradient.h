@@ -1,6 +1,7 @@
 #pragma once
-// Smooth sensitivities of the cone log-barrier step (dynamics/log_barrier_cone.h, Pang 2022,
-// "Smoothing, the general case") by implicit differentiation of its stationarity condition.
+// Smooth sensitivities of the cone log-barrier step (dynamics/log_barrier_cone.h;
+// Pang, Suh, Yang & Tedrake, T-RO 2023, eq. (34)) by implicit differentiation of its stationarity
+// condition.
 //
 // With the blocks of socp_gradient_blocks.h (BarrierConeBlocks: one per contact, u_b = A_b v +
 // b_b = R_b c_i(v), A_b = R_b J_c,i), the objective of log_barrier_cone.h is
@@ -8,7 +9,7 @@
 // (ψ = t² − ‖z‖²; for a frictionless contact m_b = 1 and ψ = t²). Its minimiser satisfies
 //   r(v) = P v − τ_h − Σ_b A_bᵀ y_b(u_b) = 0,    y_b(u) = (2/κ) J u / ψ   [N·s]
 // (the implied cone multipliers; λ = Σ_b R_bᵀ y_b are the impulse coordinates of
-// log_barrier_cone.h). Differentiating (Pang 2022: ∂x*/∂b = −H⁻¹; Boyd & Vandenberghe,
+// log_barrier_cone.h). Differentiating (T-RO 2023, §III-C: ∂x*/∂b = −H⁻¹; Boyd & Vandenberghe,
 // "Convex Optimization", §11.6 for the generalised logarithm ψ):
 //   H dv = dτ_h − d(P v) + d(J_cᵀ λ) + Σ_b A_bᵀ Y_b R_b (d(J_c,i v) + dφ_i/h e₀),
 //   Y_b = ∂y_b/∂u = (2/κ) (J/ψ − 2 J u uᵀ J / ψ²),
@@ -37,8 +38,8 @@ std::vector<Eigen::VectorXd> BarrierConeMultipliers(const StepProblem& problem,
 // dv/du always; dv/dq when `contraction` is not null (computed at this v and with
 // λ = StackedImpulseCoordinates(contacts, blocks, BarrierConeMultipliers(…))).
 // active_rows of the result: the number of blocks (all contribute).
-// Throws std::invalid_argument on bad sizes or an infeasible v, std::runtime_error when H
-// cannot be factorised.
+// Throws std::invalid_argument on bad sizes or an infeasible v; an H that cannot be
+// factorised is a result with ok == false.
 VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem,
                                                 const std::vector<ContactConeBlock>& blocks,
                                                 const Eigen::VectorXd& v,

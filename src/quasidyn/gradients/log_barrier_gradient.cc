@@ -46,8 +46,12 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
   Eigen::MatrixXd H = data.P;
   H.selfadjointView<Eigen::Lower>().rankUpdate(scaled_G.transpose());
   const Eigen::LDLT<Eigen::MatrixXd> factor(H.selfadjointView<Eigen::Lower>());
-  if (factor.info() != Eigen::Success)
-    throw std::runtime_error("LogBarrierVelocityGradient: the Newton Hessian is not factorable");
+  if (factor.info() != Eigen::Success) {
+    VelocityGradient failed;
+    failed.ok = false;
+    failed.failure = "the Newton Hessian of the log barrier is not factorable";
+    return failed;
+  }
 
   const int nq_dirs = contraction != nullptr ? n : 0;
   Eigen::MatrixXd rhs(n, nq_dirs + scene.nq_a);

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "quasidyn/common/argument_check.h"
+
 namespace quasidyn {
 namespace {
 
@@ -81,73 +83,85 @@ Eigen::Isometry3d Motion(const Vector6d& u, double s, const Eigen::Vector3d& c) 
 
 }  // namespace
 
-PairMotionDerivative::PairMotionDerivative(const GeometryQuery& geometry,
-                                           const ContactSet& contacts,
-                                           const std::vector<int>& members,
-                                           const std::vector<Eigen::Isometry3d>& X_WB,
-                                           double tolerance, const Eigen::Vector3d& reference,
-                                           const std::vector<Twist>& relative, double step)
-    : reference_(reference), basis_(SpanBasis(relative)) {
-  if (!(step > 0) || !std::isfinite(step))
-    throw std::invalid_argument("PairMotionDerivative: step must be finite and > 0");
-  if (members.empty()) throw std::invalid_argument("PairMotionDerivative: no contacts given");
+bool PairMotionDerivative::Compute(const GeometryModel& geometry, const ContactSet& contacts,
+                                   const std::vector<int>& members,
+                                   const std::vector<Eigen::Isometry3d>& X_WB, double tolerance,
+                                   const Eigen::Vector3d& reference,
+                                   const std::vector<Twist>& relative, double step,
+                                   std::string* failure) {
+  constexpr const char* kWhere = "PairMotionDerivative";
+  QUASIDYN_CHECK_ARGUMENT(step > 0 && std::isfinite(step), kWhere, "step must be finite and > 0");
+  QUASIDYN_CHECK_ARGUMENT(!members.empty(), kWhere, "no contacts given");
   for (int i : members)
-    if (i < 0 || i >= contacts.size())
-      throw std::invalid_argument("PairMotionDerivative: contact index " + std::to_string(i) +
-                                  " is not in the contact set");
-  const Contact& first = contacts.contacts[members[0]];
+    QUASIDYN_CHECK_ARGUMENT(i >= 0 && i < contacts.size(), kWhere,
+                            "contact index " + std::to_string(i) + " is not in the contact set");
+  const Contact& first = contacts[members[0]];
+  reference_ = reference;
+  basis_ = SpanBasis(relative);
+  base_.clear();
   for (int i : members) {
-    const Contact& c = contacts.contacts[i];
-    if (c.geometry_a != first.geometry_a || c.geometry_b != first.geometry_b)
-      throw std::invalid_argument("PairMotionDerivative: contacts " + std::to_string(members[0]) +
-                                  " and " + std::to_string(i) + " are of different pairs");
+    const Contact& c = contacts[i];
+    QUASIDYN_CHECK_ARGUMENT(c.geometry_a == first.geometry_a && c.geometry_b == first.geometry_b,
+                            kWhere,
+                            "contacts " + std::to_string(members[0]) + " and " + std::to_string(i) +
+                                " are of different pairs");
     base_.push_back({c.phi, c.p_A, c.p_B, c.normal});
   }
   const int body_a = first.body_a;
-  if (body_a < 0 || body_a >= static_cast<int>(X_WB.size()))
-    throw std::invalid_argument("PairMotionDerivative: body " + std::to_string(body_a) +
-                                " has no pose");
+  QUASIDYN_CHECK_ARGUMENT(body_a >= 0 && body_a < static_cast<int>(X_WB.size()), kWhere,
+                          "body " + std::to_string(body_a) + " has no pose");
 
   const double match_distance = 1000.0 * step;
-  std::vector<Eigen::Isometry3d> moved = X_WB;
+  moved_ = X_WB;
   along_.assign(basis_.size() * members.size(), ContactPointDerivative{});
   for (size_t j = 0; j < basis_.size(); ++j) {
     for (const double sign : {1.0, -1.0}) {
       const double weight = sign / (2.0 * step);  // central difference
-      moved[body_a] = Motion(basis_[j], sign * step, reference) * X_WB[body_a];
-      const std::vector<ContactPoint> points =
-          geometry.PairManifold(first.geometry_a, first.geometry_b, moved, tolerance);
+      moved_[body_a] = Motion(basis_[j], sign * step, reference) * X_WB[body_a];
+      std::string query_failure;
+      if (!geometry.PairManifold(first.geometry_a, first.geometry_b, moved_, tolerance, &points_,
+                                 &query_failure)) {
+        if (failure != nullptr)
+          *failure = "contact " + std::to_string(members[0]) +
+                     ": the manifold query at a "
+                     "perturbed pose failed: " +
+                     query_failure;
+        return false;
+      }
       for (size_t m = 0; m < members.size(); ++m) {
         // The nearest witness points (step_data_derivative.h).
         const ContactPoint& at = base_[m];
         int best = -1;
         double best_distance = match_distance;
-        for (int p = 0; p < static_cast<int>(points.size()); ++p) {
+        for (int p = 0; p < static_cast<int>(points_.size()); ++p) {
           // distance >= |Δp_A|, so a point whose |Δp_A|² exceeds best² (with a margin of
           // 1e-12 for the rounding of the squares) cannot be chosen: skip its square roots.
-          const double squared_A = (points[p].p_A - at.p_A).squaredNorm();
+          const double squared_A = (points_[p].p_A - at.p_A).squaredNorm();
           if (squared_A > best_distance * best_distance * (1.0 + 1e-12)) continue;
-          const double distance = std::sqrt(squared_A) + (points[p].p_B - at.p_B).norm();
+          const double distance = std::sqrt(squared_A) + (points_[p].p_B - at.p_B).norm();
           if (distance <= best_distance) {
             best = p;
             best_distance = distance;
           }
         }
-        if (best < 0)
-          throw std::runtime_error(
-              "contact " + std::to_string(members[m]) + " (geometries " +
-              std::to_string(first.geometry_a) + ", " + std::to_string(first.geometry_b) +
-              ") of q disappears when its bodies move relative to each other by ±" +
-              std::to_string(step) + " (relative motion " + std::to_string(j) +
-              "): the step is not differentiable there");
+        if (best < 0) {
+          if (failure != nullptr)
+            *failure = "contact " + std::to_string(members[m]) + " (geometries " +
+                       std::to_string(first.geometry_a) + ", " + std::to_string(first.geometry_b) +
+                       ") of q disappears when its bodies move relative to each other by ±" +
+                       std::to_string(step) + " (relative motion " + std::to_string(j) +
+                       "): the step is not differentiable there";
+          return false;
+        }
         ContactPointDerivative& d = along_[j * members.size() + m];
-        d.phi += weight * points[best].phi;
-        d.p_A += weight * points[best].p_A;
-        d.p_B += weight * points[best].p_B;
-        d.normal += weight * points[best].normal;
+        d.phi += weight * points_[best].phi;
+        d.p_A += weight * points_[best].p_A;
+        d.p_B += weight * points_[best].p_B;
+        d.normal += weight * points_[best].normal;
       }
     }
   }
+  return true;
 }
 
 void PairMotionDerivative::Derivatives(const Twist& xi_A, const Twist& xi_B,

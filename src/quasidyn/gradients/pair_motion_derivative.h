@@ -19,7 +19,7 @@
 // joints allow less. With u_1 … u_r an orthonormal basis of that span (modified Gram–Schmidt
 // with one re-orthogonalisation, Golub & Van Loan §5.2.8; twists as 6-vectors (ω, v), 1 rad
 // counted as 1 m, as in the tangent coordinates of q), D u_j is the central difference of
-// GeometryQuery::PairManifold with A moved by ±ε u_j:
+// GeometryModel::PairManifold with A moved by ±ε u_j:
 //   D u_j ≈ [points(A moved by +ε u_j) − points(A moved by −ε u_j)] / (2ε),
 // 2r manifold queries per pair instead of two per velocity direction that moves the pair (a
 // finger of the 7-joint arm against a free cube: 14 directions, 28 queries; here 12).
@@ -30,11 +30,12 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <string>
 #include <vector>
 
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/geometry/contact_point.h"
-#include "quasidyn/geometry/geometry_query.h"
+#include "quasidyn/geometry/geometry_model.h"
 
 namespace quasidyn {
 
@@ -58,19 +59,22 @@ class PairMotionDerivative {
   // relative twists (ξ_A − ξ_B about c) whose span is needed, the contact tolerance [m] of
   // the scene and the difference step ε > 0 [m or rad]. Queries 2r manifolds. A manifold
   // point is matched to a contact as the nearest within 1000 ε (sum of the two witness
-  // distances); throws std::runtime_error naming the contact and the pair when a contact
-  // has no match (it disappears: no derivative there).
-  PairMotionDerivative(const GeometryQuery& geometry, const ContactSet& contacts,
-                       const std::vector<int>& members, const std::vector<Eigen::Isometry3d>& X_WB,
-                       double tolerance, const Eigen::Vector3d& reference,
-                       const std::vector<Twist>& relative, double step);
+  // distances). Returns false, with *failure naming the contact and the pair, when a contact
+  // has no match (it disappears: no derivative there) or a manifold query fails numerically.
+  // Throws std::invalid_argument for bad arguments (indices, contacts of different pairs,
+  // step <= 0).
+  bool Compute(const GeometryModel& geometry, const ContactSet& contacts,
+               const std::vector<int>& members, const std::vector<Eigen::Isometry3d>& X_WB,
+               double tolerance, const Eigen::Vector3d& reference,
+               const std::vector<Twist>& relative, double step, std::string* failure);
 
   // r: the dimension of the span of the relative twists (2r manifold queries were made).
   int BasisSize() const { return static_cast<int>(basis_.size()); }
 
   // d(contact m)/dε for every member m (out[m], m indexes `members`) when A moves by xi_A
   // and B by xi_B (both about the reference point) per unit ε; xi_A − xi_B must lie in the
-  // span of the relative twists given (a component outside it is ignored).
+  // span of the relative twists given (a component outside it is ignored). After a Compute
+  // that returned true.
   void Derivatives(const Twist& xi_A, const Twist& xi_B,
                    std::vector<ContactPointDerivative>* out) const;
 
@@ -80,6 +84,8 @@ class PairMotionDerivative {
   std::vector<ContactPoint> base_;             // per member
   std::vector<Vector6d> basis_;                // u_1 … u_r
   std::vector<ContactPointDerivative> along_;  // [j · |members| + m] = D u_j for member m
+  std::vector<Eigen::Isometry3d> moved_;       // scratch: X_WB with A moved
+  ManifoldPoints points_;                      // scratch: one manifold query
 };
 
 }  // namespace quasidyn

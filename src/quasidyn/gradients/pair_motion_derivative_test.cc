@@ -8,14 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/gradients/gradient_test_support.h"
+#include "quasidyn/contact/contact_model.h"
 #include "quasidyn/kinematics/kinematics.h"
+#include "quasidyn/testing/example_states.h"
 
 namespace quasidyn {
 namespace {
 
+using testing::ExampleState;
 using testing::LoadExample;
-using testing::State;
 using testing::StateAfter;
 
 constexpr double kStep = 6.0555e-6;  // ε [m or rad], as DifferentiateStepData's default
@@ -57,9 +58,9 @@ struct PairOf {
 // The contacts of the pair of contact `first`, and their mean witness point.
 PairOf PairOfContact(const ContactSet& contacts, int first) {
   PairOf pair;
-  const Contact& c0 = contacts.contacts[first];
+  const Contact& c0 = contacts[first];
   for (int i = 0; i < contacts.size(); ++i) {
-    const Contact& c = contacts.contacts[i];
+    const Contact& c = contacts[i];
     if (c.geometry_a != c0.geometry_a || c.geometry_b != c0.geometry_b) continue;
     pair.members.push_back(i);
     pair.reference += 0.5 * (c.p_A + c.p_B);
@@ -79,13 +80,15 @@ class PairMotionAgainstBothBodiesMoved : public ::testing::TestWithParam<Case> {
 // Both bodies moved by random twists, differenced directly, against the relative-motion
 // derivative given the relative twist alone (a one-dimensional span: one basis direction).
 TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
-  const Scene scene = LoadExample(GetParam().example);
-  const State s = StateAfter(scene, SettingsFromScene(scene), GetParam().steps);
-  ContactEngine engine(scene);
-  const ContactSet contacts = engine.Compute(s.q);
+  const ScenePtr scene_ptr = LoadExample(GetParam().example);
+  const Scene& scene = *scene_ptr;
+  const ExampleState s = StateAfter(scene_ptr, SettingsFromScene(scene), GetParam().steps);
+  const ContactModel model(scene_ptr);
+  ContactData data = model.CreateData();
+  ASSERT_TRUE(model.Compute(s.q, &data));
+  const ContactSet& contacts = data.contacts();
   ASSERT_GT(contacts.size(), 0);
-  Kinematics kinematics(scene);
-  kinematics.Update(s.q);
+  const Kinematics& kinematics = data.kinematics();
   const std::vector<Eigen::Isometry3d>& X_WB = kinematics.BodyPoses();
   std::mt19937 random(11);
   std::vector<bool> done(contacts.size(), false);
@@ -94,29 +97,33 @@ TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
     if (done[first]) continue;
     const PairOf pair = PairOfContact(contacts, first);
     for (int i : pair.members) done[i] = true;
-    const Contact& c0 = contacts.contacts[first];
+    const Contact& c0 = contacts[first];
     if (GetParam().world_pairs_only && c0.body_b != 0) continue;
     const Twist xi_A = RandomTwist(&random, scene.planar);
     const Twist xi_B = RandomTwist(&random, scene.planar);
     const Twist relative{xi_A.angular - xi_B.angular, xi_A.linear - xi_B.linear};
-    const PairMotionDerivative motion(engine.geometry(), contacts, pair.members, X_WB,
-                                      scene.contact_tolerance, pair.reference, {relative}, kStep);
+    PairMotionDerivative motion;
+    std::string failure;
+    ASSERT_TRUE(motion.Compute(model.geometry(), contacts, pair.members, X_WB,
+                               scene.contact_tolerance, pair.reference, {relative}, kStep,
+                               &failure))
+        << failure;
     EXPECT_EQ(motion.BasisSize(), 1);
     std::vector<ContactPointDerivative> derivative;
     motion.Derivatives(xi_A, xi_B, &derivative);
     ASSERT_EQ(derivative.size(), pair.members.size());
 
-    std::vector<ContactPoint> points[2];
+    ManifoldPoints points[2];
     for (int side = 0; side < 2; ++side) {
       const double step = side == 0 ? kStep : -kStep;
       std::vector<Eigen::Isometry3d> moved = X_WB;
       moved[c0.body_a] = Moved(X_WB[c0.body_a], xi_A, step, pair.reference);
       moved[c0.body_b] = Moved(X_WB[c0.body_b], xi_B, step, pair.reference);
-      points[side] = engine.geometry().PairManifold(c0.geometry_a, c0.geometry_b, moved,
-                                                    scene.contact_tolerance);
+      ASSERT_TRUE(model.geometry().PairManifold(c0.geometry_a, c0.geometry_b, moved,
+                                                scene.contact_tolerance, &points[side]));
     }
     for (size_t m = 0; m < pair.members.size(); ++m) {
-      const Contact& c = contacts.contacts[pair.members[m]];
+      const Contact& c = contacts[pair.members[m]];
       ContactPoint nearest[2];
       for (int side = 0; side < 2; ++side) {
         double best = 1e300;
@@ -159,19 +166,23 @@ INSTANTIATE_TEST_SUITE_P(Examples, PairMotionAgainstBothBodiesMoved,
 
 // The number of manifold directions is the dimension of the span of the relative twists.
 TEST(PairMotionDerivative, BasisIsTheSpanOfTheRelativeTwists) {
-  const Scene scene = LoadExample("planar_gripper");
-  const State s = StateAfter(scene, SettingsFromScene(scene), 6);
-  ContactEngine engine(scene);
-  const ContactSet contacts = engine.Compute(s.q);
+  const ScenePtr scene = LoadExample("planar_gripper");
+  const ExampleState s = StateAfter(scene, SettingsFromScene(*scene), 6);
+  const ContactModel model(scene);
+  ContactData data = model.CreateData();
+  ASSERT_TRUE(model.Compute(s.q, &data));
+  const ContactSet& contacts = data.contacts();
   ASSERT_GT(contacts.size(), 0);
-  Kinematics kinematics(scene);
-  kinematics.Update(s.q);
   const PairOf pair = PairOfContact(contacts, 0);
   std::mt19937 random(3);
   auto basis_size = [&](const std::vector<Twist>& twists) {
-    return PairMotionDerivative(engine.geometry(), contacts, pair.members, kinematics.BodyPoses(),
-                                scene.contact_tolerance, pair.reference, twists, kStep)
-        .BasisSize();
+    PairMotionDerivative motion;
+    std::string failure;
+    EXPECT_TRUE(motion.Compute(model.geometry(), contacts, pair.members,
+                               data.kinematics().BodyPoses(), scene->contact_tolerance,
+                               pair.reference, twists, kStep, &failure))
+        << failure;
+    return motion.BasisSize();
   };
   EXPECT_EQ(basis_size({}), 0);
   EXPECT_EQ(basis_size({Twist{}}), 0);
@@ -184,40 +195,41 @@ TEST(PairMotionDerivative, BasisIsTheSpanOfTheRelativeTwists) {
 }
 
 TEST(PairMotionDerivative, RejectsBadInputAndNamesADisappearingContact) {
-  const Scene scene = LoadExample("planar_gripper");
-  const State s = StateAfter(scene, SettingsFromScene(scene), 6);
-  ContactEngine engine(scene);
-  ContactSet contacts = engine.Compute(s.q);
+  const ScenePtr scene = LoadExample("planar_gripper");
+  const ExampleState s = StateAfter(scene, SettingsFromScene(*scene), 6);
+  const ContactModel model(scene);
+  ContactData data = model.CreateData();
+  ASSERT_TRUE(model.Compute(s.q, &data));
+  const ContactSet& contacts = data.contacts();
   ASSERT_GT(contacts.size(), 0);
-  Kinematics kinematics(scene);
-  kinematics.Update(s.q);
   const PairOf pair = PairOfContact(contacts, 0);
   std::mt19937 random(5);
   const std::vector<Twist> twists{RandomTwist(&random, true)};
-  const auto& X_WB = kinematics.BodyPoses();
-  const double tol = scene.contact_tolerance;
-  const GeometryQuery& geometry = engine.geometry();
-  EXPECT_THROW(PairMotionDerivative(geometry, contacts, pair.members, X_WB, tol, pair.reference,
-                                    twists, 0.0),
+  const auto& X_WB = data.kinematics().BodyPoses();
+  const double tol = scene->contact_tolerance;
+  const GeometryModel& geometry = model.geometry();
+  PairMotionDerivative motion;
+  std::string failure;
+  EXPECT_THROW(motion.Compute(geometry, contacts, pair.members, X_WB, tol, pair.reference, twists,
+                              0.0, &failure),
                std::invalid_argument);
   EXPECT_THROW(
-      PairMotionDerivative(geometry, contacts, {}, X_WB, tol, pair.reference, twists, kStep),
+      motion.Compute(geometry, contacts, {}, X_WB, tol, pair.reference, twists, kStep, &failure),
       std::invalid_argument);
-  EXPECT_THROW(PairMotionDerivative(geometry, contacts, {contacts.size()}, X_WB, tol,
-                                    pair.reference, twists, kStep),
+  EXPECT_THROW(motion.Compute(geometry, contacts, {contacts.size()}, X_WB, tol, pair.reference,
+                              twists, kStep, &failure),
                std::invalid_argument);
   // A contact 5 cm away from any manifold point of its pair has no match.
-  contacts.contacts[pair.members[0]].p_A += Eigen::Vector3d(0.05, 0.0, 0.0);
-  contacts.contacts[pair.members[0]].p_B += Eigen::Vector3d(0.05, 0.0, 0.0);
-  try {
-    PairMotionDerivative(geometry, contacts, pair.members, X_WB, tol, pair.reference, twists,
-                         kStep);
-    FAIL() << "expected std::runtime_error";
-  } catch (const std::runtime_error& error) {
-    const std::string what = error.what();
-    EXPECT_NE(what.find("contact " + std::to_string(pair.members[0])), std::string::npos);
-    EXPECT_NE(what.find("disappears"), std::string::npos);
-  }
+  std::vector<ContactCandidate> moved = data.geometry().candidates();
+  moved[pair.members[0]].point.p_A += Eigen::Vector3d(0.05, 0.0, 0.0);
+  moved[pair.members[0]].point.p_B += Eigen::Vector3d(0.05, 0.0, 0.0);
+  ContactSet moved_contacts;
+  UpdateContactSet(*scene, data.kinematics(), moved, &moved_contacts);
+  EXPECT_FALSE(motion.Compute(geometry, moved_contacts, pair.members, X_WB, tol, pair.reference,
+                              twists, kStep, &failure));
+  EXPECT_NE(failure.find("contact " + std::to_string(pair.members[0])), std::string::npos)
+      << failure;
+  EXPECT_NE(failure.find("disappears"), std::string::npos) << failure;
 }
 
 }  // namespace

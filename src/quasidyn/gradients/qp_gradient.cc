@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "quasidyn/common/argument_check.h"
+
 namespace quasidyn {
 namespace {
 
@@ -61,9 +63,14 @@ std::vector<int> ActivePyramidRows(const PyramidStepData& data, const Eigen::Vec
       factor.Factor(data.P) ? DelassusDiagonal(data, factor) : RegularizedDelassus(data));
 }
 
-QpSensitivity::QpSensitivity(const Scene& scene, double time_step, const PyramidStepData& data,
-                             const Eigen::VectorXd& v, const Eigen::VectorXd& beta)
-    : scene_(scene), time_step_(time_step), data_(data), beta_(beta) {
+QpSensitivity::QpSensitivity(const Scene* scene_pointer, double time_step,
+                             const PyramidStepData* data_pointer, const Eigen::VectorXd& v,
+                             const Eigen::VectorXd& beta)
+    : scene_(scene_pointer), time_step_(time_step), data_(data_pointer), beta_(beta) {
+  QUASIDYN_CHECK_ARGUMENT(scene_ != nullptr && data_ != nullptr, "QpSensitivity",
+                          "scene and data must not be null");
+  const Scene& scene = *scene_;
+  const PyramidStepData& data = *data_;
   CheckSizes(data, v, beta);
   if (data.P.rows() != scene.nv)
     throw std::invalid_argument("QpSensitivity: the data has " + std::to_string(data.P.rows()) +
@@ -124,7 +131,7 @@ QpSensitivity::QpSensitivity(const Scene& scene, double time_step, const Pyramid
 Eigen::VectorXd QpSensitivity::ActiveContactImpulse() const {
   Eigen::VectorXd beta_active = Eigen::VectorXd::Zero(beta_.size());
   for (int j : active_) beta_active[j] = beta_[j];
-  return ContactImpulseOf(data_, beta_active);
+  return ContactImpulseOf(*data_, beta_active);
 }
 
 Eigen::MatrixXd QpSensitivity::SolveRangeSpace(const Eigen::MatrixXd& r1,
@@ -168,9 +175,9 @@ Eigen::MatrixXd QpSensitivity::SolveRangeSpace(const Eigen::MatrixXd& r1,
 
 Eigen::MatrixXd QpSensitivity::SolveFullKkt(const Eigen::MatrixXd& r1,
                                             const Eigen::MatrixXd& r2_transposed, int* rank) const {
-  const int n = scene_.nv, na = static_cast<int>(active_.size());
+  const int n = scene_->nv, na = static_cast<int>(active_.size());
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + na, n + na);
-  kkt.topLeftCorner(n, n) = data_.P;
+  kkt.topLeftCorner(n, n) = data_->P;
   const Eigen::MatrixXd G_active = G_active_transpose_.transpose().toDense();
   kkt.topRightCorner(n, na) = G_active.transpose();
   kkt.bottomLeftCorner(na, n) = G_active;
@@ -190,15 +197,15 @@ Eigen::MatrixXd QpSensitivity::SolveFullKkt(const Eigen::MatrixXd& r1,
 }
 
 VelocityGradient QpSensitivity::Gradient(const StepDataContraction* contraction) const {
-  const int n = scene_.nv, na = static_cast<int>(active_.size());
+  const int n = scene_->nv, na = static_cast<int>(active_.size());
   const int nq_dirs = contraction != nullptr ? n : 0;
-  const int columns = nq_dirs + scene_.nq_a;
+  const int columns = nq_dirs + scene_->nq_a;
   Eigen::MatrixXd r1(n, columns);
   Eigen::MatrixXd r2_transposed = Eigen::MatrixXd::Zero(columns, na);  // r₂ᵀ, by active row
   if (contraction != nullptr) {
     const StepDataContraction& d = *contraction;
     if (d.d_JcT_lambda.rows() != n || d.d_JcT_lambda.cols() != n ||
-        d.d_Jc_v.rows() != data_.contact_rows || d.d_phi.cols() != n)
+        d.d_Jc_v.rows() != data_->contact_rows || d.d_phi.cols() != n)
       throw std::invalid_argument(
           "QpSensitivity::Gradient: the contraction's sizes do not "
           "match the step data");
@@ -207,8 +214,8 @@ VelocityGradient QpSensitivity::Gradient(const StepDataContraction* contraction)
     // Stored transposed, so that a row of r₂ is a contiguous column.
     const double inv_h = 1.0 / time_step_;
     int next = 0;
-    for (int i = 0; i < static_cast<int>(data_.contact_keys.size()) && next < na; ++i) {
-      const PyramidStepData::ContactKey& key = data_.contact_keys[i];
+    for (int i = 0; i < static_cast<int>(data_->contact_keys.size()) && next < na; ++i) {
+      const PyramidStepData::ContactKey& key = data_->contact_keys[i];
       const int cols = static_cast<int>(key.ray_map.cols());
       for (; next < na && active_[next] < key.first_row + key.rows; ++next) {
         const int j = active_[next] - key.first_row;
@@ -219,7 +226,7 @@ VelocityGradient QpSensitivity::Gradient(const StepDataContraction* contraction)
       }
     }
   }
-  r1.rightCols(scene_.nq_a) = CommandForceJacobian(scene_, time_step_);
+  r1.rightCols(scene_->nq_a) = CommandForceJacobian(*scene_, time_step_);
 
   VelocityGradient gradient;
   gradient.active_rows = na;
@@ -231,7 +238,7 @@ VelocityGradient QpSensitivity::Gradient(const StepDataContraction* contraction)
     dv = SolveFullKkt(r1, r2_transposed, &gradient.kkt_rank);
   }
   if (nq_dirs > 0) gradient.dv_dq = dv.leftCols(nq_dirs);
-  gradient.dv_du = dv.rightCols(scene_.nq_a);
+  gradient.dv_du = dv.rightCols(scene_->nq_a);
   return gradient;
 }
 

@@ -62,16 +62,18 @@ namespace quasidyn {
 std::vector<int> ActivePyramidRows(const PyramidStepData& data, const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& beta);
 
-// The active set and the factored KKT system of one solved QP step. Usage (linearize.cc):
-//   QpSensitivity s(scene, h, data, v, beta);
-//   StepDataContraction d = DifferentiateStepData(..., v, s.ActiveContactImpulse());
+// The active set and the factored KKT system of one solved QP step. Usage
+// (stepping/quasi_dynamic_derivatives.cc):
+//   QpSensitivity s(&scene, h, &data, v, beta);
+//   DifferentiateStepData(..., v, s.ActiveContactImpulse(), step, &d, &failure);
 //   VelocityGradient g = s.Gradient(&d);          // or s.Gradient(nullptr) for B only
-// Keeps references to scene and data, which must outlive it.
+// Keeps the pointers to scene and data: the caller keeps both alive while it uses this object
+// (a pointer, so that a temporary cannot be bound by mistake).
 class QpSensitivity {
  public:
   // time_step h [s] > 0; v (n_v) and beta (m) from the QP solver. Throws
   // std::invalid_argument for wrong sizes or non-finite entries.
-  QpSensitivity(const Scene& scene, double time_step, const PyramidStepData& data,
+  QpSensitivity(const Scene* scene, double time_step, const PyramidStepData* data,
                 const Eigen::VectorXd& v, const Eigen::VectorXd& beta);
 
   const std::vector<int>& active_rows() const { return active_; }
@@ -88,9 +90,9 @@ class QpSensitivity {
   Eigen::MatrixXd SolveFullKkt(const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2_transposed,
                                int* rank) const;
 
-  const Scene& scene_;
+  const Scene* scene_;
   double time_step_;
-  const PyramidStepData& data_;
+  const PyramidStepData* data_;
   Eigen::VectorXd beta_;
   std::vector<int> active_;
   Eigen::SparseMatrix<double> G_active_transpose_;  // G_𝒜ᵀ (n_v × |𝒜|, by columns)

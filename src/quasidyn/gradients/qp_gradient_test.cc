@@ -6,7 +6,7 @@
 #include <Eigen/QR>
 #include <random>
 
-#include "quasidyn/gradients/gradient_test_support.h"
+#include "quasidyn/testing/example_states.h"
 
 namespace quasidyn {
 namespace {
@@ -37,7 +37,7 @@ Eigen::MatrixXd RandomMatrix(int rows, int cols, std::mt19937* random) {
 
 // Regular active set: dv/du against the full KKT system solved by full-pivoting LU.
 TEST(QpSensitivity, RegularActiveSetMatchesTheKktSystem) {
-  const Scene scene = testing::LoadExample("planar_pushing");
+  const Scene scene = *testing::LoadExample("planar_pushing");
   const int n = scene.nv;
   std::mt19937 random(3);
   const Eigen::VectorXd v = RandomMatrix(n, 1, &random);
@@ -45,7 +45,7 @@ TEST(QpSensitivity, RegularActiveSetMatchesTheKktSystem) {
   const PyramidStepData data = SyntheticData(scene, G, 3, v, &random);
   Eigen::VectorXd beta = Eigen::VectorXd::Zero(5);
   beta.head(3).setOnes();
-  const QpSensitivity sensitivity(scene, 0.01, data, v, beta);
+  const QpSensitivity sensitivity(&scene, 0.01, &data, v, beta);
   ASSERT_EQ(sensitivity.active_rows(), (std::vector<int>{0, 1, 2}));
   const VelocityGradient g = sensitivity.Gradient(nullptr);
   EXPECT_EQ(g.kkt_rank, n + 3);
@@ -66,7 +66,7 @@ TEST(QpSensitivity, RegularActiveSetMatchesTheKktSystem) {
 // Rank-deficient active set (a row repeated twice, one a multiple of another): dv/du is
 // unique; against the null-space solution dv = Z (ZᵀPZ)⁻¹ Zᵀ ∂τ_h/∂u, Z spanning ker G_𝒜.
 TEST(QpSensitivity, RankDeficientActiveSetMatchesTheNullSpaceSolution) {
-  const Scene scene = testing::LoadExample("planar_pushing");
+  const Scene scene = *testing::LoadExample("planar_pushing");
   const int n = scene.nv;
   std::mt19937 random(5);
   const Eigen::VectorXd v = RandomMatrix(n, 1, &random);
@@ -76,7 +76,7 @@ TEST(QpSensitivity, RankDeficientActiveSetMatchesTheNullSpaceSolution) {
   const PyramidStepData data = SyntheticData(scene, G, 4, v, &random);
   Eigen::VectorXd beta = Eigen::VectorXd::Zero(5);
   beta.head(4).setOnes();
-  const QpSensitivity sensitivity(scene, 0.01, data, v, beta);
+  const QpSensitivity sensitivity(&scene, 0.01, &data, v, beta);
   ASSERT_EQ(sensitivity.active_rows().size(), 4u);
   const VelocityGradient g = sensitivity.Gradient(nullptr);
   EXPECT_EQ(g.kkt_rank, n + 2);
@@ -138,7 +138,7 @@ SyntheticConfigurationGradient DifferentiateSynthetic(const Scene& scene, const 
   AddUnitContactKeys(&data);
   Eigen::VectorXd beta = Eigen::VectorXd::Zero(G.rows());
   beta.head(active).setOnes();
-  const QpSensitivity sensitivity(scene, h, data, v, beta);
+  const QpSensitivity sensitivity(&scene, h, &data, v, beta);
   const StepDataContraction d = RandomContraction(scene.nv, static_cast<int>(G.rows()), random);
   SyntheticConfigurationGradient out;
   out.active = sensitivity.active_rows();
@@ -150,7 +150,7 @@ SyntheticConfigurationGradient DifferentiateSynthetic(const Scene& scene, const 
 
 // dv/dq with a non-zero r₂ (the A path): regular active set against the full KKT system.
 TEST(QpSensitivity, ConfigurationGradientMatchesTheKktSystem) {
-  const Scene scene = testing::LoadExample("planar_pushing");
+  const Scene scene = *testing::LoadExample("planar_pushing");
   const int n = scene.nv;
   std::mt19937 random(11);
   const Eigen::MatrixXd G = RandomMatrix(5, n, &random);
@@ -175,7 +175,7 @@ TEST(QpSensitivity, ConfigurationGradientMatchesTheKktSystem) {
 // against dv = dv_p + Z (ZᵀPZ)⁻¹ Zᵀ (r₁ − P dv_p), dv_p = G_𝒜⁺ r₂ (complete orthogonal
 // decomposition), Z spanning ker G_𝒜.
 TEST(QpSensitivity, RankDeficientConfigurationGradientProjectsTheConstraints) {
-  const Scene scene = testing::LoadExample("planar_pushing");
+  const Scene scene = *testing::LoadExample("planar_pushing");
   const int n = scene.nv;
   std::mt19937 random(13);
   Eigen::MatrixXd G = RandomMatrix(5, n, &random);
@@ -199,16 +199,17 @@ TEST(QpSensitivity, RankDeficientConfigurationGradientProjectsTheConstraints) {
 }
 
 TEST(QpSensitivity, RejectsWrongSizes) {
-  const Scene scene = testing::LoadExample("planar_pushing");
+  const Scene scene = *testing::LoadExample("planar_pushing");
   std::mt19937 random(1);
   const Eigen::VectorXd v = RandomMatrix(scene.nv, 1, &random);
   const PyramidStepData data =
       SyntheticData(scene, RandomMatrix(3, scene.nv, &random), 1, v, &random);
-  EXPECT_THROW(QpSensitivity(scene, 0.01, data, v, Eigen::VectorXd::Zero(2)),
+  EXPECT_THROW(QpSensitivity(&scene, 0.01, &data, v, Eigen::VectorXd::Zero(2)),
                std::invalid_argument);
-  EXPECT_THROW(QpSensitivity(scene, 0.01, data, v.head(1), Eigen::VectorXd::Zero(3)),
+  EXPECT_THROW(QpSensitivity(&scene, 0.01, &data, v.head(1), Eigen::VectorXd::Zero(3)),
                std::invalid_argument);
-  EXPECT_THROW(QpSensitivity(scene, 0.0, data, v, Eigen::VectorXd::Zero(3)), std::invalid_argument);
+  EXPECT_THROW(QpSensitivity(&scene, 0.0, &data, v, Eigen::VectorXd::Zero(3)),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ ConeCase ClassifyCone(const Eigen::VectorXd& w, Eigen::MatrixXd* projection_jaco
 
 std::vector<double> DelassusScales(const StepProblem& problem,
                                    const std::vector<ContactConeBlock>& blocks) {
-  const Eigen::MatrixXd& P = problem.cost.P;
+  const Eigen::MatrixXd P = problem.cost.P.ToDense();
   const int n = static_cast<int>(P.rows());
   std::vector<double> scales;
   if (blocks.empty()) return scales;
@@ -126,7 +126,7 @@ VelocityGradient SocpVelocityGradient(const StepProblem& problem,
 
   // [P, −Aᵀ D̃; A, I − D] (header).
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + m, n + m);
-  kkt.topLeftCorner(n, n) = problem.cost.P;
+  kkt.topLeftCorner(n, n) = problem.cost.P.ToDense();
   VelocityGradient gradient;
   for (int b = 0; b < nb; ++b) {
     const int mb = offset[b + 1] - offset[b];

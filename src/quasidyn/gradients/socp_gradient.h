@@ -1,6 +1,7 @@
 #pragma once
-// Exact sensitivities of the exact-cone SOCP step (dynamics/quasi_dynamic_socp.h, Pang 2022)
-// by implicit differentiation of its conic KKT conditions.
+// Exact sensitivities of the exact-cone SOCP step (dynamics/quasi_dynamic_socp.h;
+// Pang, Suh, Yang & Tedrake, T-RO 2023, eq. (27)) by implicit differentiation of its conic KKT
+// conditions (ibid. §III-C, eqs. (28)–(30)).
 //
 // Program (blocks of socp_gradient_blocks.h, u_b = A_b v + b_b, A_b = R_b J_c,i,
 // b_b = (φ_i/h) R_b e₀):

@@ -3,10 +3,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "quasidyn/common/argument_check.h"
+
 namespace quasidyn {
 namespace {
-
-int TangentRows(const Contact& contact) { return static_cast<int>(contact.J_t.rows()); }
 
 ContactConeBlock MakeBlock(int contact, int first_row, Eigen::MatrixXd R) {
   ContactConeBlock block;
@@ -17,16 +17,16 @@ ContactConeBlock MakeBlock(int contact, int first_row, Eigen::MatrixXd R) {
 }
 
 // R = diag(1, μ I) of size (1 + n_t).
-Eigen::MatrixXd ConeRows(const Contact& c) {
-  const int nr = 1 + TangentRows(c);
+Eigen::MatrixXd ConeRows(const Contact& c, int tangent_rows) {
+  const int nr = 1 + tangent_rows;
   Eigen::MatrixXd R = Eigen::MatrixXd::Zero(nr, nr);
   R(0, 0) = 1.0;
   for (int k = 1; k < nr; ++k) R(k, k) = c.friction;
   return R;
 }
 
-Eigen::MatrixXd NormalRow(const Contact& c) {
-  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(1, 1 + TangentRows(c));
+Eigen::MatrixXd NormalRow(int tangent_rows) {
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(1, 1 + tangent_rows);
   R(0, 0) = 1.0;
   return R;
 }
@@ -35,26 +35,26 @@ Eigen::MatrixXd NormalRow(const Contact& c) {
 
 std::vector<int> ContactFirstRows(const ContactSet& contacts) {
   std::vector<int> first(contacts.size() + 1, 0);
-  for (int i = 0; i < contacts.size(); ++i)
-    first[i + 1] = first[i] + 1 + TangentRows(contacts.contacts[i]);
+  for (int i = 0; i < contacts.size(); ++i) first[i + 1] = first[i] + 1 + contacts.tangent_count();
   return first;
 }
 
 std::vector<ContactConeBlock> SocpConeBlocks(const ContactSet& contacts) {
   const std::vector<int> first = ContactFirstRows(contacts);
   std::vector<ContactConeBlock> blocks;
+  const int nt = contacts.tangent_count();
   for (int i = 0; i < contacts.size(); ++i) {
-    const Contact& c = contacts.contacts[i];
+    const Contact& c = contacts[i];
     if (!(c.friction > 0)) {
-      blocks.push_back(MakeBlock(i, first[i], NormalRow(c)));
-    } else if (TangentRows(c) == 1) {  // t ± z >= 0
+      blocks.push_back(MakeBlock(i, first[i], NormalRow(nt)));
+    } else if (nt == 1) {  // t ± z >= 0
       Eigen::MatrixXd plus(1, 2), minus(1, 2);
       plus << 1.0, c.friction;
       minus << 1.0, -c.friction;
       blocks.push_back(MakeBlock(i, first[i], plus));
       blocks.push_back(MakeBlock(i, first[i], minus));
     } else {
-      blocks.push_back(MakeBlock(i, first[i], ConeRows(c)));
+      blocks.push_back(MakeBlock(i, first[i], ConeRows(c, nt)));
     }
   }
   return blocks;
@@ -63,24 +63,30 @@ std::vector<ContactConeBlock> SocpConeBlocks(const ContactSet& contacts) {
 std::vector<ContactConeBlock> BarrierConeBlocks(const ContactSet& contacts) {
   const std::vector<int> first = ContactFirstRows(contacts);
   std::vector<ContactConeBlock> blocks;
+  const int nt = contacts.tangent_count();
   for (int i = 0; i < contacts.size(); ++i) {
-    const Contact& c = contacts.contacts[i];
-    blocks.push_back(MakeBlock(i, first[i], c.friction > 0 ? ConeRows(c) : NormalRow(c)));
+    const Contact& c = contacts[i];
+    blocks.push_back(MakeBlock(i, first[i], c.friction > 0 ? ConeRows(c, nt) : NormalRow(nt)));
   }
   return blocks;
 }
 
 Eigen::VectorXd GapVelocities(const ContactSet& contacts, const Eigen::VectorXd& v,
                               double time_step) {
-  if (v.size() != contacts.nv)
-    throw std::invalid_argument("GapVelocities: v has size " + std::to_string(v.size()) +
-                                ", the contact set n_v = " + std::to_string(contacts.nv));
+  CheckSize("GapVelocities", "v", v.size(), contacts.nv(), "n_v");
   const std::vector<int> first = ContactFirstRows(contacts);
+  const int nt = contacts.tangent_count();
   Eigen::VectorXd c(first.back());
   for (int i = 0; i < contacts.size(); ++i) {
-    const Contact& contact = contacts.contacts[i];
-    c[first[i]] = contact.phi / time_step + contact.J_n.dot(v);
-    c.segment(first[i] + 1, TangentRows(contact)) = contact.J_t * v;
+    const std::span<const int> columns = contacts.Columns(i);
+    const ContactSet::RowsMap J_t = contacts.TangentJacobian(i);
+    c[first[i]] = contacts[i].phi / time_step + contacts.NormalVelocity(i, v);
+    for (int t = 0; t < nt; ++t) {
+      double sum = 0.0;
+      for (size_t k = 0; k < columns.size(); ++k)
+        sum += J_t(t, static_cast<int>(k)) * v[columns[k]];
+      c[first[i] + 1 + t] = sum;
+    }
   }
   return c;
 }
@@ -95,27 +101,27 @@ std::vector<Eigen::VectorXd> BlockValues(const std::vector<ContactConeBlock>& bl
 }
 
 Eigen::MatrixXd BlockJacobian(const ContactSet& contacts, const ContactConeBlock& block) {
-  const Contact& c = contacts.contacts[block.contact];
-  Eigen::MatrixXd Jc(1 + TangentRows(c), contacts.nv);
-  Jc.row(0) = c.J_n;
-  Jc.bottomRows(TangentRows(c)) = c.J_t;
+  const int nt = contacts.tangent_count();
+  Eigen::MatrixXd Jc(1 + nt, contacts.nv());
+  Jc.row(0) = contacts.DenseNormalJacobian(block.contact);
+  Jc.bottomRows(nt) = contacts.DenseTangentJacobian(block.contact);
   return block.R * Jc;
 }
 
 std::vector<Eigen::VectorXd> SocpBlockMultipliers(const ContactSet& contacts,
                                                   const std::vector<ContactConeBlock>& blocks,
                                                   const FormulationSolution& solution) {
-  if (solution.normal_impulse.size() != contacts.size() ||
-      solution.friction_impulse.cols() != contacts.size())
-    throw std::invalid_argument("SocpBlockMultipliers: the solution has " +
-                                std::to_string(solution.normal_impulse.size()) + " impulses for " +
-                                std::to_string(contacts.size()) + " contacts");
+  QUASIDYN_CHECK_ARGUMENT(static_cast<int>(solution.normal_impulse.size()) == contacts.size() &&
+                              static_cast<int>(solution.friction_impulse.size()) == contacts.size(),
+                          "SocpBlockMultipliers",
+                          "the solution has " + std::to_string(solution.normal_impulse.size()) +
+                              " impulses for " + std::to_string(contacts.size()) + " contacts");
   std::vector<Eigen::VectorXd> y(blocks.size());
   for (size_t b = 0; b < blocks.size(); ++b) {
     const int i = blocks[b].contact;
-    const Contact& c = contacts.contacts[i];
+    const Contact& c = contacts[i];
     const double normal = solution.normal_impulse[i];
-    const Eigen::Vector3d friction = solution.friction_impulse.col(i);
+    const Eigen::Vector3d friction = solution.friction_impulse[i];
     const int m = static_cast<int>(blocks[b].R.rows());
     y[b].resize(m);
     if (!(c.friction > 0)) {
@@ -144,7 +150,7 @@ Eigen::VectorXd StackedImpulseCoordinates(const ContactSet& contacts,
 }
 
 void CheckContractionSizes(const ContactSet& contacts, const StepDataContraction& contraction) {
-  const int nv = contacts.nv, nc = contacts.size();
+  const int nv = contacts.nv(), nc = contacts.size();
   const int r = ContactFirstRows(contacts).back();
   auto check = [](const Eigen::MatrixXd& M, int rows, int cols, const char* name) {
     if (M.rows() != rows || M.cols() != cols)

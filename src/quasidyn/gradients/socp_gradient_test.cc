@@ -7,19 +7,19 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/dynamics/test_scenes_for_dynamics.h"
-#include "quasidyn/gradients/gradient_test_support.h"
-#include "quasidyn/gradients/socp_gradient_test_support.h"
+#include "quasidyn/testing/cone_step_checks.h"
+#include "quasidyn/testing/dynamics_scenes.h"
+#include "quasidyn/testing/example_states.h"
 
 namespace quasidyn {
 namespace {
 
 using testing::ConeLinearization;
 using testing::ConeReferenceStep;
+using testing::ExampleState;
 using testing::LinearizeConeStep;
 using testing::LoadExample;
 using testing::RelativeError;
-using testing::State;
 using testing::StateAfter;
 
 // FD reference error: the reference SOCP's accuracy τ = 1e-12 over the FD step
@@ -96,10 +96,10 @@ struct Case {
 
 ConeLinearization ExpectSocpMatchesFiniteDifferences(const Case& c, double tolerance) {
   SCOPED_TRACE(c.example + " after " + std::to_string(c.steps) + " steps (" + c.phase + ")");
-  const Scene scene = LoadExample(c.example);
+  const Scene scene = *LoadExample(c.example);
   FormulationSettings settings = SettingsFromScene(scene);
   settings.type = FormulationType::kSocp;
-  const State s = StateAfter(scene, settings, c.steps);
+  const ExampleState s = StateAfter(scene, settings, c.steps);
   const ConeLinearization exact = LinearizeConeStep(scene, settings, s.q, s.u);
   ConeReferenceStep reference(scene, settings);
   const Eigen::MatrixXd fd_b = FiniteDifferenceB(reference.AsFunction(), s.q, s.u);

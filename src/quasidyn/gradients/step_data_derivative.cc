@@ -4,45 +4,60 @@
 #include <stdexcept>
 #include <string>
 
+#include "quasidyn/common/argument_check.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
-#include "quasidyn/dynamics/quasi_dynamic_qp.h"
 #include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/kinematics/kinematics.h"
 
 namespace quasidyn {
 
-PyramidStepData BuildPyramidStepData(ContactEngine* engine, const FormulationSettings& settings,
-                                     const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
-  const ContactSet& contacts = engine->Compute(q);
-  const Scene& scene = engine->kinematics().scene();
-  const QuasiDynamicCost cost = BuildQuasiDynamicCost(engine->kinematics(), u, settings);
-  return BuildPyramidStepData(StepProblem{scene, contacts, cost, settings});
-}
-
 PyramidStepData BuildPyramidStepData(const StepProblem& problem) {
-  QpProblem qp = BuildPyramidQp(problem);
+  const ContactSet& contacts = problem.contacts;
+  const double h = problem.settings.time_step;
+  const int nd = contacts.ray_count(), tangents = contacts.tangent_count();
   PyramidStepData data;
-  data.P = std::move(qp.Q);
-  data.tau_h = -qp.c;
-  data.G = std::move(qp.G);
-  data.offset = -qp.h;
+  problem.cost.P.ToDense(&data.P);
+  data.tau_h = problem.cost.tau_h;
+  data.G = Eigen::MatrixXd::Zero(contacts.size() * nd, contacts.nv());
+  data.offset.resize(contacts.size() * nd);
   int row = 0, contact_row = 0;
-  for (const Contact& c : problem.contacts.contacts) {
-    const int rows = static_cast<int>(c.J_d.rows());
-    const int tangents = static_cast<int>(c.J_t.rows());
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const std::span<const int> columns = contacts.Columns(i);
+    const ContactSet::RowMap J_n = contacts.NormalJacobian(i);
+    const ContactSet::RowsMap J_d = contacts.RayJacobian(i);
+    const ContactSet::RaysMap rays = contacts.Rays(i);
     PyramidStepData::ContactKey key{
-        c.geometry_a, c.geometry_b, row,   rows,
-        contact_row,  c.p_A,        c.p_B, Eigen::MatrixXd(rows, 1 + tangents)};
-    for (int j = 0; j < rows; ++j) {
+        c.geometry_a, c.geometry_b, row,   nd,
+        contact_row,  c.p_A,        c.p_B, Eigen::MatrixXd(nd, 1 + tangents)};
+    for (int j = 0; j < nd; ++j) {
+      for (size_t k = 0; k < columns.size(); ++k) {
+        const int col = static_cast<int>(k);
+        data.G(row + j, columns[k]) = J_n[col] + c.friction * J_d(j, col);
+      }
+      data.offset[row + j] = c.phi / h;
       key.ray_map(j, 0) = 1.0;
-      key.ray_map(j, 1) = c.friction * c.tangent1.dot(c.rays.col(j));
-      if (tangents == 2) key.ray_map(j, 2) = c.friction * c.tangent2.dot(c.rays.col(j));
+      key.ray_map(j, 1) = c.friction * c.tangent1.dot(rays.col(j));
+      if (tangents == 2) key.ray_map(j, 2) = c.friction * c.tangent2.dot(rays.col(j));
     }
     data.contact_keys.push_back(std::move(key));
-    row += rows;
+    row += nd;
     contact_row += 1 + tangents;
   }
   data.contact_rows = contact_row;
   return data;
+}
+
+bool BuildPyramidStepData(const ContactModel& model, ContactData* contact_data,
+                          const FormulationSettings& settings, const Eigen::VectorXd& q,
+                          const Eigen::VectorXd& u, PyramidStepData* out, std::string* failure) {
+  if (!model.Compute(q, contact_data)) {
+    if (failure != nullptr) *failure = contact_data->failure_message();
+    return false;
+  }
+  const QuasiDynamicCost cost = BuildQuasiDynamicCost(contact_data->kinematics(), u, settings);
+  *out = BuildPyramidStepData(StepProblem{model.scene(), contact_data->contacts(), cost, settings});
+  return true;
 }
 
 Eigen::MatrixXd PyramidRowsOf(const PyramidStepData& data, const Eigen::MatrixXd& contact_rows) {
@@ -109,35 +124,40 @@ Eigen::VectorXd SelectEntries(const Eigen::VectorXd& x, const std::vector<int>& 
 
 }  // namespace
 
-PyramidStepDataDerivative DifferentiatePyramidStepData(
-    ContactEngine* engine, const FormulationSettings& settings, const Eigen::VectorXd& q,
-    const Eigen::VectorXd& u, const PyramidStepData& at_q, double data_step) {
-  if (!(data_step > 0) || !std::isfinite(data_step))
-    throw std::invalid_argument("DifferentiatePyramidStepData: data_step must be finite and > 0");
-  const Scene& scene = engine->kinematics().scene();
+bool DifferentiatePyramidStepData(const ContactModel& model, const FormulationSettings& settings,
+                                  const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                                  const PyramidStepData& at_q, double data_step,
+                                  PyramidStepDataDerivative* out, std::string* failure) {
+  CheckPositive("DifferentiatePyramidStepData", "data_step", data_step);
+  const Scene& scene = model.scene();
   const int nv = scene.nv;
   const int m = static_cast<int>(at_q.G.rows());
-  PyramidStepDataDerivative d;
+  PyramidStepDataDerivative& d = *out;
   d.d_P.resize(nv);
   d.d_G.resize(nv);
   d.d_tau_h.resize(nv, nv);
   d.d_offset.resize(m, nv);
+  ContactData contact_data = model.CreateData();
+  PyramidStepData up, down;
   for (int k = 0; k < nv; ++k) {
     const Eigen::VectorXd e_k = Eigen::VectorXd::Unit(nv, k);
     const Eigen::VectorXd q_up = IntegrateConfiguration(scene, q, e_k, data_step);
     const Eigen::VectorXd q_down = IntegrateConfiguration(scene, q, e_k, -data_step);
-    const PyramidStepData up = BuildPyramidStepData(engine, settings, q_up, u);
-    const PyramidStepData down = BuildPyramidStepData(engine, settings, q_down, u);
+    if (!BuildPyramidStepData(model, &contact_data, settings, q_up, u, &up, failure) ||
+        !BuildPyramidStepData(model, &contact_data, settings, q_down, u, &down, failure))
+      return false;
     const std::vector<int> rows_up = MatchRows(at_q, up, 1000.0 * data_step);
     const std::vector<int> rows_down = MatchRows(at_q, down, 1000.0 * data_step);
-    if (static_cast<int>(rows_up.size()) != m || static_cast<int>(rows_down.size()) != m)
-      throw std::runtime_error(
-          "a contact of q disappears within ±" + std::to_string(data_step) +
-          " along velocity direction " + std::to_string(k) + " (" +
-          std::to_string(at_q.contact_keys.size()) + " contacts at q, " +
-          std::to_string(up.contact_keys.size()) + " / " +
-          std::to_string(down.contact_keys.size()) +
-          " at the perturbed configurations): the step is not differentiable there");
+    if (static_cast<int>(rows_up.size()) != m || static_cast<int>(rows_down.size()) != m) {
+      if (failure != nullptr)
+        *failure = "a contact of q disappears within ±" + std::to_string(data_step) +
+                   " along velocity direction " + std::to_string(k) + " (" +
+                   std::to_string(at_q.contact_keys.size()) + " contacts at q, " +
+                   std::to_string(up.contact_keys.size()) + " / " +
+                   std::to_string(down.contact_keys.size()) +
+                   " at the perturbed configurations): the step is not differentiable there";
+      return false;
+    }
     const double scale = 1.0 / (2.0 * data_step);
     d.d_P[k] = (up.P - down.P) * scale;
     d.d_G[k] = (SelectRows(up.G, rows_up) - SelectRows(down.G, rows_down)) * scale;
@@ -145,7 +165,7 @@ PyramidStepDataDerivative DifferentiatePyramidStepData(
     d.d_offset.col(k) =
         (SelectEntries(up.offset, rows_up) - SelectEntries(down.offset, rows_down)) * scale;
   }
-  return d;
+  return true;
 }
 
 }  // namespace quasidyn

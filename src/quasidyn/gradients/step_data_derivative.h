@@ -10,9 +10,9 @@
 //
 // ∂/∂q of P, τ_h, G and o along the tangent direction k, i.e. along the curve
 // q(ε) = q ⊕ ε e_k (kinematics/kinematics.h, IntegrateConfiguration), is computed here by
-// central differences of the DATA (not of the solution) with a step of ε_data [m or rad]:
-// this is the first version allowed by issue 4 for ∂J/∂q (an analytic ∂J/∂q needs second
-// derivatives of the kinematics and of the witness points, not available yet). It includes
+// central differences of the DATA (not of the solution) with a step of ε_data [m or rad] (an
+// analytic ∂J/∂q would need second derivatives of the kinematics and of the witness points).
+// It includes
 // every q-dependence of the model: ∂J_n/∂q, ∂J_d/∂q (normals, rays and witness points
 // move), ∂M_u/∂q (orientation-dependent mass matrix), ∂τ_u/∂q (the gravity torque's lever
 // arm) and ∂φ/∂q (= J_n to first order) and ∂τ_h/∂q_a = −h K_a.
@@ -23,12 +23,14 @@
 // appear only at the perturbed configurations are ignored: e.g. two cube faces lying flat on
 // each other give one more manifold point when tilted by ±1e-6 rad, a point that duplicates
 // an existing one (the derivative is that of the program with the contact set of q). When a
-// contact of q has no match within ±ε_data the derivative does not exist as computed and
-// std::runtime_error is thrown, naming the direction.
+// contact of q has no match within ±ε_data the derivative does not exist as computed: the
+// differentiation returns false with a message naming the direction.
 
 #include <Eigen/Core>
+#include <string>
 #include <vector>
 
+#include "quasidyn/contact/contact_model.h"
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/dynamics/step_problem.h"
@@ -55,12 +57,14 @@ struct PyramidStepData {
   int contact_rows = 0;  // r = Σ_i (1 + n_t), the rows of J_c
 };
 
-// Runs engine->Compute(q) and builds the data (u of size n_q,a).
-PyramidStepData BuildPyramidStepData(ContactEngine* engine, const FormulationSettings& settings,
-                                     const Eigen::VectorXd& q, const Eigen::VectorXd& u);
-
-// The same from a contact set and cost already computed (dynamics/step_problem.h).
+// The data of a step from its contact set and cost (dynamics/step_problem.h).
 PyramidStepData BuildPyramidStepData(const StepProblem& problem);
+
+// Runs model.Compute(q) into *contact_data and builds the data (u of size n_q,a) into *out;
+// false (with *failure) when the contact query fails.
+bool BuildPyramidStepData(const ContactModel& model, ContactData* contact_data,
+                          const FormulationSettings& settings, const Eigen::VectorXd& q,
+                          const Eigen::VectorXd& u, PyramidStepData* out, std::string* failure);
 
 // ray_map applied contact by contact: X has r rows (contact-major as J_c), the result m rows
 // (as G). E.g. G = PyramidRowsOf(data, J_c) and dG v = PyramidRowsOf(data, d(J_c v)).
@@ -71,9 +75,9 @@ Eigen::MatrixXd PyramidRowsOf(const PyramidStepData& data, const Eigen::MatrixXd
 // Gᵀβ = J_cᵀ λ.
 Eigen::VectorXd ContactImpulseOf(const PyramidStepData& data, const Eigen::VectorXd& beta);
 
-// The dense derivatives below are the first version's path, kept as the independent test
-// reference of contact_data_derivative.h (which contracts instead of building them: 2·n_v
-// full contact queries and n_v dense m × n_v matrices are ≈ 10 ms on arm_cubes).
+// The dense derivatives below are the independent test reference of
+// contact_data_derivative.h (which contracts instead of building them: 2·n_v full contact
+// queries and n_v dense m × n_v matrices are ≈ 10 ms on arm_cubes).
 // Derivatives along the n_v tangent directions: d_P[k] = ∂P/∂ε_k etc.
 struct PyramidStepDataDerivative {
   std::vector<Eigen::MatrixXd> d_P;  // n_v matrices, n_v × n_v
@@ -83,10 +87,11 @@ struct PyramidStepDataDerivative {
 };
 
 // Central differences of the data at q ⊕ ±ε_data e_k; `at_q` is the data at q (for the
-// structure check). ε_data > 0 [m or rad]; the default ∛ε balances truncation and round-off.
-// Leaves the engine at some perturbed configuration.
-PyramidStepDataDerivative DifferentiatePyramidStepData(
-    ContactEngine* engine, const FormulationSettings& settings, const Eigen::VectorXd& q,
-    const Eigen::VectorXd& u, const PyramidStepData& at_q, double data_step = 6.0555e-6);
+// structure check). ε_data > 0 [m or rad]; ∛ε ≈ 6.0555e-6 balances truncation and round-off.
+// False (with *failure naming the direction) when a contact of q disappears within ±ε_data.
+bool DifferentiatePyramidStepData(const ContactModel& model, const FormulationSettings& settings,
+                                  const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                                  const PyramidStepData& at_q, double data_step,
+                                  PyramidStepDataDerivative* out, std::string* failure);
 
 }  // namespace quasidyn

@@ -4,6 +4,7 @@
 // gradients/log_barrier_gradient.h).
 
 #include <Eigen/Core>
+#include <string>
 
 #include "quasidyn/model/scene.h"
 
@@ -15,6 +16,10 @@ struct VelocityGradient {
   Eigen::MatrixXd dv_du;  // ∂v*/∂u (n_v × n_q,a)
   int active_rows = 0;    // exact QP: rows of the pyramid kept active; barrier: all rows
   int kkt_rank = 0;       // numerical rank of the linear system solved (its size if regular)
+  // False when the linear system could not be factorised (a numerical outcome, not a caller's
+  // mistake): dv_dq and dv_du are then empty and `failure` says why.
+  bool ok = true;
+  std::string failure;
 };
 
 // ∂τ_h/∂u = [0; h K_a] (n_v × n_q,a), quasi_dynamic_cost.h; h [s].

@@ -57,7 +57,8 @@ InverseKinematicsResult SolveInverseKinematics(const Scene& scene, int robot_ins
                                                const Eigen::VectorXd& q_initial,
                                                const InverseKinematicsSettings& settings) {
   ValidateInputs(scene, robot_instance, target, settings);
-  Kinematics kinematics(scene);
+  // The kinematics lives only in this call, so it may share `scene` without owning it.
+  Kinematics kinematics(BorrowScene(scene));
   kinematics.Update(q_initial);  // checks the size and finiteness of q_initial
 
   // The robot's variables: (index in v, index in q) of each of its joint coordinates.

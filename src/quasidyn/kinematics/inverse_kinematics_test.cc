@@ -7,14 +7,15 @@
 #include <stdexcept>
 
 #include "quasidyn/kinematics/kinematics.h"
-#include "quasidyn/kinematics/test_scenes.h"
+#include "quasidyn/testing/hand_built_scenes.h"
+#include "quasidyn/testing/shared_scene.h"
 
 namespace quasidyn {
 namespace {
 
-using test::MakePose;
-using test::SceneBuilder;
-using test::TwoLinkArm;
+using testing::MakePose;
+using testing::SceneBuilder;
+using testing::TwoLinkArm;
 
 // A spatial six-revolute arm (axes z, y, y, z, y, z) after a floating object, so that the
 // robot's block of q does not start at 0.
@@ -99,7 +100,7 @@ TEST(InverseKinematicsTest, ReachesPoseWithOrientation) {
   Eigen::VectorXd q_goal = scene.q0;
   const int start = scene.instances[arm.instance].q_start;
   q_goal.segment(start, 6) << 0.5, -0.4, 0.7, 0.3, -0.6, 0.2;
-  Kinematics kinematics(scene);
+  Kinematics kinematics(testing::Shared(scene));
   kinematics.Update(q_goal);
   InverseKinematicsTarget target;
   target.body = arm.hand;

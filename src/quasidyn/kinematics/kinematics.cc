@@ -1,9 +1,11 @@
 #include "quasidyn/kinematics/kinematics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "quasidyn/common/argument_check.h"
 #include "quasidyn/math/quaternion.h"
 
 namespace quasidyn {
@@ -63,27 +65,25 @@ void ValidateScene(const Scene& scene) {
   }
 }
 
-void CheckVector(const char* caller, const char* what, const Eigen::VectorXd& x, int size) {
-  if (x.size() != size) {
-    throw std::invalid_argument(std::string(caller) + ": " + what + " has size " +
-                                std::to_string(x.size()) + ", expected " + std::to_string(size));
-  }
-  for (int i = 0; i < size; ++i) {
-    if (!std::isfinite(x[i])) {
-      throw std::invalid_argument(std::string(caller) + ": " + what + "[" + std::to_string(i) +
-                                  "] is not finite");
+void CheckQuaternions(const char* caller, const Scene& scene, const Eigen::VectorXd& q) {
+  for (const Joint& joint : scene.joints) {
+    if (joint.type == JointType::kFloating && q.segment<4>(joint.q_start + 3).norm() == 0.0) {
+      ThrowInvalidArgument(caller, "the quaternion of floating joint '" + joint.name + "' (q[" +
+                                       std::to_string(joint.q_start + 3) + "..]) is zero");
     }
   }
 }
 
-void CheckQuaternions(const char* caller, const Scene& scene, const Eigen::VectorXd& q) {
-  for (const Joint& joint : scene.joints) {
-    if (joint.type == JointType::kFloating && q.segment<4>(joint.q_start + 3).norm() == 0.0) {
-      throw std::invalid_argument(std::string(caller) + ": the quaternion of floating joint '" +
-                                  joint.name + "' (q[" + std::to_string(joint.q_start + 3) +
-                                  "..]) is zero");
-    }
+// The velocity columns of the joints from `body` up to the world, in that order (the body's
+// own joint first), each joint's columns increasing.
+std::vector<int> ChainWalk(const Scene& scene, int body) {
+  std::vector<int> columns;
+  for (int j = scene.bodies[body].parent_joint; j >= 0;
+       j = ParentJointOf(scene, scene.joints[j].parent_body)) {
+    const Joint& joint = scene.joints[j];
+    for (int k = 0; k < JointNv(joint.type); ++k) columns.push_back(joint.v_start + k);
   }
+  return columns;
 }
 
 // X_JC: the child frame in the joint frame for the joint's coordinates (model/scene.h).
@@ -113,20 +113,48 @@ Eigen::Isometry3d JointMotion(const Joint& joint, const Eigen::VectorXd& q) {
 
 }  // namespace
 
-Kinematics::Kinematics(const Scene& scene)
-    : scene_(scene),
-      X_WB_(scene.bodies.size(), Eigen::Isometry3d::Identity()),
-      X_WJ_(scene.joints.size(), Eigen::Isometry3d::Identity()) {
-  ValidateScene(scene);
+Kinematics::Kinematics(ScenePtr scene) : scene_(std::move(scene)) {
+  QUASIDYN_CHECK_ARGUMENT(scene_ != nullptr, "Kinematics", "the scene is null");
+  ValidateScene(*scene_);
+  X_WB_.assign(scene_->bodies.size(), Eigen::Isometry3d::Identity());
+  X_WJ_.assign(scene_->joints.size(), Eigen::Isometry3d::Identity());
+  chain_columns_.resize(scene_->bodies.size());
+  chain_walks_.resize(scene_->bodies.size());
+  walk_to_sorted_.resize(scene_->bodies.size());
+  for (int b = 1; b < static_cast<int>(scene_->bodies.size()); ++b) {
+    chain_walks_[b] = ChainWalk(*scene_, b);
+    chain_columns_[b] = chain_walks_[b];
+    std::sort(chain_columns_[b].begin(), chain_columns_[b].end());
+    for (const int v : chain_walks_[b]) {
+      const auto sorted = std::lower_bound(chain_columns_[b].begin(), chain_columns_[b].end(), v);
+      walk_to_sorted_[b].push_back(static_cast<int>(sorted - chain_columns_[b].begin()));
+    }
+    max_chain_size_ = std::max(max_chain_size_, static_cast<int>(chain_columns_[b].size()));
+  }
+  mass_scratch_.resize(scene_->bodies.size());
+  for (size_t b = 1; b < scene_->bodies.size(); ++b) {
+    const int n = static_cast<int>(chain_walks_[b].size());
+    mass_scratch_[b].J_com_columns.resize(3, n);
+    mass_scratch_[b].J_rot_columns.resize(3, n);
+    mass_scratch_[b].rotated_inertia_rows.resize(n, 3);
+    mass_scratch_[b].block.resize(n, n);
+  }
+  instance_bodies_.resize(scene_->instances.size());
+  for (int b = 1; b < static_cast<int>(scene_->bodies.size()); ++b) {
+    const int instance = scene_->bodies[b].instance;
+    if (instance >= 0 && instance < static_cast<int>(instance_bodies_.size()))
+      instance_bodies_[instance].push_back(b);
+  }
 }
 
 void Kinematics::Update(const Eigen::VectorXd& q) {
-  CheckVector("Kinematics::Update", "q", q, scene_.nq);
-  CheckQuaternions("Kinematics::Update", scene_, q);
+  const Scene& scene = *scene_;
+  CheckVector("Kinematics::Update", "q", q, scene.nq, "n_q");
+  CheckQuaternions("Kinematics::Update", scene, q);
   q_ = q;
   // Joints are ordered parents first, so X_WP is ready when joint j is reached.
-  for (size_t j = 0; j < scene_.joints.size(); ++j) {
-    const Joint& joint = scene_.joints[j];
+  for (size_t j = 0; j < scene.joints.size(); ++j) {
+    const Joint& joint = scene.joints[j];
     X_WJ_[j] = X_WB_[joint.parent_body] * joint.X_PJ;
     X_WB_[joint.child_body] = X_WJ_[j] * JointMotion(joint, q);
   }
@@ -135,123 +163,164 @@ void Kinematics::Update(const Eigen::VectorXd& q) {
 // Each joint's columns are the velocity of the point p_W per unit joint velocity
 // (Murray, Li & Sastry 1994, §3.4, the spatial Jacobian: a revolute twist moves p by
 // a × (p − o), a prismatic one by a; planar and floating joints are their translation
-// and rotation columns, the rotation pivoting about the child origin o_C).
-void Kinematics::PointJacobian(int body, const Eigen::Vector3d& p_W, Eigen::MatrixXd* J) const {
-  if (J == nullptr) throw std::invalid_argument("Kinematics::PointJacobian: J is null");
-  if (body < 0 || body >= static_cast<int>(scene_.bodies.size())) {
-    throw std::invalid_argument("Kinematics::PointJacobian: body index " + std::to_string(body) +
-                                " out of range");
-  }
-  if (J->rows() != 3 || J->cols() != scene_.nv) J->resize(3, scene_.nv);
-  J->setZero();
-  for (int j = ParentJointOf(scene_, body); j >= 0;
-       j = ParentJointOf(scene_, scene_.joints[j].parent_body)) {
-    const Joint& joint = scene_.joints[j];
+// and rotation columns, the rotation pivoting about the child origin o_C). column(v) is
+// where velocity coordinate v's column goes; only the body's ancestor joints are visited,
+// and column() is called once per coordinate of the body's ChainWalk, in that order.
+template <typename Column>
+void Kinematics::FillPointJacobian(int body, const Eigen::Vector3d& p_W, Column column) const {
+  for (int j = ParentJointOf(*scene_, body); j >= 0;
+       j = ParentJointOf(*scene_, scene_->joints[j].parent_body)) {
+    const Joint& joint = scene_->joints[j];
     const auto R_WJ = X_WJ_[j].linear();
     const int v = joint.v_start;
     switch (joint.type) {
       case JointType::kFixed:
         break;
       case JointType::kRevolute:
-        J->col(v) = (R_WJ * joint.axis).cross(p_W - X_WJ_[j].translation());
+        column(v) = (R_WJ * joint.axis).cross(p_W - X_WJ_[j].translation());
         break;
       case JointType::kPrismatic:
-        J->col(v) = R_WJ * joint.axis;
+        column(v) = R_WJ * joint.axis;
         break;
       case JointType::kPlanar: {
         const Eigen::Vector3d r = p_W - X_WB_[joint.child_body].translation();
-        J->col(v) = R_WJ.col(0);
-        J->col(v + 1) = R_WJ.col(1);
-        J->col(v + 2) = R_WJ.col(2).cross(r);
+        column(v) = R_WJ.col(0);
+        column(v + 1) = R_WJ.col(1);
+        column(v + 2) = R_WJ.col(2).cross(r);
         break;
       }
       case JointType::kFloating: {
         const Eigen::Vector3d r = p_W - X_WB_[joint.child_body].translation();
-        J->block<3, 3>(0, v) = R_WJ;
-        for (int k = 0; k < 3; ++k) J->col(v + 3 + k) = R_WJ.col(k).cross(r);
+        for (int k = 0; k < 3; ++k) column(v + k) = R_WJ.col(k);
+        for (int k = 0; k < 3; ++k) column(v + 3 + k) = R_WJ.col(k).cross(r);
         break;
       }
     }
   }
 }
 
-void Kinematics::RotationalJacobian(int body, Eigen::MatrixXd* J) const {
-  if (J == nullptr) throw std::invalid_argument("Kinematics::RotationalJacobian: J is null");
-  if (body < 0 || body >= static_cast<int>(scene_.bodies.size())) {
-    throw std::invalid_argument("Kinematics::RotationalJacobian: body index " +
-                                std::to_string(body) + " out of range");
-  }
-  if (J->rows() != 3 || J->cols() != scene_.nv) J->resize(3, scene_.nv);
-  J->setZero();
-  for (int j = ParentJointOf(scene_, body); j >= 0;
-       j = ParentJointOf(scene_, scene_.joints[j].parent_body)) {
-    const Joint& joint = scene_.joints[j];
+template <typename Column>
+void Kinematics::FillRotationalJacobian(int body, Column column) const {
+  for (int j = ParentJointOf(*scene_, body); j >= 0;
+       j = ParentJointOf(*scene_, scene_->joints[j].parent_body)) {
+    const Joint& joint = scene_->joints[j];
     const auto R_WJ = X_WJ_[j].linear();
     const int v = joint.v_start;
     switch (joint.type) {
       case JointType::kFixed:
+        break;
       case JointType::kPrismatic:
+        column(v).setZero();
         break;
       case JointType::kRevolute:
-        J->col(v) = R_WJ * joint.axis;
+        column(v) = R_WJ * joint.axis;
         break;
       case JointType::kPlanar:
-        J->col(v + 2) = R_WJ.col(2);
+        column(v).setZero();
+        column(v + 1).setZero();
+        column(v + 2) = R_WJ.col(2);
         break;
       case JointType::kFloating:
-        J->block<3, 3>(0, v + 3) = R_WJ;
+        for (int k = 0; k < 3; ++k) column(v + k).setZero();
+        for (int k = 0; k < 3; ++k) column(v + 3 + k) = R_WJ.col(k);
         break;
     }
   }
+}
+
+void Kinematics::CheckBody(int body, const char* where) const {
+  QUASIDYN_CHECK_ARGUMENT(body >= 0 && body < static_cast<int>(scene_->bodies.size()), where,
+                          "body index " + std::to_string(body) + " out of range");
+}
+
+void Kinematics::PointJacobian(int body, const Eigen::Vector3d& p_W, Eigen::MatrixXd* J) const {
+  QUASIDYN_CHECK_ARGUMENT(J != nullptr, "Kinematics::PointJacobian", "J is null");
+  CheckBody(body, "Kinematics::PointJacobian");
+  if (J->rows() != 3 || J->cols() != scene_->nv) J->resize(3, scene_->nv);
+  J->setZero();
+  FillPointJacobian(body, p_W, [J](int v) { return J->col(v); });
+}
+
+void Kinematics::RotationalJacobian(int body, Eigen::MatrixXd* J) const {
+  QUASIDYN_CHECK_ARGUMENT(J != nullptr, "Kinematics::RotationalJacobian", "J is null");
+  CheckBody(body, "Kinematics::RotationalJacobian");
+  if (J->rows() != 3 || J->cols() != scene_->nv) J->resize(3, scene_->nv);
+  J->setZero();
+  FillRotationalJacobian(body, [J](int v) { return J->col(v); });
+}
+
+void Kinematics::ChainPointJacobian(int body, const Eigen::Vector3d& p_W,
+                                    Eigen::Ref<Eigen::Matrix3Xd> J) const {
+  CheckBody(body, "Kinematics::ChainPointJacobian");
+  CheckSize("Kinematics::ChainPointJacobian", "J's columns", J.cols(),
+            static_cast<Eigen::Index>(chain_columns_[body].size()), "the chain's length");
+  const std::vector<int>& position = walk_to_sorted_[body];
+  int walk = 0;
+  FillPointJacobian(body, p_W, [&J, &position, &walk](int) { return J.col(position[walk++]); });
+}
+
+void Kinematics::ChainRotationalJacobian(int body, Eigen::Ref<Eigen::Matrix3Xd> J) const {
+  CheckBody(body, "Kinematics::ChainRotationalJacobian");
+  CheckSize("Kinematics::ChainRotationalJacobian", "J's columns", J.cols(),
+            static_cast<Eigen::Index>(chain_columns_[body].size()), "the chain's length");
+  const std::vector<int>& position = walk_to_sorted_[body];
+  int walk = 0;
+  FillRotationalJacobian(body, [&J, &position, &walk](int) { return J.col(position[walk++]); });
 }
 
 // M = Σ_b m_b J_com,bᵀ J_com,b + J_ω,bᵀ (R_WB I_b R_WBᵀ) J_ω,b: the kinetic energy of
 // rigid bodies, ½ Σ (m |v_com|² + ω·I_W ω) (Featherstone, "Rigid Body Dynamics
 // Algorithms", 2008, eq. 6.2 written with body Jacobians). Only each body's ancestor
 // columns are non-zero, so the products use those columns alone.
-Eigen::MatrixXd Kinematics::MassMatrix() const {
-  const int nv = scene_.nv;
-  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(nv, nv);
-  Eigen::MatrixXd J_com, J_rot;
-  std::vector<int> columns;
-  columns.reserve(nv);
-  Eigen::Matrix<double, 3, Eigen::Dynamic> J_com_columns, J_rot_columns;
-  for (int b = 1; b < static_cast<int>(scene_.bodies.size()); ++b) {
-    const Body& body = scene_.bodies[b];
-    columns.clear();
-    for (int j = body.parent_joint; j >= 0;
-         j = ParentJointOf(scene_, scene_.joints[j].parent_body)) {
-      const Joint& joint = scene_.joints[j];
-      for (int k = 0; k < JointNv(joint.type); ++k) columns.push_back(joint.v_start + k);
-    }
-    if (columns.empty()) continue;
-    const Eigen::Isometry3d& X_WB = X_WB_[b];
-    PointJacobian(b, X_WB * body.com, &J_com);
-    RotationalJacobian(b, &J_rot);
-    const int n = static_cast<int>(columns.size());
-    J_com_columns.resize(3, n);
-    J_rot_columns.resize(3, n);
-    for (int c = 0; c < n; ++c) {
-      J_com_columns.col(c) = J_com.col(columns[c]);
-      J_rot_columns.col(c) = J_rot.col(columns[c]);
-    }
-    const Eigen::Matrix3d inertia_W = X_WB.linear() * body.inertia * X_WB.linear().transpose();
-    const Eigen::MatrixXd block = body.mass * J_com_columns.transpose() * J_com_columns +
-                                  J_rot_columns.transpose() * inertia_W * J_rot_columns;
-    for (int r = 0; r < n; ++r) {
-      for (int c = 0; c < n; ++c) M(columns[r], columns[c]) += block(r, c);
-    }
+void Kinematics::AddBodyMass(int b, int offset, Eigen::MatrixXd* M) const {
+  const Body& body = scene_->bodies[b];
+  const std::vector<int>& columns = chain_walks_[b];
+  if (columns.empty()) return;
+  const Eigen::Isometry3d& X_WB = X_WB_[b];
+  const int n = static_cast<int>(columns.size());
+  BodyMassScratch& s = mass_scratch_[b];  // sized n at construction
+  // The columns in the order of `columns` (the body's joint first, up to the world): the
+  // order in which the Fill functions visit them.
+  int walk = 0;
+  FillPointJacobian(b, X_WB * body.com, [&s, &walk](int) { return s.J_com_columns.col(walk++); });
+  walk = 0;
+  FillRotationalJacobian(b, [&s, &walk](int) { return s.J_rot_columns.col(walk++); });
+  const Eigen::Matrix3d inertia_W = X_WB.linear() * body.inertia * X_WB.linear().transpose();
+  s.rotated_inertia_rows.noalias() = s.J_rot_columns.transpose() * inertia_W;
+  s.block.noalias() = body.mass * s.J_com_columns.transpose() * s.J_com_columns +
+                      s.rotated_inertia_rows * s.J_rot_columns;
+  for (int r = 0; r < n; ++r) {
+    for (int c = 0; c < n; ++c) (*M)(columns[r] - offset, columns[c] - offset) += s.block(r, c);
   }
+}
+
+Eigen::MatrixXd Kinematics::MassMatrix() const {
+  const int nv = scene_->nv;
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(nv, nv);
+  for (int b = 1; b < static_cast<int>(scene_->bodies.size()); ++b) AddBodyMass(b, 0, &M);
   // Rounding can leave the two triangles a few ulps apart; make M exactly symmetric.
   return 0.5 * (M + M.transpose());
 }
 
+void Kinematics::InstanceMassMatrix(int instance, Eigen::MatrixXd* block) const {
+  QUASIDYN_CHECK_ARGUMENT(instance >= 0 && instance < static_cast<int>(scene_->instances.size()),
+                          "Kinematics::InstanceMassMatrix",
+                          "instance index " + std::to_string(instance) + " out of range");
+  const ModelInstance& model = scene_->instances[instance];
+  instance_sum_.setZero(model.nv, model.nv);
+  for (const int b : instance_bodies_[instance]) AddBodyMass(b, model.v_start, &instance_sum_);
+  block->resize(model.nv, model.nv);
+  // As MassMatrix: the two triangles averaged, entry by entry.
+  for (int c = 0; c < model.nv; ++c)
+    for (int r = 0; r < model.nv; ++r)
+      (*block)(r, c) = 0.5 * (instance_sum_(r, c) + instance_sum_(c, r));
+}
+
 Eigen::MatrixXd Kinematics::VelocityToQdot() const {
-  if (q_.size() != scene_.nq) {
-    throw std::logic_error("Kinematics::VelocityToQdot: call Update(q) first");
-  }
-  Eigen::MatrixXd N = Eigen::MatrixXd::Zero(scene_.nq, scene_.nv);
-  for (const Joint& joint : scene_.joints) {
+  QUASIDYN_CHECK_ARGUMENT(q_.size() == scene_->nq, "Kinematics::VelocityToQdot",
+                          "call Update(q) first");
+  Eigen::MatrixXd N = Eigen::MatrixXd::Zero(scene_->nq, scene_->nv);
+  for (const Joint& joint : scene_->joints) {
     if (joint.type == JointType::kFloating) {
       N.block<3, 3>(joint.q_start, joint.v_start).setIdentity();
       // The rotation used for the poses is that of the normalised quaternion.
@@ -267,11 +336,21 @@ Eigen::MatrixXd Kinematics::VelocityToQdot() const {
 
 Eigen::VectorXd IntegrateConfiguration(const Scene& scene, const Eigen::VectorXd& q,
                                        const Eigen::VectorXd& v, double dt) {
-  CheckVector("IntegrateConfiguration", "q", q, scene.nq);
-  CheckVector("IntegrateConfiguration", "v", v, scene.nv);
-  if (!std::isfinite(dt)) throw std::invalid_argument("IntegrateConfiguration: dt is not finite");
+  Eigen::VectorXd next;
+  IntegrateConfiguration(scene, q, v, dt, &next);
+  return next;
+}
+
+void IntegrateConfiguration(const Scene& scene, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                            double dt, Eigen::VectorXd* next_out) {
+  CheckVector("IntegrateConfiguration", "q", q, scene.nq, "n_q");
+  CheckVector("IntegrateConfiguration", "v", v, scene.nv, "n_v");
+  QUASIDYN_CHECK_ARGUMENT(std::isfinite(dt), "IntegrateConfiguration", "dt is not finite");
+  QUASIDYN_CHECK_ARGUMENT(next_out != nullptr && next_out != &q, "IntegrateConfiguration",
+                          "the output must be a vector other than q");
   CheckQuaternions("IntegrateConfiguration", scene, q);
-  Eigen::VectorXd next = q;
+  Eigen::VectorXd& next = *next_out;
+  next = q;
   for (const Joint& joint : scene.joints) {
     if (joint.type == JointType::kFloating) {
       next.segment<3>(joint.q_start) += dt * v.segment<3>(joint.v_start);
@@ -282,15 +361,11 @@ Eigen::VectorXd IntegrateConfiguration(const Scene& scene, const Eigen::VectorXd
       next.segment(joint.q_start, n) += dt * v.segment(joint.v_start, n);
     }
   }
-  return next;
 }
 
 void NormalizeQuaternions(const Scene& scene, Eigen::VectorXd* q) {
-  if (q == nullptr) throw std::invalid_argument("NormalizeQuaternions: q is null");
-  if (q->size() != scene.nq) {
-    throw std::invalid_argument("NormalizeQuaternions: q has size " + std::to_string(q->size()) +
-                                ", expected " + std::to_string(scene.nq));
-  }
+  QUASIDYN_CHECK_ARGUMENT(q != nullptr, "NormalizeQuaternions", "q is null");
+  CheckSize("NormalizeQuaternions", "q", q->size(), scene.nq, "n_q");
   for (const Joint& joint : scene.joints) {
     if (joint.type != JointType::kFloating) continue;
     q->segment<4>(joint.q_start + 3) = NormalizeQuaternion(q->segment<4>(joint.q_start + 3));

@@ -8,10 +8,9 @@
 // where N is the identity except for floating joints, whose quaternion block is
 // the map E(Q) of math/quaternion.h.
 
-#include <vector>
-
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <vector>
 
 #include "quasidyn/model/scene.h"
 
@@ -19,13 +18,17 @@ namespace quasidyn {
 
 class Kinematics {
  public:
-  explicit Kinematics(const Scene& scene);  // keeps a reference: scene must outlive this
+  // Shares the scene (model/scene.h, ScenePtr). Checks the scene's joint structure once and
+  // throws std::invalid_argument naming the first bad joint or body.
+  explicit Kinematics(ScenePtr scene);
 
   // Computes every body pose at q (size nq). Throws std::invalid_argument on a wrong
-  // size or a non-finite entry. Quaternions are normalised before use.
+  // size, a non-finite entry or a zero quaternion. Quaternions are normalised before use.
+  // No heap allocation after the first call.
   void Update(const Eigen::VectorXd& q);
 
-  const Scene& scene() const { return scene_; }
+  const Scene& scene() const { return *scene_; }
+  const ScenePtr& scene_ptr() const { return scene_; }
   const Eigen::VectorXd& q() const { return q_; }
   // X_WB of body `body` (the world's is the identity).
   const Eigen::Isometry3d& BodyPose(int body) const { return X_WB_[body]; }
@@ -38,24 +41,71 @@ class Kinematics {
   // Rotational Jacobian (3 × nv): ω_WB (world frame) = J v.
   void RotationalJacobian(int body, Eigen::MatrixXd* J) const;
 
+  // The same Jacobians on the body's chain columns only (ChainColumns(body), in that order),
+  // into J of exactly 3 × |ChainColumns(body)| (e.g. the leading columns of a buffer of
+  // MaxChainSize() columns, so that callers never reallocate). Entry for entry the non-zero
+  // columns of PointJacobian / RotationalJacobian.
+  void ChainPointJacobian(int body, const Eigen::Vector3d& p_W,
+                          Eigen::Ref<Eigen::Matrix3Xd> J) const;
+  void ChainRotationalJacobian(int body, Eigen::Ref<Eigen::Matrix3Xd> J) const;
+  // The longest chain of the scene (max over bodies of |ChainColumns(body)|).
+  int MaxChainSize() const { return max_chain_size_; }
+
   // Mass matrix M(q) (nv × nv), symmetric positive definite when every moving body
   // has positive mass and inertia: kinetic energy = ½ vᵀ M v.
   Eigen::MatrixXd MassMatrix() const;
+
+  // The diagonal block of M(q) of object instance `instance` (un-actuated: its velocities
+  // are coupled to no other instance's), nv_i × nv_i, into *block (resized). Equal, entry for
+  // entry, to the same block of MassMatrix(). No heap allocation once *block and the
+  // internal buffers have their sizes (an object: one body, one joint).
+  void InstanceMassMatrix(int instance, Eigen::MatrixXd* block) const;
+
+  // The velocity coordinates whose motion moves body `body` (those of the joints from it up
+  // to the world), increasing: the only non-zero columns of its Jacobians.
+  const std::vector<int>& ChainColumns(int body) const { return chain_columns_[body]; }
 
   // N(q) (nq × nv): q̇ = N(q) v.
   Eigen::MatrixXd VelocityToQdot() const;
 
  private:
-  const Scene& scene_;
+  // Adds body b's m J_comᵀ J_com + J_ωᵀ I_W J_ω on its chain columns into M (indexed from
+  // column `offset`), Featherstone 2008, eq. 6.2.
+  void AddBodyMass(int b, int offset, Eigen::MatrixXd* M) const;
+  template <typename Column>
+  void FillPointJacobian(int body, const Eigen::Vector3d& p_W, Column column) const;
+  template <typename Column>
+  void FillRotationalJacobian(int body, Column column) const;
+  void CheckBody(int body, const char* where) const;
+
+  ScenePtr scene_;
   Eigen::VectorXd q_;
-  std::vector<Eigen::Isometry3d> X_WB_;   // per body
-  std::vector<Eigen::Isometry3d> X_WJ_;   // per joint: the joint frame in world
+  std::vector<Eigen::Isometry3d> X_WB_;          // per body
+  std::vector<Eigen::Isometry3d> X_WJ_;          // per joint: the joint frame in world
+  std::vector<std::vector<int>> chain_columns_;  // per body, increasing
+  std::vector<std::vector<int>> chain_walks_;    // per body, from its joint up (ChainWalk)
+  // Per body, per entry of its walk: that column's place in ChainColumns.
+  std::vector<std::vector<int>> walk_to_sorted_;
+  int max_chain_size_ = 0;
+  std::vector<std::vector<int>> instance_bodies_;  // per instance, increasing
+  // Scratch of the mass matrix, per body sized to its chain once, so that InstanceMassMatrix
+  // does not allocate.
+  struct BodyMassScratch {
+    Eigen::Matrix<double, 3, Eigen::Dynamic> J_com_columns, J_rot_columns;
+    Eigen::Matrix<double, Eigen::Dynamic, 3> rotated_inertia_rows;
+    Eigen::MatrixXd block;
+  };
+  mutable std::vector<BodyMassScratch> mass_scratch_;
+  mutable Eigen::MatrixXd instance_sum_;
 };
 
 // q ⊕ v·dt: moves q along v for dt [s]; floating joints integrate the rotation exactly
 // (exponential map of ω·dt) and renormalise the quaternion. Sizes nq, nv.
 Eigen::VectorXd IntegrateConfiguration(const Scene& scene, const Eigen::VectorXd& q,
                                        const Eigen::VectorXd& v, double dt);
+// The same into *next (resized to n_q; it must not be q): no heap allocation once sized.
+void IntegrateConfiguration(const Scene& scene, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                            double dt, Eigen::VectorXd* next);
 
 // Scales every floating joint's quaternion of q to unit length (in place).
 void NormalizeQuaternions(const Scene& scene, Eigen::VectorXd* q);

@@ -4,20 +4,23 @@
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <vector>
 
-#include "quasidyn/kinematics/test_scenes.h"
+#include "quasidyn/testing/hand_built_scenes.h"
+#include "quasidyn/testing/malloc_counter.h"
+#include "quasidyn/testing/shared_scene.h"
 
 namespace quasidyn {
 namespace {
 
-using test::MakePose;
-using test::MixedForest;
-using test::SceneBuilder;
-using test::TwoLinkArm;
+using testing::MakePose;
+using testing::MixedForest;
+using testing::SceneBuilder;
+using testing::TwoLinkArm;
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
@@ -49,9 +52,9 @@ double CentralDifferenceBound(double h, double third_derivative, double scale) {
 // Checks PointJacobian and RotationalJacobian of every body against central differences
 // of its pose along each velocity direction, moving q with IntegrateConfiguration.
 void ExpectJacobiansMatchFiniteDifferences(const Scene& scene, const Eigen::VectorXd& q) {
-  Kinematics kinematics(scene);
+  Kinematics kinematics(testing::Shared(scene));
   kinematics.Update(q);
-  Kinematics plus(scene), minus(scene);
+  Kinematics plus(testing::Shared(scene)), minus(testing::Shared(scene));
   const double h = CentralDifferenceStep(q);
   const Eigen::Vector3d point_B(0.1, -0.2, 0.15);
   Eigen::MatrixXd J_point, J_rotation;
@@ -85,7 +88,7 @@ void ExpectJacobiansMatchFiniteDifferences(const Scene& scene, const Eigen::Vect
 TEST(KinematicsTest, TwoLinkArmForwardKinematicsClosedForm) {
   TwoLinkArm arm;
   const Scene scene = arm.Build();
-  Kinematics kinematics(scene);
+  Kinematics kinematics(testing::Shared(scene));
   for (const auto& [t1, t2] : {std::pair{0.0, 0.0}, {0.4, -1.3}, {2.5, 3.0}}) {
     kinematics.Update(Eigen::Vector2d(t1, t2));
     const Eigen::Vector3d tip = kinematics.BodyPose(arm.link2) * Eigen::Vector3d(arm.l2, 0, 0);
@@ -108,7 +111,7 @@ TEST(KinematicsTest, FloatingAndPlanarPosesClosedForm) {
   MixedForest forest;
   const Scene scene = forest.Build();
   const Eigen::VectorXd q = MixedConfiguration(scene);
-  Kinematics kinematics(scene);
+  Kinematics kinematics(testing::Shared(scene));
   kinematics.Update(q);
   // Floating: X_WB = X_PJ · (p, R(Q)).
   const Eigen::Isometry3d X_PJ = scene.joints[0].X_PJ;
@@ -149,7 +152,7 @@ TEST(KinematicsTest, JacobiansMatchFiniteDifferencesEveryJointType) {
 TEST(KinematicsTest, JacobianColumnsOutsideAncestorsAreZero) {
   MixedForest forest;
   const Scene scene = forest.Build();
-  Kinematics kinematics(scene);
+  Kinematics kinematics(testing::Shared(scene));
   kinematics.Update(MixedConfiguration(scene));
   Eigen::MatrixXd J(7, 2);  // wrong size on purpose: it must be resized
   kinematics.PointJacobian(forest.puck, Eigen::Vector3d(1, 2, 3), &J);
@@ -165,7 +168,7 @@ TEST(KinematicsTest, JacobianColumnsOutsideAncestorsAreZero) {
 TEST(KinematicsTest, MassMatrixTwoLinkArmClosedForm) {
   TwoLinkArm a;
   const Scene scene = a.Build();
-  Kinematics kinematics(scene);
+  Kinematics kinematics(testing::Shared(scene));
   for (const auto& [t1, t2] : {std::pair{0.0, 0.0}, {0.7, 0.5}, {-1.0, 2.0}, {3.0, -2.6}}) {
     kinematics.Update(Eigen::Vector2d(t1, t2));
     const Eigen::MatrixXd M = kinematics.MassMatrix();
@@ -197,7 +200,7 @@ TEST(KinematicsTest, MassMatrixFloatingBodyClosedForm) {
     const Scene scene = builder.Build();
     Eigen::VectorXd q(7);
     q << 0.5, -0.4, 0.3, Q.w(), Q.x(), Q.y(), Q.z();
-    Kinematics kinematics(scene);
+    Kinematics kinematics(testing::Shared(scene));
     kinematics.Update(q);
     ASSERT_EQ(body, 1);
     // v = (ṗ, ω) in J; the com moves at ṗ + ω × c with c = R com (in J). Kinetic energy
@@ -216,7 +219,7 @@ TEST(KinematicsTest, MassMatrixSymmetricPositiveDefiniteAndKineticEnergy) {
   MixedForest forest;
   const Scene scene = forest.Build();
   const Eigen::VectorXd q = MixedConfiguration(scene);
-  Kinematics kinematics(scene);
+  Kinematics kinematics(testing::Shared(scene));
   kinematics.Update(q);
   const Eigen::MatrixXd M = kinematics.MassMatrix();
   ASSERT_EQ(M.rows(), scene.nv);
@@ -229,7 +232,7 @@ TEST(KinematicsTest, MassMatrixSymmetricPositiveDefiniteAndKineticEnergy) {
   Eigen::VectorXd v(scene.nv);
   for (int i = 0; i < scene.nv; ++i) v[i] = std::sin(1.0 + 2.3 * i);  // |v_i| <= 1
   const double h = CentralDifferenceStep(q);
-  Kinematics plus(scene), minus(scene);
+  Kinematics plus(testing::Shared(scene)), minus(testing::Shared(scene));
   plus.Update(IntegrateConfiguration(scene, q, v, h));
   minus.Update(IntegrateConfiguration(scene, q, v, -h));
   double twice_energy = 0.0, bound = 0.0;
@@ -282,7 +285,7 @@ TEST(KinematicsTest, VelocityToQdotMatchesIntegration) {
   MixedForest forest;
   const Scene scene = forest.Build();
   const Eigen::VectorXd q = MixedConfiguration(scene);
-  Kinematics kinematics(scene);
+  Kinematics kinematics(testing::Shared(scene));
   kinematics.Update(q);
   const Eigen::MatrixXd N = kinematics.VelocityToQdot();
   ASSERT_EQ(N.rows(), scene.nq);
@@ -314,7 +317,7 @@ TEST(KinematicsTest, NormalizeQuaternionsScalesOnlyQuaternions) {
 TEST(KinematicsTest, RejectsBadConfigurations) {
   MixedForest forest;
   const Scene scene = forest.Build();
-  Kinematics kinematics(scene);
+  Kinematics kinematics(testing::Shared(scene));
   const Eigen::VectorXd q = MixedConfiguration(scene);
   EXPECT_THROW(kinematics.Update(Eigen::VectorXd::Zero(scene.nq - 1)), std::invalid_argument);
   Eigen::VectorXd bad = q;
@@ -341,7 +344,7 @@ TEST(KinematicsTest, RejectsBadConfigurations) {
     kinematics.Update(Eigen::VectorXd::Zero(4));
     FAIL() << "no exception";
   } catch (const std::invalid_argument& error) {
-    EXPECT_NE(std::string(error.what()).find("q has size 4, expected 21"), std::string::npos)
+    EXPECT_NE(std::string(error.what()).find("q has size 4, expected n_q = 21"), std::string::npos)
         << error.what();
   }
 }
@@ -352,13 +355,91 @@ TEST(KinematicsTest, RejectsMalformedScenes) {
   std::swap(scene.joints[0], scene.joints[1]);  // child before parent
   scene.bodies[1].parent_joint = 1;
   scene.bodies[2].parent_joint = 0;
-  EXPECT_THROW(Kinematics{scene}, std::invalid_argument);
+  EXPECT_THROW(Kinematics{testing::Shared(scene)}, std::invalid_argument);
   Scene bad_axis = arm.Build();
   bad_axis.joints[1].axis = Eigen::Vector3d(0, 0, 2);
-  EXPECT_THROW(Kinematics{bad_axis}, std::invalid_argument);
+  EXPECT_THROW(Kinematics{testing::Shared(bad_axis)}, std::invalid_argument);
   Scene bad_layout = arm.Build();
   bad_layout.joints[1].q_start = 2;
-  EXPECT_THROW(Kinematics{bad_layout}, std::invalid_argument);
+  EXPECT_THROW(Kinematics{testing::Shared(bad_layout)}, std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace quasidyn
+
+namespace quasidyn {
+namespace {
+
+// An object's diagonal block of M is the same, entry for entry, from InstanceMassMatrix as
+// from MassMatrix; ChainColumns lists exactly the non-zero columns of the body's Jacobians.
+TEST(KinematicsTest, InstanceMassMatrixAndChainColumnsMatchTheDenseOnes) {
+  MixedForest forest;
+  const Scene scene = forest.Build();
+  Kinematics kinematics(testing::Shared(scene));
+  kinematics.Update(MixedConfiguration(scene));
+  const Eigen::MatrixXd M = kinematics.MassMatrix();
+  Eigen::MatrixXd block;
+  for (int i = 0; i < static_cast<int>(scene.instances.size()); ++i) {
+    const ModelInstance& instance = scene.instances[i];
+    kinematics.InstanceMassMatrix(i, &block);
+    ASSERT_EQ(block.rows(), instance.nv);
+    for (int r = 0; r < instance.nv; ++r)
+      for (int c = 0; c < instance.nv; ++c)
+        EXPECT_EQ(block(r, c), M(instance.v_start + r, instance.v_start + c)) << i;
+  }
+  Eigen::MatrixXd J, R;
+  Eigen::Matrix3Xd chain_J, chain_R;
+  for (int b = 1; b < static_cast<int>(scene.bodies.size()); ++b) {
+    const Eigen::Vector3d p_W(0.3, -0.2, 0.1);
+    kinematics.PointJacobian(b, p_W, &J);
+    kinematics.RotationalJacobian(b, &R);
+    const std::vector<int>& columns = kinematics.ChainColumns(b);
+    chain_J.resize(3, static_cast<Eigen::Index>(columns.size()));
+    chain_R.resize(3, static_cast<Eigen::Index>(columns.size()));
+    kinematics.ChainPointJacobian(b, p_W, chain_J);
+    kinematics.ChainRotationalJacobian(b, chain_R);
+    EXPECT_TRUE(std::is_sorted(columns.begin(), columns.end()));
+    ASSERT_EQ(chain_J.cols(), static_cast<int>(columns.size()));
+    for (size_t k = 0; k < columns.size(); ++k) {
+      for (int r = 0; r < 3; ++r) {
+        EXPECT_EQ(chain_J(r, k), J(r, columns[k])) << "body " << b;
+        EXPECT_EQ(chain_R(r, k), R(r, columns[k])) << "body " << b;
+      }
+    }
+    for (int k = 0; k < scene.nv; ++k) {
+      const bool listed = std::find(columns.begin(), columns.end(), k) != columns.end();
+      if (!listed) {
+        EXPECT_EQ(J.col(k).norm(), 0.0) << "body " << b << " column " << k;
+      }
+    }
+  }
+}
+
+TEST(KinematicsTest, UpdateAndIntegrationDoNotAllocateOnceSized) {
+  if (!testing::MallocCountingAvailable()) GTEST_SKIP() << "malloc counting off (sanitizers)";
+  MixedForest forest;
+  const Scene scene = forest.Build();
+  Kinematics kinematics(testing::Shared(scene));
+  const Eigen::VectorXd q = MixedConfiguration(scene);
+  const Eigen::VectorXd v = Eigen::VectorXd::Constant(scene.nv, 0.1);
+  Eigen::VectorXd next;
+  Eigen::MatrixXd block;
+  kinematics.Update(q);
+  IntegrateConfiguration(scene, q, v, 0.01, &next);
+  int object = -1;  // an un-actuated instance: the blocks the step's cost needs
+  for (int i = 0; i < static_cast<int>(scene.instances.size()); ++i)
+    if (!scene.instances[i].actuated && scene.instances[i].nv > 0) object = i;
+  ASSERT_GE(object, 0);
+  kinematics.InstanceMassMatrix(object, &block);
+  testing::MallocCounter counter;
+  kinematics.Update(q);
+  IntegrateConfiguration(scene, q, v, 0.01, &next);
+  kinematics.InstanceMassMatrix(object, &block);
+  EXPECT_EQ(counter.count(), 0);
+}
+
+TEST(KinematicsTest, NullSceneIsRejected) {
+  EXPECT_THROW(Kinematics{ScenePtr()}, std::invalid_argument);
 }
 
 }  // namespace

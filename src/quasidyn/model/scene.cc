@@ -6,22 +6,31 @@ namespace quasidyn {
 
 const char* JointTypeName(JointType type) {
   switch (type) {
-    case JointType::kFixed: return "fixed";
-    case JointType::kRevolute: return "revolute";
-    case JointType::kPrismatic: return "prismatic";
-    case JointType::kPlanar: return "planar";
-    case JointType::kFloating: return "floating";
+    case JointType::kFixed:
+      return "fixed";
+    case JointType::kRevolute:
+      return "revolute";
+    case JointType::kPrismatic:
+      return "prismatic";
+    case JointType::kPlanar:
+      return "planar";
+    case JointType::kFloating:
+      return "floating";
   }
   return "unknown";
 }
 
 int JointNq(JointType type) {
   switch (type) {
-    case JointType::kFixed: return 0;
+    case JointType::kFixed:
+      return 0;
     case JointType::kRevolute:
-    case JointType::kPrismatic: return 1;
-    case JointType::kPlanar: return 3;
-    case JointType::kFloating: return 7;
+    case JointType::kPrismatic:
+      return 1;
+    case JointType::kPlanar:
+      return 3;
+    case JointType::kFloating:
+      return 7;
   }
   return 0;
 }
@@ -44,8 +53,7 @@ int Scene::GeometryIndex(const std::string& n) const { return IndexByName(geomet
 bool Scene::IsFiltered(int body_a, int body_b) const {
   if (body_a == body_b) return true;
   const std::pair<int, int> key{std::min(body_a, body_b), std::max(body_a, body_b)};
-  return std::find(collision_filter.begin(), collision_filter.end(), key) !=
-         collision_filter.end();
+  return std::find(collision_filter.begin(), collision_filter.end(), key) != collision_filter.end();
 }
 
 Eigen::VectorXd Scene::ActuatedStiffness() const {

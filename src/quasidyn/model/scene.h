@@ -3,12 +3,12 @@
 // (robots and objects), collision geometry, and the simulation parameters.
 // Built by the YAML loader (io/scene_loader.h); read by every layer above.
 
-#include <map>
-#include <string>
-#include <vector>
-
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "quasidyn/model/shape.h"
 
@@ -31,23 +31,23 @@ int JointNq(JointType type);
 int JointNv(JointType type);
 
 struct Body {
-  std::string name;                       // unique in the scene; bodies[0] is "world"
-  double mass = 0.0;                      // [kg], > 0 for every body but the world
-  Eigen::Vector3d com = Eigen::Vector3d::Zero();       // centre of mass in B [m]
-  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();   // about the com, in B [kg·m²], SPD
-  int parent_joint = -1;                  // index into Scene::joints; -1 for the world
-  int instance = -1;                      // index into Scene::instances; -1 for the world
+  std::string name;                                   // unique in the scene; bodies[0] is "world"
+  double mass = 0.0;                                  // [kg], > 0 for every body but the world
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();      // centre of mass in B [m]
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // about the com, in B [kg·m²], SPD
+  int parent_joint = -1;                              // index into Scene::joints; -1 for the world
+  int instance = -1;  // index into Scene::instances; -1 for the world
 };
 
 struct Joint {
-  std::string name;                       // unique in the scene
+  std::string name;  // unique in the scene
   JointType type = JointType::kFixed;
-  int parent_body = 0;                    // index into Scene::bodies
-  int child_body = 0;                     // index into Scene::bodies
+  int parent_body = 0;                                     // index into Scene::bodies
+  int child_body = 0;                                      // index into Scene::bodies
   Eigen::Isometry3d X_PJ = Eigen::Isometry3d::Identity();  // joint frame in the parent
-  Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();          // unit, in J (revolute, prismatic)
-  int q_start = 0;                        // first index of this joint in q
-  int v_start = 0;                        // first index of this joint in v
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();         // unit, in J (revolute, prismatic)
+  int q_start = 0;                                         // first index of this joint in q
+  int v_start = 0;                                         // first index of this joint in v
   // Impedance of an actuated joint: stiffness K [N/m prismatic, N·m/rad revolute], > 0.
   // Zero for the joints of objects (un-actuated).
   double stiffness = 0.0;
@@ -56,19 +56,19 @@ struct Joint {
 // A robot (actuated, fixed base, revolute/prismatic/fixed joints only) or an
 // object (un-actuated: one floating joint in 3D, one planar joint in 2D, or fixed).
 struct ModelInstance {
-  std::string name;                       // unique in the scene
-  bool actuated = false;                  // robots are actuated, objects are not
-  std::vector<int> bodies;                // indices into Scene::bodies
-  std::vector<int> joints;                // indices into Scene::joints, parents first
-  int q_start = 0, nq = 0;                // its block of q
-  int v_start = 0, nv = 0;                // its block of v
+  std::string name;         // unique in the scene
+  bool actuated = false;    // robots are actuated, objects are not
+  std::vector<int> bodies;  // indices into Scene::bodies
+  std::vector<int> joints;  // indices into Scene::joints, parents first
+  int q_start = 0, nq = 0;  // its block of q
+  int v_start = 0, nv = 0;  // its block of v
 };
 
 // Piecewise-linear commands q̄_a(t) for one robot: knot times [s] strictly increasing,
 // one commanded position vector (size = the robot's nv) per knot. Before the first
 // knot the first position holds, after the last knot the last one.
 struct RobotSchedule {
-  int instance = -1;                      // index into Scene::instances
+  int instance = -1;  // index into Scene::instances
   std::vector<double> times;
   std::vector<Eigen::VectorXd> positions;
 };
@@ -79,45 +79,55 @@ enum class FrictionCombination { kMin, kGeometricMean, kHarmonic };
 // Parameters of the time-stepping formulation, kept as the scene file gave them;
 // the dynamics layer validates and interprets them.
 struct FormulationSpec {
-  std::string type = "qp";                // qp | socp | log-barrier | lcp
+  std::string type = "qp";  // qp | socp | log-barrier | lcp
   std::map<std::string, double> parameters;
 };
 
 struct Scene {
   std::string name;
-  std::string source_file;                // for error messages; empty for inline scenes
-  bool planar = false;                    // bodies move in the world x-y plane
+  std::string source_file;                   // for error messages; empty for inline scenes
+  bool planar = false;                       // bodies move in the world x-y plane
   Eigen::Vector3d gravity{0.0, 0.0, -9.81};  // [m/s²]
-  double time_step = 0.01;                // h [s], > 0
-  double contact_tolerance = 0.01;        // ε [m], >= 0: contacts with φ <= ε are kept
-  int friction_rays = 4;                  // n_d, the friction-pyramid ray count (3D, >= 3)
+  double time_step = 0.01;                   // h [s], > 0
+  double contact_tolerance = 0.01;           // ε [m], >= 0: contacts with φ <= ε are kept
+  int friction_rays = 4;                     // n_d, the friction-pyramid ray count (3D, >= 3)
   FrictionCombination friction_combination = FrictionCombination::kHarmonic;
   FormulationSpec formulation;
 
-  std::vector<Body> bodies;               // bodies[0] is the world
+  std::vector<Body> bodies;  // bodies[0] is the world
   std::vector<Joint> joints;
-  std::vector<ModelInstance> instances;   // objects first, then robots (q = [q_u; q_a])
+  std::vector<ModelInstance> instances;  // objects first, then robots (q = [q_u; q_a])
   std::vector<CollisionGeometry> geometries;
   // Pairs of bodies whose shapes never collide (indices, first < second). Bodies joined
   // by a joint are filtered automatically by the loader.
   std::vector<std::pair<int, int>> collision_filter;
 
-  Eigen::VectorXd q0;                     // initial configuration (size nq)
+  Eigen::VectorXd q0;  // initial configuration (size nq)
   std::vector<RobotSchedule> schedules;
 
-  int nq = 0, nv = 0;                     // totals
-  int nq_u = 0, nv_u = 0;                 // un-actuated (objects) block, first
-  int nq_a = 0, nv_a = 0;                 // actuated (robots) block, after; nq_a == nv_a
+  int nq = 0, nv = 0;      // totals
+  int nq_u = 0, nv_u = 0;  // un-actuated (objects) block, first
+  int nq_a = 0, nv_a = 0;  // actuated (robots) block, after; nq_a == nv_a
 
-  int BodyIndex(const std::string& name) const;       // -1 when absent
-  int InstanceIndex(const std::string& name) const;   // -1 when absent
-  int GeometryIndex(const std::string& name) const;   // -1 when absent
+  int BodyIndex(const std::string& name) const;      // -1 when absent
+  int InstanceIndex(const std::string& name) const;  // -1 when absent
+  int GeometryIndex(const std::string& name) const;  // -1 when absent
   bool IsFiltered(int body_a, int body_b) const;
   // K_a, the diagonal of actuated joint stiffnesses (size nv_a).
   Eigen::VectorXd ActuatedStiffness() const;
   // The commanded q̄_a at time t [s] (size nq_a); robots without a schedule hold q0.
   Eigen::VectorXd CommandAt(double t) const;
-  double ScheduleEnd() const;                          // last knot time [s], 0 if none
+  double ScheduleEnd() const;  // last knot time [s], 0 if none
 };
+
+// How every object that reads a scene after its constructor keeps it: shared ownership, so
+// the scene lives as long as its last user (a step model, its data, a kinematics object) and
+// no reference can outlive it.
+using ScenePtr = std::shared_ptr<const Scene>;
+
+// A ScenePtr that does not own `scene`, for an object (a Kinematics, say) created and dropped
+// inside one function that has the scene by reference: the function's caller keeps the scene
+// alive for the call. Never store the result beyond that call.
+inline ScenePtr BorrowScene(const Scene& scene) { return ScenePtr(ScenePtr(), &scene); }
 
 }  // namespace quasidyn

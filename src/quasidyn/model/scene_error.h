@@ -13,7 +13,7 @@ class SceneError : public std::runtime_error {
   SceneError(const std::string& file, int line, const std::string& field,
              const std::string& problem);
   const std::string& file() const { return file_; }
-  int line() const { return line_; }          // 1-based; 0 when unknown
+  int line() const { return line_; }  // 1-based; 0 when unknown
   const std::string& field() const { return field_; }
 
  private:

@@ -4,12 +4,18 @@ namespace quasidyn {
 
 const char* ShapeTypeName(ShapeType type) {
   switch (type) {
-    case ShapeType::kSphere: return "sphere";
-    case ShapeType::kBox: return "box";
-    case ShapeType::kCylinder: return "cylinder";
-    case ShapeType::kCapsule: return "capsule";
-    case ShapeType::kHalfSpace: return "half_space";
-    case ShapeType::kConvex: return "convex";
+    case ShapeType::kSphere:
+      return "sphere";
+    case ShapeType::kBox:
+      return "box";
+    case ShapeType::kCylinder:
+      return "cylinder";
+    case ShapeType::kCapsule:
+      return "capsule";
+    case ShapeType::kHalfSpace:
+      return "half_space";
+    case ShapeType::kConvex:
+      return "convex";
   }
   return "unknown";
 }

@@ -16,10 +16,9 @@
 //   convex     a convex polygon, `vertices` given as (x, y, 0) in S (at least 3).
 //   cylinder   not available in planar scenes (the loader rejects it).
 
+#include <Eigen/Geometry>
 #include <string>
 #include <vector>
-
-#include <Eigen/Geometry>
 
 namespace quasidyn {
 
@@ -30,19 +29,19 @@ const char* ShapeTypeName(ShapeType type);
 
 struct Shape {
   ShapeType type = ShapeType::kSphere;
-  double radius = 0.0;                     // sphere, cylinder, capsule [m]
-  double length = 0.0;                     // cylinder, capsule [m]
+  double radius = 0.0;                             // sphere, cylinder, capsule [m]
+  double length = 0.0;                             // cylinder, capsule [m]
   Eigen::Vector3d size = Eigen::Vector3d::Zero();  // box full side lengths [m]
-  std::vector<Eigen::Vector3d> vertices;   // convex [m], in S
+  std::vector<Eigen::Vector3d> vertices;           // convex [m], in S
 };
 
 // A shape attached to a body: its pose in the body frame and its surface friction.
 struct CollisionGeometry {
-  std::string name;                        // unique in the scene
-  int body = 0;                            // index into Scene::bodies (0 = world)
+  std::string name;                                        // unique in the scene
+  int body = 0;                                            // index into Scene::bodies (0 = world)
   Eigen::Isometry3d X_BS = Eigen::Isometry3d::Identity();  // shape frame S in body frame B
   Shape shape;
-  double friction = 0.5;                   // Coulomb coefficient μ [-], >= 0
+  double friction = 0.5;  // Coulomb coefficient μ [-], >= 0
 };
 
 }  // namespace quasidyn

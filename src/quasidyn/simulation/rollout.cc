@@ -8,13 +8,15 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/dynamics/quasi_dynamic_stepper.h"
+#include "quasidyn/common/argument_check.h"
 #include "quasidyn/simulation/coordinate_names.h"
 
 namespace quasidyn {
 namespace {
 
-Trajectory EmptyTrajectory(const Scene& scene, const FormulationSettings& settings, int steps) {
+Trajectory EmptyTrajectory(const StepModel& model, int steps) {
+  const Scene& scene = model.scene();
+  const FormulationSettings& settings = model.settings();
   Trajectory trajectory;
   trajectory.scene_name = scene.name;
   trajectory.scene_file = scene.source_file;
@@ -30,10 +32,6 @@ Trajectory EmptyTrajectory(const Scene& scene, const FormulationSettings& settin
   trajectory.steps_requested = steps;
   trajectory.steps.reserve(steps);
   return trajectory;
-}
-
-bool Succeeded(SolverStatus status) {
-  return status == SolverStatus::kSolved || status == SolverStatus::kSolvedInaccurate;
 }
 
 }  // namespace
@@ -69,60 +67,36 @@ int StepCountForDuration(double duration, double time_step) {
   return static_cast<int>(std::ceil(ratio));
 }
 
-Trajectory Rollout(const Scene& scene, const FormulationSettings& settings,
-                   const RolloutOptions& options) {
-  if (options.steps < 0)
-    throw std::invalid_argument("rollout step count must be >= 0 (got " +
-                                std::to_string(options.steps) + ")");
-  QuasiDynamicStepper stepper(scene, settings);  // validates h
-  return Rollout(scene, settings, options,
-                 [&stepper](const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
-                   return stepper.Step(q, u);
-                 });
-}
-
-Trajectory Rollout(const Scene& scene, const FormulationSettings& settings,
-                   const RolloutOptions& options, const StepFunction& step) {
-  if (options.steps < 0)
-    throw std::invalid_argument("rollout step count must be >= 0 (got " +
-                                std::to_string(options.steps) + ")");
-  if (!(settings.time_step > 0) || !std::isfinite(settings.time_step))
-    throw std::invalid_argument("time step h must be finite and > 0 (got " +
-                                std::to_string(settings.time_step) + ")");
-  if (!step) throw std::invalid_argument("rollout needs a step function");
-  if (scene.q0.size() != scene.nq)
-    throw std::invalid_argument("scene.q0 has size " + std::to_string(scene.q0.size()) +
-                                ", expected n_q = " + std::to_string(scene.nq));
-
-  Trajectory trajectory = EmptyTrajectory(scene, settings, options.steps);
-  const double h = settings.time_step;
-  Eigen::VectorXd q = scene.q0;
+Trajectory Rollout(const StepModel& model, const RolloutOptions& options) {
+  QUASIDYN_CHECK_ARGUMENT(
+      options.steps >= 0, "Rollout",
+      "the step count must be >= 0 (got " + std::to_string(options.steps) + ")");
+  const Scene& scene = model.scene();
+  Trajectory trajectory = EmptyTrajectory(model, options.steps);
+  const double h = model.time_step();
+  const std::unique_ptr<StepData> data = model.CreateData();
+  State x = InitialState(scene);
   for (int k = 1; k <= options.steps; ++k) {
     TrajectoryStep record;
     record.t = k * h;  // not accumulated: exactly k·h up to one rounding
     record.u = scene.CommandAt(record.t);
     const auto start = std::chrono::steady_clock::now();
-    StepResult result;
-    try {
-      result = step(q, record.u);
-    } catch (const std::exception& e) {
-      result.status = SolverStatus::kNumericalFailure;
-      result.message = e.what();
-    }
+    model.Calc(x, record.u, data.get());
     record.step_time_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const StepResult& result = data->result;
     trajectory.status = result.status;
-    if (!Succeeded(result.status)) {
+    if (!result.ok()) {
       std::ostringstream message;
       message << "step " << k << " (t = " << record.t << " s) failed: " << ToString(result.status);
       if (!result.message.empty()) message << ": " << result.message;
       trajectory.message = message.str();
       break;
     }
-    q = result.q_next;
-    record.q = q;
+    x = result.next;
+    record.q = x.q;
     record.status = result.status;
-    record.solver = result.info;
+    record.solver = result.solver;
     record.contacts.reserve(result.contacts.size());
     for (const ContactReport& report : result.contacts)
       record.contacts.push_back(NamedContactRecord(scene, report));

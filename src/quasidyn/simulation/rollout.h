@@ -1,20 +1,20 @@
 #pragma once
-// Runs a scene's command schedule through the quasi-dynamic stepper and records the
-// trajectory (trajectory.h). The loop, for k = 1 … N:
+// Runs a scene's command schedule through a step model (stepping/step_model.h) and records
+// the trajectory (trajectory.h). The loop, for k = 1 … N:
 //
-//   u_k = Scene::CommandAt(k·h);  result = Step(q_{k−1}, u_k);  q_k = result.q_next
+//   u_k = Scene::CommandAt(k·h);  Calc(x_{k−1}, u_k);  x_k = result.next
 //
-// A failed step (status other than solved / solved_inaccurate, or an exception thrown by
-// the step) stops the rollout: the trajectory keeps the steps done before it, and the
-// failed step's status and message.
+// A failed step (status other than solved / solved_inaccurate) stops the rollout: the
+// trajectory keeps the steps done before it, and the failed step's status and message. A
+// caller's mistake (N < 0) throws std::invalid_argument before any step.
 
 #include <Eigen/Core>
 #include <functional>
 
-#include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/dynamics/step_result.h"
 #include "quasidyn/model/scene.h"
 #include "quasidyn/simulation/trajectory.h"
+#include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {
 
@@ -33,17 +33,8 @@ struct RolloutOptions {
   std::function<void(double fraction_done)> progress;
 };
 
-// One step q⁺ = f(q, u), as QuasiDynamicStepper::Step computes it; injectable for tests.
-using StepFunction = std::function<StepResult(const Eigen::VectorXd& q, const Eigen::VectorXd& u)>;
-
-// Runs `options.steps` steps from scene.q0 with a QuasiDynamicStepper built from `settings`.
-// Throws std::invalid_argument on N < 0 or invalid settings (h <= 0, ...), before any step.
-Trajectory Rollout(const Scene& scene, const FormulationSettings& settings,
-                   const RolloutOptions& options);
-
-// The same loop with `step` in place of the stepper; `settings` only labels the trajectory
-// and sets h. Exposed so tests can inject failures.
-Trajectory Rollout(const Scene& scene, const FormulationSettings& settings,
-                   const RolloutOptions& options, const StepFunction& step);
+// Runs `options.steps` steps of `model` from the scene's initial state (InitialState), with
+// the commands of the scene's schedule. Throws std::invalid_argument on N < 0.
+Trajectory Rollout(const StepModel& model, const RolloutOptions& options);
 
 }  // namespace quasidyn

@@ -7,8 +7,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/dynamics/quasi_dynamic_stepper.h"
 #include "quasidyn/io/scene_loader.h"
+#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/testing/shared_scene.h"
+#include "quasidyn/testing/stepper.h"
 
 namespace quasidyn {
 namespace {
@@ -37,15 +39,17 @@ TEST(StepCountForDurationTest, RejectsBadValues) {
 
 class PlanarGripperRolloutTest : public ::testing::Test {
  protected:
-  Scene scene_ = LoadScene(kExamples + "planar_gripper/scene.yaml");
+  ScenePtr scene_ptr_ = testing::Shared(LoadScene(kExamples + "planar_gripper/scene.yaml"));
+  const Scene& scene_ = *scene_ptr_;
   FormulationSettings settings_ = SettingsFromScene(scene_);
+  std::shared_ptr<const StepModel> model_ = MakeStepModel(scene_ptr_, settings_);
 };
 
 TEST_F(PlanarGripperRolloutTest, RecordsEveryStepOfTheSchedule) {
   // The schedule ends at 0.24 s and h = 0.01 s (examples/planar_gripper/scene.yaml).
   const int steps = StepCountForDuration(scene_.ScheduleEnd(), settings_.time_step);
   ASSERT_EQ(steps, 24);
-  const Trajectory trajectory = Rollout(scene_, settings_, {steps, {}});
+  const Trajectory trajectory = Rollout(*model_, {steps, {}});
 
   EXPECT_TRUE(trajectory.completed()) << trajectory.message;
   EXPECT_EQ(trajectory.steps_requested, 24);
@@ -74,22 +78,22 @@ TEST_F(PlanarGripperRolloutTest, RecordsEveryStepOfTheSchedule) {
 }
 
 TEST_F(PlanarGripperRolloutTest, MatchesTheStepperLoopItWraps) {
-  // The loop of the issue: q = q0; for k: u = CommandAt((k+1)·h); q = Step(q, u).q_next.
-  QuasiDynamicStepper stepper(scene_, settings_);
+  // The loop of the issue: q = q0; for k: u = CommandAt((k+1)·h); q = Calc(q, u).next.q.
+  testing::Stepper stepper(scene_ptr_, settings_);
   Eigen::VectorXd q = scene_.q0;
-  const Trajectory trajectory = Rollout(scene_, settings_, {10, {}});
+  const Trajectory trajectory = Rollout(*model_, {10, {}});
   ASSERT_EQ(trajectory.steps.size(), 10u);
   for (int k = 0; k < 10; ++k) {
-    const StepResult result = stepper.Step(q, scene_.CommandAt((k + 1) * 0.01));
+    const StepResult& result = stepper.Step(q, scene_.CommandAt((k + 1) * 0.01));
     ASSERT_TRUE(result.ok());
-    q = result.q_next;
+    q = result.next.q;
     EXPECT_EQ(trajectory.steps[k].q, q) << "step " << k + 1;
     EXPECT_EQ(trajectory.steps[k].contacts.size(), result.contacts.size());
   }
 }
 
 TEST_F(PlanarGripperRolloutTest, RecordsContactsWithNamesAndForces) {
-  const Trajectory trajectory = Rollout(scene_, settings_, {24, {}});
+  const Trajectory trajectory = Rollout(*model_, {24, {}});
   ASSERT_TRUE(trajectory.completed()) << trajectory.message;
   // The sphere rests on the ground from the start: every step has a disk/ground contact
   // whose normal is +y (ground is shape B: normal from B to A) and pushes up (>= 0).
@@ -111,50 +115,62 @@ TEST_F(PlanarGripperRolloutTest, RecordsContactsWithNamesAndForces) {
 
 TEST_F(PlanarGripperRolloutTest, ReportsProgressAfterEveryStep) {
   std::vector<double> fractions;
-  const Trajectory trajectory =
-      Rollout(scene_, settings_, {8, [&](double f) { fractions.push_back(f); }});
+  const Trajectory trajectory = Rollout(*model_, {8, [&](double f) { fractions.push_back(f); }});
   ASSERT_EQ(fractions.size(), 8u);
   for (int k = 1; k <= 8; ++k) EXPECT_DOUBLE_EQ(fractions[k - 1], k / 8.0);
 }
 
 TEST_F(PlanarGripperRolloutTest, ZeroStepsGiveAnEmptyCompletedTrajectory) {
-  const Trajectory trajectory = Rollout(scene_, settings_, {0, {}});
+  const Trajectory trajectory = Rollout(*model_, {0, {}});
   EXPECT_TRUE(trajectory.steps.empty());
   EXPECT_TRUE(trajectory.completed());
   EXPECT_EQ(trajectory.FinalConfiguration(), scene_.q0);
 }
 
 TEST_F(PlanarGripperRolloutTest, RejectsBadInputBeforeStepping) {
-  EXPECT_THROW(Rollout(scene_, settings_, {-1, {}}), std::invalid_argument);
-  FormulationSettings bad = settings_;
-  bad.time_step = 0.0;
-  EXPECT_THROW(Rollout(scene_, bad, {5, {}}), std::invalid_argument);
-  bad.time_step = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_THROW(Rollout(scene_, bad, {5, {}}), std::invalid_argument);
+  EXPECT_THROW(Rollout(*model_, {-1, {}}), std::invalid_argument);
 }
 
-// A step function that succeeds (moving nothing) until step `fail_at`, which fails.
-StepFunction FailingAt(int fail_at, int* calls) {
-  return [fail_at, calls](const Eigen::VectorXd& q, const Eigen::VectorXd&) {
-    StepResult result;
-    ++*calls;
-    if (*calls == fail_at) {
+// A step model that succeeds (moving q_0 by 1: q_0 counts the steps done) until step
+// `fail_at`, which fails; step `throw_at` throws instead (a caller's mistake).
+class ScriptedModel final : public StepModel {
+ public:
+  ScriptedModel(ScenePtr scene, const FormulationSettings& settings, int fail_at, int throw_at)
+      : StepModel(std::move(scene), settings), fail_at_(fail_at), throw_at_(throw_at) {}
+  int state_v_size() const override { return 0; }
+  std::unique_ptr<StepData> CreateData() const override {
+    return std::unique_ptr<StepData>(new Data(this));
+  }
+  void Calc(const State& x, const Eigen::VectorXd&, StepData* data) const override {
+    CheckData(data, "ScriptedModel::Calc");
+    const int call = ++calls;
+    if (call == throw_at_) throw std::invalid_argument("q has a NaN at index 1");
+    StepResult& result = data->result;
+    result.next = x;
+    if (call == fail_at_) {
       result.status = SolverStatus::kInfeasible;
       result.message = "contact 2 (a / b, phi = -0.5 m) cannot be resolved";
-      result.q_next = q;
-      return result;
+      return;
     }
     result.status = SolverStatus::kSolved;
-    result.q_next = q;
-    result.q_next[0] += 1.0;  // a recognisable motion: q_0 counts the steps done
-    return result;
+    result.message.clear();
+    result.next.q[0] += 1.0;
+  }
+  void CalcDiff(GradientMode, StepData*) const override {}
+  void ClearWarmStart(StepData*) const override {}
+  mutable int calls = 0;
+
+ private:
+  struct Data final : StepData {
+    explicit Data(const StepModel* model) : StepData(model) {}
   };
-}
+  int fail_at_, throw_at_;
+};
 
 TEST_F(PlanarGripperRolloutTest, FailingStepStopsTheRolloutAndKeepsItsMessage) {
-  int calls = 0;
-  const Trajectory trajectory = Rollout(scene_, settings_, {10, {}}, FailingAt(4, &calls));
-  EXPECT_EQ(calls, 4);  // nothing after the failed step
+  const ScriptedModel model(scene_ptr_, settings_, 4, -1);
+  const Trajectory trajectory = Rollout(model, {10, {}});
+  EXPECT_EQ(model.calls, 4);  // nothing after the failed step
   ASSERT_EQ(trajectory.steps.size(), 3u);
   EXPECT_FALSE(trajectory.completed());
   EXPECT_EQ(trajectory.steps_requested, 10);
@@ -165,19 +181,12 @@ TEST_F(PlanarGripperRolloutTest, FailingStepStopsTheRolloutAndKeepsItsMessage) {
   EXPECT_DOUBLE_EQ(trajectory.FinalConfiguration()[0], scene_.q0[0] + 3.0);
 }
 
-TEST_F(PlanarGripperRolloutTest, ThrowingStepIsRecordedAsAFailure) {
-  int calls = 0;
-  const StepFunction throwing = [&calls](const Eigen::VectorXd& q, const Eigen::VectorXd&) {
-    if (++calls == 2) throw std::invalid_argument("q has a NaN at index 1");
-    StepResult result;
-    result.status = SolverStatus::kSolved;
-    result.q_next = q;
-    return result;
-  };
-  const Trajectory trajectory = Rollout(scene_, settings_, {5, {}}, throwing);
-  EXPECT_EQ(trajectory.steps.size(), 1u);
-  EXPECT_EQ(trajectory.status, SolverStatus::kNumericalFailure);
-  EXPECT_NE(trajectory.message.find("NaN at index 1"), std::string::npos) << trajectory.message;
+// A caller's mistake is an exception (stepping/step_model.h); the rollout does not turn it
+// into a numerical status.
+TEST_F(PlanarGripperRolloutTest, ACallersMistakeInAStepPropagates) {
+  const ScriptedModel model(scene_ptr_, settings_, -1, 2);
+  EXPECT_THROW(Rollout(model, {5, {}}), std::invalid_argument);
+  EXPECT_EQ(model.calls, 2);
 }
 
 TEST(RolloutTest, InfeasibleFirstStepNamesTheContact) {
@@ -210,8 +219,8 @@ objects:
       shapes: [{name: disk, type: sphere, radius: 0.05, friction: 0.5}]
     initial: [2, 2, 0]
 )";
-  const Scene scene = LoadSceneFromString(yaml, "overlap.yaml", ".");
-  const Trajectory trajectory = Rollout(scene, SettingsFromScene(scene), {5, {}});
+  const ScenePtr scene = testing::Shared(LoadSceneFromString(yaml, "overlap.yaml", "."));
+  const Trajectory trajectory = Rollout(*MakeStepModel(scene, SettingsFromScene(*scene)), {5, {}});
   EXPECT_TRUE(trajectory.steps.empty());
   EXPECT_FALSE(trajectory.completed());
   EXPECT_NE(trajectory.status, SolverStatus::kSolved);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/dynamics/step_result.h"
 #include "quasidyn/solvers/solver_status.h"
 
 namespace quasidyn {
@@ -35,7 +36,7 @@ struct TrajectoryStep {
   Eigen::VectorXd u;  // the command q̄_a(t_k), size n_q,a
   std::vector<ContactRecord> contacts;
   SolverStatus status = SolverStatus::kNotRun;  // solved or solved_inaccurate
-  SolverInfo solver;               // the solver's iterations, residuals and solve time [s]
+  SolverSummary solver;            // the solver's iterations, residuals and solve time [s]
   double step_time_seconds = 0.0;  // wall-clock time of the whole step (contacts + solve) [s]
 };
 

@@ -12,6 +12,7 @@
 
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/simulation/rollout.h"
+#include "quasidyn/stepping/formulation_table.h"
 
 namespace quasidyn {
 namespace {
@@ -155,8 +156,9 @@ TEST(TrajectoryJsonTest, HeaderHoldsTheDocumentedFields) {
 }
 
 TEST(TrajectoryJsonTest, SimulatedRolloutRoundTripsThroughAFile) {
-  const Scene scene = LoadScene(kExamples + "planar_gripper/scene.yaml");
-  const Trajectory original = Rollout(scene, SettingsFromScene(scene), {24, {}});
+  const ScenePtr scene =
+      std::make_shared<const Scene>(LoadScene(kExamples + "planar_gripper/scene.yaml"));
+  const Trajectory original = Rollout(*MakeStepModel(scene, SettingsFromScene(*scene)), {24, {}});
   ASSERT_TRUE(original.completed()) << original.message;
   const std::string path =
       (std::filesystem::temp_directory_path() / "quasidyn_trajectory_json_test.json").string();

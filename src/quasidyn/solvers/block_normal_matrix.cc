@@ -2,111 +2,76 @@
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
 
-#include "quasidyn/solvers/sparse_pattern.h"
+#include "quasidyn/common/argument_check.h"
 
 namespace quasidyn {
 
-void BlockNormalMatrix::Setup(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& A,
+void BlockNormalMatrix::Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A,
                               const std::vector<int>& offset, const std::vector<int>& dim,
                               const SparsePathRule& rule) {
   n_ = Q.rows();
   offset_ = offset;
   dim_ = dim;
-  sparse_ = n_ >= rule.min_variables && ConvertToSparse(Q, A, rule.max_density);
+  Q_ = Q;
+  A_ = A;
+  const double entries = static_cast<double>(n_ * n_ + A.rows() * n_);
+  sparse_ = n_ >= rule.min_variables && static_cast<double>(A.nonZeros() + Q.nonZeros()) <=
+                                            rule.max_density * std::max(1.0, entries);
   if (!sparse_) {
-    dense_Q_ = &Q;
-    dense_A_ = &A;
+    Q_.ToDense(&dense_Q_);
+    A_.ToDense(&dense_A_);
     scaled_A_.resize(A.rows(), n_);
     dense_normal_.resize(n_, n_);
     return;
   }
-  BuildSparse(A);
+  const bool same_pattern = pattern_ready_ && dim_ == pattern_dim_ && Q.SamePattern(pattern_Q_) &&
+                            A.SamePattern(pattern_A_);
+  if (!same_pattern) BuildSparsePattern();
+  CopySparseValues();
 }
 
-// Dense to compressed sparse by hand (Eigen's sparseView into the other storage order goes
-// through a transposed temporary): count, then fill, reusing the scratch storage.
-bool BlockNormalMatrix::ConvertToSparse(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& A,
-                                        double max_density) {
-  const Eigen::Index rows = A.rows(), n = Q.rows();
-  row_count_.assign(rows, 0);
-  Eigen::Index a_nonzeros = 0, q_nonzeros = 0;
-  for (Eigen::Index c = 0; c < n; ++c) {
-    const double* column = A.data() + c * rows;
-    for (Eigen::Index r = 0; r < rows; ++r) {
-      if (column[r] != 0.0) ++row_count_[r];
-    }
-    const double* q_column = Q.data() + c * n;
-    for (Eigen::Index r = 0; r < n; ++r) q_nonzeros += q_column[r] != 0.0;
-  }
-  for (const int count : row_count_) a_nonzeros += count;
-  const double entries = static_cast<double>(n * n + rows * n);
-  if (static_cast<double>(a_nonzeros + q_nonzeros) > max_density * std::max(1.0, entries)) {
-    return false;
-  }
-  new_A_.resize(rows, n);
-  new_A_.resizeNonZeros(a_nonzeros);
-  int* a_outer = new_A_.outerIndexPtr();
-  a_outer[0] = 0;
-  for (Eigen::Index r = 0; r < rows; ++r) a_outer[r + 1] = a_outer[r] + row_count_[r];
-  row_count_.assign(a_outer, a_outer + rows);  // next free slot per row
-  for (Eigen::Index c = 0; c < n; ++c) {
-    const double* column = A.data() + c * rows;
-    for (Eigen::Index r = 0; r < rows; ++r) {
-      if (column[r] != 0.0) {
-        const int slot = row_count_[r]++;
-        new_A_.innerIndexPtr()[slot] = static_cast<int>(c);
-        new_A_.valuePtr()[slot] = column[r];
-      }
-    }
-  }
-  new_Q_.resize(n, n);
-  new_Q_.resizeNonZeros(q_nonzeros);
-  int* q_outer = new_Q_.outerIndexPtr();
-  q_outer[0] = 0;
-  int slot = 0;
-  for (Eigen::Index c = 0; c < n; ++c) {
-    const double* column = Q.data() + c * n;
-    for (Eigen::Index r = 0; r < n; ++r) {
-      if (column[r] != 0.0) {
-        new_Q_.innerIndexPtr()[slot] = static_cast<int>(r);
-        new_Q_.valuePtr()[slot++] = column[r];
-      }
-    }
-    q_outer[c + 1] = slot;
-  }
-  return true;
+bool BlockNormalMatrix::SamePattern(const SparseRowMatrix& Q, const SparseRowMatrix& A,
+                                    const std::vector<int>& dim) const {
+  return dim == dim_ && Q.SamePattern(Q_) && A.SamePattern(A_);
 }
 
-// The pattern of the lower triangle of N and where every contribution lands in it. When Q and
-// A keep their sparsity patterns, only the values are refreshed and the symbolic analysis of
-// SimplicialLDLT (ordering and elimination tree) is kept.
-void BlockNormalMatrix::BuildSparse(const Eigen::MatrixXd& A) {
-  const bool same_pattern = pattern_ready_ && dim_ == pattern_dim_ &&
-                            SameSparsityPattern(new_A_, sparse_A_) &&
-                            SameSparsityPattern(new_Q_, sparse_Q_);
-  std::swap(new_A_, sparse_A_);
-  std::swap(new_Q_, sparse_Q_);
+void BlockNormalMatrix::UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& A) {
+  QUASIDYN_CHECK_ARGUMENT(Q.SamePattern(Q_) && A.SamePattern(A_), "BlockNormalMatrix::UpdateValues",
+                          "Q or A has another sparsity pattern than at Setup; call Setup");
+  Q_ = Q;  // same sizes: the storage is reused
+  A_ = A;
+  if (!sparse_) {
+    Q_.ToDense(&dense_Q_);
+    A_.ToDense(&dense_A_);
+    return;
+  }
+  CopySparseValues();
+}
 
-  q_value_.clear();
-  for (int col = 0; col < sparse_Q_.outerSize(); ++col) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(sparse_Q_, col); it; ++it) {
-      if (it.row() >= col) q_value_.push_back(it.value());
+// The pattern of the lower triangle of N, where every contribution lands in it, the compact
+// blocks A_k and the symbolic analysis of the factorisation.
+void BlockNormalMatrix::BuildSparsePattern() {
+  const int n = static_cast<int>(n_);
+  q_entry_.clear();
+  std::vector<int> q_row;
+  for (int r = 0; r < Q_.rows(); ++r) {
+    for (int e = Q_.row_start(r); e < Q_.row_start(r + 1); ++e) {
+      if (Q_.column(e) > r) continue;
+      q_entry_.push_back(e);
+      q_row.push_back(r);
     }
   }
-  // Per block: the sorted union of the columns its rows touch, and A_k on those columns.
-  using RowIterator = Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator;
+  // Per block: the sorted union of the columns its rows touch.
   block_column_begin_.assign(1, 0);
   block_value_begin_.assign(1, 0);
   block_columns_.clear();
-  block_values_.clear();
-  int max_dim = 1, max_columns = 1;
+  int max_dim = 1, max_columns = 1, values = 0;
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int begin = static_cast<int>(block_columns_.size());
-    for (int r = offset_[k]; r < offset_[k] + dim_[k]; ++r) {
-      for (RowIterator it(sparse_A_, r); it; ++it) block_columns_.push_back(it.col());
-    }
+    for (int r = offset_[k]; r < offset_[k] + dim_[k]; ++r)
+      for (int e = A_.row_start(r); e < A_.row_start(r + 1); ++e)
+        block_columns_.push_back(A_.column(e));
     if (dim_[k] > 1) {
       std::sort(block_columns_.begin() + begin, block_columns_.end());
       block_columns_.erase(std::unique(block_columns_.begin() + begin, block_columns_.end()),
@@ -114,26 +79,30 @@ void BlockNormalMatrix::BuildSparse(const Eigen::MatrixXd& A) {
     }
     const int columns = static_cast<int>(block_columns_.size()) - begin;
     block_column_begin_.push_back(static_cast<int>(block_columns_.size()));
-    for (int j = 0; j < columns; ++j) {
-      for (int r = offset_[k]; r < offset_[k] + dim_[k]; ++r) {
-        block_values_.push_back(A(r, block_columns_[begin + j]));
-      }
-    }
-    block_value_begin_.push_back(static_cast<int>(block_values_.size()));
+    values += columns * dim_[k];
+    block_value_begin_.push_back(values);
     max_dim = std::max(max_dim, dim_[k]);
     max_columns = std::max(max_columns, columns);
   }
-  weighted_block_.resize(static_cast<size_t>(max_dim) * max_columns);
-  if (same_pattern) return;
-
-  const int n = static_cast<int>(n_);
-  std::vector<Eigen::Triplet<double>> pattern;
-  for (int j = 0; j < n; ++j) pattern.emplace_back(j, j, 0.0);
-  for (int col = 0; col < sparse_Q_.outerSize(); ++col) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(sparse_Q_, col); it; ++it) {
-      if (it.row() >= col) pattern.emplace_back(static_cast<int>(it.row()), col, 0.0);
+  block_values_.assign(values, 0.0);
+  a_value_position_.resize(A_.nonZeros());
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    const int* columns = block_columns_.data() + block_column_begin_[k];
+    const int count = block_column_begin_[k + 1] - block_column_begin_[k];
+    for (int r = offset_[k]; r < offset_[k] + dim_[k]; ++r) {
+      for (int e = A_.row_start(r); e < A_.row_start(r + 1); ++e) {
+        const int j =
+            static_cast<int>(std::lower_bound(columns, columns + count, A_.column(e)) - columns);
+        a_value_position_[e] = block_value_begin_[k] + (r - offset_[k]) + dim_[k] * j;
+      }
     }
   }
+  weighted_block_.resize(static_cast<size_t>(max_dim) * max_columns);
+
+  std::vector<Eigen::Triplet<double>> pattern;
+  for (int j = 0; j < n; ++j) pattern.emplace_back(j, j, 0.0);
+  for (size_t i = 0; i < q_entry_.size(); ++i)
+    pattern.emplace_back(q_row[i], Q_.column(q_entry_[i]), 0.0);
   for (size_t k = 0; k < dim_.size(); ++k) {
     for (int j = block_column_begin_[k]; j < block_column_begin_[k + 1]; ++j) {
       for (int i = j; i < block_column_begin_[k + 1]; ++i) {
@@ -153,11 +122,9 @@ void BlockNormalMatrix::BuildSparse(const Eigen::MatrixXd& A) {
   diagonal_position_.resize(n);
   for (int j = 0; j < n; ++j) diagonal_position_[j] = position(j, j);
   q_position_.clear();
-  for (int col = 0; col < sparse_Q_.outerSize(); ++col) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(sparse_Q_, col); it; ++it) {
-      if (it.row() >= col) q_position_.push_back(position(static_cast<int>(it.row()), col));
-    }
-  }
+  for (size_t i = 0; i < q_entry_.size(); ++i)
+    q_position_.push_back(position(q_row[i], Q_.column(q_entry_[i])));
+  q_value_.resize(q_entry_.size());
   pair_position_.clear();
   for (size_t k = 0; k < dim_.size(); ++k) {
     for (int j = block_column_begin_[k]; j < block_column_begin_[k + 1]; ++j) {
@@ -166,24 +133,31 @@ void BlockNormalMatrix::BuildSparse(const Eigen::MatrixXd& A) {
       }
     }
   }
-  sparse_factor_.analyzePattern(sparse_normal_);
+  sparse_factor_.Analyze(sparse_normal_);
+  pattern_Q_ = Q_;
+  pattern_A_ = A_;
   pattern_dim_ = dim_;
   pattern_ready_ = true;
 }
 
+void BlockNormalMatrix::CopySparseValues() {
+  for (size_t i = 0; i < q_entry_.size(); ++i) q_value_[i] = Q_.value(q_entry_[i]);
+  for (int e = 0; e < A_.nonZeros(); ++e) block_values_[a_value_position_[e]] = A_.value(e);
+}
+
 void BlockNormalMatrix::Assemble(const Eigen::MatrixXd& weights, double regularization) {
   if (!sparse_) {
-    const Eigen::MatrixXd& A = *dense_A_;
     for (size_t k = 0; k < dim_.size(); ++k) {
       const int o = offset_[k], m = dim_[k];
       if (m == 1) {
-        scaled_A_.row(o) = weights(o, 0) * A.row(o);
+        scaled_A_.row(o) = weights(o, 0) * dense_A_.row(o);
       } else {
-        scaled_A_.middleRows(o, m).noalias() = weights.block(o, 0, m, m) * A.middleRows(o, m);
+        scaled_A_.middleRows(o, m).noalias() =
+            weights.block(o, 0, m, m) * dense_A_.middleRows(o, m);
       }
     }
-    dense_normal_ = *dense_Q_;
-    dense_normal_.noalias() += A.transpose() * scaled_A_;
+    dense_normal_ = dense_Q_;
+    dense_normal_.noalias() += dense_A_.transpose() * scaled_A_;
     dense_normal_.diagonal().array() += regularization;
     return;
   }
@@ -234,39 +208,38 @@ bool BlockNormalMatrix::Factorize() {
   const Eigen::Map<const Eigen::VectorXd> values(sparse_normal_.valuePtr(),
                                                  sparse_normal_.nonZeros());
   if (!values.allFinite()) return false;
-  sparse_factor_.factorize(sparse_normal_);
-  return sparse_factor_.info() == Eigen::Success && sparse_factor_.vectorD().minCoeff() > 0.0;
+  return sparse_factor_.Factorize(sparse_normal_);
 }
 
-void BlockNormalMatrix::Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& out) {
+void BlockNormalMatrix::Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd* out) {
   if (sparse_) {
-    out = sparse_factor_.solve(rhs);
+    sparse_factor_.SolveInto(rhs, out);
   } else {
-    out = dense_factor_.solve(rhs);
+    *out = dense_factor_.solve(rhs);
   }
 }
 
-void BlockNormalMatrix::MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd& out) const {
+void BlockNormalMatrix::MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* out) const {
   if (sparse_) {
-    out.noalias() = sparse_A_ * x;
+    A_.Multiply(x, out);
   } else {
-    out.noalias() = *dense_A_ * x;
+    out->noalias() = dense_A_ * x;
   }
 }
 
-void BlockNormalMatrix::MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd& out) const {
+void BlockNormalMatrix::MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd* out) const {
   if (sparse_) {
-    out.noalias() = sparse_A_.transpose() * y;
+    A_.MultiplyTranspose(y, out);
   } else {
-    out.noalias() = dense_A_->transpose() * y;
+    out->noalias() = dense_A_.transpose() * y;
   }
 }
 
-void BlockNormalMatrix::MultiplyQ(const Eigen::VectorXd& x, Eigen::VectorXd& out) const {
+void BlockNormalMatrix::MultiplyQ(const Eigen::VectorXd& x, Eigen::VectorXd* out) const {
   if (sparse_) {
-    out.noalias() = sparse_Q_ * x;
+    Q_.Multiply(x, out);
   } else {
-    out.noalias() = *dense_Q_ * x;
+    out->noalias() = dense_Q_ * x;
   }
 }
 
@@ -279,16 +252,16 @@ double BlockNormalMatrix::MaxAbsDiagonal() const {
   return largest;
 }
 
-void BlockNormalMatrix::ToDense(Eigen::MatrixXd& out) const {
+void BlockNormalMatrix::ToDense(Eigen::MatrixXd* out) const {
   if (!sparse_) {
-    out = dense_normal_;
+    *out = dense_normal_;
     return;
   }
-  out.setZero(n_, n_);
+  out->setZero(n_, n_);
   for (int col = 0; col < sparse_normal_.outerSize(); ++col) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(sparse_normal_, col); it; ++it) {
-      out(it.row(), col) = it.value();
-      out(col, it.row()) = it.value();
+      (*out)(it.row(), col) = it.value();
+      (*out)(col, it.row()) = it.value();
     }
   }
 }

@@ -12,16 +12,19 @@
 //   sparse  only the entries of N that can be non-zero are stored (the lower triangle of the
 //           pattern of Q plus, per block, every pair of the columns its rows touch — a contact
 //           block touches the columns of at most two bodies), filled per block from a compact
-//           dense copy of A_k, and factorised by Eigen::SimplicialLDLT. The symbolic analysis
-//           is reused between factorisations and between Setup calls whose Q and A have the
-//           same sparsity pattern (consecutive steps with the same contact pairs).
-// After Setup, Assemble / Factorize / Solve and the products do not allocate.
+//           dense copy of A_k, and factorised by a sparse LDLᵀ (preordered_ldlt.h). The
+//           symbolic analysis is kept between Setup calls whose Q, A and blocks have the same
+//           sparsity pattern (consecutive steps with the same contact pairs).
+// Setup copies Q and A and may allocate; UpdateValues, Assemble, Factorize, Solve and the
+// products do not.
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
-#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 #include <vector>
+
+#include "quasidyn/solvers/preordered_ldlt.h"
+#include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
 
@@ -35,10 +38,16 @@ struct SparsePathRule {
 class BlockNormalMatrix {
  public:
   // Q (n × n) symmetric; A (rows × n) with block k the rows [offset[k], offset[k] + dim[k]),
-  // the blocks covering A in order. The dense path keeps references to Q and A (they must
-  // outlive the use of this object until the next Setup); the sparse path copies them.
-  void Setup(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& A, const std::vector<int>& offset,
+  // the blocks covering A in order. Both are copied.
+  void Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A, const std::vector<int>& offset,
              const std::vector<int>& dim, const SparsePathRule& rule);
+  // True when Q, A and the block sizes have the patterns of the last Setup, so UpdateValues
+  // serves.
+  bool SamePattern(const SparseRowMatrix& Q, const SparseRowMatrix& A,
+                   const std::vector<int>& dim) const;
+  // New values of Q and A with the patterns of the last Setup (throws std::invalid_argument
+  // otherwise). No allocation.
+  void UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& A);
 
   bool sparse() const { return sparse_; }
   Eigen::Index size() const { return n_; }
@@ -49,53 +58,48 @@ class BlockNormalMatrix {
   // Cholesky (dense) or LDLᵀ (sparse) of the assembled N; false when N is not numerically
   // positive definite (a failed or non-positive pivot) or not finite.
   bool Factorize();
-  // out = N⁻¹ rhs with the last factorisation.
-  void Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& out);
+  // *out = N⁻¹ rhs with the last factorisation (out must not be rhs).
+  void Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd* out);
 
   // Products on the chosen path: out = A x, out = Aᵀ y, out = Q x.
-  void MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
-  void MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd& out) const;
-  void MultiplyQ(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
+  void MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* out) const;
+  void MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd* out) const;
+  void MultiplyQ(const Eigen::VectorXd& x, Eigen::VectorXd* out) const;
 
   // max_j |N_jj| of the assembled N (0 for n = 0).
   double MaxAbsDiagonal() const;
   // The assembled N as a dense symmetric matrix (both triangles).
-  void ToDense(Eigen::MatrixXd& out) const;
+  void ToDense(Eigen::MatrixXd* out) const;
 
  private:
-  // Converts Q and A; false (and nothing else changed) when [Q; A] is denser than max_density.
-  bool ConvertToSparse(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& A, double max_density);
-  void BuildSparse(const Eigen::MatrixXd& A);
+  void BuildSparsePattern();
+  void CopySparseValues();
 
   bool sparse_ = false;
   Eigen::Index n_ = 0;
   std::vector<int> offset_, dim_;
-  // Dense path.
-  const Eigen::MatrixXd* dense_Q_ = nullptr;  // set by Setup; the caller keeps Q alive
-  const Eigen::MatrixXd* dense_A_ = nullptr;
-  Eigen::MatrixXd scaled_A_, dense_normal_;
+  SparseRowMatrix Q_, A_;  // the data of the last Setup / UpdateValues
+  // Dense path: Q and A as dense matrices (their products are Eigen's dense kernels).
+  Eigen::MatrixXd dense_Q_, dense_A_, scaled_A_, dense_normal_;
   Eigen::LLT<Eigen::MatrixXd> dense_factor_;
   // Sparse path.
-  Eigen::SparseMatrix<double, Eigen::RowMajor> sparse_A_;
-  Eigen::SparseMatrix<double> sparse_Q_;
   Eigen::SparseMatrix<double> sparse_normal_;  // lower triangle of N
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower> sparse_factor_;
-  bool pattern_ready_ = false;  // sparse_normal_, the positions and the analysis match
-                                // sparse_A_, sparse_Q_ and the blocks pattern_dim_
+  PreorderedLdlt sparse_factor_;
+  bool pattern_ready_ = false;  // sparse_normal_, the positions and the analysis match the
+                                // patterns of pattern_Q_, pattern_A_ and pattern_dim_
+  SparseRowMatrix pattern_Q_, pattern_A_;
   std::vector<int> pattern_dim_;
-  std::vector<int> q_position_;  // where each stored lower entry of Q goes in N
+  std::vector<int> q_entry_;     // the stored entries of Q on or below the diagonal
+  std::vector<int> q_position_;  // where each goes in N
   std::vector<double> q_value_;  // its value
   std::vector<int> diagonal_position_;
   std::vector<int> block_column_begin_;  // block k's columns: block_columns_[begin_k … begin_k+1)
   std::vector<int> block_columns_;       // sorted columns touched by the block's rows
   std::vector<int> block_value_begin_;   // block k's compact A_k: m_k × c_k, column-major
   std::vector<double> block_values_;
+  std::vector<int> a_value_position_;   // per stored entry of A: its place in block_values_
   std::vector<int> pair_position_;      // per block, per column pair (i >= j): position in N
   std::vector<double> weighted_block_;  // scratch M_k A_k (max m × max c)
-  // Conversion scratch: the new sparse A and Q, compared with the stored ones' patterns.
-  Eigen::SparseMatrix<double, Eigen::RowMajor> new_A_;
-  Eigen::SparseMatrix<double> new_Q_;
-  std::vector<int> row_count_;
 };
 
 }  // namespace quasidyn

@@ -1,14 +1,18 @@
 #include "quasidyn/solvers/constraint_blocks.h"
 
 #include <algorithm>
+#include <string>
+
+#include "quasidyn/common/argument_check.h"
 
 namespace quasidyn {
 
-int StackConstraintBlocks(const Eigen::MatrixXd& G, const Eigen::VectorXd& h, double linear_sign,
-                          const std::vector<SecondOrderConeConstraint>& cones, Eigen::Index n,
-                          Eigen::MatrixXd* A, Eigen::VectorXd* b, std::vector<int>* offset,
+int StackConstraintBlocks(const SparseRowMatrix& G, const Eigen::VectorXd& h,
+                          const SparseRowMatrix& A, const Eigen::VectorXd& b,
+                          const std::vector<int>& cone_dims, int n, SparseRowMatrix* stacked,
+                          Eigen::VectorXd* stacked_offset, std::vector<int>* offset,
                           std::vector<int>* dim) {
-  const int linear_rows = static_cast<int>(G.rows());
+  const int linear_rows = G.rows();
   offset->clear();
   dim->clear();
   int rows = 0, max_dim = 1;
@@ -16,25 +20,32 @@ int StackConstraintBlocks(const Eigen::MatrixXd& G, const Eigen::VectorXd& h, do
     offset->push_back(rows++);
     dim->push_back(1);
   }
-  for (const SecondOrderConeConstraint& cone : cones) {
-    const int m = static_cast<int>(cone.A.rows());
+  for (const int m : cone_dims) {
     offset->push_back(rows);
     dim->push_back(m);
     rows += m;
     max_dim = std::max(max_dim, m);
   }
-  A->resize(rows, n);
-  b->resize(rows);
-  if (linear_rows > 0) {
-    A->topRows(linear_rows) = G;
-    b->head(linear_rows) = linear_sign * h;
-  }
-  for (size_t k = 0; k < cones.size(); ++k) {
-    const int block = linear_rows + static_cast<int>(k);
-    A->middleRows((*offset)[block], (*dim)[block]) = cones[k].A;
-    b->segment((*offset)[block], (*dim)[block]) = cones[k].b;
-  }
+  stacked->Reset(n);
+  if (G.rows() > 0) stacked->AppendRows(G);
+  if (A.rows() > 0) stacked->AppendRows(A);
+  stacked_offset->resize(rows);
+  stacked_offset->head(linear_rows) = -h;
+  stacked_offset->tail(rows - linear_rows) = b;
   return max_dim;
+}
+
+void CheckConeDims(const char* where, const std::vector<int>& cone_dims, int rows) {
+  int total = 0;
+  for (size_t k = 0; k < cone_dims.size(); ++k) {
+    QUASIDYN_CHECK_ARGUMENT(cone_dims[k] >= 1, where,
+                            "cone_dims[" + std::to_string(k) +
+                                "] = " + std::to_string(cone_dims[k]) + ", expected >= 1");
+    total += cone_dims[k];
+  }
+  QUASIDYN_CHECK_ARGUMENT(total == rows, where,
+                          "the cone sizes sum to " + std::to_string(total) + " but A has " +
+                              std::to_string(rows) + " rows");
 }
 
 }  // namespace quasidyn

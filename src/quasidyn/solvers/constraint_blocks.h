@@ -1,22 +1,29 @@
 #pragma once
 // The constraint rows of the cone solvers (socp.h, log_barrier_newton.h) stacked into one
-// matrix, in blocks: each linear row G_i x + sign·h_i is a 1-row block, then each cone
-// A_k x + b_k is an m_k-row block — the layout BlockNormalMatrix (block_normal_matrix.h)
+// matrix, in blocks: each linear row G_i x − h_i ≥ 0 is a 1-row block, then each cone
+// A_k x + b_k ∈ K_k is an m_k-row block — the layout BlockNormalMatrix (block_normal_matrix.h)
 // works on.
 
 #include <Eigen/Core>
 #include <vector>
 
-#include "quasidyn/solvers/socp.h"
+#include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
 
-// Fills A (rows × n), b (rows), offset and dim (one entry per block, linear rows first);
-// linear_sign is +1 or −1 (socp.h writes G x ≥ h as G x − h ∈ R+). Returns the largest block
-// dimension (>= 1).
-int StackConstraintBlocks(const Eigen::MatrixXd& G, const Eigen::VectorXd& h, double linear_sign,
-                          const std::vector<SecondOrderConeConstraint>& cones, Eigen::Index n,
-                          Eigen::MatrixXd* A, Eigen::VectorXd* b, std::vector<int>* offset,
+// The stacked rows [G; A] and offsets [−h; b], with one block per row of G and one per entry
+// of cone_dims (the sizes of the cones of A, in order; they sum to A.rows()); n columns (G
+// and A may be empty, 0 × anything, otherwise they have n columns). offset and dim
+// receive the first row and the size of each block. Storage is reused: no allocation when the
+// sizes are those of the previous call. Returns the largest block dimension (>= 1).
+int StackConstraintBlocks(const SparseRowMatrix& G, const Eigen::VectorXd& h,
+                          const SparseRowMatrix& A, const Eigen::VectorXd& b,
+                          const std::vector<int>& cone_dims, int n, SparseRowMatrix* stacked,
+                          Eigen::VectorXd* stacked_offset, std::vector<int>* offset,
                           std::vector<int>* dim);
+
+// Checks (std::invalid_argument naming `where`) that the cone sizes are >= 1 and sum to
+// `rows`.
+void CheckConeDims(const char* where, const std::vector<int>& cone_dims, int rows);
 
 }  // namespace quasidyn

@@ -5,17 +5,15 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
-#include <stdexcept>
+#include <utility>
+
+#include "quasidyn/common/argument_check.h"
 
 namespace quasidyn {
 namespace {
 
 // Pivots between two refactorisations of the basis.
 constexpr int kRefactorInterval = 50;
-
-void Require(bool condition, const std::string& what) {
-  if (!condition) throw std::invalid_argument("LCP (Lemke): " + what);
-}
 
 std::string VariableName(int variable, int n) {
   if (variable < n) return "w[" + std::to_string(variable) + "]";
@@ -78,7 +76,6 @@ int LemkeSolver::LexicographicMinimumRow(double threshold, double tie_tolerance)
 // B is numerically singular.
 bool LemkeSolver::Refactor(const LcpProblem& problem) {
   const int n = static_cast<int>(problem.q.size());
-  basis_matrix_.resize(n, n);
   for (int row = 0; row < n; ++row) {
     const int variable = basis_[row];
     if (variable < n) {
@@ -91,11 +88,14 @@ bool LemkeSolver::Refactor(const LcpProblem& problem) {
   }
   basis_lu_.compute(basis_matrix_);
   if (!(std::abs(basis_lu_.determinant()) > 0)) return false;
-  basis_inverse_ = basis_lu_.inverse();
+  basis_inverse_ = basis_lu_.solve(identity_);  // as inverse(), without its temporary
   // One step of iterative refinement of B x = q (Higham, "Accuracy and Stability of
   // Numerical Algorithms", 2002, ch. 12).
   basic_values_ = basis_lu_.solve(problem.q);
-  basic_values_ += basis_lu_.solve(problem.q - basis_matrix_ * basic_values_);
+  residual_ = problem.q;
+  residual_.noalias() -= basis_matrix_ * basic_values_;
+  correction_ = basis_lu_.solve(residual_);
+  basic_values_ += correction_;
   return basis_inverse_.allFinite() && basic_values_.allFinite();
 }
 
@@ -111,31 +111,18 @@ void LemkeSolver::Pivot(int row, int entering) {
   basis_[row] = entering;
 }
 
-LcpResult LemkeSolver::SolveOnce(const LcpProblem& problem, const LemkeSettings& settings,
-                                 double pivot_tolerance) {
-  const int n = static_cast<int>(problem.q.size());
-  Require(problem.M.rows() == n && problem.M.cols() == n,
-          "M must be n × n with n = size of q = " + std::to_string(n));
-  Require(problem.M.allFinite() && problem.q.allFinite(), "M and q must be finite");
-  Require(settings.max_pivots >= 0, "max_pivots must be >= 0");
-  Require(settings.pivot_tolerance > 0 && settings.pivot_tolerance <= 1e-3,
-          "pivot_tolerance must be in (0, 1e-3]");
-  Require(settings.tie_tolerance >= 0 && settings.tie_tolerance <= 1e-3,
-          "tie_tolerance must be in [0, 1e-3]");
-  Require(settings.residual_tolerance > 0 && settings.residual_tolerance <= 1e-3,
-          "residual_tolerance must be in (0, 1e-3]");
-  Require(settings.inaccurate_tolerance >= settings.residual_tolerance &&
-              settings.inaccurate_tolerance < 1,
-          "inaccurate_tolerance must be in [residual_tolerance, 1)");
+void LemkeSolver::SolveOnce(const LcpProblem& problem, double pivot_tolerance, LcpResult* out) {
+  const LemkeSettings& settings = settings_;
+  const int n = n_;
   const int max_pivots = settings.max_pivots > 0 ? settings.max_pivots : 50 * (n + 1);
 
   basis_inverse_.setIdentity(n, n);
   basic_values_ = problem.q;
-  column_.resize(n);
-  basis_.resize(n);
   for (int i = 0; i < n; ++i) basis_[i] = i;
 
-  LcpResult result;
+  LcpResult& result = *out;
+  result.message.clear();
+  result.info = LemkeInfo();
   SolverStatus status = SolverStatus::kMaxIterations;
   int pivots = 0;
   if (n == 0 || problem.q.minCoeff() >= 0) {
@@ -187,8 +174,8 @@ LcpResult LemkeSolver::SolveOnce(const LcpProblem& problem, const LemkeSettings&
     }
   }
 
-  result.z = Eigen::VectorXd::Zero(n);
-  result.w = Eigen::VectorXd::Zero(n);
+  result.z.setZero(n);
+  result.w.setZero(n);
   if (status == SolverStatus::kSolved) {
     if (pivots == 0) {
       result.w = problem.q;
@@ -206,12 +193,12 @@ LcpResult LemkeSolver::SolveOnce(const LcpProblem& problem, const LemkeSettings&
       result.w += problem.q;
     }
   }
-  result.info.iterations = pivots;
+  result.info.pivots = pivots;
   if (n > 0) {
-    result.info.primal_residual =
-        (result.w - problem.M * result.z - problem.q).lpNorm<Eigen::Infinity>();
-    result.info.dual_residual = std::max({0.0, -result.z.minCoeff(), -result.w.minCoeff()});
-    result.info.complementarity_gap = result.w.cwiseProduct(result.z).cwiseAbs().sum();
+    product_.noalias() = problem.M * result.z;
+    result.info.residual = (result.w - product_ - problem.q).lpNorm<Eigen::Infinity>();
+    result.info.sign_violation = std::max({0.0, -result.z.minCoeff(), -result.w.minCoeff()});
+    result.info.complementarity = result.w.cwiseProduct(result.z).cwiseAbs().sum();
   }
   if (status == SolverStatus::kSolved && n > 0) {
     // Honest status: check the returned pair, in units of w, against the scale
@@ -222,7 +209,7 @@ LcpResult LemkeSolver::SolveOnce(const LcpProblem& problem, const LemkeSettings&
     // Complementarity per pair: min(w_i, z_i·‖w‖/‖z‖) must vanish; use |w_i z_i| / ‖z‖∞.
     const double complementarity = result.w.cwiseProduct(result.z).cwiseAbs().maxCoeff() / z_scale;
     const double violation =
-        std::max({result.info.primal_residual, -result.w.minCoeff(),
+        std::max({result.info.residual, -result.w.minCoeff(),
                   -result.z.minCoeff() * problem.M.lpNorm<Eigen::Infinity>(), complementarity});
     if (!(violation <= settings.residual_tolerance * scale)) {
       const bool loose = violation <= settings.inaccurate_tolerance * scale;
@@ -235,38 +222,81 @@ LcpResult LemkeSolver::SolveOnce(const LcpProblem& problem, const LemkeSettings&
     }
   }
   result.status = status;
-  return result;
 }
 
-LcpResult LemkeSolver::Solve(const LcpProblem& problem, const LemkeSettings& settings) {
+void ValidateLemkeSettings(const LemkeSettings& s) {
+  constexpr const char* kWhere = "LemkeSettings";
+  QUASIDYN_CHECK_ARGUMENT(s.max_pivots >= 0, kWhere, "max_pivots must be >= 0");
+  QUASIDYN_CHECK_ARGUMENT(s.pivot_tolerance > 0 && s.pivot_tolerance <= 1e-3, kWhere,
+                          "pivot_tolerance must be in (0, 1e-3]");
+  QUASIDYN_CHECK_ARGUMENT(s.tie_tolerance >= 0 && s.tie_tolerance <= 1e-3, kWhere,
+                          "tie_tolerance must be in [0, 1e-3]");
+  QUASIDYN_CHECK_ARGUMENT(s.residual_tolerance > 0 && s.residual_tolerance <= 1e-3, kWhere,
+                          "residual_tolerance must be in (0, 1e-3]");
+  QUASIDYN_CHECK_ARGUMENT(
+      s.inaccurate_tolerance >= s.residual_tolerance && s.inaccurate_tolerance < 1, kWhere,
+      "inaccurate_tolerance must be in [residual_tolerance, 1)");
+}
+
+void LemkeSolver::Setup(int n, const LemkeSettings& settings) {
+  QUASIDYN_CHECK_ARGUMENT(n >= 0, "LemkeSolver::Setup", "n must be >= 0");
+  ValidateLemkeSettings(settings);
+  settings_ = settings;
+  n_ = n;
+  basis_inverse_.resize(n, n);
+  basis_matrix_.resize(n, n);
+  identity_.setIdentity(n, n);
+  basis_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
+  for (Eigen::VectorXd* v : {&basic_values_, &column_, &product_, &residual_, &correction_})
+    v->resize(n);
+  basis_.resize(n);
+  candidates_.reserve(n);
+  survivors_.reserve(n);
+  for (LcpResult& result : results_) {
+    result = LcpResult();
+    result.z.resize(n);
+    result.w.resize(n);
+  }
+}
+
+const LcpResult& LemkeSolver::Solve(const LcpProblem& problem) {
+  QUASIDYN_CHECK_ARGUMENT(n_ >= 0, "LemkeSolver::Solve", "call Setup first");
+  CheckVector("LemkeSolver::Solve", "q", problem.q, n_, "the size given to Setup");
+  QUASIDYN_CHECK_ARGUMENT(problem.M.rows() == n_ && problem.M.cols() == n_, "LemkeSolver::Solve",
+                          "M is " + std::to_string(problem.M.rows()) + " × " +
+                              std::to_string(problem.M.cols()) +
+                              ", expected n × n with n = " + std::to_string(n_));
+  QUASIDYN_CHECK_ARGUMENT(problem.M.allFinite(), "LemkeSolver::Solve", "M must be finite");
   const auto start_time = std::chrono::steady_clock::now();
   // On contact LCPs M = J P⁻¹ Jᵀ has rank <= n_v < n, and a pivot entry that is 0 in exact
   // arithmetic can come out as 1e-8·‖a‖ after a few dozen pivots; pivoting on it makes B
   // nearly singular and the method ends on a false ray or a wrong "solution" (caught by the
   // final check). So an unsuccessful run is repeated with the pivot tolerance raised 100-fold
   // (up to 1e-3), keeping the best outcome: solved, then solved_inaccurate, then the first.
-  LcpResult best = SolveOnce(problem, settings, settings.pivot_tolerance);
-  int total_pivots = best.info.iterations;
-  for (double tolerance = 100 * settings.pivot_tolerance;
-       best.status != SolverStatus::kSolved && best.status != SolverStatus::kMaxIterations &&
+  SolveOnce(problem, settings_.pivot_tolerance, best_);
+  int total_pivots = best_->info.pivots;
+  for (double tolerance = 100 * settings_.pivot_tolerance;
+       best_->status != SolverStatus::kSolved && best_->status != SolverStatus::kMaxIterations &&
        tolerance <= 1e-3 * (1 + 1e-9);
        tolerance *= 100) {
-    LcpResult retry = SolveOnce(problem, settings, tolerance);
-    total_pivots += retry.info.iterations;
-    if (retry.status == SolverStatus::kSolved || (retry.status == SolverStatus::kSolvedInaccurate &&
-                                                  best.status != SolverStatus::kSolvedInaccurate)) {
-      best = std::move(retry);
+    SolveOnce(problem, tolerance, retry_);
+    total_pivots += retry_->info.pivots;
+    if (retry_->status == SolverStatus::kSolved ||
+        (retry_->status == SolverStatus::kSolvedInaccurate &&
+         best_->status != SolverStatus::kSolvedInaccurate)) {
+      std::swap(best_, retry_);
     }
   }
-  best.info.iterations = total_pivots;
-  best.info.solve_time_seconds =
+  best_->info.pivots = total_pivots;
+  best_->info.solve_time_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
-  return best;
+  return *best_;
 }
 
 LcpResult Solve(const LcpProblem& problem, const LemkeSettings& settings) {
   LemkeSolver solver;
-  return solver.Solve(problem, settings);
+  solver.Setup(static_cast<int>(problem.q.size()), settings);
+  return solver.Solve(problem);
 }
 
 }  // namespace quasidyn

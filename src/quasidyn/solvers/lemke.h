@@ -46,25 +46,38 @@ struct LemkeSettings {
   double inaccurate_tolerance = 1e-6;
 };
 
+// Statistics of one Solve.
+struct LemkeInfo {
+  int pivots = 0;                   // pivots over all runs (see LemkeSettings::pivot_tolerance)
+  double residual = 0.0;            // ‖w − Mz − q‖∞ (units of w)
+  double sign_violation = 0.0;      // max(0, −min z, −min w)
+  double complementarity = 0.0;     // Σ |w_i z_i|
+  double solve_time_seconds = 0.0;  // wall-clock time of Solve()
+};
+
 struct LcpResult {
   SolverStatus status = SolverStatus::kNotRun;
   std::string message;  // on ray termination names the driving variable
   Eigen::VectorXd z;    // (n)
   Eigen::VectorXd w;    // (n) = M z + q
-  // info.iterations: pivots, over all runs; primal_residual: ‖w − Mz − q‖∞; dual_residual:
-  // max(0, −min(z), −min(w)); complementarity_gap: Σ |w_i z_i|.
-  SolverInfo info;
+  LemkeInfo info;
 };
 
 class LemkeSolver {
  public:
-  // Throws std::invalid_argument on mismatched sizes, non-finite data or bad settings.
-  LcpResult Solve(const LcpProblem& problem, const LemkeSettings& settings = {});
+  // Sizes the workspace for LCPs of size n >= 0 and validates the settings
+  // (std::invalid_argument naming the field).
+  void Setup(int n, const LemkeSettings& settings = {});
+  int size() const { return n_; }
+
+  // Solves LCP(M, q) of the size given to Setup (std::invalid_argument on another size or on
+  // non-finite data). No allocation unless it fails (its message).
+  const LcpResult& Solve(const LcpProblem& problem);
+  const LcpResult& result() const { return *best_; }
 
  private:
-  // One run of Lemke's method with the given pivot tolerance (no timing).
-  LcpResult SolveOnce(const LcpProblem& problem, const LemkeSettings& settings,
-                      double pivot_tolerance);
+  // One run of Lemke's method with the given pivot tolerance (no timing), into *result.
+  void SolveOnce(const LcpProblem& problem, double pivot_tolerance, LcpResult* result);
   // Row of the lexicographic minimum ratio among rows with a_i > threshold; −1 if none.
   int LexicographicMinimumRow(double threshold, double tie_tolerance);
   void Pivot(int row, int entering);
@@ -72,15 +85,26 @@ class LemkeSolver {
   // B⁻¹ and B⁻¹q recomputed from the current basis; false if B is singular.
   bool Refactor(const LcpProblem& problem);
 
+  int n_ = -1;
+  LemkeSettings settings_;
+  LcpResult results_[2];
+  LcpResult* best_ = &results_[0];
+  LcpResult* retry_ = &results_[1];
   Eigen::MatrixXd basis_inverse_;  // B⁻¹ (n × n)
   Eigen::VectorXd basic_values_;   // B⁻¹ q
   Eigen::VectorXd column_;         // B⁻¹ A_entering
-  std::vector<int> basis_;         // variable in each row: w_i = i, z_i = n + i, z0 = 2n
+  Eigen::VectorXd product_, residual_, correction_;
+  std::vector<int> basis_;  // variable in each row: w_i = i, z_i = n + i, z0 = 2n
   std::vector<int> candidates_, survivors_;
   Eigen::MatrixXd basis_matrix_;  // B, for refactorisation
+  Eigen::MatrixXd identity_;      // I (n × n): B⁻¹ = B⁻¹ I
   Eigen::PartialPivLU<Eigen::MatrixXd> basis_lu_;
 };
 
+// Convenience: a fresh solver per call.
 LcpResult Solve(const LcpProblem& problem, const LemkeSettings& settings = {});
+
+// Checks of the settings' documented ranges (std::invalid_argument naming the field).
+void ValidateLemkeSettings(const LemkeSettings& settings);
 
 }  // namespace quasidyn

@@ -7,7 +7,8 @@
 #include <stdexcept>
 
 #include "quasidyn/solvers/qp.h"
-#include "quasidyn/solvers/random_problems_for_tests.h"
+#include "quasidyn/testing/malloc_counter.h"
+#include "quasidyn/testing/solver_problems.h"
 
 // Siconos numerics: the independent reference (lexicographic Lemke of Cottle-Pang-Stone).
 #include "LCP_Solvers.h"
@@ -87,7 +88,7 @@ TEST(LemkeTest, HandComputedTwoByTwo) {
   p.q << 1, 0;
   const LcpResult trivial = Solve(p);
   EXPECT_EQ(trivial.status, SolverStatus::kSolved);
-  EXPECT_EQ(trivial.info.iterations, 0);
+  EXPECT_EQ(trivial.info.pivots, 0);
   EXPECT_EQ(trivial.z, VectorXd::Zero(2));
 }
 
@@ -163,12 +164,12 @@ TEST(LemkeTest, KktOfQpGivesSameSolutionAsInteriorPoint) {
   for (unsigned seed = 0; seed < 5; ++seed) {
     testing::RandomProblems random(seed + 300);
     const int n = 8, m = 12;
-    QpProblem qp;
+    testing::DenseQp qp;
     qp.Q = random.PsdMatrix(n, n) + MatrixXd::Identity(n, n);
     qp.c = random.GaussianVector(n);
     qp.G = random.Gaussian(m, n);
     qp.h = qp.G * random.UniformVector(n, -1, 1) - random.UniformVector(m, 0.1, 1.0);
-    const QpResult interior_point = Solve(qp);
+    const QpResult interior_point = Solve(qp.ToSparse());
     ASSERT_EQ(interior_point.status, SolverStatus::kSolved);
     const auto Q_ldlt = qp.Q.ldlt();
     const MatrixXd Q_inverse_Gt = Q_ldlt.solve(qp.G.transpose());
@@ -189,13 +190,25 @@ TEST(LemkeTest, PivotLimitAndBadInput) {
   settings.max_pivots = 2;
   EXPECT_EQ(Solve(p, settings).status, SolverStatus::kMaxIterations);
   EXPECT_THROW(Solve(LcpProblem{MatrixXd::Zero(2, 3), VectorXd::Zero(2)}), std::invalid_argument);
+  LemkeSolver sized_for_10;
+  sized_for_10.Setup(10);
+  EXPECT_THROW(sized_for_10.Solve(LcpProblem{MatrixXd::Identity(3, 3), VectorXd::Zero(3)}),
+               std::invalid_argument);
+  settings.max_pivots = -1;
+  try {
+    Solve(p, settings);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("max_pivots"), std::string::npos) << e.what();
+  }
 }
 
 // The Stewart–Trinkle LCP of Pang & Tedrake 2021, eq. (6) (built as in
 // dynamics/quasistatic_lcp.h) for random contacts: M's upper block J P⁻¹ Jᵀ has rank
 // n_v = 12 < 50, and 70 % of the contacts touch (φ = 0), so the problem is degenerate and
-// rank deficient like the arm_cubes step. Before the fix, 16 of these 40 ended on a false
-// ray (Siconos' lexicographic Lemke solves all of them).
+// rank deficient like the arm_cubes step. Without the tie tolerance and the retries of
+// LemkeSettings, 16 of these 40 end on a false ray (Siconos' lexicographic Lemke solves all of
+// them).
 LcpProblem RandomContactLcp(unsigned seed) {
   const int nv = 12, nc = 10, nd = 4, nf = nc * nd, n = nc + nf + nc;
   testing::RandomProblems random(seed);
@@ -254,6 +267,31 @@ TEST(LemkeTest, ReportedStatusMatchesTheReturnedPair) {
               settings.residual_tolerance * scale);
     EXPECT_GE(r.w.minCoeff(), -settings.residual_tolerance * scale);
     EXPECT_GE(r.z.minCoeff(), -settings.residual_tolerance * scale);
+  }
+}
+
+TEST(LemkeTest, ReusedSolverGivesTheBitsOfAFreshOneWithoutAllocating) {
+  // One solver for a sequence of contact LCPs of one size (the time steps of a scene whose
+  // contacts do not change): each answer equals a fresh solver's, and Solve does not allocate.
+  LemkeSolver reused;
+  const int n = static_cast<int>(RandomContactLcp(0).q.size());
+  reused.Setup(n);
+  for (unsigned seed = 0; seed < 10; ++seed) {
+    const LcpProblem p = RandomContactLcp(seed);
+    ASSERT_EQ(p.q.size(), n);
+    long allocations = 0;
+    {
+      testing::MallocCounter counter;
+      reused.Solve(p);
+      allocations = counter.count();
+    }
+    const LcpResult fresh = Solve(p);
+    const LcpResult& r = reused.result();
+    EXPECT_EQ(r.status, fresh.status) << "seed " << seed;
+    EXPECT_EQ(r.z, fresh.z) << "seed " << seed;
+    if (testing::MallocCountingAvailable() && r.status == SolverStatus::kSolved) {
+      EXPECT_EQ(allocations, 0) << "seed " << seed;
+    }
   }
 }
 

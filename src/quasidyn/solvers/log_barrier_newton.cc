@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
-#include <stdexcept>
 
+#include "quasidyn/common/argument_check.h"
 #include "quasidyn/solvers/constraint_blocks.h"
 #include "quasidyn/solvers/second_order_cone.h"
 
@@ -17,86 +17,149 @@ using Eigen::MatrixXd;
 using Eigen::VectorXd;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-void Require(bool condition, const std::string& what) {
-  if (!condition) throw std::invalid_argument("log-barrier: " + what);
+void ValidateProblem(const char* where, const LogBarrierProblem& p) {
+  const int n = p.Q.rows();
+  CheckShape(where, "Q", p.Q, n, n);
+  CheckSize(where, "c", p.c.size(), n, "n");
+  if (p.G.rows() > 0) CheckShape(where, "G", p.G, p.G.rows(), n);
+  CheckSize(where, "h", p.h.size(), p.G.rows(), "rows of G");
+  if (p.A.rows() > 0) CheckShape(where, "A", p.A, p.A.rows(), n);
+  CheckSize(where, "b", p.b.size(), p.A.rows(), "rows of A");
+  CheckConeDims(where, p.cone_dims, p.A.rows());
+  CheckFinite(where, "Q", p.Q);
+  CheckFinite(where, "c", p.c);
+  CheckFinite(where, "G", p.G);
+  CheckFinite(where, "h", p.h);
+  CheckFinite(where, "A", p.A);
+  CheckFinite(where, "b", p.b);
+  CheckPositive(where, "kappa", p.kappa);
 }
 
-void Validate(const LogBarrierProblem& p, const LogBarrierSettings& s, const VectorXd& x0) {
-  const Eigen::Index n = p.Q.rows();
-  Require(p.Q.cols() == n, "Q must be square");
-  Require(p.b.size() == n, "b must have size n = " + std::to_string(n));
-  Require(p.G.rows() == p.h.size(), "h must have one entry per row of G");
-  Require(p.G.rows() == 0 || p.G.cols() == n, "G must have n columns");
-  Require(p.Q.allFinite() && p.b.allFinite() && p.G.allFinite() && p.h.allFinite(),
-          "Q, b, G and h must be finite");
-  for (size_t k = 0; k < p.cones.size(); ++k) {
-    const std::string name = "cones[" + std::to_string(k) + "]";
-    Require(p.cones[k].A.rows() >= 1 && p.cones[k].A.cols() == n,
-            name + ".A must be (m_k × n) with m_k >= 1");
-    Require(p.cones[k].b.size() == p.cones[k].A.rows(), name + ".b must have m_k entries");
-    Require(p.cones[k].A.allFinite() && p.cones[k].b.allFinite(), name + " must be finite");
-  }
-  Require(std::isfinite(p.kappa) && p.kappa > 0, "kappa must be finite and > 0");
-  Require(s.decrement_tolerance > 0, "decrement_tolerance must be > 0");
-  Require(s.max_newton_iterations > 0, "max_newton_iterations must be > 0");
-  Require(s.armijo_fraction > 0 && s.armijo_fraction < 0.5, "armijo_fraction must be in (0,0.5)");
-  Require(s.backtrack_factor > 0 && s.backtrack_factor < 1, "backtrack_factor must be in (0,1)");
-  Require(s.max_backtracks > 0, "max_backtracks must be > 0");
-  Require(s.initial_kappa > 0, "initial_kappa must be > 0");
-  Require(s.kappa_growth > 1, "kappa_growth must be > 1");
-  Require(s.feasibility_margin >= 0, "feasibility_margin must be >= 0");
-  Require(s.centring_margin >= 0, "centring_margin must be >= 0");
-  Require(x0.size() == 0 || (x0.size() == n && x0.allFinite()), "x_start must be finite, size n");
-  Require(s.sparse_min_variables >= 0, "sparse_min_variables must be >= 0");
-  Require(s.sparse_max_density >= 0 && s.sparse_max_density <= 1,
-          "sparse_max_density must be in [0,1]");
+// Appends the row `r` of `from` to `to` with the extra entry (column n) = `last`.
+void AppendRowWithLastColumn(const SparseRowMatrix& from, int r, int n, double last,
+                             SparseRowMatrix* to) {
+  to->AppendRow();
+  for (int k = from.row_start(r); k < from.row_start(r + 1); ++k)
+    to->Append(from.column(k), from.value(k));
+  to->AppendNonZero(n, last);
 }
 
 }  // namespace
 
+void ValidateLogBarrierSettings(const LogBarrierSettings& s) {
+  constexpr const char* kWhere = "LogBarrierSettings";
+  CheckPositive(kWhere, "decrement_tolerance", s.decrement_tolerance);
+  QUASIDYN_CHECK_ARGUMENT(s.max_newton_iterations > 0, kWhere, "max_newton_iterations must be > 0");
+  QUASIDYN_CHECK_ARGUMENT(s.armijo_fraction > 0 && s.armijo_fraction < 0.5, kWhere,
+                          "armijo_fraction must be in (0, 0.5)");
+  QUASIDYN_CHECK_ARGUMENT(s.backtrack_factor > 0 && s.backtrack_factor < 1, kWhere,
+                          "backtrack_factor must be in (0, 1)");
+  QUASIDYN_CHECK_ARGUMENT(s.max_backtracks > 0, kWhere, "max_backtracks must be > 0");
+  CheckPositive(kWhere, "initial_kappa", s.initial_kappa);
+  QUASIDYN_CHECK_ARGUMENT(s.kappa_growth > 1, kWhere, "kappa_growth must be > 1");
+  CheckNonNegative(kWhere, "feasibility_margin", s.feasibility_margin);
+  // +infinity is allowed: every start is replaced by the phase-1 point.
+  QUASIDYN_CHECK_ARGUMENT(
+      s.centring_margin >= 0, kWhere,
+      "centring_margin must be >= 0 (got " + NumberText(s.centring_margin) + ")");
+  QUASIDYN_CHECK_ARGUMENT(s.sparse_min_variables >= 0, kWhere, "sparse_min_variables must be >= 0");
+  QUASIDYN_CHECK_ARGUMENT(s.sparse_max_density >= 0 && s.sparse_max_density <= 1, kWhere,
+                          "sparse_max_density must be in [0, 1]");
+}
+
+void LogBarrierSolver::Setup(const LogBarrierProblem& problem, const LogBarrierSettings& settings) {
+  ValidateLogBarrierSettings(settings);
+  ValidateProblem("LogBarrierSolver::Setup", problem);
+  settings_ = settings;
+  problem_ = problem;
+  const int n = problem.Q.rows();
+  for (VectorXd* v : {&gradient_, &step_, &trial_, &objective_scratch_, &start_, &centred_})
+    v->resize(n);
+  zero_.setZero(n);
+  Stack();
+  normal_.Setup(problem_.Q, A_, offset_, dim_,
+                SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
+  result_ = LogBarrierResult();
+  result_.x.resize(n);
+  ready_ = true;
+}
+
+bool LogBarrierSolver::SamePattern(const LogBarrierProblem& p) const {
+  return ready_ && p.Q.SamePattern(problem_.Q) && p.G.SamePattern(problem_.G) &&
+         p.A.SamePattern(problem_.A) && p.cone_dims == problem_.cone_dims &&
+         p.c.size() == problem_.c.size() && p.h.size() == problem_.h.size() &&
+         p.b.size() == problem_.b.size();
+}
+
+void LogBarrierSolver::UpdateValues(const LogBarrierProblem& problem) {
+  QUASIDYN_CHECK_ARGUMENT(SamePattern(problem), "LogBarrierSolver::UpdateValues",
+                          "the problem has other sizes or sparsity patterns than at Setup; call "
+                          "Setup");
+  ValidateProblem("LogBarrierSolver::UpdateValues", problem);
+  problem_.Q = problem.Q;  // same sizes: storage reused
+  problem_.c = problem.c;
+  problem_.G = problem.G;
+  problem_.h = problem.h;
+  problem_.A = problem.A;
+  problem_.b = problem.b;
+  problem_.kappa = problem.kappa;
+  Stack();
+  normal_.UpdateValues(problem_.Q, A_);
+}
+
+void LogBarrierSolver::Stack() {
+  linear_rows_ = problem_.G.rows();
+  const int max_dim =
+      StackConstraintBlocks(problem_.G, problem_.h, problem_.A, problem_.b, problem_.cone_dims,
+                            problem_.Q.rows(), &A_, &b_, &offset_, &dim_);
+  const int rows = A_.rows();
+  u_.resize(rows);
+  dual_.resize(rows);
+  weights_.resize(rows, max_dim);
+}
+
 // Phase 1 (Boyd & Vandenberghe §11.4.1): maximise the common margin −s over (x, s):
-//   minimise s + ½ε(‖x‖² + s²)  s.t.  G x + h + s·1 >= 0,  (t_k + s, z_k) ∈ K_k,  s >= −1,
+//   minimise s + ½ε(‖x‖² + s²)  s.t.  G x − h + s·1 >= 0,  (t_k + s, z_k) ∈ K_k,  s >= −1,
 // with ε = 1e-8 keeping x bounded. Returns the margin −s and x.
-double LogBarrierSolver::PhaseOne(const LogBarrierProblem& p, VectorXd& x) {
-  const Eigen::Index n = p.Q.rows();
-  SocpProblem phase_one;
-  phase_one.Q = 1e-8 * MatrixXd::Identity(n + 1, n + 1);
-  phase_one.c = VectorXd::Unit(n + 1, n);
-  const Eigen::Index rows = p.G.rows();
-  phase_one.G = MatrixXd::Zero(rows + 1, n + 1);
+double LogBarrierSolver::PhaseOne(VectorXd& x) {
+  const LogBarrierProblem& p = problem_;
+  const int n = p.Q.rows();
+  SocpProblem& phase_one = phase_one_;
+  phase_one.Q.Reset(n + 1);
+  for (int j = 0; j <= n; ++j) {
+    phase_one.Q.AppendRow();
+    phase_one.Q.Append(j, 1e-8);
+  }
+  phase_one.c.setZero(n + 1);
+  phase_one.c[n] = 1.0;
+  const int rows = p.G.rows();
+  phase_one.G.Reset(n + 1);
+  for (int i = 0; i < rows; ++i) AppendRowWithLastColumn(p.G, i, n, 1.0, &phase_one.G);
+  phase_one.G.AppendRow();
+  phase_one.G.Append(n, 1.0);
   phase_one.h.resize(rows + 1);
-  if (rows > 0) phase_one.G.topLeftCorner(rows, n) = p.G;
-  phase_one.G.col(n).setOnes();
-  phase_one.h.head(rows) = -p.h;
+  phase_one.h.head(rows) = p.h;
   phase_one.h[rows] = -1.0;
-  for (const auto& cone : p.cones) {
-    SecondOrderConeConstraint shifted{MatrixXd::Zero(cone.A.rows(), n + 1), cone.b};
-    shifted.A.leftCols(n) = cone.A;
-    shifted.A(0, n) = 1.0;
-    phase_one.cones.push_back(shifted);
+  phase_one.A.Reset(n + 1);
+  for (int k = 0, row = 0; k < static_cast<int>(p.cone_dims.size()); ++k) {
+    for (int r = 0; r < p.cone_dims[k]; ++r, ++row)
+      AppendRowWithLastColumn(p.A, row, n, r == 0 ? 1.0 : 0.0, &phase_one.A);
   }
-  const SocpResult r = phase_one_solver_.Solve(phase_one);
-  if (r.status != SolverStatus::kSolved && r.status != SolverStatus::kSolvedInaccurate) {
-    return -kInfinity;
+  phase_one.b = p.b;
+  phase_one.cone_dims = p.cone_dims;
+  if (phase_one_solver_.SamePattern(phase_one)) {
+    phase_one_solver_.UpdateValues(phase_one);
+  } else {
+    phase_one_solver_.Setup(phase_one);
   }
+  const SocpResult& r = phase_one_solver_.Solve();
+  if (!Succeeded(r.status)) return -kInfinity;
   x = r.x.head(n);
   return -r.x[n];
 }
 
-void LogBarrierSolver::Stack(const LogBarrierProblem& p, const LogBarrierSettings& settings) {
-  const Eigen::Index n = p.Q.rows();
-  linear_rows_ = static_cast<int>(p.G.rows());
-  const int max_dim = StackConstraintBlocks(p.G, p.h, 1.0, p.cones, n, &A_, &b_, &offset_, &dim_);
-  const int rows = static_cast<int>(A_.rows());
-  u_.resize(rows);
-  dual_.resize(rows);
-  weights_.resize(rows, max_dim);
-  normal_.Setup(p.Q, A_, offset_, dim_,
-                SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
-}
-
 bool LogBarrierSolver::StrictlyFeasible(const VectorXd& x) {
-  normal_.MultiplyA(x, u_);
+  normal_.MultiplyA(x, &u_);
   u_ += b_;
   for (size_t k = 0; k < dim_.size(); ++k) {
     if (!(second_order_cone::InteriorMargin(u_.segment(offset_[k], dim_[k])) > 0)) return false;
@@ -105,7 +168,7 @@ bool LogBarrierSolver::StrictlyFeasible(const VectorXd& x) {
 }
 
 double LogBarrierSolver::MinimumMargin(const VectorXd& x) {
-  normal_.MultiplyA(x, u_);
+  normal_.MultiplyA(x, &u_);
   u_ += b_;
   double margin = kInfinity;
   for (size_t k = 0; k < dim_.size(); ++k) {
@@ -114,25 +177,24 @@ double LogBarrierSolver::MinimumMargin(const VectorXd& x) {
   return margin;
 }
 
-double LogBarrierSolver::Objective(const LogBarrierProblem& p, double kappa, const VectorXd& x) {
+double LogBarrierSolver::Objective(double kappa, const VectorXd& x) {
   if (!StrictlyFeasible(x)) return kInfinity;  // sets u_
   double barrier = 0.0;
   for (int i = 0; i < linear_rows_; ++i) barrier += std::log(u_[i]);
   for (size_t k = linear_rows_; k < dim_.size(); ++k) {
     barrier += std::log(second_order_cone::JNorm2(u_.segment(offset_[k], dim_[k])));
   }
-  normal_.MultiplyQ(x, objective_scratch_);
-  return 0.5 * x.dot(objective_scratch_) + p.b.dot(x) - barrier / kappa;
+  normal_.MultiplyQ(x, &objective_scratch_);
+  return 0.5 * x.dot(objective_scratch_) + problem_.c.dot(x) - barrier / kappa;
 }
 
 // With w = 1/κ, per block the derivatives of the barrier term −w·log(·) in its argument u:
 //   linear row   −w log s:   gradient −w/s,            Hessian w/s²;
 //   cone         −w log ψ, ψ = uᵀJu:  gradient −2w Ju/ψ,  Hessian w(4 Ju uᵀJ/ψ² − 2J/ψ),
-// so ∇f = Qx + b − Aᵀ dual and ∇²f = Q + Aᵀ blockdiag(weights) A (chain rule, u = A x + b).
-void LogBarrierSolver::GradientAndHessian(const LogBarrierProblem& p, double kappa,
-                                          const VectorXd& x) {
+// so ∇f = Qx + c − Aᵀ dual and ∇²f = Q + Aᵀ blockdiag(weights) A (chain rule, u = A x + b).
+void LogBarrierSolver::Gradient(double kappa, const VectorXd& x, bool hessian) {
   const double w = 1.0 / kappa;
-  normal_.MultiplyA(x, u_);
+  normal_.MultiplyA(x, &u_);
   u_ += b_;
   for (int i = 0; i < linear_rows_; ++i) {
     const double inverse = 1.0 / u_[i];
@@ -152,11 +214,11 @@ void LogBarrierSolver::GradientAndHessian(const LogBarrierProblem& p, double kap
     M.diagonal().tail(m - 1).array() += 4.0 * w / psi;
     y *= 2.0 * w / psi;
   }
-  normal_.MultiplyQ(x, gradient_);
-  gradient_ += p.b;
-  normal_.MultiplyAt(dual_, step_);
+  normal_.MultiplyQ(x, &gradient_);
+  gradient_ += problem_.c;
+  normal_.MultiplyAt(dual_, &step_);
   gradient_ -= step_;
-  normal_.Assemble(weights_, 0.0);
+  if (hessian) normal_.Assemble(weights_, 0.0);
 }
 
 // Cholesky of the Hessian. Barrier arguments near 0 (contacts at φ ≈ 1e-11 m give s_i ≈ 1e-9)
@@ -177,25 +239,25 @@ bool LogBarrierSolver::FactorHessian() {
   return false;
 }
 
-SolverStatus LogBarrierSolver::Newton(const LogBarrierProblem& p, const LogBarrierSettings& s,
-                                      double kappa, VectorXd& x, int& iterations,
+SolverStatus LogBarrierSolver::Newton(double kappa, VectorXd& x, int& iterations,
                                       double& decrement) {
+  const LogBarrierSettings& s = settings_;
   for (int k = 0; k < s.max_newton_iterations; ++k) {
-    GradientAndHessian(p, kappa, x);
+    Gradient(kappa, x, true);
     if (!FactorHessian()) return SolverStatus::kNumericalFailure;
-    normal_.Solve(gradient_, step_);
+    normal_.Solve(gradient_, &step_);
     step_ = -step_;
     const double slope = gradient_.dot(step_);  // = −λ² (with the shifted H when shifted)
     if (!step_.allFinite() || !(slope <= 0)) return SolverStatus::kNumericalFailure;
     decrement = -0.5 * slope;
     const bool last = decrement <= s.decrement_tolerance;
     // Backtracking (Boyd & Vandenberghe, Algorithm 9.2); infinity outside the domain.
-    const double f = Objective(p, kappa, x);
+    const double f = Objective(kappa, x);
     double alpha = 1.0;
     int backtracks = 0;
     for (;; ++backtracks) {
       trial_ = x + alpha * step_;
-      const double f_trial = Objective(p, kappa, trial_);
+      const double f_trial = Objective(kappa, trial_);
       if (f_trial <= f + s.armijo_fraction * alpha * slope || (last && std::isfinite(f_trial))) {
         break;
       }
@@ -214,77 +276,79 @@ SolverStatus LogBarrierSolver::Newton(const LogBarrierProblem& p, const LogBarri
   return SolverStatus::kMaxIterations;
 }
 
-LogBarrierResult LogBarrierSolver::Solve(const LogBarrierProblem& problem,
-                                         const LogBarrierSettings& settings,
-                                         const VectorXd& x_start) {
-  const auto start_time = std::chrono::steady_clock::now();
-  Validate(problem, settings, x_start);
-  const Eigen::Index n = problem.Q.rows();
-  gradient_.resize(n);
-  step_.resize(n);
-  trial_.resize(n);
-  objective_scratch_.resize(n);
-  Stack(problem, settings);
+// Names the barrier with the smallest argument at the phase-1 point x.
+std::string LogBarrierSolver::InfeasibilityMessage(double margin, const VectorXd& x) {
+  std::ostringstream message;
+  message << "no strictly feasible point (phase-1 margin " << margin << "); ";
+  normal_.MultiplyA(x, &u_);
+  u_ += b_;
+  double worst = kInfinity;
+  std::string name = "none";
+  for (int k = 0; k < static_cast<int>(dim_.size()); ++k) {
+    const double value = second_order_cone::InteriorMargin(u_.segment(offset_[k], dim_[k]));
+    if (value < worst) {
+      worst = value;
+      name = k < linear_rows_ ? "linear barrier row " + std::to_string(k)
+                              : "cone barrier " + std::to_string(k - linear_rows_);
+    }
+  }
+  message << "most violated: " << name << " (value " << worst << ")";
+  return message.str();
+}
 
-  LogBarrierResult result;
-  result.used_sparse_path = normal_.sparse();
+const LogBarrierResult& LogBarrierSolver::Solve(const VectorXd& x_start) {
+  QUASIDYN_CHECK_ARGUMENT(ready_, "LogBarrierSolver::Solve", "call Setup first");
+  const auto start_time = std::chrono::steady_clock::now();
+  const LogBarrierProblem& problem = problem_;
+  const LogBarrierSettings& settings = settings_;
+  const Eigen::Index n = problem.Q.rows();
+  if (x_start.size() != 0) CheckVector("LogBarrierSolver::Solve", "x_start", x_start, n, "n");
+  LogBarrierResult& result = result_;
+  result.status = SolverStatus::kNotRun;
+  result.message.clear();
+  result.objective = 0.0;
+  result.info = LogBarrierInfo();
+  result.info.used_sparse_path = normal_.sparse();
   VectorXd& x = result.x;
   // Start: of the cheap candidates x_start, the previous minimiser and 0, the strictly feasible
   // one with the lowest f (for a self-concordant f, the number of damped Newton steps is
   // bounded by a multiple of κ(f(x0) − f*), Boyd & Vandenberghe §9.6.4).
-  x = x_start.size() == n ? x_start : VectorXd::Zero(n);
+  if (x_start.size() == n) {
+    x = x_start;
+  } else {
+    x.setZero();
+  }
   double best = kInfinity;
   const auto consider = [&](const VectorXd& candidate, bool previous) {
-    const double value = Objective(problem, problem.kappa, candidate);
+    const double value = Objective(problem.kappa, candidate);
     if (value < best) {
       best = value;
       x = candidate;
-      result.used_previous_solution = previous;
+      result.info.used_previous_solution = previous;
     }
   };
   if (x_start.size() == n) consider(x_start, false);
   if (settings.use_previous_solution && previous_x_.size() == n) consider(previous_x_, true);
-  consider(VectorXd::Zero(n), false);
+  consider(zero_, false);
   const bool start_is_feasible = std::isfinite(best);
   if (start_is_feasible && MinimumMargin(x) < settings.centring_margin) {
     // Strictly feasible but nearly on a boundary (a contact at φ ≈ 0 with x = 0): the barrier
     // is badly scaled there and damped Newton needs many short steps. Start from the
     // phase-1 point instead when it is better centred.
-    VectorXd centred = x;
-    const double margin = PhaseOne(problem, centred);
-    if (margin > MinimumMargin(x) && StrictlyFeasible(centred)) {
-      result.used_phase_one = true;
-      result.used_previous_solution = false;
-      x = centred;
+    centred_ = x;
+    const double margin = PhaseOne(centred_);
+    if (margin > MinimumMargin(x) && StrictlyFeasible(centred_)) {
+      result.info.used_phase_one = true;
+      result.info.used_previous_solution = false;
+      x = centred_;
     }
   }
   if (!start_is_feasible) {
-    result.used_phase_one = true;
-    const double margin = PhaseOne(problem, x);
+    result.info.used_phase_one = true;
+    const double margin = PhaseOne(x);
     if (!(margin > settings.feasibility_margin) || !StrictlyFeasible(x)) {
-      // Name the barrier with the smallest argument at the phase-1 point.
-      std::ostringstream message;
-      message << "no strictly feasible point (phase-1 margin " << margin << "); ";
-      double worst = kInfinity;
-      std::string name = "none";
-      for (Eigen::Index i = 0; i < problem.G.rows(); ++i) {
-        const double value = problem.G.row(i).dot(x) + problem.h[i];
-        if (value < worst) {
-          worst = value;
-          name = "linear barrier row " + std::to_string(i);
-        }
-      }
-      for (size_t k = 0; k < problem.cones.size(); ++k) {
-        const VectorXd u = problem.cones[k].A * x + problem.cones[k].b;
-        const double value = second_order_cone::InteriorMargin(u);
-        if (value < worst) {
-          worst = value;
-          name = "cone barrier " + std::to_string(k);
-        }
-      }
-      message << "most violated: " << name << " (value " << worst << ")";
       result.status = SolverStatus::kInfeasible;
-      result.message = message.str();
+      result.message = InfeasibilityMessage(margin, x);
       result.info.solve_time_seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
       return result;
@@ -293,47 +357,54 @@ LogBarrierResult LogBarrierSolver::Solve(const LogBarrierProblem& problem,
 
   int iterations = 0;
   double decrement = 0.0;
-  const VectorXd feasible_start = x;
-  SolverStatus status = Newton(problem, settings, problem.kappa, x, iterations, decrement);
+  start_ = x;
+  SolverStatus status = Newton(problem.kappa, x, iterations, decrement);
   if (status != SolverStatus::kSolved) {
     // Continuation: κ_j = initial_kappa · growth^j below κ, then κ itself.
-    result.used_continuation = true;
-    x = feasible_start;
+    result.info.used_continuation = true;
+    x = start_;
     for (double kappa = settings.initial_kappa;; kappa *= settings.kappa_growth) {
       const double stage = std::min(kappa, problem.kappa);
-      status = Newton(problem, settings, stage, x, iterations, decrement);
-      if (stage == problem.kappa ||
-          (status != SolverStatus::kSolved && status != SolverStatus::kSolvedInaccurate)) {
-        break;
-      }
+      status = Newton(stage, x, iterations, decrement);
+      if (stage == problem.kappa || !Succeeded(status)) break;
     }
   }
-  // Hessian (and gradient) at the returned x.
-  GradientAndHessian(problem, problem.kappa, x);
-  normal_.ToDense(dense_hessian_);
-  result.hessian.compute(dense_hessian_);
-  if (result.hessian.info() != Eigen::Success) status = SolverStatus::kNumericalFailure;
-  if (status == SolverStatus::kSolved || status == SolverStatus::kSolvedInaccurate) {
-    previous_x_ = x;
-  }
+  // The Hessian (and gradient) at the returned x must be positive definite.
+  if (!FactorHessianAtSolution()) status = SolverStatus::kNumericalFailure;
+  if (Succeeded(status)) previous_x_ = x;
   if (status != SolverStatus::kSolved) {
     result.message = std::string(ToString(status)) +
                      " (Newton decrement² / 2 = " + std::to_string(decrement) + ")";
   }
   result.status = status;
-  result.objective = Objective(problem, problem.kappa, x);
-  result.info.iterations = iterations;
-  result.info.dual_residual = gradient_.lpNorm<Eigen::Infinity>();
-  result.info.complementarity_gap = decrement;
+  result.objective = Objective(problem.kappa, x);
+  result.info.newton_iterations = iterations;
+  result.info.gradient_norm = gradient_.lpNorm<Eigen::Infinity>();
+  result.info.decrement = decrement;
   result.info.solve_time_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   return result;
 }
 
+bool LogBarrierSolver::FactorHessianAtSolution() {
+  QUASIDYN_CHECK_ARGUMENT(ready_, "LogBarrierSolver::FactorHessianAtSolution",
+                          "call Setup and Solve first");
+  Gradient(problem_.kappa, result_.x, true);
+  normal_.ToDense(&dense_hessian_);
+  hessian_factor_.compute(dense_hessian_);
+  return hessian_factor_.info() == Eigen::Success;
+}
+
+void LogBarrierSolver::SolveWithHessian(const VectorXd& rhs, VectorXd* out) const {
+  CheckSize("LogBarrierSolver::SolveWithHessian", "rhs", rhs.size(), dense_hessian_.rows(), "n");
+  *out = hessian_factor_.solve(rhs);
+}
+
 LogBarrierResult Solve(const LogBarrierProblem& problem, const LogBarrierSettings& settings,
                        const VectorXd& x_start) {
   LogBarrierSolver solver;
-  return solver.Solve(problem, settings, x_start);
+  solver.Setup(problem, settings);
+  return solver.Solve(x_start);
 }
 
 }  // namespace quasidyn

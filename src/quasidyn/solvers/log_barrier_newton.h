@@ -1,19 +1,23 @@
 #pragma once
 // Smooth log-barrier relaxation of a contact QP / SOCP, minimised by damped Newton:
 //
-//   minimise  f(x) = ½ xᵀ Q x + bᵀ x − (1/κ) [ Σ_i log(G_i x + h_i) + Σ_k log(t_k² − ‖z_k‖²) ],
+//   minimise  f(x) = ½ xᵀ Q x + cᵀ x − (1/κ) [ Σ_i log(G_i x − h_i) + Σ_k log(t_k² − ‖z_k‖²) ],
 //             (t_k, z_k) = A_k x + b_k,
 //
-// the barrier ("smoothed") quasi-dynamic time step of Pang 2022 (talk "planning and control
-// contact-rich", log-barrier relaxation with weight κ; as κ → ∞ the minimiser tends to the
-// QP / SOCP solution, at distance O(1/κ)). Newton with Armijo backtracking that keeps every
-// barrier strictly positive (Boyd & Vandenberghe, "Convex Optimization", §9.5 and §11.3),
-// stopping on the Newton decrement. The start is the best (lowest f) strictly feasible of the
-// cheap candidates x_start, the solver's previous minimiser and x = 0; a phase-1 SOCP runs only
-// when none is strictly feasible or the best is too close to a barrier's boundary, and
-// continuation in κ is used when the direct solve fails. The Newton system
-// H = Q + Σ_k A_kᵀ M_k A_k (one block per linear row or cone) is dense or sparse by size
-// (block_normal_matrix.h), with the sparse symbolic analysis reused between solves.
+// the barrier ("smoothed") quasi-dynamic time step of Pang, Suh, Yang & Tedrake, T-RO 2023
+// (arXiv 2206.10787v2), eq. (34) for the cones (and the same relaxation of the pyramid rows of
+// Pang & Tedrake 2021, eq. (10)); as κ → ∞ the minimiser tends to the QP / SOCP solution, at
+// distance O(1/κ). Newton with Armijo backtracking that keeps every barrier strictly positive
+// (Boyd & Vandenberghe, "Convex Optimization", §9.5 and §11.3), stopping on the Newton
+// decrement. The start is the best (lowest f) strictly feasible of the cheap candidates
+// x_start, the solver's previous minimiser and x = 0; a phase-1 SOCP runs only when none is
+// strictly feasible or the best is too close to a barrier's boundary, and continuation in κ is
+// used when the direct solve fails. The Newton system H = Q + Σ_k A_kᵀ M_k A_k (one block per
+// linear row or cone) is dense or sparse by size (block_normal_matrix.h).
+//
+// Use (the set-up / solve split of OSQP): Setup(problem, settings) validates and may
+// allocate; UpdateValues(problem) takes new values with the same sparsity pattern; Solve()
+// does not allocate unless it fails (its message) or runs phase 1 on a new pattern.
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
@@ -23,16 +27,19 @@
 #include "quasidyn/solvers/block_normal_matrix.h"
 #include "quasidyn/solvers/socp.h"
 #include "quasidyn/solvers/solver_status.h"
+#include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
 
 struct LogBarrierProblem {
-  Eigen::MatrixXd Q;  // (n × n) symmetric PSD
-  Eigen::VectorXd b;  // (n) linear cost
-  Eigen::MatrixXd G;  // (p × n) linear barriers G x + h > 0 (p may be 0)
+  SparseRowMatrix Q;  // (n × n) symmetric PSD
+  Eigen::VectorXd c;  // (n) linear cost
+  SparseRowMatrix G;  // (p × n) linear barriers G x − h > 0 (p may be 0)
   Eigen::VectorXd h;  // (p)
-  std::vector<SecondOrderConeConstraint> cones;  // cone barriers, A_k x + b_k ∈ int K (m_k >= 1)
-  double kappa = 100.0;  // barrier weight κ, > 0 (dimensionless; larger = closer to the QP)
+  SparseRowMatrix A;  // (Σ m_k × n) cone barriers A_k x + b_k ∈ int K_k, cone after cone
+  Eigen::VectorXd b;  // (Σ m_k)
+  std::vector<int> cone_dims;  // m_k >= 1 per cone
+  double kappa = 100.0;        // barrier weight κ, > 0 (dimensionless; larger = closer to the QP)
 };
 
 struct LogBarrierSettings {
@@ -51,19 +58,32 @@ struct LogBarrierSettings {
   // Phase 1 declares the barriers infeasible when the best achievable common margin
   // max_x min_i barrier_i is below this (units of the barrier arguments, >= 0).
   double feasibility_margin = 1e-10;
-  // A strictly feasible start whose smallest barrier argument (G_i x + h_i, or t_k − ‖z_k‖)
+  // A strictly feasible start whose smallest barrier argument (G_i x − h_i, or t_k − ‖z_k‖)
   // is below this is replaced by the phase-1 point when that one has a larger margin (units
-  // of the barrier arguments, >= 0; 0 keeps every strictly feasible start).
+  // of the barrier arguments, >= 0; 0 keeps every strictly feasible start, +infinity always
+  // starts from the phase-1 point).
   double centring_margin = 1e-6;
   // Try the minimiser of the previous successful Solve of this solver (same n) as a start
   // candidate: consecutive time steps have nearby minimisers, which usually saves phase 1 and
   // most Newton steps. The minimiser does not depend on the start (f is strictly convex) up
   // to the Newton tolerance.
   bool use_previous_solution = true;
-  // Sparse Newton system (Eigen::SimplicialLDLT) when n >= sparse_min_variables (>= 0) and the
-  // fraction of non-zeros of [Q; G; A_k] is <= sparse_max_density (in [0, 1]).
+  // Sparse Newton system when n >= sparse_min_variables (>= 0) and the fraction of non-zeros
+  // of [Q; G; A] is <= sparse_max_density (in [0, 1]).
   int sparse_min_variables = 40;
   double sparse_max_density = 0.5;
+};
+
+// Statistics of one Solve.
+struct LogBarrierInfo {
+  int newton_iterations = 0;        // Newton steps over all κ stages
+  double gradient_norm = 0.0;       // ‖∇f‖∞ at the returned x (units of f per unit of x)
+  double decrement = 0.0;           // the last λ²/2 (units of f)
+  double solve_time_seconds = 0.0;  // wall-clock time of Solve()
+  bool used_phase_one = false;
+  bool used_continuation = false;
+  bool used_previous_solution = false;  // Newton started from the previous Solve's minimiser
+  bool used_sparse_path = false;        // the Newton system was factorised by the sparse path
 };
 
 struct LogBarrierResult {
@@ -71,63 +91,79 @@ struct LogBarrierResult {
   std::string message;     // names the offending barrier when infeasible
   Eigen::VectorXd x;       // (n) minimiser
   double objective = 0.0;  // f(x) as defined above
-  bool used_phase_one = false;
-  bool used_continuation = false;
-  // LLT factorisation of the Hessian of f at x (same scaling as f):
-  //   H = Q + (1/κ)[ Σ_i g_i g_iᵀ / s_i² + Σ_k A_kᵀ(4 J u_k u_kᵀ J / ψ_k² − 2 J / ψ_k) A_k ],
-  //   s_i = G_i x + h_i, u_k = A_k x + b_k, ψ_k = u_kᵀ J u_k, J = diag(1, −I).
-  // Optimality is Qx + b − (1/κ)∇Σlog = 0, so ∂x*/∂b = −H⁻¹. If instead the objective is
-  // scaled by κ, H_κ = κ H and ∂x*/∂b = −κ H_κ⁻¹ (the form quoted in Pang 2022).
-  Eigen::LLT<Eigen::MatrixXd> hessian;
-  SolverInfo info;  // iterations: Newton steps over all stages; dual_residual: ‖∇f‖∞;
-                    // complementarity_gap: final λ²/2
-  bool used_previous_solution = false;  // Newton started from the previous Solve's minimiser
-  bool used_sparse_path = false;        // the Newton system was factorised by the sparse path
-
-  // H⁻¹ rhs with the stored factorisation; rhs of size n.
-  Eigen::VectorXd SolveWithHessian(const Eigen::VectorXd& rhs) const { return hessian.solve(rhs); }
+  LogBarrierInfo info;
 };
 
 class LogBarrierSolver {
  public:
-  // x_start (optional, size n): a start candidate (see the top of this file).
-  // Throws std::invalid_argument on inconsistent dimensions or settings out of range.
-  LogBarrierResult Solve(const LogBarrierProblem& problem, const LogBarrierSettings& settings = {},
-                         const Eigen::VectorXd& x_start = Eigen::VectorXd());
+  // Validates the problem and the settings (std::invalid_argument naming the field) and sizes
+  // the workspace. The previous minimiser (a start candidate) is kept.
+  void Setup(const LogBarrierProblem& problem, const LogBarrierSettings& settings = {});
+  // True when problem has the sizes and sparsity patterns of the last Setup.
+  bool SamePattern(const LogBarrierProblem& problem) const;
+  // New values (κ included), same patterns (throws std::invalid_argument otherwise).
+  void UpdateValues(const LogBarrierProblem& problem);
+
+  // Minimises f. x_start (empty, or finite of size n; std::invalid_argument otherwise) is a
+  // start candidate (see the top of this file).
+  const LogBarrierResult& Solve(const Eigen::VectorXd& x_start = Eigen::VectorXd());
+  const LogBarrierResult& result() const { return result_; }
+  const LogBarrierSettings& settings() const { return settings_; }
+  // Forgets the previous minimiser, so the next Solve starts as the first one did.
+  void ClearPreviousSolution() { previous_x_.resize(0); }
+
+  // The Hessian of f at the last result's x (same scaling as f):
+  //   H = Q + (1/κ)[ Σ_i g_i g_iᵀ / s_i² + Σ_k A_kᵀ(4 J u_k u_kᵀ J / ψ_k² − 2 J / ψ_k) A_k ],
+  //   s_i = G_i x − h_i, u_k = A_k x + b_k, ψ_k = u_kᵀ J u_k, J = diag(1, −I),
+  // factorised by dense Cholesky; false when that fails. Optimality is Qx + c − (1/κ)∇Σlog = 0,
+  // so ∂x*/∂c = −H⁻¹ (if the objective is scaled by κ instead, H_κ = κH and ∂x*/∂c = −κH_κ⁻¹).
+  bool FactorHessianAtSolution();
+  // *out = H⁻¹ rhs with the factorisation of FactorHessianAtSolution.
+  void SolveWithHessian(const Eigen::VectorXd& rhs, Eigen::VectorXd* out) const;
 
  private:
-  // Stacks G (linear rows first) and the cones into A_, b_ and sets up the Newton matrix.
-  void Stack(const LogBarrierProblem& problem, const LogBarrierSettings& settings);
+  void Stack();
   // u_ = A_ x + b_ (the barrier arguments); false if any is not strictly inside its domain.
   bool StrictlyFeasible(const Eigen::VectorXd& x);
-  // Smallest barrier argument at x: min_i (G_i x + h_i) and min_k (t_k − ‖z_k‖).
+  // Smallest barrier argument at x: min_i (G_i x − h_i) and min_k (t_k − ‖z_k‖).
   double MinimumMargin(const Eigen::VectorXd& x);
   // f(x); +infinity outside the domain.
-  double Objective(const LogBarrierProblem& problem, double kappa, const Eigen::VectorXd& x);
-  // gradient_ and the Newton matrix (assembled, not factorised) at x.
-  void GradientAndHessian(const LogBarrierProblem& problem, double kappa, const Eigen::VectorXd& x);
+  double Objective(double kappa, const Eigen::VectorXd& x);
+  // gradient_ (and, when hessian, the assembled Newton matrix, not factorised) at x.
+  void Gradient(double kappa, const Eigen::VectorXd& x, bool hessian);
   // Factorises the Newton matrix, with a small diagonal shift when plain Cholesky fails on a
   // badly scaled H; false when no shift helps.
   bool FactorHessian();
   // Damped Newton at fixed κ from x (updated in place); status kSolved on convergence.
-  SolverStatus Newton(const LogBarrierProblem& problem, const LogBarrierSettings& settings,
-                      double kappa, Eigen::VectorXd& x, int& iterations, double& decrement);
+  SolverStatus Newton(double kappa, Eigen::VectorXd& x, int& iterations, double& decrement);
   // Phase 1 (see the .cc): the largest common margin and its x; −infinity on failure.
-  double PhaseOne(const LogBarrierProblem& problem, Eigen::VectorXd& x);
+  double PhaseOne(Eigen::VectorXd& x);
+  std::string InfeasibilityMessage(double margin, const Eigen::VectorXd& x);
 
+  LogBarrierProblem problem_;
+  LogBarrierSettings settings_;
+  LogBarrierResult result_;
+  bool ready_ = false;
   std::vector<int> offset_, dim_;  // block k occupies rows [offset_[k], offset_[k] + dim_[k])
   int linear_rows_ = 0;            // blocks [0, linear_rows_) are the rows of G
-  Eigen::MatrixXd A_;              // [G; A_0; A_1; …]
-  Eigen::VectorXd b_;              // [h; b_0; b_1; …]
+  SparseRowMatrix A_;              // [G; A]
+  Eigen::VectorXd b_;              // [−h; b]
   Eigen::VectorXd u_, dual_;       // barrier arguments A_ x + b_, and ∂(barrier)/∂u
   Eigen::MatrixXd weights_;        // per block ∂²(barrier)/∂u², row-stacked like socp.h's W
   BlockNormalMatrix normal_;       // H = Q + Aᵀ blockdiag(weights) A, dense or sparse
-  Eigen::VectorXd gradient_, step_, trial_, objective_scratch_, previous_x_;
+  Eigen::VectorXd gradient_, step_, trial_, objective_scratch_, previous_x_, zero_, start_,
+      centred_;
   Eigen::MatrixXd dense_hessian_;
+  Eigen::LLT<Eigen::MatrixXd> hessian_factor_;
+  SocpProblem phase_one_;
   SocpSolver phase_one_solver_;
 };
 
+// Convenience: a fresh solver per call.
 LogBarrierResult Solve(const LogBarrierProblem& problem, const LogBarrierSettings& settings = {},
                        const Eigen::VectorXd& x_start = Eigen::VectorXd());
+
+// Checks of the settings' documented ranges (std::invalid_argument naming the field).
+void ValidateLogBarrierSettings(const LogBarrierSettings& settings);
 
 }  // namespace quasidyn

@@ -5,10 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
-#include <stdexcept>
-#include <utility>
 
-#include "quasidyn/solvers/sparse_pattern.h"
+#include "quasidyn/common/argument_check.h"
 
 namespace quasidyn {
 namespace {
@@ -27,160 +25,203 @@ double MaxStepToBoundary(const VectorXd& v, const VectorXd& dv) {
   return alpha;
 }
 
-void Require(bool condition, const std::string& what) {
-  if (!condition) throw std::invalid_argument("QP: " + what);
-}
-
-void Validate(const QpProblem& p, const QpSettings& s, const QpWarmStart& w) {
-  const Eigen::Index n = p.Q.rows();
-  Require(p.Q.cols() == n, "Q must be square (got " + std::to_string(p.Q.rows()) + "x" +
-                               std::to_string(p.Q.cols()) + ")");
-  Require(p.c.size() == n, "c must have size n = " + std::to_string(n));
-  Require(p.G.cols() == n || p.G.rows() == 0, "G must have n = " + std::to_string(n) + " columns");
-  Require(p.h.size() == p.G.rows(), "h must have one entry per row of G");
-  Require(p.Q.allFinite() && p.c.allFinite() && p.G.allFinite() && p.h.allFinite(),
-          "Q, c, G and h must be finite");
-  Require(s.absolute_tolerance > 0 && s.relative_tolerance > 0, "tolerances must be > 0");
-  Require(s.inaccurate_factor >= 1, "inaccurate_factor must be >= 1");
-  Require(s.infeasibility_tolerance > 0, "infeasibility_tolerance must be > 0");
-  Require(s.max_iterations > 0, "max_iterations must be > 0");
-  Require(s.step_to_boundary > 0 && s.step_to_boundary < 1, "step_to_boundary must be in (0,1)");
-  Require(s.kkt_regularization >= 0, "kkt_regularization must be >= 0");
-  Require(s.sparse_max_density >= 0 && s.sparse_max_density <= 1,
-          "sparse_max_density must be in [0,1]");
-  Require(s.warm_start_min_value > 0, "warm_start_min_value must be > 0");
-  Require(w.x.size() == 0 || w.x.size() == n, "warm start x must have size n");
-  Require(w.z.size() == 0 || w.z.size() == p.G.rows(), "warm start z must have size m");
+void ValidateProblem(const char* where, const QpProblem& p) {
+  const int n = p.Q.rows();
+  CheckShape(where, "Q", p.Q, n, n);
+  CheckSize(where, "c", p.c.size(), n, "n");
+  if (p.G.rows() > 0) CheckShape(where, "G", p.G, p.G.rows(), n);
+  CheckSize(where, "h", p.h.size(), p.G.rows(), "rows of G");
+  CheckFinite(where, "Q", p.Q);
+  CheckFinite(where, "c", p.c);
+  CheckFinite(where, "G", p.G);
+  CheckFinite(where, "h", p.h);
 }
 
 }  // namespace
 
-void QpSolver::Allocate(const QpProblem& problem, bool sparse) {
-  const Eigen::Index n = problem.Q.rows();
-  const Eigen::Index m = problem.G.rows();
-  sparse_ = sparse;
-  weights_.resize(m);
-  correction_.resize(n);
-  residual_.resize(n);
-  product_m_.resize(m);
-  if (sparse) {
-    BuildSparsePattern(problem);
+void ValidateQpSettings(const QpSettings& s) {
+  constexpr const char* kWhere = "QpSettings";
+  CheckPositive(kWhere, "absolute_tolerance", s.absolute_tolerance);
+  CheckPositive(kWhere, "relative_tolerance", s.relative_tolerance);
+  QUASIDYN_CHECK_ARGUMENT(s.inaccurate_factor >= 1, kWhere, "inaccurate_factor must be >= 1");
+  CheckPositive(kWhere, "infeasibility_tolerance", s.infeasibility_tolerance);
+  QUASIDYN_CHECK_ARGUMENT(s.max_iterations > 0, kWhere, "max_iterations must be > 0");
+  QUASIDYN_CHECK_ARGUMENT(s.step_to_boundary > 0 && s.step_to_boundary < 1, kWhere,
+                          "step_to_boundary must be in (0, 1)");
+  CheckNonNegative(kWhere, "kkt_regularization", s.kkt_regularization);
+  QUASIDYN_CHECK_ARGUMENT(s.sparse_min_variables >= 0, kWhere, "sparse_min_variables must be >= 0");
+  QUASIDYN_CHECK_ARGUMENT(s.sparse_max_density >= 0 && s.sparse_max_density <= 1, kWhere,
+                          "sparse_max_density must be in [0, 1]");
+  CheckPositive(kWhere, "warm_start_min_value", s.warm_start_min_value);
+}
+
+void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
+  ValidateQpSettings(settings);
+  ValidateProblem("QpSolver::Setup", problem);
+  settings_ = settings;
+  problem_ = problem;
+  const int n = problem.Q.rows();
+  const int m = problem.G.rows();
+  if (m == 0) problem_.G.Reset(n);
+  const double density = static_cast<double>(problem.G.nonZeros() + problem.Q.nonZeros()) /
+                         std::max<double>(1.0, static_cast<double>(m) * n + double(n) * n);
+  sparse_ = n >= settings.sparse_min_variables && density <= settings.sparse_max_density;
+  for (VectorXd* v : {&correction_, &residual_, &Qx_, &Gtz_, &r_d_, &rhs_, &dx_}) v->resize(n);
+  for (VectorXd* v :
+       {&weights_, &product_m_, &Gx_, &r_p_, &ds_, &dz_, &ds_affine_, &dz_affine_, &rc_, &scratch_})
+    v->resize(m);
+  problem_.G.ToDense(&dense_G_);
+  if (sparse_) {
+    const bool same_pattern =
+        pattern_ready_ && problem_.G.SamePattern(pattern_G_) && problem_.Q.SamePattern(pattern_Q_);
+    if (!same_pattern) BuildSparsePattern();
+    CopySparseValues();
   } else {
+    problem_.Q.ToDense(&dense_Q_);
     scaled_G_.resize(m, n);
     reduced_.resize(n, n);
   }
+  result_ = QpResult();
+  result_.x.resize(n);
+  result_.s.resize(m);
+  result_.z.resize(m);
+  ready_ = true;
+}
+
+bool QpSolver::SamePattern(const QpProblem& p) const {
+  const SparseRowMatrix& G = problem_.G;
+  const bool same_G = p.G.rows() == 0 ? G.rows() == 0 : p.G.SamePattern(G);
+  return ready_ && same_G && p.Q.SamePattern(problem_.Q) && p.c.size() == problem_.c.size() &&
+         p.h.size() == problem_.h.size();
+}
+
+void QpSolver::UpdateValues(const QpProblem& problem) {
+  QUASIDYN_CHECK_ARGUMENT(SamePattern(problem), "QpSolver::UpdateValues",
+                          "the problem has other sizes or sparsity patterns than at Setup; call "
+                          "Setup");
+  ValidateProblem("QpSolver::UpdateValues", problem);
+  problem_.Q = problem.Q;  // same sizes: storage reused
+  problem_.c = problem.c;
+  if (problem.G.rows() > 0) problem_.G = problem.G;
+  problem_.h = problem.h;
+  problem_.G.ToDense(&dense_G_);
+  if (sparse_) {
+    CopySparseValues();
+  } else {
+    problem_.Q.ToDense(&dense_Q_);
+  }
+}
+
+void QpSolver::UpdateSettings(const QpSettings& settings) {
+  ValidateQpSettings(settings);
+  QUASIDYN_CHECK_ARGUMENT(settings.sparse_min_variables == settings_.sparse_min_variables &&
+                              settings.sparse_max_density == settings_.sparse_max_density,
+                          "QpSolver::UpdateSettings",
+                          "the sparse-path rule can change only through Setup");
+  settings_ = settings;
 }
 
 // The pattern of Q + Gᵀ diag(w) G (lower triangle), where each stored value of Q and each
-// product G_ij G_ik lands in it, and its symbolic factorisation. When G and Q have the same
-// sparsity pattern as in the previous solve (e.g. consecutive steps with the same contact
-// pairs), only the values are refreshed and the symbolic factorisation is reused.
-void QpSolver::BuildSparsePattern(const QpProblem& problem) {
-  const int n = static_cast<int>(problem.Q.rows());
-  Eigen::SparseMatrix<double, Eigen::RowMajor> G = problem.G.sparseView();
-  Eigen::SparseMatrix<double> Q = problem.Q.sparseView();
-  G.makeCompressed();
-  Q.makeCompressed();
-  const bool same_pattern =
-      pattern_ready_ && SameSparsityPattern(G, sparse_G_) && SameSparsityPattern(Q, sparse_Q_);
-  sparse_G_ = std::move(G);
-  sparse_Q_ = std::move(Q);
-  using RowIterator = Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator;
-  q_value_.clear();
-  for (int col = 0; col < sparse_Q_.outerSize(); ++col) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(sparse_Q_, col); it; ++it) {
-      if (it.row() >= col) q_value_.push_back(it.value());
-    }
-  }
-  gram_value_.clear();
-  for (int i = 0; i < sparse_G_.outerSize(); ++i) {
-    for (RowIterator a(sparse_G_, i); a; ++a) {
-      for (RowIterator b(sparse_G_, i); b; ++b) {
-        if (a.col() >= b.col()) gram_value_.push_back(a.value() * b.value());
-      }
-    }
-  }
-  if (same_pattern) return;
-
+// product G_ij G_ik lands in it, and its symbolic factorisation. Kept while G and Q keep
+// their sparsity patterns (e.g. consecutive steps with the same contact pairs).
+void QpSolver::BuildSparsePattern() {
+  const SparseRowMatrix& G = problem_.G;
+  const SparseRowMatrix& Q = problem_.Q;
+  const int n = Q.rows();
   std::vector<Eigen::Triplet<double>> pattern;
   for (int j = 0; j < n; ++j) pattern.emplace_back(j, j, 0.0);
-  for (int col = 0; col < sparse_Q_.outerSize(); ++col) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(sparse_Q_, col); it; ++it) {
-      if (it.row() >= col) pattern.emplace_back(static_cast<int>(it.row()), col, 0.0);
+  q_entry_.clear();
+  std::vector<int> q_row;
+  for (int r = 0; r < n; ++r) {
+    for (int e = Q.row_start(r); e < Q.row_start(r + 1); ++e) {
+      if (Q.column(e) > r) continue;
+      q_entry_.push_back(e);
+      q_row.push_back(r);
+      pattern.emplace_back(r, Q.column(e), 0.0);
     }
   }
-  for (int i = 0; i < sparse_G_.outerSize(); ++i) {
-    for (RowIterator a(sparse_G_, i); a; ++a) {
-      for (RowIterator b(sparse_G_, i); b; ++b) {
-        if (a.col() >= b.col()) {
-          pattern.emplace_back(static_cast<int>(a.col()), static_cast<int>(b.col()), 0.0);
-        }
+  gram_row_.clear();
+  for (int i = 0; i < G.rows(); ++i) {
+    for (int a = G.row_start(i); a < G.row_start(i + 1); ++a) {
+      for (int b = G.row_start(i); b < G.row_start(i + 1); ++b) {
+        if (G.column(a) < G.column(b)) continue;
+        pattern.emplace_back(G.column(a), G.column(b), 0.0);
+        gram_row_.push_back(i);
       }
     }
   }
   sparse_reduced_.resize(n, n);
   sparse_reduced_.setFromTriplets(pattern.begin(), pattern.end());
   sparse_reduced_.makeCompressed();
-  const auto position = [this](Eigen::Index row, Eigen::Index col) {
+  const auto position = [this](int row, int col) {
     const int* inner = sparse_reduced_.innerIndexPtr();
     const int* begin = inner + sparse_reduced_.outerIndexPtr()[col];
     const int* end = inner + sparse_reduced_.outerIndexPtr()[col + 1];
-    return static_cast<int>(std::lower_bound(begin, end, static_cast<int>(row)) - inner);
+    return static_cast<int>(std::lower_bound(begin, end, row) - inner);
   };
   diagonal_index_.resize(n);
   for (int j = 0; j < n; ++j) diagonal_index_[j] = position(j, j);
   q_value_index_.clear();
-  for (int col = 0; col < sparse_Q_.outerSize(); ++col) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(sparse_Q_, col); it; ++it) {
-      if (it.row() >= col) q_value_index_.push_back(position(it.row(), col));
-    }
-  }
+  for (size_t k = 0; k < q_entry_.size(); ++k)
+    q_value_index_.push_back(position(q_row[k], Q.column(q_entry_[k])));
   gram_value_index_.clear();
-  gram_row_.clear();
-  for (int i = 0; i < sparse_G_.outerSize(); ++i) {
-    for (RowIterator a(sparse_G_, i); a; ++a) {
-      for (RowIterator b(sparse_G_, i); b; ++b) {
-        if (a.col() >= b.col()) {
-          gram_value_index_.push_back(position(a.col(), b.col()));
-          gram_row_.push_back(i);
-        }
+  for (int i = 0; i < G.rows(); ++i) {
+    for (int a = G.row_start(i); a < G.row_start(i + 1); ++a) {
+      for (int b = G.row_start(i); b < G.row_start(i + 1); ++b) {
+        if (G.column(a) >= G.column(b))
+          gram_value_index_.push_back(position(G.column(a), G.column(b)));
       }
     }
   }
-  sparse_factor_.analyzePattern(sparse_reduced_);
+  gram_value_.resize(gram_row_.size());
+  sparse_factor_.Analyze(sparse_reduced_);
+  pattern_G_ = G;
+  pattern_Q_ = Q;
   pattern_ready_ = true;
+}
+
+void QpSolver::CopySparseValues() {
+  const SparseRowMatrix& G = problem_.G;
+  size_t k = 0;
+  for (int i = 0; i < G.rows(); ++i) {
+    for (int a = G.row_start(i); a < G.row_start(i + 1); ++a) {
+      for (int b = G.row_start(i); b < G.row_start(i + 1); ++b) {
+        if (G.column(a) >= G.column(b)) gram_value_[k++] = G.value(a) * G.value(b);
+      }
+    }
+  }
 }
 
 // Factorises Q + Gᵀ diag(weights_) G + δI (Nocedal & Wright, eq. (16.62) after eliminating
 // the slack and multiplier steps).
-bool QpSolver::FactorReduced(const QpProblem& problem, const QpSettings& settings) {
-  const double delta = settings.kkt_regularization;
+bool QpSolver::FactorReduced() {
+  const double delta = settings_.kkt_regularization;
   if (!sparse_) {
-    scaled_G_.noalias() = weights_.asDiagonal() * problem.G;
-    reduced_ = problem.Q;
-    reduced_.noalias() += problem.G.transpose() * scaled_G_;
+    scaled_G_.noalias() = weights_.asDiagonal() * dense_G_;
+    reduced_ = dense_Q_;
+    reduced_.noalias() += dense_G_.transpose() * scaled_G_;
     reduced_.diagonal().array() += delta;
     dense_factor_.compute(reduced_);
     return dense_factor_.info() == Eigen::Success;
   }
   double* values = sparse_reduced_.valuePtr();
   std::fill(values, values + sparse_reduced_.nonZeros(), 0.0);
-  for (size_t k = 0; k < q_value_index_.size(); ++k) values[q_value_index_[k]] += q_value_[k];
+  for (size_t k = 0; k < q_value_index_.size(); ++k)
+    values[q_value_index_[k]] += problem_.Q.value(q_entry_[k]);
   for (size_t k = 0; k < gram_value_index_.size(); ++k) {
     values[gram_value_index_[k]] += weights_[gram_row_[k]] * gram_value_[k];
   }
   for (const int index : diagonal_index_) values[index] += delta;
-  sparse_factor_.factorize(sparse_reduced_);
-  return sparse_factor_.info() == Eigen::Success && sparse_factor_.vectorD().minCoeff() > 0.0;
+  return sparse_factor_.Factorize(sparse_reduced_);
 }
 
 // Solves the reduced system, then one step of iterative refinement against the matrix
 // without the regularisation δI.
-void QpSolver::SolveReduced(const QpProblem& problem, const VectorXd& rhs, VectorXd& out) {
+void QpSolver::SolveReduced(const VectorXd& rhs, VectorXd& out) {
   for (int pass = 0; pass < 2; ++pass) {
     const VectorXd& target = pass == 0 ? rhs : residual_;
     if (sparse_) {
-      correction_ = sparse_factor_.solve(target);
+      sparse_factor_.SolveInto(target, &correction_);
     } else {
       correction_ = dense_factor_.solve(target);
     }
@@ -191,79 +232,88 @@ void QpSolver::SolveReduced(const QpProblem& problem, const VectorXd& rhs, Vecto
       break;
     }
     if (sparse_) {
-      product_m_.noalias() = sparse_G_ * out;
+      problem_.G.Multiply(out, &product_m_);
       product_m_.array() *= weights_.array();
-      residual_.noalias() = sparse_Q_ * out;
-      residual_.noalias() += sparse_G_.transpose() * product_m_;
+      problem_.Q.Multiply(out, &residual_);
+      problem_.G.MultiplyTransposeAdd(product_m_, &residual_);
     } else {
-      product_m_.noalias() = problem.G * out;
+      product_m_.noalias() = dense_G_ * out;
       product_m_.array() *= weights_.array();
-      residual_.noalias() = problem.Q * out;
-      residual_.noalias() += problem.G.transpose() * product_m_;
+      residual_.noalias() = dense_Q_ * out;
+      residual_.noalias() += dense_G_.transpose() * product_m_;
     }
     residual_ = rhs - residual_;
   }
 }
 
-QpResult QpSolver::Solve(const QpProblem& problem, const QpSettings& settings,
-                         const QpWarmStart& warm_start) {
+// Products with G and Q on the path chosen at Setup: on the sparse path they touch only the
+// non-zeros (a contact row couples at most two bodies).
+void QpSolver::MultiplyG(const VectorXd& in, VectorXd& out) const {
+  if (sparse_) {
+    problem_.G.Multiply(in, &out);
+  } else {
+    out.noalias() = dense_G_ * in;
+  }
+}
+
+void QpSolver::MultiplyGt(const VectorXd& in, VectorXd& out) const {
+  if (sparse_) {
+    problem_.G.MultiplyTranspose(in, &out);
+  } else {
+    out.noalias() = dense_G_.transpose() * in;
+  }
+}
+
+void QpSolver::MultiplyQ(const VectorXd& in, VectorXd& out) const {
+  if (sparse_) {
+    problem_.Q.Multiply(in, &out);
+  } else {
+    out.noalias() = dense_Q_ * in;
+  }
+}
+
+const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
+  QUASIDYN_CHECK_ARGUMENT(ready_, "QpSolver::Solve", "call Setup first");
   const auto start_time = std::chrono::steady_clock::now();
-  Validate(problem, settings, warm_start);
+  const QpProblem& problem = problem_;
+  const QpSettings& settings = settings_;
   const Eigen::Index n = problem.Q.rows();
   const Eigen::Index m = problem.G.rows();
-  const auto nonzeros = [](const MatrixXd& a) { return (a.array() != 0.0).count(); };
-  const double density = static_cast<double>(nonzeros(problem.G) + nonzeros(problem.Q)) /
-                         std::max<double>(1.0, static_cast<double>(m * n + n * n));
-  Allocate(problem, n >= settings.sparse_min_variables && density <= settings.sparse_max_density);
-
-  QpResult result;
-  result.used_sparse_path = sparse_;
+  QUASIDYN_CHECK_ARGUMENT(warm_start.x.size() == 0 || warm_start.x.size() == n, "QpSolver::Solve",
+                          "warm start x must be empty or have size n");
+  QUASIDYN_CHECK_ARGUMENT(warm_start.z.size() == 0 || warm_start.z.size() == m, "QpSolver::Solve",
+                          "warm start z must be empty or have size m");
+  QpResult& result = result_;
+  result.status = SolverStatus::kNotRun;
+  result.message.clear();
+  result.info = QpInfo();
+  result.info.used_sparse_path = sparse_;
   VectorXd& x = result.x;
   VectorXd& s = result.s;
   VectorXd& z = result.z;
-  x.resize(n);
-  s.resize(m);
-  z.resize(m);
-  VectorXd Qx(n), Gtz(n), r_d(n), rhs(n), dx(n);
-  VectorXd Gx(m), r_p(m), ds(m), dz(m), ds_affine(m), dz_affine(m), rc(m), scratch(m);
-  const auto elapsed = [&start_time] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
-  };
-
-  // Products with G on the path chosen above: on the sparse path they touch only the
-  // non-zeros of G (a contact row couples at most two bodies).
-  const auto multiply_G = [&](const VectorXd& in, VectorXd& out) {
-    if (sparse_) {
-      out.noalias() = sparse_G_ * in;
-    } else {
-      out.noalias() = problem.G * in;
-    }
-  };
-  const auto multiply_Gt = [&](const VectorXd& in, VectorXd& out) {
-    if (sparse_) {
-      out.noalias() = sparse_G_.transpose() * in;
-    } else {
-      out.noalias() = problem.G.transpose() * in;
-    }
-  };
+  VectorXd &Qx = Qx_, &Gtz = Gtz_, &r_d = r_d_, &rhs = rhs_, &dx = dx_;
+  VectorXd &Gx = Gx_, &r_p = r_p_, &ds = ds_, &dz = dz_, &ds_affine = ds_affine_,
+           &dz_affine = dz_affine_, &rc = rc_, &scratch = scratch_;
 
   // Starting point. Cold: x0 = argmin ½xᵀQx + cᵀx + ½‖Gx − h‖² (a least-squares guess in the
   // spirit of Nocedal & Wright §16.6 "starting point"), s = max(|Gx0 − h|, 1), z = 1.
   const bool warm = warm_start.x.size() == n && n > 0;
-  if (warm || n == 0) {
-    x = warm ? warm_start.x : VectorXd::Zero(n);
+  if (warm) {
+    x = warm_start.x;
+  } else if (n == 0) {
+    x.setZero();
   } else {
     weights_.setOnes();
-    if (FactorReduced(problem, settings)) {
-      rhs.noalias() = problem.G.transpose() * problem.h;
+    if (FactorReduced()) {
+      rhs.noalias() = dense_G_.transpose() * problem.h;
       rhs -= problem.c;
-      SolveReduced(problem, rhs, x);
+      SolveReduced(rhs, x);
     } else {
       x.setZero();
     }
     if (!x.allFinite()) x.setZero();
   }
-  Gx.noalias() = problem.G * x;
+  Gx.noalias() = dense_G_ * x;
   if (warm) {
     s = (Gx - problem.h).cwiseMax(settings.warm_start_min_value);
     if (warm_start.z.size() == m) {
@@ -280,10 +330,10 @@ QpResult QpSolver::Solve(const QpProblem& problem, const QpSettings& settings,
   //   (Q + Gᵀ Z S⁻¹ G) Δx = −r_d + Gᵀ S⁻¹ (rc − Z r_p),  Δs = G Δx + r_p,  Δz = S⁻¹(rc − Z Δs).
   const auto direction = [&]() {
     scratch = (rc.array() - z.array() * r_p.array()) / s.array();
-    multiply_Gt(scratch, rhs);
+    MultiplyGt(scratch, rhs);
     rhs -= r_d;
-    SolveReduced(problem, rhs, dx);
-    multiply_G(dx, ds);
+    SolveReduced(rhs, dx);
+    MultiplyG(dx, ds);
     ds += r_p;
     dz = (rc.array() - z.array() * ds.array()) / s.array();
   };
@@ -301,13 +351,9 @@ QpResult QpSolver::Solve(const QpProblem& problem, const QpSettings& settings,
   SolverStatus status = SolverStatus::kMaxIterations;
   int iteration = 0;
   for (;; ++iteration) {
-    if (sparse_) {
-      Qx.noalias() = sparse_Q_ * x;
-    } else {
-      Qx.noalias() = problem.Q * x;
-    }
-    multiply_G(x, Gx);
-    multiply_Gt(z, Gtz);
+    MultiplyQ(x, Qx);
+    MultiplyG(x, Gx);
+    MultiplyGt(z, Gtz);
     r_d = Qx + problem.c - Gtz;
     r_p = Gx - s - problem.h;
     gap = s.dot(z);
@@ -332,7 +378,7 @@ QpResult QpSolver::Solve(const QpProblem& problem, const QpSettings& settings,
     if (iteration >= settings.max_iterations) break;
 
     weights_ = z.cwiseQuotient(s);
-    if (!FactorReduced(problem, settings)) {
+    if (!FactorReduced()) {
       status = SolverStatus::kNumericalFailure;
       result.message =
           "Cholesky factorisation of Q + Gᵀ diag(z/s) G failed (Q not PSD, or "
@@ -386,14 +432,16 @@ QpResult QpSolver::Solve(const QpProblem& problem, const QpSettings& settings,
     result.message = message.str();
   }
   result.status = status;
-  result.info.solve_time_seconds = elapsed();
+  result.info.solve_time_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   return result;
 }
 
 QpResult Solve(const QpProblem& problem, const QpSettings& settings,
                const QpWarmStart& warm_start) {
   QpSolver solver;
-  return solver.Solve(problem, settings, warm_start);
+  solver.Setup(problem, settings);
+  return solver.Solve(warm_start);
 }
 
 }  // namespace quasidyn

@@ -9,25 +9,31 @@
 //
 // Method: Nocedal & Wright, "Numerical Optimization" (2nd ed.), §16.6, with slacks s = Gx − h
 // and multipliers z (one per row of G). Each iteration solves the reduced (normal-equation)
-// system (Q + Gᵀ diag(z/s) G) Δx = r by Cholesky, dense (Eigen::LLT) or sparse
-// (Eigen::SimplicialLDLT), see QpSettings::sparse_min_variables.
+// system (Q + Gᵀ diag(z/s) G) Δx = r by Cholesky, dense (Eigen::LLT) or sparse (an LDLᵀ whose
+// symbolic analysis is kept while the pattern is, preordered_ldlt.h), see
+// QpSettings::sparse_min_variables.
+//
+// Use (the set-up / solve split of OSQP): Setup(problem, settings) validates and may
+// allocate; UpdateValues(problem) takes new values with the same sparsity pattern; Solve()
+// does not allocate unless it fails (its message).
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
-#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 #include <string>
 #include <vector>
 
+#include "quasidyn/solvers/preordered_ldlt.h"
 #include "quasidyn/solvers/solver_status.h"
+#include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
 
 struct QpProblem {
-  Eigen::MatrixXd Q;  // (n × n) symmetric positive semidefinite cost Hessian; may be singular
+  SparseRowMatrix Q;  // (n × n) symmetric positive semidefinite cost Hessian; may be singular
                       // on directions bounded by the constraints
   Eigen::VectorXd c;  // (n) linear cost
-  Eigen::MatrixXd G;  // (m × n) constraint matrix, m >= 0
+  SparseRowMatrix G;  // (m × n) constraint matrix, m >= 0
   Eigen::VectorXd h;  // (m) constraint lower bounds: G x >= h
 };
 
@@ -57,12 +63,22 @@ struct QpSettings {
   // Tikhonov term δ·I added to the reduced matrix before factorising (units of Q), >= 0;
   // one step of iterative refinement on the unregularised matrix follows.
   double kkt_regularization = 1e-12;
-  // Sparse path (Eigen::SimplicialLDLT on Q + Gᵀ diag(z/s) G) when n >= sparse_min_variables
-  // and the fraction of non-zeros in G and Q is <= sparse_max_density (in [0, 1]).
+  // Sparse path (LDLᵀ of Q + Gᵀ diag(z/s) G) when n >= sparse_min_variables (>= 0) and the
+  // fraction of non-zeros in G and Q is <= sparse_max_density (in [0, 1]).
   int sparse_min_variables = 200;
   double sparse_max_density = 0.1;
   // Warm start: slacks and multipliers are lifted to at least this value (> 0, units of h).
   double warm_start_min_value = 1e-6;
+};
+
+// Statistics of one Solve.
+struct QpInfo {
+  int iterations = 0;                // interior-point iterations
+  double primal_residual = 0.0;      // ‖r_p‖∞ at the returned point
+  double dual_residual = 0.0;        // ‖r_d‖∞
+  double complementarity_gap = 0.0;  // sᵀz
+  double solve_time_seconds = 0.0;   // wall-clock time of Solve()
+  bool used_sparse_path = false;
 };
 
 struct QpResult {
@@ -72,45 +88,69 @@ struct QpResult {
   Eigen::VectorXd z;       // (m) multipliers of G x >= h, >= 0 (contact impulses in eq. (10))
   Eigen::VectorXd s;       // (m) slacks G x − h, >= 0
   double objective = 0.0;  // ½ xᵀQx + cᵀx
-  bool used_sparse_path = false;
-  SolverInfo info;
+  QpInfo info;
 };
 
-// Holds the workspace so repeated solves of same-sized problems do not reallocate.
 class QpSolver {
  public:
-  // Throws std::invalid_argument when the dimensions of problem or warm_start disagree, or a
-  // setting is out of its range; never throws for an infeasible or ill-posed problem.
-  QpResult Solve(const QpProblem& problem, const QpSettings& settings = {},
-                 const QpWarmStart& warm_start = {});
+  // Validates the problem and the settings (std::invalid_argument naming the field) and sizes
+  // the workspace; keeps the sparse symbolic analysis when the pattern is that of an earlier
+  // Setup.
+  void Setup(const QpProblem& problem, const QpSettings& settings = {});
+  // True when problem has the sizes and sparsity patterns of the last Setup.
+  bool SamePattern(const QpProblem& problem) const;
+  // New values, same patterns (throws std::invalid_argument otherwise, or on non-finite data).
+  void UpdateValues(const QpProblem& problem);
+  void UpdateSettings(const QpSettings& settings);
+
+  // Solves the problem of the last Setup / UpdateValues, from warm_start when given (throws
+  // std::invalid_argument when its sizes are wrong); never throws for an infeasible or
+  // ill-posed problem.
+  const QpResult& Solve(const QpWarmStart& warm_start = {});
+  const QpResult& result() const { return result_; }
+  const QpSettings& settings() const { return settings_; }
 
  private:
-  void Allocate(const QpProblem& problem, bool sparse);
-  void BuildSparsePattern(const QpProblem& problem);
-  bool FactorReduced(const QpProblem& problem, const QpSettings& settings);
-  void SolveReduced(const QpProblem& problem, const Eigen::VectorXd& rhs, Eigen::VectorXd& out);
+  void BuildSparsePattern();
+  void CopySparseValues();
+  bool FactorReduced();
+  void SolveReduced(const Eigen::VectorXd& rhs, Eigen::VectorXd& out);
+  void MultiplyG(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
+  void MultiplyGt(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
+  void MultiplyQ(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
 
+  QpProblem problem_;
+  QpSettings settings_;
+  QpResult result_;
+  bool ready_ = false;
   bool sparse_ = false;
   Eigen::VectorXd weights_;  // z/s
-  Eigen::MatrixXd scaled_G_, reduced_;
+  // G as a dense matrix: the products of the dense path, and the starting point's Gᵀh and
+  // G x₀ on both paths.
+  Eigen::MatrixXd dense_G_;
+  Eigen::MatrixXd dense_Q_, scaled_G_, reduced_;  // dense path
   Eigen::LLT<Eigen::MatrixXd> dense_factor_;
-  Eigen::SparseMatrix<double> sparse_reduced_;  // lower triangle of Q + Gᵀ diag(w) G
-  Eigen::SparseMatrix<double, Eigen::RowMajor> sparse_G_;
-  Eigen::SparseMatrix<double> sparse_Q_;
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower> sparse_factor_;
-  std::vector<int> q_value_index_;     // position of each stored Q entry in sparse_reduced_
-  std::vector<double> q_value_;        // its value
+  // Sparse path: the lower triangle of Q + Gᵀ diag(w) G and where each term lands in it.
+  Eigen::SparseMatrix<double> sparse_reduced_;
+  PreorderedLdlt sparse_factor_;
+  bool pattern_ready_ = false;  // sparse_reduced_ and its analysis match pattern_G_, pattern_Q_
+  SparseRowMatrix pattern_G_, pattern_Q_;
+  std::vector<int> q_entry_;           // the stored entries of Q on or below the diagonal
+  std::vector<int> q_value_index_;     // position of each in sparse_reduced_
   std::vector<int> gram_value_index_;  // position of each product G_ij G_ik in sparse_reduced_
   std::vector<double> gram_value_;     // G_ij G_ik
   std::vector<int> gram_row_;          // i
   std::vector<int> diagonal_index_;    // position of each diagonal entry in sparse_reduced_
-  bool pattern_ready_ = false;         // sparse_reduced_ and its symbolic factorisation match
-                                       // the patterns of sparse_G_ and sparse_Q_
   Eigen::VectorXd correction_, residual_, product_m_;
+  Eigen::VectorXd Qx_, Gtz_, r_d_, rhs_, dx_;
+  Eigen::VectorXd Gx_, r_p_, ds_, dz_, ds_affine_, dz_affine_, rc_, scratch_;
 };
 
-// Convenience: a fresh workspace per call.
+// Convenience: a fresh solver per call.
 QpResult Solve(const QpProblem& problem, const QpSettings& settings = {},
                const QpWarmStart& warm_start = {});
+
+// Checks of the settings' documented ranges (std::invalid_argument naming the field).
+void ValidateQpSettings(const QpSettings& settings);
 
 }  // namespace quasidyn

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
-#include <stdexcept>
 
+#include "quasidyn/common/argument_check.h"
 #include "quasidyn/solvers/constraint_blocks.h"
 #include "quasidyn/solvers/second_order_cone.h"
 
@@ -29,55 +29,102 @@ void MultiplyBlock(const MatrixXd& W, int o, int m, const VectorXd& in, VectorXd
 
 double InfNorm(const VectorXd& v) { return v.size() > 0 ? v.lpNorm<Eigen::Infinity>() : 0.0; }
 
-void Require(bool condition, const std::string& what) {
-  if (!condition) throw std::invalid_argument("SOCP: " + what);
-}
-
-void Validate(const SocpProblem& p, const SocpSettings& s) {
-  const Eigen::Index n = p.Q.rows();
-  Require(p.Q.cols() == n, "Q must be square");
-  Require(p.c.size() == n, "c must have size n = " + std::to_string(n));
-  Require(p.G.rows() == p.h.size(), "h must have one entry per row of G");
-  Require(p.G.rows() == 0 || p.G.cols() == n, "G must have n columns");
-  Require(p.Q.allFinite() && p.c.allFinite() && p.G.allFinite() && p.h.allFinite(),
-          "Q, c, G and h must be finite");
-  for (size_t k = 0; k < p.cones.size(); ++k) {
-    const auto& cone = p.cones[k];
-    const std::string name = "cones[" + std::to_string(k) + "]";
-    Require(cone.A.rows() >= 1, name + ".A must have at least one row");
-    Require(cone.A.cols() == n, name + ".A must have n columns");
-    Require(cone.b.size() == cone.A.rows(), name + ".b must have one entry per row of A");
-    Require(cone.A.allFinite() && cone.b.allFinite(), name + " must be finite");
-  }
-  Require(s.absolute_tolerance > 0 && s.relative_tolerance > 0, "tolerances must be > 0");
-  Require(s.inaccurate_factor >= 1, "inaccurate_factor must be >= 1");
-  Require(s.infeasibility_tolerance > 0, "infeasibility_tolerance must be > 0");
-  Require(s.max_iterations > 0, "max_iterations must be > 0");
-  Require(s.step_to_boundary > 0 && s.step_to_boundary < 1, "step_to_boundary must be in (0,1)");
-  Require(s.kkt_regularization >= 0, "kkt_regularization must be >= 0");
-  Require(s.sparse_min_variables >= 0, "sparse_min_variables must be >= 0");
-  Require(s.sparse_max_density >= 0 && s.sparse_max_density <= 1,
-          "sparse_max_density must be in [0,1]");
+void ValidateProblem(const char* where, const SocpProblem& p, bool check_values) {
+  const int n = p.Q.rows();
+  CheckShape(where, "Q", p.Q, n, n);
+  CheckSize(where, "c", p.c.size(), n, "n");
+  if (p.G.rows() > 0) CheckShape(where, "G", p.G, p.G.rows(), n);
+  CheckSize(where, "h", p.h.size(), p.G.rows(), "rows of G");
+  if (p.A.rows() > 0) CheckShape(where, "A", p.A, p.A.rows(), n);
+  CheckSize(where, "b", p.b.size(), p.A.rows(), "rows of A");
+  CheckConeDims(where, p.cone_dims, p.A.rows());
+  if (!check_values) return;
+  CheckFinite(where, "Q", p.Q);
+  CheckFinite(where, "c", p.c);
+  CheckFinite(where, "G", p.G);
+  CheckFinite(where, "h", p.h);
+  CheckFinite(where, "A", p.A);
+  CheckFinite(where, "b", p.b);
 }
 
 }  // namespace
 
-void SocpSolver::Stack(const SocpProblem& p, const SocpSettings& settings) {
-  const Eigen::Index n = p.Q.rows();
-  linear_rows_ = static_cast<int>(p.G.rows());
-  const int max_dim = StackConstraintBlocks(p.G, p.h, -1.0, p.cones, n, &A_, &b_, &offset_, &dim_);
-  const int rows = static_cast<int>(A_.rows());
+void ValidateSocpSettings(const SocpSettings& s) {
+  constexpr const char* kWhere = "SocpSettings";
+  CheckPositive(kWhere, "absolute_tolerance", s.absolute_tolerance);
+  CheckPositive(kWhere, "relative_tolerance", s.relative_tolerance);
+  QUASIDYN_CHECK_ARGUMENT(s.inaccurate_factor >= 1, kWhere, "inaccurate_factor must be >= 1");
+  CheckPositive(kWhere, "infeasibility_tolerance", s.infeasibility_tolerance);
+  QUASIDYN_CHECK_ARGUMENT(s.max_iterations > 0, kWhere, "max_iterations must be > 0");
+  QUASIDYN_CHECK_ARGUMENT(s.step_to_boundary > 0 && s.step_to_boundary < 1, kWhere,
+                          "step_to_boundary must be in (0, 1)");
+  CheckNonNegative(kWhere, "kkt_regularization", s.kkt_regularization);
+  QUASIDYN_CHECK_ARGUMENT(s.sparse_min_variables >= 0, kWhere, "sparse_min_variables must be >= 0");
+  QUASIDYN_CHECK_ARGUMENT(s.sparse_max_density >= 0 && s.sparse_max_density <= 1, kWhere,
+                          "sparse_max_density must be in [0, 1]");
+}
+
+void SocpSolver::Setup(const SocpProblem& problem, const SocpSettings& settings) {
+  ValidateSocpSettings(settings);
+  ValidateProblem("SocpSolver::Setup", problem, true);
+  settings_ = settings;
+  problem_ = problem;
+  const int n = problem.Q.rows();
+  linear_rows_ = problem.G.rows();
+  const int max_dim = StackConstraintBlocks(problem_.G, problem_.h, problem_.A, problem_.b,
+                                            problem_.cone_dims, n, &A_, &b_, &offset_, &dim_);
+  const int rows = A_.rows();
   W_.resize(rows, max_dim);
   W_inverse_.resize(rows, max_dim);
   weights_.resize(rows, max_dim);
-  normal_.Setup(p.Q, A_, offset_, dim_,
+  normal_.Setup(problem_.Q, A_, offset_, dim_,
                 SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
-  for (VectorXd* v : {&s_, &z_, &lambda_, &ds_, &dz_, &u_, &scratch_}) v->resize(rows);
-  dx_.resize(n);
-  rhs_.resize(n);
+  for (VectorXd* v : {&s_, &z_, &lambda_, &ds_, &dz_, &u_, &scratch_, &Ax_, &r_p_, &rc_,
+                      &ds_affine_, &dz_affine_, &product_})
+    v->resize(rows);
+  for (VectorXd* v : {&dx_, &rhs_, &Qx_, &Atz_, &r_d_}) v->resize(n);
+  result_ = SocpResult();
+  result_.x.resize(n);
+  result_.linear_duals.resize(linear_rows_);
+  result_.cone_duals.resize(rows - linear_rows_);
+  for (size_t k = 0, row = 0; k < problem.cone_dims.size(); row += problem.cone_dims[k++])
+    result_.cone_offset.push_back(static_cast<int>(row));
+  ready_ = true;
 }
 
-bool SocpSolver::Factor(const SocpProblem& p, const SocpSettings& settings) {
+bool SocpSolver::SamePattern(const SocpProblem& p) const {
+  return ready_ && p.Q.SamePattern(problem_.Q) && p.G.SamePattern(problem_.G) &&
+         p.A.SamePattern(problem_.A) && p.cone_dims == problem_.cone_dims &&
+         p.c.size() == problem_.c.size() && p.h.size() == problem_.h.size() &&
+         p.b.size() == problem_.b.size();
+}
+
+void SocpSolver::UpdateValues(const SocpProblem& problem) {
+  QUASIDYN_CHECK_ARGUMENT(SamePattern(problem), "SocpSolver::UpdateValues",
+                          "the problem has other sizes or sparsity patterns than at Setup; call "
+                          "Setup");
+  ValidateProblem("SocpSolver::UpdateValues", problem, true);
+  problem_.Q = problem.Q;  // same sizes: storage reused
+  problem_.c = problem.c;
+  problem_.G = problem.G;
+  problem_.h = problem.h;
+  problem_.A = problem.A;
+  problem_.b = problem.b;
+  StackConstraintBlocks(problem_.G, problem_.h, problem_.A, problem_.b, problem_.cone_dims,
+                        problem_.Q.rows(), &A_, &b_, &offset_, &dim_);
+  normal_.UpdateValues(problem_.Q, A_);
+}
+
+void SocpSolver::UpdateSettings(const SocpSettings& settings) {
+  ValidateSocpSettings(settings);
+  QUASIDYN_CHECK_ARGUMENT(settings.sparse_min_variables == settings_.sparse_min_variables &&
+                              settings.sparse_max_density == settings_.sparse_max_density,
+                          "SocpSolver::UpdateSettings",
+                          "the sparse-path rule can change only through Setup");
+  settings_ = settings;
+}
+
+bool SocpSolver::Factor() {
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int o = offset_[k], m = dim_[k];
     // The scaling needs s and z strictly inside K (sᵀJs > 0, zᵀJz > 0).
@@ -98,8 +145,7 @@ bool SocpSolver::Factor(const SocpProblem& p, const SocpSettings& settings) {
     }
   }
   // Vandenberghe 2010, eq. (4.12) reduced to the normal equations: Q + Aᵀ W⁻² A (W symmetric).
-  (void)p;
-  normal_.Assemble(weights_, settings.kkt_regularization);
+  normal_.Assemble(weights_, settings_.kkt_regularization);
   return normal_.Factorize();
 }
 
@@ -114,8 +160,7 @@ bool SocpSolver::StrictlyInterior(const VectorXd& v) const {
 // Newton direction for the complementarity right-hand side rc, i.e. λ ∘ (W Δz + W⁻¹ Δs) = rc:
 //   u = λ⁻¹ ∘ rc (Jordan division),
 //   (Q + AᵀW⁻²A) Δx = −r_d + Aᵀ(W⁻¹u − W⁻² r_p),  Δs = A Δx + r_p,  Δz = W⁻¹(u − W⁻¹ Δs).
-void SocpSolver::Direction(const SocpProblem& p, const VectorXd& r_d, const VectorXd& r_p,
-                           const VectorXd& rc) {
+void SocpSolver::Direction(const VectorXd& r_d, const VectorXd& r_p, const VectorXd& rc) {
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int o = offset_[k], m = dim_[k];
     soc::JordanDivide(lambda_.segment(o, m), rc.segment(o, m), u_.segment(o, m));
@@ -124,11 +169,10 @@ void SocpSolver::Direction(const SocpProblem& p, const VectorXd& r_d, const Vect
     dz_.segment(o, m) = u_.segment(o, m) - dz_.segment(o, m);
     MultiplyBlock(W_inverse_, o, m, dz_, scratch_);
   }
-  normal_.MultiplyAt(scratch_, rhs_);
+  normal_.MultiplyAt(scratch_, &rhs_);
   rhs_ -= r_d;
-  normal_.Solve(rhs_, dx_);
-  (void)p;
-  normal_.MultiplyA(dx_, ds_);
+  normal_.Solve(rhs_, &dx_);
+  normal_.MultiplyA(dx_, &ds_);
   ds_ += r_p;
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int o = offset_[k], m = dim_[k];
@@ -138,19 +182,21 @@ void SocpSolver::Direction(const SocpProblem& p, const VectorXd& r_d, const Vect
   }
 }
 
-SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& settings) {
+const SocpResult& SocpSolver::Solve() {
+  QUASIDYN_CHECK_ARGUMENT(ready_, "SocpSolver::Solve", "call Setup first");
   const auto start_time = std::chrono::steady_clock::now();
-  Validate(problem, settings);
-  Stack(problem, settings);
-  const Eigen::Index n = problem.Q.rows();
+  const SocpProblem& problem = problem_;
+  const SocpSettings& settings = settings_;
   const Eigen::Index rows = A_.rows();
   const int cone_count = static_cast<int>(dim_.size());
-  SocpResult result;
-  result.used_sparse_path = normal_.sparse();
+  SocpResult& result = result_;
+  result.status = SolverStatus::kNotRun;
+  result.message.clear();
+  result.info = SocpInfo();
+  result.info.used_sparse_path = normal_.sparse();
   VectorXd& x = result.x;
-  x.resize(n);
-  VectorXd Qx(n), Atz(n), r_d(n), Ax(rows), r_p(rows), rc(rows), ds_affine(rows), dz_affine(rows);
-  VectorXd product(rows);
+  VectorXd &Qx = Qx_, &Atz = Atz_, &r_d = r_d_, &Ax = Ax_, &r_p = r_p_, &rc = rc_;
+  VectorXd &ds_affine = ds_affine_, &dz_affine = dz_affine_, &product = product_;
 
   // Start (Vandenberghe 2010, §4.4 "initialization", simplified): x0 = argmin ½xᵀQx + cᵀx +
   // ½‖Ax + b‖², s = Ax0 + b shifted along e until every cone has margin >= 1, z = e.
@@ -166,14 +212,14 @@ SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& set
   }
   normal_.Assemble(weights_, settings.kkt_regularization);
   if (normal_.Factorize()) {
-    normal_.MultiplyAt(b_, rhs_);
+    normal_.MultiplyAt(b_, &rhs_);
     rhs_ = -problem.c - rhs_;
-    normal_.Solve(rhs_, x);
+    normal_.Solve(rhs_, &x);
   } else {
     x.setZero();
   }
   if (!x.allFinite()) x.setZero();
-  normal_.MultiplyA(x, Ax);
+  normal_.MultiplyA(x, &Ax);
   u_ = Ax + b_;
   double worst_margin = std::numeric_limits<double>::infinity();
   for (int k = 0; k < cone_count; ++k) {
@@ -206,9 +252,9 @@ SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& set
   SolverStatus status = SolverStatus::kMaxIterations;
   int iteration = 0;
   for (;; ++iteration) {
-    normal_.MultiplyQ(x, Qx);
-    normal_.MultiplyA(x, Ax);
-    normal_.MultiplyAt(z_, Atz);
+    normal_.MultiplyQ(x, &Qx);
+    normal_.MultiplyA(x, &Ax);
+    normal_.MultiplyAt(z_, &Atz);
     r_d = Qx + problem.c - Atz;
     r_p = Ax + b_ - s_;
     gap = s_.dot(z_);
@@ -232,7 +278,7 @@ SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& set
       break;
     }
     if (iteration >= settings.max_iterations) break;
-    if (!Factor(problem, settings)) {
+    if (!Factor()) {
       status = SolverStatus::kNumericalFailure;
       result.message = "Nesterov–Todd scaling or Cholesky factorisation of Q + Aᵀ W⁻² A failed";
       break;
@@ -243,7 +289,7 @@ SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& set
       soc::JordanProduct(lambda_.segment(o, m), lambda_.segment(o, m), rc.segment(o, m));
     }
     rc = -rc;
-    Direction(problem, r_d, r_p, rc);
+    Direction(r_d, r_p, rc);
     const double mu = gap / std::max(1, cone_count);
     double alpha = std::min({1.0, max_step(s_, ds_), max_step(z_, dz_)});
     const double mu_affine =
@@ -260,7 +306,7 @@ SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& set
       rc.segment(o, m) -= product.segment(o, m);
       rc[o] += sigma * mu;
     }
-    Direction(problem, r_d, r_p, rc);
+    Direction(r_d, r_p, rc);
     alpha =
         std::min(1.0, settings.step_to_boundary * std::min(max_step(s_, ds_), max_step(z_, dz_)));
     // The ratio test is exact only up to rounding: near the apex of a cone (s → 0) the
@@ -314,9 +360,7 @@ SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& set
     result.message = message.str();
   }
   result.linear_duals = z_.head(linear_rows_);
-  for (int k = linear_rows_; k < cone_count; ++k) {
-    result.cone_duals.push_back(z_.segment(offset_[k], dim_[k]));
-  }
+  result.cone_duals = z_.tail(rows - linear_rows_);
   result.status = status;
   result.info.solve_time_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
@@ -325,7 +369,8 @@ SocpResult SocpSolver::Solve(const SocpProblem& problem, const SocpSettings& set
 
 SocpResult Solve(const SocpProblem& problem, const SocpSettings& settings) {
   SocpSolver solver;
-  return solver.Solve(problem, settings);
+  solver.Setup(problem, settings);
+  return solver.Solve();
 }
 
 }  // namespace quasidyn

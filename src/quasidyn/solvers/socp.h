@@ -6,34 +6,35 @@
 //   subject to A_k x + b_k ∈ K_k   (k = 0 … K−1),   K_k = {(t, z) : ‖z‖ <= t} of dimension m_k
 //              G x >= h            (optional linear rows; each is a 1-dimensional cone)
 //
-// the shape of the frictional contact problems of Pang 2022 (talk "planning and control
-// contact-rich", the SOCP time step with friction cones). Method: L. Vandenberghe, "The CVXOPT
-// linear and quadratic cone program solvers" (2010), §4 (coneqp) — written from the math,
-// with the reduced system (Q + Σ A_kᵀ W_k⁻² A_k) Δx = r factorised by dense Cholesky or, for
-// large sparse problems (contact cones touch at most two bodies), by a sparse LDLᵀ whose
-// symbolic analysis is reused between iterations and solves (block_normal_matrix.h).
+// the shape of the friction-cone time step of Pang, Suh, Yang & Tedrake, T-RO 2023 (arXiv
+// 2206.10787v2), eq. (27). Method: L. Vandenberghe, "The CVXOPT linear and quadratic cone
+// program solvers" (2010), §4 (coneqp) — written from the math, with the reduced system
+// (Q + Σ A_kᵀ W_k⁻² A_k) Δx = r factorised by dense Cholesky or, for large sparse problems
+// (contact cones touch at most two bodies), by a sparse LDLᵀ (block_normal_matrix.h).
+//
+// Use (the set-up / solve split of OSQP): Setup(problem, settings) validates and may
+// allocate; UpdateValues(problem) takes new values with the same sparsity pattern; Solve()
+// does not allocate unless it fails (its message).
 
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <string>
 #include <vector>
 
 #include "quasidyn/solvers/block_normal_matrix.h"
 #include "quasidyn/solvers/solver_status.h"
+#include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
 
-struct SecondOrderConeConstraint {
-  Eigen::MatrixXd A;  // (m_k × n), m_k >= 1; row 0 gives t, rows 1.. give z
-  Eigen::VectorXd b;  // (m_k)
-};
-
 struct SocpProblem {
-  Eigen::MatrixXd Q;  // (n × n) symmetric PSD
-  Eigen::VectorXd c;  // (n)
-  std::vector<SecondOrderConeConstraint> cones;
-  Eigen::MatrixXd G;  // (p × n) optional linear rows G x >= h (p may be 0; then G may be empty)
-  Eigen::VectorXd h;  // (p)
+  SparseRowMatrix Q;           // (n × n) symmetric PSD
+  Eigen::VectorXd c;           // (n)
+  SparseRowMatrix G;           // (p × n) linear rows G x >= h, p >= 0
+  Eigen::VectorXd h;           // (p)
+  SparseRowMatrix A;           // (Σ m_k × n) the cones' rows, cone after cone; row 0 of a
+                               // cone gives t, the others z
+  Eigen::VectorXd b;           // (Σ m_k)
+  std::vector<int> cone_dims;  // m_k >= 1 per cone
 };
 
 struct SocpSettings {
@@ -53,52 +54,87 @@ struct SocpSettings {
   int max_iterations = 100;               // > 0
   double step_to_boundary = 0.99;         // in (0, 1)
   double kkt_regularization = 1e-12;      // >= 0, δ·I added to the reduced matrix
-  // Sparse reduced system (Eigen::SimplicialLDLT on Q + Σ A_kᵀ W_k⁻² A_k) when
-  // n >= sparse_min_variables (>= 0) and the fraction of non-zeros of [Q; A] (all cone and
-  // linear rows stacked) is <= sparse_max_density (in [0, 1]). The defaults pick it for
-  // contact problems from a few dozen velocities on (arm + 10 cubes: 69 velocities).
+  // Sparse reduced system when n >= sparse_min_variables (>= 0) and the fraction of non-zeros
+  // of [Q; G; A] is <= sparse_max_density (in [0, 1]). The defaults pick it for contact
+  // problems from a few dozen velocities on (arm + 10 cubes: 67 velocities).
   int sparse_min_variables = 40;
   double sparse_max_density = 0.5;
 };
 
-struct SocpResult {
-  SolverStatus status = SolverStatus::kNotRun;
-  std::string message;  // names the offending cone (or linear row) when not solved
-  Eigen::VectorXd x;    // (n)
-  std::vector<Eigen::VectorXd> cone_duals;  // z_k ∈ K_k, (m_k) each
-  Eigen::VectorXd linear_duals;             // (p) multipliers of G x >= h, >= 0
-  double objective = 0.0;
-  SolverInfo info;
-  bool used_sparse_path = false;  // the reduced system was factorised by the sparse path
+// Statistics of one Solve.
+struct SocpInfo {
+  int iterations = 0;                // interior-point iterations
+  double primal_residual = 0.0;      // ‖r_p‖∞ at the returned point
+  double dual_residual = 0.0;        // ‖r_d‖∞
+  double complementarity_gap = 0.0;  // sᵀz
+  double solve_time_seconds = 0.0;   // wall-clock time of Solve()
+  bool used_sparse_path = false;     // the reduced system was factorised by the sparse path
 };
 
-// Holds the workspace (and the sparse symbolic analysis) so repeated solves of problems with
-// the same sizes and sparsity pattern do not reallocate or re-analyse.
+struct SocpResult {
+  SolverStatus status = SolverStatus::kNotRun;
+  std::string message;           // names the offending cone (or linear row) when not solved
+  Eigen::VectorXd x;             // (n)
+  Eigen::VectorXd linear_duals;  // (p) multipliers of G x >= h, >= 0
+  Eigen::VectorXd cone_duals;    // (Σ m_k) z_k ∈ K_k, cone after cone
+  std::vector<int> cone_offset;  // first row of cone k in cone_duals
+  double objective = 0.0;
+  SocpInfo info;
+
+  // z_k, the dual of cone k.
+  auto ConeDual(int k) const {
+    const int end = k + 1 < static_cast<int>(cone_offset.size())
+                        ? cone_offset[k + 1]
+                        : static_cast<int>(cone_duals.size());
+    return cone_duals.segment(cone_offset[k], end - cone_offset[k]);
+  }
+};
+
 class SocpSolver {
  public:
-  // Throws std::invalid_argument on inconsistent dimensions or settings out of range.
-  SocpResult Solve(const SocpProblem& problem, const SocpSettings& settings = {});
+  // Validates the problem and the settings (std::invalid_argument naming the field) and sizes
+  // the workspace; keeps the sparse symbolic analysis when the pattern is that of an earlier
+  // Setup.
+  void Setup(const SocpProblem& problem, const SocpSettings& settings = {});
+  // True when problem has the sizes and sparsity patterns of the last Setup.
+  bool SamePattern(const SocpProblem& problem) const;
+  // New values, same patterns (throws std::invalid_argument otherwise, or on non-finite data).
+  void UpdateValues(const SocpProblem& problem);
+  void UpdateSettings(const SocpSettings& settings);
+
+  // Solves the problem of the last Setup / UpdateValues. Never throws.
+  const SocpResult& Solve();
+  const SocpResult& result() const { return result_; }
+  const SocpSettings& settings() const { return settings_; }
 
  private:
-  void Stack(const SocpProblem& problem, const SocpSettings& settings);
+  void Stack();
   // Per-cone Nesterov–Todd scalings and the reduced matrix; false when Cholesky fails.
-  bool Factor(const SocpProblem& problem, const SocpSettings& settings);
+  bool Factor();
   // True when every cone segment of v (stacked like s) is strictly inside its cone.
   bool StrictlyInterior(const Eigen::VectorXd& v) const;
-  void Direction(const SocpProblem& problem, const Eigen::VectorXd& r_d, const Eigen::VectorXd& r_p,
-                 const Eigen::VectorXd& rc);
+  void Direction(const Eigen::VectorXd& r_d, const Eigen::VectorXd& r_p, const Eigen::VectorXd& rc);
 
+  SocpProblem problem_;
+  SocpSettings settings_;
+  SocpResult result_;
+  bool ready_ = false;
   std::vector<int> offset_, dim_;  // cone k occupies rows [offset_[k], offset_[k] + dim_[k])
   int linear_rows_ = 0;
-  Eigen::MatrixXd A_;  // stacked constraint rows, linear rows first
+  SparseRowMatrix A_;  // stacked constraint rows, linear rows first
   Eigen::VectorXd b_;
   // NT scaling blocks: W_k is W_.block(offset_[k], 0, m_k, m_k) (row-stacked, not diagonal);
   // weights_ holds W_k⁻² the same way.
   Eigen::MatrixXd W_, W_inverse_, weights_;
   BlockNormalMatrix normal_;  // Q + Σ A_kᵀ W_k⁻² A_k + δI, dense or sparse
   Eigen::VectorXd s_, z_, lambda_, dx_, ds_, dz_, u_, scratch_, rhs_;
+  Eigen::VectorXd Qx_, Atz_, r_d_, Ax_, r_p_, rc_, ds_affine_, dz_affine_, product_;
 };
 
+// Convenience: a fresh solver per call.
 SocpResult Solve(const SocpProblem& problem, const SocpSettings& settings = {});
+
+// Checks of the settings' documented ranges (std::invalid_argument naming the field).
+void ValidateSocpSettings(const SocpSettings& settings);
 
 }  // namespace quasidyn

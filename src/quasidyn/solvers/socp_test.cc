@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "quasidyn/solvers/contact_like_problems_for_tests.h"
 #include "quasidyn/solvers/qp.h"
-#include "quasidyn/solvers/random_problems_for_tests.h"
 #include "quasidyn/solvers/second_order_cone.h"
+#include "quasidyn/testing/malloc_counter.h"
+#include "quasidyn/testing/solver_problems.h"
 
 namespace quasidyn {
 namespace {
@@ -17,6 +17,26 @@ namespace {
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 namespace soc = second_order_cone;
+using testing::DenseCone;
+using testing::DenseConeProgram;
+using testing::DenseQp;
+
+// The solver on the sparse form of a dense test problem.
+SocpResult SolveDense(const DenseConeProgram& p, const SocpSettings& settings = {}) {
+  return Solve(p.ToSocp(), settings);
+}
+
+// A solver kept across calls: new values on the pattern it was set up for, else a new Setup.
+const SocpResult& SolveWith(SocpSolver& solver, const DenseConeProgram& p,
+                            const SocpSettings& settings) {
+  const SocpProblem sparse = p.ToSocp();
+  if (solver.SamePattern(sparse)) {
+    solver.UpdateValues(sparse);
+  } else {
+    solver.Setup(sparse, settings);
+  }
+  return solver.Solve();
+}
 
 constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 
@@ -66,19 +86,20 @@ TEST(SecondOrderConeTest, MaxStepLandsOnBoundary) {
   }
 }
 
-SocpProblem RandomSocp(testing::RandomProblems& random, int n, int cones, int linear, int rank) {
-  SocpProblem p;
+DenseConeProgram RandomSocp(testing::RandomProblems& random, int n, int cones, int linear,
+                            int rank) {
+  DenseConeProgram p;
   p.Q = random.PsdMatrix(n, rank);
   p.c = random.GaussianVector(n);
   const VectorXd x_feasible = random.UniformVector(n, -1, 1);
   for (int k = 0; k < cones; ++k) {
     const int m = 1 + k % 4;
-    SecondOrderConeConstraint cone{random.Gaussian(m, n), VectorXd()};
+    DenseCone cone{random.Gaussian(m, n), VectorXd()};
     cone.b = InteriorPoint(random, m) - cone.A * x_feasible;
     p.cones.push_back(cone);
   }
   // A ball ‖x‖ <= 10 keeps the problem bounded when Q is singular.
-  SecondOrderConeConstraint ball{MatrixXd::Zero(n + 1, n), VectorXd::Zero(n + 1)};
+  DenseCone ball{MatrixXd::Zero(n + 1, n), VectorXd::Zero(n + 1)};
   ball.A.bottomRows(n) = MatrixXd::Identity(n, n);
   ball.b[0] = 10.0;
   p.cones.push_back(ball);
@@ -88,16 +109,16 @@ SocpProblem RandomSocp(testing::RandomProblems& random, int n, int cones, int li
 }
 
 // KKT residuals computed here from the problem data.
-void ExpectKkt(const SocpProblem& p, const SocpResult& r, const SocpSettings& s) {
+void ExpectKkt(const DenseConeProgram& p, const SocpResult& r, const SocpSettings& s) {
   const double tol = 10 * (s.absolute_tolerance + s.relative_tolerance);
   VectorXd stationarity = p.Q * r.x + p.c;
   if (p.G.rows() > 0) stationarity -= p.G.transpose() * r.linear_duals;
   double scale = 1 + p.c.lpNorm<Eigen::Infinity>() + (p.Q * r.x).lpNorm<Eigen::Infinity>();
   double complementarity = 0;
-  ASSERT_EQ(r.cone_duals.size(), p.cones.size());
+  ASSERT_EQ(r.cone_offset.size(), p.cones.size());
   for (size_t k = 0; k < p.cones.size(); ++k) {
     const VectorXd u = p.cones[k].A * r.x + p.cones[k].b;
-    const VectorXd& z = r.cone_duals[k];
+    const VectorXd z = r.ConeDual(static_cast<int>(k));
     stationarity -= p.cones[k].A.transpose() * z;
     scale = std::max(scale, (p.cones[k].A.transpose() * z).lpNorm<Eigen::Infinity>());
     EXPECT_GE(soc::InteriorMargin(u), -tol * (1 + u.norm())) << "primal cone " << k;
@@ -116,21 +137,21 @@ void ExpectKkt(const SocpProblem& p, const SocpResult& r, const SocpSettings& s)
 
 TEST(SocpTest, ProjectionOntoUnitDiskIsClosedForm) {
   // min ½‖x − (3, 4)‖² s.t. ‖x‖ <= 1: x* = (3, 4)/5, dual z* = (|p| − 1)·(1, −x*) = 4(1, −x*).
-  SocpProblem p{MatrixXd::Identity(2, 2), VectorXd(2), {}, MatrixXd(0, 2), VectorXd(0)};
+  DenseConeProgram p{MatrixXd::Identity(2, 2), VectorXd(2), {}, MatrixXd(0, 2), VectorXd(0)};
   p.c << -3, -4;
-  SecondOrderConeConstraint disk{MatrixXd::Zero(3, 2), VectorXd::Zero(3)};
+  DenseCone disk{MatrixXd::Zero(3, 2), VectorXd::Zero(3)};
   disk.A.bottomRows(2) = MatrixXd::Identity(2, 2);
   disk.b[0] = 1.0;
   p.cones.push_back(disk);
   const SocpSettings settings;
-  const SocpResult r = Solve(p, settings);
+  const SocpResult r = SolveDense(p, settings);
   ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
   const double tol = 10 * (settings.absolute_tolerance + settings.relative_tolerance) * 5;
   EXPECT_NEAR(r.x[0], 0.6, tol);
   EXPECT_NEAR(r.x[1], 0.8, tol);
-  EXPECT_NEAR(r.cone_duals[0][0], 4.0, tol);
-  EXPECT_NEAR(r.cone_duals[0][1], -2.4, tol);
-  EXPECT_NEAR(r.cone_duals[0][2], -3.2, tol);
+  EXPECT_NEAR(r.ConeDual(0)[0], 4.0, tol);
+  EXPECT_NEAR(r.ConeDual(0)[1], -2.4, tol);
+  EXPECT_NEAR(r.ConeDual(0)[2], -3.2, tol);
 }
 
 TEST(SocpTest, RandomProblemsSatisfyKkt) {
@@ -139,8 +160,8 @@ TEST(SocpTest, RandomProblemsSatisfyKkt) {
     for (unsigned seed = 0; seed < 4; ++seed) {
       for (int rank : {n, n / 2}) {
         testing::RandomProblems random(seed * 31 + n + rank);
-        const SocpProblem p = RandomSocp(random, n, cones, linear, rank);
-        const SocpResult r = Solve(p, settings);
+        const DenseConeProgram p = RandomSocp(random, n, cones, linear, rank);
+        const SocpResult r = SolveDense(p, settings);
         ASSERT_EQ(r.status, SolverStatus::kSolved)
             << "n=" << n << " seed=" << seed << " rank=" << rank << ": " << r.message;
         ExpectKkt(p, r, settings);
@@ -153,21 +174,21 @@ TEST(SocpTest, AgreesWithQpWhenConesAreLinear) {
   for (unsigned seed = 0; seed < 5; ++seed) {
     testing::RandomProblems random(seed + 90);
     const int n = 10, m = 15;
-    QpProblem qp;
+    DenseQp qp;
     qp.Q = random.PsdMatrix(n, n) + MatrixXd::Identity(n, n);
     qp.c = random.GaussianVector(n);
     qp.G = random.Gaussian(m, n);
     qp.h = qp.G * random.UniformVector(n, -1, 1) - random.UniformVector(m, 0.1, 1.0);
-    const QpResult qp_result = Solve(qp);
+    const QpResult qp_result = Solve(qp.ToSparse());
     ASSERT_EQ(qp_result.status, SolverStatus::kSolved);
     // Same rows as dimension-1 cones G_i x − h_i ∈ R+, and as linear rows.
-    SocpProblem as_cones{qp.Q, qp.c, {}, MatrixXd(0, n), VectorXd(0)};
+    DenseConeProgram as_cones{qp.Q, qp.c, {}, MatrixXd(0, n), VectorXd(0)};
     for (int i = 0; i < m; ++i) {
       as_cones.cones.push_back({qp.G.row(i), VectorXd::Constant(1, -qp.h[i])});
     }
-    const SocpProblem as_rows{qp.Q, qp.c, {}, qp.G, qp.h};
-    for (const SocpProblem& p : {as_cones, as_rows}) {
-      const SocpResult r = Solve(p);
+    const DenseConeProgram as_rows{qp.Q, qp.c, {}, qp.G, qp.h};
+    for (const DenseConeProgram& p : {as_cones, as_rows}) {
+      const SocpResult r = SolveDense(p);
       ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
       // Q is positive definite (minimum eigenvalue >= 1), so |x_qp − x_socp| is bounded by
       // the solvers' residuals; both are at 1e-9 relative.
@@ -178,15 +199,15 @@ TEST(SocpTest, AgreesWithQpWhenConesAreLinear) {
 
 TEST(SocpTest, InfeasibleProblemIsReported) {
   // ‖x‖ <= 1 and x0 >= 2.
-  SocpProblem p{MatrixXd::Identity(2, 2), VectorXd::Zero(2), {}, MatrixXd(1, 2), VectorXd(1)};
-  SecondOrderConeConstraint disk{MatrixXd::Zero(3, 2), VectorXd::Zero(3)};
+  DenseConeProgram p{MatrixXd::Identity(2, 2), VectorXd::Zero(2), {}, MatrixXd(1, 2), VectorXd(1)};
+  DenseCone disk{MatrixXd::Zero(3, 2), VectorXd::Zero(3)};
   disk.A.bottomRows(2) = MatrixXd::Identity(2, 2);
   disk.b[0] = 1.0;
   p.cones.push_back(disk);
   p.G << 1, 0;
   p.h << 2;
   const SocpSettings settings;
-  const SocpResult r = Solve(p, settings);
+  const SocpResult r = SolveDense(p, settings);
   EXPECT_EQ(r.status, SolverStatus::kInfeasible) << r.message;
   EXPECT_LT(r.info.iterations, settings.max_iterations);
   EXPECT_NE(r.message.find("most violated"), std::string::npos) << r.message;
@@ -213,15 +234,15 @@ TEST(SecondOrderConeTest, MaxStepThroughTheApex) {
 }
 
 TEST(SocpTest, ConeSlacksReachingTheApexStillSolve) {
-  // Planar-gripper SOCP step 12 (regression): three 2-dimensional friction cones whose
-  // slacks tend to the apex (cone 0) or the boundary at tiny magnitude; it used to end in
-  // "non-finite iterate" after the step went through the apex of cone 0.
-  SocpProblem p;
+  // Planar-gripper SOCP step 12: three 2-dimensional friction cones whose slacks tend to the
+  // apex (cone 0) or the boundary at tiny magnitude; a step through the apex of cone 0 must
+  // not end in a non-finite iterate.
+  DenseConeProgram p;
   p.Q = (VectorXd(6) << 1.019368, 1.019368, 0.0040775, 0.1, 0.1, 0.1).finished().asDiagonal();
   p.c = (VectorXd(6) << 0, 0.1, 0, 0.10000053, -0.10000000034, 0.10000000034).finished();
   const auto cone = [](const std::vector<double>& t_row, const std::vector<double>& z_row,
                        double t_offset) {
-    SecondOrderConeConstraint c{MatrixXd(2, 6), VectorXd::Zero(2)};
+    DenseCone c{MatrixXd(2, 6), VectorXd::Zero(2)};
     for (int j = 0; j < 6; ++j) {
       c.A(0, j) = t_row[j];
       c.A(1, j) = z_row[j];
@@ -233,7 +254,7 @@ TEST(SocpTest, ConeSlacksReachingTheApexStillSolve) {
   p.cones.push_back(cone({1, 0, 0, 0, -1, 0}, {0, 0.5, -0.05, -0.5, 0, 0}, 3.38e-9));
   p.cones.push_back(cone({-1, 0, 0, 0, 0, 1}, {0, -0.5, -0.05, 0.5, 0, 0}, 3.38e-9));
   const SocpSettings settings;
-  const SocpResult r = Solve(p, settings);
+  const SocpResult r = SolveDense(p, settings);
   ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
   ASSERT_TRUE(r.x.allFinite());
   ExpectKkt(p, r, settings);
@@ -260,9 +281,9 @@ TEST(SocpTest, SparsePathSatisfiesKktOnRandomProblems) {
     for (unsigned seed = 0; seed < 3; ++seed) {
       for (int rank : {n, n / 2}) {
         testing::RandomProblems random(seed * 31 + n + rank);
-        const SocpProblem p = RandomSocp(random, n, cones, linear, rank);
-        const SocpResult r = Solve(p, settings);
-        ASSERT_TRUE(r.used_sparse_path);
+        const DenseConeProgram p = RandomSocp(random, n, cones, linear, rank);
+        const SocpResult r = SolveDense(p, settings);
+        ASSERT_TRUE(r.info.used_sparse_path);
         ASSERT_EQ(r.status, SolverStatus::kSolved)
             << "n=" << n << " seed=" << seed << " rank=" << rank << ": " << r.message;
         ExpectKkt(p, r, settings);
@@ -278,24 +299,25 @@ TEST(SocpTest, SparseAndDensePathsAgreeOnContactProblems) {
   // AgreesWithQpWhenConesAreLinear).
   SocpSolver sparse_solver, dense_solver;  // reused: the second solve reuses the pattern
   for (unsigned seed = 0; seed < 4; ++seed) {
-    SocpProblem p = testing::ContactChainSocp(seed + 200, 10, 5);
+    DenseConeProgram p = testing::ContactChainSocp(seed + 200, 10, 5);
     if (seed % 2 == 1) {  // plus linear rows touching one body each: x_j >= −1
       p.G = MatrixXd::Zero(3, p.Q.rows());
       for (int i = 0; i < 3; ++i) p.G(i, 6 * i) = 1.0;
       p.h = VectorXd::Constant(3, -1.0);
     }
     for (int pass = 0; pass < 2; ++pass) {
-      const SocpResult sparse = sparse_solver.Solve(p, SparsePath());
-      const SocpResult dense = dense_solver.Solve(p, DensePath());
-      ASSERT_TRUE(sparse.used_sparse_path);
-      ASSERT_FALSE(dense.used_sparse_path);
+      const SocpResult sparse = SolveWith(sparse_solver, p, SparsePath());
+      const SocpResult dense = SolveWith(dense_solver, p, DensePath());
+      ASSERT_TRUE(sparse.info.used_sparse_path);
+      ASSERT_FALSE(dense.info.used_sparse_path);
       ASSERT_EQ(sparse.status, SolverStatus::kSolved) << sparse.message;
       ASSERT_EQ(dense.status, SolverStatus::kSolved) << dense.message;
       ExpectKkt(p, sparse, SparsePath());
       EXPECT_LE((sparse.x - dense.x).lpNorm<Eigen::Infinity>(), 1e-6) << "seed " << seed;
       for (size_t k = 0; k < p.cones.size(); ++k) {
-        EXPECT_LE((sparse.cone_duals[k] - dense.cone_duals[k]).lpNorm<Eigen::Infinity>(),
-                  1e-6 * (1 + dense.cone_duals[k].norm()))
+        EXPECT_LE((sparse.ConeDual(static_cast<int>(k)) - dense.ConeDual(static_cast<int>(k)))
+                      .lpNorm<Eigen::Infinity>(),
+                  1e-6 * (1 + dense.ConeDual(static_cast<int>(k)).norm()))
             << "seed " << seed << " cone " << k;
       }
     }
@@ -303,20 +325,98 @@ TEST(SocpTest, SparseAndDensePathsAgreeOnContactProblems) {
 }
 
 TEST(SocpTest, DefaultSettingsPickTheSparsePathForLargeSparseProblems) {
-  const SocpProblem large = testing::ContactChainSocp(7, 10, 5);  // n = 60, sparse
-  EXPECT_TRUE(Solve(large).used_sparse_path);
-  const SocpProblem small = testing::ContactChainSocp(7, 2, 3);  // n = 12
-  EXPECT_FALSE(Solve(small).used_sparse_path);
+  const DenseConeProgram large = testing::ContactChainSocp(7, 10, 5);  // n = 60, sparse
+  EXPECT_TRUE(SolveDense(large).info.used_sparse_path);
+  const DenseConeProgram small = testing::ContactChainSocp(7, 2, 3);  // n = 12
+  EXPECT_FALSE(SolveDense(small).info.used_sparse_path);
 }
 
-TEST(SocpTest, BadInputThrows) {
-  SocpProblem p{MatrixXd::Identity(2, 2), VectorXd::Zero(2), {}, MatrixXd(0, 2), VectorXd(0)};
-  p.cones.push_back({MatrixXd::Zero(3, 3), VectorXd::Zero(3)});
-  try {
-    Solve(p);
-    FAIL() << "expected std::invalid_argument";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("cones[0]"), std::string::npos) << e.what();
+TEST(SocpTest, BadInputThrowsNamingTheField) {
+  const auto expect_message = [](const SocpProblem& p, const SocpSettings& settings,
+                                 const std::string& expected) {
+    try {
+      Solve(p, settings);
+      ADD_FAILURE() << "expected std::invalid_argument with \"" << expected << "\"";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  };
+  const SocpProblem good = testing::ContactChainSocp(3, 2, 2).ToSocp();
+  ASSERT_EQ(Solve(good).status, SolverStatus::kSolved);
+  SocpProblem p = good;
+  p.cone_dims.back() += 1;
+  expect_message(p, {}, "the cone sizes sum to");
+  p = good;
+  p.cone_dims[0] = 0;
+  expect_message(p, {}, "cone_dims[0] = 0");
+  p = good;
+  p.A = SparseRowMatrix::FromDense(MatrixXd::Zero(good.A.rows(), good.A.cols() + 1));
+  expect_message(p, {}, "A is");
+  p = good;
+  p.b[1] = std::numeric_limits<double>::infinity();
+  expect_message(p, {}, "b[1] is not finite");
+  SocpSettings settings;
+  settings.step_to_boundary = 1.0;
+  expect_message(good, settings, "step_to_boundary");
+  SocpSolver never_set_up;
+  EXPECT_THROW(never_set_up.Solve(), std::invalid_argument);
+}
+
+// The same pattern with other values: the cone rows rescaled, new cost and offsets.
+DenseConeProgram NewValuesSamePattern(testing::RandomProblems& random, DenseConeProgram p) {
+  for (DenseCone& cone : p.cones) {
+    for (Eigen::Index i = 0; i < cone.A.size(); ++i) cone.A.data()[i] *= random.Uniform(0.5, 1.5);
+    cone.b[0] = random.Uniform(1e-3, 1e-1);
+  }
+  p.c = random.GaussianVector(p.n());
+  return p;
+}
+
+SocpSettings ForcedPath(bool sparse) { return sparse ? SparsePath() : DensePath(); }
+
+TEST(SocpTest, UpdateValuesGivesTheBitsOfAFreshSetup) {
+  for (const bool sparse : {false, true}) {
+    testing::RandomProblems random(41);
+    const DenseConeProgram a = testing::ContactChainSocp(41, 6, 3);
+    const DenseConeProgram b = NewValuesSamePattern(random, a);
+    SocpSolver updated, fresh;
+    updated.Setup(a.ToSocp(), ForcedPath(sparse));
+    ASSERT_EQ(updated.Solve().status, SolverStatus::kSolved);
+    ASSERT_TRUE(updated.SamePattern(b.ToSocp()));
+    updated.UpdateValues(b.ToSocp());
+    fresh.Setup(b.ToSocp(), ForcedPath(sparse));
+    const SocpResult& u = updated.Solve();
+    const SocpResult& f = fresh.Solve();
+    ASSERT_EQ(u.status, SolverStatus::kSolved) << u.message;
+    EXPECT_EQ(u.info.used_sparse_path, sparse);
+    EXPECT_EQ(u.info.iterations, f.info.iterations);
+    EXPECT_EQ(u.x, f.x) << (sparse ? "sparse" : "dense") << " path";
+    EXPECT_EQ(u.cone_duals, f.cone_duals);
+  }
+  SocpSolver solver;
+  solver.Setup(testing::ContactChainSocp(1, 3, 2).ToSocp());
+  EXPECT_THROW(solver.UpdateValues(testing::ContactChainSocp(1, 3, 3).ToSocp()),
+               std::invalid_argument);
+}
+
+TEST(SocpTest, SolveDoesNotAllocate) {
+  if (!testing::MallocCountingAvailable()) GTEST_SKIP() << "malloc counting off (sanitizers)";
+  for (const bool sparse : {false, true}) {
+    testing::RandomProblems random(42);
+    const DenseConeProgram a = testing::ContactChainSocp(42, 8, 4);
+    const SocpProblem b = NewValuesSamePattern(random, a).ToSocp();
+    SocpSolver solver;
+    solver.Setup(a.ToSocp(), ForcedPath(sparse));
+    ASSERT_EQ(solver.Solve().status, SolverStatus::kSolved);
+    solver.UpdateValues(b);
+    long allocations = 0;
+    {
+      testing::MallocCounter counter;
+      solver.Solve();
+      allocations = counter.count();
+    }
+    EXPECT_EQ(solver.result().status, SolverStatus::kSolved) << solver.result().message;
+    EXPECT_EQ(allocations, 0) << (sparse ? "sparse" : "dense") << " path";
   }
 }
 

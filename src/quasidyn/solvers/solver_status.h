@@ -1,6 +1,7 @@
 #pragma once
-// The outcome of every quasidyn solver (QP, SOCP, log-barrier Newton, Lemke, ...), and the
-// statistics every solver reports. Shared by all solvers in this folder.
+// The outcome of every quasidyn solver (QP, SOCP, log-barrier Newton, Lemke). Each solver
+// reports its own statistics in its own info struct (QpInfo, SocpInfo, LogBarrierInfo,
+// LemkeInfo), whose fields mean one thing each.
 
 #include <string_view>
 
@@ -35,14 +36,10 @@ constexpr std::string_view ToString(SolverStatus status) {
   return "unknown";
 }
 
-// Statistics of one solve. Residual definitions are given by each solver next to its
-// tolerance fields; a solver that has no notion of one of them leaves it at 0.
-struct SolverInfo {
-  int iterations = 0;                // Newton / interior-point / pivot steps taken
-  double primal_residual = 0.0;      // infinity norm, in the units of the constraints
-  double dual_residual = 0.0;        // infinity norm, in the units of the cost gradient
-  double complementarity_gap = 0.0;  // sᵀz (interior point) or wᵀz (LCP)
-  double solve_time_seconds = 0.0;   // wall-clock time of Solve()
-};
+// A solution the caller may use: every stopping test passed, or the looser test of the solver's
+// inaccurate_factor (or its equivalent) did.
+constexpr bool Succeeded(SolverStatus status) {
+  return status == SolverStatus::kSolved || status == SolverStatus::kSolvedInaccurate;
+}
 
 }  // namespace quasidyn

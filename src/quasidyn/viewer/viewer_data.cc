@@ -131,7 +131,7 @@ nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
         json{{"name", scene.bodies[b].name}, {"kind", BodyKind(scene, b)}, {"shapes", shapes}});
   }
 
-  Kinematics kinematics(scene);
+  Kinematics kinematics(BorrowScene(scene));
   json t = json::array(), step = json::array(), status = json::array(), iterations = json::array(),
        poses = json::array(), contacts = json::array();
   CheckConfiguration(scene, trajectory.q0, "trajectory q0");

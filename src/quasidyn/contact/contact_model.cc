@@ -1,0 +1,30 @@
+#include "quasidyn/contact/contact_model.h"
+
+#include "quasidyn/common/argument_check.h"
+
+namespace quasidyn {
+
+ContactModel::ContactModel(ScenePtr scene) : scene_(std::move(scene)), geometry_(scene_) {
+  Kinematics check(scene_);  // validates the kinematic structure once, here
+}
+
+ContactData ContactModel::CreateData() const {
+  return ContactData(this, Kinematics(scene_), geometry_.CreateData());
+}
+
+bool ContactModel::Compute(const Eigen::VectorXd& q, ContactData* data) const {
+  QUASIDYN_CHECK_ARGUMENT(data != nullptr && data->model_ == this, "ContactModel::Compute",
+                          "the data was not made by this model (CreateData)");
+  data->kinematics_.Update(q);
+  data->failure_message_.clear();
+  if (!geometry_.Query(data->kinematics_.BodyPoses(), scene_->contact_tolerance,
+                       &data->geometry_)) {
+    data->failure_message_ = data->geometry_.failure_message();
+    UpdateContactSet(*scene_, data->kinematics_, {}, &data->contacts_);
+    return false;
+  }
+  UpdateContactSet(*scene_, data->kinematics_, data->geometry_.candidates(), &data->contacts_);
+  return true;
+}
+
+}  // namespace quasidyn

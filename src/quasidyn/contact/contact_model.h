@@ -1,0 +1,72 @@
+#pragma once
+// The contact query of a scene as an immutable model and a data object (the shape of every
+// model of quasidyn, docs/architecture.md): Kinematics::Update(q) → GeometryModel::Query(ε) →
+// UpdateContactSet, the first half of every time step.
+//
+//   ContactModel model(scene);              // compiles the geometry once (may allocate)
+//   ContactData data = model.CreateData();  // buffers for one thread
+//   if (!model.Compute(q, &data)) ...       // data.failure_message() names the pair
+//   for (const Contact& c : data.contacts()) ...
+//
+// The model is shared, read-only, by any number of threads, each with its own data.
+
+#include <Eigen/Core>
+#include <string>
+
+#include "quasidyn/contact/contact_set.h"
+#include "quasidyn/geometry/geometry_model.h"
+#include "quasidyn/kinematics/kinematics.h"
+
+namespace quasidyn {
+
+class ContactModel;
+
+class ContactData {
+ public:
+  const Kinematics& kinematics() const { return kinematics_; }
+  const ContactSet& contacts() const { return contacts_; }
+  const GeometryData& geometry() const { return geometry_; }
+  // Why the last Compute returned false (a numerical failure of the narrow phase).
+  const std::string& failure_message() const { return failure_message_; }
+
+ private:
+  friend class ContactModel;
+  ContactData(const ContactModel* model, Kinematics kinematics, GeometryData geometry)
+      : model_(model), kinematics_(std::move(kinematics)), geometry_(std::move(geometry)) {}
+
+  const ContactModel* model_;  // the model that made this data (checked by Compute)
+  Kinematics kinematics_;
+  GeometryData geometry_;
+  ContactSet contacts_;
+  std::string failure_message_;
+};
+
+class ContactModel {
+ public:
+  // Compiles the scene's geometry (geometry_model.h) and checks its kinematic structure;
+  // throws std::invalid_argument naming a bad geometry or joint.
+  explicit ContactModel(ScenePtr scene);
+  // Its data objects point back to it: not copyable or movable.
+  ContactModel(const ContactModel&) = delete;
+  ContactModel& operator=(const ContactModel&) = delete;
+
+  const Scene& scene() const { return *scene_; }
+  const ScenePtr& scene_ptr() const { return scene_; }
+  const GeometryModel& geometry() const { return geometry_; }
+
+  ContactData CreateData() const;
+
+  // Updates data's kinematics to q (size n_q) and its contact set to every candidate with
+  // φ <= ε (Scene::contact_tolerance). Returns false on a numerical failure of the narrow
+  // phase (the contact set is then empty and data->failure_message() says which pair).
+  // Throws std::invalid_argument for a wrong size, a NaN or a zero quaternion in q, or data
+  // made by another model. No heap allocation once data's buffers have grown to the step's
+  // size (apart from FCL's own, geometry_model.h).
+  bool Compute(const Eigen::VectorXd& q, ContactData* data) const;
+
+ private:
+  ScenePtr scene_;
+  GeometryModel geometry_;
+};
+
+}  // namespace quasidyn

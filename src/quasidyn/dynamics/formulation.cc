@@ -1,0 +1,35 @@
+#include "quasidyn/dynamics/formulation.h"
+
+#include <string>
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/dynamics/log_barrier_cone.h"
+#include "quasidyn/dynamics/log_barrier_pyramid.h"
+#include "quasidyn/dynamics/quasi_dynamic_qp.h"
+#include "quasidyn/dynamics/quasi_dynamic_socp.h"
+#include "quasidyn/dynamics/quasistatic_lcp.h"
+
+namespace quasidyn {
+
+void ThrowWorkspaceMismatch(const char* formulation) {
+  ThrowInvalidArgument(formulation, "the workspace was made by another formulation");
+}
+
+std::unique_ptr<const Formulation> MakeFormulation(FormulationType type) {
+  switch (type) {
+    case FormulationType::kQp:
+      return std::make_unique<PyramidQpFormulation>();
+    case FormulationType::kSocp:
+      return std::make_unique<FrictionConeSocpFormulation>();
+    case FormulationType::kLogBarrierPyramid:
+      return std::make_unique<PyramidLogBarrierFormulation>();
+    case FormulationType::kLogBarrierCone:
+      return std::make_unique<ConeLogBarrierFormulation>();
+    case FormulationType::kLcp:
+      return std::make_unique<QuasistaticLcpFormulation>();
+  }
+  ThrowInvalidArgument("MakeFormulation",
+                       "unknown formulation type " + std::to_string(static_cast<int>(type)));
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,141 @@
+#include "quasidyn/geometry/box_box_3d.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "quasidyn/geometry/closed_form_3d.h"
+#include "quasidyn/geometry/posed_box_3d.h"
+#include "quasidyn/geometry/segment_distance_3d.h"
+
+namespace quasidyn {
+namespace {
+
+// A cross product of two edge directions shorter than this is parallel edges: its axis is
+// redundant with a face axis and skipped [-].
+constexpr double kParallelEdges = 1e-9;
+// Relative size of the tie between two axes' gaps, and between a direction and an axis.
+constexpr double kRelativeTie = 1e-12;
+
+// The closest pair of separated boxes over their corner–box and edge–edge pairs.
+ContactPoint SeparatedPair(const PosedBox3d& A, const PosedBox3d& B) {
+  double best = std::numeric_limits<double>::infinity();
+  Eigen::Vector3d p_A = Eigen::Vector3d::Zero(), p_B = Eigen::Vector3d::Zero();
+  auto consider = [&](const Eigen::Vector3d& on_A, const Eigen::Vector3d& on_B) {
+    const double distance = (on_A - on_B).norm();
+    if (distance < best) {
+      best = distance;
+      p_A = on_A;
+      p_B = on_B;
+    }
+  };
+  for (int i = 0; i < 8; ++i) {
+    const Eigen::Vector3d corner_A = A.Corner(i);
+    consider(corner_A, B.ClosestPoint(corner_A));
+    const Eigen::Vector3d corner_B = B.Corner(i);
+    consider(A.ClosestPoint(corner_B), corner_B);
+  }
+  Eigen::Vector3d a0, a1, b0, b1;
+  for (int e = 0; e < 12; ++e) {
+    A.Edge(e, &a0, &a1);
+    for (int f = 0; f < 12; ++f) {
+      B.Edge(f, &b0, &b1);
+      const SegmentClosestPoints closest = ClosestPointsOfSegments(a0, a1, b0, b1);
+      consider(closest.on_p, closest.on_q);
+    }
+  }
+  ContactPoint c;
+  c.phi = best;
+  c.p_A = p_A;
+  c.p_B = p_B;
+  c.normal = best > 0.0 ? Eigen::Vector3d((p_A - p_B) / best) : Eigen::Vector3d::UnitZ();
+  return c;
+}
+
+// One separating axis: its unit direction n (from B toward A), its gap and its kind.
+struct Axis {
+  enum Kind { kFaceOfB, kFaceOfA, kEdges } kind = kFaceOfB;
+  int index_A = -1;  // A's axis (face of A or A's edge direction)
+  int index_B = -1;  // B's axis (face of B or B's edge direction)
+  Eigen::Vector3d n = Eigen::Vector3d::UnitZ();
+  double gap = -std::numeric_limits<double>::infinity();
+};
+
+// The edge of `box` parallel to its axis `along` that is extreme along u (unit).
+void ExtremeEdge(const PosedBox3d& box, int along, const Eigen::Vector3d& u, Eigen::Vector3d* start,
+                 Eigen::Vector3d* end) {
+  Eigen::Vector3d p_S;
+  for (int i = 0; i < 3; ++i) p_S[i] = u.dot(box.Axis(i)) >= 0.0 ? box.half[i] : -box.half[i];
+  p_S[along] = -box.half[along];
+  *start = box.X_WS * p_S;
+  p_S[along] = box.half[along];
+  *end = box.X_WS * p_S;
+}
+
+}  // namespace
+
+ContactPoint BoxBoxDistance3d(const Eigen::Vector3d& size_A, const Eigen::Isometry3d& X_WA,
+                              const Eigen::Vector3d& size_B, const Eigen::Isometry3d& X_WB) {
+  const PosedBox3d A{X_WA, 0.5 * size_A};
+  const PosedBox3d B{X_WB, 0.5 * size_B};
+  const Eigen::Vector3d d = A.Centre() - B.Centre();
+  const double scale = std::max({d.norm(), A.half.maxCoeff(), B.half.maxCoeff()});
+  const double tie = kRelativeTie * scale;
+
+  Axis best;
+  auto consider = [&](Axis::Kind kind, int index_A, int index_B, const Eigen::Vector3d& u) {
+    const Eigen::Vector3d n = u.dot(d) >= 0.0 ? u : Eigen::Vector3d(-u);
+    const double gap = n.dot(d) - A.Radius(n) - B.Radius(n);
+    if (gap > best.gap + tie) {
+      best = Axis{kind, index_A, index_B, n, gap};
+    }
+  };
+  for (int j = 0; j < 3; ++j) consider(Axis::kFaceOfB, -1, j, B.Axis(j));
+  for (int i = 0; i < 3; ++i) consider(Axis::kFaceOfA, i, -1, A.Axis(i));
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const Eigen::Vector3d cross = A.Axis(i).cross(B.Axis(j));
+      const double norm = cross.norm();
+      if (norm > kParallelEdges) consider(Axis::kEdges, i, j, cross / norm);
+    }
+  }
+
+  if (best.gap > 0.0) {
+    const ContactPoint separated = SeparatedPair(A, B);
+    if (separated.phi > kCoincidentCores) return separated;
+  }
+
+  // Penetrating or touching: the axis of least overlap.
+  ContactPoint c;
+  c.phi = best.gap;
+  c.normal = best.n;
+  const double feature_tie = kRelativeTie;
+  switch (best.kind) {
+    case Axis::kFaceOfB: {
+      // B's face with outward normal n; A's deepest feature lies above it.
+      const double sign = best.n.dot(B.Axis(best.index_B)) >= 0.0 ? 1.0 : -1.0;
+      c.p_B =
+          BoxFacePointUnder(B, best.index_B, sign, BoxSupportFeature3d(A, -best.n, feature_tie));
+      c.p_A = c.p_B + c.phi * c.normal;
+      break;
+    }
+    case Axis::kFaceOfA: {
+      // A's face with outward normal −n; B's deepest feature lies under it.
+      const double sign = best.n.dot(A.Axis(best.index_A)) >= 0.0 ? -1.0 : 1.0;
+      c.p_A = BoxFacePointUnder(A, best.index_A, sign, BoxSupportFeature3d(B, best.n, feature_tie));
+      c.p_B = c.p_A - c.phi * c.normal;
+      break;
+    }
+    case Axis::kEdges: {
+      Eigen::Vector3d a0, a1, b0, b1;
+      ExtremeEdge(A, best.index_A, -best.n, &a0, &a1);
+      ExtremeEdge(B, best.index_B, best.n, &b0, &b1);
+      c.p_A = ClosestPointsOfSegments(a0, a1, b0, b1).on_p;
+      c.p_B = c.p_A - c.phi * c.normal;
+      break;
+    }
+  }
+  return c;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,55 @@
+#pragma once
+// Batch evaluation of a step model: x⁺ = f(x_i, u_i) and, by GradientMode, A_i and B_i
+// (step_model.h) for N points, on T worker threads (std::thread): the building block of the
+// planners and of randomized smoothing (randomized_smoothing.h).
+//
+// Determinism: the result is bitwise identical for every T. The model is shared; each thread
+// owns a data object; item i goes to thread i mod T; before each item the data's warm start
+// is cleared (StepModel::ClearWarmStart), so every item is computed on its own by the same
+// code from the same inputs, and nothing is reduced across threads.
+//
+// Failures: an item whose step or derivative fails keeps its status and message and does not
+// stop the batch. Bad input (sizes, NaN, T < 1, gradients of a model without derivatives)
+// throws std::invalid_argument naming the item before any work starts.
+
+#include <Eigen/Core>
+#include <memory>
+#include <vector>
+
+#include "quasidyn/stepping/step_model.h"
+
+namespace quasidyn {
+
+// One point of a batch: the state (for the quasi-dynamic models, q of size n_q, v empty;
+// quaternions need not be normalised) and the command u (size n_q,a [m or rad]).
+struct StepPoint {
+  State x;
+  Eigen::VectorXd u;
+};
+
+// What Calc and CalcDiff left in the data for one point (copies).
+struct StepEvaluation {
+  StepResult result;
+  StepDerivatives derivatives;
+  bool ok() const { return result.ok() && derivatives.ok(); }
+};
+
+class BatchStepper {
+ public:
+  // threads T >= 1 (std::invalid_argument otherwise); a null model throws too.
+  BatchStepper(std::shared_ptr<const StepModel> model, int threads);
+
+  int threads() const { return static_cast<int>(data_.size()); }
+  const StepModel& model() const { return *model_; }
+  const std::shared_ptr<const StepModel>& model_ptr() const { return model_; }
+
+  // result[i] = Calc(points[i]) then CalcDiff(mode), on thread i mod T. Not reentrant: one
+  // Run at a time per BatchStepper.
+  std::vector<StepEvaluation> Run(const std::vector<StepPoint>& points, GradientMode mode);
+
+ private:
+  std::shared_ptr<const StepModel> model_;
+  std::vector<std::unique_ptr<StepData>> data_;  // one per thread
+};
+
+}  // namespace quasidyn

@@ -1,0 +1,32 @@
+#include "quasidyn/stepping/formulation_table.h"
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/stepping/quasi_dynamic_model.h"
+
+namespace quasidyn {
+
+const char* GradientMethodName(GradientMethod method) {
+  return method == GradientMethod::kExact ? "exact" : "log-barrier";
+}
+
+GradientMethod ParseGradientMethod(const std::string& name) {
+  for (GradientMethod method : {GradientMethod::kExact, GradientMethod::kLogBarrier})
+    if (name == GradientMethodName(method)) return method;
+  ThrowInvalidArgument("gradient method",
+                       "unknown method '" + name + "' (expected exact or log-barrier)");
+}
+
+std::shared_ptr<const StepModel> MakeStepModel(ScenePtr scene,
+                                               const FormulationSettings& settings) {
+  return std::make_shared<const QuasiDynamicModel>(std::move(scene), settings);
+}
+
+FormulationType DifferentiatedFormulation(FormulationType type, GradientMethod method) {
+  const bool cone = type == FormulationType::kSocp || type == FormulationType::kLogBarrierCone;
+  if (method == GradientMethod::kExact) return cone ? FormulationType::kSocp : FormulationType::kQp;
+  return cone ? FormulationType::kLogBarrierCone : FormulationType::kLogBarrierPyramid;
+}
+
+bool HasDerivatives(FormulationType type) { return type != FormulationType::kLcp; }
+
+}  // namespace quasidyn

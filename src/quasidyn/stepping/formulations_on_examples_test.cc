@@ -1,0 +1,132 @@
+// Every formulation steps every example scene for a few dozen steps: each step is solved, q
+// stays finite with unit quaternions, every impulse lies in its friction cone, and the
+// reported impulses satisfy the optimality conditions of the problem that was built
+// (stationarity P v − τ_h = Σ J_iᵀλ_i, and complementarity where the formulation has it).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <tuple>
+
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/testing/shared_scene.h"
+#include "quasidyn/testing/step_problems.h"
+
+namespace quasidyn {
+namespace {
+
+using testing::kSourceDir;
+
+// The default absolute and relative tolerance of the QP, SOCP interior points (qp.h, socp.h).
+constexpr double kSolverTolerance = 1e-9;
+// Their inaccurate_factor: a kSolvedInaccurate answer meets the tests this much looser.
+constexpr double kInaccurateFactor = 1e4;
+constexpr int kSteps = 30;
+
+double ToleranceFor(const FormulationSolution& solution) {
+  return solution.status == SolverStatus::kSolved ? kSolverTolerance
+                                                  : kSolverTolerance * kInaccurateFactor;
+}
+
+class FormulationsOnExamples
+    : public ::testing::TestWithParam<std::tuple<std::string, FormulationType>> {};
+
+TEST_P(FormulationsOnExamples, StepsStayPhysicalAndOptimal) {
+  const auto& [example, type] = GetParam();
+  const ScenePtr scene_ptr =
+      testing::Shared(LoadScene(kSourceDir + "/examples/" + example + "/scene.yaml"));
+  const Scene& scene = *scene_ptr;
+  FormulationSettings settings = SettingsFromScene(scene);
+  settings.type = type;
+  const std::shared_ptr<const StepModel> model = MakeStepModel(scene_ptr, settings);
+  const std::unique_ptr<StepData> data = model->CreateData();
+  const double h = settings.time_step;
+  Eigen::VectorXd q = scene.q0;
+  int steps_with_contact_force = 0;
+  for (int k = 0; k < kSteps; ++k) {
+    SCOPED_TRACE("step " + std::to_string(k));
+    const Eigen::VectorXd u = scene.CommandAt((k + 1) * h);
+    const testing::OwnedStepProblem owned(scene_ptr, settings, q, u);
+    const StepProblem problem = owned.get();
+    const FormulationSolution solution = testing::SolveWith(problem);
+    ASSERT_TRUE(solution.status == SolverStatus::kSolved ||
+                solution.status == SolverStatus::kSolvedInaccurate)
+        << ToString(solution.status) << ": " << solution.message;
+    const double tolerance = ToleranceFor(solution);
+
+    // Stationarity of the built problem with the reported impulses. The log barrier stops on
+    // its Newton decrement (≤ 1e-14 N·m, then one more Newton step), far below this.
+    const testing::Stationarity stationarity = testing::StationarityOf(problem, solution);
+    EXPECT_LE(stationarity.residual, 10 * tolerance * (1 + stationarity.scale));
+
+    // Cones: λ_n >= 0, friction tangent and ‖λ_t‖ <= μ λ_n (the pyramids are inscribed in the
+    // cone, so this holds for every formulation).
+    double normal_sum = 0;
+    for (int i = 0; i < problem.contacts.size(); ++i) {
+      const Contact& c = problem.contacts[i];
+      const double lambda_n = solution.normal_impulse[i];
+      const Eigen::Vector3d f = solution.friction_impulse[i];
+      const double slack = 10 * tolerance * (1 + stationarity.scale);
+      EXPECT_GE(lambda_n, -slack) << "contact " << i;
+      EXPECT_NEAR(c.normal.dot(f), 0.0, slack) << "contact " << i;
+      EXPECT_LE(f.norm(), c.friction * lambda_n + slack) << "contact " << i;
+      if (type == FormulationType::kLogBarrierPyramid || type == FormulationType::kLogBarrierCone) {
+        EXPECT_GT(lambda_n, 0.0) << "barrier impulses are strictly positive";
+      }
+      normal_sum += lambda_n;
+    }
+    if (normal_sum > 1e-6) ++steps_with_contact_force;
+
+    // Complementarity: the contact impulses do no work on the velocity constraint (QP, SOCP);
+    // the barriers keep a gap of 1/κ per pyramid row and 2/κ per cone.
+    const double gap = testing::ContactComplementarity(problem, solution);
+    const double objective_scale = std::max(1.0, std::abs(testing::Objective(problem, solution.v)));
+    if (type == FormulationType::kQp || type == FormulationType::kSocp) {
+      EXPECT_NEAR(gap, 0.0, 10 * tolerance * objective_scale);
+    } else if (type == FormulationType::kLogBarrierCone) {
+      EXPECT_NEAR(gap, 2.0 * problem.contacts.size() / settings.kappa, 1e-9 * (1 + gap));
+    } else if (type == FormulationType::kLcp) {
+      // Maximum dissipation: the impulses' power is −μ λ_n Γ <= 0.
+      EXPECT_LE(gap, 10 * tolerance * objective_scale);
+    }
+
+    // The step model returns the same velocity and integrates it.
+    model->Calc(State{q, Eigen::VectorXd()}, u, data.get());
+    const StepResult& result = data->result;
+    ASSERT_TRUE(result.ok()) << result.message;
+    EXPECT_LE((result.velocity - solution.v).lpNorm<Eigen::Infinity>(),
+              1e-12 * (1 + solution.v.norm()));
+    ASSERT_EQ(result.contacts.size(), static_cast<size_t>(problem.contacts.size()));
+    for (int i = 0; i < problem.contacts.size(); ++i)
+      EXPECT_NEAR(result.contacts[i].normal_force, solution.normal_impulse[i] / h,
+                  1e-9 * (1 + std::abs(solution.normal_impulse[i] / h)));
+    q = result.next.q;
+    ASSERT_TRUE(q.allFinite());
+    for (const Joint& joint : scene.joints) {
+      if (joint.type == JointType::kFloating) {
+        EXPECT_NEAR(q.segment(joint.q_start + 3, 4).norm(), 1.0, 1e-12);
+      }
+    }
+  }
+  EXPECT_GT(steps_with_contact_force, 0) << "the example never pressed on a contact";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllFormulations, FormulationsOnExamples,
+    ::testing::Combine(::testing::Values("planar_gripper", "planar_pushing", "planar_hand",
+                                         "arm_cubes"),
+                       ::testing::Values(FormulationType::kQp, FormulationType::kSocp,
+                                         FormulationType::kLogBarrierPyramid,
+                                         FormulationType::kLogBarrierCone, FormulationType::kLcp)),
+    [](const auto& test_info) {
+      std::string name =
+          std::get<0>(test_info.param) + "_" + FormulationName(std::get<1>(test_info.param));
+      for (char& ch : name)
+        if (ch == '-') ch = '_';
+      return name;
+    });
+
+}  // namespace
+}  // namespace quasidyn

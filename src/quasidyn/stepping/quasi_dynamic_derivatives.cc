@@ -1,0 +1,172 @@
+// CalcDiff of the quasi-dynamic models (quasi_dynamic_model.h): A = ∂q⁺/∂q and B = ∂q⁺/∂u of
+// the step the last Calc solved, by implicit differentiation of its program (docs/gradients.md):
+//
+//   f(q, u) = q ⊕ h v*(q, u),
+//   B = ∂(q ⊕ h v)/∂v · ∂v*/∂u,
+//   A = ∂(q ⊕ h v)/∂q + ∂(q ⊕ h v)/∂v · ∂v*/∂q_tangent · T(q)     (configuration_map.h),
+//
+// with ∂v*/∂q containing every q-dependence of the program (φ, J_n, J_d or J_t with ∂J/∂q,
+// M_u, τ_u, q_a in τ_h) through the data contractions of contact_data_derivative.h.
+// Nothing is solved again: the contact set, the cost, v* and the multipliers are the data's.
+
+#include <Eigen/SparseCore>
+#include <string>
+#include <vector>
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/dynamics/log_barrier_pyramid.h"
+#include "quasidyn/dynamics/quasi_dynamic_qp.h"
+#include "quasidyn/gradients/configuration_map.h"
+#include "quasidyn/gradients/contact_data_derivative.h"
+#include "quasidyn/gradients/log_barrier_cone_gradient.h"
+#include "quasidyn/gradients/log_barrier_gradient.h"
+#include "quasidyn/gradients/qp_gradient.h"
+#include "quasidyn/gradients/socp_gradient.h"
+#include "quasidyn/gradients/socp_gradient_blocks.h"
+#include "quasidyn/gradients/step_data_derivative.h"
+#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/stepping/quasi_dynamic_model.h"
+
+namespace quasidyn {
+namespace {
+
+// ε_data of the data contractions (contact_data_derivative.h) [m or rad]: ∛ε, the optimum of a
+// central difference (truncation O(ε²) against round-off O(ε_machine/ε)).
+constexpr double kDataStep = 6.0555e-6;
+
+void FailDerivatives(std::string message, StepDerivatives* out) {
+  out->status = SolverStatus::kNumericalFailure;
+  out->message = std::move(message);
+  out->A.resize(0, 0);
+  out->B.resize(0, 0);
+}
+
+// B = ∂(q ⊕ h v)/∂v · ∂v/∂u and, when want_a, A (configuration_map.h).
+void ChainToConfiguration(const Scene& scene, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                          double h, const VelocityGradient& gradient, bool want_a,
+                          StepDerivatives* out) {
+  out->active_rows = gradient.active_rows;
+  // Both maps are block diagonal by joint (identity outside the floating joints' blocks).
+  const Eigen::SparseMatrix<double> dq_dv =
+      IntegrationJacobianWrtVelocity(scene, q, v, h).sparseView();
+  out->B = dq_dv * gradient.dv_du;
+  if (want_a) {
+    const Eigen::SparseMatrix<double> tangent = TangentFromConfiguration(scene, q).sparseView();
+    out->A = IntegrationJacobianWrtConfiguration(scene, q, v, h);
+    out->A += dq_dv * (gradient.dv_dq * tangent);
+  } else {
+    out->A.resize(0, 0);
+  }
+}
+
+// The first pyramid row with g_j = G_j v + o_j <= 0, as a message; empty when v is strictly
+// inside every barrier (a solver's last iterate can land on a boundary by rounding).
+std::string PyramidBarrierViolation(const PyramidStepData& data, const Eigen::VectorXd& v) {
+  const Eigen::VectorXd g = data.G * v + data.offset;
+  for (int j = 0; j < static_cast<int>(g.size()); ++j)
+    if (!(g[j] > 0))
+      return "the log-barrier solution is on the boundary of pyramid row " + std::to_string(j) +
+             " (G v + o = " + NumberText(g[j]) + ")";
+  return "";
+}
+
+std::string ConeBarrierViolation(const StepProblem& problem,
+                                 const std::vector<ContactConeBlock>& blocks,
+                                 const Eigen::VectorXd& v) {
+  const std::vector<Eigen::VectorXd> values =
+      BlockValues(blocks, GapVelocities(problem.contacts, v, problem.settings.time_step));
+  for (size_t b = 0; b < values.size(); ++b) {
+    const Eigen::VectorXd& u = values[b];
+    const double radius = u.size() > 1 ? u.tail(u.size() - 1).norm() : 0.0;
+    if (!(u[0] - radius > 0))
+      return "the log-barrier solution is on the boundary of the cone of contact " +
+             std::to_string(blocks[b].contact);
+  }
+  return "";
+}
+
+}  // namespace
+
+void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
+  QuasiDynamicData& data = DataOf(data_in, "CalcDiff");
+  QUASIDYN_CHECK_ARGUMENT(data.calculated_, "CalcDiff",
+                          "no step to differentiate: call Calc on this data first");
+  const FormulationType type = settings().type;
+  QUASIDYN_CHECK_ARGUMENT(
+      mode == GradientMode::kNone || HasDerivatives(type), "CalcDiff",
+      std::string("the ") + FormulationName(type) +
+          " formulation has no derivative; differentiate the model of DifferentiatedFormulation "
+          "(the qp step for an lcp scene)");
+  StepDerivatives& out = data.derivatives;
+  out.mode = mode;
+  out.message.clear();
+  out.active_rows = 0;
+  if (!data.result.ok()) {
+    out.status = data.result.status;
+    out.message = "the step failed, so it has no derivative: " + data.result.message;
+    out.A.resize(0, 0);
+    out.B.resize(0, 0);
+    return;
+  }
+  out.status = SolverStatus::kSolved;
+  if (mode == GradientMode::kNone) {
+    out.A.resize(0, 0);
+    out.B.resize(0, 0);
+    return;
+  }
+  const bool want_a = mode == GradientMode::kAAndB;
+  const Scene& scene = this->scene();
+  const double h = time_step();
+  const StepProblem problem = ProblemOf(data);
+  const ContactSet& contacts = data.contact_.contacts();
+  const Eigen::VectorXd& q = data.q_;
+  const Eigen::VectorXd& u = data.u_;
+  const Eigen::VectorXd& v = data.solution_.v;
+  StepDataContraction contraction;
+  std::string failure;
+  const auto contract = [&](const Eigen::VectorXd& lambda) {
+    if (DifferentiateStepData(contact_, settings(), q, u, contacts, v, lambda, kDataStep,
+                              &contraction, &failure))
+      return true;
+    FailDerivatives("A: " + failure, &out);
+    return false;
+  };
+
+  VelocityGradient gradient;
+  if (type == FormulationType::kQp || type == FormulationType::kLogBarrierPyramid) {
+    const PyramidStepData pyramid = BuildPyramidStepData(problem);
+    if (type == FormulationType::kQp) {
+      const auto& workspace = static_cast<const PyramidQpWorkspace&>(*data.workspace_);
+      const Eigen::VectorXd& beta = workspace.solver.result().z;
+      const QpSensitivity sensitivity(&scene, h, &pyramid, v, beta);
+      if (want_a && !contract(sensitivity.ActiveContactImpulse())) return;
+      gradient = sensitivity.Gradient(want_a ? &contraction : nullptr);
+    } else {
+      if (const std::string violation = PyramidBarrierViolation(pyramid, v); !violation.empty())
+        return FailDerivatives(violation, &out);
+      if (want_a && !contract(BarrierContactImpulse(pyramid, settings().kappa, v))) return;
+      gradient = LogBarrierVelocityGradient(scene, h, settings().kappa, pyramid,
+                                            want_a ? &contraction : nullptr, v);
+    }
+  } else {  // the friction-cone programs
+    const bool exact = type == FormulationType::kSocp;
+    const std::vector<ContactConeBlock> blocks =
+        exact ? SocpConeBlocks(contacts) : BarrierConeBlocks(contacts);
+    if (!exact) {
+      if (const std::string violation = ConeBarrierViolation(problem, blocks, v);
+          !violation.empty())
+        return FailDerivatives(violation, &out);
+    }
+    const std::vector<Eigen::VectorXd> multipliers =
+        exact ? SocpBlockMultipliers(contacts, blocks, data.solution_)
+              : BarrierConeMultipliers(problem, blocks, v);
+    if (want_a && !contract(StackedImpulseCoordinates(contacts, blocks, multipliers))) return;
+    const StepDataContraction* d = want_a ? &contraction : nullptr;
+    gradient = exact ? SocpVelocityGradient(problem, blocks, multipliers, v, d)
+                     : LogBarrierConeVelocityGradient(problem, blocks, v, d);
+  }
+  if (!gradient.ok) return FailDerivatives(gradient.failure, &out);
+  ChainToConfiguration(scene, q, v, h, gradient, want_a, &out);
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,123 @@
+#include "quasidyn/stepping/quasi_dynamic_model.h"
+
+#include <cmath>
+#include <string>
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/kinematics/kinematics.h"
+
+namespace quasidyn {
+namespace {
+
+// The index of the first contact with a non-finite field or Jacobian entry, or −1.
+int FirstNonFiniteContact(const ContactSet& contacts) {
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const bool finite = std::isfinite(c.phi) && c.p_A.allFinite() && c.p_B.allFinite() &&
+                        c.normal.allFinite() && contacts.NormalJacobian(i).allFinite() &&
+                        contacts.TangentJacobian(i).allFinite() &&
+                        contacts.RayJacobian(i).allFinite();
+    if (!finite) return i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+QuasiDynamicData::QuasiDynamicData(const QuasiDynamicModel* model, ContactData contact,
+                                   std::unique_ptr<FormulationWorkspace> workspace)
+    : StepData(model), contact_(std::move(contact)), workspace_(std::move(workspace)) {}
+
+QuasiDynamicModel::QuasiDynamicModel(ScenePtr scene, const FormulationSettings& settings)
+    : StepModel(scene, settings),
+      contact_(scene),
+      formulation_(MakeFormulation(settings.type)),
+      actuated_stiffness_(scene->ActuatedStiffness()) {}
+
+std::unique_ptr<StepData> QuasiDynamicModel::CreateData() const {
+  return std::unique_ptr<StepData>(
+      new QuasiDynamicData(this, contact_.CreateData(), formulation_->CreateWorkspace()));
+}
+
+QuasiDynamicData& QuasiDynamicModel::DataOf(StepData* data, const char* where) const {
+  CheckData(data, where);
+  return static_cast<QuasiDynamicData&>(*data);  // CheckData: made by this model's CreateData
+}
+
+StepProblem QuasiDynamicModel::ProblemOf(const QuasiDynamicData& data) const {
+  return StepProblem{scene(), data.contact_.contacts(), data.cost_, settings()};
+}
+
+void QuasiDynamicModel::Fail(const Eigen::VectorXd& q, SolverStatus status, std::string message,
+                             QuasiDynamicData* data) const {
+  StepResult& result = data->result;
+  result.status = status;
+  result.message = std::move(message);
+  result.next.q = q;
+  result.next.v.resize(0);
+  result.velocity.setZero(scene().nv);
+  result.contacts.clear();
+}
+
+void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
+  QuasiDynamicData& data = DataOf(data_in, "Calc");
+  const Scene& scene = this->scene();
+  CheckVector("Calc", "x.q", x.q, scene.nq, "n_q");
+  QUASIDYN_CHECK_ARGUMENT(x.v.size() == 0, "Calc",
+                          "x.v must be empty: the quasi-dynamic model has no velocity in its "
+                          "state (got size " +
+                              std::to_string(x.v.size()) + ")");
+  CheckVector("Calc", "u", u, scene.nq_a, "n_q,a");
+  // Copies first: x may be data.result.next itself.
+  data.q_ = x.q;
+  data.u_ = u;
+  data.calculated_ = true;
+  data.derivatives.status = SolverStatus::kNotRun;
+  data.derivatives.message.clear();
+  data.result.solver = SolverSummary();
+
+  if (!contact_.Compute(data.q_, &data.contact_)) {
+    Fail(data.q_, SolverStatus::kNumericalFailure,
+         "contact query failed: " + data.contact_.failure_message(), &data);
+    return;
+  }
+  const ContactSet& contacts = data.contact_.contacts();
+  if (const int bad = FirstNonFiniteContact(contacts); bad >= 0) {
+    Fail(data.q_, SolverStatus::kNumericalFailure,
+         "contact query returned a non-finite value for contact " + std::to_string(bad) + " (" +
+             scene.geometries[contacts[bad].geometry_a].name + " / " +
+             scene.geometries[contacts[bad].geometry_b].name + ")",
+         &data);
+    return;
+  }
+  BuildQuasiDynamicCost(data.contact_.kinematics(), data.u_, actuated_stiffness_, settings(),
+                        &data.cost_);
+  const StepProblem problem = ProblemOf(data);
+  formulation_->Solve(problem, data.workspace_.get(), &data.solution_);
+  const FormulationSolution& solution = data.solution_;
+
+  StepResult& result = data.result;
+  result.status = solution.status;
+  result.message = solution.message;
+  result.solver = solution.solver;
+  if (result.ok() && (solution.v.size() != scene.nv || !solution.v.allFinite())) {
+    result.status = SolverStatus::kNumericalFailure;
+    result.message = std::string(FormulationName(settings().type)) +
+                     ": the solver reported success but returned a non-finite velocity";
+  }
+  if (!result.ok()) {
+    Fail(data.q_, result.status, result.message, &data);
+    return;
+  }
+  result.velocity = solution.v;
+  IntegrateConfiguration(scene, data.q_, solution.v, time_step(), &result.next.q);
+  result.next.v.resize(0);
+  FillContactReports(problem, solution, &result.contacts);
+}
+
+void QuasiDynamicModel::ClearWarmStart(StepData* data_in) const {
+  QuasiDynamicData& data = DataOf(data_in, "ClearWarmStart");
+  formulation_->ClearWarmStart(data.workspace_.get());
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,32 @@
+#include "quasidyn/stepping/step_model.h"
+
+#include "quasidyn/common/argument_check.h"
+
+namespace quasidyn {
+
+const char* GradientModeName(GradientMode mode) {
+  switch (mode) {
+    case GradientMode::kNone:
+      return "none";
+    case GradientMode::kBOnly:
+      return "b_only";
+    case GradientMode::kAAndB:
+      return "a_and_b";
+  }
+  return "unknown";
+}
+
+StepModel::StepModel(ScenePtr scene, const FormulationSettings& settings)
+    : scene_(std::move(scene)), settings_(settings) {
+  QUASIDYN_CHECK_ARGUMENT(scene_ != nullptr, "step model", "the scene is null");
+  ValidateFormulationSettings(settings_);
+}
+
+void StepModel::CheckData(const StepData* data, const char* where) const {
+  QUASIDYN_CHECK_ARGUMENT(data != nullptr && data->model_ == this, where,
+                          "the data was not made by this model (use model.CreateData())");
+}
+
+State InitialState(const Scene& scene) { return State{scene.q0, Eigen::VectorXd()}; }
+
+}  // namespace quasidyn

@@ -1,0 +1,125 @@
+#pragma once
+// The one interface of every time-stepping model of quasidyn (the model/data shape of
+// Crocoddyl and Pinocchio; docs/architecture.md, "One step"):
+//
+//   std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);  // immutable
+//   std::unique_ptr<StepData> data = model->CreateData();  // one per thread, sized once
+//   model->Calc(x, u, data.get());                 // x⁺ = f(x, u)     -> data->result
+//   model->CalcDiff(GradientMode::kAAndB, data.get());  // A, B of THAT step -> data->derivatives
+//
+// * The model (scene, compiled geometry, formulation, settings validated once) never changes
+//   and is shared, read-only, by any number of threads, each with its own data.
+// * Calc does not allocate once the data has seen a step with the same contacts (the
+//   formulation's solver is set up again only when the contact pattern changes).
+// * CalcDiff differentiates the program the last Calc solved, from what Calc left in the
+//   data: it never solves the step again.
+// * Errors: a caller's mistake (sizes, NaN, data of another model, CalcDiff without a Calc)
+//   throws std::invalid_argument; a numerical outcome (a solver that fails, a derivative that
+//   does not exist there) is a status and a message in the result, never an exception.
+// Planners, controllers, rollouts, the command line and the Python module see models only
+// through this interface, so every formulation can be simulated, differentiated, planned
+// through and controlled alike.
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+
+#include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/dynamics/step_result.h"
+#include "quasidyn/model/scene.h"
+#include "quasidyn/model/state.h"
+
+namespace quasidyn {
+
+enum class GradientMode {
+  kNone,   // CalcDiff computes nothing
+  kBOnly,  // B = ∂x⁺/∂u
+  kAAndB,  // A = ∂x⁺/∂x and B
+};
+
+// "none", "b_only", "a_and_b".
+const char* GradientModeName(GradientMode mode);
+
+// The derivatives of one step. For the quasi-dynamic models (state q alone) A = ∂q⁺/∂q
+// (n_q × n_q) acts on raw coordinate perturbations and includes the derivative of the
+// quaternion normalisation (gradients/configuration_map.h), B = ∂q⁺/∂u (n_q × n_q,a).
+struct StepDerivatives {
+  SolverStatus status = SolverStatus::kNotRun;
+  std::string message;  // empty on success: what failed otherwise
+  GradientMode mode = GradientMode::kNone;
+  Eigen::MatrixXd A;  // mode kAAndB, else empty
+  Eigen::MatrixXd B;  // modes kBOnly and kAAndB, else empty
+  // The constraints the derivative treats as binding: exact QP, its active pyramid rows;
+  // exact SOCP, m_b per sticking cone and 1 per sliding one; barriers, all rows or cones.
+  int active_rows = 0;
+  bool ok() const { return Succeeded(status); }
+};
+
+class StepModel;
+
+class StepData {
+ public:
+  virtual ~StepData() = default;
+  StepData(const StepData&) = delete;
+  StepData& operator=(const StepData&) = delete;
+
+  StepResult result;            // of the last Calc
+  StepDerivatives derivatives;  // of the last CalcDiff
+
+ protected:
+  explicit StepData(const StepModel* model) : model_(model) {}
+
+ private:
+  friend class StepModel;
+  const StepModel* model_;  // the model whose CreateData made this data
+};
+
+class StepModel {
+ public:
+  virtual ~StepModel() = default;
+  StepModel(const StepModel&) = delete;
+  StepModel& operator=(const StepModel&) = delete;
+
+  const Scene& scene() const { return *scene_; }
+  const ScenePtr& scene_ptr() const { return scene_; }
+  const FormulationSettings& settings() const { return settings_; }
+  double time_step() const { return settings_.time_step; }
+
+  // The sizes of x = (q, v) and u.
+  int state_q_size() const { return scene_->nq; }
+  virtual int state_v_size() const = 0;  // 0 for models without a velocity state
+  int control_size() const { return scene_->nq_a; }
+
+  virtual std::unique_ptr<StepData> CreateData() const = 0;
+
+  // One step from x under the command u (u = q̄_a, the robots' commanded positions, size
+  // n_q,a): data->result. A failed step keeps x (result.next = x) and says why.
+  virtual void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const = 0;
+
+  // The derivatives of the step the last Calc on `data` solved: data->derivatives. Throws
+  // std::invalid_argument when data has no Calc yet; a failed step or a point where the
+  // derivative does not exist is a status and a message.
+  virtual void CalcDiff(GradientMode mode, StepData* data) const = 0;
+
+  // Forgets what data carries from one step to the next that can change an answer (warm
+  // starts), so that the next Calc is a function of (x, u) alone: batches use it to give the
+  // same bits whatever the thread count.
+  virtual void ClearWarmStart(StepData* data) const = 0;
+
+ protected:
+  // Validates the settings (std::invalid_argument naming the bad one); a null scene throws.
+  StepModel(ScenePtr scene, const FormulationSettings& settings);
+
+  // Throws std::invalid_argument("<where>: the data was not made by this model") unless
+  // data came from this model's CreateData.
+  void CheckData(const StepData* data, const char* where) const;
+
+ private:
+  ScenePtr scene_;
+  FormulationSettings settings_;
+};
+
+// The scene's initial state: q0, and v empty (quasi-dynamic models).
+State InitialState(const Scene& scene);
+
+}  // namespace quasidyn

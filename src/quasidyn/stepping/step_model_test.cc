@@ -1,0 +1,239 @@
+// The StepModel interface (step_model.h) of the quasi-dynamic models: one model shared by
+// several data objects, the caller's mistakes that throw, the warm-start reset, and the
+// allocation-free step after warm-up.
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "quasidyn/contact/contact_model.h"
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/testing/malloc_counter.h"
+#include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/shared_scene.h"
+
+namespace quasidyn {
+namespace {
+
+constexpr FormulationType kAllFormulations[] = {
+    FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
+    FormulationType::kLogBarrierCone, FormulationType::kLcp};
+
+ScenePtr Example(const std::string& name) {
+  return testing::Shared(
+      LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/" + name + "/scene.yaml"));
+}
+
+std::shared_ptr<const StepModel> ModelOf(const ScenePtr& scene, FormulationType type) {
+  FormulationSettings settings = SettingsFromScene(*scene);
+  settings.type = type;
+  return MakeStepModel(scene, settings);
+}
+
+TEST(StepModel, TwoDataObjectsOfOneModelGiveTheSameStep) {
+  const ScenePtr scene = Example("planar_hand");
+  const auto model = ModelOf(scene, FormulationType::kQp);
+  const auto a = model->CreateData();
+  const auto b = model->CreateData();
+  const Eigen::VectorXd u = scene->CommandAt(scene->time_step);
+  model->Calc(InitialState(*scene), u, a.get());
+  model->Calc(InitialState(*scene), u, b.get());
+  ASSERT_TRUE(a->result.ok()) << a->result.message;
+  EXPECT_TRUE(testing::MatricesEqual(a->result.next.q, b->result.next.q));
+}
+
+TEST(StepModel, TheModelOutlivesWhatTheCallerDropped) {
+  std::shared_ptr<const StepModel> model;
+  {
+    model = ModelOf(Example("planar_hand"), FormulationType::kQp);  // the only owner of the scene
+  }
+  const auto data = model->CreateData();
+  model->Calc(InitialState(model->scene()), model->scene().CommandAt(0.01), data.get());
+  EXPECT_TRUE(data->result.ok()) << data->result.message;
+}
+
+TEST(StepModel, CallerMistakesThrowWithTheArgumentNamed) {
+  const ScenePtr scene = Example("planar_hand");
+  const auto model = ModelOf(scene, FormulationType::kQp);
+  const auto other = ModelOf(scene, FormulationType::kQp);
+  const auto data = model->CreateData();
+  const auto others_data = other->CreateData();
+  const Eigen::VectorXd u = scene->CommandAt(0.01);
+  const State x = InitialState(*scene);
+  const auto message_of = [](auto&& call) {
+    try {
+      call();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  EXPECT_NE(
+      message_of([&] { model->Calc(x, u, others_data.get()); }).find("not made by this model"),
+      std::string::npos);
+  EXPECT_NE(
+      message_of([&] { model->CalcDiff(GradientMode::kBOnly, data.get()); }).find("call Calc"),
+      std::string::npos);
+  EXPECT_NE(message_of([&] {
+              model->Calc(State{x.q.head(2), {}}, u, data.get());
+            }).find("x.q has size 2, expected n_q"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] {
+              model->Calc(State{x.q, Eigen::VectorXd::Zero(3)}, u, data.get());
+            }).find("x.v must be empty"),
+            std::string::npos);
+  Eigen::VectorXd bad_u = u;
+  bad_u[0] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(message_of([&] { model->Calc(x, bad_u, data.get()); }).find("u[0] is not finite"),
+            std::string::npos);
+  EXPECT_THROW(model->Calc(x, u, nullptr), std::invalid_argument);
+  FormulationSettings bad = SettingsFromScene(*scene);
+  bad.time_step = -0.01;
+  EXPECT_NE(
+      message_of([&] { MakeStepModel(scene, bad); }).find("time step h must be finite and > 0"),
+      std::string::npos);
+  EXPECT_THROW(MakeStepModel(nullptr, SettingsFromScene(*scene)), std::invalid_argument);
+}
+
+TEST(StepModel, TheLcpHasNoDerivativeAndSaysWhichModelHas) {
+  const ScenePtr scene = Example("planar_hand");
+  const auto model = ModelOf(scene, FormulationType::kLcp);
+  const auto data = model->CreateData();
+  model->Calc(InitialState(*scene), scene->CommandAt(0.01), data.get());
+  EXPECT_THROW(model->CalcDiff(GradientMode::kBOnly, data.get()), std::invalid_argument);
+  model->CalcDiff(GradientMode::kNone, data.get());  // nothing to compute: allowed
+  EXPECT_TRUE(data->derivatives.ok());
+  EXPECT_EQ(DifferentiatedFormulation(FormulationType::kLcp, GradientMethod::kExact),
+            FormulationType::kQp);
+}
+
+// The next step may start from the data's own result (x aliases data->result.next).
+TEST(StepModel, StepsFromItsOwnResult) {
+  const ScenePtr scene = Example("planar_gripper");
+  const auto model = ModelOf(scene, FormulationType::kQp);
+  const auto data = model->CreateData();
+  const auto reference = model->CreateData();
+  State x = InitialState(*scene);
+  model->Calc(x, scene->CommandAt(0.01), data.get());
+  model->Calc(x, scene->CommandAt(0.01), reference.get());
+  x = reference->result.next;
+  model->Calc(data->result.next, scene->CommandAt(0.02), data.get());
+  model->Calc(x, scene->CommandAt(0.02), reference.get());
+  EXPECT_TRUE(testing::MatricesEqual(data->result.next.q, reference->result.next.q));
+}
+
+// A failed step keeps x and the derivatives of a failed step are a status, not an exception:
+// two fixed blocks that overlap by 5 cm make every formulation's program infeasible.
+TEST(StepModel, CalcDiffOfAFailedStepIsAStatus) {
+  const ScenePtr scene = std::make_shared<const Scene>(
+      LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/tests/cli/fixtures/overlapping_blocks.yaml"));
+  for (const FormulationType type :
+       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid}) {
+    const auto model = ModelOf(scene, type);
+    const auto data = model->CreateData();
+    model->Calc(InitialState(*scene), scene->CommandAt(model->time_step()), data.get());
+    ASSERT_FALSE(data->result.ok()) << FormulationName(type);
+    EXPECT_FALSE(data->result.message.empty());
+    EXPECT_TRUE(testing::MatricesEqual(data->result.next.q, scene->q0));
+    model->CalcDiff(GradientMode::kAAndB, data.get());
+    EXPECT_FALSE(data->derivatives.ok());
+    EXPECT_NE(data->derivatives.message.find("the step failed"), std::string::npos)
+        << data->derivatives.message;
+  }
+}
+
+// ClearWarmStart makes the next step a function of (x, u) alone: the log barrier started
+// from a previous minimiser and started cold agree to its Newton tolerance, and two cleared
+// data objects agree bit for bit.
+TEST(StepModel, ClearedWarmStartsGiveTheSameBits) {
+  const ScenePtr scene = Example("planar_hand");
+  const auto model = ModelOf(scene, FormulationType::kLogBarrierPyramid);
+  const auto warm = model->CreateData();
+  const auto cold = model->CreateData();
+  State x = InitialState(*scene);
+  for (int k = 1; k <= 5; ++k) {  // warm has a previous minimiser from each step
+    model->Calc(x, scene->CommandAt(k * 0.01), warm.get());
+    x = warm->result.next;
+  }
+  const Eigen::VectorXd u = scene->CommandAt(0.06);
+  model->ClearWarmStart(warm.get());
+  model->Calc(x, u, warm.get());
+  model->Calc(x, u, cold.get());
+  EXPECT_TRUE(testing::MatricesEqual(warm->result.next.q, cold->result.next.q));
+}
+
+// Calc does not allocate once its data has seen a step with the same contacts, except inside
+// FCL/libccd for the shape pairs that go through it: on each state of a stretch of the
+// schedule (steps 11 … 30; each state is first stepped once, the warm-up) a Calc makes
+// exactly the allocations of the contact query alone, and none on planar_gripper (no shape
+// pair of it goes to FCL).
+class CalcAllocations : public ::testing::TestWithParam<std::tuple<const char*, FormulationType>> {
+};
+
+TEST_P(CalcAllocations, NoHeapAllocationAfterWarmUp) {
+  if (!testing::MallocCountingAvailable()) GTEST_SKIP() << "malloc counting is off (sanitizers)";
+  const auto& [example, type] = GetParam();
+  const ScenePtr scene = Example(example);
+  const auto model = ModelOf(scene, type);
+  const auto data = model->CreateData();
+  const double h = model->time_step();
+  const ContactModel contacts(scene);
+  ContactData contact_data = contacts.CreateData();
+  State x = InitialState(*scene);
+  int counted = 0;
+  long total_allocations = 0;
+  for (int k = 1; k <= 30; ++k) {
+    const Eigen::VectorXd u = scene->CommandAt(k * h);
+    model->Calc(x, u, data.get());  // warm-up
+    ASSERT_TRUE(data->result.ok()) << "step " << k << ": " << data->result.message;
+    if (k > 10) {
+      long allocations = 0, contact_allocations = 0;
+      {
+        testing::MallocCounter counter;
+        model->Calc(x, u, data.get());
+        allocations = counter.count();
+      }
+      {
+        // The same contact query alone (warm): what FCL/libccd allocate for the shape pairs
+        // that go through it (geometry_model.h), the only allocations a Calc may make.
+        contacts.Compute(x.q, &contact_data);
+        testing::MallocCounter counter;
+        contacts.Compute(x.q, &contact_data);
+        contact_allocations = counter.count();
+      }
+      // Not yet for the quasistatic LCP on arm_cubes: its dense n_z × n_z matrix (n_z ≈ 260)
+      // goes through Eigen's blocked products and LU, whose blocking buffers exceed Eigen's
+      // stack limit and come from the heap (about 80 allocations per step).
+      const bool dense_lcp_of_a_large_scene =
+          type == FormulationType::kLcp && std::string(example) == "arm_cubes";
+      if (!dense_lcp_of_a_large_scene) EXPECT_EQ(allocations, contact_allocations) << "step " << k;
+      if (std::string(example) == "planar_gripper") EXPECT_EQ(allocations, 0) << "step " << k;
+      total_allocations += allocations;
+      ++counted;
+    }
+    x = data->result.next;
+  }
+  EXPECT_EQ(counted, 20);
+  std::printf("%s %s: %.1f allocations per Calc\n", example, FormulationName(type),
+              static_cast<double>(total_allocations) / counted);
+}
+
+INSTANTIATE_TEST_SUITE_P(ExamplesAndFormulations, CalcAllocations,
+                         ::testing::Combine(::testing::Values("planar_gripper", "arm_cubes"),
+                                            ::testing::ValuesIn(kAllFormulations)),
+                         [](const auto& info) {
+                           std::string name = std::string(std::get<0>(info.param)) + "_" +
+                                              FormulationName(std::get<1>(info.param));
+                           for (char& c : name)
+                             if (c == '-') c = '_';
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace quasidyn

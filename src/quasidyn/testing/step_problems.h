@@ -1,0 +1,120 @@
+#pragma once
+// One quasi-dynamic step's problem built outside a step model, every formulation behind one
+// call, and the optimality checks that hold for every formulation's reported impulses
+// (header only; for the tests of dynamics/ and the layers above).
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "quasidyn/contact/contact_model.h"
+#include "quasidyn/dynamics/formulation.h"
+#include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/dynamics/quasi_dynamic_cost.h"
+#include "quasidyn/dynamics/step_problem.h"
+
+namespace quasidyn::testing {
+
+inline const std::string kSourceDir = QUASIDYN_SOURCE_DIR;
+
+// Owns everything a StepProblem refers to: the contact set and the cost at (q, u).
+class OwnedStepProblem {
+ public:
+  OwnedStepProblem(ScenePtr scene, const FormulationSettings& settings, const Eigen::VectorXd& q,
+                   const Eigen::VectorXd& u)
+      : settings_(settings),
+        model_(std::make_unique<ContactModel>(std::move(scene))),
+        data_(std::make_unique<ContactData>(model_->CreateData())) {
+    model_->Compute(q, data_.get());
+    BuildQuasiDynamicCost(data_->kinematics(), u, model_->scene().ActuatedStiffness(), settings_,
+                          &cost_);
+  }
+  StepProblem get() const {
+    return StepProblem{model_->scene(), data_->contacts(), cost_, settings_};
+  }
+  OwnedStepProblem(const Scene& scene, const FormulationSettings& settings,
+                   const Eigen::VectorXd& q, const Eigen::VectorXd& u)
+      : OwnedStepProblem(std::make_shared<const Scene>(scene), settings, q, u) {}
+  const ContactModel& model() const { return *model_; }
+  const ContactData& data() const { return *data_; }
+
+ private:
+  FormulationSettings settings_;
+  std::unique_ptr<ContactModel> model_;
+  std::unique_ptr<ContactData> data_;
+  QuasiDynamicCost cost_;
+};
+
+// The problem solved by `formulation` (e.g. one made with tighter solver settings), with a
+// fresh workspace.
+inline FormulationSolution SolveWith(const StepProblem& problem, const Formulation& formulation) {
+  const std::unique_ptr<FormulationWorkspace> workspace = formulation.CreateWorkspace();
+  FormulationSolution solution;
+  formulation.Solve(problem, workspace.get(), &solution);
+  return solution;
+}
+
+// The problem solved by the formulation of problem.settings.type, with a fresh workspace.
+inline FormulationSolution SolveWith(const StepProblem& problem) {
+  return SolveWith(problem, *MakeFormulation(problem.settings.type));
+}
+
+// Σ_i J_iᵀ λ_i with λ_i = λ_n,i n_i + friction_i, written with the contact's own Jacobians:
+// J_iᵀλ_i = J_n,iᵀ (n_i·λ_i) + Σ_k J_t,ikᵀ (t_k,i·λ_i) (planar contacts have only t1).
+inline Eigen::VectorXd GeneralizedContactImpulse(const StepProblem& problem,
+                                                 const FormulationSolution& solution) {
+  const ContactSet& contacts = problem.contacts;
+  Eigen::VectorXd total = Eigen::VectorXd::Zero(contacts.nv());
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const Eigen::Vector3d f = solution.friction_impulse[i];
+    const Eigen::MatrixXd J_t = contacts.DenseTangentJacobian(i);
+    total += contacts.DenseNormalJacobian(i).transpose() *
+             (solution.normal_impulse[i] + c.normal.dot(f));
+    total += J_t.row(0).transpose() * c.tangent1.dot(f);
+    if (J_t.rows() > 1) total += J_t.row(1).transpose() * c.tangent2.dot(f);
+  }
+  return total;
+}
+
+// ‖P v − τ_h − Σ J_iᵀλ_i‖∞ and the scale it is measured against, max(‖Pv‖∞, ‖τ_h‖∞, 1e-300).
+struct Stationarity {
+  double residual = 0.0;
+  double scale = 0.0;
+};
+inline Stationarity StationarityOf(const StepProblem& problem,
+                                   const FormulationSolution& solution) {
+  const Eigen::VectorXd Pv = problem.cost.P.ToDense() * solution.v;
+  Stationarity s;
+  s.residual = (Pv - problem.cost.tau_h - GeneralizedContactImpulse(problem, solution))
+                   .lpNorm<Eigen::Infinity>();
+  s.scale = std::max(
+      {Pv.lpNorm<Eigen::Infinity>(), problem.cost.tau_h.lpNorm<Eigen::Infinity>(), 1e-300});
+  return s;
+}
+
+// Σ_i [λ_n,i (φ_i/h + J_n,i v) + friction_i · (J_t,i v in world)]: the power of the contact
+// impulses on the velocity constraint, 0 at a QP / SOCP solution (complementarity).
+inline double ContactComplementarity(const StepProblem& problem,
+                                     const FormulationSolution& solution) {
+  const double h = problem.settings.time_step;
+  const ContactSet& contacts = problem.contacts;
+  double sum = 0.0;
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const Eigen::Vector3d f = solution.friction_impulse[i];
+    const Eigen::MatrixXd J_t = contacts.DenseTangentJacobian(i);
+    sum += solution.normal_impulse[i] * (c.phi / h + contacts.NormalVelocity(i, solution.v));
+    sum += c.tangent1.dot(f) * J_t.row(0).dot(solution.v);
+    if (J_t.rows() > 1) sum += c.tangent2.dot(f) * J_t.row(1).dot(solution.v);
+  }
+  return sum;
+}
+
+// ½ vᵀPv − τ_hᵀv [N·m].
+inline double Objective(const StepProblem& problem, const Eigen::VectorXd& v) {
+  return 0.5 * v.dot(problem.cost.P.ToDense() * v) - problem.cost.tau_h.dot(v);
+}
+
+}  // namespace quasidyn::testing
