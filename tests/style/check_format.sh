@@ -5,12 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.h' '*.cc' | \
                      while read -r f; do [[ -f "$f" ]] && echo "$f"; done)
-if ! clang-format --dry-run --Werror "${files[@]}" 2> /tmp/quasidyn-format-$$.log; then
-  head -40 /tmp/quasidyn-format-$$.log
-  echo "clang-format: $(grep -c 'error:' /tmp/quasidyn-format-$$.log) place(s) differ; run"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! clang-format --dry-run --Werror "${files[@]}" 2> "$log"; then
+  head -40 "$log"
+  echo "clang-format: $(grep -c 'error:' "$log") place(s) differ; run"
   echo "  clang-format -i \$(git ls-files '*.h' '*.cc')"
-  rm -f /tmp/quasidyn-format-$$.log
   exit 1
 fi
-rm -f /tmp/quasidyn-format-$$.log
 echo "clang-format: ${#files[@]} files formatted"

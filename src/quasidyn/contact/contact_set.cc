@@ -122,9 +122,9 @@ void UpdateContactSet(const Scene& scene, const Kinematics& kinematics,
       const int column = set->columns_[first_column + j];
       const bool in_a = ia < chain_a.size() && chain_a[ia] == column;
       const bool in_b = ib < chain_b.size() && chain_b[ib] == column;
-      const Eigen::Vector3d a = in_a ? Eigen::Vector3d(J_A.col(ia++)) : Eigen::Vector3d::Zero();
-      const Eigen::Vector3d b = in_b ? Eigen::Vector3d(J_B.col(ib++)) : Eigen::Vector3d::Zero();
-      set->J_.col(j) = a - b;
+      const Eigen::Vector3d J_Aj = in_a ? Eigen::Vector3d(J_A.col(ia++)) : Eigen::Vector3d::Zero();
+      const Eigen::Vector3d J_Bj = in_b ? Eigen::Vector3d(J_B.col(ib++)) : Eigen::Vector3d::Zero();
+      set->J_.col(j) = J_Aj - J_Bj;
     }
     set->column_start_.push_back(static_cast<int>(set->columns_.size()));
     // J_n = nᵀJ, J_t = [t1ᵀ; t2ᵀ] J, J_d = Dᵀ J, each entry ((x₀J₀ + x₁J₁) + x₂J₂) as in the

@@ -212,8 +212,12 @@ TEST_P(CalcAllocations, NoHeapAllocationAfterWarmUp) {
       // stack limit and come from the heap (about 80 allocations per step).
       const bool dense_lcp_of_a_large_scene =
           type == FormulationType::kLcp && std::string(example) == "arm_cubes";
-      if (!dense_lcp_of_a_large_scene) EXPECT_EQ(allocations, contact_allocations) << "step " << k;
-      if (std::string(example) == "planar_gripper") EXPECT_EQ(allocations, 0) << "step " << k;
+      if (!dense_lcp_of_a_large_scene) {
+        EXPECT_EQ(allocations, contact_allocations) << "step " << k;
+      }
+      if (std::string(example) == "planar_gripper") {
+        EXPECT_EQ(allocations, 0) << "step " << k;
+      }
       total_allocations += allocations;
       ++counted;
     }
@@ -227,9 +231,9 @@ TEST_P(CalcAllocations, NoHeapAllocationAfterWarmUp) {
 INSTANTIATE_TEST_SUITE_P(ExamplesAndFormulations, CalcAllocations,
                          ::testing::Combine(::testing::Values("planar_gripper", "arm_cubes"),
                                             ::testing::ValuesIn(kAllFormulations)),
-                         [](const auto& info) {
-                           std::string name = std::string(std::get<0>(info.param)) + "_" +
-                                              FormulationName(std::get<1>(info.param));
+                         [](const auto& param_info) {
+                           std::string name = std::string(std::get<0>(param_info.param)) + "_" +
+                                              FormulationName(std::get<1>(param_info.param));
                            for (char& c : name)
                              if (c == '-') c = '_';
                            return name;
