@@ -6,29 +6,11 @@
 namespace quasidyn {
 
 void BuildPyramidLogBarrier(const StepProblem& problem, LogBarrierProblem* barrier) {
-  const ContactSet& contacts = problem.contacts;
-  const double h = problem.settings.time_step;
   barrier->Q = problem.cost.P;
   barrier->c = -problem.cost.tau_h;
-  // G v >= −φ/h, Pang & Tedrake 2021, eq. (10b), as BuildPyramidQp.
-  barrier->G.Reset(contacts.nv());
-  barrier->h.resize(contacts.size() * contacts.ray_count());
-  int row = 0;
-  for (int i = 0; i < contacts.size(); ++i) {
-    const Contact& c = contacts[i];
-    const std::span<const int> columns = contacts.Columns(i);
-    const ContactSet::RowMap J_n = contacts.NormalJacobian(i);
-    const ContactSet::RowsMap J_d = contacts.RayJacobian(i);
-    for (int j = 0; j < J_d.rows(); ++j, ++row) {
-      barrier->G.AppendRow();
-      for (size_t k = 0; k < columns.size(); ++k) {
-        const int col = static_cast<int>(k);
-        barrier->G.AppendNonZero(columns[k], J_n[col] + c.friction * J_d(j, col));
-      }
-      barrier->h[row] = -c.phi / h;
-    }
-  }
-  barrier->A.Reset(contacts.nv());
+  // G v >= −φ/h, Pang & Tedrake 2021, eq. (10b), the QP's constraints.
+  BuildPyramidConstraints(problem, &barrier->G, &barrier->h);
+  barrier->A.Reset(problem.contacts.nv());
   barrier->b.resize(0);
   barrier->cone_dims.clear();
   barrier->kappa = problem.settings.kappa;

@@ -4,13 +4,11 @@
 
 namespace quasidyn {
 
-void BuildPyramidQp(const StepProblem& problem, QpProblem* qp) {
+void BuildPyramidConstraints(const StepProblem& problem, SparseRowMatrix* G, Eigen::VectorXd* h) {
   const ContactSet& contacts = problem.contacts;
-  const double h = problem.settings.time_step;
-  qp->Q = problem.cost.P;
-  qp->c = -problem.cost.tau_h;
-  qp->G.Reset(contacts.nv());
-  qp->h.resize(contacts.size() * contacts.ray_count());
+  const double time_step = problem.settings.time_step;
+  G->Reset(contacts.nv());
+  h->resize(contacts.size() * contacts.ray_count());
   int row = 0;
   for (int i = 0; i < contacts.size(); ++i) {
     const Contact& c = contacts[i];
@@ -18,14 +16,20 @@ void BuildPyramidQp(const StepProblem& problem, QpProblem* qp) {
     const ContactSet::RowMap J_n = contacts.NormalJacobian(i);
     const ContactSet::RowsMap J_d = contacts.RayJacobian(i);
     for (int j = 0; j < J_d.rows(); ++j, ++row) {
-      qp->G.AppendRow();
+      G->AppendRow();
       for (size_t k = 0; k < columns.size(); ++k) {
         const int col = static_cast<int>(k);
-        qp->G.AppendNonZero(columns[k], J_n[col] + c.friction * J_d(j, col));  // (n + μ d)ᵀ J
+        G->AppendNonZero(columns[k], J_n[col] + c.friction * J_d(j, col));  // (n + μ d)ᵀ J
       }
-      qp->h[row] = -c.phi / h;
+      (*h)[row] = -c.phi / time_step;
     }
   }
+}
+
+void BuildPyramidQp(const StepProblem& problem, QpProblem* qp) {
+  qp->Q = problem.cost.P;
+  qp->c = -problem.cost.tau_h;
+  BuildPyramidConstraints(problem, &qp->G, &qp->h);
 }
 
 QpSettings ContactQpSettings() {

@@ -13,6 +13,11 @@
 
 namespace quasidyn {
 
+// The pyramid constraints of eq. (10b), G v >= h, shared by the QP and the pyramid log
+// barrier: rows contact-major (row i·n_d + j) on the contact's columns, (n_i + μ_i d_ij)ᵀ J_i,
+// h = −φ_i/h (h the time step [s]). No heap allocation once *G and *h have held this size.
+void BuildPyramidConstraints(const StepProblem& problem, SparseRowMatrix* G, Eigen::VectorXd* h);
+
 // The QP of eq. (10) into *qp: x = v, G rows contact-major (row i·n_d + j) on the contact's
 // columns (exact zeros not stored), h = −φ_i/h. No heap allocation once *qp has held a
 // problem of this size.

@@ -26,4 +26,14 @@ int StackConstraintBlocks(const SparseRowMatrix& G, const Eigen::VectorXd& h,
 // `rows`.
 void CheckConeDims(const char* where, const std::vector<int>& cone_dims, int rows);
 
+// True when two problems of a cone solver (fields Q, c, G, h, A, b, cone_dims: SocpProblem,
+// LogBarrierProblem) have the same sizes and sparsity patterns, so that values of one may
+// replace the other's without a new Setup.
+template <typename ConeProblem>
+bool SameConePattern(const ConeProblem& p, const ConeProblem& q) {
+  return p.Q.SamePattern(q.Q) && p.G.SamePattern(q.G) && p.A.SamePattern(q.A) &&
+         p.cone_dims == q.cone_dims && p.c.size() == q.c.size() && p.h.size() == q.h.size() &&
+         p.b.size() == q.b.size();
+}
+
 }  // namespace quasidyn

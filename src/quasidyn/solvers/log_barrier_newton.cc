@@ -85,10 +85,7 @@ void LogBarrierSolver::Setup(const LogBarrierProblem& problem, const LogBarrierS
 }
 
 bool LogBarrierSolver::SamePattern(const LogBarrierProblem& p) const {
-  return ready_ && p.Q.SamePattern(problem_.Q) && p.G.SamePattern(problem_.G) &&
-         p.A.SamePattern(problem_.A) && p.cone_dims == problem_.cone_dims &&
-         p.c.size() == problem_.c.size() && p.h.size() == problem_.h.size() &&
-         p.b.size() == problem_.b.size();
+  return ready_ && SameConePattern(p, problem_);
 }
 
 void LogBarrierSolver::UpdateValues(const LogBarrierProblem& problem) {

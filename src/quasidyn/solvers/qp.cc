@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/solvers/interior_point_settings_check.h"
 
 namespace quasidyn {
 namespace {
@@ -41,17 +42,7 @@ void ValidateProblem(const char* where, const QpProblem& p) {
 
 void ValidateQpSettings(const QpSettings& s) {
   constexpr const char* kWhere = "QpSettings";
-  CheckPositive(kWhere, "absolute_tolerance", s.absolute_tolerance);
-  CheckPositive(kWhere, "relative_tolerance", s.relative_tolerance);
-  QUASIDYN_CHECK_ARGUMENT(s.inaccurate_factor >= 1, kWhere, "inaccurate_factor must be >= 1");
-  CheckPositive(kWhere, "infeasibility_tolerance", s.infeasibility_tolerance);
-  QUASIDYN_CHECK_ARGUMENT(s.max_iterations > 0, kWhere, "max_iterations must be > 0");
-  QUASIDYN_CHECK_ARGUMENT(s.step_to_boundary > 0 && s.step_to_boundary < 1, kWhere,
-                          "step_to_boundary must be in (0, 1)");
-  CheckNonNegative(kWhere, "kkt_regularization", s.kkt_regularization);
-  QUASIDYN_CHECK_ARGUMENT(s.sparse_min_variables >= 0, kWhere, "sparse_min_variables must be >= 0");
-  QUASIDYN_CHECK_ARGUMENT(s.sparse_max_density >= 0 && s.sparse_max_density <= 1, kWhere,
-                          "sparse_max_density must be in [0, 1]");
+  CheckInteriorPointSettings(kWhere, s);
   CheckPositive(kWhere, "warm_start_min_value", s.warm_start_min_value);
 }
 

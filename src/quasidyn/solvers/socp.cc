@@ -8,6 +8,7 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/solvers/constraint_blocks.h"
+#include "quasidyn/solvers/interior_point_settings_check.h"
 #include "quasidyn/solvers/second_order_cone.h"
 
 namespace quasidyn {
@@ -51,17 +52,7 @@ void ValidateProblem(const char* where, const SocpProblem& p, bool check_values)
 
 void ValidateSocpSettings(const SocpSettings& s) {
   constexpr const char* kWhere = "SocpSettings";
-  CheckPositive(kWhere, "absolute_tolerance", s.absolute_tolerance);
-  CheckPositive(kWhere, "relative_tolerance", s.relative_tolerance);
-  QUASIDYN_CHECK_ARGUMENT(s.inaccurate_factor >= 1, kWhere, "inaccurate_factor must be >= 1");
-  CheckPositive(kWhere, "infeasibility_tolerance", s.infeasibility_tolerance);
-  QUASIDYN_CHECK_ARGUMENT(s.max_iterations > 0, kWhere, "max_iterations must be > 0");
-  QUASIDYN_CHECK_ARGUMENT(s.step_to_boundary > 0 && s.step_to_boundary < 1, kWhere,
-                          "step_to_boundary must be in (0, 1)");
-  CheckNonNegative(kWhere, "kkt_regularization", s.kkt_regularization);
-  QUASIDYN_CHECK_ARGUMENT(s.sparse_min_variables >= 0, kWhere, "sparse_min_variables must be >= 0");
-  QUASIDYN_CHECK_ARGUMENT(s.sparse_max_density >= 0 && s.sparse_max_density <= 1, kWhere,
-                          "sparse_max_density must be in [0, 1]");
+  CheckInteriorPointSettings(kWhere, s);
 }
 
 void SocpSolver::Setup(const SocpProblem& problem, const SocpSettings& settings) {
@@ -93,10 +84,7 @@ void SocpSolver::Setup(const SocpProblem& problem, const SocpSettings& settings)
 }
 
 bool SocpSolver::SamePattern(const SocpProblem& p) const {
-  return ready_ && p.Q.SamePattern(problem_.Q) && p.G.SamePattern(problem_.G) &&
-         p.A.SamePattern(problem_.A) && p.cone_dims == problem_.cone_dims &&
-         p.c.size() == problem_.c.size() && p.h.size() == problem_.h.size() &&
-         p.b.size() == problem_.b.size();
+  return ready_ && SameConePattern(p, problem_);
 }
 
 void SocpSolver::UpdateValues(const SocpProblem& problem) {
