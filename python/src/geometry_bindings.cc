@@ -14,6 +14,7 @@
 #include "bindings.h"
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/kinematics/kinematics.h"
+#include "real_array.h"
 
 namespace py = pybind11;
 
@@ -86,7 +87,8 @@ void BindGeometry(py::module_& m) {
 
   m.def(
       "contacts",
-      [](std::shared_ptr<Scene> scene, const Eigen::VectorXd& q) {
+      [](std::shared_ptr<Scene> scene, const RealVector& q_in) {
+        const Eigen::VectorXd& q = q_in.value;
         if (!scene) throw py::value_error("contacts: scene is None");
         const ContactModel model(scene);
         ContactData data = model.CreateData();
@@ -112,7 +114,8 @@ void BindGeometry(py::module_& m) {
 
   m.def(
       "forward_kinematics",
-      [](std::shared_ptr<Scene> scene, const Eigen::VectorXd& q) {
+      [](std::shared_ptr<Scene> scene, const RealVector& q_in) {
+        const Eigen::VectorXd& q = q_in.value;
         if (!scene) throw py::value_error("forward_kinematics: scene is None");
         Kinematics kinematics(scene);
         kinematics.Update(q);
@@ -127,7 +130,8 @@ void BindGeometry(py::module_& m) {
 
   m.def(
       "mass_matrix",
-      [](std::shared_ptr<Scene> scene, const Eigen::VectorXd& q) {
+      [](std::shared_ptr<Scene> scene, const RealVector& q_in) {
+        const Eigen::VectorXd& q = q_in.value;
         if (!scene) throw py::value_error("mass_matrix: scene is None");
         Kinematics kinematics(scene);
         kinematics.Update(q);
@@ -138,10 +142,9 @@ void BindGeometry(py::module_& m) {
 
   m.def(
       "integrate",
-      [](std::shared_ptr<Scene> scene, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-         double dt) {
+      [](std::shared_ptr<Scene> scene, const RealVector& q, const RealVector& v, double dt) {
         if (!scene) throw py::value_error("integrate: scene is None");
-        return IntegrateConfiguration(*scene, q, v, dt);
+        return IntegrateConfiguration(*scene, q.value, v.value, dt);
       },
       py::arg("scene"), py::arg("q"), py::arg("v"), py::arg("dt"),
       "q ⊕ v·dt (n_q,): moves q (n_q,) along v (n_v,) [m/s, rad/s] for dt [s]; floating "

@@ -19,6 +19,7 @@
 #include "quasidyn/stepping/batch_step.h"
 #include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/stepping/randomized_smoothing.h"
+#include "real_array.h"
 
 namespace py = pybind11;
 
@@ -140,9 +141,11 @@ void DefineSmoothing(py::class_<PyBatchLinearizer>& cls, const char* name,
                      SmoothingEstimator estimator, const char* doc) {
   cls.def(
       name,
-      [estimator](PyBatchLinearizer& b, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+      [estimator](PyBatchLinearizer& b, const RealVector& q_in, const RealVector& u_in,
                   const std::string& mode, const std::string& method, int samples, double u_std,
                   double q_std, std::uint64_t seed) {
+        const Eigen::VectorXd& q = q_in.value;
+        const Eigen::VectorXd& u = u_in.value;
         const GradientMode parsed_mode = ParseMode(mode);
         const GradientMethod parsed_method = ParseMethod(method);
         const RandomizedSmoothingSettings settings = SmoothingSettings(samples, u_std, q_std, seed);
@@ -251,8 +254,10 @@ void BindGradients(py::module_& m) {
           "scene", [](const PyLinearizer& l) { return std::const_pointer_cast<Scene>(l.scene()); })
       .def(
           "linearize",
-          [](PyLinearizer& l, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+          [](PyLinearizer& l, const RealVector& q_in, const RealVector& u_in,
              const std::string& mode, const std::string& method) {
+            const Eigen::VectorXd& q = q_in.value;
+            const Eigen::VectorXd& u = u_in.value;
             const GradientMode parsed_mode = ParseMode(mode);
             const GradientMethod parsed_method = ParseMethod(method);
             const std::vector<StepPoint> point{StepPoint{State{q, Eigen::VectorXd()}, u}};
@@ -292,11 +297,11 @@ void BindGradients(py::module_& m) {
       .def_property_readonly("threads", [](const PyBatchLinearizer& b) { return b.threads(); })
       .def(
           "linearize",
-          [](PyBatchLinearizer& b, const Eigen::MatrixXd& Q, const Eigen::MatrixXd& U,
+          [](PyBatchLinearizer& b, const RealMatrix& Q, const RealMatrix& U,
              const std::string& mode, const std::string& method) {
             const GradientMode parsed_mode = ParseMode(mode);
             const GradientMethod parsed_method = ParseMethod(method);
-            const std::vector<StepPoint> points = Points(Q, U);
+            const std::vector<StepPoint> points = Points(Q.value, U.value);
             py::gil_scoped_release release;
             return b.With(parsed_method,
                           [&](BatchStepper& stepper) { return stepper.Run(points, parsed_mode); });

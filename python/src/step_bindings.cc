@@ -15,6 +15,7 @@
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory.h"
 #include "quasidyn/stepping/formulation_table.h"
+#include "real_array.h"
 
 namespace py = pybind11;
 
@@ -151,11 +152,11 @@ void BindStep(py::module_& m) {
           "Scale s [-] of the objects' regularisation ½ s vᵀ M_u v.")
       .def(
           "step",
-          [](PyStepper& s, const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
+          [](PyStepper& s, const RealVector& q, const RealVector& u) {
             PyStepResult out;
             {
               py::gil_scoped_release release;
-              out.result = s.Step(q, u);
+              out.result = s.Step(q.value, u.value);
             }
             out.contacts.reserve(out.result.contacts.size());
             for (const ContactReport& report : out.result.contacts)

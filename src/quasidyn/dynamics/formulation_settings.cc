@@ -44,18 +44,9 @@ FormulationSettings SettingsFromScene(const Scene& scene) {
   settings.type = ParseFormulation(scene.formulation.type);
   settings.time_step = scene.time_step;
   for (const auto& [key, value] : scene.formulation.parameters) {
-    if (!std::isfinite(value))
-      throw std::invalid_argument("formulation." + key + " must be finite");
-    if (key == "kappa") {
-      if (!(value > 0)) throw std::invalid_argument("formulation.kappa must be > 0");
-      settings.kappa = value;
-    } else if (key == "object_mass_scale") {
-      if (!(value >= 0)) throw std::invalid_argument("formulation.object_mass_scale must be >= 0");
-      settings.object_mass_scale = value;
-    } else {
-      throw std::invalid_argument("unknown formulation parameter '" + key +
-                                  "' (expected kappa or object_mass_scale)");
-    }
+    const std::string problem = FormulationParameterProblem(key, value);
+    if (!problem.empty()) throw std::invalid_argument("formulation: " + problem);
+    (key == "kappa" ? settings.kappa : settings.object_mass_scale) = value;
   }
   ValidateFormulationSettings(settings);
   return settings;

@@ -63,7 +63,18 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{"missing_urdf.yaml", 6, "robots[0].urdf", "URDF file not found"},
         BadScene{"malformed_urdf.yaml", 6, "robots[0].urdf", "cannot parse URDF"},
         BadScene{"floating_joint_urdf.yaml", 6, "robots[0].urdf", "joint 'free_joint'"},
-        BadScene{"bad_capsule_urdf.yaml", 6, "robots[0].urdf", "bad_capsule.urdf:5: <capsule>"}));
+        BadScene{"bad_capsule_urdf.yaml", 6, "robots[0].urdf", "bad_capsule.urdf:5: <capsule>"},
+        BadScene{"negative_kappa.yaml", 16, "formulation.kappa", "kappa must be > 0"},
+        BadScene{"unknown_formulation_parameter.yaml", 16, "formulation.kapa",
+                 "unknown formulation parameter 'kapa'"},
+        BadScene{"empty.yaml", 1, "<document>", "the scene is empty"},
+        BadScene{"comment_only.yaml", 1, "<document>", "the scene is empty"},
+        // FCL's EPA aborts on a 0.08 x 0.08 x 1e5 m box touching a small box.
+        BadScene{"long_box.yaml", 12, "objects[0].body.shapes[0]", "must lie in [1e-05, 1000] m"},
+        BadScene{"sliver_box.yaml", 12, "objects[0].body.shapes[0]",
+                 "largest / smallest dimension 200000 exceeds 100000"},
+        BadScene{"too_many_rays.yaml", 4, "friction_rays", "must be an integer in [3, 64]"},
+        BadScene{"invalid_utf8_name.yaml", 5, "environment[0].name", "not valid UTF-8"}));
 
 TEST(LoadSceneTest, MissingSceneFileNamesIt) {
   try {

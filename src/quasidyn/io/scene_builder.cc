@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "quasidyn/io/loader_limits.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {
@@ -36,11 +37,31 @@ bool IsInPlane(const Eigen::Isometry3d& X) {
              kGeometryTolerance;
 }
 
+// A unit vector along `axis` (finite, not zero), computed without overflow or underflow of the
+// squared norm (an axis [1e200, 0, 0] or [1e-170, 0, 0] is the x axis).
+Eigen::Vector3d UnitAxis(const Eigen::Vector3d& axis) {
+  const double largest = axis.cwiseAbs().maxCoeff();
+  if (!(largest > 0.0) || !std::isfinite(largest)) return axis;  // fixed joints: unused
+  return (axis / largest).normalized();
+}
+
 void ValidateShape(const ShapeSpec& s, bool planar, bool on_world) {
   const Shape& shape = s.shape;
+  // Dimensions within [kMinShapeSize, kMaxShapeSize] (io/loader_limits.h).
   const auto positive = [&](double value, const char* what) {
     if (!(value > 0.0) || !std::isfinite(value)) {
       ThrowAt(s.where, std::string(what) + " must be > 0 (got " + Num(value) + ")");
+    }
+    if (value < kMinShapeSize || value > kMaxShapeSize) {
+      ThrowAt(s.where, std::string(what) + " must lie in [" + Num(kMinShapeSize) + ", " +
+                           Num(kMaxShapeSize) + "] m (got " + Num(value) + ")");
+    }
+  };
+  const auto aspect = [&](double largest, double smallest) {
+    if (largest > kMaxShapeAspectRatio * smallest) {
+      ThrowAt(s.where, "largest / smallest dimension " + Num(largest / smallest) + " exceeds " +
+                           Num(kMaxShapeAspectRatio) +
+                           " (contact queries lose accuracy on such slivers)");
     }
   };
   switch (shape.type) {
@@ -51,15 +72,18 @@ void ValidateShape(const ShapeSpec& s, bool planar, bool on_world) {
       positive(shape.size.x(), "size x");
       positive(shape.size.y(), "size y");
       positive(shape.size.z(), "size z");
+      aspect(shape.size.maxCoeff(), shape.size.minCoeff());
       break;
     case ShapeType::kCylinder:
       if (planar) ThrowAt(s.where, "cylinder shapes are not available in planar scenes");
       positive(shape.radius, "radius");
       positive(shape.length, "length");
+      aspect(std::max(shape.radius, shape.length), std::min(shape.radius, shape.length));
       break;
     case ShapeType::kCapsule:
       positive(shape.radius, "radius");
       positive(shape.length, "length");
+      aspect(std::max(shape.radius, shape.length), std::min(shape.radius, shape.length));
       break;
     case ShapeType::kHalfSpace:
       if (!on_world) ThrowAt(s.where, "half_space shapes are allowed only in `environment`");
@@ -69,6 +93,12 @@ void ValidateShape(const ShapeSpec& s, bool planar, bool on_world) {
       if (shape.vertices.size() < needed) {
         ThrowAt(s.where, "convex needs at least " + std::to_string(needed) + " vertices (got " +
                              std::to_string(shape.vertices.size()) + ")");
+      }
+      for (const Eigen::Vector3d& vertex : shape.vertices) {
+        if (!vertex.allFinite() || vertex.cwiseAbs().maxCoeff() > kMaxShapeSize) {
+          ThrowAt(s.where, "convex vertex coordinates must be finite and within ±" +
+                               Num(kMaxShapeSize) + " m");
+        }
       }
       break;
     }
@@ -119,8 +149,9 @@ void ValidateJoint(const JointSpec& j, bool actuated, bool planar) {
     ThrowAt(j.where, "in a planar scene a joint's pose must stay in the x-y plane");
   }
   if (movable) {
-    if (!j.axis.allFinite() || j.axis.norm() == 0.0) ThrowAt(j.where, "axis must be non-zero");
-    const Eigen::Vector3d axis = j.axis.normalized();
+    if (!j.axis.allFinite()) ThrowAt(j.where, "axis must be finite");
+    if (j.axis.cwiseAbs().maxCoeff() == 0.0) ThrowAt(j.where, "axis must be non-zero");
+    const Eigen::Vector3d axis = UnitAxis(j.axis);
     if (planar && j.type == JointType::kRevolute &&
         std::abs(std::abs(axis.z()) - 1.0) > kGeometryTolerance) {
       ThrowAt(j.where, "in a planar scene a revolute axis must be ±z");
@@ -320,7 +351,7 @@ Scene SceneBuilder::Build() const {
       new_joint.parent_body = body_index.at(j->parent);
       new_joint.child_body = body;
       new_joint.X_PJ = j->X_PJ;
-      new_joint.axis = j->axis.normalized();
+      new_joint.axis = UnitAxis(j->axis);
       new_joint.q_start = q;
       new_joint.v_start = v;
       if (j->type == JointType::kRevolute || j->type == JointType::kPrismatic) {
@@ -341,6 +372,12 @@ Scene SceneBuilder::Build() const {
     }
     instance.nq = q - instance.q_start;
     instance.nv = v - instance.v_start;
+    if (v > kMaxVelocities) {
+      ThrowAt(spec->where, "the scene reaches " + std::to_string(v) +
+                               " velocity coordinates here; at most " +
+                               std::to_string(kMaxVelocities) +
+                               " are supported (the step holds dense n_v x n_v matrices)");
+    }
     CheckInitial(*spec, joints, instance.nq);
     initials.push_back(spec->initial);
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "quasidyn/io/body_reader.h"
+#include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/scene_builder.h"
 #include "quasidyn/io/shape_reader.h"
 #include "quasidyn/io/urdf_loader.h"
@@ -56,8 +57,9 @@ void ReadParameters(const YamlValue& root, Scene* scene) {
   if (const auto rays = root.Find("friction_rays")) {
     if (scene->planar) rays->Fail("planar scenes always use the 2 in-plane tangents; remove it");
     scene->friction_rays = rays->AsInt();
-    if (scene->friction_rays < 3) {
-      rays->Fail("must be an integer >= 3 (got " + std::to_string(scene->friction_rays) + ")");
+    if (scene->friction_rays < 3 || scene->friction_rays > kMaxFrictionRays) {
+      rays->Fail("must be an integer in [3, " + std::to_string(kMaxFrictionRays) + "] (got " +
+                 std::to_string(scene->friction_rays) + ")");
     }
   }
   if (const auto combination = root.Find("friction_combination")) {
@@ -76,12 +78,17 @@ void ReadParameters(const YamlValue& root, Scene* scene) {
     const YamlValue type = formulation->Get("type");
     scene->formulation.type = type.AsString();
     const std::string& t = scene->formulation.type;
-    if (t != "qp" && t != "socp" && t != "log-barrier" && t != "log-barrier-cone" && t != "lcp") {
-      type.Fail("unknown formulation '" + t + "' (qp, socp, log-barrier, log-barrier-cone, lcp)");
+    if (!IsFormulationSpecName(t)) {
+      type.Fail("unknown formulation '" + t + "' (" + FormulationSpecNames() + ")");
     }
     // Every other key is a numeric parameter (e.g. kappa), kept as given for the dynamics layer.
     for (const std::string& key : formulation->Keys()) {
-      if (key != "type") scene->formulation.parameters[key] = formulation->Get(key).AsDouble();
+      if (key == "type") continue;
+      const YamlValue parameter = formulation->Get(key);
+      const double value = parameter.AsDouble();
+      const std::string problem = FormulationParameterProblem(key, value);
+      if (!problem.empty()) parameter.Fail(problem);
+      scene->formulation.parameters[key] = value;
     }
   }
 }
@@ -261,7 +268,17 @@ Scene Load(const YamlValue& root, const std::string& name_for_errors, const Cont
 
 Scene LoadSceneFromString(const std::string& yaml_text, const std::string& name_for_errors,
                           const std::string& base_directory) {
+  if (yaml_text.size() > kMaxSceneFileBytes) {
+    throw SceneError(name_for_errors, 0, "",
+                     "the scene has " + std::to_string(yaml_text.size()) + " bytes; at most " +
+                         std::to_string(kMaxSceneFileBytes) + " are read");
+  }
   const YamlValue root = YamlValue::Parse(yaml_text, name_for_errors);
+  if (!root.IsMap() && !root.IsSequence() && !root.IsScalar()) {
+    throw SceneError(name_for_errors, 1, "<document>",
+                     "the scene is empty (or only comments); it needs name, dimension, "
+                     "time_step, ... (docs/scene-format.md)");
+  }
   if (!root.IsMap()) root.Fail("a scene file must be a map of keys (name, dimension, ...)");
   return Load(root, name_for_errors, Context{false, base_directory});
 }
@@ -270,6 +287,13 @@ Scene LoadScene(const std::string& path) {
   std::ifstream file(path);
   if (!std::filesystem::is_regular_file(path) || !file) {
     throw SceneError(path, 0, "", "cannot open the scene file");
+  }
+  std::error_code error;
+  const uintmax_t bytes = std::filesystem::file_size(path, error);
+  if (!error && bytes > kMaxSceneFileBytes) {
+    throw SceneError(path, 0, "",
+                     "the scene file has " + std::to_string(bytes) + " bytes; at most " +
+                         std::to_string(kMaxSceneFileBytes) + " are read");
   }
   std::stringstream text;
   text << file.rdbuf();

@@ -7,8 +7,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
+
+#include "quasidyn/io/loader_limits.h"
+#include "quasidyn/io/utf8.h"
+#include "quasidyn/io/xml_tags.h"
 
 namespace quasidyn {
 namespace {
@@ -35,45 +38,56 @@ int LineAt(const std::string& text, size_t offset) {
   return 1 + static_cast<int>(std::count(text.begin(), text.begin() + offset, '\n'));
 }
 
-std::string ReplaceCapsules(const std::string& xml, const std::string& path,
+// `xml` with each <capsule .../> (or empty <capsule ...></capsule>) replaced by its mesh.
+std::string ReplaceCapsules(const std::string& xml, const XmlScan& scan, const std::string& path,
                             const SourceLocation& where) {
-  static const std::regex capsule_element(R"(<capsule\b([^>]*?)\s*(/>|>\s*</capsule\s*>))");
-  static const std::regex attribute(R"re(\b(radius|length)\s*=\s*["']([^"']*)["'])re");
   std::string out;
   size_t copied = 0;
-  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), capsule_element);
-       it != std::sregex_iterator(); ++it) {
-    const std::string attributes = (*it)[1].str();
-    double radius = 0.0, length = 0.0;
-    for (auto a = std::sregex_iterator(attributes.begin(), attributes.end(), attribute);
-         a != std::sregex_iterator(); ++a) {
-      char* end = nullptr;
-      const std::string text = (*a)[2].str();
-      const double value = std::strtod(text.c_str(), &end);
-      const bool ok = end != text.c_str() && *end == '\0' && std::isfinite(value);
-      ((*a)[1].str() == "radius" ? radius : length) = ok ? value : 0.0;
+  for (const XmlStartTag& tag : scan.start_tags) {
+    if (tag.name != "capsule") continue;
+    const std::string at = path + ":" + std::to_string(LineAt(xml, tag.begin)) + ": <capsule> ";
+    size_t end = tag.end;
+    if (!tag.self_closing) {
+      end = xml.find_first_not_of(" \t\r\n", tag.end);
+      const size_t close = end == std::string::npos ? end : xml.find('>', end);
+      if (close == std::string::npos || xml.compare(end, 9, "</capsule") != 0 ||
+          xml.find_first_not_of(" \t\r\n", end + 9) != close) {
+        ThrowAt(where, at + "must be empty (<capsule radius=\"r\" length=\"l\"/>)");
+      }
+      end = close + 1;
     }
+    const auto number = [&](const char* key) {
+      const std::optional<std::string_view> text = XmlAttribute(tag.attributes, key);
+      if (!text) return 0.0;
+      const std::string value_text(*text);
+      char* stop = nullptr;
+      const double value = std::strtod(value_text.c_str(), &stop);
+      const bool ok = stop != value_text.c_str() && *stop == '\0' && std::isfinite(value);
+      return ok ? value : 0.0;
+    };
+    const double radius = number("radius"), length = number("length");
     if (!(radius > 0.0) || !(length > 0.0)) {
-      ThrowAt(where, path + ":" + std::to_string(LineAt(xml, it->position())) +
-                         ": <capsule> needs radius > 0 and length > 0 (in m)");
+      ThrowAt(where, at + "needs radius > 0 and length > 0 (in m)");
     }
     std::ostringstream mesh;
     mesh.precision(17);
     mesh << "<mesh filename=\"" << kCapsulePrefix << radius << ":" << length << "\"/>";
-    out += xml.substr(copied, it->position() - copied) + mesh.str();
-    copied = it->position() + it->length();
+    out.append(xml, copied, tag.begin - copied);
+    out += mesh.str();
+    copied = end;
   }
-  return out + xml.substr(copied);
+  out.append(xml, copied, std::string::npos);
+  return out;
 }
 
 // Names of the <joint> elements in document order (first occurrence of each name).
-std::vector<std::string> JointNamesInOrder(const std::string& xml) {
-  static const std::regex joint_element(R"re(<joint\b[^>]*?\bname\s*=\s*["']([^"']*)["'])re");
+std::vector<std::string> JointNamesInOrder(const XmlScan& scan) {
   std::vector<std::string> names;
-  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), joint_element);
-       it != std::sregex_iterator(); ++it) {
-    if (std::find(names.begin(), names.end(), (*it)[1].str()) == names.end()) {
-      names.push_back((*it)[1].str());
+  for (const XmlStartTag& tag : scan.start_tags) {
+    if (tag.name != "joint") continue;
+    const std::optional<std::string_view> name = XmlAttribute(tag.attributes, "name");
+    if (name && std::find(names.begin(), names.end(), *name) == names.end()) {
+      names.emplace_back(*name);
     }
   }
   return names;
@@ -90,6 +104,7 @@ Eigen::Isometry3d ToIsometry(const urdf::Pose& pose) {
 }
 
 BodySpec ReadLink(const urdf::Link& link, const std::string& path, const UrdfOptions& options) {
+  if (!IsValidUtf8(link.name)) ThrowAt(options.where, path + ": a link name is not valid UTF-8");
   const std::string where_text = path + ": link '" + link.name + "'";
   BodySpec body;
   body.name = options.instance_name + "/" + link.name;
@@ -159,6 +174,7 @@ BodySpec ReadLink(const urdf::Link& link, const std::string& path, const UrdfOpt
 }
 
 JointSpec ReadJoint(const urdf::Joint& joint, const std::string& path, const UrdfOptions& options) {
+  if (!IsValidUtf8(joint.name)) ThrowAt(options.where, path + ": a joint name is not valid UTF-8");
   JointSpec spec;
   spec.name = options.instance_name + "/" + joint.name;
   spec.parent = options.instance_name + "/" + joint.parent_link_name;
@@ -191,12 +207,26 @@ InstanceSpec LoadUrdfInstance(const std::string& urdf_path, const UrdfOptions& o
   if (!std::filesystem::is_regular_file(urdf_path)) {
     ThrowAt(options.where, "URDF file not found: " + urdf_path);
   }
+  std::error_code error;
+  const uintmax_t bytes = std::filesystem::file_size(urdf_path, error);
+  if (!error && bytes > kMaxUrdfFileBytes) {
+    ThrowAt(options.where, "URDF " + urdf_path + " has " + std::to_string(bytes) +
+                               " bytes; at most " + std::to_string(kMaxUrdfFileBytes) +
+                               " are read");
+  }
   std::ifstream file(urdf_path);
   std::stringstream text;
   text << file.rdbuf();
   const std::string xml = BlankComments(text.str());
+  const XmlScan scan = ScanXmlTags(xml);
+  if (scan.max_depth > kMaxXmlDepth) {
+    ThrowAt(options.where, urdf_path + ":" + std::to_string(LineAt(xml, scan.deepest_offset)) +
+                               ": XML elements nested " + std::to_string(scan.max_depth) +
+                               " deep; at most " + std::to_string(kMaxXmlDepth) +
+                               " levels are read");
+  }
   const urdf::ModelInterfaceSharedPtr model =
-      urdf::parseURDF(ReplaceCapsules(xml, urdf_path, options.where));
+      urdf::parseURDF(ReplaceCapsules(xml, scan, urdf_path, options.where));
   if (!model || !model->getRoot()) {
     ThrowAt(options.where, "cannot parse URDF " + urdf_path +
                                " (malformed XML or URDF; urdfdom's message is printed above)");
@@ -222,7 +252,7 @@ InstanceSpec LoadUrdfInstance(const std::string& urdf_path, const UrdfOptions& o
   instance.joints.push_back(root_joint);
   // Joints in URDF document order, so an instance's q follows the file (the builder then
   // moves any joint listed before its parent after it).
-  for (const std::string& name : JointNamesInOrder(xml)) {
+  for (const std::string& name : JointNamesInOrder(scan)) {
     const urdf::JointConstSharedPtr joint = model->getJoint(name);
     if (joint) instance.joints.push_back(ReadJoint(*joint, urdf_path, options));
   }

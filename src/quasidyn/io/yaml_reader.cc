@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "quasidyn/io/utf8.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {
@@ -112,6 +113,7 @@ std::string YamlValue::AsString() const {
   if (!node_.IsScalar() || node_.Scalar().empty()) {
     Fail("must be a non-empty word, got " + Describe(node_));
   }
+  if (!IsValidUtf8(node_.Scalar())) Fail("is not valid UTF-8 text");
   return node_.Scalar();
 }
 

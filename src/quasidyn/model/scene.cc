@@ -1,6 +1,8 @@
 #include "quasidyn/model/scene.h"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 namespace quasidyn {
 
@@ -69,6 +71,7 @@ Eigen::VectorXd Scene::ActuatedStiffness() const {
 }
 
 Eigen::VectorXd Scene::CommandAt(double t) const {
+  if (std::isnan(t)) throw std::invalid_argument("Scene::CommandAt: t must not be NaN");
   // Robots have nq == nv, so the actuated block of q starts at nq_u.
   Eigen::VectorXd u = q0.segment(nq_u, nq_a);
   for (const RobotSchedule& schedule : schedules) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/model/formulation_spec.h"
 #include "quasidyn/model/shape.h"
 
 namespace quasidyn {
@@ -76,13 +77,6 @@ struct RobotSchedule {
 // How two shapes' friction coefficients combine into the contact's μ.
 enum class FrictionCombination { kMin, kGeometricMean, kHarmonic };
 
-// Parameters of the time-stepping formulation, kept as the scene file gave them;
-// the dynamics layer validates and interprets them.
-struct FormulationSpec {
-  std::string type = "qp";  // qp | socp | log-barrier | lcp
-  std::map<std::string, double> parameters;
-};
-
 struct Scene {
   std::string name;
   std::string source_file;                   // for error messages; empty for inline scenes
@@ -115,7 +109,9 @@ struct Scene {
   bool IsFiltered(int body_a, int body_b) const;
   // K_a, the diagonal of actuated joint stiffnesses (size nv_a).
   Eigen::VectorXd ActuatedStiffness() const;
-  // The commanded q̄_a at time t [s] (size nq_a); robots without a schedule hold q0.
+  // The commanded q̄_a at time t [s] (size nq_a); robots without a schedule hold q0. Before the
+  // first knot it is the first knot, after the last the last (t = ±inf included); throws
+  // std::invalid_argument on a NaN t.
   Eigen::VectorXd CommandAt(double t) const;
   double ScheduleEnd() const;  // last knot time [s], 0 if none
 };

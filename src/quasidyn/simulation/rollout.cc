@@ -14,6 +14,8 @@
 namespace quasidyn {
 namespace {
 
+constexpr size_t kMaxTrajectoryBytes = size_t{8} << 30;  // 8 GiB
+
 Trajectory EmptyTrajectory(const StepModel& model, int steps) {
   const Scene& scene = model.scene();
   const FormulationSettings& settings = model.settings();
@@ -72,6 +74,14 @@ Trajectory Rollout(const StepModel& model, const RolloutOptions& options) {
       options.steps >= 0, "Rollout",
       "the step count must be >= 0 (got " + std::to_string(options.steps) + ")");
   const Scene& scene = model.scene();
+  // A trajectory keeps q and u of every step: refuse up front a run whose record alone would
+  // not fit in kMaxTrajectoryBytes, instead of failing with std::bad_alloc midway.
+  const double bytes_per_step =
+      sizeof(TrajectoryStep) + sizeof(double) * static_cast<double>(scene.nq + scene.nq_a);
+  QUASIDYN_CHECK_ARGUMENT(
+      options.steps * bytes_per_step <= static_cast<double>(kMaxTrajectoryBytes), "Rollout",
+      std::to_string(options.steps) + " steps would record more than " +
+          std::to_string(kMaxTrajectoryBytes >> 30) + " GiB of trajectory; run fewer steps");
   Trajectory trajectory = EmptyTrajectory(model, options.steps);
   const double h = model.time_step();
   const std::unique_ptr<StepData> data = model.CreateData();

@@ -45,6 +45,16 @@ class PlanarGripperRolloutTest : public ::testing::Test {
   std::shared_ptr<const StepModel> model_ = MakeStepModel(scene_ptr_, settings_);
 };
 
+// 2^31 - 1 steps reserved ~300 GB and ended in std::bad_alloc (issue 12).
+TEST_F(PlanarGripperRolloutTest, RefusesARunWhoseRecordCannotFitBeforeStepping) {
+  try {
+    Rollout(*model_, {std::numeric_limits<int>::max(), {}});
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("GiB of trajectory"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(PlanarGripperRolloutTest, RecordsEveryStepOfTheSchedule) {
   // The schedule ends at 0.24 s and h = 0.01 s (examples/planar_gripper/scene.yaml).
   const int steps = StepCountForDuration(scene_.ScheduleEnd(), settings_.time_step);

@@ -1,0 +1,216 @@
+// Inputs a hostile but fair user gave the loader (issue 12): each crashed the process (stack
+// overflow, abort), allocated without bound or was accepted with a wrong value before the
+// loader limits of io/loader_limits.h. Large inputs are generated here, not committed.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "quasidyn/io/loader_limits.h"
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/io/urdf_loader.h"
+#include "quasidyn/io/utf8.h"
+#include "quasidyn/io/xml_tags.h"
+#include "quasidyn/model/scene_error.h"
+
+namespace quasidyn {
+namespace {
+
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  // The process id keeps concurrent test processes (ctest -j) apart.
+  const std::string path =
+      (std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_" + name)).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+const char* kInertial =
+    "<inertial><mass value=\"1\"/>"
+    "<inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial>";
+
+// A one-joint robot whose arm link holds `collision` and whose joint carries `joint_extra`
+// (attribute text placed before name=) and axis `axis`.
+std::string Robot(const std::string& collision, const std::string& joint_extra = "",
+                  const std::string& axis = "0 0 1") {
+  return std::string("<robot name=\"r\"><link name=\"base\">") + kInertial +
+         "</link><link name=\"arm\">" + kInertial + collision + "</link><joint " + joint_extra +
+         " name=\"hinge\" type=\"continuous\"><parent link=\"base\"/><child link=\"arm\"/>"
+         "<axis xyz=\"" +
+         axis + "\"/></joint></robot>";
+}
+
+UrdfOptions Options() {
+  UrdfOptions options;
+  options.instance_name = "r";
+  options.where = {"scene.yaml", 7, "robots[0].urdf"};
+  return options;
+}
+
+std::string LoadError(const std::string& path) {
+  try {
+    LoadUrdfInstance(path, Options());
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.line(), 7) << e.what();  // the scene line naming the URDF
+    return e.what();
+  }
+  ADD_FAILURE() << path << " loaded without error";
+  return "";
+}
+
+// std::regex recursed once per character: ~30,000 spaces in a <capsule> tag overflowed the stack.
+TEST(HostileUrdfTest, CapsuleTagWithThirtyThousandSpacesLoads) {
+  const std::string capsule = "<collision><geometry><capsule" + std::string(30000, ' ') +
+                              "radius=\"0.1\" length=\"0.5\"/></geometry></collision>";
+  const InstanceSpec spec =
+      LoadUrdfInstance(WriteTemp("qd_long_capsule.urdf", Robot(capsule)), Options());
+  ASSERT_EQ(spec.bodies.size(), 2u);
+  ASSERT_EQ(spec.bodies[1].shapes.size(), 1u);
+  EXPECT_EQ(spec.bodies[1].shapes[0].shape.type, ShapeType::kCapsule);
+  EXPECT_EQ(spec.bodies[1].shapes[0].shape.radius, 0.1);
+  EXPECT_EQ(spec.bodies[1].shapes[0].shape.length, 0.5);
+}
+
+TEST(HostileUrdfTest, FortyKilobyteCommentInsideACapsuleLoads) {
+  const std::string capsule = "<collision><geometry><capsule radius=\"0.1\" length=\"0.5\"><!--" +
+                              std::string(40000, 'x') + "--></capsule></geometry></collision>";
+  const InstanceSpec spec =
+      LoadUrdfInstance(WriteTemp("qd_comment_capsule.urdf", Robot(capsule)), Options());
+  EXPECT_EQ(spec.bodies[1].shapes.at(0).shape.type, ShapeType::kCapsule);
+}
+
+TEST(HostileUrdfTest, SixtyKilobyteAttributeBeforeTheJointNameLoads) {
+  const std::string extra = "note=\"" + std::string(60000, 'y') + "\"";
+  const InstanceSpec spec =
+      LoadUrdfInstance(WriteTemp("qd_long_joint.urdf", Robot("", extra)), Options());
+  ASSERT_EQ(spec.joints.size(), 2u);
+  EXPECT_EQ(spec.joints[1].name, "r/hinge");
+}
+
+// urdfdom's XML parser recursed per element: 60,000 nested elements overflowed the stack.
+TEST(HostileUrdfTest, DeeplyNestedElementsAreRejectedBeforeParsing) {
+  std::string nested;
+  for (int i = 0; i < 60000; ++i) nested += "<x>";
+  for (int i = 0; i < 60000; ++i) nested += "</x>";
+  const std::string message = LoadError(WriteTemp("qd_deep.urdf", Robot(nested)));
+  EXPECT_NE(message.find("nested"), std::string::npos) << message;
+  EXPECT_NE(message.find("at most " + std::to_string(kMaxXmlDepth)), std::string::npos);
+}
+
+TEST(HostileUrdfTest, CapsuleWithContentIsRejected) {
+  const std::string capsule =
+      "<collision><geometry><capsule radius=\"0.1\" length=\"0.5\"><x/></capsule>"
+      "</geometry></collision>";
+  const std::string message = LoadError(WriteTemp("qd_full_capsule.urdf", Robot(capsule)));
+  EXPECT_NE(message.find("<capsule> must be empty"), std::string::npos) << message;
+}
+
+TEST(HostileUrdfTest, InvalidUtf8LinkNameIsRejected) {
+  std::string robot = Robot("");
+  robot.replace(robot.find("arm"), 3,
+                "a\xff"
+                "m");
+  robot.replace(robot.find("\"arm\""), 5,
+                "\"a\xff"
+                "m\"");
+  const std::string message = LoadError(WriteTemp("qd_utf8.urdf", robot));
+  EXPECT_NE(message.find("not valid UTF-8"), std::string::npos) << message;
+}
+
+TEST(HostileUrdfTest, OversizedFileIsRejectedBeforeReading) {
+  const std::string path = WriteTemp("qd_huge.urdf", Robot(""));
+  std::filesystem::resize_file(path, kMaxUrdfFileBytes + 1);  // sparse: no disk used
+  const std::string message = LoadError(path);
+  std::filesystem::remove(path);
+  EXPECT_NE(message.find("at most " + std::to_string(kMaxUrdfFileBytes)), std::string::npos);
+}
+
+// |axis|² overflowed (1e200) or underflowed (1e-170): both were later "not a unit axis".
+TEST(HostileUrdfTest, AxesOfExtremeMagnitudeAreNormalisedExactly) {
+  for (const std::string axis : {"1e200 0 0", "1e-170 0 0", "0 -3e-300 0"}) {
+    const std::string urdf = WriteTemp("qd_axis.urdf", Robot("", "", axis));
+    const Scene scene = LoadSceneFromString(
+        "name: s\ndimension: 3\ntime_step: 0.01\nrobots:\n  - {name: r, urdf: " + urdf +
+            ", friction: 0.5, stiffness: 10, initial: [0]}\n",
+        "inline.yaml", "");
+    const Joint& hinge = scene.joints[scene.bodies[scene.BodyIndex("r/arm")].parent_joint];
+    const Eigen::Vector3d expected =
+        axis[0] == '0' ? Eigen::Vector3d(0, -1, 0) : Eigen::Vector3d(1, 0, 0);
+    EXPECT_EQ(hinge.axis, expected) << axis;
+  }
+}
+
+TEST(HostileSceneTest, OversizedSceneTextIsRejectedBeforeParsing) {
+  const std::string text(kMaxSceneFileBytes + 1, '#');
+  try {
+    LoadSceneFromString(text, "big.yaml", "");
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("at most"), std::string::npos) << e.what();
+  }
+}
+
+TEST(HostileSceneTest, TooManyVelocitiesIsRejectedAtTheInstanceThatExceeds) {
+  const int objects = kMaxVelocities / 6 + 1;  // floating objects, 6 velocities each
+  std::string yaml = "name: many\ndimension: 3\ntime_step: 0.01\nobjects:\n";
+  for (int i = 0; i < objects; ++i) {
+    yaml += "  - {name: o" + std::to_string(i) +
+            ", joint: floating, body: {mass: 1, inertia: from_shapes, shapes: [{type: sphere, "
+            "radius: 0.1, friction: 0.5}]}, initial: [0, 0, " +
+            std::to_string(i) + ", 1, 0, 0, 0]}\n";
+  }
+  try {
+    LoadSceneFromString(yaml, "many.yaml", "");
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.line(), 4 + objects) << e.what();  // the last object's line
+    EXPECT_NE(std::string(e.what()).find("at most " + std::to_string(kMaxVelocities)),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Scene.command_at(nan) read out of bounds (a segfault in Python).
+TEST(HostileSceneTest, CommandAtNanThrowsAndInfinitiesClampToTheEnds) {
+  const Scene scene =
+      LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/planar_gripper/scene.yaml");
+  EXPECT_THROW(scene.CommandAt(std::numeric_limits<double>::quiet_NaN()), std::invalid_argument);
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(scene.CommandAt(-inf), scene.CommandAt(-1.0));
+  EXPECT_EQ(scene.CommandAt(inf), scene.CommandAt(scene.ScheduleEnd()));
+}
+
+TEST(XmlTagsTest, ScansNamesAttributesDepthAndSkipsCommentsAndQuotes) {
+  const std::string xml =
+      "<?xml version=\"1.0\"?><!DOCTYPE r><r a='1>2'><!-- <c/> --><b x=\"y\"/>"
+      "<![CDATA[<d>]]><e><f/></e></r>";
+  const XmlScan scan = ScanXmlTags(xml);
+  ASSERT_EQ(scan.start_tags.size(), 4u);
+  EXPECT_EQ(scan.start_tags[0].name, "r");
+  EXPECT_EQ(XmlAttribute(scan.start_tags[0].attributes, "a"), "1>2");
+  EXPECT_EQ(scan.start_tags[1].name, "b");
+  EXPECT_TRUE(scan.start_tags[1].self_closing);
+  EXPECT_EQ(XmlAttribute(scan.start_tags[1].attributes, "x"), "y");
+  EXPECT_FALSE(XmlAttribute(scan.start_tags[1].attributes, "z").has_value());
+  EXPECT_EQ(scan.start_tags[3].name, "f");
+  EXPECT_EQ(scan.start_tags[3].depth, 3);
+  EXPECT_EQ(scan.max_depth, 3);
+}
+
+TEST(Utf8Test, AcceptsWellFormedAndRejectsMalformedSequences) {
+  EXPECT_TRUE(IsValidUtf8("plain"));
+  EXPECT_TRUE(IsValidUtf8("\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80"));  // é € 😀
+  EXPECT_FALSE(IsValidUtf8("\xFF"));
+  EXPECT_FALSE(IsValidUtf8("\xC3"));              // truncated
+  EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));          // overlong '/'
+  EXPECT_FALSE(IsValidUtf8("\xE0\x80\xAF"));      // overlong 3-byte
+  EXPECT_FALSE(IsValidUtf8("\xED\xA0\x80"));      // surrogate U+D800
+  EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));  // > U+10FFFF
+}
+
+}  // namespace
+}  // namespace quasidyn

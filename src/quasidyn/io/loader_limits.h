@@ -1,0 +1,27 @@
+#pragma once
+// The limits the scene loader enforces on what it reads (docs/scene-format.md, "Limits"). Each
+// bounds a resource the loader or the step would otherwise exhaust, or a range where the
+// geometry library stops being reliable; exceeding one is a SceneError with file:line.
+
+#include <cstddef>
+
+namespace quasidyn {
+
+// Size of a scene YAML or URDF file [bytes]: the YAML tree costs ~100x its text in memory.
+inline constexpr size_t kMaxSceneFileBytes = size_t{16} << 20;  // 16 MiB
+inline constexpr size_t kMaxUrdfFileBytes = size_t{32} << 20;   // 32 MiB
+// Nesting depth of XML elements in a URDF (a URDF needs ~6; the XML parser recurses per level).
+inline constexpr int kMaxXmlDepth = 100;
+// Shape dimensions (box sides, radii, lengths, convex vertex coordinates) [m]: outside
+// [kMinShapeSize, kMaxShapeSize] FCL's GJK/EPA loses accuracy or fails (a 0.08 x 0.08 x 1e5 m
+// box against a small box aborts inside FCL's EPA).
+inline constexpr double kMinShapeSize = 1e-5;
+inline constexpr double kMaxShapeSize = 1e3;
+// Largest ratio of a shape's largest to smallest dimension [-].
+inline constexpr double kMaxShapeAspectRatio = 1e5;
+// Friction rays per contact in 3D scenes (the pyramid has 2x this many facets).
+inline constexpr int kMaxFrictionRays = 64;
+// Velocity coordinates of a scene: the step holds dense n_v x n_v matrices (8 n_v^2 bytes each).
+inline constexpr int kMaxVelocities = 6000;
+
+}  // namespace quasidyn
