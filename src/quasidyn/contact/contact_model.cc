@@ -1,11 +1,21 @@
 #include "quasidyn/contact/contact_model.h"
 
+#include <cmath>
+
 #include "quasidyn/common/argument_check.h"
 
 namespace quasidyn {
 
 ContactModel::ContactModel(ScenePtr scene) : scene_(std::move(scene)), geometry_(scene_) {
   Kinematics check(scene_);  // validates the kinematic structure once, here
+  candidate_distance_ = scene_->contact_tolerance;
+}
+
+ContactModel::ContactModel(ScenePtr scene, double candidate_distance) : ContactModel(scene) {
+  QUASIDYN_CHECK_ARGUMENT(
+      std::isfinite(candidate_distance) && candidate_distance >= scene_->contact_tolerance,
+      "ContactModel", "the candidate distance must be finite and >= contact_tolerance");
+  candidate_distance_ = candidate_distance;
 }
 
 ContactData ContactModel::CreateData() const {
@@ -17,8 +27,7 @@ bool ContactModel::Compute(const Eigen::VectorXd& q, ContactData* data) const {
                           "the data was not made by this model (CreateData)");
   data->kinematics_.Update(q);
   data->failure_message_.clear();
-  if (!geometry_.Query(data->kinematics_.BodyPoses(), scene_->contact_tolerance,
-                       &data->geometry_)) {
+  if (!geometry_.Query(data->kinematics_.BodyPoses(), candidate_distance_, &data->geometry_)) {
     data->failure_message_ = data->geometry_.failure_message();
     UpdateContactSet(*scene_, data->kinematics_, {}, &data->contacts_);
     return false;

@@ -46,6 +46,10 @@ class ContactModel {
   // Compiles the scene's geometry (geometry_model.h) and checks its kinematic structure;
   // throws std::invalid_argument naming a bad geometry or joint.
   explicit ContactModel(ScenePtr scene);
+  // The same, keeping contacts up to `candidate_distance` [m] (finite, >= the scene's
+  // contact_tolerance) instead of the scene's ε: the log barriers push from further away
+  // (dynamics/barrier_stand_off.h). Throws std::invalid_argument for a distance out of range.
+  ContactModel(ScenePtr scene, double candidate_distance);
   // Its data objects point back to it: not copyable or movable.
   ContactModel(const ContactModel&) = delete;
   ContactModel& operator=(const ContactModel&) = delete;
@@ -53,11 +57,13 @@ class ContactModel {
   const Scene& scene() const { return *scene_; }
   const ScenePtr& scene_ptr() const { return scene_; }
   const GeometryModel& geometry() const { return geometry_; }
+  // Contacts with φ <= this distance [m] are kept (Scene::contact_tolerance by default).
+  double candidate_distance() const { return candidate_distance_; }
 
   ContactData CreateData() const;
 
   // Updates data's kinematics to q (size n_q) and its contact set to every candidate with
-  // φ <= ε (Scene::contact_tolerance). Returns false on a numerical failure of the narrow
+  // φ <= candidate_distance(). Returns false on a numerical failure of the narrow
   // phase (the contact set is then empty and data->failure_message() says which pair).
   // Throws std::invalid_argument for a wrong size, a NaN or a zero quaternion in q, or data
   // made by another model. No heap allocation once data's buffers have grown to the step's
@@ -67,6 +73,7 @@ class ContactModel {
  private:
   ScenePtr scene_;
   GeometryModel geometry_;
+  double candidate_distance_;
 };
 
 }  // namespace quasidyn

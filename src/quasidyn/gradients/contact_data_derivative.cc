@@ -242,7 +242,7 @@ bool DifferentiateStepData(const ContactModel& model, const FormulationSettings&
 
   Workspace work;
   for (PairContacts& p : pairs)
-    if (!DifferentiatePair(model.geometry(), contacts, kinematics, scene.contact_tolerance,
+    if (!DifferentiatePair(model.geometry(), contacts, kinematics, model.candidate_distance(),
                            data_step, nv, &work, &p, failure))
       return false;
   for (int k = 0; k < nv; ++k) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/dynamics/barrier_stand_off.h"
 #include "quasidyn/kinematics/kinematics.h"
 
 namespace quasidyn {
@@ -30,7 +31,7 @@ QuasiDynamicData::QuasiDynamicData(const QuasiDynamicModel* model, ContactData c
 
 QuasiDynamicModel::QuasiDynamicModel(ScenePtr scene, const FormulationSettings& settings)
     : StepModel(scene, settings),
-      contact_(scene),
+      contact_(scene, ContactCandidateDistance(*scene, settings)),
       formulation_(MakeFormulation(settings.type)),
       actuated_stiffness_(scene->ActuatedStiffness()) {}
 

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "quasidyn/contact/contact_model.h"
+#include "quasidyn/dynamics/barrier_stand_off.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/testing/malloc_counter.h"
@@ -183,7 +184,8 @@ TEST_P(CalcAllocations, NoHeapAllocationAfterWarmUp) {
   const auto model = ModelOf(scene, type);
   const auto data = model->CreateData();
   const double h = model->time_step();
-  const ContactModel contacts(scene);
+  // The model's own candidate distance (the barriers keep contacts further out).
+  const ContactModel contacts(scene, ContactCandidateDistance(*scene, model->settings()));
   ContactData contact_data = contacts.CreateData();
   State x = InitialState(*scene);
   int counted = 0;

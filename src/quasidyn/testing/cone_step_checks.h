@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "quasidyn/contact/contact_model.h"
+#include "quasidyn/dynamics/barrier_stand_off.h"
 #include "quasidyn/dynamics/formulation.h"
 #include "quasidyn/dynamics/log_barrier_cone.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
@@ -78,7 +79,8 @@ inline StepDataContraction FiniteDifferenceContraction(
     const Scene& scene, const FormulationSettings& settings, const Eigen::VectorXd& q,
     const Eigen::VectorXd& u, const ContactSet& at_q, const Eigen::VectorXd& v,
     const Eigen::VectorXd& lambda, double step = 6.0555e-6) {
-  const ContactModel model(std::make_shared<const Scene>(scene));
+  const ContactModel model(std::make_shared<const Scene>(scene),
+                           ContactCandidateDistance(scene, settings));
   ContactData data = model.CreateData();
   const int nv = scene.nv, nc = at_q.size();
   const std::vector<int> first = ContactFirstRows(at_q);
@@ -150,7 +152,8 @@ struct ConeStep {
 
 inline ConeStep SolveConeStep(const Scene& scene, const FormulationSettings& settings,
                               const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
-  const ContactModel model(std::make_shared<const Scene>(scene));
+  const ContactModel model(std::make_shared<const Scene>(scene),
+                           ContactCandidateDistance(scene, settings));
   ContactData data = model.CreateData();
   ConeStep step;
   if (!model.Compute(q, &data))

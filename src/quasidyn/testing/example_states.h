@@ -10,6 +10,7 @@
 #include <string>
 
 #include "quasidyn/contact/contact_model.h"
+#include "quasidyn/dynamics/barrier_stand_off.h"
 #include "quasidyn/dynamics/log_barrier_pyramid.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
 #include "quasidyn/dynamics/quasi_dynamic_qp.h"
@@ -62,7 +63,7 @@ class ReferenceStep {
       : ReferenceStep(std::make_shared<const Scene>(scene), settings) {}
   ReferenceStep(const ScenePtr& scene, const FormulationSettings& settings)
       : settings_(settings),
-        model_(std::make_shared<ContactModel>(scene)),
+        model_(std::make_shared<ContactModel>(scene, ContactCandidateDistance(*scene, settings))),
         data_(std::make_shared<ContactData>(model_->CreateData())),
         stiffness_(scene->ActuatedStiffness()) {}
   Eigen::VectorXd operator()(const Eigen::VectorXd& q, const Eigen::VectorXd& u) const {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "quasidyn/contact/contact_model.h"
+#include "quasidyn/dynamics/barrier_stand_off.h"
 #include "quasidyn/dynamics/formulation.h"
 #include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
@@ -24,7 +25,7 @@ class OwnedStepProblem {
   OwnedStepProblem(ScenePtr scene, const FormulationSettings& settings, const Eigen::VectorXd& q,
                    const Eigen::VectorXd& u)
       : settings_(settings),
-        model_(std::make_unique<ContactModel>(std::move(scene))),
+        model_(std::make_unique<ContactModel>(scene, ContactCandidateDistance(*scene, settings))),
         data_(std::make_unique<ContactData>(model_->CreateData())) {
     model_->Compute(q, data_.get());
     BuildQuasiDynamicCost(data_->kinematics(), u, model_->scene().ActuatedStiffness(), settings_,

@@ -1,0 +1,51 @@
+#pragma once
+// How far the log barriers hold an object off its support, and the contact distance that keeps
+// every such contact in the candidate set (issue 12: a contact the barrier pushes on must not
+// drop out between steps).
+//
+// At rest (v = 0) a barrier row i pushes with the force 1/(κ φ_i) [N] (log_barrier_pyramid.h:
+// β_ij g_ij = 1/κ with g_ij = φ_i/h, β the impulse, β/h the force); the cone barrier pushes
+// with 2/(κ φ_i) per contact (log_barrier_cone.h, degree 2). So an object of mass m [kg] resting
+// on one support with R barrier rows balances its weight m |g| at a gap of at most
+//
+//   φ̄ = R / (κ m |g|)  [m],   R = d · P,
+//
+// d the barrier degree of one contact point (n_d rays of the pyramid in 3D, 2 in the plane or
+// for a cone) and P the most points one pair of shapes yields (kMaxManifoldPoints in 3D,
+// kMaxPlanarManifoldPoints in the plane, geometry/manifold_points.h): if every row's gap
+// exceeded φ̄ the rows' force would stay below the weight. |g| is the gravity the object feels:
+// its full norm in 3D, its x-y component in a planar scene.
+//
+// With contacts kept only up to ε = Scene::contact_tolerance < φ̄, the barrier lifts the object
+// beyond ε, the next step finds no contact, and the object falls h²|g| per step through its
+// support (the defect of issue 12, item 6). The barrier formulations therefore keep contacts up
+// to ε_b = max(ε, 2 φ̄) over the objects (the factor 2 covers an object resting on two supports
+// and the transient of a step); the force a row loses when its contact leaves the set is then
+// at most m |g| / (2R) per row.
+
+#include <string>
+
+#include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/model/scene.h"
+
+namespace quasidyn {
+
+// True for the log-barrier formulations, whose forces act at a distance.
+bool ActsAtADistance(FormulationType type);
+
+// φ̄ above for object instance `instance` of the scene [m]; 0 for a formulation that does not
+// act at a distance, or when the object feels no gravity.
+double BarrierRestingGap(const Scene& scene, const FormulationSettings& settings, int instance);
+
+// The candidate distance of the scene's contacts under `settings` [m]: ε for qp, socp and lcp;
+// max(ε, 2 φ̄) over the objects for the barriers. Throws std::invalid_argument naming the
+// object when the barrier would hold an object further from its support than ten times its
+// own size (a 1 mg object at κ = 100 floats thousands of metres up): the message gives the
+// least κ that keeps it within that bound.
+double ContactCandidateDistance(const Scene& scene, const FormulationSettings& settings);
+
+// The largest dimension of an instance's collision shapes [m] (a sphere's diameter, a box's
+// longest side, ...); 0 when it has none.
+double InstanceSize(const Scene& scene, int instance);
+
+}  // namespace quasidyn
