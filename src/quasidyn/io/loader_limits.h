@@ -21,7 +21,9 @@ inline constexpr double kMaxShapeSize = 1e3;
 inline constexpr double kMaxShapeAspectRatio = 1e5;
 // Friction rays per contact in 3D scenes (the pyramid has 2x this many facets).
 inline constexpr int kMaxFrictionRays = 64;
-// Velocity coordinates of a scene: the step holds dense n_v x n_v matrices (8 n_v^2 bytes each).
+// Velocity coordinates of a scene. The qp, socp and barrier steps are sparse (memory linear in the
+// scene), but the quasistatic LCP and the gradients A = ∂q⁺/∂q, B = ∂q⁺/∂u are dense n_v x n_v or
+// larger (8 n_v^2 bytes each).
 inline constexpr int kMaxVelocities = 6000;
 
 }  // namespace quasidyn

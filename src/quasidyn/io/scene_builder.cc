@@ -373,10 +373,10 @@ Scene SceneBuilder::Build() const {
     instance.nq = q - instance.q_start;
     instance.nv = v - instance.v_start;
     if (v > kMaxVelocities) {
-      ThrowAt(spec->where, "the scene reaches " + std::to_string(v) +
-                               " velocity coordinates here; at most " +
-                               std::to_string(kMaxVelocities) +
-                               " are supported (the step holds dense n_v x n_v matrices)");
+      ThrowAt(spec->where,
+              "the scene reaches " + std::to_string(v) + " velocity coordinates here; at most " +
+                  std::to_string(kMaxVelocities) +
+                  " are supported (the LCP and the gradients hold dense n_v x n_v matrices)");
     }
     CheckInitial(*spec, joints, instance.nq);
     initials.push_back(spec->initial);

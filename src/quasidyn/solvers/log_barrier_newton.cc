@@ -295,6 +295,7 @@ std::string LogBarrierSolver::InfeasibilityMessage(double margin, const VectorXd
 
 const LogBarrierResult& LogBarrierSolver::Solve(const VectorXd& x_start) {
   QUASIDYN_CHECK_ARGUMENT(ready_, "LogBarrierSolver::Solve", "call Setup first");
+  hessian_factored_ = false;  // the Newton steps below factorise other matrices in normal_
   const auto start_time = std::chrono::steady_clock::now();
   const LogBarrierProblem& problem = problem_;
   const LogBarrierSettings& settings = settings_;
@@ -387,14 +388,16 @@ bool LogBarrierSolver::FactorHessianAtSolution() {
   QUASIDYN_CHECK_ARGUMENT(ready_, "LogBarrierSolver::FactorHessianAtSolution",
                           "call Setup and Solve first");
   Gradient(problem_.kappa, result_.x, true);
-  normal_.ToDense(&dense_hessian_);
-  hessian_factor_.compute(dense_hessian_);
-  return hessian_factor_.info() == Eigen::Success;
+  hessian_factored_ = normal_.Factorize();
+  return hessian_factored_;
 }
 
-void LogBarrierSolver::SolveWithHessian(const VectorXd& rhs, VectorXd* out) const {
-  CheckSize("LogBarrierSolver::SolveWithHessian", "rhs", rhs.size(), dense_hessian_.rows(), "n");
-  *out = hessian_factor_.solve(rhs);
+void LogBarrierSolver::SolveWithHessian(const VectorXd& rhs, VectorXd* out) {
+  QUASIDYN_CHECK_ARGUMENT(hessian_factored_, "LogBarrierSolver::SolveWithHessian",
+                          "no factorised Hessian (FactorHessianAtSolution failed or was not run)");
+  CheckSize("LogBarrierSolver::SolveWithHessian", "rhs", rhs.size(), normal_.size(), "n");
+  QUASIDYN_CHECK_ARGUMENT(out != &rhs, "LogBarrierSolver::SolveWithHessian", "out must not be rhs");
+  normal_.Solve(rhs, out);
 }
 
 LogBarrierResult Solve(const LogBarrierProblem& problem, const LogBarrierSettings& settings,

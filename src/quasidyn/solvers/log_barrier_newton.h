@@ -115,11 +115,13 @@ class LogBarrierSolver {
   // The Hessian of f at the last result's x (same scaling as f):
   //   H = Q + (1/κ)[ Σ_i g_i g_iᵀ / s_i² + Σ_k A_kᵀ(4 J u_k u_kᵀ J / ψ_k² − 2 J / ψ_k) A_k ],
   //   s_i = G_i x − h_i, u_k = A_k x + b_k, ψ_k = u_kᵀ J u_k, J = diag(1, −I),
-  // factorised by dense Cholesky; false when that fails. Optimality is Qx + c − (1/κ)∇Σlog = 0,
+  // factorised as the Newton steps are (dense Cholesky, or sparse LDLᵀ for a large sparse
+  // problem: no dense n × n copy); false when that fails. Optimality is Qx + c − (1/κ)∇Σlog = 0,
   // so ∂x*/∂c = −H⁻¹ (if the objective is scaled by κ instead, H_κ = κH and ∂x*/∂c = −κH_κ⁻¹).
   bool FactorHessianAtSolution();
-  // *out = H⁻¹ rhs with the factorisation of FactorHessianAtSolution.
-  void SolveWithHessian(const Eigen::VectorXd& rhs, Eigen::VectorXd* out) const;
+  // *out = H⁻¹ rhs with the factorisation of FactorHessianAtSolution (valid until the next
+  // Solve); out must not be rhs.
+  void SolveWithHessian(const Eigen::VectorXd& rhs, Eigen::VectorXd* out);
 
  private:
   void Stack();
@@ -153,8 +155,7 @@ class LogBarrierSolver {
   BlockNormalMatrix normal_;       // H = Q + Aᵀ blockdiag(weights) A, dense or sparse
   Eigen::VectorXd gradient_, step_, trial_, objective_scratch_, previous_x_, zero_, start_,
       centred_;
-  Eigen::MatrixXd dense_hessian_;
-  Eigen::LLT<Eigen::MatrixXd> hessian_factor_;
+  bool hessian_factored_ = false;  // normal_ holds the factorised H of the last result
   SocpProblem phase_one_;
   SocpSolver phase_one_solver_;
 };

@@ -55,7 +55,7 @@ const LogBarrierResult& SolveWith(LogBarrierSolver& solver, const DenseBarrier& 
 }
 
 // H⁻¹ rhs with the Hessian the solver factorised at its last minimiser.
-VectorXd HessianSolve(const LogBarrierSolver& solver, const VectorXd& rhs) {
+VectorXd HessianSolve(LogBarrierSolver& solver, const VectorXd& rhs) {
   VectorXd out;
   solver.SolveWithHessian(rhs, &out);
   return out;

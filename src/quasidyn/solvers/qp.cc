@@ -61,13 +61,14 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
   for (VectorXd* v :
        {&weights_, &product_m_, &Gx_, &r_p_, &ds_, &dz_, &ds_affine_, &dz_affine_, &rc_, &scratch_})
     v->resize(m);
-  problem_.G.ToDense(&dense_G_);
   if (sparse_) {
+    // No dense copy of G or Q here: its memory would grow with the square of the scene.
     const bool same_pattern =
         pattern_ready_ && problem_.G.SamePattern(pattern_G_) && problem_.Q.SamePattern(pattern_Q_);
     if (!same_pattern) BuildSparsePattern();
     CopySparseValues();
   } else {
+    problem_.G.ToDense(&dense_G_);
     problem_.Q.ToDense(&dense_Q_);
     scaled_G_.resize(m, n);
     reduced_.resize(n, n);
@@ -95,10 +96,10 @@ void QpSolver::UpdateValues(const QpProblem& problem) {
   problem_.c = problem.c;
   if (problem.G.rows() > 0) problem_.G = problem.G;
   problem_.h = problem.h;
-  problem_.G.ToDense(&dense_G_);
   if (sparse_) {
     CopySparseValues();
   } else {
+    problem_.G.ToDense(&dense_G_);
     problem_.Q.ToDense(&dense_Q_);
   }
 }
@@ -296,7 +297,7 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
   } else {
     weights_.setOnes();
     if (FactorReduced()) {
-      rhs.noalias() = dense_G_.transpose() * problem.h;
+      MultiplyGt(problem.h, rhs);
       rhs -= problem.c;
       SolveReduced(rhs, x);
     } else {
@@ -304,7 +305,7 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     }
     if (!x.allFinite()) x.setZero();
   }
-  Gx.noalias() = dense_G_ * x;
+  MultiplyG(x, Gx);
   if (warm) {
     s = (Gx - problem.h).cwiseMax(settings.warm_start_min_value);
     if (warm_start.z.size() == m) {
