@@ -105,8 +105,15 @@ def main() -> int:
                     continue
                 if code == 2 and stderr.strip():
                     counts["rejected"] += 1
-                    if target.suffix == ".yaml" and not re.search(r"\.yaml:\d+:", stderr):
+                    whole_file = "bytes; at most" in stderr  # the file-size limit has no line
+                    if (target.suffix == ".yaml" and not whole_file
+                            and not re.search(r"\.yaml:\d+:", stderr)):
                         counts["no_line"] += 1
+                        print(f"no line: {example.name}_{k}_{command[1]}: {stderr.strip()[:300]}",
+                              flush=True)
+                        saved = args.out / "no_line" / f"{example.name}_{k}_{command[1]}"
+                        shutil.copytree(work, saved)
+                        (saved / "COMMAND.txt").write_text(" ".join(command[1:]) + "\n" + stderr)
                     continue
                 counts["findings"] += 1
                 name = f"{example.name}_{k}_{command[1]}"

@@ -74,7 +74,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{"sliver_box.yaml", 12, "objects[0].body.shapes[0]",
                  "largest / smallest dimension 200000 exceeds 100000"},
         BadScene{"too_many_rays.yaml", 4, "friction_rays", "must be an integer in [3, 64]"},
-        BadScene{"invalid_utf8_name.yaml", 5, "environment[0].name", "not valid UTF-8"}));
+        BadScene{"invalid_utf8_name.yaml", 5, "environment[0].name", "not valid UTF-8"},
+        BadScene{"huge_number.yaml", 14, "objects[0].initial[1]", "must lie within +-1e+12"}));
 
 TEST(LoadSceneTest, MissingSceneFileNamesIt) {
   try {

@@ -12,6 +12,10 @@ inline constexpr size_t kMaxSceneFileBytes = size_t{16} << 20;  // 16 MiB
 inline constexpr size_t kMaxUrdfFileBytes = size_t{32} << 20;   // 32 MiB
 // Nesting depth of XML elements in a URDF (a URDF needs ~6; the XML parser recurses per level).
 inline constexpr int kMaxXmlDepth = 100;
+// Magnitude of every number of a scene file: a step multiplies up to three of them (a stiffness,
+// an offset and the time step squared), so 1e12 keeps every product far from overflow (1e308);
+// beyond it a 1e308 offset times a stiffness overflowed inside the step.
+inline constexpr double kMaxSceneNumber = 1e12;
 // Shape dimensions (box sides, radii, lengths, convex vertex coordinates) [m]: outside
 // [kMinShapeSize, kMaxShapeSize] FCL's GJK/EPA loses accuracy or fails (a 0.08 x 0.08 x 1e5 m
 // box against a small box aborts inside FCL's EPA).

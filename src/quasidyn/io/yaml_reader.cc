@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/utf8.h"
 #include "quasidyn/model/scene_error.h"
 
@@ -124,6 +125,12 @@ double YamlValue::AsDouble() const {
     Fail("must be a number, got " + Describe(node_));
   }
   if (!std::isfinite(value)) Fail("must be finite, got " + Describe(node_));
+  if (std::abs(value) > kMaxSceneNumber) {
+    std::ostringstream out;
+    out << "must lie within +-" << kMaxSceneNumber << " (larger numbers overflow the step), got "
+        << Describe(node_);
+    Fail(out.str());
+  }
   return value;
 }
 

@@ -93,6 +93,15 @@ void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData*
   }
   BuildQuasiDynamicCost(data.contact_.kinematics(), data.u_, actuated_stiffness_, settings(),
                         &data.cost_);
+  // Finite inputs can still overflow here (a 1e308 joint offset times a stiffness): a status,
+  // not the solvers' exception for a caller's non-finite problem.
+  if (!data.cost_.P.AllFinite() || !data.cost_.tau_h.allFinite()) {
+    Fail(data.q_, SolverStatus::kNumericalFailure,
+         "the step's cost overflowed (P or tau_h is not finite): positions, commands, masses or "
+         "stiffnesses too large",
+         &data);
+    return;
+  }
   const StepProblem problem = ProblemOf(data);
   formulation_->Solve(problem, data.workspace_.get(), &data.solution_);
   const FormulationSolution& solution = data.solution_;

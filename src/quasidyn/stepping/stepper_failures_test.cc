@@ -56,6 +56,27 @@ TEST(StepperInput, NanOrWrongSizedCommandThrows) {
   }
 }
 
+// Finite but huge input (the mutation campaign of issue 12: a robot's initial position -1e308)
+// overflows in the cost, K_a (u − q_a) = inf: a numerical-failure status that keeps q, not the
+// solvers' exception for a non-finite problem escaping the step.
+TEST(StepperInput, FiniteInputThatOverflowsInTheCostIsAStatus) {
+  const Scene scene = LoadScene(testing::kSourceDir + "/examples/planar_pushing/scene.yaml");
+  for (FormulationType type :
+       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
+        FormulationType::kLogBarrierCone, FormulationType::kLcp}) {
+    SCOPED_TRACE(FormulationName(type));
+    FormulationSettings settings = SettingsFromScene(scene);
+    settings.type = type;
+    testing::Stepper stepper(scene, settings);
+    Eigen::VectorXd q = scene.q0;
+    q[scene.nq_u] = -1e308;  // the pusher's x
+    const StepResult& result = stepper.Step(q, scene.CommandAt(0.01));
+    EXPECT_EQ(result.status, SolverStatus::kNumericalFailure) << result.message;
+    EXPECT_NE(result.message.find("overflowed"), std::string::npos) << result.message;
+    EXPECT_EQ(result.next.q, q);
+  }
+}
+
 TEST(StepperInput, SettingsOutOfRangeThrow) {
   const Scene scene = LoadScene(testing::kSourceDir + "/examples/planar_gripper/scene.yaml");
   FormulationSettings settings = SettingsFromScene(scene);
