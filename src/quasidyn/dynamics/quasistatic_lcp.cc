@@ -34,7 +34,9 @@ bool BuildQuasistaticLcp(const StepProblem& problem, QuasistaticLcp* out) {
   out->velocity_offset = problem.cost.tau_h;
   out->P_factor.solveInPlace(out->velocity_offset);
   out->velocity_map = out->JT;
-  out->P_factor.solveInPlace(out->velocity_map);
+  // Without contacts the map has no column, and Eigen's triangular solve of an n × 0 matrix
+  // binds a reference to its null data (undefined behaviour, found by fuzz/step_fuzzer.cc).
+  if (nz > 0) out->P_factor.solveInPlace(out->velocity_map);
   // The velocity rows (w_n, w_f) = Jv + offset, then the E and (μ, −Eᵀ) couplings.
   out->lcp.M.resize(nz, nz);
   out->lcp.M.noalias() = out->JT.transpose() * out->velocity_map;

@@ -1,0 +1,43 @@
+// libFuzzer target: three steps of every formulation on a fuzzed scene that loads
+// (fuzz_scene_input.h), from its initial state with its own commands. The step model may refuse
+// the settings when it is built (std::invalid_argument, e.g. a barrier that would levitate an
+// object); Calc must never throw on the scene's own state and commands: a failed step is a
+// status. Scenes above kMaxVelocities velocities are skipped to keep an execution short.
+#include <memory>
+
+#include "fuzz_scene_input.h"
+#include "quasidyn/stepping/formulation_table.h"
+
+namespace {
+
+constexpr int kMaxVelocities = 60;
+constexpr int kSteps = 3;
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace quasidyn;
+  std::optional<Scene> loaded = fuzz::LoadFuzzScene(data, size);
+  if (!loaded || loaded->nv > kMaxVelocities) return 0;
+  const auto scene = std::make_shared<const Scene>(std::move(*loaded));
+  for (const FormulationType type :
+       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
+        FormulationType::kLogBarrierCone, FormulationType::kLcp}) {
+    FormulationSettings settings = SettingsFromScene(*scene);  // validated by the loader
+    settings.type = type;
+    std::shared_ptr<const StepModel> model;
+    try {
+      model = MakeStepModel(scene, settings);
+    } catch (const std::invalid_argument&) {
+      continue;
+    }
+    const std::unique_ptr<StepData> step = model->CreateData();
+    State x = InitialState(*scene);
+    for (int k = 1; k <= kSteps; ++k) {
+      model->Calc(x, scene->CommandAt(k * settings.time_step), step.get());
+      if (!step->result.ok()) break;
+      x = step->result.next;
+    }
+  }
+  return 0;
+}
