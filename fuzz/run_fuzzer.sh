@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"
 mkdir -p "$work/corpus" "$work/artifacts"
 status=0
-"$fuzzer" -seed=1 -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0" "$fuzzer" -seed=1 -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
   -dict="$here/scene.dict" -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
   "$work/corpus" "$seeds" >"$work/fuzz.log" 2>&1 || status=$?
 # The run's figures (executions, corpus) and, on a finding, the report.

@@ -48,3 +48,18 @@ def test_non_finite_input_raises_value_error_in_every_entry_point(gripper, bad):
         quasidyn.Linearizer(gripper).linearize(q, u)
     with pytest.raises(ValueError):
         quasidyn.BatchLinearizer(gripper).linearize(q[None, :], u[None, :])
+
+
+@pytest.mark.parametrize("formulation", quasidyn.FORMULATIONS)
+def test_finite_input_that_overflows_is_a_status_as_in_rollout(gripper, formulation):
+    # A robot position of -1e308 overflows in the cost, K_a (u - q_a) = inf: the step returns
+    # numerical_failure and keeps q (the numerical outcome of finite input), as rollout and the
+    # CLI report a failed step; only non-finite or wrongly sized input raises.
+    q = gripper.q0.copy()
+    q[gripper.nq_u] = -1e308
+    result = quasidyn.Stepper(gripper, formulation=formulation).step(
+        q, gripper.command_at(gripper.time_step))
+    assert not result.ok
+    assert result.status == "numerical_failure", result.message
+    assert "overflowed" in result.message
+    np.testing.assert_array_equal(result.q_next, q)
