@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "embedded_files.h"
+#include "output_paths.h"
 #include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/io/scene_from_memory.h"
 #include "quasidyn/simulation/rollout.h"
@@ -301,6 +302,7 @@ void RunDemo(const DemoOptions& options) {
   const Eigen::Isometry3d target = TargetPose(scene, carried, stack_top);
   const int steps = StepCountForDuration(scene.ScheduleEnd(), settings.time_step);
 
+  CheckOutputFolder({"--out", options.out_dir});
   std::filesystem::create_directories(options.out_dir);
   const TimedRollout run =
       RunRolloutWithProgress(scene_ptr, settings, steps, options.quiet, "demo " + scene.name);

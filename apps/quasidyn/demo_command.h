@@ -4,7 +4,8 @@
 // EmbedFiles.cmake), prints a summary (steps, simulated and wall time, contacts, solver
 // statuses, the red cube's final position and orientation error against its target on top of
 // the stack) and writes DIR (default quasidyn-demo/): arm_cubes.json (trajectory),
-// arm_cubes.html (viewer) and SVG plots. No file is read: it runs from any folder.
+// arm_cubes.html (viewer) and SVG plots, each atomically. No file is read: it runs from any
+// folder. An empty DIR is refused (exit code 2).
 
 #include <CLI/CLI.hpp>
 

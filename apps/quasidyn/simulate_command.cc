@@ -10,7 +10,9 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "output_paths.h"
 #include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/simulation/rollout.h"
@@ -39,6 +41,8 @@ struct SimulateOptions {
   CLI::Option* kappa_option = nullptr;
   CLI::Option* steps_option = nullptr;
   CLI::Option* duration_option = nullptr;
+  CLI::Option* out_option = nullptr;
+  CLI::Option* html_option = nullptr;
 };
 
 std::string Number(double x) {
@@ -123,6 +127,11 @@ void RunSimulate(const SimulateOptions& options) {
   const Scene& scene = *scene_ptr;
   const FormulationSettings settings = ResolveSettings(scene, options);
   const int steps = ResolveStepCount(scene, settings, options);
+  // Before the run: a bad output path is found before minutes of simulation, not after.
+  std::vector<NamedPath> outputs;
+  if (options.out_option->count() > 0) outputs.push_back({"--out", options.out_path});
+  if (options.html_option->count() > 0) outputs.push_back({"--html", options.html_path});
+  CheckOutputPaths(SceneInputs(scene, "SCENE"), outputs);
 
   const TimedRollout run =
       RunRolloutWithProgress(scene_ptr, settings, steps, options.quiet, "simulate " + scene.name);
@@ -160,9 +169,10 @@ void AddSimulateCommand(CLI::App& app) {
       "--duration", options->duration,
       "Simulated duration T [s] > 0 (default: the end of the command schedule)");
   options->steps_option->excludes(options->duration_option);
-  simulate->add_option("--out", options->out_path, "Write the trajectory to this JSON file");
-  simulate->add_option("--html", options->html_path,
-                       "Write a self-contained HTML viewer of the run to this file");
+  options->out_option =
+      simulate->add_option("--out", options->out_path, "Write the trajectory to this JSON file");
+  options->html_option = simulate->add_option(
+      "--html", options->html_path, "Write a self-contained HTML viewer of the run to this file");
   simulate->add_flag("--quiet", options->quiet, "No progress bar");
   simulate->callback([options] { RunSimulate(*options); });
 }

@@ -5,7 +5,9 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "output_paths.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/simulation/trajectory_json.h"
 #include "quasidyn/viewer/html_writer.h"
@@ -38,6 +40,11 @@ void RunView(const ViewOptions& options) {
   const Trajectory trajectory = ReadTrajectoryFile(options.trajectory_path);
   const std::string scene_path = ScenePath(options, trajectory);
   const Scene scene = LoadScene(scene_path);
+  std::vector<NamedPath> inputs = {{"TRAJECTORY", options.trajectory_path}};
+  for (const NamedPath& input :
+       SceneInputs(scene, options.scene_path.empty() ? "the trajectory's scene file" : "--scene"))
+    inputs.push_back(input);
+  CheckOutputPaths(inputs, {{"--out", options.out_path}});
   if (scene.nq != trajectory.nq)
     throw std::invalid_argument("scene '" + scene_path + "' has n_q = " + std::to_string(scene.nq) +
                                 " but trajectory '" + options.trajectory_path + "' has n_q = " +

@@ -142,7 +142,9 @@ void BindRollout(py::module_& m) {
           },
           py::arg("path"), py::arg("indent") = -1,
           "Writes the trajectory file (docs/trajectory-format.md; doubles round-trip bit for "
-          "bit); indent < 0 writes compact JSON. Raises RuntimeError naming an unwritable path.")
+          "bit); indent < 0 writes compact JSON. Written atomically: a failed write leaves an "
+          "existing file as it was. Raises RuntimeError naming an unwritable path, ValueError "
+          "for an empty one.")
       .def(
           "to_json",
           [](const Trajectory& t) {

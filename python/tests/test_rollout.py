@@ -1,6 +1,10 @@
 """rollout and Trajectory: the same numbers as the C++ stepper loop and the command line,
 trajectory files, and the gripper's forces of Fig. 2 (Pang & Tedrake 2021, §V-A)."""
 
+import errno
+import os
+import resource
+import signal
 import subprocess
 
 import numpy as np
@@ -78,6 +82,39 @@ def test_save_and_load_round_trip_bit_for_bit(tmp_path, gripper_rollout):
     first = back.steps[5].contacts[0]
     original = gripper_rollout.steps[5].contacts[0]
     np.testing.assert_array_equal(first.friction_force, original.friction_force)
+
+
+def test_save_json_into_a_missing_folder_names_the_path_and_the_reason(tmp_path,
+                                                                       gripper_rollout):
+    path = tmp_path / "missing" / "traj.json"
+    with pytest.raises(RuntimeError) as error:
+        gripper_rollout.save_json(str(path))
+    assert str(path) in str(error.value)
+    assert os.strerror(errno.ENOENT) in str(error.value)
+    assert not (tmp_path / "missing").exists()
+
+
+def test_a_save_json_that_fails_midway_keeps_the_previous_file(tmp_path, gripper_rollout):
+    path = tmp_path / "traj.json"
+    path.write_text("previous")
+    # The file may not grow past 1 KiB: write(2) fails midway with EFBIG, as on a full disk
+    # (SIGXFSZ ignored so that the error is reported instead of the signal ending Python).
+    previous_handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1024, hard))
+    try:
+        with pytest.raises(RuntimeError, match="traj.json"):
+            gripper_rollout.save_json(str(path))
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous_handler)
+    assert path.read_text() == "previous"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["traj.json"]  # no temporary file
+
+
+def test_save_json_refuses_an_empty_path(gripper_rollout):
+    with pytest.raises(ValueError, match="empty"):
+        gripper_rollout.save_json("")
 
 
 def test_loading_a_missing_trajectory_names_the_path(tmp_path):

@@ -97,7 +97,7 @@ expect_error "--duration" $g --duration -1
 expect_error "does/not/exist.yaml" does/not/exist.yaml
 expect_error "--bogus" $g --bogus
 expect_error "SCENE" --quiet
-expect_error "cannot open" $g --steps 1 --quiet --out /nonexistent/dir/t.json
+expect_error "/nonexistent/dir/t.json" $g --steps 1 --quiet --out /nonexistent/dir/t.json
 
 # A failed step: exit code 3, the reason on stderr, the steps done still written.
 "$qd" simulate "$overlap" --steps 3 --quiet --out "$tmp/fail.json" > "$tmp/out.txt" \

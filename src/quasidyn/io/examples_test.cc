@@ -83,6 +83,11 @@ TEST(ExamplesTest, ArmCubesHasSixtyNineVelocities) {
   EXPECT_EQ(scene.instances[0].name, "red_cube");
   EXPECT_EQ(scene.instances[10].name, "arm");
   EXPECT_EQ(scene.instances[10].q_start, 70);
+  // The files it was read from: the arm's URDF, resolved against the scene's folder; the
+  // cubes are inline.
+  EXPECT_EQ(scene.source_file, kRoot + "/examples/arm_cubes/scene.yaml");
+  EXPECT_EQ(scene.instances[10].source_file, kRoot + "/examples/arm_cubes/models/arm7.urdf");
+  EXPECT_EQ(scene.instances[0].source_file, "");
   Eigen::VectorXd k(9);
   k << 800, 600, 600, 600, 400, 200, 200, 1000, 1000;
   EXPECT_EQ(scene.ActuatedStiffness(), k);

@@ -306,6 +306,7 @@ Scene SceneBuilder::Build() const {
     ModelInstance instance;
     instance.name = spec->name;
     instance.actuated = spec->actuated;
+    instance.source_file = spec->source_file;
     instance.q_start = q;
     instance.v_start = v;
     std::map<std::string, int> body_index{{"world", 0}};

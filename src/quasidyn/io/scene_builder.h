@@ -70,6 +70,7 @@ struct InstanceSpec {
   SourceLocation initial_where;
   std::vector<CommandKnot> commands;  // robots only; times strictly increasing
   SourceLocation where;
+  std::string source_file;  // the URDF it was read from; empty for inline models
 };
 
 class SceneBuilder {

@@ -236,6 +236,7 @@ InstanceSpec LoadUrdfInstance(const std::string& urdf_path, const UrdfOptions& o
   instance.name = options.instance_name;
   instance.actuated = options.actuated;
   instance.where = options.where;
+  instance.source_file = urdf_path;
   const std::string root = model->getRoot()->name;
   // Links: the root first, then by name (urdfdom keeps them in a std::map).
   instance.bodies.push_back(ReadLink(*model->getRoot(), urdf_path, options));

@@ -63,6 +63,9 @@ struct ModelInstance {
   std::vector<int> joints;  // indices into Scene::joints, parents first
   int q_start = 0, nq = 0;  // its block of q
   int v_start = 0, nv = 0;  // its block of v
+  // The URDF file it was read from, as the scene loader resolved it (relative to the working
+  // folder or absolute); empty for inline models. Lets a program tell a scene's input files.
+  std::string source_file;
 };
 
 // Piecewise-linear commands q̄_a(t) for one robot: knot times [s] strictly increasing,

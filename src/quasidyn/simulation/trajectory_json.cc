@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "quasidyn/common/atomic_file_writer.h"
+
 namespace quasidyn {
 namespace {
 
@@ -243,11 +245,8 @@ Trajectory TrajectoryFromJson(const nlohmann::json& j) {
 }
 
 void WriteTrajectoryFile(const Trajectory& trajectory, const std::string& path, int indent) {
-  std::ofstream file(path);
-  if (!file) throw std::runtime_error("cannot open '" + path + "' for writing");
-  file << TrajectoryToJson(trajectory).dump(indent) << "\n";
-  file.close();
-  if (!file) throw std::runtime_error("error while writing '" + path + "'");
+  if (path.empty()) throw std::invalid_argument("WriteTrajectoryFile: the output path is empty");
+  WriteFileAtomically(path, TrajectoryToJson(trajectory).dump(indent) + "\n");
 }
 
 Trajectory ReadTrajectoryFile(const std::string& path) {

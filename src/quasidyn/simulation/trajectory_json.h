@@ -21,8 +21,10 @@ nlohmann::json TrajectoryToJson(const Trajectory& trajectory);
 // on a missing field, a wrong type or size, or an unsupported format version.
 Trajectory TrajectoryFromJson(const nlohmann::json& json);
 
-// Writes the JSON (indented with `indent` spaces, or compact when indent < 0) to `path`.
-// Throws std::runtime_error naming the path when it cannot be written.
+// Writes the JSON (indented with `indent` spaces, or compact when indent < 0) to `path`,
+// atomically (common/atomic_file_writer.h: a failed write leaves a previous file as it was).
+// Throws std::invalid_argument for an empty path, std::runtime_error naming the path and the
+// reason when it cannot be written.
 void WriteTrajectoryFile(const Trajectory& trajectory, const std::string& path, int indent = -1);
 
 // Reads a file written by WriteTrajectoryFile. Throws std::runtime_error naming the path on a

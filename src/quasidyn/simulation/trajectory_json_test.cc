@@ -9,10 +9,12 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/testing/scratch_files.h"
 
 namespace quasidyn {
 namespace {
@@ -218,6 +220,24 @@ TEST(TrajectoryJsonTest, MissingOrMalformedFileNamesThePath) {
   std::remove(path.c_str());
   EXPECT_THROW(WriteTrajectoryFile(AwkwardTrajectory(), "/nonexistent/dir/traj.json"),
                std::runtime_error);
+  EXPECT_THROW(WriteTrajectoryFile(AwkwardTrajectory(), ""), std::invalid_argument);
+}
+
+TEST(TrajectoryJsonTest, AWriteThatFailsMidwayKeepsThePreviousFile) {
+  const testing::ScratchDirectory dir;
+  const std::filesystem::path path = dir / "traj.json";
+  testing::WriteWholeFile(path, "previous");
+  {
+    const testing::FileSizeLimit limit(64);  // the file cannot grow past 64 bytes
+    try {
+      WriteTrajectoryFile(AwkwardTrajectory(), path.string());
+      ADD_FAILURE() << "wrote past the file-size limit";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(testing::ReadWholeFile(path), "previous");
+  EXPECT_EQ(testing::FileNames(dir.path()), std::vector<std::string>{"traj.json"});
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 #include "quasidyn/viewer/html_writer.h"
 
-#include <fstream>
 #include <stdexcept>
 
+#include "quasidyn/common/atomic_file_writer.h"
 #include "quasidyn/viewer/viewer_bundle.h"
 
 namespace quasidyn {
@@ -63,12 +63,8 @@ std::string ViewerHtmlToString(const Scene& scene, const Trajectory& trajectory,
 
 void WriteViewerHtml(const Scene& scene, const Trajectory& trajectory, const std::string& path,
                      const ViewerDataOptions& options) {
-  const std::string html = ViewerHtmlToString(scene, trajectory, options);
-  std::ofstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error("cannot open '" + path + "' for writing");
-  file << html;
-  file.close();
-  if (!file) throw std::runtime_error("cannot write '" + path + "'");
+  if (path.empty()) throw std::invalid_argument("WriteViewerHtml: the output path is empty");
+  WriteFileAtomically(path, ViewerHtmlToString(scene, trajectory, options));
 }
 
 }  // namespace quasidyn

@@ -18,8 +18,9 @@ namespace quasidyn {
 std::string ViewerHtmlToString(const Scene& scene, const Trajectory& trajectory,
                                const ViewerDataOptions& options = {});
 
-// Writes the page to `path`. Throws std::invalid_argument as above, std::runtime_error naming
-// the path when it cannot be written.
+// Writes the page to `path`, atomically (common/atomic_file_writer.h: a failed write leaves a
+// previous file as it was). Throws std::invalid_argument as above and for an empty path,
+// std::runtime_error naming the path and the reason when it cannot be written.
 void WriteViewerHtml(const Scene& scene, const Trajectory& trajectory, const std::string& path,
                      const ViewerDataOptions& options = {});
 

@@ -7,8 +7,10 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "quasidyn/io/scene_loader.h"
+#include "quasidyn/testing/scratch_files.h"
 #include "quasidyn/viewer/viewer_bundle.h"
 
 namespace quasidyn {
@@ -108,6 +110,20 @@ TEST(ViewerHtml, NamesAPathItCannotWrite) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
+}
+
+TEST(ViewerHtml, AWriteThatFailsMidwayKeepsThePreviousPage) {
+  const Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
+  const testing::ScratchDirectory dir;
+  const std::filesystem::path path = dir / "page.html";
+  testing::WriteWholeFile(path, "previous page");
+  {
+    const testing::FileSizeLimit limit(4096);  // the page is far larger
+    EXPECT_THROW(WriteViewerHtml(scene, OneStep(scene), path.string()), std::runtime_error);
+  }
+  EXPECT_EQ(testing::ReadWholeFile(path), "previous page");
+  EXPECT_EQ(testing::FileNames(dir.path()), std::vector<std::string>{"page.html"});
+  EXPECT_THROW(WriteViewerHtml(scene, OneStep(scene), ""), std::invalid_argument);
 }
 
 TEST(ViewerHtml, RejectsATrajectoryOfAnotherScene) {

@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+
+#include "quasidyn/common/atomic_file_writer.h"
 
 namespace quasidyn {
 namespace {
@@ -201,11 +202,8 @@ std::string LinePlotToSvg(const LinePlot& plot) {
 }
 
 void WriteLinePlotSvg(const LinePlot& plot, const std::string& path) {
-  const std::string text = LinePlotToSvg(plot);
-  std::ofstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error("cannot open '" + path + "' for writing");
-  file << text;
-  if (!file.flush()) throw std::runtime_error("cannot write '" + path + "'");
+  if (path.empty()) throw std::invalid_argument("WriteLinePlotSvg: the output path is empty");
+  WriteFileAtomically(path, LinePlotToSvg(plot));
 }
 
 }  // namespace quasidyn

@@ -48,8 +48,9 @@ std::vector<double> NiceTicks(double lo, double hi, int max_ticks = 6);
 // sizes, an empty series, non-finite values, no series at all, or a size below the minimum.
 std::string LinePlotToSvg(const LinePlot& plot);
 
-// Writes LinePlotToSvg(plot) to `path`; std::runtime_error naming the path when it cannot be
-// written.
+// Writes LinePlotToSvg(plot) to `path`, atomically (common/atomic_file_writer.h: a failed
+// write leaves a previous file as it was). Throws std::invalid_argument for an empty path,
+// std::runtime_error naming the path and the reason when it cannot be written.
 void WriteLinePlotSvg(const LinePlot& plot, const std::string& path);
 
 // `text` with & < > " ' replaced by their XML entities.

@@ -7,6 +7,10 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "quasidyn/testing/scratch_files.h"
 
 namespace quasidyn {
 namespace {
@@ -125,6 +129,19 @@ TEST(WriteLinePlotSvg, WritesTheDocumentAndNamesAnUnwritablePath) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/dir/p.svg"), std::string::npos);
   }
+}
+
+TEST(WriteLinePlotSvg, AWriteThatFailsMidwayKeepsThePreviousFile) {
+  const testing::ScratchDirectory dir;
+  const std::filesystem::path path = dir / "plot.svg";
+  testing::WriteWholeFile(path, "previous");
+  {
+    const testing::FileSizeLimit limit(256);  // the document is larger
+    EXPECT_THROW(WriteLinePlotSvg(DiagonalPlot(), path.string()), std::runtime_error);
+  }
+  EXPECT_EQ(testing::ReadWholeFile(path), "previous");
+  EXPECT_EQ(testing::FileNames(dir.path()), std::vector<std::string>{"plot.svg"});
+  EXPECT_THROW(WriteLinePlotSvg(DiagonalPlot(), ""), std::invalid_argument);
 }
 
 }  // namespace

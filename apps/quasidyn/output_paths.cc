@@ -1,0 +1,84 @@
+#include "output_paths.h"
+
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+namespace quasidyn::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Quoted(const NamedPath& p) { return p.name + " '" + p.path + "'"; }
+
+// True when both paths name one regular file, or one file yet to be written. Existing
+// special files (/dev/null) are never "the same file": writing them twice loses nothing.
+bool SameFile(const std::string& a, const std::string& b) {
+  std::error_code error;
+  const fs::file_status status_a = fs::status(a, error);
+  const fs::file_status status_b = fs::status(b, error);
+  const bool exists_a = fs::exists(status_a), exists_b = fs::exists(status_b);
+  if (exists_a != exists_b) return false;
+  if (exists_a) {
+    if (!fs::is_regular_file(status_a) || !fs::is_regular_file(status_b)) return false;
+    const bool same = fs::equivalent(a, b, error);
+    return !error && same;
+  }
+  const fs::path canonical_a = fs::weakly_canonical(a, error);
+  if (error) return fs::path(a).lexically_normal() == fs::path(b).lexically_normal();
+  const fs::path canonical_b = fs::weakly_canonical(b, error);
+  if (error) return fs::path(a).lexically_normal() == fs::path(b).lexically_normal();
+  return canonical_a == canonical_b;
+}
+
+// The output's own checks: a file name in an existing directory, not a directory itself.
+void CheckOutput(const NamedPath& output) {
+  if (output.path.empty()) throw std::invalid_argument(output.name + ": the output path is empty");
+  const fs::path path(output.path);
+  if (!path.has_filename())
+    throw std::invalid_argument(Quoted(output) + " names a directory, not a file");
+  std::error_code error;
+  if (fs::is_directory(path, error))
+    throw std::invalid_argument(Quoted(output) + " is a directory, not a file");
+  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  if (!fs::is_directory(folder, error))
+    throw std::invalid_argument(Quoted(output) + ": directory '" + folder.string() +
+                                "' does not exist");
+}
+
+}  // namespace
+
+std::vector<NamedPath> SceneInputs(const Scene& scene, const std::string& scene_name) {
+  std::vector<NamedPath> inputs;
+  if (!scene.source_file.empty()) inputs.push_back({scene_name, scene.source_file});
+  for (const ModelInstance& instance : scene.instances) {
+    if (instance.source_file.empty()) continue;
+    inputs.push_back({"the URDF of " + std::string(instance.actuated ? "robot" : "object") + " '" +
+                          instance.name + "'",
+                      instance.source_file});
+  }
+  return inputs;
+}
+
+void CheckOutputPaths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
+  for (const NamedPath& output : outputs) CheckOutput(output);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    for (const NamedPath& input : inputs) {
+      if (SameFile(outputs[i].path, input.path))
+        throw std::invalid_argument(Quoted(outputs[i]) + " is the same file as " + Quoted(input) +
+                                    ": an output may not overwrite an input of the run");
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (SameFile(outputs[i].path, outputs[j].path))
+        throw std::invalid_argument(Quoted(outputs[j]) + " and " + Quoted(outputs[i]) +
+                                    " are the same file: give each output its own path");
+    }
+  }
+}
+
+void CheckOutputFolder(const NamedPath& folder) {
+  if (folder.path.empty())
+    throw std::invalid_argument(folder.name + ": the output folder path is empty");
+}
+
+}  // namespace quasidyn::cli
