@@ -3,7 +3,7 @@
 # or with sudo available). Safe to run again: it installs nothing that is present.
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build pkg-config clang-format clang-14 libclang-rt-14-dev
+  build-essential cmake ninja-build ccache pkg-config clang-format clang-14 libclang-rt-14-dev
   libeigen3-dev libyaml-cpp-dev liburdfdom-dev libfcl-dev libccd-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
   libsiconos-numerics-dev python3 python3-cvxopt

@@ -63,6 +63,8 @@ def main():
     include = re.compile(r'^\s*#\s*include\s+"quasidyn/(\w+)/')
     for name, deps, test_deps in layers:
         folder = os.path.join(root, "src", "quasidyn", name)
+        if not os.path.isdir(folder):  # a layer declared before its first file
+            continue
         allowed = {name} | closure(name, direct)
         test_allowed = allowed | {"testing"}
         for dep in test_deps:
