@@ -33,13 +33,18 @@ bool BuildQuasistaticLcp(const StepProblem& problem, QuasistaticLcp* out) {
   out->num_friction = nf;
   out->velocity_offset = problem.cost.tau_h;
   out->P_factor.solveInPlace(out->velocity_offset);
+  // P⁻¹Jᵀ and J P⁻¹ Jᵀ column by column: vector solves and products need no blocking buffer
+  // (Eigen's matrix-level ones take theirs from the heap beyond 128 KB, n_z ≈ 260 on
+  // arm_cubes), so a step allocates nothing. A column without contact is never touched (an
+  // n × 0 triangular solve binds a reference to null data, found by fuzz/step_fuzzer.cc).
   out->velocity_map = out->JT;
-  // Without contacts the map has no column, and Eigen's triangular solve of an n × 0 matrix
-  // binds a reference to its null data (undefined behaviour, found by fuzz/step_fuzzer.cc).
-  if (nz > 0) out->P_factor.solveInPlace(out->velocity_map);
-  // The velocity rows (w_n, w_f) = Jv + offset, then the E and (μ, −Eᵀ) couplings.
   out->lcp.M.resize(nz, nz);
-  out->lcp.M.noalias() = out->JT.transpose() * out->velocity_map;
+  for (int j = 0; j < nz; ++j) {
+    auto column = out->velocity_map.col(j);
+    out->P_factor.solveInPlace(column);
+    out->lcp.M.col(j).noalias() = out->JT.transpose() * column;
+  }
+  // The velocity rows (w_n, w_f) = Jv + offset, then the E and (μ, −Eᵀ) couplings.
   out->lcp.q.noalias() = out->JT.transpose() * out->velocity_offset;
   out->lcp.q += out->offset;
   for (int i = 0, f = 0; i < nc; ++i) {

@@ -16,24 +16,59 @@ namespace {
 constexpr double kParallelEdges = 1e-9;
 // Relative size of the tie between two axes' gaps, and between a direction and an axis.
 constexpr double kRelativeTie = 1e-12;
+// Relative size of a tie between two candidate closest pairs of separated boxes.
+constexpr double kSeparatedTie = 1e-13;
 
-// The closest pair of separated boxes over their corner–box and edge–edge pairs.
-ContactPoint SeparatedPair(const PosedBox3d& A, const PosedBox3d& B) {
-  double best = std::numeric_limits<double>::infinity();
+// A candidate closest pair of separated boxes, with the normal (from B to A) its features fix.
+struct SeparatedCandidate {
+  double distance = std::numeric_limits<double>::infinity();
   Eigen::Vector3d p_A = Eigen::Vector3d::Zero(), p_B = Eigen::Vector3d::Zero();
-  auto consider = [&](const Eigen::Vector3d& on_A, const Eigen::Vector3d& on_B) {
-    const double distance = (on_A - on_B).norm();
-    if (distance < best) {
-      best = distance;
-      p_A = on_A;
-      p_B = on_B;
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();
+};
+
+// A point p (world) outside `box` against the box: the closest box point and the unit
+// direction from it to p. Both come from the box frame, where the clamped coordinates are
+// exact: over a face (one coordinate clamped) the direction is that face's normal exactly,
+// not the difference of two world points divided by their distance, whose round-off grows
+// like ε_machine·|p|/distance as the boxes close in (1e-11 at 10 µm apart).
+SeparatedCandidate PointAgainstBox(const PosedBox3d& box, const Eigen::Vector3d& p_W) {
+  const Eigen::Vector3d p_S = box.X_WS.inverse() * p_W;
+  const Eigen::Vector3d clamped = p_S.cwiseMax(-box.half).cwiseMin(box.half);
+  const Eigen::Vector3d offset = p_S - clamped;  // zero on the coordinates inside the box
+  SeparatedCandidate c;
+  c.distance = offset.norm();
+  c.p_B = box.X_WS * clamped;
+  c.p_A = p_W;
+  if (c.distance > 0.0) {
+    int outside = 0, axis = 0;
+    for (int k = 0; k < 3; ++k) {
+      if (offset[k] != 0.0) {
+        ++outside;
+        axis = k;
+      }
     }
+    c.normal = outside == 1 ? Eigen::Vector3d((offset[axis] > 0.0 ? 1.0 : -1.0) * box.Axis(axis))
+                            : Eigen::Vector3d(box.X_WS.linear() * (offset / c.distance));
+  }
+  return c;
+}
+
+// The closest pair of separated boxes over their corner–box and edge–edge pairs. Where
+// several pairs are equally close (faces parallel and overlapping: corners against a face
+// and crossing edges all at the same distance), the first within a relative 1e-13 is kept:
+// A's corners against B, then B's corners against A, then the edge pairs, so the normal is a
+// face normal, exact, rather than one chosen by round-off.
+ContactPoint SeparatedPair(const PosedBox3d& A, const PosedBox3d& B, double tie) {
+  SeparatedCandidate best;
+  auto consider = [&](const SeparatedCandidate& c) {
+    if (c.distance < best.distance - tie) best = c;
   };
+  for (int i = 0; i < 8; ++i) consider(PointAgainstBox(B, A.Corner(i)));
   for (int i = 0; i < 8; ++i) {
-    const Eigen::Vector3d corner_A = A.Corner(i);
-    consider(corner_A, B.ClosestPoint(corner_A));
-    const Eigen::Vector3d corner_B = B.Corner(i);
-    consider(A.ClosestPoint(corner_B), corner_B);
+    SeparatedCandidate c = PointAgainstBox(A, B.Corner(i));
+    std::swap(c.p_A, c.p_B);
+    c.normal = -c.normal;
+    consider(c);
   }
   Eigen::Vector3d a0, a1, b0, b1;
   for (int e = 0; e < 12; ++e) {
@@ -41,14 +76,29 @@ ContactPoint SeparatedPair(const PosedBox3d& A, const PosedBox3d& B) {
     for (int f = 0; f < 12; ++f) {
       B.Edge(f, &b0, &b1);
       const SegmentClosestPoints closest = ClosestPointsOfSegments(a0, a1, b0, b1);
-      consider(closest.on_p, closest.on_q);
+      SeparatedCandidate c;
+      c.p_A = closest.on_p;
+      c.p_B = closest.on_q;
+      const Eigen::Vector3d difference = c.p_A - c.p_B;
+      c.distance = difference.norm();
+      if (!(c.distance < best.distance - tie)) continue;
+      // Two edges closest at inner points: the normal is along their cross product (exact);
+      // at an end of either, a corner–box pair above is at least as close.
+      const Eigen::Vector3d cross = (a1 - a0).cross(b1 - b0);
+      const double cross_norm = cross.norm();
+      if (cross_norm > kParallelEdges * (a1 - a0).norm() * (b1 - b0).norm()) {
+        c.normal = (cross.dot(difference) >= 0.0 ? 1.0 : -1.0) * cross / cross_norm;
+      } else {
+        c.normal = difference / c.distance;
+      }
+      best = c;
     }
   }
   ContactPoint c;
-  c.phi = best;
-  c.p_A = p_A;
-  c.p_B = p_B;
-  c.normal = best > 0.0 ? Eigen::Vector3d((p_A - p_B) / best) : Eigen::Vector3d::UnitZ();
+  c.phi = best.distance;
+  c.p_A = best.p_A;
+  c.p_B = best.p_B;
+  c.normal = best.normal;
   return c;
 }
 
@@ -101,7 +151,7 @@ ContactPoint BoxBoxDistance3d(const Eigen::Vector3d& size_A, const Eigen::Isomet
   }
 
   if (best.gap > 0.0) {
-    const ContactPoint separated = SeparatedPair(A, B);
+    const ContactPoint separated = SeparatedPair(A, B, kSeparatedTie * scale);
     if (separated.phi > kCoincidentCores) return separated;
   }
 

@@ -2,7 +2,7 @@
 // Signed distance of two bounded 3D shapes through FCL 0.7 (GJK for separated shapes, EPA
 // for penetrating ones; fcl::distance with enable_nearest_points and
 // enable_signed_distance). Used by narrow_phase_3d for the pairs without a closed form
-// (box–box, box–capsule, box–cylinder, cylinder–cylinder, cylinder–capsule, convex–any).
+// (box–cylinder, cylinder–cylinder, cylinder–capsule, convex–any).
 //
 // Accuracy, measured against the closed forms in fcl_distance_test.cc (FCL 0.7.0):
 //  * polytopes (box, convex): φ, witness points and normal exact to ~1e-9 m, separated

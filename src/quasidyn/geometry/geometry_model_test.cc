@@ -320,15 +320,16 @@ TEST(GeometryModel, SpatialQueryMatchesTheValidatingNarrowPhaseBitForBit) {
 }
 
 TEST(GeometryModel, FclFailureIsAFalseReturnNamingThePair) {
-  // A finger (box, body 2) pressing into a cube (box, body 1) on the ground: the pair goes
-  // through FCL, whose every call fails while the fault is set (fcl_fault_for_testing.h).
+  // A finger (cylinder, body 2) pressing into a cube (box, body 1) on the ground: the pair
+  // goes through FCL, whose every call fails while the fault is set (fcl_fault_for_testing.h).
   Scene scene;
   scene.planar = false;
   scene.bodies.resize(3);
   CollisionGeometry cube = Geometry("cube", 1, ShapeType::kBox);
   cube.shape.size = Vector3d(0.08, 0.08, 0.08);
-  CollisionGeometry finger = Geometry("finger", 2, ShapeType::kBox);
-  finger.shape.size = Vector3d(0.02, 0.02, 0.06);
+  CollisionGeometry finger = Geometry("finger", 2, ShapeType::kCylinder);
+  finger.shape.radius = 0.01;
+  finger.shape.length = 0.06;
   scene.geometries = {Geometry("ground", 0, ShapeType::kHalfSpace), cube, finger};
   const GeometryModel model(testing::Shared(scene));
   std::vector<Eigen::Isometry3d> X_WB(3, Eigen::Isometry3d::Identity());

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "quasidyn/geometry/box_box_3d.h"
+#include "quasidyn/geometry/capsule_box_3d.h"
 #include "quasidyn/geometry/closed_form_3d.h"
 #include "quasidyn/geometry/fcl_distance.h"
 #include "quasidyn/geometry/manifold_3d.h"
@@ -91,6 +93,17 @@ bool Distance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA, const Co
     *out = CapsuleCapsuleDistance3d(a.radius, a.length, X_WA, b.radius, b.length, X_WB);
     return true;
   }
+  if (a.type == ShapeType::kBox && b.type == ShapeType::kBox) {
+    *out = BoxBoxDistance3d(a.size, X_WA, b.size, X_WB);
+    return true;
+  }
+  if (a.type == ShapeType::kCapsule && b.type == ShapeType::kBox) {
+    *out = CapsuleBoxDistance3d(a.radius, a.length, X_WA, b.size, X_WB);
+    return true;
+  }
+  if (a.type == ShapeType::kBox && b.type == ShapeType::kCapsule) {
+    return FlippedDistance(ca, X_WA, cb, X_WB, out, failure);
+  }
   return Fcl(ca, X_WA, cb, X_WB, out, failure);
 }
 
@@ -100,7 +113,11 @@ bool PairUsesFcl3d(ShapeType a, ShapeType b) {
   if (a == ShapeType::kHalfSpace || b == ShapeType::kHalfSpace) return false;
   if (a == ShapeType::kSphere && b != ShapeType::kConvex) return false;
   if (b == ShapeType::kSphere && a != ShapeType::kConvex) return false;
-  return !(a == ShapeType::kCapsule && b == ShapeType::kCapsule);
+  const auto is = [&](ShapeType x, ShapeType y) {
+    return (a == x && b == y) || (a == y && b == x);
+  };
+  return !(is(ShapeType::kCapsule, ShapeType::kCapsule) || is(ShapeType::kBox, ShapeType::kBox) ||
+           is(ShapeType::kCapsule, ShapeType::kBox));
 }
 
 ContactPoint SignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,

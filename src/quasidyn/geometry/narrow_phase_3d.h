@@ -6,10 +6,10 @@
 // (φ > 0 separated, φ < 0 penetrating, unit normal from B to A, p_A − p_B = φ·normal).
 //
 // Pairs with a closed form (closed_form_3d.h), exact: sphere–sphere, sphere–box,
-// sphere–capsule, sphere–cylinder, capsule–capsule, and every bounded shape against a
-// half-space. Every other pair (box–box, box–capsule, box–cylinder, cylinder–cylinder,
-// cylinder–capsule, convex–anything bounded) goes through FCL (fcl_distance.h), accurate to
-// about kFclDistanceTolerance in φ. Either argument may be the half-space: swapping the
+// sphere–capsule, sphere–cylinder, capsule–capsule, box–box (box_box_3d.h), capsule–box
+// (capsule_box_3d.h), and every bounded shape against a half-space. Every other pair
+// (box–cylinder, cylinder–cylinder, cylinder–capsule, convex–anything bounded) goes through
+// FCL (fcl_distance.h), accurate to about kFclDistanceTolerance in φ. Either argument may be the half-space: swapping the
 // arguments swaps p_A and p_B and negates the normal.
 //
 // Two forms:

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/solvers/gauss_jordan_inverse.h"
 
 namespace quasidyn {
 namespace {
@@ -74,27 +75,70 @@ int LemkeSolver::LexicographicMinimumRow(double threshold, double tie_tolerance)
 // partial pivoting, discarding the rounding that rank-one updates accumulate over many pivots
 // (the product-form update's drift, Chvátal, "Linear Programming", 1983, ch. 24). False when
 // B is numerically singular.
+// Column of the tableau [I, −M, −d] of a basic variable, entry `equation`.
+double LemkeSolver::BasisEntry(const LcpProblem& problem, int variable, int equation) const {
+  const int n = n_;
+  if (variable < n) return variable == equation ? 1.0 : 0.0;
+  if (variable < 2 * n) return -problem.M(equation, variable - n);
+  return -1.0;
+}
+
+// B⁻¹ without factoring all of B. Its w columns are unit vectors e_i, so with Z the basis
+// rows holding z's or z0 (k of them) and T the k equations whose w is not basic, B x = b
+// splits into K x_Z = b_T with K = B(T, Z) (k × k), and x_r = b_i − B(i, Z) x_Z for the row r
+// holding w_i (the Schur complement of the identity block; Golub & Van Loan §3.2.10). So
+// B⁻¹(Z, T) = K⁻¹, B⁻¹(r, T) = −B(i, Z) K⁻¹, B⁻¹(r, i) = 1, and every other entry is 0.
+// K is inverted in place (gauss_jordan_inverse.h): O(k³ + (n − k) k²), no heap allocation.
 bool LemkeSolver::Refactor(const LcpProblem& problem) {
-  const int n = static_cast<int>(problem.q.size());
+  const int n = n_;
+  int k = 0;
+  std::fill(basic_row_of_w_.begin(), basic_row_of_w_.end(), -1);
   for (int row = 0; row < n; ++row) {
     const int variable = basis_[row];
     if (variable < n) {
-      basis_matrix_.col(row) = Eigen::VectorXd::Unit(n, variable);
+      basic_row_of_w_[variable] = row;
+    } else {
+      z_rows_[k++] = row;
+    }
+  }
+  for (int i = 0, t = 0; i < n; ++i) {
+    if (basic_row_of_w_[i] < 0) free_equations_[t++] = i;
+  }
+  for (int q = 0; q < k; ++q) {
+    const int variable = basis_[z_rows_[q]];
+    for (int p = 0; p < k; ++p) schur_(p, q) = BasisEntry(problem, variable, free_equations_[p]);
+  }
+  if (!InvertInPlace(k, &schur_, &schur_pivots_, &column_)) return false;
+  basis_inverse_.setZero();
+  for (int q = 0; q < k; ++q) {
+    for (int p = 0; p < k; ++p) basis_inverse_(z_rows_[q], free_equations_[p]) = schur_(q, p);
+  }
+  for (int i = 0; i < n; ++i) {
+    const int row = basic_row_of_w_[i];
+    if (row < 0) continue;
+    basis_inverse_(row, i) = 1.0;
+    // −B(i, Z) K⁻¹, one row at a time (a row-vector product, no blocking buffers).
+    for (int q = 0; q < k; ++q) coupling_[q] = -BasisEntry(problem, basis_[z_rows_[q]], i);
+    product_.head(k).noalias() = schur_.topLeftCorner(k, k).transpose() * coupling_.head(k);
+    for (int p = 0; p < k; ++p) basis_inverse_(row, free_equations_[p]) = product_[p];
+  }
+  // B itself, for one step of iterative refinement of B x = q (Higham, "Accuracy and
+  // Stability of Numerical Algorithms", 2002, ch. 12).
+  for (int row = 0; row < n; ++row) {
+    const int variable = basis_[row];
+    if (variable < n) {
+      basis_matrix_.col(row).setZero();
+      basis_matrix_(variable, row) = 1.0;
     } else if (variable < 2 * n) {
       basis_matrix_.col(row) = -problem.M.col(variable - n);
     } else {
       basis_matrix_.col(row).setConstant(-1.0);
     }
   }
-  basis_lu_.compute(basis_matrix_);
-  if (!(std::abs(basis_lu_.determinant()) > 0)) return false;
-  basis_inverse_ = basis_lu_.solve(identity_);  // as inverse(), without its temporary
-  // One step of iterative refinement of B x = q (Higham, "Accuracy and Stability of
-  // Numerical Algorithms", 2002, ch. 12).
-  basic_values_ = basis_lu_.solve(problem.q);
+  basic_values_.noalias() = basis_inverse_ * problem.q;
   residual_ = problem.q;
   residual_.noalias() -= basis_matrix_ * basic_values_;
-  correction_ = basis_lu_.solve(residual_);
+  correction_.noalias() = basis_inverse_ * residual_;
   basic_values_ += correction_;
   return basis_inverse_.allFinite() && basic_values_.allFinite();
 }
@@ -245,11 +289,15 @@ void LemkeSolver::Setup(int n, const LemkeSettings& settings) {
   n_ = n;
   basis_inverse_.resize(n, n);
   basis_matrix_.resize(n, n);
-  identity_.setIdentity(n, n);
-  basis_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
-  for (Eigen::VectorXd* v : {&basic_values_, &column_, &product_, &residual_, &correction_})
+  schur_.resize(n, n);
+  schur_pivots_.resize(n);
+  for (Eigen::VectorXd* v :
+       {&basic_values_, &column_, &product_, &residual_, &correction_, &coupling_})
     v->resize(n);
   basis_.resize(n);
+  basic_row_of_w_.resize(n);
+  z_rows_.resize(n);
+  free_equations_.resize(n);
   candidates_.reserve(n);
   survivors_.reserve(n);
   for (LcpResult& result : results_) {

@@ -9,7 +9,6 @@
 // Dense basis inverse with rank-one updates: O(n²) per pivot.
 
 #include <Eigen/Core>
-#include <Eigen/LU>
 #include <string>
 #include <vector>
 
@@ -84,6 +83,8 @@ class LemkeSolver {
   void EnteringColumn(const LcpProblem& problem, int variable);
   // B⁻¹ and B⁻¹q recomputed from the current basis; false if B is singular.
   bool Refactor(const LcpProblem& problem);
+  // Entry `equation` of the column of basic variable `variable` in [I, −M, −d].
+  double BasisEntry(const LcpProblem& problem, int variable, int equation) const;
 
   int n_ = -1;
   LemkeSettings settings_;
@@ -96,9 +97,14 @@ class LemkeSolver {
   Eigen::VectorXd product_, residual_, correction_;
   std::vector<int> basis_;  // variable in each row: w_i = i, z_i = n + i, z0 = 2n
   std::vector<int> candidates_, survivors_;
-  Eigen::MatrixXd basis_matrix_;  // B, for refactorisation
-  Eigen::MatrixXd identity_;      // I (n × n): B⁻¹ = B⁻¹ I
-  Eigen::PartialPivLU<Eigen::MatrixXd> basis_lu_;
+  Eigen::MatrixXd basis_matrix_;  // B, for the refinement of a refactorisation
+  // Refactorisation scratch: K = B(T, Z) and its inverse (leading k × k block), the pivot rows
+  // of its elimination, the basis row of each basic w_i (−1 if not basic), the basis rows of
+  // the basic z's and z0, the equations T whose w is not basic, one row of B(i, Z).
+  Eigen::MatrixXd schur_;
+  Eigen::VectorXi schur_pivots_;
+  std::vector<int> basic_row_of_w_, z_rows_, free_equations_;
+  Eigen::VectorXd coupling_;
 };
 
 // Convenience: a fresh solver per call.
