@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numbers>
 #include <random>
 #include <vector>
@@ -185,6 +186,39 @@ TEST(BoxBoxDistance3d, AllocatesNothing) {
   }
   EXPECT_EQ(counter.count(), 0);
   EXPECT_TRUE(std::isfinite(sum));
+}
+
+// Boxes micrometres apart far from the origin: the normal is the face normal (or the edges'
+// cross product) to round-off, not (p_A − p_B)/φ, whose error ε_machine·|p|/φ is 1e-10 here
+// (and made the contact derivatives noisy, docs/gradients.md "Known gaps").
+TEST(BoxBoxDistance3d, NormalOfNearlyTouchingBoxesIsExactFarFromTheOrigin) {
+  // A few roundings of the rotation products that make the poses.
+  const double kRotationRoundOff = 16 * std::numeric_limits<double>::epsilon();
+  const Vector3d size(0.08, 0.06, 0.05);
+  const Vector3d far(1.3, -0.7, 0.9);
+  const Eigen::Isometry3d X_B = Pose(far, 0.3, Vector3d(1, 2, 3));
+  for (double gap : {1e-6, 1e-5, 1e-4}) {
+    // Parallel faces: A is B shifted along B's z axis by the height plus the gap, and slid.
+    Eigen::Isometry3d X_A = X_B;
+    X_A.translation() += X_B.linear() * Vector3d(0.011, -0.007, 0.05 + gap);
+    const ContactPoint faces = BoxBoxDistance3d(size, X_A, size, X_B);
+    EXPECT_NEAR(faces.phi, gap, 1e-15);
+    EXPECT_LT((faces.normal - X_B.linear().col(2)).norm(), kRotationRoundOff) << gap;
+    // Crossing edges: B turned 45° about x (its top is an edge along x), A turned 45° about
+    // y (its bottom is an edge along y), A above B.
+    const Eigen::Matrix3d R = X_B.linear();
+    const Eigen::Isometry3d X_Bedge =
+        Pose(far) *
+        Eigen::Isometry3d(R * Eigen::AngleAxisd(std::numbers::pi / 4, Vector3d::UnitX()));
+    Eigen::Isometry3d X_E =
+        Pose(far) *
+        Eigen::Isometry3d(R * Eigen::AngleAxisd(std::numbers::pi / 4, Vector3d::UnitY()));
+    const double reach = (0.03 + 0.025) / std::sqrt(2.0) + (0.04 + 0.025) / std::sqrt(2.0);
+    X_E.translation() = far + R * Vector3d(0.0, 0.0, reach + gap);
+    const ContactPoint edges = BoxBoxDistance3d(size, X_E, size, X_Bedge);
+    EXPECT_NEAR(edges.phi, gap, 1e-15);
+    EXPECT_LT((edges.normal - R.col(2)).norm(), kRotationRoundOff) << gap;
+  }
 }
 
 }  // namespace
