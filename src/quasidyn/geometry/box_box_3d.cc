@@ -1,6 +1,7 @@
 #include "quasidyn/geometry/box_box_3d.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -55,10 +56,17 @@ SeparatedCandidate PointAgainstBox(const PosedBox3d& box, const Eigen::Vector3d&
 
 // The closest pair of separated boxes over their corner–box and edge–edge pairs. Where
 // several pairs are equally close (faces parallel and overlapping: corners against a face
-// and crossing edges all at the same distance), the first within a relative 1e-13 is kept:
-// A's corners against B, then B's corners against A, then the edge pairs, so the normal is a
-// face normal, exact, rather than one chosen by round-off.
-ContactPoint SeparatedPair(const PosedBox3d& A, const PosedBox3d& B, double tie) {
+// and crossing edges all at the same distance), the first within `tie` is kept: A's corners
+// against B, then B's corners against A, then the edge pairs, so the normal is a face normal,
+// exact, rather than one chosen by round-off.
+// Edge pairs are pruned by the separating axis n (from B toward A, gap g > 0 between A's
+// lowest and B's highest level along n): any p_A ∈ A, p_B ∈ B have
+//   |p_A − p_B| >= n·(p_A − p_B) = (n·p_A − low_A) + g + (high_B − n·p_B),
+// so an edge of A whose lowest end lies more than d − g above low_A (d the closest distance
+// found so far), or an edge of B whose highest end lies more than d − g below high_B, cannot
+// hold a closer point. Face on face this leaves the 4 × 4 edges of the two facing faces.
+ContactPoint SeparatedPair(const PosedBox3d& A, const PosedBox3d& B, const Eigen::Vector3d& n,
+                           double gap, double tie, double margin) {
   SeparatedCandidate best;
   auto consider = [&](const SeparatedCandidate& c) {
     if (c.distance < best.distance - tie) best = c;
@@ -70,12 +78,20 @@ ContactPoint SeparatedPair(const PosedBox3d& A, const PosedBox3d& B, double tie)
     c.normal = -c.normal;
     consider(c);
   }
-  Eigen::Vector3d a0, a1, b0, b1;
+  const double reach = best.distance - gap + margin;
+  const double low_A = n.dot(A.Centre()) - A.Radius(n);
+  const double high_B = n.dot(B.Centre()) + B.Radius(n);
+  std::array<Eigen::Vector3d, 12> a0, a1, b0, b1;
+  int edges_A = 0, edges_B = 0;
   for (int e = 0; e < 12; ++e) {
-    A.Edge(e, &a0, &a1);
-    for (int f = 0; f < 12; ++f) {
-      B.Edge(f, &b0, &b1);
-      const SegmentClosestPoints closest = ClosestPointsOfSegments(a0, a1, b0, b1);
+    A.Edge(e, &a0[edges_A], &a1[edges_A]);
+    if (std::min(n.dot(a0[edges_A]), n.dot(a1[edges_A])) - low_A <= reach) ++edges_A;
+    B.Edge(e, &b0[edges_B], &b1[edges_B]);
+    if (high_B - std::max(n.dot(b0[edges_B]), n.dot(b1[edges_B])) <= reach) ++edges_B;
+  }
+  for (int e = 0; e < edges_A; ++e) {
+    for (int f = 0; f < edges_B; ++f) {
+      const SegmentClosestPoints closest = ClosestPointsOfSegments(a0[e], a1[e], b0[f], b1[f]);
       SeparatedCandidate c;
       c.p_A = closest.on_p;
       c.p_B = closest.on_q;
@@ -84,9 +100,9 @@ ContactPoint SeparatedPair(const PosedBox3d& A, const PosedBox3d& B, double tie)
       if (!(c.distance < best.distance - tie)) continue;
       // Two edges closest at inner points: the normal is along their cross product (exact);
       // at an end of either, a corner–box pair above is at least as close.
-      const Eigen::Vector3d cross = (a1 - a0).cross(b1 - b0);
+      const Eigen::Vector3d cross = (a1[e] - a0[e]).cross(b1[f] - b0[f]);
       const double cross_norm = cross.norm();
-      if (cross_norm > kParallelEdges * (a1 - a0).norm() * (b1 - b0).norm()) {
+      if (cross_norm > kParallelEdges * (a1[e] - a0[e]).norm() * (b1[f] - b0[f]).norm()) {
         c.normal = (cross.dot(difference) >= 0.0 ? 1.0 : -1.0) * cross / cross_norm;
       } else {
         c.normal = difference / c.distance;
@@ -151,7 +167,12 @@ ContactPoint BoxBoxDistance3d(const Eigen::Vector3d& size_A, const Eigen::Isomet
   }
 
   if (best.gap > 0.0) {
-    const ContactPoint separated = SeparatedPair(A, B, kSeparatedTie * scale);
+    // Pruning margin: the round-off of the projections of world points (|p| up to about
+    // |centre| + size), far below any distance that matters.
+    const double margin =
+        1e-12 * (scale + A.Centre().cwiseAbs().maxCoeff() + B.Centre().cwiseAbs().maxCoeff());
+    const ContactPoint separated =
+        SeparatedPair(A, B, best.n, best.gap, kSeparatedTie * scale, margin);
     if (separated.phi > kCoincidentCores) return separated;
   }
 

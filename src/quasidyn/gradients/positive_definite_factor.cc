@@ -103,22 +103,39 @@ Eigen::MatrixXd PositiveDefiniteFactor::SolveTranspose(const Eigen::MatrixXd& B)
 
 Eigen::VectorXd PositiveDefiniteFactor::InverseQuadraticForms(const Eigen::MatrixXd& G) const {
   CheckFactored("InverseQuadraticForms", "G has columns:", G.cols(), size_);
-  Eigen::VectorXd forms = Eigen::VectorXd::Zero(G.rows());
-  std::vector<double> w;
-  for (const Block& b : blocks_) {
-    w.resize(b.size);
-    for (int j = 0; j < G.rows(); ++j) {
-      bool touches = false;  // does row j have a non-zero in this block?
-      for (int i = 0; i < b.size; ++i) {
-        w[i] = G(j, b.start + i);
-        touches = touches || w[i] != 0.0;
-      }
-      if (!touches) continue;
-      ForwardSubstitute(b, w.data());
-      for (int i = 0; i < b.size; ++i) forms[j] += w[i] * w[i];
-    }
-  }
+  SparseRows rows;
+  WhitenRows(G, &rows);
+  Eigen::VectorXd forms(G.rows());
+  for (int j = 0; j < G.rows(); ++j) forms[j] = rows.SquaredNorm(j);
   return forms;
+}
+
+void PositiveDefiniteFactor::WhitenRows(const Eigen::MatrixXd& G, SparseRows* out) const {
+  CheckFactored("WhitenRows", "G has columns:", G.cols(), size_);
+  const int m = static_cast<int>(G.rows());
+  out->start.assign(1, 0);
+  out->index.clear();
+  out->value.clear();
+  for (int j = 0; j < m; ++j) {
+    for (const Block& b : blocks_) {
+      bool touches = false;  // does row j have a non-zero in this block?
+      for (int i = 0; i < b.size && !touches; ++i) touches = G(j, b.start + i) != 0.0;
+      if (!touches) continue;
+      const size_t first = out->value.size();
+      for (int i = 0; i < b.size; ++i) {
+        out->index.push_back(b.start + i);
+        out->value.push_back(G(j, b.start + i));
+      }
+      ForwardSubstitute(b, out->value.data() + first);
+    }
+    out->start.push_back(static_cast<int>(out->value.size()));
+  }
+}
+
+double PositiveDefiniteFactor::SparseRows::SquaredNorm(int row) const {
+  double sum = 0.0;
+  for (int k = start[row]; k < start[row + 1]; ++k) sum += value[k] * value[k];
+  return sum;
 }
 
 Eigen::MatrixXd PositiveDefiniteFactor::Solve(const Eigen::MatrixXd& X) const {

@@ -37,6 +37,18 @@ class PositiveDefiniteFactor {
   // over the blocks the row touches only (a pyramid row of the step touches two bodies).
   Eigen::VectorXd InverseQuadraticForms(const Eigen::MatrixXd& G) const;
 
+  // The whitened rows w_j = C⁻ᵀ g_jᵀ = L⁻¹ g_jᵀ of every row g_j of G (m × n), sparse: row j
+  // keeps the entries of the blocks it touches (a pyramid row of the step touches two bodies,
+  // so w_j has about a dozen entries), in CSR form: entries start[j] … start[j + 1] − 1 of
+  // index (ascending) and value. |w_j|² = g_j P⁻¹ g_jᵀ, and C⁻ᵀ G_𝒜ᵀ G_𝒜 C⁻¹ = Σ_{j∈𝒜} w_j w_jᵀ.
+  struct SparseRows {
+    std::vector<int> start;  // m + 1
+    std::vector<int> index;
+    std::vector<double> value;
+    double SquaredNorm(int row) const;
+  };
+  void WhitenRows(const Eigen::MatrixXd& G, SparseRows* out) const;
+
   // C⁻¹ X = L⁻ᵀ X (X: n × c), so C⁻¹ C⁻ᵀ B = P⁻¹ B.
   Eigen::MatrixXd Solve(const Eigen::MatrixXd& X) const;
 

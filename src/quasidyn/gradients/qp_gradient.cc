@@ -79,26 +79,33 @@ QpSensitivity::QpSensitivity(const Scene* scene_pointer, double time_step,
     throw std::invalid_argument("QpSensitivity: time step must be finite and > 0");
   const int n = scene.nv, m = static_cast<int>(data.G.rows());
   range_space_ = P_factor_.Factor(data.P);
-  if (m > 0)
-    active_ =
-        SelectActive(data, v, beta,
-                     range_space_ ? DelassusDiagonal(data, P_factor_) : RegularizedDelassus(data));
+  if (range_space_) {
+    // The whitened rows w_j = C⁻ᵀ g_jᵀ, once: d_j = |w_j|² and M = Σ_{j∈𝒜} w_j w_jᵀ.
+    P_factor_.WhitenRows(data.G, &whitened_);
+    if (m > 0) {
+      Eigen::VectorXd delassus(m);
+      for (int j = 0; j < m; ++j) delassus[j] = whitened_.SquaredNorm(j);
+      active_ = SelectActive(data, v, beta, delassus);
+    }
+  } else if (m > 0) {
+    active_ = SelectActive(data, v, beta, RegularizedDelassus(data));
+  }
   const int na = static_cast<int>(active_.size());
-  std::vector<Eigen::Triplet<double>> entries;
-  for (int c = 0; c < n; ++c)  // down the columns of G (stored by columns)
-    for (int r = 0; r < na; ++r)
-      if (data.G(active_[r], c) != 0) entries.emplace_back(c, r, data.G(active_[r], c));
-  G_active_transpose_.resize(n, na);
-  G_active_transpose_.setFromTriplets(entries.begin(), entries.end());
   kkt_rank_ = n;
   if (!range_space_ || na == 0) return;
 
-  // M = W Wᵀ = C⁻ᵀ (G_𝒜ᵀ G_𝒜) C⁻¹, the inner product sparse (a pyramid row touches two bodies).
-  const Eigen::MatrixXd normal_matrix =
-      Eigen::SparseMatrix<double>(G_active_transpose_ * G_active_transpose_.transpose()).toDense();
-  const Eigen::MatrixXd half = P_factor_.SolveTranspose(normal_matrix);  // C⁻ᵀ S
-  Eigen::MatrixXd M = P_factor_.SolveTranspose(half.transpose());  // C⁻ᵀ S C⁻¹ (S = Sᵀ)
-  M = 0.5 * (M + M.transpose()).eval();
+  // M = W Wᵀ = C⁻ᵀ (G_𝒜ᵀ G_𝒜) C⁻¹ = Σ_{j∈𝒜} w_j w_jᵀ, outer products of sparse rows (a
+  // pyramid row touches two bodies).
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(n, n);
+  for (int j : active_) {
+    const int begin = whitened_.start[j], end = whitened_.start[j + 1];
+    for (int a = begin; a < end; ++a) {
+      const double w_a = whitened_.value[a];
+      if (w_a == 0.0) continue;
+      for (int b = begin; b < end; ++b)
+        M(whitened_.index[b], whitened_.index[a]) += w_a * whitened_.value[b];
+    }
+  }
   M_factor_.compute(M);
   const Eigen::VectorXd D = M_factor_.vectorD();
   const double largest = D.cwiseAbs().maxCoeff();
@@ -144,14 +151,16 @@ Eigen::MatrixXd QpSensitivity::SolveRangeSpace(const Eigen::MatrixXd& r1,
   while (r2_columns > 0 && r2_transposed.row(r2_columns - 1).cwiseAbs().maxCoeff() == 0)
     --r2_columns;
   if (r2_columns > 0) {
-    // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂ with W r₂ = C⁻ᵀ (G_𝒜ᵀ r₂). (G_𝒜ᵀ r₂)ᵀ = Σ_r r₂,rᵀ G_𝒜,r is
-    // accumulated by contiguous columns, one per non-zero of G_𝒜 (two bodies per row).
-    Eigen::MatrixXd Gt_r2_transposed = Eigen::MatrixXd::Zero(r2_columns, y.rows());
-    for (int r = 0; r < G_active_transpose_.outerSize(); ++r)
-      for (Eigen::SparseMatrix<double>::InnerIterator it(G_active_transpose_, r); it; ++it)
-        Gt_r2_transposed.col(it.index()) += it.value() * r2_transposed.col(r).head(r2_columns);
-    Eigen::MatrixXd z =
-        M_factor_.transpositionsP() * P_factor_.SolveTranspose(Gt_r2_transposed.transpose());
+    // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂ with W r₂ = Σ_{r∈𝒜} w_r r₂,r (the whitened rows, sparse),
+    // accumulated transposed: (W r₂)ᵀ gains r₂,rᵀ w_r,k in column k, a contiguous column.
+    Eigen::MatrixXd W_r2_transposed = Eigen::MatrixXd::Zero(r2_columns, y.rows());
+    for (int r = 0; r < static_cast<int>(active_.size()); ++r) {
+      const int j = active_[r];
+      for (int k = whitened_.start[j]; k < whitened_.start[j + 1]; ++k)
+        W_r2_transposed.col(whitened_.index[k]) +=
+            whitened_.value[k] * r2_transposed.col(r).head(r2_columns);
+    }
+    Eigen::MatrixXd z = M_factor_.transpositionsP() * W_r2_transposed.transpose();
     // D⁺ is zero past the last kept pivot, so only the leading block of L enters: the first
     // rows of L⁻¹ z need only L's leading block, the rest are multiplied by zero, and the
     // back substitution of a vector zero past the block stays zero there.
@@ -178,7 +187,8 @@ Eigen::MatrixXd QpSensitivity::SolveFullKkt(const Eigen::MatrixXd& r1,
   const int n = scene_->nv, na = static_cast<int>(active_.size());
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + na, n + na);
   kkt.topLeftCorner(n, n) = data_->P;
-  const Eigen::MatrixXd G_active = G_active_transpose_.transpose().toDense();
+  Eigen::MatrixXd G_active(na, n);
+  for (int r = 0; r < na; ++r) G_active.row(r) = data_->G.row(active_[r]);
   kkt.topRightCorner(n, na) = G_active.transpose();
   kkt.bottomLeftCorner(na, n) = G_active;
   Eigen::MatrixXd rhs(n + na, r1.cols());

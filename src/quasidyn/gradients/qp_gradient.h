@@ -95,8 +95,8 @@ class QpSensitivity {
   const PyramidStepData* data_;
   Eigen::VectorXd beta_;
   std::vector<int> active_;
-  Eigen::SparseMatrix<double> G_active_transpose_;  // G_𝒜ᵀ (n_v × |𝒜|, by columns)
-  int kkt_rank_ = 0;                                // n_v + rank(G_𝒜) on the range-space path
+  PositiveDefiniteFactor::SparseRows whitened_;  // w_j = C⁻ᵀ g_jᵀ, every row (range space)
+  int kkt_rank_ = 0;                             // n_v + rank(G_𝒜) on the range-space path
   bool range_space_ = false;  // P positive definite: the whitened velocity-space path
   PositiveDefiniteFactor P_factor_;
   int M_rank_ = 0;
