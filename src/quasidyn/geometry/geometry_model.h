@@ -19,8 +19,8 @@
 // query of the same or similar poses allocates nothing, except inside FCL/libccd for the
 // pairs that go through FCL (box–cylinder, cylinder–cylinder, cylinder–capsule,
 // convex–bounded; narrow_phase_3d.h): libccd's GJK/EPA allocate on every call, 2
-// allocations for a separated pair and from 16 to about 150 for a penetrating one (fcl_distance.h; geometry_model_allocation_test.cc checks that a query
-// makes exactly its FCL pairs' allocations).
+// allocations for a separated pair and from 16 to about 150 for a penetrating one (fcl_distance.h;
+// geometry_model_allocation_test.cc checks that a query makes exactly its FCL pairs' allocations).
 
 #include <Eigen/Geometry>
 #include <memory>

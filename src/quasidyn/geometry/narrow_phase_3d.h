@@ -9,8 +9,8 @@
 // sphere–capsule, sphere–cylinder, capsule–capsule, box–box (box_box_3d.h), capsule–box
 // (capsule_box_3d.h), and every bounded shape against a half-space. Every other pair
 // (box–cylinder, cylinder–cylinder, cylinder–capsule, convex–anything bounded) goes through
-// FCL (fcl_distance.h), accurate to about kFclDistanceTolerance in φ. Either argument may be the half-space: swapping the
-// arguments swaps p_A and p_B and negates the normal.
+// FCL (fcl_distance.h), accurate to about kFclDistanceTolerance in φ. Either argument may be the
+// half-space: swapping the arguments swaps p_A and p_B and negates the normal.
 //
 // Two forms:
 //  * on Shapes: validating (shape_validation.h) on every call. Bad input throws
