@@ -57,6 +57,7 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
   const double density = static_cast<double>(problem.G.nonZeros() + problem.Q.nonZeros()) /
                          std::max<double>(1.0, static_cast<double>(m) * n + double(n) * n);
   sparse_ = n >= settings.sparse_min_variables && density <= settings.sparse_max_density;
+  small_ = !sparse_ && n <= kSmallDense && m <= kSmallDense;
   for (VectorXd* v : {&correction_, &residual_, &Qx_, &Gtz_, &r_d_, &rhs_, &dx_}) v->resize(n);
   for (VectorXd* v :
        {&weights_, &product_m_, &Gx_, &r_p_, &ds_, &dz_, &ds_affine_, &dz_affine_, &rc_, &scratch_})
@@ -191,7 +192,11 @@ bool QpSolver::FactorReduced() {
   if (!sparse_) {
     scaled_G_.noalias() = weights_.asDiagonal() * dense_G_;
     reduced_ = dense_Q_;
-    reduced_.noalias() += dense_G_.transpose() * scaled_G_;
+    if (small_) {
+      reduced_.noalias() += dense_G_.transpose().lazyProduct(scaled_G_);
+    } else {
+      reduced_.noalias() += dense_G_.transpose() * scaled_G_;
+    }
     reduced_.diagonal().array() += delta;
     dense_factor_.compute(reduced_);
     return dense_factor_.info() == Eigen::Success;
@@ -214,6 +219,8 @@ void QpSolver::SolveReduced(const VectorXd& rhs, VectorXd& out) {
     const VectorXd& target = pass == 0 ? rhs : residual_;
     if (sparse_) {
       sparse_factor_.SolveInto(target, &correction_);
+    } else if (small_) {
+      SolveSmallDense(target, &correction_);
     } else {
       correction_ = dense_factor_.solve(target);
     }
@@ -229,12 +236,35 @@ void QpSolver::SolveReduced(const VectorXd& rhs, VectorXd& out) {
       problem_.Q.Multiply(out, &residual_);
       problem_.G.MultiplyTransposeAdd(product_m_, &residual_);
     } else {
-      product_m_.noalias() = dense_G_ * out;
+      MultiplyG(out, product_m_);
       product_m_.array() *= weights_.array();
-      residual_.noalias() = dense_Q_ * out;
-      residual_.noalias() += dense_G_.transpose() * product_m_;
+      MultiplyQ(out, residual_);
+      if (small_) {
+        residual_.noalias() += dense_G_.transpose().lazyProduct(product_m_);
+      } else {
+        residual_.noalias() += dense_G_.transpose() * product_m_;
+      }
     }
     residual_ = rhs - residual_;
+  }
+}
+
+// L Lᵀ x = b by substitution with the Cholesky factor L of the reduced matrix: for a few
+// variables plain loops beat a general triangular solve, whose set-up costs more than the
+// arithmetic.
+void QpSolver::SolveSmallDense(const VectorXd& b, VectorXd* x) const {
+  const Eigen::MatrixXd& L = dense_factor_.matrixLLT();  // lower triangle holds L
+  const int n = static_cast<int>(b.size());
+  double* y = x->data();
+  for (int i = 0; i < n; ++i) {
+    double sum = b[i];
+    for (int k = 0; k < i; ++k) sum -= L(i, k) * y[k];
+    y[i] = sum / L(i, i);
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    double sum = y[i];
+    for (int k = i + 1; k < n; ++k) sum -= L(k, i) * y[k];
+    y[i] = sum / L(i, i);
   }
 }
 
@@ -243,6 +273,8 @@ void QpSolver::SolveReduced(const VectorXd& rhs, VectorXd& out) {
 void QpSolver::MultiplyG(const VectorXd& in, VectorXd& out) const {
   if (sparse_) {
     problem_.G.Multiply(in, &out);
+  } else if (small_) {
+    out.noalias() = dense_G_.lazyProduct(in);
   } else {
     out.noalias() = dense_G_ * in;
   }
@@ -251,6 +283,8 @@ void QpSolver::MultiplyG(const VectorXd& in, VectorXd& out) const {
 void QpSolver::MultiplyGt(const VectorXd& in, VectorXd& out) const {
   if (sparse_) {
     problem_.G.MultiplyTranspose(in, &out);
+  } else if (small_) {
+    out.noalias() = dense_G_.transpose().lazyProduct(in);
   } else {
     out.noalias() = dense_G_.transpose() * in;
   }
@@ -259,6 +293,8 @@ void QpSolver::MultiplyGt(const VectorXd& in, VectorXd& out) const {
 void QpSolver::MultiplyQ(const VectorXd& in, VectorXd& out) const {
   if (sparse_) {
     problem_.Q.Multiply(in, &out);
+  } else if (small_) {
+    out.noalias() = dense_Q_.lazyProduct(in);
   } else {
     out.noalias() = dense_Q_ * in;
   }

@@ -115,6 +115,7 @@ class QpSolver {
   void CopySparseValues();
   bool FactorReduced();
   void SolveReduced(const Eigen::VectorXd& rhs, Eigen::VectorXd& out);
+  void SolveSmallDense(const Eigen::VectorXd& b, Eigen::VectorXd* x) const;
   void MultiplyG(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
   void MultiplyGt(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
   void MultiplyQ(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
@@ -124,6 +125,10 @@ class QpSolver {
   QpResult result_;
   bool ready_ = false;
   bool sparse_ = false;
+  // Dense path with n, m <= kSmallDense: coefficient-wise products and plain substitution,
+  // whose cost is the arithmetic (the blocked kernels' set-up dominates at these sizes).
+  static constexpr int kSmallDense = 24;
+  bool small_ = false;
   Eigen::VectorXd weights_;  // z/s
   // G as a dense matrix: the products of the dense path, and the starting point's Gᵀh and
   // G x₀ on both paths.
