@@ -191,7 +191,19 @@ bool DifferentiateStepData(const ContactModel& model, const FormulationSettings&
                            const ContactSet& contacts, const Eigen::VectorXd& v,
                            const Eigen::VectorXd& lambda, double data_step,
                            StepDataContraction* out, std::string* failure) {
+  ChainKinematics kinematics(model.scene_ptr());
+  return DifferentiateStepData(model, settings, q, u, contacts, v, lambda, data_step, &kinematics,
+                               out, failure);
+}
+
+bool DifferentiateStepData(const ContactModel& model, const FormulationSettings& settings,
+                           const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                           const ContactSet& contacts, const Eigen::VectorXd& v,
+                           const Eigen::VectorXd& lambda, double data_step,
+                           ChainKinematics* kinematics_pointer, StepDataContraction* out,
+                           std::string* failure) {
   constexpr const char* kWhere = "DifferentiateStepData";
+  QUASIDYN_CHECK_ARGUMENT(kinematics_pointer != nullptr, kWhere, "kinematics is null");
   QUASIDYN_CHECK_ARGUMENT(out != nullptr, kWhere, "out is null");
   CheckPositive(kWhere, "data_step", data_step);
   const Scene& scene = model.scene();
@@ -226,7 +238,7 @@ bool DifferentiateStepData(const ContactModel& model, const FormulationSettings&
 
   // Only what a direction moves changes: a contact or object body whose pose does not depend
   // on the direction's joint keeps its terms exactly (zero derivative). Per joint, once.
-  ChainKinematics kinematics(model.scene_ptr());
+  ChainKinematics& kinematics = *kinematics_pointer;
   std::vector<MovedTerms> moved(scene.joints.size());
   bool any_moved = false;
   for (int j = 0; j < static_cast<int>(scene.joints.size()); ++j) {

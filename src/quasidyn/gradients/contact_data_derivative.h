@@ -51,6 +51,7 @@
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/gradients/chain_kinematics.h"
 
 namespace quasidyn {
 
@@ -79,5 +80,15 @@ bool DifferentiateStepData(const ContactModel& model, const FormulationSettings&
                            const ContactSet& contacts, const Eigen::VectorXd& v,
                            const Eigen::VectorXd& lambda, double data_step,
                            StepDataContraction* out, std::string* failure);
+
+// The same with the chain kinematics of the model's scene supplied by the caller
+// (ChainKinematics(model.scene_ptr()), kept from one call to the next so that a call builds
+// none): its configuration is set to q here.
+bool DifferentiateStepData(const ContactModel& model, const FormulationSettings& settings,
+                           const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                           const ContactSet& contacts, const Eigen::VectorXd& v,
+                           const Eigen::VectorXd& lambda, double data_step,
+                           ChainKinematics* kinematics, StepDataContraction* out,
+                           std::string* failure);
 
 }  // namespace quasidyn

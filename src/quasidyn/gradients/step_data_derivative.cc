@@ -12,14 +12,21 @@
 namespace quasidyn {
 
 PyramidStepData BuildPyramidStepData(const StepProblem& problem) {
+  PyramidStepData data;
+  BuildPyramidStepData(problem, &data);
+  return data;
+}
+
+void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out) {
+  PyramidStepData& data = *out;
   const ContactSet& contacts = problem.contacts;
   const double h = problem.settings.time_step;
   const int nd = contacts.ray_count(), tangents = contacts.tangent_count();
-  PyramidStepData data;
   problem.cost.P.ToDense(&data.P);
   data.tau_h = problem.cost.tau_h;
-  data.G = Eigen::MatrixXd::Zero(contacts.size() * nd, contacts.nv());
+  data.G.setZero(contacts.size() * nd, contacts.nv());
   data.offset.resize(contacts.size() * nd);
+  data.contact_keys.resize(contacts.size());
   int row = 0, contact_row = 0;
   for (int i = 0; i < contacts.size(); ++i) {
     const Contact& c = contacts[i];
@@ -27,9 +34,15 @@ PyramidStepData BuildPyramidStepData(const StepProblem& problem) {
     const ContactSet::RowMap J_n = contacts.NormalJacobian(i);
     const ContactSet::RowsMap J_d = contacts.RayJacobian(i);
     const ContactSet::RaysMap rays = contacts.Rays(i);
-    PyramidStepData::ContactKey key{
-        c.geometry_a, c.geometry_b, row,   nd,
-        contact_row,  c.p_A,        c.p_B, Eigen::MatrixXd(nd, 1 + tangents)};
+    PyramidStepData::ContactKey& key = data.contact_keys[i];
+    key.geometry_a = c.geometry_a;
+    key.geometry_b = c.geometry_b;
+    key.first_row = row;
+    key.rows = nd;
+    key.first_contact_row = contact_row;
+    key.p_A = c.p_A;
+    key.p_B = c.p_B;
+    key.ray_map.resize(nd, 1 + tangents);
     for (int j = 0; j < nd; ++j) {
       for (size_t k = 0; k < columns.size(); ++k) {
         const int col = static_cast<int>(k);
@@ -40,12 +53,10 @@ PyramidStepData BuildPyramidStepData(const StepProblem& problem) {
       key.ray_map(j, 1) = c.friction * c.tangent1.dot(rays.col(j));
       if (tangents == 2) key.ray_map(j, 2) = c.friction * c.tangent2.dot(rays.col(j));
     }
-    data.contact_keys.push_back(std::move(key));
     row += nd;
     contact_row += 1 + tangents;
   }
   data.contact_rows = contact_row;
-  return data;
 }
 
 bool BuildPyramidStepData(const ContactModel& model, ContactData* contact_data,

@@ -59,6 +59,8 @@ struct PyramidStepData {
 
 // The data of a step from its contact set and cost (dynamics/step_problem.h).
 PyramidStepData BuildPyramidStepData(const StepProblem& problem);
+// The same into *out, reusing its storage (no allocation when the sizes repeat).
+void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out);
 
 // Runs model.Compute(q) into *contact_data and builds the data (u of size n_q,a) into *out;
 // false (with *failure) when the contact query fails.

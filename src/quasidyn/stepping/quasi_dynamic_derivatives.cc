@@ -122,11 +122,13 @@ void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
   const Eigen::VectorXd& q = data.q_;
   const Eigen::VectorXd& u = data.u_;
   const Eigen::VectorXd& v = data.solution_.v;
-  StepDataContraction contraction;
+  StepDataContraction& contraction = data.contraction_;
   std::string failure;
   const auto contract = [&](const Eigen::VectorXd& lambda) {
+    if (data.chain_kinematics_ == nullptr)
+      data.chain_kinematics_ = std::make_unique<ChainKinematics>(scene_ptr());
     if (DifferentiateStepData(contact_, settings(), q, u, contacts, v, lambda, kDataStep,
-                              &contraction, &failure))
+                              data.chain_kinematics_.get(), &contraction, &failure))
       return true;
     FailDerivatives("A: " + failure, &out);
     return false;
@@ -134,7 +136,8 @@ void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
 
   VelocityGradient gradient;
   if (type == FormulationType::kQp || type == FormulationType::kLogBarrierPyramid) {
-    const PyramidStepData pyramid = BuildPyramidStepData(problem);
+    PyramidStepData& pyramid = data.pyramid_;
+    BuildPyramidStepData(problem, &pyramid);
     if (type == FormulationType::kQp) {
       const auto& workspace = static_cast<const PyramidQpWorkspace&>(*data.workspace_);
       const Eigen::VectorXd& beta = workspace.solver.result().z;

@@ -19,6 +19,9 @@
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/dynamics/formulation.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
+#include "quasidyn/gradients/chain_kinematics.h"
+#include "quasidyn/gradients/contact_data_derivative.h"
+#include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {
@@ -47,6 +50,11 @@ class QuasiDynamicData final : public StepData {
   FormulationSolution solution_;
   Eigen::VectorXd q_, u_;
   bool calculated_ = false;  // a Calc has run (whatever its outcome)
+  // CalcDiff's buffers, made by its first call for A and kept: the chain kinematics the data
+  // contraction perturbs, and the contraction itself.
+  std::unique_ptr<ChainKinematics> chain_kinematics_;
+  StepDataContraction contraction_;
+  PyramidStepData pyramid_;  // the pyramid programs' data (step_data_derivative.h)
 };
 
 class QuasiDynamicModel final : public StepModel {
