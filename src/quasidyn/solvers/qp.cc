@@ -191,10 +191,13 @@ bool QpSolver::FactorReduced() {
   const double delta = settings_.kkt_regularization;
   if (!sparse_) {
     scaled_G_.noalias() = weights_.asDiagonal() * dense_G_;
-    reduced_ = dense_Q_;
-    if (small_) {
-      reduced_.noalias() += dense_G_.transpose().lazyProduct(scaled_G_);
+    if (small_) {  // the lower triangle only (the factorisation reads no more), by column dots
+      const int n = static_cast<int>(reduced_.rows());
+      for (int j = 0; j < n; ++j)
+        for (int i = j; i < n; ++i)
+          reduced_(i, j) = dense_Q_(i, j) + dense_G_.col(i).dot(scaled_G_.col(j));
     } else {
+      reduced_ = dense_Q_;
       reduced_.noalias() += dense_G_.transpose() * scaled_G_;
     }
     reduced_.diagonal().array() += delta;
