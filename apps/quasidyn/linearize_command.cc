@@ -124,6 +124,8 @@ std::string ProgramText(FormulationType type, double kappa) {
       return "log-barrier pyramid (Pang, Suh, Yang & Tedrake 2023, kappa = " + Number(kappa) + ")";
     case FormulationType::kLogBarrierCone:
       return "log-barrier cone (Pang, Suh, Yang & Tedrake 2023, kappa = " + Number(kappa) + ")";
+    case FormulationType::kHalmPosa:
+      return "halm-posa LCP (Halm & Posa 2018, eqs. 37-38), on its active set";
     default:
       return "pyramid QP (Pang & Tedrake 2021, eq. 10)";
   }
@@ -296,7 +298,9 @@ void PrintText(const Scene& scene, const FormulationSettings& settings,
   out << "mode         " << o.mode << ": " << o.description << "\n";
   if (!o.note.empty()) out << "note         " << o.note << "\n";
   PrintVector("q (start of the step)", o.q, names, out);
-  PrintVector("u (commanded robot positions)", o.u, actuated, out);
+  PrintVector(settings.type == FormulationType::kHalmPosa ? "u (commanded robot velocities)"
+                                                          : "u (commanded robot positions)",
+              o.u, actuated, out);
   PrintVector("q_next", o.q_next, names, out);
   PrintMatrix("B = dq_next/du", o.B, names, actuated, out);
   if (o.A.size() > 0) {
@@ -319,13 +323,14 @@ void RunLinearize(const LinearizeOptions& options) {
   // Steps 1 … K − 1 of the schedule, as `quasidyn simulate` runs them.
   RolloutOptions rollout_options;
   rollout_options.steps = options.step - 1;
-  const Trajectory trajectory = Rollout(*MakeStepModel(scene_ptr, settings), rollout_options);
+  const std::shared_ptr<const StepModel> rollout_model = MakeStepModel(scene_ptr, settings);
+  const Trajectory trajectory = Rollout(*rollout_model, rollout_options);
   if (!trajectory.completed())
     Fail(scene, "the rollout failed at step " + std::to_string(trajectory.steps.size() + 1) +
                     " before reaching step " + std::to_string(options.step) + ": " +
                     trajectory.message);
   const Eigen::VectorXd& q = trajectory.FinalConfiguration();
-  const Eigen::VectorXd u = scene.CommandAt(options.step * settings.time_step);
+  const Eigen::VectorXd u = rollout_model->ScheduledCommand(options.step * settings.time_step);
 
   const Outcome outcome = Linearize(scene_ptr, settings, options, mode, q, u);
   if (options.json) {
@@ -364,7 +369,8 @@ void AddLinearizeCommand(CLI::App& app) {
                             "Randomized: worker threads T >= 1 (default 1)")};
   options->formulation_option = linearize->add_option(
       "--formulation", options->formulation,
-      "qp | socp | log-barrier | log-barrier-cone | lcp, for the rollout (default: the scene's)");
+      "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa, for the rollout (default: the "
+      "scene's)");
   options->kappa_option = linearize->add_option(
       "--kappa", options->kappa, "Log-barrier weight kappa > 0 (default: the scene's or 100)");
   linearize->add_flag("--json", options->json, "Print one JSON object (docs/gradients.md)");

@@ -159,7 +159,7 @@ void AddSimulateCommand(CLI::App& app) {
   simulate->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
   options->formulation_option = simulate->add_option(
       "--formulation", options->formulation,
-      "qp | socp | log-barrier | log-barrier-cone | lcp (default: the scene's)");
+      "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa (default: the scene's)");
   options->time_step_option =
       simulate->add_option("--h", options->time_step, "Time step h [s] > 0 (default: the scene's)");
   options->kappa_option = simulate->add_option(

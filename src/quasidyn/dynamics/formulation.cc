@@ -27,6 +27,10 @@ std::unique_ptr<const Formulation> MakeFormulation(FormulationType type) {
       return std::make_unique<ConeLogBarrierFormulation>();
     case FormulationType::kLcp:
       return std::make_unique<QuasistaticLcpFormulation>();
+    case FormulationType::kHalmPosa:
+      ThrowInvalidArgument("MakeFormulation",
+                           "halm-posa is not a program of the quasi-dynamic model: it is its own "
+                           "step model (stepping/halm_posa_model.h, made by MakeStepModel)");
   }
   ThrowInvalidArgument("MakeFormulation",
                        "unknown formulation type " + std::to_string(static_cast<int>(type)));

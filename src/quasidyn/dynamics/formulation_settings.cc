@@ -19,6 +19,8 @@ const char* FormulationName(FormulationType type) {
       return "log-barrier-cone";
     case FormulationType::kLcp:
       return "lcp";
+    case FormulationType::kHalmPosa:
+      return "halm-posa";
   }
   return "unknown";
 }
@@ -26,10 +28,11 @@ const char* FormulationName(FormulationType type) {
 FormulationType ParseFormulation(const std::string& name) {
   for (FormulationType type :
        {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
-        FormulationType::kLogBarrierCone, FormulationType::kLcp})
+        FormulationType::kLogBarrierCone, FormulationType::kLcp, FormulationType::kHalmPosa})
     if (name == FormulationName(type)) return type;
-  throw std::invalid_argument("unknown formulation '" + name +
-                              "' (expected qp, socp, log-barrier, log-barrier-cone or lcp)");
+  throw std::invalid_argument(
+      "unknown formulation '" + name +
+      "' (expected qp, socp, log-barrier, log-barrier-cone, lcp or halm-posa)");
 }
 
 void ValidateFormulationSettings(const FormulationSettings& settings) {
@@ -37,6 +40,9 @@ void ValidateFormulationSettings(const FormulationSettings& settings) {
   CheckPositive(kWhere, "time step h", settings.time_step);
   CheckPositive(kWhere, "kappa", settings.kappa);
   CheckNonNegative(kWhere, "object_mass_scale", settings.object_mass_scale);
+  CheckNonNegative(kWhere, "feedback scaling c", settings.feedback_scale);
+  const std::string gains = FeedbackGainsProblem(settings.feedback_gains);
+  if (!gains.empty()) ThrowInvalidArgument(kWhere, gains);
 }
 
 FormulationSettings SettingsFromScene(const Scene& scene) {
@@ -46,8 +52,11 @@ FormulationSettings SettingsFromScene(const Scene& scene) {
   for (const auto& [key, value] : scene.formulation.parameters) {
     const std::string problem = FormulationParameterProblem(key, value);
     if (!problem.empty()) throw std::invalid_argument("formulation: " + problem);
-    (key == "kappa" ? settings.kappa : settings.object_mass_scale) = value;
+    (key == "kappa" ? settings.kappa
+     : key == "c"   ? settings.feedback_scale
+                    : settings.object_mass_scale) = value;
   }
+  settings.feedback_gains = scene.formulation.feedback_gains;
   ValidateFormulationSettings(settings);
   return settings;
 }

@@ -14,9 +14,11 @@ enum class FormulationType {
   kLogBarrierPyramid,  // eq. (10) with its constraints moved into a log barrier
   kLogBarrierCone,     // the SOCP with its cones in a log barrier (T-RO 2023, eq. (34))
   kLcp,                // quasistatic LCP with impedance actuators, Pang & Tedrake 2021, eq. (6)
+  kHalmPosa,           // planar quasi-static LCP with finite velocity feedback, Halm & Posa 2018,
+                       // eqs. (31)-(38): its own step model (stepping/halm_posa_model.h)
 };
 
-// "qp", "socp", "log-barrier", "log-barrier-cone", "lcp".
+// "qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa".
 const char* FormulationName(FormulationType type);
 // Throws std::invalid_argument naming the accepted names on an unknown one.
 FormulationType ParseFormulation(const std::string& name);
@@ -33,14 +35,22 @@ struct FormulationSettings {
   // T-RO 2023, §III-A and eq. (23b)); s = 0 is the pure quasistatic model of
   // Pang & Tedrake 2021, well posed only when contacts hold every object.
   double object_mass_scale = 1.0;
+  // halm-posa (Halm & Posa 2018, eq. (15), −F_m = (1/c) B⁻¹ (u − q̇_m)): the feedback scaling
+  // c [-], finite and >= 0 (c = 0 is perfect velocity control, eqs. (13)-(14)), and the
+  // relative feedback gains B ≻ 0 [m/(s·N) for prismatic, rad/(s·N·m) for revolute joints] as
+  // FormulationSpec::feedback_gains gives them (0 × 0: B = I; 1 × 1: b·I; n × 1: the diagonal;
+  // n × n: the matrix, n = n_q,a).
+  double feedback_scale = 0.01;
+  Eigen::MatrixXd feedback_gains;
 };
 
 // Throws std::invalid_argument naming the first setting outside its documented range (h and κ
-// finite and > 0, object_mass_scale finite and >= 0). Step models call it once, when built.
+// finite and > 0, object_mass_scale and c finite and >= 0, B as FeedbackGainsProblem). Step
+// models call it once, when built.
 void ValidateFormulationSettings(const FormulationSettings& settings);
 
 // From the scene: its time step and its formulation block (type and the parameters
-// `kappa`, `object_mass_scale`), validated. Throws std::invalid_argument naming a bad
+// `kappa`, `object_mass_scale`, `c`, `B`), validated. Throws std::invalid_argument naming a bad
 // parameter.
 FormulationSettings SettingsFromScene(const Scene& scene);
 

@@ -1,5 +1,6 @@
 #include "quasidyn/dynamics/quasistatic_lcp.h"
 
+#include "quasidyn/dynamics/contact_lcp_blocks.h"
 #include "quasidyn/dynamics/failure_message.h"
 
 namespace quasidyn {
@@ -7,28 +8,17 @@ namespace quasidyn {
 bool BuildQuasistaticLcp(const StepProblem& problem, QuasistaticLcp* out) {
   const ContactSet& contacts = problem.contacts;
   const double h = problem.settings.time_step;
-  const int nv = contacts.nv(), nc = contacts.size(), nd = contacts.ray_count();
+  const int nc = contacts.size(), nd = contacts.ray_count();
   problem.cost.P.ToDense(&out->P);
   out->P_factor.compute(out->P);
   if (out->P_factor.info() != Eigen::Success) return false;
 
   const int nf = nc * nd;
-  const int nz = 2 * nc + nf;
+  const int nz = ContactLcpSize(contacts);
   // Jᵀ = [J_nᵀ  J_dᵀ  0]: the generalized impulse of z (n_v × n_z).
-  out->JT.setZero(nv, nz);
+  ContactImpulseMap(contacts, &out->JT);
   out->offset.setZero(nz);  // φ/h on the λ_n rows
-  for (int i = 0, f = 0; i < nc; ++i) {
-    const std::span<const int> columns = contacts.Columns(i);
-    const ContactSet::RowMap J_n = contacts.NormalJacobian(i);
-    const ContactSet::RowsMap J_d = contacts.RayJacobian(i);
-    for (size_t k = 0; k < columns.size(); ++k) {
-      const int col = static_cast<int>(k);
-      out->JT(columns[k], i) = J_n[col];
-      for (int j = 0; j < nd; ++j) out->JT(columns[k], nc + f + j) = J_d(j, col);
-    }
-    out->offset[i] = contacts[i].phi / h;
-    f += nd;
-  }
+  for (int i = 0; i < nc; ++i) out->offset[i] = contacts[i].phi / h;
   out->num_contacts = nc;
   out->num_friction = nf;
   out->velocity_offset = problem.cost.tau_h;
@@ -47,13 +37,7 @@ bool BuildQuasistaticLcp(const StepProblem& problem, QuasistaticLcp* out) {
   // The velocity rows (w_n, w_f) = Jv + offset, then the E and (μ, −Eᵀ) couplings.
   out->lcp.q.noalias() = out->JT.transpose() * out->velocity_offset;
   out->lcp.q += out->offset;
-  for (int i = 0, f = 0; i < nc; ++i) {
-    const int gamma = nc + nf + i;
-    out->lcp.M.block(nc + f, gamma, nd, 1).setOnes();        // Γ_i e in w_f,i
-    out->lcp.M(gamma, i) = contacts[i].friction;             // μ_i λ_n,i
-    out->lcp.M.block(gamma, nc + f, 1, nd).setConstant(-1);  // −eᵀ λ_f,i
-    f += nd;
-  }
+  AddFrictionCouplings(contacts, &out->lcp.M);
   return true;
 }
 

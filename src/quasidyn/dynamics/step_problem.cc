@@ -1,5 +1,6 @@
 #include "quasidyn/dynamics/step_problem.h"
 
+#include <cmath>
 #include <limits>
 #include <sstream>
 
@@ -34,6 +35,18 @@ void FillContactReports(const StepProblem& problem, const FormulationSolution& s
     report.normal_force = solution.normal_impulse[i] / h;
     report.friction_force = solution.friction_impulse[i] / h;
   }
+}
+
+int FirstNonFiniteContact(const ContactSet& contacts) {
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const bool finite = std::isfinite(c.phi) && c.p_A.allFinite() && c.p_B.allFinite() &&
+                        c.normal.allFinite() && contacts.NormalJacobian(i).allFinite() &&
+                        contacts.TangentJacobian(i).allFinite() &&
+                        contacts.RayJacobian(i).allFinite();
+    if (!finite) return i;
+  }
+  return -1;
 }
 
 std::string DescribeWorstContact(const StepProblem& problem, const Eigen::VectorXd& v) {

@@ -43,6 +43,10 @@ struct FormulationSolution {
 void FillContactReports(const StepProblem& problem, const FormulationSolution& solution,
                         std::vector<ContactReport>* reports);
 
+// The index of the first contact with a non-finite field or Jacobian entry, or −1 (a step
+// model's check of the contact query before it builds its program).
+int FirstNonFiniteContact(const ContactSet& contacts);
+
 // The contact row of the pyramid constraints that is most violated at v, as
 // "contact i (shape_a / shape_b), φ = … m": for messages of failed steps.
 std::string DescribeWorstContact(const StepProblem& problem, const Eigen::VectorXd& v);

@@ -75,7 +75,21 @@ INSTANTIATE_TEST_SUITE_P(
                  "largest / smallest dimension 200000 exceeds 100000"},
         BadScene{"too_many_rays.yaml", 4, "friction_rays", "must be an integer in [3, 64]"},
         BadScene{"invalid_utf8_name.yaml", 5, "environment[0].name", "not valid UTF-8"},
-        BadScene{"huge_number.yaml", 14, "objects[0].initial[1]", "must lie within +-1e+12"}));
+        BadScene{"huge_number.yaml", 14, "objects[0].initial[1]", "must lie within +-1e+12"},
+        // The halm-posa formulation (io/halm_posa_keys.h).
+        BadScene{"halm_posa_negative_c.yaml", 25, "formulation.c", "c must be >= 0"},
+        BadScene{"halm_posa_gains_not_positive.yaml", 25, "formulation.B",
+                 "B must be positive definite: entry 1 is 0"},
+        BadScene{"halm_posa_gains_not_definite.yaml", 25, "formulation.B",
+                 "B must be positive definite (smallest eigenvalue -1)"},
+        BadScene{"halm_posa_gains_wrong_size.yaml", 25, "formulation.B",
+                 "B has 3 diagonal entries; the scene has 2 actuated coordinates"},
+        BadScene{"halm_posa_3d.yaml", 24, "formulation.type", "needs dimension: 2"},
+        BadScene{"halm_posa_gravity.yaml", 3, "gravity", "set gravity: [0, 0, 0]"},
+        BadScene{"limit_surface_not_definite.yaml", 12, "objects[0].limit_surface",
+                 "must be positive definite (smallest eigenvalue 0)"},
+        BadScene{"limit_surface_3d.yaml", 12, "objects[0].limit_surface",
+                 "limit surfaces are for planar scenes"}));
 
 TEST(LoadSceneTest, MissingSceneFileNamesIt) {
   try {

@@ -7,6 +7,21 @@
 
 namespace quasidyn {
 
+Eigen::Matrix3d ReadPrincipalOrMatrix(const YamlValue& value) {
+  value.CheckKeys({"principal", "matrix"});
+  if (value.Has("principal") == value.Has("matrix")) {
+    value.Fail("give exactly one of principal or matrix");
+  }
+  if (const auto principal = value.Find("principal")) {
+    return principal->AsVector3().asDiagonal();
+  }
+  const std::vector<YamlValue> rows = value.Get("matrix").Items();
+  if (rows.size() != 3) value.Get("matrix").Fail("must have 3 rows");
+  Eigen::Matrix3d matrix;
+  for (int r = 0; r < 3; ++r) matrix.row(r) = rows[r].AsVector3().transpose();
+  return matrix;
+}
+
 BodySpec ReadBody(const YamlValue& value, bool planar, const std::string& scene_name,
                   const std::vector<std::string>& extra_keys) {
   std::vector<std::string> keys = {"mass", "com", "inertia", "shapes"};
@@ -43,17 +58,7 @@ BodySpec ReadBody(const YamlValue& value, bool planar, const std::string& scene_
     }
     body.com = first.X_BS.translation();
   } else {
-    inertia.CheckKeys({"principal", "matrix"});
-    if (inertia.Has("principal") == inertia.Has("matrix")) {
-      inertia.Fail("give exactly one of principal or matrix");
-    }
-    if (const auto principal = inertia.Find("principal")) {
-      body.inertia = principal->AsVector3().asDiagonal();
-    } else {
-      const std::vector<YamlValue> rows = inertia.Get("matrix").Items();
-      if (rows.size() != 3) inertia.Get("matrix").Fail("must have 3 rows");
-      for (int r = 0; r < 3; ++r) body.inertia.row(r) = rows[r].AsVector3().transpose();
-    }
+    body.inertia = ReadPrincipalOrMatrix(inertia);
     if (com) body.com = com->AsVector3();
   }
   return body;

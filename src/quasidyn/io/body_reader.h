@@ -21,4 +21,9 @@ namespace quasidyn {
 BodySpec ReadBody(const YamlValue& value, bool planar, const std::string& scene_name,
                   const std::vector<std::string>& extra_keys);
 
+// A 3 × 3 matrix given as {principal: [a, b, c]} (the diagonal) or {matrix: [[...], [...],
+// [...]]} (the inertia above, a limit surface): the numbers as read, not yet checked for
+// symmetry or definiteness.
+Eigen::Matrix3d ReadPrincipalOrMatrix(const YamlValue& value);
+
 }  // namespace quasidyn

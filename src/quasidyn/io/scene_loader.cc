@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "quasidyn/io/body_reader.h"
+#include "quasidyn/io/halm_posa_keys.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/scene_builder.h"
 #include "quasidyn/io/shape_reader.h"
@@ -85,6 +86,10 @@ void ReadParameters(const YamlValue& root, Scene* scene) {
     for (const std::string& key : formulation->Keys()) {
       if (key == "type") continue;
       const YamlValue parameter = formulation->Get(key);
+      if (key == "B") {  // halm-posa's feedback gains, a matrix (io/halm_posa_keys.h)
+        scene->formulation.feedback_gains = ReadFeedbackGains(parameter);
+        continue;
+      }
       const double value = parameter.AsDouble();
       const std::string problem = FormulationParameterProblem(key, value);
       if (!problem.empty()) parameter.Fail(problem);
@@ -126,7 +131,8 @@ UrdfOptions UrdfOptionsFor(const YamlValue& value, const std::string& name) {
 }
 
 InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
-  value.CheckKeys({"name", "joint", "body", "urdf", "friction", "pose", "initial"});
+  value.CheckKeys({"name", "joint", "body", "urdf", "friction", "pose", "initial",
+                   "limit_surface"});  // limit_surface: io/halm_posa_keys.h
   const std::string name = value.Get("name").AsString();
   const YamlValue joint_value = value.Get("joint");
   const JointType joint = ReadJointType(joint_value);
@@ -261,7 +267,9 @@ Scene Load(const YamlValue& root, const std::string& name_for_errors, const Cont
       builder.AddCollisionFilter(names[0].AsString(), names[1].AsString(), Where(pair));
     }
   }
-  return builder.Build();
+  Scene scene = builder.Build();
+  ApplyHalmPosaKeys(root, &scene);
+  return scene;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <Eigen/Geometry>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,13 @@ struct ModelInstance {
   // The URDF file it was read from, as the scene loader resolved it (relative to the working
   // folder or absolute); empty for inline models. Lets a program tell a scene's input files.
   std::string source_file;
+  // Planar objects under the halm-posa formulation: Ã, the Hessian of the ellipsoidal limit
+  // surface H(F) = Fᵀ Ã F of the object on its support plane, in the object's body frame about
+  // its origin, acting on (f_x [N], f_y [N], m [N·m]) (Halm & Posa 2018, eq. (11)); symmetric
+  // positive definite, units m/(N·s), 1/(N·s) and 1/(N·m·s) (it maps an impulse to a
+  // displacement, eq. (32)). Empty: the default of dynamics/limit_surface.h (uniform pressure
+  // over the object's footprint).
+  std::optional<Eigen::Matrix3d> limit_surface;
 };
 
 // Piecewise-linear commands q̄_a(t) for one robot: knot times [s] strictly increasing,

@@ -2,7 +2,10 @@
 // Runs a scene's command schedule through a step model (stepping/step_model.h) and records
 // the trajectory (trajectory.h). The loop, for k = 1 … N:
 //
-//   u_k = Scene::CommandAt(k·h);  Calc(x_{k−1}, u_k);  x_k = result.next
+//   u_k = model.ScheduledCommand(k·h);  Calc(x_{k−1}, u_k);  x_k = result.next
+//
+// (u_k = Scene::CommandAt(k·h), the commanded positions, except for a model that derives its
+// command from the schedule otherwise: halm-posa's commanded velocity, step_model.h)
 //
 // A failed step (status other than solved / solved_inaccurate) stops the rollout: the
 // trajectory keeps the steps done before it, and the failed step's status and message. A

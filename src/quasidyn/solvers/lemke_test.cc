@@ -8,14 +8,8 @@
 
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/testing/malloc_counter.h"
+#include "quasidyn/testing/siconos_lcp.h"
 #include "quasidyn/testing/solver_problems.h"
-
-// Siconos numerics: the independent reference (lexicographic Lemke of Cottle-Pang-Stone).
-#include "LCP_Solvers.h"
-#include "LinearComplementarityProblem.h"
-#include "NumericsMatrix.h"
-#include "SolverOptions.h"
-#include "lcp_cst.h"
 
 namespace quasidyn {
 namespace {
@@ -39,27 +33,8 @@ void ExpectComplementary(const LcpProblem& p, const LcpResult& r) {
   EXPECT_LE(r.w.cwiseProduct(r.z).cwiseAbs().maxCoeff(), tol * (1 + r.z.lpNorm<Eigen::Infinity>()));
 }
 
-struct SiconosSolution {
-  int info = -1;
-  VectorXd z, w;
-};
-
-SiconosSolution SolveWithSiconos(const LcpProblem& p) {
-  const int n = static_cast<int>(p.q.size());
-  NumericsMatrix* M = NM_create(NM_DENSE, n, n);
-  std::copy(p.M.data(), p.M.data() + n * n, M->matrix0);  // both column-major
-  VectorXd q = p.q;
-  LinearComplementarityProblem problem{n, M, q.data()};
-  SolverOptions* options = solver_options_create(SICONOS_LCP_LEMKE);
-  SiconosSolution s;
-  s.z = VectorXd::Zero(n);
-  s.w = VectorXd::Zero(n);
-  lcp_lexicolemke(&problem, s.z.data(), s.w.data(), &s.info, options);
-  solver_options_delete(options);  // frees the contents (Siconos 4.4)
-  free(options);                   // and the struct itself
-  NM_free(M);
-  return s;
-}
+using testing::SiconosSolution;
+using testing::SolveWithSiconos;
 
 // w = Mz + q built around a known complementary pair, so a solution exists.
 LcpProblem SolvableLcp(testing::RandomProblems& random, const MatrixXd& M) {

@@ -1,6 +1,7 @@
 #include "quasidyn/stepping/formulation_table.h"
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/stepping/halm_posa_model.h"
 #include "quasidyn/stepping/quasi_dynamic_model.h"
 
 namespace quasidyn {
@@ -18,10 +19,18 @@ GradientMethod ParseGradientMethod(const std::string& name) {
 
 std::shared_ptr<const StepModel> MakeStepModel(ScenePtr scene,
                                                const FormulationSettings& settings) {
+  if (settings.type == FormulationType::kHalmPosa)
+    return std::make_shared<const HalmPosaModel>(std::move(scene), settings);
   return std::make_shared<const QuasiDynamicModel>(std::move(scene), settings);
 }
 
 FormulationType DifferentiatedFormulation(FormulationType type, GradientMethod method) {
+  if (type == FormulationType::kHalmPosa) {
+    QUASIDYN_CHECK_ARGUMENT(method == GradientMethod::kExact, "gradient method",
+                            "halm-posa has no log-barrier smoothing: its gradients are the exact "
+                            "ones of its LCP (use exact, or randomized smoothing)");
+    return type;
+  }
   const bool cone = type == FormulationType::kSocp || type == FormulationType::kLogBarrierCone;
   if (method == GradientMethod::kExact) return cone ? FormulationType::kSocp : FormulationType::kQp;
   return cone ? FormulationType::kLogBarrierCone : FormulationType::kLogBarrierPyramid;

@@ -8,6 +8,7 @@
 //   log-barrier         QuasiDynamicModel          pyramid barrier (log_barrier_gradient.h)
 //   log-barrier-cone    QuasiDynamicModel          cone barrier (log_barrier_cone_gradient.h)
 //   lcp                 QuasiDynamicModel          none (the QP's, through the table below)
+//   halm-posa           HalmPosaModel              its LCP, implicit (halm_posa_gradient.h)
 //
 // Linearising a scene "exactly" or "smoothed" (the command line's and Python's
 // linearize(mode=...)) means differentiating the model of the program below; its step is the
@@ -16,6 +17,7 @@
 //   scene type                     exact            log-barrier (weight κ = kappa)
 //   qp, lcp, log-barrier           qp               log-barrier
 //   socp, log-barrier-cone         socp             log-barrier-cone
+//   halm-posa                      halm-posa        (none: std::invalid_argument)
 
 #include <memory>
 #include <string>
@@ -40,7 +42,8 @@ GradientMethod ParseGradientMethod(const std::string& name);
 // scene the model rejects (geometry, kinematics).
 std::shared_ptr<const StepModel> MakeStepModel(ScenePtr scene, const FormulationSettings& settings);
 
-// The formulation whose derivative `method` takes for a scene of formulation `type`.
+// The formulation whose derivative `method` takes for a scene of formulation `type`;
+// std::invalid_argument for a pair the table above does not have.
 FormulationType DifferentiatedFormulation(FormulationType type, GradientMethod method);
 
 // True when models of this formulation implement CalcDiff.

@@ -8,23 +8,6 @@
 #include "quasidyn/kinematics/kinematics.h"
 
 namespace quasidyn {
-namespace {
-
-// The index of the first contact with a non-finite field or Jacobian entry, or −1.
-int FirstNonFiniteContact(const ContactSet& contacts) {
-  for (int i = 0; i < contacts.size(); ++i) {
-    const Contact& c = contacts[i];
-    const bool finite = std::isfinite(c.phi) && c.p_A.allFinite() && c.p_B.allFinite() &&
-                        c.normal.allFinite() && contacts.NormalJacobian(i).allFinite() &&
-                        contacts.TangentJacobian(i).allFinite() &&
-                        contacts.RayJacobian(i).allFinite();
-    if (!finite) return i;
-  }
-  return -1;
-}
-
-}  // namespace
-
 QuasiDynamicData::QuasiDynamicData(const QuasiDynamicModel* model, ContactData contact,
                                    std::unique_ptr<FormulationWorkspace> workspace)
     : StepData(model), contact_(std::move(contact)), workspace_(std::move(workspace)) {}

@@ -22,6 +22,8 @@ StepModel::StepModel(ScenePtr scene, const FormulationSettings& settings)
   ValidateFormulationSettings(settings_);
 }
 
+Eigen::VectorXd StepModel::ScheduledCommand(double t) const { return scene_->CommandAt(t); }
+
 void StepModel::CheckData(const StepData* data, const char* where) const {
   QUASIDYN_CHECK_ARGUMENT(data != nullptr && data->model_ == this, where,
                           "the data was not made by this model (use model.CreateData())");

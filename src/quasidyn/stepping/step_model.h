@@ -92,9 +92,17 @@ class StepModel {
 
   virtual std::unique_ptr<StepData> CreateData() const = 0;
 
-  // One step from x under the command u (u = q̄_a, the robots' commanded positions, size
-  // n_q,a): data->result. A failed step keeps x (result.next = x) and says why.
+  // One step from x under the command u (size n_q,a; u = q̄_a, the robots' commanded positions,
+  // for the quasi-dynamic models, see ScheduledCommand): data->result. A failed step keeps x
+  // (result.next = x) and says why.
   virtual void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const = 0;
+
+  // The command u of the step that ends at time t [s] (t_k = k·h in a rollout,
+  // simulation/rollout.h), read from the scene's command schedule (Scene::CommandAt). Default:
+  // the commanded positions q̄_a(t_k). A model whose command is something else derives it from
+  // the schedule here (halm-posa: the velocity (q̄_a(t_k) − q̄_a(t_k − h))/h). std::invalid_argument
+  // on a NaN t.
+  virtual Eigen::VectorXd ScheduledCommand(double t) const;
 
   // The derivatives of the step the last Calc on `data` solved: data->derivatives. Throws
   // std::invalid_argument when data has no Calc yet; a failed step or a point where the

@@ -1,0 +1,36 @@
+#include "quasidyn/dynamics/contact_lcp_blocks.h"
+
+namespace quasidyn {
+
+int ContactLcpSize(const ContactSet& contacts) {
+  return contacts.size() * (2 + contacts.ray_count());
+}
+
+void ContactImpulseMap(const ContactSet& contacts, Eigen::MatrixXd* JT) {
+  const int nc = contacts.size(), nd = contacts.ray_count();
+  JT->setZero(contacts.nv(), ContactLcpSize(contacts));
+  for (int i = 0, f = 0; i < nc; ++i) {
+    const std::span<const int> columns = contacts.Columns(i);
+    const ContactSet::RowMap J_n = contacts.NormalJacobian(i);
+    const ContactSet::RowsMap J_d = contacts.RayJacobian(i);
+    for (size_t k = 0; k < columns.size(); ++k) {
+      const int col = static_cast<int>(k);
+      (*JT)(columns[k], i) = J_n[col];
+      for (int j = 0; j < nd; ++j) (*JT)(columns[k], nc + f + j) = J_d(j, col);
+    }
+    f += nd;
+  }
+}
+
+void AddFrictionCouplings(const ContactSet& contacts, Eigen::MatrixXd* M) {
+  const int nc = contacts.size(), nd = contacts.ray_count(), nf = nc * nd;
+  for (int i = 0, f = 0; i < nc; ++i) {
+    const int gamma = nc + nf + i;
+    M->block(nc + f, gamma, nd, 1).setOnes();        // γ_i e in w_f,i
+    (*M)(gamma, i) = contacts[i].friction;           // μ_i λ_n,i
+    M->block(gamma, nc + f, 1, nd).setConstant(-1);  // −eᵀ λ_f,i
+    f += nd;
+  }
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,75 @@
+#include "quasidyn/dynamics/halm_posa_lcp.h"
+
+#include "quasidyn/dynamics/contact_lcp_blocks.h"
+
+namespace quasidyn {
+
+void BuildHalmPosaMobility(const std::vector<ObjectLimitSurface>& surfaces,
+                           const Eigen::VectorXd& q, const Eigen::MatrixXd& scaled_gains,
+                           Eigen::MatrixXd* W) {
+  const int nv = static_cast<int>(q.size());
+  const int na = static_cast<int>(scaled_gains.rows());
+  W->setZero(nv, nv);
+  for (const ObjectLimitSurface& s : surfaces) {
+    W->block<3, 3>(s.v_start, s.v_start) = WorldLimitSurface(s.body, q[s.v_start + 2]);
+  }
+  W->bottomRightCorner(na, na) = scaled_gains;  // c B, eq. (33)
+}
+
+void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
+                      const Eigen::VectorXd& u, double h, HalmPosaLcp* out) {
+  const int nv = contacts.nv(), nc = contacts.size();
+  const int na = static_cast<int>(u.size());
+  const int nz = ContactLcpSize(contacts);
+  out->num_contacts = nc;
+  ContactImpulseMap(contacts, &out->JT);
+  out->displacement_offset.setZero(nv);
+  out->displacement_offset.tail(na) = h * u;  // d₀ = [0; h u], eq. (33)
+  out->displacement_map.resize(nv, nz);
+  out->displacement_map.noalias() = W * out->JT;
+  out->lcp.M.resize(nz, nz);
+  out->lcp.M.noalias() = out->JT.transpose() * out->displacement_map;  // J W Jᵀ, eq. (37)
+  AddFrictionCouplings(contacts, &out->lcp.M);
+  out->lcp.q.resize(nz);
+  out->lcp.q.noalias() = out->JT.transpose() * out->displacement_offset;  // w(h u), eq. (38)
+  for (int i = 0; i < nc; ++i) out->lcp.q[i] += contacts[i].phi;          // + [φ⁻; 0]
+}
+
+const LcpResult& HalmPosaLcpSolver::Solve(const ContactSet& contacts, const LcpProblem& problem,
+                                          bool* warm_started) {
+  const int n = static_cast<int>(problem.q.size());
+  const int nc = contacts.size();
+  bool same_contacts = has_previous_ && static_cast<int>(previous_pairs_.size()) == nc &&
+                       static_cast<int>(previous_basic_.size()) == n;
+  for (int i = 0; same_contacts && i < nc; ++i) {
+    same_contacts =
+        previous_pairs_[i] == std::make_pair(contacts[i].geometry_a, contacts[i].geometry_b);
+  }
+  const LcpResult* result = nullptr;
+  if (same_contacts && n > 0) {
+    if (guess_size_ != n) {
+      guess_.Setup(n, settings_.residual_tolerance);
+      guess_size_ = n;
+    }
+    if (guess_.Solve(problem, previous_basic_, &guess_result_)) result = &guess_result_;
+  }
+  if (warm_started != nullptr) *warm_started = result != nullptr;
+  if (result == nullptr) {
+    if (lemke_size_ != n) {
+      lemke_.Setup(n, settings_);
+      lemke_size_ = n;
+    }
+    result = &lemke_.Solve(problem);
+  }
+  has_previous_ = Succeeded(result->status);
+  if (has_previous_) {
+    previous_pairs_.resize(nc);
+    for (int i = 0; i < nc; ++i)
+      previous_pairs_[i] = {contacts[i].geometry_a, contacts[i].geometry_b};
+    previous_basic_.resize(n);
+    for (int i = 0; i < n; ++i) previous_basic_[i] = result->z[i] > result->w[i];
+  }
+  return *result;
+}
+
+}  // namespace quasidyn

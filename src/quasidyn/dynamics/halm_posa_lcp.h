@@ -1,0 +1,82 @@
+#pragma once
+// The time-stepping LCP of planar quasi-static manipulation with finite velocity feedback,
+// Halm & Posa 2018, §5, eqs. (31)–(38):
+//
+//   Δq_o = A Jᵀ_o Λ                         (32)  objects slide on their limit surfaces
+//   Δq_m = c B Jᵀ_m Λ + h u                 (33)  velocity-commanded robots, finite gain
+//   0 <= φ⁻ + J_N Δq                ⊥ Λ_N >= 0   (31), (34)
+//   0 <= J_T Δq + E γ               ⊥ Λ_T >= 0   (35)
+//   0 <= μ Λ_N − Eᵀ Λ_T             ⊥ γ   >= 0   (36)
+//
+// per contact i: Λ_N,i [N·s], Λ_T,i (one impulse per friction ray d_ij, for a planar contact
+// the two tangents ±t_i: the paper's two opposing forces λ⁺, λ⁻) and γ_i [m] (the sliding
+// distance). With the mobility W = blockdiag(A_1(θ_1), …, A_m(θ_m), c B) (n_v × n_v: each
+// object's A of dynamics/limit_surface.h, eq. (12), then the robots' c B), the displacement
+// Δq = d₀ + W Jᵀ z with d₀ = [0; h u] (u the robots' commanded velocity) and z = (Λ_N, Λ_T, γ)
+// (dynamics/contact_lcp_blocks.h for J and the friction blocks):
+//
+//   M̃(cB) = J W Jᵀ + [0 E; μ −Eᵀ 0],   w̃ = J d₀ + [φ⁻; 0; 0]        (37), (38)
+//
+// (J d₀ = [h J_N,m u; h J_T,m u; 0], the paper's w(h u⁻)). Theorem 1 and §5: for c > 0, B ≻ 0
+// and φ⁻ >= 0 the LCP has a solution and Lemke's method finds one (M̃ is copositive and
+// SOL(M̃, 0) is orthogonal to w̃). At c = 0 (perfect velocity control, eqs. (13)–(14)) a
+// command that squeezes or jams has no solution: Lemke's method ends on a secondary ray.
+// Units: rows of w̃ in m, z in N·s (γ in m).
+
+#include <Eigen/Core>
+#include <utility>
+#include <vector>
+
+#include "quasidyn/contact/contact_set.h"
+#include "quasidyn/dynamics/limit_surface.h"
+#include "quasidyn/solvers/lcp_basis_guess.h"
+#include "quasidyn/solvers/lemke.h"
+
+namespace quasidyn {
+
+// *W (n_v × n_v) = blockdiag of A(θ) of each object at q (θ = q[v_start + 2]; planar scenes
+// have q and v indexed alike) and scaled_gains = c B (n_q,a × n_q,a) on the robots' block
+// [n_v − n_q,a, n_v). No heap allocation once *W has its size.
+void BuildHalmPosaMobility(const std::vector<ObjectLimitSurface>& surfaces,
+                           const Eigen::VectorXd& q, const Eigen::MatrixXd& scaled_gains,
+                           Eigen::MatrixXd* W);
+
+struct HalmPosaLcp {
+  LcpProblem lcp;                       // M̃ (n_z × n_z), w̃ (n_z) [m]
+  Eigen::MatrixXd JT;                   // Jᵀ = [J_Nᵀ J_Tᵀ 0] (n_v × n_z)
+  Eigen::MatrixXd displacement_map;     // W Jᵀ (n_v × n_z) [m/(N·s)]
+  Eigen::VectorXd displacement_offset;  // d₀ = [0; h u] (n_v) [m, rad]
+  int num_contacts = 0;
+};
+
+// Builds eqs. (37)–(38) into *out from the contacts at q⁻, W and u (n_q,a, [m/s, rad/s]) over
+// h [s]. No heap allocation once *out has held an LCP of this size.
+void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
+                      const Eigen::VectorXd& u, double h, HalmPosaLcp* out);
+
+// The solver of the LCP, warm-started: when the contacts are those of the previous solve (the
+// same geometry pairs in the same order) the previous solution's basic set {i : z_i > w_i} is
+// tried first (solvers/lcp_basis_guess.h), and Lemke's method runs only when it fails.
+class HalmPosaLcpSolver {
+ public:
+  explicit HalmPosaLcpSolver(const LemkeSettings& settings = {}) : settings_(settings) {}
+
+  // Solves problem (built from `contacts`); the result stays valid until the next Solve.
+  // *warm_started (may be null) tells whether the guess gave the answer (0 pivots).
+  const LcpResult& Solve(const ContactSet& contacts, const LcpProblem& problem, bool* warm_started);
+  // Forgets the previous solution (the next Solve is a function of its problem alone).
+  void ClearWarmStart() { has_previous_ = false; }
+
+ private:
+  LemkeSettings settings_;
+  LemkeSolver lemke_;
+  int lemke_size_ = -1;
+  LcpBasisGuess guess_;
+  int guess_size_ = -1;
+  LcpResult guess_result_;
+  bool has_previous_ = false;
+  std::vector<std::pair<int, int>> previous_pairs_;  // geometry pairs, contact order
+  std::vector<char> previous_basic_;                 // z_i basic in the previous solution
+};
+
+}  // namespace quasidyn

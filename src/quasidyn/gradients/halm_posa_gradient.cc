@@ -1,0 +1,94 @@
+#include "quasidyn/gradients/halm_posa_gradient.h"
+
+#include <Eigen/QR>
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/gradients/contact_data_derivative.h"
+
+namespace quasidyn {
+namespace {
+
+// The coefficient of J_t,i in ray row j of contact i: J_T,ij = (d_ij · t_i) J_t,i (planar
+// rays ±t_i, contact/friction_cone.h).
+double RayCoefficient(const ContactSet& contacts, int i, int j) {
+  return contacts.Rays(i).col(j).dot(contacts[i].tangent1);
+}
+
+}  // namespace
+
+HalmPosaGradient DifferentiateHalmPosaStep(const HalmPosaStepInputs& in, bool want_a,
+                                           double data_step) {
+  const ContactSet& contacts = in.contacts;
+  const Scene& scene = in.contact_model.scene();
+  QUASIDYN_CHECK_ARGUMENT(scene.planar && scene.nq == scene.nv, "DifferentiateHalmPosaStep",
+                          "the halm-posa step is planar (q and v indexed alike)");
+  const int nv = scene.nv, na = scene.nq_a, nc = contacts.size(), nd = contacts.ray_count();
+  const LcpProblem& lcp = in.lcp.lcp;
+  const int nz = static_cast<int>(lcp.q.size());
+  CheckSize("DifferentiateHalmPosaStep", "z", in.z.size(), nz, "n_z");
+  const double h = in.settings.time_step;
+
+  // The active set S and M̃_SS.
+  const Eigen::VectorXd w = lcp.M * in.z + lcp.q;
+  std::vector<int> active;
+  for (int i = 0; i < nz; ++i)
+    if (in.z[i] > w[i]) active.push_back(i);
+  const int s = static_cast<int>(active.size());
+  Eigen::MatrixXd K(s, s), map_S(nv, s);
+  for (int a = 0; a < s; ++a) {
+    for (int b = 0; b < s; ++b) K(a, b) = lcp.M(active[a], active[b]);
+    map_S.col(a) = in.lcp.displacement_map.col(active[a]);
+  }
+  const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> solve_K(K);
+  HalmPosaGradient out;
+  out.active = s;
+  out.rank = static_cast<int>(solve_K.rank());
+  // Rows S of ∂r/∂x for x = u, q.
+  const auto rows_S = [&](const Eigen::MatrixXd& dr) {
+    Eigen::MatrixXd out_rows(s, dr.cols());
+    for (int a = 0; a < s; ++a) out_rows.row(a) = dr.row(active[a]);
+    return out_rows;
+  };
+
+  // B: ∂r/∂u = h Jᵀ's robot rows, transposed; ∂Δq/∂u = [0; hI] + (W Jᵀ)_S ∂z_S/∂u.
+  const Eigen::MatrixXd dr_du = h * in.lcp.JT.bottomRows(na).transpose();
+  out.B = Eigen::MatrixXd::Zero(nv, na);
+  out.B.bottomRows(na).diagonal().setConstant(h);
+  if (s > 0) out.B.noalias() -= map_S * solve_K.solve(rows_S(dr_du));
+  if (!want_a) return out;
+
+  // A: the data's derivatives contracted with Δq and with Jᵀz's impulse per contact row.
+  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(nc * ContactRows(scene));
+  for (int i = 0; i < nc; ++i) {
+    lambda[2 * i] = in.z[i];
+    for (int j = 0; j < nd; ++j)
+      lambda[2 * i + 1] += RayCoefficient(contacts, i, j) * in.z[nc + nd * i + j];
+  }
+  StepDataContraction data;
+  if (!DifferentiateStepData(in.contact_model, in.settings, in.q, in.u, contacts, in.displacement,
+                             lambda, data_step, &data, &out.failure)) {
+    out.ok = false;
+    out.B.resize(0, 0);
+    return out;
+  }
+  // G = ∂Δq/∂q at fixed z: ∂W/∂θ (Jᵀz) + W ∂(Jᵀz)/∂q.
+  const Eigen::VectorXd impulse = in.lcp.JT * in.z;
+  Eigen::MatrixXd G = in.W * data.d_JcT_lambda;
+  for (const ObjectLimitSurface& surface : in.surfaces) {
+    const int k = surface.v_start + 2;
+    G.block(surface.v_start, k, 3, 1) +=
+        WorldLimitSurfaceDerivative(surface.body, in.q[k]) * impulse.segment<3>(surface.v_start);
+  }
+  // ∂r/∂q (z fixed): J G, plus ∂(J Δq)/∂q and ∂φ/∂q on the rows of Λ_N and Λ_T.
+  Eigen::MatrixXd dr_dq = in.lcp.JT.transpose() * G;
+  for (int i = 0; i < nc; ++i) {
+    dr_dq.row(i) += data.d_Jc_v.row(2 * i) + data.d_phi.row(i);
+    for (int j = 0; j < nd; ++j)
+      dr_dq.row(nc + nd * i + j) += RayCoefficient(contacts, i, j) * data.d_Jc_v.row(2 * i + 1);
+  }
+  out.A = Eigen::MatrixXd::Identity(nv, nv) + G;
+  if (s > 0) out.A.noalias() -= map_S * solve_K.solve(rows_S(dr_dq));
+  return out;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,76 @@
+#include "quasidyn/solvers/lcp_basis_guess.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "quasidyn/common/argument_check.h"
+
+namespace quasidyn {
+namespace {
+
+// A basis whose smallest LU pivot is below this fraction of its largest is treated as singular
+// (its solution would carry the data's rounding amplified beyond the acceptance tolerance).
+constexpr double kSingularPivotRatio = 1e-12;
+
+}  // namespace
+
+void LcpBasisGuess::Setup(int n, double residual_tolerance) {
+  QUASIDYN_CHECK_ARGUMENT(n >= 0, "LcpBasisGuess::Setup", "n must be >= 0");
+  QUASIDYN_CHECK_ARGUMENT(residual_tolerance > 0 && residual_tolerance <= 1e-3,
+                          "LcpBasisGuess::Setup", "residual_tolerance must be in (0, 1e-3]");
+  n_ = n;
+  tolerance_ = residual_tolerance;
+  basis_.resize(n, n);
+  lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
+  x_.resize(n);
+}
+
+bool LcpBasisGuess::Solve(const LcpProblem& problem, const std::vector<char>& z_basic,
+                          LcpResult* result) {
+  QUASIDYN_CHECK_ARGUMENT(n_ >= 0, "LcpBasisGuess::Solve", "call Setup first");
+  CheckSize("LcpBasisGuess::Solve", "q", problem.q.size(), n_, "the size given to Setup");
+  CheckSize("LcpBasisGuess::Solve", "z_basic", static_cast<Eigen::Index>(z_basic.size()), n_,
+            "the size given to Setup");
+  result->status = SolverStatus::kNotRun;
+  const int n = n_;
+  if (n == 0) return false;
+  for (int i = 0; i < n; ++i) {
+    if (z_basic[i]) {
+      basis_.col(i) = -problem.M.col(i);
+    } else {
+      basis_.col(i).setZero();
+      basis_(i, i) = 1.0;
+    }
+  }
+  lu_.compute(basis_);
+  // A singular (or nearly singular) basis cannot be trusted: let Lemke's method decide.
+  const auto pivots = lu_.matrixLU().diagonal().cwiseAbs();
+  if (!(pivots.minCoeff() > kSingularPivotRatio * pivots.maxCoeff())) return false;
+  x_ = lu_.solve(problem.q);
+  if (!x_.allFinite()) return false;
+  Eigen::VectorXd& z = result->z;
+  Eigen::VectorXd& w = result->w;
+  z.setZero(n);
+  for (int i = 0; i < n; ++i)
+    if (z_basic[i]) z[i] = x_[i];
+  const double M_norm = problem.M.lpNorm<Eigen::Infinity>();
+  const double scale = problem.q.lpNorm<Eigen::Infinity>() + M_norm * z.lpNorm<Eigen::Infinity>();
+  const double allowed = tolerance_ * scale;
+  if (-z.minCoeff() * std::max(1.0, M_norm) > allowed) return false;
+  z = z.cwiseMax(0.0);
+  w.noalias() = problem.M * z;
+  w += problem.q;
+  const double z_scale = std::max(z.lpNorm<Eigen::Infinity>(), 1e-300);
+  const double complementarity = w.cwiseProduct(z).cwiseAbs().maxCoeff() / z_scale;
+  if (-w.minCoeff() > allowed || complementarity > allowed) return false;
+  result->status = SolverStatus::kSolved;
+  result->message.clear();
+  result->info = LemkeInfo();
+  result->info.residual = 0.0;  // w = Mz + q by construction
+  result->info.sign_violation = std::max(0.0, -w.minCoeff());
+  result->info.complementarity = w.cwiseProduct(z).cwiseAbs().sum();
+  return true;
+}
+
+}  // namespace quasidyn

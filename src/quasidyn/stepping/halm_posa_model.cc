@@ -1,0 +1,197 @@
+#include "quasidyn/stepping/halm_posa_model.h"
+
+#include <cmath>
+#include <string>
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/dynamics/failure_message.h"
+#include "quasidyn/dynamics/quasistatic_lcp.h"
+#include "quasidyn/gradients/halm_posa_gradient.h"
+
+namespace quasidyn {
+namespace {
+
+constexpr const char* kDescription = "halm-posa LCP (Halm & Posa 2018, eqs. 37-38)";
+// ε_data of the data contractions (contact_data_derivative.h) [m or rad]: ∛ε, as the
+// quasi-dynamic models use.
+constexpr double kDataStep = 6.0555e-6;
+
+// The scene, checked for what the model assumes (halm_posa_model.h).
+ScenePtr CheckedScene(ScenePtr scene) {
+  QUASIDYN_CHECK_ARGUMENT(scene != nullptr, "halm-posa", "the scene is null");
+  QUASIDYN_CHECK_ARGUMENT(scene->planar, "halm-posa",
+                          "formulation.type: halm-posa is a planar model (objects sliding on the "
+                          "x-y plane); scene '" +
+                              scene->name + "' is 3D (dimension: 2 is needed)");
+  QUASIDYN_CHECK_ARGUMENT(scene->gravity.head<2>().norm() == 0.0, "halm-posa",
+                          "gravity: halm-posa scenes look down on a horizontal support plane, so "
+                          "gravity must have no x-y part (scene '" +
+                              scene->name + "' has [" + NumberText(scene->gravity.x()) + ", " +
+                              NumberText(scene->gravity.y()) + ", 0]; set gravity: [0, 0, 0])");
+  return scene;
+}
+
+Eigen::MatrixXd ScaledGains(const Scene& scene, const FormulationSettings& settings) {
+  std::string problem;
+  const Eigen::MatrixXd B = FeedbackGainMatrix(settings.feedback_gains, scene.nq_a, &problem);
+  QUASIDYN_CHECK_ARGUMENT(problem.empty(), "halm-posa", "formulation.B: " + problem);
+  return settings.feedback_scale * B;
+}
+
+}  // namespace
+
+HalmPosaData::HalmPosaData(const HalmPosaModel* model, ContactData contact)
+    : StepData(model), contact_(std::move(contact)) {}
+
+HalmPosaModel::HalmPosaModel(ScenePtr scene, const FormulationSettings& settings)
+    : StepModel(scene, settings),
+      contact_(CheckedScene(scene)),
+      surfaces_(ObjectLimitSurfaces(*scene)),
+      scaled_gains_(ScaledGains(*scene, settings)) {}
+
+std::unique_ptr<StepData> HalmPosaModel::CreateData() const {
+  return std::unique_ptr<StepData>(new HalmPosaData(this, contact_.CreateData()));
+}
+
+HalmPosaData& HalmPosaModel::DataOf(StepData* data, const char* where) const {
+  CheckData(data, where);
+  return static_cast<HalmPosaData&>(*data);  // CheckData: made by this model's CreateData
+}
+
+StepProblem HalmPosaModel::ProblemOf(const HalmPosaData& data) const {
+  return StepProblem{scene(), data.contact_.contacts(), data.no_cost_, settings()};
+}
+
+void HalmPosaModel::Fail(SolverStatus status, std::string message, HalmPosaData* data) const {
+  StepResult& result = data->result;
+  result.status = status;
+  result.message = std::move(message);
+  result.next.q = data->q_;
+  result.next.v.resize(0);
+  result.velocity.setZero(scene().nv);
+  result.contacts.clear();
+}
+
+void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
+  HalmPosaData& data = DataOf(data_in, "Calc");
+  const Scene& scene = this->scene();
+  const double h = time_step();
+  CheckVector("Calc", "x.q", x.q, scene.nq, "n_q");
+  QUASIDYN_CHECK_ARGUMENT(x.v.size() == 0, "Calc",
+                          "x.v must be empty: the halm-posa model has no velocity in its state "
+                          "(got size " +
+                              std::to_string(x.v.size()) + ")");
+  CheckVector("Calc", "u", u, scene.nq_a, "n_q,a (commanded velocities)");
+  data.q_ = x.q;  // copies first: x may be data.result.next itself
+  data.u_ = u;
+  data.calculated_ = true;
+  data.derivatives.status = SolverStatus::kNotRun;
+  data.derivatives.message.clear();
+  data.result.solver = SolverSummary();
+
+  if (!contact_.Compute(data.q_, &data.contact_)) {
+    Fail(SolverStatus::kNumericalFailure,
+         "contact query failed: " + data.contact_.failure_message(), &data);
+    return;
+  }
+  const ContactSet& contacts = data.contact_.contacts();
+  if (const int bad = FirstNonFiniteContact(contacts); bad >= 0) {
+    Fail(SolverStatus::kNumericalFailure,
+         "contact query returned a non-finite value for contact " + std::to_string(bad) + " (" +
+             scene.geometries[contacts[bad].geometry_a].name + " / " +
+             scene.geometries[contacts[bad].geometry_b].name + ")",
+         &data);
+    return;
+  }
+  BuildHalmPosaMobility(surfaces_, data.q_, scaled_gains_, &data.W_);
+  BuildHalmPosaLcp(contacts, data.W_, data.u_, h, &data.lcp_);
+  const LcpProblem& lcp = data.lcp_.lcp;
+  if (!lcp.M.allFinite() || !lcp.q.allFinite()) {
+    Fail(SolverStatus::kNumericalFailure,
+         std::string(kDescription) +
+             ": the LCP overflowed (positions, commands, gains or limit surfaces too large)",
+         &data);
+    return;
+  }
+  const LcpResult& solved = data.solver_.Solve(contacts, lcp, &data.warm_started_);
+  const StepProblem problem = ProblemOf(data);
+  const int nc = contacts.size();
+  FormulationSolution& solution = data.solution_;
+  if (!Succeeded(solved.status)) {
+    // Rank the contacts at the commanded motion alone (v = d₀/h): the one it drives in deepest.
+    Eigen::VectorXd commanded = data.lcp_.displacement_offset / h;
+    std::string reason = solved.message;
+    if (settings().feedback_scale == 0.0) {
+      reason +=
+          "; c = 0 is perfect velocity control, which has no solution when the command "
+          "squeezes or jams (Halm & Posa 2018, section 4): use c > 0";
+    }
+    Fail(solved.status, FailureMessage(problem, kDescription, reason, commanded), &data);
+    data.result.solver = SummaryOf(solved.info);
+    return;
+  }
+  data.z_ = solved.z;
+  data.displacement_ = data.lcp_.displacement_offset;
+  data.displacement_.noalias() += data.lcp_.displacement_map * data.z_;  // Δq, eqs. (32)-(33)
+  solution.Start(solved.status, SummaryOf(solved.info), data.displacement_, nc);
+  solution.v /= h;
+  const int nd = contacts.ray_count();
+  for (int i = 0; i < nc; ++i) {
+    solution.normal_impulse[i] = data.z_[i];
+    const ContactSet::RaysMap rays = contacts.Rays(i);
+    for (int j = 0; j < nd; ++j)
+      solution.friction_impulse[i] += data.z_[nc + nd * i + j] * rays.col(j);
+  }
+  StepResult& result = data.result;
+  result.status = solved.status;
+  result.message = solved.message;
+  result.solver = solution.solver;
+  result.next.q = data.q_;
+  result.next.q += data.displacement_;  // planar: q ⊕ Δq = q + Δq
+  result.next.v.resize(0);
+  result.velocity = solution.v;
+  FillContactReports(problem, solution, &result.contacts);
+}
+
+void HalmPosaModel::CalcDiff(GradientMode mode, StepData* data_in) const {
+  HalmPosaData& data = DataOf(data_in, "CalcDiff");
+  QUASIDYN_CHECK_ARGUMENT(data.calculated_, "CalcDiff",
+                          "no step to differentiate: call Calc on this data first");
+  StepDerivatives& out = data.derivatives;
+  out.mode = mode;
+  out.message.clear();
+  out.active_rows = 0;
+  out.A.resize(0, 0);
+  out.B.resize(0, 0);
+  if (!data.result.ok()) {
+    out.status = data.result.status;
+    out.message = "the step failed, so it has no derivative: " + data.result.message;
+    return;
+  }
+  out.status = SolverStatus::kSolved;
+  if (mode == GradientMode::kNone) return;
+  const HalmPosaStepInputs inputs{
+      contact_, settings(), surfaces_, data.q_,           data.u_, data.contact_.contacts(),
+      data.W_,  data.lcp_,  data.z_,   data.displacement_};
+  HalmPosaGradient gradient =
+      DifferentiateHalmPosaStep(inputs, mode == GradientMode::kAAndB, kDataStep);
+  if (!gradient.ok) {
+    out.status = SolverStatus::kNumericalFailure;
+    out.message = "A: " + gradient.failure;
+    return;
+  }
+  out.active_rows = gradient.active;
+  out.A = std::move(gradient.A);
+  out.B = std::move(gradient.B);
+}
+
+void HalmPosaModel::ClearWarmStart(StepData* data_in) const {
+  DataOf(data_in, "ClearWarmStart").solver_.ClearWarmStart();
+}
+
+Eigen::VectorXd HalmPosaModel::ScheduledCommand(double t) const {
+  const double h = time_step();
+  return (scene().CommandAt(t) - scene().CommandAt(t - h)) / h;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,91 @@
+#pragma once
+// Planar quasi-static pushing, grasping and jamming with finite velocity feedback (Halm & Posa
+// 2018) behind the StepModel interface (step_model.h): state x = q (v empty), command u = the
+// robots' commanded velocity q̇_a,cmd (size n_q,a) [m/s, rad/s].
+//
+//   contacts at q⁻ (contact/contact_model.h) → W = blockdiag(A_o(θ), c B) → the LCP of
+//   eqs. (37)–(38) (dynamics/halm_posa_lcp.h), solved by Lemke's method, warm-started from the
+//   previous step's basis → q⁺ = q⁻ + d₀ + W Jᵀ z (eqs. (32)–(33)).
+//
+// The scene: planar (the x-y plane is the support surface seen from above), no in-plane gravity,
+// objects on planar joints, each with its limit surface (ModelInstance::limit_surface or the
+// uniform-pressure default, dynamics/limit_surface.h); robots of any revolute / prismatic chains
+// (their stiffness is not used). Settings: c = feedback_scale >= 0, B = feedback_gains ≻ 0.
+// The model is built only for such scenes: std::invalid_argument naming what is wrong.
+//
+// Commands from a schedule (ScheduledCommand): the scene's commanded positions q̄_a(t) become the
+// piecewise-constant velocity u_k = (q̄_a(t_k) − q̄_a(t_k − h))/h, so that a robot that meets no
+// resistance (and starts at q̄_a(0)) follows q̄_a exactly at the steps' ends; one that is
+// resisted lags behind by c B Jᵀ_m Λ per step and does not catch up (velocity control).
+//
+// A step that has no solution (Lemke's method ends on a ray, e.g. a squeeze under perfect
+// velocity control c = 0) returns that status with a message naming the contact the command
+// drives in deepest, and keeps q. CalcDiff: gradients/halm_posa_gradient.h.
+
+#include <Eigen/Core>
+#include <memory>
+#include <vector>
+
+#include "quasidyn/contact/contact_model.h"
+#include "quasidyn/dynamics/halm_posa_lcp.h"
+#include "quasidyn/dynamics/limit_surface.h"
+#include "quasidyn/dynamics/quasi_dynamic_cost.h"
+#include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/stepping/step_model.h"
+
+namespace quasidyn {
+
+class HalmPosaModel;
+
+class HalmPosaData final : public StepData {
+ public:
+  const ContactData& contact() const { return contact_; }
+  const HalmPosaLcp& lcp() const { return lcp_; }
+  const Eigen::VectorXd& z() const { return z_; }  // the LCP's solution (Λ_N, Λ_T, γ)
+  // Whether the last step's LCP was solved by the warm start (no Lemke pivot).
+  bool warm_started() const { return warm_started_; }
+
+ private:
+  friend class HalmPosaModel;
+  HalmPosaData(const HalmPosaModel* model, ContactData contact);
+
+  ContactData contact_;
+  Eigen::MatrixXd W_;
+  HalmPosaLcp lcp_;
+  HalmPosaLcpSolver solver_;
+  Eigen::VectorXd q_, u_, z_, displacement_;
+  FormulationSolution solution_;
+  QuasiDynamicCost no_cost_;  // StepProblem's cost field (unused by this model's reports)
+  bool warm_started_ = false;
+  bool calculated_ = false;
+};
+
+class HalmPosaModel final : public StepModel {
+ public:
+  HalmPosaModel(ScenePtr scene, const FormulationSettings& settings);
+
+  const ContactModel& contact_model() const { return contact_; }
+  const std::vector<ObjectLimitSurface>& limit_surfaces() const { return surfaces_; }
+  const Eigen::MatrixXd& scaled_gains() const { return scaled_gains_; }  // c B (n_q,a²)
+
+  int state_v_size() const override { return 0; }
+  std::unique_ptr<StepData> CreateData() const override;
+  // x.q of size n_q, x.v empty, u the commanded velocity (size n_q,a), all finite
+  // (std::invalid_argument otherwise).
+  void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
+  void CalcDiff(GradientMode mode, StepData* data) const override;
+  void ClearWarmStart(StepData* data) const override;
+  // (q̄_a(t) − q̄_a(t − h))/h (above).
+  Eigen::VectorXd ScheduledCommand(double t) const override;
+
+ private:
+  HalmPosaData& DataOf(StepData* data, const char* where) const;
+  StepProblem ProblemOf(const HalmPosaData& data) const;
+  void Fail(SolverStatus status, std::string message, HalmPosaData* data) const;
+
+  ContactModel contact_;
+  std::vector<ObjectLimitSurface> surfaces_;
+  Eigen::MatrixXd scaled_gains_;
+};
+
+}  // namespace quasidyn
