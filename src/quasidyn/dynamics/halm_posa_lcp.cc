@@ -1,5 +1,7 @@
 #include "quasidyn/dynamics/halm_posa_lcp.h"
 
+#include <algorithm>
+
 #include "quasidyn/dynamics/contact_lcp_blocks.h"
 
 namespace quasidyn {
@@ -30,9 +32,11 @@ void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
   out->lcp.M.resize(nz, nz);
   out->lcp.M.noalias() = out->JT.transpose() * out->displacement_map;  // J W Jᵀ, eq. (37)
   AddFrictionCouplings(contacts, &out->lcp.M);
+  out->displacement_map *= h;  // Δq = d₀ + h W Jᵀ z_F (rate form)
   out->lcp.q.resize(nz);
-  out->lcp.q.noalias() = out->JT.transpose() * out->displacement_offset;  // w(h u), eq. (38)
-  for (int i = 0; i < nc; ++i) out->lcp.q[i] += contacts[i].phi;          // + [φ⁻; 0]
+  // w(h u)/h = J [0; u], eq. (38), + [φ⁻/h; 0].
+  out->lcp.q.noalias() = out->JT.bottomRows(na).transpose() * u;
+  for (int i = 0; i < nc; ++i) out->lcp.q[i] += contacts[i].phi / h;
 }
 
 const LcpResult& HalmPosaLcpSolver::Solve(const ContactSet& contacts, const LcpProblem& problem,
@@ -59,7 +63,25 @@ const LcpResult& HalmPosaLcpSolver::Solve(const ContactSet& contacts, const LcpP
       lemke_.Setup(n, settings_);
       lemke_size_ = n;
     }
-    result = &lemke_.Solve(problem);
+    answer_ = lemke_.Solve(problem);
+    int pivots = answer_.info.pivots;
+    for (const double scale : {1e3, 1e-3}) {  // retries (halm_posa_lcp.h, "Rate form")
+      if (Succeeded(answer_.status)) break;
+      rescaled_.M = problem.M;
+      rescaled_.q = scale * problem.q;
+      const LcpResult& retry = lemke_.Solve(rescaled_);
+      pivots += retry.info.pivots;
+      if (Succeeded(retry.status)) {
+        answer_ = retry;
+        answer_.z /= scale;
+        answer_.w /= scale;
+        answer_.info.residual /= scale;
+        answer_.info.sign_violation /= scale;
+        answer_.info.complementarity /= scale * scale;
+      }
+    }
+    answer_.info.pivots = pivots;
+    result = &answer_;
   }
   has_previous_ = Succeeded(result->status);
   if (has_previous_) {
@@ -67,7 +89,7 @@ const LcpResult& HalmPosaLcpSolver::Solve(const ContactSet& contacts, const LcpP
     for (int i = 0; i < nc; ++i)
       previous_pairs_[i] = {contacts[i].geometry_a, contacts[i].geometry_b};
     previous_basic_.resize(n);
-    for (int i = 0; i < n; ++i) previous_basic_[i] = result->z[i] > result->w[i];
+    for (int i = 0; i < n; ++i) previous_basic_[i] = result->z[i] > std::max(result->w[i], 0.0);
   }
   return *result;
 }

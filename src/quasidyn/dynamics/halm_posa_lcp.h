@@ -21,7 +21,19 @@
 // and φ⁻ >= 0 the LCP has a solution and Lemke's method finds one (M̃ is copositive and
 // SOL(M̃, 0) is orthogonal to w̃). At c = 0 (perfect velocity control, eqs. (13)–(14)) a
 // command that squeezes or jams has no solution: Lemke's method ends on a secondary ray.
-// Units: rows of w̃ in m, z in N·s (γ in m).
+//
+// Rate form. The LCP is built and solved divided by h, as the quasistatic LCP is
+// (quasistatic_lcp.h): LCP(M̃, w̃/h) has the solution z/h, i.e. the average contact forces
+// F_N = Λ_N/h, F_T = Λ_T/h [N] and the sliding speed γ/h [m/s], its rows in m/s:
+//
+//   q_lcp = J [0; u] + [φ⁻/h; 0; 0],   Δq = d₀ + h W Jᵀ z_F.
+//
+// Lemke's tie and pivot tests (solvers/lemke.h) are absolute for data below 1 and relative
+// above; contact data in m/s of a step sit where those tests were tuned. A degenerate LCP whose
+// data fall near the thresholds can still end on a false ray (two fingers closing exactly along
+// their normals, with 1e-9 m/s of tangential rounding in the command): the solver then retries
+// with w̃ scaled by 10³ and by 10⁻³ (LCP(M̃, s w̃) has the solution s z) and fails only when
+// every scale does.
 
 #include <Eigen/Core>
 #include <utility>
@@ -42,21 +54,22 @@ void BuildHalmPosaMobility(const std::vector<ObjectLimitSurface>& surfaces,
                            Eigen::MatrixXd* W);
 
 struct HalmPosaLcp {
-  LcpProblem lcp;                       // M̃ (n_z × n_z), w̃ (n_z) [m]
+  LcpProblem lcp;                       // M̃ (n_z × n_z), w̃/h (n_z) [m/s]: the rate form
   Eigen::MatrixXd JT;                   // Jᵀ = [J_Nᵀ J_Tᵀ 0] (n_v × n_z)
-  Eigen::MatrixXd displacement_map;     // W Jᵀ (n_v × n_z) [m/(N·s)]
+  Eigen::MatrixXd displacement_map;     // h W Jᵀ (n_v × n_z) [m/N]: Δq = d₀ + map · z_F
   Eigen::VectorXd displacement_offset;  // d₀ = [0; h u] (n_v) [m, rad]
   int num_contacts = 0;
 };
 
-// Builds eqs. (37)–(38) into *out from the contacts at q⁻, W and u (n_q,a, [m/s, rad/s]) over
-// h [s]. No heap allocation once *out has held an LCP of this size.
+// Builds eqs. (37)–(38), in rate form, into *out from the contacts at q⁻, W and u (n_q,a,
+// [m/s, rad/s]) over h [s]. No heap allocation once *out has held an LCP of this size.
 void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
                       const Eigen::VectorXd& u, double h, HalmPosaLcp* out);
 
 // The solver of the LCP, warm-started: when the contacts are those of the previous solve (the
-// same geometry pairs in the same order) the previous solution's basic set {i : z_i > w_i} is
-// tried first (solvers/lcp_basis_guess.h), and Lemke's method runs only when it fails.
+// same geometry pairs in the same order) the previous solution's basic set {i : z_i > max(w_i, 0)}
+// is tried first (solvers/lcp_basis_guess.h), and Lemke's method runs only when it fails (then on
+// the scales above while it fails; the pivots of every run are summed).
 class HalmPosaLcpSolver {
  public:
   explicit HalmPosaLcpSolver(const LemkeSettings& settings = {}) : settings_(settings) {}
@@ -74,6 +87,8 @@ class HalmPosaLcpSolver {
   LcpBasisGuess guess_;
   int guess_size_ = -1;
   LcpResult guess_result_;
+  LcpProblem rescaled_;  // w̃ scaled for a retry (failures only)
+  LcpResult answer_;     // Lemke's answer (unscaled), with the pivots of every run
   bool has_previous_ = false;
   std::vector<std::pair<int, int>> previous_pairs_;  // geometry pairs, contact order
   std::vector<char> previous_basic_;                 // z_i basic in the previous solution

@@ -82,10 +82,12 @@ TEST(HalmPosaLcp, MatrixAndVectorAreEquations37And38) {
     M(3 * nc + i, i) = contacts[i].friction;                  // μ
     M.block(3 * nc + i, nc + 2 * i, 1, 2).setConstant(-1.0);  // −Eᵀ
   }
+  // Rate form: the LCP holds M̃ and w̃/h, and Δq = d₀ + h W Jᵀ z_F.
   const double tolerance = 1e-14 * (1 + M.cwiseAbs().maxCoeff());
   EXPECT_TRUE(testing::MatricesNear(built.lcp.lcp.M, M, tolerance));
-  EXPECT_TRUE(testing::MatricesNear(built.lcp.lcp.q, w, tolerance));
-  EXPECT_TRUE(testing::MatricesNear(built.lcp.displacement_map, W * built.lcp.JT, tolerance));
+  EXPECT_TRUE(testing::MatricesNear(h * built.lcp.lcp.q, w, tolerance));
+  EXPECT_TRUE(testing::MatricesNear(built.lcp.displacement_map, h * W * built.lcp.JT, tolerance));
+  EXPECT_TRUE(testing::MatricesNear(built.lcp.displacement_offset, d0, 0.0));
 }
 
 // Random configurations of the disk by the wall: fingers on or near the upper half of the rim,
@@ -109,25 +111,30 @@ RandomConfiguration Draw(testing::RandomProblems& random) {
   return r;
 }
 
-// Theorem 1: with c > 0 every configuration with φ >= 0 has a solution; ours and Siconos' find
-// one each, complementary to rounding. With friction the solutions need not be unique (Halm &
-// Posa 2018, §7; here 13 of 200 draws end on different solutions of the two solvers, each
-// complementary to 1e-16), so the displacements are compared where they are unique below.
+// Theorem 1: with c > 0 every configuration with φ >= 0 has a solution: ours is found and
+// complementary to Lemke's tolerance in every draw. Siconos' lexicographic Lemke, the
+// independent reference, returns a complementary pair too, except in 2 of the 200 draws, where
+// it reports success (info 0) with a pair that violates w >= 0 by 2 - 20 % of the data's scale.
+// With friction the solutions need not be unique (Halm & Posa 2018, §7: 14 of 200 draws end on
+// different, equally complementary solutions of the two), so displacements are compared where
+// they are unique, below.
 TEST(HalmPosaLcp, SolvedForEveryFeedbackScaleAndCommandLikeSiconos) {
   const ScenePtr scene = DiskScene("wall_push.yaml");
   testing::RandomProblems random(18);
+  int siconos_complementary = 0;
   for (int trial = 0; trial < 200; ++trial) {
     const RandomConfiguration r = Draw(random);
     const BuiltLcp built(scene, r.q, r.u, r.c);
     HalmPosaLcpSolver solver;
     const LcpResult& ours = solver.Solve(built.data.contacts(), built.lcp.lcp, nullptr);
     ASSERT_TRUE(Succeeded(ours.status)) << "trial " << trial << ": " << ours.message;
+    // Lemke's final check: 1e-10 of the scale (solvers/lemke.h).
+    EXPECT_LE(Violation(built.lcp.lcp, ours.z, ours.w), 1e-10) << "trial " << trial;
     const testing::SiconosSolution reference = testing::SolveWithSiconos(built.lcp.lcp);
     ASSERT_EQ(reference.info, 0) << "trial " << trial;
-    // Lemke's final check: 1e-10 of the scale (solvers/lemke.h); Siconos' own is looser.
-    EXPECT_LE(Violation(built.lcp.lcp, ours.z, ours.w), 1e-10) << "trial " << trial;
-    EXPECT_LE(Violation(built.lcp.lcp, reference.z, reference.w), 1e-8) << "trial " << trial;
+    siconos_complementary += Violation(built.lcp.lcp, reference.z, reference.w) <= 1e-8;
   }
+  EXPECT_GE(siconos_complementary, 198);
 }
 
 // Frictionless contacts (μ = 0, so Λ_T = 0): the LCP in Λ_N has the symmetric positive

@@ -1,6 +1,7 @@
 #include "quasidyn/gradients/halm_posa_gradient.h"
 
 #include <Eigen/QR>
+#include <algorithm>
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
@@ -32,17 +33,19 @@ HalmPosaGradient DifferentiateHalmPosaStep(const HalmPosaStepInputs& in, bool wa
   const Eigen::VectorXd w = lcp.M * in.z + lcp.q;
   std::vector<int> active;
   for (int i = 0; i < nz; ++i)
-    if (in.z[i] > w[i]) active.push_back(i);
+    if (in.z[i] > std::max(w[i], 0.0)) active.push_back(i);
   const int s = static_cast<int>(active.size());
   Eigen::MatrixXd K(s, s), map_S(nv, s);
   for (int a = 0; a < s; ++a) {
     for (int b = 0; b < s; ++b) K(a, b) = lcp.M(active[a], active[b]);
     map_S.col(a) = in.lcp.displacement_map.col(active[a]);
   }
-  const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> solve_K(K);
+  // (Eigen's decomposition of an empty matrix is undefined: no active variable, no solve.)
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> solve_K;
+  if (s > 0) solve_K.compute(K);
   HalmPosaGradient out;
   out.active = s;
-  out.rank = static_cast<int>(solve_K.rank());
+  out.rank = s > 0 ? static_cast<int>(solve_K.rank()) : 0;
   // Rows S of ∂r/∂x for x = u, q.
   const auto rows_S = [&](const Eigen::MatrixXd& dr) {
     Eigen::MatrixXd out_rows(s, dr.cols());
@@ -50,8 +53,8 @@ HalmPosaGradient DifferentiateHalmPosaStep(const HalmPosaStepInputs& in, bool wa
     return out_rows;
   };
 
-  // B: ∂r/∂u = h Jᵀ's robot rows, transposed; ∂Δq/∂u = [0; hI] + (W Jᵀ)_S ∂z_S/∂u.
-  const Eigen::MatrixXd dr_du = h * in.lcp.JT.bottomRows(na).transpose();
+  // B: ∂r/∂u = Jᵀ's robot rows, transposed; ∂Δq/∂u = [0; hI] + (h W Jᵀ)_S ∂z_S/∂u.
+  const Eigen::MatrixXd dr_du = in.lcp.JT.bottomRows(na).transpose();
   out.B = Eigen::MatrixXd::Zero(nv, na);
   out.B.bottomRows(na).diagonal().setConstant(h);
   if (s > 0) out.B.noalias() -= map_S * solve_K.solve(rows_S(dr_du));
@@ -71,21 +74,22 @@ HalmPosaGradient DifferentiateHalmPosaStep(const HalmPosaStepInputs& in, bool wa
     out.B.resize(0, 0);
     return out;
   }
-  // G = ∂Δq/∂q at fixed z: ∂W/∂θ (Jᵀz) + W ∂(Jᵀz)/∂q.
-  const Eigen::VectorXd impulse = in.lcp.JT * in.z;
-  Eigen::MatrixXd G = in.W * data.d_JcT_lambda;
+  // G = ∂Δq/∂q at fixed z: h (∂W/∂θ (Jᵀz) + W ∂(Jᵀz)/∂q).
+  const Eigen::VectorXd force = in.lcp.JT * in.z;
+  Eigen::MatrixXd G = h * (in.W * data.d_JcT_lambda);
   for (const ObjectLimitSurface& surface : in.surfaces) {
     const int k = surface.v_start + 2;
     G.block(surface.v_start, k, 3, 1) +=
-        WorldLimitSurfaceDerivative(surface.body, in.q[k]) * impulse.segment<3>(surface.v_start);
+        h * WorldLimitSurfaceDerivative(surface.body, in.q[k]) * force.segment<3>(surface.v_start);
   }
-  // ∂r/∂q (z fixed): J G, plus ∂(J Δq)/∂q and ∂φ/∂q on the rows of Λ_N and Λ_T.
+  // ∂r/∂q (z fixed), r = (J Δq + [φ; 0])/h: (J G + ∂(J Δq)/∂q + [∂φ/∂q; 0])/h.
   Eigen::MatrixXd dr_dq = in.lcp.JT.transpose() * G;
   for (int i = 0; i < nc; ++i) {
     dr_dq.row(i) += data.d_Jc_v.row(2 * i) + data.d_phi.row(i);
     for (int j = 0; j < nd; ++j)
       dr_dq.row(nc + nd * i + j) += RayCoefficient(contacts, i, j) * data.d_Jc_v.row(2 * i + 1);
   }
+  dr_dq /= h;
   out.A = Eigen::MatrixXd::Identity(nv, nv) + G;
   if (s > 0) out.A.noalias() -= map_S * solve_K.solve(rows_S(dr_dq));
   return out;

@@ -4,7 +4,7 @@
 //
 //   q⁺ = q + Δq,   Δq = d₀(u) + W(q) J(q)ᵀ z,   r(z, q, u) = M̃(q) z + w̃(q, u),
 //
-// on the active set S = {i : z_i > w_i} (z_i basic; z_i = 0 off S, r_i = 0 on S), so that
+// on the active set S = {i : z_i > max(w_i, 0)} (z_i basic; z_i = 0 off S, r_i = 0 on S), so that
 // M̃_SS dz_S = −(∂r/∂(q, u))_S, then
 //
 //   B = ∂Δq/∂u = [0; h I] + (W Jᵀ)_S ∂z_S/∂u,        ∂r/∂u = h J [0; I]

@@ -136,11 +136,11 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
   solution.Start(solved.status, SummaryOf(solved.info), data.displacement_, nc);
   solution.v /= h;
   const int nd = contacts.ray_count();
-  for (int i = 0; i < nc; ++i) {
-    solution.normal_impulse[i] = data.z_[i];
+  for (int i = 0; i < nc; ++i) {  // z in forces (rate form): impulses h z
+    solution.normal_impulse[i] = h * data.z_[i];
     const ContactSet::RaysMap rays = contacts.Rays(i);
     for (int j = 0; j < nd; ++j)
-      solution.friction_impulse[i] += data.z_[nc + nd * i + j] * rays.col(j);
+      solution.friction_impulse[i] += h * data.z_[nc + nd * i + j] * rays.col(j);
   }
   StepResult& result = data.result;
   result.status = solved.status;

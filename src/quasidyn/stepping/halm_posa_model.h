@@ -41,7 +41,8 @@ class HalmPosaData final : public StepData {
  public:
   const ContactData& contact() const { return contact_; }
   const HalmPosaLcp& lcp() const { return lcp_; }
-  const Eigen::VectorXd& z() const { return z_; }  // the LCP's solution (Λ_N, Λ_T, γ)
+  // The LCP's solution in rate form (F_N, F_T [N], γ/h [m/s]: dynamics/halm_posa_lcp.h).
+  const Eigen::VectorXd& z() const { return z_; }
   // Whether the last step's LCP was solved by the warm start (no Lemke pivot).
   bool warm_started() const { return warm_started_; }
 
