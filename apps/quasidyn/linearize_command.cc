@@ -330,7 +330,8 @@ void RunLinearize(const LinearizeOptions& options) {
                     " before reaching step " + std::to_string(options.step) + ": " +
                     trajectory.message);
   const Eigen::VectorXd& q = trajectory.FinalConfiguration();
-  const Eigen::VectorXd u = rollout_model->ScheduledCommand(options.step * settings.time_step);
+  const Eigen::VectorXd u = rollout_model->ScheduledCommand(options.step * settings.time_step,
+                                                            State{q, Eigen::VectorXd()});
 
   const Outcome outcome = Linearize(scene_ptr, settings, options, mode, q, u);
   if (options.json) {

@@ -41,6 +41,7 @@ void ValidateFormulationSettings(const FormulationSettings& settings) {
   CheckPositive(kWhere, "kappa", settings.kappa);
   CheckNonNegative(kWhere, "object_mass_scale", settings.object_mass_scale);
   CheckNonNegative(kWhere, "feedback scaling c", settings.feedback_scale);
+  CheckNonNegative(kWhere, "tracking_gain", settings.command_tracking_gain);
   const std::string gains = FeedbackGainsProblem(settings.feedback_gains);
   if (!gains.empty()) ThrowInvalidArgument(kWhere, gains);
 }
@@ -52,9 +53,10 @@ FormulationSettings SettingsFromScene(const Scene& scene) {
   for (const auto& [key, value] : scene.formulation.parameters) {
     const std::string problem = FormulationParameterProblem(key, value);
     if (!problem.empty()) throw std::invalid_argument("formulation: " + problem);
-    (key == "kappa" ? settings.kappa
-     : key == "c"   ? settings.feedback_scale
-                    : settings.object_mass_scale) = value;
+    (key == "kappa"           ? settings.kappa
+     : key == "c"             ? settings.feedback_scale
+     : key == "tracking_gain" ? settings.command_tracking_gain
+                              : settings.object_mass_scale) = value;
   }
   settings.feedback_gains = scene.formulation.feedback_gains;
   ValidateFormulationSettings(settings);

@@ -42,6 +42,10 @@ struct FormulationSettings {
   // n × n: the matrix, n = n_q,a).
   double feedback_scale = 0.01;
   Eigen::MatrixXd feedback_gains;
+  // halm-posa: k_p [1/s], finite and >= 0, the proportional gain with which the commanded
+  // velocity read from a schedule corrects the robots' tracking error (0: pure velocity
+  // schedule; stepping/halm_posa_model.h).
+  double command_tracking_gain = 0.0;
 };
 
 // Throws std::invalid_argument naming the first setting outside its documented range (h and κ

@@ -24,6 +24,8 @@ void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
   const int na = static_cast<int>(u.size());
   const int nz = ContactLcpSize(contacts);
   out->num_contacts = nc;
+  out->time_step = h;
+  out->penetration_kept = false;
   ContactImpulseMap(contacts, &out->JT);
   out->displacement_offset.setZero(nv);
   out->displacement_offset.tail(na) = h * u;  // d₀ = [0; h u], eq. (33)
@@ -39,8 +41,35 @@ void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
   for (int i = 0; i < nc; ++i) out->lcp.q[i] += contacts[i].phi / h;
 }
 
-const LcpResult& HalmPosaLcpSolver::Solve(const ContactSet& contacts, const LcpProblem& problem,
+void HalmPosaLcpSolver::SolveWithRetries(const LcpProblem& problem) {
+  const int n = static_cast<int>(problem.q.size());
+  if (lemke_size_ != n) {
+    lemke_.Setup(n, settings_);
+    lemke_size_ = n;
+  }
+  answer_ = lemke_.Solve(problem);
+  int pivots = answer_.info.pivots;
+  for (const double scale : {1e3, 1e-3}) {  // retries (halm_posa_lcp.h, "Rate form")
+    if (Succeeded(answer_.status)) break;
+    rescaled_.M = problem.M;
+    rescaled_.q = scale * problem.q;
+    const LcpResult& retry = lemke_.Solve(rescaled_);
+    pivots += retry.info.pivots;
+    if (Succeeded(retry.status)) {
+      answer_ = retry;
+      answer_.z /= scale;
+      answer_.w /= scale;
+      answer_.info.residual /= scale;
+      answer_.info.sign_violation /= scale;
+      answer_.info.complementarity /= scale * scale;
+    }
+  }
+  answer_.info.pivots = pivots;
+}
+
+const LcpResult& HalmPosaLcpSolver::Solve(const ContactSet& contacts, HalmPosaLcp* lcp,
                                           bool* warm_started) {
+  const LcpProblem& problem = lcp->lcp;
   const int n = static_cast<int>(problem.q.size());
   const int nc = contacts.size();
   bool same_contacts = has_previous_ && static_cast<int>(previous_pairs_.size()) == nc &&
@@ -59,28 +88,17 @@ const LcpResult& HalmPosaLcpSolver::Solve(const ContactSet& contacts, const LcpP
   }
   if (warm_started != nullptr) *warm_started = result != nullptr;
   if (result == nullptr) {
-    if (lemke_size_ != n) {
-      lemke_.Setup(n, settings_);
-      lemke_size_ = n;
+    SolveWithRetries(problem);
+    bool penetrating = false;
+    for (int i = 0; i < nc; ++i) penetrating = penetrating || contacts[i].phi < 0.0;
+    if (!Succeeded(answer_.status) && penetrating) {  // keep the penetrations (above)
+      const int pivots = answer_.info.pivots;
+      for (int i = 0; i < nc; ++i)
+        if (contacts[i].phi < 0.0) lcp->lcp.q[i] -= contacts[i].phi / lcp->time_step;
+      lcp->penetration_kept = true;
+      SolveWithRetries(problem);
+      answer_.info.pivots += pivots;
     }
-    answer_ = lemke_.Solve(problem);
-    int pivots = answer_.info.pivots;
-    for (const double scale : {1e3, 1e-3}) {  // retries (halm_posa_lcp.h, "Rate form")
-      if (Succeeded(answer_.status)) break;
-      rescaled_.M = problem.M;
-      rescaled_.q = scale * problem.q;
-      const LcpResult& retry = lemke_.Solve(rescaled_);
-      pivots += retry.info.pivots;
-      if (Succeeded(retry.status)) {
-        answer_ = retry;
-        answer_.z /= scale;
-        answer_.w /= scale;
-        answer_.info.residual /= scale;
-        answer_.info.sign_violation /= scale;
-        answer_.info.complementarity /= scale * scale;
-      }
-    }
-    answer_.info.pivots = pivots;
     result = &answer_;
   }
   has_previous_ = Succeeded(result->status);

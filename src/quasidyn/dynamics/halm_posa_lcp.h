@@ -59,6 +59,10 @@ struct HalmPosaLcp {
   Eigen::MatrixXd displacement_map;     // h W Jᵀ (n_v × n_z) [m/N]: Δq = d₀ + map · z_F
   Eigen::VectorXd displacement_offset;  // d₀ = [0; h u] (n_v) [m, rad]
   int num_contacts = 0;
+  double time_step = 0.0;  // h [s]
+  // Set by HalmPosaLcpSolver::Solve when it kept the penetrations: φ⁻ replaced by max(φ⁻, 0)
+  // in lcp.q (the last fallback below).
+  bool penetration_kept = false;
 };
 
 // Builds eqs. (37)–(38), in rate form, into *out from the contacts at q⁻, W and u (n_q,a,
@@ -70,13 +74,23 @@ void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
 // same geometry pairs in the same order) the previous solution's basic set {i : z_i > max(w_i, 0)}
 // is tried first (solvers/lcp_basis_guess.h), and Lemke's method runs only when it fails (then on
 // the scales above while it fails; the pivots of every run are summed).
+//
+// Penetration. Theorem 1 needs φ⁻ >= 0. A step can start slightly inside a contact (φ⁻ < 0) when
+// the previous step's linearisation of φ (eq. (31)) overshot; removing that penetration may then
+// be impossible (a peg touching both walls of its slot, penetrating one), and the LCP has no
+// solution. When every scale fails and some φ⁻ < 0, the solver keeps the penetrations instead of
+// removing them (φ⁻ → max(φ⁻, 0) in w̃: no contact may penetrate further) and solves again; by
+// Theorem 1 that LCP has a solution when c > 0 (HalmPosaLcp::penetration_kept says it happened).
+// The paper's alternative, the fixed-point re-linearisation about the current estimate of q⁺
+// (§5), is not implemented.
 class HalmPosaLcpSolver {
  public:
   explicit HalmPosaLcpSolver(const LemkeSettings& settings = {}) : settings_(settings) {}
 
-  // Solves problem (built from `contacts`); the result stays valid until the next Solve.
-  // *warm_started (may be null) tells whether the guess gave the answer (0 pivots).
-  const LcpResult& Solve(const ContactSet& contacts, const LcpProblem& problem, bool* warm_started);
+  // Solves lcp->lcp (built from `contacts` by BuildHalmPosaLcp; its q may be changed by the
+  // penetration fallback above); the result stays valid until the next Solve. *warm_started
+  // (may be null) tells whether the guess gave the answer (0 pivots).
+  const LcpResult& Solve(const ContactSet& contacts, HalmPosaLcp* lcp, bool* warm_started);
   // Forgets the previous solution (the next Solve is a function of its problem alone).
   void ClearWarmStart() { has_previous_ = false; }
 
@@ -89,6 +103,8 @@ class HalmPosaLcpSolver {
   LcpResult guess_result_;
   LcpProblem rescaled_;  // w̃ scaled for a retry (failures only)
   LcpResult answer_;     // Lemke's answer (unscaled), with the pivots of every run
+  // Lemke's method on `problem` and its rescaled retries into answer_ (pivots summed).
+  void SolveWithRetries(const LcpProblem& problem);
   bool has_previous_ = false;
   std::vector<std::pair<int, int>> previous_pairs_;  // geometry pairs, contact order
   std::vector<char> previous_basic_;                 // z_i basic in the previous solution

@@ -55,7 +55,7 @@ TEST(HalmPosaLcp, MatrixAndVectorAreEquations37And38) {
   q << 0, 3, 0.2, 0.5, 3.9, -0.55, 3.8;
   u << 0.1, -1, -0.2, -1.5;
   const double c = 0.05, h = scene->time_step;
-  const BuiltLcp built(scene, q, u, c);
+  BuiltLcp built(scene, q, u, c);
   const ContactSet& contacts = built.data.contacts();
   ASSERT_EQ(contacts.size(), 2);
   // J = [J_N; J_T] with the two tangent rays of each contact, in the order of z.
@@ -124,9 +124,9 @@ TEST(HalmPosaLcp, SolvedForEveryFeedbackScaleAndCommandLikeSiconos) {
   int siconos_complementary = 0;
   for (int trial = 0; trial < 200; ++trial) {
     const RandomConfiguration r = Draw(random);
-    const BuiltLcp built(scene, r.q, r.u, r.c);
+    BuiltLcp built(scene, r.q, r.u, r.c);
     HalmPosaLcpSolver solver;
-    const LcpResult& ours = solver.Solve(built.data.contacts(), built.lcp.lcp, nullptr);
+    const LcpResult& ours = solver.Solve(built.data.contacts(), &built.lcp, nullptr);
     ASSERT_TRUE(Succeeded(ours.status)) << "trial " << trial << ": " << ours.message;
     // Lemke's final check: 1e-10 of the scale (solvers/lemke.h).
     EXPECT_LE(Violation(built.lcp.lcp, ours.z, ours.w), 1e-10) << "trial " << trial;
@@ -152,9 +152,9 @@ TEST(HalmPosaLcp, FrictionlessDisplacementIsUniqueAndMatchesSiconos) {
   testing::RandomProblems random(19);
   for (int trial = 0; trial < 200; ++trial) {
     const RandomConfiguration r = Draw(random);
-    const BuiltLcp built(scene, r.q, r.u, r.c);
+    BuiltLcp built(scene, r.q, r.u, r.c);
     HalmPosaLcpSolver solver;
-    const LcpResult& ours = solver.Solve(built.data.contacts(), built.lcp.lcp, nullptr);
+    const LcpResult& ours = solver.Solve(built.data.contacts(), &built.lcp, nullptr);
     ASSERT_TRUE(Succeeded(ours.status)) << "trial " << trial << ": " << ours.message;
     // Siconos on the frictionless LCP proper (Λ_N alone: with μ = 0 the friction rows admit
     // any γ >= |J_t Δq|, and Siconos returns γ ~ 1e13, a pair no use as a reference).
@@ -179,15 +179,15 @@ TEST(HalmPosaLcp, SqueezeHasNoSolutionUnderPerfectVelocityControlOnly) {
   const double s = 0.5 * r, t = std::sqrt(0.75) * r;
   q << 0, 1, 0, s, 1 + t, -s, 1 + t;
   u << 0, -1, 0, -1;
-  const BuiltLcp perfect(scene, q, u, 0.0);
+  BuiltLcp perfect(scene, q, u, 0.0);
   HalmPosaLcpSolver solver;
-  EXPECT_EQ(solver.Solve(perfect.data.contacts(), perfect.lcp.lcp, nullptr).status,
+  EXPECT_EQ(solver.Solve(perfect.data.contacts(), &perfect.lcp, nullptr).status,
             SolverStatus::kInfeasible);
   // Siconos ends with info 0 but a pair that violates w >= 0 by 1 % of the data's scale.
   const testing::SiconosSolution reference = testing::SolveWithSiconos(perfect.lcp.lcp);
   EXPECT_TRUE(reference.info != 0 || Violation(perfect.lcp.lcp, reference.z, reference.w) > 1e-6);
-  const BuiltLcp finite(scene, q, u, 0.01);
-  const LcpResult& result = solver.Solve(finite.data.contacts(), finite.lcp.lcp, nullptr);
+  BuiltLcp finite(scene, q, u, 0.01);
+  const LcpResult& result = solver.Solve(finite.data.contacts(), &finite.lcp, nullptr);
   ASSERT_TRUE(Succeeded(result.status)) << result.message;
   // The fingers stop (their velocity error c B Jᵀ Λ cancels h u) and the disk does not move.
   const Eigen::VectorXd dq =
@@ -201,17 +201,17 @@ TEST(HalmPosaLcp, WarmStartGivesTheColdAnswerWithoutPivots) {
   Eigen::VectorXd q(7), u(4);
   q << 0, 3, 0, 0.5, 3.0 + std::sqrt(0.75), -0.5, 3.0 + std::sqrt(0.75);
   u << 0, -1, 0, -1;
-  const BuiltLcp built(scene, q, u, 0.01);
+  BuiltLcp built(scene, q, u, 0.01);
   HalmPosaLcpSolver warm;
   bool warm_started = true;
-  const Eigen::VectorXd cold = warm.Solve(built.data.contacts(), built.lcp.lcp, &warm_started).z;
+  const Eigen::VectorXd cold = warm.Solve(built.data.contacts(), &built.lcp, &warm_started).z;
   EXPECT_FALSE(warm_started);
-  const LcpResult& again = warm.Solve(built.data.contacts(), built.lcp.lcp, &warm_started);
+  const LcpResult& again = warm.Solve(built.data.contacts(), &built.lcp, &warm_started);
   EXPECT_TRUE(warm_started);
   EXPECT_EQ(again.info.pivots, 0);
   EXPECT_TRUE(testing::MatricesNear(again.z, cold, 1e-12 * (1 + cold.norm())));
   warm.ClearWarmStart();
-  warm.Solve(built.data.contacts(), built.lcp.lcp, &warm_started);
+  warm.Solve(built.data.contacts(), &built.lcp, &warm_started);
   EXPECT_FALSE(warm_started);
 }
 

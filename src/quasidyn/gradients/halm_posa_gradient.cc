@@ -85,7 +85,9 @@ HalmPosaGradient DifferentiateHalmPosaStep(const HalmPosaStepInputs& in, bool wa
   // ∂r/∂q (z fixed), r = (J Δq + [φ; 0])/h: (J G + ∂(J Δq)/∂q + [∂φ/∂q; 0])/h.
   Eigen::MatrixXd dr_dq = in.lcp.JT.transpose() * G;
   for (int i = 0; i < nc; ++i) {
-    dr_dq.row(i) += data.d_Jc_v.row(2 * i) + data.d_phi.row(i);
+    dr_dq.row(i) += data.d_Jc_v.row(2 * i);
+    // A kept penetration enters as φ = 0 (halm_posa_lcp.h), whose derivative is 0.
+    if (!(in.lcp.penetration_kept && contacts[i].phi < 0.0)) dr_dq.row(i) += data.d_phi.row(i);
     for (int j = 0; j < nd; ++j)
       dr_dq.row(nc + nd * i + j) += RayCoefficient(contacts, i, j) * data.d_Jc_v.row(2 * i + 1);
   }

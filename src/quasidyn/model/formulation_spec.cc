@@ -16,12 +16,14 @@ bool IsFormulationSpecName(const std::string& name) {
 }
 
 std::string FormulationParameterProblem(const std::string& key, double value) {
-  if (key != "kappa" && key != "object_mass_scale" && key != "c") {
-    return "unknown formulation parameter '" + key + "' (kappa, object_mass_scale, c, B)";
+  if (key != "kappa" && key != "object_mass_scale" && key != "c" && key != "tracking_gain") {
+    return "unknown formulation parameter '" + key +
+           "' (kappa, object_mass_scale, c, B, tracking_gain)";
   }
   if (!std::isfinite(value)) return key + " must be finite";
   if (key == "kappa" && !(value > 0.0)) return "kappa must be > 0 [1/(N·m)]";
   if (key == "object_mass_scale" && !(value >= 0.0)) return "object_mass_scale must be >= 0";
+  if (key == "tracking_gain" && !(value >= 0.0)) return "tracking_gain must be >= 0 [1/s]";
   if (key == "c" && !(value >= 0.0))
     return "c must be >= 0 (the feedback scaling; 0 = perfect "
            "velocity control)";

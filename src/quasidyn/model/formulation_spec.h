@@ -26,6 +26,8 @@ bool IsFormulationSpecName(const std::string& name);
 //   object_mass_scale  s [-], finite and >= 0 (objects' regularisation ½ s vᵀ M_u v)
 //   c                  feedback scaling c [-], finite and >= 0 (halm-posa, Halm & Posa 2018,
 //                      eq. (15); c = 0 is perfect velocity control)
+//   tracking_gain      k_p [1/s], finite and >= 0 (halm-posa: how the commanded velocity read
+//                      from a schedule corrects the robots' tracking error)
 // (`B`, halm-posa's gains, is a matrix: FeedbackGainsProblem.)
 std::string FormulationParameterProblem(const std::string& key, double value);
 

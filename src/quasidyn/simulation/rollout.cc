@@ -89,7 +89,7 @@ Trajectory Rollout(const StepModel& model, const RolloutOptions& options) {
   for (int k = 1; k <= options.steps; ++k) {
     TrajectoryStep record;
     record.t = k * h;  // not accumulated: exactly k·h up to one rounding
-    record.u = model.ScheduledCommand(record.t);
+    record.u = model.ScheduledCommand(record.t, x);
     const auto start = std::chrono::steady_clock::now();
     model.Calc(x, record.u, data.get());
     record.step_time_seconds =

@@ -2,7 +2,7 @@
 // Runs a scene's command schedule through a step model (stepping/step_model.h) and records
 // the trajectory (trajectory.h). The loop, for k = 1 … N:
 //
-//   u_k = model.ScheduledCommand(k·h);  Calc(x_{k−1}, u_k);  x_k = result.next
+//   u_k = model.ScheduledCommand(k·h, x_{k−1});  Calc(x_{k−1}, u_k);  x_k = result.next
 //
 // (u_k = Scene::CommandAt(k·h), the commanded positions, except for a model that derives its
 // command from the schedule otherwise: halm-posa's commanded velocity, step_model.h)

@@ -113,7 +113,7 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
          &data);
     return;
   }
-  const LcpResult& solved = data.solver_.Solve(contacts, lcp, &data.warm_started_);
+  const LcpResult& solved = data.solver_.Solve(contacts, &data.lcp_, &data.warm_started_);
   const StepProblem problem = ProblemOf(data);
   const int nc = contacts.size();
   FormulationSolution& solution = data.solution_;
@@ -189,9 +189,15 @@ void HalmPosaModel::ClearWarmStart(StepData* data_in) const {
   DataOf(data_in, "ClearWarmStart").solver_.ClearWarmStart();
 }
 
-Eigen::VectorXd HalmPosaModel::ScheduledCommand(double t) const {
+Eigen::VectorXd HalmPosaModel::ScheduledCommand(double t, const State& x) const {
   const double h = time_step();
-  return (scene().CommandAt(t) - scene().CommandAt(t - h)) / h;
+  const Scene& scene = this->scene();
+  CheckVector("ScheduledCommand", "x.q", x.q, scene.nq, "n_q");
+  const Eigen::VectorXd previous = scene.CommandAt(t - h);
+  Eigen::VectorXd u = (scene.CommandAt(t) - previous) / h;
+  const double k_p = settings().command_tracking_gain;
+  if (k_p > 0) u += k_p * (previous - x.q.tail(scene.nq_a));
+  return u;
 }
 
 }  // namespace quasidyn

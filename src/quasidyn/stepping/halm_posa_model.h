@@ -14,9 +14,18 @@
 // The model is built only for such scenes: std::invalid_argument naming what is wrong.
 //
 // Commands from a schedule (ScheduledCommand): the scene's commanded positions q̄_a(t) become the
-// piecewise-constant velocity u_k = (q̄_a(t_k) − q̄_a(t_k − h))/h, so that a robot that meets no
-// resistance (and starts at q̄_a(0)) follows q̄_a exactly at the steps' ends; one that is
-// resisted lags behind by c B Jᵀ_m Λ per step and does not catch up (velocity control).
+// commanded velocity of the step from t_{k−1} = t_k − h to t_k,
+//
+//   u_k = (q̄_a(t_k) − q̄_a(t_{k−1}))/h + k_p (q̄_a(t_{k−1}) − q_a,k−1),
+//
+// the schedule's piecewise-constant velocity plus a proportional correction of the tracking
+// error at the start of the step, k_p = FormulationSettings::command_tracking_gain [1/s] >= 0.
+// k_p = 0 (default) is pure velocity control as in the paper's pushes: a robot that meets no
+// resistance (and starts at q̄_a(0)) follows q̄_a exactly at the steps' ends, one that is
+// resisted lags behind by c B Jᵀ_m Λ per step and does not catch up. k_p > 0 is the paper's
+// peg-in-hole command, u = k_p (q_des − q_m) (§6.2, there with k_p = 5 s⁻¹), with the
+// schedule's velocity fed forward: a robot held back by contact pushes with the force
+// k_p (c B)⁻¹ e for a tracking error e (k_p = 1/h reaches q̄_a(t_k) in one unresisted step).
 //
 // A step that has no solution (Lemke's method ends on a ray, e.g. a squeeze under perfect
 // velocity control c = 0) returns that status with a message naming the contact the command
@@ -76,8 +85,8 @@ class HalmPosaModel final : public StepModel {
   void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
   void CalcDiff(GradientMode mode, StepData* data) const override;
   void ClearWarmStart(StepData* data) const override;
-  // (q̄_a(t) − q̄_a(t − h))/h (above).
-  Eigen::VectorXd ScheduledCommand(double t) const override;
+  // (q̄_a(t) − q̄_a(t − h))/h + k_p (q̄_a(t − h) − q_a) (above).
+  Eigen::VectorXd ScheduledCommand(double t, const State& x) const override;
 
  private:
   HalmPosaData& DataOf(StepData* data, const char* where) const;

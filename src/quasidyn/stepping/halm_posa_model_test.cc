@@ -39,11 +39,11 @@ StateAndCommand After(const StepModel& model, int steps) {
   const std::unique_ptr<StepData> data = model.CreateData();
   State x = InitialState(model.scene());
   for (int k = 1; k <= steps; ++k) {
-    model.Calc(x, model.ScheduledCommand(k * model.time_step()), data.get());
+    model.Calc(x, model.ScheduledCommand(k * model.time_step(), x), data.get());
     EXPECT_TRUE(data->result.ok()) << data->result.message;
     x = data->result.next;
   }
-  return {x.q, model.ScheduledCommand((steps + 1) * model.time_step())};
+  return {x.q, model.ScheduledCommand((steps + 1) * model.time_step(), x)};
 }
 
 std::string MessageOf(const std::function<void()>& call) {
@@ -59,7 +59,7 @@ TEST(HalmPosaModel, ScheduleBecomesTheVelocityThatAFreeRobotFollowsExactly) {
   const ScenePtr scene = DiskScene("semicircular_push.yaml");
   const auto model = ModelOf(scene, 0.01);
   const double h = model->time_step();
-  EXPECT_TRUE(testing::MatricesNear(model->ScheduledCommand(0.35),
+  EXPECT_TRUE(testing::MatricesNear(model->ScheduledCommand(0.35, InitialState(*scene)),
                                     (scene->CommandAt(0.35) - scene->CommandAt(0.35 - h)) / h,
                                     1e-12));
   // Without the disk's resistance (fingers only: the disk filtered out by moving it away) the
@@ -70,7 +70,7 @@ TEST(HalmPosaModel, ScheduleBecomesTheVelocityThatAFreeRobotFollowsExactly) {
   const std::unique_ptr<StepData> data = free_model->CreateData();
   State x = InitialState(free_scene);
   for (int k = 1; k <= 100; ++k) {
-    free_model->Calc(x, free_model->ScheduledCommand(k * h), data.get());
+    free_model->Calc(x, free_model->ScheduledCommand(k * h, x), data.get());
     ASSERT_TRUE(data->result.ok());
     x = data->result.next;
     ASSERT_TRUE(testing::MatricesNear(x.q.tail(4), free_scene.CommandAt(k * h), 1e-12)) << k;
@@ -153,7 +153,7 @@ TEST(HalmPosaModel, WarmStartDoesNotChangeTheStepsAndCalcDoesNotAllocate) {
   State x = InitialState(*scene);
   int warm_hits = 0;
   for (int k = 1; k <= 400; ++k) {
-    const Eigen::VectorXd u = model->ScheduledCommand(k * model->time_step());
+    const Eigen::VectorXd u = model->ScheduledCommand(k * model->time_step(), x);
     model->Calc(x, u, warm.get());
     model->ClearWarmStart(cold.get());
     model->Calc(x, u, cold.get());
@@ -169,7 +169,7 @@ TEST(HalmPosaModel, WarmStartDoesNotChangeTheStepsAndCalcDoesNotAllocate) {
   const auto data = model->CreateData();
   x = InitialState(*scene);
   for (int k = 1; k <= 200; ++k) {
-    const Eigen::VectorXd u = model->ScheduledCommand(k * model->time_step());
+    const Eigen::VectorXd u = model->ScheduledCommand(k * model->time_step(), x);
     model->Calc(x, u, data.get());
     if (k > 150) {
       testing::MallocCounter counter;

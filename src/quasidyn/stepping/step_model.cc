@@ -22,7 +22,9 @@ StepModel::StepModel(ScenePtr scene, const FormulationSettings& settings)
   ValidateFormulationSettings(settings_);
 }
 
-Eigen::VectorXd StepModel::ScheduledCommand(double t) const { return scene_->CommandAt(t); }
+Eigen::VectorXd StepModel::ScheduledCommand(double t, const State& /*x*/) const {
+  return scene_->CommandAt(t);
+}
 
 void StepModel::CheckData(const StepData* data, const char* where) const {
   QUASIDYN_CHECK_ARGUMENT(data != nullptr && data->model_ == this, where,

@@ -97,12 +97,12 @@ class StepModel {
   // (result.next = x) and says why.
   virtual void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const = 0;
 
-  // The command u of the step that ends at time t [s] (t_k = k·h in a rollout,
+  // The command u of the step from x that ends at time t [s] (t_k = k·h in a rollout,
   // simulation/rollout.h), read from the scene's command schedule (Scene::CommandAt). Default:
-  // the commanded positions q̄_a(t_k). A model whose command is something else derives it from
-  // the schedule here (halm-posa: the velocity (q̄_a(t_k) − q̄_a(t_k − h))/h). std::invalid_argument
-  // on a NaN t.
-  virtual Eigen::VectorXd ScheduledCommand(double t) const;
+  // the commanded positions q̄_a(t_k) (x unused). A model whose command is something else
+  // derives it from the schedule here (halm-posa: a commanded velocity, with optional tracking
+  // of q̄_a from x, halm_posa_model.h). std::invalid_argument on a NaN t or a wrong-sized x.q.
+  virtual Eigen::VectorXd ScheduledCommand(double t, const State& x) const;
 
   // The derivatives of the step the last Calc on `data` solved: data->derivatives. Throws
   // std::invalid_argument when data has no Calc yet; a failed step or a point where the
