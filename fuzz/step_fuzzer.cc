@@ -1,9 +1,11 @@
 // libFuzzer target: three steps of every formulation on a fuzzed scene that loads
 // (fuzz_scene_input.h), from its initial state with its own commands. The step model may refuse
 // the settings when it is built (std::invalid_argument, e.g. a barrier that would levitate an
-// object); Calc must never throw on the scene's own state and commands: a failed step is a
+// object; halm-posa refuses 3D scenes and in-plane gravity); Calc must never throw on the scene's
+// own state and commands (ScheduledCommand): a failed step is a
 // status. Scenes above kMaxVelocities velocities are skipped to keep an execution short.
 #include <memory>
+#include <stdexcept>
 
 #include "fuzz_scene_input.h"
 #include "quasidyn/stepping/formulation_table.h"
@@ -22,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto scene = std::make_shared<const Scene>(std::move(*loaded));
   for (const FormulationType type :
        {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
-        FormulationType::kLogBarrierCone, FormulationType::kLcp}) {
+        FormulationType::kLogBarrierCone, FormulationType::kLcp, FormulationType::kHalmPosa}) {
     FormulationSettings settings = SettingsFromScene(*scene);  // validated by the loader
     settings.type = type;
     std::shared_ptr<const StepModel> model;
@@ -34,7 +36,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::unique_ptr<StepData> step = model->CreateData();
     State x = InitialState(*scene);
     for (int k = 1; k <= kSteps; ++k) {
-      model->Calc(x, scene->CommandAt(k * settings.time_step), step.get());
+      Eigen::VectorXd u;
+      try {
+        u = model->ScheduledCommand(k * settings.time_step, x);
+      } catch (const std::invalid_argument&) {
+        break;  // a schedule whose velocity overflows (halm-posa): refused with a message
+      }
+      model->Calc(x, u, step.get());
       if (!step->result.ok()) break;
       x = step->result.next;
     }

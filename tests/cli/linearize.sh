@@ -138,6 +138,31 @@ expect_error "does/not/exist.yaml" does/not/exist.yaml
 expect_error "--bogus" $g --bogus
 expect_error "SCENE" --json
 
+# halm-posa (velocity-commanded robots): u is the commanded velocity of the schedule, q_next the
+# trajectory's, B's robot block h·I for a finger that touches nothing (the symmetric disk push
+# before contact) and A, B finite once the fingers push; log-barrier smoothing does not exist.
+d=examples/disk_pushing/scene.yaml
+"$qd" linearize $d --step 20 --json > "$tmp/hp.json" || fail "linearize halm-posa"
+check_json "$tmp/hp.json" exact || fail "bad JSON (halm-posa)"
+"$qd" simulate $d --quiet --steps 20 --out "$tmp/hp_traj.json" > /dev/null || fail "simulate halm-posa"
+python3 - "$tmp/hp.json" "$tmp/hp_traj.json" <<'PY' || fail "halm-posa linearisation"
+import json, sys
+d, t = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert d["formulation"] == "halm-posa"
+assert d["u"] == t["steps"][19]["u"], (d["u"], t["steps"][19]["u"])
+assert max(abs(a - b) for a, b in zip(d["u"], [0, -1, 0, -1])) < 1e-12, d["u"]
+assert max(abs(a - b) for a, b in zip(d["q_next"], t["steps"][19]["q"])) < 1e-12
+h = d["time_step"]
+for i in range(d["nq_a"]):
+    for j in range(d["nq_a"]):
+        assert abs(d["B"][d["nq"] - d["nq_a"] + i][j] - (h if i == j else 0)) < 1e-12
+PY
+"$qd" linearize $d --step 60 --json > "$tmp/hp60.json" || fail "linearize halm-posa in contact"
+check_json "$tmp/hp60.json" exact || fail "bad JSON (halm-posa in contact)"
+"$qd" linearize $d --step 60 > "$tmp/hp60.txt" || fail "linearize halm-posa (text)"
+grep -q "u (commanded robot velocities)" "$tmp/hp60.txt" || fail "halm-posa text does not say u is a velocity"
+expect_error "log-barrier smoothing" $d --mode log-barrier
+
 # A failed step of the rollout: exit 3 and the reason.
 "$qd" linearize "$overlap" --step 3 > /dev/null 2> "$tmp/err.txt"
 code=$?

@@ -42,16 +42,17 @@ for k, s in enumerate(d["steps"], start=1):
 PY
 }
 
-# Every example to the end of its schedule (h = 0.01 s in every example scene).
+# Every example to the end of its schedule, at the scene's time step h.
 for scene in examples/*/scene.yaml; do
   name=$(basename "$(dirname "$scene")")
   end=$(grep -Eo '\{t: *[0-9.]+' "$scene" | grep -Eo '[0-9.]+$' | sort -g | tail -1)
-  steps=$(python3 -c "import math; r = $end / 0.01; print(round(r) if abs(r - round(r)) < 1e-9 * max(1, r) else math.ceil(r))")
+  h=$(grep -Eo '^time_step: *[0-9.e-]+' "$scene" | grep -Eo '[0-9.e-]+$')
+  steps=$(python3 -c "import math; r = $end / $h; print(round(r) if abs(r - round(r)) < 1e-9 * max(1, r) else math.ceil(r))")
   "$qd" simulate "$scene" --quiet --out "$tmp/$name.json" > "$tmp/out.txt" 2> "$tmp/err.txt" \
     || fail "simulate $scene exited non-zero: $(cat "$tmp/err.txt")"
   [ -s "$tmp/err.txt" ] && fail "simulate $scene --quiet wrote to stderr: $(cat "$tmp/err.txt")"
   grep -q "final status" "$tmp/out.txt" || fail "simulate $scene prints no summary"
-  check_trajectory "$tmp/$name.json" "$steps" 0.01 || fail "simulate $scene: bad trajectory"
+  check_trajectory "$tmp/$name.json" "$steps" "$h" || fail "simulate $scene: bad trajectory"
 done
 
 # The arm places the red cube on the stack (z = 0.28 m) by t = 7 s and lets it go.

@@ -130,7 +130,7 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
     data.result.solver = SummaryOf(solved.info);
     return;
   }
-  data.z_ = solved.z;
+  data.z_ = solved.z.cwiseMax(0.0);  // Lemke may leave −1e-16 where z is 0: impulses >= 0
   data.displacement_ = data.lcp_.displacement_offset;
   data.displacement_.noalias() += data.lcp_.displacement_map * data.z_;  // Δq, eqs. (32)-(33)
   solution.Start(solved.status, SummaryOf(solved.info), data.displacement_, nc);
@@ -197,6 +197,10 @@ Eigen::VectorXd HalmPosaModel::ScheduledCommand(double t, const State& x) const 
   Eigen::VectorXd u = (scene.CommandAt(t) - previous) / h;
   const double k_p = settings().command_tracking_gain;
   if (k_p > 0) u += k_p * (previous - x.q.tail(scene.nq_a));
+  QUASIDYN_CHECK_ARGUMENT(u.allFinite(), "ScheduledCommand",
+                          "the commanded velocity at t = " + NumberText(t) +
+                              " s is not finite (the schedule's steps over h = " + NumberText(h) +
+                              " s overflow)");
   return u;
 }
 

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The halm-posa examples' figures end to end (Halm & Posa 2018, §6): runs disk_pushing_figures,
+# peg_in_hole_figure and pinch_figure into OUT_DIR and checks their CSVs and SVGs: every
+# finite-feedback run complete, the rows and columns expected, the convergence slope near 1, the
+# peg inserted, the SVGs non-empty plots. The files stay in OUT_DIR as the test's artifacts.
+#
+# Usage: halm_posa.sh DISK_PUSHING_FIGURES PEG_IN_HOLE_FIGURE PINCH_FIGURE OUT_DIR
+set -uo pipefail
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[ $# -eq 4 ] || fail "usage: halm_posa.sh DISK_PUSHING_FIGURES PEG_IN_HOLE_FIGURE PINCH_FIGURE OUT_DIR"
+out=$4
+mkdir -p "$out" || fail "cannot create $out"
+rm -f "$out"/*.csv "$out"/*.svg
+"$1" "$out" > "$out/disk_pushing.txt" || fail "disk_pushing_figures: $(cat "$out/disk_pushing.txt")"
+"$2" "$out" > "$out/peg_in_hole.txt" || fail "peg_in_hole_figure: $(cat "$out/peg_in_hole.txt")"
+"$3" "$out" > "$out/pinch.txt" || fail "pinch_figure: $(cat "$out/pinch.txt")"
+"$1" > /dev/null 2> "$out/bad.txt" && fail "disk_pushing_figures ran without OUT_DIR"
+grep -q "usage" "$out/bad.txt" || fail "no usage message: $(cat "$out/bad.txt")"
+rm -f "$out/bad.txt"
+
+python3 - "$out" <<'PY' || fail "figure outputs"
+import csv, math, sys
+out = sys.argv[1]
+rows = list(csv.DictReader(open(f"{out}/disk_pushing_trajectories.csv")))
+for scene in ("symmetric", "asymmetric", "semicircular", "wall"):
+    for n in range(2, 15):  # c = 2^(4-n): 400 steps of 0.025 s each
+        k = sum(r["scene"] == scene and r["n"] == str(n) for r in rows)
+        assert k == 400, (scene, n, k)
+wall_perfect = sum(r["scene"] == "wall" and r["n"] == "0" for r in rows)
+assert wall_perfect == 93, wall_perfect  # c = 0 stops at the first squeeze
+slopes = {r["scene"]: float(r["slope"]) for r in csv.DictReader(open(f"{out}/disk_convergence_slopes.csv"))}
+assert set(slopes) == {"symmetric", "asymmetric", "semicircular"}, slopes
+assert all(abs(s - 1) < 0.15 for s in slopes.values()), slopes
+peg = list(csv.DictReader(open(f"{out}/peg_in_hole.csv")))
+assert len(peg) == 240 and float(peg[-1]["peg_y"]) < -2.8, (len(peg), peg[-1]["peg_y"])
+pinch = list(csv.DictReader(open(f"{out}/pinch.csv")))
+assert {r["formulation"] for r in pinch} == {"halm-posa", "qp"} and len(pinch) == 200
+for svg in ("disk_symmetric", "disk_asymmetric", "disk_semicircular", "disk_wall",
+            "disk_convergence", "peg_in_hole_grasp", "peg_in_hole_jam", "peg_in_hole_reorient",
+            "peg_in_hole_insert", "pinch_path", "pinch_angle"):
+    text = open(f"{out}/{svg}.svg").read()
+    assert text.startswith("<svg") or "<svg" in text[:200], svg
+    assert text.count("<polyline") >= 2, (svg, text.count("<polyline"))
+print("slopes", slopes)
+PY
+echo "figures halm-posa: OK ($out)"
