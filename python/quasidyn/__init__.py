@@ -45,7 +45,7 @@ from quasidyn._quasidyn import (  # noqa: F401  (the public API)
     rollout,
 )
 
-FORMULATIONS = ("qp", "socp", "log-barrier", "log-barrier-cone", "lcp")
+FORMULATIONS = ("qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa")
 """Every formulation name accepted by Stepper and rollout."""
 
 __all__ = [

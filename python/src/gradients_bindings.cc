@@ -121,7 +121,7 @@ std::unique_ptr<Batches> MakeMethodBatches(const char* who, std::shared_ptr<Scen
 }
 
 constexpr const char* kSettingsDoc =
-    "formulation: qp | socp | log-barrier | log-barrier-cone | lcp (which step is "
+    "formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa (which step is "
     "differentiated: the pyramid formulations give the QP / barrier-pyramid gradients, the cone "
     "formulations the SOCP / barrier-cone ones); h: time step [s] > 0; kappa: log-barrier weight "
     "κ [1/(N·m)] > 0; object_mass_scale: s [-] >= 0. None takes the scene's value. Raises "
@@ -269,7 +269,7 @@ void BindGradients(py::module_& m) {
           py::arg("q"), py::arg("u"), py::arg("mode") = "a_and_b", py::arg("method") = "exact",
           (std::string("linearize(q, u, mode='a_and_b', method='exact') -> Linearization.\n"
                        "q: configuration (n_q,) [m, rad]; u: commanded robot positions "
-                       "(n_q,a,) [m, rad]. ") +
+                       "(n_q,a,) [m, rad] (halm-posa: velocities [m/s, rad/s]). ") +
            kModeMethodDoc +
            " A failed solve is reported in status/message, not raised; ValueError for bad "
            "sizes or NaN.")

@@ -131,7 +131,8 @@ void BindStep(py::module_& m) {
            py::arg("scene"), py::arg("formulation") = py::none(), py::arg("h") = py::none(),
            py::arg("kappa") = py::none(), py::arg("object_mass_scale") = py::none(),
            "Stepper(scene, formulation=None, h=None, kappa=None, object_mass_scale=None).\n"
-           "formulation: qp | socp | log-barrier | log-barrier-cone | lcp; h: time step [s] > 0; "
+           "formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa (its c, B "
+           "and tracking_gain from the scene); h: time step [s] > 0; "
            "kappa: log-barrier weight κ [1/(N·m)] > 0; object_mass_scale: s [-] >= 0 (1: "
            "quasi-dynamic, 0: quasistatic). None takes the scene's value. Raises ValueError "
            "on an unknown formulation or a value out of range.")
@@ -165,8 +166,19 @@ void BindStep(py::module_& m) {
           },
           py::arg("q"), py::arg("u"),
           "One step from configuration q (n_q,) [m, rad; unit quaternions w,x,y,z] under the "
-          "command u = q̄_a (n_q,a,) [m, rad]. A failed solve does not raise: see "
-          "StepResult.status. Raises ValueError on a wrong size or a NaN/Inf entry.");
+          "command u (n_q,a,): q̄_a [m, rad] for the quasi-dynamic formulations, the commanded "
+          "velocity [m/s, rad/s] for halm-posa (scheduled_command). A failed solve does not "
+          "raise: see StepResult.status. Raises ValueError on a wrong size or a NaN/Inf entry.")
+      .def(
+          "scheduled_command",
+          [](PyStepper& s, double t, const RealVector& q) {
+            return s.model().ScheduledCommand(t, State{q.value, Eigen::VectorXd()});
+          },
+          py::arg("t"), py::arg("q"),
+          "The command u of the step from q ending at time t [s] that a rollout uses, from the "
+          "scene's schedule: q̄_a(t) for the quasi-dynamic formulations; for halm-posa the "
+          "velocity (q̄_a(t) − q̄_a(t − h))/h + k_p (q̄_a(t − h) − q_a) "
+          "(docs/formulations.md).");
 }
 
 }  // namespace quasidyn::python
