@@ -151,11 +151,11 @@ BENCHMARK(BM_PegInHoleLcpLemkeWarm)
     ->Name("BM_PegInHoleLcp/lemke_warm")
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PegInHoleLcpSiconos)->Name("BM_PegInHoleLcp/siconos")->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_DiskPushStep, symmetric, std::string("scene.yaml"))
+BENCHMARK_CAPTURE(BM_DiskPushStep, symmetric, std::string("symmetric_push.yaml"))
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_DiskPushStep, asymmetric, std::string("asymmetric_push.yaml"))
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_DiskPushStep, semicircular, std::string("semicircular_push.yaml"))
+BENCHMARK_CAPTURE(BM_DiskPushStep, semicircular, std::string("scene.yaml"))
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_DiskPushStep, wall, std::string("wall_push.yaml"))
     ->Unit(benchmark::kMicrosecond);

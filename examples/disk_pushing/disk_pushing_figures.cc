@@ -1,8 +1,8 @@
 // Halm & Posa 2018, §6.1, Fig. 3 and Fig. 4 (top): the disk pushes at varying feedback scaling.
 //
 //   * Fig. 3 top, Fig. 4 top: the symmetric, asymmetric and semicircular pushes and the push
-//     against the wall (scene.yaml, asymmetric_push.yaml, semicircular_push.yaml,
-//     wall_push.yaml), each under perfect velocity control (c = 0) and with c_n = 2^(4 − n),
+//     against the wall (symmetric_push.yaml, asymmetric_push.yaml, scene.yaml (the semicircular
+//     push), wall_push.yaml), each under perfect velocity control (c = 0) and with c_n = 2^(4 − n),
 //     n = 2 … 14: the disk centre's path and its final pose, coloured from yellow (low gain
 //     1/c) to blue (high gain), c = 0 dashed black. The c = 0 push against the wall stops at
 //     the first squeeze (no solution); the finite-feedback ones roll on.
@@ -35,9 +35,9 @@ struct Push {
   double x_min, x_max, y_min, y_max;  // plot window [m]
 };
 
-const Push kPushes[] = {{"symmetric", "scene.yaml", -7, 7, -8, 6},
+const Push kPushes[] = {{"symmetric", "symmetric_push.yaml", -7, 7, -8, 6},
                         {"asymmetric", "asymmetric_push.yaml", -7, 7, -8, 9},
-                        {"semicircular", "semicircular_push.yaml", -7, 7, -7, 3},
+                        {"semicircular", "scene.yaml", -7, 7, -7, 3},
                         {"wall", "wall_push.yaml", -7, 7, -1, 6}};
 constexpr int kPlotted = 14;      // n = 2 … 14 in the trajectory plots (the paper's)
 constexpr int kConvergence = 20;  // n = 2 … 20 in the convergence plot

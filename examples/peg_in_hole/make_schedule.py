@@ -107,7 +107,7 @@ name: peg_in_hole
 dimension: 2
 gravity: [0, 0, 0]
 time_step: 0.05
-contact_tolerance: 0.5          # above the 0.2 m a finger moves in one step at most
+contact_tolerance: 0.8          # the fingers start 0.77 m from the peg: contacts from the start
 formulation: {type: halm-posa, c: 0.01, B: 1, tracking_gain: 5}
 
 environment:                    # the slot: x in [-1.01, 1.01], y < 0

@@ -8,7 +8,7 @@ import quasidyn
 from conftest import SOURCE_DIR, example_path
 
 
-def disk(name="scene.yaml"):
+def disk(name="symmetric_push.yaml"):
     return quasidyn.load_scene(str(SOURCE_DIR / "examples" / "disk_pushing" / name))
 
 
@@ -34,7 +34,7 @@ def test_rollout_pushes_the_disk_and_matches_the_command_line(cli, tmp_path):
     import json
     import subprocess
     out = tmp_path / "disk.json"
-    subprocess.run([cli, "simulate", example_path("disk_pushing"), "--quiet", "--out", str(out)],
+    subprocess.run([cli, "simulate", str(SOURCE_DIR / "examples" / "disk_pushing" / "symmetric_push.yaml"), "--quiet", "--out", str(out)],
                    check=True, capture_output=True)
     steps = json.load(open(out))["steps"]
     np.testing.assert_allclose(steps[-1]["q"], trajectory.q[-1], atol=1e-12)

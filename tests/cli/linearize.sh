@@ -141,7 +141,7 @@ expect_error "SCENE" --json
 # halm-posa (velocity-commanded robots): u is the commanded velocity of the schedule, q_next the
 # trajectory's, B's robot block h·I for a finger that touches nothing (the symmetric disk push
 # before contact) and A, B finite once the fingers push; log-barrier smoothing does not exist.
-d=examples/disk_pushing/scene.yaml
+d=examples/disk_pushing/symmetric_push.yaml
 "$qd" linearize $d --step 20 --json > "$tmp/hp.json" || fail "linearize halm-posa"
 check_json "$tmp/hp.json" exact || fail "bad JSON (halm-posa)"
 "$qd" simulate $d --quiet --steps 20 --out "$tmp/hp_traj.json" > /dev/null || fail "simulate halm-posa"

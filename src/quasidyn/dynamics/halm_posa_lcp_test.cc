@@ -50,7 +50,7 @@ double Violation(const LcpProblem& p, const Eigen::VectorXd& z, const Eigen::Vec
 }
 
 TEST(HalmPosaLcp, MatrixAndVectorAreEquations37And38) {
-  const ScenePtr scene = DiskScene("scene.yaml");
+  const ScenePtr scene = DiskScene("symmetric_push.yaml");
   Eigen::VectorXd q(7), u(4);
   q << 0, 3, 0.2, 0.5, 3.9, -0.55, 3.8;
   u << 0.1, -1, -0.2, -1.5;
@@ -197,7 +197,7 @@ TEST(HalmPosaLcp, SqueezeHasNoSolutionUnderPerfectVelocityControlOnly) {
 }
 
 TEST(HalmPosaLcp, WarmStartGivesTheColdAnswerWithoutPivots) {
-  const ScenePtr scene = DiskScene("scene.yaml");
+  const ScenePtr scene = DiskScene("symmetric_push.yaml");
   Eigen::VectorXd q(7), u(4);
   q << 0, 3, 0, 0.5, 3.0 + std::sqrt(0.75), -0.5, 3.0 + std::sqrt(0.75);
   u << 0, -1, 0, -1;

@@ -38,7 +38,7 @@ const Eigen::VectorXd& At(const Trajectory& t, double time) {
 // Fig. 3, top left: both fingers push the disk straight down; it keeps its line (the LCP's
 // first contact picks one of several solutions, which turns it by 4e-3 rad: §7, non-uniqueness).
 TEST(HalmPosaExamples, SymmetricPushCarriesTheDiskStraightDown) {
-  const Trajectory run = RunExample(Example("disk_pushing/scene.yaml"), 0.01);
+  const Trajectory run = RunExample(Example("disk_pushing/symmetric_push.yaml"), 0.01);
   ASSERT_TRUE(run.completed()) << run.message;
   const Eigen::VectorXd& q = run.FinalConfiguration();
   EXPECT_LT(q[1], -5.5);  // from y = 3: 8.8 m of the fingers' 10 m after contact at 1.15 s
@@ -59,7 +59,7 @@ TEST(HalmPosaExamples, AsymmetricPushTurnsTheDisk) {
 // Fig. 3, top right: at high gain the disk follows the half circle to (5, √3) turned by π; at low
 // gain the fingers slide off its sides and leave it behind (§6.1).
 TEST(HalmPosaExamples, SemicircularPushFollowsAtHighGainAndFallsBehindAtLowGain) {
-  const ScenePtr scene = Example("disk_pushing/semicircular_push.yaml");
+  const ScenePtr scene = Example("disk_pushing/scene.yaml");
   const Trajectory perfect = RunExample(scene, 0.0);
   ASSERT_TRUE(perfect.completed()) << perfect.message;
   const Eigen::VectorXd& q = perfect.FinalConfiguration();
@@ -94,7 +94,7 @@ TEST(HalmPosaExamples, WallPushStopsUnderPerfectVelocityControlAndRollsOnWithFee
 // at high gain: the least-squares slope of log₂ e_n on log₂ c_n for c_n = 2⁻⁶ … 2⁻¹⁴ is 1.00
 // (symmetric), 1.00 (asymmetric) and 1.10 (semicircular push).
 TEST(HalmPosaExamples, FinalPoseConvergesLinearlyInTheFeedbackScale) {
-  for (const std::string file : {"scene.yaml", "asymmetric_push.yaml", "semicircular_push.yaml"}) {
+  for (const std::string file : {"symmetric_push.yaml", "asymmetric_push.yaml", "scene.yaml"}) {
     SCOPED_TRACE(file);
     const ScenePtr scene = Example("disk_pushing/" + file);
     const Trajectory perfect = RunExample(scene, 0.0);
