@@ -163,7 +163,9 @@ Outcome Linearize(const ScenePtr& scene_ptr, const FormulationSettings& settings
     if (!d.ok())
       Fail(scene, "linearisation failed (" + std::string(ToString(d.status)) + "): " + d.message);
     out.description = (barrier ? "implicit differentiation of the stationarity of the "
-                               : "implicit differentiation of the KKT conditions of the ") +
+                       : differentiated.type == FormulationType::kHalmPosa
+                           ? "implicit differentiation of the "
+                           : "implicit differentiation of the KKT conditions of the ") +
                       method_text;
     out.q_next = data->result.next.q;
     out.A = d.A;
