@@ -7,6 +7,7 @@
 #include "quasidyn/io/body_reader.h"
 #include "quasidyn/io/halm_posa_keys.h"
 #include "quasidyn/io/loader_limits.h"
+#include "quasidyn/io/planning_reader.h"
 #include "quasidyn/io/scene_builder.h"
 #include "quasidyn/io/shape_reader.h"
 #include "quasidyn/io/urdf_loader.h"
@@ -238,7 +239,7 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
 Scene Load(const YamlValue& root, const std::string& name_for_errors, const Context& base) {
   root.CheckKeys({"name", "dimension", "gravity", "time_step", "contact_tolerance", "friction_rays",
                   "friction_combination", "formulation", "environment", "objects", "robots",
-                  "collision_filter"});
+                  "collision_filter", "planning"});
   SceneBuilder builder(name_for_errors);
   Scene& parameters = builder.parameters();
   ReadParameters(root, &parameters);
@@ -269,6 +270,9 @@ Scene Load(const YamlValue& root, const std::string& name_for_errors, const Cont
   }
   Scene scene = builder.Build();
   ApplyHalmPosaKeys(root, &scene);
+  if (const auto planning = root.Find("planning")) {
+    scene.planning = ReadPlanningSettings(*planning, scene);
+  }
   return scene;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "quasidyn/model/formulation_spec.h"
+#include "quasidyn/model/planning_settings.h"
 #include "quasidyn/model/shape.h"
 
 namespace quasidyn {
@@ -109,6 +110,9 @@ struct Scene {
 
   Eigen::VectorXd q0;  // initial configuration (size nq)
   std::vector<RobotSchedule> schedules;
+  // The file's optional `planning:` block (planning_settings.h), checked against the scene at
+  // load; empty when the file has none.
+  std::optional<PlanningSettings> planning;
 
   int nq = 0, nv = 0;      // totals
   int nq_u = 0, nv_u = 0;  // un-actuated (objects) block, first

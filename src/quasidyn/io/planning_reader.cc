@@ -1,0 +1,152 @@
+#include "quasidyn/io/planning_reader.h"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "quasidyn/model/scene_error.h"
+
+namespace quasidyn {
+namespace {
+
+// The values read, by field path inside the block, so that a problem found by the check can be
+// reported at its line.
+class FieldLines {
+ public:
+  explicit FieldLines(const YamlValue& block) : block_(block) {}
+  void Add(const std::string& field, const YamlValue& value) { values_.emplace(field, value); }
+  // The value of `field`, else of its enclosing map ("bounds" for "bounds.lower"), else the
+  // block itself.
+  const YamlValue& At(std::string field) const {
+    while (true) {
+      const auto it = values_.find(field);
+      if (it != values_.end()) return it->second;
+      const size_t dot = field.rfind('.');
+      if (dot == std::string::npos) return block_;
+      field.resize(dot);
+    }
+  }
+
+ private:
+  const YamlValue& block_;
+  std::map<std::string, YamlValue> values_;
+};
+
+double ReadNumber(const YamlValue& map, const char* key, const std::string& field, double fallback,
+                  FieldLines* lines) {
+  const std::optional<YamlValue> value = map.Find(key);
+  if (!value) return fallback;
+  lines->Add(field, *value);
+  return value->AsDouble();
+}
+
+int ReadInteger(const YamlValue& map, const char* key, const std::string& field, int fallback,
+                FieldLines* lines) {
+  const std::optional<YamlValue> value = map.Find(key);
+  if (!value) return fallback;
+  lines->Add(field, *value);
+  return value->AsInt();
+}
+
+void ReadGoalAndBounds(const YamlValue& block, PlanningSettings* s, FieldLines* lines) {
+  if (const auto goal = block.Find("goal")) {
+    lines->Add("goal", *goal);
+    s->goal = goal->AsVector();
+  }
+  if (const auto weights = block.Find("goal_weights")) {
+    weights->CheckKeys({"position", "rotation"});
+    lines->Add("goal_weights", *weights);
+    s->position_weight =
+        ReadNumber(*weights, "position", "goal_weights.position", s->position_weight, lines);
+    s->rotation_weight =
+        ReadNumber(*weights, "rotation", "goal_weights.rotation", s->rotation_weight, lines);
+  }
+  s->goal_tolerance =
+      ReadNumber(block, "goal_tolerance", "goal_tolerance", s->goal_tolerance, lines);
+  s->goal_bias = ReadNumber(block, "goal_bias", "goal_bias", s->goal_bias, lines);
+  if (const auto bounds = block.Find("bounds")) {
+    bounds->CheckKeys({"lower", "upper", "rotation_axis"});
+    lines->Add("bounds", *bounds);
+    const YamlValue lower = bounds->Get("lower");
+    const YamlValue upper = bounds->Get("upper");
+    lines->Add("bounds.lower", lower);
+    lines->Add("bounds.upper", upper);
+    s->lower = lower.AsVector();
+    s->upper = upper.AsVector();
+    if (const auto axis = bounds->Find("rotation_axis")) {
+      lines->Add("bounds.rotation_axis", *axis);
+      s->rotation_axis = axis->AsVector3();
+    }
+  }
+}
+
+void ReadMetric(const YamlValue& block, PlanningSettings* s, FieldLines* lines) {
+  if (const auto metric = block.Find("metric")) {
+    metric->CheckKeys({"type", "kappa", "samples", "std", "regularization"});
+    lines->Add("metric", *metric);
+    if (const auto type = metric->Find("type")) {
+      try {
+        s->method = ParseReachabilityMethod(type->AsString());
+      } catch (const std::invalid_argument& e) {
+        type->Fail(e.what());
+      }
+    }
+    s->kappa = ReadNumber(*metric, "kappa", "metric.kappa", s->kappa, lines);
+    s->samples = ReadInteger(*metric, "samples", "metric.samples", s->samples, lines);
+    s->sample_std = ReadNumber(*metric, "std", "metric.std", s->sample_std, lines);
+    s->regularization =
+        ReadNumber(*metric, "regularization", "metric.regularization", s->regularization, lines);
+  }
+  if (const auto nearest = block.Find("nearest")) {
+    try {
+      s->nearest = ParseNearestRule(nearest->AsString());
+    } catch (const std::invalid_argument& e) {
+      nearest->Fail(e.what());
+    }
+  }
+}
+
+void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) {
+  s->step_size = ReadNumber(block, "step_size", "step_size", s->step_size, lines);
+  s->extend_steps = ReadInteger(block, "extend_steps", "extend_steps", s->extend_steps, lines);
+  s->time_step = ReadNumber(block, "time_step", "time_step", s->time_step, lines);
+  s->p_grasp = ReadNumber(block, "p_grasp", "p_grasp", s->p_grasp, lines);
+  s->grasp_candidates =
+      ReadInteger(block, "grasp_candidates", "grasp_candidates", s->grasp_candidates, lines);
+  s->settle_steps = ReadInteger(block, "settle_steps", "settle_steps", s->settle_steps, lines);
+  if (const auto limits = block.Find("limits")) {
+    limits->CheckKeys({"max_nodes", "time_limit"});
+    lines->Add("limits", *limits);
+    s->max_nodes = ReadInteger(*limits, "max_nodes", "limits.max_nodes", s->max_nodes, lines);
+    s->time_limit = ReadNumber(*limits, "time_limit", "limits.time_limit", s->time_limit, lines);
+  }
+  if (const auto seed = block.Find("seed")) {
+    const int value = seed->AsInt();
+    if (value < 0) seed->Fail("must be an integer >= 0 (got " + std::to_string(value) + ")");
+    s->seed = static_cast<std::uint64_t>(value);
+  }
+}
+
+}  // namespace
+
+PlanningSettings ReadPlanningSettings(const YamlValue& block, const Scene& scene) {
+  block.CheckKeys({"goal", "goal_tolerance", "goal_weights", "goal_bias", "bounds", "metric",
+                   "nearest", "step_size", "extend_steps", "time_step", "p_grasp",
+                   "grasp_candidates", "settle_steps", "limits", "seed"});
+  PlanningSettings settings;
+  FieldLines lines(block);
+  ReadGoalAndBounds(block, &settings, &lines);
+  ReadMetric(block, &settings, &lines);
+  ReadSearch(block, &settings, &lines);
+  if (const auto problem = CheckPlanningSettings(settings, scene, /*complete=*/false)) {
+    const YamlValue& where = lines.At(problem->field);
+    // Fields without a value of their own (objects, robots) are named inside the block.
+    if (where.path() == block.path() && problem->field != "")
+      throw SceneError(where.file(), where.line(), block.path() + "." + problem->field,
+                       problem->problem);
+    where.Fail(problem->problem);
+  }
+  return settings;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,108 @@
+#pragma once
+// What a planning query asks for: the goal of the objects, the region the planner samples, the
+// reachability metric and the limits of RRT through contact (Pang, Suh, Yang & Tedrake, T-RO
+// 2023; the talk "Planning and control through contact", 2022). A scene file may give these in
+// its optional `planning:` block (docs/scene-format.md, io/planning_reader.h); the command line
+// and Python override them field by field. One check, CheckPlanningSettings, validates them
+// against a scene for every face, and names the field that is wrong.
+//
+// Object coordinates: each movable object (an un-actuated instance with a planar or floating
+// joint; fixed objects have no q) contributes its q block to the goal (x, y, θ planar; x, y, z,
+// qw, qx, qy, qz floating) and three numbers to each bound: its position (x, y, z) in 3D,
+// (x, y, θ) in planar scenes.
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace quasidyn {
+
+struct Scene;
+
+// How the reachability metric linearises the step at a tree node (planning/
+// reachability_metric.h): the exact (non-smooth) program's derivative, the log-barrier
+// smoothed program's (weight κ), or the randomized-smoothing (bundled) average.
+enum class ReachabilityMethod { kExact, kLogBarrier, kRandomized };
+
+// Which node of the tree an extension starts from: the one nearest by the reachability
+// metric, or (the ablation of the talk) the one nearest in the objects' tangent space.
+enum class NearestRule { kReachability, kEuclidean };
+
+// "exact", "log-barrier", "randomized"; Parse* throws std::invalid_argument naming them.
+const char* ReachabilityMethodName(ReachabilityMethod method);
+ReachabilityMethod ParseReachabilityMethod(const std::string& name);
+// "reachability", "euclidean".
+const char* NearestRuleName(NearestRule rule);
+NearestRule ParseNearestRule(const std::string& name);
+
+struct PlanningSettings {
+  // The objects' goal q_u (size n_q,u: x, y [m], θ [rad] per planar object; x, y, z [m] and a
+  // unit quaternion (w, x, y, z) per floating one). Empty: not given (planning needs one).
+  Eigen::VectorXd goal;
+  // The sampling region: per movable object, lower and upper bounds of its position x, y, z [m]
+  // (3D) or of x, y [m] and θ [rad] (planar); sizes 3 × (movable objects), lower <= upper.
+  // Planar angles are sampled in [lower, upper] and compared modulo 2π (SE(2)); 3D rotations
+  // are uniform on SO(3), or about `rotation_axis` (unit after normalisation, world frame) with
+  // the angle uniform in [−π, π) applied to the object's initial orientation.
+  Eigen::VectorXd lower, upper;
+  std::optional<Eigen::Vector3d> rotation_axis;  // 3D scenes only
+
+  // Termination: stop when the weighted goal distance
+  //   D(q) = sqrt( Σ_objects (w_p ‖p − p_goal‖)² + (w_r ‖r ⊖ r_goal‖)² )   [-]
+  // (‖r ⊖ r_goal‖ the rotation angle between the orientations: |θ − θ_goal| modulo 2π in
+  // planar scenes) is at most goal_tolerance.
+  double goal_tolerance = 0.05;  // [-], > 0
+  double position_weight = 1.0;  // w_p [1/m], >= 0
+  double rotation_weight = 1.0;  // w_r [1/rad], >= 0 (w_p + w_r > 0)
+  double goal_bias = 0.1;        // probability [0, 1] that a sample is the goal itself
+
+  // The reachability metric (planning/reachability_metric.h).
+  ReachabilityMethod method = ReachabilityMethod::kLogBarrier;
+  double kappa = 100.0;          // κ [1/(N·m)], > 0: log-barrier weight (method log-barrier)
+  int samples = 100;             // >= 1: randomized smoothing samples (method randomized)
+  double sample_std = 0.1;       // σ_u [m or rad], > 0: their std on u (method randomized)
+  double regularization = 1e-3;  // λ [(m or rad)²], > 0: of (B Bᵀ + λ I)⁻¹
+  NearestRule nearest = NearestRule::kReachability;
+
+  // Extension: δu by regularised least squares through B toward the sample, scaled to
+  // ‖δu‖₂ <= step_size, then extend_steps steps of the exact stepper of time step h.
+  double step_size = 0.2;  // [m or rad of command], > 0
+  int extend_steps = 1;    // >= 1
+  double time_step = 0.0;  // h [s] of the planner's steps, > 0; 0: the scene's time_step
+
+  // Contact sampling (planning/contact_sampler.h): with probability p_grasp an iteration
+  // re-grasps instead of extending: `grasp_candidates` robot configurations in contact with
+  // the nearest node's objects, each settled by `settle_steps` steps with the objects held,
+  // the best by the metric kept.
+  double p_grasp = 0.1;      // [0, 1]
+  int grasp_candidates = 8;  // K >= 1
+  int settle_steps = 3;      // >= 1
+
+  // Limits: the planner stops at max_nodes tree nodes or time_limit seconds of wall time.
+  int max_nodes = 2000;      // >= 1
+  double time_limit = 60.0;  // [s], > 0 (may be infinite)
+  std::uint64_t seed = 0;    // any value: the same seed gives the same tree
+};
+
+// What CheckPlanningSettings found wrong: the field (its path in the `planning:` block, e.g.
+// "bounds.lower", "limits.max_nodes") and the problem ("must be >= 1 (got -3)").
+struct PlanningSettingsProblem {
+  std::string field;
+  std::string problem;
+};
+
+// The first problem of `settings` for `scene`, or nothing: a scene without movable objects
+// (field "objects") or without robots ("robots"), a goal of the wrong size, not finite, with a
+// quaternion of norm off 1 by more than 1e-6, or outside the bounds; bounds of the wrong size
+// or with lower > upper; rotation_axis in a planar scene or zero; every number outside the
+// range its comment gives. `complete`: a missing goal or missing bounds are problems too (a
+// query about to run); without it they may still come from elsewhere (a scene file whose goal
+// the command line gives).
+std::optional<PlanningSettingsProblem> CheckPlanningSettings(const PlanningSettings& settings,
+                                                             const Scene& scene, bool complete);
+
+// The movable objects of a scene (un-actuated instances with q), in order.
+int MovableObjectCount(const Scene& scene);
+
+}  // namespace quasidyn
