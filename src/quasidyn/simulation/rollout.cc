@@ -16,6 +16,8 @@ namespace {
 
 constexpr size_t kMaxTrajectoryBytes = size_t{8} << 30;  // 8 GiB
 
+}  // namespace
+
 Trajectory EmptyTrajectory(const StepModel& model, int steps) {
   const Scene& scene = model.scene();
   const FormulationSettings& settings = model.settings();
@@ -35,8 +37,6 @@ Trajectory EmptyTrajectory(const StepModel& model, int steps) {
   trajectory.steps.reserve(steps);
   return trajectory;
 }
-
-}  // namespace
 
 ContactRecord NamedContactRecord(const Scene& scene, const ContactReport& report) {
   ContactRecord record;

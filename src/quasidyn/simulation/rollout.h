@@ -21,6 +21,10 @@
 
 namespace quasidyn {
 
+// A trajectory of `model`'s scene and settings with no step yet: the header fields (scene,
+// formulation, sizes, coordinate names, q0 = the scene's q0) and steps_requested = steps.
+Trajectory EmptyTrajectory(const StepModel& model, int steps);
+
 // A stepper's contact report with the scene's shape and body names in place of indices.
 ContactRecord NamedContactRecord(const Scene& scene, const ContactReport& report);
 

@@ -1,0 +1,133 @@
+#include "quasidyn/planning/contact_sampler.h"
+
+#include <algorithm>
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/kinematics/inverse_kinematics.h"
+#include "quasidyn/planning/shape_sampling.h"
+#include "quasidyn/stepping/formulation_table.h"
+
+namespace quasidyn {
+namespace {
+
+// IK accepted when the anchor is within this distance of its target [m].
+constexpr double kPlacementTolerance = 1e-3;
+
+FormulationSettings HeldSettings(FormulationSettings stepping) {
+  stepping.object_mass_scale = kHeldObjectMassScale * std::max(stepping.object_mass_scale, 1.0);
+  return stepping;
+}
+
+int UniformIndex(Xoshiro256StarStar* g, size_t count) {
+  return std::min(static_cast<int>(g->NextUniform() * static_cast<double>(count)),
+                  static_cast<int>(count) - 1);
+}
+
+}  // namespace
+
+ContactSampler::ContactSampler(ScenePtr scene, const ObjectSpace& space,
+                               const FormulationSettings& stepping,
+                               const PlanningSettings& settings, int threads)
+    : scene_(scene),
+      space_(&space),
+      settings_(settings),
+      kinematics_(scene),
+      held_(MakeStepModel(scene, HeldSettings(stepping)), threads) {
+  const Scene& s = *scene_;
+  std::vector<bool> has_shape(s.bodies.size(), false),
+      has_shaped_descendant(s.bodies.size(), false);
+  for (const CollisionGeometry& g : s.geometries) has_shape[g.body] = true;
+  for (int b = 1; b < static_cast<int>(s.bodies.size()); ++b) {
+    if (!has_shape[b]) continue;
+    for (int parent = s.joints[s.bodies[b].parent_joint].parent_body; parent > 0;
+         parent = s.joints[s.bodies[parent].parent_joint].parent_body)
+      has_shaped_descendant[parent] = true;
+  }
+  for (int b = 1; b < static_cast<int>(s.bodies.size()); ++b) {
+    const int instance = s.bodies[b].instance;
+    if (!has_shape[b] || has_shaped_descendant[b] || !s.instances[instance].actuated) continue;
+    Finger finger;
+    finger.body = b;
+    finger.instance = instance;
+    for (int g = 0; g < static_cast<int>(s.geometries.size()); ++g)
+      if (s.geometries[g].body == b) finger.geometries.push_back(g);
+    fingers_.push_back(finger);
+  }
+  for (int g = 0; g < static_cast<int>(s.geometries.size()); ++g) {
+    const int body = s.geometries[g].body;
+    if (body == 0) continue;
+    const ModelInstance& instance = s.instances[s.bodies[body].instance];
+    if (!instance.actuated && instance.nq > 0) object_geometries_.push_back(g);
+  }
+  QUASIDYN_CHECK_ARGUMENT(!fingers_.empty(), "ContactSampler",
+                          "scene '" + s.name + "' has no robot body with collision geometry");
+  QUASIDYN_CHECK_ARGUMENT(!object_geometries_.empty(), "ContactSampler",
+                          "scene '" + s.name + "' has no movable object with collision geometry");
+}
+
+bool ContactSampler::PlaceFinger(const Finger& finger, Eigen::VectorXd* q,
+                                 Xoshiro256StarStar* generator) {
+  const Scene& s = *scene_;
+  const CollisionGeometry& object =
+      s.geometries[object_geometries_[UniformIndex(generator, object_geometries_.size())]];
+  const SurfacePoint surface = SampleSurfacePoint(object.shape, s.planar, generator);
+  const CollisionGeometry& own =
+      s.geometries[finger.geometries[UniformIndex(generator, finger.geometries.size())]];
+  const RobotAnchor anchor = SampleRobotAnchor(own.shape, s.planar, generator);
+
+  kinematics_.Update(*q);
+  const Eigen::Isometry3d X_WS = kinematics_.BodyPose(object.body) * object.X_BS;
+  InverseKinematicsTarget target;
+  target.body = finger.body;
+  target.point_B = own.X_BS * anchor.anchor;
+  target.position_W = X_WS * surface.point + anchor.offset * (X_WS.linear() * surface.normal);
+  InverseKinematicsSettings ik;
+  ik.tolerance = 0.1 * kPlacementTolerance;
+  ik.max_iterations = 100;
+  const InverseKinematicsResult result = SolveInverseKinematics(s, finger.instance, target, *q, ik);
+  if (result.position_error > kPlacementTolerance) return false;
+  *q = result.q;
+  return true;
+}
+
+std::vector<Eigen::VectorXd> ContactSampler::Sample(const Eigen::VectorXd& q,
+                                                    Xoshiro256StarStar* generator) {
+  const Scene& s = *scene_;
+  CheckVector("ContactSampler::Sample", "q", q, s.nq, "n_q");
+  const int nq_u = s.nq_u;
+  std::vector<StepPoint> points;
+  for (int k = 0; k < settings_.grasp_candidates; ++k) {
+    std::vector<bool> moves(fingers_.size());
+    bool any = false;
+    for (size_t f = 0; f < fingers_.size(); ++f) any |= (moves[f] = generator->NextUniform() < 0.5);
+    if (!any) moves[UniformIndex(generator, fingers_.size())] = true;
+    Eigen::VectorXd candidate = q;
+    bool placed = false;
+    for (size_t f = 0; f < fingers_.size(); ++f)
+      if (moves[f]) placed |= PlaceFinger(fingers_[f], &candidate, generator);
+    if (!placed) continue;
+    StepPoint point;
+    point.x.q = candidate;
+    point.u = candidate.tail(s.nq_a);  // the IK configuration, held as the command
+    points.push_back(std::move(point));
+  }
+  std::vector<bool> alive(points.size(), true);
+  for (int step = 0; step < settings_.settle_steps; ++step) {
+    const std::vector<StepEvaluation> results = held_.Run(points, GradientMode::kNone);
+    for (size_t k = 0; k < points.size(); ++k) {
+      if (!alive[k]) continue;
+      if (!results[k].result.ok()) {
+        alive[k] = false;
+        continue;
+      }
+      points[k].x.q = results[k].result.next.q;
+      points[k].x.q.head(nq_u) = q.head(nq_u);  // the objects are held
+    }
+  }
+  std::vector<Eigen::VectorXd> out;
+  for (size_t k = 0; k < points.size(); ++k)
+    if (alive[k]) out.push_back(points[k].x.q);
+  return out;
+}
+
+}  // namespace quasidyn

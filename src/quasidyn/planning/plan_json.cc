@@ -1,0 +1,247 @@
+#include "quasidyn/planning/plan_json.h"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+
+#include "quasidyn/common/atomic_file_writer.h"
+#include "quasidyn/simulation/trajectory_json.h"
+
+namespace quasidyn {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFormatName = "quasidyn-plan";
+
+json Number(double x) {  // JSON has no infinity (a time limit may be one): as trajectory files
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+  return x;
+}
+
+json Vector(const Eigen::VectorXd& x) { return std::vector<double>(x.data(), x.data() + x.size()); }
+
+json SettingsToJson(const PlanResult& plan) {
+  const PlanningSettings& s = plan.settings;
+  json bounds = {{"lower", Vector(s.lower)}, {"upper", Vector(s.upper)}};
+  if (s.rotation_axis) bounds["rotation_axis"] = Vector(*s.rotation_axis);
+  return {{"goal_tolerance", s.goal_tolerance},
+          {"goal_weights", {{"position", s.position_weight}, {"rotation", s.rotation_weight}}},
+          {"goal_bias", s.goal_bias},
+          {"bounds", bounds},
+          {"metric",
+           {{"type", ReachabilityMethodName(s.method)},
+            {"kappa", s.kappa},
+            {"samples", s.samples},
+            {"std", s.sample_std},
+            {"regularization", s.regularization}}},
+          {"nearest", NearestRuleName(s.nearest)},
+          {"step_size", s.step_size},
+          {"extend_steps", s.extend_steps},
+          {"time_step", plan.stepping.time_step},
+          {"p_grasp", s.p_grasp},
+          {"grasp_candidates", s.grasp_candidates},
+          {"settle_steps", s.settle_steps},
+          {"limits", {{"max_nodes", s.max_nodes}, {"time_limit", Number(s.time_limit)}}},
+          {"seed", s.seed}};
+}
+
+json StatisticsToJson(const PlanStatistics& s) {
+  return {{"iterations", s.iterations},
+          {"extensions", s.extensions},
+          {"regrasps", s.regrasps},
+          {"failed_steps", s.failed_steps},
+          {"idle_extensions", s.idle_extensions},
+          {"failed_grasps", s.failed_grasps},
+          {"failed_linearizations", s.failed_linearizations},
+          {"wall_time", s.wall_seconds},
+          {"linearize_time", s.linearize_seconds},
+          {"grasp_time", s.grasp_seconds}};
+}
+
+json TreeToJson(const std::vector<PlanNode>& nodes) {
+  json q = json::array(), parent = json::array(), edge = json::array(), u = json::array(),
+       steps = json::array(), distance = json::array();
+  for (const PlanNode& node : nodes) {
+    q.push_back(Vector(node.q));
+    parent.push_back(node.parent);
+    edge.push_back(EdgeKindName(node.edge));
+    u.push_back(Vector(node.u));
+    steps.push_back(node.steps);
+    distance.push_back(node.goal_distance);
+  }
+  return {{"q", q}, {"parent", parent}, {"edge", edge},
+          {"u", u}, {"steps", steps},   {"goal_distance", distance}};
+}
+
+// ---- reading ----
+
+// "[i]" (built without operator+ on a literal, which GCC 12 misreads under -Wrestrict).
+std::string Index(size_t i) {
+  std::string out = "[";
+  out += std::to_string(i);
+  out += "]";
+  return out;
+}
+
+[[noreturn]] void Fail(const std::string& where, const std::string& problem) {
+  throw std::invalid_argument(where + ": " + problem);
+}
+
+const json& Member(const json& object, const char* key, const std::string& where) {
+  if (!object.is_object()) Fail(where, "expected an object");
+  const auto it = object.find(key);
+  if (it == object.end()) Fail(where + "." + key, "missing");
+  return *it;
+}
+
+double ReadDouble(const json& j, const std::string& where) {
+  if (!j.is_number()) Fail(where, "expected a number, got " + j.dump());
+  return j.get<double>();
+}
+
+int ReadInteger(const json& j, const std::string& where) {
+  if (!j.is_number_integer()) Fail(where, "expected an integer, got " + j.dump());
+  return j.get<int>();
+}
+
+std::string ReadString(const json& j, const std::string& where) {
+  if (!j.is_string()) Fail(where, "expected a string, got " + j.dump());
+  return j.get<std::string>();
+}
+
+Eigen::VectorXd ReadVector(const json& j, const std::string& where, int size) {
+  if (!j.is_array()) Fail(where, "expected an array of numbers");
+  if (size >= 0 && static_cast<int>(j.size()) != size)
+    Fail(where, "expected " + std::to_string(size) + " numbers, got " + std::to_string(j.size()));
+  Eigen::VectorXd x(j.size());
+  for (size_t i = 0; i < j.size(); ++i) x[i] = ReadDouble(j[i], where + Index(i));
+  return x;
+}
+
+const json& ReadArray(const json& object, const char* key, const std::string& where, size_t size) {
+  const json& j = Member(object, key, where);
+  if (!j.is_array()) Fail(where + "." + key, "expected an array");
+  if (size != static_cast<size_t>(-1) && j.size() != size)
+    Fail(where + "." + key,
+         "expected " + std::to_string(size) + " entries, got " + std::to_string(j.size()));
+  return j;
+}
+
+EdgeKind ReadEdge(const json& j, const std::string& where) {
+  try {
+    return ParseEdgeKind(ReadString(j, where));
+  } catch (const std::invalid_argument& e) {
+    Fail(where, e.what());
+  }
+}
+
+std::vector<PlanNode> TreeFromJson(const json& tree, int nq, int nq_a) {
+  const std::string where = "plan.tree";
+  const size_t n = ReadArray(tree, "q", where, static_cast<size_t>(-1)).size();
+  const json& q = tree["q"];
+  const json& parent = ReadArray(tree, "parent", where, n);
+  const json& edge = ReadArray(tree, "edge", where, n);
+  const json& u = ReadArray(tree, "u", where, n);
+  const json& steps = ReadArray(tree, "steps", where, n);
+  const json& distance = ReadArray(tree, "goal_distance", where, n);
+  std::vector<PlanNode> nodes(n);
+  for (size_t i = 0; i < n; ++i) {
+    const std::string at = Index(i);
+    nodes[i].q = ReadVector(q[i], where + ".q" + at, nq);
+    nodes[i].parent = ReadInteger(parent[i], where + ".parent" + at);
+    if (nodes[i].parent < -1 || nodes[i].parent >= static_cast<int>(i))
+      Fail(where + ".parent" + at, "must be -1 or the index of an earlier node");
+    nodes[i].edge = ReadEdge(edge[i], where + ".edge" + at);
+    nodes[i].u = ReadVector(u[i], where + ".u" + at, nq_a);
+    nodes[i].steps = ReadInteger(steps[i], where + ".steps" + at);
+    nodes[i].goal_distance = ReadDouble(distance[i], where + ".goal_distance" + at);
+  }
+  return nodes;
+}
+
+}  // namespace
+
+json PlanToJson(const PlanResult& plan, const ReplayedPath& path) {
+  json out = TrajectoryToJson(path.trajectory);
+  json edges = json::array();
+  for (EdgeKind kind : path.step_edges) edges.push_back(EdgeKindName(kind));
+  out["plan"] = {{"format", kFormatName},
+                 {"format_version", kPlanFormatVersion},
+                 {"status", PlanStatusName(plan.status)},
+                 {"message", plan.message},
+                 {"goal", Vector(plan.settings.goal)},
+                 {"best_node", plan.best_node},
+                 {"best_distance", plan.best_distance},
+                 {"settings", SettingsToJson(plan)},
+                 {"statistics", StatisticsToJson(plan.statistics)},
+                 {"path",
+                  {{"nodes", plan.path},
+                   {"step_edges", edges},
+                   {"step_nodes", path.step_nodes},
+                   {"max_node_deviation", path.max_node_deviation}}},
+                 {"tree", TreeToJson(plan.nodes)}};
+  return out;
+}
+
+PlanFile PlanFromJson(const json& j) {
+  PlanFile out;
+  out.trajectory = TrajectoryFromJson(j);
+  const json& plan = Member(j, "plan", "");
+  if (ReadString(Member(plan, "format", "plan"), "plan.format") != kFormatName)
+    Fail("plan.format", std::string("expected \"") + kFormatName + "\"");
+  const int version = ReadInteger(Member(plan, "format_version", "plan"), "plan.format_version");
+  if (version != kPlanFormatVersion)
+    Fail("plan.format_version", "version " + std::to_string(version) +
+                                    " is not supported (this reader knows version " +
+                                    std::to_string(kPlanFormatVersion) + ")");
+  const std::string status = ReadString(Member(plan, "status", "plan"), "plan.status");
+  if (status != PlanStatusName(PlanStatus::kFound) &&
+      status != PlanStatusName(PlanStatus::kNotFound))
+    Fail("plan.status", "expected \"found\" or \"not_found\", got \"" + status + "\"");
+  out.status =
+      status == PlanStatusName(PlanStatus::kFound) ? PlanStatus::kFound : PlanStatus::kNotFound;
+  out.message = ReadString(Member(plan, "message", "plan"), "plan.message");
+  out.goal = ReadVector(Member(plan, "goal", "plan"), "plan.goal", out.trajectory.nq_u);
+  out.best_node = ReadInteger(Member(plan, "best_node", "plan"), "plan.best_node");
+  out.best_distance = ReadDouble(Member(plan, "best_distance", "plan"), "plan.best_distance");
+  const int nq_a = out.trajectory.nq - out.trajectory.nq_u;
+  out.nodes = TreeFromJson(Member(plan, "tree", "plan"), out.trajectory.nq, nq_a);
+  const json& path = Member(plan, "path", "plan");
+  const json& nodes = ReadArray(path, "nodes", "plan.path", static_cast<size_t>(-1));
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    const int i = ReadInteger(nodes[k], "plan.path.nodes" + Index(k));
+    if (i < 0 || i >= static_cast<int>(out.nodes.size()))
+      Fail("plan.path.nodes" + Index(k), "not a node of plan.tree");
+    out.path.push_back(i);
+  }
+  const json& edges = ReadArray(path, "step_edges", "plan.path", out.trajectory.steps.size());
+  for (size_t k = 0; k < edges.size(); ++k)
+    out.step_edges.push_back(ReadEdge(edges[k], "plan.path.step_edges" + Index(k)));
+  return out;
+}
+
+void WritePlanFile(const PlanResult& plan, const ReplayedPath& path, const std::string& file,
+                   int indent) {
+  if (file.empty()) throw std::invalid_argument("WritePlanFile: the output path is empty");
+  WriteFileAtomically(file, PlanToJson(plan, path).dump(indent) + "\n");
+}
+
+PlanFile ReadPlanFile(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("cannot open plan file '" + file + "'");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw std::runtime_error("'" + file + "' is not valid JSON: " + e.what());
+  }
+  try {
+    return PlanFromJson(j);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(file + ": " + e.what());
+  }
+}
+
+}  // namespace quasidyn

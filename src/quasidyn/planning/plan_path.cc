@@ -1,0 +1,114 @@
+#include "quasidyn/planning/plan_path.h"
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/planning/object_space.h"
+#include "quasidyn/simulation/rollout.h"
+#include "quasidyn/stepping/formulation_table.h"
+
+namespace quasidyn {
+namespace {
+
+void CheckPath(const Scene& scene, const std::vector<PlanNode>& nodes,
+               const std::vector<int>& path) {
+  const char* where = "ReplayPath";
+  QUASIDYN_CHECK_ARGUMENT(!path.empty(), where, "the path is empty");
+  for (size_t k = 0; k < path.size(); ++k) {
+    const int i = path[k];
+    QUASIDYN_CHECK_ARGUMENT(
+        i >= 0 && i < static_cast<int>(nodes.size()), where,
+        "path[" + std::to_string(k) + "] = " + std::to_string(i) + " is not a node index");
+    CheckVector(where, "node q", nodes[i].q, scene.nq, "n_q");
+    if (k == 0) continue;
+    QUASIDYN_CHECK_ARGUMENT(
+        nodes[i].parent == path[k - 1], where,
+        "node " + std::to_string(i) + " is not a child of node " + std::to_string(path[k - 1]));
+    CheckVector(where, "node u", nodes[i].u, scene.nq_a, "n_q,a");
+  }
+}
+
+}  // namespace
+
+ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nodes,
+                        const std::vector<int>& path) {
+  const Scene& scene = model.scene();
+  CheckPath(scene, nodes, path);
+  int steps = 0;
+  for (size_t k = 1; k < path.size(); ++k)
+    steps += nodes[path[k]].edge == EdgeKind::kExtend ? nodes[path[k]].steps : 1;
+  ReplayedPath out;
+  Trajectory& trajectory = out.trajectory;
+  trajectory = EmptyTrajectory(model, steps);
+  trajectory.q0 = nodes[path[0]].q;
+  trajectory.status = SolverStatus::kSolved;
+  const double h = model.time_step();
+  const std::unique_ptr<StepData> data = model.CreateData();
+  State x{nodes[path[0]].q, Eigen::VectorXd()};
+  for (size_t k = 1; k < path.size(); ++k) {
+    const PlanNode& node = nodes[path[k]];
+    const bool extend = node.edge == EdgeKind::kExtend;
+    if (extend) model.ClearWarmStart(data.get());
+    for (int s = 0; s < (extend ? node.steps : 1); ++s) {
+      TrajectoryStep record;
+      record.t = static_cast<double>(trajectory.steps.size() + 1) * h;
+      record.u = node.u;
+      record.status = SolverStatus::kSolved;
+      if (extend) {
+        const auto start = std::chrono::steady_clock::now();
+        model.Calc(x, node.u, data.get());
+        record.step_time_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const StepResult& result = data->result;
+        if (!result.ok()) {
+          std::ostringstream message;
+          message << "step " << trajectory.steps.size() + 1 << " (edge to node " << path[k]
+                  << ") failed: " << ToString(result.status);
+          if (!result.message.empty()) message << ": " << result.message;
+          trajectory.status = result.status;
+          trajectory.message = message.str();
+          return out;
+        }
+        x = result.next;
+        record.status = result.status;
+        record.solver = result.solver;
+        for (const ContactReport& report : result.contacts)
+          record.contacts.push_back(NamedContactRecord(scene, report));
+      } else {
+        x.q.tail(scene.nq_a) = node.u;  // the robots re-grasp; the objects stay
+      }
+      record.q = x.q;
+      trajectory.steps.push_back(std::move(record));
+      out.step_edges.push_back(node.edge);
+      out.step_nodes.push_back(s + 1 == (extend ? node.steps : 1) ? path[k] : -1);
+    }
+    out.max_node_deviation = std::max(out.max_node_deviation, (x.q - node.q).cwiseAbs().maxCoeff());
+  }
+  return out;
+}
+
+ReplayedPath ReplayPlan(ScenePtr scene, const PlanResult& plan) {
+  const std::shared_ptr<const StepModel> model = MakeStepModel(std::move(scene), plan.stepping);
+  return ReplayPath(*model, plan.nodes, plan.path);
+}
+
+PathLength ObjectPathLength(const Scene& scene, const Trajectory& trajectory) {
+  const ObjectSpace space(scene);
+  PathLength length;
+  const Eigen::VectorXd* previous = &trajectory.q0;
+  Eigen::VectorXd d(space.tangent_size());
+  for (const TrajectoryStep& step : trajectory.steps) {
+    space.Difference(step.q, *previous, d);
+    for (const ObjectSpace::Block& block : space.blocks()) {
+      const int n = block.floating ? 3 : 2;
+      length.position += d.segment(block.v_start, n).norm();
+      length.rotation += d.segment(block.v_start + n, block.floating ? 3 : 1).norm();
+    }
+    previous = &step.q;
+  }
+  return length;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,133 @@
+#include "quasidyn/planning/reachability_metric.h"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/LU>
+#include <limits>
+
+#include "quasidyn/gradients/randomized_smoothing_sampler.h"
+#include "quasidyn/math/quaternion.h"
+#include "quasidyn/planning/node_linearizer.h"
+#include "quasidyn/planning/rrt.h"
+#include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/matrix_compare.h"
+
+namespace quasidyn {
+namespace {
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+// d(q; q̄) = ½ eᵀ (B Bᵀ + λ I)⁻¹ e by a dense inverse, the definition.
+double DefinitionDistance(const Eigen::VectorXd& e, const Eigen::MatrixXd& B, double lambda) {
+  Eigen::MatrixXd gram = B * B.transpose();
+  gram.diagonal().array() += lambda;
+  return 0.5 * e.dot(gram.inverse() * e);
+}
+
+TEST(ReachabilityMetric, MatchesItsDefinitionOnRandomPlanarCases) {
+  const ScenePtr scene = testing::LoadExample("planar_hand");
+  const ObjectSpace space(*scene);
+  Xoshiro256StarStar generator(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    const Eigen::VectorXd mu = scene->q0 + 0.1 * StandardNormalVector(&generator, scene->nq);
+    Eigen::MatrixXd B(3, 4);
+    for (int j = 0; j < 4; ++j) B.col(j) = 0.2 * StandardNormalVector(&generator, 3);
+    const double lambda = trial % 2 ? 1e-3 : 1e-6;
+    const NodeReachability metric(space, mu, B, lambda);
+    Eigen::VectorXd q = mu + 0.3 * StandardNormalVector(&generator, scene->nq);
+    const Eigen::VectorXd e = space.Difference(q, mu);
+    Eigen::VectorXd scratch;
+    const double expected = DefinitionDistance(e, B, lambda);
+    // The Cholesky route and the dense inverse agree to the conditioning (‖B‖²/λ <= 1e6) × ε.
+    EXPECT_NEAR(metric.Distance(space, q, &scratch), expected, 1e-9 * expected);
+    // δu = argmin ‖B δu − e‖² + λ‖δu‖² = (BᵀB + λI)⁻¹ Bᵀ e (the normal equations).
+    Eigen::MatrixXd normal = B.transpose() * B;
+    normal.diagonal().array() += lambda;
+    const Eigen::VectorXd du = normal.inverse() * (B.transpose() * e);
+    EXPECT_TRUE(
+        testing::MatricesNear(metric.Command(space, q), du, 1e-8 * (1 + du.cwiseAbs().maxCoeff())));
+  }
+}
+
+TEST(ReachabilityMetric, AnImmovableObjectIsFarAndTheRangeOfBIsNear) {
+  const ScenePtr scene = testing::LoadExample("planar_hand");
+  const ObjectSpace space(*scene);
+  const double lambda = 1e-3;
+  const Eigen::VectorXd mu = scene->q0;
+  Eigen::VectorXd scratch;
+  // B = 0: no command moves the object; d = ½ ‖e‖² / λ.
+  const NodeReachability stuck(space, mu, Eigen::MatrixXd::Zero(3, 4), lambda);
+  Eigen::VectorXd q = mu;
+  q[0] += 0.01;
+  EXPECT_NEAR(stuck.Distance(space, q, &scratch), 0.5 * 1e-4 / lambda, 1e-12);
+  // B moves x only (1 m per unit command): 0.01 m along x costs ½ (0.01)²/(1 + λ), along y
+  // it costs ½ (0.01)²/λ, 1000 times more.
+  Eigen::MatrixXd B = Eigen::MatrixXd::Zero(3, 4);
+  B(0, 0) = 1.0;
+  const NodeReachability along_x(space, mu, B, lambda);
+  Eigen::VectorXd qy = mu;
+  qy[1] += 0.01;
+  EXPECT_NEAR(along_x.Distance(space, q, &scratch), 0.5 * 1e-4 / (1 + lambda), 1e-15);
+  EXPECT_NEAR(along_x.Distance(space, qy, &scratch), 0.5 * 1e-4 / lambda, 1e-12);
+}
+
+TEST(ReachabilityMetric, QuaternionObjectsAreComparedInTheTangentSpace) {
+  const ScenePtr scene = testing::LoadExample("box_turning");
+  const ObjectSpace space(*scene);
+  Xoshiro256StarStar generator(3);
+  Eigen::MatrixXd B(7, 3);
+  for (int j = 0; j < 3; ++j) B.col(j) = StandardNormalVector(&generator, 7);
+  const NodeReachability metric(space, scene->q0, B, 1e-3);
+  Eigen::VectorXd q = scene->q0;
+  q.segment<4>(3) = QuaternionFromRotationVector(Eigen::Vector3d(0.1, 0.0, 0.4));
+  Eigen::VectorXd flipped = q;
+  flipped.segment<4>(3) *= -1.0;  // the same orientation
+  Eigen::VectorXd scratch;
+  const double d = metric.Distance(space, q, &scratch);
+  EXPECT_EQ(d, metric.Distance(space, flipped, &scratch));
+  EXPECT_NEAR(d, DefinitionDistance(space.Difference(q, scene->q0), metric.B(), 1e-3), 1e-9 * d);
+}
+
+TEST(ReachabilityMetric, RejectsBadArguments) {
+  const ScenePtr scene = testing::LoadExample("planar_hand");
+  const ObjectSpace space(*scene);
+  EXPECT_THROW(NodeReachability(space, scene->q0, Eigen::MatrixXd::Zero(3, 4), 0.0),
+               std::invalid_argument);
+  EXPECT_THROW(NodeReachability(space, scene->q0, Eigen::MatrixXd::Zero(2, 4), 1e-3),
+               std::invalid_argument);
+  Eigen::VectorXd nan = scene->q0;
+  nan[0] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(NodeReachability(space, nan, Eigen::MatrixXd::Zero(3, 4), 1e-3),
+               std::invalid_argument);
+}
+
+// The physics: in planar_pushing_top_down with the pusher 2 mm from the box's left face at its
+// middle (within the contact tolerance), moving the box right (+x, the push) is reachable, moving
+// it left or sideways is not, under the log-barrier linearisation, whose B sees the contact.
+TEST(ReachabilityMetric, PushingForwardIsNearerThanBackwardOrSideways) {
+  const ScenePtr scene = testing::LoadExample("planar_pushing_top_down");
+  const ObjectSpace space(*scene);
+  const PlanningSettings settings = *scene->planning;
+  NodeLinearizer linearizer(scene, PlanningStepSettings(*scene, settings), settings, 1);
+  Eigen::VectorXd q0 = scene->q0;
+  q0[3] = -0.1 - 0.02 - 0.002;  // face at x = −0.1, tip radius 0.02
+  const NodeLinearization at = linearizer.Linearize({q0}, {0}).front();
+  ASSERT_TRUE(at.ok()) << at.message;
+  const NodeReachability metric(space, at.mu, at.B.topRows(3), settings.regularization);
+  Eigen::VectorXd scratch;
+  const auto moved = [&](double dx, double dy) {
+    Eigen::VectorXd q = q0;
+    q[0] += dx;
+    q[1] += dy;
+    return metric.Distance(space, q, &scratch);
+  };
+  // Sideways the push cannot move the box: an order of magnitude farther. Backward is nearer
+  // than sideways, but still farther than forward: the barrier already pushes μ ahead of q0,
+  // and withdrawing the pusher relaxes that push, so B does reach a little behind μ.
+  const double forward = moved(0.02, 0.0);
+  EXPECT_LT(10 * forward, moved(0.0, 0.02));
+  EXPECT_LT(forward, moved(-0.02, 0.0));
+}
+
+}  // namespace
+}  // namespace quasidyn

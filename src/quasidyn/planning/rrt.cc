@@ -1,0 +1,322 @@
+#include "quasidyn/planning/rrt.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/gradients/randomized_smoothing_sampler.h"
+#include "quasidyn/planning/configuration_sampler.h"
+#include "quasidyn/planning/contact_sampler.h"
+#include "quasidyn/planning/node_linearizer.h"
+#include "quasidyn/planning/object_space.h"
+#include "quasidyn/planning/reachability_metric.h"
+#include "quasidyn/stepping/formulation_table.h"
+
+namespace quasidyn {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// An extension that moves no coordinate by more than this [m or rad] adds no node.
+constexpr double kIdleMotion = 1e-9;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The search state of one PlanThroughContact call.
+class Planner {
+ public:
+  Planner(ScenePtr scene, const FormulationSettings& stepping, const PlanningSettings& settings,
+          const PlannerOptions& options)
+      : scene_(scene),
+        settings_(settings),
+        options_(options),
+        space_(*scene),
+        sampler_(*scene, space_, settings),
+        linearizer_(scene, stepping, settings, options.threads),
+        grasps_(scene, space_, stepping, settings, options.threads),
+        model_(MakeStepModel(scene, stepping)),
+        data_(model_->CreateData()),
+        generator_(settings.seed) {
+    result_.settings = settings;
+    result_.stepping = stepping;
+  }
+
+  PlanResult Run() {
+    start_ = Clock::now();
+    const Scene& scene = *scene_;
+    PlanNode root;
+    root.q = scene.q0;
+    root.u = scene.q0.tail(scene.nq_a);
+    AddNode(std::move(root), Linearize({scene.q0}).front());
+    std::string stop;
+    const long long max_iterations = 10LL * settings_.max_nodes;
+    while (!result_.found()) {
+      if (static_cast<int>(result_.nodes.size()) >= settings_.max_nodes) {
+        stop = "the node limit (" + std::to_string(settings_.max_nodes) + ") was reached";
+        break;
+      }
+      if (SecondsSince(start_) >= settings_.time_limit) {
+        stop = "the time limit (" + NumberText(settings_.time_limit) + " s) was reached";
+        break;
+      }
+      if (result_.statistics.iterations >= max_iterations) {
+        stop = "the iteration limit (10 x max_nodes = " + std::to_string(max_iterations) +
+               ") was reached";
+        break;
+      }
+      if (!Iterate()) {
+        stop = "no node of the tree could be linearised";
+        break;
+      }
+      ReportProgress(false);
+    }
+    result_.statistics.wall_seconds = SecondsSince(start_);
+    Finish(stop);
+    ReportProgress(true);
+    return std::move(result_);
+  }
+
+ private:
+  struct Reach {
+    bool ok = false;
+    NodeReachability metric;
+  };
+
+  // False when no node can be extended (every linearisation failed).
+  bool Iterate() {
+    ++result_.statistics.iterations;
+    const bool to_goal = generator_.NextUniform() < settings_.goal_bias;
+    const Eigen::VectorXd sample = to_goal ? settings_.goal : sampler_.Sample(&generator_);
+    const int nearest = Nearest(sample);
+    const bool regrasp = generator_.NextUniform() < settings_.p_grasp;
+    if (nearest < 0) return false;
+    if (regrasp) {
+      Regrasp(nearest, sample);
+    } else {
+      Extend(nearest, sample);
+    }
+    return true;
+  }
+
+  int Nearest(const Eigen::VectorXd& sample) {
+    int best = -1;
+    double best_distance = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < static_cast<int>(reach_.size()); ++i) {
+      if (!reach_[i].ok) continue;
+      double d;
+      if (settings_.nearest == NearestRule::kReachability) {
+        d = reach_[i].metric.Distance(space_, sample, &scratch_);
+      } else {
+        scratch_.resize(space_.tangent_size());
+        space_.Difference(sample, result_.nodes[i].q, scratch_);
+        d = 0.5 * scratch_.squaredNorm();
+      }
+      if (d < best_distance) {
+        best_distance = d;
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  void Extend(int from, const Eigen::VectorXd& sample) {
+    const Scene& scene = *scene_;
+    Eigen::VectorXd du = reach_[from].metric.Command(space_, sample);
+    const double norm = du.norm();
+    if (norm > settings_.step_size) du *= settings_.step_size / norm;
+    PlanNode node;
+    node.parent = from;
+    node.edge = EdgeKind::kExtend;
+    node.u = result_.nodes[from].q.tail(scene.nq_a) + du;
+    node.steps = settings_.extend_steps;
+    State x{result_.nodes[from].q, Eigen::VectorXd()};
+    model_->ClearWarmStart(data_.get());
+    for (int k = 0; k < node.steps; ++k) {
+      model_->Calc(x, node.u, data_.get());
+      if (!data_->result.ok()) {
+        ++result_.statistics.failed_steps;
+        return;
+      }
+      x = data_->result.next;
+    }
+    // A command the node's B cannot turn into motion (B ≈ 0: nothing within reach of the
+    // linearisation) leaves everything where it was: no new node.
+    if ((x.q - result_.nodes[from].q).cwiseAbs().maxCoeff() <= kIdleMotion) {
+      ++result_.statistics.idle_extensions;
+      return;
+    }
+    node.q = std::move(x.q);
+    ++result_.statistics.extensions;
+    NodeLinearization linearization = Linearize({node.q}).front();
+    AddNode(std::move(node), std::move(linearization));
+  }
+
+  void Regrasp(int from, const Eigen::VectorXd& sample) {
+    const Scene& scene = *scene_;
+    const auto start = Clock::now();
+    std::vector<Eigen::VectorXd> candidates = grasps_.Sample(result_.nodes[from].q, &generator_);
+    result_.statistics.grasp_seconds += SecondsSince(start);
+    if (candidates.empty()) {
+      ++result_.statistics.failed_grasps;
+      return;
+    }
+    std::vector<NodeLinearization> linearizations = Linearize(candidates);
+    int best = -1;
+    double best_distance = std::numeric_limits<double>::infinity();
+    std::vector<Reach> reaches(candidates.size());
+    for (size_t k = 0; k < candidates.size(); ++k) {
+      reaches[k] = MakeReach(linearizations[k]);
+      if (!reaches[k].ok) continue;
+      const double d = reaches[k].metric.Distance(space_, sample, &scratch_);
+      if (d < best_distance) {
+        best_distance = d;
+        best = static_cast<int>(k);
+      }
+    }
+    if (best < 0) {
+      ++result_.statistics.failed_grasps;
+      return;
+    }
+    PlanNode node;
+    node.parent = from;
+    node.edge = EdgeKind::kRegrasp;
+    node.q = std::move(candidates[best]);
+    node.u = node.q.tail(scene.nq_a);
+    ++result_.statistics.regrasps;
+    AddReachedNode(std::move(node), std::move(reaches[best]));
+  }
+
+  // One linearisation per configuration, each seeded by its own index in the planner's sequence.
+  std::vector<NodeLinearization> Linearize(const std::vector<Eigen::VectorXd>& qs) {
+    const auto start = Clock::now();
+    std::vector<std::uint64_t> seeds(qs.size());
+    for (std::uint64_t& seed : seeds) {
+      std::uint64_t state = settings_.seed ^ (0xA5A5A5A5ULL + linearizations_++);
+      seed = SplitMix64Next(&state);
+    }
+    std::vector<NodeLinearization> out = linearizer_.Linearize(qs, seeds);
+    result_.statistics.linearize_seconds += SecondsSince(start);
+    return out;
+  }
+
+  Reach MakeReach(const NodeLinearization& linearization) {
+    Reach reach;
+    if (!linearization.ok()) return reach;
+    const Scene& scene = *scene_;
+    reach.metric = NodeReachability(space_, linearization.mu, linearization.B.topRows(scene.nq_u),
+                                    settings_.regularization);
+    reach.ok = true;
+    return reach;
+  }
+
+  void AddNode(PlanNode node, const NodeLinearization& linearization) {
+    Reach reach = MakeReach(linearization);
+    if (!reach.ok) ++result_.statistics.failed_linearizations;
+    AddReachedNode(std::move(node), std::move(reach));
+  }
+
+  void AddReachedNode(PlanNode node, Reach reach) {
+    node.goal_distance = space_.GoalDistance(node.q, settings_.goal, settings_);
+    const int index = static_cast<int>(result_.nodes.size());
+    if (index == 0 || node.goal_distance < result_.best_distance) {
+      result_.best_distance = node.goal_distance;
+      result_.best_node = index;
+    }
+    if (node.goal_distance <= settings_.goal_tolerance) result_.status = PlanStatus::kFound;
+    result_.nodes.push_back(std::move(node));
+    reach_.push_back(std::move(reach));
+  }
+
+  void Finish(const std::string& stop) {
+    for (int i = result_.best_node; i >= 0; i = result_.nodes[i].parent) result_.path.push_back(i);
+    std::reverse(result_.path.begin(), result_.path.end());
+    std::ostringstream message;
+    if (result_.found()) {
+      message << "goal reached at node " << result_.best_node << ": distance "
+              << result_.best_distance << " <= tolerance " << settings_.goal_tolerance;
+    } else {
+      message << stop << " before the goal; best goal distance " << result_.best_distance
+              << " (tolerance " << settings_.goal_tolerance << ") at node " << result_.best_node;
+    }
+    result_.message = message.str();
+  }
+
+  void ReportProgress(bool final) {
+    if (!options_.progress) return;
+    const double elapsed = SecondsSince(start_);
+    if (!final && elapsed < last_report_ + 0.1) return;
+    last_report_ = elapsed;
+    options_.progress({static_cast<int>(result_.nodes.size()), result_.statistics.iterations,
+                       result_.best_distance, elapsed});
+  }
+
+  ScenePtr scene_;
+  PlanningSettings settings_;
+  PlannerOptions options_;
+  ObjectSpace space_;
+  ConfigurationSampler sampler_;
+  NodeLinearizer linearizer_;
+  ContactSampler grasps_;
+  std::shared_ptr<const StepModel> model_;
+  std::unique_ptr<StepData> data_;
+  Xoshiro256StarStar generator_;
+  std::uint64_t linearizations_ = 0;
+  std::vector<Reach> reach_;  // per node
+  Eigen::VectorXd scratch_;
+  PlanResult result_;
+  Clock::time_point start_;
+  double last_report_ = 0.0;
+};
+
+}  // namespace
+
+const char* EdgeKindName(EdgeKind kind) {
+  switch (kind) {
+    case EdgeKind::kRoot:
+      return "root";
+    case EdgeKind::kExtend:
+      return "extend";
+    case EdgeKind::kRegrasp:
+      return "regrasp";
+  }
+  return "?";
+}
+
+EdgeKind ParseEdgeKind(const std::string& name) {
+  for (EdgeKind kind : {EdgeKind::kRoot, EdgeKind::kExtend, EdgeKind::kRegrasp})
+    if (name == EdgeKindName(kind)) return kind;
+  throw std::invalid_argument("unknown edge kind '" + name + "' (root, extend, regrasp)");
+}
+
+const char* PlanStatusName(PlanStatus status) {
+  return status == PlanStatus::kFound ? "found" : "not_found";
+}
+
+FormulationSettings PlanningStepSettings(const Scene& scene, const PlanningSettings& settings) {
+  FormulationSettings stepping = SettingsFromScene(scene);
+  if (settings.time_step > 0) stepping.time_step = settings.time_step;
+  return stepping;
+}
+
+void ValidatePlanningSettings(const PlanningSettings& settings, const Scene& scene) {
+  if (const auto problem = CheckPlanningSettings(settings, scene, /*complete=*/true))
+    throw std::invalid_argument("planning." + problem->field + ": " + problem->problem);
+}
+
+PlanResult PlanThroughContact(ScenePtr scene, const FormulationSettings& stepping,
+                              const PlanningSettings& settings, const PlannerOptions& options) {
+  QUASIDYN_CHECK_ARGUMENT(scene != nullptr, "PlanThroughContact", "the scene is null");
+  ValidatePlanningSettings(settings, *scene);
+  QUASIDYN_CHECK_ARGUMENT(options.threads >= 1, "PlanThroughContact",
+                          "threads must be >= 1 (got " + std::to_string(options.threads) + ")");
+  Planner planner(std::move(scene), stepping, settings, options);
+  return planner.Run();
+}
+
+}  // namespace quasidyn

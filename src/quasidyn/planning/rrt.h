@@ -1,0 +1,121 @@
+#pragma once
+// RRT through contact (Pang, Suh, Yang & Tedrake, T-RO 2023; the talk "Planning and control
+// through contact", 2022, slide "RRT through contact"): a tree over the objects' configurations
+// grown with the real stepper, whose nearest node is chosen by the reachability metric
+// (reachability_metric.h) and whose robots are now and then re-grasped by contact sampling
+// (contact_sampler.h). Every node is a configuration the simulator produced.
+//
+// Each iteration, with the planner's seeded generator (gradients/randomized_smoothing_sampler.h):
+//   1. sample q_s: the goal with probability goal_bias, else a random q_u in the bounds
+//      (configuration_sampler.h);
+//   2. nearest node n = argmin_i d(q_s; q̄_i) (or, NearestRule::kEuclidean, ‖q_s ⊖ q̄_i,u‖);
+//   3. with probability p_grasp, re-grasp: K contact-sampled configurations with n's objects,
+//      each linearised; the one of least d(q_s; ·) becomes a child of n (edge kRegrasp);
+//      otherwise extend: δu = Bᵀ (B Bᵀ + λ I)⁻¹ (q_s ⊖ μ) from n's factor, scaled down to
+//      ‖δu‖₂ <= step_size, u = q̄_n,a + δu, then extend_steps steps of the exact stepper from q̄_n
+//      under the constant command u (warm start cleared first); the state reached is the child
+//      (edge kExtend), unless nothing moved by more than 1e-9 (B ≈ 0 gives δu ≈ 0: an idle
+//      extension adds no node).
+//   4. each new node is linearised once (μ, B and the factor, node_linearizer.h); the tree stops
+//      when a node's goal distance D (model/planning_settings.h) is <= goal_tolerance (found),
+//      or at max_nodes nodes, time_limit seconds, or 10·max_nodes iterations (not found).
+//
+// Determinism: with the same scene, settings and seed the tree is bitwise the same for every
+// thread count (threads only evaluate batches, stepping/batch_step.h); a run stopped by the
+// time limit depends on the machine's speed, one stopped by the node limit does not.
+
+#include <Eigen/Core>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/model/planning_settings.h"
+#include "quasidyn/model/scene.h"
+
+namespace quasidyn {
+
+enum class EdgeKind {
+  kRoot,     // the start configuration
+  kExtend,   // `steps` steps of the stepper under the constant command u
+  kRegrasp,  // the robots reset to q_a (= u), the objects unchanged
+};
+
+// "root", "extend", "regrasp"; ParseEdgeKind throws std::invalid_argument on other names.
+const char* EdgeKindName(EdgeKind kind);
+EdgeKind ParseEdgeKind(const std::string& name);
+
+struct PlanNode {
+  Eigen::VectorXd q;  // the configuration (size n_q)
+  int parent = -1;    // index of the parent node; -1 for the root
+  EdgeKind edge = EdgeKind::kRoot;
+  // kExtend: the command held during the edge's steps; kRegrasp: the robots' new configuration;
+  // kRoot: the robots' start configuration. Size n_q,a [m or rad].
+  Eigen::VectorXd u;
+  int steps = 0;               // stepper steps of the edge (kExtend), else 0
+  double goal_distance = 0.0;  // D(q) [-]
+};
+
+enum class PlanStatus {
+  kFound,     // a node within goal_tolerance
+  kNotFound,  // a limit stopped the search first
+};
+
+// "found", "not_found".
+const char* PlanStatusName(PlanStatus status);
+
+struct PlanStatistics {
+  int iterations = 0;
+  int extensions = 0;              // extend edges added
+  int regrasps = 0;                // regrasp edges added
+  int failed_steps = 0;            // extensions whose step failed (no node)
+  int idle_extensions = 0;         // extensions that moved nothing by more than 1e-9 (no node)
+  int failed_grasps = 0;           // regrasps without a usable candidate (no node)
+  int failed_linearizations = 0;   // nodes whose linearisation failed (never extended from)
+  double wall_seconds = 0.0;       // [s]
+  double linearize_seconds = 0.0;  // [s] in the nodes' linearisations
+  double grasp_seconds = 0.0;      // [s] in contact sampling (IK and settling)
+};
+
+struct PlanResult {
+  PlanStatus status = PlanStatus::kNotFound;
+  std::string message;          // how the search ended
+  std::vector<PlanNode> nodes;  // the tree; nodes[0] is the root
+  std::vector<int> path;        // node indices from the root to best_node
+  int best_node = 0;            // the node of least goal distance (the goal node when found)
+  double best_distance = 0.0;   // its D [-]
+  PlanStatistics statistics;
+  PlanningSettings settings;     // what was planned with
+  FormulationSettings stepping;  // the exact stepper's settings
+  bool found() const { return status == PlanStatus::kFound; }
+};
+
+struct PlanProgress {
+  int nodes = 0;
+  int iterations = 0;
+  double best_distance = 0.0;  // [-]
+  double elapsed_seconds = 0.0;
+};
+
+struct PlannerOptions {
+  int threads = 1;  // >= 1: batch evaluation (linearisations, candidates)
+  // Called about every 0.1 s of planning and once at the end; may be empty.
+  std::function<void(const PlanProgress&)> progress;
+};
+
+// The exact stepper's settings for planning `scene`: its formulation block, with time step
+// settings.time_step when that is > 0.
+FormulationSettings PlanningStepSettings(const Scene& scene, const PlanningSettings& settings);
+
+// Plans from the scene's q0. Throws std::invalid_argument naming the field
+// ("planning.goal: ...") when CheckPlanningSettings(settings, scene, complete) finds a problem,
+// for threads < 1, and for a scene the models or the contact sampler reject. A failed step or
+// linearisation inside the search is counted, not thrown.
+PlanResult PlanThroughContact(ScenePtr scene, const FormulationSettings& stepping,
+                              const PlanningSettings& settings, const PlannerOptions& options = {});
+
+// Throws std::invalid_argument("planning.<field>: <problem>") for the first problem of
+// CheckPlanningSettings(settings, scene, complete = true).
+void ValidatePlanningSettings(const PlanningSettings& settings, const Scene& scene);
+
+}  // namespace quasidyn
