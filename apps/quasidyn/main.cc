@@ -8,6 +8,7 @@
 #include "demo_command.h"
 #include "info_command.h"
 #include "linearize_command.h"
+#include "plan_command.h"
 #include "simulate_command.h"
 #include "view_command.h"
 
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   quasidyn::cli::AddViewCommand(app);
   quasidyn::cli::AddLinearizeCommand(app);
   quasidyn::cli::AddDemoCommand(app);
+  quasidyn::cli::AddPlanCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

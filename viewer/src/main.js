@@ -5,6 +5,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
 import { ContactLayer, largestForce } from './contacts.js';
+import { addMarkers } from './markers.js';
 import { Panel } from './panel.js';
 import { makeShapeObject, shapeExtent } from './shapes.js';
 
@@ -65,6 +66,10 @@ class Viewer {
     // The largest force spans a quarter of the scene.
     const metersPerNewton = forceMax > 0 ? 0.25 * this.extent / forceMax : 0;
     this.contacts = new ContactLayer(this.scene, 0.007 * this.extent, metersPerNewton);
+    if (data.markers) {
+      this.markers = addMarkers(this.scene, data.markers, 0.01 * this.extent);
+      this.legend.push({ name: data.markers.label || 'markers', color: '#4fd1ff' });
+    }
     const forceScale = forceMax > 0
       ? `longest = ${forceMax.toPrecision(3)} N` : 'no contact force';
 

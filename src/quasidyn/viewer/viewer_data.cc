@@ -104,6 +104,32 @@ double RoundToSignificantDigits(double value, int digits) {
   return std::strtod(text, nullptr);
 }
 
+namespace {
+
+// The optional markers (ViewerDataOptions::marker_points), checked.
+json MarkerData(const ViewerDataOptions& options, const Rounder& round) {
+  const int count = static_cast<int>(options.marker_points.size());
+  if (!options.marker_parents.empty() && static_cast<int>(options.marker_parents.size()) != count)
+    throw std::invalid_argument(
+        "viewer marker_parents has " + std::to_string(options.marker_parents.size()) +
+        " entries, expected one per marker point (" + std::to_string(count) + ")");
+  json points = json::array(), parents = json::array();
+  for (int i = 0; i < count; ++i) {
+    const Eigen::Vector3d& p = options.marker_points[i];
+    if (!p.allFinite())
+      throw std::invalid_argument("viewer marker_points[" + std::to_string(i) + "] is not finite");
+    points.push_back(round.Vector(p));
+    const int parent = options.marker_parents.empty() ? -1 : options.marker_parents[i];
+    if (parent < -1 || parent >= count)
+      throw std::invalid_argument("viewer marker_parents[" + std::to_string(i) +
+                                  "] = " + std::to_string(parent) + " is not -1 or a point index");
+    parents.push_back(parent);
+  }
+  return json{{"label", options.marker_label}, {"points", points}, {"parents", parents}};
+}
+
+}  // namespace
+
 nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
                                const ViewerDataOptions& options) {
   if (options.max_frames < 2)
@@ -158,7 +184,7 @@ nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
     contacts.push_back(step_contacts);
   }
 
-  return json{
+  json data{
       {"format", "quasidyn-viewer-data"},
       {"format_version", 1},
       {"scene", {{"name", scene.name}, {"file", trajectory.scene_file}, {"planar", scene.planar}}},
@@ -177,6 +203,8 @@ nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
         {"iterations", iterations},
         {"poses", poses},
         {"contacts", contacts}}}};
+  if (!options.marker_points.empty()) data["markers"] = MarkerData(options, round);
+  return data;
 }
 
 }  // namespace quasidyn

@@ -15,11 +15,14 @@
 //                 poses (F × 7·B: per body position [m] then quaternion (x, y, z, w), in world),
 //                 contacts (F lists of {a, b, point [m] (3), normal (3), normal_force [N],
 //                 friction_force [N] (3)})}
+//   markers:     optional, only with ViewerDataOptions::marker_points: {label, points [m]
+//                (P × 3, world), parents (P: the point each joins with a line, −1 none)}
 // Frame 0 is q0 (status "initial", no contacts); frame j > 0 shows step k's q(t_k) with the
 // contacts and forces of step k. Numbers are rounded to `significant_digits` digits.
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "quasidyn/model/scene.h"
 #include "quasidyn/simulation/trajectory.h"
@@ -33,6 +36,12 @@ struct ViewerDataOptions {
   // Significant decimal digits of every number written [-], in [1, 17]. 6 digits place a body
   // to 1 µm in a 1 m scene, far below a pixel.
   int significant_digits = 6;
+  // Points drawn over the scene as dots (e.g. the object positions of a plan's tree, `quasidyn
+  // plan --html`), world frame [m]; empty: none. marker_parents: empty, or per point the index
+  // of the point it is joined to by a line (−1: none, else in [0, points)).
+  std::vector<Eigen::Vector3d> marker_points;
+  std::vector<int> marker_parents;
+  std::string marker_label;  // what the points are, for the page's legend
 };
 
 // Builds the viewer data. Throws std::invalid_argument naming the problem when the trajectory

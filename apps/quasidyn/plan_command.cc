@@ -1,0 +1,162 @@
+#include "plan_command.h"
+
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "output_paths.h"
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/planning/plan_json.h"
+#include "quasidyn/planning/plan_path.h"
+#include "quasidyn/planning/planning_overrides.h"
+#include "quasidyn/planning/rrt.h"
+#include "quasidyn/viewer/html_writer.h"
+
+namespace quasidyn::cli {
+namespace {
+
+constexpr int kNotFoundExitCode = 4;
+
+struct PlanOptions {
+  std::string scene_path;
+  PlanningOverrides overrides;  // every field of the planning block (unset: the scene's)
+  int threads = 1;
+  std::string out_path, html_path;
+  bool quiet = false;
+};
+
+// The objects' positions of every tree node, for the page's markers.
+void AddTreeMarkers(const Scene& scene, const PlanResult& plan, ViewerDataOptions* options) {
+  for (const ModelInstance& instance : scene.instances) {
+    if (instance.actuated || instance.nq == 0) continue;
+    const int offset = static_cast<int>(options->marker_points.size());
+    for (const PlanNode& node : plan.nodes) {
+      const Eigen::VectorXd& q = node.q;
+      options->marker_points.emplace_back(q[instance.q_start], q[instance.q_start + 1],
+                                          instance.nq == 7 ? q[instance.q_start + 2] : 0.0);
+      options->marker_parents.push_back(node.parent < 0 ? -1 : offset + node.parent);
+    }
+  }
+  options->marker_label = "tree (" + std::to_string(plan.nodes.size()) + " nodes)";
+}
+
+void PrintSummary(const Scene& scene, const PlanResult& plan, const ReplayedPath& path,
+                  const PlanOptions& options, std::ostream& out) {
+  const PlanningSettings& s = plan.settings;
+  const PlanStatistics& st = plan.statistics;
+  int regrasps = 0;
+  for (EdgeKind kind : path.step_edges) regrasps += kind == EdgeKind::kRegrasp;
+  const PathLength length = ObjectPathLength(scene, path.trajectory);
+  out << "scene            " << scene.name << " (formulation "
+      << FormulationName(plan.stepping.type) << ", h = " << plan.stepping.time_step << " s)\n";
+  out << "metric           " << ReachabilityMethodName(s.method) << " (lambda " << s.regularization
+      << "), nearest node by " << NearestRuleName(s.nearest) << "\n";
+  out << "result           " << (plan.found() ? "found" : "not found") << ": " << plan.message
+      << "\n";
+  out << "nodes            " << plan.nodes.size() << " (" << st.extensions << " extensions, "
+      << st.regrasps << " regrasps) in " << st.iterations
+      << " iterations; failed: " << st.failed_steps << " steps, " << st.failed_grasps
+      << " regrasps, " << st.failed_linearizations << " linearisations\n";
+  out << std::setprecision(3) << "wall time        " << st.wall_seconds << " s (linearisations "
+      << st.linearize_seconds << " s, contact sampling " << st.grasp_seconds << " s, "
+      << options.threads << " thread" << (options.threads > 1 ? "s" : "") << ")\n";
+  out << "path             " << plan.path.size() - 1 << " edges, " << path.trajectory.steps.size()
+      << " steps (" << regrasps << " regrasps); objects move " << length.position << " m and "
+      << length.rotation << " rad\n";
+  out << "goal distance    " << plan.best_distance << " (tolerance " << s.goal_tolerance
+      << "); replay deviation " << path.max_node_deviation << "\n"
+      << std::setprecision(6);
+  out << "plan             " << options.out_path << "\n";
+  if (!options.html_path.empty()) out << "viewer           " << options.html_path << "\n";
+}
+
+void RunPlan(const PlanOptions& options) {
+  const ScenePtr scene = std::make_shared<const Scene>(LoadScene(options.scene_path));
+  if (options.threads < 1)
+    throw std::invalid_argument("--threads must be >= 1 (got " + std::to_string(options.threads) +
+                                ")");
+  const PlanningSettings settings = ResolvePlanningSettings(*scene, options.overrides);
+  std::vector<NamedPath> outputs = {{"--out", options.out_path}};
+  if (!options.html_path.empty()) outputs.push_back({"--html", options.html_path});
+  CheckOutputPaths(SceneInputs(*scene, "SCENE"), outputs);
+
+  PlannerOptions planner;
+  planner.threads = options.threads;
+  if (!options.quiet) {
+    planner.progress = [&](const PlanProgress& p) {
+      std::cerr << "\rplan " << scene->name << ": " << p.nodes << "/" << settings.max_nodes
+                << " nodes, best goal distance " << std::setprecision(4) << p.best_distance << ", "
+                << std::setprecision(3) << p.elapsed_seconds << " s   " << std::setprecision(6)
+                << std::flush;
+    };
+  }
+  const PlanResult plan =
+      PlanThroughContact(scene, PlanningStepSettings(*scene, settings), settings, planner);
+  if (!options.quiet) std::cerr << "\n";
+  const ReplayedPath path = ReplayPlan(scene, plan);
+  WritePlanFile(plan, path, options.out_path);
+  if (!options.html_path.empty()) {
+    ViewerDataOptions viewer;
+    AddTreeMarkers(*scene, plan, &viewer);
+    WriteViewerHtml(*scene, path.trajectory, options.html_path, viewer);
+  }
+  PrintSummary(*scene, plan, path, options, std::cout);
+  std::cout << std::flush;
+  if (!plan.found()) {
+    std::cerr << "quasidyn: plan: " << scene->name << ": goal not reached: " << plan.message
+              << "\n";
+    throw CLI::RuntimeError(kNotFoundExitCode);
+  }
+}
+
+}  // namespace
+
+void AddPlanCommand(CLI::App& app) {
+  auto options = std::make_shared<PlanOptions>();
+  PlanningOverrides* o = &options->overrides;
+  CLI::App* plan = app.add_subcommand(
+      "plan", "Plan through contact (RRT with the reachability metric and contact sampling)");
+  plan->add_option("SCENE", options->scene_path, "Scene file (YAML) with a planning: block")
+      ->required();
+  const char* block = " (default: the scene's planning block)";
+  plan->add_option("--goal", o->goal, std::string("The objects' goal q_u") + block)
+      ->expected(1, 1 << 20);
+  plan->add_option("--lower", o->lower, std::string("Sampling bounds, 3 per object") + block)
+      ->expected(1, 1 << 20);
+  plan->add_option("--upper", o->upper, std::string("Sampling bounds, 3 per object") + block)
+      ->expected(1, 1 << 20);
+  plan->add_option("--rotation-axis", o->rotation_axis,
+                   std::string("3D: sample rotations about this axis") + block)
+      ->expected(3);
+  plan->add_option("--goal-tolerance", o->goal_tolerance, "Goal distance tolerance > 0");
+  plan->add_option("--position-weight", o->position_weight, "Goal distance weight [1/m] >= 0");
+  plan->add_option("--rotation-weight", o->rotation_weight, "Goal distance weight [1/rad] >= 0");
+  plan->add_option("--goal-bias", o->goal_bias, "Probability of sampling the goal, in [0, 1]");
+  plan->add_option("--metric", o->metric, "exact | log-barrier | randomized");
+  plan->add_option("--nearest", o->nearest, "reachability | euclidean (the ablation)");
+  plan->add_option("--kappa", o->kappa, "Log-barrier weight of the metric > 0");
+  plan->add_option("--samples", o->samples, "Randomized-smoothing samples >= 1");
+  plan->add_option("--std", o->sample_std, "Randomized-smoothing std of u > 0 [m or rad]");
+  plan->add_option("--regularization", o->regularization, "The metric's lambda > 0");
+  plan->add_option("--step-size", o->step_size, "Largest command change per extension > 0");
+  plan->add_option("--extend-steps", o->extend_steps, "Stepper steps per extension >= 1");
+  plan->add_option("--h", o->time_step, "The planner's time step [s] > 0");
+  plan->add_option("--p-grasp", o->p_grasp, "Probability of a regrasp, in [0, 1]");
+  plan->add_option("--grasp-candidates", o->grasp_candidates, "Regrasp candidates K >= 1");
+  plan->add_option("--settle-steps", o->settle_steps, "Settling steps of a candidate >= 1");
+  plan->add_option("--max-nodes", o->max_nodes, "Node limit >= 1");
+  plan->add_option("--time-limit", o->time_limit, "Wall-time limit [s] > 0");
+  plan->add_option("--seed", o->seed, "Seed >= 0 of the planner's random numbers");
+  plan->add_option("--threads", options->threads, "Threads for batch evaluations >= 1 (default 1)");
+  plan->add_option("-o,--out", options->out_path, "The plan file to write (JSON)")->required();
+  plan->add_option("--html", options->html_path,
+                   "Also write an HTML page of the path and the tree");
+  plan->add_flag("--quiet", options->quiet, "No progress line");
+  plan->callback([options] { RunPlan(*options); });
+}
+
+}  // namespace quasidyn::cli
