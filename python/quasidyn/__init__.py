@@ -44,6 +44,7 @@ from quasidyn._quasidyn import (  # noqa: F401  (the public API)
     mass_matrix,
     rollout,
 )
+from quasidyn._quasidyn import Plan, plan  # noqa: F401  (planning through contact)
 
 FORMULATIONS = ("qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa")
 """Every formulation name accepted by Stepper and rollout."""
@@ -54,9 +55,11 @@ __all__ = [
     "Trajectory", "TrajectoryStep", "contacts", "forward_kinematics", "integrate", "load_scene",
     "load_scene_from_string", "load_trajectory", "mass_matrix", "rollout",
 ]
+__all__ += ["Plan", "plan"]
 
 # Show the public package, not the compiled submodule, in reprs and tracebacks.
 for _cls in (Contact, ContactGeometry, Scene, SceneError, StepResult, Stepper, Trajectory,
-             TrajectoryStep, Linearizer, BatchLinearizer, Linearization, SmoothedLinearization):
+             TrajectoryStep, Linearizer, BatchLinearizer, Linearization, SmoothedLinearization,
+             Plan):
     _cls.__module__ = __name__
 del _cls

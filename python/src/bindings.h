@@ -35,5 +35,6 @@ void BindStep(pybind11::module_& m);       // step_bindings.cc
 void BindRollout(pybind11::module_& m);    // rollout_bindings.cc
 void BindGeometry(pybind11::module_& m);   // geometry_bindings.cc
 void BindGradients(pybind11::module_& m);  // gradients_bindings.cc
+void BindPlan(pybind11::module_& m);       // plan_bindings.cc
 
 }  // namespace quasidyn::python

@@ -1,0 +1,239 @@
+// quasidyn.plan, quasidyn.Plan: RRT through contact (src/quasidyn/planning/rrt.h).
+
+#include <pybind11/eigen.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+#include "quasidyn/planning/plan_json.h"
+#include "quasidyn/planning/plan_path.h"
+#include "quasidyn/planning/planning_overrides.h"
+#include "quasidyn/planning/rrt.h"
+
+namespace py = pybind11;
+
+namespace quasidyn::python {
+namespace {
+
+// A plan and its path replayed, as Python sees them.
+struct PythonPlan {
+  PlanResult result;
+  ReplayedPath path;
+};
+
+Eigen::MatrixXd StackRows(const std::vector<PlanNode>& nodes, bool commands) {
+  const Eigen::Index width =
+      nodes.empty() ? 0 : (commands ? nodes.front().u.size() : nodes.front().q.size());
+  Eigen::MatrixXd out(static_cast<Eigen::Index>(nodes.size()), width);
+  for (size_t i = 0; i < nodes.size(); ++i)
+    out.row(static_cast<Eigen::Index>(i)) = commands ? nodes[i].u : nodes[i].q;
+  return out;
+}
+
+py::object AsDict(const nlohmann::json& j) {
+  return py::module_::import("json").attr("loads")(j.dump());
+}
+
+}  // namespace
+
+void BindPlan(py::module_& m) {
+  py::class_<PythonPlan, std::shared_ptr<PythonPlan>>(
+      m, "Plan",
+      "The result of quasidyn.plan: the tree of RRT through contact and the path to its best "
+      "node (the goal node when found), replayed through the exact stepper (docs/planning.md).")
+      .def_property_readonly("found", [](const PythonPlan& p) { return p.result.found(); })
+      .def_property_readonly(
+          "status",
+          [](const PythonPlan& p) { return std::string(PlanStatusName(p.result.status)); },
+          "'found' or 'not_found' (a limit stopped the search).")
+      .def_property_readonly("message", [](const PythonPlan& p) { return p.result.message; })
+      .def_property_readonly(
+          "best_distance", [](const PythonPlan& p) { return p.result.best_distance; },
+          "The goal distance D of the best node [-].")
+      .def_property_readonly("best_node", [](const PythonPlan& p) { return p.result.best_node; })
+      .def_property_readonly(
+          "path_q",
+          [](const PythonPlan& p) {
+            const Trajectory& t = p.path.trajectory;
+            Eigen::MatrixXd q(static_cast<Eigen::Index>(t.steps.size() + 1), t.nq);
+            q.row(0) = t.q0;
+            for (size_t k = 0; k < t.steps.size(); ++k)
+              q.row(static_cast<Eigen::Index>(k + 1)) = t.steps[k].q;
+            return q;
+          },
+          "(N + 1, n_q): the start configuration then q after each path step [m, rad].")
+      .def_property_readonly(
+          "path_u",
+          [](const PythonPlan& p) {
+            const Trajectory& t = p.path.trajectory;
+            Eigen::MatrixXd u(static_cast<Eigen::Index>(t.steps.size()), t.nq - t.nq_u);
+            for (size_t k = 0; k < t.steps.size(); ++k)
+              u.row(static_cast<Eigen::Index>(k)) = t.steps[k].u;
+            return u;
+          },
+          "(N, n_q,a): the command of each path step (a regrasp step: the robots' new q_a).")
+      .def_property_readonly(
+          "path_edges",
+          [](const PythonPlan& p) {
+            std::vector<std::string> kinds;
+            for (EdgeKind kind : p.path.step_edges) kinds.push_back(EdgeKindName(kind));
+            return kinds;
+          },
+          "Per path step: 'extend' (a step of the stepper) or 'regrasp' (a reset of the robots).")
+      .def_property_readonly(
+          "path_nodes", [](const PythonPlan& p) { return p.result.path; },
+          "The tree nodes of the path, root first.")
+      .def_property_readonly(
+          "trajectory",
+          [](const PythonPlan& p) { return std::make_shared<Trajectory>(p.path.trajectory); },
+          "The path as a quasidyn.Trajectory (a copy).")
+      .def_property_readonly(
+          "tree_q", [](const PythonPlan& p) { return StackRows(p.result.nodes, false); },
+          "(M, n_q): every node's configuration [m, rad].")
+      .def_property_readonly(
+          "tree_u", [](const PythonPlan& p) { return StackRows(p.result.nodes, true); },
+          "(M, n_q,a): every node's edge command (the root: its q_a).")
+      .def_property_readonly(
+          "tree_parent",
+          [](const PythonPlan& p) {
+            Eigen::VectorXi parent(static_cast<Eigen::Index>(p.result.nodes.size()));
+            for (size_t i = 0; i < p.result.nodes.size(); ++i)
+              parent[static_cast<Eigen::Index>(i)] = p.result.nodes[i].parent;
+            return parent;
+          },
+          "(M,): each node's parent index, -1 for the root.")
+      .def_property_readonly(
+          "tree_edges",
+          [](const PythonPlan& p) {
+            std::vector<std::string> kinds;
+            for (const PlanNode& node : p.result.nodes) kinds.push_back(EdgeKindName(node.edge));
+            return kinds;
+          },
+          "Per node: 'root', 'extend' or 'regrasp'.")
+      .def_property_readonly(
+          "tree_goal_distance",
+          [](const PythonPlan& p) {
+            Eigen::VectorXd d(static_cast<Eigen::Index>(p.result.nodes.size()));
+            for (size_t i = 0; i < p.result.nodes.size(); ++i)
+              d[static_cast<Eigen::Index>(i)] = p.result.nodes[i].goal_distance;
+            return d;
+          },
+          "(M,): each node's goal distance D [-].")
+      .def_property_readonly(
+          "statistics",
+          [](const PythonPlan& p) {
+            return AsDict(PlanToJson(p.result, p.path)["plan"]["statistics"]);
+          },
+          "Iterations, extensions, regrasps, failures and times [s], as in plan.json.")
+      .def_property_readonly(
+          "settings",
+          [](const PythonPlan& p) {
+            return AsDict(PlanToJson(p.result, p.path)["plan"]["settings"]);
+          },
+          "The planning settings used, as in plan.json.")
+      .def_property_readonly(
+          "replay_deviation", [](const PythonPlan& p) { return p.path.max_node_deviation; },
+          "max |replayed q - node q| over the path's nodes [m, rad].")
+      .def(
+          "save_json",
+          [](const PythonPlan& p, const std::string& path, int indent) {
+            WritePlanFile(p.result, p.path, path, indent);
+          },
+          py::arg("path"), py::arg("indent") = -1,
+          "Writes plan.json (docs/plan-format.md; `quasidyn view` plays it), atomically.")
+      .def("__repr__", [](const PythonPlan& p) {
+        return "<quasidyn.Plan " + std::string(PlanStatusName(p.result.status)) + ", " +
+               std::to_string(p.result.nodes.size()) + " nodes, best distance " +
+               std::to_string(p.result.best_distance) + ">";
+      });
+
+  m.def(
+      "plan",
+      [](std::shared_ptr<Scene> scene, std::optional<std::vector<double>> goal, py::kwargs kwargs) {
+        if (!scene) throw py::value_error("plan: scene is None");
+        PlanningOverrides o;
+        if (goal) o.goal = *goal;
+        int threads = 1;
+        for (const auto& item : kwargs) {
+          const std::string key = py::cast<std::string>(item.first);
+          const py::handle value = item.second;
+          if (value.is_none()) continue;
+          if (key == "lower")
+            o.lower = py::cast<std::vector<double>>(value);
+          else if (key == "upper")
+            o.upper = py::cast<std::vector<double>>(value);
+          else if (key == "rotation_axis")
+            o.rotation_axis = py::cast<std::vector<double>>(value);
+          else if (key == "goal_tolerance")
+            o.goal_tolerance = py::cast<double>(value);
+          else if (key == "position_weight")
+            o.position_weight = py::cast<double>(value);
+          else if (key == "rotation_weight")
+            o.rotation_weight = py::cast<double>(value);
+          else if (key == "goal_bias")
+            o.goal_bias = py::cast<double>(value);
+          else if (key == "metric")
+            o.metric = py::cast<std::string>(value);
+          else if (key == "nearest")
+            o.nearest = py::cast<std::string>(value);
+          else if (key == "kappa")
+            o.kappa = py::cast<double>(value);
+          else if (key == "samples")
+            o.samples = py::cast<int>(value);
+          else if (key == "std")
+            o.sample_std = py::cast<double>(value);
+          else if (key == "regularization")
+            o.regularization = py::cast<double>(value);
+          else if (key == "step_size")
+            o.step_size = py::cast<double>(value);
+          else if (key == "extend_steps")
+            o.extend_steps = py::cast<int>(value);
+          else if (key == "h")
+            o.time_step = py::cast<double>(value);
+          else if (key == "p_grasp")
+            o.p_grasp = py::cast<double>(value);
+          else if (key == "grasp_candidates")
+            o.grasp_candidates = py::cast<int>(value);
+          else if (key == "settle_steps")
+            o.settle_steps = py::cast<int>(value);
+          else if (key == "max_nodes")
+            o.max_nodes = py::cast<int>(value);
+          else if (key == "time_limit")
+            o.time_limit = py::cast<double>(value);
+          else if (key == "seed")
+            o.seed = py::cast<long long>(value);
+          else if (key == "threads")
+            threads = py::cast<int>(value);
+          else
+            throw py::type_error("plan: unexpected keyword argument '" + key +
+                                 "' (docs/python.md lists the planning keywords)");
+        }
+        const PlanningSettings settings = ResolvePlanningSettings(*scene, o);
+        PlannerOptions options;
+        options.threads = threads;
+        auto out = std::make_shared<PythonPlan>();
+        {
+          py::gil_scoped_release release;
+          out->result =
+              PlanThroughContact(scene, PlanningStepSettings(*scene, settings), settings, options);
+          out->path = ReplayPlan(scene, out->result);
+        }
+        return out;
+      },
+      py::arg("scene"), py::arg("goal") = py::none(),
+      "RRT through contact from scene.q0 (docs/planning.md). goal: the objects' goal q_u "
+      "(None: the scene's planning block). Keyword overrides of the planning block (None keeps "
+      "the scene's): lower, upper, rotation_axis, goal_tolerance, position_weight, "
+      "rotation_weight, goal_bias, metric ('exact' | 'log-barrier' | 'randomized'), nearest "
+      "('reachability' | 'euclidean'), kappa, samples, std, regularization, step_size, "
+      "extend_steps, h, p_grasp, grasp_candidates, settle_steps, max_nodes, time_limit [s], "
+      "seed; and threads (>= 1). Returns a Plan; a goal not reached is Plan.found == False, "
+      "not an error. Bad settings raise ValueError naming the field ('planning.goal: ...').");
+}
+
+}  // namespace quasidyn::python
