@@ -27,3 +27,11 @@ trap 'rm -rf "$work"' EXIT
 "$quasidyn" view "$work/planar_pushing.json" -o "$artifacts/planar_pushing.html"
 QUASIDYN_CHROMIUM="$chromium" NODE_PATH="$node_modules" \
   node "$here/viewer_test.cjs" "$artifacts/planar_pushing.html" "$artifacts"
+# A plan's page (quasidyn plan --html): the path animates, the tree's markers render, the same
+# checks (screenshots in <artifacts>/plan/).
+"$quasidyn" plan "$repo/examples/planar_hand/scene.yaml" --seed 14 --quiet \
+  --out "$work/planar_hand_plan.json" --html "$artifacts/planar_hand_plan.html" > /dev/null
+grep -q '"markers"' "$artifacts/planar_hand_plan.html" ||
+  { echo "browser test: the plan page has no markers" >&2; exit 1; }
+QUASIDYN_CHROMIUM="$chromium" NODE_PATH="$node_modules" \
+  node "$here/viewer_test.cjs" "$artifacts/planar_hand_plan.html" "$artifacts/plan"

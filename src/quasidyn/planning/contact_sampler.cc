@@ -12,6 +12,8 @@ namespace {
 
 // IK accepted when the anchor is within this distance of its target [m].
 constexpr double kPlacementTolerance = 1e-3;
+// Surface points a finger tries before it keeps its joints (points out of its reach fail IK).
+constexpr int kPlacementAttempts = 3;
 
 FormulationSettings HeldSettings(FormulationSettings stepping) {
   stepping.object_mass_scale = kHeldObjectMassScale * std::max(stepping.object_mass_scale, 1.0);
@@ -32,6 +34,8 @@ ContactSampler::ContactSampler(ScenePtr scene, const ObjectSpace& space,
       space_(&space),
       settings_(settings),
       kinematics_(scene),
+      geometry_(scene),
+      geometry_data_(geometry_.CreateData()),
       held_(MakeStepModel(scene, HeldSettings(stepping)), threads) {
   const Scene& s = *scene_;
   std::vector<bool> has_shape(s.bodies.size(), false),
@@ -90,6 +94,20 @@ bool ContactSampler::PlaceFinger(const Finger& finger, Eigen::VectorXd* q,
   return true;
 }
 
+bool ContactSampler::Settled(const Eigen::VectorXd& q) {
+  const Scene& s = *scene_;
+  kinematics_.Update(q);
+  if (!geometry_.Query(kinematics_.BodyPoses(), 0.0, &geometry_data_)) return false;
+  for (const ContactCandidate& c : geometry_data_.candidates()) {
+    if (c.point.phi >= -kSettledPenetration) continue;
+    for (int g : {c.geometry_a, c.geometry_b}) {
+      const int body = s.geometries[g].body;
+      if (body > 0 && s.instances[s.bodies[body].instance].actuated) return false;
+    }
+  }
+  return true;
+}
+
 std::vector<Eigen::VectorXd> ContactSampler::Sample(const Eigen::VectorXd& q,
                                                     Xoshiro256StarStar* generator) {
   const Scene& s = *scene_;
@@ -103,8 +121,15 @@ std::vector<Eigen::VectorXd> ContactSampler::Sample(const Eigen::VectorXd& q,
     if (!any) moves[UniformIndex(generator, fingers_.size())] = true;
     Eigen::VectorXd candidate = q;
     bool placed = false;
-    for (size_t f = 0; f < fingers_.size(); ++f)
-      if (moves[f]) placed |= PlaceFinger(fingers_[f], &candidate, generator);
+    for (size_t f = 0; f < fingers_.size(); ++f) {
+      if (!moves[f]) continue;
+      for (int attempt = 0; attempt < kPlacementAttempts; ++attempt) {
+        if (PlaceFinger(fingers_[f], &candidate, generator)) {
+          placed = true;
+          break;
+        }
+      }
+    }
     if (!placed) continue;
     StepPoint point;
     point.x.q = candidate;
@@ -126,7 +151,7 @@ std::vector<Eigen::VectorXd> ContactSampler::Sample(const Eigen::VectorXd& q,
   }
   std::vector<Eigen::VectorXd> out;
   for (size_t k = 0; k < points.size(); ++k)
-    if (alive[k]) out.push_back(points[k].x.q);
+    if (alive[k] && Settled(points[k].x.q)) out.push_back(points[k].x.q);
   return out;
 }
 

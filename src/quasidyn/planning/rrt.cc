@@ -55,7 +55,7 @@ class Planner {
     root.u = scene.q0.tail(scene.nq_a);
     AddNode(std::move(root), Linearize({scene.q0}).front());
     std::string stop;
-    const long long max_iterations = 10LL * settings_.max_nodes;
+    const long long max_iterations = 3LL * settings_.max_nodes;
     while (!result_.found()) {
       if (static_cast<int>(result_.nodes.size()) >= settings_.max_nodes) {
         stop = "the node limit (" + std::to_string(settings_.max_nodes) + ") was reached";
@@ -66,7 +66,7 @@ class Planner {
         break;
       }
       if (result_.statistics.iterations >= max_iterations) {
-        stop = "the iteration limit (10 x max_nodes = " + std::to_string(max_iterations) +
+        stop = "the iteration limit (3 x max_nodes = " + std::to_string(max_iterations) +
                ") was reached";
         break;
       }

@@ -18,7 +18,8 @@
 //      extension adds no node).
 //   4. each new node is linearised once (μ, B and the factor, node_linearizer.h); the tree stops
 //      when a node's goal distance D (model/planning_settings.h) is <= goal_tolerance (found),
-//      or at max_nodes nodes, time_limit seconds, or 10·max_nodes iterations (not found).
+//      or at max_nodes nodes, time_limit seconds, or 3·max_nodes iterations (not found: idle
+//      extensions and failed regrasps add no node, so iterations may outnumber nodes).
 //
 // Determinism: with the same scene, settings and seed the tree is bitwise the same for every
 // thread count (threads only evaluate batches, stepping/batch_step.h); a run stopped by the

@@ -140,16 +140,25 @@ TEST(RrtThroughContact, StopsAtTheTimeLimit) {
   EXPECT_LT(plan.statistics.wall_seconds, settings.time_limit + 1.0);
 }
 
-TEST(RrtThroughContact, TheEuclideanAblationAndNoContactSamplingRun) {
+// Without contact sampling the pusher of planar_pushing_top_down, 1 cm beyond the contact
+// tolerance, never moves: B = 0 at the root gives δu = 0 for every sample, every extension is
+// idle, and the search ends at its iteration limit with the root alone (the talk's point that
+// contact sampling is needed). With it, the Euclidean rule grows a tree.
+TEST(RrtThroughContact, WithoutContactSamplingTheOutOfContactPusherStays) {
   const ScenePtr scene = testing::LoadExample("planar_pushing_top_down");
   PlanningSettings settings = *scene->planning;
-  settings.nearest = NearestRule::kEuclidean;
   settings.p_grasp = 0.0;
   settings.max_nodes = 100;
-  const PlanResult plan = PlanExample(scene, settings);
-  EXPECT_EQ(plan.statistics.regrasps, 0);
-  EXPECT_EQ(plan.nodes.size(), 100u);
-  EXPECT_LE(ReplayPlan(scene, plan).max_node_deviation, 1e-9);
+  const PlanResult stuck = PlanExample(scene, settings);
+  EXPECT_EQ(stuck.nodes.size(), 1u);
+  EXPECT_EQ(stuck.statistics.idle_extensions, stuck.statistics.iterations);
+  EXPECT_NE(stuck.message.find("iteration limit"), std::string::npos) << stuck.message;
+  settings.p_grasp = 0.2;
+  settings.nearest = NearestRule::kEuclidean;
+  const PlanResult euclidean = PlanExample(scene, settings);
+  EXPECT_EQ(euclidean.nodes.size(), 100u);
+  EXPECT_GT(euclidean.statistics.regrasps, 0);
+  EXPECT_LE(ReplayPlan(scene, euclidean).max_node_deviation, 1e-9);
 }
 
 // Bad input: an error naming the field, before any search.

@@ -1,0 +1,110 @@
+"""quasidyn.plan: RRT through contact from Python (docs/planning.md): numpy arrays of the path
+and the tree, the path replayed by the Stepper, the same seed giving the same tree, plan files
+and errors naming the field."""
+
+import json
+
+import numpy as np
+import pytest
+
+import quasidyn
+from conftest import example_path
+
+
+@pytest.fixture(scope="module")
+def pushing():
+    return quasidyn.load_scene(example_path("planar_pushing_top_down"))
+
+
+@pytest.fixture(scope="module")
+def found(pushing):
+    return quasidyn.plan(pushing, seed=9)
+
+
+def test_plan_returns_the_path_and_the_tree_as_arrays(pushing, found):
+    p = found
+    assert p.found and p.status == "found" and p.best_distance <= 0.05
+    n = len(p.path_edges)
+    assert p.path_q.shape == (n + 1, pushing.nq) and p.path_u.shape == (n, pushing.nq_a)
+    np.testing.assert_array_equal(p.path_q[0], pushing.q0)
+    m = p.tree_q.shape[0]
+    assert p.tree_u.shape == (m, pushing.nq_a) and p.tree_parent.shape == (m,)
+    assert p.tree_parent[0] == -1 and all(0 <= p.tree_parent[i] < i for i in range(1, m))
+    assert p.tree_edges[0] == "root" and set(p.tree_edges[1:]) <= {"extend", "regrasp"}
+    assert p.tree_goal_distance.min() == p.best_distance
+    assert p.path_nodes[0] == 0 and p.path_nodes[-1] == p.best_node
+    np.testing.assert_array_equal(p.path_q[-1], p.tree_q[p.best_node])
+    assert p.statistics["iterations"] >= m - 1 and p.settings["limits"]["max_nodes"] == 10000
+    assert p.replay_deviation <= 1e-9
+
+
+def test_the_path_replays_through_the_stepper(pushing, found):
+    """Extend steps are steps of the planner's stepper (h = 0.1 s); regrasps reset the robots."""
+    stepper = quasidyn.Stepper(pushing, h=found.settings["time_step"])
+    q = found.path_q[0]
+    nq_u = pushing.nq_u
+    for k, edge in enumerate(found.path_edges):
+        if edge == "extend":
+            result = stepper.step(q, found.path_u[k])
+            assert result.ok
+            q = result.q_next
+        else:
+            q = np.concatenate([q[:nq_u], found.path_u[k]])
+        # The planner clears the stepper's warm start at each edge; a fresh Stepper per step
+        # is not the planner's data history, so compare to the solver's tolerance, not bits.
+        np.testing.assert_allclose(q, found.path_q[k + 1], atol=1e-6)
+
+
+def test_same_seed_same_tree_at_any_thread_count(pushing):
+    a = quasidyn.plan(pushing, seed=3, max_nodes=300, p_grasp=0.3, threads=1)
+    b = quasidyn.plan(pushing, seed=3, max_nodes=300, p_grasp=0.3, threads=2)
+    np.testing.assert_array_equal(a.tree_q, b.tree_q)
+    np.testing.assert_array_equal(a.tree_parent, b.tree_parent)
+    assert a.tree_edges == b.tree_edges
+
+
+def test_not_found_is_a_result_not_an_error():
+    scene = quasidyn.load_scene(example_path("planar_pushing"))
+    p = quasidyn.plan(scene, [0.0, 0.05, np.pi / 2], max_nodes=100)
+    assert not p.found and p.status == "not_found"
+    assert p.tree_q.shape[0] == 100 and p.best_distance > 0.05
+    assert "node limit" in p.message
+
+
+def test_save_json_is_a_trajectory_file_with_the_tree(found, tmp_path):
+    path = tmp_path / "plan.json"
+    found.save_json(str(path))
+    traj = quasidyn.load_trajectory(str(path))
+    np.testing.assert_array_equal(traj.q, found.path_q[1:])
+    data = json.loads(path.read_text())
+    assert data["plan"]["status"] == "found"
+    assert len(data["plan"]["tree"]["q"]) == found.tree_q.shape[0]
+
+
+def test_bad_input_names_the_field(pushing):
+    with pytest.raises(ValueError, match=r"planning\.goal: expected n_q,u = 3"):
+        quasidyn.plan(pushing, [0.0, 0.0])
+    with pytest.raises(ValueError, match=r"planning\.goal: entry 0 .* outside the bounds"):
+        quasidyn.plan(pushing, [5.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match=r"planning\.limits\.max_nodes: must be >= 1"):
+        quasidyn.plan(pushing, max_nodes=-1)
+    with pytest.raises(ValueError, match=r"planning\.metric\.type: unknown metric"):
+        quasidyn.plan(pushing, metric="magic")
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        quasidyn.plan(pushing, threads=0)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'max_node'"):
+        quasidyn.plan(pushing, max_node=5)
+    no_objects = quasidyn.load_scene_from_string("""
+name: no_objects
+dimension: 2
+time_step: 0.1
+robots:
+  - name: pusher
+    bodies: [{name: tip, mass: 0.1, inertia: from_shapes,
+              shapes: [{type: sphere, radius: 0.02, friction: 0.4}]}]
+    joints: [{name: x, type: prismatic, parent: world, child: tip, axis: [1, 0, 0]}]
+    stiffness: 100
+    initial: [0.0]
+""")
+    with pytest.raises(ValueError, match=r"planning\.objects"):
+        quasidyn.plan(no_objects)

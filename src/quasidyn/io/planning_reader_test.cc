@@ -1,0 +1,154 @@
+#include "quasidyn/io/planning_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/model/scene_error.h"
+
+namespace quasidyn {
+namespace {
+
+// A planar pusher and box; `planning:` is line 18, the block's first field line 19.
+const std::string kScene = R"(name: planning_block
+dimension: 2
+gravity: [0, 0, 0]
+time_step: 0.1
+objects:
+  - name: box
+    joint: planar
+    body: {mass: 1.0, inertia: from_shapes,
+           shapes: [{type: box, size: [0.2, 0.1, 0.1], friction: 0.4}]}
+    initial: [0.0, 0.0, 0.0]
+robots:
+  - name: pusher
+    bodies: [{name: tip, mass: 0.1, inertia: from_shapes,
+              shapes: [{type: sphere, radius: 0.02, friction: 0.4}]}]
+    joints: [{name: x, type: prismatic, parent: world, child: tip, axis: [1, 0, 0]}]
+    stiffness: 100
+    initial: [-0.15]
+planning:
+)";
+
+Scene Load(const std::string& block) {
+  return LoadSceneFromString(kScene + block, "scene.yaml", ".");
+}
+
+void ExpectError(const std::string& block, int line, const std::string& field,
+                 const std::string& problem_part) {
+  try {
+    Load(block);
+    ADD_FAILURE() << "no error for\n" << block;
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.line(), line) << e.what();
+    EXPECT_EQ(e.field(), field) << e.what();
+    EXPECT_NE(std::string(e.what()).find(problem_part), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("scene.yaml:" + std::to_string(line) + ": " + field, 0),
+              0u)
+        << e.what();
+  }
+}
+
+TEST(PlanningReader, ReadsEveryField) {
+  const Scene scene = Load(R"(  goal: [-0.2, 0.0, 1.5]
+  goal_tolerance: 0.02
+  goal_weights: {position: 2, rotation: 0.5}
+  goal_bias: 0.2
+  bounds: {lower: [-0.4, -0.3, -3.2], upper: [0.4, 0.3, 3.2]}
+  metric: {type: randomized, kappa: 50, samples: 20, std: 0.05, regularization: 1e-4}
+  nearest: euclidean
+  step_size: 0.15
+  extend_steps: 2
+  time_step: 0.05
+  p_grasp: 0.3
+  grasp_candidates: 4
+  settle_steps: 5
+  limits: {max_nodes: 500, time_limit: 10}
+  seed: 42
+)");
+  ASSERT_TRUE(scene.planning.has_value());
+  const PlanningSettings& s = *scene.planning;
+  EXPECT_EQ(s.goal, Eigen::Vector3d(-0.2, 0.0, 1.5));
+  EXPECT_EQ(s.goal_tolerance, 0.02);
+  EXPECT_EQ(s.position_weight, 2.0);
+  EXPECT_EQ(s.rotation_weight, 0.5);
+  EXPECT_EQ(s.goal_bias, 0.2);
+  EXPECT_EQ(s.lower, Eigen::Vector3d(-0.4, -0.3, -3.2));
+  EXPECT_EQ(s.upper, Eigen::Vector3d(0.4, 0.3, 3.2));
+  EXPECT_EQ(s.method, ReachabilityMethod::kRandomized);
+  EXPECT_EQ(s.kappa, 50.0);
+  EXPECT_EQ(s.samples, 20);
+  EXPECT_EQ(s.sample_std, 0.05);
+  EXPECT_EQ(s.regularization, 1e-4);
+  EXPECT_EQ(s.nearest, NearestRule::kEuclidean);
+  EXPECT_EQ(s.step_size, 0.15);
+  EXPECT_EQ(s.extend_steps, 2);
+  EXPECT_EQ(s.time_step, 0.05);
+  EXPECT_EQ(s.p_grasp, 0.3);
+  EXPECT_EQ(s.grasp_candidates, 4);
+  EXPECT_EQ(s.settle_steps, 5);
+  EXPECT_EQ(s.max_nodes, 500);
+  EXPECT_EQ(s.time_limit, 10.0);
+  EXPECT_EQ(s.seed, 42u);
+}
+
+TEST(PlanningReader, APartialBlockKeepsTheDefaultsAndNoBlockIsNone) {
+  const Scene scene = Load("  seed: 3\n");
+  ASSERT_TRUE(scene.planning.has_value());
+  EXPECT_EQ(scene.planning->goal.size(), 0);  // the command line may give it
+  EXPECT_EQ(scene.planning->max_nodes, PlanningSettings{}.max_nodes);
+  const Scene without =
+      LoadSceneFromString(kScene.substr(0, kScene.rfind("planning:")), "scene.yaml", ".");
+  EXPECT_FALSE(without.planning.has_value());
+}
+
+TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
+  ExpectError("  goal: [0.0, 0.0]\n", 19, "planning.goal", "expected n_q,u = 3 numbers");
+  ExpectError(
+      "  bounds: {lower: [-0.4, -0.3, -3.2], upper: [0.4, 0.3, 3.2]}\n  goal: [1.0, 0.0, 0.0]\n",
+      20, "planning.goal", "outside the bounds");
+  ExpectError("  limits: {max_nodes: -2}\n", 19, "planning.limits.max_nodes", "must be >= 1");
+  ExpectError("  limits:\n    time_limit: -1\n", 20, "planning.limits.time_limit", "must be > 0");
+  ExpectError("  bounds: {lower: [0, 0], upper: [1, 1]}\n", 19, "planning.bounds.lower",
+              "expected 3 numbers");
+  ExpectError("  bounds: {lower: [0, 0, 1], upper: [1, 1, 0]}\n", 19, "planning.bounds",
+              "lower[2] = 1 > upper[2] = 0");
+  ExpectError("  bounds: {lower: [0, 0, 0], upper: [1, 1, 1], rotation_axis: [0, 0, 1]}\n", 19,
+              "planning.bounds.rotation_axis", "planar scenes");
+  ExpectError("  metric: {type: magic}\n", 19, "planning.metric.type", "unknown metric 'magic'");
+  ExpectError("  metric: {regularization: 0}\n", 19, "planning.metric.regularization",
+              "must be > 0");
+  ExpectError("  p_grasp: 2\n", 19, "planning.p_grasp", "probability");
+  ExpectError("  seed: -1\n", 19, "planning.seed", "must be an integer >= 0");
+  ExpectError("  goal_weights: {position: 0, rotation: 0}\n", 19, "planning.goal_weights",
+              "both 0");
+  ExpectError("  frobnicate: 1\n", 19, "planning.frobnicate", "unknown");
+  ExpectError("  goal: [0, 0, .nan]\n", 19, "planning.goal[2]", "");
+}
+
+TEST(PlanningReader, AnObjectFreeSceneWithABlockIsRefused) {
+  try {
+    LoadSceneFromString(R"(name: no_objects
+dimension: 2
+time_step: 0.1
+robots:
+  - name: pusher
+    bodies: [{name: tip, mass: 0.1, inertia: from_shapes,
+              shapes: [{type: sphere, radius: 0.02, friction: 0.4}]}]
+    joints: [{name: x, type: prismatic, parent: world, child: tip, axis: [1, 0, 0]}]
+    stiffness: 100
+    initial: [0.0]
+planning:
+  seed: 1
+)",
+                        "scene.yaml", ".");
+    ADD_FAILURE() << "no error";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.field(), "planning.objects") << e.what();
+    EXPECT_EQ(e.line(), 11) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace quasidyn
