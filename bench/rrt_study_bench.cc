@@ -13,7 +13,8 @@
 //   build/release/rrt_study_bench --ablation --seeds 20 --out build/rrt_study
 //   /usr/bin/python3 scripts/plot_rrt_ablation.py build/rrt_study build/rrt_study/ablation.png
 // Options: --examples a,b (default: all four planning examples), --threads T (default 1),
-// --budget N (ablation node budget, default 3000).
+// --budget N (ablation node budget, default 3000); for the study, --regularization L (the
+// metric's λ for every example, as in docs/planning.md's λ sweep) and --max-nodes N.
 #include <algorithm>
 #include <cstdlib>
 #include <ctime>
@@ -38,6 +39,8 @@ struct Options {
   int threads = 1;
   int budget = 3000;
   bool ablation = false;
+  double regularization = 0.0;  // > 0: the metric's λ for every run (the study's λ sweep)
+  int max_nodes = 0;            // > 0: the study's node limit instead of each example's
   std::string out = "build/rrt_study";
   std::vector<std::string> examples = {"planar_hand", "planar_pushing_top_down", "planar_pushing",
                                        "box_turning"};
@@ -132,6 +135,8 @@ void Study(const Options& options) {
   for (const std::string& example : options.examples) {
     const ScenePtr scene = Load(example);
     PlanningSettings settings = *scene->planning;
+    if (options.regularization > 0) settings.regularization = options.regularization;
+    if (options.max_nodes > 0) settings.max_nodes = options.max_nodes;
     std::vector<Run> runs;
     for (int seed = 0; seed < options.seeds; ++seed) {
       settings.seed = seed;
@@ -206,12 +211,16 @@ int Main(int argc, char** argv) {
       options.out = value();
     } else if (arg == "--examples") {
       options.examples = Split(value());
+    } else if (arg == "--regularization") {
+      options.regularization = std::stod(value());
+    } else if (arg == "--max-nodes") {
+      options.max_nodes = std::stoi(value());
     } else if (arg == "--ablation") {
       options.ablation = true;
     } else {
       throw std::invalid_argument("unknown option " + arg +
                                   " (--seeds N, --threads T, --budget N, --out DIR, "
-                                  "--examples a,b, --ablation)");
+                                  "--examples a,b, --ablation, --regularization L, --max-nodes N)");
     }
   }
   if (options.seeds < 1) throw std::invalid_argument("--seeds must be >= 1");

@@ -110,7 +110,7 @@ TEST(ReachabilityMetric, PushingForwardIsNearerThanBackwardOrSideways) {
   const PlanningSettings settings = *scene->planning;
   NodeLinearizer linearizer(scene, PlanningStepSettings(*scene, settings), settings, 1);
   Eigen::VectorXd q0 = scene->q0;
-  q0[3] = -0.1 - 0.02 - 0.002;  // face at x = −0.1, tip radius 0.02
+  q0[3] = -0.1 - 0.02 - 0.002;  // face at x = −0.1, tip radius 0.02 (q0 has a 1 cm gap)
   const NodeLinearization at = linearizer.Linearize({q0}, {0}).front();
   ASSERT_TRUE(at.ok()) << at.message;
   const NodeReachability metric(space, at.mu, at.B.topRows(3), settings.regularization);

@@ -9,6 +9,7 @@
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/shared_scene.h"
 
 namespace quasidyn {
 namespace {
@@ -140,12 +141,16 @@ TEST(RrtThroughContact, StopsAtTheTimeLimit) {
   EXPECT_LT(plan.statistics.wall_seconds, settings.time_limit + 1.0);
 }
 
-// Without contact sampling the pusher of planar_pushing_top_down, 1 cm beyond the contact
-// tolerance, never moves: B = 0 at the root gives δu = 0 for every sample, every extension is
-// idle, and the search ends at its iteration limit with the root alone (the talk's point that
-// contact sampling is needed). With it, the Euclidean rule grows a tree.
+// Without contact sampling a pusher that starts beyond the contact tolerance (planar_pushing_
+// top_down with the pusher 3 cm from the box) never moves: B = 0 at the root gives δu = 0 for
+// every sample, every extension is idle, and the search ends at its iteration limit with the
+// root alone (the talk's point that contact sampling is needed). With it, even the Euclidean
+// rule grows a tree (through its regrasps: every node with the box at rest is equally near a
+// sample, so the nearest is mostly the root, whose extensions stay idle).
 TEST(RrtThroughContact, WithoutContactSamplingTheOutOfContactPusherStays) {
-  const ScenePtr scene = testing::LoadExample("planar_pushing_top_down");
+  Scene far = *testing::LoadExample("planar_pushing_top_down");
+  far.q0[3] = -0.15;
+  const ScenePtr scene = testing::Shared(far);
   PlanningSettings settings = *scene->planning;
   settings.p_grasp = 0.0;
   settings.max_nodes = 100;
@@ -156,7 +161,7 @@ TEST(RrtThroughContact, WithoutContactSamplingTheOutOfContactPusherStays) {
   settings.p_grasp = 0.2;
   settings.nearest = NearestRule::kEuclidean;
   const PlanResult euclidean = PlanExample(scene, settings);
-  EXPECT_EQ(euclidean.nodes.size(), 100u);
+  EXPECT_GT(euclidean.nodes.size(), 10u);
   EXPECT_GT(euclidean.statistics.regrasps, 0);
   EXPECT_LE(ReplayPlan(scene, euclidean).max_node_deviation, 1e-9);
 }
