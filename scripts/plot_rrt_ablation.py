@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """What each tree of the RRT-through-contact ablation covers, as one PNG.
 
-Usage: /usr/bin/python3 scripts/plot_rrt_ablation.py STUDY_DIR OUT.png
+Usage: /usr/bin/python3 scripts/plot_rrt_ablation.py STUDY_DIR OUT.png [--dpi N]
 
 STUDY_DIR holds the tree_<example>_<variant>.csv files of `rrt_study_bench --ablation`
 (columns parent, edge, goal_distance, q0 … q_{n_q,u − 1}: each node's parent, edge kind, goal
@@ -65,6 +65,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("study_dir")
     parser.add_argument("out")
+    parser.add_argument("--dpi", type=int, default=110, help="resolution of the PNG")
     args = parser.parse_args()
     files = sorted(pathlib.Path(args.study_dir).glob("tree_*.csv"))
     examples = []
@@ -106,7 +107,7 @@ def main():
             ax.set_ylabel("rotation [rad]", fontsize=8)
             ax.tick_params(labelsize=7)
     fig.tight_layout()
-    fig.savefig(args.out, dpi=110)
+    fig.savefig(args.out, dpi=args.dpi)
     print(f"wrote {args.out}")
 
 

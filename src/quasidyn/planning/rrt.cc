@@ -39,7 +39,9 @@ class Planner {
         space_(*scene),
         sampler_(*scene, space_, settings),
         linearizer_(scene, stepping, settings, options.threads),
-        grasps_(scene, space_, stepping, settings, options.threads),
+        grasps_(settings.p_grasp > 0 ? std::make_unique<ContactSampler>(scene, space_, stepping,
+                                                                        settings, options.threads)
+                                     : nullptr),
         model_(MakeStepModel(scene, stepping)),
         data_(model_->CreateData()),
         generator_(settings.seed) {
@@ -160,7 +162,7 @@ class Planner {
   void Regrasp(int from, const Eigen::VectorXd& sample) {
     const Scene& scene = *scene_;
     const auto start = Clock::now();
-    std::vector<Eigen::VectorXd> candidates = grasps_.Sample(result_.nodes[from].q, &generator_);
+    std::vector<Eigen::VectorXd> candidates = grasps_->Sample(result_.nodes[from].q, &generator_);
     result_.statistics.grasp_seconds += SecondsSince(start);
     if (candidates.empty()) {
       ++result_.statistics.failed_grasps;
@@ -262,7 +264,7 @@ class Planner {
   ObjectSpace space_;
   ConfigurationSampler sampler_;
   NodeLinearizer linearizer_;
-  ContactSampler grasps_;
+  std::unique_ptr<ContactSampler> grasps_;  // null when p_grasp = 0
   std::shared_ptr<const StepModel> model_;
   std::unique_ptr<StepData> data_;
   Xoshiro256StarStar generator_;

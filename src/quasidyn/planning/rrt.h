@@ -110,7 +110,8 @@ FormulationSettings PlanningStepSettings(const Scene& scene, const PlanningSetti
 
 // Plans from the scene's q0. Throws std::invalid_argument naming the field
 // ("planning.goal: ...") when CheckPlanningSettings(settings, scene, complete) finds a problem,
-// for threads < 1, and for a scene the models or the contact sampler reject. A failed step or
+// for threads < 1, and for a scene the models or (when p_grasp > 0) the contact sampler reject
+// (no robot body or no object with collision geometry). A failed step or
 // linearisation inside the search is counted, not thrown.
 PlanResult PlanThroughContact(ScenePtr scene, const FormulationSettings& stepping,
                               const PlanningSettings& settings, const PlannerOptions& options = {});
