@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
-
-#include "quasidyn/geometry/segment_distance_3d.h"
+#include <stdexcept>
 
 namespace quasidyn {
 namespace {
