@@ -108,3 +108,10 @@ robots:
 """)
     with pytest.raises(ValueError, match=r"planning\.objects"):
         quasidyn.plan(no_objects)
+
+
+def test_a_velocity_commanded_formulation_is_refused():
+    # halm-posa commands the robots' velocities; the planner holds a node's robots at ū = q̄_a.
+    disk = quasidyn.load_scene(example_path("disk_pushing"))
+    with pytest.raises(ValueError, match=r"formulation\.type: .*halm-posa commands"):
+        quasidyn.plan(disk, [-4.0, 0.0, 0.0])

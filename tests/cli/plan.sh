@@ -84,5 +84,6 @@ expect_error "planning.metric.type: unknown metric" "$scene" --metric magic
 expect_error "planning.seed: must be >= 0" "$scene" --seed -4
 expect_error "--threads must be >= 1" "$scene" --threads 0
 expect_error "planning.objects" tests/cli/fixtures/no_objects.yaml
+expect_error "formulation.type: planning needs" examples/disk_pushing/scene.yaml --goal -4 0 0
 expect_error "is the same file as SCENE" "$scene" --html "$scene"
 echo "PASS"

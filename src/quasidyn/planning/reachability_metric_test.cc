@@ -3,13 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
+#include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "quasidyn/gradients/randomized_smoothing_sampler.h"
 #include "quasidyn/math/quaternion.h"
 #include "quasidyn/planning/node_linearizer.h"
 #include "quasidyn/planning/rrt.h"
 #include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/malloc_counter.h"
 #include "quasidyn/testing/matrix_compare.h"
 
 namespace quasidyn {
@@ -86,6 +89,43 @@ TEST(ReachabilityMetric, QuaternionObjectsAreComparedInTheTangentSpace) {
   const double d = metric.Distance(space, q, &scratch);
   EXPECT_EQ(d, metric.Distance(space, flipped, &scratch));
   EXPECT_NEAR(d, DefinitionDistance(space.Difference(q, scene->q0), metric.B(), 1e-3), 1e-9 * d);
+}
+
+// A nearest-node search refactors nothing: distances to 2000 nodes (planar and quaternion
+// objects) allocate nothing once the scratch is sized (a factorisation would: Eigen's LLT
+// allocates its matrix), and each equals its definition.
+TEST(ReachabilityMetric, NearestNodeSearchAllocatesNothing) {
+  for (const char* example : {"planar_hand", "box_turning"}) {
+    SCOPED_TRACE(example);
+    const ScenePtr scene = testing::LoadExample(example);
+    const ObjectSpace space(*scene);
+    Xoshiro256StarStar generator(4);
+    std::vector<NodeReachability> nodes;
+    for (int i = 0; i < 2000; ++i) {
+      Eigen::MatrixXd B(scene->nq_u, scene->nq_a);
+      for (int j = 0; j < scene->nq_a; ++j)
+        B.col(j) = 0.3 * StandardNormalVector(&generator, scene->nq_u);
+      nodes.emplace_back(space, scene->q0, B, 1e-3);
+    }
+    Eigen::VectorXd q = scene->q0;
+    q.head(2).array() += 0.05;
+    Eigen::VectorXd scratch;
+    nodes.front().Distance(space, q, &scratch);  // sizes the scratch
+    double nearest = std::numeric_limits<double>::infinity();
+    long allocations = 0;
+    {
+      testing::MallocCounter counter;
+      for (const NodeReachability& node : nodes)
+        nearest = std::min(nearest, node.Distance(space, q, &scratch));
+      allocations = counter.count();
+    }
+    EXPECT_EQ(allocations, 0);
+    double expected = std::numeric_limits<double>::infinity();
+    for (const NodeReachability& node : nodes)
+      expected =
+          std::min(expected, DefinitionDistance(space.Difference(q, scene->q0), node.B(), 1e-3));
+    EXPECT_NEAR(nearest, expected, 1e-9 * expected);
+  }
 }
 
 TEST(ReachabilityMetric, RejectsBadArguments) {

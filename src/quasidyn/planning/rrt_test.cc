@@ -2,11 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/planning/object_space.h"
 #include "quasidyn/planning/plan_path.h"
+#include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
 #include "quasidyn/testing/shared_scene.h"
@@ -164,6 +166,50 @@ TEST(RrtThroughContact, WithoutContactSamplingTheOutOfContactPusherStays) {
   EXPECT_GT(euclidean.nodes.size(), 10u);
   EXPECT_GT(euclidean.statistics.regrasps, 0);
   EXPECT_LE(ReplayPlan(scene, euclidean).max_node_deviation, 1e-9);
+}
+
+// The planner sees the stepper only through StepModel: it plans through every formulation whose
+// command is the robots' positions (formulation_table.h), each tree grown by that formulation's
+// steps (the box pushed by more than 1 cm somewhere in it) and replaying to 1e-9.
+TEST(RrtThroughContact, PlansThroughEveryPositionCommandedFormulation) {
+  const ScenePtr scene = testing::LoadExample("planar_pushing_top_down");
+  PlanningSettings settings = *scene->planning;
+  settings.seed = 9;
+  settings.max_nodes = 30;
+  int planned = 0;
+  for (const FormulationType type :
+       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
+        FormulationType::kLogBarrierCone, FormulationType::kLcp, FormulationType::kHalmPosa}) {
+    if (!CommandsPositions(type)) continue;
+    SCOPED_TRACE(FormulationName(type));
+    FormulationSettings stepping = PlanningStepSettings(*scene, settings);
+    stepping.type = type;
+    const PlanResult plan = PlanThroughContact(scene, stepping, settings);
+    EXPECT_EQ(plan.stepping.type, type);
+    EXPECT_GT(plan.statistics.extensions, 0);
+    double pushed = 0.0;
+    for (const PlanNode& node : plan.nodes)
+      pushed = std::max(pushed, (node.q.head(2) - scene->q0.head(2)).norm());
+    EXPECT_GT(pushed, 0.01);
+    EXPECT_LE(ReplayPlan(scene, plan).max_node_deviation, 1e-9);
+    ++planned;
+  }
+  EXPECT_EQ(planned, 5);
+}
+
+// halm-posa commands the robots' velocities: the planner, which holds a node's robots with
+// ū = q̄_a, refuses it with an error naming the field, before any search.
+TEST(RrtThroughContact, AVelocityCommandedFormulationIsRefused) {
+  const ScenePtr scene = testing::LoadExample("disk_pushing");
+  ASSERT_EQ(scene->formulation.type, "halm-posa");
+  const PlanningSettings settings;
+  try {
+    PlanThroughContact(scene, PlanningStepSettings(*scene, settings), settings);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("formulation.type:", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("halm-posa"), std::string::npos) << e.what();
+  }
 }
 
 // Bad input: an error naming the field, before any search.

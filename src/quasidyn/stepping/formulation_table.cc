@@ -38,4 +38,6 @@ FormulationType DifferentiatedFormulation(FormulationType type, GradientMethod m
 
 bool HasDerivatives(FormulationType type) { return type != FormulationType::kLcp; }
 
+bool CommandsPositions(FormulationType type) { return type != FormulationType::kHalmPosa; }
+
 }  // namespace quasidyn

@@ -49,4 +49,9 @@ FormulationType DifferentiatedFormulation(FormulationType type, GradientMethod m
 // True when models of this formulation implement CalcDiff.
 bool HasDerivatives(FormulationType type);
 
+// True when the command u of this formulation's model is the robots' commanded positions q̄_a
+// (every quasi-dynamic formulation); false for halm-posa, whose u is a commanded velocity
+// [m/s, rad/s] (halm_posa_model.h).
+bool CommandsPositions(FormulationType type);
+
 }  // namespace quasidyn
