@@ -32,6 +32,7 @@ void OverrideName(const std::optional<std::string>& name, const char* field, Par
 }  // namespace
 
 PlanningSettings ResolvePlanningSettings(const Scene& scene, const PlanningOverrides& o) {
+  CheckPlannableFormulation(SettingsFromScene(scene).type);  // before the block's own fields
   PlanningSettings s = scene.planning.value_or(PlanningSettings{});
   Override(o.goal, &s.goal);
   Override(o.lower, &s.lower);

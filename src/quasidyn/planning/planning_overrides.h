@@ -25,9 +25,10 @@ struct PlanningOverrides {
 };
 
 // The scene's planning block (defaults when it has none) with the overrides, checked as a
-// query about to run (ValidatePlanningSettings of planning/rrt.h): throws std::invalid_argument
-// "planning.<field>: <problem>" for the first problem (an unknown metric or nearest-node rule,
-// a negative seed, a goal of the wrong size, ...).
+// query about to run (first the scene's formulation, CheckPlannableFormulation of planning/rrt.h,
+// "formulation.type: ..."; then ValidatePlanningSettings of planning/rrt.h): throws
+// std::invalid_argument "planning.<field>: <problem>" for the first problem (an unknown metric or
+// nearest-node rule, a negative seed, a goal of the wrong size, ...).
 PlanningSettings ResolvePlanningSettings(const Scene& scene, const PlanningOverrides& overrides);
 
 }  // namespace quasidyn

@@ -311,16 +311,18 @@ void ValidatePlanningSettings(const PlanningSettings& settings, const Scene& sce
     throw std::invalid_argument("planning." + problem->field + ": " + problem->problem);
 }
 
+void CheckPlannableFormulation(FormulationType type) {
+  QUASIDYN_CHECK_ARGUMENT(
+      CommandsPositions(type), "formulation.type",
+      std::string("planning needs a formulation whose command is the robots' "
+                  "positions (qp, socp, log-barrier, log-barrier-cone, lcp); ") +
+          FormulationName(type) + " commands their velocities (docs/planning.md)");
+}
+
 PlanResult PlanThroughContact(ScenePtr scene, const FormulationSettings& stepping,
                               const PlanningSettings& settings, const PlannerOptions& options) {
   QUASIDYN_CHECK_ARGUMENT(scene != nullptr, "PlanThroughContact", "the scene is null");
-  // The planner holds the robots at a node with ū = q̄_a, extends by u = q̄_a + δu and settles
-  // regrasps by commanding the IK configuration: commands that are positions.
-  QUASIDYN_CHECK_ARGUMENT(
-      CommandsPositions(stepping.type), "formulation.type",
-      std::string("planning needs a formulation whose command is the robots' "
-                  "positions (qp, socp, log-barrier, log-barrier-cone, lcp); ") +
-          FormulationName(stepping.type) + " commands their velocities (docs/planning.md)");
+  CheckPlannableFormulation(stepping.type);
   ValidatePlanningSettings(settings, *scene);
   QUASIDYN_CHECK_ARGUMENT(options.threads >= 1, "PlanThroughContact",
                           "threads must be >= 1 (got " + std::to_string(options.threads) + ")");

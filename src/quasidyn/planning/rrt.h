@@ -109,15 +109,22 @@ struct PlannerOptions {
 FormulationSettings PlanningStepSettings(const Scene& scene, const PlanningSettings& settings);
 
 // Plans from the scene's q0. Throws std::invalid_argument naming the field
-// ("planning.goal: ...") when CheckPlanningSettings(settings, scene, complete) finds a problem,
-// for threads < 1, and for a scene the models or (when p_grasp > 0) the contact sampler reject
-// (no robot body or no object with collision geometry). A failed step or
-// linearisation inside the search is counted, not thrown.
+// ("formulation.type: ..." from CheckPlannableFormulation(stepping.type), "planning.goal: ...")
+// when CheckPlanningSettings(settings, scene, complete) finds a problem, for threads < 1, and for a
+// scene the models or (when p_grasp > 0) the contact sampler reject (no robot body or no object
+// with collision geometry). A failed step or linearisation inside the search is counted, not
+// thrown.
 PlanResult PlanThroughContact(ScenePtr scene, const FormulationSettings& stepping,
                               const PlanningSettings& settings, const PlannerOptions& options = {});
 
 // Throws std::invalid_argument("planning.<field>: <problem>") for the first problem of
 // CheckPlanningSettings(settings, scene, complete = true).
 void ValidatePlanningSettings(const PlanningSettings& settings, const Scene& scene);
+
+// Throws std::invalid_argument("formulation.type: ...") unless the formulation's command is the
+// robots' positions (CommandsPositions, stepping/formulation_table.h): the planner holds a
+// node's robots with ū = q̄_a, extends by u = q̄_a + δu and settles regrasps by commanding the
+// IK configuration. halm-posa, velocity-commanded, is refused (docs/planning.md).
+void CheckPlannableFormulation(FormulationType type);
 
 }  // namespace quasidyn

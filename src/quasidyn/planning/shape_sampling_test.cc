@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace quasidyn {
 namespace {
@@ -77,7 +78,13 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{ShapeType::kSphere, false}, Case{ShapeType::kBox, false},
                       Case{ShapeType::kCapsule, false}, Case{ShapeType::kCylinder, false},
                       Case{ShapeType::kSphere, true}, Case{ShapeType::kBox, true},
-                      Case{ShapeType::kCapsule, true}));
+                      Case{ShapeType::kCapsule, true}),
+    // Named by shape and dimension (the default name prints the struct's bytes, padding
+    // included, which differ from build to build).
+    [](const ::testing::TestParamInfo<Case>& param_info) {
+      return std::string(ShapeTypeName(param_info.param.type)) +
+             (param_info.param.planar ? "Planar" : "3D");
+    });
 
 // Uniform in area: the share of box samples on the ±x faces is their share of the area,
 // within 4 standard deviations of a binomial proportion.
