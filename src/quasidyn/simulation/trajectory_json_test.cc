@@ -46,6 +46,7 @@ void ExpectSameTrajectory(const Trajectory& a, const Trajectory& b) {
   EXPECT_EQ(a.coordinate_names, b.coordinate_names);
   ExpectSameBits(a.q0, b.q0, "q0");
   EXPECT_EQ(a.steps_requested, b.steps_requested);
+  EXPECT_EQ(a.steps_done, b.steps_done);
   EXPECT_EQ(a.status, b.status);
   EXPECT_EQ(a.message, b.message);
   ASSERT_EQ(a.steps.size(), b.steps.size());
@@ -53,7 +54,15 @@ void ExpectSameTrajectory(const Trajectory& a, const Trajectory& b) {
     const TrajectoryStep& x = a.steps[k];
     const TrajectoryStep& y = b.steps[k];
     const std::string at = "steps[" + std::to_string(k) + "].";
+    EXPECT_EQ(x.k, y.k) << at << "k";
     EXPECT_TRUE(SameBits(x.t, y.t)) << at << "t";
+    ExpectSameBits(x.momentum_force, y.momentum_force, at + "momentum_force");
+    EXPECT_EQ(x.gradient_status, y.gradient_status) << at;
+    EXPECT_EQ(x.gradient_message, y.gradient_message) << at;
+    ExpectSameBits(x.A.reshaped(), y.A.reshaped(), at + "A");
+    ExpectSameBits(x.B.reshaped(), y.B.reshaped(), at + "B");
+    EXPECT_EQ(x.A.rows(), y.A.rows()) << at;
+    EXPECT_EQ(x.B.cols(), y.B.cols()) << at;
     ExpectSameBits(x.q, y.q, at + "q");
     ExpectSameBits(x.u, y.u, at + "u");
     EXPECT_EQ(x.status, y.status) << at;
@@ -78,6 +87,8 @@ void ExpectSameTrajectory(const Trajectory& a, const Trajectory& b) {
       EXPECT_TRUE(SameBits(c.phi_end, d.phi_end)) << ci;
       EXPECT_TRUE(SameBits(c.normal_force, d.normal_force)) << ci;
       ExpectSameBits(c.friction_force, d.friction_force, ci + "friction_force");
+      EXPECT_TRUE(SameBits(c.normal_impulse, d.normal_impulse)) << ci;
+      ExpectSameBits(c.friction_impulse, d.friction_impulse, ci + "friction_impulse");
     }
   }
 }
@@ -98,9 +109,11 @@ Trajectory AwkwardTrajectory() {
   t.coordinate_names = {"a/x", "b", "c"};
   t.q0 = Eigen::Vector3d(0.1, -0.0, 2.0 / 3.0);
   t.steps_requested = 2;
+  t.steps_done = 1;
   t.status = SolverStatus::kMaxIterations;
   t.message = "step 2 (t = 0.2 s) failed: max_iterations";
   TrajectoryStep step;
+  step.k = 1;
   step.t = 0.1;
   step.q = Eigen::Vector3d(std::numeric_limits<double>::max(),
                            std::numeric_limits<double>::denorm_min(), 1e-300);
@@ -123,7 +136,13 @@ Trajectory AwkwardTrajectory() {
   c.phi_end = 3.3e-4;
   c.normal_force = 9.81;
   c.friction_force = Eigen::Vector3d(-4.905, 0.0, 0.0);
+  c.normal_impulse = 0.981;
+  c.friction_impulse = Eigen::Vector3d(-0.4905, 0.0, 0.0);
   step.contacts = {c, c};
+  step.momentum_force = Eigen::VectorXd::Constant(1, -1.0 / 7.0);
+  step.gradient_status = SolverStatus::kSolved;
+  step.A = Eigen::MatrixXd::Identity(3, 3) / 3.0;
+  step.B = Eigen::MatrixXd::Constant(3, 2, 1e-300);
   t.steps = {step};
   return t;
 }
