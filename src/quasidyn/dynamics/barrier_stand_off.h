@@ -53,7 +53,8 @@ inline constexpr double kDefaultStandOffPerSize = 0.01;
 // support under either barrier, κ = max_o R / (0.01 · size_o · m_o |g|) with R = n_d · P (the
 // pyramid's rows per contact pair, which bound the cone's 2 · P); 100 when no object has both
 // a weight and a size. At κ = 100 a 1 kg, 10 cm box rested 16 mm up (issue 13); the default
-// gives it 16 / (0.01 · 0.1 · 9.81) ≈ 1631.
+// is 4 · 8 / (0.01 · 0.1 · 9.81) ≈ 3262 for it, and it rests 0.5 mm up (its 4 corners of the
+// 8 points bounded; stepping/barrier_resting_test.cc).
 double DefaultKappa(const Scene& scene);
 
 // The largest dimension of an instance's collision shapes [m] (a sphere's diameter, a box's
