@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
@@ -158,25 +159,27 @@ nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
     contacts.push_back(step_contacts);
   }
 
-  return json{
-      {"format", "quasidyn-viewer-data"},
-      {"format_version", 1},
-      {"scene", {{"name", scene.name}, {"file", trajectory.scene_file}, {"planar", scene.planar}}},
-      {"run",
-       {{"formulation", trajectory.formulation},
-        {"time_step", trajectory.time_step},
-        {"steps_requested", trajectory.steps_requested},
-        {"steps_done", step_count},
-        {"status", std::string(ToString(trajectory.status))},
-        {"message", trajectory.message}}},
-      {"bodies", bodies},
-      {"frames",
-       {{"t", t},
-        {"step", step},
-        {"status", status},
-        {"iterations", iterations},
-        {"poses", poses},
-        {"contacts", contacts}}}};
+  return json{{"format", "quasidyn-viewer-data"},
+              {"format_version", 1},
+              {"scene",
+               {{"name", scene.name},
+                {"file", std::filesystem::path(trajectory.scene_file).filename().string()},
+                {"planar", scene.planar}}},
+              {"run",
+               {{"formulation", trajectory.formulation},
+                {"time_step", trajectory.time_step},
+                {"steps_requested", trajectory.steps_requested},
+                {"steps_done", step_count},
+                {"status", std::string(ToString(trajectory.status))},
+                {"message", trajectory.message}}},
+              {"bodies", bodies},
+              {"frames",
+               {{"t", t},
+                {"step", step},
+                {"status", status},
+                {"iterations", iterations},
+                {"poses", poses},
+                {"contacts", contacts}}}};
 }
 
 }  // namespace quasidyn
