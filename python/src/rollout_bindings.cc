@@ -136,6 +136,9 @@ void BindRollout(py::module_& m) {
       .def_property_readonly(
           "solve_time", [](const TrajectoryStep& s) { return s.solver.solve_time_seconds; },
           "Wall-clock time of the solve [s].")
+      .def_property_readonly(
+          "polished", [](const TrajectoryStep& s) { return s.solver.polished; },
+          "True when the active-set polish replaced the solver's interior-point answer.")
       .def_readonly("step_time", &TrajectoryStep::step_time_seconds,
                     "Wall-clock time of the whole step, contacts and solve [s].")
       .def_property_readonly(

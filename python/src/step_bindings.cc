@@ -126,6 +126,10 @@ void BindStep(py::module_& m) {
           [](const PyStepResult& r) { return r.result.solver.complementarity_gap; },
           "sᵀz of the interior-point solvers, Σ|w_i z_i| of the LCP, λ²/2 of the barrier.")
       .def_property_readonly(
+          "polished", [](const PyStepResult& r) { return r.result.solver.polished; },
+          "qp, socp: True when the active-set polish replaced the interior-point answer (exact "
+          "zeros on open contacts; docs/formulations.md, 'Polishing').")
+      .def_property_readonly(
           "momentum_force",
           [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.momentum_force; },
           kView,

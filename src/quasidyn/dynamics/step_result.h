@@ -36,6 +36,10 @@ struct SolverSummary {
   double dual_residual = 0.0;        // ∞-norm, cost-gradient units
   double complementarity_gap = 0.0;  // sᵀz (interior point), Σ|w_i z_i| (LCP), λ²/2 (barrier)
   double solve_time_seconds = 0.0;   // wall-clock time of the solver's Solve [s]
+  // QP and SOCP: the active-set polish (solvers/active_set_polish.h) replaced the
+  // interior-point answer (it was attempted and reduced the KKT residual). The residuals above
+  // are the interior point's.
+  bool polished = false;
 };
 
 struct StepResult {

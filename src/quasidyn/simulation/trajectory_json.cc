@@ -64,7 +64,8 @@ json StepToJson(const TrajectoryStep& step) {
                 {"primal_residual", Number(step.solver.primal_residual)},
                 {"dual_residual", Number(step.solver.dual_residual)},
                 {"complementarity_gap", Number(step.solver.complementarity_gap)},
-                {"solve_time", Number(step.solver.solve_time_seconds)}}},
+                {"solve_time", Number(step.solver.solve_time_seconds)},
+                {"polished", step.solver.polished}}},
               {"step_time", Number(step.step_time_seconds)},
               {"contacts", contacts}};
   // Optional fields: written when the step has them.
@@ -213,6 +214,11 @@ TrajectoryStep StepFromJson(const json& j, const std::string& where, const Traje
   step.solver.dual_residual = ReadNumber(solver, "dual_residual", solver_where);
   step.solver.complementarity_gap = ReadNumber(solver, "complementarity_gap", solver_where);
   step.solver.solve_time_seconds = ReadNumber(solver, "solve_time", solver_where);
+  if (Has(solver, "polished")) {
+    const json& polished = solver["polished"];
+    if (!polished.is_boolean()) Fail(Path(solver_where, "polished"), "expected true or false");
+    step.solver.polished = polished.get<bool>();
+  }
   step.step_time_seconds = ReadNumber(j, "step_time", where);
   const json& contacts = ReadArray(j, "contacts", where);
   for (size_t i = 0; i < contacts.size(); ++i)

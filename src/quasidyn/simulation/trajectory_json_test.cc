@@ -71,6 +71,7 @@ void ExpectSameTrajectory(const Trajectory& a, const Trajectory& b) {
     EXPECT_TRUE(SameBits(x.solver.dual_residual, y.solver.dual_residual)) << at;
     EXPECT_TRUE(SameBits(x.solver.complementarity_gap, y.solver.complementarity_gap)) << at;
     EXPECT_TRUE(SameBits(x.solver.solve_time_seconds, y.solver.solve_time_seconds)) << at;
+    EXPECT_EQ(x.solver.polished, y.solver.polished) << at;
     EXPECT_TRUE(SameBits(x.step_time_seconds, y.step_time_seconds)) << at;
     ASSERT_EQ(x.contacts.size(), y.contacts.size()) << at;
     for (size_t i = 0; i < x.contacts.size(); ++i) {
@@ -124,6 +125,7 @@ Trajectory AwkwardTrajectory() {
   step.solver.dual_residual = std::numeric_limits<double>::infinity();
   step.solver.complementarity_gap = -std::numeric_limits<double>::infinity();
   step.solver.solve_time_seconds = 1.234e-5;
+  step.solver.polished = true;
   step.step_time_seconds = 2.5e-5;
   ContactRecord c;
   c.shape_a = "a/disk";
