@@ -245,3 +245,32 @@ def test_every_public_property_and_method_has_a_docstring():
     undocumented = [name for name, value in public_members()
                     if name.split(".")[-1] not in ("__len__",) and not docstring_body(value)]
     assert undocumented == [], f"{len(undocumented)} without a docstring: {undocumented}"
+
+
+def test_the_compact_format_is_numpy_and_exact(gripper, tmp_path):
+    run = qd.rollout(gripper, gradients="a_and_b")
+    path = tmp_path / "run.npz"
+    run.save(str(path))
+    # numpy reads it without quasidyn ...
+    arrays = np.load(str(path))
+    np.testing.assert_array_equal(arrays["q"], run.q)
+    np.testing.assert_array_equal(arrays["B"], run.B)
+    assert str(arrays["format"]) == "quasidyn-trajectory"
+    counts = arrays["contact_count"]
+    assert counts.sum() == len(arrays["contact_normal_force"])
+    # ... quasidyn reads it back bit for bit, and reads what np.savez writes from it.
+    back = qd.load_trajectory(str(path))
+    np.testing.assert_array_equal(back.q, run.q)
+    np.testing.assert_array_equal(back.A, run.A)
+    np.testing.assert_array_equal(back.momentum_force, run.momentum_force)
+    resaved = tmp_path / "resaved.npz"
+    np.savez(str(resaved), **{name: arrays[name] for name in arrays.files})
+    np.testing.assert_array_equal(qd.load_trajectory(str(resaved)).q, run.q)
+    compressed = tmp_path / "compressed.npz"
+    np.savez_compressed(str(compressed), **{name: arrays[name] for name in arrays.files})
+    with pytest.raises(ValueError, match="compressed"):
+        qd.load_trajectory(str(compressed))
+    # every=K keeps every K-th step and the last.
+    run.save(str(tmp_path / "every.npz"), every=10)
+    thinned = qd.load_trajectory(str(tmp_path / "every.npz"))
+    assert [s.k for s in thinned.steps] == [10, 20, 24] and thinned.completed

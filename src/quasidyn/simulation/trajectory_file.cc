@@ -1,11 +1,16 @@
 #include "quasidyn/simulation/trajectory_file.h"
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/common/atomic_file_writer.h"
+#include "quasidyn/io/npz_archive.h"
 #include "quasidyn/simulation/trajectory_json.h"
+#include "quasidyn/simulation/trajectory_npz.h"
 
 namespace quasidyn {
 namespace {
@@ -17,9 +22,19 @@ bool EndsWith(const std::string& text, const std::string& suffix) {
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-enum class Format { kJson };
+enum class Format { kJson, kNpz };
 
-Format FormatOf(const std::string&) { return Format::kJson; }
+Format FormatOf(const std::string& path) {
+  return EndsWith(path, ".npz") ? Format::kNpz : Format::kJson;
+}
+
+std::string ReadBytes(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error("cannot open trajectory file '" + path + "'");
+  std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (file.bad()) throw std::runtime_error("cannot read trajectory file '" + path + "'");
+  return bytes;
+}
 
 }  // namespace
 
@@ -53,8 +68,7 @@ std::string SceneFileFromTrajectory(const std::string& recorded,
   std::error_code error;
   const fs::path beside = (fs::path(trajectory_path).parent_path() / recorded).lexically_normal();
   if (fs::exists(beside, error)) return beside.string();
-  if (fs::exists(recorded, error)) return recorded;  // relative to the working folder (old files)
-  return beside.string();
+  return recorded;  // relative to the working folder (files of older versions), or missing
 }
 
 void WriteTrajectory(const Trajectory& trajectory, const std::string& path,
@@ -68,6 +82,9 @@ void WriteTrajectory(const Trajectory& trajectory, const std::string& path,
     case Format::kJson:
       WriteTrajectoryFile(written, path, options.indent);
       break;
+    case Format::kNpz:
+      WriteFileAtomically(path, NpzToBytes(TrajectoryToNpz(written)));
+      break;
   }
 }
 
@@ -76,6 +93,13 @@ Trajectory ReadTrajectory(const std::string& path) {
   switch (FormatOf(path)) {
     case Format::kJson:
       trajectory = ReadTrajectoryFile(path);
+      break;
+    case Format::kNpz:
+      try {
+        trajectory = TrajectoryFromNpz(NpzFromBytes(ReadBytes(path)));
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(path + ": " + e.what());
+      }
       break;
   }
   trajectory.scene_file = SceneFileFromTrajectory(trajectory.scene_file, path);

@@ -3,7 +3,9 @@
 // format shares: where the scene file is recorded, and the thinning of `--every K`
 // (docs/trajectory-format.md).
 //
-//   .json (and any other name)   the JSON of trajectory_json.h (readable, bit for bit)
+//   .npz                          NumPy arrays (trajectory_npz.h): binary, exact, compact,
+//                                 fast; np.load reads it
+//   .json (and any other name)    the JSON of trajectory_json.h (readable, bit for bit)
 //
 // The scene file is recorded relative to the trajectory file's folder (or absolute when no
 // relative path exists), so a trajectory finds its scene from any working folder; reading
@@ -46,7 +48,8 @@ std::string SceneFileForTrajectory(const std::string& scene_file,
                                    const std::string& trajectory_path);
 
 // The scene path recorded in a trajectory file read from `trajectory_path`, as a path usable
-// from the working folder (see the header comment); "" stays "".
+// from the working folder: joined to the trajectory's folder when that file exists, else as
+// recorded (older files: relative to the working folder); "" stays "".
 std::string SceneFileFromTrajectory(const std::string& recorded,
                                     const std::string& trajectory_path);
 
