@@ -14,9 +14,15 @@
 //   frames:      {t [s] (F), step (F: 0 for q0, k for step k), status (F), iterations (F),
 //                 poses (F × 7·B: per body position [m] then quaternion (x, y, z, w), in world),
 //                 contacts (F lists of {a, b, point [m] (3), normal (3), normal_force [N],
-//                 friction_force [N] (3)})}
-// Frame 0 is q0 (status "initial", no contacts); frame j > 0 shows step k's q(t_k) with the
-// contacts and forces of step k. Numbers are rounded to `significant_digits` digits.
+//                 friction_force [N] (3), phi [m] (at the step's start), on, by (body names),
+//                 force [N] (3): the force on body `on`, the object when one side is an object
+//                 and the other is not, else on a's body}),
+//                 momentum (F lists of {object, force [N] (3)}: the translational part of the
+//                 step's momentum term s·M_u·v_u/h per object, StepResult::momentum_force)}
+// Frame 0 is q0; it shows the contacts of step 1 (found at q0) with the forces and status of
+// step 1 ("initial" and none when the trajectory has no step 1); frame j > 0 shows step k's
+// q(t_k) with the contacts and forces of step k. Numbers are rounded to `significant_digits`
+// digits.
 
 #include <nlohmann/json.hpp>
 #include <string>
