@@ -122,7 +122,9 @@ expect_error "--duration" $g --duration -1
 expect_error "does/not/exist.yaml" does/not/exist.yaml
 expect_error "--bogus" $g --bogus
 expect_error "SCENE" --quiet
-expect_error "/proc/quasidyn-no-such-dir" $g --steps 1 --quiet --out /proc/quasidyn-no-such-dir/t.json
+# An output whose folder cannot be made, even by root: its "folder" is a regular file.
+echo "a regular file" > "$tmp/a_file"
+expect_error "$tmp/a_file/t.json" $g --steps 1 --quiet --out "$tmp/a_file/t.json"
 
 # A failed step: exit code 3, the reason on stderr, the steps done still written.
 "$qd" simulate "$overlap" --steps 3 --quiet --out "$tmp/fail.json" > "$tmp/out.txt" \

@@ -60,11 +60,10 @@ TEST(TrajectoryJsonTest, SimulatedRolloutRoundTripsThroughAFile) {
       std::make_shared<const Scene>(LoadScene(kExamples + "planar_gripper/scene.yaml"));
   const Trajectory original = Rollout(*MakeStepModel(scene, SettingsFromScene(*scene)), {24, {}});
   ASSERT_TRUE(original.completed()) << original.message;
-  const std::string path =
-      (std::filesystem::temp_directory_path() / "quasidyn_trajectory_json_test.json").string();
+  const testing::ScratchDirectory dir;
+  const std::string path = (dir / "trajectory.json").string();
   WriteTrajectoryFile(original, path, 2);
   const Trajectory back = ReadTrajectoryFile(path);
-  std::remove(path.c_str());
   ExpectSameTrajectory(original, back);
 }
 
@@ -102,21 +101,18 @@ TEST(TrajectoryJsonTest, BadContentNamesTheField) {
 }
 
 TEST(TrajectoryJsonTest, MissingOrMalformedFileNamesThePath) {
-  EXPECT_THROW(ReadTrajectoryFile("/nonexistent/dir/traj.json"), std::runtime_error);
-  const std::string path =
-      (std::filesystem::temp_directory_path() / "quasidyn_not_json.json").string();
-  {
-    std::ofstream file(path);
-    file << "{ not json";
-  }
+  const testing::ScratchDirectory dir;
+  EXPECT_THROW(ReadTrajectoryFile((dir / "missing/traj.json").string()), std::runtime_error);
+  const std::string path = (dir / "not_json.json").string();
+  testing::WriteWholeFile(path, "{ not json");
   try {
     ReadTrajectoryFile(path);
     ADD_FAILURE() << "accepted a malformed file";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
-  std::remove(path.c_str());
-  EXPECT_THROW(WriteTrajectoryFile(AwkwardTrajectory(), "/nonexistent/dir/traj.json"),
+  EXPECT_THROW(WriteTrajectoryFile(AwkwardTrajectory(),
+                                   testing::UnwritablePath(dir.path(), "traj.json").string()),
                std::runtime_error);
   EXPECT_THROW(WriteTrajectoryFile(AwkwardTrajectory(), ""), std::invalid_argument);
 }
