@@ -110,6 +110,19 @@ std::shared_ptr<Trajectory> NewTrajectory(const std::shared_ptr<Scene>& scene,
   return std::make_shared<Trajectory>(StartTrajectory(scene, settings, start, steps));
 }
 
+// Reads a trajectory file; `scene`, when given, becomes its in-memory scene (same n_q).
+std::shared_ptr<Trajectory> LoadTrajectory(const char* who, const std::string& path,
+                                           std::shared_ptr<Scene> scene) {
+  auto t = std::make_shared<Trajectory>(ReadTrajectory(path));
+  if (scene) {
+    if (scene->nq != t->nq)
+      throw py::value_error(std::string(who) + ": scene has n_q = " + std::to_string(scene->nq) +
+                            " but the trajectory " + std::to_string(t->nq));
+    t->scene = std::move(scene);
+  }
+  return t;
+}
+
 }  // namespace
 
 void BindRollout(py::module_& m) {
@@ -210,7 +223,7 @@ void BindRollout(py::module_& m) {
           "The Scene it was simulated on, when in memory (rollout, Trajectory(scene), "
           "load_trajectory(path, scene)); None for a trajectory read without one.")
       .def_readonly("formulation", &Trajectory::formulation,
-                    "qp | socp | log-barrier | log-barrier-cone | lcp.")
+                    "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa.")
       .def_readonly("time_step", &Trajectory::time_step, "h [s].")
       .def_readonly("kappa", &Trajectory::kappa, "Log-barrier weight κ [1/(N·m)].")
       .def_readonly("object_mass_scale", &Trajectory::object_mass_scale,
@@ -361,15 +374,7 @@ void BindRollout(py::module_& m) {
       .def_static(
           "load",
           [](const std::string& path, std::shared_ptr<Scene> scene) {
-            auto t = std::make_shared<Trajectory>(ReadTrajectory(path));
-            if (scene) {
-              if (scene->nq != t->nq)
-                throw py::value_error(
-                    "Trajectory.load: scene has n_q = " + std::to_string(scene->nq) +
-                    " but the trajectory " + std::to_string(t->nq));
-              t->scene = scene;
-            }
-            return t;
+            return LoadTrajectory("Trajectory.load", path, std::move(scene));
           },
           py::arg("path"), py::arg("scene") = py::none(),
           "Reads a trajectory file (any format save writes); scene, when given, is kept as "
@@ -403,30 +408,27 @@ void BindRollout(py::module_& m) {
                                 FormulationName(settings.type) +
                                 "' has no gradients; use qp, socp, log-barrier or "
                                 "log-barrier-cone");
-        State x0{scene->q0, Eigen::VectorXd()};
+        State x0 = InitialState(*scene);
         if (q0) {
           CheckConfiguration(who, *scene, q0->value, "q0");
           x0.q = q0->value;
         }
-        Eigen::MatrixXd commands;
-        if (U) {
-          if (steps || duration)
-            throw py::value_error(
-                "rollout: give U or steps/duration, not both (U has one row "
-                "per step)");
-          commands = U->value;
-          if (commands.rows() > 0 && commands.cols() != scene->nq_a)
-            throw py::value_error("rollout: U has " + std::to_string(commands.cols()) +
-                                  " columns, expected n_q,a = " + std::to_string(scene->nq_a));
-          for (Eigen::Index k = 0; k < commands.rows(); ++k)
-            CheckFinite(who, "U[" + std::to_string(k) + "]", commands.row(k).transpose());
-        } else {
-          const int count = ResolveStepCount(*scene, settings, steps, duration);
-          commands.resize(count, scene->nq_a);
-          for (int k = 0; k < count; ++k)
-            commands.row(k) = scene->CommandAt((k + 1) * settings.time_step).transpose();
-        }
         const std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);
+        if (!U) {  // the schedule, through the model's own command (halm-posa: a velocity)
+          options.steps = ResolveStepCount(*scene, settings, steps, duration);
+          py::gil_scoped_release release;
+          return std::make_shared<Trajectory>(RolloutFrom(*model, x0, options));
+        }
+        if (steps || duration)
+          throw py::value_error(
+              "rollout: give U or steps/duration, not both (U has one row "
+              "per step)");
+        const Eigen::MatrixXd& commands = U->value;
+        if (commands.rows() > 0 && commands.cols() != scene->nq_a)
+          throw py::value_error("rollout: U has " + std::to_string(commands.cols()) +
+                                " columns, expected n_q,a = " + std::to_string(scene->nq_a));
+        for (Eigen::Index k = 0; k < commands.rows(); ++k)
+          CheckFinite(who, "U[" + std::to_string(k) + "]", commands.row(k).transpose());
         py::gil_scoped_release release;
         return std::make_shared<Trajectory>(RolloutCommands(*model, x0, commands, options));
       },
@@ -438,7 +440,8 @@ void BindRollout(py::module_& m) {
       "object_mass_scale=None, steps=None, duration=None, gradients='none') -> Trajectory.\n"
       "From q0 (n_q,) (None: scene.q0), for k = 1..N: q_k = step(q_{k-1}, u_k) with u_k = "
       "U[k-1] (U of shape (N, n_q,a) [m, rad]: your own commands) or, without U, the "
-      "scene's schedule u_k = scene.command_at(k·h) for N = steps, or the steps covering "
+      "scene's schedule u_k = Stepper.scheduled_command(k·h, q_{k-1}) (scene.command_at(k·h) "
+      "but for halm-posa) for N = steps, or the steps covering "
       "duration [s], or to the schedule's end. gradients: 'none', 'b_only' or 'a_and_b' "
       "records B_k (and A_k) of every step (Trajectory.A, .B; the formulation's own "
       "derivative, StepModel.CalcDiff of the step solved). Formulation parameters as in "
@@ -448,14 +451,7 @@ void BindRollout(py::module_& m) {
   m.def(
       "load_trajectory",
       [](const std::string& path, std::shared_ptr<Scene> scene) {
-        auto t = std::make_shared<Trajectory>(ReadTrajectory(path));
-        if (scene) {
-          if (scene->nq != t->nq)
-            throw py::value_error("load_trajectory: scene has n_q = " + std::to_string(scene->nq) +
-                                  " but the trajectory " + std::to_string(t->nq));
-          t->scene = scene;
-        }
-        return t;
+        return LoadTrajectory("load_trajectory", path, std::move(scene));
       },
       py::arg("path"), py::arg("scene") = py::none(),
       "Reads a trajectory file written by Trajectory.save or `quasidyn simulate --out` (the "

@@ -167,7 +167,7 @@ void BindStep(py::module_& m) {
       .def_property_readonly(
           "formulation",
           [](const PyStepper& s) { return FormulationName(s.model().settings().type); },
-          "qp | socp | log-barrier | log-barrier-cone | lcp.")
+          "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa.")
       .def_property_readonly(
           "h", [](const PyStepper& s) { return s.model().settings().time_step; }, "Time step [s].")
       .def_property_readonly(

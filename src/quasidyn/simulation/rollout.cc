@@ -30,6 +30,13 @@ void CheckRecordSize(const char* where, const Scene& scene, int steps, GradientM
                               " GiB of trajectory; run fewer steps");
 }
 
+// x0 fits the model's state: q of size n_q, v of the model's state size, finite.
+void CheckInitialState(const char* where, const StepModel& model, const State& x0) {
+  CheckVector(where, "x0.q", x0.q, model.scene().nq, "n_q");
+  CheckSize(where, "x0.v", x0.v.size(), model.state_v_size(), "the model's n_v of its state");
+  CheckFinite(where, "x0.v", x0.v);
+}
+
 // The one rollout loop: N steps from x0, u_k = command(k, t_k, x_{k−1}).
 template <typename Command>
 Trajectory RunRollout(const StepModel& model, const State& x0, int steps, Command command,
@@ -152,13 +159,19 @@ int StepCountForDuration(double duration, double time_step) {
 }
 
 Trajectory Rollout(const StepModel& model, const RolloutOptions& options) {
+  return RolloutFrom(model, InitialState(model.scene()), options);
+}
+
+Trajectory RolloutFrom(const StepModel& model, const State& x0, const RolloutOptions& options) {
+  constexpr const char* kWhere = "Rollout";
   QUASIDYN_CHECK_ARGUMENT(
-      options.steps >= 0, "Rollout",
+      options.steps >= 0, kWhere,
       "the step count must be >= 0 (got " + std::to_string(options.steps) + ")");
   const Scene& scene = model.scene();
-  CheckRecordSize("Rollout", scene, options.steps, options.gradients);
+  CheckInitialState(kWhere, model, x0);
+  CheckRecordSize(kWhere, scene, options.steps, options.gradients);
   return RunRollout(
-      model, InitialState(scene), options.steps,
+      model, x0, options.steps,
       [&model](int, double t, const State& x) { return model.ScheduledCommand(t, x); }, options);
 }
 
@@ -166,9 +179,7 @@ Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen:
                            const RolloutOptions& options) {
   constexpr const char* kWhere = "RolloutCommands";
   const Scene& scene = model.scene();
-  CheckVector(kWhere, "x0.q", x0.q, scene.nq, "n_q");
-  CheckSize(kWhere, "x0.v", x0.v.size(), model.state_v_size(), "the model's n_v of its state");
-  CheckFinite(kWhere, "x0.v", x0.v);
+  CheckInitialState(kWhere, model, x0);
   QUASIDYN_CHECK_ARGUMENT(commands.rows() == 0 || commands.cols() == scene.nq_a, kWhere,
                           "commands has " + std::to_string(commands.cols()) +
                               " columns, expected n_q,a = " + std::to_string(scene.nq_a));
@@ -178,7 +189,9 @@ Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen:
   CheckRecordSize(kWhere, scene, steps, options.gradients);
   return RunRollout(
       model, x0, steps,
-      [&commands](int k, double, const State&) -> Eigen::VectorXd { return commands.row(k - 1).transpose(); },
+      [&commands](int k, double, const State&) -> Eigen::VectorXd {
+        return commands.row(k - 1).transpose();
+      },
       options);
 }
 

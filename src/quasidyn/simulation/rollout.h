@@ -48,6 +48,10 @@ struct RolloutOptions {
 // the commands of the scene's schedule. Throws std::invalid_argument on N < 0.
 Trajectory Rollout(const StepModel& model, const RolloutOptions& options);
 
+// The same from the state x0 (sizes as the model's state), u_k = model.ScheduledCommand(k·h,
+// x_{k−1}). Throws std::invalid_argument on N < 0 or a wrong-size or non-finite x0.
+Trajectory RolloutFrom(const StepModel& model, const State& x0, const RolloutOptions& options);
+
 // Runs N = commands.rows() steps of `model` from x0 with u_k = commands.row(k − 1) (each row
 // of size n_q,a [m, rad]); options.steps is ignored. Throws std::invalid_argument naming
 // `commands` or x0 for a wrong size or a non-finite entry.
