@@ -397,7 +397,9 @@ void AddLinearizeCommand(CLI::App& app) {
       "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa, for the rollout (default: the "
       "scene's)");
   options->kappa_option = linearize->add_option(
-      "--kappa", options->kappa, "Log-barrier weight kappa > 0 (default: the scene's or 100)");
+      "--kappa", options->kappa,
+      "Log-barrier weight kappa > 0 (default: the scene's, else scaled from the scene: "
+      "docs/scene-format.md)");
   options->contact_tolerance_option = linearize->add_option(
       "--contact-tolerance", options->contact_tolerance,
       "Contact tolerance eps [m] >= 0 of the linearised step, larger than the scene's to let "

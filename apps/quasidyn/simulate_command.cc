@@ -162,7 +162,7 @@ void RunSimulate(const SimulateOptions& options) {
 void AddSimulateCommand(CLI::App& app) {
   auto options = std::make_shared<SimulateOptions>();
   CLI::App* simulate = app.add_subcommand(
-      "simulate", "Run a scene's command schedule and write the trajectory as JSON");
+      "simulate", "Run a scene's command schedule and write the trajectory (JSON or .npz)");
   simulate->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
   options->formulation_option = simulate->add_option(
       "--formulation", options->formulation,
@@ -170,7 +170,9 @@ void AddSimulateCommand(CLI::App& app) {
   options->time_step_option =
       simulate->add_option("--h", options->time_step, "Time step h [s] > 0 (default: the scene's)");
   options->kappa_option = simulate->add_option(
-      "--kappa", options->kappa, "Log-barrier weight kappa > 0 (default: the scene's or 100)");
+      "--kappa", options->kappa,
+      "Log-barrier weight kappa > 0 (default: the scene's, else scaled from the scene: "
+      "docs/scene-format.md)");
   options->steps_option = simulate->add_option("--steps", options->steps, "Number of steps >= 1");
   options->duration_option = simulate->add_option(
       "--duration", options->duration,
@@ -178,8 +180,8 @@ void AddSimulateCommand(CLI::App& app) {
   options->steps_option->excludes(options->duration_option);
   options->out_option = simulate->add_option(
       "--out", options->out_path,
-      "Write the trajectory to this file: .json, .json.gz (gzip'd JSON) or .npz (NumPy), by "
-      "its extension (docs/trajectory-format.md); its folder is created");
+      "Write the trajectory to this file: .npz (NumPy arrays, compact and fast) or JSON (any "
+      "other name), by its extension (docs/trajectory-format.md); its folder is created");
   simulate->add_option("--every", options->every,
                        "Keep every K-th step in --out (and the last), K >= 1 (default 1)");
   options->html_option = simulate->add_option(

@@ -59,7 +59,7 @@ void AddViewCommand(CLI::App& app) {
   CLI::App* view = app.add_subcommand(
       "view", "Write a self-contained HTML page (three.js, no network) animating a trajectory");
   view->add_option("TRAJECTORY", options->trajectory_path,
-                   "Trajectory file (.json, .json.gz or .npz, from quasidyn simulate --out)")
+                   "Trajectory file (.json or .npz, from quasidyn simulate --out)")
       ->required();
   view->add_option("-o,--out", options->out_path, "The HTML page to write")->required();
   view->add_option(
