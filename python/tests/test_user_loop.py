@@ -180,8 +180,10 @@ def test_batch_results_are_stacked_arrays(gripper):
 def test_one_spelling_of_every_name(gripper):
     # The formulations, methods and gradient modes of the package constants are what every
     # function takes (and what the command line and the scene file say).
+    disk = qd.load_scene(example_path("disk_pushing"))  # halm-posa: a plane seen from above
     for formulation in qd.FORMULATIONS:
-        assert qd.Stepper(gripper, formulation=formulation).formulation == formulation
+        scene = disk if formulation == "halm-posa" else gripper
+        assert qd.Stepper(scene, formulation=formulation).formulation == formulation
     linearizer = qd.Linearizer(gripper)
     q, u = gripper.q0, gripper.command_at(0.05)
     for method in qd.METHODS:
