@@ -66,11 +66,11 @@ struct SettingsOverrides {
 };
 
 // From the scene: its time step and its formulation block (type and the parameters `kappa`,
-// `object_mass_scale` or `unactuated_mass_scale`, `c`, `B`, `tracking_gain`), with `overrides` applied, validated. The
-// values, first given first: κ = override, the scene's `kappa`, DefaultKappa(scene); s =
-// override, the scene's `object_mass_scale`, ReferenceObjectMassScale(scene, h, c) for the
-// scene's `unactuated_mass_scale` c (with the final h), 1. Throws std::invalid_argument naming
-// a bad parameter.
+// `object_mass_scale` or `unactuated_mass_scale`, `c`, `B`, `tracking_gain`), with `overrides`
+// applied, validated. The values, first given first: κ = override, the scene's `kappa`,
+// DefaultKappa(scene); s = override, the scene's `object_mass_scale`,
+// ReferenceObjectMassScale(scene, h, c) for the scene's `unactuated_mass_scale` c (with the final
+// h), 1. Throws std::invalid_argument naming a bad parameter.
 FormulationSettings SettingsFromScene(const Scene& scene, const SettingsOverrides& overrides = {});
 
 }  // namespace quasidyn

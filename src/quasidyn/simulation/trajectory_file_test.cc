@@ -44,8 +44,7 @@ TEST(TrajectoryFileTest, NpzRoundTripsEveryFieldBitForBit) {
     EXPECT_TRUE(fs::equivalent(from_npz.scene_file, kExamples + "planar_gripper/scene.yaml"));
   }
   // Smaller than the JSON (without gradients, whose many exact zeros JSON writes as "0").
-  EXPECT_LT(fs::file_size(dir.path() / "gripper.npz"),
-            fs::file_size(dir.path() / "gripper.json"));
+  EXPECT_LT(fs::file_size(dir.path() / "gripper.npz"), fs::file_size(dir.path() / "gripper.json"));
 }
 
 TEST(TrajectoryFileTest, EveryKthStepKeepsTheLastAndTheCount) {
