@@ -17,11 +17,12 @@
 #include <vector>
 
 #include "embedded_files.h"
+#include "log.h"
 #include "output_paths.h"
 #include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/io/scene_from_memory.h"
 #include "quasidyn/simulation/rollout.h"
-#include "quasidyn/simulation/trajectory_json.h"
+#include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
 #include "quasidyn/viewer/svg_plot.h"
 #include "timed_rollout.h"
@@ -37,7 +38,6 @@ constexpr const char* kStackTopObject = "stack_top";
 
 struct DemoOptions {
   std::string out_dir = "quasidyn-demo";
-  bool quiet = false;
   std::string formulation;
   CLI::Option* formulation_option = nullptr;
 };
@@ -293,10 +293,10 @@ void PrintSummary(const Trajectory& trajectory, double wall_seconds, const Eigen
 void RunDemo(const DemoOptions& options) {
   const ScenePtr scene_ptr = std::make_shared<const Scene>(LoadEmbeddedScene());
   const Scene& scene = *scene_ptr;
-  FormulationSettings settings = SettingsFromScene(scene);
-  if (options.formulation_option->count() > 0) {
-    settings.type = ParseFormulation(options.formulation);
-  }
+  SettingsOverrides overrides;
+  if (options.formulation_option->count() > 0)
+    overrides.type = ParseFormulation(options.formulation);
+  const FormulationSettings settings = SettingsFromScene(scene, overrides);
   const ObjectBody carried = FindFloatingObject(scene, kCarriedObject);
   const ObjectBody stack_top = FindFloatingObject(scene, kStackTopObject);
   const Eigen::Isometry3d target = TargetPose(scene, carried, stack_top);
@@ -304,8 +304,7 @@ void RunDemo(const DemoOptions& options) {
 
   CheckOutputFolder({"--out", options.out_dir});
   std::filesystem::create_directories(options.out_dir);
-  const TimedRollout run =
-      RunRolloutWithProgress(scene_ptr, settings, steps, options.quiet, "demo " + scene.name);
+  const TimedRollout run = RunRolloutWithProgress(scene_ptr, settings, steps, "demo " + scene.name);
   const Trajectory& trajectory = run.trajectory;
   const double wall_seconds = run.wall_seconds;
 
@@ -313,7 +312,7 @@ void RunDemo(const DemoOptions& options) {
   const std::filesystem::path dir(options.out_dir);
   const std::string json_path = (dir / "arm_cubes.json").string();
   const std::string html_path = (dir / "arm_cubes.html").string();
-  WriteTrajectoryFile(trajectory, json_path);
+  WriteTrajectory(trajectory, json_path);
   WriteViewerHtml(scene, trajectory, html_path);
   const std::vector<std::string> plots = WritePlots(trajectory, carried, target, options.out_dir);
 
@@ -344,7 +343,7 @@ void AddDemoCommand(CLI::App& app) {
   options->formulation_option =
       demo->add_option("--formulation", options->formulation,
                        "qp | socp | log-barrier | log-barrier-cone | lcp (default: the scene's)");
-  demo->add_flag("--quiet", options->quiet, "No progress bar");
+  AddQuietFlag(demo);
   demo->callback([options] { RunDemo(*options); });
 }
 

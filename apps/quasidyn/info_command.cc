@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "log.h"
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/io/scene_loader.h"
 #include "scene_summary.h"
@@ -23,9 +24,9 @@ void AddInfoCommand(CLI::App& app) {
     const ContactModel model(std::make_shared<const Scene>(LoadScene(options->scene_path)));
     const Scene& scene = model.scene();
     ContactData data = model.CreateData();
-    if (!model.Compute(scene.q0, &data))
-      std::cerr << "quasidyn: info: the contact query at q0 failed: " << data.failure_message()
-                << "\n";
+    if (!model.Compute(scene.q0, &data) && Logs(LogLevel::kWarning))
+      LogStream() << "quasidyn: info: warning: the contact query at q0 failed: "
+                  << data.failure_message() << "\n";
     const ContactSet& contacts = data.contacts();
     if (options->json)
       std::cout << SceneSummaryJson(scene, contacts).dump(2) << "\n";

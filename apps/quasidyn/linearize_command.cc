@@ -1,5 +1,6 @@
 #include "linearize_command.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/io/scene_edit.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/simulation/coordinate_names.h"
 #include "quasidyn/simulation/rollout.h"
@@ -35,12 +37,14 @@ struct LinearizeOptions {
   std::string estimator = "first-order";
   std::string formulation;
   double kappa = 0.0;
+  double contact_tolerance = 0.0;
   int threads = 1;
   bool json = false;
   // Set by CLI11: which options were given.
   CLI::Option* mode_option = nullptr;
   CLI::Option* formulation_option = nullptr;
   CLI::Option* kappa_option = nullptr;
+  CLI::Option* contact_tolerance_option = nullptr;
   std::vector<CLI::Option*> randomized_options;  // --samples, --std, --std-q, --seed, ...
 };
 
@@ -62,16 +66,28 @@ struct Outcome {
 };
 
 FormulationSettings ResolveSettings(const Scene& scene, const LinearizeOptions& options) {
-  FormulationSettings settings = SettingsFromScene(scene);
+  SettingsOverrides overrides;
   if (options.formulation_option->count() > 0)
-    settings.type = ParseFormulation(options.formulation);
+    overrides.type = ParseFormulation(options.formulation);
   if (options.kappa_option->count() > 0) {
     if (!std::isfinite(options.kappa) || !(options.kappa > 0))
       throw std::invalid_argument("--kappa: the barrier weight must be a finite number > 0 (got " +
                                   Number(options.kappa) + ")");
-    settings.kappa = options.kappa;
+    overrides.kappa = options.kappa;
   }
-  return settings;
+  return SettingsFromScene(scene, overrides);
+}
+
+// Step K must be one of the schedule's N steps (a scene without a schedule has no end).
+void CheckStepInSchedule(const Scene& scene, const FormulationSettings& settings, int step) {
+  if (!(scene.ScheduleEnd() > 0)) return;
+  const int steps = StepCountForDuration(scene.ScheduleEnd(), settings.time_step);
+  if (step > steps)
+    throw std::invalid_argument("--step " + std::to_string(step) + " is beyond the schedule's " +
+                                std::to_string(steps) +
+                                " steps (t = " + Number(steps * settings.time_step) +
+                                " s at h = " + Number(settings.time_step) +
+                                " s): give --step 1 … " + std::to_string(steps));
 }
 
 bool IsBarrier(FormulationType type) {
@@ -85,12 +101,12 @@ void ValidateOptions(const LinearizeOptions& options, const std::string& mode) {
     throw std::invalid_argument("--threads must be >= 1 (got " + std::to_string(options.threads) +
                                 ")");
   if (mode != "exact" && mode != "log-barrier" && mode != "randomized")
-    throw std::invalid_argument("--mode must be exact, log-barrier or randomized (got '" + mode +
+    throw std::invalid_argument("--method must be exact, log-barrier or randomized (got '" + mode +
                                 "')");
   if (mode != "randomized") {
     for (const CLI::Option* option : options.randomized_options) {
       if (option->count() > 0)
-        throw std::invalid_argument(option->get_name() + " applies only to --mode randomized");
+        throw std::invalid_argument(option->get_name() + " applies only to --method randomized");
     }
     return;
   }
@@ -151,7 +167,12 @@ Outcome Linearize(const ScenePtr& scene_ptr, const FormulationSettings& settings
                "; the gradients are those of the " + FormulationName(differentiated.type) +
                " step at its state (stepping/formulation_table.h)";
   }
-  const std::shared_ptr<const StepModel> model = MakeStepModel(scene_ptr, differentiated);
+  // The linearised step may keep contacts further than the rollout's (--contact-tolerance).
+  ScenePtr linearized_scene = scene_ptr;
+  if (options.contact_tolerance_option->count() > 0)
+    linearized_scene = std::make_shared<const Scene>(
+        WithContactTolerance(scene, options.contact_tolerance, "--contact-tolerance"));
+  const std::shared_ptr<const StepModel> model = MakeStepModel(linearized_scene, differentiated);
   if (mode != "randomized") {
     const std::unique_ptr<StepData> data = model->CreateData();
     model->Calc(State{q, Eigen::VectorXd()}, u, data.get());
@@ -320,6 +341,7 @@ void RunLinearize(const LinearizeOptions& options) {
                                ? options.mode
                                : (IsBarrier(settings.type) ? "log-barrier" : "exact");
   ValidateOptions(options, mode);
+  CheckStepInSchedule(scene, settings, options.step);
   const std::vector<std::string> names = CoordinateNames(scene);
 
   // Steps 1 … K − 1 of the schedule, as `quasidyn simulate` runs them.
@@ -354,9 +376,9 @@ void AddLinearizeCommand(CLI::App& app) {
   linearize->add_option("--step", options->step,
                         "Step K >= 1 to linearise: q_K = f(q_{K-1}, u_K) (default 1)");
   options->mode_option = linearize->add_option(
-      "--mode", options->mode,
+      "--method,--mode", options->mode,
       "exact | log-barrier | randomized (default: log-barrier for the log-barrier formulations, "
-      "exact otherwise)");
+      "exact otherwise); Python's method= ('--mode' is the former name)");
   options->randomized_options = {
       linearize->add_option("--samples", options->samples,
                             "Randomized: sample count N >= 1 (default 100)"),
@@ -375,7 +397,14 @@ void AddLinearizeCommand(CLI::App& app) {
       "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa, for the rollout (default: the "
       "scene's)");
   options->kappa_option = linearize->add_option(
-      "--kappa", options->kappa, "Log-barrier weight kappa > 0 (default: the scene's or 100)");
+      "--kappa", options->kappa,
+      "Log-barrier weight kappa > 0 (default: the scene's, else scaled from the scene: "
+      "docs/scene-format.md)");
+  options->contact_tolerance_option = linearize->add_option(
+      "--contact-tolerance", options->contact_tolerance,
+      "Contact tolerance eps [m] >= 0 of the linearised step, larger than the scene's to let "
+      "the gradients see contacts further away (docs/gradients.md; the rollout to step K keeps "
+      "the scene's)");
   linearize->add_flag("--json", options->json, "Print one JSON object (docs/gradients.md)");
   linearize->callback([options] { RunLinearize(*options); });
 }

@@ -8,6 +8,7 @@
 #include "demo_command.h"
 #include "info_command.h"
 #include "linearize_command.h"
+#include "log.h"
 #include "plan_command.h"
 #include "simulate_command.h"
 #include "view_command.h"
@@ -16,6 +17,16 @@ int main(int argc, char** argv) {
   CLI::App app{"quasidyn: convex quasi-dynamic simulation of contact-rich manipulation"};
   app.set_version_flag("--version", std::string("quasidyn ") + QUASIDYN_VERSION);
   app.require_subcommand(1);
+  // --log-level (log.h) before or after the subcommand: the subcommands fall through to it.
+  app.fallthrough();
+  app.add_option_function<std::string>(
+         "--log-level",
+         [](const std::string& name) {
+           quasidyn::cli::SetLogLevel(quasidyn::cli::ParseLogLevel(name));
+         },
+         "error | warning | info (default: the progress bar when stderr is a terminal) | "
+         "debug (one line per step)")
+      ->check(CLI::IsMember({"error", "warning", "info", "debug"}));
   quasidyn::cli::AddInfoCommand(app);
   quasidyn::cli::AddSimulateCommand(app);
   quasidyn::cli::AddViewCommand(app);

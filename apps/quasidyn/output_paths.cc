@@ -31,7 +31,8 @@ bool SameFile(const std::string& a, const std::string& b) {
   return canonical_a == canonical_b;
 }
 
-// The output's own checks: a file name in an existing directory, not a directory itself.
+// The output's own checks: a file name, not a directory itself, whose folder exists or can be
+// made (no part of it is a file).
 void CheckOutput(const NamedPath& output) {
   if (output.path.empty()) throw std::invalid_argument(output.name + ": the output path is empty");
   const fs::path path(output.path);
@@ -40,10 +41,23 @@ void CheckOutput(const NamedPath& output) {
   std::error_code error;
   if (fs::is_directory(path, error))
     throw std::invalid_argument(Quoted(output) + " is a directory, not a file");
-  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  if (!fs::is_directory(folder, error))
-    throw std::invalid_argument(Quoted(output) + ": directory '" + folder.string() +
-                                "' does not exist");
+  for (fs::path folder = path.parent_path(); !folder.empty(); folder = folder.parent_path()) {
+    if (fs::exists(folder, error) && !fs::is_directory(folder, error))
+      throw std::invalid_argument(Quoted(output) + ": '" + folder.string() +
+                                  "' is a file, not a folder");
+    if (folder == folder.parent_path()) break;
+  }
+}
+
+// Makes the output's folder when it does not exist yet.
+void CreateFolder(const NamedPath& output) {
+  const fs::path folder = fs::path(output.path).parent_path();
+  if (folder.empty()) return;
+  std::error_code error;
+  fs::create_directories(folder, error);
+  if (error)
+    throw std::invalid_argument(Quoted(output) + ": cannot create its folder '" + folder.string() +
+                                "': " + error.message());
 }
 
 }  // namespace
@@ -74,6 +88,7 @@ void CheckOutputPaths(const std::vector<NamedPath>& inputs, const std::vector<Na
                                     " are the same file: give each output its own path");
     }
   }
+  for (const NamedPath& output : outputs) CreateFolder(output);
 }
 
 void CheckOutputFolder(const NamedPath& folder) {

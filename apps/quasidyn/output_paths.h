@@ -1,7 +1,7 @@
 #pragma once
 // The one check of the files a command will write, run before any work: every output path
-// is non-empty, its directory exists, it is not a directory, it is none of the run's input
-// files (the scene, the URDFs the scene reads, a trajectory), and no two outputs of the run
+// is non-empty, it is not a directory, no part of its folder is a file, it is none of the run's
+// input files (the scene, the URDFs the scene reads, a trajectory), and no two outputs of the run
 // are the same file. "The same file" is decided on the file system (std::filesystem::
 // equivalent when both exist: links and "./" spellings count), else by comparing
 // std::filesystem::weakly_canonical paths. The writing itself is atomic
@@ -29,7 +29,8 @@ struct NamedPath {
 // model instance read from one. Empty paths (scenes built in memory) are left out.
 std::vector<NamedPath> SceneInputs(const Scene& scene, const std::string& scene_name);
 
-// Throws std::invalid_argument as described above.
+// Throws std::invalid_argument as described above; once every check passed, creates the
+// outputs' folders that do not exist yet (`--out results/run1/traj.json`).
 void CheckOutputPaths(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs);
 
 // For an output folder (`demo --out DIR`): throws std::invalid_argument("<name>: the output

@@ -1,5 +1,6 @@
 #include "scene_summary.h"
 
+#include <cmath>
 #include <iomanip>
 #include <sstream>
 
@@ -19,6 +20,15 @@ const char* CombinationName(FrictionCombination rule) {
       return "harmonic";
   }
   return "unknown";
+}
+
+// "a, b, c" with 4 significant digits, entries below 1e-12 (round-off of a unit vector) as 0,
+// and no -0 or padding: "-1, 0, 0".
+std::string TidyVector(const Eigen::Vector3d& x) {
+  std::ostringstream s;
+  s << std::setprecision(4);
+  for (int i = 0; i < 3; ++i) s << (i > 0 ? ", " : "") << (std::abs(x[i]) < 1e-12 ? 0.0 : x[i]);
+  return s.str();
 }
 
 }  // namespace
@@ -110,9 +120,8 @@ std::string SceneSummaryText(const Scene& scene, const ContactSet& contacts) {
   s << "contacts at q0 (phi <= " << scene.contact_tolerance << " m): " << contacts.size() << "\n";
   for (const Contact& c : contacts)
     s << "  " << scene.geometries[c.geometry_a].name << " / " << scene.geometries[c.geometry_b].name
-      << "  phi = " << std::setprecision(6) << c.phi << " m  normal = ("
-      << c.normal.transpose().format(Eigen::IOFormat(4, 0, ", ")) << ")  mu = " << c.friction
-      << "\n";
+      << "  phi = " << std::setprecision(6) << c.phi << " m  normal = (" << TidyVector(c.normal)
+      << ")  mu = " << c.friction << "\n";
   return s.str();
 }
 

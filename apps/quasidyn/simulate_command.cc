@@ -12,11 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "log.h"
 #include "output_paths.h"
 #include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/simulation/rollout.h"
-#include "quasidyn/simulation/trajectory_json.h"
+#include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
 #include "timed_rollout.h"
 
@@ -34,7 +35,7 @@ struct SimulateOptions {
   double duration = 0.0;
   std::string out_path;
   std::string html_path;
-  bool quiet = false;
+  int every = 1;
   // Set by CLI11: which options were given.
   CLI::Option* formulation_option = nullptr;
   CLI::Option* time_step_option = nullptr;
@@ -53,14 +54,14 @@ std::string Number(double x) {
 
 // The scene's formulation settings with the command line's overrides, validated.
 FormulationSettings ResolveSettings(const Scene& scene, const SimulateOptions& options) {
-  FormulationSettings settings = SettingsFromScene(scene);
+  SettingsOverrides overrides;
   if (options.formulation_option->count() > 0)
-    settings.type = ParseFormulation(options.formulation);
+    overrides.type = ParseFormulation(options.formulation);
   if (options.time_step_option->count() > 0) {
     if (!std::isfinite(options.time_step) || !(options.time_step > 0))
       throw std::invalid_argument("--h: the time step must be a finite number > 0 s (got " +
                                   Number(options.time_step) + ")");
-    settings.time_step = options.time_step;
+    overrides.time_step = options.time_step;
   }
   if (options.kappa_option->count() > 0) {
     if (!std::isfinite(options.kappa) || !(options.kappa > 0))
@@ -68,9 +69,9 @@ FormulationSettings ResolveSettings(const Scene& scene, const SimulateOptions& o
           "--kappa: the barrier weight must be a finite number > 0 "
           "(got " +
           Number(options.kappa) + ")");
-    settings.kappa = options.kappa;
+    overrides.kappa = options.kappa;
   }
-  return settings;
+  return SettingsFromScene(scene, overrides);
 }
 
 int ResolveStepCount(const Scene& scene, const FormulationSettings& settings,
@@ -127,6 +128,8 @@ void RunSimulate(const SimulateOptions& options) {
   const Scene& scene = *scene_ptr;
   const FormulationSettings settings = ResolveSettings(scene, options);
   const int steps = ResolveStepCount(scene, settings, options);
+  if (options.every < 1)
+    throw std::invalid_argument("--every must be >= 1 (got " + std::to_string(options.every) + ")");
   // Before the run: a bad output path is found before minutes of simulation, not after.
   std::vector<NamedPath> outputs;
   if (options.out_option->count() > 0) outputs.push_back({"--out", options.out_path});
@@ -134,12 +137,16 @@ void RunSimulate(const SimulateOptions& options) {
   CheckOutputPaths(SceneInputs(scene, "SCENE"), outputs);
 
   const TimedRollout run =
-      RunRolloutWithProgress(scene_ptr, settings, steps, options.quiet, "simulate " + scene.name);
+      RunRolloutWithProgress(scene_ptr, settings, steps, "simulate " + scene.name);
   const Trajectory& trajectory = run.trajectory;
   const double wall_seconds = run.wall_seconds;
 
   // Written before reporting a failure: the steps done are worth keeping.
-  if (!options.out_path.empty()) WriteTrajectoryFile(trajectory, options.out_path);
+  if (!options.out_path.empty()) {
+    TrajectoryWriteOptions write_options;
+    write_options.every = options.every;
+    WriteTrajectory(trajectory, options.out_path, write_options);
+  }
   if (!options.html_path.empty()) WriteViewerHtml(scene, trajectory, options.html_path);
   PrintSummary(trajectory, wall_seconds, options.out_path, std::cout);
   if (!options.html_path.empty()) std::cout << "viewer           " << options.html_path << "\n";
@@ -155,7 +162,7 @@ void RunSimulate(const SimulateOptions& options) {
 void AddSimulateCommand(CLI::App& app) {
   auto options = std::make_shared<SimulateOptions>();
   CLI::App* simulate = app.add_subcommand(
-      "simulate", "Run a scene's command schedule and write the trajectory as JSON");
+      "simulate", "Run a scene's command schedule and write the trajectory (JSON or .npz)");
   simulate->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
   options->formulation_option = simulate->add_option(
       "--formulation", options->formulation,
@@ -163,17 +170,24 @@ void AddSimulateCommand(CLI::App& app) {
   options->time_step_option =
       simulate->add_option("--h", options->time_step, "Time step h [s] > 0 (default: the scene's)");
   options->kappa_option = simulate->add_option(
-      "--kappa", options->kappa, "Log-barrier weight kappa > 0 (default: the scene's or 100)");
+      "--kappa", options->kappa,
+      "Log-barrier weight kappa > 0 (default: the scene's, else scaled from the scene: "
+      "docs/scene-format.md)");
   options->steps_option = simulate->add_option("--steps", options->steps, "Number of steps >= 1");
   options->duration_option = simulate->add_option(
       "--duration", options->duration,
       "Simulated duration T [s] > 0 (default: the end of the command schedule)");
   options->steps_option->excludes(options->duration_option);
-  options->out_option =
-      simulate->add_option("--out", options->out_path, "Write the trajectory to this JSON file");
+  options->out_option = simulate->add_option(
+      "--out", options->out_path,
+      "Write the trajectory to this file: .npz (NumPy arrays, compact and fast) or JSON (any "
+      "other name), by its extension (docs/trajectory-format.md); its folder is created");
+  simulate->add_option("--every", options->every,
+                       "Keep every K-th step in --out (and the last), K >= 1 (default 1)");
   options->html_option = simulate->add_option(
-      "--html", options->html_path, "Write a self-contained HTML viewer of the run to this file");
-  simulate->add_flag("--quiet", options->quiet, "No progress bar");
+      "--html", options->html_path,
+      "Write a self-contained HTML viewer of the run to this file (its folder is created)");
+  AddQuietFlag(simulate);
   simulate->callback([options] { RunSimulate(*options); });
 }
 

@@ -5,18 +5,19 @@
 #include <iostream>
 #include <optional>
 
+#include "log.h"
 #include "progress_bar.h"
 #include "quasidyn/stepping/formulation_table.h"
 
 namespace quasidyn::cli {
 
 TimedRollout RunRolloutWithProgress(const ScenePtr& scene, const FormulationSettings& settings,
-                                    int steps, bool quiet, const std::string& label) {
+                                    int steps, const std::string& label) {
   const std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);
   std::optional<ProgressBar> bar;
   RolloutOptions rollout_options;
   rollout_options.steps = steps;
-  if (!quiet) {
+  if (ShowsProgress()) {
     bar.emplace(std::cerr, label, steps, "steps");
     bar->Update(0);
     rollout_options.progress = [&bar, steps](double fraction) {
@@ -28,6 +29,12 @@ TimedRollout RunRolloutWithProgress(const ScenePtr& scene, const FormulationSett
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (bar) bar->Finish();
+  if (Logs(LogLevel::kDebug)) {
+    for (const TrajectoryStep& step : result.trajectory.steps)
+      LogStream() << label << ": step " << step.k << " t = " << step.t << " s "
+                  << ToString(step.status) << ", " << step.solver.iterations << " iterations, "
+                  << step.contacts.size() << " contacts\n";
+  }
   return result;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// A rollout of the scene's command schedule with a progress bar on stderr (unless quiet) and
-// its wall time: what `quasidyn simulate` and `quasidyn demo` both run.
+// A rollout of the scene's command schedule with its wall time, what `quasidyn simulate` and
+// `quasidyn demo` both run: a progress bar on stderr when log.h's ShowsProgress() (level info
+// and a terminal), one line per step at level debug.
 
 #include <string>
 
@@ -15,6 +16,6 @@ struct TimedRollout {
 
 // steps >= 1; label names the bar ("simulate <scene>").
 TimedRollout RunRolloutWithProgress(const ScenePtr& scene, const FormulationSettings& settings,
-                                    int steps, bool quiet, const std::string& label);
+                                    int steps, const std::string& label);
 
 }  // namespace quasidyn::cli

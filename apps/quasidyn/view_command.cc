@@ -9,7 +9,7 @@
 
 #include "output_paths.h"
 #include "quasidyn/io/scene_loader.h"
-#include "quasidyn/simulation/trajectory_json.h"
+#include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
 
 namespace quasidyn::cli {
@@ -21,23 +21,21 @@ struct ViewOptions {
   std::string scene_path;  // empty: the one the trajectory records
 };
 
-// The scene file to load: --scene, else the trajectory's record, as is or beside the trajectory.
+// The scene file to load: --scene, else the one the trajectory records (which the reader
+// resolved against the trajectory file's folder, simulation/trajectory_file.h).
 std::string ScenePath(const ViewOptions& options, const Trajectory& trajectory) {
   if (!options.scene_path.empty()) return options.scene_path;
-  namespace fs = std::filesystem;
   const std::string& recorded = trajectory.scene_file;
   if (recorded.empty())
     throw std::invalid_argument("trajectory '" + options.trajectory_path +
                                 "' records no scene file (scene built in memory): pass --scene");
-  if (fs::exists(recorded)) return recorded;
-  const fs::path beside = fs::path(options.trajectory_path).parent_path() / recorded;
-  if (fs::path(recorded).is_relative() && fs::exists(beside)) return beside.string();
+  if (std::filesystem::exists(recorded)) return recorded;
   throw std::invalid_argument("trajectory '" + options.trajectory_path + "' records scene file '" +
-                              recorded + "', which does not exist here: pass --scene");
+                              recorded + "', which does not exist: pass --scene");
 }
 
 void RunView(const ViewOptions& options) {
-  const Trajectory trajectory = ReadTrajectoryFile(options.trajectory_path);
+  const Trajectory trajectory = ReadTrajectory(options.trajectory_path);
   const std::string scene_path = ScenePath(options, trajectory);
   const Scene scene = LoadScene(scene_path);
   std::vector<NamedPath> inputs = {{"TRAJECTORY", options.trajectory_path}};
@@ -61,11 +59,13 @@ void AddViewCommand(CLI::App& app) {
   CLI::App* view = app.add_subcommand(
       "view", "Write a self-contained HTML page (three.js, no network) animating a trajectory");
   view->add_option("TRAJECTORY", options->trajectory_path,
-                   "Trajectory file (JSON, from quasidyn simulate --out)")
+                   "Trajectory file (.json or .npz, from quasidyn simulate --out)")
       ->required();
   view->add_option("-o,--out", options->out_path, "The HTML page to write")->required();
-  view->add_option("--scene", options->scene_path,
-                   "Scene file (YAML); default: the one the trajectory records");
+  view->add_option(
+      "--scene", options->scene_path,
+      "Scene file (YAML); default: the one the trajectory records (stored relative to the "
+      "trajectory file)");
   view->callback([options] { RunView(*options); });
 }
 

@@ -4,9 +4,11 @@
 // settings, outlines of circles and polygons for the SVG plots (src/quasidyn/viewer/svg_plot.h),
 // a colour ramp, and CSV output written atomically. Header-only, for the example programs.
 
+#include <CLI/CLI.hpp>
 #include <Eigen/Geometry>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <sstream>
@@ -116,10 +118,18 @@ class Csv {
   std::ostringstream text_;
 };
 
-// The output folder argument, created if needed.
-inline std::filesystem::path OutputFolder(int argc, char** argv, const char* usage) {
-  if (argc != 2) throw std::invalid_argument(std::string("usage: ") + usage);
-  const std::filesystem::path folder(argv[1]);
+// The command line, OUT_DIR (parsed with CLI11, as `quasidyn`): `--help` prints the usage and
+// exits 0 without writing anything; a missing or extra argument prints the error and exits 2.
+// Returns the output folder, created if needed.
+inline std::filesystem::path OutputFolder(int argc, char** argv, const char* description) {
+  CLI::App app{description};
+  std::string folder;
+  app.add_option("OUT_DIR", folder, "The folder to write into (created if needed)")->required();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::exit(app.exit(e) == 0 ? 0 : 2);
+  }
   std::filesystem::create_directories(folder);
   return folder;
 }

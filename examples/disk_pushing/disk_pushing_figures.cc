@@ -81,7 +81,10 @@ double Slope(const std::vector<double>& x, const std::vector<double>& y) {
 
 int main(int argc, char** argv) {
   try {
-    const std::filesystem::path out = OutputFolder(argc, argv, "disk_pushing_figures OUT_DIR");
+    const std::filesystem::path out = OutputFolder(
+        argc, argv,
+        "Halm & Posa 2018, Fig. 3 and Fig. 4 (top): the disk pushes at varying feedback "
+        "scaling; CSVs and SVGs into OUT_DIR");
     Csv trajectories("scene,n,c,t,x,y,theta,finger1_x,finger1_y,finger2_x,finger2_y,status");
     Csv convergence("scene,n,c,e,log2_c,log2_e");
     Csv slopes("scene,slope");

@@ -44,7 +44,10 @@ void AddSnapshot(const Eigen::VectorXd& q, const std::string& peg, const std::st
 
 int main(int argc, char** argv) {
   try {
-    const std::filesystem::path out = OutputFolder(argc, argv, "peg_in_hole_figure OUT_DIR");
+    const std::filesystem::path out = OutputFolder(
+        argc, argv,
+        "Halm & Posa 2018, Fig. 4 (bottom): the peg-in-hole run; a CSV and an SVG per phase "
+        "into OUT_DIR");
     const ScenePtr scene = LoadExample("peg_in_hole/scene.yaml");
     const Trajectory run = RunExample(scene, SettingsFromScene(*scene));
     Csv csv(

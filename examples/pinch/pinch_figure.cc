@@ -19,7 +19,10 @@ int main(int argc, char** argv) {
   using namespace quasidyn;
   using namespace quasidyn::examples;
   try {
-    const std::filesystem::path out = OutputFolder(argc, argv, "pinch_figure OUT_DIR");
+    const std::filesystem::path out =
+        OutputFolder(argc, argv,
+                     "Halm & Posa 2018, Fig. 5: four arms pinch a square, halm-posa beside the "
+                     "quasi-dynamic QP; a CSV and SVGs into OUT_DIR");
     const ScenePtr scene = LoadExample("pinch/scene.yaml");
     Csv csv("formulation,t,x,y,theta,contacts");
     LinePlot path;

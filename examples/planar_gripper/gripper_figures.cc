@@ -15,9 +15,12 @@
 // farther from the sphere than the contact tolerance. A step that fails ends that run: its
 // status is printed to stderr and the program exits with status 1 after the other run.
 //
-// Usage: gripper_figures <output.csv> [scene.yaml] [end time, s]
+// Usage: gripper_figures OUTPUT.csv [SCENE.yaml] [END_TIME_S]   (--help; the folder of the
+// output is created)
 
+#include <CLI/CLI.hpp>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -107,18 +110,23 @@ bool Simulate(const Scene& scene, FormulationType type, double end_time, std::os
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::cerr << "usage: " << argv[0] << " <output.csv> [scene.yaml] [end time, s]\n";
-    return 2;
-  }
+  CLI::App app{
+      "gripper_figures: the data of Fig. 5 and 6 of Pang & Tedrake 2021 (the planar gripper "
+      "under the quasistatic LCP and the QP), one CSV row per step and formulation"};
+  std::string output;
+  std::string scene_path = std::string(QUASIDYN_SOURCE_DIR) + "/examples/planar_gripper/scene.yaml";
+  double end_time = 0.35;
+  app.add_option("OUTPUT", output, "The CSV file to write (its folder is created)")->required();
+  app.add_option("SCENE", scene_path, "The scene file (default: examples/planar_gripper)");
+  app.add_option("END_TIME", end_time, "Simulated time [s] > 0 (default 0.35)")
+      ->check(CLI::PositiveNumber);
+  CLI11_PARSE(app, argc, argv);
   try {
-    const std::string scene_path =
-        argc > 2 ? argv[2]
-                 : std::string(QUASIDYN_SOURCE_DIR) + "/examples/planar_gripper/scene.yaml";
-    const double end_time = argc > 3 ? std::stod(argv[3]) : 0.35;
     const Scene scene = quasidyn::LoadScene(scene_path);
-    std::ofstream out(argv[1]);
-    if (!out) throw std::runtime_error(std::string("cannot write ") + argv[1]);
+    const std::filesystem::path folder = std::filesystem::path(output).parent_path();
+    if (!folder.empty()) std::filesystem::create_directories(folder);
+    std::ofstream out(output);
+    if (!out) throw std::runtime_error("cannot write " + output);
     out.precision(10);
     out << "formulation,t,x_l_commanded,x_l,c_n1,c_f1,phi_1,c_n3,y_commanded,y\n";
     const bool lcp_ok = Simulate(scene, FormulationType::kLcp, end_time, out);

@@ -8,21 +8,27 @@ objects' coordinates first, then the robots'. Floating objects use (x, y, z, qw,
     scene = quasidyn.load_scene("examples/planar_gripper/scene.yaml")
     stepper = quasidyn.Stepper(scene, formulation="socp")
     result = stepper.step(scene.q0, scene.command_at(scene.time_step))
-    traj = quasidyn.rollout(scene, formulation="qp", duration=0.3)
+    traj = quasidyn.rollout(scene, formulation="qp", duration=0.3)    # the scene's schedule
+    mine = quasidyn.rollout(scene, scene.q0, U, gradients="a_and_b")  # your commands U (N, nq_a)
+    mine.A, mine.B                                                     # (N, nq, nq), (N, nq, nq_a)
+    mine.save("run.npz"); quasidyn.view(mine, "run.html")
 
 Errors: a bad scene file raises SceneError (a ValueError) with 'file:line: field: problem';
 bad arguments (wrong sizes, NaN, unknown formulation, out-of-range parameters) raise
 ValueError with the C++ library's message. A step whose solver fails does not raise: see
 StepResult.status and Trajectory.completed. Reference: docs/python.md.
 
-Gradients: Linearizer(scene).linearize(q, u, mode, method) gives A = dq+/dq and
-B = dq+/du (exact implicit differentiation or log-barrier smoothing); BatchLinearizer
-evaluates many (q, u) pairs on threads, bitwise identical for any thread count, and gives
-randomized-smoothing (bundled first-order and zeroth-order) estimates.
+Gradients: Linearizer(scene).linearize(q, u, gradients, method) gives A = dq+/dq and
+B = dq+/du (method 'exact' implicit differentiation or 'log-barrier' smoothing);
+BatchLinearizer evaluates many (q, u) pairs on threads as stacked arrays, bitwise identical for
+any thread count, and gives randomized-smoothing (bundled first-order and zeroth-order)
+estimates. Names are spelled as on the command line: 'log-barrier', 'log-barrier-cone'.
 """
 
 from quasidyn._quasidyn import (  # noqa: F401  (the public API)
+    BatchLinearization,
     BatchLinearizer,
+    InverseKinematicsResult,
     Linearization,
     Linearizer,
     SmoothedLinearization,
@@ -38,28 +44,38 @@ from quasidyn._quasidyn import (  # noqa: F401  (the public API)
     contacts,
     forward_kinematics,
     integrate,
+    inverse_kinematics,
     load_scene,
     load_scene_from_string,
     load_trajectory,
     mass_matrix,
     rollout,
+    view,
 )
 from quasidyn._quasidyn import Plan, plan  # noqa: F401  (planning through contact)
 
 FORMULATIONS = ("qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa")
 """Every formulation name accepted by Stepper and rollout."""
 
+GRADIENTS = ("a_and_b", "b_only", "none")
+"""Every value of the gradients= argument (rollout, linearize, smooth_*)."""
+
+METHODS = ("exact", "log-barrier")
+"""Every value of the method= argument of the linearizers (the command line's names)."""
+
 __all__ = [
-    "BatchLinearizer", "Linearization", "Linearizer", "SmoothedLinearization",
-    "Contact", "ContactGeometry", "FORMULATIONS", "Scene", "SceneError", "StepResult", "Stepper",
-    "Trajectory", "TrajectoryStep", "contacts", "forward_kinematics", "integrate", "load_scene",
-    "load_scene_from_string", "load_trajectory", "mass_matrix", "rollout",
+    "BatchLinearization", "BatchLinearizer", "Linearization", "Linearizer",
+    "SmoothedLinearization", "Contact", "ContactGeometry", "FORMULATIONS", "GRADIENTS",
+    "InverseKinematicsResult", "METHODS", "Scene", "SceneError", "StepResult", "Stepper",
+    "Trajectory", "TrajectoryStep", "contacts", "forward_kinematics", "integrate",
+    "inverse_kinematics", "load_scene", "load_scene_from_string", "load_trajectory",
+    "mass_matrix", "rollout", "view",
 ]
 __all__ += ["Plan", "plan"]
 
 # Show the public package, not the compiled submodule, in reprs and tracebacks.
 for _cls in (Contact, ContactGeometry, Scene, SceneError, StepResult, Stepper, Trajectory,
              TrajectoryStep, Linearizer, BatchLinearizer, Linearization, SmoothedLinearization,
-             Plan):
+             BatchLinearization, InverseKinematicsResult, Plan):
     _cls.__module__ = __name__
 del _cls

@@ -4,16 +4,22 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
+#include <limits>
+#include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bindings.h"
 #include "quasidyn/contact/contact_model.h"
+#include "quasidyn/io/scene_edit.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/simulation/coordinate_names.h"
+#include "real_array.h"
 #include "scene_summary.h"
 
 namespace py = pybind11;
@@ -51,18 +57,23 @@ void RegisterSceneError(py::module_& m) {
 
 }  // namespace
 
-FormulationSettings ResolveSettings(const char* who, const std::shared_ptr<Scene>& scene,
-                                    const std::optional<std::string>& formulation,
-                                    std::optional<double> h, std::optional<double> kappa,
-                                    std::optional<double> object_mass_scale) {
-  if (!scene) throw py::value_error(std::string(who) + ": scene is None");
-  FormulationSettings settings = SettingsFromScene(*scene);
-  if (formulation) settings.type = ParseFormulation(*formulation);
-  if (h) settings.time_step = *h;
-  if (kappa) settings.kappa = *kappa;
-  if (object_mass_scale) settings.object_mass_scale = *object_mass_scale;
-  return settings;
+// slice(start, start + length) for indexing numpy arrays.
+py::object Slice(int start, int length) {
+  return py::module_::import("builtins").attr("slice")(start, start + length);
 }
+
+const ModelInstance& InstanceNamed(const Scene& s, const std::string& name, const char* who) {
+  const int index = s.InstanceIndex(name);
+  if (index < 0) {
+    std::string names;
+    for (const ModelInstance& i : s.instances) names += (names.empty() ? "" : ", ") + i.name;
+    throw py::value_error(std::string(who) + ": the scene has no instance '" + name + "' (" +
+                          names + ")");
+  }
+  return s.instances[index];
+}
+
+std::shared_ptr<Scene> Shared(Scene scene) { return std::make_shared<Scene>(std::move(scene)); }
 
 void BindScene(py::module_& m) {
   RegisterSceneError(m);
@@ -70,11 +81,16 @@ void BindScene(py::module_& m) {
   py::class_<Scene, std::shared_ptr<Scene>> scene(
       m, "Scene",
       "A loaded scene (docs/scene-format.md): bodies, joints, robots and objects, shapes and "
-      "simulation parameters. Immutable. q = [q_u; q_a]: objects first, then robots.");
-  scene.def_readonly("name", &Scene::name)
-      .def_readonly("source_file", &Scene::source_file, "The scene file; '' for inline scenes.")
+      "simulation parameters. Immutable: the with_* methods return an edited copy, checked as "
+      "the loader checks a file. q = [q_u; q_a]: objects first, then robots.");
+  scene.def_readonly("name", &Scene::name, "The scene's name.")
+      .def_readonly("source_file", &Scene::source_file,
+                    "The scene file it was loaded from; '' for scenes from text. Edited copies "
+                    "keep it (their shapes are the file's).")
       .def_readonly("planar", &Scene::planar, "True when bodies move in the world x-y plane.")
-      .def_property_readonly("dimension", [](const Scene& s) { return s.planar ? 2 : 3; })
+      .def_property_readonly(
+          "dimension", [](const Scene& s) { return s.planar ? 2 : 3; },
+          "2 for planar scenes, 3 otherwise.")
       .def_property_readonly(
           "gravity", [](const Scene& s) -> Eigen::Vector3d { return s.gravity; },
           "Gravity in world [m/s²], shape (3,).")
@@ -84,10 +100,12 @@ void BindScene(py::module_& m) {
       .def_readonly("friction_rays", &Scene::friction_rays, "n_d of the friction pyramid (3D).")
       .def_property_readonly(
           "formulation", [](const Scene& s) { return s.formulation.type; },
-          "The scene's formulation: qp | socp | log-barrier | log-barrier-cone | lcp.")
+          "The scene's formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa.")
       .def_property_readonly(
           "formulation_parameters", [](const Scene& s) { return s.formulation.parameters; },
-          "The scene's formulation parameters (kappa [1/(N·m)], object_mass_scale [-]).")
+          "The formulation parameters the scene gives (kappa [1/(N·m)], object_mass_scale [-], "
+          "unactuated_mass_scale [-]); those it leaves out take their defaults "
+          "(docs/scene-format.md).")
       .def_readonly("nq", &Scene::nq, "Size of q.")
       .def_readonly("nv", &Scene::nv, "Size of v.")
       .def_readonly("nq_u", &Scene::nq_u, "Size of the objects' (un-actuated) block q_u.")
@@ -101,30 +119,80 @@ void BindScene(py::module_& m) {
       .def_property_readonly(
           "instance_names", [](const Scene& s) { return Names(s.instances); },
           "Model instances, objects first then robots.")
-      .def_property_readonly("robot_names",
-                             [](const Scene& s) {
-                               std::vector<std::string> names;
-                               for (const ModelInstance& i : s.instances)
-                                 if (i.actuated) names.push_back(i.name);
-                               return names;
-                             })
-      .def_property_readonly("object_names",
-                             [](const Scene& s) {
-                               std::vector<std::string> names;
-                               for (const ModelInstance& i : s.instances)
-                                 if (!i.actuated) names.push_back(i.name);
-                               return names;
-                             })
+      .def_property_readonly(
+          "robot_names",
+          [](const Scene& s) {
+            std::vector<std::string> names;
+            for (const ModelInstance& i : s.instances)
+              if (i.actuated) names.push_back(i.name);
+            return names;
+          },
+          "The robots (actuated instances), in q order.")
+      .def_property_readonly(
+          "object_names",
+          [](const Scene& s) {
+            std::vector<std::string> names;
+            for (const ModelInstance& i : s.instances)
+              if (!i.actuated) names.push_back(i.name);
+            return names;
+          },
+          "The objects (un-actuated instances), in q order.")
       .def_property_readonly(
           "body_names", [](const Scene& s) { return Names(s.bodies); },
           "Bodies; body_names[0] is 'world'.")
-      .def_property_readonly("joint_names", [](const Scene& s) { return Names(s.joints); })
-      .def_property_readonly("shape_names", [](const Scene& s) { return Names(s.geometries); })
+      .def_property_readonly(
+          "joint_names", [](const Scene& s) { return Names(s.joints); }, "Joints, in scene order.")
+      .def_property_readonly(
+          "shape_names", [](const Scene& s) { return Names(s.geometries); },
+          "Collision shapes ('<body>/<shape>'), the names with_friction takes.")
       .def_property_readonly(
           "coordinate_names", [](const Scene& s) { return CoordinateNames(s); },
-          "One name per entry of q, e.g. 'sphere/x' or 'x_left'.")
+          "One name per entry of q, e.g. 'sphere/root_joint/x' or 'gripper/x_left'.")
+      .def_property_readonly(
+          "q_u_slice", [](const Scene& s) { return Slice(0, s.nq_u); },
+          "slice of q holding the objects' coordinates: q[scene.q_u_slice] is q_u.")
+      .def_property_readonly(
+          "q_a_slice", [](const Scene& s) { return Slice(s.nq_u, s.nq_a); },
+          "slice of q holding the robots' coordinates: q[scene.q_a_slice] is q_a (the size "
+          "of u).")
+      .def_property_readonly(
+          "v_u_slice", [](const Scene& s) { return Slice(0, s.nv_u); },
+          "slice of v (and of StepResult.momentum_force's rows in v) holding the objects' "
+          "velocities.")
+      .def_property_readonly(
+          "v_a_slice", [](const Scene& s) { return Slice(s.nv_u, s.nv_a); },
+          "slice of v holding the robots' velocities.")
       .def(
-          "command_at", [](const Scene& s, double t) { return s.CommandAt(t); }, py::arg("t"),
+          "q_slice",
+          [](const Scene& s, const std::string& instance) {
+            const ModelInstance& i = InstanceNamed(s, instance, "Scene.q_slice");
+            return Slice(i.q_start, i.nq);
+          },
+          py::arg("instance"),
+          "slice of q holding one instance's coordinates (an object's or a robot's, by name): "
+          "q[scene.q_slice('sphere')]. Raises ValueError for an unknown name.")
+      .def(
+          "v_slice",
+          [](const Scene& s, const std::string& instance) {
+            const ModelInstance& i = InstanceNamed(s, instance, "Scene.v_slice");
+            return Slice(i.v_start, i.nv);
+          },
+          py::arg("instance"), "slice of v holding one instance's velocities (by name).")
+      .def(
+          "u_slice",
+          [](const Scene& s, const std::string& robot) {
+            const ModelInstance& i = InstanceNamed(s, robot, "Scene.u_slice");
+            if (!i.actuated) throw py::value_error("Scene.u_slice: '" + robot + "' is an object");
+            return Slice(i.q_start - s.nq_u, i.nq);
+          },
+          py::arg("robot"), "slice of u (= q_a) holding one robot's commanded positions.")
+      .def(
+          "command_at",
+          [](const Scene& s, double t) {
+            if (std::isnan(t)) throw py::value_error("Scene.command_at: t is not a number (nan)");
+            return s.CommandAt(t);
+          },
+          py::arg("t"),
           "The commanded robot positions q̄_a(t) (n_q,a,) [m, rad] at time t [s] of the "
           "scene's piecewise-linear schedule.")
       .def_property_readonly("schedule_end", &Scene::ScheduleEnd,
@@ -132,12 +200,87 @@ void BindScene(py::module_& m) {
       .def_property_readonly("actuated_stiffness", &Scene::ActuatedStiffness,
                              "K_a (n_v,a,): joint stiffnesses [N/m prismatic, N·m/rad revolute].")
       .def(
+          "with_q0",
+          [](const Scene& s, const RealVector& q0) {
+            return Shared(WithInitialConfiguration(s, q0.value, "Scene.with_q0"));
+          },
+          py::arg("q0"),
+          "A copy with the initial configuration q0 (n_q,) [m, rad]; quaternions must be unit "
+          "to 1e-6 (then normalised). Raises ValueError naming a wrong size, NaN or bad "
+          "quaternion.")
+      .def(
+          "with_commands",
+          [](const Scene& s, const std::string& robot, const std::vector<double>& times,
+             const RealMatrix& positions) {
+            const char* who = "Scene.with_commands";
+            if (positions.value.rows() != static_cast<Eigen::Index>(times.size()))
+              throw py::value_error(std::string(who) + ": positions has " +
+                                    std::to_string(positions.value.rows()) + " rows but times " +
+                                    std::to_string(times.size()) + " knots: one row per knot");
+            std::vector<Eigen::VectorXd> rows;
+            for (Eigen::Index k = 0; k < positions.value.rows(); ++k)
+              rows.push_back(positions.value.row(k).transpose());
+            return Shared(WithCommands(s, robot, times, rows, who));
+          },
+          py::arg("robot"), py::arg("times"), py::arg("positions"),
+          "A copy whose robot `robot` follows the piecewise-linear schedule through the knots "
+          "(times[k] [s] strictly increasing, positions[k] the robot's commanded q [m, rad], "
+          "positions of shape (K, robot's n_q)); empty times: the robot holds q0.")
+      .def(
+          "with_stiffness",
+          [](const Scene& s, const std::string& robot, const RealVector& stiffness) {
+            return Shared(WithStiffness(s, robot, stiffness.value, "Scene.with_stiffness"));
+          },
+          py::arg("robot"), py::arg("stiffness"),
+          "A copy with the joint stiffnesses K of robot `robot` [N/m prismatic, N·m/rad "
+          "revolute] > 0: one value for all its actuated joints, or one per joint.")
+      .def(
+          "with_friction",
+          [](const Scene& s, const std::string& shape, double friction) {
+            return Shared(WithFriction(s, shape, friction, "Scene.with_friction"));
+          },
+          py::arg("shape"), py::arg("friction"),
+          "A copy where shape `shape` (a name of shape_names) has the friction coefficient μ "
+          "[-] >= 0 (combined with the other shape's by the scene's friction_combination).")
+      .def(
+          "with_formulation",
+          [](const Scene& s, std::optional<std::string> formulation, const py::kwargs& kwargs) {
+            std::map<std::string, double> parameters;
+            for (const auto& [key, value] : kwargs) {
+              const std::string name = py::str(key);
+              parameters[name] =
+                  value.is_none() ? std::numeric_limits<double>::quiet_NaN() : value.cast<double>();
+            }
+            return Shared(WithFormulation(s, formulation, parameters, "Scene.with_formulation"));
+          },
+          py::arg("formulation") = py::none(),
+          "with_formulation(formulation=None, **parameters): a copy with another formulation "
+          "(qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa) and/or parameters merged "
+          "over "
+          "the scene's: kappa [1/(N·m)] > 0, object_mass_scale [-] >= 0, "
+          "unactuated_mass_scale [-] >= 0 (the reference simulator's rule); a parameter set "
+          "to None is removed (its default applies). Unknown names raise ValueError.")
+      .def(
+          "with_time_step",
+          [](const Scene& s, double h) {
+            return Shared(WithTimeStep(s, h, "Scene.with_time_step"));
+          },
+          py::arg("h"), "A copy with the time step h [s] > 0.")
+      .def(
+          "with_contact_tolerance",
+          [](const Scene& s, double contact_tolerance) {
+            return Shared(
+                WithContactTolerance(s, contact_tolerance, "Scene.with_contact_tolerance"));
+          },
+          py::arg("contact_tolerance"),
+          "A copy with the contact tolerance ε [m] >= 0 (contacts with φ <= ε are kept).")
+      .def(
           "summary",
           [](const Scene& s) {
             const ContactModel model(BorrowScene(s));
             ContactData data = model.CreateData();
             if (!model.Compute(s.q0, &data))
-              throw std::runtime_error("summary: the contact query at q0 failed: " +
+              throw std::runtime_error("Scene.summary: the contact query at q0 failed: " +
                                        data.failure_message());
             const std::string text = cli::SceneSummaryJson(s, data.contacts()).dump();
             return py::module_::import("json").attr("loads")(text);

@@ -41,12 +41,6 @@ class PyStepper {
   std::mutex mutex_;
 };
 
-// A step's result with its contacts named after the scene's shapes and bodies.
-struct PyStepResult {
-  StepResult result;
-  std::vector<ContactRecord> contacts;
-};
-
 constexpr auto kView = py::return_value_policy::reference_internal;
 
 }  // namespace
@@ -54,12 +48,15 @@ constexpr auto kView = py::return_value_policy::reference_internal;
 void BindStep(py::module_& m) {
   py::class_<ContactRecord>(
       m, "Contact",
-      "One contact of a step: shape_b (on body_b) pushes shape_a (on body_a) with the force "
-      "normal_force·normal + friction_force, averaged over the step (impulse / h).")
-      .def_readonly("shape_a", &ContactRecord::shape_a)
-      .def_readonly("shape_b", &ContactRecord::shape_b)
-      .def_readonly("body_a", &ContactRecord::body_a)
-      .def_readonly("body_b", &ContactRecord::body_b)
+      "One contact of a step: shape_b (on body_b) pushes shape_a (on body_a) with the impulse "
+      "normal_impulse·normal + friction_impulse over the step [N·s], i.e. the force "
+      "normal_force·normal + friction_force = impulse / h [N]. The force on shape_b is its "
+      "opposite. Under the quasi-dynamic model these forces also reset the objects' momentum "
+      "every step (StepResult.momentum_force; docs/formulations.md, 'What the forces are').")
+      .def_readonly("shape_a", &ContactRecord::shape_a, "The shape pushed (scene name).")
+      .def_readonly("shape_b", &ContactRecord::shape_b, "The shape pushing (scene name).")
+      .def_readonly("body_a", &ContactRecord::body_a, "The body of shape_a ('world' if fixed).")
+      .def_readonly("body_b", &ContactRecord::body_b, "The body of shape_b ('world' if fixed).")
       .def_property_readonly(
           "point", [](const ContactRecord& c) -> const Eigen::Vector3d& { return c.point; }, kView,
           "Witness point on shape_b at the start of the step, world (3,) [m].")
@@ -75,6 +72,18 @@ void BindStep(py::module_& m) {
           "friction_force",
           [](const ContactRecord& c) -> const Eigen::Vector3d& { return c.friction_force; }, kView,
           "Tangential friction force on shape_a, world (3,) [N].")
+      .def_readonly("normal_impulse", &ContactRecord::normal_impulse,
+                    "λ_n = h·normal_force >= 0 [N·s]: the solver's normal impulse over the step.")
+      .def_property_readonly(
+          "friction_impulse",
+          [](const ContactRecord& c) -> const Eigen::Vector3d& { return c.friction_impulse; },
+          kView, "h·friction_force, world (3,) [N·s].")
+      .def_property_readonly(
+          "force",
+          [](const ContactRecord& c) -> Eigen::Vector3d {
+            return c.normal_force * c.normal + c.friction_force;
+          },
+          "The total force on shape_a, normal_force·normal + friction_force, world (3,) [N].")
       .def("__repr__", [](const ContactRecord& c) {
         return "<quasidyn.Contact " + c.shape_a + " / " + c.shape_b +
                " phi_start=" + std::to_string(c.phi_start) +
@@ -106,13 +115,28 @@ void BindStep(py::module_& m) {
       .def_property_readonly(
           "solve_time", [](const PyStepResult& r) { return r.result.solver.solve_time_seconds; },
           "Wall-clock time of the solve [s].")
-      .def_property_readonly("primal_residual",
-                             [](const PyStepResult& r) { return r.result.solver.primal_residual; })
-      .def_property_readonly("dual_residual",
-                             [](const PyStepResult& r) { return r.result.solver.dual_residual; })
+      .def_property_readonly(
+          "primal_residual", [](const PyStepResult& r) { return r.result.solver.primal_residual; },
+          "The solver's ∞-norm primal residual at its answer (constraint units).")
+      .def_property_readonly(
+          "dual_residual", [](const PyStepResult& r) { return r.result.solver.dual_residual; },
+          "The solver's ∞-norm dual residual (cost-gradient units).")
       .def_property_readonly(
           "complementarity_gap",
-          [](const PyStepResult& r) { return r.result.solver.complementarity_gap; })
+          [](const PyStepResult& r) { return r.result.solver.complementarity_gap; },
+          "sᵀz of the interior-point solvers, Σ|w_i z_i| of the LCP, λ²/2 of the barrier.")
+      .def_property_readonly(
+          "polished", [](const PyStepResult& r) { return r.result.solver.polished; },
+          "qp, socp: True when the active-set polish replaced the interior-point answer (exact "
+          "zeros on open contacts; docs/formulations.md, 'Polishing').")
+      .def_property_readonly(
+          "momentum_force",
+          [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.momentum_force; },
+          kView,
+          "What the objects' momentum term ½ s vᵀ M_u v contributes: s·M_u·v_u/h (n_v,u,) "
+          "[N, N·m] (rows as v_u: scene.v_u_slice). The contacts' generalized force on the "
+          "objects equals this minus gravity, so a pushed object's contact forces exceed "
+          "Coulomb friction by it; 0 for object_mass_scale = 0.")
       .def("__repr__", [](const PyStepResult& r) {
         return "<quasidyn.StepResult " + std::string(ToString(r.result.status)) + ", " +
                std::to_string(r.contacts.size()) + " contacts>";
@@ -138,10 +162,12 @@ void BindStep(py::module_& m) {
            "on an unknown formulation or a value out of range.")
       .def_property_readonly(
           "scene",
-          [](const PyStepper& s) { return std::const_pointer_cast<Scene>(s.model().scene_ptr()); })
+          [](const PyStepper& s) { return std::const_pointer_cast<Scene>(s.model().scene_ptr()); },
+          "The scene it steps.")
       .def_property_readonly(
           "formulation",
-          [](const PyStepper& s) { return FormulationName(s.model().settings().type); })
+          [](const PyStepper& s) { return FormulationName(s.model().settings().type); },
+          "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa.")
       .def_property_readonly(
           "h", [](const PyStepper& s) { return s.model().settings().time_step; }, "Time step [s].")
       .def_property_readonly(
@@ -154,6 +180,8 @@ void BindStep(py::module_& m) {
       .def(
           "step",
           [](PyStepper& s, const RealVector& q, const RealVector& u) {
+            CheckConfiguration("Stepper.step", s.model().scene(), q.value);
+            CheckCommand("Stepper.step", s.model().scene(), u.value);
             PyStepResult out;
             {
               py::gil_scoped_release release;

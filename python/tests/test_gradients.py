@@ -20,11 +20,11 @@ def test_shapes_in_every_mode(gripper):
     full = linearizer.linearize(Q_SQUEEZE, U_SQUEEZE)  # defaults: a_and_b, exact
     assert full.ok, full.message
     assert full.q_next.shape == (nq,) and full.A.shape == (nq, nq) and full.B.shape == (nq, nqa)
-    b_only = linearizer.linearize(Q_SQUEEZE, U_SQUEEZE, mode="b_only")
+    b_only = linearizer.linearize(Q_SQUEEZE, U_SQUEEZE, gradients="b_only")
     assert b_only.A.shape == (0, 0) and b_only.B.shape == (nq, nqa)
-    none = linearizer.linearize(Q_SQUEEZE, U_SQUEEZE, mode="none")
+    none = linearizer.linearize(Q_SQUEEZE, U_SQUEEZE, gradients="none")
     assert none.A.shape == (0, 0) and none.B.shape == (0, 0)
-    barrier = linearizer.linearize(Q_SQUEEZE, U_SQUEEZE, method="log_barrier")
+    barrier = linearizer.linearize(Q_SQUEEZE, U_SQUEEZE, method="log-barrier")
     assert barrier.ok and barrier.B.shape == (nq, nqa)
     # Every mode solves the same step.
     np.testing.assert_array_equal(b_only.q_next, full.q_next)
@@ -49,7 +49,7 @@ def test_b_matches_a_central_difference_of_step(gripper):
     its noise is the solver's accuracy (tolerance 1e-9, quasi_dynamic_qp.h) divided by
     δ = 1e-4: 1e-5, the tolerance used."""
     q, u = scheduled_state(gripper, 15)
-    result = qd.Linearizer(gripper).linearize(q, u, mode="b_only")
+    result = qd.Linearizer(gripper).linearize(q, u, gradients="b_only")
     assert result.ok, result.message
     stepper = quasidyn.Stepper(gripper, formulation="qp")
     delta = 1e-4
@@ -63,22 +63,27 @@ def test_b_matches_a_central_difference_of_step(gripper):
     assert np.abs(result.B[:3, :]).max() > 0.01 and np.abs(result.B[3:, :]).max() > 0.1
 
 
-def test_errors_are_python_exceptions_with_the_cpp_message(gripper):
+def test_errors_name_the_python_function_and_argument(gripper):
     linearizer = qd.Linearizer(gripper)
-    with pytest.raises(ValueError, match="gradient mode 'magic'"):
-        linearizer.linearize(Q_SQUEEZE, U_SQUEEZE, mode="magic")
-    with pytest.raises(ValueError, match="gradient method 'fd'"):
+    with pytest.raises(ValueError, match="Linearizer.linearize: gradients must be .* 'magic'"):
+        linearizer.linearize(Q_SQUEEZE, U_SQUEEZE, gradients="magic")
+    with pytest.raises(ValueError, match="Linearizer.linearize: method must be .* 'fd'"):
         linearizer.linearize(Q_SQUEEZE, U_SQUEEZE, method="fd")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^Linearizer.linearize: q has size 4, expected n_q = 6"):
         linearizer.linearize(Q_SQUEEZE[:4], U_SQUEEZE)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^Linearizer.linearize: u\[1\] is not finite"):
         linearizer.linearize(Q_SQUEEZE, np.array([0.1, np.nan, 0.1]))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^Linearizer: h must be finite and > 0"):
         qd.Linearizer(gripper, h=-1.0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^BatchLinearizer: threads must be >= 1"):
         qd.BatchLinearizer(gripper, threads=0)
     with pytest.raises(ValueError, match="rows"):
         qd.BatchLinearizer(gripper).linearize(np.zeros((2, 6)), np.zeros((3, 3)))
+    with pytest.raises(ValueError, match=r"^BatchLinearizer.linearize: Q\[0\] has size 5"):
+        qd.BatchLinearizer(gripper).linearize(np.zeros((2, 5)), np.zeros((2, 3)))
+    # The old spelling of the method is not accepted: one spelling, the command line's.
+    with pytest.raises(ValueError, match="'log_barrier'"):
+        linearizer.linearize(Q_SQUEEZE, U_SQUEEZE, method="log_barrier")
 
 
 def batch_points():
@@ -106,7 +111,7 @@ def test_batch_is_identical_for_one_and_two_threads_and_to_single_calls(gripper)
 @pytest.mark.parametrize("estimator", ["smooth_first_order", "smooth_zeroth_order"])
 def test_randomized_gradients_repeat_for_equal_seeds(gripper, estimator):
     batch = qd.BatchLinearizer(gripper, threads=2)
-    kwargs = dict(mode="b_only", samples=20, u_std=0.002)
+    kwargs = dict(gradients="b_only", samples=20, u_std=0.002)
     a = getattr(batch, estimator)(Q_SQUEEZE, U_SQUEEZE, seed=7, **kwargs)
     b = getattr(batch, estimator)(Q_SQUEEZE, U_SQUEEZE, seed=7, **kwargs)
     c = getattr(batch, estimator)(Q_SQUEEZE, U_SQUEEZE, seed=8, **kwargs)

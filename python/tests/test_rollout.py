@@ -74,7 +74,7 @@ def test_the_fingers_squeeze_with_k_times_the_commanded_penetration(gripper_roll
 
 def test_save_and_load_round_trip_bit_for_bit(tmp_path, gripper_rollout):
     path = str(tmp_path / "traj.json")
-    gripper_rollout.save_json(path, indent=2)
+    gripper_rollout.save(path, indent=2)
     back = quasidyn.load_trajectory(path)
     np.testing.assert_array_equal(back.q, gripper_rollout.q)
     np.testing.assert_array_equal(back.times, gripper_rollout.times)
@@ -88,7 +88,7 @@ def test_save_json_into_a_missing_folder_names_the_path_and_the_reason(tmp_path,
                                                                        gripper_rollout):
     path = tmp_path / "missing" / "traj.json"
     with pytest.raises(RuntimeError) as error:
-        gripper_rollout.save_json(str(path))
+        gripper_rollout.save(str(path))
     assert str(path) in str(error.value)
     assert os.strerror(errno.ENOENT) in str(error.value)
     assert not (tmp_path / "missing").exists()
@@ -104,7 +104,7 @@ def test_a_save_json_that_fails_midway_keeps_the_previous_file(tmp_path, gripper
     resource.setrlimit(resource.RLIMIT_FSIZE, (1024, hard))
     try:
         with pytest.raises(RuntimeError, match="traj.json"):
-            gripper_rollout.save_json(str(path))
+            gripper_rollout.save(str(path))
     finally:
         resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
         signal.signal(signal.SIGXFSZ, previous_handler)
@@ -114,7 +114,7 @@ def test_a_save_json_that_fails_midway_keeps_the_previous_file(tmp_path, gripper
 
 def test_save_json_refuses_an_empty_path(gripper_rollout):
     with pytest.raises(ValueError, match="empty"):
-        gripper_rollout.save_json("")
+        gripper_rollout.save("")
 
 
 def test_loading_a_missing_trajectory_names_the_path(tmp_path):
@@ -136,7 +136,7 @@ def test_steps_and_duration_choose_the_step_count(gripper):
     assert len(quasidyn.rollout(gripper, duration=0.05, h=0.02)) == 3  # ⌈0.05 / 0.02⌉
     with pytest.raises(ValueError, match="not both"):
         quasidyn.rollout(gripper, steps=3, duration=0.1)
-    with pytest.raises(ValueError, match="step count must be >= 0 \\(got -1\\)"):
+    with pytest.raises(ValueError, match="rollout: steps must be >= 0 \\(got -1\\)"):
         quasidyn.rollout(gripper, steps=-1)
     with pytest.raises(ValueError, match="duration must be finite"):
         quasidyn.rollout(gripper, duration=float("nan"))

@@ -123,11 +123,11 @@ def test_a_bad_command_raises_the_library_message(gripper):
 
 
 def test_bad_settings_raise_the_library_message(gripper):
-    with pytest.raises(ValueError, match="unknown formulation 'pq'"):
+    with pytest.raises(ValueError, match="^Stepper: unknown formulation 'pq'"):
         quasidyn.Stepper(gripper, formulation="pq")
-    with pytest.raises(ValueError, match="time step h must be finite and > 0"):
+    with pytest.raises(ValueError, match="^Stepper: h must be finite and > 0"):
         quasidyn.Stepper(gripper, h=-0.01)
-    with pytest.raises(ValueError, match="kappa must be finite and > 0"):
+    with pytest.raises(ValueError, match="^Stepper: kappa must be finite and > 0"):
         quasidyn.Stepper(gripper, kappa=float("nan"))
-    with pytest.raises(ValueError, match="object_mass_scale must be finite and >= 0"):
+    with pytest.raises(ValueError, match="^Stepper: object_mass_scale must be finite and >= 0"):
         quasidyn.Stepper(gripper, object_mass_scale=-1.0)

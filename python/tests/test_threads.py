@@ -66,5 +66,5 @@ def test_a_shared_linearizer_gives_each_thread_the_single_thread_gradients(gripp
 def test_a_shared_batch_smooths_the_same_in_every_thread(gripper):
     assert_every_thread_matches(
         lambda: qd.BatchLinearizer(gripper, threads=2),
-        lambda s, i: s.smooth_first_order(Q_SQUEEZE, U_SQUEEZE, mode="b_only", samples=10,
+        lambda s, i: s.smooth_first_order(Q_SQUEEZE, U_SQUEEZE, gradients="b_only", samples=10,
                                           u_std=0.002, seed=i).B.copy())

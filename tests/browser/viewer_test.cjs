@@ -1,7 +1,9 @@
 // Opens a quasidyn viewer page in Debian's headless Chromium (driven by playwright-core) and
 // checks: no console error or page error, no network request, a canvas that is not blank
-// (pixel variance) and bodies that move between two times (pixel difference). Saves both
-// screenshots. Usage: node viewer_test.cjs PAGE.html ARTIFACT_DIR [LATER_TIME_S]
+// (pixel variance) and bodies that move between two times (pixel difference); the page opens
+// with step 1's contacts and status; force arrows show the force on the object; hovering a
+// contact point shows its force; #t= opens at a time; without WebGL a readable message.
+// Saves the screenshots. (The pushing checks assume planar_pushing, as run.sh writes it.) Usage: node viewer_test.cjs PAGE.html ARTIFACT_DIR [LATER_TIME_S]
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -105,11 +107,89 @@ async function canvasPixels(page) {
     const noise = again.luminance.filter((v, i) => Math.abs(v - second.luminance[i]) > 8).length;
     check(noise === 0, `re-rendering the same time changes no pixel (${noise} changed)`);
 
+    // Frame 0 shows step 1's contacts (the box on the table) and its status (issue 13: it
+    // showed "solver status initial" and no contact).
+    const opening = await page.evaluate(() => {
+      window.quasidynViewer.seek(0);
+      return { contacts: window.quasidynViewer.contacts.length,
+        info: document.getElementById('qd-info').innerText };
+    });
+    check(opening.contacts > 0 && !/initial/.test(opening.info) && /solved/.test(opening.info),
+      `t = 0 shows step 1's ${opening.contacts} contact(s) and its status`);
+
+    // One convention: every arrow is the force on the object. While the pusher pushes the box
+    // to the right (+x), the pusher–box arrow points +x (on the robot it would point -x), and
+    // no arrow points -x (table friction on the sliding box is only a fraction of it).
+    const push = await page.evaluate(() => {
+      window.quasidynViewer.seek(0.5);
+      return { contacts: window.quasidynViewer.contacts,
+        arrows: window.quasidynViewer.arrowDirections() };
+    });
+    const pusher = push.contacts.findIndex((c) => c.on === 'box' && /^pusher/.test(c.by));
+    check(pusher >= 0, `t = 0.5 s: a pusher–box contact (${push.contacts.length} contacts)`);
+    check(push.arrows.some((d) => d[0] > 0.9) && !push.arrows.some((d) => d[0] < -0.9),
+      `arrows show the force on the object (x of the directions: ${push.arrows.map((d) => d[0].toFixed(2)).join(', ')})`);
+
+    // Hovering the pusher–box contact shows its force; moving away hides it.
+    if (pusher >= 0) {
+      const [x, y] = await page.evaluate((i) => window.quasidynViewer.contactScreenPoint(i), pusher);
+      await page.mouse.move(x, y);
+      const readout = await page.evaluate(() => {
+        const box = document.getElementById('qd-contact');
+        return { text: box.innerText, shown: getComputedStyle(box).display !== 'none' };
+      });
+      check(readout.shown && /force on box from pusher/.test(readout.text) && /\|F\| = [0-9.]+ N/.test(readout.text),
+        `hovering the contact shows its force: ${JSON.stringify(readout.text)}`);
+      await page.screenshot({ path: path.join(artifact_dir, 'viewer_readout.png') });
+      await page.mouse.move(5, 5);
+      const hidden = await page.evaluate(() =>
+        getComputedStyle(document.getElementById('qd-contact')).display === 'none');
+      check(hidden, 'the readout hides when the pointer leaves the contact');
+    }
+
     // The toggles hide the contact layer without errors.
     await page.click('#qd-points');
     await page.click('#qd-forces');
     await page.click('#qd-play');
     await page.waitForTimeout(200);
+
+    // #t= in the address opens the page at that time, and changing it seeks.
+    const url = 'file://' + path.resolve(page_path);
+    const seeking = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    seeking.on('pageerror', (error) => console_errors.push(`page error (#t=): ${error.message}`));
+    await seeking.goto(url + '#t=0.45');
+    await seeking.waitForFunction(() => window.quasidynViewer && window.quasidynViewer.ready,
+      null, { timeout: 30000 });
+    const opened = await seeking.evaluate(() => ({ t: window.quasidynViewer.time,
+      frame: window.quasidynViewer.frame, playing: window.quasidynViewer.playing }));
+    check(Math.abs(opened.t - 0.45) < 1e-9 && opened.frame > 0 && !opened.playing,
+      `#t=0.45 opens paused at t = ${opened.t} s (frame ${opened.frame})`);
+    await seeking.evaluate(() => { window.location.hash = '#t=0.2'; });
+    await seeking.waitForFunction(() => Math.abs(window.quasidynViewer.time - 0.2) < 1e-9,
+      null, { timeout: 5000 }).catch(() => {});
+    const moved = await seeking.evaluate(() => window.quasidynViewer.time);
+    check(Math.abs(moved - 0.2) < 1e-9, `changing the address to #t=0.2 seeks (t = ${moved} s)`);
+    await seeking.close();
+
+    // Without WebGL: a readable message, no stack trace, no page error.
+    const plain = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    const plain_errors = [];
+    plain.on('pageerror', (error) => plain_errors.push(error.message));
+    await plain.addInitScript(() => {
+      const original = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+        return /webgl/i.test(type) ? null : original.call(this, type, ...rest);
+      };
+    });
+    await plain.goto(url);
+    const message = await plain.waitForSelector('#qd-error', { timeout: 30000 })
+      .then((box) => box.innerText()).catch(() => '');
+    await plain.screenshot({ path: path.join(artifact_dir, 'viewer_no_webgl.png') });
+    check(/needs WebGL/.test(message) && !/\bat .*\.(js|html):\d+/.test(message) &&
+      plain_errors.length === 0,
+      `without WebGL: a readable message (${JSON.stringify(message.slice(0, 60))}…), ` +
+      `${plain_errors.length} page error(s)`);
+    await plain.close();
 
     check(console_errors.length === 0,
       `no console errors${console_errors.length ? ': ' + console_errors.join(' | ') : ''}`);

@@ -2,7 +2,7 @@
 # `quasidyn linearize` as a user meets it: the text output names the coordinates and the
 # mode; the JSON object (docs/gradients.md, "Command line") has the documented fields and
 # sizes; its q_next is the trajectory's q at the same step (the QP step of `simulate`) and
-# its B has the closed-form robot block of a free robot; --mode randomized with equal seeds
+# its B has the closed-form robot block of a free robot; --method randomized with equal seeds
 # prints identical results (also on 1 vs 2 threads) and different seeds different ones; bad
 # input exits with 2 and a message naming the problem.
 set -uo pipefail
@@ -66,8 +66,8 @@ PY
 # planar_pushing at step 1: the pusher is 0.08 m from the box, the box rests on the table.
 # The robot is free: q_a⁺ = u, so B's robot block is the identity and its object rows are 0
 # (linearize_test.cc derives the same closed form).
-"$qd" linearize $p --step 1 --mode log-barrier --json > "$tmp/barrier.json" \
-  || fail "--mode log-barrier"
+"$qd" linearize $p --step 1 --method log-barrier --json > "$tmp/barrier.json" \
+  || fail "--method log-barrier"
 check_json "$tmp/barrier.json" log-barrier || fail "bad JSON (log-barrier)"
 "$qd" linearize $p --step 1 --json > "$tmp/push.json" || fail "planar_pushing"
 python3 - "$tmp/push.json" <<'PY' || fail "free robot: B is not [0; I]"
@@ -84,7 +84,7 @@ python3 -c "import json,sys; d=json.load(open('$tmp/barrier.json')); assert 'qp'
   || fail "log-barrier gradients after a qp rollout carry no note"
 
 # Randomized: equal seeds → identical output, on 1 and 2 threads; another seed → different.
-r="--mode randomized --samples 16 --std 0.003 --json"
+r="--method randomized --samples 16 --std 0.003 --json"
 "$qd" linearize $g --step 7 $r --seed 5 > "$tmp/r1.json" || fail "randomized"
 check_json "$tmp/r1.json" randomized || fail "bad JSON (randomized)"
 "$qd" linearize $g --step 7 $r --seed 5 --threads 2 > "$tmp/r2.json" || fail "randomized, 2 threads"
@@ -111,7 +111,7 @@ PY
 "$qd" linearize $g --step 7 $r --seed 5 --estimator zeroth-order --std-q 0.001 > "$tmp/z.json" \
   || fail "zeroth-order"
 check_json "$tmp/z.json" randomized || fail "bad JSON (zeroth-order)"
-"$qd" linearize $g --step 7 --mode randomized --samples 8 > "$tmp/rt.txt" \
+"$qd" linearize $g --step 7 --method randomized --samples 8 > "$tmp/rt.txt" \
   || fail "randomized text"
 grep -q "samples (8 used, 0 failed)" "$tmp/rt.txt" || fail "randomized text lacks the sample count"
 
@@ -124,14 +124,14 @@ expect_error() {  # $1 = text the error must contain; the rest = arguments
   grep -qi -- "$want" "$tmp/err.txt" || fail "error for '$*' does not mention '$want': $(cat "$tmp/err.txt")"
 }
 expect_error "--step" $g --step 0
-expect_error "--mode" $g --mode magic
-expect_error "--samples" $g --mode randomized --samples 0
-expect_error "--std" $g --mode randomized --std -1
-expect_error "--std" $g --mode randomized --std nan
-expect_error "--threads" $g --mode randomized --threads 0
-expect_error "--estimator" $g --mode randomized --estimator third-order
-expect_error "only to --mode randomized" $g --samples 10
-expect_error "only to --mode randomized" $g --mode exact --seed 3
+expect_error "--method" $g --method magic
+expect_error "--samples" $g --method randomized --samples 0
+expect_error "--std" $g --method randomized --std -1
+expect_error "--std" $g --method randomized --std nan
+expect_error "--threads" $g --method randomized --threads 0
+expect_error "--estimator" $g --method randomized --estimator third-order
+expect_error "only to --method randomized" $g --samples 10
+expect_error "only to --method randomized" $g --method exact --seed 3
 expect_error "--kappa" $g --kappa 0
 expect_error "formulation" $g --formulation magic
 expect_error "does/not/exist.yaml" does/not/exist.yaml
@@ -161,7 +161,28 @@ PY
 check_json "$tmp/hp60.json" exact || fail "bad JSON (halm-posa in contact)"
 "$qd" linearize $d --step 60 > "$tmp/hp60.txt" || fail "linearize halm-posa (text)"
 grep -q "u (commanded robot velocities)" "$tmp/hp60.txt" || fail "halm-posa text does not say u is a velocity"
-expect_error "log-barrier smoothing" $d --mode log-barrier
+expect_error "log-barrier smoothing" $d --method log-barrier
+
+# --step beyond the schedule (issue 13: --step 100000 on a 24-step schedule was accepted).
+expect_error "beyond the schedule's 24 steps" $g --step 100000
+expect_error "beyond the schedule's 24 steps" $g --step 25
+"$qd" linearize $g --step 24 > /dev/null || fail "--step 24, the schedule's last step"
+
+# --contact-tolerance: the linearised step keeps contacts further away. At step 1 the pusher
+# is 8 cm from the box, beyond eps = 0.02 m: every box row of B is 0 with the scene's eps and
+# not with 0.1 m (log-barrier method: the barrier acts at a distance).
+p8=examples/planar_pushing/scene.yaml
+for tol in "" "--contact-tolerance 0.1"; do
+  "$qd" linearize $p8 --step 1 --method log-barrier $tol --json > "$tmp/far.json" \
+    || fail "linearize $tol"
+  python3 - "$tmp/far.json" "$tol" <<'PY' || fail "B of the box with '$tol'"
+import json, sys
+d = json.load(open(sys.argv[1]))
+box = max(abs(x) for row in d["B"][:3] for x in row)
+assert (box > 1e-6) == (sys.argv[2] != ""), (sys.argv[2], box)
+PY
+done
+expect_error "contact_tolerance" $g --contact-tolerance -1
 
 # A failed step of the rollout: exit 3 and the reason.
 "$qd" linearize "$overlap" --step 3 > /dev/null 2> "$tmp/err.txt"

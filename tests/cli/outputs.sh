@@ -56,12 +56,17 @@ expect_refused 2 "--out" "--html" -- \
   simulate "$scene" --steps 1 --quiet --out "$tmp/y.json" --html "$tmp/./y.json"
 cmp -s "$tmp/y.json" "$tmp/y.saved" || fail "--out y --html ./y changed y"
 
-# Empty paths, a directory, a missing directory: refused before the run.
+# Empty paths, a directory, a folder that is a file: refused before the run.
 expect_refused 2 "--out" "empty" -- simulate "$scene" --steps 1 --quiet --out ""
 expect_refused 2 "--html" "empty" -- simulate "$scene" --steps 1 --quiet --html ""
 expect_refused 2 "--out" "directory" -- simulate "$scene" --steps 1 --quiet --out "$tmp/gripper"
-expect_refused 2 "--out" "$tmp/no-dir" -- simulate "$scene" --steps 1 --quiet --out "$tmp/no-dir/t.json"
+echo "a file" > "$tmp/plain"
+expect_refused 2 "--out" "is a file, not a folder" -- simulate "$scene" --steps 1 --quiet --out "$tmp/plain/t.json"
 unchanged "simulate with bad outputs"
+# A missing folder is created (issue 13).
+"$qd" simulate "$scene" --steps 1 --quiet --out "$tmp/new/dir/t.json" --html "$tmp/new/page/p.html" \
+  > /dev/null || fail "simulate into new folders"
+[ -s "$tmp/new/dir/t.json" ] && [ -s "$tmp/new/page/p.html" ] || fail "new folders not created"
 
 # view: its trajectory, the scene and the scene's URDFs are inputs.
 expect_refused 2 "--out" "TRAJECTORY" -- view "$tmp/y.json" -o "$tmp/y.json"

@@ -73,12 +73,36 @@ check_trajectory "$tmp/a.json" 5 0.01 || fail "--steps 5 does not give 5 steps"
   || fail "--duration 0.1 --h 0.005"
 check_trajectory "$tmp/b.json" 20 0.005 || fail "--duration 0.1 --h 0.005 is not 20 steps"
 
-# The progress bar: one line on stderr ending with a newline, at most 20 redraws.
-"$qd" simulate $g --steps 50 > /dev/null 2> "$tmp/bar.txt" || fail "simulate with progress bar"
+# The progress bar, on a terminal only (script(1) gives the run one): one line ending with a
+# newline, at most 20 redraws. Into a file: nothing (issue 13: 1.5 kB of frames in a log).
+"$qd" simulate $g --steps 50 > /dev/null 2> "$tmp/log.txt" || fail "simulate into a log file"
+[ -s "$tmp/log.txt" ] && fail "a log file got the progress bar: $(od -c "$tmp/log.txt" | head -3)"
+script -qefc "'$qd' simulate $g --steps 50 > /dev/null" /dev/null > "$tmp/bar.txt" \
+  || fail "simulate with progress bar on a terminal"
+tr -d '\n' < "$tmp/bar.txt" | sed 's/\r$//' > "$tmp/bar1.txt" && printf '\n' >> "$tmp/bar1.txt"
+mv "$tmp/bar1.txt" "$tmp/bar.txt"
 redraws=$(tr -cd '\r' < "$tmp/bar.txt" | wc -c)
 [ "$redraws" -ge 1 ] && [ "$redraws" -le 20 ] || fail "progress bar redrew $redraws times"
 [ "$(wc -l < "$tmp/bar.txt")" -eq 1 ] || fail "progress bar is not one line ending in a newline"
 grep -q "50/50 steps" "$tmp/bar.txt" || fail "progress bar does not reach 50/50"
+
+# --log-level debug: one line per step on any stderr; warning: nothing even on a terminal.
+"$qd" simulate $g --steps 5 --log-level debug > /dev/null 2> "$tmp/debug.txt" || fail "--log-level debug"
+[ "$(grep -c "step [0-9]* t = .* solved" "$tmp/debug.txt")" -eq 5 ] || fail "debug lines: $(cat "$tmp/debug.txt")"
+script -qefc "'$qd' simulate $g --steps 50 --log-level warning > /dev/null" /dev/null > "$tmp/quiet.txt"
+[ -s "$tmp/quiet.txt" ] && fail "--log-level warning drew a bar: $(od -c "$tmp/quiet.txt" | head -2)"
+
+# --every K keeps every K-th step and the last; the file says how many steps were simulated.
+"$qd" simulate $g --steps 10 --every 3 --quiet --out "$tmp/every.json" > /dev/null || fail "--every 3"
+python3 - "$tmp/every.json" <<'PY' || fail "--every 3 file"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [s["k"] for s in d["steps"]] == [3, 6, 9, 10], [s["k"] for s in d["steps"]]
+assert d["steps_done"] == d["steps_requested"] == 10
+PY
+expect_every_error() { "$qd" simulate $g --steps 2 --every 0 --quiet > /dev/null 2> "$tmp/err.txt" &&
+  fail "--every 0 accepted"; grep -q -- "--every" "$tmp/err.txt" || fail "--every 0: $(cat "$tmp/err.txt")"; }
+expect_every_error
 
 # Bad flags: non-zero exit and an error on stderr that names the problem.
 expect_error() {  # $1 = text the error must contain; the rest = arguments
@@ -98,7 +122,9 @@ expect_error "--duration" $g --duration -1
 expect_error "does/not/exist.yaml" does/not/exist.yaml
 expect_error "--bogus" $g --bogus
 expect_error "SCENE" --quiet
-expect_error "/nonexistent/dir/t.json" $g --steps 1 --quiet --out /nonexistent/dir/t.json
+# An output whose folder cannot be made, even by root: its "folder" is a regular file.
+echo "a regular file" > "$tmp/a_file"
+expect_error "$tmp/a_file/t.json" $g --steps 1 --quiet --out "$tmp/a_file/t.json"
 
 # A failed step: exit code 3, the reason on stderr, the steps done still written.
 "$qd" simulate "$overlap" --steps 3 --quiet --out "$tmp/fail.json" > "$tmp/out.txt" \

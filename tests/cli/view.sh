@@ -64,7 +64,28 @@ echo '{"format": "something-else"}' > "$work/other.json"
 expect_error 2 "$work/other.json" view "$work/other.json" -o "$work/x.html"
 expect_error 2 "n_q" view "$work/pushing.json" -o "$work/x.html" --scene examples/arm_cubes/scene.yaml
 expect_error 2 "no-such-scene.yaml" view "$work/pushing.json" -o "$work/x.html" --scene no-such-scene.yaml
-expect_error 2 "$work/no-dir/x.html" view "$work/pushing.json" -o "$work/no-dir/x.html"
+echo "not a folder" > "$work/file"
+expect_error 2 "is a file, not a folder" view "$work/pushing.json" -o "$work/file/x.html"
+# The page's folder is created (issue 13).
+"$quasidyn" view "$work/pushing.json" -o "$work/new/dir/x.html" > /dev/null &&
+  [[ -s "$work/new/dir/x.html" ]] && pass "view -o creates the page's folder" ||
+  fail "view -o into a new folder"
+rm -rf "$work/new"
+# The compact format: simulate --out x.npz, view x.npz gives the page of the JSON run.
+"$quasidyn" simulate examples/planar_pushing/scene.yaml --steps 20 --quiet \
+  --out "$work/pushing.npz" > /dev/null || fail "simulate --out .npz"
+"$quasidyn" view "$work/pushing.npz" -o "$work/from_npz.html" > /dev/null &&
+  cmp -s "$work/from_npz.html" "$work/via_view.html" && pass "view of the .npz equals the JSON's" ||
+  fail "view of the .npz differs"
+# The trajectory finds its scene from another working folder: the scene path is stored
+# relative to the trajectory file (issue 13: it was stored as typed).
+mkdir -p "$work/elsewhere"
+qd_absolute=$(realpath "$quasidyn")
+(cd "$work/elsewhere" && "$qd_absolute" view ../pushing.json -o page.html > /dev/null) &&
+  pass "view from another folder finds the scene" || fail "view from another folder"
+python3 -c "import json,sys; f=json.load(open(sys.argv[1]))['scene']['file']; assert not f.startswith('/') and f.endswith('planar_pushing/scene.yaml'), f" \
+  "$work/pushing.json" && pass "the scene path is stored relative to the trajectory" ||
+  fail "scene path not relative: $(grep -o '"file":"[^"]*"' "$work/pushing.json")"
 "$quasidyn" view "$work/pushing.json" > /dev/null 2>&1 && fail "view without -o succeeded" ||
   pass "view without -o is refused"
 [[ -e "$work/x.html" ]] && fail "a failed view left a page" || pass "failed views write no page"

@@ -15,8 +15,15 @@ rm -f "$out"/*.csv "$out"/*.svg
 "$2" "$out" > "$out/peg_in_hole.txt" || fail "peg_in_hole_figure: $(cat "$out/peg_in_hole.txt")"
 "$3" "$out" > "$out/pinch.txt" || fail "pinch_figure: $(cat "$out/pinch.txt")"
 "$1" > /dev/null 2> "$out/bad.txt" && fail "disk_pushing_figures ran without OUT_DIR"
-grep -q "usage" "$out/bad.txt" || fail "no usage message: $(cat "$out/bad.txt")"
+grep -q "OUT_DIR" "$out/bad.txt" || fail "no usage message: $(cat "$out/bad.txt")"
 rm -f "$out/bad.txt"
+# --help prints the usage, exits 0 and writes nothing (issue 13: it made a folder named --help).
+for program in "$1" "$2" "$3"; do
+  (cd "$out" && "$program" --help > help.txt) || fail "$(basename "$program") --help exited non-zero"
+  grep -q "OUT_DIR" "$out/help.txt" && [ ! -e "$out/--help" ] ||
+    fail "$(basename "$program") --help: $(cat "$out/help.txt")"
+done
+rm -f "$out/help.txt"
 
 python3 - "$out" <<'PY' || fail "figure outputs"
 import csv, math, sys

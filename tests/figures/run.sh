@@ -18,6 +18,15 @@ mkdir -p "$out" || fail "cannot create $out"
 rm -f "$out"/*.csv "$out"/*.png
 
 "$gripper_figures" "$out/gripper_figures.csv" || fail "gripper_figures exited non-zero"
+# --help prints the usage and writes nothing (issue 13: it wrote a CSV named --help); the
+# programs create their output folders.
+here=$(pwd)
+(cd "$out" && "$gripper_figures" --help > help.txt) || fail "gripper_figures --help exited non-zero"
+grep -q "Usage" "$out/help.txt" && [ ! -e "$out/--help" ] || fail "gripper_figures --help: $(cat "$out/help.txt")"
+"$timestep_study" --help | grep -q -- "--reference-h" || fail "timestep_study --help"
+"$gripper_figures" "$out/new/folder/g.csv" "$here/examples/planar_gripper/scene.yaml" 0.02 \
+  && [ -s "$out/new/folder/g.csv" ] || fail "gripper_figures into a new folder"
+rm -rf "$out/new" "$out/help.txt"
 "$timestep_study" --quick --out "$out" > "$out/timestep_study.txt" \
   || fail "timestep_study --quick exited non-zero: $(cat "$out/timestep_study.txt")"
 "$python" examples/planar_gripper/plot_gripper_figures.py \

@@ -1,7 +1,7 @@
 // Contact points (small spheres) and contact-force arrows of the shown step. The arrow of a
-// contact starts at its point and shows the force on shape A, normal_force·normal +
-// friction_force [N]; its length is |F| times `metersPerNewton`, so lengths compare across
-// contacts and frames.
+// contact starts at its point and shows the force on the object (contactForce: `force`, the
+// force on body `on` from body `by`, viewer_data.h); its length is |F| times
+// `metersPerNewton`, so lengths compare across contacts and frames.
 import * as THREE from 'three';
 
 const kPointColor = 0xff3b6b;
@@ -29,14 +29,13 @@ export class ContactLayer {
   // Shows `contacts` (viewer_data.h: frames.contacts[j]).
   show(contacts) {
     const force = new THREE.Vector3();
-    const normal = new THREE.Vector3();
     let arrowsUsed = 0;
     contacts.forEach((contact, i) => {
       const marker = this.marker(i);
       marker.visible = true;
       marker.position.fromArray(contact.point);
-      normal.fromArray(contact.normal);
-      force.fromArray(contact.friction_force).addScaledVector(normal, contact.normal_force);
+      marker.userData.contact = i;
+      force.fromArray(contactForce(contact));
       const magnitude = force.length();
       const length = magnitude * this.metersPerNewton;
       if (length > 1e-3 * this.pointRadius) {
@@ -50,6 +49,21 @@ export class ContactLayer {
     });
     for (let i = contacts.length; i < this.pointPool.length; ++i) this.pointPool[i].visible = false;
     for (let i = arrowsUsed; i < this.arrowPool.length; ++i) this.arrowPool[i].visible = false;
+  }
+
+  // The index (into the shown contacts) of the contact marker under `raycaster`, or -1.
+  pick(raycaster) {
+    if (!this.points.visible) return -1;
+    const visible = this.pointPool.filter((mesh) => mesh.visible);
+    const hits = raycaster.intersectObjects(visible, false);
+    return hits.length > 0 ? hits[0].object.userData.contact : -1;
+  }
+
+  // The visible arrows' directions (unit vectors, world frame), for scripts and tests.
+  arrowDirections() {
+    const direction = new THREE.Vector3();
+    return this.arrowPool.filter((arrow) => arrow.visible).map((arrow) =>
+      direction.set(0, 1, 0).applyQuaternion(arrow.quaternion).toArray());
   }
 
   marker(i) {
@@ -78,17 +92,41 @@ export class ContactLayer {
   }
 }
 
+// The force [N] (x, y, z) an arrow shows: `force` (on the object); pages written before it
+// existed give the force on shape A, normal_force·normal + friction_force.
+export function contactForce(contact) {
+  if (contact.force) return contact.force;
+  const [fx, fy, fz] = contact.friction_force;
+  const [nx, ny, nz] = contact.normal;
+  const fn = contact.normal_force;
+  return [fx + fn * nx, fy + fn * ny, fz + fn * nz];
+}
+
 // The largest contact force |F| [N] over all frames (0 when there is none).
 export function largestForce(frames) {
   let largest = 0;
   for (const contacts of frames.contacts) {
-    for (const c of contacts) {
-      const [fx, fy, fz] = c.friction_force;
-      const [nx, ny, nz] = c.normal;
-      const f = Math.hypot(fx + c.normal_force * nx, fy + c.normal_force * ny,
-        fz + c.normal_force * nz);
-      largest = Math.max(largest, f);
-    }
+    for (const c of contacts) largest = Math.max(largest, Math.hypot(...contactForce(c)));
   }
   return largest;
+}
+
+// One line per quantity of a contact, for the readout: who pushes whom, the force on the
+// object, its normal and friction parts, the gap at the step's start.
+export function describeContact(contact) {
+  const f = contactForce(contact);
+  const digits = (x) => {
+    const text = Number(x).toPrecision(4);
+    return /\.\d*$/.test(text) ? text.replace(/\.?0+$/, '') : text;  // 33.00 → 33, not 1000 → 1
+  };
+  const vector = (v) => `(${v.map(digits).join(', ')})`;
+  const friction = Math.hypot(...contact.friction_force);
+  const lines = [
+    contact.on ? `force on ${contact.on} from ${contact.by}` : `force on ${contact.a}`,
+    `F = ${vector(f)} N, |F| = ${digits(Math.hypot(...f))} N`,
+    `normal ${digits(contact.normal_force)} N, friction ${digits(friction)} N`,
+    `shapes ${contact.a} – ${contact.b}`,
+  ];
+  if (contact.phi !== undefined) lines.push(`gap at the step's start φ = ${digits(contact.phi)} m`);
+  return lines.join('\n');
 }

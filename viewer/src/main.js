@@ -4,7 +4,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
-import { ContactLayer, largestForce } from './contacts.js';
+import { ContactLayer, describeContact, largestForce } from './contacts.js';
 import { addMarkers } from './markers.js';
 import { Panel } from './panel.js';
 import { makeShapeObject, shapeExtent } from './shapes.js';
@@ -15,6 +15,23 @@ const kObjectColors = ['#e4572e', '#2e86de', '#f3a712', '#29b765', '#a06cd5', '#
 const kRobotColors = ['#b9c3d1', '#9aa7ba', '#d3dae4', '#8894a8'];
 const kWorldColor = '#6f7785';
 const kGroundColor = '#343a45';
+
+// True when the browser can give a WebGL context (three.js needs one to draw anything).
+function hasWebGL() {
+  try {
+    const canvas = document.createElement('canvas');
+    return Boolean(canvas.getContext('webgl2') || canvas.getContext('webgl'));
+  } catch (error) {
+    return false;
+  }
+}
+
+// The time [s] a page address asks for with #t=<seconds> (also #…&t=…), or null.
+function hashTime(hash) {
+  const match = /(?:^#|&)t=([-+0-9.eE]+)/.exec(hash || '');
+  const t = match ? Number(match[1]) : NaN;
+  return Number.isFinite(t) ? t : null;
+}
 
 function readData() {
   const element = document.getElementById('quasidyn-data');
@@ -82,6 +99,13 @@ class Viewer {
 
     window.addEventListener('resize', () => this.resize());
     window.addEventListener('keydown', (event) => this.onKey(event));
+    // The contact readout: hovering a contact point shows its force; a click pins it (until
+    // a click elsewhere), so that it stays while playing.
+    this.raycaster = new THREE.Raycaster();
+    this.pinned = -1;
+    this.hovered = -1;
+    this.renderer.domElement.addEventListener('pointermove', (event) => this.onPointer(event, false));
+    this.renderer.domElement.addEventListener('click', (event) => this.onPointer(event, true));
     this.seek(0);
     this.lastTick = performance.now();
     this.renderer.setAnimationLoop(() => this.tick());
@@ -221,8 +245,40 @@ class Viewer {
     this.applyPoses(this.frame);
     this.contacts.show(this.frames.contacts[this.frame]);
     this.panel.update(this.frames, this.frame, this.time, this.data.run.steps_requested);
+    if (this.panel.readout) this.showReadout();
     this.render();
     return this.frame;
+  }
+
+  // The index of the shown contact under the page point (x, y) [px], or -1.
+  contactAt(x, y) {
+    const pointer = new THREE.Vector2(2 * x / window.innerWidth - 1, 1 - 2 * y / window.innerHeight);
+    this.raycaster.setFromCamera(pointer, this.camera);
+    return this.contacts.pick(this.raycaster);
+  }
+
+  onPointer(event, click) {
+    const i = this.contactAt(event.clientX, event.clientY);
+    if (click) this.pinned = i;
+    this.hovered = i;
+    this.readoutAt = [event.clientX, event.clientY];
+    this.showReadout();
+  }
+
+  // The readout of the hovered (else the pinned) contact of the shown frame; none when the
+  // frame has no such contact.
+  showReadout() {
+    const contacts = this.frames.contacts[this.frame];
+    const i = this.hovered >= 0 ? this.hovered : this.pinned;
+    const [x, y] = this.readoutAt || [0, 0];
+    this.panel.showReadout(i >= 0 && i < contacts.length ? describeContact(contacts[i]) : '', x, y);
+  }
+
+  // The page point [px] of contact i of the shown frame, for scripts and tests.
+  contactScreenPoint(i) {
+    const p = new THREE.Vector3().fromArray(this.frames.contacts[this.frame][i].point);
+    p.project(this.camera);
+    return [(p.x + 1) * window.innerWidth / 2, (1 - p.y) * window.innerHeight / 2];
   }
 
   play() {
@@ -278,17 +334,41 @@ class Viewer {
   }
 }
 
-function showError(error) {
-  const box = document.createElement('pre');
-  box.style.cssText = 'color:#ff8080;font:14px monospace;padding:16px;white-space:pre-wrap';
-  box.textContent = String(error && error.stack ? error.stack : error);
+// A readable message in the page (id qd-error) instead of the scene: `title` says what is
+// wrong, `detail` what to do; the technical cause goes to the console only.
+function showMessage(title, detail, cause) {
+  const box = document.createElement('div');
+  box.id = 'qd-error';
+  box.style.cssText = 'max-width:640px;margin:48px auto;padding:20px 24px;border-radius:8px;' +
+    'background:#2a2f38;color:#e6e9ef;font:15px/1.55 system-ui,sans-serif';
+  const heading = document.createElement('h1');
+  heading.style.cssText = 'margin:0 0 8px;font-size:19px;color:#ffd23f';
+  heading.textContent = title;
+  const text = document.createElement('p');
+  text.style.margin = '0';
+  text.textContent = detail;
+  box.append(heading, text);
   document.body.append(box);
-  console.error(error);
+  if (cause) console.warn(cause);
+  window.quasidynViewer = { ready: false, error: `${title} ${detail}` };
 }
 
 function start() {
+  if (!hasWebGL()) {
+    showMessage('This page needs WebGL, which this browser does not offer.',
+      'The quasidyn viewer draws the scene with WebGL. Turn on hardware acceleration (or ' +
+      'WebGL) in the browser\'s settings, or open the page in another browser. The trajectory ' +
+      'itself is intact: it is the JSON in this page\'s quasidyn-data element.');
+    return;
+  }
   try {
     const viewer = new Viewer(readData());
+    const seekHash = () => {
+      const t = hashTime(window.location.hash);
+      if (t !== null) { viewer.pause(); viewer.seek(t); }
+    };
+    seekHash();
+    window.addEventListener('hashchange', seekHash);
     window.quasidynViewer = {
       seek: (t) => viewer.seek(t),
       play: () => viewer.play(),
@@ -297,12 +377,17 @@ function start() {
       get time() { return viewer.time; },
       get frame() { return viewer.frame; },
       get playing() { return viewer.playing; },
+      get contacts() { return viewer.frames.contacts[viewer.frame]; },
+      arrowDirections: () => viewer.contacts.arrowDirections(),
+      contactScreenPoint: (i) => viewer.contactScreenPoint(i),
       duration: viewer.duration,
       frameCount: viewer.frameCount,
       ready: true,
     };
   } catch (error) {
-    showError(error);
+    showMessage('The quasidyn viewer could not show this page.',
+      `${error && error.message ? error.message : error}. Write the page again with ` +
+      '`quasidyn view TRAJECTORY` from the same quasidyn version.', error);
   }
 }
 

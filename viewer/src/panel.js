@@ -22,6 +22,9 @@ const kStyle = `
   font:inherit;padding:2px 4px}
 .qd-bar label{white-space:nowrap;cursor:pointer}.qd-bar input[type=checkbox]{accent-color:#3d7eff}
 .qd-time{min-width:92px;text-align:right;font-variant-numeric:tabular-nums}
+.qd-readout{position:absolute;display:none;padding:6px 9px;background:rgba(22,25,31,.92);
+  color:#e6e9ef;border:1px solid #ffd23f;border-radius:6px;font:12px/1.45 ui-monospace,monospace;
+  white-space:pre;pointer-events:none}
 .qd-help{position:absolute;top:12px;right:12px;color:#8d96a6;font:12px system-ui,sans-serif;
   text-align:right}
 `;
@@ -63,7 +66,10 @@ export class Panel {
     this.status = row(info, 'solver status');
     this.iterations = row(info, 'iterations');
     this.contactCount = row(info, 'contacts');
-    row(info, 'force arrows').textContent = forceScale;
+    row(info, 'force arrows').textContent = `on the object, ${forceScale}`;
+    // The momentum term s·M_u·v_u/h per object (viewer_data.h: frames.momentum): the part of
+    // the contact forces that pays for resetting the objects' velocity each step.
+    this.momentum = row(info, 'momentum term');
     if (run.steps_done < run.steps_requested) {
       info.append(element('div', { class: 'qd-message' },
         `run stopped: step ${run.steps_done + 1} of ${run.steps_requested} failed ` +
@@ -110,8 +116,19 @@ export class Panel {
     bar.append(this.playButton, this.slider, this.clock, speed, pointsLabel, arrowsLabel);
 
     const help = element('div', { class: 'qd-help' },
-      'drag: orbit · right-drag: pan · wheel: zoom · space: play/pause · ←/→: step');
-    document.body.append(info, bar, help);
+      'drag: orbit · right-drag: pan · wheel: zoom · space: play/pause · ←/→: step\n' +
+      'hover or click a contact point: its force · #t=1.5 in the address: open at t = 1.5 s');
+    help.style.whiteSpace = 'pre-line';
+    this.readout = element('div', { class: 'qd-readout', id: 'qd-contact' });
+    document.body.append(info, bar, help, this.readout);
+  }
+
+  // Shows `text` beside the page point (x, y) [px]; hides the readout when text is empty.
+  showReadout(text, x, y) {
+    this.readout.textContent = text;
+    this.readout.style.display = text ? 'block' : 'none';
+    this.readout.style.left = `${x + 14}px`;
+    this.readout.style.top = `${y + 14}px`;
   }
 
   setPlaying(playing) {
@@ -128,6 +145,10 @@ export class Panel {
     this.status.className = `qd-value ${statusClass(status)}`;
     this.iterations.textContent = j === 0 ? '–' : String(frames.iterations[j]);
     this.contactCount.textContent = String(frames.contacts[j].length);
+    const momentum = frames.momentum ? frames.momentum[j] : [];
+    const digits = (x) => Number(x.toPrecision(3));
+    this.momentum.textContent = momentum.length === 0 ? '–' : momentum.map((m) =>
+      `${m.object} (${m.force.map(digits).join(', ')}) N`).join('; ');
     if (Number(this.slider.value) !== j) this.slider.value = String(j);
   }
 }

@@ -42,6 +42,12 @@ double InstanceMass(const Scene& scene, int instance) {
   return mass;
 }
 
+// R = d · P of the header for the pyramid barrier, the larger of the two barriers' degrees.
+int RestingRows(const Scene& scene) {
+  const int degree = scene.planar ? 2 : scene.friction_rays;
+  return degree * (scene.planar ? kMaxPlanarManifoldPoints : kMaxManifoldPoints);
+}
+
 }  // namespace
 
 bool ActsAtADistance(FormulationType type) {
@@ -55,6 +61,19 @@ double InstanceSize(const Scene& scene, int instance) {
     if (std::find(bodies.begin(), bodies.end(), g.body) != bodies.end())
       size = std::max(size, ShapeSize(g.shape));
   return size;
+}
+
+double DefaultKappa(const Scene& scene) {
+  const double gravity = scene.planar ? scene.gravity.head<2>().norm() : scene.gravity.norm();
+  double kappa = 0.0;
+  for (int o = 0; o < static_cast<int>(scene.instances.size()); ++o) {
+    if (scene.instances[o].actuated) continue;
+    const double weight = InstanceMass(scene, o) * gravity;
+    const double size = InstanceSize(scene, o);
+    if (weight > 0.0 && size > 0.0)
+      kappa = std::max(kappa, RestingRows(scene) / (kDefaultStandOffPerSize * size * weight));
+  }
+  return kappa > 0.0 ? kappa : 100.0;
 }
 
 double BarrierRestingGap(const Scene& scene, const FormulationSettings& settings, int instance) {

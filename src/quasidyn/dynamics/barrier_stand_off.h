@@ -44,6 +44,19 @@ double BarrierRestingGap(const Scene& scene, const FormulationSettings& settings
 // least κ that keeps it within that bound.
 double ContactCandidateDistance(const Scene& scene, const FormulationSettings& settings);
 
+// The resting stand-off the default κ allows, as a fraction of an object's own size [-]: a
+// 10 cm box rests within 1 mm of its support.
+inline constexpr double kDefaultStandOffPerSize = 0.01;
+
+// The log-barrier weight of a scene that does not set `kappa` [1/(N·m)]: the least κ for which
+// every object that feels gravity rests within kDefaultStandOffPerSize of its own size of its
+// support under either barrier, κ = max_o R / (0.01 · size_o · m_o |g|) with R = n_d · P (the
+// pyramid's rows per contact pair, which bound the cone's 2 · P); 100 when no object has both
+// a weight and a size. At κ = 100 a 1 kg, 10 cm box rested 16 mm up (issue 13); the default
+// is 4 · 8 / (0.01 · 0.1 · 9.81) ≈ 3262 for it, and it rests 0.5 mm up (its 4 corners of the
+// 8 points bounded; stepping/barrier_resting_test.cc).
+double DefaultKappa(const Scene& scene);
+
 // The largest dimension of an instance's collision shapes [m] (a sphere's diameter, a box's
 // longest side, ...); 0 when it has none.
 double InstanceSize(const Scene& scene, int instance);

@@ -4,6 +4,8 @@
 #include <stdexcept>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/dynamics/barrier_stand_off.h"
+#include "quasidyn/dynamics/object_mass_scale.h"
 
 namespace quasidyn {
 
@@ -46,18 +48,37 @@ void ValidateFormulationSettings(const FormulationSettings& settings) {
   if (!gains.empty()) ThrowInvalidArgument(kWhere, gains);
 }
 
-FormulationSettings SettingsFromScene(const Scene& scene) {
+FormulationSettings SettingsFromScene(const Scene& scene, const SettingsOverrides& overrides) {
   FormulationSettings settings;
-  settings.type = ParseFormulation(scene.formulation.type);
-  settings.time_step = scene.time_step;
+  settings.type = overrides.type ? *overrides.type : ParseFormulation(scene.formulation.type);
+  settings.time_step = overrides.time_step ? *overrides.time_step : scene.time_step;
   for (const auto& [key, value] : scene.formulation.parameters) {
     const std::string problem = FormulationParameterProblem(key, value);
     if (!problem.empty()) throw std::invalid_argument("formulation: " + problem);
-    (key == "kappa"           ? settings.kappa
-     : key == "c"             ? settings.feedback_scale
-     : key == "tracking_gain" ? settings.command_tracking_gain
-                              : settings.object_mass_scale) = value;
   }
+  const auto parameter = [&scene](const char* key) -> std::optional<double> {
+    const auto it = scene.formulation.parameters.find(key);
+    if (it == scene.formulation.parameters.end()) return std::nullopt;
+    return it->second;
+  };
+  // The time step first: the reference mass-scale rule below depends on it.
+  CheckPositive("formulation settings", "time step h", settings.time_step);
+  if (overrides.kappa) {
+    settings.kappa = *overrides.kappa;
+  } else if (const auto kappa = parameter("kappa")) {
+    settings.kappa = *kappa;
+  } else {
+    settings.kappa = DefaultKappa(scene);
+  }
+  if (overrides.object_mass_scale) {
+    settings.object_mass_scale = *overrides.object_mass_scale;
+  } else if (const auto scale = parameter("object_mass_scale")) {
+    settings.object_mass_scale = *scale;
+  } else if (const auto divisor = parameter("unactuated_mass_scale")) {
+    settings.object_mass_scale = ReferenceObjectMassScale(scene, settings.time_step, *divisor);
+  }
+  if (const auto c = parameter("c")) settings.feedback_scale = *c;
+  if (const auto gain = parameter("tracking_gain")) settings.command_tracking_gain = *gain;
   settings.feedback_gains = scene.formulation.feedback_gains;
   ValidateFormulationSettings(settings);
   return settings;

@@ -2,6 +2,7 @@
 // Which convex time-stepping formulation to use, and its parameters, read from the
 // scene's `formulation` block (docs/scene-format.md) and overridable from the command line.
 
+#include <optional>
 #include <string>
 
 #include "quasidyn/model/scene.h"
@@ -28,6 +29,8 @@ struct FormulationSettings {
   double time_step = 0.01;  // h [s], > 0
   // Log-barrier weight κ [1/(N·m)], > 0: the barrier term is −(1/κ) Σ log(·) added to an
   // objective measured in N·m (see quasi_dynamic_cost.h). κ → ∞ recovers the QP / SOCP.
+  // A scene without `kappa` gets DefaultKappa(scene) (barrier_stand_off.h): the least κ that
+  // keeps every resting object within 1 % of its size of its support.
   double kappa = 100.0;
   // Scale s >= 0 [-] of the objects' regularisation ½ s vᵀ M_u v: s = 1 is Mason's
   // quasi-dynamics (the objects' momentum is reset every step: of the motions the contacts
@@ -53,9 +56,21 @@ struct FormulationSettings {
 // models call it once, when built.
 void ValidateFormulationSettings(const FormulationSettings& settings);
 
-// From the scene: its time step and its formulation block (type and the parameters
-// `kappa`, `object_mass_scale`, `c`, `B`), validated. Throws std::invalid_argument naming a bad
-// parameter.
-FormulationSettings SettingsFromScene(const Scene& scene);
+// Values that replace a scene's own (the command line's and Python's arguments); unset ones
+// keep the scene's.
+struct SettingsOverrides {
+  std::optional<FormulationType> type;
+  std::optional<double> time_step;          // h [s]
+  std::optional<double> kappa;              // κ [1/(N·m)]
+  std::optional<double> object_mass_scale;  // s [-]
+};
+
+// From the scene: its time step and its formulation block (type and the parameters `kappa`,
+// `object_mass_scale` or `unactuated_mass_scale`, `c`, `B`, `tracking_gain`), with `overrides`
+// applied, validated. The values, first given first: κ = override, the scene's `kappa`,
+// DefaultKappa(scene); s = override, the scene's `object_mass_scale`,
+// ReferenceObjectMassScale(scene, h, c) for the scene's `unactuated_mass_scale` c (with the final
+// h), 1. Throws std::invalid_argument naming a bad parameter.
+FormulationSettings SettingsFromScene(const Scene& scene, const SettingsOverrides& overrides = {});
 
 }  // namespace quasidyn

@@ -40,8 +40,10 @@ QpSettings ContactQpSettings() {
 }
 
 SolverSummary SummaryOf(const QpInfo& info) {
-  return {info.iterations, info.primal_residual, info.dual_residual, info.complementarity_gap,
-          info.solve_time_seconds};
+  SolverSummary summary{info.iterations, info.primal_residual, info.dual_residual,
+                        info.complementarity_gap, info.solve_time_seconds};
+  summary.polished = info.polish.succeeded;
+  return summary;
 }
 
 void SetupOrUpdate(const QpProblem& qp, const QpSettings& settings, QpSolver* solver) {

@@ -72,8 +72,10 @@ void BuildFrictionConeSocp(const StepProblem& problem, SocpProblem* socp) {
 }
 
 SolverSummary SummaryOf(const SocpInfo& info) {
-  return {info.iterations, info.primal_residual, info.dual_residual, info.complementarity_gap,
-          info.solve_time_seconds};
+  SolverSummary summary{info.iterations, info.primal_residual, info.dual_residual,
+                        info.complementarity_gap, info.solve_time_seconds};
+  summary.polished = info.polish.succeeded;
+  return summary;
 }
 
 std::unique_ptr<FormulationWorkspace> FrictionConeSocpFormulation::CreateWorkspace() const {

@@ -32,6 +32,8 @@ void FillContactReports(const StepProblem& problem, const FormulationSolution& s
     report.normal = c.normal;
     report.phi_start = c.phi;
     report.phi_end = c.phi + h * contacts.NormalVelocity(i, solution.v);
+    report.normal_impulse = solution.normal_impulse[i];
+    report.friction_impulse = solution.friction_impulse[i];
     report.normal_force = solution.normal_impulse[i] / h;
     report.friction_force = solution.friction_impulse[i] / h;
   }

@@ -10,8 +10,10 @@
 
 namespace quasidyn {
 
-// One contact of the step, with the force B exerts on A (world frame, N): the solver's
-// impulse over the step divided by h.
+// One contact of the step, with the impulse B exerts on A over the step (world frame, N·s:
+// the solver's multipliers) and the force it implies, the impulse divided by h (N). Under the
+// quasi-dynamic model the impulse also resets the objects' momentum every step: see
+// StepResult::momentum_force for that part (docs/formulations.md, "What the forces are").
 struct ContactReport {
   int geometry_a = -1, geometry_b = -1;
   int body_a = -1, body_b = -1;
@@ -21,6 +23,8 @@ struct ContactReport {
   double phi_end = 0.0;       // φ + h·J_n v, its first-order prediction at the end [m]
   double normal_force = 0.0;  // c_n >= 0 [N], along normal
   Eigen::Vector3d friction_force = Eigen::Vector3d::Zero();  // tangential [N], world
+  double normal_impulse = 0.0;                               // λ_n >= 0 [N·s] = h · normal_force
+  Eigen::Vector3d friction_impulse = Eigen::Vector3d::Zero();  // [N·s] = h · friction_force
 };
 
 // The solver's statistics of one step, in the same four numbers for every formulation
@@ -32,6 +36,10 @@ struct SolverSummary {
   double dual_residual = 0.0;        // ∞-norm, cost-gradient units
   double complementarity_gap = 0.0;  // sᵀz (interior point), Σ|w_i z_i| (LCP), λ²/2 (barrier)
   double solve_time_seconds = 0.0;   // wall-clock time of the solver's Solve [s]
+  // QP and SOCP: the active-set polish (solvers/active_set_polish.h) replaced the
+  // interior-point answer (it was attempted and reduced the KKT residual). The residuals above
+  // are the interior point's.
+  bool polished = false;
 };
 
 struct StepResult {
@@ -42,6 +50,12 @@ struct StepResult {
   State next;
   Eigen::VectorXd velocity;  // (q⁺ ⊖ q)/h (size n_v) [m/s, rad/s]; zero when the step failed
   std::vector<ContactReport> contacts;  // the contacts at q with their forces
+  // What the objects' momentum term ½ s vᵀ M_u v of the cost contributes, as a generalized force
+  // on the objects (size n_v,u) [N, N·m]: s · M_u · v_u / h. The contacts' generalized force on
+  // the objects balances gravity plus this term, Σ J_u,iᵀ λ_i / h = s M_u v_u / h − τ_u
+  // (stationarity of quasi_dynamic_cost.h), so a pushed object's contact forces exceed
+  // Coulomb friction by it. Zero when the step failed or s = 0.
+  Eigen::VectorXd momentum_force;
   SolverSummary solver;
   bool ok() const { return Succeeded(status); }
 };

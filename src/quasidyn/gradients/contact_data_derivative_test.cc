@@ -210,7 +210,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, ContractionAgainstDenseDifferences,
                          ::testing::Values(Case{"planar_gripper", 6}, Case{"planar_gripper", 15},
                                            Case{"planar_hand", 25}, Case{"planar_hand", 60},
                                            Case{"planar_pushing", 50}, Case{"arm_cubes", 87},
-                                           Case{"arm_cubes", 200}),
+                                           Case{"arm_cubes", 201}),
                          [](const ::testing::TestParamInfo<Case>& param_info) {
                            return param_info.param.example + "_" +
                                   std::to_string(param_info.param.steps);

@@ -95,6 +95,11 @@ void ReadParameters(const YamlValue& root, Scene* scene) {
       const std::string problem = FormulationParameterProblem(key, value);
       if (!problem.empty()) parameter.Fail(problem);
       scene->formulation.parameters[key] = value;
+      if (scene->formulation.parameters.count("object_mass_scale") &&
+          scene->formulation.parameters.count("unactuated_mass_scale"))
+        parameter.Fail(
+            "give object_mass_scale (s itself) or unactuated_mass_scale (the reference "
+            "simulator's rule for s), not both");
     }
   }
 }

@@ -2,7 +2,8 @@
 
 namespace quasidyn {
 
-bool IsValidUtf8(std::string_view text) {
+bool DecodeUtf8(std::string_view text, std::u32string* out) {
+  out->clear();
   size_t i = 0;
   const size_t n = text.size();
   while (i < n) {
@@ -11,6 +12,7 @@ bool IsValidUtf8(std::string_view text) {
     int extra = 0;
     unsigned int code = 0;
     if (lead < 0x80) {
+      out->push_back(lead);
       ++i;
       continue;
     } else if (lead >= 0xC2 && lead <= 0xDF) {
@@ -34,7 +36,33 @@ bool IsValidUtf8(std::string_view text) {
     if (code < smallest[extra] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
       return false;
     }
+    out->push_back(code);
     i += extra + 1;
+  }
+  return true;
+}
+
+bool IsValidUtf8(std::string_view text) {
+  std::u32string codes;
+  return DecodeUtf8(text, &codes);
+}
+
+bool AppendUtf8(char32_t code, std::string* out) {
+  if (code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return false;
+  if (code < 0x80) {
+    out->push_back(static_cast<char>(code));
+  } else if (code < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (code >> 6)));
+    out->push_back(static_cast<char>(0x80 | (code & 0x3F)));
+  } else if (code < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (code >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (code & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (code >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (code & 0x3F)));
   }
   return true;
 }

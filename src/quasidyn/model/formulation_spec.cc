@@ -16,9 +16,10 @@ bool IsFormulationSpecName(const std::string& name) {
 }
 
 std::string FormulationParameterProblem(const std::string& key, double value) {
-  if (key != "kappa" && key != "object_mass_scale" && key != "c" && key != "tracking_gain") {
+  if (key != "kappa" && key != "object_mass_scale" && key != "c" && key != "tracking_gain" &&
+      key != "unactuated_mass_scale") {
     return "unknown formulation parameter '" + key +
-           "' (kappa, object_mass_scale, c, B, tracking_gain)";
+           "' (kappa, object_mass_scale, unactuated_mass_scale, c, B, tracking_gain)";
   }
   if (!std::isfinite(value)) return key + " must be finite";
   if (key == "kappa" && !(value > 0.0)) return "kappa must be > 0 [1/(N·m)]";
@@ -27,6 +28,8 @@ std::string FormulationParameterProblem(const std::string& key, double value) {
   if (key == "c" && !(value >= 0.0))
     return "c must be >= 0 (the feedback scaling; 0 = perfect "
            "velocity control)";
+  if (key == "unactuated_mass_scale" && !(value >= 0.0))
+    return "unactuated_mass_scale must be >= 0";
   return "";
 }
 

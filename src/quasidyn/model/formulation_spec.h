@@ -24,6 +24,8 @@ bool IsFormulationSpecName(const std::string& name);
 // Empty when `value` is valid for formulation parameter `key`; otherwise what is wrong:
 //   kappa              κ [1/(N·m)], finite and > 0 (log-barrier weight)
 //   object_mass_scale  s [-], finite and >= 0 (objects' regularisation ½ s vᵀ M_u v)
+//   unactuated_mass_scale  c_u [-], finite and >= 0: s from the reference simulator's rule
+//                      (dynamics/object_mass_scale.h); not together with object_mass_scale
 //   c                  feedback scaling c [-], finite and >= 0 (halm-posa, Halm & Posa 2018,
 //                      eq. (15); c = 0 is perfect velocity control)
 //   tracking_gain      k_p [1/s], finite and >= 0 (halm-posa: how the commanded velocity read

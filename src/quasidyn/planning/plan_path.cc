@@ -41,10 +41,8 @@ ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nod
     steps += nodes[path[k]].edge == EdgeKind::kExtend ? nodes[path[k]].steps : 1;
   ReplayedPath out;
   Trajectory& trajectory = out.trajectory;
-  trajectory = EmptyTrajectory(model, steps);
-  trajectory.q0 = nodes[path[0]].q;
+  trajectory = StartTrajectory(model.scene_ptr(), model.settings(), nodes[path[0]].q, steps);
   trajectory.status = SolverStatus::kSolved;
-  const double h = model.time_step();
   const std::unique_ptr<StepData> data = model.CreateData();
   State x{nodes[path[0]].q, Eigen::VectorXd()};
   for (size_t k = 1; k < path.size(); ++k) {
@@ -52,35 +50,28 @@ ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nod
     const bool extend = node.edge == EdgeKind::kExtend;
     if (extend) model.ClearWarmStart(data.get());
     for (int s = 0; s < (extend ? node.steps : 1); ++s) {
-      TrajectoryStep record;
-      record.t = static_cast<double>(trajectory.steps.size() + 1) * h;
-      record.u = node.u;
-      record.status = SolverStatus::kSolved;
+      double step_time = 0.0;
+      const StepResult* result = nullptr;
       if (extend) {
         const auto start = std::chrono::steady_clock::now();
         model.Calc(x, node.u, data.get());
-        record.step_time_seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const StepResult& result = data->result;
-        if (!result.ok()) {
+        step_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        result = &data->result;
+        if (!result->ok()) {
           std::ostringstream message;
           message << "step " << trajectory.steps.size() + 1 << " (edge to node " << path[k]
-                  << ") failed: " << ToString(result.status);
-          if (!result.message.empty()) message << ": " << result.message;
-          trajectory.status = result.status;
+                  << ") failed: " << ToString(result->status);
+          if (!result->message.empty()) message << ": " << result->message;
+          trajectory.status = result->status;
           trajectory.message = message.str();
           return out;
         }
-        x = result.next;
-        record.status = result.status;
-        record.solver = result.solver;
-        for (const ContactReport& report : result.contacts)
-          record.contacts.push_back(NamedContactRecord(scene, report));
+        x = result->next;
       } else {
         x.q.tail(scene.nq_a) = node.u;  // the robots re-grasp; the objects stay
       }
-      record.q = x.q;
-      trajectory.steps.push_back(std::move(record));
+      AppendStep(x.q, node.u, result, &trajectory);
+      trajectory.steps.back().step_time_seconds = step_time;
       out.step_edges.push_back(node.edge);
       out.step_nodes.push_back(s + 1 == (extend ? node.steps : 1) ? path[k] : -1);
     }

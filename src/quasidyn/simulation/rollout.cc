@@ -16,12 +16,77 @@ namespace {
 
 constexpr size_t kMaxTrajectoryBytes = size_t{8} << 30;  // 8 GiB
 
+// A trajectory keeps q and u (and A, B when asked) of every step: refuse up front a run whose
+// record alone would not fit in kMaxTrajectoryBytes, instead of failing with std::bad_alloc
+// midway.
+void CheckRecordSize(const char* where, const Scene& scene, int steps, GradientMode gradients) {
+  double doubles_per_step = scene.nq + scene.nq_a + scene.nv_u;
+  if (gradients != GradientMode::kNone) doubles_per_step += double(scene.nq) * scene.nq_a;
+  if (gradients == GradientMode::kAAndB) doubles_per_step += double(scene.nq) * scene.nq;
+  const double bytes_per_step = sizeof(TrajectoryStep) + sizeof(double) * doubles_per_step;
+  QUASIDYN_CHECK_ARGUMENT(steps * bytes_per_step <= static_cast<double>(kMaxTrajectoryBytes), where,
+                          std::to_string(steps) + " steps would record more than " +
+                              std::to_string(kMaxTrajectoryBytes >> 30) +
+                              " GiB of trajectory; run fewer steps");
+}
+
+// x0 fits the model's state: q of size n_q, v of the model's state size, finite.
+void CheckInitialState(const char* where, const StepModel& model, const State& x0) {
+  CheckVector(where, "x0.q", x0.q, model.scene().nq, "n_q");
+  CheckSize(where, "x0.v", x0.v.size(), model.state_v_size(), "the model's n_v of its state");
+  CheckFinite(where, "x0.v", x0.v);
+}
+
+// The one rollout loop: N steps from x0, u_k = command(k, t_k, x_{k−1}).
+template <typename Command>
+Trajectory RunRollout(const StepModel& model, const State& x0, int steps, Command command,
+                      const RolloutOptions& options) {
+  Trajectory trajectory = StartTrajectory(model.scene_ptr(), model.settings(), x0.q, steps);
+  const double h = model.time_step();
+  const std::unique_ptr<StepData> data = model.CreateData();
+  State x = x0;
+  for (int k = 1; k <= steps; ++k) {
+    const double t = k * h;  // not accumulated: exactly k·h up to one rounding
+    const Eigen::VectorXd u = command(k, t, x);
+    const auto start = std::chrono::steady_clock::now();
+    model.Calc(x, u, data.get());
+    const double step_time =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const StepResult& result = data->result;
+    trajectory.status = result.status;
+    if (!result.ok()) {
+      std::ostringstream message;
+      message << "step " << k << " (t = " << t << " s) failed: " << ToString(result.status);
+      if (!result.message.empty()) message << ": " << result.message;
+      trajectory.message = message.str();
+      break;
+    }
+    x = result.next;
+    AppendStep(x.q, u, &result, &trajectory);
+    TrajectoryStep& record = trajectory.steps.back();
+    record.step_time_seconds = step_time;
+    if (options.gradients != GradientMode::kNone) {
+      model.CalcDiff(options.gradients, data.get());
+      const StepDerivatives& d = data->derivatives;
+      record.gradient_status = d.status;
+      record.gradient_message = d.message;
+      if (d.ok()) {
+        record.A = d.A;
+        record.B = d.B;
+      }
+    }
+    if (options.progress) options.progress(static_cast<double>(k) / steps);
+  }
+  return trajectory;
+}
+
 }  // namespace
 
-Trajectory EmptyTrajectory(const StepModel& model, int steps) {
-  const Scene& scene = model.scene();
-  const FormulationSettings& settings = model.settings();
+Trajectory StartTrajectory(const ScenePtr& scene_ptr, const FormulationSettings& settings,
+                           const Eigen::VectorXd& q0, int steps_requested) {
+  const Scene& scene = *scene_ptr;
   Trajectory trajectory;
+  trajectory.scene = scene_ptr;
   trajectory.scene_name = scene.name;
   trajectory.scene_file = scene.source_file;
   trajectory.formulation = FormulationName(settings.type);
@@ -32,10 +97,32 @@ Trajectory EmptyTrajectory(const StepModel& model, int steps) {
   trajectory.nv = scene.nv;
   trajectory.nq_u = scene.nq_u;
   trajectory.coordinate_names = CoordinateNames(scene);
-  trajectory.q0 = scene.q0;
-  trajectory.steps_requested = steps;
-  trajectory.steps.reserve(steps);
+  trajectory.q0 = q0;
+  trajectory.steps_requested = steps_requested;
+  trajectory.steps.reserve(steps_requested);
   return trajectory;
+}
+
+void AppendStep(const Eigen::VectorXd& q, const Eigen::VectorXd& u, const StepResult* result,
+                Trajectory* trajectory) {
+  TrajectoryStep record;
+  record.k = trajectory->steps_done + 1;
+  record.t = record.k * trajectory->time_step;
+  record.q = q;
+  record.u = u;
+  record.status = SolverStatus::kSolved;
+  if (result != nullptr) {
+    record.status = result->status;
+    record.solver = result->solver;
+    record.momentum_force = result->momentum_force;
+    record.contacts.reserve(result->contacts.size());
+    for (const ContactReport& report : result->contacts)
+      record.contacts.push_back(NamedContactRecord(*trajectory->scene, report));
+  }
+  trajectory->steps.push_back(std::move(record));
+  trajectory->steps_done = trajectory->steps.back().k;
+  trajectory->steps_requested = std::max(trajectory->steps_requested, trajectory->steps_done);
+  trajectory->status = trajectory->steps.back().status;
 }
 
 ContactRecord NamedContactRecord(const Scene& scene, const ContactReport& report) {
@@ -50,6 +137,8 @@ ContactRecord NamedContactRecord(const Scene& scene, const ContactReport& report
   record.phi_end = report.phi_end;
   record.normal_force = report.normal_force;
   record.friction_force = report.friction_force;
+  record.normal_impulse = report.normal_impulse;
+  record.friction_impulse = report.friction_impulse;
   return record;
 }
 
@@ -70,50 +159,40 @@ int StepCountForDuration(double duration, double time_step) {
 }
 
 Trajectory Rollout(const StepModel& model, const RolloutOptions& options) {
+  return RolloutFrom(model, InitialState(model.scene()), options);
+}
+
+Trajectory RolloutFrom(const StepModel& model, const State& x0, const RolloutOptions& options) {
+  constexpr const char* kWhere = "Rollout";
   QUASIDYN_CHECK_ARGUMENT(
-      options.steps >= 0, "Rollout",
+      options.steps >= 0, kWhere,
       "the step count must be >= 0 (got " + std::to_string(options.steps) + ")");
   const Scene& scene = model.scene();
-  // A trajectory keeps q and u of every step: refuse up front a run whose record alone would
-  // not fit in kMaxTrajectoryBytes, instead of failing with std::bad_alloc midway.
-  const double bytes_per_step =
-      sizeof(TrajectoryStep) + sizeof(double) * static_cast<double>(scene.nq + scene.nq_a);
-  QUASIDYN_CHECK_ARGUMENT(
-      options.steps * bytes_per_step <= static_cast<double>(kMaxTrajectoryBytes), "Rollout",
-      std::to_string(options.steps) + " steps would record more than " +
-          std::to_string(kMaxTrajectoryBytes >> 30) + " GiB of trajectory; run fewer steps");
-  Trajectory trajectory = EmptyTrajectory(model, options.steps);
-  const double h = model.time_step();
-  const std::unique_ptr<StepData> data = model.CreateData();
-  State x = InitialState(scene);
-  for (int k = 1; k <= options.steps; ++k) {
-    TrajectoryStep record;
-    record.t = k * h;  // not accumulated: exactly k·h up to one rounding
-    record.u = model.ScheduledCommand(record.t, x);
-    const auto start = std::chrono::steady_clock::now();
-    model.Calc(x, record.u, data.get());
-    record.step_time_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const StepResult& result = data->result;
-    trajectory.status = result.status;
-    if (!result.ok()) {
-      std::ostringstream message;
-      message << "step " << k << " (t = " << record.t << " s) failed: " << ToString(result.status);
-      if (!result.message.empty()) message << ": " << result.message;
-      trajectory.message = message.str();
-      break;
-    }
-    x = result.next;
-    record.q = x.q;
-    record.status = result.status;
-    record.solver = result.solver;
-    record.contacts.reserve(result.contacts.size());
-    for (const ContactReport& report : result.contacts)
-      record.contacts.push_back(NamedContactRecord(scene, report));
-    trajectory.steps.push_back(std::move(record));
-    if (options.progress) options.progress(static_cast<double>(k) / options.steps);
-  }
-  return trajectory;
+  CheckInitialState(kWhere, model, x0);
+  CheckRecordSize(kWhere, scene, options.steps, options.gradients);
+  return RunRollout(
+      model, x0, options.steps,
+      [&model](int, double t, const State& x) { return model.ScheduledCommand(t, x); }, options);
+}
+
+Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen::MatrixXd& commands,
+                           const RolloutOptions& options) {
+  constexpr const char* kWhere = "RolloutCommands";
+  const Scene& scene = model.scene();
+  CheckInitialState(kWhere, model, x0);
+  QUASIDYN_CHECK_ARGUMENT(commands.rows() == 0 || commands.cols() == scene.nq_a, kWhere,
+                          "commands has " + std::to_string(commands.cols()) +
+                              " columns, expected n_q,a = " + std::to_string(scene.nq_a));
+  for (Eigen::Index k = 0; k < commands.rows(); ++k)
+    CheckFinite(kWhere, "commands row " + std::to_string(k), commands.row(k).transpose());
+  const int steps = static_cast<int>(commands.rows());
+  CheckRecordSize(kWhere, scene, steps, options.gradients);
+  return RunRollout(
+      model, x0, steps,
+      [&commands](int k, double, const State&) -> Eigen::VectorXd {
+        return commands.row(k - 1).transpose();
+      },
+      options);
 }
 
 }  // namespace quasidyn

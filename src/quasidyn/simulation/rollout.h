@@ -1,15 +1,20 @@
 #pragma once
-// Runs a scene's command schedule through a step model (stepping/step_model.h) and records
-// the trajectory (trajectory.h). The loop, for k = 1 … N:
+// Runs commands through a step model (stepping/step_model.h) and records the trajectory
+// (trajectory.h). One loop serves the scene's command schedule (Rollout) and the caller's own
+// commands (RolloutCommands), for k = 1 … N:
 //
-//   u_k = model.ScheduledCommand(k·h, x_{k−1});  Calc(x_{k−1}, u_k);  x_k = result.next
+//   u_k = model.ScheduledCommand(k·h, x_{k−1})  or  U.row(k−1);  Calc(x_{k−1}, u_k);
+//   x_k = result.next;  CalcDiff(options.gradients) when asked: A_k, B_k of that step into its
+//   record.
 //
-// (u_k = Scene::CommandAt(k·h), the commanded positions, except for a model that derives its
-// command from the schedule otherwise: halm-posa's commanded velocity, step_model.h)
+// (ScheduledCommand is Scene::CommandAt(k·h), the commanded positions, except for a model that
+// derives its command from the schedule otherwise: halm-posa's commanded velocity, step_model.h)
 //
 // A failed step (status other than solved / solved_inaccurate) stops the rollout: the
-// trajectory keeps the steps done before it, and the failed step's status and message. A
-// caller's mistake (N < 0) throws std::invalid_argument before any step.
+// trajectory keeps the steps done before it, and the failed step's status and message. A step
+// whose derivative fails (a non-differentiable point, a formulation without derivatives)
+// keeps going: its record says why in gradient_status / gradient_message. A caller's mistake
+// (N < 0, sizes, NaN) throws std::invalid_argument before any step.
 
 #include <Eigen/Core>
 #include <functional>
@@ -21,10 +26,6 @@
 
 namespace quasidyn {
 
-// A trajectory of `model`'s scene and settings with no step yet: the header fields (scene,
-// formulation, sizes, coordinate names, q0 = the scene's q0) and steps_requested = steps.
-Trajectory EmptyTrajectory(const StepModel& model, int steps);
-
 // A stepper's contact report with the scene's shape and body names in place of indices.
 ContactRecord NamedContactRecord(const Scene& scene, const ContactReport& report);
 
@@ -35,13 +36,38 @@ ContactRecord NamedContactRecord(const Scene& scene, const ContactReport& report
 int StepCountForDuration(double duration, double time_step);
 
 struct RolloutOptions {
-  int steps = 0;  // N >= 0, the number of steps to take
+  int steps = 0;  // N >= 0, the number of steps to take (Rollout; RolloutCommands: U's rows)
   // Called after every step with the fraction of steps done, in (0, 1]; may be empty.
   std::function<void(double fraction_done)> progress;
+  // The derivatives of every step (StepModel::CalcDiff of the step Calc solved) to record in
+  // TrajectoryStep::A, B: none by default.
+  GradientMode gradients = GradientMode::kNone;
 };
 
 // Runs `options.steps` steps of `model` from the scene's initial state (InitialState), with
 // the commands of the scene's schedule. Throws std::invalid_argument on N < 0.
 Trajectory Rollout(const StepModel& model, const RolloutOptions& options);
+
+// The same from the state x0 (sizes as the model's state), u_k = model.ScheduledCommand(k·h,
+// x_{k−1}). Throws std::invalid_argument on N < 0 or a wrong-size or non-finite x0.
+Trajectory RolloutFrom(const StepModel& model, const State& x0, const RolloutOptions& options);
+
+// Runs N = commands.rows() steps of `model` from x0 with u_k = commands.row(k − 1) (each row
+// of size n_q,a [m, rad]); options.steps is ignored. Throws std::invalid_argument naming
+// `commands` or x0 for a wrong size or a non-finite entry.
+Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen::MatrixXd& commands,
+                           const RolloutOptions& options);
+
+// An empty trajectory of the scene and settings, starting at q0 (size n_q), for N requested
+// steps: what a rollout starts from, and what a caller appends its own steps to.
+Trajectory StartTrajectory(const ScenePtr& scene, const FormulationSettings& settings,
+                           const Eigen::VectorXd& q0, int steps_requested);
+
+// Appends step k = trajectory->steps_done + 1 (t_k = k·h): the configuration q after it, its
+// command u and, when `result` is given, the contacts with their forces, the status, the
+// solver's statistics and the momentum force of that (successful) step. Raises
+// steps_requested to k when needed. The caller checks sizes (RolloutCommands, Python).
+void AppendStep(const Eigen::VectorXd& q, const Eigen::VectorXd& u, const StepResult* result,
+                Trajectory* trajectory);
 
 }  // namespace quasidyn

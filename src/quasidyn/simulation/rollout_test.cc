@@ -102,6 +102,92 @@ TEST_F(PlanarGripperRolloutTest, MatchesTheStepperLoopItWraps) {
   }
 }
 
+// The user's commands go through the same loop: the schedule's commands as a matrix give the
+// schedule's rollout bit for bit.
+TEST_F(PlanarGripperRolloutTest, RolloutOfTheCallersCommandsIsTheSameLoop) {
+  const Trajectory schedule = Rollout(*model_, {12, {}});
+  Eigen::MatrixXd U(12, scene_.nq_a);
+  for (int k = 0; k < 12; ++k) U.row(k) = scene_.CommandAt((k + 1) * 0.01).transpose();
+  const Trajectory own = RolloutCommands(*model_, InitialState(scene_), U, {});
+  ASSERT_TRUE(own.completed()) << own.message;
+  ASSERT_EQ(own.steps.size(), schedule.steps.size());
+  EXPECT_EQ(own.steps_requested, 12);
+  EXPECT_EQ(own.steps_done, 12);
+  for (size_t k = 0; k < own.steps.size(); ++k) {
+    EXPECT_EQ(own.steps[k].k, static_cast<int>(k) + 1);
+    EXPECT_EQ(own.steps[k].q, schedule.steps[k].q) << "step " << k + 1;
+    EXPECT_EQ(own.steps[k].u, schedule.steps[k].u) << "step " << k + 1;
+  }
+  // Another start: q0 with the sphere 1 mm higher is not the scene's q0.
+  State x0 = InitialState(scene_);
+  x0.q[1] += 1e-3;
+  const Trajectory lifted = RolloutCommands(*model_, x0, U, {});
+  EXPECT_EQ(lifted.q0, x0.q);
+  EXPECT_NE(lifted.steps.front().q, schedule.steps.front().q);
+}
+
+// Gradients along a rollout: CalcDiff of each step Calc solved, equal to a separate
+// Calc + CalcDiff at the same (q, u).
+TEST_F(PlanarGripperRolloutTest, RecordsTheDerivativesOfEveryStepWhenAsked) {
+  RolloutOptions options{10, {}};
+  options.gradients = GradientMode::kAAndB;
+  const Trajectory trajectory = Rollout(*model_, options);
+  ASSERT_TRUE(trajectory.completed()) << trajectory.message;
+  testing::Stepper stepper(scene_ptr_, settings_);
+  Eigen::VectorXd q = scene_.q0;
+  for (const TrajectoryStep& step : trajectory.steps) {
+    stepper.Step(q, step.u);
+    const StepDerivatives& d = stepper.Differentiate(GradientMode::kAAndB);
+    ASSERT_TRUE(d.ok()) << d.message;
+    EXPECT_EQ(step.gradient_status, d.status);
+    ASSERT_EQ(step.A.rows(), scene_.nq);
+    ASSERT_EQ(step.B.cols(), scene_.nq_a);
+    EXPECT_EQ(step.A, d.A) << "step " << step.k;
+    EXPECT_EQ(step.B, d.B) << "step " << step.k;
+    q = step.q;
+  }
+  // Without the option nothing is computed.
+  const Trajectory plain = Rollout(*model_, {3, {}});
+  EXPECT_EQ(plain.steps.front().A.size(), 0);
+  EXPECT_EQ(plain.steps.front().gradient_status, SolverStatus::kNotRun);
+}
+
+TEST_F(PlanarGripperRolloutTest, RolloutCommandsNamesBadCommands) {
+  const auto message = [&](const Eigen::MatrixXd& U, const State& x0) {
+    try {
+      RolloutCommands(*model_, x0, U, {});
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  const State x0 = InitialState(scene_);
+  EXPECT_NE(
+      message(Eigen::MatrixXd::Zero(2, 2), x0).find("commands has 2 columns, expected n_q,a = 3"),
+      std::string::npos);
+  Eigen::MatrixXd U = Eigen::MatrixXd::Zero(2, 3);
+  U(1, 2) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(message(U, x0).find("commands row 1[2] is not finite"), std::string::npos)
+      << message(U, x0);
+  EXPECT_NE(message(Eigen::MatrixXd::Zero(2, 3), State{Eigen::VectorXd::Zero(5), {}})
+                .find("x0.q has size 5"),
+            std::string::npos);
+}
+
+// The record keeps what the issue asked to report: the impulses, the forces they imply and the
+// momentum term's generalized force on the objects.
+TEST_F(PlanarGripperRolloutTest, RecordsImpulsesAndTheMomentumForce) {
+  const Trajectory trajectory = Rollout(*model_, {24, {}});
+  for (const TrajectoryStep& step : trajectory.steps) {
+    ASSERT_EQ(step.momentum_force.size(), scene_.nv_u);
+    for (const ContactRecord& c : step.contacts) {
+      EXPECT_DOUBLE_EQ(c.normal_impulse, c.normal_force * 0.01);
+      EXPECT_TRUE(c.friction_impulse.isApprox(c.friction_force * 0.01, 1e-14) ||
+                  c.friction_impulse.norm() < 1e-300);
+    }
+  }
+}
+
 TEST_F(PlanarGripperRolloutTest, RecordsContactsWithNamesAndForces) {
   const Trajectory trajectory = Rollout(*model_, {24, {}});
   ASSERT_TRUE(trajectory.completed()) << trajectory.message;

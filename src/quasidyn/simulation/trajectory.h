@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "quasidyn/dynamics/step_result.h"
+#include "quasidyn/model/scene.h"
 #include "quasidyn/solvers/solver_status.h"
 
 namespace quasidyn {
@@ -27,10 +28,13 @@ struct ContactRecord {
   double phi_start = 0.0;     // signed distance at the start of the step [m]
   double phi_end = 0.0;       // its first-order prediction at the end of the step [m]
   double normal_force = 0.0;  // >= 0 [N], along normal
-  Eigen::Vector3d friction_force = Eigen::Vector3d::Zero();  // tangential, world [N]
+  Eigen::Vector3d friction_force = Eigen::Vector3d::Zero();    // tangential, world [N]
+  double normal_impulse = 0.0;                                 // h · normal_force [N·s]
+  Eigen::Vector3d friction_impulse = Eigen::Vector3d::Zero();  // h · friction_force [N·s]
 };
 
 struct TrajectoryStep {
+  int k = 0;          // the step's number, 1 … N (steps may be thinned: --every K)
   double t = 0.0;     // t_k = k·h [s], the time at the end of the step
   Eigen::VectorXd q;  // q(t_k), size n_q
   Eigen::VectorXd u;  // the command q̄_a(t_k), size n_q,a
@@ -38,6 +42,14 @@ struct TrajectoryStep {
   SolverStatus status = SolverStatus::kNotRun;  // solved or solved_inaccurate
   SolverSummary solver;            // the solver's iterations, residuals and solve time [s]
   double step_time_seconds = 0.0;  // wall-clock time of the whole step (contacts + solve) [s]
+  // StepResult::momentum_force: s·M_u·v_u/h (size n_v,u) [N, N·m]; empty in files without it.
+  Eigen::VectorXd momentum_force;
+  // The step's derivatives when the rollout was asked for them (RolloutOptions::gradients):
+  // A = ∂q_k/∂q_{k−1} (n_q × n_q) and B = ∂q_k/∂u_k (n_q × n_q,a), empty otherwise or where
+  // gradient_status says they failed (a point where the derivative does not exist).
+  Eigen::MatrixXd A, B;
+  SolverStatus gradient_status = SolverStatus::kNotRun;
+  std::string gradient_message;
 };
 
 struct Trajectory {
@@ -54,17 +66,22 @@ struct Trajectory {
   std::vector<std::string> coordinate_names;  // size n_q (coordinate_names.h)
   Eigen::VectorXd q0;                         // q(0), size n_q
 
-  std::vector<TrajectoryStep> steps;  // the steps done, in order
+  std::vector<TrajectoryStep> steps;  // the steps recorded, in order (every one, or every K-th)
 
   // How the rollout ended. Solved (or solved_inaccurate) when every requested step was done;
-  // otherwise the status and message of the step that failed, step number steps.size() + 1,
-  // which would have ended at (steps.size() + 1)·h and is not in `steps`.
+  // otherwise the status and message of the step that failed, step number steps_done + 1,
+  // which would have ended at (steps_done + 1)·h and is not in `steps`.
   int steps_requested = 0;
+  int steps_done = 0;  // steps simulated; steps.size() unless the record was thinned
   SolverStatus status = SolverStatus::kNotRun;
   std::string message;
 
+  // The scene object the trajectory was simulated on, when it is in memory (rollouts, Python);
+  // not written to files (scene_file names it there).
+  ScenePtr scene;
+
   // True when every requested step was done (a failed step stops the rollout early).
-  bool completed() const { return static_cast<int>(steps.size()) == steps_requested; }
+  bool completed() const { return steps_done == steps_requested; }
   // The configuration at the end: q of the last step, q0 when no step was done.
   const Eigen::VectorXd& FinalConfiguration() const { return steps.empty() ? q0 : steps.back().q; }
 };

@@ -39,24 +39,44 @@ json ContactToJson(const ContactRecord& c) {
           {"phi_start", Number(c.phi_start)},
           {"phi_end", Number(c.phi_end)},
           {"normal_force", Number(c.normal_force)},
-          {"friction_force", NumberArray(c.friction_force)}};
+          {"friction_force", NumberArray(c.friction_force)},
+          {"normal_impulse", Number(c.normal_impulse)},
+          {"friction_impulse", NumberArray(c.friction_impulse)}};
+}
+
+// Row-major: an array of rows.
+json MatrixToJson(const Eigen::MatrixXd& m) {
+  json rows = json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) rows.push_back(NumberArray(m.row(i).transpose()));
+  return rows;
 }
 
 json StepToJson(const TrajectoryStep& step) {
   json contacts = json::array();
   for (const ContactRecord& c : step.contacts) contacts.push_back(ContactToJson(c));
-  return {{"t", Number(step.t)},
-          {"q", NumberArray(step.q)},
-          {"u", NumberArray(step.u)},
-          {"status", std::string(ToString(step.status))},
-          {"solver",
-           {{"iterations", step.solver.iterations},
-            {"primal_residual", Number(step.solver.primal_residual)},
-            {"dual_residual", Number(step.solver.dual_residual)},
-            {"complementarity_gap", Number(step.solver.complementarity_gap)},
-            {"solve_time", Number(step.solver.solve_time_seconds)}}},
-          {"step_time", Number(step.step_time_seconds)},
-          {"contacts", contacts}};
+  json out = {{"k", step.k},
+              {"t", Number(step.t)},
+              {"q", NumberArray(step.q)},
+              {"u", NumberArray(step.u)},
+              {"status", std::string(ToString(step.status))},
+              {"solver",
+               {{"iterations", step.solver.iterations},
+                {"primal_residual", Number(step.solver.primal_residual)},
+                {"dual_residual", Number(step.solver.dual_residual)},
+                {"complementarity_gap", Number(step.solver.complementarity_gap)},
+                {"solve_time", Number(step.solver.solve_time_seconds)},
+                {"polished", step.solver.polished}}},
+              {"step_time", Number(step.step_time_seconds)},
+              {"contacts", contacts}};
+  // Optional fields: written when the step has them.
+  if (step.momentum_force.size() > 0) out["momentum_force"] = NumberArray(step.momentum_force);
+  if (step.gradient_status != SolverStatus::kNotRun) {
+    out["gradient_status"] = std::string(ToString(step.gradient_status));
+    out["gradient_message"] = step.gradient_message;
+    if (step.A.size() > 0) out["A"] = MatrixToJson(step.A);
+    if (step.B.size() > 0) out["B"] = MatrixToJson(step.B);
+  }
+  return out;
 }
 
 // ---- reading: every helper names the field it reads in its errors ----
@@ -134,7 +154,28 @@ const json& ReadArray(const json& object, const char* key, const std::string& wh
   return j;
 }
 
-ContactRecord ContactFromJson(const json& j, const std::string& where) {
+// Row-major matrix of `rows` × `cols` numbers.
+Eigen::MatrixXd ReadMatrix(const json& object, const char* key, const std::string& where, int rows,
+                           int cols) {
+  const json& j = Field(object, key, where);
+  const std::string path = Path(where, key);
+  if (!j.is_array() || static_cast<int>(j.size()) != rows)
+    Fail(path,
+         "expected " + std::to_string(rows) + " rows of " + std::to_string(cols) + " numbers");
+  Eigen::MatrixXd m(rows, cols);
+  for (int i = 0; i < rows; ++i) {
+    const std::string row_path = path + "[" + std::to_string(i) + "]";
+    if (!j[i].is_array() || static_cast<int>(j[i].size()) != cols)
+      Fail(row_path, "expected " + std::to_string(cols) + " numbers");
+    for (int c = 0; c < cols; ++c)
+      m(i, c) = ReadNumber(j[i][c], row_path + "[" + std::to_string(c) + "]");
+  }
+  return m;
+}
+
+bool Has(const json& object, const char* key) { return object.contains(key); }
+
+ContactRecord ContactFromJson(const json& j, const std::string& where, double h) {
   ContactRecord c;
   c.shape_a = ReadString(j, "shape_a", where);
   c.shape_b = ReadString(j, "shape_b", where);
@@ -146,11 +187,22 @@ ContactRecord ContactFromJson(const json& j, const std::string& where) {
   c.phi_end = ReadNumber(j, "phi_end", where);
   c.normal_force = ReadNumber(j, "normal_force", where);
   c.friction_force = ReadVector(j, "friction_force", where, 3);
+  // Files without impulses (before they were recorded): force · h.
+  c.normal_impulse =
+      Has(j, "normal_impulse") ? ReadNumber(j, "normal_impulse", where) : c.normal_force * h;
+  if (Has(j, "friction_impulse")) {
+    c.friction_impulse = ReadVector(j, "friction_impulse", where, 3);
+  } else {
+    c.friction_impulse = c.friction_force * h;
+  }
   return c;
 }
 
-TrajectoryStep StepFromJson(const json& j, const std::string& where, int nq, int nq_a) {
+TrajectoryStep StepFromJson(const json& j, const std::string& where, const Trajectory& t,
+                            int default_k) {
+  const int nq = t.nq, nq_a = t.nq - t.nq_u, nv_u = t.nv - (t.nq - t.nq_u);
   TrajectoryStep step;
+  step.k = Has(j, "k") ? ReadInt(j, "k", where, 1) : default_k;
   step.t = ReadNumber(j, "t", where);
   step.q = ReadVector(j, "q", where, nq);
   step.u = ReadVector(j, "u", where, nq_a);
@@ -162,11 +214,23 @@ TrajectoryStep StepFromJson(const json& j, const std::string& where, int nq, int
   step.solver.dual_residual = ReadNumber(solver, "dual_residual", solver_where);
   step.solver.complementarity_gap = ReadNumber(solver, "complementarity_gap", solver_where);
   step.solver.solve_time_seconds = ReadNumber(solver, "solve_time", solver_where);
+  if (Has(solver, "polished")) {
+    const json& polished = solver["polished"];
+    if (!polished.is_boolean()) Fail(Path(solver_where, "polished"), "expected true or false");
+    step.solver.polished = polished.get<bool>();
+  }
   step.step_time_seconds = ReadNumber(j, "step_time", where);
   const json& contacts = ReadArray(j, "contacts", where);
   for (size_t i = 0; i < contacts.size(); ++i)
     step.contacts.push_back(
-        ContactFromJson(contacts[i], where + ".contacts[" + std::to_string(i) + "]"));
+        ContactFromJson(contacts[i], where + ".contacts[" + std::to_string(i) + "]", t.time_step));
+  if (Has(j, "momentum_force")) step.momentum_force = ReadVector(j, "momentum_force", where, nv_u);
+  if (Has(j, "gradient_status")) {
+    step.gradient_status = ReadStatus(j, "gradient_status", where);
+    step.gradient_message = ReadString(j, "gradient_message", where);
+    if (Has(j, "A")) step.A = ReadMatrix(j, "A", where, nq, nq);
+    if (Has(j, "B")) step.B = ReadMatrix(j, "B", where, nq, nq_a);
+  }
   return step;
 }
 
@@ -190,6 +254,7 @@ nlohmann::json TrajectoryToJson(const Trajectory& trajectory) {
   out["coordinate_names"] = trajectory.coordinate_names;
   out["q0"] = NumberArray(trajectory.q0);
   out["steps_requested"] = trajectory.steps_requested;
+  out["steps_done"] = trajectory.steps_done;
   out["status"] = std::string(ToString(trajectory.status));
   out["message"] = trajectory.message;
   out["steps"] = std::move(steps);
@@ -222,6 +287,7 @@ Trajectory TrajectoryFromJson(const nlohmann::json& j) {
   if (t.nq_u > t.nq) Fail("nq_u", "must be <= nq");
   const int nq_a = ReadInt(j, "nq_a", "", 0);
   if (nq_a != t.nq - t.nq_u) Fail("nq_a", "must equal nq - nq_u");
+  if (t.nv < nq_a) Fail("nv", "must be >= nq_a (the robots' velocities are part of v)");
   const json& names = ReadArray(j, "coordinate_names", "");
   if (static_cast<int>(names.size()) != t.nq)
     Fail("coordinate_names",
@@ -236,11 +302,23 @@ Trajectory TrajectoryFromJson(const nlohmann::json& j) {
   t.status = ReadStatus(j, "status", "");
   t.message = ReadString(j, "message", "");
   const json& steps = ReadArray(j, "steps", "");
-  if (static_cast<int>(steps.size()) > t.steps_requested)
-    Fail("steps", "holds " + std::to_string(steps.size()) + " steps, more than steps_requested");
+  // Files before steps_done held every step.
+  t.steps_done =
+      Has(j, "steps_done") ? ReadInt(j, "steps_done", "", 0) : static_cast<int>(steps.size());
+  if (t.steps_done > t.steps_requested) Fail("steps_done", "is more than steps_requested");
+  if (static_cast<int>(steps.size()) > t.steps_done)
+    Fail("steps", "holds " + std::to_string(steps.size()) + " steps, more than steps_done");
   t.steps.reserve(steps.size());
-  for (size_t k = 0; k < steps.size(); ++k)
-    t.steps.push_back(StepFromJson(steps[k], "steps[" + std::to_string(k) + "]", t.nq, nq_a));
+  int previous = 0;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const std::string where = "steps[" + std::to_string(k) + "]";
+    t.steps.push_back(StepFromJson(steps[k], where, t, static_cast<int>(k) + 1));
+    const int number = t.steps.back().k;
+    if (number <= previous || number > t.steps_done)
+      Fail(where + ".k", "step numbers must increase and stay <= steps_done (got " +
+                             std::to_string(number) + " after " + std::to_string(previous) + ")");
+    previous = number;
+  }
   return t;
 }
 

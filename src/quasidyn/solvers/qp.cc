@@ -44,6 +44,7 @@ void ValidateQpSettings(const QpSettings& s) {
   constexpr const char* kWhere = "QpSettings";
   CheckInteriorPointSettings(kWhere, s);
   CheckPositive(kWhere, "warm_start_min_value", s.warm_start_min_value);
+  ValidatePolishSettings(kWhere, s.polish);
 }
 
 void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
@@ -74,6 +75,8 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
     scaled_G_.resize(m, n);
     reduced_.resize(n, n);
   }
+  polish_.Setup(problem_.Q, problem_.G,
+                SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
   result_ = QpResult();
   result_.x.resize(n);
   result_.s.resize(m);
@@ -103,6 +106,7 @@ void QpSolver::UpdateValues(const QpProblem& problem) {
     problem_.G.ToDense(&dense_G_);
     problem_.Q.ToDense(&dense_Q_);
   }
+  polish_.UpdateValues(problem_.Q, problem_.G);
 }
 
 void QpSolver::UpdateSettings(const QpSettings& settings) {
@@ -463,6 +467,7 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     result.message = message.str();
   }
   result.status = status;
+  if (Succeeded(status)) polish_.Polish(problem, settings.polish, &result);
   result.info.solve_time_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   return result;

@@ -23,7 +23,9 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/solvers/active_set_polish.h"
 #include "quasidyn/solvers/preordered_ldlt.h"
+#include "quasidyn/solvers/qp_polish.h"
 #include "quasidyn/solvers/solver_status.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
@@ -69,6 +71,9 @@ struct QpSettings {
   double sparse_max_density = 0.1;
   // Warm start: slacks and multipliers are lifted to at least this value (> 0, units of h).
   double warm_start_min_value = 1e-6;
+  // After a successful solve, the active-set polish of qp_polish.h (exact zeros on inactive
+  // rows); polish.enabled = false turns it off.
+  PolishSettings polish;
 };
 
 // Statistics of one Solve.
@@ -79,6 +84,7 @@ struct QpInfo {
   double complementarity_gap = 0.0;  // sᵀz
   double solve_time_seconds = 0.0;   // wall-clock time of Solve()
   bool used_sparse_path = false;
+  PolishInfo polish;  // what the polish did (qp_polish.h); residuals above are the solver's own
 };
 
 struct QpResult {
@@ -149,6 +155,7 @@ class QpSolver {
   Eigen::VectorXd correction_, residual_, product_m_;
   Eigen::VectorXd Qx_, Gtz_, r_d_, rhs_, dx_;
   Eigen::VectorXd Gx_, r_p_, ds_, dz_, ds_affine_, dz_affine_, rc_, scratch_;
+  QpPolish polish_;
 };
 
 // Convenience: a fresh solver per call.

@@ -53,6 +53,7 @@ void ValidateProblem(const char* where, const SocpProblem& p, bool check_values)
 void ValidateSocpSettings(const SocpSettings& s) {
   constexpr const char* kWhere = "SocpSettings";
   CheckInteriorPointSettings(kWhere, s);
+  ValidatePolishSettings(kWhere, s.polish);
 }
 
 void SocpSolver::Setup(const SocpProblem& problem, const SocpSettings& settings) {
@@ -69,6 +70,8 @@ void SocpSolver::Setup(const SocpProblem& problem, const SocpSettings& settings)
   W_inverse_.resize(rows, max_dim);
   weights_.resize(rows, max_dim);
   normal_.Setup(problem_.Q, A_, offset_, dim_,
+                SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
+  polish_.Setup(problem_.Q, A_, offset_, dim_,
                 SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
   for (VectorXd* v : {&s_, &z_, &lambda_, &ds_, &dz_, &u_, &scratch_, &Ax_, &r_p_, &rc_,
                       &ds_affine_, &dz_affine_, &product_})
@@ -101,6 +104,7 @@ void SocpSolver::UpdateValues(const SocpProblem& problem) {
   StackConstraintBlocks(problem_.G, problem_.h, problem_.A, problem_.b, problem_.cone_dims,
                         problem_.Q.rows(), &A_, &b_, &offset_, &dim_);
   normal_.UpdateValues(problem_.Q, A_);
+  polish_.UpdateValues(problem_.Q, A_);
 }
 
 void SocpSolver::UpdateSettings(const SocpSettings& settings) {
@@ -347,6 +351,7 @@ const SocpResult& SocpSolver::Solve() {
     message << " (margin t - |z| = " << worst_value << ")";
     result.message = message.str();
   }
+  if (Succeeded(status)) polish_.Polish(problem_.Q, problem.c, b_, settings.polish, &z_, &result);
   result.linear_duals = z_.head(linear_rows_);
   result.cone_duals = z_.tail(rows - linear_rows_);
   result.status = status;

@@ -20,7 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/solvers/active_set_polish.h"
 #include "quasidyn/solvers/block_normal_matrix.h"
+#include "quasidyn/solvers/socp_polish.h"
 #include "quasidyn/solvers/solver_status.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
@@ -59,6 +61,9 @@ struct SocpSettings {
   // problems from a few dozen velocities on (arm + 10 cubes: 67 velocities).
   int sparse_min_variables = 40;
   double sparse_max_density = 0.5;
+  // After a successful solve, the active-set polish of socp_polish.h (exact zero duals on open
+  // cones); polish.enabled = false turns it off.
+  PolishSettings polish;
 };
 
 // Statistics of one Solve.
@@ -69,6 +74,7 @@ struct SocpInfo {
   double complementarity_gap = 0.0;  // sᵀz
   double solve_time_seconds = 0.0;   // wall-clock time of Solve()
   bool used_sparse_path = false;     // the reduced system was factorised by the sparse path
+  PolishInfo polish;  // what the polish did (socp_polish.h); residuals above are the solver's own
 };
 
 struct SocpResult {
@@ -129,6 +135,7 @@ class SocpSolver {
   BlockNormalMatrix normal_;  // Q + Σ A_kᵀ W_k⁻² A_k + δI, dense or sparse
   Eigen::VectorXd s_, z_, lambda_, dx_, ds_, dz_, u_, scratch_, rhs_;
   Eigen::VectorXd Qx_, Atz_, r_d_, Ax_, r_p_, rc_, ds_affine_, dz_affine_, product_;
+  SocpPolish polish_;
 };
 
 // Convenience: a fresh solver per call.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -53,8 +54,9 @@ TEST_P(BarrierRestingTest, CubeOnTheTableNeverGoesBelowItsSupport) {
     const Scene scene = RestingCube(h, 1.0);
     FormulationSettings settings = SettingsFromScene(scene);
     settings.type = GetParam();
+    settings.kappa = 100.0;  // the old default, whose stand-off exceeds ε
     const double kept = ContactCandidateDistance(scene, settings);
-    ASSERT_GT(kept, scene.contact_tolerance);  // κ = 100: the stand-off exceeds ε
+    ASSERT_GT(kept, scene.contact_tolerance);
     testing::Stepper stepper(scene, settings);
     Eigen::VectorXd q = scene.q0;
     for (int k = 0; k < 20; ++k) {
@@ -87,6 +89,7 @@ TEST(BarrierRestingTest, AnObjectTheBarrierWouldLevitateIsRefused) {
   const Scene scene = RestingCube(0.01, 1e-6);
   FormulationSettings settings = SettingsFromScene(scene);
   settings.type = FormulationType::kLogBarrierPyramid;
+  settings.kappa = 100.0;
   try {
     testing::Stepper stepper(scene, settings);
     FAIL() << "a 1 mg cube was accepted at kappa = 100";
@@ -100,6 +103,44 @@ TEST(BarrierRestingTest, AnObjectTheBarrierWouldLevitateIsRefused) {
   settings.type = FormulationType::kQp;  // no force at a distance: any mass
   settings.kappa = 100;
   EXPECT_NO_THROW(testing::Stepper(scene, settings));
+}
+
+// Issue 13: the default κ (a scene without `kappa`) is scaled from the scene so that a resting
+// object stays within 1 % of its size of its support. At the old default κ = 100 the 1 kg,
+// 10 cm cube rested 16 mm up (16 rows of 1/(κ φ) carrying 9.81 N); with the default, at most
+// 1 mm, whatever its mass, under both barriers.
+TEST_P(BarrierRestingTest, TheDefaultKappaRestsACubeWithinOnePercentOfItsSize) {
+  for (const double mass : {1e-6, 0.25, 1.0, 10.0}) {
+    SCOPED_TRACE("mass = " + std::to_string(mass) + " kg");
+    const Scene scene = RestingCube(0.01, mass);
+    const SettingsOverrides overrides{GetParam(), {}, {}, {}};
+    const FormulationSettings settings = SettingsFromScene(scene, overrides);
+    EXPECT_EQ(settings.kappa, DefaultKappa(scene));
+    testing::Stepper stepper(scene, settings);
+    Eigen::VectorXd q = scene.q0;
+    for (int k = 0; k < 200; ++k) {
+      const StepResult& r = stepper.Step(q, Eigen::VectorXd());
+      ASSERT_TRUE(r.ok()) << "step " << k << ": " << r.message;
+      q = r.next.q;
+    }
+    const double height = q(2) - 0.5 * kCubeSide;
+    EXPECT_GE(height, 0.0);
+    EXPECT_LE(height, kDefaultStandOffPerSize * kCubeSide * (1 + 1e-9));
+    if (mass == 1.0) {
+      // Before: the old default κ = 100.
+      FormulationSettings old = settings;
+      old.kappa = 100.0;
+      testing::Stepper before(scene, old);
+      Eigen::VectorXd q_old = scene.q0;
+      for (int k = 0; k < 200; ++k) q_old = before.Step(q_old, Eigen::VectorXd()).next.q;
+      const double old_height = q_old(2) - 0.5 * kCubeSide;
+      std::printf(
+          "[ measured ] 1 kg cube, %s: resting height %.4g m at kappa = 100, %.4g m at "
+          "the default kappa = %.6g\n",
+          FormulationName(GetParam()), old_height, height, settings.kappa);
+      EXPECT_GT(old_height, 10 * height);
+    }
+  }
 }
 
 // The arm picks the red cube and places it on the stack under both barriers as under the QP

@@ -40,6 +40,7 @@ void QuasiDynamicModel::Fail(const Eigen::VectorXd& q, SolverStatus status, std:
   result.next.q = q;
   result.next.v.resize(0);
   result.velocity.setZero(scene().nv);
+  result.momentum_force.setZero(scene().nv_u);
   result.contacts.clear();
 }
 
@@ -103,6 +104,9 @@ void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData*
     return;
   }
   result.velocity = solution.v;
+  // s·M_u·v_u / h: the object rows of P v (P = blockdiag(s M_u, h² K_a), quasi_dynamic_cost.h).
+  data.cost_.P.Multiply(solution.v, &data.Pv_);
+  result.momentum_force = data.Pv_.head(scene.nv_u) / time_step();
   IntegrateConfiguration(scene, data.q_, solution.v, time_step(), &result.next.q);
   result.next.v.resize(0);
   FillContactReports(problem, solution, &result.contacts);

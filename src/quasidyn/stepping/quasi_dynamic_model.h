@@ -49,6 +49,7 @@ class QuasiDynamicData final : public StepData {
   std::unique_ptr<FormulationWorkspace> workspace_;
   FormulationSolution solution_;
   Eigen::VectorXd q_, u_;
+  Eigen::VectorXd Pv_;       // P v (n_v), for StepResult::momentum_force
   bool calculated_ = false;  // a Calc has run (whatever its outcome)
   // CalcDiff's buffers, made by its first call for A and kept: the chain kinematics the data
   // contraction perturbs, and the contraction itself.

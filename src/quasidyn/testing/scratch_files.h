@@ -61,6 +61,16 @@ inline void WriteWholeFile(const std::filesystem::path& path, const std::string&
   if (!file.flush()) throw std::runtime_error("WriteWholeFile: cannot write " + path.string());
 }
 
+// A path inside `directory` that no one can write, root included: its folder is a regular
+// file (`directory`/a_file/`name`), so neither the file nor its folder can be created. Tests
+// of unwritable outputs use it instead of a path outside their directory, which root could
+// create.
+inline std::filesystem::path UnwritablePath(const std::filesystem::path& directory,
+                                            const std::string& name) {
+  WriteWholeFile(directory / "a_file", "a regular file, not a folder\n");
+  return directory / "a_file" / name;
+}
+
 // The names of the entries of `directory`, sorted (hidden ones included).
 inline std::vector<std::string> FileNames(const std::filesystem::path& directory) {
   std::vector<std::string> names;

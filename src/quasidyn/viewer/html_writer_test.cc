@@ -91,19 +91,16 @@ TEST(ViewerHtml, EmbedsTheDataAndTheBundleInOnePage) {
 TEST(ViewerHtml, WritesTheSamePageToAFile) {
   const Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
   const Trajectory trajectory = OneStep(scene);
-  const std::filesystem::path path =
-      std::filesystem::temp_directory_path() / "quasidyn_html_writer_test.html";
+  const testing::ScratchDirectory dir;
+  const std::filesystem::path path = dir / "page.html";
   WriteViewerHtml(scene, trajectory, path.string());
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream text;
-  text << file.rdbuf();
-  EXPECT_EQ(text.str(), ViewerHtmlToString(scene, trajectory));
-  std::filesystem::remove(path);
+  EXPECT_EQ(testing::ReadWholeFile(path), ViewerHtmlToString(scene, trajectory));
 }
 
 TEST(ViewerHtml, NamesAPathItCannotWrite) {
   const Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
-  const std::string path = "/nonexistent-quasidyn-dir/page.html";
+  const testing::ScratchDirectory dir;
+  const std::string path = testing::UnwritablePath(dir.path(), "page.html").string();
   try {
     WriteViewerHtml(scene, OneStep(scene), path);
     FAIL() << "expected std::runtime_error";

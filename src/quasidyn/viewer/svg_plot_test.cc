@@ -115,19 +115,16 @@ TEST(LinePlotToSvg, RejectsBadSeriesNamingThem) {
 }
 
 TEST(WriteLinePlotSvg, WritesTheDocumentAndNamesAnUnwritablePath) {
-  const std::string path =
-      (std::filesystem::temp_directory_path() / "quasidyn_svg_plot_test.svg").string();
-  WriteLinePlotSvg(DiagonalPlot(), path);
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  EXPECT_EQ(text.str(), LinePlotToSvg(DiagonalPlot()));
-  std::filesystem::remove(path);
+  const testing::ScratchDirectory dir;
+  const std::filesystem::path path = dir / "plot.svg";
+  WriteLinePlotSvg(DiagonalPlot(), path.string());
+  EXPECT_EQ(testing::ReadWholeFile(path), LinePlotToSvg(DiagonalPlot()));
+  const std::string unwritable = testing::UnwritablePath(dir.path(), "p.svg").string();
   try {
-    WriteLinePlotSvg(DiagonalPlot(), "/nonexistent/dir/p.svg");
-    FAIL() << "wrote to a missing folder";
+    WriteLinePlotSvg(DiagonalPlot(), unwritable);
+    FAIL() << "wrote under a regular file";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("/nonexistent/dir/p.svg"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find(unwritable), std::string::npos) << e.what();
   }
 }
 

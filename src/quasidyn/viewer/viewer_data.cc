@@ -1,9 +1,12 @@
 #include "quasidyn/viewer/viewer_data.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "quasidyn/kinematics/kinematics.h"
@@ -83,13 +86,44 @@ json PoseRow(const Kinematics& kinematics, const std::vector<int>& bodies, const
   return row;
 }
 
-json ContactData(const ContactRecord& contact, const Rounder& round) {
+const char* BodyKindByName(const Scene& scene, const std::string& body) {
+  const int index = scene.BodyIndex(body);
+  return index < 0 ? "object" : BodyKind(scene, index);
+}
+
+// One convention for every arrow: the force on the object. A contact reports the force on A
+// (B pushes A); when B is the object and A is not (a robot or the world pushes it), the
+// arrow shows the opposite force, the one on B. Between two objects (or two robots): on A.
+json ContactData(const Scene& scene, const ContactRecord& contact, const Rounder& round) {
+  const Eigen::Vector3d on_a = contact.normal_force * contact.normal + contact.friction_force;
+  const bool on_b = std::string(BodyKindByName(scene, contact.body_a)) != "object" &&
+                    std::string(BodyKindByName(scene, contact.body_b)) == "object";
   return json{{"a", contact.shape_a},
               {"b", contact.shape_b},
               {"point", round.Vector(contact.point)},
               {"normal", round.Vector(contact.normal)},
               {"normal_force", round(contact.normal_force)},
-              {"friction_force", round.Vector(contact.friction_force)}};
+              {"friction_force", round.Vector(contact.friction_force)},
+              {"phi", round(contact.phi_start)},
+              {"on", on_b ? contact.body_b : contact.body_a},
+              {"by", on_b ? contact.body_a : contact.body_b},
+              {"force", round.Vector(on_b ? Eigen::Vector3d(-on_a) : on_a)}};
+}
+
+// The momentum term's force on each object (StepResult::momentum_force, its translational
+// rows in the world frame: (x, y) of a planar object, (x, y, z) of a floating one) [N]; empty
+// when the step has none.
+json MomentumData(const Scene& scene, const TrajectoryStep& step, const Rounder& round) {
+  json out = json::array();
+  if (step.momentum_force.size() != scene.nv_u) return out;
+  for (const ModelInstance& instance : scene.instances) {
+    if (instance.actuated || instance.nv < 2) continue;
+    Eigen::Vector3d force = Eigen::Vector3d::Zero();
+    force.head(scene.planar ? 2 : std::min(3, instance.nv)) =
+        step.momentum_force.segment(instance.v_start, scene.planar ? 2 : std::min(3, instance.nv));
+    out.push_back(json{{"object", instance.name}, {"force", round.Vector(force)}});
+  }
+  return out;
 }
 
 }  // namespace
@@ -159,50 +193,69 @@ nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
 
   Kinematics kinematics(BorrowScene(scene));
   json t = json::array(), step = json::array(), status = json::array(), iterations = json::array(),
-       poses = json::array(), contacts = json::array();
+       poses = json::array(), contacts = json::array(), momentum = json::array();
+  const auto contacts_of = [&](const TrajectoryStep& record) {
+    json list = json::array();
+    for (const ContactRecord& contact : record.contacts)
+      list.push_back(ContactData(scene, contact, round));
+    return list;
+  };
   CheckConfiguration(scene, trajectory.q0, "trajectory q0");
   kinematics.Update(trajectory.q0);
   t.push_back(0.0);
-  step.push_back(0);
-  status.push_back("initial");
-  iterations.push_back(0);
   poses.push_back(PoseRow(kinematics, shown_bodies, round));
-  contacts.push_back(json::array());
+  // Frame 0, q0: the contacts found there are those of step 1 (found at its start), shown with
+  // the forces they carried over it and its status, so the page opens with its contacts.
+  if (!trajectory.steps.empty() && trajectory.steps.front().k == 1) {
+    const TrajectoryStep& first = trajectory.steps.front();
+    step.push_back(1);
+    status.push_back(std::string(ToString(first.status)));
+    iterations.push_back(first.solver.iterations);
+    contacts.push_back(contacts_of(first));
+    momentum.push_back(MomentumData(scene, first, round));
+  } else {
+    step.push_back(0);
+    status.push_back("initial");
+    iterations.push_back(0);
+    contacts.push_back(json::array());
+    momentum.push_back(json::array());
+  }
   const int step_count = static_cast<int>(trajectory.steps.size());
   for (int k : ShownSteps(step_count, options.max_frames)) {
     const TrajectoryStep& record = trajectory.steps[k];
     CheckConfiguration(scene, record.q, "trajectory steps[" + std::to_string(k) + "].q");
     kinematics.Update(record.q);
     t.push_back(round(record.t));
-    step.push_back(k + 1);
+    step.push_back(record.k > 0 ? record.k : k + 1);
     status.push_back(std::string(ToString(record.status)));
     iterations.push_back(record.solver.iterations);
     poses.push_back(PoseRow(kinematics, shown_bodies, round));
-    json step_contacts = json::array();
-    for (const ContactRecord& contact : record.contacts)
-      step_contacts.push_back(ContactData(contact, round));
-    contacts.push_back(step_contacts);
+    contacts.push_back(contacts_of(record));
+    momentum.push_back(MomentumData(scene, record, round));
   }
 
-  json data{
-      {"format", "quasidyn-viewer-data"},
-      {"format_version", 1},
-      {"scene", {{"name", scene.name}, {"file", trajectory.scene_file}, {"planar", scene.planar}}},
-      {"run",
-       {{"formulation", trajectory.formulation},
-        {"time_step", trajectory.time_step},
-        {"steps_requested", trajectory.steps_requested},
-        {"steps_done", step_count},
-        {"status", std::string(ToString(trajectory.status))},
-        {"message", trajectory.message}}},
-      {"bodies", bodies},
-      {"frames",
-       {{"t", t},
-        {"step", step},
-        {"status", status},
-        {"iterations", iterations},
-        {"poses", poses},
-        {"contacts", contacts}}}};
+  json data{{"format", "quasidyn-viewer-data"},
+            {"format_version", 1},
+            {"scene",
+             {{"name", scene.name},
+              {"file", std::filesystem::path(trajectory.scene_file).filename().string()},
+              {"planar", scene.planar}}},
+            {"run",
+             {{"formulation", trajectory.formulation},
+              {"time_step", trajectory.time_step},
+              {"steps_requested", trajectory.steps_requested},
+              {"steps_done", trajectory.steps_done},
+              {"status", std::string(ToString(trajectory.status))},
+              {"message", trajectory.message}}},
+            {"bodies", bodies},
+            {"frames",
+             {{"t", t},
+              {"step", step},
+              {"status", status},
+              {"iterations", iterations},
+              {"poses", poses},
+              {"contacts", contacts},
+              {"momentum", momentum}}}};
   if (!options.marker_points.empty()) data["markers"] = MarkerData(options, round);
   return data;
 }

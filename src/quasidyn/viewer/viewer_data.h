@@ -5,7 +5,7 @@
 // only q, docs/trajectory-format.md).
 //
 // Layout (format "quasidyn-viewer-data", version 1; units SI):
-//   scene:       {name, file, planar}
+//   scene:       {name, file (the scene file's name, without its folder), planar}
 //   run:         {formulation, time_step [s], steps_requested, steps_done, status, message}
 //   bodies:      [{name, kind: "world"|"object"|"robot", shapes: [{name, type, radius [m],
 //                  length [m], size [m] (3), vertices [m] (n × 3, in S), position [m] (3, S in B),
@@ -14,11 +14,17 @@
 //   frames:      {t [s] (F), step (F: 0 for q0, k for step k), status (F), iterations (F),
 //                 poses (F × 7·B: per body position [m] then quaternion (x, y, z, w), in world),
 //                 contacts (F lists of {a, b, point [m] (3), normal (3), normal_force [N],
-//                 friction_force [N] (3)})}
+//                 friction_force [N] (3), phi [m] (at the step's start), on, by (body names),
+//                 force [N] (3): the force on body `on`, the object when one side is an object
+//                 and the other is not, else on a's body}),
+//                 momentum (F lists of {object, force [N] (3)}: the translational part of the
+//                 step's momentum term s·M_u·v_u/h per object, StepResult::momentum_force)}
 //   markers:     optional, only with ViewerDataOptions::marker_points: {label, points [m]
 //                (P × 3, world), parents (P: the point each joins with a line, −1 none)}
-// Frame 0 is q0 (status "initial", no contacts); frame j > 0 shows step k's q(t_k) with the
-// contacts and forces of step k. Numbers are rounded to `significant_digits` digits.
+// Frame 0 is q0; it shows the contacts of step 1 (found at q0) with the forces and status of
+// step 1 ("initial" and none when the trajectory has no step 1); frame j > 0 shows step k's
+// q(t_k) with the contacts and forces of step k. Numbers are rounded to `significant_digits`
+// digits.
 
 #include <nlohmann/json.hpp>
 #include <string>

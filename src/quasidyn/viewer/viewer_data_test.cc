@@ -30,6 +30,7 @@ Trajectory MakeTrajectory(const Scene& scene, const std::vector<Eigen::VectorXd>
   trajectory.q0 = scene.q0;
   for (size_t k = 0; k < qs.size(); ++k) {
     TrajectoryStep step;
+    step.k = static_cast<int>(k) + 1;
     step.t = 0.01 * static_cast<double>(k + 1);
     step.q = qs[k];
     step.status = SolverStatus::kSolved;
@@ -37,6 +38,7 @@ Trajectory MakeTrajectory(const Scene& scene, const std::vector<Eigen::VectorXd>
     trajectory.steps.push_back(step);
   }
   trajectory.steps_requested = static_cast<int>(qs.size());
+  trajectory.steps_done = static_cast<int>(qs.size());
   trajectory.status = SolverStatus::kSolved;
   return trajectory;
 }
@@ -110,6 +112,8 @@ TEST(ViewerData, CarriesStatusContactsAndForces) {
   ContactRecord contact;
   contact.shape_a = "box/block";
   contact.shape_b = "world/table";
+  contact.body_a = "box";
+  contact.body_b = "world";
   contact.point = {0.1, 0.0, 0.0};
   contact.normal = {0.0, 1.0, 0.0};
   contact.normal_force = 9.81;
@@ -124,9 +128,10 @@ TEST(ViewerData, CarriesStatusContactsAndForces) {
   const json data = BuildViewerData(scene, trajectory);
   const json& frames = data["frames"];
   EXPECT_EQ(frames["t"], json({0.0, 0.01, 0.02}));
-  EXPECT_EQ(frames["step"], json({0, 1, 2}));
-  EXPECT_EQ(frames["status"], json({"initial", "solved", "solved_inaccurate"}));
-  EXPECT_EQ(frames["iterations"], json({0, 7, 12}));
+  // Frame 0 (q0) shows step 1's contacts, forces and status (issue 13: it showed "initial").
+  EXPECT_EQ(frames["step"], json({1, 1, 2}));
+  EXPECT_EQ(frames["status"], json({"solved", "solved", "solved_inaccurate"}));
+  EXPECT_EQ(frames["iterations"], json({7, 7, 12}));
   EXPECT_TRUE(frames["contacts"][0].empty());
   EXPECT_TRUE(frames["contacts"][1].empty());
   ASSERT_EQ(frames["contacts"][2].size(), 1u);
@@ -137,11 +142,41 @@ TEST(ViewerData, CarriesStatusContactsAndForces) {
   EXPECT_EQ(c["normal"], json({0.0, 1.0, 0.0}));
   EXPECT_EQ(c["normal_force"], 9.81);
   EXPECT_EQ(c["friction_force"], json({-1.5, 0.0, 0.0}));
+  // The arrow's force is the one on the object: here the box is A, so the reported force.
+  EXPECT_EQ(c["on"], "box");
+  EXPECT_EQ(c["force"], json({-1.5, 9.81, 0.0}));
   EXPECT_EQ(data["run"]["steps_done"], 2);
   EXPECT_EQ(data["run"]["steps_requested"], 3);
   EXPECT_EQ(data["run"]["status"], "max_iterations");
   EXPECT_EQ(data["run"]["message"], trajectory.message);
   EXPECT_EQ(data["run"]["time_step"], 0.01);
+}
+
+// A robot pushing an object: the arrow shows the force on the object, not on the robot
+// (issue 13: robot–object arrows showed the force on the robot, object–ground ones the force on
+// the object).
+TEST(ViewerData, ArrowsShowTheForceOnTheObject) {
+  const Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
+  Trajectory trajectory = MakeTrajectory(scene, {scene.q0});
+  ContactRecord push;  // the pusher's tip is A: the record holds the force on the pusher
+  push.shape_a = "pusher/tip/0";
+  push.shape_b = "box/block";
+  push.body_a = "pusher/tip";
+  push.body_b = "box";
+  push.normal = {-1.0, 0.0, 0.0};
+  push.normal_force = 33.0;
+  push.friction_force = {0.0, 1.0, 0.0};
+  trajectory.steps[0].contacts = {push};
+  trajectory.steps[0].momentum_force = Eigen::Vector3d(28.7, 0.05, 0.0);
+  const json data = BuildViewerData(scene, trajectory);
+  const json& c = data["frames"]["contacts"][1][0];
+  EXPECT_EQ(c["on"], "box");
+  EXPECT_EQ(c["by"], "pusher/tip");
+  EXPECT_EQ(c["force"], json({33.0, -1.0, -0.0}));
+  const json& momentum = data["frames"]["momentum"][1];
+  ASSERT_EQ(momentum.size(), 1u);
+  EXPECT_EQ(momentum[0]["object"], "box");
+  EXPECT_EQ(momentum[0]["force"], json({28.7, 0.05, 0.0}));
 }
 
 TEST(ViewerData, KeepsEveryFrameUpToTheLimit) {
@@ -150,7 +185,7 @@ TEST(ViewerData, KeepsEveryFrameUpToTheLimit) {
   ViewerDataOptions options;
   options.max_frames = 10;  // q0 + 9 steps fit exactly
   const json data = BuildViewerData(scene, MakeTrajectory(scene, qs), options);
-  EXPECT_EQ(data["frames"]["step"], json({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  EXPECT_EQ(data["frames"]["step"], json({1, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
 }
 
 TEST(ViewerData, SubsamplesLongTrajectoriesEvenlyKeepingTheEnds) {
@@ -158,10 +193,10 @@ TEST(ViewerData, SubsamplesLongTrajectoriesEvenlyKeepingTheEnds) {
   const std::vector<Eigen::VectorXd> qs(4999, scene.q0);
   const json data = BuildViewerData(scene, MakeTrajectory(scene, qs));  // max_frames 2000
   const json& steps = data["frames"]["step"];
-  // stride ⌈4999 / 1999⌉ = 3: steps 0, 3, 6, …, 4998, then the last one, 4999.
+  // stride ⌈4999 / 1999⌉ = 3: q0 (with step 1's contacts), steps 3, 6, …, 4998, then the last.
   ASSERT_EQ(steps.size(), 1u + 1666u + 1u);
   EXPECT_LE(steps.size(), 2000u);
-  EXPECT_EQ(steps[0], 0);
+  EXPECT_EQ(steps[0], 1);
   for (size_t j = 1; j + 1 < steps.size(); ++j) EXPECT_EQ(steps[j], 3 * static_cast<int>(j));
   EXPECT_EQ(steps.back(), 4999);
   EXPECT_NEAR(data["frames"]["t"].back().get<double>(), 49.99, 49.99 * 5e-6);

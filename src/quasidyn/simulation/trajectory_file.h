@@ -1,0 +1,56 @@
+#pragma once
+// Trajectory files of every format, chosen by the file name's extension, and what every
+// format shares: where the scene file is recorded, and the thinning of `--every K`
+// (docs/trajectory-format.md).
+//
+//   .npz                          NumPy arrays (trajectory_npz.h): binary, exact, compact,
+//                                 fast; np.load reads it
+//   .json (and any other name)    the JSON of trajectory_json.h (readable, bit for bit)
+//
+// The scene file is recorded relative to the trajectory file's folder (or absolute when no
+// relative path exists), so a trajectory finds its scene from any working folder; reading
+// resolves it back against the trajectory's folder (files of older versions, whose path was
+// relative to the working folder, are still found when that path exists).
+
+#include <string>
+
+#include "quasidyn/simulation/trajectory.h"
+
+namespace quasidyn {
+
+struct TrajectoryWriteOptions {
+  // Keep every K-th step (K >= 1): steps k with k % K == 0, and always the last step, so the
+  // final configuration and the end of the run are kept. 1 keeps every step.
+  int every = 1;
+  // JSON only: spaces of indentation, or compact when < 0.
+  int indent = -1;
+};
+
+// The trajectory with only the steps `every` keeps (header unchanged; steps_done stays the
+// number of steps simulated). Throws std::invalid_argument for every < 1.
+Trajectory KeepEveryKthStep(const Trajectory& trajectory, int every);
+
+// Writes `trajectory` to `path` in the format of its extension, atomically
+// (common/atomic_file_writer.h). Throws std::invalid_argument for an empty path or bad options;
+// std::runtime_error naming the path when it cannot be written.
+void WriteTrajectory(const Trajectory& trajectory, const std::string& path,
+                     const TrajectoryWriteOptions& options = {});
+
+// Reads a file of any format WriteTrajectory writes (by its extension). Throws
+// std::runtime_error naming the path for a missing or unreadable file, std::invalid_argument
+// (prefixed with the path) for bad content.
+Trajectory ReadTrajectory(const std::string& path);
+
+// The scene path to write into a trajectory file at `trajectory_path`: relative to its folder
+// when `scene_file` names an existing file, else `scene_file` unchanged ("" for scenes built in
+// memory, "embedded:..." for the demo's).
+std::string SceneFileForTrajectory(const std::string& scene_file,
+                                   const std::string& trajectory_path);
+
+// The scene path recorded in a trajectory file read from `trajectory_path`, as a path usable
+// from the working folder: joined to the trajectory's folder when that file exists, else as
+// recorded (older files: relative to the working folder); "" stays "".
+std::string SceneFileFromTrajectory(const std::string& recorded,
+                                    const std::string& trajectory_path);
+
+}  // namespace quasidyn

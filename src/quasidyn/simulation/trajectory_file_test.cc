@@ -1,0 +1,110 @@
+#include "quasidyn/simulation/trajectory_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/simulation/rollout.h"
+#include "quasidyn/simulation/trajectory_npz.h"
+#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/testing/scratch_files.h"
+#include "quasidyn/testing/trajectories.h"
+
+namespace quasidyn {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kExamples = std::string(QUASIDYN_SOURCE_DIR) + "/examples/";
+
+Trajectory GripperRollout(GradientMode gradients) {
+  const ScenePtr scene =
+      std::make_shared<const Scene>(LoadScene(kExamples + "planar_gripper/scene.yaml"));
+  RolloutOptions options{24, {}};
+  options.gradients = gradients;
+  return Rollout(*MakeStepModel(scene, SettingsFromScene(*scene)), options);
+}
+
+// The compact format holds everything the JSON does, bit for bit.
+TEST(TrajectoryFileTest, NpzRoundTripsEveryFieldBitForBit) {
+  testing::ScratchDirectory dir;
+  const Trajectory awkward = testing::AwkwardTrajectory();
+  const std::string path = (dir.path() / "awkward.npz").string();
+  WriteTrajectory(awkward, path);
+  testing::ExpectSameTrajectory(ReadTrajectory(path), awkward);
+  for (GradientMode mode : {GradientMode::kAAndB, GradientMode::kBOnly, GradientMode::kNone}) {
+    const Trajectory rollout = GripperRollout(mode);
+    WriteTrajectory(rollout, (dir.path() / "gripper.npz").string());
+    WriteTrajectory(rollout, (dir.path() / "gripper.json").string());
+    const Trajectory from_npz = ReadTrajectory((dir.path() / "gripper.npz").string());
+    testing::ExpectSameTrajectory(from_npz, ReadTrajectory((dir.path() / "gripper.json").string()));
+    // The scene path is written relative to the file and read back resolved.
+    EXPECT_TRUE(fs::equivalent(from_npz.scene_file, kExamples + "planar_gripper/scene.yaml"));
+  }
+  // Smaller than the JSON (without gradients, whose many exact zeros JSON writes as "0").
+  EXPECT_LT(fs::file_size(dir.path() / "gripper.npz"), fs::file_size(dir.path() / "gripper.json"));
+}
+
+TEST(TrajectoryFileTest, EveryKthStepKeepsTheLastAndTheCount) {
+  const Trajectory full = GripperRollout(GradientMode::kNone);
+  const Trajectory kept = KeepEveryKthStep(full, 5);
+  ASSERT_EQ(kept.steps.size(), 5u);  // 5, 10, 15, 20 and the last, 24
+  EXPECT_EQ(kept.steps[0].k, 5);
+  EXPECT_EQ(kept.steps.back().k, 24);
+  EXPECT_EQ(kept.steps.back().q, full.steps.back().q);
+  EXPECT_TRUE(kept.completed());
+  EXPECT_THROW(KeepEveryKthStep(full, 0), std::invalid_argument);
+  testing::ScratchDirectory dir;
+  TrajectoryWriteOptions options;
+  options.every = 5;
+  for (const char* name : {"every.json", "every.npz"}) {
+    const std::string path = (dir.path() / name).string();
+    WriteTrajectory(full, path, options);
+    const Trajectory read = ReadTrajectory(path);
+    EXPECT_EQ(read.steps.size(), 5u) << name;
+    EXPECT_EQ(read.steps_done, 24) << name;
+    EXPECT_TRUE(read.completed()) << name;
+  }
+}
+
+TEST(TrajectoryFileTest, TheSceneIsStoredRelativeToTheTrajectory) {
+  testing::ScratchDirectory dir;
+  fs::create_directories(dir.path() / "deep/er");
+  const fs::path scene = fs::path(kExamples) / "planar_gripper/scene.yaml";
+  const std::string stored =
+      SceneFileForTrajectory(scene.string(), (dir.path() / "deep/er/t.json").string());
+  EXPECT_FALSE(fs::path(stored).is_absolute());
+  EXPECT_TRUE(fs::equivalent(dir.path() / "deep/er" / stored, scene));
+  // Back: resolved against the trajectory's folder, whatever the working folder.
+  EXPECT_TRUE(fs::equivalent(
+      SceneFileFromTrajectory(stored, (dir.path() / "deep/er/t.json").string()), scene));
+  // Files that are not on disk keep their text.
+  EXPECT_EQ(SceneFileForTrajectory("embedded:arm_cubes/scene.yaml", "t.json"),
+            "embedded:arm_cubes/scene.yaml");
+  EXPECT_EQ(SceneFileForTrajectory("", "t.json"), "");
+}
+
+TEST(TrajectoryFileTest, BadNpzContentNamesTheArray) {
+  testing::ScratchDirectory dir;
+  const std::string path = (dir.path() / "bad.npz").string();
+  NpzArchive archive = TrajectoryToNpz(testing::AwkwardTrajectory());
+  archive["q"].shape = {7, 7};
+  testing::WriteWholeFile(path, NpzToBytes([&] {
+                            NpzArchive a = archive;
+                            a["q"].f64.assign(49, 0.0);
+                            return a;
+                          }()));
+  try {
+    ReadTrajectory(path);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.npz: q: expected shape (1, 3)"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(ReadTrajectory((dir.path() / "missing.npz").string()), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace quasidyn

@@ -1,0 +1,163 @@
+#include "quasidyn/solvers/active_set_polish.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "quasidyn/common/argument_check.h"
+
+namespace quasidyn {
+namespace {
+
+double InfNorm(const Eigen::VectorXd& v) {
+  return v.size() > 0 ? v.lpNorm<Eigen::Infinity>() : 0.0;
+}
+
+// t − ‖s‖ of a block (t for a half line): >= 0 inside the cone.
+double ConeMargin(const Eigen::Ref<const Eigen::VectorXd>& v) {
+  return v.size() == 1 ? v[0] : v[0] - v.tail(v.size() - 1).norm();
+}
+
+}  // namespace
+
+void ValidatePolishSettings(const char* where, const PolishSettings& s) {
+  CheckPositive(where, "polish.delta", s.delta);
+  CheckNonNegative(where, "polish.primal_regularization", s.primal_regularization);
+  QUASIDYN_CHECK_ARGUMENT(s.max_refinements >= 0, where, "polish.max_refinements must be >= 0");
+}
+
+void ActiveSetPolisher::Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A,
+                              const std::vector<int>& offset, const std::vector<int>& dim,
+                              const SparsePathRule& rule) {
+  normal_.Setup(Q, A, offset, dim, rule);
+  offset_ = offset;
+  dim_ = dim;
+  const int rows = A.rows();
+  const int n = Q.rows();
+  int max_dim = 1;
+  for (int d : dim) max_dim = std::max(max_dim, d);
+  projections_.setZero(rows, max_dim);
+  weights_.setZero(rows, max_dim);
+  for (Eigen::VectorXd* v : {&z_, &dz_, &u_, &e2_, &rows_}) v->setZero(rows);
+  for (Eigen::VectorXd* v : {&x_, &dx_, &e1_, &columns_, &rhs_}) v->setZero(n);
+}
+
+void ActiveSetPolisher::UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& A) {
+  normal_.UpdateValues(Q, A);
+}
+
+void ActiveSetPolisher::Project(const Eigen::VectorXd& in, Eigen::VectorXd* out) const {
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    const int o = offset_[k], m = dim_[k];
+    for (int r = 0; r < m; ++r) {
+      double sum = 0.0;
+      for (int c = 0; c < m; ++c) sum += projections_(o + r, c) * in[o + c];
+      (*out)[o + r] = sum;
+    }
+  }
+}
+
+void ActiveSetPolisher::Classify(const Eigen::VectorXd& x, const Eigen::VectorXd& z,
+                                 const Eigen::VectorXd& b, PolishInfo* info) {
+  normal_.MultiplyA(x, &u_);
+  u_ += b;
+  info->binding_blocks = info->sliding_blocks = 0;
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    const int o = offset_[k], m = dim_[k];
+    auto P = projections_.block(o, 0, m, m);
+    P.setZero();
+    // w = z − u: σ₁ = w₀ − ‖w₁‖, σ₂ = w₀ + ‖w₁‖ (header, step 1).
+    const double w0 = z[o] - u_[o];
+    double radius = 0.0;
+    for (int r = 1; r < m; ++r) radius += (z[o + r] - u_[o + r]) * (z[o + r] - u_[o + r]);
+    radius = std::sqrt(radius);
+    if (w0 - radius > 0) {
+      P.setIdentity();
+      ++info->binding_blocks;
+    } else if (w0 + radius > 0 && m > 1) {
+      // Sliding: u along r̂ = (1, −ŵ)/√2; P = I − r̂ r̂ᵀ.
+      P.setIdentity();
+      for (int r = 0; r < m; ++r) {
+        const double rr = r == 0 ? 1.0 : -(z[o + r] - u_[o + r]) / radius;
+        for (int c = 0; c < m; ++c) {
+          const double rc = c == 0 ? 1.0 : -(z[o + c] - u_[o + c]) / radius;
+          P(r, c) -= 0.5 * rr * rc;
+        }
+      }
+      ++info->sliding_blocks;
+    }
+  }
+}
+
+double ActiveSetPolisher::Residual(const Eigen::VectorXd& c, const Eigen::VectorXd& b,
+                                   const Eigen::VectorXd& x, const Eigen::VectorXd& z) {
+  normal_.MultiplyQ(x, &columns_);
+  columns_ += c;
+  normal_.MultiplyAt(z, &rhs_);
+  columns_ -= rhs_;
+  double residual = InfNorm(columns_);
+  normal_.MultiplyA(x, &u_);
+  u_ += b;
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    const int o = offset_[k], m = dim_[k];
+    residual = std::max({residual, -ConeMargin(u_.segment(o, m)), -ConeMargin(z.segment(o, m)),
+                         std::abs(u_.segment(o, m).dot(z.segment(o, m)))});
+  }
+  return residual;
+}
+
+bool ActiveSetPolisher::Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& b,
+                               const PolishSettings& settings, Eigen::VectorXd* x,
+                               Eigen::VectorXd* z, PolishInfo* info) {
+  *info = PolishInfo();
+  if (!settings.enabled || dim_.empty()) return false;
+  info->attempted = true;
+  info->residual_before = Residual(c, b, *x, *z);
+  Classify(*x, *z, b, info);
+  weights_ = projections_ / settings.delta;
+  normal_.Assemble(weights_, settings.primal_regularization);
+  if (!normal_.Factorize()) return false;
+  // Iterative refinement from (0, 0) on the exact equality KKT system (header, step 2):
+  //   e1 = −(Q x + c − Aᵀ z),  e2 = −P (A x + b),
+  //   (Q + Aᵀ (P/δ) A) dx = e1 + Aᵀ e2/δ,  dz = (e2 − P A dx)/δ.
+  x_.setZero();
+  z_.setZero();
+  double previous = std::numeric_limits<double>::infinity();
+  for (int pass = 0; pass <= settings.max_refinements + 1; ++pass) {
+    normal_.MultiplyQ(x_, &e1_);
+    e1_ += c;
+    normal_.MultiplyAt(z_, &rhs_);
+    e1_ = rhs_ - e1_;
+    normal_.MultiplyA(x_, &u_);
+    u_ += b;
+    Project(u_, &e2_);
+    e2_ = -e2_;
+    const double error = std::max(InfNorm(e1_), InfNorm(e2_));
+    if (!(error < previous)) {  // the last correction did not help: undo it
+      if (pass > 0) {
+        x_ -= dx_;
+        z_ -= dz_;
+      }
+      break;
+    }
+    previous = error;
+    if (error == 0.0 || pass > settings.max_refinements) break;
+    normal_.MultiplyAt(e2_, &rhs_);
+    rhs_ = e1_ + rhs_ / settings.delta;
+    normal_.Solve(rhs_, &dx_);
+    normal_.MultiplyA(dx_, &rows_);
+    Project(rows_, &dz_);
+    dz_ = (e2_ - dz_) / settings.delta;
+    x_ += dx_;
+    z_ += dz_;
+  }
+  if (!x_.allFinite() || !z_.allFinite()) return false;
+  info->residual_after = Residual(c, b, x_, z_);
+  if (!(info->residual_after < info->residual_before)) return false;
+  *x = x_;
+  *z = z_;
+  info->succeeded = true;
+  return true;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,94 @@
+#pragma once
+// Solution polishing for the interior-point solvers (qp.h, socp.h), as OSQP does it (Stellato,
+// Banjac, Goulart, Bemporad & Boyd, "OSQP: an operator splitting solver for quadratic
+// programs", Math. Prog. Comp. 2020, §5.2): from the interior-point answer, guess which
+// constraints are active, solve the equality-constrained problem on them exactly, and keep the
+// result only when its KKT residual is smaller. Interior-point answers stop at a tolerance:
+// a contact that is open carries a multiplier of the order of the tolerance (1e-9 … 6e-8 N
+// of "phantom" force, issue 13), and at a degenerate point (a contact closing exactly at the
+// step's end) both the multiplier and the slack are small and the answer can be 5e-4 N off.
+// The polished answer has exact zeros where the constraint is inactive.
+//
+// Problems (both solvers, in the stacked-block layout of constraint_blocks.h):
+//   minimise ½ xᵀ Q x + cᵀ x   subject to   u_k = A_k x + b_k ∈ K_k  (k = 0 … K−1),
+// K_k the half line (a 1-row block: a QP row) or a second-order cone (m_k rows), with duals
+// z_k ∈ K_k, Q x + c − Σ_k A_kᵀ z_k = 0, u_kᵀ z_k = 0.
+//
+// 1. Active set, from w_k = z_k − u_k and its spectral values σ₁ = w₀ − ‖w₁‖ <= σ₂ = w₀ + ‖w₁‖
+//    (the Moreau split z = Π_K(w), u = Π_K(−w) at the exact solution; the cases of
+//    gradients/socp_gradient.h, with unit scale): σ₁ > 0 binding (u_k = 0: P_k = I);
+//    σ₂ <= 0 inactive (z_k = 0: P_k = 0); otherwise sliding on the cone's boundary, u_k along
+//    r̂ = (1, −ŵ)/√2 and z_k orthogonal to it (P_k = I − r̂ r̂ᵀ, ŵ = w₁/‖w₁‖). For a half
+//    line: active when z_k > u_k.
+// 2. The equality problem  min ½ xᵀQx + cᵀx  s.t.  P_k (A_k x + b_k) = 0,  z_k = P_k z_k,
+//    solved through its regularised KKT system (δ on the multipliers, OSQP's δ): eliminating
+//    z_k = −P_k (A_k x + b_k)/δ gives the normal matrix Q + Σ A_kᵀ (P_k/δ) A_k (+ a tiny δ_x I)
+//    of block_normal_matrix.h, then iterative refinement against the unregularised system
+//    (Nocedal & Wright §16.6 / OSQP's polish_refine_iter) until the residual stops falling.
+// 3. Acceptance: the KKT residual of both answers, the largest of ‖Q x + c − Aᵀ z‖∞, the cone
+//    violations of u and z (max(0, −(t − ‖s‖))) and the complementarity max_k |u_kᵀ z_k|; the
+//    polished answer replaces the interior-point one only when its residual is smaller.
+//
+// Setup sizes everything (and may allocate); Polish does not allocate.
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "quasidyn/solvers/block_normal_matrix.h"
+#include "quasidyn/solvers/sparse_row_matrix.h"
+
+namespace quasidyn {
+
+struct PolishSettings {
+  bool enabled = true;                   // polish after every successful solve
+  double delta = 1e-7;                   // δ > 0 of the regularised KKT system (OSQP: 1e-6)
+  double primal_regularization = 1e-12;  // δ_x >= 0 added to Q (as the solvers' own)
+  int max_refinements = 5;               // >= 0 refinement steps (OSQP: 3)
+};
+
+// What the polish did at the last solve.
+struct PolishInfo {
+  bool attempted = false;  // the solve succeeded, polishing is enabled and there are constraints
+  bool succeeded = false;  // the polished answer was kept (its residual was smaller)
+  int binding_blocks = 0;  // blocks with P_k = I (QP: active rows; SOCP: sticking cones)
+  int sliding_blocks = 0;  // cones with P_k = I − r̂ r̂ᵀ
+  double residual_before = 0.0;  // KKT residual of the interior-point answer (see header)
+  double residual_after = 0.0;   // of the polished answer (0 when not attempted)
+};
+
+// Throws std::invalid_argument naming the field out of range.
+void ValidatePolishSettings(const char* where, const PolishSettings& settings);
+
+class ActiveSetPolisher {
+ public:
+  // Q (n × n), A the stacked blocks (offset, dim as block_normal_matrix.h). Copies them; keeps
+  // the sparse analysis when the pattern is that of the last Setup.
+  void Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A, const std::vector<int>& offset,
+             const std::vector<int>& dim, const SparsePathRule& rule);
+  // New values on the same patterns; no allocation.
+  void UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& A);
+
+  // Polishes the answer (x, z) of  min ½xᵀQx + cᵀx  s.t.  A x + b ∈ K  (z stacked like A's
+  // rows). When the polished answer is better, overwrites x and z with it and returns true.
+  // `info` is filled either way. No allocation.
+  bool Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& b, const PolishSettings& settings,
+              Eigen::VectorXd* x, Eigen::VectorXd* z, PolishInfo* info);
+
+  // The KKT residual of the header, step 3, of (x, z).
+  double Residual(const Eigen::VectorXd& c, const Eigen::VectorXd& b, const Eigen::VectorXd& x,
+                  const Eigen::VectorXd& z);
+
+ private:
+  // Classifies every block and fills projections_ (P_k); counts into info.
+  void Classify(const Eigen::VectorXd& x, const Eigen::VectorXd& z, const Eigen::VectorXd& b,
+                PolishInfo* info);
+  // out_k = P_k in_k for every block.
+  void Project(const Eigen::VectorXd& in, Eigen::VectorXd* out) const;
+
+  BlockNormalMatrix normal_;
+  std::vector<int> offset_, dim_;
+  Eigen::MatrixXd projections_, weights_;  // rows × max dim: P_k, P_k/δ
+  Eigen::VectorXd x_, z_, dx_, dz_, u_, e1_, e2_, rows_, columns_, rhs_;
+};
+
+}  // namespace quasidyn

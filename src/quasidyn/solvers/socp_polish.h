@@ -1,0 +1,36 @@
+#pragma once
+// Polishing of the interior-point SOCP answer (socp.h) on its identified active set:
+// active_set_polish.h on the solver's stacked blocks (linear rows first, then the cones):
+// open cones get exactly zero duals, sticking cones exactly u_k = 0, sliding cones u_k and z_k
+// on the cone's boundary along the directions the interior point found. Owned by SocpSolver,
+// set up with it, called at the end of a successful Solve when SocpSettings::polish.enabled;
+// SocpInfo::polish says what happened.
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "quasidyn/solvers/active_set_polish.h"
+#include "quasidyn/solvers/sparse_row_matrix.h"
+
+namespace quasidyn {
+
+struct SocpResult;
+
+class SocpPolish {
+ public:
+  // Q (n × n) and the stacked blocks A (offset, dim); may allocate.
+  void Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A, const std::vector<int>& offset,
+             const std::vector<int>& dim, const SparsePathRule& rule);
+  void UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& A);
+  // Polishes the successful answer (*x, *z stacked like A) of the problem with linear cost c
+  // and offsets b; on success replaces them and result->objective, and fills
+  // result->info.polish. No allocation.
+  void Polish(const SparseRowMatrix& Q, const Eigen::VectorXd& c, const Eigen::VectorXd& b,
+              const PolishSettings& settings, Eigen::VectorXd* z, SocpResult* result);
+
+ private:
+  ActiveSetPolisher polisher_;
+  Eigen::VectorXd product_;
+};
+
+}  // namespace quasidyn
