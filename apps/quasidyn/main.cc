@@ -8,7 +8,9 @@
 #include "demo_command.h"
 #include "info_command.h"
 #include "linearize_command.h"
+#include "optimize_command.h"
 #include "simulate_command.h"
+#include "track_command.h"
 #include "view_command.h"
 
 int main(int argc, char** argv) {
@@ -20,6 +22,8 @@ int main(int argc, char** argv) {
   quasidyn::cli::AddViewCommand(app);
   quasidyn::cli::AddLinearizeCommand(app);
   quasidyn::cli::AddDemoCommand(app);
+  quasidyn::cli::AddOptimizeCommand(app);
+  quasidyn::cli::AddTrackCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
