@@ -44,6 +44,7 @@ from quasidyn._quasidyn import (  # noqa: F401  (the public API)
     mass_matrix,
     rollout,
 )
+from quasidyn._quasidyn import Stabilizer, TrajectoryOptimizer  # noqa: F401  (control)
 
 FORMULATIONS = ("qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa")
 """Every formulation name accepted by Stepper and rollout."""
@@ -54,6 +55,7 @@ __all__ = [
     "Trajectory", "TrajectoryStep", "contacts", "forward_kinematics", "integrate", "load_scene",
     "load_scene_from_string", "load_trajectory", "mass_matrix", "rollout",
 ]
+__all__ += ["Stabilizer", "TrajectoryOptimizer"]
 
 # Show the public package, not the compiled submodule, in reprs and tracebacks.
 for _cls in (Contact, ContactGeometry, Scene, SceneError, StepResult, Stepper, Trajectory,

@@ -35,5 +35,6 @@ void BindStep(pybind11::module_& m);       // step_bindings.cc
 void BindRollout(pybind11::module_& m);    // rollout_bindings.cc
 void BindGeometry(pybind11::module_& m);   // geometry_bindings.cc
 void BindGradients(pybind11::module_& m);  // gradients_bindings.cc
+void BindControl(pybind11::module_& m);    // control_bindings.cc
 
 }  // namespace quasidyn::python

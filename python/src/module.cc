@@ -17,4 +17,5 @@ PYBIND11_MODULE(_quasidyn, m) {
   quasidyn::python::BindRollout(m);
   quasidyn::python::BindGeometry(m);
   quasidyn::python::BindGradients(m);
+  quasidyn::python::BindControl(m);
 }
