@@ -140,3 +140,29 @@ TEST(TrajectoryOptimizer, PlanarPushingReachesTheGoalPose) {
 
 }  // namespace
 }  // namespace quasidyn
+
+namespace quasidyn {
+namespace {
+
+// Shrinking-horizon mode: every candidate is an exact rollout re-planned from each reached
+// state; the best cost never increases and the ball turns toward the goal.
+TEST(TrajectoryOptimizer, ShrinkingHorizonImprovesMonotonically) {
+  testing::ControlTask task = testing::PlanarHandTurn(QUASIDYN_SOURCE_DIR);
+  task.settings.iterations = 8;
+  task.settings.shrinking_horizon = true;
+  TrajectoryOptimizer optimizer(task.model, task.settings);
+  const OptimizationResult result = optimizer.Optimize(task.q0, task.u0);
+  double previous = result.initial_cost;
+  for (const OptimizerIteration& it : result.iterations) {
+    EXPECT_LE(it.best_cost, previous);
+    previous = it.best_cost;
+  }
+  EXPECT_LT(result.best_cost, 0.5 * result.initial_cost);
+  std::vector<Eigen::VectorXd> q;
+  std::string message;
+  ASSERT_TRUE(optimizer.ExactRollout(task.q0, result.u, &q, &message)) << message;
+  EXPECT_EQ(q.back(), result.q.back());
+}
+
+}  // namespace
+}  // namespace quasidyn
