@@ -9,8 +9,10 @@
 #include "info_command.h"
 #include "linearize_command.h"
 #include "log.h"
+#include "optimize_command.h"
 #include "plan_command.h"
 #include "simulate_command.h"
+#include "track_command.h"
 #include "view_command.h"
 
 int main(int argc, char** argv) {
@@ -33,6 +35,8 @@ int main(int argc, char** argv) {
   quasidyn::cli::AddLinearizeCommand(app);
   quasidyn::cli::AddDemoCommand(app);
   quasidyn::cli::AddPlanCommand(app);
+  quasidyn::cli::AddOptimizeCommand(app);
+  quasidyn::cli::AddTrackCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -53,6 +53,7 @@ from quasidyn._quasidyn import (  # noqa: F401  (the public API)
     view,
 )
 from quasidyn._quasidyn import Plan, plan  # noqa: F401  (planning through contact)
+from quasidyn._quasidyn import Stabilizer, TrajectoryOptimizer  # noqa: F401  (control)
 
 FORMULATIONS = ("qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa")
 """Every formulation name accepted by Stepper and rollout."""
@@ -72,6 +73,7 @@ __all__ = [
     "mass_matrix", "rollout", "view",
 ]
 __all__ += ["Plan", "plan"]
+__all__ += ["Stabilizer", "TrajectoryOptimizer"]
 
 # Show the public package, not the compiled submodule, in reprs and tracebacks.
 for _cls in (Contact, ContactGeometry, Scene, SceneError, StepResult, Stepper, Trajectory,

@@ -64,5 +64,6 @@ void BindRollout(pybind11::module_& m);    // rollout_bindings.cc
 void BindGeometry(pybind11::module_& m);   // geometry_bindings.cc
 void BindGradients(pybind11::module_& m);  // gradients_bindings.cc
 void BindPlan(pybind11::module_& m);       // plan_bindings.cc
+void BindControl(pybind11::module_& m);    // control_bindings.cc
 
 }  // namespace quasidyn::python

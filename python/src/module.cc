@@ -18,4 +18,5 @@ PYBIND11_MODULE(_quasidyn, m) {
   quasidyn::python::BindGeometry(m);
   quasidyn::python::BindGradients(m);
   quasidyn::python::BindPlan(m);
+  quasidyn::python::BindControl(m);
 }

@@ -1,0 +1,157 @@
+#include "optimize_command.h"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "output_paths.h"
+#include "quasidyn/control/plan_trajectory.h"
+#include "quasidyn/control/trajectory_optimizer.h"
+#include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/simulation/trajectory_json.h"
+#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/viewer/html_writer.h"
+#include "quasidyn/viewer/svg_plot.h"
+
+namespace quasidyn::cli {
+namespace {
+
+struct OptimizeOptions {
+  std::string scene_path, initial_path, out_path, html_path, plot_path;
+  std::vector<double> goal, object_weight;
+  int horizon = 10;
+  int iterations = 20;
+  double time_step = 0.0;
+  std::string smoothing = "log-barrier";
+  bool shrinking_horizon = false;
+  double rate_weight = 0.1;
+  double trust_region = 0.1;
+  bool quiet = false;
+  CLI::Option* time_step_option = nullptr;
+};
+
+Eigen::VectorXd ToVector(const std::vector<double>& v) {
+  return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
+}
+
+void WriteCostPlot(const OptimizationResult& result, const std::string& path) {
+  LinePlot plot;
+  plot.title = "iterative MPC: exact cost per iteration";
+  plot.x_label = "iteration";
+  plot.y_label = "J [-]";
+  PlotSeries candidate{"candidate", {}, {}, "", false}, best{"best", {}, {}, "", false};
+  best.x.push_back(0);
+  best.y.push_back(result.initial_cost);
+  for (const OptimizerIteration& it : result.iterations) {
+    if (std::isfinite(it.cost)) {
+      candidate.x.push_back(it.index + 1);
+      candidate.y.push_back(it.cost);
+    }
+    best.x.push_back(it.index + 1);
+    best.y.push_back(it.best_cost);
+  }
+  plot.series = {best, candidate};
+  WriteLinePlotSvg(plot, path);
+}
+
+void RunOptimize(const OptimizeOptions& options) {
+  const ScenePtr scene = std::make_shared<const Scene>(LoadScene(options.scene_path));
+  FormulationSettings settings = SettingsFromScene(*scene);
+  if (options.time_step_option->count() > 0) {
+    if (!std::isfinite(options.time_step) || !(options.time_step > 0))
+      throw std::invalid_argument("--h: the time step must be a finite number > 0 s");
+    settings.time_step = options.time_step;
+  }
+  std::vector<NamedPath> outputs{{"--out", options.out_path}};
+  if (!options.html_path.empty()) outputs.push_back({"--html", options.html_path});
+  if (!options.plot_path.empty()) outputs.push_back({"--plot", options.plot_path});
+  CheckOutputPaths(SceneInputs(*scene, "SCENE"), outputs);
+  const auto model = MakeStepModel(scene, settings);
+
+  TrajectoryOptimizerSettings s;
+  s.horizon = options.horizon;
+  s.iterations = options.iterations;
+  if (static_cast<int>(options.goal.size()) != scene->nq_u)
+    throw std::invalid_argument("--goal: " + std::to_string(options.goal.size()) +
+                                " values given, the scene's objects have n_q,u = " +
+                                std::to_string(scene->nq_u) + " coordinates");
+  s.object_goal = ToVector(options.goal);
+  if (!options.object_weight.empty()) s.object_weight = ToVector(options.object_weight);
+  s.rate_weight = options.rate_weight;
+  s.trust_region = options.trust_region;
+  s.trust_region_max = std::max(s.trust_region_max, s.trust_region);
+  s.shrinking_horizon = options.shrinking_horizon;
+  s.smoothing.method = ParseSmoothingMethod(options.smoothing);
+  if (!options.quiet) {
+    std::printf("%4s %10s %10s %12s %12s %9s  %s\n", "iter", "kappa/std", "trust", "cost", "best",
+                "time[ms]", "note");
+    s.progress = [](const OptimizerIteration& it) {
+      std::printf("%4d %10.4g %10.4g %12.6g %12.6g %9.2f  %s\n", it.index, it.parameter,
+                  it.trust_region, it.cost, it.best_cost, 1e3 * it.seconds, it.message.c_str());
+      std::fflush(stdout);
+    };
+  }
+  TrajectoryOptimizer optimizer(model, s);
+  const Eigen::VectorXd q0 = scene->q0;
+  std::vector<Eigen::VectorXd> u0;
+  if (!options.initial_path.empty()) {
+    u0 = CommandsFromTrajectory(ReadTrajectoryFile(options.initial_path), *model, s.horizon);
+  } else {
+    for (int k = 0; k < s.horizon; ++k) {
+      u0.push_back(model->ScheduledCommand((k + 1) * settings.time_step, State{q0, {}}));
+    }
+  }
+  const OptimizationResult result = optimizer.Optimize(q0, u0);
+  const Trajectory trajectory = PlanToTrajectory(*model, result.q, result.u);
+  WriteTrajectoryFile(trajectory, options.out_path);
+  if (!options.html_path.empty()) WriteViewerHtml(*scene, trajectory, options.html_path);
+  if (!options.plot_path.empty()) WriteCostPlot(result, options.plot_path);
+  int accepted = 0;
+  for (const OptimizerIteration& it : result.iterations) accepted += it.accepted;
+  const Eigen::VectorXd error = result.q.back().head(scene->nq_u) - s.object_goal;
+  std::cout << "scene            " << scene->name << " (h = " << settings.time_step
+            << " s, T = " << s.horizon << ", smoothing " << options.smoothing
+            << (s.shrinking_horizon ? ", shrinking horizon" : "") << ")\n"
+            << "iterations       " << result.iterations.size() << " (" << accepted << " accepted)\n"
+            << "cost             " << result.initial_cost << " -> " << result.best_cost << "\n"
+            << "final object err " << error.transpose() << "\n"
+            << "wall time        " << result.seconds << " s\n";
+  if (!result.message.empty()) std::cout << "stopped          " << result.message << "\n";
+  std::cout << "trajectory       " << options.out_path << "\n";
+}
+
+}  // namespace
+
+void AddOptimizeCommand(CLI::App& app) {
+  auto o = std::make_shared<OptimizeOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "optimize", "Trajectory optimisation through contact (iterative MPC) to an object goal");
+  cmd->add_option("SCENE", o->scene_path, "Scene file (YAML)")->required();
+  cmd->add_option("--goal", o->goal, "The objects' goal configuration (n_q,u numbers)")
+      ->required()
+      ->expected(1, 1000);
+  cmd->add_option("--horizon", o->horizon, "Horizon T >= 1 steps (default 10)");
+  cmd->add_option("--iterations", o->iterations, "Iterations K >= 0 (default 20)");
+  o->time_step_option =
+      cmd->add_option("--h", o->time_step, "Time step h [s] > 0 (default: the scene's)");
+  cmd->add_option("--smoothing", o->smoothing, "log-barrier | randomized (default log-barrier)");
+  cmd->add_option("--initial", o->initial_path,
+                  "Initial guess: the commands of this trajectory file");
+  cmd->add_flag("--shrinking-horizon", o->shrinking_horizon,
+                "Re-plan from each reached state in every iteration");
+  cmd->add_option("--object-weight", o->object_weight, "Goal weights w (n_q,u numbers >= 0)")
+      ->expected(1, 1000);
+  cmd->add_option("--rate-weight", o->rate_weight, "Weight rho > 0 on the command changes");
+  cmd->add_option("--trust-region", o->trust_region, "Initial trust region [m or rad] > 0");
+  cmd->add_option("--out", o->out_path, "Write the best plan to this trajectory file")->required();
+  cmd->add_option("--html", o->html_path, "Write an HTML viewer of the best plan");
+  cmd->add_option("--plot", o->plot_path, "Write the cost per iteration as an SVG plot");
+  cmd->add_flag("--quiet", o->quiet, "No per-iteration lines");
+  cmd->callback([o] { RunOptimize(*o); });
+}
+
+}  // namespace quasidyn::cli

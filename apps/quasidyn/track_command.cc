@@ -1,0 +1,113 @@
+#include "track_command.h"
+
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "output_paths.h"
+#include "quasidyn/control/plan_tracking.h"
+#include "quasidyn/control/plan_trajectory.h"
+#include "quasidyn/control/stabilizer.h"
+#include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/simulation/trajectory_json.h"
+#include "quasidyn/stepping/formulation_table.h"
+
+namespace quasidyn::cli {
+namespace {
+
+constexpr int kStepFailedExitCode = 3;
+
+struct TrackOptions {
+  std::string plan_path, plant_path, scene_path, out_path;
+  std::vector<double> offset;
+  double friction_scale = 1.0;
+  int substeps = 1;
+  bool open_loop = false;
+  double kappa = 5000.0;
+};
+
+void RunTrack(const TrackOptions& options) {
+  const Trajectory plan = ReadTrajectoryFile(options.plan_path);
+  const std::string model_path = options.scene_path.empty() ? plan.scene_file : options.scene_path;
+  if (model_path.empty())
+    throw std::invalid_argument(options.plan_path + ": the plan names no scene file; give --scene");
+  if (plan.steps.empty()) throw std::invalid_argument(options.plan_path + ": the plan has no step");
+  const ScenePtr model_scene = std::make_shared<const Scene>(LoadScene(model_path));
+  FormulationSettings settings = SettingsFromScene(*model_scene);
+  settings.time_step = plan.time_step;
+  settings.type = ParseFormulation(plan.formulation);
+  const auto model = MakeStepModel(model_scene, settings);
+
+  Scene plant_base = LoadScene(options.plant_path);
+  CheckSameCoordinates(*model_scene, plant_base);
+  plant_base.time_step = plan.time_step;
+  if (!(options.offset.size() == 0 || options.offset.size() == 2 || options.offset.size() == 3))
+    throw std::invalid_argument("--offset: give 2 (planar) or 3 numbers [m]");
+  PlantPerturbation perturbation;
+  for (size_t i = 0; i < options.offset.size(); ++i)
+    perturbation.object_offset(i) = options.offset[i];
+  perturbation.friction_scale = options.friction_scale;
+  perturbation.substeps = options.substeps;
+  const ScenePtr plant_scene = PerturbedScene(plant_base, perturbation);
+  FormulationSettings plant_settings = SettingsFromScene(*plant_scene);
+  const auto plant = MakeStepModel(plant_scene, plant_settings);
+  if (!options.out_path.empty()) {
+    CheckOutputPaths({{"PLAN", options.plan_path}}, {{"--out", options.out_path}});
+  }
+
+  std::vector<Eigen::VectorXd> q_ref{plan.q0}, u_ref;
+  for (const TrajectoryStep& step : plan.steps) {
+    q_ref.push_back(step.q);
+    u_ref.push_back(step.u);
+  }
+  std::unique_ptr<Stabilizer> stabilizer;
+  if (!options.open_loop) {
+    StabilizerSettings s;
+    s.smoothing = options.kappa;
+    stabilizer = std::make_unique<Stabilizer>(model, q_ref, u_ref, s);
+  }
+  const TrackingResult result =
+      TrackPlan(*plant, perturbation.substeps, plant_scene->q0, q_ref, u_ref, stabilizer.get());
+  if (!options.out_path.empty()) {
+    std::vector<Eigen::VectorXd> u(result.u.begin(), result.u.begin() + (result.q.size() - 1));
+    WriteTrajectoryFile(PlanToTrajectory(*model, result.q, u), options.out_path);
+  }
+  std::cout << "plan             " << options.plan_path << " (" << u_ref.size()
+            << " steps, h = " << plan.time_step << " s)\n"
+            << "plant            " << plant_scene->name << " (h = " << plant_scene->time_step
+            << " s, friction x" << perturbation.friction_scale << ", offset "
+            << perturbation.object_offset.transpose() << " m)\n"
+            << "loop             " << (options.open_loop ? "open" : "closed") << "\n"
+            << "final object err " << result.final_object_error.transpose() << "\n"
+            << "position error   " << result.final_position_error << " m\n"
+            << "angle error      " << result.final_angle_error << " rad\n";
+  if (!options.out_path.empty()) std::cout << "trajectory       " << options.out_path << "\n";
+  if (!result.message.empty()) {
+    std::cerr << "quasidyn: track: " << result.message << "\n";
+    throw CLI::RuntimeError(kStepFailedExitCode);
+  }
+}
+
+}  // namespace
+
+void AddTrackCommand(CLI::App& app) {
+  auto o = std::make_shared<TrackOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "track", "Run a plan open or closed loop on a plant that differs from the model");
+  cmd->add_option("PLAN", o->plan_path, "Trajectory file of the plan")->required();
+  cmd->add_option("--plant-scene", o->plant_path, "Scene file of the plant")->required();
+  cmd->add_option("--scene", o->scene_path, "Planning model's scene (default: the plan's)");
+  cmd->add_option("--offset", o->offset, "Objects' start offset [m] (2 or 3 numbers)")
+      ->expected(2, 3);
+  cmd->add_option("--friction-scale", o->friction_scale, "Plant friction factor > 0 (default 1)");
+  cmd->add_option("--substeps", o->substeps, "Plant steps per command N >= 1 (h_plant = h/N)");
+  cmd->add_flag("--open-loop", o->open_loop, "Send the plan's commands unchanged");
+  cmd->add_option("--kappa", o->kappa, "Stabiliser's log-barrier kappa > 0 (default 5000)");
+  cmd->add_option("--out", o->out_path, "Write the executed trajectory to this file");
+  cmd->callback([o] { RunTrack(*o); });
+}
+
+}  // namespace quasidyn::cli

@@ -1,0 +1,48 @@
+"""The control layer from Python: TrajectoryOptimizer and Stabilizer on numpy arrays."""
+import math
+
+import numpy as np
+import pytest
+
+import quasidyn
+from conftest import example_path
+
+
+@pytest.fixture(scope="module")
+def hand():
+    return quasidyn.load_scene(example_path("planar_hand"))
+
+
+@pytest.fixture(scope="module")
+def plan(hand):
+    goal = hand.q0[:3] + np.array([0.0, 0.0, math.pi / 6])
+    opt = quasidyn.TrajectoryOptimizer(hand, goal, horizon=10, iterations=20,
+                                       object_weight=np.array([10.0, 10.0, 1.0]), h=0.1)
+    u0 = np.tile(hand.q0[3:] + np.array([0.0, 0.2, 0.0, -0.2]), (10, 1))
+    return opt.optimize(hand.q0, u0)
+
+
+def test_optimizer_turns_the_ball_by_thirty_degrees(plan, hand):
+    assert plan["u"].shape == (10, 4) and plan["q"].shape == (11, 7)
+    best = [it["best_cost"] for it in plan["iterations"]]
+    assert all(b <= a for a, b in zip([plan["initial_cost"]] + best, best))
+    assert abs(plan["q"][-1, 2] - hand.q0[2] - math.pi / 6) < math.pi / 60
+
+
+def test_stabilizer_returns_the_reference_on_it_and_the_closed_form_off_it(plan, hand):
+    s = quasidyn.Stabilizer(hand, plan["q"], plan["u"], max_deviation=10.0, h=0.1)
+    assert s.steps == 10
+    np.testing.assert_allclose(s.command(0, plan["q"][0]), plan["u"][0], atol=1e-7)
+    q = plan["q"][4].copy()
+    q[0] += 0.002
+    np.testing.assert_allclose(s.command(4, q), s.closed_form_command(4, q), atol=1e-6)
+
+
+def test_bad_input_raises_value_error(hand):
+    with pytest.raises(ValueError, match="object_goal"):
+        quasidyn.TrajectoryOptimizer(hand, np.zeros(2))
+    with pytest.raises(ValueError, match="horizon"):
+        quasidyn.TrajectoryOptimizer(hand, np.zeros(3), horizon=0)
+    opt = quasidyn.TrajectoryOptimizer(hand, np.zeros(3), horizon=3, h=0.1)
+    with pytest.raises(ValueError):
+        opt.optimize(hand.q0, np.zeros((2, 4)))

@@ -1,0 +1,62 @@
+#include "quasidyn/control/plan_trajectory.h"
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/simulation/coordinate_names.h"
+
+namespace quasidyn {
+
+Trajectory PlanToTrajectory(const StepModel& model, const std::vector<Eigen::VectorXd>& q,
+                            const std::vector<Eigen::VectorXd>& u) {
+  constexpr const char* kWhere = "PlanToTrajectory";
+  QUASIDYN_CHECK_ARGUMENT(q.size() == u.size() + 1, kWhere,
+                          "q must have one more entry than u (q_0 … q_T, u_0 … u_{T−1})");
+  const Scene& scene = model.scene();
+  Trajectory out;
+  out.scene_name = scene.name;
+  out.scene_file = scene.source_file;
+  out.formulation = FormulationName(model.settings().type);
+  out.time_step = model.time_step();
+  out.kappa = model.settings().kappa;
+  out.object_mass_scale = model.settings().object_mass_scale;
+  out.nq = scene.nq;
+  out.nv = scene.nv;
+  out.nq_u = scene.nq_u;
+  out.coordinate_names = CoordinateNames(scene);
+  CheckVector(kWhere, "q[0]", q[0], scene.nq, "n_q");
+  out.q0 = q[0];
+  for (size_t k = 0; k < u.size(); ++k) {
+    CheckVector(kWhere, "q", q[k + 1], scene.nq, "n_q");
+    CheckVector(kWhere, "u", u[k], scene.nq_a, "n_q,a");
+    TrajectoryStep step;
+    step.t = (k + 1) * out.time_step;
+    step.q = q[k + 1];
+    step.u = u[k];
+    step.status = SolverStatus::kSolved;
+    out.steps.push_back(std::move(step));
+  }
+  out.steps_requested = static_cast<int>(u.size());
+  out.status = SolverStatus::kSolved;
+  return out;
+}
+
+std::vector<Eigen::VectorXd> CommandsFromTrajectory(const Trajectory& trajectory,
+                                                    const StepModel& model, int steps) {
+  constexpr const char* kWhere = "CommandsFromTrajectory";
+  const Scene& scene = model.scene();
+  QUASIDYN_CHECK_ARGUMENT(steps >= 1, kWhere, "steps must be >= 1");
+  QUASIDYN_CHECK_ARGUMENT(trajectory.nq == scene.nq && trajectory.q0.size() == scene.nq, kWhere,
+                          "the trajectory has n_q = " + std::to_string(trajectory.nq) +
+                              ", the scene " + std::to_string(scene.nq));
+  std::vector<Eigen::VectorXd> u;
+  Eigen::VectorXd last = trajectory.q0.tail(scene.nq_a);
+  for (int k = 0; k < steps; ++k) {
+    if (k < static_cast<int>(trajectory.steps.size())) {
+      CheckVector(kWhere, "the trajectory's command", trajectory.steps[k].u, scene.nq_a, "n_q,a");
+      last = trajectory.steps[k].u;
+    }
+    u.push_back(last);
+  }
+  return u;
+}
+
+}  // namespace quasidyn

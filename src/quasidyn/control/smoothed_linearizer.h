@@ -1,0 +1,85 @@
+#pragma once
+// Linearises steps of an exact step model with a smoothed method, on a documented annealing
+// schedule (docs/control.md, "Smoothing schedule"; Pang, Suh, Yang & Tedrake, T-RO 2023,
+// §VI-B: the iterative MPC anneals κ or σ over its iterations):
+//
+//   log-barrier   A, B of the log-barrier program (formulation_table.h) with weight
+//                 κ_i = min(κ_0 · γ^i, κ_max)       [1/(N·m)], i = 0, 1, … the iteration
+//   randomized    first-order (bundled) A, B of the exact program (randomized_smoothing.h), with
+//                 σ_u,i = max(σ_0 · β^i, σ_min)     [m or rad]
+//
+// It sees the model only through the StepModel interface and the formulation table.
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "quasidyn/stepping/batch_step.h"
+#include "quasidyn/stepping/step_model.h"
+
+namespace quasidyn {
+
+enum class SmoothingMethod { kLogBarrier, kRandomized };
+
+// "log-barrier", "randomized"; Parse throws std::invalid_argument naming them.
+const char* SmoothingMethodName(SmoothingMethod method);
+SmoothingMethod ParseSmoothingMethod(const std::string& name);
+
+struct SmoothingSchedule {
+  SmoothingMethod method = SmoothingMethod::kLogBarrier;
+  double kappa_start = 100.0;  // κ_0 > 0 [1/(N·m)]
+  double kappa_growth = 2.0;   // γ >= 1 per iteration
+  double kappa_max = 1e4;      // κ_max >= κ_0
+  double std_start = 0.05;     // σ_0 > 0 [m or rad]
+  double std_decay = 0.8;      // β in (0, 1]
+  double std_min = 0.005;      // σ_min in (0, σ_0]
+  int samples = 50;            // N >= 1 (randomized)
+  std::uint64_t seed = 0;      // randomized samples (randomized_smoothing.h)
+  int threads = 1;             // threads of the randomized batch, >= 1
+};
+
+// Throws std::invalid_argument naming the setting out of its range.
+void ValidateSmoothingSchedule(const SmoothingSchedule& schedule);
+
+// κ_i or σ_i of iteration i >= 0 (the method's parameter).
+double SmoothingParameter(const SmoothingSchedule& schedule, int iteration);
+
+struct StepLinearization {
+  SolverStatus status = SolverStatus::kNotRun;
+  std::string message;
+  Eigen::VectorXd q_next;  // the smoothed step's q⁺ (size n_q)
+  Eigen::MatrixXd A, B;    // n_q × n_q, n_q × n_u
+  bool ok() const { return Succeeded(status); }
+};
+
+class SmoothedLinearizer {
+ public:
+  // exact: the model whose steps are linearised (quasi-dynamic: no velocity state, else
+  // std::invalid_argument); the schedule is validated; a scene whose formulation has no
+  // smoothed program (halm-posa and log-barrier) throws std::invalid_argument.
+  SmoothedLinearizer(std::shared_ptr<const StepModel> exact, const SmoothingSchedule& schedule);
+
+  const SmoothingSchedule& schedule() const { return schedule_; }
+
+  // The smoothed linearisation of q⁺ = f(q, u) at iteration i's parameter; a failed step or
+  // derivative is a status and a message.
+  StepLinearization Linearize(const Eigen::VectorXd& q, const Eigen::VectorXd& u, int iteration);
+  // The same with an explicit parameter (κ or σ_u).
+  StepLinearization LinearizeWith(const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                                  double parameter);
+
+ private:
+  std::shared_ptr<const StepModel> exact_;
+  SmoothingSchedule schedule_;
+  // log-barrier: one model and data per κ met (a schedule has a handful).
+  struct BarrierModel {
+    std::shared_ptr<const StepModel> model;
+    std::unique_ptr<StepData> data;
+  };
+  std::map<double, BarrierModel> barrier_;
+  std::unique_ptr<BatchStepper> batch_;  // randomized
+};
+
+}  // namespace quasidyn

@@ -1,0 +1,123 @@
+#include "quasidyn/control/stabilizer.h"
+
+#include <cmath>
+#include <utility>
+
+#include "quasidyn/common/argument_check.h"
+
+namespace quasidyn {
+namespace {
+constexpr const char* kWhere = "Stabilizer";
+}  // namespace
+
+Stabilizer::Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen::VectorXd> q_ref,
+                       std::vector<Eigen::VectorXd> u_ref, const StabilizerSettings& settings)
+    : model_(std::move(model)),
+      q_ref_(std::move(q_ref)),
+      u_ref_(std::move(u_ref)),
+      settings_(settings) {
+  QUASIDYN_CHECK_ARGUMENT(model_ != nullptr, kWhere, "the model is null");
+  const int T = static_cast<int>(u_ref_.size());
+  const int nq = model_->state_q_size(), nu = model_->control_size(), no = model_->scene().nq_u;
+  QUASIDYN_CHECK_ARGUMENT(T >= 1, kWhere, "the reference has no command");
+  QUASIDYN_CHECK_ARGUMENT(static_cast<int>(q_ref_.size()) == T + 1, kWhere,
+                          "q_ref must have one more entry than u_ref (T + 1 configurations)");
+  for (int t = 0; t <= T; ++t)
+    CheckVector(kWhere, "q_ref[" + std::to_string(t) + "]", q_ref_[t], nq, "n_q");
+  for (int t = 0; t < T; ++t)
+    CheckVector(kWhere, "u_ref[" + std::to_string(t) + "]", u_ref_[t], nu, "n_u");
+  if (settings_.object_weight.size() == 0) settings_.object_weight = Eigen::VectorXd::Ones(no);
+  CheckVector(kWhere, "object_weight", settings_.object_weight, no, "n_q,u");
+  QUASIDYN_CHECK_ARGUMENT((settings_.object_weight.array() >= 0.0).all(), kWhere,
+                          "object_weight must be >= 0");
+  auto finite_positive = [](double x) { return std::isfinite(x) && x > 0.0; };
+  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.command_weight), kWhere,
+                          "command_weight must be > 0");
+  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.max_deviation), kWhere,
+                          "max_deviation must be > 0");
+  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.smoothing), kWhere, "smoothing must be > 0");
+  SmoothingSchedule schedule;
+  schedule.method = settings_.method;
+  schedule.samples = settings_.samples;
+  SmoothedLinearizer linearizer(model_, schedule);
+  std::unique_ptr<StepData> data = model_->CreateData();
+  for (int t = 0; t < T; ++t) {
+    StepLinearization lin = linearizer.LinearizeWith(q_ref_[t], u_ref_[t], settings_.smoothing);
+    QUASIDYN_CHECK_ARGUMENT(
+        lin.ok(), kWhere,
+        "the linearisation of reference step " + std::to_string(t + 1) + " failed: " + lin.message);
+    model_->Calc(State{q_ref_[t], Eigen::VectorXd()}, u_ref_[t], data.get());
+    QUASIDYN_CHECK_ARGUMENT(
+        data->result.ok(), kWhere,
+        "reference step " + std::to_string(t + 1) + " fails on the model: " + data->result.message);
+    A_u_.push_back(lin.A.topRows(no));
+    B_u_.push_back(lin.B.topRows(no));
+    f_u_.push_back(data->result.next.q.head(no));
+    Eigen::MatrixXd H =
+        2.0 * B_u_.back().transpose() * settings_.object_weight.asDiagonal() * B_u_.back();
+    H.diagonal().array() += 2.0 * settings_.command_weight;
+    hessian_.push_back(0.5 * (H + H.transpose()));
+  }
+  // Fixed pattern: a full nu × nu Hessian, the box rows δu >= −d, −δu >= −d.
+  problem_.Q.Reset(nu);
+  for (int i = 0; i < nu; ++i) {
+    problem_.Q.AppendRow();
+    for (int j = 0; j < nu; ++j) problem_.Q.Append(j, hessian_[0](i, j));
+  }
+  problem_.c = Eigen::VectorXd::Zero(nu);
+  problem_.G.Reset(nu);
+  for (int sign : {1, -1}) {
+    for (int i = 0; i < nu; ++i) {
+      problem_.G.AppendRow();
+      problem_.G.Append(i, sign);
+    }
+  }
+  problem_.h = Eigen::VectorXd::Constant(2 * nu, -settings_.max_deviation);
+  solver_.Setup(problem_);
+  e_.resize(no);
+  u_.resize(nu);
+}
+
+Eigen::VectorXd Stabilizer::Residual(int t, const Eigen::VectorXd& q) const {
+  return f_u_[t] + A_u_[t] * (q - q_ref_[t]) - q_ref_[t + 1].head(f_u_[t].size());
+}
+
+Eigen::VectorXd Stabilizer::ClosedFormCommand(int t, const Eigen::VectorXd& q) const {
+  QUASIDYN_CHECK_ARGUMENT(t >= 0 && t < steps(), "Stabilizer::ClosedFormCommand",
+                          "step t out of [0, T)");
+  const Eigen::VectorXd e = Residual(t, q);
+  const Eigen::VectorXd gradient =
+      2.0 * B_u_[t].transpose() * (settings_.object_weight.asDiagonal() * e);
+  return u_ref_[t] - hessian_[t].llt().solve(gradient);
+}
+
+const Eigen::VectorXd& Stabilizer::Command(int t, const Eigen::VectorXd& q) {
+  QUASIDYN_CHECK_ARGUMENT(
+      t >= 0 && t < steps(), "Stabilizer::Command",
+      "step t = " + std::to_string(t) + " out of [0, " + std::to_string(steps()) + ")");
+  CheckVector("Stabilizer::Command", "q", q, model_->state_q_size(), "n_q");
+  const int nu = model_->control_size();
+  e_.noalias() = f_u_[t] - q_ref_[t + 1].head(e_.size());
+  e_.noalias() += A_u_[t] * (q - q_ref_[t]);
+  e_.array() *= settings_.object_weight.array();
+  problem_.c.noalias() = 2.0 * B_u_[t].transpose() * e_;
+  for (int i = 0; i < nu; ++i) {
+    for (int j = 0; j < nu; ++j) problem_.Q.value(i * nu + j) = hessian_[t](i, j);
+  }
+  solver_.UpdateValues(problem_);
+  const QpResult& r = solver_.Solve();
+  if (Succeeded(r.status)) {
+    message_.clear();
+    u_ = u_ref_[t] + r.x;
+  } else {
+    message_ = "step " + std::to_string(t) + ": QP " + std::string(ToString(r.status)) + " (" +
+               r.message + "); closed form clipped to the bound used";
+    u_ = (ClosedFormCommand(t, q) - u_ref_[t])
+             .cwiseMax(-settings_.max_deviation)
+             .cwiseMin(settings_.max_deviation) +
+         u_ref_[t];
+  }
+  return u_;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,72 @@
+#pragma once
+// The talk's stabiliser of a contact-rich plan (Pang, "Planning and control through contact",
+// 2022, slide "Naive QP controller based on smoothed linearization"): at control step t, from the
+// measured configuration q,
+//
+//   min_u  ‖q⁺ᵘ − q⁺ᵘ_ref‖²_Q + ‖u − u_ref‖²_R
+//   s.t.   q⁺ᵘ = f^u(q_ref, u_ref) + A_ρ^u (q − q_ref) + B_ρ^u (u − u_ref),   |u − u_ref|∞ <= d
+//
+// with A_ρ, B_ρ the smoothed linearisation (log-barrier κ, 5000 in the talk) at the reference
+// step (q_ref,t, u_ref,t), f the EXACT step there (so that the controller sends u_ref on the
+// reference), q⁺ᵘ_ref = the reference's objects at t + 1, Q = diag(w), R = r·I. Substituting
+// q⁺ᵘ leaves a QP in δu = u − u_ref with Hessian 2(BᵀQB + R) ≻ 0 and the box bound d; with no
+// bound active its minimiser is the closed form δu = −(BᵀQB + R)⁻¹ BᵀQ e,
+// e = f^u + A^u (q − q_ref) − q⁺ᵘ_ref.
+//
+// The linearisations of every reference step are computed once, when the stabiliser is made;
+// Command() then solves one small QP (solvers/qp.h, UpdateValues + Solve on a fixed pattern).
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "quasidyn/control/smoothed_linearizer.h"
+#include "quasidyn/solvers/qp.h"
+#include "quasidyn/stepping/step_model.h"
+
+namespace quasidyn {
+
+struct StabilizerSettings {
+  Eigen::VectorXd object_weight;  // w >= 0 (size n_q,u; empty: all 1) [1/m², 1/rad²]
+  double command_weight = 1e-3;   // r > 0 [1/m², 1/rad²]
+  double max_deviation = 0.2;     // d > 0 [m or rad]: |u − u_ref|∞ <= d
+  SmoothingMethod method = SmoothingMethod::kLogBarrier;
+  double smoothing = 5000.0;  // κ [1/(N·m)] (log-barrier) or σ_u [m or rad] (randomized), > 0
+  int samples = 50;           // randomized only, >= 1
+};
+
+class Stabilizer {
+ public:
+  // model: the planning model; q_ref: T + 1 configurations, u_ref: T commands (a trajectory).
+  // Throws std::invalid_argument on sizes, NaN, settings out of range, or a reference step
+  // whose exact step or linearisation fails (naming the step).
+  Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen::VectorXd> q_ref,
+             std::vector<Eigen::VectorXd> u_ref, const StabilizerSettings& settings);
+
+  int steps() const { return static_cast<int>(u_ref_.size()); }
+  // The command of step t (0 <= t < T) from the measured configuration q (size n_q). A QP that
+  // fails falls back to the closed form clipped to the bound (solver_message() says so).
+  const Eigen::VectorXd& Command(int t, const Eigen::VectorXd& q);
+  // The unconstrained minimiser u_ref − (BᵀQB + R)⁻¹ BᵀQ e (tests, reference).
+  Eigen::VectorXd ClosedFormCommand(int t, const Eigen::VectorXd& q) const;
+  const std::string& solver_message() const { return message_; }
+  const std::vector<Eigen::VectorXd>& q_ref() const { return q_ref_; }
+  const std::vector<Eigen::VectorXd>& u_ref() const { return u_ref_; }
+
+ private:
+  Eigen::VectorXd Residual(int t, const Eigen::VectorXd& q) const;
+
+  std::shared_ptr<const StepModel> model_;
+  std::vector<Eigen::VectorXd> q_ref_, u_ref_;
+  StabilizerSettings settings_;
+  std::vector<Eigen::MatrixXd> A_u_, B_u_;  // object rows of A_ρ, B_ρ per step
+  std::vector<Eigen::VectorXd> f_u_;        // exact f^u(q_ref,t, u_ref,t)
+  std::vector<Eigen::MatrixXd> hessian_;    // 2(BᵀQB + R) per step
+  QpProblem problem_;
+  QpSolver solver_;
+  Eigen::VectorXd e_, u_;
+  std::string message_;
+};
+
+}  // namespace quasidyn

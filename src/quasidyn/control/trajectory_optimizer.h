@@ -1,0 +1,118 @@
+#pragma once
+// Trajectory optimisation through contact by iterative MPC (Pang, Suh, Yang & Tedrake, T-RO
+// 2023, §VI-B; the talk's slide "Smoothed gradients enable trajectory optimization for
+// dexterous hands"; docs/control.md). Iteration i (i = 0 … K − 1) from the best iterate
+// (u*, q*) so far, whose states q*_k come from the EXACT stepper:
+//
+//   1. linearise every step k at (q*_k, u*_k) with the smoothed method of schedule i
+//      (smoothed_linearizer.h: log-barrier κ_i or randomized σ_i);
+//   2. solve the QP of trajopt_qp.h (trust region r on δu, Δu penalty ρ, object goal g) for δu;
+//      in shrinking-horizon mode, re-plan instead from each reached state: at step t the QP of
+//      the window t … T − 1 starts from δq_t = q̃_t − q*_t and only its first δu is applied;
+//   3. roll the candidate u* + δu out with the exact stepper; accept it when its exact cost J
+//      is below the best one (r ← min(r·grow, r_max)), else keep the best iterate and shrink
+//      r ← r·shrink. A failed step, linearisation or QP shrinks r the same way, and the
+//      iteration's message says what failed.
+//
+// The best iterate's exact cost therefore never increases. Sees the model only through the
+// StepModel interface (and the formulation table, through the linearizer).
+
+#include <Eigen/Core>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "quasidyn/control/smoothed_linearizer.h"
+#include "quasidyn/control/trajopt_qp.h"
+#include "quasidyn/solvers/qp.h"
+#include "quasidyn/stepping/step_model.h"
+
+namespace quasidyn {
+
+struct OptimizerIteration;
+
+struct TrajectoryOptimizerSettings {
+  int horizon = 20;                 // T >= 1 steps
+  int iterations = 20;              // K >= 0
+  Eigen::VectorXd object_goal;      // g (size n_q,u): the objects' goal configuration
+  Eigen::VectorXd object_weight;    // w >= 0 (size n_q,u; empty: all 1) on steps 1 … T − 1
+  Eigen::VectorXd terminal_weight;  // w_T >= 0 (size n_q,u; empty: 10·w) on step T
+  double rate_weight = 0.1;         // ρ > 0 on ‖u_k − u_{k−1}‖² (u_{−1} = q_a(0))
+  double trust_region = 0.1;        // r_0 > 0 [m or rad], ∞-norm bound on δu
+  double trust_region_max = 0.5;    // r_max >= r_0
+  double trust_region_min = 1e-5;   // the run stops when r falls below it, > 0
+  double shrink = 0.5;              // in (0, 1)
+  double grow = 1.5;                // >= 1
+  bool shrinking_horizon = false;   // re-plan from each reached state (step 2 above)
+  SmoothingSchedule smoothing;
+  // Called after every iteration with its record; may be empty.
+  std::function<void(const OptimizerIteration&)> progress;
+};
+
+// Throws std::invalid_argument naming the setting out of its range; sizes against the model.
+void ValidateTrajectoryOptimizerSettings(const TrajectoryOptimizerSettings& settings,
+                                         const StepModel& model);
+
+struct OptimizerIteration {
+  int index = 0;                // i
+  double parameter = 0.0;       // κ_i [1/(N·m)] or σ_i [m or rad]
+  double trust_region = 0.0;    // r used by this iteration's QP
+  double predicted_cost = 0.0;  // J of the linearised prediction (single-QP mode), else NaN
+  double cost = 0.0;            // exact J of the candidate; +∞ when it failed
+  double best_cost = 0.0;       // exact J of the best iterate after this iteration
+  bool accepted = false;
+  std::string message;   // what failed or why the candidate was rejected; empty if accepted
+  double seconds = 0.0;  // wall-clock time of the iteration
+};
+
+struct OptimizationResult {
+  std::vector<Eigen::VectorXd> u;  // the best commands u_0 … u_{T−1}
+  std::vector<Eigen::VectorXd> q;  // their exact states q_0 … q_T
+  double initial_cost = 0.0;
+  double best_cost = 0.0;
+  std::vector<OptimizerIteration> iterations;
+  std::string message;  // why the run stopped early, if it did
+  double seconds = 0.0;
+};
+
+class TrajectoryOptimizer {
+ public:
+  // model: the exact stepper (quasi-dynamic, no velocity state); settings validated here.
+  TrajectoryOptimizer(std::shared_ptr<const StepModel> model,
+                      const TrajectoryOptimizerSettings& settings);
+
+  // Optimises from q0 (size n_q) and the initial commands (T entries of size n_u; e.g. a
+  // planner's path or a trajectory file's commands). Throws std::invalid_argument on bad sizes
+  // or NaN, or when the initial guess's exact rollout fails (no cost to improve on).
+  OptimizationResult Optimize(const Eigen::VectorXd& q0, const std::vector<Eigen::VectorXd>& u0);
+
+  // The exact rollout of u from q0: states q_0 … q_T; false and a message when a step fails.
+  bool ExactRollout(const Eigen::VectorXd& q0, const std::vector<Eigen::VectorXd>& u,
+                    std::vector<Eigen::VectorXd>* q, std::string* message);
+  // The exact cost J of states q_0 … q_T and commands u_0 … u_{T−1}.
+  double Cost(const std::vector<Eigen::VectorXd>& q, const std::vector<Eigen::VectorXd>& u) const;
+
+  // The QP data and the solver's answer of the last single-QP iteration (tests, references).
+  const TrajoptQpData& last_subproblem() const { return last_data_; }
+  const QpResult& last_qp_result() const { return solver_.result(); }
+  const TrajectoryOptimizerSettings& settings() const { return settings_; }
+
+ private:
+  // Fills data_ (window t0 … T − 1) from the linearisations of the best iterate.
+  void FillWindow(int t0, const Eigen::VectorXd& dq0, const Eigen::VectorXd& u_before,
+                  TrajoptQpData* data) const;
+  bool SolveWindow(const TrajoptQpData& data, Eigen::VectorXd* du, std::string* message);
+
+  std::shared_ptr<const StepModel> model_;
+  std::unique_ptr<StepData> step_data_;
+  TrajectoryOptimizerSettings settings_;
+  SmoothedLinearizer linearizer_;
+  QpSolver solver_;
+  // The best iterate and its linearisation.
+  std::vector<Eigen::VectorXd> q_best_, u_best_;
+  std::vector<Eigen::MatrixXd> A_, B_;
+  TrajoptQpData last_data_;
+};
+
+}  // namespace quasidyn

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# `quasidyn optimize` and `quasidyn track` on the planar hand (run from the source folder): the
+# 30° turn is optimised, written with its cost plot, tracked open and closed loop on a plant
+# with the talk's disturbance, and bad input gets exit code 2 and a message naming it.
+set -uo pipefail
+qd=$(realpath "$1")
+fail() { echo "FAIL: $*" >&2; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+scene=examples/planar_hand/scene.yaml
+
+"$qd" optimize "$scene" --goal 0 0.05 0.5236 --object-weight 10 10 1 --h 0.1 \
+  --out "$tmp/plan.json" --plot "$tmp/cost.svg" > "$tmp/out.txt" 2>&1 ||
+  fail "optimize exited non-zero: $(cat "$tmp/out.txt")"
+for key in "iterations" "cost" "final object err" "wall time" "trajectory"; do
+  grep -q "^$key " "$tmp/out.txt" || fail "summary lacks '$key'"
+done
+grep -q "<svg" "$tmp/cost.svg" || fail "no SVG cost plot"
+# The final angle is within 3° (0.05 rad) of the goal.
+awk '/^final object err/ { e = $6; if (e < 0) e = -e; exit !(e < 0.05) }' "$tmp/out.txt" ||
+  fail "the ball does not reach 30°: $(grep 'final object' "$tmp/out.txt")"
+
+for loop in --open-loop ""; do
+  "$qd" track "$tmp/plan.json" --plant-scene "$scene" --offset 0.003 0 --friction-scale 1.2 \
+    --substeps 2 $loop --out "$tmp/exec.json" > "$tmp/track.txt" 2>&1 ||
+    fail "track $loop exited non-zero: $(cat "$tmp/track.txt")"
+  grep -q "^position error" "$tmp/track.txt" || fail "track reports no final error"
+  test -s "$tmp/exec.json" || fail "track wrote no trajectory"
+done
+
+expect_error() {  # expected message, then the command's arguments
+  local message=$1; shift
+  "$qd" "$@" > "$tmp/err.txt" 2>&1; local code=$?
+  [ "$code" -eq 2 ] || fail "exit $code (expected 2) for: $*"
+  grep -q -- "$message" "$tmp/err.txt" || fail "no '$message' in: $(cat "$tmp/err.txt")"
+}
+expect_error "n_q,u = 3" optimize "$scene" --goal 0 0.05 --out "$tmp/x.json"
+expect_error "horizon must be >= 1" optimize "$scene" --goal 0 0.05 0.5 --horizon 0 --out "$tmp/x.json"
+expect_error "does not match the model" track "$tmp/plan.json" \
+  --plant-scene examples/planar_pushing/scene.yaml
+echo "ok"
