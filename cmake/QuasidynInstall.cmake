@@ -46,3 +46,19 @@ if(QUASIDYN_BUILD_TESTS)
            WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
   set_tests_properties(install.consumer PROPERTIES TIMEOUT 300)
 endif()
+
+if(QUASIDYN_BUILD_TESTS AND TARGET _quasidyn)
+  # `pip install .` into a fresh venv, reusing this build (tests/pip/run.sh), and the type
+  # stubs of the compiled module equal to what its signatures generate.
+  add_test(NAME python.pip_install
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pip/run.sh ${CMAKE_CURRENT_BINARY_DIR}
+                   ${CMAKE_CURRENT_BINARY_DIR}/pip_test
+           WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
+  set_tests_properties(python.pip_install PROPERTIES TIMEOUT 300 RESOURCE_LOCK source_tree_build)
+  add_test(NAME python.stubs
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/scripts/generate_python_stubs.py
+                   --check ${CMAKE_CURRENT_SOURCE_DIR}/python/quasidyn/_quasidyn.pyi
+           WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
+  set_tests_properties(python.stubs PROPERTIES ENVIRONMENT
+                       "PYTHONDONTWRITEBYTECODE=1;PYTHONPATH=${CMAKE_CURRENT_BINARY_DIR}/python")
+endif()
