@@ -112,6 +112,7 @@ void ValidateShape(const ShapeSpec& s, bool planar, bool on_world) {
 }
 
 void ValidateBody(const BodySpec& b) {
+  if (b.massless_allowed && b.mass == 0.0 && b.inertia.isZero() && b.com.allFinite()) return;
   if (!(b.mass > 0.0) || !std::isfinite(b.mass)) {
     ThrowAt(b.where, "mass must be > 0 (got " + Num(b.mass) + ")");
   }
@@ -159,6 +160,14 @@ void ValidateJoint(const JointSpec& j, bool actuated, bool planar) {
     if (planar && j.type == JointType::kPrismatic && std::abs(axis.z()) > kGeometryTolerance) {
       ThrowAt(j.where, "in a planar scene a prismatic axis must lie in the x-y plane");
     }
+  }
+  const bool has_limits = std::isfinite(j.lower_limit) || std::isfinite(j.upper_limit);
+  if (has_limits && !movable) {
+    ThrowAt(j.where, std::string("a ") + JointTypeName(j.type) + " joint has no position limits");
+  }
+  if (std::isnan(j.lower_limit) || std::isnan(j.upper_limit) || !(j.lower_limit <= j.upper_limit)) {
+    ThrowAt(j.where, "limits must satisfy lower <= upper (got " + Num(j.lower_limit) + ", " +
+                         Num(j.upper_limit) + ")");
   }
 }
 
@@ -353,6 +362,8 @@ Scene SceneBuilder::Build() const {
       new_joint.child_body = body;
       new_joint.X_PJ = j->X_PJ;
       new_joint.axis = UnitAxis(j->axis);
+      new_joint.lower_limit = j->lower_limit;
+      new_joint.upper_limit = j->upper_limit;
       new_joint.q_start = q;
       new_joint.v_start = v;
       if (j->type == JointType::kRevolute || j->type == JointType::kPrismatic) {

@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -53,6 +54,10 @@ struct Joint {
   // Impedance of an actuated joint: stiffness K [N/m prismatic, N·m/rad revolute], > 0.
   // Zero for the joints of objects (un-actuated).
   double stiffness = 0.0;
+  // Position limits of a revolute [rad] or prismatic [m] joint (URDF <limit lower upper>),
+  // lower_limit <= upper_limit; ±inf when the joint has none (every other joint type).
+  double lower_limit = -std::numeric_limits<double>::infinity();
+  double upper_limit = std::numeric_limits<double>::infinity();
 };
 
 // A robot (actuated, fixed base, revolute/prismatic/fixed joints only) or an
