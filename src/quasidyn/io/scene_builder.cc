@@ -283,6 +283,7 @@ Scene SceneBuilder::Build() const {
 
   std::set<std::string> instance_names, body_names{"world"}, joint_names;
   std::vector<Eigen::VectorXd> initials;
+  std::vector<std::pair<int, Eigen::VectorXd>> external_forces;  // (v_start, τ_ext of an object)
   int q = 0, v = 0;
   for (const InstanceSpec* spec : ordered) {
     if (!instance_names.insert(spec->name).second) {
@@ -392,6 +393,17 @@ Scene SceneBuilder::Build() const {
     }
     CheckInitial(*spec, joints, instance.nq);
     initials.push_back(spec->initial);
+    if (spec->external_force.size() > 0) {
+      if (spec->actuated) ThrowAt(spec->external_force_where, "only objects take external forces");
+      if (spec->external_force.size() != instance.nv) {
+        ThrowAt(spec->external_force_where,
+                "must have " + std::to_string(instance.nv) + " numbers (the object's velocities" +
+                    (instance.nv == 0 ? ": a fixed object does not move" : std::string()) +
+                    "), got " + std::to_string(spec->external_force.size()));
+      }
+      if (!spec->external_force.allFinite()) ThrowAt(spec->external_force_where, "must be finite");
+      external_forces.emplace_back(instance.v_start, spec->external_force);
+    }
 
     if (!spec->commands.empty()) {
       if (!spec->actuated) ThrowAt(spec->commands[0].where, "only robots take commands");
@@ -429,6 +441,11 @@ Scene SceneBuilder::Build() const {
   for (const Eigen::VectorXd& initial : initials) {
     scene.q0.segment(offset, initial.size()) = initial;
     offset += static_cast<int>(initial.size());
+  }
+  if (!external_forces.empty()) {
+    scene.external_force = Eigen::VectorXd::Zero(scene.nv_u);
+    for (const auto& [start, force] : external_forces)
+      scene.external_force.segment(start, force.size()) = force;
   }
 
   for (const FilterSpec& f : filters_) {

@@ -77,6 +77,10 @@ struct InstanceSpec {
   Eigen::VectorXd initial;  // size = the instance's nq
   SourceLocation initial_where;
   std::vector<CommandKnot> commands;  // robots only; times strictly increasing
+  // Objects: τ_ext on the object's velocities (size its n_v; Scene::external_force); empty:
+  // none.
+  Eigen::VectorXd external_force;
+  SourceLocation external_force_where;
   SourceLocation where;
   std::string source_file;  // the URDF it was read from; empty for inline models
 };
