@@ -230,6 +230,12 @@ void CheckInitial(const InstanceSpec& instance, const std::vector<const JointSpe
                                             " must be unit to 1e-6 (norm " + Num(norm) + ")");
       }
     }
+    if (JointNq(j->type) == 1 &&
+        !(instance.initial[q] >= j->lower_limit && instance.initial[q] <= j->upper_limit)) {
+      ThrowAt(instance.initial_where, "position " + Num(instance.initial[q]) + " of " + j->name +
+                                          " is outside its limits [" + Num(j->lower_limit) + ", " +
+                                          Num(j->upper_limit) + "]");
+    }
     q += JointNq(j->type);
   }
 }

@@ -154,6 +154,20 @@ TEST(UrdfLoaderTest, RobotLinksMayBeMasslessAndLimitsAreRead) {
   EXPECT_EQ(joint_of("arm/slider").upper_limit, 0.3);
   EXPECT_EQ(joint_of("arm/tool").lower_limit, -std::numeric_limits<double>::infinity());
   EXPECT_EQ(joint_of("arm/tool").upper_limit, std::numeric_limits<double>::infinity());
+  // A robot cannot start outside its limits.
+  try {
+    LoadSceneFromString(
+        "name: s\ndimension: 3\ntime_step: 0.01\n"
+        "robots:\n  - {name: arm, urdf: " +
+            path + ", friction: 0.5, stiffness: 100, initial: [0.2, 0.4, 0]}\n",
+        "inline.yaml", std::filesystem::temp_directory_path().string());
+    FAIL() << "no error for a start outside the limits";
+  } catch (const SceneError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("position 0.4 of arm/extend is outside its limits [0, 0.3]"),
+        std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(UrdfLoaderTest, ObjectFixedToTheWorldMayBeMassless) {

@@ -36,7 +36,7 @@ std::string FreeBallScene(const std::string& external_force) {
 // formulation.
 TEST(ExternalForce, FreeBallMovesAsTheClosedForm) {
   const Scene scene = LoadSceneFromString(
-      FreeBallScene("    external_force: [1.0, -2.0, 4.0, 0.0, 0.0, 0.002]\n"), "free.yaml");
+      FreeBallScene("    external_force: [1.0, -2.0, 4.0, 0.0, 0.0, 0.002]\n"), "free.yaml", ".");
   ASSERT_EQ(scene.external_force.size(), 6);
   for (FormulationType type :
        {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
@@ -60,8 +60,8 @@ TEST(ExternalForce, FreeBallMovesAsTheClosedForm) {
 
 TEST(ExternalForce, PerStepForceOverridesTheScenes) {
   const Scene with = LoadSceneFromString(
-      FreeBallScene("    external_force: [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]\n"), "free.yaml");
-  const Scene without = LoadSceneFromString(FreeBallScene(""), "free.yaml");
+      FreeBallScene("    external_force: [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]\n"), "free.yaml", ".");
+  const Scene without = LoadSceneFromString(FreeBallScene(""), "free.yaml", ".");
   EXPECT_EQ(without.external_force.size(), 0);
   FormulationSettings settings = SettingsFromScene(with);
   settings.type = FormulationType::kQp;
@@ -80,31 +80,32 @@ TEST(ExternalForce, PerStepForceOverridesTheScenes) {
 TEST(ExternalForce, SceneErrorsNameTheField) {
   const auto error_of = [](const std::string& key) {
     try {
-      LoadSceneFromString(FreeBallScene(key), "free.yaml");
+      LoadSceneFromString(FreeBallScene(key), "free.yaml", ".");
     } catch (const SceneError& e) {
       return std::string(e.what());
     }
     return std::string("no error");
   };
+
   EXPECT_NE(error_of("    external_force: [1, 2, 3]\n")
-                .find("free.yaml:8: objects[0].external_force: must have 6 numbers"),
+                .find("free.yaml:11: objects[0].external_force: must have 6 numbers"),
             std::string::npos)
       << error_of("    external_force: [1, 2, 3]\n");
   EXPECT_NE(error_of("    external_force: [1, 2, 3, .nan, 0, 0]\n").find("must be finite"),
             std::string::npos);
 }
 
-// A step of the planar gripper while the fingers squeeze, with an external force and moment
-// on the object: A and B of the exact QP gradient against central finite differences
+// A step of planar pushing while the pusher slides the box, with an external force and moment
+// on the box: A and B of the exact QP gradient against central finite differences
 // (tolerance as calc_diff_test.cc's kFdTolerance: the reference solver's accuracy over the
 // FD step, with a margin).
 TEST(ExternalForce, ExactGradientsMatchFiniteDifferences) {
-  Scene scene = *testing::LoadExample("planar_gripper");
+  Scene scene = *testing::LoadExample("planar_pushing");
   ASSERT_EQ(scene.nv_u, 3);
-  scene.external_force = Eigen::Vector3d(0.4, -0.3, 0.002);
+  scene.external_force = Eigen::Vector3d(-1.0, 0.0, 0.02);
   FormulationSettings settings = SettingsFromScene(scene);
   settings.type = FormulationType::kQp;
-  const testing::ExampleState s = testing::StateAfter(scene, settings, 6);
+  const testing::ExampleState s = testing::StateAfter(scene, settings, 50);
   const testing::Linearization exact =
       testing::Linearize(scene, settings, s.q, s.u, GradientMode::kAAndB, GradientMethod::kExact);
   ASSERT_TRUE(exact.ok()) << exact.message;
