@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
   libsiconos-numerics-dev python3 python3-cvxopt
   python3-dev python3-numpy python3-pytest pybind11-dev python3-matplotlib
+  python3-venv python3-pip python3-setuptools python3-wheel
 )
 missing=()
 for p in "${packages[@]}"; do

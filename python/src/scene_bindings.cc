@@ -117,6 +117,13 @@ void BindScene(py::module_& m) {
           py::return_value_policy::reference_internal,
           "Initial configuration (n_q,) [m, rad; quaternions w,x,y,z]; a read-only view.")
       .def_property_readonly(
+          "external_force",
+          [](const Scene& s) -> Eigen::VectorXd {
+            return s.external_force.size() > 0 ? s.external_force : Eigen::VectorXd::Zero(s.nv_u);
+          },
+          "The objects' constant external generalized force tau_ext (n_v,u,) [N, N·m] "
+          "(objects[].external_force; zeros when none).")
+      .def_property_readonly(
           "instance_names", [](const Scene& s) { return Names(s.instances); },
           "Model instances, objects first then robots.")
       .def_property_readonly(

@@ -29,8 +29,11 @@ class PyStepper {
       : model_(MakeStepModel(std::move(scene), settings)), data_(model_->CreateData()) {}
   const StepModel& model() const { return *model_; }
   // Called without the GIL; the mutex serialises the threads that share this stepper.
-  StepResult Step(const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
+  // external_force: τ_ext of this step (StepData::external_force); empty: the scene's.
+  StepResult Step(const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                  const Eigen::VectorXd& external_force = Eigen::VectorXd()) {
     const std::lock_guard<std::mutex> lock(mutex_);
+    data_->external_force = external_force;
     model_->Calc(State{q, Eigen::VectorXd()}, u, data_.get());
     return data_->result;
   }
@@ -179,23 +182,27 @@ void BindStep(py::module_& m) {
           "Scale s [-] of the objects' regularisation ½ s vᵀ M_u v.")
       .def(
           "step",
-          [](PyStepper& s, const RealVector& q, const RealVector& u) {
+          [](PyStepper& s, const RealVector& q, const RealVector& u,
+             const std::optional<RealVector>& external_force) {
             CheckConfiguration("Stepper.step", s.model().scene(), q.value);
             CheckCommand("Stepper.step", s.model().scene(), u.value);
             PyStepResult out;
             {
               py::gil_scoped_release release;
-              out.result = s.Step(q.value, u.value);
+              out.result = s.Step(q.value, u.value,
+                                  external_force ? external_force->value : Eigen::VectorXd());
             }
             out.contacts.reserve(out.result.contacts.size());
             for (const ContactReport& report : out.result.contacts)
               out.contacts.push_back(NamedContactRecord(s.model().scene(), report));
             return out;
           },
-          py::arg("q"), py::arg("u"),
+          py::arg("q"), py::arg("u"), py::arg("external_force") = py::none(),
           "One step from configuration q (n_q,) [m, rad; unit quaternions w,x,y,z] under the "
           "command u (n_q,a,): q̄_a [m, rad] for the quasi-dynamic formulations, the commanded "
-          "velocity [m/s, rad/s] for halm-posa (scheduled_command). A failed solve does not "
+          "velocity [m/s, rad/s] for halm-posa (scheduled_command). external_force: τ_ext on "
+          "the objects (n_v,u,) [N, N·m] for this step (None: the scene's "
+          "objects[].external_force; not for halm-posa). A failed solve does not "
           "raise: see StepResult.status. Raises ValueError on a wrong size or a NaN/Inf entry.")
       .def(
           "scheduled_command",

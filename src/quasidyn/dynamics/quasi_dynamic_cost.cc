@@ -47,8 +47,19 @@ QuasiDynamicCost BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen
 void BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& u,
                            const Eigen::VectorXd& actuated_stiffness,
                            const FormulationSettings& settings, QuasiDynamicCost* cost) {
+  BuildQuasiDynamicCost(kinematics, u, actuated_stiffness, kinematics.scene().external_force,
+                        settings, cost);
+}
+
+void BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& u,
+                           const Eigen::VectorXd& actuated_stiffness,
+                           const Eigen::VectorXd& external_force,
+                           const FormulationSettings& settings, QuasiDynamicCost* cost) {
   const Scene& scene = kinematics.scene();
   CheckVector("step", "command u", u, scene.nq_a, "n_q,a");
+  if (external_force.size() > 0) {
+    CheckVector("step", "external force", external_force, scene.nv_u, "n_v,u");
+  }
   CheckSize("BuildQuasiDynamicCost", "actuated_stiffness", actuated_stiffness.size(), scene.nv_a,
             "n_v,a");
   const double h = settings.time_step;
@@ -81,6 +92,7 @@ void BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& 
     cost->gravity_force.setZero(scene.nv);
     AddObjectGravityForce(kinematics, &cost->point_jacobian, &cost->gravity_force);
     cost->tau_h.head(nu) = h * cost->gravity_force.head(nu);
+    if (external_force.size() > 0) cost->tau_h.head(nu) += h * external_force;
   }
   const Eigen::VectorXd& q = kinematics.q();
   for (int a = 0; a < na; ++a) {

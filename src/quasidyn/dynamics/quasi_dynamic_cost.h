@@ -9,8 +9,10 @@
 // command u = q̄_a); the object block s·M_u is the quasi-dynamic regularisation of Pang, Suh,
 // Yang & Tedrake, T-RO 2023 (s = FormulationSettings::object_mass_scale). Units: P v in N·s,
 // the objective in N·m. Gravity: τ_u = Σ_b J_com,bᵀ m_b g over the objects' bodies (each
-// object feels its own weight); robots are assumed gravity-compensated by their controllers,
-// so τ_a = 0 and the impedance alone sets their motion.
+// object feels its own weight), plus the external generalized force τ_ext (Scene::
+// external_force, or a step's own; the reference quasi-static simulator's tau_ext); robots are
+// assumed gravity-compensated by their controllers, so τ_a = 0 and the impedance alone sets their
+// motion.
 //
 // P is stored sparse (solvers/sparse_row_matrix.h, both triangles): M_u is block diagonal by
 // object (an object's velocities couple to no other object's) and K_a is diagonal; entries
@@ -40,6 +42,13 @@ struct QuasiDynamicCost {
 // for this scene.
 void BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& u,
                            const Eigen::VectorXd& actuated_stiffness,
+                           const FormulationSettings& settings, QuasiDynamicCost* cost);
+
+// The same with τ_ext = external_force (size n_v,u [N, N·m], or empty for none) instead of
+// the scene's; std::invalid_argument for a wrong size or a non-finite entry.
+void BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& u,
+                           const Eigen::VectorXd& actuated_stiffness,
+                           const Eigen::VectorXd& external_force,
                            const FormulationSettings& settings, QuasiDynamicCost* cost);
 
 // The same, allocating a new cost (for tests and one-off evaluations).

@@ -58,6 +58,19 @@ TEST(ExamplesTest, PlanarPushing) {
   EXPECT_NEAR(scene.gravity.y(), -9.81, kEps);
 }
 
+// A user's URDF loads unchanged: massless base link and carriage, limits, mesh visuals.
+TEST(ExamplesTest, UrdfPusher) {
+  const Scene scene = LoadScene(kRoot + "/examples/urdf_pusher/scene.yaml");
+  EXPECT_EQ(scene.nq, 5);
+  EXPECT_EQ(scene.bodies[scene.BodyIndex("pusher/base_link")].mass, 0.0);
+  EXPECT_EQ(scene.bodies[scene.BodyIndex("pusher/carriage")].mass, 0.0);
+  const Joint& x = scene.joints[scene.bodies[scene.BodyIndex("pusher/carriage")].parent_joint];
+  EXPECT_EQ(x.lower_limit, -0.3);
+  EXPECT_EQ(x.upper_limit, 0.2);
+  ASSERT_EQ(scene.external_force.size(), 3);
+  EXPECT_EQ(scene.external_force[0], -1.0);
+}
+
 TEST(ExamplesTest, PlanarHand) {
   const Scene scene = LoadScene(kRoot + "/examples/planar_hand/scene.yaml");
   EXPECT_EQ(scene.nq, 7);

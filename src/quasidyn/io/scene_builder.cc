@@ -112,6 +112,7 @@ void ValidateShape(const ShapeSpec& s, bool planar, bool on_world) {
 }
 
 void ValidateBody(const BodySpec& b) {
+  if (b.massless_allowed && b.mass == 0.0 && b.inertia.isZero() && b.com.allFinite()) return;
   if (!(b.mass > 0.0) || !std::isfinite(b.mass)) {
     ThrowAt(b.where, "mass must be > 0 (got " + Num(b.mass) + ")");
   }
@@ -159,6 +160,14 @@ void ValidateJoint(const JointSpec& j, bool actuated, bool planar) {
     if (planar && j.type == JointType::kPrismatic && std::abs(axis.z()) > kGeometryTolerance) {
       ThrowAt(j.where, "in a planar scene a prismatic axis must lie in the x-y plane");
     }
+  }
+  const bool has_limits = std::isfinite(j.lower_limit) || std::isfinite(j.upper_limit);
+  if (has_limits && !movable) {
+    ThrowAt(j.where, std::string("a ") + JointTypeName(j.type) + " joint has no position limits");
+  }
+  if (std::isnan(j.lower_limit) || std::isnan(j.upper_limit) || !(j.lower_limit <= j.upper_limit)) {
+    ThrowAt(j.where, "limits must satisfy lower <= upper (got " + Num(j.lower_limit) + ", " +
+                         Num(j.upper_limit) + ")");
   }
 }
 
@@ -221,6 +230,12 @@ void CheckInitial(const InstanceSpec& instance, const std::vector<const JointSpe
                                             " must be unit to 1e-6 (norm " + Num(norm) + ")");
       }
     }
+    if (JointNq(j->type) == 1 &&
+        !(instance.initial[q] >= j->lower_limit && instance.initial[q] <= j->upper_limit)) {
+      ThrowAt(instance.initial_where, "position " + Num(instance.initial[q]) + " of " + j->name +
+                                          " is outside its limits [" + Num(j->lower_limit) + ", " +
+                                          Num(j->upper_limit) + "]");
+    }
     q += JointNq(j->type);
   }
 }
@@ -274,6 +289,7 @@ Scene SceneBuilder::Build() const {
 
   std::set<std::string> instance_names, body_names{"world"}, joint_names;
   std::vector<Eigen::VectorXd> initials;
+  std::vector<std::pair<int, Eigen::VectorXd>> external_forces;  // (v_start, τ_ext of an object)
   int q = 0, v = 0;
   for (const InstanceSpec* spec : ordered) {
     if (!instance_names.insert(spec->name).second) {
@@ -353,6 +369,8 @@ Scene SceneBuilder::Build() const {
       new_joint.child_body = body;
       new_joint.X_PJ = j->X_PJ;
       new_joint.axis = UnitAxis(j->axis);
+      new_joint.lower_limit = j->lower_limit;
+      new_joint.upper_limit = j->upper_limit;
       new_joint.q_start = q;
       new_joint.v_start = v;
       if (j->type == JointType::kRevolute || j->type == JointType::kPrismatic) {
@@ -381,6 +399,17 @@ Scene SceneBuilder::Build() const {
     }
     CheckInitial(*spec, joints, instance.nq);
     initials.push_back(spec->initial);
+    if (spec->external_force.size() > 0) {
+      if (spec->actuated) ThrowAt(spec->external_force_where, "only objects take external forces");
+      if (spec->external_force.size() != instance.nv) {
+        ThrowAt(spec->external_force_where,
+                "must have " + std::to_string(instance.nv) + " numbers (the object's velocities" +
+                    (instance.nv == 0 ? ": a fixed object does not move" : std::string()) +
+                    "), got " + std::to_string(spec->external_force.size()));
+      }
+      if (!spec->external_force.allFinite()) ThrowAt(spec->external_force_where, "must be finite");
+      external_forces.emplace_back(instance.v_start, spec->external_force);
+    }
 
     if (!spec->commands.empty()) {
       if (!spec->actuated) ThrowAt(spec->commands[0].where, "only robots take commands");
@@ -418,6 +447,11 @@ Scene SceneBuilder::Build() const {
   for (const Eigen::VectorXd& initial : initials) {
     scene.q0.segment(offset, initial.size()) = initial;
     offset += static_cast<int>(initial.size());
+  }
+  if (!external_forces.empty()) {
+    scene.external_force = Eigen::VectorXd::Zero(scene.nv_u);
+    for (const auto& [start, force] : external_forces)
+      scene.external_force.segment(start, force.size()) = force;
   }
 
   for (const FilterSpec& f : filters_) {

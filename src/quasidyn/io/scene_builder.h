@@ -7,6 +7,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,13 @@ struct ShapeSpec {
 
 struct BodySpec {
   std::string name;                                   // unique in the scene, not "world"
-  double mass = 0.0;                                  // [kg], > 0
+  double mass = 0.0;                                  // [kg], > 0 (or 0, see below)
   Eigen::Vector3d com = Eigen::Vector3d::Zero();      // [m], in B
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // [kg·m²] about the com, SPD
+  // True where the quasi-dynamic step never uses the body's mass (a robot's links: robots are
+  // impedances; an object fixed to the world): mass 0 with a zero inertia is then accepted
+  // (a URDF link without <inertial>). Objects that move always need mass > 0.
+  bool massless_allowed = false;
   std::vector<ShapeSpec> shapes;
   SourceLocation where;
   SourceLocation inertia_where;  // for inertia errors; `where` when unset
@@ -48,6 +53,9 @@ struct JointSpec {
   std::string child;   // a body of the same instance
   Eigen::Isometry3d X_PJ = Eigen::Isometry3d::Identity();
   Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();  // non-zero; normalised by the builder
+  // Position limits of a revolute [rad] or prismatic [m] joint, lower <= upper; ±inf: none.
+  double lower_limit = -std::numeric_limits<double>::infinity();
+  double upper_limit = std::numeric_limits<double>::infinity();
   SourceLocation where;
 };
 
@@ -69,6 +77,10 @@ struct InstanceSpec {
   Eigen::VectorXd initial;  // size = the instance's nq
   SourceLocation initial_where;
   std::vector<CommandKnot> commands;  // robots only; times strictly increasing
+  // Objects: τ_ext on the object's velocities (size its n_v; Scene::external_force); empty:
+  // none.
+  Eigen::VectorXd external_force;
+  SourceLocation external_force_where;
   SourceLocation where;
   std::string source_file;  // the URDF it was read from; empty for inline models
 };

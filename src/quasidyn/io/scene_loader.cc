@@ -138,7 +138,8 @@ UrdfOptions UrdfOptionsFor(const YamlValue& value, const std::string& name) {
 
 InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
   value.CheckKeys({"name", "joint", "body", "urdf", "friction", "pose", "initial",
-                   "limit_surface"});  // limit_surface: io/halm_posa_keys.h
+                   "limit_surface",  // limit_surface: io/halm_posa_keys.h
+                   "external_force"});
   const std::string name = value.Get("name").AsString();
   const YamlValue joint_value = value.Get("joint");
   const JointType joint = ReadJointType(joint_value);
@@ -177,6 +178,10 @@ InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
   }
   instance.actuated = false;
   instance.where = Where(value.Get("name"));
+  if (const auto force = value.Find("external_force")) {  // Scene::external_force
+    instance.external_force = force->AsVector();
+    instance.external_force_where = Where(*force);
+  }
   ReadInitialAndCommands(value, &instance, !fixed);
   return instance;
 }

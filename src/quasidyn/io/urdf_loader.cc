@@ -103,26 +103,9 @@ Eigen::Isometry3d ToIsometry(const urdf::Pose& pose) {
   return X;
 }
 
-BodySpec ReadLink(const urdf::Link& link, const std::string& path, const UrdfOptions& options) {
-  if (!IsValidUtf8(link.name)) ThrowAt(options.where, path + ": a link name is not valid UTF-8");
-  const std::string where_text = path + ": link '" + link.name + "'";
-  BodySpec body;
-  body.name = options.instance_name + "/" + link.name;
-  body.where = options.where;
-  if (!link.inertial) {
-    ThrowAt(options.where, where_text + " has no <inertial>; every body needs a mass > 0");
-  }
-  body.mass = link.inertial->mass;
-  if (!(body.mass > 0.0)) {
-    ThrowAt(options.where,
-            where_text + ": mass must be > 0 (got " + std::to_string(body.mass) + ")");
-  }
-  const Eigen::Isometry3d X_BI = ToIsometry(link.inertial->origin);
-  const urdf::Inertial& i = *link.inertial;
-  Eigen::Matrix3d inertia;
-  inertia << i.ixx, i.ixy, i.ixz, i.ixy, i.iyy, i.iyz, i.ixz, i.iyz, i.izz;
-  body.com = X_BI.translation();
-  body.inertia = X_BI.linear() * inertia * X_BI.linear().transpose();
+// The link's <collision> shapes added to body (box, sphere, cylinder, capsule).
+BodySpec ReadCollisions(const urdf::Link& link, BodySpec body, const std::string& where_text,
+                        const UrdfOptions& options) {
   for (size_t k = 0; k < link.collision_array.size(); ++k) {
     const urdf::Collision& collision = *link.collision_array[k];
     ShapeSpec shape;
@@ -173,6 +156,38 @@ BodySpec ReadLink(const urdf::Link& link, const std::string& path, const UrdfOpt
   return body;
 }
 
+BodySpec ReadLink(const urdf::Link& link, const std::string& path, const UrdfOptions& options) {
+  if (!IsValidUtf8(link.name)) ThrowAt(options.where, path + ": a link name is not valid UTF-8");
+  const std::string where_text = path + ": link '" + link.name + "'";
+  BodySpec body;
+  body.name = options.instance_name + "/" + link.name;
+  body.where = options.where;
+  // A robot's mass never enters the quasi-dynamic step (robots are impedances; Pang & Tedrake
+  // 2021, §III-A), nor does that of an object fixed to the world: their links may be massless.
+  body.massless_allowed = options.actuated || options.object_joint == JointType::kFixed;
+  if (!link.inertial) {
+    if (body.massless_allowed) return ReadCollisions(link, body, where_text, options);
+    ThrowAt(options.where, where_text +
+                               " has no <inertial>: an object that moves needs a mass > 0 "
+                               "(its mass and weight enter the step); add <inertial>");
+  }
+  body.mass = link.inertial->mass;
+  if (body.massless_allowed && body.mass == 0.0) {
+    return ReadCollisions(link, body, where_text, options);  // inertia unused, left zero
+  }
+  if (!(body.mass > 0.0)) {
+    ThrowAt(options.where,
+            where_text + ": mass must be > 0 (got " + std::to_string(body.mass) + ")");
+  }
+  const Eigen::Isometry3d X_BI = ToIsometry(link.inertial->origin);
+  const urdf::Inertial& i = *link.inertial;
+  Eigen::Matrix3d inertia;
+  inertia << i.ixx, i.ixy, i.ixz, i.ixy, i.iyy, i.iyz, i.ixz, i.iyz, i.izz;
+  body.com = X_BI.translation();
+  body.inertia = X_BI.linear() * inertia * X_BI.linear().transpose();
+  return ReadCollisions(link, body, where_text, options);
+}
+
 JointSpec ReadJoint(const urdf::Joint& joint, const std::string& path, const UrdfOptions& options) {
   if (!IsValidUtf8(joint.name)) ThrowAt(options.where, path + ": a joint name is not valid UTF-8");
   JointSpec spec;
@@ -184,11 +199,18 @@ JointSpec ReadJoint(const urdf::Joint& joint, const std::string& path, const Urd
   spec.where = options.where;
   switch (joint.type) {
     case urdf::Joint::REVOLUTE:
+    case urdf::Joint::PRISMATIC:
+      spec.type =
+          joint.type == urdf::Joint::REVOLUTE ? JointType::kRevolute : JointType::kPrismatic;
+      // <limit lower upper> [rad or m]; urdfdom reads absent bounds as 0, so equal bounds
+      // (a joint that cannot move) are read as no limits. velocity and effort are not used.
+      if (joint.limits && joint.limits->lower < joint.limits->upper) {
+        spec.lower_limit = joint.limits->lower;
+        spec.upper_limit = joint.limits->upper;
+      }
+      break;
     case urdf::Joint::CONTINUOUS:
       spec.type = JointType::kRevolute;
-      break;
-    case urdf::Joint::PRISMATIC:
-      spec.type = JointType::kPrismatic;
       break;
     case urdf::Joint::FIXED:
       spec.type = JointType::kFixed;

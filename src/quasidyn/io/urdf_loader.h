@@ -2,14 +2,18 @@
 // Reads a URDF file into an InstanceSpec for the SceneBuilder (urdfdom for links, inertials,
 // joints and collision geometry).
 //
-// Supported: <link> with <inertial> (required: every body has a mass > 0) and <collision>
+// Supported: <link> with <inertial> and <collision>. A moving object's links need <inertial>
+// with a mass > 0; a robot's links and those of an object fixed to the world may have none
+// (mass 0: the quasi-dynamic step never uses their mass). <collision>
 // shapes box, sphere, cylinder and the quasidyn extension
 //   <collision><geometry><capsule radius="r" length="l"/></geometry></collision>
 // (r, l in m, > 0; core segment of length l along the shape's z, as in model/shape.h).
 // urdfdom does not know capsules, so urdfdom reads a copy of the file in which each
 // <capsule> is a <mesh filename="quasidyn-capsule:<radius>:<length>"/> that is turned back
 // into a capsule (the extension is found by text, outside XML comments).
-// Joints: fixed, revolute, continuous (= revolute), prismatic; <limit> is ignored. Meshes and
+// Joints: fixed, revolute, continuous (= revolute), prismatic; <limit lower upper> of a
+// revolute or prismatic joint becomes Joint::lower_limit/upper_limit (equal bounds, urdfdom's
+// default when they are absent, mean no limit; velocity and effort are ignored). Meshes and
 // floating / planar URDF joints are rejected. Visual elements are ignored.
 //
 // Names in the scene: body "<instance>/<link>", joint "<instance>/<joint>", shape

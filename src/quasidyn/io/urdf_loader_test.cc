@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <numbers>
 
 #include "quasidyn/io/scene_loader.h"
@@ -97,9 +98,10 @@ TEST(UrdfLoaderTest, UrdfObjectGetsTheObjectJointAndSceneNormalisesTheAxis) {
   EXPECT_FALSE(scene.IsFiltered(scene.BodyIndex("ball/body"), scene.BodyIndex("bot/arm")));
 }
 
-TEST(UrdfLoaderTest, LinkWithoutInertialIsRejected) {
+TEST(UrdfLoaderTest, MovingObjectLinkWithoutInertialIsRejected) {
   UrdfOptions options;
   options.instance_name = "x";
+  options.actuated = false;  // a floating object
   options.where = {"scene.yaml", 4, "robots[0].urdf"};
   const std::string path =
       WriteTemp("qd_massless.urdf", "<robot name=\"m\"><link name=\"base\"/></robot>");
@@ -108,8 +110,78 @@ TEST(UrdfLoaderTest, LinkWithoutInertialIsRejected) {
     FAIL();
   } catch (const SceneError& e) {
     EXPECT_EQ(e.line(), 4);
-    EXPECT_NE(std::string(e.what()).find("no <inertial>"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("link 'base' has no <inertial>: an object that moves"),
+              std::string::npos)
+        << e.what();
   }
+}
+
+// The usual robot description: a massless base link (no <inertial>), a massless tool link
+// (mass 0), joint limits on a revolute and a prismatic joint, none on a continuous one.
+const char* kMasslessBaseArm = R"(<robot name="arm">
+  <link name="base_link"/>
+  <link name="upper">
+    <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <collision><geometry><sphere radius="0.05"/></geometry></collision>
+  </link>
+  <link name="slider"><collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
+  <link name="tool"><inertial><mass value="0"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <joint name="shoulder" type="revolute"><parent link="base_link"/><child link="upper"/>
+    <axis xyz="0 0 1"/><limit lower="-0.5" upper="1.25" effort="10" velocity="1"/></joint>
+  <joint name="extend" type="prismatic"><parent link="upper"/><child link="slider"/>
+    <axis xyz="1 0 0"/><limit lower="0" upper="0.3" effort="10" velocity="1"/></joint>
+  <joint name="wrist" type="continuous"><parent link="slider"/><child link="tool"/>
+    <axis xyz="0 0 1"/></joint>
+</robot>)";
+
+TEST(UrdfLoaderTest, RobotLinksMayBeMasslessAndLimitsAreRead) {
+  const std::string path = WriteTemp("qd_massless_arm.urdf", kMasslessBaseArm);
+  const Scene scene = LoadSceneFromString(
+      "name: s\ndimension: 3\ntime_step: 0.01\n"
+      "robots:\n  - {name: arm, urdf: " +
+          path + ", friction: 0.5, stiffness: 100, initial: [0.2, 0.1, 0]}\n",
+      "inline.yaml", std::filesystem::temp_directory_path().string());
+  EXPECT_EQ(scene.nq, 3);
+  EXPECT_EQ(scene.bodies[scene.BodyIndex("arm/base_link")].mass, 0.0);
+  EXPECT_EQ(scene.bodies[scene.BodyIndex("arm/tool")].mass, 0.0);
+  EXPECT_EQ(scene.bodies[scene.BodyIndex("arm/upper")].mass, 1.0);
+  const auto joint_of = [&](const char* body) -> const Joint& {
+    return scene.joints[scene.bodies[scene.BodyIndex(body)].parent_joint];
+  };
+  EXPECT_EQ(joint_of("arm/upper").lower_limit, -0.5);
+  EXPECT_EQ(joint_of("arm/upper").upper_limit, 1.25);
+  EXPECT_EQ(joint_of("arm/slider").lower_limit, 0.0);
+  EXPECT_EQ(joint_of("arm/slider").upper_limit, 0.3);
+  EXPECT_EQ(joint_of("arm/tool").lower_limit, -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(joint_of("arm/tool").upper_limit, std::numeric_limits<double>::infinity());
+  // A robot cannot start outside its limits.
+  try {
+    LoadSceneFromString(
+        "name: s\ndimension: 3\ntime_step: 0.01\n"
+        "robots:\n  - {name: arm, urdf: " +
+            path + ", friction: 0.5, stiffness: 100, initial: [0.2, 0.4, 0]}\n",
+        "inline.yaml", std::filesystem::temp_directory_path().string());
+    FAIL() << "no error for a start outside the limits";
+  } catch (const SceneError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("position 0.4 of arm/extend is outside its limits [0, 0.3]"),
+        std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(UrdfLoaderTest, ObjectFixedToTheWorldMayBeMassless) {
+  const std::string path =
+      WriteTemp("qd_massless_table.urdf",
+                "<robot name=\"t\"><link name=\"top\"><collision><geometry><box size=\"1 1 0.1\"/>"
+                "</geometry></collision></link></robot>");
+  const Scene scene = LoadSceneFromString(
+      "name: s\ndimension: 3\ntime_step: 0.01\n"
+      "objects:\n  - {name: table, joint: fixed, urdf: " +
+          path + ", friction: 0.5, pose: {xyz: [0, 0, 0]}}\n",
+      "inline.yaml", std::filesystem::temp_directory_path().string());
+  EXPECT_EQ(scene.bodies[scene.BodyIndex("table/top")].mass, 0.0);
+  EXPECT_EQ(scene.nq, 0);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -54,6 +55,10 @@ struct Joint {
   // Impedance of an actuated joint: stiffness K [N/m prismatic, N·m/rad revolute], > 0.
   // Zero for the joints of objects (un-actuated).
   double stiffness = 0.0;
+  // Position limits of a revolute [rad] or prismatic [m] joint (URDF <limit lower upper>),
+  // lower_limit <= upper_limit; ±inf when the joint has none (every other joint type).
+  double lower_limit = -std::numeric_limits<double>::infinity();
+  double upper_limit = std::numeric_limits<double>::infinity();
 };
 
 // A robot (actuated, fixed base, revolute/prismatic/fixed joints only) or an
@@ -117,6 +122,11 @@ struct Scene {
   int nq = 0, nv = 0;      // totals
   int nq_u = 0, nv_u = 0;  // un-actuated (objects) block, first
   int nq_a = 0, nv_a = 0;  // actuated (robots) block, after; nq_a == nv_a
+  // τ_ext, a constant external generalized force on the objects' velocities (size n_v,u, or
+  // empty for none): per object, floating (f [N], m [N·m]) in the world, the moment about
+  // the body origin; planar (f_x, f_y [N], m_z [N·m]). Added to gravity in the step's τ_u
+  // (dynamics/quasi_dynamic_cost.h); StepData::external_force overrides it for one step.
+  Eigen::VectorXd external_force;
 
   int BodyIndex(const std::string& name) const;      // -1 when absent
   int InstanceIndex(const std::string& name) const;  // -1 when absent

@@ -28,6 +28,9 @@ ScenePtr CheckedScene(ScenePtr scene) {
                           "gravity must have no x-y part (scene '" +
                               scene->name + "' has [" + NumberText(scene->gravity.x()) + ", " +
                               NumberText(scene->gravity.y()) + ", 0]; set gravity: [0, 0, 0])");
+  QUASIDYN_CHECK_ARGUMENT(scene->external_force.size() == 0, "halm-posa",
+                          "objects[].external_force: halm-posa has no external forces (its "
+                          "objects move only on their limit surfaces, pushed by the robots)");
   return scene;
 }
 
@@ -82,6 +85,8 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
                           "(got size " +
                               std::to_string(x.v.size()) + ")");
   CheckVector("Calc", "u", u, scene.nq_a, "n_q,a (commanded velocities)");
+  QUASIDYN_CHECK_ARGUMENT(data.external_force.size() == 0, "Calc",
+                          "external_force: halm-posa has no external forces");
   data.q_ = x.q;  // copies first: x may be data.result.next itself
   data.u_ = u;
   data.calculated_ = true;

@@ -75,8 +75,9 @@ void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData*
          &data);
     return;
   }
-  BuildQuasiDynamicCost(data.contact_.kinematics(), data.u_, actuated_stiffness_, settings(),
-                        &data.cost_);
+  BuildQuasiDynamicCost(data.contact_.kinematics(), data.u_, actuated_stiffness_,
+                        data.external_force.size() > 0 ? data.external_force : scene.external_force,
+                        settings(), &data.cost_);
   // Finite inputs can still overflow here (a 1e308 joint offset times a stiffness): a status,
   // not the solvers' exception for a caller's non-finite problem.
   if (!data.cost_.P.AllFinite() || !data.cost_.tau_h.allFinite()) {

@@ -65,6 +65,10 @@ class StepData {
 
   StepResult result;            // of the last Calc
   StepDerivatives derivatives;  // of the last CalcDiff
+  // τ_ext of the following Calcs (size n_v,u [N, N·m], Scene::external_force), set by the
+  // caller before Calc; empty: the scene's. A model without external forces (halm-posa)
+  // rejects a non-empty one (std::invalid_argument).
+  Eigen::VectorXd external_force;
 
  protected:
   explicit StepData(const StepModel* model) : model_(model) {}
