@@ -142,7 +142,9 @@ void BindControl(py::module_& m) {
            py::arg("formulation") = py::none(), py::arg("h") = py::none(),
            "Stabilizer(scene, q_ref ((T+1) × n_q), u_ref (T × n_q,a), object_weight=None, "
            "command_weight=1e-3, max_deviation=0.2, kappa=5000, formulation=None, h=None).")
-      .def_property_readonly("steps", &Stabilizer::steps)
+      .def_property_readonly(
+          "steps", &Stabilizer::steps,
+          "T, the number of reference steps (rows of u_ref) the stabiliser can track.")
       .def(
           "command",
           [](Stabilizer& s, int t, const RealVector& q) {

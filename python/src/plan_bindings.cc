@@ -46,16 +46,22 @@ void BindPlan(py::module_& m) {
       m, "Plan",
       "The result of quasidyn.plan: the tree of RRT through contact and the path to its best "
       "node (the goal node when found), replayed through the exact stepper (docs/planning.md).")
-      .def_property_readonly("found", [](const PythonPlan& p) { return p.result.found(); })
+      .def_property_readonly(
+          "found", [](const PythonPlan& p) { return p.result.found(); },
+          "True when a node reached the goal within the goal tolerance.")
       .def_property_readonly(
           "status",
           [](const PythonPlan& p) { return std::string(PlanStatusName(p.result.status)); },
           "'found' or 'not_found' (a limit stopped the search).")
-      .def_property_readonly("message", [](const PythonPlan& p) { return p.result.message; })
+      .def_property_readonly(
+          "message", [](const PythonPlan& p) { return p.result.message; },
+          "Why the search stopped (the limit that ended it, or the goal reached).")
       .def_property_readonly(
           "best_distance", [](const PythonPlan& p) { return p.result.best_distance; },
           "The goal distance D of the best node [-].")
-      .def_property_readonly("best_node", [](const PythonPlan& p) { return p.result.best_node; })
+      .def_property_readonly(
+          "best_node", [](const PythonPlan& p) { return p.result.best_node; },
+          "Index in the tree arrays of the node of least goal distance (the goal node when found).")
       .def_property_readonly(
           "path_q",
           [](const PythonPlan& p) {

@@ -3,7 +3,7 @@
 // (pixel variance) and bodies that move between two times (pixel difference); the page opens
 // with step 1's contacts and status; force arrows show the force on the object; hovering a
 // contact point shows its force; #t= opens at a time; without WebGL a readable message.
-// Saves the screenshots. (The pushing checks assume planar_pushing, as run.sh writes it.) Usage: node viewer_test.cjs PAGE.html ARTIFACT_DIR [LATER_TIME_S]
+// Saves the screenshots. (The pushing checks run on a planar_pushing page only, as run.sh writes it.) Usage: node viewer_test.cjs PAGE.html ARTIFACT_DIR [LATER_TIME_S]
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -117,34 +117,38 @@ async function canvasPixels(page) {
     check(opening.contacts > 0 && !/initial/.test(opening.info) && /solved/.test(opening.info),
       `t = 0 shows step 1's ${opening.contacts} contact(s) and its status`);
 
-    // One convention: every arrow is the force on the object. While the pusher pushes the box
-    // to the right (+x), the pusher–box arrow points +x (on the robot it would point -x), and
-    // no arrow points -x (table friction on the sliding box is only a fraction of it).
-    const push = await page.evaluate(() => {
-      window.quasidynViewer.seek(0.5);
-      return { contacts: window.quasidynViewer.contacts,
-        arrows: window.quasidynViewer.arrowDirections() };
-    });
-    const pusher = push.contacts.findIndex((c) => c.on === 'box' && /^pusher/.test(c.by));
-    check(pusher >= 0, `t = 0.5 s: a pusher–box contact (${push.contacts.length} contacts)`);
-    check(push.arrows.some((d) => d[0] > 0.9) && !push.arrows.some((d) => d[0] < -0.9),
-      `arrows show the force on the object (x of the directions: ${push.arrows.map((d) => d[0].toFixed(2)).join(', ')})`);
-
-    // Hovering the pusher–box contact shows its force; moving away hides it.
-    if (pusher >= 0) {
-      const [x, y] = await page.evaluate((i) => window.quasidynViewer.contactScreenPoint(i), pusher);
-      await page.mouse.move(x, y);
-      const readout = await page.evaluate(() => {
-        const box = document.getElementById('qd-contact');
-        return { text: box.innerText, shown: getComputedStyle(box).display !== 'none' };
+    // The pushing checks need planar_pushing's pusher and box (run.sh's first page); the plan
+    // page (planar_hand) has neither.
+    if (/planar_pushing/.test(path.basename(page_path))) {
+      // One convention: every arrow is the force on the object. While the pusher pushes the box
+      // to the right (+x), the pusher–box arrow points +x (on the robot it would point -x), and
+      // no arrow points -x (table friction on the sliding box is only a fraction of it).
+      const push = await page.evaluate(() => {
+        window.quasidynViewer.seek(0.5);
+        return { contacts: window.quasidynViewer.contacts,
+          arrows: window.quasidynViewer.arrowDirections() };
       });
-      check(readout.shown && /force on box from pusher/.test(readout.text) && /\|F\| = [0-9.]+ N/.test(readout.text),
-        `hovering the contact shows its force: ${JSON.stringify(readout.text)}`);
-      await page.screenshot({ path: path.join(artifact_dir, 'viewer_readout.png') });
-      await page.mouse.move(5, 5);
-      const hidden = await page.evaluate(() =>
-        getComputedStyle(document.getElementById('qd-contact')).display === 'none');
-      check(hidden, 'the readout hides when the pointer leaves the contact');
+      const pusher = push.contacts.findIndex((c) => c.on === 'box' && /^pusher/.test(c.by));
+      check(pusher >= 0, `t = 0.5 s: a pusher–box contact (${push.contacts.length} contacts)`);
+      check(push.arrows.some((d) => d[0] > 0.9) && !push.arrows.some((d) => d[0] < -0.9),
+        `arrows show the force on the object (x of the directions: ${push.arrows.map((d) => d[0].toFixed(2)).join(', ')})`);
+
+      // Hovering the pusher–box contact shows its force; moving away hides it.
+      if (pusher >= 0) {
+        const [x, y] = await page.evaluate((i) => window.quasidynViewer.contactScreenPoint(i), pusher);
+        await page.mouse.move(x, y);
+        const readout = await page.evaluate(() => {
+          const box = document.getElementById('qd-contact');
+          return { text: box.innerText, shown: getComputedStyle(box).display !== 'none' };
+        });
+        check(readout.shown && /force on box from pusher/.test(readout.text) && /\|F\| = [0-9.]+ N/.test(readout.text),
+          `hovering the contact shows its force: ${JSON.stringify(readout.text)}`);
+        await page.screenshot({ path: path.join(artifact_dir, 'viewer_readout.png') });
+        await page.mouse.move(5, 5);
+        const hidden = await page.evaluate(() =>
+          getComputedStyle(document.getElementById('qd-contact')).display === 'none');
+        check(hidden, 'the readout hides when the pointer leaves the contact');
+      }
     }
 
     // The toggles hide the contact layer without errors.

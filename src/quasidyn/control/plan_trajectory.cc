@@ -1,7 +1,7 @@
 #include "quasidyn/control/plan_trajectory.h"
 
 #include "quasidyn/common/argument_check.h"
-#include "quasidyn/simulation/coordinate_names.h"
+#include "quasidyn/simulation/rollout.h"
 
 namespace quasidyn {
 
@@ -11,30 +11,14 @@ Trajectory PlanToTrajectory(const StepModel& model, const std::vector<Eigen::Vec
   QUASIDYN_CHECK_ARGUMENT(q.size() == u.size() + 1, kWhere,
                           "q must have one more entry than u (q_0 … q_T, u_0 … u_{T−1})");
   const Scene& scene = model.scene();
-  Trajectory out;
-  out.scene_name = scene.name;
-  out.scene_file = scene.source_file;
-  out.formulation = FormulationName(model.settings().type);
-  out.time_step = model.time_step();
-  out.kappa = model.settings().kappa;
-  out.object_mass_scale = model.settings().object_mass_scale;
-  out.nq = scene.nq;
-  out.nv = scene.nv;
-  out.nq_u = scene.nq_u;
-  out.coordinate_names = CoordinateNames(scene);
   CheckVector(kWhere, "q[0]", q[0], scene.nq, "n_q");
-  out.q0 = q[0];
+  Trajectory out =
+      StartTrajectory(model.scene_ptr(), model.settings(), q[0], static_cast<int>(u.size()));
   for (size_t k = 0; k < u.size(); ++k) {
     CheckVector(kWhere, "q", q[k + 1], scene.nq, "n_q");
     CheckVector(kWhere, "u", u[k], scene.nq_a, "n_q,a");
-    TrajectoryStep step;
-    step.t = (k + 1) * out.time_step;
-    step.q = q[k + 1];
-    step.u = u[k];
-    step.status = SolverStatus::kSolved;
-    out.steps.push_back(std::move(step));
+    AppendStep(q[k + 1], u[k], nullptr, &out);
   }
-  out.steps_requested = static_cast<int>(u.size());
   out.status = SolverStatus::kSolved;
   return out;
 }

@@ -78,9 +78,10 @@ TEST_P(BarrierRestingTest, CubeOnTheTableNeverGoesBelowItsSupport) {
 INSTANTIATE_TEST_SUITE_P(BothBarriers, BarrierRestingTest,
                          ::testing::Values(FormulationType::kLogBarrierPyramid,
                                            FormulationType::kLogBarrierCone),
-                         [](const auto& info) {
-                           return info.param == FormulationType::kLogBarrierPyramid ? "pyramid"
-                                                                                    : "cone";
+                         [](const auto& param_info) {
+                           return param_info.param == FormulationType::kLogBarrierPyramid
+                                      ? "pyramid"
+                                      : "cone";
                          });
 
 // A 1 mg cube at κ = 100 would float kilometres up: refused when the model is built, with the
