@@ -1,6 +1,6 @@
 #pragma once
 // Array arguments of the bindings: real numbers only. pybind11's Eigen conversion force-casts
-// any numpy array, so a complex q silently lost its imaginary part (issue 12); RealVector and
+// any numpy array, so a complex q would silently lose its imaginary part; RealVector and
 // RealMatrix convert like Eigen::VectorXd / MatrixXd but raise TypeError for complex, boolean,
 // string and object data.
 

@@ -4,6 +4,7 @@
 //
 // Every problem has a positive definite Q (so x* is unique and comparable) and is strictly
 // feasible by construction (a random interior point is shifted inside every constraint).
+#include <CLI/CLI.hpp>
 #include <Eigen/Core>
 #include <cstdio>
 #include <fstream>
@@ -140,10 +141,12 @@ json RandomSocp(Random& random, int n, int cones, int linear_rows, double eigenv
 }  // namespace quasidyn
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: dump_solver_problems <output.json>\n";
-    return 2;
-  }
+  CLI::App app{
+      "dump_solver_problems: seeded random QPs and SOCPs with our solvers' answers, as JSON, for "
+      "the cvxopt and Siconos reference checks (tests/reference)"};
+  std::string output;
+  app.add_option("OUTPUT", output, "The JSON file to write")->required();
+  CLI11_PARSE(app, argc, argv);
   quasidyn::Random random(20240601);
   nlohmann::json problems = nlohmann::json::array();
   // Sizes like one contact step: (n, m) from a few to ~70 velocities and ~200 rows.
@@ -156,12 +159,12 @@ int main(int argc, char** argv) {
            {3, 1, 0}, {6, 4, 2}, {12, 10, 4}, {30, 25, 10}, {69, 52, 0}}) {
     problems.push_back(quasidyn::RandomSocp(random, n, cones, rows, 0.1));
   }
-  std::ofstream out(argv[1]);
+  std::ofstream out(output);
   if (!out) {
-    std::cerr << "dump_solver_problems: cannot write " << argv[1] << "\n";
+    std::cerr << "dump_solver_problems: cannot write " << output << "\n";
     return 2;
   }
   out << problems.dump() << "\n";
-  std::cout << "wrote " << problems.size() << " problems to " << argv[1] << "\n";
+  std::cout << "wrote " << problems.size() << " problems to " << output << "\n";
   return 0;
 }

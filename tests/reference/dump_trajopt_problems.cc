@@ -2,6 +2,7 @@
 // planar-pushing tasks, with our solution, for trajopt_cvxopt_reference.py.
 // Usage: dump_trajopt_problems <source_dir> <output.json>
 
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -63,13 +64,23 @@ void Dump(testing::ControlTask task, const std::string& name, int iterations, js
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: dump_trajopt_problems <source_dir> <output.json>\n";
+  CLI::App app{
+      "dump_trajopt_problems: the iterative MPC's QP subproblems of the planar hand and planar "
+      "pushing tasks with our answers, as JSON, for the cvxopt reference check"};
+  std::string source_dir;
+  std::string output;
+  app.add_option("SOURCE_DIR", source_dir, "The checkout's root (for the example scenes)")
+      ->required();
+  app.add_option("OUTPUT", output, "The JSON file to write")->required();
+  CLI11_PARSE(app, argc, argv);
+  json problems = json::array();
+  Dump(testing::PlanarHandTurn(source_dir), "planar_hand", 4, &problems);
+  Dump(testing::PlanarPushingGoal(source_dir), "planar_pushing", 4, &problems);
+  std::ofstream out(output);
+  if (!out) {
+    std::cerr << "dump_trajopt_problems: cannot write " << output << "\n";
     return 2;
   }
-  json problems = json::array();
-  Dump(testing::PlanarHandTurn(argv[1]), "planar_hand", 4, &problems);
-  Dump(testing::PlanarPushingGoal(argv[1]), "planar_pushing", 4, &problems);
-  std::ofstream(argv[2]) << problems.dump() << "\n";
+  out << problems.dump() << "\n";
   return 0;
 }

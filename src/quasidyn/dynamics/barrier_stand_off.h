@@ -1,7 +1,7 @@
 #pragma once
 // How far the log barriers hold an object off its support, and the contact distance that keeps
-// every such contact in the candidate set (issue 12: a contact the barrier pushes on must not
-// drop out between steps).
+// every such contact in the candidate set (a contact the barrier pushes on must not drop out
+// between steps).
 //
 // At rest (v = 0) a barrier row i pushes with the force 1/(κ φ_i) [N] (log_barrier_pyramid.h:
 // β_ij g_ij = 1/κ with g_ij = φ_i/h, β the impulse, β/h the force); the cone barrier pushes
@@ -18,7 +18,7 @@
 //
 // With contacts kept only up to ε = Scene::contact_tolerance < φ̄, the barrier lifts the object
 // beyond ε, the next step finds no contact, and the object falls h²|g| per step through its
-// support (the defect of issue 12, item 6). The barrier formulations therefore keep contacts up
+// support. The barrier formulations therefore keep contacts up
 // to ε_b = max(ε, 2 φ̄) over the objects (the factor 2 covers an object resting on two supports
 // and the transient of a step); the force a row loses when its contact leaves the set is then
 // at most m |g| / (2R) per row.
@@ -52,7 +52,7 @@ inline constexpr double kDefaultStandOffPerSize = 0.01;
 // every object that feels gravity rests within kDefaultStandOffPerSize of its own size of its
 // support under either barrier, κ = max_o R / (0.01 · size_o · m_o |g|) with R = n_d · P (the
 // pyramid's rows per contact pair, which bound the cone's 2 · P); 100 when no object has both
-// a weight and a size. At κ = 100 a 1 kg, 10 cm box rested 16 mm up (issue 13); the default
+// a weight and a size. At κ = 100 a 1 kg, 10 cm box rests 16 mm up; the default
 // is 4 · 8 / (0.01 · 0.1 · 9.81) ≈ 3262 for it, and it rests 0.5 mm up (its 4 corners of the
 // 8 points bounded; stepping/barrier_resting_test.cc).
 double DefaultKappa(const Scene& scene);

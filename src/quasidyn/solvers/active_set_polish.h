@@ -5,7 +5,7 @@
 // constraints are active, solve the equality-constrained problem on them exactly, and keep the
 // result only when its KKT residual is smaller. Interior-point answers stop at a tolerance:
 // a contact that is open carries a multiplier of the order of the tolerance (1e-9 … 6e-8 N
-// of "phantom" force, issue 13), and at a degenerate point (a contact closing exactly at the
+// of "phantom" force), and at a degenerate point (a contact closing exactly at the
 // step's end) both the multiplier and the slack are small and the answer can be 5e-4 N off.
 // The polished answer has exact zeros where the constraint is inactive.
 //
