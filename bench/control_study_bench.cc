@@ -11,7 +11,9 @@
 //   plants_<task>.svg   the final error per plant of the three, with their means
 // and prints the table as Markdown (docs/control.md). Regenerate the figures with
 //   build/release/control_study_bench --out build/control_study
-// Options: --plants N (default 20), --tasks planar_hand,box_turning, --substeps N (default 2).
+// Options: --plants N (default 20), --tasks planar_hand,box_turning, --substeps N (default 2),
+// --plant-formulation F (the plants' stepper: any formulation commanded by positions; default
+// the model's).
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -25,6 +27,7 @@
 #include "quasidyn/control/shrinking_horizon_mpc.h"
 #include "quasidyn/control/stabilizer.h"
 #include "quasidyn/control/trajectory_optimizer.h"
+#include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/testing/control_tasks.h"
 #include "quasidyn/viewer/svg_plot.h"
 
@@ -34,6 +37,7 @@ namespace {
 struct Options {
   int plants = 20;
   int substeps = 2;
+  std::string plant_formulation;  // empty: the model's
   std::string out = "build/control_study";
   std::vector<std::string> tasks = {"planar_hand", "box_turning"};
 };
@@ -169,9 +173,22 @@ void Run(const Options& options, const std::string& name) {
   mpc_settings.rate_weight = c.settings.rate_weight;
   mpc_settings.max_deviation = c.settings.trust_region;
   ShrinkingHorizonMpc mpc(c.model, plan.q, plan.u, mpc_settings);
+  PlantFactory make_plant;
+  if (!options.plant_formulation.empty()) {
+    const FormulationType type = ParseFormulation(options.plant_formulation);
+    const FormulationSettings model_settings = c.model->settings();
+    make_plant = [type, model_settings](const ScenePtr& scene) {
+      FormulationSettings settings = model_settings;
+      settings.type = type;
+      settings.time_step = scene->time_step;
+      return MakeStepModel(scene, settings);
+    };
+    std::cout << "plants stepped with " << FormulationName(type) << "\n";
+  }
   Study study;
-  study.stabilizer = CompareOpenAndClosedLoop(*c.model, plan.q, plan.u, &stabilizer, task.study);
-  study.mpc = CompareOpenAndClosedLoop(*c.model, plan.q, plan.u, &mpc, task.study);
+  study.stabilizer =
+      CompareOpenAndClosedLoop(*c.model, plan.q, plan.u, &stabilizer, task.study, make_plant);
+  study.mpc = CompareOpenAndClosedLoop(*c.model, plan.q, plan.u, &mpc, task.study, make_plant);
   study.stabilizer_summary = SummarizePlantStudy(study.stabilizer);
   study.mpc_summary = SummarizePlantStudy(study.mpc);
   WriteCsv(study, options.out + "/plants_" + name + ".csv");
@@ -201,15 +218,21 @@ int Main(int argc, char** argv) {
       options.out = value();
     } else if (arg == "--substeps") {
       options.substeps = std::stoi(value());
+    } else if (arg == "--plant-formulation") {
+      options.plant_formulation = value();
+      if (!CommandsPositions(ParseFormulation(options.plant_formulation)))
+        throw std::invalid_argument("--plant-formulation: " + options.plant_formulation +
+                                    " is commanded by velocities; the plans' are positions");
     } else if (arg == "--tasks") {
       options.tasks = Split(value());
     } else if (arg == "--help" || arg == "-h") {
       std::cout << "usage: control_study_bench [--out DIR] [--plants N] "
-                   "[--tasks planar_hand,box_turning] [--substeps N]\n";
+                   "[--tasks planar_hand,box_turning] [--substeps N] [--plant-formulation F]\n";
       return 0;
     } else {
       throw std::invalid_argument("unknown option " + arg +
-                                  " (--out DIR, --plants N, --tasks a,b, --substeps N)");
+                                  " (--out DIR, --plants N, --tasks a,b, --substeps N, "
+                                  "--plant-formulation F)");
     }
   }
   if (options.plants < 1) throw std::invalid_argument("--plants must be >= 1");

@@ -41,6 +41,11 @@ grep -q "h = 0.1 s, T = " "$tmp/refine.txt" || fail "not the plan's h: $(cat "$t
 awk '/^final object err/ { e = $6; if (e < 0) e = -e; exit !(e < 0.01) }' "$tmp/refine.txt" ||
   fail "the refined plan does not reach π: $(grep 'final object' "$tmp/refine.txt")"
 
+# Another formulation as the plant (the plan is qp's).
+"$qd" track "$tmp/plan.json" --plant-scene "$scene" --plant-formulation socp --offset 0.003 0 \
+  > "$tmp/track.txt" 2>&1 || fail "track --plant-formulation socp: $(cat "$tmp/track.txt")"
+grep -q "socp" "$tmp/track.txt" || fail "the plant line does not name socp: $(cat "$tmp/track.txt")"
+
 expect_error() {  # expected message, then the command's arguments
   local message=$1; shift
   "$qd" "$@" > "$tmp/err.txt" 2>&1; local code=$?
@@ -51,4 +56,8 @@ expect_error "n_q,u = 3" optimize "$scene" --goal 0 0.05 --out "$tmp/x.json"
 expect_error "horizon must be >= 1" optimize "$scene" --goal 0 0.05 0.5 --horizon 0 --out "$tmp/x.json"
 expect_error "does not match the model" track "$tmp/plan.json" \
   --plant-scene examples/planar_pushing/scene.yaml
+expect_error "commanded by velocities" track "$tmp/plan.json" --plant-scene "$scene" \
+  --plant-formulation halm-posa
+expect_error "unknown formulation 'euler'" track "$tmp/plan.json" --plant-scene "$scene" \
+  --plant-formulation euler
 echo "ok"

@@ -47,7 +47,8 @@ struct TrackingResult {
 };
 
 // Runs the plan (q_ref: T + 1 configurations, u_ref: T commands) on the plant from q0 (the
-// plant's start, size n_q), with `substeps` plant steps per command: closed loop when
+// plant's start, size n_q; a plant with a velocity state starts at v = 0 and keeps its v from
+// step to step), with `substeps` plant steps per command: closed loop when
 // controller is given, open loop otherwise. std::invalid_argument when the plant's coordinates
 // do not match the plan's (n_q, n_q,u, n_q,a), on sizes or NaN.
 TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::VectorXd& q0,
