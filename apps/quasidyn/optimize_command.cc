@@ -22,7 +22,7 @@ namespace {
 
 struct OptimizeOptions {
   std::string scene_path, initial_path, out_path, html_path, plot_path;
-  std::vector<double> goal, object_weight;
+  std::vector<double> goal, object_weight, terminal_weight;
   int horizon = 10;
   int iterations = 20;
   double time_step = 0.0;
@@ -32,6 +32,7 @@ struct OptimizeOptions {
   double trust_region = 0.1;
   bool quiet = false;
   CLI::Option* time_step_option = nullptr;
+  CLI::Option* horizon_option = nullptr;
 };
 
 Eigen::VectorXd ToVector(const std::vector<double>& v) {
@@ -61,6 +62,16 @@ void WriteCostPlot(const OptimizationResult& result, const std::string& path) {
 void RunOptimize(const OptimizeOptions& options) {
   const ScenePtr scene = std::make_shared<const Scene>(LoadScene(options.scene_path));
   FormulationSettings settings = SettingsFromScene(*scene);
+  GuessFile initial;
+  if (!options.initial_path.empty()) {
+    // The initial guess's stepper (a planner's h and formulation), so that its path is
+    // reproduced; --h overrides the time step.
+    initial = ReadGuessFile(options.initial_path);
+    settings.type = ParseFormulation(initial.trajectory.formulation);
+    settings.time_step = initial.trajectory.time_step;
+    settings.kappa = initial.trajectory.kappa;
+    settings.object_mass_scale = initial.trajectory.object_mass_scale;
+  }
   if (options.time_step_option->count() > 0) {
     if (!std::isfinite(options.time_step) || !(options.time_step > 0))
       throw std::invalid_argument("--h: the time step must be a finite number > 0 s");
@@ -74,6 +85,8 @@ void RunOptimize(const OptimizeOptions& options) {
 
   TrajectoryOptimizerSettings s;
   s.horizon = options.horizon;
+  if (!options.initial_path.empty() && options.horizon_option->count() == 0)
+    s.horizon = std::max(1, static_cast<int>(initial.trajectory.steps.size()));
   s.iterations = options.iterations;
   if (static_cast<int>(options.goal.size()) != scene->nq_u)
     throw std::invalid_argument("--goal: " + std::to_string(options.goal.size()) +
@@ -81,6 +94,7 @@ void RunOptimize(const OptimizeOptions& options) {
                                 std::to_string(scene->nq_u) + " coordinates");
   s.object_goal = ToVector(options.goal);
   if (!options.object_weight.empty()) s.object_weight = ToVector(options.object_weight);
+  if (!options.terminal_weight.empty()) s.terminal_weight = ToVector(options.terminal_weight);
   s.rate_weight = options.rate_weight;
   s.trust_region = options.trust_region;
   s.trust_region_max = std::max(s.trust_region_max, s.trust_region);
@@ -95,16 +109,21 @@ void RunOptimize(const OptimizeOptions& options) {
       std::fflush(stdout);
     };
   }
-  TrajectoryOptimizer optimizer(model, s);
   const Eigen::VectorXd q0 = scene->q0;
   std::vector<Eigen::VectorXd> u0;
+  int regrasps = 0;
   if (!options.initial_path.empty()) {
-    u0 = CommandsFromTrajectory(ReadTrajectoryFile(options.initial_path), *model, s.horizon);
+    const InitialGuess guess =
+        GuessFromTrajectory(initial.trajectory, initial.step_edges, *model, s.horizon);
+    u0 = guess.u;
+    for (bool r : guess.regrasp) regrasps += r;
+    if (regrasps > 0) s.regrasp_steps = guess.regrasp;
   } else {
     for (int k = 0; k < s.horizon; ++k) {
       u0.push_back(model->ScheduledCommand((k + 1) * settings.time_step, State{q0, {}}));
     }
   }
+  TrajectoryOptimizer optimizer(model, s);
   const OptimizationResult result = optimizer.Optimize(q0, u0);
   const Trajectory trajectory = PlanToTrajectory(*model, result.q, result.u);
   WriteTrajectoryFile(trajectory, options.out_path);
@@ -115,8 +134,12 @@ void RunOptimize(const OptimizeOptions& options) {
   const Eigen::VectorXd error = result.q.back().head(scene->nq_u) - s.object_goal;
   std::cout << "scene            " << scene->name << " (h = " << settings.time_step
             << " s, T = " << s.horizon << ", smoothing " << options.smoothing
-            << (s.shrinking_horizon ? ", shrinking horizon" : "") << ")\n"
-            << "iterations       " << result.iterations.size() << " (" << accepted << " accepted)\n"
+            << (s.shrinking_horizon ? ", shrinking horizon" : "") << ")\n";
+  if (!options.initial_path.empty()) {
+    std::cout << "initial guess    " << options.initial_path << " (" << regrasps
+              << " regrasp steps kept)\n";
+  }
+  std::cout << "iterations       " << result.iterations.size() << " (" << accepted << " accepted)\n"
             << "cost             " << result.initial_cost << " -> " << result.best_cost << "\n"
             << "final object err " << error.transpose() << "\n"
             << "wall time        " << result.seconds << " s\n";
@@ -134,16 +157,21 @@ void AddOptimizeCommand(CLI::App& app) {
   cmd->add_option("--goal", o->goal, "The objects' goal configuration (n_q,u numbers)")
       ->required()
       ->expected(1, 1000);
-  cmd->add_option("--horizon", o->horizon, "Horizon T >= 1 steps (default 10)");
+  o->horizon_option = cmd->add_option(
+      "--horizon", o->horizon, "Horizon T >= 1 steps (default 10; with --initial its steps)");
   cmd->add_option("--iterations", o->iterations, "Iterations K >= 0 (default 20)");
-  o->time_step_option =
-      cmd->add_option("--h", o->time_step, "Time step h [s] > 0 (default: the scene's)");
+  o->time_step_option = cmd->add_option(
+      "--h", o->time_step, "Time step h [s] > 0 (default: the scene's; with --initial its h)");
   cmd->add_option("--smoothing", o->smoothing, "log-barrier | randomized (default log-barrier)");
   cmd->add_option("--initial", o->initial_path,
-                  "Initial guess: the commands of this trajectory file");
+                  "Initial guess: the commands of this trajectory or plan file (a plan's "
+                  "regrasps kept)");
   cmd->add_flag("--shrinking-horizon", o->shrinking_horizon,
                 "Re-plan from each reached state in every iteration");
   cmd->add_option("--object-weight", o->object_weight, "Goal weights w (n_q,u numbers >= 0)")
+      ->expected(1, 1000);
+  cmd->add_option("--terminal-weight", o->terminal_weight,
+                  "Goal weights w_T on the last step (n_q,u numbers >= 0; default 10 w)")
       ->expected(1, 1000);
   cmd->add_option("--rate-weight", o->rate_weight, "Weight rho > 0 on the command changes");
   cmd->add_option("--trust-region", o->trust_region, "Initial trust region [m or rad] > 0");

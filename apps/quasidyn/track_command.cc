@@ -21,7 +21,7 @@ namespace {
 constexpr int kStepFailedExitCode = 3;
 
 struct TrackOptions {
-  std::string plan_path, plant_path, scene_path, out_path;
+  std::string plan_path, plant_path, scene_path, out_path, plant_formulation;
   std::vector<double> offset;
   double friction_scale = 1.0;
   int substeps = 1;
@@ -53,6 +53,12 @@ void RunTrack(const TrackOptions& options) {
   perturbation.substeps = options.substeps;
   const ScenePtr plant_scene = PerturbedScene(plant_base, perturbation);
   FormulationSettings plant_settings = SettingsFromScene(*plant_scene);
+  if (!options.plant_formulation.empty()) {
+    plant_settings.type = ParseFormulation(options.plant_formulation);
+    if (!CommandsPositions(plant_settings.type))
+      throw std::invalid_argument("--plant-formulation: " + options.plant_formulation +
+                                  " is commanded by velocities; the plan's commands are positions");
+  }
   const auto plant = MakeStepModel(plant_scene, plant_settings);
   if (!options.out_path.empty()) {
     CheckOutputPaths({{"PLAN", options.plan_path}}, {{"--out", options.out_path}});
@@ -78,8 +84,9 @@ void RunTrack(const TrackOptions& options) {
   std::cout << "plan             " << options.plan_path << " (" << u_ref.size()
             << " steps, h = " << plan.time_step << " s)\n"
             << "plant            " << plant_scene->name << " (h = " << plant_scene->time_step
-            << " s, friction x" << perturbation.friction_scale << ", offset "
-            << perturbation.object_offset.transpose() << " m)\n"
+            << " s, " << FormulationName(plant_settings.type) << ", friction x"
+            << perturbation.friction_scale << ", offset " << perturbation.object_offset.transpose()
+            << " m)\n"
             << "loop             " << (options.open_loop ? "open" : "closed") << "\n"
             << "final object err " << result.final_object_error.transpose() << "\n"
             << "position error   " << result.final_position_error << " m\n"
@@ -104,6 +111,8 @@ void AddTrackCommand(CLI::App& app) {
       ->expected(2, 3);
   cmd->add_option("--friction-scale", o->friction_scale, "Plant friction factor > 0 (default 1)");
   cmd->add_option("--substeps", o->substeps, "Plant steps per command N >= 1 (h_plant = h/N)");
+  cmd->add_option("--plant-formulation", o->plant_formulation,
+                  "The plant's formulation (default: the plant scene's), commanded by positions");
   cmd->add_flag("--open-loop", o->open_loop, "Send the plan's commands unchanged");
   cmd->add_option("--kappa", o->kappa, "Stabiliser's log-barrier kappa > 0 (default 5000)");
   cmd->add_option("--out", o->out_path, "Write the executed trajectory to this file");

@@ -93,7 +93,8 @@ void BindControl(py::module_& m) {
                        int iterations, std::optional<RealVector> object_weight,
                        std::optional<RealVector> terminal_weight, double rate_weight,
                        double trust_region, std::string smoothing, bool shrinking_horizon,
-                       std::optional<std::string> formulation, std::optional<double> h) {
+                       std::optional<std::string> formulation, std::optional<double> h,
+                       std::optional<std::vector<bool>> regrasp_steps) {
              TrajectoryOptimizerSettings s;
              s.object_goal = goal.value;
              s.horizon = horizon;
@@ -105,6 +106,7 @@ void BindControl(py::module_& m) {
              s.trust_region_max = std::max(s.trust_region_max, trust_region);
              s.smoothing.method = ParseSmoothingMethod(smoothing);
              s.shrinking_horizon = shrinking_horizon;
+             if (regrasp_steps) s.regrasp_steps = *regrasp_steps;
              return std::make_unique<PyTrajectoryOptimizer>(
                  Model("TrajectoryOptimizer", std::move(scene), formulation, h, std::nullopt), s);
            }),
@@ -113,10 +115,14 @@ void BindControl(py::module_& m) {
            py::arg("rate_weight") = 0.1, py::arg("trust_region") = 0.1,
            py::arg("smoothing") = "log-barrier", py::arg("shrinking_horizon") = false,
            py::arg("formulation") = py::none(), py::arg("h") = py::none(),
+           py::arg("regrasp_steps") = py::none(),
            "TrajectoryOptimizer(scene, goal, horizon=10, iterations=20, object_weight=None, "
            "terminal_weight=None, rate_weight=0.1, trust_region=0.1, smoothing='log-barrier', "
-           "shrinking_horizon=False, formulation=None, h=None). goal: the objects' goal "
-           "(n_q,u). Raises ValueError on a goal of the wrong size, horizon < 1, ...")
+           "shrinking_horizon=False, formulation=None, h=None, regrasp_steps=None). goal: the "
+           "objects' goal (n_q,u). regrasp_steps: one bool per step, True where the step is a "
+           "regrasp of a planner's path (Plan.step_edges): the robots are reset to that row of "
+           "u0, which stays fixed. Raises ValueError on a goal of the wrong size, horizon < 1, "
+           "...")
       .def("optimize", &PyTrajectoryOptimizer::Optimize, py::arg("q0"), py::arg("u0"),
            "optimize(q0 (n_q), u0 (T × n_q,a)) -> dict(u (T × n_q,a), q ((T+1) × n_q), "
            "initial_cost, best_cost, iterations (list of dicts), message, seconds).");

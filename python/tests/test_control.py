@@ -46,3 +46,24 @@ def test_bad_input_raises_value_error(hand):
     opt = quasidyn.TrajectoryOptimizer(hand, np.zeros(3), horizon=3, h=0.1)
     with pytest.raises(ValueError):
         opt.optimize(hand.q0, np.zeros((2, 4)))
+
+
+def test_planners_path_with_its_regrasps_as_the_initial_guess(hand):
+    """A Plan's commands and regrasp steps (docs/control.md, "Refining a planner's path"): the
+    guess's regrasps are kept, and the refined half turn ends within 0.01 rad of π."""
+    p = quasidyn.plan(hand)
+    assert p.found
+    regrasps = [e == "regrasp" for e in p.path_edges]
+    assert any(regrasps)
+    goal = np.array([0.0, 0.05, math.pi])
+    opt = quasidyn.TrajectoryOptimizer(
+        hand, goal, horizon=len(regrasps), iterations=20, object_weight=np.zeros(3),
+        terminal_weight=np.array([100.0, 100.0, 10.0]), rate_weight=0.01,
+        h=p.settings["time_step"], regrasp_steps=regrasps)
+    refined = opt.optimize(hand.q0, p.path_u)
+    for k, regrasp in enumerate(regrasps):
+        if regrasp:
+            np.testing.assert_array_equal(refined["u"][k], p.path_u[k])
+    assert abs(math.remainder(refined["q"][-1, 2] - math.pi, 2 * math.pi)) < 0.01
+    with pytest.raises(ValueError, match="regrasp_steps"):
+        quasidyn.TrajectoryOptimizer(hand, goal, horizon=3, h=0.1, regrasp_steps=[True])

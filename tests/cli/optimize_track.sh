@@ -27,6 +27,25 @@ for loop in --open-loop ""; do
   test -s "$tmp/exec.json" || fail "track wrote no trajectory"
 done
 
+# A planner's path with its regrasps as the initial guess (docs/control.md, "Refining a
+# planner's path"): the 180° turn; the optimiser keeps the regrasps and ends within 0.01 rad.
+"$qd" plan "$scene" --out "$tmp/rrt.json" --quiet > "$tmp/plan.txt" 2>&1 ||
+  fail "plan exited non-zero: $(cat "$tmp/plan.txt")"
+"$qd" optimize "$scene" --goal 0 0.05 3.141592653589793 --object-weight 0 0 0 \
+  --terminal-weight 100 100 10 --rate-weight 0.01 --initial "$tmp/rrt.json" --quiet \
+  --out "$tmp/refined.json" > "$tmp/refine.txt" 2>&1 ||
+  fail "optimize --initial plan exited non-zero: $(cat "$tmp/refine.txt")"
+grep -Eq "^initial guess .*\(([1-9][0-9]*) regrasp steps kept\)" "$tmp/refine.txt" ||
+  fail "no regrasp kept: $(cat "$tmp/refine.txt")"
+grep -q "h = 0.1 s, T = " "$tmp/refine.txt" || fail "not the plan's h: $(cat "$tmp/refine.txt")"
+awk '/^final object err/ { e = $6; if (e < 0) e = -e; exit !(e < 0.01) }' "$tmp/refine.txt" ||
+  fail "the refined plan does not reach π: $(grep 'final object' "$tmp/refine.txt")"
+
+# Another formulation as the plant (the plan is qp's).
+"$qd" track "$tmp/plan.json" --plant-scene "$scene" --plant-formulation socp --offset 0.003 0 \
+  > "$tmp/track.txt" 2>&1 || fail "track --plant-formulation socp: $(cat "$tmp/track.txt")"
+grep -q "socp" "$tmp/track.txt" || fail "the plant line does not name socp: $(cat "$tmp/track.txt")"
+
 expect_error() {  # expected message, then the command's arguments
   local message=$1; shift
   "$qd" "$@" > "$tmp/err.txt" 2>&1; local code=$?
@@ -37,4 +56,8 @@ expect_error "n_q,u = 3" optimize "$scene" --goal 0 0.05 --out "$tmp/x.json"
 expect_error "horizon must be >= 1" optimize "$scene" --goal 0 0.05 0.5 --horizon 0 --out "$tmp/x.json"
 expect_error "does not match the model" track "$tmp/plan.json" \
   --plant-scene examples/planar_pushing/scene.yaml
+expect_error "commanded by velocities" track "$tmp/plan.json" --plant-scene "$scene" \
+  --plant-formulation halm-posa
+expect_error "unknown formulation 'euler'" track "$tmp/plan.json" --plant-scene "$scene" \
+  --plant-formulation euler
 echo "ok"

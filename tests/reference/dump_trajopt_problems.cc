@@ -1,6 +1,7 @@
 // Writes the iterative MPC's QP subproblems (control/trajopt_qp.h) of the planar-hand and
-// planar-pushing tasks, with our solution, for trajopt_cvxopt_reference.py.
-// Usage: dump_trajopt_problems <source_dir> <output.json>
+// planar-pushing tasks, and of the planar hand with a regrasp step, with our solution (δu of
+// every step, 0 at a regrasp), for trajopt_cvxopt_reference.py.
+// Usage: dump_trajopt_problems SOURCE_DIR OUTPUT.json
 
 #include <CLI/CLI.hpp>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "quasidyn/control/trajectory_optimizer.h"
+#include "quasidyn/control/trajopt_qp.h"
 #include "quasidyn/testing/control_tasks.h"
 
 using nlohmann::json;
@@ -36,6 +38,15 @@ void Dump(testing::ControlTask task, const std::string& name, int iterations, js
     optimizer.Optimize(task.q0, task.u0);
     const TrajoptQpData& d = optimizer.last_subproblem();
     const QpResult& r = optimizer.last_qp_result();
+    int variables = 0;
+    const std::vector<int> column = TrajoptColumns(d, &variables);
+    const int nu = static_cast<int>(d.B[0].cols());
+    Eigen::VectorXd du = Eigen::VectorXd::Zero(nu * static_cast<int>(d.A.size()));
+    json regrasp = json::array();
+    for (size_t k = 0; k < d.A.size(); ++k) {
+      regrasp.push_back(IsRegraspStep(d, static_cast<int>(k)));
+      if (column[k] >= 0) du.segment(k * nu, nu) = r.x.segment(column[k], nu);
+    }
     json A = json::array(), B = json::array(), q = json::array(), u = json::array();
     for (size_t k = 0; k < d.A.size(); ++k) {
       A.push_back(ToJson(d.A[k]));
@@ -57,7 +68,8 @@ void Dump(testing::ControlTask task, const std::string& name, int iterations, js
                     {"rate_weight", d.rate_weight},
                     {"trust_region", d.trust_region},
                     {"status", std::string(ToString(r.status))},
-                    {"du", ToJson(r.x)}});
+                    {"regrasp", regrasp},
+                    {"du", ToJson(du)}});
   }
 }
 
@@ -76,6 +88,12 @@ int main(int argc, char** argv) {
   json problems = json::array();
   Dump(testing::PlanarHandTurn(source_dir), "planar_hand", 4, &problems);
   Dump(testing::PlanarPushingGoal(source_dir), "planar_pushing", 4, &problems);
+  // Step 5 of 10 a regrasp back to the start configuration.
+  testing::ControlTask regrasp = testing::PlanarHandTurn(source_dir);
+  regrasp.settings.regrasp_steps.assign(regrasp.settings.horizon, false);
+  regrasp.settings.regrasp_steps[5] = true;
+  regrasp.u0[5] = regrasp.q0.tail(4);
+  Dump(regrasp, "planar_hand_regrasp", 4, &problems);
   std::ofstream out(output);
   if (!out) {
     std::cerr << "dump_trajopt_problems: cannot write " << output << "\n";

@@ -4,7 +4,9 @@ trajopt_qp.h): from the raw data dump_trajopt_problems writes (the linearisation
 the nominal trajectory, the weights and the trust region), builds the QP in (δu, δq) with the
 dynamics as EQUALITY constraints, δq_{k+1} = A_k δq_k + B_k δu_k, and solves it with cvxopt
 (a formulation independent of ours, which eliminates δq and solves for δu alone on our own
-interior point). Compares δu. Exits 1 on a mismatch, 2 on bad input.
+interior point). Regrasp steps (a planner's path) keep their δu_k as a variable here, fixed by
+the equality δu_k = 0, with no rate term into them (ours drops the variable). Compares δu.
+Exits 1 on a mismatch, 2 on bad input.
 
 Tolerance (derived): the reduced objective f(δu) is λ-strongly convex, λ the smallest
 eigenvalue of its Hessian (computed here). ε_cvx = cvxopt's duality gap plus what its equality
@@ -46,6 +48,15 @@ def reduced(p):
     return A, B, S, f, H, nq, nu, no, n
 
 
+def regrasp(p, k):
+    return bool(p.get("regrasp") and p["regrasp"][k])
+
+
+def free_columns(p, H, nu):
+    """The indices of δu that are variables (not those of regrasp steps)."""
+    return [k * nu + i for k in range(H) if not regrasp(p, k) for i in range(nu)]
+
+
 def cost(p, du):
     A, B, S, f, H, nq, nu, no, n = reduced(p)
     dq = S @ du + f
@@ -56,7 +67,8 @@ def cost(p, du):
         e = np.array(p["q_nominal"][k])[:no] + dq[k * nq:k * nq + no] - np.array(p["goal"])
         J += e @ (w * e)
         u = np.array(p["u_nominal"][k]) + du[k * nu:(k + 1) * nu]
-        J += p["rate_weight"] * np.sum((u - u_prev) ** 2)
+        if not regrasp(p, k):  # a reset, not a motion
+            J += p["rate_weight"] * np.sum((u - u_prev) ** 2)
         u_prev = u
     return J
 
@@ -75,7 +87,9 @@ def solve_sparse(p):
         P[rows, rows] += 2 * np.diag(w)
         e = np.array(p["q_nominal"][k])[:no] - g
         c[rows] += 2 * w * e
-        # ρ‖Δu_k + δu_k − δu_{k−1}‖²
+        # ρ‖Δu_k + δu_k − δu_{k−1}‖², none into a regrasp step
+        if regrasp(p, k):
+            continue
         D = np.zeros((nu, N))
         D[:, k * nu:(k + 1) * nu] = np.eye(nu)
         if k:
@@ -84,9 +98,13 @@ def solve_sparse(p):
         rate = np.array(p["u_nominal"][k]) - prev
         P += 2 * rho * D.T @ D
         c += 2 * rho * D.T @ rate
-    # Equalities: δq_{k+1} − A_k δq_k − B_k δu_k = 0 (δq_0 = dq0 is data).
-    Aeq = np.zeros((H * nq, N))
-    beq = np.zeros(H * nq)
+    # Equalities: δq_{k+1} − A_k δq_k − B_k δu_k = 0 (δq_0 = dq0 is data), and δu_k = 0 at a
+    # regrasp step.
+    fixed = [k for k in range(H) if regrasp(p, k)]
+    Aeq = np.zeros((H * nq + len(fixed) * nu, N))
+    beq = np.zeros(H * nq + len(fixed) * nu)
+    for i, k in enumerate(fixed):
+        Aeq[H * nq + i * nu:H * nq + (i + 1) * nu, k * nu:(k + 1) * nu] = np.eye(nu)
     for k in range(H):
         r = slice(k * nq, (k + 1) * nq)
         Aeq[r, n + k * nq:n + (k + 1) * nq] = np.eye(nq)
@@ -124,21 +142,26 @@ def main():
         for k in range(H):
             W[k * nq:k * nq + no] = p["terminal_weight"] if k == H - 1 else p["object_weight"]
         D = np.eye(n) - np.eye(n, k=-nu)
+        rows = free_columns(p, H, nu)  # no rate row into a regrasp step
+        D = D[rows]
         Hess = 2 * S.T @ (W[:, None] * S) + 2 * p["rate_weight"] * D.T @ D
+        Hess = Hess[np.ix_(rows, rows)]  # the variables: regrasp steps' δu are fixed at 0
         lam = float(np.linalg.eigvalsh(Hess).min())
-        grad_norm = float(np.abs(Hess @ du_ref).max() + 1.0)
+        grad_norm = float(np.abs(Hess @ du_ref[rows]).max() + 1.0)
         eps_ref = gap + eq_residual * grad_norm
         f_ours, f_ref = cost(p, du), cost(p, du_ref)
         # Our solver stops when its gap and residuals are below 1e-9 relative (QpSettings); its
         # objective error is then at most n·1e-9·max(1, |f|) (gap plus residuals times the
         # n-vector). Its excess over cvxopt's must stay within both solvers' errors.
-        eps_ours = n * 1e-9 * max(1.0, abs(f_ours))
+        eps_ours = len(rows) * 1e-9 * max(1.0, abs(f_ours))
+        fixed_ok = all(abs(du[k * nu + i]) == 0.0 for k in range(H) if regrasp(p, k)
+                       for i in range(nu))
         excess = f_ours - f_ref
         violation = max(float(np.abs(du).max()) - p["trust_region"], 0.0)
         bound = math.sqrt(2 * (eps_ours + eps_ref) / lam) + math.sqrt(2 * eps_ref / lam) + violation
         difference = float(np.linalg.norm(du - du_ref))
         ok = excess <= eps_ours + eps_ref and difference <= bound
-        ok = ok and status == "optimal" and p["status"] == "solved"
+        ok = ok and status == "optimal" and p["status"] == "solved" and fixed_ok
         failures += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {p['name']:28s} n={n:3d} ours={p['status']} "
               f"cvxopt={status} |du|={difference:.2e} bound={bound:.2e} excess={excess:.1e} "

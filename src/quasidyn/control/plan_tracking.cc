@@ -53,7 +53,7 @@ void CheckSameCoordinates(const Scene& model, const Scene& plant) {
 
 TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::VectorXd& q0,
                          const std::vector<Eigen::VectorXd>& q_ref,
-                         const std::vector<Eigen::VectorXd>& u_ref, Stabilizer* stabilizer) {
+                         const std::vector<Eigen::VectorXd>& u_ref, PlanController* controller) {
   constexpr const char* kWhere = "TrackPlan";
   const int T = static_cast<int>(u_ref.size());
   const Scene& scene = plant.scene();
@@ -66,10 +66,12 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
   std::unique_ptr<StepData> data = plant.CreateData();
   TrackingResult out;
   out.q.push_back(q0);
+  // The plant's whole state: a second-order plant's velocity starts at rest and carries over
+  // from one control step to the next (the controllers measure q only).
+  State x{q0, Eigen::VectorXd::Zero(plant.state_v_size())};
   for (int t = 0; t < T; ++t) {
-    const Eigen::VectorXd u = stabilizer ? stabilizer->Command(t, out.q.back()) : u_ref[t];
+    const Eigen::VectorXd u = controller ? controller->Command(t, out.q.back()) : u_ref[t];
     out.u.push_back(u);
-    State x{out.q.back(), Eigen::VectorXd()};
     for (int s = 0; s < substeps; ++s) {
       plant.Calc(x, u, data.get());
       if (!data->result.ok()) {

@@ -2,7 +2,7 @@
 // Executing a plan on a plant that differs from the planning model (issue "Plant ≠ model";
 // the talk's slide "Stabilizing contact-rich plans": the object's start pose off by 3 mm):
 // open loop (the plan's commands, as they are) or closed loop (each command from a
-// Stabilizer, stabilizer.h, on the measured configuration).
+// PlanController, plan_controller.h, on the measured configuration).
 //
 // The plant is any StepModel whose coordinates match the model's; a smaller plant time step
 // h_p = h / n takes n plant steps per control step under the same command.
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/control/stabilizer.h"
+#include "quasidyn/control/plan_controller.h"
 #include "quasidyn/model/scene.h"
 #include "quasidyn/stepping/step_model.h"
 
@@ -47,12 +47,13 @@ struct TrackingResult {
 };
 
 // Runs the plan (q_ref: T + 1 configurations, u_ref: T commands) on the plant from q0 (the
-// plant's start, size n_q), with `substeps` plant steps per command: closed loop when
-// stabilizer is given, open loop otherwise. std::invalid_argument when the plant's coordinates
+// plant's start, size n_q; a plant with a velocity state starts at v = 0 and keeps its v from
+// step to step), with `substeps` plant steps per command: closed loop when
+// controller is given, open loop otherwise. std::invalid_argument when the plant's coordinates
 // do not match the plan's (n_q, n_q,u, n_q,a), on sizes or NaN.
 TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::VectorXd& q0,
                          const std::vector<Eigen::VectorXd>& q_ref,
-                         const std::vector<Eigen::VectorXd>& u_ref, Stabilizer* stabilizer);
+                         const std::vector<Eigen::VectorXd>& u_ref, PlanController* controller);
 
 // Throws std::invalid_argument naming the first coordinate count in which the plant's scene
 // differs from the model's.

@@ -1,7 +1,13 @@
 #include "quasidyn/control/plan_trajectory.h"
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/planning/plan_json.h"
 #include "quasidyn/simulation/rollout.h"
+#include "quasidyn/simulation/trajectory_file.h"
 
 namespace quasidyn {
 
@@ -23,24 +29,42 @@ Trajectory PlanToTrajectory(const StepModel& model, const std::vector<Eigen::Vec
   return out;
 }
 
-std::vector<Eigen::VectorXd> CommandsFromTrajectory(const Trajectory& trajectory,
-                                                    const StepModel& model, int steps) {
-  constexpr const char* kWhere = "CommandsFromTrajectory";
+GuessFile ReadGuessFile(const std::string& file) {
+  GuessFile out;
+  out.trajectory = ReadTrajectory(file);  // .npz or JSON, with its own errors
+  if (file.size() >= 4 && file.compare(file.size() - 4, 4, ".npz") == 0) return out;
+  std::ifstream in(file);
+  const nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (json.is_object() && json.contains("plan")) out.step_edges = ReadPlanFile(file).step_edges;
+  return out;
+}
+
+InitialGuess GuessFromTrajectory(const Trajectory& trajectory,
+                                 const std::vector<EdgeKind>& step_edges, const StepModel& model,
+                                 int steps) {
+  constexpr const char* kWhere = "GuessFromTrajectory";
   const Scene& scene = model.scene();
   QUASIDYN_CHECK_ARGUMENT(steps >= 1, kWhere, "steps must be >= 1");
   QUASIDYN_CHECK_ARGUMENT(trajectory.nq == scene.nq && trajectory.q0.size() == scene.nq, kWhere,
                           "the trajectory has n_q = " + std::to_string(trajectory.nq) +
                               ", the scene " + std::to_string(scene.nq));
-  std::vector<Eigen::VectorXd> u;
+  QUASIDYN_CHECK_ARGUMENT(step_edges.empty() || step_edges.size() == trajectory.steps.size(),
+                          kWhere,
+                          "the plan has " + std::to_string(step_edges.size()) + " step kinds for " +
+                              std::to_string(trajectory.steps.size()) + " steps");
+  InitialGuess guess;
   Eigen::VectorXd last = trajectory.q0.tail(scene.nq_a);
   for (int k = 0; k < steps; ++k) {
+    bool regrasp = false;
     if (k < static_cast<int>(trajectory.steps.size())) {
       CheckVector(kWhere, "the trajectory's command", trajectory.steps[k].u, scene.nq_a, "n_q,a");
       last = trajectory.steps[k].u;
+      regrasp = !step_edges.empty() && step_edges[k] == EdgeKind::kRegrasp;
     }
-    u.push_back(last);
+    guess.u.push_back(last);
+    guess.regrasp.push_back(regrasp);
   }
-  return u;
+  return guess;
 }
 
 }  // namespace quasidyn

@@ -3,10 +3,13 @@
 // simulation::Trajectory, so that `quasidyn optimize` and `quasidyn track` write the trajectory
 // file of docs/trajectory-format.md, and back. Contacts and solver statistics are not recorded
 // (empty, zero); step k's record holds t_k = k·h, q_k and the command u_{k−1} it was solved with.
+// A trajectory file or a planner's plan file (docs/plan-format.md, with its regrasp steps) as
+// the iterative MPC's initial guess.
 
 #include <Eigen/Core>
 #include <vector>
 
+#include "quasidyn/planning/rrt.h"
 #include "quasidyn/simulation/trajectory.h"
 #include "quasidyn/stepping/step_model.h"
 
@@ -16,11 +19,31 @@ namespace quasidyn {
 Trajectory PlanToTrajectory(const StepModel& model, const std::vector<Eigen::VectorXd>& q,
                             const std::vector<Eigen::VectorXd>& u);
 
-// The commands of the first `steps` records of a trajectory (a planner's path or an earlier
-// optimisation): u_k of record k + 1; when the trajectory is shorter, its last command is held
+// A file read as an initial guess: a trajectory file (JSON or .npz), or a plan file of `quasidyn
+// plan` (a JSON trajectory file with a "plan" member), whose path steps are extensions or
+// regrasps (plan.path.step_edges).
+struct GuessFile {
+  Trajectory trajectory;
+  std::vector<EdgeKind> step_edges;  // one per trajectory step for a plan file, else empty
+};
+// std::runtime_error naming the file when it cannot be read, std::invalid_argument (prefixed
+// with the file) on bad content.
+GuessFile ReadGuessFile(const std::string& file);
+
+// The iterative MPC's initial guess: T commands, and which steps are regrasps (their command is
+// the robots' new configuration; TrajectoryOptimizerSettings::regrasp_steps).
+struct InitialGuess {
+  std::vector<Eigen::VectorXd> u;
+  std::vector<bool> regrasp;  // T entries
+};
+
+// The first `steps` records of a trajectory (a planner's path or an earlier optimisation):
+// u_k of record k + 1, a regrasp where step_edges[k] is kRegrasp (step_edges empty: none; else
+// one per record). When the trajectory is shorter, its last command is held, as a stepper step
 // (its q_a(0) when it has no step). std::invalid_argument when its coordinates do not match the
-// model's (n_q, n_q,a) or steps < 1.
-std::vector<Eigen::VectorXd> CommandsFromTrajectory(const Trajectory& trajectory,
-                                                    const StepModel& model, int steps);
+// model's (n_q, n_q,a), step_edges has another size, or steps < 1.
+InitialGuess GuessFromTrajectory(const Trajectory& trajectory,
+                                 const std::vector<EdgeKind>& step_edges, const StepModel& model,
+                                 int steps);
 
 }  // namespace quasidyn

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/control/plan_controller.h"
 #include "quasidyn/control/smoothed_linearizer.h"
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/stepping/step_model.h"
@@ -36,7 +37,7 @@ struct StabilizerSettings {
   int samples = 50;           // randomized only, >= 1
 };
 
-class Stabilizer {
+class Stabilizer final : public PlanController {
  public:
   // model: the planning model; q_ref: T + 1 configurations, u_ref: T commands (a trajectory).
   // Throws std::invalid_argument on sizes, NaN, settings out of range, or a reference step
@@ -44,10 +45,10 @@ class Stabilizer {
   Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen::VectorXd> q_ref,
              std::vector<Eigen::VectorXd> u_ref, const StabilizerSettings& settings);
 
-  int steps() const { return static_cast<int>(u_ref_.size()); }
+  int steps() const override { return static_cast<int>(u_ref_.size()); }
   // The command of step t (0 <= t < T) from the measured configuration q (size n_q). A QP that
   // fails falls back to the closed form clipped to the bound (solver_message() says so).
-  const Eigen::VectorXd& Command(int t, const Eigen::VectorXd& q);
+  const Eigen::VectorXd& Command(int t, const Eigen::VectorXd& q) override;
   // The unconstrained minimiser u_ref − (BᵀQB + R)⁻¹ BᵀQ e (tests, reference).
   Eigen::VectorXd ClosedFormCommand(int t, const Eigen::VectorXd& q) const;
   const std::string& solver_message() const { return message_; }

@@ -50,6 +50,14 @@ void ValidateTrajectoryOptimizerSettings(const TrajectoryOptimizerSettings& s,
   QUASIDYN_CHECK_ARGUMENT(s.shrink > 0.0 && s.shrink < 1.0, kWhere, "shrink must be in (0, 1)");
   QUASIDYN_CHECK_ARGUMENT(std::isfinite(s.grow) && s.grow >= 1.0, kWhere, "grow must be >= 1");
   ValidateSmoothingSchedule(s.smoothing);
+  if (!s.regrasp_steps.empty()) {
+    QUASIDYN_CHECK_ARGUMENT(static_cast<int>(s.regrasp_steps.size()) == s.horizon, kWhere,
+                            "regrasp_steps has " + std::to_string(s.regrasp_steps.size()) +
+                                " entries, expected the horizon T = " + std::to_string(s.horizon));
+    QUASIDYN_CHECK_ARGUMENT(
+        std::find(s.regrasp_steps.begin(), s.regrasp_steps.end(), false) != s.regrasp_steps.end(),
+        kWhere, "every step is a regrasp: there is no command to optimise");
+  }
 }
 
 TrajectoryOptimizer::TrajectoryOptimizer(std::shared_ptr<const StepModel> model,
@@ -67,19 +75,41 @@ TrajectoryOptimizer::TrajectoryOptimizer(std::shared_ptr<const StepModel> model,
   last_data_.object_weight = settings_.object_weight;
   last_data_.terminal_weight = settings_.terminal_weight;
   last_data_.rate_weight = settings_.rate_weight;
+  last_data_.regrasp = settings_.regrasp_steps;
+}
+
+bool TrajectoryOptimizer::IsRegrasp(int k) const {
+  return !settings_.regrasp_steps.empty() && settings_.regrasp_steps[k];
+}
+
+bool TrajectoryOptimizer::Step(int k, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                               Eigen::VectorXd* next, std::string* message) {
+  if (IsRegrasp(k)) {  // the robots re-grasp at u, the objects stay (docs/plan-format.md)
+    *next = q;
+    next->tail(u.size()) = u;
+    return true;
+  }
+  model_->Calc(State{q, Eigen::VectorXd()}, u, step_data_.get());
+  if (!step_data_->result.ok()) {
+    *message += "step " + std::to_string(k + 1) + " failed: " + step_data_->result.message;
+    return false;
+  }
+  *next = step_data_->result.next.q;
+  return true;
 }
 
 bool TrajectoryOptimizer::ExactRollout(const Eigen::VectorXd& q0,
                                        const std::vector<Eigen::VectorXd>& u,
                                        std::vector<Eigen::VectorXd>* q, std::string* message) {
+  QUASIDYN_CHECK_ARGUMENT(
+      u.size() <= static_cast<size_t>(settings_.horizon) || settings_.regrasp_steps.empty(),
+      "TrajectoryOptimizer::ExactRollout",
+      "more commands than the horizon whose regrasp steps are set");
   q->assign(1, q0);
+  Eigen::VectorXd next;
   for (size_t k = 0; k < u.size(); ++k) {
-    model_->Calc(State{q->back(), Eigen::VectorXd()}, u[k], step_data_.get());
-    if (!step_data_->result.ok()) {
-      *message = "step " + std::to_string(k + 1) + " failed: " + step_data_->result.message;
-      return false;
-    }
-    q->push_back(step_data_->result.next.q);
+    if (!Step(static_cast<int>(k), q->back(), u[k], &next, message)) return false;
+    q->push_back(next);
   }
   return true;
 }
@@ -100,6 +130,8 @@ void TrajectoryOptimizer::FillWindow(int t0, const Eigen::VectorXd& dq0,
   data->u_nominal.assign(u_best_.begin() + t0, u_best_.begin() + T);
   data->u_before = u_before;
   data->dq0 = dq0;
+  if (!settings_.regrasp_steps.empty())
+    data->regrasp.assign(settings_.regrasp_steps.begin() + t0, settings_.regrasp_steps.end());
 }
 
 bool TrajectoryOptimizer::SolveWindow(const TrajoptQpData& data, Eigen::VectorXd* du,
@@ -109,7 +141,7 @@ bool TrajectoryOptimizer::SolveWindow(const TrajoptQpData& data, Eigen::VectorXd
   solver_.Setup(problem);
   const QpResult& r = solver_.Solve();
   if (!Succeeded(r.status)) {
-    *message = "QP failed (" + std::string(ToString(r.status)) + "): " + r.message;
+    *message += "QP failed (" + std::string(ToString(r.status)) + "): " + r.message;
     return false;
   }
   *du = r.x;
@@ -121,6 +153,7 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
   constexpr const char* kWhere = "TrajectoryOptimizer::Optimize";
   const auto start = std::chrono::steady_clock::now();
   const int T = settings_.horizon, nu = model_->control_size(), nq = model_->state_q_size();
+  const int no = model_->scene().nq_u;
   CheckVector(kWhere, "q0", q0, nq, "n_q");
   QUASIDYN_CHECK_ARGUMENT(static_cast<int>(u0.size()) == T, kWhere,
                           "the initial guess has " + std::to_string(u0.size()) +
@@ -148,10 +181,28 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
     it.cost = std::numeric_limits<double>::infinity();
     bool ok = true;
     for (int k = 0; k < T && ok; ++k) {
+      if (IsRegrasp(k)) {  // exact: q⁺ = (q^u, u), the grasp fixed (trajopt_qp.h)
+        A_[k] = Eigen::MatrixXd::Zero(nq, nq);
+        A_[k].topLeftCorner(no, no).setIdentity();
+        B_[k] = Eigen::MatrixXd::Zero(nq, nu);
+        continue;
+      }
       StepLinearization lin = linearizer_.LinearizeWith(q_best_[k], u_best_[k], it.parameter);
+      // The best iterate does not move while iterations are rejected, so a linearisation that
+      // fails there would fail again in every later iteration: fall back to the smoother
+      // parameters of the earlier iterations (i − 1, …, 0) and say so.
+      for (int j = i - 1; !lin.ok() && j >= 0; --j) {
+        const double smoother = SmoothingParameter(settings_.smoothing, j);
+        if (smoother == it.parameter) continue;
+        StepLinearization retry = linearizer_.LinearizeWith(q_best_[k], u_best_[k], smoother);
+        if (!retry.ok()) continue;
+        it.message += "step " + std::to_string(k + 1) + " linearised with parameter " +
+                      Format(smoother) + " (" + Format(it.parameter) + " failed); ";
+        lin = std::move(retry);
+      }
       if (!lin.ok()) {
         ok = false;
-        it.message = "linearisation of step " + std::to_string(k + 1) + " failed: " + lin.message;
+        it.message += "linearisation of step " + std::to_string(k + 1) + " failed: " + lin.message;
       } else {
         A_[k] = std::move(lin.A);
         B_[k] = std::move(lin.B);
@@ -164,7 +215,11 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
       Eigen::VectorXd du;
       ok = SolveWindow(last_data_, &du, &it.message);
       if (ok) {
-        for (int k = 0; k < T; ++k) u_candidate[k] += du.segment(k * nu, nu);
+        int variables = 0;
+        const std::vector<int> column = TrajoptColumns(last_data_, &variables);
+        for (int k = 0; k < T; ++k) {
+          if (column[k] >= 0) u_candidate[k] += du.segment(column[k], nu);
+        }
         TrajoptQpData predicted = last_data_;
         it.predicted_cost = TrajoptCost(predicted, PredictedStates(last_data_, du), u_candidate);
         ok = ExactRollout(q0, u_candidate, &q_candidate, &it.message);
@@ -174,19 +229,18 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
       q_candidate.assign(1, q0);
       TrajoptQpData window = last_data_;
       window.trust_region = r;
+      Eigen::VectorXd next;
       for (int t = 0; t < T && ok; ++t) {
-        FillWindow(t, q_candidate[t] - q_best_[t], t == 0 ? u_start : u_candidate[t - 1], &window);
-        Eigen::VectorXd du;
-        ok = SolveWindow(window, &du, &it.message);
-        if (!ok) break;
-        u_candidate[t] = u_best_[t] + du.head(nu);
-        model_->Calc(State{q_candidate[t], Eigen::VectorXd()}, u_candidate[t], step_data_.get());
-        if (!step_data_->result.ok()) {
-          ok = false;
-          it.message = "step " + std::to_string(t + 1) + " failed: " + step_data_->result.message;
-        } else {
-          q_candidate.push_back(step_data_->result.next.q);
+        if (!IsRegrasp(t)) {  // a regrasp's grasp is fixed: nothing to re-plan at it
+          FillWindow(t, q_candidate[t] - q_best_[t], t == 0 ? u_start : u_candidate[t - 1],
+                     &window);
+          Eigen::VectorXd du;
+          ok = SolveWindow(window, &du, &it.message);
+          if (!ok) break;
+          u_candidate[t] = u_best_[t] + du.head(nu);
         }
+        ok = Step(t, q_candidate[t], u_candidate[t], &next, &it.message);
+        if (ok) q_candidate.push_back(next);
       }
     }
     if (ok) it.cost = Cost(q_candidate, u_candidate);
@@ -198,7 +252,7 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
       r = std::min(r * settings_.grow, settings_.trust_region_max);
     } else {
       if (ok) {
-        it.message =
+        it.message +=
             "exact cost " + Format(it.cost) + " not below the best " + Format(out.best_cost);
       }
       r *= settings_.shrink;

@@ -12,10 +12,18 @@
 //   3. roll the candidate u* + δu out with the exact stepper; accept it when its exact cost J
 //      is below the best one (r ← min(r·grow, r_max)), else keep the best iterate and shrink
 //      r ← r·shrink. A failed step, linearisation or QP shrinks r the same way, and the
-//      iteration's message says what failed.
+//      iteration's message says what failed. A linearisation that fails at the parameter of
+//      iteration i is retried with those of iterations i − 1, …, 0 (smoother) before the
+//      iteration gives up: the best iterate does not move while iterations are rejected, so
+//      the same failure would otherwise repeat until the run stops.
 //
 // The best iterate's exact cost therefore never increases. Sees the model only through the
 // StepModel interface (and the formulation table, through the linearizer).
+//
+// A planner's path as the initial guess: steps marked in `regrasp_steps` are regrasps
+// (docs/plan-format.md), modelled in the rollout and the linearisation (trajopt_qp.h): the
+// robots are reset to that step's command (the planner's grasp, kept fixed), the objects stay,
+// and the QP corrects the commands of the other steps across the resets toward the final goal.
 
 #include <Eigen/Core>
 #include <functional>
@@ -45,6 +53,9 @@ struct TrajectoryOptimizerSettings {
   double shrink = 0.5;              // in (0, 1)
   double grow = 1.5;                // >= 1
   bool shrinking_horizon = false;   // re-plan from each reached state (step 2 above)
+  // Per step (T entries, or empty: none): true where step k is a regrasp, q_{k+1} = (q^u_k, u_k)
+  // with u_k the fixed grasp configuration, not a stepper step. At least one step must not be.
+  std::vector<bool> regrasp_steps;
   SmoothingSchedule smoothing;
   // Called after every iteration with its record; may be empty.
   std::function<void(const OptimizerIteration&)> progress;
@@ -62,7 +73,9 @@ struct OptimizerIteration {
   double cost = 0.0;            // exact J of the candidate; +∞ when it failed
   double best_cost = 0.0;       // exact J of the best iterate after this iteration
   bool accepted = false;
-  std::string message;   // what failed or why the candidate was rejected; empty if accepted
+  // What failed or why the candidate was rejected, after any note of a linearisation that fell
+  // back to an earlier, smoother parameter; empty for an accepted iteration without a note.
+  std::string message;
   double seconds = 0.0;  // wall-clock time of the iteration
 };
 
@@ -79,6 +92,7 @@ struct OptimizationResult {
 class TrajectoryOptimizer {
  public:
   // model: the exact stepper (quasi-dynamic, no velocity state); settings validated here.
+  // The model is held as given; a test may pass a wrapper that makes chosen steps fail.
   TrajectoryOptimizer(std::shared_ptr<const StepModel> model,
                       const TrajectoryOptimizerSettings& settings);
 
@@ -87,7 +101,8 @@ class TrajectoryOptimizer {
   // or NaN, or when the initial guess's exact rollout fails (no cost to improve on).
   OptimizationResult Optimize(const Eigen::VectorXd& q0, const std::vector<Eigen::VectorXd>& u0);
 
-  // The exact rollout of u from q0: states q_0 … q_T; false and a message when a step fails.
+  // The exact rollout of u from q0: states q_0 … q_T (regrasp steps reset the robots); false and
+  // a message when a step fails.
   bool ExactRollout(const Eigen::VectorXd& q0, const std::vector<Eigen::VectorXd>& u,
                     std::vector<Eigen::VectorXd>* q, std::string* message);
   // The exact cost J of states q_0 … q_T and commands u_0 … u_{T−1}.
@@ -103,6 +118,10 @@ class TrajectoryOptimizer {
   void FillWindow(int t0, const Eigen::VectorXd& dq0, const Eigen::VectorXd& u_before,
                   TrajoptQpData* data) const;
   bool SolveWindow(const TrajoptQpData& data, Eigen::VectorXd* du, std::string* message);
+  bool IsRegrasp(int k) const;
+  // Step k from q under u: the exact stepper, or the reset of a regrasp step.
+  bool Step(int k, const Eigen::VectorXd& q, const Eigen::VectorXd& u, Eigen::VectorXd* next,
+            std::string* message);
 
   std::shared_ptr<const StepModel> model_;
   std::unique_ptr<StepData> step_data_;

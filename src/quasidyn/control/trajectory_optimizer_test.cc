@@ -2,12 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <random>
+#include <set>
 #include <stdexcept>
 
 #include "quasidyn/control/trajopt_qp.h"
 #include "quasidyn/testing/control_tasks.h"
+#include "quasidyn/testing/failing_step_model.h"
 
 namespace quasidyn {
 namespace {
@@ -162,6 +165,179 @@ TEST(TrajectoryOptimizer, ShrinkingHorizonImprovesMonotonically) {
   std::string message;
   ASSERT_TRUE(optimizer.ExactRollout(task.q0, result.u, &q, &message)) << message;
   EXPECT_EQ(q.back(), result.q.back());
+}
+
+}  // namespace
+}  // namespace quasidyn
+
+namespace quasidyn {
+namespace {
+
+// Regrasp steps (trajopt_qp.h): with step 2 of 5 a regrasp, the QP has no variable for it, its
+// objective is still J(prediction) − J(0) (no rate term into the regrasp), and its Hessian is
+// positive definite.
+TEST(TrajoptQp, RegraspStepHasNoVariableAndKeepsTheObjectiveExact) {
+  std::mt19937_64 rng(11);
+  TrajoptQpData d = RandomData(5, 4, 2, 3, &rng);
+  d.regrasp = {false, false, true, false, false};
+  d.A[2] = Eigen::MatrixXd::Zero(4, 4);
+  d.A[2].topLeftCorner(3, 3).setIdentity();
+  int variables = 0;
+  const std::vector<int> column = TrajoptColumns(d, &variables);
+  EXPECT_EQ(variables, 8);
+  EXPECT_EQ(column, (std::vector<int>{0, 2, -1, 4, 6}));
+  QpProblem qp;
+  BuildTrajoptQp(d, &qp);
+  const Eigen::MatrixXd P = qp.Q.ToDense();
+  ASSERT_EQ(P.rows(), 8);
+  EXPECT_GT(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(P).eigenvalues().minCoeff(), 0.0);
+  const double cost0 = TrajoptCost(d, PredictedStates(d, Eigen::VectorXd::Zero(8)), d.u_nominal);
+  std::normal_distribution<double> n(0.0, 1.0);
+  for (int trial = 0; trial < 5; ++trial) {
+    Eigen::VectorXd du(8);
+    for (int i = 0; i < 8; ++i) du(i) = n(rng);
+    std::vector<Eigen::VectorXd> u = d.u_nominal;
+    for (int k = 0; k < 5; ++k) {
+      if (column[k] >= 0) u[k] += du.segment(column[k], 2);
+    }
+    const std::vector<Eigen::VectorXd> q = PredictedStates(d, du);
+    // The regrasp resets the robot coordinates to the nominal state's: δq_a = 0 after it.
+    EXPECT_EQ(q[2].tail(1), d.q_nominal[2].tail(1));
+    const double change = TrajoptCost(d, q, u) - cost0;
+    EXPECT_NEAR(0.5 * du.dot(P * du) + qp.c.dot(du), change, 1e-10 * (1.0 + std::abs(cost0)));
+  }
+  // The cost has no rate term into the regrasp: moving u_1 changes it by the term out of u_1
+  // into u_0's neighbour only, not by ‖u_2 − u_1‖².
+  std::vector<Eigen::VectorXd> u = d.u_nominal;
+  const std::vector<Eigen::VectorXd> q(d.q_nominal.begin(), d.q_nominal.end());
+  TrajoptQpData no_regrasp = d;
+  no_regrasp.regrasp.clear();
+  EXPECT_NEAR(TrajoptCost(no_regrasp, q, u) - TrajoptCost(d, q, u),
+              d.rate_weight * (u[2] - u[1]).squaredNorm(), 1e-12 * TrajoptCost(no_regrasp, q, u));
+  // A regrasp step whose A is not the reset, or a window of regrasps only, is refused.
+  TrajoptQpData bad = d;
+  bad.A[2](3, 3) = 1.0;
+  EXPECT_THROW(BuildTrajoptQp(bad, &qp), std::invalid_argument);
+  bad = d;
+  bad.regrasp.assign(5, true);
+  for (int k = 0; k < 5; ++k) bad.A[k] = d.A[2];
+  EXPECT_THROW(BuildTrajoptQp(bad, &qp), std::invalid_argument);
+}
+
+// A regrasp step of the exact rollout resets the robots and keeps the objects; the optimiser
+// keeps its grasp and improves the other commands across it.
+TEST(TrajectoryOptimizer, RegraspStepResetsTheRobotsAndKeepsItsGrasp) {
+  testing::ControlTask task = PlanarHandTurn(QUASIDYN_SOURCE_DIR);
+  task.settings.iterations = 10;
+  task.settings.regrasp_steps.assign(task.settings.horizon, false);
+  task.settings.regrasp_steps[5] = true;
+  task.u0[5] = task.q0.tail(4);  // re-grasp at the start configuration
+  TrajectoryOptimizer optimizer(task.model, task.settings);
+  std::vector<Eigen::VectorXd> q;
+  std::string message;
+  ASSERT_TRUE(optimizer.ExactRollout(task.q0, task.u0, &q, &message)) << message;
+  EXPECT_EQ(q[6].head(3), q[5].head(3));
+  EXPECT_EQ(q[6].tail(4), task.q0.tail(4));
+  const OptimizationResult result = optimizer.Optimize(task.q0, task.u0);
+  EXPECT_EQ(result.u[5], task.u0[5]);
+  EXPECT_EQ(result.q[6].tail(4), task.u0[5]);
+  EXPECT_LT(result.best_cost, result.initial_cost);
+  double previous = result.initial_cost;
+  for (const OptimizerIteration& it : result.iterations) {
+    EXPECT_LE(it.best_cost, previous);
+    previous = it.best_cost;
+  }
+  // Shrinking-horizon mode steps over the regrasp the same way.
+  task.settings.shrinking_horizon = true;
+  task.settings.iterations = 3;
+  const OptimizationResult shrinking =
+      TrajectoryOptimizer(task.model, task.settings).Optimize(task.q0, task.u0);
+  EXPECT_EQ(shrinking.u[5], task.u0[5]);
+  EXPECT_LE(shrinking.best_cost, shrinking.initial_cost);
+  // Sizes and an all-regrasp horizon are refused with the setting's name.
+  task.settings.regrasp_steps.assign(3, false);
+  EXPECT_THROW(TrajectoryOptimizer(task.model, task.settings), std::invalid_argument);
+  task.settings.regrasp_steps.assign(task.settings.horizon, true);
+  EXPECT_THROW(TrajectoryOptimizer(task.model, task.settings), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace quasidyn
+
+namespace quasidyn {
+namespace {
+
+// An exact step that fails inside an iteration (issue 16, "Bad input"): the iteration is
+// rejected, its message names the step and the solver's message and says the trust region
+// shrank, the next iteration runs with the halved region, and the run goes on to its last
+// iteration without an exception; the best iterate stays an exact rollout.
+TEST(TrajectoryOptimizer, FailedExactStepShrinksTheTrustRegionAndSaysSo) {
+  testing::ControlTask task = PlanarHandTurn(QUASIDYN_SOURCE_DIR);
+  const int T = task.settings.horizon;
+  task.settings.iterations = 6;
+  // Calls 1 … T are the initial rollout; T + 1 … 2T iteration 0's candidate: fail its step 4.
+  auto failing = std::make_shared<testing::FailingStepModel>(task.model, std::set<int>{T + 4});
+  TrajectoryOptimizer optimizer(failing, task.settings);
+  OptimizationResult result;
+  ASSERT_NO_THROW(result = optimizer.Optimize(task.q0, task.u0));
+  EXPECT_EQ(failing->failures(), 1);
+  ASSERT_EQ(static_cast<int>(result.iterations.size()), task.settings.iterations);
+  const OptimizerIteration& failed = result.iterations[0];
+  EXPECT_FALSE(failed.accepted);
+  EXPECT_TRUE(std::isinf(failed.cost));
+  EXPECT_EQ(failed.best_cost, result.initial_cost);
+  const std::string& m = failed.message;
+  EXPECT_NE(m.find("step 4 failed: injected failure at call " + std::to_string(T + 4)),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("trust region shrunk to 0.05"), std::string::npos) << m;
+  EXPECT_DOUBLE_EQ(result.iterations[1].trust_region,
+                   task.settings.trust_region * task.settings.shrink);
+  // The run recovers: later iterations are accepted and lower the cost.
+  EXPECT_LT(result.best_cost, result.initial_cost);
+  std::vector<Eigen::VectorXd> q;
+  std::string message;
+  ASSERT_TRUE(optimizer.ExactRollout(task.q0, result.u, &q, &message)) << message;
+  EXPECT_EQ(q.back(), result.q.back());
+}
+
+// The same in shrinking-horizon mode, where the failed step is taken inside the forward pass,
+// and with every candidate step failing: each iteration is rejected and says so, the trust
+// region halves each time until the run stops below trust_region_min (and says that), and the
+// initial guess is returned unchanged.
+TEST(TrajectoryOptimizer, FailedStepsInTheShrinkingHorizonPassAreRejectedIterations) {
+  testing::ControlTask task = PlanarHandTurn(QUASIDYN_SOURCE_DIR);
+  const int T = task.settings.horizon;
+  task.settings.iterations = 4;
+  task.settings.shrinking_horizon = true;
+  auto failing = std::make_shared<testing::FailingStepModel>(task.model, std::set<int>{T + 3});
+  OptimizationResult result =
+      TrajectoryOptimizer(failing, task.settings).Optimize(task.q0, task.u0);
+  ASSERT_EQ(static_cast<int>(result.iterations.size()), 4);
+  EXPECT_NE(result.iterations[0].message.find("step 3 failed: injected failure"), std::string::npos)
+      << result.iterations[0].message;
+  EXPECT_NE(result.iterations[0].message.find("trust region shrunk to 0.05"), std::string::npos);
+  EXPECT_LT(result.best_cost, result.initial_cost);
+
+  std::set<int> every_candidate;
+  for (int call = T + 1; call <= 100 * T; ++call) every_candidate.insert(call);
+  task.settings.shrinking_horizon = false;
+  task.settings.iterations = 50;
+  task.settings.trust_region_min = 0.01;
+  auto always = std::make_shared<testing::FailingStepModel>(task.model, every_candidate);
+  result = TrajectoryOptimizer(always, task.settings).Optimize(task.q0, task.u0);
+  // 0.1 · 0.5^i < 0.01 first at i = 4: iterations 0 … 3, then the stop.
+  ASSERT_EQ(result.iterations.size(), 4u);
+  double r = task.settings.trust_region;
+  for (const OptimizerIteration& it : result.iterations) {
+    EXPECT_FALSE(it.accepted);
+    EXPECT_DOUBLE_EQ(it.trust_region, r);
+    r *= task.settings.shrink;
+    EXPECT_NE(it.message.find("failed: injected failure"), std::string::npos) << it.message;
+  }
+  EXPECT_NE(result.message.find("below trust_region_min"), std::string::npos) << result.message;
+  EXPECT_EQ(result.best_cost, result.initial_cost);
+  EXPECT_EQ(result.u, task.u0);
 }
 
 }  // namespace

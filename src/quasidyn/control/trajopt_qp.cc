@@ -41,6 +41,16 @@ void CheckData(const TrajoptQpData& d) {
                           "rate_weight ρ must be finite and > 0");
   QUASIDYN_CHECK_ARGUMENT(d.trust_region > 0.0 && std::isfinite(d.trust_region), kWhere,
                           "trust_region r must be finite and > 0");
+  QUASIDYN_CHECK_ARGUMENT(d.regrasp.empty() || static_cast<int>(d.regrasp.size()) == H, kWhere,
+                          "regrasp must be empty or have H entries");
+  const int no = d.object_size;
+  for (int k = 0; k < H; ++k) {
+    if (!IsRegraspStep(d, k)) continue;
+    Eigen::MatrixXd reset = Eigen::MatrixXd::Zero(nq, nq);
+    reset.topLeftCorner(no, no).setIdentity();
+    QUASIDYN_CHECK_ARGUMENT(d.A[k] == reset, kWhere,
+                            "A[" + std::to_string(k) + "] of a regrasp step must be diag(I, 0)");
+  }
 }
 
 const Eigen::VectorXd& StepWeight(const TrajoptQpData& d, int k_after) {
@@ -49,12 +59,32 @@ const Eigen::VectorXd& StepWeight(const TrajoptQpData& d, int k_after) {
 
 }  // namespace
 
+bool IsRegraspStep(const TrajoptQpData& d, int k) { return !d.regrasp.empty() && d.regrasp[k]; }
+
+std::vector<int> TrajoptColumns(const TrajoptQpData& d, int* variables) {
+  const int H = static_cast<int>(d.A.size());
+  const int nu = H > 0 ? static_cast<int>(d.B[0].cols()) : 0;
+  std::vector<int> column(H, -1);
+  int n = 0;
+  for (int k = 0; k < H; ++k) {
+    if (IsRegraspStep(d, k)) continue;
+    column[k] = n;
+    n += nu;
+  }
+  *variables = n;
+  return column;
+}
+
 void BuildTrajoptQp(const TrajoptQpData& d, QpProblem* problem) {
   CheckData(d);
   const int H = static_cast<int>(d.A.size());
   const int nq = static_cast<int>(d.A[0].rows());
   const int nu = static_cast<int>(d.B[0].cols());
-  const int nx = nu * H, no = d.object_size;
+  int nx = 0;
+  const std::vector<int> column = TrajoptColumns(d, &nx);
+  QUASIDYN_CHECK_ARGUMENT(nx > 0, kWhere,
+                          "every step of the window is a regrasp: nothing to solve");
+  const int no = d.object_size;
   Eigen::MatrixXd P = Eigen::MatrixXd::Zero(nx, nx);
   Eigen::VectorXd c = Eigen::VectorXd::Zero(nx);
   // Forward recursion of the state sensitivities: δq_k = free_k + gamma_k δu.
@@ -62,7 +92,7 @@ void BuildTrajoptQp(const TrajoptQpData& d, QpProblem* problem) {
   Eigen::VectorXd free = d.dq0;
   for (int k = 0; k < H; ++k) {
     next.noalias() = d.A[k] * gamma;
-    next.middleCols(k * nu, nu) += d.B[k];
+    if (column[k] >= 0) next.middleCols(column[k], nu) += d.B[k];
     gamma.swap(next);
     free = d.A[k] * free;
     const Eigen::VectorXd& w = StepWeight(d, k + 1);
@@ -71,17 +101,20 @@ void BuildTrajoptQp(const TrajoptQpData& d, QpProblem* problem) {
     P.noalias() += 2.0 * M.transpose() * w.asDiagonal() * M;
     c.noalias() += 2.0 * M.transpose() * (w.asDiagonal() * e);
   }
-  // ρ Σ ‖Δu_k + δu_k − δu_{k−1}‖², Δu_k the nominal increments: 2ρ DᵀD and 2ρ DᵀΔu.
+  // ρ Σ ‖Δu_k + δu_k − δu_{k−1}‖², Δu_k the nominal increments: 2ρ DᵀD and 2ρ DᵀΔu. No term
+  // into a regrasp step; out of one, δu_{k−1} = 0 (its command is fixed).
   for (int k = 0; k < H; ++k) {
+    if (IsRegraspStep(d, k)) continue;
     const Eigen::VectorXd previous = k == 0 ? d.u_before : d.u_nominal[k - 1];
     const Eigen::VectorXd rate = d.u_nominal[k] - previous;
-    c.segment(k * nu, nu) += 2.0 * d.rate_weight * rate;
-    if (k > 0) c.segment((k - 1) * nu, nu) -= 2.0 * d.rate_weight * rate;
-    P.block(k * nu, k * nu, nu, nu).diagonal().array() += 2.0 * d.rate_weight;
-    if (k > 0) {
-      P.block((k - 1) * nu, (k - 1) * nu, nu, nu).diagonal().array() += 2.0 * d.rate_weight;
-      P.block(k * nu, (k - 1) * nu, nu, nu).diagonal().array() -= 2.0 * d.rate_weight;
-      P.block((k - 1) * nu, k * nu, nu, nu).diagonal().array() -= 2.0 * d.rate_weight;
+    const int ck = column[k], cp = k > 0 ? column[k - 1] : -1;
+    c.segment(ck, nu) += 2.0 * d.rate_weight * rate;
+    P.block(ck, ck, nu, nu).diagonal().array() += 2.0 * d.rate_weight;
+    if (cp >= 0) {
+      c.segment(cp, nu) -= 2.0 * d.rate_weight * rate;
+      P.block(cp, cp, nu, nu).diagonal().array() += 2.0 * d.rate_weight;
+      P.block(ck, cp, nu, nu).diagonal().array() -= 2.0 * d.rate_weight;
+      P.block(cp, ck, nu, nu).diagonal().array() -= 2.0 * d.rate_weight;
     }
   }
   P = 0.5 * (P + P.transpose());
@@ -104,11 +137,14 @@ std::vector<Eigen::VectorXd> PredictedStates(const TrajoptQpData& d, const Eigen
   CheckData(d);
   const int H = static_cast<int>(d.A.size());
   const int nu = static_cast<int>(d.B[0].cols());
-  CheckVector("PredictedStates", "du", du, nu * H, "H·n_u");
+  int nx = 0;
+  const std::vector<int> column = TrajoptColumns(d, &nx);
+  CheckVector("PredictedStates", "du", du, nx, "n_u times the non-regrasp steps");
   std::vector<Eigen::VectorXd> q(H);
   Eigen::VectorXd dq = d.dq0;
   for (int k = 0; k < H; ++k) {
-    dq = d.A[k] * dq + d.B[k] * du.segment(k * nu, nu);
+    dq = d.A[k] * dq;
+    if (column[k] >= 0) dq += d.B[k] * du.segment(column[k], nu);
     q[k] = d.q_nominal[k] + dq;
   }
   return q;
@@ -119,11 +155,14 @@ double TrajoptCost(const TrajoptQpData& d, const std::vector<Eigen::VectorXd>& q
   const int H = static_cast<int>(q.size());
   QUASIDYN_CHECK_ARGUMENT(static_cast<int>(u.size()) == H, "TrajoptCost",
                           "q and u must have the same number of steps");
+  QUASIDYN_CHECK_ARGUMENT(d.regrasp.empty() || static_cast<int>(d.regrasp.size()) == H,
+                          "TrajoptCost", "regrasp must be empty or have one entry per step");
   double cost = 0.0;
   for (int k = 0; k < H; ++k) {
     const Eigen::VectorXd& w = k + 1 == H ? d.terminal_weight : d.object_weight;
     const Eigen::VectorXd e = q[k].head(d.object_size) - d.goal;
     cost += e.dot(w.asDiagonal() * e);
+    if (IsRegraspStep(d, k)) continue;  // a reset, not a motion
     cost += d.rate_weight * (u[k] - (k == 0 ? d.u_before : u[k - 1])).squaredNorm();
   }
   return cost;

@@ -12,6 +12,14 @@
 // with q_k, u_k the nominal trajectory (q_k = state after step k), W_k = diag(w) for k < H and
 // diag(w_T) at k = H, u_{−1} the fixed command before the window (δu_{−1} = 0).
 //
+// Regrasp steps (a planner's path, docs/plan-format.md): step k may be a REGRASP, which resets
+// the robots to u_k and keeps the objects, q_{k+1} = (q^u_k, u_k), instead of a stepper step.
+// Its configuration u_k is the planner's and stays fixed (no δu_k variable: δu_k = 0), its
+// linearisation is exact, A_k = diag(I_{n_q,u}, 0), and the rate term INTO it, ‖u_k − u_{k−1}‖²,
+// is dropped (a reset is not a motion of the robots); the term out of it, ‖u_{k+1} − u_k‖², stays.
+// The variables are the δu_k of the other steps, in order; the difference operator restricted to
+// them is still square and unit lower triangular, so the Hessian stays positive definite.
+//
 // Structure: the states are eliminated by the forward recursion δq_{k+1} = Φ_{k+1} δq_0 +
 // Σ_{j<=k} Γ_{k+1,j} δu_j (Γ_{j+1,j} = B_j, Γ_{k+1,j} = A_k Γ_{k,j}), which costs O(H²) blocks
 // and leaves a dense QP in the H·n_u corrections alone: our interior-point QP (solvers/qp.h)
@@ -42,17 +50,29 @@ struct TrajoptQpData {
   Eigen::VectorXd terminal_weight;         // w_T >= 0 (size n_q,u)
   double rate_weight = 1.0;                // ρ > 0 [1/m² or 1/rad²]
   double trust_region = 0.1;               // r > 0 [m or rad]
+  // Per step (H entries, or empty: none): true when step k is a regrasp (above); its A_k must be
+  // diag(I, 0) and its B_k is not read.
+  std::vector<bool> regrasp;
 };
 
-// Builds the QP ½ xᵀPx + cᵀx s.t. Gx >= h, x = (δu_0, …, δu_{H−1}), whose objective is
-// J(δu) − J(0). Throws std::invalid_argument on inconsistent sizes, ρ <= 0, r <= 0 or negative
-// weights.
+// Whether step k of the data is a regrasp (false when `regrasp` is empty).
+bool IsRegraspStep(const TrajoptQpData& data, int k);
+
+// The column of δu_k in the QP's x for each step k (−1 for a regrasp step), and their count
+// n_x = n_u · (number of non-regrasp steps) through `variables`.
+std::vector<int> TrajoptColumns(const TrajoptQpData& data, int* variables);
+
+// Builds the QP ½ xᵀPx + cᵀx s.t. Gx >= h, x = (δu_k of the non-regrasp steps k, in order),
+// whose objective is J(δu) − J(0). Throws std::invalid_argument on inconsistent sizes, ρ <= 0,
+// r <= 0, negative weights or a window of regrasp steps only.
 void BuildTrajoptQp(const TrajoptQpData& data, QpProblem* problem);
 
-// The linearised states q_k + δq_k, k = 1 … H, for corrections δu (size H·n_u).
+// The linearised states q_k + δq_k, k = 1 … H, for corrections x (the QP's variables, size n_x
+// of TrajoptColumns).
 std::vector<Eigen::VectorXd> PredictedStates(const TrajoptQpData& data, const Eigen::VectorXd& du);
 
-// J of a trajectory: states q_1 … q_H (each n_q), commands u_0 … u_{H−1}, u_{−1} = u_before.
+// J of a trajectory: states q_1 … q_H (each n_q), commands u_0 … u_{H−1}, u_{−1} = u_before;
+// no rate term into a regrasp step (weights.regrasp).
 double TrajoptCost(const TrajoptQpData& weights, const std::vector<Eigen::VectorXd>& q,
                    const std::vector<Eigen::VectorXd>& u);
 

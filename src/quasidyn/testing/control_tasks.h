@@ -1,7 +1,8 @@
 #pragma once
 // The tasks the control tests share (header only, tests and benchmarks): the planar hand
-// turning its ball by 30° (the talk's trajectory-optimisation task) and planar pushing to a
-// goal pose, each with its model, horizon, goal and initial guess.
+// turning its ball by 30° (the talk's trajectory-optimisation task), planar pushing to a goal
+// pose and, in 3D, a pusher turning a box on a table, each with its model, horizon, goal and
+// initial guess.
 
 #include <Eigen/Core>
 #include <cmath>
@@ -67,6 +68,36 @@ inline ControlTask PlanarPushingGoal(const std::string& source_dir) {
   task.settings.trust_region = 0.05;
   task.u0.assign(task.settings.horizon, scene.q0.tail(2));
   for (int k = 0; k < task.settings.horizon; ++k) task.u0[k](0) += 0.01 * (k + 1);
+  return task;
+}
+
+// 3D (examples/box_turning): a round pusher on x, y, z pushes the box on the table below its
+// middle, so that it slides and turns. h = 0.05 s, T = 12 steps; goal: the box 0.05 m along x
+// and turned by 0.3 rad about z (unit quaternion (cos 0.15, 0, 0, sin 0.15)), on the table.
+// Weights 100 on the position, 10 on the quaternion's entries (a yaw error δ costs about
+// 10·δ²/4), ρ = 10 on the command changes [1/m²] and a trust region of at most 2 cm: the
+// pusher moves smoothly instead of hopping over the box between steps. Initial guess: the
+// pusher moves along x at 8 mm per step, at its start y and z.
+inline ControlTask BoxTurn(const std::string& source_dir) {
+  ControlTask task;
+  task.model = ControlTaskModel(source_dir, "box_turning", 0.05);
+  const Scene& scene = task.model->scene();
+  task.q0 = scene.q0;
+  task.settings.horizon = 12;
+  task.settings.object_goal = scene.q0.head(7);
+  task.settings.object_goal(0) += 0.05;
+  task.settings.object_goal(3) = std::cos(0.15);
+  task.settings.object_goal(6) = std::sin(0.15);
+  task.settings.object_weight.resize(7);
+  task.settings.object_weight << 100.0, 100.0, 100.0, 10.0, 10.0, 10.0, 10.0;
+  task.settings.rate_weight = 10.0;  // smooth pushes: a plan that does not hop over the box
+  task.settings.trust_region = 0.01;
+  task.settings.trust_region_max = 0.02;
+  for (int k = 0; k < task.settings.horizon; ++k) {
+    Eigen::VectorXd u = scene.q0.tail(3);
+    u(0) += 0.008 * (k + 1);
+    task.u0.push_back(u);
+  }
   return task;
 }
 
