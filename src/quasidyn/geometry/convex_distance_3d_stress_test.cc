@@ -219,7 +219,62 @@ std::vector<Reproducer> FclReproducers() {
       {"cylinder 4 cm in a capsule of radius 90 m", "runs for minutes (GJKSignedDistance)",
        Cylinder(0.04, 0.02), Pose({7e-4, -7e-4, 2e-4}), Capsule(90, 0.01),
        Pose({0.01, -0.05, -0.04})},
+      {"1 mm tetrahedron in a sphere of radius 0.5 m", "runs for minutes (GJKSignedDistance)",
+       Convex({{3e-4, 3e-5, -4e-5}, {1e-4, 3e-6, 2e-5}, {1e-3, 3e-5, -1e-5}, {1e-3, -3e-5, -4e-5}}),
+       Pose({9e-5, -9e-5, 5e-5}, 0.7, -0.4, 0.1, -0.5), Sphere(0.5), Pose({6e-5, 1e-3, 3e-4})},
+      {"2 m needle in a capsule of radius 100 m", "runs for minutes (GJKSignedDistance)",
+       Convex({{-8e-4, -1, -6e-4}, {5e-5, -0.4, 1e-3}, {9e-4, -2, -2e-3}, {8e-4, -1, -1e-3}}),
+       Pose({-0.04, 0.03, -0.05}, 0.7, 0.4, 0.4, -0.4), Capsule(100, 0.3),
+       Pose({-0.1, -0.2, -0.4})},
   };
+}
+
+// The signed distance of the origin from the hull of `points` by brute force: when outside,
+// the least distance to a triangle of any three of the points (the simplex sub-algorithm,
+// itself checked against brute force in gjk_simplex_3d_test.cc); when inside (some four of
+// them enclose it), minus the least offset of the hull's face planes (triples with every
+// point on one side).
+double HullSignedDistanceOfOrigin(const std::vector<Vector3d>& points) {
+  const int n = static_cast<int>(points.size());
+  double size = 0.0;
+  for (const Vector3d& p : points) size = std::max(size, p.norm());
+  bool inside = false;
+  double distance = std::numeric_limits<double>::infinity();
+  double depth = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      for (int k = j + 1; k < n; ++k) {
+        const Vector3d triangle[3] = {points[i], points[j], points[k]};
+        distance = std::min(distance, ClosestPointOfSimplex3d(triangle, 3).closest.norm());
+        const Vector3d normal = (points[j] - points[i]).cross(points[k] - points[i]);
+        if (normal.norm() <= 1e-12 * size * size) continue;
+        const Vector3d unit = normal.normalized();
+        double low = 0.0;
+        double high = 0.0;
+        for (const Vector3d& p : points) {
+          low = std::min(low, unit.dot(p - points[i]));
+          high = std::max(high, unit.dot(p - points[i]));
+        }
+        // A face plane: every point on one side (to round-off); its offset from the origin.
+        if (high <= 1e-12 * size) depth = std::min(depth, unit.dot(points[i]));
+        if (low >= -1e-12 * size) depth = std::min(depth, -unit.dot(points[i]));
+        for (int l = k + 1; l < n; ++l) {
+          const Vector3d tetrahedron[4] = {points[i], points[j], points[k], points[l]};
+          inside = inside || ClosestPointOfSimplex3d(tetrahedron, 4).contains_origin;
+        }
+      }
+    }
+  }
+  return inside ? -depth : distance;
+}
+
+// The Minkowski difference of the world points of two cores.
+std::vector<Vector3d> Difference(const std::vector<Vector3d>& a, const std::vector<Vector3d>& b) {
+  std::vector<Vector3d> difference;
+  for (const Vector3d& p : a) {
+    for (const Vector3d& q : b) difference.push_back(p - q);
+  }
+  return difference;
 }
 
 TEST(ConvexDistanceStress, PairsThatBrokeFclGetExactAnswers) {
@@ -266,29 +321,25 @@ TEST(ConvexDistanceStress, ReproducersMatchIndependentValues) {
     EXPECT_LT(inner - outer, 3e-7 * r);
     EXPECT_LT(phi, 0.0);
   }
-  // 2. Convex tetrahedron–sphere of 0.3 mm: the sphere's centre against the tetrahedron,
-  //    through the simplex sub-algorithm (checked against brute force in
-  //    gjk_simplex_3d_test.cc) when outside, the nearest face plane when inside.
-  {
-    const Reproducer& pair = pairs[1];
-    Vector3d corners[4];
-    for (int i = 0; i < 4; ++i)
-      corners[i] = pair.X_WA * pair.a.vertices[i] - pair.X_WB.translation();
-    const SimplexClosest3d foot = ClosestPointOfSimplex3d(corners, 4);
-    double expected = foot.closest.norm() - pair.b.radius;
-    if (foot.contains_origin) {
-      double depth = std::numeric_limits<double>::infinity();
-      static constexpr int kFaces[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
-      for (int f = 0; f < 4; ++f) {
-        const Vector3d& p = corners[kFaces[f][0]];
-        Vector3d n = (corners[kFaces[f][1]] - p).cross(corners[kFaces[f][2]] - p).normalized();
-        if (n.dot(corners[f] - p) > 0) n = -n;  // outward
-        depth = std::min(depth, n.dot(p));
-      }
-      expected = -depth - pair.b.radius;
+  // 2, 4, 5. A tetrahedron against a sphere or a capsule: the cores (the tetrahedron, the
+  //    sphere's centre or the capsule's segment) by brute force over their Minkowski
+  //    difference, minus the radius.
+  for (int index : {1, 3, 4}) {
+    const Reproducer& pair = pairs[index];
+    SCOPED_TRACE(pair.name);
+    std::vector<Vector3d> tetrahedron;
+    for (const Vector3d& v : pair.a.vertices) tetrahedron.push_back(pair.X_WA * v);
+    std::vector<Vector3d> core = {pair.X_WB.translation()};
+    if (pair.b.type == ShapeType::kCapsule) {
+      const Vector3d half = pair.X_WB.linear() * Vector3d(0, 0, 0.5 * pair.b.length);
+      core = {pair.X_WB.translation() - half, pair.X_WB.translation() + half};
     }
+    const double expected =
+        HullSignedDistanceOfOrigin(Difference(tetrahedron, core)) - pair.b.radius;
+    const ConvexDistanceResult r = ConvexSignedDistance3d(MakeConvexCore3d(pair.a), pair.X_WA,
+                                                          MakeConvexCore3d(pair.b), pair.X_WB);
     EXPECT_NEAR(SignedDistance3d(pair.a, pair.X_WA, pair.b, pair.X_WB).phi, expected,
-                256 * kEps * 6e-4);
+                256 * kEps * r.scale);
   }
   // 3. A disc (cylinder r 0.04, l 0.02, axis z) beside and above the core segment of a
   //    capsule (radius 90, core 0.01 long along z, axes parallel): the cores' distance is

@@ -8,7 +8,7 @@
 // cylinder and a capsule of 0.1 mm), run for seconds to minutes in one query
 // (fcl::detail::GJKSignedDistance, e.g. a convex shape of a few cm against a sphere of a few
 // metres), allocates inside every query and answers in its last bits by heap addresses
-// (convex_distance_3d_fcl_test.cc lists the reproducers). Call it only on shapes where it is
+// (convex_distance_3d_stress_test.cc keeps reproducers). Call it only on shapes where it is
 // known to behave (sizes 1e-2 to 10 m, as the comparison test does).
 //
 // Accuracy, measured against the closed forms in fcl_distance_test.cc (FCL 0.7.0):
