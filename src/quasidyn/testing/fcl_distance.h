@@ -6,10 +6,12 @@
 // uses its own GJK/EPA (geometry/convex_distance_3d.h) because FCL 0.7/libccd, on shapes the
 // scene loader accepts, can abort the process (an assert in gjk_libccd-inl.h's EPA, e.g. a
 // cylinder and a capsule of 0.1 mm), run for seconds to minutes in one query
-// (fcl::detail::GJKSignedDistance, e.g. a convex shape of a few cm against a sphere of a few
-// metres), allocates inside every query and answers in its last bits by heap addresses
-// (convex_distance_3d_stress_test.cc keeps reproducers). Call it only on shapes where it is
-// known to behave (sizes 1e-2 to 10 m, as the comparison test does).
+// (fcl::detail::GJKSignedDistance, e.g. a 1 mm tetrahedron inside a sphere of radius 0.5 m:
+// 8 s; a 4 cm cylinder inside a capsule of radius 90 m: no answer after 5 minutes),
+// allocates inside every query and answers in its last bits by heap addresses
+// (convex_distance_3d_stress_test.cc keeps the reproducers). Call it only on shapes where it
+// is known to behave (sizes 0.05 to 2 m, as the comparison test does: a small shape deep in a
+// sphere or capsule a hundred times larger already costs it up to a second).
 //
 // Accuracy, measured against the closed forms in fcl_distance_test.cc (FCL 0.7.0):
 //  * polytopes (box, convex): φ, witness points and normal exact to ~1e-9 m, separated
