@@ -4,7 +4,7 @@
 // formulation:
 //   BM_LargePlanarStep/<formulation>/N   Calc along the rollout from the pile's initial state;
 // counters: heap_MB, the heap in use once the model, its data and a first step exist (the step
-// keeps its buffers, so this is its peak up to FCL's per-query temporaries), minus the heap
+// keeps its buffers, so this is its peak), minus the heap
 // before the scene was loaded; heap_KB_per_object = heap_MB / N (flat in N: memory linear in
 // the scene); contacts.
 // Run: build/release/large_scene_bench --benchmark_repetitions=5

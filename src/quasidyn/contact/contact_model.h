@@ -67,7 +67,7 @@ class ContactModel {
   // phase (the contact set is then empty and data->failure_message() says which pair).
   // Throws std::invalid_argument for a wrong size, a NaN or a zero quaternion in q, or data
   // made by another model. No heap allocation once data's buffers have grown to the step's
-  // size (apart from FCL's own, geometry_model.h).
+  // size (geometry_model.h).
   bool Compute(const Eigen::VectorXd& q, ContactData* data) const;
 
  private:

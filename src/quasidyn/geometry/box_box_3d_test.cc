@@ -12,12 +12,14 @@
 #include <random>
 #include <vector>
 
-#include "quasidyn/geometry/fcl_distance.h"
 #include "quasidyn/geometry/segment_distance_3d.h"
+#include "quasidyn/testing/fcl_distance.h"
 #include "quasidyn/testing/malloc_counter.h"
 
 namespace quasidyn {
 namespace {
+
+using testing::FclSignedDistance3d;
 
 using Eigen::Vector3d;
 
@@ -170,7 +172,7 @@ TEST(BoxBoxDistance3d, AgreesWithFclAtRandomPoses) {
       separated, penetrating, phi.max, phi.p99, normal.max, normal.p99, witness.max, witness.p99);
   EXPECT_GT(separated, 500);
   EXPECT_GT(penetrating, 500);
-  // FCL: ~1e-9 m for polytopes (fcl_distance.h), with rare early stops (up to 5e-3 m seen).
+  // FCL: ~1e-9 m for polytopes (testing/fcl_distance.h), with rare early stops (up to 5e-3 m seen).
   EXPECT_LT(phi.p99, 1e-8);
   EXPECT_LT(normal.p99, 1e-6);
   EXPECT_LT(witness.p99, 1e-6);

@@ -12,12 +12,14 @@
 #include <random>
 #include <vector>
 
-#include "quasidyn/geometry/fcl_distance.h"
 #include "quasidyn/geometry/segment_distance_3d.h"
+#include "quasidyn/testing/fcl_distance.h"
 #include "quasidyn/testing/malloc_counter.h"
 
 namespace quasidyn {
 namespace {
+
+using testing::FclSignedDistance3d;
 
 using Eigen::Vector3d;
 
@@ -124,8 +126,8 @@ Spread SpreadOf(std::vector<double> errors) {
 
 TEST(CapsuleBoxDistance3d, AgreesWithFclAtRandomPoses) {
   // As for boxes (box_box_3d_test.cc), FCL's φ is never below the exact one; FCL's accuracy
-  // for curved shapes is kFclCurvedPhiAccuracy in φ and kFclCurvedNormalAccuracy in the
-  // normal (fcl_distance.h).
+  // for curved shapes is testing::kFclCurvedPhiAccuracy in φ and testing::kFclCurvedNormalAccuracy
+  // in the normal (testing/fcl_distance.h).
   std::mt19937 random(23);
   Shape capsule, box;
   capsule.type = ShapeType::kCapsule;
@@ -155,10 +157,10 @@ TEST(CapsuleBoxDistance3d, AgreesWithFclAtRandomPoses) {
       separated, penetrating, phi.max, phi.p99, normal.max, normal.p99, witness.max, witness.p99);
   EXPECT_GT(separated, 500);
   EXPECT_GT(penetrating, 500);
-  // FCL's curved-shape accuracy (fcl_distance.h) is stated for metre-sized shapes; for these
-  // 2–20 cm shapes its normals spread about twice as wide.
-  EXPECT_LT(phi.p99, kFclCurvedPhiAccuracy);
-  EXPECT_LT(normal.p99, 4 * kFclCurvedNormalAccuracy);
+  // FCL's curved-shape accuracy (testing/fcl_distance.h) is stated for metre-sized shapes; for
+  // these 2–20 cm shapes its normals spread about twice as wide.
+  EXPECT_LT(phi.p99, testing::kFclCurvedPhiAccuracy);
+  EXPECT_LT(normal.p99, 4 * testing::kFclCurvedNormalAccuracy);
 }
 
 TEST(CapsuleBoxDistance3d, AllocatesNothing) {

@@ -1,5 +1,6 @@
-// FCL-backed pairs: hand-computed values, and FCL against the closed forms where both apply.
-#include "quasidyn/geometry/fcl_distance.h"
+// The FCL reference of the GJK/EPA tests (testing/fcl_distance.h): hand-computed values, and
+// FCL against the closed forms where both apply.
+#include "quasidyn/testing/fcl_distance.h"
 
 #include <gtest/gtest.h>
 
@@ -9,10 +10,14 @@
 #include <numbers>
 
 #include "quasidyn/geometry/closed_form_3d.h"
-#include "quasidyn/geometry/narrow_phase_3d.h"
 
 namespace quasidyn {
 namespace {
+
+using testing::FclSignedDistance3d;
+using testing::kFclCurvedNormalAccuracy;
+using testing::kFclCurvedPhiAccuracy;
+using testing::kFclDistanceTolerance;
 
 // FCL's answers are accurate to about its distance tolerance; EPA's witness points carry
 // errors of the same order in φ. Ten times that tolerance is the budget for φ and points.
@@ -130,19 +135,19 @@ TEST(FclDistance, BoxBoxHandComputed) {
   const Shape cube = MakeBox(1, 1, 1);
   const Eigen::Isometry3d I = Eigen::Isometry3d::Identity();
   // Stacked, offset sideways, 0.2 apart / 0.1 overlapping along z.
-  ContactPoint c = SignedDistance3d(cube, Pose(0.3, 0.2, 1.2), cube, I);
+  ContactPoint c = FclSignedDistance3d(cube, Pose(0.3, 0.2, 1.2), cube, I);
   EXPECT_NEAR(c.phi, 0.2, kPhiTol);
   EXPECT_NEAR((c.normal - Eigen::Vector3d::UnitZ()).norm(), 0.0, 1e-6);
-  c = SignedDistance3d(cube, Pose(0.3, 0.2, 0.9), cube, I);
+  c = FclSignedDistance3d(cube, Pose(0.3, 0.2, 0.9), cube, I);
   EXPECT_NEAR(c.phi, -0.1, kPhiTol);
   EXPECT_NEAR((c.normal - Eigen::Vector3d::UnitZ()).norm(), 0.0, 1e-6);
   // Side by side along −y, 0.05 apart: the normal is −y.
-  c = SignedDistance3d(cube, Pose(0.1, -1.05, 0.2), cube, I);
+  c = FclSignedDistance3d(cube, Pose(0.1, -1.05, 0.2), cube, I);
   EXPECT_NEAR(c.phi, 0.05, kPhiTol);
   EXPECT_NEAR((c.normal + Eigen::Vector3d::UnitY()).norm(), 0.0, 1e-5);
   // Upper cube turned 0.3 rad about x at height 1: its lowest edge is at
   // 1 − 0.5 (cos 0.3 + sin 0.3), so φ = that − 0.5.
-  c = SignedDistance3d(cube, Pose(0.1, 0, 1.0, 0.3, {1, 0, 0}), cube, I);
+  c = FclSignedDistance3d(cube, Pose(0.1, 0, 1.0, 0.3, {1, 0, 0}), cube, I);
   EXPECT_NEAR(c.phi, 0.5 - 0.5 * (std::cos(0.3) + std::sin(0.3)), kPhiTol);
   EXPECT_NEAR((c.normal - Eigen::Vector3d::UnitZ()).norm(), 0.0, 1e-5);
   EXPECT_NEAR((c.p_A - c.p_B - c.phi * c.normal).norm(), 0.0, 2 * kPhiTol);
@@ -152,7 +157,7 @@ TEST(FclDistance, TouchingFacesStillGetTheFaceNormal) {
   // Exactly touching: the witness points coincide and the probe of fcl_distance.h decides.
   const Shape cube = MakeBox(1, 1, 1);
   const ContactPoint c =
-      SignedDistance3d(cube, Pose(0.2, 0.1, 1.0), cube, Eigen::Isometry3d::Identity());
+      FclSignedDistance3d(cube, Pose(0.2, 0.1, 1.0), cube, Eigen::Isometry3d::Identity());
   EXPECT_NEAR(c.phi, 0.0, kPhiTol);
   EXPECT_NEAR((c.normal - Eigen::Vector3d::UnitZ()).norm(), 0.0, 1e-5);
 }
@@ -160,28 +165,29 @@ TEST(FclDistance, TouchingFacesStillGetTheFaceNormal) {
 TEST(FclDistance, OtherPairsHandComputed) {
   const Eigen::Isometry3d I = Eigen::Isometry3d::Identity();
   // Cylinder r 0.5, l 1 standing 0.2 above a unit cube / penetrating 0.1.
-  EXPECT_NEAR(SignedDistance3d(MakeCylinder(0.5, 1), Pose(0.1, 0, 1.2), MakeBox(1, 1, 1), I).phi,
+  EXPECT_NEAR(FclSignedDistance3d(MakeCylinder(0.5, 1), Pose(0.1, 0, 1.2), MakeBox(1, 1, 1), I).phi,
               0.2, kPhiTol);
-  EXPECT_NEAR(SignedDistance3d(MakeCylinder(0.5, 1), Pose(0.1, 0, 0.9), MakeBox(1, 1, 1), I).phi,
+  EXPECT_NEAR(FclSignedDistance3d(MakeCylinder(0.5, 1), Pose(0.1, 0, 0.9), MakeBox(1, 1, 1), I).phi,
               -0.1, kPhiTol);
   // Capsule r 0.2, l 1 upright, bottom at 0.1 inside the cube's top face z = 0.5.
-  EXPECT_NEAR(SignedDistance3d(MakeCapsule(0.2, 1), Pose(0.1, 0, 0.8), MakeBox(1, 1, 1), I).phi,
+  EXPECT_NEAR(FclSignedDistance3d(MakeCapsule(0.2, 1), Pose(0.1, 0, 0.8), MakeBox(1, 1, 1), I).phi,
               -0.4, kPhiTol);
   // Two cylinders side by side (axes parallel to z, 1.3 apart): φ = 1.3 − 1.
   EXPECT_NEAR(
-      SignedDistance3d(MakeCylinder(0.5, 1), Pose(1.3, 0, 0.2), MakeCylinder(0.5, 2), I).phi, 0.3,
-      kPhiTol);
+      FclSignedDistance3d(MakeCylinder(0.5, 1), Pose(1.3, 0, 0.2), MakeCylinder(0.5, 2), I).phi,
+      0.3, kPhiTol);
   // Cylinder–capsule, end to end along z: gap 0.25.
-  EXPECT_NEAR(SignedDistance3d(MakeCylinder(0.5, 1), Pose(0, 0, 1.75), MakeCapsule(0.3, 2), I).phi,
-              1.75 - 0.5 - 1.3, kPhiTol);
+  EXPECT_NEAR(
+      FclSignedDistance3d(MakeCylinder(0.5, 1), Pose(0, 0, 1.75), MakeCapsule(0.3, 2), I).phi,
+      1.75 - 0.5 - 1.3, kPhiTol);
   // A cube given as a convex vertex set behaves as the box.
-  EXPECT_NEAR(SignedDistance3d(MakeCube(1), Pose(0.3, 0.2, 0.9), MakeBox(1, 1, 1), I).phi, -0.1,
+  EXPECT_NEAR(FclSignedDistance3d(MakeCube(1), Pose(0.3, 0.2, 0.9), MakeBox(1, 1, 1), I).phi, -0.1,
               kPhiTol);
-  const ContactPoint s = SignedDistance3d(MakeSphere(0.5), Pose(0, 0, 1.5), MakeCube(1), I);
+  const ContactPoint s = FclSignedDistance3d(MakeSphere(0.5), Pose(0, 0, 1.5), MakeCube(1), I);
   EXPECT_NEAR(s.phi, 0.5, kCurvedPhiTol);
   EXPECT_NEAR((s.normal - Eigen::Vector3d::UnitZ()).norm(), 0.0, kCurvedNormalTol);
   // Convex first and sphere second: the swap flips the normal.
-  const ContactPoint t = SignedDistance3d(MakeCube(1), I, MakeSphere(0.5), Pose(0, 0, 1.5));
+  const ContactPoint t = FclSignedDistance3d(MakeCube(1), I, MakeSphere(0.5), Pose(0, 0, 1.5));
   EXPECT_NEAR((t.normal + Eigen::Vector3d::UnitZ()).norm(), 0.0, kCurvedNormalTol);
 }
 

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "quasidyn/common/argument_check.h"
-#include "quasidyn/geometry/fcl_distance.h"
 #include "quasidyn/geometry/manifold_3d_scratch.h"
 #include "quasidyn/geometry/narrow_phase_2d.h"
 #include "quasidyn/geometry/narrow_phase_3d.h"
@@ -33,9 +32,8 @@ struct GeometryModel::Compiled {
   bool planar = false;
   int body_count = 0;
   std::vector<char> filtered;  // [body_a * body_count + body_b]: Scene::IsFiltered
-  // 3D scenes, per geometry: the shape and its FCL geometry (owned by fcl_geometries).
+  // 3D scenes, per geometry: the shape and its convex core (narrow_phase_3d.h).
   std::vector<CompiledShape3d> shapes_3d;
-  std::vector<std::shared_ptr<const fcl::CollisionGeometry<double>>> fcl_geometries;
   // Planar scenes, per geometry: the planar section in the shape frame.
   std::vector<PlanarShape2d> planar_shapes;
 
@@ -74,7 +72,7 @@ GeometryModel::GeometryModel(std::shared_ptr<const Scene> scene) : scene_(std::m
     } else {
       const std::string problem = ShapeProblem3d(geometry.shape);
       QUASIDYN_CHECK_ARGUMENT(problem.empty(), kModel, label + ": " + problem);
-      compiled->shapes_3d.push_back(CompiledShape3d{&geometry.shape, nullptr});
+      compiled->shapes_3d.push_back(CompileShape3d(geometry.shape));
     }
   }
   compiled->filtered.assign(static_cast<std::size_t>(body_count) * body_count, 0);
@@ -98,26 +96,6 @@ GeometryModel::GeometryModel(std::shared_ptr<const Scene> scene) : scene_(std::m
               "distance)");
     }
   }
-  if (!s.planar) {
-    // The FCL geometry of every shape that some pair of this scene's types sends to FCL.
-    constexpr int kTypeCount = static_cast<int>(ShapeType::kConvex) + 1;
-    int type_count[kTypeCount] = {};
-    for (const CollisionGeometry& geometry : s.geometries) {
-      ++type_count[static_cast<int>(geometry.shape.type)];
-    }
-    compiled->fcl_geometries.resize(geometry_count);
-    for (int g = 0; g < geometry_count; ++g) {
-      const ShapeType type = s.geometries[g].shape.type;
-      bool reaches_fcl = false;
-      for (int t = 0; t < kTypeCount; ++t) {
-        const int others = type_count[t] - (t == static_cast<int>(type) ? 1 : 0);
-        if (others > 0 && PairUsesFcl3d(type, static_cast<ShapeType>(t))) reaches_fcl = true;
-      }
-      if (!reaches_fcl) continue;
-      compiled->fcl_geometries[g] = MakeFclGeometry(s.geometries[g].shape);
-      compiled->shapes_3d[g].fcl_geometry = compiled->fcl_geometries[g].get();
-    }
-  }
   compiled_ = std::move(compiled);
 }
 
@@ -131,7 +109,11 @@ GeometryData GeometryModel::CreateData() const {
   const std::size_t pair_room =
       std::min<std::size_t>(n * (n - std::min<std::size_t>(n, 1)) / 2, 4096);
   data.pairs_.reserve(pair_room);
-  data.candidates_.reserve(std::min<std::size_t>(kMaxManifoldPoints * n, 4096));
+  // Room for a full manifold on up to two pairs per geometry (a shape resting on one and
+  // pushed by another), so small scenes whose pairs outnumber their geometries do not grow
+  // the list at a new pose.
+  data.candidates_.reserve(
+      std::min<std::size_t>(kMaxManifoldPoints * std::max(n, std::min(pair_room, 2 * n)), 4096));
   if (compiled_->planar) {
     data.planar_cores_.resize(n);
     data.planar_world_.resize(n);

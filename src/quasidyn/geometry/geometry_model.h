@@ -8,19 +8,19 @@
 //   if (!model.Query(X_WB, tolerance, &data)) ...  // data.failure_message() names the pair
 //   for (const ContactCandidate& c : data.candidates()) ...
 //
-// The model compiles each geometry once: it validates it, builds the FCL geometry of each
-// shape that a pair can send to FCL (fcl_distance.h), the planar section in planar scenes
-// (planar_shape_2d.h), and tabulates the body-pair filter. It is read-only afterwards: any
+// The model compiles each geometry once: it validates it, builds its convex core for GJK/EPA
+// (convex_core_3d.h) or its planar section in planar scenes (planar_shape_2d.h), and
+// tabulates the body-pair filter. It is read-only afterwards: any
 // number of threads may query it at once, each with its own GeometryData. Copies of a model
 // share the compiled geometry (and accept each other's data).
 //
 // Heap allocation: a Query writes only into its GeometryData, whose buffers keep their
 // capacity. Once they have held a query's sizes (pairs, candidates, support features), a
-// query of the same or similar poses allocates nothing, except inside FCL/libccd for the
-// pairs that go through FCL (box–cylinder, cylinder–cylinder, cylinder–capsule,
-// convex–bounded; narrow_phase_3d.h): libccd's GJK/EPA allocate on every call, 2
-// allocations for a separated pair and from 16 to about 150 for a penetrating one (fcl_distance.h;
-// geometry_model_allocation_test.cc checks that a query makes exactly its FCL pairs' allocations).
+// query of the same or similar poses allocates nothing, the pairs that go through GJK/EPA
+// (box–cylinder, cylinder–cylinder, cylinder–capsule, convex–bounded; narrow_phase_3d.h)
+// included: their simplex and polytope live on the stack (convex_distance_3d.h).
+// geometry_model_allocation_test.cc checks it on the examples and on a scene with cylinders
+// and convex shapes.
 
 #include <Eigen/Geometry>
 #include <memory>
@@ -105,9 +105,9 @@ class GeometryModel {
   // (narrow_phase_3d.h). B is the geometry whose body index is lower (so the world's shapes
   // are always B and normals point from the environment into the moving body). Order: by
   // (lower geometry index, higher geometry index), then manifold order.
-  // Returns false on a numerical failure of the narrow phase (FCL/libccd failing twice on a
-  // degenerate configuration, fcl_distance.h): data->failure_message() is then
-  //   "geometry pair 'finger' / 'cube': <what FCL said>"
+  // Returns false on a numerical failure of the narrow phase (a GJK/EPA answer that is not
+  // usable, convex_distance_3d.h): data->failure_message() is then
+  //   "geometry pair 'finger' / 'cube': GJK/EPA signed distance not usable: ..."
   // and data->candidates() is empty. Throws std::invalid_argument (caller bugs only) when
   // X_WB.size() is not the number of bodies or a pose is not finite, when tolerance is
   // negative or NaN (or infinite, in 3D scenes), or when data was made by another model.
@@ -128,9 +128,9 @@ class GeometryModel {
   // Query does). Used to re-evaluate a few pairs at nearby configurations
   // (gradients/contact_data_derivative.h). Returns false on a numerical failure as Distance.
   // Throws std::invalid_argument as Distance, and for a negative or NaN tolerance (or an
-  // infinite one in 3D scenes). No heap allocation outside FCL/libccd, except for the
-  // intermediate lists of large polygons and convex faces (more than 16 planar vertices or
-  // 18 support points; Query keeps such lists in its data instead).
+  // infinite one in 3D scenes). No heap allocation, except for the intermediate lists of
+  // large polygons and convex faces (more than 16 planar vertices or 18 support points;
+  // Query keeps such lists in its data instead).
   bool PairManifold(int geometry_a, int geometry_b, const std::vector<Eigen::Isometry3d>& X_WB,
                     double tolerance, ManifoldPoints* out, std::string* failure = nullptr) const;
 

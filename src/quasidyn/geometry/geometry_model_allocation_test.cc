@@ -1,6 +1,6 @@
-// Heap allocations of the scene query once its data has grown (MallocCounter): none for the
-// example scenes' pairs outside FCL, and for the pairs that go through FCL exactly the
-// allocations FCL/libccd make for those pairs on their own.
+// Heap allocations of the scene query once its data has grown (MallocCounter): none, on the
+// examples (closed-form pairs only) and on a scene whose pairs go through GJK/EPA
+// (testing/gjk_scene.h: cylinders against a convex prism).
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
@@ -10,17 +10,19 @@
 #include <vector>
 
 #include "quasidyn/geometry/broad_phase.h"
-#include "quasidyn/geometry/fcl_distance.h"
 #include "quasidyn/geometry/geometry_model.h"
 #include "quasidyn/geometry/narrow_phase_3d.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/kinematics/kinematics.h"
+#include "quasidyn/testing/gjk_scene.h"
 #include "quasidyn/testing/malloc_counter.h"
 
 namespace quasidyn {
 namespace {
 
+// An example, or "gjk_scene" for testing/gjk_scene.h.
 std::shared_ptr<const Scene> LoadExample(const std::string& name) {
+  if (name == "gjk_scene") return testing::GjkScene();
   return std::make_shared<const Scene>(
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/" + name + "/scene.yaml"));
 }
@@ -77,57 +79,31 @@ std::vector<std::vector<Eigen::Isometry3d>> ExamplePoses(
   return poses;
 }
 
-// What the pairs of one query that go through FCL allocate on their own: the query's pairs
-// are found again here (world boxes, broad phase, filter, B the lower body), and each FCL
-// pair's distance is counted on its second evaluation with FCL geometries built beforehand.
-struct FclCost {
-  int pairs = 0;
-  long allocations = 0;
-};
-FclCost FclAllocations(const Scene& scene, const std::vector<Eigen::Isometry3d>& X_WB,
-                       double tolerance) {
-  FclCost cost;
-  if (scene.planar) return cost;
-  std::vector<Eigen::Isometry3d> X_WS;
+// The number of 3D pairs of the query at X_WB that go through GJK/EPA (found again here:
+// world boxes, broad phase, filter).
+int GjkPairs(const Scene& scene, const std::vector<Eigen::Isometry3d>& X_WB, double tolerance) {
+  if (scene.planar) return 0;
   std::vector<Aabb> boxes;
   for (const CollisionGeometry& g : scene.geometries) {
-    X_WS.push_back(X_WB[g.body] * g.X_BS);
-    boxes.push_back(ComputeWorldAabb(g.shape, X_WS.back(), false));
+    boxes.push_back(ComputeWorldAabb(g.shape, X_WB[g.body] * g.X_BS, false));
   }
+  int pairs = 0;
   for (const auto& [first, second] : OverlappingPairs(boxes, tolerance)) {
-    const int body_first = scene.geometries[first].body;
-    const int body_second = scene.geometries[second].body;
-    if (scene.IsFiltered(body_first, body_second)) continue;
-    const int a = body_first > body_second ? first : second;
-    const int b = body_first > body_second ? second : first;
-    const Shape& shape_a = scene.geometries[a].shape;
-    const Shape& shape_b = scene.geometries[b].shape;
-    if (!PairUsesFcl3d(shape_a.type, shape_b.type)) continue;
-    const auto geometry_a = MakeFclGeometry(shape_a);
-    const auto geometry_b = MakeFclGeometry(shape_b);
-    ContactPoint point;
-    EXPECT_TRUE(FclSignedDistance3d(*geometry_a, X_WS[a], *geometry_b, X_WS[b], &point));
-    long count = 0;
-    {
-      testing::MallocCounter counter;
-      FclSignedDistance3d(*geometry_a, X_WS[a], *geometry_b, X_WS[b], &point);
-      count = counter.count();
-    }
-    ++cost.pairs;
-    cost.allocations += count;
+    const CollisionGeometry& a = scene.geometries[first];
+    const CollisionGeometry& b = scene.geometries[second];
+    if (!scene.IsFiltered(a.body, b.body) && PairUsesGjk3d(a.shape.type, b.shape.type)) ++pairs;
   }
-  return cost;
+  return pairs;
 }
 
 class GeometryModelAllocation : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(GeometryModelAllocation, SecondQueryAllocatesOnlyInsideFcl) {
+TEST_P(GeometryModelAllocation, SecondQueryAllocatesNothing) {
   if (!testing::MallocCountingAvailable()) GTEST_SKIP() << "no allocation counting here";
   const std::shared_ptr<const Scene> scene = LoadExample(GetParam());
   const GeometryModel model(scene);
   const double tolerance = scene->contact_tolerance;
-  int fcl_pairs = 0;
-  long fcl_allocations = 0;
+  int gjk_pairs = 0;
   int candidates = 0;
   for (const std::vector<Eigen::Isometry3d>& X_WB : ExamplePoses(scene)) {
     GeometryData data = model.CreateData();
@@ -140,23 +116,14 @@ TEST_P(GeometryModelAllocation, SecondQueryAllocatesOnlyInsideFcl) {
       count = counter.count();
     }
     ASSERT_TRUE(ok) << data.failure_message();
-    const FclCost fcl = FclAllocations(*scene, X_WB, tolerance);
-    EXPECT_EQ(count, fcl.allocations) << fcl.pairs << " FCL pairs";
-    if (fcl.pairs == 0) {
-      EXPECT_EQ(count, 0);
-    }
-    fcl_pairs += fcl.pairs;
-    fcl_allocations += fcl.allocations;
+    EXPECT_EQ(count, 0);
+    gjk_pairs += GjkPairs(*scene, X_WB, tolerance);
     candidates += static_cast<int>(data.candidates().size());
 
-    // PairManifold and Distance of the candidates' pairs that avoid FCL allocate nothing.
+    // PairManifold and Distance of the candidates' pairs allocate nothing either.
     ManifoldPoints points;
     ContactPoint closest;
     for (const ContactCandidate& c : data.candidates()) {
-      if (!scene->planar && PairUsesFcl3d(scene->geometries[c.geometry_a].shape.type,
-                                          scene->geometries[c.geometry_b].shape.type)) {
-        continue;
-      }
       long pair_count = 0;
       {
         testing::MallocCounter counter;
@@ -169,15 +136,19 @@ TEST_P(GeometryModelAllocation, SecondQueryAllocatesOnlyInsideFcl) {
     }
   }
   EXPECT_GT(candidates, 0);
-  // Every pair of the examples (boxes, capsules, spheres, half-spaces) has a closed form.
-  EXPECT_EQ(fcl_pairs, 0);
-  std::printf("%s: %d candidates, %d FCL pairs making %ld allocations in all\n", GetParam(),
-              candidates, fcl_pairs, fcl_allocations);
+  // Every pair of the examples (boxes, capsules, spheres, half-spaces) has a closed form; the
+  // GJK scene's cylinders and prism meet at every pose.
+  if (std::string(GetParam()) == "gjk_scene") {
+    EXPECT_GT(gjk_pairs, 0);
+  } else {
+    EXPECT_EQ(gjk_pairs, 0);
+  }
+  std::printf("%s: %d candidates, %d GJK/EPA pairs\n", GetParam(), candidates, gjk_pairs);
 }
 
-TEST_P(GeometryModelAllocation, DataWarmedAtOnePoseServesNearbyPosesWithoutFcl) {
-  // Scenes whose pairs all have closed forms (no FCL): after one query at q0, queries at the
-  // perturbed poses allocate nothing (CreateData sizes the buffers for the scene).
+TEST_P(GeometryModelAllocation, DataWarmedAtOnePoseServesNearbyPoses) {
+  // After one query at q0, queries at the perturbed poses allocate nothing (CreateData sizes
+  // the buffers for the scene; GJK/EPA keep their simplex and polytope on the stack).
   if (!testing::MallocCountingAvailable()) GTEST_SKIP() << "no allocation counting here";
   const std::shared_ptr<const Scene> scene = LoadExample(GetParam());
   const GeometryModel model(scene);
@@ -199,7 +170,7 @@ TEST_P(GeometryModelAllocation, DataWarmedAtOnePoseServesNearbyPosesWithoutFcl) 
 
 INSTANTIATE_TEST_SUITE_P(Examples, GeometryModelAllocation,
                          ::testing::Values("planar_gripper", "planar_hand", "planar_pushing",
-                                           "arm_cubes"));
+                                           "arm_cubes", "gjk_scene"));
 
 }  // namespace
 }  // namespace quasidyn

@@ -14,8 +14,7 @@
 #include <string>
 #include <utility>
 
-#include "quasidyn/geometry/fcl_distance.h"
-#include "quasidyn/geometry/fcl_fault_for_testing.h"
+#include "quasidyn/geometry/convex_distance_fault_for_testing.h"
 #include "quasidyn/geometry/narrow_phase_2d.h"
 #include "quasidyn/geometry/narrow_phase_3d.h"
 #include "quasidyn/testing/shared_scene.h"
@@ -262,8 +261,8 @@ TEST(GeometryModel, PlanarBroadPhaseLosesNoPairWithinTolerance) {
 }
 
 TEST(GeometryModel, SpatialQueryMatchesTheValidatingNarrowPhaseBitForBit) {
-  // Every pair type, FCL pairs included (their FCL geometries built once by the model here,
-  // per call by ContactManifold3d): the same points in the same order.
+  // Every pair type, GJK/EPA pairs included (their cores compiled once by the model here, per
+  // call by ContactManifold3d): the same points in the same order.
   const Scene scene = MakeSpatialScene();
   const GeometryModel model(testing::Shared(scene));
   GeometryData data = model.CreateData();
@@ -319,9 +318,10 @@ TEST(GeometryModel, SpatialQueryMatchesTheValidatingNarrowPhaseBitForBit) {
   EXPECT_GT(found, 100);  // the poses do produce contacts
 }
 
-TEST(GeometryModel, FclFailureIsAFalseReturnNamingThePair) {
+TEST(GeometryModel, GjkFailureIsAFalseReturnNamingThePair) {
   // A finger (cylinder, body 2) pressing into a cube (box, body 1) on the ground: the pair
-  // goes through FCL, whose every call fails while the fault is set (fcl_fault_for_testing.h).
+  // goes through GJK/EPA, whose every answer is unusable while the fault is set
+  // (convex_distance_fault_for_testing.h).
   Scene scene;
   scene.planar = false;
   scene.bodies.resize(3);
@@ -343,27 +343,29 @@ TEST(GeometryModel, FclFailureIsAFalseReturnNamingThePair) {
   ContactPoint closest;
   std::string failure;
   {
-    ScopedFclFaultForTesting fault("the origin is outside of the polytope");
+    ScopedConvexDistanceFaultForTesting fault;
     EXPECT_FALSE(model.Query(X_WB, 0.01, &data));
     EXPECT_TRUE(data.candidates().empty());
-    EXPECT_EQ(data.failure_message(),
-              "geometry pair 'finger' / 'cube': FCL signed distance failed twice: the origin is "
-              "outside of the polytope / the origin is outside of the polytope");
+    const std::string expected =
+        "geometry pair 'finger' / 'cube': GJK/EPA signed distance not usable: stopped by round-off "
+        "after ";
+    EXPECT_EQ(data.failure_message().rfind(expected, 0), 0u) << data.failure_message();
+    EXPECT_NE(data.failure_message().find("(error bound inf m for a pair of size"),
+              std::string::npos)
+        << data.failure_message();
     EXPECT_FALSE(model.PairManifold(2, 1, X_WB, 0.01, &points, &failure));
-    EXPECT_EQ(failure.rfind("geometry pair 'finger' / 'cube': FCL signed distance failed", 0), 0u)
-        << failure;
+    EXPECT_EQ(failure.rfind(expected, 0), 0u) << failure;
     failure.clear();
     EXPECT_FALSE(model.Distance(2, 1, X_WB, &closest, &failure));
     EXPECT_NE(failure.find("'finger' / 'cube'"), std::string::npos) << failure;
     EXPECT_FALSE(model.Distance(2, 1, X_WB, &closest));  // no message wanted
-    // The Shape form of FclSignedDistance3d throws instead.
-    EXPECT_THROW(FclSignedDistance3d(finger.shape, X_WB[2], cube.shape, X_WB[1]),
-                 std::runtime_error);
-    // Pairs without FCL still work: the cube on the ground.
+    // The validating Shape form of the narrow phase throws instead.
+    EXPECT_THROW(SignedDistance3d(finger.shape, X_WB[2], cube.shape, X_WB[1]), std::runtime_error);
+    // Pairs with a closed form still work: the cube on the ground.
     EXPECT_TRUE(model.PairManifold(1, 0, X_WB, 0.01, &points));
     EXPECT_EQ(points.size(), 4u);
   }
-  // The same data serves the next query once FCL works again.
+  // The same data serves the next query once GJK/EPA works again.
   ASSERT_TRUE(model.Query(X_WB, 0.01, &data));
   EXPECT_TRUE(data.failure_message().empty());
   ASSERT_EQ(data.candidates().size(), healthy.size());

@@ -9,7 +9,7 @@
 #include "quasidyn/geometry/box_box_3d.h"
 #include "quasidyn/geometry/capsule_box_3d.h"
 #include "quasidyn/geometry/closed_form_3d.h"
-#include "quasidyn/geometry/fcl_distance.h"
+#include "quasidyn/geometry/convex_distance_3d.h"
 #include "quasidyn/geometry/manifold_3d.h"
 #include "quasidyn/geometry/manifold_3d_scratch.h"
 #include "quasidyn/geometry/shape_validation.h"
@@ -34,15 +34,16 @@ ContactPoint Flipped(ContactPoint c) {
   return c;
 }
 
-// FCL on the compiled geometries, or on geometries built for this call.
-bool Fcl(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA, const CompiledShape3d& b,
+// GJK/EPA on the shapes' cores; false with a message when the answer is not usable.
+bool Gjk(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA, const CompiledShape3d& b,
          const Eigen::Isometry3d& X_WB, ContactPoint* out, std::string* failure) {
-  if (a.fcl_geometry != nullptr && b.fcl_geometry != nullptr) {
-    return FclSignedDistance3d(*a.fcl_geometry, X_WA, *b.fcl_geometry, X_WB, out, failure);
+  const ConvexDistanceResult result = ConvexSignedDistance3d(a.core, X_WA, b.core, X_WB);
+  if (!result.Usable()) {
+    if (failure != nullptr) *failure = ConvexDistanceFailure(result);
+    return false;
   }
-  const auto geometry_A = MakeFclGeometry(*a.shape);
-  const auto geometry_B = MakeFclGeometry(*b.shape);
-  return FclSignedDistance3d(*geometry_A, X_WA, *geometry_B, X_WB, out, failure);
+  *out = result.point;
+  return true;
 }
 
 bool Distance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA, const CompiledShape3d& cb,
@@ -83,7 +84,7 @@ bool Distance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA, const Co
         *out = SphereCylinderDistance3d(center, a.radius, b.radius, b.length, X_WB);
         return true;
       default:
-        return Fcl(ca, X_WA, cb, X_WB, out, failure);
+        return Gjk(ca, X_WA, cb, X_WB, out, failure);
     }
   }
   if (b.type == ShapeType::kSphere && a.type != ShapeType::kConvex) {
@@ -104,12 +105,19 @@ bool Distance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA, const Co
   if (a.type == ShapeType::kBox && b.type == ShapeType::kCapsule) {
     return FlippedDistance(ca, X_WA, cb, X_WB, out, failure);
   }
-  return Fcl(ca, X_WA, cb, X_WB, out, failure);
+  return Gjk(ca, X_WA, cb, X_WB, out, failure);
 }
 
 }  // namespace
 
-bool PairUsesFcl3d(ShapeType a, ShapeType b) {
+CompiledShape3d CompileShape3d(const Shape& shape) {
+  CompiledShape3d compiled;
+  compiled.shape = &shape;
+  if (shape.type != ShapeType::kHalfSpace) compiled.core = MakeConvexCore3d(shape);
+  return compiled;
+}
+
+bool PairUsesGjk3d(ShapeType a, ShapeType b) {
   if (a == ShapeType::kHalfSpace || b == ShapeType::kHalfSpace) return false;
   if (a == ShapeType::kSphere && b != ShapeType::kConvex) return false;
   if (b == ShapeType::kSphere && a != ShapeType::kConvex) return false;
@@ -131,8 +139,7 @@ ContactPoint SignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, con
   }
   ContactPoint closest;
   std::string failure;
-  if (!Distance(CompiledShape3d{&a, nullptr}, X_WA, CompiledShape3d{&b, nullptr}, X_WB, &closest,
-                &failure)) {
+  if (!Distance(CompileShape3d(a), X_WA, CompileShape3d(b), X_WB, &closest, &failure)) {
     throw std::runtime_error(failure);
   }
   return closest;

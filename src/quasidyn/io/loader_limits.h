@@ -16,9 +16,11 @@ inline constexpr int kMaxXmlDepth = 100;
 // an offset and the time step squared), so 1e12 keeps every product far from overflow (1e308);
 // beyond it a 1e308 offset times a stiffness overflowed inside the step.
 inline constexpr double kMaxSceneNumber = 1e12;
-// Shape dimensions (box sides, radii, lengths, convex vertex coordinates) [m]: outside
-// [kMinShapeSize, kMaxShapeSize] FCL's GJK/EPA loses accuracy or fails (a 0.08 x 0.08 x 1e5 m
-// box against a small box aborts inside FCL's EPA).
+// Shape dimensions (box sides, radii, lengths, convex vertex coordinates) [m]: the narrow
+// phase's GJK/EPA tolerances are relative to a pair's size (at most 1e-10 of it,
+// geometry/convex_distance_3d.h), so a range of 1e8 keeps the smallest shape resolved to 1 %
+// of its size against the largest. (FCL's EPA, used before, aborted on a 0.08 x 0.08 x 1e5 m
+// box against a small box.)
 inline constexpr double kMinShapeSize = 1e-5;
 inline constexpr double kMaxShapeSize = 1e3;
 // Largest ratio of a shape's largest to smallest dimension [-].

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdio>
 #include <limits>
-#include <sstream>
+#include <string>
 #include <utility>
 
 #include "quasidyn/common/argument_check.h"
@@ -16,10 +19,26 @@ namespace {
 // Pivots between two refactorisations of the basis.
 constexpr int kRefactorInterval = 50;
 
-std::string VariableName(int variable, int n) {
-  if (variable < n) return "w[" + std::to_string(variable) + "]";
-  if (variable < 2 * n) return "z[" + std::to_string(variable - n) + "]";
-  return "z0 (artificial)";
+// The name of a tableau variable ("w[3]", "z[0]", "z0 (artificial)") into name[0 .. size).
+void VariableName(int variable, int n, char* name, std::size_t size) {
+  if (variable < n) {
+    std::snprintf(name, size, "w[%d]", variable);
+  } else if (variable < 2 * n) {
+    std::snprintf(name, size, "z[%d]", variable - n);
+  } else {
+    std::snprintf(name, size, "z0 (artificial)");
+  }
+}
+
+// *message = the printf-style text, written into the message's reserved room (Setup): a
+// step whose first attempt fails and whose retry succeeds makes no heap allocation.
+void SetMessage(std::string* message, const char* format, ...) {
+  char text[256];
+  std::va_list arguments;
+  va_start(arguments, format);
+  std::vsnprintf(text, sizeof(text), format, arguments);
+  va_end(arguments);
+  message->assign(text);
 }
 
 }  // namespace
@@ -194,9 +213,12 @@ void LemkeSolver::SolveOnce(const LcpProblem& problem, double pivot_tolerance, L
       row = LexicographicMinimumRow(threshold, settings.tie_tolerance);
       if (row < 0) {
         status = SolverStatus::kInfeasible;
-        result.message = "secondary ray: entering variable " + VariableName(entering, n) +
-                         " is unbounded after " + std::to_string(pivots) +
-                         " pivots (LCP infeasible, or M not copositive-plus)";
+        char name[32];
+        VariableName(entering, n, name, sizeof(name));
+        SetMessage(&result.message,
+                   "secondary ray: entering variable %s is unbounded after %d pivots (LCP "
+                   "infeasible, or M not copositive-plus)",
+                   name, pivots);
         break;
       }
       leaving = basis_[row];
@@ -204,8 +226,10 @@ void LemkeSolver::SolveOnce(const LcpProblem& problem, double pivot_tolerance, L
       ++pivots;
       if (pivots % kRefactorInterval == 0 && !Refactor(problem)) {
         status = SolverStatus::kNumericalFailure;
-        result.message = "basis matrix numerically singular after " + std::to_string(pivots) +
-                         " pivots (entering " + VariableName(entering, n) + ")";
+        char name[32];
+        VariableName(entering, n, name, sizeof(name));
+        SetMessage(&result.message,
+                   "basis matrix numerically singular after %d pivots (entering %s)", pivots, name);
         break;
       }
       if (leaving == 2 * n) {
@@ -214,7 +238,7 @@ void LemkeSolver::SolveOnce(const LcpProblem& problem, double pivot_tolerance, L
       }
     }
     if (status == SolverStatus::kMaxIterations) {
-      result.message = "pivot limit " + std::to_string(max_pivots) + " reached";
+      SetMessage(&result.message, "pivot limit %d reached", max_pivots);
     }
   }
 
@@ -225,8 +249,8 @@ void LemkeSolver::SolveOnce(const LcpProblem& problem, double pivot_tolerance, L
       result.w = problem.q;
     } else if (!Refactor(problem)) {  // the final basis, solved afresh
       status = SolverStatus::kNumericalFailure;
-      result.message =
-          "final basis matrix numerically singular after " + std::to_string(pivots) + " pivots";
+      SetMessage(&result.message, "final basis matrix numerically singular after %d pivots",
+                 pivots);
     } else {
       // Non-basic variables are 0; the basic z's value, then w = Mz + q exactly as defined.
       for (int i = 0; i < n; ++i) {
@@ -258,11 +282,11 @@ void LemkeSolver::SolveOnce(const LcpProblem& problem, double pivot_tolerance, L
     if (!(violation <= settings.residual_tolerance * scale)) {
       const bool loose = violation <= settings.inaccurate_tolerance * scale;
       status = loose ? SolverStatus::kSolvedInaccurate : SolverStatus::kNumericalFailure;
-      std::ostringstream message;
-      message << (loose ? "inaccurate" : "rejected") << " solution after " << pivots
-              << " pivots: violation " << violation << " of w = Mz + q, z >= 0, w >= 0, "
-              << "w∘z = 0 exceeds " << settings.residual_tolerance << " × scale " << scale;
-      result.message = message.str();
+      SetMessage(&result.message,
+                 "%s solution after %d pivots: violation %g of w = Mz + q, z >= 0, w >= 0, "
+                 "w∘z = 0 exceeds %g × scale %g",
+                 loose ? "inaccurate" : "rejected", pivots, violation, settings.residual_tolerance,
+                 scale);
     }
   }
   result.status = status;
@@ -304,6 +328,7 @@ void LemkeSolver::Setup(int n, const LemkeSettings& settings) {
     result = LcpResult();
     result.z.resize(n);
     result.w.resize(n);
+    result.message.reserve(256);
   }
 }
 

@@ -70,7 +70,8 @@ class LemkeSolver {
   int size() const { return n_; }
 
   // Solves LCP(M, q) of the size given to Setup (std::invalid_argument on another size or on
-  // non-finite data). No allocation unless it fails (its message).
+  // non-finite data). No allocation, failures included: their messages (at most 255
+  // characters) are written into room reserved by Setup.
   const LcpResult& Solve(const LcpProblem& problem);
   const LcpResult& result() const { return *best_; }
 

@@ -270,5 +270,31 @@ TEST(LemkeTest, ReusedSolverGivesTheBitsOfAFreshOneWithoutAllocating) {
   }
 }
 
+TEST(LemkeTest, FailuresWriteTheirMessagesWithoutAllocating) {
+  // A ray (every pivot tolerance fails: three runs, three messages) after a solved problem,
+  // then the solved one again: the messages go into room Setup reserved.
+  if (!testing::MallocCountingAvailable()) GTEST_SKIP() << "no allocation counting here";
+  LemkeSolver solver;
+  solver.Setup(2);
+  LcpProblem skew{MatrixXd(2, 2), VectorXd(2)};
+  skew.M << 0, 1, -1, 0;
+  skew.q << -1, -1;
+  const LcpProblem easy{MatrixXd::Identity(2, 2), VectorXd::Constant(2, -1.0)};
+  solver.Solve(easy);
+  const LcpProblem* const problems[] = {&skew, &easy, &skew};
+  for (const LcpProblem* problem : problems) {
+    long allocations = 0;
+    {
+      testing::MallocCounter counter;
+      solver.Solve(*problem);
+      allocations = counter.count();
+    }
+    EXPECT_EQ(allocations, 0);
+  }
+  EXPECT_EQ(solver.result().status, SolverStatus::kInfeasible);
+  EXPECT_EQ(solver.result().message.rfind("secondary ray: entering variable ", 0), 0u)
+      << solver.result().message;
+}
+
 }  // namespace
 }  // namespace quasidyn

@@ -15,6 +15,7 @@
 #include "quasidyn/dynamics/barrier_stand_off.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/testing/gjk_scene.h"
 #include "quasidyn/testing/malloc_counter.h"
 #include "quasidyn/testing/matrix_compare.h"
 #include "quasidyn/testing/shared_scene.h"
@@ -26,7 +27,10 @@ constexpr FormulationType kAllFormulations[] = {
     FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
     FormulationType::kLogBarrierCone, FormulationType::kLcp};
 
+// An example, or "gjk_scene" (testing/gjk_scene.h: cylinders and a convex prism, whose
+// pairs go through GJK/EPA).
 ScenePtr Example(const std::string& name) {
+  if (name == "gjk_scene") return testing::GjkScene();
   return testing::Shared(
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/" + name + "/scene.yaml"));
 }
@@ -169,11 +173,10 @@ TEST(StepModel, ClearedWarmStartsGiveTheSameBits) {
   EXPECT_TRUE(testing::MatricesEqual(warm->result.next.q, cold->result.next.q));
 }
 
-// Calc does not allocate once its data has seen a step with the same contacts, except inside
-// FCL/libccd for the shape pairs that go through it: on each state of a stretch of the
-// schedule (steps 11 … 30; each state is first stepped once, the warm-up) a Calc makes
-// exactly the allocations of the contact query alone, and none on planar_gripper (no shape
-// pair of it goes to FCL).
+// Calc does not allocate once its data has seen a step with the same contacts: on each state
+// of a stretch of the schedule (steps 11 … 30; each state is first stepped once, the
+// warm-up), on the examples (closed-form pairs) and on the GJK scene (cylinder–convex pairs
+// through GJK/EPA, whose simplex and polytope live on the stack).
 class CalcAllocations : public ::testing::TestWithParam<std::tuple<const char*, FormulationType>> {
 };
 
@@ -198,9 +201,9 @@ TEST_P(CalcAllocations, NoHeapAllocationAfterWarmUp) {
         model->Calc(x, u, data.get());
         allocations = counter.count();
       }
-      // Every shape pair of the examples has a closed form (no FCL/libccd, which allocate on
-      // every call), and every matrix operation of a step is sized once or needs no blocking
-      // buffer, so a step after warm-up allocates nothing.
+      // The narrow phase allocates nothing (closed forms and GJK/EPA), and every matrix
+      // operation of a step is sized once or needs no blocking buffer, so a step after
+      // warm-up allocates nothing.
       EXPECT_EQ(allocations, 0) << "step " << k;
       total_allocations += allocations;
       ++counted;
@@ -213,7 +216,8 @@ TEST_P(CalcAllocations, NoHeapAllocationAfterWarmUp) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ExamplesAndFormulations, CalcAllocations,
-                         ::testing::Combine(::testing::Values("planar_gripper", "arm_cubes"),
+                         ::testing::Combine(::testing::Values("planar_gripper", "arm_cubes",
+                                                              "gjk_scene"),
                                             ::testing::ValuesIn(kAllFormulations)),
                          [](const auto& param_info) {
                            std::string name = std::string(std::get<0>(param_info.param)) + "_" +

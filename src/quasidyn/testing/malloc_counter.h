@@ -11,7 +11,7 @@
 //
 // Every call of malloc, calloc, realloc, aligned_alloc, posix_memalign, memalign and of the
 // global operator new in this process (from any thread, any library) counts, so the counts
-// include Eigen's, the standard library's and FCL's allocations. The counting works by
+// include Eigen's and the standard library's allocations. The counting works by
 // defining those functions in the test executable (they forward to glibc's __libc_* entry
 // points). Under AddressSanitizer (QUASIDYN_NO_MALLOC_COUNTING) the sanitizer owns malloc, so
 // counting is off: MallocCountingAvailable() is false and tests skip their allocation checks.

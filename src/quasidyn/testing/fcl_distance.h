@@ -1,8 +1,17 @@
 #pragma once
 // Signed distance of two bounded 3D shapes through FCL 0.7 (GJK for separated shapes, EPA
 // for penetrating ones; fcl::distance with enable_nearest_points and
-// enable_signed_distance). Used by narrow_phase_3d for the pairs without a closed form
-// (box–cylinder, cylinder–cylinder, cylinder–capsule, convex–any).
+// enable_signed_distance): an independent reference for tests and benchmarks only (target
+// fcl_reference, linked by geometry_test and the benchmarks). The library's narrow phase
+// uses its own GJK/EPA (geometry/convex_distance_3d.h) because FCL 0.7/libccd, on shapes the
+// scene loader accepts, can abort the process (an assert in gjk_libccd-inl.h's EPA, e.g. a
+// cylinder and a capsule of 0.1 mm), run for seconds to minutes in one query
+// (fcl::detail::GJKSignedDistance, e.g. a 1 mm tetrahedron inside a sphere of radius 0.5 m:
+// 8 s; a 4 cm cylinder inside a capsule of radius 90 m: no answer after 5 minutes),
+// allocates inside every query and answers in its last bits by heap addresses
+// (convex_distance_3d_stress_test.cc keeps the reproducers). Call it only on shapes where it
+// is known to behave (sizes 0.05 to 2 m, as the comparison test does: a small shape deep in a
+// sphere or capsule a hundred times larger already costs it up to a second).
 //
 // Accuracy, measured against the closed forms in fcl_distance_test.cc (FCL 0.7.0):
 //  * polytopes (box, convex): φ, witness points and normal exact to ~1e-9 m, separated
@@ -12,14 +21,12 @@
 //    from another is off by 1.7e-5 m in φ and 2e-3 rad in the normal, and a sphere–convex
 //    witness point is off the sphere by 3e-5 m. libccd's GJK stops on its own internal
 //    tolerance: the request's distance_tolerance and gjk_solver_type (GST_LIBCCD or
-//    GST_INDEP) give bit-identical answers on this signed-distance path. This is why every
-//    pair with a closed form avoids FCL.
+//    GST_INDEP) give bit-identical answers on this signed-distance path.
 //
-// Cost: a query reads FCL geometries built once (MakeFclGeometry; geometry_model.h builds
-// one per shape of a scene) through fcl::distance's geometry-and-transform overload, without
-// fcl::CollisionObjects. FCL/libccd still allocate inside every query (GJK simplices, EPA
-// polytopes): 2 heap allocations for two separated boxes, from 16 to about 150 for
-// penetrating ones (one per EPA vertex, edge and face), measured with FCL 0.7.0.
+// Cost: a query reads FCL geometries built once (MakeFclGeometry) through fcl::distance's
+// geometry-and-transform overload, without fcl::CollisionObjects. FCL/libccd still allocate inside
+// every query (GJK simplices, EPA polytopes): 2 heap allocations for two separated boxes, from 16
+// to about 150 for penetrating ones (one per EPA vertex, edge and face), measured with FCL 0.7.0.
 // The Shape overload builds both geometries on every call (no cache keyed by shape address,
 // which would be unsafe when a Shape is moved or freed). See fcl_distance_test.cc for a
 // timing.
@@ -27,7 +34,7 @@
 // Failures: libccd can throw on a degenerate configuration. Every exception of FCL/libccd is
 // caught here; after the one retry below, the prebuilt-geometry overload returns false with
 // the message, and the Shape overload throws std::runtime_error with it. An answer that is
-// not finite is a failure too. (Tests provoke failures with fcl_fault_for_testing.h.)
+// not finite is a failure too. (An abort inside libccd cannot be caught.)
 //
 // Reproducibility: for penetrating shapes with exactly tied features (e.g. two axis-aligned
 // boxes whose faces are parallel), FCL 0.7's EPA can answer differently for the same input
@@ -49,7 +56,7 @@ template <typename S>
 class CollisionGeometry;
 }  // namespace fcl
 
-namespace quasidyn {
+namespace quasidyn::testing {
 
 // FCL's accuracy target for the distance [m] (DistanceRequest::distance_tolerance).
 inline constexpr double kFclDistanceTolerance = 1e-6;
@@ -89,4 +96,4 @@ bool FclSignedDistance3d(const fcl::CollisionGeometry<double>& a, const Eigen::I
 ContactPoint FclSignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
                                  const Eigen::Isometry3d& X_WB);
 
-}  // namespace quasidyn
+}  // namespace quasidyn::testing

@@ -1,4 +1,4 @@
-#include "quasidyn/geometry/fcl_distance.h"
+#include "quasidyn/testing/fcl_distance.h"
 
 #include <fcl/fcl.h>
 
@@ -8,9 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/geometry/fcl_fault_for_testing.h"
-
-namespace quasidyn {
+namespace quasidyn::testing {
 namespace {
 
 std::shared_ptr<fcl::CollisionGeometryd> MakeFclShape(const Shape& shape) {
@@ -50,7 +48,6 @@ bool TryDistance(const fcl::CollisionGeometryd& geometry_A, const Eigen::Isometr
                  const fcl::DistanceRequestd& request, fcl::DistanceResultd* result,
                  std::string* message) {
   try {
-    if (const char* fault = ActiveFclFaultForTesting()) throw std::runtime_error(fault);
     fcl::distance(&geometry_A, X_WA, &geometry_B, X_WB, request, *result);
     return true;
   } catch (const std::exception& error) {
@@ -155,4 +152,4 @@ ContactPoint FclSignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, 
   return c;
 }
 
-}  // namespace quasidyn
+}  // namespace quasidyn::testing
