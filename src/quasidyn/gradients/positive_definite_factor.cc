@@ -94,11 +94,15 @@ void PositiveDefiniteFactor::BackSubstitute(const Block& b, double* x) {
 }
 
 Eigen::MatrixXd PositiveDefiniteFactor::SolveTranspose(const Eigen::MatrixXd& B) const {
-  CheckFactored("SolveTranspose", "B has rows:", B.rows(), size_);
   Eigen::MatrixXd X = B;
-  for (int c = 0; c < X.cols(); ++c)
-    for (const Block& b : blocks_) ForwardSubstitute(b, X.col(c).data() + b.start);
+  SolveTransposeInPlace(&X);
   return X;
+}
+
+void PositiveDefiniteFactor::SolveTransposeInPlace(Eigen::MatrixXd* B) const {
+  CheckFactored("SolveTranspose", "B has rows:", B->rows(), size_);
+  for (int c = 0; c < B->cols(); ++c)
+    for (const Block& b : blocks_) ForwardSubstitute(b, B->col(c).data() + b.start);
 }
 
 Eigen::VectorXd PositiveDefiniteFactor::InverseQuadraticForms(const Eigen::MatrixXd& G) const {
@@ -139,11 +143,15 @@ double PositiveDefiniteFactor::SparseRows::SquaredNorm(int row) const {
 }
 
 Eigen::MatrixXd PositiveDefiniteFactor::Solve(const Eigen::MatrixXd& X) const {
-  CheckFactored("Solve", "X has rows:", X.rows(), size_);
   Eigen::MatrixXd Y = X;
-  for (int c = 0; c < Y.cols(); ++c)
-    for (const Block& b : blocks_) BackSubstitute(b, Y.col(c).data() + b.start);
+  SolveInPlace(&Y);
   return Y;
+}
+
+void PositiveDefiniteFactor::SolveInPlace(Eigen::MatrixXd* X) const {
+  CheckFactored("Solve", "X has rows:", X->rows(), size_);
+  for (int c = 0; c < X->cols(); ++c)
+    for (const Block& b : blocks_) BackSubstitute(b, X->col(c).data() + b.start);
 }
 
 }  // namespace quasidyn

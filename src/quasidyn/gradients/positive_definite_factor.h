@@ -32,6 +32,8 @@ class PositiveDefiniteFactor {
 
   // C⁻ᵀ B = L⁻¹ B (B: n × c). With B = Gᵀ its columns w_j satisfy |w_j|² = g_j P⁻¹ g_jᵀ.
   Eigen::MatrixXd SolveTranspose(const Eigen::MatrixXd& B) const;
+  // B ← C⁻ᵀ B in place (no allocation).
+  void SolveTransposeInPlace(Eigen::MatrixXd* B) const;
 
   // The quadratic forms g_j P⁻¹ g_jᵀ = Σ_b |L_b⁻¹ g_j,b|² of the rows g_j of G (m × n), each
   // over the blocks the row touches only (a pyramid row of the step touches two bodies).
@@ -51,6 +53,8 @@ class PositiveDefiniteFactor {
 
   // C⁻¹ X = L⁻ᵀ X (X: n × c), so C⁻¹ C⁻ᵀ B = P⁻¹ B.
   Eigen::MatrixXd Solve(const Eigen::MatrixXd& X) const;
+  // X ← C⁻¹ X in place (no allocation).
+  void SolveInPlace(Eigen::MatrixXd* X) const;
 
  private:
   // A diagonal block stands for a run of consecutive 1 × 1 blocks (L = diag(√P_ii)): one

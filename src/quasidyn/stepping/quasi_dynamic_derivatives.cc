@@ -134,16 +134,17 @@ void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
     return false;
   };
 
-  VelocityGradient gradient;
+  VelocityGradient& gradient = data.gradient_;
   if (type == FormulationType::kQp || type == FormulationType::kLogBarrierPyramid) {
     PyramidStepData& pyramid = data.pyramid_;
     BuildPyramidStepData(problem, &pyramid);
     if (type == FormulationType::kQp) {
       const auto& workspace = static_cast<const PyramidQpWorkspace&>(*data.workspace_);
       const Eigen::VectorXd& beta = workspace.solver.result().z;
-      const QpSensitivity sensitivity(&scene, h, &pyramid, v, beta);
+      QpSensitivity& sensitivity = data.qp_sensitivity_;
+      sensitivity.Compute(&scene, h, &pyramid, v, beta);
       if (want_a && !contract(sensitivity.ActiveContactImpulse())) return;
-      gradient = sensitivity.Gradient(want_a ? &contraction : nullptr);
+      sensitivity.Gradient(want_a ? &contraction : nullptr, &gradient);
     } else {
       if (const std::string violation = PyramidBarrierViolation(pyramid, v); !violation.empty())
         return FailDerivatives(violation, &out);
