@@ -179,26 +179,22 @@ void QpSensitivity::FindBlocks(int n) {
 }
 
 void QpSensitivity::FactorBlocks() {
-  // M_c = Σ_{j ∈ block} w_j w_jᵀ, outer products of sparse rows.
+  // W_c (the block's whitened rows as columns, dense on its velocities) and
+  // M_c = W_c W_cᵀ = Σ_{j ∈ block} w_j w_jᵀ (its lower triangle, all the factorisation reads).
   double largest = 0.0;
   for (int b = 0; b < block_count_; ++b) {
     Block& block = blocks_[b];
     const int size = static_cast<int>(block.indices.size());
-    block.M.setZero(size, size);
-    for (int r : block.rows) {
-      const int j = active_[r];
-      const int begin = whitened_.start[j], end = whitened_.start[j + 1];
-      for (int a = begin; a < end; ++a) {
-        const double w_a = whitened_.value[a];
-        if (w_a == 0.0) continue;
-        const int column = place_in_block_[whitened_.index[a]];
-        for (int e = begin; e < end; ++e) {
-          const double w_e = whitened_.value[e];
-          if (w_e == 0.0) continue;
-          block.M(place_in_block_[whitened_.index[e]], column) += w_a * w_e;
-        }
-      }
+    const int rows = static_cast<int>(block.rows.size());
+    block.W.setZero(size, rows);
+    for (int q = 0; q < rows; ++q) {
+      const int j = active_[block.rows[q]];
+      for (int e = whitened_.start[j]; e < whitened_.start[j + 1]; ++e)
+        if (whitened_.value[e] != 0.0)
+          block.W(place_in_block_[whitened_.index[e]], q) = whitened_.value[e];
     }
+    block.M.setZero(size, size);
+    block.M.selfadjointView<Eigen::Lower>().rankUpdate(block.W);
     block.factor.compute(block.M);
     largest = std::max(largest, block.factor.vectorD().cwiseAbs().maxCoeff());
   }
@@ -249,27 +245,28 @@ void QpSensitivity::SolveBlock(const Block& block, const Eigen::MatrixXd& r2_tra
   Eigen::MatrixXd& x = w->x;  // y on entry
   // The right-hand sides that are non-zero on the block: r₂ ≠ 0 on its rows (these lead), or
   // y_c ≠ 0. The others have x_c = 0 = y_c already.
-  const auto y_nonzero = [&](int t) {
-    for (int i : block.indices)
-      if (x(i, t) != 0.0) return true;
-    return false;
-  };
+  std::vector<char>& r2_nonzero = w->r2_nonzero;
+  r2_nonzero.assign(r2_columns, 0);
+  for (int r : block.rows) {
+    const double* r2 = r2_transposed.col(r).data();
+    for (int t = 0; t < r2_columns; ++t)
+      if (r2[t] != 0.0) r2_nonzero[t] = 1;
+  }
   std::vector<int>& columns = w->columns;
   std::vector<int>& y_only = w->y_only_columns;
   columns.clear();
   y_only.clear();
   for (int t = 0; t < static_cast<int>(x.cols()); ++t) {
-    bool r2_nonzero = false;
-    if (t < r2_columns)
-      for (int r : block.rows)
-        if (r2_transposed(t, r) != 0.0) {
-          r2_nonzero = true;
-          break;
-        }
-    if (r2_nonzero)
+    if (t < r2_columns && r2_nonzero[t]) {
       columns.push_back(t);
-    else if (y_nonzero(t))
-      y_only.push_back(t);
+      continue;
+    }
+    const double* y = x.col(t).data();
+    for (int i : block.indices)
+      if (y[i] != 0.0) {
+        y_only.push_back(t);
+        break;
+      }
   }
   const int with_r2 = static_cast<int>(columns.size());
   columns.insert(columns.end(), y_only.begin(), y_only.end());
@@ -278,18 +275,14 @@ void QpSensitivity::SolveBlock(const Block& block, const Eigen::MatrixXd& r2_tra
   Eigen::MatrixXd& x_block = w->x_block;  // x₀, then x, on the block's columns
   x_block.setZero(size, count);
   if (with_r2 > 0) {
-    // W r₂ = Σ_{r ∈ block} w_r r₂,r on the block's velocities.
+    // W r₂ = W_c r₂,c on the block's velocities.
+    const int rows = static_cast<int>(block.rows.size());
+    Eigen::MatrixXd& r2_block = w->r2_block;
+    r2_block.resize(rows, with_r2);
+    for (int s = 0; s < with_r2; ++s)
+      for (int q = 0; q < rows; ++q) r2_block(q, s) = r2_transposed(columns[s], block.rows[q]);
     Eigen::MatrixXd& z = w->z;
-    z.setZero(size, with_r2);
-    for (int r : block.rows) {
-      const int j = active_[r];
-      for (int e = whitened_.start[j]; e < whitened_.start[j + 1]; ++e) {
-        const double w_e = whitened_.value[e];
-        if (w_e == 0.0) continue;
-        const int i = place_in_block_[whitened_.index[e]];
-        for (int s = 0; s < with_r2; ++s) z(i, s) += w_e * r2_transposed(columns[s], r);
-      }
-    }
+    z.noalias() = block.W * r2_block;
     // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂. D⁺ is zero past the last kept pivot, so only the leading
     // block of L enters: the first rows of L⁻¹ z need only L's leading block, the rest are
     // multiplied by zero, and the back substitution of a vector zero past the block stays

@@ -106,7 +106,8 @@ class QpSensitivity {
   struct Block {
     std::vector<int> indices;  // its velocity indices, increasing
     std::vector<int> rows;     // its active rows, as positions in active_ (columns of r₂ᵀ)
-    Eigen::MatrixXd M;         // M_c (size × size)
+    Eigen::MatrixXd W;         // W_c: the rows' w_j on the block's velocities (size × |rows|)
+    Eigen::MatrixXd M;         // M_c = W_c W_cᵀ, lower triangle (size × size)
     Eigen::LDLT<Eigen::MatrixXd> factor;  // Π M_c Πᵀ = L D Lᵀ
     Eigen::VectorXd pivot_inverse;        // D⁺: 1/D_i on the kept pivots, 0 on the zero ones
     int rank = 0;
@@ -117,7 +118,8 @@ class QpSensitivity {
   struct Workspace {
     Eigen::MatrixXd r1, r2_transposed, x;
     std::vector<int> columns, y_only_columns;
-    Eigen::MatrixXd y_block, x_block, z, null_coordinates;
+    std::vector<char> r2_nonzero;
+    Eigen::MatrixXd r2_block, y_block, x_block, z, null_coordinates;
   };
 
   void FindBlocks(int n);
