@@ -200,42 +200,28 @@ void ChainKinematics::PointJacobian(int body, const Eigen::Vector3d& p_W,
   for (int j : chain_[body]) column += JointColumns(j, p_W, column);
 }
 
-Eigen::Vector3d ChainKinematics::ContractContactJacobian(int body_a, const Eigen::Vector3d& p_A,
-                                                         int body_b, const Eigen::Vector3d& p_B,
-                                                         const Eigen::VectorXd& v, double weight,
-                                                         const Eigen::Vector3d& f,
-                                                         Eigen::Ref<Eigen::VectorXd> out) const {
-  const std::vector<int>& chain_a = chain_[body_a];
-  const std::vector<int>& chain_b = chain_[body_b];
-  const std::vector<int>& starts_a = chain_starts_[body_a];
-  const std::vector<int>& starts_b = chain_starts_[body_b];
-  const size_t count_a = chain_a.size(), count_b = chain_b.size();
-  Eigen::Vector3d product = Eigen::Vector3d::Zero();
-  // Column J(:, index): J v summed in increasing index, out += (weight J)ᵀ f.
-  const auto accumulate = [&](const Eigen::Vector3d& J, int index) {
-    product += J * v[index];
-    out[index] += ((weight * J[0]) * f[0] + (weight * J[1]) * f[1]) + (weight * J[2]) * f[2];
-  };
-  Eigen::Vector3d a[6], b[6];
-  size_t i = 0, k = 0;
-  // Merge the two chains by velocity index (a joint's coordinates are contiguous, so by
-  // v_start): a column of A only, of B only (negated) or of both (A − B).
-  while (i < count_a || k < count_b) {
-    const int start_a = i < count_a ? starts_a[i] : scene_->nv;
-    const int start_b = k < count_b ? starts_b[k] : scene_->nv;
-    if (start_a < start_b) {
-      const int count = JointColumns(chain_a[i++], p_A, a);
-      for (int c = 0; c < count; ++c) accumulate(a[c], start_a + c);
-    } else if (start_b < start_a) {
-      const int count = JointColumns(chain_b[k++], p_B, b);
-      for (int c = 0; c < count; ++c) accumulate(-b[c], start_b + c);
-    } else {
-      const int count = JointColumns(chain_a[i++], p_A, a);
-      JointColumns(chain_b[k++], p_B, b);
-      for (int c = 0; c < count; ++c) accumulate(a[c] - b[c], start_a + c);
-    }
+void ChainKinematics::JointRotationColumns(int j, Eigen::Vector3d* column) const {
+  const Joint& joint = scene_->joints[j];
+  const auto R_WJ = X_WJ_[j].linear();
+  switch (joint.type) {
+    case JointType::kFixed:
+      break;
+    case JointType::kRevolute:
+      *column = R_WJ * joint.axis;
+      break;
+    case JointType::kPrismatic:
+      column->setZero();
+      break;
+    case JointType::kPlanar:
+      column[0].setZero();
+      column[1].setZero();
+      column[2] = R_WJ.col(2);
+      break;
+    case JointType::kFloating:
+      for (int c = 0; c < 3; ++c) column[c].setZero();
+      for (int c = 0; c < 3; ++c) column[3 + c] = R_WJ.col(c);
+      break;
   }
-  return product;
 }
 
 void ChainKinematics::RotationalJacobian(int body, SparseJacobian3* J) const {
@@ -243,26 +229,68 @@ void ChainKinematics::RotationalJacobian(int body, SparseJacobian3* J) const {
   J->column.resize(J->index.size());
   Eigen::Vector3d* column = J->column.data();
   for (int j : chain_[body]) {
+    JointRotationColumns(j, column);
+    column += JointNv(scene_->joints[j].type);
+  }
+}
+
+void ChainKinematics::BodyTwistAndWrench(int body, const Eigen::VectorXd& v,
+                                         const Eigen::Vector3d& force,
+                                         const Eigen::Vector3d& torque, Eigen::Vector3d* omega,
+                                         Eigen::Vector3d* origin_velocity,
+                                         Eigen::Ref<Eigen::VectorXd> out) const {
+  omega->setZero();
+  origin_velocity->setZero();
+  const Eigen::Vector3d origin = X_WB_[body].translation();
+  const std::vector<int>& chain = chain_[body];
+  const std::vector<int>& starts = chain_starts_[body];
+  // Per joint, the columns of JointColumns at o and of JointRotationColumns: a rotation about
+  // the unit axis a through the point c has the linear column a × (o − c) and the angular
+  // column a, whose generalised force is (a × (o − c))·F + a·T = a·(T + (o − c) × F), the
+  // torque about c; a translation along a has a·F.
+  for (size_t i = 0; i < chain.size(); ++i) {
+    const int j = chain[i], start = starts[i];
     const Joint& joint = scene_->joints[j];
     const auto R_WJ = X_WJ_[j].linear();
     switch (joint.type) {
       case JointType::kFixed:
         break;
-      case JointType::kRevolute:
-        *column++ = R_WJ * joint.axis;
+      case JointType::kRevolute: {
+        const Eigen::Vector3d& a = axis_W_[j];
+        const Eigen::Vector3d r = origin - X_WJ_[j].translation();
+        *origin_velocity += a.cross(r) * v[start];
+        *omega += a * v[start];
+        out[start] += a.dot(torque + r.cross(force));
         break;
+      }
       case JointType::kPrismatic:
-        (column++)->setZero();
+        *origin_velocity += axis_W_[j] * v[start];
+        out[start] += axis_W_[j].dot(force);
         break;
-      case JointType::kPlanar:
-        (column++)->setZero();
-        (column++)->setZero();
-        *column++ = R_WJ.col(2);
+      case JointType::kPlanar: {
+        const Eigen::Vector3d r = origin - X_WB_[joint.child_body].translation();
+        for (int c = 0; c < 2; ++c) {
+          *origin_velocity += R_WJ.col(c) * v[start + c];
+          out[start + c] += R_WJ.col(c).dot(force);
+        }
+        const Eigen::Vector3d a = R_WJ.col(2);
+        *origin_velocity += a.cross(r) * v[start + 2];
+        *omega += a * v[start + 2];
+        out[start + 2] += a.dot(torque + r.cross(force));
         break;
-      case JointType::kFloating:
-        for (int c = 0; c < 3; ++c) (column++)->setZero();
-        for (int c = 0; c < 3; ++c) *column++ = R_WJ.col(c);
+      }
+      case JointType::kFloating: {
+        const Eigen::Vector3d r = origin - X_WB_[joint.child_body].translation();
+        const Eigen::Vector3d torque_at_child = torque + r.cross(force);
+        for (int c = 0; c < 3; ++c) {
+          const Eigen::Vector3d a = R_WJ.col(c);
+          *origin_velocity += a * v[start + c] + a.cross(r) * v[start + 3 + c];
+          *omega += a * v[start + 3 + c];
+          out[start + c] += a.dot(force);
+          out[start + 3 + c] += a.dot(torque_at_child);
+        }
         break;
+      }
     }
   }
 }

@@ -5,12 +5,12 @@
 // a body's ancestor joints only (the others are zero), with the products the contractions
 // need.
 //
-// Same arithmetic as the dense path, Kinematics::Update(IntegrateConfiguration(q, e_k, ε))
-// then Kinematics::PointJacobian / RotationalJacobian (kinematics.cc) and Eigen's dense
-// products: the same floating-point operations in the same order, only the exact zeros are
-// skipped. With the compiler settings of this project (no fused multiply-add) the results
-// are bit for bit the dense path's, which lets contact_data_derivative.cc take this path
-// without changing its results, even those that are pure round-off.
+// Poses, Jacobians and SparseJacobian3::Times use the same arithmetic as the dense path,
+// Kinematics::Update(IntegrateConfiguration(q, e_k, ε)) then Kinematics::PointJacobian /
+// RotationalJacobian (kinematics.cc) and Eigen's dense products: the same floating-point
+// operations in the same order, only the exact zeros are skipped, so with the compiler
+// settings of this project (no fused multiply-add) they are bit for bit the dense path's.
+// BodyTwistAndWrench sums the same columns per body rather than per point: equal to round-off.
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -66,23 +66,25 @@ class ChainKinematics {
   // for prismatic joints and translations).
   void RotationalJacobian(int body, SparseJacobian3* J) const;
 
-  // The contact Jacobian J = J_A − J_B, J_A = PointJacobian(body_a, p_A), J_B =
-  // PointJacobian(body_b, p_B) (contact/contact_set.cc; p_A, p_B [m] in world), contracted
-  // without storing it: returns J v (v of size n_v) and adds (weight J)ᵀ f into out (size
-  // n_v); weight and f any finite scale and 3-vector (the caller's units). Bit for bit the dense
-  // Kinematics path: columns A − B (a column of one body only copied or negated), J v summed
-  // column by column in increasing index from zero (as Times, as Eigen's dense product), and
-  // out[i] += ((weight J(0, i)) f₀ + (weight J(1, i)) f₁) + (weight J(2, i)) f₂, the order in
-  // which Eigen evaluates out += (weight Jᵀ) f.
-  Eigen::Vector3d ContractContactJacobian(int body_a, const Eigen::Vector3d& p_A, int body_b,
-                                          const Eigen::Vector3d& p_B, const Eigen::VectorXd& v,
-                                          double weight, const Eigen::Vector3d& f,
-                                          Eigen::Ref<Eigen::VectorXd> out) const;
+  // In one pass over the chain of `body` at the current configuration: its twist for joint
+  // velocities v (size n_v), the angular velocity ω = J_ω v [rad/s] and the velocity
+  // v_o = J_o v of its origin o (the body frame's origin), so that a point p of the body moves
+  // with J_p v = v_o + ω × (p − o); and out += J_oᵀ force + J_ωᵀ torque (out of size n_v), the
+  // generalised force of a wrench with `force` at o and `torque` about o (any consistent
+  // units; for forces f_i at points p_i, force = Σ f_i and torque = Σ (p_i − o) × f_i give
+  // Σ J_p_iᵀ f_i). The columns of PointJacobian and RotationalJacobian summed in another
+  // order: equal to those products up to round-off, not bit for bit. The world (body 0): zero
+  // twist, nothing added.
+  void BodyTwistAndWrench(int body, const Eigen::VectorXd& v, const Eigen::Vector3d& force,
+                          const Eigen::Vector3d& torque, Eigen::Vector3d* omega,
+                          Eigen::Vector3d* origin_velocity, Eigen::Ref<Eigen::VectorXd> out) const;
 
  private:
   // The PointJacobian columns of joint j for the point p_W (1 to 6 of them); returns their
   // count.
   int JointColumns(int j, const Eigen::Vector3d& p_W, Eigen::Vector3d* columns) const;
+  // The RotationalJacobian columns of joint j (as many as JointColumns).
+  void JointRotationColumns(int j, Eigen::Vector3d* columns) const;
 
   ScenePtr scene_;
   std::vector<int> joint_of_velocity_;     // per velocity coordinate

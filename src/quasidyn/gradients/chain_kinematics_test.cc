@@ -18,19 +18,25 @@ using testing::LoadExample;
 
 // The chain path repeats the dense path's floating-point operations (chain_kinematics.h), so
 // the two agree to the last bit in the builds we use; the tests allow a few hundred ulps so
-// they stay valid if a compiler fuses multiply-adds differently in the two translation units.
-// A wrong joint, column or subtree changes entries by O(step) = O(0.1).
+// they stay valid if a compiler fuses multiply-adds differently in the two translation units
+// (and for BodyTwistAndWrench, which sums the same columns in another order). A wrong joint,
+// column or subtree changes entries by O(step) = O(0.1).
 constexpr double kRoundOff = 1e-13;
 
 // Every joint type on one chain: a planar-free 3D robot (revolute → prismatic → revolute with
-// offsets) and a floating object; and a planar object beside them is not allowed in 3D, so it
-// gets its own scene below.
+// offsets) and a floating object with a hinged lid (a body below a floating joint that is not
+// its child); and a planar object beside them is not allowed in 3D, so it gets its own scene
+// below.
 Scene EveryJointType3d() {
   testing::SceneBuilder builder;
   const Eigen::Matrix3d inertia = Eigen::Vector3d(0.02, 0.03, 0.04).asDiagonal();
   const int box = builder.AddInstance("box", false);
-  builder.AddBody(box, "box", 0.5, Eigen::Vector3d(0.01, -0.02, 0.03), inertia,
-                  JointType::kFloating, 0);
+  const int box_body = builder.AddBody(box, "box", 0.5, Eigen::Vector3d(0.01, -0.02, 0.03), inertia,
+                                       JointType::kFloating, 0);
+  builder.AddBody(box, "lid", 0.2, Eigen::Vector3d(0.0, 0.02, 0.0), inertia, JointType::kRevolute,
+                  box_body,
+                  testing::MakePose(0.4, Eigen::Vector3d(1, 0, 1), Eigen::Vector3d(0.1, 0.05, 0.2)),
+                  Eigen::Vector3d(1, 0, 0));
   const int arm = builder.AddInstance("arm", true);
   const int link1 = builder.AddBody(
       arm, "link1", 1.0, Eigen::Vector3d(0.1, 0, 0), inertia, JointType::kRevolute, 0,
@@ -125,26 +131,24 @@ void CheckAgainstDenseKinematics(const Scene& scene_value, int configurations) {
           chain.RotationalJacobian(b, &J);
           EXPECT_LT((Dense(J, scene.nv) - J_dense).cwiseAbs().maxCoeff(), kRoundOff)
               << where << ", body " << b;
-          // The contact contraction with a second body b2 (the world, an unrelated body or one
-          // sharing joints with b): J = J_A − J_B, J v and out += (w J)ᵀ f, to round-off.
-          const int b2 = (b * 7 + k + 3) % body_count;
-          const Eigen::Vector3d p_B =
-              dense.BodyPose(b2) * Eigen::Vector3d(0.2, uniform(random), uniform(random));
-          Eigen::MatrixXd J_B;
-          dense.PointJacobian(b, p_W, &J_dense);
-          dense.PointJacobian(b2, p_B, &J_B);
-          const Eigen::MatrixXd J_contact = J_dense - J_B;
+          // The body's twist and the generalised force of a force f at p_W (as a wrench about
+          // its origin o): J_p v = v_o + ω × (p − o), ω = J_ω v, out += J_pᵀ f, to round-off.
+          Eigen::Vector3d omega, origin_velocity;
+          const Eigen::Vector3d origin = chain.BodyPoses()[b].translation();
           Eigen::VectorXd out = Eigen::VectorXd::Constant(scene.nv, 0.5);
-          const Eigen::Vector3d relative_velocity =
-              chain.ContractContactJacobian(b, p_W, b2, p_B, v, -2.0, f, out);
-          const double contact_scale = 1.0 + J_contact.cwiseAbs().maxCoeff();
-          EXPECT_LT((relative_velocity - J_contact * v).cwiseAbs().maxCoeff(),
-                    kRoundOff * contact_scale * scene.nv)
-              << where << ", bodies " << b << ", " << b2;
+          chain.BodyTwistAndWrench(b, v, f, (p_W - origin).cross(f), &omega, &origin_velocity, out);
+          dense.PointJacobian(b, p_W, &J_dense);
           const Eigen::VectorXd expected =
-              Eigen::VectorXd::Constant(scene.nv, 0.5) - 2.0 * J_contact.transpose() * f;
-          EXPECT_LT((out - expected).cwiseAbs().maxCoeff(), kRoundOff * contact_scale)
-              << where << ", bodies " << b << ", " << b2;
+              Eigen::VectorXd::Constant(scene.nv, 0.5) + J_dense.transpose() * f;
+          EXPECT_LT(
+              (origin_velocity + omega.cross(p_W - origin) - J_dense * v).cwiseAbs().maxCoeff(),
+              kRoundOff * scale * scene.nv)
+              << where << ", body " << b;
+          EXPECT_LT((out - expected).cwiseAbs().maxCoeff(), kRoundOff * scale * (1.0 + p_W.norm()))
+              << where << ", body " << b;
+          dense.RotationalJacobian(b, &J_dense);
+          EXPECT_LT((omega - J_dense * v).cwiseAbs().maxCoeff(), kRoundOff * scene.nv)
+              << where << ", body " << b;
           // MovedBy: exactly the bodies whose pose the direction changes.
           const bool moved = PoseError(chain.BodyPoses()[b], at_q.BodyPose(b)) > 1e-6;
           EXPECT_EQ(chain.MovedBy(b, joint), moved) << where << ", body " << b;

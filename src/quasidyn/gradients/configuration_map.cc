@@ -32,6 +32,14 @@ Eigen::Matrix4d RightProductMatrix(const Eigen::Vector4d& b) {
   return R;
 }
 
+// The quaternion blocks of a floating joint (its coordinates q_start + 3 … + 6, velocities
+// v_start + 3 … + 5) of the three maps of the header.
+Eigen::Matrix4d QuaternionConfigurationBlock(const Joint& joint, const Eigen::VectorXd& q,
+                                             const Eigen::VectorXd& v, double dt);
+Eigen::Matrix<double, 4, 3> QuaternionVelocityBlock(const Joint& joint, const Eigen::VectorXd& q,
+                                                    const Eigen::VectorXd& v, double dt);
+Eigen::Matrix<double, 3, 4> QuaternionTangentBlock(const Joint& joint, const Eigen::VectorXd& q);
+
 }  // namespace
 
 Eigen::Matrix<double, 4, 3> RotationVectorQuaternionJacobian(const Eigen::Vector3d& theta) {
@@ -53,20 +61,42 @@ Eigen::Matrix<double, 4, 3> RotationVectorQuaternionJacobian(const Eigen::Vector
   return D;
 }
 
+namespace {
+
+Eigen::Matrix4d QuaternionConfigurationBlock(const Joint& joint, const Eigen::VectorXd& q,
+                                             const Eigen::VectorXd& v, double dt) {
+  const Eigen::Vector4d Q = q.segment<4>(joint.q_start + 3);
+  const Eigen::Vector4d Q_unit = NormalizeQuaternion(Q);
+  const Eigen::Vector4d e = QuaternionFromRotationVector(v.segment<3>(joint.v_start + 3) * dt);
+  const Eigen::Matrix4d L = LeftProductMatrix(e);
+  // Q⁺ = normalize(L(e) normalize(Q)): chain rule.
+  return NormalizationJacobian(L * Q_unit) * L * NormalizationJacobian(Q);
+}
+
+Eigen::Matrix<double, 4, 3> QuaternionVelocityBlock(const Joint& joint, const Eigen::VectorXd& q,
+                                                    const Eigen::VectorXd& v, double dt) {
+  const Eigen::Vector4d Q_unit = NormalizeQuaternion(q.segment<4>(joint.q_start + 3));
+  const Eigen::Vector3d theta = v.segment<3>(joint.v_start + 3) * dt;
+  const Eigen::Vector4d e = QuaternionFromRotationVector(theta);
+  return dt * NormalizationJacobian(QuaternionProduct(e, Q_unit)) * RightProductMatrix(Q_unit) *
+         RotationVectorQuaternionJacobian(theta);
+}
+
+Eigen::Matrix<double, 3, 4> QuaternionTangentBlock(const Joint& joint, const Eigen::VectorXd& q) {
+  const Eigen::Vector4d Q = q.segment<4>(joint.q_start + 3);
+  return 4.0 * QuaternionRateMap(NormalizeQuaternion(Q)).transpose() * NormalizationJacobian(Q);
+}
+
+}  // namespace
+
 Eigen::MatrixXd IntegrationJacobianWrtConfiguration(const Scene& scene, const Eigen::VectorXd& q,
                                                     const Eigen::VectorXd& v, double dt) {
   CheckSizes("IntegrationJacobianWrtConfiguration", scene, q, &v);
   Eigen::MatrixXd D = Eigen::MatrixXd::Identity(scene.nq, scene.nq);
-  for (const Joint& joint : scene.joints) {
-    if (joint.type != JointType::kFloating) continue;
-    const int iq = joint.q_start + 3;
-    const Eigen::Vector4d Q = q.segment<4>(iq);
-    const Eigen::Vector4d Q_unit = NormalizeQuaternion(Q);
-    const Eigen::Vector4d e = QuaternionFromRotationVector(v.segment<3>(joint.v_start + 3) * dt);
-    const Eigen::Matrix4d L = LeftProductMatrix(e);
-    // Q⁺ = normalize(L(e) normalize(Q)): chain rule.
-    D.block<4, 4>(iq, iq) = NormalizationJacobian(L * Q_unit) * L * NormalizationJacobian(Q);
-  }
+  for (const Joint& joint : scene.joints)
+    if (joint.type == JointType::kFloating)
+      D.block<4, 4>(joint.q_start + 3, joint.q_start + 3) =
+          QuaternionConfigurationBlock(joint, q, v, dt);
   return D;
 }
 
@@ -77,12 +107,8 @@ Eigen::MatrixXd IntegrationJacobianWrtVelocity(const Scene& scene, const Eigen::
   for (const Joint& joint : scene.joints) {
     if (joint.type == JointType::kFloating) {
       D.block<3, 3>(joint.q_start, joint.v_start) = dt * Eigen::Matrix3d::Identity();
-      const Eigen::Vector4d Q_unit = NormalizeQuaternion(q.segment<4>(joint.q_start + 3));
-      const Eigen::Vector3d theta = v.segment<3>(joint.v_start + 3) * dt;
-      const Eigen::Vector4d e = QuaternionFromRotationVector(theta);
       D.block<4, 3>(joint.q_start + 3, joint.v_start + 3) =
-          dt * NormalizationJacobian(QuaternionProduct(e, Q_unit)) * RightProductMatrix(Q_unit) *
-          RotationVectorQuaternionJacobian(theta);
+          QuaternionVelocityBlock(joint, q, v, dt);
     } else {
       const int n = JointNv(joint.type);
       D.block(joint.q_start, joint.v_start, n, n) = dt * Eigen::MatrixXd::Identity(n, n);
@@ -97,15 +123,74 @@ Eigen::MatrixXd TangentFromConfiguration(const Scene& scene, const Eigen::Vector
   for (const Joint& joint : scene.joints) {
     if (joint.type == JointType::kFloating) {
       T.block<3, 3>(joint.v_start, joint.q_start).setIdentity();
-      const Eigen::Vector4d Q = q.segment<4>(joint.q_start + 3);
-      T.block<3, 4>(joint.v_start + 3, joint.q_start + 3) =
-          4.0 * QuaternionRateMap(NormalizeQuaternion(Q)).transpose() * NormalizationJacobian(Q);
+      T.block<3, 4>(joint.v_start + 3, joint.q_start + 3) = QuaternionTangentBlock(joint, q);
     } else {
       const int n = JointNv(joint.type);
       T.block(joint.v_start, joint.q_start, n, n).setIdentity();
     }
   }
   return T;
+}
+
+void ChainToConfiguration(const Scene& scene, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                          double dt, const Eigen::MatrixXd& dv_dq, const Eigen::MatrixXd& dv_du,
+                          Eigen::MatrixXd* A, Eigen::MatrixXd* B) {
+  CheckSizes("ChainToConfiguration", scene, q, &v);
+  const int nq = scene.nq, nv = scene.nv;
+  const bool want_a = dv_dq.size() > 0;
+  if (dv_du.rows() != nv || (want_a && (dv_dq.rows() != nv || dv_dq.cols() != nv)))
+    throw std::invalid_argument("ChainToConfiguration: dv_dq must be n_v × n_v (" +
+                                std::to_string(nv) + ") or empty, dv_du must have n_v rows");
+  // out (n_q × c) = ∂(q ⊕ dt·v)/∂v · in, in: n_v rows, read through its rows. `in` may be the
+  // top n_v rows of out itself: the joints are taken last to first, and a joint's rows of out
+  // start at or after its rows of in (q_start >= v_start), so no row is read after it was
+  // written.
+  const auto apply_velocity_map = [&](const auto& in, int columns, Eigen::MatrixXd* out) {
+    for (int j = static_cast<int>(scene.joints.size()) - 1; j >= 0; --j) {
+      const Joint& joint = scene.joints[j];
+      if (joint.type == JointType::kFloating) {
+        const Eigen::Matrix<double, 4, 3> D = QuaternionVelocityBlock(joint, q, v, dt);
+        for (int c = 0; c < columns; ++c) {
+          Eigen::Matrix<double, 6, 1> in_c;
+          for (int k = 0; k < 6; ++k) in_c[k] = in(joint.v_start + k, c);
+          out->template block<4, 1>(joint.q_start + 3, c) = D * in_c.tail<3>();
+          out->template block<3, 1>(joint.q_start, c) = dt * in_c.head<3>();
+        }
+      } else {
+        for (int k = JointNv(joint.type) - 1; k >= 0; --k)
+          out->row(joint.q_start + k) = dt * in.row(joint.v_start + k);
+      }
+    }
+  };
+  B->resize(nq, dv_du.cols());
+  apply_velocity_map(dv_du, static_cast<int>(dv_du.cols()), B);
+  if (!want_a) {
+    A->resize(0, 0);
+    return;
+  }
+  // Y = dv_dq · T(q) into the top n_v rows of A, then A = ∂(q ⊕ dt·v)/∂v · Y in place, then
+  // A += ∂(q ⊕ dt·v)/∂q.
+  A->resize(nq, nq);
+  for (const Joint& joint : scene.joints) {
+    if (joint.type == JointType::kFloating) {
+      A->block(0, joint.q_start, nv, 3) = dv_dq.middleCols(joint.v_start, 3);
+      A->block(0, joint.q_start + 3, nv, 4).noalias() =
+          dv_dq.middleCols(joint.v_start + 3, 3) * QuaternionTangentBlock(joint, q);
+    } else {
+      const int n = JointNv(joint.type);
+      A->block(0, joint.q_start, nv, n) = dv_dq.middleCols(joint.v_start, n);
+    }
+  }
+  apply_velocity_map(*A, nq, A);
+  for (const Joint& joint : scene.joints) {
+    if (joint.type == JointType::kFloating) {
+      A->diagonal().segment<3>(joint.q_start).array() += 1.0;
+      A->block<4, 4>(joint.q_start + 3, joint.q_start + 3) +=
+          QuaternionConfigurationBlock(joint, q, v, dt);
+    } else {
+      A->diagonal().segment(joint.q_start, JointNq(joint.type)).array() += 1.0;
+    }
+  }
 }
 
 }  // namespace quasidyn

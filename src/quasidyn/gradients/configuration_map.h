@@ -33,6 +33,18 @@ Eigen::MatrixXd IntegrationJacobianWrtVelocity(const Scene& scene, const Eigen::
 // T = 4 E(Q̂)ᵀ NJ(Q), since q̂ ⊕ ω ≈ Q̂ + E(Q̂) ω and E(Q̂)ᵀ E(Q̂) = ¼ I₃ (math/quaternion.h).
 Eigen::MatrixXd TangentFromConfiguration(const Scene& scene, const Eigen::VectorXd& q);
 
+// The chain rule of the step (docs/gradients.md "Chain") from ∂v*/∂q_tangent (n_v × n_v) and
+// ∂v*/∂u (n_v × c):
+//   B = ∂(q ⊕ dt·v)/∂v · dv_du                                  (n_q × c),
+//   A = ∂(q ⊕ dt·v)/∂q + ∂(q ⊕ dt·v)/∂v · dv_dq · T(q)          (n_q × n_q),
+// applied joint by joint (the three maps are block diagonal by joint: dt·I, I outside the
+// floating joints), so it costs O(n_q²) where the dense products cost O(n_q³). A is not
+// computed (resized to 0 × 0) when dv_dq is empty. Writes into *A and *B, reusing their
+// storage. Throws std::invalid_argument for sizes that do not match the scene.
+void ChainToConfiguration(const Scene& scene, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                          double dt, const Eigen::MatrixXd& dv_dq, const Eigen::MatrixXd& dv_du,
+                          Eigen::MatrixXd* A, Eigen::MatrixXd* B);
+
 // ∂e/∂θ (4 × 3) of e(θ) = exp(½θ) = (cos(a/2), sin(a/2) θ/a), a = |θ| [rad]; Taylor series
 // below a = 1e-4 (accurate to machine precision there).
 Eigen::Matrix<double, 4, 3> RotationVectorQuaternionJacobian(const Eigen::Vector3d& theta);

@@ -90,6 +90,30 @@ TEST_F(FloatingSceneMaps, TangentMapInvertsTheExponentialAndKillsTheRadialDirect
       1e-14);
 }
 
+// The joint-by-joint chain rule against the dense products of the three maps (same
+// arithmetic up to the order of the sums: a few ulps of the largest entry).
+TEST_F(FloatingSceneMaps, ChainToConfigurationEqualsTheDenseProducts) {
+  const double dt = 0.05;
+  const Eigen::MatrixXd dv_dq = Eigen::MatrixXd::Random(scene_.nv, scene_.nv);
+  const Eigen::MatrixXd dv_du = Eigen::MatrixXd::Random(scene_.nv, 3);
+  const Eigen::MatrixXd Dv = IntegrationJacobianWrtVelocity(scene_, q_, v_, dt);
+  const Eigen::MatrixXd expected_A = IntegrationJacobianWrtConfiguration(scene_, q_, v_, dt) +
+                                     Dv * dv_dq * TangentFromConfiguration(scene_, q_);
+  const Eigen::MatrixXd expected_B = Dv * dv_du;
+  Eigen::MatrixXd A, B;
+  ChainToConfiguration(scene_, q_, v_, dt, dv_dq, dv_du, &A, &B);
+  ASSERT_EQ(A.rows(), scene_.nq);
+  ASSERT_EQ(A.cols(), scene_.nq);
+  EXPECT_LT((A - expected_A).cwiseAbs().maxCoeff(), 1e-14 * expected_A.cwiseAbs().maxCoeff());
+  EXPECT_LT((B - expected_B).cwiseAbs().maxCoeff(), 1e-14 * expected_B.cwiseAbs().maxCoeff());
+  // Without dv_dq: B only, A empty.
+  ChainToConfiguration(scene_, q_, v_, dt, Eigen::MatrixXd(), dv_du, &A, &B);
+  EXPECT_EQ(A.size(), 0);
+  EXPECT_LT((B - expected_B).cwiseAbs().maxCoeff(), 1e-14 * expected_B.cwiseAbs().maxCoeff());
+  EXPECT_THROW(ChainToConfiguration(scene_, q_, v_, dt, dv_du, dv_du, &A, &B),
+               std::invalid_argument);
+}
+
 TEST(ConfigurationMaps, RejectWrongSizes) {
   const Scene scene = testing::DiagonalPushScene(4);
   EXPECT_THROW(TangentFromConfiguration(scene, Eigen::VectorXd::Zero(3)), std::invalid_argument);

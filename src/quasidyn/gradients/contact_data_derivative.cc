@@ -68,13 +68,79 @@ struct MovedTerms {
   std::vector<int> objects;
 };
 
+// The contacts' terms at one perturbed configuration, by body: the forces on a body are summed
+// into one wrench about its origin, and one pass over its chain (chain_kinematics.h
+// BodyTwistAndWrench) adds their generalised force J_oᵀ F + J_ωᵀ T = Σ J_pᵀ f and gives its
+// twist, from which J_p v = v_o + ω × (p − o) for each of its contact points: one pass per body
+// and configuration instead of one per contact.
+class BodyTerms {
+ public:
+  explicit BodyTerms(int body_count) : slot_(body_count, -1) {}
+
+  // Adds the force f at the point p_W of `body` to its wrench (nothing for the world).
+  void AddForce(const ChainKinematics& kinematics, int body, const Eigen::Vector3d& p_W,
+                const Eigen::Vector3d& f) {
+    if (body == 0) return;
+    if (slot_[body] < 0) {
+      slot_[body] = static_cast<int>(entries_.size());
+      Entry e;
+      e.body = body;
+      e.origin = kinematics.BodyPoses()[body].translation();
+      e.force.setZero();
+      e.torque.setZero();
+      entries_.push_back(e);
+    }
+    Entry& e = entries_[slot_[body]];
+    e.force += f;
+    e.torque += (p_W - e.origin).cross(f);
+  }
+  // out += Σ_bodies J_oᵀ F + J_ωᵀ T, and the bodies' twists for v.
+  void Resolve(const ChainKinematics& kinematics, const Eigen::VectorXd& v,
+               Eigen::Ref<Eigen::VectorXd> out) {
+    for (Entry& e : entries_)
+      kinematics.BodyTwistAndWrench(e.body, v, e.force, e.torque, &e.omega, &e.origin_velocity,
+                                    out);
+  }
+  // J_p v of the point p_W of `body` (zero for the world): after Resolve, for a body given
+  // to AddForce.
+  Eigen::Vector3d PointVelocity(int body, const Eigen::Vector3d& p_W) const {
+    if (body == 0) return Eigen::Vector3d::Zero();
+    const Entry& e = entries_[slot_[body]];
+    return e.origin_velocity + e.omega.cross(p_W - e.origin);
+  }
+  // Forgets the configuration's bodies.
+  void Clear() {
+    for (const Entry& e : entries_) slot_[e.body] = -1;
+    entries_.clear();
+  }
+
+ private:
+  struct Entry {
+    int body;
+    Eigen::Vector3d origin, omega, origin_velocity, force, torque;
+  };
+  std::vector<int> slot_;  // per body: its entry, or −1
+  std::vector<Entry> entries_;
+};
+
+// One contact at a perturbed configuration (its point to first order and its contact frame).
+struct PerturbedContact {
+  int contact, first_row;
+  int body_a, body_b;
+  ContactPoint point;
+  Eigen::Vector3d t1, t2;
+};
+
 // Work space of the pair and object body evaluations (reused: no allocation once grown).
 struct Workspace {
+  explicit Workspace(int body_count) : bodies(body_count) {}
   SparseJacobian3 J_A, J_B, R_A, R_B;
   std::vector<int> directions;
   std::vector<Twist> xi_A, xi_B, relative;
   std::vector<ContactPointDerivative> along;
   PairMotionDerivative motion;
+  BodyTerms bodies;
+  std::vector<PerturbedContact> perturbed;
 };
 
 // The twist (pair_motion_derivative.h) of a body for the unit velocity of column c of its
@@ -132,24 +198,31 @@ bool DifferentiatePair(const GeometryModel& geometry, const ContactSet& contacts
   return true;
 }
 
-// Adds weight·(φ, J_c v, J_cᵀ λ_i) of the contact at `point` (configuration of `kinematics`)
-// into column k of the contraction; rows: the contact's first row of J_c, contact index i.
-// J_c is contracted along the two bodies' chains only (chain_kinematics.h).
-void AddContactTerms(const Scene& scene, const ChainKinematics& kinematics, const Contact& at_q,
-                     const ContactPoint& point, const Eigen::VectorXd& v,
-                     const Eigen::VectorXd& lambda, int contact, int first_row, int k,
-                     double weight, StepDataContraction* d) {
-  Eigen::Vector3d t1, t2;
-  TangentBasis(point.normal, scene.planar, &t1, &t2);
-  Eigen::Vector3d force = lambda[first_row] * point.normal + lambda[first_row + 1] * t1;
-  if (!scene.planar) force += lambda[first_row + 2] * t2;
-  // J_i = J_A(p_A) − J_B(p_B) as in contact/contact_set.cc: J_i v, and J_iᵀ force added.
-  const Eigen::Vector3d relative_velocity = kinematics.ContractContactJacobian(
-      at_q.body_a, point.p_A, at_q.body_b, point.p_B, v, weight, force, d->d_JcT_lambda.col(k));
-  d->d_phi(contact, k) += weight * point.phi;
-  d->d_Jc_v(first_row, k) += weight * point.normal.dot(relative_velocity);
-  d->d_Jc_v(first_row + 1, k) += weight * t1.dot(relative_velocity);
-  if (!scene.planar) d->d_Jc_v(first_row + 2, k) += weight * t2.dot(relative_velocity);
+// The terms of the contacts moved by direction k at the configuration of `kinematics`, weighted
+// by `weight` into column k of the contraction: φ, J_c v (rows: the contact's first row of J_c,
+// contact index i) and J_cᵀ λ, the latter as wrenches on the bodies (BodyTerms).
+void AddContactTerms(const Scene& scene, const ChainKinematics& kinematics,
+                     const Eigen::VectorXd& v, const Eigen::VectorXd& lambda, int k, double weight,
+                     Workspace* w, StepDataContraction* d) {
+  BodyTerms& bodies = w->bodies;
+  for (PerturbedContact& c : w->perturbed) {
+    TangentBasis(c.point.normal, scene.planar, &c.t1, &c.t2);
+    Eigen::Vector3d force = lambda[c.first_row] * c.point.normal + lambda[c.first_row + 1] * c.t1;
+    if (!scene.planar) force += lambda[c.first_row + 2] * c.t2;
+    // J_i = J_A(p_A) − J_B(p_B) as in contact/contact_set.cc: J_iᵀ force added.
+    bodies.AddForce(kinematics, c.body_a, c.point.p_A, weight * force);
+    bodies.AddForce(kinematics, c.body_b, c.point.p_B, -weight * force);
+  }
+  bodies.Resolve(kinematics, v, d->d_JcT_lambda.col(k));
+  for (const PerturbedContact& c : w->perturbed) {
+    const Eigen::Vector3d relative_velocity =
+        bodies.PointVelocity(c.body_a, c.point.p_A) - bodies.PointVelocity(c.body_b, c.point.p_B);
+    d->d_phi(c.contact, k) += weight * c.point.phi;
+    d->d_Jc_v(c.first_row, k) += weight * c.point.normal.dot(relative_velocity);
+    d->d_Jc_v(c.first_row + 1, k) += weight * c.t1.dot(relative_velocity);
+    if (!scene.planar) d->d_Jc_v(c.first_row + 2, k) += weight * c.t2.dot(relative_velocity);
+  }
+  bodies.Clear();
 }
 
 // Adds weight·(s M_b v, h τ_b) of object body b (its share of P v and τ_h,
@@ -252,7 +325,7 @@ bool DifferentiateStepData(const ContactModel& model, const FormulationSettings&
   if (!any_moved) return true;
   kinematics.SetConfiguration(q);
 
-  Workspace work;
+  Workspace work(static_cast<int>(scene.bodies.size()));
   for (PairContacts& p : pairs)
     if (!DifferentiatePair(model.geometry(), contacts, kinematics, model.candidate_distance(),
                            data_step, nv, &work, &p, failure))
@@ -264,6 +337,7 @@ bool DifferentiateStepData(const ContactModel& model, const FormulationSettings&
       const double weight = sign / (2.0 * data_step);  // central difference
       const double step = sign * data_step;
       kinematics.Perturb(k, step);  // q ⊕ ±data_step e_k
+      work.perturbed.clear();
       for (const PairContacts* p : terms.pairs) {
         // The pair's points at q ⊕ step e_k to first order: exact for the central difference
         // of the terms below up to O(data_step²) (pair_motion_derivative.h).
@@ -272,15 +346,19 @@ bool DifferentiateStepData(const ContactModel& model, const FormulationSettings&
           const int i = p->contacts[m];
           const Contact& c = contacts[i];
           const ContactPointDerivative& dc = p->derivative[p->slot[k] * members + m];
-          ContactPoint point;
-          point.phi = c.phi + step * dc.phi;
-          point.p_A = c.p_A + step * dc.p_A;
-          point.p_B = c.p_B + step * dc.p_B;
-          point.normal = c.normal + step * dc.normal;
-          AddContactTerms(scene, kinematics, c, point, v, lambda, i, i * rows_per_contact, k,
-                          weight, &d);
+          PerturbedContact perturbed;
+          perturbed.contact = i;
+          perturbed.first_row = i * rows_per_contact;
+          perturbed.body_a = c.body_a;
+          perturbed.body_b = c.body_b;
+          perturbed.point.phi = c.phi + step * dc.phi;
+          perturbed.point.p_A = c.p_A + step * dc.p_A;
+          perturbed.point.p_B = c.p_B + step * dc.p_B;
+          perturbed.point.normal = c.normal + step * dc.normal;
+          work.perturbed.push_back(perturbed);
         }
       }
+      AddContactTerms(scene, kinematics, v, lambda, k, weight, &work, &d);
       for (int b : terms.objects)
         AddObjectBodyTerms(scene, kinematics, b, v, settings.object_mass_scale, h, k, weight, &work,
                            &d);

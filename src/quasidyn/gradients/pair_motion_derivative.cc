@@ -6,6 +6,7 @@
 #include <string>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/geometry/manifold_3d.h"
 
 namespace quasidyn {
 namespace {
@@ -81,6 +82,50 @@ Eigen::Isometry3d Motion(const Vector6d& u, double s, const Eigen::Vector3d& c) 
   return motion;
 }
 
+// Whether X_WS·p = p_W, to the merge distance of the manifold (manifold_3d.h): a manifold point
+// against a half-space is a vertex transformed by the same arithmetic, so equal but for a merge.
+bool SameVertex(const Eigen::Isometry3d& X_WS, const Eigen::Vector3d& p_S,
+                const Eigen::Vector3d& p_W) {
+  return (X_WS * p_S - p_W).norm() <= kManifoldSlack;
+}
+
+// True when every member is a vertex of a polytope A (a box or a convex shape) against a
+// half-space on B with the plane's normal (manifold_3d.h step 3): those points are fixed on A
+// and the normal on B, which the header's analytic derivative needs.
+bool PolytopeAgainstHalfSpace(const GeometryModel& geometry, const ContactSet& contacts,
+                              const std::vector<int>& members,
+                              const std::vector<Eigen::Isometry3d>& X_WB) {
+  const Scene& scene = geometry.scene();
+  if (scene.planar) return false;
+  const Contact& first = contacts[members[0]];
+  const CollisionGeometry& a = scene.geometries[first.geometry_a];
+  const CollisionGeometry& b = scene.geometries[first.geometry_b];
+  if (b.shape.type != ShapeType::kHalfSpace ||
+      (a.shape.type != ShapeType::kBox && a.shape.type != ShapeType::kConvex))
+    return false;
+  const Eigen::Isometry3d X_WSa = X_WB[a.body] * a.X_BS;
+  const Eigen::Vector3d plane_normal = (X_WB[b.body] * b.X_BS).linear().col(2);
+  for (int i : members) {
+    const Contact& c = contacts[i];
+    if ((c.normal - plane_normal).norm() > kManifoldSlack) return false;
+    bool vertex = false;
+    if (a.shape.type == ShapeType::kBox) {
+      const Eigen::Vector3d half = 0.5 * a.shape.size;
+      for (int corner = 0; corner < 8 && !vertex; ++corner) {
+        const Eigen::Vector3d p_S((corner & 1) ? half.x() : -half.x(),
+                                  (corner & 2) ? half.y() : -half.y(),
+                                  (corner & 4) ? half.z() : -half.z());
+        vertex = SameVertex(X_WSa, p_S, c.p_A);
+      }
+    } else {
+      for (size_t k = 0; k < a.shape.vertices.size() && !vertex; ++k)
+        vertex = SameVertex(X_WSa, a.shape.vertices[k], c.p_A);
+    }
+    if (!vertex) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool PairMotionDerivative::Compute(const GeometryModel& geometry, const ContactSet& contacts,
@@ -111,9 +156,27 @@ bool PairMotionDerivative::Compute(const GeometryModel& geometry, const ContactS
   QUASIDYN_CHECK_ARGUMENT(body_a >= 0 && body_a < static_cast<int>(X_WB.size()), kWhere,
                           "body " + std::to_string(body_a) + " has no pose");
 
+  along_.assign(basis_.size() * members.size(), ContactPointDerivative{});
+  if (PolytopeAgainstHalfSpace(geometry, contacts, members, X_WB)) {
+    // Analytic (header): a vertex p_A of A moves rigidly with A, the normal n is fixed to B,
+    // φ = n·(p_A − o) and p_B = p_A − φ n.
+    for (size_t j = 0; j < basis_.size(); ++j) {
+      const Eigen::Vector3d omega = basis_[j].head<3>(), velocity = basis_[j].tail<3>();
+      for (size_t m = 0; m < members.size(); ++m) {
+        const ContactPoint& at = base_[m];
+        ContactPointDerivative& d = along_[j * members.size() + m];
+        d.p_A = omega.cross(at.p_A - reference) + velocity;
+        d.phi = at.normal.dot(d.p_A);
+        d.p_B = d.p_A - d.phi * at.normal;
+        d.normal.setZero();
+      }
+    }
+    analytic_ = true;
+    return true;
+  }
+  analytic_ = false;
   const double match_distance = 1000.0 * step;
   moved_ = X_WB;
-  along_.assign(basis_.size() * members.size(), ContactPointDerivative{});
   for (size_t j = 0; j < basis_.size(); ++j) {
     for (const double sign : {1.0, -1.0}) {
       const double weight = sign / (2.0 * step);  // central difference

@@ -92,7 +92,7 @@ TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
   const std::vector<Eigen::Isometry3d>& X_WB = kinematics.BodyPoses();
   std::mt19937 random(11);
   std::vector<bool> done(contacts.size(), false);
-  int pairs = 0;
+  int pairs = 0, analytic_pairs = 0;
   for (int first = 0; first < contacts.size(); ++first) {
     if (done[first]) continue;
     const PairOf pair = PairOfContact(contacts, first);
@@ -109,6 +109,7 @@ TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
                                &failure))
         << failure;
     EXPECT_EQ(motion.BasisSize(), 1);
+    if (motion.analytic()) ++analytic_pairs;
     std::vector<ContactPointDerivative> derivative;
     motion.Derivatives(xi_A, xi_B, &derivative);
     ASSERT_EQ(derivative.size(), pair.members.size());
@@ -150,6 +151,12 @@ TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
     ++pairs;
   }
   EXPECT_GT(pairs, 0);
+  // The cubes on the ground are boxes on a half-space: the analytic case, checked here against
+  // the manifold queries; the planar examples have none.
+  if (scene.planar)
+    EXPECT_EQ(analytic_pairs, 0);
+  else
+    EXPECT_EQ(analytic_pairs, pairs);
 }
 
 // Smooth pairs (contact_data_derivative_test.cc finds which): fingers on the object in the
@@ -229,6 +236,41 @@ TEST(PairMotionDerivative, RejectsBadInputAndNamesADisappearingContact) {
                               twists, kStep, &failure));
   EXPECT_NE(failure.find("contact " + std::to_string(pair.members[0])), std::string::npos)
       << failure;
+  EXPECT_NE(failure.find("disappears"), std::string::npos) << failure;
+}
+
+// A box on the ground whose contact is not at a vertex of the box (moved 5 cm along the
+// ground) is not the analytic case: the manifold queries find no point near it, and the
+// contact is reported as disappearing.
+TEST(PairMotionDerivative, BoxOnGroundOffAVertexIsDifferencedAndReported) {
+  const ScenePtr scene = LoadExample("arm_cubes");
+  const ExampleState s = StateAfter(scene, SettingsFromScene(*scene), 87);
+  const ContactModel model(scene);
+  ContactData data = model.CreateData();
+  ASSERT_TRUE(model.Compute(s.q, &data));
+  const ContactSet& contacts = data.contacts();
+  int ground = -1;
+  for (int i = 0; i < contacts.size() && ground < 0; ++i)
+    if (contacts[i].body_b == 0) ground = i;
+  ASSERT_GE(ground, 0);
+  const PairOf pair = PairOfContact(contacts, ground);
+  std::mt19937 random(7);
+  const std::vector<Twist> twists{RandomTwist(&random, false)};
+  const auto& X_WB = data.kinematics().BodyPoses();
+  PairMotionDerivative motion;
+  std::string failure;
+  ASSERT_TRUE(motion.Compute(model.geometry(), contacts, pair.members, X_WB,
+                             scene->contact_tolerance, pair.reference, twists, kStep, &failure))
+      << failure;
+  EXPECT_TRUE(motion.analytic());
+  std::vector<ContactCandidate> moved = data.geometry().candidates();
+  moved[pair.members[0]].point.p_A += Eigen::Vector3d(0.05, 0.0, 0.0);
+  moved[pair.members[0]].point.p_B += Eigen::Vector3d(0.05, 0.0, 0.0);
+  ContactSet moved_contacts;
+  UpdateContactSet(*scene, data.kinematics(), moved, &moved_contacts);
+  EXPECT_FALSE(motion.Compute(model.geometry(), moved_contacts, pair.members, X_WB,
+                              scene->contact_tolerance, pair.reference, twists, kStep, &failure));
+  EXPECT_FALSE(motion.analytic());
   EXPECT_NE(failure.find("disappears"), std::string::npos) << failure;
 }
 

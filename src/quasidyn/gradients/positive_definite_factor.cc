@@ -1,6 +1,7 @@
 #include "quasidyn/gradients/positive_definite_factor.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,17 +13,17 @@ bool PositiveDefiniteFactor::Factor(const Eigen::MatrixXd& P) {
     throw std::invalid_argument("PositiveDefiniteFactor: P is " + std::to_string(P.rows()) + " × " +
                                 std::to_string(P.cols()) + ", not square");
   size_ = 0;
-  blocks_.clear();
+  block_count_ = 0;  // blocks_ keeps its elements' storage for the next factorisation
   const int n = static_cast<int>(P.rows());
   if (n == 0 || !P.allFinite()) return false;
   // reach[j]: the last row i >= j with P(i, j) != 0 (lower triangle). A block [start, end)
   // closes at the first end where no column of it reaches row end or below.
-  std::vector<int> reach(n);
+  reach_.resize(n);
   for (int j = 0; j < n; ++j) {
-    reach[j] = j;
+    reach_[j] = j;
     for (int i = n - 1; i > j; --i)
       if (P(i, j) != 0.0) {
-        reach[j] = i;
+        reach_[j] = i;
         break;
       }
   }
@@ -30,29 +31,45 @@ bool PositiveDefiniteFactor::Factor(const Eigen::MatrixXd& P) {
   for (int start = 0; start < n;) {
     // The smallest end > start with no column of [start, end) reaching row end or below.
     int end = start;
-    for (int last = start; end <= last; ++end) last = std::max(last, reach[end]);
-    Block block;
-    block.start = start;
-    block.size = end - start;
-    const Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> llt(
-        P.block(start, start, block.size, block.size));
-    if (llt.info() != Eigen::Success) return false;
-    block.L = llt.matrixL();
-    if (!(block.L.diagonal().cwiseAbs2().minCoeff() > threshold)) return false;
-    block.inverse_diagonal = block.L.diagonal().cwiseInverse();
-    block.diagonal = block.size == 1;
-    if (block.diagonal && !blocks_.empty() && blocks_.back().diagonal) {  // extend the run
-      Block& run = blocks_.back();
+    for (int last = start; end <= last; ++end) last = std::max(last, reach_[end]);
+    const int size = end - start;
+    if (size == 1) {
+      // L = √P_ii (what a 1 × 1 Cholesky factor computes), into a run of 1 × 1 blocks.
+      const double p = P(start, start);
+      if (!(p > 0.0)) return false;
+      const double l = std::sqrt(p);
+      if (!(l * l > threshold)) return false;
+      if (block_count_ == 0 || !blocks_[block_count_ - 1].diagonal) {
+        Block& run = NextBlock();
+        run.start = start;
+        run.size = 0;
+        run.diagonal = true;
+      }
+      Block& run = blocks_[block_count_ - 1];
       ++run.size;
       run.inverse_diagonal.conservativeResize(run.size);
-      run.inverse_diagonal[run.size - 1] = block.inverse_diagonal[0];
+      run.inverse_diagonal[run.size - 1] = 1.0 / l;
     } else {
-      blocks_.push_back(std::move(block));
+      Block& block = NextBlock();
+      block.start = start;
+      block.size = size;
+      block.diagonal = false;
+      block.L = P.block(start, start, size, size);
+      // In place: the lower triangle becomes L (the upper one, never read, keeps P's).
+      const Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower> llt(block.L);
+      if (llt.info() != Eigen::Success) return false;
+      if (!(block.L.diagonal().cwiseAbs2().minCoeff() > threshold)) return false;
+      block.inverse_diagonal = block.L.diagonal().cwiseInverse();
     }
     start = end;
   }
   size_ = n;
   return true;
+}
+
+PositiveDefiniteFactor::Block& PositiveDefiniteFactor::NextBlock() {
+  if (block_count_ == static_cast<int>(blocks_.size())) blocks_.emplace_back();
+  return blocks_[block_count_++];
 }
 
 namespace {
@@ -94,11 +111,31 @@ void PositiveDefiniteFactor::BackSubstitute(const Block& b, double* x) {
 }
 
 Eigen::MatrixXd PositiveDefiniteFactor::SolveTranspose(const Eigen::MatrixXd& B) const {
-  CheckFactored("SolveTranspose", "B has rows:", B.rows(), size_);
   Eigen::MatrixXd X = B;
-  for (int c = 0; c < X.cols(); ++c)
-    for (const Block& b : blocks_) ForwardSubstitute(b, X.col(c).data() + b.start);
+  SolveTransposeInPlace(&X);
   return X;
+}
+
+namespace {
+
+// Whether x[0 … size − 1] is all zero (then so is any triangular solve of it).
+bool AllZero(const double* x, int size) {
+  for (int i = 0; i < size; ++i)
+    if (x[i] != 0.0) return false;
+  return true;
+}
+
+}  // namespace
+
+void PositiveDefiniteFactor::SolveTransposeInPlace(Eigen::MatrixXd* B) const {
+  CheckFactored("SolveTranspose", "B has rows:", B->rows(), size_);
+  for (int c = 0; c < B->cols(); ++c) {
+    double* column = B->col(c).data();
+    for (int k = 0; k < block_count_; ++k) {
+      const Block& b = blocks_[k];
+      if (!AllZero(column + b.start, b.size)) ForwardSubstitute(b, column + b.start);
+    }
+  }
 }
 
 Eigen::VectorXd PositiveDefiniteFactor::InverseQuadraticForms(const Eigen::MatrixXd& G) const {
@@ -113,14 +150,25 @@ Eigen::VectorXd PositiveDefiniteFactor::InverseQuadraticForms(const Eigen::Matri
 void PositiveDefiniteFactor::WhitenRows(const Eigen::MatrixXd& G, SparseRows* out) const {
   CheckFactored("WhitenRows", "G has columns:", G.cols(), size_);
   const int m = static_cast<int>(G.rows());
+  // Which blocks each row touches, column by column (G is stored by columns).
+  std::vector<char>& touches = out->touches;  // [k · m + j]
+  touches.assign(static_cast<size_t>(block_count_) * m, 0);
+  for (int k = 0; k < block_count_; ++k) {
+    const Block& b = blocks_[k];
+    char* touched = touches.data() + static_cast<size_t>(k) * m;
+    for (int c = b.start; c < b.start + b.size; ++c) {
+      const double* column = G.col(c).data();
+      for (int j = 0; j < m; ++j)
+        if (column[j] != 0.0) touched[j] = 1;
+    }
+  }
   out->start.assign(1, 0);
   out->index.clear();
   out->value.clear();
   for (int j = 0; j < m; ++j) {
-    for (const Block& b : blocks_) {
-      bool touches = false;  // does row j have a non-zero in this block?
-      for (int i = 0; i < b.size && !touches; ++i) touches = G(j, b.start + i) != 0.0;
-      if (!touches) continue;
+    for (int k = 0; k < block_count_; ++k) {
+      if (!touches[static_cast<size_t>(k) * m + j]) continue;
+      const Block& b = blocks_[k];
       const size_t first = out->value.size();
       for (int i = 0; i < b.size; ++i) {
         out->index.push_back(b.start + i);
@@ -139,11 +187,20 @@ double PositiveDefiniteFactor::SparseRows::SquaredNorm(int row) const {
 }
 
 Eigen::MatrixXd PositiveDefiniteFactor::Solve(const Eigen::MatrixXd& X) const {
-  CheckFactored("Solve", "X has rows:", X.rows(), size_);
   Eigen::MatrixXd Y = X;
-  for (int c = 0; c < Y.cols(); ++c)
-    for (const Block& b : blocks_) BackSubstitute(b, Y.col(c).data() + b.start);
+  SolveInPlace(&Y);
   return Y;
+}
+
+void PositiveDefiniteFactor::SolveInPlace(Eigen::MatrixXd* X) const {
+  CheckFactored("Solve", "X has rows:", X->rows(), size_);
+  for (int c = 0; c < X->cols(); ++c) {
+    double* column = X->col(c).data();
+    for (int k = 0; k < block_count_; ++k) {
+      const Block& b = blocks_[k];
+      if (!AllZero(column + b.start, b.size)) BackSubstitute(b, column + b.start);
+    }
+  }
 }
 
 }  // namespace quasidyn

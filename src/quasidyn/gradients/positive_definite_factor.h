@@ -28,10 +28,12 @@ class PositiveDefiniteFactor {
 
   int size() const { return size_; }
   // The blocks, a run of consecutive 1 × 1 blocks counted as one.
-  int block_count() const { return static_cast<int>(blocks_.size()); }
+  int block_count() const { return block_count_; }
 
   // C⁻ᵀ B = L⁻¹ B (B: n × c). With B = Gᵀ its columns w_j satisfy |w_j|² = g_j P⁻¹ g_jᵀ.
   Eigen::MatrixXd SolveTranspose(const Eigen::MatrixXd& B) const;
+  // B ← C⁻ᵀ B in place (no allocation).
+  void SolveTransposeInPlace(Eigen::MatrixXd* B) const;
 
   // The quadratic forms g_j P⁻¹ g_jᵀ = Σ_b |L_b⁻¹ g_j,b|² of the rows g_j of G (m × n), each
   // over the blocks the row touches only (a pyramid row of the step touches two bodies).
@@ -46,11 +48,14 @@ class PositiveDefiniteFactor {
     std::vector<int> index;
     std::vector<double> value;
     double SquaredNorm(int row) const;
+    std::vector<char> touches;  // scratch of WhitenRows
   };
   void WhitenRows(const Eigen::MatrixXd& G, SparseRows* out) const;
 
   // C⁻¹ X = L⁻ᵀ X (X: n × c), so C⁻¹ C⁻ᵀ B = P⁻¹ B.
   Eigen::MatrixXd Solve(const Eigen::MatrixXd& X) const;
+  // X ← C⁻¹ X in place (no allocation).
+  void SolveInPlace(Eigen::MatrixXd* X) const;
 
  private:
   // A diagonal block stands for a run of consecutive 1 × 1 blocks (L = diag(√P_ii)): one
@@ -58,14 +63,18 @@ class PositiveDefiniteFactor {
   struct Block {
     int start = 0, size = 0;
     bool diagonal = false;
-    Eigen::MatrixXd L;                 // lower Cholesky factor of P's diagonal block
+    Eigen::MatrixXd L;  // lower Cholesky factor of P's diagonal block (lower triangle only)
     Eigen::VectorXd inverse_diagonal;  // 1 / L_ii
   };
   static void ForwardSubstitute(const Block& b, double* x);
   static void BackSubstitute(const Block& b, double* x);
 
+  Block& NextBlock();  // blocks_[block_count_++], reusing an element's storage
+
   int size_ = 0;
-  std::vector<Block> blocks_;
+  std::vector<Block> blocks_;  // the first block_count_ are the factor's
+  int block_count_ = 0;
+  std::vector<int> reach_;  // scratch of Factor
 };
 
 }  // namespace quasidyn

@@ -28,14 +28,22 @@
 // rest face on face). With M = W Wᵀ (n_v × n_v), M⁺ its pseudo-inverse and N an orthonormal
 // basis of null(M) = range(W)^⊥,
 //   x = N Nᵀ y + M⁺ W r₂ = x₀ + N Nᵀ (y − x₀),   x₀ any solution of M x₀ = W r₂,   dv = C⁻¹ x.
-// M is factored by the diagonally pivoted LDLᵀ Π M Πᵀ = L D Lᵀ (Golub & Van Loan §4.2.9,
-// rank-revealing for M ⪰ 0; pivots below 1e-10 × the largest are zero). The zero pivots k
-// give null(M) exactly: M Πᵀ L⁻ᵀ e_k = Πᵀ L D e_k = 0, and a thin QR of these few vectors
-// makes N orthonormal; x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂. Only N (n_v × nullity) is dense work per
-// right-hand side beyond two triangular solves, and for B (r₂ = 0) x = N Nᵀ y. The solves
-// use only the leading block of L up to the last kept pivot (D⁺ is zero past it, so the rest
-// of L⁻¹'s rows are discarded and L⁻ᵀ of a vector zero there stays zero there), and only the
-// right-hand sides with r₂ ≠ 0 (the configuration directions).
+// The problem in x splits into independent ones: M = Σ_{j∈𝒜} w_j w_jᵀ couples two whitened
+// velocities only when one active row w_j has both (a pyramid row touches the velocities of
+// its two bodies' chains), so the connected components of that graph (found by union–find
+// over the rows' non-zero entries) are the diagonal blocks of M after a permutation, and each
+// is solved alone, on the right-hand sides that are non-zero on it (a direction moves only the
+// contacts of the bodies below its joint). A velocity no active row touches has x_i = y_i. On
+// a scene of resting boxes this is a handful of blocks of one to three bodies' velocities
+// instead of one n_v × n_v system. Per block, M_c is factored by the diagonally pivoted
+// LDLᵀ Π M_c Πᵀ = L D Lᵀ (Golub & Van Loan §4.2.9, rank-revealing for M ⪰ 0; pivots below
+// 1e-10 × the largest pivot of all blocks are zero, the threshold of one factorisation of the
+// whole M, whose pivots are those of the blocks). The zero pivots k give null(M_c) exactly:
+// M_c Πᵀ L⁻ᵀ e_k = Πᵀ L D e_k = 0, and a thin QR of these few vectors makes N_c orthonormal;
+// x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂. Only N_c is dense work per right-hand side beyond two triangular
+// solves, and for B (r₂ = 0) x = N Nᵀ y. The solves use only the leading block of L up to the
+// last kept pivot (D⁺ is zero past it, so the rest of L⁻¹'s rows are discarded and L⁻ᵀ of a
+// vector zero there stays zero there).
 // When G_𝒜 is rank deficient (more active pyramid rows than the velocities they constrain,
 // e.g. a box flat on the ground: 16 rows on 6 velocities) the multipliers are not unique but
 // dv is, and r₂ enters through its orthogonal projection onto range(G_𝒜): the active
@@ -64,46 +72,85 @@ std::vector<int> ActivePyramidRows(const PyramidStepData& data, const Eigen::Vec
 
 // The active set and the factored KKT system of one solved QP step. Usage
 // (stepping/quasi_dynamic_derivatives.cc):
-//   QpSensitivity s(&scene, h, &data, v, beta);
+//   QpSensitivity s(&scene, h, &data, v, beta);   // or s.Compute(...) on a kept object
 //   DifferentiateStepData(..., v, s.ActiveContactImpulse(), step, &d, &failure);
 //   VelocityGradient g = s.Gradient(&d);          // or s.Gradient(nullptr) for B only
 // Keeps the pointers to scene and data: the caller keeps both alive while it uses this object
 // (a pointer, so that a temporary cannot be bound by mistake).
 class QpSensitivity {
  public:
+  QpSensitivity() = default;
   // time_step h [s] > 0; v (n_v) and beta (m) from the QP solver. Throws
   // std::invalid_argument for wrong sizes or non-finite entries.
   QpSensitivity(const Scene* scene, double time_step, const PyramidStepData* data,
                 const Eigen::VectorXd& v, const Eigen::VectorXd& beta);
+  // The same on this object, reusing its storage: a step with the sizes and active blocks of
+  // the previous one allocates nothing here (CalcDiff keeps one object in its data).
+  void Compute(const Scene* scene, double time_step, const PyramidStepData* data,
+               const Eigen::VectorXd& v, const Eigen::VectorXd& beta);
 
   const std::vector<int>& active_rows() const { return active_; }
+  // The independent blocks of the whitened system (header comment): their count and sizes.
+  int block_count() const { return block_count_; }
+  int block_size(int b) const { return static_cast<int>(blocks_[b].indices.size()); }
   // λ = Rᵀ β_𝒜 (size r, step_data_derivative.h ContactImpulseOf with β zero off 𝒜): the
   // impulse whose J_cᵀλ the A right-hand side needs.
   Eigen::VectorXd ActiveContactImpulse() const;
   // dv/du always; dv/dq when contraction is not null (made with v and ActiveContactImpulse()).
   VelocityGradient Gradient(const StepDataContraction* contraction) const;
+  // The same into *out, reusing this object's work space and out's storage.
+  void Gradient(const StepDataContraction* contraction, VelocityGradient* out);
 
  private:
-  // r1: n_v × c; r2_transposed: c × |𝒜| (r₂ᵀ).
-  Eigen::MatrixXd SolveRangeSpace(const Eigen::MatrixXd& r1,
-                                  const Eigen::MatrixXd& r2_transposed) const;
+  // One diagonal block of M (header comment).
+  struct Block {
+    std::vector<int> indices;  // its velocity indices, increasing
+    std::vector<int> rows;     // its active rows, as positions in active_ (columns of r₂ᵀ)
+    Eigen::MatrixXd W;         // W_c: the rows' w_j on the block's velocities (size × |rows|)
+    Eigen::MatrixXd M;         // M_c = W_c W_cᵀ, lower triangle (size × size)
+    Eigen::LDLT<Eigen::MatrixXd> factor;  // Π M_c Πᵀ = L D Lᵀ
+    Eigen::VectorXd pivot_inverse;        // D⁺: 1/D_i on the kept pivots, 0 on the zero ones
+    int rank = 0;
+    int leading = 0;    // 1 + the index of the last kept pivot
+    Eigen::MatrixXd N;  // orthonormal basis of null(M_c) (size × nullity)
+  };
+  // Buffers of the solve, kept between calls.
+  struct Workspace {
+    Eigen::MatrixXd r1, r2_transposed, x;
+    std::vector<int> columns, y_only_columns;
+    std::vector<char> r2_nonzero;
+    Eigen::MatrixXd r2_block, y_block, x_block, z, null_coordinates;
+  };
+
+  void FindBlocks(int n);
+  void FactorBlocks();
+  // dv (n_v × c) into w->x from r₁ (n_v × c) and r₂ᵀ (r2_columns × |𝒜|; r₂ is zero in the
+  // other columns, which come last).
+  void SolveRangeSpace(const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2_transposed,
+                       int r2_columns, Workspace* w) const;
+  void SolveBlock(const Block& block, const Eigen::MatrixXd& r2_transposed, int r2_columns,
+                  Workspace* w) const;
   Eigen::MatrixXd SolveFullKkt(const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2_transposed,
                                int* rank) const;
+  void GradientInto(const StepDataContraction* contraction, Workspace* w,
+                    VelocityGradient* out) const;
 
-  const Scene* scene_;
-  double time_step_;
-  const PyramidStepData* data_;
+  const Scene* scene_ = nullptr;
+  double time_step_ = 0.0;
+  const PyramidStepData* data_ = nullptr;
   Eigen::VectorXd beta_;
   std::vector<int> active_;
   PositiveDefiniteFactor::SparseRows whitened_;  // w_j = C⁻ᵀ g_jᵀ, every row (range space)
   int kkt_rank_ = 0;                             // n_v + rank(G_𝒜) on the range-space path
   bool range_space_ = false;  // P positive definite: the whitened velocity-space path
   PositiveDefiniteFactor P_factor_;
-  int M_rank_ = 0;
-  Eigen::LDLT<Eigen::MatrixXd> M_factor_;  // Π M Πᵀ = L D Lᵀ
-  Eigen::VectorXd M_pivot_inverse_;        // D⁺: 1/D_i on the kept pivots, 0 on the zero ones
-  int M_leading_block_ = 0;                // 1 + the index of the last kept pivot
-  Eigen::MatrixXd N_;                      // orthonormal basis of null(M) (n_v × nullity)
+  // The blocks of M: blocks_[0 … block_count_ − 1] (the vector keeps more, for reuse), and
+  // per velocity its block (−1 when no active row touches it) and its place in it.
+  std::vector<Block> blocks_;
+  int block_count_ = 0;
+  std::vector<int> block_of_, place_in_block_, union_parent_;
+  Eigen::VectorXd delassus_, slack_;
+  Workspace workspace_;
 };
 
 }  // namespace quasidyn

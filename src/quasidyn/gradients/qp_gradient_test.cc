@@ -198,6 +198,85 @@ TEST(QpSensitivity, RankDeficientConfigurationGradientProjectsTheConstraints) {
   ASSERT_GT((G_active * dv_p - s.r2).cwiseAbs().maxCoeff(), 1e-3);
 }
 
+// The whitened system splits into independent blocks (qp_gradient.h): on arm_cubes' velocities
+// (ten free cubes, then nine robot joints) with P block diagonal as the step's, active rows
+// coupling cubes 0 and 1; cube 2 alone with more rows than rank (rank 2); cube 3 with the robot
+// joints (a finger contact); cube 4's rows all inactive; and a sparse random contraction (some
+// right-hand sides zero on some blocks). dv/dq and dv/du against the dense reference of
+// RankDeficientConfigurationGradientProjectsTheConstraints on the whole system.
+TEST(QpSensitivity, IndependentBlocksMatchTheWholeKktSystem) {
+  const Scene scene = *testing::LoadExample("arm_cubes");
+  const int n = scene.nv;
+  ASSERT_EQ(n, 69);
+  const double h = 0.01;
+  std::mt19937 random(17);
+  PyramidStepData data;
+  data.P = Eigen::MatrixXd::Zero(n, n);
+  for (int b = 0; b < 10; ++b) {
+    const Eigen::MatrixXd X = RandomMatrix(6, 6, &random);
+    data.P.block(6 * b, 6 * b, 6, 6) = X * X.transpose() + Eigen::MatrixXd::Identity(6, 6);
+  }
+  for (int i = 60; i < n; ++i) data.P(i, i) = 0.5 + i * 0.01;
+  data.tau_h = Eigen::VectorXd::Zero(n);
+  const auto cube = [](int b) { return 6 * b; };
+  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(20, n);
+  for (int j = 0; j < 4; ++j) {  // cubes 0 and 1
+    G.block(j, cube(0), 1, 6) = RandomMatrix(1, 6, &random);
+    G.block(j, cube(1), 1, 6) = RandomMatrix(1, 6, &random);
+  }
+  const Eigen::MatrixXd basis = RandomMatrix(2, 6, &random);
+  for (int j = 4; j < 9; ++j)  // cube 2: five rows of rank 2
+    G.block(j, cube(2), 1, 6) = RandomMatrix(1, 2, &random) * basis;
+  for (int j = 9; j < 13; ++j) {  // cube 3 and the robot joints
+    G.block(j, cube(3), 1, 6) = RandomMatrix(1, 6, &random);
+    G.block(j, 60, 1, 9) = RandomMatrix(1, 9, &random);
+  }
+  // Rows 13 … 19 touch cube 4 and are inactive.
+  for (int j = 13; j < 20; ++j) G.block(j, cube(4), 1, 6) = RandomMatrix(1, 6, &random);
+  const int active = 13;
+  const Eigen::VectorXd v = RandomMatrix(n, 1, &random);
+  data.G = G;
+  data.offset = -G * v;
+  for (int j = active; j < G.rows(); ++j) data.offset[j] += 1.0;
+  AddUnitContactKeys(&data);
+  Eigen::VectorXd beta = Eigen::VectorXd::Zero(G.rows());
+  beta.head(active).setOnes();
+  const QpSensitivity sensitivity(&scene, h, &data, v, beta);
+  ASSERT_EQ(sensitivity.active_rows().size(), static_cast<size_t>(active));
+  // Blocks: cubes 0 + 1, cube 2, cube 3 + robot.
+  ASSERT_EQ(sensitivity.block_count(), 3);
+  EXPECT_EQ(sensitivity.block_size(0), 12);
+  EXPECT_EQ(sensitivity.block_size(1), 6);
+  EXPECT_EQ(sensitivity.block_size(2), 15);
+
+  StepDataContraction d = RandomContraction(n, static_cast<int>(G.rows()), &random);
+  std::bernoulli_distribution keep(0.5);
+  for (Eigen::MatrixXd* M : {&d.d_phi, &d.d_Jc_v, &d.d_JcT_lambda, &d.d_P_v, &d.d_tau_h})
+    for (int i = 0; i < M->size(); ++i)
+      if (!keep(random)) (*M)(i) = 0.0;
+  d.d_JcT_lambda.col(5).setZero();  // a direction with r₁ = 0 …
+  d.d_P_v.col(5).setZero();
+  d.d_tau_h.col(5).setZero();  // … and r₂ ≠ 0
+  const VelocityGradient g = sensitivity.Gradient(&d);
+  EXPECT_EQ(g.kkt_rank, n + 4 + 2 + 4);
+
+  Eigen::MatrixXd r1, r2;
+  KktRightHandSides(d, sensitivity.active_rows(), h, &r1, &r2);
+  const Eigen::MatrixXd G_active = G.topRows(active);
+  const auto reference = [&](const Eigen::MatrixXd& rhs1, const Eigen::MatrixXd& rhs2) {
+    const Eigen::MatrixXd dv_p =
+        Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(G_active).solve(rhs2);
+    const Eigen::MatrixXd Z = G_active.fullPivLu().kernel();
+    return Eigen::MatrixXd(
+        dv_p +
+        Z * (Z.transpose() * data.P * Z).ldlt().solve(Z.transpose() * (rhs1 - data.P * dv_p)));
+  };
+  EXPECT_LT(testing::RelativeError(g.dv_dq, reference(r1, r2)), 1e-12);
+  const Eigen::MatrixXd D = CommandForceJacobian(scene, h);
+  EXPECT_LT(testing::RelativeError(g.dv_du, reference(D, Eigen::MatrixXd::Zero(active, D.cols()))),
+            1e-12);
+}
+
 TEST(QpSensitivity, RejectsWrongSizes) {
   const Scene scene = *testing::LoadExample("planar_pushing");
   std::mt19937 random(1);

@@ -9,7 +9,6 @@
 // M_u, τ_u, q_a in τ_h) through the data contractions of contact_data_derivative.h.
 // Nothing is solved again: the contact set, the cost, v* and the multipliers are the data's.
 
-#include <Eigen/SparseCore>
 #include <string>
 #include <vector>
 
@@ -39,24 +38,6 @@ void FailDerivatives(std::string message, StepDerivatives* out) {
   out->message = std::move(message);
   out->A.resize(0, 0);
   out->B.resize(0, 0);
-}
-
-// B = ∂(q ⊕ h v)/∂v · ∂v/∂u and, when want_a, A (configuration_map.h).
-void ChainToConfiguration(const Scene& scene, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                          double h, const VelocityGradient& gradient, bool want_a,
-                          StepDerivatives* out) {
-  out->active_rows = gradient.active_rows;
-  // Both maps are block diagonal by joint (identity outside the floating joints' blocks).
-  const Eigen::SparseMatrix<double> dq_dv =
-      IntegrationJacobianWrtVelocity(scene, q, v, h).sparseView();
-  out->B = dq_dv * gradient.dv_du;
-  if (want_a) {
-    const Eigen::SparseMatrix<double> tangent = TangentFromConfiguration(scene, q).sparseView();
-    out->A = IntegrationJacobianWrtConfiguration(scene, q, v, h);
-    out->A += dq_dv * (gradient.dv_dq * tangent);
-  } else {
-    out->A.resize(0, 0);
-  }
 }
 
 // The first pyramid row with g_j = G_j v + o_j <= 0, as a message; empty when v is strictly
@@ -134,16 +115,17 @@ void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
     return false;
   };
 
-  VelocityGradient gradient;
+  VelocityGradient& gradient = data.gradient_;
   if (type == FormulationType::kQp || type == FormulationType::kLogBarrierPyramid) {
     PyramidStepData& pyramid = data.pyramid_;
     BuildPyramidStepData(problem, &pyramid);
     if (type == FormulationType::kQp) {
       const auto& workspace = static_cast<const PyramidQpWorkspace&>(*data.workspace_);
       const Eigen::VectorXd& beta = workspace.solver.result().z;
-      const QpSensitivity sensitivity(&scene, h, &pyramid, v, beta);
+      QpSensitivity& sensitivity = data.qp_sensitivity_;
+      sensitivity.Compute(&scene, h, &pyramid, v, beta);
       if (want_a && !contract(sensitivity.ActiveContactImpulse())) return;
-      gradient = sensitivity.Gradient(want_a ? &contraction : nullptr);
+      sensitivity.Gradient(want_a ? &contraction : nullptr, &gradient);
     } else {
       if (const std::string violation = PyramidBarrierViolation(pyramid, v); !violation.empty())
         return FailDerivatives(violation, &out);
@@ -169,7 +151,8 @@ void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
                      : LogBarrierConeVelocityGradient(problem, blocks, v, d);
   }
   if (!gradient.ok) return FailDerivatives(gradient.failure, &out);
-  ChainToConfiguration(scene, q, v, h, gradient, want_a, &out);
+  out.active_rows = gradient.active_rows;
+  ChainToConfiguration(scene, q, v, h, gradient.dv_dq, gradient.dv_du, &out.A, &out.B);
 }
 
 }  // namespace quasidyn

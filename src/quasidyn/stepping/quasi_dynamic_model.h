@@ -21,6 +21,7 @@
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
 #include "quasidyn/gradients/chain_kinematics.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
+#include "quasidyn/gradients/qp_gradient.h"
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/stepping/step_model.h"
 
@@ -55,7 +56,9 @@ class QuasiDynamicData final : public StepData {
   // contraction perturbs, and the contraction itself.
   std::unique_ptr<ChainKinematics> chain_kinematics_;
   StepDataContraction contraction_;
-  PyramidStepData pyramid_;  // the pyramid programs' data (step_data_derivative.h)
+  PyramidStepData pyramid_;       // the pyramid programs' data (step_data_derivative.h)
+  QpSensitivity qp_sensitivity_;  // the exact QP's active set, factors and solve buffers
+  VelocityGradient gradient_;     // ∂v*/∂q, ∂v*/∂u of the last CalcDiff
 };
 
 class QuasiDynamicModel final : public StepModel {

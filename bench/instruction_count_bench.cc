@@ -1,0 +1,90 @@
+// Fixed work for valgrind's callgrind, whose instruction counts do not depend on the load of a
+// shared machine (Google Benchmark's times do): at the states of bench_scenes.h, after two
+// warm-up calls of each, `repeats` calls of each of
+//   MeasuredCalc          the step (StepModel::Calc),
+//   MeasuredCalcDiffB     CalcDiff(B only) after that step,
+//   MeasuredCalcDiffAB    CalcDiff(A and B),
+// each in a function of its own, so that its inclusive instruction count divided by `repeats`
+// is the cost of one call. Run (scripts/instruction_counts.sh does this and prints the ratios):
+//   valgrind --tool=callgrind --callgrind-out-file=out
+//     build/release/instruction_count_bench arm_cubes qp 5
+//   callgrind_annotate --inclusive=yes out | grep Measured
+// Scenes: arm_cubes, planar_hand, planar_gripper; formulations: those of formulation_table.h.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "bench_scenes.h"
+
+namespace quasidyn::bench {
+namespace {
+
+[[gnu::noinline]] void MeasuredCalc(const StepModel& model, const SceneState& at, StepData* data,
+                                    int repeats) {
+  for (int i = 0; i < repeats; ++i) model.Calc(at.x, at.u, data);
+}
+
+[[gnu::noinline]] void MeasuredCalcDiffB(const StepModel& model, StepData* data, int repeats) {
+  for (int i = 0; i < repeats; ++i) model.CalcDiff(GradientMode::kBOnly, data);
+}
+
+[[gnu::noinline]] void MeasuredCalcDiffAB(const StepModel& model, StepData* data, int repeats) {
+  for (int i = 0; i < repeats; ++i) model.CalcDiff(GradientMode::kAAndB, data);
+}
+
+int Run(int argc, char** argv) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: %s arm_cubes|planar_hand|planar_gripper FORMULATION REPEATS\n",
+                 argv[0]);
+    return 2;
+  }
+  const std::string scene = argv[1];
+  Example example;
+  if (scene == "arm_cubes") {
+    example = Example::kArmCubes;
+  } else if (scene == "planar_hand") {
+    example = Example::kPlanarHand;
+  } else if (scene == "planar_gripper") {
+    example = Example::kPlanarGripper;
+  } else {
+    std::fprintf(stderr, "unknown scene %s\n", argv[1]);
+    return 2;
+  }
+  const FormulationType type = ParseFormulation(argv[2]);  // throws naming the known ones
+  const int repeats = std::atoi(argv[3]);
+  if (repeats < 1) {
+    std::fprintf(stderr, "REPEATS must be >= 1\n");
+    return 2;
+  }
+  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+  const SceneState& at = StateOf(example);
+  const std::unique_ptr<StepData> data = model->CreateData();
+  const bool derivatives = HasDerivatives(type);
+  for (int warm = 0; warm < 2; ++warm) {
+    model->Calc(at.x, at.u, data.get());
+    if (derivatives) {
+      model->CalcDiff(GradientMode::kBOnly, data.get());
+      model->CalcDiff(GradientMode::kAAndB, data.get());
+    }
+  }
+  if (!data->result.ok()) {
+    std::fprintf(stderr, "the step failed: %s\n", data->result.message.c_str());
+    return 1;
+  }
+  MeasuredCalc(*model, at, data.get(), repeats);
+  if (derivatives) {
+    MeasuredCalcDiffB(*model, data.get(), repeats);
+    MeasuredCalcDiffAB(*model, data.get(), repeats);
+    if (!data->derivatives.ok()) {
+      std::fprintf(stderr, "CalcDiff failed: %s\n", data->derivatives.message.c_str());
+      return 1;
+    }
+  }
+  std::printf("%s %s: %d calls of each measured\n", argv[1], argv[2], repeats);
+  return 0;
+}
+
+}  // namespace
+}  // namespace quasidyn::bench
+
+int main(int argc, char** argv) { return quasidyn::bench::Run(argc, argv); }
