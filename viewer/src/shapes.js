@@ -23,11 +23,14 @@ function solid(geometry, material) {
   return mesh;
 }
 
-// A triangle mesh of the page's `meshes` (a mesh file's triangles, in the shape's frame).
+// A triangle mesh of the page's `meshes` (a mesh file's triangles, in the shape's frame), shaded
+// flat: each triangle its own normal (shared vertices would average the normals of faces that
+// meet at a sharp edge).
 function triangleMesh(mesh, material) {
-  const geometry = new THREE.BufferGeometry();
-  geometry.setAttribute('position', new THREE.Float32BufferAttribute(mesh.vertices, 3));
-  geometry.setIndex(mesh.triangles);
+  const indexed = new THREE.BufferGeometry();
+  indexed.setAttribute('position', new THREE.Float32BufferAttribute(mesh.vertices, 3));
+  indexed.setIndex(mesh.triangles);
+  const geometry = indexed.toNonIndexed();
   geometry.computeVertexNormals();
   return withEdges(solid(geometry, material));
 }

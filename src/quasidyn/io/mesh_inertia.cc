@@ -1,5 +1,6 @@
 #include "quasidyn/io/mesh_inertia.h"
 
+#include <Eigen/LU>
 #include <cmath>
 #include <stdexcept>
 

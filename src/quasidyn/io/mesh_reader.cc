@@ -3,12 +3,15 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <Eigen/Geometry>
+#include <array>
 #include <assimp/Importer.hpp>
 #include <cmath>
 #include <filesystem>
 #include <map>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "quasidyn/io/loader_limits.h"
 
@@ -36,23 +39,29 @@ TriangleMesh ReadTriangleMesh(const std::string& path, const Eigen::Vector3d& sc
     throw std::runtime_error("cannot read mesh " + path + ": " + importer.GetErrorString());
   TriangleMesh mesh;
   mesh.file = path;
+  // Vertices at the same position are one vertex (welded): Assimp keeps an STL facet's
+  // corners apart (their normals differ), which would leave every edge open.
+  std::map<std::array<float, 3>, int> index_of;
+  std::vector<int> welded;
   for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
     const aiMesh& part = *scene->mMeshes[m];
-    const int first = static_cast<int>(mesh.vertices.size());
+    welded.resize(part.mNumVertices);
     for (unsigned v = 0; v < part.mNumVertices; ++v) {
       const aiVector3D& p = part.mVertices[v];
       const Eigen::Vector3d point(p.x * scale.x(), p.y * scale.y(), p.z * scale.z());
       if (!point.allFinite())
         throw std::runtime_error("mesh " + path + ": vertex " + std::to_string(v) +
                                  " has a coordinate that is not finite");
-      mesh.vertices.push_back(point);
+      const auto [it, added] =
+          index_of.emplace(std::array<float, 3>{p.x, p.y, p.z}, mesh.vertices.size());
+      if (added) mesh.vertices.push_back(point);
+      welded[v] = it->second;
     }
     for (unsigned f = 0; f < part.mNumFaces; ++f) {
       const aiFace& face = part.mFaces[f];
       if (face.mNumIndices != 3) continue;
-      mesh.triangles.emplace_back(first + static_cast<int>(face.mIndices[0]),
-                                  first + static_cast<int>(face.mIndices[1]),
-                                  first + static_cast<int>(face.mIndices[2]));
+      mesh.triangles.emplace_back(welded[face.mIndices[0]], welded[face.mIndices[1]],
+                                  welded[face.mIndices[2]]);
       if (mesh.triangles.size() > kMaxMeshTriangles)
         throw std::runtime_error("mesh " + path + " has more than " +
                                  std::to_string(kMaxMeshTriangles) + " triangles");

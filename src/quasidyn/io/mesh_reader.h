@@ -2,9 +2,11 @@
 // Reads a mesh file into a TriangleMesh (model/triangle_mesh.h) with Assimp (Debian
 // libassimp-dev; docs/dependencies.md): OBJ, STL (ASCII and binary), Collada DAE, PLY and the
 // other formats Assimp reads. Every mesh of the file is merged into one (node transforms
-// applied), faces are triangulated, points and lines are dropped, coordinates are multiplied by
-// `scale` (per axis, > 0: STL files are often in millimetres, scale 0.001). A DAE file's
-// <up_axis> is ignored: coordinates are taken as written, as URDF and SDF tools take them.
+// applied), faces are triangulated, points and lines are dropped, vertices at the same position
+// are welded into one, coordinates are multiplied by `scale` (per axis, > 0: STL files are often
+// in millimetres, scale 0.001). A DAE file's <up_axis> is ignored: coordinates are taken as
+// written, as URDF and SDF tools take them. Assimp reads coordinates in single precision, so
+// a mesh's vertices carry a relative rounding of about 6e-8.
 
 #include <Eigen/Core>
 #include <string>

@@ -19,7 +19,8 @@ struct ModelFileOptions {
   // The root joint's X_PJ: the root link in the world (fixed), the plane of a planar object in
   // a 3D scene (io/plane_frame.h); unused for floating objects.
   Eigen::Isometry3d base_pose = Eigen::Isometry3d::Identity();
-  // μ [-] >= 0 of the collision shapes: every one for URDF (which has no friction; required);
+  // μ [-] >= 0 of the collision shapes: every one for URDF (which has no friction; 0.5 when
+  // unset, the scene file requires it);
   // for SDF and MJCF those whose file gives none (optional when every shape has its own).
   std::optional<double> friction;
   SourceLocation where;  // the scene field naming the file: errors go here

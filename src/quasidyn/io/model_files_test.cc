@@ -70,7 +70,7 @@ TEST(SdfModels, ObjectWithoutSceneFrictionFailsNamingTheCollision) {
 TEST(SdfModels, RobotJointsLimitsAndJointFrames) {
   const Scene scene = Load(
       "name: s\ndimension: 3\ntime_step: 0.01\nrobots:\n"
-      "  - {name: arm, sdf: arm.sdf, stiffness: 100, initial: [0, 0],\n"
+      "  - {name: arm, sdf: arm.sdf, friction: 0.5, stiffness: 100, initial: [0, 0],\n"
       "     base_pose: {xyz: [1, 0, 0]}}\n");
   ASSERT_EQ(scene.nq, 2);
   const Joint& shoulder = scene.joints[scene.bodies[scene.BodyIndex("arm/upper")].parent_joint];
@@ -91,7 +91,7 @@ TEST(SdfModels, RobotJointsLimitsAndJointFrames) {
 TEST(SdfModels, UnsupportedFeaturesFailNamingElementFileAndLine) {
   const std::string ball = ErrorOf(
       "name: s\ndimension: 3\ntime_step: 0.01\nrobots:\n"
-      "  - {name: wrist, sdf: ball_joint.sdf, stiffness: 1, initial: []}\n");
+      "  - {name: wrist, sdf: ball_joint.sdf, friction: 0.5, stiffness: 1, initial: []}\n");
   EXPECT_TRUE(Contains(ball, "models.yaml:5")) << ball;
   EXPECT_TRUE(Contains(ball, "ball_joint.sdf:11: joint 'wrist': a ball joint is not supported"))
       << ball;

@@ -285,7 +285,8 @@ JointSpec ReadJoint(const urdf::Joint& joint, const std::string& path, const Urd
 InstanceSpec LoadUrdfInstance(const std::string& urdf_path, const UrdfOptions& given_options) {
   UrdfOptions options = given_options;
   options.model_directory = std::filesystem::path(urdf_path).parent_path().string();
-  if (!options.friction) ThrowAt(options.where, "a URDF model needs `friction` (URDF has none)");
+  // URDF has no friction: the scene file always gives it; a C++ caller's default is 0.5.
+  if (!options.friction) options.friction = 0.5;
   if (!std::filesystem::is_regular_file(urdf_path)) {
     ThrowAt(options.where, "URDF file not found: " + urdf_path);
   }

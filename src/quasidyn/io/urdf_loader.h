@@ -32,7 +32,9 @@
 
 namespace quasidyn {
 
-using UrdfOptions = ModelFileOptions;  // friction required
+// URDF has no friction: options.friction is every collision shape's μ (0.5 when unset; the
+// scene file requires it).
+using UrdfOptions = ModelFileOptions;
 
 // Throws SceneError at options.where when the file is missing, is not well-formed XML, is
 // rejected by urdfdom, or uses something unsupported (the message names the URDF and the link

@@ -27,7 +27,7 @@ Eigen::Vector3d ShapeCentre(const Scene& scene, const Kinematics& kinematics,
 TEST(ModelFileFrames, SdfJointTurnsAboutItsJointFrame) {
   const Scene scene = LoadSceneFromString(
       "name: s\ndimension: 3\ntime_step: 0.01\nrobots:\n"
-      "  - {name: arm, sdf: arm.sdf, stiffness: 100, initial: [0, 0],\n"
+      "  - {name: arm, sdf: arm.sdf, friction: 0.5, stiffness: 100, initial: [0, 0],\n"
       "     base_pose: {xyz: [1, 0, 0]}}\n",
       "s.yaml", kModels);
   Kinematics kinematics(BorrowScene(scene));

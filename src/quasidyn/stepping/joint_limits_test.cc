@@ -88,10 +88,14 @@ TEST(JointLimits, CommandPastTheLimitHoldsAtTheLimitInEveryFormulation) {
       const Eigen::Vector2d pull = kH * kK * (q.head<2>() - u);  // the impedance's impulse
       EXPECT_TRUE(impulse.isApprox(pull, 1e-6))
           << impulse.transpose() << " vs " << pull.transpose();
+      // Both rows of each joint push, λ g = 1/κ with g = (distance to the bound)/h: the net
+      // impulse is (h/κ)(1/(q⁺ − lower) − 1/(upper − q⁺)), and the active bound's stand-off
+      // h/(κλ) is 5e-6 m and 2.5e-6 rad here.
+      const Eigen::Vector2d lower(-0.1, -0.5), upper(0.1, 0.5);
       for (int j = 0; j < 2; ++j) {
-        const double stand_off = kH / (kKappa * std::abs(impulse[j]));
-        EXPECT_NEAR(std::abs(q[j] - bound[j]), stand_off, 1e-6 * stand_off);
-        EXPECT_LT(stand_off, 1e-4);  // 5e-6 m and 2.5e-6 rad here
+        const double barrier = kH / kKappa * (1.0 / (q[j] - lower[j]) - 1.0 / (upper[j] - q[j]));
+        EXPECT_NEAR(impulse[j], barrier, 1e-6 * std::abs(barrier));
+        EXPECT_LT(std::abs(q[j] - bound[j]), 1e-5);
       }
     }
   }
