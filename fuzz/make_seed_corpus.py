@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the fuzz targets' seed corpus (fuzz_scene_input.h format) into OUT: every example
-scene, with its URDF appended after "--- urdf" and referenced as robot.urdf, every scene of
+scene, with its first model file (URDF, SDF or MJCF) appended after "--- urdf" and referenced
+as robot.urdf (the loaders read a file by its scene key, whatever its name), every scene of
 tests/data/bad_scenes (each one defect the loader must report), and every input of
 tests/data/fuzz_regressions (the fuzzers' past findings, each run first by every bounded run).
 
@@ -22,11 +23,11 @@ def main() -> int:
     for scene in sorted(ROOT.glob("examples/*/scene.yaml")) + sorted(
             ROOT.glob("tests/data/bad_scenes/*.yaml")):
         text = scene.read_bytes().decode("utf-8", "surrogateescape")
-        urdf = re.search(r"urdf:\s*(\S+)", text)
+        model = re.search(r"(?:urdf|sdf|mjcf):\s*([^\s,}]+)", text)
         seed = text
-        if urdf and (scene.parent / urdf.group(1)).is_file():
-            seed = text.replace(urdf.group(1), "robot.urdf") + SEPARATOR + (
-                scene.parent / urdf.group(1)).read_text()
+        if model and (scene.parent / model.group(1)).is_file():
+            seed = text.replace(model.group(1), "robot.urdf") + SEPARATOR + (
+                scene.parent / model.group(1)).read_text()
         name = f"{scene.parent.name}_{scene.stem}"
         (out / name).write_bytes(seed.encode("utf-8", "surrogateescape"))
         count += 1

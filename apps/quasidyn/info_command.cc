@@ -6,6 +6,7 @@
 #include "log.h"
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/io/scene_loader.h"
+#include "scene_file.h"
 #include "scene_summary.h"
 
 namespace quasidyn::cli {
@@ -21,7 +22,8 @@ void AddInfoCommand(CLI::App& app) {
   info->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
   info->add_flag("--json", options->json, "Print JSON instead of text");
   info->callback([options] {
-    const ContactModel model(std::make_shared<const Scene>(LoadScene(options->scene_path)));
+    const ContactModel model(
+        std::make_shared<const Scene>(LoadSceneFile(options->scene_path, "info")));
     const Scene& scene = model.scene();
     ContactData data = model.CreateData();
     if (!model.Compute(scene.q0, &data) && Logs(LogLevel::kWarning))

@@ -20,6 +20,7 @@
 #include "quasidyn/stepping/batch_step.h"
 #include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/stepping/randomized_smoothing.h"
+#include "scene_file.h"
 
 namespace quasidyn::cli {
 namespace {
@@ -334,7 +335,8 @@ void PrintText(const Scene& scene, const FormulationSettings& settings,
 }
 
 void RunLinearize(const LinearizeOptions& options) {
-  const ScenePtr scene_ptr = std::make_shared<const Scene>(LoadScene(options.scene_path));
+  const ScenePtr scene_ptr =
+      std::make_shared<const Scene>(LoadSceneFile(options.scene_path, "linearize"));
   const Scene& scene = *scene_ptr;
   const FormulationSettings settings = ResolveSettings(scene, options);
   const std::string mode = options.mode_option->count() > 0

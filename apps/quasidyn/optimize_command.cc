@@ -16,6 +16,7 @@
 #include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/viewer/html_writer.h"
 #include "quasidyn/viewer/svg_plot.h"
+#include "scene_file.h"
 
 namespace quasidyn::cli {
 namespace {
@@ -60,7 +61,8 @@ void WriteCostPlot(const OptimizationResult& result, const std::string& path) {
 }
 
 void RunOptimize(const OptimizeOptions& options) {
-  const ScenePtr scene = std::make_shared<const Scene>(LoadScene(options.scene_path));
+  const ScenePtr scene =
+      std::make_shared<const Scene>(LoadSceneFile(options.scene_path, "optimize"));
   FormulationSettings settings = SettingsFromScene(*scene);
   GuessFile initial;
   if (!options.initial_path.empty()) {

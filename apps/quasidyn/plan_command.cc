@@ -15,6 +15,7 @@
 #include "quasidyn/planning/planning_overrides.h"
 #include "quasidyn/planning/rrt.h"
 #include "quasidyn/viewer/html_writer.h"
+#include "scene_file.h"
 
 namespace quasidyn::cli {
 namespace {
@@ -75,7 +76,7 @@ void PrintSummary(const Scene& scene, const PlanResult& plan, const ReplayedPath
 }
 
 void RunPlan(const PlanOptions& options) {
-  const ScenePtr scene = std::make_shared<const Scene>(LoadScene(options.scene_path));
+  const ScenePtr scene = std::make_shared<const Scene>(LoadSceneFile(options.scene_path, "plan"));
   if (options.threads < 1)
     throw std::invalid_argument("--threads must be >= 1 (got " + std::to_string(options.threads) +
                                 ")");

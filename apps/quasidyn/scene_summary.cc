@@ -64,19 +64,25 @@ nlohmann::json SceneSummaryJson(const Scene& scene, const ContactSet& contacts) 
         {{"name", b.name},
          {"mass", b.mass},
          {"instance", b.instance < 0 ? std::string("world") : scene.instances[b.instance].name}});
-  for (const Joint& j : scene.joints)
-    out["joints"].push_back({{"name", j.name},
-                             {"type", JointTypeName(j.type)},
-                             {"parent", scene.bodies[j.parent_body].name},
-                             {"child", scene.bodies[j.child_body].name},
-                             {"q_start", j.q_start},
-                             {"v_start", j.v_start},
-                             {"stiffness", j.stiffness}});
+  for (const Joint& j : scene.joints) {
+    json joint = {{"name", j.name},
+                  {"type", JointTypeName(j.type)},
+                  {"parent", scene.bodies[j.parent_body].name},
+                  {"child", scene.bodies[j.child_body].name},
+                  {"q_start", j.q_start},
+                  {"v_start", j.v_start},
+                  {"stiffness", j.stiffness}};
+    if (std::isfinite(j.lower_limit)) joint["lower_limit"] = j.lower_limit;
+    if (std::isfinite(j.upper_limit)) joint["upper_limit"] = j.upper_limit;
+    out["joints"].push_back(joint);
+  }
   for (const CollisionGeometry& g : scene.geometries)
     out["shapes"].push_back({{"name", g.name},
                              {"body", scene.bodies[g.body].name},
                              {"type", ShapeTypeName(g.shape.type)},
                              {"friction", g.friction}});
+  out["visuals"] = scene.visuals.size();
+  out["warnings"] = scene.warnings;
   out["contacts"] = json::array();
   for (const Contact& c : contacts)
     out["contacts"].push_back({{"shape_a", scene.geometries[c.geometry_a].name},
@@ -110,6 +116,8 @@ std::string SceneSummaryText(const Scene& scene, const ContactSet& contacts) {
       << JointTypeName(j.type) << " " << scene.bodies[j.parent_body].name << " -> "
       << scene.bodies[j.child_body].name;
     if (j.stiffness > 0) s << "  K = " << j.stiffness;
+    if (std::isfinite(j.lower_limit) || std::isfinite(j.upper_limit))
+      s << "  limits [" << j.lower_limit << ", " << j.upper_limit << "]";
     s << "\n";
   }
   s << "shapes:\n";
@@ -117,6 +125,11 @@ std::string SceneSummaryText(const Scene& scene, const ContactSet& contacts) {
     s << "  " << std::left << std::setw(16) << g.name << " " << std::setw(10)
       << ShapeTypeName(g.shape.type) << " on " << scene.bodies[g.body].name
       << "  mu = " << g.friction << "\n";
+  if (!scene.visuals.empty()) s << "visuals (viewer only): " << scene.visuals.size() << "\n";
+  if (!scene.warnings.empty()) {
+    s << "ignored by the loader:\n";
+    for (const std::string& warning : scene.warnings) s << "  " << warning << "\n";
+  }
   s << "contacts at q0 (phi <= " << scene.contact_tolerance << " m): " << contacts.size() << "\n";
   for (const Contact& c : contacts)
     s << "  " << scene.geometries[c.geometry_a].name << " / " << scene.geometries[c.geometry_b].name

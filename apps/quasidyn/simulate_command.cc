@@ -19,6 +19,7 @@
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
+#include "scene_file.h"
 #include "timed_rollout.h"
 
 namespace quasidyn::cli {
@@ -124,7 +125,8 @@ void PrintSummary(const Trajectory& trajectory, double wall_seconds, const std::
 }
 
 void RunSimulate(const SimulateOptions& options) {
-  const ScenePtr scene_ptr = std::make_shared<const Scene>(LoadScene(options.scene_path));
+  const ScenePtr scene_ptr =
+      std::make_shared<const Scene>(LoadSceneFile(options.scene_path, "simulate"));
   const Scene& scene = *scene_ptr;
   const FormulationSettings settings = ResolveSettings(scene, options);
   const int steps = ResolveStepCount(scene, settings, options);

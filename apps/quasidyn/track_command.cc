@@ -14,6 +14,7 @@
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/simulation/trajectory_json.h"
 #include "quasidyn/stepping/formulation_table.h"
+#include "scene_file.h"
 
 namespace quasidyn::cli {
 namespace {
@@ -35,13 +36,13 @@ void RunTrack(const TrackOptions& options) {
   if (model_path.empty())
     throw std::invalid_argument(options.plan_path + ": the plan names no scene file; give --scene");
   if (plan.steps.empty()) throw std::invalid_argument(options.plan_path + ": the plan has no step");
-  const ScenePtr model_scene = std::make_shared<const Scene>(LoadScene(model_path));
+  const ScenePtr model_scene = std::make_shared<const Scene>(LoadSceneFile(model_path, "track"));
   FormulationSettings settings = SettingsFromScene(*model_scene);
   settings.time_step = plan.time_step;
   settings.type = ParseFormulation(plan.formulation);
   const auto model = MakeStepModel(model_scene, settings);
 
-  Scene plant_base = LoadScene(options.plant_path);
+  Scene plant_base = LoadSceneFile(options.plant_path, "track");
   CheckSameCoordinates(*model_scene, plant_base);
   plant_base.time_step = plan.time_step;
   if (!(options.offset.size() == 0 || options.offset.size() == 2 || options.offset.size() == 3))

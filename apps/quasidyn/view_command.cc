@@ -11,6 +11,7 @@
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
+#include "scene_file.h"
 
 namespace quasidyn::cli {
 namespace {
@@ -37,7 +38,7 @@ std::string ScenePath(const ViewOptions& options, const Trajectory& trajectory) 
 void RunView(const ViewOptions& options) {
   const Trajectory trajectory = ReadTrajectory(options.trajectory_path);
   const std::string scene_path = ScenePath(options, trajectory);
-  const Scene scene = LoadScene(scene_path);
+  const Scene scene = LoadSceneFile(scene_path, "view");
   std::vector<NamedPath> inputs = {{"TRAJECTORY", options.trajectory_path}};
   for (const NamedPath& input :
        SceneInputs(scene, options.scene_path.empty() ? "the trajectory's scene file" : "--scene"))

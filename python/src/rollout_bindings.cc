@@ -159,6 +159,12 @@ void BindRollout(py::module_& m) {
           [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.momentum_force; }, kView,
           "StepResult.momentum_force of the step: s·M_u·v_u/h (n_v,u,) [N, N·m].")
       .def_property_readonly(
+          "joint_limit_impulse",
+          [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.joint_limit_impulse; },
+          kView,
+          "StepResult.joint_limit_impulse of the step (n_v,) [N·s or N·m·s]; shape (0,) for "
+          "scenes without joint limits.")
+      .def_property_readonly(
           "A", [](const TrajectoryStep& s) -> const Eigen::MatrixXd& { return s.A; }, kView,
           "∂q_k/∂q_{k-1} (n_q, n_q) when the rollout computed it, else shape (0, 0).")
       .def_property_readonly(
@@ -313,6 +319,17 @@ void BindRollout(py::module_& m) {
           },
           "StepResult.momentum_force of every step stacked (N, n_v,u) [N, N·m]; NaN rows for "
           "steps recorded without it.")
+      .def_property_readonly(
+          "joint_limit_impulse",
+          [](const Trajectory& t) {
+            return Stack(t, t.nv, [&t](const TrajectoryStep& s) -> Eigen::RowVectorXd {
+              if (s.joint_limit_impulse.size() != t.nv)
+                return Eigen::RowVectorXd::Constant(t.nv, std::numeric_limits<double>::quiet_NaN());
+              return s.joint_limit_impulse.transpose();
+            });
+          },
+          "StepResult.joint_limit_impulse of every step stacked (N, n_v) [N·s or N·m·s]; NaN "
+          "rows for steps recorded without it (scenes without joint limits).")
       .def_property_readonly(
           "A",
           [](const Trajectory& t) {

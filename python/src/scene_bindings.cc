@@ -87,6 +87,20 @@ void BindScene(py::module_& m) {
       .def_readonly("source_file", &Scene::source_file,
                     "The scene file it was loaded from; '' for scenes from text. Edited copies "
                     "keep it (their shapes are the file's).")
+      .def_readonly("warnings", &Scene::warnings,
+                    "What the loader read but ignores (an SDF <plugin>, an MJCF <actuator>, ...), "
+                    "one message per item naming the element and the file; [] for most scenes.")
+      .def_property_readonly(
+          "joint_limits",
+          [](const Scene& s) {
+            py::dict limits;
+            for (const Joint& j : s.joints)
+              if (std::isfinite(j.lower_limit) || std::isfinite(j.upper_limit))
+                limits[py::str(j.name)] = py::make_tuple(j.lower_limit, j.upper_limit);
+            return limits;
+          },
+          "{joint name: (lower, upper)} [m or rad] of the joints with position limits (±inf "
+          "on a side without one); the step keeps q + h v within them (docs/formulations.md).")
       .def_readonly("planar", &Scene::planar, "True when bodies move in the world x-y plane.")
       .def_property_readonly(
           "dimension", [](const Scene& s) { return s.planar ? 2 : 3; },

@@ -140,6 +140,17 @@ void BindStep(py::module_& m) {
           "[N, N·m] (rows as v_u: scene.v_u_slice). The contacts' generalized force on the "
           "objects equals this minus gravity, so a pushed object's contact forces exceed "
           "Coulomb friction by it; 0 for object_mass_scale = 0.")
+      .def_property_readonly(
+          "joint_limit_impulse",
+          [](const PyStepResult& r) -> const Eigen::VectorXd& {
+            return r.result.joint_limit_impulse;
+          },
+          kView,
+          "The joint limits' generalized impulse over the step (n_v,) [N·s or N·m·s]: the "
+          "multipliers of the limit rows (docs/formulations.md, 'Joint limits'), positive where a "
+          "lower limit pushes a coordinate up, negative where an upper one pushes it down, 0 on "
+          "coordinates without limits. / h it is the force; at a limit that holds a robot it "
+          "cancels the impedance's pull K (u − q_lim).")
       .def("__repr__", [](const PyStepResult& r) {
         return "<quasidyn.StepResult " + std::string(ToString(r.result.status)) + ", " +
                std::to_string(r.contacts.size()) + " contacts>";

@@ -35,3 +35,10 @@ grep -q '"markers"' "$artifacts/planar_hand_plan.html" ||
   { echo "browser test: the plan page has no markers" >&2; exit 1; }
 QUASIDYN_CHROMIUM="$chromium" NODE_PATH="$node_modules" \
   node "$here/viewer_test.cjs" "$artifacts/planar_hand_plan.html" "$artifacts/plan"
+# A page with meshes (examples/mesh_objects: an OBJ and an STL drawn as themselves), 0.6 s
+# long like the first page (the #t=0.45 check).
+"$quasidyn" simulate "$repo/examples/mesh_objects/scene.yaml" --steps 60 --quiet \
+  --out "$work/mesh_objects.json" > /dev/null
+"$quasidyn" view "$work/mesh_objects.json" -o "$artifacts/mesh_objects.html"
+QUASIDYN_CHROMIUM="$chromium" NODE_PATH="$node_modules" \
+  node "$here/viewer_test.cjs" "$artifacts/mesh_objects.html" "$artifacts/mesh"

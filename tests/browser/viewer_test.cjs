@@ -119,6 +119,12 @@ async function canvasPixels(page) {
 
     // The pushing checks need planar_pushing's pusher and box (run.sh's first page); the plan
     // page (planar_hand) has neither.
+    // The mesh page (run.sh's examples/mesh_objects): both meshes are drawn from the page's
+    // triangles (the hex prism's 20 and the wedge's 8), not as their hulls.
+    if (/mesh_objects/.test(path.basename(page_path))) {
+      const triangles = await page.evaluate(() => window.quasidynViewer.meshTriangles);
+      check(triangles === 28, `the meshes are drawn: ${triangles} mesh triangles (28 expected)`);
+    }
     if (/planar_pushing/.test(path.basename(page_path))) {
       // One convention: every arrow is the force on the object. While the pusher pushes the box
       // to the right (+x), the pusher–box arrow points +x (on the robot it would point -x), and

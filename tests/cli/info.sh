@@ -60,4 +60,18 @@ for command in info simulate view linearize demo; do
   "$qd" $command --help | grep -q -- "--log-level\|Usage" || fail "$command --help"
 done
 if "$qd" frobnicate 2> /dev/null; then fail "unknown subcommand accepted"; fi
+
+# What a model file holds that quasidyn ignores is a warning naming the element and the file
+# (stderr, at the default warning level), listed by info; --quiet keeps it (warnings are not
+# progress); --log-level error drops it.
+"$qd" info examples/mjcf_arm/scene.yaml > "$tmp/info.txt" 2> "$tmp/err.txt" ||
+  fail "info mjcf_arm exited non-zero"
+grep -q "quasidyn: info: warning: .*arm.xml: <actuator> (line [0-9]*): 2 actuators are ignored" \
+  "$tmp/err.txt" || fail "no actuator warning: $(cat "$tmp/err.txt")"
+grep -q "ignored by the loader:" "$tmp/info.txt" || fail "info does not list the warnings"
+"$qd" --log-level error info examples/mjcf_arm/scene.yaml > /dev/null 2> "$tmp/err.txt"
+[ -s "$tmp/err.txt" ] && fail "--log-level error still warns: $(cat "$tmp/err.txt")"
+# Joint limits are listed.
+"$qd" info examples/sdf_pushing/scene.yaml | grep -q "pusher/x .*limits \[-0.3, 0.1\]" ||
+  fail "info does not show the SDF pusher's limits"
 echo "cli info: all checks passed"

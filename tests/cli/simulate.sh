@@ -50,7 +50,10 @@ for scene in examples/*/scene.yaml; do
   steps=$(python3 -c "import math; r = $end / $h; print(round(r) if abs(r - round(r)) < 1e-9 * max(1, r) else math.ceil(r))")
   "$qd" simulate "$scene" --quiet --out "$tmp/$name.json" > "$tmp/out.txt" 2> "$tmp/err.txt" \
     || fail "simulate $scene exited non-zero: $(cat "$tmp/err.txt")"
-  [ -s "$tmp/err.txt" ] && fail "simulate $scene --quiet wrote to stderr: $(cat "$tmp/err.txt")"
+  # --quiet is the warning level: only the loader's warnings (mjcf_arm's ignored actuators,
+  # docs/scene-format.md) may reach stderr, nothing else.
+  grep -v "^quasidyn: simulate: warning: " "$tmp/err.txt" > "$tmp/other.txt"
+  [ -s "$tmp/other.txt" ] && fail "simulate $scene --quiet wrote to stderr: $(cat "$tmp/err.txt")"
   grep -q "final status" "$tmp/out.txt" || fail "simulate $scene prints no summary"
   check_trajectory "$tmp/$name.json" "$steps" "$h" || fail "simulate $scene: bad trajectory"
 done

@@ -122,6 +122,7 @@ class Viewer {
     this.depth = 0.5 * (largest || 0.1);
     this.bodyGroups = [];
     this.halfSpaces = [];
+    this.meshTriangles = 0;  // triangles drawn from the page's meshes (tests)
     this.legend = [];
     let objects = 0;
     let robots = 0;
@@ -132,12 +133,24 @@ class Viewer {
       const group = new THREE.Group();
       group.name = body.name;
       const material = materialOf(color);
+      // A body with visuals (URDF, SDF, MJCF <visual>) is drawn by them; its collision shapes
+      // are drawn otherwise. Half-spaces are always the ground.
+      const meshes = this.data.meshes || [];
+      const visuals = body.visuals || [];
+      const countMesh = (shape) => {
+        if (shape.mesh !== undefined) this.meshTriangles += meshes[shape.mesh].triangles.length / 3;
+      };
       for (const shape of body.shapes) {
         if (shape.type === 'half_space') {
           this.halfSpaces.push({ group, shape });
-        } else {
-          group.add(makeShapeObject(shape, this.planar, material, { depth: this.depth }));
+        } else if (visuals.length === 0) {
+          group.add(makeShapeObject(shape, this.planar, material, { depth: this.depth }, meshes));
+          countMesh(shape);
         }
+      }
+      for (const visual of visuals) {
+        group.add(makeShapeObject(visual, this.planar, material, { depth: this.depth }, meshes));
+        countMesh(visual);
       }
       // Robots are listed once, by the instance name before the body's '/'.
       const label = body.kind === 'robot' ? body.name.split('/')[0] : body.name;
@@ -382,6 +395,7 @@ function start() {
       contactScreenPoint: (i) => viewer.contactScreenPoint(i),
       duration: viewer.duration,
       frameCount: viewer.frameCount,
+      meshTriangles: viewer.meshTriangles,
       ready: true,
     };
   } catch (error) {

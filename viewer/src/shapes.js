@@ -23,8 +23,22 @@ function solid(geometry, material) {
   return mesh;
 }
 
+// A triangle mesh of the page's `meshes` (a mesh file's triangles, in the shape's frame), shaded
+// flat: each triangle its own normal (shared vertices would average the normals of faces that
+// meet at a sharp edge).
+function triangleMesh(mesh, material) {
+  const indexed = new THREE.BufferGeometry();
+  indexed.setAttribute('position', new THREE.Float32BufferAttribute(mesh.vertices, 3));
+  indexed.setIndex(mesh.triangles);
+  const geometry = indexed.toNonIndexed();
+  geometry.computeVertexNormals();
+  return withEdges(solid(geometry, material));
+}
+
 // The mesh of one shape that is not a half-space; `depth` [m] is the planar extrusion depth.
-function shapeMesh(shape, planar, material, depth) {
+// A shape or visual made from a mesh file (`mesh`, an index into `meshes`) draws that mesh.
+function shapeMesh(shape, planar, material, depth, meshes) {
+  if (shape.mesh !== undefined) return triangleMesh(meshes[shape.mesh], material);
   switch (shape.type) {
     case 'sphere': {
       if (!planar) {
@@ -121,14 +135,14 @@ export function shapeExtent(shape) {
         shape.vertices.map((v) => new THREE.Vector3().fromArray(v)));
       return box.getSize(new THREE.Vector3()).length();
     }
-    default: return 0;
+    default: return 0;  // half-spaces; visual meshes do not size the planar extrusion
   }
 }
 
-export function makeShapeObject(shape, planar, material, ground) {
+export function makeShapeObject(shape, planar, material, ground, meshes = []) {
   const object = shape.type === 'half_space'
     ? halfSpaceObject(planar, ground.size, ground.spacing, ground.color)
-    : shapeMesh(shape, planar, material, ground.depth);
+    : shapeMesh(shape, planar, material, ground.depth, meshes);
   const placed = new THREE.Group();
   placed.add(object);
   placed.position.fromArray(shape.position);

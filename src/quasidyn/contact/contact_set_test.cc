@@ -41,7 +41,12 @@ std::optional<double> GeometricPhi(const ScenePtr& scene, const Contact& referen
   kinematics.Update(q);
   const GeometryModel geometry(scene);
   GeometryData data = geometry.CreateData();
-  if (!geometry.Query(kinematics.BodyPoses(), 1.0, &data)) return std::nullopt;
+  // The reference contact has φ <= ε; a δ perturbation moves it by O(δ). A band of ε + 1 mm
+  // keeps every such point but no farther face: a wider one (1 m) would take in the far side
+  // of a polytope with more than 8 vertices (a hexagonal prism) and the manifold's 8-point
+  // cap (manifold_3d.h) would then drop points of the face in contact.
+  const double band = scene->contact_tolerance + 1e-3;  // [m]
+  if (!geometry.Query(kinematics.BodyPoses(), band, &data)) return std::nullopt;
   const Eigen::Vector3d p_A_body = X_WA_reference.inverse() * reference.p_A;
   std::optional<double> best_phi;
   double best_distance = 1e-4;  // [m]: material points move O(δ) ≪ this

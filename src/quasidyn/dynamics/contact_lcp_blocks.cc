@@ -2,13 +2,14 @@
 
 namespace quasidyn {
 
-int ContactLcpSize(const ContactSet& contacts) {
-  return contacts.size() * (2 + contacts.ray_count());
+int ContactLcpSize(const ContactSet& contacts, const JointLimitRows& limits) {
+  return contacts.size() * (2 + contacts.ray_count()) + limits.size();
 }
 
-void ContactImpulseMap(const ContactSet& contacts, Eigen::MatrixXd* JT) {
+void ContactImpulseMap(const ContactSet& contacts, const JointLimitRows& limits,
+                       Eigen::MatrixXd* JT) {
   const int nc = contacts.size(), nd = contacts.ray_count();
-  JT->setZero(contacts.nv(), ContactLcpSize(contacts));
+  JT->setZero(contacts.nv(), ContactLcpSize(contacts, limits));
   for (int i = 0, f = 0; i < nc; ++i) {
     const std::span<const int> columns = contacts.Columns(i);
     const ContactSet::RowMap J_n = contacts.NormalJacobian(i);
@@ -20,6 +21,9 @@ void ContactImpulseMap(const ContactSet& contacts, Eigen::MatrixXd* JT) {
     }
     f += nd;
   }
+  const int first_limit = nc * (2 + nd);
+  for (int l = 0; l < limits.size(); ++l)
+    (*JT)(limits.rows[l].velocity, first_limit + l) = limits.rows[l].direction;
 }
 
 void AddFrictionCouplings(const ContactSet& contacts, Eigen::MatrixXd* M) {

@@ -17,7 +17,7 @@ std::string FailureMessage(const StepProblem& problem, std::string_view formulat
 bool StartSolution(const StepProblem& problem, std::string_view formulation, SolverStatus status,
                    const SolverSummary& summary, std::string_view solver_message,
                    const Eigen::VectorXd& x, FormulationSolution* solution) {
-  solution->Start(status, summary, x, problem.contacts.size());
+  solution->Start(status, summary, x, problem.contacts.size(), problem.cost.limits.size());
   if (Succeeded(status)) return true;
   solution->message = FailureMessage(problem, formulation, solver_message, x);
   return false;

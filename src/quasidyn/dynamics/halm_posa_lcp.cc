@@ -18,15 +18,16 @@ void BuildHalmPosaMobility(const std::vector<ObjectLimitSurface>& surfaces,
   W->bottomRightCorner(na, na) = scaled_gains;  // c B, eq. (33)
 }
 
-void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
-                      const Eigen::VectorXd& u, double h, HalmPosaLcp* out) {
+void BuildHalmPosaLcp(const ContactSet& contacts, const JointLimitRows& limits,
+                      const Eigen::MatrixXd& W, const Eigen::VectorXd& u, double h,
+                      HalmPosaLcp* out) {
   const int nv = contacts.nv(), nc = contacts.size();
   const int na = static_cast<int>(u.size());
-  const int nz = ContactLcpSize(contacts);
+  const int nz = ContactLcpSize(contacts, limits);
   out->num_contacts = nc;
   out->time_step = h;
   out->penetration_kept = false;
-  ContactImpulseMap(contacts, &out->JT);
+  ContactImpulseMap(contacts, limits, &out->JT);
   out->displacement_offset.setZero(nv);
   out->displacement_offset.tail(na) = h * u;  // d₀ = [0; h u], eq. (33)
   out->displacement_map.resize(nv, nz);
@@ -39,6 +40,7 @@ void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
   // w(h u)/h = J [0; u], eq. (38), + [φ⁻/h; 0].
   out->lcp.q.noalias() = out->JT.bottomRows(na).transpose() * u;
   for (int i = 0; i < nc; ++i) out->lcp.q[i] += contacts[i].phi / h;
+  out->lcp.q.tail(limits.size()) += limits.offset;  // o_l = d_l (q_j − bound_l)/h
 }
 
 void HalmPosaLcpSolver::SolveWithRetries(const LcpProblem& problem) {

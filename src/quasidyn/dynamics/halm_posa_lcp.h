@@ -10,10 +10,16 @@
 //
 // per contact i: Λ_N,i [N·s], Λ_T,i (one impulse per friction ray d_ij, for a planar contact
 // the two tangents ±t_i: the paper's two opposing forces λ⁺, λ⁻) and γ_i [m] (the sliding
-// distance). With the mobility W = blockdiag(A_1(θ_1), …, A_m(θ_m), c B) (n_v × n_v: each
-// object's A of dynamics/limit_surface.h, eq. (12), then the robots' c B), the displacement
-// Δq = d₀ + W Jᵀ z with d₀ = [0; h u] (u the robots' commanded velocity) and z = (Λ_N, Λ_T, γ)
-// (dynamics/contact_lcp_blocks.h for J and the friction blocks):
+// distance); and per joint-limit row l (dynamics/joint_limit_rows.h, not in the paper)
+//   0 <= (q_j − bound_l) d_l + d_l Δq_j   ⊥ Λ_l >= 0,
+// the limit a frictionless contact of one robot coordinate, whose impulse moves the robot
+// through c B as the contact impulses do (eq. (33): Δq_m = c B (J_mᵀΛ + G_lᵀΛ_l) + h u). The
+// LCP keeps the structure of Theorem 1 (the limit block G_l c B G_lᵀ is positive definite for
+// c > 0), so it is solvable when the robot starts within its limits; at c = 0 a command past
+// a limit jams like a squeezing command (no solution). With the mobility W = blockdiag(A_1(θ_1), …,
+// A_m(θ_m), c B) (n_v × n_v: each object's A of dynamics/limit_surface.h, eq. (12), then the
+// robots' c B), the displacement Δq = d₀ + W Jᵀ z with d₀ = [0; h u] (u the robots' commanded
+// velocity) and z = (Λ_N, Λ_T, γ) (dynamics/contact_lcp_blocks.h for J and the friction blocks):
 //
 //   M̃(cB) = J W Jᵀ + [0 E; μ −Eᵀ 0],   w̃ = J d₀ + [φ⁻; 0; 0]        (37), (38)
 //
@@ -40,6 +46,7 @@
 #include <vector>
 
 #include "quasidyn/contact/contact_set.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/dynamics/limit_surface.h"
 #include "quasidyn/solvers/lcp_basis_guess.h"
 #include "quasidyn/solvers/lemke.h"
@@ -65,10 +72,13 @@ struct HalmPosaLcp {
   bool penetration_kept = false;
 };
 
-// Builds eqs. (37)–(38), in rate form, into *out from the contacts at q⁻, W and u (n_q,a,
-// [m/s, rad/s]) over h [s]. No heap allocation once *out has held an LCP of this size.
-void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
-                      const Eigen::VectorXd& u, double h, HalmPosaLcp* out);
+// Builds eqs. (37)–(38), in rate form, into *out from the contacts and joint-limit rows at q⁻
+// (built with the same h), W and u (n_q,a, [m/s, rad/s]) over h [s]; the limit rows are the
+// last n_l entries of z (contact_lcp_blocks.h). No heap allocation once *out has held an LCP of
+// this size.
+void BuildHalmPosaLcp(const ContactSet& contacts, const JointLimitRows& limits,
+                      const Eigen::MatrixXd& W, const Eigen::VectorXd& u, double h,
+                      HalmPosaLcp* out);
 
 // The solver of the LCP, warm-started: when the contacts are those of the previous solve (the
 // same geometry pairs in the same order) the previous solution's basic set {i : z_i > max(w_i, 0)}

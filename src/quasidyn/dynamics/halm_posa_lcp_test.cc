@@ -32,7 +32,7 @@ struct BuiltLcp {
     EXPECT_TRUE(model.Compute(q, &data));
     const Eigen::MatrixXd cB = c * Eigen::MatrixXd::Identity(scene->nq_a, scene->nq_a);
     BuildHalmPosaMobility(ObjectLimitSurfaces(*scene), q, cB, &W);
-    BuildHalmPosaLcp(data.contacts(), W, u, scene->time_step, &lcp);
+    BuildHalmPosaLcp(data.contacts(), JointLimitRows(), W, u, scene->time_step, &lcp);
   }
   ContactModel model;
   ContactData data;

@@ -1,6 +1,7 @@
 #include "quasidyn/dynamics/log_barrier_cone.h"
 
 #include "quasidyn/dynamics/failure_message.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/dynamics/quasi_dynamic_socp.h"
 
 namespace quasidyn {
@@ -10,8 +11,10 @@ void BuildConeLogBarrier(const StepProblem& problem, LogBarrierProblem* barrier)
   const double h = problem.settings.time_step;
   barrier->Q = problem.cost.P;
   barrier->c = -problem.cost.tau_h;
+  // The joint-limit rows are the only linear barriers: −(1/κ) log g_l (joint_limit_rows.h).
   barrier->G.Reset(contacts.nv());
-  barrier->h.resize(0);
+  barrier->h.resize(problem.cost.limits.size());
+  AppendJointLimitRows(problem.cost.limits, &barrier->G, &barrier->h, 0);
   int rows = 0;
   for (const Contact& c : contacts) rows += c.friction > 0 ? 1 + contacts.tangent_count() : 1;
   barrier->A.Reset(contacts.nv());
@@ -76,6 +79,9 @@ void ConeLogBarrierFormulation::Solve(const StepProblem& problem, FormulationWor
       if (m > 2) solution->friction_impulse[i] -= scale * c.friction * u[2] * c.tangent2;
     }
   }
+  for (int l = 0; l < problem.cost.limits.size(); ++l)  // λ_l g_l = 1/κ
+    solution->limit_impulse[l] =
+        1.0 / (w.problem.kappa * JointLimitSlack(problem.cost.limits, l, result.x));
 }
 
 }  // namespace quasidyn

@@ -21,14 +21,17 @@
 // strictly inside the friction cone, with the friction opposing the tangential velocity.
 // The smoothed complementarity is y_iᵀu_i = (2/κ)(t_i² − ‖z_i‖²)/ψ_i = 2/κ per contact
 // (the barrier of a second-order cone has degree 2; Boyd & Vandenberghe, §11.6).
+// The joint-limit rows o_l + d_l v_j > 0 (joint_limit_rows.h) are linear barriers
+// −(1/κ) log g_l, as in the pyramid barrier, with the impulse λ_l = 1/(κ g_l).
 
 #include "quasidyn/dynamics/formulation.h"
 #include "quasidyn/dynamics/log_barrier_pyramid.h"
 
 namespace quasidyn {
 
-// One cone per contact in contact order (dimension 1 + n_t, or 1 when μ_i = 0), no linear
-// rows, into *barrier. No heap allocation once *barrier has held a problem of this size.
+// One cone per contact in contact order (dimension 1 + n_t, or 1 when μ_i = 0) and the
+// joint-limit rows as the linear barriers, into *barrier. No heap allocation once *barrier has held
+// a problem of this size.
 void BuildConeLogBarrier(const StepProblem& problem, LogBarrierProblem* barrier);
 
 class ConeLogBarrierFormulation final : public Formulation {

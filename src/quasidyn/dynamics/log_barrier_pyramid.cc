@@ -1,6 +1,7 @@
 #include "quasidyn/dynamics/log_barrier_pyramid.h"
 
 #include "quasidyn/dynamics/failure_message.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/dynamics/quasi_dynamic_qp.h"
 
 namespace quasidyn {
@@ -66,6 +67,9 @@ void PyramidLogBarrierFormulation::Solve(const StepProblem& problem,
       solution->friction_impulse[i] += c.friction * beta * rays.col(j);
     }
   }
+  // The joint-limit rows after the contacts' (BuildPyramidConstraints): λ_l g_l = 1/κ.
+  for (int l = 0; l < problem.cost.limits.size(); ++l)
+    solution->limit_impulse[l] = 1.0 / (kappa * JointLimitSlack(problem.cost.limits, l, result.x));
 }
 
 }  // namespace quasidyn

@@ -17,6 +17,9 @@
 // (the "φ λ = 1/κ" of the smoothed KKT conditions of Pang, Suh, Yang & Tedrake 2023): forces act at
 // a distance, and every contact in the candidate set pushes. Normal impulse Σ_j β_ij, friction
 // impulse μ_i Σ_j β_ij d_ij, as for the QP: the impulse lies in the friction pyramid.
+// The joint-limit rows o_l + d_l v_j > 0 (joint_limit_rows.h) enter the barrier as the contact
+// rows do, with the impulse λ_l = 1/(κ g_l): a limit holds within the barrier's stand-off
+// h·g_l = h/(κ λ_l) of its bound.
 
 #include "quasidyn/dynamics/formulation.h"
 #include "quasidyn/solvers/log_barrier_newton.h"

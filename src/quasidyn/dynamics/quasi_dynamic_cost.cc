@@ -99,6 +99,7 @@ void BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& 
     const double K = actuated_stiffness[a];
     cost->tau_h[nu + a] = h * (K * (u[a] - q[scene.nq_u + a]));
   }
+  BuildJointLimitRows(scene, q, h, &cost->limits);
 }
 
 }  // namespace quasidyn

@@ -14,6 +14,10 @@
 // assumed gravity-compensated by their controllers, so τ_a = 0 and the impedance alone sets their
 // motion.
 //
+// The joint-limit rows of the step (joint_limit_rows.h) are built with the cost: like τ_h's
+// robot block they depend on q_a alone (no contact query), and every program reads both, so a
+// formulation that takes this cost gets the limits from the same place.
+//
 // P is stored sparse (solvers/sparse_row_matrix.h, both triangles): M_u is block diagonal by
 // object (an object's velocities couple to no other object's) and K_a is diagonal; entries
 // that are exactly zero are not stored.
@@ -21,6 +25,7 @@
 #include <Eigen/Core>
 
 #include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
@@ -29,6 +34,7 @@ namespace quasidyn {
 struct QuasiDynamicCost {
   SparseRowMatrix P;      // n_v × n_v, symmetric positive semidefinite
   Eigen::VectorXd tau_h;  // n_v [N·s]
+  JointLimitRows limits;  // the step's joint-limit rows at q (joint_limit_rows.h)
 
   // Buffers of the build (kept so that a rebuild does not allocate).
   Eigen::MatrixXd mass_block;

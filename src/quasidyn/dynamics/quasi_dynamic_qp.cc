@@ -1,14 +1,16 @@
 #include "quasidyn/dynamics/quasi_dynamic_qp.h"
 
 #include "quasidyn/dynamics/failure_message.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
 
 namespace quasidyn {
 
 void BuildPyramidConstraints(const StepProblem& problem, SparseRowMatrix* G, Eigen::VectorXd* h) {
   const ContactSet& contacts = problem.contacts;
   const double time_step = problem.settings.time_step;
+  const int contact_rows = contacts.size() * contacts.ray_count();
   G->Reset(contacts.nv());
-  h->resize(contacts.size() * contacts.ray_count());
+  h->resize(contact_rows + problem.cost.limits.size());
   int row = 0;
   for (int i = 0; i < contacts.size(); ++i) {
     const Contact& c = contacts[i];
@@ -24,6 +26,7 @@ void BuildPyramidConstraints(const StepProblem& problem, SparseRowMatrix* G, Eig
       (*h)[row] = -c.phi / time_step;
     }
   }
+  AppendJointLimitRows(problem.cost.limits, G, h, contact_rows);
 }
 
 void BuildPyramidQp(const StepProblem& problem, QpProblem* qp) {
@@ -78,6 +81,8 @@ void PyramidQpFormulation::Solve(const StepProblem& problem, FormulationWorkspac
       solution->friction_impulse[i] += c.friction * beta * rays.col(j);
     }
   }
+  for (int l = 0; l < problem.cost.limits.size(); ++l, ++row)
+    solution->limit_impulse[l] = result.z.size() ? result.z[row] : 0.0;
 }
 
 }  // namespace quasidyn

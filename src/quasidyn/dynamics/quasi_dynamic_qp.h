@@ -3,7 +3,9 @@
 // Pang & Tedrake 2021, eq. (10):
 //
 //   minimise_v  ½ vᵀ P v − τ_hᵀ v                                   (quasi_dynamic_cost.h)
-//   subject to  φ_i/h + (J_n,i + μ_i J_d,ij) v >= 0,   every contact i, ray j = 1 … n_d.
+//   subject to  φ_i/h + (J_n,i + μ_i J_d,ij) v >= 0,   every contact i, ray j = 1 … n_d,
+//               o_l + d_l v_j >= 0,                    every joint-limit row l
+//                                                      (joint_limit_rows.h).
 //
 // The multipliers β_ij >= 0 are impulses [N·s] along the pyramid edges n_i + μ_i d_ij
 // (eq. (9)): the normal impulse is Σ_j β_ij and the friction impulse μ_i Σ_j β_ij d_ij.
@@ -15,7 +17,9 @@ namespace quasidyn {
 
 // The pyramid constraints of eq. (10b), G v >= h, shared by the QP and the pyramid log
 // barrier: rows contact-major (row i·n_d + j) on the contact's columns, (n_i + μ_i d_ij)ᵀ J_i,
-// h = −φ_i/h (h the time step [s]). No heap allocation once *G and *h have held this size.
+// h = −φ_i/h (h the time step [s]); then the joint-limit rows of problem.cost.limits
+// (joint_limit_rows.h), from row n_c·n_d on. No heap allocation once *G and *h have held this
+// size.
 void BuildPyramidConstraints(const StepProblem& problem, SparseRowMatrix* G, Eigen::VectorXd* h);
 
 // The QP of eq. (10) into *qp: x = v, G rows contact-major (row i·n_d + j) on the contact's

@@ -1,6 +1,7 @@
 #include "quasidyn/dynamics/quasi_dynamic_socp.h"
 
 #include "quasidyn/dynamics/failure_message.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
 
 namespace quasidyn {
 
@@ -38,8 +39,9 @@ void BuildFrictionConeSocp(const StepProblem& problem, SocpProblem* socp) {
     else
       cone_rows += 1 + nt;
   }
+  const JointLimitRows& limits = problem.cost.limits;
   socp->G.Reset(contacts.nv());
-  socp->h.resize(linear_rows);
+  socp->h.resize(linear_rows + limits.size());
   socp->A.Reset(contacts.nv());
   socp->b.resize(cone_rows);
   socp->cone_dims.clear();
@@ -69,6 +71,7 @@ void BuildFrictionConeSocp(const StepProblem& problem, SocpProblem* socp) {
       cone_row += 1 + nt;
     }
   }
+  AppendJointLimitRows(limits, &socp->G, &socp->h, linear_rows);
 }
 
 SolverSummary SummaryOf(const SocpInfo& info) {
@@ -131,6 +134,8 @@ void FrictionConeSocpFormulation::Solve(const StepProblem& problem, FormulationW
     solution->friction_impulse[i] = c.friction * y[1] * c.tangent1;
     if (y.size() > 2) solution->friction_impulse[i] += c.friction * y[2] * c.tangent2;
   }
+  for (int l = 0; l < problem.cost.limits.size(); ++l)
+    solution->limit_impulse[l] = result->linear_duals[row++];
 }
 
 }  // namespace quasidyn

@@ -31,6 +31,8 @@
 // with Anitescu's boundary layer φ_i/h + J_n,i v = μ_i ‖J_t,i v‖ > 0 while sliding.
 // For a planar contact with multipliers ζ₊, ζ₋ >= 0 of the rows t_i ± z_i >= 0, the same
 // reading of Σ A_iᵀ y_i gives λ_n,i = ζ₊ + ζ₋ and λ̂_t,i = μ_i (ζ₊ − ζ₋), again in the cone.
+// The joint-limit rows o_l + d_l v_j >= 0 (joint_limit_rows.h) are linear rows after the
+// contacts', their duals the limits' impulses λ_l.
 
 #include "quasidyn/dynamics/formulation.h"
 #include "quasidyn/solvers/socp.h"
@@ -40,7 +42,8 @@ namespace quasidyn {
 // The SOCP above into *socp: one cone per 3D contact with μ_i > 0 (in contact order, rows
 // [J_n,i; μ_i J_t,i] of A, b = (φ_i/h, 0, …)); linear rows in contact order: J_n,i v >= −φ_i/h
 // for a frictionless contact, (J_n,i ± μ_i J_t,i) v >= −φ_i/h (plus first) for a planar contact
-// with μ_i > 0. No heap allocation once *socp has held a problem of this size.
+// with μ_i > 0, then the joint-limit rows. No heap allocation once *socp has held a problem of
+// this size.
 void BuildFrictionConeSocp(const StepProblem& problem, SocpProblem* socp);
 
 // Appends the cone u_i = A_i v + b_i of one contact with μ_i > 0 (above) to A, b and the cone

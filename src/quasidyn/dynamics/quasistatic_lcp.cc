@@ -2,6 +2,7 @@
 
 #include "quasidyn/dynamics/contact_lcp_blocks.h"
 #include "quasidyn/dynamics/failure_message.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
 
 namespace quasidyn {
 
@@ -14,11 +15,13 @@ bool BuildQuasistaticLcp(const StepProblem& problem, QuasistaticLcp* out) {
   if (out->P_factor.info() != Eigen::Success) return false;
 
   const int nf = nc * nd;
-  const int nz = ContactLcpSize(contacts);
-  // Jᵀ = [J_nᵀ  J_dᵀ  0]: the generalized impulse of z (n_v × n_z).
-  ContactImpulseMap(contacts, &out->JT);
-  out->offset.setZero(nz);  // φ/h on the λ_n rows
+  const JointLimitRows& limits = problem.cost.limits;
+  const int nz = ContactLcpSize(contacts, limits);
+  // Jᵀ = [J_nᵀ  J_dᵀ  0  G_lᵀ]: the generalized impulse of z (n_v × n_z).
+  ContactImpulseMap(contacts, limits, &out->JT);
+  out->offset.setZero(nz);  // φ/h on the λ_n rows, o_l on the limit rows
   for (int i = 0; i < nc; ++i) out->offset[i] = contacts[i].phi / h;
+  out->offset.tail(limits.size()) = limits.offset;
   out->num_contacts = nc;
   out->num_friction = nf;
   out->velocity_offset = problem.cost.tau_h;
@@ -54,8 +57,9 @@ void QuasistaticLcpFormulation::Solve(const StepProblem& problem, FormulationWor
                                       FormulationSolution* solution) const {
   QuasistaticLcpWorkspace& w = WorkspaceOf<QuasistaticLcpWorkspace>(workspace, description());
   const int nc = problem.contacts.size();
+  const int nl = problem.cost.limits.size();
   if (!BuildQuasistaticLcp(problem, &w.built)) {
-    solution->Start(SolverStatus::kNumericalFailure, SolverSummary(), Eigen::VectorXd(), nc);
+    solution->Start(SolverStatus::kNumericalFailure, SolverSummary(), Eigen::VectorXd(), nc, nl);
     solution->message = std::string(description()) +
                         ": the LCP eliminates v through P = blockdiag(s·M_u, h²K_a), which is "
                         "singular: set formulation.object_mass_scale > 0";
@@ -74,14 +78,14 @@ void QuasistaticLcpFormulation::Solve(const StepProblem& problem, FormulationWor
     status = result.status;
     summary = SummaryOf(result.info);
     if (!Succeeded(status)) {
-      solution->Start(status, summary, Eigen::VectorXd(), nc);
+      solution->Start(status, summary, Eigen::VectorXd(), nc, nl);
       solution->message = FailureMessage(problem, description(), result.message, Eigen::VectorXd());
       return;
     }
     w.z = result.z;
   }
   // v = P⁻¹τ_h + (P⁻¹Jᵀ) z.
-  solution->Start(status, summary, w.built.velocity_offset, nc);
+  solution->Start(status, summary, w.built.velocity_offset, nc, nl);
   solution->v.noalias() += w.built.velocity_map * w.z;
   const ContactSet& contacts = problem.contacts;
   const int nd = contacts.ray_count();
@@ -90,6 +94,7 @@ void QuasistaticLcpFormulation::Solve(const StepProblem& problem, FormulationWor
     const ContactSet::RaysMap rays = contacts.Rays(i);
     for (int j = 0; j < nd; ++j, ++f) solution->friction_impulse[i] += w.z[nc + f] * rays.col(j);
   }
+  solution->limit_impulse = w.z.tail(nl);  // after (λ_n, λ_f, Γ): contact_lcp_blocks.h
 }
 
 }  // namespace quasidyn

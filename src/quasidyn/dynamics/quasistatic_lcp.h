@@ -9,10 +9,13 @@
 //   0 <= Γ_i   ⊥ w_Γ,i = μ_i λ_n,i − eᵀ λ_f,i                >= 0   (1f)
 //
 // per contact i: λ_n,i [N·s], λ_f,i (n_d impulses [N·s] along the unit rays d_ij), Γ_i [m/s]
-// (the sliding speed), e = (1, …, 1). P = blockdiag(s·M_u, h²K_a) and τ_h are the cost of
-// quasi_dynamic_cost.h: with s = 0, (6b)-(6c) are the paper's force balances exactly (its
-// τ_a = 0, robots gravity-compensated); s > 0 adds the quasi-dynamic term s·M_u v_u of
-// Pang, Suh, Yang & Tedrake 2023 so that every formulation of quasidyn steps the same model.
+// (the sliding speed), e = (1, …, 1); and per joint-limit row l (joint_limit_rows.h)
+//   0 <= λ_l   ⊥ w_l = o_l + d_l v_j                         >= 0,
+// its impulse d_l λ_l e_j added to (6b) (the last block of z, contact_lcp_blocks.h). P =
+// blockdiag(s·M_u, h²K_a) and τ_h are the cost of quasi_dynamic_cost.h: with s = 0, (6b)-(6c) are
+// the paper's force balances exactly (its τ_a = 0, robots gravity-compensated); s > 0 adds the
+// quasi-dynamic term s·M_u v_u of Pang, Suh, Yang & Tedrake 2023 so that every formulation of
+// quasidyn steps the same model.
 //
 // v is eliminated with P⁻¹ (P must be positive definite, which needs s > 0 whenever the
 // scene has objects; with s = 0 the step fails with a message saying so, because the mixed
@@ -35,9 +38,9 @@
 
 namespace quasidyn {
 
-// The LCP above, with v eliminated: z = (λ_n (n_c), λ_f (Σ n_d, contact-major), Γ (n_c)) and
-// v = velocity_offset + velocity_map · z = P⁻¹(τ_h + J_nᵀλ_n + J_dᵀλ_f). Dense: M couples
-// every pair of contacts through P⁻¹.
+// The LCP above, with v eliminated: z = (λ_n (n_c), λ_f (Σ n_d, contact-major), Γ (n_c), λ_l
+// (n_l)) and v = velocity_offset + velocity_map · z = P⁻¹(τ_h + J_nᵀλ_n + J_dᵀλ_f + G_lᵀλ_l).
+// Dense: M couples every pair of contacts through P⁻¹.
 struct QuasistaticLcp {
   LcpProblem lcp;
   Eigen::VectorXd velocity_offset;  // P⁻¹τ_h (n_v) [m/s or rad/s]

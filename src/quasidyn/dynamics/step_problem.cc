@@ -7,13 +7,14 @@
 namespace quasidyn {
 
 void FormulationSolution::Start(SolverStatus solver_status, const SolverSummary& summary,
-                                const Eigen::VectorXd& x, int contact_count) {
+                                const Eigen::VectorXd& x, int contact_count, int limit_count) {
   status = solver_status;
   solver = summary;
   message.clear();
   v = x;
   normal_impulse.assign(contact_count, 0.0);
   friction_impulse.assign(contact_count, Eigen::Vector3d::Zero());
+  limit_impulse.setZero(limit_count);
 }
 
 void FillContactReports(const StepProblem& problem, const FormulationSolution& solution,
@@ -73,6 +74,25 @@ std::string DescribeWorstContact(const StepProblem& problem, const Eigen::Vector
         worst_contact = i;
       }
     }
+  }
+  // The joint-limit rows (joint_limit_rows.h) are ranked with the contacts, in the same units.
+  const JointLimitRows& limits = problem.cost.limits;
+  int worst_limit = -1;
+  if (v.size() == problem.scene.nv) {
+    for (int l = 0; l < limits.size(); ++l) {
+      const double value = JointLimitSlack(limits, l, v);
+      if (value < worst) {
+        worst = value;
+        worst_limit = l;
+      }
+    }
+  }
+  if (worst_limit >= 0) {
+    const JointLimitRow& row = limits.rows[worst_limit];
+    std::ostringstream s;
+    s << "the " << (row.direction > 0 ? "lower" : "upper") << " limit " << row.bound << " of joint "
+      << problem.scene.joints[row.joint].name;
+    return s.str();
   }
   if (worst_contact < 0) return "no contact";
   const Contact& c = contacts[worst_contact];

@@ -31,11 +31,14 @@ struct FormulationSolution {
   Eigen::VectorXd v;                              // n_v
   std::vector<double> normal_impulse;             // n_c [N·s]
   std::vector<Eigen::Vector3d> friction_impulse;  // n_c [N·s]
+  // The multipliers λ_l >= 0 of the joint-limit rows (cost.limits, joint_limit_rows.h), n_l
+  // [N·s or N·m·s].
+  Eigen::VectorXd limit_impulse;
   SolverSummary solver;
 
-  // Sets the status and statistics, v, and zero impulses for n_c contacts.
+  // Sets the status and statistics, v, and zero impulses for n_c contacts and n_l limit rows.
   void Start(SolverStatus solver_status, const SolverSummary& summary, const Eigen::VectorXd& x,
-             int contact_count);
+             int contact_count, int limit_count);
 };
 
 // The per-contact reports of a solved step (forces = impulses / h, φ at both ends), into

@@ -56,6 +56,13 @@ struct StepResult {
   // (stationarity of quasi_dynamic_cost.h), so a pushed object's contact forces exceed
   // Coulomb friction by it. Zero when the step failed or s = 0.
   Eigen::VectorXd momentum_force;
+  // The joint limits' generalized impulse over the step (size n_v) [N·s on a prismatic
+  // coordinate, N·m·s on a revolute one]: Σ_l d_l λ_l e_j over the limit rows (dynamics/
+  // joint_limit_rows.h), positive where a lower limit pushes a coordinate up, negative where an
+  // upper one pushes it down, zero on coordinates without limits. Divided by h it is the
+  // limits' force; at a limit that holds a robot it cancels the impedance's pull K (u − q_lim).
+  // Zero when the step failed.
+  Eigen::VectorXd joint_limit_impulse;
   SolverSummary solver;
   bool ok() const { return Succeeded(status); }
 };

@@ -125,6 +125,11 @@ TEST_P(ContractionAgainstDenseDifferences, EveryTermMatches) {
   Eigen::VectorXd v(nv), beta(m);
   for (int i = 0; i < nv; ++i) v[i] = uniform(random);
   for (int j = 0; j < m; ++j) beta[j] = uniform(random);
+  // The joint-limit rows (G's last rows, step_data_derivative.h) are constant: their
+  // multipliers never enter λ = Rᵀβ, so they are left out (zero) here.
+  const int limit_rows = data.limits.size();
+  ASSERT_EQ(data.first_limit_row + limit_rows, m);
+  beta.tail(limit_rows).setZero();
 
   // The comparison is where the geometry has a derivative: the rows of the other contacts are
   // left out and their impulses set to zero. Where it has none (a kink), the two differences
@@ -156,7 +161,10 @@ TEST_P(ContractionAgainstDenseDifferences, EveryTermMatches) {
 
   // The structure: G = R J_c, Gᵀβ = J_cᵀλ.
   const Eigen::MatrixXd J_c = StackedContactJacobian(contacts);
-  EXPECT_LT(ScaledError(PyramidRowsOf(data, J_c), data.G, 0.0), 1e-14);
+  const int contact_rows = data.first_limit_row;
+  EXPECT_LT(ScaledError(PyramidRowsOf(data, J_c).topRows(contact_rows),
+                        data.G.topRows(contact_rows), 0.0),
+            1e-14);
   EXPECT_LT(ScaledError(J_c.transpose() * lambda, data.G.transpose() * beta, 0.0), 1e-13);
 
   StepDataContraction d, again;
@@ -184,6 +192,8 @@ TEST_P(ContractionAgainstDenseDifferences, EveryTermMatches) {
     for (int j = 0; j < key.rows; ++j)
       d_offset.row(key.first_row + j) = d.d_phi.row(i) / settings.time_step;
   }
+  // The limit rows' offsets move with their joint: G_l/h (arm_cubes: 18 rows, 2 per joint).
+  d_offset.bottomRows(limit_rows) = JointLimitRowDerivative(data, settings.time_step);
   const double h = settings.time_step;
   EXPECT_LT(ScaledError(smooth_rows(PyramidRowsOf(data, d.d_Jc_v)), smooth_rows(dG_v),
                         MaxAbs(data.G * v)),

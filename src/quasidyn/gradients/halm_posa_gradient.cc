@@ -28,6 +28,7 @@ HalmPosaGradient DifferentiateHalmPosaStep(const HalmPosaStepInputs& in, bool wa
   const int nz = static_cast<int>(lcp.q.size());
   CheckSize("DifferentiateHalmPosaStep", "z", in.z.size(), nz, "n_z");
   const double h = in.settings.time_step;
+  const JointLimitRows& limits = in.limits;
 
   // The active set S and M̃_SS.
   const Eigen::VectorXd w = lcp.M * in.z + lcp.q;
@@ -91,6 +92,10 @@ HalmPosaGradient DifferentiateHalmPosaStep(const HalmPosaStepInputs& in, bool wa
     for (int j = 0; j < nd; ++j)
       dr_dq.row(nc + nd * i + j) += RayCoefficient(contacts, i, j) * data.d_Jc_v.row(2 * i + 1);
   }
+  // The joint-limit rows (the last n_l of z): their offset d_l (q_j − bound) moves with q_j.
+  const int first_limit = nz - limits.size();
+  for (int l = 0; l < limits.size(); ++l)
+    dr_dq(first_limit + l, limits.rows[l].velocity) += limits.rows[l].direction;
   dr_dq /= h;
   out.A = Eigen::MatrixXd::Identity(nv, nv) + G;
   if (s > 0) out.A.noalias() -= map_S * solve_K.solve(rows_S(dr_dq));

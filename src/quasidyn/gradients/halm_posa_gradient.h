@@ -15,6 +15,8 @@
 // ∂W/∂q: only through each object's θ (∂A/∂θ, dynamics/limit_surface.h). ∂J/∂q and ∂φ/∂q
 // come from the contractions of contact_data_derivative.h (the rows J_T,ij = (d_ij · t_i) J_t,i
 // of the planar friction rays ±t_i). Planar scenes: q and v are indexed alike and q ⊕ v = q + v.
+// The joint-limit rows (the last n_l entries of z, dynamics/joint_limit_rows.h) have constant
+// rows of J and the offset d_l (q_j − bound_l)/h, whose ∂/∂q_j = d_l/h is their only data term.
 // A degenerate point (z_i = w_i = 0) is taken off S: the derivative is that of the side where
 // z_i stays 0. M̃_SS is solved by a complete orthogonal decomposition (the minimum-norm dz_S when
 // it is singular, e.g. more active contact rows than the bodies have coordinates).
@@ -37,6 +39,7 @@ struct HalmPosaStepInputs {
   const Eigen::VectorXd& q;             // n_q
   const Eigen::VectorXd& u;             // n_q,a [m/s, rad/s]
   const ContactSet& contacts;           // at q
+  const JointLimitRows& limits;         // at q (the LCP's last rows)
   const Eigen::MatrixXd& W;             // the mobility at q (n_v × n_v)
   const HalmPosaLcp& lcp;               // as built at q
   const Eigen::VectorXd& z;             // its solution (n_z)

@@ -83,6 +83,19 @@ VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem,
     if (contraction != nullptr)
       rhs_q += A.transpose() * (Y * BlockValueDerivative(blocks[b], *contraction, h));
   }
+  // The joint-limit rows, linear barriers −(1/κ) log g_l (dynamics/log_barrier_cone.h): Hessian
+  // G_lᵀ G_l/(κ g_l²), and the data term −G_lᵀ (∂g_l/∂ε)/(κ g_l²) with ∂g_l/∂ε = G_l/h.
+  const JointLimitRows& limits = problem.cost.limits;
+  for (int l = 0; l < limits.size(); ++l) {
+    const double g = JointLimitSlack(limits, l, v);
+    if (!(g > 0))
+      throw std::invalid_argument("LogBarrierConeVelocityGradient: joint-limit row " +
+                                  std::to_string(l) + " has g = " + std::to_string(g) + " <= 0");
+    const int j = limits.rows[l].velocity;
+    const double weight = 1.0 / (kappa * g * g);
+    H(j, j) += weight;  // (d_l e_j)(d_l e_j)ᵀ, d_l² = 1
+    if (contraction != nullptr) rhs_q(j, j) -= weight / h;
+  }
   const Eigen::LDLT<Eigen::MatrixXd> factor(H);
   if (factor.info() != Eigen::Success || !(factor.vectorD().array() > 0).all()) {
     VelocityGradient failed;

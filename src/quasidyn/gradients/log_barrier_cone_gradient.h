@@ -15,9 +15,11 @@
 //   Y_b = ∂y_b/∂u = (2/κ) (J/ψ − 2 J u uᵀ J / ψ²),
 //   H = P − Σ_b A_bᵀ Y_b A_b = P + (1/κ) Σ_b A_bᵀ (4 J u uᵀ J/ψ² − 2 J/ψ) A_b,
 // the Newton Hessian of solvers/log_barrier_newton.h (positive definite at the minimiser when
-// P is, or when the barriers bind every free direction). ∂v/∂u = H⁻¹ ∂τ_h/∂u. Every block
-// contributes: A and B are smooth in (q, u) for every κ > 0 and tend to the SOCP gradients of
-// socp_gradient.h as κ → ∞ under strict complementarity.
+// P is, or when the barriers bind every free direction). The joint-limit rows (problem.cost.
+// limits, linear barriers −(1/κ) log g_l, g_l = o_l + d_l v_j) add (1/(κ g_l²)) e_j e_jᵀ to H
+// and −e_j e_jᵀ/(κ g_l² h) to the configuration right-hand side (∂o_l/∂ε = d_l e_jᵀ/h). ∂v/∂u = H⁻¹
+// ∂τ_h/∂u. Every block contributes: A and B are smooth in (q, u) for every κ > 0 and tend to the
+// SOCP gradients of socp_gradient.h as κ → ∞ under strict complementarity.
 
 #include <Eigen/Core>
 #include <vector>

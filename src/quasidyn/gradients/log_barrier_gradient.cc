@@ -68,6 +68,7 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
       const PyramidStepData::ContactKey& key = data.contact_keys[i];
       dg.middleRows(key.first_row, key.rows).rowwise() += d.d_phi.row(i) / time_step;
     }
+    dg.bottomRows(data.limits.size()) = JointLimitRowDerivative(data, time_step);
     rhs.leftCols(n) =
         d.d_tau_h - d.d_P_v + d.d_JcT_lambda - data.G.transpose() * (inv_kg2.asDiagonal() * dg);
   }

@@ -408,6 +408,9 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
         }
       }
     }
+    // The joint-limit rows: dG_l = 0 and do_l = G_l/h (step_data_derivative.h), r₂ = −G_l/h.
+    for (; next < na; ++next)
+      r2_transposed.col(next).head(n) = -inv_h * data_->G.row(active_[next]).transpose();
   }
   r1.rightCols(scene_->nq_a) = CommandForceJacobian(*scene_, time_step_);
 

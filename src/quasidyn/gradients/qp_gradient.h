@@ -10,7 +10,9 @@
 //   [ G_𝒜  0    ] [ −dβ_𝒜 ] = [ r₂ ] = [ −do_𝒜 − dG_𝒜 v          ].
 // With G = R J_c (step_data_derivative.h, ray_map) the data terms are the contractions of
 // contact_data_derivative.h: dG_𝒜ᵀβ_𝒜 = d(J_cᵀλ) with λ = Rᵀβ_𝒜, dG v = R d(J_c v),
-// do = R' dφ/h; for u only r₁ = ∂τ_h/∂u = [0; hK_a] is non-zero.
+// do = R' dφ/h; for u only r₁ = ∂τ_h/∂u = [0; hK_a] is non-zero. An active joint-limit row l
+// (dynamics/joint_limit_rows.h, G's last rows) is a constraint row like a contact's, with
+// dG_l = 0 and do_l = G_l dε/h, so its r₂ is −G_l/h along the configuration directions.
 //
 // Active set (documented choice). Row j is active when β_j d_j > s_j, where s_j = G_j v + o_j
 // [m/s] is its slack and d_j = G_j P⁻¹ G_jᵀ [1/kg] its Delassus entry, so that β_j d_j is the

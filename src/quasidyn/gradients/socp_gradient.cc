@@ -108,9 +108,16 @@ std::vector<ConeCase> ClassifySocpBlocks(const StepProblem& problem,
 VelocityGradient SocpVelocityGradient(const StepProblem& problem,
                                       const std::vector<ContactConeBlock>& blocks,
                                       const std::vector<Eigen::VectorXd>& multipliers,
+                                      const Eigen::VectorXd& limit_multipliers,
                                       const Eigen::VectorXd& v,
                                       const StepDataContraction* contraction) {
   CheckBlocks(problem, blocks, multipliers, v);
+  const JointLimitRows& limits = problem.cost.limits;
+  const int nl = limits.size();
+  if (limit_multipliers.size() != nl)
+    throw std::invalid_argument(
+        "SocpVelocityGradient: " + std::to_string(limit_multipliers.size()) +
+        " joint-limit multipliers for " + std::to_string(nl) + " rows");
   if (contraction != nullptr) CheckContractionSizes(problem.contacts, *contraction);
   const Scene& scene = problem.scene;
   const double h = problem.settings.time_step;
@@ -118,7 +125,7 @@ VelocityGradient SocpVelocityGradient(const StepProblem& problem,
   const int nb = static_cast<int>(blocks.size());
   std::vector<int> offset(nb + 1, 0);
   for (int b = 0; b < nb; ++b) offset[b + 1] = offset[b] + static_cast<int>(blocks[b].R.rows());
-  const int m = offset[nb];
+  const int m = offset[nb] + nl;  // the joint-limit rows are half lines after the blocks
 
   const std::vector<double> scales = DelassusScales(problem, blocks);
   const std::vector<Eigen::VectorXd> w =
@@ -138,6 +145,26 @@ VelocityGradient SocpVelocityGradient(const StepProblem& problem,
     kkt.block(n + offset[b], 0, mb, n) = A;
     kkt.block(n + offset[b], n + offset[b], mb, mb) = Eigen::MatrixXd::Identity(mb, mb) - D;
   }
+  // The joint-limit rows u_l = g_l = o_l + G_l v >= 0 with the multiplier λ_l: half lines with
+  // the Delassus scale d_l = G_l P⁻¹ G_lᵀ = (P⁻¹)_jj, active (D = 1) when d_l λ_l > g_l.
+  const Eigen::MatrixXd G_limits = JointLimitJacobian(limits, n);
+  if (nl > 0) {
+    const Eigen::MatrixXd P = kkt.topLeftCorner(n, n);
+    const double delta = 1e-12 * std::max(1.0, P.diagonal().maxCoeff());
+    const Eigen::MatrixXd P_inverse_G =
+        Eigen::LDLT<Eigen::MatrixXd>(P + delta * Eigen::MatrixXd::Identity(n, n))
+            .solve(G_limits.transpose());
+    for (int l = 0; l < nl; ++l) {
+      const int row = n + offset[nb] + l;
+      const double d = G_limits.row(l).dot(P_inverse_G.col(l));
+      const double scale = d > 0 && std::isfinite(d) ? d : 1.0;
+      const bool active = scale * limit_multipliers[l] > JointLimitSlack(limits, l, v);
+      gradient.active_rows += active ? 1 : 0;
+      kkt.block(0, row, n, 1) = -G_limits.row(l).transpose() * (active ? 1.0 / scale : 0.0);
+      kkt.block(row, 0, 1, n) = G_limits.row(l);
+      kkt(row, row) = active ? 0.0 : 1.0;
+    }
+  }
 
   // Right-hand sides: the tangent directions of q first, then the commands.
   const int nq_dirs = contraction != nullptr ? n : 0;
@@ -147,6 +174,7 @@ VelocityGradient SocpVelocityGradient(const StepProblem& problem,
     for (int b = 0; b < nb; ++b)
       rhs.block(n + offset[b], 0, offset[b + 1] - offset[b], n) =
           -BlockValueDerivative(blocks[b], *contraction, h);
+    rhs.block(n + offset[nb], 0, nl, n) = -G_limits / h;  // ∂g_l/∂ε = G_l/h at fixed v
   }
   rhs.block(0, nq_dirs, n, scene.nq_a) = CommandForceJacobian(scene, h);
 

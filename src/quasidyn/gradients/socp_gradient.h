@@ -76,12 +76,16 @@ std::vector<ConeCase> ClassifySocpBlocks(const StepProblem& problem,
 
 // dv/du always; dv/dq (along the tangent directions of contact_data_derivative.h) when
 // `contraction` is not null. The contraction must have been computed at this v and with
-// λ = StackedImpulseCoordinates(problem.contacts, blocks, multipliers). active_rows of the
-// result counts the binding scalar conditions: m_b per sticking block, 1 per sliding block.
+// λ = StackedImpulseCoordinates(problem.contacts, blocks, multipliers). limit_multipliers are
+// the SOCP's duals λ_l of the joint-limit rows (FormulationSolution::limit_impulse, size n_l of
+// problem.cost.limits): each row is one more half line (m_b = 1) with A_l = G_l, dA_l = 0 and
+// ∂b_l/∂ε = G_l/h (dynamics/joint_limit_rows.h). active_rows of the result counts the binding
+// scalar conditions: m_b per sticking block, 1 per sliding block, 1 per active limit row.
 // Throws std::invalid_argument on inconsistent sizes.
 VelocityGradient SocpVelocityGradient(const StepProblem& problem,
                                       const std::vector<ContactConeBlock>& blocks,
                                       const std::vector<Eigen::VectorXd>& multipliers,
+                                      const Eigen::VectorXd& limit_multipliers,
                                       const Eigen::VectorXd& v,
                                       const StepDataContraction* contraction);
 

@@ -24,8 +24,10 @@ void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out) {
   const int nd = contacts.ray_count(), tangents = contacts.tangent_count();
   problem.cost.P.ToDense(&data.P);
   data.tau_h = problem.cost.tau_h;
-  data.G.setZero(contacts.size() * nd, contacts.nv());
-  data.offset.resize(contacts.size() * nd);
+  const JointLimitRows& limits = problem.cost.limits;
+  const int contact_pyramid_rows = contacts.size() * nd;
+  data.G.setZero(contact_pyramid_rows + limits.size(), contacts.nv());
+  data.offset.resize(contact_pyramid_rows + limits.size());
   data.contact_keys.resize(contacts.size());
   int row = 0, contact_row = 0;
   for (int i = 0; i < contacts.size(); ++i) {
@@ -57,6 +59,14 @@ void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out) {
     contact_row += 1 + tangents;
   }
   data.contact_rows = contact_row;
+  data.first_limit_row = contact_pyramid_rows;
+  data.limits = limits;
+  data.G.bottomRows(limits.size()) = JointLimitJacobian(limits, contacts.nv());
+  data.offset.tail(limits.size()) = limits.offset;
+}
+
+Eigen::MatrixXd JointLimitRowDerivative(const PyramidStepData& data, double time_step) {
+  return data.G.bottomRows(data.limits.size()) / time_step;
 }
 
 bool BuildPyramidStepData(const ContactModel& model, ContactData* contact_data,
@@ -75,7 +85,7 @@ Eigen::MatrixXd PyramidRowsOf(const PyramidStepData& data, const Eigen::MatrixXd
   if (contact_rows.rows() != data.contact_rows)
     throw std::invalid_argument("PyramidRowsOf: expected " + std::to_string(data.contact_rows) +
                                 " contact rows, got " + std::to_string(contact_rows.rows()));
-  Eigen::MatrixXd out(data.G.rows(), contact_rows.cols());
+  Eigen::MatrixXd out = Eigen::MatrixXd::Zero(data.G.rows(), contact_rows.cols());
   for (const PyramidStepData::ContactKey& key : data.contact_keys)
     out.middleRows(key.first_row, key.rows).noalias() =
         key.ray_map * contact_rows.middleRows(key.first_contact_row, key.ray_map.cols());
@@ -118,6 +128,8 @@ std::vector<int> MatchRows(const PyramidStepData& at_q, const PyramidStepData& o
     if (best < 0) return {};
     for (int j = 0; j < key.rows; ++j) rows.push_back(other.contact_keys[best].first_row + j);
   }
+  // The joint-limit rows are the same rows at every configuration.
+  for (int l = 0; l < at_q.limits.size(); ++l) rows.push_back(other.first_limit_row + l);
   return rows;
 }
 

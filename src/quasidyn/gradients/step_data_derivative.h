@@ -5,6 +5,8 @@
 //
 //   minimise ½ vᵀ P(q) v − τ_h(q, u)ᵀ v   subject to   G(q) v + o(q) >= 0,
 //   G rows (J_n,i + μ_i J_d,ij)(q),  o_ij = φ_i(q)/h,
+//   then the joint-limit rows d_l e_jᵀ, o_l = d_l (q_j − bound_l)/h (dynamics/
+//   joint_limit_rows.h): G_l is constant and ∂o_l/∂ε_k = G_l,k / h,
 //
 // P = blockdiag(s·M_u(q), h²K_a) and τ_h = [h τ_u(q); h K_a (u − q_a)] (quasi_dynamic_cost.h).
 //
@@ -33,15 +35,18 @@
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/dynamics/step_problem.h"
 
 namespace quasidyn {
 
 struct PyramidStepData {
-  Eigen::MatrixXd P;       // n_v × n_v [kg or kg·m²; h²K_a block in N·s²/m]
-  Eigen::VectorXd tau_h;   // n_v [N·s]
-  Eigen::MatrixXd G;       // m × n_v, m = Σ_i n_d,i rows, contact-major as BuildPyramidQp
-  Eigen::VectorXd offset;  // m: φ_i/h [m/s]
+  Eigen::MatrixXd P;      // n_v × n_v [kg or kg·m²; h²K_a block in N·s²/m]
+  Eigen::VectorXd tau_h;  // n_v [N·s]
+  // m × n_v, m = Σ_i n_d,i + n_l rows: contact-major as BuildPyramidQp, then the joint-limit
+  // rows from first_limit_row on.
+  Eigen::MatrixXd G;
+  Eigen::VectorXd offset;  // m: φ_i/h, then o_l [m/s or rad/s]
   // Per contact, to match contact sets at nearby configurations, and the constant map from
   // its contact rows J_c,i = [J_n,i; J_t,i] (contact_data_derivative.h) to its pyramid rows:
   // G_i = ray_map · J_c,i with ray_map row j = [1, μ_i t1·d_ij, μ_i t2·d_ij] (planar: without
@@ -54,8 +59,13 @@ struct PyramidStepData {
     Eigen::MatrixXd ray_map;      // rows × (1 + n_t) [-]
   };
   std::vector<ContactKey> contact_keys;
-  int contact_rows = 0;  // r = Σ_i (1 + n_t), the rows of J_c
+  int contact_rows = 0;     // r = Σ_i (1 + n_t), the rows of J_c
+  int first_limit_row = 0;  // Σ_i n_d,i: the joint-limit rows are G's last n_l rows
+  JointLimitRows limits;    // the step's (cost.limits)
 };
+
+// ∂(G v + o)/∂ε_k of the joint-limit rows at fixed v: G_l / h (n_l × n_v); h [s] > 0.
+Eigen::MatrixXd JointLimitRowDerivative(const PyramidStepData& data, double time_step);
 
 // The data of a step from its contact set and cost (dynamics/step_problem.h).
 PyramidStepData BuildPyramidStepData(const StepProblem& problem);
@@ -69,7 +79,8 @@ bool BuildPyramidStepData(const ContactModel& model, ContactData* contact_data,
                           const Eigen::VectorXd& u, PyramidStepData* out, std::string* failure);
 
 // ray_map applied contact by contact: X has r rows (contact-major as J_c), the result m rows
-// (as G). E.g. G = PyramidRowsOf(data, J_c) and dG v = PyramidRowsOf(data, d(J_c v)).
+// (as G; the joint-limit rows, which J_c does not move, are zero). E.g. G = PyramidRowsOf(data,
+// J_c) and dG v = PyramidRowsOf(data, d(J_c v)).
 Eigen::MatrixXd PyramidRowsOf(const PyramidStepData& data, const Eigen::MatrixXd& contact_rows);
 
 // The transpose map: pyramid multipliers β (size m) to contact impulses λ = Rᵀβ (size r),

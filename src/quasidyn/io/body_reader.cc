@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "quasidyn/io/mesh_inertia.h"
 #include "quasidyn/io/shape_reader.h"
 #include "quasidyn/io/solid_inertia.h"
 
@@ -23,7 +24,7 @@ Eigen::Matrix3d ReadPrincipalOrMatrix(const YamlValue& value) {
 }
 
 BodySpec ReadBody(const YamlValue& value, bool planar, const std::string& scene_name,
-                  const std::vector<std::string>& extra_keys) {
+                  const std::vector<std::string>& extra_keys, const std::string& base_directory) {
   std::vector<std::string> keys = {"mass", "com", "inertia", "shapes"};
   keys.insert(keys.end(), extra_keys.begin(), extra_keys.end());
   value.CheckKeys(keys);
@@ -35,7 +36,7 @@ BodySpec ReadBody(const YamlValue& value, bool planar, const std::string& scene_
   if (const auto shapes = value.Find("shapes")) {
     const std::vector<YamlValue> items = shapes->Items();
     for (size_t i = 0; i < items.size(); ++i) {
-      ShapeSpec shape = ReadShape(items[i], planar, std::to_string(i));
+      ShapeSpec shape = ReadShape(items[i], planar, std::to_string(i), base_directory);
       shape.name = scene_name + "/" + shape.name;
       body.shapes.push_back(shape);
     }
@@ -50,13 +51,19 @@ BodySpec ReadBody(const YamlValue& value, bool planar, const std::string& scene_
     if (body.shapes.empty()) inertia.Fail("from_shapes needs at least one shape");
     if (com) com->Fail("com is the first shape's centre with inertia: from_shapes");
     const ShapeSpec& first = body.shapes.front();
+    const Eigen::Matrix3d R = first.X_BS.linear();
     try {
-      const Eigen::Matrix3d R = first.X_BS.linear();
-      body.inertia = R * SolidInertia(first.shape, body.mass, planar ? 0 : 2) * R.transpose();
+      if (first.mesh != nullptr) {  // a mesh: its closed surface's solid (io/mesh_inertia.h)
+        const MeshSolid solid = MeshSolidProperties(*first.mesh, body.mass);
+        body.inertia = R * solid.inertia * R.transpose();
+        body.com = first.X_BS * solid.com;
+      } else {
+        body.inertia = R * SolidInertia(first.shape, body.mass, planar ? 0 : 2) * R.transpose();
+        body.com = first.X_BS.translation();
+      }
     } catch (const std::invalid_argument& e) {
       inertia.Fail(std::string("from_shapes: ") + e.what());
     }
-    body.com = first.X_BS.translation();
   } else {
     body.inertia = ReadPrincipalOrMatrix(inertia);
     if (com) body.com = com->AsVector3();

@@ -71,6 +71,55 @@ TEST(ExamplesTest, UrdfPusher) {
   EXPECT_EQ(scene.external_force[0], -1.0);
 }
 
+// Objects and a robot from SDF files: sizes, the files' friction and the pusher's x limit.
+TEST(ExamplesTest, SdfPushing) {
+  const Scene scene = LoadScene(kRoot + "/examples/sdf_pushing/scene.yaml");
+  EXPECT_EQ(scene.nq, 16);  // two floating objects, two prismatic joints
+  EXPECT_EQ(scene.nq_a, 2);
+  EXPECT_EQ(scene.geometries[scene.GeometryIndex("box/box/box")].friction, 0.4);
+  EXPECT_EQ(scene.geometries[scene.GeometryIndex("block/block/block")].shape.type, ShapeType::kBox);
+  const Joint& x = scene.joints[scene.bodies[scene.BodyIndex("pusher/carriage")].parent_joint];
+  EXPECT_EQ(x.upper_limit, 0.1);
+  EXPECT_TRUE(scene.warnings.empty());
+  EXPECT_EQ(scene.visuals.size(), 1u);
+}
+
+// A robot and an object through MuJoCo's parser: the floor plane, the hinge ranges in radians,
+// the ignored actuators.
+TEST(ExamplesTest, MjcfArm) {
+  const Scene scene = LoadScene(kRoot + "/examples/mjcf_arm/scene.yaml");
+  EXPECT_EQ(scene.nq, 9);
+  EXPECT_EQ(scene.nq_a, 2);
+  const CollisionGeometry& floor = scene.geometries[scene.GeometryIndex("arm/world/floor")];
+  EXPECT_EQ(floor.shape.type, ShapeType::kHalfSpace);
+  EXPECT_EQ(floor.friction, 0.5);
+  const Joint& shoulder = scene.joints[scene.bodies[scene.BodyIndex("arm/link1")].parent_joint];
+  EXPECT_NEAR(shoulder.upper_limit, M_PI / 2, 1e-12);
+  EXPECT_NEAR(scene.bodies[scene.BodyIndex("box/box")].mass, 0.5, 1e-12);
+  ASSERT_EQ(scene.warnings.size(), 1u);
+  EXPECT_NE(scene.warnings[0].find("2 actuators are ignored"), std::string::npos);
+}
+
+// Two convex meshes, hulled, with their closed meshes' inertia (a hexagonal prism of
+// circumradius R = 0.05 m and height H = 0.06 m: I_zz = 5/12 m R², I_xx = 5/24 m R² + m H²/12).
+TEST(ExamplesTest, MeshObjects) {
+  const Scene scene = LoadScene(kRoot + "/examples/mesh_objects/scene.yaml");
+  EXPECT_EQ(scene.nq, 16);
+  const CollisionGeometry& prism = scene.geometries[scene.GeometryIndex("prism/0")];
+  EXPECT_EQ(prism.shape.type, ShapeType::kConvex);
+  EXPECT_EQ(prism.shape.vertices.size(), 12u);
+  ASSERT_NE(prism.mesh, nullptr);
+  EXPECT_EQ(prism.mesh->triangles.size(), 20u);
+  const Body& body = scene.bodies[scene.BodyIndex("prism")];
+  const double m = 0.3, R = 0.05, H = 0.06;
+  // (The mesh's coordinates are floats: 1e-6 relative.)
+  EXPECT_NEAR(body.inertia(2, 2), 5.0 / 12.0 * m * R * R, 1e-6 * body.inertia(2, 2));
+  EXPECT_NEAR(body.inertia(0, 0), 5.0 / 24.0 * m * R * R + m * H * H / 12.0,
+              1e-6 * body.inertia(0, 0));
+  EXPECT_LT(body.com.norm(), 1e-8);
+  EXPECT_EQ(scene.geometries[scene.GeometryIndex("wedge/0")].shape.vertices.size(), 6u);
+}
+
 TEST(ExamplesTest, PlanarHand) {
   const Scene scene = LoadScene(kRoot + "/examples/planar_hand/scene.yaml");
   EXPECT_EQ(scene.nq, 7);

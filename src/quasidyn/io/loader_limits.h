@@ -10,6 +10,14 @@ namespace quasidyn {
 // Size of a scene YAML or URDF file [bytes]: the YAML tree costs ~100x its text in memory.
 inline constexpr size_t kMaxSceneFileBytes = size_t{16} << 20;  // 16 MiB
 inline constexpr size_t kMaxUrdfFileBytes = size_t{32} << 20;   // 32 MiB
+// Size of a mesh file [bytes] and its triangle count: every triangle is kept for the viewer's
+// page (about 100 bytes of HTML each) and hulled once at load.
+inline constexpr size_t kMaxMeshFileBytes = size_t{64} << 20;  // 64 MiB
+inline constexpr size_t kMaxMeshTriangles = 1000000;
+// A closed mesh collides as its convex hull only when the hull's volume exceeds the mesh's by at
+// most this ratio [-] (io/mesh_hull.h): beyond it the mesh is not convex and its hull would fill
+// its cavities.
+inline constexpr double kMaxHullVolumeRatio = 1.05;
 // Nesting depth of XML elements in a URDF (a URDF needs ~6; the XML parser recurses per level).
 inline constexpr int kMaxXmlDepth = 100;
 // Magnitude of every number of a scene file: a step multiplies up to three of them (a stiffness,

@@ -142,8 +142,8 @@ void ValidateJoint(const JointSpec& j, bool actuated, bool planar) {
   if (planar && j.type == JointType::kFloating) {
     ThrowAt(j.where, "floating joints are for 3D scenes; use planar in a planar scene");
   }
-  if (!planar && j.type == JointType::kPlanar) {
-    ThrowAt(j.where, "planar joints are for planar scenes (dimension: 2); use floating");
+  if (!planar && j.type == JointType::kPlanar && j.parent != "world") {
+    ThrowAt(j.where, "a planar joint of a 3D scene moves an object in a plane of the world");
   }
   if (!j.X_PJ.matrix().allFinite()) ThrowAt(j.where, "pose must be finite");
   if (planar && !IsInPlane(j.X_PJ)) {
@@ -165,9 +165,11 @@ void ValidateJoint(const JointSpec& j, bool actuated, bool planar) {
   if (has_limits && !movable) {
     ThrowAt(j.where, std::string("a ") + JointTypeName(j.type) + " joint has no position limits");
   }
-  if (std::isnan(j.lower_limit) || std::isnan(j.upper_limit) || !(j.lower_limit <= j.upper_limit)) {
-    ThrowAt(j.where, "limits must satisfy lower <= upper (got " + Num(j.lower_limit) + ", " +
-                         Num(j.upper_limit) + ")");
+  // Equal bounds would leave the log barriers no interior (a joint that cannot move is a fixed
+  // joint); the URDF reader already reads urdfdom's default 0 0 as no limit.
+  if (std::isnan(j.lower_limit) || std::isnan(j.upper_limit) || !(j.lower_limit < j.upper_limit)) {
+    ThrowAt(j.where, "limits must satisfy lower < upper (got " + Num(j.lower_limit) + ", " +
+                         Num(j.upper_limit) + "; a joint that cannot move is a fixed joint)");
   }
 }
 
@@ -259,6 +261,7 @@ Scene SceneBuilder::Build() const {
   scene.joints.clear();
   scene.instances.clear();
   scene.geometries.clear();
+  scene.visuals.clear();
   scene.collision_filter.clear();
   scene.schedules.clear();
   Body world;
@@ -277,7 +280,20 @@ Scene SceneBuilder::Build() const {
     g.X_BS = s.X_BS;
     g.shape = s.shape;
     g.friction = s.friction;
+    g.mesh = s.mesh;
     scene.geometries.push_back(g);
+  };
+  std::set<std::string> visual_names;
+  const auto add_visual = [&](const VisualSpec& spec, int body, const SourceLocation& where) {
+    if (!visual_names.insert(spec.name).second)
+      ThrowAt(where, "duplicate visual name '" + spec.name + "'");
+    VisualGeometry visual;
+    visual.name = spec.name;
+    visual.body = body;
+    visual.X_BV = spec.X_BV;
+    visual.shape = spec.shape;
+    visual.mesh = spec.mesh;
+    scene.visuals.push_back(visual);
   };
   for (const ShapeSpec& s : environment_) add_geometry(s, 0);
 
@@ -323,6 +339,8 @@ Scene SceneBuilder::Build() const {
     instance.name = spec->name;
     instance.actuated = spec->actuated;
     instance.source_file = spec->source_file;
+    scene.warnings.insert(scene.warnings.end(), spec->warnings.begin(), spec->warnings.end());
+    for (const ShapeSpec& shape : spec->world_shapes) add_geometry(shape, 0);
     instance.q_start = q;
     instance.v_start = v;
     std::map<std::string, int> body_index{{"world", 0}};
@@ -388,6 +406,7 @@ Scene SceneBuilder::Build() const {
                                             std::max(new_joint.parent_body, body));
       }
       for (const ShapeSpec& s : b.shapes) add_geometry(s, body);
+      for (const VisualSpec& visual : b.visuals) add_visual(visual, body, b.where);
     }
     instance.nq = q - instance.q_start;
     instance.nv = v - instance.v_start;

@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,16 @@ struct ShapeSpec {
   std::string name;  // unique in the scene
   Eigen::Isometry3d X_BS = Eigen::Isometry3d::Identity();
   Shape shape;
-  double friction = 0.0;  // μ [-], >= 0
+  double friction = 0.0;                     // μ [-], >= 0
+  std::shared_ptr<const TriangleMesh> mesh;  // a convex hull's source mesh (viewer), or null
   SourceLocation where;
+};
+
+struct VisualSpec {
+  std::string name;  // unique among the visuals
+  Eigen::Isometry3d X_BV = Eigen::Isometry3d::Identity();
+  Shape shape;                               // a primitive, when mesh is null
+  std::shared_ptr<const TriangleMesh> mesh;  // in V, scaled [m]
 };
 
 struct BodySpec {
@@ -42,6 +51,7 @@ struct BodySpec {
   // (a URDF link without <inertial>). Objects that move always need mass > 0.
   bool massless_allowed = false;
   std::vector<ShapeSpec> shapes;
+  std::vector<VisualSpec> visuals;  // drawn by the viewer only (Scene::visuals)
   SourceLocation where;
   SourceLocation inertia_where;  // for inertia errors; `where` when unset
 };
@@ -53,7 +63,7 @@ struct JointSpec {
   std::string child;   // a body of the same instance
   Eigen::Isometry3d X_PJ = Eigen::Isometry3d::Identity();
   Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();  // non-zero; normalised by the builder
-  // Position limits of a revolute [rad] or prismatic [m] joint, lower <= upper; ±inf: none.
+  // Position limits of a revolute [rad] or prismatic [m] joint, lower < upper; ±inf: none.
   double lower_limit = -std::numeric_limits<double>::infinity();
   double upper_limit = std::numeric_limits<double>::infinity();
   SourceLocation where;
@@ -83,6 +93,11 @@ struct InstanceSpec {
   SourceLocation external_force_where;
   SourceLocation where;
   std::string source_file;  // the URDF it was read from; empty for inline models
+  // What its reader ignored (Scene::warnings), each naming the element and the file.
+  std::vector<std::string> warnings;
+  // Shapes its file fixes on the world (an MJCF <worldbody>'s own geoms: a floor plane is a
+  // half_space), added to the environment.
+  std::vector<ShapeSpec> world_shapes;
 };
 
 class SceneBuilder {

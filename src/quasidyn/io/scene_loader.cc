@@ -7,8 +7,11 @@
 #include "quasidyn/io/body_reader.h"
 #include "quasidyn/io/halm_posa_keys.h"
 #include "quasidyn/io/loader_limits.h"
+#include "quasidyn/io/mjcf_loader.h"
+#include "quasidyn/io/plane_frame.h"
 #include "quasidyn/io/planning_reader.h"
 #include "quasidyn/io/scene_builder.h"
+#include "quasidyn/io/sdf_loader.h"
 #include "quasidyn/io/shape_reader.h"
 #include "quasidyn/io/urdf_loader.h"
 #include "quasidyn/io/yaml_reader.h"
@@ -34,9 +37,7 @@ JointType ReadJointType(const YamlValue& value) {
 }
 
 std::string ResolvePath(const std::string& path, const Context& context) {
-  const std::filesystem::path p(path);
-  if (p.is_absolute() || context.base_directory.empty()) return path;
-  return (std::filesystem::path(context.base_directory) / p).lexically_normal().string();
+  return ResolveScenePath(path, context.base_directory);
 }
 
 void ReadParameters(const YamlValue& root, Scene* scene) {
@@ -128,16 +129,40 @@ void ReadInitialAndCommands(const YamlValue& value, InstanceSpec* instance, bool
   }
 }
 
-UrdfOptions UrdfOptionsFor(const YamlValue& value, const std::string& name) {
-  UrdfOptions options;
-  options.instance_name = name;
-  options.friction = value.Get("friction").AsDouble(0.0, true);
-  options.where = Where(value.Get("urdf"));
-  return options;
+// The model file an object or robot names: "urdf", "sdf" or "mjcf", or "" for an inline model;
+// two of them fail.
+std::string ModelFileKey(const YamlValue& value) {
+  std::string found;
+  for (const char* key : {"urdf", "sdf", "mjcf"}) {
+    if (!value.Has(key)) continue;
+    if (!found.empty()) value.Get(key).Fail("give one model file (`" + found + "` is given)");
+    found = key;
+  }
+  return found;
+}
+
+// Loads the model file of `key` (ModelFileKey) with the options the entry gives: the URDF
+// reader needs `friction` (URDF has none); SDF and MJCF take it for the shapes whose file gives
+// none.
+InstanceSpec LoadModelFile(const YamlValue& value, const std::string& key, ModelFileOptions options,
+                           const Context& context) {
+  const YamlValue file = value.Get(key);
+  options.instance_name = value.Get("name").AsString();
+  options.where = Where(file);
+  if (key == "urdf") {
+    options.friction = value.Get("friction").AsDouble(0.0, true);
+  } else if (const auto friction = value.Find("friction")) {
+    options.friction = friction->AsDouble(0.0, true);
+  }
+  const std::string path = ResolvePath(file.AsString(), context);
+  if (key == "urdf") return LoadUrdfInstance(path, options);
+  if (key == "sdf") return LoadSdfInstance(path, options);
+  return LoadMjcfInstance(path, options);
 }
 
 InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
-  value.CheckKeys({"name", "joint", "body", "urdf", "friction", "pose", "initial",
+  value.CheckKeys({"name", "joint", "body", "urdf", "sdf", "mjcf", "friction", "pose", "plane",
+                   "initial",
                    "limit_surface",  // limit_surface: io/halm_posa_keys.h
                    "external_force"});
   const std::string name = value.Get("name").AsString();
@@ -147,26 +172,37 @@ InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
     joint_value.Fail("an object's joint must be floating, planar or fixed");
   }
   const bool fixed = joint == JointType::kFixed;
+  // X_PJ of the object's joint to the world: a fixed object's pose, or the plane of a planar
+  // joint in a 3D scene (ReadPlane); identity otherwise.
   Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
   if (fixed) {
     pose = ReadPose(value.Get("pose"), context.planar);
   } else if (value.Has("pose")) {
     value.Get("pose").Fail("only fixed objects have a pose; others start at `initial`");
   }
-  if (value.Has("body") == value.Has("urdf")) {
-    value.Fail("an object needs exactly one of `body` (inline) or `urdf`");
+  if (const auto plane = value.Find("plane")) {
+    if (joint != JointType::kPlanar || context.planar)
+      plane->Fail("only a planar joint in a 3D scene has a plane (planar scenes use x-y)");
+    pose = ReadPlane(*plane);
+  } else if (joint == JointType::kPlanar && !context.planar) {
+    pose = PlaneFrame(kDefaultPlaneNormal, Eigen::Vector3d::Zero());
+  }
+  const std::string model_file = ModelFileKey(value);
+  if (value.Has("body") == !model_file.empty()) {
+    value.Fail("an object needs exactly one of `body` (inline), `urdf`, `sdf` or `mjcf`");
   }
   InstanceSpec instance;
-  if (value.Has("urdf")) {
-    UrdfOptions options = UrdfOptionsFor(value, name);
+  if (!model_file.empty()) {
+    ModelFileOptions options;
     options.actuated = false;
     options.object_joint = joint;
     options.base_pose = pose;
-    instance = LoadUrdfInstance(ResolvePath(value.Get("urdf").AsString(), context), options);
+    instance = LoadModelFile(value, model_file, options, context);
   } else {
     if (value.Has("friction")) value.Get("friction").Fail("friction goes on each shape of `body`");
     instance.name = name;
-    instance.bodies.push_back(ReadBody(value.Get("body"), context.planar, name, {}));
+    instance.bodies.push_back(
+        ReadBody(value.Get("body"), context.planar, name, {}, context.base_directory));
     JointSpec spec;
     spec.name = name + "/root_joint";
     spec.type = joint;
@@ -187,32 +223,34 @@ InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
 }
 
 InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
-  value.CheckKeys({"name", "bodies", "joints", "urdf", "friction", "base_pose", "stiffness",
-                   "initial", "commands"});
+  value.CheckKeys({"name", "bodies", "joints", "urdf", "sdf", "mjcf", "friction", "base_pose",
+                   "stiffness", "initial", "commands"});
   const std::string name = value.Get("name").AsString();
   const bool inline_model = value.Has("bodies") || value.Has("joints");
-  if (inline_model == value.Has("urdf")) {
-    value.Fail("a robot needs either `bodies` and `joints` (inline) or `urdf`");
+  const std::string model_file = ModelFileKey(value);
+  if (inline_model == !model_file.empty()) {
+    value.Fail("a robot needs either `bodies` and `joints` (inline) or `urdf`, `sdf` or `mjcf`");
   }
   InstanceSpec instance;
   if (!inline_model) {
-    UrdfOptions options = UrdfOptionsFor(value, name);
+    ModelFileOptions options;
     options.actuated = true;
     if (const auto base = value.Find("base_pose")) {
       options.base_pose = ReadPose(*base, context.planar);
     }
-    instance = LoadUrdfInstance(ResolvePath(value.Get("urdf").AsString(), context), options);
+    instance = LoadModelFile(value, model_file, options, context);
   } else {
     for (const char* key : {"friction", "base_pose"}) {
-      if (value.Has(key)) value.Get(key).Fail("only for URDF robots");
+      if (value.Has(key)) value.Get(key).Fail("only for robots read from a model file");
     }
     instance.name = name;
     for (const YamlValue& body : value.Get("bodies").Items()) {
       const std::string body_name = name + "/" + body.Get("name").AsString();
-      instance.bodies.push_back(ReadBody(body, context.planar, body_name, {"name"}));
+      instance.bodies.push_back(
+          ReadBody(body, context.planar, body_name, {"name"}, context.base_directory));
     }
     for (const YamlValue& joint : value.Get("joints").Items()) {
-      joint.CheckKeys({"name", "type", "parent", "child", "pose", "axis"});
+      joint.CheckKeys({"name", "type", "parent", "child", "pose", "axis", "limits"});
       JointSpec spec;
       spec.name = name + "/" + joint.Get("name").AsString();
       spec.type = ReadJointType(joint.Get("type"));
@@ -227,6 +265,13 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
         if (spec.axis.norm() == 0.0) axis.Fail("must be non-zero");
       } else if (joint.Has("axis")) {
         joint.Get("axis").Fail("only revolute and prismatic joints have an axis");
+      }
+      if (const auto limits = joint.Find("limits")) {  // [lower, upper], Joint::lower_limit
+        if (!movable) limits->Fail("only revolute and prismatic joints have limits");
+        const Eigen::VectorXd bounds = limits->AsVector();
+        if (bounds.size() != 2) limits->Fail("must be [lower, upper] (2 numbers)");
+        spec.lower_limit = bounds[0];
+        spec.upper_limit = bounds[1];
       }
       spec.where = Where(joint);
       instance.joints.push_back(spec);
@@ -258,7 +303,8 @@ Scene Load(const YamlValue& root, const std::string& name_for_errors, const Cont
   if (const auto environment = root.Find("environment")) {
     const std::vector<YamlValue> shapes = environment->Items();
     for (size_t i = 0; i < shapes.size(); ++i) {
-      ShapeSpec shape = ReadShape(shapes[i], context.planar, std::to_string(i));
+      ShapeSpec shape =
+          ReadShape(shapes[i], context.planar, std::to_string(i), context.base_directory);
       shape.name = "world/" + shape.name;
       builder.AddEnvironmentShape(shape);
     }

@@ -1,6 +1,9 @@
 #include "quasidyn/io/shape_reader.h"
 
 #include <cmath>
+#include <filesystem>
+
+#include "quasidyn/io/mesh_shape.h"
 
 namespace quasidyn {
 
@@ -29,7 +32,21 @@ Eigen::Isometry3d ReadPose(const YamlValue& value, bool planar) {
   return X;
 }
 
-ShapeSpec ReadShape(const YamlValue& value, bool planar, const std::string& default_name) {
+std::string ResolveScenePath(const std::string& path, const std::string& base_directory) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute() || base_directory.empty()) return path;
+  return (std::filesystem::path(base_directory) / p).lexically_normal().string();
+}
+
+Eigen::Vector3d ReadMeshScale(const YamlValue& value) {
+  if (value.IsScalar()) return Eigen::Vector3d::Constant(value.AsDouble(0.0, false));
+  const Eigen::Vector3d scale = value.AsVector3();
+  if (!(scale.minCoeff() > 0.0)) value.Fail("every scale must be > 0");
+  return scale;
+}
+
+ShapeSpec ReadShape(const YamlValue& value, bool planar, const std::string& default_name,
+                    const std::string& base_directory) {
   ShapeSpec spec;
   spec.where = {value.file(), value.line(), value.path()};
   const std::string type = value.Get("type").AsString();
@@ -66,9 +83,19 @@ ShapeSpec ReadShape(const YamlValue& value, bool planar, const std::string& defa
     for (const YamlValue& vertex : value.Get("vertices").Items()) {
       shape.vertices.push_back(vertex.AsVector3());
     }
+  } else if (type == "mesh") {  // the convex hull of a mesh file (io/mesh_shape.h)
+    keys({"file", "scale"});
+    if (planar) value.Get("type").Fail("mesh shapes are for 3D scenes");
+    const YamlValue file = value.Get("file");
+    const Eigen::Vector3d scale =
+        value.Has("scale") ? ReadMeshScale(value.Get("scale")) : Eigen::Vector3d::Ones();
+    MeshShape mesh = ConvexMeshShape(ResolveScenePath(file.AsString(), base_directory), scale,
+                                     {file.file(), file.line(), file.path()});
+    shape = mesh.shape;
+    spec.mesh = mesh.mesh;
   } else {
     value.Get("type").Fail("unknown shape type '" + type +
-                           "' (sphere, box, cylinder, capsule, half_space, convex)");
+                           "' (sphere, box, cylinder, capsule, half_space, convex, mesh)");
   }
   spec.name = value.Has("name") ? value.Get("name").AsString() : default_name;
   if (const auto pose = value.Find("pose")) spec.X_BS = ReadPose(*pose, planar);

@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "quasidyn/io/loader_limits.h"
+#include "quasidyn/io/mesh_shape.h"
+#include "quasidyn/io/model_uri.h"
 #include "quasidyn/io/utf8.h"
 #include "quasidyn/io/xml_tags.h"
 
@@ -111,7 +113,7 @@ BodySpec ReadCollisions(const urdf::Link& link, BodySpec body, const std::string
     ShapeSpec shape;
     shape.name = body.name + "/" + std::to_string(k);
     shape.X_BS = ToIsometry(collision.origin);
-    shape.friction = options.friction;
+    shape.friction = *options.friction;
     shape.where = options.where;
     const urdf::Geometry* geometry = collision.geometry.get();
     if (geometry == nullptr) ThrowAt(options.where, where_text + ": collision without geometry");
@@ -142,18 +144,72 @@ BodySpec ReadCollisions(const urdf::Link& link, BodySpec body, const std::string
           size >> shape.shape.radius >> colon >> shape.shape.length;
           break;
         }
-        ThrowAt(options.where, where_text +
-                                   ": mesh collision geometry is not supported "
-                                   "(use box, sphere, cylinder or capsule)");
+        // A mesh collides as its convex hull (io/mesh_shape.h); the mesh stays for the viewer.
+        const auto* mesh = static_cast<const urdf::Mesh*>(geometry);
+        MeshShape hull = ConvexMeshShape(
+            ResolveModelUri(name, options.model_directory, options.where),
+            Eigen::Vector3d(mesh->scale.x, mesh->scale.y, mesh->scale.z), options.where);
+        shape.shape = hull.shape;
+        shape.mesh = hull.mesh;
+        break;
       }
       default:
         ThrowAt(options.where, where_text +
-                                   ": only box, sphere, cylinder and capsule "
-                                   "collision geometry is supported (not meshes)");
+                                   ": only box, sphere, cylinder, capsule and mesh "
+                                   "collision geometry is supported");
     }
     body.shapes.push_back(shape);
   }
   return body;
+}
+
+// The link's <visual> elements (primitives and meshes) for the viewer; named
+// "<instance>/<link>/visual/<k>".
+void ReadVisuals(const urdf::Link& link, const UrdfOptions& options, BodySpec* body) {
+  for (size_t k = 0; k < link.visual_array.size(); ++k) {
+    const urdf::Visual& visual = *link.visual_array[k];
+    const urdf::Geometry* geometry = visual.geometry.get();
+    if (geometry == nullptr) continue;
+    VisualSpec spec;
+    spec.name = body->name + "/visual/" + std::to_string(k);
+    spec.X_BV = ToIsometry(visual.origin);
+    switch (geometry->type) {
+      case urdf::Geometry::SPHERE:
+        spec.shape.type = ShapeType::kSphere;
+        spec.shape.radius = static_cast<const urdf::Sphere*>(geometry)->radius;
+        break;
+      case urdf::Geometry::BOX: {
+        const urdf::Vector3& dim = static_cast<const urdf::Box*>(geometry)->dim;
+        spec.shape.type = ShapeType::kBox;
+        spec.shape.size = Eigen::Vector3d(dim.x, dim.y, dim.z);
+        break;
+      }
+      case urdf::Geometry::CYLINDER: {
+        const auto* cylinder = static_cast<const urdf::Cylinder*>(geometry);
+        spec.shape.type = ShapeType::kCylinder;
+        spec.shape.radius = cylinder->radius;
+        spec.shape.length = cylinder->length;
+        break;
+      }
+      case urdf::Geometry::MESH: {
+        const auto* mesh = static_cast<const urdf::Mesh*>(geometry);
+        if (mesh->filename.rfind(kCapsulePrefix, 0) == 0) {
+          spec.shape.type = ShapeType::kCapsule;
+          std::istringstream size(mesh->filename.substr(sizeof(kCapsulePrefix) - 1));
+          char colon = 0;
+          size >> spec.shape.radius >> colon >> spec.shape.length;
+          break;
+        }
+        spec.mesh =
+            VisualMesh(ResolveModelUri(mesh->filename, options.model_directory, options.where),
+                       Eigen::Vector3d(mesh->scale.x, mesh->scale.y, mesh->scale.z), options.where);
+        break;
+      }
+      default:
+        continue;
+    }
+    body->visuals.push_back(spec);
+  }
 }
 
 BodySpec ReadLink(const urdf::Link& link, const std::string& path, const UrdfOptions& options) {
@@ -165,6 +221,7 @@ BodySpec ReadLink(const urdf::Link& link, const std::string& path, const UrdfOpt
   // A robot's mass never enters the quasi-dynamic step (robots are impedances; Pang & Tedrake
   // 2021, §III-A), nor does that of an object fixed to the world: their links may be massless.
   body.massless_allowed = options.actuated || options.object_joint == JointType::kFixed;
+  ReadVisuals(link, options, &body);
   if (!link.inertial) {
     if (body.massless_allowed) return ReadCollisions(link, body, where_text, options);
     ThrowAt(options.where, where_text +
@@ -225,7 +282,11 @@ JointSpec ReadJoint(const urdf::Joint& joint, const std::string& path, const Urd
 
 }  // namespace
 
-InstanceSpec LoadUrdfInstance(const std::string& urdf_path, const UrdfOptions& options) {
+InstanceSpec LoadUrdfInstance(const std::string& urdf_path, const UrdfOptions& given_options) {
+  UrdfOptions options = given_options;
+  options.model_directory = std::filesystem::path(urdf_path).parent_path().string();
+  // URDF has no friction: the scene file always gives it; a C++ caller's default is 0.5.
+  if (!options.friction) options.friction = 0.5;
   if (!std::filesystem::is_regular_file(urdf_path)) {
     ThrowAt(options.where, "URDF file not found: " + urdf_path);
   }
@@ -270,7 +331,9 @@ InstanceSpec LoadUrdfInstance(const std::string& urdf_path, const UrdfOptions& o
   root_joint.parent = "world";
   root_joint.child = options.instance_name + "/" + root;
   root_joint.type = options.actuated ? JointType::kFixed : options.object_joint;
-  if (root_joint.type == JointType::kFixed) root_joint.X_PJ = options.base_pose;
+  // A fixed root sits at base_pose; a planar object's joint frame is its plane (identity in
+  // planar scenes); a floating joint's frame is the world's.
+  if (root_joint.type != JointType::kFloating) root_joint.X_PJ = options.base_pose;
   root_joint.where = options.where;
   instance.joints.push_back(root_joint);
   // Joints in URDF document order, so an instance's q follows the file (the builder then

@@ -11,10 +11,13 @@
 // urdfdom does not know capsules, so urdfdom reads a copy of the file in which each
 // <capsule> is a <mesh filename="quasidyn-capsule:<radius>:<length>"/> that is turned back
 // into a capsule (the extension is found by text, outside XML comments).
+// <mesh filename scale> collision geometry collides as the mesh's convex hull (io/
+// mesh_shape.h: rejected when the mesh is not convex), file names resolved by io/model_uri.h.
 // Joints: fixed, revolute, continuous (= revolute), prismatic; <limit lower upper> of a
 // revolute or prismatic joint becomes Joint::lower_limit/upper_limit (equal bounds, urdfdom's
-// default when they are absent, mean no limit; velocity and effort are ignored). Meshes and
-// floating / planar URDF joints are rejected. Visual elements are ignored.
+// default when they are absent, mean no limit; velocity and effort are ignored). Floating /
+// planar URDF joints are rejected. <visual> elements (primitives and meshes) are read for the
+// viewer (Scene::visuals, named "<instance>/<link>/visual/<k>").
 //
 // Names in the scene: body "<instance>/<link>", joint "<instance>/<joint>", shape
 // "<instance>/<link>/<k>" (k = index of the <collision> in its link). The root link is
@@ -24,18 +27,14 @@
 #include <Eigen/Geometry>
 #include <string>
 
+#include "quasidyn/io/model_file_options.h"
 #include "quasidyn/io/scene_builder.h"
 
 namespace quasidyn {
 
-struct UrdfOptions {
-  std::string instance_name;                      // prefix of every name, unique in the scene
-  bool actuated = true;                           // robot (true) or object (false)
-  JointType object_joint = JointType::kFloating;  // objects: floating, planar or fixed
-  Eigen::Isometry3d base_pose = Eigen::Isometry3d::Identity();  // root link in world (fixed)
-  double friction = 0.5;  // μ [-] >= 0 of every collision shape
-  SourceLocation where;   // the scene field naming the URDF: errors go here
-};
+// URDF has no friction: options.friction is every collision shape's μ (0.5 when unset; the
+// scene file requires it).
+using UrdfOptions = ModelFileOptions;
 
 // Throws SceneError at options.where when the file is missing, is not well-formed XML, is
 // rejected by urdfdom, or uses something unsupported (the message names the URDF and the link

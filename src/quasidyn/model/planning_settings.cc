@@ -188,6 +188,12 @@ std::optional<PlanningSettingsProblem> CheckPlanningSettings(const PlanningSetti
   if (MovableObjectCount(scene) == 0)
     return Wrong("objects", "the scene has no movable object (planar or floating) to plan for");
   if (scene.nq_a == 0) return Wrong("robots", "the scene has no robot to move the objects with");
+  for (const ModelInstance& instance : scene.instances)
+    if (!scene.planar && !instance.actuated && instance.nq == 3)
+      return Wrong("objects", "object '" + instance.name +
+                                  "' has a planar joint in a 3D scene; the planner samples the "
+                                  "objects of 3D scenes as floating bodies (x, y, z and a "
+                                  "rotation) only");
   if (Problem p = CheckScalars(settings)) return p;
   return CheckGoalAndBounds(settings, scene, complete);
 }

@@ -52,6 +52,12 @@ int Scene::BodyIndex(const std::string& n) const { return IndexByName(bodies, n)
 int Scene::InstanceIndex(const std::string& n) const { return IndexByName(instances, n); }
 int Scene::GeometryIndex(const std::string& n) const { return IndexByName(geometries, n); }
 
+bool Scene::HasJointLimits() const {
+  return std::any_of(joints.begin(), joints.end(), [](const Joint& j) {
+    return std::isfinite(j.lower_limit) || std::isfinite(j.upper_limit);
+  });
+}
+
 bool Scene::IsFiltered(int body_a, int body_b) const {
   if (body_a == body_b) return true;
   const std::pair<int, int> key{std::min(body_a, body_b), std::max(body_a, body_b)};

@@ -96,7 +96,11 @@ enum class FrictionCombination { kMin, kGeometricMean, kHarmonic };
 
 struct Scene {
   std::string name;
-  std::string source_file;                   // for error messages; empty for inline scenes
+  std::string source_file;  // for error messages; empty for inline scenes
+  // What the loader read but ignores, one message per item naming the element and the file
+  // (and line where known), e.g. an SDF <plugin> or an MJCF <actuator>: the command line
+  // prints them, Python has Scene.warnings.
+  std::vector<std::string> warnings;
   bool planar = false;                       // bodies move in the world x-y plane
   Eigen::Vector3d gravity{0.0, 0.0, -9.81};  // [m/s²]
   double time_step = 0.01;                   // h [s], > 0
@@ -109,6 +113,9 @@ struct Scene {
   std::vector<Joint> joints;
   std::vector<ModelInstance> instances;  // objects first, then robots (q = [q_u; q_a])
   std::vector<CollisionGeometry> geometries;
+  // What the viewer draws besides the collision shapes (URDF/SDF/MJCF <visual>); a body with
+  // visuals is drawn by them instead of its collision shapes.
+  std::vector<VisualGeometry> visuals;
   // Pairs of bodies whose shapes never collide (indices, first < second). Bodies joined
   // by a joint are filtered automatically by the loader.
   std::vector<std::pair<int, int>> collision_filter;
@@ -132,6 +139,8 @@ struct Scene {
   int InstanceIndex(const std::string& name) const;  // -1 when absent
   int GeometryIndex(const std::string& name) const;  // -1 when absent
   bool IsFiltered(int body_a, int body_b) const;
+  // True when some joint has a finite position limit (Joint::lower_limit / upper_limit).
+  bool HasJointLimits() const;
   // K_a, the diagonal of actuated joint stiffnesses (size nv_a).
   Eigen::VectorXd ActuatedStiffness() const;
   // The commanded q̄_a at time t [s] (size nq_a); robots without a schedule hold q0. Before the

@@ -17,8 +17,11 @@
 //   cylinder   not available in planar scenes (the loader rejects it).
 
 #include <Eigen/Geometry>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "quasidyn/model/triangle_mesh.h"
 
 namespace quasidyn {
 
@@ -42,6 +45,19 @@ struct CollisionGeometry {
   Eigen::Isometry3d X_BS = Eigen::Isometry3d::Identity();  // shape frame S in body frame B
   Shape shape;
   double friction = 0.5;  // Coulomb coefficient μ [-], >= 0
+  // For a convex shape made from a mesh file: that mesh, in S (what the viewer draws; contact
+  // uses the hull in shape.vertices). Null otherwise.
+  std::shared_ptr<const TriangleMesh> mesh;
+};
+
+// What the viewer draws for a body besides (or instead of) its collision shapes: a URDF, SDF
+// or MJCF <visual>. Never used by contact.
+struct VisualGeometry {
+  std::string name;                                        // unique among the visuals
+  int body = 0;                                            // index into Scene::bodies
+  Eigen::Isometry3d X_BV = Eigen::Isometry3d::Identity();  // visual frame V in body frame B
+  Shape shape;  // a primitive (sphere, box, cylinder, capsule) when mesh is null
+  std::shared_ptr<const TriangleMesh> mesh;  // triangles in V [m], scale applied
 };
 
 }  // namespace quasidyn

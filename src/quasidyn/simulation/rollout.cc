@@ -115,6 +115,8 @@ void AppendStep(const Eigen::VectorXd& q, const Eigen::VectorXd& u, const StepRe
     record.status = result->status;
     record.solver = result->solver;
     record.momentum_force = result->momentum_force;
+    if (trajectory->scene != nullptr && trajectory->scene->HasJointLimits())
+      record.joint_limit_impulse = result->joint_limit_impulse;
     record.contacts.reserve(result->contacts.size());
     for (const ContactReport& report : result->contacts)
       record.contacts.push_back(NamedContactRecord(*trajectory->scene, report));

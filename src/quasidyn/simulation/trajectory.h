@@ -44,6 +44,9 @@ struct TrajectoryStep {
   double step_time_seconds = 0.0;  // wall-clock time of the whole step (contacts + solve) [s]
   // StepResult::momentum_force: s·M_u·v_u/h (size n_v,u) [N, N·m]; empty in files without it.
   Eigen::VectorXd momentum_force;
+  // StepResult::joint_limit_impulse: the joint limits' generalized impulse (size n_v) [N·s or
+  // N·m·s]; recorded for scenes with joint limits, empty otherwise and in files without it.
+  Eigen::VectorXd joint_limit_impulse;
   // The step's derivatives when the rollout was asked for them (RolloutOptions::gradients):
   // A = ∂q_k/∂q_{k−1} (n_q × n_q) and B = ∂q_k/∂u_k (n_q × n_q,a), empty otherwise or where
   // gradient_status says they failed (a point where the derivative does not exist).

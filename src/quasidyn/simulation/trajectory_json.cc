@@ -70,6 +70,8 @@ json StepToJson(const TrajectoryStep& step) {
               {"contacts", contacts}};
   // Optional fields: written when the step has them.
   if (step.momentum_force.size() > 0) out["momentum_force"] = NumberArray(step.momentum_force);
+  if (step.joint_limit_impulse.size() > 0)
+    out["joint_limit_impulse"] = NumberArray(step.joint_limit_impulse);
   if (step.gradient_status != SolverStatus::kNotRun) {
     out["gradient_status"] = std::string(ToString(step.gradient_status));
     out["gradient_message"] = step.gradient_message;
@@ -225,6 +227,8 @@ TrajectoryStep StepFromJson(const json& j, const std::string& where, const Traje
     step.contacts.push_back(
         ContactFromJson(contacts[i], where + ".contacts[" + std::to_string(i) + "]", t.time_step));
   if (Has(j, "momentum_force")) step.momentum_force = ReadVector(j, "momentum_force", where, nv_u);
+  if (Has(j, "joint_limit_impulse"))
+    step.joint_limit_impulse = ReadVector(j, "joint_limit_impulse", where, t.nv);
   if (Has(j, "gradient_status")) {
     step.gradient_status = ReadStatus(j, "gradient_status", where);
     step.gradient_message = ReadString(j, "gradient_message", where);

@@ -109,7 +109,7 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
   std::vector<double> time, primal, dual, gap, solve, step_time;
   std::vector<std::uint8_t> polished;
   std::vector<std::string> status, gradient_status, gradient_message;
-  bool momentum = n > 0, has_A = false, has_B = false, gradients = false;
+  bool momentum = n > 0, limits = n > 0, has_A = false, has_B = false, gradients = false;
   for (const TrajectoryStep& step : s) {
     k.push_back(step.k);
     time.push_back(step.t);
@@ -123,6 +123,7 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
     step_time.push_back(step.step_time_seconds);
     count.push_back(static_cast<std::int64_t>(step.contacts.size()));
     momentum = momentum && step.momentum_force.size() == nv_u;
+    limits = limits && step.joint_limit_impulse.size() == t.nv;
     gradients = gradients || step.gradient_status != SolverStatus::kNotRun;
     has_A = has_A || step.A.size() > 0;
     has_B = has_B || step.B.size() > 0;
@@ -144,6 +145,9 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
   if (momentum)
     a["momentum_force"] =
         Rows(s.size(), nv_u, [&](size_t r) { return s[r].momentum_force.data(); });
+  if (limits)
+    a["joint_limit_impulse"] =
+        Rows(s.size(), t.nv, [&](size_t r) { return s[r].joint_limit_impulse.data(); });
   if (gradients) {
     a["gradient_status"] = NpyArray::Unicode({n}, gradient_status);
     a["gradient_message"] = NpyArray::Unicode({n}, gradient_message);
@@ -262,6 +266,9 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   const bool gradients = a.count("gradient_status") > 0;
   const std::vector<double>* momentum_values =
       momentum ? &Typed(a, "momentum_force", T::kFloat64, {n, nv_u}).f64 : nullptr;
+  const std::vector<double>* limit_values =
+      a.count("joint_limit_impulse") ? &Typed(a, "joint_limit_impulse", T::kFloat64, {n, t.nv}).f64
+                                     : nullptr;
   const std::vector<std::string>* gradient_status =
       gradients ? &Typed(a, "gradient_status", T::kUnicode, {n}).text : nullptr;
   const std::vector<std::string>* gradient_message =
@@ -323,6 +330,9 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
     if (momentum_values)
       step.momentum_force =
           Eigen::Map<const Eigen::VectorXd>(momentum_values->data() + r * nv_u, nv_u);
+    if (limit_values)
+      step.joint_limit_impulse =
+          Eigen::Map<const Eigen::VectorXd>(limit_values->data() + r * t.nv, t.nv);
     if (gradients) {
       step.gradient_status = ParseStatus((*gradient_status)[r], "gradient_status");
       step.gradient_message = (*gradient_message)[r];

@@ -72,6 +72,7 @@ void HalmPosaModel::Fail(SolverStatus status, std::string message, HalmPosaData*
   result.next.q = data->q_;
   result.next.v.resize(0);
   result.velocity.setZero(scene().nv);
+  result.joint_limit_impulse.setZero(scene().nv);
   result.contacts.clear();
 }
 
@@ -109,7 +110,8 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
     return;
   }
   BuildHalmPosaMobility(surfaces_, data.q_, scaled_gains_, &data.W_);
-  BuildHalmPosaLcp(contacts, data.W_, data.u_, h, &data.lcp_);
+  BuildJointLimitRows(scene, data.q_, h, &data.no_cost_.limits);
+  BuildHalmPosaLcp(contacts, data.no_cost_.limits, data.W_, data.u_, h, &data.lcp_);
   const LcpProblem& lcp = data.lcp_.lcp;
   if (!lcp.M.allFinite() || !lcp.q.allFinite()) {
     Fail(SolverStatus::kNumericalFailure,
@@ -138,7 +140,8 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
   data.z_ = solved.z.cwiseMax(0.0);  // Lemke may leave −1e-16 where z is 0: impulses >= 0
   data.displacement_ = data.lcp_.displacement_offset;
   data.displacement_.noalias() += data.lcp_.displacement_map * data.z_;  // Δq, eqs. (32)-(33)
-  solution.Start(solved.status, SummaryOf(solved.info), data.displacement_, nc);
+  const JointLimitRows& limits = data.no_cost_.limits;
+  solution.Start(solved.status, SummaryOf(solved.info), data.displacement_, nc, limits.size());
   solution.v /= h;
   const int nd = contacts.ray_count();
   for (int i = 0; i < nc; ++i) {  // z in forces (rate form): impulses h z
@@ -147,6 +150,7 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
     for (int j = 0; j < nd; ++j)
       solution.friction_impulse[i] += h * data.z_[nc + nd * i + j] * rays.col(j);
   }
+  solution.limit_impulse = h * data.z_.tail(limits.size());
   StepResult& result = data.result;
   result.status = solved.status;
   result.message = solved.message;
@@ -156,6 +160,7 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
   result.next.v.resize(0);
   result.velocity = solution.v;
   FillContactReports(problem, solution, &result.contacts);
+  JointLimitImpulse(limits, solution.limit_impulse, scene.nv, &result.joint_limit_impulse);
 }
 
 void HalmPosaModel::CalcDiff(GradientMode mode, StepData* data_in) const {
@@ -175,9 +180,17 @@ void HalmPosaModel::CalcDiff(GradientMode mode, StepData* data_in) const {
   }
   out.status = SolverStatus::kSolved;
   if (mode == GradientMode::kNone) return;
-  const HalmPosaStepInputs inputs{
-      contact_, settings(), surfaces_, data.q_,           data.u_, data.contact_.contacts(),
-      data.W_,  data.lcp_,  data.z_,   data.displacement_};
+  const HalmPosaStepInputs inputs{contact_,
+                                  settings(),
+                                  surfaces_,
+                                  data.q_,
+                                  data.u_,
+                                  data.contact_.contacts(),
+                                  data.no_cost_.limits,
+                                  data.W_,
+                                  data.lcp_,
+                                  data.z_,
+                                  data.displacement_};
   HalmPosaGradient gradient =
       DifferentiateHalmPosaStep(inputs, mode == GradientMode::kAAndB, kDataStep);
   if (!gradient.ok) {

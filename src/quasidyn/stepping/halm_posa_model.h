@@ -65,7 +65,8 @@ class HalmPosaData final : public StepData {
   HalmPosaLcpSolver solver_;
   Eigen::VectorXd q_, u_, z_, displacement_;
   FormulationSolution solution_;
-  QuasiDynamicCost no_cost_;  // StepProblem's cost field (unused by this model's reports)
+  // StepProblem's cost field: only its joint-limit rows are used (the LCP's last rows).
+  QuasiDynamicCost no_cost_;
   bool warm_started_ = false;
   bool calculated_ = false;
 };

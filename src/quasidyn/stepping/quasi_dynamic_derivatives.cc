@@ -66,6 +66,14 @@ std::string ConeBarrierViolation(const StepProblem& problem,
   return "";
 }
 
+// The first joint-limit row with g_l <= 0, as a message; empty when v is strictly inside.
+std::string LimitBarrierViolation(const JointLimitRows& limits, const Eigen::VectorXd& v) {
+  for (int l = 0; l < limits.size(); ++l)
+    if (!(JointLimitSlack(limits, l, v) > 0))
+      return "the log-barrier solution is on the boundary of joint-limit row " + std::to_string(l);
+  return "";
+}
+
 }  // namespace
 
 void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
@@ -141,13 +149,17 @@ void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
       if (const std::string violation = ConeBarrierViolation(problem, blocks, v);
           !violation.empty())
         return FailDerivatives(violation, &out);
+      if (const std::string violation = LimitBarrierViolation(problem.cost.limits, v);
+          !violation.empty())
+        return FailDerivatives(violation, &out);
     }
     const std::vector<Eigen::VectorXd> multipliers =
         exact ? SocpBlockMultipliers(contacts, blocks, data.solution_)
               : BarrierConeMultipliers(problem, blocks, v);
     if (want_a && !contract(StackedImpulseCoordinates(contacts, blocks, multipliers))) return;
     const StepDataContraction* d = want_a ? &contraction : nullptr;
-    gradient = exact ? SocpVelocityGradient(problem, blocks, multipliers, v, d)
+    gradient = exact ? SocpVelocityGradient(problem, blocks, multipliers,
+                                            data.solution_.limit_impulse, v, d)
                      : LogBarrierConeVelocityGradient(problem, blocks, v, d);
   }
   if (!gradient.ok) return FailDerivatives(gradient.failure, &out);

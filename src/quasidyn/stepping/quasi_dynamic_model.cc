@@ -41,6 +41,7 @@ void QuasiDynamicModel::Fail(const Eigen::VectorXd& q, SolverStatus status, std:
   result.next.v.resize(0);
   result.velocity.setZero(scene().nv);
   result.momentum_force.setZero(scene().nv_u);
+  result.joint_limit_impulse.setZero(scene().nv);
   result.contacts.clear();
 }
 
@@ -111,6 +112,8 @@ void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData*
   IntegrateConfiguration(scene, data.q_, solution.v, time_step(), &result.next.q);
   result.next.v.resize(0);
   FillContactReports(problem, solution, &result.contacts);
+  JointLimitImpulse(data.cost_.limits, solution.limit_impulse, scene.nv,
+                    &result.joint_limit_impulse);
 }
 
 void QuasiDynamicModel::ClearWarmStart(StepData* data_in) const {

@@ -263,7 +263,7 @@ inline ConeLinearization LinearizeConeStep(const Scene& scene, const Formulation
     const StepDataContraction d =
         FiniteDifferenceContraction(scene, settings, q, u, step.contacts, v,
                                     StackedImpulseCoordinates(step.contacts, blocks, y));
-    gradient = SocpVelocityGradient(problem, blocks, y, v, &d);
+    gradient = SocpVelocityGradient(problem, blocks, y, step.solution.limit_impulse, v, &d);
     out.cases = ClassifySocpBlocks(problem, blocks, y, v);
   } else {
     const std::vector<ContactConeBlock> blocks = BarrierConeBlocks(step.contacts);

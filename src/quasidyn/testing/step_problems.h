@@ -79,7 +79,8 @@ inline Eigen::VectorXd GeneralizedContactImpulse(const StepProblem& problem,
   return total;
 }
 
-// ‖P v − τ_h − Σ J_iᵀλ_i‖∞ and the scale it is measured against, max(‖Pv‖∞, ‖τ_h‖∞, 1e-300).
+// ‖P v − τ_h − Σ J_iᵀλ_i − Σ_l d_l λ_l e_j‖∞ (contacts and joint-limit rows) and the scale it
+// is measured against, max(‖Pv‖∞, ‖τ_h‖∞, 1e-300).
 struct Stationarity {
   double residual = 0.0;
   double scale = 0.0;
@@ -88,7 +89,9 @@ inline Stationarity StationarityOf(const StepProblem& problem,
                                    const FormulationSolution& solution) {
   const Eigen::VectorXd Pv = problem.cost.P.ToDense() * solution.v;
   Stationarity s;
-  s.residual = (Pv - problem.cost.tau_h - GeneralizedContactImpulse(problem, solution))
+  Eigen::VectorXd limits;
+  JointLimitImpulse(problem.cost.limits, solution.limit_impulse, problem.scene.nv, &limits);
+  s.residual = (Pv - problem.cost.tau_h - GeneralizedContactImpulse(problem, solution) - limits)
                    .lpNorm<Eigen::Infinity>();
   s.scale = std::max(
       {Pv.lpNorm<Eigen::Infinity>(), problem.cost.tau_h.lpNorm<Eigen::Infinity>(), 1e-300});
@@ -110,6 +113,16 @@ inline double ContactComplementarity(const StepProblem& problem,
     sum += c.tangent1.dot(f) * J_t.row(0).dot(solution.v);
     if (J_t.rows() > 1) sum += c.tangent2.dot(f) * J_t.row(1).dot(solution.v);
   }
+  return sum;
+}
+
+// Σ_l λ_l g_l(v) over the joint-limit rows (dynamics/joint_limit_rows.h): 0 at a QP, SOCP or
+// LCP solution, n_l/κ at a log barrier's.
+inline double LimitComplementarity(const StepProblem& problem,
+                                   const FormulationSolution& solution) {
+  double sum = 0.0;
+  for (int l = 0; l < problem.cost.limits.size(); ++l)
+    sum += solution.limit_impulse[l] * JointLimitSlack(problem.cost.limits, l, solution.v);
   return sum;
 }
 

@@ -49,6 +49,7 @@ inline void ExpectSameTrajectory(const Trajectory& a, const Trajectory& b) {
     EXPECT_EQ(x.k, y.k) << at << "k";
     EXPECT_TRUE(SameBits(x.t, y.t)) << at << "t";
     ExpectSameBits(x.momentum_force, y.momentum_force, at + "momentum_force");
+    ExpectSameBits(x.joint_limit_impulse, y.joint_limit_impulse, at + "joint_limit_impulse");
     EXPECT_EQ(x.gradient_status, y.gradient_status) << at;
     EXPECT_EQ(x.gradient_message, y.gradient_message) << at;
     ExpectSameBits(x.A.reshaped(), y.A.reshaped(), at + "A");
@@ -134,6 +135,7 @@ inline Trajectory AwkwardTrajectory() {
   c.friction_impulse = Eigen::Vector3d(-0.4905, 0.0, 0.0);
   step.contacts = {c, c};
   step.momentum_force = Eigen::VectorXd::Constant(1, -1.0 / 7.0);
+  step.joint_limit_impulse = Eigen::Vector3d(0.0, -2.5e-3, 1.0 / 3.0);
   step.gradient_status = SolverStatus::kSolved;
   step.A = Eigen::MatrixXd::Identity(3, 3) / 3.0;
   step.B = Eigen::MatrixXd::Constant(3, 2, 1e-300);

@@ -39,18 +39,49 @@ const char* BodyKind(const Scene& scene, int body) {
   return "object";
 }
 
-json ShapeData(const CollisionGeometry& geometry, const Rounder& round) {
-  const Shape& shape = geometry.shape;
+// The meshes of the page (`meshes`), each written once however many shapes and visuals use it.
+class MeshTable {
+ public:
+  explicit MeshTable(const Rounder& round) : round_(round) {}
+  // The index of `mesh` in the table, adding it on first use.
+  int Index(const TriangleMesh* mesh) {
+    for (size_t i = 0; i < added_.size(); ++i)
+      if (added_[i] == mesh) return static_cast<int>(i);
+    json vertices = json::array(), triangles = json::array();
+    for (const Eigen::Vector3d& v : mesh->vertices)
+      for (int k = 0; k < 3; ++k) vertices.push_back(round_(v[k]));
+    for (const Eigen::Vector3i& t : mesh->triangles)
+      for (int k = 0; k < 3; ++k) triangles.push_back(t[k]);
+    table_.push_back(json{{"vertices", vertices}, {"triangles", triangles}});
+    added_.push_back(mesh);
+    return static_cast<int>(added_.size()) - 1;
+  }
+  const json& table() const { return table_; }
+
+ private:
+  const Rounder& round_;
+  std::vector<const TriangleMesh*> added_;
+  json table_ = json::array();
+};
+
+// A shape or visual of the page: its primitive, or `mesh` (an index into `meshes`) when it was
+// made from a mesh file, placed at X_BS in its body.
+json ShapeData(const std::string& name, const Shape& shape, const TriangleMesh* mesh,
+               const Eigen::Isometry3d& X_BS, const Rounder& round, MeshTable* meshes) {
   json vertices = json::array();
   for (const Eigen::Vector3d& v : shape.vertices) vertices.push_back(round.Vector(v));
-  return json{{"name", geometry.name},
-              {"type", ShapeTypeName(shape.type)},
-              {"radius", round(shape.radius)},
-              {"length", round(shape.length)},
-              {"size", round.Vector(shape.size)},
-              {"vertices", vertices},
-              {"position", round.Vector(geometry.X_BS.translation())},
-              {"quaternion", round.Quaternion(Eigen::Quaterniond(geometry.X_BS.rotation()))}};
+  json out{
+      {"name", name},
+      {"type", mesh != nullptr && shape.type != ShapeType::kConvex ? std::string("mesh")
+                                                                   : ShapeTypeName(shape.type)},
+      {"radius", round(shape.radius)},
+      {"length", round(shape.length)},
+      {"size", round.Vector(shape.size)},
+      {"vertices", vertices},
+      {"position", round.Vector(X_BS.translation())},
+      {"quaternion", round.Quaternion(Eigen::Quaterniond(X_BS.rotation()))}};
+  if (mesh != nullptr) out["mesh"] = meshes->Index(mesh);
+  return out;
 }
 
 // Indices of the steps shown after q0: all when they fit in max_frames − 1, otherwise every
@@ -119,8 +150,13 @@ json MomentumData(const Scene& scene, const TrajectoryStep& step, const Rounder&
   for (const ModelInstance& instance : scene.instances) {
     if (instance.actuated || instance.nv < 2) continue;
     Eigen::Vector3d force = Eigen::Vector3d::Zero();
-    force.head(scene.planar ? 2 : std::min(3, instance.nv)) =
-        step.momentum_force.segment(instance.v_start, scene.planar ? 2 : std::min(3, instance.nv));
+    const Joint& root = scene.joints[instance.joints.front()];
+    if (root.type == JointType::kPlanar) {  // (f_x, f_y) along the plane's axes (x_J, y_J)
+      force = root.X_PJ.linear().leftCols<2>() * step.momentum_force.segment<2>(instance.v_start);
+    } else {
+      force.head(std::min(3, instance.nv)) =
+          step.momentum_force.segment(instance.v_start, std::min(3, instance.nv));
+    }
     out.push_back(json{{"object", instance.name}, {"force", round.Vector(force)}});
   }
   return out;
@@ -178,17 +214,23 @@ nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
         "' has n_q = " + std::to_string(scene.nq) + ": not a trajectory of this scene");
   const Rounder round(options.significant_digits);
 
-  // Bodies that carry at least one shape, in scene order (the world first).
+  // Bodies that carry at least one shape or visual, in scene order (the world first).
   std::vector<int> shown_bodies;
   json bodies = json::array();
+  MeshTable meshes(round);
   for (int b = 0; b < static_cast<int>(scene.bodies.size()); ++b) {
-    json shapes = json::array();
-    for (const CollisionGeometry& geometry : scene.geometries)
-      if (geometry.body == b) shapes.push_back(ShapeData(geometry, round));
-    if (shapes.empty()) continue;
+    json shapes = json::array(), visuals = json::array();
+    for (const CollisionGeometry& g : scene.geometries)
+      if (g.body == b)
+        shapes.push_back(ShapeData(g.name, g.shape, g.mesh.get(), g.X_BS, round, &meshes));
+    for (const VisualGeometry& v : scene.visuals)
+      if (v.body == b)
+        visuals.push_back(ShapeData(v.name, v.shape, v.mesh.get(), v.X_BV, round, &meshes));
+    if (shapes.empty() && visuals.empty()) continue;
     shown_bodies.push_back(b);
-    bodies.push_back(
-        json{{"name", scene.bodies[b].name}, {"kind", BodyKind(scene, b)}, {"shapes", shapes}});
+    json body{{"name", scene.bodies[b].name}, {"kind", BodyKind(scene, b)}, {"shapes", shapes}};
+    if (!visuals.empty()) body["visuals"] = visuals;
+    bodies.push_back(body);
   }
 
   Kinematics kinematics(BorrowScene(scene));
@@ -256,6 +298,7 @@ nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
               {"poses", poses},
               {"contacts", contacts},
               {"momentum", momentum}}}};
+  if (!meshes.table().empty()) data["meshes"] = meshes.table();
   if (!options.marker_points.empty()) data["markers"] = MarkerData(options, round);
   return data;
 }

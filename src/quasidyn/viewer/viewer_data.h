@@ -9,8 +9,13 @@
 //   run:         {formulation, time_step [s], steps_requested, steps_done, status, message}
 //   bodies:      [{name, kind: "world"|"object"|"robot", shapes: [{name, type, radius [m],
 //                  length [m], size [m] (3), vertices [m] (n × 3, in S), position [m] (3, S in B),
-//                  quaternion (x, y, z, w) (S in B)}]}]; only bodies with at least one shape,
-//                  the world first when it has shapes.
+//                  quaternion (x, y, z, w) (S in B), mesh (optional: an index into `meshes`, the
+//                  mesh a convex shape was hulled from, drawn instead of the hull)}],
+//                  visuals (optional: the body's Scene::visuals in the same form, type a
+//                  primitive or "mesh"; drawn instead of the shapes)}]; only bodies with at least
+//                  one shape or visual, the world first when it has shapes.
+//   meshes:      optional, when some shape or visual has a mesh: [{vertices [m] (flat, 3 per
+//                vertex, in S), triangles (flat vertex indices, 3 per triangle)}]
 //   frames:      {t [s] (F), step (F: 0 for q0, k for step k), status (F), iterations (F),
 //                 poses (F × 7·B: per body position [m] then quaternion (x, y, z, w), in world),
 //                 contacts (F lists of {a, b, point [m] (3), normal (3), normal_force [N],

@@ -1,0 +1,16 @@
+#include "scene_file.h"
+
+#include "log.h"
+#include "quasidyn/io/scene_loader.h"
+
+namespace quasidyn::cli {
+
+Scene LoadSceneFile(const std::string& path, const char* command) {
+  Scene scene = LoadScene(path);
+  if (Logs(LogLevel::kWarning))
+    for (const std::string& warning : scene.warnings)
+      LogStream() << "quasidyn: " << command << ": warning: " << warning << "\n";
+  return scene;
+}
+
+}  // namespace quasidyn::cli

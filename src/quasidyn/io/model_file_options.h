@@ -1,0 +1,31 @@
+#pragma once
+// How the scene file asks for one model read from a model file (URDF, SDF, MJCF: io/
+// urdf_loader.h, io/sdf_loader.h, io/mjcf_loader.h): its name, robot or object, the object's
+// joint to the world, where a robot's base sits, the friction of its shapes, and where errors
+// go.
+
+#include <Eigen/Geometry>
+#include <optional>
+#include <string>
+
+#include "quasidyn/io/scene_builder.h"
+
+namespace quasidyn {
+
+struct ModelFileOptions {
+  std::string instance_name;                      // prefix of every name, unique in the scene
+  bool actuated = true;                           // robot (true) or object (false)
+  JointType object_joint = JointType::kFloating;  // objects: floating, planar or fixed
+  // The root joint's X_PJ: the root link in the world (fixed), the plane of a planar object in
+  // a 3D scene (io/plane_frame.h); unused for floating objects.
+  Eigen::Isometry3d base_pose = Eigen::Isometry3d::Identity();
+  // μ [-] >= 0 of the collision shapes: every one for URDF (which has no friction; 0.5 when
+  // unset, the scene file requires it);
+  // for SDF and MJCF those whose file gives none (optional when every shape has its own).
+  std::optional<double> friction;
+  SourceLocation where;  // the scene field naming the file: errors go here
+  // Set by the loaders: the model file's folder, against which mesh file names are resolved.
+  std::string model_directory;
+};
+
+}  // namespace quasidyn

@@ -1,0 +1,232 @@
+// Joint limits in every formulation's step (dynamics/joint_limit_rows.h): a command past a
+// limit holds the joint at it, with the multiplier of the closed form, and the gradients of
+// the step (the limit row a constraint row of the implicit differentiation) match central
+// finite differences of the step on both sides of the limit.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/testing/gradient_checks.h"
+#include "quasidyn/testing/stepper.h"
+
+namespace quasidyn {
+namespace {
+
+constexpr double kH = 0.01;           // [s]
+constexpr double kK = 100.0;          // [N/m and N·m/rad]
+constexpr double kUpperX = 0.1;       // [m]
+constexpr double kLowerTheta = -0.5;  // [rad]
+constexpr double kKappa = 1e4;        // [1/(N·m)]
+
+// A free robot (no contact, no gravity: also a halm-posa scene): a prismatic x in
+// [-0.1, 0.1] m, then a revolute θ in [-0.5, 0.5] rad carrying a sphere. K = 100 on both.
+Scene FreeArm() {
+  return LoadSceneFromString(
+      "name: free_arm\ndimension: 2\ngravity: [0, 0, 0]\ntime_step: 0.01\n"
+      "formulation: {type: qp, kappa: 10000}\n"
+      "robots:\n  - name: arm\n    bodies:\n"
+      "      - {name: slider, mass: 1.0, inertia: {principal: [0.01, 0.01, 0.01]}}\n"
+      "      - {name: link, mass: 1.0, inertia: from_shapes,\n"
+      "         shapes: [{type: sphere, radius: 0.05, pose: {x: 0.2}, friction: 0.5}]}\n"
+      "    joints:\n"
+      "      - {name: x, type: prismatic, parent: world, child: slider, axis: [1, 0, 0],\n"
+      "         limits: [-0.1, 0.1]}\n"
+      "      - {name: theta, type: revolute, parent: slider, child: link, axis: [0, 0, 1],\n"
+      "         limits: [-0.5, 0.5]}\n"
+      "    stiffness: 100\n    initial: [0.05, -0.2]\n",
+      "free_arm.yaml", ".");
+}
+
+FormulationSettings SettingsFor(const Scene& scene, FormulationType type) {
+  FormulationSettings settings = SettingsFromScene(scene);
+  settings.type = type;
+  return settings;
+}
+
+const std::vector<FormulationType> kPositionCommanded = {
+    FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
+    FormulationType::kLogBarrierCone, FormulationType::kLcp};
+
+bool IsBarrier(FormulationType type) {
+  return type == FormulationType::kLogBarrierPyramid || type == FormulationType::kLogBarrierCone;
+}
+
+// u = (0.3 m, −0.9 rad) drives x past its upper limit and θ past its lower one. The step of
+// the impedance h²K v = hK(u − q) + d λ (quasi_dynamic_cost.h, joint_limit_rows.h) stops at
+// the bounds, q⁺ = (0.1, −0.5), with λ = hK|u − bound|: the limits' generalized impulse is
+// hK (bound − u) = (−0.2, +0.4) [N·s, N·m·s], i.e. the force K(bound − u) cancels the pull.
+// The exact programs hold the bound to their solver's accuracy; the log barriers hold the
+// joint off it by their stand-off h/(κ λ) with λ g = 1/κ.
+TEST(JointLimits, CommandPastTheLimitHoldsAtTheLimitInEveryFormulation) {
+  const Scene scene = FreeArm();
+  ASSERT_TRUE(scene.HasJointLimits());
+  const Eigen::Vector2d u(0.3, -0.9);
+  const Eigen::Vector2d bound(kUpperX, kLowerTheta);
+  const Eigen::Vector2d expected_impulse = kH * kK * (bound - u);
+  for (FormulationType type : kPositionCommanded) {
+    SCOPED_TRACE(FormulationName(type));
+    testing::Stepper stepper(scene, SettingsFor(scene, type));
+    const StepResult& result = stepper.Step(scene.q0, u);
+    ASSERT_TRUE(result.ok()) << result.message;
+    const Eigen::VectorXd& q = result.next.q;
+    const Eigen::VectorXd& impulse = result.joint_limit_impulse;
+    ASSERT_EQ(impulse.size(), 2);
+    if (!IsBarrier(type)) {
+      // The solvers' tolerances are 1e-9 (relative, on velocities of O(10) m/s): 1e-8 in q.
+      EXPECT_NEAR(q[0], kUpperX, 1e-8);
+      EXPECT_NEAR(q[1], kLowerTheta, 1e-8);
+      EXPECT_TRUE(impulse.isApprox(expected_impulse, 1e-6)) << impulse.transpose();
+    } else {
+      // Inside the limits, by the stand-off h/(κλ) of λ = hK|u − q⁺| (λ g = 1/κ).
+      EXPECT_LT(q[0], kUpperX);
+      EXPECT_GT(q[1], kLowerTheta);
+      const Eigen::Vector2d pull = kH * kK * (q.head<2>() - u);  // the impedance's impulse
+      EXPECT_TRUE(impulse.isApprox(pull, 1e-6))
+          << impulse.transpose() << " vs " << pull.transpose();
+      // Both rows of each joint push, λ g = 1/κ with g = (distance to the bound)/h: the net
+      // impulse is (h/κ)(1/(q⁺ − lower) − 1/(upper − q⁺)), and the active bound's stand-off
+      // h/(κλ) is 5e-6 m and 2.5e-6 rad here.
+      const Eigen::Vector2d lower(-0.1, -0.5), upper(0.1, 0.5);
+      for (int j = 0; j < 2; ++j) {
+        const double barrier = kH / kKappa * (1.0 / (q[j] - lower[j]) - 1.0 / (upper[j] - q[j]));
+        EXPECT_NEAR(impulse[j], barrier, 1e-6 * std::abs(barrier));
+        EXPECT_LT(std::abs(q[j] - bound[j]), 1e-5);
+      }
+    }
+  }
+}
+
+// halm-posa commands velocities: the robot moves by Δq_j = h u_j + c B d λ (halm_posa_lcp.h,
+// eq. (33) with the limit's impulse d λ), so with c = 0.01, B = I and both limits active
+// q⁺ = bound and d λ = (bound − q − h u)/c.
+TEST(JointLimits, HalmPosaHoldsTheLimitWithTheClosedFormImpulse) {
+  const Scene scene = FreeArm();
+  FormulationSettings settings = SettingsFor(scene, FormulationType::kHalmPosa);
+  settings.feedback_scale = 0.01;
+  testing::Stepper stepper(scene, settings);
+  const Eigen::Vector2d u(30.0, -90.0);  // [m/s, rad/s]: h u = (0.3, −0.9)
+  const StepResult& result = stepper.Step(scene.q0, u);
+  ASSERT_TRUE(result.ok()) << result.message;
+  EXPECT_NEAR(result.next.q[0], kUpperX, 1e-9);
+  EXPECT_NEAR(result.next.q[1], kLowerTheta, 1e-9);
+  const Eigen::Vector2d bound(kUpperX, kLowerTheta);
+  const Eigen::Vector2d expected = (bound - scene.q0 - kH * u) / 0.01;  // d λ
+  EXPECT_TRUE(result.joint_limit_impulse.isApprox(expected, 1e-9))
+      << result.joint_limit_impulse.transpose();
+}
+
+// A command inside the limits is not touched by them: the robot reaches u (q⁺ = u for a free
+// robot) and the exact programs' limit impulses are zero.
+TEST(JointLimits, CommandInsideTheLimitsIsUnchanged) {
+  const Scene scene = FreeArm();
+  const Eigen::Vector2d u(0.08, -0.45);
+  for (FormulationType type : kPositionCommanded) {
+    SCOPED_TRACE(FormulationName(type));
+    testing::Stepper stepper(scene, SettingsFor(scene, type));
+    const StepResult& result = stepper.Step(scene.q0, u);
+    ASSERT_TRUE(result.ok()) << result.message;
+    // The barriers push by 1/(κ g) from 0.02 m and 0.05 rad away: q⁺ moves by
+    // 1/(κ g hK) = 1/(1e4 · 2 · 1) ≈ 5e-5 at most.
+    const double tolerance = IsBarrier(type) ? 1e-4 : 1e-8;
+    EXPECT_NEAR(result.next.q[0], u[0], tolerance);
+    EXPECT_NEAR(result.next.q[1], u[1], tolerance);
+    if (!IsBarrier(type)) EXPECT_LT(result.joint_limit_impulse.norm(), 1e-8);
+  }
+}
+
+// A limit row left out of the differentiation changes an entry of A or B by O(1) (∂x⁺/∂x is 0
+// at an active limit, 1 without it), far above the tolerance of
+// ExpectGradientsMatchFiniteDifferences (the solvers' accuracy over the FD step).
+void ExpectGradientsMatch(const Scene& scene, const FormulationSettings& settings,
+                          const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                          double tolerance = 1e-4) {
+  testing::ExpectGradientsMatchFiniteDifferences(scene, settings, q, u, tolerance);
+}
+
+TEST(JointLimits, GradientsMatchFiniteDifferencesOnBothSidesOfTheLimit) {
+  const Scene scene = FreeArm();
+  const Eigen::Vector2d past(0.3, -0.9), inside(0.08, -0.45);
+  for (FormulationType type :
+       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
+        FormulationType::kLogBarrierCone}) {
+    SCOPED_TRACE(FormulationName(type));
+    const FormulationSettings settings = SettingsFor(scene, type);
+    {
+      SCOPED_TRACE("command past the limits");
+      ExpectGradientsMatch(scene, settings, scene.q0, past);
+    }
+    {
+      SCOPED_TRACE("command inside the limits");
+      ExpectGradientsMatch(scene, settings, scene.q0, inside);
+    }
+  }
+  // The exact programs in closed form: at the active limits q⁺ = bound, so A = B = 0; inside,
+  // q⁺ = u: A = 0, B = I.
+  testing::Stepper qp(scene, SettingsFor(scene, FormulationType::kQp));
+  ASSERT_TRUE(qp.Step(scene.q0, past).ok());
+  const StepDerivatives& at_limit = qp.Differentiate(GradientMode::kAAndB);
+  EXPECT_LT(at_limit.B.norm(), 1e-9);
+  EXPECT_LT(at_limit.A.norm(), 1e-9);
+  EXPECT_EQ(at_limit.active_rows, 2);
+  ASSERT_TRUE(qp.Step(scene.q0, inside).ok());
+  const StepDerivatives& free = qp.Differentiate(GradientMode::kAAndB);
+  EXPECT_LT((free.B - Eigen::Matrix2d::Identity()).norm(), 1e-9);
+  EXPECT_EQ(free.active_rows, 0);
+}
+
+TEST(JointLimits, HalmPosaGradientsMatchFiniteDifferences) {
+  const Scene scene = FreeArm();
+  FormulationSettings settings = SettingsFor(scene, FormulationType::kHalmPosa);
+  ExpectGradientsMatch(scene, settings, scene.q0, Eigen::Vector2d(30.0, -90.0));
+  ExpectGradientsMatch(scene, settings, scene.q0, Eigen::Vector2d(2.0, -20.0));
+}
+
+// Contact and limit rows active together: planar pushing whose pusher pushes the box along x
+// while its y joint is commanded above its upper limit (0.06 m). Every formulation with a
+// gradient, against central differences.
+Scene PushingWithLimit() {
+  return LoadSceneFromString(
+      "name: push_limit\ndimension: 2\ntime_step: 0.01\ncontact_tolerance: 0.02\n"
+      "formulation: {type: qp, kappa: 10000}\n"
+      "environment: [{name: table, type: half_space, friction: 0.4}]\n"
+      "objects:\n  - name: box\n    joint: planar\n"
+      "    body: {mass: 1.0, inertia: from_shapes,\n"
+      "           shapes: [{type: box, size: [0.2, 0.1, 0.1], friction: 0.4}]}\n"
+      "    initial: [0.0, 0.05, 0.0]\n"
+      "robots:\n  - name: pusher\n    bodies:\n"
+      "      - {name: slider, mass: 0.5, inertia: {principal: [0.001, 0.001, 0.001]}}\n"
+      "      - {name: tip, mass: 0.1, inertia: from_shapes,\n"
+      "         shapes: [{type: sphere, radius: 0.02, friction: 0.4}]}\n"
+      "    joints:\n"
+      "      - {name: x, type: prismatic, parent: world, child: slider, axis: [1, 0, 0]}\n"
+      "      - {name: y, type: prismatic, parent: slider, child: tip, axis: [0, 1, 0],\n"
+      "         limits: [0.0, 0.06]}\n"
+      "    stiffness: [1000, 1000]\n    initial: [-0.1205, 0.05]\n",
+      "push_limit.yaml", ".");
+}
+
+TEST(JointLimits, GradientsWithContactAndLimitActiveMatchFiniteDifferences) {
+  const Scene scene = PushingWithLimit();
+  const Eigen::Vector2d u(-0.1, 0.2);  // push right; y commanded 0.14 m above its limit
+  for (FormulationType type :
+       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
+        FormulationType::kLogBarrierCone}) {
+    SCOPED_TRACE(FormulationName(type));
+    const FormulationSettings settings = SettingsFor(scene, type);
+    testing::Stepper stepper(scene, settings);
+    const StepResult& result = stepper.Step(scene.q0, u);
+    ASSERT_TRUE(result.ok()) << result.message;
+    EXPECT_LE(result.next.q[4], 0.06 + 1e-8);        // the limit holds
+    EXPECT_LT(result.joint_limit_impulse[4], -1.0);  // and pushes y down [N·s]
+    EXPECT_FALSE(result.contacts.empty());
+    ExpectGradientsMatch(scene, settings, scene.q0, u, 1e-3);
+  }
+}
+
+}  // namespace
+}  // namespace quasidyn
