@@ -70,22 +70,10 @@ void HalmPosaLcpSolver::SolveWithRetries(const LcpProblem& problem) {
 const LcpResult& HalmPosaLcpSolver::Solve(const ContactSet& contacts, HalmPosaLcp* lcp,
                                           bool* warm_started) {
   const LcpProblem& problem = lcp->lcp;
-  const int n = static_cast<int>(problem.q.size());
   const int nc = contacts.size();
-  bool same_contacts = has_previous_ && static_cast<int>(previous_pairs_.size()) == nc &&
-                       static_cast<int>(previous_basic_.size()) == n;
-  for (int i = 0; same_contacts && i < nc; ++i) {
-    same_contacts =
-        previous_pairs_[i] == std::make_pair(contacts[i].geometry_a, contacts[i].geometry_b);
-  }
   const LcpResult* result = nullptr;
-  if (same_contacts && n > 0) {
-    if (guess_size_ != n) {
-      guess_.Setup(n, settings_.residual_tolerance);
-      guess_size_ = n;
-    }
-    if (guess_.Solve(problem, previous_basic_, &guess_result_)) result = &guess_result_;
-  }
+  if (warm_start_.Try(contacts, problem, settings_.residual_tolerance, &guess_result_))
+    result = &guess_result_;
   if (warm_started != nullptr) *warm_started = result != nullptr;
   if (result == nullptr) {
     SolveWithRetries(problem);
@@ -101,14 +89,7 @@ const LcpResult& HalmPosaLcpSolver::Solve(const ContactSet& contacts, HalmPosaLc
     }
     result = &answer_;
   }
-  has_previous_ = Succeeded(result->status);
-  if (has_previous_) {
-    previous_pairs_.resize(nc);
-    for (int i = 0; i < nc; ++i)
-      previous_pairs_[i] = {contacts[i].geometry_a, contacts[i].geometry_b};
-    previous_basic_.resize(n);
-    for (int i = 0; i < n; ++i) previous_basic_[i] = result->z[i] > std::max(result->w[i], 0.0);
-  }
+  warm_start_.Remember(contacts, *result);
   return *result;
 }
 

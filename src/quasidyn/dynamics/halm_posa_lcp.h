@@ -36,12 +36,11 @@
 // every scale does.
 
 #include <Eigen/Core>
-#include <utility>
 #include <vector>
 
 #include "quasidyn/contact/contact_set.h"
+#include "quasidyn/dynamics/contact_lcp_warm_start.h"
 #include "quasidyn/dynamics/limit_surface.h"
-#include "quasidyn/solvers/lcp_basis_guess.h"
 #include "quasidyn/solvers/lemke.h"
 
 namespace quasidyn {
@@ -70,10 +69,9 @@ struct HalmPosaLcp {
 void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
                       const Eigen::VectorXd& u, double h, HalmPosaLcp* out);
 
-// The solver of the LCP, warm-started: when the contacts are those of the previous solve (the
-// same geometry pairs in the same order) the previous solution's basic set {i : z_i > max(w_i, 0)}
-// is tried first (solvers/lcp_basis_guess.h), and Lemke's method runs only when it fails (then on
-// the scales above while it fails; the pivots of every run are summed).
+// The solver of the LCP, warm-started (contact_lcp_warm_start.h): the previous solution's basic
+// set is tried first when the contacts are the previous solve's, and Lemke's method runs only
+// when it fails (then on the scales above while it fails; the pivots of every run are summed).
 //
 // Penetration. Theorem 1 needs φ⁻ >= 0. A step can start slightly inside a contact (φ⁻ < 0) when
 // the previous step's linearisation of φ (eq. (31)) overshot; removing that penetration may then
@@ -92,22 +90,18 @@ class HalmPosaLcpSolver {
   // (may be null) tells whether the guess gave the answer (0 pivots).
   const LcpResult& Solve(const ContactSet& contacts, HalmPosaLcp* lcp, bool* warm_started);
   // Forgets the previous solution (the next Solve is a function of its problem alone).
-  void ClearWarmStart() { has_previous_ = false; }
+  void ClearWarmStart() { warm_start_.Clear(); }
 
  private:
   LemkeSettings settings_;
   LemkeSolver lemke_;
   int lemke_size_ = -1;
-  LcpBasisGuess guess_;
-  int guess_size_ = -1;
+  ContactLcpWarmStart warm_start_;
   LcpResult guess_result_;
   LcpProblem rescaled_;  // w̃ scaled for a retry (failures only)
   LcpResult answer_;     // Lemke's answer (unscaled), with the pivots of every run
   // Lemke's method on `problem` and its rescaled retries into answer_ (pivots summed).
   void SolveWithRetries(const LcpProblem& problem);
-  bool has_previous_ = false;
-  std::vector<std::pair<int, int>> previous_pairs_;  // geometry pairs, contact order
-  std::vector<char> previous_basic_;                 // z_i basic in the previous solution
 };
 
 }  // namespace quasidyn
