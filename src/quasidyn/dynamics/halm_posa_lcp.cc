@@ -41,55 +41,30 @@ void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
   for (int i = 0; i < nc; ++i) out->lcp.q[i] += contacts[i].phi / h;
 }
 
-void HalmPosaLcpSolver::SolveWithRetries(const LcpProblem& problem) {
-  const int n = static_cast<int>(problem.q.size());
-  if (lemke_size_ != n) {
-    lemke_.Setup(n, settings_);
-    lemke_size_ = n;
-  }
-  answer_ = lemke_.Solve(problem);
-  int pivots = answer_.info.pivots;
-  for (const double scale : {1e3, 1e-3}) {  // retries (halm_posa_lcp.h, "Rate form")
-    if (Succeeded(answer_.status)) break;
-    rescaled_.M = problem.M;
-    rescaled_.q = scale * problem.q;
-    const LcpResult& retry = lemke_.Solve(rescaled_);
-    pivots += retry.info.pivots;
-    if (Succeeded(retry.status)) {
-      answer_ = retry;
-      answer_.z /= scale;
-      answer_.w /= scale;
-      answer_.info.residual /= scale;
-      answer_.info.sign_violation /= scale;
-      answer_.info.complementarity /= scale * scale;
-    }
-  }
-  answer_.info.pivots = pivots;
-}
-
 const LcpResult& HalmPosaLcpSolver::Solve(const ContactSet& contacts, HalmPosaLcp* lcp,
                                           bool* warm_started) {
   const LcpProblem& problem = lcp->lcp;
   const int nc = contacts.size();
   const LcpResult* result = nullptr;
-  if (warm_start_.Try(contacts, problem, settings_.residual_tolerance, &guess_result_))
-    result = &guess_result_;
-  if (warm_started != nullptr) *warm_started = result != nullptr;
-  if (result == nullptr) {
-    SolveWithRetries(problem);
+  const bool warm = solver_.TryWarmStart(contacts, problem, &result);
+  if (warm_started != nullptr) *warm_started = warm;
+  if (!warm) {
+    const LcpResult* answer = &solver_.SolveWithRetries(problem);
     bool penetrating = false;
     for (int i = 0; i < nc; ++i) penetrating = penetrating || contacts[i].phi < 0.0;
-    if (!Succeeded(answer_.status) && penetrating) {  // keep the penetrations (above)
-      const int pivots = answer_.info.pivots;
+    if (!Succeeded(answer->status) && penetrating) {  // keep the penetrations (above)
+      const int pivots = answer->info.pivots;
       for (int i = 0; i < nc; ++i)
         if (contacts[i].phi < 0.0) lcp->lcp.q[i] -= contacts[i].phi / lcp->time_step;
       lcp->penetration_kept = true;
-      SolveWithRetries(problem);
-      answer_.info.pivots += pivots;
+      answer = &solver_.SolveWithRetries(problem);
+      kept_answer_ = *answer;
+      kept_answer_.info.pivots += pivots;
+      answer = &kept_answer_;
     }
-    result = &answer_;
+    result = answer;
   }
-  warm_start_.Remember(contacts, *result);
+  solver_.Remember(contacts, *result);
   return *result;
 }
 

@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "quasidyn/contact/contact_set.h"
-#include "quasidyn/dynamics/contact_lcp_warm_start.h"
+#include "quasidyn/dynamics/contact_lcp_solver.h"
 #include "quasidyn/dynamics/limit_surface.h"
 #include "quasidyn/solvers/lemke.h"
 
@@ -69,9 +69,9 @@ struct HalmPosaLcp {
 void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
                       const Eigen::VectorXd& u, double h, HalmPosaLcp* out);
 
-// The solver of the LCP, warm-started (contact_lcp_warm_start.h): the previous solution's basic
-// set is tried first when the contacts are the previous solve's, and Lemke's method runs only
-// when it fails (then on the scales above while it fails; the pivots of every run are summed).
+// The solver of the LCP (contact_lcp_solver.h): the previous solution's basic set is tried first
+// when the contacts are the previous solve's, and Lemke's method runs only when it fails (then on
+// the scales above while it fails; the pivots of every run are summed).
 //
 // Penetration. Theorem 1 needs φ⁻ >= 0. A step can start slightly inside a contact (φ⁻ < 0) when
 // the previous step's linearisation of φ (eq. (31)) overshot; removing that penetration may then
@@ -83,25 +83,18 @@ void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
 // (§5), is not implemented.
 class HalmPosaLcpSolver {
  public:
-  explicit HalmPosaLcpSolver(const LemkeSettings& settings = {}) : settings_(settings) {}
+  explicit HalmPosaLcpSolver(const LemkeSettings& settings = {}) : solver_(settings) {}
 
   // Solves lcp->lcp (built from `contacts` by BuildHalmPosaLcp; its q may be changed by the
   // penetration fallback above); the result stays valid until the next Solve. *warm_started
   // (may be null) tells whether the guess gave the answer (0 pivots).
   const LcpResult& Solve(const ContactSet& contacts, HalmPosaLcp* lcp, bool* warm_started);
   // Forgets the previous solution (the next Solve is a function of its problem alone).
-  void ClearWarmStart() { warm_start_.Clear(); }
+  void ClearWarmStart() { solver_.ClearWarmStart(); }
 
  private:
-  LemkeSettings settings_;
-  LemkeSolver lemke_;
-  int lemke_size_ = -1;
-  ContactLcpWarmStart warm_start_;
-  LcpResult guess_result_;
-  LcpProblem rescaled_;  // w̃ scaled for a retry (failures only)
-  LcpResult answer_;     // Lemke's answer (unscaled), with the pivots of every run
-  // Lemke's method on `problem` and its rescaled retries into answer_ (pivots summed).
-  void SolveWithRetries(const LcpProblem& problem);
+  ContactLcpSolver solver_;
+  LcpResult kept_answer_;  // the penetration fallback's answer, with the pivots of every run
 };
 
 }  // namespace quasidyn

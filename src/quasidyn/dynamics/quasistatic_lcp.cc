@@ -66,11 +66,11 @@ const char* QuasistaticLcpFormulation::description() const {
 }
 
 std::unique_ptr<FormulationWorkspace> QuasistaticLcpFormulation::CreateWorkspace() const {
-  return std::make_unique<QuasistaticLcpWorkspace>();
+  return std::make_unique<QuasistaticLcpWorkspace>(settings_);
 }
 
 void QuasistaticLcpFormulation::ClearWarmStart(FormulationWorkspace* workspace) const {
-  WorkspaceOf<QuasistaticLcpWorkspace>(workspace, description()).warm_start.Clear();
+  WorkspaceOf<QuasistaticLcpWorkspace>(workspace, description()).contact_solver.ClearWarmStart();
 }
 
 void QuasistaticLcpFormulation::Solve(const StepProblem& problem, FormulationWorkspace* workspace,
@@ -87,7 +87,7 @@ void QuasistaticLcpFormulation::Solve(const StepProblem& problem, FormulationWor
                "singular: set formulation.object_mass_scale > 0"
              : ": the LCP eliminates v through M̂ = M + h D + h² K, which is not positive "
                "definite (an object without mass or inertia)");
-    w.warm_start.Clear();
+    w.contact_solver.ClearWarmStart();
     return;
   }
   const int nz = static_cast<int>(w.built.lcp.q.size());
@@ -95,15 +95,14 @@ void QuasistaticLcpFormulation::Solve(const StepProblem& problem, FormulationWor
   SolverSummary summary;
   SolverStatus status = SolverStatus::kSolved;  // no contact: v = P⁻¹τ_h
   if (nz > 0) {
-    if (w.solver_size != nz) {
+    const bool stewart_trinkle = type_ == FormulationType::kStewartTrinkle;
+    if (!stewart_trinkle && w.solver_size != nz) {
       w.solver.Setup(nz, settings_);
       w.solver_size = nz;
     }
-    const bool warm = type_ == FormulationType::kStewartTrinkle;
-    w.warm_started = warm && w.warm_start.Try(problem.contacts, w.built.lcp,
-                                              settings_.residual_tolerance, &w.guess_result);
-    const LcpResult& result = w.warm_started ? w.guess_result : w.solver.Solve(w.built.lcp);
-    if (warm) w.warm_start.Remember(problem.contacts, result);
+    const LcpResult& result =
+        stewart_trinkle ? w.contact_solver.Solve(problem.contacts, w.built.lcp, &w.warm_started)
+                        : w.solver.Solve(w.built.lcp);
     status = result.status;
     summary = SummaryOf(result.info);
     if (!Succeeded(status)) {

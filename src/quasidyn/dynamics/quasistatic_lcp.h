@@ -30,7 +30,7 @@
 #include <Eigen/Cholesky>
 #include <vector>
 
-#include "quasidyn/dynamics/contact_lcp_warm_start.h"
+#include "quasidyn/dynamics/contact_lcp_solver.h"
 #include "quasidyn/dynamics/formulation.h"
 #include "quasidyn/solvers/lemke.h"
 
@@ -59,14 +59,14 @@ bool BuildQuasistaticLcp(const StepProblem& problem, QuasistaticLcp* out);
 SolverSummary SummaryOf(const LemkeInfo& info);
 
 struct QuasistaticLcpWorkspace final : FormulationWorkspace {
+  explicit QuasistaticLcpWorkspace(const LemkeSettings& settings) : contact_solver(settings) {}
   QuasistaticLcp built;
-  LemkeSolver solver;
+  LemkeSolver solver;    // lcp
   int solver_size = -1;  // the LCP size the solver is set up for
   Eigen::VectorXd z;
-  // stewart-trinkle only: the previous step's basis, tried first (contact_lcp_warm_start.h),
-  // and the answer it gave.
-  ContactLcpWarmStart warm_start;
-  LcpResult guess_result;
+  // stewart-trinkle: Lemke warm-started from the previous step's basis, with rescaled retries
+  // (contact_lcp_solver.h).
+  ContactLcpSolver contact_solver;
   bool warm_started = false;  // the last Solve's answer came from the guess (0 pivots)
 };
 
@@ -76,7 +76,8 @@ struct QuasistaticLcpWorkspace final : FormulationWorkspace {
 //                     message asks for a positive object_mass_scale;
 //   kStewartTrinkle   the second-order step, P = M̂ and τ_h of second_order_cost.h: the LCP of
 //                     Stewart & Trinkle 1996 (eqs. 3–5 of the notes, with λ = Γ the sliding
-//                     speed), warm-started from the previous step's basis.
+//                     speed), warm-started from the previous step's basis and retried on
+//                     rescaled data when Lemke fails (contact_lcp_solver.h).
 class QuasistaticLcpFormulation final : public Formulation {
  public:
   // type is kLcp or kStewartTrinkle (std::invalid_argument otherwise).

@@ -90,6 +90,9 @@ struct Trajectory {
   bool completed() const { return steps_done == steps_requested; }
   // The configuration at the end: q of the last step, q0 when no step was done.
   const Eigen::VectorXd& FinalConfiguration() const { return steps.empty() ? q0 : steps.back().q; }
+  // The velocity at the end: v of the last step, v0 when no step was done (empty for the models
+  // without velocities).
+  const Eigen::VectorXd& FinalVelocity() const { return steps.empty() ? v0 : steps.back().v; }
 };
 
 }  // namespace quasidyn

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "quasidyn/dynamics/quasi_dynamic_qp.h"
 #include "quasidyn/dynamics/quasistatic_lcp.h"
@@ -214,6 +215,25 @@ void ExpectDerivativesMatchFiniteDifferences(const ScenePtr& scene, FormulationT
   EXPECT_LT(RelativeError(data->derivatives.B, d.B), 1e-12);
 }
 
+// The first of `candidates` (step counts) after which the step is differentiable: resting
+// stacks of boxes have states where a face contact's manifold point disappears under a ±6e-6
+// perturbation, where CalcDiff answers the documented status instead (contact_data_derivative.h).
+int FirstDifferentiableState(const ScenePtr& scene, FormulationType type,
+                             const std::vector<int>& candidates) {
+  const auto model = ModelOf(scene, type);
+  for (const int steps : candidates) {
+    const auto [x, u] = StateAfter(*model, steps);
+    const auto data = model->CreateData();
+    model->Calc(x, u, data.get());
+    model->CalcDiff(GradientMode::kAAndB, data.get());
+    if (data->derivatives.ok()) return steps;
+    EXPECT_NE(data->derivatives.message.find("not differentiable there"), std::string::npos)
+        << data->derivatives.message;
+  }
+  ADD_FAILURE() << "no differentiable state among the candidates";
+  return candidates.front();
+}
+
 ScenePtr Example(const std::string& name, const std::string& formulation) {
   const ScenePtr scene = testing::LoadExample(name);
   return testing::Shared(WithFormulation(*scene, std::string(formulation), {}, "test"));
@@ -258,7 +278,8 @@ TEST(SecondOrderDerivatives, RobotsOnTheExamples) {
     // pyramid rows of a resting face stay active when it tilts).
     const ScenePtr arm = Example("arm_cubes", formulation);
     const bool lcp = std::string(formulation) == "stewart-trinkle";
-    ExpectDerivativesMatchFiniteDifferences(arm, ParseFormulation(formulation), 10,
+    const int steps = FirstDifferentiableState(arm, ParseFormulation(formulation), {4, 10, 15, 20});
+    ExpectDerivativesMatchFiniteDifferences(arm, ParseFormulation(formulation), steps,
                                             "arm moving, cubes resting", lcp);
   }
 }
