@@ -25,21 +25,14 @@ bool ContactLcpSolver::TryWarmStart(const ContactSet& contacts, const LcpProblem
         previous_pairs_[i] == std::make_pair(contacts[i].geometry_a, contacts[i].geometry_b);
   }
   if (!same_contacts || n == 0) return false;
-  if (guess_size_ != n) {
-    guess_.Setup(n, settings_.residual_tolerance);
-    guess_size_ = n;
-  }
+  Resize(n);
   if (!guess_.Solve(problem, previous_basic_, &guess_result_)) return false;
   *result = &guess_result_;
   return true;
 }
 
 const LcpResult& ContactLcpSolver::SolveWithRetries(const LcpProblem& problem) {
-  const int n = static_cast<int>(problem.q.size());
-  if (lemke_size_ != n) {
-    lemke_.Setup(n, settings_);
-    lemke_size_ = n;
-  }
+  Resize(static_cast<int>(problem.q.size()));
   answer_ = lemke_.Solve(problem);
   int pivots = answer_.info.pivots;
   for (const double scale : {1e3, 1e-3}) {
@@ -59,6 +52,18 @@ const LcpResult& ContactLcpSolver::SolveWithRetries(const LcpProblem& problem) {
   }
   answer_.info.pivots = pivots;
   return answer_;
+}
+
+void ContactLcpSolver::Resize(int n) {
+  if (size_ == n) return;
+  lemke_.Setup(n, settings_);
+  guess_.Setup(n, settings_.residual_tolerance);
+  for (LcpResult* result : {&answer_, &guess_result_}) {
+    result->z.resize(n);
+    result->w.resize(n);
+    result->z_basic.resize(n);
+  }
+  size_ = n;
 }
 
 void ContactLcpSolver::Remember(const ContactSet& contacts, const LcpResult& result) {

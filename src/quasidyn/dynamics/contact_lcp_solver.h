@@ -45,13 +45,16 @@ class ContactLcpSolver {
   void ClearWarmStart() { has_previous_ = false; }
 
  private:
+  // Sets Lemke and the guess up for LCPs of size n, both at once, so that a step whose first
+  // call to either comes after the other's at the same size does not allocate.
+  void Resize(int n);
+
   LemkeSettings settings_;
+  int size_ = -1;  // the LCP size Lemke and the guess are set up for
   LemkeSolver lemke_;
-  int lemke_size_ = -1;
   LcpProblem rescaled_;  // q scaled for a retry (failures only)
   LcpResult answer_;     // Lemke's answer (unscaled), with the pivots of every run
   LcpBasisGuess guess_;
-  int guess_size_ = -1;
   LcpResult guess_result_;
   bool has_previous_ = false;
   std::vector<std::pair<int, int>> previous_pairs_;  // geometry pairs, contact order

@@ -141,6 +141,7 @@ TEST(SecondOrderModel, WarmStartedLemkeGivesTheColdAnswerWithoutPivots) {
     x = warm->result.next;
   }
   model->ClearWarmStart(warm.get());
+  model->ClearWarmStart(cold.get());
   model->Calc(x, u, warm.get());
   model->Calc(x, u, cold.get());
   EXPECT_GT(warm->result.solver.iterations, 0);
