@@ -15,6 +15,7 @@
 
 #include "bindings.h"
 #include "quasidyn/contact/contact_model.h"
+#include "quasidyn/dynamics/second_order_cost.h"
 #include "quasidyn/io/scene_edit.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/model/scene_error.h"
@@ -118,6 +119,14 @@ void BindScene(py::module_& m) {
           py::return_value_policy::reference_internal,
           "Initial configuration (n_q,) [m, rad; quaternions w,x,y,z]; a read-only view.")
       .def_property_readonly(
+          "v0",
+          [](const Scene& s) -> Eigen::VectorXd {
+            return s.v0.size() == s.nv ? s.v0 : Eigen::VectorXd::Zero(s.nv);
+          },
+          "Initial velocity (n_v,) [m/s, rad/s; floating (ṗ, ω) in the world] of the "
+          "second-order formulations: the instances' initial_velocity, zeros when the file "
+          "gives none (a copy).")
+      .def_property_readonly(
           "external_force",
           [](const Scene& s) -> Eigen::VectorXd {
             return s.external_force.size() > 0 ? s.external_force : Eigen::VectorXd::Zero(s.nv_u);
@@ -207,6 +216,16 @@ void BindScene(py::module_& m) {
                              "Time of the last command knot [s]; 0 without a schedule.")
       .def_property_readonly("actuated_stiffness", &Scene::ActuatedStiffness,
                              "K_a (n_v,a,): joint stiffnesses [N/m prismatic, N·m/rad revolute].")
+      .def_property_readonly(
+          "actuated_damping",
+          [](const Scene& s) {
+            Kinematics kinematics(BorrowScene(s));
+            kinematics.Update(s.q0);
+            return ActuatedDamping(kinematics);
+          },
+          "D_a (n_v,a,): the robots' joint damping of the second-order formulations [N·s/m "
+          "prismatic, N·m·s/rad revolute]: each joint's `damping`, else critical damping of its "
+          "own inertia at q0, 2·sqrt(K·M_jj(q0)).")
       .def(
           "with_q0",
           [](const Scene& s, const RealVector& q0) {

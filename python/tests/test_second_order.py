@@ -142,6 +142,16 @@ def test_the_gripper_example_with_its_robot(gripper):
         assert max(len(c) for c in trajectory.contacts) == 3  # both fingers and the ground
 
 
+def test_scene_exposes_v0_and_the_damping(block, gripper):
+    np.testing.assert_array_equal(block.v0, [0.8, 0, 0])
+    np.testing.assert_array_equal(gripper.v0, np.zeros(gripper.nv))  # none given: at rest
+    # The gripper's default damping: critical for each joint's own inertia at q0,
+    # 2·sqrt(K·M_jj) with K = 1000 N/m, M_yy = 0.3 kg (hand and both fingers), M_xx = 0.1 kg.
+    np.testing.assert_allclose(gripper.actuated_damping,
+                               2 * np.sqrt(1000 * np.array([0.3, 0.1, 0.1])), rtol=1e-12)
+    assert block.actuated_damping.shape == (0,)
+
+
 def test_scene_file_errors_name_the_line():
     bad = BLOCK.replace("initial_velocity: [0.8, 0, 0]", "initial_velocity: [0.8, 0]")
     with pytest.raises(quasidyn.SceneError, match=r"block:15: objects\[0\].initial_velocity"):
