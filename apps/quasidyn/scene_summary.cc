@@ -71,7 +71,11 @@ nlohmann::json SceneSummaryJson(const Scene& scene, const ContactSet& contacts) 
                              {"child", scene.bodies[j.child_body].name},
                              {"q_start", j.q_start},
                              {"v_start", j.v_start},
-                             {"stiffness", j.stiffness}});
+                             {"stiffness", j.stiffness},
+                             // The second-order models' damping when the file gives it (null:
+                             // the default, critical damping of the joint at q0).
+                             {"damping", j.damping ? json(*j.damping) : json(nullptr)}});
+  if (scene.v0.size() == scene.nv) out["v0"] = ToVector(scene.v0);  // initial_velocity given
   for (const CollisionGeometry& g : scene.geometries)
     out["shapes"].push_back({{"name", g.name},
                              {"body", scene.bodies[g.body].name},
@@ -110,6 +114,7 @@ std::string SceneSummaryText(const Scene& scene, const ContactSet& contacts) {
       << JointTypeName(j.type) << " " << scene.bodies[j.parent_body].name << " -> "
       << scene.bodies[j.child_body].name;
     if (j.stiffness > 0) s << "  K = " << j.stiffness;
+    if (j.damping) s << "  D = " << *j.damping;
     s << "\n";
   }
   s << "shapes:\n";
