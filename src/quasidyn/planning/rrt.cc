@@ -321,8 +321,7 @@ void CheckPlannableFormulation(FormulationType type) {
                           std::string("planning's nodes are configurations of a quasi-dynamic "
                                       "formulation (qp, socp, log-barrier, log-barrier-cone, "
                                       "lcp); ") +
-                              FormulationName(type) +
-                              " has a velocity state (docs/planning.md)");
+                              FormulationName(type) + " has a velocity state (docs/planning.md)");
 }
 
 PlanResult PlanThroughContact(ScenePtr scene, const FormulationSettings& stepping,
