@@ -101,26 +101,37 @@ struct Finite {
   Eigen::MatrixXd A_forward, A_backward;
 };
 
-// Central differences of the reference along every raw coordinate of q (the perturbed q's
-// quaternions normalised, as the step does), every v_k and every u_k.
+// x moved by ±relative·max(1, |x_k|) along entry k of (q, v) (a raw coordinate of q, the
+// perturbed q's quaternions normalised, as the step does), and that step δ.
+struct Perturbation {
+  State plus, minus;
+  double delta;
+};
+Perturbation Perturb(const Scene& scene, const State& x, int k, double relative) {
+  const int nq = scene.nq;
+  const double value = k < nq ? x.q[k] : x.v[k - nq];
+  Perturbation p{x, x, relative * std::max(1.0, std::abs(value))};
+  if (k < nq) {
+    p.plus.q[k] += p.delta;
+    p.minus.q[k] -= p.delta;
+    NormalizeQuaternions(scene, &p.plus.q);
+    NormalizeQuaternions(scene, &p.minus.q);
+  } else {
+    p.plus.v[k - nq] += p.delta;
+    p.minus.v[k - nq] -= p.delta;
+  }
+  return p;
+}
+
+// Central differences of the reference along every entry of x = (q, v) and of u; one-sided
+// ones of A too when asked.
 Finite FiniteDifferences(ReferenceStep& step, const Scene& scene, const State& x,
                          const Eigen::VectorXd& u, bool one_sided) {
-  const int nq = scene.nq, nv = scene.nv, nx = nq + nv;
+  const int nx = scene.nq + scene.nv;
   Finite out{Eigen::MatrixXd(nx, nx), Eigen::MatrixXd(nx, u.size())};
   for (int k = 0; k < nx; ++k) {
-    const double value = k < nq ? x.q[k] : x.v[k - nq];
-    const double delta = kFdStep * std::max(1.0, std::abs(value));
-    State plus = x, minus = x;
-    if (k < nq) {
-      plus.q[k] += delta;
-      minus.q[k] -= delta;
-      NormalizeQuaternions(scene, &plus.q);
-      NormalizeQuaternions(scene, &minus.q);
-    } else {
-      plus.v[k - nq] += delta;
-      minus.v[k - nq] -= delta;
-    }
-    out.A.col(k) = (step(plus.q, plus.v, u) - step(minus.q, minus.v, u)) / (2 * delta);
+    const Perturbation p = Perturb(scene, x, k, kFdStep);
+    out.A.col(k) = (step(p.plus.q, p.plus.v, u) - step(p.minus.q, p.minus.v, u)) / (2 * p.delta);
   }
   if (one_sided) {
     // Truncation δ|f''| and rounding ε|f|/δ, both ≈ 1.5e-8 relative at δ = √ε.
@@ -129,20 +140,9 @@ Finite FiniteDifferences(ReferenceStep& step, const Scene& scene, const State& x
     out.A_forward.resize(nx, nx);
     out.A_backward.resize(nx, nx);
     for (int k = 0; k < nx; ++k) {
-      const double value = k < nq ? x.q[k] : x.v[k - nq];
-      const double delta = kOneSidedStep * std::max(1.0, std::abs(value));
-      State plus = x, minus = x;
-      if (k < nq) {
-        plus.q[k] += delta;
-        minus.q[k] -= delta;
-        NormalizeQuaternions(scene, &plus.q);
-        NormalizeQuaternions(scene, &minus.q);
-      } else {
-        plus.v[k - nq] += delta;
-        minus.v[k - nq] -= delta;
-      }
-      out.A_forward.col(k) = (step(plus.q, plus.v, u) - at) / delta;
-      out.A_backward.col(k) = (at - step(minus.q, minus.v, u)) / delta;
+      const Perturbation p = Perturb(scene, x, k, kOneSidedStep);
+      out.A_forward.col(k) = (step(p.plus.q, p.plus.v, u) - at) / p.delta;
+      out.A_backward.col(k) = (at - step(p.minus.q, p.minus.v, u)) / p.delta;
     }
   }
   for (int k = 0; k < u.size(); ++k) {
