@@ -71,11 +71,15 @@ nlohmann::json SceneSummaryJson(const Scene& scene, const ContactSet& contacts) 
                   {"child", scene.bodies[j.child_body].name},
                   {"q_start", j.q_start},
                   {"v_start", j.v_start},
-                  {"stiffness", j.stiffness}};
+                  {"stiffness", j.stiffness},
+                  // The second-order models' damping when the file gives it (null: the
+                  // default, critical damping of the joint at q0).
+                  {"damping", j.damping ? json(*j.damping) : json(nullptr)}};
     if (std::isfinite(j.lower_limit)) joint["lower_limit"] = j.lower_limit;
     if (std::isfinite(j.upper_limit)) joint["upper_limit"] = j.upper_limit;
     out["joints"].push_back(joint);
   }
+  if (scene.v0.size() == scene.nv) out["v0"] = ToVector(scene.v0);  // initial_velocity given
   for (const CollisionGeometry& g : scene.geometries)
     out["shapes"].push_back({{"name", g.name},
                              {"body", scene.bodies[g.body].name},
@@ -118,6 +122,7 @@ std::string SceneSummaryText(const Scene& scene, const ContactSet& contacts) {
     if (j.stiffness > 0) s << "  K = " << j.stiffness;
     if (std::isfinite(j.lower_limit) || std::isfinite(j.upper_limit))
       s << "  limits [" << j.lower_limit << ", " << j.upper_limit << "]";
+    if (j.damping) s << "  D = " << *j.damping;
     s << "\n";
   }
   s << "shapes:\n";

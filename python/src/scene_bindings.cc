@@ -15,6 +15,7 @@
 
 #include "bindings.h"
 #include "quasidyn/contact/contact_model.h"
+#include "quasidyn/dynamics/second_order_cost.h"
 #include "quasidyn/io/scene_edit.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/model/scene_error.h"
@@ -114,7 +115,8 @@ void BindScene(py::module_& m) {
       .def_readonly("friction_rays", &Scene::friction_rays, "n_d of the friction pyramid (3D).")
       .def_property_readonly(
           "formulation", [](const Scene& s) { return s.formulation.type; },
-          "The scene's formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa.")
+          "The scene's formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
+          "stewart-trinkle | anitescu.")
       .def_property_readonly(
           "formulation_parameters", [](const Scene& s) { return s.formulation.parameters; },
           "The formulation parameters the scene gives (kappa [1/(N·m)], object_mass_scale [-], "
@@ -130,6 +132,14 @@ void BindScene(py::module_& m) {
           "q0", [](const Scene& s) -> const Eigen::VectorXd& { return s.q0; },
           py::return_value_policy::reference_internal,
           "Initial configuration (n_q,) [m, rad; quaternions w,x,y,z]; a read-only view.")
+      .def_property_readonly(
+          "v0",
+          [](const Scene& s) -> Eigen::VectorXd {
+            return s.v0.size() == s.nv ? s.v0 : Eigen::VectorXd::Zero(s.nv);
+          },
+          "Initial velocity (n_v,) [m/s, rad/s; floating (ṗ, ω) in the world] of the "
+          "second-order formulations: the instances' initial_velocity, zeros when the file "
+          "gives none (a copy).")
       .def_property_readonly(
           "external_force",
           [](const Scene& s) -> Eigen::VectorXd {
@@ -220,6 +230,16 @@ void BindScene(py::module_& m) {
                              "Time of the last command knot [s]; 0 without a schedule.")
       .def_property_readonly("actuated_stiffness", &Scene::ActuatedStiffness,
                              "K_a (n_v,a,): joint stiffnesses [N/m prismatic, N·m/rad revolute].")
+      .def_property_readonly(
+          "actuated_damping",
+          [](const Scene& s) {
+            Kinematics kinematics(BorrowScene(s));
+            kinematics.Update(s.q0);
+            return ActuatedDamping(kinematics);
+          },
+          "D_a (n_v,a,): the robots' joint damping of the second-order formulations [N·s/m "
+          "prismatic, N·m·s/rad revolute]: each joint's `damping`, else critical damping of its "
+          "own inertia at q0, 2·sqrt(K·M_jj(q0)).")
       .def(
           "with_q0",
           [](const Scene& s, const RealVector& q0) {
@@ -276,7 +296,8 @@ void BindScene(py::module_& m) {
           },
           py::arg("formulation") = py::none(),
           "with_formulation(formulation=None, **parameters): a copy with another formulation "
-          "(qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa) and/or parameters merged "
+          "(qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | stewart-trinkle | "
+          "anitescu) and/or parameters merged "
           "over "
           "the scene's: kappa [1/(N·m)] > 0, object_mass_scale [-] >= 0, "
           "unactuated_mass_scale [-] >= 0 (the reference simulator's rule); a parameter set "

@@ -102,6 +102,9 @@ class QpSensitivity {
   VelocityGradient Gradient(const StepDataContraction* contraction) const;
   // The same into *out, reusing this object's work space and out's storage.
   void Gradient(const StepDataContraction* contraction, VelocityGradient* out);
+  // dv for changes of the cost alone (r₂ = 0): the columns of r1 (n_v × c) are dτ_h − dP v
+  // (e.g. ∂τ_h/∂v of the second-order step, dynamics/second_order_cost.h).
+  Eigen::MatrixXd CostSensitivity(const Eigen::MatrixXd& r1) const;
 
  private:
   // One diagonal block of M (header comment).

@@ -317,6 +317,11 @@ void CheckPlannableFormulation(FormulationType type) {
       std::string("planning needs a formulation whose command is the robots' "
                   "positions (qp, socp, log-barrier, log-barrier-cone, lcp); ") +
           FormulationName(type) + " commands their velocities (docs/planning.md)");
+  QUASIDYN_CHECK_ARGUMENT(!IsSecondOrder(type), "formulation.type",
+                          std::string("planning's nodes are configurations of a quasi-dynamic "
+                                      "formulation (qp, socp, log-barrier, log-barrier-cone, "
+                                      "lcp); ") +
+                              FormulationName(type) + " has a velocity state (docs/planning.md)");
 }
 
 PlanResult PlanThroughContact(ScenePtr scene, const FormulationSettings& stepping,

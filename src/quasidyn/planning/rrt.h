@@ -124,7 +124,8 @@ void ValidatePlanningSettings(const PlanningSettings& settings, const Scene& sce
 // Throws std::invalid_argument("formulation.type: ...") unless the formulation's command is the
 // robots' positions (CommandsPositions, stepping/formulation_table.h): the planner holds a
 // node's robots with ū = q̄_a, extends by u = q̄_a + δu and settles regrasps by commanding the
-// IK configuration. halm-posa, velocity-commanded, is refused (docs/planning.md).
+// IK configuration. halm-posa, velocity-commanded, is refused (docs/planning.md), and so are the
+// second-order stewart-trinkle and anitescu, whose state has velocities.
 void CheckPlannableFormulation(FormulationType type);
 
 }  // namespace quasidyn

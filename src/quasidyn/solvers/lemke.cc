@@ -244,6 +244,7 @@ void LemkeSolver::SolveOnce(const LcpProblem& problem, double pivot_tolerance, L
 
   result.z.setZero(n);
   result.w.setZero(n);
+  result.z_basic.assign(n, 0);
   if (status == SolverStatus::kSolved) {
     if (pivots == 0) {
       result.w = problem.q;
@@ -255,7 +256,10 @@ void LemkeSolver::SolveOnce(const LcpProblem& problem, double pivot_tolerance, L
       // Non-basic variables are 0; the basic z's value, then w = Mz + q exactly as defined.
       for (int i = 0; i < n; ++i) {
         const int variable = basis_[i];
-        if (variable >= n && variable < 2 * n) result.z[variable - n] = basic_values_[i];
+        if (variable >= n && variable < 2 * n) {
+          result.z[variable - n] = basic_values_[i];
+          result.z_basic[variable - n] = 1;
+        }
       }
       result.w.noalias() = problem.M * result.z;
       result.w += problem.q;
@@ -329,6 +333,7 @@ void LemkeSolver::Setup(int n, const LemkeSettings& settings) {
     result.z.resize(n);
     result.w.resize(n);
     result.message.reserve(256);
+    result.z_basic.resize(n);
   }
 }
 

@@ -42,7 +42,9 @@ const char* GradientModeName(GradientMode mode);
 
 // The derivatives of one step. For the quasi-dynamic models (state q alone) A = ∂q⁺/∂q
 // (n_q × n_q) acts on raw coordinate perturbations and includes the derivative of the
-// quaternion normalisation (gradients/configuration_map.h), B = ∂q⁺/∂u (n_q × n_q,a).
+// quaternion normalisation (gradients/configuration_map.h), B = ∂q⁺/∂u (n_q × n_q,a). For the
+// second-order models (state (q, v), second_order_model.h) A = ∂(q⁺, v⁺)/∂(q, v) ((n_q + n_v)
+// square, its q columns as above) and B = ∂(q⁺, v⁺)/∂u ((n_q + n_v) × n_q,a).
 struct StepDerivatives {
   SolverStatus status = SolverStatus::kNotRun;
   std::string message;  // empty on success: what failed otherwise
@@ -97,7 +99,8 @@ class StepModel {
   virtual std::unique_ptr<StepData> CreateData() const = 0;
 
   // One step from x under the command u (size n_q,a; u = q̄_a, the robots' commanded positions,
-  // for the quasi-dynamic models, see ScheduledCommand): data->result. A failed step keeps x
+  // for the quasi-dynamic and second-order models, see ScheduledCommand): data->result. x.v has
+  // state_v_size() entries (empty for the quasi-dynamic models). A failed step keeps x
   // (result.next = x) and says why.
   virtual void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const = 0;
 
@@ -131,7 +134,13 @@ class StepModel {
   FormulationSettings settings_;
 };
 
-// The scene's initial state: q0, and v empty (quasi-dynamic models).
+// The scene's initial state: q0, and v = v0 (Scene::v0; zeros when the file gives none) when the
+// scene's own formulation is second order (stewart-trinkle, anitescu), else v empty.
 State InitialState(const Scene& scene);
+
+// The initial state of `model`: q0, and v = the scene's v0 (zeros when it has none) when the
+// model has a velocity state (state_v_size() > 0), else v empty. Prefer it to the scene's: a
+// model's formulation may differ from the scene's own (the command line's --formulation).
+State InitialState(const StepModel& model);
 
 }  // namespace quasidyn
