@@ -59,8 +59,8 @@ def test_finite_input_that_overflows_is_a_status_as_in_rollout(gripper, formulat
         pytest.skip("halm-posa steps planar scenes seen from above only (test_halm_posa.py)")
     q = gripper.q0.copy()
     q[gripper.nq_u] = -1e308
-    result = quasidyn.Stepper(gripper, formulation=formulation).step(
-        q, gripper.command_at(gripper.time_step))
+    stepper = quasidyn.Stepper(gripper, formulation=formulation)
+    result = stepper.step(q, gripper.command_at(gripper.time_step), v=stepper.initial_state()[1])
     assert not result.ok
     assert result.status == "numerical_failure", result.message
     assert "overflowed" in result.message

@@ -20,7 +20,9 @@ def test_every_formulation_steps_every_example(name, formulation):
     scene = quasidyn.load_scene(example_path(name))
     stepper = quasidyn.Stepper(scene, formulation=formulation)
     assert stepper.formulation == formulation and stepper.h == scene.time_step
-    result = stepper.step(scene.q0, scene.command_at(scene.time_step))
+    assert stepper.has_velocity == (formulation in quasidyn.SECOND_ORDER_FORMULATIONS)
+    _, v0 = stepper.initial_state()  # None without a velocity state
+    result = stepper.step(scene.q0, scene.command_at(scene.time_step), v=v0)
     assert result.ok, (result.status, result.message)
     assert result.status in ("solved", "solved_inaccurate") and result.message == ""
     assert result.q_next.shape == (scene.nq,) and result.v.shape == (scene.nv,)

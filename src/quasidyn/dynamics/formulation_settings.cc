@@ -23,6 +23,10 @@ const char* FormulationName(FormulationType type) {
       return "lcp";
     case FormulationType::kHalmPosa:
       return "halm-posa";
+    case FormulationType::kStewartTrinkle:
+      return "stewart-trinkle";
+    case FormulationType::kAnitescu:
+      return "anitescu";
   }
   return "unknown";
 }
@@ -30,11 +34,16 @@ const char* FormulationName(FormulationType type) {
 FormulationType ParseFormulation(const std::string& name) {
   for (FormulationType type :
        {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
-        FormulationType::kLogBarrierCone, FormulationType::kLcp, FormulationType::kHalmPosa})
+        FormulationType::kLogBarrierCone, FormulationType::kLcp, FormulationType::kHalmPosa,
+        FormulationType::kStewartTrinkle, FormulationType::kAnitescu})
     if (name == FormulationName(type)) return type;
-  throw std::invalid_argument(
-      "unknown formulation '" + name +
-      "' (expected qp, socp, log-barrier, log-barrier-cone, lcp or halm-posa)");
+  throw std::invalid_argument("unknown formulation '" + name +
+                              "' (expected qp, socp, log-barrier, log-barrier-cone, lcp, "
+                              "halm-posa, stewart-trinkle or anitescu)");
+}
+
+bool IsSecondOrder(FormulationType type) {
+  return type == FormulationType::kStewartTrinkle || type == FormulationType::kAnitescu;
 }
 
 void ValidateFormulationSettings(const FormulationSettings& settings) {

@@ -92,6 +92,12 @@ void ReadParameters(const YamlValue& root, Scene* scene) {
         scene->formulation.feedback_gains = ReadFeedbackGains(parameter);
         continue;
       }
+      if (t == "stewart-trinkle" || t == "anitescu") {
+        parameter.Fail(t + " takes no parameters: " + key +
+                       " belongs to the quasi-dynamic and halm-posa formulations (a second-order "
+                       "model steps the bodies' own inertia; its robots' damping is each robot's "
+                       "`damping`)");
+      }
       const double value = parameter.AsDouble();
       const std::string problem = FormulationParameterProblem(key, value);
       if (!problem.empty()) parameter.Fail(problem);
@@ -123,6 +129,10 @@ void ReadInitialAndCommands(const YamlValue& value, InstanceSpec* instance, bool
   } else {
     instance->initial_where = Where(value);
   }
+  if (const auto velocity = value.Find("initial_velocity")) {  // Scene::v0
+    instance->initial_velocity = velocity->AsVector();
+    instance->initial_velocity_where = Where(*velocity);
+  }
   if (const auto commands = value.Find("commands")) {
     for (const YamlValue& knot : commands->Items()) instance->commands.push_back(ReadKnot(knot));
     if (instance->commands.empty()) commands->Fail("needs at least one knot");
@@ -140,7 +150,7 @@ UrdfOptions UrdfOptionsFor(const YamlValue& value, const std::string& name) {
 InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
   value.CheckKeys({"name", "joint", "body", "urdf", "friction", "pose", "initial",
                    "limit_surface",  // limit_surface: io/halm_posa_keys.h
-                   "external_force"});
+                   "external_force", "initial_velocity"});
   const std::string name = value.Get("name").AsString();
   const YamlValue joint_value = value.Get("joint");
   const JointType joint = ReadJointType(joint_value);
@@ -189,7 +199,7 @@ InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
 
 InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
   value.CheckKeys({"name", "bodies", "joints", "urdf", "friction", "base_pose", "stiffness",
-                   "initial", "commands"});
+                   "damping", "initial", "initial_velocity", "commands"});
   const std::string name = value.Get("name").AsString();
   const bool inline_model = value.Has("bodies") || value.Has("joints");
   if (inline_model == value.Has("urdf")) {
@@ -242,6 +252,15 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
     instance.stiffness.assign(k.data(), k.data() + k.size());
   } else {
     instance.stiffness = {stiffness.AsDouble(0.0, false)};
+  }
+  if (const auto damping = value.Find("damping")) {  // Joint::damping
+    instance.damping_where = Where(*damping);
+    if (damping->IsSequence()) {
+      const Eigen::VectorXd d = damping->AsVector();
+      instance.damping.assign(d.data(), d.data() + d.size());
+    } else {
+      instance.damping = {damping->AsDouble(0.0, true)};
+    }
   }
   ReadInitialAndCommands(value, &instance, true);
   return instance;

@@ -7,12 +7,12 @@
 namespace quasidyn {
 
 const char* FormulationSpecNames() {
-  return "qp, socp, log-barrier, log-barrier-cone, lcp, halm-posa";
+  return "qp, socp, log-barrier, log-barrier-cone, lcp, halm-posa, stewart-trinkle, anitescu";
 }
 
 bool IsFormulationSpecName(const std::string& name) {
   return name == "qp" || name == "socp" || name == "log-barrier" || name == "log-barrier-cone" ||
-         name == "lcp" || name == "halm-posa";
+         name == "lcp" || name == "halm-posa" || name == "stewart-trinkle" || name == "anitescu";
 }
 
 std::string FormulationParameterProblem(const std::string& key, double value) {

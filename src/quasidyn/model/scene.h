@@ -56,6 +56,11 @@ struct Joint {
   // Impedance of an actuated joint: stiffness K [N/m prismatic, N·m/rad revolute], > 0.
   // Zero for the joints of objects (un-actuated).
   double stiffness = 0.0;
+  // Damping D of an actuated joint [N·s/m prismatic, N·m·s/rad revolute], >= 0, used by the
+  // second-order models only (stepping/second_order_model.h: the robot's torque
+  // K(q̄ − q) − D q̇). Empty: the default there, critical damping of the joint's own inertia at
+  // q0, D = 2·sqrt(K·M_jj(q0)). Unset for the joints of objects.
+  std::optional<double> damping;
   // Position limits of a revolute [rad] or prismatic [m] joint (URDF <limit lower upper>),
   // lower_limit <= upper_limit; ±inf when the joint has none (every other joint type).
   double lower_limit = -std::numeric_limits<double>::infinity();
@@ -115,6 +120,10 @@ struct Scene {
   std::vector<std::pair<int, int>> collision_filter;
 
   Eigen::VectorXd q0;  // initial configuration (size nq)
+  // Initial generalized velocity (size nv [m/s, rad/s], floating bodies (ṗ, ω) in the world),
+  // the second-order models' v(0) (stepping/step_model.h, InitialState); empty: at rest. The
+  // quasi-dynamic models have no velocity and ignore it.
+  Eigen::VectorXd v0;
   std::vector<RobotSchedule> schedules;
   // The file's optional `planning:` block (planning_settings.h), checked against the scene at
   // load; empty when the file has none.

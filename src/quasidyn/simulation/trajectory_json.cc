@@ -69,6 +69,7 @@ json StepToJson(const TrajectoryStep& step) {
               {"step_time", Number(step.step_time_seconds)},
               {"contacts", contacts}};
   // Optional fields: written when the step has them.
+  if (step.v.size() > 0) out["v"] = NumberArray(step.v);
   if (step.momentum_force.size() > 0) out["momentum_force"] = NumberArray(step.momentum_force);
   if (step.gradient_status != SolverStatus::kNotRun) {
     out["gradient_status"] = std::string(ToString(step.gradient_status));
@@ -205,6 +206,7 @@ TrajectoryStep StepFromJson(const json& j, const std::string& where, const Traje
   step.k = Has(j, "k") ? ReadInt(j, "k", where, 1) : default_k;
   step.t = ReadNumber(j, "t", where);
   step.q = ReadVector(j, "q", where, nq);
+  if (Has(j, "v")) step.v = ReadVector(j, "v", where, t.nv);
   step.u = ReadVector(j, "u", where, nq_a);
   step.status = ReadStatus(j, "status", where);
   const json& solver = Field(j, "solver", where);
@@ -228,8 +230,10 @@ TrajectoryStep StepFromJson(const json& j, const std::string& where, const Traje
   if (Has(j, "gradient_status")) {
     step.gradient_status = ReadStatus(j, "gradient_status", where);
     step.gradient_message = ReadString(j, "gradient_message", where);
-    if (Has(j, "A")) step.A = ReadMatrix(j, "A", where, nq, nq);
-    if (Has(j, "B")) step.B = ReadMatrix(j, "B", where, nq, nq_a);
+    // x = q, or (q, v) for the models with velocities (the trajectory's v0 says which).
+    const int nx = nq + static_cast<int>(t.v0.size());
+    if (Has(j, "A")) step.A = ReadMatrix(j, "A", where, nx, nx);
+    if (Has(j, "B")) step.B = ReadMatrix(j, "B", where, nx, nq_a);
   }
   return step;
 }
@@ -253,6 +257,7 @@ nlohmann::json TrajectoryToJson(const Trajectory& trajectory) {
   out["nq_a"] = trajectory.nq - trajectory.nq_u;
   out["coordinate_names"] = trajectory.coordinate_names;
   out["q0"] = NumberArray(trajectory.q0);
+  if (trajectory.v0.size() > 0) out["v0"] = NumberArray(trajectory.v0);
   out["steps_requested"] = trajectory.steps_requested;
   out["steps_done"] = trajectory.steps_done;
   out["status"] = std::string(ToString(trajectory.status));
@@ -298,6 +303,7 @@ Trajectory TrajectoryFromJson(const nlohmann::json& j) {
     t.coordinate_names.push_back(names[i].get<std::string>());
   }
   t.q0 = ReadVector(j, "q0", "", t.nq);
+  if (Has(j, "v0")) t.v0 = ReadVector(j, "v0", "", t.nv);  // models with velocities only
   t.steps_requested = ReadInt(j, "steps_requested", "", 0);
   t.status = ReadStatus(j, "status", "");
   t.message = ReadString(j, "message", "");

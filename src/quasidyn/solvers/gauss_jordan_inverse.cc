@@ -5,7 +5,7 @@
 namespace quasidyn {
 
 bool InvertInPlace(int size, Eigen::MatrixXd* a_pointer, Eigen::VectorXi* row_of_pivot,
-                   Eigen::VectorXd* column) {
+                   Eigen::VectorXd* column, Eigen::VectorXd* pivot_magnitudes) {
   Eigen::MatrixXd& a = *a_pointer;
   const int n = size;
   for (int k = 0; k < n; ++k) {
@@ -17,6 +17,7 @@ bool InvertInPlace(int size, Eigen::MatrixXd* a_pointer, Eigen::VectorXi* row_of
     (*row_of_pivot)[k] = pivot_row;
     if (pivot_row != k) a.row(k).head(n).swap(a.row(pivot_row).head(n));
     const double pivot = a(k, k);
+    if (pivot_magnitudes != nullptr) (*pivot_magnitudes)[k] = std::abs(pivot);
     if (!(pivot != 0.0) || !std::isfinite(pivot)) return false;
     // Column k becomes the multipliers; row k is scaled; every other row loses its multiple
     // of row k (a rank-one update, column by column).

@@ -13,7 +13,11 @@ namespace quasidyn {
 // Replaces the leading n × n block of *a (n = size) by its inverse. `row_of_pivot` (>= n
 // entries) and `column` (>= n entries) are scratch the caller sizes once. Returns false,
 // leaving *a unspecified, when a pivot is exactly zero or not finite (a singular matrix).
+// `pivot_magnitudes` (may be null; >= n entries) receives |pivot| of each elimination step:
+// the same pivots, in exact arithmetic, as the diagonal of U in the LU factorisation with
+// partial pivoting (the column below the diagonal is the same Schur complement), for a caller
+// that judges how close to singular the matrix is.
 bool InvertInPlace(int size, Eigen::MatrixXd* a, Eigen::VectorXi* row_of_pivot,
-                   Eigen::VectorXd* column);
+                   Eigen::VectorXd* column, Eigen::VectorXd* pivot_magnitudes = nullptr);
 
 }  // namespace quasidyn

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/solvers/gauss_jordan_inverse.h"
 
 namespace quasidyn {
 namespace {
@@ -22,7 +23,9 @@ void LcpBasisGuess::Setup(int n, double residual_tolerance) {
   n_ = n;
   tolerance_ = residual_tolerance;
   basis_.resize(n, n);
-  lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
+  row_of_pivot_.resize(n);
+  column_.resize(n);
+  pivots_.resize(n);
   x_.resize(n);
 }
 
@@ -43,11 +46,10 @@ bool LcpBasisGuess::Solve(const LcpProblem& problem, const std::vector<char>& z_
       basis_(i, i) = 1.0;
     }
   }
-  lu_.compute(basis_);
   // A singular (or nearly singular) basis cannot be trusted: let Lemke's method decide.
-  const auto pivots = lu_.matrixLU().diagonal().cwiseAbs();
-  if (!(pivots.minCoeff() > kSingularPivotRatio * pivots.maxCoeff())) return false;
-  x_ = lu_.solve(problem.q);
+  if (!InvertInPlace(n, &basis_, &row_of_pivot_, &column_, &pivots_)) return false;
+  if (!(pivots_.minCoeff() > kSingularPivotRatio * pivots_.maxCoeff())) return false;
+  x_.noalias() = basis_ * problem.q;
   if (!x_.allFinite()) return false;
   Eigen::VectorXd& z = result->z;
   Eigen::VectorXd& w = result->w;
@@ -66,6 +68,7 @@ bool LcpBasisGuess::Solve(const LcpProblem& problem, const std::vector<char>& z_
   if (-w.minCoeff() > allowed || complementarity > allowed) return false;
   result->status = SolverStatus::kSolved;
   result->message.clear();
+  result->z_basic = z_basic;
   result->info = LemkeInfo();
   result->info.residual = 0.0;  // w = Mz + q by construction
   result->info.sign_violation = std::max(0.0, -w.minCoeff());

@@ -12,10 +12,12 @@
 //
 // Acceptance (units of w, scale = ‖q‖∞ + ‖M‖∞‖z‖∞ as Lemke's final check): after the clamp,
 // −min w <= residual_tolerance · scale and max_i |w_i z_i| / ‖z‖∞ <= residual_tolerance · scale.
-// Dense LU of C: O(n³) per try, no allocation after Setup.
+// Dense inverse of C by Gauss–Jordan elimination with partial pivoting (gauss_jordan_inverse.h;
+// Eigen's blocked LU takes its blocking buffers from the heap beyond 128 KB, a 318-variable LCP
+// of arm_cubes): O(n³) per try, no allocation after Setup. A basis whose smallest pivot is below
+// 1e-12 of its largest (the pivots of LU with partial pivoting) counts as singular.
 
 #include <Eigen/Core>
-#include <Eigen/LU>
 #include <vector>
 
 #include "quasidyn/solvers/lemke.h"
@@ -37,8 +39,9 @@ class LcpBasisGuess {
  private:
   int n_ = -1;
   double tolerance_ = 1e-10;
-  Eigen::MatrixXd basis_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  Eigen::MatrixXd basis_;  // C, then its inverse
+  Eigen::VectorXi row_of_pivot_;
+  Eigen::VectorXd column_, pivots_;
   Eigen::VectorXd x_;
 };
 

@@ -3,6 +3,7 @@
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/stepping/halm_posa_model.h"
 #include "quasidyn/stepping/quasi_dynamic_model.h"
+#include "quasidyn/stepping/second_order_model.h"
 
 namespace quasidyn {
 
@@ -21,6 +22,8 @@ std::shared_ptr<const StepModel> MakeStepModel(ScenePtr scene,
                                                const FormulationSettings& settings) {
   if (settings.type == FormulationType::kHalmPosa)
     return std::make_shared<const HalmPosaModel>(std::move(scene), settings);
+  if (IsSecondOrder(settings.type))
+    return std::make_shared<const SecondOrderModel>(std::move(scene), settings);
   return std::make_shared<const QuasiDynamicModel>(std::move(scene), settings);
 }
 
@@ -29,6 +32,13 @@ FormulationType DifferentiatedFormulation(FormulationType type, GradientMethod m
     QUASIDYN_CHECK_ARGUMENT(method == GradientMethod::kExact, "gradient method",
                             "halm-posa has no log-barrier smoothing: its gradients are the exact "
                             "ones of its LCP (use exact, or randomized smoothing)");
+    return type;
+  }
+  if (IsSecondOrder(type)) {
+    QUASIDYN_CHECK_ARGUMENT(method == GradientMethod::kExact, "gradient method",
+                            std::string(FormulationName(type)) +
+                                " has no log-barrier smoothing: its gradients are the exact ones "
+                                "of its program (use exact, or randomized smoothing)");
     return type;
   }
   const bool cone = type == FormulationType::kSocp || type == FormulationType::kLogBarrierCone;

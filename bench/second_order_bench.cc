@@ -1,0 +1,124 @@
+// The second-order time step (stepping/second_order_model.h) beside the quasi-dynamic QP step
+// on the same scenes, in the same run (docs/formulations.md, "Second-order time stepping"):
+//   BM_Calc/<scene>_<formulation>      one step from the same state repeatedly: each model at its
+//                                      own state after 200 steps of the scene's schedule
+//                                      (arm_cubes, t = 2 s: the gripper holds the red cube) or 15
+//                                      (planar_gripper: the fingers squeeze the sphere);
+//   BM_Rollout/<scene>_<formulation>   the step along the trajectory from that state (50 steps,
+//                                      then back), as a rollout runs it: Lemke's warm start
+//                                      helps as much as consecutive steps keep their contacts'
+//                                      modes;
+//   BM_CalcDiff/<scene>_<formulation>  A and B of that step (CalcDiff after Calc).
+// Run: build/release/second_order_bench --benchmark_repetitions=10
+//      --benchmark_report_aggregates_only=true
+// and read the *_median rows (the machine may be shared: compare ratios within one run).
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <utility>
+
+#include "bench_scenes.h"
+
+namespace quasidyn::bench {
+namespace {
+
+// The state of `type`'s own model after `steps` steps of the schedule from the scene's initial
+// state (for the second-order models: v0 = 0, the examples give none), computed once.
+const SceneState& OwnStateOf(Example example, FormulationType type, int steps) {
+  static std::map<std::pair<int, int>, SceneState> states;
+  const auto key = std::make_pair(static_cast<int>(example), static_cast<int>(type));
+  const auto found = states.find(key);
+  if (found != states.end()) return found->second;
+  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+  const std::unique_ptr<StepData> data = model->CreateData();
+  State x = InitialState(*model);
+  const double h = model->time_step();
+  for (int k = 1; k <= steps; ++k) {
+    model->Calc(x, model->ScheduledCommand(k * h, x), data.get());
+    if (!data->result.ok())
+      throw std::runtime_error(std::string(FormulationName(type)) + " step " + std::to_string(k) +
+                               ": " + data->result.message);
+    x = data->result.next;
+  }
+  return states[key] = {x, model->ScheduledCommand((steps + 1) * h, x), steps * h};
+}
+
+int StepsOf(Example example) { return example == Example::kArmCubes ? 200 : 15; }
+
+void BM_Calc(benchmark::State& state, Example example, FormulationType type) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+  const SceneState& at = OwnStateOf(example, type, StepsOf(example));
+  const std::unique_ptr<StepData> data = model->CreateData();
+  model->Calc(at.x, at.u, data.get());
+  if (!data->result.ok()) {
+    state.SkipWithError((std::string(FormulationName(type)) + ": " + data->result.message).c_str());
+    return;
+  }
+  for (auto _ : state) {
+    model->Calc(at.x, at.u, data.get());
+    benchmark::DoNotOptimize(data->result.next.q.data());
+  }
+  state.counters["contacts"] = static_cast<double>(data->result.contacts.size());
+  state.counters["iterations"] = data->result.solver.iterations;
+}
+
+void BM_Rollout(benchmark::State& state, Example example, FormulationType type) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+  const SceneState& at = OwnStateOf(example, type, StepsOf(example));
+  const std::unique_ptr<StepData> data = model->CreateData();
+  const double h = model->time_step();
+  constexpr int kStepsPerRun = 50;
+  State x = at.x;
+  int k = 0, failures = 0;
+  long iterations = 0, steps = 0;
+  for (auto _ : state) {
+    model->Calc(x, model->ScheduledCommand(at.t + (k + 1) * h, x), data.get());
+    failures += !data->result.ok();
+    iterations += data->result.solver.iterations;
+    ++steps;
+    if (data->result.ok()) x = data->result.next;
+    if (++k == kStepsPerRun) {
+      k = 0;
+      x = at.x;
+    }
+    benchmark::DoNotOptimize(x.q.data());
+  }
+  state.counters["failed_steps"] = failures;
+  state.counters["mean_iterations"] = steps > 0 ? static_cast<double>(iterations) / steps : 0.0;
+}
+
+void BM_CalcDiff(benchmark::State& state, Example example, FormulationType type) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+  const SceneState& at = OwnStateOf(example, type, StepsOf(example));
+  const std::unique_ptr<StepData> data = model->CreateData();
+  model->Calc(at.x, at.u, data.get());
+  model->CalcDiff(GradientMode::kAAndB, data.get());
+  if (!data->derivatives.ok()) {
+    state.SkipWithError(data->derivatives.message.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    model->CalcDiff(GradientMode::kAAndB, data.get());
+    benchmark::DoNotOptimize(data->derivatives.A.data());
+  }
+}
+
+#define QUASIDYN_SECOND_ORDER_BENCHES(name, example, type)                           \
+  BENCHMARK_CAPTURE(BM_Calc, name, example, type)->Unit(benchmark::kMicrosecond);    \
+  BENCHMARK_CAPTURE(BM_Rollout, name, example, type)->Unit(benchmark::kMicrosecond); \
+  BENCHMARK_CAPTURE(BM_CalcDiff, name, example, type)->Unit(benchmark::kMicrosecond)
+
+QUASIDYN_SECOND_ORDER_BENCHES(planar_gripper_stewart_trinkle, Example::kPlanarGripper,
+                              FormulationType::kStewartTrinkle);
+QUASIDYN_SECOND_ORDER_BENCHES(planar_gripper_anitescu, Example::kPlanarGripper,
+                              FormulationType::kAnitescu);
+QUASIDYN_SECOND_ORDER_BENCHES(planar_gripper_qp, Example::kPlanarGripper, FormulationType::kQp);
+QUASIDYN_SECOND_ORDER_BENCHES(arm_cubes_stewart_trinkle, Example::kArmCubes,
+                              FormulationType::kStewartTrinkle);
+QUASIDYN_SECOND_ORDER_BENCHES(arm_cubes_anitescu, Example::kArmCubes, FormulationType::kAnitescu);
+QUASIDYN_SECOND_ORDER_BENCHES(arm_cubes_qp, Example::kArmCubes, FormulationType::kQp);
+
+}  // namespace
+}  // namespace quasidyn::bench
+
+BENCHMARK_MAIN();
