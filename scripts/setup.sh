@@ -6,7 +6,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config clang-format clang-14 libclang-rt-14-dev
   libeigen3-dev libyaml-cpp-dev liburdfdom-dev libfcl-dev libccd-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-  libsiconos-numerics-dev python3 python3-cvxopt
+  libsiconos-numerics-dev coinor-libbonmin-dev python3 python3-cvxopt
   python3-dev python3-numpy python3-pytest pybind11-dev python3-matplotlib
   python3-venv python3-pip python3-setuptools python3-wheel
   libsdformat-dev libmujoco-dev libqhull-dev libassimp-dev libgl-dev libopengl-dev

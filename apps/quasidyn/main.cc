@@ -9,6 +9,7 @@
 #include "info_command.h"
 #include "linearize_command.h"
 #include "log.h"
+#include "mpc_command.h"
 #include "optimize_command.h"
 #include "plan_command.h"
 #include "simulate_command.h"
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
   quasidyn::cli::AddPlanCommand(app);
   quasidyn::cli::AddOptimizeCommand(app);
   quasidyn::cli::AddTrackCommand(app);
+  quasidyn::cli::AddMpcCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

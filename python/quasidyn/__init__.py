@@ -57,6 +57,7 @@ from quasidyn._quasidyn import (  # noqa: F401  (the public API)
 )
 from quasidyn._quasidyn import Plan, plan  # noqa: F401  (planning through contact)
 from quasidyn._quasidyn import Stabilizer, TrajectoryOptimizer  # noqa: F401  (control)
+from quasidyn._quasidyn import ContactMpc  # noqa: F401  (MPC through contact)
 
 FORMULATIONS = ("qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa",
                 "stewart-trinkle", "anitescu")
@@ -82,7 +83,7 @@ __all__ = [
     "mass_matrix", "rollout", "view",
 ]
 __all__ += ["Plan", "plan"]
-__all__ += ["Stabilizer", "TrajectoryOptimizer"]
+__all__ += ["Stabilizer", "TrajectoryOptimizer", "ContactMpc"]
 
 # Show the public package, not the compiled submodule, in reprs and tracebacks.
 for _cls in (Contact, ContactGeometry, Scene, SceneError, StepResult, Stepper, Trajectory,

@@ -76,5 +76,6 @@ void BindGeometry(pybind11::module_& m);   // geometry_bindings.cc
 void BindGradients(pybind11::module_& m);  // gradients_bindings.cc
 void BindPlan(pybind11::module_& m);       // plan_bindings.cc
 void BindControl(pybind11::module_& m);    // control_bindings.cc
+void BindMpc(pybind11::module_& m);        // mpc_bindings.cc
 
 }  // namespace quasidyn::python

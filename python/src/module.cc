@@ -19,4 +19,5 @@ PYBIND11_MODULE(_quasidyn, m) {
   quasidyn::python::BindGradients(m);
   quasidyn::python::BindPlan(m);
   quasidyn::python::BindControl(m);
+  quasidyn::python::BindMpc(m);
 }

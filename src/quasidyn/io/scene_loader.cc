@@ -9,6 +9,7 @@
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mjcf_loader.h"
 #include "quasidyn/io/plane_frame.h"
+#include "quasidyn/io/mpc_reader.h"
 #include "quasidyn/io/planning_reader.h"
 #include "quasidyn/io/scene_builder.h"
 #include "quasidyn/io/sdf_loader.h"
@@ -313,7 +314,7 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
 Scene Load(const YamlValue& root, const std::string& name_for_errors, const Context& base) {
   root.CheckKeys({"name", "dimension", "gravity", "time_step", "contact_tolerance", "friction_rays",
                   "friction_combination", "formulation", "environment", "objects", "robots",
-                  "collision_filter", "planning"});
+                  "collision_filter", "planning", "mpc"});
   SceneBuilder builder(name_for_errors);
   Scene& parameters = builder.parameters();
   ReadParameters(root, &parameters);
@@ -348,6 +349,7 @@ Scene Load(const YamlValue& root, const std::string& name_for_errors, const Cont
   if (const auto planning = root.Find("planning")) {
     scene.planning = ReadPlanningSettings(*planning, scene);
   }
+  if (const auto mpc = root.Find("mpc")) scene.mpc = ReadMpcSettings(*mpc, scene);
   return scene;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "quasidyn/model/formulation_spec.h"
+#include "quasidyn/model/mpc_settings.h"
 #include "quasidyn/model/planning_settings.h"
 #include "quasidyn/model/shape.h"
 
@@ -134,6 +135,9 @@ struct Scene {
   // The file's optional `planning:` block (planning_settings.h), checked against the scene at
   // load; empty when the file has none.
   std::optional<PlanningSettings> planning;
+  // The file's optional `mpc:` block (mpc_settings.h: the MPC through contact of
+  // control/contact_mpc.h), checked against the scene at load; empty when the file has none.
+  std::optional<MpcSettings> mpc;
 
   int nq = 0, nv = 0;      // totals
   int nq_u = 0, nv_u = 0;  // un-actuated (objects) block, first

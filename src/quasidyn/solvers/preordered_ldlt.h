@@ -29,6 +29,15 @@ class PreorderedLdlt : public Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>,
   // False when a pivot is zero or negative (the matrix is not numerically positive
   // definite) or the factorisation fails. No heap allocation.
   bool Factorize(const Matrix& lower);
+  // LDLᵀ of a quasi-definite matrix [K Aᵀ; A −E] (K, E positive definite; Vanderbei 1995: an
+  // LDLᵀ exists for every symmetric ordering) by our own up-looking factorisation on the
+  // analysed pattern, with dynamic regularisation: a pivot of the first `positive` original
+  // rows must be > threshold, of the others < −threshold; one that is not (rounding, when the
+  // interior point's weights span many orders of magnitude) becomes ±replacement. Returns the
+  // number of pivots replaced, or −1 when a pivot is not finite. SolveInto then solves with the
+  // regularised factor (callers refine against the true matrix). No heap allocation.
+  int FactorizeQuasiDefinite(const Matrix& lower, int positive, double threshold,
+                             double replacement);
 
   // out = A⁻¹ rhs with the last factorisation (out must not be rhs). No heap allocation once
   // out has the size.
@@ -38,6 +47,10 @@ class PreorderedLdlt : public Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>,
   Matrix permuted_;                // upper triangle of P A Pᵀ
   std::vector<int> source_index_;  // per stored entry of permuted_: its index in A's values
   Eigen::VectorXd work_;
+  // FactorizeQuasiDefinite's scratch: the dense row, the expected pivot signs (permuted order),
+  // the row pattern stack and the visit tags.
+  Eigen::VectorXd y_, sign_;
+  std::vector<int> pattern_, tags_;
 };
 
 }  // namespace quasidyn

@@ -32,10 +32,14 @@ void ValidateProblem(const char* where, const QpProblem& p) {
   CheckSize(where, "c", p.c.size(), n, "n");
   if (p.G.rows() > 0) CheckShape(where, "G", p.G, p.G.rows(), n);
   CheckSize(where, "h", p.h.size(), p.G.rows(), "rows of G");
+  if (p.A.rows() > 0) CheckShape(where, "A", p.A, p.A.rows(), n);
+  CheckSize(where, "b", p.b.size(), p.A.rows(), "rows of A");
   CheckFinite(where, "Q", p.Q);
   CheckFinite(where, "c", p.c);
   CheckFinite(where, "G", p.G);
   CheckFinite(where, "h", p.h);
+  CheckFinite(where, "A", p.A);
+  CheckFinite(where, "b", p.b);
 }
 
 }  // namespace
@@ -44,6 +48,7 @@ void ValidateQpSettings(const QpSettings& s) {
   constexpr const char* kWhere = "QpSettings";
   CheckInteriorPointSettings(kWhere, s);
   CheckPositive(kWhere, "warm_start_min_value", s.warm_start_min_value);
+  CheckPositive(kWhere, "equality_regularization", s.equality_regularization);
   ValidatePolishSettings(kWhere, s.polish);
 }
 
@@ -54,19 +59,30 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
   problem_ = problem;
   const int n = problem.Q.rows();
   const int m = problem.G.rows();
+  const int p = problem.A.rows();
   if (m == 0) problem_.G.Reset(n);
+  if (p == 0) problem_.A.Reset(n);
+  equalities_ = p > 0;
   const double density = static_cast<double>(problem.G.nonZeros() + problem.Q.nonZeros()) /
                          std::max<double>(1.0, static_cast<double>(m) * n + double(n) * n);
-  sparse_ = n >= settings.sparse_min_variables && density <= settings.sparse_max_density;
+  sparse_ =
+      equalities_ || (n >= settings.sparse_min_variables && density <= settings.sparse_max_density);
   small_ = !sparse_ && n <= kSmallDense && m <= kSmallDense;
   for (VectorXd* v : {&correction_, &residual_, &Qx_, &Gtz_, &r_d_, &rhs_, &dx_}) v->resize(n);
   for (VectorXd* v :
        {&weights_, &product_m_, &Gx_, &r_p_, &ds_, &dz_, &ds_affine_, &dz_affine_, &rc_, &scratch_})
     v->resize(m);
+  for (VectorXd* v : {&r_e_, &minus_r_e_, &Ax_, &dy_, &product_p_}) v->resize(p);
+  Aty_.resize(n);
+  scratch_n_.resize(n);
+  for (VectorXd* v :
+       {&augmented_rhs_, &augmented_out_, &augmented_correction_, &augmented_residual_})
+    v->resize(n + p);
   if (sparse_) {
     // No dense copy of G or Q here: its memory would grow with the square of the scene.
-    const bool same_pattern =
-        pattern_ready_ && problem_.G.SamePattern(pattern_G_) && problem_.Q.SamePattern(pattern_Q_);
+    const bool same_pattern = pattern_ready_ && problem_.G.SamePattern(pattern_G_) &&
+                              problem_.Q.SamePattern(pattern_Q_) &&
+                              problem_.A.SamePattern(pattern_A_);
     if (!same_pattern) BuildSparsePattern();
     CopySparseValues();
   } else {
@@ -81,14 +97,17 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
   result_.x.resize(n);
   result_.s.resize(m);
   result_.z.resize(m);
+  result_.y.resize(p);
   ready_ = true;
 }
 
 bool QpSolver::SamePattern(const QpProblem& p) const {
   const SparseRowMatrix& G = problem_.G;
   const bool same_G = p.G.rows() == 0 ? G.rows() == 0 : p.G.SamePattern(G);
-  return ready_ && same_G && p.Q.SamePattern(problem_.Q) && p.c.size() == problem_.c.size() &&
-         p.h.size() == problem_.h.size();
+  const bool same_A = p.A.rows() == 0 ? problem_.A.rows() == 0 : p.A.SamePattern(problem_.A);
+  return ready_ && same_G && same_A && p.Q.SamePattern(problem_.Q) &&
+         p.c.size() == problem_.c.size() && p.h.size() == problem_.h.size() &&
+         p.b.size() == problem_.b.size();
 }
 
 void QpSolver::UpdateValues(const QpProblem& problem) {
@@ -100,6 +119,8 @@ void QpSolver::UpdateValues(const QpProblem& problem) {
   problem_.c = problem.c;
   if (problem.G.rows() > 0) problem_.G = problem.G;
   problem_.h = problem.h;
+  if (problem.A.rows() > 0) problem_.A = problem.A;
+  problem_.b = problem.b;
   if (sparse_) {
     CopySparseValues();
   } else {
@@ -124,9 +145,15 @@ void QpSolver::UpdateSettings(const QpSettings& settings) {
 void QpSolver::BuildSparsePattern() {
   const SparseRowMatrix& G = problem_.G;
   const SparseRowMatrix& Q = problem_.Q;
+  const SparseRowMatrix& A = problem_.A;
   const int n = Q.rows();
+  const int p = A.rows();
   std::vector<Eigen::Triplet<double>> pattern;
-  for (int j = 0; j < n; ++j) pattern.emplace_back(j, j, 0.0);
+  for (int j = 0; j < n + p; ++j) pattern.emplace_back(j, j, 0.0);
+  for (int i = 0; i < p; ++i) {
+    for (int e = A.row_start(i); e < A.row_start(i + 1); ++e)
+      pattern.emplace_back(n + i, A.column(e), 0.0);
+  }
   q_entry_.clear();
   std::vector<int> q_row;
   for (int r = 0; r < n; ++r) {
@@ -147,7 +174,7 @@ void QpSolver::BuildSparsePattern() {
       }
     }
   }
-  sparse_reduced_.resize(n, n);
+  sparse_reduced_.resize(n + p, n + p);
   sparse_reduced_.setFromTriplets(pattern.begin(), pattern.end());
   sparse_reduced_.makeCompressed();
   const auto position = [this](int row, int col) {
@@ -171,9 +198,17 @@ void QpSolver::BuildSparsePattern() {
     }
   }
   gram_value_.resize(gram_row_.size());
+  a_value_index_.clear();
+  equality_diagonal_index_.clear();
+  for (int i = 0; i < p; ++i) {
+    for (int e = A.row_start(i); e < A.row_start(i + 1); ++e)
+      a_value_index_.push_back(position(n + i, A.column(e)));
+    equality_diagonal_index_.push_back(position(n + i, n + i));
+  }
   sparse_factor_.Analyze(sparse_reduced_);
   pattern_G_ = G;
   pattern_Q_ = Q;
+  pattern_A_ = A;
   pattern_ready_ = true;
 }
 
@@ -216,7 +251,49 @@ bool QpSolver::FactorReduced() {
     values[gram_value_index_[k]] += weights_[gram_row_[k]] * gram_value_[k];
   }
   for (const int index : diagonal_index_) values[index] += delta;
-  return sparse_factor_.Factorize(sparse_reduced_);
+  if (!equalities_) return sparse_factor_.Factorize(sparse_reduced_);
+  for (size_t k = 0; k < a_value_index_.size(); ++k)
+    values[a_value_index_[k]] = problem_.A.value(static_cast<int>(k));
+  for (const int index : equality_diagonal_index_)
+    values[index] = -settings_.equality_regularization;
+  // Quasi-definite: pivots of signs (+, −). Late iterations make z/s span many orders of
+  // magnitude and rounding can flip a tiny pivot's sign; such pivots are replaced (dynamic
+  // regularisation, preordered_ldlt.h, with the thresholds of Clarabel's defaults: 1e-13 and
+  // 2e-7) and SolveAugmented refines against the true matrix.
+  return sparse_factor_.FactorizeQuasiDefinite(sparse_reduced_, static_cast<int>(problem_.Q.rows()),
+                                               1e-13, 2e-7) >= 0;
+}
+
+// The augmented system of the header (equality rows), then one step of iterative refinement
+// against the matrix without δ and δ_e.
+void QpSolver::SolveAugmented(const VectorXd& rhs, const VectorXd& minus_r_e, VectorXd& dx,
+                              VectorXd& minus_dy) {
+  const Eigen::Index n = rhs.size();
+  const Eigen::Index p = minus_r_e.size();
+  augmented_rhs_.head(n) = rhs;
+  augmented_rhs_.tail(p) = minus_r_e;
+  sparse_factor_.SolveInto(augmented_rhs_, &augmented_out_);
+  dx = augmented_out_.head(n);
+  minus_dy = augmented_out_.tail(p);
+  // Iterative refinement against [Q + Gᵀ W G, Aᵀ; A, 0] (no δ, δ_e, dynamic pivots): up to
+  // three steps, while the residual falls.
+  double last = std::numeric_limits<double>::infinity();
+  for (int step = 0; step < 3; ++step) {
+    problem_.G.Multiply(dx, &product_m_);
+    product_m_.array() *= weights_.array();
+    problem_.Q.Multiply(dx, &residual_);
+    problem_.G.MultiplyTransposeAdd(product_m_, &residual_);
+    problem_.A.MultiplyTransposeAdd(minus_dy, &residual_);
+    problem_.A.Multiply(dx, &product_p_);
+    augmented_residual_.head(n) = rhs - residual_;
+    augmented_residual_.tail(p) = minus_r_e - product_p_;
+    const double size = InfNorm(augmented_residual_);
+    if (!(size < 0.5 * last) || size == 0.0) break;
+    last = size;
+    sparse_factor_.SolveInto(augmented_residual_, &augmented_correction_);
+    dx += augmented_correction_.head(n);
+    minus_dy += augmented_correction_.tail(p);
+  }
 }
 
 // Solves the reduced system, then one step of iterative refinement against the matrix
@@ -314,10 +391,13 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
   const QpSettings& settings = settings_;
   const Eigen::Index n = problem.Q.rows();
   const Eigen::Index m = problem.G.rows();
+  const Eigen::Index p = problem.A.rows();
   QUASIDYN_CHECK_ARGUMENT(warm_start.x.size() == 0 || warm_start.x.size() == n, "QpSolver::Solve",
                           "warm start x must be empty or have size n");
   QUASIDYN_CHECK_ARGUMENT(warm_start.z.size() == 0 || warm_start.z.size() == m, "QpSolver::Solve",
                           "warm start z must be empty or have size m");
+  QUASIDYN_CHECK_ARGUMENT(warm_start.y.size() == 0 || warm_start.y.size() == p, "QpSolver::Solve",
+                          "warm start y must be empty or have size p");
   QpResult& result = result_;
   result.status = SolverStatus::kNotRun;
   result.message.clear();
@@ -326,6 +406,8 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
   VectorXd& x = result.x;
   VectorXd& s = result.s;
   VectorXd& z = result.z;
+  VectorXd& y = result.y;
+  VectorXd &r_e = r_e_, &Ax = Ax_, &Aty = Aty_, &minus_dy = dy_;
   VectorXd &Qx = Qx_, &Gtz = Gtz_, &r_d = r_d_, &rhs = rhs_, &dx = dx_;
   VectorXd &Gx = Gx_, &r_p = r_p_, &ds = ds_, &dz = dz_, &ds_affine = ds_affine_,
            &dz_affine = dz_affine_, &rc = rc_, &scratch = scratch_;
@@ -342,11 +424,20 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     if (FactorReduced()) {
       MultiplyGt(problem.h, rhs);
       rhs -= problem.c;
-      SolveReduced(rhs, x);
+      if (equalities_) {
+        SolveAugmented(rhs, problem.b, x, minus_dy);
+      } else {
+        SolveReduced(rhs, x);
+      }
     } else {
       x.setZero();
     }
     if (!x.allFinite()) x.setZero();
+  }
+  if (warm && warm_start.y.size() == p) {
+    y = warm_start.y;
+  } else {
+    y.setZero();
   }
   MultiplyG(x, Gx);
   if (warm) {
@@ -367,7 +458,12 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     scratch = (rc.array() - z.array() * r_p.array()) / s.array();
     MultiplyGt(scratch, rhs);
     rhs -= r_d;
-    SolveReduced(rhs, dx);
+    if (equalities_) {
+      minus_r_e_ = -r_e;
+      SolveAugmented(rhs, minus_r_e_, dx, minus_dy);
+    } else {
+      SolveReduced(rhs, dx);
+    }
     MultiplyG(dx, ds);
     ds += r_p;
     dz = (rc.array() - z.array() * ds.array()) / s.array();
@@ -378,7 +474,7 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
   };
   double primal_scale = 0, dual_scale = 0, gap_scale = 0, gap = 0;
   const auto converged = [&](double factor) {
-    return InfNorm(r_p) <= scaled_tolerance(factor, primal_scale) &&
+    return std::max(InfNorm(r_p), InfNorm(r_e)) <= scaled_tolerance(factor, primal_scale) &&
            InfNorm(r_d) <= scaled_tolerance(factor, dual_scale) &&
            gap <= scaled_tolerance(factor, gap_scale);
   };
@@ -391,12 +487,22 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     MultiplyGt(z, Gtz);
     r_d = Qx + problem.c - Gtz;
     r_p = Gx - s - problem.h;
+    if (equalities_) {
+      problem.A.Multiply(x, &Ax);
+      problem.A.MultiplyTranspose(y, &Aty);
+      r_e = Ax - problem.b;
+      r_d -= Aty;
+    }
     gap = s.dot(z);
     result.objective = 0.5 * x.dot(Qx) + problem.c.dot(x);
     primal_scale = std::max({InfNorm(Gx), InfNorm(s), InfNorm(problem.h)});
     dual_scale = std::max({InfNorm(Qx), InfNorm(problem.c), InfNorm(Gtz)});
+    if (equalities_) {
+      primal_scale = std::max({primal_scale, InfNorm(Ax), InfNorm(problem.b)});
+      dual_scale = std::max(dual_scale, InfNorm(Aty));
+    }
     gap_scale = std::max(1.0, std::abs(result.objective));
-    if (!x.allFinite() || !s.allFinite() || !z.allFinite()) {
+    if (!x.allFinite() || !s.allFinite() || !z.allFinite() || !y.allFinite()) {
       status = SolverStatus::kNumericalFailure;
       result.message = "non-finite iterate";
       break;
@@ -405,10 +511,20 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
       status = SolverStatus::kSolved;
       break;
     }
-    const double hz = problem.h.dot(z);
-    if (m > 0 && hz > 0 && InfNorm(Gtz) <= settings.infeasibility_tolerance * hz) {
-      status = SolverStatus::kInfeasible;
-      break;
+    if (!equalities_) {
+      const double hz = problem.h.dot(z);
+      if (m > 0 && hz > 0 && InfNorm(Gtz) <= settings.infeasibility_tolerance * hz) {
+        status = SolverStatus::kInfeasible;
+        break;
+      }
+    } else {
+      const double certificate = problem.h.dot(z) + problem.b.dot(y);
+      scratch_n_ = Gtz + Aty;
+      if (certificate > 0 &&
+          InfNorm(scratch_n_) <= settings.infeasibility_tolerance * certificate) {
+        status = SolverStatus::kInfeasible;
+        break;
+      }
     }
     if (iteration >= settings.max_iterations) break;
 
@@ -443,20 +559,41 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     x += alpha * dx;
     s += alpha * ds;
     z += alpha * dz;
+    if (equalities_) y -= alpha * minus_dy;
   }
 
   result.info.iterations = iteration;
-  result.info.primal_residual = InfNorm(r_p);
+  result.info.primal_residual = std::max(InfNorm(r_p), InfNorm(r_e));
   result.info.dual_residual = InfNorm(r_d);
   result.info.complementarity_gap = gap;
   if (status == SolverStatus::kMaxIterations && converged(settings.inaccurate_factor)) {
     status = SolverStatus::kSolvedInaccurate;
   }
+  // A solve that stalls or fails while the multipliers diverge is usually infeasible with a
+  // small margin, where hᵀz + bᵀy grows slower than z: the certificate scaled by the
+  // multipliers' size (OSQP's test, Stellato et al. 2020 §3.4), ‖Gᵀz + Aᵀy‖∞ <= ε w and
+  // hᵀz + bᵀy >= ε w with w = ‖(z, y)‖∞ and ε = infeasibility_tolerance, decides it.
+  if ((status == SolverStatus::kMaxIterations || status == SolverStatus::kNumericalFailure) &&
+      z.allFinite() && y.allFinite() && m + p > 0) {
+    const double w = std::max(InfNorm(z), InfNorm(y));
+    scratch_n_ = Gtz;
+    if (equalities_) scratch_n_ += Aty;
+    const double certificate = problem.h.dot(z) + (equalities_ ? problem.b.dot(y) : 0.0);
+    const double epsilon = settings.infeasibility_tolerance;
+    if (w > 0 && InfNorm(scratch_n_) <= epsilon * w && certificate >= epsilon * w) {
+      status = SolverStatus::kInfeasible;
+      result.message.clear();
+    }
+  }
   if (status != SolverStatus::kSolved && m > 0 && result.message.empty()) {
     Eigen::Index row = 0;
     const double violation = (problem.h - Gx).maxCoeff(&row);
     std::ostringstream message;
-    if (status == SolverStatus::kInfeasible) {
+    if (status == SolverStatus::kInfeasible && equalities_) {
+      message << "constraints G x >= h, A x = b are infeasible (Farkas certificate hᵀz + bᵀy = "
+              << problem.h.dot(z) + problem.b.dot(y)
+              << " > 0 with Gᵀz + Aᵀy ≈ 0); most violated: row " << row << " of G";
+    } else if (status == SolverStatus::kInfeasible) {
       message << "constraints G x >= h are infeasible (Farkas certificate hᵀz = "
               << problem.h.dot(z) << " > 0 with Gᵀz ≈ 0); most violated: row " << row;
     } else {
@@ -464,10 +601,21 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
               << " iterations; largest violation h - Gx at row " << row;
     }
     message << " (h - Gx = " << violation << ")";
+    if (equalities_) message << "; ‖Ax − b‖∞ = " << InfNorm(r_e);
+    result.message = message.str();
+  } else if (status != SolverStatus::kSolved && equalities_ && result.message.empty()) {
+    std::ostringstream message;
+    if (status == SolverStatus::kInfeasible) {
+      message << "equality rows A x = b are inconsistent (Farkas certificate bᵀy = "
+              << problem.b.dot(y) << " > 0 with Aᵀy ≈ 0)";
+    } else {
+      message << ToString(status) << " after " << iteration
+              << " iterations; ‖Ax − b‖∞ = " << InfNorm(r_e);
+    }
     result.message = message.str();
   }
   result.status = status;
-  if (Succeeded(status)) polish_.Polish(problem, settings.polish, &result);
+  if (Succeeded(status) && !equalities_) polish_.Polish(problem, settings.polish, &result);
   result.info.solve_time_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   return result;

@@ -1,8 +1,8 @@
 #pragma once
-// Convex quadratic program with linear inequality constraints, solved by a primal-dual
-// interior-point method with Mehrotra's predictor-corrector:
+// Convex quadratic program with linear inequality (and optional equality) constraints, solved
+// by a primal-dual interior-point method with Mehrotra's predictor-corrector:
 //
-//   minimise   ½ xᵀ Q x + cᵀ x     subject to   G x >= h,
+//   minimise   ½ xᵀ Q x + cᵀ x     subject to   G x >= h,   A x = b,
 //
 // the shape of the quasi-dynamic time step of Pang & Tedrake 2021, eq. (10) (x = v, the
 // rows of G are (n_i + μ_i d_ij)ᵀ J_i and h_i = −φ_i / h).
@@ -12,6 +12,17 @@
 // system (Q + Gᵀ diag(z/s) G) Δx = r by Cholesky, dense (Eigen::LLT) or sparse (an LDLᵀ whose
 // symbolic analysis is kept while the pattern is, preordered_ldlt.h), see
 // QpSettings::sparse_min_variables.
+//
+// Equality rows (p > 0; the MIQP of miqp.h keeps an MPC's dynamics as equalities): with
+// multipliers y, r_e = A x − b and r_d = Qx + c − Gᵀz − Aᵀy, the Newton step solves the
+// quasi-definite system (Vanderbei, "Symmetric quasidefinite matrices", SIAM J. Optim. 5(1),
+// 1995: an LDLᵀ exists for every symmetric ordering)
+//   [ Q + Gᵀ diag(z/s) G + δI    Aᵀ   ] [ Δx  ]   [ rhs ]
+//   [ A                        −δ_e I ] [ −Δy ] = [ −r_e ]
+// by the sparse LDLᵀ (always the sparse path when p > 0; AMD order, and
+// pivots of the wrong sign or below 1e-13 replaced by ±2e-7: preordered_ldlt.h), then up to
+// three steps of iterative refinement against the matrix without δ, δ_e and the replaced
+// pivots. The polish is not run when p > 0.
 //
 // Use (the set-up / solve split of OSQP): Setup(problem, settings) validates and may
 // allocate; UpdateValues(problem) takes new values with the same sparsity pattern; Solve()
@@ -37,18 +48,24 @@ struct QpProblem {
   Eigen::VectorXd c;  // (n) linear cost
   SparseRowMatrix G;  // (m × n) constraint matrix, m >= 0
   Eigen::VectorXd h;  // (m) constraint lower bounds: G x >= h
+  SparseRowMatrix A;  // (p × n) equality rows, p >= 0 (0 rows: none; cols may then be 0)
+  Eigen::VectorXd b;  // (p) A x = b
 };
 
 // Optional starting point. Empty vectors mean "not supplied".
 struct QpWarmStart {
   Eigen::VectorXd x;  // (n) primal guess
   Eigen::VectorXd z;  // (m) multiplier guess, entries > 0 (smaller ones are lifted)
+  Eigen::VectorXd y;  // (p) equality multiplier guess
 };
 
 struct QpSettings {
-  // Stopping tests (all three must hold), with r_p = Gx − s − h, r_d = Qx + c − Gᵀz:
-  //   primal:  ‖r_p‖∞ <= absolute_tolerance + relative_tolerance · max(‖Gx‖∞, ‖s‖∞, ‖h‖∞)
-  //   dual:    ‖r_d‖∞ <= absolute_tolerance + relative_tolerance · max(‖Qx‖∞, ‖c‖∞, ‖Gᵀz‖∞)
+  // Stopping tests (all three must hold), with r_p = Gx − s − h, r_e = Ax − b,
+  // r_d = Qx + c − Gᵀz − Aᵀy:
+  //   primal:  max(‖r_p‖∞, ‖r_e‖∞) <= absolute_tolerance + relative_tolerance ·
+  //                                    max(‖Gx‖∞, ‖s‖∞, ‖h‖∞, ‖Ax‖∞, ‖b‖∞)
+  //   dual:    ‖r_d‖∞ <= absolute_tolerance + relative_tolerance ·
+  //                      max(‖Qx‖∞, ‖c‖∞, ‖Gᵀz‖∞, ‖Aᵀy‖∞)
   //   gap:     sᵀz    <= absolute_tolerance + relative_tolerance · max(1, |½xᵀQx + cᵀx|)
   // Dimensionless, > 0.
   double absolute_tolerance = 1e-9;
@@ -56,8 +73,9 @@ struct QpSettings {
   // When the iteration limit is reached or the step stalls, status is kSolvedInaccurate if the
   // three tests hold with the tolerances multiplied by this factor (>= 1).
   double inaccurate_factor = 1e4;
-  // Primal infeasibility certificate (Farkas): z >= 0 with ‖Gᵀz‖∞ <= infeasibility_tolerance ·
-  // hᵀz and hᵀz > 0 proves G x >= h has no solution. Dimensionless, > 0.
+  // Primal infeasibility certificate (Farkas): z >= 0 and y with ‖Gᵀz + Aᵀy‖∞ <=
+  // infeasibility_tolerance · (hᵀz + bᵀy) and hᵀz + bᵀy > 0 proves G x >= h, A x = b has no
+  // solution. Dimensionless, > 0.
   double infeasibility_tolerance = 1e-8;
   int max_iterations = 100;  // > 0
   // Fraction of the step to the boundary of s, z > 0 taken each iteration, in (0, 1).
@@ -65,6 +83,9 @@ struct QpSettings {
   // Tikhonov term δ·I added to the reduced matrix before factorising (units of Q), >= 0;
   // one step of iterative refinement on the unregularised matrix follows.
   double kkt_regularization = 1e-12;
+  // δ_e of the equality block −δ_e I (makes the KKT matrix quasi-definite), > 0; used only
+  // when there are equality rows.
+  double equality_regularization = 1e-10;
   // Sparse path (LDLᵀ of Q + Gᵀ diag(z/s) G) when n >= sparse_min_variables (>= 0) and the
   // fraction of non-zeros in G and Q is <= sparse_max_density (in [0, 1]).
   int sparse_min_variables = 200;
@@ -79,7 +100,7 @@ struct QpSettings {
 // Statistics of one Solve.
 struct QpInfo {
   int iterations = 0;                // interior-point iterations
-  double primal_residual = 0.0;      // ‖r_p‖∞ at the returned point
+  double primal_residual = 0.0;      // max(‖r_p‖∞, ‖r_e‖∞) at the returned point
   double dual_residual = 0.0;        // ‖r_d‖∞
   double complementarity_gap = 0.0;  // sᵀz
   double solve_time_seconds = 0.0;   // wall-clock time of Solve()
@@ -93,6 +114,7 @@ struct QpResult {
   Eigen::VectorXd x;       // (n) primal solution
   Eigen::VectorXd z;       // (m) multipliers of G x >= h, >= 0 (contact impulses in eq. (10))
   Eigen::VectorXd s;       // (m) slacks G x − h, >= 0
+  Eigen::VectorXd y;       // (p) multipliers of A x = b
   double objective = 0.0;  // ½ xᵀQx + cᵀx
   QpInfo info;
 };
@@ -121,12 +143,17 @@ class QpSolver {
   void CopySparseValues();
   bool FactorReduced();
   void SolveReduced(const Eigen::VectorXd& rhs, Eigen::VectorXd& out);
+  // With equality rows: (Δx, −Δy) of the quasi-definite system (header) for the right-hand
+  // side (rhs, −r_e), refinement included.
+  void SolveAugmented(const Eigen::VectorXd& rhs, const Eigen::VectorXd& minus_r_e,
+                      Eigen::VectorXd& dx, Eigen::VectorXd& minus_dy);
   void SolveSmallDense(const Eigen::VectorXd& b, Eigen::VectorXd* x) const;
   void MultiplyG(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
   void MultiplyGt(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
   void MultiplyQ(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
 
   QpProblem problem_;
+  bool equalities_ = false;  // p > 0: the augmented (quasi-definite) system, sparse path
   QpSettings settings_;
   QpResult result_;
   bool ready_ = false;
@@ -152,6 +179,12 @@ class QpSolver {
   std::vector<double> gram_value_;     // G_ij G_ik
   std::vector<int> gram_row_;          // i
   std::vector<int> diagonal_index_;    // position of each diagonal entry in sparse_reduced_
+  // With equality rows, sparse_reduced_ is the (n + p)² augmented matrix; where A's stored
+  // entries and the −δ_e diagonal land in it.
+  std::vector<int> a_value_index_, equality_diagonal_index_;
+  SparseRowMatrix pattern_A_;
+  Eigen::VectorXd augmented_rhs_, augmented_out_, augmented_correction_, augmented_residual_;
+  Eigen::VectorXd r_e_, minus_r_e_, Ax_, Aty_, dy_, product_p_, scratch_n_;  // dy_ holds −Δy
   Eigen::VectorXd correction_, residual_, product_m_;
   Eigen::VectorXd Qx_, Gtz_, r_d_, rhs_, dx_;
   Eigen::VectorXd Gx_, r_p_, ds_, dz_, ds_affine_, dz_affine_, rc_, scratch_;

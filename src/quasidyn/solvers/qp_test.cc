@@ -184,13 +184,13 @@ TEST(QpTest, WarmStartReducesIterations) {
     const QpResult first = SolveDense(p, settings);
     ASSERT_EQ(first.status, SolverStatus::kSolved);
     // Re-solving from the solution itself takes no step.
-    const QpResult again = SolveDense(p, settings, {first.x, first.z});
+    const QpResult again = SolveDense(p, settings, {first.x, first.z, {}});
     EXPECT_EQ(again.status, SolverStatus::kSolved);
     EXPECT_LT(again.info.iterations, first.info.iterations);
     // A slightly perturbed problem (as in consecutive time steps).
     p.c += 1e-3 * random.GaussianVector(20);
     const QpResult cold = SolveDense(p, settings);
-    const QpResult warm = SolveDense(p, settings, {first.x, first.z});
+    const QpResult warm = SolveDense(p, settings, {first.x, first.z, {}});
     ASSERT_EQ(warm.status, SolverStatus::kSolved) << warm.message;
     ExpectKkt(p, warm, settings);
     cold_total += cold.info.iterations;
@@ -385,7 +385,7 @@ TEST(QpTest, SolveDoesNotAllocate) {
     const QpResult first = solver.Solve();
     ASSERT_EQ(first.status, SolverStatus::kSolved);
     solver.UpdateValues(b);
-    const QpWarmStart warm{first.x, first.z};
+    const QpWarmStart warm{first.x, first.z, {}};
     long allocations = 0;
     {
       testing::MallocCounter counter;

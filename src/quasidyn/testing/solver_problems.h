@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "quasidyn/solvers/log_barrier_newton.h"
+#include "quasidyn/solvers/miqp.h"
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/solvers/socp.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
@@ -53,7 +54,7 @@ struct DenseQp {
   Eigen::VectorXd h;
 
   QpProblem ToSparse() const {
-    return QpProblem{SparseRowMatrix::FromDense(Q), c, SparseRowMatrix::FromDense(G), h};
+    return QpProblem{SparseRowMatrix::FromDense(Q), c, SparseRowMatrix::FromDense(G), h, {}, {}};
   }
 };
 
@@ -147,6 +148,63 @@ inline DenseConeProgram ContactChainSocp(unsigned seed, int bodies, int contacts
     }
   }
   return p;
+}
+
+// A small convex MIQP with n_c continuous variables x and n_b binaries z (variables (x, z)),
+// feasible by construction at a random integer point (x0, z0):
+//  * cost ½ [x; z]ᵀ Q [x; z] + cᵀ[x; z], Q = B Bᵀ + 0.1 I on x, a PSD coupling with z;
+//  * box rows |x_j| <= 5;
+//  * big-M switches for the first min(n_c, n_b) binaries: 0 <= x_i <= M z_i (M = 5);
+//  * random dense rows G_r [x; z] >= G_r [x0; z0] − U(0.1, 1);
+//  * `equalities` random rows A [x; z] = A [x0; z0] on x only (so z0 stays feasible).
+inline MiqpProblem RandomMiqp(unsigned seed, int continuous, int binaries, int random_rows,
+                              int equalities) {
+  RandomProblems random(seed);
+  const int n = continuous + binaries;
+  Eigen::VectorXd x0(n);
+  for (int j = 0; j < continuous; ++j) x0[j] = random.Uniform(-1, 1);
+  for (int k = 0; k < binaries; ++k) x0[continuous + k] = random.Uniform(0, 1) < 0.5 ? 0 : 1;
+  const double big_m = 5.0;
+  const int pairs = std::min(continuous, binaries);
+  for (int i = 0; i < pairs; ++i) {
+    x0[i] = x0[continuous + i] > 0.5 ? random.Uniform(0.1, 1) : 0.0;  // x_i = 0 unless z_i = 1
+  }
+  Eigen::MatrixXd B = random.Gaussian(n, n);
+  Eigen::MatrixXd Q = 0.3 * B * B.transpose();
+  Q.topLeftCorner(continuous, continuous).diagonal().array() += 0.1;
+  Eigen::MatrixXd G(0, n);
+  std::vector<double> h;
+  const auto add_row = [&](const Eigen::RowVectorXd& row, double bound) {
+    G.conservativeResize(G.rows() + 1, Eigen::NoChange);
+    G.row(G.rows() - 1) = row;
+    h.push_back(bound);
+  };
+  for (int j = 0; j < continuous; ++j) {
+    add_row(Eigen::RowVectorXd::Unit(n, j), -5.0);
+    add_row(-Eigen::RowVectorXd::Unit(n, j), -5.0);
+  }
+  for (int i = 0; i < pairs; ++i) {
+    add_row(Eigen::RowVectorXd::Unit(n, i), 0.0);  // x_i >= 0
+    Eigen::RowVectorXd upper = Eigen::RowVectorXd::Zero(n);
+    upper[i] = -1.0;
+    upper[continuous + i] = big_m;  // M z_i − x_i >= 0
+    add_row(upper, 0.0);
+  }
+  for (int r = 0; r < random_rows; ++r) {
+    const Eigen::RowVectorXd row = random.Gaussian(1, n);
+    add_row(row, row.dot(x0) - random.Uniform(0.1, 1.0));
+  }
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(equalities, n);
+  if (equalities > 0) A.leftCols(continuous) = random.Gaussian(equalities, continuous);
+  MiqpProblem problem;
+  problem.continuous.Q = SparseRowMatrix::FromDense(Q);
+  problem.continuous.c = 2.0 * random.GaussianVector(n);
+  problem.continuous.G = SparseRowMatrix::FromDense(G);
+  problem.continuous.h = Eigen::Map<Eigen::VectorXd>(h.data(), static_cast<Eigen::Index>(h.size()));
+  problem.continuous.A = SparseRowMatrix::FromDense(A);
+  problem.continuous.b = A * x0;
+  for (int k = 0; k < binaries; ++k) problem.binaries.push_back(continuous + k);
+  return problem;
 }
 
 }  // namespace quasidyn::testing

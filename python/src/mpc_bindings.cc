@@ -1,0 +1,180 @@
+// The MPC through contact in Python (docs/python.md, "MPC through contact"): ContactMpc
+// (control/contact_mpc.h) on numpy arrays, its closed loop on a second-order plant
+// (control/mpc_closed_loop.h).
+
+#include <pybind11/eigen.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+#include "quasidyn/control/mpc_closed_loop.h"
+#include "quasidyn/stepping/formulation_table.h"
+#include "real_array.h"
+
+namespace py = pybind11;
+
+namespace quasidyn::python {
+namespace {
+
+Eigen::MatrixXd Stack(const std::vector<Eigen::VectorXd>& rows, Eigen::Index columns) {
+  Eigen::MatrixXd m(rows.size(), rows.empty() ? columns : rows[0].size());
+  for (size_t i = 0; i < rows.size(); ++i) m.row(i) = rows[i].transpose();
+  return m;
+}
+
+class PyContactMpc {
+ public:
+  PyContactMpc(std::shared_ptr<Scene> scene, const MpcSettings& settings)
+      : scene_(std::move(scene)), mpc_(scene_, settings) {}
+
+  py::dict Solve(const RealVector& q, const RealVector& v) {
+    CheckConfiguration("ContactMpc.solve", *scene_, q.value);
+    State x{q.value, v.value};
+    {
+      py::gil_scoped_release release;
+      mpc_.Solve(x);  // std::invalid_argument (ValueError) for a v of the wrong size
+    }
+    const MpcStep& s = mpc_.last();
+    const int nx = scene_->nq + scene_->nv, na = scene_->nv_a;
+    py::dict out;
+    out["status"] = std::string(ToString(s.status));
+    out["message"] = s.message;
+    out["has_solution"] = s.has_solution;
+    out["force"] = s.force;
+    out["command"] = s.command;
+    out["cost"] = s.cost;
+    out["best_bound"] = s.best_bound;
+    out["gap"] = s.gap;
+    out["relative_gap"] = s.relative_gap;
+    out["states"] = Stack(s.states, nx);
+    out["forces"] = Stack(s.forces, na);
+    out["impulses"] = Stack(s.impulses, 0);
+    out["contacts"] = static_cast<int>(s.contacts.size());
+    out["binding_caps"] = s.binding_caps;
+    out["nodes"] = s.info.nodes;
+    out["qp_iterations"] = s.info.qp_iterations;
+    out["solve_seconds"] = s.info.solve_time_seconds;
+    return out;
+  }
+
+  py::dict Run(int steps, const std::string& formulation, std::optional<RealVector> q0,
+               std::optional<RealVector> v0) {
+    FormulationSettings settings = SettingsFromScene(*scene_);
+    settings.type = ParseFormulation(formulation);
+    settings.time_step = mpc_.time_step();
+    const auto plant = MakeStepModel(scene_, settings);
+    State x = InitialState(*plant);
+    if (q0) x.q = q0->value;
+    if (v0) x.v = v0->value;
+    MpcRunOptions options;
+    options.steps = steps;
+    MpcRun run;
+    {
+      py::gil_scoped_release release;
+      run = RunMpc(*plant, &mpc_, x, options);
+    }
+    std::vector<double> cost, solve_seconds, relative_gap;
+    std::vector<int> nodes;
+    std::vector<std::string> status;
+    std::vector<Eigen::VectorXd> force;
+    for (const MpcRunStep& s : run.steps) {
+      cost.push_back(s.cost);
+      solve_seconds.push_back(s.solve_seconds);
+      relative_gap.push_back(s.relative_gap);
+      nodes.push_back(s.nodes);
+      status.emplace_back(ToString(s.status));
+      force.push_back(s.force);
+    }
+    py::dict out;
+    out["trajectory"] = std::make_shared<Trajectory>(run.trajectory);
+    out["cost"] = cost;
+    out["solve_seconds"] = solve_seconds;
+    out["relative_gap"] = relative_gap;
+    out["nodes"] = nodes;
+    out["status"] = status;
+    out["force"] = Stack(force, scene_->nv_a);
+    out["completed"] = run.completed();
+    out["message"] = run.message;
+    return out;
+  }
+
+  const ContactMpc& mpc() const { return mpc_; }
+
+ private:
+  std::shared_ptr<Scene> scene_;
+  ContactMpc mpc_;
+};
+
+}  // namespace
+
+void BindMpc(py::module_& m) {
+  py::class_<PyContactMpc>(
+      m, "ContactMpc",
+      "The MPC through contact of the 2D contact notes (docs/mpc.md): an MIQP per step by our "
+      "branch and bound, on the second-order step linearised at the state.")
+      .def(py::init([](std::shared_ptr<Scene> scene, std::optional<int> horizon,
+                       std::optional<RealVector> target, std::optional<RealVector> state_weight,
+                       std::optional<RealVector> terminal_weight,
+                       std::optional<RealVector> force_weight,
+                       std::optional<RealVector> state_lower, std::optional<RealVector> state_upper,
+                       std::optional<RealVector> force_lower, std::optional<RealVector> force_upper,
+                       std::optional<double> contact_distance, std::optional<int> node_limit,
+                       std::optional<double> time_limit, std::optional<double> relative_gap) {
+             RequireScene("ContactMpc", scene);
+             MpcSettings s = scene->mpc ? *scene->mpc : MpcSettings();
+             if (horizon) s.horizon = *horizon;
+             if (target) s.target = target->value;
+             if (state_weight) s.state_weight = state_weight->value;
+             if (terminal_weight) s.terminal_weight = terminal_weight->value;
+             if (force_weight) s.force_weight = force_weight->value;
+             if (state_lower) s.state_lower = state_lower->value;
+             if (state_upper) s.state_upper = state_upper->value;
+             if (force_lower) s.force_lower = force_lower->value;
+             if (force_upper) s.force_upper = force_upper->value;
+             if (contact_distance) s.contact_distance = *contact_distance;
+             if (node_limit) s.node_limit = *node_limit;
+             if (time_limit) s.time_limit = *time_limit;
+             if (relative_gap) s.relative_gap = *relative_gap;
+             return std::make_unique<PyContactMpc>(std::move(scene), s);
+           }),
+           py::arg("scene"), py::arg("horizon") = py::none(), py::arg("target") = py::none(),
+           py::arg("state_weight") = py::none(), py::arg("terminal_weight") = py::none(),
+           py::arg("force_weight") = py::none(), py::arg("state_lower") = py::none(),
+           py::arg("state_upper") = py::none(), py::arg("force_lower") = py::none(),
+           py::arg("force_upper") = py::none(), py::arg("contact_distance") = py::none(),
+           py::arg("node_limit") = py::none(), py::arg("time_limit") = py::none(),
+           py::arg("relative_gap") = py::none(),
+           "ContactMpc(scene, horizon=None, target=None, state_weight=None, "
+           "terminal_weight=None, force_weight=None, state_lower=None, state_upper=None, "
+           "force_lower=None, force_upper=None, contact_distance=None, node_limit=None, "
+           "time_limit=None, relative_gap=None): the scene's mpc: block with these fields "
+           "replaced (x = (q, v): n_x = n_q + n_v; forces n_a = n_v,a). Raises ValueError "
+           "naming a missing or wrong field (e.g. 'horizon: must be >= 1').")
+      .def_property_readonly(
+          "horizon", [](const PyContactMpc& p) { return p.mpc().settings().horizon; }, "N")
+      .def_property_readonly(
+          "time_step", [](const PyContactMpc& p) { return p.mpc().time_step(); }, "h [s]")
+      .def_property_readonly(
+          "stiffness", [](const PyContactMpc& p) { return p.mpc().stiffness(); },
+          "K of the robots' joints, with which the force is turned into a setpoint")
+      .def_property_readonly(
+          "damping", [](const PyContactMpc& p) { return p.mpc().damping(); }, "D, likewise")
+      .def("solve", &PyContactMpc::Solve, py::arg("q"), py::arg("v"),
+           "solve(q (n_q), v (n_v)) -> dict(status, message, has_solution, force (n_a), "
+           "command (n_q,a: the setpoint), cost, best_bound, gap, relative_gap, states (N × "
+           "n_x), forces (N × n_a), impulses (N × n_gamma), contacts, binding_caps, nodes, "
+           "qp_iterations, solve_seconds).")
+      .def("run", &PyContactMpc::Run, py::arg("steps"), py::arg("formulation") = "stewart-trinkle",
+           py::arg("q0") = py::none(), py::arg("v0") = py::none(),
+           "run(steps, formulation='stewart-trinkle', q0=None, v0=None) -> dict(trajectory "
+           "(Trajectory of the plant), cost, solve_seconds, relative_gap, nodes, status (lists, "
+           "one per step), force (steps × n_a), completed, message): the closed loop on the "
+           "scene's second-order plant.");
+}
+
+}  // namespace quasidyn::python

@@ -1,0 +1,174 @@
+#include "quasidyn/control/contact_mpc.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "quasidyn/control/mpc_closed_loop.h"
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/stepping/formulation_table.h"
+
+namespace quasidyn {
+namespace {
+
+using Eigen::VectorXd;
+
+ScenePtr PointRobotWalls() {
+  return std::make_shared<const Scene>(
+      LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/point_robot_walls/scene.yaml"));
+}
+
+State At(double x, double y, double vx, double vy) {
+  State s;
+  s.q = (VectorXd(2) << x, y).finished();
+  s.v = (VectorXd(2) << vx, vy).finished();
+  return s;
+}
+
+std::shared_ptr<const StepModel> Plant(const ScenePtr& scene, FormulationType type) {
+  FormulationSettings settings = SettingsFromScene(*scene);
+  settings.type = type;
+  return MakeStepModel(scene, settings);
+}
+
+TEST(ContactMpcTest, LinearModelOfTheExampleHasTheThreeWalls) {
+  const ScenePtr scene = PointRobotWalls();
+  ContactMpc mpc(scene, *scene->mpc);
+  MpcLinearModel model;
+  std::string message;
+  ASSERT_TRUE(mpc.Linearize(At(-2, -4, 0, 0), &model, &message)) << message;
+  // The carriage (0.01 kg) moves with x only, the tip (1 kg) with x and y.
+  EXPECT_NEAR(model.mass(0, 0), 1.01, 1e-12);
+  EXPECT_NEAR(model.mass(1, 1), 1.0, 1e-12);
+  EXPECT_NEAR(model.mass(0, 1), 0.0, 1e-12);
+  EXPECT_LE(model.free_force.lpNorm<Eigen::Infinity>(), 1e-12);  // no gravity in the plane
+  ASSERT_EQ(model.contacts.size(), 3u);
+  // The walls' gaps from the centre (−2, −4), radius 0.05: right 4.0, left 3.0, floor 2.0,
+  // with the normals pointing into the free region.
+  int found = 0;
+  for (const MpcContact& c : model.contacts) {
+    const Eigen::Vector2d n = c.normal.transpose();
+    EXPECT_NEAR(c.friction, 0.5, 1e-12);
+    if (n.isApprox(Eigen::Vector2d(-1, 0), 1e-9)) found += std::abs(c.phi - 4.0) < 1e-9;
+    if (n.isApprox(Eigen::Vector2d(1, 0), 1e-9)) found += std::abs(c.phi - 3.0) < 1e-9;
+    if (n.isApprox(Eigen::Vector2d(0, 1), 1e-9)) found += std::abs(c.phi - 2.0) < 1e-9;
+    EXPECT_EQ(c.rays.rows(), 2);
+  }
+  EXPECT_EQ(found, 3);
+}
+
+TEST(ContactMpcTest, ThePlantLandsOnThePredictedStateUnderTheSetpoint) {
+  // Toward the right wall and sliding down it, so that the first step's answer has contact
+  // impulses; the setpoint of τ_0 at x̂_1 must make the plant (stewart-trinkle: the same LCP,
+  // Lemke) land on x̂_1 and feel τ_0.
+  const ScenePtr scene = PointRobotWalls();
+  MpcSettings settings = *scene->mpc;
+  settings.horizon = 5;
+  ContactMpc mpc(scene, settings);
+  const auto plant = Plant(scene, FormulationType::kStewartTrinkle);
+  const auto data = plant->CreateData();
+  for (const State& x : {At(1.9, -4.5, 1.2, -0.6), At(2.0, -4.8, 0.3, -0.9), At(-1, -4, 0.5, 0)}) {
+    const MpcStep& answer = mpc.Solve(x);
+    ASSERT_TRUE(answer.has_solution) << answer.message;
+    plant->Calc(x, answer.command, data.get());
+    ASSERT_TRUE(data->result.ok()) << data->result.message;
+    const VectorXd predicted = answer.states[0];
+    const State& next = data->result.next;
+    const double tolerance = 1e-6;
+    EXPECT_LE((next.q - predicted.head(2)).lpNorm<Eigen::Infinity>(), tolerance)
+        << "x = " << x.q.transpose() << " " << x.v.transpose();
+    EXPECT_LE((next.v - predicted.tail(2)).lpNorm<Eigen::Infinity>(), tolerance);
+    // The impedance's force at the plant's end state is τ_0.
+    const VectorXd force =
+        mpc.stiffness().cwiseProduct(answer.command - next.q) - mpc.damping().cwiseProduct(next.v);
+    EXPECT_LE((force - answer.force).lpNorm<Eigen::Infinity>(), 1e-4 * (1 + force.norm()));
+  }
+}
+
+TEST(ContactMpcTest, ClosedLoopReachesTheWallNearestTheTargetAndStops) {
+  // The notes' run with N = 5: from (−2, −4) toward (3, −5) behind the right wall (x <= 2). The
+  // short horizon (0.5 s) accelerates slowly: the robot reaches the wall after about 13 s,
+  // where the impact stops it, and then creeps down toward y = −5 (R = 10 makes force dear).
+  const ScenePtr scene = PointRobotWalls();
+  MpcSettings settings = *scene->mpc;
+  settings.horizon = 5;
+  ContactMpc mpc(scene, settings);
+  const auto plant = Plant(scene, FormulationType::kStewartTrinkle);
+  MpcRunOptions options;
+  options.steps = 160;
+  const MpcRun run = RunMpc(*plant, &mpc, InitialState(*plant), options);
+  ASSERT_TRUE(run.completed()) << run.message;
+  ASSERT_EQ(run.steps.size(), 160u);
+  for (const MpcRunStep& s : run.steps) EXPECT_TRUE(s.has_solution) << ToString(s.status);
+  const TrajectoryStep& last = run.trajectory.steps.back();
+  EXPECT_NEAR(last.q[0], 2.0, 1e-6);  // at the wall, never through it
+  EXPECT_LT(last.q[1], -4.7);
+  EXPECT_GT(last.q[1], -5.0);
+  EXPECT_LE(last.v.norm(), 0.05);
+  for (const TrajectoryStep& s : run.trajectory.steps) EXPECT_LE(s.q[0], 2.0 + 1e-6);
+  EXPECT_LT(run.steps.back().cost, 0.1 * run.steps.front().cost);
+}
+
+TEST(ContactMpcTest, BoundsThatCannotBeMetGiveInfeasibleAndTheRunGoesOn) {
+  // A velocity box the robot is far outside of: no first step can enter it (|Δv| <= the force
+  // and impulse bounds allow), so every MIQP is infeasible; the controller sends the zero-force
+  // setpoint and the run continues.
+  const ScenePtr scene = PointRobotWalls();
+  MpcSettings settings = *scene->mpc;
+  settings.horizon = 3;
+  settings.state_lower[2] = 1.0;  // ẋ >= 1 m/s while ẋ = 0 and |τ| <= 5 N over 0.1 s
+  ContactMpc mpc(scene, settings);
+  const MpcStep& answer = mpc.Solve(At(-2, -4, 0, 0));
+  EXPECT_EQ(answer.status, MiqpStatus::kInfeasible) << answer.message;
+  EXPECT_FALSE(answer.has_solution);
+  EXPECT_EQ(answer.force, VectorXd::Zero(2));
+  EXPECT_EQ(answer.command, (VectorXd(2) << -2, -4).finished());  // at rest: the position
+  const auto plant = Plant(scene, FormulationType::kAnitescu);
+  MpcRunOptions options;
+  options.steps = 2;
+  const MpcRun run = RunMpc(*plant, &mpc, At(-2, -4, 0, 0), options);
+  EXPECT_TRUE(run.completed());
+  EXPECT_EQ(run.steps.size(), 2u);
+  EXPECT_EQ(run.steps[0].status, MiqpStatus::kInfeasible);
+}
+
+TEST(ContactMpcTest, BadInputNamesTheField) {
+  const ScenePtr scene = PointRobotWalls();
+  const auto expect = [&](const MpcSettings& s, const std::string& what) {
+    try {
+      ContactMpc mpc(scene, s);
+      FAIL() << "expected std::invalid_argument with " << what;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  MpcSettings s = *scene->mpc;
+  s.horizon = 0;
+  expect(s, "horizon");
+  s = *scene->mpc;
+  s.target.resize(3);
+  expect(s, "target");
+  s = *scene->mpc;
+  s.force_lower.resize(0);
+  expect(s, "bounds.force_lower");
+  s = *scene->mpc;
+  s.state_weight[0] = -1;
+  expect(s, "weights.state");
+  ContactMpc mpc(scene, *scene->mpc);
+  EXPECT_THROW(mpc.Solve(State{VectorXd::Zero(3), VectorXd::Zero(2)}), std::invalid_argument);
+  // A quasi-dynamic plant has no velocity: RunMpc says so.
+  const auto quasi = Plant(scene, FormulationType::kQp);
+  MpcRunOptions options;
+  options.steps = 1;
+  try {
+    RunMpc(*quasi, &mpc, At(-2, -4, 0, 0), options);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("velocity"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace quasidyn

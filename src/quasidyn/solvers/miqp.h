@@ -1,0 +1,268 @@
+#pragma once
+// Convex mixed-integer quadratic program with binary variables, solved by branch and bound on
+// the interior-point QP of qp.h:
+//
+//   minimise   f(x) = ½ xᵀ Q x + cᵀ x + f₀
+//   subject to G x >= h,   A x = b,   x_j ∈ {0, 1} for j ∈ B (the binaries).
+//
+// The MPC through contact of control/contact_mpc.h is one (big-M complementarity, eq. (11) of
+// the 2D frictional contact notes); the solver itself knows nothing of contact.
+//
+// Method (Land & Doig 1960; Dakin 1965; node selection and branching as in Achterberg,
+// "Constraint Integer Programming", PhD thesis TU Berlin 2007, ch. 5–6):
+//
+// * Node relaxation. A node fixes some binaries to 0 or 1 (F); its relaxation is the QP with
+//   0 <= x_j <= 1 for the free binaries (two rows of G added by the solver) and x_j = v_j for
+//   j ∈ F. A fixed variable is substituted: its column in G and A moves to the right-hand side,
+//   its row and column of Q to c, and it becomes the decoupled ½x_j² − v_j x_j; so every node's
+//   QP has the sparsity pattern of the root's and one QpSolver workspace (one symbolic
+//   factorisation) serves the whole tree through UpdateValues.
+// * Node presolve. After the substitution, a row of G with one free variable left is a bound on
+//   it, a row of A with one left fixes it; a variable whose bounds meet (within the QP's
+//   absolute tolerance) is substituted too, and so on until nothing changes; crossing bounds
+//   or a violated constant row make the node infeasible without a QP. This matters for big-M
+//   complementarity: fixing z = 0 in 0 <= γ <= M z leaves γ >= 0 and γ <= 0, a feasible set
+//   without interior on which the interior point stalls; substituted, γ = 0 is gone. The
+//   incumbent's multipliers of those rows are rebuilt from the stationarity residual.
+// * Node bound. From the relaxation's answer (x, z, y) the Lagrangian
+//     L = f(x̂) − zᵀ(G x̂ − h) − yᵀ(A x̂ − b)   (x̂: x with the fixed binaries exactly at v_j)
+//   is the dual function's value up to the QP's dual residual, so a lower bound on every
+//   integer point below the node. The global lower bound L_glob is the smallest bound of the
+//   open nodes (and of the nodes pruned by bound, which the gap tolerance lets lie below U).
+// * Gap. With U the incumbent's objective: gap = U − L_glob (absolute) and
+//   relative_gap = gap / max(1, |U|) (f₀ included in U: a constant of the objective, e.g. an
+//   MPC's cost of x_0, changes the relative gap's scale and nothing else).
+// * Pruning. A node is discarded when its relaxation is infeasible, or when its bound
+//     L >= U − max(absolute_gap_tolerance, relative_gap_tolerance · max(1, |U|)),
+//   i.e. nothing below it can improve U by more than the tolerance. The run is optimal when no
+//   node is left open; then gap <= that tolerance.
+// * Node selection. Best bound (the open node of smallest L, deeper first on ties), and from
+//   it a depth-first dive: after branching, the child in the direction of rounding is solved
+//   next and its sibling goes to the open list, until the dive is pruned or reaches an integer
+//   point. Dives find incumbents early; best bound closes the gap.
+// * Branching on a free binary j with fractional x_j (distance to 0: f⁻ = x_j, to 1:
+//   f⁺ = 1 − x_j, both > integrality_tolerance). Binaries that neither value can satisfy alone
+//   (a row of G fails at x for both) are preferred: the others the rounding heuristic settles
+//   (for big-M complementarity: a pair already complementary at x). Among the candidates:
+//   - most fractional: the largest min(f⁻, f⁺);
+//   - pseudo-cost (Bénichou et al. 1971): ψ_j^± = the mean over earlier branchings on j of
+//     (L_child − L_parent) / f^± (unknown ψ: the mean of the known ones, else 1), score
+//     max(ψ⁻ f⁻, ε) · max(ψ⁺ f⁺, ε) with ε = 1e-6 (Achterberg's product rule); the largest wins.
+// * Rounding heuristic. At a node whose relaxation is fractional, the binaries are rounded
+//   one by one (most decided first), each to the nearest value unless that breaks a row of
+//   G x >= h (at the relaxation's continuous values and the binaries rounded so far) that the
+//   other value keeps; when every binary is rounded, the QP with all binaries fixed gives a
+//   candidate incumbent. For big-M complementarity (c <= M z, φ <= M (1 − z)) this picks the
+//   side that the relaxation already satisfies.
+// * Presolve (bound propagation, once): the rows of G with one non-zero are bounds on their
+//   variable; a binary value v for which some row's largest activity over these bounds falls
+//   below h_i is impossible, so the binary is fixed to 1 − v (both impossible: infeasible).
+//   Repeated until nothing changes.
+// * Warm start (a setting, off by default): a child's QP starts from its parent's (x, z, y).
+//
+// Use: Setup(problem, settings) validates and sizes everything (may allocate; keeps the QP's
+// symbolic analysis when the pattern is that of an earlier Setup); Solve() runs the tree. The
+// tree allocates its nodes (one byte per binary each); the QP workspace is reused.
+
+#include <Eigen/Core>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "quasidyn/solvers/qp.h"
+
+namespace quasidyn {
+
+struct MiqpProblem {
+  // f, G x >= h and A x = b over all n variables; the binaries' bounds 0 <= x_j <= 1 are added
+  // by the solver (rows of G may still bound them, e.g. a fixing 1 <= x_j).
+  QpProblem continuous;
+  std::vector<int> binaries;  // indices j of the binary variables, strictly increasing
+  // Empty, or one entry per binary: −1 free, 0 or 1 fixed by the caller.
+  std::vector<signed char> fixed;
+  double objective_offset = 0.0;  // f₀ (finite)
+};
+
+enum class MiqpStatus {
+  kOptimal,           // no open node left: the incumbent is optimal within the gap tolerance
+  kInfeasible,        // no integer point satisfies the constraints (every node pruned as such)
+  kNodeLimit,         // node_limit reached: best solution found (if any) and its gap
+  kTimeLimit,         // time_limit_seconds reached: best solution found (if any) and its gap
+  kNumericalFailure,  // relaxations failed so that neither optimality nor infeasibility holds
+  kNotRun,
+};
+
+constexpr std::string_view ToString(MiqpStatus status) {
+  switch (status) {
+    case MiqpStatus::kOptimal:
+      return "optimal";
+    case MiqpStatus::kInfeasible:
+      return "infeasible";
+    case MiqpStatus::kNodeLimit:
+      return "node_limit";
+    case MiqpStatus::kTimeLimit:
+      return "time_limit";
+    case MiqpStatus::kNumericalFailure:
+      return "numerical_failure";
+    case MiqpStatus::kNotRun:
+      return "not_run";
+  }
+  return "unknown";
+}
+
+enum class BranchingRule { kMostFractional, kPseudoCost };
+
+struct MiqpSettings {
+  // Pruning and stopping (header): objective units (absolute, >= 0) and dimensionless
+  // (relative, >= 0).
+  double absolute_gap_tolerance = 1e-6;
+  double relative_gap_tolerance = 1e-6;
+  // A binary within this distance of 0 or 1 counts as integral, in (0, 0.5).
+  double integrality_tolerance = 1e-6;
+  // Row violation accepted by the rounding heuristic's test (units of h, relative to
+  // max(1, |h_i|)), >= 0. The candidate is then solved exactly, so this only filters.
+  double rounding_tolerance = 1e-6;
+  int node_limit = 100000;  // node relaxations solved, > 0
+  double time_limit_seconds = std::numeric_limits<double>::infinity();  // wall clock, > 0
+  BranchingRule branching = BranchingRule::kPseudoCost;
+  bool dive = true;  // depth-first dives from each best-bound node
+  // Children's QPs start from their parent's answer. Off by default: on the random instances
+  // of miqp_test.cc and the MPC problems a cold start takes fewer interior-point iterations
+  // (a warm start lifts s and z only to warm_start_min_value, near the boundary, where
+  // Mehrotra's steps are short).
+  bool warm_start = false;
+  bool presolve = true;  // bound propagation (header)
+  // The rounding heuristic (header) runs at the nodes whose depth is a multiple of this
+  // (1: every node, 0: never), >= 0.
+  int rounding_frequency = 1;
+  // The node relaxations. Polish off: the tree needs bounds, not exact zeros. Infeasibility
+  // certificate at 1e-6 (QpSettings: 1e-8): infeasible nodes are common in a tree, and their
+  // multipliers grow like 1/μ, so the stricter ratio is reached only when z ~ 1e9 and the
+  // quasi-definite factorisation is already failing.
+  QpSettings qp = [] {
+    QpSettings s;
+    s.polish.enabled = false;
+    s.infeasibility_tolerance = 1e-6;
+    return s;
+  }();
+};
+
+struct MiqpInfo {
+  int nodes = 0;                  // node relaxations solved
+  int heuristic_solves = 0;       // QPs solved by the rounding heuristic and the guesses
+  int qp_iterations = 0;          // interior-point iterations over all QPs
+  int max_depth = 0;              // deepest node solved
+  int incumbents = 0;             // improvements of the incumbent (tree and heuristic)
+  int presolve_fixed = 0;         // binaries fixed by the presolve
+  int failed_nodes = 0;           // relaxations that failed numerically (bound: the parent's)
+  double solve_time_seconds = 0;  // wall clock of Solve()
+};
+
+struct MiqpResult {
+  MiqpStatus status = MiqpStatus::kNotRun;
+  std::string message;        // what stopped the run, or why there is no solution
+  bool has_solution = false;  // x holds an integer-feasible point
+  Eigen::VectorXd x;          // (n) the incumbent (binaries exactly 0 or 1)
+  // Multipliers of the incumbent's QP (every binary fixed at its value): of G x >= h (m) and
+  // of A x = b (p); they satisfy the KKT conditions in the continuous variables.
+  Eigen::VectorXd z, y;
+  double objective = std::numeric_limits<double>::infinity();     // f(x), U
+  double best_bound = -std::numeric_limits<double>::infinity();   // L_glob
+  double gap = std::numeric_limits<double>::infinity();           // U − L_glob
+  double relative_gap = std::numeric_limits<double>::infinity();  // gap / max(1, |U|)
+  MiqpInfo info;
+};
+
+class MiqpSolver {
+ public:
+  // Validates the problem and settings (std::invalid_argument naming the field) and builds the
+  // node QP (the binaries' bound rows, a diagonal entry of Q per binary).
+  void Setup(const MiqpProblem& problem, const MiqpSettings& settings = {});
+  // Runs branch and bound; never throws for an infeasible or ill-posed problem. Each guess (one
+  // entry 0 or 1 per binary; the problem's fixed entries override it) is tried first as an
+  // incumbent, one QP each: e.g. an MPC's previous solution shifted by one step, so that the
+  // tree starts with a good upper bound (std::invalid_argument for a wrong size or value).
+  const MiqpResult& Solve(const std::vector<std::vector<signed char>>& guesses = {});
+  const MiqpResult& result() const { return result_; }
+
+ private:
+  struct Node;
+  void BuildColumnLists();
+  bool Presolve(std::vector<signed char>* fixing);
+  // The node QP's values for `fixing` and the node presolve (header); false when the node is
+  // infeasible (a row without free variables violated, bounds that cross).
+  bool ApplyFixing(const std::vector<signed char>& fixing);
+  // Fixes variable j at v in node_ (value_[j] = v): its column to the right-hand sides, its row
+  // and column of Q to c, and ½x_j² − v x_j in their place.
+  void Substitute(int j, double v);
+  // Sets the free binaries of `fixing` that the last node presolve pinned.
+  void AddImpliedBinaries(std::vector<signed char>* fixing) const;
+  struct Relaxation {
+    SolverStatus status = SolverStatus::kNotRun;
+    double bound = 0;      // L
+    double objective = 0;  // f(x̂)
+  };
+  Relaxation SolveRelaxation(const std::vector<signed char>& fixing, const QpWarmStart& warm);
+  // The free binary to branch on at x (position among the binaries), −1 when x is integral.
+  int ChooseBranch(const std::vector<signed char>& fixing, const Eigen::VectorXd& x);
+  // True when x_j set to 0 or to 1 keeps every row of G containing it satisfied at x (within
+  // rounding_tolerance), activity_ = G x.
+  bool Roundable(int j, const Eigen::VectorXd& x) const;
+  // Rounds x (header) and solves the QP with every binary fixed; true when it gave an
+  // incumbent.
+  bool RoundingHeuristic(const std::vector<signed char>& fixing, const Eigen::VectorXd& x);
+  // The QP with every binary fixed as in `fixing` (complete), from x; offers its answer.
+  void SolveLeaf(const std::vector<signed char>& fixing, const Eigen::VectorXd& x);
+  void OfferIncumbent(double objective, const Eigen::VectorXd& x);
+  double PruneThreshold() const;
+  double GapScale(double upper) const;  // max(1, |U + f₀|)
+  double Objective(const Eigen::VectorXd& x) const;
+
+  MiqpProblem problem_;
+  MiqpSettings settings_;
+  MiqpResult result_;
+  bool ready_ = false;
+  int n_ = 0;
+  int m_ = 0;       // rows of the problem's G (the binaries' bound rows follow them in base_)
+  QpProblem base_;  // the root's QP: the problem, the binaries' bound rows, Q's binary diagonal
+  QpProblem node_;  // the node QP's values (pattern of base_)
+  QpSolver qp_;
+  std::vector<int> binary_of_;  // per variable: its position among the binaries, or −1
+  // Per variable: the stored entries of its column in G and A (entry index, row), of its row and
+  // column of Q (entry index, the other index), and the index of its diagonal entry in Q.
+  struct Entry {
+    int index;
+    int other;
+  };
+  std::vector<std::vector<Entry>> g_column_, a_column_, q_row_, q_column_;
+  std::vector<int> q_diagonal_;
+  std::vector<int> bound_row_;  // per binary: its row x_j >= 0 in G (x_j <= 1 is the next)
+  // The node's fixed values (NaN: free), the bounds of the node presolve and the rows that set
+  // them, and the variables it pinned, in order (by an equality row or by two bounds).
+  Eigen::VectorXd value_, lower_, upper_;
+  std::vector<int> lower_row_, upper_row_, equality_row_;
+  struct Implied {
+    int variable;
+    bool by_equality;
+  };
+  std::vector<Implied> implied_;
+  // Per row of G and A: the number of stored entries, and at a node those of free columns.
+  std::vector<int> g_entries_, a_entries_, g_free_, a_free_;
+  // Scratch of the node solves and the heuristic.
+  Eigen::VectorXd x_hat_, gx_, ax_, rounded_, activity_;
+  std::vector<signed char> heuristic_fixing_;
+  std::vector<std::pair<double, int>> order_;
+  // Pseudo-costs: sums of (ΔL / f) and counts, per binary, down (0) and up (1).
+  std::vector<double> pseudo_sum_[2];
+  std::vector<int> pseudo_count_[2];
+  double start_time_ = 0;
+};
+
+// Checks of the settings' documented ranges (std::invalid_argument naming the field).
+void ValidateMiqpSettings(const MiqpSettings& settings);
+
+// Convenience: a fresh solver per call.
+MiqpResult Solve(const MiqpProblem& problem, const MiqpSettings& settings = {});
+
+}  // namespace quasidyn
