@@ -17,9 +17,12 @@ enum class FormulationType {
   kLcp,                // quasistatic LCP with impedance actuators, Pang & Tedrake 2021, eq. (6)
   kHalmPosa,           // planar quasi-static LCP with finite velocity feedback, Halm & Posa 2018,
                        // eqs. (31)-(38): its own step model (stepping/halm_posa_model.h)
+  kEcp,  // geometrically implicit second-order NCP with one equivalent contact point per pair,
+         // Xie & Chakraborty, eqs. (7)-(9), (13)-(17): its own step model
+         // (stepping/ecp_model.h)
 };
 
-// "qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa".
+// "qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa", "ecp".
 const char* FormulationName(FormulationType type);
 // Throws std::invalid_argument naming the accepted names on an unknown one.
 FormulationType ParseFormulation(const std::string& name);
@@ -49,11 +52,18 @@ struct FormulationSettings {
   // velocity read from a schedule corrects the robots' tracking error (0: pure velocity
   // schedule; stepping/halm_posa_model.h).
   double command_tracking_gain = 0.0;
+  // ecp: the friction ellipsoid (p_t/e_t)² + (p_o/e_o)² + (p_r/e_r)² <= (μ p_n)² (Xie &
+  // Chakraborty, eqs. (6) and (9)): e_t, e_o [-] > 0 scale the tangential impulses, e_r [m] > 0
+  // the torsional moment (a uniform pressure on a disk of radius a gives e_r = 2a/3). Defaults:
+  // the paper's examples, 1, 1, 1 m.
+  double ecp_e_t = 1.0;
+  double ecp_e_o = 1.0;
+  double ecp_e_r = 1.0;
 };
 
 // Throws std::invalid_argument naming the first setting outside its documented range (h and κ
-// finite and > 0, object_mass_scale and c finite and >= 0, B as FeedbackGainsProblem). Step
-// models call it once, when built.
+// finite and > 0, object_mass_scale and c finite and >= 0, B as FeedbackGainsProblem, e_t, e_o,
+// e_r finite and > 0). Step models call it once, when built.
 void ValidateFormulationSettings(const FormulationSettings& settings);
 
 // Values that replace a scene's own (the command line's and Python's arguments); unset ones
@@ -66,7 +76,8 @@ struct SettingsOverrides {
 };
 
 // From the scene: its time step and its formulation block (type and the parameters `kappa`,
-// `object_mass_scale` or `unactuated_mass_scale`, `c`, `B`, `tracking_gain`), with `overrides`
+// `object_mass_scale` or `unactuated_mass_scale`, `c`, `B`, `tracking_gain`, `e_t`, `e_o`, `e_r`),
+// with `overrides`
 // applied, validated. The values, first given first: κ = override, the scene's `kappa`,
 // DefaultKappa(scene); s = override, the scene's `object_mass_scale`,
 // ReferenceObjectMassScale(scene, h, c) for the scene's `unactuated_mass_scale` c (with the final

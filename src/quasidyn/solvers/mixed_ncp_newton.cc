@@ -146,6 +146,7 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference) {
 }
 
 void MixedNcpSolver::Finish(SolverStatus status, const char* why) {
+  if (J_.allFinite() && z_.allFinite() && F_.allFinite()) PhiJacobian();  // H at the returned z
   result_.status = status;
   result_.z = z_;
   result_.F = F_;
@@ -163,6 +164,22 @@ void MixedNcpSolver::Finish(SolverStatus status, const char* why) {
     result_.message +=
         " at index " + std::to_string(result_.worst_index) +
         (kinds_[result_.worst_index] == NcpKind::kFree ? " (equation)" : " (complementarity)");
+  }
+}
+
+void MixedNcpSolver::PhiParameterJacobian(const Eigen::MatrixXd& dF_dp,
+                                          Eigen::MatrixXd* dPhi_dp) const {
+  QUASIDYN_CHECK_ARGUMENT(dF_dp.rows() == n_ && dPhi_dp->rows() == n_ &&
+                              dPhi_dp->cols() == dF_dp.cols(),
+                          "MixedNcpSolver::PhiParameterJacobian", "sizes do not match");
+  static const double kOrigin = 1.0 - 1.0 / std::sqrt(2.0);
+  for (int i = 0; i < n_; ++i) {
+    double db = 1.0;
+    if (kinds_[i] == NcpKind::kComplementarity) {
+      const double r = std::hypot(z_[i], F_[i]);
+      db = r > 0.0 ? 1.0 - F_[i] / r : kOrigin;
+    }
+    dPhi_dp->row(i) = db * dF_dp.row(i);
   }
 }
 

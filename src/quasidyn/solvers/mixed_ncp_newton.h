@@ -131,6 +131,11 @@ class MixedNcpSolver {
   // H ∈ ∂Φ(z) (n × n) at the returned z, and the Jacobian J of F there, of the last Solve.
   const Eigen::MatrixXd& phi_jacobian() const { return H_; }
   const Eigen::MatrixXd& function_jacobian() const { return J_; }
+  // For F depending on parameters p as well, ∂Φ/∂p at the returned z from ∂F/∂p (n × k):
+  // rows of free i unchanged, of complementarity i scaled by ∂φ/∂b = 1 − F_i/r (the element
+  // of PhiJacobian). Implicit differentiation of Φ(z(p), p) = 0 then gives
+  // dz/dp = −H⁻¹ ∂Φ/∂p where H is invertible.
+  void PhiParameterJacobian(const Eigen::MatrixXd& dF_dp, Eigen::MatrixXd* dPhi_dp) const;
 
  private:
   enum class Direction { kNewton, kLevenbergMarquardt, kGradient };
