@@ -169,9 +169,9 @@ void MixedNcpSolver::Finish(SolverStatus status, const char* why) {
 
 void MixedNcpSolver::PhiParameterJacobian(const Eigen::MatrixXd& dF_dp,
                                           Eigen::MatrixXd* dPhi_dp) const {
-  QUASIDYN_CHECK_ARGUMENT(dF_dp.rows() == n_ && dPhi_dp->rows() == n_ &&
-                              dPhi_dp->cols() == dF_dp.cols(),
-                          "MixedNcpSolver::PhiParameterJacobian", "sizes do not match");
+  QUASIDYN_CHECK_ARGUMENT(
+      dF_dp.rows() == n_ && dPhi_dp->rows() == n_ && dPhi_dp->cols() == dF_dp.cols(),
+      "MixedNcpSolver::PhiParameterJacobian", "sizes do not match");
   static const double kOrigin = 1.0 - 1.0 / std::sqrt(2.0);
   for (int i = 0; i < n_; ++i) {
     double db = 1.0;
