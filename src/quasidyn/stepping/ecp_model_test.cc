@@ -30,6 +30,25 @@ objects:
     initial: [0, 0, 0.5, 1, 0, 0, 0]
 )";
 
+// A box whose com is off its centre and whose inertia is not diagonal, on a plane.
+constexpr char kLopsidedBox[] = R"(
+name: lopsided
+dimension: 3
+time_step: 0.01
+formulation: {type: ecp, e_t: 1, e_o: 0.7, e_r: 0.2}
+environment:
+  - {name: plane, type: half_space, friction: 0.4}
+objects:
+  - name: box
+    joint: floating
+    body:
+      mass: 2
+      com: [0.1, -0.05, 0.02]
+      inertia: {matrix: [[0.1, 0.01, 0.0], [0.01, 0.15, -0.02], [0.0, -0.02, 0.2]]}
+      shapes: [{type: box, size: [0.8, 0.5, 0.4], friction: 0.4}]
+    initial: [0, 0, 0.2, 1, 0, 0, 0]
+)";
+
 std::shared_ptr<const Scene> Load(const char* text, const char* name) {
   return std::make_shared<const Scene>(LoadSceneFromString(text, name, "."));
 }
@@ -82,6 +101,88 @@ TEST(EcpModel, SlidingCubeFollowsTheDiscreteAnalyticSolution) {
     EXPECT_NEAR(c.torsional_impulse, 0.0, 1e-8);
   }
   EXPECT_LE(max_iterations, 10);
+}
+
+// (q⁺, v⁺) of one step from x under u, or NaN when it fails.
+VectorXd StepOf(const EcpModel& model, StepData* data, const State& x, const VectorXd& u) {
+  model.Calc(x, u, data);
+  if (!data->result.ok()) return VectorXd::Constant(x.q.size() + x.v.size(), NAN);
+  VectorXd out(x.q.size() + x.v.size());
+  out << data->result.next.q, data->result.next.v;
+  return out;
+}
+
+// A and B of CalcDiff against central differences of Calc along every raw coordinate of (q, v)
+// (quaternions normalised by the step) and of u.
+void ExpectDerivativesMatchDifferences(const EcpModel& model, const State& x, const VectorXd& u) {
+  auto data = model.CreateData();
+  model.Calc(x, u, data.get());
+  ASSERT_TRUE(data->result.ok()) << data->result.message;
+  model.CalcDiff(GradientMode::kAAndB, data.get());
+  ASSERT_TRUE(data->derivatives.ok()) << data->derivatives.message;
+  const Eigen::MatrixXd A = data->derivatives.A, B = data->derivatives.B;
+  const int nq = x.q.size(), nx = nq + x.v.size();
+  ASSERT_EQ(A.rows(), nx);
+  ASSERT_EQ(A.cols(), nx);
+  ASSERT_EQ(B.cols(), u.size());
+  const double eps = 1e-6;
+  auto fd = model.CreateData();
+  for (int j = 0; j < nx + u.size(); ++j) {
+    State xp = x, xm = x;
+    VectorXd up = u, um = u;
+    if (j < nq) {
+      xp.q[j] += eps;
+      xm.q[j] -= eps;
+    } else if (j < nx) {
+      xp.v[j - nq] += eps;
+      xm.v[j - nq] -= eps;
+    } else {
+      up[j - nx] += eps;
+      um[j - nx] -= eps;
+    }
+    const VectorXd column =
+        (StepOf(model, fd.get(), xp, up) - StepOf(model, fd.get(), xm, um)) / (2 * eps);
+    const VectorXd analytic = j < nx ? VectorXd(A.col(j)) : VectorXd(B.col(j - nx));
+    const double error =
+        ((column - analytic).array().abs() / (1.0 + analytic.array().abs())).maxCoeff();
+    EXPECT_LT(error, 1e-5) << "column " << j << "\nfinite differences " << column.transpose()
+                           << "\nanalytic           " << analytic.transpose();
+  }
+}
+
+TEST(EcpModel, DerivativesMatchFiniteDifferences) {
+  const auto scene = Load(kSlidingCube, "cube.yaml");
+  MixedNcpSettings tight = EcpModel::DefaultSolverSettings();
+  tight.tolerance = 1e-13;
+  const EcpModel model(scene, SettingsFromScene(*scene), tight);
+  // Sliding on its face, with an applied impulse that the contact balances.
+  State sliding{scene->q0, VectorXd::Zero(6)};
+  sliding.v << 4, 3, 0, 0, 0, 0;
+  VectorXd u(6);
+  u << 0.01, -0.02, 0.005, 0.0, 0.0, 0.003;
+  ExpectDerivativesMatchDifferences(model, sliding, u);
+  // Tilted by 0.3 rad about x, resting on an edge and turning: line contact.
+  State edge{scene->q0, VectorXd::Zero(6)};
+  const double angle = 0.3;
+  edge.q.segment<4>(3) << std::cos(angle / 2), std::sin(angle / 2), 0, 0;
+  edge.q[2] = 0.5 * std::cos(angle) + 0.5 * std::sin(angle);
+  edge.v << 0.5, 0.2, -0.1, -0.4, 0.1, 0.2;
+  ExpectDerivativesMatchDifferences(model, edge, VectorXd::Zero(6));
+  // In flight (no contact within the step).
+  State flying = sliding;
+  flying.q[2] = 2.0;
+  flying.v << 1, 0, 0, 0.5, -0.3, 2.0;
+  ExpectDerivativesMatchDifferences(model, flying, u);
+  // The lopsided box (com off the origin, full inertia) on an edge and in flight.
+  const auto lopsided = Load(kLopsidedBox, "lopsided.yaml");
+  const EcpModel box(lopsided, SettingsFromScene(*lopsided), tight);
+  State tilted{lopsided->q0, VectorXd::Zero(6)};
+  tilted.q.segment<4>(3) << std::cos(0.1), 0.0, std::sin(0.1), 0.0;  // 0.2 rad about y
+  tilted.q[2] = 0.2 * std::cos(0.2) + 0.4 * std::sin(0.2);
+  tilted.v << -0.3, 0.6, 0.0, 0.2, 0.3, -0.5;
+  ExpectDerivativesMatchDifferences(box, tilted, u);
+  tilted.q[2] += 1.0;
+  ExpectDerivativesMatchDifferences(box, tilted, u);
 }
 
 TEST(EcpModel, RefusesWhatItCannotExpressByName) {
