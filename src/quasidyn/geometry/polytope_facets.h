@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/model/shape.h"
+
 namespace quasidyn {
 
-inline constexpr int kMaxPolytopeFacetVertices = 64;
+inline constexpr int kMaxPolytopeFacetVertices = kMaxEcpPolytopeVertices;
 
 struct PolytopeFacet {
   Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  // unit, outward

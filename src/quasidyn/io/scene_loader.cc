@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "quasidyn/io/body_reader.h"
+#include "quasidyn/io/ecp_keys.h"
 #include "quasidyn/io/halm_posa_keys.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/planning_reader.h"
@@ -138,8 +139,8 @@ UrdfOptions UrdfOptionsFor(const YamlValue& value, const std::string& name) {
 
 InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
   value.CheckKeys({"name", "joint", "body", "urdf", "friction", "pose", "initial",
-                   "limit_surface",  // limit_surface: io/halm_posa_keys.h
-                   "external_force"});
+                   "limit_surface",                 // limit_surface: io/halm_posa_keys.h
+                   "external_force", "impulses"});  // impulses: io/ecp_keys.h
   const std::string name = value.Get("name").AsString();
   const YamlValue joint_value = value.Get("joint");
   const JointType joint = ReadJointType(joint_value);
@@ -280,6 +281,7 @@ Scene Load(const YamlValue& root, const std::string& name_for_errors, const Cont
   }
   Scene scene = builder.Build();
   ApplyHalmPosaKeys(root, &scene);
+  ApplyEcpKeys(root, &scene);
   if (const auto planning = root.Find("planning")) {
     scene.planning = ReadPlanningSettings(*planning, scene);
   }

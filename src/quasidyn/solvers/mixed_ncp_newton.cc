@@ -58,11 +58,12 @@ void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSett
   settings_ = settings;
   kinds_ = kinds;
   n_ = static_cast<int>(kinds.size());
-  for (Eigen::VectorXd* v : {&z_, &F_, &phi_, &gradient_, &d_, &trial_z_, &trial_F_, &trial_phi_,
-                             &rhs_, &result_.z, &result_.F, &result_.phi}) {
+  for (Eigen::VectorXd* v :
+       {&z_, &F_, &phi_, &gradient_, &d_, &trial_z_, &trial_F_, &trial_phi_, &rhs_, &best_z_,
+        &best_F_, &best_phi_, &result_.z, &result_.F, &result_.phi}) {
     v->setZero(n_);
   }
-  for (Eigen::MatrixXd* m : {&J_, &H_, &normal_, &trial_J_}) m->setZero(n_, n_);
+  for (Eigen::MatrixXd* m : {&J_, &H_, &normal_, &trial_J_, &best_J_}) m->setZero(n_, n_);
   lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n_);
   normal_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n_);
   merits_.assign(static_cast<std::size_t>(settings.max_iterations) + 1, 0.0);
@@ -108,6 +109,32 @@ bool MixedNcpSolver::NewtonDirection() {
   return gradient_.dot(d_) <= -settings_.descent_rho * std::pow(norm, settings_.descent_power);
 }
 
+bool MixedNcpSolver::MinNewtonDirection() {
+  if (n_ == 0) return false;
+  // The semismooth Newton step of the min reformulation min(z_i, F_i) = 0 (Facchinei & Pang
+  // 2003, §9.1.4, the direction of their minFBLSA), whose rows switch between z_i = 0 and
+  // F_i = 0 like an active set.
+  for (int i = 0; i < n_; ++i) {
+    if (kinds_[i] == NcpKind::kComplementarity && z_[i] <= F_[i]) {
+      normal_.row(i).setZero();
+      normal_(i, i) = 1.0;
+      rhs_[i] = -z_[i];
+    } else {
+      normal_.row(i) = J_.row(i);
+      rhs_[i] = -F_[i];
+    }
+  }
+  normal_lu_.compute(normal_);
+  const auto pivots = normal_lu_.matrixLU().diagonal().cwiseAbs();
+  const double largest = pivots.maxCoeff();
+  if (!(largest > 0.0) || !(pivots.minCoeff() > settings_.singular_pivot_ratio * largest)) {
+    return false;
+  }
+  d_.noalias() = normal_lu_.solve(rhs_);
+  if (!d_.allFinite()) return false;
+  return gradient_.dot(d_) < 0.0;  // a descent direction of the Fischer–Burmeister merit
+}
+
 bool MixedNcpSolver::LevenbergMarquardtDirection() {
   if (n_ == 0) return false;
   normal_.noalias() = H_.transpose().lazyProduct(H_);
@@ -130,12 +157,21 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference) {
     ++result_.info.function_evaluations;
     if (function.Evaluate(trial_z_, &trial_F_, &trial_J_) && trial_F_.allFinite()) {
       const double merit = Merit(trial_z_, trial_F_, &trial_phi_);
-      if (merit <= reference + settings_.armijo_fraction * t * slope) {
+      // The non-monotone reference admits the full step only; a shortened one must decrease Ψ.
+      const double against = b == 0 ? reference : merit_;
+      if (merit <= against + settings_.armijo_fraction * t * slope) {
         std::swap(z_, trial_z_);
         std::swap(F_, trial_F_);
         std::swap(phi_, trial_phi_);
         std::swap(J_, trial_J_);
         merit_ = merit;
+        if (merit_ < best_merit_) {  // the best iterate so far, returned if later ones are worse
+          best_merit_ = merit_;
+          best_z_ = z_;
+          best_F_ = F_;
+          best_phi_ = phi_;
+          best_J_ = J_;
+        }
         return true;
       }
     }
@@ -146,6 +182,15 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference) {
 }
 
 void MixedNcpSolver::Finish(SolverStatus status, const char* why) {
+  if (status != SolverStatus::kSolved && best_merit_ < merit_) {  // return the best iterate
+    z_ = best_z_;
+    F_ = best_F_;
+    phi_ = best_phi_;
+    J_ = best_J_;
+    merit_ = best_merit_;
+    const double residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+    if (residual <= settings_.inaccurate_tolerance) status = SolverStatus::kSolvedInaccurate;
+  }
   if (J_.allFinite() && z_.allFinite() && F_.allFinite()) PhiJacobian();  // H at the returned z
   result_.status = status;
   result_.z = z_;
@@ -188,6 +233,7 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
   QUASIDYN_CHECK_ARGUMENT(n_ >= 0, "MixedNcpSolver::Solve", "call Setup first");
   CheckVector("MixedNcpSolver::Solve", "z0", z0, n_, "n");
   result_.info = MixedNcpInfo{};
+  best_merit_ = std::numeric_limits<double>::infinity();
   z_ = z0;
   ++result_.info.function_evaluations;
   if (!function.Evaluate(z_, &F_, &J_) || !F_.allFinite() || !J_.allFinite()) {
@@ -198,6 +244,11 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
     return result_;
   }
   merit_ = Merit(z_, F_, &phi_);
+  best_merit_ = merit_;
+  best_z_ = z_;
+  best_F_ = F_;
+  best_phi_ = phi_;
+  best_J_ = J_;
   int levenberg_marquardt_left = 0;
   for (int k = 0;; ++k) {
     merits_[k] = merit_;
@@ -237,6 +288,10 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
     bool moved = false;
     if (levenberg_marquardt_left == 0 && NewtonDirection() && LineSearch(function, reference)) {
       ++result_.info.newton_steps;
+      moved = true;
+    }
+    if (!moved && MinNewtonDirection() && LineSearch(function, merit_)) {
+      ++result_.info.min_newton_steps;
       moved = true;
     }
     if (!moved && LevenbergMarquardtDirection() && LineSearch(function, merit_)) {

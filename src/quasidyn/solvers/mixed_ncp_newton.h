@@ -17,8 +17,9 @@
 //                   r = ‖(z_i, F_i)‖, and (1 − 1/√2)(e_iᵀ + ∇F_i) at r = 0 (an element of the
 //                   generalized Jacobian of φ at the origin: Facchinei & Pang, Prop. 9.1.4);
 //   Newton          H_k d = −Φ_k, accepted when ∇Ψᵀd <= −ρ‖d‖^p (De Luca et al., eq. (17));
-//   non-monotone    Ψ(z + t d) <= max_{j < M} Ψ_{k−j} + σ t ∇Ψᵀd, t = 1, β, β², …
-//                   (Grippo, Lampariello & Lucidi 1986);
+//   non-monotone    Ψ(z + d) <= max_{j < M} Ψ_{k−j} + σ ∇Ψᵀd for the full step (Grippo,
+//                   Lampariello & Lucidi 1986), then Ψ(z + t d) <= Ψ_k + σ t ∇Ψᵀd for
+//                   t = β, β², … (a shortened step must decrease the merit);
 //   fallback        when the Newton system is singular, the direction fails the descent test,
 //                   its line search fails, or the merit stalls (Ψ_k > stall_ratio·Ψ_{k−W} over
 //                   W = stall_window iterations): a Levenberg–Marquardt step
@@ -31,6 +32,9 @@
 // blocks (6 per body, about 20 per contact pair: under 100 in the paper's scenes), where a
 // dense LU costs n³/3 ≈ 10⁵ flops and a sparse factorisation's symbolic work and indirection
 // would cost more than it saves.
+//
+// When the iterations end without a solution, the iterate of least merit is returned (the
+// non-monotone search may have left it).
 //
 // Use (the set-up / solve split of the other solvers): Setup(kinds, settings) validates and
 // sizes every buffer; Solve(function, z0) starts from z0 (a warm start: the previous step's
@@ -95,6 +99,7 @@ struct MixedNcpSettings {
 struct MixedNcpInfo {
   int iterations = 0;                 // directions taken (Newton, LM or gradient)
   int newton_steps = 0;               // of which Newton
+  int min_newton_steps = 0;           // of which Newton on the min reformulation
   int levenberg_marquardt_steps = 0;  // of which Levenberg–Marquardt
   int gradient_steps = 0;             // of which steepest descent
   int line_search_steps = 0;          // backtracks over all iterations
@@ -144,6 +149,7 @@ class MixedNcpSolver {
   // H from z, F, J.
   void PhiJacobian();
   bool NewtonDirection();
+  bool MinNewtonDirection();
   bool LevenbergMarquardtDirection();
   // Backtracking from z_ along d_ against reference merit `reference`; on success z_, F_,
   // phi_, merit_ hold the new point.
@@ -156,6 +162,10 @@ class MixedNcpSolver {
   MixedNcpResult result_;
   Eigen::VectorXd z_, F_, phi_, gradient_, d_, trial_z_, trial_F_, trial_phi_, rhs_;
   Eigen::MatrixXd J_, H_, normal_, trial_J_;
+  // The iterate of least merit so far: returned when the iterations end on a worse one.
+  Eigen::VectorXd best_z_, best_F_, best_phi_;
+  Eigen::MatrixXd best_J_;
+  double best_merit_ = 0.0;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
   Eigen::PartialPivLU<Eigen::MatrixXd> normal_lu_;
   std::vector<double> merits_;  // Ψ_k of every iteration

@@ -156,8 +156,8 @@ TEST(MixedNcpSolver, SolvesASmallLcpWithItsKnownSolution) {
   EXPECT_NEAR(r.z[0], 4.0 / 3.0, 1e-10);
   EXPECT_NEAR(r.z[1], 7.0 / 3.0, 1e-10);
   EXPECT_LE(r.info.residual, solver.settings().tolerance);
-  EXPECT_EQ(r.info.iterations,
-            r.info.newton_steps + r.info.levenberg_marquardt_steps + r.info.gradient_steps);
+  EXPECT_EQ(r.info.iterations, r.info.newton_steps + r.info.min_newton_steps +
+                                   r.info.levenberg_marquardt_steps + r.info.gradient_steps);
   EXPECT_NEAR(r.info.merit, 0.5 * r.phi.squaredNorm(), 1e-30);
 }
 

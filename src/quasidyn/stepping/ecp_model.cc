@@ -7,7 +7,6 @@
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/dynamics/ecp/contact_frame.h"
 #include "quasidyn/dynamics/ecp/posed_quadric.h"
-#include "quasidyn/geometry/support_3d.h"
 #include "quasidyn/gradients/ecp_gradient.h"
 #include "quasidyn/math/quaternion.h"
 #include "quasidyn/math/rotation.h"
@@ -34,6 +33,9 @@ EcpData::EcpData(const EcpModel* model, std::shared_ptr<const EcpSystem> system)
   z_last_.setZero(s.size());
   warm_.assign(s.pairs().size(), 0);
   gap_start_.assign(s.pairs().size(), 0.0);
+  speed_.assign(s.bodies().size(), 0.0);
+  directions_.assign(s.pairs().size(), Eigen::Vector3d::UnitZ());
+  z_restart_.setZero(s.size());
   q_.setZero(model->scene().nq);
   v_.setZero(model->scene().nv);
   u_.setZero(model->scene().nv_u);
@@ -58,10 +60,12 @@ EcpModel::EcpModel(ScenePtr scene, const FormulationSettings& settings,
                           "the settings are for formulation " +
                               std::string(FormulationName(settings.type)) + ", not ecp");
   system_ = std::make_shared<const EcpSystem>(this->scene(), settings);
+  body_radius_.assign(system_->bodies().size(), 0.0);
   for (const EcpShape& shape : system_->shapes()) {
-    bounding_radius_.push_back(shape.set.bounded()
-                                   ? shape.set.bounding_center.norm() + shape.set.bounding_radius
-                                   : std::numeric_limits<double>::infinity());
+    if (shape.body_slot < 0) continue;
+    body_radius_[shape.body_slot] =
+        std::max(body_radius_[shape.body_slot],
+                 shape.set.bounding_center.norm() + shape.set.bounding_radius);
   }
 }
 
@@ -89,129 +93,6 @@ void EcpModel::LoadBodies(EcpData* data) const {
     s.impulse = force;
     s.angular_impulse = Segment3(data->u_, body.v_start + 3) - com.cross(force);
   }
-}
-
-void EcpModel::PrepareStart(EcpData* data) const {
-  const EcpSystem& system = *system_;
-  const Scene& scene = this->scene();
-  const double h = time_step();
-  EcpStepFunction& f = data->function_;
-  Eigen::VectorXd& z0 = data->z0_;
-  // Bodies: the velocities the applied impulses give.
-  std::vector<double> speed(system.bodies().size());
-  for (int b = 0; b < static_cast<int>(system.bodies().size()); ++b) {
-    const EcpBody& body = system.bodies()[b];
-    const EcpBodyState& s = f.bodies()[b];
-    const Matrix3d I = s.R * body.inertia * s.R.transpose();
-    const Vector3d dw = I.ldlt().solve(s.angular_impulse);
-    z0.segment<3>(6 * b) = s.v + s.impulse / body.mass;
-    z0.segment<3>(6 * b + 3) = s.w + dw;
-    double radius = 0.0;
-    for (int k = 0; k < static_cast<int>(system.shapes().size()); ++k) {
-      if (system.shapes()[k].body_slot == b) radius = std::max(radius, bounding_radius_[k]);
-    }
-    speed[b] = s.v.norm() + h * scene.gravity.norm() + s.impulse.norm() / body.mass +
-               radius * (s.w.norm() + dw.norm());
-  }
-  const auto world_pose = [&](int shape_index) {
-    const EcpShape& shape = system.shapes()[shape_index];
-    const CollisionGeometry& geometry = scene.geometries[shape.geometry];
-    if (shape.body_slot < 0) return Eigen::Isometry3d::Identity();  // the set is in the world
-    const EcpBodyState& s = f.bodies()[shape.body_slot];
-    Eigen::Isometry3d X_WC = Eigen::Isometry3d::Identity();  // the com frame
-    X_WC.linear() = s.R;
-    X_WC.translation() = s.c;
-    Eigen::Isometry3d com = Eigen::Isometry3d::Identity();
-    com.translation() = -system.bodies()[shape.body_slot].com;
-    return Eigen::Isometry3d(X_WC * com * geometry.X_BS);
-  };
-  const auto ball = [&](int shape_index, Vector3d* center) {
-    const EcpShape& shape = system.shapes()[shape_index];
-    if (shape.body_slot < 0) {
-      *center = shape.set.bounding_center;
-    } else {
-      const EcpBodyState& s = f.bodies()[shape.body_slot];
-      *center = s.c + s.R * shape.set.bounding_center;
-    }
-    return shape.set.bounding_radius;
-  };
-  for (int k = 0; k < static_cast<int>(system.pairs().size()); ++k) {
-    const EcpPair& pair = system.pairs()[k];
-    const EcpShape& F = system.shapes()[pair.shape_f];
-    const EcpShape& G = system.shapes()[pair.shape_g];
-    Vector3d center_f, center_g;
-    const double radius_f = ball(pair.shape_f, &center_f);
-    const double radius_g = ball(pair.shape_g, &center_g);
-    double gap;
-    Vector3d direction;  // from F towards G
-    const bool plane = !G.set.bounded();
-    if (plane) {  // a half-space: one flat inequality, in the world
-      const Quadric& q = G.set.inequalities[0];
-      gap = q.Value(center_f) / q.b.norm() - radius_f;
-      direction = -q.b.normalized();
-    } else {
-      direction = center_g - center_f;
-      gap = direction.norm() - radius_f - radius_g;
-      direction = direction.norm() > 0.0 ? Vector3d(direction.normalized()) : Vector3d::UnitZ();
-    }
-    const double reach =
-        scene.contact_tolerance +
-        2.0 * h * (speed[F.body_slot] + (G.body_slot >= 0 ? speed[G.body_slot] : 0.0));
-    const bool active = gap <= reach;
-    f.active()[k] = active;
-    if (!active) {
-      data->warm_[k] = 0;
-      data->gap_start_[k] = gap;
-      z0.segment(pair.offset, pair.size()).setZero();
-      f.reference().segment(pair.offset, pair.size()).setZero();
-      continue;
-    }
-    if (data->warm_[k]) {
-      z0.segment(pair.offset, pair.size()) = data->z_last_.segment(pair.offset, pair.size());
-      f.seeds()[k] = SeedDirection(f.frame(k).n);
-      continue;
-    }
-    // A pair new in the NCP: the support points of F towards G and of G towards F, the
-    // inequalities active there sharing the multipliers, no impulse.
-    const Vector3d a1 =
-        SupportPoint3d(scene.geometries[F.geometry].shape, world_pose(pair.shape_f), direction);
-    Vector3d a2;
-    if (plane) {
-      const Quadric& q = G.set.inequalities[0];
-      a2 = a1 - q.Value(a1) / q.b.squaredNorm() * q.b;
-    } else {
-      a2 = SupportPoint3d(scene.geometries[G.geometry].shape, world_pose(pair.shape_g), -direction);
-    }
-    const auto share = [&](const EcpShape& shape, const Vector3d& x, int start, int count,
-                           double total) {
-      const Vector3d c = shape.body_slot >= 0 ? f.bodies()[shape.body_slot].c : Vector3d::Zero();
-      const Matrix3d R =
-          shape.body_slot >= 0 ? f.bodies()[shape.body_slot].R : Matrix3d::Identity();
-      double best = -std::numeric_limits<double>::infinity();
-      std::vector<double> values(count);
-      for (int i = 0; i < count; ++i) {
-        values[i] = EvaluatePosedQuadric(shape.set.inequalities[i], c, R, x).value;
-        best = std::max(best, values[i]);
-      }
-      int active_count = 0;
-      for (int i = 0; i < count; ++i) active_count += values[i] >= best - 1e-6;
-      for (int i = 0; i < count; ++i) {
-        z0[start + i] = values[i] >= best - 1e-6 ? total / active_count : 0.0;
-      }
-    };
-    share(F, a1, pair.lf(), pair.m_f, 1.0);
-    share(G, a2, pair.lg(), pair.m_g, 1.0);
-    z0.segment<3>(pair.a1()) = a1;
-    z0.segment<3>(pair.a2()) = a2;
-    const double separation = direction.dot(a2 - a1);
-    z0[pair.s()] = std::max(separation, 0.0);
-    z0.segment<3>(pair.pt()).setZero();
-    z0[pair.pn()] = separation <= scene.contact_tolerance ? 1.0 : 0.0;
-    z0[pair.sigma()] = 0.0;
-    data->gap_start_[k] = separation;
-    f.seeds()[k] = SeedDirection(-direction);
-  }
-  f.reference() = z0;
 }
 
 void EcpModel::Fail(SolverStatus status, const std::string& message, EcpData* data) const {
@@ -251,22 +132,37 @@ void EcpModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in)
   LoadBodies(&data);
   PrepareStart(&data);
 
+  data.restarts_ = 0;
   const MixedNcpResult& solved = data.solver_.Solve(data.function_, data.z0_);
   SolverSummary& summary = data.result.solver;
-  summary.iterations = solved.info.iterations;
+  int iterations = solved.info.iterations;
+  double seconds = solved.info.solve_time_seconds;
+  if (!Succeeded(solved.status)) {
+    const SolverStatus status = solved.status;
+    const std::string failure =
+        std::string(kDescription) + ": the Newton iteration failed at " +
+        (solved.worst_index >= 0 ? system.UnknownName(scene, solved.worst_index)
+                                 : std::string("no unknown")) +
+        " (residual " + NumberText(solved.info.residual) + "): " + solved.message;
+    const bool restarted = Restart(&data);
+    iterations += solved.info.iterations;  // and the last restart's (the others' are not summed)
+    seconds += solved.info.solve_time_seconds;
+    if (!restarted) {
+      summary.iterations = iterations;
+      summary.primal_residual = solved.info.residual;
+      summary.solve_time_seconds = seconds;
+      Fail(status,
+           failure + "; the solves restarted from " + std::to_string(data.restarts_) +
+               " other starting points did not converge either",
+           &data);
+      return;
+    }
+  }
+  summary.iterations = iterations;
   summary.primal_residual = solved.info.residual;
   summary.dual_residual = 0.0;
   summary.complementarity_gap = solved.info.merit;
-  summary.solve_time_seconds = solved.info.solve_time_seconds;
-  if (!Succeeded(solved.status)) {
-    std::string where = solved.worst_index >= 0 ? system.UnknownName(scene, solved.worst_index)
-                                                : std::string("no unknown");
-    Fail(solved.status,
-         std::string(kDescription) + ": the Newton iteration failed at " + where + " (residual " +
-             NumberText(solved.info.residual) + "): " + solved.message,
-         &data);
-    return;
-  }
+  summary.solve_time_seconds = seconds;
   const Eigen::VectorXd& z = solved.z;
   data.z_last_ = z;
   for (int k = 0; k < static_cast<int>(system.pairs().size()); ++k) {

@@ -36,6 +36,7 @@
 
 #include "quasidyn/dynamics/ecp/ecp_step_function.h"
 #include "quasidyn/dynamics/ecp/ecp_system.h"
+#include "quasidyn/geometry/support_3d.h"
 #include "quasidyn/solvers/mixed_ncp_newton.h"
 #include "quasidyn/stepping/step_model.h"
 
@@ -49,6 +50,8 @@ class EcpData final : public StepData {
   const MixedNcpResult& solution() const { return solver_.result(); }
   // Per pair of the system: whether it was in the last step's NCP.
   const std::vector<unsigned char>& active() const { return function_.active(); }
+  // Solves started again after the warm start failed, in the last Calc (ecp_model_start.cc).
+  int restarts() const { return restarts_; }
 
  private:
   friend class EcpModel;
@@ -56,9 +59,14 @@ class EcpData final : public StepData {
 
   EcpStepFunction function_;
   MixedNcpSolver solver_;
-  Eigen::VectorXd z0_, z_last_;      // start of the solve; the last solution (warm start)
-  std::vector<unsigned char> warm_;  // per pair: z_last_ holds its unknowns
-  std::vector<double> gap_start_;    // per pair: its distance at the start of the step [m]
+  Eigen::VectorXd z0_, z_last_;              // start of the solve; the last solution (warm start)
+  std::vector<unsigned char> warm_;          // per pair: z_last_ holds its unknowns
+  std::vector<double> gap_start_;            // per pair: its distance at the start of the step [m]
+  std::vector<double> speed_;                // per body: the bound S_b on its points' speeds [m/s]
+  std::vector<Eigen::Vector3d> directions_;  // per pair: from F's ball towards G's
+  Eigen::VectorXd z_restart_;
+  PointList candidates_;
+  int restarts_ = 0;
   Eigen::VectorXd q_, v_, u_;
   bool calculated_ = false;
 };
@@ -89,11 +97,23 @@ class EcpModel final : public StepModel {
   void LoadBodies(EcpData* data) const;
   // Which pairs enter the NCP, their seeds and starting values (z0_).
   void PrepareStart(EcpData* data) const;
+  // The gap between pair k's bounding balls (a half-space: the ball's height above it) [m] and
+  // the unit direction from F towards G.
+  double BallGap(const EcpData& data, int k, Eigen::Vector3d* direction) const;
+  // X_WS of a shape at the start pose, or at the end pose of the velocities in z.
+  Eigen::Isometry3d ShapePose(const EcpData& data, int shape, bool end,
+                              const Eigen::VectorXd& z) const;
+  // Pair k's unknowns in *z started with a1 as F's point, G's nearest, the inequalities active
+  // there (at the start pose, or the end pose of z's velocities), no friction.
+  void StartPairAt(EcpData* data, int k, const Eigen::Vector3d& a1,
+                   const Eigen::Vector3d& direction, bool end, Eigen::VectorXd* z) const;
+  // After a failed solve: solves from other starts (ecp_model_start.cc); true on success.
+  bool Restart(EcpData* data) const;
   void Fail(SolverStatus status, const std::string& message, EcpData* data) const;
 
   std::shared_ptr<const EcpSystem> system_;
   MixedNcpSettings solver_settings_;
-  std::vector<double> bounding_radius_;  // per shape: about its body's com (moving) [m]
+  std::vector<double> body_radius_;  // per body: the largest distance of its shapes from its com
 };
 
 }  // namespace quasidyn
