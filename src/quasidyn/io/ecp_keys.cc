@@ -11,9 +11,26 @@ constexpr const char* kEcp = "ecp";
 const char* const kComponents[] = {"vx", "vy", "vz", "wx", "wy", "wz"};
 
 AppliedImpulse ReadImpulse(const YamlValue& value, int instance) {
-  value.CheckKeys({"t", "when", "tolerance", "p"});
+  value.CheckKeys({"t", "when", "tolerance", "p", "from", "to", "f"});
   AppliedImpulse impulse;
   impulse.instance = instance;
+  if (value.Has("f")) {  // a force over a window
+    for (const char* key : {"t", "when", "tolerance", "p"}) {
+      if (value.Has(key))
+        value.Get(key).Fail("a force window (from, to, f) takes no `" + std::string(key) + "`");
+    }
+    impulse.impulse = value.Get("f").AsVector(6);
+    impulse.time = value.Get("from").AsDouble(0.0, true);
+    const YamlValue to = value.Get("to");
+    const double end = to.AsDouble();
+    if (!(end > impulse.time)) to.Fail("must be > from");
+    impulse.duration = end - impulse.time;
+    return impulse;
+  }
+  for (const char* key : {"from", "to"}) {
+    if (value.Has(key))
+      value.Get(key).Fail("only a force window (with `f`) has `" + std::string(key) + "`");
+  }
   impulse.impulse = value.Get("p").AsVector(6);
   if (value.Has("t") == value.Has("when")) {
     value.Fail("an impulse needs exactly one of `t` (a time) or `when` (a velocity trigger)");

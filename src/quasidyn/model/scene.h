@@ -99,9 +99,12 @@ struct AppliedImpulse {
   int instance = -1;  // index into Scene::instances (an object on a floating joint)
   // (p [N·s], angular impulse about the body origin [N·m·s]), world frame.
   Eigen::Matrix<double, 6, 1> impulse = Eigen::Matrix<double, 6, 1>::Zero();
-  // trigger_component < 0: applied in the step k with t_k − h <= time < t_k (t_k = k·h, up to
-  // 1e-9·h of rounding), i.e. the first step that starts at or after `time` [s].
+  // trigger_component < 0 and duration = 0: applied in the step k with t_k − h <= time < t_k
+  // (t_k = k·h, up to 1e-9·h of rounding), i.e. the first step that starts at or after `time` [s].
   double time = 0.0;
+  // > 0 [s]: `impulse` is a generalized force (f [N], moment about the body origin [N·m]) applied
+  // over [time, time + duration): h·impulse in every step that starts in that window.
+  double duration = 0.0;
   // 0 … 5: the component (ṗ_x, ṗ_y, ṗ_z [m/s] of the body origin, ω_x, ω_y, ω_z [rad/s]; world)
   // of the object's velocity at the start of a step; the impulse is applied in every step where
   // |v_i − trigger_value| <= trigger_tolerance (>= 0).

@@ -49,6 +49,7 @@ void ValidateMixedNcpSettings(const MixedNcpSettings& s) {
   QUASIDYN_CHECK_ARGUMENT(s.singular_pivot_ratio >= 0.0 && s.singular_pivot_ratio < 1.0, kWhere,
                           "singular_pivot_ratio must lie in [0, 1)");
   CheckNonNegative(kWhere, "stationarity_tolerance", s.stationarity_tolerance);
+  QUASIDYN_CHECK_ARGUMENT(s.stagnation_window >= 1, kWhere, "stagnation_window must be >= 1");
   QUASIDYN_CHECK_ARGUMENT(s.stagnation_tolerance >= 0.0 && s.stagnation_tolerance < 1.0, kWhere,
                           "stagnation_tolerance must lie in [0, 1)");
 }
@@ -67,6 +68,7 @@ void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSett
   lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n_);
   normal_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n_);
   merits_.assign(static_cast<std::size_t>(settings.max_iterations) + 1, 0.0);
+  best_merits_.assign(merits_.size(), 0.0);
   result_.status = SolverStatus::kNotRun;
   result_.message.reserve(256);
 }
@@ -165,6 +167,7 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference) {
         std::swap(phi_, trial_phi_);
         std::swap(J_, trial_J_);
         merit_ = merit;
+        last_step_ = t;
         if (merit_ < best_merit_) {  // the best iterate so far, returned if later ones are worse
           best_merit_ = merit_;
           best_z_ = z_;
@@ -252,6 +255,7 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
   int levenberg_marquardt_left = 0;
   for (int k = 0;; ++k) {
     merits_[k] = merit_;
+    if (k == 0) best_merits_[0] = best_merit_;
     const double residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
     if (residual <= settings_.tolerance) {
       Finish(SolverStatus::kSolved, "");
@@ -286,6 +290,9 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
       reference = std::max(reference, merits_[j]);
     }
     bool moved = false;
+    const int gradient_steps_before = result_.info.gradient_steps;
+    const int lm_steps_before = result_.info.levenberg_marquardt_steps;
+    const int min_steps_before = result_.info.min_newton_steps;
     if (levenberg_marquardt_left == 0 && NewtonDirection() && LineSearch(function, reference)) {
       ++result_.info.newton_steps;
       moved = true;
@@ -316,15 +323,32 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
       break;
     }
     ++result_.info.iterations;
+    if (settings_.trace) {
+      MixedNcpTrace trace;
+      trace.iteration = result_.info.iterations;
+      trace.direction = result_.info.gradient_steps > gradient_steps_before ? "gradient"
+                        : result_.info.levenberg_marquardt_steps > lm_steps_before
+                            ? "levenberg-marquardt"
+                        : result_.info.min_newton_steps > min_steps_before ? "min-newton"
+                                                                           : "newton";
+      trace.step = last_step_;
+      trace.merit = merit_;
+      trace.residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+      if (n_ > 0) phi_.cwiseAbs().maxCoeff(&trace.worst_index);
+      trace.z = &z_;
+      settings_.trace(trace);
+    }
     if (levenberg_marquardt_left > 0) --levenberg_marquardt_left;
     const int window = settings_.stall_window;
     if (k + 1 >= window && merit_ > settings_.stall_ratio * merits_[k + 1 - window]) {
       levenberg_marquardt_left = window;
     }
     const double residual_now = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
-    if (k + 1 >= 2 * window && residual_now > settings_.tolerance &&
-        merits_[k + 1 - 2 * window] - merit_ <=
-            settings_.stagnation_tolerance * merits_[k + 1 - 2 * window]) {
+    best_merits_[k + 1] = best_merit_;
+    const int span = settings_.stagnation_window;
+    if (k + 1 >= span && residual_now > settings_.tolerance &&
+        best_merits_[k + 1 - span] - best_merit_ <=
+            settings_.stagnation_tolerance * best_merits_[k + 1 - span]) {
       Finish(residual_now <= settings_.inaccurate_tolerance ? SolverStatus::kSolvedInaccurate
                                                             : SolverStatus::kInfeasible,
              "the merit stagnates (a local minimum of the merit that is not a solution: the "

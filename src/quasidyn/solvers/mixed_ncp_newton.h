@@ -43,6 +43,7 @@
 #include <Eigen/Core>
 #include <Eigen/LU>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,17 @@ class MixedNcpFunction {
   // be evaluated at z (a point outside its domain): the solver treats z as a rejected trial
   // point (and stops with kNumericalFailure if it is the starting point).
   virtual bool Evaluate(const Eigen::VectorXd& z, Eigen::VectorXd* F, Eigen::MatrixXd* J) = 0;
+};
+
+// One iteration, for MixedNcpSettings::trace.
+struct MixedNcpTrace {
+  int iteration = 0;
+  const char* direction = "";          // "newton", "min-newton", "levenberg-marquardt", "gradient"
+  double step = 0.0;                   // the line search's t
+  double merit = 0.0;                  // Ψ after the step
+  double residual = 0.0;               // ‖Φ‖∞ after the step
+  int worst_index = -1;                // argmax |Φ_i| after the step
+  const Eigen::VectorXd* z = nullptr;  // the iterate after the step
 };
 
 struct MixedNcpSettings {
@@ -89,11 +101,15 @@ struct MixedNcpSettings {
   double singular_pivot_ratio = 1e-14;
   // Stop with kInfeasible (a local minimum or stationary point of Ψ that is not a solution:
   // the problem may have none near z) when ‖∇Ψ‖∞ <= stationarity_tolerance · max(1, ‖Φ‖∞)
-  // (>= 0), when no direction's line search succeeds, or when Ψ has decreased by less than
-  // stagnation_tolerance · Ψ (in [0, 1)) over the last 2·stall_window iterations; with
+  // (>= 0), when no direction's line search succeeds, or when the least Ψ so far has decreased
+  // by less than stagnation_tolerance times itself (in [0, 1)) over the last
+  // stagnation_window (>= 1) iterations; with
   // kSolvedInaccurate instead when ‖Φ‖∞ <= inaccurate_tolerance there.
   double stationarity_tolerance = 1e-12;
   double stagnation_tolerance = 1e-6;
+  int stagnation_window = 30;
+  // Called after every iteration when set (diagnostics; empty by default).
+  std::function<void(const MixedNcpTrace&)> trace;
 };
 
 struct MixedNcpInfo {
@@ -154,6 +170,7 @@ class MixedNcpSolver {
   // Backtracking from z_ along d_ against reference merit `reference`; on success z_, F_,
   // phi_, merit_ hold the new point.
   bool LineSearch(MixedNcpFunction& function, double reference);
+  double last_step_ = 0.0;  // the last accepted line-search t
   void Finish(SolverStatus status, const char* why);
 
   int n_ = -1;
@@ -168,7 +185,8 @@ class MixedNcpSolver {
   double best_merit_ = 0.0;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
   Eigen::PartialPivLU<Eigen::MatrixXd> normal_lu_;
-  std::vector<double> merits_;  // Ψ_k of every iteration
+  std::vector<double> merits_;       // Ψ_k of every iteration
+  std::vector<double> best_merits_;  // min_{j <= k} Ψ_j
   double merit_ = 0.0;
 };
 

@@ -8,6 +8,7 @@
 #include "quasidyn/dynamics/ecp/contact_frame.h"
 #include "quasidyn/dynamics/ecp/posed_quadric.h"
 #include "quasidyn/gradients/ecp_gradient.h"
+#include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/math/quaternion.h"
 #include "quasidyn/math/rotation.h"
 
@@ -35,6 +36,7 @@ EcpData::EcpData(const EcpModel* model, std::shared_ptr<const EcpSystem> system)
   gap_start_.assign(s.pairs().size(), 0.0);
   speed_.assign(s.bodies().size(), 0.0);
   directions_.assign(s.pairs().size(), Eigen::Vector3d::UnitZ());
+  X_WB_ = model->fixed_poses();
   z_restart_.setZero(s.size());
   q_.setZero(model->scene().nq);
   v_.setZero(model->scene().nv);
@@ -54,12 +56,15 @@ MixedNcpSettings EcpModel::DefaultSolverSettings() {
 
 EcpModel::EcpModel(ScenePtr scene, const FormulationSettings& settings,
                    const MixedNcpSettings& solver)
-    : StepModel(std::move(scene), settings), solver_settings_(solver) {
+    : StepModel(std::move(scene), settings), solver_settings_(solver), geometry_(scene_ptr()) {
   ValidateMixedNcpSettings(solver);
   QUASIDYN_CHECK_ARGUMENT(settings.type == FormulationType::kEcp, "EcpModel",
                           "the settings are for formulation " +
                               std::string(FormulationName(settings.type)) + ", not ecp");
   system_ = std::make_shared<const EcpSystem>(this->scene(), settings);
+  Kinematics kinematics(scene_ptr());
+  kinematics.Update(this->scene().q0);
+  fixed_X_WB_ = kinematics.BodyPoses();
   body_radius_.assign(system_->bodies().size(), 0.0);
   for (const EcpShape& shape : system_->shapes()) {
     if (shape.body_slot < 0) continue;
@@ -235,14 +240,19 @@ Eigen::VectorXd EcpModel::ScheduledCommand(double t, const State& x) const {
   for (const AppliedImpulse& impulse : scene.impulses) {
     const ModelInstance& object = scene.instances[impulse.instance];
     bool due;
-    if (impulse.trigger_component < 0) {
+    double scale = 1.0;
+    if (impulse.trigger_component < 0 && impulse.duration > 0.0) {  // a force over a window
+      const double slack = 1e-9 * h, start = t - h;
+      due = start >= impulse.time - slack && start < impulse.time + impulse.duration - slack;
+      scale = h;
+    } else if (impulse.trigger_component < 0) {
       const double slack = 1e-9 * h;
       due = impulse.time >= t - h - slack && impulse.time < t - slack;
     } else {
       const double value = x.v[object.v_start + impulse.trigger_component];
       due = std::abs(value - impulse.trigger_value) <= impulse.trigger_tolerance;
     }
-    if (due) u.segment<6>(object.v_start) += impulse.impulse;
+    if (due) u.segment<6>(object.v_start) += scale * impulse.impulse;
   }
   return u;
 }

@@ -36,6 +36,7 @@
 
 #include "quasidyn/dynamics/ecp/ecp_step_function.h"
 #include "quasidyn/dynamics/ecp/ecp_system.h"
+#include "quasidyn/geometry/geometry_model.h"
 #include "quasidyn/geometry/support_3d.h"
 #include "quasidyn/solvers/mixed_ncp_newton.h"
 #include "quasidyn/stepping/step_model.h"
@@ -63,7 +64,8 @@ class EcpData final : public StepData {
   std::vector<unsigned char> warm_;          // per pair: z_last_ holds its unknowns
   std::vector<double> gap_start_;            // per pair: its distance at the start of the step [m]
   std::vector<double> speed_;                // per body: the bound S_b on its points' speeds [m/s]
-  std::vector<Eigen::Vector3d> directions_;  // per pair: from F's ball towards G's
+  std::vector<Eigen::Vector3d> directions_;  // per pair: from F towards G
+  std::vector<Eigen::Isometry3d> X_WB_;      // every body's pose at the start of the step
   Eigen::VectorXd z_restart_;
   PointList candidates_;
   int restarts_ = 0;
@@ -84,6 +86,8 @@ class EcpModel final : public StepModel {
   int state_v_size() const override { return scene().nv; }
   int control_size() const override { return scene().nv_u; }
   const MixedNcpSettings& solver_settings() const { return solver_settings_; }
+  // Every body's pose at q0: the fixed bodies' poses for the whole run.
+  const std::vector<Eigen::Isometry3d>& fixed_poses() const { return fixed_X_WB_; }
 
   std::unique_ptr<StepData> CreateData() const override;
   void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
@@ -114,6 +118,8 @@ class EcpModel final : public StepModel {
   std::shared_ptr<const EcpSystem> system_;
   MixedNcpSettings solver_settings_;
   std::vector<double> body_radius_;  // per body: the largest distance of its shapes from its com
+  GeometryModel geometry_;           // the start's exact distances (closed forms and FCL)
+  std::vector<Eigen::Isometry3d> fixed_X_WB_;  // every body's pose at q0 (the fixed ones')
 };
 
 }  // namespace quasidyn

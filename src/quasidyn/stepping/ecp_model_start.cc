@@ -91,7 +91,9 @@ void EcpModel::StartPairAt(EcpData* data, int k, const Vector3d& a1, const Vecto
   (*z)[pair.s()] = std::max(separation, 0.0);
   z->segment<3>(pair.pt()).setZero();
   if (!end) (*z)[pair.pn()] = separation <= scene().contact_tolerance ? 1.0 : 0.0;
-  (*z)[pair.sigma()] = 0.0;
+  // σ > 0: the friction rows e²μ p_n v + p σ then have a non-zero derivative in p (with σ = 0
+  // they have none while p_n = 0, and Newton starts on a singular Jacobian) [m/s].
+  (*z)[pair.sigma()] = 0.1;
   (void)F;
 }
 
@@ -112,16 +114,31 @@ void EcpModel::PrepareStart(EcpData* data) const {
     data->speed_[b] = s.v.norm() + h * scene.gravity.norm() + s.impulse.norm() / body.mass +
                       body_radius_[b] * (s.w.norm() + dw.norm());
   }
+  for (int b = 0; b < static_cast<int>(system.bodies().size()); ++b) {  // the body frames
+    const EcpBodyState& s = f.bodies()[b];
+    Eigen::Isometry3d& X = data->X_WB_[system.bodies()[b].body];
+    X.linear() = s.R;
+    X.translation() = s.c - s.R * system.bodies()[b].com;
+  }
   for (int k = 0; k < static_cast<int>(system.pairs().size()); ++k) {
     const EcpPair& pair = system.pairs()[k];
     const EcpShape& F = system.shapes()[pair.shape_f];
     const EcpShape& G = system.shapes()[pair.shape_g];
     Vector3d direction;  // from F towards G
-    const double gap = BallGap(*data, k, &direction);
+    double gap = BallGap(*data, k, &direction);
     const double reach =
         scene.contact_tolerance +
         2.0 * h *
             (data->speed_[F.body_slot] + (G.body_slot >= 0 ? data->speed_[G.body_slot] : 0.0));
+    // The balls may meet: the shapes' exact distance (geometry_model.h) decides, and its
+    // witness points start a pair new in the NCP.
+    ContactPoint closest;
+    bool exact = false;
+    if (gap <= reach && geometry_.Distance(F.geometry, G.geometry, data->X_WB_, &closest)) {
+      exact = true;
+      gap = closest.phi;
+      direction = -closest.normal;
+    }
     const bool active = gap <= reach;
     f.active()[k] = active;
     data->directions_[k] = direction;
@@ -136,12 +153,16 @@ void EcpModel::PrepareStart(EcpData* data) const {
       f.seeds()[k] = SeedDirection(f.frame(k).n);
       continue;
     }
-    // A pair new in the NCP: the support point of F towards G (the centre of a tied face or
-    // edge), G's nearest point, the inequalities active there, no impulse.
-    const Vector3d a1 = SupportPoint3d(scene.geometries[F.geometry].shape,
-                                       ShapePose(*data, pair.shape_f, false, z0), direction);
+    // A pair new in the NCP: F's witness point of the exact distance (or its support point
+    // towards G: the centre of a tied face or edge), G's nearest point, the inequalities
+    // active there, no impulse.
+    const Vector3d a1 = exact
+                            ? Vector3d(closest.p_A)
+                            : SupportPoint3d(scene.geometries[F.geometry].shape,
+                                             ShapePose(*data, pair.shape_f, false, z0), direction);
     StartPairAt(data, k, a1, direction, false, &z0);
-    data->gap_start_[k] = std::max(z0[pair.s()], 0.0);
+    if (exact && G.set.bounded()) z0.segment<3>(pair.a2()) = closest.p_B;
+    data->gap_start_[k] = gap;
     f.seeds()[k] = SeedDirection(-direction);
   }
   f.reference() = z0;
