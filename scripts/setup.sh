@@ -9,6 +9,7 @@ packages=(
   libsiconos-numerics-dev python3 python3-cvxopt
   python3-dev python3-numpy python3-pytest pybind11-dev python3-matplotlib
   python3-venv python3-pip python3-setuptools python3-wheel
+  libmujoco-dev libqhull-dev libbullet-dev libode-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -61,6 +61,7 @@ struct Outcome {
   std::string description;
   std::string note;  // when the formulation's own program is not the differentiated one
   Eigen::VectorXd q, u, q_next;
+  Eigen::VectorXd v, v_next;  // the second-order models' velocities; empty otherwise
   Eigen::MatrixXd A, B, A_standard_error, B_standard_error;
   int samples_used = 0, samples_failed = 0;
 };
@@ -142,18 +143,26 @@ std::string ProgramText(FormulationType type, double kappa) {
       return "log-barrier cone (Pang, Suh, Yang & Tedrake 2023, kappa = " + Number(kappa) + ")";
     case FormulationType::kHalmPosa:
       return "halm-posa LCP (Halm & Posa 2018, eqs. 37-38), on its active set";
+    case FormulationType::kEcp:
+      return "ecp NCP (Xie & Chakraborty, eqs. 7-9, 13-17), its Fischer-Burmeister system";
+    case FormulationType::kStewartTrinkle:
+      return "second-order Stewart-Trinkle LCP (Stewart & Trinkle 1996), on its active set";
+    case FormulationType::kAnitescu:
+      return "second-order Anitescu QP (Anitescu 2006)";
     default:
       return "pyramid QP (Pang & Tedrake 2021, eq. 10)";
   }
 }
 
 Outcome Linearize(const ScenePtr& scene_ptr, const FormulationSettings& settings,
-                  const LinearizeOptions& options, const std::string& mode,
-                  const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
+                  const LinearizeOptions& options, const std::string& mode, const State& x,
+                  const Eigen::VectorXd& u) {
   const Scene& scene = *scene_ptr;
+  const Eigen::VectorXd& q = x.q;
   Outcome out;
   out.mode = mode;
   out.q = q;
+  out.v = x.v;
   out.u = u;
   // The randomized samples use the gradients of the formulation's family.
   const bool barrier = mode == "log-barrier" || (mode == "randomized" && IsBarrier(settings.type));
@@ -175,7 +184,7 @@ Outcome Linearize(const ScenePtr& scene_ptr, const FormulationSettings& settings
   const std::shared_ptr<const StepModel> model = MakeStepModel(linearized_scene, differentiated);
   if (mode != "randomized") {
     const std::unique_ptr<StepData> data = model->CreateData();
-    model->Calc(State{q, Eigen::VectorXd()}, u, data.get());
+    model->Calc(x, u, data.get());
     if (!data->result.ok())
       Fail(scene, "linearisation failed: the step failed (" +
                       std::string(ToString(data->result.status)) + "): " + data->result.message);
@@ -183,16 +192,23 @@ Outcome Linearize(const ScenePtr& scene_ptr, const FormulationSettings& settings
     const StepDerivatives& d = data->derivatives;
     if (!d.ok())
       Fail(scene, "linearisation failed (" + std::string(ToString(d.status)) + "): " + d.message);
+    const bool lcp = differentiated.type == FormulationType::kHalmPosa ||
+                     differentiated.type == FormulationType::kStewartTrinkle;
     out.description = (barrier ? "implicit differentiation of the stationarity of the "
-                       : differentiated.type == FormulationType::kHalmPosa
-                           ? "implicit differentiation of the "
-                           : "implicit differentiation of the KKT conditions of the ") +
+                       : lcp   ? "implicit differentiation of the "
+                               : "implicit differentiation of the KKT conditions of the ") +
                       method_text;
     out.q_next = data->result.next.q;
+    out.v_next = data->result.next.v;
     out.A = d.A;
     out.B = d.B;
     return out;
   }
+  if (HasVelocityState(settings.type))
+    throw std::invalid_argument(std::string("--method randomized: ") +
+                                FormulationName(settings.type) +
+                                " has a velocity state, which randomized smoothing does not "
+                                "perturb; use --method exact");
   RandomizedSmoothingSettings smoothing;
   smoothing.samples = options.samples;
   smoothing.u_std = options.u_std;
@@ -299,9 +315,19 @@ void PrintJson(const Scene& scene, const FormulationSettings& settings,
   j["nq_a"] = scene.nq_a;
   j["coordinate_names"] = names;
   j["actuated_names"] = std::vector<std::string>(names.end() - scene.nq_a, names.end());
+  // The entries of u: the actuated coordinates, or ecp's applied impulses on the objects.
+  j["command_names"] = settings.type == FormulationType::kEcp
+                           ? ImpulseNames(scene)
+                           : std::vector<std::string>(names.end() - scene.nq_a, names.end());
+  // x = (q, v) for the second-order models: A is (n_q + n_v) square, B (n_q + n_v) x n_q,a.
+  const bool velocities = o.v.size() > 0;
+  j["nv_state"] = velocities ? scene.nv : 0;
+  j["velocity_names"] = velocities ? VelocityNames(scene) : std::vector<std::string>();
   j["q"] = VectorJson(o.q);
+  j["v"] = velocities ? VectorJson(o.v) : nullptr;
   j["u"] = VectorJson(o.u);
   j["q_next"] = VectorJson(o.q_next);
+  j["v_next"] = velocities ? VectorJson(o.v_next) : nullptr;
   j["A"] = MatrixJson(o.A);
   j["B"] = MatrixJson(o.B);
   j["A_standard_error"] = MatrixJson(o.A_standard_error);
@@ -313,7 +339,10 @@ void PrintText(const Scene& scene, const FormulationSettings& settings,
                const LinearizeOptions& options, const Outcome& o,
                const std::vector<std::string>& names, std::ostream& out) {
   const double h = settings.time_step;
-  const std::vector<std::string> actuated(names.end() - scene.nq_a, names.end());
+  const std::vector<std::string> actuated =
+      settings.type == FormulationType::kEcp
+          ? ImpulseNames(scene)
+          : std::vector<std::string>(names.end() - scene.nq_a, names.end());
   out << "scene        " << scene.name << " (formulation " << FormulationName(settings.type)
       << ", h = " << h << " s)\n";
   out << "step         " << options.step << " (t = " << (options.step - 1) * h << " -> "
@@ -322,9 +351,21 @@ void PrintText(const Scene& scene, const FormulationSettings& settings,
   if (!o.note.empty()) out << "note         " << o.note << "\n";
   PrintVector("q (start of the step)", o.q, names, out);
   PrintVector(settings.type == FormulationType::kHalmPosa ? "u (commanded robot velocities)"
-                                                          : "u (commanded robot positions)",
+              : settings.type == FormulationType::kEcp
+                  ? "u (impulses applied to the objects over the step [N s, N m s])"
+                  : "u (commanded robot positions)",
               o.u, actuated, out);
   PrintVector("q_next", o.q_next, names, out);
+  if (o.v.size() > 0) {  // second order: x = (q, v)
+    const std::vector<std::string> velocity_names = VelocityNames(scene);
+    std::vector<std::string> state_names = names;
+    state_names.insert(state_names.end(), velocity_names.begin(), velocity_names.end());
+    PrintVector("v (start of the step)", o.v, velocity_names, out);
+    PrintVector("v_next", o.v_next, velocity_names, out);
+    PrintMatrix("B = dx_next/du, x = (q, v)", o.B, state_names, actuated, out);
+    PrintMatrix("A = dx_next/dx", o.A, state_names, state_names, out);
+    return;
+  }
   PrintMatrix("B = dq_next/du", o.B, names, actuated, out);
   if (o.A.size() > 0) {
     PrintMatrix("A = dq_next/dq", o.A, names, names, out);
@@ -353,11 +394,10 @@ void RunLinearize(const LinearizeOptions& options) {
     Fail(scene, "the rollout failed at step " + std::to_string(trajectory.steps.size() + 1) +
                     " before reaching step " + std::to_string(options.step) + ": " +
                     trajectory.message);
-  const Eigen::VectorXd& q = trajectory.FinalConfiguration();
-  const Eigen::VectorXd u = rollout_model->ScheduledCommand(options.step * settings.time_step,
-                                                            State{q, Eigen::VectorXd()});
+  const State x{trajectory.FinalConfiguration(), trajectory.FinalVelocity()};
+  const Eigen::VectorXd u = rollout_model->ScheduledCommand(options.step * settings.time_step, x);
 
-  const Outcome outcome = Linearize(scene_ptr, settings, options, mode, q, u);
+  const Outcome outcome = Linearize(scene_ptr, settings, options, mode, x, u);
   if (options.json) {
     PrintJson(scene, settings, options, outcome, names, std::cout);
   } else {
@@ -371,7 +411,9 @@ void RunLinearize(const LinearizeOptions& options) {
 void AddLinearizeCommand(CLI::App& app) {
   auto options = std::make_shared<LinearizeOptions>();
   CLI::App* linearize = app.add_subcommand(
-      "linearize", "Print q+, A = dq+/dq and B = dq+/du at step K of a scene's command schedule");
+      "linearize",
+      "Print q+, A = dq+/dq and B = dq+/du at step K of a scene's command schedule (x = (q, v) "
+      "for the second-order formulations)");
   linearize->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
   linearize->add_option("--step", options->step,
                         "Step K >= 1 to linearise: q_K = f(q_{K-1}, u_K) (default 1)");
@@ -392,10 +434,11 @@ void AddLinearizeCommand(CLI::App& app) {
                             "Randomized: first-order (bundled, default) | zeroth-order"),
       linearize->add_option("--threads", options->threads,
                             "Randomized: worker threads T >= 1 (default 1)")};
-  options->formulation_option = linearize->add_option(
-      "--formulation", options->formulation,
-      "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa, for the rollout (default: the "
-      "scene's)");
+  options->formulation_option =
+      linearize->add_option("--formulation", options->formulation,
+                            "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
+                            "stewart-trinkle | anitescu | ecp, for the rollout (default: the "
+                            "scene's)");
   options->kappa_option = linearize->add_option(
       "--kappa", options->kappa,
       "Log-barrier weight kappa > 0 (default: the scene's, else scaled from the scene: "

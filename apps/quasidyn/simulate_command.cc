@@ -164,9 +164,10 @@ void AddSimulateCommand(CLI::App& app) {
   CLI::App* simulate = app.add_subcommand(
       "simulate", "Run a scene's command schedule and write the trajectory (JSON or .npz)");
   simulate->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
-  options->formulation_option = simulate->add_option(
-      "--formulation", options->formulation,
-      "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa (default: the scene's)");
+  options->formulation_option =
+      simulate->add_option("--formulation", options->formulation,
+                           "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
+                           "stewart-trinkle | anitescu | ecp (default: the scene's)");
   options->time_step_option =
       simulate->add_option("--h", options->time_step, "Time step h [s] > 0 (default: the scene's)");
   options->kappa_option = simulate->add_option(

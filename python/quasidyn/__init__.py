@@ -18,6 +18,9 @@ bad arguments (wrong sizes, NaN, unknown formulation, out-of-range parameters) r
 ValueError with the C++ library's message. A step whose solver fails does not raise: see
 StepResult.status and Trajectory.completed. Reference: docs/python.md.
 
+Second order: formulation="stewart-trinkle" or "anitescu" steps the state (q, v) with inertia
+(Stepper.step(q, u, v=v) -> StepResult.v_next; rollout(..., v0=...); Trajectory.v).
+
 Gradients: Linearizer(scene).linearize(q, u, gradients, method) gives A = dq+/dq and
 B = dq+/du (method 'exact' implicit differentiation or 'log-barrier' smoothing);
 BatchLinearizer evaluates many (q, u) pairs on threads as stacked arrays, bitwise identical for
@@ -55,8 +58,17 @@ from quasidyn._quasidyn import (  # noqa: F401  (the public API)
 from quasidyn._quasidyn import Plan, plan  # noqa: F401  (planning through contact)
 from quasidyn._quasidyn import Stabilizer, TrajectoryOptimizer  # noqa: F401  (control)
 
-FORMULATIONS = ("qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa")
+FORMULATIONS = ("qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa",
+                "stewart-trinkle", "anitescu", "ecp")
 """Every formulation name accepted by Stepper and rollout."""
+
+SECOND_ORDER_FORMULATIONS = ("stewart-trinkle", "anitescu")
+"""The formulations whose state has a velocity v (Stepper.has_velocity): step, rollout and
+Linearizer take v (or v0), Trajectory.v holds it."""
+
+VELOCITY_FORMULATIONS = SECOND_ORDER_FORMULATIONS + ("ecp",)
+"""Every formulation whose state has a velocity v: the second-order steppers and ecp (3D objects
+driven by applied impulses, docs/ecp.md)."""
 
 GRADIENTS = ("a_and_b", "b_only", "none")
 """Every value of the gradients= argument (rollout, linearize, smooth_*)."""
@@ -67,6 +79,7 @@ METHODS = ("exact", "log-barrier")
 __all__ = [
     "BatchLinearization", "BatchLinearizer", "Linearization", "Linearizer",
     "SmoothedLinearization", "Contact", "ContactGeometry", "FORMULATIONS", "GRADIENTS",
+    "SECOND_ORDER_FORMULATIONS", "VELOCITY_FORMULATIONS",
     "InverseKinematicsResult", "METHODS", "Scene", "SceneError", "StepResult", "Stepper",
     "Trajectory", "TrajectoryStep", "contacts", "forward_kinematics", "integrate",
     "inverse_kinematics", "load_scene", "load_scene_from_string", "load_trajectory",

@@ -56,6 +56,7 @@ class MethodBatches {
     Batch(GradientMethod::kExact);  // validates the settings and the thread count now
   }
   const ScenePtr& scene() const { return scene_; }
+  const FormulationSettings& settings() const { return settings_; }
   double contact_tolerance() const { return stepped_->contact_tolerance; }
   int threads() const { return threads_; }
 
@@ -82,6 +83,15 @@ class MethodBatches {
   std::unique_ptr<BatchStepper> batches_[2];  // exact, log-barrier
   std::mutex mutex_;
 };
+
+// The batch evaluators take points q alone: ValueError for the formulations with a velocity
+// state, which Linearizer.linearize(q, u, v=...) serves.
+void RequireNoVelocity(const std::string& who, const FormulationSettings& settings) {
+  if (HasVelocityState(settings.type))
+    throw py::value_error(who + ": " + FormulationName(settings.type) +
+                          " has a velocity state, which the batch's points (Q) do not carry; "
+                          "use Linearizer.linearize(q, u, v=...)");
+}
 
 // The two Python classes (pybind11 binds one C++ type once).
 struct PyLinearizer : MethodBatches {
@@ -173,7 +183,8 @@ std::unique_ptr<Batches> MakeMethodBatches(const char* who, std::shared_ptr<Scen
 }
 
 constexpr const char* kSettingsDoc =
-    "formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa (which step is "
+    "formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | stewart-trinkle | "
+    "anitescu (which step is "
     "differentiated: the pyramid formulations give the QP / barrier-pyramid gradients, the cone "
     "formulations the SOCP / barrier-cone ones); h: time step [s] > 0; kappa: log-barrier weight "
     "κ [1/(N·m)] > 0; object_mass_scale: s [-] >= 0; contact_tolerance: ε [m] >= 0 of the "
@@ -202,6 +213,7 @@ void DefineSmoothing(py::class_<PyBatchLinearizer>& cls, const char* name,
           const std::optional<std::string>& gradients, const std::string& method, int samples,
           double u_std, double q_std, std::uint64_t seed) {
         const std::string who = std::string("BatchLinearizer.") + name;
+        RequireNoVelocity(who, b.settings());
         const Eigen::VectorXd& q = q_in.value;
         const Eigen::VectorXd& u = u_in.value;
         CheckConfiguration(who.c_str(), *b.scene(), q);
@@ -255,13 +267,20 @@ void BindGradients(py::module_& m) {
           "v", [](const StepEvaluation& r) -> const Eigen::VectorXd& { return r.result.velocity; },
           kView, "The step's velocity v* (n_v,) [m/s, rad/s].")
       .def_property_readonly(
+          "v_next",
+          [](const StepEvaluation& r) -> const Eigen::VectorXd& { return r.result.next.v; }, kView,
+          "stewart-trinkle, anitescu: the state's velocity after the step v⁺ (n_v,); (0,) for "
+          "the formulations without a velocity state.")
+      .def_property_readonly(
           "A", [](const StepEvaluation& r) -> const Eigen::MatrixXd& { return r.derivatives.A; },
-          kView, "∂q⁺/∂q (n_q, n_q) [-] for gradients 'a_and_b'; shape (0, 0) otherwise.")
+          kView,
+          "∂q⁺/∂q (n_q, n_q) [-] for gradients 'a_and_b' (stewart-trinkle, anitescu: "
+          "∂(q⁺, v⁺)/∂(q, v), (n_q + n_v) square); shape (0, 0) otherwise.")
       .def_property_readonly(
           "B", [](const StepEvaluation& r) -> const Eigen::MatrixXd& { return r.derivatives.B; },
           kView,
-          "∂q⁺/∂u (n_q, n_q,a) [-] for gradients 'a_and_b' and 'b_only'; shape (0, 0) "
-          "otherwise.")
+          "∂q⁺/∂u (n_q, n_q,a) [-] for gradients 'a_and_b' and 'b_only' (stewart-trinkle, "
+          "anitescu: ∂(q⁺, v⁺)/∂u, (n_q + n_v) × n_q,a); shape (0, 0) otherwise.")
       .def_property_readonly(
           "active_rows", [](const StepEvaluation& r) { return r.derivatives.active_rows; },
           "Exact QP: active pyramid rows; exact SOCP: binding conditions; barriers: all rows.")
@@ -411,25 +430,32 @@ void BindGradients(py::module_& m) {
       .def(
           "linearize",
           [](PyLinearizer& l, const RealVector& q_in, const RealVector& u_in,
-             const std::string& gradients, const std::string& method) {
+             const std::string& gradients, const std::string& method,
+             const std::optional<RealVector>& v_in) {
             const char* who = "Linearizer.linearize";
             const Eigen::VectorXd& q = q_in.value;
             const Eigen::VectorXd& u = u_in.value;
             CheckConfiguration(who, *l.scene(), q);
-            CheckCommand(who, *l.scene(), u);
+            CheckCommand(who, l.settings().type, *l.scene(), u);
+            const Eigen::VectorXd v = StateVelocity(who, l.settings().type, *l.scene(),
+                                                    v_in ? &v_in->value : nullptr, "v", nullptr);
             const GradientMode parsed_mode = ParseGradients(who, gradients);
             const GradientMethod parsed_method = ParseMethod(who, method);
-            const std::vector<StepPoint> point{StepPoint{State{q, Eigen::VectorXd()}, u}};
+            const std::vector<StepPoint> point{StepPoint{State{q, v}, u}};
             py::gil_scoped_release release;
             return l.With(parsed_method, [&](BatchStepper& batch) {
               return std::move(batch.Run(point, parsed_mode).front());
             });
           },
           py::arg("q"), py::arg("u"), py::arg("gradients") = "a_and_b", py::arg("method") = "exact",
-          (std::string("linearize(q, u, gradients='a_and_b', method='exact') -> "
+          py::arg("v") = py::none(),
+          (std::string("linearize(q, u, gradients='a_and_b', method='exact', v=None) -> "
                        "Linearization.\n"
                        "q: configuration (n_q,) [m, rad]; u: commanded robot positions "
-                       "(n_q,a,) [m, rad] (halm-posa: velocities [m/s, rad/s]). ") +
+                       "(n_q,a,) [m, rad] (halm-posa: velocities [m/s, rad/s]); v: the state's "
+                       "velocity (n_v,), required by stewart-trinkle and anitescu, whose A is "
+                       "∂(q⁺, v⁺)/∂(q, v) ((n_q + n_v) square) and B ∂(q⁺, v⁺)/∂u "
+                       "(Linearization.v_next). ") +
            kModeMethodDoc +
            " A failed solve is reported in status/message, not raised; ValueError for bad "
            "sizes or NaN.")
@@ -471,6 +497,7 @@ void BindGradients(py::module_& m) {
           [](PyBatchLinearizer& b, const RealMatrix& Q, const RealMatrix& U,
              const std::string& gradients, const std::string& method) {
             const char* who = "BatchLinearizer.linearize";
+            RequireNoVelocity(who, b.settings());
             const GradientMode parsed_mode = ParseGradients(who, gradients);
             const GradientMethod parsed_method = ParseMethod(who, method);
             const Scene& scene = *b.scene();

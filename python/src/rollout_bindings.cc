@@ -63,7 +63,10 @@ Eigen::MatrixXd Stack(const Trajectory& t, int width, Get column) {
   return out;
 }
 
-int CommandSize(const Trajectory& t) { return t.nq - t.nq_u; }
+int CommandSize(const Trajectory& t) { return t.CommandSize(); }
+
+// The size of the state x: n_q, or n_q + n_v for a trajectory with velocities (second order).
+int StateSize(const Trajectory& t) { return t.nq + static_cast<int>(t.v0.size()); }
 
 // (N, rows, cols) from each step's matrix; NaN where a step has none (a failed derivative).
 py::array_t<double> StackMatrices(const Trajectory& t, const char* name, Eigen::Index rows,
@@ -100,13 +103,16 @@ const Scene& SceneOf(const Trajectory& t, const char* who) {
 
 std::shared_ptr<Trajectory> NewTrajectory(const std::shared_ptr<Scene>& scene,
                                           const std::optional<RealVector>& q0,
+                                          const std::optional<RealVector>& v0,
                                           const FormulationSettings& settings, int steps,
                                           const char* who) {
-  Eigen::VectorXd start = scene->q0;
+  const std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);
+  State start = InitialState(*model);
   if (q0) {
     CheckConfiguration(who, *scene, q0->value, "q0");
-    start = q0->value;
+    start.q = q0->value;
   }
+  start.v = StateVelocity(who, *model, v0 ? &v0->value : nullptr, "v0", &start.v);
   return std::make_shared<Trajectory>(StartTrajectory(scene, settings, start, steps));
 }
 
@@ -136,6 +142,10 @@ void BindRollout(py::module_& m) {
           "q", [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.q; }, kView,
           "q(t) after the step (n_q,).")
       .def_property_readonly(
+          "v", [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.v; }, kView,
+          "v(t) after the step (n_v,) [m/s, rad/s] for stewart-trinkle and anitescu; (0,) for "
+          "the formulations without a velocity state.")
+      .def_property_readonly(
           "u", [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.u; }, kView,
           "The command q̄_a(t) the step was solved with (n_q,a,).")
       .def_readonly("contacts", &TrajectoryStep::contacts,
@@ -160,10 +170,11 @@ void BindRollout(py::module_& m) {
           "StepResult.momentum_force of the step: s·M_u·v_u/h (n_v,u,) [N, N·m].")
       .def_property_readonly(
           "A", [](const TrajectoryStep& s) -> const Eigen::MatrixXd& { return s.A; }, kView,
-          "∂q_k/∂q_{k-1} (n_q, n_q) when the rollout computed it, else shape (0, 0).")
+          "∂x_k/∂x_{k-1} when the rollout computed it, else shape (0, 0): x = q (n_q, n_q), or "
+          "x = (q, v) ((n_q + n_v) square) for stewart-trinkle and anitescu.")
       .def_property_readonly(
           "B", [](const TrajectoryStep& s) -> const Eigen::MatrixXd& { return s.B; }, kView,
-          "∂q_k/∂u_k (n_q, n_q,a) when the rollout computed it, else shape (0, 0).")
+          "∂x_k/∂u_k (n_x, n_q,a), x as for A, when the rollout computed it, else shape (0, 0).")
       .def_property_readonly(
           "gradient_status",
           [](const TrajectoryStep& s) { return std::string(ToString(s.gradient_status)); },
@@ -180,40 +191,58 @@ void BindRollout(py::module_& m) {
   trajectory
       .def(py::init([](std::shared_ptr<Scene> scene, std::optional<RealVector> q0,
                        std::optional<std::string> formulation, std::optional<double> h,
-                       std::optional<double> kappa, std::optional<double> object_mass_scale) {
+                       std::optional<double> kappa, std::optional<double> object_mass_scale,
+                       std::optional<RealVector> v0) {
              const FormulationSettings settings =
                  ResolveSettings("Trajectory", scene, formulation, h, kappa, object_mass_scale);
-             return NewTrajectory(scene, q0, settings, 0, "Trajectory");
+             return NewTrajectory(scene, q0, v0, settings, 0, "Trajectory");
            }),
            py::arg("scene"), py::arg("q0") = py::none(), py::arg("formulation") = py::none(),
            py::arg("h") = py::none(), py::arg("kappa") = py::none(),
-           py::arg("object_mass_scale") = py::none(),
+           py::arg("object_mass_scale") = py::none(), py::arg("v0") = py::none(),
            "Trajectory(scene, q0=None, formulation=None, h=None, kappa=None, "
-           "object_mass_scale=None): an empty trajectory of the scene starting at q0 (None: "
-           "scene.q0), recording the formulation settings given (None: the scene's, as "
-           "Stepper). Add steps with append.")
+           "object_mass_scale=None, v0=None): an empty trajectory of the scene starting at q0 "
+           "(None: scene.q0) and, for stewart-trinkle and anitescu, v0 (n_v,) (None: the "
+           "scene's initial velocity), recording the formulation settings given (None: the "
+           "scene's, as Stepper). Add steps with append.")
       .def(
           "append",
           [](Trajectory& t, std::optional<RealVector> q, const RealVector& u,
-             const PyStepResult* result) {
+             const PyStepResult* result, std::optional<RealVector> v) {
             const char* who = "Trajectory.append";
             const Scene& scene = SceneOf(t, who);
             if (!q && result == nullptr)
               throw py::value_error(std::string(who) + ": give q, or a result to take q_next from");
             const Eigen::VectorXd& next = q ? q->value : result->result.next.q;
             CheckConfiguration(who, scene, next, "q");
-            CheckCommand(who, scene, u.value);
+            CheckVector(who, "u", u.value, t.CommandSize(), "the trajectory's command size");
             if (result != nullptr && !result->result.ok())
               throw py::value_error(std::string(who) + ": result is a failed step (" +
                                     std::string(ToString(result->result.status)) +
                                     "): a trajectory holds solved steps only");
-            AppendStep(next, u.value, result ? &result->result : nullptr, &t);
+            // The velocity after the step, for a trajectory with velocities (v0 set).
+            Eigen::VectorXd velocity;
+            if (t.v0.size() > 0) {
+              if (!v && (result == nullptr || result->result.next.v.size() != t.nv))
+                throw py::value_error(std::string(who) +
+                                      ": the trajectory has velocities: give v, or a result of "
+                                      "a stepper with a velocity state");
+              velocity = v ? v->value : result->result.next.v;
+              CheckVector(who, "v", velocity, t.nv, "n_v");
+            } else if (v) {
+              throw py::value_error(std::string(who) +
+                                    ": v is for trajectories with velocities (v0; "
+                                    "stewart-trinkle, anitescu)");
+            }
+            AppendStep(State{next, velocity}, u.value, result ? &result->result : nullptr, &t);
           },
-          py::arg("q"), py::arg("u"), py::arg("result") = py::none(),
-          "append(q, u, result=None): adds step k = len + 1 at t = k·h: q (n_q,) the "
+          py::arg("q"), py::arg("u"), py::arg("result") = py::none(), py::arg("v") = py::none(),
+          "append(q, u, result=None, v=None): adds step k = len + 1 at t = k·h: q (n_q,) the "
           "configuration after it (None: result.q_next), u (n_q,a,) its command, and when "
           "result (a StepResult of Stepper.step) is given its contacts, forces, status and "
-          "statistics. Raises ValueError naming a wrong size, a NaN or a failed result.")
+          "statistics; for a trajectory with velocities (stewart-trinkle, anitescu: v0 set) v "
+          "(n_v,) the velocity after it (None: result.v_next). Raises ValueError naming a wrong "
+          "size, a NaN or a failed result.")
       .def_readonly("scene_name", &Trajectory::scene_name, "The scene's name.")
       .def_readonly("scene_file", &Trajectory::scene_file,
                     "The scene file (for a loaded trajectory: resolved against the trajectory "
@@ -223,7 +252,8 @@ void BindRollout(py::module_& m) {
           "The Scene it was simulated on, when in memory (rollout, Trajectory(scene), "
           "load_trajectory(path, scene)); None for a trajectory read without one.")
       .def_readonly("formulation", &Trajectory::formulation,
-                    "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa.")
+                    "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
+                    "stewart-trinkle | anitescu | ecp.")
       .def_readonly("time_step", &Trajectory::time_step, "h [s].")
       .def_readonly("kappa", &Trajectory::kappa, "Log-barrier weight κ [1/(N·m)].")
       .def_readonly("object_mass_scale", &Trajectory::object_mass_scale,
@@ -231,12 +261,21 @@ void BindRollout(py::module_& m) {
       .def_readonly("nq", &Trajectory::nq, "Size of q.")
       .def_readonly("nv", &Trajectory::nv, "Size of v.")
       .def_readonly("nq_u", &Trajectory::nq_u, "Size of the objects' block q_u.")
-      .def_property_readonly("nq_a", &CommandSize, "Size of the robots' block q_a (= size of u).")
+      .def_property_readonly(
+          "nq_a", [](const Trajectory& t) { return t.nq - t.nq_u; },
+          "Size of the robots' block q_a.")
+      .def_property_readonly("nu", &CommandSize,
+                             "Size of each step's u: n_q,a, or n_v,u for ecp (the objects' applied "
+                             "impulse).")
       .def_readonly("coordinate_names", &Trajectory::coordinate_names,
                     "One name per entry of q (Scene.coordinate_names).")
       .def_property_readonly(
           "q0", [](const Trajectory& t) -> const Eigen::VectorXd& { return t.q0; }, kView,
           "q(0) (n_q,).")
+      .def_property_readonly(
+          "v0", [](const Trajectory& t) -> const Eigen::VectorXd& { return t.v0; }, kView,
+          "v(0) (n_v,) for stewart-trinkle and anitescu; (0,) for the formulations without a "
+          "velocity state.")
       .def_readonly("steps_requested", &Trajectory::steps_requested, "N, the steps asked for.")
       .def_readonly("steps_done", &Trajectory::steps_done,
                     "Steps simulated (len(self) unless the file kept every K-th step).")
@@ -264,6 +303,18 @@ void BindRollout(py::module_& m) {
             return Stack(t, t.nq, [](const TrajectoryStep& s) { return s.q.transpose(); });
           },
           "q(t_k) stacked (N, n_q) [m, rad].")
+      .def_property_readonly(
+          "v",
+          [](const Trajectory& t) {
+            const int n = static_cast<int>(t.v0.size());
+            return Stack(t, n, [n](const TrajectoryStep& s) -> Eigen::RowVectorXd {
+              if (s.v.size() != n)
+                return Eigen::RowVectorXd::Constant(n, std::numeric_limits<double>::quiet_NaN());
+              return s.v.transpose();
+            });
+          },
+          "v(t_k) stacked (N, n_v) [m/s, rad/s] for stewart-trinkle and anitescu; (N, 0) for "
+          "the formulations without a velocity state.")
       .def_property_readonly(
           "q_u",
           [](const Trajectory& t) {
@@ -317,21 +368,22 @@ void BindRollout(py::module_& m) {
           "A",
           [](const Trajectory& t) {
             return StackMatrices(
-                t, "A", t.nq, t.nq,
+                t, "A", StateSize(t), StateSize(t),
                 [](const TrajectoryStep& s) -> const Eigen::MatrixXd& { return s.A; });
           },
-          "A_k = ∂q_k/∂q_{k-1} of every step stacked (N, n_q, n_q), from rollout(..., "
+          "A_k = ∂x_k/∂x_{k-1} of every step stacked (N, n_x, n_x), x = q (n_x = n_q) or, for "
+          "stewart-trinkle and anitescu, x = (q, v) (n_x = n_q + n_v), from rollout(..., "
           "gradients='a_and_b'); NaN for a step whose derivative failed (gradient_status). "
           "Raises ValueError when no gradients were computed.")
       .def_property_readonly(
           "B",
           [](const Trajectory& t) {
             return StackMatrices(
-                t, "B", t.nq, CommandSize(t),
+                t, "B", StateSize(t), CommandSize(t),
                 [](const TrajectoryStep& s) -> const Eigen::MatrixXd& { return s.B; });
           },
-          "B_k = ∂q_k/∂u_k of every step stacked (N, n_q, n_q,a), from rollout(..., "
-          "gradients='a_and_b' or 'b_only'); NaN where the derivative failed.")
+          "B_k = ∂x_k/∂u_k of every step stacked (N, n_x, n_q,a), x as for A, from "
+          "rollout(..., gradients='a_and_b' or 'b_only'); NaN where the derivative failed.")
       .def_property_readonly(
           "gradient_status",
           [](const Trajectory& t) {
@@ -353,6 +405,11 @@ void BindRollout(py::module_& m) {
           "final_q",
           [](const Trajectory& t) -> const Eigen::VectorXd& { return t.FinalConfiguration(); },
           kView, "q at the end: the last step's, q0 when no step was done.")
+      .def_property_readonly(
+          "final_v",
+          [](const Trajectory& t) -> const Eigen::VectorXd& { return t.FinalVelocity(); }, kView,
+          "v at the end (stewart-trinkle, anitescu): the last step's, v0 when no step was done; "
+          "(0,) for the formulations without a velocity state.")
       .def(
           "save",
           [](const Trajectory& t, const std::string& path, int every, int indent) {
@@ -397,7 +454,8 @@ void BindRollout(py::module_& m) {
       [](std::shared_ptr<Scene> scene, std::optional<RealVector> q0, std::optional<RealMatrix> U,
          std::optional<std::string> formulation, std::optional<double> h,
          std::optional<double> kappa, std::optional<double> object_mass_scale,
-         std::optional<int> steps, std::optional<double> duration, const std::string& gradients) {
+         std::optional<int> steps, std::optional<double> duration, const std::string& gradients,
+         std::optional<RealVector> v0) {
         const char* who = "rollout";
         const FormulationSettings settings =
             ResolveSettings(who, scene, formulation, h, kappa, object_mass_scale);
@@ -406,14 +464,15 @@ void BindRollout(py::module_& m) {
         if (options.gradients != GradientMode::kNone && !HasDerivatives(settings.type))
           throw py::value_error(std::string(who) + ": formulation '" +
                                 FormulationName(settings.type) +
-                                "' has no gradients; use qp, socp, log-barrier or "
-                                "log-barrier-cone");
-        State x0 = InitialState(*scene);
+                                "' has no gradients; use qp, socp, log-barrier, "
+                                "log-barrier-cone, halm-posa, stewart-trinkle or anitescu");
+        const std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);
+        State x0 = InitialState(*model);
         if (q0) {
           CheckConfiguration(who, *scene, q0->value, "q0");
           x0.q = q0->value;
         }
-        const std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);
+        x0.v = StateVelocity(who, *model, v0 ? &v0->value : nullptr, "v0", &x0.v);
         if (!U) {  // the schedule, through the model's own command (halm-posa: a velocity)
           options.steps = ResolveStepCount(*scene, settings, steps, duration);
           py::gil_scoped_release release;
@@ -424,9 +483,10 @@ void BindRollout(py::module_& m) {
               "rollout: give U or steps/duration, not both (U has one row "
               "per step)");
         const Eigen::MatrixXd& commands = U->value;
-        if (commands.rows() > 0 && commands.cols() != scene->nq_a)
+        if (commands.rows() > 0 && commands.cols() != model->control_size())
           throw py::value_error("rollout: U has " + std::to_string(commands.cols()) +
-                                " columns, expected n_q,a = " + std::to_string(scene->nq_a));
+                                " columns, expected the command size " +
+                                std::to_string(model->control_size()) + " (n_q,a; n_v,u for ecp)");
         for (Eigen::Index k = 0; k < commands.rows(); ++k)
           CheckFinite(who, "U[" + std::to_string(k) + "]", commands.row(k).transpose());
         py::gil_scoped_release release;
@@ -435,10 +495,13 @@ void BindRollout(py::module_& m) {
       py::arg("scene"), py::arg("q0") = py::none(), py::arg("U") = py::none(), py::kw_only(),
       py::arg("formulation") = py::none(), py::arg("h") = py::none(), py::arg("kappa") = py::none(),
       py::arg("object_mass_scale") = py::none(), py::arg("steps") = py::none(),
-      py::arg("duration") = py::none(), py::arg("gradients") = "none",
+      py::arg("duration") = py::none(), py::arg("gradients") = "none", py::arg("v0") = py::none(),
       "rollout(scene, q0=None, U=None, *, formulation=None, h=None, kappa=None, "
-      "object_mass_scale=None, steps=None, duration=None, gradients='none') -> Trajectory.\n"
-      "From q0 (n_q,) (None: scene.q0), for k = 1..N: q_k = step(q_{k-1}, u_k) with u_k = "
+      "object_mass_scale=None, steps=None, duration=None, gradients='none', v0=None) -> "
+      "Trajectory.\n"
+      "From q0 (n_q,) (None: scene.q0) and, for stewart-trinkle and anitescu, v0 (n_v,) "
+      "(None: the scene's initial velocity; refused by the others), for k = 1..N: q_k = "
+      "step(q_{k-1}, u_k) (x_k = (q_k, v_k) for the second-order ones) with u_k = "
       "U[k-1] (U of shape (N, n_q,a) [m, rad]: your own commands) or, without U, the "
       "scene's schedule u_k = Stepper.scheduled_command(k·h, q_{k-1}) (scene.command_at(k·h) "
       "but for halm-posa) for N = steps, or the steps covering "

@@ -100,7 +100,8 @@ void BindScene(py::module_& m) {
       .def_readonly("friction_rays", &Scene::friction_rays, "n_d of the friction pyramid (3D).")
       .def_property_readonly(
           "formulation", [](const Scene& s) { return s.formulation.type; },
-          "The scene's formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa.")
+          "The scene's formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
+          "stewart-trinkle | anitescu | ecp.")
       .def_property_readonly(
           "formulation_parameters", [](const Scene& s) { return s.formulation.parameters; },
           "The formulation parameters the scene gives (kappa [1/(N·m)], object_mass_scale [-], "
@@ -262,7 +263,8 @@ void BindScene(py::module_& m) {
           },
           py::arg("formulation") = py::none(),
           "with_formulation(formulation=None, **parameters): a copy with another formulation "
-          "(qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa) and/or parameters merged "
+          "(qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | stewart-trinkle | "
+          "anitescu) and/or parameters merged "
           "over "
           "the scene's: kappa [1/(N·m)] > 0, object_mass_scale [-] >= 0, "
           "unactuated_mass_scale [-] >= 0 (the reference simulator's rule); a parameter set "

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bindings.h"
@@ -30,11 +31,12 @@ class PyStepper {
   const StepModel& model() const { return *model_; }
   // Called without the GIL; the mutex serialises the threads that share this stepper.
   // external_force: τ_ext of this step (StepData::external_force); empty: the scene's.
-  StepResult Step(const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+  // v: the velocity of the second-order models' state (empty for the others).
+  StepResult Step(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& u,
                   const Eigen::VectorXd& external_force = Eigen::VectorXd()) {
     const std::lock_guard<std::mutex> lock(mutex_);
     data_->external_force = external_force;
-    model_->Calc(State{q, Eigen::VectorXd()}, u, data_.get());
+    model_->Calc(State{q, v}, u, data_.get());
     return data_->result;
   }
 
@@ -81,6 +83,11 @@ void BindStep(py::module_& m) {
           "friction_impulse",
           [](const ContactRecord& c) -> const Eigen::Vector3d& { return c.friction_impulse; },
           kView, "h·friction_force, world (3,) [N·s].")
+      .def_readonly("torsional_impulse", &ContactRecord::torsional_impulse,
+                    "ecp: the torsional friction p_r about normal at point (the equivalent contact "
+                    "point), on shape_a [N·m·s]; 0 for the other formulations.")
+      .def_readonly("torsional_moment", &ContactRecord::torsional_moment,
+                    "ecp: p_r/h, the torsional moment on shape_a over the step [N·m].")
       .def_property_readonly(
           "force",
           [](const ContactRecord& c) -> Eigen::Vector3d {
@@ -108,7 +115,15 @@ void BindStep(py::module_& m) {
           kView, "q⁺ (n_q,) [m, rad]; equal to q when the step failed. A read-only view.")
       .def_property_readonly(
           "v", [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.velocity; },
-          kView, "The step's velocity v = (q⁺ ⊖ q)/h (n_v,) [m/s, rad/s]; zero when it failed.")
+          kView,
+          "The step's velocity v = (q⁺ ⊖ q)/h (n_v,) [m/s, rad/s]; zero when it failed. For "
+          "stewart-trinkle and anitescu it is v⁺, the velocity of the next state (v_next).")
+      .def_property_readonly(
+          "v_next", [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.next.v; },
+          kView,
+          "stewart-trinkle, anitescu: the state's velocity after the step, v⁺ (n_v,) [m/s, "
+          "rad/s] (the input v when the step failed); (0,) for the formulations without a "
+          "velocity state. A read-only view.")
       .def_property_readonly(
           "contacts", [](const PyStepResult& r) { return r.contacts; },
           "The contacts at q with their forces (list of Contact); empty when the step failed.")
@@ -139,7 +154,8 @@ void BindStep(py::module_& m) {
           "What the objects' momentum term ½ s vᵀ M_u v contributes: s·M_u·v_u/h (n_v,u,) "
           "[N, N·m] (rows as v_u: scene.v_u_slice). The contacts' generalized force on the "
           "objects equals this minus gravity, so a pushed object's contact forces exceed "
-          "Coulomb friction by it; 0 for object_mass_scale = 0.")
+          "Coulomb friction by it; 0 for object_mass_scale = 0. stewart-trinkle, anitescu: "
+          "the objects' inertial force (M (v⁺ − v)/h + C(q, v) v)_u.")
       .def("__repr__", [](const PyStepResult& r) {
         return "<quasidyn.StepResult " + std::string(ToString(r.result.status)) + ", " +
                std::to_string(r.contacts.size()) + " contacts>";
@@ -147,7 +163,9 @@ void BindStep(py::module_& m) {
 
   py::class_<PyStepper>(
       m, "Stepper",
-      "The quasi-dynamic time step q⁺ = f(q, u) of one formulation (docs/formulations.md).")
+      "The time step of one formulation (docs/formulations.md): q⁺ = f(q, u) for the "
+      "quasi-dynamic ones and halm-posa, (q⁺, v⁺) = f(q, v, u) for the second-order "
+      "stewart-trinkle and anitescu (has_velocity).")
       .def(py::init([](std::shared_ptr<Scene> scene, std::optional<std::string> formulation,
                        std::optional<double> h, std::optional<double> kappa,
                        std::optional<double> object_mass_scale) {
@@ -158,7 +176,8 @@ void BindStep(py::module_& m) {
            py::arg("scene"), py::arg("formulation") = py::none(), py::arg("h") = py::none(),
            py::arg("kappa") = py::none(), py::arg("object_mass_scale") = py::none(),
            "Stepper(scene, formulation=None, h=None, kappa=None, object_mass_scale=None).\n"
-           "formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa (its c, B "
+           "formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
+           "stewart-trinkle | anitescu | ecp (its c, B, e_t, e_o, e_r "
            "and tracking_gain from the scene); h: time step [s] > 0; "
            "kappa: log-barrier weight κ [1/(N·m)] > 0; object_mass_scale: s [-] >= 0 (1: "
            "quasi-dynamic, 0: quasistatic). None takes the scene's value. Raises ValueError "
@@ -170,7 +189,23 @@ void BindStep(py::module_& m) {
       .def_property_readonly(
           "formulation",
           [](const PyStepper& s) { return FormulationName(s.model().settings().type); },
-          "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa.")
+          "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | stewart-trinkle | "
+          "anitescu | ecp.")
+      .def_property_readonly(
+          "has_velocity", [](const PyStepper& s) { return s.model().state_v_size() > 0; },
+          "True for the formulations whose state has a velocity v (stewart-trinkle, anitescu, "
+          "ecp): "
+          "step and scheduled_command then take v.")
+      .def(
+          "initial_state",
+          [](const PyStepper& s) -> std::pair<Eigen::VectorXd, std::optional<Eigen::VectorXd>> {
+            const State x = InitialState(s.model());
+            if (x.v.size() == 0) return {x.q, std::nullopt};
+            return {x.q, x.v};
+          },
+          "(q0, v0): the scene's initial state; v0 (n_v,) is the scene's initial_velocity "
+          "(zeros when it gives none) for the formulations with a velocity state, None for the "
+          "others.")
       .def_property_readonly(
           "h", [](const PyStepper& s) { return s.model().settings().time_step; }, "Time step [s].")
       .def_property_readonly(
@@ -183,13 +218,15 @@ void BindStep(py::module_& m) {
       .def(
           "step",
           [](PyStepper& s, const RealVector& q, const RealVector& u,
-             const std::optional<RealVector>& external_force) {
+             const std::optional<RealVector>& external_force, const std::optional<RealVector>& v) {
             CheckConfiguration("Stepper.step", s.model().scene(), q.value);
-            CheckCommand("Stepper.step", s.model().scene(), u.value);
+            CheckCommand("Stepper.step", s.model().settings().type, s.model().scene(), u.value);
+            const Eigen::VectorXd velocity =
+                StateVelocity("Stepper.step", s.model(), v ? &v->value : nullptr, "v", nullptr);
             PyStepResult out;
             {
               py::gil_scoped_release release;
-              out.result = s.Step(q.value, u.value,
+              out.result = s.Step(q.value, velocity, u.value,
                                   external_force ? external_force->value : Eigen::VectorXd());
             }
             out.contacts.reserve(out.result.contacts.size());
@@ -198,20 +235,27 @@ void BindStep(py::module_& m) {
             return out;
           },
           py::arg("q"), py::arg("u"), py::arg("external_force") = py::none(),
+          py::arg("v") = py::none(),
           "One step from configuration q (n_q,) [m, rad; unit quaternions w,x,y,z] under the "
-          "command u (n_q,a,): q̄_a [m, rad] for the quasi-dynamic formulations, the commanded "
-          "velocity [m/s, rad/s] for halm-posa (scheduled_command). external_force: τ_ext on "
-          "the objects (n_v,u,) [N, N·m] for this step (None: the scene's "
-          "objects[].external_force; not for halm-posa). A failed solve does not "
-          "raise: see StepResult.status. Raises ValueError on a wrong size or a NaN/Inf entry.")
+          "command u (n_q,a,): q̄_a [m, rad] for the quasi-dynamic and second-order "
+          "formulations, the commanded velocity [m/s, rad/s] for halm-posa "
+          "(scheduled_command). external_force: τ_ext on the objects (n_v,u,) [N, N·m] for "
+          "this step (None: the scene's objects[].external_force; not for halm-posa). v: the "
+          "state's velocity (n_v,) [m/s, rad/s; floating bodies (ṗ, ω) in the world], required "
+          "by stewart-trinkle and anitescu (has_velocity; their next velocity is "
+          "StepResult.v_next), refused by the others. A failed solve does not raise: see "
+          "StepResult.status. Raises ValueError on a wrong size or a NaN/Inf entry.")
       .def(
           "scheduled_command",
-          [](PyStepper& s, double t, const RealVector& q) {
-            return s.model().ScheduledCommand(t, State{q.value, Eigen::VectorXd()});
+          [](PyStepper& s, double t, const RealVector& q, const std::optional<RealVector>& v) {
+            const State x{q.value, StateVelocity("Stepper.scheduled_command", s.model(),
+                                                 v ? &v->value : nullptr, "v", nullptr)};
+            return s.model().ScheduledCommand(t, x);
           },
-          py::arg("t"), py::arg("q"),
+          py::arg("t"), py::arg("q"), py::arg("v") = py::none(),
           "The command u of the step from q ending at time t [s] that a rollout uses, from the "
-          "scene's schedule: q̄_a(t) for the quasi-dynamic formulations; for halm-posa the "
+          "scene's schedule: q̄_a(t) for the quasi-dynamic and second-order formulations (v, "
+          "their state's velocity, is required by those as by step); for halm-posa the "
           "velocity (q̄_a(t) − q̄_a(t − h))/h + k_p (q̄_a(t − h) − q_a) "
           "(docs/formulations.md).");
 }

@@ -115,6 +115,26 @@ check_json "$tmp/z.json" randomized || fail "bad JSON (zeroth-order)"
   || fail "randomized text"
 grep -q "samples (8 used, 0 failed)" "$tmp/rt.txt" || fail "randomized text lacks the sample count"
 
+# The second-order formulations: x = (q, v), A (n_q + n_v) square and B (n_q + n_v) x n_q,a;
+# q_next and v_next are the trajectory's state after step K.
+d=examples/dynamic_push/scene.yaml
+"$qd" linearize $d --step 25 --json > "$tmp/so.json" || fail "linearize stewart-trinkle"
+"$qd" simulate $d --quiet --steps 25 --out "$tmp/so_traj.json" > /dev/null || fail "simulate"
+python3 - "$tmp/so.json" "$tmp/so_traj.json" <<'PY' || fail "second-order linearization"
+import json, sys
+d, t = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+n = d["nq"] + d["nv_state"]
+assert d["formulation"] == "stewart-trinkle" and d["nv_state"] == t["nv"], d["nv_state"]
+assert len(d["A"]) == n and all(len(r) == n for r in d["A"]), len(d["A"])
+assert len(d["B"]) == n and all(len(r) == d["nq_a"] for r in d["B"])
+assert len(d["velocity_names"]) == d["nv_state"] and d["velocity_names"][0] == "slider/root_joint/vx"
+last = t["steps"][-1]
+assert max(abs(a - b) for a, b in zip(d["q_next"], last["q"])) < 1e-12
+assert max(abs(a - b) for a, b in zip(d["v_next"], last["v"])) < 1e-12
+PY
+"$qd" linearize $d --step 25 --formulation anitescu > "$tmp/so.txt" || fail "linearize anitescu"
+grep -q "A = dx_next/dx" "$tmp/so.txt" || fail "text output of a second-order linearization"
+
 # Bad input: exit 2 and a message naming the problem.
 expect_error() {  # $1 = text the error must contain; the rest = arguments
   local want=$1; shift
@@ -125,6 +145,8 @@ expect_error() {  # $1 = text the error must contain; the rest = arguments
 }
 expect_error "--step" $g --step 0
 expect_error "--method" $g --method magic
+expect_error "velocity state" examples/dynamic_push/scene.yaml --method randomized
+expect_error "no log-barrier smoothing" examples/dynamic_push/scene.yaml --method log-barrier
 expect_error "--samples" $g --method randomized --samples 0
 expect_error "--std" $g --method randomized --std -1
 expect_error "--std" $g --method randomized --std nan

@@ -45,7 +45,10 @@ PY
 # Every example to the end of its schedule, at the scene's time step h.
 for scene in examples/*/scene.yaml; do
   name=$(basename "$(dirname "$scene")")
-  end=$(grep -Eo '\{t: *[0-9.]+' "$scene" | grep -Eo '[0-9.]+$' | sort -g | tail -1)
+  # The run's end: the last command knot or timed impulse ({t: ...}), or the scene's `duration`
+  # when later (Scene::ScheduleEnd).
+  end=$( (grep -Eo '\{t: *[0-9.]+' "$scene" | grep -Eo '[0-9.]+$'; \
+          grep -Eo '^duration: *[0-9.]+' "$scene" | grep -Eo '[0-9.]+$') | sort -g | tail -1)
   h=$(grep -Eo '^time_step: *[0-9.e-]+' "$scene" | grep -Eo '[0-9.e-]+$')
   steps=$(python3 -c "import math; r = $end / $h; print(round(r) if abs(r - round(r)) < 1e-9 * max(1, r) else math.ceil(r))")
   "$qd" simulate "$scene" --quiet --out "$tmp/$name.json" > "$tmp/out.txt" 2> "$tmp/err.txt" \
@@ -64,6 +67,32 @@ last = d["steps"][-1]
 assert last["t"] >= 7.0 - 1e-9, last["t"]
 assert abs(last["q"][i] - 0.28) < 0.01, last["q"][i]
 PY
+
+# The second-order formulations: v per step in both file formats, the scene's v0 first; the
+# dropped ball of dynamic_push lands on the ground (y = r) without going through it; the
+# quasi-dynamic formulations on the same scene write no v.
+for f in stewart-trinkle anitescu; do
+  "$qd" simulate examples/dynamic_push/scene.yaml --formulation $f --quiet \
+    --out "$tmp/dyn_$f.json" > /dev/null || fail "simulate dynamic_push --formulation $f"
+  "$qd" simulate examples/dynamic_push/scene.yaml --formulation $f --quiet --steps 10 \
+    --out "$tmp/dyn_$f.npz" > /dev/null || fail "simulate dynamic_push --formulation $f (.npz)"
+  python3 - "$tmp/dyn_$f.json" "$tmp/dyn_$f.npz" "$f" <<'PY' || fail "$f: no velocities in the files"
+import json, sys, zipfile
+d, npz, f = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+assert d["formulation"]["type"] == f
+assert len(d["v0"]) == d["nv"] and d["v0"][0] == 1.2, d["v0"]
+assert all(len(s["v"]) == d["nv"] for s in d["steps"])
+y = d["coordinate_names"].index("ball/root_joint/y")
+assert min(s["q"][y] for s in d["steps"]) >= 0.05 - 1e-6  # radius 0.05: no penetration
+assert abs(d["steps"][-1]["q"][y] - 0.05) < 1e-6 and abs(d["steps"][-1]["v"][y]) < 1e-6
+names = zipfile.ZipFile(npz).namelist()
+assert "v.npy" in names and "v0.npy" in names, names
+PY
+done
+"$qd" simulate examples/dynamic_push/scene.yaml --formulation qp --quiet --steps 3 \
+  --out "$tmp/dyn_qp.json" > /dev/null || fail "simulate dynamic_push --formulation qp"
+python3 -c "import json,sys; d=json.load(open('$tmp/dyn_qp.json')); assert 'v0' not in d and 'v' not in d['steps'][0]" \
+  || fail "a quasi-dynamic trajectory records v"
 
 g=examples/planar_gripper/scene.yaml
 # --steps, --duration and --h set the step count.

@@ -56,6 +56,18 @@ grep -q 'planar_pushing' "$work/out" && pass "view reports what it wrote" || fai
 cmp -s "$work/direct.html" "$work/via_view.html" && pass "simulate --html equals view" ||
   fail "simulate --html differs from view of the same run"
 
+# A second-order run (its steps carry v) shows like any other, from JSON and from .npz.
+"$quasidyn" simulate examples/dynamic_push/scene.yaml --steps 30 --quiet \
+  --out "$work/dynamic.json" > /dev/null || fail "simulate dynamic_push"
+"$quasidyn" simulate examples/dynamic_push/scene.yaml --steps 30 --quiet \
+  --out "$work/dynamic.npz" > /dev/null || fail "simulate dynamic_push --out .npz"
+"$quasidyn" view "$work/dynamic.json" -o "$work/dynamic.html" > /dev/null &&
+  grep -q '"name":"dynamic_push"' "$work/dynamic.html" && pass "view of a second-order run" ||
+  fail "view of a second-order run"
+"$quasidyn" view "$work/dynamic.npz" -o "$work/dynamic_npz.html" > /dev/null &&
+  cmp -s "$work/dynamic.html" "$work/dynamic_npz.html" &&
+  pass "view of a second-order .npz equals its JSON's" || fail "second-order .npz page differs"
+
 # Errors.
 expect_error 2 "$work/missing.json" view "$work/missing.json" -o "$work/x.html"
 echo '{"format": "quasidyn-trajectory", "format_version": 1' > "$work/broken.json"

@@ -27,6 +27,11 @@ std::unique_ptr<const Formulation> MakeFormulation(FormulationType type) {
       return std::make_unique<ConeLogBarrierFormulation>();
     case FormulationType::kLcp:
       return std::make_unique<QuasistaticLcpFormulation>();
+    case FormulationType::kStewartTrinkle:
+      return std::make_unique<QuasistaticLcpFormulation>(FormulationType::kStewartTrinkle);
+    case FormulationType::kAnitescu:
+      return std::make_unique<PyramidQpFormulation>(FormulationType::kAnitescu,
+                                                    ContactQpSettings());
     case FormulationType::kHalmPosa:
       ThrowInvalidArgument("MakeFormulation",
                            "halm-posa is not a program of the quasi-dynamic model: it is its own "

@@ -25,6 +25,10 @@ const char* FormulationName(FormulationType type) {
       return "halm-posa";
     case FormulationType::kEcp:
       return "ecp";
+    case FormulationType::kStewartTrinkle:
+      return "stewart-trinkle";
+    case FormulationType::kAnitescu:
+      return "anitescu";
   }
   return "unknown";
 }
@@ -33,11 +37,19 @@ FormulationType ParseFormulation(const std::string& name) {
   for (FormulationType type :
        {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
         FormulationType::kLogBarrierCone, FormulationType::kLcp, FormulationType::kHalmPosa,
-        FormulationType::kEcp})
+        FormulationType::kStewartTrinkle, FormulationType::kAnitescu, FormulationType::kEcp})
     if (name == FormulationName(type)) return type;
-  throw std::invalid_argument(
-      "unknown formulation '" + name +
-      "' (expected qp, socp, log-barrier, log-barrier-cone, lcp, halm-posa or ecp)");
+  throw std::invalid_argument("unknown formulation '" + name +
+                              "' (expected qp, socp, log-barrier, log-barrier-cone, lcp, "
+                              "halm-posa, stewart-trinkle, anitescu or ecp)");
+}
+
+bool IsSecondOrder(FormulationType type) {
+  return type == FormulationType::kStewartTrinkle || type == FormulationType::kAnitescu;
+}
+
+bool HasVelocityState(FormulationType type) {
+  return IsSecondOrder(type) || type == FormulationType::kEcp;
 }
 
 void ValidateFormulationSettings(const FormulationSettings& settings) {

@@ -17,15 +17,26 @@ enum class FormulationType {
   kLcp,                // quasistatic LCP with impedance actuators, Pang & Tedrake 2021, eq. (6)
   kHalmPosa,           // planar quasi-static LCP with finite velocity feedback, Halm & Posa 2018,
                        // eqs. (31)-(38): its own step model (stepping/halm_posa_model.h)
+  // The second-order (velocity-level) time steppers, state (q, v), their own step model
+  // (stepping/second_order_model.h), inertia M(q) with the robots' impedance implicit:
+  kStewartTrinkle,  // the LCP of Stewart & Trinkle 1996 / Anitescu & Potra 1997 (Lemke)
+  kAnitescu,        // its convex relaxation, a QP on the friction pyramid (Anitescu 2006)
   kEcp,  // geometrically implicit second-order NCP with one equivalent contact point per pair,
          // Xie & Chakraborty, eqs. (7)-(9), (13)-(17): its own step model
-         // (stepping/ecp_model.h)
+         // (stepping/ecp_model.h), state (q, v) too
 };
 
-// "qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa", "ecp".
+// "qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa", "stewart-trinkle",
+// "anitescu", "ecp".
 const char* FormulationName(FormulationType type);
 // Throws std::invalid_argument naming the accepted names on an unknown one.
 FormulationType ParseFormulation(const std::string& name);
+
+// True for the second-order steppers of stepping/second_order_model.h (stewart-trinkle,
+// anitescu).
+bool IsSecondOrder(FormulationType type);
+// True for the formulations whose state has velocities: the second-order steppers and ecp.
+bool HasVelocityState(FormulationType type);
 
 struct FormulationSettings {
   FormulationType type = FormulationType::kQp;

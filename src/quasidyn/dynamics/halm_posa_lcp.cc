@@ -41,74 +41,30 @@ void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
   for (int i = 0; i < nc; ++i) out->lcp.q[i] += contacts[i].phi / h;
 }
 
-void HalmPosaLcpSolver::SolveWithRetries(const LcpProblem& problem) {
-  const int n = static_cast<int>(problem.q.size());
-  if (lemke_size_ != n) {
-    lemke_.Setup(n, settings_);
-    lemke_size_ = n;
-  }
-  answer_ = lemke_.Solve(problem);
-  int pivots = answer_.info.pivots;
-  for (const double scale : {1e3, 1e-3}) {  // retries (halm_posa_lcp.h, "Rate form")
-    if (Succeeded(answer_.status)) break;
-    rescaled_.M = problem.M;
-    rescaled_.q = scale * problem.q;
-    const LcpResult& retry = lemke_.Solve(rescaled_);
-    pivots += retry.info.pivots;
-    if (Succeeded(retry.status)) {
-      answer_ = retry;
-      answer_.z /= scale;
-      answer_.w /= scale;
-      answer_.info.residual /= scale;
-      answer_.info.sign_violation /= scale;
-      answer_.info.complementarity /= scale * scale;
-    }
-  }
-  answer_.info.pivots = pivots;
-}
-
 const LcpResult& HalmPosaLcpSolver::Solve(const ContactSet& contacts, HalmPosaLcp* lcp,
                                           bool* warm_started) {
   const LcpProblem& problem = lcp->lcp;
-  const int n = static_cast<int>(problem.q.size());
   const int nc = contacts.size();
-  bool same_contacts = has_previous_ && static_cast<int>(previous_pairs_.size()) == nc &&
-                       static_cast<int>(previous_basic_.size()) == n;
-  for (int i = 0; same_contacts && i < nc; ++i) {
-    same_contacts =
-        previous_pairs_[i] == std::make_pair(contacts[i].geometry_a, contacts[i].geometry_b);
-  }
   const LcpResult* result = nullptr;
-  if (same_contacts && n > 0) {
-    if (guess_size_ != n) {
-      guess_.Setup(n, settings_.residual_tolerance);
-      guess_size_ = n;
-    }
-    if (guess_.Solve(problem, previous_basic_, &guess_result_)) result = &guess_result_;
-  }
-  if (warm_started != nullptr) *warm_started = result != nullptr;
-  if (result == nullptr) {
-    SolveWithRetries(problem);
+  const bool warm = solver_.TryWarmStart(contacts, problem, &result);
+  if (warm_started != nullptr) *warm_started = warm;
+  if (!warm) {
+    const LcpResult* answer = &solver_.SolveWithRetries(problem);
     bool penetrating = false;
     for (int i = 0; i < nc; ++i) penetrating = penetrating || contacts[i].phi < 0.0;
-    if (!Succeeded(answer_.status) && penetrating) {  // keep the penetrations (above)
-      const int pivots = answer_.info.pivots;
+    if (!Succeeded(answer->status) && penetrating) {  // keep the penetrations (above)
+      const int pivots = answer->info.pivots;
       for (int i = 0; i < nc; ++i)
         if (contacts[i].phi < 0.0) lcp->lcp.q[i] -= contacts[i].phi / lcp->time_step;
       lcp->penetration_kept = true;
-      SolveWithRetries(problem);
-      answer_.info.pivots += pivots;
+      answer = &solver_.SolveWithRetries(problem);
+      kept_answer_ = *answer;
+      kept_answer_.info.pivots += pivots;
+      answer = &kept_answer_;
     }
-    result = &answer_;
+    result = answer;
   }
-  has_previous_ = Succeeded(result->status);
-  if (has_previous_) {
-    previous_pairs_.resize(nc);
-    for (int i = 0; i < nc; ++i)
-      previous_pairs_[i] = {contacts[i].geometry_a, contacts[i].geometry_b};
-    previous_basic_.resize(n);
-    for (int i = 0; i < n; ++i) previous_basic_[i] = result->z[i] > std::max(result->w[i], 0.0);
-  }
+  solver_.Remember(contacts, *result);
   return *result;
 }
 

@@ -36,12 +36,11 @@
 // every scale does.
 
 #include <Eigen/Core>
-#include <utility>
 #include <vector>
 
 #include "quasidyn/contact/contact_set.h"
+#include "quasidyn/dynamics/contact_lcp_solver.h"
 #include "quasidyn/dynamics/limit_surface.h"
-#include "quasidyn/solvers/lcp_basis_guess.h"
 #include "quasidyn/solvers/lemke.h"
 
 namespace quasidyn {
@@ -70,9 +69,8 @@ struct HalmPosaLcp {
 void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
                       const Eigen::VectorXd& u, double h, HalmPosaLcp* out);
 
-// The solver of the LCP, warm-started: when the contacts are those of the previous solve (the
-// same geometry pairs in the same order) the previous solution's basic set {i : z_i > max(w_i, 0)}
-// is tried first (solvers/lcp_basis_guess.h), and Lemke's method runs only when it fails (then on
+// The solver of the LCP (contact_lcp_solver.h): the previous solution's basic set is tried first
+// when the contacts are the previous solve's, and Lemke's method runs only when it fails (then on
 // the scales above while it fails; the pivots of every run are summed).
 //
 // Penetration. Theorem 1 needs φ⁻ >= 0. A step can start slightly inside a contact (φ⁻ < 0) when
@@ -85,29 +83,18 @@ void BuildHalmPosaLcp(const ContactSet& contacts, const Eigen::MatrixXd& W,
 // (§5), is not implemented.
 class HalmPosaLcpSolver {
  public:
-  explicit HalmPosaLcpSolver(const LemkeSettings& settings = {}) : settings_(settings) {}
+  explicit HalmPosaLcpSolver(const LemkeSettings& settings = {}) : solver_(settings) {}
 
   // Solves lcp->lcp (built from `contacts` by BuildHalmPosaLcp; its q may be changed by the
   // penetration fallback above); the result stays valid until the next Solve. *warm_started
   // (may be null) tells whether the guess gave the answer (0 pivots).
   const LcpResult& Solve(const ContactSet& contacts, HalmPosaLcp* lcp, bool* warm_started);
   // Forgets the previous solution (the next Solve is a function of its problem alone).
-  void ClearWarmStart() { has_previous_ = false; }
+  void ClearWarmStart() { solver_.ClearWarmStart(); }
 
  private:
-  LemkeSettings settings_;
-  LemkeSolver lemke_;
-  int lemke_size_ = -1;
-  LcpBasisGuess guess_;
-  int guess_size_ = -1;
-  LcpResult guess_result_;
-  LcpProblem rescaled_;  // w̃ scaled for a retry (failures only)
-  LcpResult answer_;     // Lemke's answer (unscaled), with the pivots of every run
-  // Lemke's method on `problem` and its rescaled retries into answer_ (pivots summed).
-  void SolveWithRetries(const LcpProblem& problem);
-  bool has_previous_ = false;
-  std::vector<std::pair<int, int>> previous_pairs_;  // geometry pairs, contact order
-  std::vector<char> previous_basic_;                 // z_i basic in the previous solution
+  ContactLcpSolver solver_;
+  LcpResult kept_answer_;  // the penetration fallback's answer, with the pivots of every run
 };
 
 }  // namespace quasidyn

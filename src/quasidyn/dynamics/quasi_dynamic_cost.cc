@@ -3,10 +3,7 @@
 #include "quasidyn/common/argument_check.h"
 
 namespace quasidyn {
-namespace {
 
-// τ (size n_v, objects' rows filled) += Σ_b J_com,bᵀ m_b g over the objects' bodies, on each
-// body's chain columns (the others are zero); each entry ((J₀ f₀ + J₁ f₁) + J₂ f₂), f = m g.
 void AddObjectGravityForce(const Kinematics& kinematics, Eigen::Matrix3Xd* J,
                            Eigen::VectorXd* tau) {
   const Scene& scene = kinematics.scene();
@@ -26,8 +23,6 @@ void AddObjectGravityForce(const Kinematics& kinematics, Eigen::Matrix3Xd* J,
     }
   }
 }
-
-}  // namespace
 
 Eigen::VectorXd ObjectGravityForce(const Kinematics& kinematics) {
   const Scene& scene = kinematics.scene();

@@ -58,4 +58,9 @@ QuasiDynamicCost BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen
 // The generalized gravity force on the objects, τ_u (size n_v,u) [N or N·m].
 Eigen::VectorXd ObjectGravityForce(const Kinematics& kinematics);
 
+// *tau (size n_v, objects' rows filled) += Σ_b J_com,bᵀ m_b g over the objects' bodies, on each
+// body's chain columns (the others are zero); each entry ((J₀ f₀ + J₁ f₁) + J₂ f₂), f = m g.
+// *J is a buffer (grown to 3 × MaxChainSize once).
+void AddObjectGravityForce(const Kinematics& kinematics, Eigen::Matrix3Xd* J, Eigen::VectorXd* tau);
+
 }  // namespace quasidyn

@@ -1,5 +1,8 @@
 #include "quasidyn/dynamics/quasi_dynamic_qp.h"
 
+#include <string>
+
+#include "quasidyn/common/argument_check.h"
 #include "quasidyn/dynamics/failure_message.h"
 
 namespace quasidyn {
@@ -52,6 +55,18 @@ void SetupOrUpdate(const QpProblem& qp, const QpSettings& settings, QpSolver* so
   } else {
     solver->Setup(qp, settings);
   }
+}
+
+PyramidQpFormulation::PyramidQpFormulation(FormulationType type, const QpSettings& settings)
+    : type_(type), settings_(settings) {
+  QUASIDYN_CHECK_ARGUMENT(
+      type == FormulationType::kQp || type == FormulationType::kAnitescu, "PyramidQpFormulation",
+      std::string("the pyramid QP steps qp or anitescu, not ") + FormulationName(type));
+}
+
+const char* PyramidQpFormulation::description() const {
+  return type_ == FormulationType::kQp ? "QP (Pang & Tedrake 2021, eq. 10)"
+                                       : "Anitescu QP (Anitescu 2006, the relaxed LCP)";
 }
 
 std::unique_ptr<FormulationWorkspace> PyramidQpFormulation::CreateWorkspace() const {

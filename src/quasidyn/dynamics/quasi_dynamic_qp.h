@@ -36,17 +36,27 @@ struct PyramidQpWorkspace final : FormulationWorkspace {
   QpSolver solver;
 };
 
+// The same program serves two step models, by the cost it is given (step_problem.h):
+//   kQp        the quasi-dynamic step (quasi_dynamic_cost.h), Pang & Tedrake 2021, eq. (10);
+//   kAnitescu  the second-order step (second_order_cost.h, P = M̂): Anitescu's convex
+//              relaxation of the Stewart–Trinkle LCP (Anitescu 2006, "Optimization-based
+//              simulation of nonsmooth rigid multibody dynamics", Math. Program. 105), whose
+//              pyramid rows φ/h + (J_n + μ d_j) v ≥ 0 let a sliding contact separate at the
+//              normal speed μ|v_t| (the relaxation's boundary layer).
 class PyramidQpFormulation final : public Formulation {
  public:
   explicit PyramidQpFormulation(const QpSettings& settings = ContactQpSettings())
-      : settings_(settings) {}
-  FormulationType type() const override { return FormulationType::kQp; }
-  const char* description() const override { return "QP (Pang & Tedrake 2021, eq. 10)"; }
+      : PyramidQpFormulation(FormulationType::kQp, settings) {}
+  // type is kQp or kAnitescu (std::invalid_argument otherwise).
+  PyramidQpFormulation(FormulationType type, const QpSettings& settings);
+  FormulationType type() const override { return type_; }
+  const char* description() const override;
   std::unique_ptr<FormulationWorkspace> CreateWorkspace() const override;
   void Solve(const StepProblem& problem, FormulationWorkspace* workspace,
              FormulationSolution* solution) const override;
 
  private:
+  FormulationType type_;
   QpSettings settings_;
 };
 

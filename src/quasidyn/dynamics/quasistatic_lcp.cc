@@ -1,5 +1,8 @@
 #include "quasidyn/dynamics/quasistatic_lcp.h"
 
+#include <string>
+
+#include "quasidyn/common/argument_check.h"
 #include "quasidyn/dynamics/contact_lcp_blocks.h"
 #include "quasidyn/dynamics/failure_message.h"
 
@@ -46,19 +49,45 @@ SolverSummary SummaryOf(const LemkeInfo& info) {
           info.solve_time_seconds};
 }
 
+QuasistaticLcpFormulation::QuasistaticLcpFormulation(FormulationType type,
+                                                     const LemkeSettings& settings)
+    : type_(type), settings_(settings) {
+  QUASIDYN_CHECK_ARGUMENT(
+      type == FormulationType::kLcp || type == FormulationType::kStewartTrinkle,
+      "QuasistaticLcpFormulation",
+      std::string("the LCP steps lcp or stewart-trinkle, not ") + FormulationName(type));
+  ValidateLemkeSettings(settings_);
+}
+
+const char* QuasistaticLcpFormulation::description() const {
+  return type_ == FormulationType::kLcp
+             ? "quasistatic LCP (Pang & Tedrake 2021, eq. 6)"
+             : "Stewart-Trinkle LCP (Stewart & Trinkle 1996; Anitescu & Potra 1997)";
+}
+
 std::unique_ptr<FormulationWorkspace> QuasistaticLcpFormulation::CreateWorkspace() const {
-  return std::make_unique<QuasistaticLcpWorkspace>();
+  return std::make_unique<QuasistaticLcpWorkspace>(settings_);
+}
+
+void QuasistaticLcpFormulation::ClearWarmStart(FormulationWorkspace* workspace) const {
+  WorkspaceOf<QuasistaticLcpWorkspace>(workspace, description()).contact_solver.ClearWarmStart();
 }
 
 void QuasistaticLcpFormulation::Solve(const StepProblem& problem, FormulationWorkspace* workspace,
                                       FormulationSolution* solution) const {
   QuasistaticLcpWorkspace& w = WorkspaceOf<QuasistaticLcpWorkspace>(workspace, description());
   const int nc = problem.contacts.size();
+  w.warm_started = false;
   if (!BuildQuasistaticLcp(problem, &w.built)) {
     solution->Start(SolverStatus::kNumericalFailure, SolverSummary(), Eigen::VectorXd(), nc);
-    solution->message = std::string(description()) +
-                        ": the LCP eliminates v through P = blockdiag(s·M_u, h²K_a), which is "
-                        "singular: set formulation.object_mass_scale > 0";
+    solution->message =
+        std::string(description()) +
+        (type_ == FormulationType::kLcp
+             ? ": the LCP eliminates v through P = blockdiag(s·M_u, h²K_a), which is "
+               "singular: set formulation.object_mass_scale > 0"
+             : ": the LCP eliminates v through M̂ = M + h D + h² K, which is not positive "
+               "definite (an object without mass or inertia)");
+    w.contact_solver.ClearWarmStart();
     return;
   }
   const int nz = static_cast<int>(w.built.lcp.q.size());
@@ -66,11 +95,14 @@ void QuasistaticLcpFormulation::Solve(const StepProblem& problem, FormulationWor
   SolverSummary summary;
   SolverStatus status = SolverStatus::kSolved;  // no contact: v = P⁻¹τ_h
   if (nz > 0) {
-    if (w.solver_size != nz) {
+    const bool stewart_trinkle = type_ == FormulationType::kStewartTrinkle;
+    if (!stewart_trinkle && w.solver_size != nz) {
       w.solver.Setup(nz, settings_);
       w.solver_size = nz;
     }
-    const LcpResult& result = w.solver.Solve(w.built.lcp);
+    const LcpResult& result =
+        stewart_trinkle ? w.contact_solver.Solve(problem.contacts, w.built.lcp, &w.warm_started)
+                        : w.solver.Solve(w.built.lcp);
     status = result.status;
     summary = SummaryOf(result.info);
     if (!Succeeded(status)) {

@@ -30,6 +30,7 @@
 #include <Eigen/Cholesky>
 #include <vector>
 
+#include "quasidyn/dynamics/contact_lcp_solver.h"
 #include "quasidyn/dynamics/formulation.h"
 #include "quasidyn/solvers/lemke.h"
 
@@ -58,26 +59,39 @@ bool BuildQuasistaticLcp(const StepProblem& problem, QuasistaticLcp* out);
 SolverSummary SummaryOf(const LemkeInfo& info);
 
 struct QuasistaticLcpWorkspace final : FormulationWorkspace {
+  explicit QuasistaticLcpWorkspace(const LemkeSettings& settings) : contact_solver(settings) {}
   QuasistaticLcp built;
-  LemkeSolver solver;
+  LemkeSolver solver;    // lcp
   int solver_size = -1;  // the LCP size the solver is set up for
   Eigen::VectorXd z;
+  // stewart-trinkle: Lemke warm-started from the previous step's basis, with rescaled retries
+  // (contact_lcp_solver.h).
+  ContactLcpSolver contact_solver;
+  bool warm_started = false;  // the last Solve's answer came from the guess (0 pivots)
 };
 
-// A singular P is a failed step (kNumericalFailure) whose message asks for a positive
-// object_mass_scale.
+// The same program serves two step models, by the cost it is given (step_problem.h):
+//   kLcp              the quasistatic step, P and τ_h of quasi_dynamic_cost.h (Pang & Tedrake
+//                     2021, eq. 6); a singular P is a failed step (kNumericalFailure) whose
+//                     message asks for a positive object_mass_scale;
+//   kStewartTrinkle   the second-order step, P = M̂ and τ_h of second_order_cost.h: the LCP of
+//                     Stewart & Trinkle 1996 (eqs. 3–5 of the notes, with λ = Γ the sliding
+//                     speed), warm-started from the previous step's basis and retried on
+//                     rescaled data when Lemke fails (contact_lcp_solver.h).
 class QuasistaticLcpFormulation final : public Formulation {
  public:
-  explicit QuasistaticLcpFormulation(const LemkeSettings& settings = {}) : settings_(settings) {}
-  FormulationType type() const override { return FormulationType::kLcp; }
-  const char* description() const override {
-    return "quasistatic LCP (Pang & Tedrake 2021, eq. 6)";
-  }
+  // type is kLcp or kStewartTrinkle (std::invalid_argument otherwise).
+  explicit QuasistaticLcpFormulation(FormulationType type = FormulationType::kLcp,
+                                     const LemkeSettings& settings = {});
+  FormulationType type() const override { return type_; }
+  const char* description() const override;
   std::unique_ptr<FormulationWorkspace> CreateWorkspace() const override;
   void Solve(const StepProblem& problem, FormulationWorkspace* workspace,
              FormulationSolution* solution) const override;
+  void ClearWarmStart(FormulationWorkspace* workspace) const override;
 
  private:
+  FormulationType type_;
   LemkeSettings settings_;
 };
 

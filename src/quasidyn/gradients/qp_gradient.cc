@@ -206,6 +206,15 @@ Eigen::MatrixXd QpSensitivity::SolveFullKkt(const Eigen::MatrixXd& r1,
   return (scale.asDiagonal() * cod.solve(scale.asDiagonal() * rhs)).topRows(n);
 }
 
+Eigen::MatrixXd QpSensitivity::CostSensitivity(const Eigen::MatrixXd& r1) const {
+  QUASIDYN_CHECK_ARGUMENT(r1.rows() == scene_->nv, "QpSensitivity::CostSensitivity",
+                          "r1 must have n_v rows");
+  const Eigen::MatrixXd r2_transposed =
+      Eigen::MatrixXd::Zero(r1.cols(), static_cast<Eigen::Index>(active_.size()));
+  int rank = 0;
+  return range_space_ ? SolveRangeSpace(r1, r2_transposed) : SolveFullKkt(r1, r2_transposed, &rank);
+}
+
 VelocityGradient QpSensitivity::Gradient(const StepDataContraction* contraction) const {
   const int n = scene_->nv, na = static_cast<int>(active_.size());
   const int nq_dirs = contraction != nullptr ? n : 0;

@@ -82,6 +82,9 @@ class QpSensitivity {
   Eigen::VectorXd ActiveContactImpulse() const;
   // dv/du always; dv/dq when contraction is not null (made with v and ActiveContactImpulse()).
   VelocityGradient Gradient(const StepDataContraction* contraction) const;
+  // dv for changes of the cost alone (r₂ = 0): the columns of r1 (n_v × c) are dτ_h − dP v
+  // (e.g. ∂τ_h/∂v of the second-order step, dynamics/second_order_cost.h).
+  Eigen::MatrixXd CostSensitivity(const Eigen::MatrixXd& r1) const;
 
  private:
   // r1: n_v × c; r2_transposed: c × |𝒜| (r₂ᵀ).

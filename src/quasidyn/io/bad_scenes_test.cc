@@ -99,7 +99,17 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{"limit_surface_not_definite.yaml", 12, "objects[0].limit_surface",
                  "must be positive definite (smallest eigenvalue 0)"},
         BadScene{"limit_surface_3d.yaml", 12, "objects[0].limit_surface",
-                 "limit surfaces are for planar scenes"}));
+                 "limit surfaces are for planar scenes"},
+        // The second-order formulations' keys (docs/scene-format.md).
+        BadScene{"negative_damping.yaml", 16, "robots[0].damping",
+                 "damping must be finite and >= 0 (got -1)"},
+        BadScene{"wrong_damping_count.yaml", 16, "robots[0].damping", "one per actuated joint"},
+        BadScene{"wrong_initial_velocity_size.yaml", 12, "objects[0].initial_velocity",
+                 "must have 6 numbers"},
+        BadScene{"nan_initial_velocity.yaml", 12, "objects[0].initial_velocity[0]",
+                 "must be finite"},
+        BadScene{"second_order_parameter.yaml", 6, "formulation.object_mass_scale",
+                 "stewart-trinkle takes no parameters"}));
 
 TEST(LoadSceneTest, MissingSceneFileNamesIt) {
   try {

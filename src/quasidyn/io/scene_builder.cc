@@ -290,6 +290,7 @@ Scene SceneBuilder::Build() const {
   std::set<std::string> instance_names, body_names{"world"}, joint_names;
   std::vector<Eigen::VectorXd> initials;
   std::vector<std::pair<int, Eigen::VectorXd>> external_forces;  // (v_start, τ_ext of an object)
+  std::vector<std::pair<int, Eigen::VectorXd>> initial_velocities;  // (v_start, its v(0))
   int q = 0, v = 0;
   for (const InstanceSpec* spec : ordered) {
     if (!instance_names.insert(spec->name).second) {
@@ -347,7 +348,26 @@ Scene SceneBuilder::Build() const {
         }
       }
     }
-    size_t next_stiffness = 0;
+    // The damping of the second-order models, as the stiffness: one value or one per joint.
+    std::vector<double> damping;
+    if (!spec->damping.empty()) {
+      if (!spec->actuated) ThrowAt(spec->damping_where, "only robots take damping");
+      if (spec->damping.size() == 1) {
+        damping.assign(actuated_joints, spec->damping[0]);
+      } else if (static_cast<int>(spec->damping.size()) == actuated_joints) {
+        damping = spec->damping;
+      } else {
+        ThrowAt(spec->damping_where, "needs one value or " + std::to_string(actuated_joints) +
+                                         " (one per actuated joint), got " +
+                                         std::to_string(spec->damping.size()));
+      }
+      for (double d : damping) {
+        if (!(d >= 0.0) || !std::isfinite(d)) {
+          ThrowAt(spec->damping_where, "damping must be finite and >= 0 (got " + Num(d) + ")");
+        }
+      }
+    }
+    size_t next_stiffness = 0, next_damping = 0;
     for (const JointSpec* j : joints) {
       const BodySpec& b = *std::find_if(spec->bodies.begin(), spec->bodies.end(),
                                         [&](const BodySpec& x) { return x.name == j->child; });
@@ -375,6 +395,7 @@ Scene SceneBuilder::Build() const {
       new_joint.v_start = v;
       if (j->type == JointType::kRevolute || j->type == JointType::kPrismatic) {
         if (spec->actuated) new_joint.stiffness = stiffness[next_stiffness++];
+        if (!damping.empty()) new_joint.damping = damping[next_damping++];
       }
       q += JointNq(j->type);
       v += JointNv(j->type);
@@ -399,6 +420,18 @@ Scene SceneBuilder::Build() const {
     }
     CheckInitial(*spec, joints, instance.nq);
     initials.push_back(spec->initial);
+    if (spec->initial_velocity.size() > 0) {
+      if (spec->initial_velocity.size() != instance.nv) {
+        ThrowAt(spec->initial_velocity_where,
+                "must have " + std::to_string(instance.nv) + " numbers (the velocities of " +
+                    spec->name +
+                    (instance.nv == 0 ? ": a fixed object does not move" : std::string()) +
+                    "), got " + std::to_string(spec->initial_velocity.size()));
+      }
+      if (!spec->initial_velocity.allFinite())
+        ThrowAt(spec->initial_velocity_where, "must be finite");
+      initial_velocities.emplace_back(instance.v_start, spec->initial_velocity);
+    }
     if (spec->external_force.size() > 0) {
       if (spec->actuated) ThrowAt(spec->external_force_where, "only objects take external forces");
       if (spec->external_force.size() != instance.nv) {
@@ -447,6 +480,11 @@ Scene SceneBuilder::Build() const {
   for (const Eigen::VectorXd& initial : initials) {
     scene.q0.segment(offset, initial.size()) = initial;
     offset += static_cast<int>(initial.size());
+  }
+  if (!initial_velocities.empty()) {
+    scene.v0 = Eigen::VectorXd::Zero(scene.nv);
+    for (const auto& [start, velocity] : initial_velocities)
+      scene.v0.segment(start, velocity.size()) = velocity;
   }
   if (!external_forces.empty()) {
     scene.external_force = Eigen::VectorXd::Zero(scene.nv_u);

@@ -74,8 +74,15 @@ struct InstanceSpec {
   // (in the instance's parents-first joint order).
   std::vector<double> stiffness;
   SourceLocation stiffness_where;
+  // Robots: D [N·s/m or N·m·s/rad] >= 0, as stiffness (one value or one per actuated joint);
+  // empty: Joint::damping's default (second-order models only).
+  std::vector<double> damping;
+  SourceLocation damping_where;
   Eigen::VectorXd initial;  // size = the instance's nq
   SourceLocation initial_where;
+  // v(0) of the instance (size its nv [m/s, rad/s]; Scene::v0); empty: at rest.
+  Eigen::VectorXd initial_velocity;
+  SourceLocation initial_velocity_where;
   std::vector<CommandKnot> commands;  // robots only; times strictly increasing
   // Objects: τ_ext on the object's velocities (size its n_v; Scene::external_force); empty:
   // none.

@@ -54,6 +54,9 @@ void ReadParameters(const YamlValue& root, Scene* scene) {
     }
   }
   scene->time_step = root.Get("time_step").AsDouble(0.0, false);
+  if (const auto duration = root.Find("duration")) {  // Scene::duration
+    scene->duration = duration->AsDouble(0.0, false);
+  }
   if (const auto tolerance = root.Find("contact_tolerance")) {
     scene->contact_tolerance = tolerance->AsDouble(0.0, true);
   }
@@ -92,6 +95,12 @@ void ReadParameters(const YamlValue& root, Scene* scene) {
         scene->formulation.feedback_gains = ReadFeedbackGains(parameter);
         continue;
       }
+      if (t == "stewart-trinkle" || t == "anitescu") {
+        parameter.Fail(t + " takes no parameters: " + key +
+                       " belongs to the quasi-dynamic and halm-posa formulations (a second-order "
+                       "model steps the bodies' own inertia; its robots' damping is each robot's "
+                       "`damping`)");
+      }
       const double value = parameter.AsDouble();
       const std::string problem = FormulationParameterProblem(key, value);
       if (!problem.empty()) parameter.Fail(problem);
@@ -123,6 +132,10 @@ void ReadInitialAndCommands(const YamlValue& value, InstanceSpec* instance, bool
   } else {
     instance->initial_where = Where(value);
   }
+  if (const auto velocity = value.Find("initial_velocity")) {  // Scene::v0
+    instance->initial_velocity = velocity->AsVector();
+    instance->initial_velocity_where = Where(*velocity);
+  }
   if (const auto commands = value.Find("commands")) {
     for (const YamlValue& knot : commands->Items()) instance->commands.push_back(ReadKnot(knot));
     if (instance->commands.empty()) commands->Fail("needs at least one knot");
@@ -139,8 +152,8 @@ UrdfOptions UrdfOptionsFor(const YamlValue& value, const std::string& name) {
 
 InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
   value.CheckKeys({"name", "joint", "body", "urdf", "friction", "pose", "initial",
-                   "limit_surface",                 // limit_surface: io/halm_posa_keys.h
-                   "external_force", "impulses"});  // impulses: io/ecp_keys.h
+                   "limit_surface",  // limit_surface: io/halm_posa_keys.h
+                   "external_force", "initial_velocity", "impulses"});  // impulses: io/ecp_keys.h
   const std::string name = value.Get("name").AsString();
   const YamlValue joint_value = value.Get("joint");
   const JointType joint = ReadJointType(joint_value);
@@ -189,7 +202,7 @@ InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
 
 InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
   value.CheckKeys({"name", "bodies", "joints", "urdf", "friction", "base_pose", "stiffness",
-                   "initial", "commands"});
+                   "damping", "initial", "initial_velocity", "commands"});
   const std::string name = value.Get("name").AsString();
   const bool inline_model = value.Has("bodies") || value.Has("joints");
   if (inline_model == value.Has("urdf")) {
@@ -243,14 +256,23 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
   } else {
     instance.stiffness = {stiffness.AsDouble(0.0, false)};
   }
+  if (const auto damping = value.Find("damping")) {  // Joint::damping
+    instance.damping_where = Where(*damping);
+    if (damping->IsSequence()) {
+      const Eigen::VectorXd d = damping->AsVector();
+      instance.damping.assign(d.data(), d.data() + d.size());
+    } else {
+      instance.damping = {damping->AsDouble(0.0, true)};
+    }
+  }
   ReadInitialAndCommands(value, &instance, true);
   return instance;
 }
 
 Scene Load(const YamlValue& root, const std::string& name_for_errors, const Context& base) {
-  root.CheckKeys({"name", "dimension", "gravity", "time_step", "contact_tolerance", "friction_rays",
-                  "friction_combination", "formulation", "environment", "objects", "robots",
-                  "collision_filter", "planning"});
+  root.CheckKeys({"name", "dimension", "gravity", "time_step", "duration", "contact_tolerance",
+                  "friction_rays", "friction_combination", "formulation", "environment", "objects",
+                  "robots", "collision_filter", "planning"});
   SceneBuilder builder(name_for_errors);
   Scene& parameters = builder.parameters();
   ReadParameters(root, &parameters);

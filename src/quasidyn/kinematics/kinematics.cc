@@ -272,7 +272,7 @@ void Kinematics::ChainRotationalJacobian(int body, Eigen::Ref<Eigen::Matrix3Xd> 
 // rigid bodies, ½ Σ (m |v_com|² + ω·I_W ω) (Featherstone, "Rigid Body Dynamics
 // Algorithms", 2008, eq. 6.2 written with body Jacobians). Only each body's ancestor
 // columns are non-zero, so the products use those columns alone.
-void Kinematics::AddBodyMass(int b, int offset, Eigen::MatrixXd* M) const {
+void Kinematics::AddBodyMass(int b, int offset, Eigen::Ref<Eigen::MatrixXd> M) const {
   const Body& body = scene_->bodies[b];
   const std::vector<int>& columns = chain_walks_[b];
   if (columns.empty()) return;
@@ -290,16 +290,30 @@ void Kinematics::AddBodyMass(int b, int offset, Eigen::MatrixXd* M) const {
   s.block.noalias() = body.mass * s.J_com_columns.transpose() * s.J_com_columns +
                       s.rotated_inertia_rows * s.J_rot_columns;
   for (int r = 0; r < n; ++r) {
-    for (int c = 0; c < n; ++c) (*M)(columns[r] - offset, columns[c] - offset) += s.block(r, c);
+    for (int c = 0; c < n; ++c) M(columns[r] - offset, columns[c] - offset) += s.block(r, c);
   }
 }
 
 Eigen::MatrixXd Kinematics::MassMatrix() const {
-  const int nv = scene_->nv;
-  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(nv, nv);
-  for (int b = 1; b < static_cast<int>(scene_->bodies.size()); ++b) AddBodyMass(b, 0, &M);
-  // Rounding can leave the two triangles a few ulps apart; make M exactly symmetric.
-  return 0.5 * (M + M.transpose());
+  Eigen::MatrixXd M;
+  MassMatrix(&M);
+  return M;
+}
+
+void Kinematics::MassMatrix(Eigen::MatrixXd* M_out) const {
+  QUASIDYN_CHECK_ARGUMENT(M_out != nullptr, "Kinematics::MassMatrix", "M is null");
+  Eigen::MatrixXd& M = *M_out;
+  M.setZero(scene_->nv, scene_->nv);
+  for (int b = 1; b < static_cast<int>(scene_->bodies.size()); ++b) AddBodyMass(b, 0, M);
+  // Rounding can leave the two triangles a few ulps apart; make M exactly symmetric (each pair
+  // averaged as 0.5 · (M + Mᵀ) would).
+  for (int c = 0; c < M.cols(); ++c) {
+    for (int r = c + 1; r < M.rows(); ++r) {
+      const double mean = 0.5 * (M(r, c) + M(c, r));
+      M(r, c) = mean;
+      M(c, r) = mean;
+    }
+  }
 }
 
 void Kinematics::InstanceMassMatrix(int instance, Eigen::MatrixXd* block) const {
@@ -307,8 +321,12 @@ void Kinematics::InstanceMassMatrix(int instance, Eigen::MatrixXd* block) const 
                           "Kinematics::InstanceMassMatrix",
                           "instance index " + std::to_string(instance) + " out of range");
   const ModelInstance& model = scene_->instances[instance];
-  instance_sum_.setZero(model.nv, model.nv);
-  for (const int b : instance_bodies_[instance]) AddBodyMass(b, model.v_start, &instance_sum_);
+  // The buffer keeps the largest size asked for, so that instances of several sizes in turn do
+  // not reallocate it.
+  if (instance_sum_.rows() < model.nv) instance_sum_.resize(model.nv, model.nv);
+  instance_sum_.topLeftCorner(model.nv, model.nv).setZero();
+  for (const int b : instance_bodies_[instance])
+    AddBodyMass(b, model.v_start, instance_sum_.topLeftCorner(model.nv, model.nv));
   block->resize(model.nv, model.nv);
   // As MassMatrix: the two triangles averaged, entry by entry.
   for (int c = 0; c < model.nv; ++c)

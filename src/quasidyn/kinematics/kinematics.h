@@ -54,11 +54,13 @@ class Kinematics {
   // Mass matrix M(q) (nv × nv), symmetric positive definite when every moving body
   // has positive mass and inertia: kinetic energy = ½ vᵀ M v.
   Eigen::MatrixXd MassMatrix() const;
+  // The same into *M (resized to n_v × n_v): no heap allocation once it has that size.
+  void MassMatrix(Eigen::MatrixXd* M) const;
 
-  // The diagonal block of M(q) of object instance `instance` (un-actuated: its velocities
-  // are coupled to no other instance's), nv_i × nv_i, into *block (resized). Equal, entry for
-  // entry, to the same block of MassMatrix(). No heap allocation once *block and the
-  // internal buffers have their sizes (an object: one body, one joint).
+  // The diagonal block of M(q) of instance `instance` (an object or a robot: every instance is
+  // its own tree, so its velocities are coupled to no other instance's), nv_i × nv_i, into
+  // *block (resized). Equal, entry for entry, to the same block of MassMatrix(). No heap
+  // allocation once *block has its size (the internal buffer has the largest instance's).
   void InstanceMassMatrix(int instance, Eigen::MatrixXd* block) const;
 
   // The velocity coordinates whose motion moves body `body` (those of the joints from it up
@@ -71,7 +73,7 @@ class Kinematics {
  private:
   // Adds body b's m J_comᵀ J_com + J_ωᵀ I_W J_ω on its chain columns into M (indexed from
   // column `offset`), Featherstone 2008, eq. 6.2.
-  void AddBodyMass(int b, int offset, Eigen::MatrixXd* M) const;
+  void AddBodyMass(int b, int offset, Eigen::Ref<Eigen::MatrixXd> M) const;
   template <typename Column>
   void FillPointJacobian(int body, const Eigen::Vector3d& p_W, Column column) const;
   template <typename Column>

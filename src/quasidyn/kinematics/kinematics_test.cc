@@ -24,21 +24,6 @@ using testing::TwoLinkArm;
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
-// A generic configuration of the mixed forest (unit quaternions built with Eigen).
-Eigen::VectorXd MixedConfiguration(const Scene& scene) {
-  Eigen::VectorXd q(scene.nq);
-  const Eigen::Quaterniond box(
-      Eigen::AngleAxisd(1.1, Eigen::Vector3d(0.2, -0.7, 0.4).normalized()));
-  const Eigen::Quaterniond base(
-      Eigen::AngleAxisd(-2.3, Eigen::Vector3d(1, 0.5, -0.3).normalized()));
-  q << 0.3, -0.2, 0.5, box.w(), box.x(), box.y(), box.z(),     // box
-      0.4, -0.1, 0.8,                                          // puck
-      -0.5, 0.6, 0.2, base.w(), base.x(), base.y(), base.z(),  // base
-      0.9,                                                     // base_link
-      0.7, 0.25, -1.2;                                         // shoulder, slider, wrist
-  return q;
-}
-
 // The step of a central difference and the bound of its error for a function whose
 // third derivative is at most `third_derivative` and whose value has size `scale`:
 // h²/6 · |f'''| + ε |f| / h (truncation + rounding), times a safety factor 10.
@@ -110,7 +95,7 @@ TEST(KinematicsTest, TwoLinkArmForwardKinematicsClosedForm) {
 TEST(KinematicsTest, FloatingAndPlanarPosesClosedForm) {
   MixedForest forest;
   const Scene scene = forest.Build();
-  const Eigen::VectorXd q = MixedConfiguration(scene);
+  const Eigen::VectorXd q = MixedForest::Configuration(scene);
   Kinematics kinematics(testing::Shared(scene));
   kinematics.Update(q);
   // Floating: X_WB = X_PJ · (p, R(Q)).
@@ -145,7 +130,7 @@ TEST(KinematicsTest, JacobiansMatchFiniteDifferencesTwoLinkArm) {
 TEST(KinematicsTest, JacobiansMatchFiniteDifferencesEveryJointType) {
   MixedForest forest;
   const Scene scene = forest.Build();
-  ExpectJacobiansMatchFiniteDifferences(scene, MixedConfiguration(scene));
+  ExpectJacobiansMatchFiniteDifferences(scene, MixedForest::Configuration(scene));
   ExpectJacobiansMatchFiniteDifferences(scene, scene.q0);
 }
 
@@ -153,7 +138,7 @@ TEST(KinematicsTest, JacobianColumnsOutsideAncestorsAreZero) {
   MixedForest forest;
   const Scene scene = forest.Build();
   Kinematics kinematics(testing::Shared(scene));
-  kinematics.Update(MixedConfiguration(scene));
+  kinematics.Update(MixedForest::Configuration(scene));
   Eigen::MatrixXd J(7, 2);  // wrong size on purpose: it must be resized
   kinematics.PointJacobian(forest.puck, Eigen::Vector3d(1, 2, 3), &J);
   ASSERT_EQ(J.rows(), 3);
@@ -218,7 +203,7 @@ TEST(KinematicsTest, MassMatrixFloatingBodyClosedForm) {
 TEST(KinematicsTest, MassMatrixSymmetricPositiveDefiniteAndKineticEnergy) {
   MixedForest forest;
   const Scene scene = forest.Build();
-  const Eigen::VectorXd q = MixedConfiguration(scene);
+  const Eigen::VectorXd q = MixedForest::Configuration(scene);
   Kinematics kinematics(testing::Shared(scene));
   kinematics.Update(q);
   const Eigen::MatrixXd M = kinematics.MassMatrix();
@@ -259,7 +244,7 @@ TEST(KinematicsTest, MassMatrixSymmetricPositiveDefiniteAndKineticEnergy) {
 TEST(KinematicsTest, IntegrateConfigurationClosedForm) {
   MixedForest forest;
   const Scene scene = forest.Build();
-  const Eigen::VectorXd q = MixedConfiguration(scene);
+  const Eigen::VectorXd q = MixedForest::Configuration(scene);
   Eigen::VectorXd v = Eigen::VectorXd::Zero(scene.nv);
   v.head<3>() << 0.2, -1.0, 0.5;      // box ṗ
   v.segment<3>(3) << 0.0, 0.0, 2.0;   // box ω about J's z
@@ -284,7 +269,7 @@ TEST(KinematicsTest, IntegrateConfigurationClosedForm) {
 TEST(KinematicsTest, VelocityToQdotMatchesIntegration) {
   MixedForest forest;
   const Scene scene = forest.Build();
-  const Eigen::VectorXd q = MixedConfiguration(scene);
+  const Eigen::VectorXd q = MixedForest::Configuration(scene);
   Kinematics kinematics(testing::Shared(scene));
   kinematics.Update(q);
   const Eigen::MatrixXd N = kinematics.VelocityToQdot();
@@ -304,7 +289,7 @@ TEST(KinematicsTest, VelocityToQdotMatchesIntegration) {
 TEST(KinematicsTest, NormalizeQuaternionsScalesOnlyQuaternions) {
   MixedForest forest;
   const Scene scene = forest.Build();
-  Eigen::VectorXd q = MixedConfiguration(scene);
+  Eigen::VectorXd q = MixedForest::Configuration(scene);
   const Eigen::VectorXd unit = q;
   q.segment<4>(3) *= 3.0;
   q.segment<4>(13) *= 0.2;
@@ -318,7 +303,7 @@ TEST(KinematicsTest, RejectsBadConfigurations) {
   MixedForest forest;
   const Scene scene = forest.Build();
   Kinematics kinematics(testing::Shared(scene));
-  const Eigen::VectorXd q = MixedConfiguration(scene);
+  const Eigen::VectorXd q = MixedForest::Configuration(scene);
   EXPECT_THROW(kinematics.Update(Eigen::VectorXd::Zero(scene.nq - 1)), std::invalid_argument);
   Eigen::VectorXd bad = q;
   bad[2] = std::numeric_limits<double>::quiet_NaN();
@@ -376,7 +361,7 @@ TEST(KinematicsTest, InstanceMassMatrixAndChainColumnsMatchTheDenseOnes) {
   MixedForest forest;
   const Scene scene = forest.Build();
   Kinematics kinematics(testing::Shared(scene));
-  kinematics.Update(MixedConfiguration(scene));
+  kinematics.Update(MixedForest::Configuration(scene));
   const Eigen::MatrixXd M = kinematics.MassMatrix();
   Eigen::MatrixXd block;
   for (int i = 0; i < static_cast<int>(scene.instances.size()); ++i) {
@@ -420,7 +405,7 @@ TEST(KinematicsTest, UpdateAndIntegrationDoNotAllocateOnceSized) {
   MixedForest forest;
   const Scene scene = forest.Build();
   Kinematics kinematics(testing::Shared(scene));
-  const Eigen::VectorXd q = MixedConfiguration(scene);
+  const Eigen::VectorXd q = MixedForest::Configuration(scene);
   const Eigen::VectorXd v = Eigen::VectorXd::Constant(scene.nv, 0.1);
   Eigen::VectorXd next;
   Eigen::MatrixXd block;

@@ -7,12 +7,14 @@
 namespace quasidyn {
 
 const char* FormulationSpecNames() {
-  return "qp, socp, log-barrier, log-barrier-cone, lcp, halm-posa, ecp";
+  return "qp, socp, log-barrier, log-barrier-cone, lcp, halm-posa, stewart-trinkle, anitescu, "
+         "ecp";
 }
 
 bool IsFormulationSpecName(const std::string& name) {
   return name == "qp" || name == "socp" || name == "log-barrier" || name == "log-barrier-cone" ||
-         name == "lcp" || name == "halm-posa" || name == "ecp";
+         name == "lcp" || name == "halm-posa" || name == "stewart-trinkle" || name == "anitescu" ||
+         name == "ecp";
 }
 
 std::string FormulationParameterProblem(const std::string& key, double value) {

@@ -17,7 +17,7 @@ struct FormulationSpec {
   Eigen::MatrixXd feedback_gains;
 };
 
-// "qp, socp, log-barrier, log-barrier-cone, lcp, halm-posa, ecp".
+// "qp, socp, log-barrier, log-barrier-cone, lcp, halm-posa, stewart-trinkle, anitescu, ecp".
 const char* FormulationSpecNames();
 bool IsFormulationSpecName(const std::string& name);
 

@@ -55,6 +55,11 @@ struct Joint {
   // Impedance of an actuated joint: stiffness K [N/m prismatic, N·m/rad revolute], > 0.
   // Zero for the joints of objects (un-actuated).
   double stiffness = 0.0;
+  // Damping D of an actuated joint [N·s/m prismatic, N·m·s/rad revolute], >= 0, used by the
+  // second-order models only (stepping/second_order_model.h: the robot's torque
+  // K(q̄ − q) − D q̇). Empty: the default there, critical damping of the joint's own inertia at
+  // q0, D = 2·sqrt(K·M_jj(q0)). Unset for the joints of objects.
+  std::optional<double> damping;
   // Position limits of a revolute [rad] or prismatic [m] joint (URDF <limit lower upper>),
   // lower_limit <= upper_limit; ±inf when the joint has none (every other joint type).
   double lower_limit = -std::numeric_limits<double>::infinity();
@@ -122,8 +127,12 @@ struct Scene {
   bool planar = false;                       // bodies move in the world x-y plane
   Eigen::Vector3d gravity{0.0, 0.0, -9.81};  // [m/s²]
   double time_step = 0.01;                   // h [s], > 0
-  double contact_tolerance = 0.01;           // ε [m], >= 0: contacts with φ <= ε are kept
-  int friction_rays = 4;                     // n_d, the friction-pyramid ray count (3D, >= 3)
+  // How long a run of the scene lasts when nothing else says [s], > 0, or 0: the end of its
+  // command schedule (ScheduleEnd). For scenes whose objects are driven by applied impulses
+  // and initial velocities (ecp) rather than by a robot schedule.
+  double duration = 0.0;
+  double contact_tolerance = 0.01;  // ε [m], >= 0: contacts with φ <= ε are kept
+  int friction_rays = 4;            // n_d, the friction-pyramid ray count (3D, >= 3)
   FrictionCombination friction_combination = FrictionCombination::kHarmonic;
   FormulationSpec formulation;
 
@@ -136,6 +145,10 @@ struct Scene {
   std::vector<std::pair<int, int>> collision_filter;
 
   Eigen::VectorXd q0;  // initial configuration (size nq)
+  // Initial generalized velocity (size nv [m/s, rad/s], floating bodies (ṗ, ω) in the world),
+  // the second-order models' v(0) (stepping/step_model.h, InitialState); empty: at rest. The
+  // quasi-dynamic models have no velocity and ignore it.
+  Eigen::VectorXd v0;
   std::vector<RobotSchedule> schedules;
   // The file's optional `planning:` block (planning_settings.h), checked against the scene at
   // load; empty when the file has none.
@@ -162,7 +175,9 @@ struct Scene {
   // first knot it is the first knot, after the last the last (t = ±inf included); throws
   // std::invalid_argument on a NaN t.
   Eigen::VectorXd CommandAt(double t) const;
-  double ScheduleEnd() const;  // last knot time [s], 0 if none
+  // The end of the run [s]: the last knot time or the last timed applied impulse, or `duration`
+  // when later; 0 if none.
+  double ScheduleEnd() const;
 };
 
 // How every object that reads a scene after its constructor keeps it: shared ownership, so

@@ -30,6 +30,24 @@ TEST(CoordinateNamesTest, FloatingJointHasPositionThenQuaternion) {
   EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + 7), first_cube);
 }
 
+TEST(CoordinateNamesTest, VelocityNamesFollowTheJointsOfV) {
+  const Scene gripper = LoadScene(kExamples + "planar_gripper/scene.yaml");
+  const std::vector<std::string> planar = {"sphere/root_joint/vx",    "sphere/root_joint/vy",
+                                           "sphere/root_joint/omega", "gripper/y/v",
+                                           "gripper/x_left/v",        "gripper/x_right/v"};
+  EXPECT_EQ(VelocityNames(gripper), planar);
+  const std::vector<std::string> names =
+      VelocityNames(LoadScene(kExamples + "arm_cubes/scene.yaml"));
+  ASSERT_EQ(static_cast<int>(names.size()), 69);  // 10 cubes × 6 + 9 arm joints
+  const std::vector<std::string> first_cube = {"red_cube/root_joint/vx", "red_cube/root_joint/vy",
+                                               "red_cube/root_joint/vz", "red_cube/root_joint/wx",
+                                               "red_cube/root_joint/wy", "red_cube/root_joint/wz"};
+  EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + 6), first_cube);
+  Scene broken = gripper;
+  broken.joints.back().v_start = 0;  // owned twice
+  EXPECT_THROW(VelocityNames(broken), std::invalid_argument);
+}
+
 TEST(CoordinateNamesTest, RejectsAJointOutsideQ) {
   Scene scene = LoadScene(kExamples + "planar_gripper/scene.yaml");
   for (Joint& joint : scene.joints)

@@ -19,10 +19,13 @@ constexpr size_t kMaxTrajectoryBytes = size_t{8} << 30;  // 8 GiB
 // A trajectory keeps q and u (and A, B when asked) of every step: refuse up front a run whose
 // record alone would not fit in kMaxTrajectoryBytes, instead of failing with std::bad_alloc
 // midway.
-void CheckRecordSize(const char* where, const Scene& scene, int steps, GradientMode gradients) {
-  double doubles_per_step = scene.nq + scene.nq_a + scene.nv_u;
-  if (gradients != GradientMode::kNone) doubles_per_step += double(scene.nq) * scene.nq_a;
-  if (gradients == GradientMode::kAAndB) doubles_per_step += double(scene.nq) * scene.nq;
+void CheckRecordSize(const char* where, const StepModel& model, int steps, GradientMode gradients) {
+  const Scene& scene = model.scene();
+  const double nx = scene.nq + model.state_v_size();  // the size of x = (q, v)
+  const double nu = model.control_size();
+  double doubles_per_step = nx + nu + scene.nv_u;
+  if (gradients != GradientMode::kNone) doubles_per_step += nx * nu;
+  if (gradients == GradientMode::kAAndB) doubles_per_step += nx * nx;
   const double bytes_per_step = sizeof(TrajectoryStep) + sizeof(double) * doubles_per_step;
   QUASIDYN_CHECK_ARGUMENT(steps * bytes_per_step <= static_cast<double>(kMaxTrajectoryBytes), where,
                           std::to_string(steps) + " steps would record more than " +
@@ -41,7 +44,7 @@ void CheckInitialState(const char* where, const StepModel& model, const State& x
 template <typename Command>
 Trajectory RunRollout(const StepModel& model, const State& x0, int steps, Command command,
                       const RolloutOptions& options) {
-  Trajectory trajectory = StartTrajectory(model.scene_ptr(), model.settings(), x0.q, steps);
+  Trajectory trajectory = StartTrajectory(model.scene_ptr(), model.settings(), x0, steps);
   const double h = model.time_step();
   const std::unique_ptr<StepData> data = model.CreateData();
   State x = x0;
@@ -62,7 +65,7 @@ Trajectory RunRollout(const StepModel& model, const State& x0, int steps, Comman
       break;
     }
     x = result.next;
-    AppendStep(x.q, u, &result, &trajectory);
+    AppendStep(x, u, &result, &trajectory);
     TrajectoryStep& record = trajectory.steps.back();
     record.step_time_seconds = step_time;
     if (options.gradients != GradientMode::kNone) {
@@ -83,6 +86,13 @@ Trajectory RunRollout(const StepModel& model, const State& x0, int steps, Comman
 }  // namespace
 
 Trajectory StartTrajectory(const ScenePtr& scene_ptr, const FormulationSettings& settings,
+                           const State& x0, int steps_requested) {
+  Trajectory trajectory = StartTrajectory(scene_ptr, settings, x0.q, steps_requested);
+  trajectory.v0 = x0.v;
+  return trajectory;
+}
+
+Trajectory StartTrajectory(const ScenePtr& scene_ptr, const FormulationSettings& settings,
                            const Eigen::VectorXd& q0, int steps_requested) {
   const Scene& scene = *scene_ptr;
   Trajectory trajectory;
@@ -96,6 +106,8 @@ Trajectory StartTrajectory(const ScenePtr& scene_ptr, const FormulationSettings&
   trajectory.nq = scene.nq;
   trajectory.nv = scene.nv;
   trajectory.nq_u = scene.nq_u;
+  // ecp's command is the objects' applied generalized impulse (stepping/ecp_model.h).
+  if (settings.type == FormulationType::kEcp) trajectory.nu = scene.nv_u;
   trajectory.coordinate_names = CoordinateNames(scene);
   trajectory.q0 = q0;
   trajectory.steps_requested = steps_requested;
@@ -105,10 +117,16 @@ Trajectory StartTrajectory(const ScenePtr& scene_ptr, const FormulationSettings&
 
 void AppendStep(const Eigen::VectorXd& q, const Eigen::VectorXd& u, const StepResult* result,
                 Trajectory* trajectory) {
+  AppendStep(State{q, Eigen::VectorXd()}, u, result, trajectory);
+}
+
+void AppendStep(const State& x, const Eigen::VectorXd& u, const StepResult* result,
+                Trajectory* trajectory) {
   TrajectoryStep record;
   record.k = trajectory->steps_done + 1;
   record.t = record.k * trajectory->time_step;
-  record.q = q;
+  record.q = x.q;
+  record.v = x.v;
   record.u = u;
   record.status = SolverStatus::kSolved;
   if (result != nullptr) {
@@ -139,6 +157,8 @@ ContactRecord NamedContactRecord(const Scene& scene, const ContactReport& report
   record.friction_force = report.friction_force;
   record.normal_impulse = report.normal_impulse;
   record.friction_impulse = report.friction_impulse;
+  record.torsional_impulse = report.torsional_impulse;
+  record.torsional_moment = report.torsional_moment;
   return record;
 }
 
@@ -159,7 +179,7 @@ int StepCountForDuration(double duration, double time_step) {
 }
 
 Trajectory Rollout(const StepModel& model, const RolloutOptions& options) {
-  return RolloutFrom(model, InitialState(model.scene()), options);
+  return RolloutFrom(model, InitialState(model), options);
 }
 
 Trajectory RolloutFrom(const StepModel& model, const State& x0, const RolloutOptions& options) {
@@ -167,9 +187,8 @@ Trajectory RolloutFrom(const StepModel& model, const State& x0, const RolloutOpt
   QUASIDYN_CHECK_ARGUMENT(
       options.steps >= 0, kWhere,
       "the step count must be >= 0 (got " + std::to_string(options.steps) + ")");
-  const Scene& scene = model.scene();
   CheckInitialState(kWhere, model, x0);
-  CheckRecordSize(kWhere, scene, options.steps, options.gradients);
+  CheckRecordSize(kWhere, model, options.steps, options.gradients);
   return RunRollout(
       model, x0, options.steps,
       [&model](int, double t, const State& x) { return model.ScheduledCommand(t, x); }, options);
@@ -180,13 +199,15 @@ Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen:
   constexpr const char* kWhere = "RolloutCommands";
   const Scene& scene = model.scene();
   CheckInitialState(kWhere, model, x0);
-  QUASIDYN_CHECK_ARGUMENT(commands.rows() == 0 || commands.cols() == scene.nq_a, kWhere,
+  const int nu = model.control_size();  // n_q,a, or n_v,u for ecp (the objects' impulses)
+  QUASIDYN_CHECK_ARGUMENT(commands.rows() == 0 || commands.cols() == nu, kWhere,
                           "commands has " + std::to_string(commands.cols()) +
-                              " columns, expected n_q,a = " + std::to_string(scene.nq_a));
+                              " columns, expected " + (nu == scene.nq_a ? "n_q,a = " : "n_v,u = ") +
+                              std::to_string(nu));
   for (Eigen::Index k = 0; k < commands.rows(); ++k)
     CheckFinite(kWhere, "commands row " + std::to_string(k), commands.row(k).transpose());
   const int steps = static_cast<int>(commands.rows());
-  CheckRecordSize(kWhere, scene, steps, options.gradients);
+  CheckRecordSize(kWhere, model, steps, options.gradients);
   return RunRollout(
       model, x0, steps,
       [&commands](int k, double, const State&) -> Eigen::VectorXd {

@@ -44,8 +44,9 @@ struct RolloutOptions {
   GradientMode gradients = GradientMode::kNone;
 };
 
-// Runs `options.steps` steps of `model` from the scene's initial state (InitialState), with
-// the commands of the scene's schedule. Throws std::invalid_argument on N < 0.
+// Runs `options.steps` steps of `model` from the scene's initial state (InitialState(model):
+// q0, and v0 for a second-order model), with the commands of the scene's schedule. Throws
+// std::invalid_argument on N < 0.
 Trajectory Rollout(const StepModel& model, const RolloutOptions& options);
 
 // The same from the state x0 (sizes as the model's state), u_k = model.ScheduledCommand(k·h,
@@ -62,12 +63,18 @@ Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen:
 // steps: what a rollout starts from, and what a caller appends its own steps to.
 Trajectory StartTrajectory(const ScenePtr& scene, const FormulationSettings& settings,
                            const Eigen::VectorXd& q0, int steps_requested);
+// The same from a state x0 = (q0, v0) of a model with velocities (v0 empty for the others).
+Trajectory StartTrajectory(const ScenePtr& scene, const FormulationSettings& settings,
+                           const State& x0, int steps_requested);
 
 // Appends step k = trajectory->steps_done + 1 (t_k = k·h): the configuration q after it, its
 // command u and, when `result` is given, the contacts with their forces, the status, the
 // solver's statistics and the momentum force of that (successful) step. Raises
 // steps_requested to k when needed. The caller checks sizes (RolloutCommands, Python).
 void AppendStep(const Eigen::VectorXd& q, const Eigen::VectorXd& u, const StepResult* result,
+                Trajectory* trajectory);
+// The same with the state x = (q, v) after the step (v empty for models without velocities).
+void AppendStep(const State& x, const Eigen::VectorXd& u, const StepResult* result,
                 Trajectory* trajectory);
 
 }  // namespace quasidyn

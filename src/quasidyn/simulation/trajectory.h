@@ -31,13 +31,23 @@ struct ContactRecord {
   Eigen::Vector3d friction_force = Eigen::Vector3d::Zero();    // tangential, world [N]
   double normal_impulse = 0.0;                                 // h · normal_force [N·s]
   Eigen::Vector3d friction_impulse = Eigen::Vector3d::Zero();  // h · friction_force [N·s]
+  // ecp only (0 otherwise; written to files of ecp runs): the torsional friction about `normal`
+  // through `point` (then the equivalent contact point), on shape_a [N·m·s] and its moment
+  // over the step [N·m].
+  double torsional_impulse = 0.0;
+  double torsional_moment = 0.0;
 };
 
 struct TrajectoryStep {
   int k = 0;          // the step's number, 1 … N (steps may be thinned: --every K)
   double t = 0.0;     // t_k = k·h [s], the time at the end of the step
   Eigen::VectorXd q;  // q(t_k), size n_q
-  Eigen::VectorXd u;  // the command q̄_a(t_k), size n_q,a
+  // v(t_k), size n_v [m/s, rad/s], for the models with a velocity state (stewart-trinkle,
+  // anitescu); empty for the others and in files without it.
+  Eigen::VectorXd v;
+  // The command the step was solved with, size Trajectory::nu: q̄_a(t_k) (n_q,a), halm-posa's
+  // commanded velocity (n_q,a), or ecp's applied generalized impulse on the objects (n_v,u).
+  Eigen::VectorXd u;
   std::vector<ContactRecord> contacts;
   SolverStatus status = SolverStatus::kNotRun;  // solved or solved_inaccurate
   SolverSummary solver;            // the solver's iterations, residuals and solve time [s]
@@ -45,8 +55,10 @@ struct TrajectoryStep {
   // StepResult::momentum_force: s·M_u·v_u/h (size n_v,u) [N, N·m]; empty in files without it.
   Eigen::VectorXd momentum_force;
   // The step's derivatives when the rollout was asked for them (RolloutOptions::gradients):
-  // A = ∂q_k/∂q_{k−1} (n_q × n_q) and B = ∂q_k/∂u_k (n_q × n_q,a), empty otherwise or where
-  // gradient_status says they failed (a point where the derivative does not exist).
+  // A = ∂x_k/∂x_{k−1} and B = ∂x_k/∂u_k with x = q (n_q × n_q and n_q × n_q,a) or, for the
+  // models with velocities, x = (q, v) ((n_q + n_v) square and (n_q + n_v) × n_q,a); empty
+  // otherwise or where gradient_status says they failed (a point where the derivative does not
+  // exist).
   Eigen::MatrixXd A, B;
   SolverStatus gradient_status = SolverStatus::kNotRun;
   std::string gradient_message;
@@ -56,15 +68,20 @@ struct Trajectory {
   // Where it came from.
   std::string scene_name;
   std::string scene_file;   // Scene::source_file; empty for scenes built in memory
-  std::string formulation;  // FormulationName(): qp | socp | log-barrier | ...
+  std::string formulation;  // FormulationName(): qp | socp | ... | stewart-trinkle | anitescu
   double time_step = 0.0;   // h [s], > 0
   double kappa = 0.0;       // log-barrier weight κ [1/(N·m)], > 0 (unused by qp, socp, lcp)
   double object_mass_scale = 0.0;  // s [-], >= 0 (quasi_dynamic_cost.h)
 
   // The layout of q (model/scene.h): q = [q_u; q_a].
   int nq = 0, nv = 0, nq_u = 0;
+  // The size of each step's command u: n_q,a, or n_v,u for ecp (the objects' applied impulse);
+  // -1 (unset): n_q,a.
+  int nu = -1;
+  int CommandSize() const { return nu >= 0 ? nu : nq - nq_u; }
   std::vector<std::string> coordinate_names;  // size n_q (coordinate_names.h)
   Eigen::VectorXd q0;                         // q(0), size n_q
+  Eigen::VectorXd v0;  // v(0), size n_v, for models with velocities; empty otherwise
 
   std::vector<TrajectoryStep> steps;  // the steps recorded, in order (every one, or every K-th)
 
@@ -84,6 +101,9 @@ struct Trajectory {
   bool completed() const { return steps_done == steps_requested; }
   // The configuration at the end: q of the last step, q0 when no step was done.
   const Eigen::VectorXd& FinalConfiguration() const { return steps.empty() ? q0 : steps.back().q; }
+  // The velocity at the end: v of the last step, v0 when no step was done (empty for the models
+  // without velocities).
+  const Eigen::VectorXd& FinalVelocity() const { return steps.empty() ? v0 : steps.back().v; }
 };
 
 }  // namespace quasidyn

@@ -83,7 +83,7 @@ int ReadInt(const NpzArchive& a, const std::string& name, int minimum) {
 NpzArchive TrajectoryToNpz(const Trajectory& t) {
   NpzArchive a;
   const auto n = static_cast<std::int64_t>(t.steps.size());
-  const int nq_a = t.nq - t.nq_u, nv_u = t.nv - nq_a;
+  const int nq_a = t.nq - t.nq_u, nv_u = t.nv - nq_a, nu = t.CommandSize();
   a["format"] = Text(kFormatName);
   a["format_version"] = Integer(kTrajectoryFormatVersion);
   a["scene_name"] = Text(t.scene_name);
@@ -96,9 +96,14 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
   a["nv"] = Integer(t.nv);
   a["nq_u"] = Integer(t.nq_u);
   a["nq_a"] = Integer(nq_a);
+  if (nu != nq_a) a["nu"] = Integer(nu);  // ecp: the objects' applied impulse (n_v,u)
   a["coordinate_names"] =
       NpyArray::Unicode({static_cast<std::int64_t>(t.coordinate_names.size())}, t.coordinate_names);
   a["q0"] = NpyArray::Float64({t.nq}, {t.q0.data(), t.q0.data() + t.q0.size()});
+  // The models with velocities: v0 and, per step, v (x = (q, v), so A is n_x × n_x).
+  const bool velocities = t.v0.size() == t.nv && t.nv > 0;
+  const int nx = t.nq + (velocities ? t.nv : 0);
+  if (velocities) a["v0"] = NpyArray::Float64({t.nv}, {t.v0.data(), t.v0.data() + t.v0.size()});
   a["steps_requested"] = Integer(t.steps_requested);
   a["steps_done"] = Integer(t.steps_done);
   a["status"] = Text(Status(t.status));
@@ -132,7 +137,10 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
   a["k"] = NpyArray::Int64({n}, k);
   a["t"] = NpyArray::Float64({n}, time);
   a["q"] = Rows(s.size(), t.nq, [&](size_t r) { return s[r].q.data(); });
-  a["u"] = Rows(s.size(), nq_a, [&](size_t r) { return s[r].u.data(); });
+  bool step_velocities = velocities;
+  for (const TrajectoryStep& step : s) step_velocities = step_velocities && step.v.size() == t.nv;
+  if (step_velocities) a["v"] = Rows(s.size(), t.nv, [&](size_t r) { return s[r].v.data(); });
+  a["u"] = Rows(s.size(), nu, [&](size_t r) { return s[r].u.data(); });
   a["step_status"] = NpyArray::Unicode({n}, status);
   a["iterations"] = NpyArray::Int64({n}, iterations);
   a["primal_residual"] = NpyArray::Float64({n}, primal);
@@ -150,20 +158,21 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const auto stack = [&](bool any, int cols, auto get) {
       std::vector<double> values;
-      values.reserve(s.size() * static_cast<size_t>(t.nq * cols));
+      values.reserve(s.size() * static_cast<size_t>(nx * cols));
       for (const TrajectoryStep& step : s) {
         const Eigen::MatrixXd& m = get(step);
-        for (int i = 0; i < t.nq; ++i)
-          for (int j = 0; j < cols; ++j) values.push_back(m.size() > 0 ? m(i, j) : nan);
+        const bool fits = m.rows() == nx && m.cols() == cols;  // else this step has none
+        for (int i = 0; i < nx; ++i)
+          for (int j = 0; j < cols; ++j) values.push_back(fits ? m(i, j) : nan);
       }
-      return any ? NpyArray::Float64({n, t.nq, cols}, std::move(values)) : NpyArray();
+      return any ? NpyArray::Float64({n, nx, cols}, std::move(values)) : NpyArray();
     };
     if (has_A)
       a["A"] =
-          stack(true, t.nq, [](const TrajectoryStep& x) -> const Eigen::MatrixXd& { return x.A; });
+          stack(true, nx, [](const TrajectoryStep& x) -> const Eigen::MatrixXd& { return x.A; });
     if (has_B)
       a["B"] =
-          stack(true, nq_a, [](const TrajectoryStep& x) -> const Eigen::MatrixXd& { return x.B; });
+          stack(true, nu, [](const TrajectoryStep& x) -> const Eigen::MatrixXd& { return x.B; });
   }
 
   // Contacts, stacked; names as indices into `names`.
@@ -203,6 +212,10 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
     for (const ContactRecord* c : all) values.push_back(c->*field);
     return NpyArray::Float64({m}, std::move(values));
   };
+  if (t.formulation == "ecp") {  // the torsional friction at the equivalent contact point
+    a["contact_torsional_impulse"] = column(&ContactRecord::torsional_impulse);
+    a["contact_torsional_moment"] = column(&ContactRecord::torsional_moment);
+  }
   a["contact_phi_start"] = column(&ContactRecord::phi_start);
   a["contact_phi_end"] = column(&ContactRecord::phi_end);
   a["contact_normal_force"] = column(&ContactRecord::normal_force);
@@ -233,9 +246,16 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   if (nq_a != t.nq - t.nq_u) Fail("nq_a", "must equal nq - nq_u");
   if (t.nv < nq_a) Fail("nv", "must be >= nq_a");
   const int nv_u = t.nv - nq_a;
+  if (a.count("nu") > 0) t.nu = ReadInt(a, "nu", 0);  // ecp: n_v,u; otherwise n_q,a
+  const int nu = t.CommandSize();
   t.coordinate_names = Typed(a, "coordinate_names", T::kUnicode, {t.nq}).text;
   const NpyArray& q0 = Typed(a, "q0", T::kFloat64, {t.nq});
   t.q0 = Eigen::Map<const Eigen::VectorXd>(q0.f64.data(), t.nq);
+  if (a.count("v0") > 0) {  // models with velocities only
+    const NpyArray& v0 = Typed(a, "v0", T::kFloat64, {t.nv});
+    t.v0 = Eigen::Map<const Eigen::VectorXd>(v0.f64.data(), t.nv);
+  }
+  const int nx = t.nq + static_cast<int>(t.v0.size());  // x = q, or (q, v)
   t.steps_requested = ReadInt(a, "steps_requested", 0);
   t.steps_done = ReadInt(a, "steps_done", 0);
   if (t.steps_done > t.steps_requested) Fail("steps_done", "is more than steps_requested");
@@ -248,7 +268,9 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   if (n > t.steps_done) Fail("k", "more steps than steps_done");
   const auto& time = Typed(a, "t", T::kFloat64, {n}).f64;
   const auto& q = Typed(a, "q", T::kFloat64, {n, t.nq}).f64;
-  const auto& u = Typed(a, "u", T::kFloat64, {n, nq_a}).f64;
+  const auto& u = Typed(a, "u", T::kFloat64, {n, nu}).f64;
+  const std::vector<double>* v =
+      a.count("v") > 0 ? &Typed(a, "v", T::kFloat64, {n, t.nv}).f64 : nullptr;
   const auto& status = Typed(a, "step_status", T::kUnicode, {n}).text;
   const auto& iterations = Typed(a, "iterations", T::kInt64, {n}).i64;
   const auto& primal = Typed(a, "primal_residual", T::kFloat64, {n}).f64;
@@ -267,9 +289,9 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   const std::vector<std::string>* gradient_message =
       gradients ? &Typed(a, "gradient_message", T::kUnicode, {n}).text : nullptr;
   const std::vector<double>* A =
-      a.count("A") ? &Typed(a, "A", T::kFloat64, {n, t.nq, t.nq}).f64 : nullptr;
+      a.count("A") ? &Typed(a, "A", T::kFloat64, {n, nx, nx}).f64 : nullptr;
   const std::vector<double>* B =
-      a.count("B") ? &Typed(a, "B", T::kFloat64, {n, t.nq, nq_a}).f64 : nullptr;
+      a.count("B") ? &Typed(a, "B", T::kFloat64, {n, nx, nu}).f64 : nullptr;
 
   std::int64_t contacts = 0;
   for (std::int64_t c : count) {
@@ -297,6 +319,14 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   const auto& phi_end = Typed(a, "contact_phi_end", T::kFloat64, {contacts}).f64;
   const auto& normal_force = Typed(a, "contact_normal_force", T::kFloat64, {contacts}).f64;
   const auto& normal_impulse = Typed(a, "contact_normal_impulse", T::kFloat64, {contacts}).f64;
+  const std::vector<double>* torsional_impulse =
+      a.count("contact_torsional_impulse")
+          ? &Typed(a, "contact_torsional_impulse", T::kFloat64, {contacts}).f64
+          : nullptr;
+  const std::vector<double>* torsional_moment =
+      a.count("contact_torsional_moment")
+          ? &Typed(a, "contact_torsional_moment", T::kFloat64, {contacts}).f64
+          : nullptr;
 
   t.steps.resize(static_cast<size_t>(n));
   std::int64_t next = 0;
@@ -309,7 +339,8 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
     previous = step.k;
     step.t = time[r];
     step.q = Eigen::Map<const Eigen::VectorXd>(q.data() + r * t.nq, t.nq);
-    step.u = Eigen::Map<const Eigen::VectorXd>(u.data() + r * nq_a, nq_a);
+    step.u = Eigen::Map<const Eigen::VectorXd>(u.data() + r * nu, nu);
+    if (v != nullptr) step.v = Eigen::Map<const Eigen::VectorXd>(v->data() + r * t.nv, t.nv);
     step.status = ParseStatus(status[r], "step_status");
     if (iterations[r] < 0 || iterations[r] > std::numeric_limits<int>::max())
       Fail("iterations", "out of range");
@@ -330,11 +361,11 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
         if (values == nullptr) return;
         Eigen::MatrixXd m = Eigen::Map<
             const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-            values->data() + r * t.nq * cols, t.nq, cols);
+            values->data() + r * nx * cols, nx, cols);
         if (!m.hasNaN()) *out = std::move(m);  // NaN: this step has none
       };
-      matrix(A, t.nq, &step.A);
-      matrix(B, nq_a, &step.B);
+      matrix(A, nx, &step.A);
+      matrix(B, nu, &step.B);
     }
     step.contacts.resize(static_cast<size_t>(count[r]));
     for (ContactRecord& c : step.contacts) {
@@ -351,6 +382,8 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
       c.phi_end = phi_end[i];
       c.normal_force = normal_force[i];
       c.normal_impulse = normal_impulse[i];
+      if (torsional_impulse) c.torsional_impulse = (*torsional_impulse)[i];
+      if (torsional_moment) c.torsional_moment = (*torsional_moment)[i];
     }
   }
   return t;

@@ -66,6 +66,7 @@ bool LcpBasisGuess::Solve(const LcpProblem& problem, const std::vector<char>& z_
   if (-w.minCoeff() > allowed || complementarity > allowed) return false;
   result->status = SolverStatus::kSolved;
   result->message.clear();
+  result->z_basic = z_basic;
   result->info = LemkeInfo();
   result->info.residual = 0.0;  // w = Mz + q by construction
   result->info.sign_violation = std::max(0.0, -w.minCoeff());

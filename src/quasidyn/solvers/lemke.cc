@@ -220,6 +220,7 @@ void LemkeSolver::SolveOnce(const LcpProblem& problem, double pivot_tolerance, L
 
   result.z.setZero(n);
   result.w.setZero(n);
+  result.z_basic.assign(n, 0);
   if (status == SolverStatus::kSolved) {
     if (pivots == 0) {
       result.w = problem.q;
@@ -231,7 +232,10 @@ void LemkeSolver::SolveOnce(const LcpProblem& problem, double pivot_tolerance, L
       // Non-basic variables are 0; the basic z's value, then w = Mz + q exactly as defined.
       for (int i = 0; i < n; ++i) {
         const int variable = basis_[i];
-        if (variable >= n && variable < 2 * n) result.z[variable - n] = basic_values_[i];
+        if (variable >= n && variable < 2 * n) {
+          result.z[variable - n] = basic_values_[i];
+          result.z_basic[variable - n] = 1;
+        }
       }
       result.w.noalias() = problem.M * result.z;
       result.w += problem.q;
@@ -304,6 +308,7 @@ void LemkeSolver::Setup(int n, const LemkeSettings& settings) {
     result = LcpResult();
     result.z.resize(n);
     result.w.resize(n);
+    result.z_basic.resize(n);
   }
 }
 

@@ -59,6 +59,10 @@ struct LcpResult {
   std::string message;  // on ray termination names the driving variable
   Eigen::VectorXd z;    // (n)
   Eigen::VectorXd w;    // (n) = M z + q
+  // (n) 1 where z_i is basic in the complementary basis of the answer (Lemke's final basis; the
+  // guessed one of lcp_basis_guess.h), 0 where w_i is: a regular basis to try first on a nearby
+  // problem (a degenerate answer's values, z_i = w_i = 0, do not tell it). Set when solved.
+  std::vector<char> z_basic;
   LemkeInfo info;
 };
 

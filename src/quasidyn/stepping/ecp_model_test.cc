@@ -7,6 +7,7 @@
 
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/math/quaternion.h"
+#include "quasidyn/testing/malloc_counter.h"
 
 namespace quasidyn {
 namespace {
@@ -183,6 +184,77 @@ TEST(EcpModel, DerivativesMatchFiniteDifferences) {
   ExpectDerivativesMatchDifferences(box, tilted, u);
   tilted.q[2] += 1.0;
   ExpectDerivativesMatchDifferences(box, tilted, u);
+}
+
+TEST(EcpModel, CalcDoesNotAllocateAfterWarmUp) {
+  if (!testing::MallocCountingAvailable()) GTEST_SKIP() << "no malloc counting here";
+  const auto scene = Load(kSlidingCube, "cube.yaml");
+  const EcpModel model(scene, SettingsFromScene(*scene));
+  auto data = model.CreateData();
+  State x{scene->q0, VectorXd::Zero(6)};
+  x.v << 4, 3, 0, 0, 0, 0;
+  const VectorXd u = VectorXd::Zero(6);
+  for (int k = 0; k < 3; ++k) {  // warm-up: the pair enters, the buffers reach their sizes
+    model.Calc(x, u, data.get());
+    x = data->result.next;
+  }
+  for (int k = 0; k < 20; ++k) {
+    const State start = x;
+    long allocations = 0;
+    {
+      testing::MallocCounter counter;
+      model.Calc(start, u, data.get());
+      allocations = counter.count();
+    }
+    EXPECT_EQ(allocations, 0) << "step " << k;
+    ASSERT_TRUE(data->result.ok());
+    x = data->result.next;
+  }
+}
+
+TEST(EcpModel, ScheduledCommandSumsTheImpulsesDueInTheStep) {
+  const auto scene = Load(R"(
+name: impulses
+dimension: 3
+time_step: 0.01
+formulation: {type: ecp}
+environment:
+  - {name: plane, type: half_space, friction: 0.5}
+objects:
+  - name: cube
+    joint: floating
+    body: {mass: 1, inertia: from_shapes, shapes: [{type: box, size: [1, 1, 1], friction: 0.5}]}
+    initial: [0, 0, 0.5, 1, 0, 0, 0]
+    external_force: [0, 0, 0, 0, 0, 1]
+    impulses:
+      - {t: 1.0, p: [1, 0, 0, 0, 0, 0]}
+      - {when: {wz: 0}, tolerance: 1.0e-3, p: [0, 2, 0, 0, 0, 0]}
+      - {from: 0.5, to: 0.52, f: [0, 0, 10, 0, 0, 0]}
+)",
+                          "impulses.yaml");
+  const EcpModel model(scene, SettingsFromScene(*scene));
+  State spinning{scene->q0, VectorXd::Zero(6)};
+  spinning.v[5] = 1.0;  // ω_z = 1: the trigger does not fire
+  const auto at = [&](double t, const State& x) { return model.ScheduledCommand(t, x); };
+  VectorXd expected = VectorXd::Zero(6);
+  expected[5] = 0.01;  // h·external_force, every step
+  EXPECT_TRUE(at(0.5, spinning).isApprox(expected));
+  VectorXd timed = expected;
+  timed[0] = 1.0;  // the step [1.00, 1.01)
+  EXPECT_TRUE(at(1.01, spinning).isApprox(timed));
+  EXPECT_TRUE(at(1.0, spinning).isApprox(expected));
+  EXPECT_TRUE(at(1.02, spinning).isApprox(expected));
+  VectorXd window = expected;
+  window[2] = 0.1;  // h·10 N in the steps starting at 0.50 and 0.51
+  EXPECT_TRUE(at(0.51, spinning).isApprox(window));
+  EXPECT_TRUE(at(0.52, spinning).isApprox(window));
+  EXPECT_TRUE(at(0.53, spinning).isApprox(expected));
+  State still = spinning;
+  still.v[5] = 5e-4;  // within the trigger's tolerance
+  VectorXd triggered = expected;
+  triggered[1] = 2.0;
+  EXPECT_TRUE(at(0.3, still).isApprox(triggered));
+  EXPECT_EQ(scene->ScheduleEnd(), 1.0);  // the last timed impulse
 }
 
 TEST(EcpModel, RefusesWhatItCannotExpressByName) {

@@ -4,6 +4,7 @@
 #include "quasidyn/stepping/ecp_model.h"
 #include "quasidyn/stepping/halm_posa_model.h"
 #include "quasidyn/stepping/quasi_dynamic_model.h"
+#include "quasidyn/stepping/second_order_model.h"
 
 namespace quasidyn {
 
@@ -24,6 +25,8 @@ std::shared_ptr<const StepModel> MakeStepModel(ScenePtr scene,
     return std::make_shared<const HalmPosaModel>(std::move(scene), settings);
   if (settings.type == FormulationType::kEcp)
     return std::make_shared<const EcpModel>(std::move(scene), settings);
+  if (IsSecondOrder(settings.type))
+    return std::make_shared<const SecondOrderModel>(std::move(scene), settings);
   return std::make_shared<const QuasiDynamicModel>(std::move(scene), settings);
 }
 
@@ -32,6 +35,13 @@ FormulationType DifferentiatedFormulation(FormulationType type, GradientMethod m
     QUASIDYN_CHECK_ARGUMENT(method == GradientMethod::kExact, "gradient method",
                             "halm-posa has no log-barrier smoothing: its gradients are the exact "
                             "ones of its LCP (use exact, or randomized smoothing)");
+    return type;
+  }
+  if (IsSecondOrder(type)) {
+    QUASIDYN_CHECK_ARGUMENT(method == GradientMethod::kExact, "gradient method",
+                            std::string(FormulationName(type)) +
+                                " has no log-barrier smoothing: its gradients are the exact ones "
+                                "of its program (use exact, or randomized smoothing)");
     return type;
   }
   if (type == FormulationType::kEcp) {

@@ -9,6 +9,8 @@
 //   log-barrier-cone    QuasiDynamicModel          cone barrier (log_barrier_cone_gradient.h)
 //   lcp                 QuasiDynamicModel          none (the QP's, through the table below)
 //   halm-posa           HalmPosaModel              its LCP, implicit (halm_posa_gradient.h)
+//   stewart-trinkle     SecondOrderModel           its LCP, implicit (lcp_step_gradient.h)
+//   anitescu            SecondOrderModel           pyramid QP, implicit (qp_gradient.h)
 //   ecp                 EcpModel                   its NCP, implicit (ecp_gradient.h)
 //
 // Linearising a scene "exactly" or "smoothed" (the command line's and Python's
@@ -19,6 +21,8 @@
 //   qp, lcp, log-barrier           qp               log-barrier
 //   socp, log-barrier-cone         socp             log-barrier-cone
 //   halm-posa                      halm-posa        (none: std::invalid_argument)
+//   stewart-trinkle                stewart-trinkle  (none: std::invalid_argument)
+//   anitescu                       anitescu         (none: std::invalid_argument)
 //   ecp                            ecp              (none: std::invalid_argument)
 
 #include <memory>
@@ -52,9 +56,9 @@ FormulationType DifferentiatedFormulation(FormulationType type, GradientMethod m
 bool HasDerivatives(FormulationType type);
 
 // True when the command u of this formulation's model is the robots' commanded positions q̄_a
-// (every quasi-dynamic formulation); false for halm-posa, whose u is a commanded velocity
-// [m/s, rad/s] (halm_posa_model.h), and for ecp, whose u is the objects' applied generalized
-// impulse [N·s, N·m·s] (ecp_model.h).
+// (every quasi-dynamic formulation and the second-order ones); false for halm-posa, whose u is
+// a commanded velocity [m/s, rad/s] (halm_posa_model.h), and for ecp, whose u is the objects'
+// applied generalized impulse [N·s, N·m·s] (ecp_model.h).
 bool CommandsPositions(FormulationType type);
 
 }  // namespace quasidyn

@@ -7,6 +7,7 @@
 #include "quasidyn/dynamics/failure_message.h"
 #include "quasidyn/dynamics/quasistatic_lcp.h"
 #include "quasidyn/gradients/halm_posa_gradient.h"
+#include "quasidyn/stepping/step_outcome.h"
 
 namespace quasidyn {
 namespace {
@@ -94,20 +95,11 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
   data.derivatives.message.clear();
   data.result.solver = SolverSummary();
 
-  if (!contact_.Compute(data.q_, &data.contact_)) {
-    Fail(SolverStatus::kNumericalFailure,
-         "contact query failed: " + data.contact_.failure_message(), &data);
+  if (std::string failure; !QueryContacts(contact_, data.q_, &data.contact_, &failure)) {
+    Fail(SolverStatus::kNumericalFailure, std::move(failure), &data);
     return;
   }
   const ContactSet& contacts = data.contact_.contacts();
-  if (const int bad = FirstNonFiniteContact(contacts); bad >= 0) {
-    Fail(SolverStatus::kNumericalFailure,
-         "contact query returned a non-finite value for contact " + std::to_string(bad) + " (" +
-             scene.geometries[contacts[bad].geometry_a].name + " / " +
-             scene.geometries[contacts[bad].geometry_b].name + ")",
-         &data);
-    return;
-  }
   BuildHalmPosaMobility(surfaces_, data.q_, scaled_gains_, &data.W_);
   BuildHalmPosaLcp(contacts, data.W_, data.u_, h, &data.lcp_);
   const LcpProblem& lcp = data.lcp_.lcp;
@@ -163,18 +155,7 @@ void HalmPosaModel::CalcDiff(GradientMode mode, StepData* data_in) const {
   QUASIDYN_CHECK_ARGUMENT(data.calculated_, "CalcDiff",
                           "no step to differentiate: call Calc on this data first");
   StepDerivatives& out = data.derivatives;
-  out.mode = mode;
-  out.message.clear();
-  out.active_rows = 0;
-  out.A.resize(0, 0);
-  out.B.resize(0, 0);
-  if (!data.result.ok()) {
-    out.status = data.result.status;
-    out.message = "the step failed, so it has no derivative: " + data.result.message;
-    return;
-  }
-  out.status = SolverStatus::kSolved;
-  if (mode == GradientMode::kNone) return;
+  if (!StartDerivatives(mode, data.result, &out)) return;
   const HalmPosaStepInputs inputs{
       contact_, settings(), surfaces_, data.q_,           data.u_, data.contact_.contacts(),
       data.W_,  data.lcp_,  data.z_,   data.displacement_};

@@ -26,6 +26,7 @@
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/stepping/quasi_dynamic_model.h"
+#include "quasidyn/stepping/step_outcome.h"
 
 namespace quasidyn {
 namespace {
@@ -98,22 +99,7 @@ void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
           " formulation has no derivative; differentiate the model of DifferentiatedFormulation "
           "(the qp step for an lcp scene)");
   StepDerivatives& out = data.derivatives;
-  out.mode = mode;
-  out.message.clear();
-  out.active_rows = 0;
-  if (!data.result.ok()) {
-    out.status = data.result.status;
-    out.message = "the step failed, so it has no derivative: " + data.result.message;
-    out.A.resize(0, 0);
-    out.B.resize(0, 0);
-    return;
-  }
-  out.status = SolverStatus::kSolved;
-  if (mode == GradientMode::kNone) {
-    out.A.resize(0, 0);
-    out.B.resize(0, 0);
-    return;
-  }
+  if (!StartDerivatives(mode, data.result, &out)) return;
   const bool want_a = mode == GradientMode::kAAndB;
   const Scene& scene = this->scene();
   const double h = time_step();

@@ -6,6 +6,7 @@
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/dynamics/barrier_stand_off.h"
 #include "quasidyn/kinematics/kinematics.h"
+#include "quasidyn/stepping/step_outcome.h"
 
 namespace quasidyn {
 QuasiDynamicData::QuasiDynamicData(const QuasiDynamicModel* model, ContactData contact,
@@ -61,18 +62,8 @@ void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData*
   data.derivatives.message.clear();
   data.result.solver = SolverSummary();
 
-  if (!contact_.Compute(data.q_, &data.contact_)) {
-    Fail(data.q_, SolverStatus::kNumericalFailure,
-         "contact query failed: " + data.contact_.failure_message(), &data);
-    return;
-  }
-  const ContactSet& contacts = data.contact_.contacts();
-  if (const int bad = FirstNonFiniteContact(contacts); bad >= 0) {
-    Fail(data.q_, SolverStatus::kNumericalFailure,
-         "contact query returned a non-finite value for contact " + std::to_string(bad) + " (" +
-             scene.geometries[contacts[bad].geometry_a].name + " / " +
-             scene.geometries[contacts[bad].geometry_b].name + ")",
-         &data);
+  if (std::string failure; !QueryContacts(contact_, data.q_, &data.contact_, &failure)) {
+    Fail(data.q_, SolverStatus::kNumericalFailure, std::move(failure), &data);
     return;
   }
   BuildQuasiDynamicCost(data.contact_.kinematics(), data.u_, actuated_stiffness_,
@@ -92,14 +83,7 @@ void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData*
   const FormulationSolution& solution = data.solution_;
 
   StepResult& result = data.result;
-  result.status = solution.status;
-  result.message = solution.message;
-  result.solver = solution.solver;
-  if (result.ok() && (solution.v.size() != scene.nv || !solution.v.allFinite())) {
-    result.status = SolverStatus::kNumericalFailure;
-    result.message = std::string(FormulationName(settings().type)) +
-                     ": the solver reported success but returned a non-finite velocity";
-  }
+  TakeSolution(solution, settings().type, scene.nv, &result);
   if (!result.ok()) {
     Fail(data.q_, result.status, result.message, &data);
     return;

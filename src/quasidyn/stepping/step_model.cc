@@ -31,6 +31,21 @@ void StepModel::CheckData(const StepData* data, const char* where) const {
                           "the data was not made by this model (use model.CreateData())");
 }
 
-State InitialState(const Scene& scene) { return State{scene.q0, Eigen::VectorXd()}; }
+namespace {
+
+State InitialState(const Scene& scene, bool with_velocity) {
+  if (!with_velocity) return State{scene.q0, Eigen::VectorXd()};
+  return State{scene.q0, scene.v0.size() == scene.nv ? scene.v0 : Eigen::VectorXd::Zero(scene.nv)};
+}
+
+}  // namespace
+
+State InitialState(const Scene& scene) {
+  return InitialState(scene, HasVelocityState(ParseFormulation(scene.formulation.type)));
+}
+
+State InitialState(const StepModel& model) {
+  return InitialState(model.scene(), model.state_v_size() > 0);
+}
 
 }  // namespace quasidyn

@@ -133,7 +133,13 @@ class StepModel {
   FormulationSettings settings_;
 };
 
-// The scene's initial state: q0, and v empty (quasi-dynamic models).
+// The scene's initial state: q0, and v = v0 (Scene::v0; zeros when the file gives none) when the
+// scene's own formulation is second order (stewart-trinkle, anitescu), else v empty.
 State InitialState(const Scene& scene);
+
+// The initial state of `model`: q0, and v = the scene's v0 (zeros when it has none) when the
+// model has a velocity state (state_v_size() > 0), else v empty. Prefer it to the scene's: a
+// model's formulation may differ from the scene's own (the command line's --formulation).
+State InitialState(const StepModel& model);
 
 }  // namespace quasidyn

@@ -36,7 +36,7 @@ inline ExampleState StateAfter(const ScenePtr& scene, const FormulationSettings&
                                int steps) {
   const std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);
   const std::unique_ptr<StepData> data = model->CreateData();
-  State x = InitialState(*scene);
+  State x = InitialState(*model);
   const double h = settings.time_step;
   for (int k = 0; k < steps; ++k) {
     model->Calc(x, scene->CommandAt((k + 1) * h), data.get());

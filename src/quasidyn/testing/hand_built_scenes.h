@@ -178,6 +178,20 @@ struct MixedForest {
                                 Eigen::Vector3d(1, 2, 2) / 3.0);
     return builder.Build();
   }
+  // A generic configuration of the forest (unit quaternions built with Eigen).
+  static Eigen::VectorXd Configuration(const Scene& scene) {
+    Eigen::VectorXd q(scene.nq);
+    const Eigen::Quaterniond box(
+        Eigen::AngleAxisd(1.1, Eigen::Vector3d(0.2, -0.7, 0.4).normalized()));
+    const Eigen::Quaterniond base(
+        Eigen::AngleAxisd(-2.3, Eigen::Vector3d(1, 0.5, -0.3).normalized()));
+    q << 0.3, -0.2, 0.5, box.w(), box.x(), box.y(), box.z(),     // box
+        0.4, -0.1, 0.8,                                          // puck
+        -0.5, 0.6, 0.2, base.w(), base.x(), base.y(), base.z(),  // base
+        0.9,                                                     // base_link
+        0.7, 0.25, -1.2;                                         // shoulder, slider, wrist
+    return q;
+  }
 };
 
 }  // namespace quasidyn::testing

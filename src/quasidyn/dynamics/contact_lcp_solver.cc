@@ -1,0 +1,80 @@
+#include "quasidyn/dynamics/contact_lcp_solver.h"
+
+#include <algorithm>
+
+namespace quasidyn {
+
+const LcpResult& ContactLcpSolver::Solve(const ContactSet& contacts, const LcpProblem& problem,
+                                         bool* warm_started) {
+  const LcpResult* result = nullptr;
+  const bool warm = TryWarmStart(contacts, problem, &result);
+  if (warm_started != nullptr) *warm_started = warm;
+  if (!warm) result = &SolveWithRetries(problem);
+  Remember(contacts, *result);
+  return *result;
+}
+
+bool ContactLcpSolver::TryWarmStart(const ContactSet& contacts, const LcpProblem& problem,
+                                    const LcpResult** result) {
+  const int n = static_cast<int>(problem.q.size());
+  const int nc = contacts.size();
+  bool same_contacts = has_previous_ && static_cast<int>(previous_pairs_.size()) == nc &&
+                       static_cast<int>(previous_basic_.size()) == n;
+  for (int i = 0; same_contacts && i < nc; ++i) {
+    same_contacts =
+        previous_pairs_[i] == std::make_pair(contacts[i].geometry_a, contacts[i].geometry_b);
+  }
+  if (!same_contacts || n == 0) return false;
+  if (guess_size_ != n) {
+    guess_.Setup(n, settings_.residual_tolerance);
+    guess_size_ = n;
+  }
+  if (!guess_.Solve(problem, previous_basic_, &guess_result_)) return false;
+  *result = &guess_result_;
+  return true;
+}
+
+const LcpResult& ContactLcpSolver::SolveWithRetries(const LcpProblem& problem) {
+  const int n = static_cast<int>(problem.q.size());
+  if (lemke_size_ != n) {
+    lemke_.Setup(n, settings_);
+    lemke_size_ = n;
+  }
+  answer_ = lemke_.Solve(problem);
+  int pivots = answer_.info.pivots;
+  for (const double scale : {1e3, 1e-3}) {
+    if (Succeeded(answer_.status)) break;
+    rescaled_.M = problem.M;
+    rescaled_.q = scale * problem.q;
+    const LcpResult& retry = lemke_.Solve(rescaled_);
+    pivots += retry.info.pivots;
+    if (Succeeded(retry.status)) {
+      answer_ = retry;
+      answer_.z /= scale;
+      answer_.w /= scale;
+      answer_.info.residual /= scale;
+      answer_.info.sign_violation /= scale;
+      answer_.info.complementarity /= scale * scale;
+    }
+  }
+  answer_.info.pivots = pivots;
+  return answer_;
+}
+
+void ContactLcpSolver::Remember(const ContactSet& contacts, const LcpResult& result) {
+  has_previous_ = Succeeded(result.status);
+  if (!has_previous_) return;
+  const int nc = contacts.size();
+  const int n = static_cast<int>(result.z.size());
+  previous_pairs_.resize(nc);
+  for (int i = 0; i < nc; ++i)
+    previous_pairs_[i] = {contacts[i].geometry_a, contacts[i].geometry_b};
+  previous_basic_.resize(n);
+  if (static_cast<int>(result.z_basic.size()) == n) {  // the answer's own basis (lemke.h)
+    for (int i = 0; i < n; ++i) previous_basic_[i] = result.z_basic[i];
+  } else {
+    for (int i = 0; i < n; ++i) previous_basic_[i] = result.z[i] > std::max(result.w[i], 0.0);
+  }
+}
+
+}  // namespace quasidyn

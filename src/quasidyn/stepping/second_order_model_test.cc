@@ -1,0 +1,288 @@
+// The second-order models (second_order_model.h) through the StepModel interface: their state,
+// the caller's mistakes, failed steps, warm starts, the Stewart–Trinkle LCP against Siconos, the
+// agreement of the two formulations where the relaxation is exact, and CalcDiff against
+// central finite differences of the step.
+
+#include "quasidyn/stepping/second_order_model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "quasidyn/dynamics/quasi_dynamic_qp.h"
+#include "quasidyn/dynamics/quasistatic_lcp.h"
+#include "quasidyn/io/scene_edit.h"
+#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/second_order_scenes.h"
+#include "quasidyn/testing/shared_scene.h"
+#include "quasidyn/testing/siconos_lcp.h"
+
+namespace quasidyn {
+namespace {
+
+using testing::BoxOnGround;
+using testing::RelativeError;
+
+// FD reference error: the reference's solvers (Lemke: exact up to rounding; the QP at 1e-12)
+// over the FD step δ = 6e-6·max(1, |x|) give ≈ 2e-7 relative, truncation O(δ²) ≈ 4e-11; the
+// gradients' own data differences are ≈ 1e-10. As stepping/calc_diff_test.cc.
+constexpr double kFdTolerance = 1e-5;
+constexpr double kFdStep = 6.0555e-6;
+
+std::shared_ptr<const SecondOrderModel> ModelOf(const ScenePtr& scene, FormulationType type) {
+  FormulationSettings settings = SettingsFromScene(*scene);
+  settings.type = type;
+  return std::make_shared<const SecondOrderModel>(scene, settings);
+}
+
+// (q⁺, v⁺) of the step through the dynamics layer's builders, each call from scratch (no warm
+// start): contacts → BuildSecondOrderCost → the LCP by Lemke, or the QP at 1e-12.
+class ReferenceStep {
+ public:
+  explicit ReferenceStep(std::shared_ptr<const SecondOrderModel> model)
+      : model_(std::move(model)),
+        contact_model_(model_->scene_ptr(),
+                       ContactCandidateDistance(model_->scene(), model_->settings())),
+        contact_data_(contact_model_.CreateData()) {}
+
+  Eigen::VectorXd operator()(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                             const Eigen::VectorXd& u) {
+    const Scene& scene = model_->scene();
+    const FormulationSettings& settings = model_->settings();
+    Eigen::VectorXd out =
+        Eigen::VectorXd::Constant(scene.nq + scene.nv, std::numeric_limits<double>::quiet_NaN());
+    if (!contact_model_.Compute(q, &contact_data_)) return out;
+    QuasiDynamicCost cost;
+    SecondOrderCostWorkspace workspace;
+    BuildSecondOrderCost(contact_data_.kinematics(), v, u, model_->actuated_stiffness(),
+                         model_->actuated_damping(), scene.external_force, settings, &workspace,
+                         &cost);
+    const StepProblem problem{scene, contact_data_.contacts(), cost, settings};
+    Eigen::VectorXd v_next;
+    if (settings.type == FormulationType::kStewartTrinkle) {
+      QuasistaticLcp lcp;
+      if (!BuildQuasistaticLcp(problem, &lcp)) return out;
+      v_next = lcp.velocity_offset;
+      if (lcp.lcp.q.size() > 0) {
+        const LcpResult result = Solve(lcp.lcp);
+        if (!Succeeded(result.status)) return out;
+        v_next += lcp.velocity_map * result.z;
+      }
+    } else {
+      QpProblem qp;
+      BuildPyramidQp(problem, &qp);
+      QpSettings tight = ContactQpSettings();
+      tight.absolute_tolerance = testing::kReferenceSolverTolerance;
+      tight.relative_tolerance = testing::kReferenceSolverTolerance;
+      tight.max_iterations = 200;
+      const QpResult result = Solve(qp, tight);
+      if (result.status != SolverStatus::kSolved) return out;
+      v_next = result.x;
+    }
+    out.head(scene.nq) = IntegrateConfiguration(scene, q, v_next, settings.time_step);
+    out.tail(scene.nv) = v_next;
+    return out;
+  }
+
+ private:
+  std::shared_ptr<const SecondOrderModel> model_;
+  ContactModel contact_model_;
+  ContactData contact_data_;
+};
+
+struct Finite {
+  Eigen::MatrixXd A, B;
+  // One-sided differences of A (step √ε·max(1, |x|)), where a column sits on a kink.
+  Eigen::MatrixXd A_forward, A_backward;
+};
+
+// Central differences of the reference along every raw coordinate of q (the perturbed q's
+// quaternions normalised, as the step does), every v_k and every u_k.
+Finite FiniteDifferences(ReferenceStep& step, const Scene& scene, const State& x,
+                         const Eigen::VectorXd& u, bool one_sided) {
+  const int nq = scene.nq, nv = scene.nv, nx = nq + nv;
+  Finite out{Eigen::MatrixXd(nx, nx), Eigen::MatrixXd(nx, u.size())};
+  for (int k = 0; k < nx; ++k) {
+    const double value = k < nq ? x.q[k] : x.v[k - nq];
+    const double delta = kFdStep * std::max(1.0, std::abs(value));
+    State plus = x, minus = x;
+    if (k < nq) {
+      plus.q[k] += delta;
+      minus.q[k] -= delta;
+      NormalizeQuaternions(scene, &plus.q);
+      NormalizeQuaternions(scene, &minus.q);
+    } else {
+      plus.v[k - nq] += delta;
+      minus.v[k - nq] -= delta;
+    }
+    out.A.col(k) = (step(plus.q, plus.v, u) - step(minus.q, minus.v, u)) / (2 * delta);
+  }
+  if (one_sided) {
+    // Truncation δ|f''| and rounding ε|f|/δ, both ≈ 1.5e-8 relative at δ = √ε.
+    constexpr double kOneSidedStep = 1.4901e-8;
+    const Eigen::VectorXd at = step(x.q, x.v, u);
+    out.A_forward.resize(nx, nx);
+    out.A_backward.resize(nx, nx);
+    for (int k = 0; k < nx; ++k) {
+      const double value = k < nq ? x.q[k] : x.v[k - nq];
+      const double delta = kOneSidedStep * std::max(1.0, std::abs(value));
+      State plus = x, minus = x;
+      if (k < nq) {
+        plus.q[k] += delta;
+        minus.q[k] -= delta;
+        NormalizeQuaternions(scene, &plus.q);
+        NormalizeQuaternions(scene, &minus.q);
+      } else {
+        plus.v[k - nq] += delta;
+        minus.v[k - nq] -= delta;
+      }
+      out.A_forward.col(k) = (step(plus.q, plus.v, u) - at) / delta;
+      out.A_backward.col(k) = (at - step(minus.q, minus.v, u)) / delta;
+    }
+  }
+  for (int k = 0; k < u.size(); ++k) {
+    const double delta = kFdStep * std::max(1.0, std::abs(u[k]));
+    Eigen::VectorXd plus = u, minus = u;
+    plus[k] += delta;
+    minus[k] -= delta;
+    out.B.col(k) = (step(x.q, x.v, plus) - step(x.q, x.v, minus)) / (2 * delta);
+  }
+  return out;
+}
+
+// The model's state after `steps` scheduled steps from its initial state, and the next command.
+std::pair<State, Eigen::VectorXd> StateAfter(const StepModel& model, int steps) {
+  const std::unique_ptr<StepData> data = model.CreateData();
+  State x = InitialState(model);
+  for (int k = 1; k <= steps; ++k) {
+    model.Calc(x, model.ScheduledCommand(k * model.time_step(), x), data.get());
+    EXPECT_TRUE(data->result.ok()) << data->result.message;
+    x = data->result.next;
+  }
+  return {x, model.ScheduledCommand((steps + 1) * model.time_step(), x)};
+}
+
+// kinks: the state sits where the step is not differentiable in some directions (a box resting
+// flat in Stewart–Trinkle: tilting it by ±δ lifts one edge or the other, the central difference
+// averages the two branches); each column of A must then match the central difference or one of
+// the one-sided ones (the branch the derivative takes, lcp_step_gradient.h).
+void ExpectDerivativesMatchFiniteDifferences(const ScenePtr& scene, FormulationType type, int steps,
+                                             const std::string& phase, bool kinks = false) {
+  SCOPED_TRACE(scene->name + " (" + FormulationName(type) + ") after " + std::to_string(steps) +
+               " steps: " + phase);
+  const auto model = ModelOf(scene, type);
+  const auto [x, u] = StateAfter(*model, steps);
+  const auto data = model->CreateData();
+  model->Calc(x, u, data.get());
+  ASSERT_TRUE(data->result.ok()) << data->result.message;
+  model->CalcDiff(GradientMode::kAAndB, data.get());
+  const StepDerivatives& d = data->derivatives;
+  ASSERT_TRUE(d.ok()) << d.message;
+  const int nx = scene->nq + scene->nv;
+  ASSERT_EQ(d.A.rows(), nx);
+  ASSERT_EQ(d.A.cols(), nx);
+  ASSERT_EQ(d.B.rows(), nx);
+  ASSERT_EQ(d.B.cols(), scene->nq_a);
+  ReferenceStep reference(model);
+  const Eigen::VectorXd next = reference(x.q, x.v, u);
+  EXPECT_LT(RelativeError(next.head(scene->nq), data->result.next.q), 1e-6);
+  const Finite finite = FiniteDifferences(reference, *scene, x, u, kinks);
+  if (!kinks) {
+    EXPECT_LT(RelativeError(d.A, finite.A), kFdTolerance);
+  } else {
+    // RelativeError's measure (‖Δ‖_F / max(1, ‖A‖_F)) with each column's best match.
+    double squared = 0;
+    int kinked = 0;
+    for (int k = 0; k < nx; ++k) {
+      const double central = (d.A.col(k) - finite.A.col(k)).norm();
+      const double one_sided = std::min((d.A.col(k) - finite.A_forward.col(k)).norm(),
+                                        (d.A.col(k) - finite.A_backward.col(k)).norm());
+      squared += std::pow(std::min(central, one_sided), 2);
+      kinked += central > 100 * one_sided && central > 1e-6;
+    }
+    EXPECT_LT(std::sqrt(squared) / std::max(1.0, finite.A.norm()), kFdTolerance);
+    EXPECT_GT(kinked, 0);  // the state does sit on a kink (else kinks = false would do)
+  }
+  if (scene->nq_a > 0) EXPECT_LT(RelativeError(d.B, finite.B), kFdTolerance);
+  // B alone is the same B.
+  model->CalcDiff(GradientMode::kBOnly, data.get());
+  EXPECT_EQ(data->derivatives.A.size(), 0);
+  EXPECT_LT(RelativeError(data->derivatives.B, d.B), 1e-12);
+}
+
+// The first of `candidates` (step counts) after which the step is differentiable: resting
+// stacks of boxes have states where a face contact's manifold point disappears under a ±6e-6
+// perturbation, where CalcDiff answers the documented status instead (contact_data_derivative.h).
+int FirstDifferentiableState(const ScenePtr& scene, FormulationType type,
+                             const std::vector<int>& candidates) {
+  const auto model = ModelOf(scene, type);
+  for (const int steps : candidates) {
+    const auto [x, u] = StateAfter(*model, steps);
+    const auto data = model->CreateData();
+    model->Calc(x, u, data.get());
+    model->CalcDiff(GradientMode::kAAndB, data.get());
+    if (data->derivatives.ok()) return steps;
+    EXPECT_NE(data->derivatives.message.find("not differentiable there"), std::string::npos)
+        << data->derivatives.message;
+  }
+  ADD_FAILURE() << "no differentiable state among the candidates";
+  return candidates.front();
+}
+
+ScenePtr Example(const std::string& name, const std::string& formulation) {
+  const ScenePtr scene = testing::LoadExample(name);
+  return testing::Shared(WithFormulation(*scene, std::string(formulation), {}, "test"));
+}
+
+TEST(SecondOrderDerivatives, SlidingAndSpinningBoxes) {
+  for (const FormulationType type :
+       {FormulationType::kStewartTrinkle, FormulationType::kAnitescu}) {
+    BoxOnGround planar;
+    planar.velocity = {0.8, 0, 1.5};
+    ExpectDerivativesMatchFiniteDifferences(testing::Shared(planar.Build()), type, 3,
+                                            "planar box sliding");
+    BoxOnGround spatial;
+    spatial.planar = false;
+    spatial.velocity = {0.7, 0.3, 0, 0, 0, 2.0};  // sliding and spinning about the vertical
+    ExpectDerivativesMatchFiniteDifferences(testing::Shared(spatial.Build()), type, 3,
+                                            "3D box sliding and spinning");
+  }
+}
+
+// No contact: the free flight of a tumbling box, where only M(q), the gyroscopic ω × I ω and
+// the exponential map of the rotation make A (an asymmetric inertia, so ω × Iω ≠ 0).
+TEST(SecondOrderDerivatives, TumblingBoxInFlight) {
+  BoxOnGround box;
+  box.planar = false;
+  box.width = 0.05;
+  box.lift = 0.5;
+  box.tilt = 0.4;
+  box.velocity = {0.1, -0.2, 0.5, 3.0, -1.0, 2.0};
+  for (const FormulationType type : {FormulationType::kStewartTrinkle, FormulationType::kAnitescu})
+    ExpectDerivativesMatchFiniteDifferences(testing::Shared(box.Build()), type, 2, "in flight");
+}
+
+// Robots with mass and damping pushing objects: the planar gripper squeezing its sphere and the
+// arm among the cubes (a 7-joint chain: M(q) and C(q, v) of the robot).
+TEST(SecondOrderDerivatives, RobotsOnTheExamples) {
+  for (const char* formulation : {"stewart-trinkle", "anitescu"}) {
+    const ScenePtr gripper = Example("planar_gripper", formulation);
+    ExpectDerivativesMatchFiniteDifferences(gripper, ParseFormulation(formulation), 6,
+                                            "fingers closing");
+    // The cubes rest flat: a kink of the Stewart–Trinkle step (not of the relaxation, whose
+    // pyramid rows of a resting face stay active when it tilts).
+    const ScenePtr arm = Example("arm_cubes", formulation);
+    const bool lcp = std::string(formulation) == "stewart-trinkle";
+    const int steps = FirstDifferentiableState(arm, ParseFormulation(formulation), {4, 10, 15, 20});
+    ExpectDerivativesMatchFiniteDifferences(arm, ParseFormulation(formulation), steps,
+                                            "arm moving, cubes resting", lcp);
+  }
+}
+
+}  // namespace
+}  // namespace quasidyn

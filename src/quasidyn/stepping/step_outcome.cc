@@ -1,0 +1,49 @@
+#include "quasidyn/stepping/step_outcome.h"
+
+namespace quasidyn {
+
+bool QueryContacts(const ContactModel& model, const Eigen::VectorXd& q, ContactData* data,
+                   std::string* failure) {
+  if (!model.Compute(q, data)) {
+    *failure = "contact query failed: " + data->failure_message();
+    return false;
+  }
+  const ContactSet& contacts = data->contacts();
+  if (const int bad = FirstNonFiniteContact(contacts); bad >= 0) {
+    const Scene& scene = model.scene();
+    *failure = "contact query returned a non-finite value for contact " + std::to_string(bad) +
+               " (" + scene.geometries[contacts[bad].geometry_a].name + " / " +
+               scene.geometries[contacts[bad].geometry_b].name + ")";
+    return false;
+  }
+  return true;
+}
+
+void TakeSolution(const FormulationSolution& solution, FormulationType type, int nv,
+                  StepResult* result) {
+  result->status = solution.status;
+  result->message = solution.message;
+  result->solver = solution.solver;
+  if (result->ok() && (solution.v.size() != nv || !solution.v.allFinite())) {
+    result->status = SolverStatus::kNumericalFailure;
+    result->message = std::string(FormulationName(type)) +
+                      ": the solver reported success but returned a non-finite velocity";
+  }
+}
+
+bool StartDerivatives(GradientMode mode, const StepResult& result, StepDerivatives* out) {
+  out->mode = mode;
+  out->message.clear();
+  out->active_rows = 0;
+  out->A.resize(0, 0);
+  out->B.resize(0, 0);
+  if (!result.ok()) {
+    out->status = result.status;
+    out->message = "the step failed, so it has no derivative: " + result.message;
+    return false;
+  }
+  out->status = SolverStatus::kSolved;
+  return mode != GradientMode::kNone;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,33 @@
+#pragma once
+// The pieces every step model's Calc and CalcDiff share (quasi_dynamic_model.h,
+// halm_posa_model.h, second_order_model.h): the contact query with its failures as messages,
+// the formulation's answer taken into the result, and the start of a CalcDiff.
+
+#include <Eigen/Core>
+#include <string>
+
+#include "quasidyn/contact/contact_model.h"
+#include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/stepping/step_model.h"
+
+namespace quasidyn {
+
+// Runs model.Compute(q) into *data; false with *failure set when the query fails ("contact query
+// failed: …") or returns a non-finite field ("contact query returned a non-finite value for
+// contact i (shape_a / shape_b)").
+bool QueryContacts(const ContactModel& model, const Eigen::VectorXd& q, ContactData* data,
+                   std::string* failure);
+
+// The formulation's status, message and statistics into *result; a success whose velocity is
+// not of size n_v or not finite becomes kNumericalFailure, "<formulation>: the solver reported
+// success but returned a non-finite velocity".
+void TakeSolution(const FormulationSolution& solution, FormulationType type, int nv,
+                  StepResult* result);
+
+// Starts *out for a CalcDiff in `mode` of the step whose result is `result`: the mode, an empty
+// message and A, B, no active rows. Returns false when nothing is left to compute: a failed step
+// (its status, "the step failed, so it has no derivative: …") or mode kNone (solved); true
+// (status solved) otherwise.
+bool StartDerivatives(GradientMode mode, const StepResult& result, StepDerivatives* out);
+
+}  // namespace quasidyn
