@@ -28,7 +28,7 @@ assert d["status"] in ("solved", "solved_inaccurate"), d["status"]
 for k, s in enumerate(d["steps"], start=1):
     # t_k = k·h up to the rounding of the product
     assert abs(s["t"] - k * h) <= 4 * k * h * 2.0**-52, (k, s["t"])
-    assert len(s["q"]) == d["nq"] and len(s["u"]) == d["nq_a"], k
+    assert len(s["q"]) == d["nq"] and len(s["u"]) == d.get("nu", d["nq_a"]), k
     assert all(math.isfinite(x) for x in s["q"]), k
     assert s["status"] in ("solved", "solved_inaccurate"), (k, s["status"])
     assert s["solver"]["iterations"] >= 0 and s["solver"]["solve_time"] >= 0, k
