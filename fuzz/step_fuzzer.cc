@@ -1,8 +1,9 @@
-// libFuzzer target: three steps of every formulation (the second-order stewart-trinkle and
-// anitescu included, from the scene's initial velocity) on a fuzzed scene that loads
+// libFuzzer target: three steps of every formulation (the second-order stewart-trinkle,
+// anitescu and ecp included, from the scene's initial velocity) on a fuzzed scene that loads
 // (fuzz_scene_input.h), from its initial state with its own commands. The step model may refuse
 // the settings when it is built (std::invalid_argument, e.g. a barrier that would levitate an
-// object; halm-posa refuses 3D scenes and in-plane gravity); Calc must never throw on the scene's
+// object; halm-posa refuses 3D scenes and in-plane gravity; ecp refuses robots, planar scenes
+// and capsules); Calc must never throw on the scene's
 // own state and commands (ScheduledCommand): a failed step is a
 // status. Scenes above kMaxVelocities velocities are skipped to keep an execution short.
 #include <memory>
@@ -26,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const FormulationType type :
        {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
         FormulationType::kLogBarrierCone, FormulationType::kLcp, FormulationType::kHalmPosa,
-        FormulationType::kStewartTrinkle, FormulationType::kAnitescu}) {
+        FormulationType::kStewartTrinkle, FormulationType::kAnitescu, FormulationType::kEcp}) {
     FormulationSettings settings = SettingsFromScene(*scene);  // validated by the loader
     settings.type = type;
     std::shared_ptr<const StepModel> model;

@@ -10,6 +10,7 @@ packages=(
   python3-dev python3-numpy python3-pytest pybind11-dev python3-matplotlib
   python3-venv python3-pip python3-setuptools python3-wheel
   libsdformat-dev libmujoco-dev libqhull-dev libassimp-dev libgl-dev libopengl-dev
+  libbullet-dev libode-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -144,6 +144,8 @@ std::string ProgramText(FormulationType type, double kappa) {
       return "log-barrier cone (Pang, Suh, Yang & Tedrake 2023, kappa = " + Number(kappa) + ")";
     case FormulationType::kHalmPosa:
       return "halm-posa LCP (Halm & Posa 2018, eqs. 37-38), on its active set";
+    case FormulationType::kEcp:
+      return "ecp NCP (Xie & Chakraborty, eqs. 7-9, 13-17), its Fischer-Burmeister system";
     case FormulationType::kStewartTrinkle:
       return "second-order Stewart-Trinkle LCP (Stewart & Trinkle 1996), on its active set";
     case FormulationType::kAnitescu:
@@ -203,7 +205,7 @@ Outcome Linearize(const ScenePtr& scene_ptr, const FormulationSettings& settings
     out.B = d.B;
     return out;
   }
-  if (IsSecondOrder(settings.type))
+  if (HasVelocityState(settings.type))
     throw std::invalid_argument(std::string("--method randomized: ") +
                                 FormulationName(settings.type) +
                                 " has a velocity state, which randomized smoothing does not "
@@ -314,6 +316,10 @@ void PrintJson(const Scene& scene, const FormulationSettings& settings,
   j["nq_a"] = scene.nq_a;
   j["coordinate_names"] = names;
   j["actuated_names"] = std::vector<std::string>(names.end() - scene.nq_a, names.end());
+  // The entries of u: the actuated coordinates, or ecp's applied impulses on the objects.
+  j["command_names"] = settings.type == FormulationType::kEcp
+                           ? ImpulseNames(scene)
+                           : std::vector<std::string>(names.end() - scene.nq_a, names.end());
   // x = (q, v) for the second-order models: A is (n_q + n_v) square, B (n_q + n_v) x n_q,a.
   const bool velocities = o.v.size() > 0;
   j["nv_state"] = velocities ? scene.nv : 0;
@@ -334,7 +340,10 @@ void PrintText(const Scene& scene, const FormulationSettings& settings,
                const LinearizeOptions& options, const Outcome& o,
                const std::vector<std::string>& names, std::ostream& out) {
   const double h = settings.time_step;
-  const std::vector<std::string> actuated(names.end() - scene.nq_a, names.end());
+  const std::vector<std::string> actuated =
+      settings.type == FormulationType::kEcp
+          ? ImpulseNames(scene)
+          : std::vector<std::string>(names.end() - scene.nq_a, names.end());
   out << "scene        " << scene.name << " (formulation " << FormulationName(settings.type)
       << ", h = " << h << " s)\n";
   out << "step         " << options.step << " (t = " << (options.step - 1) * h << " -> "
@@ -343,7 +352,9 @@ void PrintText(const Scene& scene, const FormulationSettings& settings,
   if (!o.note.empty()) out << "note         " << o.note << "\n";
   PrintVector("q (start of the step)", o.q, names, out);
   PrintVector(settings.type == FormulationType::kHalmPosa ? "u (commanded robot velocities)"
-                                                          : "u (commanded robot positions)",
+              : settings.type == FormulationType::kEcp
+                  ? "u (impulses applied to the objects over the step [N s, N m s])"
+                  : "u (commanded robot positions)",
               o.u, actuated, out);
   PrintVector("q_next", o.q_next, names, out);
   if (o.v.size() > 0) {  // second order: x = (q, v)
@@ -428,7 +439,7 @@ void AddLinearizeCommand(CLI::App& app) {
   options->formulation_option =
       linearize->add_option("--formulation", options->formulation,
                             "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
-                            "stewart-trinkle | anitescu, for the rollout (default: the "
+                            "stewart-trinkle | anitescu | ecp, for the rollout (default: the "
                             "scene's)");
   options->kappa_option = linearize->add_option(
       "--kappa", options->kappa,

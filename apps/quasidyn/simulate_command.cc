@@ -169,7 +169,7 @@ void AddSimulateCommand(CLI::App& app) {
   options->formulation_option =
       simulate->add_option("--formulation", options->formulation,
                            "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
-                           "stewart-trinkle | anitescu (default: the scene's)");
+                           "stewart-trinkle | anitescu | ecp (default: the scene's)");
   options->time_step_option =
       simulate->add_option("--h", options->time_step, "Time step h [s] > 0 (default: the scene's)");
   options->kappa_option = simulate->add_option(

@@ -60,12 +60,16 @@ from quasidyn._quasidyn import Stabilizer, TrajectoryOptimizer  # noqa: F401  (c
 from quasidyn._quasidyn import ContactMpc  # noqa: F401  (MPC through contact)
 
 FORMULATIONS = ("qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa",
-                "stewart-trinkle", "anitescu")
+                "stewart-trinkle", "anitescu", "ecp")
 """Every formulation name accepted by Stepper and rollout."""
 
 SECOND_ORDER_FORMULATIONS = ("stewart-trinkle", "anitescu")
 """The formulations whose state has a velocity v (Stepper.has_velocity): step, rollout and
 Linearizer take v (or v0), Trajectory.v holds it."""
+
+VELOCITY_FORMULATIONS = SECOND_ORDER_FORMULATIONS + ("ecp",)
+"""Every formulation whose state has a velocity v: the second-order steppers and ecp (3D objects
+driven by applied impulses, docs/ecp.md)."""
 
 GRADIENTS = ("a_and_b", "b_only", "none")
 """Every value of the gradients= argument (rollout, linearize, smooth_*)."""
@@ -76,7 +80,7 @@ METHODS = ("exact", "log-barrier")
 __all__ = [
     "BatchLinearization", "BatchLinearizer", "Linearization", "Linearizer",
     "SmoothedLinearization", "Contact", "ContactGeometry", "FORMULATIONS", "GRADIENTS",
-    "SECOND_ORDER_FORMULATIONS",
+    "SECOND_ORDER_FORMULATIONS", "VELOCITY_FORMULATIONS",
     "InverseKinematicsResult", "METHODS", "Scene", "SceneError", "StepResult", "Stepper",
     "Trajectory", "TrajectoryStep", "contacts", "forward_kinematics", "integrate",
     "inverse_kinematics", "load_scene", "load_scene_from_string", "load_trajectory",

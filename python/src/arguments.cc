@@ -49,6 +49,15 @@ void CheckCommand(const char* who, const Scene& scene, const Eigen::VectorXd& u,
   CheckVector(who, name, u, scene.nq_a, "n_q,a");
 }
 
+void CheckCommand(const char* who, FormulationType type, const Scene& scene,
+                  const Eigen::VectorXd& u, const char* name) {
+  if (type == FormulationType::kEcp) {  // the objects' applied impulse (stepping/ecp_model.h)
+    CheckVector(who, name, u, scene.nv_u, "n_v,u (ecp: the impulse applied to each object)");
+  } else {
+    CheckCommand(who, scene, u, name);
+  }
+}
+
 Eigen::VectorXd StateVelocity(const char* who, const StepModel& model, const Eigen::VectorXd* v,
                               const char* name, const Eigen::VectorXd* fallback) {
   return StateVelocity(who, model.settings().type, model.scene(), v, name, fallback);
@@ -58,11 +67,11 @@ Eigen::VectorXd StateVelocity(const char* who, FormulationType type, const Scene
                               const Eigen::VectorXd* v, const char* name,
                               const Eigen::VectorXd* fallback) {
   const std::string formulation = FormulationName(type);
-  const int nv = IsSecondOrder(type) ? scene.nv : 0;
+  const int nv = HasVelocityState(type) ? scene.nv : 0;
   if (nv == 0) {
     if (v != nullptr)
       throw py::value_error(std::string(who) + ": " + name + " is for the formulations with a " +
-                            "velocity state (stewart-trinkle, anitescu), not " + formulation);
+                            "velocity state (stewart-trinkle, anitescu, ecp), not " + formulation);
     return Eigen::VectorXd();
   }
   if (v == nullptr) {

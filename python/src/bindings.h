@@ -47,9 +47,13 @@ void CheckConfiguration(const char* who, const Scene& scene, const Eigen::Vector
                         const char* name = "q");
 void CheckCommand(const char* who, const Scene& scene, const Eigen::VectorXd& u,
                   const char* name = "u");
+// The same for a model of formulation `type`: u of size n_v,u for ecp (the objects' applied
+// impulse), n_q,a otherwise.
+void CheckCommand(const char* who, FormulationType type, const Scene& scene,
+                  const Eigen::VectorXd& u, const char* name = "u");
 
 // The velocity of a state of `model` from the caller's optional argument `name` (may be null):
-// for a model with a velocity state (stewart-trinkle, anitescu) v of size n_v, finite, or when
+// for a model with a velocity state (stewart-trinkle, anitescu, ecp) v of size n_v, finite, or when
 // absent *fallback (e.g. the scene's v0; null: ValueError "<who>: <name> (n_v,) is required
 // ..."); for a model without, an empty vector, and ValueError when v is given.
 Eigen::VectorXd StateVelocity(const char* who, const StepModel& model, const Eigen::VectorXd* v,

@@ -87,7 +87,7 @@ class MethodBatches {
 // The batch evaluators take points q alone: ValueError for the formulations with a velocity
 // state, which Linearizer.linearize(q, u, v=...) serves.
 void RequireNoVelocity(const std::string& who, const FormulationSettings& settings) {
-  if (IsSecondOrder(settings.type))
+  if (HasVelocityState(settings.type))
     throw py::value_error(who + ": " + FormulationName(settings.type) +
                           " has a velocity state, which the batch's points (Q) do not carry; "
                           "use Linearizer.linearize(q, u, v=...)");
@@ -436,7 +436,7 @@ void BindGradients(py::module_& m) {
             const Eigen::VectorXd& q = q_in.value;
             const Eigen::VectorXd& u = u_in.value;
             CheckConfiguration(who, *l.scene(), q);
-            CheckCommand(who, *l.scene(), u);
+            CheckCommand(who, l.settings().type, *l.scene(), u);
             const Eigen::VectorXd v = StateVelocity(who, l.settings().type, *l.scene(),
                                                     v_in ? &v_in->value : nullptr, "v", nullptr);
             const GradientMode parsed_mode = ParseGradients(who, gradients);

@@ -63,7 +63,7 @@ Eigen::MatrixXd Stack(const Trajectory& t, int width, Get column) {
   return out;
 }
 
-int CommandSize(const Trajectory& t) { return t.nq - t.nq_u; }
+int CommandSize(const Trajectory& t) { return t.CommandSize(); }
 
 // The size of the state x: n_q, or n_q + n_v for a trajectory with velocities (second order).
 int StateSize(const Trajectory& t) { return t.nq + static_cast<int>(t.v0.size()); }
@@ -221,7 +221,7 @@ void BindRollout(py::module_& m) {
               throw py::value_error(std::string(who) + ": give q, or a result to take q_next from");
             const Eigen::VectorXd& next = q ? q->value : result->result.next.q;
             CheckConfiguration(who, scene, next, "q");
-            CheckCommand(who, scene, u.value);
+            CheckVector(who, "u", u.value, t.CommandSize(), "the trajectory's command size");
             if (result != nullptr && !result->result.ok())
               throw py::value_error(std::string(who) + ": result is a failed step (" +
                                     std::string(ToString(result->result.status)) +
@@ -259,7 +259,7 @@ void BindRollout(py::module_& m) {
           "load_trajectory(path, scene)); None for a trajectory read without one.")
       .def_readonly("formulation", &Trajectory::formulation,
                     "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
-                    "stewart-trinkle | anitescu.")
+                    "stewart-trinkle | anitescu | ecp.")
       .def_readonly("time_step", &Trajectory::time_step, "h [s].")
       .def_readonly("kappa", &Trajectory::kappa, "Log-barrier weight κ [1/(N·m)].")
       .def_readonly("object_mass_scale", &Trajectory::object_mass_scale,
@@ -267,7 +267,12 @@ void BindRollout(py::module_& m) {
       .def_readonly("nq", &Trajectory::nq, "Size of q.")
       .def_readonly("nv", &Trajectory::nv, "Size of v.")
       .def_readonly("nq_u", &Trajectory::nq_u, "Size of the objects' block q_u.")
-      .def_property_readonly("nq_a", &CommandSize, "Size of the robots' block q_a (= size of u).")
+      .def_property_readonly(
+          "nq_a", [](const Trajectory& t) { return t.nq - t.nq_u; },
+          "Size of the robots' block q_a.")
+      .def_property_readonly("nu", &CommandSize,
+                             "Size of each step's u: n_q,a, or n_v,u for ecp (the objects' applied "
+                             "impulse).")
       .def_readonly("coordinate_names", &Trajectory::coordinate_names,
                     "One name per entry of q (Scene.coordinate_names).")
       .def_property_readonly(
@@ -495,9 +500,10 @@ void BindRollout(py::module_& m) {
               "rollout: give U or steps/duration, not both (U has one row "
               "per step)");
         const Eigen::MatrixXd& commands = U->value;
-        if (commands.rows() > 0 && commands.cols() != scene->nq_a)
+        if (commands.rows() > 0 && commands.cols() != model->control_size())
           throw py::value_error("rollout: U has " + std::to_string(commands.cols()) +
-                                " columns, expected n_q,a = " + std::to_string(scene->nq_a));
+                                " columns, expected the command size " +
+                                std::to_string(model->control_size()) + " (n_q,a; n_v,u for ecp)");
         for (Eigen::Index k = 0; k < commands.rows(); ++k)
           CheckFinite(who, "U[" + std::to_string(k) + "]", commands.row(k).transpose());
         py::gil_scoped_release release;

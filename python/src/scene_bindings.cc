@@ -116,7 +116,7 @@ void BindScene(py::module_& m) {
       .def_property_readonly(
           "formulation", [](const Scene& s) { return s.formulation.type; },
           "The scene's formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
-          "stewart-trinkle | anitescu.")
+          "stewart-trinkle | anitescu | ecp.")
       .def_property_readonly(
           "formulation_parameters", [](const Scene& s) { return s.formulation.parameters; },
           "The formulation parameters the scene gives (kappa [1/(N·m)], object_mass_scale [-], "

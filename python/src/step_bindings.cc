@@ -83,6 +83,11 @@ void BindStep(py::module_& m) {
           "friction_impulse",
           [](const ContactRecord& c) -> const Eigen::Vector3d& { return c.friction_impulse; },
           kView, "h·friction_force, world (3,) [N·s].")
+      .def_readonly("torsional_impulse", &ContactRecord::torsional_impulse,
+                    "ecp: the torsional friction p_r about normal at point (the equivalent contact "
+                    "point), on shape_a [N·m·s]; 0 for the other formulations.")
+      .def_readonly("torsional_moment", &ContactRecord::torsional_moment,
+                    "ecp: p_r/h, the torsional moment on shape_a over the step [N·m].")
       .def_property_readonly(
           "force",
           [](const ContactRecord& c) -> Eigen::Vector3d {
@@ -183,7 +188,7 @@ void BindStep(py::module_& m) {
            py::arg("kappa") = py::none(), py::arg("object_mass_scale") = py::none(),
            "Stepper(scene, formulation=None, h=None, kappa=None, object_mass_scale=None).\n"
            "formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
-           "stewart-trinkle | anitescu (its c, B "
+           "stewart-trinkle | anitescu | ecp (its c, B, e_t, e_o, e_r "
            "and tracking_gain from the scene); h: time step [s] > 0; "
            "kappa: log-barrier weight κ [1/(N·m)] > 0; object_mass_scale: s [-] >= 0 (1: "
            "quasi-dynamic, 0: quasistatic). None takes the scene's value. Raises ValueError "
@@ -196,10 +201,11 @@ void BindStep(py::module_& m) {
           "formulation",
           [](const PyStepper& s) { return FormulationName(s.model().settings().type); },
           "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | stewart-trinkle | "
-          "anitescu.")
+          "anitescu | ecp.")
       .def_property_readonly(
           "has_velocity", [](const PyStepper& s) { return s.model().state_v_size() > 0; },
-          "True for the formulations whose state has a velocity v (stewart-trinkle, anitescu): "
+          "True for the formulations whose state has a velocity v (stewart-trinkle, anitescu, "
+          "ecp): "
           "step and scheduled_command then take v.")
       .def(
           "initial_state",
@@ -225,7 +231,7 @@ void BindStep(py::module_& m) {
           [](PyStepper& s, const RealVector& q, const RealVector& u,
              const std::optional<RealVector>& external_force, const std::optional<RealVector>& v) {
             CheckConfiguration("Stepper.step", s.model().scene(), q.value);
-            CheckCommand("Stepper.step", s.model().scene(), u.value);
+            CheckCommand("Stepper.step", s.model().settings().type, s.model().scene(), u.value);
             const Eigen::VectorXd velocity =
                 StateVelocity("Stepper.step", s.model(), v ? &v->value : nullptr, "v", nullptr);
             PyStepResult out;

@@ -126,6 +126,8 @@ def test_loading_a_missing_trajectory_names_the_path(tmp_path):
 def test_every_formulation_rolls_out_the_gripper(gripper, formulation):
     if formulation == "halm-posa":
         pytest.skip("halm-posa steps planar scenes seen from above only (test_halm_posa.py)")
+    if formulation == "ecp":
+        pytest.skip("ecp steps 3D objects driven by impulses, no robots (test_ecp.py)")
     traj = quasidyn.rollout(gripper, formulation=formulation, duration=0.1)
     assert traj.completed, traj.message
     assert len(traj) == 10 and traj.formulation == formulation

@@ -181,8 +181,9 @@ def test_one_spelling_of_every_name(gripper):
     # The formulations, methods and gradient modes of the package constants are what every
     # function takes (and what the command line and the scene file say).
     disk = qd.load_scene(example_path("disk_pushing"))  # halm-posa: a plane seen from above
+    cube = qd.load_scene(example_path("ecp_cube_sliding"))  # ecp: objects without robots
     for formulation in qd.FORMULATIONS:
-        scene = disk if formulation == "halm-posa" else gripper
+        scene = disk if formulation == "halm-posa" else cube if formulation == "ecp" else gripper
         assert qd.Stepper(scene, formulation=formulation).formulation == formulation
     linearizer = qd.Linearizer(gripper)
     q, u = gripper.q0, gripper.command_at(0.05)

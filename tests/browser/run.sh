@@ -42,3 +42,10 @@ QUASIDYN_CHROMIUM="$chromium" NODE_PATH="$node_modules" \
 "$quasidyn" view "$work/mesh_objects.json" -o "$artifacts/mesh_objects.html"
 QUASIDYN_CHROMIUM="$chromium" NODE_PATH="$node_modules" \
   node "$here/viewer_test.cjs" "$artifacts/mesh_objects.html" "$artifacts/mesh"
+# An ecp page (the rolling, spinning cylinder, 1 s): the equivalent contact point and its
+# torsional moment (screenshots in <artifacts>/ecp/).
+"$quasidyn" simulate "$repo/examples/ecp_cylinder_rolling/scene.yaml" --steps 100 --quiet \
+  --out "$work/ecp_cylinder_rolling.json" > /dev/null
+"$quasidyn" view "$work/ecp_cylinder_rolling.json" -o "$artifacts/ecp_cylinder_rolling.html"
+QUASIDYN_CHROMIUM="$chromium" NODE_PATH="$node_modules" \
+  node "$here/viewer_test.cjs" "$artifacts/ecp_cylinder_rolling.html" "$artifacts/ecp"

@@ -2,7 +2,8 @@
 // checks: no console error or page error, no network request, a canvas that is not blank
 // (pixel variance) and bodies that move between two times (pixel difference); the page opens
 // with step 1's contacts and status; force arrows show the force on the object; hovering a
-// contact point shows its force; #t= opens at a time; without WebGL a readable message.
+// contact point shows its force; #t= opens at a time; without WebGL a readable message; on an
+// ecp page, the equivalent contact point with its torsional moment (an arc about the normal).
 // Saves the screenshots. (The pushing checks run on a planar_pushing page only, as run.sh writes it.) Usage: node viewer_test.cjs PAGE.html ARTIFACT_DIR [LATER_TIME_S]
 'use strict';
 const fs = require('fs');
@@ -155,6 +156,30 @@ async function canvasPixels(page) {
           getComputedStyle(document.getElementById('qd-contact')).display === 'none');
         check(hidden, 'the readout hides when the pointer leaves the contact');
       }
+    }
+
+    // An ecp page (the spinning cylinder of examples/ecp_cylinder_rolling): each contact is the
+    // equivalent contact point, on the line where the cylinder touches the plane, and carries
+    // its torsional moment, drawn as an arc about the normal; the readout says so.
+    if (/ecp_cylinder_rolling/.test(path.basename(page_path))) {
+      const ecp = await page.evaluate(() => {
+        window.quasidynViewer.seek(0.1);
+        return { contacts: window.quasidynViewer.contacts,
+          arcs: window.quasidynViewer.torsionArcs() };
+      });
+      const contact = ecp.contacts[0] || {};
+      check(ecp.contacts.length === 1 && Math.abs(contact.point[2]) < 1e-6,
+        `t = 0.1 s: one contact, its ECP on the plane (z = ${contact.point && contact.point[2]})`);
+      check(typeof contact.torsion === 'number' && contact.torsion !== 0 && ecp.arcs.length === 1 &&
+        ecp.arcs[0].radius > 0, `the torsional moment ${contact.torsion} N·m is drawn as an arc ` +
+        `(${ecp.arcs.length} arc(s), radius ${ecp.arcs[0] && ecp.arcs[0].radius.toFixed(3)} m)`);
+      const [x, y] = await page.evaluate(() => window.quasidynViewer.contactScreenPoint(0));
+      await page.mouse.move(x, y);
+      const text = await page.evaluate(() => document.getElementById('qd-contact').innerText);
+      check(/equivalent contact point/.test(text) && /torsional moment -?[0-9.]+ N·m/.test(text),
+        `hovering the ECP shows its torsional moment: ${JSON.stringify(text)}`);
+      await page.screenshot({ path: path.join(artifact_dir, 'viewer_ecp.png') });
+      await page.mouse.move(5, 5);
     }
 
     // The toggles hide the contact layer without errors.

@@ -28,7 +28,7 @@ assert d["status"] in ("solved", "solved_inaccurate"), d["status"]
 for k, s in enumerate(d["steps"], start=1):
     # t_k = k·h up to the rounding of the product
     assert abs(s["t"] - k * h) <= 4 * k * h * 2.0**-52, (k, s["t"])
-    assert len(s["q"]) == d["nq"] and len(s["u"]) == d["nq_a"], k
+    assert len(s["q"]) == d["nq"] and len(s["u"]) == d.get("nu", d["nq_a"]), k
     assert all(math.isfinite(x) for x in s["q"]), k
     assert s["status"] in ("solved", "solved_inaccurate"), (k, s["status"])
     assert s["solver"]["iterations"] >= 0 and s["solver"]["solve_time"] >= 0, k
@@ -45,7 +45,10 @@ PY
 # Every example to the end of its schedule, at the scene's time step h.
 for scene in examples/*/scene.yaml; do
   name=$(basename "$(dirname "$scene")")
-  end=$(grep -Eo '\{t: *[0-9.]+' "$scene" | grep -Eo '[0-9.]+$' | sort -g | tail -1)
+  # The run's end: the last command knot or timed impulse ({t: ...}), or the scene's `duration`
+  # when later (Scene::ScheduleEnd).
+  end=$( (grep -Eo '\{t: *[0-9.]+' "$scene" | grep -Eo '[0-9.]+$'; \
+          grep -Eo '^duration: *[0-9.]+' "$scene" | grep -Eo '[0-9.]+$') | sort -g | tail -1)
   h=$(grep -Eo '^time_step: *[0-9.e-]+' "$scene" | grep -Eo '[0-9.e-]+$')
   steps=$(python3 -c "import math; r = $end / $h; print(round(r) if abs(r - round(r)) < 1e-9 * max(1, r) else math.ceil(r))")
   "$qd" simulate "$scene" --quiet --out "$tmp/$name.json" > "$tmp/out.txt" 2> "$tmp/err.txt" \

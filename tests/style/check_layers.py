@@ -69,7 +69,14 @@ def main():
         test_allowed = allowed | {"testing"}
         for dep in test_deps:
             test_allowed |= {dep} | closure(dep, direct)
-        for file in sorted(os.listdir(folder)):
+        files = []
+        for entry in sorted(os.listdir(folder)):  # the layer's folder and one level below
+            sub = os.path.join(folder, entry)
+            if os.path.isdir(sub):
+                files += [os.path.join(entry, f) for f in sorted(os.listdir(sub))]
+            else:
+                files.append(entry)
+        for file in files:
             if not file.endswith((".h", ".cc")):
                 continue
             is_test = file.endswith("_test.cc")

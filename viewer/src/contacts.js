@@ -6,14 +6,20 @@ import * as THREE from 'three';
 
 const kPointColor = 0xff3b6b;
 const kArrowColor = 0xffd23f;
+const kTorsionColor = 0x5ee0a0;
 
 export class ContactLayer {
   // pointRadius [m]: radius of a contact marker; metersPerNewton [m/N]: arrow length per newton.
-  constructor(parent, pointRadius, metersPerNewton) {
+  // metersPerNewtonMeter [m/(N·m)]: the radius of a torsion arc per newton metre (ecp pages).
+  constructor(parent, pointRadius, metersPerNewton, metersPerNewtonMeter = 0) {
     this.pointRadius = pointRadius;
     this.metersPerNewton = metersPerNewton;
+    this.metersPerNewtonMeter = metersPerNewtonMeter;
     this.points = new THREE.Group();
     this.arrows = new THREE.Group();
+    this.torsions = new THREE.Group();
+    this.arrows.add(this.torsions);
+    this.torsionPool = [];
     parent.add(this.points, this.arrows);
     this.pointGeometry = new THREE.SphereGeometry(pointRadius, 16, 8);
     this.pointMaterial = new THREE.MeshBasicMaterial({ color: kPointColor, depthTest: false });
@@ -49,6 +55,48 @@ export class ContactLayer {
     });
     for (let i = contacts.length; i < this.pointPool.length; ++i) this.pointPool[i].visible = false;
     for (let i = arrowsUsed; i < this.arrowPool.length; ++i) this.arrowPool[i].visible = false;
+    // The torsional moment of an equivalent contact point (ecp): a three-quarter arc about the
+    // normal, its radius proportional to |τ|, its head showing the sense (right-hand rule).
+    let torsionsUsed = 0;
+    const up = new THREE.Vector3(0, 0, 1);
+    contacts.forEach((contact) => {
+      const radius = Math.abs(contact.torsion || 0) * this.metersPerNewtonMeter;
+      if (!(radius > 0.5 * this.pointRadius)) return;
+      const arc = this.torsion(torsionsUsed++);
+      arc.visible = true;
+      arc.position.fromArray(contact.point);
+      const normal = new THREE.Vector3().fromArray(contact.normal).normalize();
+      arc.quaternion.setFromUnitVectors(up, contact.torsion >= 0 ? normal : normal.negate());
+      arc.scale.setScalar(radius);
+      arc.userData.torsion = contact.torsion;
+    });
+    for (let i = torsionsUsed; i < this.torsionPool.length; ++i) this.torsionPool[i].visible = false;
+  }
+
+  // The visible torsion arcs: their moments [N·m] and radii [m], for scripts and tests.
+  torsionArcs() {
+    return this.torsionPool.filter((arc) => arc.visible).map((arc) =>
+      ({ torsion: arc.userData.torsion, radius: arc.scale.x }));
+  }
+
+  torsion(i) {
+    while (this.torsionPool.length <= i) {
+      // A unit arc in the x-y plane from angle 0 to 3π/2 (counter-clockwise about +z) and a cone
+      // at its end pointing along the arc; scaled to the moment's radius when shown.
+      const material = new THREE.MeshBasicMaterial({ color: kTorsionColor, depthTest: false });
+      const group = new THREE.Group();
+      const ring = new THREE.Mesh(new THREE.TorusGeometry(1, 0.06, 6, 36, 1.5 * Math.PI), material);
+      const head = new THREE.Mesh(new THREE.ConeGeometry(0.18, 0.4, 12), material);
+      head.position.set(0, -1, 0);  // the arc's end (angle 3π/2), pointing along +x (its tangent)
+      head.rotation.z = -Math.PI / 2;
+      group.add(ring, head);
+      group.renderOrder = 11;
+      ring.renderOrder = 11;
+      head.renderOrder = 11;
+      this.torsions.add(group);
+      this.torsionPool.push(group);
+    }
+    return this.torsionPool[i];
   }
 
   // The index (into the shown contacts) of the contact marker under `raycaster`, or -1.
@@ -102,6 +150,15 @@ export function contactForce(contact) {
   return [fx + fn * nx, fy + fn * ny, fz + fn * nz];
 }
 
+// The largest torsional moment |τ| [N·m] over all frames (ecp pages; 0 otherwise).
+export function largestTorsion(frames) {
+  let largest = 0;
+  for (const contacts of frames.contacts) {
+    for (const c of contacts) largest = Math.max(largest, Math.abs(c.torsion || 0));
+  }
+  return largest;
+}
+
 // The largest contact force |F| [N] over all frames (0 when there is none).
 export function largestForce(frames) {
   let largest = 0;
@@ -127,6 +184,10 @@ export function describeContact(contact) {
     `normal ${digits(contact.normal_force)} N, friction ${digits(friction)} N`,
     `shapes ${contact.a} – ${contact.b}`,
   ];
+  if (contact.torsion !== undefined) {
+    lines.splice(1, 0, 'at the equivalent contact point');
+    lines.push(`torsional moment ${digits(contact.torsion)} N·m about the normal`);
+  }
   if (contact.phi !== undefined) lines.push(`gap at the step's start φ = ${digits(contact.phi)} m`);
   return lines.join('\n');
 }

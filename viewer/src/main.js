@@ -4,7 +4,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
-import { ContactLayer, describeContact, largestForce } from './contacts.js';
+import { ContactLayer, describeContact, largestForce, largestTorsion } from './contacts.js';
 import { addMarkers } from './markers.js';
 import { Panel } from './panel.js';
 import { makeShapeObject, shapeExtent } from './shapes.js';
@@ -82,13 +82,18 @@ class Viewer {
     const forceMax = largestForce(this.frames);
     // The largest force spans a quarter of the scene.
     const metersPerNewton = forceMax > 0 ? 0.25 * this.extent / forceMax : 0;
-    this.contacts = new ContactLayer(this.scene, 0.007 * this.extent, metersPerNewton);
+    // The largest torsional moment (ecp) draws an arc of a twentieth of the scene's radius.
+    const torsionMax = largestTorsion(this.frames);
+    const metersPerNewtonMeter = torsionMax > 0 ? 0.05 * this.extent / torsionMax : 0;
+    this.contacts = new ContactLayer(this.scene, 0.007 * this.extent, metersPerNewton,
+      metersPerNewtonMeter);
     if (data.markers) {
       this.markers = addMarkers(this.scene, data.markers, 0.01 * this.extent);
       this.legend.push({ name: data.markers.label || 'markers', color: '#4fd1ff' });
     }
-    const forceScale = forceMax > 0
-      ? `longest = ${forceMax.toPrecision(3)} N` : 'no contact force';
+    const forceScale = (forceMax > 0
+      ? `longest = ${forceMax.toPrecision(3)} N` : 'no contact force') +
+      (torsionMax > 0 ? `; torsion arcs: largest = ${torsionMax.toPrecision(3)} N·m` : '');
 
     this.panel = new Panel(data, this.legend, {
       onPlayPause: () => (this.playing ? this.pause() : this.play()),
@@ -392,6 +397,7 @@ function start() {
       get playing() { return viewer.playing; },
       get contacts() { return viewer.frames.contacts[viewer.frame]; },
       arrowDirections: () => viewer.contacts.arrowDirections(),
+      torsionArcs: () => viewer.contacts.torsionArcs(),
       contactScreenPoint: (i) => viewer.contactScreenPoint(i),
       duration: viewer.duration,
       frameCount: viewer.frameCount,

@@ -36,6 +36,10 @@ std::unique_ptr<const Formulation> MakeFormulation(FormulationType type) {
       ThrowInvalidArgument("MakeFormulation",
                            "halm-posa is not a program of the quasi-dynamic model: it is its own "
                            "step model (stepping/halm_posa_model.h, made by MakeStepModel)");
+    case FormulationType::kEcp:
+      ThrowInvalidArgument("MakeFormulation",
+                           "ecp is not a program of the quasi-dynamic model: it is its own step "
+                           "model (stepping/ecp_model.h, made by MakeStepModel)");
   }
   ThrowInvalidArgument("MakeFormulation",
                        "unknown formulation type " + std::to_string(static_cast<int>(type)));

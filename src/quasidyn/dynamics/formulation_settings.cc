@@ -23,6 +23,8 @@ const char* FormulationName(FormulationType type) {
       return "lcp";
     case FormulationType::kHalmPosa:
       return "halm-posa";
+    case FormulationType::kEcp:
+      return "ecp";
     case FormulationType::kStewartTrinkle:
       return "stewart-trinkle";
     case FormulationType::kAnitescu:
@@ -35,15 +37,19 @@ FormulationType ParseFormulation(const std::string& name) {
   for (FormulationType type :
        {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
         FormulationType::kLogBarrierCone, FormulationType::kLcp, FormulationType::kHalmPosa,
-        FormulationType::kStewartTrinkle, FormulationType::kAnitescu})
+        FormulationType::kStewartTrinkle, FormulationType::kAnitescu, FormulationType::kEcp})
     if (name == FormulationName(type)) return type;
   throw std::invalid_argument("unknown formulation '" + name +
                               "' (expected qp, socp, log-barrier, log-barrier-cone, lcp, "
-                              "halm-posa, stewart-trinkle or anitescu)");
+                              "halm-posa, stewart-trinkle, anitescu or ecp)");
 }
 
 bool IsSecondOrder(FormulationType type) {
   return type == FormulationType::kStewartTrinkle || type == FormulationType::kAnitescu;
+}
+
+bool HasVelocityState(FormulationType type) {
+  return IsSecondOrder(type) || type == FormulationType::kEcp;
 }
 
 void ValidateFormulationSettings(const FormulationSettings& settings) {
@@ -53,6 +59,9 @@ void ValidateFormulationSettings(const FormulationSettings& settings) {
   CheckNonNegative(kWhere, "object_mass_scale", settings.object_mass_scale);
   CheckNonNegative(kWhere, "feedback scaling c", settings.feedback_scale);
   CheckNonNegative(kWhere, "tracking_gain", settings.command_tracking_gain);
+  CheckPositive(kWhere, "e_t", settings.ecp_e_t);
+  CheckPositive(kWhere, "e_o", settings.ecp_e_o);
+  CheckPositive(kWhere, "e_r", settings.ecp_e_r);
   const std::string gains = FeedbackGainsProblem(settings.feedback_gains);
   if (!gains.empty()) ThrowInvalidArgument(kWhere, gains);
 }
@@ -89,6 +98,9 @@ FormulationSettings SettingsFromScene(const Scene& scene, const SettingsOverride
   if (const auto c = parameter("c")) settings.feedback_scale = *c;
   if (const auto gain = parameter("tracking_gain")) settings.command_tracking_gain = *gain;
   settings.feedback_gains = scene.formulation.feedback_gains;
+  if (const auto e = parameter("e_t")) settings.ecp_e_t = *e;
+  if (const auto e = parameter("e_o")) settings.ecp_e_o = *e;
+  if (const auto e = parameter("e_r")) settings.ecp_e_r = *e;
   ValidateFormulationSettings(settings);
   return settings;
 }

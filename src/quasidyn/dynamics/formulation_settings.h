@@ -21,16 +21,22 @@ enum class FormulationType {
   // (stepping/second_order_model.h), inertia M(q) with the robots' impedance implicit:
   kStewartTrinkle,  // the LCP of Stewart & Trinkle 1996 / Anitescu & Potra 1997 (Lemke)
   kAnitescu,        // its convex relaxation, a QP on the friction pyramid (Anitescu 2006)
+  kEcp,  // geometrically implicit second-order NCP with one equivalent contact point per pair,
+         // Xie & Chakraborty, eqs. (7)-(9), (13)-(17): its own step model
+         // (stepping/ecp_model.h), state (q, v) too
 };
 
 // "qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa", "stewart-trinkle",
-// "anitescu".
+// "anitescu", "ecp".
 const char* FormulationName(FormulationType type);
 // Throws std::invalid_argument naming the accepted names on an unknown one.
 FormulationType ParseFormulation(const std::string& name);
 
-// True for the formulations whose state has velocities (stewart-trinkle, anitescu).
+// True for the second-order steppers of stepping/second_order_model.h (stewart-trinkle,
+// anitescu).
 bool IsSecondOrder(FormulationType type);
+// True for the formulations whose state has velocities: the second-order steppers and ecp.
+bool HasVelocityState(FormulationType type);
 
 struct FormulationSettings {
   FormulationType type = FormulationType::kQp;
@@ -57,11 +63,18 @@ struct FormulationSettings {
   // velocity read from a schedule corrects the robots' tracking error (0: pure velocity
   // schedule; stepping/halm_posa_model.h).
   double command_tracking_gain = 0.0;
+  // ecp: the friction ellipsoid (p_t/e_t)² + (p_o/e_o)² + (p_r/e_r)² <= (μ p_n)² (Xie &
+  // Chakraborty, eqs. (6) and (9)): e_t, e_o [-] > 0 scale the tangential impulses, e_r [m] > 0
+  // the torsional moment (a uniform pressure on a disk of radius a gives e_r = 2a/3). Defaults:
+  // the paper's examples, 1, 1, 1 m.
+  double ecp_e_t = 1.0;
+  double ecp_e_o = 1.0;
+  double ecp_e_r = 1.0;
 };
 
 // Throws std::invalid_argument naming the first setting outside its documented range (h and κ
-// finite and > 0, object_mass_scale and c finite and >= 0, B as FeedbackGainsProblem). Step
-// models call it once, when built.
+// finite and > 0, object_mass_scale and c finite and >= 0, B as FeedbackGainsProblem, e_t, e_o,
+// e_r finite and > 0). Step models call it once, when built.
 void ValidateFormulationSettings(const FormulationSettings& settings);
 
 // Values that replace a scene's own (the command line's and Python's arguments); unset ones
@@ -74,7 +87,8 @@ struct SettingsOverrides {
 };
 
 // From the scene: its time step and its formulation block (type and the parameters `kappa`,
-// `object_mass_scale` or `unactuated_mass_scale`, `c`, `B`, `tracking_gain`), with `overrides`
+// `object_mass_scale` or `unactuated_mass_scale`, `c`, `B`, `tracking_gain`, `e_t`, `e_o`, `e_r`),
+// with `overrides`
 // applied, validated. The values, first given first: κ = override, the scene's `kappa`,
 // DefaultKappa(scene); s = override, the scene's `object_mass_scale`,
 // ReferenceObjectMassScale(scene, h, c) for the scene's `unactuated_mass_scale` c (with the final

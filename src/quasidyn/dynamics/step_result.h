@@ -17,7 +17,9 @@ namespace quasidyn {
 struct ContactReport {
   int geometry_a = -1, geometry_b = -1;
   int body_a = -1, body_b = -1;
-  Eigen::Vector3d point = Eigen::Vector3d::Zero();    // witness point on B at the start [m]
+  // Witness point on B at the start [m]; for ecp, the equivalent contact point a2 at the end of
+  // the step (the point where the pair's wrench acts).
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();
   Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  // unit, from B to A
   double phi_start = 0.0;     // φ at the start of the step [m] (from the geometry)
   double phi_end = 0.0;       // φ + h·J_n v, its first-order prediction at the end [m]
@@ -25,6 +27,10 @@ struct ContactReport {
   Eigen::Vector3d friction_force = Eigen::Vector3d::Zero();  // tangential [N], world
   double normal_impulse = 0.0;                               // λ_n >= 0 [N·s] = h · normal_force
   Eigen::Vector3d friction_impulse = Eigen::Vector3d::Zero();  // [N·s] = h · friction_force
+  // ecp only (0 otherwise): the frictional moment about the normal through the point, on A,
+  // p_r [N·m·s] and p_r/h [N·m] (Xie & Chakraborty, eq. (7)'s W_r p_r).
+  double torsional_impulse = 0.0;
+  double torsional_moment = 0.0;
 };
 
 // The solver's statistics of one step, in the same four numbers for every formulation

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "quasidyn/io/body_reader.h"
+#include "quasidyn/io/ecp_keys.h"
 #include "quasidyn/io/halm_posa_keys.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mjcf_loader.h"
@@ -55,6 +56,9 @@ void ReadParameters(const YamlValue& root, Scene* scene) {
     }
   }
   scene->time_step = root.Get("time_step").AsDouble(0.0, false);
+  if (const auto duration = root.Find("duration")) {  // Scene::duration
+    scene->duration = duration->AsDouble(0.0, false);
+  }
   if (const auto tolerance = root.Find("contact_tolerance")) {
     scene->contact_tolerance = tolerance->AsDouble(0.0, true);
   }
@@ -175,7 +179,7 @@ InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
   value.CheckKeys({"name", "joint", "body", "urdf", "sdf", "mjcf", "friction", "pose", "plane",
                    "initial",
                    "limit_surface",  // limit_surface: io/halm_posa_keys.h
-                   "external_force", "initial_velocity"});
+                   "external_force", "initial_velocity", "impulses"});  // impulses: io/ecp_keys.h
   const std::string name = value.Get("name").AsString();
   const YamlValue joint_value = value.Get("joint");
   const JointType joint = ReadJointType(joint_value);
@@ -312,9 +316,9 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
 }
 
 Scene Load(const YamlValue& root, const std::string& name_for_errors, const Context& base) {
-  root.CheckKeys({"name", "dimension", "gravity", "time_step", "contact_tolerance", "friction_rays",
-                  "friction_combination", "formulation", "environment", "objects", "robots",
-                  "collision_filter", "planning", "mpc"});
+  root.CheckKeys({"name", "dimension", "gravity", "time_step", "duration", "contact_tolerance",
+                  "friction_rays", "friction_combination", "formulation", "environment", "objects",
+                  "robots", "collision_filter", "planning", "mpc"});
   SceneBuilder builder(name_for_errors);
   Scene& parameters = builder.parameters();
   ReadParameters(root, &parameters);
@@ -346,6 +350,7 @@ Scene Load(const YamlValue& root, const std::string& name_for_errors, const Cont
   }
   Scene scene = builder.Build();
   ApplyHalmPosaKeys(root, &scene);
+  ApplyEcpKeys(root, &scene);
   if (const auto planning = root.Find("planning")) {
     scene.planning = ReadPlanningSettings(*planning, scene);
   }

@@ -21,6 +21,33 @@ TEST(RotationTest, SkewIsCrossProduct) {
   EXPECT_EQ((Skew(a) + Skew(a).transpose()).norm(), 0.0);  // entries are exact negations
 }
 
+TEST(RotationTest, ExponentialIsEigensAngleAxis) {
+  const Eigen::Vector3d axis = Eigen::Vector3d(2, 1, -2) / 3.0;
+  for (double angle : {0.0, 1e-9, 1e-5, 0.3, 2.5}) {
+    const Eigen::Matrix3d expected = Eigen::AngleAxisd(angle, axis).toRotationMatrix();
+    EXPECT_LT((RotationMatrixFromRotationVector(angle * axis) - expected).norm(), 20 * kEps)
+        << angle;
+  }
+}
+
+TEST(RotationTest, LeftJacobianMapsPerturbationsOfTheExponential) {
+  // exp([θ + ε e_k]×) exp([θ]×)ᵀ = exp([ε J_l e_k]×) + O(ε²): central differences, O(ε²).
+  for (double angle : {0.0, 5e-5, 0.7, 2.9}) {
+    const Eigen::Vector3d theta = angle * Eigen::Vector3d(1, -2, 2) / 3.0;
+    const Eigen::Matrix3d J = RotationLeftJacobian(theta);
+    const double eps = 1e-6;
+    for (int k = 0; k < 3; ++k) {
+      const Eigen::Vector3d e = eps * Eigen::Vector3d::Unit(k);
+      const Eigen::Matrix3d R0 = RotationMatrixFromRotationVector(theta).transpose();
+      const Eigen::Vector3d plus =
+          RotationVectorFromMatrix(RotationMatrixFromRotationVector(theta + e) * R0);
+      const Eigen::Vector3d minus =
+          RotationVectorFromMatrix(RotationMatrixFromRotationVector(theta - e) * R0);
+      EXPECT_LT(((plus - minus) / (2 * eps) - J.col(k)).norm(), 1e-9) << angle << " " << k;
+    }
+  }
+}
+
 TEST(RotationTest, LogarithmInvertsExponential) {
   const Eigen::Vector3d axis = Eigen::Vector3d(1, -2, 2) / 3.0;
   for (double angle : {0.0, 1e-8, 0.5, 2.0, 3.1}) {

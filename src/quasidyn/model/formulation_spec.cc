@@ -7,19 +7,22 @@
 namespace quasidyn {
 
 const char* FormulationSpecNames() {
-  return "qp, socp, log-barrier, log-barrier-cone, lcp, halm-posa, stewart-trinkle, anitescu";
+  return "qp, socp, log-barrier, log-barrier-cone, lcp, halm-posa, stewart-trinkle, anitescu, "
+         "ecp";
 }
 
 bool IsFormulationSpecName(const std::string& name) {
   return name == "qp" || name == "socp" || name == "log-barrier" || name == "log-barrier-cone" ||
-         name == "lcp" || name == "halm-posa" || name == "stewart-trinkle" || name == "anitescu";
+         name == "lcp" || name == "halm-posa" || name == "stewart-trinkle" || name == "anitescu" ||
+         name == "ecp";
 }
 
 std::string FormulationParameterProblem(const std::string& key, double value) {
   if (key != "kappa" && key != "object_mass_scale" && key != "c" && key != "tracking_gain" &&
-      key != "unactuated_mass_scale") {
+      key != "unactuated_mass_scale" && key != "e_t" && key != "e_o" && key != "e_r") {
     return "unknown formulation parameter '" + key +
-           "' (kappa, object_mass_scale, unactuated_mass_scale, c, B, tracking_gain)";
+           "' (kappa, object_mass_scale, unactuated_mass_scale, c, B, tracking_gain, e_t, e_o, "
+           "e_r)";
   }
   if (!std::isfinite(value)) return key + " must be finite";
   if (key == "kappa" && !(value > 0.0)) return "kappa must be > 0 [1/(N·m)]";
@@ -30,6 +33,10 @@ std::string FormulationParameterProblem(const std::string& key, double value) {
            "velocity control)";
   if (key == "unactuated_mass_scale" && !(value >= 0.0))
     return "unactuated_mass_scale must be >= 0";
+  if ((key == "e_t" || key == "e_o") && !(value > 0.0))
+    return key + " must be > 0 (a semi-axis of the friction ellipsoid, dimensionless)";
+  if (key == "e_r" && !(value > 0.0))
+    return "e_r must be > 0 [m] (the torsional semi-axis of the friction ellipsoid)";
   return "";
 }
 

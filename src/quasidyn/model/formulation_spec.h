@@ -17,7 +17,7 @@ struct FormulationSpec {
   Eigen::MatrixXd feedback_gains;
 };
 
-// "qp, socp, log-barrier, log-barrier-cone, lcp, halm-posa, stewart-trinkle, anitescu".
+// "qp, socp, log-barrier, log-barrier-cone, lcp, halm-posa, stewart-trinkle, anitescu, ecp".
 const char* FormulationSpecNames();
 bool IsFormulationSpecName(const std::string& name);
 
@@ -30,6 +30,8 @@ bool IsFormulationSpecName(const std::string& name);
 //                      eq. (15); c = 0 is perfect velocity control)
 //   tracking_gain      k_p [1/s], finite and >= 0 (halm-posa: how the commanded velocity read
 //                      from a schedule corrects the robots' tracking error)
+//   e_t, e_o           [-], finite and > 0; e_r [m], finite and > 0: the semi-axes of the
+//                      friction ellipsoid (ecp, Xie & Chakraborty eq. (6))
 // (`B`, halm-posa's gains, is a matrix: FeedbackGainsProblem.)
 std::string FormulationParameterProblem(const std::string& key, double value);
 

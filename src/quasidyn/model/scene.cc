@@ -101,9 +101,11 @@ Eigen::VectorXd Scene::CommandAt(double t) const {
 }
 
 double Scene::ScheduleEnd() const {
-  double end = 0.0;
+  double end = duration;
   for (const RobotSchedule& s : schedules)
     if (!s.times.empty()) end = std::max(end, s.times.back());
+  for (const AppliedImpulse& i : impulses)
+    if (i.trigger_component < 0) end = std::max(end, i.time + i.duration);
   return end;
 }
 

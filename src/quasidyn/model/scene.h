@@ -97,6 +97,28 @@ struct RobotSchedule {
   std::vector<Eigen::VectorXd> positions;
 };
 
+// An impulse applied to an object by the ecp formulation (objects[].impulses,
+// docs/scene-format.md): once, in the step that holds time `time`, or, when trigger_component
+// >= 0, in every step that starts with the object's velocity component within a tolerance of a
+// value (the paper's "an impulse whenever ω_z reaches 0", §VI-B).
+struct AppliedImpulse {
+  int instance = -1;  // index into Scene::instances (an object on a floating joint)
+  // (p [N·s], angular impulse about the body origin [N·m·s]), world frame.
+  Eigen::Matrix<double, 6, 1> impulse = Eigen::Matrix<double, 6, 1>::Zero();
+  // trigger_component < 0 and duration = 0: applied in the step k with t_k − h <= time < t_k
+  // (t_k = k·h, up to 1e-9·h of rounding), i.e. the first step that starts at or after `time` [s].
+  double time = 0.0;
+  // > 0 [s]: `impulse` is a generalized force (f [N], moment about the body origin [N·m]) applied
+  // over [time, time + duration): h·impulse in every step that starts in that window.
+  double duration = 0.0;
+  // 0 … 5: the component (ṗ_x, ṗ_y, ṗ_z [m/s] of the body origin, ω_x, ω_y, ω_z [rad/s]; world)
+  // of the object's velocity at the start of a step; the impulse is applied in every step where
+  // |v_i − trigger_value| <= trigger_tolerance (>= 0).
+  int trigger_component = -1;
+  double trigger_value = 0.0;
+  double trigger_tolerance = 1e-6;
+};
+
 // How two shapes' friction coefficients combine into the contact's μ.
 enum class FrictionCombination { kMin, kGeometricMean, kHarmonic };
 
@@ -110,8 +132,12 @@ struct Scene {
   bool planar = false;                       // bodies move in the world x-y plane
   Eigen::Vector3d gravity{0.0, 0.0, -9.81};  // [m/s²]
   double time_step = 0.01;                   // h [s], > 0
-  double contact_tolerance = 0.01;           // ε [m], >= 0: contacts with φ <= ε are kept
-  int friction_rays = 4;                     // n_d, the friction-pyramid ray count (3D, >= 3)
+  // How long a run of the scene lasts when nothing else says [s], > 0, or 0: the end of its
+  // command schedule (ScheduleEnd). For scenes whose objects are driven by applied impulses
+  // and initial velocities (ecp) rather than by a robot schedule.
+  double duration = 0.0;
+  double contact_tolerance = 0.01;  // ε [m], >= 0: contacts with φ <= ε are kept
+  int friction_rays = 4;            // n_d, the friction-pyramid ray count (3D, >= 3)
   FrictionCombination friction_combination = FrictionCombination::kHarmonic;
   FormulationSpec formulation;
 
@@ -147,6 +173,8 @@ struct Scene {
   // the body origin; planar (f_x, f_y [N], m_z [N·m]). Added to gravity in the step's τ_u
   // (dynamics/quasi_dynamic_cost.h); StepData::external_force overrides it for one step.
   Eigen::VectorXd external_force;
+  // The objects' applied impulses (ecp formulation only; the loader refuses them otherwise).
+  std::vector<AppliedImpulse> impulses;
 
   int BodyIndex(const std::string& name) const;      // -1 when absent
   int InstanceIndex(const std::string& name) const;  // -1 when absent
@@ -160,7 +188,9 @@ struct Scene {
   // first knot it is the first knot, after the last the last (t = ±inf included); throws
   // std::invalid_argument on a NaN t.
   Eigen::VectorXd CommandAt(double t) const;
-  double ScheduleEnd() const;  // last knot time [s], 0 if none
+  // The end of the run [s]: the last knot time or the last timed applied impulse, or `duration`
+  // when later; 0 if none.
+  double ScheduleEnd() const;
 };
 
 // How every object that reads a scene after its constructor keeps it: shared ownership, so

@@ -25,6 +25,10 @@
 
 namespace quasidyn {
 
+// The most vertices of a convex polytope the ecp formulation takes (its facets are found by
+// brute force once, geometry/polytope_facets.h).
+inline constexpr int kMaxEcpPolytopeVertices = 64;
+
 enum class ShapeType { kSphere, kBox, kCylinder, kCapsule, kHalfSpace, kConvex };
 
 // The YAML keyword of a shape type ("sphere", "box", ...).

@@ -68,4 +68,14 @@ std::vector<std::string> CoordinateNames(const Scene& scene) { return Names(scen
 
 std::vector<std::string> VelocityNames(const Scene& scene) { return Names(scene, true); }
 
+std::vector<std::string> ImpulseNames(const Scene& scene) {
+  std::vector<std::string> names(scene.nv_u);
+  for (const Joint& joint : scene.joints) {
+    if (joint.type != JointType::kFloating || joint.v_start + 6 > scene.nv_u) continue;
+    const char* const suffix[] = {"/px", "/py", "/pz", "/mx", "/my", "/mz"};
+    for (int i = 0; i < 6; ++i) names[joint.v_start + i] = joint.name + suffix[i];
+  }
+  return names;
+}
+
 }  // namespace quasidyn

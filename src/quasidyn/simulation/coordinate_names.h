@@ -24,4 +24,8 @@ std::vector<std::string> CoordinateNames(const Scene& scene);
 // Throws std::invalid_argument when the joints' v blocks do not tile [0, n_v) exactly.
 std::vector<std::string> VelocityNames(const Scene& scene);
 
+// One name per entry of ecp's command u (size n_v,u, stepping/ecp_model.h), the impulse applied
+// to each moving object: "<joint>/px", "/py", "/pz" [N·s], "<joint>/mx", "/my", "/mz" [N·m·s].
+std::vector<std::string> ImpulseNames(const Scene& scene);
+
 }  // namespace quasidyn

@@ -22,8 +22,9 @@ constexpr size_t kMaxTrajectoryBytes = size_t{8} << 30;  // 8 GiB
 void CheckRecordSize(const char* where, const StepModel& model, int steps, GradientMode gradients) {
   const Scene& scene = model.scene();
   const double nx = scene.nq + model.state_v_size();  // the size of x = (q, v)
-  double doubles_per_step = nx + scene.nq_a + scene.nv_u;
-  if (gradients != GradientMode::kNone) doubles_per_step += nx * scene.nq_a;
+  const double nu = model.control_size();
+  double doubles_per_step = nx + nu + scene.nv_u;
+  if (gradients != GradientMode::kNone) doubles_per_step += nx * nu;
   if (gradients == GradientMode::kAAndB) doubles_per_step += nx * nx;
   const double bytes_per_step = sizeof(TrajectoryStep) + sizeof(double) * doubles_per_step;
   QUASIDYN_CHECK_ARGUMENT(steps * bytes_per_step <= static_cast<double>(kMaxTrajectoryBytes), where,
@@ -105,6 +106,8 @@ Trajectory StartTrajectory(const ScenePtr& scene_ptr, const FormulationSettings&
   trajectory.nq = scene.nq;
   trajectory.nv = scene.nv;
   trajectory.nq_u = scene.nq_u;
+  // ecp's command is the objects' applied generalized impulse (stepping/ecp_model.h).
+  if (settings.type == FormulationType::kEcp) trajectory.nu = scene.nv_u;
   trajectory.coordinate_names = CoordinateNames(scene);
   trajectory.q0 = q0;
   trajectory.steps_requested = steps_requested;
@@ -156,6 +159,8 @@ ContactRecord NamedContactRecord(const Scene& scene, const ContactReport& report
   record.friction_force = report.friction_force;
   record.normal_impulse = report.normal_impulse;
   record.friction_impulse = report.friction_impulse;
+  record.torsional_impulse = report.torsional_impulse;
+  record.torsional_moment = report.torsional_moment;
   return record;
 }
 
@@ -196,9 +201,11 @@ Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen:
   constexpr const char* kWhere = "RolloutCommands";
   const Scene& scene = model.scene();
   CheckInitialState(kWhere, model, x0);
-  QUASIDYN_CHECK_ARGUMENT(commands.rows() == 0 || commands.cols() == scene.nq_a, kWhere,
+  const int nu = model.control_size();  // n_q,a, or n_v,u for ecp (the objects' impulses)
+  QUASIDYN_CHECK_ARGUMENT(commands.rows() == 0 || commands.cols() == nu, kWhere,
                           "commands has " + std::to_string(commands.cols()) +
-                              " columns, expected n_q,a = " + std::to_string(scene.nq_a));
+                              " columns, expected " + (nu == scene.nq_a ? "n_q,a = " : "n_v,u = ") +
+                              std::to_string(nu));
   for (Eigen::Index k = 0; k < commands.rows(); ++k)
     CheckFinite(kWhere, "commands row " + std::to_string(k), commands.row(k).transpose());
   const int steps = static_cast<int>(commands.rows());

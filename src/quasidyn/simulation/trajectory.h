@@ -31,6 +31,11 @@ struct ContactRecord {
   Eigen::Vector3d friction_force = Eigen::Vector3d::Zero();    // tangential, world [N]
   double normal_impulse = 0.0;                                 // h · normal_force [N·s]
   Eigen::Vector3d friction_impulse = Eigen::Vector3d::Zero();  // h · friction_force [N·s]
+  // ecp only (0 otherwise; written to files of ecp runs): the torsional friction about `normal`
+  // through `point` (then the equivalent contact point), on shape_a [N·m·s] and its moment
+  // over the step [N·m].
+  double torsional_impulse = 0.0;
+  double torsional_moment = 0.0;
 };
 
 struct TrajectoryStep {
@@ -40,7 +45,9 @@ struct TrajectoryStep {
   // v(t_k), size n_v [m/s, rad/s], for the models with a velocity state (stewart-trinkle,
   // anitescu); empty for the others and in files without it.
   Eigen::VectorXd v;
-  Eigen::VectorXd u;  // the command q̄_a(t_k), size n_q,a
+  // The command the step was solved with, size Trajectory::nu: q̄_a(t_k) (n_q,a), halm-posa's
+  // commanded velocity (n_q,a), or ecp's applied generalized impulse on the objects (n_v,u).
+  Eigen::VectorXd u;
   std::vector<ContactRecord> contacts;
   SolverStatus status = SolverStatus::kNotRun;  // solved or solved_inaccurate
   SolverSummary solver;            // the solver's iterations, residuals and solve time [s]
@@ -71,6 +78,10 @@ struct Trajectory {
 
   // The layout of q (model/scene.h): q = [q_u; q_a].
   int nq = 0, nv = 0, nq_u = 0;
+  // The size of each step's command u: n_q,a, or n_v,u for ecp (the objects' applied impulse);
+  // -1 (unset): n_q,a.
+  int nu = -1;
+  int CommandSize() const { return nu >= 0 ? nu : nq - nq_u; }
   std::vector<std::string> coordinate_names;  // size n_q (coordinate_names.h)
   Eigen::VectorXd q0;                         // q(0), size n_q
   Eigen::VectorXd v0;  // v(0), size n_v, for models with velocities; empty otherwise

@@ -29,19 +29,24 @@ json NumberArray(const Eigen::Ref<const Eigen::VectorXd>& x) {
   return out;
 }
 
-json ContactToJson(const ContactRecord& c) {
-  return {{"shape_a", c.shape_a},
-          {"shape_b", c.shape_b},
-          {"body_a", c.body_a},
-          {"body_b", c.body_b},
-          {"point", NumberArray(c.point)},
-          {"normal", NumberArray(c.normal)},
-          {"phi_start", Number(c.phi_start)},
-          {"phi_end", Number(c.phi_end)},
-          {"normal_force", Number(c.normal_force)},
-          {"friction_force", NumberArray(c.friction_force)},
-          {"normal_impulse", Number(c.normal_impulse)},
-          {"friction_impulse", NumberArray(c.friction_impulse)}};
+json ContactToJson(const ContactRecord& c, bool torsion) {
+  json out = {{"shape_a", c.shape_a},
+              {"shape_b", c.shape_b},
+              {"body_a", c.body_a},
+              {"body_b", c.body_b},
+              {"point", NumberArray(c.point)},
+              {"normal", NumberArray(c.normal)},
+              {"phi_start", Number(c.phi_start)},
+              {"phi_end", Number(c.phi_end)},
+              {"normal_force", Number(c.normal_force)},
+              {"friction_force", NumberArray(c.friction_force)},
+              {"normal_impulse", Number(c.normal_impulse)},
+              {"friction_impulse", NumberArray(c.friction_impulse)}};
+  if (torsion) {  // ecp: the moment about the normal at the equivalent contact point
+    out["torsional_impulse"] = Number(c.torsional_impulse);
+    out["torsional_moment"] = Number(c.torsional_moment);
+  }
+  return out;
 }
 
 // Row-major: an array of rows.
@@ -51,9 +56,9 @@ json MatrixToJson(const Eigen::MatrixXd& m) {
   return rows;
 }
 
-json StepToJson(const TrajectoryStep& step) {
+json StepToJson(const TrajectoryStep& step, bool torsion) {
   json contacts = json::array();
-  for (const ContactRecord& c : step.contacts) contacts.push_back(ContactToJson(c));
+  for (const ContactRecord& c : step.contacts) contacts.push_back(ContactToJson(c, torsion));
   json out = {{"k", step.k},
               {"t", Number(step.t)},
               {"q", NumberArray(step.q)},
@@ -198,18 +203,20 @@ ContactRecord ContactFromJson(const json& j, const std::string& where, double h)
   } else {
     c.friction_impulse = c.friction_force * h;
   }
+  if (Has(j, "torsional_impulse")) c.torsional_impulse = ReadNumber(j, "torsional_impulse", where);
+  if (Has(j, "torsional_moment")) c.torsional_moment = ReadNumber(j, "torsional_moment", where);
   return c;
 }
 
 TrajectoryStep StepFromJson(const json& j, const std::string& where, const Trajectory& t,
                             int default_k) {
-  const int nq = t.nq, nq_a = t.nq - t.nq_u, nv_u = t.nv - (t.nq - t.nq_u);
+  const int nq = t.nq, nv_u = t.nv - (t.nq - t.nq_u);
   TrajectoryStep step;
   step.k = Has(j, "k") ? ReadInt(j, "k", where, 1) : default_k;
   step.t = ReadNumber(j, "t", where);
   step.q = ReadVector(j, "q", where, nq);
   if (Has(j, "v")) step.v = ReadVector(j, "v", where, t.nv);
-  step.u = ReadVector(j, "u", where, nq_a);
+  step.u = ReadVector(j, "u", where, t.CommandSize());
   step.status = ReadStatus(j, "status", where);
   const json& solver = Field(j, "solver", where);
   const std::string solver_where = Path(where, "solver");
@@ -237,7 +244,7 @@ TrajectoryStep StepFromJson(const json& j, const std::string& where, const Traje
     // x = q, or (q, v) for the models with velocities (the trajectory's v0 says which).
     const int nx = nq + static_cast<int>(t.v0.size());
     if (Has(j, "A")) step.A = ReadMatrix(j, "A", where, nx, nx);
-    if (Has(j, "B")) step.B = ReadMatrix(j, "B", where, nx, nq_a);
+    if (Has(j, "B")) step.B = ReadMatrix(j, "B", where, nx, t.CommandSize());
   }
   return step;
 }
@@ -246,7 +253,8 @@ TrajectoryStep StepFromJson(const json& j, const std::string& where, const Traje
 
 nlohmann::json TrajectoryToJson(const Trajectory& trajectory) {
   json steps = json::array();
-  for (const TrajectoryStep& step : trajectory.steps) steps.push_back(StepToJson(step));
+  const bool torsion = trajectory.formulation == "ecp";
+  for (const TrajectoryStep& step : trajectory.steps) steps.push_back(StepToJson(step, torsion));
   json out;  // keys in insertion order would need ordered_json; readers look them up by name
   out["format"] = kFormatName;
   out["format_version"] = kTrajectoryFormatVersion;
@@ -259,6 +267,9 @@ nlohmann::json TrajectoryToJson(const Trajectory& trajectory) {
   out["nv"] = trajectory.nv;
   out["nq_u"] = trajectory.nq_u;
   out["nq_a"] = trajectory.nq - trajectory.nq_u;
+  if (trajectory.nu >= 0 && trajectory.nu != trajectory.nq - trajectory.nq_u) {
+    out["nu"] = trajectory.nu;  // ecp: the objects' applied impulse
+  }
   out["coordinate_names"] = trajectory.coordinate_names;
   out["q0"] = NumberArray(trajectory.q0);
   if (trajectory.v0.size() > 0) out["v0"] = NumberArray(trajectory.v0);
@@ -297,6 +308,7 @@ Trajectory TrajectoryFromJson(const nlohmann::json& j) {
   const int nq_a = ReadInt(j, "nq_a", "", 0);
   if (nq_a != t.nq - t.nq_u) Fail("nq_a", "must equal nq - nq_u");
   if (t.nv < nq_a) Fail("nv", "must be >= nq_a (the robots' velocities are part of v)");
+  if (Has(j, "nu")) t.nu = ReadInt(j, "nu", "", 0);  // ecp: n_v,u; otherwise n_q,a
   const json& names = ReadArray(j, "coordinate_names", "");
   if (static_cast<int>(names.size()) != t.nq)
     Fail("coordinate_names",

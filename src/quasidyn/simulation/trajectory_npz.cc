@@ -83,7 +83,7 @@ int ReadInt(const NpzArchive& a, const std::string& name, int minimum) {
 NpzArchive TrajectoryToNpz(const Trajectory& t) {
   NpzArchive a;
   const auto n = static_cast<std::int64_t>(t.steps.size());
-  const int nq_a = t.nq - t.nq_u, nv_u = t.nv - nq_a;
+  const int nq_a = t.nq - t.nq_u, nv_u = t.nv - nq_a, nu = t.CommandSize();
   a["format"] = Text(kFormatName);
   a["format_version"] = Integer(kTrajectoryFormatVersion);
   a["scene_name"] = Text(t.scene_name);
@@ -96,6 +96,7 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
   a["nv"] = Integer(t.nv);
   a["nq_u"] = Integer(t.nq_u);
   a["nq_a"] = Integer(nq_a);
+  if (nu != nq_a) a["nu"] = Integer(nu);  // ecp: the objects' applied impulse (n_v,u)
   a["coordinate_names"] =
       NpyArray::Unicode({static_cast<std::int64_t>(t.coordinate_names.size())}, t.coordinate_names);
   a["q0"] = NpyArray::Float64({t.nq}, {t.q0.data(), t.q0.data() + t.q0.size()});
@@ -140,7 +141,7 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
   bool step_velocities = velocities;
   for (const TrajectoryStep& step : s) step_velocities = step_velocities && step.v.size() == t.nv;
   if (step_velocities) a["v"] = Rows(s.size(), t.nv, [&](size_t r) { return s[r].v.data(); });
-  a["u"] = Rows(s.size(), nq_a, [&](size_t r) { return s[r].u.data(); });
+  a["u"] = Rows(s.size(), nu, [&](size_t r) { return s[r].u.data(); });
   a["step_status"] = NpyArray::Unicode({n}, status);
   a["iterations"] = NpyArray::Int64({n}, iterations);
   a["primal_residual"] = NpyArray::Float64({n}, primal);
@@ -175,7 +176,7 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
           stack(true, nx, [](const TrajectoryStep& x) -> const Eigen::MatrixXd& { return x.A; });
     if (has_B)
       a["B"] =
-          stack(true, nq_a, [](const TrajectoryStep& x) -> const Eigen::MatrixXd& { return x.B; });
+          stack(true, nu, [](const TrajectoryStep& x) -> const Eigen::MatrixXd& { return x.B; });
   }
 
   // Contacts, stacked; names as indices into `names`.
@@ -215,6 +216,10 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
     for (const ContactRecord* c : all) values.push_back(c->*field);
     return NpyArray::Float64({m}, std::move(values));
   };
+  if (t.formulation == "ecp") {  // the torsional friction at the equivalent contact point
+    a["contact_torsional_impulse"] = column(&ContactRecord::torsional_impulse);
+    a["contact_torsional_moment"] = column(&ContactRecord::torsional_moment);
+  }
   a["contact_phi_start"] = column(&ContactRecord::phi_start);
   a["contact_phi_end"] = column(&ContactRecord::phi_end);
   a["contact_normal_force"] = column(&ContactRecord::normal_force);
@@ -245,6 +250,8 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   if (nq_a != t.nq - t.nq_u) Fail("nq_a", "must equal nq - nq_u");
   if (t.nv < nq_a) Fail("nv", "must be >= nq_a");
   const int nv_u = t.nv - nq_a;
+  if (a.count("nu") > 0) t.nu = ReadInt(a, "nu", 0);  // ecp: n_v,u; otherwise n_q,a
+  const int nu = t.CommandSize();
   t.coordinate_names = Typed(a, "coordinate_names", T::kUnicode, {t.nq}).text;
   const NpyArray& q0 = Typed(a, "q0", T::kFloat64, {t.nq});
   t.q0 = Eigen::Map<const Eigen::VectorXd>(q0.f64.data(), t.nq);
@@ -265,7 +272,7 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   if (n > t.steps_done) Fail("k", "more steps than steps_done");
   const auto& time = Typed(a, "t", T::kFloat64, {n}).f64;
   const auto& q = Typed(a, "q", T::kFloat64, {n, t.nq}).f64;
-  const auto& u = Typed(a, "u", T::kFloat64, {n, nq_a}).f64;
+  const auto& u = Typed(a, "u", T::kFloat64, {n, nu}).f64;
   const std::vector<double>* v =
       a.count("v") > 0 ? &Typed(a, "v", T::kFloat64, {n, t.nv}).f64 : nullptr;
   const auto& status = Typed(a, "step_status", T::kUnicode, {n}).text;
@@ -291,7 +298,7 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   const std::vector<double>* A =
       a.count("A") ? &Typed(a, "A", T::kFloat64, {n, nx, nx}).f64 : nullptr;
   const std::vector<double>* B =
-      a.count("B") ? &Typed(a, "B", T::kFloat64, {n, nx, nq_a}).f64 : nullptr;
+      a.count("B") ? &Typed(a, "B", T::kFloat64, {n, nx, nu}).f64 : nullptr;
 
   std::int64_t contacts = 0;
   for (std::int64_t c : count) {
@@ -319,6 +326,14 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   const auto& phi_end = Typed(a, "contact_phi_end", T::kFloat64, {contacts}).f64;
   const auto& normal_force = Typed(a, "contact_normal_force", T::kFloat64, {contacts}).f64;
   const auto& normal_impulse = Typed(a, "contact_normal_impulse", T::kFloat64, {contacts}).f64;
+  const std::vector<double>* torsional_impulse =
+      a.count("contact_torsional_impulse")
+          ? &Typed(a, "contact_torsional_impulse", T::kFloat64, {contacts}).f64
+          : nullptr;
+  const std::vector<double>* torsional_moment =
+      a.count("contact_torsional_moment")
+          ? &Typed(a, "contact_torsional_moment", T::kFloat64, {contacts}).f64
+          : nullptr;
 
   t.steps.resize(static_cast<size_t>(n));
   std::int64_t next = 0;
@@ -331,7 +346,7 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
     previous = step.k;
     step.t = time[r];
     step.q = Eigen::Map<const Eigen::VectorXd>(q.data() + r * t.nq, t.nq);
-    step.u = Eigen::Map<const Eigen::VectorXd>(u.data() + r * nq_a, nq_a);
+    step.u = Eigen::Map<const Eigen::VectorXd>(u.data() + r * nu, nu);
     if (v != nullptr) step.v = Eigen::Map<const Eigen::VectorXd>(v->data() + r * t.nv, t.nv);
     step.status = ParseStatus(status[r], "step_status");
     if (iterations[r] < 0 || iterations[r] > std::numeric_limits<int>::max())
@@ -360,7 +375,7 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
         if (!m.hasNaN()) *out = std::move(m);  // NaN: this step has none
       };
       matrix(A, nx, &step.A);
-      matrix(B, nq_a, &step.B);
+      matrix(B, nu, &step.B);
     }
     step.contacts.resize(static_cast<size_t>(count[r]));
     for (ContactRecord& c : step.contacts) {
@@ -377,6 +392,8 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
       c.phi_end = phi_end[i];
       c.normal_force = normal_force[i];
       c.normal_impulse = normal_impulse[i];
+      if (torsional_impulse) c.torsional_impulse = (*torsional_impulse)[i];
+      if (torsional_moment) c.torsional_moment = (*torsional_moment)[i];
     }
   }
   return t;

@@ -11,6 +11,7 @@
 //   halm-posa           HalmPosaModel              its LCP, implicit (halm_posa_gradient.h)
 //   stewart-trinkle     SecondOrderModel           its LCP, implicit (lcp_step_gradient.h)
 //   anitescu            SecondOrderModel           pyramid QP, implicit (qp_gradient.h)
+//   ecp                 EcpModel                   its NCP, implicit (ecp_gradient.h)
 //
 // Linearising a scene "exactly" or "smoothed" (the command line's and Python's
 // linearize(mode=...)) means differentiating the model of the program below; its step is the
@@ -22,6 +23,7 @@
 //   halm-posa                      halm-posa        (none: std::invalid_argument)
 //   stewart-trinkle                stewart-trinkle  (none: std::invalid_argument)
 //   anitescu                       anitescu         (none: std::invalid_argument)
+//   ecp                            ecp              (none: std::invalid_argument)
 
 #include <memory>
 #include <string>
@@ -55,7 +57,8 @@ bool HasDerivatives(FormulationType type);
 
 // True when the command u of this formulation's model is the robots' commanded positions q̄_a
 // (every quasi-dynamic formulation and the second-order ones); false for halm-posa, whose u is
-// a commanded velocity [m/s, rad/s] (halm_posa_model.h).
+// a commanded velocity [m/s, rad/s] (halm_posa_model.h), and for ecp, whose u is the objects'
+// applied generalized impulse [N·s, N·m·s] (ecp_model.h).
 bool CommandsPositions(FormulationType type);
 
 }  // namespace quasidyn

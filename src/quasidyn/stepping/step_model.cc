@@ -41,7 +41,7 @@ State InitialState(const Scene& scene, bool with_velocity) {
 }  // namespace
 
 State InitialState(const Scene& scene) {
-  return InitialState(scene, IsSecondOrder(ParseFormulation(scene.formulation.type)));
+  return InitialState(scene, HasVelocityState(ParseFormulation(scene.formulation.type)));
 }
 
 State InitialState(const StepModel& model) {

@@ -94,7 +94,9 @@ class StepModel {
   // The sizes of x = (q, v) and u.
   int state_q_size() const { return scene_->nq; }
   virtual int state_v_size() const = 0;  // 0 for models without a velocity state
-  int control_size() const { return scene_->nq_a; }
+  // n_q,a for the models whose command is the robots' (quasi-dynamic, halm-posa); the ecp model's
+  // command is the objects' applied generalized impulse, n_v,u (ecp_model.h).
+  virtual int control_size() const { return scene_->nq_a; }
 
   virtual std::unique_ptr<StepData> CreateData() const = 0;
 

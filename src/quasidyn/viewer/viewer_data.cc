@@ -129,16 +129,23 @@ json ContactData(const Scene& scene, const ContactRecord& contact, const Rounder
   const Eigen::Vector3d on_a = contact.normal_force * contact.normal + contact.friction_force;
   const bool on_b = std::string(BodyKindByName(scene, contact.body_a)) != "object" &&
                     std::string(BodyKindByName(scene, contact.body_b)) == "object";
-  return json{{"a", contact.shape_a},
-              {"b", contact.shape_b},
-              {"point", round.Vector(contact.point)},
-              {"normal", round.Vector(contact.normal)},
-              {"normal_force", round(contact.normal_force)},
-              {"friction_force", round.Vector(contact.friction_force)},
-              {"phi", round(contact.phi_start)},
-              {"on", on_b ? contact.body_b : contact.body_a},
-              {"by", on_b ? contact.body_a : contact.body_b},
-              {"force", round.Vector(on_b ? Eigen::Vector3d(-on_a) : on_a)}};
+  json out{{"a", contact.shape_a},
+           {"b", contact.shape_b},
+           {"point", round.Vector(contact.point)},
+           {"normal", round.Vector(contact.normal)},
+           {"normal_force", round(contact.normal_force)},
+           {"friction_force", round.Vector(contact.friction_force)},
+           {"phi", round(contact.phi_start)},
+           {"on", on_b ? contact.body_b : contact.body_a},
+           {"by", on_b ? contact.body_a : contact.body_b},
+           {"force", round.Vector(on_b ? Eigen::Vector3d(-on_a) : on_a)}};
+  // ecp: the point is the equivalent contact point and the pair also carries a moment about the
+  // normal there, τ_r = p_r/h on A (ContactRecord::torsional_moment): `torsion` [N·m] about
+  // `normal`, on the object (the sign follows the force's).
+  if (contact.torsional_moment != 0.0) {
+    out["torsion"] = round(on_b ? -contact.torsional_moment : contact.torsional_moment);
+  }
+  return out;
 }
 
 // The momentum term's force on each object (StepResult::momentum_force, its translational

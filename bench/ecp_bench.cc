@@ -1,0 +1,146 @@
+// The ecp formulation (Xie & Chakraborty; stepping/ecp_model.h, docs/ecp.md), single thread, on
+// the example scenes of scenarios 1–3 (examples/ecp_cube_sliding, ecp_cylinder_rolling,
+// ecp_cube_toppling):
+//
+//   BM_EcpStep/<scene>          one Calc along the scenario (then again from the start): time per
+//                               step and Newton iterations per step (the counter `iterations`);
+//   BM_EcpNcp/<scene>/ours      the scenario's step NCPs, recorded from a run (the steps solved
+//                               from their warm start without a restart), solved in turn by our
+//                               semismooth Newton (solvers/mixed_ncp_newton.h) from the same start;
+//   BM_EcpNcp/<scene>/siconos   the same NCPs by Siconos' mcp_newton_FB_FBLSA (Newton on the
+//                               Fischer–Burmeister reformulation with a line search), side by
+//                               side, with the same F and Jacobian; `solved` counts its successes.
+//
+// Run: build/release/ecp_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// and read the *_median rows (the machine may be shared: compare ratios within one run).
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/stepping/ecp_model.h"
+#include "quasidyn/testing/siconos_mcp.h"
+
+namespace quasidyn::bench {
+namespace {
+
+const char* const kScenes[] = {"ecp_cube_sliding", "ecp_cylinder_rolling", "ecp_cube_toppling"};
+const double kDurations[] = {4.0, 10.0, 4.0};
+
+ScenePtr Example(const std::string& name) {
+  return std::make_shared<const Scene>(
+      LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/" + name + "/scene.yaml"));
+}
+
+// A scenario's model and the step NCPs of one run (function with its inputs, starting point).
+struct Recorded {
+  std::shared_ptr<const EcpModel> model;
+  std::vector<EcpStepFunction> functions;
+  std::vector<Eigen::VectorXd> starts;
+};
+
+const Recorded& Record(int scenario) {
+  static Recorded recorded[3];
+  Recorded& r = recorded[scenario];
+  if (r.model) return r;
+  const ScenePtr scene = Example(kScenes[scenario]);
+  r.model = std::make_shared<const EcpModel>(scene, SettingsFromScene(*scene));
+  const std::unique_ptr<StepData> data = r.model->CreateData();
+  const auto& d = static_cast<const EcpData&>(*data);
+  State x = InitialState(*r.model);
+  const int steps = static_cast<int>(std::lround(kDurations[scenario] / r.model->time_step()));
+  for (int k = 1; k <= steps; ++k) {
+    r.model->Calc(x, r.model->ScheduledCommand(k * r.model->time_step(), x), data.get());
+    if (!data->result.ok()) throw std::runtime_error(kScenes[scenario] + data->result.message);
+    if (d.restarts() == 0) {  // reference() holds the start of the solve that succeeded
+      r.functions.push_back(d.function());
+      r.starts.push_back(d.function().reference());
+    }
+    x = data->result.next;
+  }
+  return r;
+}
+
+void BM_EcpStep(benchmark::State& state, int scenario) {
+  const ScenePtr scene = Example(kScenes[scenario]);
+  const EcpModel model(scene, SettingsFromScene(*scene));
+  const std::unique_ptr<StepData> data = model.CreateData();
+  const int steps = static_cast<int>(std::lround(kDurations[scenario] / model.time_step()));
+  State x = InitialState(model);
+  int k = 1;
+  double iterations = 0, count = 0;
+  for (auto _ : state) {
+    model.Calc(x, model.ScheduledCommand(k * model.time_step(), x), data.get());
+    if (!data->result.ok()) {
+      state.SkipWithError(data->result.message.c_str());
+      return;
+    }
+    iterations += data->result.solver.iterations;
+    ++count;
+    x = data->result.next;
+    if (++k > steps) {  // again from the start
+      k = 1;
+      x = InitialState(model);
+      model.ClearWarmStart(data.get());
+    }
+  }
+  state.counters["iterations"] = iterations / count;
+}
+
+void BM_EcpNcpOurs(benchmark::State& state, int scenario) {
+  Recorded& r = const_cast<Recorded&>(Record(scenario));
+  MixedNcpSolver solver;
+  solver.Setup(r.model->system().kinds(), r.model->solver_settings());
+  size_t k = 0;
+  double iterations = 0, solved = 0, count = 0;
+  for (auto _ : state) {
+    const MixedNcpResult& result = solver.Solve(r.functions[k], r.starts[k]);
+    benchmark::DoNotOptimize(result.z.data());
+    iterations += result.info.iterations;
+    solved += Succeeded(result.status);
+    ++count;
+    k = (k + 1) % r.functions.size();
+  }
+  state.counters["iterations"] = iterations / count;
+  state.counters["solved"] = solved / count;
+  state.counters["problems"] = static_cast<double>(r.functions.size());
+}
+
+void BM_EcpNcpSiconos(benchmark::State& state, int scenario) {
+  Recorded& r = const_cast<Recorded&>(Record(scenario));
+  std::vector<testing::SiconosMcp> siconos;
+  siconos.reserve(r.functions.size());
+  for (EcpStepFunction& f : r.functions) siconos.emplace_back(f, r.model->system().kinds());
+  size_t k = 0;
+  double iterations = 0, solved = 0, count = 0;
+  for (auto _ : state) {
+    // The same tolerance on its own error measure (the FB merit), iteration limit as ours.
+    const testing::SiconosMcpSolution s =
+        siconos[k].Solve(r.starts[k], r.model->solver_settings().tolerance,
+                         r.model->solver_settings().max_iterations);
+    benchmark::DoNotOptimize(s.z.data());
+    iterations += s.iterations;
+    solved += s.info == 0;
+    ++count;
+    k = (k + 1) % r.functions.size();
+  }
+  state.counters["iterations"] = iterations / count;
+  state.counters["solved"] = solved / count;
+}
+
+BENCHMARK_CAPTURE(BM_EcpStep, ecp_cube_sliding, 0);
+BENCHMARK_CAPTURE(BM_EcpStep, ecp_cylinder_rolling, 1);
+BENCHMARK_CAPTURE(BM_EcpStep, ecp_cube_toppling, 2);
+BENCHMARK_CAPTURE(BM_EcpNcpOurs, ecp_cube_sliding, 0);
+BENCHMARK_CAPTURE(BM_EcpNcpSiconos, ecp_cube_sliding, 0);
+BENCHMARK_CAPTURE(BM_EcpNcpOurs, ecp_cylinder_rolling, 1);
+BENCHMARK_CAPTURE(BM_EcpNcpSiconos, ecp_cylinder_rolling, 1);
+BENCHMARK_CAPTURE(BM_EcpNcpOurs, ecp_cube_toppling, 2);
+BENCHMARK_CAPTURE(BM_EcpNcpSiconos, ecp_cube_toppling, 2);
+
+}  // namespace
+}  // namespace quasidyn::bench
+
+BENCHMARK_MAIN();

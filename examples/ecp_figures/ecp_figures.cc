@@ -1,0 +1,253 @@
+// The figures of Xie & Chakraborty's four scenarios (§VI, Figs. 6–10) from the example scenes
+// examples/ecp_*/scene.yaml under the ecp formulation (docs/ecp.md), as CSV and SVG:
+//
+//   build/release/ecp_figures OUT_DIR
+//
+//   ecp_cube_sliding.csv/.svg        Fig. 6b: the ECP (a_x, a_y) and the position against the
+//                                    analytic solution of pure translation (the peers' curves,
+//                                    Fig. 6c/d, come from bench/ecp_peer_comparison)
+//   ecp_cylinder_rolling.csv/.svg    Fig. 7b/c: L (along the contact line) and D (off it)
+//   ecp_cube_toppling.csv/.svg       Fig. 8: sliding velocities v_t, v_o, v_r at the ECP, the
+//                                    ECP's a_x, a_y and N, the cube's faces in contact
+//   ecp_cylinder_manipulation.csv/.svg  Fig. 10: the applied impulses, v_z and q_z
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "quasidyn/common/atomic_file_writer.h"
+#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/math/quaternion.h"
+#include "quasidyn/stepping/ecp_model.h"
+#include "quasidyn/viewer/svg_plot.h"
+
+namespace quasidyn {
+namespace {
+
+// One step of a scenario: the state after it, its command, the data of the step.
+struct Sample {
+  double t = 0.0;
+  State x;
+  Eigen::VectorXd u;
+  bool contact = false;  // a pair pushes (p_n > 0)
+  Eigen::Vector3d ecp = Eigen::Vector3d::Zero();
+  double pn = 0.0, pr = 0.0;
+  Eigen::Vector3d sliding = Eigen::Vector3d::Zero();  // v_t, v_o [m/s], v_r [rad/s]
+  int facets = 0;  // F's inequalities with l_i > 0 (the paper's N)
+  int iterations = 0;
+};
+
+std::vector<Sample> Run(const std::string& example, double duration) {
+  const auto scene = std::make_shared<const Scene>(
+      LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/" + example + "/scene.yaml"));
+  const EcpModel model(scene, SettingsFromScene(*scene));
+  auto data_owner = model.CreateData();
+  const EcpData& data = static_cast<const EcpData&>(*data_owner);
+  State x = InitialState(model);
+  const int steps = static_cast<int>(std::lround(duration / model.time_step()));
+  std::vector<Sample> samples;
+  for (int k = 1; k <= steps; ++k) {
+    Sample s;
+    s.t = k * model.time_step();
+    s.u = model.ScheduledCommand(s.t, x);
+    model.Calc(x, s.u, data_owner.get());
+    if (!data.result.ok()) {
+      throw std::runtime_error(example + ": step " + std::to_string(k) +
+                               " failed: " + data.result.message);
+    }
+    x = data.result.next;
+    s.x = x;
+    s.iterations = data.result.solver.iterations;
+    // The pair with the largest normal impulse (the ground, in these scenes).
+    const Eigen::VectorXd& z = data.solution().z;
+    const EcpSystem& system = model.system();
+    int best = -1;
+    for (int p = 0; p < static_cast<int>(system.pairs().size()); ++p) {
+      if (data.active()[p] && z[system.pairs()[p].pn()] > 1e-9 &&
+          (best < 0 || z[system.pairs()[p].pn()] > z[system.pairs()[best].pn()]))
+        best = p;
+    }
+    if (best >= 0) {
+      const EcpPair& pair = system.pairs()[best];
+      const auto& frame = data.function().frame(best);
+      const int b = system.shapes()[pair.shape_f].body_slot;
+      s.contact = true;
+      s.ecp = z.segment<3>(pair.a2());
+      s.pn = pair.impulse_scale * z[pair.pn()];
+      s.pr = pair.impulse_scale * z[pair.pr()];
+      const Eigen::Vector3d v = z.segment<3>(6 * b), w = z.segment<3>(6 * b + 3);
+      const Eigen::Vector3d slip = v + w.cross(s.ecp - data.function().end_com(b));
+      s.sliding = Eigen::Vector3d(frame.t.dot(slip), frame.o.dot(slip), frame.n.dot(w));
+      for (int i = 0; i < pair.m_f; ++i) s.facets += z[pair.lf() + i] > 1e-6;
+    }
+    samples.push_back(s);
+  }
+  return samples;
+}
+
+void WriteText(const std::string& path, const std::string& text) {
+  WriteFileAtomically(path, text);
+}
+
+PlotSeries Series(const std::string& label, const std::vector<Sample>& samples,
+                  double (*value)(const Sample&), bool contact_only = false, double until = 1e9) {
+  PlotSeries s;
+  s.label = label;
+  for (const Sample& sample : samples) {
+    if ((contact_only && !sample.contact) || sample.t > until) continue;
+    s.x.push_back(sample.t);
+    s.y.push_back(value(sample));
+  }
+  return s;
+}
+
+// Scenario 1 (Fig. 6b and the analytic comparison).
+void CubeSliding(const std::string& out) {
+  const std::vector<Sample> samples = Run("ecp_cube_sliding", 4.0);
+  const double mu = 0.12, g = 9.8;
+  std::ostringstream csv;
+  csv << "t,q_x,q_y,analytic_x,analytic_y,a_x,a_y,ecp_offset_x,ecp_offset_y,iterations\n";
+  PlotSeries ours{"ours q_x, q_y [m]", {}, {}, "#1f77b4", false};
+  PlotSeries analytic{"analytic", {}, {}, "#000000", true};
+  for (const Sample& s : samples) {
+    const double d = 5.0 * s.t - 0.5 * mu * g * s.t * s.t;
+    csv << s.t << "," << s.x.q[0] << "," << s.x.q[1] << "," << 0.8 * d << "," << 0.6 * d << ","
+        << s.ecp.x() << "," << s.ecp.y() << "," << s.ecp.x() - s.x.q[0] << ","
+        << s.ecp.y() - s.x.q[1] << "," << s.iterations << "\n";
+  }
+  WriteText(out + "/ecp_cube_sliding.csv", csv.str());
+  LinePlot ecp{"Scenario 1: the ECP of the sliding cube (Fig. 6b)", "t [s]", "[m]", {}, 640, 360};
+  ecp.series.push_back(Series("a_x", samples, [](const Sample& s) { return s.ecp.x(); }));
+  ecp.series.push_back(Series("a_y", samples, [](const Sample& s) { return s.ecp.y(); }));
+  ecp.series.push_back(Series("a_x - q_x (0.048 m: 0.06 m ahead)", samples,
+                              [](const Sample& s) { return 10 * (s.ecp.x() - s.x.q[0]); }));
+  ecp.series.back().label = "10 (a_x - q_x): the ECP 0.06 m ahead of the centre";
+  WriteLinePlotSvg(ecp, out + "/ecp_cube_sliding.svg");
+}
+
+// Scenario 2 (Fig. 7b/c).
+void CylinderRolling(const std::string& out) {
+  const std::vector<Sample> samples = Run("ecp_cylinder_rolling", 10.0);
+  std::ostringstream csv;
+  csv << "t,q_x,q_y,theta_z,L,D,omega_z,p_r,iterations\n";
+  std::vector<double> L(samples.size()), D(samples.size());
+  for (size_t k = 0; k < samples.size(); ++k) {
+    const Sample& s = samples[k];
+    const Eigen::Matrix3d R = RotationMatrixFromQuaternion(s.x.q.segment<4>(3));
+    const double theta = std::atan2(R(1, 0), R(0, 0));
+    const double dx = s.ecp.x() - s.x.q[0], dy = s.ecp.y() - s.x.q[1];
+    L[k] = std::cos(theta) * dx + std::sin(theta) * dy;
+    D[k] = std::sin(theta) * dx - std::cos(theta) * dy;
+    csv << s.t << "," << s.x.q[0] << "," << s.x.q[1] << "," << theta << "," << L[k] << "," << D[k]
+        << "," << s.x.v[5] << "," << s.pr << "," << s.iterations << "\n";
+  }
+  WriteText(out + "/ecp_cylinder_rolling.csv", csv.str());
+  LinePlot plot{
+      "Scenario 2: the ECP on the contact line (Fig. 7b, c)", "t [s]", "[m]", {}, 640, 360};
+  PlotSeries l{"L along the line (|L| <= l/2 = 2.5 m)", {}, {}, "#1f77b4", false};
+  PlotSeries d{"D off the line", {}, {}, "#d62728", false};
+  PlotSeries w{"omega_z [rad/s]", {}, {}, "#2ca02c", true};
+  for (size_t k = 0; k < samples.size(); ++k) {
+    if (samples[k].t > 2.0) break;  // the paper's plots end at 2 s; the pattern repeats
+    l.x.push_back(samples[k].t);
+    l.y.push_back(L[k]);
+    d.x.push_back(samples[k].t);
+    d.y.push_back(D[k]);
+    w.x.push_back(samples[k].t);
+    w.y.push_back(samples[k].x.v[5]);
+  }
+  plot.series = {l, d, w};
+  WriteLinePlotSvg(plot, out + "/ecp_cylinder_rolling.svg");
+}
+
+// Scenario 3 (Fig. 8).
+void CubeToppling(const std::string& out) {
+  const std::vector<Sample> samples = Run("ecp_cube_toppling", 4.0);
+  std::ostringstream csv;
+  csv << "t,v_t,v_o,v_r,N,a_x,a_y,p_n,iterations\n";
+  for (const Sample& s : samples) {
+    csv << s.t << "," << s.sliding.x() << "," << s.sliding.y() << "," << s.sliding.z() << ","
+        << s.facets << "," << s.ecp.x() << "," << s.ecp.y() << "," << s.pn << "," << s.iterations
+        << "\n";
+  }
+  WriteText(out + "/ecp_cube_toppling.csv", csv.str());
+  LinePlot plot{"Scenario 3: point, line, surface contact (Fig. 8)",
+                "t [s]",
+                "N [-], velocities [m/s, rad/s], ECP [m]",
+                {},
+                720,
+                400};
+  plot.series.push_back(Series(
+      "N (faces in contact)", samples, [](const Sample& s) { return double(s.facets); }, true));
+  plot.series.push_back(Series(
+      "v_t", samples, [](const Sample& s) { return s.sliding.x(); }, true, 1.8));
+  plot.series.push_back(Series(
+      "v_o", samples, [](const Sample& s) { return s.sliding.y(); }, true, 1.8));
+  plot.series.push_back(Series(
+      "v_r", samples, [](const Sample& s) { return s.sliding.z(); }, true, 1.8));
+  plot.series.push_back(Series(
+      "a_x", samples, [](const Sample& s) { return s.ecp.x(); }, true, 1.8));
+  plot.series.push_back(Series(
+      "a_y", samples, [](const Sample& s) { return s.ecp.y(); }, true, 1.8));
+  WriteLinePlotSvg(plot, out + "/ecp_cube_toppling.svg");
+}
+
+// Scenario 4 (Fig. 10).
+void CylinderManipulation(const std::string& out) {
+  const std::vector<Sample> samples = Run("ecp_cylinder_manipulation", 5.0);
+  std::ostringstream csv;
+  csv << "t,p_x,p_y,p_z,p_xtau,p_ytau,p_ztau,q_x,q_y,q_z,v_z,N,iterations\n";
+  for (const Sample& s : samples) {
+    csv << s.t;
+    for (int i = 0; i < 6; ++i) csv << "," << s.u[i];
+    csv << "," << s.x.q[0] << "," << s.x.q[1] << "," << s.x.q[2] << "," << s.x.v[2] << ","
+        << s.facets << "," << s.iterations << "\n";
+  }
+  WriteText(out + "/ecp_cylinder_manipulation.csv", csv.str());
+  LinePlot plot{
+      "Scenario 4: heights and impacts (Fig. 10b)", "t [s]", "q_z [m], v_z [m/s]", {}, 720, 400};
+  plot.series.push_back(Series("q_z (0.1: lying, line; 0.15: standing, surface)", samples,
+                               [](const Sample& s) { return s.x.q[2]; }));
+  plot.series.push_back(Series("v_z", samples, [](const Sample& s) { return s.x.v[2]; }));
+  WriteLinePlotSvg(plot, out + "/ecp_cylinder_manipulation.svg");
+  LinePlot impulses{
+      "Scenario 4: the applied impulses (Fig. 10a)", "t [s]", "[N s], [N m s]", {}, 720, 400};
+  const char* const names[] = {"p_x", "p_y", "p_z", "p_xtau", "p_ytau", "p_ztau"};
+  for (int i = 0; i < 6; ++i) {
+    PlotSeries series{names[i], {}, {}, "", false};
+    for (const Sample& s : samples) {
+      series.x.push_back(s.t);
+      series.y.push_back(s.u[i]);
+    }
+    impulses.series.push_back(series);
+  }
+  WriteLinePlotSvg(impulses, out + "/ecp_cylinder_manipulation_impulses.svg");
+}
+
+}  // namespace
+}  // namespace quasidyn
+
+int main(int argc, char** argv) {
+  CLI::App app{"The figures of Xie & Chakraborty's four scenarios (CSV + SVG)"};
+  std::string out;
+  app.add_option("out", out, "output folder (created)")->required();
+  CLI11_PARSE(app, argc, argv);
+  try {
+    std::filesystem::create_directories(out);
+    quasidyn::CubeSliding(out);
+    quasidyn::CylinderRolling(out);
+    quasidyn::CubeToppling(out);
+    quasidyn::CylinderManipulation(out);
+  } catch (const std::exception& e) {
+    std::cerr << "ecp_figures: " << e.what() << "\n";
+    return 1;
+  }
+  std::cout << "ecp_figures: wrote 4 scenarios' CSV and SVG to " << out << "\n";
+  return 0;
+}

@@ -1,0 +1,200 @@
+#pragma once
+// Mixed nonlinear complementarity problem MNCP(F, kinds): find z ∈ Rⁿ with
+//
+//   F_i(z) = 0                     for every free index i            (kind kFree),
+//   0 <= z_i ⊥ F_i(z) >= 0          for every complementarity index i (kind kComplementarity),
+//
+// solved by the semismooth Newton method on the Fischer–Burmeister reformulation
+//
+//   Φ_i(z) = F_i(z) (free),   Φ_i(z) = φ(z_i, F_i(z)) = z_i + F_i − √(z_i² + F_i²) (compl.),
+//
+// φ(a, b) = 0 ⇔ a >= 0, b >= 0, ab = 0 (Fischer 1992), with a line search on the merit
+// Ψ(z) = ½‖Φ(z)‖² (De Luca, Facchinei & Kanzow, Math. Prog. 75, 1996, Algorithm 3.1 (the
+// Newton direction, its descent test and the gradient fallback); Facchinei & Pang,
+// "Finite-Dimensional Variational Inequalities and Complementarity Problems", 2003, §9.1):
+//
+//   H_k ∈ ∂Φ(z_k):  rows of free i: ∇F_i;  complementarity i: (1 − z_i/r) e_iᵀ + (1 − F_i/r) ∇F_i,
+//                   r = ‖(z_i, F_i)‖, and (1 − 1/√2)(e_iᵀ + ∇F_i) at r = 0 (an element of the
+//                   generalized Jacobian of φ at the origin: Facchinei & Pang, Prop. 9.1.4);
+//   Newton          H_k d = −Φ_k, accepted when ∇Ψᵀd <= −ρ‖d‖^p (De Luca et al., eq. (17));
+//   non-monotone    Ψ(z + d) <= max_{j < M} Ψ_{k−j} + σ ∇Ψᵀd for the full step (Grippo,
+//                   Lampariello & Lucidi 1986), then Ψ(z + t d) <= Ψ_k + σ t ∇Ψᵀd for
+//                   t = β, β², … (a shortened step must decrease the merit);
+//   fallback        when the Newton system is singular, the direction fails the descent test,
+//                   its line search fails, or the merit stalls (Ψ_k > stall_ratio·Ψ_{k−W} over
+//                   W = stall_window iterations): a Levenberg–Marquardt step
+//                   (H_kᵀH_k + λ_k I) d = −∇Ψ, λ_k = ‖Φ_k‖₂ clamped to [1e-12, 1]·max diag(HᵀH)
+//                   (Fan & Yuan 2005, δ = 1) with a monotone Armijo search, and, if that fails
+//                   too, the steepest-descent step d = −∇Ψ (De Luca et al., step 3).
+//
+// The caller supplies F and its Jacobian (MixedNcpFunction): dense, because the problems this
+// solver is for (the ECP time step, dynamics/ecp/) have tens of unknowns with dense coupling
+// blocks (6 per body, about 20 per contact pair: under 100 in the paper's scenes), where a
+// dense LU costs n³/3 ≈ 10⁵ flops and a sparse factorisation's symbolic work and indirection
+// would cost more than it saves.
+//
+// When the iterations end without a solution, the iterate of least merit is returned (the
+// non-monotone search may have left it).
+//
+// Use (the set-up / solve split of the other solvers): Setup(kinds, settings) validates and
+// sizes every buffer; Solve(function, z0) starts from z0 (a warm start: the previous step's
+// solution) and does not allocate unless it fails (its message).
+
+#include <Eigen/Core>
+#include <Eigen/LU>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "quasidyn/solvers/solver_status.h"
+
+namespace quasidyn {
+
+enum class NcpKind : std::uint8_t {
+  kFree,             // F_i(z) = 0, z_i unbounded
+  kComplementarity,  // 0 <= z_i ⊥ F_i(z) >= 0
+};
+
+// F and its Jacobian, given by the caller.
+class MixedNcpFunction {
+ public:
+  virtual ~MixedNcpFunction() = default;
+  // F(z) into *F (size n) and, when J is not null, ∂F/∂z into *J (n × n, every entry written).
+  // *F and *J come sized; an implementation must not resize them. Returns false when F cannot
+  // be evaluated at z (a point outside its domain): the solver treats z as a rejected trial
+  // point (and stops with kNumericalFailure if it is the starting point).
+  virtual bool Evaluate(const Eigen::VectorXd& z, Eigen::VectorXd* F, Eigen::MatrixXd* J) = 0;
+};
+
+// One iteration, for MixedNcpSettings::trace.
+struct MixedNcpTrace {
+  int iteration = 0;
+  const char* direction = "";          // "newton", "min-newton", "levenberg-marquardt", "gradient"
+  double step = 0.0;                   // the line search's t
+  double merit = 0.0;                  // Ψ after the step
+  double residual = 0.0;               // ‖Φ‖∞ after the step
+  int worst_index = -1;                // argmax |Φ_i| after the step
+  const Eigen::VectorXd* z = nullptr;  // the iterate after the step
+};
+
+struct MixedNcpSettings {
+  int max_iterations = 100;  // Newton iterations, > 0
+  // kSolved when ‖Φ‖∞ <= tolerance (units of F: the caller scales its rows), > 0;
+  // kSolvedInaccurate when the iterations end (limit, stall) with ‖Φ‖∞ <= inaccurate_tolerance
+  // (>= tolerance).
+  double tolerance = 1e-10;
+  double inaccurate_tolerance = 1e-6;
+  double armijo_fraction = 1e-4;  // σ, in (0, 0.5)
+  double backtrack_factor = 0.5;  // β, in (0, 1)
+  int max_backtracks = 40;        // per direction, > 0
+  int nonmonotone_memory = 5;     // M >= 1 (1: monotone Armijo)
+  // Descent test of the Newton direction, ∇Ψᵀd <= −ρ‖d‖^p: ρ > 0, p > 2 (De Luca et al.).
+  double descent_rho = 1e-10;
+  double descent_power = 2.1;
+  // Stall: Ψ_k > stall_ratio·Ψ_{k−W} with W = stall_window turns on the Levenberg–Marquardt
+  // step for the next W iterations. stall_ratio in (0, 1), stall_window >= 1.
+  double stall_ratio = 0.5;
+  int stall_window = 5;
+  // A rejected Newton system: min |U_ii| <= singular_pivot_ratio · max |U_ii| of its LU
+  // (partial pivoting), in [0, 1).
+  double singular_pivot_ratio = 1e-14;
+  // Stop with kInfeasible (a local minimum or stationary point of Ψ that is not a solution:
+  // the problem may have none near z) when ‖∇Ψ‖∞ <= stationarity_tolerance · max(1, ‖Φ‖∞)
+  // (>= 0), when no direction's line search succeeds, or when the least Ψ so far has decreased
+  // by less than stagnation_tolerance times itself (in [0, 1)) over the last
+  // stagnation_window (>= 1) iterations; with
+  // kSolvedInaccurate instead when ‖Φ‖∞ <= inaccurate_tolerance there.
+  double stationarity_tolerance = 1e-12;
+  double stagnation_tolerance = 1e-6;
+  int stagnation_window = 30;
+  // Called after every iteration when set (diagnostics; empty by default).
+  std::function<void(const MixedNcpTrace&)> trace;
+};
+
+struct MixedNcpInfo {
+  int iterations = 0;                 // directions taken (Newton, LM or gradient)
+  int newton_steps = 0;               // of which Newton
+  int min_newton_steps = 0;           // of which Newton on the min reformulation
+  int levenberg_marquardt_steps = 0;  // of which Levenberg–Marquardt
+  int gradient_steps = 0;             // of which steepest descent
+  int line_search_steps = 0;          // backtracks over all iterations
+  int function_evaluations = 0;       // calls of MixedNcpFunction::Evaluate
+  double merit = 0.0;                 // Ψ = ½‖Φ‖² at the returned z
+  double residual = 0.0;              // ‖Φ‖∞ at the returned z (units of F)
+  double solve_time_seconds = 0.0;    // wall-clock time of Solve
+};
+
+struct MixedNcpResult {
+  SolverStatus status = SolverStatus::kNotRun;
+  std::string message;   // empty when solved; otherwise why, naming the worst index
+  Eigen::VectorXd z;     // (n) the last iterate (the solution when Succeeded(status))
+  Eigen::VectorXd F;     // (n) F(z)
+  Eigen::VectorXd phi;   // (n) Φ(z)
+  int worst_index = -1;  // argmax_i |Φ_i(z)|
+  MixedNcpInfo info;
+};
+
+class MixedNcpSolver {
+ public:
+  // Sizes the solver for problems with these kinds (n = kinds.size() >= 0) and validates the
+  // settings (std::invalid_argument naming the field). A second Setup of the same size does
+  // not allocate.
+  void Setup(const std::vector<NcpKind>& kinds, const MixedNcpSettings& settings = {});
+  int size() const { return n_; }
+  const std::vector<NcpKind>& kinds() const { return kinds_; }
+  const MixedNcpSettings& settings() const { return settings_; }
+
+  // Solves from z0 (size n, finite; std::invalid_argument otherwise). The Jacobian of Φ at
+  // the returned z (H, an element of ∂Φ) stays available for implicit differentiation.
+  const MixedNcpResult& Solve(MixedNcpFunction& function, const Eigen::VectorXd& z0);
+  const MixedNcpResult& result() const { return result_; }
+  // H ∈ ∂Φ(z) (n × n) at the returned z, and the Jacobian J of F there, of the last Solve.
+  const Eigen::MatrixXd& phi_jacobian() const { return H_; }
+  const Eigen::MatrixXd& function_jacobian() const { return J_; }
+  // For F depending on parameters p as well, ∂Φ/∂p at the returned z from ∂F/∂p (n × k):
+  // rows of free i unchanged, of complementarity i scaled by ∂φ/∂b = 1 − F_i/r (the element
+  // of PhiJacobian). Implicit differentiation of Φ(z(p), p) = 0 then gives
+  // dz/dp = −H⁻¹ ∂Φ/∂p where H is invertible.
+  void PhiParameterJacobian(const Eigen::MatrixXd& dF_dp, Eigen::MatrixXd* dPhi_dp) const;
+
+ private:
+  enum class Direction { kNewton, kLevenbergMarquardt, kGradient };
+  // Φ from F at z (into phi), and ‖Φ‖²/2.
+  double Merit(const Eigen::VectorXd& z, const Eigen::VectorXd& F, Eigen::VectorXd* phi) const;
+  // H from z, F, J.
+  void PhiJacobian();
+  bool NewtonDirection();
+  bool MinNewtonDirection();
+  bool LevenbergMarquardtDirection();
+  // Backtracking from z_ along d_ against reference merit `reference`; on success z_, F_,
+  // phi_, merit_ hold the new point.
+  bool LineSearch(MixedNcpFunction& function, double reference);
+  double last_step_ = 0.0;  // the last accepted line-search t
+  void Finish(SolverStatus status, const char* why);
+
+  int n_ = -1;
+  std::vector<NcpKind> kinds_;
+  MixedNcpSettings settings_;
+  MixedNcpResult result_;
+  Eigen::VectorXd z_, F_, phi_, gradient_, d_, trial_z_, trial_F_, trial_phi_, rhs_;
+  Eigen::MatrixXd J_, H_, normal_, trial_J_;
+  // The iterate of least merit so far: returned when the iterations end on a worse one.
+  Eigen::VectorXd best_z_, best_F_, best_phi_;
+  Eigen::MatrixXd best_J_;
+  double best_merit_ = 0.0;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> normal_lu_;
+  std::vector<double> merits_;       // Ψ_k of every iteration
+  std::vector<double> best_merits_;  // min_{j <= k} Ψ_j
+  double merit_ = 0.0;
+};
+
+// Checks of the settings' documented ranges (std::invalid_argument naming the field).
+void ValidateMixedNcpSettings(const MixedNcpSettings& settings);
+
+// φ(a, b) = a + b − √(a² + b²), evaluated without cancellation (2ab / (a + b + √(a² + b²))
+// when a + b > 0).
+double FischerBurmeister(double a, double b);
+
+}  // namespace quasidyn
