@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -112,6 +113,7 @@ void CubeSliding(const std::string& out) {
   const std::vector<Sample> samples = Run("ecp_cube_sliding", 4.0);
   const double mu = 0.12, g = 9.8;
   std::ostringstream csv;
+  csv << std::setprecision(12);  // the checks compare to 1e-6 m
   csv << "t,q_x,q_y,analytic_x,analytic_y,a_x,a_y,ecp_offset_x,ecp_offset_y,iterations\n";
   PlotSeries ours{"ours q_x, q_y [m]", {}, {}, "#1f77b4", false};
   PlotSeries analytic{"analytic", {}, {}, "#000000", true};
@@ -135,6 +137,7 @@ void CubeSliding(const std::string& out) {
 void CylinderRolling(const std::string& out) {
   const std::vector<Sample> samples = Run("ecp_cylinder_rolling", 10.0);
   std::ostringstream csv;
+  csv << std::setprecision(12);  // the checks compare to 1e-6 m
   csv << "t,q_x,q_y,theta_z,L,D,omega_z,p_r,iterations\n";
   std::vector<double> L(samples.size()), D(samples.size());
   for (size_t k = 0; k < samples.size(); ++k) {
@@ -170,6 +173,7 @@ void CylinderRolling(const std::string& out) {
 void CubeToppling(const std::string& out) {
   const std::vector<Sample> samples = Run("ecp_cube_toppling", 4.0);
   std::ostringstream csv;
+  csv << std::setprecision(12);  // the checks compare to 1e-6 m
   csv << "t,v_t,v_o,v_r,N,a_x,a_y,p_n,iterations\n";
   for (const Sample& s : samples) {
     csv << s.t << "," << s.sliding.x() << "," << s.sliding.y() << "," << s.sliding.z() << ","
@@ -202,6 +206,7 @@ void CubeToppling(const std::string& out) {
 void CylinderManipulation(const std::string& out) {
   const std::vector<Sample> samples = Run("ecp_cylinder_manipulation", 5.0);
   std::ostringstream csv;
+  csv << std::setprecision(12);  // the checks compare to 1e-6 m
   csv << "t,p_x,p_y,p_z,p_xtau,p_ytau,p_ztau,q_x,q_y,q_z,v_z,N,iterations\n";
   for (const Sample& s : samples) {
     csv << s.t;

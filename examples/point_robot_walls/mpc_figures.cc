@@ -14,7 +14,7 @@
 // cost, the MIQP's solve time and nodes, and the notes' two claims checked on these numbers.
 // Exit status 1 when a run stops early.
 //
-// Usage: mpc_figures OUT_DIR [--steps K]   (K control steps, default 200 = 20 s)
+// Usage: mpc_figures OUT_DIR [--steps K]   (K control steps, default 60 = 6 s)
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -58,9 +58,9 @@ int main(int argc, char** argv) {
       "The 2D contact notes' Figs. 2-4: MPC through contact (MIQP) on the point robot between "
       "three walls, N = 5 and N = 20; a CSV and SVGs into OUT_DIR");
   std::string out_dir;
-  int steps = 200;
+  int steps = 60;
   app.add_option("OUT_DIR", out_dir, "Folder for the CSV and the SVGs")->required();
-  app.add_option("--steps", steps, "Control steps K >= 1 (default 200)");
+  app.add_option("--steps", steps, "Control steps K >= 1 (default 60)");
   CLI11_PARSE(app, argc, argv);
   try {
     if (steps < 1) throw std::invalid_argument("--steps must be >= 1");

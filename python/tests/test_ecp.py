@@ -100,5 +100,8 @@ def test_linearize_b_against_finite_differences(cube):
 
 
 def test_robots_and_planar_scenes_are_refused(gripper):
-    with pytest.raises(ValueError, match="robots are not part of the ecp formulation"):
+    with pytest.raises(ValueError, match="the ecp formulation needs a 3D scene"):
         quasidyn.Stepper(gripper, formulation="ecp")
+    box_turning = quasidyn.load_scene(example_path("box_turning"))  # 3D, a robot pusher
+    with pytest.raises(ValueError, match="robots are not part of the ecp formulation"):
+        quasidyn.Stepper(box_turning, formulation="ecp")

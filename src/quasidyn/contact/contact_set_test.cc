@@ -103,8 +103,14 @@ TEST(ContactSet, NormalJacobianPredictsSignedDistanceChangeOnEveryExample) {
     ContactData data = model.CreateData();
     ASSERT_TRUE(model.Compute(scene.q0, &data)) << data.failure_message();
     const ContactSet& contacts = data.contacts();
+    // Every example but the MPC's point robot (the 2D contact notes start it at rest in free
+    // space, 2 m from the nearest wall) starts with some contact candidate.
+    if (std::filesystem::path(path).parent_path().filename() == "point_robot_walls") {
+      EXPECT_EQ(contacts.size(), 0);
+      continue;
+    }
     EXPECT_GT(contacts.size(), 0) << "every example starts with some contact candidate";
-    int geometric_checks = 0;
+    int geometric_checks = 0, cylinder_faces = 0;
     for (int trial = 0; trial < 3; ++trial) {
       Eigen::VectorXd v(scene.nv);
       for (int k = 0; k < scene.nv; ++k) v[k] = gauss(rng);
@@ -119,7 +125,17 @@ TEST(ContactSet, NormalJacobianPredictsSignedDistanceChangeOnEveryExample) {
                                  MaterialPhi(scene_ptr, c, data.kinematics(), q_minus)) /
                                 (2 * kDelta);
         EXPECT_NEAR(material, predicted, Tolerance(predicted)) << pair << " (material points)";
-        const bool smooth = ManifoldSize(contacts, c) == 1 || c.body_b == 0;
+        // A manifold's points on a half-space (B the world) are material points of A that a δ
+        // perturbation keeps (a box's corners), except on a cylinder's end disc: its points
+        // are the exact support point, which moves along the rim with the tilt, and rim
+        // samples thinned by the 8-point cap from that point (support_3d.h, manifold_3d.h),
+        // so the perturbed manifold need not contain the reference point; the material check
+        // above covers it.
+        const bool cylinder_face =
+            ManifoldSize(contacts, c) > 2 &&  // (2 points: a side line, which holds)
+            scene.geometries[c.geometry_a].shape.type == ShapeType::kCylinder;
+        const bool smooth = ManifoldSize(contacts, c) == 1 || (c.body_b == 0 && !cylinder_face);
+        cylinder_faces += cylinder_face;
         if (!smooth) continue;
         const auto& X_WA = data.kinematics().BodyPose(c.body_a);
         const auto phi_plus = GeometricPhi(scene_ptr, c, X_WA, q_plus);
@@ -130,7 +146,9 @@ TEST(ContactSet, NormalJacobianPredictsSignedDistanceChangeOnEveryExample) {
         ++geometric_checks;
       }
     }
-    EXPECT_GT(geometric_checks, 0) << "no contact of this example was checked against geometry";
+    // (ecp_cylinder_manipulation starts with its cylinder standing on its end disc only.)
+    EXPECT_TRUE(geometric_checks > 0 || cylinder_faces > 0)
+        << "no contact of this example was checked against geometry";
   }
 }
 

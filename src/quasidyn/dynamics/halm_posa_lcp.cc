@@ -37,6 +37,8 @@ void BuildHalmPosaLcp(const ContactSet& contacts, const JointLimitRows& limits,
   AddFrictionCouplings(contacts, &out->lcp.M);
   out->displacement_map *= h;  // Δq = d₀ + h W Jᵀ z_F (rate form)
   out->lcp.q.resize(nz);
+  // No contact and no limit: an empty LCP (a block of the empty Jᵀ would offset a null pointer).
+  if (nz == 0) return;
   // w(h u)/h = J [0; u], eq. (38), + [φ⁻/h; 0].
   out->lcp.q.noalias() = out->JT.bottomRows(na).transpose() * u;
   for (int i = 0; i < nc; ++i) out->lcp.q[i] += contacts[i].phi / h;

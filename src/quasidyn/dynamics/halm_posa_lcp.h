@@ -45,8 +45,8 @@
 #include <vector>
 
 #include "quasidyn/contact/contact_set.h"
-#include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/dynamics/contact_lcp_solver.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/dynamics/limit_surface.h"
 #include "quasidyn/solvers/lemke.h"
 

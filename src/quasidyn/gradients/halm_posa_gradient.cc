@@ -55,10 +55,12 @@ HalmPosaGradient DifferentiateHalmPosaStep(const HalmPosaStepInputs& in, bool wa
   };
 
   // B: ∂r/∂u = Jᵀ's robot rows, transposed; ∂Δq/∂u = [0; hI] + (h W Jᵀ)_S ∂z_S/∂u.
-  const Eigen::MatrixXd dr_du = in.lcp.JT.bottomRows(na).transpose();
   out.B = Eigen::MatrixXd::Zero(nv, na);
   out.B.bottomRows(na).diagonal().setConstant(h);
-  if (s > 0) out.B.noalias() -= map_S * solve_K.solve(rows_S(dr_du));
+  if (s > 0) {  // (s > 0: Jᵀ is not empty, whose blocks would offset a null pointer)
+    const Eigen::MatrixXd dr_du = in.lcp.JT.bottomRows(na).transpose();
+    out.B.noalias() -= map_S * solve_K.solve(rows_S(dr_du));
+  }
   if (!want_a) return out;
 
   // A: the data's derivatives contracted with Δq and with Jᵀz's impulse per contact row.

@@ -49,6 +49,9 @@ LcpStepSensitivity::LcpStepSensitivity(const Scene* scene, const ContactSet* con
       in_set[ray] = !sliding || w[ray] <= zero;
     }
   }
+  // The joint-limit rows after (λ_n, λ_f, Γ) (contact_lcp_blocks.h): a closed limit (w_l = 0)
+  // is kept, as a closed contact's normal row.
+  for (int l = nc * (2 + nd); l < nz; ++l) in_set[l] = w[l] <= zero;
   for (int i = 0; i < nz; ++i)
     if (in_set[i]) active_.push_back(i);
   const int s = static_cast<int>(active_.size());
@@ -115,7 +118,9 @@ VelocityGradient LcpStepSensitivity::Gradient(const StepDataContraction* contrac
                           "LcpStepSensitivity::Gradient",
                           "the contraction's sizes do not match the step's contacts");
   const Eigen::MatrixXd r1 = d.d_tau_h - d.d_P_v + d.d_JcT_lambda;
-  // r₂ of the active rows: normal −(dφ/h + d(J_n v)), ray −Σ_k (d_ij·t_k) d(J_t,k v), Γ 0.
+  // r₂ of the active rows: normal −(dφ/h + d(J_n v)), ray −Σ_k (d_ij·t_k) d(J_t,k v), Γ 0,
+  // joint limit −G_l/h (its offset o_l = d_l (q_j − bound)/h moves with q_j, G_l is constant).
+  const int first_limit = nc * (2 + nd);
   Eigen::MatrixXd r2 = Eigen::MatrixXd::Zero(s, n);
   for (int a = 0; a < s; ++a) {
     const int index = active_[a];
@@ -126,6 +131,8 @@ VelocityGradient LcpStepSensitivity::Gradient(const StepDataContraction* contrac
       const Eigen::Vector3d ray = contacts.Rays(i).col(j);
       r2.row(a) = -ray.dot(contacts[i].tangent1) * d.d_Jc_v.row(rows * i + 1);
       if (nt == 2) r2.row(a) -= ray.dot(contacts[i].tangent2) * d.d_Jc_v.row(rows * i + 2);
+    } else if (index >= first_limit) {
+      r2.row(a) = -lcp_->JT.col(index).transpose() / time_step_;
     }
   }
   gradient.dv_dq = Solve(r1, r2);

@@ -350,10 +350,15 @@ Eigen::MatrixXd QpSensitivity::SolveFullKkt(const Eigen::MatrixXd& r1,
 Eigen::MatrixXd QpSensitivity::CostSensitivity(const Eigen::MatrixXd& r1) const {
   QUASIDYN_CHECK_ARGUMENT(r1.rows() == scene_->nv, "QpSensitivity::CostSensitivity",
                           "r1 must have n_v rows");
-  const Eigen::MatrixXd r2_transposed =
-      Eigen::MatrixXd::Zero(r1.cols(), static_cast<Eigen::Index>(active_.size()));
-  int rank = 0;
-  return range_space_ ? SolveRangeSpace(r1, r2_transposed) : SolveFullKkt(r1, r2_transposed, &rank);
+  // r₂ = 0: no column of r₂ᵀ is stored.
+  const Eigen::MatrixXd r2_transposed(0, static_cast<Eigen::Index>(active_.size()));
+  if (!range_space_) {
+    int rank = 0;
+    return SolveFullKkt(r1, r2_transposed, &rank);
+  }
+  Workspace w;
+  SolveRangeSpace(r1, r2_transposed, 0, &w);
+  return w.x;
 }
 
 VelocityGradient QpSensitivity::Gradient(const StepDataContraction* contraction) const {

@@ -1,11 +1,13 @@
 // Joint limits in every formulation's step (dynamics/joint_limit_rows.h): a command past a
 // limit holds the joint at it, with the multiplier of the closed form, and the gradients of
 // the step (the limit row a constraint row of the implicit differentiation) match central
-// finite differences of the step on both sides of the limit.
+// finite differences of the step on both sides of the limit; the second-order steps take the
+// same rows.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -225,6 +227,44 @@ TEST(JointLimits, GradientsWithContactAndLimitActiveMatchFiniteDifferences) {
     EXPECT_LT(result.joint_limit_impulse[4], -1.0);  // and pushes y down [N·s]
     EXPECT_FALSE(result.contacts.empty());
     ExpectGradientsMatch(scene, settings, scene.q0, u, 1e-3);
+  }
+}
+
+// The second-order formulations take the same limit rows (q⁺ = q + h v⁺ on these joints). At
+// rest on both bounds (q = (0.1, −0.5), v = 0) under u = (0.3, −0.9): v⁺ = 0 holds both joints,
+// since P v⁺ − τ_h = Gᵀλ at v⁺ = 0 needs λ = hK|u − bound| >= 0 (τ_h = hK(u − q) with v = 0
+// and no gravity, second_order_cost.h): the same generalized impulse hK(bound − u) as the
+// quasi-dynamic step. B is then 0 in both (an unlimited joint would have ∂v⁺/∂u = M̂⁻¹hK,
+// O(0.1)), and A follows from q⁺ = bound.
+TEST(JointLimits, SecondOrderStepsHoldTheLimitWithTheImpulseOfTheImpedance) {
+  const ScenePtr scene = testing::Shared(FreeArm());
+  const Eigen::Vector2d u(0.3, -0.9);
+  const Eigen::Vector2d bound(kUpperX, kLowerTheta);
+  const Eigen::Vector2d expected_impulse = kH * kK * (bound - u);
+  for (FormulationType type : {FormulationType::kStewartTrinkle, FormulationType::kAnitescu}) {
+    SCOPED_TRACE(FormulationName(type));
+    const std::shared_ptr<const StepModel> model = MakeStepModel(scene, SettingsFor(*scene, type));
+    const std::unique_ptr<StepData> data = model->CreateData();
+    model->Calc(State{bound, Eigen::Vector2d::Zero()}, u, data.get());
+    const StepResult& result = data->result;
+    ASSERT_TRUE(result.ok()) << result.message;
+    // Solver tolerances 1e-9 relative on velocities of O(1) m/s, times h.
+    EXPECT_LT((result.next.q - bound).lpNorm<Eigen::Infinity>(), 1e-8) << result.next.q;
+    EXPECT_LT(result.next.v.lpNorm<Eigen::Infinity>(), 1e-6) << result.next.v;
+    ASSERT_EQ(result.joint_limit_impulse.size(), 2);
+    EXPECT_LT((result.joint_limit_impulse - expected_impulse).lpNorm<Eigen::Infinity>(),
+              1e-6 * expected_impulse.lpNorm<Eigen::Infinity>())
+        << result.joint_limit_impulse;
+    model->CalcDiff(GradientMode::kAAndB, data.get());
+    const StepDerivatives& d = data->derivatives;
+    ASSERT_EQ(d.status, SolverStatus::kSolved) << d.message;
+    EXPECT_LT(d.B.lpNorm<Eigen::Infinity>(), 1e-9) << d.B;
+    // Held at both bounds whatever (q, v) do nearby: q⁺ = bound, v⁺ = (bound − q)/h, so
+    // A = [0 0; −I/h 0] (x = (q, v)).
+    ASSERT_EQ(d.A.rows(), 4);
+    Eigen::Matrix4d expected_A = Eigen::Matrix4d::Zero();
+    expected_A.bottomLeftCorner<2, 2>() = -Eigen::Matrix2d::Identity() / kH;
+    EXPECT_LT((d.A - expected_A).lpNorm<Eigen::Infinity>(), 1e-9 / kH) << d.A;
   }
 }
 

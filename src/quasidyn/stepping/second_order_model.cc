@@ -5,6 +5,7 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/dynamics/barrier_stand_off.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/stepping/step_outcome.h"
 
 namespace quasidyn {
@@ -67,6 +68,7 @@ void SecondOrderModel::Fail(SolverStatus status, std::string message, SecondOrde
   result.next.v = data->v_;
   result.velocity.setZero(scene().nv);
   result.momentum_force.setZero(scene().nv_u);
+  result.joint_limit_impulse.setZero(scene().nv);
   result.contacts.clear();
 }
 
@@ -98,6 +100,10 @@ void SecondOrderModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* 
                        actuated_damping_,
                        data.external_force.size() > 0 ? data.external_force : scene.external_force,
                        settings(), &data.cost_workspace_, &data.cost_);
+  // The joint limits as rows of both programs, as in the quasi-dynamic step: q⁺ = q + h v⁺ on
+  // a prismatic or revolute joint, so the row o_l + d_l v_j >= 0 is the same
+  // (dynamics/joint_limit_rows.h).
+  BuildJointLimitRows(scene, data.q_, time_step(), &data.cost_.limits);
   if (!data.cost_.P.AllFinite() || !data.cost_.tau_h.allFinite()) {
     Fail(SolverStatus::kNumericalFailure,
          "the step's cost overflowed (P or tau_h is not finite): positions, velocities, "
@@ -124,6 +130,8 @@ void SecondOrderModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* 
   IntegrateConfiguration(scene, data.q_, solution.v, time_step(), &result.next.q);
   result.next.v = solution.v;
   FillContactReports(problem, solution, &result.contacts);
+  JointLimitImpulse(data.cost_.limits, solution.limit_impulse, scene.nv,
+                    &result.joint_limit_impulse);
 }
 
 void SecondOrderModel::ClearWarmStart(StepData* data_in) const {

@@ -69,6 +69,7 @@ class EcpStepFunction final : public MixedNcpFunction {
   const std::vector<unsigned char>& active() const { return active_; }
   std::vector<Eigen::Vector3d>& seeds() { return seeds_; }  // per pair: the frame's seed e
   Eigen::VectorXd& reference() { return reference_; }       // size n
+  const Eigen::VectorXd& reference() const { return reference_; }
 
   bool Evaluate(const Eigen::VectorXd& z, Eigen::VectorXd* F, Eigen::MatrixXd* J) override;
 
