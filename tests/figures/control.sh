@@ -47,4 +47,20 @@ grep -q -- "--plants must be >= 1" "$out/bad.txt" || fail "no message for --plan
 grep -q "unknown task 'juggling'" "$out/bad.txt" || fail "no message for a bad task: $(cat "$out/bad.txt")"
 [ ! -e "$out/bad" ] || fail "a failed run created its output folder"
 rm -f "$out/bad.txt"
+# Second-order plants (docs/control.md, "A second-order plant"): the quasi-dynamic plan of the
+# planar hand run on anitescu and stewart-trinkle plants (inertia, implicit damping), closed
+# loop better than open loop on average.
+for f in anitescu stewart-trinkle; do
+  mkdir -p "$out/$f" || fail "cannot create $out/$f"
+  "$bench" --tasks planar_hand --plant-formulation "$f" --out "$out/$f" > "$out/$f/table.md" 2>&1 \
+    || fail "control_study_bench --plant-formulation $f: $(cat "$out/$f/table.md")"
+  grep -q "plants stepped with $f" "$out/$f/table.md" || fail "$f: the plant's formulation not named"
+  /usr/bin/python3 - "$out/$f" <<'PY' || fail "$f plants: closed loop not better than open loop"
+import csv, sys
+rows = list(csv.DictReader(open(f"{sys.argv[1]}/plants_planar_hand.csv")))
+assert len(rows) == 20, len(rows)
+mean = {k: sum(float(r[f"{k}_error_m"]) for r in rows) / 20 for k in ("open", "stabilizer", "mpc")}
+assert mean["stabilizer"] < mean["open"] and mean["mpc"] < mean["open"], mean
+PY
+done
 echo PASS
