@@ -41,7 +41,7 @@ assert all(abs(s - 1) < 0.15 for s in slopes.values()), slopes
 peg = list(csv.DictReader(open(f"{out}/peg_in_hole.csv")))
 assert len(peg) == 240 and float(peg[-1]["peg_y"]) < -2.8, (len(peg), peg[-1]["peg_y"])
 pinch = list(csv.DictReader(open(f"{out}/pinch.csv")))
-assert {r["formulation"] for r in pinch} == {"halm-posa", "qp"} and len(pinch) == 200
+assert {r["formulation"] for r in pinch} == {"halm-posa", "stewart-trinkle", "qp"} and len(pinch) == 300
 for svg in ("disk_symmetric", "disk_asymmetric", "disk_semicircular", "disk_wall",
             "disk_convergence", "peg_in_hole_grasp", "peg_in_hole_jam", "peg_in_hole_reorient",
             "peg_in_hole_insert", "pinch_path", "pinch_angle"):
