@@ -9,7 +9,8 @@
 //                               semismooth Newton (solvers/mixed_ncp_newton.h) from the same start;
 //   BM_EcpNcp/<scene>/siconos   the same NCPs by Siconos' mcp_newton_FB_FBLSA (Newton on the
 //                               Fischer–Burmeister reformulation with a line search), side by
-//                               side, with the same F and Jacobian; `solved` counts its successes.
+//                               side, with the same F and Jacobian; `solved` counts its successes;
+//   BM_EcpFunctionAndJacobian/<scene>  one evaluation of F and J at those starts (shared by both).
 //
 // Run: build/release/ecp_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // and read the *_median rows (the machine may be shared: compare ratios within one run).
@@ -130,6 +131,25 @@ void BM_EcpNcpSiconos(benchmark::State& state, int scenario) {
   state.counters["solved"] = solved / count;
 }
 
+// What both solvers share: one evaluation of F and its Jacobian at the recorded starts (each
+// Newton iteration of either solver makes at least one), to split the NCP's time into the
+// function's and the solver's own.
+void BM_EcpFunctionAndJacobian(benchmark::State& state, int scenario) {
+  Recorded& r = const_cast<Recorded&>(Record(scenario));
+  Eigen::VectorXd F;
+  Eigen::MatrixXd J;
+  size_t k = 0;
+  for (auto _ : state) {
+    const Eigen::Index n = r.starts[k].size();  // Evaluate writes into F, J of the right size
+    F.resize(n);
+    J.resize(n, n);
+    r.functions[k].Evaluate(r.starts[k], &F, &J);
+    benchmark::DoNotOptimize(J.data());
+    k = (k + 1) % r.functions.size();
+  }
+  state.counters["unknowns"] = static_cast<double>(F.size());
+}
+
 BENCHMARK_CAPTURE(BM_EcpStep, ecp_cube_sliding, 0);
 BENCHMARK_CAPTURE(BM_EcpStep, ecp_cylinder_rolling, 1);
 BENCHMARK_CAPTURE(BM_EcpStep, ecp_cube_toppling, 2);
@@ -139,6 +159,9 @@ BENCHMARK_CAPTURE(BM_EcpNcpOurs, ecp_cylinder_rolling, 1);
 BENCHMARK_CAPTURE(BM_EcpNcpSiconos, ecp_cylinder_rolling, 1);
 BENCHMARK_CAPTURE(BM_EcpNcpOurs, ecp_cube_toppling, 2);
 BENCHMARK_CAPTURE(BM_EcpNcpSiconos, ecp_cube_toppling, 2);
+BENCHMARK_CAPTURE(BM_EcpFunctionAndJacobian, ecp_cube_sliding, 0);
+BENCHMARK_CAPTURE(BM_EcpFunctionAndJacobian, ecp_cylinder_rolling, 1);
+BENCHMARK_CAPTURE(BM_EcpFunctionAndJacobian, ecp_cube_toppling, 2);
 
 }  // namespace
 }  // namespace quasidyn::bench
