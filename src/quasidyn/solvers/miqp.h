@@ -139,11 +139,13 @@ struct MiqpSettings {
   // The node relaxations. Polish off: the tree needs bounds, not exact zeros. Infeasibility
   // certificate at 1e-6 (QpSettings: 1e-8): infeasible nodes are common in a tree, and their
   // multipliers grow like 1/μ, so the stricter ratio is reached only when z ~ 1e9 and the
-  // quasi-definite factorisation is already failing.
+  // quasi-definite factorisation is already failing. The cold start with z = 1 (qp.h,
+  // balanced_start).
   QpSettings qp = [] {
     QpSettings s;
     s.polish.enabled = false;
     s.infeasibility_tolerance = 1e-6;
+    s.balanced_start = false;
     return s;
   }();
 };

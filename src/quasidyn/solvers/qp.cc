@@ -413,7 +413,8 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
            &dz_affine = dz_affine_, &rc = rc_, &scratch = scratch_;
 
   // Starting point. Cold: x0 = argmin ½xᵀQx + cᵀx + ½‖Gx − h‖² (a least-squares guess in the
-  // spirit of Nocedal & Wright §16.6 "starting point"), s = max(|Gx0 − h|, 1), z = 1.
+  // spirit of Nocedal & Wright §16.6 "starting point"), s = max(|Gx0 − h|, 1), z = 1/s
+  // (settings.balanced_start) or 1.
   const bool warm = warm_start.x.size() == n && n > 0;
   if (warm) {
     x = warm_start.x;
@@ -449,7 +450,11 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     }
   } else {
     s = (Gx - problem.h).cwiseAbs().cwiseMax(1.0);
-    z.setOnes();
+    if (settings.balanced_start) {
+      z = s.cwiseInverse();
+    } else {
+      z.setOnes();
+    }
   }
 
   // Newton direction for right-hand side rc of the complementarity row Z Δs + S Δz = rc:
