@@ -118,7 +118,7 @@ class EcpModel final : public StepModel {
   std::shared_ptr<const EcpSystem> system_;
   MixedNcpSettings solver_settings_;
   std::vector<double> body_radius_;  // per body: the largest distance of its shapes from its com
-  GeometryModel geometry_;           // the start's exact distances (closed forms and FCL)
+  GeometryModel geometry_;           // the start's exact distances (closed forms, GJK/EPA)
   std::vector<Eigen::Isometry3d> fixed_X_WB_;  // every body's pose at q0 (the fixed ones')
 };
 
