@@ -10,12 +10,15 @@
 //   BM_EcpNcp/<scene>/siconos   the same NCPs by Siconos' mcp_newton_FB_FBLSA (Newton on the
 //                               Fischer–Burmeister reformulation with a line search), side by
 //                               side, with the same F and Jacobian; `solved` counts its successes;
-//   BM_EcpFunctionAndJacobian/<scene>  one evaluation of F and J at those starts (shared by both).
+//   BM_EcpFunctionAndJacobian/<scene>  one evaluation of F and J at those starts (shared by both);
+//   BM_EcpFunctionOnly/<scene>         F alone at the same points;
+//   BM_DenseLuSolve/<n>                a dense LU and solve of size n (Eigen, partial pivoting).
 //
 // Run: build/release/ecp_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // and read the *_median rows (the machine may be shared: compare ratios within one run).
 #include <benchmark/benchmark.h>
 
+#include <Eigen/LU>
 #include <memory>
 #include <string>
 #include <vector>
@@ -150,6 +153,36 @@ void BM_EcpFunctionAndJacobian(benchmark::State& state, int scenario) {
   state.counters["unknowns"] = static_cast<double>(F.size());
 }
 
+// F alone at the same points (the evaluation that confirms convergence needs no Jacobian).
+void BM_EcpFunctionOnly(benchmark::State& state, int scenario) {
+  Recorded& r = const_cast<Recorded&>(Record(scenario));
+  Eigen::VectorXd F;
+  size_t k = 0;
+  for (auto _ : state) {
+    F.resize(r.starts[k].size());
+    r.functions[k].Evaluate(r.starts[k], &F, nullptr);
+    benchmark::DoNotOptimize(F.data());
+    k = (k + 1) % r.functions.size();
+  }
+}
+
+// A dense LU with partial pivoting and one solve of the NCPs' sizes (22, 25): what every
+// iteration of a dense Newton method pays beside F and J (docs/ecp.md, the 5x floor).
+void BM_DenseLuSolve(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Eigen::MatrixXd A = Eigen::MatrixXd::Random(n, n) + n * Eigen::MatrixXd::Identity(n, n);
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(n);
+  Eigen::VectorXd x(n);
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu(n);
+  for (auto _ : state) {
+    A(0, 0) += 1e-12;  // a new matrix each time
+    lu.compute(A);
+    x = lu.solve(b);
+    benchmark::DoNotOptimize(x.data());
+  }
+}
+BENCHMARK(BM_DenseLuSolve)->Arg(22)->Arg(25);
+
 BENCHMARK_CAPTURE(BM_EcpStep, ecp_cube_sliding, 0);
 BENCHMARK_CAPTURE(BM_EcpStep, ecp_cylinder_rolling, 1);
 BENCHMARK_CAPTURE(BM_EcpStep, ecp_cube_toppling, 2);
@@ -162,6 +195,9 @@ BENCHMARK_CAPTURE(BM_EcpNcpSiconos, ecp_cube_toppling, 2);
 BENCHMARK_CAPTURE(BM_EcpFunctionAndJacobian, ecp_cube_sliding, 0);
 BENCHMARK_CAPTURE(BM_EcpFunctionAndJacobian, ecp_cylinder_rolling, 1);
 BENCHMARK_CAPTURE(BM_EcpFunctionAndJacobian, ecp_cube_toppling, 2);
+BENCHMARK_CAPTURE(BM_EcpFunctionOnly, ecp_cube_sliding, 0);
+BENCHMARK_CAPTURE(BM_EcpFunctionOnly, ecp_cylinder_rolling, 1);
+BENCHMARK_CAPTURE(BM_EcpFunctionOnly, ecp_cube_toppling, 2);
 
 }  // namespace
 }  // namespace quasidyn::bench
