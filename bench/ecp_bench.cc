@@ -10,8 +10,8 @@
 //   BM_EcpNcp/<scene>/siconos   the same NCPs by Siconos' mcp_newton_FB_FBLSA (Newton on the
 //                               Fischer–Burmeister reformulation with a line search), side by
 //                               side, with the same F and Jacobian; `solved` counts its successes;
-//   BM_EcpFunctionAndJacobian/<scene>  one evaluation of F and J at those starts (shared by both);
-//   BM_EcpFunctionOnly/<scene>         F alone at the same points;
+//   BM_EcpFunction/<scene>_with_jacobian  one evaluation of F and J at those starts (shared by
+//                               both solvers); BM_EcpFunction/<scene> F alone at the same points;
 //   BM_DenseLuSolve/<n>                a dense LU and solve of size n (Eigen, partial pivoting).
 //
 // Run: build/release/ecp_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -134,10 +134,10 @@ void BM_EcpNcpSiconos(benchmark::State& state, int scenario) {
   state.counters["solved"] = solved / count;
 }
 
-// What both solvers share: one evaluation of F and its Jacobian at the recorded starts (each
-// Newton iteration of either solver makes at least one), to split the NCP's time into the
-// function's and the solver's own.
-void BM_EcpFunctionAndJacobian(benchmark::State& state, int scenario) {
+// What both solvers share: one evaluation of F, with its Jacobian (each Newton iteration of
+// either solver makes at least one) or without (the evaluation that confirms convergence), at
+// the recorded starts, to split the NCP's time into the function's and the solver's own.
+void BM_EcpFunction(benchmark::State& state, int scenario, bool with_jacobian) {
   Recorded& r = const_cast<Recorded&>(Record(scenario));
   Eigen::VectorXd F;
   Eigen::MatrixXd J;
@@ -145,25 +145,12 @@ void BM_EcpFunctionAndJacobian(benchmark::State& state, int scenario) {
   for (auto _ : state) {
     const Eigen::Index n = r.starts[k].size();  // Evaluate writes into F, J of the right size
     F.resize(n);
-    J.resize(n, n);
-    r.functions[k].Evaluate(r.starts[k], &F, &J);
-    benchmark::DoNotOptimize(J.data());
-    k = (k + 1) % r.functions.size();
-  }
-  state.counters["unknowns"] = static_cast<double>(F.size());
-}
-
-// F alone at the same points (the evaluation that confirms convergence needs no Jacobian).
-void BM_EcpFunctionOnly(benchmark::State& state, int scenario) {
-  Recorded& r = const_cast<Recorded&>(Record(scenario));
-  Eigen::VectorXd F;
-  size_t k = 0;
-  for (auto _ : state) {
-    F.resize(r.starts[k].size());
-    r.functions[k].Evaluate(r.starts[k], &F, nullptr);
+    if (with_jacobian) J.resize(n, n);
+    r.functions[k].Evaluate(r.starts[k], &F, with_jacobian ? &J : nullptr);
     benchmark::DoNotOptimize(F.data());
     k = (k + 1) % r.functions.size();
   }
+  state.counters["unknowns"] = static_cast<double>(F.size());
 }
 
 // A dense LU with partial pivoting and one solve of the NCPs' sizes (22, 25): what every
@@ -192,12 +179,12 @@ BENCHMARK_CAPTURE(BM_EcpNcpOurs, ecp_cylinder_rolling, 1);
 BENCHMARK_CAPTURE(BM_EcpNcpSiconos, ecp_cylinder_rolling, 1);
 BENCHMARK_CAPTURE(BM_EcpNcpOurs, ecp_cube_toppling, 2);
 BENCHMARK_CAPTURE(BM_EcpNcpSiconos, ecp_cube_toppling, 2);
-BENCHMARK_CAPTURE(BM_EcpFunctionAndJacobian, ecp_cube_sliding, 0);
-BENCHMARK_CAPTURE(BM_EcpFunctionAndJacobian, ecp_cylinder_rolling, 1);
-BENCHMARK_CAPTURE(BM_EcpFunctionAndJacobian, ecp_cube_toppling, 2);
-BENCHMARK_CAPTURE(BM_EcpFunctionOnly, ecp_cube_sliding, 0);
-BENCHMARK_CAPTURE(BM_EcpFunctionOnly, ecp_cylinder_rolling, 1);
-BENCHMARK_CAPTURE(BM_EcpFunctionOnly, ecp_cube_toppling, 2);
+BENCHMARK_CAPTURE(BM_EcpFunction, ecp_cube_sliding_with_jacobian, 0, true);
+BENCHMARK_CAPTURE(BM_EcpFunction, ecp_cylinder_rolling_with_jacobian, 1, true);
+BENCHMARK_CAPTURE(BM_EcpFunction, ecp_cube_toppling_with_jacobian, 2, true);
+BENCHMARK_CAPTURE(BM_EcpFunction, ecp_cube_sliding, 0, false);
+BENCHMARK_CAPTURE(BM_EcpFunction, ecp_cylinder_rolling, 1, false);
+BENCHMARK_CAPTURE(BM_EcpFunction, ecp_cube_toppling, 2, false);
 
 }  // namespace
 }  // namespace quasidyn::bench

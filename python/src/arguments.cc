@@ -91,4 +91,10 @@ GradientMode ParseGradients(const char* who, const std::string& gradients) {
                         "(got '" + gradients + "')");
 }
 
+Eigen::MatrixXd RowsToMatrix(const std::vector<Eigen::VectorXd>& rows, Eigen::Index columns) {
+  Eigen::MatrixXd m(rows.size(), rows.empty() ? columns : rows[0].size());
+  for (size_t i = 0; i < rows.size(); ++i) m.row(i) = rows[i].transpose();
+  return m;
+}
+
 }  // namespace quasidyn::python

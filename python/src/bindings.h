@@ -66,6 +66,10 @@ Eigen::VectorXd StateVelocity(const char* who, FormulationType type, const Scene
 // "a_and_b", "b_only", "none" (GradientModeName); ValueError "<who>: gradients must be ..."
 GradientMode ParseGradients(const char* who, const std::string& gradients);
 
+// Equal-length vectors as the rows of a matrix (rows.size() × their size; `columns` columns
+// when there is no row), for dicts of numpy arrays.
+Eigen::MatrixXd RowsToMatrix(const std::vector<Eigen::VectorXd>& rows, Eigen::Index columns = 0);
+
 // A step's result with its contacts named after the scene's shapes and bodies (StepResult in
 // Python); Trajectory.append takes one.
 struct PyStepResult {

@@ -29,12 +29,6 @@ std::vector<Eigen::VectorXd> Rows(const Eigen::MatrixXd& m) {
   return rows;
 }
 
-Eigen::MatrixXd Stack(const std::vector<Eigen::VectorXd>& rows) {
-  Eigen::MatrixXd m(rows.size(), rows.empty() ? 0 : rows[0].size());
-  for (size_t i = 0; i < rows.size(); ++i) m.row(i) = rows[i].transpose();
-  return m;
-}
-
 class PyTrajectoryOptimizer {
  public:
   PyTrajectoryOptimizer(std::shared_ptr<const StepModel> model,
@@ -60,8 +54,8 @@ class PyTrajectoryOptimizer {
       iterations.append(d);
     }
     py::dict out;
-    out["u"] = Stack(r.u);
-    out["q"] = Stack(r.q);
+    out["u"] = RowsToMatrix(r.u);
+    out["q"] = RowsToMatrix(r.q);
     out["initial_cost"] = r.initial_cost;
     out["best_cost"] = r.best_cost;
     out["iterations"] = iterations;

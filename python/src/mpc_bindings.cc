@@ -21,12 +21,6 @@ namespace py = pybind11;
 namespace quasidyn::python {
 namespace {
 
-Eigen::MatrixXd Stack(const std::vector<Eigen::VectorXd>& rows, Eigen::Index columns) {
-  Eigen::MatrixXd m(rows.size(), rows.empty() ? columns : rows[0].size());
-  for (size_t i = 0; i < rows.size(); ++i) m.row(i) = rows[i].transpose();
-  return m;
-}
-
 class PyContactMpc {
  public:
   PyContactMpc(std::shared_ptr<Scene> scene, const MpcSettings& settings)
@@ -51,9 +45,9 @@ class PyContactMpc {
     out["best_bound"] = s.best_bound;
     out["gap"] = s.gap;
     out["relative_gap"] = s.relative_gap;
-    out["states"] = Stack(s.states, nx);
-    out["forces"] = Stack(s.forces, na);
-    out["impulses"] = Stack(s.impulses, 0);
+    out["states"] = RowsToMatrix(s.states, nx);
+    out["forces"] = RowsToMatrix(s.forces, na);
+    out["impulses"] = RowsToMatrix(s.impulses, 0);
     out["contacts"] = static_cast<int>(s.contacts.size());
     out["binding_caps"] = s.binding_caps;
     out["nodes"] = s.info.nodes;
@@ -97,7 +91,7 @@ class PyContactMpc {
     out["relative_gap"] = relative_gap;
     out["nodes"] = nodes;
     out["status"] = status;
-    out["force"] = Stack(force, scene_->nv_a);
+    out["force"] = RowsToMatrix(force, scene_->nv_a);
     out["completed"] = run.completed();
     out["message"] = run.message;
     return out;

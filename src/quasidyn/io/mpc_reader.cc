@@ -1,33 +1,12 @@
 #include "quasidyn/io/mpc_reader.h"
 
-#include <map>
 #include <string>
 
+#include "quasidyn/io/field_lines.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {
 namespace {
-
-// The values read, by field path inside the block, so that a problem found by the check is
-// reported at its line (the enclosing map's, else the block's, when the field was not given).
-class FieldLines {
- public:
-  explicit FieldLines(const YamlValue& block) : block_(block) {}
-  void Add(const std::string& field, const YamlValue& value) { values_.emplace(field, value); }
-  const YamlValue& At(std::string field) const {
-    while (true) {
-      const auto it = values_.find(field);
-      if (it != values_.end()) return it->second;
-      const size_t dot = field.rfind('.');
-      if (dot == std::string::npos) return block_;
-      field.resize(dot);
-    }
-  }
-
- private:
-  const YamlValue& block_;
-  std::map<std::string, YamlValue> values_;
-};
 
 void ReadNumber(const YamlValue& map, const char* key, const std::string& field, double* value,
                 FieldLines* lines) {

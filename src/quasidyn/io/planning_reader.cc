@@ -1,36 +1,13 @@
 #include "quasidyn/io/planning_reader.h"
 
-#include <map>
 #include <stdexcept>
 #include <string>
 
+#include "quasidyn/io/field_lines.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {
 namespace {
-
-// The values read, by field path inside the block, so that a problem found by the check can be
-// reported at its line.
-class FieldLines {
- public:
-  explicit FieldLines(const YamlValue& block) : block_(block) {}
-  void Add(const std::string& field, const YamlValue& value) { values_.emplace(field, value); }
-  // The value of `field`, else of its enclosing map ("bounds" for "bounds.lower"), else the
-  // block itself.
-  const YamlValue& At(std::string field) const {
-    while (true) {
-      const auto it = values_.find(field);
-      if (it != values_.end()) return it->second;
-      const size_t dot = field.rfind('.');
-      if (dot == std::string::npos) return block_;
-      field.resize(dot);
-    }
-  }
-
- private:
-  const YamlValue& block_;
-  std::map<std::string, YamlValue> values_;
-};
 
 double ReadNumber(const YamlValue& map, const char* key, const std::string& field, double fallback,
                   FieldLines* lines) {
