@@ -145,6 +145,33 @@ void BlockNormalMatrix::CopySparseValues() {
   for (int e = 0; e < A_.nonZeros(); ++e) block_values_[a_value_position_[e]] = A_.value(e);
 }
 
+namespace {
+
+// values[pair…] += A_kᵀ M_k A_k for one block (A_k: m × columns, column-major in `block`; M_k:
+// weights.block(o, 0, m, m)); kFixed = m when the compiler may unroll by it, 0 otherwise.
+// Advances `pair` past the block's column pairs.
+template <int kFixed>
+void AddBlockProduct(const Eigen::MatrixXd& weights, int o, int m_runtime, int columns,
+                     const double* block, double* weighted, double* values, const int*& pair) {
+  const int m = kFixed > 0 ? kFixed : m_runtime;
+  for (int j = 0; j < columns; ++j) {
+    for (int r = 0; r < m; ++r) {
+      double sum = 0.0;
+      for (int c = 0; c < m; ++c) sum += weights(o + r, c) * block[c + m * j];
+      weighted[r + m * j] = sum;
+    }
+  }
+  for (int j = 0; j < columns; ++j) {
+    for (int i = j; i < columns; ++i) {
+      double sum = 0.0;
+      for (int r = 0; r < m; ++r) sum += block[r + m * i] * weighted[r + m * j];
+      values[*pair++] += sum;
+    }
+  }
+}
+
+}  // namespace
+
 void BlockNormalMatrix::Assemble(const Eigen::MatrixXd& weights, double regularization) {
   if (!sparse_) {
     for (size_t k = 0; k < dim_.size(); ++k) {
@@ -182,19 +209,10 @@ void BlockNormalMatrix::Assemble(const Eigen::MatrixXd& weights, double regulari
       }
       continue;
     }
-    for (int j = 0; j < columns; ++j) {
-      for (int r = 0; r < m; ++r) {
-        double sum = 0.0;
-        for (int c = 0; c < m; ++c) sum += weights(o + r, c) * block[c + m * j];
-        weighted[r + m * j] = sum;
-      }
-    }
-    for (int j = 0; j < columns; ++j) {
-      for (int i = j; i < columns; ++i) {
-        double sum = 0.0;
-        for (int r = 0; r < m; ++r) sum += block[r + m * i] * weighted[r + m * j];
-        values[*pair++] += sum;
-      }
+    if (m == 3) {  // a friction cone: the block size known to the compiler
+      AddBlockProduct<3>(weights, o, 3, columns, block, weighted, values, pair);
+    } else {
+      AddBlockProduct<0>(weights, o, m, columns, block, weighted, values, pair);
     }
   }
 }

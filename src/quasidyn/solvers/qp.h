@@ -11,7 +11,11 @@
 // and multipliers z (one per row of G). Each iteration solves the reduced (normal-equation)
 // system (Q + Gᵀ diag(z/s) G) Δx = r by Cholesky, dense (Eigen::LLT) or sparse (an LDLᵀ whose
 // symbolic analysis is kept while the pattern is, preordered_ldlt.h), see
-// QpSettings::sparse_min_variables.
+// QpSettings::sparse_min_variables, then one step of iterative refinement whose residual is
+// taken with the assembled matrix less δI (on the sparse and the small dense path; it has far
+// fewer entries than G). The sparse path assembles Gᵀ diag(w) G by groups of consecutive rows
+// with the same columns (a contact's pyramid edges), each entry receiving its rows' terms in
+// row order, and fuses the products G x and Gᵀ z into one pass over G.
 //
 // Equality rows (p > 0; the MIQP of miqp.h keeps an MPC's dynamics as equalities): with
 // multipliers y, r_e = A x − b and r_d = Qx + c − Gᵀz − Aᵀy, the Newton step solves the
@@ -154,6 +158,9 @@ class QpSolver {
   void SolveAugmented(const Eigen::VectorXd& rhs, const Eigen::VectorXd& minus_r_e,
                       Eigen::VectorXd& dx, Eigen::VectorXd& minus_dy);
   void SolveSmallDense(const Eigen::VectorXd& b, Eigen::VectorXd* x) const;
+  // y = (N − δI) x with N the assembled reduced matrix of the sparse or the small dense path
+  // (sparse_reduced_ or reduced_, lower triangles), δ = kkt_regularization.
+  void MultiplyReducedWithoutRegularization(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
   void MultiplyG(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
   void MultiplyGt(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
   void MultiplyQ(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
@@ -168,7 +175,8 @@ class QpSolver {
   // whose cost is the arithmetic (the blocked kernels' set-up dominates at these sizes).
   static constexpr int kSmallDense = 24;
   bool small_ = false;
-  Eigen::VectorXd weights_;  // z/s
+  Eigen::VectorXd inverse_pivot_;  // small dense path: 1 / L_ii of the last factorisation
+  Eigen::VectorXd weights_;        // z/s
   // G as a dense matrix: the products of the dense path, and the starting point's Gᵀh and
   // G x₀ on both paths.
   Eigen::MatrixXd dense_G_;
@@ -179,12 +187,16 @@ class QpSolver {
   PreorderedLdlt sparse_factor_;
   bool pattern_ready_ = false;  // sparse_reduced_ and its analysis match pattern_G_, pattern_Q_
   SparseRowMatrix pattern_G_, pattern_Q_;
-  std::vector<int> q_entry_;           // the stored entries of Q on or below the diagonal
-  std::vector<int> q_value_index_;     // position of each in sparse_reduced_
-  std::vector<int> gram_value_index_;  // position of each product G_ij G_ik in sparse_reduced_
-  std::vector<double> gram_value_;     // G_ij G_ik
-  std::vector<int> gram_row_;          // i
-  std::vector<int> diagonal_index_;    // position of each diagonal entry in sparse_reduced_
+  std::vector<int> q_entry_;        // the stored entries of Q on or below the diagonal
+  std::vector<int> q_value_index_;  // position of each in sparse_reduced_
+  // G's rows in groups of consecutive rows with the same columns (a contact's pyramid edges):
+  // group g holds rows [group_row_[g], group_row_[g + 1]) and the column pairs
+  // [group_pair_[g], group_pair_[g + 1]) of gram_value_index_ (j >= k, in a row's storage
+  // order); gram_value_ holds G_ij G_ik pair by pair, the group's rows in order within a pair.
+  std::vector<int> group_row_, group_pair_;
+  std::vector<int> gram_value_index_;  // position of each pair's entry in sparse_reduced_
+  std::vector<double> gram_value_;
+  std::vector<int> diagonal_index_;  // position of each diagonal entry in sparse_reduced_
   // With equality rows, sparse_reduced_ is the (n + p)² augmented matrix; where A's stored
   // entries and the −δ_e diagonal land in it.
   std::vector<int> a_value_index_, equality_diagonal_index_;

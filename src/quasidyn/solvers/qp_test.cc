@@ -227,6 +227,55 @@ TEST(QpTest, SparsePathMatchesDensePath) {
   EXPECT_LE((sparse.x - dense.x).lpNorm<Eigen::Infinity>(), 1e-6);
 }
 
+TEST(QpTest, SparsePathWithContactLikeRowGroupsMatchesDensePath) {
+  // Rows in groups that share their columns, as a friction pyramid's 4 edges share the columns
+  // of the two bodies in contact (the sparse path assembles a group's rows pair by pair), mixed
+  // with single rows of one column (joint limits); n = 60 variables in bodies of 6.
+  testing::RandomProblems random(33);
+  const int n = 60, bodies = n / 6;
+  DenseQp p;
+  p.Q = MatrixXd::Zero(n, n);
+  p.Q.diagonal() = random.UniformVector(n, 0.5, 2.0);
+  p.c = random.GaussianVector(n);
+  std::vector<Eigen::RowVectorXd> rows;
+  std::uniform_int_distribution<int> body(0, bodies - 1);
+  for (int contact = 0; contact < 30; ++contact) {
+    const int a = body(random.engine());
+    const int b = (a + 1 + body(random.engine()) % (bodies - 1)) % bodies;
+    for (int edge = 0; edge < 4; ++edge) {
+      Eigen::RowVectorXd row = Eigen::RowVectorXd::Zero(n);
+      row.segment(6 * a, 6) = random.GaussianVector(6).transpose();
+      row.segment(6 * b, 6) = random.GaussianVector(6).transpose();
+      rows.push_back(row);
+    }
+    Eigen::RowVectorXd limit = Eigen::RowVectorXd::Zero(n);
+    limit[contact % n] = contact % 2 == 0 ? 1.0 : -1.0;
+    rows.push_back(limit);
+  }
+  p.G.resize(static_cast<Eigen::Index>(rows.size()), n);
+  for (size_t i = 0; i < rows.size(); ++i) p.G.row(static_cast<Eigen::Index>(i)) = rows[i];
+  const VectorXd x_feasible = random.UniformVector(n, -1, 1);
+  p.h = p.G * x_feasible - random.UniformVector(p.G.rows(), 0.1, 1.0);
+  QpSettings settings;
+  settings.sparse_min_variables = 0;
+  settings.sparse_max_density = 1.0;
+  const QpResult sparse = SolveDense(p, settings);
+  ASSERT_EQ(sparse.status, SolverStatus::kSolved) << sparse.message;
+  EXPECT_TRUE(sparse.info.used_sparse_path);
+  ExpectKkt(p, sparse, settings);
+  settings.sparse_min_variables = 1000000;
+  const QpResult dense = SolveDense(p, settings);
+  ASSERT_EQ(dense.status, SolverStatus::kSolved);
+  EXPECT_FALSE(dense.info.used_sparse_path);
+  ExpectKkt(p, dense, settings);
+  // Q's eigenvalues are >= 0.5, so f(x) − f(x*) >= ¼‖x − x*‖²; each solution's suboptimality is
+  // within its KKT tolerance (10 tol × gap scale, as ExpectKkt checks), so each x is within
+  // sqrt(4 · 10 tol · scale) of x*, and the two within twice that.
+  const double suboptimality = 10 * (settings.absolute_tolerance + settings.relative_tolerance) *
+                               std::max(1.0, std::abs(dense.objective));
+  EXPECT_LE((sparse.x - dense.x).lpNorm<Eigen::Infinity>(), 2 * std::sqrt(4 * suboptimality));
+}
+
 TEST(QpTest, WorkspaceReuseGivesSameAnswer) {
   testing::RandomProblems random(5);
   const DenseQp a = RandomQp(random, 8, 10, 8);

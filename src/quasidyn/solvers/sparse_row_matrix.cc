@@ -67,6 +67,37 @@ void SparseRowMatrix::MultiplyTransposeAdd(const Eigen::VectorXd& x, Eigen::Vect
   }
 }
 
+void SparseRowMatrix::MultiplyBoth(const Eigen::VectorXd& x, Eigen::VectorXd* Ax,
+                                   const Eigen::VectorXd& y, Eigen::VectorXd* Aty) const {
+  if (Ax->size() != rows()) Ax->resize(rows());
+  if (Aty->size() != cols_) Aty->resize(cols_);
+  Aty->setZero();
+  const int* column = column_.data();
+  const double* value = value_.data();
+  for (int r = 0; r < rows(); ++r) {
+    const double yr = y[r];
+    double sum = 0.0;
+    for (int k = row_start_[r]; k < row_start_[r + 1]; ++k) {
+      sum += value[k] * x[column[k]];
+      (*Aty)[column[k]] += value[k] * yr;
+    }
+    (*Ax)[r] = sum;
+  }
+}
+
+void SparseRowMatrix::AddWeightedGramProduct(const Eigen::VectorXd& w, const Eigen::VectorXd& x,
+                                             Eigen::VectorXd* out) const {
+  const int* column = column_.data();
+  const double* value = value_.data();
+  for (int r = 0; r < rows(); ++r) {
+    const int begin = row_start_[r], end = row_start_[r + 1];
+    double sum = 0.0;
+    for (int k = begin; k < end; ++k) sum += value[k] * x[column[k]];
+    const double weighted = sum * w[r];
+    for (int k = begin; k < end; ++k) (*out)[column[k]] += value[k] * weighted;
+  }
+}
+
 SparseRowMatrix::View SparseRowMatrix::AsEigen() const {
   return View(rows(), cols_, nonZeros(), row_start_.data(), column_.data(), value_.data());
 }

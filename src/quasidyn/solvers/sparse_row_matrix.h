@@ -67,6 +67,14 @@ class SparseRowMatrix {
   void MultiplyTranspose(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
   // y += Aᵀ x, each product added to y's entry in storage order (y of size cols()).
   void MultiplyTransposeAdd(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
+  // Ax = A x and Aty = Aᵀ y in one pass over the entries (Ax, Aty resized); bitwise the results
+  // of Multiply and MultiplyTranspose.
+  void MultiplyBoth(const Eigen::VectorXd& x, Eigen::VectorXd* Ax, const Eigen::VectorXd& y,
+                    Eigen::VectorXd* Aty) const;
+  // out += Aᵀ diag(w) A x in one pass over the entries (w of size rows(), out of size cols());
+  // bitwise Multiply, the product with w, then MultiplyTransposeAdd.
+  void AddWeightedGramProduct(const Eigen::VectorXd& w, const Eigen::VectorXd& x,
+                              Eigen::VectorXd* out) const;
 
   // An Eigen view of the stored entries (valid until the next change of this matrix).
   View AsEigen() const;
