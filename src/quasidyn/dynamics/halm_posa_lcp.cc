@@ -42,7 +42,7 @@ void BuildHalmPosaLcp(const ContactSet& contacts, const JointLimitRows& limits,
   // w(h u)/h = J [0; u], eq. (38), + [φ⁻/h; 0].
   out->lcp.q.noalias() = out->JT.bottomRows(na).transpose() * u;
   for (int i = 0; i < nc; ++i) out->lcp.q[i] += contacts[i].phi / h;
-  out->lcp.q.tail(limits.size()) += limits.offset;  // o_l = d_l (q_j − bound_l)/h
+  out->lcp.q.tail(limits.size()) += limits.offsets();  // o_l = d_l (q_j − bound_l)/h
 }
 
 const LcpResult& HalmPosaLcpSolver::Solve(const ContactSet& contacts, HalmPosaLcp* lcp,

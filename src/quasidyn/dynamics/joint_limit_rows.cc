@@ -9,6 +9,7 @@ namespace quasidyn {
 void BuildJointLimitRows(const Scene& scene, const Eigen::VectorXd& q, double time_step,
                          JointLimitRows* out) {
   out->rows.clear();
+  out->left_out = 0;
   for (int j = 0; j < static_cast<int>(scene.joints.size()); ++j) {
     const Joint& joint = scene.joints[j];
     if (joint.type != JointType::kRevolute && joint.type != JointType::kPrismatic) continue;
@@ -22,6 +23,49 @@ void BuildJointLimitRows(const Scene& scene, const Eigen::VectorXd& q, double ti
     const JointLimitRow& row = out->rows[l];
     out->offset[l] = row.direction * (q[row.position] - row.bound) / time_step;
   }
+}
+
+void LeaveOutJointLimitsOutOfReach(const Scene& scene, const Eigen::VectorXd& q,
+                                   const Eigen::VectorXd& u, JointLimitRows* limits) {
+  int kept = 0;
+  for (int l = 0; l < limits->size(); ++l) {
+    const JointLimitRow& row = limits->rows[l];
+    const int actuated = row.position - scene.nq_u;  // q = [q_u; q_a]
+    bool keep = actuated < 0;
+    if (!keep) {
+      const double distance = row.direction * (q[row.position] - row.bound);
+      const double reach = 2.0 * std::abs(u[actuated] - q[row.position]) + kJointLimitReachMargin;
+      keep = !(distance > reach);  // a NaN distance keeps its row
+    }
+    if (!keep) continue;
+    limits->rows[kept] = row;
+    limits->offset[kept] = limits->offset[l];
+    ++kept;
+  }
+  limits->left_out = limits->size() - kept;
+  limits->rows.resize(kept);
+}
+
+bool LeftOutJointLimitsHold(const Scene& scene, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                            double time_step, const JointLimitRows& limits) {
+  if (limits.left_out == 0) return true;
+  int next = 0;  // the rows are in the scene's order: walk them beside the bounds
+  for (int j = 0; j < static_cast<int>(scene.joints.size()); ++j) {
+    const Joint& joint = scene.joints[j];
+    if (joint.type != JointType::kRevolute && joint.type != JointType::kPrismatic) continue;
+    for (const double direction : {1.0, -1.0}) {
+      const double bound = direction > 0 ? joint.lower_limit : joint.upper_limit;
+      if (!std::isfinite(bound)) continue;
+      if (next < limits.size() && limits.rows[next].joint == j &&
+          limits.rows[next].direction == direction) {
+        ++next;  // a row of the program: the solver kept it
+        continue;
+      }
+      const double after = q[joint.q_start] + time_step * v[joint.v_start];
+      if (!(direction * (after - bound) >= 0.0)) return false;
+    }
+  }
+  return true;
 }
 
 void AppendJointLimitRows(const JointLimitRows& limits, SparseRowMatrix* G, Eigen::VectorXd* rhs,

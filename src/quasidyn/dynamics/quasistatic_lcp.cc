@@ -24,7 +24,7 @@ bool BuildQuasistaticLcp(const StepProblem& problem, QuasistaticLcp* out) {
   ContactImpulseMap(contacts, limits, &out->JT);
   out->offset.setZero(nz);  // φ/h on the λ_n rows, o_l on the limit rows
   for (int i = 0; i < nc; ++i) out->offset[i] = contacts[i].phi / h;
-  out->offset.tail(limits.size()) = limits.offset;
+  out->offset.tail(limits.size()) = limits.offsets();
   out->num_contacts = nc;
   out->num_friction = nf;
   out->velocity_offset = problem.cost.tau_h;

@@ -62,7 +62,7 @@ void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out) {
   data.first_limit_row = contact_pyramid_rows;
   data.limits = limits;
   data.G.bottomRows(limits.size()) = JointLimitJacobian(limits, contacts.nv());
-  data.offset.tail(limits.size()) = limits.offset;
+  data.offset.tail(limits.size()) = limits.offsets();
 }
 
 Eigen::MatrixXd JointLimitRowDerivative(const PyramidStepData& data, double time_step) {

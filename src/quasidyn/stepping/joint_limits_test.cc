@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/io/scene_loader.h"
 #include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/testing/gradient_checks.h"
@@ -227,6 +228,55 @@ TEST(JointLimits, GradientsWithContactAndLimitActiveMatchFiniteDifferences) {
     EXPECT_LT(result.joint_limit_impulse[4], -1.0);  // and pushes y down [N·s]
     EXPECT_FALSE(result.contacts.empty());
     ExpectGradientsMatch(scene, settings, scene.q0, u, 1e-3);
+  }
+}
+
+// A soft lift (K = 1 N/m) holding a 1 kg box, commanded to stay where it is (u = q = 0), at
+// h = 0.1 s: the lower bound, 0.07 m below, lies beyond the step's reach (2|u − q| + 0.05 m,
+// joint_limit_rows.h), so the exact programs leave its row out; the box, which falls g h² ≈
+// 0.098 m in a quasi-dynamic step from rest, then pushes the soft lift across the bound, and
+// the step solves again with every row: q⁺ sits on the bound with the limit's impulse.
+Scene SoftLiftWithBox() {
+  return LoadSceneFromString(
+      "name: soft_lift\ndimension: 2\ntime_step: 0.1\ncontact_tolerance: 0.02\n"
+      "formulation: {type: qp, kappa: 10000}\n"
+      "objects:\n  - name: box\n    joint: planar\n"
+      "    body: {mass: 1.0, inertia: from_shapes,\n"
+      "           shapes: [{type: box, size: [0.1, 0.1, 0.1], friction: 0.4}]}\n"
+      "    initial: [0.0, 0.1, 0.0]\n"
+      "robots:\n  - name: lift\n    bodies:\n"
+      "      - {name: platform, mass: 1.0, inertia: from_shapes,\n"
+      "         shapes: [{type: box, size: [0.4, 0.1, 0.1], friction: 0.4}]}\n"
+      "    joints:\n"
+      "      - {name: y, type: prismatic, parent: world, child: platform, axis: [0, 1, 0],\n"
+      "         limits: [-0.07, 1.0]}\n"
+      "    stiffness: 1\n    initial: [0.0]\n",
+      "soft_lift.yaml", ".");
+}
+
+TEST(JointLimits, ABoundLeftOutOfTheProgramStillHoldsWhenContactPushesPastIt) {
+  const Scene scene = SoftLiftWithBox();
+  const double h = scene.time_step;
+  const Eigen::VectorXd u = Eigen::VectorXd::Zero(1);
+  JointLimitRows limits;
+  BuildJointLimitRows(scene, scene.q0, h, &limits);
+  ASSERT_EQ(limits.size(), 2);
+  LeaveOutJointLimitsOutOfReach(scene, scene.q0, u, &limits);
+  EXPECT_EQ(limits.size(), 0);  // both bounds beyond the reach of u = q
+  EXPECT_EQ(limits.left_out, 2);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(scene.nv);
+  v[scene.nv_u] = -1.0;  // −0.1 m in one step: past the lower bound left out
+  EXPECT_FALSE(LeftOutJointLimitsHold(scene, scene.q0, v, h, limits));
+  v[scene.nv_u] = -0.5;  // −0.05 m: within it
+  EXPECT_TRUE(LeftOutJointLimitsHold(scene, scene.q0, v, h, limits));
+  const int y = scene.nq_u;  // the lift's coordinate
+  for (FormulationType type : {FormulationType::kQp, FormulationType::kSocp}) {
+    SCOPED_TRACE(FormulationName(type));
+    testing::Stepper stepper(scene, SettingsFor(scene, type));
+    const StepResult& result = stepper.Step(scene.q0, u);
+    ASSERT_TRUE(result.ok()) << result.message;
+    EXPECT_NEAR(result.next.q[y], -0.07, 1e-6);            // on the bound, not below it
+    EXPECT_GT(result.joint_limit_impulse[scene.nv_u], 0);  // the bound pushes the lift up
   }
 }
 

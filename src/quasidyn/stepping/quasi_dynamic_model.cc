@@ -5,6 +5,7 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/dynamics/barrier_stand_off.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/stepping/step_outcome.h"
 
@@ -79,8 +80,22 @@ void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData*
          &data);
     return;
   }
+  // The exact programs leave out the joint-limit rows beyond the step's reach and solve again
+  // with every row when the step crosses one of those bounds (joint_limit_rows.h).
+  const FormulationType type = settings().type;
+  if (type == FormulationType::kQp || type == FormulationType::kSocp)
+    LeaveOutJointLimitsOutOfReach(scene, data.q_, data.u_, &data.cost_.limits);
+  formulation_->Solve(ProblemOf(data), data.workspace_.get(), &data.solution_);
+  // (Also when the first solve fails: without the rows it is not harder, but the answer to a
+  // caller must not depend on the heuristic.)
+  if (data.cost_.limits.left_out > 0 &&
+      (!Succeeded(data.solution_.status) || data.solution_.v.size() != scene.nv ||
+       !data.solution_.v.allFinite() ||
+       !LeftOutJointLimitsHold(scene, data.q_, data.solution_.v, time_step(), data.cost_.limits))) {
+    BuildJointLimitRows(scene, data.q_, time_step(), &data.cost_.limits);
+    formulation_->Solve(ProblemOf(data), data.workspace_.get(), &data.solution_);
+  }
   const StepProblem problem = ProblemOf(data);
-  formulation_->Solve(problem, data.workspace_.get(), &data.solution_);
   const FormulationSolution& solution = data.solution_;
 
   StepResult& result = data.result;
