@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -37,12 +39,15 @@ struct PairContacts {
   std::vector<ContactPointDerivative> derivative;  // [slot · |contacts| + m] = d(contact m)/dε_k
 };
 
-std::vector<PairContacts> GroupByPair(const ContactSet& contacts) {
-  std::vector<PairContacts> pairs;
+// The contacts grouped by geometry pair into *pairs; its first *count entries are used (their
+// vectors keep their storage from earlier calls).
+void GroupByPair(const ContactSet& contacts, std::vector<PairContacts>* pairs, size_t* count) {
+  *count = 0;
   for (int i = 0; i < contacts.size(); ++i) {
     const Contact& c = contacts[i];
     bool found = false;
-    for (PairContacts& p : pairs) {
+    for (size_t k = 0; k < *count; ++k) {
+      PairContacts& p = (*pairs)[k];
       if (p.geometry_a == c.geometry_a && p.geometry_b == c.geometry_b) {
         p.contacts.push_back(i);
         found = true;
@@ -50,16 +55,15 @@ std::vector<PairContacts> GroupByPair(const ContactSet& contacts) {
       }
     }
     if (!found) {
-      PairContacts p;
+      if (*count == pairs->size()) pairs->emplace_back();
+      PairContacts& p = (*pairs)[(*count)++];
       p.geometry_a = c.geometry_a;
       p.geometry_b = c.geometry_b;
       p.body_a = c.body_a;
       p.body_b = c.body_b;
-      p.contacts = {i};
-      pairs.push_back(std::move(p));
+      p.contacts.assign(1, i);
     }
   }
-  return pairs;
 }
 
 // What one joint moves: the geometry pairs with a body below it and the object bodies below it.
@@ -133,7 +137,9 @@ struct PerturbedContact {
 
 // Work space of the pair and object body evaluations (reused: no allocation once grown).
 struct Workspace {
-  explicit Workspace(int body_count) : bodies(body_count) {}
+  explicit Workspace(int body_count) : body_count(body_count), bodies(body_count) {}
+  bool SizedFor(int count) const { return body_count == count; }
+  int body_count;
   SparseJacobian3 J_A, J_B, R_A, R_B;
   std::vector<int> directions;
   std::vector<Twist> xi_A, xi_B, relative;
@@ -142,6 +148,19 @@ struct Workspace {
   BodyTerms bodies;
   std::vector<PerturbedContact> perturbed;
 };
+
+}  // namespace
+
+// What a call keeps for the next one.
+struct StepDataDerivativeBuffers::Impl {
+  std::vector<int> object_bodies;
+  std::vector<PairContacts> pairs;  // the first pair_count are this call's
+  size_t pair_count = 0;
+  std::vector<MovedTerms> moved;  // per joint
+  std::unique_ptr<Workspace> work;
+};
+
+namespace {
 
 // The twist (pair_motion_derivative.h) of a body for the unit velocity of column c of its
 // point Jacobian J (at the reference point) and rotational Jacobian R (same columns).
@@ -259,24 +278,34 @@ void AddObjectBodyTerms(const Scene& scene, const ChainKinematics& kinematics, i
 
 }  // namespace
 
+StepDataDerivativeBuffers::StepDataDerivativeBuffers() : impl(std::make_unique<Impl>()) {}
+StepDataDerivativeBuffers::~StepDataDerivativeBuffers() = default;
+StepDataDerivativeBuffers::StepDataDerivativeBuffers(StepDataDerivativeBuffers&&) noexcept =
+    default;
+StepDataDerivativeBuffers& StepDataDerivativeBuffers::operator=(
+    StepDataDerivativeBuffers&&) noexcept = default;
+
 bool DifferentiateStepData(const ContactModel& model, const FormulationSettings& settings,
                            const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                            const ContactSet& contacts, const Eigen::VectorXd& v,
                            const Eigen::VectorXd& lambda, double data_step,
                            StepDataContraction* out, std::string* failure) {
   ChainKinematics kinematics(model.scene_ptr());
+  StepDataDerivativeBuffers buffers;
   return DifferentiateStepData(model, settings, q, u, contacts, v, lambda, data_step, &kinematics,
-                               out, failure);
+                               &buffers, out, failure);
 }
 
 bool DifferentiateStepData(const ContactModel& model, const FormulationSettings& settings,
                            const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                            const ContactSet& contacts, const Eigen::VectorXd& v,
                            const Eigen::VectorXd& lambda, double data_step,
-                           ChainKinematics* kinematics_pointer, StepDataContraction* out,
-                           std::string* failure) {
+                           ChainKinematics* kinematics_pointer, StepDataDerivativeBuffers* buffers,
+                           StepDataContraction* out, std::string* failure) {
   constexpr const char* kWhere = "DifferentiateStepData";
   QUASIDYN_CHECK_ARGUMENT(kinematics_pointer != nullptr, kWhere, "kinematics is null");
+  QUASIDYN_CHECK_ARGUMENT(buffers != nullptr && buffers->impl != nullptr, kWhere,
+                          "buffers is null (or moved from)");
   QUASIDYN_CHECK_ARGUMENT(out != nullptr, kWhere, "out is null");
   CheckPositive(kWhere, "data_step", data_step);
   const Scene& scene = model.scene();
@@ -302,19 +331,25 @@ bool DifferentiateStepData(const ContactModel& model, const FormulationSettings&
   const Eigen::VectorXd K = scene.ActuatedStiffness();
   for (int a = 0; a < scene.nv_a; ++a) d.d_tau_h(scene.nv_u + a, scene.nv_u + a) = -h * K[a];
 
-  std::vector<int> object_bodies;
+  StepDataDerivativeBuffers::Impl& buffer = *buffers->impl;
+  std::vector<int>& object_bodies = buffer.object_bodies;
+  object_bodies.clear();
   for (int b = 1; b < static_cast<int>(scene.bodies.size()); ++b) {
     const int instance = scene.bodies[b].instance;
     if (instance >= 0 && !scene.instances[instance].actuated) object_bodies.push_back(b);
   }
-  std::vector<PairContacts> pairs = GroupByPair(contacts);
+  GroupByPair(contacts, &buffer.pairs, &buffer.pair_count);
+  const auto pairs = std::span<PairContacts>(buffer.pairs.data(), buffer.pair_count);
 
   // Only what a direction moves changes: a contact or object body whose pose does not depend
   // on the direction's joint keeps its terms exactly (zero derivative). Per joint, once.
   ChainKinematics& kinematics = *kinematics_pointer;
-  std::vector<MovedTerms> moved(scene.joints.size());
+  std::vector<MovedTerms>& moved = buffer.moved;
+  moved.resize(scene.joints.size());
   bool any_moved = false;
   for (int j = 0; j < static_cast<int>(scene.joints.size()); ++j) {
+    moved[j].pairs.clear();
+    moved[j].objects.clear();
     for (const PairContacts& p : pairs)
       if (kinematics.MovedBy(p.body_a, j) || kinematics.MovedBy(p.body_b, j))
         moved[j].pairs.push_back(&p);
@@ -325,7 +360,9 @@ bool DifferentiateStepData(const ContactModel& model, const FormulationSettings&
   if (!any_moved) return true;
   kinematics.SetConfiguration(q);
 
-  Workspace work(static_cast<int>(scene.bodies.size()));
+  if (buffer.work == nullptr || !buffer.work->SizedFor(static_cast<int>(scene.bodies.size())))
+    buffer.work = std::make_unique<Workspace>(static_cast<int>(scene.bodies.size()));
+  Workspace& work = *buffer.work;
   for (PairContacts& p : pairs)
     if (!DifferentiatePair(model.geometry(), contacts, kinematics, model.candidate_distance(),
                            data_step, nv, &work, &p, failure))

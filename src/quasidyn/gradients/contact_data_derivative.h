@@ -46,6 +46,7 @@
 // finite and deterministic, not a derivative.
 
 #include <Eigen/Core>
+#include <memory>
 #include <string>
 
 #include "quasidyn/contact/contact_model.h"
@@ -81,14 +82,29 @@ bool DifferentiateStepData(const ContactModel& model, const FormulationSettings&
                            const Eigen::VectorXd& lambda, double data_step,
                            StepDataContraction* out, std::string* failure);
 
-// The same with the chain kinematics of the model's scene supplied by the caller
-// (ChainKinematics(model.scene_ptr()), kept from one call to the next so that a call builds
-// none): its configuration is set to q here.
+// The work buffers of DifferentiateStepData (the contacts grouped by pair, what each joint
+// moves, the pairs' motion derivatives, the perturbed contacts), kept by a caller from one
+// call to the next so that a call reuses their storage. One per thread; opaque.
+class StepDataDerivativeBuffers {
+ public:
+  StepDataDerivativeBuffers();
+  ~StepDataDerivativeBuffers();
+  StepDataDerivativeBuffers(StepDataDerivativeBuffers&&) noexcept;
+  StepDataDerivativeBuffers& operator=(StepDataDerivativeBuffers&&) noexcept;
+
+  struct Impl;  // contact_data_derivative.cc
+  std::unique_ptr<Impl> impl;
+};
+
+// The same with the chain kinematics of the model's scene and the work buffers supplied by the
+// caller (ChainKinematics(model.scene_ptr()), StepDataDerivativeBuffers(), both kept from one
+// call to the next so that a call builds neither): the kinematics' configuration is set to q
+// here.
 bool DifferentiateStepData(const ContactModel& model, const FormulationSettings& settings,
                            const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                            const ContactSet& contacts, const Eigen::VectorXd& v,
                            const Eigen::VectorXd& lambda, double data_step,
-                           ChainKinematics* kinematics, StepDataContraction* out,
-                           std::string* failure);
+                           ChainKinematics* kinematics, StepDataDerivativeBuffers* buffers,
+                           StepDataContraction* out, std::string* failure);
 
 }  // namespace quasidyn

@@ -202,7 +202,7 @@ void QpSensitivity::FactorBlocks() {
   for (int b = 0; b < block_count_; ++b) {
     Block& block = blocks_[b];
     const int size = static_cast<int>(block.indices.size());
-    const Eigen::VectorXd& D = block.factor.vectorD();
+    const auto D = block.factor.vectorD();  // a view of the factor (a VectorXd would copy it)
     // Eigen's pivoting does not always leave the zero pivots last (an exactly zero column is
     // skipped in place), so every pivot is tested.
     block.pivot_inverse.setZero(size);

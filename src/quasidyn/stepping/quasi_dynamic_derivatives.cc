@@ -103,7 +103,8 @@ void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
     if (data.chain_kinematics_ == nullptr)
       data.chain_kinematics_ = std::make_unique<ChainKinematics>(scene_ptr());
     if (DifferentiateStepData(contact_, settings(), q, u, contacts, v, lambda, kDataStep,
-                              data.chain_kinematics_.get(), &contraction, &failure))
+                              data.chain_kinematics_.get(), &data.derivative_buffers_, &contraction,
+                              &failure))
       return true;
     FailDerivatives("A: " + failure, &out);
     return false;

@@ -55,6 +55,7 @@ class QuasiDynamicData final : public StepData {
   // CalcDiff's buffers, made by its first call for A and kept: the chain kinematics the data
   // contraction perturbs, and the contraction itself.
   std::unique_ptr<ChainKinematics> chain_kinematics_;
+  StepDataDerivativeBuffers derivative_buffers_;  // DifferentiateStepData's, kept
   StepDataContraction contraction_;
   PyramidStepData pyramid_;       // the pyramid programs' data (step_data_derivative.h)
   QpSensitivity qp_sensitivity_;  // the exact QP's active set, factors and solve buffers

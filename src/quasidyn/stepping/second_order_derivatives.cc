@@ -66,8 +66,8 @@ void SecondOrderModel::CalcDiff(GradientMode mode, StepData* data_in) const {
     contact_settings.object_mass_scale = 0.0;
     std::string failure;
     if (!DifferentiateStepData(contact_, contact_settings, q, data.u_, contacts, v_next, lambda,
-                               kDataStep, data.chain_kinematics_.get(), &data.contraction_,
-                               &failure)) {
+                               kDataStep, data.chain_kinematics_.get(), &data.derivative_buffers_,
+                               &data.contraction_, &failure)) {
       FailDerivatives("A: " + failure, &out);
       return false;
     }

@@ -76,6 +76,7 @@ class SecondOrderData final : public StepData {
   bool calculated_ = false;                           // a Calc has run (whatever its outcome)
   // CalcDiff's buffers, made by its first call and kept.
   std::unique_ptr<ChainKinematics> chain_kinematics_;
+  StepDataDerivativeBuffers derivative_buffers_;  // DifferentiateStepData's, kept
   std::unique_ptr<Kinematics> kinematics_;
   StepDataContraction contraction_;
   SecondOrderDataDerivative smooth_;
