@@ -199,6 +199,19 @@ TEST(QpTest, WarmStartReducesIterations) {
   EXPECT_LT(warm_total, cold_total);
 }
 
+// The problem solved with `settings` on the sparse path and again on the dense one, each
+// checked to have solved on its path, the sparse solution also against the KKT conditions.
+void SolveOnBothPaths(const DenseQp& p, QpSettings settings, QpResult* sparse, QpResult* dense) {
+  *sparse = SolveDense(p, settings);
+  ASSERT_EQ(sparse->status, SolverStatus::kSolved) << sparse->message;
+  EXPECT_TRUE(sparse->info.used_sparse_path);
+  ExpectKkt(p, *sparse, settings);
+  settings.sparse_min_variables = 1000000;
+  *dense = SolveDense(p, settings);
+  ASSERT_EQ(dense->status, SolverStatus::kSolved);
+  EXPECT_FALSE(dense->info.used_sparse_path);
+}
+
 TEST(QpTest, SparsePathMatchesDensePath) {
   // n = 300 variables, each constraint row couples 3 of them (like contact Jacobians).
   testing::RandomProblems random(21);
@@ -215,14 +228,8 @@ TEST(QpTest, SparsePathMatchesDensePath) {
   const VectorXd x_feasible = random.UniformVector(n, -1, 1);
   p.h = p.G * x_feasible - random.UniformVector(m, 0.1, 1.0);
   QpSettings settings;
-  const QpResult sparse = SolveDense(p, settings);
-  ASSERT_EQ(sparse.status, SolverStatus::kSolved) << sparse.message;
-  EXPECT_TRUE(sparse.info.used_sparse_path);
-  ExpectKkt(p, sparse, settings);
-  settings.sparse_min_variables = 1000000;
-  const QpResult dense = SolveDense(p, settings);
-  ASSERT_EQ(dense.status, SolverStatus::kSolved);
-  EXPECT_FALSE(dense.info.used_sparse_path);
+  QpResult sparse, dense;
+  ASSERT_NO_FATAL_FAILURE(SolveOnBothPaths(p, settings, &sparse, &dense));
   // Q is positive definite, so x* is unique; both paths stop within tolerance of it.
   EXPECT_LE((sparse.x - dense.x).lpNorm<Eigen::Infinity>(), 1e-6);
 }
@@ -259,14 +266,8 @@ TEST(QpTest, SparsePathWithContactLikeRowGroupsMatchesDensePath) {
   QpSettings settings;
   settings.sparse_min_variables = 0;
   settings.sparse_max_density = 1.0;
-  const QpResult sparse = SolveDense(p, settings);
-  ASSERT_EQ(sparse.status, SolverStatus::kSolved) << sparse.message;
-  EXPECT_TRUE(sparse.info.used_sparse_path);
-  ExpectKkt(p, sparse, settings);
-  settings.sparse_min_variables = 1000000;
-  const QpResult dense = SolveDense(p, settings);
-  ASSERT_EQ(dense.status, SolverStatus::kSolved);
-  EXPECT_FALSE(dense.info.used_sparse_path);
+  QpResult sparse, dense;
+  ASSERT_NO_FATAL_FAILURE(SolveOnBothPaths(p, settings, &sparse, &dense));
   ExpectKkt(p, dense, settings);
   // Q's eigenvalues are >= 0.5, so f(x) − f(x*) >= ¼‖x − x*‖²; each solution's suboptimality is
   // within its KKT tolerance (10 tol × gap scale, as ExpectKkt checks), so each x is within
