@@ -54,7 +54,7 @@ TEST_P(FormulationsOnExamples, StepsStayPhysicalAndOptimal) {
     // the step's reach (joint_limit_rows.h; their multipliers are not unique where contacts
     // are statically indeterminate, so the test compares the same program).
     QuasiDynamicCost cost = owned.get().cost;
-    if (type == FormulationType::kQp || type == FormulationType::kSocp)
+    if (LeavesOutJointLimitsOutOfReach(type))
       LeaveOutJointLimitsOutOfReach(scene, q, u, &cost.limits);
     const StepProblem problem{scene, owned.get().contacts, cost, settings};
     const FormulationSolution solution = testing::SolveWith(problem);

@@ -82,8 +82,7 @@ void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData*
   }
   // The exact programs leave out the joint-limit rows beyond the step's reach and solve again
   // with every row when the step crosses one of those bounds (joint_limit_rows.h).
-  const FormulationType type = settings().type;
-  if (type == FormulationType::kQp || type == FormulationType::kSocp)
+  if (LeavesOutJointLimitsOutOfReach(settings().type))
     LeaveOutJointLimitsOutOfReach(scene, data.q_, data.u_, &data.cost_.limits);
   formulation_->Solve(ProblemOf(data), data.workspace_.get(), &data.solution_);
   // (Also when the first solve fails: without the rows it is not harder, but the answer to a
