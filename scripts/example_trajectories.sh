@@ -18,7 +18,11 @@ out=$3
 shift 3
 formulations=("$@")
 [[ ${#formulations[@]} -gt 0 ]] || formulations=(qp socp log-barrier log-barrier-cone)
+[[ -x "$quasidyn" ]] || { echo "example_trajectories.sh: $quasidyn is not an executable" >&2; exit 2; }
+compgen -G "$examples/*/*.yaml" >/dev/null ||
+  { echo "example_trajectories.sh: no scene files $examples/*/*.yaml" >&2; exit 2; }
 mkdir -p "$out"
+written=0
 for scene in "$examples"/*/*.yaml; do
   example=$(basename "$(dirname "$scene")")
   name=$(basename "$scene" .yaml)
@@ -28,7 +32,14 @@ for scene in "$examples"/*/*.yaml; do
         >/dev/null 2>"$out/.error"; then
       echo "skipped ${example}/${name}.yaml under $formulation: $(tail -1 "$out/.error" | cut -c1-200)"
       rm -f "$file"
+    else
+      written=$((written + 1))
     fi
   done
 done
 rm -f "$out/.error"
+if [[ $written -eq 0 ]]; then
+  echo "example_trajectories.sh: no trajectory written (every pair failed)" >&2
+  exit 1
+fi
+echo "$written trajectories in $out"
