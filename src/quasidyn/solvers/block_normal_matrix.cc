@@ -23,6 +23,7 @@ void BlockNormalMatrix::Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A
     A_.ToDense(&dense_A_);
     scaled_A_.resize(A.rows(), n_);
     dense_normal_.resize(n_, n_);
+    small_factor_.Resize(n_ <= kSmallDenseSize ? static_cast<int>(n_) : 0);
     return;
   }
   const bool same_pattern = pattern_ready_ && dim_ == pattern_dim_ && Q.SamePattern(pattern_Q_) &&
@@ -220,6 +221,7 @@ void BlockNormalMatrix::Assemble(const Eigen::MatrixXd& weights, double regulari
 bool BlockNormalMatrix::Factorize() {
   if (!sparse_) {
     if (!dense_normal_.allFinite()) return false;
+    if (n_ <= kSmallDenseSize) return small_factor_.Factor(dense_normal_);
     dense_factor_.compute(dense_normal_);
     return dense_factor_.info() == Eigen::Success;
   }
@@ -232,6 +234,8 @@ bool BlockNormalMatrix::Factorize() {
 void BlockNormalMatrix::Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd* out) {
   if (sparse_) {
     sparse_factor_.SolveInto(rhs, out);
+  } else if (n_ <= kSmallDenseSize) {
+    small_factor_.Solve(rhs, out);
   } else {
     *out = dense_factor_.solve(rhs);
   }

@@ -8,7 +8,8 @@
 // Nesterov–Todd W_k⁻² of socp.h, the barrier Hessian block of log_barrier_newton.h).
 //
 // Two paths with the same interface, chosen by size in Setup:
-//   dense   N formed with one product Aᵀ (blockdiag M) A and factorised by Eigen::LLT;
+//   dense   N formed with one product Aᵀ (blockdiag M) A and factorised by Eigen::LLT, or by
+//           the plain loops of dense_cholesky.h up to kSmallDenseSize variables;
 //   sparse  only the entries of N that can be non-zero are stored (the lower triangle of the
 //           pattern of Q plus, per block, every pair of the columns its rows touch — a contact
 //           block touches the columns of at most two bodies), filled per block from a compact
@@ -23,6 +24,7 @@
 #include <Eigen/SparseCore>
 #include <vector>
 
+#include "quasidyn/solvers/dense_cholesky.h"
 #include "quasidyn/solvers/preordered_ldlt.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
@@ -82,6 +84,7 @@ class BlockNormalMatrix {
   // Dense path: Q and A as dense matrices (their products are Eigen's dense kernels).
   Eigen::MatrixXd dense_Q_, dense_A_, scaled_A_, dense_normal_;
   Eigen::LLT<Eigen::MatrixXd> dense_factor_;
+  DenseCholesky small_factor_;  // dense path with n <= kSmallDenseSize: used instead
   // Sparse path.
   Eigen::SparseMatrix<double> sparse_normal_;  // lower triangle of N
   PreorderedLdlt sparse_factor_;

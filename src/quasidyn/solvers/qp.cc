@@ -90,7 +90,7 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
     problem_.Q.ToDense(&dense_Q_);
     scaled_G_.resize(m, n);
     reduced_.resize(n, n);
-    inverse_pivot_.resize(n);
+    small_factor_.Resize(small_ ? n : 0);
   }
   polish_.Setup(problem_.Q, problem_.G,
                 SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
@@ -265,10 +265,9 @@ bool QpSolver::FactorReduced() {
       reduced_.noalias() += dense_G_.transpose() * scaled_G_;
     }
     reduced_.diagonal().array() += delta;
+    if (small_) return small_factor_.Factor(reduced_);
     dense_factor_.compute(reduced_);
-    if (dense_factor_.info() != Eigen::Success) return false;
-    if (small_) inverse_pivot_ = dense_factor_.matrixLLT().diagonal().cwiseInverse();
-    return true;
+    return dense_factor_.info() == Eigen::Success;
   }
   double* values = sparse_reduced_.valuePtr();
   std::fill(values, values + sparse_reduced_.nonZeros(), 0.0);
@@ -338,7 +337,7 @@ void QpSolver::SolveReduced(const VectorXd& rhs, VectorXd& out) {
     if (sparse_) {
       sparse_factor_.SolveInto(target, &correction_);
     } else if (small_) {
-      SolveSmallDense(target, &correction_);
+      small_factor_.Solve(target, &correction_);
     } else {
       correction_ = dense_factor_.solve(target);
     }
@@ -357,35 +356,6 @@ void QpSolver::SolveReduced(const VectorXd& rhs, VectorXd& out) {
       residual_.noalias() += dense_G_.transpose() * product_m_;
     }
     residual_ = rhs - residual_;
-  }
-}
-
-// L Lᵀ x = b by substitution with the Cholesky factor L of the reduced matrix: for a few
-// variables plain loops beat a general triangular solve, whose set-up costs more than the
-// arithmetic. Both passes are column updates (the rows of one update do not wait on each
-// other, and no load waits on a store it only partly overlaps) and multiply by the pivots'
-// inverses.
-// Scalar loops on purpose: a vectorised update would load pairs of y that the previous column's
-// update stored at another offset, and the processor cannot forward such stores to the load
-// (the slower of the two on the examples' 7-variable QPs).
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-tree-vectorize")))
-#endif
-void QpSolver::SolveSmallDense(const VectorXd& b, VectorXd* x) const {
-  const Eigen::MatrixXd& L = dense_factor_.matrixLLT();  // lower triangle holds L
-  const int n = static_cast<int>(b.size());
-  double* y = x->data();
-  for (int i = 0; i < n; ++i) y[i] = b[i];
-  for (int k = 0; k < n; ++k) {
-    const double yk = y[k] * inverse_pivot_[k];
-    y[k] = yk;
-    const double* column = L.data() + static_cast<Eigen::Index>(k) * n;
-    for (int i = k + 1; i < n; ++i) y[i] -= column[i] * yk;
-  }
-  for (int i = n - 1; i >= 0; --i) {
-    const double yi = y[i] * inverse_pivot_[i];
-    y[i] = yi;
-    for (int k = 0; k < i; ++k) y[k] -= L(i, k) * yi;  // column i of Lᵀ is row i of L
   }
 }
 
@@ -628,7 +598,8 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     double alpha = std::min({1.0, MaxStepToBoundary(s, ds), MaxStepToBoundary(z, dz)});
     const double mu_affine =
         m > 0 ? (s + alpha * ds).dot(z + alpha * dz) / static_cast<double>(m) : 0.0;
-    const double sigma = mu > 0 ? std::pow(mu_affine / mu, 3) : 0.0;
+    const double ratio = mu > 0 ? mu_affine / mu : 0.0;
+    const double sigma = ratio * ratio * ratio;
     // Corrector: rc = −S Z 1 + σμ1 − ΔS_aff ΔZ_aff 1 (Nocedal & Wright, eq. (16.67)).
     ds_affine = ds;
     dz_affine = dz;

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "quasidyn/solvers/active_set_polish.h"
+#include "quasidyn/solvers/dense_cholesky.h"
 #include "quasidyn/solvers/preordered_ldlt.h"
 #include "quasidyn/solvers/qp_polish.h"
 #include "quasidyn/solvers/solver_status.h"
@@ -157,7 +158,6 @@ class QpSolver {
   // side (rhs, −r_e), refinement included.
   void SolveAugmented(const Eigen::VectorXd& rhs, const Eigen::VectorXd& minus_r_e,
                       Eigen::VectorXd& dx, Eigen::VectorXd& minus_dy);
-  void SolveSmallDense(const Eigen::VectorXd& b, Eigen::VectorXd* x) const;
   // y = (N − δI) x with N the assembled reduced matrix of the sparse or the small dense path
   // (sparse_reduced_ or reduced_, lower triangles), δ = kkt_regularization.
   void MultiplyReducedWithoutRegularization(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
@@ -171,12 +171,13 @@ class QpSolver {
   QpResult result_;
   bool ready_ = false;
   bool sparse_ = false;
-  // Dense path with n, m <= kSmallDense: coefficient-wise products and plain substitution,
-  // whose cost is the arithmetic (the blocked kernels' set-up dominates at these sizes).
-  static constexpr int kSmallDense = 24;
+  // Dense path with n, m <= kSmallDense: coefficient-wise products and a plain-loop Cholesky
+  // factorisation and substitution (dense_cholesky.h), whose cost is the arithmetic (the
+  // general kernels' set-up dominates at these sizes).
+  static constexpr int kSmallDense = kSmallDenseSize;
   bool small_ = false;
-  Eigen::VectorXd inverse_pivot_;  // small dense path: 1 / L_ii of the last factorisation
-  Eigen::VectorXd weights_;        // z/s
+  DenseCholesky small_factor_;  // small dense path: the factor of reduced_
+  Eigen::VectorXd weights_;     // z/s
   // G as a dense matrix: the products of the dense path, and the starting point's Gᵀh and
   // G x₀ on both paths.
   Eigen::MatrixXd dense_G_;

@@ -286,7 +286,8 @@ const SocpResult& SocpSolver::Solve() {
     double alpha = std::min({1.0, max_step(s_, ds_), max_step(z_, dz_)});
     const double mu_affine =
         cone_count > 0 ? (s_ + alpha * ds_).dot(z_ + alpha * dz_) / cone_count : 0.0;
-    const double sigma = mu > 0 ? std::pow(std::max(0.0, mu_affine) / mu, 3) : 0.0;
+    const double ratio = mu > 0 ? std::max(0.0, mu_affine) / mu : 0.0;
+    const double sigma = ratio * ratio * ratio;
     // Corrector (Vandenberghe 2010, eq. (4.20)): rc = −λ∘λ + σμe − (W⁻¹Δs_a) ∘ (W Δz_a).
     ds_affine = ds_;
     dz_affine = dz_;

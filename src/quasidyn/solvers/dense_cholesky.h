@@ -1,0 +1,45 @@
+#pragma once
+// Cholesky factorisation N = L Lᵀ of a small dense symmetric positive definite matrix, and
+// solves with it, in plain loops (Golub & Van Loan, "Matrix Computations", 4th ed., Alg.
+// 4.2.2, the outer-product form; forward and back substitution, Alg. 3.1.3 and 3.1.4, by
+// columns).
+//
+// Why not Eigen::LLT: for the few variables of the interior-point solvers' small dense
+// path (qp.h, block_normal_matrix.h; a planar hand's step has 7) the set-up of Eigen's
+// general kernels costs more than their arithmetic. Every loop here runs down a column of
+// the column-major storage, and the substitutions multiply by the inverses of the pivots,
+// kept from the factorisation.
+//
+// Resize may allocate; Factor and Solve do not.
+
+#include <Eigen/Core>
+
+namespace quasidyn {
+
+// Up to this size (rows) the dense paths of qp.h and block_normal_matrix.h factorise with
+// DenseCholesky rather than Eigen::LLT.
+inline constexpr int kSmallDenseSize = 24;
+
+class DenseCholesky {
+ public:
+  // Sizes the storage for n × n matrices (n >= 0).
+  void Resize(int n);
+  int size() const { return static_cast<int>(factor_.rows()); }
+
+  // Factorises the lower triangle of `matrix` (size() × size(); its strict upper triangle is
+  // not read). False when a pivot is not > 0 or not finite (N not numerically positive
+  // definite, or not finite); the factor is then unusable.
+  bool Factor(const Eigen::MatrixXd& matrix);
+
+  // *x = N⁻¹ b with the last successful factorisation; x may be b.
+  void Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) const;
+
+  // L in the lower triangle (the strict upper triangle holds nothing of use).
+  const Eigen::MatrixXd& factor() const { return factor_; }
+
+ private:
+  Eigen::MatrixXd factor_;
+  Eigen::VectorXd inverse_pivot_;  // 1 / L_kk
+};
+
+}  // namespace quasidyn
