@@ -41,20 +41,26 @@ struct Basis6 {
   }
 };
 
-// The basis of span{twists} of the header: the world axes' rotations and translations
-// projected onto the span, orthonormalised in that order. It depends on the span only (not on
-// the order or scale of the twists, i.e. not on how the joints are parameterised), and is
-// the axes themselves when the span is everything (a free body against the world).
-std::vector<Vector6d> SpanBasis(const std::vector<Twist>& twists) {
+// The basis of span{twists} of the header, into *basis: the world axes' rotations and
+// translations projected onto the span, orthonormalised in that order. It depends on the span
+// only (not on the order or scale of the twists, i.e. not on how the joints are
+// parameterised), and is the axes themselves when the span is everything the scene allows:
+// all six in 3D, (ω_z, v_x, v_y) in a planar scene (whose twists have no other components).
+// The twists are not read past the point where the span is everything.
+void SpanBasis(const std::vector<Twist>& twists, bool planar, std::vector<Vector6d>* basis) {
+  basis->clear();
   double largest = 0.0;
   for (const Twist& xi : twists) largest = std::max(largest, Stack(xi).norm());
-  if (!(largest > 0.0)) return {};
+  if (!(largest > 0.0)) return;
+  const int everything = planar ? 3 : 6;
   Basis6 span;
-  for (const Twist& xi : twists) span.Add(Stack(xi), kSpanTolerance * largest);
-  std::vector<Vector6d> basis;
-  if (span.size == 6) {  // everything: the axes themselves
-    for (int axis = 0; axis < 6; ++axis) basis.push_back(Vector6d::Unit(axis));
-    return basis;
+  for (const Twist& xi : twists) {
+    span.Add(Stack(xi), kSpanTolerance * largest);
+    if (span.size == everything) {  // the axes themselves
+      for (int axis = 0; axis < 6; ++axis)
+        if (!planar || axis == 2 || axis == 3 || axis == 4) basis->push_back(Vector6d::Unit(axis));
+      return;
+    }
   }
   // Every unit w of the span has Σ_axis (w · U Uᵀ e_axis)² = |w|² = 1, so some projected axis
   // has a component >= 1/√6 along any w not yet covered: Gram–Schmidt keeps exactly dim span
@@ -65,8 +71,7 @@ std::vector<Vector6d> SpanBasis(const std::vector<Twist>& twists) {
     for (int j = 0; j < span.size; ++j) x += span.u[j][axis] * span.u[j];  // (U Uᵀ) e_axis
     axes.Add(x, 1e-8);
   }
-  basis.assign(axes.u, axes.u + axes.size);
-  return basis;
+  basis->assign(axes.u, axes.u + axes.size);
 }
 
 // p ↦ c + s v + R(s ω)(p − c) (header), as a pose to compose on the left of X_WA.
@@ -142,7 +147,7 @@ bool PairMotionDerivative::Compute(const GeometryModel& geometry, const ContactS
                             "contact index " + std::to_string(i) + " is not in the contact set");
   const Contact& first = contacts[members[0]];
   reference_ = reference;
-  basis_ = SpanBasis(relative);
+  SpanBasis(relative, geometry.scene().planar, &basis_);
   base_.clear();
   for (int i : members) {
     const Contact& c = contacts[i];
