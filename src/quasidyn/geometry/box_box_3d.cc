@@ -32,8 +32,10 @@ struct SeparatedCandidate {
 // exact: over a face (one coordinate clamped) the direction is that face's normal exactly,
 // not the difference of two world points divided by their distance, whose round-off grows
 // like ε_machine·|p|/distance as the boxes close in (1e-11 at 10 µm apart).
-SeparatedCandidate PointAgainstBox(const PosedBox3d& box, const Eigen::Vector3d& p_W) {
-  const Eigen::Vector3d p_S = box.X_WS.inverse() * p_W;
+// X_SW is box.X_WS.inverse(), computed once per box.
+SeparatedCandidate PointAgainstBox(const PosedBox3d& box, const Eigen::Isometry3d& X_SW,
+                                   const Eigen::Vector3d& p_W) {
+  const Eigen::Vector3d p_S = X_SW * p_W;
   const Eigen::Vector3d clamped = p_S.cwiseMax(-box.half).cwiseMin(box.half);
   const Eigen::Vector3d offset = p_S - clamped;  // zero on the coordinates inside the box
   SeparatedCandidate c;
@@ -71,9 +73,10 @@ ContactPoint SeparatedPair(const PosedBox3d& A, const PosedBox3d& B, const Eigen
   auto consider = [&](const SeparatedCandidate& c) {
     if (c.distance < best.distance - tie) best = c;
   };
-  for (int i = 0; i < 8; ++i) consider(PointAgainstBox(B, A.Corner(i)));
+  const Eigen::Isometry3d X_BW = B.X_WS.inverse(), X_AW = A.X_WS.inverse();
+  for (int i = 0; i < 8; ++i) consider(PointAgainstBox(B, X_BW, A.Corner(i)));
   for (int i = 0; i < 8; ++i) {
-    SeparatedCandidate c = PointAgainstBox(A, B.Corner(i));
+    SeparatedCandidate c = PointAgainstBox(A, X_AW, B.Corner(i));
     std::swap(c.p_A, c.p_B);
     c.normal = -c.normal;
     consider(c);

@@ -5,30 +5,6 @@
 
 namespace quasidyn {
 
-Eigen::Vector3d PosedBox3d::Corner(int i) const {
-  const Eigen::Vector3d p_S((i & 1) ? half.x() : -half.x(), (i & 2) ? half.y() : -half.y(),
-                            (i & 4) ? half.z() : -half.z());
-  return X_WS * p_S;
-}
-
-void PosedBox3d::Edge(int e, Eigen::Vector3d* start, Eigen::Vector3d* end) const {
-  const int along = e / 4;
-  const int j = (along + 1) % 3, k = (along + 2) % 3;
-  const int first = std::min(j, k), second = std::max(j, k);
-  Eigen::Vector3d p_S;
-  p_S[first] = (e & 1) ? half[first] : -half[first];
-  p_S[second] = (e & 2) ? half[second] : -half[second];
-  p_S[along] = -half[along];
-  *start = X_WS * p_S;
-  p_S[along] = half[along];
-  *end = X_WS * p_S;
-}
-
-double PosedBox3d::Radius(const Eigen::Vector3d& n) const {
-  return half.x() * std::abs(n.dot(Axis(0))) + half.y() * std::abs(n.dot(Axis(1))) +
-         half.z() * std::abs(n.dot(Axis(2)));
-}
-
 Eigen::Vector3d PosedBox3d::ClosestPoint(const Eigen::Vector3d& p_W) const {
   const Eigen::Vector3d p_S = X_WS.linear().transpose() * (p_W - Centre());
   return X_WS * p_S.cwiseMax(-half).cwiseMin(half);

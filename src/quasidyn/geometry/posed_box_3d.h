@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <cmath>
 
 #include "quasidyn/geometry/fixed_capacity_vector.h"
 
@@ -25,12 +26,30 @@ struct PosedBox3d {
   // S's axis i in world (unit).
   Eigen::Vector3d Axis(int i) const { return X_WS.linear().col(i); }
   // Corner i in world: coordinate k is +half_k when bit k of i is set, else −half_k.
-  Eigen::Vector3d Corner(int i) const;
+  Eigen::Vector3d Corner(int i) const {
+    const Eigen::Vector3d p_S((i & 1) ? half.x() : -half.x(), (i & 2) ? half.y() : -half.y(),
+                              (i & 4) ? half.z() : -half.z());
+    return X_WS * p_S;
+  }
   // Edge e (0..11) in world: parallel to axis e / 4, its other two coordinates' signs from
   // bits 0 and 1 of e % 4 (in increasing axis order); from the − end to the + end.
-  void Edge(int e, Eigen::Vector3d* start, Eigen::Vector3d* end) const;
+  void Edge(int e, Eigen::Vector3d* start, Eigen::Vector3d* end) const {
+    const int along = e / 4;
+    const int j = (along + 1) % 3, k = (along + 2) % 3;
+    const int first = j < k ? j : k, second = j < k ? k : j;
+    Eigen::Vector3d p_S;
+    p_S[first] = (e & 1) ? half[first] : -half[first];
+    p_S[second] = (e & 2) ? half[second] : -half[second];
+    p_S[along] = -half[along];
+    *start = X_WS * p_S;
+    p_S[along] = half[along];
+    *end = X_WS * p_S;
+  }
   // Σ_i half_i |n·axis_i|: half the box's extent along the unit direction n [m].
-  double Radius(const Eigen::Vector3d& n) const;
+  double Radius(const Eigen::Vector3d& n) const {
+    return half.x() * std::abs(n.dot(Axis(0))) + half.y() * std::abs(n.dot(Axis(1))) +
+           half.z() * std::abs(n.dot(Axis(2)));
+  }
   // The point of the (solid) box closest to p_W: p_W clamped in S (Ericson, Real-Time
   // Collision Detection, 2005, §5.1.3).
   Eigen::Vector3d ClosestPoint(const Eigen::Vector3d& p_W) const;
