@@ -55,7 +55,8 @@ void BlockNormalMatrix::UpdateValues(const SparseRowMatrix& Q, const SparseRowMa
 void BlockNormalMatrix::BuildSparsePattern() {
   const int n = static_cast<int>(n_);
   q_entry_.clear();
-  std::vector<int> q_row;
+  std::vector<int>& q_row = q_row_;
+  q_row.clear();
   for (int r = 0; r < Q_.rows(); ++r) {
     for (int e = Q_.row_start(r); e < Q_.row_start(r + 1); ++e) {
       if (Q_.column(e) > r) continue;
@@ -100,11 +101,24 @@ void BlockNormalMatrix::BuildSparsePattern() {
   }
   weighted_block_.resize(static_cast<size_t>(max_dim) * max_columns);
 
-  std::vector<Eigen::Triplet<double>> pattern;
+  // A block whose columns are those of the block before it (a contact's rows, one block each
+  // in the QP's polish) adds no new entries: its pairs are the same positions.
+  std::vector<char>& repeats = repeats_previous_columns_;
+  repeats.assign(dim_.size(), 0);
+  for (size_t k = 1; k < dim_.size(); ++k) {
+    const int begin = block_column_begin_[k], end = block_column_begin_[k + 1];
+    const int previous = block_column_begin_[k - 1];
+    repeats[k] = end - begin == begin - previous &&
+                 std::equal(block_columns_.begin() + begin, block_columns_.begin() + end,
+                            block_columns_.begin() + previous);
+  }
+  std::vector<Eigen::Triplet<double>>& pattern = triplets_;
+  pattern.clear();
   for (int j = 0; j < n; ++j) pattern.emplace_back(j, j, 0.0);
   for (size_t i = 0; i < q_entry_.size(); ++i)
     pattern.emplace_back(q_row[i], Q_.column(q_entry_[i]), 0.0);
   for (size_t k = 0; k < dim_.size(); ++k) {
+    if (repeats[k]) continue;
     for (int j = block_column_begin_[k]; j < block_column_begin_[k + 1]; ++j) {
       for (int i = j; i < block_column_begin_[k + 1]; ++i) {
         pattern.emplace_back(block_columns_[i], block_columns_[j], 0.0);
@@ -114,12 +128,8 @@ void BlockNormalMatrix::BuildSparsePattern() {
   sparse_normal_.resize(n, n);
   sparse_normal_.setFromTriplets(pattern.begin(), pattern.end());
   sparse_normal_.makeCompressed();
-  const auto position = [this](int row, int col) {
-    const int* inner = sparse_normal_.innerIndexPtr();
-    const int* begin = inner + sparse_normal_.outerIndexPtr()[col];
-    const int* end = inner + sparse_normal_.outerIndexPtr()[col + 1];
-    return static_cast<int>(std::lower_bound(begin, end, row) - inner);
-  };
+  positions_.Index(sparse_normal_);
+  const SparsePositions& position = positions_;
   diagonal_position_.resize(n);
   for (int j = 0; j < n; ++j) diagonal_position_[j] = position(j, j);
   q_position_.clear();
@@ -127,7 +137,18 @@ void BlockNormalMatrix::BuildSparsePattern() {
     q_position_.push_back(position(q_row[i], Q_.column(q_entry_[i])));
   q_value_.resize(q_entry_.size());
   pair_position_.clear();
+  size_t previous_pairs = 0;  // where the previous block's pairs start in pair_position_
   for (size_t k = 0; k < dim_.size(); ++k) {
+    const size_t first_pair = pair_position_.size();
+    if (repeats[k]) {
+      for (size_t e = previous_pairs; e < first_pair; ++e) {
+        const int same = pair_position_[e];
+        pair_position_.push_back(same);
+      }
+      previous_pairs = first_pair;
+      continue;
+    }
+    previous_pairs = first_pair;
     for (int j = block_column_begin_[k]; j < block_column_begin_[k + 1]; ++j) {
       for (int i = j; i < block_column_begin_[k + 1]; ++i) {
         pair_position_.push_back(position(block_columns_[i], block_columns_[j]));

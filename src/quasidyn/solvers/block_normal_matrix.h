@@ -26,6 +26,7 @@
 
 #include "quasidyn/solvers/dense_cholesky.h"
 #include "quasidyn/solvers/preordered_ldlt.h"
+#include "quasidyn/solvers/sparse_pattern.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
@@ -103,6 +104,12 @@ class BlockNormalMatrix {
   std::vector<int> a_value_position_;   // per stored entry of A: its place in block_values_
   std::vector<int> pair_position_;      // per block, per column pair (i >= j): position in N
   std::vector<double> weighted_block_;  // scratch M_k A_k (max m × max c)
+  // Scratch of BuildSparsePattern, kept for its storage: per block, whether its columns are
+  // the previous block's; the triplets of the pattern; the rows of q_entry_.
+  std::vector<char> repeats_previous_columns_;
+  std::vector<Eigen::Triplet<double>> triplets_;
+  SparsePositions positions_;  // where each entry of the pattern is stored
+  std::vector<int> q_row_;
 };
 
 }  // namespace quasidyn

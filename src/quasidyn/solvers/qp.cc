@@ -149,14 +149,16 @@ void QpSolver::BuildSparsePattern() {
   const SparseRowMatrix& A = problem_.A;
   const int n = Q.rows();
   const int p = A.rows();
-  std::vector<Eigen::Triplet<double>> pattern;
+  std::vector<Eigen::Triplet<double>>& pattern = triplets_;
+  pattern.clear();
   for (int j = 0; j < n + p; ++j) pattern.emplace_back(j, j, 0.0);
   for (int i = 0; i < p; ++i) {
     for (int e = A.row_start(i); e < A.row_start(i + 1); ++e)
       pattern.emplace_back(n + i, A.column(e), 0.0);
   }
   q_entry_.clear();
-  std::vector<int> q_row;
+  std::vector<int>& q_row = q_row_;
+  q_row.clear();
   for (int r = 0; r < n; ++r) {
     for (int e = Q.row_start(r); e < Q.row_start(r + 1); ++e) {
       if (Q.column(e) > r) continue;
@@ -188,12 +190,8 @@ void QpSolver::BuildSparsePattern() {
   sparse_reduced_.resize(n + p, n + p);
   sparse_reduced_.setFromTriplets(pattern.begin(), pattern.end());
   sparse_reduced_.makeCompressed();
-  const auto position = [this](int row, int col) {
-    const int* inner = sparse_reduced_.innerIndexPtr();
-    const int* begin = inner + sparse_reduced_.outerIndexPtr()[col];
-    const int* end = inner + sparse_reduced_.outerIndexPtr()[col + 1];
-    return static_cast<int>(std::lower_bound(begin, end, row) - inner);
-  };
+  positions_.Index(sparse_reduced_);
+  const SparsePositions& position = positions_;
   diagonal_index_.resize(n);
   for (int j = 0; j < n; ++j) diagonal_index_[j] = position(j, j);
   q_value_index_.clear();

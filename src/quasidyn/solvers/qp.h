@@ -43,6 +43,7 @@
 #include "quasidyn/solvers/preordered_ldlt.h"
 #include "quasidyn/solvers/qp_polish.h"
 #include "quasidyn/solvers/solver_status.h"
+#include "quasidyn/solvers/sparse_pattern.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
@@ -198,6 +199,10 @@ class QpSolver {
   std::vector<int> gram_value_index_;  // position of each pair's entry in sparse_reduced_
   std::vector<double> gram_value_;
   std::vector<int> diagonal_index_;  // position of each diagonal entry in sparse_reduced_
+  // Scratch of BuildSparsePattern, kept for its storage: the pattern's triplets, q_entry_'s rows.
+  std::vector<Eigen::Triplet<double>> triplets_;
+  SparsePositions positions_;  // where each entry of the pattern is stored
+  std::vector<int> q_row_;
   // With equality rows, sparse_reduced_ is the (n + p)² augmented matrix; where A's stored
   // entries and the −δ_e diagonal land in it.
   std::vector<int> a_value_index_, equality_diagonal_index_;
