@@ -206,7 +206,10 @@ void BlockNormalMatrix::Assemble(const Eigen::MatrixXd& weights, double regulari
       }
     }
     dense_normal_ = dense_Q_;
-    dense_normal_.noalias() += dense_A_.transpose() * scaled_A_;
+    if (n_ <= kSmallDenseSize)
+      dense_normal_.noalias() += dense_A_.transpose().lazyProduct(scaled_A_);
+    else
+      dense_normal_.noalias() += dense_A_.transpose() * scaled_A_;
     dense_normal_.diagonal().array() += regularization;
     return;
   }
@@ -265,6 +268,9 @@ void BlockNormalMatrix::Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd* out) 
 void BlockNormalMatrix::MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* out) const {
   if (sparse_) {
     A_.Multiply(x, out);
+  } else if (n_ <= kSmallDenseSize) {  // coefficient-wise: for a few variables the general
+    // kernels' set-up costs more than their arithmetic (dense_cholesky.h)
+    out->noalias() = dense_A_.lazyProduct(x);
   } else {
     out->noalias() = dense_A_ * x;
   }
@@ -273,6 +279,8 @@ void BlockNormalMatrix::MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* out
 void BlockNormalMatrix::MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd* out) const {
   if (sparse_) {
     A_.MultiplyTranspose(y, out);
+  } else if (n_ <= kSmallDenseSize) {
+    out->noalias() = dense_A_.transpose().lazyProduct(y);
   } else {
     out->noalias() = dense_A_.transpose() * y;
   }
@@ -281,6 +289,8 @@ void BlockNormalMatrix::MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd* ou
 void BlockNormalMatrix::MultiplyQ(const Eigen::VectorXd& x, Eigen::VectorXd* out) const {
   if (sparse_) {
     Q_.Multiply(x, out);
+  } else if (n_ <= kSmallDenseSize) {
+    out->noalias() = dense_Q_.lazyProduct(x);
   } else {
     out->noalias() = dense_Q_ * x;
   }
