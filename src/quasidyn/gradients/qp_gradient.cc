@@ -198,7 +198,7 @@ void QpSensitivity::FactorBlocks() {
     block.factor.compute(block.M);
     largest = std::max(largest, block.factor.vectorD().cwiseAbs().maxCoeff());
   }
-  std::vector<int> zero_pivots;
+  std::vector<int>& zero_pivots = zero_pivots_;
   for (int b = 0; b < block_count_; ++b) {
     Block& block = blocks_[b];
     const int size = static_cast<int>(block.indices.size());
@@ -221,15 +221,21 @@ void QpSensitivity::FactorBlocks() {
       block.N.resize(size, 0);
       continue;
     }
-    // null(M_c) = span of Πᵀ L⁻ᵀ e_k over the zero pivots k (header); a thin QR makes the
-    // basis orthonormal.
-    Eigen::MatrixXd null_vectors =
-        Eigen::MatrixXd::Zero(size, static_cast<int>(zero_pivots.size()));
-    for (int c = 0; c < null_vectors.cols(); ++c) null_vectors(zero_pivots[c], c) = 1.0;
-    block.factor.matrixU().solveInPlace(null_vectors);
-    null_vectors = block.factor.transpositionsP().transpose() * null_vectors;
-    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(null_vectors);
-    block.N = qr.householderQ() * Eigen::MatrixXd::Identity(size, null_vectors.cols());
+    // null(M_c) = span of Πᵀ L⁻ᵀ e_k over the zero pivots k (header), independent vectors
+    // (L is unit triangular); modified Gram–Schmidt, each vector orthogonalised twice ("twice
+    // is enough": Giraud, Langou & Rozložník, Comput. Math. Appl. 2005), makes them an
+    // orthonormal basis of that span, which is all x = N Nᵀ y reads.
+    Eigen::MatrixXd& N = block.N;
+    const int nullity = static_cast<int>(zero_pivots.size());
+    N.setZero(size, nullity);
+    for (int c = 0; c < nullity; ++c) N(zero_pivots[c], c) = 1.0;
+    block.factor.matrixU().solveInPlace(N);
+    N = block.factor.transpositionsP().transpose() * N;
+    for (int c = 0; c < nullity; ++c) {
+      for (int pass = 0; pass < 2; ++pass)
+        for (int d = 0; d < c; ++d) N.col(c) -= N.col(d).dot(N.col(c)) * N.col(d);
+      N.col(c).normalize();
+    }
   }
 }
 

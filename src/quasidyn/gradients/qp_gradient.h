@@ -41,7 +41,7 @@
 // LDLᵀ Π M_c Πᵀ = L D Lᵀ (Golub & Van Loan §4.2.9, rank-revealing for M ⪰ 0; pivots below
 // 1e-10 × the largest pivot of all blocks are zero, the threshold of one factorisation of the
 // whole M, whose pivots are those of the blocks). The zero pivots k give null(M_c) exactly:
-// M_c Πᵀ L⁻ᵀ e_k = Πᵀ L D e_k = 0, and a thin QR of these few vectors makes N_c orthonormal;
+// M_c Πᵀ L⁻ᵀ e_k = Πᵀ L D e_k = 0, and Gram–Schmidt (twice) on these few makes N_c orthonormal;
 // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂. Only N_c is dense work per right-hand side beyond two triangular
 // solves, and for B (r₂ = 0) x = N Nᵀ y. The solves use only the leading block of L up to the
 // last kept pivot (D⁺ is zero past it, so the rest of L⁻¹'s rows are discarded and L⁻ᵀ of a
@@ -154,6 +154,7 @@ class QpSensitivity {
   std::vector<Block> blocks_;
   int block_count_ = 0;
   std::vector<int> block_of_, place_in_block_, union_parent_;
+  std::vector<int> zero_pivots_;  // FactorBlocks' scratch: a block's zero pivots
   Eigen::VectorXd delassus_, slack_;
   Workspace workspace_;
 };
