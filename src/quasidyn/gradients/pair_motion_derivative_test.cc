@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -78,7 +79,8 @@ struct Case {
 class PairMotionAgainstBothBodiesMoved : public ::testing::TestWithParam<Case> {};
 
 // Both bodies moved by random twists, differenced directly, against the relative-motion
-// derivative given the relative twist alone (a one-dimensional span: one basis direction).
+// derivative given the relative twist alone (a one-dimensional span: one basis direction) and
+// given it among others that span every relative motion (the basis is then the axes).
 TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
   const ScenePtr scene_ptr = LoadExample(GetParam().example);
   const Scene& scene = *scene_ptr;
@@ -102,17 +104,27 @@ TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
     const Twist xi_A = RandomTwist(&random, scene.planar);
     const Twist xi_B = RandomTwist(&random, scene.planar);
     const Twist relative{xi_A.angular - xi_B.angular, xi_A.linear - xi_B.linear};
-    PairMotionDerivative motion;
-    std::string failure;
-    ASSERT_TRUE(motion.Compute(model.geometry(), contacts, pair.members, X_WB,
-                               scene.contact_tolerance, pair.reference, {relative}, kStep,
-                               &failure))
-        << failure;
-    EXPECT_EQ(motion.BasisSize(), 1);
-    if (motion.analytic()) ++analytic_pairs;
-    std::vector<ContactPointDerivative> derivative;
-    motion.Derivatives(xi_A, xi_B, &derivative);
-    ASSERT_EQ(derivative.size(), pair.members.size());
+    // The relative twist alone (a one-dimensional span), and with five more (the whole span
+    // of relative motions: three planar, six in 3D, where the basis is the axes themselves).
+    std::vector<Twist> spanning{relative};
+    for (int k = 0; k < 5; ++k) spanning.push_back(RandomTwist(&random, scene.planar));
+    std::vector<ContactPointDerivative> derivatives[2];
+    // The whole span's derivative along δ sums r central differences, Σ_j (u_j·δ) D u_j, each
+    // with the error of one, and Σ_j |u_j·δ| <= √r |δ|: its bound is √r times the single one's.
+    double error_factor[2] = {1.0, 1.0};
+    for (int span = 0; span < 2; ++span) {
+      PairMotionDerivative motion;
+      std::string failure;
+      ASSERT_TRUE(motion.Compute(
+          model.geometry(), contacts, pair.members, X_WB, scene.contact_tolerance, pair.reference,
+          span == 0 ? std::vector<Twist>{relative} : spanning, kStep, &failure))
+          << failure;
+      EXPECT_EQ(motion.BasisSize(), span == 0 ? 1 : scene.planar ? 3 : 6);
+      if (span == 0 && motion.analytic()) ++analytic_pairs;
+      error_factor[span] = std::sqrt(static_cast<double>(motion.BasisSize()));
+      motion.Derivatives(xi_A, xi_B, &derivatives[span]);
+      ASSERT_EQ(derivatives[span].size(), pair.members.size());
+    }
 
     ManifoldPoints points[2];
     for (int side = 0; side < 2; ++side) {
@@ -138,15 +150,19 @@ TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
         ASSERT_LT(best, 1000.0 * kStep);
       }
       const double scale = 1.0 + std::max(c.p_A.norm(), c.p_B.norm());
-      EXPECT_NEAR(derivative[m].phi, (nearest[0].phi - nearest[1].phi) / (2.0 * kStep),
-                  kTolerance * scale);
-      EXPECT_LT((derivative[m].p_A - (nearest[0].p_A - nearest[1].p_A) / (2.0 * kStep)).norm(),
-                kTolerance * scale);
-      EXPECT_LT((derivative[m].p_B - (nearest[0].p_B - nearest[1].p_B) / (2.0 * kStep)).norm(),
-                kTolerance * scale);
-      EXPECT_LT(
-          (derivative[m].normal - (nearest[0].normal - nearest[1].normal) / (2.0 * kStep)).norm(),
-          kTolerance * scale);
+      for (int span = 0; span < 2; ++span) {
+        const ContactPointDerivative& d = derivatives[span][m];
+        const double tolerance = kTolerance * scale * error_factor[span];
+        EXPECT_NEAR(d.phi, (nearest[0].phi - nearest[1].phi) / (2.0 * kStep), tolerance)
+            << "span " << span;
+        EXPECT_LT((d.p_A - (nearest[0].p_A - nearest[1].p_A) / (2.0 * kStep)).norm(), tolerance)
+            << "span " << span;
+        EXPECT_LT((d.p_B - (nearest[0].p_B - nearest[1].p_B) / (2.0 * kStep)).norm(), tolerance)
+            << "span " << span;
+        EXPECT_LT((d.normal - (nearest[0].normal - nearest[1].normal) / (2.0 * kStep)).norm(),
+                  tolerance)
+            << "span " << span;
+      }
     }
     ++pairs;
   }
