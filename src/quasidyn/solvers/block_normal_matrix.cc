@@ -16,6 +16,7 @@ void BlockNormalMatrix::Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A
   Q_ = Q;
   A_ = A;
   const double entries = static_cast<double>(n_ * n_ + A.rows() * n_);
+  small_ = false;
   sparse_ = n_ >= rule.min_variables && static_cast<double>(A.nonZeros() + Q.nonZeros()) <=
                                             rule.max_density * std::max(1.0, entries);
   if (!sparse_) {
@@ -23,7 +24,8 @@ void BlockNormalMatrix::Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A
     A_.ToDense(&dense_A_);
     scaled_A_.resize(A.rows(), n_);
     dense_normal_.resize(n_, n_);
-    small_factor_.Resize(n_ <= kSmallDenseSize ? static_cast<int>(n_) : 0);
+    small_ = n_ <= kSmallDenseSize;
+    small_factor_.Resize(small_ ? static_cast<int>(n_) : 0);
     return;
   }
   const bool same_pattern = pattern_ready_ && dim_ == pattern_dim_ && Q.SamePattern(pattern_Q_) &&
@@ -206,7 +208,7 @@ void BlockNormalMatrix::Assemble(const Eigen::MatrixXd& weights, double regulari
       }
     }
     dense_normal_ = dense_Q_;
-    if (n_ <= kSmallDenseSize)
+    if (small_)
       dense_normal_.noalias() += dense_A_.transpose().lazyProduct(scaled_A_);
     else
       dense_normal_.noalias() += dense_A_.transpose() * scaled_A_;
@@ -245,7 +247,7 @@ void BlockNormalMatrix::Assemble(const Eigen::MatrixXd& weights, double regulari
 bool BlockNormalMatrix::Factorize() {
   if (!sparse_) {
     if (!dense_normal_.allFinite()) return false;
-    if (n_ <= kSmallDenseSize) return small_factor_.Factor(dense_normal_);
+    if (small_) return small_factor_.Factor(dense_normal_);
     dense_factor_.compute(dense_normal_);
     return dense_factor_.info() == Eigen::Success;
   }
@@ -258,7 +260,7 @@ bool BlockNormalMatrix::Factorize() {
 void BlockNormalMatrix::Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd* out) {
   if (sparse_) {
     sparse_factor_.SolveInto(rhs, out);
-  } else if (n_ <= kSmallDenseSize) {
+  } else if (small_) {
     small_factor_.Solve(rhs, out);
   } else {
     *out = dense_factor_.solve(rhs);
@@ -268,7 +270,7 @@ void BlockNormalMatrix::Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd* out) 
 void BlockNormalMatrix::MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* out) const {
   if (sparse_) {
     A_.Multiply(x, out);
-  } else if (n_ <= kSmallDenseSize) {  // coefficient-wise: for a few variables the general
+  } else if (small_) {  // coefficient-wise: for a few variables the general
     // kernels' set-up costs more than their arithmetic (dense_cholesky.h)
     out->noalias() = dense_A_.lazyProduct(x);
   } else {
@@ -279,7 +281,7 @@ void BlockNormalMatrix::MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* out
 void BlockNormalMatrix::MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd* out) const {
   if (sparse_) {
     A_.MultiplyTranspose(y, out);
-  } else if (n_ <= kSmallDenseSize) {
+  } else if (small_) {
     out->noalias() = dense_A_.transpose().lazyProduct(y);
   } else {
     out->noalias() = dense_A_.transpose() * y;
@@ -289,7 +291,7 @@ void BlockNormalMatrix::MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd* ou
 void BlockNormalMatrix::MultiplyQ(const Eigen::VectorXd& x, Eigen::VectorXd* out) const {
   if (sparse_) {
     Q_.Multiply(x, out);
-  } else if (n_ <= kSmallDenseSize) {
+  } else if (small_) {
     out->noalias() = dense_Q_.lazyProduct(x);
   } else {
     out->noalias() = dense_Q_ * x;

@@ -85,7 +85,8 @@ class BlockNormalMatrix {
   // Dense path: Q and A as dense matrices (their products are Eigen's dense kernels).
   Eigen::MatrixXd dense_Q_, dense_A_, scaled_A_, dense_normal_;
   Eigen::LLT<Eigen::MatrixXd> dense_factor_;
-  DenseCholesky small_factor_;  // dense path with n <= kSmallDenseSize: used instead
+  bool small_ = false;          // dense path with n <= kSmallDenseSize: plain loops
+  DenseCholesky small_factor_;  // used instead of dense_factor_ when small_
   // Sparse path.
   Eigen::SparseMatrix<double> sparse_normal_;  // lower triangle of N
   PreorderedLdlt sparse_factor_;

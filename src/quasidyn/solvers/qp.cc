@@ -67,7 +67,7 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
                          std::max<double>(1.0, static_cast<double>(m) * n + double(n) * n);
   sparse_ =
       equalities_ || (n >= settings.sparse_min_variables && density <= settings.sparse_max_density);
-  small_ = !sparse_ && n <= kSmallDense && m <= kSmallDense;
+  small_ = !sparse_ && n <= kSmallDenseSize && m <= kSmallDenseSize;
   for (VectorXd* v : {&correction_, &residual_, &Qx_, &Gtz_, &r_d_, &rhs_, &dx_}) v->resize(n);
   for (VectorXd* v :
        {&weights_, &product_m_, &Gx_, &r_p_, &ds_, &dz_, &ds_affine_, &dz_affine_, &rc_, &scratch_})

@@ -172,10 +172,9 @@ class QpSolver {
   QpResult result_;
   bool ready_ = false;
   bool sparse_ = false;
-  // Dense path with n, m <= kSmallDense: coefficient-wise products and a plain-loop Cholesky
-  // factorisation and substitution (dense_cholesky.h), whose cost is the arithmetic (the
-  // general kernels' set-up dominates at these sizes).
-  static constexpr int kSmallDense = kSmallDenseSize;
+  // Dense path with n, m <= kSmallDenseSize: coefficient-wise products and a plain-loop
+  // Cholesky factorisation and substitution (dense_cholesky.h), whose cost is the arithmetic
+  // (the general kernels' set-up dominates at these sizes).
   bool small_ = false;
   DenseCholesky small_factor_;  // small dense path: the factor of reduced_
   Eigen::VectorXd weights_;     // z/s
