@@ -9,6 +9,7 @@ namespace quasidyn {
 void BuildJointLimitRows(const Scene& scene, const Eigen::VectorXd& q, double time_step,
                          JointLimitRows* out) {
   out->rows.clear();
+  out->left_out_rows.clear();
   out->left_out = 0;
   for (int j = 0; j < static_cast<int>(scene.joints.size()); ++j) {
     const Joint& joint = scene.joints[j];
@@ -32,6 +33,7 @@ bool LeavesOutJointLimitsOutOfReach(FormulationType type) {
 void LeaveOutJointLimitsOutOfReach(const Scene& scene, const Eigen::VectorXd& q,
                                    const Eigen::VectorXd& u, JointLimitRows* limits) {
   int kept = 0;
+  limits->left_out_rows.clear();
   for (int l = 0; l < limits->size(); ++l) {
     const JointLimitRow& row = limits->rows[l];
     const int actuated = row.position - scene.nq_u;  // q = [q_u; q_a]
@@ -41,33 +43,23 @@ void LeaveOutJointLimitsOutOfReach(const Scene& scene, const Eigen::VectorXd& q,
       const double reach = 2.0 * std::abs(u[actuated] - q[row.position]) + kJointLimitReachMargin;
       keep = !(distance > reach);  // a NaN distance keeps its row
     }
-    if (!keep) continue;
+    if (!keep) {
+      limits->left_out_rows.push_back(row);
+      continue;
+    }
     limits->rows[kept] = row;
     limits->offset[kept] = limits->offset[l];
     ++kept;
   }
-  limits->left_out = limits->size() - kept;
+  limits->left_out = static_cast<int>(limits->left_out_rows.size());
   limits->rows.resize(kept);
 }
 
-bool LeftOutJointLimitsHold(const Scene& scene, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                            double time_step, const JointLimitRows& limits) {
-  if (limits.left_out == 0) return true;
-  int next = 0;  // the rows are in the scene's order: walk them beside the bounds
-  for (int j = 0; j < static_cast<int>(scene.joints.size()); ++j) {
-    const Joint& joint = scene.joints[j];
-    if (joint.type != JointType::kRevolute && joint.type != JointType::kPrismatic) continue;
-    for (const double direction : {1.0, -1.0}) {
-      const double bound = direction > 0 ? joint.lower_limit : joint.upper_limit;
-      if (!std::isfinite(bound)) continue;
-      if (next < limits.size() && limits.rows[next].joint == j &&
-          limits.rows[next].direction == direction) {
-        ++next;  // a row of the program: the solver kept it
-        continue;
-      }
-      const double after = q[joint.q_start] + time_step * v[joint.v_start];
-      if (!(direction * (after - bound) >= 0.0)) return false;
-    }
+bool LeftOutJointLimitsHold(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double time_step,
+                            const JointLimitRows& limits) {
+  for (const JointLimitRow& row : limits.left_out_rows) {
+    const double after = q[row.position] + time_step * v[row.velocity];
+    if (!(row.direction * (after - row.bound) >= 0.0)) return false;
   }
   return true;
 }

@@ -50,7 +50,9 @@ struct JointLimitRows {
   // o_l = d_l (q_j − bound_l)/h [m/s or rad/s] in entries 0 … size() − 1 (the vector keeps the
   // length of every finite bound of the scene, so leaving rows out does not resize it).
   Eigen::VectorXd offset;
-  int left_out = 0;  // finite bounds without a row (LeaveOutJointLimitsOutOfReach)
+  // The finite bounds without a row (LeaveOutJointLimitsOutOfReach), and their count.
+  std::vector<JointLimitRow> left_out_rows;
+  int left_out = 0;
   int size() const { return static_cast<int>(rows.size()); }
   auto offsets() const { return offset.head(size()); }
 };
@@ -73,14 +75,15 @@ bool LeavesOutJointLimitsOutOfReach(FormulationType type);
 
 // Leaves out of *limits (built by BuildJointLimitRows at q) the rows of actuated joints whose
 // bound lies beyond their reach for the command u (size n_q,a); unactuated joints keep every
-// row. Sets limits->left_out. No heap allocation.
+// row. Moves those rows to limits->left_out_rows. No heap allocation once *limits has held the
+// rows of this scene.
 void LeaveOutJointLimitsOutOfReach(const Scene& scene, const Eigen::VectorXd& q,
                                    const Eigen::VectorXd& u, JointLimitRows* limits);
 
 // True when the velocities v keep q + h v within every finite bound that *limits left out
 // (always true when none was).
-bool LeftOutJointLimitsHold(const Scene& scene, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                            double time_step, const JointLimitRows& limits);
+bool LeftOutJointLimitsHold(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double time_step,
+                            const JointLimitRows& limits);
 
 // Appends the rows d_l e_jᵀ to *G (n_v columns) and sets (*rhs)[first_row + l] = −o_l, so that
 // the rows read G v >= rhs (the convention of solvers/qp.h). rhs must have room for them.

@@ -266,9 +266,9 @@ TEST(JointLimits, ABoundLeftOutOfTheProgramStillHoldsWhenContactPushesPastIt) {
   EXPECT_EQ(limits.left_out, 2);
   Eigen::VectorXd v = Eigen::VectorXd::Zero(scene.nv);
   v[scene.nv_u] = -1.0;  // −0.1 m in one step: past the lower bound left out
-  EXPECT_FALSE(LeftOutJointLimitsHold(scene, scene.q0, v, h, limits));
+  EXPECT_FALSE(LeftOutJointLimitsHold(scene.q0, v, h, limits));
   v[scene.nv_u] = -0.5;  // −0.05 m: within it
-  EXPECT_TRUE(LeftOutJointLimitsHold(scene, scene.q0, v, h, limits));
+  EXPECT_TRUE(LeftOutJointLimitsHold(scene.q0, v, h, limits));
   const int y = scene.nq_u;  // the lift's coordinate
   for (FormulationType type : {FormulationType::kQp, FormulationType::kSocp}) {
     SCOPED_TRACE(FormulationName(type));

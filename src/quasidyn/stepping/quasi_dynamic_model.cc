@@ -90,7 +90,7 @@ void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData*
   if (data.cost_.limits.left_out > 0 &&
       (!Succeeded(data.solution_.status) || data.solution_.v.size() != scene.nv ||
        !data.solution_.v.allFinite() ||
-       !LeftOutJointLimitsHold(scene, data.q_, data.solution_.v, time_step(), data.cost_.limits))) {
+       !LeftOutJointLimitsHold(data.q_, data.solution_.v, time_step(), data.cost_.limits))) {
     BuildJointLimitRows(scene, data.q_, time_step(), &data.cost_.limits);
     formulation_->Solve(ProblemOf(data), data.workspace_.get(), &data.solution_);
   }
