@@ -270,31 +270,24 @@ void BlockNormalMatrix::Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd* out) 
 void BlockNormalMatrix::MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* out) const {
   if (sparse_) {
     A_.Multiply(x, out);
-  } else if (small_) {  // coefficient-wise: for a few variables the general
-    // kernels' set-up costs more than their arithmetic (dense_cholesky.h)
-    out->noalias() = dense_A_.lazyProduct(x);
   } else {
-    out->noalias() = dense_A_ * x;
+    DenseProduct(dense_A_, x, small_, out);
   }
 }
 
 void BlockNormalMatrix::MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd* out) const {
   if (sparse_) {
     A_.MultiplyTranspose(y, out);
-  } else if (small_) {
-    out->noalias() = dense_A_.transpose().lazyProduct(y);
   } else {
-    out->noalias() = dense_A_.transpose() * y;
+    DenseProduct(dense_A_.transpose(), y, small_, out);
   }
 }
 
 void BlockNormalMatrix::MultiplyQ(const Eigen::VectorXd& x, Eigen::VectorXd* out) const {
   if (sparse_) {
     Q_.Multiply(x, out);
-  } else if (small_) {
-    out->noalias() = dense_Q_.lazyProduct(x);
   } else {
-    out->noalias() = dense_Q_ * x;
+    DenseProduct(dense_Q_, x, small_, out);
   }
 }
 

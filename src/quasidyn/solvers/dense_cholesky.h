@@ -1,8 +1,8 @@
 #pragma once
 // Cholesky factorisation N = L Lᵀ of a small dense symmetric positive definite matrix, and
-// solves with it, in plain loops (Golub & Van Loan, "Matrix Computations", 4th ed., Alg.
-// 4.2.2, the outer-product form; forward and back substitution, Alg. 3.1.3 and 3.1.4, by
-// columns).
+// solves with it (and the products of the small dense paths, DenseProduct), in plain loops (Golub &
+// Van Loan, "Matrix Computations", 4th ed., Alg. 4.2.2, the outer-product form; forward and back
+// substitution, Alg. 3.1.3 and 3.1.4, by columns).
 //
 // Why not Eigen::LLT: for the few variables of the interior-point solvers' small dense
 // path (qp.h, block_normal_matrix.h; a planar hand's step has 7) the set-up of Eigen's
@@ -17,8 +17,19 @@
 namespace quasidyn {
 
 // Up to this size (rows) the dense paths of qp.h and block_normal_matrix.h factorise with
-// DenseCholesky rather than Eigen::LLT.
+// DenseCholesky rather than Eigen::LLT, and multiply with DenseProduct's coefficient-wise form.
 inline constexpr int kSmallDenseSize = 24;
+
+// *out = M x on a dense path (M a matrix or its transpose): coefficient-wise when `small` (at
+// most kSmallDenseSize variables, where the general matrix–vector kernel's set-up costs more
+// than its arithmetic), by Eigen's kernel otherwise.
+template <typename Matrix>
+void DenseProduct(const Matrix& M, const Eigen::VectorXd& x, bool small, Eigen::VectorXd* out) {
+  if (small)
+    out->noalias() = M.lazyProduct(x);
+  else
+    out->noalias() = M * x;
+}
 
 class DenseCholesky {
  public:

@@ -401,30 +401,24 @@ void QpSolver::MultiplyReducedWithoutRegularization(const VectorXd& x, VectorXd*
 void QpSolver::MultiplyG(const VectorXd& in, VectorXd& out) const {
   if (sparse_) {
     problem_.G.Multiply(in, &out);
-  } else if (small_) {
-    out.noalias() = dense_G_.lazyProduct(in);
   } else {
-    out.noalias() = dense_G_ * in;
+    DenseProduct(dense_G_, in, small_, &out);
   }
 }
 
 void QpSolver::MultiplyGt(const VectorXd& in, VectorXd& out) const {
   if (sparse_) {
     problem_.G.MultiplyTranspose(in, &out);
-  } else if (small_) {
-    out.noalias() = dense_G_.transpose().lazyProduct(in);
   } else {
-    out.noalias() = dense_G_.transpose() * in;
+    DenseProduct(dense_G_.transpose(), in, small_, &out);
   }
 }
 
 void QpSolver::MultiplyQ(const VectorXd& in, VectorXd& out) const {
   if (sparse_) {
     problem_.Q.Multiply(in, &out);
-  } else if (small_) {
-    out.noalias() = dense_Q_.lazyProduct(in);
   } else {
-    out.noalias() = dense_Q_ * in;
+    DenseProduct(dense_Q_, in, small_, &out);
   }
 }
 
