@@ -1,0 +1,139 @@
+#include "quasidyn/gradients/range_space_kkt.h"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+namespace quasidyn {
+namespace {
+
+constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+
+// A random symmetric positive-definite H (n × n) with diagonal blocks of 6 (as the step's
+// P for boxes) and a coupling between blocks 0 and 2 (as a sliding cone's curvature adds);
+// condition number below ≈ 1e3.
+Eigen::MatrixXd RandomCost(int n, unsigned seed) {
+  std::srand(seed);
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(n, n);
+  for (int start = 0; start < n; start += 6) {
+    const int size = std::min(6, n - start);
+    const Eigen::MatrixXd A = Eigen::MatrixXd::Random(size, size);
+    H.block(start, start, size, size) = A * A.transpose() + Eigen::MatrixXd::Identity(size, size);
+  }
+  Eigen::VectorXd a = Eigen::VectorXd::Zero(n);
+  a.segment(0, 3).setRandom();
+  a.segment(12, 3).setRandom();
+  H += a * a.transpose();
+  return H;
+}
+
+// Rows touching one or two blocks of 6 velocities, as contact rows do; the last ones repeat
+// combinations of the first (rank deficient, as four resting corners on six velocities).
+Eigen::MatrixXd RandomRows(int rows, int n, unsigned seed) {
+  std::srand(seed);
+  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(rows, n);
+  for (int j = 0; j < rows - 3; ++j) {
+    const int body = (j * 7) % (n / 6);
+    G.block(j, 6 * body, 1, 6).setRandom();
+    if (j % 3 == 0 && body + 1 < n / 6) G.block(j, 6 * (body + 1), 1, 6).setRandom();
+  }
+  for (int j = rows - 3; j < rows; ++j) G.row(j) = G.row(j - 3) + 0.5 * G.row(j - 2);
+  return G;
+}
+
+// The whole KKT matrix [H, Eᵀ; E, 0] solved by a complete orthogonal decomposition: the
+// independent reference (minimum-norm; dv is unique for a consistent r₂).
+Eigen::MatrixXd WholeSystemSolve(const Eigen::MatrixXd& H, const Eigen::MatrixXd& E,
+                                 const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2) {
+  const int n = static_cast<int>(H.rows()), m = static_cast<int>(E.rows());
+  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n + m, n + m);
+  K.topLeftCorner(n, n) = H;
+  K.topRightCorner(n, m) = E.transpose();
+  K.bottomLeftCorner(m, n) = E;
+  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n + m, r1.cols());
+  rhs.topRows(n) = r1;
+  rhs.bottomLeftCorner(m, r2.cols()) = r2;
+  return Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(K).solve(rhs).topRows(n);
+}
+
+// dv against the whole-system solve for a consistent r₂ (r₂ = E z), with some right-hand
+// sides that have r₂ = 0 (the commands' columns), within 1e4 ε relative (both backward stable
+// on a system of condition ≈ 1e3 or below); rank(E) and the blocks as built.
+TEST(RangeSpaceKkt, MatchesTheWholeSystemOnARankDeficientConsistentProblem) {
+  const int n = 24, rows = 14, with_r2 = 5, columns = 8;
+  const Eigen::MatrixXd H = RandomCost(n, 3);
+  const Eigen::MatrixXd G = RandomRows(rows + 2, n, 5);  // two rows of G stay inactive
+  std::vector<int> active;
+  for (int j = 0; j < rows + 2; ++j)
+    if (j != 1 && j != 4) active.push_back(j);
+  Eigen::MatrixXd E(active.size(), n);
+  for (size_t r = 0; r < active.size(); ++r) E.row(r) = G.row(active[r]);
+  const Eigen::MatrixXd r1 = Eigen::MatrixXd::Random(n, columns);
+  const Eigen::MatrixXd r2 = E * Eigen::MatrixXd::Random(n, with_r2);  // consistent
+
+  RangeSpaceKkt kkt;
+  ASSERT_TRUE(kkt.FactorCost(H));
+  PositiveDefiniteFactor::SparseRows whitened;
+  kkt.cost_factor().WhitenRows(G, &whitened);
+  kkt.FactorRows(whitened, active);
+  RangeSpaceKkt::Workspace w;
+  kkt.Solve(r1, r2.transpose(), with_r2, &w);
+
+  Eigen::MatrixXd r2_all = Eigen::MatrixXd::Zero(E.rows(), columns);
+  r2_all.leftCols(with_r2) = r2;
+  const Eigen::MatrixXd reference = WholeSystemSolve(H, E, r1, r2_all);
+  EXPECT_LT((w.x - reference).norm(), 1e4 * kEpsilon * reference.norm());
+  EXPECT_EQ(kkt.rank(), Eigen::FullPivLU<Eigen::MatrixXd>(E).rank());
+  EXPECT_LT(kkt.rank(), static_cast<int>(active.size()));  // the deficient case is exercised
+  EXPECT_GE(kkt.block_count(), 1);
+  // The constraints hold and the stationarity residual is in range(Eᵀ).
+  EXPECT_LT((E * w.x.leftCols(with_r2) - r2).norm(), 1e4 * kEpsilon * r2.norm());
+
+  // A second factorisation on the same object (storage reused) gives the same result.
+  kkt.FactorRows(whitened, active);
+  RangeSpaceKkt::Workspace again;
+  kkt.Solve(r1, r2.transpose(), with_r2, &again);
+  EXPECT_EQ(again.x, w.x);
+}
+
+// No active row: dv = H⁻¹ r₁.
+TEST(RangeSpaceKkt, WithoutRowsSolvesTheCostAlone) {
+  const int n = 12;
+  const Eigen::MatrixXd H = RandomCost(n + 6, 9).topLeftCorner(n, n);
+  const Eigen::MatrixXd r1 = Eigen::MatrixXd::Random(n, 3);
+  RangeSpaceKkt kkt;
+  ASSERT_TRUE(kkt.FactorCost(H));
+  PositiveDefiniteFactor::SparseRows whitened;
+  kkt.cost_factor().WhitenRows(Eigen::MatrixXd::Zero(0, n), &whitened);
+  kkt.FactorRows(whitened, {});
+  RangeSpaceKkt::Workspace w;
+  kkt.Solve(r1, Eigen::MatrixXd(0, 0), 0, &w);
+  const Eigen::MatrixXd reference = H.llt().solve(r1);
+  EXPECT_LT((w.x - reference).norm(), 1e4 * kEpsilon * reference.norm());
+  EXPECT_EQ(kkt.rank(), 0);
+}
+
+TEST(RangeSpaceKkt, CallerMistakesThrowAndAnIndefiniteCostIsReported) {
+  RangeSpaceKkt kkt;
+  PositiveDefiniteFactor::SparseRows whitened;
+  EXPECT_THROW(kkt.FactorRows(whitened, {}), std::invalid_argument);  // nothing factored
+  EXPECT_FALSE(kkt.FactorCost(-Eigen::MatrixXd::Identity(3, 3)));
+  EXPECT_THROW(kkt.FactorRows(whitened, {}), std::invalid_argument);
+  ASSERT_TRUE(kkt.FactorCost(Eigen::MatrixXd::Identity(3, 3)));
+  kkt.cost_factor().WhitenRows(Eigen::MatrixXd::Identity(2, 3), &whitened);
+  EXPECT_THROW(kkt.FactorRows(whitened, {2}), std::invalid_argument);  // 2 rows only
+  kkt.FactorRows(whitened, {0, 1});
+  RangeSpaceKkt::Workspace w;
+  EXPECT_THROW(kkt.Solve(Eigen::MatrixXd::Zero(4, 1), Eigen::MatrixXd::Zero(1, 2), 1, &w),
+               std::invalid_argument);  // r₁ has 4 rows, n = 3
+  EXPECT_THROW(kkt.Solve(Eigen::MatrixXd::Zero(3, 1), Eigen::MatrixXd::Zero(1, 1), 1, &w),
+               std::invalid_argument);  // r₂ᵀ has 1 column, 2 rows are active
+}
+
+}  // namespace
+}  // namespace quasidyn
