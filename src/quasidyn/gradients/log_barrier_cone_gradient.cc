@@ -1,6 +1,7 @@
 #include "quasidyn/gradients/log_barrier_cone_gradient.h"
 
 #include <Eigen/Cholesky>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -67,7 +68,8 @@ VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem,
   const int n = scene.nv;
   const std::vector<BlockState> states = BlockStates(problem, blocks, v);
 
-  // H = P − Σ A_bᵀ Y_b A_b; the data term Σ A_bᵀ Y_b ∂u_b/∂ε accumulated alongside.
+  // H = P − Σ A_bᵀ Y_b A_b; the data term Σ A_bᵀ Y_b ∂u_b/∂ε accumulated alongside. A_b is
+  // non-zero on its contact's columns only: both are added there.
   Eigen::MatrixXd H = problem.cost.P.ToDense();
   Eigen::MatrixXd rhs_q;
   if (contraction != nullptr) rhs_q = StationarityDataDerivative(*contraction);
@@ -78,10 +80,18 @@ VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem,
     J(0, 0) = 1.0;
     const Eigen::MatrixXd Y =
         (2.0 / kappa) * (J / s.psi - 2.0 * s.Ju * s.Ju.transpose() / (s.psi * s.psi));
-    const Eigen::MatrixXd A = BlockJacobian(problem.contacts, blocks[b]);
-    H -= A.transpose() * Y * A;
-    if (contraction != nullptr)
-      rhs_q += A.transpose() * (Y * BlockValueDerivative(blocks[b], *contraction, h));
+    const Eigen::MatrixXd A = CompactBlockJacobian(problem.contacts, blocks[b]);
+    const std::span<const int> columns = problem.contacts.Columns(blocks[b].contact);
+    const int k = static_cast<int>(columns.size());
+    const Eigen::MatrixXd YA = Y * A;
+    const Eigen::MatrixXd AtYA = A.transpose() * YA;
+    for (int c = 0; c < k; ++c)
+      for (int r = 0; r < k; ++r) H(columns[r], columns[c]) -= AtYA(r, c);
+    if (contraction != nullptr) {
+      const Eigen::MatrixXd AtY_du =
+          YA.transpose() * BlockValueDerivative(blocks[b], *contraction, h);  // Y symmetric
+      for (int r = 0; r < k; ++r) rhs_q.row(columns[r]) += AtY_du.row(r);
+    }
   }
   // The joint-limit rows, linear barriers −(1/κ) log g_l (dynamics/log_barrier_cone.h): Hessian
   // G_lᵀ G_l/(κ g_l²), and the data term −G_lᵀ (∂g_l/∂ε)/(κ g_l²) with ∂g_l/∂ε = G_l/h.

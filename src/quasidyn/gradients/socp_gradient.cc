@@ -4,8 +4,12 @@
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 #include <string>
+
+#include "quasidyn/gradients/positive_definite_factor.h"
+#include "quasidyn/gradients/range_space_kkt.h"
 
 namespace quasidyn {
 
@@ -43,22 +47,59 @@ ConeCase ClassifyCone(const Eigen::VectorXd& w, Eigen::MatrixXd* projection_jaco
   return which;
 }
 
-std::vector<double> DelassusScales(const StepProblem& problem,
-                                   const std::vector<ContactConeBlock>& blocks) {
-  const Eigen::MatrixXd P = problem.cost.P.ToDense();
+namespace {
+
+// g P⁻¹ gᵀ for every row g of G (m × n): by P's block factor when P is positive definite, else
+// with (P + δI)⁻¹, δ = 1e-12·max(1, max P_ii) (header).
+Eigen::VectorXd InverseQuadraticForms(const Eigen::MatrixXd& P, const Eigen::MatrixXd& G) {
+  if (G.rows() == 0) return Eigen::VectorXd();
+  PositiveDefiniteFactor factor;
+  if (factor.Factor(P)) return factor.InverseQuadraticForms(G);
   const int n = static_cast<int>(P.rows());
-  std::vector<double> scales;
-  if (blocks.empty()) return scales;
   const double delta = 1e-12 * std::max(1.0, P.diagonal().maxCoeff());
-  const Eigen::LDLT<Eigen::MatrixXd> P_factor(P + delta * Eigen::MatrixXd::Identity(n, n));
-  for (const ContactConeBlock& block : blocks) {
-    const Eigen::MatrixXd A = BlockJacobian(problem.contacts, block);
-    const double trace = (A * P_factor.solve(A.transpose())).trace() / A.rows();
+  const Eigen::MatrixXd P_inverse_Gt =
+      Eigen::LDLT<Eigen::MatrixXd>(P + delta * Eigen::MatrixXd::Identity(n, n))
+          .solve(G.transpose());
+  return (G.transpose().array() * P_inverse_Gt.array()).colwise().sum().transpose();
+}
+
+// The blocks' A_b stacked (Σ m_b × n_v), in block order.
+Eigen::MatrixXd StackedBlockJacobians(const ContactSet& contacts,
+                                      const std::vector<ContactConeBlock>& blocks,
+                                      std::vector<int>* offset) {
+  offset->assign(blocks.size() + 1, 0);
+  for (size_t b = 0; b < blocks.size(); ++b)
+    (*offset)[b + 1] = (*offset)[b] + static_cast<int>(blocks[b].R.rows());
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(offset->back(), contacts.nv());
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const Eigen::MatrixXd compact = CompactBlockJacobian(contacts, blocks[b]);
+    const std::span<const int> columns = contacts.Columns(blocks[b].contact);
+    for (size_t c = 0; c < columns.size(); ++c)
+      A.block((*offset)[b], columns[c], compact.rows(), 1) = compact.col(static_cast<int>(c));
+  }
+  return A;
+}
+
+// d_b = trace(A_b P⁻¹ A_bᵀ)/m_b from the rows' forms (1 when not positive and finite).
+std::vector<double> ScalesOf(const Eigen::VectorXd& forms, const std::vector<int>& offset) {
+  std::vector<double> scales;
+  for (size_t b = 0; b + 1 < offset.size(); ++b) {
+    const int mb = offset[b + 1] - offset[b];
+    const double trace = forms.segment(offset[b], mb).sum() / mb;
     scales.push_back(trace > 0 && std::isfinite(trace) ? trace : 1.0);
   }
   return scales;
 }
 
+}  // namespace
+
+std::vector<double> DelassusScales(const StepProblem& problem,
+                                   const std::vector<ContactConeBlock>& blocks) {
+  if (blocks.empty()) return {};
+  std::vector<int> offset;
+  const Eigen::MatrixXd A = StackedBlockJacobians(problem.contacts, blocks, &offset);
+  return ScalesOf(InverseQuadraticForms(problem.cost.P.ToDense(), A), offset);
+}
 namespace {
 
 void CheckBlocks(const StepProblem& problem, const std::vector<ContactConeBlock>& blocks,
@@ -105,80 +146,53 @@ std::vector<ConeCase> ClassifySocpBlocks(const StepProblem& problem,
   return cases;
 }
 
-VelocityGradient SocpVelocityGradient(const StepProblem& problem,
-                                      const std::vector<ContactConeBlock>& blocks,
-                                      const std::vector<Eigen::VectorXd>& multipliers,
-                                      const Eigen::VectorXd& limit_multipliers,
-                                      const Eigen::VectorXd& v,
-                                      const StepDataContraction* contraction) {
-  CheckBlocks(problem, blocks, multipliers, v);
-  const JointLimitRows& limits = problem.cost.limits;
-  const int nl = limits.size();
-  if (limit_multipliers.size() != nl)
-    throw std::invalid_argument(
-        "SocpVelocityGradient: " + std::to_string(limit_multipliers.size()) +
-        " joint-limit multipliers for " + std::to_string(nl) + " rows");
-  if (contraction != nullptr) CheckContractionSizes(problem.contacts, *contraction);
-  const Scene& scene = problem.scene;
-  const double h = problem.settings.time_step;
-  const int n = scene.nv;
-  const int nb = static_cast<int>(blocks.size());
-  std::vector<int> offset(nb + 1, 0);
-  for (int b = 0; b < nb; ++b) offset[b + 1] = offset[b] + static_cast<int>(blocks[b].R.rows());
-  const int m = offset[nb] + nl;  // the joint-limit rows are half lines after the blocks
+namespace {
 
-  const std::vector<double> scales = DelassusScales(problem, blocks);
-  const std::vector<Eigen::VectorXd> w =
-      ComplementarityPoints(problem, blocks, multipliers, v, scales);
+// 1 − λ of a sliding cone's tangential direction at or below this is sticking (header).
+constexpr double kNearStickingGap = 1e-8;
 
-  // [P, −Aᵀ D̃; A, I − D] (header).
+// The linearised conditions of one SOCP step (header): the blocks' A_b, D_b = DΠ_K(w_b) and
+// d_b, the joint-limit rows, and the right-hand sides, the configuration directions first.
+struct ConeKkt {
+  int n = 0, nq_dirs = 0;
+  std::vector<int> offset;         // of the blocks' rows; offset.back() = Σ m_b
+  Eigen::MatrixXd A;               // the blocks' A_b stacked
+  std::vector<Eigen::VectorXd> w;  // w_b = d_b y_b − u_b
+  std::vector<ConeCase> cases;
+  std::vector<Eigen::MatrixXd> D;
+  std::vector<double> scales;
+  Eigen::MatrixXd G_limits;  // n_l × n_v
+  std::vector<char> limit_active;
+  std::vector<double> limit_scales;
+  Eigen::MatrixXd r1;  // n_v × (nq_dirs + n_q,a)
+  Eigen::MatrixXd r2;  // (Σ m_b + n_l) × nq_dirs; zero for the commands
+  int active_rows = 0;
+};
+
+// [P, −Aᵀ D̃; A, I − D] with rows, then columns, scaled to unit ∞-norm, and the minimum-norm
+// solution by a complete orthogonal decomposition (header).
+VelocityGradient SolveFullKkt(const ConeKkt& k, const Eigen::MatrixXd& P) {
+  const int n = k.n, mc = k.offset.back(), nl = static_cast<int>(k.G_limits.rows());
+  const int m = mc + nl;
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + m, n + m);
-  kkt.topLeftCorner(n, n) = problem.cost.P.ToDense();
-  VelocityGradient gradient;
-  for (int b = 0; b < nb; ++b) {
-    const int mb = offset[b + 1] - offset[b];
-    Eigen::MatrixXd D;
-    const ConeCase which = ClassifyCone(w[b], &D);
-    gradient.active_rows += which == ConeCase::kSticking ? mb : which == ConeCase::kSliding ? 1 : 0;
-    const Eigen::MatrixXd A = BlockJacobian(problem.contacts, blocks[b]);
-    kkt.block(0, n + offset[b], n, mb) = -A.transpose() * D / scales[b];
-    kkt.block(n + offset[b], 0, mb, n) = A;
-    kkt.block(n + offset[b], n + offset[b], mb, mb) = Eigen::MatrixXd::Identity(mb, mb) - D;
+  kkt.topLeftCorner(n, n) = P;
+  for (size_t b = 0; b + 1 < k.offset.size(); ++b) {
+    const int first = k.offset[b], mb = k.offset[b + 1] - first;
+    const auto A = k.A.middleRows(first, mb);
+    kkt.block(0, n + first, n, mb) = -A.transpose() * k.D[b] / k.scales[b];
+    kkt.block(n + first, 0, mb, n) = A;
+    kkt.block(n + first, n + first, mb, mb) = Eigen::MatrixXd::Identity(mb, mb) - k.D[b];
   }
-  // The joint-limit rows u_l = g_l = o_l + G_l v >= 0 with the multiplier λ_l: half lines with
-  // the Delassus scale d_l = G_l P⁻¹ G_lᵀ = (P⁻¹)_jj, active (D = 1) when d_l λ_l > g_l.
-  const Eigen::MatrixXd G_limits = JointLimitJacobian(limits, n);
-  if (nl > 0) {
-    const Eigen::MatrixXd P = kkt.topLeftCorner(n, n);
-    const double delta = 1e-12 * std::max(1.0, P.diagonal().maxCoeff());
-    const Eigen::MatrixXd P_inverse_G =
-        Eigen::LDLT<Eigen::MatrixXd>(P + delta * Eigen::MatrixXd::Identity(n, n))
-            .solve(G_limits.transpose());
-    for (int l = 0; l < nl; ++l) {
-      const int row = n + offset[nb] + l;
-      const double d = G_limits.row(l).dot(P_inverse_G.col(l));
-      const double scale = d > 0 && std::isfinite(d) ? d : 1.0;
-      const bool active = scale * limit_multipliers[l] > JointLimitSlack(limits, l, v);
-      gradient.active_rows += active ? 1 : 0;
-      kkt.block(0, row, n, 1) = -G_limits.row(l).transpose() * (active ? 1.0 / scale : 0.0);
-      kkt.block(row, 0, 1, n) = G_limits.row(l);
-      kkt(row, row) = active ? 0.0 : 1.0;
-    }
+  for (int l = 0; l < nl; ++l) {
+    const int row = n + mc + l;
+    kkt.block(0, row, n, 1) =
+        -k.G_limits.row(l).transpose() * (k.limit_active[l] ? 1.0 / k.limit_scales[l] : 0.0);
+    kkt.block(row, 0, 1, n) = k.G_limits.row(l);
+    kkt(row, row) = k.limit_active[l] ? 0.0 : 1.0;
   }
-
-  // Right-hand sides: the tangent directions of q first, then the commands.
-  const int nq_dirs = contraction != nullptr ? n : 0;
-  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n + m, nq_dirs + scene.nq_a);
-  if (contraction != nullptr) {
-    rhs.topLeftCorner(n, n) = StationarityDataDerivative(*contraction);
-    for (int b = 0; b < nb; ++b)
-      rhs.block(n + offset[b], 0, offset[b + 1] - offset[b], n) =
-          -BlockValueDerivative(blocks[b], *contraction, h);
-    rhs.block(n + offset[nb], 0, nl, n) = -G_limits / h;  // ∂g_l/∂ε = G_l/h at fixed v
-  }
-  rhs.block(0, nq_dirs, n, scene.nq_a) = CommandForceJacobian(scene, h);
-
-  // Rows, then columns, scaled to unit ∞-norm; then the minimum-norm solution (header).
+  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n + m, k.r1.cols());
+  rhs.topRows(n) = k.r1;
+  rhs.bottomLeftCorner(m, k.nq_dirs) = k.r2;
   Eigen::VectorXd row_scale(n + m), column_scale(n + m);
   for (int i = 0; i < n + m; ++i) {
     const double norm = kkt.row(i).lpNorm<Eigen::Infinity>();
@@ -193,10 +207,160 @@ VelocityGradient SocpVelocityGradient(const StepProblem& problem,
   const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(scaled);
   const Eigen::MatrixXd solution =
       column_scale.asDiagonal() * cod.solve(row_scale.asDiagonal() * rhs);
-
+  VelocityGradient gradient;
   gradient.kkt_rank = static_cast<int>(cod.rank());
-  if (nq_dirs > 0) gradient.dv_dq = solution.topLeftCorner(n, nq_dirs);
-  gradient.dv_du = solution.block(0, nq_dirs, n, scene.nq_a);
+  if (k.nq_dirs > 0) gradient.dv_dq = solution.topLeftCorner(n, k.nq_dirs);
+  gradient.dv_du = solution.topRightCorner(n, k.r1.cols() - k.nq_dirs);
+  return gradient;
+}
+
+// The same system reduced to the equality-constrained one of range_space_kkt.h (header):
+// every block's D_b = Σ_i λ_i q_i q_iᵀ splits into held directions (λ = 1: the rows
+// q_iᵀA_b dv = q_iᵀ r₂,b of E), free ones (λ = 0: nothing) and the sliding cones' tangential
+// directions, curvature k_i a_i a_iᵀ in H with a_i = A_bᵀ q_i and k_i = λ_i/(d_b(1 − λ_i)),
+// and k_i a_i q_iᵀ r₂,b in r₁. Returns false when H = P + Σ k_i a_i a_iᵀ is not factored.
+bool SolveRangeSpace(const ConeKkt& k, const Eigen::MatrixXd& P, VelocityGradient* gradient) {
+  const int n = k.n, nl = static_cast<int>(k.G_limits.rows());
+  Eigen::MatrixXd H = P;
+  Eigen::MatrixXd r1 = k.r1;
+  // The held directions as rows of E (at most Σ m_b + n_l) with their r₂ rows.
+  Eigen::MatrixXd E(k.offset.back() + nl, n), r2(k.offset.back() + nl, k.nq_dirs);
+  int held = 0;
+  const auto hold = [&](const Eigen::VectorXd& a, const Eigen::VectorXd& c) {
+    E.row(held) = a.transpose();
+    r2.row(held) = c.transpose();
+    ++held;
+  };
+  for (size_t b = 0; b + 1 < k.offset.size(); ++b) {
+    const int first = k.offset[b], mb = k.offset[b + 1] - first;
+    const auto A = k.A.middleRows(first, mb);
+    const auto r2_b = k.r2.middleRows(first, mb);
+    if (k.cases[b] == ConeCase::kSeparated) continue;
+    if (k.cases[b] == ConeCase::kSticking) {  // every row held
+      for (int i = 0; i < mb; ++i) hold(A.row(i).transpose(), r2_b.row(i).transpose());
+      continue;
+    }
+    // Sliding (m_b >= 2, ‖w₁‖ > 0): D's eigenvectors are (1, ŵ)/√2 (λ = 1), (−1, ŵ)/√2
+    // (λ = 0) and (0, t) for t ⊥ ŵ (λ = ½(1 + w₀/‖w₁‖), so 1 − λ = (‖w₁‖ − w₀)/(2‖w₁‖)).
+    const Eigen::VectorXd& w_b = k.w[b];
+    const double radius = w_b.tail(mb - 1).norm();
+    const Eigen::VectorXd direction = w_b.tail(mb - 1) / radius;
+    const double lambda = 0.5 * (radius + w_b[0]) / radius;
+    const double gap = 0.5 * (radius - w_b[0]) / radius;  // 1 − λ without cancellation
+    Eigen::VectorXd q = Eigen::VectorXd::Zero(mb);
+    q[0] = std::sqrt(0.5);
+    q.tail(mb - 1) = std::sqrt(0.5) * direction;
+    hold(A.transpose() * q, r2_b.transpose() * q);
+    // An orthonormal basis of ŵ⊥ in the tangential coordinates, by Gram–Schmidt on the axes.
+    Eigen::MatrixXd basis(mb - 1, mb - 1);
+    basis.col(0) = direction;
+    int found = 1;
+    for (int axis = 0; axis < mb - 1 && found < mb - 1; ++axis) {
+      Eigen::VectorXd t = Eigen::VectorXd::Unit(mb - 1, axis);
+      for (int pass = 0; pass < 2; ++pass)
+        for (int c = 0; c < found; ++c) t -= basis.col(c).dot(t) * basis.col(c);
+      if (t.norm() < 0.5) continue;  // (nearly) in the span so far; another axis is not
+      basis.col(found++) = t.normalized();
+    }
+    for (int c = 1; c < mb - 1; ++c) {
+      q.setZero();
+      q.tail(mb - 1) = basis.col(c);
+      const Eigen::VectorXd a = A.transpose() * q;
+      const Eigen::VectorXd r2_q = r2_b.transpose() * q;
+      if (gap <= kNearStickingGap) {
+        hold(a, r2_q);
+        continue;
+      }
+      const double curvature = lambda / (k.scales[b] * gap);
+      H.selfadjointView<Eigen::Lower>().rankUpdate(a, curvature);
+      r1.leftCols(k.nq_dirs).noalias() += (curvature * a) * r2_q.transpose();
+    }
+  }
+  const int mc = k.offset.back();
+  for (int l = 0; l < nl; ++l)
+    if (k.limit_active[l]) hold(k.G_limits.row(l).transpose(), k.r2.row(mc + l).transpose());
+  RangeSpaceKkt kkt;
+  if (!kkt.FactorCost(H)) return false;
+  PositiveDefiniteFactor::SparseRows whitened;
+  kkt.cost_factor().WhitenRows(E.topRows(held), &whitened);
+  std::vector<int> active(held);
+  for (int i = 0; i < held; ++i) active[i] = i;
+  kkt.FactorRows(whitened, active);
+  RangeSpaceKkt::Workspace w;
+  kkt.Solve(r1, r2.topRows(held).transpose(), k.nq_dirs, &w);
+  // Rank of the whole system: the n_v velocities, rank(E), and every row not held (its
+  // I − D part is regular there).
+  gradient->kkt_rank = n + kkt.rank() + (mc + nl - held);
+  if (k.nq_dirs > 0) gradient->dv_dq = w.x.leftCols(k.nq_dirs);
+  gradient->dv_du = w.x.rightCols(w.x.cols() - k.nq_dirs);
+  return true;
+}
+
+}  // namespace
+
+VelocityGradient SocpVelocityGradient(const StepProblem& problem,
+                                      const std::vector<ContactConeBlock>& blocks,
+                                      const std::vector<Eigen::VectorXd>& multipliers,
+                                      const Eigen::VectorXd& limit_multipliers,
+                                      const Eigen::VectorXd& v,
+                                      const StepDataContraction* contraction, SocpKktSolve solve) {
+  CheckBlocks(problem, blocks, multipliers, v);
+  const JointLimitRows& limits = problem.cost.limits;
+  const int nl = limits.size();
+  if (limit_multipliers.size() != nl)
+    throw std::invalid_argument(
+        "SocpVelocityGradient: " + std::to_string(limit_multipliers.size()) +
+        " joint-limit multipliers for " + std::to_string(nl) + " rows");
+  if (contraction != nullptr) CheckContractionSizes(problem.contacts, *contraction);
+  const Scene& scene = problem.scene;
+  const double h = problem.settings.time_step;
+  const int nb = static_cast<int>(blocks.size());
+  const Eigen::MatrixXd P = problem.cost.P.ToDense();
+
+  ConeKkt k;
+  k.n = scene.nv;
+  k.nq_dirs = contraction != nullptr ? k.n : 0;
+  k.A = StackedBlockJacobians(problem.contacts, blocks, &k.offset);
+  k.G_limits = JointLimitJacobian(limits, k.n);
+  // d_b and, for the joint-limit rows (half lines), d_l = G_l P⁻¹ G_lᵀ, in one pass.
+  Eigen::MatrixXd rows(k.A.rows() + nl, k.n);
+  rows << k.A, k.G_limits;
+  const Eigen::VectorXd forms = InverseQuadraticForms(P, rows);
+  k.scales = ScalesOf(forms, k.offset);
+  k.w = ComplementarityPoints(problem, blocks, multipliers, v, k.scales);
+  k.D.resize(nb);
+  for (int b = 0; b < nb; ++b) {
+    const int mb = k.offset[b + 1] - k.offset[b];
+    const ConeCase which = ClassifyCone(k.w[b], &k.D[b]);
+    k.cases.push_back(which);
+    k.active_rows += which == ConeCase::kSticking ? mb : which == ConeCase::kSliding ? 1 : 0;
+  }
+  // A joint-limit row u_l = g_l = o_l + G_l v >= 0 with the multiplier λ_l is a half line,
+  // active (D = 1) when d_l λ_l > g_l.
+  for (int l = 0; l < nl; ++l) {
+    const double d = forms[k.A.rows() + l];
+    const double scale = d > 0 && std::isfinite(d) ? d : 1.0;
+    const bool active = scale * limit_multipliers[l] > JointLimitSlack(limits, l, v);
+    k.limit_scales.push_back(scale);
+    k.limit_active.push_back(active ? 1 : 0);
+    k.active_rows += active ? 1 : 0;
+  }
+  // Right-hand sides: the tangent directions of q first, then the commands.
+  k.r1.resize(k.n, k.nq_dirs + scene.nq_a);
+  k.r2 = Eigen::MatrixXd::Zero(k.A.rows() + nl, k.nq_dirs);
+  if (contraction != nullptr) {
+    k.r1.leftCols(k.n) = StationarityDataDerivative(*contraction);
+    for (int b = 0; b < nb; ++b)
+      k.r2.middleRows(k.offset[b], k.offset[b + 1] - k.offset[b]) =
+          -BlockValueDerivative(blocks[b], *contraction, h);
+    k.r2.bottomRows(nl) = -k.G_limits / h;  // ∂g_l/∂ε = G_l/h at fixed v
+  }
+  k.r1.rightCols(scene.nq_a) = CommandForceJacobian(scene, h);
+
+  VelocityGradient gradient;
+  if (solve == SocpKktSolve::kFullKkt || !SolveRangeSpace(k, P, &gradient))
+    gradient = SolveFullKkt(k, P);
+  gradient.active_rows = k.active_rows;
   return gradient;
 }
 

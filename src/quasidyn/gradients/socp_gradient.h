@@ -42,11 +42,42 @@
 // Computed from a solver's (u, y), σ is accurate to the solver tolerance, so the side is the
 // one nearest that solution.
 //
-// Solve: the system is square (n_v + Σ m_b) but singular when the active rows are rank
-// deficient (a box flat on the ground: four sticking corners, 12 rows on 6 velocities) or at
-// a degenerate point; then dw is not unique but dv is. Rows and then columns are scaled to
-// unit ∞-norm, and a complete orthogonal decomposition (Golub & Van Loan, §5.4.2) returns the
-// minimum-norm least-squares solution: deterministic and finite for every input.
+// Solve (range space, when H below is positive definite, e.g. P is: object_mass_scale > 0).
+// D_b is symmetric with the eigenvalues 1, 0 and, for a sliding cone, λ = ½(1 + w₀/‖w₁‖) ∈
+// (0, 1] on the tangential directions (0, t), t ⊥ ŵ. In D_b's eigenvectors q_i the second row
+// reads q_iᵀA_b dv + (1 − λ_i) z_i = q_iᵀr₂,b (z = qᵀdw), and the impulse change is
+// dy_b = Σ_i q_i λ_i z_i/d_b, so
+//   λ_i = 0 (a separated block, or a sliding cone's (−1, ŵ)/√2): no impulse change, the row
+//            drops out;
+//   λ_i = 1 (every row of a sticking block, a sliding cone's (1, ŵ)/√2, an active limit row):
+//            the row is held, q_iᵀA_b dv = q_iᵀr₂,b, with a free multiplier;
+//   0 < λ_i < 1 (a sliding cone's tangential directions): z_i is eliminated, adding the
+//            curvature k_i a_i a_iᵀ to P and k_i a_i q_iᵀr₂,b to r₁, a_i = A_bᵀq_i,
+//            k_i = λ_i/(d_b(1 − λ_i)) = (‖w₁‖ + w₀)/(d_b(‖w₁‖ − w₀)) [kg] (= |y|/|u| in the
+//            cone's coordinates: independent of d_b, which only puts w in one unit).
+// This is the equality-constrained system of range_space_kkt.h with H = P + Σ k_i a_i a_iᵀ and
+// E the held rows, solved by blocks in the velocities whitened by H's factor, O(n_v³) at most
+// instead of O((n_v + Σ m_b)³). A tangential direction with 1 − λ <= 1e-8 (a cone within 1e-8
+// of sticking, k_i/(a_iᵀP⁻¹a_i) >= 1e8) is held instead: the error of that limit is O(1 − λ),
+// that of keeping k_i in H's Cholesky factor O(ε_mach k_i/(a_iᵀP⁻¹a_i)); both stay below
+// ≈ 1e-8 relative with this threshold. kkt_rank reports the rank of the whole system:
+// n_v + rank(E) + the rows not held.
+// Inconsistent held rows (documented choice). When more rows are held than the velocities they
+// constrain (a cube in a grasp and on a stack: 144 held rows of rank 67 on 69 velocities at
+// step 200 of arm_cubes) a configuration direction can move them inconsistently (the corners
+// of a face at different rates): no dv keeps them all, the step's derivative does not exist
+// along it (some contact must separate) and r₂ enters through its least-squares projection
+// onto range(E), as for the QP (range_space_kkt.h). The whole-system solve below minimises a
+// differently weighted residual there, so the two differ along those directions only (by up
+// to 0.4 of A's largest entry at that step); wherever the held rows are consistent they agree
+// (tested to 1e-8 relative).
+//
+// Solve (whole system: SocpKktSolve::kFullKkt, or H not positive definite): the system is
+// square (n_v + Σ m_b) but singular when the active rows are rank deficient (a box flat on the
+// ground: four sticking corners, 12 rows on 6 velocities) or at a degenerate point; then dw is
+// not unique but dv is. Rows and then columns are scaled to unit ∞-norm, and a complete
+// orthogonal decomposition (Golub & Van Loan, §5.4.2) returns the minimum-norm least-squares
+// solution: deterministic and finite for every input. The tests compare the two solves.
 
 #include <Eigen/Core>
 #include <vector>
@@ -63,8 +94,9 @@ enum class ConeCase { kSeparated, kSliding, kSticking };
 // The case of one block from w = d·y − u (size m >= 1), and D = DΠ_K(w) (m × m) as above.
 ConeCase ClassifyCone(const Eigen::VectorXd& w, Eigen::MatrixXd* projection_jacobian = nullptr);
 
-// d_b = trace(A_b P⁻¹ A_bᵀ)/m_b per block [1/kg], with P⁻¹ = (P + δI)⁻¹,
-// δ = 1e-12·max(1, max P_ii) (accepts a singular P); 1 when A_b = 0 (no velocity dependence).
+// d_b = trace(A_b P⁻¹ A_bᵀ)/m_b per block [1/kg], by P's block factor
+// (positive_definite_factor.h), or with P⁻¹ = (P + δI)⁻¹, δ = 1e-12·max(1, max P_ii), when P is
+// singular; 1 when A_b = 0 (no velocity dependence).
 std::vector<double> DelassusScales(const StepProblem& problem,
                                    const std::vector<ContactConeBlock>& blocks);
 
@@ -81,12 +113,15 @@ std::vector<ConeCase> ClassifySocpBlocks(const StepProblem& problem,
 // problem.cost.limits): each row is one more half line (m_b = 1) with A_l = G_l, dA_l = 0 and
 // ∂b_l/∂ε = G_l/h (dynamics/joint_limit_rows.h). active_rows of the result counts the binding
 // scalar conditions: m_b per sticking block, 1 per sliding block, 1 per active limit row.
-// Throws std::invalid_argument on inconsistent sizes.
+// solve picks the method (header; kRangeSpace falls back to the whole system when H is not
+// positive definite). Throws std::invalid_argument on inconsistent sizes.
+enum class SocpKktSolve { kRangeSpace, kFullKkt };
 VelocityGradient SocpVelocityGradient(const StepProblem& problem,
                                       const std::vector<ContactConeBlock>& blocks,
                                       const std::vector<Eigen::VectorXd>& multipliers,
                                       const Eigen::VectorXd& limit_multipliers,
                                       const Eigen::VectorXd& v,
-                                      const StepDataContraction* contraction);
+                                      const StepDataContraction* contraction,
+                                      SocpKktSolve solve = SocpKktSolve::kRangeSpace);
 
 }  // namespace quasidyn

@@ -1,5 +1,6 @@
 #include "quasidyn/gradients/socp_gradient_blocks.h"
 
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -100,12 +101,21 @@ std::vector<Eigen::VectorXd> BlockValues(const std::vector<ContactConeBlock>& bl
   return values;
 }
 
-Eigen::MatrixXd BlockJacobian(const ContactSet& contacts, const ContactConeBlock& block) {
+Eigen::MatrixXd CompactBlockJacobian(const ContactSet& contacts, const ContactConeBlock& block) {
   const int nt = contacts.tangent_count();
-  Eigen::MatrixXd Jc(1 + nt, contacts.nv());
-  Jc.row(0) = contacts.DenseNormalJacobian(block.contact);
-  Jc.bottomRows(nt) = contacts.DenseTangentJacobian(block.contact);
+  const int k = static_cast<int>(contacts.Columns(block.contact).size());
+  Eigen::MatrixXd Jc(1 + nt, k);
+  Jc.row(0) = contacts.NormalJacobian(block.contact);
+  Jc.bottomRows(nt) = contacts.TangentJacobian(block.contact);
   return block.R * Jc;
+}
+
+Eigen::MatrixXd BlockJacobian(const ContactSet& contacts, const ContactConeBlock& block) {
+  const Eigen::MatrixXd compact = CompactBlockJacobian(contacts, block);
+  const std::span<const int> columns = contacts.Columns(block.contact);
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(compact.rows(), contacts.nv());
+  for (size_t c = 0; c < columns.size(); ++c) A.col(columns[c]) = compact.col(static_cast<int>(c));
+  return A;
 }
 
 std::vector<Eigen::VectorXd> SocpBlockMultipliers(const ContactSet& contacts,

@@ -53,6 +53,9 @@ std::vector<Eigen::VectorXd> BlockValues(const std::vector<ContactConeBlock>& bl
 
 // A_b = R_b J_c,i (m_b × n_v).
 Eigen::MatrixXd BlockJacobian(const ContactSet& contacts, const ContactConeBlock& block);
+// The same on contact i's velocity columns only, contacts.Columns(i) (m_b × k_i; A_b is zero
+// elsewhere: a contact moves with its two bodies' chains).
+Eigen::MatrixXd CompactBlockJacobian(const ContactSet& contacts, const ContactConeBlock& block);
 
 // The SOCP's block multipliers y_b recovered from the impulses of a solved step
 // (SolveFrictionConeSocp): λ_n,i = y_0 and λ̂_t,i = μ_i y_1: for a cone; λ_n,i = ζ₊ + ζ₋ and

@@ -236,16 +236,18 @@ class ConeReferenceStep {
 
 // A and B of the cone step (settings.type socp or log-barrier-cone) from socp_gradient.h /
 // log_barrier_cone_gradient.h with FiniteDifferenceContraction, chained as in
-// stepping/quasi_dynamic_derivatives.cc.
+// stepping/quasi_dynamic_derivatives.cc; `solve` picks the SOCP's linear solve.
 struct ConeLinearization {
   Eigen::VectorXd q_next;
   Eigen::MatrixXd A, B;
   std::vector<ConeCase> cases;  // SOCP only
   int active_rows = 0;
+  int kkt_rank = 0;
 };
 
 inline ConeLinearization LinearizeConeStep(const Scene& scene, const FormulationSettings& settings,
-                                           const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
+                                           const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                                           SocpKktSolve solve = SocpKktSolve::kRangeSpace) {
   const ConeStep step = SolveConeStep(scene, settings, q, u);
   if (step.solution.status != SolverStatus::kSolved)
     throw std::runtime_error("cone step not solved: status " +
@@ -263,7 +265,7 @@ inline ConeLinearization LinearizeConeStep(const Scene& scene, const Formulation
     const StepDataContraction d =
         FiniteDifferenceContraction(scene, settings, q, u, step.contacts, v,
                                     StackedImpulseCoordinates(step.contacts, blocks, y));
-    gradient = SocpVelocityGradient(problem, blocks, y, step.solution.limit_impulse, v, &d);
+    gradient = SocpVelocityGradient(problem, blocks, y, step.solution.limit_impulse, v, &d, solve);
     out.cases = ClassifySocpBlocks(problem, blocks, y, v);
   } else {
     const std::vector<ContactConeBlock> blocks = BarrierConeBlocks(step.contacts);
@@ -274,6 +276,7 @@ inline ConeLinearization LinearizeConeStep(const Scene& scene, const Formulation
     gradient = LogBarrierConeVelocityGradient(problem, blocks, v, &d);
   }
   out.active_rows = gradient.active_rows;
+  out.kkt_rank = gradient.kkt_rank;
   out.q_next = IntegrateConfiguration(scene, q, v, h);
   const Eigen::MatrixXd dq_dv = IntegrationJacobianWrtVelocity(scene, q, v, h);
   out.B = dq_dv * gradient.dv_du;
