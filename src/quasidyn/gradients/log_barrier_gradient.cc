@@ -1,6 +1,7 @@
 #include "quasidyn/gradients/log_barrier_gradient.h"
 
 #include <Eigen/Cholesky>
+#include <Eigen/SparseCore>
 #include <stdexcept>
 #include <string>
 
@@ -41,11 +42,13 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
                                 std::to_string(data.P.rows()) + " velocities, the scene " +
                                 std::to_string(n));
   const Eigen::VectorXd inv_kg2 = (kappa * g.array().square()).inverse().matrix();  // 1/(κ g²)
-  // H = P + Gᵀ diag(1/(κ g²)) G as a symmetric rank update with the rows G_j/(√κ g_j).
-  const Eigen::MatrixXd scaled_G = inv_kg2.cwiseSqrt().asDiagonal() * data.G;
+  // H = P + Gᵀ diag(1/(κ g²)) G. G is sparse (a pyramid row touches its contact's two bodies'
+  // chains, a limit row one velocity): both products with it are taken on its non-zeros.
+  const Eigen::SparseMatrix<double> G = data.G.sparseView(1.0, 0.0);  // exact zeros dropped
+  const Eigen::SparseMatrix<double> weighted_G = inv_kg2.asDiagonal() * G;
   Eigen::MatrixXd H = data.P;
-  H.selfadjointView<Eigen::Lower>().rankUpdate(scaled_G.transpose());
-  const Eigen::LDLT<Eigen::MatrixXd> factor(H.selfadjointView<Eigen::Lower>());
+  H += Eigen::MatrixXd(G.transpose() * weighted_G);
+  const Eigen::LDLT<Eigen::MatrixXd> factor(H);
   if (factor.info() != Eigen::Success) {
     VelocityGradient failed;
     failed.ok = false;
@@ -69,8 +72,8 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
       dg.middleRows(key.first_row, key.rows).rowwise() += d.d_phi.row(i) / time_step;
     }
     dg.bottomRows(data.limits.size()) = JointLimitRowDerivative(data, time_step);
-    rhs.leftCols(n) =
-        d.d_tau_h - d.d_P_v + d.d_JcT_lambda - data.G.transpose() * (inv_kg2.asDiagonal() * dg);
+    rhs.leftCols(n) = d.d_tau_h - d.d_P_v + d.d_JcT_lambda;
+    rhs.leftCols(n).noalias() -= weighted_G.transpose() * dg;
   }
   rhs.rightCols(scene.nq_a) = CommandForceJacobian(scene, time_step);
   const Eigen::MatrixXd dv = factor.solve(rhs);
