@@ -2,7 +2,8 @@
 // (stepping/step_model.h) differentiates the step the last Calc solved, without solving it
 // again. At arm_cubes' grasp state (t = 2 s: ≈ 52 contacts, 69 velocities) and planar_hand
 // after 60 steps, for the exact pyramid QP (eq. (10) of Pang & Tedrake 2021) and its log
-// barrier:
+// barrier, and the exact-cone SOCP (Pang, Suh, Yang & Tedrake, T-RO 2023, eq. (27)) and its
+// log barrier:
 //   BM_Calc/<case>              the step;
 //   BM_CalcDiff/<case>_<mode>   CalcDiff alone after one Calc (B only, A and B); reports heap
 //                               allocations per CalcDiff;
@@ -125,6 +126,10 @@ QUASIDYN_GRADIENT_BENCHES(arm_cubes_log_barrier, Example::kArmCubes,
 QUASIDYN_GRADIENT_BENCHES(planar_hand_qp, Example::kPlanarHand, FormulationType::kQp);
 QUASIDYN_GRADIENT_BENCHES(planar_hand_log_barrier, Example::kPlanarHand,
                           FormulationType::kLogBarrierPyramid);
+QUASIDYN_GRADIENT_BENCHES(arm_cubes_socp, Example::kArmCubes, FormulationType::kSocp);
+QUASIDYN_GRADIENT_BENCHES(arm_cubes_log_barrier_cone, Example::kArmCubes,
+                          FormulationType::kLogBarrierCone);
+QUASIDYN_GRADIENT_BENCHES(planar_hand_socp, Example::kPlanarHand, FormulationType::kSocp);
 
 }  // namespace
 }  // namespace quasidyn::bench
