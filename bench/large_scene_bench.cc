@@ -1,4 +1,4 @@
-// Memory and time of one step on a large planar scene (issue 12: memory grew with the square of
+// Memory and time of one step on a large planar scene (memory grew with the square of
 // the scene, 3.1 GB for one step of 3,000 spheres). N planar spheres (radius 0.05 m, 0.1 kg) in a
 // square pile on the table, no robot; n_v = 3N. For N = 100, 300, 1000 and each convex
 // formulation:

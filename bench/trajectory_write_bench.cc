@@ -1,4 +1,4 @@
-// The cost of writing the demo's trajectory against simulating it (issue 13: writing the JSON
+// The cost of writing the demo's trajectory against simulating it (writing the JSON
 // took as long as the 1000 arm steps themselves). The demo scene (examples/arm_cubes, the
 // scene `quasidyn demo` runs) is simulated to the end of its schedule with its own formulation
 // (qp); then:

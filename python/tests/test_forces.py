@@ -1,4 +1,4 @@
-"""Honest forces (issue 13): the contact impulses, the forces they imply, and what the
+"""Honest forces: the contact impulses, the forces they imply, and what the
 objects' momentum term s·M_u·v/h contributes, on the pushing example; the reference
 simulator's mass-scale rule (unactuated_mass_scale)."""
 

@@ -1,4 +1,4 @@
-"""Gradients beyond the contact tolerance ε (issue 13): with the pusher 8 cm from the box and
+"""Gradients beyond the contact tolerance ε: with the pusher 8 cm from the box and
 the scene's ε = 0.02 m, every row of B for the box is 0 (the step ignores the contact, so
 does its derivative); linearising with contact_tolerance = 0.1 m keeps the pair, and the
 log-barrier method feels it as a force at a distance (docs/gradients.md)."""

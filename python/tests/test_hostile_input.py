@@ -1,4 +1,4 @@
-"""Misuse from Python (issue 12): no crash, no silent cast, one error policy.
+"""Misuse from Python: no crash, no silent cast, one error policy.
 
 Caller bugs (wrong size, NaN/Inf, complex or non-numeric arrays, a NaN time) raise; a step
 whose numerics fail returns a status (test_step.py)."""

@@ -1,4 +1,4 @@
-"""The user's loop (issue 13): rollouts of your own commands with A and B along them,
+"""The user's loop: rollouts of your own commands with A and B along them,
 trajectories built step by step, saved, loaded and viewed, q slices, scene edits, inverse
 kinematics, stacked batch outputs, one spelling of every name, errors that name the Python
 argument, and a docstring on every public property and method."""

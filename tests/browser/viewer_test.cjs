@@ -108,7 +108,7 @@ async function canvasPixels(page) {
     const noise = again.luminance.filter((v, i) => Math.abs(v - second.luminance[i]) > 8).length;
     check(noise === 0, `re-rendering the same time changes no pixel (${noise} changed)`);
 
-    // Frame 0 shows step 1's contacts (the box on the table) and its status (issue 13: it
+    // Frame 0 shows step 1's contacts (the box on the table) and its status (a regression: it
     // showed "solver status initial" and no contact).
     const opening = await page.evaluate(() => {
       window.quasidynViewer.seek(0);

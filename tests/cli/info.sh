@@ -37,12 +37,12 @@ if "$qd" info "$tmp/bad.yaml" 2> "$tmp/err.txt"; then fail "bad scene accepted";
 grep -q "bad.yaml" "$tmp/err.txt" || fail "bad-scene error does not name the file"
 if "$qd" info 2> /dev/null; then fail "info without a scene accepted"; fi
 
-# Tidy numbers (issue 13: 'normal = (-1, 0 , 0 )'): no padding inside vectors, no -0.
+# Tidy numbers (a regression: 'normal = (-1, 0 , 0 )'): no padding inside vectors, no -0.
 "$qd" info examples/planar_gripper/scene.yaml > "$tmp/info.txt"
 grep -q "normal = (-1, 0, 0)" "$tmp/info.txt" || fail "untidy normals: $(grep normal "$tmp/info.txt")"
 grep -Eq "\( |[0-9] ,| \)|-0[,)]" "$tmp/info.txt" && fail "padded vectors: $(grep normal "$tmp/info.txt")"
 
-# A misspelt formulation key is refused by info too, at its line (issue 13: it passed info
+# A misspelt formulation key is refused by info too, at its line (a regression: it passed info
 # and failed only at simulate, without a line).
 sed 's/formulation: {type: qp}/formulation: {type: qp, objet_mass_scale: 0.1}/' \
   examples/planar_pushing/scene.yaml > "$tmp/misspelt.yaml"

@@ -185,7 +185,7 @@ check_json "$tmp/hp60.json" exact || fail "bad JSON (halm-posa in contact)"
 grep -q "u (commanded robot velocities)" "$tmp/hp60.txt" || fail "halm-posa text does not say u is a velocity"
 expect_error "log-barrier smoothing" $d --method log-barrier
 
-# --step beyond the schedule (issue 13: --step 100000 on a 24-step schedule was accepted).
+# --step beyond the schedule (a regression: --step 100000 on a 24-step schedule was accepted).
 expect_error "beyond the schedule's 24 steps" $g --step 100000
 expect_error "beyond the schedule's 24 steps" $g --step 25
 "$qd" linearize $g --step 24 > /dev/null || fail "--step 24, the schedule's last step"

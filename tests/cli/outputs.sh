@@ -63,7 +63,7 @@ expect_refused 2 "--out" "directory" -- simulate "$scene" --steps 1 --quiet --ou
 echo "a file" > "$tmp/plain"
 expect_refused 2 "--out" "is a file, not a folder" -- simulate "$scene" --steps 1 --quiet --out "$tmp/plain/t.json"
 unchanged "simulate with bad outputs"
-# A missing folder is created (issue 13).
+# A missing folder is created.
 "$qd" simulate "$scene" --steps 1 --quiet --out "$tmp/new/dir/t.json" --html "$tmp/new/page/p.html" \
   > /dev/null || fail "simulate into new folders"
 [ -s "$tmp/new/dir/t.json" ] && [ -s "$tmp/new/page/p.html" ] || fail "new folders not created"

@@ -106,7 +106,7 @@ check_trajectory "$tmp/a.json" 5 0.01 || fail "--steps 5 does not give 5 steps"
 check_trajectory "$tmp/b.json" 20 0.005 || fail "--duration 0.1 --h 0.005 is not 20 steps"
 
 # The progress bar, on a terminal only (script(1) gives the run one): one line ending with a
-# newline, at most 20 redraws. Into a file: nothing (issue 13: 1.5 kB of frames in a log).
+# newline, at most 20 redraws. Into a file: nothing (a regression: 1.5 kB of frames in a log).
 "$qd" simulate $g --steps 50 > /dev/null 2> "$tmp/log.txt" || fail "simulate into a log file"
 [ -s "$tmp/log.txt" ] && fail "a log file got the progress bar: $(od -c "$tmp/log.txt" | head -3)"
 script -qefc "'$qd' simulate $g --steps 50 > /dev/null" /dev/null > "$tmp/bar.txt" \

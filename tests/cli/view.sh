@@ -78,7 +78,7 @@ expect_error 2 "n_q" view "$work/pushing.json" -o "$work/x.html" --scene example
 expect_error 2 "no-such-scene.yaml" view "$work/pushing.json" -o "$work/x.html" --scene no-such-scene.yaml
 echo "not a folder" > "$work/file"
 expect_error 2 "is a file, not a folder" view "$work/pushing.json" -o "$work/file/x.html"
-# The page's folder is created (issue 13).
+# The page's folder is created.
 "$quasidyn" view "$work/pushing.json" -o "$work/new/dir/x.html" > /dev/null &&
   [[ -s "$work/new/dir/x.html" ]] && pass "view -o creates the page's folder" ||
   fail "view -o into a new folder"
@@ -90,7 +90,7 @@ rm -rf "$work/new"
   cmp -s "$work/from_npz.html" "$work/via_view.html" && pass "view of the .npz equals the JSON's" ||
   fail "view of the .npz differs"
 # The trajectory finds its scene from another working folder: the scene path is stored
-# relative to the trajectory file (issue 13: it was stored as typed).
+# relative to the trajectory file (a regression: it was stored as typed).
 mkdir -p "$work/elsewhere"
 qd_absolute=$(realpath "$quasidyn")
 (cd "$work/elsewhere" && "$qd_absolute" view ../pushing.json -o page.html > /dev/null) &&

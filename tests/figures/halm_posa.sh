@@ -17,7 +17,7 @@ rm -f "$out"/*.csv "$out"/*.svg
 "$1" > /dev/null 2> "$out/bad.txt" && fail "disk_pushing_figures ran without OUT_DIR"
 grep -q "OUT_DIR" "$out/bad.txt" || fail "no usage message: $(cat "$out/bad.txt")"
 rm -f "$out/bad.txt"
-# --help prints the usage, exits 0 and writes nothing (issue 13: it made a folder named --help).
+# --help prints the usage, exits 0 and writes nothing (a regression: it made a folder named --help).
 for program in "$1" "$2" "$3"; do
   (cd "$out" && "$program" --help > help.txt) || fail "$(basename "$program") --help exited non-zero"
   grep -q "OUT_DIR" "$out/help.txt" && [ ! -e "$out/--help" ] ||

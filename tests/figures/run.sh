@@ -18,7 +18,7 @@ mkdir -p "$out" || fail "cannot create $out"
 rm -f "$out"/*.csv "$out"/*.png
 
 "$gripper_figures" "$out/gripper_figures.csv" || fail "gripper_figures exited non-zero"
-# --help prints the usage and writes nothing (issue 13: it wrote a CSV named --help); the
+# --help prints the usage and writes nothing (a regression: it wrote a CSV named --help); the
 # programs create their output folders.
 here=$(pwd)
 (cd "$out" && "$gripper_figures" --help > help.txt) || fail "gripper_figures --help exited non-zero"

@@ -43,7 +43,7 @@ const HandPlan& HalfTurnPlan() {
   return hand;
 }
 
-// Refining the planner's path (issue 16): the RRT's plan for the 180° turn, with its regrasps,
+// Refining the planner's path: the RRT's plan for the 180° turn, with its regrasps,
 // is the initial guess. Its exact rollout reproduces the path; the optimiser (terminal goal
 // cost only, so that the path may wander on the way) keeps every regrasp's grasp and brings the
 // ball closer to the goal than the planner left it: the angle within 0.01 rad and the goal

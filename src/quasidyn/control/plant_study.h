@@ -1,5 +1,5 @@
 #pragma once
-// Open loop against closed loop over a family of perturbed plants (issue 16, "Plant ≠ model";
+// Open loop against closed loop over a family of perturbed plants ("plant ≠ model";
 // the talk's slide "Stabilizing contact-rich plans"): plant i (seed i = 0 … n − 1) is the
 // model's scene with RandomPerturbation(seed i): the objects' start moved by `offset` in a
 // random direction, friction × U[1 − f, 1 + f], and its time step h/N (h the MODEL's time step,

@@ -267,7 +267,7 @@ TEST(TrajectoryOptimizer, RegraspStepResetsTheRobotsAndKeepsItsGrasp) {
 namespace quasidyn {
 namespace {
 
-// An exact step that fails inside an iteration (issue 16, "Bad input"): the iteration is
+// An exact step that fails inside an iteration (bad input): the iteration is
 // rejected, its message names the step and the solver's message and says the trust region
 // shrank, the next iteration runs with the halved region, and the run goes on to its last
 // iteration without an exception; the best iterate stays an exact rollout.

@@ -21,7 +21,7 @@
 //
 // M̂ is positive definite whenever every object has a positive mass matrix (objects' bodies
 // have mass > 0 and SPD inertia, scene_builder.cc), even with massless robot links (URDF links
-// without <inertial>, issue 14): M_a ⪰ 0 and h² K_a ≻ 0 (K_a > 0). Large gains stay stable
+// without <inertial>): M_a ⪰ 0 and h² K_a ≻ 0 (K_a > 0). Large gains stay stable
 // (implicit in K and D). Gravity: the objects feel it; the robots are gravity-compensated by
 // their controllers, as in the quasi-dynamic models (τ_g,a = 0). Units: P [kg, kg·m²; robots
 // N·s²/m or N·m·s²/rad], τ_h [N·s].

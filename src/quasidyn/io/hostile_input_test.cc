@@ -1,4 +1,4 @@
-// Inputs a hostile but fair user gave the loader (issue 12): each crashed the process (stack
+// Inputs a hostile but fair user gave the loader: each crashed the process (stack
 // overflow, abort), allocated without bound or was accepted with a wrong value before the
 // loader limits of io/loader_limits.h. Large inputs are generated here, not committed.
 

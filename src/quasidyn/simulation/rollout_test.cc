@@ -45,7 +45,7 @@ class PlanarGripperRolloutTest : public ::testing::Test {
   std::shared_ptr<const StepModel> model_ = MakeStepModel(scene_ptr_, settings_);
 };
 
-// 2^31 - 1 steps reserved ~300 GB and ended in std::bad_alloc (issue 12).
+// 2^31 - 1 steps reserved ~300 GB and ended in std::bad_alloc (a regression).
 TEST_F(PlanarGripperRolloutTest, RefusesARunWhoseRecordCannotFitBeforeStepping) {
   try {
     Rollout(*model_, {std::numeric_limits<int>::max(), {}});

@@ -1,6 +1,6 @@
-// The log barriers push from a distance (dynamics/barrier_stand_off.h). Issue 12: a cube resting
-// on the table was lifted past the contact tolerance, lost its contact and fell h²|g| per step
-// through the table, every step "solved" (h = 10 s: 981 m below it); the arm never carried the
+// The log barriers push from a distance (dynamics/barrier_stand_off.h). A regression: a cube
+// resting on the table was lifted past the contact tolerance, lost its contact and fell h²|g| per
+// step through the table, every step "solved" (h = 10 s: 981 m below it); the arm never carried the
 // red cube. These tests pin the fix: contacts are kept up to the barrier's resting stand-off.
 
 #include <gtest/gtest.h>
@@ -118,7 +118,7 @@ TEST(BarrierRestingTest, AnObjectTheBarrierWouldLevitateIsRefused) {
   EXPECT_NO_THROW(testing::Stepper(scene, settings));
 }
 
-// Issue 13: the default κ (a scene without `kappa`) is scaled from the scene so that a resting
+// The default κ (a scene without `kappa`) is scaled from the scene so that a resting
 // object stays within 1 % of its size of its support. At the old default κ = 100 the 1 kg,
 // 10 cm cube rested 16 mm up (16 rows of 1/(κ φ) carrying 9.81 N); with the default, at most
 // 1 mm, whatever its mass, under both barriers.

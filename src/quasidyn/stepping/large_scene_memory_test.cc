@@ -1,4 +1,4 @@
-// Memory linear in the scene (issue 12, item 8): the step's data once sized, for a planar pile
+// Memory linear in the scene: the step's data once sized, for a planar pile
 // of N spheres (testing/planar_pile.h). The QP solver kept a dense copy of G (m × n) and the
 // barrier solver a dense n × n Hessian on their sparse paths, so the heap grew with N²: about
 // 117 MB for one qp step at N = 1000 against 14 MB at N = 300.

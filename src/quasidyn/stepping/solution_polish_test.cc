@@ -1,4 +1,4 @@
-// The active-set polish of the interior-point solutions (solvers/active_set_polish.h, issue 13):
+// The active-set polish of the interior-point solutions (solvers/active_set_polish.h):
 // a contact inside the contact tolerance but open carries exactly 0 (the interior point leaves a
 // phantom impulse of the order of its tolerance), and at a degenerate step, a contact that closes
 // exactly at the step's end (the multiplier and the slack both 0), the QP and the SOCP match the

@@ -56,7 +56,7 @@ TEST(StepperInput, NanOrWrongSizedCommandThrows) {
   }
 }
 
-// Finite but huge input (the mutation campaign of issue 12: a robot's initial position -1e308)
+// Finite but huge input (from a mutation campaign: a robot's initial position -1e308)
 // overflows in the cost, K_a (u − q_a) = inf: a numerical-failure status that keeps q, not the
 // solvers' exception for a non-finite problem escaping the step.
 TEST(StepperInput, FiniteInputThatOverflowsInTheCostIsAStatus) {

@@ -128,7 +128,7 @@ TEST(ViewerData, CarriesStatusContactsAndForces) {
   const json data = BuildViewerData(scene, trajectory);
   const json& frames = data["frames"];
   EXPECT_EQ(frames["t"], json({0.0, 0.01, 0.02}));
-  // Frame 0 (q0) shows step 1's contacts, forces and status (issue 13: it showed "initial").
+  // Frame 0 (q0) shows step 1's contacts, forces and status (a regression: it showed "initial").
   EXPECT_EQ(frames["step"], json({1, 1, 2}));
   EXPECT_EQ(frames["status"], json({"solved", "solved", "solved_inaccurate"}));
   EXPECT_EQ(frames["iterations"], json({7, 7, 12}));
@@ -153,7 +153,7 @@ TEST(ViewerData, CarriesStatusContactsAndForces) {
 }
 
 // A robot pushing an object: the arrow shows the force on the object, not on the robot
-// (issue 13: robot–object arrows showed the force on the robot, object–ground ones the force on
+// (a regression: robot–object arrows showed the force on the robot, object–ground ones the force on
 // the object).
 TEST(ViewerData, ArrowsShowTheForceOnTheObject) {
   const Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
