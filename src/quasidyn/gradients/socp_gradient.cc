@@ -13,7 +13,7 @@
 
 namespace quasidyn {
 
-ConeCase ClassifyCone(const Eigen::VectorXd& w, Eigen::MatrixXd* projection_jacobian) {
+ConeCase ClassifyCone(Eigen::Ref<const Eigen::VectorXd> w, Eigen::MatrixXd* projection_jacobian) {
   const int m = static_cast<int>(w.size());
   if (m < 1) throw std::invalid_argument("ClassifyCone: w must have at least one entry");
   const double w0 = w[0];
@@ -71,11 +71,19 @@ Eigen::MatrixXd StackedBlockJacobians(const ContactSet& contacts,
   for (size_t b = 0; b < blocks.size(); ++b)
     (*offset)[b + 1] = (*offset)[b] + static_cast<int>(blocks[b].R.rows());
   Eigen::MatrixXd A = Eigen::MatrixXd::Zero(offset->back(), contacts.nv());
+  const int nt = contacts.tangent_count();
+  Eigen::Vector3d column;  // J_c,i's column: (J_n, J_t) entries, 1 + n_t <= 3
   for (size_t b = 0; b < blocks.size(); ++b) {
-    const Eigen::MatrixXd compact = CompactBlockJacobian(contacts, blocks[b]);
-    const std::span<const int> columns = contacts.Columns(blocks[b].contact);
-    for (size_t c = 0; c < columns.size(); ++c)
-      A.block((*offset)[b], columns[c], compact.rows(), 1) = compact.col(static_cast<int>(c));
+    const ContactConeBlock& block = blocks[b];
+    const std::span<const int> columns = contacts.Columns(block.contact);
+    const ContactSet::RowMap J_n = contacts.NormalJacobian(block.contact);
+    const ContactSet::RowsMap J_t = contacts.TangentJacobian(block.contact);
+    for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
+      column[0] = J_n[c];
+      for (int t = 0; t < nt; ++t) column[1 + t] = J_t(t, c);
+      A.block((*offset)[b], columns[c], block.R.rows(), 1).noalias() =
+          block.R * column.head(1 + nt);
+    }
   }
   return A;
 }
@@ -118,16 +126,22 @@ void CheckBlocks(const StepProblem& problem, const std::vector<ContactConeBlock>
                                   " rows");
 }
 
-// w_b = d_b y_b − u_b for every block.
-std::vector<Eigen::VectorXd> ComplementarityPoints(const StepProblem& problem,
-                                                   const std::vector<ContactConeBlock>& blocks,
-                                                   const std::vector<Eigen::VectorXd>& multipliers,
-                                                   const Eigen::VectorXd& v,
-                                                   const std::vector<double>& scales) {
-  const std::vector<Eigen::VectorXd> u =
-      BlockValues(blocks, GapVelocities(problem.contacts, v, problem.settings.time_step));
-  std::vector<Eigen::VectorXd> w(blocks.size());
-  for (size_t b = 0; b < blocks.size(); ++b) w[b] = scales[b] * multipliers[b] - u[b];
+// w_b = d_b y_b − u_b for every block, stacked in block order (Σ m_b).
+Eigen::VectorXd ComplementarityPoints(const StepProblem& problem,
+                                      const std::vector<ContactConeBlock>& blocks,
+                                      const std::vector<Eigen::VectorXd>& multipliers,
+                                      const Eigen::VectorXd& v, const std::vector<double>& scales) {
+  const Eigen::VectorXd gap = GapVelocities(problem.contacts, v, problem.settings.time_step);
+  int rows = 0;
+  for (const ContactConeBlock& block : blocks) rows += static_cast<int>(block.R.rows());
+  Eigen::VectorXd w(rows);
+  for (size_t b = 0, first = 0; b < blocks.size(); ++b) {
+    const ContactConeBlock& block = blocks[b];
+    const int mb = static_cast<int>(block.R.rows());
+    w.segment(first, mb).noalias() = -block.R * gap.segment(block.first_row, block.R.cols());
+    w.segment(first, mb) += scales[b] * multipliers[b];
+    first += mb;
+  }
   return w;
 }
 
@@ -139,10 +153,10 @@ std::vector<ConeCase> ClassifySocpBlocks(const StepProblem& problem,
                                          const Eigen::VectorXd& v) {
   CheckBlocks(problem, blocks, multipliers, v);
   const std::vector<double> scales = DelassusScales(problem, blocks);
-  const std::vector<Eigen::VectorXd> w =
-      ComplementarityPoints(problem, blocks, multipliers, v, scales);
+  const Eigen::VectorXd w = ComplementarityPoints(problem, blocks, multipliers, v, scales);
   std::vector<ConeCase> cases;
-  for (const Eigen::VectorXd& w_b : w) cases.push_back(ClassifyCone(w_b));
+  for (size_t b = 0, first = 0; b < blocks.size(); first += blocks[b].R.rows(), ++b)
+    cases.push_back(ClassifyCone(w.segment(first, blocks[b].R.rows())));
   return cases;
 }
 
@@ -155,11 +169,10 @@ constexpr double kNearStickingGap = 1e-8;
 // d_b, the joint-limit rows, and the right-hand sides, the configuration directions first.
 struct ConeKkt {
   int n = 0, nq_dirs = 0;
-  std::vector<int> offset;         // of the blocks' rows; offset.back() = Σ m_b
-  Eigen::MatrixXd A;               // the blocks' A_b stacked
-  std::vector<Eigen::VectorXd> w;  // w_b = d_b y_b − u_b
+  std::vector<int> offset;  // of the blocks' rows; offset.back() = Σ m_b
+  Eigen::MatrixXd A;        // the blocks' A_b stacked
+  Eigen::VectorXd w;        // w_b = d_b y_b − u_b, stacked as the blocks' rows
   std::vector<ConeCase> cases;
-  std::vector<Eigen::MatrixXd> D;
   std::vector<double> scales;
   Eigen::MatrixXd G_limits;  // n_l × n_v
   std::vector<char> limit_active;
@@ -176,12 +189,14 @@ VelocityGradient SolveFullKkt(const ConeKkt& k, const Eigen::MatrixXd& P) {
   const int m = mc + nl;
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + m, n + m);
   kkt.topLeftCorner(n, n) = P;
+  Eigen::MatrixXd D;
   for (size_t b = 0; b + 1 < k.offset.size(); ++b) {
     const int first = k.offset[b], mb = k.offset[b + 1] - first;
+    ClassifyCone(k.w.segment(first, mb), &D);
     const auto A = k.A.middleRows(first, mb);
-    kkt.block(0, n + first, n, mb) = -A.transpose() * k.D[b] / k.scales[b];
+    kkt.block(0, n + first, n, mb) = -A.transpose() * D / k.scales[b];
     kkt.block(n + first, 0, mb, n) = A;
-    kkt.block(n + first, n + first, mb, mb) = Eigen::MatrixXd::Identity(mb, mb) - k.D[b];
+    kkt.block(n + first, n + first, mb, mb) = Eigen::MatrixXd::Identity(mb, mb) - D;
   }
   for (int l = 0; l < nl; ++l) {
     const int row = n + mc + l;
@@ -225,38 +240,39 @@ bool SolveRangeSpace(const ConeKkt& k, const Eigen::MatrixXd& P, VelocityGradien
   Eigen::MatrixXd r1 = k.r1;
   // The held directions as rows of E (at most Σ m_b + n_l) with their r₂ rows.
   Eigen::MatrixXd E(k.offset.back() + nl, n), r2(k.offset.back() + nl, k.nq_dirs);
+  Eigen::VectorXd direction, q, t, a, r2_q;  // a sliding cone's (sized once)
+  Eigen::MatrixXd basis;
   int held = 0;
-  const auto hold = [&](const Eigen::VectorXd& a, const Eigen::VectorXd& c) {
-    E.row(held) = a.transpose();
-    r2.row(held) = c.transpose();
-    ++held;
-  };
   for (size_t b = 0; b + 1 < k.offset.size(); ++b) {
     const int first = k.offset[b], mb = k.offset[b + 1] - first;
     const auto A = k.A.middleRows(first, mb);
     const auto r2_b = k.r2.middleRows(first, mb);
     if (k.cases[b] == ConeCase::kSeparated) continue;
     if (k.cases[b] == ConeCase::kSticking) {  // every row held
-      for (int i = 0; i < mb; ++i) hold(A.row(i).transpose(), r2_b.row(i).transpose());
+      E.middleRows(held, mb) = A;
+      r2.middleRows(held, mb) = r2_b;
+      held += mb;
       continue;
     }
     // Sliding (m_b >= 2, ‖w₁‖ > 0): D's eigenvectors are (1, ŵ)/√2 (λ = 1), (−1, ŵ)/√2
     // (λ = 0) and (0, t) for t ⊥ ŵ (λ = ½(1 + w₀/‖w₁‖), so 1 − λ = (‖w₁‖ − w₀)/(2‖w₁‖)).
-    const Eigen::VectorXd& w_b = k.w[b];
+    const auto w_b = k.w.segment(first, mb);
     const double radius = w_b.tail(mb - 1).norm();
-    const Eigen::VectorXd direction = w_b.tail(mb - 1) / radius;
+    direction = w_b.tail(mb - 1) / radius;
     const double lambda = 0.5 * (radius + w_b[0]) / radius;
     const double gap = 0.5 * (radius - w_b[0]) / radius;  // 1 − λ without cancellation
-    Eigen::VectorXd q = Eigen::VectorXd::Zero(mb);
+    q.setZero(mb);
     q[0] = std::sqrt(0.5);
     q.tail(mb - 1) = std::sqrt(0.5) * direction;
-    hold(A.transpose() * q, r2_b.transpose() * q);
+    E.row(held).noalias() = q.transpose() * A;
+    r2.row(held).noalias() = q.transpose() * r2_b;
+    ++held;
     // An orthonormal basis of ŵ⊥ in the tangential coordinates, by Gram–Schmidt on the axes.
-    Eigen::MatrixXd basis(mb - 1, mb - 1);
+    basis.resize(mb - 1, mb - 1);
     basis.col(0) = direction;
     int found = 1;
     for (int axis = 0; axis < mb - 1 && found < mb - 1; ++axis) {
-      Eigen::VectorXd t = Eigen::VectorXd::Unit(mb - 1, axis);
+      t = Eigen::VectorXd::Unit(mb - 1, axis);
       for (int pass = 0; pass < 2; ++pass)
         for (int c = 0; c < found; ++c) t -= basis.col(c).dot(t) * basis.col(c);
       if (t.norm() < 0.5) continue;  // (nearly) in the span so far; another axis is not
@@ -265,10 +281,12 @@ bool SolveRangeSpace(const ConeKkt& k, const Eigen::MatrixXd& P, VelocityGradien
     for (int c = 1; c < mb - 1; ++c) {
       q.setZero();
       q.tail(mb - 1) = basis.col(c);
-      const Eigen::VectorXd a = A.transpose() * q;
-      const Eigen::VectorXd r2_q = r2_b.transpose() * q;
+      a.noalias() = A.transpose() * q;
+      r2_q.noalias() = r2_b.transpose() * q;
       if (gap <= kNearStickingGap) {
-        hold(a, r2_q);
+        E.row(held) = a.transpose();
+        r2.row(held) = r2_q.transpose();
+        ++held;
         continue;
       }
       const double curvature = lambda / (k.scales[b] * gap);
@@ -278,7 +296,11 @@ bool SolveRangeSpace(const ConeKkt& k, const Eigen::MatrixXd& P, VelocityGradien
   }
   const int mc = k.offset.back();
   for (int l = 0; l < nl; ++l)
-    if (k.limit_active[l]) hold(k.G_limits.row(l).transpose(), k.r2.row(mc + l).transpose());
+    if (k.limit_active[l]) {
+      E.row(held) = k.G_limits.row(l);
+      r2.row(held) = k.r2.row(mc + l);
+      ++held;
+    }
   RangeSpaceKkt kkt;
   if (!kkt.FactorCost(H)) return false;
   PositiveDefiniteFactor::SparseRows whitened;
@@ -328,10 +350,9 @@ VelocityGradient SocpVelocityGradient(const StepProblem& problem,
   const Eigen::VectorXd forms = InverseQuadraticForms(P, rows);
   k.scales = ScalesOf(forms, k.offset);
   k.w = ComplementarityPoints(problem, blocks, multipliers, v, k.scales);
-  k.D.resize(nb);
   for (int b = 0; b < nb; ++b) {
     const int mb = k.offset[b + 1] - k.offset[b];
-    const ConeCase which = ClassifyCone(k.w[b], &k.D[b]);
+    const ConeCase which = ClassifyCone(k.w.segment(k.offset[b], mb));
     k.cases.push_back(which);
     k.active_rows += which == ConeCase::kSticking ? mb : which == ConeCase::kSliding ? 1 : 0;
   }

@@ -92,7 +92,8 @@ namespace quasidyn {
 enum class ConeCase { kSeparated, kSliding, kSticking };
 
 // The case of one block from w = d·y − u (size m >= 1), and D = DΠ_K(w) (m × m) as above.
-ConeCase ClassifyCone(const Eigen::VectorXd& w, Eigen::MatrixXd* projection_jacobian = nullptr);
+ConeCase ClassifyCone(Eigen::Ref<const Eigen::VectorXd> w,
+                      Eigen::MatrixXd* projection_jacobian = nullptr);
 
 // d_b = trace(A_b P⁻¹ A_bᵀ)/m_b per block [1/kg], by P's block factor
 // (positive_definite_factor.h), or with P⁻¹ = (P + δI)⁻¹, δ = 1e-12·max(1, max P_ii), when P is
