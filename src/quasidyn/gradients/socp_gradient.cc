@@ -49,28 +49,35 @@ ConeCase ClassifyCone(Eigen::Ref<const Eigen::VectorXd> w, Eigen::MatrixXd* proj
 
 namespace {
 
-// g P⁻¹ gᵀ for every row g of G (m × n): by P's block factor when P is positive definite, else
-// with (P + δI)⁻¹, δ = 1e-12·max(1, max P_ii) (header).
-Eigen::VectorXd InverseQuadraticForms(const Eigen::MatrixXd& P, const Eigen::MatrixXd& G) {
-  if (G.rows() == 0) return Eigen::VectorXd();
-  PositiveDefiniteFactor factor;
-  if (factor.Factor(P)) return factor.InverseQuadraticForms(G);
+// g P⁻¹ gᵀ for every row g of G (m × n) into *forms: by P's block factor when P is positive
+// definite (*factor and *whitened keep the work), else with (P + δI)⁻¹,
+// δ = 1e-12·max(1, max P_ii) (header).
+void InverseQuadraticForms(const Eigen::MatrixXd& P, const Eigen::MatrixXd& G,
+                           PositiveDefiniteFactor* factor,
+                           PositiveDefiniteFactor::SparseRows* whitened, Eigen::VectorXd* forms) {
+  const int m = static_cast<int>(G.rows());
+  forms->resize(m);
+  if (m == 0) return;
+  if (factor->Factor(P)) {
+    factor->WhitenRows(G, whitened);
+    for (int j = 0; j < m; ++j) (*forms)[j] = whitened->SquaredNorm(j);
+    return;
+  }
   const int n = static_cast<int>(P.rows());
   const double delta = 1e-12 * std::max(1.0, P.diagonal().maxCoeff());
   const Eigen::MatrixXd P_inverse_Gt =
       Eigen::LDLT<Eigen::MatrixXd>(P + delta * Eigen::MatrixXd::Identity(n, n))
           .solve(G.transpose());
-  return (G.transpose().array() * P_inverse_Gt.array()).colwise().sum().transpose();
+  *forms = (G.transpose().array() * P_inverse_Gt.array()).colwise().sum().transpose();
 }
 
-// The blocks' A_b stacked (Σ m_b × n_v), in block order.
-Eigen::MatrixXd StackedBlockJacobians(const ContactSet& contacts,
-                                      const std::vector<ContactConeBlock>& blocks,
-                                      std::vector<int>* offset) {
+// The blocks' A_b stacked (Σ m_b × n_v) into *A, in block order, and their first rows.
+void StackedBlockJacobians(const ContactSet& contacts, const std::vector<ContactConeBlock>& blocks,
+                           std::vector<int>* offset, Eigen::MatrixXd* A) {
   offset->assign(blocks.size() + 1, 0);
   for (size_t b = 0; b < blocks.size(); ++b)
     (*offset)[b + 1] = (*offset)[b] + static_cast<int>(blocks[b].R.rows());
-  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(offset->back(), contacts.nv());
+  A->setZero(offset->back(), contacts.nv());
   const int nt = contacts.tangent_count();
   Eigen::Vector3d column;  // J_c,i's column: (J_n, J_t) entries, 1 + n_t <= 3
   for (size_t b = 0; b < blocks.size(); ++b) {
@@ -81,22 +88,21 @@ Eigen::MatrixXd StackedBlockJacobians(const ContactSet& contacts,
     for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
       column[0] = J_n[c];
       for (int t = 0; t < nt; ++t) column[1 + t] = J_t(t, c);
-      A.block((*offset)[b], columns[c], block.R.rows(), 1).noalias() =
+      A->block((*offset)[b], columns[c], block.R.rows(), 1).noalias() =
           block.R * column.head(1 + nt);
     }
   }
-  return A;
 }
 
 // d_b = trace(A_b P⁻¹ A_bᵀ)/m_b from the rows' forms (1 when not positive and finite).
-std::vector<double> ScalesOf(const Eigen::VectorXd& forms, const std::vector<int>& offset) {
-  std::vector<double> scales;
+void ScalesOf(const Eigen::VectorXd& forms, const std::vector<int>& offset,
+              std::vector<double>* scales) {
+  scales->clear();
   for (size_t b = 0; b + 1 < offset.size(); ++b) {
     const int mb = offset[b + 1] - offset[b];
     const double trace = forms.segment(offset[b], mb).sum() / mb;
-    scales.push_back(trace > 0 && std::isfinite(trace) ? trace : 1.0);
+    scales->push_back(trace > 0 && std::isfinite(trace) ? trace : 1.0);
   }
-  return scales;
 }
 
 }  // namespace
@@ -105,8 +111,15 @@ std::vector<double> DelassusScales(const StepProblem& problem,
                                    const std::vector<ContactConeBlock>& blocks) {
   if (blocks.empty()) return {};
   std::vector<int> offset;
-  const Eigen::MatrixXd A = StackedBlockJacobians(problem.contacts, blocks, &offset);
-  return ScalesOf(InverseQuadraticForms(problem.cost.P.ToDense(), A), offset);
+  Eigen::MatrixXd A;
+  StackedBlockJacobians(problem.contacts, blocks, &offset, &A);
+  PositiveDefiniteFactor factor;
+  PositiveDefiniteFactor::SparseRows whitened;
+  Eigen::VectorXd forms;
+  InverseQuadraticForms(problem.cost.P.ToDense(), A, &factor, &whitened, &forms);
+  std::vector<double> scales;
+  ScalesOf(forms, offset, &scales);
+  return scales;
 }
 namespace {
 
@@ -126,23 +139,23 @@ void CheckBlocks(const StepProblem& problem, const std::vector<ContactConeBlock>
                                   " rows");
 }
 
-// w_b = d_b y_b − u_b for every block, stacked in block order (Σ m_b).
-Eigen::VectorXd ComplementarityPoints(const StepProblem& problem,
-                                      const std::vector<ContactConeBlock>& blocks,
-                                      const std::vector<Eigen::VectorXd>& multipliers,
-                                      const Eigen::VectorXd& v, const std::vector<double>& scales) {
-  const Eigen::VectorXd gap = GapVelocities(problem.contacts, v, problem.settings.time_step);
+// w_b = d_b y_b − u_b for every block, stacked in block order (Σ m_b), into *w; *gap keeps
+// the stacked gap velocities.
+void ComplementarityPoints(const StepProblem& problem, const std::vector<ContactConeBlock>& blocks,
+                           const std::vector<Eigen::VectorXd>& multipliers,
+                           const Eigen::VectorXd& v, const std::vector<double>& scales,
+                           Eigen::VectorXd* gap, Eigen::VectorXd* w) {
+  *gap = GapVelocities(problem.contacts, v, problem.settings.time_step);
   int rows = 0;
   for (const ContactConeBlock& block : blocks) rows += static_cast<int>(block.R.rows());
-  Eigen::VectorXd w(rows);
+  w->resize(rows);
   for (size_t b = 0, first = 0; b < blocks.size(); ++b) {
     const ContactConeBlock& block = blocks[b];
     const int mb = static_cast<int>(block.R.rows());
-    w.segment(first, mb).noalias() = -block.R * gap.segment(block.first_row, block.R.cols());
-    w.segment(first, mb) += scales[b] * multipliers[b];
+    w->segment(first, mb).noalias() = -block.R * gap->segment(block.first_row, block.R.cols());
+    w->segment(first, mb) += scales[b] * multipliers[b];
     first += mb;
   }
-  return w;
 }
 
 }  // namespace
@@ -153,7 +166,8 @@ std::vector<ConeCase> ClassifySocpBlocks(const StepProblem& problem,
                                          const Eigen::VectorXd& v) {
   CheckBlocks(problem, blocks, multipliers, v);
   const std::vector<double> scales = DelassusScales(problem, blocks);
-  const Eigen::VectorXd w = ComplementarityPoints(problem, blocks, multipliers, v, scales);
+  Eigen::VectorXd gap, w;
+  ComplementarityPoints(problem, blocks, multipliers, v, scales, &gap, &w);
   std::vector<ConeCase> cases;
   for (size_t b = 0, first = 0; b < blocks.size(); first += blocks[b].R.rows(), ++b)
     cases.push_back(ClassifyCone(w.segment(first, blocks[b].R.rows())));
@@ -165,49 +179,34 @@ namespace {
 // 1 − λ of a sliding cone's tangential direction at or below this is sticking (header).
 constexpr double kNearStickingGap = 1e-8;
 
-// The linearised conditions of one SOCP step (header): the blocks' A_b, D_b = DΠ_K(w_b) and
-// d_b, the joint-limit rows, and the right-hand sides, the configuration directions first.
-struct ConeKkt {
-  int n = 0, nq_dirs = 0;
-  std::vector<int> offset;  // of the blocks' rows; offset.back() = Σ m_b
-  Eigen::MatrixXd A;        // the blocks' A_b stacked
-  Eigen::VectorXd w;        // w_b = d_b y_b − u_b, stacked as the blocks' rows
-  std::vector<ConeCase> cases;
-  std::vector<double> scales;
-  Eigen::MatrixXd G_limits;  // n_l × n_v
-  std::vector<char> limit_active;
-  std::vector<double> limit_scales;
-  Eigen::MatrixXd r1;  // n_v × (nq_dirs + n_q,a)
-  Eigen::MatrixXd r2;  // (Σ m_b + n_l) × nq_dirs; zero for the commands
-  int active_rows = 0;
-};
+}  // namespace
 
 // [P, −Aᵀ D̃; A, I − D] with rows, then columns, scaled to unit ∞-norm, and the minimum-norm
 // solution by a complete orthogonal decomposition (header).
-VelocityGradient SolveFullKkt(const ConeKkt& k, const Eigen::MatrixXd& P) {
-  const int n = k.n, mc = k.offset.back(), nl = static_cast<int>(k.G_limits.rows());
+VelocityGradient SocpSensitivity::SolveFullKkt() const {
+  const int n = n_, mc = offset_.back(), nl = static_cast<int>(G_limits_.rows());
   const int m = mc + nl;
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + m, n + m);
-  kkt.topLeftCorner(n, n) = P;
+  kkt.topLeftCorner(n, n) = P_;
   Eigen::MatrixXd D;
-  for (size_t b = 0; b + 1 < k.offset.size(); ++b) {
-    const int first = k.offset[b], mb = k.offset[b + 1] - first;
-    ClassifyCone(k.w.segment(first, mb), &D);
-    const auto A = k.A.middleRows(first, mb);
-    kkt.block(0, n + first, n, mb) = -A.transpose() * D / k.scales[b];
+  for (size_t b = 0; b + 1 < offset_.size(); ++b) {
+    const int first = offset_[b], mb = offset_[b + 1] - first;
+    ClassifyCone(w_.segment(first, mb), &D);
+    const auto A = A_.middleRows(first, mb);
+    kkt.block(0, n + first, n, mb) = -A.transpose() * D / scales_[b];
     kkt.block(n + first, 0, mb, n) = A;
     kkt.block(n + first, n + first, mb, mb) = Eigen::MatrixXd::Identity(mb, mb) - D;
   }
   for (int l = 0; l < nl; ++l) {
     const int row = n + mc + l;
     kkt.block(0, row, n, 1) =
-        -k.G_limits.row(l).transpose() * (k.limit_active[l] ? 1.0 / k.limit_scales[l] : 0.0);
-    kkt.block(row, 0, 1, n) = k.G_limits.row(l);
-    kkt(row, row) = k.limit_active[l] ? 0.0 : 1.0;
+        -G_limits_.row(l).transpose() * (limit_active_[l] ? 1.0 / limit_scales_[l] : 0.0);
+    kkt.block(row, 0, 1, n) = G_limits_.row(l);
+    kkt(row, row) = limit_active_[l] ? 0.0 : 1.0;
   }
-  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n + m, k.r1.cols());
-  rhs.topRows(n) = k.r1;
-  rhs.bottomLeftCorner(m, k.nq_dirs) = k.r2;
+  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n + m, r1_.cols());
+  rhs.topRows(n) = r1_;
+  rhs.bottomLeftCorner(m, nq_dirs_) = r2_;
   Eigen::VectorXd row_scale(n + m), column_scale(n + m);
   for (int i = 0; i < n + m; ++i) {
     const double norm = kkt.row(i).lpNorm<Eigen::Infinity>();
@@ -224,8 +223,8 @@ VelocityGradient SolveFullKkt(const ConeKkt& k, const Eigen::MatrixXd& P) {
       column_scale.asDiagonal() * cod.solve(row_scale.asDiagonal() * rhs);
   VelocityGradient gradient;
   gradient.kkt_rank = static_cast<int>(cod.rank());
-  if (k.nq_dirs > 0) gradient.dv_dq = solution.topLeftCorner(n, k.nq_dirs);
-  gradient.dv_du = solution.topRightCorner(n, k.r1.cols() - k.nq_dirs);
+  if (nq_dirs_ > 0) gradient.dv_dq = solution.topLeftCorner(n, nq_dirs_);
+  gradient.dv_du = solution.topRightCorner(n, r1_.cols() - nq_dirs_);
   return gradient;
 }
 
@@ -234,98 +233,96 @@ VelocityGradient SolveFullKkt(const ConeKkt& k, const Eigen::MatrixXd& P) {
 // q_iᵀA_b dv = q_iᵀ r₂,b of E), free ones (λ = 0: nothing) and the sliding cones' tangential
 // directions, curvature k_i a_i a_iᵀ in H with a_i = A_bᵀ q_i and k_i = λ_i/(d_b(1 − λ_i)),
 // and k_i a_i q_iᵀ r₂,b in r₁. Returns false when H = P + Σ k_i a_i a_iᵀ is not factored.
-bool SolveRangeSpace(const ConeKkt& k, const Eigen::MatrixXd& P, VelocityGradient* gradient) {
-  const int n = k.n, nl = static_cast<int>(k.G_limits.rows());
-  Eigen::MatrixXd H = P;
-  Eigen::MatrixXd r1 = k.r1;
+bool SocpSensitivity::SolveRangeSpace(VelocityGradient* gradient) {
+  const int n = n_, nl = static_cast<int>(G_limits_.rows()), mc = offset_.back();
+  H_ = P_;
+  reduced_r1_ = r1_;
   // The held directions as rows of E (at most Σ m_b + n_l) with their r₂ rows.
-  Eigen::MatrixXd E(k.offset.back() + nl, n), r2(k.offset.back() + nl, k.nq_dirs);
-  Eigen::VectorXd direction, q, t, a, r2_q;  // a sliding cone's (sized once)
-  Eigen::MatrixXd basis;
+  E_.resize(mc + nl, n);
+  held_r2_.resize(mc + nl, nq_dirs_);
   int held = 0;
-  for (size_t b = 0; b + 1 < k.offset.size(); ++b) {
-    const int first = k.offset[b], mb = k.offset[b + 1] - first;
-    const auto A = k.A.middleRows(first, mb);
-    const auto r2_b = k.r2.middleRows(first, mb);
-    if (k.cases[b] == ConeCase::kSeparated) continue;
-    if (k.cases[b] == ConeCase::kSticking) {  // every row held
-      E.middleRows(held, mb) = A;
-      r2.middleRows(held, mb) = r2_b;
+  for (size_t b = 0; b + 1 < offset_.size(); ++b) {
+    const int first = offset_[b], mb = offset_[b + 1] - first;
+    const auto A = A_.middleRows(first, mb);
+    const auto r2_b = r2_.middleRows(first, mb);
+    if (cases_[b] == ConeCase::kSeparated) continue;
+    if (cases_[b] == ConeCase::kSticking) {  // every row held
+      E_.middleRows(held, mb) = A;
+      held_r2_.middleRows(held, mb) = r2_b;
       held += mb;
       continue;
     }
     // Sliding (m_b >= 2, ‖w₁‖ > 0): D's eigenvectors are (1, ŵ)/√2 (λ = 1), (−1, ŵ)/√2
     // (λ = 0) and (0, t) for t ⊥ ŵ (λ = ½(1 + w₀/‖w₁‖), so 1 − λ = (‖w₁‖ − w₀)/(2‖w₁‖)).
-    const auto w_b = k.w.segment(first, mb);
+    const auto w_b = w_.segment(first, mb);
     const double radius = w_b.tail(mb - 1).norm();
-    direction = w_b.tail(mb - 1) / radius;
+    direction_ = w_b.tail(mb - 1) / radius;
     const double lambda = 0.5 * (radius + w_b[0]) / radius;
     const double gap = 0.5 * (radius - w_b[0]) / radius;  // 1 − λ without cancellation
-    q.setZero(mb);
-    q[0] = std::sqrt(0.5);
-    q.tail(mb - 1) = std::sqrt(0.5) * direction;
-    E.row(held).noalias() = q.transpose() * A;
-    r2.row(held).noalias() = q.transpose() * r2_b;
+    q_.setZero(mb);
+    q_[0] = std::sqrt(0.5);
+    q_.tail(mb - 1) = std::sqrt(0.5) * direction_;
+    E_.row(held).noalias() = q_.transpose() * A;
+    held_r2_.row(held).noalias() = q_.transpose() * r2_b;
     ++held;
     // An orthonormal basis of ŵ⊥ in the tangential coordinates, by Gram–Schmidt on the axes.
-    basis.resize(mb - 1, mb - 1);
-    basis.col(0) = direction;
+    basis_.resize(mb - 1, mb - 1);
+    basis_.col(0) = direction_;
     int found = 1;
     for (int axis = 0; axis < mb - 1 && found < mb - 1; ++axis) {
-      t = Eigen::VectorXd::Unit(mb - 1, axis);
+      t_ = Eigen::VectorXd::Unit(mb - 1, axis);
       for (int pass = 0; pass < 2; ++pass)
-        for (int c = 0; c < found; ++c) t -= basis.col(c).dot(t) * basis.col(c);
-      if (t.norm() < 0.5) continue;  // (nearly) in the span so far; another axis is not
-      basis.col(found++) = t.normalized();
+        for (int c = 0; c < found; ++c) t_ -= basis_.col(c).dot(t_) * basis_.col(c);
+      if (t_.norm() < 0.5) continue;  // (nearly) in the span so far; another axis is not
+      basis_.col(found++) = t_.normalized();
     }
     for (int c = 1; c < mb - 1; ++c) {
-      q.setZero();
-      q.tail(mb - 1) = basis.col(c);
-      a.noalias() = A.transpose() * q;
-      r2_q.noalias() = r2_b.transpose() * q;
+      q_.setZero();
+      q_.tail(mb - 1) = basis_.col(c);
+      a_.noalias() = A.transpose() * q_;
+      r2_q_.noalias() = r2_b.transpose() * q_;
       if (gap <= kNearStickingGap) {
-        E.row(held) = a.transpose();
-        r2.row(held) = r2_q.transpose();
+        E_.row(held) = a_.transpose();
+        held_r2_.row(held) = r2_q_.transpose();
         ++held;
         continue;
       }
-      const double curvature = lambda / (k.scales[b] * gap);
-      H.selfadjointView<Eigen::Lower>().rankUpdate(a, curvature);
-      r1.leftCols(k.nq_dirs).noalias() += (curvature * a) * r2_q.transpose();
+      const double curvature = lambda / (scales_[b] * gap);
+      H_.selfadjointView<Eigen::Lower>().rankUpdate(a_, curvature);
+      reduced_r1_.leftCols(nq_dirs_).noalias() += (curvature * a_) * r2_q_.transpose();
     }
   }
-  const int mc = k.offset.back();
   for (int l = 0; l < nl; ++l)
-    if (k.limit_active[l]) {
-      E.row(held) = k.G_limits.row(l);
-      r2.row(held) = k.r2.row(mc + l);
+    if (limit_active_[l]) {
+      E_.row(held) = G_limits_.row(l);
+      held_r2_.row(held) = r2_.row(mc + l);
       ++held;
     }
-  RangeSpaceKkt kkt;
-  if (!kkt.FactorCost(H)) return false;
-  PositiveDefiniteFactor::SparseRows whitened;
-  kkt.cost_factor().WhitenRows(E.topRows(held), &whitened);
-  std::vector<int> active(held);
-  for (int i = 0; i < held; ++i) active[i] = i;
-  kkt.FactorRows(whitened, active);
-  RangeSpaceKkt::Workspace w;
-  kkt.Solve(r1, r2.topRows(held).transpose(), k.nq_dirs, &w);
+  if (!kkt_.FactorCost(H_)) return false;
+  E_.conservativeResize(held, n);
+  kkt_.cost_factor().WhitenRows(E_, &whitened_);
+  held_rows_.resize(held);
+  for (int i = 0; i < held; ++i) held_rows_[i] = i;
+  kkt_.FactorRows(whitened_, held_rows_);
+  held_r2_transposed_ = held_r2_.topRows(held).transpose();
+  kkt_.Solve(reduced_r1_, held_r2_transposed_, nq_dirs_, &workspace_);
   // Rank of the whole system: the n_v velocities, rank(E), and every row not held (its
   // I − D part is regular there).
-  gradient->kkt_rank = n + kkt.rank() + (mc + nl - held);
-  if (k.nq_dirs > 0) gradient->dv_dq = w.x.leftCols(k.nq_dirs);
-  gradient->dv_du = w.x.rightCols(w.x.cols() - k.nq_dirs);
+  gradient->kkt_rank = n + kkt_.rank() + (mc + nl - held);
+  if (nq_dirs_ > 0)
+    gradient->dv_dq = workspace_.x.leftCols(nq_dirs_);
+  else
+    gradient->dv_dq.resize(0, 0);
+  gradient->dv_du = workspace_.x.rightCols(workspace_.x.cols() - nq_dirs_);
   return true;
 }
 
-}  // namespace
-
-VelocityGradient SocpVelocityGradient(const StepProblem& problem,
-                                      const std::vector<ContactConeBlock>& blocks,
-                                      const std::vector<Eigen::VectorXd>& multipliers,
-                                      const Eigen::VectorXd& limit_multipliers,
-                                      const Eigen::VectorXd& v,
-                                      const StepDataContraction* contraction, SocpKktSolve solve) {
+void SocpSensitivity::Compute(const StepProblem& problem,
+                              const std::vector<ContactConeBlock>& blocks,
+                              const std::vector<Eigen::VectorXd>& multipliers,
+                              const Eigen::VectorXd& limit_multipliers, const Eigen::VectorXd& v,
+                              const StepDataContraction* contraction, SocpKktSolve solve,
+                              VelocityGradient* out) {
   CheckBlocks(problem, blocks, multipliers, v);
   const JointLimitRows& limits = problem.cost.limits;
   const int nl = limits.size();
@@ -337,51 +334,71 @@ VelocityGradient SocpVelocityGradient(const StepProblem& problem,
   const Scene& scene = problem.scene;
   const double h = problem.settings.time_step;
   const int nb = static_cast<int>(blocks.size());
-  const Eigen::MatrixXd P = problem.cost.P.ToDense();
+  problem.cost.P.ToDense(&P_);
 
-  ConeKkt k;
-  k.n = scene.nv;
-  k.nq_dirs = contraction != nullptr ? k.n : 0;
-  k.A = StackedBlockJacobians(problem.contacts, blocks, &k.offset);
-  k.G_limits = JointLimitJacobian(limits, k.n);
+  n_ = scene.nv;
+  nq_dirs_ = contraction != nullptr ? n_ : 0;
+  StackedBlockJacobians(problem.contacts, blocks, &offset_, &A_);
+  const int mc = offset_.back();
+  G_limits_ = JointLimitJacobian(limits, n_);
   // d_b and, for the joint-limit rows (half lines), d_l = G_l P⁻¹ G_lᵀ, in one pass.
-  Eigen::MatrixXd rows(k.A.rows() + nl, k.n);
-  rows << k.A, k.G_limits;
-  const Eigen::VectorXd forms = InverseQuadraticForms(P, rows);
-  k.scales = ScalesOf(forms, k.offset);
-  k.w = ComplementarityPoints(problem, blocks, multipliers, v, k.scales);
+  rows_.resize(mc + nl, n_);
+  rows_.topRows(mc) = A_;
+  rows_.bottomRows(nl) = G_limits_;
+  InverseQuadraticForms(P_, rows_, &P_factor_, &whitened_, &forms_);
+  ScalesOf(forms_, offset_, &scales_);
+  ComplementarityPoints(problem, blocks, multipliers, v, scales_, &gap_, &w_);
+  active_rows_ = 0;
+  cases_.clear();
   for (int b = 0; b < nb; ++b) {
-    const int mb = k.offset[b + 1] - k.offset[b];
-    const ConeCase which = ClassifyCone(k.w.segment(k.offset[b], mb));
-    k.cases.push_back(which);
-    k.active_rows += which == ConeCase::kSticking ? mb : which == ConeCase::kSliding ? 1 : 0;
+    const int mb = offset_[b + 1] - offset_[b];
+    const ConeCase which = ClassifyCone(w_.segment(offset_[b], mb));
+    cases_.push_back(which);
+    active_rows_ += which == ConeCase::kSticking ? mb : which == ConeCase::kSliding ? 1 : 0;
   }
   // A joint-limit row u_l = g_l = o_l + G_l v >= 0 with the multiplier λ_l is a half line,
   // active (D = 1) when d_l λ_l > g_l.
+  limit_scales_.clear();
+  limit_active_.clear();
   for (int l = 0; l < nl; ++l) {
-    const double d = forms[k.A.rows() + l];
+    const double d = forms_[mc + l];
     const double scale = d > 0 && std::isfinite(d) ? d : 1.0;
     const bool active = scale * limit_multipliers[l] > JointLimitSlack(limits, l, v);
-    k.limit_scales.push_back(scale);
-    k.limit_active.push_back(active ? 1 : 0);
-    k.active_rows += active ? 1 : 0;
+    limit_scales_.push_back(scale);
+    limit_active_.push_back(active ? 1 : 0);
+    active_rows_ += active ? 1 : 0;
   }
   // Right-hand sides: the tangent directions of q first, then the commands.
-  k.r1.resize(k.n, k.nq_dirs + scene.nq_a);
-  k.r2 = Eigen::MatrixXd::Zero(k.A.rows() + nl, k.nq_dirs);
+  r1_.resize(n_, nq_dirs_ + scene.nq_a);
+  r2_.setZero(mc + nl, nq_dirs_);
   if (contraction != nullptr) {
-    k.r1.leftCols(k.n) = StationarityDataDerivative(*contraction);
-    for (int b = 0; b < nb; ++b)
-      k.r2.middleRows(k.offset[b], k.offset[b + 1] - k.offset[b]) =
-          -BlockValueDerivative(blocks[b], *contraction, h);
-    k.r2.bottomRows(nl) = -k.G_limits / h;  // ∂g_l/∂ε = G_l/h at fixed v
+    const StepDataContraction& d = *contraction;
+    r1_.leftCols(n_) = StationarityDataDerivative(d);
+    for (int b = 0; b < nb; ++b) {
+      auto r2_b = r2_.middleRows(offset_[b], blocks[b].R.rows());
+      BlockValueDerivative(blocks[b], d, h, r2_b);
+      r2_b = -r2_b;
+    }
+    r2_.bottomRows(nl) = -G_limits_ / h;  // ∂g_l/∂ε = G_l/h at fixed v
   }
-  k.r1.rightCols(scene.nq_a) = CommandForceJacobian(scene, h);
+  r1_.rightCols(scene.nq_a) = CommandForceJacobian(scene, h);
 
+  out->ok = true;
+  out->failure.clear();
+  if (solve == SocpKktSolve::kFullKkt || !SolveRangeSpace(out)) *out = SolveFullKkt();
+  out->active_rows = active_rows_;
+}
+
+VelocityGradient SocpVelocityGradient(const StepProblem& problem,
+                                      const std::vector<ContactConeBlock>& blocks,
+                                      const std::vector<Eigen::VectorXd>& multipliers,
+                                      const Eigen::VectorXd& limit_multipliers,
+                                      const Eigen::VectorXd& v,
+                                      const StepDataContraction* contraction, SocpKktSolve solve) {
+  SocpSensitivity sensitivity;
   VelocityGradient gradient;
-  if (solve == SocpKktSolve::kFullKkt || !SolveRangeSpace(k, P, &gradient))
-    gradient = SolveFullKkt(k, P);
-  gradient.active_rows = k.active_rows;
+  sensitivity.Compute(problem, blocks, multipliers, limit_multipliers, v, contraction, solve,
+                      &gradient);
   return gradient;
 }
 

@@ -84,6 +84,8 @@
 
 #include "quasidyn/dynamics/step_problem.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
+#include "quasidyn/gradients/positive_definite_factor.h"
+#include "quasidyn/gradients/range_space_kkt.h"
 #include "quasidyn/gradients/socp_gradient_blocks.h"
 #include "quasidyn/gradients/velocity_gradient.h"
 
@@ -125,4 +127,40 @@ VelocityGradient SocpVelocityGradient(const StepProblem& problem,
                                       const StepDataContraction* contraction,
                                       SocpKktSolve solve = SocpKktSolve::kRangeSpace);
 
+// SocpVelocityGradient with its storage kept between calls (CalcDiff keeps one in its data):
+// a step with the sizes of the previous one allocates little beyond its factors' blocks.
+// Arguments and errors as SocpVelocityGradient; the result goes into *out, reusing its storage.
+class SocpSensitivity {
+ public:
+  void Compute(const StepProblem& problem, const std::vector<ContactConeBlock>& blocks,
+               const std::vector<Eigen::VectorXd>& multipliers,
+               const Eigen::VectorXd& limit_multipliers, const Eigen::VectorXd& v,
+               const StepDataContraction* contraction, SocpKktSolve solve, VelocityGradient* out);
+
+ private:
+  bool SolveRangeSpace(VelocityGradient* out);
+  VelocityGradient SolveFullKkt() const;
+
+  // The linearised conditions of the step (header): the blocks' A_b stacked (their first rows
+  // offset_, offset_.back() = Σ m_b), w_b = d_b y_b − u_b stacked alike, each block's case
+  // and d_b, the joint-limit rows G_l with d_l and activity, and the right-hand sides
+  // r₁ (n_v × (n_v dirs + n_q,a)) and r₂ ((Σ m_b + n_l) × n_v dirs; zero for the commands).
+  int n_ = 0, nq_dirs_ = 0, active_rows_ = 0;
+  Eigen::MatrixXd P_;
+  std::vector<int> offset_;
+  Eigen::MatrixXd A_, G_limits_, rows_;
+  Eigen::VectorXd forms_, gap_, w_;
+  std::vector<ConeCase> cases_;
+  std::vector<double> scales_, limit_scales_;
+  std::vector<char> limit_active_;
+  Eigen::MatrixXd r1_, r2_;
+  PositiveDefiniteFactor P_factor_;
+  PositiveDefiniteFactor::SparseRows whitened_;
+  // The range-space solve's: H, r₁ with the curvature terms, the held rows E and their r₂.
+  Eigen::MatrixXd H_, reduced_r1_, E_, held_r2_, held_r2_transposed_, basis_;
+  Eigen::VectorXd direction_, q_, t_, a_, r2_q_;
+  std::vector<int> held_rows_;
+  RangeSpaceKkt kkt_;
+  RangeSpaceKkt::Workspace workspace_;
+};
 }  // namespace quasidyn

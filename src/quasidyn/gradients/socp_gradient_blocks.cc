@@ -9,27 +9,16 @@
 namespace quasidyn {
 namespace {
 
-ContactConeBlock MakeBlock(int contact, int first_row, Eigen::MatrixXd R) {
-  ContactConeBlock block;
+// blocks[count] set to (contact, first_row) with R zero of size rows × cols, reusing the
+// element's storage; returns its R.
+Eigen::MatrixXd& NextBlock(std::vector<ContactConeBlock>* blocks, size_t count, int contact,
+                           int first_row, int rows, int cols) {
+  if (count == blocks->size()) blocks->emplace_back();
+  ContactConeBlock& block = (*blocks)[count];
   block.contact = contact;
   block.first_row = first_row;
-  block.R = std::move(R);
-  return block;
-}
-
-// R = diag(1, μ I) of size (1 + n_t).
-Eigen::MatrixXd ConeRows(const Contact& c, int tangent_rows) {
-  const int nr = 1 + tangent_rows;
-  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(nr, nr);
-  R(0, 0) = 1.0;
-  for (int k = 1; k < nr; ++k) R(k, k) = c.friction;
-  return R;
-}
-
-Eigen::MatrixXd NormalRow(int tangent_rows) {
-  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(1, 1 + tangent_rows);
-  R(0, 0) = 1.0;
-  return R;
+  block.R.setZero(rows, cols);
+  return block.R;
 }
 
 }  // namespace
@@ -40,35 +29,52 @@ std::vector<int> ContactFirstRows(const ContactSet& contacts) {
   return first;
 }
 
-std::vector<ContactConeBlock> SocpConeBlocks(const ContactSet& contacts) {
-  const std::vector<int> first = ContactFirstRows(contacts);
-  std::vector<ContactConeBlock> blocks;
-  const int nt = contacts.tangent_count();
+void SocpConeBlocks(const ContactSet& contacts, std::vector<ContactConeBlock>* blocks) {
+  const int nt = contacts.tangent_count(), nr = 1 + nt;
+  size_t count = 0;
   for (int i = 0; i < contacts.size(); ++i) {
     const Contact& c = contacts[i];
+    const int first = i * nr;
     if (!(c.friction > 0)) {
-      blocks.push_back(MakeBlock(i, first[i], NormalRow(nt)));
+      NextBlock(blocks, count++, i, first, 1, nr)(0, 0) = 1.0;
     } else if (nt == 1) {  // t ± z >= 0
-      Eigen::MatrixXd plus(1, 2), minus(1, 2);
+      Eigen::MatrixXd& plus = NextBlock(blocks, count++, i, first, 1, 2);
       plus << 1.0, c.friction;
+      Eigen::MatrixXd& minus = NextBlock(blocks, count++, i, first, 1, 2);
       minus << 1.0, -c.friction;
-      blocks.push_back(MakeBlock(i, first[i], plus));
-      blocks.push_back(MakeBlock(i, first[i], minus));
-    } else {
-      blocks.push_back(MakeBlock(i, first[i], ConeRows(c, nt)));
+    } else {  // R = diag(1, μ I)
+      Eigen::MatrixXd& R = NextBlock(blocks, count++, i, first, nr, nr);
+      R(0, 0) = 1.0;
+      for (int k = 1; k < nr; ++k) R(k, k) = c.friction;
     }
   }
+  blocks->resize(count);
+}
+
+std::vector<ContactConeBlock> SocpConeBlocks(const ContactSet& contacts) {
+  std::vector<ContactConeBlock> blocks;
+  SocpConeBlocks(contacts, &blocks);
   return blocks;
 }
 
-std::vector<ContactConeBlock> BarrierConeBlocks(const ContactSet& contacts) {
-  const std::vector<int> first = ContactFirstRows(contacts);
-  std::vector<ContactConeBlock> blocks;
-  const int nt = contacts.tangent_count();
+void BarrierConeBlocks(const ContactSet& contacts, std::vector<ContactConeBlock>* blocks) {
+  const int nt = contacts.tangent_count(), nr = 1 + nt;
   for (int i = 0; i < contacts.size(); ++i) {
     const Contact& c = contacts[i];
-    blocks.push_back(MakeBlock(i, first[i], c.friction > 0 ? ConeRows(c, nt) : NormalRow(nt)));
+    if (c.friction > 0) {  // R = diag(1, μ I)
+      Eigen::MatrixXd& R = NextBlock(blocks, i, i, i * nr, nr, nr);
+      R(0, 0) = 1.0;
+      for (int k = 1; k < nr; ++k) R(k, k) = c.friction;
+    } else {
+      NextBlock(blocks, i, i, i * nr, 1, nr)(0, 0) = 1.0;
+    }
   }
+  blocks->resize(contacts.size());
+}
+
+std::vector<ContactConeBlock> BarrierConeBlocks(const ContactSet& contacts) {
+  std::vector<ContactConeBlock> blocks;
+  BarrierConeBlocks(contacts, &blocks);
   return blocks;
 }
 
@@ -118,15 +124,15 @@ Eigen::MatrixXd BlockJacobian(const ContactSet& contacts, const ContactConeBlock
   return A;
 }
 
-std::vector<Eigen::VectorXd> SocpBlockMultipliers(const ContactSet& contacts,
-                                                  const std::vector<ContactConeBlock>& blocks,
-                                                  const FormulationSolution& solution) {
+void SocpBlockMultipliers(const ContactSet& contacts, const std::vector<ContactConeBlock>& blocks,
+                          const FormulationSolution& solution, std::vector<Eigen::VectorXd>* out) {
   QUASIDYN_CHECK_ARGUMENT(static_cast<int>(solution.normal_impulse.size()) == contacts.size() &&
                               static_cast<int>(solution.friction_impulse.size()) == contacts.size(),
                           "SocpBlockMultipliers",
                           "the solution has " + std::to_string(solution.normal_impulse.size()) +
                               " impulses for " + std::to_string(contacts.size()) + " contacts");
-  std::vector<Eigen::VectorXd> y(blocks.size());
+  std::vector<Eigen::VectorXd>& y = *out;
+  y.resize(blocks.size());
   for (size_t b = 0; b < blocks.size(); ++b) {
     const int i = blocks[b].contact;
     const Contact& c = contacts[i];
@@ -145,6 +151,13 @@ std::vector<Eigen::VectorXd> SocpBlockMultipliers(const ContactSet& contacts,
       if (m > 2) y[b][2] = c.tangent2.dot(friction) / c.friction;
     }
   }
+}
+
+std::vector<Eigen::VectorXd> SocpBlockMultipliers(const ContactSet& contacts,
+                                                  const std::vector<ContactConeBlock>& blocks,
+                                                  const FormulationSolution& solution) {
+  std::vector<Eigen::VectorXd> y;
+  SocpBlockMultipliers(contacts, blocks, solution, &y);
   return y;
 }
 
@@ -176,12 +189,18 @@ void CheckContractionSizes(const ContactSet& contacts, const StepDataContraction
   check(contraction.d_tau_h, nv, nv, "d_tau_h");
 }
 
+void BlockValueDerivative(const ContactConeBlock& block, const StepDataContraction& contraction,
+                          double time_step, Eigen::Ref<Eigen::MatrixXd> out) {
+  const int nr = static_cast<int>(block.R.cols());
+  out.noalias() = block.R * contraction.d_Jc_v.middleRows(block.first_row, nr);
+  out.noalias() += (block.R.col(0) / time_step) * contraction.d_phi.row(block.contact);
+}
+
 Eigen::MatrixXd BlockValueDerivative(const ContactConeBlock& block,
                                      const StepDataContraction& contraction, double time_step) {
-  const int nr = static_cast<int>(block.R.cols());
-  Eigen::MatrixXd d_gap = contraction.d_Jc_v.middleRows(block.first_row, nr);
-  d_gap.row(0) += contraction.d_phi.row(block.contact) / time_step;
-  return block.R * d_gap;
+  Eigen::MatrixXd out(block.R.rows(), contraction.d_Jc_v.cols());
+  BlockValueDerivative(block, contraction, time_step, out);
+  return out;
 }
 
 Eigen::MatrixXd StationarityDataDerivative(const StepDataContraction& contraction) {

@@ -42,6 +42,9 @@ std::vector<int> ContactFirstRows(const ContactSet& contacts);
 // The blocks above, in contact order.
 std::vector<ContactConeBlock> SocpConeBlocks(const ContactSet& contacts);
 std::vector<ContactConeBlock> BarrierConeBlocks(const ContactSet& contacts);
+// The same into *blocks, reusing its elements' storage (CalcDiff keeps the vector).
+void SocpConeBlocks(const ContactSet& contacts, std::vector<ContactConeBlock>* blocks);
+void BarrierConeBlocks(const ContactSet& contacts, std::vector<ContactConeBlock>* blocks);
 
 // The stacked gap velocities c = (c_0, …, c_{n_c−1}) (size r) at v; h [s] > 0.
 Eigen::VectorXd GapVelocities(const ContactSet& contacts, const Eigen::VectorXd& v,
@@ -64,6 +67,10 @@ Eigen::MatrixXd CompactBlockJacobian(const ContactSet& contacts, const ContactCo
 std::vector<Eigen::VectorXd> SocpBlockMultipliers(const ContactSet& contacts,
                                                   const std::vector<ContactConeBlock>& blocks,
                                                   const FormulationSolution& solution);
+// The same into *multipliers, reusing its elements' storage.
+void SocpBlockMultipliers(const ContactSet& contacts, const std::vector<ContactConeBlock>& blocks,
+                          const FormulationSolution& solution,
+                          std::vector<Eigen::VectorXd>* multipliers);
 
 // λ = Σ_b R_bᵀ y_b stacked contact-major (size r) [N·s].
 Eigen::VectorXd StackedImpulseCoordinates(const ContactSet& contacts,
@@ -78,6 +85,9 @@ void CheckContractionSizes(const ContactSet& contacts, const StepDataContraction
 //   R_b (∂(J_c,i v)/∂ε_k + (∂φ_i/∂ε_k / h) e₀);  h [s] > 0.
 Eigen::MatrixXd BlockValueDerivative(const ContactConeBlock& block,
                                      const StepDataContraction& contraction, double time_step);
+// The same into out (m_b × n_v), without allocating.
+void BlockValueDerivative(const ContactConeBlock& block, const StepDataContraction& contraction,
+                          double time_step, Eigen::Ref<Eigen::MatrixXd> out);
 
 // The part of the stationarity right-hand side shared by both cone gradients (n_v × n_v):
 //   ∂τ_h/∂ε − ∂(P v)/∂ε + ∂(J_cᵀ λ)/∂ε.

@@ -130,8 +130,11 @@ void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
     }
   } else {  // the friction-cone programs
     const bool exact = type == FormulationType::kSocp;
-    const std::vector<ContactConeBlock> blocks =
-        exact ? SocpConeBlocks(contacts) : BarrierConeBlocks(contacts);
+    std::vector<ContactConeBlock>& blocks = data.cone_blocks_;
+    if (exact)
+      SocpConeBlocks(contacts, &blocks);
+    else
+      BarrierConeBlocks(contacts, &blocks);
     if (!exact) {
       if (const std::string violation = ConeBarrierViolation(problem, blocks, v);
           !violation.empty())
@@ -140,14 +143,18 @@ void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
           !violation.empty())
         return FailDerivatives(violation, &out);
     }
-    const std::vector<Eigen::VectorXd> multipliers =
-        exact ? SocpBlockMultipliers(contacts, blocks, data.solution_)
-              : BarrierConeMultipliers(problem, blocks, v);
+    std::vector<Eigen::VectorXd>& multipliers = data.cone_multipliers_;
+    if (exact)
+      SocpBlockMultipliers(contacts, blocks, data.solution_, &multipliers);
+    else
+      multipliers = BarrierConeMultipliers(problem, blocks, v);
     if (want_a && !contract(StackedImpulseCoordinates(contacts, blocks, multipliers))) return;
     const StepDataContraction* d = want_a ? &contraction : nullptr;
-    gradient = exact ? SocpVelocityGradient(problem, blocks, multipliers,
-                                            data.solution_.limit_impulse, v, d)
-                     : LogBarrierConeVelocityGradient(problem, blocks, v, d);
+    if (exact)
+      data.socp_sensitivity_.Compute(problem, blocks, multipliers, data.solution_.limit_impulse, v,
+                                     d, SocpKktSolve::kRangeSpace, &gradient);
+    else
+      gradient = LogBarrierConeVelocityGradient(problem, blocks, v, d);
   }
   if (!gradient.ok) return FailDerivatives(gradient.failure, &out);
   out.active_rows = gradient.active_rows;

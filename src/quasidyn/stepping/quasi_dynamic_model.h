@@ -15,6 +15,7 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <vector>
 
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/dynamics/formulation.h"
@@ -22,6 +23,8 @@
 #include "quasidyn/gradients/chain_kinematics.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
 #include "quasidyn/gradients/qp_gradient.h"
+#include "quasidyn/gradients/socp_gradient.h"
+#include "quasidyn/gradients/socp_gradient_blocks.h"
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/stepping/step_model.h"
 
@@ -59,7 +62,11 @@ class QuasiDynamicData final : public StepData {
   StepDataContraction contraction_;
   PyramidStepData pyramid_;       // the pyramid programs' data (step_data_derivative.h)
   QpSensitivity qp_sensitivity_;  // the exact QP's active set, factors and solve buffers
-  VelocityGradient gradient_;     // ∂v*/∂q, ∂v*/∂u of the last CalcDiff
+  // The cone programs': their blocks and multipliers, and the SOCP's linearisation and solve.
+  std::vector<ContactConeBlock> cone_blocks_;
+  std::vector<Eigen::VectorXd> cone_multipliers_;
+  SocpSensitivity socp_sensitivity_;
+  VelocityGradient gradient_;  // ∂v*/∂q, ∂v*/∂u of the last CalcDiff
 };
 
 class QuasiDynamicModel final : public StepModel {
