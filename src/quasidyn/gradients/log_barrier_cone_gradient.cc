@@ -8,10 +8,15 @@
 namespace quasidyn {
 namespace {
 
+// A block has m_b = 1 + n_t <= 3 rows: its vectors and matrices have that capacity inline (no
+// heap allocation).
+using BlockVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1>;
+using BlockMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3>;
+
 struct BlockState {
-  Eigen::VectorXd u;   // u_b (m_b) [m/s]
-  Eigen::VectorXd Ju;  // J u_b
-  double psi = 0.0;    // u_bᵀ J u_b [m²/s²]
+  BlockVector u;     // u_b (m_b) [m/s]
+  BlockVector Ju;    // J u_b
+  double psi = 0.0;  // u_bᵀ J u_b [m²/s²]
 };
 
 std::vector<BlockState> BlockStates(const StepProblem& problem,
@@ -21,12 +26,12 @@ std::vector<BlockState> BlockStates(const StepProblem& problem,
     throw std::invalid_argument("LogBarrierConeVelocityGradient: v has size " +
                                 std::to_string(v.size()) +
                                 ", n_v = " + std::to_string(problem.scene.nv));
-  const std::vector<Eigen::VectorXd> values =
-      BlockValues(blocks, GapVelocities(problem.contacts, v, problem.settings.time_step));
+  const Eigen::VectorXd gap = GapVelocities(problem.contacts, v, problem.settings.time_step);
   std::vector<BlockState> states(blocks.size());
   for (size_t b = 0; b < blocks.size(); ++b) {
     BlockState& s = states[b];
-    s.u = values[b];
+    const ContactConeBlock& block = blocks[b];
+    s.u.noalias() = block.R * gap.segment(block.first_row, block.R.cols());  // BlockValues
     const int m = static_cast<int>(s.u.size());
     const double radius = m > 1 ? s.u.tail(m - 1).norm() : 0.0;
     if (!(s.u[0] - radius > 0))
@@ -68,29 +73,52 @@ VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem,
   const int n = scene.nv;
   const std::vector<BlockState> states = BlockStates(problem, blocks, v);
 
-  // H = P − Σ A_bᵀ Y_b A_b; the data term Σ A_bᵀ Y_b ∂u_b/∂ε accumulated alongside. A_b is
-  // non-zero on its contact's columns only: both are added there.
+  // H = P − Σ A_bᵀ Y_b A_b; the data term Σ A_bᵀ Y_b ∂u_b/∂ε accumulated alongside. A_b =
+  // R_b J_c,i is non-zero on contact i's columns only, where J_c,i is stored compactly
+  // (contact_set.h): with S_b = R_bᵀ Y_b R_b ((1 + n_t) square), A_bᵀ Y_b A_b = J_c,iᵀ S_b J_c,i
+  // and A_bᵀ Y_b ∂u_b/∂ε = J_c,iᵀ R_bᵀ Y_b ∂u_b/∂ε, both added on those columns.
   Eigen::MatrixXd H = problem.cost.P.ToDense();
   Eigen::MatrixXd rhs_q;
-  if (contraction != nullptr) rhs_q = StationarityDataDerivative(*contraction);
+  Eigen::MatrixXd d_u;  // ∂u_b/∂ε, 3 × n_v, the first m_b rows used
+  if (contraction != nullptr) {
+    rhs_q = StationarityDataDerivative(*contraction);
+    d_u.resize(3, n);
+  }
+  const ContactSet& contacts = problem.contacts;
+  const int nr = 1 + contacts.tangent_count();
   for (size_t b = 0; b < blocks.size(); ++b) {
     const BlockState& s = states[b];
+    const ContactConeBlock& block = blocks[b];
     const int m = static_cast<int>(s.u.size());
-    Eigen::MatrixXd J = -Eigen::MatrixXd::Identity(m, m);
+    BlockMatrix J = -BlockMatrix::Identity(m, m);
     J(0, 0) = 1.0;
-    const Eigen::MatrixXd Y =
+    const BlockMatrix Y =
         (2.0 / kappa) * (J / s.psi - 2.0 * s.Ju * s.Ju.transpose() / (s.psi * s.psi));
-    const Eigen::MatrixXd A = CompactBlockJacobian(problem.contacts, blocks[b]);
-    const std::span<const int> columns = problem.contacts.Columns(blocks[b].contact);
+    const BlockMatrix RtY = block.R.transpose() * Y;  // nr × m
+    const BlockMatrix S = RtY * block.R;              // nr × nr
+    const std::span<const int> columns = contacts.Columns(block.contact);
     const int k = static_cast<int>(columns.size());
-    const Eigen::MatrixXd YA = Y * A;
-    const Eigen::MatrixXd AtYA = A.transpose() * YA;
-    for (int c = 0; c < k; ++c)
-      for (int r = 0; r < k; ++r) H(columns[r], columns[c]) -= AtYA(r, c);
+    const ContactSet::RowMap J_n = contacts.NormalJacobian(block.contact);
+    const ContactSet::RowsMap J_t = contacts.TangentJacobian(block.contact);
+    const auto J_c = [&](int row, int c) { return row == 0 ? J_n[c] : J_t(row - 1, c); };
+    for (int c = 0; c < k; ++c) {
+      BlockVector S_Jc = BlockVector::Zero(nr);  // S_b J_c,i(:, c)
+      for (int a = 0; a < nr; ++a)
+        for (int e = 0; e < nr; ++e) S_Jc[a] += S(a, e) * J_c(e, c);
+      for (int r = 0; r < k; ++r) {
+        double entry = 0.0;
+        for (int a = 0; a < nr; ++a) entry += J_c(a, r) * S_Jc[a];
+        H(columns[r], columns[c]) -= entry;
+      }
+    }
     if (contraction != nullptr) {
-      const Eigen::MatrixXd AtY_du =
-          YA.transpose() * BlockValueDerivative(blocks[b], *contraction, h);  // Y symmetric
-      for (int r = 0; r < k; ++r) rhs_q.row(columns[r]) += AtY_du.row(r);
+      auto d_u_b = d_u.topRows(m);
+      BlockValueDerivative(block, *contraction, h, d_u_b);
+      for (int r = 0; r < k; ++r) {
+        BlockVector weights = BlockVector::Zero(m);  // (J_c,iᵀ R_bᵀ Y_b) row r
+        for (int a = 0; a < nr; ++a) weights += J_c(a, r) * RtY.row(a).transpose();
+        rhs_q.row(columns[r]).noalias() += weights.transpose() * d_u_b;
+      }
     }
   }
   // The joint-limit rows, linear barriers −(1/κ) log g_l (dynamics/log_barrier_cone.h): Hessian
