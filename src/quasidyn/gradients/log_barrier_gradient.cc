@@ -1,9 +1,9 @@
 #include "quasidyn/gradients/log_barrier_gradient.h"
 
 #include <Eigen/Cholesky>
-#include <Eigen/SparseCore>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace quasidyn {
 namespace {
@@ -42,12 +42,26 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
                                 std::to_string(data.P.rows()) + " velocities, the scene " +
                                 std::to_string(n));
   const Eigen::VectorXd inv_kg2 = (kappa * g.array().square()).inverse().matrix();  // 1/(κ g²)
-  // H = P + Gᵀ diag(1/(κ g²)) G. G is sparse (a pyramid row touches its contact's two bodies'
-  // chains, a limit row one velocity): both products with it are taken on its non-zeros.
-  const Eigen::SparseMatrix<double> G = data.G.sparseView(1.0, 0.0);  // exact zeros dropped
-  const Eigen::SparseMatrix<double> weighted_G = inv_kg2.asDiagonal() * G;
+  // H = P + Gᵀ diag(1/(κ g²)) G. A row of G is non-zero on its contact's two bodies' chains
+  // (a limit row on one velocity): both products with G are taken on each row's non-zeros,
+  // listed once (CSR).
+  const Eigen::MatrixXd& G = data.G;
+  const int m = static_cast<int>(G.rows());
+  std::vector<int> start(m + 1, 0);
+  for (int c = 0; c < n; ++c)  // counts, then positions, column by column (G is column-major)
+    for (int j = 0; j < m; ++j) start[j + 1] += G(j, c) != 0.0 ? 1 : 0;
+  for (int j = 0; j < m; ++j) start[j + 1] += start[j];
+  std::vector<int> support(start[m]), next(start.begin(), start.end() - 1);
+  for (int c = 0; c < n; ++c)
+    for (int j = 0; j < m; ++j)
+      if (G(j, c) != 0.0) support[next[j]++] = c;
   Eigen::MatrixXd H = data.P;
-  H += Eigen::MatrixXd(G.transpose() * weighted_G);
+  for (int j = 0; j < m; ++j)
+    for (int a = start[j]; a < start[j + 1]; ++a) {
+      const double weighted = inv_kg2[j] * G(j, support[a]);
+      for (int b = start[j]; b < start[j + 1]; ++b)
+        H(support[b], support[a]) += weighted * G(j, support[b]);
+    }
   const Eigen::LDLT<Eigen::MatrixXd> factor(H);
   if (factor.info() != Eigen::Success) {
     VelocityGradient failed;
@@ -73,7 +87,9 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
     }
     dg.bottomRows(data.limits.size()) = JointLimitRowDerivative(data, time_step);
     rhs.leftCols(n) = d.d_tau_h - d.d_P_v + d.d_JcT_lambda;
-    rhs.leftCols(n).noalias() -= weighted_G.transpose() * dg;
+    for (int j = 0; j < m; ++j)  // − Gᵀ diag(1/(κ g²)) dg
+      for (int a = start[j]; a < start[j + 1]; ++a)
+        rhs.row(support[a]).head(n) -= (inv_kg2[j] * G(j, support[a])) * dg.row(j);
   }
   rhs.rightCols(scene.nq_a) = CommandForceJacobian(scene, time_step);
   const Eigen::MatrixXd dv = factor.solve(rhs);

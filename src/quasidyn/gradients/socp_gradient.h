@@ -64,12 +64,12 @@
 // n_v + rank(E) + the rows not held.
 // Inconsistent held rows (documented choice). When more rows are held than the velocities they
 // constrain (a cube in a grasp and on a stack: 144 held rows of rank 67 on 69 velocities at
-// step 200 of arm_cubes) a configuration direction can move them inconsistently (the corners
-// of a face at different rates): no dv keeps them all, the step's derivative does not exist
-// along it (some contact must separate) and r₂ enters through its least-squares projection
+// step 200 of arm_cubes) a configuration direction can move them inconsistently (six of the
+// 69 there): no dv keeps them all, the step's derivative does not exist along it (some
+// contact must separate) and r₂ enters through its least-squares projection
 // onto range(E), as for the QP (range_space_kkt.h). The whole-system solve below minimises a
 // differently weighted residual there, so the two differ along those directions only (by up
-// to 0.4 of A's largest entry at that step); wherever the held rows are consistent they agree
+// to 0.13 of A's largest entry at that step); wherever the held rows are consistent they agree
 // (tested to 1e-8 relative).
 //
 // Solve (whole system: SocpKktSolve::kFullKkt, or H not positive definite): the system is
