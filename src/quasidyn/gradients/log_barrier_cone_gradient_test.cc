@@ -25,13 +25,6 @@ using testing::StateAfter;
 // FD step δ ≈ 6e-6 is ≈ 1e-9; 1e-5 as in linearize_test.cc.
 constexpr double kFdTolerance = 1e-5;
 
-Eigen::VectorXd DiagonalPushCommand(const Scene& scene) {
-  Eigen::VectorXd u = scene.q0.tail(scene.nq_a);
-  u[0] += 0.02;
-  u[1] += 0.01;
-  return u;
-}
-
 void ExpectBarrierMatchesFiniteDifferences(const Scene& scene, FormulationSettings settings,
                                            const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                                            double tolerance) {
@@ -64,7 +57,7 @@ TEST(LogBarrierConeGradients, MatchFiniteDifferencesIn3d) {
     SCOPED_TRACE("cube pushed diagonally");
     const Scene scene = testing::DiagonalPushScene(4);
     ExpectBarrierMatchesFiniteDifferences(scene, SettingsFromScene(scene), scene.q0,
-                                          DiagonalPushCommand(scene), kFdTolerance);
+                                          testing::DiagonalPushCommand(scene), kFdTolerance);
   }
   {
     SCOPED_TRACE("arm_cubes approach");  // 1e-4 as for the exact gradients on this scene
@@ -91,15 +84,10 @@ TEST(LogBarrierConeGradients, MatchFiniteDifferencesIn3d) {
 // do its gradients: the distance to the exact SOCP gradients must shrink as κ grows by 100×.
 // Cube sliding diagonally in 3D (sliding cones) and the planar gripper (sticking rows).
 TEST(LogBarrierConeGradients, ApproachTheSocpGradientsAsKappaGrows) {
-  struct Setup {
-    std::string name;
-    Scene scene;
-    Eigen::VectorXd q, u;
-  };
-  std::vector<Setup> setups;
+  std::vector<testing::SceneState> setups;
   {
     Scene scene = testing::DiagonalPushScene(4);
-    const Eigen::VectorXd q = scene.q0, u = DiagonalPushCommand(scene);
+    const Eigen::VectorXd q = scene.q0, u = testing::DiagonalPushCommand(scene);
     setups.push_back({"cube pushed diagonally", std::move(scene), q, u});
   }
   {
@@ -109,7 +97,7 @@ TEST(LogBarrierConeGradients, ApproachTheSocpGradientsAsKappaGrows) {
     const ExampleState s = StateAfter(scene, settings, 6);
     setups.push_back({"planar_gripper squeezing", std::move(scene), s.q, s.u});
   }
-  for (const Setup& setup : setups) {
+  for (const testing::SceneState& setup : setups) {
     SCOPED_TRACE(setup.name);
     FormulationSettings settings = SettingsFromScene(setup.scene);
     settings.type = FormulationType::kSocp;

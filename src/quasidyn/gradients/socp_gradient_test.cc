@@ -152,9 +152,7 @@ TEST(SocpGradients, CubeSlidingDiagonallyIn3d) {
   const Scene scene = testing::DiagonalPushScene(4);
   FormulationSettings settings = SettingsFromScene(scene);
   settings.type = FormulationType::kSocp;
-  Eigen::VectorXd u = scene.q0.tail(scene.nq_a);
-  u[0] += 0.02;
-  u[1] += 0.01;
+  const Eigen::VectorXd u = testing::DiagonalPushCommand(scene);
   const ConeLinearization l = LinearizeConeStep(scene, settings, scene.q0, u);
   PrintCases(l);
   EXPECT_GE(Count(l.cases, ConeCase::kSliding), 1);  // the sliding branch is exercised
@@ -172,12 +170,7 @@ TEST(SocpGradients, CubeSlidingDiagonallyIn3d) {
 // half lines and joint limits): equal within 1e-8 relative, the bound of the range-space's
 // near-sticking limit (socp_gradient.h), and of the same rank.
 TEST(SocpGradients, RangeSpaceSolveMatchesWholeSystem) {
-  struct State {
-    std::string name;
-    Scene scene;
-    Eigen::VectorXd q, u;
-  };
-  std::vector<State> states;
+  std::vector<testing::SceneState> states;
   for (const Case& c : std::vector<Case>{{"planar_gripper", 6, ""},
                                          {"planar_gripper", 15, ""},
                                          {"planar_hand", 25, ""},
@@ -191,13 +184,10 @@ TEST(SocpGradients, RangeSpaceSolveMatchesWholeSystem) {
   }
   {
     const Scene scene = testing::DiagonalPushScene(4);
-    Eigen::VectorXd u = scene.q0.tail(scene.nq_a);
-    u[0] += 0.02;
-    u[1] += 0.01;
-    states.push_back({"diagonal push", scene, scene.q0, u});
+    states.push_back({"diagonal push", scene, scene.q0, testing::DiagonalPushCommand(scene)});
   }
   int sliding = 0;
-  for (const State& s : states) {
+  for (const testing::SceneState& s : states) {
     SCOPED_TRACE(s.name);
     FormulationSettings settings = SettingsFromScene(s.scene);
     settings.type = FormulationType::kSocp;

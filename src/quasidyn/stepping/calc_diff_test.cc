@@ -214,13 +214,6 @@ void ExpectConeLinearizationMatchesFiniteDifferences(const Scene& scene,
   EXPECT_LT(RelativeError(b_only.B, l.B), 1e-12);
 }
 
-Eigen::VectorXd DiagonalPushCommand(const Scene& scene) {
-  Eigen::VectorXd u = scene.q0.tail(scene.nq_a);
-  u[0] += 0.02;
-  u[1] += 0.01;
-  return u;
-}
-
 TEST(ConeLinearize, ExactSocpAndConeBarrierMatchFiniteDifferences) {
   for (GradientMethod method : {GradientMethod::kExact, GradientMethod::kLogBarrier}) {
     SCOPED_TRACE(method == GradientMethod::kExact ? "SOCP" : "cone barrier");
@@ -237,7 +230,7 @@ TEST(ConeLinearize, ExactSocpAndConeBarrierMatchFiniteDifferences) {
       SCOPED_TRACE("cube pushed diagonally (3D cones, sliding)");
       const Scene scene = testing::DiagonalPushScene(4);
       ExpectConeLinearizationMatchesFiniteDifferences(scene, SettingsFromScene(scene), scene.q0,
-                                                      DiagonalPushCommand(scene), method,
+                                                      testing::DiagonalPushCommand(scene), method,
                                                       kFdTolerance);
     }
     {
@@ -270,7 +263,7 @@ TEST(ConeLinearize, ExactSocpAndConeBarrierMatchFiniteDifferences) {
 // barrier; q_next is the step model's when method and type agree.
 TEST(ConeLinearize, TypeAndMethodPickTheProgram) {
   const Scene scene = testing::DiagonalPushScene(4);
-  const Eigen::VectorXd u = DiagonalPushCommand(scene);
+  const Eigen::VectorXd u = testing::DiagonalPushCommand(scene);
   FormulationSettings socp = SettingsFromScene(scene);
   socp.type = FormulationType::kSocp;
   FormulationSettings cone_barrier = socp;

@@ -1,6 +1,7 @@
 #pragma once
 // Small inline scenes for the dynamics tests (header only).
 
+#include <Eigen/Core>
 #include <cmath>
 #include <string>
 
@@ -47,6 +48,22 @@ robots:
 )";
   return LoadSceneFromString(yaml, "diagonal_push", "");
 }
+
+// The pusher's command that drives the cube diagonally (x + 2 cm, y + 1 cm from q0): its
+// ground corners slide, one may stick under the push.
+inline Eigen::VectorXd DiagonalPushCommand(const Scene& scene) {
+  Eigen::VectorXd u = scene.q0.tail(scene.nq_a);
+  u[0] += 0.02;
+  u[1] += 0.01;
+  return u;
+}
+
+// A named state of a scene, for tests that loop over several.
+struct SceneState {
+  std::string name;
+  Scene scene;
+  Eigen::VectorXd q, u;
+};
 
 // Planar: a 0.1 m box (1 kg) resting on the ground y <= 0, μ = 0.5, with gravity tilted by
 // the angle θ [rad] toward +x: g = 9.81 (sin θ, −cos θ). tan θ < μ sticks, tan θ > μ slides.
