@@ -147,7 +147,8 @@ Eigen::VectorXd PositiveDefiniteFactor::InverseQuadraticForms(const Eigen::Matri
   return forms;
 }
 
-void PositiveDefiniteFactor::WhitenRows(const Eigen::MatrixXd& G, SparseRows* out) const {
+void PositiveDefiniteFactor::WhitenRows(Eigen::Ref<const Eigen::MatrixXd> G,
+                                        SparseRows* out) const {
   CheckFactored("WhitenRows", "G has columns:", G.cols(), size_);
   const int m = static_cast<int>(G.rows());
   // Which blocks each row touches, column by column (G is stored by columns).

@@ -50,7 +50,7 @@ class PositiveDefiniteFactor {
     double SquaredNorm(int row) const;
     std::vector<char> touches;  // scratch of WhitenRows
   };
-  void WhitenRows(const Eigen::MatrixXd& G, SparseRows* out) const;
+  void WhitenRows(Eigen::Ref<const Eigen::MatrixXd> G, SparseRows* out) const;
 
   // C⁻¹ X = L⁻ᵀ X (X: n × c), so C⁻¹ C⁻ᵀ B = P⁻¹ B.
   Eigen::MatrixXd Solve(const Eigen::MatrixXd& X) const;

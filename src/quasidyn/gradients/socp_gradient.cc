@@ -121,6 +121,7 @@ std::vector<double> DelassusScales(const StepProblem& problem,
   ScalesOf(forms, offset, &scales);
   return scales;
 }
+
 namespace {
 
 void CheckBlocks(const StepProblem& problem, const std::vector<ContactConeBlock>& blocks,
@@ -299,8 +300,7 @@ bool SocpSensitivity::SolveRangeSpace(VelocityGradient* gradient) {
       ++held;
     }
   if (!kkt_.FactorCost(H_)) return false;
-  E_.conservativeResize(held, n);
-  kkt_.cost_factor().WhitenRows(E_, &whitened_);
+  kkt_.cost_factor().WhitenRows(E_.topRows(held), &whitened_);
   held_rows_.resize(held);
   for (int i = 0; i < held; ++i) held_rows_[i] = i;
   kkt_.FactorRows(whitened_, held_rows_);
