@@ -44,11 +44,11 @@ bool PositiveDefiniteFactor::Factor(const Eigen::MatrixXd& P) {
         run.start = start;
         run.size = 0;
         run.diagonal = true;
+        // Room for the longest run (its first size entries are used): no resize per entry.
+        if (run.inverse_diagonal.size() < n - start) run.inverse_diagonal.resize(n - start);
       }
       Block& run = blocks_[block_count_ - 1];
-      ++run.size;
-      run.inverse_diagonal.conservativeResize(run.size);
-      run.inverse_diagonal[run.size - 1] = 1.0 / l;
+      run.inverse_diagonal[run.size++] = 1.0 / l;
     } else {
       Block& block = NextBlock();
       block.start = start;
@@ -64,6 +64,10 @@ bool PositiveDefiniteFactor::Factor(const Eigen::MatrixXd& P) {
     start = end;
   }
   size_ = n;
+  block_of_column_.resize(n);
+  for (int k = 0; k < block_count_; ++k)
+    for (int c = blocks_[k].start; c < blocks_[k].start + blocks_[k].size; ++c)
+      block_of_column_[c] = k;
   return true;
 }
 
@@ -175,6 +179,27 @@ void PositiveDefiniteFactor::WhitenRows(Eigen::Ref<const Eigen::MatrixXd> G,
         out->index.push_back(b.start + i);
         out->value.push_back(G(j, b.start + i));
       }
+      ForwardSubstitute(b, out->value.data() + first);
+    }
+    out->start.push_back(static_cast<int>(out->value.size()));
+  }
+}
+
+void PositiveDefiniteFactor::WhitenRows(const SparseRowMatrix& G, SparseRows* out) const {
+  CheckFactored("WhitenRows", "G has columns:", G.cols(), size_);
+  out->start.assign(1, 0);
+  out->index.clear();
+  out->value.clear();
+  for (int j = 0; j < G.rows(); ++j) {
+    // The blocks of the row's columns (increasing, so each block's entries are consecutive):
+    // each block's segment, zero but for the row's entries, then L_b⁻¹ on it, as above.
+    for (int e = G.row_start(j); e < G.row_start(j + 1);) {
+      const Block& b = blocks_[block_of_column_[G.column(e)]];
+      const size_t first = out->value.size();
+      for (int i = 0; i < b.size; ++i) out->index.push_back(b.start + i);
+      out->value.resize(first + b.size, 0.0);
+      for (; e < G.row_start(j + 1) && G.column(e) < b.start + b.size; ++e)
+        out->value[first + (G.column(e) - b.start)] = G.value(e);
       ForwardSubstitute(b, out->value.data() + first);
     }
     out->start.push_back(static_cast<int>(out->value.size()));

@@ -15,6 +15,8 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "quasidyn/solvers/sparse_row_matrix.h"
+
 namespace quasidyn {
 
 class PositiveDefiniteFactor {
@@ -51,6 +53,9 @@ class PositiveDefiniteFactor {
     std::vector<char> touches;  // scratch of WhitenRows
   };
   void WhitenRows(Eigen::Ref<const Eigen::MatrixXd> G, SparseRows* out) const;
+  // The same from G's non-zeros by row (the values bitwise those of the dense form: a row's
+  // block segment holds its entries and zeros, then the same substitution).
+  void WhitenRows(const SparseRowMatrix& G, SparseRows* out) const;
 
   // C⁻¹ X = L⁻ᵀ X (X: n × c), so C⁻¹ C⁻ᵀ B = P⁻¹ B.
   Eigen::MatrixXd Solve(const Eigen::MatrixXd& X) const;
@@ -74,7 +79,8 @@ class PositiveDefiniteFactor {
   int size_ = 0;
   std::vector<Block> blocks_;  // the first block_count_ are the factor's
   int block_count_ = 0;
-  std::vector<int> reach_;  // scratch of Factor
+  std::vector<int> reach_;            // scratch of Factor
+  std::vector<int> block_of_column_;  // the block of each column
 };
 
 }  // namespace quasidyn

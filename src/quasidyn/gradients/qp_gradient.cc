@@ -73,6 +73,9 @@ void QpSensitivity::Compute(const Scene* scene_pointer, double time_step,
   const Scene& scene = *scene_pointer;
   const PyramidStepData& data = *data_pointer;
   CheckSizes(data, v, beta);
+  QUASIDYN_CHECK_ARGUMENT(
+      data.G_rows.rows() == data.G.rows() && data.G_rows.cols() == data.G.cols(), "QpSensitivity",
+      "the data's G_rows must hold G's non-zeros (BuildPyramidStepData)");
   if (data.P.rows() != scene.nv)
     throw std::invalid_argument("QpSensitivity: the data has " + std::to_string(data.P.rows()) +
                                 " velocities, the scene " + std::to_string(scene.nv));
@@ -87,7 +90,7 @@ void QpSensitivity::Compute(const Scene* scene_pointer, double time_step,
   range_space_ = kkt_.FactorCost(data.P);
   if (range_space_) {
     // The whitened rows w_j = C⁻ᵀ g_jᵀ, once: d_j = |w_j|² and M = Σ_{j∈𝒜} w_j w_jᵀ.
-    kkt_.cost_factor().WhitenRows(data.G, &whitened_);
+    kkt_.cost_factor().WhitenRows(data.G_rows, &whitened_);
     if (m > 0) {
       delassus_.resize(m);
       for (int j = 0; j < m; ++j) delassus_[j] = whitened_.SquaredNorm(j);
@@ -168,7 +171,7 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
   r1.resize(n, columns);
   // r₂ᵀ, by active row; r₂ is zero for the command's columns, which are not stored.
   Eigen::MatrixXd& r2_transposed = w->r2_transposed;
-  r2_transposed.resize(nq_dirs, na);
+  r2_transposed.setZero(nq_dirs, na);
   if (contraction != nullptr) {
     const StepDataContraction& d = *contraction;
     if (d.d_JcT_lambda.rows() != n || d.d_JcT_lambda.cols() != n ||
@@ -179,7 +182,8 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
     r1.leftCols(n) = d.d_tau_h - d.d_P_v + d.d_JcT_lambda;
     // r₂ = −do_𝒜 − dG_𝒜 v, row by row: do_ij = dφ_i/h, dG_ij v = ray_map row j · d(J_c,i v).
     // Stored transposed, so that a row of r₂ is a contiguous column. A direction that does not
-    // move contact i has dφ_i = 0 and d(J_c,i v) = 0 (contact_data_derivative.h): skipped.
+    // move contact i (not one of key.columns) has dφ_i = 0 and d(J_c,i v) = 0
+    // (contact_data_derivative.h): its entries stay zero.
     const double inv_h = 1.0 / time_step_;
     int next = 0;
     for (int i = 0; i < static_cast<int>(data_->contact_keys.size()) && next < na; ++i) {
@@ -188,7 +192,7 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
       const int first = next;
       while (next < na && active_[next] < key.first_row + key.rows) ++next;
       if (next == first) continue;
-      for (int t = 0; t < n; ++t) {
+      for (const int t : key.columns) {
         const double d_phi = d.d_phi(i, t);
         double d_Jc_v[3] = {0.0, 0.0, 0.0};
         bool moved = d_phi != 0.0;

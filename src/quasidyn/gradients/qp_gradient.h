@@ -57,8 +57,9 @@ std::vector<int> ActivePyramidRows(const PyramidStepData& data, const Eigen::Vec
 class QpSensitivity {
  public:
   QpSensitivity() = default;
-  // time_step h [s] > 0; v (n_v) and beta (m) from the QP solver. Throws
-  // std::invalid_argument for wrong sizes or non-finite entries.
+  // time_step h [s] > 0; v (n_v) and beta (m) from the QP solver; data as BuildPyramidStepData
+  // makes it (G_rows holds G's non-zeros; a contraction's entries for contact i are zero off
+  // its key's columns). Throws std::invalid_argument for wrong sizes or non-finite entries.
   QpSensitivity(const Scene* scene, double time_step, const PyramidStepData* data,
                 const Eigen::VectorXd& v, const Eigen::VectorXd& beta);
   // The same on this object, reusing its storage: a step with the sizes and active blocks of

@@ -23,6 +23,7 @@ PyramidStepData SyntheticData(const Scene& scene, const Eigen::MatrixXd& G, int 
   data.P = X * X.transpose() + Eigen::MatrixXd::Identity(n, n);
   data.tau_h = Eigen::VectorXd::Zero(n);
   data.G = G;
+  data.G_rows = SparseRowMatrix::FromDense(G);
   data.offset = -G * v;
   for (int j = active; j < G.rows(); ++j) data.offset[j] += 1.0;
   return data;
@@ -99,6 +100,8 @@ void AddUnitContactKeys(PyramidStepData* data) {
     key.first_contact_row = 2 * j;
     key.ray_map = Eigen::RowVector2d(1.0, 0.0);
     key.p_A = key.p_B = Eigen::Vector3d::Zero();
+    key.columns.resize(data->G.cols());  // moved by every direction, as the random contraction
+    for (int c = 0; c < data->G.cols(); ++c) key.columns[c] = c;
     data->contact_keys.push_back(key);
   }
   data->contact_rows = 2 * m;
@@ -236,6 +239,7 @@ TEST(QpSensitivity, IndependentBlocksMatchTheWholeKktSystem) {
   const int active = 13;
   const Eigen::VectorXd v = RandomMatrix(n, 1, &random);
   data.G = G;
+  data.G_rows = SparseRowMatrix::FromDense(G);
   data.offset = -G * v;
   for (int j = active; j < G.rows(); ++j) data.offset[j] += 1.0;
   AddUnitContactKeys(&data);

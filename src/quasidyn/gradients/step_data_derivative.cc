@@ -27,6 +27,7 @@ void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out) {
   const JointLimitRows& limits = problem.cost.limits;
   const int contact_pyramid_rows = contacts.size() * nd;
   data.G.setZero(contact_pyramid_rows + limits.size(), contacts.nv());
+  data.G_rows.Reset(contacts.nv());
   data.offset.resize(contact_pyramid_rows + limits.size());
   data.contact_keys.resize(contacts.size());
   int row = 0, contact_row = 0;
@@ -45,10 +46,13 @@ void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out) {
     key.p_A = c.p_A;
     key.p_B = c.p_B;
     key.ray_map.resize(nd, 1 + tangents);
+    key.columns.assign(columns.begin(), columns.end());
     for (int j = 0; j < nd; ++j) {
+      data.G_rows.AppendRow();
       for (size_t k = 0; k < columns.size(); ++k) {
         const int col = static_cast<int>(k);
         data.G(row + j, columns[k]) = J_n[col] + c.friction * J_d(j, col);
+        data.G_rows.AppendNonZero(columns[k], data.G(row + j, columns[k]));
       }
       data.offset[row + j] = c.phi / h;
       key.ray_map(j, 0) = 1.0;
@@ -62,6 +66,10 @@ void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out) {
   data.first_limit_row = contact_pyramid_rows;
   data.limits = limits;
   data.G.bottomRows(limits.size()) = JointLimitJacobian(limits, contacts.nv());
+  for (int l = 0; l < limits.size(); ++l) {
+    data.G_rows.AppendRow();
+    data.G_rows.AppendNonZero(limits.rows[l].velocity, limits.rows[l].direction);
+  }
   data.offset.tail(limits.size()) = limits.offsets();
 }
 

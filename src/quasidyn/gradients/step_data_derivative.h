@@ -37,6 +37,7 @@
 #include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
 
@@ -46,6 +47,7 @@ struct PyramidStepData {
   // m × n_v, m = Σ_i n_d,i + n_l rows: contact-major as BuildPyramidQp, then the joint-limit
   // rows from first_limit_row on.
   Eigen::MatrixXd G;
+  SparseRowMatrix G_rows;  // G's non-zeros by row (CSR), for the products that need only them
   Eigen::VectorXd offset;  // m: φ_i/h, then o_l [m/s or rad/s]
   // Per contact, to match contact sets at nearby configurations, and the constant map from
   // its contact rows J_c,i = [J_n,i; J_t,i] (contact_data_derivative.h) to its pyramid rows:
@@ -57,6 +59,9 @@ struct PyramidStepData {
     int first_contact_row = 0;    // its first row of J_c (1 + n_t rows)
     Eigen::Vector3d p_A, p_B;     // witness points [m]
     Eigen::MatrixXd ray_map;      // rows × (1 + n_t) [-]
+    // The velocities that move the contact (its two bodies' chains, ContactSet::Columns):
+    // every derivative of its data along another direction is zero.
+    std::vector<int> columns;
   };
   std::vector<ContactKey> contact_keys;
   int contact_rows = 0;     // r = Σ_i (1 + n_t), the rows of J_c
