@@ -49,9 +49,27 @@ ConeCase ClassifyCone(Eigen::Ref<const Eigen::VectorXd> w, Eigen::MatrixXd* proj
 
 namespace {
 
+// g (P + δI)⁻¹ gᵀ for every row g of G (m × n), δ = 1e-12·max(1, max P_ii): P singular
+// (header).
+Eigen::VectorXd RegularizedInverseQuadraticForms(const Eigen::MatrixXd& P,
+                                                 const Eigen::MatrixXd& G) {
+  const int n = static_cast<int>(P.rows());
+  const double delta = 1e-12 * std::max(1.0, P.diagonal().maxCoeff());
+  const Eigen::MatrixXd P_inverse_Gt =
+      Eigen::LDLT<Eigen::MatrixXd>(P + delta * Eigen::MatrixXd::Identity(n, n))
+          .solve(G.transpose());
+  return (G.transpose().array() * P_inverse_Gt.array()).colwise().sum().transpose();
+}
+
+// The squared norms of whitened rows.
+void SquaredNorms(const PositiveDefiniteFactor::SparseRows& whitened, int rows,
+                  Eigen::VectorXd* forms) {
+  forms->resize(rows);
+  for (int j = 0; j < rows; ++j) (*forms)[j] = whitened.SquaredNorm(j);
+}
+
 // g P⁻¹ gᵀ for every row g of G (m × n) into *forms: by P's block factor when P is positive
-// definite (*factor and *whitened keep the work), else with (P + δI)⁻¹,
-// δ = 1e-12·max(1, max P_ii) (header).
+// definite (*factor and *whitened keep the work), else regularised (above).
 void InverseQuadraticForms(const Eigen::MatrixXd& P, const Eigen::MatrixXd& G,
                            PositiveDefiniteFactor* factor,
                            PositiveDefiniteFactor::SparseRows* whitened, Eigen::VectorXd* forms) {
@@ -60,15 +78,24 @@ void InverseQuadraticForms(const Eigen::MatrixXd& P, const Eigen::MatrixXd& G,
   if (m == 0) return;
   if (factor->Factor(P)) {
     factor->WhitenRows(G, whitened);
-    for (int j = 0; j < m; ++j) (*forms)[j] = whitened->SquaredNorm(j);
+    SquaredNorms(*whitened, m, forms);
     return;
   }
-  const int n = static_cast<int>(P.rows());
-  const double delta = 1e-12 * std::max(1.0, P.diagonal().maxCoeff());
-  const Eigen::MatrixXd P_inverse_Gt =
-      Eigen::LDLT<Eigen::MatrixXd>(P + delta * Eigen::MatrixXd::Identity(n, n))
-          .solve(G.transpose());
-  *forms = (G.transpose().array() * P_inverse_Gt.array()).colwise().sum().transpose();
+  *forms = RegularizedInverseQuadraticForms(P, G);
+}
+
+// Appends `row` as a row of *out on `columns` (increasing; the row is zero elsewhere).
+void AppendRowOn(const Eigen::Ref<const Eigen::RowVectorXd, 0, Eigen::InnerStride<>>& row,
+                 std::span<const int> columns, SparseRowMatrix* out) {
+  out->AppendRow();
+  for (const int c : columns) out->AppendNonZero(c, row[c]);
+}
+
+// Appends the non-zeros of `row` as a row of *out.
+void AppendNonZeros(const Eigen::Ref<const Eigen::RowVectorXd, 0, Eigen::InnerStride<>>& row,
+                    SparseRowMatrix* out) {
+  out->AppendRow();
+  for (int c = 0; c < row.size(); ++c) out->AppendNonZero(c, row[c]);
 }
 
 // The blocks' A_b stacked (Σ m_b × n_v) into *A, in block order, and their first rows.
@@ -234,21 +261,24 @@ VelocityGradient SocpSensitivity::SolveFullKkt() const {
 // q_iᵀA_b dv = q_iᵀ r₂,b of E), free ones (λ = 0: nothing) and the sliding cones' tangential
 // directions, curvature k_i a_i a_iᵀ in H with a_i = A_bᵀ q_i and k_i = λ_i/(d_b(1 − λ_i)),
 // and k_i a_i q_iᵀ r₂,b in r₁. Returns false when H = P + Σ k_i a_i a_iᵀ is not factored.
-bool SocpSensitivity::SolveRangeSpace(VelocityGradient* gradient) {
+bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
+                                      const std::vector<ContactConeBlock>& blocks,
+                                      VelocityGradient* gradient) {
   const int n = n_, nl = static_cast<int>(G_limits_.rows()), mc = offset_.back();
   H_ = P_;
   reduced_r1_ = r1_;
   // The held directions as rows of E (at most Σ m_b + n_l) with their r₂ rows.
-  E_.resize(mc + nl, n);
+  E_.Reset(n);
   held_r2_.resize(mc + nl, nq_dirs_);
   int held = 0;
   for (size_t b = 0; b + 1 < offset_.size(); ++b) {
     const int first = offset_[b], mb = offset_[b + 1] - first;
     const auto A = A_.middleRows(first, mb);
     const auto r2_b = r2_.middleRows(first, mb);
+    const std::span<const int> columns = contacts.Columns(blocks[b].contact);
     if (cases_[b] == ConeCase::kSeparated) continue;
     if (cases_[b] == ConeCase::kSticking) {  // every row held
-      E_.middleRows(held, mb) = A;
+      for (int i = 0; i < mb; ++i) AppendRowOn(A.row(i), columns, &E_);
       held_r2_.middleRows(held, mb) = r2_b;
       held += mb;
       continue;
@@ -263,7 +293,8 @@ bool SocpSensitivity::SolveRangeSpace(VelocityGradient* gradient) {
     q_.setZero(mb);
     q_[0] = std::sqrt(0.5);
     q_.tail(mb - 1) = std::sqrt(0.5) * direction_;
-    E_.row(held).noalias() = q_.transpose() * A;
+    a_.noalias() = A.transpose() * q_;
+    AppendRowOn(a_.transpose(), columns, &E_);
     held_r2_.row(held).noalias() = q_.transpose() * r2_b;
     ++held;
     // An orthonormal basis of ŵ⊥ in the tangential coordinates, by Gram–Schmidt on the axes.
@@ -283,7 +314,7 @@ bool SocpSensitivity::SolveRangeSpace(VelocityGradient* gradient) {
       a_.noalias() = A.transpose() * q_;
       r2_q_.noalias() = r2_b.transpose() * q_;
       if (gap <= kNearStickingGap) {
-        E_.row(held) = a_.transpose();
+        AppendRowOn(a_.transpose(), columns, &E_);
         held_r2_.row(held) = r2_q_.transpose();
         ++held;
         continue;
@@ -295,12 +326,12 @@ bool SocpSensitivity::SolveRangeSpace(VelocityGradient* gradient) {
   }
   for (int l = 0; l < nl; ++l)
     if (limit_active_[l]) {
-      E_.row(held) = G_limits_.row(l);
+      AppendNonZeros(G_limits_.row(l), &E_);
       held_r2_.row(held) = r2_.row(mc + l);
       ++held;
     }
   if (!kkt_.FactorCost(H_)) return false;
-  kkt_.cost_factor().WhitenRows(E_.topRows(held), &whitened_);
+  kkt_.cost_factor().WhitenRows(E_, &whitened_);
   held_rows_.resize(held);
   for (int i = 0; i < held; ++i) held_rows_[i] = i;
   kkt_.FactorRows(whitened_, held_rows_);
@@ -341,11 +372,22 @@ void SocpSensitivity::Compute(const StepProblem& problem,
   StackedBlockJacobians(problem.contacts, blocks, &offset_, &A_);
   const int mc = offset_.back();
   G_limits_ = JointLimitJacobian(limits, n_);
-  // d_b and, for the joint-limit rows (half lines), d_l = G_l P⁻¹ G_lᵀ, in one pass.
-  rows_.resize(mc + nl, n_);
-  rows_.topRows(mc) = A_;
-  rows_.bottomRows(nl) = G_limits_;
-  InverseQuadraticForms(P_, rows_, &P_factor_, &whitened_, &forms_);
+  // d_b and, for the joint-limit rows (half lines), d_l = G_l P⁻¹ G_lᵀ, in one pass over
+  // the rows' non-zeros (a block's on its contact's columns).
+  rows_sparse_.Reset(n_);
+  for (int b = 0; b < nb; ++b)
+    for (int i = offset_[b]; i < offset_[b + 1]; ++i)
+      AppendRowOn(A_.row(i), problem.contacts.Columns(blocks[b].contact), &rows_sparse_);
+  for (int l = 0; l < nl; ++l) AppendNonZeros(G_limits_.row(l), &rows_sparse_);
+  if (P_factor_.Factor(P_)) {
+    P_factor_.WhitenRows(rows_sparse_, &whitened_);
+    SquaredNorms(whitened_, mc + nl, &forms_);
+  } else {
+    rows_.resize(mc + nl, n_);
+    rows_.topRows(mc) = A_;
+    rows_.bottomRows(nl) = G_limits_;
+    forms_ = RegularizedInverseQuadraticForms(P_, rows_);
+  }
   ScalesOf(forms_, offset_, &scales_);
   ComplementarityPoints(problem, blocks, multipliers, v, scales_, &gap_, &w_);
   active_rows_ = 0;
@@ -385,7 +427,8 @@ void SocpSensitivity::Compute(const StepProblem& problem,
 
   out->ok = true;
   out->failure.clear();
-  if (solve == SocpKktSolve::kFullKkt || !SolveRangeSpace(out)) *out = SolveFullKkt();
+  if (solve == SocpKktSolve::kFullKkt || !SolveRangeSpace(problem.contacts, blocks, out))
+    *out = SolveFullKkt();
   out->active_rows = active_rows_;
 }
 

@@ -138,7 +138,8 @@ class SocpSensitivity {
                const StepDataContraction* contraction, SocpKktSolve solve, VelocityGradient* out);
 
  private:
-  bool SolveRangeSpace(VelocityGradient* out);
+  bool SolveRangeSpace(const ContactSet& contacts, const std::vector<ContactConeBlock>& blocks,
+                       VelocityGradient* out);
   VelocityGradient SolveFullKkt() const;
 
   // The linearised conditions of the step (header): the blocks' A_b stacked (their first rows
@@ -148,7 +149,8 @@ class SocpSensitivity {
   int n_ = 0, nq_dirs_ = 0, active_rows_ = 0;
   Eigen::MatrixXd P_;
   std::vector<int> offset_;
-  Eigen::MatrixXd A_, G_limits_, rows_;
+  Eigen::MatrixXd A_, G_limits_, rows_;  // rows_: [A; G_limits] when P is singular
+  SparseRowMatrix rows_sparse_;          // the same rows' non-zeros
   Eigen::VectorXd forms_, gap_, w_;
   std::vector<ConeCase> cases_;
   std::vector<double> scales_, limit_scales_;
@@ -157,7 +159,8 @@ class SocpSensitivity {
   PositiveDefiniteFactor P_factor_;
   PositiveDefiniteFactor::SparseRows whitened_;
   // The range-space solve's: H, r₁ with the curvature terms, the held rows E and their r₂.
-  Eigen::MatrixXd H_, reduced_r1_, E_, held_r2_, held_r2_transposed_, basis_;
+  Eigen::MatrixXd H_, reduced_r1_, held_r2_, held_r2_transposed_, basis_;
+  SparseRowMatrix E_;
   Eigen::VectorXd direction_, q_, t_, a_, r2_q_;
   std::vector<int> held_rows_;
   RangeSpaceKkt kkt_;
