@@ -47,6 +47,53 @@ ConeCase ClassifyCone(Eigen::Ref<const Eigen::VectorXd> w, Eigen::MatrixXd* proj
   return which;
 }
 
+void SplitCone(Eigen::Ref<const Eigen::VectorXd> w, ConeDirections* out) {
+  const int m = static_cast<int>(w.size());
+  const ConeCase which = ClassifyCone(w);
+  if (which != ConeCase::kSliding) {
+    out->held.setIdentity(m, which == ConeCase::kSticking ? m : 0);
+    out->curved.resize(m, 0);
+    out->lambda.resize(0);
+    out->gap.resize(0);
+    return;
+  }
+  // Sliding (m >= 2, ‖w₁‖ > 0): (1, ŵ)/√2 held; the tangential directions (0, t), t ⊥ ŵ, from
+  // Gram–Schmidt (twice) on the axes, with λ = ½(1 + w₀/‖w₁‖), 1 − λ = (‖w₁‖ − w₀)/(2‖w₁‖).
+  const double radius = w.tail(m - 1).norm();
+  const double lambda = 0.5 * (radius + w[0]) / radius;
+  const double gap = 0.5 * (radius - w[0]) / radius;
+  const bool hold_tangents = gap <= kNearStickingGap;
+  out->held.setZero(m, hold_tangents ? m - 1 : 1);
+  out->held(0, 0) = std::sqrt(0.5);
+  out->held.col(0).tail(m - 1) = (std::sqrt(0.5) / radius) * w.tail(m - 1);
+  Eigen::MatrixXd& tangents = hold_tangents ? out->held : out->curved;
+  const int offset = hold_tangents ? 1 : 0;
+  const int curved = hold_tangents ? 0 : m - 2;
+  out->curved.setZero(m, curved);
+  out->lambda.setConstant(curved, lambda);
+  out->gap.setConstant(curved, gap);
+  // Column offset + k − 1 holds the k-th tangent (k >= 1); the span so far starts with ŵ.
+  const auto direction = out->held.col(0).tail(m - 1) * std::sqrt(2.0);
+  int found = 0;
+  for (int axis = 0; axis < m - 1 && found < m - 2; ++axis) {
+    auto t = tangents.col(offset + found).tail(m - 1);  // a candidate, in place
+    t.setZero();
+    t[axis] = 1.0;
+    for (int pass = 0; pass < 2; ++pass) {
+      t -= direction.dot(t) * direction;
+      for (int c = 0; c < found; ++c) {
+        const auto previous = tangents.col(offset + c).tail(m - 1);
+        t -= previous.dot(t) * previous;
+      }
+    }
+    const double norm = t.norm();
+    if (norm < 0.5) continue;  // (nearly) in the span so far; another axis is not
+    t /= norm;
+    ++found;
+  }
+  if (found < m - 2) tangents.col(offset + found).setZero();  // a rejected last candidate
+}
+
 namespace {
 
 // g (P + δI)⁻¹ gᵀ for every row g of G (m × n), δ = 1e-12·max(1, max P_ii): P singular
@@ -202,13 +249,6 @@ std::vector<ConeCase> ClassifySocpBlocks(const StepProblem& problem,
   return cases;
 }
 
-namespace {
-
-// 1 − λ of a sliding cone's tangential direction at or below this is sticking (header).
-constexpr double kNearStickingGap = 1e-8;
-
-}  // namespace
-
 // [P, −Aᵀ D̃; A, I − D] with rows, then columns, scaled to unit ∞-norm, and the minimum-norm
 // solution by a complete orthogonal decomposition (header).
 VelocityGradient SocpSensitivity::SolveFullKkt() const {
@@ -277,49 +317,24 @@ bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
     const auto r2_b = r2_.middleRows(first, mb);
     const std::span<const int> columns = contacts.Columns(blocks[b].contact);
     if (cases_[b] == ConeCase::kSeparated) continue;
-    if (cases_[b] == ConeCase::kSticking) {  // every row held
+    if (cases_[b] == ConeCase::kSticking) {  // D = I: every row held (SplitCone's identity)
       for (int i = 0; i < mb; ++i) AppendRowOn(A.row(i), columns, &E_);
       held_r2_.middleRows(held, mb) = r2_b;
       held += mb;
       continue;
     }
-    // Sliding (m_b >= 2, ‖w₁‖ > 0): D's eigenvectors are (1, ŵ)/√2 (λ = 1), (−1, ŵ)/√2
-    // (λ = 0) and (0, t) for t ⊥ ŵ (λ = ½(1 + w₀/‖w₁‖), so 1 − λ = (‖w₁‖ − w₀)/(2‖w₁‖)).
-    const auto w_b = w_.segment(first, mb);
-    const double radius = w_b.tail(mb - 1).norm();
-    direction_ = w_b.tail(mb - 1) / radius;
-    const double lambda = 0.5 * (radius + w_b[0]) / radius;
-    const double gap = 0.5 * (radius - w_b[0]) / radius;  // 1 − λ without cancellation
-    q_.setZero(mb);
-    q_[0] = std::sqrt(0.5);
-    q_.tail(mb - 1) = std::sqrt(0.5) * direction_;
-    a_.noalias() = A.transpose() * q_;
-    AppendRowOn(a_.transpose(), columns, &E_);
-    held_r2_.row(held).noalias() = q_.transpose() * r2_b;
-    ++held;
-    // An orthonormal basis of ŵ⊥ in the tangential coordinates, by Gram–Schmidt on the axes.
-    basis_.resize(mb - 1, mb - 1);
-    basis_.col(0) = direction_;
-    int found = 1;
-    for (int axis = 0; axis < mb - 1 && found < mb - 1; ++axis) {
-      t_ = Eigen::VectorXd::Unit(mb - 1, axis);
-      for (int pass = 0; pass < 2; ++pass)
-        for (int c = 0; c < found; ++c) t_ -= basis_.col(c).dot(t_) * basis_.col(c);
-      if (t_.norm() < 0.5) continue;  // (nearly) in the span so far; another axis is not
-      basis_.col(found++) = t_.normalized();
+    SplitCone(w_.segment(first, mb), &split_);
+    for (int c = 0; c < split_.held.cols(); ++c) {
+      const auto q = split_.held.col(c);
+      E_.AppendRow();  // qᵀA_b on the contact's columns
+      for (const int column : columns) E_.AppendNonZero(column, q.dot(A.col(column)));
+      held_r2_.row(held).noalias() = q.transpose() * r2_b;
+      ++held;
     }
-    for (int c = 1; c < mb - 1; ++c) {
-      q_.setZero();
-      q_.tail(mb - 1) = basis_.col(c);
-      a_.noalias() = A.transpose() * q_;
-      r2_q_.noalias() = r2_b.transpose() * q_;
-      if (gap <= kNearStickingGap) {
-        AppendRowOn(a_.transpose(), columns, &E_);
-        held_r2_.row(held) = r2_q_.transpose();
-        ++held;
-        continue;
-      }
-      const double curvature = lambda / (scales_[b] * gap);
+    for (int c = 0; c < split_.curved.cols(); ++c) {
+      a_.noalias() = A.transpose() * split_.curved.col(c);
+      r2_q_.noalias() = r2_b.transpose() * split_.curved.col(c);
+      const double curvature = split_.lambda[c] / (scales_[b] * split_.gap[c]);
       H_.selfadjointView<Eigen::Lower>().rankUpdate(a_, curvature);
       reduced_r1_.leftCols(nq_dirs_).noalias() += (curvature * a_) * r2_q_.transpose();
     }

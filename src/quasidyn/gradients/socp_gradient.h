@@ -97,6 +97,21 @@ enum class ConeCase { kSeparated, kSliding, kSticking };
 ConeCase ClassifyCone(Eigen::Ref<const Eigen::VectorXd> w,
                       Eigen::MatrixXd* projection_jacobian = nullptr);
 
+// D = DΠ_K(w) split by its eigenvalues for the range-space solve (header): the held
+// directions (λ = 1, and a sliding cone's tangential ones within 1 − λ <= kNearStickingGap of
+// sticking) and the curved ones (0 < λ < 1) as orthonormal columns of size m, with their λ
+// and 1 − λ (computed without cancellation); the λ = 0 directions are left out, so
+// D = held heldᵀ + curved diag(λ) curvedᵀ up to the near-sticking rule.
+inline constexpr double kNearStickingGap = 1e-8;
+struct ConeDirections {
+  Eigen::MatrixXd held;    // m × h
+  Eigen::MatrixXd curved;  // m × c
+  Eigen::VectorXd lambda;  // c
+  Eigen::VectorXd gap;     // c: 1 − λ
+};
+// Fills *out for w (size m >= 1), reusing its storage.
+void SplitCone(Eigen::Ref<const Eigen::VectorXd> w, ConeDirections* out);
+
 // d_b = trace(A_b P⁻¹ A_bᵀ)/m_b per block [1/kg], by P's block factor
 // (positive_definite_factor.h), or with P⁻¹ = (P + δI)⁻¹, δ = 1e-12·max(1, max P_ii), when P is
 // singular; 1 when A_b = 0 (no velocity dependence).
@@ -161,7 +176,8 @@ class SocpSensitivity {
   // The range-space solve's: H, r₁ with the curvature terms, the held rows E and their r₂.
   Eigen::MatrixXd H_, reduced_r1_, held_r2_, held_r2_transposed_, basis_;
   SparseRowMatrix E_;
-  Eigen::VectorXd direction_, q_, t_, a_, r2_q_;
+  ConeDirections split_;
+  Eigen::VectorXd a_, r2_q_;
   std::vector<int> held_rows_;
   RangeSpaceKkt kkt_;
   RangeSpaceKkt::Workspace workspace_;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,77 @@ TEST(ClassifyCone, DegeneratePointsPickOneSideWithFiniteJacobians) {
   EXPECT_TRUE(D.isZero(0.0));
   EXPECT_EQ(ClassifyCone(Eigen::Vector3d::Zero(), &D), ConeCase::kSeparated);
   EXPECT_TRUE(D.isZero(0.0));
+}
+
+// D = held heldᵀ + curved diag(λ) curvedᵀ with orthonormal directions, in every case: sticking,
+// separated, sliding 3D (m = 3) and in a larger cone (m = 5), half lines; 1 − λ without
+// cancellation. Within 16 ε (a few roundings of entries of size <= 1).
+TEST(SplitCone, ReconstructsTheProjectionJacobianInEveryCase) {
+  const double tolerance = 16 * std::numeric_limits<double>::epsilon();
+  std::vector<Eigen::VectorXd> points = {
+      Eigen::Vector3d(1.0, 0.3, -0.2),   Eigen::Vector3d(-1.0, 0.3, 0.2),
+      Eigen::Vector3d(0.1, 0.5, -0.4),   Eigen::Vector3d(-0.3, 0.0, 0.6),
+      Eigen::VectorXd::Constant(1, 0.5), Eigen::VectorXd::Constant(1, -0.5)};
+  Eigen::VectorXd large(5);
+  large << 0.2, 0.3, -0.5, 0.1, 0.7;
+  points.push_back(large);
+  ConeDirections split;
+  int sliding = 0;
+  for (const Eigen::VectorXd& w : points) {
+    SCOPED_TRACE(::testing::PrintToString(w.transpose()));
+    Eigen::MatrixXd D;
+    const ConeCase which = ClassifyCone(w, &D);
+    SplitCone(w, &split);
+    const int m = static_cast<int>(w.size());
+    ASSERT_EQ(split.held.rows(), m);
+    ASSERT_EQ(split.curved.rows(), m);
+    ASSERT_EQ(split.lambda.size(), split.curved.cols());
+    const Eigen::MatrixXd rebuilt =
+        split.held * split.held.transpose() +
+        split.curved * split.lambda.asDiagonal() * split.curved.transpose();
+    EXPECT_LT((rebuilt - D).cwiseAbs().maxCoeff(), tolerance);
+    Eigen::MatrixXd all(m, split.held.cols() + split.curved.cols());
+    all.leftCols(split.held.cols()) = split.held;  // (no comma initializer: a side may be empty)
+    all.rightCols(split.curved.cols()) = split.curved;
+    const Eigen::MatrixXd gram = all.transpose() * all;
+    if (gram.size() > 0)  // (maxCoeff of an empty matrix is undefined)
+      EXPECT_LT((gram - Eigen::MatrixXd::Identity(gram.rows(), gram.cols())).cwiseAbs().maxCoeff(),
+                tolerance);
+    for (int c = 0; c < split.lambda.size(); ++c) {
+      EXPECT_GT(split.lambda[c], 0.0);
+      EXPECT_LT(split.lambda[c], 1.0);
+      EXPECT_NEAR(split.gap[c], 1.0 - split.lambda[c], tolerance);
+    }
+    if (which == ConeCase::kSliding) {
+      ++sliding;
+      EXPECT_EQ(split.held.cols(), 1);
+      EXPECT_EQ(split.curved.cols(), m - 2);
+    }
+  }
+  EXPECT_EQ(sliding, 3);
+}
+
+// A sliding cone within 1 − λ <= kNearStickingGap of sticking holds its tangential
+// directions (D differs from held heldᵀ by that 1 − λ only); just above, they are curved,
+// with 1 − λ exact to rounding of w₀ (no cancellation in 1 − λ).
+TEST(SplitCone, NearStickingTangentsAreHeld) {
+  ConeDirections split;
+  for (const double gap : {1e-9, 1e-7}) {
+    SCOPED_TRACE(gap);
+    const Eigen::Vector3d w(1.0 - 2.0 * gap, 0.6, 0.8);  // ‖w₁‖ = 1: 1 − λ = gap
+    Eigen::MatrixXd D;
+    ASSERT_EQ(ClassifyCone(w, &D), ConeCase::kSliding);
+    SplitCone(w, &split);
+    if (gap <= kNearStickingGap) {
+      EXPECT_EQ(split.held.cols(), 2);
+      EXPECT_EQ(split.curved.cols(), 0);
+      EXPECT_LT((split.held * split.held.transpose() - D).cwiseAbs().maxCoeff(), 2.0 * gap);
+    } else {
+      EXPECT_EQ(split.held.cols(), 1);
+      ASSERT_EQ(split.curved.cols(), 1);
+      EXPECT_NEAR(split.gap[0], gap, 1e-16);
+    }
+  }
 }
 
 struct Case {
