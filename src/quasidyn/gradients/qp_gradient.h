@@ -101,7 +101,7 @@ class QpSensitivity {
   std::vector<int> active_;
   PositiveDefiniteFactor::SparseRows whitened_;  // w_j = C⁻ᵀ g_jᵀ, every row (range space)
   bool range_space_ = false;  // P positive definite: the whitened velocity-space path
-  RangeSpaceKkt kkt_;  // on whitened_ and active_, factored when range_space_
+  RangeSpaceKkt kkt_;         // on whitened_ and active_, factored when range_space_
   Eigen::VectorXd delassus_, slack_;
   Workspace workspace_;
 };
