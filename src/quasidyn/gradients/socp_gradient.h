@@ -102,7 +102,7 @@ ConeCase ClassifyCone(Eigen::Ref<const Eigen::VectorXd> w,
 // sticking) and the curved ones (0 < λ < 1) as orthonormal columns of size m, with their λ
 // and 1 − λ (computed without cancellation); the λ = 0 directions are left out, so
 // D = held heldᵀ + curved diag(λ) curvedᵀ up to the near-sticking rule.
-inline constexpr double kNearStickingGap = 1e-8;
+inline constexpr double kNearStickingGap = 1e-8;  // [-], of 1 − λ
 struct ConeDirections {
   Eigen::MatrixXd held;    // m × h
   Eigen::MatrixXd curved;  // m × c
@@ -174,7 +174,7 @@ class SocpSensitivity {
   PositiveDefiniteFactor P_factor_;
   PositiveDefiniteFactor::SparseRows whitened_;
   // The range-space solve's: H, r₁ with the curvature terms, the held rows E and their r₂.
-  Eigen::MatrixXd H_, reduced_r1_, held_r2_, held_r2_transposed_, basis_;
+  Eigen::MatrixXd H_, reduced_r1_, held_r2_, held_r2_transposed_;
   SparseRowMatrix E_;
   ConeDirections split_;
   Eigen::VectorXd a_, r2_q_;
