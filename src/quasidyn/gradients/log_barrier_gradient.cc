@@ -3,7 +3,8 @@
 #include <Eigen/Cholesky>
 #include <stdexcept>
 #include <string>
-#include <vector>
+
+#include "quasidyn/common/argument_check.h"
 
 namespace quasidyn {
 namespace {
@@ -42,25 +43,19 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
                                 std::to_string(data.P.rows()) + " velocities, the scene " +
                                 std::to_string(n));
   const Eigen::VectorXd inv_kg2 = (kappa * g.array().square()).inverse().matrix();  // 1/(κ g²)
-  // H = P + Gᵀ diag(1/(κ g²)) G. A row of G is non-zero on its contact's two bodies' chains
-  // (a limit row on one velocity): both products with G are taken on each row's non-zeros,
-  // listed once (CSR).
-  const Eigen::MatrixXd& G = data.G;
-  const int m = static_cast<int>(G.rows());
-  std::vector<int> start(m + 1, 0);
-  for (int c = 0; c < n; ++c)  // counts, then positions, column by column (G is column-major)
-    for (int j = 0; j < m; ++j) start[j + 1] += G(j, c) != 0.0 ? 1 : 0;
-  for (int j = 0; j < m; ++j) start[j + 1] += start[j];
-  std::vector<int> support(start[m]), next(start.begin(), start.end() - 1);
-  for (int c = 0; c < n; ++c)
-    for (int j = 0; j < m; ++j)
-      if (G(j, c) != 0.0) support[next[j]++] = c;
+  // H = P + Gᵀ diag(1/(κ g²)) G, both products with G on each row's non-zeros (G_rows: a row
+  // is non-zero on its contact's two bodies' chains, a limit row on one velocity).
+  const SparseRowMatrix& G = data.G_rows;
+  QUASIDYN_CHECK_ARGUMENT(G.rows() == data.G.rows() && G.cols() == data.G.cols(),
+                          "LogBarrierVelocityGradient",
+                          "the data's G_rows must hold G's non-zeros (BuildPyramidStepData)");
+  const int m = G.rows();
   Eigen::MatrixXd H = data.P;
   for (int j = 0; j < m; ++j)
-    for (int a = start[j]; a < start[j + 1]; ++a) {
-      const double weighted = inv_kg2[j] * G(j, support[a]);
-      for (int b = start[j]; b < start[j + 1]; ++b)
-        H(support[b], support[a]) += weighted * G(j, support[b]);
+    for (int a = G.row_start(j); a < G.row_start(j + 1); ++a) {
+      const double weighted = inv_kg2[j] * G.value(a);
+      for (int b = G.row_start(j); b < G.row_start(j + 1); ++b)
+        H(G.column(b), G.column(a)) += weighted * G.value(b);
     }
   const Eigen::LDLT<Eigen::MatrixXd> factor(H);
   if (factor.info() != Eigen::Success) {
@@ -88,8 +83,8 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
     dg.bottomRows(data.limits.size()) = JointLimitRowDerivative(data, time_step);
     rhs.leftCols(n) = d.d_tau_h - d.d_P_v + d.d_JcT_lambda;
     for (int j = 0; j < m; ++j)  // − Gᵀ diag(1/(κ g²)) dg
-      for (int a = start[j]; a < start[j + 1]; ++a)
-        rhs.row(support[a]).head(n) -= (inv_kg2[j] * G(j, support[a])) * dg.row(j);
+      for (int a = G.row_start(j); a < G.row_start(j + 1); ++a)
+        rhs.row(G.column(a)).head(n) -= (inv_kg2[j] * G.value(a)) * dg.row(j);
   }
   rhs.rightCols(scene.nq_a) = CommandForceJacobian(scene, time_step);
   const Eigen::MatrixXd dv = factor.solve(rhs);
