@@ -229,4 +229,13 @@ void PositiveDefiniteFactor::SolveInPlace(Eigen::MatrixXd* X) const {
   }
 }
 
+Eigen::VectorXd RegularizedInverseQuadraticForms(const Eigen::MatrixXd& P,
+                                                 const Eigen::MatrixXd& G) {
+  const int n = static_cast<int>(P.rows());
+  const double delta = 1e-12 * std::max(1.0, P.diagonal().maxCoeff());
+  const Eigen::LDLT<Eigen::MatrixXd> factor(P + delta * Eigen::MatrixXd::Identity(n, n));
+  const Eigen::MatrixXd P_inverse_Gt = factor.solve(G.transpose());
+  return (G.transpose().array() * P_inverse_Gt.array()).colwise().sum().transpose();
+}
+
 }  // namespace quasidyn

@@ -83,4 +83,9 @@ class PositiveDefiniteFactor {
   std::vector<int> block_of_column_;  // the block of each column
 };
 
+// g (P + δI)⁻¹ gᵀ for every row g of G (m × n), δ = 1e-12·max(1, max_i P_ii): the Delassus
+// entries of a P that is not positive definite (object_mass_scale = 0), by a dense LDLᵀ.
+Eigen::VectorXd RegularizedInverseQuadraticForms(const Eigen::MatrixXd& P,
+                                                 const Eigen::MatrixXd& G);
+
 }  // namespace quasidyn

@@ -38,15 +38,6 @@ std::vector<int> SelectActive(const PyramidStepData& data, const Eigen::VectorXd
   return active;
 }
 
-// d_j with (P + δI)⁻¹, δ = 1e-12·max(1, max P_ii), when P is singular.
-Eigen::VectorXd RegularizedDelassus(const PyramidStepData& data) {
-  const int n = static_cast<int>(data.P.rows());
-  const double delta = 1e-12 * std::max(1.0, data.P.diagonal().maxCoeff());
-  const Eigen::LDLT<Eigen::MatrixXd> factor(data.P + delta * Eigen::MatrixXd::Identity(n, n));
-  const Eigen::MatrixXd P_inv_Gt = factor.solve(data.G.transpose());
-  return (data.G.transpose().array() * P_inv_Gt.array()).colwise().sum().transpose();
-}
-
 }  // namespace
 
 std::vector<int> ActivePyramidRows(const PyramidStepData& data, const Eigen::VectorXd& v,
@@ -54,9 +45,9 @@ std::vector<int> ActivePyramidRows(const PyramidStepData& data, const Eigen::Vec
   CheckSizes(data, v, beta);
   if (data.G.rows() == 0) return {};
   PositiveDefiniteFactor factor;
-  return SelectActive(
-      data, v, beta,
-      factor.Factor(data.P) ? DelassusDiagonal(data, factor) : RegularizedDelassus(data));
+  return SelectActive(data, v, beta,
+                      factor.Factor(data.P) ? DelassusDiagonal(data, factor)
+                                            : RegularizedInverseQuadraticForms(data.P, data.G));
 }
 
 QpSensitivity::QpSensitivity(const Scene* scene_pointer, double time_step,
@@ -100,7 +91,7 @@ void QpSensitivity::Compute(const Scene* scene_pointer, double time_step,
         if (beta[j] * delassus_[j] > slack_[j]) active_.push_back(j);
     }
   } else if (m > 0) {
-    active_ = SelectActive(data, v, beta, RegularizedDelassus(data));
+    active_ = SelectActive(data, v, beta, RegularizedInverseQuadraticForms(data.P, data.G));
   }
   if (range_space_) kkt_.FactorRows(whitened_, active_);
 }

@@ -96,18 +96,6 @@ void SplitCone(Eigen::Ref<const Eigen::VectorXd> w, ConeDirections* out) {
 
 namespace {
 
-// g (P + δI)⁻¹ gᵀ for every row g of G (m × n), δ = 1e-12·max(1, max P_ii): P singular
-// (header).
-Eigen::VectorXd RegularizedInverseQuadraticForms(const Eigen::MatrixXd& P,
-                                                 const Eigen::MatrixXd& G) {
-  const int n = static_cast<int>(P.rows());
-  const double delta = 1e-12 * std::max(1.0, P.diagonal().maxCoeff());
-  const Eigen::MatrixXd P_inverse_Gt =
-      Eigen::LDLT<Eigen::MatrixXd>(P + delta * Eigen::MatrixXd::Identity(n, n))
-          .solve(G.transpose());
-  return (G.transpose().array() * P_inverse_Gt.array()).colwise().sum().transpose();
-}
-
 // The squared norms of whitened rows.
 void SquaredNorms(const PositiveDefiniteFactor::SparseRows& whitened, int rows,
                   Eigen::VectorXd* forms) {
@@ -116,7 +104,7 @@ void SquaredNorms(const PositiveDefiniteFactor::SparseRows& whitened, int rows,
 }
 
 // g P⁻¹ gᵀ for every row g of G (m × n) into *forms: by P's block factor when P is positive
-// definite (*factor and *whitened keep the work), else regularised (above).
+// definite (*factor and *whitened keep the work), else regularised (positive_definite_factor.h).
 void InverseQuadraticForms(const Eigen::MatrixXd& P, const Eigen::MatrixXd& G,
                            PositiveDefiniteFactor* factor,
                            PositiveDefiniteFactor::SparseRows* whitened, Eigen::VectorXd* forms) {
