@@ -103,20 +103,25 @@ void SquaredNorms(const PositiveDefiniteFactor::SparseRows& whitened, int rows,
   for (int j = 0; j < rows; ++j) (*forms)[j] = whitened.SquaredNorm(j);
 }
 
-// g P⁻¹ gᵀ for every row g of G (m × n) into *forms: by P's block factor when P is positive
-// definite (*factor and *whitened keep the work), else regularised (positive_definite_factor.h).
-void InverseQuadraticForms(const Eigen::MatrixXd& P, const Eigen::MatrixXd& G,
+// g P⁻¹ gᵀ for every row g of G (its non-zeros by row, n columns) into *forms: by P's block
+// factor when P is positive definite (*factor and *whitened keep the work), else regularised
+// (positive_definite_factor.h) from G made dense in *dense.
+void InverseQuadraticForms(const Eigen::MatrixXd& P, const SparseRowMatrix& G,
                            PositiveDefiniteFactor* factor,
-                           PositiveDefiniteFactor::SparseRows* whitened, Eigen::VectorXd* forms) {
-  const int m = static_cast<int>(G.rows());
-  forms->resize(m);
-  if (m == 0) return;
-  if (factor->Factor(P)) {
-    factor->WhitenRows(G, whitened);
-    SquaredNorms(*whitened, m, forms);
+                           PositiveDefiniteFactor::SparseRows* whitened, Eigen::MatrixXd* dense,
+                           Eigen::VectorXd* forms) {
+  if (G.rows() == 0) {
+    forms->resize(0);
     return;
   }
-  *forms = RegularizedInverseQuadraticForms(P, G);
+  if (factor->Factor(P)) {
+    factor->WhitenRows(G, whitened);
+    forms->resize(G.rows());
+    for (int j = 0; j < G.rows(); ++j) (*forms)[j] = whitened->SquaredNorm(j);
+    return;
+  }
+  G.ToDense(dense);
+  *forms = RegularizedInverseQuadraticForms(P, *dense);
 }
 
 // Appends `row` as a row of *out on `columns` (increasing; the row is zero elsewhere).
@@ -177,8 +182,10 @@ std::vector<double> DelassusScales(const StepProblem& problem,
   StackedBlockJacobians(problem.contacts, blocks, &offset, &A);
   PositiveDefiniteFactor factor;
   PositiveDefiniteFactor::SparseRows whitened;
+  Eigen::MatrixXd dense;
   Eigen::VectorXd forms;
-  InverseQuadraticForms(problem.cost.P.ToDense(), A, &factor, &whitened, &forms);
+  InverseQuadraticForms(problem.cost.P.ToDense(), SparseRowMatrix::FromDense(A), &factor, &whitened,
+                        &dense, &forms);
   std::vector<double> scales;
   ScalesOf(forms, offset, &scales);
   return scales;
@@ -382,15 +389,7 @@ void SocpSensitivity::Compute(const StepProblem& problem,
     for (int i = offset_[b]; i < offset_[b + 1]; ++i)
       AppendRowOn(A_.row(i), problem.contacts.Columns(blocks[b].contact), &rows_sparse_);
   for (int l = 0; l < nl; ++l) AppendNonZeros(G_limits_.row(l), &rows_sparse_);
-  if (P_factor_.Factor(P_)) {
-    P_factor_.WhitenRows(rows_sparse_, &whitened_);
-    SquaredNorms(whitened_, mc + nl, &forms_);
-  } else {
-    rows_.resize(mc + nl, n_);
-    rows_.topRows(mc) = A_;
-    rows_.bottomRows(nl) = G_limits_;
-    forms_ = RegularizedInverseQuadraticForms(P_, rows_);
-  }
+  InverseQuadraticForms(P_, rows_sparse_, &P_factor_, &whitened_, &rows_, &forms_);
   ScalesOf(forms_, offset_, &scales_);
   ComplementarityPoints(problem, blocks, multipliers, v, scales_, &gap_, &w_);
   active_rows_ = 0;

@@ -164,8 +164,9 @@ class SocpSensitivity {
   int n_ = 0, nq_dirs_ = 0, active_rows_ = 0;
   Eigen::MatrixXd P_;
   std::vector<int> offset_;
-  Eigen::MatrixXd A_, G_limits_, rows_;  // rows_: [A; G_limits] when P is singular
-  SparseRowMatrix rows_sparse_;          // the same rows' non-zeros
+  Eigen::MatrixXd A_, G_limits_;
+  SparseRowMatrix rows_sparse_;  // [A; G_limits]'s non-zeros
+  Eigen::MatrixXd rows_;         // the same, dense, when P is singular
   Eigen::VectorXd forms_, gap_, w_;
   std::vector<ConeCase> cases_;
   std::vector<double> scales_, limit_scales_;
