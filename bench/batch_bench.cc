@@ -28,7 +28,7 @@ std::vector<StepPoint> BatchPoints(const SceneState& at) {
 
 void BM_BatchAAndB(benchmark::State& state, Example example) {
   const int threads = static_cast<int>(state.range(0));
-  BatchStepper batch(ModelOf(example, FormulationType::kQp), threads);
+  BatchStepper batch(ModelOf(example, "qp"), threads);
   const std::vector<StepPoint> points = BatchPoints(StateOf(example));
   int failed = 0;
   for (const StepEvaluation& e : batch.Run(points, GradientMode::kAAndB)) failed += !e.ok();

@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/stepping/step_model.h"
 #include "quasidyn/testing/malloc_counter.h"
 
@@ -42,10 +42,9 @@ inline ScenePtr SceneOf(Example example) {
   return scene;
 }
 
-inline std::shared_ptr<const StepModel> ModelOf(Example example, FormulationType type) {
-  FormulationSettings settings = SettingsFromScene(*SceneOf(example));
-  settings.type = type;
-  return MakeStepModel(SceneOf(example), settings);
+// The model of formulation `formulation` ("qp", "socp", ...) with the scene's h and parameters.
+inline std::shared_ptr<const StepModel> ModelOf(Example example, const std::string& formulation) {
+  return MakeStepModel(SceneOf(example), FormulationChoice(formulation));
 }
 
 // A state of a scene's schedule and the command of the next step.
@@ -58,7 +57,7 @@ struct SceneState {
 // x after `steps` QP steps from q0 under the scene's schedule; throws when a step fails, so
 // that a benchmark never measures a broken state.
 inline SceneState AdvanceWithQp(Example example, int steps) {
-  const std::shared_ptr<const StepModel> model = ModelOf(example, FormulationType::kQp);
+  const std::shared_ptr<const StepModel> model = ModelOf(example, "qp");
   const Scene& scene = model->scene();
   const std::unique_ptr<StepData> data = model->CreateData();
   State x = InitialState(scene);

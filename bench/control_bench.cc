@@ -14,8 +14,6 @@
 #include "quasidyn/control/shrinking_horizon_mpc.h"
 #include "quasidyn/control/stabilizer.h"
 #include "quasidyn/control/trajectory_optimizer.h"
-#include "quasidyn/dynamics/formulation_settings.h"
-#include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/testing/control_tasks.h"
 
 namespace quasidyn {

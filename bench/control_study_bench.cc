@@ -27,7 +27,7 @@
 #include "quasidyn/control/shrinking_horizon_mpc.h"
 #include "quasidyn/control/stabilizer.h"
 #include "quasidyn/control/trajectory_optimizer.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/testing/control_tasks.h"
 #include "quasidyn/viewer/svg_plot.h"
 
@@ -175,15 +175,19 @@ void Run(const Options& options, const std::string& name) {
   ShrinkingHorizonMpc mpc(c.model, plan.q, plan.u, mpc_settings);
   PlantFactory make_plant;
   if (!options.plant_formulation.empty()) {
-    const FormulationType type = ParseFormulation(options.plant_formulation);
-    const FormulationSettings model_settings = c.model->settings();
-    make_plant = [type, model_settings](const ScenePtr& scene) {
-      FormulationSettings settings = model_settings;
-      settings.type = type;
-      settings.time_step = scene->time_step;
-      return MakeStepModel(scene, settings);
+    // The model's parameter values, the plant formulation's others resolved once on the
+    // model's scene (a barrier's κ: the scene's kappa, else its DefaultKappa); each plant
+    // steps with its own scene's time step.
+    FormulationChoice nominal = ChoiceOf(*c.model);
+    nominal.name = options.plant_formulation;
+    nominal.use_scene_parameters = true;
+    const FormulationChoice plant_choice = ChoiceOf(*MakeStepModel(c.model->scene_ptr(), nominal));
+    make_plant = [plant_choice](const ScenePtr& scene) {
+      FormulationChoice choice = plant_choice;
+      choice.time_step = scene->time_step;
+      return MakeStepModel(scene, choice);
     };
-    std::cout << "plants stepped with " << FormulationName(type) << "\n";
+    std::cout << "plants stepped with " << options.plant_formulation << "\n";
   }
   Study study;
   study.stabilizer =
@@ -220,9 +224,13 @@ int Main(int argc, char** argv) {
       options.substeps = std::stoi(value());
     } else if (arg == "--plant-formulation") {
       options.plant_formulation = value();
-      if (!CommandsPositions(ParseFormulation(options.plant_formulation)))
+      const CommandKind command = FormulationRegistry::Global()
+                                      .Get(options.plant_formulation)  // throws naming the known
+                                      .info.capabilities.command;
+      if (command != CommandKind::kRobotPositions)
         throw std::invalid_argument("--plant-formulation: " + options.plant_formulation +
-                                    " is commanded by velocities; the plans' are positions");
+                                    " is commanded by " + CommandKindName(command) +
+                                    "; the plans' are positions");
     } else if (arg == "--tasks") {
       options.tasks = Split(value());
     } else if (arg == "--help" || arg == "-h") {

@@ -1,5 +1,5 @@
-// The ecp formulation (Xie & Chakraborty; stepping/ecp_model.h, docs/ecp.md), single thread, on
-// the example scenes of scenarios 1–3 (examples/ecp_cube_sliding, ecp_cylinder_rolling,
+// The ecp formulation (Xie & Chakraborty; formulations/ecp/ecp_model.h, docs/ecp.md), single
+// thread, on the example scenes of scenarios 1–3 (examples/ecp_cube_sliding, ecp_cylinder_rolling,
 // ecp_cube_toppling):
 //
 //   BM_EcpStep/<scene>          one Calc along the scenario (then again from the start): time per
@@ -23,8 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/ecp_model.h"
+#include "quasidyn/formulations/ecp/ecp_model.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/testing/siconos_mcp.h"
 
 namespace quasidyn::bench {
@@ -36,6 +37,13 @@ const double kDurations[] = {4.0, 10.0, 4.0};
 ScenePtr Example(const std::string& name) {
   return std::make_shared<const Scene>(
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/" + name + "/scene.yaml"));
+}
+
+// The model of the scene's own formulation, ecp, as its registration makes it.
+std::shared_ptr<const EcpModel> EcpModelOf(const ScenePtr& scene) {
+  auto model = std::dynamic_pointer_cast<const EcpModel>(MakeStepModel(scene));
+  if (!model) throw std::runtime_error("the scene's formulation is not ecp");
+  return model;
 }
 
 // A scenario's model and the step NCPs of one run (function with its inputs, starting point).
@@ -50,7 +58,7 @@ const Recorded& Record(int scenario) {
   Recorded& r = recorded[scenario];
   if (r.model) return r;
   const ScenePtr scene = Example(kScenes[scenario]);
-  r.model = std::make_shared<const EcpModel>(scene, SettingsFromScene(*scene));
+  r.model = EcpModelOf(scene);
   const std::unique_ptr<StepData> data = r.model->CreateData();
   const auto& d = static_cast<const EcpData&>(*data);
   State x = InitialState(*r.model);
@@ -69,7 +77,8 @@ const Recorded& Record(int scenario) {
 
 void BM_EcpStep(benchmark::State& state, int scenario) {
   const ScenePtr scene = Example(kScenes[scenario]);
-  const EcpModel model(scene, SettingsFromScene(*scene));
+  const std::shared_ptr<const EcpModel> model_ptr = EcpModelOf(scene);
+  const EcpModel& model = *model_ptr;
   const std::unique_ptr<StepData> data = model.CreateData();
   const int steps = static_cast<int>(std::lround(kDurations[scenario] / model.time_step()));
   State x = InitialState(model);

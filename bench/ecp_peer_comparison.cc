@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "quasidyn/common/atomic_file_writer.h"
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/ecp_model.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/viewer/svg_plot.h"
 
 namespace {
@@ -52,7 +52,8 @@ Eigen::Vector2d Analytic(double t) {
 Path Ours() {
   const auto scene = std::make_shared<const quasidyn::Scene>(quasidyn::LoadScene(
       std::string(QUASIDYN_SOURCE_DIR) + "/examples/ecp_cube_sliding/scene.yaml"));
-  const quasidyn::EcpModel model(scene, quasidyn::SettingsFromScene(*scene));
+  const auto model_ptr = quasidyn::MakeStepModel(scene);  // the scene's own: ecp
+  const quasidyn::StepModel& model = *model_ptr;
   auto data = model.CreateData();
   quasidyn::State x = quasidyn::InitialState(model);
   Path path;

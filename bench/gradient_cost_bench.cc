@@ -28,8 +28,8 @@
 namespace quasidyn::bench {
 namespace {
 
-void BM_Calc(benchmark::State& state, Example example, FormulationType type) {
-  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+void BM_Calc(benchmark::State& state, Example example, const char* formulation) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, formulation);
   const SceneState& at = StateOf(example);
   const std::unique_ptr<StepData> data = model->CreateData();
   for (auto _ : state) {
@@ -38,9 +38,9 @@ void BM_Calc(benchmark::State& state, Example example, FormulationType type) {
   }
 }
 
-void BM_CalcDiff(benchmark::State& state, Example example, FormulationType type,
+void BM_CalcDiff(benchmark::State& state, Example example, const char* formulation,
                  GradientMode mode) {
-  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+  const std::shared_ptr<const StepModel> model = ModelOf(example, formulation);
   const SceneState& at = StateOf(example);
   const std::unique_ptr<StepData> data = model->CreateData();
   model->Calc(at.x, at.u, data.get());
@@ -63,8 +63,8 @@ void BM_CalcDiff(benchmark::State& state, Example example, FormulationType type,
   state.counters["allocations"] = static_cast<double>(allocations);
 }
 
-void BM_FiniteDifferenceAB(benchmark::State& state, Example example, FormulationType type) {
-  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+void BM_FiniteDifferenceAB(benchmark::State& state, Example example, const char* formulation) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, formulation);
   const SceneState& at = StateOf(example);
   const StepFunction f = StepFunctionOf(model);
   for (auto _ : state) {
@@ -75,9 +75,9 @@ void BM_FiniteDifferenceAB(benchmark::State& state, Example example, Formulation
   }
 }
 
-void BM_CostRatio(benchmark::State& state, Example example, FormulationType type) {
+void BM_CostRatio(benchmark::State& state, Example example, const char* formulation) {
   using Clock = std::chrono::steady_clock;
-  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+  const std::shared_ptr<const StepModel> model = ModelOf(example, formulation);
   const SceneState& at = StateOf(example);
   const std::unique_ptr<StepData> data = model->CreateData();
   std::vector<double> b_ratio, ab_ratio;
@@ -111,25 +111,23 @@ void BM_CostRatio(benchmark::State& state, Example example, FormulationType type
   }
 }
 
-#define QUASIDYN_GRADIENT_BENCHES(name, example, type)                                          \
-  BENCHMARK_CAPTURE(BM_Calc, name, example, type)->Unit(benchmark::kMicrosecond);               \
-  BENCHMARK_CAPTURE(BM_CalcDiff, name##_B_only, example, type, GradientMode::kBOnly)            \
-      ->Unit(benchmark::kMicrosecond);                                                          \
-  BENCHMARK_CAPTURE(BM_CalcDiff, name##_A_and_B, example, type, GradientMode::kAAndB)           \
-      ->Unit(benchmark::kMicrosecond);                                                          \
-  BENCHMARK_CAPTURE(BM_FiniteDifferenceAB, name, example, type)->Unit(benchmark::kMicrosecond); \
-  BENCHMARK_CAPTURE(BM_CostRatio, name, example, type)->Unit(benchmark::kMicrosecond)
+#define QUASIDYN_GRADIENT_BENCHES(name, example, formulation)                                \
+  BENCHMARK_CAPTURE(BM_Calc, name, example, formulation)->Unit(benchmark::kMicrosecond);     \
+  BENCHMARK_CAPTURE(BM_CalcDiff, name##_B_only, example, formulation, GradientMode::kBOnly)  \
+      ->Unit(benchmark::kMicrosecond);                                                       \
+  BENCHMARK_CAPTURE(BM_CalcDiff, name##_A_and_B, example, formulation, GradientMode::kAAndB) \
+      ->Unit(benchmark::kMicrosecond);                                                       \
+  BENCHMARK_CAPTURE(BM_FiniteDifferenceAB, name, example, formulation)                       \
+      ->Unit(benchmark::kMicrosecond);                                                       \
+  BENCHMARK_CAPTURE(BM_CostRatio, name, example, formulation)->Unit(benchmark::kMicrosecond)
 
-QUASIDYN_GRADIENT_BENCHES(arm_cubes_qp, Example::kArmCubes, FormulationType::kQp);
-QUASIDYN_GRADIENT_BENCHES(arm_cubes_log_barrier, Example::kArmCubes,
-                          FormulationType::kLogBarrierPyramid);
-QUASIDYN_GRADIENT_BENCHES(planar_hand_qp, Example::kPlanarHand, FormulationType::kQp);
-QUASIDYN_GRADIENT_BENCHES(planar_hand_log_barrier, Example::kPlanarHand,
-                          FormulationType::kLogBarrierPyramid);
-QUASIDYN_GRADIENT_BENCHES(arm_cubes_socp, Example::kArmCubes, FormulationType::kSocp);
-QUASIDYN_GRADIENT_BENCHES(arm_cubes_log_barrier_cone, Example::kArmCubes,
-                          FormulationType::kLogBarrierCone);
-QUASIDYN_GRADIENT_BENCHES(planar_hand_socp, Example::kPlanarHand, FormulationType::kSocp);
+QUASIDYN_GRADIENT_BENCHES(arm_cubes_qp, Example::kArmCubes, "qp");
+QUASIDYN_GRADIENT_BENCHES(arm_cubes_log_barrier, Example::kArmCubes, "log-barrier");
+QUASIDYN_GRADIENT_BENCHES(planar_hand_qp, Example::kPlanarHand, "qp");
+QUASIDYN_GRADIENT_BENCHES(planar_hand_log_barrier, Example::kPlanarHand, "log-barrier");
+QUASIDYN_GRADIENT_BENCHES(arm_cubes_socp, Example::kArmCubes, "socp");
+QUASIDYN_GRADIENT_BENCHES(arm_cubes_log_barrier_cone, Example::kArmCubes, "log-barrier-cone");
+QUASIDYN_GRADIENT_BENCHES(planar_hand_socp, Example::kPlanarHand, "socp");
 
 }  // namespace
 }  // namespace quasidyn::bench

@@ -1,4 +1,5 @@
-// The halm-posa formulation (Halm & Posa 2018; stepping/halm_posa_model.h), single thread:
+// The halm-posa formulation (Halm & Posa 2018; formulations/halm_posa/halm_posa_model.h), single
+// thread:
 //
 //   BM_PegInHoleLcp/lemke_cold    every LCP of the peg-in-hole run (examples/peg_in_hole, 240
 //                                 steps of h = 50 ms; the steps with a contact) solved by our Lemke
@@ -21,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/halm_posa/halm_posa_model.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
-#include "quasidyn/stepping/formulation_table.h"
-#include "quasidyn/stepping/halm_posa_model.h"
 #include "quasidyn/testing/siconos_lcp.h"
 
 namespace quasidyn::bench {
@@ -45,7 +46,7 @@ const RecordedLcps& PegInHoleLcps() {
   static const RecordedLcps recorded = [] {
     RecordedLcps r;
     const ScenePtr scene = Example("peg_in_hole/scene.yaml");
-    const auto model = std::make_shared<const HalmPosaModel>(scene, SettingsFromScene(*scene));
+    const auto model = MakeStepModel(scene);  // the scene's own formulation, halm-posa
     const std::unique_ptr<StepData> data = model->CreateData();
     State x = InitialState(*scene);
     const int steps = StepCountForDuration(scene->ScheduleEnd(), model->time_step());
@@ -117,7 +118,7 @@ void BM_PegInHoleLcpSiconos(benchmark::State& state) {
 
 void BM_DiskPushStep(benchmark::State& state, const std::string& file) {
   const ScenePtr scene = Example("disk_pushing/" + file);
-  const auto model = MakeStepModel(scene, SettingsFromScene(*scene));
+  const auto model = MakeStepModel(scene);
   const std::unique_ptr<StepData> data = model->CreateData();
   const int steps = StepCountForDuration(scene->ScheduleEnd(), model->time_step());
   State x = InitialState(*scene);

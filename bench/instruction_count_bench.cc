@@ -9,7 +9,7 @@
 //   valgrind --tool=callgrind --callgrind-out-file=out
 //     build/release/instruction_count_bench arm_cubes qp 5
 //   callgrind_annotate --inclusive=yes out | grep Measured
-// Scenes: arm_cubes, planar_hand, planar_gripper; formulations: those of formulation_table.h.
+// Scenes: arm_cubes, planar_hand, planar_gripper; formulations: those of formulations/registry.h.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -50,16 +50,16 @@ int Run(int argc, char** argv) {
     std::fprintf(stderr, "unknown scene %s\n", argv[1]);
     return 2;
   }
-  const FormulationType type = ParseFormulation(argv[2]);  // throws naming the known ones
+  FormulationRegistry::Global().Get(argv[2]);  // throws naming the known ones
   const int repeats = std::atoi(argv[3]);
   if (repeats < 1) {
     std::fprintf(stderr, "REPEATS must be >= 1\n");
     return 2;
   }
-  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+  const std::shared_ptr<const StepModel> model = ModelOf(example, argv[2]);
   const SceneState& at = StateOf(example);
   const std::unique_ptr<StepData> data = model->CreateData();
-  const bool derivatives = HasDerivatives(type);
+  const bool derivatives = model->capabilities().differentiable();
   for (int warm = 0; warm < 2; ++warm) {
     model->Calc(at.x, at.u, data.get());
     if (derivatives) {

@@ -12,7 +12,7 @@
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/testing/planar_pile.h"
 
 namespace quasidyn::bench {
@@ -25,13 +25,12 @@ double HeapInUseBytes() {
   return static_cast<double>(info.uordblks + info.hblkhd);
 }
 
-void BM_LargePlanarStep(benchmark::State& state, FormulationType type) {
+void BM_LargePlanarStep(benchmark::State& state, const char* formulation) {
   const int n = static_cast<int>(state.range(0));
   const double heap_before = HeapInUseBytes();
   const auto scene = std::make_shared<const Scene>(testing::PlanarPile(n));
-  FormulationSettings settings = SettingsFromScene(*scene);
-  settings.type = type;
-  const std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);
+  const std::shared_ptr<const StepModel> model =
+      MakeStepModel(scene, FormulationChoice(formulation));
   const std::unique_ptr<StepData> data = model->CreateData();
   State x = InitialState(*scene);
   const Eigen::VectorXd u;  // no robot
@@ -51,22 +50,22 @@ void BM_LargePlanarStep(benchmark::State& state, FormulationType type) {
   state.counters["contacts"] = static_cast<double>(data->result.contacts.size());
 }
 
-BENCHMARK_CAPTURE(BM_LargePlanarStep, qp, FormulationType::kQp)
+BENCHMARK_CAPTURE(BM_LargePlanarStep, qp, "qp")
     ->Arg(100)
     ->Arg(300)
     ->Arg(1000)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_LargePlanarStep, socp, FormulationType::kSocp)
+BENCHMARK_CAPTURE(BM_LargePlanarStep, socp, "socp")
     ->Arg(100)
     ->Arg(300)
     ->Arg(1000)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_LargePlanarStep, log_barrier, FormulationType::kLogBarrierPyramid)
+BENCHMARK_CAPTURE(BM_LargePlanarStep, log_barrier, "log-barrier")
     ->Arg(100)
     ->Arg(300)
     ->Arg(1000)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_LargePlanarStep, log_barrier_cone, FormulationType::kLogBarrierCone)
+BENCHMARK_CAPTURE(BM_LargePlanarStep, log_barrier_cone, "log-barrier-cone")
     ->Arg(100)
     ->Arg(300)
     ->Arg(1000)

@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "quasidyn/control/mpc_closed_loop.h"
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "reference/bonmin_miqp.h"
 
 namespace quasidyn::bench {
@@ -58,7 +58,7 @@ MpcProblems Collect(int horizon, int steps) {
   MpcSettings settings = *scene->mpc;
   settings.horizon = horizon;
   ContactMpc mpc(scene, settings);
-  const auto plant = MakeStepModel(scene, SettingsFromScene(*scene));
+  const auto plant = MakeStepModel(scene);
   MpcProblems out;
   out.horizon = horizon;
   out.settings.node_limit = settings.node_limit;

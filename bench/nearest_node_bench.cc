@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/gradients/randomized_smoothing_sampler.h"
-#include "quasidyn/io/scene_loader.h"
 #include "quasidyn/math/quaternion.h"
 #include "quasidyn/planning/reachability_metric.h"
 

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/rrt.h"
 
@@ -69,7 +69,7 @@ Run PlanOnce(const ScenePtr& scene, const PlanningSettings& settings, int thread
   options.threads = threads;
   const std::clock_t cpu_start = std::clock();
   PlanResult plan =
-      PlanThroughContact(scene, PlanningStepSettings(*scene, settings), settings, options);
+      PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings, options);
   Run run;
   run.cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   run.found = plan.found();

@@ -1,5 +1,6 @@
-// The second-order time step (stepping/second_order_model.h) beside the quasi-dynamic QP step
-// on the same scenes, in the same run (docs/formulations.md, "Second-order time stepping"):
+// The second-order time step (formulations/second_order/second_order_model.h) beside the
+// quasi-dynamic QP step on the same scenes, in the same run (docs/formulations.md, "Second-order
+// time stepping"):
 //   BM_Calc/<scene>_<formulation>      one step from the same state repeatedly: each model at its
 //                                      own state after 200 steps of the scene's schedule
 //                                      (arm_cubes, t = 2 s: the gripper holds the red cube) or 15
@@ -15,6 +16,7 @@
 #include <benchmark/benchmark.h>
 
 #include <map>
+#include <string>
 #include <utility>
 
 #include "bench_scenes.h"
@@ -22,22 +24,22 @@
 namespace quasidyn::bench {
 namespace {
 
-// The state of `type`'s own model after `steps` steps of the schedule from the scene's initial
-// state (for the second-order models: v0 = 0, the examples give none), computed once.
-const SceneState& OwnStateOf(Example example, FormulationType type, int steps) {
-  static std::map<std::pair<int, int>, SceneState> states;
-  const auto key = std::make_pair(static_cast<int>(example), static_cast<int>(type));
+// The state of `formulation`'s own model after `steps` steps of the schedule from the scene's
+// initial state (for the second-order models: v0 = 0, the examples give none), computed once.
+const SceneState& OwnStateOf(Example example, const char* formulation, int steps) {
+  static std::map<std::pair<int, std::string>, SceneState> states;
+  const auto key = std::make_pair(static_cast<int>(example), std::string(formulation));
   const auto found = states.find(key);
   if (found != states.end()) return found->second;
-  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+  const std::shared_ptr<const StepModel> model = ModelOf(example, formulation);
   const std::unique_ptr<StepData> data = model->CreateData();
   State x = InitialState(*model);
   const double h = model->time_step();
   for (int k = 1; k <= steps; ++k) {
     model->Calc(x, model->ScheduledCommand(k * h, x), data.get());
     if (!data->result.ok())
-      throw std::runtime_error(std::string(FormulationName(type)) + " step " + std::to_string(k) +
-                               ": " + data->result.message);
+      throw std::runtime_error(std::string(formulation) + " step " + std::to_string(k) + ": " +
+                               data->result.message);
     x = data->result.next;
   }
   return states[key] = {x, model->ScheduledCommand((steps + 1) * h, x), steps * h};
@@ -45,13 +47,13 @@ const SceneState& OwnStateOf(Example example, FormulationType type, int steps) {
 
 int StepsOf(Example example) { return example == Example::kArmCubes ? 200 : 15; }
 
-void BM_Calc(benchmark::State& state, Example example, FormulationType type) {
-  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
-  const SceneState& at = OwnStateOf(example, type, StepsOf(example));
+void BM_Calc(benchmark::State& state, Example example, const char* formulation) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, formulation);
+  const SceneState& at = OwnStateOf(example, formulation, StepsOf(example));
   const std::unique_ptr<StepData> data = model->CreateData();
   model->Calc(at.x, at.u, data.get());
   if (!data->result.ok()) {
-    state.SkipWithError((std::string(FormulationName(type)) + ": " + data->result.message).c_str());
+    state.SkipWithError((std::string(formulation) + ": " + data->result.message).c_str());
     return;
   }
   for (auto _ : state) {
@@ -62,9 +64,9 @@ void BM_Calc(benchmark::State& state, Example example, FormulationType type) {
   state.counters["iterations"] = data->result.solver.iterations;
 }
 
-void BM_Rollout(benchmark::State& state, Example example, FormulationType type) {
-  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
-  const SceneState& at = OwnStateOf(example, type, StepsOf(example));
+void BM_Rollout(benchmark::State& state, Example example, const char* formulation) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, formulation);
+  const SceneState& at = OwnStateOf(example, formulation, StepsOf(example));
   const std::unique_ptr<StepData> data = model->CreateData();
   const double h = model->time_step();
   constexpr int kStepsPerRun = 50;
@@ -87,9 +89,9 @@ void BM_Rollout(benchmark::State& state, Example example, FormulationType type) 
   state.counters["mean_iterations"] = steps > 0 ? static_cast<double>(iterations) / steps : 0.0;
 }
 
-void BM_CalcDiff(benchmark::State& state, Example example, FormulationType type) {
-  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
-  const SceneState& at = OwnStateOf(example, type, StepsOf(example));
+void BM_CalcDiff(benchmark::State& state, Example example, const char* formulation) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, formulation);
+  const SceneState& at = OwnStateOf(example, formulation, StepsOf(example));
   const std::unique_ptr<StepData> data = model->CreateData();
   model->Calc(at.x, at.u, data.get());
   model->CalcDiff(GradientMode::kAAndB, data.get());
@@ -103,20 +105,18 @@ void BM_CalcDiff(benchmark::State& state, Example example, FormulationType type)
   }
 }
 
-#define QUASIDYN_SECOND_ORDER_BENCHES(name, example, type)                           \
-  BENCHMARK_CAPTURE(BM_Calc, name, example, type)->Unit(benchmark::kMicrosecond);    \
-  BENCHMARK_CAPTURE(BM_Rollout, name, example, type)->Unit(benchmark::kMicrosecond); \
-  BENCHMARK_CAPTURE(BM_CalcDiff, name, example, type)->Unit(benchmark::kMicrosecond)
+#define QUASIDYN_SECOND_ORDER_BENCHES(name, example, formulation)                           \
+  BENCHMARK_CAPTURE(BM_Calc, name, example, formulation)->Unit(benchmark::kMicrosecond);    \
+  BENCHMARK_CAPTURE(BM_Rollout, name, example, formulation)->Unit(benchmark::kMicrosecond); \
+  BENCHMARK_CAPTURE(BM_CalcDiff, name, example, formulation)->Unit(benchmark::kMicrosecond)
 
 QUASIDYN_SECOND_ORDER_BENCHES(planar_gripper_stewart_trinkle, Example::kPlanarGripper,
-                              FormulationType::kStewartTrinkle);
-QUASIDYN_SECOND_ORDER_BENCHES(planar_gripper_anitescu, Example::kPlanarGripper,
-                              FormulationType::kAnitescu);
-QUASIDYN_SECOND_ORDER_BENCHES(planar_gripper_qp, Example::kPlanarGripper, FormulationType::kQp);
-QUASIDYN_SECOND_ORDER_BENCHES(arm_cubes_stewart_trinkle, Example::kArmCubes,
-                              FormulationType::kStewartTrinkle);
-QUASIDYN_SECOND_ORDER_BENCHES(arm_cubes_anitescu, Example::kArmCubes, FormulationType::kAnitescu);
-QUASIDYN_SECOND_ORDER_BENCHES(arm_cubes_qp, Example::kArmCubes, FormulationType::kQp);
+                              "stewart-trinkle");
+QUASIDYN_SECOND_ORDER_BENCHES(planar_gripper_anitescu, Example::kPlanarGripper, "anitescu");
+QUASIDYN_SECOND_ORDER_BENCHES(planar_gripper_qp, Example::kPlanarGripper, "qp");
+QUASIDYN_SECOND_ORDER_BENCHES(arm_cubes_stewart_trinkle, Example::kArmCubes, "stewart-trinkle");
+QUASIDYN_SECOND_ORDER_BENCHES(arm_cubes_anitescu, Example::kArmCubes, "anitescu");
+QUASIDYN_SECOND_ORDER_BENCHES(arm_cubes_qp, Example::kArmCubes, "qp");
 
 }  // namespace
 }  // namespace quasidyn::bench

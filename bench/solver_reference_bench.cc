@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "bench_scenes.h"
-#include "quasidyn/dynamics/quasi_dynamic_qp.h"
+#include "quasidyn/formulations/qp/pyramid_qp.h"
 #include "quasidyn/solvers/lemke.h"
 #include "quasidyn/testing/step_problems.h"
 
@@ -73,7 +73,7 @@ LcpProblem EliminatedLcp(const QpProblem& qp) {
 const std::vector<ArmStepProblem>& ArmProblems() {
   static const std::vector<ArmStepProblem> problems = [] {
     const ScenePtr scene = SceneOf(Example::kArmCubes);
-    const FormulationSettings settings = SettingsFromScene(*scene);
+    const testing::ProgramSettings settings = testing::SceneProgramSettings(*scene);
     std::vector<ArmStepProblem> out;
     for (const double t : {0.5, 2.0, 4.0}) {
       const SceneState state =

@@ -14,21 +14,21 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_scenes.h"
-#include "quasidyn/dynamics/log_barrier_pyramid.h"
-#include "quasidyn/dynamics/quasi_dynamic_qp.h"
-#include "quasidyn/dynamics/quasi_dynamic_socp.h"
-#include "quasidyn/stepping/quasi_dynamic_model.h"
+#include "quasidyn/formulations/log_barrier/log_barrier_pyramid.h"
+#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_model.h"
+#include "quasidyn/formulations/socp/friction_cone_socp.h"
 
 namespace quasidyn::bench {
 namespace {
 
-void BM_Calc(benchmark::State& state, Example example, FormulationType type) {
-  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+void BM_Calc(benchmark::State& state, Example example, const char* formulation) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, formulation);
   const SceneState& at = StateOf(example);
   const std::unique_ptr<StepData> data = model->CreateData();
   model->Calc(at.x, at.u, data.get());
   if (!data->result.ok()) {
-    state.SkipWithError((std::string(FormulationName(type)) + ": " + data->result.message).c_str());
+    state.SkipWithError((std::string(formulation) + ": " + data->result.message).c_str());
     return;
   }
   model->Calc(at.x, at.u, data.get());  // warm-up: every buffer has its size
@@ -47,8 +47,8 @@ void BM_Calc(benchmark::State& state, Example example, FormulationType type) {
   state.counters["allocations"] = static_cast<double>(allocations);
 }
 
-void BM_RolloutStep(benchmark::State& state, Example example, FormulationType type) {
-  const std::shared_ptr<const StepModel> model = ModelOf(example, type);
+void BM_RolloutStep(benchmark::State& state, Example example, const char* formulation) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, formulation);
   const Scene& scene = model->scene();
   const SceneState& at = StateOf(example);
   const std::unique_ptr<StepData> data = model->CreateData();
@@ -69,29 +69,29 @@ void BM_RolloutStep(benchmark::State& state, Example example, FormulationType ty
   state.counters["failed_steps"] = failures;
 }
 
-#define QUASIDYN_STEP_BENCHES(name, example, type)                                \
-  BENCHMARK_CAPTURE(BM_Calc, name, example, type)->Unit(benchmark::kMicrosecond); \
-  BENCHMARK_CAPTURE(BM_RolloutStep, name, example, type)->Unit(benchmark::kMicrosecond)
+#define QUASIDYN_STEP_BENCHES(name, example, formulation)                                \
+  BENCHMARK_CAPTURE(BM_Calc, name, example, formulation)->Unit(benchmark::kMicrosecond); \
+  BENCHMARK_CAPTURE(BM_RolloutStep, name, example, formulation)->Unit(benchmark::kMicrosecond)
 
-QUASIDYN_STEP_BENCHES(arm_cubes_qp, Example::kArmCubes, FormulationType::kQp);
-QUASIDYN_STEP_BENCHES(arm_cubes_socp, Example::kArmCubes, FormulationType::kSocp);
-QUASIDYN_STEP_BENCHES(arm_cubes_log_barrier, Example::kArmCubes,
-                      FormulationType::kLogBarrierPyramid);
-QUASIDYN_STEP_BENCHES(arm_cubes_log_barrier_cone, Example::kArmCubes,
-                      FormulationType::kLogBarrierCone);
-QUASIDYN_STEP_BENCHES(planar_hand_qp, Example::kPlanarHand, FormulationType::kQp);
-QUASIDYN_STEP_BENCHES(planar_hand_socp, Example::kPlanarHand, FormulationType::kSocp);
-QUASIDYN_STEP_BENCHES(planar_hand_log_barrier, Example::kPlanarHand,
-                      FormulationType::kLogBarrierPyramid);
+QUASIDYN_STEP_BENCHES(arm_cubes_qp, Example::kArmCubes, "qp");
+QUASIDYN_STEP_BENCHES(arm_cubes_socp, Example::kArmCubes, "socp");
+QUASIDYN_STEP_BENCHES(arm_cubes_log_barrier, Example::kArmCubes, "log-barrier");
+QUASIDYN_STEP_BENCHES(arm_cubes_log_barrier_cone, Example::kArmCubes, "log-barrier-cone");
+QUASIDYN_STEP_BENCHES(planar_hand_qp, Example::kPlanarHand, "qp");
+QUASIDYN_STEP_BENCHES(planar_hand_socp, Example::kPlanarHand, "socp");
+QUASIDYN_STEP_BENCHES(planar_hand_log_barrier, Example::kPlanarHand, "log-barrier");
 
 // The parts of one arm_cubes QP / SOCP step, from what a Calc leaves in its data.
 struct GraspParts {
   std::shared_ptr<const QuasiDynamicModel> model;
   std::unique_ptr<StepData> data;
+  double kappa = 0.0;  // κ of the scene's log barrier (its kappa, else DefaultKappa)
   QuasiDynamicData& qd() { return static_cast<QuasiDynamicData&>(*data); }
   GraspParts() {
-    FormulationSettings settings = SettingsFromScene(*SceneOf(Example::kArmCubes));
-    model = std::make_shared<const QuasiDynamicModel>(SceneOf(Example::kArmCubes), settings);
+    model = std::dynamic_pointer_cast<const QuasiDynamicModel>(
+        MakeStepModel(SceneOf(Example::kArmCubes)));  // the scene's own formulation, qp
+    if (!model) throw std::runtime_error("arm_cubes: not a quasi-dynamic formulation");
+    kappa = ModelOf(Example::kArmCubes, "log-barrier")->parameters().Find("kappa")->value(0, 0);
     data = model->CreateData();
     model->Calc(StateOf(Example::kArmCubes).x, StateOf(Example::kArmCubes).u, data.get());
   }
@@ -119,7 +119,7 @@ void BM_Part_Cost(benchmark::State& state) {
   QuasiDynamicCost cost;
   for (auto _ : state) {
     BuildQuasiDynamicCost(p.qd().contact().kinematics(), p.qd().u(), p.model->actuated_stiffness(),
-                          p.model->settings(), &cost);
+                          p.model->cost_parameters(), &cost);
     benchmark::DoNotOptimize(cost.tau_h.data());
   }
 }
@@ -183,7 +183,7 @@ BENCHMARK(BM_Part_SolveSocp)->Unit(benchmark::kMicrosecond);
 void BM_Part_SolveLogBarrier(benchmark::State& state, bool warm) {
   GraspParts& p = Parts();
   LogBarrierProblem barrier;
-  BuildPyramidLogBarrier(p.model->ProblemOf(p.qd()), &barrier);
+  BuildPyramidLogBarrier(p.model->ProblemOf(p.qd()), p.kappa, &barrier);
   LogBarrierSolver solver;
   solver.Setup(barrier);
   for (auto _ : state) {

@@ -14,10 +14,10 @@
 #include <filesystem>
 #include <string>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_file.h"
-#include "quasidyn/stepping/formulation_table.h"
 
 namespace quasidyn::bench {
 namespace {
@@ -30,10 +30,10 @@ const ScenePtr& DemoScene() {
 
 Trajectory SimulateDemo() {
   const ScenePtr& scene = DemoScene();
-  const FormulationSettings settings = SettingsFromScene(*scene);
+  const std::shared_ptr<const StepModel> model = MakeStepModel(scene);
   RolloutOptions options;
-  options.steps = StepCountForDuration(scene->ScheduleEnd(), settings.time_step);
-  return Rollout(*MakeStepModel(scene, settings), options);
+  options.steps = StepCountForDuration(scene->ScheduleEnd(), model->time_step());
+  return Rollout(*model, options);
 }
 
 const Trajectory& DemoTrajectory() {

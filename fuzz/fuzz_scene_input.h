@@ -1,7 +1,7 @@
 #pragma once
 // The input of the fuzz targets: a scene YAML, optionally followed by a line "--- urdf" and the
 // text of the one URDF the scene may reference as `urdf: robot.urdf`. Loaded through
-// LoadSceneFromMemory (io/scene_from_memory.h), as `quasidyn demo` loads its built-in scene.
+// LoadSceneFromMemory (formulations/scene_loading.h), as `quasidyn demo` loads its built-in scene.
 
 #include <cstddef>
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/io/scene_from_memory.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn::fuzz {

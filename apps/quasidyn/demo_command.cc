@@ -17,10 +17,11 @@
 #include <vector>
 
 #include "embedded_files.h"
+#include "formulation_options.h"
 #include "log.h"
 #include "output_paths.h"
-#include "quasidyn/dynamics/formulation_settings.h"
-#include "quasidyn/io/scene_from_memory.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
@@ -293,18 +294,17 @@ void PrintSummary(const Trajectory& trajectory, double wall_seconds, const Eigen
 void RunDemo(const DemoOptions& options) {
   const ScenePtr scene_ptr = std::make_shared<const Scene>(LoadEmbeddedScene());
   const Scene& scene = *scene_ptr;
-  SettingsOverrides overrides;
-  if (options.formulation_option->count() > 0)
-    overrides.type = ParseFormulation(options.formulation);
-  const FormulationSettings settings = SettingsFromScene(scene, overrides);
+  FormulationChoice choice;
+  if (options.formulation_option->count() > 0) choice.name = options.formulation;
+  const std::shared_ptr<const StepModel> model = MakeStepModel(scene_ptr, choice);
   const ObjectBody carried = FindFloatingObject(scene, kCarriedObject);
   const ObjectBody stack_top = FindFloatingObject(scene, kStackTopObject);
   const Eigen::Isometry3d target = TargetPose(scene, carried, stack_top);
-  const int steps = StepCountForDuration(scene.ScheduleEnd(), settings.time_step);
+  const int steps = StepCountForDuration(scene.ScheduleEnd(), model->time_step());
 
   CheckOutputFolder({"--out", options.out_dir});
   std::filesystem::create_directories(options.out_dir);
-  const TimedRollout run = RunRolloutWithProgress(scene_ptr, settings, steps, "demo " + scene.name);
+  const TimedRollout run = RunRolloutWithProgress(*model, steps, "demo " + scene.name);
   const Trajectory& trajectory = run.trajectory;
   const double wall_seconds = run.wall_seconds;
 
@@ -342,7 +342,9 @@ void AddDemoCommand(CLI::App& app) {
       ->capture_default_str();
   options->formulation_option =
       demo->add_option("--formulation", options->formulation,
-                       "qp | socp | log-barrier | log-barrier-cone | lcp (default: the scene's)");
+                       FormulationNamesText() +
+                           " (default: the scene's qp; those that can step "
+                           "the arm and its cubes)");
   AddQuietFlag(demo);
   demo->callback([options] { RunDemo(*options); });
 }

@@ -12,14 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/dynamics/formulation_settings.h"
-#include "quasidyn/io/scene_edit.h"
-#include "quasidyn/io/scene_loader.h"
+#include "formulation_options.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/linearization/linearizer.h"
 #include "quasidyn/simulation/coordinate_names.h"
 #include "quasidyn/simulation/rollout.h"
-#include "quasidyn/stepping/batch_step.h"
-#include "quasidyn/stepping/formulation_table.h"
-#include "quasidyn/stepping/randomized_smoothing.h"
 #include "scene_file.h"
 
 namespace quasidyn::cli {
@@ -36,15 +33,12 @@ struct LinearizeOptions {
   double q_std = 0.0;
   std::uint64_t seed = 0;
   std::string estimator = "first-order";
-  std::string formulation;
-  double kappa = 0.0;
+  FormulationOptions formulation;
   double contact_tolerance = 0.0;
   int threads = 1;
   bool json = false;
   // Set by CLI11: which options were given.
   CLI::Option* mode_option = nullptr;
-  CLI::Option* formulation_option = nullptr;
-  CLI::Option* kappa_option = nullptr;
   CLI::Option* contact_tolerance_option = nullptr;
   std::vector<CLI::Option*> randomized_options;  // --samples, --std, --std-q, --seed, ...
 };
@@ -65,35 +59,18 @@ struct Outcome {
   Eigen::VectorXd v, v_next;  // the second-order models' velocities; empty otherwise
   Eigen::MatrixXd A, B, A_standard_error, B_standard_error;
   int samples_used = 0, samples_failed = 0;
+  std::optional<double> kappa;  // the differentiated program's, when it has one
 };
 
-FormulationSettings ResolveSettings(const Scene& scene, const LinearizeOptions& options) {
-  SettingsOverrides overrides;
-  if (options.formulation_option->count() > 0)
-    overrides.type = ParseFormulation(options.formulation);
-  if (options.kappa_option->count() > 0) {
-    if (!std::isfinite(options.kappa) || !(options.kappa > 0))
-      throw std::invalid_argument("--kappa: the barrier weight must be a finite number > 0 (got " +
-                                  Number(options.kappa) + ")");
-    overrides.kappa = options.kappa;
-  }
-  return SettingsFromScene(scene, overrides);
-}
-
 // Step K must be one of the schedule's N steps (a scene without a schedule has no end).
-void CheckStepInSchedule(const Scene& scene, const FormulationSettings& settings, int step) {
+void CheckStepInSchedule(const Scene& scene, double time_step, int step) {
   if (!(scene.ScheduleEnd() > 0)) return;
-  const int steps = StepCountForDuration(scene.ScheduleEnd(), settings.time_step);
+  const int steps = StepCountForDuration(scene.ScheduleEnd(), time_step);
   if (step > steps)
     throw std::invalid_argument("--step " + std::to_string(step) + " is beyond the schedule's " +
-                                std::to_string(steps) +
-                                " steps (t = " + Number(steps * settings.time_step) +
-                                " s at h = " + Number(settings.time_step) +
-                                " s): give --step 1 … " + std::to_string(steps));
-}
-
-bool IsBarrier(FormulationType type) {
-  return type == FormulationType::kLogBarrierPyramid || type == FormulationType::kLogBarrierCone;
+                                std::to_string(steps) + " steps (t = " + Number(steps * time_step) +
+                                " s at h = " + Number(time_step) + " s): give --step 1 … " +
+                                std::to_string(steps));
 }
 
 void ValidateOptions(const LinearizeOptions& options, const std::string& mode) {
@@ -133,110 +110,78 @@ void ValidateOptions(const LinearizeOptions& options, const std::string& mode) {
   throw CLI::RuntimeError(kStepFailedExitCode);  // main returns its exit code silently
 }
 
-// What the program differentiated is and where it comes from (formulation_table.h).
-std::string ProgramText(FormulationType type, double kappa) {
-  switch (type) {
-    case FormulationType::kSocp:
-      return "exact-cone SOCP (Pang, Suh, Yang & Tedrake 2023)";
-    case FormulationType::kLogBarrierPyramid:
-      return "log-barrier pyramid (Pang, Suh, Yang & Tedrake 2023, kappa = " + Number(kappa) + ")";
-    case FormulationType::kLogBarrierCone:
-      return "log-barrier cone (Pang, Suh, Yang & Tedrake 2023, kappa = " + Number(kappa) + ")";
-    case FormulationType::kHalmPosa:
-      return "halm-posa LCP (Halm & Posa 2018, eqs. 37-38), on its active set";
-    case FormulationType::kEcp:
-      return "ecp NCP (Xie & Chakraborty, eqs. 7-9, 13-17), its Fischer-Burmeister system";
-    case FormulationType::kStewartTrinkle:
-      return "second-order Stewart-Trinkle LCP (Stewart & Trinkle 1996), on its active set";
-    case FormulationType::kAnitescu:
-      return "second-order Anitescu QP (Anitescu 2006)";
-    default:
-      return "pyramid QP (Pang & Tedrake 2021, eq. 10)";
-  }
+// The lineariser's options from the command line's.
+LinearizationOptions LinearizerOptions(const LinearizeOptions& options, const std::string& mode) {
+  LinearizationOptions out;
+  out.method = ParseLinearizationMethod(mode);
+  if (options.formulation.kappa_option->count() > 0) out.kappa = options.formulation.kappa;
+  if (options.contact_tolerance_option->count() > 0)
+    out.contact_tolerance = options.contact_tolerance;
+  out.threads = options.threads;
+  out.randomized.samples = options.samples;
+  out.randomized.u_std = options.u_std;
+  out.randomized.q_std = options.q_std;
+  out.randomized.seed = options.seed;
+  out.estimator = ParseRandomizedEstimator(options.estimator);
+  // The zeroth-order fit gives A only when q is perturbed.
+  if (out.method == LinearizationMethod::kRandomized &&
+      out.estimator == RandomizedEstimator::kZerothOrder && !(options.q_std > 0))
+    out.mode = GradientMode::kBOnly;
+  return out;
 }
 
-Outcome Linearize(const ScenePtr& scene_ptr, const FormulationSettings& settings,
-                  const LinearizeOptions& options, const std::string& mode, const State& x,
-                  const Eigen::VectorXd& u) {
+Outcome Linearize(const ScenePtr& scene_ptr, const FormulationChoice& choice,
+                  const StepModel& rollout_model, const LinearizeOptions& options,
+                  const std::string& mode, const State& x, const Eigen::VectorXd& u) {
   const Scene& scene = *scene_ptr;
-  const Eigen::VectorXd& q = x.q;
+  Linearizer linearizer(scene_ptr, choice, LinearizerOptions(options, mode));
+  const std::string& differentiated = linearizer.model().formulation().name;
   Outcome out;
   out.mode = mode;
-  out.q = q;
+  out.method = mode == "log-barrier" ||
+                       (mode == "randomized" &&
+                        linearizer.model().capabilities().smoothed_linearization == differentiated)
+                   ? "log-barrier"
+                   : "exact";
+  out.q = x.q;
   out.v = x.v;
   out.u = u;
-  // The randomized samples use the gradients of the formulation's family.
-  const bool barrier = mode == "log-barrier" || (mode == "randomized" && IsBarrier(settings.type));
-  const GradientMethod method = barrier ? GradientMethod::kLogBarrier : GradientMethod::kExact;
-  out.method = GradientMethodName(method);
-  FormulationSettings differentiated = settings;
-  differentiated.type = DifferentiatedFormulation(settings.type, method);
-  const std::string method_text = ProgramText(differentiated.type, settings.kappa);
-  if (settings.type != differentiated.type) {
-    out.note = std::string("the rollout used formulation ") + FormulationName(settings.type) +
-               "; the gradients are those of the " + FormulationName(differentiated.type) +
-               " step at its state (stepping/formulation_table.h)";
+  out.description = linearizer.Description();
+  if (const ParameterValue* kappa = linearizer.model().parameters().Find("kappa"))
+    out.kappa = kappa->value(0, 0);
+  if (differentiated != rollout_model.formulation().name)
+    out.note = "the rollout used formulation " + rollout_model.formulation().name +
+               "; the gradients are those of the " + differentiated +
+               " step at its state (its declared linearisation, formulations/registry.h)";
+  const Linearization l = linearizer.Linearize(x, u);
+  if (!l.ok()) {
+    if (l.step_failed)
+      Fail(scene, "linearisation failed: the step failed (" + std::string(ToString(l.status)) +
+                      "): " + l.message);
+    Fail(scene, (mode == "randomized"
+                     ? "randomized smoothing failed: "
+                     : "linearisation failed (" + std::string(ToString(l.status)) + "): ") +
+                    l.message);
   }
-  // The linearised step may keep contacts further than the rollout's (--contact-tolerance).
-  ScenePtr linearized_scene = scene_ptr;
-  if (options.contact_tolerance_option->count() > 0)
-    linearized_scene = std::make_shared<const Scene>(
-        WithContactTolerance(scene, options.contact_tolerance, "--contact-tolerance"));
-  const std::shared_ptr<const StepModel> model = MakeStepModel(linearized_scene, differentiated);
-  if (mode != "randomized") {
-    const std::unique_ptr<StepData> data = model->CreateData();
-    model->Calc(x, u, data.get());
-    if (!data->result.ok())
-      Fail(scene, "linearisation failed: the step failed (" +
-                      std::string(ToString(data->result.status)) + "): " + data->result.message);
-    model->CalcDiff(GradientMode::kAAndB, data.get());
-    const StepDerivatives& d = data->derivatives;
-    if (!d.ok())
-      Fail(scene, "linearisation failed (" + std::string(ToString(d.status)) + "): " + d.message);
-    const bool lcp = differentiated.type == FormulationType::kHalmPosa ||
-                     differentiated.type == FormulationType::kStewartTrinkle;
-    out.description = (barrier ? "implicit differentiation of the stationarity of the "
-                       : lcp   ? "implicit differentiation of the "
-                               : "implicit differentiation of the KKT conditions of the ") +
-                      method_text;
-    out.q_next = data->result.next.q;
-    out.v_next = data->result.next.v;
-    out.A = d.A;
-    out.B = d.B;
-    return out;
+  out.q_next = l.x_next.q;
+  out.v_next = l.x_next.v;
+  out.A = l.A;
+  out.B = l.B;
+  out.A_standard_error = l.A_standard_error;
+  out.B_standard_error = l.B_standard_error;
+  out.samples_used = l.samples_used;
+  out.samples_failed = l.samples_failed;
+  if (mode == "randomized") {
+    const LinearizationOptions& o = linearizer.options();
+    out.description =
+        std::string(o.estimator == RandomizedEstimator::kZerothOrder
+                        ? "zeroth-order least-squares fit of the steps"
+                        : "first-order (bundled) mean of the gradients") +
+        " of the " + linearizer.ProgramDescription() + ", " + std::to_string(o.randomized.samples) +
+        " samples (" + std::to_string(l.samples_used) + " used, " +
+        std::to_string(l.samples_failed) + " failed), std u " + Number(o.randomized.u_std) +
+        ", std q " + Number(o.randomized.q_std) + ", seed " + std::to_string(o.randomized.seed);
   }
-  if (HasVelocityState(settings.type))
-    throw std::invalid_argument(std::string("--method randomized: ") +
-                                FormulationName(settings.type) +
-                                " has a velocity state, which randomized smoothing does not "
-                                "perturb; use --method exact");
-  RandomizedSmoothingSettings smoothing;
-  smoothing.samples = options.samples;
-  smoothing.u_std = options.u_std;
-  smoothing.q_std = options.q_std;
-  smoothing.seed = options.seed;
-  BatchStepper batch(model, options.threads);
-  const bool zeroth = options.estimator == "zeroth-order";
-  // The zeroth-order fit gives A only when q is perturbed.
-  const GradientMode gradient_mode =
-      zeroth && !(options.q_std > 0) ? GradientMode::kBOnly : GradientMode::kAAndB;
-  const SmoothedLinearization s = zeroth
-                                      ? ZerothOrderSmoothing(&batch, q, u, gradient_mode, smoothing)
-                                      : FirstOrderSmoothing(&batch, q, u, gradient_mode, smoothing);
-  if (!s.ok()) Fail(scene, "randomized smoothing failed: " + s.message);
-  out.description = std::string(zeroth ? "zeroth-order least-squares fit of the steps"
-                                       : "first-order (bundled) mean of the gradients") +
-                    " of the " + method_text + ", " + std::to_string(options.samples) +
-                    " samples (" + std::to_string(s.samples_used) + " used, " +
-                    std::to_string(s.samples_failed) + " failed), std u " + Number(options.u_std) +
-                    ", std q " + Number(options.q_std) + ", seed " + std::to_string(options.seed);
-  out.q_next = s.q_next;
-  out.A = s.A;
-  out.B = s.B;
-  out.A_standard_error = s.A_standard_error;
-  out.B_standard_error = s.B_standard_error;
-  out.samples_used = s.samples_used;
-  out.samples_failed = s.samples_failed;
   return out;
 }
 
@@ -285,17 +230,26 @@ nlohmann::ordered_json MatrixJson(const Eigen::MatrixXd& m) {
   return rows;
 }
 
-void PrintJson(const Scene& scene, const FormulationSettings& settings,
-               const LinearizeOptions& options, const Outcome& o,
+// The names of the command's entries: the actuated coordinates, or the objects' applied
+// impulses for a formulation that commands those.
+std::vector<std::string> CommandNames(const StepModel& model,
+                                      const std::vector<std::string>& names) {
+  const Scene& scene = model.scene();
+  if (model.capabilities().command == CommandKind::kObjectImpulses) return ImpulseNames(scene);
+  return std::vector<std::string>(names.end() - scene.nq_a, names.end());
+}
+
+void PrintJson(const StepModel& model, const LinearizeOptions& options, const Outcome& o,
                const std::vector<std::string>& names, std::ostream& out) {
-  const double h = settings.time_step;
+  const Scene& scene = model.scene();
+  const double h = model.time_step();
   nlohmann::ordered_json j;
   j["format"] = "quasidyn-linearization";
   j["format_version"] = 1;
   j["scene"] = scene.name;
-  j["formulation"] = FormulationName(settings.type);
+  j["formulation"] = model.formulation().name;
   j["time_step"] = h;
-  j["kappa"] = settings.kappa;
+  j["kappa"] = o.kappa ? nlohmann::ordered_json(*o.kappa) : nlohmann::ordered_json(nullptr);
   j["step"] = options.step;
   j["t_start"] = (options.step - 1) * h;
   j["t_end"] = options.step * h;
@@ -317,9 +271,7 @@ void PrintJson(const Scene& scene, const FormulationSettings& settings,
   j["coordinate_names"] = names;
   j["actuated_names"] = std::vector<std::string>(names.end() - scene.nq_a, names.end());
   // The entries of u: the actuated coordinates, or ecp's applied impulses on the objects.
-  j["command_names"] = settings.type == FormulationType::kEcp
-                           ? ImpulseNames(scene)
-                           : std::vector<std::string>(names.end() - scene.nq_a, names.end());
+  j["command_names"] = CommandNames(model, names);
   // x = (q, v) for the second-order models: A is (n_q + n_v) square, B (n_q + n_v) x n_q,a.
   const bool velocities = o.v.size() > 0;
   j["nv_state"] = velocities ? scene.nv : 0;
@@ -336,23 +288,21 @@ void PrintJson(const Scene& scene, const FormulationSettings& settings,
   out << j.dump(1) << "\n";
 }
 
-void PrintText(const Scene& scene, const FormulationSettings& settings,
-               const LinearizeOptions& options, const Outcome& o,
+void PrintText(const StepModel& model, const LinearizeOptions& options, const Outcome& o,
                const std::vector<std::string>& names, std::ostream& out) {
-  const double h = settings.time_step;
-  const std::vector<std::string> actuated =
-      settings.type == FormulationType::kEcp
-          ? ImpulseNames(scene)
-          : std::vector<std::string>(names.end() - scene.nq_a, names.end());
-  out << "scene        " << scene.name << " (formulation " << FormulationName(settings.type)
+  const Scene& scene = model.scene();
+  const double h = model.time_step();
+  const std::vector<std::string> actuated = CommandNames(model, names);
+  out << "scene        " << scene.name << " (formulation " << model.formulation().name
       << ", h = " << h << " s)\n";
   out << "step         " << options.step << " (t = " << (options.step - 1) * h << " -> "
       << options.step * h << " s)\n";
   out << "mode         " << o.mode << ": " << o.description << "\n";
   if (!o.note.empty()) out << "note         " << o.note << "\n";
   PrintVector("q (start of the step)", o.q, names, out);
-  PrintVector(settings.type == FormulationType::kHalmPosa ? "u (commanded robot velocities)"
-              : settings.type == FormulationType::kEcp
+  const CommandKind command = model.capabilities().command;
+  PrintVector(command == CommandKind::kRobotVelocities ? "u (commanded robot velocities)"
+              : command == CommandKind::kObjectImpulses
                   ? "u (impulses applied to the objects over the step [N s, N m s])"
                   : "u (commanded robot positions)",
               o.u, actuated, out);
@@ -379,31 +329,36 @@ void RunLinearize(const LinearizeOptions& options) {
   const ScenePtr scene_ptr =
       std::make_shared<const Scene>(LoadSceneFile(options.scene_path, "linearize"));
   const Scene& scene = *scene_ptr;
-  const FormulationSettings settings = ResolveSettings(scene, options);
-  const std::string mode = options.mode_option->count() > 0
-                               ? options.mode
-                               : (IsBarrier(settings.type) ? "log-barrier" : "exact");
+  const FormulationChoice choice = ChoiceFrom(options.formulation);
+  const std::shared_ptr<const StepModel> rollout_model = MakeStepModel(scene_ptr, choice);
+  const FormulationCapabilities& can = rollout_model->capabilities();
+  // A smoothed formulation is linearised by its own smoothing unless told otherwise.
+  const std::string mode =
+      options.mode_option->count() > 0
+          ? options.mode
+          : (can.smoothed_linearization == rollout_model->formulation().name ? "log-barrier"
+                                                                             : "exact");
   ValidateOptions(options, mode);
-  CheckStepInSchedule(scene, settings, options.step);
+  CheckStepInSchedule(scene, rollout_model->time_step(), options.step);
   const std::vector<std::string> names = CoordinateNames(scene);
 
   // Steps 1 … K − 1 of the schedule, as `quasidyn simulate` runs them.
   RolloutOptions rollout_options;
   rollout_options.steps = options.step - 1;
-  const std::shared_ptr<const StepModel> rollout_model = MakeStepModel(scene_ptr, settings);
   const Trajectory trajectory = Rollout(*rollout_model, rollout_options);
   if (!trajectory.completed())
     Fail(scene, "the rollout failed at step " + std::to_string(trajectory.steps.size() + 1) +
                     " before reaching step " + std::to_string(options.step) + ": " +
                     trajectory.message);
   const State x{trajectory.FinalConfiguration(), trajectory.FinalVelocity()};
-  const Eigen::VectorXd u = rollout_model->ScheduledCommand(options.step * settings.time_step, x);
+  const Eigen::VectorXd u =
+      rollout_model->ScheduledCommand(options.step * rollout_model->time_step(), x);
 
-  const Outcome outcome = Linearize(scene_ptr, settings, options, mode, x, u);
+  const Outcome outcome = Linearize(scene_ptr, choice, *rollout_model, options, mode, x, u);
   if (options.json) {
-    PrintJson(scene, settings, options, outcome, names, std::cout);
+    PrintJson(*rollout_model, options, outcome, names, std::cout);
   } else {
-    PrintText(scene, settings, options, outcome, names, std::cout);
+    PrintText(*rollout_model, options, outcome, names, std::cout);
   }
   std::cout << std::flush;
 }
@@ -436,15 +391,8 @@ void AddLinearizeCommand(CLI::App& app) {
                             "Randomized: first-order (bundled, default) | zeroth-order"),
       linearize->add_option("--threads", options->threads,
                             "Randomized: worker threads T >= 1 (default 1)")};
-  options->formulation_option =
-      linearize->add_option("--formulation", options->formulation,
-                            "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
-                            "stewart-trinkle | anitescu | ecp, for the rollout (default: the "
-                            "scene's)");
-  options->kappa_option = linearize->add_option(
-      "--kappa", options->kappa,
-      "Log-barrier weight kappa > 0 (default: the scene's, else scaled from the scene: "
-      "docs/scene-format.md)");
+  AddFormulationOptions(linearize, &options->formulation, "for the rollout (default: the scene's)",
+                        /*time_step=*/false);
   options->contact_tolerance_option = linearize->add_option(
       "--contact-tolerance", options->contact_tolerance,
       "Contact tolerance eps [m] >= 0 of the linearised step, larger than the scene's to let "

@@ -15,10 +15,11 @@
 #include "output_paths.h"
 #include "progress_bar.h"
 #include "quasidyn/common/atomic_file_writer.h"
+#include "quasidyn/common/closest_name.h"
 #include "quasidyn/control/mpc_closed_loop.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/trajectory_file.h"
-#include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/viewer/html_writer.h"
 
 namespace quasidyn::cli {
@@ -128,20 +129,32 @@ void RunMpcCommand(const MpcOptions& options) {
     if (!(options.time_limit > 0)) throw std::invalid_argument("--time-limit must be > 0 s");
     settings.time_limit = options.time_limit;
   }
-  FormulationSettings plant_settings = SettingsFromScene(*scene);
+  // The plant: a formulation with a velocity state commanded by the robots' positions (the
+  // MPC's model is second order, control/mpc_linear_model.h).
+  const auto fits = [](const FormulationPlugin& p) {
+    return p.info.capabilities.state == StateKind::kConfigurationAndVelocity &&
+           p.info.capabilities.command == CommandKind::kRobotPositions;
+  };
+  std::vector<std::string> fit;  // the registered formulations the plant can be
+  for (const FormulationPlugin* p : FormulationRegistry::Global().Plugins())
+    if (fits(*p)) fit.push_back(p->info.name);
+  FormulationChoice plant_choice;
   if (options.formulation_option->count() > 0) {
-    plant_settings.type = ParseFormulation(options.formulation);
-  } else if (plant_settings.type != FormulationType::kStewartTrinkle &&
-             plant_settings.type != FormulationType::kAnitescu) {
-    plant_settings.type = FormulationType::kStewartTrinkle;
+    plant_choice.name = options.formulation;
+  } else if (!fits(ChosenFormulation(*scene, plant_choice)) && !fit.empty()) {
+    plant_choice.name = fit.front();  // the scene's own cannot be the plant
   }
-  if (plant_settings.type != FormulationType::kStewartTrinkle &&
-      plant_settings.type != FormulationType::kAnitescu)
+  const FormulationPlugin& plant_formulation = ChosenFormulation(*scene, plant_choice);
+  if (!fits(plant_formulation)) {
     throw std::invalid_argument(
-        "--formulation: the MPC's plant is second order: stewart-trinkle "
-        "or anitescu (got " +
-        options.formulation + ")");
-  if (settings.time_step > 0) plant_settings.time_step = settings.time_step;
+        "--formulation: the MPC's plant needs a velocity state and the robots' positions as "
+        "its command; " +
+        plant_formulation.info.name + " has a state of " +
+        StateKindName(plant_formulation.info.capabilities.state) + " and commands " +
+        CommandKindName(plant_formulation.info.capabilities.command) + " (give " +
+        JoinNames(fit, " or ") + ")");
+  }
+  if (settings.time_step > 0) plant_choice.time_step = settings.time_step;
   std::vector<NamedPath> outputs;
   if (!options.out_path.empty()) outputs.push_back({"--out", options.out_path});
   if (!options.html_path.empty()) outputs.push_back({"--html", options.html_path});
@@ -149,7 +162,7 @@ void RunMpcCommand(const MpcOptions& options) {
   CheckOutputPaths(SceneInputs(*scene, "SCENE"), outputs);
 
   ContactMpc controller(scene, settings);  // std::invalid_argument names a bad field
-  const auto plant = MakeStepModel(scene, plant_settings);
+  const auto plant = MakeStepModel(scene, plant_choice);
   std::unique_ptr<ProgressBar> bar;
   if (ShowsProgress())
     bar = std::make_unique<ProgressBar>(LogStream(), "mpc " + scene->name, options.steps, "steps");
@@ -193,7 +206,8 @@ void AddMpcCommand(CLI::App& app) {
   cmd->add_option("--steps", o->steps, "Control steps K >= 0 (default 50)");
   o->formulation_option = cmd->add_option(
       "--formulation", o->formulation,
-      "The plant: stewart-trinkle | anitescu (default: the scene's, else stewart-trinkle)");
+      "The plant: a formulation with a velocity state commanded by positions (default: the "
+      "scene's, else the first registered such)");
   o->node_limit_option = cmd->add_option("--node-limit", o->node_limit,
                                          "MIQP nodes per solve >= 1 (default: the scene's)");
   o->time_limit_option = cmd->add_option("--time-limit", o->time_limit,

@@ -10,10 +10,10 @@
 #include "output_paths.h"
 #include "quasidyn/control/plan_trajectory.h"
 #include "quasidyn/control/trajectory_optimizer.h"
-#include "quasidyn/dynamics/formulation_settings.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_json.h"
-#include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/viewer/html_writer.h"
 #include "quasidyn/viewer/svg_plot.h"
 #include "scene_file.h"
@@ -63,27 +63,24 @@ void WriteCostPlot(const OptimizationResult& result, const std::string& path) {
 void RunOptimize(const OptimizeOptions& options) {
   const ScenePtr scene =
       std::make_shared<const Scene>(LoadSceneFile(options.scene_path, "optimize"));
-  FormulationSettings settings = SettingsFromScene(*scene);
+  FormulationChoice stepping;
   GuessFile initial;
   if (!options.initial_path.empty()) {
-    // The initial guess's stepper (a planner's h and formulation), so that its path is
-    // reproduced; --h overrides the time step.
+    // The initial guess's stepper (a planner's h, formulation and parameters), so that its path
+    // is reproduced; --h overrides the time step.
     initial = ReadGuessFile(options.initial_path);
-    settings.type = ParseFormulation(initial.trajectory.formulation);
-    settings.time_step = initial.trajectory.time_step;
-    settings.kappa = initial.trajectory.kappa;
-    settings.object_mass_scale = initial.trajectory.object_mass_scale;
+    stepping = ChoiceOf(initial.trajectory);
   }
   if (options.time_step_option->count() > 0) {
     if (!std::isfinite(options.time_step) || !(options.time_step > 0))
       throw std::invalid_argument("--h: the time step must be a finite number > 0 s");
-    settings.time_step = options.time_step;
+    stepping.time_step = options.time_step;
   }
   std::vector<NamedPath> outputs{{"--out", options.out_path}};
   if (!options.html_path.empty()) outputs.push_back({"--html", options.html_path});
   if (!options.plot_path.empty()) outputs.push_back({"--plot", options.plot_path});
   CheckOutputPaths(SceneInputs(*scene, "SCENE"), outputs);
-  const auto model = MakeStepModel(scene, settings);
+  const auto model = MakeStepModel(scene, stepping);
 
   TrajectoryOptimizerSettings s;
   s.horizon = options.horizon;
@@ -122,7 +119,7 @@ void RunOptimize(const OptimizeOptions& options) {
     if (regrasps > 0) s.regrasp_steps = guess.regrasp;
   } else {
     for (int k = 0; k < s.horizon; ++k) {
-      u0.push_back(model->ScheduledCommand((k + 1) * settings.time_step, State{q0, {}}));
+      u0.push_back(model->ScheduledCommand((k + 1) * model->time_step(), State{q0, {}}));
     }
   }
   TrajectoryOptimizer optimizer(model, s);
@@ -134,7 +131,7 @@ void RunOptimize(const OptimizeOptions& options) {
   int accepted = 0;
   for (const OptimizerIteration& it : result.iterations) accepted += it.accepted;
   const Eigen::VectorXd error = result.q.back().head(scene->nq_u) - s.object_goal;
-  std::cout << "scene            " << scene->name << " (h = " << settings.time_step
+  std::cout << "scene            " << scene->name << " (h = " << model->time_step()
             << " s, T = " << s.horizon << ", smoothing " << options.smoothing
             << (s.shrinking_horizon ? ", shrinking horizon" : "") << ")\n";
   if (!options.initial_path.empty()) {

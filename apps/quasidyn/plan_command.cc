@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "output_paths.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/planning/plan_json.h"
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/planning_overrides.h"
@@ -52,8 +52,8 @@ void PrintSummary(const Scene& scene, const PlanResult& plan, const ReplayedPath
   int regrasps = 0;
   for (EdgeKind kind : path.step_edges) regrasps += kind == EdgeKind::kRegrasp;
   const PathLength length = ObjectPathLength(scene, path.trajectory);
-  out << "scene            " << scene.name << " (formulation "
-      << FormulationName(plan.stepping.type) << ", h = " << plan.stepping.time_step << " s)\n";
+  out << "scene            " << scene.name << " (formulation " << plan.stepping.name
+      << ", h = " << plan.stepping.time_step.value_or(0.0) << " s)\n";
   out << "metric           " << ReachabilityMethodName(s.method) << " (lambda " << s.regularization
       << "), nearest node by " << NearestRuleName(s.nearest) << "\n";
   out << "result           " << (plan.found() ? "found" : "not found") << ": " << plan.message
@@ -96,7 +96,7 @@ void RunPlan(const PlanOptions& options) {
     };
   }
   const PlanResult plan =
-      PlanThroughContact(scene, PlanningStepSettings(*scene, settings), settings, planner);
+      PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings, planner);
   if (!options.quiet) std::cerr << "\n";
   const ReplayedPath path = ReplayPlan(scene, plan);
   WritePlanFile(plan, path, options.out_path);

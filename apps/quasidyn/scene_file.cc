@@ -1,7 +1,7 @@
 #include "scene_file.h"
 
 #include "log.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 
 namespace quasidyn::cli {
 

@@ -43,8 +43,21 @@ nlohmann::json SceneSummaryJson(const Scene& scene, const ContactSet& contacts) 
   out["contact_tolerance"] = scene.contact_tolerance;
   out["friction_rays"] = scene.planar ? 2 : scene.friction_rays;
   out["friction_combination"] = CombinationName(scene.friction_combination);
-  out["formulation"] = {{"type", scene.formulation.type},
-                        {"parameters", scene.formulation.parameters}};
+  nlohmann::json parameters = nlohmann::json::object();
+  for (const ParameterValue& p : scene.formulation.parameters.values()) {
+    if (p.value.size() == 1) {
+      parameters[p.key] = p.value(0, 0);
+      continue;
+    }
+    nlohmann::json rows = nlohmann::json::array();
+    for (Eigen::Index i = 0; i < p.value.rows(); ++i) {
+      nlohmann::json row = nlohmann::json::array();
+      for (Eigen::Index j = 0; j < p.value.cols(); ++j) row.push_back(p.value(i, j));
+      rows.push_back(p.value.cols() == 1 ? row[0] : row);
+    }
+    parameters[p.key] = rows;
+  }
+  out["formulation"] = {{"type", scene.formulation.name}, {"parameters", parameters}};
   out["nq"] = scene.nq;
   out["nv"] = scene.nv;
   out["nq_u"] = scene.nq_u;
@@ -106,7 +119,7 @@ std::string SceneSummaryText(const Scene& scene, const ContactSet& contacts) {
   s << "scene " << scene.name << " (" << (scene.planar ? "planar, x-y plane" : "3D") << ")\n"
     << "  h = " << scene.time_step << " s, contact tolerance = " << scene.contact_tolerance
     << " m, friction rays n_d = " << (scene.planar ? 2 : scene.friction_rays) << ", formulation "
-    << scene.formulation.type << "\n"
+    << scene.formulation.name << "\n"
     << "  nq = " << scene.nq << ", nv = " << scene.nv << "  (un-actuated nq_u = " << scene.nq_u
     << ", nv_u = " << scene.nv_u << "; actuated nq_a = nv_a = " << scene.nv_a << ")\n";
   s << "instances (q = [q_u; q_a]):\n";

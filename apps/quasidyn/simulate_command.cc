@@ -12,10 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "formulation_options.h"
 #include "log.h"
 #include "output_paths.h"
-#include "quasidyn/dynamics/formulation_settings.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
@@ -29,18 +30,13 @@ constexpr int kStepFailedExitCode = 3;
 
 struct SimulateOptions {
   std::string scene_path;
-  std::string formulation;
-  double time_step = 0.0;
-  double kappa = 0.0;
+  FormulationOptions formulation;
   int steps = 0;
   double duration = 0.0;
   std::string out_path;
   std::string html_path;
   int every = 1;
   // Set by CLI11: which options were given.
-  CLI::Option* formulation_option = nullptr;
-  CLI::Option* time_step_option = nullptr;
-  CLI::Option* kappa_option = nullptr;
   CLI::Option* steps_option = nullptr;
   CLI::Option* duration_option = nullptr;
   CLI::Option* out_option = nullptr;
@@ -53,30 +49,7 @@ std::string Number(double x) {
   return s.str();
 }
 
-// The scene's formulation settings with the command line's overrides, validated.
-FormulationSettings ResolveSettings(const Scene& scene, const SimulateOptions& options) {
-  SettingsOverrides overrides;
-  if (options.formulation_option->count() > 0)
-    overrides.type = ParseFormulation(options.formulation);
-  if (options.time_step_option->count() > 0) {
-    if (!std::isfinite(options.time_step) || !(options.time_step > 0))
-      throw std::invalid_argument("--h: the time step must be a finite number > 0 s (got " +
-                                  Number(options.time_step) + ")");
-    overrides.time_step = options.time_step;
-  }
-  if (options.kappa_option->count() > 0) {
-    if (!std::isfinite(options.kappa) || !(options.kappa > 0))
-      throw std::invalid_argument(
-          "--kappa: the barrier weight must be a finite number > 0 "
-          "(got " +
-          Number(options.kappa) + ")");
-    overrides.kappa = options.kappa;
-  }
-  return SettingsFromScene(scene, overrides);
-}
-
-int ResolveStepCount(const Scene& scene, const FormulationSettings& settings,
-                     const SimulateOptions& options) {
+int ResolveStepCount(const Scene& scene, double time_step, const SimulateOptions& options) {
   if (options.steps_option->count() > 0) {
     if (options.steps < 1)
       throw std::invalid_argument("--steps must be >= 1 (got " + std::to_string(options.steps) +
@@ -87,14 +60,14 @@ int ResolveStepCount(const Scene& scene, const FormulationSettings& settings,
     if (!std::isfinite(options.duration) || !(options.duration > 0))
       throw std::invalid_argument("--duration must be a finite number > 0 s (got " +
                                   Number(options.duration) + ")");
-    return StepCountForDuration(options.duration, settings.time_step);
+    return StepCountForDuration(options.duration, time_step);
   }
   const double end = scene.ScheduleEnd();
   if (!(end > 0))
     throw std::invalid_argument("scene '" + scene.name +
                                 "' has no command schedule to run to its end: give --steps or "
                                 "--duration");
-  return StepCountForDuration(end, settings.time_step);
+  return StepCountForDuration(end, time_step);
 }
 
 void PrintSummary(const Trajectory& trajectory, double wall_seconds, const std::string& out_path,
@@ -128,8 +101,9 @@ void RunSimulate(const SimulateOptions& options) {
   const ScenePtr scene_ptr =
       std::make_shared<const Scene>(LoadSceneFile(options.scene_path, "simulate"));
   const Scene& scene = *scene_ptr;
-  const FormulationSettings settings = ResolveSettings(scene, options);
-  const int steps = ResolveStepCount(scene, settings, options);
+  const std::shared_ptr<const StepModel> model =
+      MakeStepModel(scene_ptr, ChoiceFrom(options.formulation));
+  const int steps = ResolveStepCount(scene, model->time_step(), options);
   if (options.every < 1)
     throw std::invalid_argument("--every must be >= 1 (got " + std::to_string(options.every) + ")");
   // Before the run: a bad output path is found before minutes of simulation, not after.
@@ -138,8 +112,7 @@ void RunSimulate(const SimulateOptions& options) {
   if (options.html_option->count() > 0) outputs.push_back({"--html", options.html_path});
   CheckOutputPaths(SceneInputs(scene, "SCENE"), outputs);
 
-  const TimedRollout run =
-      RunRolloutWithProgress(scene_ptr, settings, steps, "simulate " + scene.name);
+  const TimedRollout run = RunRolloutWithProgress(*model, steps, "simulate " + scene.name);
   const Trajectory& trajectory = run.trajectory;
   const double wall_seconds = run.wall_seconds;
 
@@ -166,16 +139,7 @@ void AddSimulateCommand(CLI::App& app) {
   CLI::App* simulate = app.add_subcommand(
       "simulate", "Run a scene's command schedule and write the trajectory (JSON or .npz)");
   simulate->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
-  options->formulation_option =
-      simulate->add_option("--formulation", options->formulation,
-                           "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
-                           "stewart-trinkle | anitescu | ecp (default: the scene's)");
-  options->time_step_option =
-      simulate->add_option("--h", options->time_step, "Time step h [s] > 0 (default: the scene's)");
-  options->kappa_option = simulate->add_option(
-      "--kappa", options->kappa,
-      "Log-barrier weight kappa > 0 (default: the scene's, else scaled from the scene: "
-      "docs/scene-format.md)");
+  AddFormulationOptions(simulate, &options->formulation);
   options->steps_option = simulate->add_option("--steps", options->steps, "Number of steps >= 1");
   options->duration_option = simulate->add_option(
       "--duration", options->duration,

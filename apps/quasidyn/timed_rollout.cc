@@ -7,13 +7,10 @@
 
 #include "log.h"
 #include "progress_bar.h"
-#include "quasidyn/stepping/formulation_table.h"
 
 namespace quasidyn::cli {
 
-TimedRollout RunRolloutWithProgress(const ScenePtr& scene, const FormulationSettings& settings,
-                                    int steps, const std::string& label) {
-  const std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);
+TimedRollout RunRolloutWithProgress(const StepModel& model, int steps, const std::string& label) {
   std::optional<ProgressBar> bar;
   RolloutOptions rollout_options;
   rollout_options.steps = steps;
@@ -25,7 +22,7 @@ TimedRollout RunRolloutWithProgress(const ScenePtr& scene, const FormulationSett
     };
   }
   const auto start = std::chrono::steady_clock::now();
-  TimedRollout result{Rollout(*model, rollout_options), 0.0};
+  TimedRollout result{Rollout(model, rollout_options), 0.0};
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (bar) bar->Finish();

@@ -15,7 +15,6 @@ struct TimedRollout {
 };
 
 // steps >= 1; label names the bar ("simulate <scene>").
-TimedRollout RunRolloutWithProgress(const ScenePtr& scene, const FormulationSettings& settings,
-                                    int steps, const std::string& label);
+TimedRollout RunRolloutWithProgress(const StepModel& model, int steps, const std::string& label);
 
 }  // namespace quasidyn::cli

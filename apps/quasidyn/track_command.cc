@@ -10,10 +10,10 @@
 #include "quasidyn/control/plan_tracking.h"
 #include "quasidyn/control/plan_trajectory.h"
 #include "quasidyn/control/stabilizer.h"
-#include "quasidyn/dynamics/formulation_settings.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_json.h"
-#include "quasidyn/stepping/formulation_table.h"
 #include "scene_file.h"
 
 namespace quasidyn::cli {
@@ -37,10 +37,7 @@ void RunTrack(const TrackOptions& options) {
     throw std::invalid_argument(options.plan_path + ": the plan names no scene file; give --scene");
   if (plan.steps.empty()) throw std::invalid_argument(options.plan_path + ": the plan has no step");
   const ScenePtr model_scene = std::make_shared<const Scene>(LoadSceneFile(model_path, "track"));
-  FormulationSettings settings = SettingsFromScene(*model_scene);
-  settings.time_step = plan.time_step;
-  settings.type = ParseFormulation(plan.formulation);
-  const auto model = MakeStepModel(model_scene, settings);
+  const auto model = MakeStepModel(model_scene, ChoiceOf(plan));
 
   Scene plant_base = LoadSceneFile(options.plant_path, "track");
   CheckSameCoordinates(*model_scene, plant_base);
@@ -53,14 +50,16 @@ void RunTrack(const TrackOptions& options) {
   perturbation.friction_scale = options.friction_scale;
   perturbation.substeps = options.substeps;
   const ScenePtr plant_scene = PerturbedScene(plant_base, perturbation);
-  FormulationSettings plant_settings = SettingsFromScene(*plant_scene);
-  if (!options.plant_formulation.empty()) {
-    plant_settings.type = ParseFormulation(options.plant_formulation);
-    if (!CommandsPositions(plant_settings.type))
-      throw std::invalid_argument("--plant-formulation: " + options.plant_formulation +
-                                  " is commanded by velocities; the plan's commands are positions");
-  }
-  const auto plant = MakeStepModel(plant_scene, plant_settings);
+  FormulationChoice plant_choice;
+  if (!options.plant_formulation.empty()) plant_choice.name = options.plant_formulation;
+  const CommandKind plant_command =
+      ChosenFormulation(*plant_scene, plant_choice).info.capabilities.command;
+  if (plant_command != model->capabilities().command)
+    throw std::invalid_argument(
+        "--plant-formulation: " + ChosenFormulation(*plant_scene, plant_choice).info.name +
+        " is commanded by " + CommandKindName(plant_command) + "; the plan's commands are " +
+        CommandKindName(model->capabilities().command));
+  const auto plant = MakeStepModel(plant_scene, plant_choice);
   if (!options.out_path.empty()) {
     CheckOutputPaths({{"PLAN", options.plan_path}}, {{"--out", options.out_path}});
   }
@@ -85,9 +84,8 @@ void RunTrack(const TrackOptions& options) {
   std::cout << "plan             " << options.plan_path << " (" << u_ref.size()
             << " steps, h = " << plan.time_step << " s)\n"
             << "plant            " << plant_scene->name << " (h = " << plant_scene->time_step
-            << " s, " << FormulationName(plant_settings.type) << ", friction x"
-            << perturbation.friction_scale << ", offset " << perturbation.object_offset.transpose()
-            << " m)\n"
+            << " s, " << plant->formulation().name << ", friction x" << perturbation.friction_scale
+            << ", offset " << perturbation.object_offset.transpose() << " m)\n"
             << "loop             " << (options.open_loop ? "open" : "closed") << "\n"
             << "final object err " << result.final_object_error.transpose() << "\n"
             << "position error   " << result.final_position_error << " m\n"

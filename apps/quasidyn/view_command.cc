@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "output_paths.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
 #include "scene_file.h"

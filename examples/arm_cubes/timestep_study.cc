@@ -51,9 +51,8 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/dynamics/formulation_settings.h"
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 
 namespace {
 
@@ -76,13 +75,10 @@ struct CubeTrajectory {
 double ObjectMassScale(double h) { return 100.0 * h * h; }
 
 CubeTrajectory Simulate(const Scene& scene, double h, double end_time) {
-  quasidyn::FormulationSettings settings = quasidyn::SettingsFromScene(scene);
-  settings.type = quasidyn::FormulationType::kQp;
-  settings.time_step = h;
-  settings.object_mass_scale = ObjectMassScale(h);
+  const quasidyn::FormulationChoice qp("qp", {{"object_mass_scale", ObjectMassScale(h)}}, h);
   // The model shares a copy of the scene; one data object steps it.
   const std::shared_ptr<const quasidyn::StepModel> model =
-      quasidyn::MakeStepModel(std::make_shared<const Scene>(scene), settings);
+      quasidyn::MakeStepModel(std::make_shared<const Scene>(scene), qp);
   const std::unique_ptr<quasidyn::StepData> data = model->CreateData();
   const int cube_q = scene.instances[scene.InstanceIndex("red_cube")].q_start;
   CubeTrajectory trajectory;

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "quasidyn/common/atomic_file_writer.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
-#include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/viewer/svg_plot.h"
 
 namespace quasidyn::examples {
@@ -29,13 +29,15 @@ inline ScenePtr LoadExample(const std::string& relative_path) {
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/" + relative_path));
 }
 
-// The scene's schedule to its end (or `duration` [s] when > 0) under `settings`.
-inline Trajectory RunExample(const ScenePtr& scene, const FormulationSettings& settings,
+// The scene's schedule to its end (or `duration` [s] when > 0) under formulation `choice`
+// (empty: the scene's own).
+inline Trajectory RunExample(const ScenePtr& scene, const FormulationChoice& choice,
                              double duration = 0.0) {
+  const std::shared_ptr<const StepModel> model = MakeStepModel(scene, choice);
   RolloutOptions options;
   options.steps =
-      StepCountForDuration(duration > 0 ? duration : scene->ScheduleEnd(), settings.time_step);
-  return Rollout(*MakeStepModel(scene, settings), options);
+      StepCountForDuration(duration > 0 ? duration : scene->ScheduleEnd(), model->time_step());
+  return Rollout(*model, options);
 }
 
 // x, y of q[i], q[i + 1] along a trajectory (q0 first), as a plot series.

@@ -46,9 +46,9 @@ constexpr int kFitFirst = 10, kFitLast = 18;
 double FeedbackScale(int n) { return std::pow(2.0, 4 - n); }
 
 Trajectory Run(const ScenePtr& scene, double c) {
-  FormulationSettings settings = SettingsFromScene(*scene);
-  settings.feedback_scale = c;
-  return RunExample(scene, settings);
+  FormulationChoice choice;  // the scene's own formulation (halm-posa) and parameters
+  choice.parameters.Set("c", c);
+  return RunExample(scene, choice);
 }
 
 void AddRows(const std::string& scene, int n, double c, const Trajectory& t, Csv* csv) {

@@ -23,9 +23,10 @@
 #include <vector>
 
 #include "quasidyn/common/atomic_file_writer.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/ecp/ecp_model.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/math/quaternion.h"
-#include "quasidyn/stepping/ecp_model.h"
 #include "quasidyn/viewer/svg_plot.h"
 
 namespace quasidyn {
@@ -47,7 +48,10 @@ struct Sample {
 std::vector<Sample> Run(const std::string& example, double duration) {
   const auto scene = std::make_shared<const Scene>(
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/" + example + "/scene.yaml"));
-  const EcpModel model(scene, SettingsFromScene(*scene));
+  // The scene's own formulation, ecp, as its registration makes it.
+  const auto model_owner = std::dynamic_pointer_cast<const EcpModel>(MakeStepModel(scene));
+  if (!model_owner) throw std::runtime_error(example + ": the scene's formulation is not ecp");
+  const EcpModel& model = *model_owner;
   auto data_owner = model.CreateData();
   const EcpData& data = static_cast<const EcpData&>(*data_owner);
   State x = InitialState(model);

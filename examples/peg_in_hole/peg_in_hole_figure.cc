@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
         "Halm & Posa 2018, Fig. 4 (bottom): the peg-in-hole run; a CSV and an SVG per phase "
         "into OUT_DIR");
     const ScenePtr scene = LoadExample("peg_in_hole/scene.yaml");
-    const Trajectory run = RunExample(scene, SettingsFromScene(*scene));
+    const Trajectory run = RunExample(scene, FormulationChoice{});
     Csv csv(
         "t,peg_x,peg_y,peg_theta,finger1_x,finger1_y,finger1_theta,finger2_x,finger2_y,"
         "finger2_theta,contacts,pivots,lcp_time_us,penetration");

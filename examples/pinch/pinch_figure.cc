@@ -41,15 +41,15 @@ int main(int argc, char** argv) {
         {-0.2, -0.2}, {0.2, -0.2}, {0.2, 0.2}, {-0.2, 0.2}};
     path.series.push_back(Outline(Placed(square, 0, 0, 0), "#808080"));
     bool ok = true;
-    for (const FormulationType type :
-         {FormulationType::kHalmPosa, FormulationType::kStewartTrinkle, FormulationType::kQp}) {
-      FormulationSettings settings = SettingsFromScene(*scene);
-      settings.type = type;
-      const Trajectory run = RunExample(scene, settings);
-      const std::string name = FormulationName(type);
-      const std::string color = type == FormulationType::kHalmPosa         ? "#1f77b4"
-                                : type == FormulationType::kStewartTrinkle ? "#2ca02c"
-                                                                           : "#d62728";
+    struct Run {
+      const char* formulation;
+      const char* color;
+    };
+    for (const Run& each :
+         {Run{"halm-posa", "#1f77b4"}, Run{"stewart-trinkle", "#2ca02c"}, Run{"qp", "#d62728"}}) {
+      const Trajectory run = RunExample(scene, FormulationChoice(each.formulation));
+      const std::string name = each.formulation;
+      const std::string color = each.color;
       PlotSeries theta{name, {0.0}, {run.q0[2]}, color, false};
       for (const TrajectoryStep& s : run.steps) {
         csv.Row(name, s.t, s.q[0], s.q[1], s.q[2], s.contacts.size());

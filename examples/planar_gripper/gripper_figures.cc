@@ -27,15 +27,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/dynamics/formulation_settings.h"
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 
 namespace {
 
 using quasidyn::ContactReport;
-using quasidyn::FormulationSettings;
-using quasidyn::FormulationType;
 using quasidyn::Scene;
 using quasidyn::StepResult;
 
@@ -59,14 +56,14 @@ const ContactReport* FindContact(const StepResult& result, int a, int b) {
 }
 
 // False when a step failed (the run's rows end before it).
-bool Simulate(const Scene& scene, FormulationType type, double end_time, std::ostream& out) {
-  FormulationSettings settings = quasidyn::SettingsFromScene(scene);
-  settings.type = type;  // object_mass_scale and h as in the scene
-  // The model shares a copy of the scene; one data object steps it.
-  const std::shared_ptr<const quasidyn::StepModel> model =
-      quasidyn::MakeStepModel(std::make_shared<const Scene>(scene), settings);
+bool Simulate(const Scene& scene, const std::string& formulation, double end_time,
+              std::ostream& out) {
+  // The model shares a copy of the scene (object_mass_scale and h as in the scene); one data
+  // object steps it.
+  const std::shared_ptr<const quasidyn::StepModel> model = quasidyn::MakeStepModel(
+      std::make_shared<const Scene>(scene), quasidyn::FormulationChoice(formulation));
   const std::unique_ptr<quasidyn::StepData> data = model->CreateData();
-  const double h = settings.time_step;
+  const double h = model->time_step();
   const int x_left = JointQIndex(scene, "gripper/x_left");
   const int finger = RequireBody(scene, "gripper/left_finger");
   const int sphere = RequireBody(scene, "sphere");
@@ -96,13 +93,13 @@ bool Simulate(const Scene& scene, FormulationType type, double end_time, std::os
       }
       if (const ContactReport* c = FindContact(result, sphere, world)) c_n3 = c->normal_force;
     } else {
-      std::cerr << quasidyn::FormulationName(type) << " stops: the step to t = " << t
-                << " s failed: " << result.message << "\n";
+      std::cerr << formulation << " stops: the step to t = " << t << " s failed: " << result.message
+                << "\n";
       return false;
     }
-    out << quasidyn::FormulationName(type) << "," << t << "," << u[x_left_in_u] << "," << q[x_left]
-        << "," << c_n1 << "," << c_f1 << "," << phi_1 << "," << c_n3 << "," << u[hand_y_in_u] << ","
-        << q[hand_y] << "\n";
+    out << formulation << "," << t << "," << u[x_left_in_u] << "," << q[x_left] << "," << c_n1
+        << "," << c_f1 << "," << phi_1 << "," << c_n3 << "," << u[hand_y_in_u] << "," << q[hand_y]
+        << "\n";
   }
   return true;
 }
@@ -129,8 +126,8 @@ int main(int argc, char** argv) {
     if (!out) throw std::runtime_error("cannot write " + output);
     out.precision(10);
     out << "formulation,t,x_l_commanded,x_l,c_n1,c_f1,phi_1,c_n3,y_commanded,y\n";
-    const bool lcp_ok = Simulate(scene, FormulationType::kLcp, end_time, out);
-    const bool qp_ok = Simulate(scene, FormulationType::kQp, end_time, out);
+    const bool lcp_ok = Simulate(scene, "lcp", end_time, out);
+    const bool qp_ok = Simulate(scene, "qp", end_time, out);
     if (!lcp_ok || !qp_ok) return 1;
   } catch (const std::exception& e) {
     std::cerr << "gripper_figures: " << e.what() << "\n";

@@ -29,8 +29,8 @@
 
 #include "quasidyn/common/atomic_file_writer.h"
 #include "quasidyn/control/mpc_closed_loop.h"
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/viewer/svg_plot.h"
 
 namespace {
@@ -67,8 +67,7 @@ int main(int argc, char** argv) {
     std::filesystem::create_directories(out_dir);
     const ScenePtr scene = std::make_shared<const Scene>(
         LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/point_robot_walls/scene.yaml"));
-    FormulationSettings plant_settings = SettingsFromScene(*scene);
-    const auto plant = MakeStepModel(scene, plant_settings);
+    const auto plant = MakeStepModel(scene);
 
     std::ostringstream csv;
     csv << std::setprecision(10)

@@ -5,8 +5,8 @@
 #include <exception>
 #include <memory>
 
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   }
   try {
     auto scene = std::make_shared<const quasidyn::Scene>(quasidyn::LoadScene(argv[1]));
-    const auto model = quasidyn::MakeStepModel(scene, quasidyn::SettingsFromScene(*scene));
+    const auto model = quasidyn::MakeStepModel(scene);
     const auto data = model->CreateData();
     const quasidyn::State x = quasidyn::InitialState(*scene);
     model->Calc(x, model->ScheduledCommand(model->time_step(), x), data.get());

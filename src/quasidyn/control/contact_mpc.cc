@@ -4,7 +4,6 @@
 #include <chrono>
 
 #include "quasidyn/common/argument_check.h"
-#include "quasidyn/dynamics/formulation_settings.h"
 
 namespace quasidyn {
 namespace {
@@ -50,13 +49,11 @@ bool ContactMpc::Linearize(const State& x, MpcLinearModel* model, std::string* m
     return false;
   }
   kinematics_.Update(x.q);
-  FormulationSettings settings = SettingsFromScene(scene);
-  settings.time_step = time_step_;
   // τ_free from the second-order step's own right-hand side with a spring at rest (ū = q_a):
   // τ_h = M v + h (τ_g,u + τ_ext − C(q, v) v).
   const VectorXd at_rest = x.q.tail(scene.nq_a);
   BuildSecondOrderCost(kinematics_, x.v, at_rest, stiffness_, damping_, scene.external_force,
-                       settings, &cost_workspace_, &cost_);
+                       time_step_, &cost_workspace_, &cost_);
   model->time_step = time_step_;
   model->q = x.q;
   model->v = x.v;

@@ -7,8 +7,9 @@
 #include <string>
 
 #include "quasidyn/control/mpc_closed_loop.h"
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn {
 namespace {
@@ -27,8 +28,8 @@ State At(double x, double y, double vx, double vy) {
   return s;
 }
 
-std::shared_ptr<const StepModel> Plant(const ScenePtr& scene, FormulationType type) {
-  FormulationSettings settings = SettingsFromScene(*scene);
+std::shared_ptr<const StepModel> Plant(const ScenePtr& scene, std::string type) {
+  testing::ProgramSettings settings = testing::SceneProgramSettings(*scene);
   settings.type = type;
   return MakeStepModel(scene, settings);
 }
@@ -67,7 +68,7 @@ TEST(ContactMpcTest, ThePlantLandsOnThePredictedStateUnderTheSetpoint) {
   MpcSettings settings = *scene->mpc;
   settings.horizon = 5;
   ContactMpc mpc(scene, settings);
-  const auto plant = Plant(scene, FormulationType::kStewartTrinkle);
+  const auto plant = Plant(scene, "stewart-trinkle");
   const auto data = plant->CreateData();
   for (const State& x : {At(1.9, -4.5, 1.2, -0.6), At(2.0, -4.8, 0.3, -0.9), At(-1, -4, 0.5, 0)}) {
     const MpcStep& answer = mpc.Solve(x);
@@ -95,7 +96,7 @@ TEST(ContactMpcTest, ClosedLoopReachesTheWallNearestTheTargetAndStops) {
   MpcSettings settings = *scene->mpc;
   settings.horizon = 5;
   ContactMpc mpc(scene, settings);
-  const auto plant = Plant(scene, FormulationType::kStewartTrinkle);
+  const auto plant = Plant(scene, "stewart-trinkle");
   MpcRunOptions options;
   options.steps = 160;
   const MpcRun run = RunMpc(*plant, &mpc, InitialState(*plant), options);
@@ -125,7 +126,7 @@ TEST(ContactMpcTest, BoundsThatCannotBeMetGiveInfeasibleAndTheRunGoesOn) {
   EXPECT_FALSE(answer.has_solution);
   EXPECT_EQ(answer.force, VectorXd::Zero(2));
   EXPECT_EQ(answer.command, (VectorXd(2) << -2, -4).finished());  // at rest: the position
-  const auto plant = Plant(scene, FormulationType::kAnitescu);
+  const auto plant = Plant(scene, "anitescu");
   MpcRunOptions options;
   options.steps = 2;
   const MpcRun run = RunMpc(*plant, &mpc, At(-2, -4, 0, 0), options);
@@ -159,7 +160,7 @@ TEST(ContactMpcTest, BadInputNamesTheField) {
   ContactMpc mpc(scene, *scene->mpc);
   EXPECT_THROW(mpc.Solve(State{VectorXd::Zero(3), VectorXd::Zero(2)}), std::invalid_argument);
   // A quasi-dynamic plant has no velocity: RunMpc says so.
-  const auto quasi = Plant(scene, FormulationType::kQp);
+  const auto quasi = Plant(scene, "qp");
   MpcRunOptions options;
   options.steps = 1;
   try {

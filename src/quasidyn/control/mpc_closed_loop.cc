@@ -31,7 +31,7 @@ MpcRun RunMpc(const StepModel& plant, ContactMpc* controller, const State& x0,
   CheckVector(kWhere, "x0.v", x0.v, scene.nv, "n_v");
 
   MpcRun run;
-  run.trajectory = StartTrajectory(plant.scene_ptr(), plant.settings(), x0, options.steps);
+  run.trajectory = StartTrajectory(plant, x0, options.steps);
   const std::unique_ptr<StepData> data = plant.CreateData();
   State x = x0;
   for (int k = 1; k <= options.steps; ++k) {

@@ -19,7 +19,7 @@ Trajectory PlanToTrajectory(const StepModel& model, const std::vector<Eigen::Vec
   const Scene& scene = model.scene();
   CheckVector(kWhere, "q[0]", q[0], scene.nq, "n_q");
   Trajectory out =
-      StartTrajectory(model.scene_ptr(), model.settings(), q[0], static_cast<int>(u.size()));
+      StartTrajectory(model, State{q[0], Eigen::VectorXd()}, static_cast<int>(u.size()));
   for (size_t k = 0; k < u.size(); ++k) {
     CheckVector(kWhere, "q", q[k + 1], scene.nq, "n_q");
     CheckVector(kWhere, "u", u[k], scene.nq_a, "n_q,a");

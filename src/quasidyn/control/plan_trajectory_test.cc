@@ -7,10 +7,11 @@
 #include <stdexcept>
 
 #include "quasidyn/control/trajectory_optimizer.h"
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/rrt.h"
-#include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn {
 namespace {
@@ -35,7 +36,7 @@ const HandPlan& HalfTurnPlan() {
     HandPlan h;
     h.scene = testing::LoadExample("planar_hand");
     const PlanningSettings& settings = *h.scene->planning;
-    h.plan = PlanThroughContact(h.scene, PlanningStepSettings(*h.scene, settings), settings);
+    h.plan = PlanThroughContact(h.scene, PlanningFormulation(*h.scene, settings), settings);
     h.path = ReplayPlan(h.scene, h.plan);
     h.model = MakeStepModel(h.scene, h.plan.stepping);
     return h;

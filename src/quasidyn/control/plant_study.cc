@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "quasidyn/common/argument_check.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
 
 namespace quasidyn {
 namespace {
@@ -61,9 +61,9 @@ std::vector<PlantTrial> CompareOpenAndClosedLoop(const StepModel& model,
     if (make_plant) {
       plant = make_plant(scene);
     } else {
-      FormulationSettings settings = model.settings();
-      settings.time_step = scene->time_step;
-      plant = MakeStepModel(scene, settings);
+      FormulationChoice same = ChoiceOf(model);
+      same.time_step = scene->time_step;
+      plant = MakeStepModel(scene, same);
     }
     const int n = trial.perturbation.substeps;
     trial.open_loop = TrackPlan(*plant, n, scene->q0, q_ref, u_ref, nullptr);

@@ -5,8 +5,6 @@
 #include <utility>
 
 #include "quasidyn/common/argument_check.h"
-#include "quasidyn/stepping/formulation_table.h"
-#include "quasidyn/stepping/randomized_smoothing.h"
 
 namespace quasidyn {
 
@@ -46,22 +44,50 @@ double SmoothingParameter(const SmoothingSchedule& s, int iteration) {
   return std::max(s.std_start * std::pow(s.std_decay, iteration), s.std_min);
 }
 
+namespace {
+
+LinearizationOptions BarrierOptions(double kappa) {
+  LinearizationOptions options;
+  options.method = LinearizationMethod::kLogBarrier;
+  options.kappa = kappa;
+  options.warm_start = true;
+  return options;
+}
+
+StepLinearization Taken(Linearization l) {
+  StepLinearization out;
+  out.status = l.status;
+  out.message = std::move(l.message);
+  out.q_next = std::move(l.x_next.q);
+  out.A = std::move(l.A);
+  out.B = std::move(l.B);
+  return out;
+}
+
+}  // namespace
+
 SmoothedLinearizer::SmoothedLinearizer(std::shared_ptr<const StepModel> exact,
                                        const SmoothingSchedule& schedule)
     : exact_(std::move(exact)), schedule_(schedule) {
   constexpr const char* kWhere = "SmoothedLinearizer";
   QUASIDYN_CHECK_ARGUMENT(exact_ != nullptr, kWhere, "the model is null");
-  QUASIDYN_CHECK_ARGUMENT(exact_->state_v_size() == 0, kWhere,
-                          "only models without a velocity state (quasi-dynamic) are supported");
+  QUASIDYN_CHECK_ARGUMENT(exact_->capabilities().state == StateKind::kConfiguration, kWhere,
+                          "the optimiser's states are configurations; " +
+                              exact_->formulation().name + " has a state of " +
+                              StateKindName(exact_->capabilities().state));
   ValidateSmoothingSchedule(schedule_);
-  const FormulationType type = exact_->settings().type;
   if (schedule_.method == SmoothingMethod::kLogBarrier) {
-    DifferentiatedFormulation(type, GradientMethod::kLogBarrier);  // throws for halm-posa
+    // Made now, so that a formulation without log-barrier smoothing is refused here.
+    const double kappa = SmoothingParameter(schedule_, 0);
+    barrier_.emplace(kappa, std::make_unique<Linearizer>(*exact_, BarrierOptions(kappa)));
   } else {
-    FormulationSettings settings = exact_->settings();
-    settings.type = DifferentiatedFormulation(type, GradientMethod::kExact);
-    batch_ = std::make_unique<BatchStepper>(MakeStepModel(exact_->scene_ptr(), settings),
-                                            schedule_.threads);
+    LinearizationOptions options;
+    options.method = LinearizationMethod::kRandomized;
+    options.randomized.samples = schedule_.samples;
+    options.randomized.u_std = schedule_.std_start;
+    options.randomized.seed = schedule_.seed;
+    options.threads = schedule_.threads;
+    randomized_ = std::make_unique<Linearizer>(*exact_, options);
   }
 }
 
@@ -72,46 +98,19 @@ StepLinearization SmoothedLinearizer::Linearize(const Eigen::VectorXd& q, const 
 
 StepLinearization SmoothedLinearizer::LinearizeWith(const Eigen::VectorXd& q,
                                                     const Eigen::VectorXd& u, double parameter) {
-  StepLinearization out;
+  const State x{q, Eigen::VectorXd()};
   if (schedule_.method == SmoothingMethod::kRandomized) {
-    RandomizedSmoothingSettings settings;
-    settings.samples = schedule_.samples;
+    RandomizedSmoothingSettings settings = randomized_->options().randomized;
     settings.u_std = parameter;
-    settings.seed = schedule_.seed;
-    SmoothedLinearization s =
-        FirstOrderSmoothing(batch_.get(), q, u, GradientMode::kAAndB, settings);
-    out.status = s.status;
-    out.message = std::move(s.message);
-    out.q_next = std::move(s.q_next);
-    out.A = std::move(s.A);
-    out.B = std::move(s.B);
-    return out;
+    randomized_->SetRandomized(settings);
+    return Taken(randomized_->Linearize(x, u));
   }
   auto it = barrier_.find(parameter);
-  if (it == barrier_.end()) {
-    FormulationSettings settings = exact_->settings();
-    settings.type = DifferentiatedFormulation(settings.type, GradientMethod::kLogBarrier);
-    settings.kappa = parameter;
-    BarrierModel entry;
-    entry.model = MakeStepModel(exact_->scene_ptr(), settings);
-    entry.data = entry.model->CreateData();
-    it = barrier_.emplace(parameter, std::move(entry)).first;
-  }
-  const StepModel& model = *it->second.model;
-  StepData* data = it->second.data.get();
-  model.Calc(State{q, Eigen::VectorXd()}, u, data);
-  if (!data->result.ok()) {
-    out.status = data->result.status;
-    out.message = data->result.message;
-    return out;
-  }
-  model.CalcDiff(GradientMode::kAAndB, data);
-  out.status = data->derivatives.status;
-  out.message = data->derivatives.message;
-  out.q_next = data->result.next.q;
-  out.A = data->derivatives.A;
-  out.B = data->derivatives.B;
-  return out;
+  if (it == barrier_.end())
+    it = barrier_
+             .emplace(parameter, std::make_unique<Linearizer>(*exact_, BarrierOptions(parameter)))
+             .first;
+  return Taken(it->second->Linearize(x, u));
 }
 
 }  // namespace quasidyn

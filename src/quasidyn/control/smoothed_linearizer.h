@@ -16,7 +16,7 @@
 #include <memory>
 #include <string>
 
-#include "quasidyn/stepping/batch_step.h"
+#include "quasidyn/linearization/linearizer.h"
 #include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {
@@ -56,9 +56,10 @@ struct StepLinearization {
 
 class SmoothedLinearizer {
  public:
-  // exact: the model whose steps are linearised (quasi-dynamic: no velocity state, else
-  // std::invalid_argument); the schedule is validated; a scene whose formulation has no
-  // smoothed program (halm-posa and log-barrier) throws std::invalid_argument.
+  // exact: the model whose steps are linearised (a configuration state: the optimiser's states
+  // are configurations, else std::invalid_argument naming the capability); the schedule is
+  // validated; log-barrier smoothing of a formulation that declares none throws
+  // std::invalid_argument (linearization/linearizer.h).
   SmoothedLinearizer(std::shared_ptr<const StepModel> exact, const SmoothingSchedule& schedule);
 
   const SmoothingSchedule& schedule() const { return schedule_; }
@@ -73,13 +74,10 @@ class SmoothedLinearizer {
  private:
   std::shared_ptr<const StepModel> exact_;
   SmoothingSchedule schedule_;
-  // log-barrier: one model and data per κ met (a schedule has a handful).
-  struct BarrierModel {
-    std::shared_ptr<const StepModel> model;
-    std::unique_ptr<StepData> data;
-  };
-  std::map<double, BarrierModel> barrier_;
-  std::unique_ptr<BatchStepper> batch_;  // randomized
+  // log-barrier: one lineariser per κ met (a schedule has a handful), each keeping its warm
+  // start from one iteration to the next.
+  std::map<double, std::unique_ptr<Linearizer>> barrier_;
+  std::unique_ptr<Linearizer> randomized_;
 };
 
 }  // namespace quasidyn

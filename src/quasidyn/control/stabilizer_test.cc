@@ -8,8 +8,9 @@
 #include "quasidyn/control/plan_tracking.h"
 #include "quasidyn/control/plant_study.h"
 #include "quasidyn/control/trajectory_optimizer.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/testing/control_tasks.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn {
 namespace {

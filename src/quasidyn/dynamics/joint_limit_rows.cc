@@ -26,10 +26,6 @@ void BuildJointLimitRows(const Scene& scene, const Eigen::VectorXd& q, double ti
   }
 }
 
-bool LeavesOutJointLimitsOutOfReach(FormulationType type) {
-  return type == FormulationType::kQp || type == FormulationType::kSocp;
-}
-
 void LeaveOutJointLimitsOutOfReach(const Scene& scene, const Eigen::VectorXd& q,
                                    const Eigen::VectorXd& u, JointLimitRows* limits) {
   int kept = 0;

@@ -31,7 +31,6 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/model/scene.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
@@ -68,10 +67,6 @@ void BuildJointLimitRows(const Scene& scene, const Eigen::VectorXd& q, double ti
 // keeps no row. A heuristic for speed only: a step that still crosses a bound left out is
 // solved again with every row (quasi_dynamic_model.cc), so the result does not depend on it.
 constexpr double kJointLimitReachMargin = 0.05;  // [rad or m]
-
-// Whether the step of `type` leaves out the rows beyond reach: the exact convex programs (qp,
-// socp), whose minimiser an inactive row does not change; the barriers keep a term per row.
-bool LeavesOutJointLimitsOutOfReach(FormulationType type);
 
 // Leaves out of *limits (built by BuildJointLimitRows at q) the rows of actuated joints whose
 // bound lies beyond their reach for the command u (size n_q,a); unactuated joints keep every

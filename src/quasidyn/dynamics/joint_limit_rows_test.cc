@@ -7,7 +7,7 @@
 
 #include <limits>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 
 namespace quasidyn {
 namespace {

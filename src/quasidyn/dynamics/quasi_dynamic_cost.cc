@@ -33,23 +33,23 @@ Eigen::VectorXd ObjectGravityForce(const Kinematics& kinematics) {
 }
 
 QuasiDynamicCost BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& u,
-                                       const FormulationSettings& settings) {
+                                       const QuasiDynamicCostParameters& parameters) {
   QuasiDynamicCost cost;
-  BuildQuasiDynamicCost(kinematics, u, kinematics.scene().ActuatedStiffness(), settings, &cost);
+  BuildQuasiDynamicCost(kinematics, u, kinematics.scene().ActuatedStiffness(), parameters, &cost);
   return cost;
 }
 
 void BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& u,
                            const Eigen::VectorXd& actuated_stiffness,
-                           const FormulationSettings& settings, QuasiDynamicCost* cost) {
+                           const QuasiDynamicCostParameters& parameters, QuasiDynamicCost* cost) {
   BuildQuasiDynamicCost(kinematics, u, actuated_stiffness, kinematics.scene().external_force,
-                        settings, cost);
+                        parameters, cost);
 }
 
 void BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& u,
                            const Eigen::VectorXd& actuated_stiffness,
                            const Eigen::VectorXd& external_force,
-                           const FormulationSettings& settings, QuasiDynamicCost* cost) {
+                           const QuasiDynamicCostParameters& parameters, QuasiDynamicCost* cost) {
   const Scene& scene = kinematics.scene();
   CheckVector("step", "command u", u, scene.nq_a, "n_q,a");
   if (external_force.size() > 0) {
@@ -57,8 +57,8 @@ void BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& 
   }
   CheckSize("BuildQuasiDynamicCost", "actuated_stiffness", actuated_stiffness.size(), scene.nv_a,
             "n_v,a");
-  const double h = settings.time_step;
-  const double s = settings.object_mass_scale;
+  const double h = parameters.time_step;
+  const double s = parameters.object_mass_scale;
   const int nu = scene.nv_u, na = scene.nv_a;
   cost->P.Reset(scene.nv);
   cost->tau_h.resize(scene.nv);

@@ -7,7 +7,7 @@
 //
 // Pang & Tedrake 2021, eq. (10a) for the robots (impedances K_a pulling q_a toward the
 // command u = q̄_a); the object block s·M_u is the quasi-dynamic regularisation of Pang, Suh,
-// Yang & Tedrake, T-RO 2023 (s = FormulationSettings::object_mass_scale). Units: P v in N·s,
+// Yang & Tedrake, T-RO 2023 (s = QuasiDynamicCostParameters::object_mass_scale). Units: P v in N·s,
 // the objective in N·m. Gravity: τ_u = Σ_b J_com,bᵀ m_b g over the objects' bodies (each
 // object feels its own weight), plus the external generalized force τ_ext (Scene::
 // external_force, or a step's own; the reference quasi-static simulator's tau_ext); robots are
@@ -24,12 +24,21 @@
 
 #include <Eigen/Core>
 
-#include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
+
+// What the cost takes besides the kinematics and the command: the time step h [s], finite and
+// > 0, and the objects' mass scale s [-], finite and >= 0 (s = 1 is Mason's quasi-dynamics, the
+// objects' momentum reset every step, T-RO 2023 §III-A, eq. (23b); s = 0 the pure quasistatic
+// model of Pang & Tedrake 2021, well posed only when contacts hold every object). The
+// formulations resolve s from their parameters (formulations/quasi_dynamic/).
+struct QuasiDynamicCostParameters {
+  double time_step = 0.01;
+  double object_mass_scale = 1.0;
+};
 
 struct QuasiDynamicCost {
   SparseRowMatrix P;      // n_v × n_v, symmetric positive semidefinite
@@ -48,18 +57,18 @@ struct QuasiDynamicCost {
 // for this scene.
 void BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& u,
                            const Eigen::VectorXd& actuated_stiffness,
-                           const FormulationSettings& settings, QuasiDynamicCost* cost);
+                           const QuasiDynamicCostParameters& parameters, QuasiDynamicCost* cost);
 
 // The same with τ_ext = external_force (size n_v,u [N, N·m], or empty for none) instead of
 // the scene's; std::invalid_argument for a wrong size or a non-finite entry.
 void BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& u,
                            const Eigen::VectorXd& actuated_stiffness,
                            const Eigen::VectorXd& external_force,
-                           const FormulationSettings& settings, QuasiDynamicCost* cost);
+                           const QuasiDynamicCostParameters& parameters, QuasiDynamicCost* cost);
 
 // The same, allocating a new cost (for tests and one-off evaluations).
 QuasiDynamicCost BuildQuasiDynamicCost(const Kinematics& kinematics, const Eigen::VectorXd& u,
-                                       const FormulationSettings& settings);
+                                       const QuasiDynamicCostParameters& parameters);
 
 // The generalized gravity force on the objects, τ_u (size n_v,u) [N or N·m].
 Eigen::VectorXd ObjectGravityForce(const Kinematics& kinematics);

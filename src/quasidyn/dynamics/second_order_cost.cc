@@ -29,9 +29,8 @@ Eigen::VectorXd ActuatedDamping(const Kinematics& kinematics) {
 void BuildSecondOrderCost(const Kinematics& kinematics, const Eigen::VectorXd& v,
                           const Eigen::VectorXd& u, const Eigen::VectorXd& actuated_stiffness,
                           const Eigen::VectorXd& actuated_damping,
-                          const Eigen::VectorXd& external_force,
-                          const FormulationSettings& settings, SecondOrderCostWorkspace* workspace,
-                          QuasiDynamicCost* cost) {
+                          const Eigen::VectorXd& external_force, double time_step,
+                          SecondOrderCostWorkspace* workspace, QuasiDynamicCost* cost) {
   const Scene& scene = kinematics.scene();
   CheckVector("step", "x.v", v, scene.nv, "n_v");
   CheckVector("step", "command u", u, scene.nq_a, "n_q,a");
@@ -45,7 +44,7 @@ void BuildSecondOrderCost(const Kinematics& kinematics, const Eigen::VectorXd& v
   QUASIDYN_CHECK_ARGUMENT(workspace != nullptr && cost != nullptr, "BuildSecondOrderCost",
                           "workspace and cost must not be null");
   SecondOrderCostWorkspace& w = *workspace;
-  const double h = settings.time_step;
+  const double h = time_step;
   const int nu = scene.nv_u;
   w.mass_blocks.resize(scene.instances.size());
   cost->P.Reset(scene.nv);

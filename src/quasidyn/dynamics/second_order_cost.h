@@ -33,7 +33,6 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
 #include "quasidyn/kinematics/coriolis_force.h"
 #include "quasidyn/kinematics/kinematics.h"
@@ -58,14 +57,14 @@ Eigen::VectorXd ActuatedDamping(const Kinematics& kinematics);
 
 // Rebuilds *cost (its P and tau_h) at the configuration the kinematics was last updated to,
 // for the velocity v (size n_v) at the start of the step, the command u = q̄_a (size n_q,a),
-// K_a and D_a (size n_v,a) and τ_ext (size n_v,u, or empty for none). std::invalid_argument
-// for a wrong size or a non-finite v, u or τ_ext. No heap allocation once built for this scene.
+// K_a and D_a (size n_v,a), τ_ext (size n_v,u, or empty for none) and the time step h [s] > 0.
+// std::invalid_argument for a wrong size or a non-finite v, u or τ_ext. No heap allocation once
+// built for this scene.
 void BuildSecondOrderCost(const Kinematics& kinematics, const Eigen::VectorXd& v,
                           const Eigen::VectorXd& u, const Eigen::VectorXd& actuated_stiffness,
                           const Eigen::VectorXd& actuated_damping,
-                          const Eigen::VectorXd& external_force,
-                          const FormulationSettings& settings, SecondOrderCostWorkspace* workspace,
-                          QuasiDynamicCost* cost);
+                          const Eigen::VectorXd& external_force, double time_step,
+                          SecondOrderCostWorkspace* workspace, QuasiDynamicCost* cost);
 
 // M(q) w (size n_v) from the workspace's blocks of the last build (w of size n_v), into *out.
 void MassTimes(const Scene& scene, const SecondOrderCostWorkspace& workspace,

@@ -19,7 +19,7 @@ void FormulationSolution::Start(SolverStatus solver_status, const SolverSummary&
 
 void FillContactReports(const StepProblem& problem, const FormulationSolution& solution,
                         std::vector<ContactReport>* reports) {
-  const double h = problem.settings.time_step;
+  const double h = problem.time_step;
   const ContactSet& contacts = problem.contacts;
   reports->resize(contacts.size());
   for (int i = 0; i < contacts.size(); ++i) {
@@ -53,7 +53,7 @@ int FirstNonFiniteContact(const ContactSet& contacts) {
 }
 
 std::string DescribeWorstContact(const StepProblem& problem, const Eigen::VectorXd& v) {
-  const double h = problem.settings.time_step;
+  const double h = problem.time_step;
   const ContactSet& contacts = problem.contacts;
   double worst = std::numeric_limits<double>::infinity();
   int worst_contact = -1;

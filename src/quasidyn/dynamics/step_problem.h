@@ -1,14 +1,13 @@
 #pragma once
 // Everything a formulation needs to build and solve one step, assembled by the step model:
-// the contact set at q, the quasi-dynamic cost, and the settings; and what a formulation
-// answers.
+// the contact set at q, the cost (quasi-dynamic or second order), and the time step; and what a
+// formulation answers. A program's own parameters (a barrier's κ) are the program's.
 
 #include <Eigen/Core>
 #include <string>
 #include <vector>
 
 #include "quasidyn/contact/contact_set.h"
-#include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
 #include "quasidyn/dynamics/step_result.h"
 
@@ -18,7 +17,7 @@ struct StepProblem {
   const Scene& scene;
   const ContactSet& contacts;
   const QuasiDynamicCost& cost;
-  const FormulationSettings& settings;
+  double time_step;  // h [s], > 0
 };
 
 // A formulation's answer before integration: the velocity and, per contact, the impulse

@@ -285,18 +285,20 @@ StepDataDerivativeBuffers::StepDataDerivativeBuffers(StepDataDerivativeBuffers&&
 StepDataDerivativeBuffers& StepDataDerivativeBuffers::operator=(
     StepDataDerivativeBuffers&&) noexcept = default;
 
-bool DifferentiateStepData(const ContactModel& model, const FormulationSettings& settings,
+bool DifferentiateStepData(const ContactModel& model,
+                           const QuasiDynamicCostParameters& cost_parameters,
                            const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                            const ContactSet& contacts, const Eigen::VectorXd& v,
                            const Eigen::VectorXd& lambda, double data_step,
                            StepDataContraction* out, std::string* failure) {
   ChainKinematics kinematics(model.scene_ptr());
   StepDataDerivativeBuffers buffers;
-  return DifferentiateStepData(model, settings, q, u, contacts, v, lambda, data_step, &kinematics,
-                               &buffers, out, failure);
+  return DifferentiateStepData(model, cost_parameters, q, u, contacts, v, lambda, data_step,
+                               &kinematics, &buffers, out, failure);
 }
 
-bool DifferentiateStepData(const ContactModel& model, const FormulationSettings& settings,
+bool DifferentiateStepData(const ContactModel& model,
+                           const QuasiDynamicCostParameters& cost_parameters,
                            const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                            const ContactSet& contacts, const Eigen::VectorXd& v,
                            const Eigen::VectorXd& lambda, double data_step,
@@ -327,7 +329,7 @@ bool DifferentiateStepData(const ContactModel& model, const FormulationSettings&
 
   // Analytic: τ_h,a = h K_a (u − q_a) and q_a are the robots' (revolute/prismatic) coordinates,
   // whose tangent directions are the coordinates themselves: ∂τ_h,a/∂ε_k = −h K_a e_k.
-  const double h = settings.time_step;
+  const double h = cost_parameters.time_step;
   const Eigen::VectorXd K = scene.ActuatedStiffness();
   for (int a = 0; a < scene.nv_a; ++a) d.d_tau_h(scene.nv_u + a, scene.nv_u + a) = -h * K[a];
 
@@ -397,8 +399,8 @@ bool DifferentiateStepData(const ContactModel& model, const FormulationSettings&
       }
       AddContactTerms(scene, kinematics, v, lambda, k, weight, &work, &d);
       for (int b : terms.objects)
-        AddObjectBodyTerms(scene, kinematics, b, v, settings.object_mass_scale, h, k, weight, &work,
-                           &d);
+        AddObjectBodyTerms(scene, kinematics, b, v, cost_parameters.object_mass_scale, h, k, weight,
+                           &work, &d);
       kinematics.Restore();
     }
   }

@@ -51,7 +51,7 @@
 
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/contact/contact_set.h"
-#include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/dynamics/quasi_dynamic_cost.h"
 #include "quasidyn/gradients/chain_kinematics.h"
 
 namespace quasidyn {
@@ -76,7 +76,8 @@ Eigen::MatrixXd StackedContactJacobian(const ContactSet& contacts);
 // step where one is used. Writes *out and returns true; returns false with *failure set when
 // a contact of q has no match at a perturbed configuration or a perturbed query fails.
 // Throws std::invalid_argument for sizes that do not match or a bad data_step.
-bool DifferentiateStepData(const ContactModel& model, const FormulationSettings& settings,
+bool DifferentiateStepData(const ContactModel& model,
+                           const QuasiDynamicCostParameters& cost_parameters,
                            const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                            const ContactSet& contacts, const Eigen::VectorXd& v,
                            const Eigen::VectorXd& lambda, double data_step,
@@ -100,7 +101,8 @@ class StepDataDerivativeBuffers {
 // caller (ChainKinematics(model.scene_ptr()), StepDataDerivativeBuffers(), both kept from one
 // call to the next so that a call builds neither): the kinematics' configuration is set to q
 // here.
-bool DifferentiateStepData(const ContactModel& model, const FormulationSettings& settings,
+bool DifferentiateStepData(const ContactModel& model,
+                           const QuasiDynamicCostParameters& cost_parameters,
                            const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                            const ContactSet& contacts, const Eigen::VectorXd& v,
                            const Eigen::VectorXd& lambda, double data_step,

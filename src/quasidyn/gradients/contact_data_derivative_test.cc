@@ -11,6 +11,7 @@
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn {
 namespace {
@@ -107,8 +108,8 @@ TEST_P(ContractionAgainstDenseDifferences, EveryTermMatches) {
   const Case c = GetParam();
   const ScenePtr scene_ptr = LoadExample(c.example);
   const Scene& scene = *scene_ptr;
-  FormulationSettings settings = SettingsFromScene(scene);
-  settings.type = FormulationType::kQp;
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+  settings.type = "qp";
   const ExampleState s = StateAfter(scene_ptr, settings, c.steps);
 
   const ContactModel model(scene_ptr);
@@ -233,7 +234,7 @@ TEST(DifferentiateStepData, RowsPerContact) {
 
 TEST(DifferentiateStepData, RejectsBadInput) {
   const ScenePtr scene = LoadExample("planar_gripper");
-  const FormulationSettings settings = SettingsFromScene(*scene);
+  const testing::ProgramSettings settings = testing::SceneProgramSettings(*scene);
   const ExampleState s = StateAfter(scene, settings, 6);
   const ContactModel model(scene);
   ContactData data = model.CreateData();
@@ -270,7 +271,7 @@ TEST(DifferentiateStepData, RejectsBadInput) {
 // tolerance, injected into the set) has no derivative: false, and the message says so.
 TEST(DifferentiateStepData, ReportsAContactThatDisappears) {
   const ScenePtr scene = LoadExample("planar_gripper");
-  const FormulationSettings settings = SettingsFromScene(*scene);
+  const testing::ProgramSettings settings = testing::SceneProgramSettings(*scene);
   const ExampleState s = StateAfter(scene, settings, 6);
   const ContactModel model(scene);
   ContactData data = model.CreateData();

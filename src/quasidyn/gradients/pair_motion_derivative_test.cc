@@ -12,6 +12,7 @@
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn {
 namespace {
@@ -84,7 +85,8 @@ class PairMotionAgainstBothBodiesMoved : public ::testing::TestWithParam<Case> {
 TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
   const ScenePtr scene_ptr = LoadExample(GetParam().example);
   const Scene& scene = *scene_ptr;
-  const ExampleState s = StateAfter(scene_ptr, SettingsFromScene(scene), GetParam().steps);
+  const ExampleState s =
+      StateAfter(scene_ptr, testing::SceneProgramSettings(scene), GetParam().steps);
   const ContactModel model(scene_ptr);
   ContactData data = model.CreateData();
   ASSERT_TRUE(model.Compute(s.q, &data));
@@ -190,7 +192,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, PairMotionAgainstBothBodiesMoved,
 // The number of manifold directions is the dimension of the span of the relative twists.
 TEST(PairMotionDerivative, BasisIsTheSpanOfTheRelativeTwists) {
   const ScenePtr scene = LoadExample("planar_gripper");
-  const ExampleState s = StateAfter(scene, SettingsFromScene(*scene), 6);
+  const ExampleState s = StateAfter(scene, testing::SceneProgramSettings(*scene), 6);
   const ContactModel model(scene);
   ContactData data = model.CreateData();
   ASSERT_TRUE(model.Compute(s.q, &data));
@@ -219,7 +221,7 @@ TEST(PairMotionDerivative, BasisIsTheSpanOfTheRelativeTwists) {
 
 TEST(PairMotionDerivative, RejectsBadInputAndNamesADisappearingContact) {
   const ScenePtr scene = LoadExample("planar_gripper");
-  const ExampleState s = StateAfter(scene, SettingsFromScene(*scene), 6);
+  const ExampleState s = StateAfter(scene, testing::SceneProgramSettings(*scene), 6);
   const ContactModel model(scene);
   ContactData data = model.CreateData();
   ASSERT_TRUE(model.Compute(s.q, &data));
@@ -260,7 +262,7 @@ TEST(PairMotionDerivative, RejectsBadInputAndNamesADisappearingContact) {
 // contact is reported as disappearing.
 TEST(PairMotionDerivative, BoxOnGroundOffAVertexIsDifferencedAndReported) {
   const ScenePtr scene = LoadExample("arm_cubes");
-  const ExampleState s = StateAfter(scene, SettingsFromScene(*scene), 87);
+  const ExampleState s = StateAfter(scene, testing::SceneProgramSettings(*scene), 87);
   const ContactModel model(scene);
   ContactData data = model.CreateData();
   ASSERT_TRUE(model.Compute(s.q, &data));

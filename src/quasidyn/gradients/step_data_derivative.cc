@@ -20,7 +20,7 @@ PyramidStepData BuildPyramidStepData(const StepProblem& problem) {
 void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out) {
   PyramidStepData& data = *out;
   const ContactSet& contacts = problem.contacts;
-  const double h = problem.settings.time_step;
+  const double h = problem.time_step;
   const int nd = contacts.ray_count(), tangents = contacts.tangent_count();
   problem.cost.P.ToDense(&data.P);
   data.tau_h = problem.cost.tau_h;
@@ -78,14 +78,17 @@ Eigen::MatrixXd JointLimitRowDerivative(const PyramidStepData& data, double time
 }
 
 bool BuildPyramidStepData(const ContactModel& model, ContactData* contact_data,
-                          const FormulationSettings& settings, const Eigen::VectorXd& q,
-                          const Eigen::VectorXd& u, PyramidStepData* out, std::string* failure) {
+                          const QuasiDynamicCostParameters& cost_parameters,
+                          const Eigen::VectorXd& q, const Eigen::VectorXd& u, PyramidStepData* out,
+                          std::string* failure) {
   if (!model.Compute(q, contact_data)) {
     if (failure != nullptr) *failure = contact_data->failure_message();
     return false;
   }
-  const QuasiDynamicCost cost = BuildQuasiDynamicCost(contact_data->kinematics(), u, settings);
-  *out = BuildPyramidStepData(StepProblem{model.scene(), contact_data->contacts(), cost, settings});
+  const QuasiDynamicCost cost =
+      BuildQuasiDynamicCost(contact_data->kinematics(), u, cost_parameters);
+  *out = BuildPyramidStepData(
+      StepProblem{model.scene(), contact_data->contacts(), cost, cost_parameters.time_step});
   return true;
 }
 
@@ -155,7 +158,8 @@ Eigen::VectorXd SelectEntries(const Eigen::VectorXd& x, const std::vector<int>& 
 
 }  // namespace
 
-bool DifferentiatePyramidStepData(const ContactModel& model, const FormulationSettings& settings,
+bool DifferentiatePyramidStepData(const ContactModel& model,
+                                  const QuasiDynamicCostParameters& cost_parameters,
                                   const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                                   const PyramidStepData& at_q, double data_step,
                                   PyramidStepDataDerivative* out, std::string* failure) {
@@ -174,8 +178,8 @@ bool DifferentiatePyramidStepData(const ContactModel& model, const FormulationSe
     const Eigen::VectorXd e_k = Eigen::VectorXd::Unit(nv, k);
     const Eigen::VectorXd q_up = IntegrateConfiguration(scene, q, e_k, data_step);
     const Eigen::VectorXd q_down = IntegrateConfiguration(scene, q, e_k, -data_step);
-    if (!BuildPyramidStepData(model, &contact_data, settings, q_up, u, &up, failure) ||
-        !BuildPyramidStepData(model, &contact_data, settings, q_down, u, &down, failure))
+    if (!BuildPyramidStepData(model, &contact_data, cost_parameters, q_up, u, &up, failure) ||
+        !BuildPyramidStepData(model, &contact_data, cost_parameters, q_down, u, &down, failure))
       return false;
     const std::vector<int> rows_up = MatchRows(at_q, up, 1000.0 * data_step);
     const std::vector<int> rows_down = MatchRows(at_q, down, 1000.0 * data_step);

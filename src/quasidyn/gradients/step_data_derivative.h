@@ -34,8 +34,8 @@
 
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/contact/contact_set.h"
-#include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/dynamics/joint_limit_rows.h"
+#include "quasidyn/dynamics/quasi_dynamic_cost.h"
 #include "quasidyn/dynamics/step_problem.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
@@ -80,8 +80,9 @@ void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out);
 // Runs model.Compute(q) into *contact_data and builds the data (u of size n_q,a) into *out;
 // false (with *failure) when the contact query fails.
 bool BuildPyramidStepData(const ContactModel& model, ContactData* contact_data,
-                          const FormulationSettings& settings, const Eigen::VectorXd& q,
-                          const Eigen::VectorXd& u, PyramidStepData* out, std::string* failure);
+                          const QuasiDynamicCostParameters& cost_parameters,
+                          const Eigen::VectorXd& q, const Eigen::VectorXd& u, PyramidStepData* out,
+                          std::string* failure);
 
 // ray_map applied contact by contact: X has r rows (contact-major as J_c), the result m rows
 // (as G; the joint-limit rows, which J_c does not move, are zero). E.g. G = PyramidRowsOf(data,
@@ -107,7 +108,8 @@ struct PyramidStepDataDerivative {
 // Central differences of the data at q ⊕ ±ε_data e_k; `at_q` is the data at q (for the
 // structure check). ε_data > 0 [m or rad]; ∛ε ≈ 6.0555e-6 balances truncation and round-off.
 // False (with *failure naming the direction) when a contact of q disappears within ±ε_data.
-bool DifferentiatePyramidStepData(const ContactModel& model, const FormulationSettings& settings,
+bool DifferentiatePyramidStepData(const ContactModel& model,
+                                  const QuasiDynamicCostParameters& cost_parameters,
                                   const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                                   const PyramidStepData& at_q, double data_step,
                                   PyramidStepDataDerivative* out, std::string* failure);

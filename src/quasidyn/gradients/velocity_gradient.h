@@ -22,6 +22,9 @@ struct VelocityGradient {
   std::string failure;
 };
 
+// Marks *out failed (ok false, dv_dq and dv_du empty) with `message`.
+void FailGradient(std::string message, VelocityGradient* out);
+
 // ∂τ_h/∂u = [0; h K_a] (n_v × n_q,a), quasi_dynamic_cost.h; h [s].
 Eigen::MatrixXd CommandForceJacobian(const Scene& scene, double time_step);
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 
 namespace quasidyn {
 namespace {
@@ -188,8 +188,8 @@ TEST(ExamplesTest, DocumentedExampleLoads) {
       LoadSceneFromString(doc.substr(start + 8, end - start - 8), "scene-format.md", "");
   EXPECT_EQ(scene.nq, 5);
   EXPECT_EQ(scene.nq_u, 3);
-  EXPECT_EQ(scene.formulation.type, "qp");
-  EXPECT_DOUBLE_EQ(scene.formulation.parameters.at("kappa"), 100.0);
+  EXPECT_EQ(scene.formulation.name, "qp");
+  EXPECT_DOUBLE_EQ(scene.formulation.parameters.Find("object_mass_scale")->value(0, 0), 1.0);
   EXPECT_EQ(scene.friction_combination, FrictionCombination::kHarmonic);
   EXPECT_TRUE(scene.IsFiltered(scene.BodyIndex("pusher/slider"), scene.BodyIndex("ball")));
   EXPECT_NEAR(scene.CommandAt(0.5)[0], -0.05, kEps);

@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/io/loader_limits.h"
-#include "quasidyn/io/scene_loader.h"
 #include "quasidyn/io/urdf_loader.h"
 #include "quasidyn/io/utf8.h"
 #include "quasidyn/io/xml_tags.h"

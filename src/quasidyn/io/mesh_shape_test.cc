@@ -9,10 +9,10 @@
 #include <fstream>
 #include <string>
 
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/io/mesh_hull.h"
 #include "quasidyn/io/mesh_inertia.h"
 #include "quasidyn/io/mesh_reader.h"
-#include "quasidyn/io/scene_loader.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/testing/scratch_files.h"
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {

@@ -108,34 +108,6 @@ Scene WithFriction(const Scene& scene, const std::string& shape, double friction
   return edited;
 }
 
-Scene WithFormulation(const Scene& scene, const std::optional<std::string>& type,
-                      const std::map<std::string, double>& parameters, const char* where) {
-  Scene edited = scene;
-  if (type) {
-    QUASIDYN_CHECK_ARGUMENT(IsFormulationSpecName(*type), where,
-                            "unknown formulation '" + *type + "' (" + FormulationSpecNames() + ")");
-    edited.formulation.type = *type;
-  }
-  for (const auto& [key, value] : parameters) {
-    if (std::isnan(value)) {
-      // Known keys only, so that a misspelt one is not dropped silently.
-      const std::string problem = FormulationParameterProblem(key, 1.0);
-      QUASIDYN_CHECK_ARGUMENT(problem.empty(), where, problem);
-      edited.formulation.parameters.erase(key);
-      continue;
-    }
-    const std::string problem = FormulationParameterProblem(key, value);
-    QUASIDYN_CHECK_ARGUMENT(problem.empty(), where, problem);
-    edited.formulation.parameters[key] = value;
-  }
-  QUASIDYN_CHECK_ARGUMENT(!(edited.formulation.parameters.count("object_mass_scale") &&
-                            edited.formulation.parameters.count("unactuated_mass_scale")),
-                          where,
-                          "give object_mass_scale (s itself) or unactuated_mass_scale (the "
-                          "reference simulator's rule for s), not both");
-  return edited;
-}
-
 Scene WithTimeStep(const Scene& scene, double time_step, const char* where) {
   CheckPositive(where, "h", time_step);
   CheckSceneNumbers(where, "h", Eigen::VectorXd::Constant(1, time_step));

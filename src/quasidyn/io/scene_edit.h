@@ -36,13 +36,9 @@ Scene WithStiffness(const Scene& scene, const std::string& robot, const Eigen::V
 Scene WithFriction(const Scene& scene, const std::string& shape, double friction,
                    const char* where);
 
-// The formulation block: its type (qp, socp, log-barrier, log-barrier-cone, lcp) when given,
-// and parameters merged over the scene's (kappa, object_mass_scale, unactuated_mass_scale; a
-// NaN value removes the parameter, so the scene's default applies again).
-Scene WithFormulation(const Scene& scene, const std::optional<std::string>& type,
-                      const std::map<std::string, double>& parameters, const char* where);
-
-// The time step h [s] > 0 and the contact tolerance ε [m] >= 0.
+// The time step h [s] > 0 and the contact tolerance ε [m] >= 0. (The formulation block's edit,
+// which checks names and parameters against the registry, is formulations/scene_loading.h's
+// WithFormulation.)
 Scene WithTimeStep(const Scene& scene, double time_step, const char* where);
 Scene WithContactTolerance(const Scene& scene, double contact_tolerance, const char* where);
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 
 namespace quasidyn {
 namespace {
@@ -98,11 +98,11 @@ TEST_F(SceneEditTest, StiffnessFrictionTimeStepAndTolerance) {
 
 TEST_F(SceneEditTest, FormulationParametersMergeAndAreChecked) {
   const Scene barrier = WithFormulation(gripper_, "log-barrier", {{"kappa", 1e4}}, "w");
-  EXPECT_EQ(barrier.formulation.type, "log-barrier");
-  EXPECT_EQ(barrier.formulation.parameters.at("kappa"), 1e4);
+  EXPECT_EQ(barrier.formulation.name, "log-barrier");
+  EXPECT_EQ(barrier.formulation.parameters.Find("kappa")->value(0, 0), 1e4);
   const Scene back = WithFormulation(barrier, std::nullopt,
                                      {{"kappa", std::numeric_limits<double>::quiet_NaN()}}, "w");
-  EXPECT_EQ(back.formulation.parameters.count("kappa"), 0u);
+  EXPECT_EQ(back.formulation.parameters.Find("kappa"), nullptr);
   EXPECT_NE(ErrorOf([&] {
               WithFormulation(gripper_, std::nullopt, {{"objet_mass_scale", 1}}, "w");
             }).find("unknown formulation parameter 'objet_mass_scale'"),

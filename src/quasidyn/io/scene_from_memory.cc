@@ -1,5 +1,3 @@
-#include "quasidyn/io/scene_from_memory.h"
-
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -56,8 +54,9 @@ void CheckKey(const std::string& key) {
 
 }  // namespace
 
-Scene LoadSceneFromMemory(const std::string& yaml_text, const std::string& name_for_errors,
-                          const std::map<std::string, std::string>& files) {
+Scene ReadSceneFromMemory(const std::string& yaml_text, const std::string& name_for_errors,
+                          const std::map<std::string, std::string>& files,
+                          const FormulationKeys& keys) {
   for (const auto& [key, text] : files) CheckKey(key);
   const PrivateFolder folder;
   for (const auto& [key, text] : files) {
@@ -67,7 +66,7 @@ Scene LoadSceneFromMemory(const std::string& yaml_text, const std::string& name_
     out << text;
     if (!out.flush()) throw std::runtime_error("cannot write '" + path.string() + "'");
   }
-  return LoadSceneFromString(yaml_text, name_for_errors, folder.path().string());
+  return ReadSceneText(yaml_text, name_for_errors, folder.path().string(), keys);
 }
 
 }  // namespace quasidyn

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "quasidyn/io/formulation_keys.h"
 #include "quasidyn/model/scene.h"
 
 namespace quasidyn {
@@ -19,8 +20,9 @@ namespace quasidyn {
 // returns (or throws). Errors inside a URDF therefore name "<that folder>/<key>".
 //
 // Throws std::invalid_argument for a key that is empty, absolute or leaves the folder ("..");
-// std::runtime_error when the folder cannot be written; SceneError as LoadSceneFromString.
-Scene LoadSceneFromMemory(const std::string& yaml_text, const std::string& name_for_errors,
-                          const std::map<std::string, std::string>& files);
+// std::runtime_error when the folder cannot be written; SceneError as ReadSceneText.
+Scene ReadSceneFromMemory(const std::string& yaml_text, const std::string& name_for_errors,
+                          const std::map<std::string, std::string>& files,
+                          const FormulationKeys& keys);
 
 }  // namespace quasidyn

@@ -1,8 +1,6 @@
 // LoadSceneFromMemory gives the same scene as LoadScene on the same files, leaves nothing on
 // disk, and rejects bad file names and missing files with clear messages.
 
-#include "quasidyn/io/scene_from_memory.h"
-
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -12,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {

@@ -1,12 +1,12 @@
 #include "quasidyn/io/scene_loader.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "quasidyn/common/closest_name.h"
 #include "quasidyn/io/body_reader.h"
-#include "quasidyn/io/ecp_keys.h"
-#include "quasidyn/io/halm_posa_keys.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mjcf_loader.h"
 #include "quasidyn/io/mpc_reader.h"
@@ -25,6 +25,7 @@ namespace {
 struct Context {
   bool planar = false;
   std::string base_directory;
+  const FormulationKeys* keys = nullptr;  // the formulations' keys (never null)
 };
 
 SourceLocation Where(const YamlValue& value) { return {value.file(), value.line(), value.path()}; }
@@ -42,7 +43,49 @@ std::string ResolvePath(const std::string& path, const Context& context) {
   return ResolveScenePath(path, context.base_directory);
 }
 
-void ReadParameters(const YamlValue& root, Scene* scene) {
+ValueSource SourceOf(const YamlValue& value) { return {value.file(), value.line(), value.path()}; }
+
+// A formulation parameter as a matrix: a number (1 × 1), a list of numbers (n × 1) or a list of
+// equally long lists (n × m).
+Eigen::MatrixXd ReadParameterValue(const YamlValue& value) {
+  if (value.IsScalar()) return Eigen::MatrixXd::Constant(1, 1, value.AsDouble());
+  if (!value.IsSequence()) value.Fail("must be a number, a list of numbers or a list of lists");
+  const std::vector<YamlValue> items = value.Items();
+  if (items.empty()) value.Fail("needs at least one entry");
+  if (items[0].IsScalar()) {
+    const Eigen::VectorXd column = value.AsVector();
+    return column;
+  }
+  const int columns = static_cast<int>(items[0].Items().size());
+  Eigen::MatrixXd matrix(static_cast<int>(items.size()), columns);
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!items[i].IsSequence()) items[i].Fail("must be a list of numbers, as the first row");
+    matrix.row(static_cast<int>(i)) = items[i].AsVector(columns).transpose();
+  }
+  return matrix;
+}
+
+void ReadFormulationBlock(const YamlValue& formulation, const FormulationKeys& keys, Scene* scene) {
+  const YamlValue type = formulation.Get("type");
+  scene->formulation.name = type.AsString();
+  scene->formulation.source = SourceOf(type);
+  const std::vector<std::string> names = keys.FormulationNames();
+  const std::string& name = scene->formulation.name;
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    type.Fail("unknown formulation '" + name + "'" + DidYouMean(name, names) + " (" +
+              JoinNames(names) + ")");
+  }
+  for (const std::string& key : formulation.Keys()) {
+    if (key == "type") continue;
+    const YamlValue parameter = formulation.Get(key);
+    const Eigen::MatrixXd value = ReadParameterValue(parameter);
+    keys.CheckSceneParameter(name, key, value, SourceOf(parameter));
+    scene->formulation.parameters.Set(key, value, SourceOf(parameter));
+  }
+  keys.CheckSceneBlock(name, scene->formulation.parameters);
+}
+
+void ReadParameters(const YamlValue& root, const FormulationKeys& keys, Scene* scene) {
   scene->name = root.Get("name").AsString();
   const YamlValue dimension = root.Get("dimension");
   const int d = dimension.AsInt();
@@ -83,36 +126,7 @@ void ReadParameters(const YamlValue& root, Scene* scene) {
     }
   }
   if (const auto formulation = root.Find("formulation")) {
-    const YamlValue type = formulation->Get("type");
-    scene->formulation.type = type.AsString();
-    const std::string& t = scene->formulation.type;
-    if (!IsFormulationSpecName(t)) {
-      type.Fail("unknown formulation '" + t + "' (" + FormulationSpecNames() + ")");
-    }
-    // Every other key is a numeric parameter (e.g. kappa), kept as given for the dynamics layer.
-    for (const std::string& key : formulation->Keys()) {
-      if (key == "type") continue;
-      const YamlValue parameter = formulation->Get(key);
-      if (key == "B") {  // halm-posa's feedback gains, a matrix (io/halm_posa_keys.h)
-        scene->formulation.feedback_gains = ReadFeedbackGains(parameter);
-        continue;
-      }
-      if (t == "stewart-trinkle" || t == "anitescu") {
-        parameter.Fail(t + " takes no parameters: " + key +
-                       " belongs to the quasi-dynamic and halm-posa formulations (a second-order "
-                       "model steps the bodies' own inertia; its robots' damping is each robot's "
-                       "`damping`)");
-      }
-      const double value = parameter.AsDouble();
-      const std::string problem = FormulationParameterProblem(key, value);
-      if (!problem.empty()) parameter.Fail(problem);
-      scene->formulation.parameters[key] = value;
-      if (scene->formulation.parameters.count("object_mass_scale") &&
-          scene->formulation.parameters.count("unactuated_mass_scale"))
-        parameter.Fail(
-            "give object_mass_scale (s itself) or unactuated_mass_scale (the reference "
-            "simulator's rule for s), not both");
-    }
+    ReadFormulationBlock(*formulation, keys, scene);
   }
 }
 
@@ -176,10 +190,12 @@ InstanceSpec LoadModelFile(const YamlValue& value, const std::string& key, Model
 }
 
 InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
-  value.CheckKeys({"name", "joint", "body", "urdf", "sdf", "mjcf", "friction", "pose", "plane",
-                   "initial",
-                   "limit_surface",  // limit_surface: io/halm_posa_keys.h
-                   "external_force", "initial_velocity", "impulses"});  // impulses: io/ecp_keys.h
+  // The scene format's keys, and those formulations add to objects (formulation_keys.h).
+  std::vector<std::string> keys = {"name",  "joint",   "body",           "urdf",
+                                   "sdf",   "mjcf",    "friction",       "pose",
+                                   "plane", "initial", "external_force", "initial_velocity"};
+  for (const std::string& key : context.keys->ObjectKeys()) keys.push_back(key);
+  value.CheckKeys(keys);
   const std::string name = value.Get("name").AsString();
   const YamlValue joint_value = value.Get("joint");
   const JointType joint = ReadJointType(joint_value);
@@ -316,12 +332,13 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
 }
 
 Scene Load(const YamlValue& root, const std::string& name_for_errors, const Context& base) {
+  const FormulationKeys& keys = *base.keys;
   root.CheckKeys({"name", "dimension", "gravity", "time_step", "duration", "contact_tolerance",
                   "friction_rays", "friction_combination", "formulation", "environment", "objects",
                   "robots", "collision_filter", "planning", "mpc"});
   SceneBuilder builder(name_for_errors);
   Scene& parameters = builder.parameters();
-  ReadParameters(root, &parameters);
+  ReadParameters(root, keys, &parameters);
   Context context = base;
   context.planar = parameters.planar;
   if (const auto environment = root.Find("environment")) {
@@ -349,8 +366,7 @@ Scene Load(const YamlValue& root, const std::string& name_for_errors, const Cont
     }
   }
   Scene scene = builder.Build();
-  ApplyHalmPosaKeys(root, &scene);
-  ApplyEcpKeys(root, &scene);
+  keys.ReadSceneKeys(root, &scene);
   if (const auto planning = root.Find("planning")) {
     scene.planning = ReadPlanningSettings(*planning, scene);
   }
@@ -360,8 +376,8 @@ Scene Load(const YamlValue& root, const std::string& name_for_errors, const Cont
 
 }  // namespace
 
-Scene LoadSceneFromString(const std::string& yaml_text, const std::string& name_for_errors,
-                          const std::string& base_directory) {
+Scene ReadSceneText(const std::string& yaml_text, const std::string& name_for_errors,
+                    const std::string& base_directory, const FormulationKeys& keys) {
   if (yaml_text.size() > kMaxSceneFileBytes) {
     throw SceneError(name_for_errors, 0, "",
                      "the scene has " + std::to_string(yaml_text.size()) + " bytes; at most " +
@@ -374,10 +390,10 @@ Scene LoadSceneFromString(const std::string& yaml_text, const std::string& name_
                      "time_step, ... (docs/scene-format.md)");
   }
   if (!root.IsMap()) root.Fail("a scene file must be a map of keys (name, dimension, ...)");
-  return Load(root, name_for_errors, Context{false, base_directory});
+  return Load(root, name_for_errors, Context{false, base_directory, &keys});
 }
 
-Scene LoadScene(const std::string& path) {
+Scene ReadSceneFile(const std::string& path, const FormulationKeys& keys) {
   std::ifstream file(path);
   if (!std::filesystem::is_regular_file(path) || !file) {
     throw SceneError(path, 0, "", "cannot open the scene file");
@@ -392,7 +408,7 @@ Scene LoadScene(const std::string& path) {
   std::stringstream text;
   text << file.rdbuf();
   const std::filesystem::path folder = std::filesystem::path(path).parent_path();
-  return LoadSceneFromString(text.str(), path, folder.string());
+  return ReadSceneText(text.str(), path, folder.string(), keys);
 }
 
 }  // namespace quasidyn

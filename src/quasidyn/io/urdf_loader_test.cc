@@ -8,7 +8,7 @@
 #include <limits>
 #include <numbers>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/kinematics/kinematics.h"
 
 namespace quasidyn {

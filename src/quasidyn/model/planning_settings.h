@@ -67,7 +67,9 @@ struct PlanningSettings {
 
   // Extension: δu by regularised least squares through B toward the sample, scaled to
   // ‖δu‖₂ <= step_size, then extend_steps steps of the exact stepper of time step h.
-  double step_size = 0.2;  // [m or rad of command], > 0
+  // [m or rad], > 0: the robots' displacement over one extension: a position command changes by at
+  // most this, a velocity command by at most this / (h · extend_steps) (planning/rrt.cc).
+  double step_size = 0.2;
   int extend_steps = 1;    // >= 1
   double time_step = 0.0;  // h [s] of the planner's steps, > 0; 0: the scene's time_step
 

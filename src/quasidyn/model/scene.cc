@@ -104,8 +104,7 @@ double Scene::ScheduleEnd() const {
   double end = duration;
   for (const RobotSchedule& s : schedules)
     if (!s.times.empty()) end = std::max(end, s.times.back());
-  for (const AppliedImpulse& i : impulses)
-    if (i.trigger_component < 0) end = std::max(end, i.time + i.duration);
+  for (const auto& entry : extensions) end = std::max(end, entry.second->LastEventTime());
   return end;
 }
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/model/formulation_spec.h"
+#include "quasidyn/model/formulation_choice.h"
 #include "quasidyn/model/mpc_settings.h"
 #include "quasidyn/model/planning_settings.h"
 #include "quasidyn/model/shape.h"
@@ -79,13 +79,6 @@ struct ModelInstance {
   // The URDF file it was read from, as the scene loader resolved it (relative to the working
   // folder or absolute); empty for inline models. Lets a program tell a scene's input files.
   std::string source_file;
-  // Planar objects under the halm-posa formulation: Ã, the Hessian of the ellipsoidal limit
-  // surface H(F) = Fᵀ Ã F of the object on its support plane, in the object's body frame about
-  // its origin, acting on (f_x [N], f_y [N], m [N·m]) (Halm & Posa 2018, eq. (11)); symmetric
-  // positive definite, units m/(N·s), 1/(N·s) and 1/(N·m·s) (it maps an impulse to a
-  // displacement, eq. (32)). Empty: the default of dynamics/limit_surface.h (uniform pressure
-  // over the object's footprint).
-  std::optional<Eigen::Matrix3d> limit_surface;
 };
 
 // Piecewise-linear commands q̄_a(t) for one robot: knot times [s] strictly increasing,
@@ -97,26 +90,16 @@ struct RobotSchedule {
   std::vector<Eigen::VectorXd> positions;
 };
 
-// An impulse applied to an object by the ecp formulation (objects[].impulses,
-// docs/scene-format.md): once, in the step that holds time `time`, or, when trigger_component
-// >= 0, in every step that starts with the object's velocity component within a tolerance of a
-// value (the paper's "an impulse whenever ω_z reaches 0", §VI-B).
-struct AppliedImpulse {
-  int instance = -1;  // index into Scene::instances (an object on a floating joint)
-  // (p [N·s], angular impulse about the body origin [N·m·s]), world frame.
-  Eigen::Matrix<double, 6, 1> impulse = Eigen::Matrix<double, 6, 1>::Zero();
-  // trigger_component < 0 and duration = 0: applied in the step k with t_k − h <= time < t_k
-  // (t_k = k·h, up to 1e-9·h of rounding), i.e. the first step that starts at or after `time` [s].
-  double time = 0.0;
-  // > 0 [s]: `impulse` is a generalized force (f [N], moment about the body origin [N·m]) applied
-  // over [time, time + duration): h·impulse in every step that starts in that window.
-  double duration = 0.0;
-  // 0 … 5: the component (ṗ_x, ṗ_y, ṗ_z [m/s] of the body origin, ω_x, ω_y, ω_z [rad/s]; world)
-  // of the object's velocity at the start of a step; the impulse is applied in every step where
-  // |v_i − trigger_value| <= trigger_tolerance (>= 0).
-  int trigger_component = -1;
-  double trigger_value = 0.0;
-  double trigger_tolerance = 1e-6;
+// What a formulation reads from a scene file beyond the scene format's own keys (ecp's
+// objects[].impulses, halm-posa's objects[].limit_surface): read by that formulation's own
+// reader (formulations/<name>/, through formulations/registry.h) and kept in
+// Scene::extensions under the formulation's name.
+class SceneExtension {
+ public:
+  virtual ~SceneExtension() = default;
+  // The time of its last timed event [s] (an applied impulse), which a run of the scene
+  // reaches (Scene::ScheduleEnd); 0 when it has none.
+  virtual double LastEventTime() const { return 0.0; }
 };
 
 // How two shapes' friction coefficients combine into the contact's μ.
@@ -139,7 +122,9 @@ struct Scene {
   double contact_tolerance = 0.01;  // ε [m], >= 0: contacts with φ <= ε are kept
   int friction_rays = 4;            // n_d, the friction-pyramid ray count (3D, >= 3)
   FrictionCombination friction_combination = FrictionCombination::kHarmonic;
-  FormulationSpec formulation;
+  // The `formulation:` block: the formulation's name and its parameters as the file gave them
+  // (model/formulation_choice.h); their meaning is the formulation's (formulations/<name>/).
+  SceneFormulation formulation;
 
   std::vector<Body> bodies;  // bodies[0] is the world
   std::vector<Joint> joints;
@@ -173,8 +158,9 @@ struct Scene {
   // the body origin; planar (f_x, f_y [N], m_z [N·m]). Added to gravity in the step's τ_u
   // (dynamics/quasi_dynamic_cost.h); StepData::external_force overrides it for one step.
   Eigen::VectorXd external_force;
-  // The objects' applied impulses (ecp formulation only; the loader refuses them otherwise).
-  std::vector<AppliedImpulse> impulses;
+  // What formulations read from the file beyond the scene format (SceneExtension), by the
+  // formulation's name.
+  std::map<std::string, std::shared_ptr<const SceneExtension>> extensions;
 
   int BodyIndex(const std::string& name) const;      // -1 when absent
   int InstanceIndex(const std::string& name) const;  // -1 when absent
@@ -188,9 +174,15 @@ struct Scene {
   // first knot it is the first knot, after the last the last (t = ±inf included); throws
   // std::invalid_argument on a NaN t.
   Eigen::VectorXd CommandAt(double t) const;
-  // The end of the run [s]: the last knot time or the last timed applied impulse, or `duration`
-  // when later; 0 if none.
+  // The end of the run [s]: the last knot time or the extensions' last event (an applied
+  // impulse), or `duration` when later; 0 if none.
   double ScheduleEnd() const;
+  // The extension that formulation `name` read, as its type; nullptr when absent.
+  template <typename Extension>
+  const Extension* ExtensionOf(const std::string& owner) const {
+    const auto it = extensions.find(owner);
+    return it == extensions.end() ? nullptr : dynamic_cast<const Extension*>(it->second.get());
+  }
 };
 
 // How every object that reads a scene after its constructor keeps it: shared ownership, so

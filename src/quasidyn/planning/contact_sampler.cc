@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/kinematics/inverse_kinematics.h"
 #include "quasidyn/planning/shape_sampling.h"
-#include "quasidyn/stepping/formulation_table.h"
 
 namespace quasidyn {
 namespace {
@@ -15,9 +15,16 @@ constexpr double kPlacementTolerance = 1e-3;
 // Surface points a finger tries before it keeps its joints (points out of its reach fail IK).
 constexpr int kPlacementAttempts = 3;
 
-FormulationSettings HeldSettings(FormulationSettings stepping) {
-  stepping.object_mass_scale = kHeldObjectMassScale * std::max(stepping.object_mass_scale, 1.0);
-  return stepping;
+// The planner's model with the objects held: object_mass_scale s raised to
+// kHeldObjectMassScale · max(s, 1) for a formulation that takes it; the planner's model itself
+// otherwise (the settling puts the objects back after every step in any case).
+std::shared_ptr<const StepModel> HeldModel(const StepModel& model) {
+  const ParameterValue* scale = model.parameters().Find("object_mass_scale");
+  FormulationChoice held = ChoiceOf(model);
+  if (scale == nullptr) return MakeStepModel(model.scene_ptr(), held);
+  held.parameters.Set("object_mass_scale",
+                      kHeldObjectMassScale * std::max(scale->value(0, 0), 1.0));
+  return MakeStepModel(model.scene_ptr(), held);
 }
 
 int UniformIndex(Xoshiro256StarStar* g, size_t count) {
@@ -27,16 +34,15 @@ int UniformIndex(Xoshiro256StarStar* g, size_t count) {
 
 }  // namespace
 
-ContactSampler::ContactSampler(ScenePtr scene, const ObjectSpace& space,
-                               const FormulationSettings& stepping,
+ContactSampler::ContactSampler(const StepModel& model, const ObjectSpace& space,
                                const PlanningSettings& settings, int threads)
-    : scene_(scene),
+    : scene_(model.scene_ptr()),
       space_(&space),
       settings_(settings),
-      kinematics_(scene),
-      geometry_(scene),
+      kinematics_(scene_),
+      geometry_(scene_),
       geometry_data_(geometry_.CreateData()),
-      held_(MakeStepModel(scene, HeldSettings(stepping)), threads) {
+      held_(HeldModel(model), threads) {
   const Scene& s = *scene_;
   std::vector<bool> has_shape(s.bodies.size(), false),
       has_shaped_descendant(s.bodies.size(), false);
@@ -114,6 +120,7 @@ std::vector<Eigen::VectorXd> ContactSampler::Sample(const Eigen::VectorXd& q,
   CheckVector("ContactSampler::Sample", "q", q, s.nq, "n_q");
   const int nq_u = s.nq_u;
   std::vector<StepPoint> points;
+  std::vector<Eigen::VectorXd> targets;  // each candidate's IK configuration of the robots
   for (int k = 0; k < settings_.grasp_candidates; ++k) {
     std::vector<bool> moves(fingers_.size());
     bool any = false;
@@ -133,11 +140,14 @@ std::vector<Eigen::VectorXd> ContactSampler::Sample(const Eigen::VectorXd& q,
     if (!placed) continue;
     StepPoint point;
     point.x.q = candidate;
-    point.u = candidate.tail(s.nq_a);  // the IK configuration, held as the command
+    targets.push_back(candidate.tail(s.nq_a));
     points.push_back(std::move(point));
   }
   std::vector<bool> alive(points.size(), true);
   for (int step = 0; step < settings_.settle_steps; ++step) {
+    // The command toward the IK configuration (the configuration itself for a position command).
+    for (size_t k = 0; k < points.size(); ++k)
+      points[k].u = held_.model().CommandToward(points[k].x, targets[k]);
     const std::vector<StepEvaluation> results = held_.Run(points, GradientMode::kNone);
     for (size_t k = 0; k < points.size(); ++k) {
       if (!alive[k]) continue;

@@ -29,13 +29,13 @@
 #include <memory>
 #include <vector>
 
-#include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/geometry/geometry_model.h"
 #include "quasidyn/gradients/randomized_smoothing_sampler.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/model/planning_settings.h"
 #include "quasidyn/planning/object_space.h"
 #include "quasidyn/stepping/batch_step.h"
+#include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {
 
@@ -47,10 +47,12 @@ inline constexpr double kSettledPenetration = 1e-3;
 
 class ContactSampler {
  public:
-  // `stepping`: the planner's exact formulation settings. Throws std::invalid_argument when the
-  // scene has no finger (no robot body with collision geometry) or no object shape to touch.
-  ContactSampler(ScenePtr scene, const ObjectSpace& space, const FormulationSettings& stepping,
-                 const PlanningSettings& settings, int threads);
+  // `model`: the planner's model (the settling holds the objects with kHeldObjectMassScale when
+  // its formulation takes object_mass_scale, and puts them back after every step). Throws
+  // std::invalid_argument when the scene has no finger (no robot body with collision geometry)
+  // or no object shape to touch.
+  ContactSampler(const StepModel& model, const ObjectSpace& space, const PlanningSettings& settings,
+                 int threads);
 
   // Up to settings.grasp_candidates settled configurations from q (size n_q), each with q's
   // object coordinates exactly.

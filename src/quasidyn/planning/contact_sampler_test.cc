@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <limits>
 
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/geometry/geometry_model.h"
 #include "quasidyn/planning/rrt.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn {
 namespace {
@@ -42,7 +44,8 @@ TEST_P(SamplesContacts, CandidatesTouchTheHeldObjects) {
   const ScenePtr scene = testing::LoadExample(GetParam());
   const ObjectSpace space(*scene);
   const PlanningSettings settings = *scene->planning;
-  ContactSampler sampler(scene, space, PlanningStepSettings(*scene, settings), settings, 1);
+  ContactSampler sampler(*MakeStepModel(scene, PlanningFormulation(*scene, settings)), space,
+                         settings, 1);
   Xoshiro256StarStar generator(1);
   int candidates = 0, touching = 0;
   for (int round = 0; round < 5; ++round) {
@@ -66,7 +69,8 @@ TEST(ContactSampler, FindsTheFingersOfTheScene) {
   const ScenePtr hand = testing::LoadExample("planar_hand");
   const ObjectSpace space(*hand);
   const PlanningSettings settings = *hand->planning;
-  const ContactSampler sampler(hand, space, PlanningStepSettings(*hand, settings), settings, 1);
+  const ContactSampler sampler(*MakeStepModel(hand, PlanningFormulation(*hand, settings)), space,
+                               settings, 1);
   ASSERT_EQ(sampler.fingers().size(), 2u);
   EXPECT_EQ(hand->bodies[sampler.fingers()[0].body].name, "hand/left_distal");
   EXPECT_EQ(hand->bodies[sampler.fingers()[1].body].name, "hand/right_distal");
@@ -77,8 +81,8 @@ TEST(ContactSampler, CandidatesDoNotDependOnTheThreadCount) {
   const ScenePtr scene = testing::LoadExample("planar_hand");
   const ObjectSpace space(*scene);
   const PlanningSettings settings = *scene->planning;
-  const FormulationSettings stepping = PlanningStepSettings(*scene, settings);
-  ContactSampler one(scene, space, stepping, settings, 1), two(scene, space, stepping, settings, 2);
+  const auto model = MakeStepModel(scene, PlanningFormulation(*scene, settings));
+  ContactSampler one(*model, space, settings, 1), two(*model, space, settings, 2);
   Xoshiro256StarStar g1(4), g2(4);
   const std::vector<Eigen::VectorXd> a = one.Sample(scene->q0, &g1);
   const std::vector<Eigen::VectorXd> b = two.Sample(scene->q0, &g2);

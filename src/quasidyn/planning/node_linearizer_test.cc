@@ -2,18 +2,19 @@
 
 #include <gtest/gtest.h>
 
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/planning/rrt.h"
-#include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/stepping/randomized_smoothing.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn {
 namespace {
 
 // A planar_hand configuration with the fingers touching the ball (after the squeeze).
 Eigen::VectorXd Touching(const ScenePtr& scene) {
-  FormulationSettings settings = SettingsFromScene(*scene);
+  testing::ProgramSettings settings = testing::SceneProgramSettings(*scene);
   return testing::StateAfter(scene, settings, 60).q;
 }
 
@@ -27,19 +28,21 @@ TEST(NodeLinearizer, EachMethodIsTheModelItNames) {
   PlanningSettings settings = *scene->planning;
   settings.kappa = 50.0;
   settings.samples = 6;
-  const FormulationSettings stepping = PlanningStepSettings(*scene, settings);
+  const std::shared_ptr<const StepModel> stepping =
+      MakeStepModel(scene, PlanningFormulation(*scene, settings));
+  testing::ProgramSettings scene_settings = testing::SceneProgramSettings(*scene);
+  scene_settings.time_step = stepping->time_step();  // the planning block's h
   for (const ReachabilityMethod method :
        {ReachabilityMethod::kExact, ReachabilityMethod::kLogBarrier,
         ReachabilityMethod::kRandomized}) {
     SCOPED_TRACE(ReachabilityMethodName(method));
     settings.method = method;
-    NodeLinearizer linearizer(scene, stepping, settings, 2);
+    NodeLinearizer linearizer(*stepping, settings, 2);
     const NodeLinearization got = linearizer.Linearize({q}, {17}).front();
     ASSERT_TRUE(got.ok()) << got.message;
-    FormulationSettings reference = stepping;
-    reference.type = method == ReachabilityMethod::kLogBarrier ? FormulationType::kLogBarrierPyramid
-                                                               : FormulationType::kQp;
-    reference.kappa = method == ReachabilityMethod::kLogBarrier ? 50.0 : stepping.kappa;
+    testing::ProgramSettings reference = scene_settings;
+    reference.type = method == ReachabilityMethod::kLogBarrier ? "log-barrier" : "qp";
+    reference.kappa = method == ReachabilityMethod::kLogBarrier ? 50.0 : scene_settings.kappa;
     BatchStepper batch(MakeStepModel(scene, reference), 1);
     if (method == ReachabilityMethod::kRandomized) {
       RandomizedSmoothingSettings smoothing;
@@ -63,11 +66,12 @@ TEST(NodeLinearizer, TheLogBarrierSeesContactsTheExactGradientDoesNot) {
   // rows, the barrier's do not (the talk's reason to smooth the metric).
   const ScenePtr scene = testing::LoadExample("planar_hand");
   PlanningSettings settings = *scene->planning;
-  const FormulationSettings stepping = PlanningStepSettings(*scene, settings);
+  const std::shared_ptr<const StepModel> stepping =
+      MakeStepModel(scene, PlanningFormulation(*scene, settings));
   settings.method = ReachabilityMethod::kExact;
-  NodeLinearizer exact(scene, stepping, settings, 1);
+  NodeLinearizer exact(*stepping, settings, 1);
   settings.method = ReachabilityMethod::kLogBarrier;
-  NodeLinearizer barrier(scene, stepping, settings, 1);
+  NodeLinearizer barrier(*stepping, settings, 1);
   const NodeLinearization e = exact.Linearize({scene->q0}, {0}).front();
   const NodeLinearization b = barrier.Linearize({scene->q0}, {0}).front();
   ASSERT_TRUE(e.ok() && b.ok());

@@ -39,7 +39,7 @@ json SettingsToJson(const PlanResult& plan) {
           {"nearest", NearestRuleName(s.nearest)},
           {"step_size", s.step_size},
           {"extend_steps", s.extend_steps},
-          {"time_step", plan.stepping.time_step},
+          {"time_step", plan.stepping.time_step.value_or(0.0)},
           {"p_grasp", s.p_grasp},
           {"grasp_candidates", s.grasp_candidates},
           {"settle_steps", s.settle_steps},

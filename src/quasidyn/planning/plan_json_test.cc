@@ -22,7 +22,7 @@ Planned SmallPlan() {
   PlanningSettings settings = *out.scene->planning;
   settings.max_nodes = 60;
   settings.p_grasp = 0.3;
-  out.plan = PlanThroughContact(out.scene, PlanningStepSettings(*out.scene, settings), settings);
+  out.plan = PlanThroughContact(out.scene, PlanningFormulation(*out.scene, settings), settings);
   out.path = ReplayPlan(out.scene, out.plan);
   return out;
 }

@@ -5,9 +5,9 @@
 #include <sstream>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/planning/object_space.h"
 #include "quasidyn/simulation/rollout.h"
-#include "quasidyn/stepping/formulation_table.h"
 
 namespace quasidyn {
 namespace {
@@ -41,7 +41,7 @@ ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nod
     steps += nodes[path[k]].edge == EdgeKind::kExtend ? nodes[path[k]].steps : 1;
   ReplayedPath out;
   Trajectory& trajectory = out.trajectory;
-  trajectory = StartTrajectory(model.scene_ptr(), model.settings(), nodes[path[0]].q, steps);
+  trajectory = StartTrajectory(model, State{nodes[path[0]].q, Eigen::VectorXd()}, steps);
   trajectory.status = SolverStatus::kSolved;
   const std::unique_ptr<StepData> data = model.CreateData();
   State x{nodes[path[0]].q, Eigen::VectorXd()};

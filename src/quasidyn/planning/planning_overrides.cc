@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 #include <stdexcept>
 
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/planning/rrt.h"
 
 namespace quasidyn {
@@ -32,7 +33,8 @@ void OverrideName(const std::optional<std::string>& name, const char* field, Par
 }  // namespace
 
 PlanningSettings ResolvePlanningSettings(const Scene& scene, const PlanningOverrides& o) {
-  CheckPlannableFormulation(SettingsFromScene(scene).type);  // before the block's own fields
+  // Before the block's own fields.
+  CheckPlannableFormulation(ChosenFormulation(scene, FormulationChoice()).info);
   PlanningSettings s = scene.planning.value_or(PlanningSettings{});
   Override(o.goal, &s.goal);
   Override(o.lower, &s.lower);

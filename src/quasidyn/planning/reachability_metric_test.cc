@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/gradients/randomized_smoothing_sampler.h"
 #include "quasidyn/math/quaternion.h"
 #include "quasidyn/planning/node_linearizer.h"
@@ -148,7 +149,8 @@ TEST(ReachabilityMetric, PushingForwardIsNearerThanBackwardOrSideways) {
   const ScenePtr scene = testing::LoadExample("planar_pushing_top_down");
   const ObjectSpace space(*scene);
   const PlanningSettings settings = *scene->planning;
-  NodeLinearizer linearizer(scene, PlanningStepSettings(*scene, settings), settings, 1);
+  NodeLinearizer linearizer(*MakeStepModel(scene, PlanningFormulation(*scene, settings)), settings,
+                            1);
   Eigen::VectorXd q0 = scene->q0;
   q0[3] = -0.1 - 0.02 - 0.002;  // face at x = −0.1, tip radius 0.02 (q0 has a 1 cm gap)
   const NodeLinearization at = linearizer.Linearize({q0}, {0}).front();

@@ -8,13 +8,13 @@
 #include <stdexcept>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/gradients/randomized_smoothing_sampler.h"
 #include "quasidyn/planning/configuration_sampler.h"
 #include "quasidyn/planning/contact_sampler.h"
 #include "quasidyn/planning/node_linearizer.h"
 #include "quasidyn/planning/object_space.h"
 #include "quasidyn/planning/reachability_metric.h"
-#include "quasidyn/stepping/formulation_table.h"
 
 namespace quasidyn {
 namespace {
@@ -31,22 +31,22 @@ double SecondsSince(Clock::time_point start) {
 // The search state of one PlanThroughContact call.
 class Planner {
  public:
-  Planner(ScenePtr scene, const FormulationSettings& stepping, const PlanningSettings& settings,
+  Planner(std::shared_ptr<const StepModel> model, const PlanningSettings& settings,
           const PlannerOptions& options)
-      : scene_(scene),
+      : scene_(model->scene_ptr()),
         settings_(settings),
         options_(options),
-        space_(*scene),
-        sampler_(*scene, space_, settings),
-        linearizer_(scene, stepping, settings, options.threads),
-        grasps_(settings.p_grasp > 0 ? std::make_unique<ContactSampler>(scene, space_, stepping,
-                                                                        settings, options.threads)
-                                     : nullptr),
-        model_(MakeStepModel(scene, stepping)),
+        space_(*scene_),
+        sampler_(*scene_, space_, settings),
+        linearizer_(*model, settings, options.threads),
+        grasps_(settings.p_grasp > 0
+                    ? std::make_unique<ContactSampler>(*model, space_, settings, options.threads)
+                    : nullptr),
+        model_(std::move(model)),
         data_(model_->CreateData()),
         generator_(settings.seed) {
     result_.settings = settings;
-    result_.stepping = stepping;
+    result_.stepping = ChoiceOf(*model_);
   }
 
   PlanResult Run() {
@@ -54,7 +54,7 @@ class Planner {
     const Scene& scene = *scene_;
     PlanNode root;
     root.q = scene.q0;
-    root.u = scene.q0.tail(scene.nq_a);
+    root.u = scene.q0.tail(scene.nq_a);  // the robots' positions (a root is not stepped to)
     AddNode(std::move(root), Linearize({scene.q0}).front());
     std::string stop;
     const long long max_iterations = 3LL * settings_.max_nodes;
@@ -130,14 +130,19 @@ class Planner {
   void Extend(int from, const Eigen::VectorXd& sample) {
     const Scene& scene = *scene_;
     Eigen::VectorXd du = reach_[from].metric.Command(space_, sample);
+    // step_size bounds the robots' displacement over the edge [m or rad]: the change of a
+    // position command itself, or a velocity command times the edge's duration.
+    double cap = settings_.step_size;
+    if (model_->capabilities().command == CommandKind::kRobotVelocities)
+      cap /= model_->time_step() * settings_.extend_steps;
     const double norm = du.norm();
-    if (norm > settings_.step_size) du *= settings_.step_size / norm;
+    if (norm > cap) du *= cap / norm;
     PlanNode node;
     node.parent = from;
     node.edge = EdgeKind::kExtend;
-    node.u = result_.nodes[from].q.tail(scene.nq_a) + du;
-    node.steps = settings_.extend_steps;
     State x{result_.nodes[from].q, Eigen::VectorXd()};
+    node.u = model_->HoldingCommand(x) + du;
+    node.steps = settings_.extend_steps;
     model_->ClearWarmStart(data_.get());
     for (int k = 0; k < node.steps; ++k) {
       model_->Calc(x, node.u, data_.get());
@@ -300,8 +305,8 @@ const char* PlanStatusName(PlanStatus status) {
   return status == PlanStatus::kFound ? "found" : "not_found";
 }
 
-FormulationSettings PlanningStepSettings(const Scene& scene, const PlanningSettings& settings) {
-  FormulationSettings stepping = SettingsFromScene(scene);
+FormulationChoice PlanningFormulation(const Scene& scene, const PlanningSettings& settings) {
+  FormulationChoice stepping(scene.formulation.name);
   if (settings.time_step > 0) stepping.time_step = settings.time_step;
   return stepping;
 }
@@ -311,27 +316,28 @@ void ValidatePlanningSettings(const PlanningSettings& settings, const Scene& sce
     throw std::invalid_argument("planning." + problem->field + ": " + problem->problem);
 }
 
-void CheckPlannableFormulation(FormulationType type) {
-  QUASIDYN_CHECK_ARGUMENT(
-      CommandsPositions(type), "formulation.type",
-      std::string("planning needs a formulation whose command is the robots' "
-                  "positions (qp, socp, log-barrier, log-barrier-cone, lcp); ") +
-          FormulationName(type) + " commands their velocities (docs/planning.md)");
-  QUASIDYN_CHECK_ARGUMENT(!IsSecondOrder(type), "formulation.type",
-                          std::string("planning's nodes are configurations of a quasi-dynamic "
-                                      "formulation (qp, socp, log-barrier, log-barrier-cone, "
-                                      "lcp); ") +
-                              FormulationName(type) + " has a velocity state (docs/planning.md)");
+void CheckPlannableFormulation(const FormulationInfo& formulation) {
+  const FormulationCapabilities& can = formulation.capabilities;
+  QUASIDYN_CHECK_ARGUMENT(!can.exact_linearization.empty(), "formulation.type",
+                          "planning needs a linearisation for its reachability metric; " +
+                              formulation.name + " declares none: " + can.no_gradient);
+  QUASIDYN_CHECK_ARGUMENT(can.state == StateKind::kConfiguration, "formulation.type",
+                          "planning's tree nodes are configurations q; " + formulation.name +
+                              " has a state of " + StateKindName(can.state) +
+                              " (docs/planning.md)");
+  QUASIDYN_CHECK_ARGUMENT(can.command != CommandKind::kObjectImpulses, "formulation.type",
+                          "planning commands robots; " + formulation.name + " commands " +
+                              CommandKindName(can.command) + " (docs/planning.md)");
 }
 
-PlanResult PlanThroughContact(ScenePtr scene, const FormulationSettings& stepping,
+PlanResult PlanThroughContact(ScenePtr scene, const FormulationChoice& stepping,
                               const PlanningSettings& settings, const PlannerOptions& options) {
   QUASIDYN_CHECK_ARGUMENT(scene != nullptr, "PlanThroughContact", "the scene is null");
-  CheckPlannableFormulation(stepping.type);
+  CheckPlannableFormulation(ChosenFormulation(*scene, stepping).info);
   ValidatePlanningSettings(settings, *scene);
   QUASIDYN_CHECK_ARGUMENT(options.threads >= 1, "PlanThroughContact",
                           "threads must be >= 1 (got " + std::to_string(options.threads) + ")");
-  Planner planner(std::move(scene), stepping, settings, options);
+  Planner planner(MakeStepModel(std::move(scene), stepping), settings, options);
   return planner.Run();
 }
 

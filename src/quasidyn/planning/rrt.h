@@ -30,9 +30,10 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/dynamics/formulation_settings.h"
+#include "quasidyn/model/formulation_choice.h"
 #include "quasidyn/model/planning_settings.h"
 #include "quasidyn/model/scene.h"
+#include "quasidyn/stepping/formulation_info.h"
 
 namespace quasidyn {
 
@@ -86,8 +87,10 @@ struct PlanResult {
   int best_node = 0;            // the node of least goal distance (the goal node when found)
   double best_distance = 0.0;   // its D [-]
   PlanStatistics statistics;
-  PlanningSettings settings;     // what was planned with
-  FormulationSettings stepping;  // the exact stepper's settings
+  PlanningSettings settings;  // what was planned with
+  // The stepped formulation: its name, the parameter values and the time step the planner's
+  // model stepped with (MakeStepModel(scene, stepping) replays the plan, plan_path.h).
+  FormulationChoice stepping;
   bool found() const { return status == PlanStatus::kFound; }
 };
 
@@ -104,28 +107,29 @@ struct PlannerOptions {
   std::function<void(const PlanProgress&)> progress;
 };
 
-// The exact stepper's settings for planning `scene`: its formulation block, with time step
+// The formulation the planner steps `scene` with: the scene's own, with time step
 // settings.time_step when that is > 0.
-FormulationSettings PlanningStepSettings(const Scene& scene, const PlanningSettings& settings);
+FormulationChoice PlanningFormulation(const Scene& scene, const PlanningSettings& settings);
 
 // Plans from the scene's q0. Throws std::invalid_argument naming the field
-// ("formulation.type: ..." from CheckPlannableFormulation(stepping.type), "planning.goal: ...")
+// ("formulation.type: ..." from CheckPlannableFormulation, "planning.goal: ...")
 // when CheckPlanningSettings(settings, scene, complete) finds a problem, for threads < 1, and for a
 // scene the models or (when p_grasp > 0) the contact sampler reject (no robot body or no object
 // with collision geometry). A failed step or linearisation inside the search is counted, not
 // thrown.
-PlanResult PlanThroughContact(ScenePtr scene, const FormulationSettings& stepping,
+PlanResult PlanThroughContact(ScenePtr scene, const FormulationChoice& stepping,
                               const PlanningSettings& settings, const PlannerOptions& options = {});
 
 // Throws std::invalid_argument("planning.<field>: <problem>") for the first problem of
 // CheckPlanningSettings(settings, scene, complete = true).
 void ValidatePlanningSettings(const PlanningSettings& settings, const Scene& scene);
 
-// Throws std::invalid_argument("formulation.type: ...") unless the formulation's command is the
-// robots' positions (CommandsPositions, stepping/formulation_table.h): the planner holds a
-// node's robots with ū = q̄_a, extends by u = q̄_a + δu and settles regrasps by commanding the
-// IK configuration. halm-posa, velocity-commanded, is refused (docs/planning.md), and so are the
-// second-order stewart-trinkle and anitescu, whose state has velocities.
-void CheckPlannableFormulation(FormulationType type);
+// Throws std::invalid_argument("formulation.type: ...") naming the capability the planner needs
+// and `formulation` lacks: a linearisation (the reachability metric's B; lcp's is the pyramid
+// QP's, stepping/formulation_info.h), and a state that is a
+// configuration (the tree's nodes are configurations; a velocity state is not planned through).
+// The command may be the robots' positions or velocities (StepModel::HoldingCommand holds a
+// node's robots; a regrasp commands the IK configuration).
+void CheckPlannableFormulation(const FormulationInfo& formulation);
 
 }  // namespace quasidyn

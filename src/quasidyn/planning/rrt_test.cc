@@ -5,12 +5,13 @@
 #include <algorithm>
 #include <string>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/planning/object_space.h"
 #include "quasidyn/planning/plan_path.h"
-#include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/shared_scene.h"
 
 namespace quasidyn {
@@ -19,7 +20,7 @@ namespace {
 PlanResult PlanExample(const ScenePtr& scene, const PlanningSettings& settings, int threads = 1) {
   PlannerOptions options;
   options.threads = threads;
-  return PlanThroughContact(scene, PlanningStepSettings(*scene, settings), settings, options);
+  return PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings, options);
 }
 
 // Replaying the path through the stepper reproduces every node it passes (1e-9: the replay
@@ -168,106 +169,62 @@ TEST(RrtThroughContact, WithoutContactSamplingTheOutOfContactPusherStays) {
   EXPECT_LE(ReplayPlan(scene, euclidean).max_node_deviation, 1e-9);
 }
 
-// The planner sees the stepper only through StepModel: it plans through every formulation whose
-// command is the robots' positions (formulation_table.h), each tree grown by that formulation's
-// steps (the box pushed by more than 1 cm somewhere in it) and replaying to 1e-9.
-TEST(RrtThroughContact, PlansThroughEveryPositionCommandedFormulation) {
+// The planner sees the stepper only through StepModel and the registry: it plans through every
+// registered formulation that declares what it needs (a derivative, a configuration state, a
+// robot command), whether the robots are commanded by positions or by velocities (halm-posa:
+// StepModel::HoldingCommand and CommandToward), each tree grown by that formulation's steps (the
+// box pushed by more than 1 cm somewhere in it) and replaying to 1e-9.
+TEST(RrtThroughContact, PlansThroughEveryPlannableFormulation) {
   const ScenePtr scene = testing::LoadExample("planar_pushing_top_down");
   PlanningSettings settings = *scene->planning;
   settings.seed = 9;
   settings.max_nodes = 30;
-  int planned = 0;
-  for (const FormulationType type :
-       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
-        FormulationType::kLogBarrierCone, FormulationType::kLcp, FormulationType::kHalmPosa}) {
-    if (!CommandsPositions(type)) continue;
-    SCOPED_TRACE(FormulationName(type));
-    FormulationSettings stepping = PlanningStepSettings(*scene, settings);
-    stepping.type = type;
-    const PlanResult plan = PlanThroughContact(scene, stepping, settings);
-    EXPECT_EQ(plan.stepping.type, type);
+  std::vector<std::string> planned;
+  for (const FormulationPlugin* plugin : FormulationRegistry::Global().Plugins()) {
+    const std::string& type = plugin->info.name;
+    const FormulationCapabilities& can = plugin->info.capabilities;
+    if (can.exact_linearization.empty() || can.state != StateKind::kConfiguration ||
+        can.command == CommandKind::kObjectImpulses || !WhyCannotStep(scene, *plugin).empty())
+      continue;
+    SCOPED_TRACE(type);
+    FormulationChoice stepping = PlanningFormulation(*scene, settings);
+    stepping.name = type;
+    // A formulation without log-barrier smoothing measures reachability by its exact B.
+    PlanningSettings metric = settings;
+    if (can.smoothed_linearization.empty()) metric.method = ReachabilityMethod::kExact;
+    const PlanResult plan = PlanThroughContact(scene, stepping, metric);
+    EXPECT_EQ(plan.stepping.name, type);
     EXPECT_GT(plan.statistics.extensions, 0);
     double pushed = 0.0;
     for (const PlanNode& node : plan.nodes)
       pushed = std::max(pushed, (node.q.head(2) - scene->q0.head(2)).norm());
     EXPECT_GT(pushed, 0.01);
     EXPECT_LE(ReplayPlan(scene, plan).max_node_deviation, 1e-9);
-    ++planned;
+    planned.push_back(type);
   }
-  EXPECT_EQ(planned, 5);
+  EXPECT_EQ(planned, (std::vector<std::string>{"qp", "socp", "log-barrier", "log-barrier-cone",
+                                               "lcp", "halm-posa"}));
 }
 
-// halm-posa commands the robots' velocities: the planner, which holds a node's robots with
-// ū = q̄_a, refuses it with an error naming the field, before any search.
-TEST(RrtThroughContact, AVelocityCommandedFormulationIsRefused) {
-  const ScenePtr scene = testing::LoadExample("disk_pushing");
-  ASSERT_EQ(scene->formulation.type, "halm-posa");
-  const PlanningSettings settings;
-  try {
-    PlanThroughContact(scene, PlanningStepSettings(*scene, settings), settings);
-    ADD_FAILURE() << "no error";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("formulation.type:", 0), 0u) << e.what();
-    EXPECT_NE(std::string(e.what()).find("halm-posa"), std::string::npos) << e.what();
-  }
-}
-
-// Bad input: an error naming the field, before any search.
-TEST(RrtThroughContact, BadSettingsNameTheField) {
-  const ScenePtr scene = testing::LoadExample("planar_hand");
-  const auto expect_field = [&](const PlanningSettings& settings, const std::string& field) {
+// A formulation without what the planner needs is refused before any search, with an error
+// naming the field and the capability it lacks: a velocity state (second order).
+TEST(RrtThroughContact, AFormulationWithoutWhatThePlannerNeedsIsRefused) {
+  const ScenePtr scene = testing::LoadExample("planar_pushing_top_down");
+  const PlanningSettings settings = *scene->planning;
+  for (const auto& [type, lacks] : std::vector<std::pair<std::string, std::string>>{
+           {"stewart-trinkle", "configuration and velocity"},
+           {"anitescu", "configuration and velocity"}}) {
+    SCOPED_TRACE(type);
+    FormulationChoice stepping = PlanningFormulation(*scene, settings);
+    stepping.name = type;
     try {
-      PlanExample(scene, settings);
-      ADD_FAILURE() << "no error for " << field;
+      PlanThroughContact(scene, stepping, settings);
+      ADD_FAILURE() << "no error";
     } catch (const std::invalid_argument& e) {
-      EXPECT_EQ(std::string(e.what()).rfind("planning." + field + ":", 0), 0u) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind("formulation.type:", 0), 0u) << e.what();
+      EXPECT_NE(std::string(e.what()).find(type), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(lacks), std::string::npos) << e.what();
     }
-  };
-  PlanningSettings s = *scene->planning;
-  s.goal = Eigen::Vector2d(0.0, 0.05);
-  expect_field(s, "goal");
-  s = *scene->planning;
-  s.goal[0] = 5.0;  // outside the bounds [-0.15, 0.15]
-  expect_field(s, "goal");
-  s = *scene->planning;
-  s.max_nodes = -3;
-  expect_field(s, "limits.max_nodes");
-  s = *scene->planning;
-  s.time_limit = -1.0;
-  expect_field(s, "limits.time_limit");
-  s = *scene->planning;
-  s.lower.resize(2);
-  expect_field(s, "bounds.lower");
-  s = *scene->planning;
-  s.p_grasp = 1.5;
-  expect_field(s, "p_grasp");
-  PlannerOptions options;
-  options.threads = 0;
-  EXPECT_THROW(PlanThroughContact(scene, PlanningStepSettings(*scene, *scene->planning),
-                                  *scene->planning, options),
-               std::invalid_argument);
-}
-
-TEST(RrtThroughContact, AnObjectFreeSceneIsRefused) {
-  const ScenePtr scene = std::make_shared<const Scene>(LoadSceneFromString(R"(
-name: no_objects
-dimension: 2
-time_step: 0.1
-robots:
-  - name: pusher
-    bodies: [{name: tip, mass: 0.1, inertia: from_shapes,
-              shapes: [{type: sphere, radius: 0.02, friction: 0.4}]}]
-    joints: [{name: x, type: prismatic, parent: world, child: tip, axis: [1, 0, 0]}]
-    stiffness: 100
-    initial: [0.0]
-)",
-                                                                           "no_objects.yaml", "."));
-  PlanningSettings settings;
-  try {
-    PlanExample(scene, settings);
-    ADD_FAILURE() << "no error";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("planning.objects:", 0), 0u) << e.what();
   }
 }
 

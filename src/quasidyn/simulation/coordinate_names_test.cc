@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 
 namespace quasidyn {
 namespace {

@@ -11,13 +11,14 @@
 #include <memory>
 #include <string>
 
-#include "quasidyn/dynamics/ecp/posed_quadric.h"
+#include "quasidyn/formulations/ecp/ecp_model.h"
+#include "quasidyn/formulations/ecp/posed_quadric.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/geometry/geometry_model.h"
-#include "quasidyn/io/scene_loader.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/math/quaternion.h"
 #include "quasidyn/simulation/rollout.h"
-#include "quasidyn/stepping/ecp_model.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn {
 namespace {
@@ -45,7 +46,7 @@ class EcpRun {
  public:
   explicit EcpRun(std::shared_ptr<const Scene> scene)
       : scene_(std::move(scene)),
-        model_(scene_, SettingsFromScene(*scene_)),
+        model_(scene_, testing::SceneProgramSettings(*scene_)),
         data_(model_.CreateData()),
         geometry_(scene_),
         kinematics_(scene_),

@@ -8,9 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn {
 namespace {
@@ -20,9 +21,8 @@ ScenePtr Example(const std::string& path) {
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/" + path));
 }
 
-Trajectory RunExample(const ScenePtr& scene, double c,
-                      FormulationType type = FormulationType::kHalmPosa) {
-  FormulationSettings settings = SettingsFromScene(*scene);
+Trajectory RunExample(const ScenePtr& scene, double c, std::string type = "halm-posa") {
+  testing::ProgramSettings settings = testing::SceneProgramSettings(*scene);
   settings.type = type;
   settings.feedback_scale = c;
   RolloutOptions options;
@@ -149,7 +149,7 @@ TEST(HalmPosaExamples, PegJamsOnTheCornerThenIsReorientedAndInserted) {
 TEST(HalmPosaExamples, PinchMovesAndTurnsTheSquareAsTheQuasiDynamicModelDoes) {
   const ScenePtr scene = Example("pinch/scene.yaml");
   const Trajectory halm_posa = RunExample(scene, 0.05);
-  const Trajectory qp = RunExample(scene, 0.05, FormulationType::kQp);
+  const Trajectory qp = RunExample(scene, 0.05, "qp");
   ASSERT_TRUE(halm_posa.completed()) << halm_posa.message;
   ASSERT_TRUE(qp.completed()) << qp.message;
   for (const Trajectory* run : {&halm_posa, &qp}) {

@@ -44,7 +44,7 @@ void CheckInitialState(const char* where, const StepModel& model, const State& x
 template <typename Command>
 Trajectory RunRollout(const StepModel& model, const State& x0, int steps, Command command,
                       const RolloutOptions& options) {
-  Trajectory trajectory = StartTrajectory(model.scene_ptr(), model.settings(), x0, steps);
+  Trajectory trajectory = StartTrajectory(model, x0, steps);
   const double h = model.time_step();
   const std::unique_ptr<StepData> data = model.CreateData();
   State x = x0;
@@ -85,34 +85,31 @@ Trajectory RunRollout(const StepModel& model, const State& x0, int steps, Comman
 
 }  // namespace
 
-Trajectory StartTrajectory(const ScenePtr& scene_ptr, const FormulationSettings& settings,
-                           const State& x0, int steps_requested) {
-  Trajectory trajectory = StartTrajectory(scene_ptr, settings, x0.q, steps_requested);
-  trajectory.v0 = x0.v;
-  return trajectory;
-}
-
-Trajectory StartTrajectory(const ScenePtr& scene_ptr, const FormulationSettings& settings,
-                           const Eigen::VectorXd& q0, int steps_requested) {
-  const Scene& scene = *scene_ptr;
+Trajectory StartTrajectory(const StepModel& model, const State& x0, int steps_requested) {
+  const Scene& scene = model.scene();
   Trajectory trajectory;
-  trajectory.scene = scene_ptr;
+  trajectory.scene = model.scene_ptr();
   trajectory.scene_name = scene.name;
   trajectory.scene_file = scene.source_file;
-  trajectory.formulation = FormulationName(settings.type);
-  trajectory.time_step = settings.time_step;
-  trajectory.kappa = settings.kappa;
-  trajectory.object_mass_scale = settings.object_mass_scale;
+  trajectory.formulation = model.formulation().name;
+  trajectory.time_step = model.time_step();
+  for (const ParameterValue& p : model.parameters().values())
+    if (p.value.size() == 1) trajectory.parameters.Set(p.key, p.value(0, 0));
   trajectory.nq = scene.nq;
   trajectory.nv = scene.nv;
   trajectory.nq_u = scene.nq_u;
-  // ecp's command is the objects' applied generalized impulse (stepping/ecp_model.h).
-  if (settings.type == FormulationType::kEcp) trajectory.nu = scene.nv_u;
+  // A command other than the robots' (ecp's: the objects' applied generalized impulse).
+  if (model.control_size() != scene.nq_a) trajectory.nu = model.control_size();
   trajectory.coordinate_names = CoordinateNames(scene);
-  trajectory.q0 = q0;
+  trajectory.q0 = x0.q;
+  trajectory.v0 = x0.v;
   trajectory.steps_requested = steps_requested;
   trajectory.steps.reserve(steps_requested);
   return trajectory;
+}
+
+FormulationChoice ChoiceOf(const Trajectory& trajectory) {
+  return FormulationChoice(trajectory.formulation, trajectory.parameters, trajectory.time_step);
 }
 
 void AppendStep(const Eigen::VectorXd& q, const Eigen::VectorXd& u, const StepResult* result,

@@ -59,13 +59,15 @@ Trajectory RolloutFrom(const StepModel& model, const State& x0, const RolloutOpt
 Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen::MatrixXd& commands,
                            const RolloutOptions& options);
 
-// An empty trajectory of the scene and settings, starting at q0 (size n_q), for N requested
+// An empty trajectory of `model`'s steps (its scene, formulation, time step and parameter
+// values), starting at x0 = (q0, v0) (v0 empty for a model without velocities), for N requested
 // steps: what a rollout starts from, and what a caller appends its own steps to.
-Trajectory StartTrajectory(const ScenePtr& scene, const FormulationSettings& settings,
-                           const Eigen::VectorXd& q0, int steps_requested);
-// The same from a state x0 = (q0, v0) of a model with velocities (v0 empty for the others).
-Trajectory StartTrajectory(const ScenePtr& scene, const FormulationSettings& settings,
-                           const State& x0, int steps_requested);
+Trajectory StartTrajectory(const StepModel& model, const State& x0, int steps_requested);
+
+// The formulation `trajectory` was stepped with: its name, number parameters and time step (on
+// top of a scene's own block, which keeps what a trajectory file does not record, e.g. a
+// matrix parameter).
+FormulationChoice ChoiceOf(const Trajectory& trajectory);
 
 // Appends step k = trajectory->steps_done + 1 (t_k = k·h): the configuration q after it, its
 // command u and, when `result` is given, the contacts with their forces, the status, the

@@ -7,8 +7,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/shared_scene.h"
 #include "quasidyn/testing/stepper.h"
 
@@ -41,7 +42,7 @@ class PlanarGripperRolloutTest : public ::testing::Test {
  protected:
   ScenePtr scene_ptr_ = testing::Shared(LoadScene(kExamples + "planar_gripper/scene.yaml"));
   const Scene& scene_ = *scene_ptr_;
-  FormulationSettings settings_ = SettingsFromScene(scene_);
+  testing::ProgramSettings settings_ = testing::SceneProgramSettings(scene_);
   std::shared_ptr<const StepModel> model_ = MakeStepModel(scene_ptr_, settings_);
 };
 
@@ -231,9 +232,11 @@ TEST_F(PlanarGripperRolloutTest, RejectsBadInputBeforeStepping) {
 // `fail_at`, which fails; step `throw_at` throws instead (a caller's mistake).
 class ScriptedModel final : public StepModel {
  public:
-  ScriptedModel(ScenePtr scene, const FormulationSettings& settings, int fail_at, int throw_at)
-      : StepModel(std::move(scene), settings), fail_at_(fail_at), throw_at_(throw_at) {}
-  int state_v_size() const override { return 0; }
+  ScriptedModel(ScenePtr scene, const testing::ProgramSettings& settings, int fail_at, int throw_at)
+      : StepModel(std::move(scene), settings.time_step, FormulationInfo{settings.type, "", "", {}},
+                  ParameterBlock()),
+        fail_at_(fail_at),
+        throw_at_(throw_at) {}
   std::unique_ptr<StepData> CreateData() const override {
     return std::unique_ptr<StepData>(new Data(this));
   }
@@ -316,7 +319,8 @@ objects:
     initial: [2, 2, 0]
 )";
   const ScenePtr scene = testing::Shared(LoadSceneFromString(yaml, "overlap.yaml", "."));
-  const Trajectory trajectory = Rollout(*MakeStepModel(scene, SettingsFromScene(*scene)), {5, {}});
+  const Trajectory trajectory =
+      Rollout(*MakeStepModel(scene, testing::SceneProgramSettings(*scene)), {5, {}});
   EXPECT_TRUE(trajectory.steps.empty());
   EXPECT_FALSE(trajectory.completed());
   EXPECT_NE(trajectory.status, SolverStatus::kSolved);

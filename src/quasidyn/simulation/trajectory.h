@@ -67,14 +67,22 @@ struct TrajectoryStep {
   std::string gradient_message;
 };
 
+struct Trajectory;
+
+// True when some contact of the trajectory carries a torsional impulse or moment (a formulation
+// with torsional friction: ecp's equivalent contact point); the files then record both.
+bool HasTorsionalFriction(const Trajectory& trajectory);
+
 struct Trajectory {
   // Where it came from.
   std::string scene_name;
   std::string scene_file;   // Scene::source_file; empty for scenes built in memory
-  std::string formulation;  // FormulationName(): qp | socp | ... | stewart-trinkle | anitescu
+  std::string formulation;  // the registered name: qp | socp | ... | anitescu | ecp
   double time_step = 0.0;   // h [s], > 0
-  double kappa = 0.0;       // log-barrier weight κ [1/(N·m)], > 0 (unused by qp, socp, lcp)
-  double object_mass_scale = 0.0;  // s [-], >= 0 (quasi_dynamic_cost.h)
+  // The formulation's number parameters as the model stepped with them (StepModel::
+  // parameters(), defaults included): kappa [1/(N·m)] of a log barrier, object_mass_scale [-]
+  // of the quasi-dynamic formulations, c and tracking_gain of halm-posa, e_t, e_o, e_r of ecp.
+  ParameterBlock parameters;
 
   // The layout of q (model/scene.h): q = [q_u; q_a].
   int nq = 0, nv = 0, nq_u = 0;

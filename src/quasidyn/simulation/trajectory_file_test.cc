@@ -6,10 +6,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_npz.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/scratch_files.h"
 #include "quasidyn/testing/trajectories.h"
 
@@ -24,7 +25,7 @@ Trajectory GripperRollout(GradientMode gradients) {
       std::make_shared<const Scene>(LoadScene(kExamples + "planar_gripper/scene.yaml"));
   RolloutOptions options{24, {}};
   options.gradients = gradients;
-  return Rollout(*MakeStepModel(scene, SettingsFromScene(*scene)), options);
+  return Rollout(*MakeStepModel(scene, testing::SceneProgramSettings(*scene)), options);
 }
 
 // The compact format holds everything the JSON does, bit for bit.

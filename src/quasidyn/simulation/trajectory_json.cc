@@ -253,16 +253,16 @@ TrajectoryStep StepFromJson(const json& j, const std::string& where, const Traje
 
 nlohmann::json TrajectoryToJson(const Trajectory& trajectory) {
   json steps = json::array();
-  const bool torsion = trajectory.formulation == "ecp";
+  const bool torsion = HasTorsionalFriction(trajectory);
   for (const TrajectoryStep& step : trajectory.steps) steps.push_back(StepToJson(step, torsion));
   json out;  // keys in insertion order would need ordered_json; readers look them up by name
   out["format"] = kFormatName;
   out["format_version"] = kTrajectoryFormatVersion;
   out["scene"] = {{"name", trajectory.scene_name}, {"file", trajectory.scene_file}};
   out["formulation"] = {{"type", trajectory.formulation},
-                        {"time_step", Number(trajectory.time_step)},
-                        {"kappa", Number(trajectory.kappa)},
-                        {"object_mass_scale", Number(trajectory.object_mass_scale)}};
+                        {"time_step", Number(trajectory.time_step)}};
+  for (const ParameterValue& p : trajectory.parameters.values())  // the numbers (not B's matrix)
+    if (p.value.size() == 1) out["formulation"][p.key] = Number(p.value(0, 0));
   out["nq"] = trajectory.nq;
   out["nv"] = trajectory.nv;
   out["nq_u"] = trajectory.nq_u;
@@ -299,8 +299,10 @@ Trajectory TrajectoryFromJson(const nlohmann::json& j) {
   t.formulation = ReadString(formulation, "type", "formulation");
   t.time_step = ReadNumber(formulation, "time_step", "formulation");
   if (!(t.time_step > 0)) Fail("formulation.time_step", "must be > 0");
-  t.kappa = ReadNumber(formulation, "kappa", "formulation");
-  t.object_mass_scale = ReadNumber(formulation, "object_mass_scale", "formulation");
+  if (!formulation.is_object()) Fail("formulation", "expected an object");
+  for (const auto& [key, value] : formulation.items())
+    if (key != "type" && key != "time_step")
+      t.parameters.Set(key, ReadNumber(value, Path("formulation", key.c_str())));
   t.nq = ReadInt(j, "nq", "", 0);
   t.nv = ReadInt(j, "nv", "", 0);
   t.nq_u = ReadInt(j, "nq_u", "", 0);

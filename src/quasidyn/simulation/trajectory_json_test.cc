@@ -11,9 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/scratch_files.h"
 #include "quasidyn/testing/trajectories.h"
 
@@ -58,7 +59,8 @@ TEST(TrajectoryJsonTest, HeaderHoldsTheDocumentedFields) {
 TEST(TrajectoryJsonTest, SimulatedRolloutRoundTripsThroughAFile) {
   const ScenePtr scene =
       std::make_shared<const Scene>(LoadScene(kExamples + "planar_gripper/scene.yaml"));
-  const Trajectory original = Rollout(*MakeStepModel(scene, SettingsFromScene(*scene)), {24, {}});
+  const Trajectory original =
+      Rollout(*MakeStepModel(scene, testing::SceneProgramSettings(*scene)), {24, {}});
   ASSERT_TRUE(original.completed()) << original.message;
   const testing::ScratchDirectory dir;
   const std::string path = (dir / "trajectory.json").string();

@@ -65,6 +65,9 @@ const NpyArray& Typed(const NpzArchive& a, const std::string& name, NpyArray::Ty
   return array;
 }
 
+// The formulation's number parameters are stored as scalars "parameter_<key>".
+constexpr const char* kParameterPrefix = "parameter_";
+
 double ReadScalar(const NpzArchive& a, const std::string& name) {
   return Typed(a, name, NpyArray::Type::kFloat64, {}).f64[0];
 }
@@ -90,8 +93,8 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
   a["scene_file"] = Text(t.scene_file);
   a["formulation"] = Text(t.formulation);
   a["time_step"] = Scalar(t.time_step);
-  a["kappa"] = Scalar(t.kappa);
-  a["object_mass_scale"] = Scalar(t.object_mass_scale);
+  for (const ParameterValue& p : t.parameters.values())  // the numbers (not B's matrix)
+    if (p.value.size() == 1) a[kParameterPrefix + p.key] = Scalar(p.value(0, 0));
   a["nq"] = Integer(t.nq);
   a["nv"] = Integer(t.nv);
   a["nq_u"] = Integer(t.nq_u);
@@ -216,7 +219,7 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
     for (const ContactRecord* c : all) values.push_back(c->*field);
     return NpyArray::Float64({m}, std::move(values));
   };
-  if (t.formulation == "ecp") {  // the torsional friction at the equivalent contact point
+  if (HasTorsionalFriction(t)) {  // the torsional friction at ecp's equivalent contact point
     a["contact_torsional_impulse"] = column(&ContactRecord::torsional_impulse);
     a["contact_torsional_moment"] = column(&ContactRecord::torsional_moment);
   }
@@ -240,8 +243,9 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   t.formulation = ReadText(a, "formulation");
   t.time_step = ReadScalar(a, "time_step");
   if (!(t.time_step > 0)) Fail("time_step", "must be > 0");
-  t.kappa = ReadScalar(a, "kappa");
-  t.object_mass_scale = ReadScalar(a, "object_mass_scale");
+  for (const auto& [name, array] : a)
+    if (name.rfind(kParameterPrefix, 0) == 0)
+      t.parameters.Set(name.substr(std::string(kParameterPrefix).size()), ReadScalar(a, name));
   t.nq = ReadInt(a, "nq", 0);
   t.nv = ReadInt(a, "nv", 0);
   t.nq_u = ReadInt(a, "nq_u", 0);

@@ -12,8 +12,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/dynamics/barrier_stand_off.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/quasi_dynamic/barrier_stand_off.h"
+#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"
 
 namespace quasidyn {
@@ -44,7 +45,7 @@ objects:
   return LoadSceneFromString(yaml, "resting_cube", "");
 }
 
-class BarrierRestingTest : public ::testing::TestWithParam<FormulationType> {};
+class BarrierRestingTest : public ::testing::TestWithParam<std::string> {};
 
 // At every h the cube's lowest point stays above the table (the barrier keeps the gap of every
 // kept contact positive: g = φ/h + J v > 0, exact for a translation) and within the kept
@@ -53,12 +54,12 @@ TEST_P(BarrierRestingTest, CubeOnTheTableNeverGoesBelowItsSupport) {
   for (const double h : {0.01, 0.1, 1.0, 10.0}) {
     const Scene scene = RestingCube(h, 1.0);
     // κ = 100 (the old default, whose stand-off exceeds ε) and the scene's default κ.
-    for (const double kappa : {100.0, SettingsFromScene(scene).kappa}) {
+    for (const double kappa : {100.0, testing::SceneProgramSettings(scene).kappa}) {
       SCOPED_TRACE("h = " + std::to_string(h) + ", kappa = " + std::to_string(kappa));
-      FormulationSettings settings = SettingsFromScene(scene);
+      testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
       settings.type = GetParam();
       settings.kappa = kappa;
-      const double kept = ContactCandidateDistance(scene, settings);
+      const double kept = settings.CandidateDistance(scene);
       // At κ = 100 the stand-off exceeds ε: the case where the contact used to be lost.
       if (kappa == 100.0) ASSERT_GT(kept, scene.contact_tolerance);
       testing::Stepper stepper(scene, settings);
@@ -78,30 +79,31 @@ TEST_P(BarrierRestingTest, CubeOnTheTableNeverGoesBelowItsSupport) {
       // Settled on the barrier: at most the resting gap of one support (the bound of
       // barrier_stand_off.h) above the table.
       const double final_height = q(2) - 0.5 * kCubeSide;
-      EXPECT_LE(final_height, BarrierRestingGap(scene, settings, 0));
+      EXPECT_LE(final_height,
+                BarrierRestingGap(scene,
+                                  settings.type == "log-barrier-cone" ? BarrierKind::kCone
+                                                                      : BarrierKind::kPyramid,
+                                  settings.kappa, 0));
       std::printf(
           "[ measured ] %s, h = %g s, kappa = %g: cube bottom lowest %.4g m, after 20 "
           "steps %.4g m above the table\n",
-          FormulationName(settings.type), h, kappa, lowest, final_height);
+          std::string(settings.type), h, kappa, lowest, final_height);
     }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(BothBarriers, BarrierRestingTest,
-                         ::testing::Values(FormulationType::kLogBarrierPyramid,
-                                           FormulationType::kLogBarrierCone),
+                         ::testing::Values("log-barrier", "log-barrier-cone"),
                          [](const auto& param_info) {
-                           return param_info.param == FormulationType::kLogBarrierPyramid
-                                      ? "pyramid"
-                                      : "cone";
+                           return param_info.param == "log-barrier" ? "pyramid" : "cone";
                          });
 
 // A 1 mg cube at κ = 100 would float kilometres up: refused when the model is built, with the
 // least κ that keeps it within ten times its size.
 TEST(BarrierRestingTest, AnObjectTheBarrierWouldLevitateIsRefused) {
   const Scene scene = RestingCube(0.01, 1e-6);
-  FormulationSettings settings = SettingsFromScene(scene);
-  settings.type = FormulationType::kLogBarrierPyramid;
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+  settings.type = "log-barrier";
   settings.kappa = 100.0;
   try {
     testing::Stepper stepper(scene, settings);
@@ -113,7 +115,7 @@ TEST(BarrierRestingTest, AnObjectTheBarrierWouldLevitateIsRefused) {
   }
   settings.kappa = 1e7;  // stand-off 4·8/(1e7·1e-6·9.81) = 0.33 m < 10 × 0.1 m
   EXPECT_NO_THROW(testing::Stepper(scene, settings));
-  settings.type = FormulationType::kQp;  // no force at a distance: any mass
+  settings.type = "qp";  // no force at a distance: any mass
   settings.kappa = 100;
   EXPECT_NO_THROW(testing::Stepper(scene, settings));
 }
@@ -126,8 +128,8 @@ TEST_P(BarrierRestingTest, TheDefaultKappaRestsACubeWithinOnePercentOfItsSize) {
   for (const double mass : {1e-6, 0.25, 1.0, 10.0}) {
     SCOPED_TRACE("mass = " + std::to_string(mass) + " kg");
     const Scene scene = RestingCube(0.01, mass);
-    const SettingsOverrides overrides{GetParam(), {}, {}, {}};
-    const FormulationSettings settings = SettingsFromScene(scene, overrides);
+    testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+    settings.type = GetParam();
     EXPECT_EQ(settings.kappa, DefaultKappa(scene));
     testing::Stepper stepper(scene, settings);
     Eigen::VectorXd q = scene.q0;
@@ -141,7 +143,7 @@ TEST_P(BarrierRestingTest, TheDefaultKappaRestsACubeWithinOnePercentOfItsSize) {
     EXPECT_LE(height, kDefaultStandOffPerSize * kCubeSide * (1 + 1e-9));
     if (mass == 1.0) {
       // Before: the old default κ = 100.
-      FormulationSettings old = settings;
+      testing::ProgramSettings old = settings;
       old.kappa = 100.0;
       testing::Stepper before(scene, old);
       Eigen::VectorXd q_old = scene.q0;
@@ -150,7 +152,7 @@ TEST_P(BarrierRestingTest, TheDefaultKappaRestsACubeWithinOnePercentOfItsSize) {
       std::printf(
           "[ measured ] 1 kg cube, %s: resting height %.4g m at kappa = 100, %.4g m at "
           "the default kappa = %.6g\n",
-          FormulationName(GetParam()), old_height, height, settings.kappa);
+          std::string(GetParam()), old_height, height, settings.kappa);
       EXPECT_GT(old_height, 10 * height);
     }
   }
@@ -167,10 +169,9 @@ TEST(BarrierRestingTest, TheArmCarriesTheRedCubeOntoTheStack) {
   const Eigen::Vector3d stack_top(0.55, -0.35, 0.2);
   const double h = scene.time_step;
   const int steps = static_cast<int>(std::lround((scene.ScheduleEnd() + 1.0) / h));
-  for (const FormulationType type :
-       {FormulationType::kLogBarrierPyramid, FormulationType::kLogBarrierCone}) {
-    SCOPED_TRACE(FormulationName(type));
-    FormulationSettings settings = SettingsFromScene(scene);
+  for (const std::string type : {"log-barrier", "log-barrier-cone"}) {
+    SCOPED_TRACE(std::string(type));
+    testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
     settings.type = type;
     settings.kappa = 1e5;
     testing::Stepper stepper(scene, settings);

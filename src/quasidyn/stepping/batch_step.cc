@@ -6,7 +6,6 @@
 #include <thread>
 
 #include "quasidyn/common/argument_check.h"
-#include "quasidyn/stepping/formulation_table.h"
 
 namespace quasidyn {
 
@@ -22,15 +21,16 @@ BatchStepper::BatchStepper(std::shared_ptr<const StepModel> model, int threads)
 std::vector<StepEvaluation> BatchStepper::Run(const std::vector<StepPoint>& points,
                                               GradientMode mode) {
   const StepModel& model = *model_;
-  QUASIDYN_CHECK_ARGUMENT(mode == GradientMode::kNone || HasDerivatives(model.settings().type),
-                          "BatchStepper::Run",
-                          std::string("the ") + FormulationName(model.settings().type) +
-                              " formulation has no derivative");
+  QUASIDYN_CHECK_ARGUMENT(
+      mode == GradientMode::kNone || model.capabilities().differentiable(), "BatchStepper::Run",
+      "the " + model.formulation().name +
+          " formulation has no derivative: " + model.capabilities().no_gradient);
   for (size_t i = 0; i < points.size(); ++i) {
     const std::string where = "point " + std::to_string(i);
     CheckVector(where, "x.q", points[i].x.q, model.state_q_size(), "n_q");
     CheckVector(where, "x.v", points[i].x.v, model.state_v_size(), "the state's n_v");
-    CheckVector(where, "u", points[i].u, model.control_size(), "n_q,a");
+    CheckVector(where, "u", points[i].u, model.control_size(),
+                model.capabilities().command == CommandKind::kObjectImpulses ? "n_v,u" : "n_q,a");
   }
   std::vector<StepEvaluation> results(points.size());
   const size_t thread_count = data_.size();

@@ -14,6 +14,7 @@
 
 #include "quasidyn/testing/dynamics_scenes.h"
 #include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"
 
 namespace quasidyn {
@@ -48,8 +49,8 @@ void ExpectIdentical(const StepEvaluation& a, const StepResult& result,
 // Seven points around the planar gripper's squeezing state (step 6) and lifting state
 // (step 15): commands moved by a few millimetres, so that items differ.
 std::vector<StepPoint> GripperPoints(const Scene& scene) {
-  FormulationSettings settings = SettingsFromScene(scene);
-  settings.type = FormulationType::kQp;
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+  settings.type = "qp";
   std::vector<StepPoint> points;
   for (int steps : {6, 15}) {
     const ExampleState s = StateAfter(scene, settings, steps);
@@ -62,8 +63,8 @@ std::vector<StepPoint> GripperPoints(const Scene& scene) {
   return points;
 }
 
-std::shared_ptr<const StepModel> ModelOf(const ScenePtr& scene, FormulationType type) {
-  FormulationSettings settings = SettingsFromScene(*scene);
+std::shared_ptr<const StepModel> ModelOf(const ScenePtr& scene, std::string type) {
+  testing::ProgramSettings settings = testing::SceneProgramSettings(*scene);
   settings.type = type;
   return MakeStepModel(scene, settings);
 }
@@ -71,7 +72,7 @@ std::shared_ptr<const StepModel> ModelOf(const ScenePtr& scene, FormulationType 
 TEST(BatchStepper, BitwiseIdenticalForOneTwoAndThreeThreads) {
   const ScenePtr scene = LoadExample("planar_gripper");
   const std::vector<StepPoint> points = GripperPoints(*scene);
-  for (FormulationType type : {FormulationType::kQp, FormulationType::kLogBarrierPyramid}) {
+  for (std::string type : {"qp", "log-barrier"}) {
     const auto model = ModelOf(scene, type);
     const std::vector<StepEvaluation> one =
         BatchStepper(model, 1).Run(points, GradientMode::kAAndB);
@@ -92,7 +93,7 @@ TEST(BatchStepper, BitwiseIdenticalForOneTwoAndThreeThreads) {
 // the modes give what CalcDiff gives: kNone no matrices, kBOnly no A.
 TEST(BatchStepper, EachItemIsALoneDatasAnswerInEveryMode) {
   const ScenePtr scene = LoadExample("planar_gripper");
-  const auto model = ModelOf(scene, FormulationType::kQp);
+  const auto model = ModelOf(scene, "qp");
   const std::vector<StepPoint> points = GripperPoints(*scene);
   BatchStepper batch(model, 2);
   EXPECT_EQ(batch.threads(), 2);
@@ -121,7 +122,7 @@ TEST(BatchStepper, EachItemIsALoneDatasAnswerInEveryMode) {
 // the others are solved.
 TEST(BatchStepper, AFailedItemDoesNotStopTheBatch) {
   const ScenePtr scene = testing::Shared(testing::SqueezedBallScene());
-  const auto model = ModelOf(scene, FormulationType::kQp);
+  const auto model = ModelOf(scene, "qp");
   Eigen::VectorXd free_q = scene->q0;
   free_q[1] = 5.0;  // 4.75 m above the ceiling's plane: no contact within the tolerance
   const Eigen::VectorXd u = scene->q0.tail(scene->nq_a);
@@ -149,7 +150,7 @@ void ExpectThrowsNaming(const std::function<void()>& call, const std::string& te
 
 TEST(BatchStepper, BadInputThrowsNamingTheItem) {
   const ScenePtr scene = LoadExample("planar_gripper");
-  const auto model = ModelOf(scene, FormulationType::kQp);
+  const auto model = ModelOf(scene, "qp");
   std::vector<StepPoint> points = GripperPoints(*scene);
   BatchStepper batch(model, 2);
   auto run = [&] { batch.Run(points, GradientMode::kBOnly); };
@@ -169,7 +170,7 @@ TEST(BatchStepper, BadInputThrowsNamingTheItem) {
   ExpectThrowsNaming([&] { BatchStepper(model, 0); }, "threads must be >= 1");
   ExpectThrowsNaming([&] { BatchStepper(model, -2); }, "threads must be >= 1");
   ExpectThrowsNaming([&] { BatchStepper(nullptr, 1); }, "the model is null");
-  BatchStepper lcp(ModelOf(scene, FormulationType::kLcp), 1);
+  BatchStepper lcp(ModelOf(scene, "lcp"), 1);
   ExpectThrowsNaming([&] { lcp.Run(GripperPoints(*scene), GradientMode::kBOnly); },
                      "no derivative");
 }

@@ -9,6 +9,7 @@
 #include "quasidyn/testing/cone_step_checks.h"
 #include "quasidyn/testing/dynamics_scenes.h"
 #include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"
 
 namespace quasidyn {
@@ -36,11 +37,11 @@ struct Case {
 void ExpectExactMatchesFiniteDifferences(const Case& c, double tolerance) {
   SCOPED_TRACE(c.example + " after " + std::to_string(c.steps) + " steps (" + c.phase + ")");
   const Scene scene = *LoadExample(c.example);
-  FormulationSettings settings = SettingsFromScene(scene);
-  settings.type = FormulationType::kQp;
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+  settings.type = "qp";
   const ExampleState s = StateAfter(scene, settings, c.steps);
-  const Linearization exact =
-      testing::Linearize(scene, settings, s.q, s.u, GradientMode::kAAndB, GradientMethod::kExact);
+  const Linearization exact = testing::Linearize(scene, settings, s.q, s.u, GradientMode::kAAndB,
+                                                 LinearizationMethod::kExact);
   ASSERT_TRUE(exact.ok()) << exact.message;
   EXPECT_GT(exact.active_rows, 0);
   ReferenceStep reference(scene, settings);
@@ -49,8 +50,8 @@ void ExpectExactMatchesFiniteDifferences(const Case& c, double tolerance) {
   EXPECT_LT(RelativeError(exact.B, B), tolerance);
   EXPECT_LT(RelativeError(exact.A, A), tolerance);
   // The B-only mode gives the same B and no A.
-  const Linearization b_only =
-      testing::Linearize(scene, settings, s.q, s.u, GradientMode::kBOnly, GradientMethod::kExact);
+  const Linearization b_only = testing::Linearize(scene, settings, s.q, s.u, GradientMode::kBOnly,
+                                                  LinearizationMethod::kExact);
   EXPECT_EQ(b_only.A.size(), 0);
   EXPECT_LT(RelativeError(b_only.B, exact.B), 1e-12);
 }
@@ -88,10 +89,10 @@ TEST(ExactGradients, RankDeficientStickingAndSlidingBox) {
   for (double theta : {0.2, 0.7}) {
     SCOPED_TRACE("gravity tilt " + std::to_string(theta));
     const Scene scene = testing::TiltedGravityBoxScene(theta);
-    const FormulationSettings settings = SettingsFromScene(scene);
+    const testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
     const Eigen::VectorXd u(0);
     const Linearization l = testing::Linearize(scene, settings, scene.q0, u, GradientMode::kAAndB,
-                                               GradientMethod::kExact);
+                                               LinearizationMethod::kExact);
     ASSERT_TRUE(l.ok()) << l.message;
     ReferenceStep reference(scene, settings);
     EXPECT_LT(RelativeError(l.A, FiniteDifferenceA(scene, reference.AsFunction(), scene.q0, u)),
@@ -110,10 +111,10 @@ TEST(ExactGradients, RankDeficientStickingAndSlidingBox) {
 // (∂x⁺/∂x = 1), and a lift δy is undone in the step (φ/h + v_y = 0: ∂y⁺/∂y = 0).
 TEST(ExactGradients, FreeRobotAndRestingBoxInClosedForm) {
   const Scene scene = *LoadExample("planar_pushing");
-  const FormulationSettings settings = SettingsFromScene(scene);
+  const testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
   const Eigen::VectorXd u = scene.q0.tail(scene.nq_a) + Eigen::VectorXd::Constant(scene.nq_a, 1e-3);
   const Linearization l = testing::Linearize(scene, settings, scene.q0, u, GradientMode::kAAndB,
-                                             GradientMethod::kExact);
+                                             LinearizationMethod::kExact);
   ASSERT_TRUE(l.ok()) << l.message;
   const int nu = scene.nq_u, na = scene.nq_a;
   EXPECT_LT((l.B.bottomRows(na) - Eigen::MatrixXd::Identity(na, na)).norm(), 1e-9);
@@ -125,11 +126,11 @@ TEST(ExactGradients, FreeRobotAndRestingBoxInClosedForm) {
 
 TEST(CalcDiff, ModeNoneLeavesTheStepOfTheModel) {
   const Scene scene = *LoadExample("planar_gripper");
-  FormulationSettings settings = SettingsFromScene(scene);
-  settings.type = FormulationType::kQp;
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+  settings.type = "qp";
   const ExampleState s = StateAfter(scene, settings, 6);
-  const Linearization l =
-      testing::Linearize(scene, settings, s.q, s.u, GradientMode::kNone, GradientMethod::kExact);
+  const Linearization l = testing::Linearize(scene, settings, s.q, s.u, GradientMode::kNone,
+                                             LinearizationMethod::kExact);
   ASSERT_TRUE(l.ok());
   EXPECT_EQ(l.A.size(), 0);
   EXPECT_EQ(l.B.size(), 0);
@@ -137,7 +138,7 @@ TEST(CalcDiff, ModeNoneLeavesTheStepOfTheModel) {
   // Same program and solver settings as the step model's: identical up to round-off.
   EXPECT_LT((l.q_next - stepper.Step(s.q, s.u).next.q).norm(), 1e-12);
   EXPECT_THROW(testing::Linearize(scene, settings, s.q.head(2), s.u, GradientMode::kNone,
-                                  GradientMethod::kExact),
+                                  LinearizationMethod::kExact),
                std::invalid_argument);
 }
 
@@ -148,12 +149,12 @@ TEST(LogBarrierGradients, MatchFiniteDifferencesOfTheBarrierStep) {
            {"planar_gripper", 6}, {"planar_pushing", 50}, {"planar_hand", 25}}) {
     SCOPED_TRACE(example);
     const Scene scene = *LoadExample(example);
-    FormulationSettings settings = SettingsFromScene(scene);
-    settings.type = FormulationType::kQp;
+    testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+    settings.type = "qp";
     const ExampleState s = StateAfter(scene, settings, steps);
-    settings.type = FormulationType::kLogBarrierPyramid;
+    settings.type = "log-barrier";
     const Linearization smooth = testing::Linearize(scene, settings, s.q, s.u, GradientMode::kAAndB,
-                                                    GradientMethod::kLogBarrier);
+                                                    LinearizationMethod::kLogBarrier);
     ASSERT_TRUE(smooth.ok()) << smooth.message;
     ReferenceStep reference(scene, settings);
     EXPECT_LT(RelativeError(smooth.B, FiniteDifferenceB(reference.AsFunction(), s.q, s.u)),
@@ -167,17 +168,17 @@ TEST(LogBarrierGradients, MatchFiniteDifferencesOfTheBarrierStep) {
 // do its gradients: the distance to the exact B and A must shrink as κ grows by 100×.
 TEST(LogBarrierGradients, ApproachTheExactGradientsAsKappaGrows) {
   const Scene scene = *LoadExample("planar_gripper");
-  FormulationSettings settings = SettingsFromScene(scene);
-  settings.type = FormulationType::kQp;
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+  settings.type = "qp";
   const ExampleState s = StateAfter(scene, settings, 6);
-  const Linearization exact =
-      testing::Linearize(scene, settings, s.q, s.u, GradientMode::kAAndB, GradientMethod::kExact);
+  const Linearization exact = testing::Linearize(scene, settings, s.q, s.u, GradientMode::kAAndB,
+                                                 LinearizationMethod::kExact);
   ASSERT_TRUE(exact.ok());
   double previous_b = 1e300, previous_a = 1e300;
   for (double kappa : {1e2, 1e4, 1e6, 1e8}) {
     settings.kappa = kappa;
     const Linearization smooth = testing::Linearize(scene, settings, s.q, s.u, GradientMode::kAAndB,
-                                                    GradientMethod::kLogBarrier);
+                                                    LinearizationMethod::kLogBarrier);
     ASSERT_TRUE(smooth.ok()) << smooth.message;
     const double error_b = RelativeError(smooth.B, exact.B);
     const double error_a = RelativeError(smooth.A, exact.A);
@@ -195,12 +196,11 @@ TEST(LogBarrierGradients, ApproachTheExactGradientsAsKappaGrows) {
 // Friction-cone formulations through CalcDiff, with the contractions of
 // contact_data_derivative.h: against FD of the SOCP (tolerance 1e-12) or of the cone barrier.
 void ExpectConeLinearizationMatchesFiniteDifferences(const Scene& scene,
-                                                     FormulationSettings settings,
+                                                     testing::ProgramSettings settings,
                                                      const Eigen::VectorXd& q,
                                                      const Eigen::VectorXd& u,
-                                                     GradientMethod method, double tolerance) {
-  settings.type =
-      method == GradientMethod::kExact ? FormulationType::kSocp : FormulationType::kLogBarrierCone;
+                                                     LinearizationMethod method, double tolerance) {
+  settings.type = method == LinearizationMethod::kExact ? "socp" : "log-barrier-cone";
   const Linearization l = testing::Linearize(scene, settings, q, u, GradientMode::kAAndB, method);
   ASSERT_TRUE(l.ok()) << l.message;
   testing::ConeReferenceStep reference(scene, settings);
@@ -215,13 +215,14 @@ void ExpectConeLinearizationMatchesFiniteDifferences(const Scene& scene,
 }
 
 TEST(ConeLinearize, ExactSocpAndConeBarrierMatchFiniteDifferences) {
-  for (GradientMethod method : {GradientMethod::kExact, GradientMethod::kLogBarrier}) {
-    SCOPED_TRACE(method == GradientMethod::kExact ? "SOCP" : "cone barrier");
+  for (LinearizationMethod method :
+       {LinearizationMethod::kExact, LinearizationMethod::kLogBarrier}) {
+    SCOPED_TRACE(method == LinearizationMethod::kExact ? "SOCP" : "cone barrier");
     {
       SCOPED_TRACE("planar_hand, object turning");
       const Scene scene = *LoadExample("planar_hand");
-      FormulationSettings settings = SettingsFromScene(scene);
-      settings.type = FormulationType::kSocp;
+      testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+      settings.type = "socp";
       const ExampleState s = StateAfter(scene, settings, 60);
       ExpectConeLinearizationMatchesFiniteDifferences(scene, settings, s.q, s.u, method,
                                                       kFdTolerance);
@@ -229,17 +230,17 @@ TEST(ConeLinearize, ExactSocpAndConeBarrierMatchFiniteDifferences) {
     {
       SCOPED_TRACE("cube pushed diagonally (3D cones, sliding)");
       const Scene scene = testing::DiagonalPushScene(4);
-      ExpectConeLinearizationMatchesFiniteDifferences(scene, SettingsFromScene(scene), scene.q0,
-                                                      testing::DiagonalPushCommand(scene), method,
-                                                      kFdTolerance);
+      ExpectConeLinearizationMatchesFiniteDifferences(scene, testing::SceneProgramSettings(scene),
+                                                      scene.q0, testing::DiagonalPushCommand(scene),
+                                                      method, kFdTolerance);
     }
     {
       SCOPED_TRACE("arm_cubes approach (3D cones, quaternions)");
       const Scene scene = *LoadExample("arm_cubes");
-      FormulationSettings settings = SettingsFromScene(scene);
-      settings.type = FormulationType::kSocp;
+      testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+      settings.type = "socp";
       const ExampleState s = StateAfter(scene, settings, 87);
-      if (method == GradientMethod::kExact) {
+      if (method == LinearizationMethod::kExact) {
         ExpectConeLinearizationMatchesFiniteDifferences(scene, settings, s.q, s.u, method, 1e-4);
       } else {
         // The barrier keeps a log term for every contact within ε, so where the face-on-face
@@ -248,7 +249,7 @@ TEST(ConeLinearize, ExactSocpAndConeBarrierMatchFiniteDifferences) {
         // in q mean nothing (docs/gradients.md, "Where A does not exist"). Check that this is
         // the reason, then compare B, whose differences leave q and the contact set alone.
         ASSERT_TRUE(testing::ContactSetChangesWithinFdStep(scene, s.q));
-        settings.type = FormulationType::kLogBarrierCone;
+        settings.type = "log-barrier-cone";
         const Linearization l =
             testing::Linearize(scene, settings, s.q, s.u, GradientMode::kBOnly, method);
         ASSERT_TRUE(l.ok()) << l.message;
@@ -264,18 +265,18 @@ TEST(ConeLinearize, ExactSocpAndConeBarrierMatchFiniteDifferences) {
 TEST(ConeLinearize, TypeAndMethodPickTheProgram) {
   const Scene scene = testing::DiagonalPushScene(4);
   const Eigen::VectorXd u = testing::DiagonalPushCommand(scene);
-  FormulationSettings socp = SettingsFromScene(scene);
-  socp.type = FormulationType::kSocp;
-  FormulationSettings cone_barrier = socp;
-  cone_barrier.type = FormulationType::kLogBarrierCone;
+  testing::ProgramSettings socp = testing::SceneProgramSettings(scene);
+  socp.type = "socp";
+  testing::ProgramSettings cone_barrier = socp;
+  cone_barrier.type = "log-barrier-cone";
   const Eigen::VectorXd q_socp = testing::Stepper(scene, socp).Step(scene.q0, u).next.q;
   const Eigen::VectorXd q_barrier = testing::Stepper(scene, cone_barrier).Step(scene.q0, u).next.q;
   ASSERT_GT((q_socp - q_barrier).norm(), 1e-6);  // the two programs differ at κ = 100
-  for (const FormulationSettings& settings : {socp, cone_barrier}) {
-    const Linearization exact = testing::Linearize(scene, settings, scene.q0, u,
-                                                   GradientMode::kNone, GradientMethod::kExact);
+  for (const testing::ProgramSettings& settings : {socp, cone_barrier}) {
+    const Linearization exact = testing::Linearize(
+        scene, settings, scene.q0, u, GradientMode::kNone, LinearizationMethod::kExact);
     const Linearization smooth = testing::Linearize(
-        scene, settings, scene.q0, u, GradientMode::kNone, GradientMethod::kLogBarrier);
+        scene, settings, scene.q0, u, GradientMode::kNone, LinearizationMethod::kLogBarrier);
     ASSERT_TRUE(exact.ok() && smooth.ok());
     // Same programs and solver settings as the stepper: identical up to round-off.
     EXPECT_LT((exact.q_next - q_socp).norm(), 1e-12);

@@ -9,12 +9,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/gradients/finite_difference.h"
-#include "quasidyn/io/scene_loader.h"
 #include "quasidyn/model/scene_error.h"
-#include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"
 
 namespace quasidyn {
@@ -38,11 +39,9 @@ TEST(ExternalForce, FreeBallMovesAsTheClosedForm) {
   const Scene scene = LoadSceneFromString(
       FreeBallScene("    external_force: [1.0, -2.0, 4.0, 0.0, 0.0, 0.002]\n"), "free.yaml", ".");
   ASSERT_EQ(scene.external_force.size(), 6);
-  for (FormulationType type :
-       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
-        FormulationType::kLogBarrierCone}) {
-    SCOPED_TRACE(FormulationName(type));
-    FormulationSettings settings = SettingsFromScene(scene);
+  for (std::string type : {"qp", "socp", "log-barrier", "log-barrier-cone"}) {
+    SCOPED_TRACE(std::string(type));
+    testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
     settings.type = type;
     settings.object_mass_scale = 0.5;
     testing::Stepper stepper(scene, settings);
@@ -63,8 +62,8 @@ TEST(ExternalForce, PerStepForceOverridesTheScenes) {
       FreeBallScene("    external_force: [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]\n"), "free.yaml", ".");
   const Scene without = LoadSceneFromString(FreeBallScene(""), "free.yaml", ".");
   EXPECT_EQ(without.external_force.size(), 0);
-  FormulationSettings settings = SettingsFromScene(with);
-  settings.type = FormulationType::kQp;
+  testing::ProgramSettings settings = testing::SceneProgramSettings(with);
+  settings.type = "qp";
   testing::Stepper scene_force(with, settings), step_force(without, settings);
   const Eigen::VectorXd q_scene = scene_force.Step(with.q0, Eigen::VectorXd(0)).next.q;
   Eigen::VectorXd tau(6);
@@ -103,11 +102,11 @@ TEST(ExternalForce, ExactGradientsMatchFiniteDifferences) {
   Scene scene = *testing::LoadExample("planar_pushing");
   ASSERT_EQ(scene.nv_u, 3);
   scene.external_force = Eigen::Vector3d(-1.0, 0.0, 0.02);
-  FormulationSettings settings = SettingsFromScene(scene);
-  settings.type = FormulationType::kQp;
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+  settings.type = "qp";
   const testing::ExampleState s = testing::StateAfter(scene, settings, 50);
-  const testing::Linearization exact =
-      testing::Linearize(scene, settings, s.q, s.u, GradientMode::kAAndB, GradientMethod::kExact);
+  const testing::Linearization exact = testing::Linearize(
+      scene, settings, s.q, s.u, GradientMode::kAAndB, LinearizationMethod::kExact);
   ASSERT_TRUE(exact.ok()) << exact.message;
   testing::ReferenceStep reference(scene, settings);
   const Eigen::MatrixXd B = FiniteDifferenceB(reference.AsFunction(), s.q, s.u);
@@ -124,8 +123,8 @@ TEST(ExternalForce, ExactGradientsMatchFiniteDifferences) {
 TEST(ExternalForce, HalmPosaRejectsExternalForces) {
   Scene scene = *testing::LoadExample("disk_pushing");
   scene.external_force = Eigen::VectorXd::Zero(scene.nv_u);
-  FormulationSettings settings = SettingsFromScene(scene);
-  settings.type = FormulationType::kHalmPosa;
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+  settings.type = "halm-posa";
   EXPECT_THROW(MakeStepModel(std::make_shared<const Scene>(scene), settings),
                std::invalid_argument);
 }

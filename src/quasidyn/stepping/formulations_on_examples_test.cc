@@ -10,8 +10,9 @@
 #include <tuple>
 
 #include "quasidyn/dynamics/joint_limit_rows.h"
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/shared_scene.h"
 #include "quasidyn/testing/step_problems.h"
 
@@ -32,14 +33,14 @@ double ToleranceFor(const FormulationSolution& solution) {
 }
 
 class FormulationsOnExamples
-    : public ::testing::TestWithParam<std::tuple<std::string, FormulationType>> {};
+    : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 TEST_P(FormulationsOnExamples, StepsStayPhysicalAndOptimal) {
   const auto& [example, type] = GetParam();
   const ScenePtr scene_ptr =
       testing::Shared(LoadScene(kSourceDir + "/examples/" + example + "/scene.yaml"));
   const Scene& scene = *scene_ptr;
-  FormulationSettings settings = SettingsFromScene(scene);
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
   settings.type = type;
   const std::shared_ptr<const StepModel> model = MakeStepModel(scene_ptr, settings);
   const std::unique_ptr<StepData> data = model->CreateData();
@@ -54,10 +55,11 @@ TEST_P(FormulationsOnExamples, StepsStayPhysicalAndOptimal) {
     // the step's reach (joint_limit_rows.h; their multipliers are not unique where contacts
     // are statically indeterminate, so the test compares the same program).
     QuasiDynamicCost cost = owned.get().cost;
-    if (LeavesOutJointLimitsOutOfReach(type))
+    const std::unique_ptr<const QuasiDynamicProgram> program = settings.program();
+    if (program->LeavesOutJointLimitsOutOfReach())
       LeaveOutJointLimitsOutOfReach(scene, q, u, &cost.limits);
-    const StepProblem problem{scene, owned.get().contacts, cost, settings};
-    const FormulationSolution solution = testing::SolveWith(problem);
+    const StepProblem problem{scene, owned.get().contacts, cost, settings.time_step};
+    const FormulationSolution solution = testing::SolveWith(problem, *program);
     ASSERT_TRUE(solution.status == SolverStatus::kSolved ||
                 solution.status == SolverStatus::kSolvedInaccurate)
         << ToString(solution.status) << ": " << solution.message;
@@ -79,7 +81,7 @@ TEST_P(FormulationsOnExamples, StepsStayPhysicalAndOptimal) {
       EXPECT_GE(lambda_n, -slack) << "contact " << i;
       EXPECT_NEAR(c.normal.dot(f), 0.0, slack) << "contact " << i;
       EXPECT_LE(f.norm(), c.friction * lambda_n + slack) << "contact " << i;
-      if (type == FormulationType::kLogBarrierPyramid || type == FormulationType::kLogBarrierCone) {
+      if (type == "log-barrier" || type == "log-barrier-cone") {
         EXPECT_GT(lambda_n, 0.0) << "barrier impulses are strictly positive";
       }
       normal_sum += lambda_n;
@@ -93,16 +95,16 @@ TEST_P(FormulationsOnExamples, StepsStayPhysicalAndOptimal) {
     // The joint-limit rows: λ_l g_l = 0 (exact programs), 1/κ per row (barriers).
     const double limit_gap = testing::LimitComplementarity(problem, solution);
     const int limit_rows = problem.cost.limits.size();
-    if (type == FormulationType::kLogBarrierPyramid || type == FormulationType::kLogBarrierCone) {
+    if (type == "log-barrier" || type == "log-barrier-cone") {
       EXPECT_NEAR(limit_gap, limit_rows / settings.kappa, 1e-9 * (1 + limit_gap));
     } else {
       EXPECT_NEAR(limit_gap, 0.0, 10 * tolerance * objective_scale);
     }
-    if (type == FormulationType::kQp || type == FormulationType::kSocp) {
+    if (type == "qp" || type == "socp") {
       EXPECT_NEAR(gap, 0.0, 10 * tolerance * objective_scale);
-    } else if (type == FormulationType::kLogBarrierCone) {
+    } else if (type == "log-barrier-cone") {
       EXPECT_NEAR(gap, 2.0 * problem.contacts.size() / settings.kappa, 1e-9 * (1 + gap));
-    } else if (type == FormulationType::kLcp) {
+    } else if (type == "lcp") {
       // Maximum dissipation: the impulses' power is −μ λ_n Γ <= 0.
       EXPECT_LE(gap, 10 * tolerance * objective_scale);
     }
@@ -136,12 +138,10 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values("planar_gripper", "planar_pushing", "planar_hand",
                                          "arm_cubes", "urdf_pusher", "sdf_pushing", "mjcf_arm",
                                          "mesh_objects"),
-                       ::testing::Values(FormulationType::kQp, FormulationType::kSocp,
-                                         FormulationType::kLogBarrierPyramid,
-                                         FormulationType::kLogBarrierCone, FormulationType::kLcp)),
+                       ::testing::Values("qp", "socp", "log-barrier", "log-barrier-cone", "lcp")),
     [](const auto& test_info) {
       std::string name =
-          std::get<0>(test_info.param) + "_" + FormulationName(std::get<1>(test_info.param));
+          std::get<0>(test_info.param) + "_" + std::string(std::get<1>(test_info.param));
       for (char& ch : name)
         if (ch == '-') ch = '_';
       return name;

@@ -12,9 +12,10 @@
 #include <vector>
 
 #include "quasidyn/dynamics/joint_limit_rows.h"
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/testing/gradient_checks.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"
 
 namespace quasidyn {
@@ -31,7 +32,7 @@ constexpr double kKappa = 1e4;        // [1/(N·m)]
 Scene FreeArm() {
   return LoadSceneFromString(
       "name: free_arm\ndimension: 2\ngravity: [0, 0, 0]\ntime_step: 0.01\n"
-      "formulation: {type: qp, kappa: 10000}\n"
+      "formulation: {type: qp}\n"
       "robots:\n  - name: arm\n    bodies:\n"
       "      - {name: slider, mass: 1.0, inertia: {principal: [0.01, 0.01, 0.01]}}\n"
       "      - {name: link, mass: 1.0, inertia: from_shapes,\n"
@@ -45,19 +46,17 @@ Scene FreeArm() {
       "free_arm.yaml", ".");
 }
 
-FormulationSettings SettingsFor(const Scene& scene, FormulationType type) {
-  FormulationSettings settings = SettingsFromScene(scene);
+testing::ProgramSettings SettingsFor(const Scene& scene, std::string type) {
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
   settings.type = type;
+  settings.kappa = 10000;  // the barriers' weight of these scenes
   return settings;
 }
 
-const std::vector<FormulationType> kPositionCommanded = {
-    FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
-    FormulationType::kLogBarrierCone, FormulationType::kLcp};
+const std::vector<std::string> kPositionCommanded = {"qp", "socp", "log-barrier",
+                                                     "log-barrier-cone", "lcp"};
 
-bool IsBarrier(FormulationType type) {
-  return type == FormulationType::kLogBarrierPyramid || type == FormulationType::kLogBarrierCone;
-}
+bool IsBarrier(std::string type) { return type == "log-barrier" || type == "log-barrier-cone"; }
 
 // u = (0.3 m, −0.9 rad) drives x past its upper limit and θ past its lower one. The step of
 // the impedance h²K v = hK(u − q) + d λ (quasi_dynamic_cost.h, joint_limit_rows.h) stops at
@@ -71,8 +70,8 @@ TEST(JointLimits, CommandPastTheLimitHoldsAtTheLimitInEveryFormulation) {
   const Eigen::Vector2d u(0.3, -0.9);
   const Eigen::Vector2d bound(kUpperX, kLowerTheta);
   const Eigen::Vector2d expected_impulse = kH * kK * (bound - u);
-  for (FormulationType type : kPositionCommanded) {
-    SCOPED_TRACE(FormulationName(type));
+  for (std::string type : kPositionCommanded) {
+    SCOPED_TRACE(std::string(type));
     testing::Stepper stepper(scene, SettingsFor(scene, type));
     const StepResult& result = stepper.Step(scene.q0, u);
     ASSERT_TRUE(result.ok()) << result.message;
@@ -109,7 +108,7 @@ TEST(JointLimits, CommandPastTheLimitHoldsAtTheLimitInEveryFormulation) {
 // q⁺ = bound and d λ = (bound − q − h u)/c.
 TEST(JointLimits, HalmPosaHoldsTheLimitWithTheClosedFormImpulse) {
   const Scene scene = FreeArm();
-  FormulationSettings settings = SettingsFor(scene, FormulationType::kHalmPosa);
+  testing::ProgramSettings settings = SettingsFor(scene, "halm-posa");
   settings.feedback_scale = 0.01;
   testing::Stepper stepper(scene, settings);
   const Eigen::Vector2d u(30.0, -90.0);  // [m/s, rad/s]: h u = (0.3, −0.9)
@@ -128,8 +127,8 @@ TEST(JointLimits, HalmPosaHoldsTheLimitWithTheClosedFormImpulse) {
 TEST(JointLimits, CommandInsideTheLimitsIsUnchanged) {
   const Scene scene = FreeArm();
   const Eigen::Vector2d u(0.08, -0.45);
-  for (FormulationType type : kPositionCommanded) {
-    SCOPED_TRACE(FormulationName(type));
+  for (std::string type : kPositionCommanded) {
+    SCOPED_TRACE(std::string(type));
     testing::Stepper stepper(scene, SettingsFor(scene, type));
     const StepResult& result = stepper.Step(scene.q0, u);
     ASSERT_TRUE(result.ok()) << result.message;
@@ -145,7 +144,7 @@ TEST(JointLimits, CommandInsideTheLimitsIsUnchanged) {
 // A limit row left out of the differentiation changes an entry of A or B by O(1) (∂x⁺/∂x is 0
 // at an active limit, 1 without it), far above the tolerance of
 // ExpectGradientsMatchFiniteDifferences (the solvers' accuracy over the FD step).
-void ExpectGradientsMatch(const Scene& scene, const FormulationSettings& settings,
+void ExpectGradientsMatch(const Scene& scene, const testing::ProgramSettings& settings,
                           const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                           double tolerance = 1e-4) {
   testing::ExpectGradientsMatchFiniteDifferences(scene, settings, q, u, tolerance);
@@ -154,11 +153,9 @@ void ExpectGradientsMatch(const Scene& scene, const FormulationSettings& setting
 TEST(JointLimits, GradientsMatchFiniteDifferencesOnBothSidesOfTheLimit) {
   const Scene scene = FreeArm();
   const Eigen::Vector2d past(0.3, -0.9), inside(0.08, -0.45);
-  for (FormulationType type :
-       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
-        FormulationType::kLogBarrierCone}) {
-    SCOPED_TRACE(FormulationName(type));
-    const FormulationSettings settings = SettingsFor(scene, type);
+  for (std::string type : {"qp", "socp", "log-barrier", "log-barrier-cone"}) {
+    SCOPED_TRACE(std::string(type));
+    const testing::ProgramSettings settings = SettingsFor(scene, type);
     {
       SCOPED_TRACE("command past the limits");
       ExpectGradientsMatch(scene, settings, scene.q0, past);
@@ -170,7 +167,7 @@ TEST(JointLimits, GradientsMatchFiniteDifferencesOnBothSidesOfTheLimit) {
   }
   // The exact programs in closed form: at the active limits q⁺ = bound, so A = B = 0; inside,
   // q⁺ = u: A = 0, B = I.
-  testing::Stepper qp(scene, SettingsFor(scene, FormulationType::kQp));
+  testing::Stepper qp(scene, SettingsFor(scene, "qp"));
   ASSERT_TRUE(qp.Step(scene.q0, past).ok());
   const StepDerivatives& at_limit = qp.Differentiate(GradientMode::kAAndB);
   EXPECT_LT(at_limit.B.norm(), 1e-9);
@@ -184,7 +181,7 @@ TEST(JointLimits, GradientsMatchFiniteDifferencesOnBothSidesOfTheLimit) {
 
 TEST(JointLimits, HalmPosaGradientsMatchFiniteDifferences) {
   const Scene scene = FreeArm();
-  FormulationSettings settings = SettingsFor(scene, FormulationType::kHalmPosa);
+  testing::ProgramSettings settings = SettingsFor(scene, "halm-posa");
   ExpectGradientsMatch(scene, settings, scene.q0, Eigen::Vector2d(30.0, -90.0));
   ExpectGradientsMatch(scene, settings, scene.q0, Eigen::Vector2d(2.0, -20.0));
 }
@@ -195,7 +192,7 @@ TEST(JointLimits, HalmPosaGradientsMatchFiniteDifferences) {
 Scene PushingWithLimit() {
   return LoadSceneFromString(
       "name: push_limit\ndimension: 2\ntime_step: 0.01\ncontact_tolerance: 0.02\n"
-      "formulation: {type: qp, kappa: 10000}\n"
+      "formulation: {type: qp}\n"
       "environment: [{name: table, type: half_space, friction: 0.4}]\n"
       "objects:\n  - name: box\n    joint: planar\n"
       "    body: {mass: 1.0, inertia: from_shapes,\n"
@@ -216,11 +213,9 @@ Scene PushingWithLimit() {
 TEST(JointLimits, GradientsWithContactAndLimitActiveMatchFiniteDifferences) {
   const Scene scene = PushingWithLimit();
   const Eigen::Vector2d u(-0.1, 0.2);  // push right; y commanded 0.14 m above its limit
-  for (FormulationType type :
-       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
-        FormulationType::kLogBarrierCone}) {
-    SCOPED_TRACE(FormulationName(type));
-    const FormulationSettings settings = SettingsFor(scene, type);
+  for (std::string type : {"qp", "socp", "log-barrier", "log-barrier-cone"}) {
+    SCOPED_TRACE(std::string(type));
+    const testing::ProgramSettings settings = SettingsFor(scene, type);
     testing::Stepper stepper(scene, settings);
     const StepResult& result = stepper.Step(scene.q0, u);
     ASSERT_TRUE(result.ok()) << result.message;
@@ -239,7 +234,7 @@ TEST(JointLimits, GradientsWithContactAndLimitActiveMatchFiniteDifferences) {
 Scene SoftLiftWithBox() {
   return LoadSceneFromString(
       "name: soft_lift\ndimension: 2\ntime_step: 0.1\ncontact_tolerance: 0.02\n"
-      "formulation: {type: qp, kappa: 10000}\n"
+      "formulation: {type: qp}\n"
       "objects:\n  - name: box\n    joint: planar\n"
       "    body: {mass: 1.0, inertia: from_shapes,\n"
       "           shapes: [{type: box, size: [0.1, 0.1, 0.1], friction: 0.4}]}\n"
@@ -270,8 +265,8 @@ TEST(JointLimits, ABoundLeftOutOfTheProgramStillHoldsWhenContactPushesPastIt) {
   v[scene.nv_u] = -0.5;  // −0.05 m: within it
   EXPECT_TRUE(LeftOutJointLimitsHold(scene.q0, v, h, limits));
   const int y = scene.nq_u;  // the lift's coordinate
-  for (FormulationType type : {FormulationType::kQp, FormulationType::kSocp}) {
-    SCOPED_TRACE(FormulationName(type));
+  for (std::string type : {"qp", "socp"}) {
+    SCOPED_TRACE(std::string(type));
     testing::Stepper stepper(scene, SettingsFor(scene, type));
     const StepResult& result = stepper.Step(scene.q0, u);
     ASSERT_TRUE(result.ok()) << result.message;
@@ -291,8 +286,8 @@ TEST(JointLimits, SecondOrderStepsHoldTheLimitWithTheImpulseOfTheImpedance) {
   const Eigen::Vector2d u(0.3, -0.9);
   const Eigen::Vector2d bound(kUpperX, kLowerTheta);
   const Eigen::Vector2d expected_impulse = kH * kK * (bound - u);
-  for (FormulationType type : {FormulationType::kStewartTrinkle, FormulationType::kAnitescu}) {
-    SCOPED_TRACE(FormulationName(type));
+  for (std::string type : {"stewart-trinkle", "anitescu"}) {
+    SCOPED_TRACE(std::string(type));
     const std::shared_ptr<const StepModel> model = MakeStepModel(scene, SettingsFor(*scene, type));
     const std::unique_ptr<StepData> data = model->CreateData();
     model->Calc(State{bound, Eigen::Vector2d::Zero()}, u, data.get());

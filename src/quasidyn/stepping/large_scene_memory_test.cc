@@ -9,9 +9,10 @@
 #include <memory>
 #include <string>
 
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/testing/malloc_counter.h"
 #include "quasidyn/testing/planar_pile.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn {
 namespace {
@@ -24,10 +25,10 @@ double HeapInUseBytes() {
 }
 
 // The heap in use once a model, its data and a first step exist, minus the heap before [bytes].
-double StepHeapBytes(int objects, FormulationType type) {
+double StepHeapBytes(int objects, std::string type) {
   const double before = HeapInUseBytes();
   const auto scene = std::make_shared<const Scene>(testing::PlanarPile(objects));
-  FormulationSettings settings = SettingsFromScene(*scene);
+  testing::ProgramSettings settings = testing::SceneProgramSettings(*scene);
   settings.type = type;
   const std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);
   const std::unique_ptr<StepData> data = model->CreateData();
@@ -36,7 +37,7 @@ double StepHeapBytes(int objects, FormulationType type) {
   return HeapInUseBytes() - before;
 }
 
-class LargeSceneMemoryTest : public ::testing::TestWithParam<FormulationType> {};
+class LargeSceneMemoryTest : public ::testing::TestWithParam<std::string> {};
 
 // Four times the objects: the heap grows at most 1.5 × 4 times (linear, with room for the
 // contact count's growth at the pile's border), where a dense n_v × n_v or m × n_v matrix
@@ -51,11 +52,9 @@ TEST_P(LargeSceneMemoryTest, HeapOfOneStepIsLinearInTheObjectCount) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SparseFormulations, LargeSceneMemoryTest,
-                         ::testing::Values(FormulationType::kQp, FormulationType::kSocp,
-                                           FormulationType::kLogBarrierPyramid,
-                                           FormulationType::kLogBarrierCone),
+                         ::testing::Values("qp", "socp", "log-barrier", "log-barrier-cone"),
                          [](const auto& info) {
-                           std::string name = FormulationName(info.param);
+                           std::string name = std::string(info.param);
                            for (char& c : name)
                              if (c == '-') c = '_';
                            return name;

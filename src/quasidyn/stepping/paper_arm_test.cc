@@ -30,7 +30,8 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"
 
 namespace quasidyn {
@@ -46,8 +47,8 @@ double EndTime(const Scene& scene) {
 }
 
 std::vector<Eigen::Vector3d> SimulateCube(const Scene& scene, double h, double end_time) {
-  FormulationSettings settings = SettingsFromScene(scene);
-  settings.type = FormulationType::kQp;
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+  settings.type = "qp";
   settings.time_step = h;
   settings.object_mass_scale = kMassScalePerH2 * h * h;
   testing::Stepper stepper(scene, settings);

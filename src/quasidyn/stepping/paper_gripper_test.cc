@@ -21,8 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/dynamics/quasi_dynamic_qp.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"
 
 namespace quasidyn {
@@ -58,8 +59,8 @@ class PaperGripperTest : public ::testing::Test {
     force_tolerance_ = kStiffness * phi_tolerance_;
   }
 
-  std::vector<GripperSample> Simulate(FormulationType type, double end_time) {
-    FormulationSettings settings = SettingsFromScene(scene_);
+  std::vector<GripperSample> Simulate(std::string type, double end_time) {
+    testing::ProgramSettings settings = testing::SceneProgramSettings(scene_);
     settings.type = type;
     testing::Stepper stepper(scene_, settings);
     const double h = settings.time_step;
@@ -77,7 +78,7 @@ class PaperGripperTest : public ::testing::Test {
       const Eigen::VectorXd u = scene_.CommandAt(s.t);
       const StepResult& r = stepper.Step(q, u);
       if (!r.ok()) {
-        ADD_FAILURE() << FormulationName(type) << " step to t = " << s.t << ": " << r.message;
+        ADD_FAILURE() << std::string(type) << " step to t = " << s.t << ": " << r.message;
         return samples;
       }
       q = r.next.q;
@@ -144,7 +145,7 @@ void ExpectApproachSqueezeAndStick(const std::vector<GripperSample>& run, double
 }
 
 TEST_F(PaperGripperTest, LcpSqueezesSlidesAndSticksWithoutBoundaryLayer) {
-  const std::vector<GripperSample> run = Simulate(FormulationType::kLcp, 0.35);
+  const std::vector<GripperSample> run = Simulate("lcp", 0.35);
   ExpectApproachSqueezeAndStick(run, phi_tolerance_, force_tolerance_);
   for (const GripperSample& s : run) {
     SCOPED_TRACE("t = " + std::to_string(s.t));
@@ -173,7 +174,7 @@ TEST_F(PaperGripperTest, LcpSqueezesSlidesAndSticksWithoutBoundaryLayer) {
 // (eq. (8b)): φ_{k+1} = (μΔȳ + 2μ²φ_k)/(1 + 2μ²), so φ → μΔȳ = h μ v = 0.001 m while pulled
 // at v = 0.2 m/s, and φ_{k+1} = r φ_k with r = 2μ²/(1 + 2μ²) = 1/3 once the command stops.
 TEST_F(PaperGripperTest, QpOpensBoundaryLayerWhileSlidingAndClosesItAfter) {
-  const std::vector<GripperSample> run = Simulate(FormulationType::kQp, 0.35);
+  const std::vector<GripperSample> run = Simulate("qp", 0.35);
   ExpectApproachSqueezeAndStick(run, phi_tolerance_, force_tolerance_);
   const double h = scene_.time_step;
   const double r = 2 * kFriction * kFriction / (1 + 2 * kFriction * kFriction);

@@ -8,10 +8,11 @@
 #include <cmath>
 #include <string>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/model/scene_error.h"
-#include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/testing/gradient_checks.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"
 
 namespace quasidyn {
@@ -83,7 +84,7 @@ TEST(PlanarJoint3d, PlaneErrorsNameTheField) {
 TEST(PlanarJoint3d, MovesAsTheFloatingBoxInItsPlane) {
   const Scene planar = PushedBox("planar", "[0.0, 0.05, 0.0]");
   const Scene floating = PushedBox("floating", "[0.0, 0.0, 0.05, 1, 0, 0, 0]");
-  FormulationSettings settings = SettingsFromScene(planar);
+  testing::ProgramSettings settings = testing::SceneProgramSettings(planar);
   testing::Stepper planar_step(planar, settings), floating_step(floating, settings);
   Eigen::VectorXd q_planar = planar.q0, q_floating = floating.q0;
   double pushed = 0.0;
@@ -111,14 +112,13 @@ TEST(PlanarJoint3d, MovesAsTheFloatingBoxInItsPlane) {
 
 TEST(PlanarJoint3d, GradientsMatchFiniteDifferences) {
   const Scene scene = PushedBox("planar", "[0.0, 0.05, 0.0]");
-  for (FormulationType type :
-       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid}) {
-    SCOPED_TRACE(FormulationName(type));
-    FormulationSettings settings = SettingsFromScene(scene);
+  for (std::string type : {"qp", "socp", "log-barrier"}) {
+    SCOPED_TRACE(std::string(type));
+    testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
     settings.type = type;
     // The pusher touching the box and pushing it: q after 15 steps of the QP schedule.
-    FormulationSettings qp = settings;
-    qp.type = FormulationType::kQp;
+    testing::ProgramSettings qp = settings;
+    qp.type = "qp";
     testing::Stepper stepper(scene, qp);
     Eigen::VectorXd q = scene.q0;
     for (int k = 1; k <= 15; ++k) q = stepper.Step(q, scene.CommandAt(k * 0.01)).next.q;

@@ -10,10 +10,11 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 
-#include "quasidyn/dynamics/quasi_dynamic_qp.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/solvers/lemke.h"
 #include "quasidyn/testing/dynamics_scenes.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/step_problems.h"
 #include "quasidyn/testing/stepper.h"
 
@@ -72,7 +73,7 @@ void ExpectQpMatchesLemke(const StepProblem& problem) {
 
 TEST(QpLcpEquivalence, DiagonalPushIn3d) {
   const Scene scene = testing::DiagonalPushScene(4);
-  FormulationSettings settings = SettingsFromScene(scene);
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
   Eigen::VectorXd u = scene.q0.tail(scene.nq_a);
   u[0] += 0.02;
   u[1] += 0.01;
@@ -83,7 +84,7 @@ TEST(QpLcpEquivalence, DiagonalPushIn3d) {
 
 TEST(QpLcpEquivalence, PlanarGripperWhilePullingDown) {
   const Scene scene = LoadScene(testing::kSourceDir + "/examples/planar_gripper/scene.yaml");
-  const FormulationSettings settings = SettingsFromScene(scene);
+  const testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
   testing::Stepper stepper(scene, settings);
   Eigen::VectorXd q = scene.q0;
   const int steps = 15;  // t = 0.15 s: squeezing and pulling down

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "quasidyn/testing/dynamics_scenes.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/step_problems.h"
 #include "quasidyn/testing/stepper.h"
 
@@ -27,12 +28,12 @@ struct LcpStep {
 
 LcpStep StepTiltedBox(double theta) {
   LcpStep out{testing::TiltedGravityBoxScene(theta), {}};
-  FormulationSettings settings = SettingsFromScene(out.scene);
-  settings.type = FormulationType::kLcp;
+  testing::ProgramSettings settings = testing::SceneProgramSettings(out.scene);
+  settings.type = "lcp";
   const testing::OwnedStepProblem owned(out.scene, settings, out.scene.q0, Eigen::VectorXd());
   const StepProblem problem = owned.get();
   EXPECT_GE(problem.contacts.size(), 1);
-  out.solution = testing::SolveWith(problem);
+  out.solution = testing::SolveWith(owned);
   EXPECT_EQ(out.solution.status, SolverStatus::kSolved) << out.solution.message;
   for (int i = 0; i < problem.contacts.size(); ++i) {
     const Contact& c = problem.contacts[i];
@@ -72,7 +73,7 @@ TEST(QuasistaticLcp, SlidingFrictionIsOnTheBoundaryWithoutBoundaryLayer) {
 
   // The QP of eq. (10) on the same step slides in Anitescu's boundary layer: the box rises by
   // h μ |v_x| per step (Pang & Tedrake 2021, §IV-A.2), so φ_end > 0.
-  FormulationSettings settings = SettingsFromScene(step.scene);
+  testing::ProgramSettings settings = testing::SceneProgramSettings(step.scene);
   testing::Stepper qp(step.scene, settings);
   const StepResult& result = qp.Step(step.scene.q0, Eigen::VectorXd());
   ASSERT_TRUE(result.ok()) << result.message;
@@ -81,8 +82,8 @@ TEST(QuasistaticLcp, SlidingFrictionIsOnTheBoundaryWithoutBoundaryLayer) {
 
 TEST(QuasistaticLcp, PureQuasistaticNeedsAPositiveMassScale) {
   const Scene scene = testing::TiltedGravityBoxScene(0.0);
-  FormulationSettings settings = SettingsFromScene(scene);
-  settings.type = FormulationType::kLcp;
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+  settings.type = "lcp";
   settings.object_mass_scale = 0.0;
   testing::Stepper stepper(scene, settings);
   const StepResult& result = stepper.Step(scene.q0, Eigen::VectorXd());

@@ -11,6 +11,7 @@
 
 #include "quasidyn/testing/dynamics_scenes.h"
 #include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"
 
 namespace quasidyn {
@@ -33,13 +34,13 @@ bool BitwiseEqual(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
 // sticking (calc_diff_test.cc checks the exact gradients there against finite differences).
 struct GripperFixture {
   Scene scene = *LoadExample("planar_gripper");
-  FormulationSettings settings = SettingsFromScene(scene);
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
   ExampleState state;
   GripperFixture() {
-    settings.type = FormulationType::kQp;
+    settings.type = "qp";
     state = StateAfter(scene, settings, 6);
   }
-  Linearization Exact(GradientMethod method) {
+  Linearization Exact(LinearizationMethod method) {
     return testing::Linearize(scene, settings, state.q, state.u, GradientMode::kAAndB, method);
   }
 };
@@ -85,7 +86,7 @@ TEST(RandomizedSmoothing, EqualSeedsGiveIdenticalResultsOnAnyThreadCount) {
 // up to the same round-off (the mean of N equal terms differs from each by at most N·ε).
 TEST(RandomizedSmoothing, ZeroDeviationGivesTheExactLinearization) {
   GripperFixture f;
-  const Linearization exact = f.Exact(GradientMethod::kExact);
+  const Linearization exact = f.Exact(LinearizationMethod::kExact);
   ASSERT_TRUE(exact.ok());
   RandomizedSmoothingSettings settings;
   settings.samples = 5;
@@ -107,7 +108,7 @@ TEST(RandomizedSmoothing, ZeroDeviationGivesTheExactLinearization) {
 // below 1e-6 (FD-level agreement, as in calc_diff_test.cc).
 TEST(RandomizedSmoothing, BundledBApproachesTheExactBAsTheDeviationVanishes) {
   GripperFixture f;
-  const Linearization exact = f.Exact(GradientMethod::kExact);
+  const Linearization exact = f.Exact(LinearizationMethod::kExact);
   ASSERT_TRUE(exact.ok());
   BatchStepper batch(MakeStepModel(testing::Shared(f.scene), f.settings), 2);
   std::vector<double> errors;
@@ -135,8 +136,8 @@ TEST(RandomizedSmoothing, BundledBApproachesTheExactBAsTheDeviationVanishes) {
 // test deterministic). Without averaging (ratio 1) or with a wrong N the test fails.
 TEST(RandomizedSmoothing, BundledErrorShrinksLikeOneOverSquareRootOfN) {
   GripperFixture f;
-  f.settings.type = FormulationType::kLogBarrierPyramid;
-  const Linearization smooth = f.Exact(GradientMethod::kLogBarrier);
+  f.settings.type = "log-barrier";
+  const Linearization smooth = f.Exact(LinearizationMethod::kLogBarrier);
   ASSERT_TRUE(smooth.ok()) << smooth.message;
   BatchStepper batch(MakeStepModel(testing::Shared(f.scene), f.settings), 2);
   const int replicates = 16;
@@ -166,7 +167,7 @@ TEST(RandomizedSmoothing, BundledErrorShrinksLikeOneOverSquareRootOfN) {
 // the round-off floor of the fit, 100·ε·max|q⁺|/σ (Δ_i's round-off through C/σ).
 TEST(RandomizedSmoothing, ZerothOrderAgreesWithBundledWithinStatisticalError) {
   GripperFixture f;
-  f.settings.type = FormulationType::kLogBarrierPyramid;
+  f.settings.type = "log-barrier";
   BatchStepper batch(MakeStepModel(testing::Shared(f.scene), f.settings), 2);
   RandomizedSmoothingSettings settings;
   settings.samples = 200;
@@ -207,7 +208,7 @@ TEST(RandomizedSmoothing, ZerothOrderAgreesWithBundledWithinStatisticalError) {
 // y_i < 0.11 fail and are excluded and counted; the others are averaged.
 TEST(RandomizedSmoothing, FailedSamplesAreExcludedAndCounted) {
   const Scene scene = testing::SqueezedBallScene();
-  const FormulationSettings formulation = SettingsFromScene(scene);
+  const testing::ProgramSettings formulation = testing::SceneProgramSettings(scene);
   Eigen::VectorXd q = scene.q0;
   q[1] = 0.11;
   const Eigen::VectorXd u = scene.q0.tail(scene.nq_a);

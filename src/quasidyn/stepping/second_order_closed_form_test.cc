@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/second_order_scenes.h"
 #include "quasidyn/testing/shared_scene.h"
 
@@ -39,7 +40,7 @@ struct Stepper {
   State x;
   explicit Stepper(const Scene& scene) {
     const ScenePtr shared = testing::Shared(scene);
-    model = MakeStepModel(shared, SettingsFromScene(*shared));
+    model = MakeStepModel(shared, testing::SceneProgramSettings(*shared));
     data = model->CreateData();
     x = InitialState(*model);
   }

@@ -3,7 +3,7 @@
 // agreement of the two formulations where the relaxation is exact, and CalcDiff against
 // central finite differences of the step.
 
-#include "quasidyn/stepping/second_order_model.h"
+#include "quasidyn/formulations/second_order/second_order_model.h"
 
 #include <gtest/gtest.h>
 
@@ -12,12 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/dynamics/quasi_dynamic_qp.h"
-#include "quasidyn/dynamics/quasistatic_lcp.h"
+#include "quasidyn/formulations/lcp/quasistatic_lcp.h"
+#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/io/scene_edit.h"
-#include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/second_order_scenes.h"
 #include "quasidyn/testing/shared_scene.h"
 #include "quasidyn/testing/siconos_lcp.h"
@@ -34,10 +35,9 @@ using testing::RelativeError;
 constexpr double kFdTolerance = 1e-5;
 constexpr double kFdStep = 6.0555e-6;
 
-std::shared_ptr<const SecondOrderModel> ModelOf(const ScenePtr& scene, FormulationType type) {
-  FormulationSettings settings = SettingsFromScene(*scene);
-  settings.type = type;
-  return std::make_shared<const SecondOrderModel>(scene, settings);
+std::shared_ptr<const SecondOrderModel> ModelOf(const ScenePtr& scene, std::string type) {
+  return std::dynamic_pointer_cast<const SecondOrderModel>(
+      MakeStepModel(scene, FormulationChoice(std::move(type))));
 }
 
 // (q⁺, v⁺) of the step through the dynamics layer's builders, each call from scratch (no warm
@@ -46,25 +46,23 @@ class ReferenceStep {
  public:
   explicit ReferenceStep(std::shared_ptr<const SecondOrderModel> model)
       : model_(std::move(model)),
-        contact_model_(model_->scene_ptr(),
-                       ContactCandidateDistance(model_->scene(), model_->settings())),
+        contact_model_(model_->scene_ptr(), model_->scene().contact_tolerance),
         contact_data_(contact_model_.CreateData()) {}
 
   Eigen::VectorXd operator()(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                              const Eigen::VectorXd& u) {
     const Scene& scene = model_->scene();
-    const FormulationSettings& settings = model_->settings();
+    const double h = model_->time_step();
     Eigen::VectorXd out =
         Eigen::VectorXd::Constant(scene.nq + scene.nv, std::numeric_limits<double>::quiet_NaN());
     if (!contact_model_.Compute(q, &contact_data_)) return out;
     QuasiDynamicCost cost;
     SecondOrderCostWorkspace workspace;
     BuildSecondOrderCost(contact_data_.kinematics(), v, u, model_->actuated_stiffness(),
-                         model_->actuated_damping(), scene.external_force, settings, &workspace,
-                         &cost);
-    const StepProblem problem{scene, contact_data_.contacts(), cost, settings};
+                         model_->actuated_damping(), scene.external_force, h, &workspace, &cost);
+    const StepProblem problem{scene, contact_data_.contacts(), cost, h};
     Eigen::VectorXd v_next;
-    if (settings.type == FormulationType::kStewartTrinkle) {
+    if (model_->formulation().name == "stewart-trinkle") {
       QuasistaticLcp lcp;
       if (!BuildQuasistaticLcp(problem, &lcp)) return out;
       v_next = lcp.velocity_offset;
@@ -84,7 +82,7 @@ class ReferenceStep {
       if (result.status != SolverStatus::kSolved) return out;
       v_next = result.x;
     }
-    out.head(scene.nq) = IntegrateConfiguration(scene, q, v_next, settings.time_step);
+    out.head(scene.nq) = IntegrateConfiguration(scene, q, v_next, h);
     out.tail(scene.nv) = v_next;
     return out;
   }
@@ -171,9 +169,9 @@ std::pair<State, Eigen::VectorXd> StateAfter(const StepModel& model, int steps) 
 // flat in Stewart–Trinkle: tilting it by ±δ lifts one edge or the other, the central difference
 // averages the two branches); each column of A must then match the central difference or one of
 // the one-sided ones (the branch the derivative takes, lcp_step_gradient.h).
-void ExpectDerivativesMatchFiniteDifferences(const ScenePtr& scene, FormulationType type, int steps,
+void ExpectDerivativesMatchFiniteDifferences(const ScenePtr& scene, std::string type, int steps,
                                              const std::string& phase, bool kinks = false) {
-  SCOPED_TRACE(scene->name + " (" + FormulationName(type) + ") after " + std::to_string(steps) +
+  SCOPED_TRACE(scene->name + " (" + std::string(type) + ") after " + std::to_string(steps) +
                " steps: " + phase);
   const auto model = ModelOf(scene, type);
   const auto [x, u] = StateAfter(*model, steps);
@@ -218,7 +216,7 @@ void ExpectDerivativesMatchFiniteDifferences(const ScenePtr& scene, FormulationT
 // The first of `candidates` (step counts) after which the step is differentiable: resting
 // stacks of boxes have states where a face contact's manifold point disappears under a ±6e-6
 // perturbation, where CalcDiff answers the documented status instead (contact_data_derivative.h).
-int FirstDifferentiableState(const ScenePtr& scene, FormulationType type,
+int FirstDifferentiableState(const ScenePtr& scene, std::string type,
                              const std::vector<int>& candidates) {
   const auto model = ModelOf(scene, type);
   for (const int steps : candidates) {
@@ -240,8 +238,7 @@ ScenePtr Example(const std::string& name, const std::string& formulation) {
 }
 
 TEST(SecondOrderDerivatives, SlidingAndSpinningBoxes) {
-  for (const FormulationType type :
-       {FormulationType::kStewartTrinkle, FormulationType::kAnitescu}) {
+  for (const std::string type : {"stewart-trinkle", "anitescu"}) {
     BoxOnGround planar;
     planar.velocity = {0.8, 0, 1.5};
     ExpectDerivativesMatchFiniteDifferences(testing::Shared(planar.Build()), type, 3,
@@ -263,7 +260,7 @@ TEST(SecondOrderDerivatives, TumblingBoxInFlight) {
   box.lift = 0.5;
   box.tilt = 0.4;
   box.velocity = {0.1, -0.2, 0.5, 3.0, -1.0, 2.0};
-  for (const FormulationType type : {FormulationType::kStewartTrinkle, FormulationType::kAnitescu})
+  for (const std::string type : {"stewart-trinkle", "anitescu"})
     ExpectDerivativesMatchFiniteDifferences(testing::Shared(box.Build()), type, 2, "in flight");
 }
 
@@ -272,14 +269,14 @@ TEST(SecondOrderDerivatives, TumblingBoxInFlight) {
 TEST(SecondOrderDerivatives, RobotsOnTheExamples) {
   for (const char* formulation : {"stewart-trinkle", "anitescu"}) {
     const ScenePtr gripper = Example("planar_gripper", formulation);
-    ExpectDerivativesMatchFiniteDifferences(gripper, ParseFormulation(formulation), 6,
+    ExpectDerivativesMatchFiniteDifferences(gripper, std::string(formulation), 6,
                                             "fingers closing");
     // The cubes rest flat: a kink of the Stewart–Trinkle step (not of the relaxation, whose
     // pyramid rows of a resting face stay active when it tilts).
     const ScenePtr arm = Example("arm_cubes", formulation);
     const bool lcp = std::string(formulation) == "stewart-trinkle";
-    const int steps = FirstDifferentiableState(arm, ParseFormulation(formulation), {4, 10, 15, 20});
-    ExpectDerivativesMatchFiniteDifferences(arm, ParseFormulation(formulation), steps,
+    const int steps = FirstDifferentiableState(arm, std::string(formulation), {4, 10, 15, 20});
+    ExpectDerivativesMatchFiniteDifferences(arm, std::string(formulation), steps,
                                             "arm moving, cubes resting", lcp);
   }
 }

@@ -14,13 +14,15 @@
 #include <tuple>
 #include <vector>
 
-#include "quasidyn/dynamics/quasistatic_lcp.h"
+#include "quasidyn/formulations/lcp/quasistatic_lcp.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/formulations/second_order/second_order_model.h"
 #include "quasidyn/io/scene_edit.h"
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/formulation_table.h"
-#include "quasidyn/stepping/second_order_model.h"
+#include "quasidyn/linearization/linearizer.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/second_order_scenes.h"
 #include "quasidyn/testing/shared_scene.h"
 #include "quasidyn/testing/siconos_lcp.h"
@@ -50,19 +52,19 @@ TEST(SecondOrderModel, StateHasVelocitiesAndTheCallersMistakesThrow) {
   BoxOnGround box;
   box.velocity = {0.3, 0, 0};
   const ScenePtr scene = testing::Shared(box.Build());
-  const auto model = MakeStepModel(scene, SettingsFromScene(*scene));
+  const auto model = MakeStepModel(scene, testing::SceneProgramSettings(*scene));
   EXPECT_EQ(model->state_v_size(), scene->nv);
   const State x = InitialState(*model);
   EXPECT_EQ(x.v, scene->v0);
   EXPECT_EQ(InitialState(*scene).v, scene->v0);  // the scene's own type is second order
   // A quasi-dynamic model of the same scene has no velocity, whatever v0 says.
-  FormulationSettings qp = SettingsFromScene(*scene);
-  qp.type = FormulationType::kQp;
+  testing::ProgramSettings qp = testing::SceneProgramSettings(*scene);
+  qp.type = "qp";
   EXPECT_EQ(InitialState(*MakeStepModel(scene, qp)).v.size(), 0);
   // Without v0 the state starts at rest.
   BoxOnGround still;
   const ScenePtr resting = testing::Shared(still.Build());
-  EXPECT_EQ(InitialState(*MakeStepModel(resting, SettingsFromScene(*resting))).v,
+  EXPECT_EQ(InitialState(*MakeStepModel(resting, testing::SceneProgramSettings(*resting))).v,
             Eigen::VectorXd::Zero(resting->nv));
 
   const auto data = model->CreateData();
@@ -79,16 +81,21 @@ TEST(SecondOrderModel, StateHasVelocitiesAndTheCallersMistakesThrow) {
               model->CalcDiff(GradientMode::kAAndB, data.get());
             }).find("call Calc on this data first"),
             std::string::npos);
-  FormulationSettings wrong = SettingsFromScene(*scene);
-  wrong.type = FormulationType::kQp;
-  EXPECT_NE(MessageOf([&] { SecondOrderModel(scene, wrong); }).find("not second order"),
+  // The registrations declare what the model does: a velocity state, a derivative of its own,
+  // no log-barrier smoothing, the robots' positions as the command.
+  for (const char* name : {"stewart-trinkle", "anitescu"}) {
+    const FormulationCapabilities& can = FormulationRegistry::Global().Get(name).info.capabilities;
+    EXPECT_EQ(can.state, StateKind::kConfigurationAndVelocity) << name;
+    EXPECT_EQ(can.command, CommandKind::kRobotPositions) << name;
+    EXPECT_TRUE(can.differentiable()) << name;
+    EXPECT_EQ(can.exact_linearization, name);
+  }
+  LinearizationOptions barrier;
+  barrier.method = LinearizationMethod::kLogBarrier;
+  EXPECT_NE(MessageOf([&] {
+              Linearizer(scene, FormulationChoice("anitescu"), barrier);
+            }).find("anitescu has no log-barrier smoothing"),
             std::string::npos);
-  EXPECT_THROW(DifferentiatedFormulation(FormulationType::kAnitescu, GradientMethod::kLogBarrier),
-               std::invalid_argument);
-  EXPECT_EQ(DifferentiatedFormulation(FormulationType::kStewartTrinkle, GradientMethod::kExact),
-            FormulationType::kStewartTrinkle);
-  EXPECT_TRUE(HasDerivatives(FormulationType::kStewartTrinkle));
-  EXPECT_TRUE(CommandsPositions(FormulationType::kAnitescu));
 }
 
 // Two fixed blocks that overlap: no velocity removes the penetration, so both programs fail;
@@ -99,7 +106,7 @@ TEST(SecondOrderModel, AFailedStepKeepsTheStateAndNamesTheContact) {
   for (const char* formulation : kBothFormulations) {
     SCOPED_TRACE(formulation);
     const ScenePtr scene = WithType(overlapping, formulation);
-    const auto model = MakeStepModel(scene, SettingsFromScene(*scene));
+    const auto model = MakeStepModel(scene, testing::SceneProgramSettings(*scene));
     const auto data = model->CreateData();
     State x = InitialState(*model);
     x.v << 0.5, -0.25, 1.0;
@@ -125,7 +132,7 @@ TEST(SecondOrderModel, WarmStartedLemkeGivesTheColdAnswerWithoutPivots) {
   BoxOnGround box;
   box.velocity = {0.8, 0, 0};
   const ScenePtr scene = testing::Shared(box.Build());
-  const auto model = MakeStepModel(scene, SettingsFromScene(*scene));
+  const auto model = MakeStepModel(scene, testing::SceneProgramSettings(*scene));
   const auto warm = model->CreateData();
   const auto cold = model->CreateData();
   State x = InitialState(*model);
@@ -181,7 +188,7 @@ TEST(SecondOrderModel, StewartTrinkleLcpMatchesSiconos) {
       {WithType(*testing::LoadExample("arm_cubes"), "stewart-trinkle"), 5, false}};
   for (const auto& [scene, steps, compare] : cases) {
     SCOPED_TRACE(scene->name);
-    const auto model = std::make_shared<const SecondOrderModel>(scene, SettingsFromScene(*scene));
+    const auto model = MakeStepModel(scene);
     const auto data = model->CreateData();
     State x = InitialState(*model);
     for (int k = 1; k <= steps; ++k) {
@@ -224,7 +231,7 @@ TEST(SecondOrderModel, TheFormulationsAgreeWhereTheRelaxationIsExact) {
     State x[2];
     for (int f = 0; f < 2; ++f) {
       const ScenePtr scene = WithType(base, kBothFormulations[f]);
-      const auto model = MakeStepModel(scene, SettingsFromScene(*scene));
+      const auto model = MakeStepModel(scene, testing::SceneProgramSettings(*scene));
       const auto data = model->CreateData();
       x[f] = InitialState(*model);
       for (int k = 1; k <= steps; ++k) {
@@ -292,7 +299,7 @@ TEST(SecondOrderModel, EnergyNeverIncreasesWithoutActuation) {
                      std::to_string(seed));
         const ScenePtr scene =
             testing::Shared(LoadSceneFromString(PileScene(planar, formulation, seed), "pile", ""));
-        const auto model = MakeStepModel(scene, SettingsFromScene(*scene));
+        const auto model = MakeStepModel(scene, testing::SceneProgramSettings(*scene));
         const auto data = model->CreateData();
         State x = InitialState(*model);
         double energy = Energy(*scene, x);
@@ -336,7 +343,7 @@ TEST(SecondOrderModel, ABoxTipsOverItsEdgeExactlyWhenTheTorqueConditionSaysSo) {
         box.external_force =
             planar ? std::vector<double>{push, 0, 0} : std::vector<double>{push, 0, 0, 0, 0, 0};
         const ScenePtr scene = testing::Shared(box.Build());
-        const auto model = MakeStepModel(scene, SettingsFromScene(*scene));
+        const auto model = MakeStepModel(scene, testing::SceneProgramSettings(*scene));
         const auto data = model->CreateData();
         State x = InitialState(*model);
         for (int k = 1; k <= 40; ++k) {
@@ -384,7 +391,7 @@ TEST(SecondOrderModel, APainleveRodReturnsAStatus) {
                   {0.0, 0.5 * length * std::sin(angle) + 0.005 * std::cos(angle), angle})
            << "\n    initial_velocity: " << testing::YamlList({speed, 0, 0}) << "\n";
       const ScenePtr scene = testing::Shared(LoadSceneFromString(yaml.str(), "painleve", ""));
-      const auto model = MakeStepModel(scene, SettingsFromScene(*scene));
+      const auto model = MakeStepModel(scene, testing::SceneProgramSettings(*scene));
       const auto data = model->CreateData();
       State x = InitialState(*model);
       for (int k = 1; k <= 30; ++k) {

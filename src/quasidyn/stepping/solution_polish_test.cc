@@ -12,10 +12,11 @@
 #include <cstdio>
 #include <string>
 
-#include "quasidyn/dynamics/quasi_dynamic_qp.h"
-#include "quasidyn/dynamics/quasi_dynamic_socp.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/formulations/socp/friction_cone_socp.h"
 #include "quasidyn/solvers/lemke.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/step_problems.h"
 
 namespace quasidyn {
@@ -49,8 +50,8 @@ objects:
 }
 
 // The total normal force [N] of a formulation's answer for the step from q0.
-double NormalForce(const Formulation& formulation, const StepProblem& problem) {
-  const std::unique_ptr<FormulationWorkspace> workspace = formulation.CreateWorkspace();
+double NormalForce(const ContactProgram& formulation, const StepProblem& problem) {
+  const std::unique_ptr<ProgramWorkspace> workspace = formulation.CreateWorkspace();
   FormulationSolution solution;
   formulation.Solve(problem, workspace.get(), &solution);
   EXPECT_TRUE(Succeeded(solution.status)) << solution.message;
@@ -74,8 +75,8 @@ double LcpNormalForce(const StepProblem& problem) {
 }
 
 struct Formulations {
-  PyramidQpFormulation qp;
-  FrictionConeSocpFormulation socp;
+  QpProgram qp;
+  SocpProgram socp;
 };
 
 Formulations WithPolish(bool enabled) {
@@ -83,14 +84,14 @@ Formulations WithPolish(bool enabled) {
   qp.polish.enabled = enabled;
   SocpSettings socp;
   socp.polish.enabled = enabled;
-  return {PyramidQpFormulation(qp), FrictionConeSocpFormulation(socp)};
+  return {QpProgram(qp), SocpProgram(socp)};
 }
 
 // The disk falls h²g = 0.981 mm in one free step (s = 1: v = h g), so a gap of h²g closes
 // exactly at the step's end: the contact is degenerate, its exact force 0.
 TEST(SolutionPolish, DegenerateStepMatchesTheLcp) {
   const Scene scene = DiskAbove(kH * kH * kGravity);
-  const FormulationSettings settings = SettingsFromScene(scene);
+  const testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
   const testing::OwnedStepProblem owned(scene, settings, scene.q0, Eigen::VectorXd());
   ASSERT_EQ(owned.get().contacts.size(), 1);
   const double exact = LcpNormalForce(owned.get());
@@ -114,7 +115,7 @@ TEST(SolutionPolish, DegenerateStepMatchesTheLcp) {
 // carries no force.
 TEST(SolutionPolish, OpenContactsCarryExactlyZero) {
   const Scene scene = DiskAbove(5e-3);
-  const FormulationSettings settings = SettingsFromScene(scene);
+  const testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
   const testing::OwnedStepProblem owned(scene, settings, scene.q0, Eigen::VectorXd());
   ASSERT_EQ(owned.get().contacts.size(), 1);
   const Formulations off = WithPolish(false), on = WithPolish(true);
@@ -133,7 +134,7 @@ TEST(SolutionPolish, OpenContactsCarryExactlyZero) {
 // The polish reports what it did, and a solve with it off reports nothing.
 TEST(SolutionPolish, ReportsWhetherItSucceeded) {
   const Scene scene = DiskAbove(5e-3);
-  const FormulationSettings settings = SettingsFromScene(scene);
+  const testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
   const testing::OwnedStepProblem owned(scene, settings, scene.q0, Eigen::VectorXd());
   QpProblem qp;
   BuildPyramidQp(owned.get(), &qp);

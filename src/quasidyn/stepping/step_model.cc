@@ -16,14 +16,47 @@ const char* GradientModeName(GradientMode mode) {
   return "unknown";
 }
 
-StepModel::StepModel(ScenePtr scene, const FormulationSettings& settings)
-    : scene_(std::move(scene)), settings_(settings) {
+StepModel::StepModel(ScenePtr scene, double time_step, FormulationInfo formulation,
+                     ParameterBlock parameters)
+    : scene_(std::move(scene)),
+      time_step_(time_step),
+      formulation_(std::move(formulation)),
+      parameters_(std::move(parameters)) {
   QUASIDYN_CHECK_ARGUMENT(scene_ != nullptr, "step model", "the scene is null");
-  ValidateFormulationSettings(settings_);
+  CheckPositive("step model", "time step h", time_step_);
+}
+
+int StepModel::state_v_size() const {
+  return capabilities().state == StateKind::kConfigurationAndVelocity ? scene_->nv : 0;
+}
+
+int StepModel::control_size() const {
+  return capabilities().command == CommandKind::kObjectImpulses ? scene_->nv_u : scene_->nq_a;
 }
 
 Eigen::VectorXd StepModel::ScheduledCommand(double t, const State& /*x*/) const {
   return scene_->CommandAt(t);
+}
+
+Eigen::VectorXd StepModel::HoldingCommand(const State& x) const {
+  CheckSize("HoldingCommand", "x.q", x.q.size(), scene_->nq, "n_q");
+  if (capabilities().command == CommandKind::kRobotPositions) return x.q.tail(scene_->nq_a);
+  return Eigen::VectorXd::Zero(control_size());
+}
+
+Eigen::VectorXd StepModel::CommandToward(const State& x, const Eigen::VectorXd& q_a_target) const {
+  CheckSize("CommandToward", "x.q", x.q.size(), scene_->nq, "n_q");
+  CheckSize("CommandToward", "q_a_target", q_a_target.size(), scene_->nq_a, "n_q,a");
+  switch (capabilities().command) {
+    case CommandKind::kRobotPositions:
+      return q_a_target;
+    case CommandKind::kRobotVelocities:
+      return (q_a_target - x.q.tail(scene_->nq_a)) / time_step_;
+    case CommandKind::kObjectImpulses:
+      break;
+  }
+  ThrowInvalidArgument("CommandToward",
+                       formulation_.name + " commands the objects' impulses, not the robots");
 }
 
 void StepModel::CheckData(const StepData* data, const char* where) const {
@@ -39,10 +72,6 @@ State InitialState(const Scene& scene, bool with_velocity) {
 }
 
 }  // namespace
-
-State InitialState(const Scene& scene) {
-  return InitialState(scene, HasVelocityState(ParseFormulation(scene.formulation.type)));
-}
 
 State InitialState(const StepModel& model) {
   return InitialState(model.scene(), model.state_v_size() > 0);

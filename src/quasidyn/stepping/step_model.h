@@ -2,12 +2,13 @@
 // The one interface of every time-stepping model of quasidyn (the model/data shape of
 // Crocoddyl and Pinocchio; docs/architecture.md, "One step"):
 //
-//   std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);  // immutable
+//   std::shared_ptr<const StepModel> model = MakeStepModel(scene, {"socp"});  // immutable
+//                                                  (formulations/registry.h)
 //   std::unique_ptr<StepData> data = model->CreateData();  // one per thread, sized once
 //   model->Calc(x, u, data.get());                 // x⁺ = f(x, u)     -> data->result
 //   model->CalcDiff(GradientMode::kAAndB, data.get());  // A, B of THAT step -> data->derivatives
 //
-// * The model (scene, compiled geometry, formulation, settings validated once) never changes
+// * The model (scene, compiled geometry, formulation, parameters validated once) never changes
 //   and is shared, read-only, by any number of threads, each with its own data.
 // * Calc does not allocate once the data has seen a step with the same contacts (the
 //   formulation's solver is set up again only when the contact pattern changes).
@@ -24,10 +25,11 @@
 #include <memory>
 #include <string>
 
-#include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/dynamics/step_result.h"
+#include "quasidyn/model/formulation_choice.h"
 #include "quasidyn/model/scene.h"
 #include "quasidyn/model/state.h"
+#include "quasidyn/stepping/formulation_info.h"
 
 namespace quasidyn {
 
@@ -88,15 +90,21 @@ class StepModel {
 
   const Scene& scene() const { return *scene_; }
   const ScenePtr& scene_ptr() const { return scene_; }
-  const FormulationSettings& settings() const { return settings_; }
-  double time_step() const { return settings_.time_step; }
+  double time_step() const { return time_step_; }  // h [s]
+  // What the model's formulation is and can do (its registration, formulations/registry.h).
+  const FormulationInfo& formulation() const { return formulation_; }
+  const FormulationCapabilities& capabilities() const { return formulation_.capabilities; }
+  // The parameter values the model steps with, defaults included (e.g. kappa of a log barrier,
+  // object_mass_scale), for reports: trajectory files, `quasidyn compare`, Python.
+  const ParameterBlock& parameters() const { return parameters_; }
 
   // The sizes of x = (q, v) and u.
   int state_q_size() const { return scene_->nq; }
-  virtual int state_v_size() const = 0;  // 0 for models without a velocity state
-  // n_q,a for the models whose command is the robots' (quasi-dynamic, halm-posa); the ecp model's
-  // command is the objects' applied generalized impulse, n_v,u (ecp_model.h).
-  virtual int control_size() const { return scene_->nq_a; }
+  // n_v for the models whose state has velocities (capabilities().state), else 0.
+  int state_v_size() const;
+  // n_q,a for the models whose command is the robots' (positions or velocities); n_v,u for a
+  // model whose command is the objects' applied generalized impulse (capabilities().command).
+  int control_size() const;
 
   virtual std::unique_ptr<StepData> CreateData() const = 0;
 
@@ -113,6 +121,15 @@ class StepModel {
   // of q̄_a from x, halm_posa_model.h). std::invalid_argument on a NaN t or a wrong-sized x.q.
   virtual Eigen::VectorXd ScheduledCommand(double t, const State& x) const;
 
+  // The command that holds the robots where x has them, the planner's and the controllers' rest
+  // command (size control_size()): q_a for a position command, zeros for a velocity or an
+  // impulse command.
+  Eigen::VectorXd HoldingCommand(const State& x) const;
+  // The command that moves the robots from x toward the positions q_a_target (size n_q,a) in
+  // one step: q_a_target itself for a position command, (q_a_target − q_a)/h for a velocity
+  // command. std::invalid_argument for an impulse command (the robots are not commanded).
+  Eigen::VectorXd CommandToward(const State& x, const Eigen::VectorXd& q_a_target) const;
+
   // The derivatives of the step the last Calc on `data` solved: data->derivatives. Throws
   // std::invalid_argument when data has no Calc yet; a failed step or a point where the
   // derivative does not exist is a status and a message.
@@ -124,8 +141,11 @@ class StepModel {
   virtual void ClearWarmStart(StepData* data) const = 0;
 
  protected:
-  // Validates the settings (std::invalid_argument naming the bad one); a null scene throws.
-  StepModel(ScenePtr scene, const FormulationSettings& settings);
+  // `time_step` h [s], finite and > 0; `formulation` its registration's description;
+  // `parameters` the values it steps with (reported by parameters()). A null scene or a bad h
+  // throws std::invalid_argument.
+  StepModel(ScenePtr scene, double time_step, FormulationInfo formulation,
+            ParameterBlock parameters);
 
   // Throws std::invalid_argument("<where>: the data was not made by this model") unless
   // data came from this model's CreateData.
@@ -133,12 +153,10 @@ class StepModel {
 
  private:
   ScenePtr scene_;
-  FormulationSettings settings_;
+  double time_step_;
+  FormulationInfo formulation_;
+  ParameterBlock parameters_;
 };
-
-// The scene's initial state: q0, and v = v0 (Scene::v0; zeros when the file gives none) when the
-// scene's own formulation is second order (stewart-trinkle, anitescu), else v empty.
-State InitialState(const Scene& scene);
 
 // The initial state of `model`: q0, and v = the scene's v0 (zeros when it has none) when the
 // model has a velocity state (state_v_size() > 0), else v empty. Prefer it to the scene's: a

@@ -12,28 +12,22 @@
 #include <tuple>
 
 #include "quasidyn/contact/contact_model.h"
-#include "quasidyn/dynamics/barrier_stand_off.h"
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/quasi_dynamic/barrier_stand_off.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/testing/gjk_scene.h"
 #include "quasidyn/testing/malloc_counter.h"
 #include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/shared_scene.h"
 
 namespace quasidyn {
 namespace {
 
-constexpr FormulationType kAllFormulations[] = {
-    FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
-    FormulationType::kLogBarrierCone, FormulationType::kLcp};
+const std::string kAllFormulations[] = {"qp", "socp", "log-barrier", "log-barrier-cone", "lcp"};
 // ... and the second-order ones (state (q, v)), for the allocation check.
-constexpr FormulationType kEveryFormulationButHalmPosa[] = {FormulationType::kQp,
-                                                            FormulationType::kSocp,
-                                                            FormulationType::kLogBarrierPyramid,
-                                                            FormulationType::kLogBarrierCone,
-                                                            FormulationType::kLcp,
-                                                            FormulationType::kStewartTrinkle,
-                                                            FormulationType::kAnitescu};
+const std::string kEveryFormulationButHalmPosa[] = {
+    "qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "stewart-trinkle", "anitescu"};
 
 // An example, or "gjk_scene" (testing/gjk_scene.h: cylinders and a convex prism, whose
 // pairs go through GJK/EPA).
@@ -43,15 +37,15 @@ ScenePtr Example(const std::string& name) {
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/" + name + "/scene.yaml"));
 }
 
-std::shared_ptr<const StepModel> ModelOf(const ScenePtr& scene, FormulationType type) {
-  FormulationSettings settings = SettingsFromScene(*scene);
+std::shared_ptr<const StepModel> ModelOf(const ScenePtr& scene, std::string type) {
+  testing::ProgramSettings settings = testing::SceneProgramSettings(*scene);
   settings.type = type;
   return MakeStepModel(scene, settings);
 }
 
 TEST(StepModel, TwoDataObjectsOfOneModelGiveTheSameStep) {
   const ScenePtr scene = Example("planar_hand");
-  const auto model = ModelOf(scene, FormulationType::kQp);
+  const auto model = ModelOf(scene, "qp");
   const auto a = model->CreateData();
   const auto b = model->CreateData();
   const Eigen::VectorXd u = scene->CommandAt(scene->time_step);
@@ -64,7 +58,7 @@ TEST(StepModel, TwoDataObjectsOfOneModelGiveTheSameStep) {
 TEST(StepModel, TheModelOutlivesWhatTheCallerDropped) {
   std::shared_ptr<const StepModel> model;
   {
-    model = ModelOf(Example("planar_hand"), FormulationType::kQp);  // the only owner of the scene
+    model = ModelOf(Example("planar_hand"), "qp");  // the only owner of the scene
   }
   const auto data = model->CreateData();
   model->Calc(InitialState(model->scene()), model->scene().CommandAt(0.01), data.get());
@@ -73,8 +67,8 @@ TEST(StepModel, TheModelOutlivesWhatTheCallerDropped) {
 
 TEST(StepModel, CallerMistakesThrowWithTheArgumentNamed) {
   const ScenePtr scene = Example("planar_hand");
-  const auto model = ModelOf(scene, FormulationType::kQp);
-  const auto other = ModelOf(scene, FormulationType::kQp);
+  const auto model = ModelOf(scene, "qp");
+  const auto other = ModelOf(scene, "qp");
   const auto data = model->CreateData();
   const auto others_data = other->CreateData();
   const Eigen::VectorXd u = scene->CommandAt(0.01);
@@ -106,30 +100,31 @@ TEST(StepModel, CallerMistakesThrowWithTheArgumentNamed) {
   EXPECT_NE(message_of([&] { model->Calc(x, bad_u, data.get()); }).find("u[0] is not finite"),
             std::string::npos);
   EXPECT_THROW(model->Calc(x, u, nullptr), std::invalid_argument);
-  FormulationSettings bad = SettingsFromScene(*scene);
+  testing::ProgramSettings bad = testing::SceneProgramSettings(*scene);
   bad.time_step = -0.01;
   EXPECT_NE(
       message_of([&] { MakeStepModel(scene, bad); }).find("time step h must be finite and > 0"),
       std::string::npos);
-  EXPECT_THROW(MakeStepModel(nullptr, SettingsFromScene(*scene)), std::invalid_argument);
+  EXPECT_THROW(MakeStepModel(nullptr, testing::SceneProgramSettings(*scene)),
+               std::invalid_argument);
 }
 
 TEST(StepModel, TheLcpHasNoDerivativeAndSaysWhichModelHas) {
   const ScenePtr scene = Example("planar_hand");
-  const auto model = ModelOf(scene, FormulationType::kLcp);
+  const auto model = ModelOf(scene, "lcp");
   const auto data = model->CreateData();
   model->Calc(InitialState(*scene), scene->CommandAt(0.01), data.get());
   EXPECT_THROW(model->CalcDiff(GradientMode::kBOnly, data.get()), std::invalid_argument);
   model->CalcDiff(GradientMode::kNone, data.get());  // nothing to compute: allowed
   EXPECT_TRUE(data->derivatives.ok());
-  EXPECT_EQ(DifferentiatedFormulation(FormulationType::kLcp, GradientMethod::kExact),
-            FormulationType::kQp);
+  EXPECT_FALSE(model->capabilities().differentiable());
+  EXPECT_EQ(model->capabilities().exact_linearization, "qp");
 }
 
 // The next step may start from the data's own result (x aliases data->result.next).
 TEST(StepModel, StepsFromItsOwnResult) {
   const ScenePtr scene = Example("planar_gripper");
-  const auto model = ModelOf(scene, FormulationType::kQp);
+  const auto model = ModelOf(scene, "qp");
   const auto data = model->CreateData();
   const auto reference = model->CreateData();
   State x = InitialState(*scene);
@@ -146,12 +141,11 @@ TEST(StepModel, StepsFromItsOwnResult) {
 TEST(StepModel, CalcDiffOfAFailedStepIsAStatus) {
   const ScenePtr scene = std::make_shared<const Scene>(
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/tests/cli/fixtures/overlapping_blocks.yaml"));
-  for (const FormulationType type :
-       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid}) {
+  for (const std::string type : {"qp", "socp", "log-barrier"}) {
     const auto model = ModelOf(scene, type);
     const auto data = model->CreateData();
     model->Calc(InitialState(*scene), scene->CommandAt(model->time_step()), data.get());
-    ASSERT_FALSE(data->result.ok()) << FormulationName(type);
+    ASSERT_FALSE(data->result.ok()) << std::string(type);
     EXPECT_FALSE(data->result.message.empty());
     EXPECT_TRUE(testing::MatricesEqual(data->result.next.q, scene->q0));
     model->CalcDiff(GradientMode::kAAndB, data.get());
@@ -166,7 +160,7 @@ TEST(StepModel, CalcDiffOfAFailedStepIsAStatus) {
 // data objects agree bit for bit.
 TEST(StepModel, ClearedWarmStartsGiveTheSameBits) {
   const ScenePtr scene = Example("planar_hand");
-  const auto model = ModelOf(scene, FormulationType::kLogBarrierPyramid);
+  const auto model = ModelOf(scene, "log-barrier");
   const auto warm = model->CreateData();
   const auto cold = model->CreateData();
   State x = InitialState(*scene);
@@ -185,8 +179,7 @@ TEST(StepModel, ClearedWarmStartsGiveTheSameBits) {
 // of a stretch of the schedule (steps 11 … 30; each state is first stepped once, the
 // warm-up), on the examples (closed-form pairs) and on the GJK scene (cylinder–convex pairs
 // through GJK/EPA, whose simplex and polytope live on the stack).
-class CalcAllocations : public ::testing::TestWithParam<std::tuple<const char*, FormulationType>> {
-};
+class CalcAllocations : public ::testing::TestWithParam<std::tuple<const char*, std::string>> {};
 
 TEST_P(CalcAllocations, NoHeapAllocationAfterWarmUp) {
   if (!testing::MallocCountingAvailable()) GTEST_SKIP() << "malloc counting is off (sanitizers)";
@@ -219,7 +212,7 @@ TEST_P(CalcAllocations, NoHeapAllocationAfterWarmUp) {
     x = data->result.next;
   }
   EXPECT_EQ(counted, 20);
-  std::printf("%s %s: %.1f allocations per Calc\n", example, FormulationName(type),
+  std::printf("%s %s: %.1f allocations per Calc\n", example, std::string(type),
               static_cast<double>(total_allocations) / counted);
 }
 
@@ -229,7 +222,7 @@ INSTANTIATE_TEST_SUITE_P(ExamplesAndFormulations, CalcAllocations,
                                             ::testing::ValuesIn(kEveryFormulationButHalmPosa)),
                          [](const auto& param_info) {
                            std::string name = std::string(std::get<0>(param_info.param)) + "_" +
-                                              FormulationName(std::get<1>(param_info.param));
+                                              std::string(std::get<1>(param_info.param));
                            for (char& c : name)
                              if (c == '-') c = '_';
                            return name;

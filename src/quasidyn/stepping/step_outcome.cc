@@ -19,15 +19,15 @@ bool QueryContacts(const ContactModel& model, const Eigen::VectorXd& q, ContactD
   return true;
 }
 
-void TakeSolution(const FormulationSolution& solution, FormulationType type, int nv,
+void TakeSolution(const FormulationSolution& solution, const std::string& formulation, int nv,
                   StepResult* result) {
   result->status = solution.status;
   result->message = solution.message;
   result->solver = solution.solver;
   if (result->ok() && (solution.v.size() != nv || !solution.v.allFinite())) {
     result->status = SolverStatus::kNumericalFailure;
-    result->message = std::string(FormulationName(type)) +
-                      ": the solver reported success but returned a non-finite velocity";
+    result->message =
+        formulation + ": the solver reported success but returned a non-finite velocity";
   }
 }
 

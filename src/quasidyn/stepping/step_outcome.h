@@ -21,7 +21,7 @@ bool QueryContacts(const ContactModel& model, const Eigen::VectorXd& q, ContactD
 // The formulation's status, message and statistics into *result; a success whose velocity is
 // not of size n_v or not finite becomes kNumericalFailure, "<formulation>: the solver reported
 // success but returned a non-finite velocity".
-void TakeSolution(const FormulationSolution& solution, FormulationType type, int nv,
+void TakeSolution(const FormulationSolution& solution, const std::string& formulation, int nv,
                   StepResult* result);
 
 // Starts *out for a CalcDiff in `mode` of the step whose result is `result`: the mode, an empty

@@ -5,21 +5,22 @@
 #include <limits>
 #include <stdexcept>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/testing/dynamics_scenes.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/step_problems.h"
 #include "quasidyn/testing/stepper.h"
 
 namespace quasidyn {
 namespace {
 
-class InfeasibleStep : public ::testing::TestWithParam<FormulationType> {};
+class InfeasibleStep : public ::testing::TestWithParam<std::string> {};
 
 // A ball of diameter 0.2 m between a floor and a ceiling 0.15 m apart: φ₁ + φ₂ < 0 with
 // opposite normals, so φ₁/h + J_n,1 v >= 0 and φ₂/h + J_n,2 v >= 0 add up to a contradiction.
 TEST_P(InfeasibleStep, ReportsInfeasibleNamesAContactAndKeepsQ) {
   const Scene scene = testing::SqueezedBallScene();
-  FormulationSettings settings = SettingsFromScene(scene);
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
   settings.type = GetParam();
   testing::Stepper stepper(scene, settings);
   const StepResult& result = stepper.Step(scene.q0, scene.CommandAt(scene.time_step));
@@ -33,17 +34,12 @@ TEST_P(InfeasibleStep, ReportsInfeasibleNamesAContactAndKeepsQ) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFormulations, InfeasibleStep,
-                         ::testing::Values(FormulationType::kQp, FormulationType::kSocp,
-                                           FormulationType::kLogBarrierPyramid,
-                                           FormulationType::kLogBarrierCone,
-                                           FormulationType::kLcp));
+                         ::testing::Values("qp", "socp", "log-barrier", "log-barrier-cone", "lcp"));
 
 TEST(StepperInput, NanOrWrongSizedCommandThrows) {
   const Scene scene = LoadScene(testing::kSourceDir + "/examples/planar_gripper/scene.yaml");
-  for (FormulationType type :
-       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
-        FormulationType::kLogBarrierCone, FormulationType::kLcp}) {
-    FormulationSettings settings = SettingsFromScene(scene);
+  for (std::string type : {"qp", "socp", "log-barrier", "log-barrier-cone", "lcp"}) {
+    testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
     settings.type = type;
     testing::Stepper stepper(scene, settings);
     Eigen::VectorXd u = scene.CommandAt(0.01);
@@ -61,11 +57,9 @@ TEST(StepperInput, NanOrWrongSizedCommandThrows) {
 // solvers' exception for a non-finite problem escaping the step.
 TEST(StepperInput, FiniteInputThatOverflowsInTheCostIsAStatus) {
   const Scene scene = LoadScene(testing::kSourceDir + "/examples/planar_pushing/scene.yaml");
-  for (FormulationType type :
-       {FormulationType::kQp, FormulationType::kSocp, FormulationType::kLogBarrierPyramid,
-        FormulationType::kLogBarrierCone, FormulationType::kLcp}) {
-    SCOPED_TRACE(FormulationName(type));
-    FormulationSettings settings = SettingsFromScene(scene);
+  for (std::string type : {"qp", "socp", "log-barrier", "log-barrier-cone", "lcp"}) {
+    SCOPED_TRACE(std::string(type));
+    testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
     settings.type = type;
     testing::Stepper stepper(scene, settings);
     Eigen::VectorXd q = scene.q0;
@@ -79,13 +73,13 @@ TEST(StepperInput, FiniteInputThatOverflowsInTheCostIsAStatus) {
 
 TEST(StepperInput, SettingsOutOfRangeThrow) {
   const Scene scene = LoadScene(testing::kSourceDir + "/examples/planar_gripper/scene.yaml");
-  FormulationSettings settings = SettingsFromScene(scene);
+  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
   settings.kappa = 0.0;
   EXPECT_THROW(testing::Stepper(scene, settings), std::invalid_argument);
-  settings = SettingsFromScene(scene);
+  settings = testing::SceneProgramSettings(scene);
   settings.object_mass_scale = -1.0;
   EXPECT_THROW(testing::Stepper(scene, settings), std::invalid_argument);
-  settings = SettingsFromScene(scene);
+  settings = testing::SceneProgramSettings(scene);
   settings.time_step = std::numeric_limits<double>::quiet_NaN();
   EXPECT_THROW(testing::Stepper(scene, settings), std::invalid_argument);
 }

@@ -18,17 +18,18 @@
 #include <vector>
 
 #include "quasidyn/contact/contact_model.h"
-#include "quasidyn/dynamics/barrier_stand_off.h"
-#include "quasidyn/dynamics/formulation.h"
-#include "quasidyn/dynamics/log_barrier_cone.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
-#include "quasidyn/dynamics/quasi_dynamic_socp.h"
+#include "quasidyn/formulations/log_barrier_cone/log_barrier_cone.h"
+#include "quasidyn/formulations/log_barrier_cone/log_barrier_cone_gradient.h"
+#include "quasidyn/formulations/program.h"
+#include "quasidyn/formulations/quasi_dynamic/barrier_stand_off.h"
+#include "quasidyn/formulations/socp/friction_cone_socp.h"
+#include "quasidyn/formulations/socp/socp_gradient.h"
 #include "quasidyn/gradients/configuration_map.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
 #include "quasidyn/gradients/finite_difference.h"
-#include "quasidyn/gradients/log_barrier_cone_gradient.h"
-#include "quasidyn/gradients/socp_gradient.h"
 #include "quasidyn/kinematics/kinematics.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn::testing {
 
@@ -76,11 +77,10 @@ inline Eigen::MatrixXd SmoothTangentJacobian(const ContactSet& at_q, int i,
 // Central differences along q ⊕ ±ε e_k of φ, J_c v, J_cᵀλ (contacts of q matched as in
 // step_data_derivative.h), P v and τ_h; v and λ fixed. ε [m or rad].
 inline StepDataContraction FiniteDifferenceContraction(
-    const Scene& scene, const FormulationSettings& settings, const Eigen::VectorXd& q,
+    const Scene& scene, const ProgramSettings& settings, const Eigen::VectorXd& q,
     const Eigen::VectorXd& u, const ContactSet& at_q, const Eigen::VectorXd& v,
     const Eigen::VectorXd& lambda, double step = 6.0555e-6) {
-  const ContactModel model(std::make_shared<const Scene>(scene),
-                           ContactCandidateDistance(scene, settings));
+  const ContactModel model(std::make_shared<const Scene>(scene), settings.CandidateDistance(scene));
   ContactData data = model.CreateData();
   const int nv = scene.nv, nc = at_q.size();
   const std::vector<int> first = ContactFirstRows(at_q);
@@ -99,7 +99,7 @@ inline StepDataContraction FiniteDifferenceContraction(
       if (!model.Compute(q_k, &data))
         throw std::runtime_error("FiniteDifferenceContraction: " + data.failure_message());
       const ContactSet& contacts = data.contacts();
-      const QuasiDynamicCost cost = BuildQuasiDynamicCost(data.kinematics(), u, settings);
+      const QuasiDynamicCost cost = BuildQuasiDynamicCost(data.kinematics(), u, settings.cost());
       P_v[side] = cost.P.ToDense() * v;
       tau_h[side] = cost.tau_h;
       phi[side].resize(nc);
@@ -150,26 +150,25 @@ struct ConeStep {
   double reference_tolerance = 0.0;  // the SOCP tolerance reached (0 for the barrier)
 };
 
-inline ConeStep SolveConeStep(const Scene& scene, const FormulationSettings& settings,
+inline ConeStep SolveConeStep(const Scene& scene, const ProgramSettings& settings,
                               const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
-  const ContactModel model(std::make_shared<const Scene>(scene),
-                           ContactCandidateDistance(scene, settings));
+  const ContactModel model(std::make_shared<const Scene>(scene), settings.CandidateDistance(scene));
   ContactData data = model.CreateData();
   ConeStep step;
   if (!model.Compute(q, &data))
     throw std::runtime_error("SolveConeStep: " + data.failure_message());
   step.contacts = data.contacts();
-  step.cost = BuildQuasiDynamicCost(data.kinematics(), u, settings);
-  const StepProblem problem{scene, step.contacts, step.cost, settings};
-  if (settings.type == FormulationType::kLogBarrierCone) {
-    const ConeLogBarrierFormulation formulation;
+  step.cost = BuildQuasiDynamicCost(data.kinematics(), u, settings.cost());
+  const StepProblem problem{scene, step.contacts, step.cost, settings.time_step};
+  if (settings.type == "log-barrier-cone") {
+    const ConeLogBarrierProgram formulation(settings.kappa);
     const auto workspace = formulation.CreateWorkspace();
     formulation.Solve(problem, workspace.get(), &step.solution);
-  } else if (settings.type == FormulationType::kSocp) {
+  } else if (settings.type == "socp") {
     // The tightest of 1e-12, 1e-11, 1e-10 that the interior point reaches (status kSolved).
     SocpSettings tight = ReferenceSocpSettings();
     for (int attempt = 0; attempt < 3; ++attempt) {
-      const FrictionConeSocpFormulation formulation(tight);
+      const SocpProgram formulation(tight);
       const auto workspace = formulation.CreateWorkspace();
       formulation.Solve(problem, workspace.get(), &step.solution);
       step.reference_tolerance = tight.absolute_tolerance;
@@ -205,9 +204,9 @@ inline bool ContactSetChangesWithinFdStep(const Scene& scene, const Eigen::Vecto
 
 class ConeReferenceStep {
  public:
-  ConeReferenceStep(const Scene& scene, const FormulationSettings& settings)
+  ConeReferenceStep(const Scene& scene, const ProgramSettings& settings)
       : scene_(scene), settings_(settings) {}
-  ConeReferenceStep(Scene&&, const FormulationSettings&) = delete;  // kept by reference
+  ConeReferenceStep(Scene&&, const ProgramSettings&) = delete;  // kept by reference
   Eigen::VectorXd operator()(const Eigen::VectorXd& q, const Eigen::VectorXd& u) const {
     const ConeStep step = SolveConeStep(scene_, settings_, q, u);
     if (step.solution.status != SolverStatus::kSolved)
@@ -230,7 +229,7 @@ class ConeReferenceStep {
 
  private:
   const Scene& scene_;
-  FormulationSettings settings_;
+  ProgramSettings settings_;
   mutable double loosest_tolerance_ = 0.0;
 };
 
@@ -245,7 +244,7 @@ struct ConeLinearization {
   int kkt_rank = 0;
 };
 
-inline ConeLinearization LinearizeConeStep(const Scene& scene, const FormulationSettings& settings,
+inline ConeLinearization LinearizeConeStep(const Scene& scene, const ProgramSettings& settings,
                                            const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                                            SocpKktSolve solve = SocpKktSolve::kRangeSpace) {
   const ConeStep step = SolveConeStep(scene, settings, q, u);
@@ -254,11 +253,11 @@ inline ConeLinearization LinearizeConeStep(const Scene& scene, const Formulation
                              std::to_string(static_cast<int>(step.solution.status)) + " " +
                              step.solution.message);
   const Eigen::VectorXd& v = step.solution.v;
-  const StepProblem problem{scene, step.contacts, step.cost, settings};
+  const StepProblem problem{scene, step.contacts, step.cost, settings.time_step};
   const double h = settings.time_step;
   ConeLinearization out;
   VelocityGradient gradient;
-  if (settings.type == FormulationType::kSocp) {
+  if (settings.type == "socp") {
     const std::vector<ContactConeBlock> blocks = SocpConeBlocks(step.contacts);
     const std::vector<Eigen::VectorXd> y =
         SocpBlockMultipliers(step.contacts, blocks, step.solution);
@@ -269,11 +268,12 @@ inline ConeLinearization LinearizeConeStep(const Scene& scene, const Formulation
     out.cases = ClassifySocpBlocks(problem, blocks, y, v);
   } else {
     const std::vector<ContactConeBlock> blocks = BarrierConeBlocks(step.contacts);
-    const std::vector<Eigen::VectorXd> y = BarrierConeMultipliers(problem, blocks, v);
+    const std::vector<Eigen::VectorXd> y =
+        BarrierConeMultipliers(problem, settings.kappa, blocks, v);
     const StepDataContraction d =
         FiniteDifferenceContraction(scene, settings, q, u, step.contacts, v,
                                     StackedImpulseCoordinates(step.contacts, blocks, y));
-    gradient = LogBarrierConeVelocityGradient(problem, blocks, v, &d);
+    gradient = LogBarrierConeVelocityGradient(problem, settings.kappa, blocks, v, &d);
   }
   out.active_rows = gradient.active_rows;
   out.kkt_rank = gradient.kkt_rank;

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "quasidyn/control/trajectory_optimizer.h"
-#include "quasidyn/dynamics/formulation_settings.h"
-#include "quasidyn/io/scene_loader.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn::testing {
 
@@ -29,7 +29,7 @@ inline std::shared_ptr<const StepModel> ControlTaskModel(const std::string& sour
                                                          const std::string& name, double h) {
   auto scene =
       std::make_shared<const Scene>(LoadScene(source_dir + "/examples/" + name + "/scene.yaml"));
-  FormulationSettings settings = SettingsFromScene(*scene);
+  ProgramSettings settings = SceneProgramSettings(*scene);
   settings.time_step = h;
   return MakeStepModel(scene, settings);
 }

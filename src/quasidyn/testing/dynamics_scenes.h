@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 
 namespace quasidyn::testing {
 

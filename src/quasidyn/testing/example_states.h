@@ -10,15 +10,16 @@
 #include <string>
 
 #include "quasidyn/contact/contact_model.h"
-#include "quasidyn/dynamics/barrier_stand_off.h"
-#include "quasidyn/dynamics/log_barrier_pyramid.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
-#include "quasidyn/dynamics/quasi_dynamic_qp.h"
+#include "quasidyn/formulations/log_barrier/log_barrier_pyramid.h"
+#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/quasi_dynamic/barrier_stand_off.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/gradients/finite_difference.h"
-#include "quasidyn/io/scene_loader.h"
 #include "quasidyn/kinematics/kinematics.h"
-#include "quasidyn/stepping/formulation_table.h"
 #include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn::testing {
 
@@ -32,8 +33,7 @@ inline ScenePtr LoadExample(const std::string& name) {
 struct ExampleState {
   Eigen::VectorXd q, u;
 };
-inline ExampleState StateAfter(const ScenePtr& scene, const FormulationSettings& settings,
-                               int steps) {
+inline ExampleState StateAfter(const ScenePtr& scene, const ProgramSettings& settings, int steps) {
   const std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);
   const std::unique_ptr<StepData> data = model->CreateData();
   State x = InitialState(*model);
@@ -46,7 +46,7 @@ inline ExampleState StateAfter(const ScenePtr& scene, const FormulationSettings&
   return {x.q, scene->CommandAt((steps + 1) * h)};
 }
 
-inline ExampleState StateAfter(const Scene& scene, const FormulationSettings& settings, int steps) {
+inline ExampleState StateAfter(const Scene& scene, const ProgramSettings& settings, int steps) {
   return StateAfter(std::make_shared<const Scene>(scene), settings, steps);
 }
 
@@ -59,11 +59,11 @@ constexpr double kReferenceSolverTolerance = 1e-12;
 // independent of gradients/ and stepping/. A failed solve gives NaN (finite_difference.h).
 class ReferenceStep {
  public:
-  ReferenceStep(const Scene& scene, const FormulationSettings& settings)
+  ReferenceStep(const Scene& scene, const ProgramSettings& settings)
       : ReferenceStep(std::make_shared<const Scene>(scene), settings) {}
-  ReferenceStep(const ScenePtr& scene, const FormulationSettings& settings)
+  ReferenceStep(const ScenePtr& scene, const ProgramSettings& settings)
       : settings_(settings),
-        model_(std::make_shared<ContactModel>(scene, ContactCandidateDistance(*scene, settings))),
+        model_(std::make_shared<ContactModel>(scene, settings.CandidateDistance(*scene))),
         data_(std::make_shared<ContactData>(model_->CreateData())),
         stiffness_(scene->ActuatedStiffness()) {}
   Eigen::VectorXd operator()(const Eigen::VectorXd& q, const Eigen::VectorXd& u) const {
@@ -71,12 +71,12 @@ class ReferenceStep {
         Eigen::VectorXd::Constant(q.size(), std::numeric_limits<double>::quiet_NaN());
     if (!model_->Compute(q, data_.get())) return failed;
     QuasiDynamicCost cost;
-    BuildQuasiDynamicCost(data_->kinematics(), u, stiffness_, settings_, &cost);
-    const StepProblem problem{model_->scene(), data_->contacts(), cost, settings_};
+    BuildQuasiDynamicCost(data_->kinematics(), u, stiffness_, settings_.cost(), &cost);
+    const StepProblem problem{model_->scene(), data_->contacts(), cost, settings_.time_step};
     Eigen::VectorXd v;
-    if (settings_.type == FormulationType::kLogBarrierPyramid) {
+    if (settings_.type == "log-barrier") {
       LogBarrierProblem barrier;
-      BuildPyramidLogBarrier(problem, &barrier);
+      BuildPyramidLogBarrier(problem, settings_.kappa, &barrier);
       LogBarrierSettings settings;
       settings.use_previous_solution = false;
       const LogBarrierResult result = Solve(barrier, settings);
@@ -101,7 +101,7 @@ class ReferenceStep {
   }
 
  private:
-  FormulationSettings settings_;
+  ProgramSettings settings_;
   std::shared_ptr<ContactModel> model_;
   std::shared_ptr<ContactData> data_;
   Eigen::VectorXd stiffness_;

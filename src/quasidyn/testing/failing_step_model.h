@@ -18,11 +18,11 @@ namespace quasidyn::testing {
 class FailingStepModel final : public StepModel {
  public:
   FailingStepModel(std::shared_ptr<const StepModel> inner, std::set<int> fail_calls)
-      : StepModel(inner->scene_ptr(), inner->settings()),
+      : StepModel(inner->scene_ptr(), inner->time_step(), inner->formulation(),
+                  inner->parameters()),
         inner_(std::move(inner)),
         fail_calls_(std::move(fail_calls)) {}
 
-  int state_v_size() const override { return inner_->state_v_size(); }
   std::unique_ptr<StepData> CreateData() const override {
     return std::unique_ptr<StepData>(new Data(this, inner_->CreateData()));
   }

@@ -10,13 +10,14 @@
 
 #include "quasidyn/gradients/finite_difference.h"
 #include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"
 
 namespace quasidyn::testing {
 
 // q⁺ = f(q, u) of the model with a fresh data object per call (so that no warm start links the
 // calls); NaN when the step fails.
-inline StepFunction ModelStepFunction(const Scene& scene, const FormulationSettings& settings) {
+inline StepFunction ModelStepFunction(const Scene& scene, const ProgramSettings& settings) {
   auto shared = std::make_shared<const Scene>(scene);
   return [shared, settings](const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
     Stepper stepper(shared, settings);
@@ -30,7 +31,7 @@ inline StepFunction ModelStepFunction(const Scene& scene, const FormulationSetti
 // δ = 1e-5: the exact programs are piecewise linear on a fixed active set and the barriers
 // smooth, so the difference is the solvers' accuracy (≈ 1e-9 relative) over δ, ≈ 1e-4 at most.
 inline void ExpectGradientsMatchFiniteDifferences(const Scene& scene,
-                                                  const FormulationSettings& settings,
+                                                  const ProgramSettings& settings,
                                                   const Eigen::VectorXd& q,
                                                   const Eigen::VectorXd& u,
                                                   double tolerance = 1e-4) {

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/formulations/scene_loading.h"
 
 namespace quasidyn::testing {
 

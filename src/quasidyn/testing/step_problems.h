@@ -9,11 +9,11 @@
 #include <string>
 
 #include "quasidyn/contact/contact_model.h"
-#include "quasidyn/dynamics/barrier_stand_off.h"
-#include "quasidyn/dynamics/formulation.h"
-#include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
 #include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/formulations/program.h"
+#include "quasidyn/formulations/quasi_dynamic/barrier_stand_off.h"
+#include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn::testing {
 
@@ -22,26 +22,27 @@ inline const std::string kSourceDir = QUASIDYN_SOURCE_DIR;
 // Owns everything a StepProblem refers to: the contact set and the cost at (q, u).
 class OwnedStepProblem {
  public:
-  OwnedStepProblem(ScenePtr scene, const FormulationSettings& settings, const Eigen::VectorXd& q,
+  OwnedStepProblem(ScenePtr scene, const ProgramSettings& settings, const Eigen::VectorXd& q,
                    const Eigen::VectorXd& u)
       : settings_(settings),
-        model_(std::make_unique<ContactModel>(scene, ContactCandidateDistance(*scene, settings))),
+        model_(std::make_unique<ContactModel>(scene, settings.CandidateDistance(*scene))),
         data_(std::make_unique<ContactData>(model_->CreateData())) {
     model_->Compute(q, data_.get());
-    BuildQuasiDynamicCost(data_->kinematics(), u, model_->scene().ActuatedStiffness(), settings_,
-                          &cost_);
+    BuildQuasiDynamicCost(data_->kinematics(), u, model_->scene().ActuatedStiffness(),
+                          settings_.cost(), &cost_);
   }
   StepProblem get() const {
-    return StepProblem{model_->scene(), data_->contacts(), cost_, settings_};
+    return StepProblem{model_->scene(), data_->contacts(), cost_, settings_.time_step};
   }
-  OwnedStepProblem(const Scene& scene, const FormulationSettings& settings,
-                   const Eigen::VectorXd& q, const Eigen::VectorXd& u)
+  const ProgramSettings& settings() const { return settings_; }
+  OwnedStepProblem(const Scene& scene, const ProgramSettings& settings, const Eigen::VectorXd& q,
+                   const Eigen::VectorXd& u)
       : OwnedStepProblem(std::make_shared<const Scene>(scene), settings, q, u) {}
   const ContactModel& model() const { return *model_; }
   const ContactData& data() const { return *data_; }
 
  private:
-  FormulationSettings settings_;
+  ProgramSettings settings_;
   std::unique_ptr<ContactModel> model_;
   std::unique_ptr<ContactData> data_;
   QuasiDynamicCost cost_;
@@ -49,16 +50,17 @@ class OwnedStepProblem {
 
 // The problem solved by `formulation` (e.g. one made with tighter solver settings), with a
 // fresh workspace.
-inline FormulationSolution SolveWith(const StepProblem& problem, const Formulation& formulation) {
-  const std::unique_ptr<FormulationWorkspace> workspace = formulation.CreateWorkspace();
+inline FormulationSolution SolveWith(const StepProblem& problem,
+                                     const ContactProgram& formulation) {
+  const std::unique_ptr<ProgramWorkspace> workspace = formulation.CreateWorkspace();
   FormulationSolution solution;
   formulation.Solve(problem, workspace.get(), &solution);
   return solution;
 }
 
-// The problem solved by the formulation of problem.settings.type, with a fresh workspace.
-inline FormulationSolution SolveWith(const StepProblem& problem) {
-  return SolveWith(problem, *MakeFormulation(problem.settings.type));
+// The problem solved by the program of settings.type, with a fresh workspace.
+inline FormulationSolution SolveWith(const OwnedStepProblem& problem) {
+  return SolveWith(problem.get(), *problem.settings().program());
 }
 
 // Σ_i J_iᵀ λ_i with λ_i = λ_n,i n_i + friction_i, written with the contact's own Jacobians:
@@ -102,7 +104,7 @@ inline Stationarity StationarityOf(const StepProblem& problem,
 // impulses on the velocity constraint, 0 at a QP / SOCP solution (complementarity).
 inline double ContactComplementarity(const StepProblem& problem,
                                      const FormulationSolution& solution) {
-  const double h = problem.settings.time_step;
+  const double h = problem.time_step;
   const ContactSet& contacts = problem.contacts;
   double sum = 0.0;
   for (int i = 0; i < contacts.size(); ++i) {

@@ -6,7 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/linearization/linearizer.h"
 #include "quasidyn/stepping/step_model.h"
 #include "quasidyn/testing/shared_scene.h"
 
@@ -14,10 +15,9 @@ namespace quasidyn::testing {
 
 class Stepper {
  public:
-  Stepper(ScenePtr scene, const FormulationSettings& settings)
-      : model_(MakeStepModel(std::move(scene), settings)), data_(model_->CreateData()) {}
-  Stepper(const Scene& scene, const FormulationSettings& settings)
-      : Stepper(Shared(scene), settings) {}
+  Stepper(ScenePtr scene, const FormulationChoice& choice)
+      : model_(MakeStepModel(std::move(scene), choice)), data_(model_->CreateData()) {}
+  Stepper(const Scene& scene, const FormulationChoice& choice) : Stepper(Shared(scene), choice) {}
 
   // Calc from x = (q, no velocity) under u; the result lives until the next Step.
   const StepResult& Step(const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
@@ -39,8 +39,9 @@ class Stepper {
   std::unique_ptr<StepData> data_;
 };
 
-// q⁺, A and B of one step of the program `method` differentiates for settings.type
-// (formulation_table.h), from a fresh model and data: Calc, then CalcDiff(mode).
+// q⁺, A and B of one step of the formulation that `method` differentiates for `choice`'s (its
+// declared exact or smoothed linearisation, stepping/formulation_info.h), from a fresh model and
+// data: Calc, then CalcDiff(mode).
 struct Linearization {
   SolverStatus status = SolverStatus::kNotRun;
   std::string message;
@@ -50,11 +51,13 @@ struct Linearization {
   bool ok() const { return Succeeded(status); }
 };
 
-inline Linearization Linearize(const Scene& scene, FormulationSettings settings,
+inline Linearization Linearize(const Scene& scene, FormulationChoice choice,
                                const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-                               GradientMode mode, GradientMethod method) {
-  settings.type = DifferentiatedFormulation(settings.type, method);
-  Stepper stepper(scene, settings);
+                               GradientMode mode, LinearizationMethod method) {
+  const FormulationCapabilities& can = ChosenFormulation(scene, choice).info.capabilities;
+  choice.name = method == LinearizationMethod::kLogBarrier ? can.smoothed_linearization
+                                                           : can.exact_linearization;
+  Stepper stepper(scene, choice);
   const StepResult& result = stepper.Step(q, u);
   Linearization out;
   out.q_next = result.next.q;

@@ -30,8 +30,12 @@ inline void ExpectSameTrajectory(const Trajectory& a, const Trajectory& b) {
   EXPECT_EQ(a.scene_file, b.scene_file);
   EXPECT_EQ(a.formulation, b.formulation);
   EXPECT_TRUE(SameBits(a.time_step, b.time_step));
-  EXPECT_TRUE(SameBits(a.kappa, b.kappa));
-  EXPECT_TRUE(SameBits(a.object_mass_scale, b.object_mass_scale));
+  ASSERT_EQ(a.parameters.values().size(), b.parameters.values().size());
+  for (const ParameterValue& p : a.parameters.values()) {
+    const ParameterValue* q = b.parameters.Find(p.key);
+    ASSERT_NE(q, nullptr) << p.key;
+    EXPECT_TRUE(SameBits(p.value(0, 0), q->value(0, 0))) << p.key;
+  }
   EXPECT_EQ(a.nq, b.nq);
   EXPECT_EQ(a.nv, b.nv);
   EXPECT_EQ(a.nq_u, b.nq_u);
@@ -95,8 +99,8 @@ inline Trajectory AwkwardTrajectory() {
   t.scene_file = "dir/scene.yaml";
   t.formulation = "log-barrier";
   t.time_step = 0.1;
-  t.kappa = 1.0 / 3.0;
-  t.object_mass_scale = 0.0;
+  t.parameters.Set("kappa", 1.0 / 3.0);
+  t.parameters.Set("object_mass_scale", 0.0);
   t.nq = 3;
   t.nv = 3;
   t.nq_u = 1;

@@ -1,0 +1,204 @@
+#include "quasidyn/formulations/halm_posa/halm_posa_model.h"
+
+#include <cmath>
+#include <string>
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/dynamics/failure_message.h"
+#include "quasidyn/formulations/halm_posa/halm_posa_gradient.h"
+#include "quasidyn/formulations/lcp/quasistatic_lcp.h"
+#include "quasidyn/stepping/step_outcome.h"
+
+namespace quasidyn {
+namespace {
+
+constexpr const char* kDescription = "halm-posa LCP (Halm & Posa 2018, eqs. 37-38)";
+// ε_data of the data contractions (contact_data_derivative.h) [m or rad]: ∛ε, as the
+// quasi-dynamic models use.
+constexpr double kDataStep = 6.0555e-6;
+
+// The scene, checked for what the model assumes (halm_posa_model.h).
+ScenePtr CheckedScene(ScenePtr scene) {
+  QUASIDYN_CHECK_ARGUMENT(scene != nullptr, "halm-posa", "the scene is null");
+  QUASIDYN_CHECK_ARGUMENT(scene->planar, "halm-posa",
+                          "formulation.type: halm-posa is a planar model (objects sliding on the "
+                          "x-y plane); scene '" +
+                              scene->name + "' is 3D (dimension: 2 is needed)");
+  QUASIDYN_CHECK_ARGUMENT(scene->gravity.head<2>().norm() == 0.0, "halm-posa",
+                          "gravity: halm-posa scenes look down on a horizontal support plane, so "
+                          "gravity must have no x-y part (scene '" +
+                              scene->name + "' has [" + NumberText(scene->gravity.x()) + ", " +
+                              NumberText(scene->gravity.y()) + ", 0]; set gravity: [0, 0, 0])");
+  QUASIDYN_CHECK_ARGUMENT(scene->external_force.size() == 0, "halm-posa",
+                          "objects[].external_force: halm-posa has no external forces (its "
+                          "objects move only on their limit surfaces, pushed by the robots)");
+  return scene;
+}
+
+}  // namespace
+
+HalmPosaData::HalmPosaData(const HalmPosaModel* model, ContactData contact)
+    : StepData(model), contact_(std::move(contact)) {}
+
+HalmPosaModel::HalmPosaModel(ScenePtr scene, double time_step, FormulationInfo formulation,
+                             ParameterBlock reported, const HalmPosaParameters& parameters)
+    : StepModel(scene, time_step, std::move(formulation), std::move(reported)),
+      contact_(CheckedScene(scene)),
+      surfaces_(ObjectLimitSurfaces(*scene)),
+      parameters_(parameters),
+      scaled_gains_(parameters.feedback_scale * parameters.feedback_gains) {
+  CheckSize("halm-posa", "B", parameters.feedback_gains.rows(), scene->nq_a, "n_q,a");
+  CheckSize("halm-posa", "B", parameters.feedback_gains.cols(), scene->nq_a, "n_q,a");
+}
+
+std::unique_ptr<StepData> HalmPosaModel::CreateData() const {
+  return std::unique_ptr<StepData>(new HalmPosaData(this, contact_.CreateData()));
+}
+
+HalmPosaData& HalmPosaModel::DataOf(StepData* data, const char* where) const {
+  CheckData(data, where);
+  return static_cast<HalmPosaData&>(*data);  // CheckData: made by this model's CreateData
+}
+
+StepProblem HalmPosaModel::ProblemOf(const HalmPosaData& data) const {
+  return StepProblem{scene(), data.contact_.contacts(), data.no_cost_, time_step()};
+}
+
+void HalmPosaModel::Fail(SolverStatus status, std::string message, HalmPosaData* data) const {
+  StepResult& result = data->result;
+  result.status = status;
+  result.message = std::move(message);
+  result.next.q = data->q_;
+  result.next.v.resize(0);
+  result.velocity.setZero(scene().nv);
+  result.joint_limit_impulse.setZero(scene().nv);
+  result.contacts.clear();
+}
+
+void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
+  HalmPosaData& data = DataOf(data_in, "Calc");
+  const Scene& scene = this->scene();
+  const double h = time_step();
+  CheckVector("Calc", "x.q", x.q, scene.nq, "n_q");
+  QUASIDYN_CHECK_ARGUMENT(x.v.size() == 0, "Calc",
+                          "x.v must be empty: the halm-posa model has no velocity in its state "
+                          "(got size " +
+                              std::to_string(x.v.size()) + ")");
+  CheckVector("Calc", "u", u, scene.nq_a, "n_q,a (commanded velocities)");
+  QUASIDYN_CHECK_ARGUMENT(data.external_force.size() == 0, "Calc",
+                          "external_force: halm-posa has no external forces");
+  data.q_ = x.q;  // copies first: x may be data.result.next itself
+  data.u_ = u;
+  data.calculated_ = true;
+  data.derivatives.status = SolverStatus::kNotRun;
+  data.derivatives.message.clear();
+  data.result.solver = SolverSummary();
+
+  if (std::string failure; !QueryContacts(contact_, data.q_, &data.contact_, &failure)) {
+    Fail(SolverStatus::kNumericalFailure, std::move(failure), &data);
+    return;
+  }
+  const ContactSet& contacts = data.contact_.contacts();
+  BuildHalmPosaMobility(surfaces_, data.q_, scaled_gains_, &data.W_);
+  BuildJointLimitRows(scene, data.q_, h, &data.no_cost_.limits);
+  BuildHalmPosaLcp(contacts, data.no_cost_.limits, data.W_, data.u_, h, &data.lcp_);
+  const LcpProblem& lcp = data.lcp_.lcp;
+  if (!lcp.M.allFinite() || !lcp.q.allFinite()) {
+    Fail(SolverStatus::kNumericalFailure,
+         std::string(kDescription) +
+             ": the LCP overflowed (positions, commands, gains or limit surfaces too large)",
+         &data);
+    return;
+  }
+  const LcpResult& solved = data.solver_.Solve(contacts, &data.lcp_, &data.warm_started_);
+  const StepProblem problem = ProblemOf(data);
+  const int nc = contacts.size();
+  FormulationSolution& solution = data.solution_;
+  if (!Succeeded(solved.status)) {
+    // Rank the contacts at the commanded motion alone (v = d₀/h): the one it drives in deepest.
+    Eigen::VectorXd commanded = data.lcp_.displacement_offset / h;
+    std::string reason = solved.message;
+    if (parameters_.feedback_scale == 0.0) {
+      reason +=
+          "; c = 0 is perfect velocity control, which has no solution when the command "
+          "squeezes or jams (Halm & Posa 2018, section 4): use c > 0";
+    }
+    Fail(solved.status, FailureMessage(problem, kDescription, reason, commanded), &data);
+    data.result.solver = SummaryOf(solved.info);
+    return;
+  }
+  data.z_ = solved.z.cwiseMax(0.0);  // Lemke may leave −1e-16 where z is 0: impulses >= 0
+  data.displacement_ = data.lcp_.displacement_offset;
+  data.displacement_.noalias() += data.lcp_.displacement_map * data.z_;  // Δq, eqs. (32)-(33)
+  const JointLimitRows& limits = data.no_cost_.limits;
+  solution.Start(solved.status, SummaryOf(solved.info), data.displacement_, nc, limits.size());
+  solution.v /= h;
+  const int nd = contacts.ray_count();
+  for (int i = 0; i < nc; ++i) {  // z in forces (rate form): impulses h z
+    solution.normal_impulse[i] = h * data.z_[i];
+    const ContactSet::RaysMap rays = contacts.Rays(i);
+    for (int j = 0; j < nd; ++j)
+      solution.friction_impulse[i] += h * data.z_[nc + nd * i + j] * rays.col(j);
+  }
+  solution.limit_impulse = h * data.z_.tail(limits.size());
+  StepResult& result = data.result;
+  result.status = solved.status;
+  result.message = solved.message;
+  result.solver = solution.solver;
+  result.next.q = data.q_;
+  result.next.q += data.displacement_;  // planar: q ⊕ Δq = q + Δq
+  result.next.v.resize(0);
+  result.velocity = solution.v;
+  FillContactReports(problem, solution, &result.contacts);
+  JointLimitImpulse(limits, solution.limit_impulse, scene.nv, &result.joint_limit_impulse);
+}
+
+void HalmPosaModel::CalcDiff(GradientMode mode, StepData* data_in) const {
+  HalmPosaData& data = DataOf(data_in, "CalcDiff");
+  QUASIDYN_CHECK_ARGUMENT(data.calculated_, "CalcDiff",
+                          "no step to differentiate: call Calc on this data first");
+  StepDerivatives& out = data.derivatives;
+  if (!StartDerivatives(mode, data.result, &out)) return;
+  const HalmPosaStepInputs inputs{contact_,
+                                  time_step(),
+                                  surfaces_,
+                                  data.q_,
+                                  data.u_,
+                                  data.contact_.contacts(),
+                                  data.no_cost_.limits,
+                                  data.W_,
+                                  data.lcp_,
+                                  data.z_,
+                                  data.displacement_};
+  HalmPosaGradient gradient =
+      DifferentiateHalmPosaStep(inputs, mode == GradientMode::kAAndB, kDataStep);
+  if (!gradient.ok) {
+    out.status = SolverStatus::kNumericalFailure;
+    out.message = "A: " + gradient.failure;
+    return;
+  }
+  out.active_rows = gradient.active;
+  out.A = std::move(gradient.A);
+  out.B = std::move(gradient.B);
+}
+
+void HalmPosaModel::ClearWarmStart(StepData* data_in) const {
+  DataOf(data_in, "ClearWarmStart").solver_.ClearWarmStart();
+}
+
+Eigen::VectorXd HalmPosaModel::ScheduledCommand(double t, const State& x) const {
+  const double h = time_step();
+  const Scene& scene = this->scene();
+  CheckVector("ScheduledCommand", "x.q", x.q, scene.nq, "n_q");
+  const Eigen::VectorXd previous = scene.CommandAt(t - h);
+  Eigen::VectorXd u = (scene.CommandAt(t) - previous) / h;
+  const double k_p = parameters_.tracking_gain;
+  if (k_p > 0) u += k_p * (previous - x.q.tail(scene.nq_a));
+  QUASIDYN_CHECK_ARGUMENT(u.allFinite(), "ScheduledCommand",
+                          "the commanded velocity at t = " + NumberText(t) +
+                              " s is not finite (the schedule's steps over h = " + NumberText(h) +
+                              " s overflow)");
+  return u;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,151 @@
+#include "quasidyn/formulations/log_barrier_cone/log_barrier_cone_gradient.h"
+
+#include <Eigen/Cholesky>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+namespace quasidyn {
+namespace {
+
+// A block has m_b = 1 + n_t <= 3 rows: its vectors and matrices have that capacity inline (no
+// heap allocation).
+using BlockVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1>;
+using BlockMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3>;
+
+struct BlockState {
+  BlockVector u;     // u_b (m_b) [m/s]
+  BlockVector Ju;    // J u_b
+  double psi = 0.0;  // u_bᵀ J u_b [m²/s²]
+};
+
+std::vector<BlockState> BlockStates(const StepProblem& problem,
+                                    const std::vector<ContactConeBlock>& blocks,
+                                    const Eigen::VectorXd& v) {
+  if (v.size() != problem.scene.nv)
+    throw std::invalid_argument("LogBarrierConeVelocityGradient: v has size " +
+                                std::to_string(v.size()) +
+                                ", n_v = " + std::to_string(problem.scene.nv));
+  const Eigen::VectorXd gap = GapVelocities(problem.contacts, v, problem.time_step);
+  std::vector<BlockState> states(blocks.size());
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    BlockState& s = states[b];
+    const ContactConeBlock& block = blocks[b];
+    s.u.noalias() = block.R * gap.segment(block.first_row, block.R.cols());  // BlockValues
+    const int m = static_cast<int>(s.u.size());
+    const double radius = m > 1 ? s.u.tail(m - 1).norm() : 0.0;
+    if (!(s.u[0] - radius > 0))
+      throw std::invalid_argument("LogBarrierConeVelocityGradient: block " + std::to_string(b) +
+                                  " (contact " + std::to_string(blocks[b].contact) +
+                                  ") is not strictly inside its cone: t = " +
+                                  std::to_string(s.u[0]) + ", |z| = " + std::to_string(radius));
+    s.psi = (s.u[0] - radius) * (s.u[0] + radius);  // less cancellation than t² − |z|²
+    s.Ju = -s.u;
+    s.Ju[0] = s.u[0];
+  }
+  return states;
+}
+
+}  // namespace
+
+std::vector<Eigen::VectorXd> BarrierConeMultipliers(const StepProblem& problem, double kappa,
+                                                    const std::vector<ContactConeBlock>& blocks,
+                                                    const Eigen::VectorXd& v) {
+  if (!(kappa > 0)) throw std::invalid_argument("BarrierConeMultipliers: kappa must be > 0");
+  const std::vector<BlockState> states = BlockStates(problem, blocks, v);
+  std::vector<Eigen::VectorXd> y;
+  y.reserve(states.size());
+  for (const BlockState& s : states) y.push_back((2.0 / (kappa * s.psi)) * s.Ju);
+  return y;
+}
+
+VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem, double kappa,
+                                                const std::vector<ContactConeBlock>& blocks,
+                                                const Eigen::VectorXd& v,
+                                                const StepDataContraction* contraction) {
+  if (!(kappa > 0))
+    throw std::invalid_argument("LogBarrierConeVelocityGradient: kappa must be > 0");
+  if (contraction != nullptr) CheckContractionSizes(problem.contacts, *contraction);
+  const Scene& scene = problem.scene;
+  const double h = problem.time_step;
+  const int n = scene.nv;
+  const std::vector<BlockState> states = BlockStates(problem, blocks, v);
+
+  // H = P − Σ A_bᵀ Y_b A_b; the data term Σ A_bᵀ Y_b ∂u_b/∂ε accumulated alongside. A_b =
+  // R_b J_c,i is non-zero on contact i's columns only, where J_c,i is stored compactly
+  // (contact_set.h): with S_b = R_bᵀ Y_b R_b ((1 + n_t) square), A_bᵀ Y_b A_b = J_c,iᵀ S_b J_c,i
+  // and A_bᵀ Y_b ∂u_b/∂ε = J_c,iᵀ R_bᵀ Y_b ∂u_b/∂ε, both added on those columns.
+  Eigen::MatrixXd H = problem.cost.P.ToDense();
+  Eigen::MatrixXd rhs_q;
+  Eigen::MatrixXd d_u;  // ∂u_b/∂ε, 3 × n_v, the first m_b rows used
+  if (contraction != nullptr) {
+    rhs_q = StationarityDataDerivative(*contraction);
+    d_u.resize(3, n);
+  }
+  const ContactSet& contacts = problem.contacts;
+  const int nr = 1 + contacts.tangent_count();
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const BlockState& s = states[b];
+    const ContactConeBlock& block = blocks[b];
+    const int m = static_cast<int>(s.u.size());
+    BlockMatrix J = -BlockMatrix::Identity(m, m);
+    J(0, 0) = 1.0;
+    const BlockMatrix Y =
+        (2.0 / kappa) * (J / s.psi - 2.0 * s.Ju * s.Ju.transpose() / (s.psi * s.psi));
+    const BlockMatrix RtY = block.R.transpose() * Y;  // nr × m
+    const BlockMatrix S = RtY * block.R;              // nr × nr
+    const std::span<const int> columns = contacts.Columns(block.contact);
+    const int k = static_cast<int>(columns.size());
+    const ContactSet::RowMap J_n = contacts.NormalJacobian(block.contact);
+    const ContactSet::RowsMap J_t = contacts.TangentJacobian(block.contact);
+    const auto J_c = [&](int row, int c) { return row == 0 ? J_n[c] : J_t(row - 1, c); };
+    for (int c = 0; c < k; ++c) {
+      BlockVector S_Jc = BlockVector::Zero(nr);  // S_b J_c,i(:, c)
+      for (int a = 0; a < nr; ++a)
+        for (int e = 0; e < nr; ++e) S_Jc[a] += S(a, e) * J_c(e, c);
+      for (int r = 0; r < k; ++r) {
+        double entry = 0.0;
+        for (int a = 0; a < nr; ++a) entry += J_c(a, r) * S_Jc[a];
+        H(columns[r], columns[c]) -= entry;
+      }
+    }
+    if (contraction != nullptr) {
+      auto d_u_b = d_u.topRows(m);
+      BlockValueDerivative(block, *contraction, h, d_u_b);
+      for (int r = 0; r < k; ++r) {
+        BlockVector weights = BlockVector::Zero(m);  // (J_c,iᵀ R_bᵀ Y_b) row r
+        for (int a = 0; a < nr; ++a) weights += J_c(a, r) * RtY.row(a).transpose();
+        rhs_q.row(columns[r]).noalias() += weights.transpose() * d_u_b;
+      }
+    }
+  }
+  // The joint-limit rows, linear barriers −(1/κ) log g_l (dynamics/log_barrier_cone.h): Hessian
+  // G_lᵀ G_l/(κ g_l²), and the data term −G_lᵀ (∂g_l/∂ε)/(κ g_l²) with ∂g_l/∂ε = G_l/h.
+  const JointLimitRows& limits = problem.cost.limits;
+  for (int l = 0; l < limits.size(); ++l) {
+    const double g = JointLimitSlack(limits, l, v);
+    if (!(g > 0))
+      throw std::invalid_argument("LogBarrierConeVelocityGradient: joint-limit row " +
+                                  std::to_string(l) + " has g = " + std::to_string(g) + " <= 0");
+    const int j = limits.rows[l].velocity;
+    const double weight = 1.0 / (kappa * g * g);
+    H(j, j) += weight;  // (d_l e_j)(d_l e_j)ᵀ, d_l² = 1
+    if (contraction != nullptr) rhs_q(j, j) -= weight / h;
+  }
+  const Eigen::LDLT<Eigen::MatrixXd> factor(H);
+  if (factor.info() != Eigen::Success || !(factor.vectorD().array() > 0).all()) {
+    VelocityGradient failed;
+    failed.ok = false;
+    failed.failure = "the Newton Hessian of the cone log barrier is not positive definite";
+    return failed;
+  }
+
+  VelocityGradient gradient;
+  gradient.active_rows = static_cast<int>(blocks.size());
+  gradient.kkt_rank = n;
+  gradient.dv_du = factor.solve(CommandForceJacobian(scene, h));
+  if (contraction != nullptr) gradient.dv_dq = factor.solve(rhs_q);
+  return gradient;
+}
+
+}  // namespace quasidyn

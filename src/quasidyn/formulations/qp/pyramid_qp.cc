@@ -1,0 +1,87 @@
+#include "quasidyn/formulations/qp/pyramid_qp.h"
+
+#include <string>
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/dynamics/failure_message.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
+
+namespace quasidyn {
+
+void BuildPyramidConstraints(const StepProblem& problem, SparseRowMatrix* G, Eigen::VectorXd* h) {
+  const ContactSet& contacts = problem.contacts;
+  const double time_step = problem.time_step;
+  const int contact_rows = contacts.size() * contacts.ray_count();
+  G->Reset(contacts.nv());
+  h->resize(contact_rows + problem.cost.limits.size());
+  int row = 0;
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const std::span<const int> columns = contacts.Columns(i);
+    const ContactSet::RowMap J_n = contacts.NormalJacobian(i);
+    const ContactSet::RowsMap J_d = contacts.RayJacobian(i);
+    for (int j = 0; j < J_d.rows(); ++j, ++row) {
+      G->AppendRow();
+      for (size_t k = 0; k < columns.size(); ++k) {
+        const int col = static_cast<int>(k);
+        G->AppendNonZero(columns[k], J_n[col] + c.friction * J_d(j, col));  // (n + μ d)ᵀ J
+      }
+      (*h)[row] = -c.phi / time_step;
+    }
+  }
+  AppendJointLimitRows(problem.cost.limits, G, h, contact_rows);
+}
+
+void BuildPyramidQp(const StepProblem& problem, QpProblem* qp) {
+  qp->Q = problem.cost.P;
+  qp->c = -problem.cost.tau_h;
+  BuildPyramidConstraints(problem, &qp->G, &qp->h);
+}
+
+QpSettings ContactQpSettings() {
+  QpSettings settings;
+  settings.sparse_min_variables = 40;
+  settings.sparse_max_density = 0.5;
+  return settings;
+}
+
+SolverSummary SummaryOf(const QpInfo& info) {
+  SolverSummary summary{info.iterations, info.primal_residual, info.dual_residual,
+                        info.complementarity_gap, info.solve_time_seconds};
+  summary.polished = info.polish.succeeded;
+  return summary;
+}
+
+void SetupOrUpdate(const QpProblem& qp, const QpSettings& settings, QpSolver* solver) {
+  if (solver->SamePattern(qp)) {
+    solver->UpdateValues(qp);
+  } else {
+    solver->Setup(qp, settings);
+  }
+}
+
+void SolvePyramidQp(const StepProblem& problem, const QpSettings& settings, const char* description,
+                    PyramidQpWorkspace* workspace, FormulationSolution* solution) {
+  PyramidQpWorkspace& w = *workspace;
+  BuildPyramidQp(problem, &w.qp);
+  SetupOrUpdate(w.qp, settings, &w.solver);
+  const QpResult& result = w.solver.Solve();
+  if (!StartSolution(problem, description, result.status, SummaryOf(result.info), result.message,
+                     result.x, solution))
+    return;
+  const ContactSet& contacts = problem.contacts;
+  int row = 0;
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const ContactSet::RaysMap rays = contacts.Rays(i);
+    for (int j = 0; j < rays.cols(); ++j, ++row) {
+      const double beta = result.z.size() ? result.z[row] : 0.0;
+      solution->normal_impulse[i] += beta;
+      solution->friction_impulse[i] += c.friction * beta * rays.col(j);
+    }
+  }
+  for (int l = 0; l < problem.cost.limits.size(); ++l, ++row)
+    solution->limit_impulse[l] = result.z.size() ? result.z[row] : 0.0;
+}
+
+}  // namespace quasidyn

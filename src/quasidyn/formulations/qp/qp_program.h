@@ -1,0 +1,26 @@
+#pragma once
+// The quasi-dynamic step with Anitescu's friction pyramid as a convex QP, Pang & Tedrake 2021,
+// eq. (10) (pyramid_qp.h), and its implicit derivative: the KKT conditions of the active
+// pyramid rows differentiated in (q, u) (gradients/qp_gradient.h; docs/gradients.md).
+
+#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_program.h"
+
+namespace quasidyn {
+
+class QpProgram final : public QuasiDynamicProgram {
+ public:
+  explicit QpProgram(const QpSettings& settings = ContactQpSettings()) : settings_(settings) {}
+  const char* description() const override { return "QP (Pang & Tedrake 2021, eq. 10)"; }
+  std::unique_ptr<ProgramWorkspace> CreateWorkspace() const override;
+  void Solve(const StepProblem& problem, ProgramWorkspace* workspace,
+             FormulationSolution* solution) const override;
+  bool LeavesOutJointLimitsOutOfReach() const override { return true; }
+  void Differentiate(const QuasiDynamicDerivativeInput& input, ProgramWorkspace* workspace,
+                     VelocityGradient* gradient) const override;
+
+ private:
+  QpSettings settings_;
+};
+
+}  // namespace quasidyn

@@ -1,0 +1,127 @@
+#include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_model.h"
+
+#include <cmath>
+#include <string>
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
+#include "quasidyn/kinematics/kinematics.h"
+#include "quasidyn/stepping/step_outcome.h"
+
+namespace quasidyn {
+QuasiDynamicData::QuasiDynamicData(const QuasiDynamicModel* model, ContactData contact,
+                                   std::unique_ptr<ProgramWorkspace> workspace)
+    : StepData(model), contact_(std::move(contact)), workspace_(std::move(workspace)) {}
+
+QuasiDynamicModel::QuasiDynamicModel(ScenePtr scene, FormulationInfo formulation,
+                                     ParameterBlock parameters,
+                                     const QuasiDynamicCostParameters& cost,
+                                     std::unique_ptr<const QuasiDynamicProgram> program)
+    : StepModel(scene, cost.time_step, std::move(formulation), std::move(parameters)),
+      program_(std::move(program)),
+      cost_parameters_(cost),
+      contact_(scene, program_->CandidateDistance(*scene)),
+      actuated_stiffness_(scene->ActuatedStiffness()) {
+  CheckNonNegative("quasi-dynamic model", "object_mass_scale", cost.object_mass_scale);
+}
+
+std::unique_ptr<StepData> QuasiDynamicModel::CreateData() const {
+  return std::unique_ptr<StepData>(
+      new QuasiDynamicData(this, contact_.CreateData(), program_->CreateWorkspace()));
+}
+
+QuasiDynamicData& QuasiDynamicModel::DataOf(StepData* data, const char* where) const {
+  CheckData(data, where);
+  return static_cast<QuasiDynamicData&>(*data);  // CheckData: made by this model's CreateData
+}
+
+StepProblem QuasiDynamicModel::ProblemOf(const QuasiDynamicData& data) const {
+  return StepProblem{scene(), data.contact_.contacts(), data.cost_, time_step()};
+}
+
+void QuasiDynamicModel::Fail(const Eigen::VectorXd& q, SolverStatus status, std::string message,
+                             QuasiDynamicData* data) const {
+  StepResult& result = data->result;
+  result.status = status;
+  result.message = std::move(message);
+  result.next.q = q;
+  result.next.v.resize(0);
+  result.velocity.setZero(scene().nv);
+  result.momentum_force.setZero(scene().nv_u);
+  result.joint_limit_impulse.setZero(scene().nv);
+  result.contacts.clear();
+}
+
+void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
+  QuasiDynamicData& data = DataOf(data_in, "Calc");
+  const Scene& scene = this->scene();
+  CheckVector("Calc", "x.q", x.q, scene.nq, "n_q");
+  QUASIDYN_CHECK_ARGUMENT(x.v.size() == 0, "Calc",
+                          "x.v must be empty: the quasi-dynamic model has no velocity in its "
+                          "state (got size " +
+                              std::to_string(x.v.size()) + ")");
+  CheckVector("Calc", "u", u, scene.nq_a, "n_q,a");
+  // Copies first: x may be data.result.next itself.
+  data.q_ = x.q;
+  data.u_ = u;
+  data.calculated_ = true;
+  data.derivatives.status = SolverStatus::kNotRun;
+  data.derivatives.message.clear();
+  data.result.solver = SolverSummary();
+
+  if (std::string failure; !QueryContacts(contact_, data.q_, &data.contact_, &failure)) {
+    Fail(data.q_, SolverStatus::kNumericalFailure, std::move(failure), &data);
+    return;
+  }
+  BuildQuasiDynamicCost(data.contact_.kinematics(), data.u_, actuated_stiffness_,
+                        data.external_force.size() > 0 ? data.external_force : scene.external_force,
+                        cost_parameters_, &data.cost_);
+  // Finite inputs can still overflow here (a 1e308 joint offset times a stiffness): a status,
+  // not the solvers' exception for a caller's non-finite problem.
+  if (!data.cost_.P.AllFinite() || !data.cost_.tau_h.allFinite()) {
+    Fail(data.q_, SolverStatus::kNumericalFailure,
+         "the step's cost overflowed (P or tau_h is not finite): positions, commands, masses or "
+         "stiffnesses too large",
+         &data);
+    return;
+  }
+  // The exact programs leave out the joint-limit rows beyond the step's reach and solve again
+  // with every row when the step crosses one of those bounds (joint_limit_rows.h).
+  if (program_->LeavesOutJointLimitsOutOfReach())
+    LeaveOutJointLimitsOutOfReach(scene, data.q_, data.u_, &data.cost_.limits);
+  program_->Solve(ProblemOf(data), data.workspace_.get(), &data.solution_);
+  // (Also when the first solve fails: without the rows it is not harder, but the answer to a
+  // caller must not depend on the heuristic.)
+  if (data.cost_.limits.left_out > 0 &&
+      (!Succeeded(data.solution_.status) || data.solution_.v.size() != scene.nv ||
+       !data.solution_.v.allFinite() ||
+       !LeftOutJointLimitsHold(data.q_, data.solution_.v, time_step(), data.cost_.limits))) {
+    BuildJointLimitRows(scene, data.q_, time_step(), &data.cost_.limits);
+    program_->Solve(ProblemOf(data), data.workspace_.get(), &data.solution_);
+  }
+  const StepProblem problem = ProblemOf(data);
+  const FormulationSolution& solution = data.solution_;
+
+  StepResult& result = data.result;
+  TakeSolution(solution, formulation().name, scene.nv, &result);
+  if (!result.ok()) {
+    Fail(data.q_, result.status, result.message, &data);
+    return;
+  }
+  result.velocity = solution.v;
+  // s·M_u·v_u / h: the object rows of P v (P = blockdiag(s M_u, h² K_a), quasi_dynamic_cost.h).
+  data.cost_.P.Multiply(solution.v, &data.Pv_);
+  result.momentum_force = data.Pv_.head(scene.nv_u) / time_step();
+  IntegrateConfiguration(scene, data.q_, solution.v, time_step(), &result.next.q);
+  result.next.v.resize(0);
+  FillContactReports(problem, solution, &result.contacts);
+  JointLimitImpulse(data.cost_.limits, solution.limit_impulse, scene.nv,
+                    &result.joint_limit_impulse);
+}
+
+void QuasiDynamicModel::ClearWarmStart(StepData* data_in) const {
+  QuasiDynamicData& data = DataOf(data_in, "ClearWarmStart");
+  program_->ClearWarmStart(data.workspace_.get());
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,55 @@
+#include "quasidyn/formulations/scene_loading.h"
+
+#include <cmath>
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/common/closest_name.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/io/scene_from_memory.h"
+#include "quasidyn/io/scene_loader.h"
+
+namespace quasidyn {
+
+Scene LoadScene(const std::string& path) {
+  return ReadSceneFile(path, FormulationRegistry::Global());
+}
+
+Scene LoadSceneFromString(const std::string& yaml_text, const std::string& name_for_errors,
+                          const std::string& base_directory) {
+  return ReadSceneText(yaml_text, name_for_errors, base_directory, FormulationRegistry::Global());
+}
+
+Scene LoadSceneFromMemory(const std::string& yaml_text, const std::string& name_for_errors,
+                          const std::map<std::string, std::string>& files) {
+  return ReadSceneFromMemory(yaml_text, name_for_errors, files, FormulationRegistry::Global());
+}
+
+Scene WithFormulation(const Scene& scene, const std::optional<std::string>& name,
+                      const ParameterBlock& parameters, const char* where) {
+  const FormulationRegistry& registry = FormulationRegistry::Global();
+  Scene edited = scene;
+  if (name) {
+    const std::vector<std::string> names = registry.FormulationNames();
+    QUASIDYN_CHECK_ARGUMENT(registry.Find(*name) != nullptr, where,
+                            "unknown formulation '" + *name + "'" + DidYouMean(*name, names) +
+                                "; registered: " + JoinNames(names));
+    edited.formulation.name = *name;
+    edited.formulation.source = ValueSource{"", 0, where};
+  }
+  for (const ParameterValue& value : parameters.values()) {
+    const bool remove = value.value.size() == 1 && std::isnan(value.value(0, 0));
+    // A removal still names a known key, so that a misspelt one is not dropped silently.
+    if (remove)
+      registry.CheckParameterKey(value.key, value.source);
+    else
+      registry.CheckParameter(value.key, value.value, value.source);
+    if (remove)
+      edited.formulation.parameters.Erase(value.key);
+    else
+      edited.formulation.parameters.Set(value.key, value.value, value.source);
+  }
+  registry.CheckSceneBlock(edited.formulation.name, edited.formulation.parameters);
+  return edited;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,139 @@
+// CalcDiff of the second-order models (second_order_model.h): A = ∂(q⁺, v⁺)/∂(q, v) and
+// B = ∂(q⁺, v⁺)/∂u of the step the last Calc solved, by implicit differentiation of its program
+// (SecondOrderProgram::Differentiate; anitescu: the pyramid QP, gradients/qp_gradient.h;
+// stewart-trinkle: the LCP on its active set, stewart_trinkle/lcp_step_gradient.h):
+//
+//   v⁺ = v*(q, v, u),   q⁺ = q ⊕ h v⁺,
+//   ∂v⁺/∂q = ∂v*/∂q_tangent · T(q),   ∂v⁺/∂v, ∂v⁺/∂u  from the program's KKT / active rows,
+//   A = [ ∂(q ⊕ h v)/∂q + ∂(q ⊕ h v)/∂v · ∂v⁺/∂q    ∂(q ⊕ h v)/∂v · ∂v⁺/∂v ]
+//       [ ∂v⁺/∂q                                    ∂v⁺/∂v                 ],
+//   B = [ ∂(q ⊕ h v)/∂v · ∂v⁺/∂u ;  ∂v⁺/∂u ]          (configuration_map.h, at v = v⁺).
+//
+// The right-hand sides: for q, dτ_h − d(P v⁺) + d(Jᵀλ) and the constraint rows, with the contact
+// data's contractions of contact_data_derivative.h taken with object_mass_scale = 0 (so that
+// their d_tau_h is the objects' weight and the robots' stiffness, and their d_P_v is zero) plus
+// ∂(M(q)(v⁺ − v))/∂q + h ∂(C(q, v) v)/∂q (second_order_data_derivative.h); for v, ∂τ_h/∂v =
+// M − h ∂(C v)/∂v; for u, [0; h K_a]. Nothing is solved again.
+
+#include <Eigen/SparseCore>
+#include <string>
+
+#include "quasidyn/common/argument_check.h"
+#include "quasidyn/formulations/second_order/second_order_model.h"
+#include "quasidyn/gradients/configuration_map.h"
+#include "quasidyn/stepping/step_outcome.h"
+
+namespace quasidyn {
+namespace {
+
+// ε_data of the data differences [m or rad]: ∛ε, as quasi_dynamic_derivatives.cc.
+constexpr double kDataStep = 6.0555e-6;
+
+void FailDerivatives(std::string message, StepDerivatives* out) {
+  out->status = SolverStatus::kNumericalFailure;
+  out->message = std::move(message);
+  out->A.resize(0, 0);
+  out->B.resize(0, 0);
+}
+
+// The contact data's contraction with object_mass_scale = 0 (the objects' weight and the robots'
+// stiffness in d_tau_h, no d_P_v), plus the inertia and velocity-product terms in d_P_v.
+class SecondOrderContractor final : public StepDataContractor {
+ public:
+  SecondOrderContractor(const ContactModel& contact, double time_step, const ScenePtr& scene,
+                        std::unique_ptr<ChainKinematics>* chain, StepDataDerivativeBuffers* buffers,
+                        StepDataContraction* contraction, const Eigen::MatrixXd& inertia_force,
+                        const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                        const ContactSet& contacts, const Eigen::VectorXd& v_next)
+      : contact_(contact),
+        cost_{time_step, 0.0},
+        scene_(scene),
+        chain_(chain),
+        buffers_(buffers),
+        contraction_(contraction),
+        inertia_force_(inertia_force),
+        q_(q),
+        u_(u),
+        contacts_(contacts),
+        v_next_(v_next) {}
+
+  const StepDataContraction* Contract(const Eigen::VectorXd& lambda) override {
+    if (*chain_ == nullptr) *chain_ = std::make_unique<ChainKinematics>(scene_);
+    failure_.clear();
+    if (!DifferentiateStepData(contact_, cost_, q_, u_, contacts_, v_next_, lambda, kDataStep,
+                               chain_->get(), buffers_, contraction_, &failure_))
+      return nullptr;
+    contraction_->d_P_v += inertia_force_;
+    return contraction_;
+  }
+
+ private:
+  const ContactModel& contact_;
+  const QuasiDynamicCostParameters cost_;
+  const ScenePtr& scene_;
+  std::unique_ptr<ChainKinematics>* chain_;
+  StepDataDerivativeBuffers* buffers_;
+  StepDataContraction* contraction_;
+  const Eigen::MatrixXd& inertia_force_;
+  const Eigen::VectorXd& q_;
+  const Eigen::VectorXd& u_;
+  const ContactSet& contacts_;
+  const Eigen::VectorXd& v_next_;
+};
+
+}  // namespace
+
+void SecondOrderModel::CalcDiff(GradientMode mode, StepData* data_in) const {
+  SecondOrderData& data = DataOf(data_in, "CalcDiff");
+  QUASIDYN_CHECK_ARGUMENT(data.calculated_, "CalcDiff",
+                          "no step to differentiate: call Calc on this data first");
+  StepDerivatives& out = data.derivatives;
+  if (!StartDerivatives(mode, data.result, &out)) return;
+  const bool want_a = mode == GradientMode::kAAndB;
+  const Scene& scene = this->scene();
+  const int nq = scene.nq, nv = scene.nv, na = scene.nq_a;
+  const double h = time_step();
+  const ContactSet& contacts = data.contact_.contacts();
+  const Eigen::VectorXd& q = data.q_;
+  const Eigen::VectorXd& v = data.v_;
+  const Eigen::VectorXd& v_next = data.solution_.v;
+
+  if (want_a) {
+    if (data.kinematics_ == nullptr) data.kinematics_ = std::make_unique<Kinematics>(scene_ptr());
+    DifferentiateSecondOrderData(data.kinematics_.get(), q, v, v_next - v, h, kDataStep,
+                                 &data.smooth_);
+  }
+  // The contact data's contraction (weight and stiffness in d_tau_h, no d_P_v) plus the
+  // inertia and velocity-product terms, in d_P_v.
+  SecondOrderContractor contractor(contact_, h, scene_ptr(), &data.chain_kinematics_,
+                                   &data.derivative_buffers_, &data.contraction_,
+                                   data.smooth_.inertia_force, q, data.u_, contacts, v_next);
+  const StepProblem problem = ProblemOf(data);
+  const SecondOrderDerivativeInput input{problem, data.solution_, want_a ? &contractor : nullptr,
+                                         &data.smooth_.velocity_force};
+  VelocityGradient gradient;
+  Eigen::MatrixXd dv_dv;
+  program_->Differentiate(input, data.workspace_.get(), &gradient, &dv_dv);
+  if (!gradient.ok) return FailDerivatives(gradient.failure, &out);
+  out.active_rows = gradient.active_rows;
+
+  const Eigen::SparseMatrix<double> dq_dv =
+      IntegrationJacobianWrtVelocity(scene, q, v_next, h).sparseView();
+  out.B.resize(nq + nv, na);
+  out.B.topRows(nq) = dq_dv * gradient.dv_du;
+  out.B.bottomRows(nv) = gradient.dv_du;
+  if (!want_a) {
+    out.A.resize(0, 0);
+    return;
+  }
+  const Eigen::SparseMatrix<double> tangent = TangentFromConfiguration(scene, q).sparseView();
+  const Eigen::MatrixXd dv_dq = gradient.dv_dq * tangent;
+  out.A.resize(nq + nv, nq + nv);
+  out.A.topLeftCorner(nq, nq) = IntegrationJacobianWrtConfiguration(scene, q, v_next, h);
+  out.A.topLeftCorner(nq, nq) += dq_dv * dv_dq;
+  out.A.topRightCorner(nq, nv) = dq_dv * dv_dv;
+  out.A.bottomLeftCorner(nv, nq) = dv_dq;
+  out.A.bottomRightCorner(nv, nv) = dv_dv;
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,450 @@
+#include "quasidyn/formulations/socp/socp_gradient.h"
+
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
+#include <algorithm>
+#include <cmath>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "quasidyn/gradients/positive_definite_factor.h"
+#include "quasidyn/gradients/range_space_kkt.h"
+
+namespace quasidyn {
+
+ConeCase ClassifyCone(Eigen::Ref<const Eigen::VectorXd> w, Eigen::MatrixXd* projection_jacobian) {
+  const int m = static_cast<int>(w.size());
+  if (m < 1) throw std::invalid_argument("ClassifyCone: w must have at least one entry");
+  const double w0 = w[0];
+  const double radius = m > 1 ? w.tail(m - 1).norm() : 0.0;
+  const double sigma1 = w0 - radius, sigma2 = w0 + radius;
+  ConeCase which;
+  if (sigma1 > 0)
+    which = ConeCase::kSticking;
+  else if (sigma2 <= 0)
+    which = ConeCase::kSeparated;
+  else
+    which = ConeCase::kSliding;  // then radius > 0 (σ₁ <= 0 < σ₂)
+  if (projection_jacobian != nullptr) {
+    Eigen::MatrixXd& D = *projection_jacobian;
+    if (which == ConeCase::kSticking) {
+      D = Eigen::MatrixXd::Identity(m, m);
+    } else if (which == ConeCase::kSeparated) {
+      D = Eigen::MatrixXd::Zero(m, m);
+    } else {  // Agrawal et al. 2019, §A: DΠ_K(w) for −‖w₁‖ < w₀ <= ‖w₁‖
+      const Eigen::VectorXd direction = w.tail(m - 1) / radius;
+      const double ratio = w0 / radius;
+      D.resize(m, m);
+      D(0, 0) = 0.5;
+      D.block(0, 1, 1, m - 1) = 0.5 * direction.transpose();
+      D.block(1, 0, m - 1, 1) = 0.5 * direction;
+      D.bottomRightCorner(m - 1, m - 1) =
+          0.5 * ((1.0 + ratio) * Eigen::MatrixXd::Identity(m - 1, m - 1) -
+                 ratio * direction * direction.transpose());
+    }
+  }
+  return which;
+}
+
+void SplitCone(Eigen::Ref<const Eigen::VectorXd> w, ConeDirections* out) {
+  const int m = static_cast<int>(w.size());
+  const ConeCase which = ClassifyCone(w);
+  if (which != ConeCase::kSliding) {
+    out->held.setIdentity(m, which == ConeCase::kSticking ? m : 0);
+    out->curved.resize(m, 0);
+    out->lambda.resize(0);
+    out->gap.resize(0);
+    return;
+  }
+  // Sliding (m >= 2, ‖w₁‖ > 0): (1, ŵ)/√2 held; the tangential directions (0, t), t ⊥ ŵ, from
+  // Gram–Schmidt (twice) on the axes, with λ = ½(1 + w₀/‖w₁‖), 1 − λ = (‖w₁‖ − w₀)/(2‖w₁‖).
+  const double radius = w.tail(m - 1).norm();
+  const double lambda = 0.5 * (radius + w[0]) / radius;
+  const double gap = 0.5 * (radius - w[0]) / radius;
+  const bool hold_tangents = gap <= kNearStickingGap;
+  out->held.setZero(m, hold_tangents ? m - 1 : 1);
+  out->held(0, 0) = std::sqrt(0.5);
+  out->held.col(0).tail(m - 1) = (std::sqrt(0.5) / radius) * w.tail(m - 1);
+  Eigen::MatrixXd& tangents = hold_tangents ? out->held : out->curved;
+  const int offset = hold_tangents ? 1 : 0;
+  const int curved = hold_tangents ? 0 : m - 2;
+  out->curved.setZero(m, curved);
+  out->lambda.setConstant(curved, lambda);
+  out->gap.setConstant(curved, gap);
+  // Column offset + k − 1 holds the k-th tangent (k >= 1); the span so far starts with ŵ.
+  const auto direction = out->held.col(0).tail(m - 1) * std::sqrt(2.0);
+  int found = 0;
+  for (int axis = 0; axis < m - 1 && found < m - 2; ++axis) {
+    auto t = tangents.col(offset + found).tail(m - 1);  // a candidate, in place
+    t.setZero();
+    t[axis] = 1.0;
+    for (int pass = 0; pass < 2; ++pass) {
+      t -= direction.dot(t) * direction;
+      for (int c = 0; c < found; ++c) {
+        const auto previous = tangents.col(offset + c).tail(m - 1);
+        t -= previous.dot(t) * previous;
+      }
+    }
+    const double norm = t.norm();
+    if (norm < 0.5) continue;  // (nearly) in the span so far; another axis is not
+    t /= norm;
+    ++found;
+  }
+  if (found < m - 2) tangents.col(offset + found).setZero();  // a rejected last candidate
+}
+
+namespace {
+
+// The squared norms of whitened rows.
+void SquaredNorms(const PositiveDefiniteFactor::SparseRows& whitened, int rows,
+                  Eigen::VectorXd* forms) {
+  forms->resize(rows);
+  for (int j = 0; j < rows; ++j) (*forms)[j] = whitened.SquaredNorm(j);
+}
+
+// g P⁻¹ gᵀ for every row g of G (its non-zeros by row, n columns) into *forms: by P's block
+// factor when P is positive definite (*factor and *whitened keep the work), else regularised
+// (positive_definite_factor.h) from G made dense in *dense.
+void InverseQuadraticForms(const Eigen::MatrixXd& P, const SparseRowMatrix& G,
+                           PositiveDefiniteFactor* factor,
+                           PositiveDefiniteFactor::SparseRows* whitened, Eigen::MatrixXd* dense,
+                           Eigen::VectorXd* forms) {
+  if (G.rows() == 0) {
+    forms->resize(0);
+    return;
+  }
+  if (factor->Factor(P)) {
+    factor->WhitenRows(G, whitened);
+    forms->resize(G.rows());
+    for (int j = 0; j < G.rows(); ++j) (*forms)[j] = whitened->SquaredNorm(j);
+    return;
+  }
+  G.ToDense(dense);
+  *forms = RegularizedInverseQuadraticForms(P, *dense);
+}
+
+// Appends `row` as a row of *out on `columns` (increasing; the row is zero elsewhere).
+void AppendRowOn(const Eigen::Ref<const Eigen::RowVectorXd, 0, Eigen::InnerStride<>>& row,
+                 std::span<const int> columns, SparseRowMatrix* out) {
+  out->AppendRow();
+  for (const int c : columns) out->AppendNonZero(c, row[c]);
+}
+
+// Appends the non-zeros of `row` as a row of *out.
+void AppendNonZeros(const Eigen::Ref<const Eigen::RowVectorXd, 0, Eigen::InnerStride<>>& row,
+                    SparseRowMatrix* out) {
+  out->AppendRow();
+  for (int c = 0; c < row.size(); ++c) out->AppendNonZero(c, row[c]);
+}
+
+// The blocks' A_b stacked (Σ m_b × n_v) into *A, in block order, and their first rows.
+void StackedBlockJacobians(const ContactSet& contacts, const std::vector<ContactConeBlock>& blocks,
+                           std::vector<int>* offset, Eigen::MatrixXd* A) {
+  offset->assign(blocks.size() + 1, 0);
+  for (size_t b = 0; b < blocks.size(); ++b)
+    (*offset)[b + 1] = (*offset)[b] + static_cast<int>(blocks[b].R.rows());
+  A->setZero(offset->back(), contacts.nv());
+  const int nt = contacts.tangent_count();
+  Eigen::Vector3d column;  // J_c,i's column: (J_n, J_t) entries, 1 + n_t <= 3
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const ContactConeBlock& block = blocks[b];
+    const std::span<const int> columns = contacts.Columns(block.contact);
+    const ContactSet::RowMap J_n = contacts.NormalJacobian(block.contact);
+    const ContactSet::RowsMap J_t = contacts.TangentJacobian(block.contact);
+    for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
+      column[0] = J_n[c];
+      for (int t = 0; t < nt; ++t) column[1 + t] = J_t(t, c);
+      A->block((*offset)[b], columns[c], block.R.rows(), 1).noalias() =
+          block.R * column.head(1 + nt);
+    }
+  }
+}
+
+// d_b = trace(A_b P⁻¹ A_bᵀ)/m_b from the rows' forms (1 when not positive and finite).
+void ScalesOf(const Eigen::VectorXd& forms, const std::vector<int>& offset,
+              std::vector<double>* scales) {
+  scales->clear();
+  for (size_t b = 0; b + 1 < offset.size(); ++b) {
+    const int mb = offset[b + 1] - offset[b];
+    const double trace = forms.segment(offset[b], mb).sum() / mb;
+    scales->push_back(trace > 0 && std::isfinite(trace) ? trace : 1.0);
+  }
+}
+
+}  // namespace
+
+std::vector<double> DelassusScales(const StepProblem& problem,
+                                   const std::vector<ContactConeBlock>& blocks) {
+  if (blocks.empty()) return {};
+  std::vector<int> offset;
+  Eigen::MatrixXd A;
+  StackedBlockJacobians(problem.contacts, blocks, &offset, &A);
+  PositiveDefiniteFactor factor;
+  PositiveDefiniteFactor::SparseRows whitened;
+  Eigen::MatrixXd dense;
+  Eigen::VectorXd forms;
+  InverseQuadraticForms(problem.cost.P.ToDense(), SparseRowMatrix::FromDense(A), &factor, &whitened,
+                        &dense, &forms);
+  std::vector<double> scales;
+  ScalesOf(forms, offset, &scales);
+  return scales;
+}
+
+namespace {
+
+void CheckBlocks(const StepProblem& problem, const std::vector<ContactConeBlock>& blocks,
+                 const std::vector<Eigen::VectorXd>& multipliers, const Eigen::VectorXd& v) {
+  if (v.size() != problem.scene.nv)
+    throw std::invalid_argument("SocpVelocityGradient: v has size " + std::to_string(v.size()) +
+                                ", n_v = " + std::to_string(problem.scene.nv));
+  if (multipliers.size() != blocks.size())
+    throw std::invalid_argument("SocpVelocityGradient: " + std::to_string(multipliers.size()) +
+                                " multipliers for " + std::to_string(blocks.size()) + " blocks");
+  for (size_t b = 0; b < blocks.size(); ++b)
+    if (multipliers[b].size() != blocks[b].R.rows())
+      throw std::invalid_argument("SocpVelocityGradient: multiplier of block " + std::to_string(b) +
+                                  " has size " + std::to_string(multipliers[b].size()) +
+                                  ", the block has " + std::to_string(blocks[b].R.rows()) +
+                                  " rows");
+}
+
+// w_b = d_b y_b − u_b for every block, stacked in block order (Σ m_b), into *w; *gap keeps
+// the stacked gap velocities.
+void ComplementarityPoints(const StepProblem& problem, const std::vector<ContactConeBlock>& blocks,
+                           const std::vector<Eigen::VectorXd>& multipliers,
+                           const Eigen::VectorXd& v, const std::vector<double>& scales,
+                           Eigen::VectorXd* gap, Eigen::VectorXd* w) {
+  *gap = GapVelocities(problem.contacts, v, problem.time_step);
+  int rows = 0;
+  for (const ContactConeBlock& block : blocks) rows += static_cast<int>(block.R.rows());
+  w->resize(rows);
+  for (size_t b = 0, first = 0; b < blocks.size(); ++b) {
+    const ContactConeBlock& block = blocks[b];
+    const int mb = static_cast<int>(block.R.rows());
+    w->segment(first, mb).noalias() = -block.R * gap->segment(block.first_row, block.R.cols());
+    w->segment(first, mb) += scales[b] * multipliers[b];
+    first += mb;
+  }
+}
+
+}  // namespace
+
+std::vector<ConeCase> ClassifySocpBlocks(const StepProblem& problem,
+                                         const std::vector<ContactConeBlock>& blocks,
+                                         const std::vector<Eigen::VectorXd>& multipliers,
+                                         const Eigen::VectorXd& v) {
+  CheckBlocks(problem, blocks, multipliers, v);
+  const std::vector<double> scales = DelassusScales(problem, blocks);
+  Eigen::VectorXd gap, w;
+  ComplementarityPoints(problem, blocks, multipliers, v, scales, &gap, &w);
+  std::vector<ConeCase> cases;
+  for (size_t b = 0, first = 0; b < blocks.size(); first += blocks[b].R.rows(), ++b)
+    cases.push_back(ClassifyCone(w.segment(first, blocks[b].R.rows())));
+  return cases;
+}
+
+// [P, −Aᵀ D̃; A, I − D] with rows, then columns, scaled to unit ∞-norm, and the minimum-norm
+// solution by a complete orthogonal decomposition (header).
+VelocityGradient SocpSensitivity::SolveFullKkt() const {
+  const int n = n_, mc = offset_.back(), nl = static_cast<int>(G_limits_.rows());
+  const int m = mc + nl;
+  Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + m, n + m);
+  kkt.topLeftCorner(n, n) = P_;
+  Eigen::MatrixXd D;
+  for (size_t b = 0; b + 1 < offset_.size(); ++b) {
+    const int first = offset_[b], mb = offset_[b + 1] - first;
+    ClassifyCone(w_.segment(first, mb), &D);
+    const auto A = A_.middleRows(first, mb);
+    kkt.block(0, n + first, n, mb) = -A.transpose() * D / scales_[b];
+    kkt.block(n + first, 0, mb, n) = A;
+    kkt.block(n + first, n + first, mb, mb) = Eigen::MatrixXd::Identity(mb, mb) - D;
+  }
+  for (int l = 0; l < nl; ++l) {
+    const int row = n + mc + l;
+    kkt.block(0, row, n, 1) =
+        -G_limits_.row(l).transpose() * (limit_active_[l] ? 1.0 / limit_scales_[l] : 0.0);
+    kkt.block(row, 0, 1, n) = G_limits_.row(l);
+    kkt(row, row) = limit_active_[l] ? 0.0 : 1.0;
+  }
+  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n + m, r1_.cols());
+  rhs.topRows(n) = r1_;
+  rhs.bottomLeftCorner(m, nq_dirs_) = r2_;
+  Eigen::VectorXd row_scale(n + m), column_scale(n + m);
+  for (int i = 0; i < n + m; ++i) {
+    const double norm = kkt.row(i).lpNorm<Eigen::Infinity>();
+    row_scale[i] = norm > 0 ? 1.0 / norm : 1.0;
+  }
+  Eigen::MatrixXd scaled = row_scale.asDiagonal() * kkt;
+  for (int j = 0; j < n + m; ++j) {
+    const double norm = scaled.col(j).lpNorm<Eigen::Infinity>();
+    column_scale[j] = norm > 0 ? 1.0 / norm : 1.0;
+  }
+  scaled = scaled * column_scale.asDiagonal();
+  const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(scaled);
+  const Eigen::MatrixXd solution =
+      column_scale.asDiagonal() * cod.solve(row_scale.asDiagonal() * rhs);
+  VelocityGradient gradient;
+  gradient.kkt_rank = static_cast<int>(cod.rank());
+  if (nq_dirs_ > 0) gradient.dv_dq = solution.topLeftCorner(n, nq_dirs_);
+  gradient.dv_du = solution.topRightCorner(n, r1_.cols() - nq_dirs_);
+  return gradient;
+}
+
+// The same system reduced to the equality-constrained one of range_space_kkt.h (header):
+// every block's D_b = Σ_i λ_i q_i q_iᵀ splits into held directions (λ = 1: the rows
+// q_iᵀA_b dv = q_iᵀ r₂,b of E), free ones (λ = 0: nothing) and the sliding cones' tangential
+// directions, curvature k_i a_i a_iᵀ in H with a_i = A_bᵀ q_i and k_i = λ_i/(d_b(1 − λ_i)),
+// and k_i a_i q_iᵀ r₂,b in r₁. Returns false when H = P + Σ k_i a_i a_iᵀ is not factored.
+bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
+                                      const std::vector<ContactConeBlock>& blocks,
+                                      VelocityGradient* gradient) {
+  const int n = n_, nl = static_cast<int>(G_limits_.rows()), mc = offset_.back();
+  H_ = P_;
+  reduced_r1_ = r1_;
+  // The held directions as rows of E (at most Σ m_b + n_l) with their r₂ rows.
+  E_.Reset(n);
+  held_r2_.resize(mc + nl, nq_dirs_);
+  int held = 0;
+  for (size_t b = 0; b + 1 < offset_.size(); ++b) {
+    const int first = offset_[b], mb = offset_[b + 1] - first;
+    const auto A = A_.middleRows(first, mb);
+    const auto r2_b = r2_.middleRows(first, mb);
+    const std::span<const int> columns = contacts.Columns(blocks[b].contact);
+    if (cases_[b] == ConeCase::kSeparated) continue;
+    if (cases_[b] == ConeCase::kSticking) {  // D = I: every row held (SplitCone's identity)
+      for (int i = 0; i < mb; ++i) AppendRowOn(A.row(i), columns, &E_);
+      held_r2_.middleRows(held, mb) = r2_b;
+      held += mb;
+      continue;
+    }
+    SplitCone(w_.segment(first, mb), &split_);
+    for (int c = 0; c < split_.held.cols(); ++c) {
+      const auto q = split_.held.col(c);
+      E_.AppendRow();  // qᵀA_b on the contact's columns
+      for (const int column : columns) E_.AppendNonZero(column, q.dot(A.col(column)));
+      held_r2_.row(held).noalias() = q.transpose() * r2_b;
+      ++held;
+    }
+    for (int c = 0; c < split_.curved.cols(); ++c) {
+      a_.noalias() = A.transpose() * split_.curved.col(c);
+      r2_q_.noalias() = r2_b.transpose() * split_.curved.col(c);
+      const double curvature = split_.lambda[c] / (scales_[b] * split_.gap[c]);
+      H_.selfadjointView<Eigen::Lower>().rankUpdate(a_, curvature);
+      reduced_r1_.leftCols(nq_dirs_).noalias() += (curvature * a_) * r2_q_.transpose();
+    }
+  }
+  for (int l = 0; l < nl; ++l)
+    if (limit_active_[l]) {
+      AppendNonZeros(G_limits_.row(l), &E_);
+      held_r2_.row(held) = r2_.row(mc + l);
+      ++held;
+    }
+  if (!kkt_.FactorCost(H_)) return false;
+  kkt_.cost_factor().WhitenRows(E_, &whitened_);
+  held_rows_.resize(held);
+  for (int i = 0; i < held; ++i) held_rows_[i] = i;
+  kkt_.FactorRows(whitened_, held_rows_);
+  held_r2_transposed_ = held_r2_.topRows(held).transpose();
+  kkt_.Solve(reduced_r1_, held_r2_transposed_, nq_dirs_, &workspace_);
+  // Rank of the whole system: the n_v velocities, rank(E), and every row not held (its
+  // I − D part is regular there).
+  gradient->kkt_rank = n + kkt_.rank() + (mc + nl - held);
+  if (nq_dirs_ > 0)
+    gradient->dv_dq = workspace_.x.leftCols(nq_dirs_);
+  else
+    gradient->dv_dq.resize(0, 0);
+  gradient->dv_du = workspace_.x.rightCols(workspace_.x.cols() - nq_dirs_);
+  return true;
+}
+
+void SocpSensitivity::Compute(const StepProblem& problem,
+                              const std::vector<ContactConeBlock>& blocks,
+                              const std::vector<Eigen::VectorXd>& multipliers,
+                              const Eigen::VectorXd& limit_multipliers, const Eigen::VectorXd& v,
+                              const StepDataContraction* contraction, SocpKktSolve solve,
+                              VelocityGradient* out) {
+  CheckBlocks(problem, blocks, multipliers, v);
+  const JointLimitRows& limits = problem.cost.limits;
+  const int nl = limits.size();
+  if (limit_multipliers.size() != nl)
+    throw std::invalid_argument(
+        "SocpVelocityGradient: " + std::to_string(limit_multipliers.size()) +
+        " joint-limit multipliers for " + std::to_string(nl) + " rows");
+  if (contraction != nullptr) CheckContractionSizes(problem.contacts, *contraction);
+  const Scene& scene = problem.scene;
+  const double h = problem.time_step;
+  const int nb = static_cast<int>(blocks.size());
+  problem.cost.P.ToDense(&P_);
+
+  n_ = scene.nv;
+  nq_dirs_ = contraction != nullptr ? n_ : 0;
+  StackedBlockJacobians(problem.contacts, blocks, &offset_, &A_);
+  const int mc = offset_.back();
+  G_limits_ = JointLimitJacobian(limits, n_);
+  // d_b and, for the joint-limit rows (half lines), d_l = G_l P⁻¹ G_lᵀ, in one pass over
+  // the rows' non-zeros (a block's on its contact's columns).
+  rows_sparse_.Reset(n_);
+  for (int b = 0; b < nb; ++b)
+    for (int i = offset_[b]; i < offset_[b + 1]; ++i)
+      AppendRowOn(A_.row(i), problem.contacts.Columns(blocks[b].contact), &rows_sparse_);
+  for (int l = 0; l < nl; ++l) AppendNonZeros(G_limits_.row(l), &rows_sparse_);
+  InverseQuadraticForms(P_, rows_sparse_, &P_factor_, &whitened_, &rows_, &forms_);
+  ScalesOf(forms_, offset_, &scales_);
+  ComplementarityPoints(problem, blocks, multipliers, v, scales_, &gap_, &w_);
+  active_rows_ = 0;
+  cases_.clear();
+  for (int b = 0; b < nb; ++b) {
+    const int mb = offset_[b + 1] - offset_[b];
+    const ConeCase which = ClassifyCone(w_.segment(offset_[b], mb));
+    cases_.push_back(which);
+    active_rows_ += which == ConeCase::kSticking ? mb : which == ConeCase::kSliding ? 1 : 0;
+  }
+  // A joint-limit row u_l = g_l = o_l + G_l v >= 0 with the multiplier λ_l is a half line,
+  // active (D = 1) when d_l λ_l > g_l.
+  limit_scales_.clear();
+  limit_active_.clear();
+  for (int l = 0; l < nl; ++l) {
+    const double d = forms_[mc + l];
+    const double scale = d > 0 && std::isfinite(d) ? d : 1.0;
+    const bool active = scale * limit_multipliers[l] > JointLimitSlack(limits, l, v);
+    limit_scales_.push_back(scale);
+    limit_active_.push_back(active ? 1 : 0);
+    active_rows_ += active ? 1 : 0;
+  }
+  // Right-hand sides: the tangent directions of q first, then the commands.
+  r1_.resize(n_, nq_dirs_ + scene.nq_a);
+  r2_.setZero(mc + nl, nq_dirs_);
+  if (contraction != nullptr) {
+    const StepDataContraction& d = *contraction;
+    r1_.leftCols(n_) = StationarityDataDerivative(d);
+    for (int b = 0; b < nb; ++b) {
+      auto r2_b = r2_.middleRows(offset_[b], blocks[b].R.rows());
+      BlockValueDerivative(blocks[b], d, h, r2_b);
+      r2_b = -r2_b;
+    }
+    r2_.bottomRows(nl) = -G_limits_ / h;  // ∂g_l/∂ε = G_l/h at fixed v
+  }
+  r1_.rightCols(scene.nq_a) = CommandForceJacobian(scene, h);
+
+  out->ok = true;
+  out->failure.clear();
+  if (solve == SocpKktSolve::kFullKkt || !SolveRangeSpace(problem.contacts, blocks, out))
+    *out = SolveFullKkt();
+  out->active_rows = active_rows_;
+}
+
+VelocityGradient SocpVelocityGradient(const StepProblem& problem,
+                                      const std::vector<ContactConeBlock>& blocks,
+                                      const std::vector<Eigen::VectorXd>& multipliers,
+                                      const Eigen::VectorXd& limit_multipliers,
+                                      const Eigen::VectorXd& v,
+                                      const StepDataContraction* contraction, SocpKktSolve solve) {
+  SocpSensitivity sensitivity;
+  VelocityGradient gradient;
+  sensitivity.Compute(problem, blocks, multipliers, limit_multipliers, v, contraction, solve,
+                      &gradient);
+  return gradient;
+}
+
+}  // namespace quasidyn
