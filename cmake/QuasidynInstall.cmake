@@ -1,6 +1,7 @@
 # What `cmake --install <build> [--prefix <dir>]` puts in the prefix:
 #   bin/quasidyn                                   the command line
-#   include/quasidyn/<layer>/*.h                   the public headers, one folder per layer
+#   include/quasidyn/<layer>/*.h                   the public headers (cmake/PublicHeaders.cmake,
+#                                                  docs/api.md) and the headers they include
 #   lib/libquasidyn_<layer>.a                      one static library per layer
 #   lib/cmake/quasidyn/quasidynConfig.cmake        the CMake package (+ ConfigVersion, Targets)
 #   lib/python3.X/dist-packages/quasidyn/          the Python module (python/CMakeLists.txt)
@@ -15,9 +16,16 @@ set_target_properties(quasidyn_core PROPERTIES EXPORT_NAME quasidyn)
 foreach(layer_target ${QUASIDYN_LAYER_TARGETS})
   string(REGEX REPLACE "^quasidyn_" "" layer ${layer_target})
   set_target_properties(${layer_target} PROPERTIES EXPORT_NAME ${layer})
-  install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/src/quasidyn/${layer}/
-          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/quasidyn/${layer} COMPONENT development
-          FILES_MATCHING PATTERN "*.h" PATTERN "*_for_testing.h" EXCLUDE)
+endforeach()
+# The public headers and what they include; internals stay in the source tree.
+include(${CMAKE_CURRENT_LIST_DIR}/PublicHeaders.cmake)
+quasidyn_header_closure("${QUASIDYN_PUBLIC_HEADERS}" QUASIDYN_INSTALLED_HEADERS)
+list(LENGTH QUASIDYN_INSTALLED_HEADERS installed_header_count)
+message(STATUS "quasidyn: ${installed_header_count} headers installed (cmake/PublicHeaders.cmake)")
+foreach(header ${QUASIDYN_INSTALLED_HEADERS})
+  get_filename_component(folder ${header} DIRECTORY)
+  install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/src/${header}
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${folder} COMPONENT development)
 endforeach()
 install(TARGETS ${QUASIDYN_LAYER_TARGETS} quasidyn_core EXPORT quasidynTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)

@@ -18,6 +18,9 @@ bad arguments (wrong sizes, NaN, unknown formulation, out-of-range parameters) r
 ValueError with the C++ library's message. A step whose solver fails does not raise: see
 StepResult.status and Trajectory.completed. Reference: docs/python.md.
 
+Formulations: formulations() lists the registered ones with their capabilities and parameters;
+formulation= takes any of their names and parameters={key: value} any of their parameters.
+
 Second order: formulation="stewart-trinkle" or "anitescu" steps the state (q, v) with inertia
 (Stepper.step(q, u, v=v) -> StepResult.v_next; rollout(..., v0=...); Trajectory.v).
 
@@ -45,6 +48,7 @@ from quasidyn._quasidyn import (  # noqa: F401  (the public API)
     TrajectoryStep,
     __version__,
     contacts,
+    formulations,
     forward_kinematics,
     integrate,
     inverse_kinematics,
@@ -59,17 +63,21 @@ from quasidyn._quasidyn import Plan, plan  # noqa: F401  (planning through conta
 from quasidyn._quasidyn import Stabilizer, TrajectoryOptimizer  # noqa: F401  (control)
 from quasidyn._quasidyn import ContactMpc  # noqa: F401  (MPC through contact)
 
-FORMULATIONS = ("qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "halm-posa",
-                "stewart-trinkle", "anitescu", "ecp")
-"""Every formulation name accepted by Stepper and rollout."""
+FORMULATIONS = tuple(f["name"] for f in formulations())
+"""Every formulation name accepted by formulation= (Stepper, rollout, Linearizer, ...): the
+registered formulations, in registration order (formulations() describes each)."""
 
-SECOND_ORDER_FORMULATIONS = ("stewart-trinkle", "anitescu")
-"""The formulations whose state has a velocity v (Stepper.has_velocity): step, rollout and
-Linearizer take v (or v0), Trajectory.v holds it."""
-
-VELOCITY_FORMULATIONS = SECOND_ORDER_FORMULATIONS + ("ecp",)
-"""Every formulation whose state has a velocity v: the second-order steppers and ecp (3D objects
+VELOCITY_FORMULATIONS = tuple(f["name"] for f in formulations()
+                              if f["state"] == "configuration and velocity")
+"""Every formulation whose state has a velocity v (Stepper.has_velocity): step, rollout and
+Linearizer take v (or v0), Trajectory.v holds it. The second-order steppers and ecp (3D objects
 driven by applied impulses, docs/ecp.md)."""
+
+SECOND_ORDER_FORMULATIONS = tuple(f["name"] for f in formulations()
+                                  if f["state"] == "configuration and velocity"
+                                  and f["command"] == "positions of the robots")
+"""The second-order formulations: a velocity state and the robots' commanded positions as the
+command (stewart-trinkle, anitescu)."""
 
 GRADIENTS = ("a_and_b", "b_only", "none")
 """Every value of the gradients= argument (rollout, linearize, smooth_*)."""
@@ -82,7 +90,7 @@ __all__ = [
     "SmoothedLinearization", "Contact", "ContactGeometry", "FORMULATIONS", "GRADIENTS",
     "SECOND_ORDER_FORMULATIONS", "VELOCITY_FORMULATIONS",
     "InverseKinematicsResult", "METHODS", "Scene", "SceneError", "StepResult", "Stepper",
-    "Trajectory", "TrajectoryStep", "contacts", "forward_kinematics", "integrate",
+    "Trajectory", "TrajectoryStep", "contacts", "formulations", "forward_kinematics", "integrate",
     "inverse_kinematics", "load_scene", "load_scene_from_string", "load_trajectory",
     "mass_matrix", "rollout", "view",
 ]

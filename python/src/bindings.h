@@ -1,70 +1,88 @@
 #pragma once
-// Shared pieces of the Python bindings (docs/python.md): how a Scene is held, the argument
-// checks that name the Python argument, and one Bind*() per file, each adding its part of the
-// module `quasidyn._quasidyn`.
+// Shared pieces of the Python bindings (docs/python.md): how Python's arguments become the C++
+// library's (a FormulationChoice from formulation=, h=, kappa=, ..., parameters=), how the
+// library's errors name the Python function and argument, and one Bind*() per file, each adding
+// its part of the module `quasidyn._quasidyn`.
+//
+// Thin bindings: the files convert types and call the library; the library checks the values
+// (sizes, finiteness, ranges, names) and throws std::invalid_argument, which Named() turns into
+// ValueError("<python function>: <python argument> ..."), e.g. "Stepper.step: q has size 5,
+// expected n_q = 6" from the library's "Calc: x.q has size 5, expected n_q = 6".
 //
 // Lifetime: a Python Scene owns its C++ Scene through a shared_ptr, and every model made from
 // it (stepping/step_model.h) keeps a share, so Python may free objects in any order.
 //
 // Threads: the calls that run C++ code release the GIL. A Stepper, Linearizer or
-// BatchLinearizer owns mutable data (its StepData, its batch's data), so each holds a mutex
-// taken, after the GIL is released, around every use of that data: one Python object shared
-// by several threads serialises its calls and gives the results of a single thread; separate
-// objects run in parallel.
-//
-// Errors name the Python function and argument ("Stepper.step: q has size 5, expected n_q =
-// 6"), never a C++ function: every public entry point checks its arguments here before the
-// library sees them.
+// BatchLinearizer owns mutable data (its StepData, its lineariser's batch), so each holds a
+// mutex taken, after the GIL is released, around every use of that data: one Python object
+// shared by several threads serialises its calls and gives the results of a single thread;
+// separate objects run in parallel.
 
 #include <pybind11/pybind11.h>
 
 #include <Eigen/Core>
+#include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "quasidyn/dynamics/formulation_settings.h"
 #include "quasidyn/dynamics/step_result.h"
+#include "quasidyn/model/formulation_choice.h"
 #include "quasidyn/model/scene.h"
 #include "quasidyn/simulation/trajectory.h"
 #include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn::python {
 
-// The scene's own settings (SettingsFromScene) with the given overrides, each checked under its
-// Python name: "<who>: h must be finite and > 0 (got -1)", "<who>: formulation: unknown ...".
-FormulationSettings ResolveSettings(const char* who, const std::shared_ptr<Scene>& scene,
-                                    const std::optional<std::string>& formulation,
-                                    std::optional<double> h, std::optional<double> kappa,
-                                    std::optional<double> object_mass_scale);
+// The library's message `message` as the Python function `who` reports it: the C++ function
+// that checked ("Calc: ", "MakeStepModel: ", "point 3: ") becomes `who`, and the C++ names of
+// the arguments become the Python ones (x.q -> q, x0.v -> v0, commands row 2 -> U[2], the time
+// step h -> h; with `points`, the batch's point i's x.q -> Q[i], u -> U[i], x.v -> V[i]).
+// A message that already starts with "<who>: " is kept. errors.cc holds the table.
+std::string PythonMessage(const char* who, const std::string& message, bool points = false);
 
-// ValueError "<who>: scene is None" for a null scene.
-void RequireScene(const char* who, const std::shared_ptr<Scene>& scene);
+// Runs `call`; a std::invalid_argument of the library becomes ValueError(PythonMessage(...)).
+template <typename Call>
+decltype(auto) Named(const char* who, Call&& call, bool points = false) {
+  try {
+    return call();
+  } catch (const std::invalid_argument& e) {
+    throw pybind11::value_error(PythonMessage(who, e.what(), points));
+  }
+}
 
-// ValueError "<who>: <name> has size 5, expected n_q = 6" / "<who>: <name>[1] is not finite".
-void CheckConfiguration(const char* who, const Scene& scene, const Eigen::VectorXd& q,
-                        const char* name = "q");
-void CheckCommand(const char* who, const Scene& scene, const Eigen::VectorXd& u,
-                  const char* name = "u");
-// The same for a model of formulation `type`: u of size n_v,u for ecp (the objects' applied
-// impulse), n_q,a otherwise.
-void CheckCommand(const char* who, FormulationType type, const Scene& scene,
-                  const Eigen::VectorXd& u, const char* name = "u");
+// The formulation keywords of Stepper, rollout, Trajectory, Linearizer, ...: formulation=
+// (a registered name; None: the scene's), h= (the time step), kappa= and object_mass_scale=
+// (parameters by their own keyword), parameters= (any formulation parameter by key).
+struct FormulationKeywords {
+  std::optional<std::string> formulation;
+  std::optional<double> h;
+  std::optional<double> kappa;
+  std::optional<double> object_mass_scale;
+  std::optional<std::map<std::string, double>> parameters;
+};
 
-// The velocity of a state of `model` from the caller's optional argument `name` (may be null):
-// for a model with a velocity state (stewart-trinkle, anitescu, ecp) v of size n_v, finite, or when
-// absent *fallback (e.g. the scene's v0; null: ValueError "<who>: <name> (n_v,) is required
-// ..."); for a model without, an empty vector, and ValueError when v is given.
-Eigen::VectorXd StateVelocity(const char* who, const StepModel& model, const Eigen::VectorXd* v,
-                              const char* name, const Eigen::VectorXd* fallback);
-// The same for models of formulation `type` on `scene` (not made yet).
-Eigen::VectorXd StateVelocity(const char* who, FormulationType type, const Scene& scene,
-                              const Eigen::VectorXd* v, const char* name,
-                              const Eigen::VectorXd* fallback);
+// The FormulationChoice of the keywords, each value's source the Python function `who` (so that
+// the registry's message reads "<who>: kappa must be ..."). The values are checked where the
+// choice is used (MakeStepModel: FormulationRegistry::CheckParameter, the time step).
+// ValueError when a parameter is given twice (kappa= and parameters['kappa']).
+FormulationChoice Choice(const char* who, const FormulationKeywords& keywords);
+
+// A parameter block as {key: value}: a number as a float, a list as a numpy array.
+pybind11::dict ParameterDict(const ParameterBlock& block);
+// The block's number parameters (1 × 1 values) as {key: value}.
+std::map<std::string, double> NumberParameters(const ParameterBlock& block);
+// The value of number parameter `key`; None when the block has none.
+std::optional<double> NumberParameter(const ParameterBlock& block, const std::string& key);
 
 // "a_and_b", "b_only", "none" (GradientModeName); ValueError "<who>: gradients must be ..."
 GradientMode ParseGradients(const char* who, const std::string& gradients);
+
+// The scene a trajectory was simulated on; ValueError "<who>: the trajectory has no scene in
+// memory ..." for one read from a file without it.
+const Scene& SceneOf(const Trajectory& trajectory, const char* who);
 
 // Equal-length vectors as the rows of a matrix (rows.size() × their size; `columns` columns
 // when there is no row), for dicts of numpy arrays.
@@ -77,13 +95,28 @@ struct PyStepResult {
   std::vector<ContactRecord> contacts;
 };
 
-void BindScene(pybind11::module_& m);      // scene_bindings.cc
-void BindStep(pybind11::module_& m);       // step_bindings.cc
-void BindRollout(pybind11::module_& m);    // rollout_bindings.cc
-void BindGeometry(pybind11::module_& m);   // geometry_bindings.cc
-void BindGradients(pybind11::module_& m);  // gradients_bindings.cc
-void BindPlan(pybind11::module_& m);       // plan_bindings.cc
-void BindControl(pybind11::module_& m);    // control_bindings.cc
-void BindMpc(pybind11::module_& m);        // mpc_bindings.cc
+using PyScene = pybind11::class_<Scene, std::shared_ptr<Scene>>;
+using PyTrajectory = pybind11::class_<Trajectory, std::shared_ptr<Trajectory>>;
+
+// Each part of the module, defined in the file named after it (BindScene: scene_bindings.cc,
+// BindSceneEdits: scene_edit_bindings.cc, BindTrajectoryArrays: trajectory_array_bindings.cc,
+// BindGradients: gradients_bindings.cc, ...); module.cc calls them in this order.
+PyScene BindScene(pybind11::module_& m);
+void BindSceneEdits(pybind11::module_& m, PyScene& scene);
+void BindFormulations(pybind11::module_& m);
+void BindStepResult(pybind11::module_& m);
+void BindStep(pybind11::module_& m);
+PyTrajectory BindTrajectory(pybind11::module_& m);
+void BindTrajectoryArrays(PyTrajectory& trajectory);
+void BindTrajectoryFiles(pybind11::module_& m, PyTrajectory& trajectory);
+void BindRollout(pybind11::module_& m, PyTrajectory& trajectory);
+void BindGeometry(pybind11::module_& m);
+void BindInverseKinematics(pybind11::module_& m);
+void BindLinearizations(pybind11::module_& m);
+void BindGradients(pybind11::module_& m);
+void BindBatchLinearizer(pybind11::module_& m);
+void BindPlan(pybind11::module_& m);
+void BindControl(pybind11::module_& m);
+void BindMpc(pybind11::module_& m);
 
 }  // namespace quasidyn::python

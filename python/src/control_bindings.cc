@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,7 +15,7 @@
 #include "bindings.h"
 #include "quasidyn/control/stabilizer.h"
 #include "quasidyn/control/trajectory_optimizer.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
 #include "real_array.h"
 
 namespace py = pybind11;
@@ -69,12 +70,11 @@ class PyTrajectoryOptimizer {
   TrajectoryOptimizer optimizer_;
 };
 
+// The model of the formulation keywords (formulation=, h=, parameters=).
 std::shared_ptr<const StepModel> Model(const char* who, std::shared_ptr<Scene> scene,
-                                       std::optional<std::string> formulation,
-                                       std::optional<double> h, std::optional<double> kappa) {
-  const FormulationSettings settings =
-      ResolveSettings(who, scene, formulation, h, kappa, std::nullopt);
-  return MakeStepModel(std::move(scene), settings);
+                                       const FormulationKeywords& keywords) {
+  const FormulationChoice choice = Choice(who, keywords);
+  return Named(who, [&] { return MakeStepModel(std::move(scene), choice); });
 }
 
 }  // namespace
@@ -88,7 +88,8 @@ void BindControl(py::module_& m) {
                        std::optional<RealVector> terminal_weight, double rate_weight,
                        double trust_region, std::string smoothing, bool shrinking_horizon,
                        std::optional<std::string> formulation, std::optional<double> h,
-                       std::optional<std::vector<bool>> regrasp_steps) {
+                       std::optional<std::vector<bool>> regrasp_steps,
+                       std::optional<std::map<std::string, double>> parameters) {
              TrajectoryOptimizerSettings s;
              s.object_goal = goal.value;
              s.horizon = horizon;
@@ -101,18 +102,20 @@ void BindControl(py::module_& m) {
              s.smoothing.method = ParseSmoothingMethod(smoothing);
              s.shrinking_horizon = shrinking_horizon;
              if (regrasp_steps) s.regrasp_steps = *regrasp_steps;
-             return std::make_unique<PyTrajectoryOptimizer>(
-                 Model("TrajectoryOptimizer", std::move(scene), formulation, h, std::nullopt), s);
+             const char* who = "TrajectoryOptimizer";
+             auto model = Model(who, std::move(scene), {formulation, h, {}, {}, parameters});
+             return Named(who, [&] { return std::make_unique<PyTrajectoryOptimizer>(model, s); });
            }),
            py::arg("scene"), py::arg("goal"), py::arg("horizon") = 10, py::arg("iterations") = 20,
            py::arg("object_weight") = py::none(), py::arg("terminal_weight") = py::none(),
            py::arg("rate_weight") = 0.1, py::arg("trust_region") = 0.1,
            py::arg("smoothing") = "log-barrier", py::arg("shrinking_horizon") = false,
            py::arg("formulation") = py::none(), py::arg("h") = py::none(),
-           py::arg("regrasp_steps") = py::none(),
+           py::arg("regrasp_steps") = py::none(), py::arg("parameters") = py::none(),
            "TrajectoryOptimizer(scene, goal, horizon=10, iterations=20, object_weight=None, "
            "terminal_weight=None, rate_weight=0.1, trust_region=0.1, smoothing='log-barrier', "
-           "shrinking_horizon=False, formulation=None, h=None, regrasp_steps=None). goal: the "
+           "shrinking_horizon=False, formulation=None, h=None, regrasp_steps=None, "
+           "parameters=None): formulation, h and parameters as in Stepper. goal: the "
            "objects' goal (n_q,u). regrasp_steps: one bool per step, True where the step is a "
            "regrasp of a planner's path (Plan.step_edges): the robots are reset to that row of "
            "u0, which stays fixed. Raises ValueError on a goal of the wrong size, horizon < 1, "
@@ -126,22 +129,28 @@ void BindControl(py::module_& m) {
       .def(py::init([](std::shared_ptr<Scene> scene, const RealMatrix& q_ref,
                        const RealMatrix& u_ref, std::optional<RealVector> object_weight,
                        double command_weight, double max_deviation, double kappa,
-                       std::optional<std::string> formulation, std::optional<double> h) {
+                       std::optional<std::string> formulation, std::optional<double> h,
+                       std::optional<std::map<std::string, double>> parameters) {
              StabilizerSettings s;
              if (object_weight) s.object_weight = object_weight->value;
              s.command_weight = command_weight;
              s.max_deviation = max_deviation;
              s.smoothing = kappa;
-             return std::make_unique<Stabilizer>(
-                 Model("Stabilizer", std::move(scene), formulation, h, std::nullopt),
-                 Rows(q_ref.value), Rows(u_ref.value), s);
+             const char* who = "Stabilizer";
+             auto model = Model(who, std::move(scene), {formulation, h, {}, {}, parameters});
+             return Named(who, [&] {
+               return std::make_unique<Stabilizer>(model, Rows(q_ref.value), Rows(u_ref.value), s);
+             });
            }),
            py::arg("scene"), py::arg("q_ref"), py::arg("u_ref"),
            py::arg("object_weight") = py::none(), py::arg("command_weight") = 1e-3,
            py::arg("max_deviation") = 0.2, py::arg("kappa") = 5000.0,
            py::arg("formulation") = py::none(), py::arg("h") = py::none(),
+           py::arg("parameters") = py::none(),
            "Stabilizer(scene, q_ref ((T+1) × n_q), u_ref (T × n_q,a), object_weight=None, "
-           "command_weight=1e-3, max_deviation=0.2, kappa=5000, formulation=None, h=None).")
+           "command_weight=1e-3, max_deviation=0.2, kappa=5000, formulation=None, h=None, "
+           "parameters=None): kappa is the smoothing weight of the stabiliser's linearisation; "
+           "formulation, h and parameters (those of the stepped model) as in Stepper.")
       .def_property_readonly(
           "steps", &Stabilizer::steps,
           "T, the number of reference steps (rows of u_ref) the stabiliser can track.")

@@ -1,5 +1,6 @@
 // quasidyn.contacts (the contact set at q, with its Jacobians), quasidyn.ContactGeometry,
-// quasidyn.forward_kinematics, quasidyn.mass_matrix and quasidyn.integrate.
+// quasidyn.forward_kinematics, quasidyn.mass_matrix and quasidyn.integrate;
+// inverse_kinematics_bindings.cc adds quasidyn.inverse_kinematics.
 
 #include <pybind11/eigen.h>
 #include <pybind11/pybind11.h>
@@ -14,9 +15,7 @@
 #include <vector>
 
 #include "bindings.h"
-#include "quasidyn/common/argument_check.h"
 #include "quasidyn/contact/contact_model.h"
-#include "quasidyn/kinematics/inverse_kinematics.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "real_array.h"
 
@@ -91,13 +90,10 @@ void BindGeometry(py::module_& m) {
 
   m.def(
       "contacts",
-      [](std::shared_ptr<Scene> scene, const RealVector& q_in) {
-        const Eigen::VectorXd& q = q_in.value;
-        RequireScene("contacts", scene);
-        CheckConfiguration("contacts", *scene, q);
-        const ContactModel model(scene);
+      [](std::shared_ptr<Scene> scene, const RealVector& q) {
+        const ContactModel model = Named("contacts", [&] { return ContactModel(scene); });
         ContactData data = model.CreateData();
-        if (!model.Compute(q, &data))
+        if (!Named("contacts", [&] { return model.Compute(q.value, &data); }))
           throw std::runtime_error("contacts: the contact query failed: " + data.failure_message());
         const ContactSet& set = data.contacts();
         std::vector<NamedGeometry> out;
@@ -119,16 +115,15 @@ void BindGeometry(py::module_& m) {
 
   m.def(
       "forward_kinematics",
-      [](std::shared_ptr<Scene> scene, const RealVector& q_in) {
-        const Eigen::VectorXd& q = q_in.value;
-        RequireScene("forward_kinematics", scene);
-        CheckConfiguration("forward_kinematics", *scene, q);
-        Kinematics kinematics(scene);
-        kinematics.Update(q);
-        std::map<std::string, Eigen::Matrix4d> poses;
-        for (size_t b = 0; b < scene->bodies.size(); ++b)
-          poses[scene->bodies[b].name] = kinematics.BodyPose(static_cast<int>(b)).matrix();
-        return poses;
+      [](std::shared_ptr<Scene> scene, const RealVector& q) {
+        return Named("forward_kinematics", [&] {
+          Kinematics kinematics(scene);
+          kinematics.Update(q.value);
+          std::map<std::string, Eigen::Matrix4d> poses;
+          for (size_t b = 0; b < scene->bodies.size(); ++b)
+            poses[scene->bodies[b].name] = kinematics.BodyPose(static_cast<int>(b)).matrix();
+          return poses;
+        });
       },
       py::arg("scene"), py::arg("q"),
       "Every body's pose X_WB at q (n_q,) as {body name: 4×4 homogeneous matrix} "
@@ -136,121 +131,22 @@ void BindGeometry(py::module_& m) {
 
   m.def(
       "mass_matrix",
-      [](std::shared_ptr<Scene> scene, const RealVector& q_in) {
-        const Eigen::VectorXd& q = q_in.value;
-        RequireScene("mass_matrix", scene);
-        CheckConfiguration("mass_matrix", *scene, q);
-        Kinematics kinematics(scene);
-        kinematics.Update(q);
-        return kinematics.MassMatrix();
+      [](std::shared_ptr<Scene> scene, const RealVector& q) {
+        return Named("mass_matrix", [&] {
+          Kinematics kinematics(scene);
+          kinematics.Update(q.value);
+          return kinematics.MassMatrix();
+        });
       },
       py::arg("scene"), py::arg("q"),
       "M(q) (n_v, n_v) [kg, kg·m, kg·m²]: kinetic energy = ½ vᵀ M v.");
 
-  py::class_<InverseKinematicsResult>(
-      m, "InverseKinematicsResult",
-      "The answer of inverse_kinematics: q with the robot's joints moved, and how close the "
-      "body came to the target.")
-      .def_property_readonly(
-          "converged",
-          [](const InverseKinematicsResult& r) {
-            return r.status == InverseKinematicsStatus::kConverged;
-          },
-          "True when the error fell below the tolerance.")
-      .def_property_readonly(
-          "status",
-          [](const InverseKinematicsResult& r) { return InverseKinematicsStatusName(r.status); },
-          "converged or max_iterations.")
-      .def_property_readonly(
-          "q", [](const InverseKinematicsResult& r) -> const Eigen::VectorXd& { return r.q; },
-          py::return_value_policy::reference_internal,
-          "q (n_q,): the starting q with the robot's entries changed.")
-      .def_readonly("iterations", &InverseKinematicsResult::iterations,
-                    "Damped-least-squares updates made.")
-      .def_readonly("error", &InverseKinematicsResult::error,
-                    "Final weighted error ‖e‖ [m] (orientation counted at orientation_length).")
-      .def_readonly("position_error", &InverseKinematicsResult::position_error,
-                    "Final distance of the point to its target [m].")
-      .def_readonly("orientation_error", &InverseKinematicsResult::orientation_error,
-                    "Final rotation angle to the target orientation [rad]; 0 without one.")
-      .def("__repr__", [](const InverseKinematicsResult& r) {
-        return "<quasidyn.InverseKinematicsResult " +
-               std::string(InverseKinematicsStatusName(r.status)) +
-               ", position_error=" + std::to_string(r.position_error) + " m>";
-      });
-
-  m.def(
-      "inverse_kinematics",
-      [](std::shared_ptr<Scene> scene, const std::string& robot, const std::string& body,
-         const RealVector& position, std::optional<RealVector> q, const RealVector& point,
-         std::optional<RealMatrix> orientation, double tolerance, int max_iterations,
-         double damping, double max_step, double orientation_length) {
-        const char* who = "inverse_kinematics";
-        RequireScene(who, scene);
-        const int instance = scene->InstanceIndex(robot);
-        if (instance < 0 || !scene->instances[instance].actuated)
-          throw py::value_error(std::string(who) + ": the scene has no robot '" + robot + "'");
-        InverseKinematicsTarget target;
-        target.body = scene->BodyIndex(body);
-        if (target.body < 0)
-          throw py::value_error(std::string(who) + ": the scene has no body '" + body + "'");
-        CheckVector(who, "position", position.value, 3);
-        CheckVector(who, "point", point.value, 3);
-        target.position_W = position.value;
-        target.point_B = point.value;
-        if (orientation) {
-          const Eigen::MatrixXd& R = orientation->value;
-          if (R.rows() != 3 || R.cols() != 3)
-            throw py::value_error(std::string(who) + ": orientation must be a 3×3 rotation matrix");
-          if (!R.allFinite() || !(R.transpose() * R).isApprox(Eigen::Matrix3d::Identity(), 1e-6) ||
-              R.determinant() < 0)
-            throw py::value_error(std::string(who) +
-                                  ": orientation must be a rotation matrix (RᵀR = I, det R = 1)");
-          target.orientation_W = Eigen::Matrix3d(R);
-        }
-        Eigen::VectorXd start = scene->q0;
-        if (q) {
-          CheckConfiguration(who, *scene, q->value);
-          start = q->value;
-        }
-        InverseKinematicsSettings settings;
-        CheckPositive(who, "tolerance", tolerance);
-        CheckPositive(who, "damping", damping);
-        CheckPositive(who, "max_step", max_step);
-        CheckPositive(who, "orientation_length", orientation_length);
-        if (max_iterations < 1)
-          throw py::value_error(std::string(who) + ": max_iterations must be >= 1");
-        settings.tolerance = tolerance;
-        settings.max_iterations = max_iterations;
-        settings.damping = damping;
-        settings.max_step = max_step;
-        settings.orientation_length = orientation_length;
-        py::gil_scoped_release release;
-        return SolveInverseKinematics(*scene, instance, target, start, settings);
-      },
-      py::arg("scene"), py::arg("robot"), py::arg("body"), py::arg("position"),
-      py::arg("q") = py::none(), py::arg("point") = Eigen::Vector3d::Zero(),
-      py::arg("orientation") = py::none(), py::arg("tolerance") = 1e-6,
-      py::arg("max_iterations") = 200, py::arg("damping") = 1e-2, py::arg("max_step") = 0.2,
-      py::arg("orientation_length") = 0.1,
-      "inverse_kinematics(scene, robot, body, position, q=None, point=(0, 0, 0), "
-      "orientation=None, tolerance=1e-6, max_iterations=200, damping=0.01, max_step=0.2, "
-      "orientation_length=0.1) -> InverseKinematicsResult.\nMoves robot `robot`'s joints "
-      "(from q, None: scene.q0) so that `point` [m] fixed in body `body` reaches `position` "
-      "[m] in the world and, when given, the body's rotation matrix reaches `orientation` "
-      "(3×3). Damped least squares (kinematics/inverse_kinematics.h): tolerance [m] > 0, "
-      "damping λ [m] > 0, max_step [rad or m] > 0 per joint per iteration, "
-      "orientation_length [m/rad] > 0 weighing 1 rad against that many metres. No joint "
-      "limits or collisions are respected.");
-
   m.def(
       "integrate",
       [](std::shared_ptr<Scene> scene, const RealVector& q, const RealVector& v, double dt) {
-        RequireScene("integrate", scene);
-        CheckConfiguration("integrate", *scene, q.value);
-        CheckVector("integrate", "v", v.value, scene->nv, "n_v");
-        if (!std::isfinite(dt)) throw py::value_error("integrate: dt is not finite");
-        return IntegrateConfiguration(*scene, q.value, v.value, dt);
+        if (!scene) throw py::value_error("integrate: scene is None");
+        return Named("integrate",
+                     [&] { return IntegrateConfiguration(*scene, q.value, v.value, dt); });
       },
       py::arg("scene"), py::arg("q"), py::arg("v"), py::arg("dt"),
       "q ⊕ v·dt (n_q,): moves q (n_q,) along v (n_v,) [m/s, rad/s] for dt [s]; floating "

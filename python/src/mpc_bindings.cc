@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,7 +14,7 @@
 
 #include "bindings.h"
 #include "quasidyn/control/mpc_closed_loop.h"
-#include "quasidyn/stepping/formulation_table.h"
+#include "quasidyn/formulations/registry.h"
 #include "real_array.h"
 
 namespace py = pybind11;
@@ -27,12 +28,10 @@ class PyContactMpc {
       : scene_(std::move(scene)), mpc_(scene_, settings) {}
 
   py::dict Solve(const RealVector& q, const RealVector& v) {
-    CheckConfiguration("ContactMpc.solve", *scene_, q.value);
-    State x{q.value, v.value};
-    {
+    Named("ContactMpc.solve", [&] {
       py::gil_scoped_release release;
-      mpc_.Solve(x);  // std::invalid_argument (ValueError) for a v of the wrong size
-    }
+      mpc_.Solve(State{q.value, v.value});
+    });
     const MpcStep& s = mpc_.last();
     const int nx = scene_->nq + scene_->nv, na = scene_->nv_a;
     py::dict out;
@@ -57,21 +56,21 @@ class PyContactMpc {
   }
 
   py::dict Run(int steps, const std::string& formulation, std::optional<RealVector> q0,
-               std::optional<RealVector> v0) {
-    FormulationSettings settings = SettingsFromScene(*scene_);
-    settings.type = ParseFormulation(formulation);
-    settings.time_step = mpc_.time_step();
-    const auto plant = MakeStepModel(scene_, settings);
-    State x = InitialState(*plant);
-    if (q0) x.q = q0->value;
-    if (v0) x.v = v0->value;
-    MpcRunOptions options;
-    options.steps = steps;
-    MpcRun run;
-    {
+               std::optional<RealVector> v0,
+               std::optional<std::map<std::string, double>> parameters) {
+    const char* who = "ContactMpc.run";
+    const FormulationChoice choice =
+        Choice(who, {formulation, mpc_.time_step(), {}, {}, parameters});
+    MpcRun run = Named(who, [&] {
+      const std::shared_ptr<const StepModel> plant = MakeStepModel(scene_, choice);
+      State x = InitialState(*plant);
+      if (q0) x.q = q0->value;
+      if (v0) x.v = v0->value;
+      MpcRunOptions options;
+      options.steps = steps;
       py::gil_scoped_release release;
-      run = RunMpc(*plant, &mpc_, x, options);
-    }
+      return RunMpc(*plant, &mpc_, x, options);
+    });
     std::vector<double> cost, solve_seconds, relative_gap;
     std::vector<int> nodes;
     std::vector<std::string> status;
@@ -119,8 +118,7 @@ void BindMpc(py::module_& m) {
                        std::optional<RealVector> force_lower, std::optional<RealVector> force_upper,
                        std::optional<double> contact_distance, std::optional<int> node_limit,
                        std::optional<double> time_limit, std::optional<double> relative_gap) {
-             RequireScene("ContactMpc", scene);
-             MpcSettings s = scene->mpc ? *scene->mpc : MpcSettings();
+             MpcSettings s = scene && scene->mpc ? *scene->mpc : MpcSettings();
              if (horizon) s.horizon = *horizon;
              if (target) s.target = target->value;
              if (state_weight) s.state_weight = state_weight->value;
@@ -134,7 +132,8 @@ void BindMpc(py::module_& m) {
              if (node_limit) s.node_limit = *node_limit;
              if (time_limit) s.time_limit = *time_limit;
              if (relative_gap) s.relative_gap = *relative_gap;
-             return std::make_unique<PyContactMpc>(std::move(scene), s);
+             return Named("ContactMpc",
+                          [&] { return std::make_unique<PyContactMpc>(std::move(scene), s); });
            }),
            py::arg("scene"), py::arg("horizon") = py::none(), py::arg("target") = py::none(),
            py::arg("state_weight") = py::none(), py::arg("terminal_weight") = py::none(),
@@ -165,7 +164,9 @@ void BindMpc(py::module_& m) {
            "qp_iterations, solve_seconds).")
       .def("run", &PyContactMpc::Run, py::arg("steps"), py::arg("formulation") = "stewart-trinkle",
            py::arg("q0") = py::none(), py::arg("v0") = py::none(),
-           "run(steps, formulation='stewart-trinkle', q0=None, v0=None) -> dict(trajectory "
+           py::arg("parameters") = py::none(),
+           "run(steps, formulation='stewart-trinkle', q0=None, v0=None, parameters=None) -> "
+           "dict(trajectory "
            "(Trajectory of the plant), cost, solve_seconds, relative_gap, nodes, status (lists, "
            "one per step), force (steps × n_a), completed, message): the closed loop on the "
            "scene's second-order plant.");

@@ -226,7 +226,7 @@ void BindPlan(py::module_& m) {
         {
           py::gil_scoped_release release;
           out->result =
-              PlanThroughContact(scene, PlanningStepSettings(*scene, settings), settings, options);
+              PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings, options);
           out->path = ReplayPlan(scene, out->result);
         }
         return out;

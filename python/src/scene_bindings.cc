@@ -1,27 +1,20 @@
-// quasidyn.load_scene, quasidyn.Scene and quasidyn.SceneError.
+// quasidyn.Scene (what a loaded scene holds: layout, names, slices, schedule) and
+// quasidyn.SceneError; scene_edit_bindings.cc adds the edits and the loaders.
 
 #include <pybind11/eigen.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cmath>
-#include <limits>
-#include <map>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bindings.h"
-#include "quasidyn/contact/contact_model.h"
 #include "quasidyn/dynamics/second_order_cost.h"
-#include "quasidyn/io/scene_edit.h"
-#include "quasidyn/io/scene_loader.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/simulation/coordinate_names.h"
-#include "real_array.h"
-#include "scene_summary.h"
 
 namespace py = pybind11;
 
@@ -56,8 +49,6 @@ void RegisterSceneError(py::module_& m) {
   });
 }
 
-}  // namespace
-
 // slice(start, start + length) for indexing numpy arrays.
 py::object Slice(int start, int length) {
   return py::module_::import("builtins").attr("slice")(start, start + length);
@@ -74,12 +65,12 @@ const ModelInstance& InstanceNamed(const Scene& s, const std::string& name, cons
   return s.instances[index];
 }
 
-std::shared_ptr<Scene> Shared(Scene scene) { return std::make_shared<Scene>(std::move(scene)); }
+}  // namespace
 
-void BindScene(py::module_& m) {
+PyScene BindScene(py::module_& m) {
   RegisterSceneError(m);
 
-  py::class_<Scene, std::shared_ptr<Scene>> scene(
+  PyScene scene(
       m, "Scene",
       "A loaded scene (docs/scene-format.md): bodies, joints, robots and objects, shapes and "
       "simulation parameters. Immutable: the with_* methods return an edited copy, checked as "
@@ -114,14 +105,14 @@ void BindScene(py::module_& m) {
                     "ε [m]: contacts with φ <= ε are kept.")
       .def_readonly("friction_rays", &Scene::friction_rays, "n_d of the friction pyramid (3D).")
       .def_property_readonly(
-          "formulation", [](const Scene& s) { return s.formulation.type; },
-          "The scene's formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
-          "stewart-trinkle | anitescu | ecp.")
+          "formulation", [](const Scene& s) { return s.formulation.name; },
+          "The scene's formulation (its `formulation.type`): a name of quasidyn.formulations().")
       .def_property_readonly(
-          "formulation_parameters", [](const Scene& s) { return s.formulation.parameters; },
-          "The formulation parameters the scene gives (kappa [1/(N·m)], object_mass_scale [-], "
-          "unactuated_mass_scale [-]); those it leaves out take their defaults "
-          "(docs/scene-format.md).")
+          "formulation_parameters",
+          [](const Scene& s) { return ParameterDict(s.formulation.parameters); },
+          "The formulation parameters the scene's `formulation:` block gives, {key: value} (a "
+          "number, or an array for a list); those it leaves out take their defaults "
+          "(quasidyn.formulations() lists each formulation's).")
       .def_readonly("nq", &Scene::nq, "Size of q.")
       .def_readonly("nv", &Scene::nv, "Size of v.")
       .def_readonly("nq_u", &Scene::nq_u, "Size of the objects' (un-actuated) block q_u.")
@@ -220,8 +211,7 @@ void BindScene(py::module_& m) {
       .def(
           "command_at",
           [](const Scene& s, double t) {
-            if (std::isnan(t)) throw py::value_error("Scene.command_at: t is not a number (nan)");
-            return s.CommandAt(t);
+            return Named("Scene.command_at", [&] { return s.CommandAt(t); });
           },
           py::arg("t"),
           "The commanded robot positions q̄_a(t) (n_q,a,) [m, rad] at time t [s] of the "
@@ -239,116 +229,8 @@ void BindScene(py::module_& m) {
           },
           "D_a (n_v,a,): the robots' joint damping of the second-order formulations [N·s/m "
           "prismatic, N·m·s/rad revolute]: each joint's `damping`, else critical damping of its "
-          "own inertia at q0, 2·sqrt(K·M_jj(q0)).")
-      .def(
-          "with_q0",
-          [](const Scene& s, const RealVector& q0) {
-            return Shared(WithInitialConfiguration(s, q0.value, "Scene.with_q0"));
-          },
-          py::arg("q0"),
-          "A copy with the initial configuration q0 (n_q,) [m, rad]; quaternions must be unit "
-          "to 1e-6 (then normalised). Raises ValueError naming a wrong size, NaN or bad "
-          "quaternion.")
-      .def(
-          "with_commands",
-          [](const Scene& s, const std::string& robot, const std::vector<double>& times,
-             const RealMatrix& positions) {
-            const char* who = "Scene.with_commands";
-            if (positions.value.rows() != static_cast<Eigen::Index>(times.size()))
-              throw py::value_error(std::string(who) + ": positions has " +
-                                    std::to_string(positions.value.rows()) + " rows but times " +
-                                    std::to_string(times.size()) + " knots: one row per knot");
-            std::vector<Eigen::VectorXd> rows;
-            for (Eigen::Index k = 0; k < positions.value.rows(); ++k)
-              rows.push_back(positions.value.row(k).transpose());
-            return Shared(WithCommands(s, robot, times, rows, who));
-          },
-          py::arg("robot"), py::arg("times"), py::arg("positions"),
-          "A copy whose robot `robot` follows the piecewise-linear schedule through the knots "
-          "(times[k] [s] strictly increasing, positions[k] the robot's commanded q [m, rad], "
-          "positions of shape (K, robot's n_q)); empty times: the robot holds q0.")
-      .def(
-          "with_stiffness",
-          [](const Scene& s, const std::string& robot, const RealVector& stiffness) {
-            return Shared(WithStiffness(s, robot, stiffness.value, "Scene.with_stiffness"));
-          },
-          py::arg("robot"), py::arg("stiffness"),
-          "A copy with the joint stiffnesses K of robot `robot` [N/m prismatic, N·m/rad "
-          "revolute] > 0: one value for all its actuated joints, or one per joint.")
-      .def(
-          "with_friction",
-          [](const Scene& s, const std::string& shape, double friction) {
-            return Shared(WithFriction(s, shape, friction, "Scene.with_friction"));
-          },
-          py::arg("shape"), py::arg("friction"),
-          "A copy where shape `shape` (a name of shape_names) has the friction coefficient μ "
-          "[-] >= 0 (combined with the other shape's by the scene's friction_combination).")
-      .def(
-          "with_formulation",
-          [](const Scene& s, std::optional<std::string> formulation, const py::kwargs& kwargs) {
-            std::map<std::string, double> parameters;
-            for (const auto& [key, value] : kwargs) {
-              const std::string name = py::str(key);
-              parameters[name] =
-                  value.is_none() ? std::numeric_limits<double>::quiet_NaN() : value.cast<double>();
-            }
-            return Shared(WithFormulation(s, formulation, parameters, "Scene.with_formulation"));
-          },
-          py::arg("formulation") = py::none(),
-          "with_formulation(formulation=None, **parameters): a copy with another formulation "
-          "(qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | stewart-trinkle | "
-          "anitescu) and/or parameters merged "
-          "over "
-          "the scene's: kappa [1/(N·m)] > 0, object_mass_scale [-] >= 0, "
-          "unactuated_mass_scale [-] >= 0 (the reference simulator's rule); a parameter set "
-          "to None is removed (its default applies). Unknown names raise ValueError.")
-      .def(
-          "with_time_step",
-          [](const Scene& s, double h) {
-            return Shared(WithTimeStep(s, h, "Scene.with_time_step"));
-          },
-          py::arg("h"), "A copy with the time step h [s] > 0.")
-      .def(
-          "with_contact_tolerance",
-          [](const Scene& s, double contact_tolerance) {
-            return Shared(
-                WithContactTolerance(s, contact_tolerance, "Scene.with_contact_tolerance"));
-          },
-          py::arg("contact_tolerance"),
-          "A copy with the contact tolerance ε [m] >= 0 (contacts with φ <= ε are kept).")
-      .def(
-          "summary",
-          [](const Scene& s) {
-            const ContactModel model(BorrowScene(s));
-            ContactData data = model.CreateData();
-            if (!model.Compute(s.q0, &data))
-              throw std::runtime_error("Scene.summary: the contact query at q0 failed: " +
-                                       data.failure_message());
-            const std::string text = cli::SceneSummaryJson(s, data.contacts()).dump();
-            return py::module_::import("json").attr("loads")(text);
-          },
-          "The model summary as a dict, the same as `quasidyn info SCENE --json`: sizes, "
-          "instances, bodies, joints, shapes and the contacts at q0 (lengths in m).")
-      .def("__repr__", [](const Scene& s) {
-        return "<quasidyn.Scene '" + s.name + "' " + (s.planar ? "planar" : "3D") +
-               ", nq=" + std::to_string(s.nq) + ", nv=" + std::to_string(s.nv) + ">";
-      });
-
-  m.def(
-      "load_scene",
-      [](const std::string& path) { return std::make_shared<Scene>(LoadScene(path)); },
-      py::arg("path"),
-      "Loads a scene file (YAML, docs/scene-format.md). Relative URDF paths resolve against "
-      "the file's folder. Raises SceneError ('file:line: field: problem') on a bad file.");
-  m.def(
-      "load_scene_from_string",
-      [](const std::string& text, const std::string& name, const std::string& base_directory) {
-        return std::make_shared<Scene>(LoadSceneFromString(text, name, base_directory));
-      },
-      py::arg("yaml_text"), py::arg("name_for_errors") = "<string>",
-      py::arg("base_directory") = ".",
-      "Loads a scene from YAML text; `name_for_errors` stands for the file in error messages; "
-      "relative URDF paths resolve against `base_directory`. Raises SceneError.");
+          "own inertia at q0, 2·sqrt(K·M_jj(q0)).");
+  return scene;
 }
 
 }  // namespace quasidyn::python

@@ -1,21 +1,20 @@
-// quasidyn.Stepper, quasidyn.StepResult and quasidyn.Contact (one contact of a step, with its
-// forces; also the contacts of a trajectory step).
+// quasidyn.Stepper: the step model of one registered formulation (formulations/registry.h,
+// MakeStepModel) and the one data object its steps use.
 
 #include <pybind11/eigen.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "bindings.h"
+#include "quasidyn/formulations/registry.h"
 #include "quasidyn/simulation/rollout.h"
-#include "quasidyn/simulation/trajectory.h"
-#include "quasidyn/stepping/formulation_table.h"
 #include "real_array.h"
 
 namespace py = pybind11;
@@ -23,20 +22,17 @@ namespace py = pybind11;
 namespace quasidyn::python {
 namespace {
 
-// The step model of one formulation and the one data object its steps use.
 class PyStepper {
  public:
-  PyStepper(ScenePtr scene, const FormulationSettings& settings)
-      : model_(MakeStepModel(std::move(scene), settings)), data_(model_->CreateData()) {}
+  explicit PyStepper(std::shared_ptr<const StepModel> model)
+      : model_(std::move(model)), data_(model_->CreateData()) {}
   const StepModel& model() const { return *model_; }
   // Called without the GIL; the mutex serialises the threads that share this stepper.
   // external_force: τ_ext of this step (StepData::external_force); empty: the scene's.
-  // v: the velocity of the second-order models' state (empty for the others).
-  StepResult Step(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& u,
-                  const Eigen::VectorXd& external_force = Eigen::VectorXd()) {
+  StepResult Step(const State& x, const Eigen::VectorXd& u, const Eigen::VectorXd& external_force) {
     const std::lock_guard<std::mutex> lock(mutex_);
     data_->external_force = external_force;
-    model_->Calc(State{q, v}, u, data_.get());
+    model_->Calc(x, u, data_.get());
     return data_->result;
   }
 
@@ -46,167 +42,54 @@ class PyStepper {
   std::mutex mutex_;
 };
 
-constexpr auto kView = py::return_value_policy::reference_internal;
+// The state (q, v) of Python's arguments: v empty when not given (the models without a
+// velocity state; the others say that theirs needs one).
+State StateOf(const RealVector& q, const std::optional<RealVector>& v) {
+  return State{q.value, v ? v->value : Eigen::VectorXd()};
+}
 
 }  // namespace
 
 void BindStep(py::module_& m) {
-  py::class_<ContactRecord>(
-      m, "Contact",
-      "One contact of a step: shape_b (on body_b) pushes shape_a (on body_a) with the impulse "
-      "normal_impulse·normal + friction_impulse over the step [N·s], i.e. the force "
-      "normal_force·normal + friction_force = impulse / h [N]. The force on shape_b is its "
-      "opposite. Under the quasi-dynamic model these forces also reset the objects' momentum "
-      "every step (StepResult.momentum_force; docs/formulations.md, 'What the forces are').")
-      .def_readonly("shape_a", &ContactRecord::shape_a, "The shape pushed (scene name).")
-      .def_readonly("shape_b", &ContactRecord::shape_b, "The shape pushing (scene name).")
-      .def_readonly("body_a", &ContactRecord::body_a, "The body of shape_a ('world' if fixed).")
-      .def_readonly("body_b", &ContactRecord::body_b, "The body of shape_b ('world' if fixed).")
-      .def_property_readonly(
-          "point", [](const ContactRecord& c) -> const Eigen::Vector3d& { return c.point; }, kView,
-          "Witness point on shape_b at the start of the step, world (3,) [m].")
-      .def_property_readonly(
-          "normal", [](const ContactRecord& c) -> const Eigen::Vector3d& { return c.normal; },
-          kView, "Unit contact normal, world (3,), from shape_b to shape_a.")
-      .def_readonly("phi_start", &ContactRecord::phi_start,
-                    "Signed distance φ at the start of the step [m] (< 0: penetration).")
-      .def_readonly("phi_end", &ContactRecord::phi_end,
-                    "First-order prediction φ + h·J_n·v of φ at the end of the step [m].")
-      .def_readonly("normal_force", &ContactRecord::normal_force, "c_n >= 0 [N], along normal.")
-      .def_property_readonly(
-          "friction_force",
-          [](const ContactRecord& c) -> const Eigen::Vector3d& { return c.friction_force; }, kView,
-          "Tangential friction force on shape_a, world (3,) [N].")
-      .def_readonly("normal_impulse", &ContactRecord::normal_impulse,
-                    "λ_n = h·normal_force >= 0 [N·s]: the solver's normal impulse over the step.")
-      .def_property_readonly(
-          "friction_impulse",
-          [](const ContactRecord& c) -> const Eigen::Vector3d& { return c.friction_impulse; },
-          kView, "h·friction_force, world (3,) [N·s].")
-      .def_readonly("torsional_impulse", &ContactRecord::torsional_impulse,
-                    "ecp: the torsional friction p_r about normal at point (the equivalent contact "
-                    "point), on shape_a [N·m·s]; 0 for the other formulations.")
-      .def_readonly("torsional_moment", &ContactRecord::torsional_moment,
-                    "ecp: p_r/h, the torsional moment on shape_a over the step [N·m].")
-      .def_property_readonly(
-          "force",
-          [](const ContactRecord& c) -> Eigen::Vector3d {
-            return c.normal_force * c.normal + c.friction_force;
-          },
-          "The total force on shape_a, normal_force·normal + friction_force, world (3,) [N].")
-      .def("__repr__", [](const ContactRecord& c) {
-        return "<quasidyn.Contact " + c.shape_a + " / " + c.shape_b +
-               " phi_start=" + std::to_string(c.phi_start) +
-               " m normal_force=" + std::to_string(c.normal_force) + " N>";
-      });
-
-  py::class_<PyStepResult>(m, "StepResult", "The outcome of one Stepper.step(q, u).")
-      .def_property_readonly(
-          "status", [](const PyStepResult& r) { return std::string(ToString(r.result.status)); },
-          "solved | solved_inaccurate | max_iterations | infeasible | numerical_failure.")
-      .def_property_readonly(
-          "ok", [](const PyStepResult& r) { return r.result.ok(); },
-          "True when status is solved or solved_inaccurate.")
-      .def_property_readonly(
-          "message", [](const PyStepResult& r) { return r.result.message; },
-          "'' when solved; otherwise what failed and the most violated contact.")
-      .def_property_readonly(
-          "q_next", [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.next.q; },
-          kView, "q⁺ (n_q,) [m, rad]; equal to q when the step failed. A read-only view.")
-      .def_property_readonly(
-          "v", [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.velocity; },
-          kView,
-          "The step's velocity v = (q⁺ ⊖ q)/h (n_v,) [m/s, rad/s]; zero when it failed. For "
-          "stewart-trinkle and anitescu it is v⁺, the velocity of the next state (v_next).")
-      .def_property_readonly(
-          "v_next", [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.next.v; },
-          kView,
-          "stewart-trinkle, anitescu: the state's velocity after the step, v⁺ (n_v,) [m/s, "
-          "rad/s] (the input v when the step failed); (0,) for the formulations without a "
-          "velocity state. A read-only view.")
-      .def_property_readonly(
-          "contacts", [](const PyStepResult& r) { return r.contacts; },
-          "The contacts at q with their forces (list of Contact); empty when the step failed.")
-      .def_property_readonly(
-          "iterations", [](const PyStepResult& r) { return r.result.solver.iterations; },
-          "Solver iterations (interior-point / Newton steps, Lemke pivots).")
-      .def_property_readonly(
-          "solve_time", [](const PyStepResult& r) { return r.result.solver.solve_time_seconds; },
-          "Wall-clock time of the solve [s].")
-      .def_property_readonly(
-          "primal_residual", [](const PyStepResult& r) { return r.result.solver.primal_residual; },
-          "The solver's ∞-norm primal residual at its answer (constraint units).")
-      .def_property_readonly(
-          "dual_residual", [](const PyStepResult& r) { return r.result.solver.dual_residual; },
-          "The solver's ∞-norm dual residual (cost-gradient units).")
-      .def_property_readonly(
-          "complementarity_gap",
-          [](const PyStepResult& r) { return r.result.solver.complementarity_gap; },
-          "sᵀz of the interior-point solvers, Σ|w_i z_i| of the LCP, λ²/2 of the barrier.")
-      .def_property_readonly(
-          "polished", [](const PyStepResult& r) { return r.result.solver.polished; },
-          "qp, socp: True when the active-set polish replaced the interior-point answer (exact "
-          "zeros on open contacts; docs/formulations.md, 'Polishing').")
-      .def_property_readonly(
-          "momentum_force",
-          [](const PyStepResult& r) -> const Eigen::VectorXd& { return r.result.momentum_force; },
-          kView,
-          "What the objects' momentum term ½ s vᵀ M_u v contributes: s·M_u·v_u/h (n_v,u,) "
-          "[N, N·m] (rows as v_u: scene.v_u_slice). The contacts' generalized force on the "
-          "objects equals this minus gravity, so a pushed object's contact forces exceed "
-          "Coulomb friction by it; 0 for object_mass_scale = 0. stewart-trinkle, anitescu: "
-          "the objects' inertial force (M (v⁺ − v)/h + C(q, v) v)_u.")
-      .def_property_readonly(
-          "joint_limit_impulse",
-          [](const PyStepResult& r) -> const Eigen::VectorXd& {
-            return r.result.joint_limit_impulse;
-          },
-          kView,
-          "The joint limits' generalized impulse over the step (n_v,) [N·s or N·m·s]: the "
-          "multipliers of the limit rows (docs/formulations.md, 'Joint limits'), positive where a "
-          "lower limit pushes a coordinate up, negative where an upper one pushes it down, 0 on "
-          "coordinates without limits. / h it is the force; at a limit that holds a robot it "
-          "cancels the impedance's pull K (u − q_lim).")
-      .def("__repr__", [](const PyStepResult& r) {
-        return "<quasidyn.StepResult " + std::string(ToString(r.result.status)) + ", " +
-               std::to_string(r.contacts.size()) + " contacts>";
-      });
-
   py::class_<PyStepper>(
       m, "Stepper",
       "The time step of one formulation (docs/formulations.md): q⁺ = f(q, u) for the "
-      "quasi-dynamic ones and halm-posa, (q⁺, v⁺) = f(q, v, u) for the second-order "
-      "stewart-trinkle and anitescu (has_velocity).")
+      "formulations whose state is q, (q⁺, v⁺) = f(q, v, u) for those whose state has a "
+      "velocity (has_velocity: stewart-trinkle, anitescu, ecp).")
       .def(py::init([](std::shared_ptr<Scene> scene, std::optional<std::string> formulation,
                        std::optional<double> h, std::optional<double> kappa,
-                       std::optional<double> object_mass_scale) {
-             const FormulationSettings settings =
-                 ResolveSettings("Stepper", scene, formulation, h, kappa, object_mass_scale);
-             return std::make_unique<PyStepper>(std::move(scene), settings);
+                       std::optional<double> object_mass_scale,
+                       std::optional<std::map<std::string, double>> parameters) {
+             const char* who = "Stepper";
+             const FormulationChoice choice =
+                 Choice(who, {formulation, h, kappa, object_mass_scale, parameters});
+             return Named(who, [&] {
+               return std::make_unique<PyStepper>(MakeStepModel(std::move(scene), choice));
+             });
            }),
            py::arg("scene"), py::arg("formulation") = py::none(), py::arg("h") = py::none(),
            py::arg("kappa") = py::none(), py::arg("object_mass_scale") = py::none(),
-           "Stepper(scene, formulation=None, h=None, kappa=None, object_mass_scale=None).\n"
-           "formulation: qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | "
-           "stewart-trinkle | anitescu | ecp (its c, B, e_t, e_o, e_r "
-           "and tracking_gain from the scene); h: time step [s] > 0; "
-           "kappa: log-barrier weight κ [1/(N·m)] > 0; object_mass_scale: s [-] >= 0 (1: "
-           "quasi-dynamic, 0: quasistatic). None takes the scene's value. Raises ValueError "
-           "on an unknown formulation or a value out of range.")
+           py::arg("parameters") = py::none(),
+           "Stepper(scene, formulation=None, h=None, kappa=None, object_mass_scale=None, "
+           "parameters=None).\n"
+           "formulation: a name of quasidyn.formulations() (quasidyn.FORMULATIONS); h: time "
+           "step [s] > 0; kappa: log-barrier weight κ [1/(N·m)] > 0; object_mass_scale: s [-] >= 0 "
+           "(1: "
+           "quasi-dynamic, 0: quasistatic); parameters: {key: value} of any formulation "
+           "parameter (quasidyn.formulations()[i]['parameters']), on top of the scene's "
+           "formulation block. None takes the scene's value. Raises ValueError on an unknown "
+           "formulation or parameter (naming the closest) or a value out of its range.")
       .def_property_readonly(
           "scene",
           [](const PyStepper& s) { return std::const_pointer_cast<Scene>(s.model().scene_ptr()); },
           "The scene it steps.")
       .def_property_readonly(
-          "formulation",
-          [](const PyStepper& s) { return FormulationName(s.model().settings().type); },
-          "qp | socp | log-barrier | log-barrier-cone | lcp | halm-posa | stewart-trinkle | "
-          "anitescu | ecp.")
+          "formulation", [](const PyStepper& s) { return s.model().formulation().name; },
+          "The formulation's registered name (quasidyn.formulations()).")
       .def_property_readonly(
           "has_velocity", [](const PyStepper& s) { return s.model().state_v_size() > 0; },
           "True for the formulations whose state has a velocity v (stewart-trinkle, anitescu, "
-          "ecp): "
-          "step and scheduled_command then take v.")
+          "ecp): step and scheduled_command then take v.")
       .def(
           "initial_state",
           [](const PyStepper& s) -> std::pair<Eigen::VectorXd, std::optional<Eigen::VectorXd>> {
@@ -218,28 +101,33 @@ void BindStep(py::module_& m) {
           "(zeros when it gives none) for the formulations with a velocity state, None for the "
           "others.")
       .def_property_readonly(
-          "h", [](const PyStepper& s) { return s.model().settings().time_step; }, "Time step [s].")
+          "h", [](const PyStepper& s) { return s.model().time_step(); }, "Time step [s].")
       .def_property_readonly(
-          "kappa", [](const PyStepper& s) { return s.model().settings().kappa; },
-          "Log-barrier weight κ [1/(N·m)] (used by log-barrier and log-barrier-cone).")
+          "parameters", [](const PyStepper& s) { return NumberParameters(s.model().parameters()); },
+          "{key: value}: the number parameters the model steps with, defaults resolved (e.g. "
+          "kappa, object_mass_scale; halm-posa's c, tracking_gain; ecp's e_t, e_o, e_r).")
+      .def_property_readonly(
+          "kappa",
+          [](const PyStepper& s) { return NumberParameter(s.model().parameters(), "kappa"); },
+          "Log-barrier weight κ [1/(N·m)] of log-barrier and log-barrier-cone; None for the "
+          "formulations without one.")
       .def_property_readonly(
           "object_mass_scale",
-          [](const PyStepper& s) { return s.model().settings().object_mass_scale; },
-          "Scale s [-] of the objects' regularisation ½ s vᵀ M_u v.")
+          [](const PyStepper& s) {
+            return NumberParameter(s.model().parameters(), "object_mass_scale");
+          },
+          "Scale s [-] of the objects' regularisation ½ s vᵀ M_u v of the quasi-dynamic "
+          "formulations; None for the others.")
       .def(
           "step",
           [](PyStepper& s, const RealVector& q, const RealVector& u,
              const std::optional<RealVector>& external_force, const std::optional<RealVector>& v) {
-            CheckConfiguration("Stepper.step", s.model().scene(), q.value);
-            CheckCommand("Stepper.step", s.model().settings().type, s.model().scene(), u.value);
-            const Eigen::VectorXd velocity =
-                StateVelocity("Stepper.step", s.model(), v ? &v->value : nullptr, "v", nullptr);
             PyStepResult out;
-            {
+            out.result = Named("Stepper.step", [&] {
               py::gil_scoped_release release;
-              out.result = s.Step(q.value, velocity, u.value,
-                                  external_force ? external_force->value : Eigen::VectorXd());
-            }
+              return s.Step(StateOf(q, v), u.value,
+                            external_force ? external_force->value : Eigen::VectorXd());
+            });
             out.contacts.reserve(out.result.contacts.size());
             for (const ContactReport& report : out.result.contacts)
               out.contacts.push_back(NamedContactRecord(s.model().scene(), report));
@@ -248,27 +136,27 @@ void BindStep(py::module_& m) {
           py::arg("q"), py::arg("u"), py::arg("external_force") = py::none(),
           py::arg("v") = py::none(),
           "One step from configuration q (n_q,) [m, rad; unit quaternions w,x,y,z] under the "
-          "command u (n_q,a,): q̄_a [m, rad] for the quasi-dynamic and second-order "
+          "command u: q̄_a (n_q,a,) [m, rad] for the quasi-dynamic and second-order "
           "formulations, the commanded velocity [m/s, rad/s] for halm-posa "
-          "(scheduled_command). external_force: τ_ext on the objects (n_v,u,) [N, N·m] for "
-          "this step (None: the scene's objects[].external_force; not for halm-posa). v: the "
-          "state's velocity (n_v,) [m/s, rad/s; floating bodies (ṗ, ω) in the world], required "
-          "by stewart-trinkle and anitescu (has_velocity; their next velocity is "
-          "StepResult.v_next), refused by the others. A failed solve does not raise: see "
-          "StepResult.status. Raises ValueError on a wrong size or a NaN/Inf entry.")
+          "(scheduled_command), the objects' applied impulse (n_v,u,) [N·s, N·m·s] for ecp. "
+          "external_force: τ_ext on the objects (n_v,u,) [N, N·m] for this step (None: the "
+          "scene's objects[].external_force; not for halm-posa). v: the state's velocity (n_v,) "
+          "[m/s, rad/s; floating bodies (ṗ, ω) in the world], required by the formulations "
+          "with a velocity state (has_velocity; their next velocity is StepResult.v_next), "
+          "refused by the others. A failed solve does not raise: see StepResult.status. Raises "
+          "ValueError on a wrong size or a NaN/Inf entry.")
       .def(
           "scheduled_command",
           [](PyStepper& s, double t, const RealVector& q, const std::optional<RealVector>& v) {
-            const State x{q.value, StateVelocity("Stepper.scheduled_command", s.model(),
-                                                 v ? &v->value : nullptr, "v", nullptr)};
-            return s.model().ScheduledCommand(t, x);
+            return Named("Stepper.scheduled_command",
+                         [&] { return s.model().ScheduledCommand(t, StateOf(q, v)); });
           },
           py::arg("t"), py::arg("q"), py::arg("v") = py::none(),
-          "The command u of the step from q ending at time t [s] that a rollout uses, from the "
-          "scene's schedule: q̄_a(t) for the quasi-dynamic and second-order formulations (v, "
-          "their state's velocity, is required by those as by step); for halm-posa the "
-          "velocity (q̄_a(t) − q̄_a(t − h))/h + k_p (q̄_a(t − h) − q_a) "
-          "(docs/formulations.md).");
+          "The command u of the step from q (and v, for the formulations with a velocity state) "
+          "ending at time t [s] that a rollout uses, from the scene's schedule: q̄_a(t) for the "
+          "quasi-dynamic and second-order formulations; for halm-posa the velocity "
+          "(q̄_a(t) − q̄_a(t − h))/h + k_p (q̄_a(t − h) − q_a) (docs/formulations.md); ecp's "
+          "scheduled impulses.");
 }
 
 }  // namespace quasidyn::python

@@ -10,7 +10,7 @@ import quasidyn
 
 
 def test_command_at_nan_raises_instead_of_reading_out_of_bounds(gripper):
-    with pytest.raises(ValueError, match="Scene.command_at: t is not a number"):
+    with pytest.raises(ValueError, match="Scene.command_at: t must not be NaN"):
         gripper.command_at(float("nan"))
     np.testing.assert_array_equal(gripper.command_at(float("inf")), gripper.command_at(10.0))
     np.testing.assert_array_equal(gripper.command_at(-float("inf")), gripper.command_at(-1.0))

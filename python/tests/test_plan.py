@@ -110,8 +110,11 @@ robots:
         quasidyn.plan(no_objects)
 
 
-def test_a_velocity_commanded_formulation_is_refused():
-    # halm-posa commands the robots' velocities; the planner holds a node's robots at ū = q̄_a.
-    disk = quasidyn.load_scene(example_path("disk_pushing"))
-    with pytest.raises(ValueError, match=r"formulation\.type: .*halm-posa commands"):
-        quasidyn.plan(disk, [-4.0, 0.0, 0.0])
+def test_a_formulation_the_planner_cannot_step_is_refused(pushing):
+    # The planner's tree nodes are configurations q: a formulation whose state has a velocity is
+    # refused, by its capabilities, before any search. (halm-posa, whose robots are commanded by
+    # velocities, is planned since the formulations became plug-ins: docs/planning.md.)
+    second_order = pushing.with_formulation("stewart-trinkle")
+    with pytest.raises(ValueError, match=r"formulation\.type: .*stewart-trinkle has a state of "
+                                         r"configuration and velocity"):
+        quasidyn.plan(second_order)

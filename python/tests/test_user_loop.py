@@ -54,7 +54,7 @@ def test_rollout_records_A_and_B_of_every_step_as_the_linearizer_gives_them(grip
 def test_rollout_arguments_are_checked_under_their_python_names(gripper):
     U = schedule_commands(gripper, 3)
     with pytest.raises(
-            ValueError, match=r"^rollout: U has 2 columns, expected the command size 3 \(n_q,a"):
+            ValueError, match=r"^rollout: U has 2 columns, expected n_q,a = 3"):
         qd.rollout(gripper, None, U[:, :2])
     U[1, 2] = np.nan
     with pytest.raises(ValueError, match=r"^rollout: U\[1\]\[2\] is not finite"):

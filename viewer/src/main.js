@@ -91,6 +91,7 @@ class Viewer {
       this.markers = addMarkers(this.scene, data.markers, 0.01 * this.extent);
       this.legend.push({ name: data.markers.label || 'markers', color: '#4fd1ff' });
     }
+    this.buildOverlays();
     const forceScale = (forceMax > 0
       ? `longest = ${forceMax.toPrecision(3)} N` : 'no contact force') +
       (torsionMax > 0 ? `; torsion arcs: largest = ${torsionMax.toPrecision(3)} N·m` : '');
@@ -164,6 +165,46 @@ class Viewer {
       }
       this.scene.add(group);
       this.bodyGroups.push(group);
+    }
+  }
+
+  // Other runs of the scene (viewer_data.h: overlays) as translucent copies of the moving bodies,
+  // one color per run.
+  buildOverlays() {
+    this.overlays = [];
+    for (const overlay of this.data.overlays || []) {
+      const material = new THREE.MeshStandardMaterial({
+        color: overlay.color, transparent: true, opacity: 0.35, depthWrite: false });
+      const groups = this.data.bodies.map((body, b) => {
+        if (body.kind === 'world') return null;
+        const ghost = this.bodyGroups[b].clone(true);
+        ghost.traverse((node) => {
+          if (node.isMesh) node.material = material;
+          if (node.isLineSegments) node.visible = false;
+        });
+        this.scene.add(ghost);
+        return ghost;
+      });
+      this.overlays.push({ times: overlay.t, poses: overlay.poses, groups });
+      this.legend.push({ name: overlay.label, color: overlay.color });
+    }
+  }
+
+  applyOverlays(t) {
+    for (const overlay of this.overlays) {
+      let low = 0;
+      let high = overlay.times.length - 1;
+      while (low < high) {
+        const middle = (low + high + 1) >> 1;
+        if (overlay.times[middle] <= t + 1e-9 * Math.max(1, Math.abs(t))) low = middle;
+        else high = middle - 1;
+      }
+      const row = overlay.poses[low];
+      overlay.groups.forEach((group, b) => {
+        if (!group) return;
+        group.position.fromArray(row, 7 * b);
+        group.quaternion.fromArray(row, 7 * b + 3);
+      });
     }
   }
 
@@ -261,6 +302,7 @@ class Viewer {
     this.time = Math.min(Math.max(Number(t) || 0, 0), this.duration);
     this.frame = this.frameAt(this.time);
     this.applyPoses(this.frame);
+    this.applyOverlays(this.time);
     this.contacts.show(this.frames.contacts[this.frame]);
     this.panel.update(this.frames, this.frame, this.time, this.data.run.steps_requested);
     if (this.panel.readout) this.showReadout();

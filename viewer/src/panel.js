@@ -9,6 +9,7 @@ const kStyle = `
 .qd-panel .qd-key{color:#9aa4b5}.qd-panel .qd-value{font-variant-numeric:tabular-nums}
 .qd-ok{color:#7ee08a}.qd-warn{color:#ffd23f}.qd-bad{color:#ff6b6b}
 .qd-message{margin-top:6px;color:#ff9b9b;white-space:pre-wrap}
+.qd-notes{margin-top:8px;max-height:40vh;overflow:auto;font-size:11px;line-height:1.3;color:#c5ccd8;white-space:pre}
 .qd-legend{margin-top:8px;display:flex;flex-wrap:wrap;gap:4px 10px;font-size:12px;color:#c5ccd8}
 .qd-swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px;
   vertical-align:-1px}
@@ -84,6 +85,9 @@ export class Panel {
       legendBox.append(entry);
     }
     info.append(legendBox);
+    if (data.notes) {
+      info.append(element('pre', { class: 'qd-notes', id: 'qd-notes' }, data.notes));
+    }
 
     const bar = element('div', { class: 'qd-bar' });
     this.playButton = element('button', { id: 'qd-play', title: 'play / pause (space)' }, 'Play');

@@ -187,16 +187,21 @@ State InitialState(const Scene& scene) {
   return State{scene.q0, scene.v0.size() == scene.nv ? scene.v0 : Eigen::VectorXd::Zero(scene.nv)};
 }
 
+std::string WhyCannotStepCapabilities(const Scene& scene, const FormulationPlugin& plugin) {
+  const FormulationCapabilities& can = plugin.info.capabilities;
+  if (scene.planar && !can.planar_scenes)
+    return plugin.info.name + " steps 3D scenes only; this scene is planar";
+  if (!scene.planar && !can.spatial_scenes)
+    return plugin.info.name + " steps planar scenes only; this scene is 3D";
+  if (scene.nq_a > 0 && !can.robots)
+    return plugin.info.name + " steps scenes without robots; this scene has " +
+           std::to_string(scene.nq_a) + " actuated coordinates";
+  return "";
+}
+
 std::string WhyCannotStep(const ScenePtr& scene, const FormulationPlugin& plugin,
                           const FormulationChoice& choice) {
-  const FormulationCapabilities& can = plugin.info.capabilities;
-  if (scene->planar && !can.planar_scenes)
-    return plugin.info.name + " steps 3D scenes only; this scene is planar";
-  if (!scene->planar && !can.spatial_scenes)
-    return plugin.info.name + " steps planar scenes only; this scene is 3D";
-  if (scene->nq_a > 0 && !can.robots)
-    return plugin.info.name + " steps scenes without robots; this scene has " +
-           std::to_string(scene->nq_a) + " actuated coordinates";
+  if (std::string why = WhyCannotStepCapabilities(*scene, plugin); !why.empty()) return why;
   try {
     FormulationChoice named = choice;
     named.name = plugin.info.name;

@@ -130,6 +130,9 @@ FormulationInputs ResolveFormulationInputs(ScenePtr scene, const FormulationPlug
 // formulation may differ from the scene's.
 State InitialState(const Scene& scene);
 
+// Why `plugin`'s declared capabilities do not fit `scene` (2D/3D, robots), or empty.
+std::string WhyCannotStepCapabilities(const Scene& scene, const FormulationPlugin& plugin);
+
 // Why `plugin` cannot step `scene` (a missing capability, or what its factory rejects), or
 // empty when it can: builds the model to find out.
 std::string WhyCannotStep(const ScenePtr& scene, const FormulationPlugin& plugin,

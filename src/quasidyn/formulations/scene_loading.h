@@ -26,7 +26,7 @@ Scene LoadSceneFromMemory(const std::string& yaml_text, const std::string& name_
                           const std::map<std::string, std::string>& files);
 
 // `scene` with its formulation block's name replaced by `name` (when given) and `parameters`
-// set on top of its own (a value whose matrix is empty removes the key), checked as the loader
+// set on top of its own (a value of one NaN removes the key), checked as the loader
 // checks a file's block; `where` names the caller in errors.
 Scene WithFormulation(const Scene& scene, const std::optional<std::string>& name,
                       const ParameterBlock& parameters, const char* where);

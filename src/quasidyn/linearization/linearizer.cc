@@ -154,6 +154,8 @@ void Linearizer::SetRandomized(const RandomizedSmoothingSettings& settings) {
 
 Linearization Linearizer::FromEvaluation(StepEvaluation e) const {
   Linearization out;
+  out.x_next = e.result.next;  // x itself after a failed step
+  out.velocity = e.result.velocity;
   if (!e.result.ok()) {
     out.status = e.result.status;
     out.message = e.result.message;
@@ -166,7 +168,6 @@ Linearization Linearizer::FromEvaluation(StepEvaluation e) const {
     return out;
   }
   out.status = e.result.status;
-  out.x_next = std::move(e.result.next);
   out.A = std::move(e.derivatives.A);
   out.B = std::move(e.derivatives.B);
   out.active_rows = e.derivatives.active_rows;
@@ -188,6 +189,7 @@ Linearization Linearizer::Randomized(const State& x, const Eigen::VectorXd& u) {
   out.B_standard_error = s.B_standard_error;
   out.samples_used = s.samples_used;
   out.samples_failed = s.samples_failed;
+  out.first_failure = s.first_failure;
   return out;
 }
 

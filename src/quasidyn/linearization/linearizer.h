@@ -72,12 +72,16 @@ struct Linearization {
   SolverStatus status = SolverStatus::kNotRun;
   std::string message;       // why it failed; empty on success
   bool step_failed = false;  // the step itself failed (else, when not ok, its derivative)
-  State x_next;              // the linearised step's x⁺ (randomized: the samples' mean q⁺)
+  // The linearised step's x⁺ (randomized: the samples' mean q⁺); x itself when the step failed,
+  // the step's x⁺ when only its derivative failed.
+  State x_next;
+  Eigen::VectorXd velocity;  // the step's v (StepResult::velocity; empty for randomized)
   Eigen::MatrixXd A;         // ∂x⁺/∂x (empty for mode kBOnly)
   Eigen::MatrixXd B;         // ∂x⁺/∂u
   Eigen::MatrixXd A_standard_error, B_standard_error;  // randomized only
   int active_rows = 0;                                 // exact and log-barrier
   int samples_used = 0, samples_failed = 0;            // randomized only
+  std::string first_failure;  // randomized: the first excluded sample's message, if any
   bool ok() const { return Succeeded(status); }
 };
 

@@ -128,7 +128,6 @@ class Planner {
   }
 
   void Extend(int from, const Eigen::VectorXd& sample) {
-    const Scene& scene = *scene_;
     Eigen::VectorXd du = reach_[from].metric.Command(space_, sample);
     // step_size bounds the robots' displacement over the edge [m or rad]: the change of a
     // position command itself, or a velocity command times the edge's duration.

@@ -87,7 +87,7 @@ TEST_P(BarrierRestingTest, CubeOnTheTableNeverGoesBelowItsSupport) {
       std::printf(
           "[ measured ] %s, h = %g s, kappa = %g: cube bottom lowest %.4g m, after 20 "
           "steps %.4g m above the table\n",
-          std::string(settings.type), h, kappa, lowest, final_height);
+          settings.type.c_str(), h, kappa, lowest, final_height);
     }
   }
 }
@@ -152,7 +152,7 @@ TEST_P(BarrierRestingTest, TheDefaultKappaRestsACubeWithinOnePercentOfItsSize) {
       std::printf(
           "[ measured ] 1 kg cube, %s: resting height %.4g m at kappa = 100, %.4g m at "
           "the default kappa = %.6g\n",
-          std::string(GetParam()), old_height, height, settings.kappa);
+          GetParam().c_str(), old_height, height, settings.kappa);
       EXPECT_GT(old_height, 10 * height);
     }
   }

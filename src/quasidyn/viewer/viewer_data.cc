@@ -307,6 +307,30 @@ nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
               {"momentum", momentum}}}};
   if (!meshes.table().empty()) data["meshes"] = meshes.table();
   if (!options.marker_points.empty()) data["markers"] = MarkerData(options, round);
+  if (!options.overlays.empty()) {
+    json overlays = json::array();
+    for (const ViewerOverlay& overlay : options.overlays) {
+      if (overlay.trajectory == nullptr || overlay.trajectory->nq != scene.nq)
+        throw std::invalid_argument("viewer overlay '" + overlay.label +
+                                    "' is not a trajectory of scene '" + scene.name + "'");
+      const Trajectory& run = *overlay.trajectory;
+      json times = json::array(), rows = json::array();
+      CheckConfiguration(scene, run.q0, "overlay " + overlay.label + " q0");
+      kinematics.Update(run.q0);
+      times.push_back(0.0);
+      rows.push_back(PoseRow(kinematics, shown_bodies, round));
+      for (int k : ShownSteps(static_cast<int>(run.steps.size()), options.max_frames)) {
+        CheckConfiguration(scene, run.steps[k].q, "overlay " + overlay.label + " q");
+        kinematics.Update(run.steps[k].q);
+        times.push_back(round(run.steps[k].t));
+        rows.push_back(PoseRow(kinematics, shown_bodies, round));
+      }
+      overlays.push_back(
+          {{"label", overlay.label}, {"color", overlay.color}, {"t", times}, {"poses", rows}});
+    }
+    data["overlays"] = overlays;
+  }
+  if (!options.notes.empty()) data["notes"] = options.notes;
   return data;
 }
 

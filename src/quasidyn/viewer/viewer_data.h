@@ -26,6 +26,11 @@
 //                 step's momentum term s·M_u·v_u/h per object, StepResult::momentum_force)}
 //   markers:     optional, only with ViewerDataOptions::marker_points: {label, points [m]
 //                (P × 3, world), parents (P: the point each joins with a line, −1 none)}
+//   overlays:    optional, only with ViewerDataOptions::overlays: other runs of the same scene
+//                drawn as translucent copies of the bodies: [{label, color (CSS), t [s] (G),
+//                poses (G × 7·B, as frames.poses)}]; the page shows, at time t, each overlay's
+//                last frame with t_g <= t
+//   notes:       optional, ViewerDataOptions::notes: preformatted text the page shows (a table)
 // Frame 0 is q0; it shows the contacts of step 1 (found at q0) with the forces and status of
 // step 1 ("initial" and none when the trajectory has no step 1); frame j > 0 shows step k's
 // q(t_k) with the contacts and forces of step k. Numbers are rounded to `significant_digits`
@@ -40,6 +45,13 @@
 
 namespace quasidyn {
 
+// Another run of the same scene, drawn over the main one (e.g. `quasidyn compare`'s formulations).
+struct ViewerOverlay {
+  std::string label;                       // e.g. the formulation's name
+  std::string color;                       // CSS color, e.g. "#e4572e"
+  const Trajectory* trajectory = nullptr;  // of the same scene; kept alive by the caller
+};
+
 struct ViewerDataOptions {
   // Most frames kept [-], >= 2. A trajectory with more steps is subsampled at an even stride
   // (the first frame, q0, and the last step are always kept).
@@ -53,6 +65,10 @@ struct ViewerDataOptions {
   std::vector<Eigen::Vector3d> marker_points;
   std::vector<int> marker_parents;
   std::string marker_label;  // what the points are, for the page's legend
+  // Runs drawn over the main one, each subsampled to max_frames as the main one is.
+  std::vector<ViewerOverlay> overlays;
+  // Preformatted text the page shows below its panel (e.g. a comparison table); empty: none.
+  std::string notes;
 };
 
 // Builds the viewer data. Throws std::invalid_argument naming the problem when the trajectory

@@ -1,0 +1,158 @@
+// quasidyn.BatchLinearizer: the library's lineariser (linearization/linearizer.h) for many
+// points on several threads (LinearizeBatch), and its randomized-smoothing estimates
+// (docs/python.md, "Gradients"); gradients_bindings.cc has the one-point Linearizer.
+
+#include <pybind11/eigen.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+#include "linearizers.h"
+#include "real_array.h"
+
+namespace py = pybind11;
+
+namespace quasidyn::python {
+namespace {
+
+// Rows of Q, U (and V) as points.
+std::vector<StepPoint> Points(const char* who, const Eigen::MatrixXd& Q, const Eigen::MatrixXd& U,
+                              const std::optional<RealMatrix>& V) {
+  if (Q.rows() != U.rows() || (V && V->value.rows() != Q.rows()))
+    throw py::value_error(std::string(who) + ": Q has " + std::to_string(Q.rows()) +
+                          " rows but U has " + std::to_string(U.rows()) +
+                          (V ? " and V " + std::to_string(V->value.rows()) : std::string()) +
+                          ": one row per point in each");
+  std::vector<StepPoint> points(static_cast<size_t>(Q.rows()));
+  for (Eigen::Index i = 0; i < Q.rows(); ++i) {
+    points[i].x.q = Q.row(i).transpose();
+    if (V) points[i].x.v = V->value.row(i).transpose();
+    points[i].u = U.row(i).transpose();
+  }
+  return points;
+}
+
+void DefineSmoothing(py::class_<PyBatchLinearizer>& cls, const char* name,
+                     RandomizedEstimator estimator, const char* doc) {
+  cls.def(
+      name,
+      [estimator, name](PyBatchLinearizer& b, const RealVector& q, const RealVector& u,
+                        const std::optional<std::string>& gradients, const std::string& method,
+                        int samples, double u_std, double q_std, std::uint64_t seed) {
+        const std::string who = std::string("BatchLinearizer.") + name;
+        // The one default: A and B, except where A cannot be estimated (the zeroth-order fit
+        // without q perturbations), as `quasidyn linearize --method randomized` does.
+        const GradientMode mode = gradients ? ParseGradients(who.c_str(), *gradients)
+                                  : (estimator == RandomizedEstimator::kZerothOrder && !(q_std > 0))
+                                      ? GradientMode::kBOnly
+                                      : GradientMode::kAAndB;
+        return Named(who.c_str(), [&] {
+          const bool barrier = ParseLinearizationMethod(method) == LinearizationMethod::kLogBarrier;
+          py::gil_scoped_release release;
+          const std::lock_guard<std::mutex> lock(b.mutex);
+          Linearizer& linearizer =
+              b.Get(LinearizationMethod::kRandomized, mode, estimator, barrier);
+          linearizer.SetRandomized(RandomizedSmoothingSettings{samples, u_std, q_std, seed});
+          return PySmoothed{linearizer.Linearize(State{q.value, Eigen::VectorXd()}, u.value)};
+        });
+      },
+      py::arg("q"), py::arg("u"), py::arg("gradients") = py::none(), py::arg("method") = "exact",
+      py::arg("samples") = 100, py::arg("u_std") = 0.01, py::arg("q_std") = 0.0,
+      py::arg("seed") = 0, doc);
+}
+
+}  // namespace
+
+void BindBatchLinearizer(py::module_& m) {
+  py::class_<PyBatchLinearizer> batch(
+      m, "BatchLinearizer",
+      "Linearizes many points on several threads; results are identical for every thread "
+      "count. Also the randomized-smoothing gradients.");
+  batch
+      .def(py::init([](std::shared_ptr<Scene> scene, int threads,
+                       std::optional<std::string> formulation, std::optional<double> h,
+                       std::optional<double> kappa, std::optional<double> object_mass_scale,
+                       std::optional<double> contact_tolerance,
+                       std::optional<std::map<std::string, double>> parameters) {
+             return MakeLinearizers<PyBatchLinearizer>(
+                 "BatchLinearizer", std::move(scene), threads,
+                 {formulation, h, kappa, object_mass_scale, parameters}, contact_tolerance);
+           }),
+           py::arg("scene"), py::arg("threads") = 1, py::arg("formulation") = py::none(),
+           py::arg("h") = py::none(), py::arg("kappa") = py::none(),
+           py::arg("object_mass_scale") = py::none(), py::arg("contact_tolerance") = py::none(),
+           py::arg("parameters") = py::none(),
+           (std::string("BatchLinearizer(scene, threads=1, formulation=None, h=None, kappa=None, "
+                        "object_mass_scale=None, contact_tolerance=None, parameters=None).\n"
+                        "threads: worker threads >= 1. ") +
+            kLinearizerKeywordsDoc)
+               .c_str())
+      .def_property_readonly("threads", &PyBatchLinearizer::threads, "Worker threads of the batch.")
+      .def_property_readonly(
+          "scene",
+          [](const PyBatchLinearizer& b) { return std::const_pointer_cast<Scene>(b.scene()); },
+          "The scene it linearises.")
+      .def_property_readonly(
+          "contact_tolerance", &PyBatchLinearizer::contact_tolerance,
+          "ε [m] of the linearised step (the scene's unless contact_tolerance was given).")
+      .def(
+          "linearize",
+          [](PyBatchLinearizer& b, const RealMatrix& Q, const RealMatrix& U,
+             const std::string& gradients, const std::string& method,
+             const std::optional<RealMatrix>& V) {
+            const char* who = "BatchLinearizer.linearize";
+            const GradientMode mode = ParseGradients(who, gradients);
+            const std::vector<StepPoint> points = Points(who, Q.value, U.value, V);
+            return Named(
+                who,
+                [&] {
+                  const LinearizationMethod parsed = ParseLinearizationMethod(method);
+                  py::gil_scoped_release release;
+                  const std::lock_guard<std::mutex> lock(b.mutex);
+                  Linearizer& linearizer = b.Get(parsed, mode);
+                  const StepModel& model = linearizer.model();
+                  PyBatchResult out{
+                      linearizer.LinearizeBatch(points), model.state_q_size(), model.state_v_size(),
+                      model.state_q_size() + model.state_v_size(), model.control_size()};
+                  return out;
+                },
+                /*points=*/true);
+          },
+          py::arg("Q"), py::arg("U"), py::arg("gradients") = "a_and_b", py::arg("method") = "exact",
+          py::arg("V") = py::none(),
+          (std::string("linearize(Q, U, gradients='a_and_b', method='exact', V=None) -> "
+                       "BatchLinearization (stacked arrays).\nQ: (M, n_q) configurations, U: "
+                       "(M, nu) commands, V: (M, n_v) velocities (the formulations with a "
+                       "velocity state), one point per row; the loop runs in C++ without the "
+                       "GIL. ") +
+           kLinearizerModeMethodDoc +
+           " A failed point keeps its status and message; ValueError 'Q[i] ...' for bad "
+           "sizes or NaN.")
+              .c_str());
+  DefineSmoothing(
+      batch, "smooth_first_order", RandomizedEstimator::kFirstOrder,
+      "smooth_first_order(q, u, gradients=None, method='exact', samples=100, u_std=0.01, "
+      "q_std=0.0, seed=0) -> SmoothedLinearization.\nThe bundled gradient: the mean of the "
+      "gradients at `samples` >= 1 points u + u_std·ξ_u [m, rad], q ⊕ q_std·ξ_q [m, rad], "
+      "ξ ~ N(0, I) drawn from `seed` (equal seeds give equal results). gradients: None (A "
+      "and B), 'a_and_b', 'b_only' or 'none'; method: the samples' gradients, 'exact' or "
+      "'log-barrier' (the formulation's log-barrier smoothing).");
+  DefineSmoothing(
+      batch, "smooth_zeroth_order", RandomizedEstimator::kZerothOrder,
+      "smooth_zeroth_order(q, u, gradients=None, method='exact', samples=100, u_std=0.01, "
+      "q_std=0.0, seed=0) -> SmoothedLinearization.\nLeast squares of the sampled steps "
+      "against their perturbations (no gradients solved). 'b_only' needs u_std > 0, "
+      "'a_and_b' also q_std > 0 [m, rad]; gradients=None estimates A and B, or B only when "
+      "q_std = 0 (as `quasidyn linearize --method randomized`); equal seeds give equal "
+      "results.");
+}
+
+}  // namespace quasidyn::python

@@ -1,0 +1,92 @@
+// Trajectory files and pages: Trajectory.save / Trajectory.load / quasidyn.load_trajectory
+// (simulation/trajectory_file.h, docs/trajectory-format.md) and quasidyn.view (the HTML viewer
+// page, viewer/html_writer.h).
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+
+#include "bindings.h"
+#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/simulation/trajectory_file.h"
+#include "quasidyn/viewer/html_writer.h"
+
+namespace py = pybind11;
+
+namespace quasidyn::python {
+namespace {
+
+// Reads a trajectory file; `scene`, when given, becomes its in-memory scene (same n_q).
+std::shared_ptr<Trajectory> LoadTrajectory(const char* who, const std::string& path,
+                                           std::shared_ptr<Scene> scene) {
+  auto t = std::make_shared<Trajectory>(ReadTrajectory(path));
+  if (scene) {
+    if (scene->nq != t->nq)
+      throw py::value_error(std::string(who) + ": scene has n_q = " + std::to_string(scene->nq) +
+                            " but the trajectory " + std::to_string(t->nq));
+    t->scene = std::move(scene);
+  }
+  return t;
+}
+
+constexpr const char* kLoadDoc =
+    "Reads a trajectory file written by Trajectory.save or `quasidyn simulate --out` (any "
+    "format save writes); scene, when given, is kept as its in-memory scene. Raises "
+    "RuntimeError on a missing file, ValueError on bad content.";
+
+}  // namespace
+
+void BindTrajectoryFiles(py::module_& m, PyTrajectory& trajectory) {
+  trajectory
+      .def(
+          "save",
+          [](const Trajectory& t, const std::string& path, int every, int indent) {
+            TrajectoryWriteOptions options;
+            options.every = every;
+            options.indent = indent;
+            Named("Trajectory.save", [&] { WriteTrajectory(t, path, options); });
+          },
+          py::arg("path"), py::arg("every") = 1, py::arg("indent") = -1,
+          "save(path, every=1, indent=-1): writes the trajectory file in the format of path's "
+          "extension (docs/trajectory-format.md), keeping every `every`-th step (>= 1; and the "
+          "last); indent >= 0 indents JSON by that many spaces. Written atomically: a failed "
+          "write leaves an existing file as it was. Raises RuntimeError naming an unwritable "
+          "path, ValueError for an empty one.")
+      .def_static(
+          "load",
+          [](const std::string& path, std::shared_ptr<Scene> scene) {
+            return LoadTrajectory("Trajectory.load", path, std::move(scene));
+          },
+          py::arg("path"), py::arg("scene") = py::none(), kLoadDoc);
+
+  m.def(
+      "load_trajectory",
+      [](const std::string& path, std::shared_ptr<Scene> scene) {
+        return LoadTrajectory("load_trajectory", path, std::move(scene));
+      },
+      py::arg("path"), py::arg("scene") = py::none(), kLoadDoc);
+
+  m.def(
+      "view",
+      [](const Trajectory& t, const std::string& path, std::shared_ptr<Scene> scene) {
+        const char* who = "view";
+        std::shared_ptr<const Scene> shown = scene ? scene : t.scene;
+        if (!shown) {
+          if (t.scene_file.empty())
+            throw py::value_error(std::string(who) +
+                                  ": the trajectory records no scene file: pass scene=");
+          shown = std::make_shared<const Scene>(LoadScene(t.scene_file));
+        }
+        Named(who, [&] { WriteViewerHtml(*shown, t, path); });
+        return path;
+      },
+      py::arg("trajectory"), py::arg("path"), py::arg("scene") = py::none(),
+      "view(trajectory, path, scene=None) -> path: writes the self-contained HTML viewer page "
+      "(three.js, no network; what `quasidyn view` writes) of the trajectory to path. The "
+      "scene: scene, else the trajectory's in-memory scene, else its scene_file. Open the "
+      "page in a browser.");
+}
+
+}  // namespace quasidyn::python
