@@ -11,15 +11,11 @@
 #include "log.h"
 #include "output_paths.h"
 #include "quasidyn/simulation/formulation_comparison.h"
-#include "quasidyn/viewer/html_writer.h"
+#include "quasidyn/viewer/comparison_page.h"
 #include "scene_file.h"
 
 namespace quasidyn::cli {
 namespace {
-
-// One colour per compared formulation, in order (repeats after ten).
-constexpr const char* kColors[] = {"#e4572e", "#29a3a3", "#f3a712", "#a8c686", "#669bbc",
-                                   "#c44bbf", "#ffd166", "#8e7dbe", "#06d6a0", "#ef476f"};
 
 struct CompareOptions {
   std::string scene_path, csv_path, html_path, reference;
@@ -58,15 +54,7 @@ void RunCompare(const CompareOptions& options) {
     std::cout << "table            " << options.csv_path << "\n";
   }
   if (!options.html_path.empty()) {
-    ViewerDataOptions viewer;
-    int color = 0;
-    for (const ComparisonRow& row : comparison.rows)
-      if (row.ran())
-        viewer.overlays.push_back({row.formulation, kColors[color++ % 10], &row.trajectory});
-    viewer.notes = "the reference (solid): " + comparison.reference.formulation +
-                   " at h = " + std::to_string(comparison.reference.time_step) +
-                   " s; each formulation a translucent colour\n\n" + table;
-    WriteViewerHtml(*scene, comparison.reference, options.html_path, viewer);
+    WriteComparisonHtml(*scene, comparison, options.html_path);
     std::cout << "viewer           " << options.html_path << "\n";
   }
   std::cout << std::flush;

@@ -47,6 +47,7 @@ from quasidyn._quasidyn import (  # noqa: F401  (the public API)
     Trajectory,
     TrajectoryStep,
     __version__,
+    compare,
     contacts,
     formulations,
     forward_kinematics,
@@ -90,8 +91,8 @@ __all__ = [
     "SmoothedLinearization", "Contact", "ContactGeometry", "FORMULATIONS", "GRADIENTS",
     "SECOND_ORDER_FORMULATIONS", "VELOCITY_FORMULATIONS",
     "InverseKinematicsResult", "METHODS", "Scene", "SceneError", "StepResult", "Stepper",
-    "Trajectory", "TrajectoryStep", "contacts", "formulations", "forward_kinematics", "integrate",
-    "inverse_kinematics", "load_scene", "load_scene_from_string", "load_trajectory",
+    "Trajectory", "TrajectoryStep", "compare", "contacts", "formulations", "forward_kinematics",
+    "integrate", "inverse_kinematics", "load_scene", "load_scene_from_string", "load_trajectory",
     "mass_matrix", "rollout", "view",
 ]
 __all__ += ["Plan", "plan"]

@@ -104,6 +104,7 @@ using PyTrajectory = pybind11::class_<Trajectory, std::shared_ptr<Trajectory>>;
 PyScene BindScene(pybind11::module_& m);
 void BindSceneEdits(pybind11::module_& m, PyScene& scene);
 void BindFormulations(pybind11::module_& m);
+void BindComparison(pybind11::module_& m);
 void BindStepResult(pybind11::module_& m);
 void BindStep(pybind11::module_& m);
 PyTrajectory BindTrajectory(pybind11::module_& m);

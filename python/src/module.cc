@@ -23,6 +23,7 @@ PYBIND11_MODULE(_quasidyn, m) {
   python::BindTrajectoryArrays(trajectory);
   python::BindTrajectoryFiles(m, trajectory);
   python::BindRollout(m, trajectory);
+  python::BindComparison(m);
   python::BindGeometry(m);
   python::BindInverseKinematics(m);
   python::BindLinearizations(m);

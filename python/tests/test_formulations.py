@@ -117,3 +117,38 @@ def test_a_parameter_reaches_the_model(gripper):
     a = lin.linearize(q, u, method="log-barrier")
     assert a.ok, a.message
     np.testing.assert_array_equal(a.B, same.linearize(q, u, method="log-barrier").B)
+
+
+def test_compare_runs_every_formulation_that_can_step_the_scene(tmp_path):
+    scene = quasidyn.load_scene(example_path("planar_hand"))
+    page = tmp_path / "compare.html"
+    out = quasidyn.compare(scene, steps=8, reference_refinement=2, html=str(page))
+    assert out["scene"] == "planar_hand" and out["steps"] == 8 and out["h"] > 0
+    assert [r["formulation"] for r in out["rows"]] == list(NINE)
+    ran = {r["formulation"]: r for r in out["rows"] if r["ran"]}
+    skipped = {r["formulation"]: r for r in out["rows"] if not r["ran"]}
+    # The planar hand is a 2D scene with robots and gravity in its plane: ecp (3D only) and
+    # halm-posa (a horizontal support plane) cannot step it, and say why.
+    assert set(skipped) == {"halm-posa", "ecp"}, set(skipped)
+    assert "3D" in skipped["ecp"]["skipped"] and skipped["ecp"]["trajectory"] is None
+    for name, r in ran.items():
+        assert r["skipped"] == "" and r["failure"] == "", (name, r["failure"])
+        assert r["trajectory"].q.shape[0] == 8, name  # q after each of the 8 steps
+        assert r["median_step_seconds"] > 0 and r["max_contacts"] >= 0, name
+        assert r["final_position_difference"] >= 0 and r["deepest_penetration"] >= 0, name
+    assert out["reference"].formulation == "stewart-trinkle"
+    assert out["reference"].time_step == pytest.approx(out["h"] / 2, rel=1e-15)
+    assert "planar_hand" in out["table"] and out["csv"].startswith("formulation,")
+    assert page.stat().st_size > 0 and '"overlays"' in page.read_text()
+
+
+def test_compare_against_itself_is_exact_and_bad_options_are_named():
+    scene = quasidyn.load_scene(example_path("planar_hand"))
+    out = quasidyn.compare(scene, steps=5, reference_refinement=1,
+                           formulations=["stewart-trinkle"])
+    (row,) = out["rows"]
+    assert row["final_position_difference"] == 0.0 and row["final_rotation_difference"] == 0.0
+    with pytest.raises(ValueError, match="unknown formulation 'nosuch'"):
+        quasidyn.compare(scene, steps=3, formulations=["nosuch"])
+    with pytest.raises(ValueError, match="compare: .*refinement"):
+        quasidyn.compare(scene, steps=3, reference_refinement=0)

@@ -1,0 +1,28 @@
+#include "quasidyn/viewer/comparison_page.h"
+
+#include "quasidyn/viewer/html_writer.h"
+#include "quasidyn/viewer/viewer_data.h"
+
+namespace quasidyn {
+namespace {
+
+// One colour per compared formulation, in order (repeats after ten).
+constexpr const char* kColors[] = {"#e4572e", "#29a3a3", "#f3a712", "#a8c686", "#669bbc",
+                                   "#c44bbf", "#ffd166", "#8e7dbe", "#06d6a0", "#ef476f"};
+
+}  // namespace
+
+void WriteComparisonHtml(const Scene& scene, const Comparison& comparison,
+                         const std::string& path) {
+  ViewerDataOptions viewer;
+  int color = 0;
+  for (const ComparisonRow& row : comparison.rows)
+    if (row.ran())
+      viewer.overlays.push_back({row.formulation, kColors[color++ % 10], &row.trajectory});
+  viewer.notes = "the reference (solid): " + comparison.reference.formulation +
+                 " at h = " + std::to_string(comparison.reference.time_step) +
+                 " s; each formulation a translucent colour\n\n" + ComparisonText(comparison);
+  WriteViewerHtml(scene, comparison.reference, path, viewer);
+}
+
+}  // namespace quasidyn
