@@ -39,15 +39,13 @@ ContactMpc::ContactMpc(ScenePtr scene, const MpcSettings& settings)
   damping_ = ActuatedDamping(kinematics_);
 }
 
-bool ContactMpc::Linearize(const State& x, MpcLinearModel* model, std::string* message) {
+Outcome ContactMpc::Linearize(const State& x, MpcLinearModel* model) {
   constexpr const char* kWhere = "ContactMpc::Linearize";
   const Scene& scene = *scene_;
   CheckVector(kWhere, "x.q", x.q, scene.nq, "n_q");
   CheckVector(kWhere, "x.v", x.v, scene.nv, "n_v");
-  if (!contact_model_.Compute(x.q, &contact_data_)) {
-    *message = "contact query failed: " + contact_data_.failure_message();
-    return false;
-  }
+  if (!contact_model_.Compute(x.q, &contact_data_))
+    return Outcome::Failure("contact query failed: " + contact_data_.failure_message());
   kinematics_.Update(x.q);
   // τ_free from the second-order step's own right-hand side with a spring at rest (ū = q_a):
   // τ_h = M v + h (τ_g,u + τ_ext − C(q, v) v).
@@ -70,7 +68,7 @@ bool ContactMpc::Linearize(const State& x, MpcLinearModel* model, std::string* m
     c.rays = contacts.DenseRayJacobian(i);
     c.friction = contacts[i].friction;
   }
-  return true;
+  return Outcome::Ok();
 }
 
 const MpcStep& ContactMpc::Solve(const State& x) {
@@ -83,7 +81,8 @@ const MpcStep& ContactMpc::Solve(const State& x) {
   // − D v with v⁺ ≈ v: ū = q_a + h v_a + K⁻¹ D v_a.
   step_.command = x.q.tail(scene.nq_a) + time_step_ * x.v.tail(na) +
                   damping_.cwiseProduct(x.v.tail(na)).cwiseQuotient(stiffness_);
-  if (!Linearize(x, &model_, &step_.message)) {
+  if (Outcome linearized = Linearize(x, &model_); !linearized) {
+    step_.message = linearized.TakeMessage();
     step_.status = MiqpStatus::kNumericalFailure;
     previous_binaries_.clear();
     return step_;

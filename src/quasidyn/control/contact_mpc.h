@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/common/outcome.h"
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/control/mpc_linear_model.h"
 #include "quasidyn/control/mpc_miqp.h"
@@ -66,9 +67,9 @@ class ContactMpc {
   const Eigen::VectorXd& stiffness() const { return stiffness_; }  // K_a
   const Eigen::VectorXd& damping() const { return damping_; }      // D_a
 
-  // The linear model at x (sizes n_q, n_v; finite: std::invalid_argument otherwise); false with
-  // a message when the contact query fails.
-  bool Linearize(const State& x, MpcLinearModel* model, std::string* message);
+  // The linear model at x (sizes n_q, n_v; finite: std::invalid_argument otherwise); a failure
+  // (common/outcome.h) when the contact query fails.
+  Outcome Linearize(const State& x, MpcLinearModel* model);
 
   // Linearises at x and solves (header). Never throws for an infeasible MIQP or a failed query.
   const MpcStep& Solve(const State& x);

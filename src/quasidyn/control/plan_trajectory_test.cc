@@ -11,6 +11,7 @@
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/rrt.h"
 #include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/outcome_checks.h"
 #include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn {
@@ -75,7 +76,8 @@ TEST(PlanRefinement, PlanarHandHalfTurnFromThePlannersPathReachesTheGoal) {
   // extension; the optimiser's rollout does not, so the two agree to the solver's tolerance).
   std::vector<Eigen::VectorXd> q;
   std::string message;
-  ASSERT_TRUE(optimizer.ExactRollout(hand.scene->q0, guess.u, &q, &message)) << message;
+  ASSERT_TRUE(testing::Ok(optimizer.ExactRollout(hand.scene->q0, guess.u, &q), &message))
+      << message;
   for (int k = 0; k < T; ++k) {
     EXPECT_LT((q[k + 1] - path.steps[k].q).cwiseAbs().maxCoeff(), 1e-6) << "step " << k + 1;
   }
@@ -84,7 +86,9 @@ TEST(PlanRefinement, PlanarHandHalfTurnFromThePlannersPathReachesTheGoal) {
 
   const OptimizationResult result = optimizer.Optimize(hand.scene->q0, guess.u);
   for (int k = 0; k < T; ++k) {
-    if (guess.regrasp[k]) EXPECT_EQ(result.u[k], guess.u[k]) << "regrasp step " << k + 1;
+    if (guess.regrasp[k]) {
+      EXPECT_EQ(result.u[k], guess.u[k]) << "regrasp step " << k + 1;
+    }
   }
   const Eigen::VectorXd& end = result.q.back();
   const double distance = GoalDistance(end, settings.object_goal);
@@ -97,7 +101,7 @@ TEST(PlanRefinement, PlanarHandHalfTurnFromThePlannersPathReachesTheGoal) {
   TrajectoryOptimizerSettings no_regrasps = settings;
   no_regrasps.regrasp_steps.clear();
   TrajectoryOptimizer plain(hand.model, no_regrasps);
-  ASSERT_TRUE(plain.ExactRollout(hand.scene->q0, guess.u, &q, &message)) << message;
+  ASSERT_TRUE(testing::Ok(plain.ExactRollout(hand.scene->q0, guess.u, &q), &message)) << message;
   EXPECT_GT(GoalDistance(q.back(), settings.object_goal), 5.0 * planner_distance);
 }
 

@@ -12,6 +12,12 @@
 namespace quasidyn {
 namespace {
 
+// Whether `outcome` is ok; a failure's message is added to the iteration's report.
+bool Report(Outcome outcome, std::string* report) {
+  if (!outcome) *report += outcome.message();
+  return outcome.ok();
+}
+
 double Seconds(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -82,25 +88,24 @@ bool TrajectoryOptimizer::IsRegrasp(int k) const {
   return !settings_.regrasp_steps.empty() && settings_.regrasp_steps[k];
 }
 
-bool TrajectoryOptimizer::Step(int k, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-                               Eigen::VectorXd* next, std::string* message) {
+Outcome TrajectoryOptimizer::Step(int k, const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                                  Eigen::VectorXd* next) {
   if (IsRegrasp(k)) {  // the robots re-grasp at u, the objects stay (docs/plan-format.md)
     *next = q;
     next->tail(u.size()) = u;
-    return true;
+    return Outcome::Ok();
   }
   model_->Calc(State{q, Eigen::VectorXd()}, u, step_data_.get());
-  if (!step_data_->result.ok()) {
-    *message += "step " + std::to_string(k + 1) + " failed: " + step_data_->result.message;
-    return false;
-  }
+  if (!step_data_->result.ok())
+    return Outcome::Failure("step " + std::to_string(k + 1) +
+                            " failed: " + step_data_->result.message);
   *next = step_data_->result.next.q;
-  return true;
+  return Outcome::Ok();
 }
 
-bool TrajectoryOptimizer::ExactRollout(const Eigen::VectorXd& q0,
-                                       const std::vector<Eigen::VectorXd>& u,
-                                       std::vector<Eigen::VectorXd>* q, std::string* message) {
+Outcome TrajectoryOptimizer::ExactRollout(const Eigen::VectorXd& q0,
+                                          const std::vector<Eigen::VectorXd>& u,
+                                          std::vector<Eigen::VectorXd>* q) {
   QUASIDYN_CHECK_ARGUMENT(
       u.size() <= static_cast<size_t>(settings_.horizon) || settings_.regrasp_steps.empty(),
       "TrajectoryOptimizer::ExactRollout",
@@ -108,10 +113,10 @@ bool TrajectoryOptimizer::ExactRollout(const Eigen::VectorXd& q0,
   q->assign(1, q0);
   Eigen::VectorXd next;
   for (size_t k = 0; k < u.size(); ++k) {
-    if (!Step(static_cast<int>(k), q->back(), u[k], &next, message)) return false;
+    if (Outcome step = Step(static_cast<int>(k), q->back(), u[k], &next); !step) return step;
     q->push_back(next);
   }
-  return true;
+  return Outcome::Ok();
 }
 
 double TrajectoryOptimizer::Cost(const std::vector<Eigen::VectorXd>& q,
@@ -134,18 +139,15 @@ void TrajectoryOptimizer::FillWindow(int t0, const Eigen::VectorXd& dq0,
     data->regrasp.assign(settings_.regrasp_steps.begin() + t0, settings_.regrasp_steps.end());
 }
 
-bool TrajectoryOptimizer::SolveWindow(const TrajoptQpData& data, Eigen::VectorXd* du,
-                                      std::string* message) {
+Outcome TrajectoryOptimizer::SolveWindow(const TrajoptQpData& data, Eigen::VectorXd* du) {
   QpProblem problem;
   BuildTrajoptQp(data, &problem);
   solver_.Setup(problem);
   const QpResult& r = solver_.Solve();
-  if (!Succeeded(r.status)) {
-    *message += "QP failed (" + std::string(ToString(r.status)) + "): " + r.message;
-    return false;
-  }
+  if (!Succeeded(r.status))
+    return Outcome::Failure("QP failed (" + std::string(ToString(r.status)) + "): " + r.message);
   *du = r.x;
-  return true;
+  return Outcome::Ok();
 }
 
 OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
@@ -161,10 +163,9 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
   for (int k = 0; k < T; ++k)
     CheckVector(kWhere, "u0[" + std::to_string(k) + "]", u0[k], nu, "n_u");
   OptimizationResult out;
-  std::string message;
   u_best_ = u0;
-  if (!ExactRollout(q0, u_best_, &q_best_, &message)) {
-    ThrowInvalidArgument(kWhere, "the initial guess's exact rollout fails: " + message);
+  if (Outcome rollout = ExactRollout(q0, u_best_, &q_best_); !rollout) {
+    ThrowInvalidArgument(kWhere, "the initial guess's exact rollout fails: " + rollout.message());
   }
   out.initial_cost = out.best_cost = Cost(q_best_, u_best_);
   double r = settings_.trust_region;
@@ -213,7 +214,7 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
       last_data_.trust_region = r;
       FillWindow(0, Eigen::VectorXd::Zero(nq), u_start, &last_data_);
       Eigen::VectorXd du;
-      ok = SolveWindow(last_data_, &du, &it.message);
+      ok = Report(SolveWindow(last_data_, &du), &it.message);
       if (ok) {
         int variables = 0;
         const std::vector<int> column = TrajoptColumns(last_data_, &variables);
@@ -222,7 +223,7 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
         }
         TrajoptQpData predicted = last_data_;
         it.predicted_cost = TrajoptCost(predicted, PredictedStates(last_data_, du), u_candidate);
-        ok = ExactRollout(q0, u_candidate, &q_candidate, &it.message);
+        ok = Report(ExactRollout(q0, u_candidate, &q_candidate), &it.message);
       }
     } else if (ok) {
       // Shrinking horizon: re-plan from every reached state, apply the first correction.
@@ -235,11 +236,11 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
           FillWindow(t, q_candidate[t] - q_best_[t], t == 0 ? u_start : u_candidate[t - 1],
                      &window);
           Eigen::VectorXd du;
-          ok = SolveWindow(window, &du, &it.message);
+          ok = Report(SolveWindow(window, &du), &it.message);
           if (!ok) break;
           u_candidate[t] = u_best_[t] + du.head(nu);
         }
-        ok = Step(t, q_candidate[t], u_candidate[t], &next, &it.message);
+        ok = Report(Step(t, q_candidate[t], u_candidate[t], &next), &it.message);
         if (ok) q_candidate.push_back(next);
       }
     }

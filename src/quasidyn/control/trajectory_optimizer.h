@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/common/outcome.h"
 #include "quasidyn/control/smoothed_linearizer.h"
 #include "quasidyn/control/trajopt_qp.h"
 #include "quasidyn/solvers/qp.h"
@@ -101,10 +102,10 @@ class TrajectoryOptimizer {
   // or NaN, or when the initial guess's exact rollout fails (no cost to improve on).
   OptimizationResult Optimize(const Eigen::VectorXd& q0, const std::vector<Eigen::VectorXd>& u0);
 
-  // The exact rollout of u from q0: states q_0 … q_T (regrasp steps reset the robots); false and
-  // a message when a step fails.
-  bool ExactRollout(const Eigen::VectorXd& q0, const std::vector<Eigen::VectorXd>& u,
-                    std::vector<Eigen::VectorXd>* q, std::string* message);
+  // The exact rollout of u from q0: states q_0 … q_T (regrasp steps reset the robots); a failure
+  // (common/outcome.h) naming the step when a step fails.
+  Outcome ExactRollout(const Eigen::VectorXd& q0, const std::vector<Eigen::VectorXd>& u,
+                       std::vector<Eigen::VectorXd>* q);
   // The exact cost J of states q_0 … q_T and commands u_0 … u_{T−1}.
   double Cost(const std::vector<Eigen::VectorXd>& q, const std::vector<Eigen::VectorXd>& u) const;
 
@@ -117,11 +118,10 @@ class TrajectoryOptimizer {
   // Fills data_ (window t0 … T − 1) from the linearisations of the best iterate.
   void FillWindow(int t0, const Eigen::VectorXd& dq0, const Eigen::VectorXd& u_before,
                   TrajoptQpData* data) const;
-  bool SolveWindow(const TrajoptQpData& data, Eigen::VectorXd* du, std::string* message);
+  Outcome SolveWindow(const TrajoptQpData& data, Eigen::VectorXd* du);
   bool IsRegrasp(int k) const;
   // Step k from q under u: the exact stepper, or the reset of a regrasp step.
-  bool Step(int k, const Eigen::VectorXd& q, const Eigen::VectorXd& u, Eigen::VectorXd* next,
-            std::string* message);
+  Outcome Step(int k, const Eigen::VectorXd& q, const Eigen::VectorXd& u, Eigen::VectorXd* next);
 
   std::shared_ptr<const StepModel> model_;
   std::unique_ptr<StepData> step_data_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "quasidyn/geometry/polytope_facets.h"
 #include "quasidyn/geometry/shape_validation.h"
@@ -45,20 +46,16 @@ double ConvexQuadricSet::MaxValue(const Eigen::Vector3d& xi) const {
   return value;
 }
 
-ConvexQuadricSet ConvexQuadricSetFromShape(const Shape& shape, std::string* problem) {
-  ConvexQuadricSet set;
-  problem->clear();
+Outcome ConvexQuadricSetFromShape(const Shape& shape, ConvexQuadricSet* out) {
+  *out = ConvexQuadricSet();
+  ConvexQuadricSet& set = *out;
   if (shape.type == ShapeType::kCapsule) {
-    *problem =
+    return Outcome::Failure(
         "capsule: a capsule is not an intersection of C² convex inequalities (its surface's "
         "curvature jumps where the cylinder meets the hemispheres); use a cylinder, a sphere or a "
-        "convex polytope";
-    return set;
+        "convex polytope");
   }
-  if (std::string p = ShapeProblem3d(shape); !p.empty()) {
-    *problem = p;
-    return set;
-  }
+  if (std::string p = ShapeProblem3d(shape); !p.empty()) return Outcome::Failure(std::move(p));
   switch (shape.type) {
     case ShapeType::kHalfSpace:
       set.inequalities.push_back(Plane(Eigen::Vector3d::UnitZ(), 0.0));
@@ -81,8 +78,11 @@ ConvexQuadricSet ConvexQuadricSetFromShape(const Shape& shape, std::string* prob
       set.bounding_radius = std::hypot(shape.radius, 0.5 * shape.length);
       break;
     case ShapeType::kConvex: {
-      std::vector<PolytopeFacet> facets = ConvexHullFacets(shape.vertices, problem);
-      if (!problem->empty()) return set;
+      std::vector<PolytopeFacet> facets;
+      if (Outcome outcome = ConvexHullFacets(shape.vertices, &facets); !outcome) {
+        set = ConvexQuadricSet();
+        return outcome;
+      }
       for (const PolytopeFacet& f : facets) set.inequalities.push_back(Plane(f.normal, f.offset));
       set.bounding_radius = 0.0;
       for (const Eigen::Vector3d& v : shape.vertices) {
@@ -93,7 +93,7 @@ ConvexQuadricSet ConvexQuadricSetFromShape(const Shape& shape, std::string* prob
     case ShapeType::kCapsule:
       break;  // handled above
   }
-  return set;
+  return Outcome::Ok();
 }
 
 ConvexQuadricSet EllipsoidQuadricSet(const Eigen::Vector3d& semi_axes) {

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/common/outcome.h"
 #include "quasidyn/model/shape.h"
 
 namespace quasidyn {
@@ -60,10 +61,11 @@ struct ConvexQuadricSet {
   double MaxValue(const Eigen::Vector3d& xi) const;
 };
 
-// The inequalities of `shape` in its own frame S, or an empty set and *problem set (e.g.
-// "capsule: a capsule is not an intersection of C² convex inequalities (its surface's
-// curvature jumps); use a cylinder, a sphere or a convex polytope") when the shape has none.
-ConvexQuadricSet ConvexQuadricSetFromShape(const Shape& shape, std::string* problem);
+// The inequalities of `shape` in its own frame S into *out, or an empty set and a failure saying
+// why (common/outcome.h; e.g. "capsule: a capsule is not an intersection of C² convex
+// inequalities (its surface's curvature jumps); use a cylinder, a sphere or a convex
+// polytope") when the shape has none.
+Outcome ConvexQuadricSetFromShape(const Shape& shape, ConvexQuadricSet* out);
 
 // The ellipsoid of semi-axes a (each > 0 [m]) along the frame's axes, centred at its origin.
 ConvexQuadricSet EllipsoidQuadricSet(const Eigen::Vector3d& semi_axes);

@@ -16,9 +16,9 @@ using Eigen::Vector3d;
 constexpr double kTight = 1e-12;
 
 ConvexQuadricSet SetOf(const Shape& shape) {
-  std::string problem;
-  ConvexQuadricSet set = ConvexQuadricSetFromShape(shape, &problem);
-  EXPECT_TRUE(problem.empty()) << problem;
+  ConvexQuadricSet set;
+  const Outcome outcome = ConvexQuadricSetFromShape(shape, &set);
+  EXPECT_TRUE(outcome.ok()) << outcome.message();
   return set;
 }
 
@@ -113,24 +113,31 @@ TEST(ConvexQuadrics, ConvexPolytopesGetTheirHullsFacets) {
 }
 
 TEST(ConvexQuadrics, ShapesWithoutSuchInequalitiesAreNamed) {
-  std::string problem;
+  ConvexQuadricSet set;
   Shape capsule;
   capsule.type = ShapeType::kCapsule;
   capsule.radius = 0.1;
   capsule.length = 0.3;
-  EXPECT_EQ(ConvexQuadricSetFromShape(capsule, &problem).size(), 0);
-  EXPECT_NE(problem.find("capsule"), std::string::npos) << problem;
+  Outcome outcome = ConvexQuadricSetFromShape(capsule, &set);
+  EXPECT_FALSE(outcome.ok());
+  EXPECT_EQ(set.size(), 0);
+  EXPECT_NE(outcome.message().find("capsule"), std::string::npos) << outcome.message();
   Shape flat;
   flat.type = ShapeType::kConvex;
   flat.vertices = {Vector3d(0, 0, 0), Vector3d(1, 0, 0), Vector3d(0, 1, 0), Vector3d(1, 1, 0)};
-  EXPECT_EQ(ConvexQuadricSetFromShape(flat, &problem).size(), 0);
-  EXPECT_FALSE(problem.empty());
+  outcome = ConvexQuadricSetFromShape(flat, &set);
+  EXPECT_FALSE(outcome.ok());
+  EXPECT_EQ(set.size(), 0);
+  EXPECT_FALSE(outcome.message().empty());
   std::vector<Vector3d> many;
   for (int i = 0; i <= kMaxPolytopeFacetVertices; ++i) {
     many.emplace_back(std::cos(i), std::sin(i), std::sin(3.0 * i));
   }
-  EXPECT_TRUE(ConvexHullFacets(many, &problem).empty());
-  EXPECT_NE(problem.find("at most"), std::string::npos) << problem;
+  std::vector<PolytopeFacet> facets = {PolytopeFacet()};
+  outcome = ConvexHullFacets(many, &facets);
+  EXPECT_FALSE(outcome.ok());
+  EXPECT_TRUE(facets.empty());
+  EXPECT_NE(outcome.message().find("at most"), std::string::npos) << outcome.message();
 }
 
 TEST(ConvexQuadrics, TransformKeepsValuesAndGradients) {

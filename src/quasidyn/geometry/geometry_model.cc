@@ -174,18 +174,22 @@ std::string PairFailure(const Scene& scene, int geometry_a, int geometry_b,
 
 }  // namespace
 
-bool GeometryModel::PairManifoldInto(int geometry_a, int geometry_b, const Eigen::Isometry3d& X_WSa,
-                                     const Eigen::Isometry3d& X_WSb, double tolerance,
-                                     const PlanarShape2dView* planar_a,
-                                     const PlanarShape2dView* planar_b, Manifold3dScratch* scratch,
-                                     ManifoldPoints* out, std::string* failure) const {
+Outcome GeometryModel::PairManifoldInto(int geometry_a, int geometry_b,
+                                        const Eigen::Isometry3d& X_WSa,
+                                        const Eigen::Isometry3d& X_WSb, double tolerance,
+                                        const PlanarShape2dView* planar_a,
+                                        const PlanarShape2dView* planar_b,
+                                        Manifold3dScratch* scratch, ManifoldPoints* out) const {
   if (compiled_->planar) {
     ContactManifold2d(*planar_a, *planar_b, tolerance, out);
-    return true;
+    return Outcome::Ok();
   }
-  return ContactManifold3d(compiled_->shapes_3d[geometry_a], X_WSa,
-                           compiled_->shapes_3d[geometry_b], X_WSb, tolerance, scratch, out,
-                           failure);
+  Outcome outcome =
+      ContactManifold3d(compiled_->shapes_3d[geometry_a], X_WSa, compiled_->shapes_3d[geometry_b],
+                        X_WSb, tolerance, scratch, out);
+  if (!outcome)
+    return Outcome::Failure(PairFailure(*scene_, geometry_a, geometry_b, outcome.message()));
+  return outcome;
 }
 
 bool GeometryModel::Query(const std::vector<Eigen::Isometry3d>& X_WB, double tolerance,
@@ -218,11 +222,13 @@ bool GeometryModel::Query(const std::vector<Eigen::Isometry3d>& X_WB, double tol
     const int geometry_a = body_first > body_second ? first : second;
     const int geometry_b = body_first > body_second ? second : first;
     const bool planar = compiled_->planar;
-    if (!PairManifoldInto(geometry_a, geometry_b, data->X_WS_[geometry_a], data->X_WS_[geometry_b],
-                          tolerance, planar ? &data->planar_world_[geometry_a] : nullptr,
-                          planar ? &data->planar_world_[geometry_b] : nullptr, data->scratch_.get(),
-                          &data->manifold_, &data->failure_message_)) {
-      data->failure_message_ = PairFailure(scene, geometry_a, geometry_b, data->failure_message_);
+    Outcome outcome =
+        PairManifoldInto(geometry_a, geometry_b, data->X_WS_[geometry_a], data->X_WS_[geometry_b],
+                         tolerance, planar ? &data->planar_world_[geometry_a] : nullptr,
+                         planar ? &data->planar_world_[geometry_b] : nullptr, data->scratch_.get(),
+                         &data->manifold_);
+    if (!outcome) {
+      data->failure_message_ = outcome.TakeMessage();
       data->candidates_.clear();
       return false;
     }
@@ -233,9 +239,9 @@ bool GeometryModel::Query(const std::vector<Eigen::Isometry3d>& X_WB, double tol
   return true;
 }
 
-bool GeometryModel::Distance(int geometry_a, int geometry_b,
-                             const std::vector<Eigen::Isometry3d>& X_WB, ContactPoint* out,
-                             std::string* failure) const {
+Outcome GeometryModel::Distance(int geometry_a, int geometry_b,
+                                const std::vector<Eigen::Isometry3d>& X_WB,
+                                ContactPoint* out) const {
   constexpr const char* kWhere = "GeometryModel::Distance";
   QUASIDYN_CHECK_ARGUMENT(out != nullptr, kWhere, "out is null");
   CheckPoses(kWhere, X_WB);
@@ -251,20 +257,18 @@ bool GeometryModel::Distance(int geometry_a, int geometry_b,
     core_b.resize(b.core.size());
     *out = SignedDistance2d(TransformPlanarShape2d(a, X_WSa, core_a.data()),
                             TransformPlanarShape2d(b, X_WSb, core_b.data()));
-    return true;
+    return Outcome::Ok();
   }
-  std::string message;
-  if (!SignedDistance3d(compiled_->shapes_3d[geometry_a], X_WSa, compiled_->shapes_3d[geometry_b],
-                        X_WSb, out, &message)) {
-    if (failure != nullptr) *failure = PairFailure(scene, geometry_a, geometry_b, message);
-    return false;
-  }
-  return true;
+  Outcome outcome = SignedDistance3d(compiled_->shapes_3d[geometry_a], X_WSa,
+                                     compiled_->shapes_3d[geometry_b], X_WSb, out);
+  if (!outcome)
+    return Outcome::Failure(PairFailure(scene, geometry_a, geometry_b, outcome.message()));
+  return outcome;
 }
 
-bool GeometryModel::PairManifold(int geometry_a, int geometry_b,
-                                 const std::vector<Eigen::Isometry3d>& X_WB, double tolerance,
-                                 ManifoldPoints* out, std::string* failure) const {
+Outcome GeometryModel::PairManifold(int geometry_a, int geometry_b,
+                                    const std::vector<Eigen::Isometry3d>& X_WB, double tolerance,
+                                    ManifoldPoints* out) const {
   constexpr const char* kWhere = "GeometryModel::PairManifold";
   QUASIDYN_CHECK_ARGUMENT(out != nullptr, kWhere, "out is null");
   CheckPoses(kWhere, X_WB);
@@ -282,16 +286,11 @@ bool GeometryModel::PairManifold(int geometry_a, int geometry_b,
     const PlanarShape2dView view_a = TransformPlanarShape2d(a, X_WSa, core_a.data());
     const PlanarShape2dView view_b = TransformPlanarShape2d(b, X_WSb, core_b.data());
     return PairManifoldInto(geometry_a, geometry_b, X_WSa, X_WSb, tolerance, &view_a, &view_b,
-                            nullptr, out, failure);
+                            nullptr, out);
   }
   Manifold3dScratch scratch;
-  std::string message;
-  if (!PairManifoldInto(geometry_a, geometry_b, X_WSa, X_WSb, tolerance, nullptr, nullptr, &scratch,
-                        out, &message)) {
-    if (failure != nullptr) *failure = PairFailure(scene, geometry_a, geometry_b, message);
-    return false;
-  }
-  return true;
+  return PairManifoldInto(geometry_a, geometry_b, X_WSa, X_WSb, tolerance, nullptr, nullptr,
+                          &scratch, out);
 }
 
 }  // namespace quasidyn

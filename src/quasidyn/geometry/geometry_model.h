@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "quasidyn/common/outcome.h"
 #include "quasidyn/geometry/broad_phase.h"
 #include "quasidyn/geometry/contact_point.h"
 #include "quasidyn/geometry/manifold_points.h"
@@ -115,35 +116,34 @@ class GeometryModel {
              GeometryData* data) const;
 
   // The closest (or deepest) pair of geometries geometry_a (A) and geometry_b (B)
-  // regardless of tolerance and filtering, into *out; normal from B to A. Returns false on
-  // a numerical failure as Query, with the message in *failure when failure is not null.
+  // regardless of tolerance and filtering, into *out; normal from B to A. A failure
+  // (common/outcome.h) on a numerical failure, its message as Query's.
   // Throws std::invalid_argument for an index out of range, the same geometry twice, two
   // half-spaces, a wrong size of X_WB or a pose that is not finite.
-  bool Distance(int geometry_a, int geometry_b, const std::vector<Eigen::Isometry3d>& X_WB,
-                ContactPoint* out, std::string* failure = nullptr) const;
+  Outcome Distance(int geometry_a, int geometry_b, const std::vector<Eigen::Isometry3d>& X_WB,
+                   ContactPoint* out) const;
 
   // The contact manifold of one pair, geometry_a (A) and geometry_b (B), with φ <= tolerance
   // [m] into *out (cleared first): the points Query returns for that pair when its broad
   // phase keeps it (normal from B to A; pass B as the geometry of the lower body index, as
   // Query does). Used to re-evaluate a few pairs at nearby configurations
-  // (gradients/contact_data_derivative.h). Returns false on a numerical failure as Distance.
+  // (gradients/contact_data_derivative.h). A failure on a numerical failure, as Distance.
   // Throws std::invalid_argument as Distance, and for a negative or NaN tolerance (or an
   // infinite one in 3D scenes). No heap allocation, except for the intermediate lists of
   // large polygons and convex faces (more than 16 planar vertices or 18 support points;
   // Query keeps such lists in its data instead).
-  bool PairManifold(int geometry_a, int geometry_b, const std::vector<Eigen::Isometry3d>& X_WB,
-                    double tolerance, ManifoldPoints* out, std::string* failure = nullptr) const;
+  Outcome PairManifold(int geometry_a, int geometry_b, const std::vector<Eigen::Isometry3d>& X_WB,
+                       double tolerance, ManifoldPoints* out) const;
 
  private:
   struct Compiled;  // geometry_model.cc
 
   void CheckPoses(const char* where, const std::vector<Eigen::Isometry3d>& X_WB) const;
   void CheckPair(const char* where, int geometry_a, int geometry_b) const;
-  bool PairManifoldInto(int geometry_a, int geometry_b, const Eigen::Isometry3d& X_WSa,
-                        const Eigen::Isometry3d& X_WSb, double tolerance,
-                        const PlanarShape2dView* planar_a, const PlanarShape2dView* planar_b,
-                        Manifold3dScratch* scratch, ManifoldPoints* out,
-                        std::string* failure) const;
+  Outcome PairManifoldInto(int geometry_a, int geometry_b, const Eigen::Isometry3d& X_WSa,
+                           const Eigen::Isometry3d& X_WSb, double tolerance,
+                           const PlanarShape2dView* planar_a, const PlanarShape2dView* planar_b,
+                           Manifold3dScratch* scratch, ManifoldPoints* out) const;
 
   std::shared_ptr<const Scene> scene_;
   std::shared_ptr<const Compiled> compiled_;

@@ -34,78 +34,75 @@ ContactPoint Flipped(ContactPoint c) {
   return c;
 }
 
-// GJK/EPA on the shapes' cores; false with a message when the answer is not usable.
-bool Gjk(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA, const CompiledShape3d& b,
-         const Eigen::Isometry3d& X_WB, ContactPoint* out, std::string* failure) {
+// GJK/EPA on the shapes' cores; a failure with a message when the answer is not usable.
+Outcome Gjk(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA, const CompiledShape3d& b,
+            const Eigen::Isometry3d& X_WB, ContactPoint* out) {
   const ConvexDistanceResult result = ConvexSignedDistance3d(a.core, X_WA, b.core, X_WB);
-  if (!result.Usable()) {
-    if (failure != nullptr) *failure = ConvexDistanceFailure(result);
-    return false;
-  }
+  if (!result.Usable()) return Outcome::Failure(ConvexDistanceFailure(result));
   *out = result.point;
-  return true;
+  return Outcome::Ok();
 }
 
-bool Distance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA, const CompiledShape3d& cb,
-              const Eigen::Isometry3d& X_WB, ContactPoint* out, std::string* failure);
+Outcome Distance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA,
+                 const CompiledShape3d& cb, const Eigen::Isometry3d& X_WB, ContactPoint* out);
 
 // Distance(b, a), flipped back to (a, b).
-bool FlippedDistance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA,
-                     const CompiledShape3d& cb, const Eigen::Isometry3d& X_WB, ContactPoint* out,
-                     std::string* failure) {
-  if (!Distance(cb, X_WB, ca, X_WA, out, failure)) return false;
-  *out = Flipped(*out);
-  return true;
+Outcome FlippedDistance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA,
+                        const CompiledShape3d& cb, const Eigen::Isometry3d& X_WB,
+                        ContactPoint* out) {
+  Outcome outcome = Distance(cb, X_WB, ca, X_WA, out);
+  if (outcome) *out = Flipped(*out);
+  return outcome;
 }
 
 // Dispatch on the pair of types (shapes already checked, not two half-spaces).
-bool Distance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA, const CompiledShape3d& cb,
-              const Eigen::Isometry3d& X_WB, ContactPoint* out, std::string* failure) {
+Outcome Distance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA,
+                 const CompiledShape3d& cb, const Eigen::Isometry3d& X_WB, ContactPoint* out) {
   const Shape& a = *ca.shape;
   const Shape& b = *cb.shape;
   if (b.type == ShapeType::kHalfSpace) {
     *out = ShapeHalfSpaceDistance3d(a, X_WA, X_WB);
-    return true;
+    return Outcome::Ok();
   }
-  if (a.type == ShapeType::kHalfSpace) return FlippedDistance(ca, X_WA, cb, X_WB, out, failure);
+  if (a.type == ShapeType::kHalfSpace) return FlippedDistance(ca, X_WA, cb, X_WB, out);
   if (a.type == ShapeType::kSphere) {
     const Eigen::Vector3d center = X_WA.translation();
     switch (b.type) {
       case ShapeType::kSphere:
         *out = SphereSphereDistance3d(center, a.radius, X_WB.translation(), b.radius);
-        return true;
+        return Outcome::Ok();
       case ShapeType::kBox:
         *out = SphereBoxDistance3d(center, a.radius, b.size, X_WB);
-        return true;
+        return Outcome::Ok();
       case ShapeType::kCapsule:
         *out = SphereCapsuleDistance3d(center, a.radius, b.radius, b.length, X_WB);
-        return true;
+        return Outcome::Ok();
       case ShapeType::kCylinder:
         *out = SphereCylinderDistance3d(center, a.radius, b.radius, b.length, X_WB);
-        return true;
+        return Outcome::Ok();
       default:
-        return Gjk(ca, X_WA, cb, X_WB, out, failure);
+        return Gjk(ca, X_WA, cb, X_WB, out);
     }
   }
   if (b.type == ShapeType::kSphere && a.type != ShapeType::kConvex) {
-    return FlippedDistance(ca, X_WA, cb, X_WB, out, failure);
+    return FlippedDistance(ca, X_WA, cb, X_WB, out);
   }
   if (a.type == ShapeType::kCapsule && b.type == ShapeType::kCapsule) {
     *out = CapsuleCapsuleDistance3d(a.radius, a.length, X_WA, b.radius, b.length, X_WB);
-    return true;
+    return Outcome::Ok();
   }
   if (a.type == ShapeType::kBox && b.type == ShapeType::kBox) {
     *out = BoxBoxDistance3d(a.size, X_WA, b.size, X_WB);
-    return true;
+    return Outcome::Ok();
   }
   if (a.type == ShapeType::kCapsule && b.type == ShapeType::kBox) {
     *out = CapsuleBoxDistance3d(a.radius, a.length, X_WA, b.size, X_WB);
-    return true;
+    return Outcome::Ok();
   }
   if (a.type == ShapeType::kBox && b.type == ShapeType::kCapsule) {
-    return FlippedDistance(ca, X_WA, cb, X_WB, out, failure);
+    return FlippedDistance(ca, X_WA, cb, X_WB, out);
   }
-  return Gjk(ca, X_WA, cb, X_WB, out, failure);
+  return Gjk(ca, X_WA, cb, X_WB, out);
 }
 
 }  // namespace
@@ -138,9 +135,9 @@ ContactPoint SignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, con
     throw std::invalid_argument("3D narrow phase: two half_spaces have no closest pair");
   }
   ContactPoint closest;
-  std::string failure;
-  if (!Distance(CompileShape3d(a), X_WA, CompileShape3d(b), X_WB, &closest, &failure)) {
-    throw std::runtime_error(failure);
+  if (Outcome outcome = Distance(CompileShape3d(a), X_WA, CompileShape3d(b), X_WB, &closest);
+      !outcome) {
+    throw std::runtime_error(outcome.TakeMessage());
   }
   return closest;
 }
@@ -157,21 +154,21 @@ std::vector<ContactPoint> ContactManifold3d(const Shape& a, const Eigen::Isometr
   return ContactManifoldFromClosest3d(a, X_WA, b, X_WB, closest, tolerance);
 }
 
-bool SignedDistance3d(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA,
-                      const CompiledShape3d& b, const Eigen::Isometry3d& X_WB, ContactPoint* out,
-                      std::string* failure) {
-  return Distance(a, X_WA, b, X_WB, out, failure);
+Outcome SignedDistance3d(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA,
+                         const CompiledShape3d& b, const Eigen::Isometry3d& X_WB,
+                         ContactPoint* out) {
+  return Distance(a, X_WA, b, X_WB, out);
 }
 
-bool ContactManifold3d(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA,
-                       const CompiledShape3d& b, const Eigen::Isometry3d& X_WB, double tolerance,
-                       Manifold3dScratch* scratch, ManifoldPoints* out, std::string* failure) {
+Outcome ContactManifold3d(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA,
+                          const CompiledShape3d& b, const Eigen::Isometry3d& X_WB, double tolerance,
+                          Manifold3dScratch* scratch, ManifoldPoints* out) {
   out->clear();
   ContactPoint closest;
-  if (!Distance(a, X_WA, b, X_WB, &closest, failure)) return false;
-  if (closest.phi > tolerance) return true;
+  if (Outcome outcome = Distance(a, X_WA, b, X_WB, &closest); !outcome || closest.phi > tolerance)
+    return outcome;
   ContactManifoldFromClosest3d(*a.shape, X_WA, *b.shape, X_WB, closest, tolerance, scratch, out);
-  return true;
+  return Outcome::Ok();
 }
 
 }  // namespace quasidyn

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/common/outcome.h"
 #include "quasidyn/geometry/contact_point.h"
 #include "quasidyn/geometry/convex_core_3d.h"
 #include "quasidyn/geometry/manifold_points.h"
@@ -67,17 +68,17 @@ std::vector<ContactPoint> ContactManifold3d(const Shape& a, const Eigen::Isometr
                                             double tolerance);
 
 // SignedDistance3d of compiled shapes into *out. Preconditions (not checked): finite poses,
-// not two half-spaces. Returns false when GJK/EPA gives no usable answer, with a message
-// (status, error bound, iterations) in *failure when failure is not null.
-bool SignedDistance3d(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA,
-                      const CompiledShape3d& b, const Eigen::Isometry3d& X_WB, ContactPoint* out,
-                      std::string* failure);
+// not two half-spaces. A failure (common/outcome.h) when GJK/EPA gives no usable answer, its
+// message the status, error bound and iterations.
+Outcome SignedDistance3d(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA,
+                         const CompiledShape3d& b, const Eigen::Isometry3d& X_WB,
+                         ContactPoint* out);
 
 // ContactManifold3d of compiled shapes into *out (cleared first), using `scratch` for the
-// intermediate lists. Preconditions as above, and a finite tolerance >= 0. Returns false
-// when GJK/EPA gives no usable answer, as above.
-bool ContactManifold3d(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA,
-                       const CompiledShape3d& b, const Eigen::Isometry3d& X_WB, double tolerance,
-                       Manifold3dScratch* scratch, ManifoldPoints* out, std::string* failure);
+// intermediate lists. Preconditions as above, and a finite tolerance >= 0. A failure when
+// GJK/EPA gives no usable answer, as above.
+Outcome ContactManifold3d(const CompiledShape3d& a, const Eigen::Isometry3d& X_WA,
+                          const CompiledShape3d& b, const Eigen::Isometry3d& X_WB, double tolerance,
+                          Manifold3dScratch* scratch, ManifoldPoints* out);
 
 }  // namespace quasidyn

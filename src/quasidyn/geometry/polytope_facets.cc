@@ -4,25 +4,24 @@
 
 namespace quasidyn {
 
-std::vector<PolytopeFacet> ConvexHullFacets(const std::vector<Eigen::Vector3d>& vertices,
-                                            std::string* problem) {
-  std::vector<PolytopeFacet> facets;
-  problem->clear();
+Outcome ConvexHullFacets(const std::vector<Eigen::Vector3d>& vertices,
+                         std::vector<PolytopeFacet>* out) {
+  out->clear();
+  std::vector<PolytopeFacet>& facets = *out;
   const int n = static_cast<int>(vertices.size());
   if (n < 4) {
-    *problem = "a convex polytope needs at least 4 vertices, got " + std::to_string(n);
-    return facets;
+    return Outcome::Failure("a convex polytope needs at least 4 vertices, got " +
+                            std::to_string(n));
   }
   if (n > kMaxPolytopeFacetVertices) {
-    *problem = "convex polytopes have at most " + std::to_string(kMaxPolytopeFacetVertices) +
-               " vertices here, got " + std::to_string(n);
-    return facets;
+    return Outcome::Failure("convex polytopes have at most " +
+                            std::to_string(kMaxPolytopeFacetVertices) + " vertices here, got " +
+                            std::to_string(n));
   }
   double size = 0.0;
   for (const Eigen::Vector3d& v : vertices) {
     if (!v.allFinite()) {
-      *problem = "a convex vertex is not finite";
-      return facets;
+      return Outcome::Failure("a convex vertex is not finite");
     }
     for (const Eigen::Vector3d& w : vertices) size = std::max(size, (v - w).norm());
   }
@@ -55,10 +54,10 @@ std::vector<PolytopeFacet> ConvexHullFacets(const std::vector<Eigen::Vector3d>& 
     }
   }
   if (facets.size() < 4) {
-    *problem = "the convex vertices span no volume";
     facets.clear();
+    return Outcome::Failure("the convex vertices span no volume");
   }
-  return facets;
+  return Outcome::Ok();
 }
 
 }  // namespace quasidyn

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/common/outcome.h"
 #include "quasidyn/model/shape.h"
 
 namespace quasidyn {
@@ -21,10 +22,11 @@ struct PolytopeFacet {
   double offset = 0.0;                                // d [m]: n·ξ <= d inside
 };
 
-// The distinct facet planes of conv(vertices) (coplanar triangles merged), or an empty list
-// and *problem set when the vertices are fewer than 4, more than kMaxPolytopeFacetVertices, not
-// finite, or span no volume. A vertex counts as on a plane within 1e-9 × the hull's size.
-std::vector<PolytopeFacet> ConvexHullFacets(const std::vector<Eigen::Vector3d>& vertices,
-                                            std::string* problem);
+// The distinct facet planes of conv(vertices) (coplanar triangles merged) into *out, or an
+// empty list and a failure saying why (common/outcome.h) when the vertices are fewer than 4,
+// more than kMaxPolytopeFacetVertices, not finite, or span no volume. A vertex counts as on a
+// plane within 1e-9 × the hull's size.
+Outcome ConvexHullFacets(const std::vector<Eigen::Vector3d>& vertices,
+                         std::vector<PolytopeFacet>* out);
 
 }  // namespace quasidyn

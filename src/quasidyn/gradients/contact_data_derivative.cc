@@ -173,11 +173,11 @@ Twist ColumnTwist(const SparseJacobian3& J, const SparseJacobian3& R, size_t c) 
 
 // Fills p.slot and p.derivative at the base configuration of `kinematics`: the twists of the
 // two bodies for each velocity direction of their chains, about the mean witness point, and
-// the pair's motion derivative along them (2 r manifold queries, r <= 6). False (with
-// *failure) when a contact of the pair has no derivative there.
-bool DifferentiatePair(const GeometryModel& geometry, const ContactSet& contacts,
-                       const ChainKinematics& kinematics, double tolerance, double data_step,
-                       int nv, Workspace* w, PairContacts* p, std::string* failure) {
+// the pair's motion derivative along them (2 r manifold queries, r <= 6). A failure when a
+// contact of the pair has no derivative there.
+Outcome DifferentiatePair(const GeometryModel& geometry, const ContactSet& contacts,
+                          const ChainKinematics& kinematics, double tolerance, double data_step,
+                          int nv, Workspace* w, PairContacts* p) {
   Eigen::Vector3d reference = Eigen::Vector3d::Zero();
   for (int i : p->contacts) reference += contacts[i].p_A + contacts[i].p_B;
   reference /= 2.0 * static_cast<double>(p->contacts.size());
@@ -203,9 +203,10 @@ bool DifferentiatePair(const GeometryModel& geometry, const ContactSet& contacts
                            w->xi_A.back().linear - w->xi_B.back().linear});
   }
   PairMotionDerivative& motion = w->motion;
-  if (!motion.Compute(geometry, contacts, p->contacts, kinematics.BodyPoses(), tolerance, reference,
-                      w->relative, data_step, failure))
-    return false;
+  if (Outcome outcome = motion.Compute(geometry, contacts, p->contacts, kinematics.BodyPoses(),
+                                       tolerance, reference, w->relative, data_step);
+      !outcome)
+    return outcome;
   const size_t members = p->contacts.size();
   p->slot.assign(nv, -1);
   p->derivative.resize(w->directions.size() * members);
@@ -214,7 +215,7 @@ bool DifferentiatePair(const GeometryModel& geometry, const ContactSet& contacts
     motion.Derivatives(w->xi_A[s], w->xi_B[s], &w->along);
     std::copy(w->along.begin(), w->along.end(), p->derivative.begin() + s * members);
   }
-  return true;
+  return Outcome::Ok();
 }
 
 // The terms of the contacts moved by direction k at the configuration of `kinematics`, weighted
@@ -285,25 +286,25 @@ StepDataDerivativeBuffers::StepDataDerivativeBuffers(StepDataDerivativeBuffers&&
 StepDataDerivativeBuffers& StepDataDerivativeBuffers::operator=(
     StepDataDerivativeBuffers&&) noexcept = default;
 
-bool DifferentiateStepData(const ContactModel& model,
-                           const QuasiDynamicCostParameters& cost_parameters,
-                           const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-                           const ContactSet& contacts, const Eigen::VectorXd& v,
-                           const Eigen::VectorXd& lambda, double data_step,
-                           StepDataContraction* out, std::string* failure) {
+Outcome DifferentiateStepData(const ContactModel& model,
+                              const QuasiDynamicCostParameters& cost_parameters,
+                              const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                              const ContactSet& contacts, const Eigen::VectorXd& v,
+                              const Eigen::VectorXd& lambda, double data_step,
+                              StepDataContraction* out) {
   ChainKinematics kinematics(model.scene_ptr());
   StepDataDerivativeBuffers buffers;
   return DifferentiateStepData(model, cost_parameters, q, u, contacts, v, lambda, data_step,
-                               &kinematics, &buffers, out, failure);
+                               &kinematics, &buffers, out);
 }
 
-bool DifferentiateStepData(const ContactModel& model,
-                           const QuasiDynamicCostParameters& cost_parameters,
-                           const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-                           const ContactSet& contacts, const Eigen::VectorXd& v,
-                           const Eigen::VectorXd& lambda, double data_step,
-                           ChainKinematics* kinematics_pointer, StepDataDerivativeBuffers* buffers,
-                           StepDataContraction* out, std::string* failure) {
+Outcome DifferentiateStepData(const ContactModel& model,
+                              const QuasiDynamicCostParameters& cost_parameters,
+                              const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                              const ContactSet& contacts, const Eigen::VectorXd& v,
+                              const Eigen::VectorXd& lambda, double data_step,
+                              ChainKinematics* kinematics_pointer,
+                              StepDataDerivativeBuffers* buffers, StepDataContraction* out) {
   constexpr const char* kWhere = "DifferentiateStepData";
   QUASIDYN_CHECK_ARGUMENT(kinematics_pointer != nullptr, kWhere, "kinematics is null");
   QUASIDYN_CHECK_ARGUMENT(buffers != nullptr && buffers->impl != nullptr, kWhere,
@@ -359,16 +360,17 @@ bool DifferentiateStepData(const ContactModel& model,
       if (kinematics.MovedBy(b, j)) moved[j].objects.push_back(b);
     any_moved = any_moved || !moved[j].pairs.empty() || !moved[j].objects.empty();
   }
-  if (!any_moved) return true;
+  if (!any_moved) return Outcome::Ok();
   kinematics.SetConfiguration(q);
 
   if (buffer.work == nullptr || !buffer.work->SizedFor(static_cast<int>(scene.bodies.size())))
     buffer.work = std::make_unique<Workspace>(static_cast<int>(scene.bodies.size()));
   Workspace& work = *buffer.work;
   for (PairContacts& p : pairs)
-    if (!DifferentiatePair(model.geometry(), contacts, kinematics, model.candidate_distance(),
-                           data_step, nv, &work, &p, failure))
-      return false;
+    if (Outcome outcome = DifferentiatePair(model.geometry(), contacts, kinematics,
+                                            model.candidate_distance(), data_step, nv, &work, &p);
+        !outcome)
+      return outcome;
   for (int k = 0; k < nv; ++k) {
     const MovedTerms& terms = moved[kinematics.JointOfVelocity(k)];
     if (terms.pairs.empty() && terms.objects.empty()) continue;
@@ -404,7 +406,7 @@ bool DifferentiateStepData(const ContactModel& model,
       kinematics.Restore();
     }
   }
-  return true;
+  return Outcome::Ok();
 }
 
 }  // namespace quasidyn

@@ -49,6 +49,7 @@
 #include <memory>
 #include <string>
 
+#include "quasidyn/common/outcome.h"
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
@@ -73,15 +74,15 @@ Eigen::MatrixXd StackedContactJacobian(const ContactSet& contacts);
 // `contacts` is the contact set at q (e.g. a step's, ContactData::contacts() after
 // ContactModel::Compute(q)); the model's geometry is only queried at perturbed poses. v (n_v)
 // and lambda (r) are held fixed; u (n_q,a). data_step > 0 [m or rad] is the finite-difference
-// step where one is used. Writes *out and returns true; returns false with *failure set when
+// step where one is used. Writes *out; a failure (common/outcome.h) saying which contact when
 // a contact of q has no match at a perturbed configuration or a perturbed query fails.
 // Throws std::invalid_argument for sizes that do not match or a bad data_step.
-bool DifferentiateStepData(const ContactModel& model,
-                           const QuasiDynamicCostParameters& cost_parameters,
-                           const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-                           const ContactSet& contacts, const Eigen::VectorXd& v,
-                           const Eigen::VectorXd& lambda, double data_step,
-                           StepDataContraction* out, std::string* failure);
+Outcome DifferentiateStepData(const ContactModel& model,
+                              const QuasiDynamicCostParameters& cost_parameters,
+                              const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                              const ContactSet& contacts, const Eigen::VectorXd& v,
+                              const Eigen::VectorXd& lambda, double data_step,
+                              StepDataContraction* out);
 
 // The work buffers of DifferentiateStepData (the contacts grouped by pair, what each joint
 // moves, the pairs' motion derivatives, the perturbed contacts), kept by a caller from one
@@ -101,12 +102,12 @@ class StepDataDerivativeBuffers {
 // caller (ChainKinematics(model.scene_ptr()), StepDataDerivativeBuffers(), both kept from one
 // call to the next so that a call builds neither): the kinematics' configuration is set to q
 // here.
-bool DifferentiateStepData(const ContactModel& model,
-                           const QuasiDynamicCostParameters& cost_parameters,
-                           const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-                           const ContactSet& contacts, const Eigen::VectorXd& v,
-                           const Eigen::VectorXd& lambda, double data_step,
-                           ChainKinematics* kinematics, StepDataDerivativeBuffers* buffers,
-                           StepDataContraction* out, std::string* failure);
+Outcome DifferentiateStepData(const ContactModel& model,
+                              const QuasiDynamicCostParameters& cost_parameters,
+                              const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                              const ContactSet& contacts, const Eigen::VectorXd& v,
+                              const Eigen::VectorXd& lambda, double data_step,
+                              ChainKinematics* kinematics, StepDataDerivativeBuffers* buffers,
+                              StepDataContraction* out);
 
 }  // namespace quasidyn

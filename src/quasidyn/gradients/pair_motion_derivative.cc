@@ -133,12 +133,11 @@ bool PolytopeAgainstHalfSpace(const GeometryModel& geometry, const ContactSet& c
 
 }  // namespace
 
-bool PairMotionDerivative::Compute(const GeometryModel& geometry, const ContactSet& contacts,
-                                   const std::vector<int>& members,
-                                   const std::vector<Eigen::Isometry3d>& X_WB, double tolerance,
-                                   const Eigen::Vector3d& reference,
-                                   const std::vector<Twist>& relative, double step,
-                                   std::string* failure) {
+Outcome PairMotionDerivative::Compute(const GeometryModel& geometry, const ContactSet& contacts,
+                                      const std::vector<int>& members,
+                                      const std::vector<Eigen::Isometry3d>& X_WB, double tolerance,
+                                      const Eigen::Vector3d& reference,
+                                      const std::vector<Twist>& relative, double step) {
   constexpr const char* kWhere = "PairMotionDerivative";
   QUASIDYN_CHECK_ARGUMENT(step > 0 && std::isfinite(step), kWhere, "step must be finite and > 0");
   QUASIDYN_CHECK_ARGUMENT(!members.empty(), kWhere, "no contacts given");
@@ -177,7 +176,7 @@ bool PairMotionDerivative::Compute(const GeometryModel& geometry, const ContactS
       }
     }
     analytic_ = true;
-    return true;
+    return Outcome::Ok();
   }
   analytic_ = false;
   const double match_distance = 1000.0 * step;
@@ -186,15 +185,12 @@ bool PairMotionDerivative::Compute(const GeometryModel& geometry, const ContactS
     for (const double sign : {1.0, -1.0}) {
       const double weight = sign / (2.0 * step);  // central difference
       moved_[body_a] = Motion(basis_[j], sign * step, reference) * X_WB[body_a];
-      std::string query_failure;
-      if (!geometry.PairManifold(first.geometry_a, first.geometry_b, moved_, tolerance, &points_,
-                                 &query_failure)) {
-        if (failure != nullptr)
-          *failure = "contact " + std::to_string(members[0]) +
-                     ": the manifold query at a "
-                     "perturbed pose failed: " +
-                     query_failure;
-        return false;
+      if (const Outcome query = geometry.PairManifold(first.geometry_a, first.geometry_b, moved_,
+                                                      tolerance, &points_);
+          !query) {
+        return Outcome::Failure(
+            "contact " + std::to_string(members[0]) +
+            ": the manifold query at a perturbed pose failed: " + query.message());
       }
       for (size_t m = 0; m < members.size(); ++m) {
         // The nearest witness points (step_data_derivative.h).
@@ -213,13 +209,12 @@ bool PairMotionDerivative::Compute(const GeometryModel& geometry, const ContactS
           }
         }
         if (best < 0) {
-          if (failure != nullptr)
-            *failure = "contact " + std::to_string(members[m]) + " (geometries " +
-                       std::to_string(first.geometry_a) + ", " + std::to_string(first.geometry_b) +
-                       ") of q disappears when its bodies move relative to each other by ±" +
-                       std::to_string(step) + " (relative motion " + std::to_string(j) +
-                       "): the step is not differentiable there";
-          return false;
+          return Outcome::Failure(
+              "contact " + std::to_string(members[m]) + " (geometries " +
+              std::to_string(first.geometry_a) + ", " + std::to_string(first.geometry_b) +
+              ") of q disappears when its bodies move relative to each other by ±" +
+              std::to_string(step) + " (relative motion " + std::to_string(j) +
+              "): the step is not differentiable there");
         }
         ContactPointDerivative& d = along_[j * members.size() + m];
         d.phi += weight * points_[best].phi;
@@ -229,7 +224,7 @@ bool PairMotionDerivative::Compute(const GeometryModel& geometry, const ContactS
       }
     }
   }
-  return true;
+  return Outcome::Ok();
 }
 
 void PairMotionDerivative::Derivatives(const Twist& xi_A, const Twist& xi_B,

@@ -44,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/common/outcome.h"
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/geometry/contact_point.h"
 #include "quasidyn/geometry/geometry_model.h"
@@ -70,14 +71,14 @@ class PairMotionDerivative {
   // relative twists (ξ_A − ξ_B about c) whose span is needed, the contact tolerance [m] of
   // the scene and the difference step ε > 0 [m or rad]. Queries 2r manifolds. A manifold
   // point is matched to a contact as the nearest within 1000 ε (sum of the two witness
-  // distances). Returns false, with *failure naming the contact and the pair, when a contact
+  // distances). A failure (common/outcome.h) naming the contact and the pair when a contact
   // has no match (it disappears: no derivative there) or a manifold query fails numerically.
   // Throws std::invalid_argument for bad arguments (indices, contacts of different pairs,
   // step <= 0).
-  bool Compute(const GeometryModel& geometry, const ContactSet& contacts,
-               const std::vector<int>& members, const std::vector<Eigen::Isometry3d>& X_WB,
-               double tolerance, const Eigen::Vector3d& reference,
-               const std::vector<Twist>& relative, double step, std::string* failure);
+  Outcome Compute(const GeometryModel& geometry, const ContactSet& contacts,
+                  const std::vector<int>& members, const std::vector<Eigen::Isometry3d>& X_WB,
+                  double tolerance, const Eigen::Vector3d& reference,
+                  const std::vector<Twist>& relative, double step);
 
   // r: the dimension of the span of the relative twists (2r manifold queries were made,
   // none when analytic()).

@@ -77,19 +77,16 @@ Eigen::MatrixXd JointLimitRowDerivative(const PyramidStepData& data, double time
   return data.G.bottomRows(data.limits.size()) / time_step;
 }
 
-bool BuildPyramidStepData(const ContactModel& model, ContactData* contact_data,
-                          const QuasiDynamicCostParameters& cost_parameters,
-                          const Eigen::VectorXd& q, const Eigen::VectorXd& u, PyramidStepData* out,
-                          std::string* failure) {
-  if (!model.Compute(q, contact_data)) {
-    if (failure != nullptr) *failure = contact_data->failure_message();
-    return false;
-  }
+Outcome BuildPyramidStepData(const ContactModel& model, ContactData* contact_data,
+                             const QuasiDynamicCostParameters& cost_parameters,
+                             const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                             PyramidStepData* out) {
+  if (!model.Compute(q, contact_data)) return Outcome::Failure(contact_data->failure_message());
   const QuasiDynamicCost cost =
       BuildQuasiDynamicCost(contact_data->kinematics(), u, cost_parameters);
   *out = BuildPyramidStepData(
       StepProblem{model.scene(), contact_data->contacts(), cost, cost_parameters.time_step});
-  return true;
+  return Outcome::Ok();
 }
 
 Eigen::MatrixXd PyramidRowsOf(const PyramidStepData& data, const Eigen::MatrixXd& contact_rows) {
@@ -158,11 +155,11 @@ Eigen::VectorXd SelectEntries(const Eigen::VectorXd& x, const std::vector<int>& 
 
 }  // namespace
 
-bool DifferentiatePyramidStepData(const ContactModel& model,
-                                  const QuasiDynamicCostParameters& cost_parameters,
-                                  const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-                                  const PyramidStepData& at_q, double data_step,
-                                  PyramidStepDataDerivative* out, std::string* failure) {
+Outcome DifferentiatePyramidStepData(const ContactModel& model,
+                                     const QuasiDynamicCostParameters& cost_parameters,
+                                     const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                                     const PyramidStepData& at_q, double data_step,
+                                     PyramidStepDataDerivative* out) {
   CheckPositive("DifferentiatePyramidStepData", "data_step", data_step);
   const Scene& scene = model.scene();
   const int nv = scene.nv;
@@ -178,20 +175,23 @@ bool DifferentiatePyramidStepData(const ContactModel& model,
     const Eigen::VectorXd e_k = Eigen::VectorXd::Unit(nv, k);
     const Eigen::VectorXd q_up = IntegrateConfiguration(scene, q, e_k, data_step);
     const Eigen::VectorXd q_down = IntegrateConfiguration(scene, q, e_k, -data_step);
-    if (!BuildPyramidStepData(model, &contact_data, cost_parameters, q_up, u, &up, failure) ||
-        !BuildPyramidStepData(model, &contact_data, cost_parameters, q_down, u, &down, failure))
-      return false;
+    if (Outcome outcome = BuildPyramidStepData(model, &contact_data, cost_parameters, q_up, u, &up);
+        !outcome)
+      return outcome;
+    if (Outcome outcome =
+            BuildPyramidStepData(model, &contact_data, cost_parameters, q_down, u, &down);
+        !outcome)
+      return outcome;
     const std::vector<int> rows_up = MatchRows(at_q, up, 1000.0 * data_step);
     const std::vector<int> rows_down = MatchRows(at_q, down, 1000.0 * data_step);
     if (static_cast<int>(rows_up.size()) != m || static_cast<int>(rows_down.size()) != m) {
-      if (failure != nullptr)
-        *failure = "a contact of q disappears within ±" + std::to_string(data_step) +
-                   " along velocity direction " + std::to_string(k) + " (" +
-                   std::to_string(at_q.contact_keys.size()) + " contacts at q, " +
-                   std::to_string(up.contact_keys.size()) + " / " +
-                   std::to_string(down.contact_keys.size()) +
-                   " at the perturbed configurations): the step is not differentiable there";
-      return false;
+      return Outcome::Failure(
+          "a contact of q disappears within ±" + std::to_string(data_step) +
+          " along velocity direction " + std::to_string(k) + " (" +
+          std::to_string(at_q.contact_keys.size()) + " contacts at q, " +
+          std::to_string(up.contact_keys.size()) + " / " +
+          std::to_string(down.contact_keys.size()) +
+          " at the perturbed configurations): the step is not differentiable there");
     }
     const double scale = 1.0 / (2.0 * data_step);
     d.d_P[k] = (up.P - down.P) * scale;
@@ -200,7 +200,7 @@ bool DifferentiatePyramidStepData(const ContactModel& model,
     d.d_offset.col(k) =
         (SelectEntries(up.offset, rows_up) - SelectEntries(down.offset, rows_down)) * scale;
   }
-  return true;
+  return Outcome::Ok();
 }
 
 }  // namespace quasidyn

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/common/outcome.h"
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/dynamics/joint_limit_rows.h"
@@ -77,12 +78,12 @@ PyramidStepData BuildPyramidStepData(const StepProblem& problem);
 // The same into *out, reusing its storage (no allocation when the sizes repeat).
 void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out);
 
-// Runs model.Compute(q) into *contact_data and builds the data (u of size n_q,a) into *out;
-// false (with *failure) when the contact query fails.
-bool BuildPyramidStepData(const ContactModel& model, ContactData* contact_data,
-                          const QuasiDynamicCostParameters& cost_parameters,
-                          const Eigen::VectorXd& q, const Eigen::VectorXd& u, PyramidStepData* out,
-                          std::string* failure);
+// Runs model.Compute(q) into *contact_data and builds the data (u of size n_q,a) into *out; a
+// failure (common/outcome.h) with the query's message when the contact query fails.
+Outcome BuildPyramidStepData(const ContactModel& model, ContactData* contact_data,
+                             const QuasiDynamicCostParameters& cost_parameters,
+                             const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                             PyramidStepData* out);
 
 // ray_map applied contact by contact: X has r rows (contact-major as J_c), the result m rows
 // (as G; the joint-limit rows, which J_c does not move, are zero). E.g. G = PyramidRowsOf(data,
@@ -107,11 +108,11 @@ struct PyramidStepDataDerivative {
 
 // Central differences of the data at q ⊕ ±ε_data e_k; `at_q` is the data at q (for the
 // structure check). ε_data > 0 [m or rad]; ∛ε ≈ 6.0555e-6 balances truncation and round-off.
-// False (with *failure naming the direction) when a contact of q disappears within ±ε_data.
-bool DifferentiatePyramidStepData(const ContactModel& model,
-                                  const QuasiDynamicCostParameters& cost_parameters,
-                                  const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-                                  const PyramidStepData& at_q, double data_step,
-                                  PyramidStepDataDerivative* out, std::string* failure);
+// A failure naming the direction when a contact of q disappears within ±ε_data.
+Outcome DifferentiatePyramidStepData(const ContactModel& model,
+                                     const QuasiDynamicCostParameters& cost_parameters,
+                                     const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                                     const PyramidStepData& at_q, double data_step,
+                                     PyramidStepDataDerivative* out);
 
 }  // namespace quasidyn

@@ -2,21 +2,18 @@
 
 namespace quasidyn {
 
-bool QueryContacts(const ContactModel& model, const Eigen::VectorXd& q, ContactData* data,
-                   std::string* failure) {
-  if (!model.Compute(q, data)) {
-    *failure = "contact query failed: " + data->failure_message();
-    return false;
-  }
+Outcome QueryContacts(const ContactModel& model, const Eigen::VectorXd& q, ContactData* data) {
+  if (!model.Compute(q, data))
+    return Outcome::Failure("contact query failed: " + data->failure_message());
   const ContactSet& contacts = data->contacts();
   if (const int bad = FirstNonFiniteContact(contacts); bad >= 0) {
     const Scene& scene = model.scene();
-    *failure = "contact query returned a non-finite value for contact " + std::to_string(bad) +
-               " (" + scene.geometries[contacts[bad].geometry_a].name + " / " +
-               scene.geometries[contacts[bad].geometry_b].name + ")";
-    return false;
+    return Outcome::Failure("contact query returned a non-finite value for contact " +
+                            std::to_string(bad) + " (" +
+                            scene.geometries[contacts[bad].geometry_a].name + " / " +
+                            scene.geometries[contacts[bad].geometry_b].name + ")");
   }
-  return true;
+  return Outcome::Ok();
 }
 
 void TakeSolution(const FormulationSolution& solution, const std::string& formulation, int nv,

@@ -6,17 +6,17 @@
 #include <Eigen/Core>
 #include <string>
 
+#include "quasidyn/common/outcome.h"
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/dynamics/step_problem.h"
 #include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {
 
-// Runs model.Compute(q) into *data; false with *failure set when the query fails ("contact query
-// failed: …") or returns a non-finite field ("contact query returned a non-finite value for
-// contact i (shape_a / shape_b)").
-bool QueryContacts(const ContactModel& model, const Eigen::VectorXd& q, ContactData* data,
-                   std::string* failure);
+// Runs model.Compute(q) into *data; a failure (common/outcome.h) when the query fails
+// ("contact query failed: …") or returns a non-finite field ("contact query returned a
+// non-finite value for contact i (shape_a / shape_b)").
+Outcome QueryContacts(const ContactModel& model, const Eigen::VectorXd& q, ContactData* data);
 
 // The formulation's status, message and statistics into *result; a success whose velocity is
 // not of size n_v or not finite becomes kNumericalFailure, "<formulation>: the solver reported

@@ -42,25 +42,23 @@ struct FclAnswer {
   Eigen::Vector3d p_B = Eigen::Vector3d::Zero();
 };
 
-// One fcl::distance call; false with the exception's message in *message when it throws.
-bool TryDistance(const fcl::CollisionGeometryd& geometry_A, const Eigen::Isometry3d& X_WA,
-                 const fcl::CollisionGeometryd& geometry_B, const Eigen::Isometry3d& X_WB,
-                 const fcl::DistanceRequestd& request, fcl::DistanceResultd* result,
-                 std::string* message) {
+// One fcl::distance call; a failure with the exception's message when it throws.
+Outcome TryDistance(const fcl::CollisionGeometryd& geometry_A, const Eigen::Isometry3d& X_WA,
+                    const fcl::CollisionGeometryd& geometry_B, const Eigen::Isometry3d& X_WB,
+                    const fcl::DistanceRequestd& request, fcl::DistanceResultd* result) {
   try {
     fcl::distance(&geometry_A, X_WA, &geometry_B, X_WB, request, *result);
-    return true;
+    return Outcome::Ok();
   } catch (const std::exception& error) {
-    *message = error.what();
+    return Outcome::Failure(error.what());
   } catch (...) {
-    *message = "unknown exception";
+    return Outcome::Failure("unknown exception");
   }
-  return false;
 }
 
-bool Query(const fcl::CollisionGeometryd& geometry_A, const Eigen::Isometry3d& X_WA,
-           const fcl::CollisionGeometryd& geometry_B, const Eigen::Isometry3d& X_WB,
-           FclAnswer* answer, std::string* failure) {
+Outcome Query(const fcl::CollisionGeometryd& geometry_A, const Eigen::Isometry3d& X_WA,
+              const fcl::CollisionGeometryd& geometry_B, const Eigen::Isometry3d& X_WB,
+              FclAnswer* answer) {
   // fcl::distance on two CollisionObjects only forwards their geometries and transforms to
   // this overload (FCL 0.7, narrowphase/distance-inl.h); calling it directly skips building
   // the objects and their world bounding boxes, which a shape–shape query never reads.
@@ -68,8 +66,7 @@ bool Query(const fcl::CollisionGeometryd& geometry_A, const Eigen::Isometry3d& X
                                 /*enable_signed_distance=*/true, kFclDistanceTolerance,
                                 fcl::GST_LIBCCD);
   fcl::DistanceResultd result;
-  std::string first_error;
-  if (!TryDistance(geometry_A, X_WA, geometry_B, X_WB, request, &result, &first_error)) {
+  if (Outcome first = TryDistance(geometry_A, X_WA, geometry_B, X_WB, request, &result); !first) {
     // libccd's GJK/EPA can lose the origin on exactly touching faces ("The origin is
     // outside of the polytope"). Retry once with A shifted by kFclRetryShift along the line
     // of the frame origins: φ moves by at most that much. A second failure is reported.
@@ -78,19 +75,17 @@ bool Query(const fcl::CollisionGeometryd& geometry_A, const Eigen::Isometry3d& X
     Eigen::Isometry3d X_WA_retry = X_WA;
     X_WA_retry.translation() += kFclRetryShift * away;
     result.clear();
-    std::string second_error;
-    if (!TryDistance(geometry_A, X_WA_retry, geometry_B, X_WB, request, &result, &second_error)) {
-      if (failure != nullptr) {
-        *failure = "FCL signed distance failed twice: " + first_error + " / " + second_error;
-      }
-      return false;
+    if (Outcome second = TryDistance(geometry_A, X_WA_retry, geometry_B, X_WB, request, &result);
+        !second) {
+      return Outcome::Failure("FCL signed distance failed twice: " + first.message() + " / " +
+                              second.message());
     }
   }
   // FCL 0.7 reports both nearest points in world coordinates.
   answer->phi = result.min_distance;
   answer->p_A = result.nearest_points[0];
   answer->p_B = result.nearest_points[1];
-  return true;
+  return Outcome::Ok();
 }
 
 }  // namespace
@@ -101,11 +96,11 @@ std::shared_ptr<const fcl::CollisionGeometry<double>> MakeFclGeometry(const Shap
   return geometry;
 }
 
-bool FclSignedDistance3d(const fcl::CollisionGeometry<double>& a, const Eigen::Isometry3d& X_WA,
-                         const fcl::CollisionGeometry<double>& b, const Eigen::Isometry3d& X_WB,
-                         ContactPoint* out, std::string* failure) {
+Outcome FclSignedDistance3d(const fcl::CollisionGeometry<double>& a, const Eigen::Isometry3d& X_WA,
+                            const fcl::CollisionGeometry<double>& b, const Eigen::Isometry3d& X_WB,
+                            ContactPoint* out) {
   FclAnswer answer;
-  if (!Query(a, X_WA, b, X_WB, &answer, failure)) return false;
+  if (Outcome query = Query(a, X_WA, b, X_WB, &answer); !query) return query;
   ContactPoint& c = *out;
   c.phi = answer.phi;
   c.p_A = answer.p_A;
@@ -121,7 +116,7 @@ bool FclSignedDistance3d(const fcl::CollisionGeometry<double>& a, const Eigen::I
     Eigen::Isometry3d X_WA_probe = X_WA;
     X_WA_probe.translation() += kFclProbeShift * away;
     FclAnswer probe;
-    if (!Query(a, X_WA_probe, b, X_WB, &probe, failure)) return false;
+    if (Outcome query = Query(a, X_WA_probe, b, X_WB, &probe); !query) return query;
     const Eigen::Vector3d probe_gap = probe.p_A - probe.p_B;
     if (probe_gap.norm() >= kFclNormalFromWitnessMin && probe.phi != 0.0) {
       c.normal = (probe_gap / probe.phi).normalized();
@@ -132,12 +127,10 @@ bool FclSignedDistance3d(const fcl::CollisionGeometry<double>& a, const Eigen::I
     c.p_B = c.p_A - c.phi * c.normal;
   }
   if (!std::isfinite(c.phi) || !c.p_A.allFinite() || !c.p_B.allFinite() || !c.normal.allFinite()) {
-    if (failure != nullptr) {
-      *failure = "FCL signed distance is not finite (phi = " + std::to_string(c.phi) + ")";
-    }
-    return false;
+    return Outcome::Failure("FCL signed distance is not finite (phi = " + std::to_string(c.phi) +
+                            ")");
   }
-  return true;
+  return Outcome::Ok();
 }
 
 ContactPoint FclSignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
@@ -145,10 +138,8 @@ ContactPoint FclSignedDistance3d(const Shape& a, const Eigen::Isometry3d& X_WA, 
   const auto geometry_A = MakeFclGeometry(a);
   const auto geometry_B = MakeFclGeometry(b);
   ContactPoint c;
-  std::string failure;
-  if (!FclSignedDistance3d(*geometry_A, X_WA, *geometry_B, X_WB, &c, &failure)) {
-    throw std::runtime_error(failure);
-  }
+  if (Outcome outcome = FclSignedDistance3d(*geometry_A, X_WA, *geometry_B, X_WB, &c); !outcome)
+    throw std::runtime_error(outcome.TakeMessage());
   return c;
 }
 

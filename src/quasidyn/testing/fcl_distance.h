@@ -48,6 +48,7 @@
 #include <memory>
 #include <string>
 
+#include "quasidyn/common/outcome.h"
 #include "quasidyn/geometry/contact_point.h"
 #include "quasidyn/model/shape.h"
 
@@ -83,12 +84,12 @@ inline constexpr double kFclRetryShift = 1e-9;  // [m]
 std::shared_ptr<const fcl::CollisionGeometry<double>> MakeFclGeometry(const Shape& shape);
 
 // Signed distance, witness points and normal (conventions of contact_point.h) of the FCL
-// geometries a at X_WA and b at X_WB (shape frames in world), into *out. Returns false on a
-// failure of FCL/libccd (see above), with its message in *failure when failure is not null
-// (*out is then unspecified).
-bool FclSignedDistance3d(const fcl::CollisionGeometry<double>& a, const Eigen::Isometry3d& X_WA,
-                         const fcl::CollisionGeometry<double>& b, const Eigen::Isometry3d& X_WB,
-                         ContactPoint* out, std::string* failure = nullptr);
+// geometries a at X_WA and b at X_WB (shape frames in world), into *out. A failure
+// (common/outcome.h) on a failure of FCL/libccd (see above), with its message (*out is then
+// unspecified).
+Outcome FclSignedDistance3d(const fcl::CollisionGeometry<double>& a, const Eigen::Isometry3d& X_WA,
+                            const fcl::CollisionGeometry<double>& b, const Eigen::Isometry3d& X_WB,
+                            ContactPoint* out);
 
 // The same for shapes `a` and `b`, their FCL geometries built for this call. Both must be
 // bounded (not half_space): throws std::invalid_argument otherwise; throws

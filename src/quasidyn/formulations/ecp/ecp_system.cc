@@ -78,10 +78,10 @@ EcpSystem::EcpSystem(const Scene& scene, const EcpParameters& parameters)
   kinematics.Update(scene.q0);
   for (int g = 0; g < static_cast<int>(scene.geometries.size()); ++g) {
     const CollisionGeometry& geometry = scene.geometries[g];
-    std::string problem;
-    const ConvexQuadricSet set = ConvexQuadricSetFromShape(geometry.shape, &problem);
-    QUASIDYN_CHECK_ARGUMENT(problem.empty(), kWhere,
-                            "shape '" + geometry.name + "': " + problem +
+    ConvexQuadricSet set;
+    const Outcome compiled = ConvexQuadricSetFromShape(geometry.shape, &set);
+    QUASIDYN_CHECK_ARGUMENT(compiled.ok(), kWhere,
+                            "shape '" + geometry.name + "': " + compiled.message() +
                                 " (the ecp formulation needs every shape as an intersection of "
                                 "convex C² inequalities)");
     EcpShape shape;

@@ -71,9 +71,11 @@ HalmPosaGradient DifferentiateHalmPosaStep(const HalmPosaStepInputs& in, bool wa
       lambda[2 * i + 1] += RayCoefficient(contacts, i, j) * in.z[nc + nd * i + j];
   }
   StepDataContraction data;
-  if (!DifferentiateStepData(in.contact_model, QuasiDynamicCostParameters{in.time_step, 1.0}, in.q,
-                             in.u, contacts, in.displacement, lambda, data_step, &data,
-                             &out.failure)) {
+  if (Outcome outcome =
+          DifferentiateStepData(in.contact_model, QuasiDynamicCostParameters{in.time_step, 1.0},
+                                in.q, in.u, contacts, in.displacement, lambda, data_step, &data);
+      !outcome) {
+    out.failure = outcome.TakeMessage();
     out.ok = false;
     out.B.resize(0, 0);
     return out;

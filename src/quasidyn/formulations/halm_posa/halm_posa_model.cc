@@ -94,8 +94,8 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
   data.derivatives.message.clear();
   data.result.solver = SolverSummary();
 
-  if (std::string failure; !QueryContacts(contact_, data.q_, &data.contact_, &failure)) {
-    Fail(SolverStatus::kNumericalFailure, std::move(failure), &data);
+  if (Outcome query = QueryContacts(contact_, data.q_, &data.contact_); !query) {
+    Fail(SolverStatus::kNumericalFailure, query.TakeMessage(), &data);
     return;
   }
   const ContactSet& contacts = data.contact_.contacts();

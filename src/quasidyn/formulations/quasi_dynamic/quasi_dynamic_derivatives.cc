@@ -54,9 +54,12 @@ class QuasiDynamicContractor final : public StepDataContractor {
   const StepDataContraction* Contract(const Eigen::VectorXd& lambda) override {
     if (*chain_ == nullptr) *chain_ = std::make_unique<ChainKinematics>(scene_);
     failure_.clear();
-    if (!DifferentiateStepData(contact_, cost_, q_, u_, contacts_, v_, lambda, kDataStep,
-                               chain_->get(), buffers_, contraction_, &failure_))
+    if (Outcome outcome = DifferentiateStepData(contact_, cost_, q_, u_, contacts_, v_, lambda,
+                                                kDataStep, chain_->get(), buffers_, contraction_);
+        !outcome) {
+      failure_ = outcome.TakeMessage();
       return nullptr;
+    }
     return contraction_;
   }
 

@@ -69,8 +69,8 @@ void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData*
   data.derivatives.message.clear();
   data.result.solver = SolverSummary();
 
-  if (std::string failure; !QueryContacts(contact_, data.q_, &data.contact_, &failure)) {
-    Fail(data.q_, SolverStatus::kNumericalFailure, std::move(failure), &data);
+  if (Outcome query = QueryContacts(contact_, data.q_, &data.contact_); !query) {
+    Fail(data.q_, SolverStatus::kNumericalFailure, query.TakeMessage(), &data);
     return;
   }
   BuildQuasiDynamicCost(data.contact_.kinematics(), data.u_, actuated_stiffness_,

@@ -89,8 +89,8 @@ void SecondOrderModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* 
   data.derivatives.message.clear();
   data.result.solver = SolverSummary();
 
-  if (std::string failure; !QueryContacts(contact_, data.q_, &data.contact_, &failure)) {
-    Fail(SolverStatus::kNumericalFailure, std::move(failure), &data);
+  if (Outcome query = QueryContacts(contact_, data.q_, &data.contact_); !query) {
+    Fail(SolverStatus::kNumericalFailure, query.TakeMessage(), &data);
     return;
   }
   BuildSecondOrderCost(data.contact_.kinematics(), data.v_, data.u_, actuated_stiffness_,
