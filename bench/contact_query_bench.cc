@@ -15,6 +15,7 @@
 //        --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -158,8 +159,10 @@ void BM_PairDistance(benchmark::State& state, bool fcl, int kind_a, int kind_b) 
     for (std::size_t i = 0; i < set.a.size(); ++i) {
       if (fcl) {
         ContactPoint c;
-        testing::FclSignedDistance3d(*fcl_a[i], set.X_WA[i], *fcl_b[i], set.X_WB[i], &c);
-        sum += c.phi;
+        // A failure of FCL makes the sum NaN, which the benchmark reports.
+        const Outcome outcome =
+            testing::FclSignedDistance3d(*fcl_a[i], set.X_WA[i], *fcl_b[i], set.X_WB[i], &c);
+        sum += outcome.ok() ? c.phi : std::numeric_limits<double>::quiet_NaN();
       } else {
         sum += ConvexSignedDistance3d(core_a[i], set.X_WA[i], core_b[i], set.X_WB[i]).point.phi;
       }

@@ -1,13 +1,17 @@
 #include "quasidyn/contact/contact_model.h"
 
 #include <cmath>
+#include <memory>
 
 #include "quasidyn/common/argument_check.h"
 
 namespace quasidyn {
 
-ContactModel::ContactModel(ScenePtr scene) : scene_(std::move(scene)), geometry_(scene_) {
-  Kinematics check(scene_);  // validates the kinematic structure once, here
+ContactModel::ContactModel(ScenePtr scene)
+    : scene_(std::move(scene)),
+      geometry_(scene_),
+      // validates the kinematic structure once, here; every data's Kinematics shares it
+      kinematics_(std::make_shared<const KinematicsModel>(scene_)) {
   candidate_distance_ = scene_->contact_tolerance;
 }
 
@@ -19,7 +23,7 @@ ContactModel::ContactModel(ScenePtr scene, double candidate_distance) : ContactM
 }
 
 ContactData ContactModel::CreateData() const {
-  return ContactData(this, Kinematics(scene_), geometry_.CreateData());
+  return ContactData(this, Kinematics(kinematics_), geometry_.CreateData());
 }
 
 bool ContactModel::Compute(const Eigen::VectorXd& q, ContactData* data) const {

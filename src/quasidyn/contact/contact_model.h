@@ -11,6 +11,7 @@
 // The model is shared, read-only, by any number of threads, each with its own data.
 
 #include <Eigen/Core>
+#include <memory>
 #include <string>
 
 #include "quasidyn/contact/contact_set.h"
@@ -57,6 +58,8 @@ class ContactModel {
   const Scene& scene() const { return *scene_; }
   const ScenePtr& scene_ptr() const { return scene_; }
   const GeometryModel& geometry() const { return geometry_; }
+  // The scene's kinematic structure, shared by every data's Kinematics.
+  const std::shared_ptr<const KinematicsModel>& kinematics() const { return kinematics_; }
   // Contacts with φ <= this distance [m] are kept (Scene::contact_tolerance by default).
   double candidate_distance() const { return candidate_distance_; }
 
@@ -73,6 +76,7 @@ class ContactModel {
  private:
   ScenePtr scene_;
   GeometryModel geometry_;
+  std::shared_ptr<const KinematicsModel> kinematics_;
   double candidate_distance_;
 };
 

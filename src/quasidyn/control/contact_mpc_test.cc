@@ -39,8 +39,7 @@ TEST(ContactMpcTest, LinearModelOfTheExampleHasTheThreeWalls) {
   const ScenePtr scene = PointRobotWalls();
   ContactMpc mpc(scene, *scene->mpc);
   MpcLinearModel model;
-  std::string message;
-  ASSERT_TRUE(testing::Ok(mpc.Linearize(At(-2, -4, 0, 0), &model), &message)) << message;
+  ASSERT_TRUE(testing::IsOk(mpc.Linearize(At(-2, -4, 0, 0), &model)));
   // The carriage (0.01 kg) moves with x only, the tip (1 kg) with x and y.
   EXPECT_NEAR(model.mass(0, 0), 1.01, 1e-12);
   EXPECT_NEAR(model.mass(1, 1), 1.0, 1e-12);

@@ -75,9 +75,7 @@ TEST(PlanRefinement, PlanarHandHalfTurnFromThePlannersPathReachesTheGoal) {
   // The guess's exact rollout is the planner's path (the replay clears warm starts at each
   // extension; the optimiser's rollout does not, so the two agree to the solver's tolerance).
   std::vector<Eigen::VectorXd> q;
-  std::string message;
-  ASSERT_TRUE(testing::Ok(optimizer.ExactRollout(hand.scene->q0, guess.u, &q), &message))
-      << message;
+  ASSERT_TRUE(testing::IsOk(optimizer.ExactRollout(hand.scene->q0, guess.u, &q)));
   for (int k = 0; k < T; ++k) {
     EXPECT_LT((q[k + 1] - path.steps[k].q).cwiseAbs().maxCoeff(), 1e-6) << "step " << k + 1;
   }
@@ -101,7 +99,7 @@ TEST(PlanRefinement, PlanarHandHalfTurnFromThePlannersPathReachesTheGoal) {
   TrajectoryOptimizerSettings no_regrasps = settings;
   no_regrasps.regrasp_steps.clear();
   TrajectoryOptimizer plain(hand.model, no_regrasps);
-  ASSERT_TRUE(testing::Ok(plain.ExactRollout(hand.scene->q0, guess.u, &q), &message)) << message;
+  ASSERT_TRUE(testing::IsOk(plain.ExactRollout(hand.scene->q0, guess.u, &q)));
   EXPECT_GT(GoalDistance(q.back(), settings.object_goal), 5.0 * planner_distance);
 }
 

@@ -12,9 +12,10 @@
 namespace quasidyn {
 namespace {
 
-// Whether `outcome` is ok; a failure's message is added to the iteration's report.
-bool Report(Outcome outcome, std::string* report) {
-  if (!outcome) *report += outcome.message();
+// Whether `outcome` is ok; a failure's message is added to the iteration's record (its message,
+// the result's account of what failed).
+bool Record(const Outcome& outcome, OptimizerIteration* it) {
+  if (!outcome) it->message += outcome.message();
   return outcome.ok();
 }
 
@@ -214,7 +215,7 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
       last_data_.trust_region = r;
       FillWindow(0, Eigen::VectorXd::Zero(nq), u_start, &last_data_);
       Eigen::VectorXd du;
-      ok = Report(SolveWindow(last_data_, &du), &it.message);
+      ok = Record(SolveWindow(last_data_, &du), &it);
       if (ok) {
         int variables = 0;
         const std::vector<int> column = TrajoptColumns(last_data_, &variables);
@@ -223,7 +224,7 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
         }
         TrajoptQpData predicted = last_data_;
         it.predicted_cost = TrajoptCost(predicted, PredictedStates(last_data_, du), u_candidate);
-        ok = Report(ExactRollout(q0, u_candidate, &q_candidate), &it.message);
+        ok = Record(ExactRollout(q0, u_candidate, &q_candidate), &it);
       }
     } else if (ok) {
       // Shrinking horizon: re-plan from every reached state, apply the first correction.
@@ -236,11 +237,11 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
           FillWindow(t, q_candidate[t] - q_best_[t], t == 0 ? u_start : u_candidate[t - 1],
                      &window);
           Eigen::VectorXd du;
-          ok = Report(SolveWindow(window, &du), &it.message);
+          ok = Record(SolveWindow(window, &du), &it);
           if (!ok) break;
           u_candidate[t] = u_best_[t] + du.head(nu);
         }
-        ok = Report(Step(t, q_candidate[t], u_candidate[t], &next), &it.message);
+        ok = Record(Step(t, q_candidate[t], u_candidate[t], &next), &it);
         if (ok) q_candidate.push_back(next);
       }
     }

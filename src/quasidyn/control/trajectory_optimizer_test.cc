@@ -125,8 +125,7 @@ TEST(TrajectoryOptimizer, PlanarHandReachesThirtyDegreesWithMonotoneBestCost) {
   EXPECT_NEAR(angle, M_PI / 6.0, M_PI / 60.0) << "final ball angle " << angle;
   // The best iterate is an exact rollout of its commands.
   std::vector<Eigen::VectorXd> q;
-  std::string message;
-  ASSERT_TRUE(testing::Ok(optimizer.ExactRollout(task.q0, result.u, &q), &message)) << message;
+  ASSERT_TRUE(testing::IsOk(optimizer.ExactRollout(task.q0, result.u, &q)));
   EXPECT_EQ(q.back(), result.q.back());
   EXPECT_DOUBLE_EQ(optimizer.Cost(q, result.u), result.best_cost);
 }
@@ -163,8 +162,7 @@ TEST(TrajectoryOptimizer, ShrinkingHorizonImprovesMonotonically) {
   }
   EXPECT_LT(result.best_cost, 0.5 * result.initial_cost);
   std::vector<Eigen::VectorXd> q;
-  std::string message;
-  ASSERT_TRUE(testing::Ok(optimizer.ExactRollout(task.q0, result.u, &q), &message)) << message;
+  ASSERT_TRUE(testing::IsOk(optimizer.ExactRollout(task.q0, result.u, &q)));
   EXPECT_EQ(q.back(), result.q.back());
 }
 
@@ -235,8 +233,7 @@ TEST(TrajectoryOptimizer, RegraspStepResetsTheRobotsAndKeepsItsGrasp) {
   task.u0[5] = task.q0.tail(4);  // re-grasp at the start configuration
   TrajectoryOptimizer optimizer(task.model, task.settings);
   std::vector<Eigen::VectorXd> q;
-  std::string message;
-  ASSERT_TRUE(testing::Ok(optimizer.ExactRollout(task.q0, task.u0, &q), &message)) << message;
+  ASSERT_TRUE(testing::IsOk(optimizer.ExactRollout(task.q0, task.u0, &q)));
   EXPECT_EQ(q[6].head(3), q[5].head(3));
   EXPECT_EQ(q[6].tail(4), task.q0.tail(4));
   const OptimizationResult result = optimizer.Optimize(task.q0, task.u0);
@@ -297,8 +294,7 @@ TEST(TrajectoryOptimizer, FailedExactStepShrinksTheTrustRegionAndSaysSo) {
   // The run recovers: later iterations are accepted and lower the cost.
   EXPECT_LT(result.best_cost, result.initial_cost);
   std::vector<Eigen::VectorXd> q;
-  std::string message;
-  ASSERT_TRUE(testing::Ok(optimizer.ExactRollout(task.q0, result.u, &q), &message)) << message;
+  ASSERT_TRUE(testing::IsOk(optimizer.ExactRollout(task.q0, result.u, &q)));
   EXPECT_EQ(q.back(), result.q.back());
 }
 

@@ -123,8 +123,7 @@ std::vector<ContactCandidate> Candidates(const GeometryModel& model,
 ContactPoint DistanceOf(const GeometryModel& model, int a, int b,
                         const std::vector<Eigen::Isometry3d>& X_WB) {
   ContactPoint point;
-  std::string failure;
-  EXPECT_TRUE(testing::Ok(model.Distance(a, b, X_WB, &point), &failure)) << failure;
+  EXPECT_TRUE(testing::IsOk(model.Distance(a, b, X_WB, &point)));
   return point;
 }
 
@@ -342,7 +341,6 @@ TEST(GeometryModel, GjkFailureIsAFalseReturnNamingThePair) {
   ASSERT_FALSE(healthy.empty());
   ManifoldPoints points;
   ContactPoint closest;
-  std::string failure;
   {
     ScopedConvexDistanceFaultForTesting fault;
     EXPECT_FALSE(model.Query(X_WB, 0.01, &data));
@@ -354,10 +352,13 @@ TEST(GeometryModel, GjkFailureIsAFalseReturnNamingThePair) {
     EXPECT_NE(data.failure_message().find("(error bound inf m for a pair of size"),
               std::string::npos)
         << data.failure_message();
-    EXPECT_FALSE(testing::Ok(model.PairManifold(2, 1, X_WB, 0.01, &points), &failure));
-    EXPECT_EQ(failure.rfind(expected, 0), 0u) << failure;
-    EXPECT_FALSE(testing::Ok(model.Distance(2, 1, X_WB, &closest), &failure));
-    EXPECT_NE(failure.find("'finger' / 'cube'"), std::string::npos) << failure;
+    const Outcome manifold = model.PairManifold(2, 1, X_WB, 0.01, &points);
+    EXPECT_FALSE(manifold.ok());
+    EXPECT_EQ(manifold.message().rfind(expected, 0), 0u) << manifold.message();
+    const Outcome distance = model.Distance(2, 1, X_WB, &closest);
+    EXPECT_FALSE(distance.ok());
+    EXPECT_NE(distance.message().find("'finger' / 'cube'"), std::string::npos)
+        << distance.message();
     EXPECT_FALSE(model.Distance(2, 1, X_WB, &closest));  // the message left unread
     // The validating Shape form of the narrow phase throws instead.
     EXPECT_THROW(SignedDistance3d(finger.shape, X_WB[2], cube.shape, X_WB[1]), std::runtime_error);

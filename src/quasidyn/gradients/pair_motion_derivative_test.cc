@@ -117,13 +117,9 @@ TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
     double error_factor[2] = {1.0, 1.0};
     for (int span = 0; span < 2; ++span) {
       PairMotionDerivative motion;
-      std::string failure;
-      ASSERT_TRUE(
-          testing::Ok(motion.Compute(model.geometry(), contacts, pair.members, X_WB,
-                                     scene.contact_tolerance, pair.reference,
-                                     span == 0 ? std::vector<Twist>{relative} : spanning, kStep),
-                      &failure))
-          << failure;
+      ASSERT_TRUE(testing::IsOk(motion.Compute(
+          model.geometry(), contacts, pair.members, X_WB, scene.contact_tolerance, pair.reference,
+          span == 0 ? std::vector<Twist>{relative} : spanning, kStep)));
       EXPECT_EQ(motion.BasisSize(), span == 0 ? 1 : scene.planar ? 3 : 6);
       if (span == 0 && motion.analytic()) ++analytic_pairs;
       error_factor[span] = std::sqrt(static_cast<double>(motion.BasisSize()));
@@ -205,12 +201,9 @@ TEST(PairMotionDerivative, BasisIsTheSpanOfTheRelativeTwists) {
   std::mt19937 random(3);
   auto basis_size = [&](const std::vector<Twist>& twists) {
     PairMotionDerivative motion;
-    std::string failure;
-    EXPECT_TRUE(testing::Ok(
+    EXPECT_TRUE(testing::IsOk(
         motion.Compute(model.geometry(), contacts, pair.members, data.kinematics().BodyPoses(),
-                       scene->contact_tolerance, pair.reference, twists, kStep),
-        &failure))
-        << failure;
+                       scene->contact_tolerance, pair.reference, twists, kStep)));
     return motion.BasisSize();
   };
   EXPECT_EQ(basis_size({}), 0);
@@ -238,18 +231,14 @@ TEST(PairMotionDerivative, RejectsBadInputAndNamesADisappearingContact) {
   const double tol = scene->contact_tolerance;
   const GeometryModel& geometry = model.geometry();
   PairMotionDerivative motion;
-  std::string failure;
-  EXPECT_THROW(testing::Ok(motion.Compute(geometry, contacts, pair.members, X_WB, tol,
-                                          pair.reference, twists, 0.0),
-                           &failure),
+  EXPECT_THROW(static_cast<void>(motion.Compute(geometry, contacts, pair.members, X_WB, tol,
+                                                pair.reference, twists, 0.0)),
                std::invalid_argument);
-  EXPECT_THROW(
-      testing::Ok(motion.Compute(geometry, contacts, {}, X_WB, tol, pair.reference, twists, kStep),
-                  &failure),
-      std::invalid_argument);
-  EXPECT_THROW(testing::Ok(motion.Compute(geometry, contacts, {contacts.size()}, X_WB, tol,
-                                          pair.reference, twists, kStep),
-                           &failure),
+  EXPECT_THROW(static_cast<void>(motion.Compute(geometry, contacts, {}, X_WB, tol, pair.reference,
+                                                twists, kStep)),
+               std::invalid_argument);
+  EXPECT_THROW(static_cast<void>(motion.Compute(geometry, contacts, {contacts.size()}, X_WB, tol,
+                                                pair.reference, twists, kStep)),
                std::invalid_argument);
   // A contact 5 cm away from any manifold point of its pair has no match.
   std::vector<ContactCandidate> moved = data.geometry().candidates();
@@ -257,12 +246,12 @@ TEST(PairMotionDerivative, RejectsBadInputAndNamesADisappearingContact) {
   moved[pair.members[0]].point.p_B += Eigen::Vector3d(0.05, 0.0, 0.0);
   ContactSet moved_contacts;
   UpdateContactSet(*scene, data.kinematics(), moved, &moved_contacts);
-  EXPECT_FALSE(testing::Ok(motion.Compute(geometry, moved_contacts, pair.members, X_WB, tol,
-                                          pair.reference, twists, kStep),
-                           &failure));
-  EXPECT_NE(failure.find("contact " + std::to_string(pair.members[0])), std::string::npos)
-      << failure;
-  EXPECT_NE(failure.find("disappears"), std::string::npos) << failure;
+  const Outcome outcome = motion.Compute(geometry, moved_contacts, pair.members, X_WB, tol,
+                                         pair.reference, twists, kStep);
+  EXPECT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.message().find("contact " + std::to_string(pair.members[0])), std::string::npos)
+      << outcome.message();
+  EXPECT_NE(outcome.message().find("disappears"), std::string::npos) << outcome.message();
 }
 
 // A box on the ground whose contact is not at a vertex of the box (moved 5 cm along the
@@ -284,22 +273,20 @@ TEST(PairMotionDerivative, BoxOnGroundOffAVertexIsDifferencedAndReported) {
   const std::vector<Twist> twists{RandomTwist(&random, false)};
   const auto& X_WB = data.kinematics().BodyPoses();
   PairMotionDerivative motion;
-  std::string failure;
-  ASSERT_TRUE(testing::Ok(motion.Compute(model.geometry(), contacts, pair.members, X_WB,
-                                         scene->contact_tolerance, pair.reference, twists, kStep),
-                          &failure))
-      << failure;
+  ASSERT_TRUE(
+      testing::IsOk(motion.Compute(model.geometry(), contacts, pair.members, X_WB,
+                                   scene->contact_tolerance, pair.reference, twists, kStep)));
   EXPECT_TRUE(motion.analytic());
   std::vector<ContactCandidate> moved = data.geometry().candidates();
   moved[pair.members[0]].point.p_A += Eigen::Vector3d(0.05, 0.0, 0.0);
   moved[pair.members[0]].point.p_B += Eigen::Vector3d(0.05, 0.0, 0.0);
   ContactSet moved_contacts;
   UpdateContactSet(*scene, data.kinematics(), moved, &moved_contacts);
-  EXPECT_FALSE(testing::Ok(motion.Compute(model.geometry(), moved_contacts, pair.members, X_WB,
-                                          scene->contact_tolerance, pair.reference, twists, kStep),
-                           &failure));
+  const Outcome outcome = motion.Compute(model.geometry(), moved_contacts, pair.members, X_WB,
+                                         scene->contact_tolerance, pair.reference, twists, kStep);
+  EXPECT_FALSE(outcome.ok());
   EXPECT_FALSE(motion.analytic());
-  EXPECT_NE(failure.find("disappears"), std::string::npos) << failure;
+  EXPECT_NE(outcome.message().find("disappears"), std::string::npos) << outcome.message();
 }
 
 }  // namespace

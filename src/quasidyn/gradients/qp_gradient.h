@@ -47,10 +47,10 @@ namespace quasidyn {
 std::vector<int> ActivePyramidRows(const PyramidStepData& data, const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& beta);
 
-// The active set and the factored KKT system of one solved QP step. Usage
-// (stepping/quasi_dynamic_derivatives.cc):
+// The active set and the factored KKT system of one solved QP step. Usage (as in
+// formulations/qp/qp_program.cc, whose contractor calls DifferentiateStepData):
 //   QpSensitivity s(&scene, h, &data, v, beta);   // or s.Compute(...) on a kept object
-//   DifferentiateStepData(..., v, s.ActiveContactImpulse(), step, &d, &failure);
+//   Outcome o = DifferentiateStepData(..., v, s.ActiveContactImpulse(), step, &d);
 //   VelocityGradient g = s.Gradient(&d);          // or s.Gradient(nullptr) for B only
 // Keeps the pointers to scene and data: the caller keeps both alive while it uses this object
 // (a pointer, so that a temporary cannot be bound by mistake).

@@ -113,11 +113,9 @@ Eigen::Isometry3d JointMotion(const Joint& joint, const Eigen::VectorXd& q) {
 
 }  // namespace
 
-Kinematics::Kinematics(ScenePtr scene) : scene_(std::move(scene)) {
+KinematicsModel::KinematicsModel(ScenePtr scene) : scene_(std::move(scene)) {
   QUASIDYN_CHECK_ARGUMENT(scene_ != nullptr, "Kinematics", "the scene is null");
   ValidateScene(*scene_);
-  X_WB_.assign(scene_->bodies.size(), Eigen::Isometry3d::Identity());
-  X_WJ_.assign(scene_->joints.size(), Eigen::Isometry3d::Identity());
   chain_columns_.resize(scene_->bodies.size());
   chain_walks_.resize(scene_->bodies.size());
   walk_to_sorted_.resize(scene_->bodies.size());
@@ -131,19 +129,29 @@ Kinematics::Kinematics(ScenePtr scene) : scene_(std::move(scene)) {
     }
     max_chain_size_ = std::max(max_chain_size_, static_cast<int>(chain_columns_[b].size()));
   }
-  mass_scratch_.resize(scene_->bodies.size());
-  for (size_t b = 1; b < scene_->bodies.size(); ++b) {
-    const int n = static_cast<int>(chain_walks_[b].size());
-    mass_scratch_[b].J_com_columns.resize(3, n);
-    mass_scratch_[b].J_rot_columns.resize(3, n);
-    mass_scratch_[b].rotated_inertia_rows.resize(n, 3);
-    mass_scratch_[b].block.resize(n, n);
-  }
   instance_bodies_.resize(scene_->instances.size());
   for (int b = 1; b < static_cast<int>(scene_->bodies.size()); ++b) {
     const int instance = scene_->bodies[b].instance;
     if (instance >= 0 && instance < static_cast<int>(instance_bodies_.size()))
       instance_bodies_[instance].push_back(b);
+  }
+}
+
+Kinematics::Kinematics(ScenePtr scene)
+    : Kinematics(std::make_shared<const KinematicsModel>(std::move(scene))) {}
+
+Kinematics::Kinematics(std::shared_ptr<const KinematicsModel> model) : model_(std::move(model)) {
+  QUASIDYN_CHECK_ARGUMENT(model_ != nullptr, "Kinematics", "the model is null");
+  scene_ = model_->scene_ptr();
+  X_WB_.assign(scene_->bodies.size(), Eigen::Isometry3d::Identity());
+  X_WJ_.assign(scene_->joints.size(), Eigen::Isometry3d::Identity());
+  mass_scratch_.resize(scene_->bodies.size());
+  for (size_t b = 1; b < scene_->bodies.size(); ++b) {
+    const int n = static_cast<int>(model_->chain_walks_[b].size());
+    mass_scratch_[b].J_com_columns.resize(3, n);
+    mass_scratch_[b].J_rot_columns.resize(3, n);
+    mass_scratch_[b].rotated_inertia_rows.resize(n, 3);
+    mass_scratch_[b].block.resize(n, n);
   }
 }
 
@@ -253,8 +261,8 @@ void Kinematics::ChainPointJacobian(int body, const Eigen::Vector3d& p_W,
                                     Eigen::Ref<Eigen::Matrix3Xd> J) const {
   CheckBody(body, "Kinematics::ChainPointJacobian");
   CheckSize("Kinematics::ChainPointJacobian", "J's columns", J.cols(),
-            static_cast<Eigen::Index>(chain_columns_[body].size()), "the chain's length");
-  const std::vector<int>& position = walk_to_sorted_[body];
+            static_cast<Eigen::Index>(model_->chain_columns_[body].size()), "the chain's length");
+  const std::vector<int>& position = model_->walk_to_sorted_[body];
   int walk = 0;
   FillPointJacobian(body, p_W, [&J, &position, &walk](int) { return J.col(position[walk++]); });
 }
@@ -262,8 +270,8 @@ void Kinematics::ChainPointJacobian(int body, const Eigen::Vector3d& p_W,
 void Kinematics::ChainRotationalJacobian(int body, Eigen::Ref<Eigen::Matrix3Xd> J) const {
   CheckBody(body, "Kinematics::ChainRotationalJacobian");
   CheckSize("Kinematics::ChainRotationalJacobian", "J's columns", J.cols(),
-            static_cast<Eigen::Index>(chain_columns_[body].size()), "the chain's length");
-  const std::vector<int>& position = walk_to_sorted_[body];
+            static_cast<Eigen::Index>(model_->chain_columns_[body].size()), "the chain's length");
+  const std::vector<int>& position = model_->walk_to_sorted_[body];
   int walk = 0;
   FillRotationalJacobian(body, [&J, &position, &walk](int) { return J.col(position[walk++]); });
 }
@@ -274,7 +282,7 @@ void Kinematics::ChainRotationalJacobian(int body, Eigen::Ref<Eigen::Matrix3Xd> 
 // columns are non-zero, so the products use those columns alone.
 void Kinematics::AddBodyMass(int b, int offset, Eigen::Ref<Eigen::MatrixXd> M) const {
   const Body& body = scene_->bodies[b];
-  const std::vector<int>& columns = chain_walks_[b];
+  const std::vector<int>& columns = model_->chain_walks_[b];
   if (columns.empty()) return;
   const Eigen::Isometry3d& X_WB = X_WB_[b];
   const int n = static_cast<int>(columns.size());
@@ -325,7 +333,7 @@ void Kinematics::InstanceMassMatrix(int instance, Eigen::MatrixXd* block) const 
   // not reallocate it.
   if (instance_sum_.rows() < model.nv) instance_sum_.resize(model.nv, model.nv);
   instance_sum_.topLeftCorner(model.nv, model.nv).setZero();
-  for (const int b : instance_bodies_[instance])
+  for (const int b : model_->instance_bodies_[instance])
     AddBodyMass(b, model.v_start, instance_sum_.topLeftCorner(model.nv, model.nv));
   block->resize(model.nv, model.nv);
   // As MassMatrix: the two triangles averaged, entry by entry.

@@ -1,6 +1,10 @@
 #pragma once
 // Forward kinematics, point and frame Jacobians and the mass matrix of a Scene's
-// kinematic forest, evaluated at one configuration q.
+// kinematic forest, evaluated at one configuration q, with the model/data split of the rest of
+// the library (docs/architecture.md; Pinocchio's Model and Data): KinematicsModel is the
+// immutable part (the joint structure checked once, each body's chain of velocity columns),
+// shared by threads; Kinematics is one thread's evaluation at the q of its last Update (the
+// poses and the mass matrix's buffers), made from a model.
 //
 // Velocity conventions (see model/scene.h for the joints): v is the generalized
 // velocity (size nv). For a floating joint v = (ṗ, ω) with both expressed in the
@@ -10,17 +14,49 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <memory>
 #include <vector>
 
 #include "quasidyn/model/scene.h"
 
 namespace quasidyn {
 
-class Kinematics {
+class KinematicsModel {
  public:
   // Shares the scene (model/scene.h, ScenePtr). Checks the scene's joint structure once and
-  // throws std::invalid_argument naming the first bad joint or body.
+  // throws std::invalid_argument naming the first bad joint or body (or a null scene).
+  explicit KinematicsModel(ScenePtr scene);
+
+  const Scene& scene() const { return *scene_; }
+  const ScenePtr& scene_ptr() const { return scene_; }
+  // The velocity coordinates whose motion moves body `body` (those of the joints from it up
+  // to the world), increasing: the only non-zero columns of its Jacobians.
+  const std::vector<int>& ChainColumns(int body) const { return chain_columns_[body]; }
+  // The longest chain of the scene (max over bodies of |ChainColumns(body)|).
+  int MaxChainSize() const { return max_chain_size_; }
+
+ private:
+  friend class Kinematics;
+
+  ScenePtr scene_;
+  std::vector<std::vector<int>> chain_columns_;  // per body, increasing
+  std::vector<std::vector<int>> chain_walks_;    // per body, from its joint up (ChainWalk)
+  // Per body, per entry of its walk: that column's place in ChainColumns.
+  std::vector<std::vector<int>> walk_to_sorted_;
+  int max_chain_size_ = 0;
+  std::vector<std::vector<int>> instance_bodies_;  // per instance, increasing
+};
+
+class Kinematics {
+ public:
+  // With a model of its own: KinematicsModel(scene), whose checks it makes.
   explicit Kinematics(ScenePtr scene);
+  // Shares `model` (non-null: std::invalid_argument otherwise), e.g. ContactModel's, so that
+  // making one per thread checks and builds nothing again.
+  explicit Kinematics(std::shared_ptr<const KinematicsModel> model);
+
+  const KinematicsModel& model() const { return *model_; }
+  const std::shared_ptr<const KinematicsModel>& model_ptr() const { return model_; }
 
   // Computes every body pose at q (size nq). Throws std::invalid_argument on a wrong
   // size, a non-finite entry or a zero quaternion. Quaternions are normalised before use.
@@ -48,8 +84,8 @@ class Kinematics {
   void ChainPointJacobian(int body, const Eigen::Vector3d& p_W,
                           Eigen::Ref<Eigen::Matrix3Xd> J) const;
   void ChainRotationalJacobian(int body, Eigen::Ref<Eigen::Matrix3Xd> J) const;
-  // The longest chain of the scene (max over bodies of |ChainColumns(body)|).
-  int MaxChainSize() const { return max_chain_size_; }
+  // The longest chain of the scene (KinematicsModel::MaxChainSize).
+  int MaxChainSize() const { return model_->max_chain_size_; }
 
   // Mass matrix M(q) (nv × nv), symmetric positive definite when every moving body
   // has positive mass and inertia: kinetic energy = ½ vᵀ M v.
@@ -63,9 +99,8 @@ class Kinematics {
   // allocation once *block has its size (the internal buffer has the largest instance's).
   void InstanceMassMatrix(int instance, Eigen::MatrixXd* block) const;
 
-  // The velocity coordinates whose motion moves body `body` (those of the joints from it up
-  // to the world), increasing: the only non-zero columns of its Jacobians.
-  const std::vector<int>& ChainColumns(int body) const { return chain_columns_[body]; }
+  // KinematicsModel::ChainColumns.
+  const std::vector<int>& ChainColumns(int body) const { return model_->chain_columns_[body]; }
 
   // N(q) (nq × nv): q̇ = N(q) v.
   Eigen::MatrixXd VelocityToQdot() const;
@@ -80,16 +115,11 @@ class Kinematics {
   void FillRotationalJacobian(int body, Column column) const;
   void CheckBody(int body, const char* where) const;
 
-  ScenePtr scene_;
+  std::shared_ptr<const KinematicsModel> model_;
+  ScenePtr scene_;  // the model's
   Eigen::VectorXd q_;
-  std::vector<Eigen::Isometry3d> X_WB_;          // per body
-  std::vector<Eigen::Isometry3d> X_WJ_;          // per joint: the joint frame in world
-  std::vector<std::vector<int>> chain_columns_;  // per body, increasing
-  std::vector<std::vector<int>> chain_walks_;    // per body, from its joint up (ChainWalk)
-  // Per body, per entry of its walk: that column's place in ChainColumns.
-  std::vector<std::vector<int>> walk_to_sorted_;
-  int max_chain_size_ = 0;
-  std::vector<std::vector<int>> instance_bodies_;  // per instance, increasing
+  std::vector<Eigen::Isometry3d> X_WB_;  // per body
+  std::vector<Eigen::Isometry3d> X_WJ_;  // per joint: the joint frame in world
   // Scratch of the mass matrix, per body sized to its chain once, so that InstanceMassMatrix
   // does not allocate.
   struct BodyMassScratch {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -90,6 +91,26 @@ TEST(KinematicsTest, TwoLinkArmForwardKinematicsClosedForm) {
         0.0, 0.0;
     EXPECT_LT((J - expected_J).norm(), 10 * kEps);
   }
+}
+
+// Kinematics made from one shared model evaluate independently (each holds the poses of its own
+// last Update: one per thread) and give the bits of one that built a model of its own.
+TEST(KinematicsTest, DataFromOneSharedModelEvaluateIndependently) {
+  TwoLinkArm arm;
+  const auto model = std::make_shared<const KinematicsModel>(testing::Shared(arm.Build()));
+  Kinematics first(model), second(model);
+  EXPECT_EQ(&first.model(), &second.model());
+  first.Update(Eigen::Vector2d(0.4, -1.3));
+  second.Update(Eigen::Vector2d(2.5, 3.0));
+  Kinematics own(model->scene_ptr());
+  own.Update(Eigen::Vector2d(0.4, -1.3));
+  EXPECT_NE(&own.model(), model.get());
+  EXPECT_TRUE(first.BodyPose(arm.link2).matrix() == own.BodyPose(arm.link2).matrix());
+  EXPECT_FALSE(second.BodyPose(arm.link2).matrix() == first.BodyPose(arm.link2).matrix());
+  EXPECT_EQ(first.ChainColumns(arm.link2), model->ChainColumns(arm.link2));
+  EXPECT_EQ(first.MaxChainSize(), 2);
+  EXPECT_THROW(Kinematics(std::shared_ptr<const KinematicsModel>()), std::invalid_argument);
+  EXPECT_THROW(KinematicsModel(nullptr), std::invalid_argument);
 }
 
 TEST(KinematicsTest, FloatingAndPlanarPosesClosedForm) {

@@ -212,7 +212,7 @@ TEST_P(CalcAllocations, NoHeapAllocationAfterWarmUp) {
     x = data->result.next;
   }
   EXPECT_EQ(counted, 20);
-  std::printf("%s %s: %.1f allocations per Calc\n", example, std::string(type),
+  std::printf("%s %s: %.1f allocations per Calc\n", example, std::string(type).c_str(),
               static_cast<double>(total_allocations) / counted);
 }
 

@@ -1,18 +1,22 @@
 #pragma once
-// Tests of functions that return an Outcome (common/outcome.h): Ok(F(...), &message) is whether
-// F succeeded, with its failure's message (empty when ok) kept for the assertion's text and for
-// checks of what it says, e.g.
-//   ASSERT_TRUE(testing::Ok(model.Distance(a, b, X_WB, &point), &message)) << message;
+// Tests of functions that return an Outcome (common/outcome.h): IsOk(F(...)) is an assertion
+// result that carries the failure's message, so that a failed assertion prints it, e.g.
+//   ASSERT_TRUE(testing::IsOk(model.Distance(a, b, X_WB, &point)));
+// A test of what a failure says keeps the Outcome and reads its message():
+//   const Outcome outcome = model.Distance(a, b, X_WB, &point);
+//   EXPECT_FALSE(outcome.ok());
+//   EXPECT_NE(outcome.message().find("'a' / 'b'"), std::string::npos) << outcome.message();
 
-#include <string>
+#include <gtest/gtest.h>
 
 #include "quasidyn/common/outcome.h"
 
 namespace quasidyn::testing {
 
-inline bool Ok(Outcome outcome, std::string* message) {
-  *message = outcome.TakeMessage();
-  return outcome.ok();
+// Success when `outcome` is ok; otherwise a failure with its message.
+inline ::testing::AssertionResult IsOk(const Outcome& outcome) {
+  if (outcome.ok()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << outcome.message();
 }
 
 }  // namespace quasidyn::testing

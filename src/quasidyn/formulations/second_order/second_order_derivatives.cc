@@ -102,7 +102,8 @@ void SecondOrderModel::CalcDiff(GradientMode mode, StepData* data_in) const {
   const Eigen::VectorXd& v_next = data.solution_.v;
 
   if (want_a) {
-    if (data.kinematics_ == nullptr) data.kinematics_ = std::make_unique<Kinematics>(scene_ptr());
+    if (data.kinematics_ == nullptr)
+      data.kinematics_ = std::make_unique<Kinematics>(contact_.kinematics());
     DifferentiateSecondOrderData(data.kinematics_.get(), q, v, v_next - v, h, kDataStep,
                                  &data.smooth_);
   }

@@ -96,13 +96,6 @@ void SplitCone(Eigen::Ref<const Eigen::VectorXd> w, ConeDirections* out) {
 
 namespace {
 
-// The squared norms of whitened rows.
-void SquaredNorms(const PositiveDefiniteFactor::SparseRows& whitened, int rows,
-                  Eigen::VectorXd* forms) {
-  forms->resize(rows);
-  for (int j = 0; j < rows; ++j) (*forms)[j] = whitened.SquaredNorm(j);
-}
-
 // g P⁻¹ gᵀ for every row g of G (its non-zeros by row, n columns) into *forms: by P's block
 // factor when P is positive definite (*factor and *whitened keep the work), else regularised
 // (positive_definite_factor.h) from G made dense in *dense.
