@@ -50,7 +50,7 @@ std::string Number(double x) {
 }
 
 // What was linearised and how.
-struct Outcome {
+struct LinearizeAnswer {
   std::string mode;    // exact | log-barrier | randomized
   std::string method;  // the gradients used: exact | log-barrier
   std::string description;
@@ -130,13 +130,13 @@ LinearizationOptions LinearizerOptions(const LinearizeOptions& options, const st
   return out;
 }
 
-Outcome Linearize(const ScenePtr& scene_ptr, const FormulationChoice& choice,
-                  const StepModel& rollout_model, const LinearizeOptions& options,
-                  const std::string& mode, const State& x, const Eigen::VectorXd& u) {
+LinearizeAnswer Linearize(const ScenePtr& scene_ptr, const FormulationChoice& choice,
+                          const StepModel& rollout_model, const LinearizeOptions& options,
+                          const std::string& mode, const State& x, const Eigen::VectorXd& u) {
   const Scene& scene = *scene_ptr;
   Linearizer linearizer(scene_ptr, choice, LinearizerOptions(options, mode));
   const std::string& differentiated = linearizer.model().formulation().name;
-  Outcome out;
+  LinearizeAnswer out;
   out.mode = mode;
   out.method = mode == "log-barrier" ||
                        (mode == "randomized" &&
@@ -239,7 +239,7 @@ std::vector<std::string> CommandNames(const StepModel& model,
   return std::vector<std::string>(names.end() - scene.nq_a, names.end());
 }
 
-void PrintJson(const StepModel& model, const LinearizeOptions& options, const Outcome& o,
+void PrintJson(const StepModel& model, const LinearizeOptions& options, const LinearizeAnswer& o,
                const std::vector<std::string>& names, std::ostream& out) {
   const Scene& scene = model.scene();
   const double h = model.time_step();
@@ -288,7 +288,7 @@ void PrintJson(const StepModel& model, const LinearizeOptions& options, const Ou
   out << j.dump(1) << "\n";
 }
 
-void PrintText(const StepModel& model, const LinearizeOptions& options, const Outcome& o,
+void PrintText(const StepModel& model, const LinearizeOptions& options, const LinearizeAnswer& o,
                const std::vector<std::string>& names, std::ostream& out) {
   const Scene& scene = model.scene();
   const double h = model.time_step();
@@ -354,11 +354,11 @@ void RunLinearize(const LinearizeOptions& options) {
   const Eigen::VectorXd u =
       rollout_model->ScheduledCommand(options.step * rollout_model->time_step(), x);
 
-  const Outcome outcome = Linearize(scene_ptr, choice, *rollout_model, options, mode, x, u);
+  const LinearizeAnswer answer = Linearize(scene_ptr, choice, *rollout_model, options, mode, x, u);
   if (options.json) {
-    PrintJson(*rollout_model, options, outcome, names, std::cout);
+    PrintJson(*rollout_model, options, answer, names, std::cout);
   } else {
-    PrintText(*rollout_model, options, outcome, names, std::cout);
+    PrintText(*rollout_model, options, answer, names, std::cout);
   }
   std::cout << std::flush;
 }
