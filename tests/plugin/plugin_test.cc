@@ -19,6 +19,7 @@
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_file.h"
+#include "quasidyn/testing/scratch_files.h"
 
 namespace quasidyn::plugin_test {
 namespace {
@@ -57,20 +58,6 @@ robots:
       - {t: 1.0, q: [0.1, 0.05]}
 )";
 
-// A folder of this test's own under the test's temporary folder, removed at the end.
-class TestFolder {
- public:
-  TestFolder() : path_(std::filesystem::path(::testing::TempDir()) / "quasidyn_plugin_test") {
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TestFolder() { std::filesystem::remove_all(path_); }
-  std::string File(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
-
 class PenaltyPlugin : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -78,7 +65,7 @@ class PenaltyPlugin : public ::testing::Test {
       RegisterFormulation(PenaltyFormulation());
   }
   void SetUp() override {
-    scene_path_ = folder_.File("penalty_push.yaml");
+    scene_path_ = (folder_ / "penalty_push.yaml").string();
     std::ofstream(scene_path_) << kScene;
   }
   // Runs the command line with `args` (after the program name); its exit code, stdout in *out.
@@ -93,7 +80,8 @@ class PenaltyPlugin : public ::testing::Test {
     return code;
   }
 
-  TestFolder folder_;
+  // A folder of this test's own (mkdtemp: tests run in parallel), removed at the end.
+  testing::ScratchDirectory folder_;
   std::string scene_path_;
 };
 
@@ -135,7 +123,7 @@ TEST_F(PenaltyPlugin, RestsAtThePenetrationThatCarriesTheWeight) {
 }
 
 TEST_F(PenaltyPlugin, SimulatesLinearizesAndComparesThroughTheCommandLine) {
-  const std::string trajectory = folder_.File("run.json");
+  const std::string trajectory = (folder_ / "run.json").string();
   ASSERT_EQ(Cli({"simulate", scene_path_, "--out", trajectory, "--quiet"}), 0);
   const Trajectory run = ReadTrajectory(trajectory);
   EXPECT_EQ(run.formulation, "penalty");
