@@ -1,5 +1,7 @@
 #include "quasidyn/stepping/step_outcome.h"
 
+#include <utility>
+
 namespace quasidyn {
 
 Outcome QueryContacts(const ContactModel& model, const Eigen::VectorXd& q, ContactData* data) {
@@ -41,6 +43,13 @@ bool StartDerivatives(GradientMode mode, const StepResult& result, StepDerivativ
   }
   out->status = SolverStatus::kSolved;
   return mode != GradientMode::kNone;
+}
+
+void FailDerivatives(std::string message, StepDerivatives* out) {
+  out->status = SolverStatus::kNumericalFailure;
+  out->message = std::move(message);
+  out->A.resize(0, 0);
+  out->B.resize(0, 0);
 }
 
 }  // namespace quasidyn

@@ -30,4 +30,8 @@ void TakeSolution(const FormulationSolution& solution, const std::string& formul
 // (status solved) otherwise.
 bool StartDerivatives(GradientMode mode, const StepResult& result, StepDerivatives* out);
 
+// A derivative that failed numerically (a contact that disappears under a finite difference, a
+// singular system): kNumericalFailure, `message`, and empty A and B.
+void FailDerivatives(std::string message, StepDerivatives* out);
+
 }  // namespace quasidyn

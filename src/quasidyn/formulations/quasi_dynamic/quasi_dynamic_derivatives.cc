@@ -18,65 +18,6 @@
 #include "quasidyn/stepping/step_outcome.h"
 
 namespace quasidyn {
-namespace {
-
-// ε_data of the data contractions (contact_data_derivative.h) [m or rad]: ∛ε, the optimum of a
-// central difference (truncation O(ε²) against round-off O(ε_machine/ε)).
-constexpr double kDataStep = 6.0555e-6;
-
-void FailDerivatives(std::string message, StepDerivatives* out) {
-  out->status = SolverStatus::kNumericalFailure;
-  out->message = std::move(message);
-  out->A.resize(0, 0);
-  out->B.resize(0, 0);
-}
-
-// The contraction of the contact data's derivative at the data's step, into the data's kept
-// buffers (contact_data_derivative.h).
-class QuasiDynamicContractor final : public StepDataContractor {
- public:
-  QuasiDynamicContractor(const ContactModel& contact, const QuasiDynamicCostParameters& cost,
-                         const ScenePtr& scene, std::unique_ptr<ChainKinematics>* chain,
-                         StepDataDerivativeBuffers* buffers, StepDataContraction* contraction,
-                         const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-                         const ContactSet& contacts, const Eigen::VectorXd& v)
-      : contact_(contact),
-        cost_(cost),
-        scene_(scene),
-        chain_(chain),
-        buffers_(buffers),
-        contraction_(contraction),
-        q_(q),
-        u_(u),
-        contacts_(contacts),
-        v_(v) {}
-
-  const StepDataContraction* Contract(const Eigen::VectorXd& lambda) override {
-    if (*chain_ == nullptr) *chain_ = std::make_unique<ChainKinematics>(scene_);
-    failure_.clear();
-    if (Outcome outcome = DifferentiateStepData(contact_, cost_, q_, u_, contacts_, v_, lambda,
-                                                kDataStep, chain_->get(), buffers_, contraction_);
-        !outcome) {
-      failure_ = outcome.TakeMessage();
-      return nullptr;
-    }
-    return contraction_;
-  }
-
- private:
-  const ContactModel& contact_;
-  const QuasiDynamicCostParameters& cost_;
-  const ScenePtr& scene_;
-  std::unique_ptr<ChainKinematics>* chain_;
-  StepDataDerivativeBuffers* buffers_;
-  StepDataContraction* contraction_;
-  const Eigen::VectorXd& q_;
-  const Eigen::VectorXd& u_;
-  const ContactSet& contacts_;
-  const Eigen::VectorXd& v_;
-};
-
-}  // namespace
 
 void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
   QuasiDynamicData& data = DataOf(data_in, "CalcDiff");
@@ -90,9 +31,9 @@ void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
   if (!StartDerivatives(mode, data.result, &out)) return;
   const bool want_a = mode == GradientMode::kAAndB;
   const StepProblem problem = ProblemOf(data);
-  QuasiDynamicContractor contractor(
-      contact_, cost_parameters_, scene_ptr(), &data.chain_kinematics_, &data.derivative_buffers_,
-      &data.contraction_, data.q_, data.u_, data.contact_.contacts(), data.solution_.v);
+  ContactDataContractor contractor(contact_, cost_parameters_, scene_ptr(), &data.chain_kinematics_,
+                                   &data.derivative_buffers_, &data.contraction_, data.q_, data.u_,
+                                   data.contact_.contacts(), data.solution_.v);
   const QuasiDynamicDerivativeInput input{problem, data.solution_, data.q_,
                                           want_a ? &contractor : nullptr};
   VelocityGradient& gradient = data.gradient_;

@@ -11,10 +11,12 @@
 //   lcp                lcp/quasistatic_lcp.h           none (the formulation declares why)
 
 #include <Eigen/Core>
+#include <memory>
 #include <string>
 
 #include "quasidyn/dynamics/step_problem.h"
 #include "quasidyn/formulations/program.h"
+#include "quasidyn/gradients/chain_kinematics.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
 #include "quasidyn/gradients/velocity_gradient.h"
 
@@ -33,6 +35,39 @@ class StepDataContractor {
 
  protected:
   std::string failure_;
+};
+
+// ε_data [m or rad] of the contact data's central differences (contact_data_derivative.h): ∛ε,
+// the optimum of a central difference (truncation O(ε²) against round-off O(ε_machine/ε)).
+inline constexpr double kContactDataStep = 6.0555e-6;
+
+// The contractor of both step families (quasi_dynamic_model.h, second_order_model.h):
+// DifferentiateStepData at the step (q, u, its contacts, v) with `cost`, into the buffers the
+// step data keeps (the chain kinematics made on first use), plus `added_d_P_v` in d_P_v when
+// given (the second-order step's inertia and velocity-product terms). Holds references: it
+// lives for one CalcDiff.
+class ContactDataContractor final : public StepDataContractor {
+ public:
+  ContactDataContractor(const ContactModel& contact, const QuasiDynamicCostParameters& cost,
+                        const ScenePtr& scene, std::unique_ptr<ChainKinematics>* chain,
+                        StepDataDerivativeBuffers* buffers, StepDataContraction* contraction,
+                        const Eigen::VectorXd& q, const Eigen::VectorXd& u,
+                        const ContactSet& contacts, const Eigen::VectorXd& v,
+                        const Eigen::MatrixXd* added_d_P_v = nullptr);
+  const StepDataContraction* Contract(const Eigen::VectorXd& lambda) override;
+
+ private:
+  const ContactModel& contact_;
+  const QuasiDynamicCostParameters cost_;
+  const ScenePtr& scene_;
+  std::unique_ptr<ChainKinematics>* chain_;
+  StepDataDerivativeBuffers* buffers_;
+  StepDataContraction* contraction_;
+  const Eigen::VectorXd& q_;
+  const Eigen::VectorXd& u_;
+  const ContactSet& contacts_;
+  const Eigen::VectorXd& v_;
+  const Eigen::MatrixXd* added_d_P_v_;
 };
 
 // What the quasi-dynamic model's CalcDiff knows of the step its last Calc solved.

@@ -24,67 +24,6 @@
 #include "quasidyn/stepping/step_outcome.h"
 
 namespace quasidyn {
-namespace {
-
-// ε_data of the data differences [m or rad]: ∛ε, as quasi_dynamic_derivatives.cc.
-constexpr double kDataStep = 6.0555e-6;
-
-void FailDerivatives(std::string message, StepDerivatives* out) {
-  out->status = SolverStatus::kNumericalFailure;
-  out->message = std::move(message);
-  out->A.resize(0, 0);
-  out->B.resize(0, 0);
-}
-
-// The contact data's contraction with object_mass_scale = 0 (the objects' weight and the robots'
-// stiffness in d_tau_h, no d_P_v), plus the inertia and velocity-product terms in d_P_v.
-class SecondOrderContractor final : public StepDataContractor {
- public:
-  SecondOrderContractor(const ContactModel& contact, double time_step, const ScenePtr& scene,
-                        std::unique_ptr<ChainKinematics>* chain, StepDataDerivativeBuffers* buffers,
-                        StepDataContraction* contraction, const Eigen::MatrixXd& inertia_force,
-                        const Eigen::VectorXd& q, const Eigen::VectorXd& u,
-                        const ContactSet& contacts, const Eigen::VectorXd& v_next)
-      : contact_(contact),
-        cost_{time_step, 0.0},
-        scene_(scene),
-        chain_(chain),
-        buffers_(buffers),
-        contraction_(contraction),
-        inertia_force_(inertia_force),
-        q_(q),
-        u_(u),
-        contacts_(contacts),
-        v_next_(v_next) {}
-
-  const StepDataContraction* Contract(const Eigen::VectorXd& lambda) override {
-    if (*chain_ == nullptr) *chain_ = std::make_unique<ChainKinematics>(scene_);
-    failure_.clear();
-    if (Outcome outcome = DifferentiateStepData(contact_, cost_, q_, u_, contacts_, v_next_, lambda,
-                                                kDataStep, chain_->get(), buffers_, contraction_);
-        !outcome) {
-      failure_ = outcome.TakeMessage();
-      return nullptr;
-    }
-    contraction_->d_P_v += inertia_force_;
-    return contraction_;
-  }
-
- private:
-  const ContactModel& contact_;
-  const QuasiDynamicCostParameters cost_;
-  const ScenePtr& scene_;
-  std::unique_ptr<ChainKinematics>* chain_;
-  StepDataDerivativeBuffers* buffers_;
-  StepDataContraction* contraction_;
-  const Eigen::MatrixXd& inertia_force_;
-  const Eigen::VectorXd& q_;
-  const Eigen::VectorXd& u_;
-  const ContactSet& contacts_;
-  const Eigen::VectorXd& v_next_;
-};
-
-}  // namespace
 
 void SecondOrderModel::CalcDiff(GradientMode mode, StepData* data_in) const {
   SecondOrderData& data = DataOf(data_in, "CalcDiff");
@@ -104,14 +43,16 @@ void SecondOrderModel::CalcDiff(GradientMode mode, StepData* data_in) const {
   if (want_a) {
     if (data.kinematics_ == nullptr)
       data.kinematics_ = std::make_unique<Kinematics>(contact_.kinematics());
-    DifferentiateSecondOrderData(data.kinematics_.get(), q, v, v_next - v, h, kDataStep,
+    DifferentiateSecondOrderData(data.kinematics_.get(), q, v, v_next - v, h, kContactDataStep,
                                  &data.smooth_);
   }
   // The contact data's contraction (weight and stiffness in d_tau_h, no d_P_v) plus the
   // inertia and velocity-product terms, in d_P_v.
-  SecondOrderContractor contractor(contact_, h, scene_ptr(), &data.chain_kinematics_,
-                                   &data.derivative_buffers_, &data.contraction_,
-                                   data.smooth_.inertia_force, q, data.u_, contacts, v_next);
+  // (object_mass_scale = 0: the objects' weight and the robots' stiffness in d_tau_h.)
+  ContactDataContractor contractor(contact_, QuasiDynamicCostParameters{h, 0.0}, scene_ptr(),
+                                   &data.chain_kinematics_, &data.derivative_buffers_,
+                                   &data.contraction_, q, data.u_, contacts, v_next,
+                                   &data.smooth_.inertia_force);
   const StepProblem problem = ProblemOf(data);
   const SecondOrderDerivativeInput input{problem, data.solution_, want_a ? &contractor : nullptr,
                                          &data.smooth_.velocity_force};
