@@ -3,6 +3,7 @@ PYTHONPATH=<build>/python, so it tests the module just built)."""
 
 import os
 import pathlib
+import shutil
 
 import pytest
 
@@ -12,6 +13,14 @@ SOURCE_DIR = pathlib.Path(
     os.environ.get("QUASIDYN_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
 EXAMPLES = ("planar_gripper", "planar_hand", "planar_pushing", "arm_cubes")
 PLANAR_EXAMPLES = ("planar_gripper", "planar_hand", "planar_pushing")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _remove_the_temporary_folders(tmp_path_factory):
+    """Every tmp_path of the session is removed at its end, passed or failed (pytest keeps the
+    last three sessions' folders otherwise; ctest's tmp.left_behind counts what is left)."""
+    yield
+    shutil.rmtree(tmp_path_factory.getbasetemp(), ignore_errors=True)
 
 
 def example_path(name):

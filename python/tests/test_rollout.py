@@ -2,6 +2,7 @@
 trajectory files, and the gripper's forces of Fig. 2 (Pang & Tedrake 2021, §V-A)."""
 
 import errno
+import json
 import os
 import resource
 import signal
@@ -120,6 +121,17 @@ def test_save_json_refuses_an_empty_path(gripper_rollout):
 def test_loading_a_missing_trajectory_names_the_path(tmp_path):
     with pytest.raises(RuntimeError, match="missing.json"):
         quasidyn.load_trajectory(str(tmp_path / "missing.json"))
+
+
+def test_a_time_written_as_nan_is_refused_naming_the_file_and_the_step(tmp_path, gripper_rollout):
+    path = tmp_path / "traj.json"
+    gripper_rollout.save(str(path))
+    data = json.loads(path.read_text())
+    data["steps"][2]["t"] = "NaN"
+    path.write_text(json.dumps(data))
+    k = data["steps"][2]["k"]
+    with pytest.raises(ValueError, match=rf"traj.json: steps\[2\] \(k = {k}\)\.t: must be a finite"):
+        quasidyn.load_trajectory(str(path))
 
 
 @pytest.mark.parametrize("formulation", quasidyn.FORMULATIONS)

@@ -5,23 +5,37 @@
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/common/closest_name.h"
 #include "quasidyn/formulations/registry.h"
+#include "quasidyn/geometry/scene_shapes.h"
 #include "quasidyn/io/scene_from_memory.h"
 #include "quasidyn/io/scene_loader.h"
 
 namespace quasidyn {
 
+namespace {
+
+// The scene with its collision shapes checked by the geometry (degenerate convex shapes), each
+// refusal at the shape's file and line.
+Scene Checked(Scene scene) {
+  CheckCollisionShapes(scene, "LoadScene");
+  return scene;
+}
+
+}  // namespace
+
 Scene LoadScene(const std::string& path) {
-  return ReadSceneFile(path, FormulationRegistry::Global());
+  return Checked(ReadSceneFile(path, FormulationRegistry::Global()));
 }
 
 Scene LoadSceneFromString(const std::string& yaml_text, const std::string& name_for_errors,
                           const std::string& base_directory) {
-  return ReadSceneText(yaml_text, name_for_errors, base_directory, FormulationRegistry::Global());
+  return Checked(
+      ReadSceneText(yaml_text, name_for_errors, base_directory, FormulationRegistry::Global()));
 }
 
 Scene LoadSceneFromMemory(const std::string& yaml_text, const std::string& name_for_errors,
                           const std::map<std::string, std::string>& files) {
-  return ReadSceneFromMemory(yaml_text, name_for_errors, files, FormulationRegistry::Global());
+  return Checked(
+      ReadSceneFromMemory(yaml_text, name_for_errors, files, FormulationRegistry::Global()));
 }
 
 Scene WithFormulation(const Scene& scene, const std::optional<std::string>& name,

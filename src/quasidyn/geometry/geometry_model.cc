@@ -10,6 +10,7 @@
 #include "quasidyn/geometry/manifold_3d_scratch.h"
 #include "quasidyn/geometry/narrow_phase_2d.h"
 #include "quasidyn/geometry/narrow_phase_3d.h"
+#include "quasidyn/geometry/scene_shapes.h"
 #include "quasidyn/geometry/shape_validation.h"
 #include "quasidyn/geometry/small_vector.h"
 
@@ -63,15 +64,16 @@ GeometryModel::GeometryModel(std::shared_ptr<const Scene> scene) : scene_(std::m
                                 ", outside [0, " + std::to_string(body_count) + ")");
     QUASIDYN_CHECK_ARGUMENT(geometry.X_BS.matrix().allFinite(), kModel,
                             label + ": X_BS is not finite");
+    // A refused shape is reported where it was declared (scene_shapes.h).
     if (s.planar) {
       try {
         compiled->planar_shapes.push_back(MakePlanarShape2d(geometry.shape));
       } catch (const std::invalid_argument& error) {
-        ThrowInvalidArgument(kModel, label + ": " + error.what());
+        FailGeometry(s, g, kModel, error.what());
       }
     } else {
       const std::string problem = ShapeProblem3d(geometry.shape);
-      QUASIDYN_CHECK_ARGUMENT(problem.empty(), kModel, label + ": " + problem);
+      if (!problem.empty()) FailGeometry(s, g, kModel, problem);
       compiled->shapes_3d.push_back(CompileShape3d(geometry.shape));
     }
   }

@@ -73,6 +73,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{"long_box.yaml", 12, "objects[0].body.shapes[0]", "must lie in [1e-05, 1000] m"},
         BadScene{"sliver_box.yaml", 12, "objects[0].body.shapes[0]",
                  "largest / smallest dimension 200000 exceeds 100000"},
+        // Shapes the geometry refuses, at the shape's line (geometry/scene_shapes.h).
+        BadScene{"coplanar_convex.yaml", 13, "objects[0].body.shapes[0]",
+                 "convex vertices are coplanar (no volume)"},
+        BadScene{"collinear_polygon.yaml", 13, "objects[0].body.shapes[0]", "geometry 'stick/"},
         BadScene{"too_many_rays.yaml", 4, "friction_rays", "must be an integer in [3, 64]"},
         BadScene{"invalid_utf8_name.yaml", 5, "environment[0].name", "not valid UTF-8"},
         BadScene{"huge_number.yaml", 14, "objects[0].initial[1]", "must lie within +-1e+12"},

@@ -3,7 +3,6 @@
 // loader limits of io/loader_limits.h. Large inputs are generated here, not committed.
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -17,14 +16,16 @@
 #include "quasidyn/io/utf8.h"
 #include "quasidyn/io/xml_tags.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/testing/scratch_files.h"
 
 namespace quasidyn {
 namespace {
 
+// `text` as the file `name` in this test program's own scratch folder (mkdtemp: concurrent test
+// processes never share it), removed with everything in it when the program exits.
 std::string WriteTemp(const std::string& name, const std::string& text) {
-  // The process id keeps concurrent test processes (ctest -j) apart.
-  const std::string path =
-      (std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_" + name)).string();
+  static const testing::ScratchDirectory folder;
+  const std::string path = (folder / name).string();
   std::ofstream(path) << text;
   return path;
 }

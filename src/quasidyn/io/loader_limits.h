@@ -4,6 +4,8 @@
 // geometry library stops being reliable; exceeding one is a SceneError with file:line.
 
 #include <cstddef>
+#include <sstream>
+#include <string>
 
 namespace quasidyn {
 
@@ -24,6 +26,19 @@ inline constexpr int kMaxXmlDepth = 100;
 // an offset and the time step squared), so 1e12 keeps every product far from overflow (1e308);
 // beyond it a 1e308 offset times a stiffness overflowed inside the step.
 inline constexpr double kMaxSceneNumber = 1e12;
+// The wording of a number beyond ±kMaxSceneNumber, shared by the scene file (io/yaml_reader.h)
+// and the model files (io/model_file_numbers.h): "must lie within +-1e+12 (larger numbers
+// overflow the step), got <shown>", where `shown` is the number as the message shows it.
+inline std::string NumberBeyondLimitProblem(const std::string& shown) {
+  std::ostringstream out;
+  out << "must lie within +-" << kMaxSceneNumber << " (larger numbers overflow the step), got "
+      << shown;
+  return out.str();
+}
+// The wording of a NaN or an infinity in a scene or model file: "must be finite, got <shown>".
+inline std::string NumberNotFiniteProblem(const std::string& shown) {
+  return "must be finite, got " + shown;
+}
 // Shape dimensions (box sides, radii, lengths, convex vertex coordinates) [m]: the narrow
 // phase's GJK/EPA tolerances are relative to a pair's size (at most 1e-10 of it,
 // geometry/convex_distance_3d.h), so a range of 1e8 keeps the smallest shape resolved to 1 %

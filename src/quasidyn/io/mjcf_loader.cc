@@ -11,6 +11,7 @@
 
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mesh_hull.h"
+#include "quasidyn/io/model_file_numbers.h"
 #include "quasidyn/io/utf8.h"
 #include "quasidyn/io/xml_tags.h"
 
@@ -333,6 +334,7 @@ InstanceSpec LoadMjcfInstance(const std::string& mjcf_path, const ModelFileOptio
     ThrowAt(options.where, "MJCF " + mjcf_path + " has " + std::to_string(bytes) +
                                " bytes; at most " + std::to_string(kMaxUrdfFileBytes) +
                                " are read");
+  CheckModelFileNumbers(mjcf_path, options.where);  // finite, within ±1e12
   char message[1024] = "";
   ModelPtr model(mj_loadXML(mjcf_path.c_str(), nullptr, message, sizeof(message)), mj_deleteModel);
   if (model == nullptr)

@@ -281,6 +281,7 @@ Scene SceneBuilder::Build() const {
     g.shape = s.shape;
     g.friction = s.friction;
     g.mesh = s.mesh;
+    g.source = s.where;
     scene.geometries.push_back(g);
   };
   std::set<std::string> visual_names;

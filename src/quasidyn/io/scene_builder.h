@@ -13,15 +13,12 @@
 #include <vector>
 
 #include "quasidyn/model/scene.h"
+#include "quasidyn/model/value_source.h"
 
 namespace quasidyn {
 
 // Where an item came from, for error messages (SceneError's file, 1-based line, field).
-struct SourceLocation {
-  std::string file;
-  int line = 0;
-  std::string field;
-};
+using SourceLocation = ValueSource;
 
 [[noreturn]] void ThrowAt(const SourceLocation& where, const std::string& problem);
 

@@ -23,14 +23,12 @@
 
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mesh_shape.h"
+#include "quasidyn/io/model_file_numbers.h"
 #include "quasidyn/io/model_uri.h"
 #include "quasidyn/io/utf8.h"
 
 namespace quasidyn {
 namespace {
-
-// SDFormat's default joint limits (±1e16) mean "no limit".
-constexpr double kNoLimit = 1e16;
 
 Eigen::Isometry3d ToIsometry(const ignition::math::Pose3d& pose) {
   Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
@@ -278,8 +276,8 @@ JointSpec SdfReader::ReadJoint(const sdf::Joint& joint) {
       Fail(axis->Element(), what + ": cannot resolve <axis><xyz>: " + errors.front().Message());
     spec.axis = X_MJ.linear().transpose() * ToVector(xyz);  // in J
     if (joint.Type() != sdf::JointType::CONTINUOUS) {
-      if (std::abs(axis->Lower()) < kNoLimit) spec.lower_limit = axis->Lower();
-      if (std::abs(axis->Upper()) < kNoLimit) spec.upper_limit = axis->Upper();
+      if (std::abs(axis->Lower()) < kSdfNoJointLimit) spec.lower_limit = axis->Lower();
+      if (std::abs(axis->Upper()) < kSdfNoJointLimit) spec.upper_limit = axis->Upper();
     }
     if (axis->Element() != nullptr && axis->Element()->HasElement("dynamics"))
       Warn(axis->Element()->GetElement("dynamics"),
@@ -363,6 +361,7 @@ InstanceSpec LoadSdfInstance(const std::string& sdf_path, const ModelFileOptions
   if (!error && bytes > kMaxUrdfFileBytes)
     ThrowAt(given.where, "SDF " + sdf_path + " has " + std::to_string(bytes) + " bytes; at most " +
                              std::to_string(kMaxUrdfFileBytes) + " are read");
+  CheckModelFileNumbers(sdf_path, given.where);  // finite, within ±1e12
   ModelFileOptions options = given;
   options.model_directory = std::filesystem::path(sdf_path).parent_path().string();
   sdf::Root root;

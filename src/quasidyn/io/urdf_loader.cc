@@ -11,6 +11,7 @@
 
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mesh_shape.h"
+#include "quasidyn/io/model_file_numbers.h"
 #include "quasidyn/io/model_uri.h"
 #include "quasidyn/io/utf8.h"
 #include "quasidyn/io/xml_tags.h"
@@ -308,6 +309,7 @@ InstanceSpec LoadUrdfInstance(const std::string& urdf_path, const UrdfOptions& g
                                " deep; at most " + std::to_string(kMaxXmlDepth) +
                                " levels are read");
   }
+  CheckModelFileNumbers(xml, scan, urdf_path, options.where);  // finite, within ±1e12
   const urdf::ModelInterfaceSharedPtr model =
       urdf::parseURDF(ReplaceCapsules(xml, scan, urdf_path, options.where));
   if (!model || !model->getRoot()) {

@@ -10,14 +10,22 @@
 
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/testing/scratch_files.h"
 
 namespace quasidyn {
 namespace {
 
 constexpr double kEps = 1e-12;
 
+// `text` as the file `name` in this test program's own scratch folder (mkdtemp: concurrent test
+// processes never share it), removed with everything in it when the program exits.
+const std::filesystem::path& TempFolder() {
+  static const testing::ScratchDirectory folder;
+  return folder.path();
+}
+
 std::string WriteTemp(const std::string& name, const std::string& text) {
-  const std::string path = (std::filesystem::temp_directory_path() / name).string();
+  const std::string path = (TempFolder() / name).string();
   std::ofstream(path) << text;
   return path;
 }
@@ -81,7 +89,7 @@ TEST(UrdfLoaderTest, UrdfObjectGetsTheObjectJointAndSceneNormalisesTheAxis) {
           two +
           ", friction: 0.4, stiffness: 50,\n"
           "     base_pose: {xyz: [1, 0, 0]}, initial: [0.3]}\n",
-      "inline.yaml", std::filesystem::temp_directory_path().string());
+      "inline.yaml", TempFolder().string());
   EXPECT_EQ(scene.nq, 8);
   EXPECT_EQ(scene.nv, 7);
   EXPECT_EQ(scene.nq_u, 7);
@@ -140,7 +148,7 @@ TEST(UrdfLoaderTest, RobotLinksMayBeMasslessAndLimitsAreRead) {
       "name: s\ndimension: 3\ntime_step: 0.01\n"
       "robots:\n  - {name: arm, urdf: " +
           path + ", friction: 0.5, stiffness: 100, initial: [0.2, 0.1, 0]}\n",
-      "inline.yaml", std::filesystem::temp_directory_path().string());
+      "inline.yaml", TempFolder().string());
   EXPECT_EQ(scene.nq, 3);
   EXPECT_EQ(scene.bodies[scene.BodyIndex("arm/base_link")].mass, 0.0);
   EXPECT_EQ(scene.bodies[scene.BodyIndex("arm/tool")].mass, 0.0);
@@ -160,7 +168,7 @@ TEST(UrdfLoaderTest, RobotLinksMayBeMasslessAndLimitsAreRead) {
         "name: s\ndimension: 3\ntime_step: 0.01\n"
         "robots:\n  - {name: arm, urdf: " +
             path + ", friction: 0.5, stiffness: 100, initial: [0.2, 0.4, 0]}\n",
-        "inline.yaml", std::filesystem::temp_directory_path().string());
+        "inline.yaml", TempFolder().string());
     FAIL() << "no error for a start outside the limits";
   } catch (const SceneError& e) {
     EXPECT_NE(
@@ -179,7 +187,7 @@ TEST(UrdfLoaderTest, ObjectFixedToTheWorldMayBeMassless) {
       "name: s\ndimension: 3\ntime_step: 0.01\n"
       "objects:\n  - {name: table, joint: fixed, urdf: " +
           path + ", friction: 0.5, pose: {xyz: [0, 0, 0]}}\n",
-      "inline.yaml", std::filesystem::temp_directory_path().string());
+      "inline.yaml", TempFolder().string());
   EXPECT_EQ(scene.bodies[scene.BodyIndex("table/top")].mass, 0.0);
   EXPECT_EQ(scene.nq, 0);
 }

@@ -1,6 +1,9 @@
 #include "quasidyn/io/xml_tags.h"
 
 #include <algorithm>
+#include <utility>
+
+#include "quasidyn/io/utf8.h"
 
 namespace quasidyn {
 namespace {
@@ -35,22 +38,32 @@ size_t After(std::string_view xml, size_t from, std::string_view terminator) {
 
 XmlScan ScanXmlTags(std::string_view xml) {
   XmlScan scan;
-  int depth = 0;
+  std::vector<size_t> open;  // indices of the elements open at i, outermost first
+  // Character data directly inside the innermost open element (none outside the root).
+  const auto add_text = [&](size_t begin, size_t end) {
+    if (open.empty() || begin >= end) return;
+    const std::string_view text = xml.substr(begin, end - begin);
+    if (std::all_of(text.begin(), text.end(), IsSpace)) return;
+    scan.texts.push_back({open.back(), text});
+  };
   size_t i = 0;
+  size_t text_begin = 0;  // where the character data before the next tag starts
   while ((i = xml.find('<', i)) != std::string_view::npos) {
+    add_text(text_begin, i);
     const std::string_view rest = xml.substr(i);
     size_t end = std::string_view::npos;
     if (rest.substr(0, 4) == "<!--") {
       end = After(xml, i + 4, "-->");
     } else if (rest.substr(0, 9) == "<![CDATA[") {
       end = After(xml, i + 9, "]]>");
+      if (end != std::string_view::npos) add_text(i + 9, end - 3);
     } else if (rest.substr(0, 2) == "<?") {
       end = After(xml, i + 2, "?>");
     } else if (rest.substr(0, 2) == "<!") {
       end = TagEnd(xml, i);
     } else if (rest.substr(0, 2) == "</") {
       end = TagEnd(xml, i);
-      depth = std::max(depth - 1, 0);
+      if (!open.empty()) open.pop_back();
     } else {
       end = TagEnd(xml, i);
       if (end == std::string_view::npos) break;
@@ -64,21 +77,31 @@ XmlScan ScanXmlTags(std::string_view xml) {
       tag.self_closing = attributes_end > name_end && xml[attributes_end - 1] == '/';
       if (tag.self_closing) --attributes_end;
       tag.attributes = xml.substr(name_end, attributes_end - name_end);
-      tag.depth = depth + 1;
+      tag.depth = static_cast<int>(open.size()) + 1;
+      if (!open.empty()) tag.parent = open.back();
       if (tag.depth > scan.max_depth) {
         scan.max_depth = tag.depth;
         scan.deepest_offset = i;
       }
-      if (!tag.self_closing) ++depth;
+      if (!tag.self_closing) open.push_back(scan.start_tags.size());
       scan.start_tags.push_back(tag);
     }
     if (end == std::string_view::npos) break;
     i = end;
+    text_begin = end;
   }
   return scan;
 }
 
 std::optional<std::string_view> XmlAttribute(std::string_view attributes, std::string_view key) {
+  for (const XmlAttributeValue& attribute : XmlAttributes(attributes)) {
+    if (attribute.name == key) return attribute.value;
+  }
+  return std::nullopt;
+}
+
+std::vector<XmlAttributeValue> XmlAttributes(std::string_view attributes) {
+  std::vector<XmlAttributeValue> all;
   size_t i = 0;
   const size_t n = attributes.size();
   while (i < n) {
@@ -96,11 +119,68 @@ std::optional<std::string_view> XmlAttribute(std::string_view attributes, std::s
     if (i >= n || (attributes[i] != '"' && attributes[i] != '\'')) continue;
     const char quote = attributes[i++];
     const size_t value_end = attributes.find(quote, i);
-    if (value_end == std::string_view::npos) return std::nullopt;
-    if (name == key) return attributes.substr(i, value_end - i);
+    if (value_end == std::string_view::npos) break;
+    all.push_back({name, attributes.substr(i, value_end - i)});
     i = value_end + 1;
   }
-  return std::nullopt;
+  return all;
+}
+
+namespace {
+
+// The reference `name` (between '&' and ';') decoded onto `out`; false when unknown.
+bool AppendReference(std::string_view name, std::string* out) {
+  static constexpr std::pair<std::string_view, char> kNamed[] = {
+      {"lt", '<'}, {"gt", '>'}, {"amp", '&'}, {"quot", '"'}, {"apos", '\''}};
+  for (const auto& [entity, c] : kNamed) {
+    if (name == entity) {
+      out->push_back(c);
+      return true;
+    }
+  }
+  if (name.size() < 2 || name[0] != '#') return false;
+  const bool hex = name[1] == 'x';
+  const std::string_view digits = name.substr(hex ? 2 : 1);
+  if (digits.empty() || digits.size() > 8) return false;
+  unsigned long code = 0;
+  for (const char c : digits) {
+    int digit = -1;
+    if (c >= '0' && c <= '9') digit = c - '0';
+    if (hex && c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+    if (hex && c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+    if (digit < 0) return false;
+    code = code * (hex ? 16 : 10) + static_cast<unsigned long>(digit);
+  }
+  return code != 0 && code <= 0x10FFFF && AppendUtf8(static_cast<char32_t>(code), out);
+}
+
+}  // namespace
+
+std::string XmlDecodeReferences(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t amp = text.find('&', i);
+    if (amp == std::string_view::npos) break;
+    out.append(text.substr(i, amp - i));
+    const size_t semicolon = text.find(';', amp + 1);
+    // References are short (&#x10FFFF; at most); a lone '&' is kept.
+    if (semicolon != std::string_view::npos && semicolon - amp <= 10 &&
+        AppendReference(text.substr(amp + 1, semicolon - amp - 1), &out)) {
+      i = semicolon + 1;
+    } else {
+      out.push_back('&');
+      i = amp + 1;
+    }
+  }
+  out.append(text.substr(std::min(i, text.size())));
+  return out;
+}
+
+int XmlLineAt(std::string_view xml, size_t offset) {
+  const std::string_view before = xml.substr(0, std::min(offset, xml.size()));
+  return 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
 }
 
 }  // namespace quasidyn

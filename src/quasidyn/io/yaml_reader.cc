@@ -124,13 +124,8 @@ double YamlValue::AsDouble() const {
   if (!YAML::convert<double>::decode(node_, value)) {
     Fail("must be a number, got " + Describe(node_));
   }
-  if (!std::isfinite(value)) Fail("must be finite, got " + Describe(node_));
-  if (std::abs(value) > kMaxSceneNumber) {
-    std::ostringstream out;
-    out << "must lie within +-" << kMaxSceneNumber << " (larger numbers overflow the step), got "
-        << Describe(node_);
-    Fail(out.str());
-  }
+  if (!std::isfinite(value)) Fail(NumberNotFiniteProblem(Describe(node_)));
+  if (std::abs(value) > kMaxSceneNumber) Fail(NumberBeyondLimitProblem(Describe(node_)));
   return value;
 }
 

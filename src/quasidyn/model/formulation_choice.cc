@@ -3,15 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "quasidyn/model/scene_error.h"
-
 namespace quasidyn {
-
-void FailAt(const ValueSource& source, const std::string& problem) {
-  if (!source.file.empty()) throw SceneError(source.file, source.line, source.field, problem);
-  throw std::invalid_argument((source.field.empty() ? std::string("parameter") : source.field) +
-                              ": " + problem);
-}
 
 ParameterBlock::ParameterBlock(std::initializer_list<std::pair<std::string, double>> numbers) {
   for (const auto& [key, value] : numbers) Set(key, value);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "quasidyn/model/triangle_mesh.h"
+#include "quasidyn/model/value_source.h"
 
 namespace quasidyn {
 
@@ -52,6 +53,9 @@ struct CollisionGeometry {
   // For a convex shape made from a mesh file: that mesh, in S (what the viewer draws; contact
   // uses the hull in shape.vertices). Null otherwise.
   std::shared_ptr<const TriangleMesh> mesh;
+  // Where the shape was declared (the scene file's line and field, or the model file's), so a
+  // shape the geometry refuses is reported there; empty for shapes built in code.
+  ValueSource source;
 };
 
 // What the viewer draws for a body besides (or instead of) its collision shapes: a URDF, SDF

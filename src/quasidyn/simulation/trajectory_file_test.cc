@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -105,6 +106,49 @@ TEST(TrajectoryFileTest, BadNpzContentNamesTheArray) {
         << e.what();
   }
   EXPECT_THROW(ReadTrajectory((dir.path() / "missing.npz").string()), std::runtime_error);
+}
+
+// A non-finite number outside the solver's residuals is a damaged file in either format, named
+// with the file and the step (a time "NaN" was read as NaN and accepted); the residuals' NaN and
+// ±∞ still round-trip (NpzRoundTripsEveryFieldBitForBit).
+TEST(TrajectoryFileTest, ANonFiniteValueOutsideTheResidualsIsAnErrorNamingTheStep) {
+  testing::ScratchDirectory dir;
+  const Trajectory good = testing::AwkwardTrajectory();
+  ASSERT_FALSE(good.steps.empty());
+  const auto expect_refused = [](const std::string& path, const std::string& field) {
+    try {
+      ReadTrajectory(path);
+      ADD_FAILURE() << path << " was read";
+    } catch (const std::invalid_argument& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(path + ": "), std::string::npos) << message;
+      EXPECT_NE(message.find(field + ": must be a finite number"), std::string::npos) << message;
+    }
+  };
+  for (const char* extension : {".json", ".npz"}) {
+    SCOPED_TRACE(extension);
+    Trajectory bad = good;
+    bad.steps[0].t = std::numeric_limits<double>::quiet_NaN();
+    const std::string time_path = (dir.path() / (std::string("time") + extension)).string();
+    WriteTrajectory(bad, time_path);
+    expect_refused(time_path, "steps[0] (k = " + std::to_string(bad.steps[0].k) + ").t");
+    bad = good;
+    bad.steps.back().q[0] = -std::numeric_limits<double>::infinity();
+    const std::string q_path = (dir.path() / (std::string("q") + extension)).string();
+    WriteTrajectory(bad, q_path);
+    expect_refused(q_path, "steps[" + std::to_string(bad.steps.size() - 1) +
+                               "] (k = " + std::to_string(bad.steps.back().k) + ").q[0]");
+  }
+  // The JSON's string where a number belongs, written by hand.
+  const std::string hand = (dir.path() / "hand.json").string();
+  WriteTrajectory(good, hand);
+  std::string text = testing::ReadWholeFile(hand);
+  const size_t t = text.find("\"t\":");
+  ASSERT_NE(t, std::string::npos);
+  const size_t end = text.find_first_of(",}", t);
+  text.replace(t, end - t, "\"t\":\"NaN\"");
+  testing::WriteWholeFile(hand, text);
+  expect_refused(hand, "steps[0] (k = " + std::to_string(good.steps[0].k) + ").t");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "quasidyn/common/atomic_file_writer.h"
+#include "quasidyn/simulation/trajectory_values.h"
 
 namespace quasidyn {
 namespace {
@@ -343,6 +344,7 @@ Trajectory TrajectoryFromJson(const nlohmann::json& j) {
                              std::to_string(number) + " after " + std::to_string(previous) + ")");
     previous = number;
   }
+  CheckTrajectoryValuesFinite(t);
   return t;
 }
 

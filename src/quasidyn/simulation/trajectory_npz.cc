@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "quasidyn/simulation/trajectory_json.h"
+#include "quasidyn/simulation/trajectory_values.h"
 
 namespace quasidyn {
 namespace {
@@ -400,6 +401,7 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
       if (torsional_moment) c.torsional_moment = (*torsional_moment)[i];
     }
   }
+  CheckTrajectoryValuesFinite(t);
   return t;
 }
 

@@ -22,8 +22,12 @@ namespace {
 
 constexpr double kCubeSide = 0.1;  // [m]
 
-// A cube of `mass` [kg] resting on the table (z <= 0) at time step h [s]; no robot.
-Scene RestingCube(double h, double mass) {
+constexpr char kBoxShape[] = "{type: box, size: [0.1, 0.1, 0.1], friction: 0.5}";
+
+// A cube of `mass` [kg] resting on the table (z <= 0) at time step h [s]; no robot. `shape` is
+// its one collision shape (a scene-file flow map); a shape other than the box has the inertia
+// diag(1, 1, 1) kg·m².
+Scene RestingCube(double h, double mass, const std::string& shape = kBoxShape) {
   const std::string yaml = R"(
 name: resting_cube
 dimension: 3
@@ -38,8 +42,9 @@ objects:
     body:
       mass: )" + std::to_string(mass) +
                            R"(
-      inertia: from_shapes
-      shapes: [{type: box, size: [0.1, 0.1, 0.1], friction: 0.5}]
+      inertia: )" + (shape == kBoxShape ? std::string("from_shapes") : "{principal: [1, 1, 1]}") +
+                           R"(
+      shapes: [)" + shape + R"(]
     initial: [0, 0, 0.05, 1, 0, 0, 0]
 )";
   return LoadSceneFromString(yaml, "resting_cube", "");
@@ -156,6 +161,25 @@ TEST_P(BarrierRestingTest, TheDefaultKappaRestsACubeWithinOnePercentOfItsSize) {
       EXPECT_GT(old_height, 10 * height);
     }
   }
+}
+
+// An object's size (the κ default's scale) is the largest side of its shapes' bounding boxes, the
+// same for a cube given as a box and as its eight corners (a convex shape), in one pass over the
+// vertices (the diameter over vertex pairs was quadratic: 52 s before the first step of a
+// 100,000-vertex object, and it made the corners' cube √3 times larger than the box).
+TEST(BarrierRestingTest, AConvexCubeHasTheSizeAndDefaultKappaOfTheBoxCube) {
+  std::string corners = "{type: convex, friction: 0.5, vertices: [";
+  for (int i = 0; i < 8; ++i) {
+    corners += (i ? ", [" : "[") + std::to_string(i & 1 ? 0.05 : -0.05) + ", " +
+               std::to_string(i & 2 ? 0.05 : -0.05) + ", " + std::to_string(i & 4 ? 0.05 : -0.05) +
+               "]";
+  }
+  corners += "]}";
+  const Scene box = RestingCube(0.01, 1.0), convex = RestingCube(0.01, 1.0, corners);
+  ASSERT_EQ(InstanceSizes(box).size(), 1u);
+  EXPECT_EQ(InstanceSizes(box)[0], kCubeSide);
+  EXPECT_EQ(InstanceSizes(convex), InstanceSizes(box));
+  EXPECT_EQ(DefaultKappa(convex), DefaultKappa(box));
 }
 
 // The arm picks the red cube and places it on the stack under both barriers as under the QP

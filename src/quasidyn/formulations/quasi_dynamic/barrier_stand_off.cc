@@ -14,6 +14,10 @@ namespace {
 // contact but an object floating in the air.
 constexpr double kMaxGapPerSize = 10.0;
 
+// The largest side of the shape's bounding box in its own frame [m]: a sphere's diameter, a
+// box's longest side, max(2r, l) for a cylinder, 2r + l for a capsule, and for a convex shape
+// the largest extent of its vertices along S's axes (between its diameter / √3 and its
+// diameter), in one pass over the vertices; 0 for a half-space.
 double ShapeSize(const Shape& shape) {
   switch (shape.type) {
     case ShapeType::kSphere:
@@ -25,10 +29,13 @@ double ShapeSize(const Shape& shape) {
     case ShapeType::kCapsule:
       return 2.0 * shape.radius + shape.length;
     case ShapeType::kConvex: {
-      double size = 0.0;
-      for (const Eigen::Vector3d& a : shape.vertices)
-        for (const Eigen::Vector3d& b : shape.vertices) size = std::max(size, (a - b).norm());
-      return size;
+      if (shape.vertices.empty()) return 0.0;
+      Eigen::Vector3d lower = shape.vertices.front(), upper = lower;
+      for (const Eigen::Vector3d& p : shape.vertices) {
+        lower = lower.cwiseMin(p);
+        upper = upper.cwiseMax(p);
+      }
+      return (upper - lower).maxCoeff();
     }
     case ShapeType::kHalfSpace:
       return 0.0;
@@ -50,22 +57,28 @@ int RestingRows(const Scene& scene) {
 
 }  // namespace
 
-double InstanceSize(const Scene& scene, int instance) {
-  const std::vector<int>& bodies = scene.instances.at(instance).bodies;
-  double size = 0.0;
-  for (const CollisionGeometry& g : scene.geometries)
-    if (std::find(bodies.begin(), bodies.end(), g.body) != bodies.end())
-      size = std::max(size, ShapeSize(g.shape));
-  return size;
+std::vector<double> InstanceSizes(const Scene& scene) {
+  std::vector<int> instance_of_body(scene.bodies.size(), -1);
+  for (int o = 0; o < static_cast<int>(scene.instances.size()); ++o)
+    for (int b : scene.instances[o].bodies) instance_of_body.at(b) = o;
+  std::vector<double> sizes(scene.instances.size(), 0.0);
+  for (const CollisionGeometry& g : scene.geometries) {
+    const int o = g.body >= 0 && g.body < static_cast<int>(instance_of_body.size())
+                      ? instance_of_body[g.body]
+                      : -1;
+    if (o >= 0) sizes[o] = std::max(sizes[o], ShapeSize(g.shape));
+  }
+  return sizes;
 }
 
 double DefaultKappa(const Scene& scene) {
   const double gravity = scene.planar ? scene.gravity.head<2>().norm() : scene.gravity.norm();
+  const std::vector<double> sizes = InstanceSizes(scene);
   double kappa = 0.0;
   for (int o = 0; o < static_cast<int>(scene.instances.size()); ++o) {
     if (scene.instances[o].actuated) continue;
     const double weight = InstanceMass(scene, o) * gravity;
-    const double size = InstanceSize(scene, o);
+    const double size = sizes[o];
     if (weight > 0.0 && size > 0.0)
       kappa = std::max(kappa, RestingRows(scene) / (kDefaultStandOffPerSize * size * weight));
   }
@@ -83,12 +96,13 @@ double BarrierRestingGap(const Scene& scene, BarrierKind barrier, double kappa, 
 
 double BarrierCandidateDistance(const Scene& scene, BarrierKind barrier, double kappa,
                                 const std::string& formulation) {
+  const std::vector<double> sizes = InstanceSizes(scene);
   double distance = scene.contact_tolerance;
   for (int o = 0; o < static_cast<int>(scene.instances.size()); ++o) {
     const ModelInstance& instance = scene.instances[o];
     if (instance.actuated) continue;
     const double gap = BarrierRestingGap(scene, barrier, kappa, o);
-    const double size = InstanceSize(scene, o);
+    const double size = sizes[o];
     if (size > 0.0 && gap > kMaxGapPerSize * size) {
       std::ostringstream message;
       message << formulation << ": kappa = " << kappa << " 1/(N·m) would hold object '"

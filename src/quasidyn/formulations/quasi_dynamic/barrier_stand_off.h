@@ -24,6 +24,7 @@
 // at most m |g| / (2R) per row.
 
 #include <string>
+#include <vector>
 
 #include "quasidyn/model/scene.h"
 
@@ -58,8 +59,10 @@ inline constexpr double kDefaultStandOffPerSize = 0.01;
 // 8 points bounded; stepping/barrier_resting_test.cc).
 double DefaultKappa(const Scene& scene);
 
-// The largest dimension of an instance's collision shapes [m] (a sphere's diameter, a box's
-// longest side, ...); 0 when it has none.
-double InstanceSize(const Scene& scene, int instance);
+// Per instance of the scene, the largest dimension of its collision shapes [m]: the largest
+// side of each shape's bounding box in the shape's own frame (a sphere's diameter, a box's
+// longest side, a convex shape's largest extent along its frame's axes); 0 for an instance
+// without shapes. One pass over the geometries, linear in their vertices.
+std::vector<double> InstanceSizes(const Scene& scene);
 
 }  // namespace quasidyn
