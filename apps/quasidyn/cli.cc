@@ -5,8 +5,11 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "compare_command.h"
+#include "quasidyn/common/closest_name.h"
 #include "demo_command.h"
 #include "formulations_command.h"
 #include "info_command.h"
@@ -20,6 +23,31 @@
 #include "view_command.h"
 
 namespace quasidyn::cli {
+namespace {
+
+// The first word of the command line that is neither an option nor --log-level's value, when it
+// names no subcommand of `app`: "unknown command 'simulat' (did you mean 'simulate'?); commands:
+// ..." (CLI11 itself says only "A subcommand is required"). Empty when it names one, or when
+// there is no such word (CLI11 reports that).
+std::string UnknownCommand(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--log-level") {
+      ++i;  // its value
+      continue;
+    }
+    if (word.empty() || word[0] == '-') continue;
+    for (const std::string& name : names)
+      if (word == name) return "";
+    return "unknown command '" + word + "'" + DidYouMean(word, names) +
+           "; commands: " + JoinNames(names);
+  }
+  return "";
+}
+
+}  // namespace
 
 int RunCommandLine(int argc, char** argv) {
   CLI::App app{"quasidyn: convex quasi-dynamic simulation of contact-rich manipulation"};
@@ -46,6 +74,10 @@ int RunCommandLine(int argc, char** argv) {
   quasidyn::cli::AddTrackCommand(app);
   quasidyn::cli::AddMpcCommand(app);
   quasidyn::cli::AddCompareCommand(app);
+  if (const std::string unknown = UnknownCommand(app, argc, argv); !unknown.empty()) {
+    std::cerr << "quasidyn: error: " << unknown << "\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

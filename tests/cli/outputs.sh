@@ -104,4 +104,7 @@ cp "$tmp/page.html" "$tmp/page.saved"
 cmp -s "$tmp/page.html" "$tmp/page.saved" || fail "a failed write destroyed the previous page"
 leftovers=$(find "$tmp" -maxdepth 1 -name '.*.tmp-*')
 [ -z "$leftovers" ] || fail "temporary files left behind: $leftovers"
+# A mistyped command is named with the closest one (CLI11 alone said "A subcommand is required").
+expect_refused 2 "unknown command 'simulat'" "did you mean 'simulate'" -- simulat "$scene" --steps 1
+expect_refused 2 "unknown command 'vew'" "did you mean 'view'" -- --log-level error vew "$scene"
 echo "cli outputs: all checks passed"

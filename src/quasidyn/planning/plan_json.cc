@@ -96,9 +96,13 @@ const json& Member(const json& object, const char* key, const std::string& where
   return *it;
 }
 
+// A finite number: a literal beyond the doubles (1e400) reads as ±∞ and is refused like the
+// trajectory's non-finite values (simulation/trajectory_values.h).
 double ReadDouble(const json& j, const std::string& where) {
   if (!j.is_number()) Fail(where, "expected a number, got " + j.dump());
-  return j.get<double>();
+  const double value = j.get<double>();
+  if (!std::isfinite(value)) Fail(where, "must be a finite number, got " + j.dump());
+  return value;
 }
 
 int ReadInteger(const json& j, const std::string& where) {

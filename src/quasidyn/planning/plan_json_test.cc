@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "quasidyn/simulation/trajectory_json.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
@@ -94,6 +96,13 @@ TEST(PlanJson, BadContentNamesTheField) {
   j = good;
   j["plan"]["status"] = "maybe";
   expect_error(j, "plan.status");
+  // Non-finite numbers: a tree's 1e400 (±∞ once read) and the path's time written "NaN".
+  j = good;
+  j["plan"]["tree"]["q"][1][0] = std::numeric_limits<double>::infinity();
+  expect_error(j, "plan.tree.q[1][0]: must be a finite number");
+  j = good;
+  j["steps"][0]["t"] = "NaN";
+  expect_error(j, "steps[0] (k = 1).t: must be a finite number");
   EXPECT_THROW(ReadPlanFile("/nonexistent/plan.json"), std::runtime_error);
 }
 
