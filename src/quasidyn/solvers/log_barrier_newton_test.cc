@@ -286,7 +286,7 @@ TEST(LogBarrierTest, NearZeroBarrierArgumentsAtTheStart) {
 // rollout), restricted to the 32 pyramid rows whose arguments are ≈ 1.2e-9 m/s at x = 0
 // (testdata/arm_grasp_log_barrier.txt). Plain Cholesky of its Hessian at x = 0 fails.
 DenseBarrier ArmGraspBarrier() {
-  std::ifstream file(QUASIDYN_SOURCE_DIR
+  std::ifstream file(std::string(QUASIDYN_SOURCE_DIR) +
                      "/src/quasidyn/solvers/testdata/arm_grasp_log_barrier.txt");
   if (!file) throw std::runtime_error("cannot open testdata/arm_grasp_log_barrier.txt");
   std::string line;
