@@ -1,13 +1,10 @@
 #include "quasidyn/io/npz_archive.h"
 
-#include <algorithm>
-#include <array>
-#include <cstring>
-#include <limits>
-#include <stdexcept>
-#include <string_view>
+#include <zip.h>
 
-#include "quasidyn/io/utf8.h"
+#include <memory>
+#include <stdexcept>
+#include <vector>
 
 namespace quasidyn {
 namespace {
@@ -16,420 +13,137 @@ namespace {
   throw std::invalid_argument(where + ": " + problem);
 }
 
-// ---- little-endian integers ----
+// A libzip error record, released on every path.
+struct ZipError {
+  zip_error_t error;
+  ZipError() { zip_error_init(&error); }
+  ~ZipError() { zip_error_fini(&error); }
+  ZipError(const ZipError&) = delete;
+  ZipError& operator=(const ZipError&) = delete;
+  std::string text() { return zip_error_strerror(&error); }
+};
 
-void Put(std::string* out, std::uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
-}
+struct SourceFree {
+  void operator()(zip_source_t* source) const { zip_source_free(source); }
+};
+using SourcePtr = std::unique_ptr<zip_source_t, SourceFree>;
 
-std::uint64_t Get(const std::string& in, size_t at, int bytes, const std::string& where) {
-  if (at > in.size() || in.size() - at < static_cast<size_t>(bytes))
-    Fail(where, "truncated (needs " + std::to_string(bytes) + " bytes at offset " +
-                    std::to_string(at) + ")");
-  std::uint64_t value = 0;
-  for (int i = 0; i < bytes; ++i)
-    value |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[at + i])) << (8 * i);
-  return value;
-}
+struct ArchiveDiscard {
+  void operator()(zip_t* zip) const { zip_discard(zip); }
+};
+using ArchivePtr = std::unique_ptr<zip_t, ArchiveDiscard>;
 
-template <typename T>
-void PutValues(std::string* out, const std::vector<T>& values) {
-  static_assert(std::numeric_limits<double>::is_iec559);
-  const size_t start = out->size();
-  out->resize(start + values.size() * sizeof(T));
-  if (!values.empty()) std::memcpy(out->data() + start, values.data(), values.size() * sizeof(T));
-}
+struct EntryClose {
+  void operator()(zip_file_t* file) const { zip_fclose(file); }
+};
+using EntryPtr = std::unique_ptr<zip_file_t, EntryClose>;
 
-template <typename T>
-std::vector<T> GetValues(const std::string& in, size_t at, std::int64_t count) {
-  std::vector<T> values(static_cast<size_t>(count));
-  if (count > 0) std::memcpy(values.data(), in.data() + at, values.size() * sizeof(T));
-  return values;
-}
+// The ZIP format's epoch, 1980-01-01 00:00 as MS-DOS date and time (APPNOTE 4.4.6): every
+// entry carries it, so the bytes depend on the arrays only (not on the clock or time zone).
+constexpr zip_uint16_t kDosTime = 0, kDosDate1980 = 0x21;
 
-// ---- .npy ----
-
-size_t ItemSize(const NpyArray& a, int unicode_width) {
-  switch (a.type) {
-    case NpyArray::Type::kFloat64:
-    case NpyArray::Type::kInt64:
-      return 8;
-    case NpyArray::Type::kInt32:
-      return 4;
-    case NpyArray::Type::kBool:
-      return 1;
-    case NpyArray::Type::kUnicode:
-      return 4 * static_cast<size_t>(unicode_width);
-  }
-  return 0;
-}
-
-// A Python tuple: "()", "(3,)", "(3, 4)".
-std::string ShapeText(const std::vector<std::int64_t>& shape) {
-  std::string text = "(";
-  for (size_t i = 0; i < shape.size(); ++i) text += (i > 0 ? ", " : "") + std::to_string(shape[i]);
-  return text + (shape.size() == 1 ? ",)" : ")");
-}
-
-std::string NpyBytes(const std::string& name, const NpyArray& a) {
-  const std::int64_t count = a.size();
-  const auto check_count = [&](size_t n) {
-    if (static_cast<std::int64_t>(n) != count)
-      Fail(name, "holds " + std::to_string(n) + " values for shape " + ShapeText(a.shape));
-  };
-  std::vector<std::u32string> codes;
-  int width = 1;
-  switch (a.type) {
-    case NpyArray::Type::kFloat64:
-      check_count(a.f64.size());
-      break;
-    case NpyArray::Type::kInt64:
-      check_count(a.i64.size());
-      break;
-    case NpyArray::Type::kInt32:
-      check_count(a.i32.size());
-      break;
-    case NpyArray::Type::kBool:
-      check_count(a.b1.size());
-      break;
-    case NpyArray::Type::kUnicode:
-      check_count(a.text.size());
-      codes.resize(a.text.size());
-      for (size_t i = 0; i < a.text.size(); ++i) {
-        if (!DecodeUtf8(a.text[i], &codes[i])) Fail(name, "a string is not UTF-8");
-        width = std::max(width, static_cast<int>(codes[i].size()));
-      }
-      break;
-  }
-  const char* descr = a.type == NpyArray::Type::kFloat64 ? "<f8"
-                      : a.type == NpyArray::Type::kInt64 ? "<i8"
-                      : a.type == NpyArray::Type::kInt32 ? "<i4"
-                      : a.type == NpyArray::Type::kBool  ? "|b1"
-                                                         : nullptr;
-  std::string header = "{'descr': '" + (descr ? std::string(descr) : "<U" + std::to_string(width)) +
-                       "', 'fortran_order': False, 'shape': " + ShapeText(a.shape) + ", }";
-  // Magic (6) + version (2) + header length (2) + header + '\n', a multiple of 64.
-  const size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header += '\n';
-  std::string out("\x93NUMPY\x01\x00", 8);
-  Put(&out, header.size(), 2);
-  out += header;
-  out.reserve(out.size() + static_cast<size_t>(count) * ItemSize(a, width));
-  switch (a.type) {
-    case NpyArray::Type::kFloat64:
-      PutValues(&out, a.f64);
-      break;
-    case NpyArray::Type::kInt64:
-      PutValues(&out, a.i64);
-      break;
-    case NpyArray::Type::kInt32:
-      PutValues(&out, a.i32);
-      break;
-    case NpyArray::Type::kBool:
-      PutValues(&out, a.b1);
-      break;
-    case NpyArray::Type::kUnicode:
-      for (const std::u32string& s : codes)
-        for (int i = 0; i < width; ++i) Put(&out, i < static_cast<int>(s.size()) ? s[i] : 0, 4);
-      break;
-  }
+// The whole content of a buffer source (after zip_close wrote the archive into it).
+std::string SourceBytes(zip_source_t* source) {
+  zip_stat_t stat;
+  zip_stat_init(&stat);
+  if (zip_source_stat(source, &stat) != 0 || (stat.valid & ZIP_STAT_SIZE) == 0 ||
+      zip_source_open(source) != 0)
+    Fail("npz", "cannot read the written archive back");
+  std::string out(static_cast<size_t>(stat.size), '\0');
+  const zip_int64_t read = zip_source_read(source, out.data(), out.size());
+  zip_source_close(source);
+  if (read != static_cast<zip_int64_t>(out.size()))
+    Fail("npz", "cannot read the written archive back");
   return out;
 }
 
-// The value of key 'key' in the header dict: the text from after "'key': " up to the next
-// top-level ',' (shapes keep their parentheses).
-std::string HeaderValue(const std::string& header, const std::string& key,
-                        const std::string& where) {
-  const std::string marker = "'" + key + "':";
-  const size_t at = header.find(marker);
-  if (at == std::string::npos) Fail(where, "the .npy header has no '" + key + "'");
-  size_t i = at + marker.size();
-  while (i < header.size() && header[i] == ' ') ++i;
-  size_t end = i;
-  int depth = 0;
-  while (end < header.size() && (depth > 0 || (header[end] != ',' && header[end] != '}'))) {
-    if (header[end] == '(') ++depth;
-    if (header[end] == ')') --depth;
-    ++end;
+// The uncompressed content of entry `index`, read in slices so that memory follows the data
+// actually inflated, not the size the archive claims; at most `limit` bytes.
+std::string EntryBytes(zip_t* zip, zip_uint64_t index, zip_uint64_t claimed, zip_uint64_t limit,
+                       const std::string& where) {
+  if (claimed > limit)
+    Fail(where, "claims " + std::to_string(claimed) + " bytes, more than this archive can hold");
+  EntryPtr file(zip_fopen_index(zip, index, 0));
+  if (!file) Fail(where, zip_strerror(zip));
+  std::string out;
+  out.reserve(static_cast<size_t>(claimed) + 1);
+  constexpr size_t kSlice = size_t{1} << 20;
+  for (;;) {
+    const size_t at = out.size();
+    out.resize(at + kSlice);
+    const zip_int64_t n = zip_fread(file.get(), out.data() + at, kSlice);
+    if (n < 0) Fail(where, zip_file_strerror(file.get()));
+    out.resize(at + static_cast<size_t>(n));
+    if (n == 0) break;
+    if (out.size() > claimed) Fail(where, "holds more bytes than its header says");
   }
-  return header.substr(i, end - i);
+  if (out.size() != claimed) Fail(where, "holds fewer bytes than its header says");
+  return out;
 }
-
-std::vector<std::int64_t> ParseShape(const std::string& text, const std::string& where) {
-  if (text.size() < 2 || text.front() != '(' || text.back() != ')')
-    Fail(where, "bad shape " + text);
-  std::vector<std::int64_t> shape;
-  std::string item;
-  const auto flush = [&] {
-    if (item.empty()) return;
-    if (item.size() > 12) Fail(where, "shape entry too large: " + item);
-    for (char d : item)
-      if (d < '0' || d > '9') Fail(where, "bad shape " + text);
-    shape.push_back(std::stoll(item));
-    item.clear();
-  };
-  for (size_t i = 1; i + 1 < text.size(); ++i) {
-    if (text[i] == ',') {
-      flush();
-    } else if (text[i] != ' ') {
-      item += text[i];
-    }
-  }
-  flush();
-  return shape;
-}
-
-NpyArray ParseNpy(const std::string& bytes, const std::string& where) {
-  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
-    Fail(where, "not a .npy array (bad magic)");
-  const int major = static_cast<unsigned char>(bytes[6]);
-  size_t header_length = 0, at = 0;
-  if (major == 1) {
-    header_length = Get(bytes, 8, 2, where);
-    at = 10;
-  } else if (major == 2 || major == 3) {
-    header_length = Get(bytes, 8, 4, where);
-    at = 12;
-  } else {
-    Fail(where, ".npy version " + std::to_string(major) + " is not supported");
-  }
-  if (bytes.size() - at < header_length) Fail(where, "truncated .npy header");
-  const std::string header = bytes.substr(at, header_length);
-  at += header_length;
-  const std::string descr = HeaderValue(header, "descr", where);
-  const std::string fortran = HeaderValue(header, "fortran_order", where);
-  NpyArray a;
-  a.shape = ParseShape(HeaderValue(header, "shape", where), where);
-  std::int64_t count = 1;
-  for (std::int64_t d : a.shape) {
-    if (d < 0 || (d > 0 && count > std::numeric_limits<std::int64_t>::max() / 8 / d))
-      Fail(where, "shape too large");
-    count *= d;
-  }
-  if (fortran != "False" && a.shape.size() > 1)
-    Fail(where, "Fortran-ordered arrays are not supported (save in C order)");
-  int width = 0;
-  if (descr == "'<f8'") {
-    a.type = NpyArray::Type::kFloat64;
-  } else if (descr == "'<i8'") {
-    a.type = NpyArray::Type::kInt64;
-  } else if (descr == "'<i4'") {
-    a.type = NpyArray::Type::kInt32;
-  } else if (descr == "'|b1'") {
-    a.type = NpyArray::Type::kBool;
-  } else if (descr.size() >= 5 && descr.compare(0, 3, "'<U") == 0 && descr.back() == '\'') {
-    a.type = NpyArray::Type::kUnicode;
-    const std::string digits = descr.substr(3, descr.size() - 4);
-    if (digits.empty() || digits.size() > 6) Fail(where, "bad dtype " + descr);
-    for (char d : digits)
-      if (d < '0' || d > '9') Fail(where, "bad dtype " + descr);
-    width = std::stoi(digits);
-  } else {
-    Fail(where, "dtype " + descr + " is not supported (<f8, <i8, <i4, |b1, <U)");
-  }
-  const size_t item = ItemSize(a, width);
-  if (item == 0 && count > 0) Fail(where, "zero-width strings");
-  if (item > 0 && static_cast<std::uint64_t>(count) > (bytes.size() - at) / item)
-    Fail(where, "holds fewer bytes than its shape " + ShapeText(a.shape) + " needs");
-  if (bytes.size() - at != static_cast<size_t>(count) * item)
-    Fail(where, "holds more bytes than its shape " + ShapeText(a.shape) + " needs");
-  switch (a.type) {
-    case NpyArray::Type::kFloat64:
-      a.f64 = GetValues<double>(bytes, at, count);
-      break;
-    case NpyArray::Type::kInt64:
-      a.i64 = GetValues<std::int64_t>(bytes, at, count);
-      break;
-    case NpyArray::Type::kInt32:
-      a.i32 = GetValues<std::int32_t>(bytes, at, count);
-      break;
-    case NpyArray::Type::kBool:
-      a.b1 = GetValues<std::uint8_t>(bytes, at, count);
-      break;
-    case NpyArray::Type::kUnicode:
-      a.text.resize(static_cast<size_t>(count));
-      for (std::int64_t k = 0; k < count; ++k) {
-        for (int i = 0; i < width; ++i) {
-          const auto code = static_cast<char32_t>(Get(bytes, at + 4 * (k * width + i), 4, where));
-          if (code == 0) break;
-          if (!AppendUtf8(code, &a.text[k])) Fail(where, "a string holds an invalid code point");
-        }
-      }
-      break;
-  }
-  return a;
-}
-
-constexpr std::uint32_t kLocalHeader = 0x04034b50, kCentralHeader = 0x02014b50,
-                        kEndOfCentralDirectory = 0x06054b50;
-constexpr std::uint16_t kDosDate1980 = 0x21;  // 1980-01-01, the ZIP epoch
 
 }  // namespace
 
-std::int64_t NpyArray::size() const {
-  std::int64_t count = 1;
-  for (std::int64_t d : shape) count *= d;
-  return count;
-}
-
-NpyArray NpyArray::Float64(std::vector<std::int64_t> shape, std::vector<double> values) {
-  NpyArray a;
-  a.type = Type::kFloat64;
-  a.shape = std::move(shape);
-  a.f64 = std::move(values);
-  return a;
-}
-NpyArray NpyArray::Int64(std::vector<std::int64_t> shape, std::vector<std::int64_t> values) {
-  NpyArray a;
-  a.type = Type::kInt64;
-  a.shape = std::move(shape);
-  a.i64 = std::move(values);
-  return a;
-}
-NpyArray NpyArray::Int32(std::vector<std::int64_t> shape, std::vector<std::int32_t> values) {
-  NpyArray a;
-  a.type = Type::kInt32;
-  a.shape = std::move(shape);
-  a.i32 = std::move(values);
-  return a;
-}
-NpyArray NpyArray::Bool(std::vector<std::int64_t> shape, std::vector<std::uint8_t> values) {
-  NpyArray a;
-  a.type = Type::kBool;
-  a.shape = std::move(shape);
-  a.b1 = std::move(values);
-  return a;
-}
-NpyArray NpyArray::Unicode(std::vector<std::int64_t> shape, std::vector<std::string> values) {
-  NpyArray a;
-  a.type = Type::kUnicode;
-  a.shape = std::move(shape);
-  a.text = std::move(values);
-  return a;
-}
-
-std::uint32_t Crc32(const char* data, size_t size) {
-  static const std::array<std::uint32_t, 256> table = [] {
-    std::array<std::uint32_t, 256> t{};
-    for (std::uint32_t n = 0; n < 256; ++n) {
-      std::uint32_t c = n;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[n] = c;
-    }
-    return t;
-  }();
-  std::uint32_t crc = 0xFFFFFFFFu;
-  for (size_t i = 0; i < size; ++i)
-    crc = table[(crc ^ static_cast<unsigned char>(data[i])) & 0xFF] ^ (crc >> 8);
-  return crc ^ 0xFFFFFFFFu;
-}
-
 std::string NpzToBytes(const NpzArchive& archive) {
-  std::string out, central;
-  for (const auto& [name, array] : archive) {
-    const std::string file = name + ".npy";
-    const std::string data = NpyBytes(name, array);
-    if (data.size() >= 0xFFFFFFFFu || out.size() >= 0xFFFFFFFFu)
-      Fail(name, "4 GiB or more: beyond a ZIP archive without ZIP64");
-    const std::uint32_t crc = Crc32(data.data(), data.size());
-    const size_t offset = out.size();
-    // Local file header (APPNOTE 4.3.7): version 2.0, no flags, stored, DOS time 0.
-    Put(&out, kLocalHeader, 4);
-    Put(&out, 20, 2);
-    Put(&out, 0, 2);
-    Put(&out, 0, 2);
-    Put(&out, 0, 2);
-    Put(&out, kDosDate1980, 2);
-    Put(&out, crc, 4);
-    Put(&out, data.size(), 4);
-    Put(&out, data.size(), 4);
-    Put(&out, file.size(), 2);
-    Put(&out, 0, 2);
-    out += file;
-    out += data;
-    // Central directory entry (APPNOTE 4.3.12).
-    Put(&central, kCentralHeader, 4);
-    Put(&central, 20, 2);
-    Put(&central, 20, 2);
-    Put(&central, 0, 2);
-    Put(&central, 0, 2);
-    Put(&central, 0, 2);
-    Put(&central, kDosDate1980, 2);
-    Put(&central, crc, 4);
-    Put(&central, data.size(), 4);
-    Put(&central, data.size(), 4);
-    Put(&central, file.size(), 2);
-    Put(&central, 0, 2);  // extra
-    Put(&central, 0, 2);  // comment
-    Put(&central, 0, 2);  // disk
-    Put(&central, 0, 2);  // internal attributes
-    Put(&central, 0, 4);  // external attributes
-    Put(&central, offset, 4);
-    central += file;
+  // libzip reads each entry's bytes at zip_close: they live here until then.
+  std::vector<std::string> entries;
+  entries.reserve(archive.size());
+  for (const auto& [name, array] : archive) entries.push_back(NpyBytes(name, array));
+  ZipError error;
+  SourcePtr buffer(zip_source_buffer_create(nullptr, 0, 0, &error.error));
+  if (!buffer) Fail("npz", error.text());
+  zip_source_keep(buffer.get());  // the archive releases its hold at zip_close; we keep ours
+  ArchivePtr zip(zip_open_from_source(buffer.get(), ZIP_TRUNCATE, &error.error));
+  if (!zip) {
+    zip_source_free(buffer.get());  // the hold zip_open_from_source did not take
+    Fail("npz", error.text());
   }
-  if (archive.size() >= 0xFFFF) Fail("npz", "too many arrays for a ZIP archive without ZIP64");
-  const size_t central_offset = out.size();
-  out += central;
-  // End of central directory record (APPNOTE 4.3.16).
-  Put(&out, kEndOfCentralDirectory, 4);
-  Put(&out, 0, 2);
-  Put(&out, 0, 2);
-  Put(&out, archive.size(), 2);
-  Put(&out, archive.size(), 2);
-  Put(&out, central.size(), 4);
-  Put(&out, central_offset, 4);
-  Put(&out, 0, 2);
-  return out;
+  size_t k = 0;
+  for (const auto& [name, array] : archive) {
+    const std::string& bytes = entries[k++];
+    zip_source_t* entry = zip_source_buffer(zip.get(), bytes.data(), bytes.size(), 0);
+    const zip_int64_t index =
+        entry ? zip_file_add(zip.get(), (name + ".npy").c_str(), entry, ZIP_FL_ENC_UTF_8) : -1;
+    if (index < 0) {
+      if (entry) zip_source_free(entry);
+      Fail(name, zip_strerror(zip.get()));
+    }
+    const auto i = static_cast<zip_uint64_t>(index);
+    if (zip_set_file_compression(zip.get(), i, ZIP_CM_STORE, 0) != 0 ||
+        zip_file_set_dostime(zip.get(), i, kDosTime, kDosDate1980, 0) != 0)
+      Fail(name, zip_strerror(zip.get()));
+  }
+  if (zip_close(zip.get()) != 0) Fail("npz", zip_strerror(zip.get()));
+  zip.release();  // closed: zip_close freed it
+  return SourceBytes(buffer.get());
 }
 
 NpzArchive NpzFromBytes(const std::string& bytes) {
-  const std::string where = "npz";
-  // The end record: 22 bytes plus a comment of up to 65535.
-  if (bytes.size() < 22) Fail(where, "too short for a ZIP archive");
-  size_t end = std::string::npos;
-  const size_t lowest = bytes.size() > 22 + 0xFFFF ? bytes.size() - 22 - 0xFFFF : 0;
-  for (size_t at = bytes.size() - 22 + 1; at-- > lowest;) {
-    if (Get(bytes, at, 4, where) == kEndOfCentralDirectory) {
-      end = at;
-      break;
-    }
+  // The end of central directory record alone is 22 bytes (APPNOTE 4.3.16).
+  if (bytes.size() < 22) Fail("npz", "too short for a ZIP archive");
+  ZipError error;
+  zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error.error);
+  if (!source) Fail("npz", error.text());
+  ArchivePtr zip(zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error.error));
+  if (!zip) {
+    zip_source_free(source);
+    Fail("npz", "not a ZIP archive, or a damaged one (" + error.text() + ")");
   }
-  if (end == std::string::npos) Fail(where, "not a ZIP archive (no end of central directory)");
-  const size_t entries = Get(bytes, end + 10, 2, where);
-  const size_t central_size = Get(bytes, end + 12, 4, where);
-  size_t at = Get(bytes, end + 16, 4, where);
-  if (at > end || end - at < central_size) Fail(where, "the central directory lies outside");
+  // Deflate inflates at most 1032:1 (RFC 1951's longest match per code): a larger claim is a lie.
+  const zip_uint64_t limit = static_cast<zip_uint64_t>(bytes.size()) * 1032;
   NpzArchive archive;
-  for (size_t e = 0; e < entries; ++e) {
-    if (Get(bytes, at, 4, where) != kCentralHeader) Fail(where, "bad central directory entry");
-    const auto flags = Get(bytes, at + 8, 2, where);
-    const auto method = Get(bytes, at + 10, 2, where);
-    const auto crc = static_cast<std::uint32_t>(Get(bytes, at + 16, 4, where));
-    const size_t compressed = Get(bytes, at + 20, 4, where);
-    const size_t size = Get(bytes, at + 24, 4, where);
-    const size_t name_length = Get(bytes, at + 28, 2, where);
-    const size_t extra_length = Get(bytes, at + 30, 2, where);
-    const size_t comment_length = Get(bytes, at + 32, 2, where);
-    const size_t local = Get(bytes, at + 42, 4, where);
-    if (bytes.size() - (at + 46) < name_length) Fail(where, "truncated entry name");
-    std::string file = bytes.substr(at + 46, name_length);
-    at += 46 + name_length + extra_length + comment_length;
-    const std::string entry = file;
-    if (method != 0)
-      Fail(entry,
-           "is compressed (np.savez_compressed?): only stored entries are read; save "
-           "with np.savez or Trajectory.save");
-    if ((flags & 1) != 0) Fail(entry, "is encrypted");
-    if (compressed != size) Fail(entry, "stored sizes disagree");
-    if (Get(bytes, local, 4, entry) != kLocalHeader) Fail(entry, "bad local header");
-    const size_t data =
-        local + 30 + Get(bytes, local + 26, 2, entry) + Get(bytes, local + 28, 2, entry);
-    if (data > bytes.size() || bytes.size() - data < size) Fail(entry, "truncated data");
-    const std::string content = bytes.substr(data, size);
-    if (Crc32(content.data(), content.size()) != crc) Fail(entry, "CRC mismatch (corrupt file)");
+  const zip_int64_t count = zip_get_num_entries(zip.get(), 0);
+  for (zip_int64_t e = 0; e < count; ++e) {
+    const auto index = static_cast<zip_uint64_t>(e);
+    zip_stat_t stat;
+    zip_stat_init(&stat);
+    if (zip_stat_index(zip.get(), index, 0, &stat) != 0) Fail("npz", zip_strerror(zip.get()));
+    std::string file = (stat.valid & ZIP_STAT_NAME) ? stat.name : "entry " + std::to_string(e);
+    if ((stat.valid & ZIP_STAT_ENCRYPTION_METHOD) && stat.encryption_method != ZIP_EM_NONE)
+      Fail(file, "is encrypted");
     if (file.size() < 4 || file.compare(file.size() - 4, 4, ".npy") != 0)
-      Fail(entry, "is not a .npy array");
+      Fail(file, "is not a .npy array");
+    if ((stat.valid & ZIP_STAT_SIZE) == 0) Fail(file, "has no size");
+    const std::string content = EntryBytes(zip.get(), index, stat.size, limit, file);
     file.resize(file.size() - 4);
     archive[file] = ParseNpy(content, file);
   }
