@@ -124,7 +124,8 @@ void RunOptimize(const OptimizeOptions& options) {
   }
   TrajectoryOptimizer optimizer(model, s);
   const OptimizationResult result = optimizer.Optimize(q0, u0);
-  const Trajectory trajectory = PlanToTrajectory(*model, result.q, result.u);
+  // With each step's contacts and forces (solved again), for the page and the file.
+  const Trajectory trajectory = PlanToTrajectory(*model, result.q, result.u, s.regrasp_steps);
   WriteTrajectoryFile(trajectory, options.out_path);
   if (!options.html_path.empty()) WriteViewerHtml(*scene, trajectory, options.html_path);
   if (!options.plot_path.empty()) WriteCostPlot(result, options.plot_path);

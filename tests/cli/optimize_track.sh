@@ -9,12 +9,24 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 scene=examples/planar_hand/scene.yaml
 
 "$qd" optimize "$scene" --goal 0 0.05 0.5236 --object-weight 10 10 1 --h 0.1 \
-  --out "$tmp/plan.json" --plot "$tmp/cost.svg" > "$tmp/out.txt" 2>&1 ||
+  --out "$tmp/plan.json" --plot "$tmp/cost.svg" --html "$tmp/plan.html" > "$tmp/out.txt" 2>&1 ||
   fail "optimize exited non-zero: $(cat "$tmp/out.txt")"
 for key in "iterations" "cost" "final object err" "wall time" "trajectory"; do
   grep -q "^$key " "$tmp/out.txt" || fail "summary lacks '$key'"
 done
 grep -q "<svg" "$tmp/cost.svg" || fail "no SVG cost plot"
+# The page counts the plan's contacts (it said "contacts 0" on every frame): the fingers hold the
+# ball, so frames have contacts, the same per step as the trajectory file records.
+/usr/bin/python3 - "$tmp/plan.html" "$tmp/plan.json" <<'PY' || fail "the optimize page shows no contact"
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = json.loads(re.search(r'<script id="quasidyn-data" type="application/json">(.*?)</script>',
+                            page, re.S).group(1))
+counts = [len(c) for c in data["frames"]["contacts"]]
+steps = json.load(open(sys.argv[2]))["steps"]
+assert max(counts) > 0, counts
+assert counts[1:] == [len(s.get("contacts", [])) for s in steps], (counts, len(steps))
+PY
 # The final angle is within 3° (0.05 rad) of the goal.
 awk '/^final object err/ { e = $6; if (e < 0) e = -e; exit !(e < 0.05) }' "$tmp/out.txt" ||
   fail "the ball does not reach 30°: $(grep 'final object' "$tmp/out.txt")"

@@ -4,10 +4,12 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
-import { ContactLayer, describeContact, largestForce, largestTorsion } from './contacts.js';
+import { ContactLayer, describeContact, largestForce, largestTorsion, torsionThreshold }
+  from './contacts.js';
 import { addMarkers } from './markers.js';
 import { Panel } from './panel.js';
 import { makeShapeObject, shapeExtent } from './shapes.js';
+import { pageForceThreshold } from './vectors.js';
 
 // Body colours: objects take the warm / saturated ones in order, robots a steel grey family.
 const kObjectColors = ['#e4572e', '#2e86de', '#f3a712', '#29b765', '#a06cd5', '#17bebb',
@@ -79,29 +81,34 @@ class Viewer {
     this.fitView();
     this.buildGround();
     this.buildLights();
+    // Forces below the page's threshold [N] are round-off, not drawn (vectors.js).
+    this.forceThreshold = pageForceThreshold(data);
     const forceMax = largestForce(this.frames);
+    const drawsForces = forceMax > this.forceThreshold;
     // The largest force spans a quarter of the scene.
-    const metersPerNewton = forceMax > 0 ? 0.25 * this.extent / forceMax : 0;
+    const metersPerNewton = drawsForces ? 0.25 * this.extent / forceMax : 0;
     // The largest torsional moment (ecp) draws an arc of a twentieth of the scene's radius.
     const torsionMax = largestTorsion(this.frames);
     const metersPerNewtonMeter = torsionMax > 0 ? 0.05 * this.extent / torsionMax : 0;
     this.contacts = new ContactLayer(this.scene, 0.007 * this.extent, metersPerNewton,
-      metersPerNewtonMeter);
+      metersPerNewtonMeter, this.forceThreshold, torsionThreshold(this.frames));
     if (data.markers) {
       this.markers = addMarkers(this.scene, data.markers, 0.01 * this.extent);
       this.legend.push({ name: data.markers.label || 'markers', color: '#4fd1ff' });
     }
     this.buildOverlays();
-    const forceScale = (forceMax > 0
+    const forceScale = (drawsForces
       ? `longest = ${forceMax.toPrecision(3)} N` : 'no contact force') +
-      (torsionMax > 0 ? `; torsion arcs: largest = ${torsionMax.toPrecision(3)} N·m` : '');
+      (torsionMax > 0 ? `; torsion arcs: largest = ${torsionMax.toPrecision(3)} N·m` : '') +
+      (this.forceThreshold > 0
+        ? `; below ${this.forceThreshold.toPrecision(2)} N not drawn` : '');
 
     this.panel = new Panel(data, this.legend, {
       onPlayPause: () => (this.playing ? this.pause() : this.play()),
       onSeekFrame: (j) => { this.pause(); this.seek(this.frames.t[j]); },
       onSpeed: (factor) => { this.speed = factor; },
       onToggle: (points, arrows) => { this.contacts.setVisible(points, arrows); this.render(); },
-    }, forceScale);
+    }, forceScale, this.forceThreshold);
 
     window.addEventListener('resize', () => this.resize());
     window.addEventListener('keydown', (event) => this.onKey(event));
@@ -129,6 +136,7 @@ class Viewer {
     this.bodyGroups = [];
     this.halfSpaces = [];
     this.meshTriangles = 0;  // triangles drawn from the page's meshes (tests)
+    this.orientationMarks = 0;  // round shapes drawn with an orientation mark (marks.js; tests)
     this.legend = [];
     let objects = 0;
     let robots = 0;
@@ -163,6 +171,7 @@ class Viewer {
       if (body.kind !== 'world' && !this.legend.some((item) => item.name === label)) {
         this.legend.push({ name: label, color });
       }
+      group.traverse((node) => { if (node.userData.orientationMark) ++this.orientationMarks; });
       this.scene.add(group);
       this.bodyGroups.push(group);
     }
@@ -444,6 +453,8 @@ function start() {
       duration: viewer.duration,
       frameCount: viewer.frameCount,
       meshTriangles: viewer.meshTriangles,
+      orientationMarks: viewer.orientationMarks,
+      forceThreshold: viewer.forceThreshold,
       ready: true,
     };
   } catch (error) {

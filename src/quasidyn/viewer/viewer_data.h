@@ -5,7 +5,9 @@
 // only q, docs/trajectory-format.md).
 //
 // Layout (format "quasidyn-viewer-data", version 1; units SI):
-//   scene:       {name, file (the scene file's name, without its folder), planar}
+//   scene:       {name, file (the scene file's name, without its folder), planar, weight [N]
+//                (the heaviest object body's weight m·|g|, 0 without gravity or objects: the
+//                scene's force scale below which the page draws no vector, docs/viewer.md)}
 //   run:         {formulation, time_step [s], steps_requested, steps_done, status, message}
 //   bodies:      [{name, kind: "world"|"object"|"robot", shapes: [{name, type, radius [m],
 //                  length [m], size [m] (3), vertices [m] (n × 3, in S), position [m] (3, S in B),

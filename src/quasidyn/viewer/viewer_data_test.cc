@@ -92,6 +92,21 @@ TEST(ViewerData, PlanarPosesFromHandComputedKinematics) {
   ExpectPose(data, 1, 0, {0, 0, 0}, {0, 0, 0, 1});  // the world stays put
 }
 
+// The page's force scale for its draw threshold (docs/viewer.md, "Vectors too small to draw"):
+// the heaviest object body's weight m·|g|; none without gravity.
+TEST(ViewerData, CarriesTheHeaviestObjectsWeight) {
+  Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
+  const int box = scene.BodyIndex("box");
+  ASSERT_GT(box, 0);
+  scene.bodies[box].mass = 2.5;
+  scene.gravity = Eigen::Vector3d(0.0, -9.81, 0.0);
+  const Trajectory trajectory = MakeTrajectory(scene, {scene.q0});
+  EXPECT_NEAR(BuildViewerData(scene, trajectory)["scene"]["weight"].get<double>(), 2.5 * 9.81,
+              kRounding * 2.5 * 9.81);
+  scene.gravity.setZero();
+  EXPECT_EQ(BuildViewerData(scene, trajectory)["scene"]["weight"].get<double>(), 0.0);
+}
+
 TEST(ViewerData, FloatingBodyQuaternionInThreeJsOrder) {
   const Scene scene = LoadScene(kExamples + "arm_cubes/scene.yaml");
   Eigen::VectorXd q = scene.q0;
