@@ -17,7 +17,8 @@ done
 grep -q "<svg" "$tmp/cost.svg" || fail "no SVG cost plot"
 # The page counts the plan's contacts (it said "contacts 0" on every frame): the fingers hold the
 # ball, so frames have contacts, the same per step as the trajectory file records.
-/usr/bin/python3 - "$tmp/plan.html" "$tmp/plan.json" <<'PY' || fail "the optimize page shows no contact"
+/usr/bin/python3 - "$tmp/plan.html" "$tmp/plan.json" <<'PY' ||
+  fail "the optimize page shows no contact"
 import json, re, sys
 page = open(sys.argv[1]).read()
 data = json.loads(re.search(r'<script id="quasidyn-data" type="application/json">(.*?)</script>',

@@ -2,8 +2,8 @@
 # The 2D contact notes' MPC figures (docs/mpc.md, Figs. 2-4) end to end: runs mpc_figures for
 # 60 control steps (6 s) into OUT_DIR and checks its outputs: one CSV row per horizon and step
 # with every MIQP solved, the walls' forces zero until the robot reaches a wall, the three
-# figures and the path (with the MPC's target) as SVGs, and the notes' two claims as the program prints them. The files
-# stay in OUT_DIR as the test's artifacts.
+# figures and the path (with the MPC's target) as SVGs, and the notes' two claims as the program
+# prints them. The files stay in OUT_DIR as the test's artifacts.
 # Usage: mpc.sh MPC_FIGURES OUT_DIR   (run from the repository root)
 set -uo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }

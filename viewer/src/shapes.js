@@ -148,7 +148,8 @@ function orientationMark(shape, planar, depth) {
   if (segments.length === 0) return null;
   const geometry = new THREE.BufferGeometry();
   geometry.setAttribute('position', new THREE.Float32BufferAttribute(segments.flat(2), 3));
-  const lines = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color: kMarkColor }));
+  const lines = new THREE.LineSegments(geometry,
+    new THREE.LineBasicMaterial({ color: kMarkColor }));
   lines.name = 'orientation mark';
   lines.userData.orientationMark = true;
   return lines;

@@ -12,7 +12,8 @@
 // the viewer's node tests import (viewer/tests).
 
 export const kRelativeThreshold = 1e-6;  // [-], of the largest force
-export const kEpsilonFactor = 1e3;  // [-], round-off of a solve ~ (a condition number) · ε · scale
+// [-]: the round-off of a solve is about (a condition number) · ε · (its force scale).
+export const kEpsilonFactor = 1e3;
 
 // |v| of a vector (an array of numbers).
 export function magnitude(v) {

@@ -16,7 +16,8 @@ const key = (segments) => new Set(points(segments).map((p) => p.map((x) => x.toF
 
 test('round shapes get a mark; boxes, convex shapes and meshes do not', () => {
   for (const shape of [{ type: 'sphere', radius: 0.1 },
-    { type: 'cylinder', radius: 0.1, length: 0.3 }, { type: 'capsule', radius: 0.1, length: 0.3 }]) {
+    { type: 'cylinder', radius: 0.1, length: 0.3 },
+    { type: 'capsule', radius: 0.1, length: 0.3 }]) {
     assert.ok(isRound(shape), shape.type);
     assert.ok(orientationMarkSegments(shape, false, 0.1).length > 0, `${shape.type} 3D`);
     assert.ok(orientationMarkSegments(shape, true, 0.1).length > 0, `${shape.type} planar`);
@@ -48,8 +49,10 @@ test('a sphere has two meridians on its surface: any turn about a principal axis
   const mark = orientationMarkSegments({ type: 'sphere', radius }, false, 0);
   for (const p of points(mark)) assert.ok(Math.abs(norm(p) - kLift * radius) < 1e-12);
   const turn = {
-    x: (p, a) => [p[0], Math.cos(a) * p[1] - Math.sin(a) * p[2], Math.sin(a) * p[1] + Math.cos(a) * p[2]],
-    y: (p, a) => [Math.cos(a) * p[0] + Math.sin(a) * p[2], p[1], -Math.sin(a) * p[0] + Math.cos(a) * p[2]],
+    x: (p, a) => [p[0], Math.cos(a) * p[1] - Math.sin(a) * p[2],
+      Math.sin(a) * p[1] + Math.cos(a) * p[2]],
+    y: (p, a) => [Math.cos(a) * p[0] + Math.sin(a) * p[2], p[1],
+      -Math.sin(a) * p[0] + Math.cos(a) * p[2]],
     z: turnZ,
   };
   const before = key(mark);

@@ -9,7 +9,8 @@ import {
 } from '../src/vectors.js';
 
 // a == b up to a few ulps.
-const near = (a, b) => assert.ok(Math.abs(a - b) <= 4 * Number.EPSILON * Math.abs(b), `${a} vs ${b}`);
+const near = (a, b) =>
+  assert.ok(Math.abs(a - b) <= 4 * Number.EPSILON * Math.abs(b), `${a} vs ${b}`);
 
 // A contact with force F [N] on the object.
 const contact = (force) => ({ point: [0, 0, 0], normal: [0, 0, 1], normal_force: 0,
