@@ -133,6 +133,13 @@ async function canvasPixels(page) {
       return { drawn: window.quasidynViewer.orientationMarks, expected };
     });
     const needsMarks = /planar_hand|ecp_cylinder_rolling/.test(path.basename(page_path));
+    // A plan's page draws the planner's goal (the ball at its goal pose, translucent).
+    if (/planar_hand_plan/.test(path.basename(page_path))) {
+      const target = await page.evaluate(() => ({ bodies: window.quasidynViewer.targetBodies,
+        info: document.getElementById('qd-info').innerText }));
+      check(target.bodies === 1 && /goal/.test(target.info),
+        `the plan's goal is drawn (${target.bodies} body) and named in the legend`);
+    }
     check(marks.drawn === marks.expected && (!needsMarks || marks.drawn > 0),
       `round shapes carry orientation marks: ${marks.drawn} drawn, ${marks.expected} round shapes`);
 

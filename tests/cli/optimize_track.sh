@@ -16,7 +16,8 @@ for key in "iterations" "cost" "final object err" "wall time" "trajectory"; do
 done
 grep -q "<svg" "$tmp/cost.svg" || fail "no SVG cost plot"
 # The page counts the plan's contacts (it said "contacts 0" on every frame): the fingers hold the
-# ball, so frames have contacts, the same per step as the trajectory file records.
+# ball, so frames have contacts, the same per step as the trajectory file records; it draws the
+# goal.
 /usr/bin/python3 - "$tmp/plan.html" "$tmp/plan.json" <<'PY' ||
   fail "the optimize page shows no contact"
 import json, re, sys
@@ -26,6 +27,11 @@ data = json.loads(re.search(r'<script id="quasidyn-data" type="application/json"
 counts = [len(c) for c in data["frames"]["contacts"]]
 steps = json.load(open(sys.argv[2]))["steps"]
 assert max(counts) > 0, counts
+# The page also draws the goal (the ball at (0, 0.05) turned by 30°).
+target = data["target"]
+assert target["label"] == "goal" and len(target["bodies"]) == 1, target
+b = target["bodies"][0]
+assert abs(target["poses"][7 * b] - 0) < 1e-6 and abs(target["poses"][7 * b + 1] - 0.05) < 1e-6
 assert counts[1:] == [len(s.get("contacts", [])) for s in steps], (counts, len(steps))
 PY
 # The final angle is within 3° (0.05 rad) of the goal.

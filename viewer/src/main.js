@@ -16,6 +16,7 @@ const kObjectColors = ['#e4572e', '#2e86de', '#f3a712', '#29b765', '#a06cd5', '#
   '#ff6f91', '#8d6e63', '#c0ca33', '#5c6bc0'];
 const kRobotColors = ['#b9c3d1', '#9aa7ba', '#d3dae4', '#8894a8'];
 const kWorldColor = '#6f7785';
+const kTargetColor = '#7dffb2';  // the run's target (viewer_data.h: target), translucent
 const kGroundColor = '#343a45';
 
 // True when the browser can give a WebGL context (three.js needs one to draw anything).
@@ -97,6 +98,7 @@ class Viewer {
       this.legend.push({ name: data.markers.label || 'markers', color: '#4fd1ff' });
     }
     this.buildOverlays();
+    this.buildTarget();
     const forceScale = (drawsForces
       ? `longest = ${forceMax.toPrecision(3)} N` : 'no contact force') +
       (torsionMax > 0 ? `; torsion arcs: largest = ${torsionMax.toPrecision(3)} N·m` : '') +
@@ -199,6 +201,26 @@ class Viewer {
     }
   }
 
+  // What the run aims at (viewer_data.h: target; the goal of optimize and plan, the MPC's
+  // target) as translucent copies of its bodies at the target configuration, edges kept.
+  buildTarget() {
+    this.targetBodies = 0;
+    const target = this.data.target;
+    if (!target) return;
+    const material = new THREE.MeshStandardMaterial({
+      color: kTargetColor, transparent: true, opacity: 0.3, depthWrite: false });
+    for (const b of target.bodies) {
+      const ghost = this.bodyGroups[b].clone(true);
+      ghost.traverse((node) => { if (node.isMesh) node.material = material; });
+      ghost.position.fromArray(target.poses, 7 * b);
+      ghost.quaternion.fromArray(target.poses, 7 * b + 3);
+      ghost.name = `target ${ghost.name}`;
+      this.scene.add(ghost);
+      ++this.targetBodies;
+    }
+    if (this.targetBodies > 0) this.legend.push({ name: target.label, color: kTargetColor });
+  }
+
   applyOverlays(t) {
     for (const overlay of this.overlays) {
       let low = 0;
@@ -217,12 +239,19 @@ class Viewer {
     }
   }
 
-  // Camera target and distance from the bodies' bounds over the first and last frames.
+  // Camera target and distance from the bodies' bounds over the first and last frames and the
+  // target's bodies (viewer_data.h: target).
   fitView() {
     const bounds = new THREE.Box3();
     for (const j of [0, this.frameCount - 1]) {
       this.applyPoses(j);
       for (const group of this.bodyGroups) bounds.expandByObject(group);
+    }
+    const target = this.data.target;
+    for (const b of target ? target.bodies : []) {
+      this.bodyGroups[b].position.fromArray(target.poses, 7 * b);
+      this.bodyGroups[b].quaternion.fromArray(target.poses, 7 * b + 3);
+      bounds.expandByObject(this.bodyGroups[b]);
     }
     if (bounds.isEmpty()) bounds.set(new THREE.Vector3(-0.5, -0.5, -0.5),
       new THREE.Vector3(0.5, 0.5, 0.5));
@@ -454,6 +483,7 @@ function start() {
       frameCount: viewer.frameCount,
       meshTriangles: viewer.meshTriangles,
       orientationMarks: viewer.orientationMarks,
+      targetBodies: viewer.targetBodies,
       forceThreshold: viewer.forceThreshold,
       ready: true,
     };

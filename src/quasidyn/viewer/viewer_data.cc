@@ -341,6 +341,19 @@ nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
     data["overlays"] = overlays;
   }
   if (!options.notes.empty()) data["notes"] = options.notes;
+  if (options.target_configuration.size() > 0) {
+    CheckConfiguration(scene, options.target_configuration, "viewer target configuration");
+    kinematics.Update(options.target_configuration);
+    json drawn = json::array();
+    for (size_t i = 0; i < shown_bodies.size(); ++i) {
+      const std::string kind = BodyKind(scene, shown_bodies[i]);
+      if (kind == "object" || (kind == "robot" && !options.target_objects_only))
+        drawn.push_back(static_cast<int>(i));
+    }
+    data["target"] = {{"label", options.target_label},
+                      {"poses", PoseRow(kinematics, shown_bodies, round)},
+                      {"bodies", drawn}};
+  }
   return data;
 }
 
