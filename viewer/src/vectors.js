@@ -1,15 +1,16 @@
 // Which vectors the page draws. A force far below the scene's forces is the round-off of a
-// step's solve (a momentum term of 1e-25 N on a box pushed with 10 N), not a force: every
-// vector the page draws or lists (contact-force arrows, the momentum term, torsion arcs) is
-// shown only when its magnitude is above
+// step's solve (a momentum term of 1e-25 N on a box pushed with 10 N), not a force: a contact
+// force's arrow is drawn, and a momentum term listed as a vector, only when its magnitude is
+// above
 //
 //   threshold = max(kRelativeThreshold · F_max, kEpsilonFactor · ε · max(F_max, W))   [N]
 //
 // F_max [N]: the largest |F| over the whole trajectory of the contact forces and momentum terms;
 // W [N]: the heaviest object's weight m·|g| (the page's scene.weight, 0 without gravity), the
 // scene's force scale when the run itself has no force of that size; ε = 2^-52, the machine
-// epsilon of the doubles the step solves in. No three.js here: these are pure functions that
-// the viewer's node tests import (viewer/tests).
+// epsilon of the doubles the step solves in. Torsion arcs (ecp) take the same rule on the
+// largest |τ| [N·m] (drawThreshold(τ_max), no weight). No three.js here: these are pure
+// functions that the viewer's node tests import (viewer/tests).
 
 export const kRelativeThreshold = 1e-6;  // [-], of the largest force
 // [-]: the round-off of a solve is about (a condition number) · ε · (its force scale).
