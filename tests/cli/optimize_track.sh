@@ -18,8 +18,7 @@ grep -q "<svg" "$tmp/cost.svg" || fail "no SVG cost plot"
 # The page counts the plan's contacts (it said "contacts 0" on every frame): the fingers hold the
 # ball, so frames have contacts, the same per step as the trajectory file records; it draws the
 # goal.
-/usr/bin/python3 - "$tmp/plan.html" "$tmp/plan.json" <<'PY' ||
-  fail "the optimize page shows no contact"
+/usr/bin/python3 - "$tmp/plan.html" "$tmp/plan.json" > "$tmp/page.txt" 2>&1 <<'PY' ||
 import json, re, sys
 page = open(sys.argv[1]).read()
 data = json.loads(re.search(r'<script id="quasidyn-data" type="application/json">(.*?)</script>',
@@ -34,6 +33,7 @@ b = target["bodies"][0]
 assert abs(target["poses"][7 * b] - 0) < 1e-6 and abs(target["poses"][7 * b + 1] - 0.05) < 1e-6
 assert counts[1:] == [len(s.get("contacts", [])) for s in steps], (counts, len(steps))
 PY
+  fail "the optimize page: no contact or no goal: $(cat "$tmp/page.txt")"
 # The final angle is within 3° (0.05 rad) of the goal.
 awk '/^final object err/ { e = $6; if (e < 0) e = -e; exit !(e < 0.05) }' "$tmp/out.txt" ||
   fail "the ball does not reach 30°: $(grep 'final object' "$tmp/out.txt")"
