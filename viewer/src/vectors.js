@@ -73,12 +73,14 @@ export function drawnForces(contacts, threshold) {
 }
 
 // The panel's line for the momentum term of one frame (frames.momentum[j]: [{object, force}]):
-// each object's force to 3 digits, or "< threshold N" when it is below the threshold (0 N when
+// each object's force to 3 digits (components below the threshold, round-off, as 0), or
+// "< threshold N" when the whole force is below it (0 N when
 // the threshold is 0: the page has no force at all); '–' when the step has none.
 export function momentumText(terms, threshold) {
   if (!terms || terms.length === 0) return '–';
   const digits = (x) => Number(x.toPrecision(3));
+  const component = (x) => (Math.abs(x) > threshold ? digits(x) : 0);
   return terms.map((m) => (isDrawn(m.force, threshold)
-    ? `${m.object} (${m.force.map(digits).join(', ')}) N`
+    ? `${m.object} (${m.force.map(component).join(', ')}) N`
     : `${m.object} ${threshold > 0 ? `< ${digits(threshold)}` : '0'} N`)).join('; ');
 }

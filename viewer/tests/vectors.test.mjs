@@ -44,7 +44,7 @@ test('a 1e-25 N momentum term beside 10 N contact forces is not listed as a vect
     frames: {
       contacts: [[contact([10, 0, 0])]],
       momentum: [[{ object: 'box', force: [1e-25, -3e-26, 0] },
-        { object: 'ball', force: [0.5, 0, 0] }]],
+        { object: 'ball', force: [0.5, -8.01e-19, 0] }]],
     },
   };
   const threshold = pageForceThreshold(data);
