@@ -180,7 +180,13 @@ void RunMpcCommand(const MpcOptions& options) {
   const MpcRun run = RunMpc(*plant, &controller, InitialState(*plant), run_options);
   if (bar) bar->Finish();
   if (!options.out_path.empty()) WriteTrajectory(run.trajectory, options.out_path);
-  if (!options.html_path.empty()) WriteViewerHtml(*scene, run.trajectory, options.html_path);
+  if (!options.html_path.empty()) {
+    ViewerDataOptions viewer;  // the target x_d's configuration, robots included
+    viewer.target_configuration = settings.target.head(scene->nq);
+    viewer.target_label = "target";
+    viewer.target_objects_only = false;
+    WriteViewerHtml(*scene, run.trajectory, options.html_path, viewer);
+  }
   if (!options.csv_path.empty()) WriteFileAtomically(options.csv_path, StepsCsv(run));
   PrintSummary(run, settings, *scene, std::cout);
   if (!options.out_path.empty()) std::cout << "trajectory       " << options.out_path << "\n";

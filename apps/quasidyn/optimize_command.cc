@@ -124,9 +124,16 @@ void RunOptimize(const OptimizeOptions& options) {
   }
   TrajectoryOptimizer optimizer(model, s);
   const OptimizationResult result = optimizer.Optimize(q0, u0);
-  const Trajectory trajectory = PlanToTrajectory(*model, result.q, result.u);
+  // With each step's contacts and forces (solved again), for the page and the file.
+  const Trajectory trajectory = PlanToTrajectory(*model, result.q, result.u, s.regrasp_steps);
   WriteTrajectoryFile(trajectory, options.out_path);
-  if (!options.html_path.empty()) WriteViewerHtml(*scene, trajectory, options.html_path);
+  if (!options.html_path.empty()) {
+    ViewerDataOptions viewer;  // the objects' goal drawn on the page, the robots where they end
+    viewer.target_configuration = result.q.back();
+    viewer.target_configuration.head(scene->nq_u) = s.object_goal;
+    viewer.target_label = "goal";
+    WriteViewerHtml(*scene, trajectory, options.html_path, viewer);
+  }
   if (!options.plot_path.empty()) WriteCostPlot(result, options.plot_path);
   int accepted = 0;
   for (const OptimizerIteration& it : result.iterations) accepted += it.accepted;

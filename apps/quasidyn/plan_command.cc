@@ -103,6 +103,9 @@ void RunPlan(const PlanOptions& options) {
   if (!options.html_path.empty()) {
     ViewerDataOptions viewer;
     AddTreeMarkers(*scene, plan, &viewer);
+    viewer.target_configuration = path.trajectory.FinalConfiguration();  // the objects' goal
+    viewer.target_configuration.head(scene->nq_u) = settings.goal;
+    viewer.target_label = "goal";
     WriteViewerHtml(*scene, path.trajectory, options.html_path, viewer);
   }
   PrintSummary(*scene, plan, path, options, std::cout);

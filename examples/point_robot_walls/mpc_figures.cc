@@ -9,7 +9,7 @@
 //                        force [N]
 //   contact_forces_N5.svg, contact_forces_N20.svg   (Figs. 2 and 3) per wall, normal and friction
 //   optimal_cost.svg     (Fig. 4) J* per step for both horizons, and J*/N
-//   paths.svg            the robot's path for both, with the walls
+//   paths.svg            the robot's path for both, with the walls and the target (a dot)
 // and prints per horizon the friction and normal impulses delivered by the walls, the realised
 // cost, the MIQP's solve time and nodes, and the notes' two claims checked on these numbers.
 // Exit status 1 when a run stops early.
@@ -86,11 +86,12 @@ int main(int argc, char** argv) {
     paths.x_label = "x [m]";
     paths.y_label = "y [m]";
     paths.series.push_back({"walls", {2, 2, -5, -5}, {0, -6, -6, 0}, "#808080"});
-    paths.series.push_back({"target", {3}, {-5}, "#000000"});
     std::map<int, Totals> totals;
     std::map<int, std::vector<double>> stage_costs, optimal_costs;
     bool ok = true;
     const MpcSettings& base = *scene->mpc;
+    // The MPC's target position (x_d's first two entries), a dot (a one-point series).
+    paths.series.push_back({"target", {base.target[0]}, {base.target[1]}, "#000000", false, true});
     const Eigen::VectorXd& Q = base.state_weight;
     const Eigen::VectorXd& R = base.force_weight;
     for (const int horizon : {5, 20}) {

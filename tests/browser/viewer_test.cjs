@@ -3,7 +3,8 @@
 // (pixel variance) and bodies that move between two times (pixel difference); the page opens
 // with step 1's contacts and status; force arrows show the force on the object; hovering a
 // contact point shows its force; #t= opens at a time; without WebGL a readable message; on an
-// ecp page, the equivalent contact point with its torsional moment (an arc about the normal).
+// ecp page, the equivalent contact point with its torsional moment (an arc about the normal);
+// every round shape with its orientation mark.
 // Saves the screenshots. (The pushing checks run on a planar_pushing page only, as run.sh writes it.) Usage: node viewer_test.cjs PAGE.html ARTIFACT_DIR [LATER_TIME_S]
 'use strict';
 const fs = require('fs');
@@ -117,6 +118,30 @@ async function canvasPixels(page) {
     });
     check(opening.contacts > 0 && !/initial/.test(opening.info) && /solved/.test(opening.info),
       `t = 0 shows step 1's ${opening.contacts} contact(s) and its status`);
+
+    // Every round shape drawn (sphere, disk, cylinder, capsule) carries an orientation mark that
+    // turns with its body (viewer/src/marks.js): the planar hand's ball, the ecp cylinder.
+    const marks = await page.evaluate(() => {
+      const data = JSON.parse(document.getElementById('quasidyn-data').textContent);
+      const round = (shape) => shape.mesh === undefined &&
+        ['sphere', 'cylinder', 'capsule'].includes(shape.type);
+      let expected = 0;
+      for (const body of data.bodies) {
+        const drawn = body.visuals && body.visuals.length > 0 ? body.visuals : body.shapes;
+        expected += drawn.filter(round).length;
+      }
+      return { drawn: window.quasidynViewer.orientationMarks, expected };
+    });
+    const needsMarks = /planar_hand|ecp_cylinder_rolling/.test(path.basename(page_path));
+    // A plan's page draws the planner's goal (the ball at its goal pose, translucent).
+    if (/planar_hand_plan/.test(path.basename(page_path))) {
+      const target = await page.evaluate(() => ({ bodies: window.quasidynViewer.targetBodies,
+        info: document.getElementById('qd-info').innerText }));
+      check(target.bodies === 1 && /goal/.test(target.info),
+        `the plan's goal is drawn (${target.bodies} body) and named in the legend`);
+    }
+    check(marks.drawn === marks.expected && (!needsMarks || marks.drawn > 0),
+      `round shapes carry orientation marks: ${marks.drawn} drawn, ${marks.expected} round shapes`);
 
     // The pushing checks need planar_pushing's pusher and box (run.sh's first page); the plan
     // page (planar_hand) has neither.

@@ -18,6 +18,18 @@ for key in "horizon" "steps" "cost J\*" "MIQP solve" "MIQP nodes" "largest gap" 
 done
 grep -q "^steps            20 of 20" out.txt || fail "not all steps done: $(cat out.txt)"
 grep -q "<canvas\|three\|THREE" run.html || fail "run.html is no viewer"
+# The page carries the MPC's target: the robot drawn at x_d's configuration (3, -5).
+python3 - run.html <<'PY' || fail "run.html has no target"
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = json.loads(re.search(r'<script id="quasidyn-data" type="application/json">(.*?)</script>',
+                            page, re.S).group(1))
+target = data["target"]
+assert target["label"] == "target" and len(target["bodies"]) == 1, target
+b = target["bodies"][0]
+assert data["bodies"][b]["kind"] == "robot", data["bodies"][b]
+assert abs(target["poses"][7 * b] - 3) < 1e-6 and abs(target["poses"][7 * b + 1] + 5) < 1e-6, target
+PY
 python3 - out.txt run.json steps.csv <<'PY' || fail "mpc outputs are inconsistent"
 import csv, json, re, sys
 summary = open(sys.argv[1]).read()

@@ -9,12 +9,31 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 scene=examples/planar_hand/scene.yaml
 
 "$qd" optimize "$scene" --goal 0 0.05 0.5236 --object-weight 10 10 1 --h 0.1 \
-  --out "$tmp/plan.json" --plot "$tmp/cost.svg" > "$tmp/out.txt" 2>&1 ||
+  --out "$tmp/plan.json" --plot "$tmp/cost.svg" --html "$tmp/plan.html" > "$tmp/out.txt" 2>&1 ||
   fail "optimize exited non-zero: $(cat "$tmp/out.txt")"
 for key in "iterations" "cost" "final object err" "wall time" "trajectory"; do
   grep -q "^$key " "$tmp/out.txt" || fail "summary lacks '$key'"
 done
 grep -q "<svg" "$tmp/cost.svg" || fail "no SVG cost plot"
+# The page counts the plan's contacts (it said "contacts 0" on every frame): the fingers hold the
+# ball, so frames have contacts, the same per step as the trajectory file records; it draws the
+# goal.
+/usr/bin/python3 - "$tmp/plan.html" "$tmp/plan.json" > "$tmp/page.txt" 2>&1 <<'PY' ||
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = json.loads(re.search(r'<script id="quasidyn-data" type="application/json">(.*?)</script>',
+                            page, re.S).group(1))
+counts = [len(c) for c in data["frames"]["contacts"]]
+steps = json.load(open(sys.argv[2]))["steps"]
+assert max(counts) > 0, counts
+# The page also draws the goal (the ball at (0, 0.05) turned by 30°).
+target = data["target"]
+assert target["label"] == "goal" and len(target["bodies"]) == 1, target
+b = target["bodies"][0]
+assert abs(target["poses"][7 * b] - 0) < 1e-6 and abs(target["poses"][7 * b + 1] - 0.05) < 1e-6
+assert counts[1:] == [len(s.get("contacts", [])) for s in steps], (counts, len(steps))
+PY
+  fail "the optimize page: no contact or no goal: $(cat "$tmp/page.txt")"
 # The final angle is within 3° (0.05 rad) of the goal.
 awk '/^final object err/ { e = $6; if (e < 0) e = -e; exit !(e < 0.05) }' "$tmp/out.txt" ||
   fail "the ball does not reach 30°: $(grep 'final object' "$tmp/out.txt")"

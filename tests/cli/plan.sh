@@ -45,6 +45,7 @@ grep -q "^result  *found" "$tmp/out.txt" || fail "no 'found' in the summary: $(c
 grep -q "nodes, best goal distance" "$tmp/err.txt" || fail "no progress line: $(cat "$tmp/err.txt")"
 check_plan "$tmp/plan.json" found || fail "bad plan file"
 grep -q '"markers"' "$tmp/plan.html" || fail "the page has no tree markers"
+grep -q '"label":"goal"' "$tmp/plan.html" || fail "the page does not draw the goal"
 "$qd" view "$tmp/plan.json" -o "$tmp/view.html" > /dev/null || fail "view cannot play plan.json"
 # Same seed, same plan (threads only evaluate batches); --quiet writes nothing to stderr.
 "$qd" plan "$scene" --seed 9 --threads 2 --quiet --out "$tmp/again.json" > /dev/null \

@@ -2,8 +2,8 @@
 # The 2D contact notes' MPC figures (docs/mpc.md, Figs. 2-4) end to end: runs mpc_figures for
 # 60 control steps (6 s) into OUT_DIR and checks its outputs: one CSV row per horizon and step
 # with every MIQP solved, the walls' forces zero until the robot reaches a wall, the three
-# figures and the path as SVGs, and the notes' two claims as the program prints them. The files
-# stay in OUT_DIR as the test's artifacts.
+# figures and the path (with the MPC's target) as SVGs, and the notes' two claims as the program
+# prints them. The files stay in OUT_DIR as the test's artifacts.
 # Usage: mpc.sh MPC_FIGURES OUT_DIR   (run from the repository root)
 set -uo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -40,5 +40,8 @@ assert all(float(r[k]) == 0 for r in rows if int(r["horizon"]) == 5
            for k in ("right_wall_normal", "left_wall_normal", "floor_normal"))
 for name in ("contact_forces_N5", "contact_forces_N20", "optimal_cost", "paths"):
     assert "<svg" in (out / f"{name}.svg").read_text()[:300], name
+# The MPC's target (3, -5) is drawn in paths.svg: a dot, named in the legend.
+paths = (out / "paths.svg").read_text()
+assert '<circle' in paths and '>target</text>' in paths, "paths.svg has no target dot"
 PY
 echo "mpc figures: OK"

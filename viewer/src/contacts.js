@@ -1,8 +1,13 @@
 // Contact points (small spheres) and contact-force arrows of the shown step. The arrow of a
 // contact starts at its point and shows the force on the object (contactForce: `force`, the
 // force on body `on` from body `by`, viewer_data.h); its length is |F| times
-// `metersPerNewton`, so lengths compare across contacts and frames.
+// `metersPerNewton`, so lengths compare across contacts and frames. Forces and moments below
+// the page's threshold (vectors.js) get no arrow or arc.
 import * as THREE from 'three';
+
+import { contactForce, drawThreshold, drawnForces } from './vectors.js';
+
+export { contactForce };
 
 const kPointColor = 0xff3b6b;
 const kArrowColor = 0xffd23f;
@@ -11,10 +16,15 @@ const kTorsionColor = 0x5ee0a0;
 export class ContactLayer {
   // pointRadius [m]: radius of a contact marker; metersPerNewton [m/N]: arrow length per newton.
   // metersPerNewtonMeter [m/(N·m)]: the radius of a torsion arc per newton metre (ecp pages).
-  constructor(parent, pointRadius, metersPerNewton, metersPerNewtonMeter = 0) {
+  // forceThreshold [N], torsionThreshold [N·m]: smaller forces and moments are not drawn
+  // (vectors.js).
+  constructor(parent, pointRadius, metersPerNewton, metersPerNewtonMeter = 0, forceThreshold = 0,
+    torsionThreshold = 0) {
     this.pointRadius = pointRadius;
     this.metersPerNewton = metersPerNewton;
     this.metersPerNewtonMeter = metersPerNewtonMeter;
+    this.forceThreshold = forceThreshold;
+    this.torsionThreshold = torsionThreshold;
     this.points = new THREE.Group();
     this.arrows = new THREE.Group();
     this.torsions = new THREE.Group();
@@ -34,25 +44,25 @@ export class ContactLayer {
 
   // Shows `contacts` (viewer_data.h: frames.contacts[j]).
   show(contacts) {
-    const force = new THREE.Vector3();
-    let arrowsUsed = 0;
     contacts.forEach((contact, i) => {
       const marker = this.marker(i);
       marker.visible = true;
       marker.position.fromArray(contact.point);
       marker.userData.contact = i;
-      force.fromArray(contactForce(contact));
-      const magnitude = force.length();
-      const length = magnitude * this.metersPerNewton;
-      if (length > 1e-3 * this.pointRadius) {
-        const arrow = this.arrow(arrowsUsed++);
-        arrow.visible = true;
-        arrow.position.fromArray(contact.point);
-        arrow.setDirection(force.normalize());
-        const head = Math.min(0.35 * length, 3 * this.pointRadius);
-        arrow.setLength(length, head, 0.6 * head);
-      }
     });
+    const force = new THREE.Vector3();
+    let arrowsUsed = 0;
+    for (const drawn of drawnForces(contacts, this.forceThreshold)) {
+      force.fromArray(drawn.force);
+      const length = force.length() * this.metersPerNewton;
+      if (!(length > 1e-3 * this.pointRadius)) continue;
+      const arrow = this.arrow(arrowsUsed++);
+      arrow.visible = true;
+      arrow.position.fromArray(contacts[drawn.index].point);
+      arrow.setDirection(force.normalize());
+      const head = Math.min(0.35 * length, 3 * this.pointRadius);
+      arrow.setLength(length, head, 0.6 * head);
+    }
     for (let i = contacts.length; i < this.pointPool.length; ++i) this.pointPool[i].visible = false;
     for (let i = arrowsUsed; i < this.arrowPool.length; ++i) this.arrowPool[i].visible = false;
     // The torsional moment of an equivalent contact point (ecp): a three-quarter arc about the
@@ -60,8 +70,9 @@ export class ContactLayer {
     let torsionsUsed = 0;
     const up = new THREE.Vector3(0, 0, 1);
     contacts.forEach((contact) => {
-      const radius = Math.abs(contact.torsion || 0) * this.metersPerNewtonMeter;
-      if (!(radius > 0.5 * this.pointRadius)) return;
+      const torsion = Math.abs(contact.torsion || 0);
+      const radius = torsion * this.metersPerNewtonMeter;
+      if (!(torsion > this.torsionThreshold) || !(radius > 0.5 * this.pointRadius)) return;
       const arc = this.torsion(torsionsUsed++);
       arc.visible = true;
       arc.position.fromArray(contact.point);
@@ -140,16 +151,6 @@ export class ContactLayer {
   }
 }
 
-// The force [N] (x, y, z) an arrow shows: `force` (on the object); pages written before it
-// existed give the force on shape A, normal_force·normal + friction_force.
-export function contactForce(contact) {
-  if (contact.force) return contact.force;
-  const [fx, fy, fz] = contact.friction_force;
-  const [nx, ny, nz] = contact.normal;
-  const fn = contact.normal_force;
-  return [fx + fn * nx, fy + fn * ny, fz + fn * nz];
-}
-
 // The largest torsional moment |τ| [N·m] over all frames (ecp pages; 0 otherwise).
 export function largestTorsion(frames) {
   let largest = 0;
@@ -157,6 +158,11 @@ export function largestTorsion(frames) {
     for (const c of contacts) largest = Math.max(largest, Math.abs(c.torsion || 0));
   }
   return largest;
+}
+
+// The threshold [N·m] of the torsion arcs: vectors.js's rule on the largest |τ| of the page.
+export function torsionThreshold(frames) {
+  return drawThreshold(largestTorsion(frames));
 }
 
 // The largest contact force |F| [N] over all frames (0 when there is none).

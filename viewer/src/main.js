@@ -4,16 +4,19 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
-import { ContactLayer, describeContact, largestForce, largestTorsion } from './contacts.js';
+import { ContactLayer, describeContact, largestForce, largestTorsion, torsionThreshold }
+  from './contacts.js';
 import { addMarkers } from './markers.js';
 import { Panel } from './panel.js';
 import { makeShapeObject, shapeExtent } from './shapes.js';
+import { pageForceThreshold } from './vectors.js';
 
 // Body colours: objects take the warm / saturated ones in order, robots a steel grey family.
 const kObjectColors = ['#e4572e', '#2e86de', '#f3a712', '#29b765', '#a06cd5', '#17bebb',
   '#ff6f91', '#8d6e63', '#c0ca33', '#5c6bc0'];
 const kRobotColors = ['#b9c3d1', '#9aa7ba', '#d3dae4', '#8894a8'];
 const kWorldColor = '#6f7785';
+const kTargetColor = '#7dffb2';  // the run's target (viewer_data.h: target), translucent
 const kGroundColor = '#343a45';
 
 // True when the browser can give a WebGL context (three.js needs one to draw anything).
@@ -79,29 +82,35 @@ class Viewer {
     this.fitView();
     this.buildGround();
     this.buildLights();
+    // Forces below the page's threshold [N] are round-off, not drawn (vectors.js).
+    this.forceThreshold = pageForceThreshold(data);
     const forceMax = largestForce(this.frames);
+    const drawsForces = forceMax > this.forceThreshold;
     // The largest force spans a quarter of the scene.
-    const metersPerNewton = forceMax > 0 ? 0.25 * this.extent / forceMax : 0;
+    const metersPerNewton = drawsForces ? 0.25 * this.extent / forceMax : 0;
     // The largest torsional moment (ecp) draws an arc of a twentieth of the scene's radius.
     const torsionMax = largestTorsion(this.frames);
     const metersPerNewtonMeter = torsionMax > 0 ? 0.05 * this.extent / torsionMax : 0;
     this.contacts = new ContactLayer(this.scene, 0.007 * this.extent, metersPerNewton,
-      metersPerNewtonMeter);
+      metersPerNewtonMeter, this.forceThreshold, torsionThreshold(this.frames));
     if (data.markers) {
       this.markers = addMarkers(this.scene, data.markers, 0.01 * this.extent);
       this.legend.push({ name: data.markers.label || 'markers', color: '#4fd1ff' });
     }
     this.buildOverlays();
-    const forceScale = (forceMax > 0
+    this.buildTarget();
+    const forceScale = (drawsForces
       ? `longest = ${forceMax.toPrecision(3)} N` : 'no contact force') +
-      (torsionMax > 0 ? `; torsion arcs: largest = ${torsionMax.toPrecision(3)} N·m` : '');
+      (torsionMax > 0 ? `; torsion arcs: largest = ${torsionMax.toPrecision(3)} N·m` : '') +
+      (this.forceThreshold > 0
+        ? `; below ${this.forceThreshold.toPrecision(2)} N not drawn` : '');
 
     this.panel = new Panel(data, this.legend, {
       onPlayPause: () => (this.playing ? this.pause() : this.play()),
       onSeekFrame: (j) => { this.pause(); this.seek(this.frames.t[j]); },
       onSpeed: (factor) => { this.speed = factor; },
       onToggle: (points, arrows) => { this.contacts.setVisible(points, arrows); this.render(); },
-    }, forceScale);
+    }, forceScale, this.forceThreshold);
 
     window.addEventListener('resize', () => this.resize());
     window.addEventListener('keydown', (event) => this.onKey(event));
@@ -129,6 +138,7 @@ class Viewer {
     this.bodyGroups = [];
     this.halfSpaces = [];
     this.meshTriangles = 0;  // triangles drawn from the page's meshes (tests)
+    this.orientationMarks = 0;  // round shapes drawn with an orientation mark (marks.js; tests)
     this.legend = [];
     let objects = 0;
     let robots = 0;
@@ -163,6 +173,7 @@ class Viewer {
       if (body.kind !== 'world' && !this.legend.some((item) => item.name === label)) {
         this.legend.push({ name: label, color });
       }
+      group.traverse((node) => { if (node.userData.orientationMark) ++this.orientationMarks; });
       this.scene.add(group);
       this.bodyGroups.push(group);
     }
@@ -190,6 +201,26 @@ class Viewer {
     }
   }
 
+  // What the run aims at (viewer_data.h: target; the goal of optimize and plan, the MPC's
+  // target) as translucent copies of its bodies at the target configuration, edges kept.
+  buildTarget() {
+    this.targetBodies = 0;
+    const target = this.data.target;
+    if (!target) return;
+    const material = new THREE.MeshStandardMaterial({
+      color: kTargetColor, transparent: true, opacity: 0.3, depthWrite: false });
+    for (const b of target.bodies) {
+      const ghost = this.bodyGroups[b].clone(true);
+      ghost.traverse((node) => { if (node.isMesh) node.material = material; });
+      ghost.position.fromArray(target.poses, 7 * b);
+      ghost.quaternion.fromArray(target.poses, 7 * b + 3);
+      ghost.name = `target ${ghost.name}`;
+      this.scene.add(ghost);
+      ++this.targetBodies;
+    }
+    if (this.targetBodies > 0) this.legend.push({ name: target.label, color: kTargetColor });
+  }
+
   applyOverlays(t) {
     for (const overlay of this.overlays) {
       let low = 0;
@@ -208,12 +239,19 @@ class Viewer {
     }
   }
 
-  // Camera target and distance from the bodies' bounds over the first and last frames.
+  // Camera target and distance from the bodies' bounds over the first and last frames and the
+  // target's bodies (viewer_data.h: target).
   fitView() {
     const bounds = new THREE.Box3();
     for (const j of [0, this.frameCount - 1]) {
       this.applyPoses(j);
       for (const group of this.bodyGroups) bounds.expandByObject(group);
+    }
+    const target = this.data.target;
+    for (const b of target ? target.bodies : []) {
+      this.bodyGroups[b].position.fromArray(target.poses, 7 * b);
+      this.bodyGroups[b].quaternion.fromArray(target.poses, 7 * b + 3);
+      bounds.expandByObject(this.bodyGroups[b]);
     }
     if (bounds.isEmpty()) bounds.set(new THREE.Vector3(-0.5, -0.5, -0.5),
       new THREE.Vector3(0.5, 0.5, 0.5));
@@ -444,6 +482,9 @@ function start() {
       duration: viewer.duration,
       frameCount: viewer.frameCount,
       meshTriangles: viewer.meshTriangles,
+      orientationMarks: viewer.orientationMarks,
+      targetBodies: viewer.targetBodies,
+      forceThreshold: viewer.forceThreshold,
       ready: true,
     };
   } catch (error) {

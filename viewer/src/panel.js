@@ -1,5 +1,7 @@
 // The page's controls and information: a panel at the top left (scene, formulation, h, t, the
 // step's solver status) and a bar at the bottom (play/pause, time slider, speed, toggles).
+import { momentumText } from './vectors.js';
+
 const kStyle = `
 .qd-panel{position:absolute;top:12px;left:12px;min-width:250px;max-width:420px;padding:12px 14px;
   background:rgba(22,25,31,.84);color:#e6e9ef;border-radius:8px;font:13px/1.5 system-ui,
@@ -54,8 +56,10 @@ function statusClass(status) {
 
 export class Panel {
   // data: viewer_data.h's JSON; legend: [{name, color (CSS)}]; handlers: {onPlayPause,
-  // onSeekFrame(j), onSpeed(factor), onToggle(showPoints, showArrows)}; forceScale: text.
-  constructor(data, legend, handlers, forceScale) {
+  // onSeekFrame(j), onSpeed(factor), onToggle(showPoints, showArrows)}; forceScale: text;
+  // forceThreshold [N]: momentum terms below it are not listed as vectors (vectors.js).
+  constructor(data, legend, handlers, forceScale, forceThreshold = 0) {
+    this.forceThreshold = forceThreshold;
     document.head.append(element('style', {}, kStyle));
     const run = data.run;
     const info = element('div', { class: 'qd-panel', id: 'qd-info' });
@@ -149,10 +153,8 @@ export class Panel {
     this.status.className = `qd-value ${statusClass(status)}`;
     this.iterations.textContent = j === 0 ? '–' : String(frames.iterations[j]);
     this.contactCount.textContent = String(frames.contacts[j].length);
-    const momentum = frames.momentum ? frames.momentum[j] : [];
-    const digits = (x) => Number(x.toPrecision(3));
-    this.momentum.textContent = momentum.length === 0 ? '–' : momentum.map((m) =>
-      `${m.object} (${m.force.map(digits).join(', ')}) N`).join('; ');
+    this.momentum.textContent =
+      momentumText(frames.momentum ? frames.momentum[j] : [], this.forceThreshold);
     if (Number(this.slider.value) !== j) this.slider.value = String(j);
   }
 }

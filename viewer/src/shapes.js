@@ -5,7 +5,10 @@
 import * as THREE from 'three';
 import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
 
+import { orientationMarkSegments } from './marks.js';
+
 const kSegments = 40;
+const kMarkColor = 0xf4f6fa;  // orientation marks (marks.js): light on every body colour
 
 function withEdges(mesh) {
   const edges = new THREE.LineSegments(
@@ -139,12 +142,27 @@ export function shapeExtent(shape) {
   }
 }
 
+// The orientation mark of a round shape (marks.js) as lines in S; null for other shapes.
+function orientationMark(shape, planar, depth) {
+  const segments = orientationMarkSegments(shape, planar, depth);
+  if (segments.length === 0) return null;
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.Float32BufferAttribute(segments.flat(2), 3));
+  const lines = new THREE.LineSegments(geometry,
+    new THREE.LineBasicMaterial({ color: kMarkColor }));
+  lines.name = 'orientation mark';
+  lines.userData.orientationMark = true;
+  return lines;
+}
+
 export function makeShapeObject(shape, planar, material, ground, meshes = []) {
   const object = shape.type === 'half_space'
     ? halfSpaceObject(planar, ground.size, ground.spacing, ground.color)
     : shapeMesh(shape, planar, material, ground.depth, meshes);
   const placed = new THREE.Group();
   placed.add(object);
+  const mark = shape.type === 'half_space' ? null : orientationMark(shape, planar, ground.depth);
+  if (mark) placed.add(mark);
   placed.position.fromArray(shape.position);
   placed.quaternion.fromArray(shape.quaternion);
   placed.name = shape.name;

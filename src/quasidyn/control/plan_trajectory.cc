@@ -1,6 +1,7 @@
 #include "quasidyn/control/plan_trajectory.h"
 
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -12,18 +13,29 @@
 namespace quasidyn {
 
 Trajectory PlanToTrajectory(const StepModel& model, const std::vector<Eigen::VectorXd>& q,
-                            const std::vector<Eigen::VectorXd>& u) {
+                            const std::vector<Eigen::VectorXd>& u,
+                            const std::vector<bool>& regrasp_steps) {
   constexpr const char* kWhere = "PlanToTrajectory";
   QUASIDYN_CHECK_ARGUMENT(q.size() == u.size() + 1, kWhere,
                           "q must have one more entry than u (q_0 … q_T, u_0 … u_{T−1})");
+  QUASIDYN_CHECK_ARGUMENT(regrasp_steps.empty() || regrasp_steps.size() == u.size(), kWhere,
+                          "regrasp_steps must be empty or have one entry per command");
   const Scene& scene = model.scene();
   CheckVector(kWhere, "q[0]", q[0], scene.nq, "n_q");
   Trajectory out =
       StartTrajectory(model, State{q[0], Eigen::VectorXd()}, static_cast<int>(u.size()));
+  // The steps solved again for their contacts (a plan has no v: quasi-dynamic models only).
+  const bool solves = model.capabilities().state == StateKind::kConfiguration;
+  const std::unique_ptr<StepData> data = solves ? model.CreateData() : nullptr;
   for (size_t k = 0; k < u.size(); ++k) {
     CheckVector(kWhere, "q", q[k + 1], scene.nq, "n_q");
     CheckVector(kWhere, "u", u[k], scene.nq_a, "n_q,a");
-    AppendStep(q[k + 1], u[k], nullptr, &out);
+    const StepResult* result = nullptr;
+    if (solves && (regrasp_steps.empty() || !regrasp_steps[k])) {
+      model.Calc(State{q[k], Eigen::VectorXd()}, u[k], data.get());
+      if (data->result.ok()) result = &data->result;
+    }
+    AppendStep(q[k + 1], u[k], result, &out);
   }
   out.status = SolverStatus::kSolved;
   return out;

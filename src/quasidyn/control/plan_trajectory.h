@@ -1,8 +1,10 @@
 #pragma once
 // A plan (configurations q_0 … q_T at the control steps and commands u_0 … u_{T−1}) as a
 // simulation::Trajectory, so that `quasidyn optimize` and `quasidyn track` write the trajectory
-// file of docs/trajectory-format.md, and back. Contacts and solver statistics are not recorded
-// (empty, zero); step k's record holds t_k = k·h, q_k and the command u_{k−1} it was solved with.
+// file of docs/trajectory-format.md (and their viewer pages show the contacts), and back. Step
+// k's record holds t_k = k·h, q_k and the command u_{k−1} it was solved with, and the contacts,
+// forces, status and solver statistics of solving that step again with the model from q_{k−1}
+// (the plan's q_k is kept as it is).
 // A trajectory file or a planner's plan file (docs/plan-format.md, with its regrasp steps) as
 // the iterative MPC's initial guess.
 
@@ -15,9 +17,16 @@
 
 namespace quasidyn {
 
-// std::invalid_argument when q has not one more entry than u, or on sizes.
+// The contacts are those found at q_{k−1}, so they are right for any plan of the scene; their
+// forces are the model's under u_{k−1}: the plan's own when the model stepped it (`quasidyn
+// optimize`), the model's estimate for a plant that differs from it (`quasidyn track`). Steps
+// not solved record no contact: regrasps (regrasp_steps[k − 1], T entries or empty: none; the
+// robots move to u_{k−1}, docs/plan-format.md), every step of a model with a velocity state
+// (a plan carries no v), and a step whose solve fails. std::invalid_argument when q has not one
+// more entry than u, regrasp_steps has another size, or on sizes.
 Trajectory PlanToTrajectory(const StepModel& model, const std::vector<Eigen::VectorXd>& q,
-                            const std::vector<Eigen::VectorXd>& u);
+                            const std::vector<Eigen::VectorXd>& u,
+                            const std::vector<bool>& regrasp_steps = {});
 
 // A file read as an initial guess: a trajectory file (JSON or .npz), or a plan file of `quasidyn
 // plan` (a JSON trajectory file with a "plan" member), whose path steps are extensions or

@@ -103,6 +103,44 @@ TEST(PlanRefinement, PlanarHandHalfTurnFromThePlannersPathReachesTheGoal) {
   EXPECT_GT(GoalDistance(q.back(), settings.object_goal), 5.0 * planner_distance);
 }
 
+// `quasidyn optimize --html` said "contacts 0" on every frame: the plan's trajectory recorded
+// no contact. Now each step records the contacts found at its start with the model's forces:
+// the planner's path (its replay records them) written back as a plan has the same contacts,
+// and the same forces to the solver's tolerance; its regrasp steps record none, as the replay.
+TEST(PlanToTrajectory, RecordsEachStepsContactsAndForces) {
+  const HandPlan& hand = HalfTurnPlan();
+  ASSERT_TRUE(hand.path.trajectory.completed()) << hand.path.trajectory.message;
+  const Trajectory& path = hand.path.trajectory;
+  std::vector<Eigen::VectorXd> q{path.q0}, u;
+  std::vector<bool> regrasp;
+  for (size_t k = 0; k < path.steps.size(); ++k) {
+    q.push_back(path.steps[k].q);
+    u.push_back(path.steps[k].u);
+    regrasp.push_back(hand.path.step_edges[k] == EdgeKind::kRegrasp);
+  }
+  const Trajectory plan = PlanToTrajectory(*hand.model, q, u, regrasp);
+  ASSERT_EQ(plan.steps.size(), path.steps.size());
+  size_t contacts = 0;
+  for (size_t k = 0; k < path.steps.size(); ++k) {
+    const std::vector<ContactRecord>& mine = plan.steps[k].contacts;
+    const std::vector<ContactRecord>& replayed = path.steps[k].contacts;
+    ASSERT_EQ(mine.size(), replayed.size()) << "step " << k + 1;
+    contacts += mine.size();
+    EXPECT_EQ(plan.steps[k].q, path.steps[k].q) << "the plan's q is kept";
+    for (size_t i = 0; i < mine.size(); ++i) {
+      EXPECT_EQ(mine[i].shape_a, replayed[i].shape_a);
+      EXPECT_EQ(mine[i].shape_b, replayed[i].shape_b);
+      EXPECT_NEAR(mine[i].normal_force, replayed[i].normal_force,
+                  1e-4 * (1.0 + std::abs(replayed[i].normal_force)))
+          << "step " << k + 1 << ", contact " << i;
+    }
+    if (regrasp[k]) EXPECT_TRUE(mine.empty()) << "regrasp step " << k + 1;
+  }
+  EXPECT_GT(contacts, 0u) << "the path touches nothing: the test would not test contacts";
+  EXPECT_THROW(PlanToTrajectory(*hand.model, q, u, std::vector<bool>(2, false)),
+               std::invalid_argument);
+}
+
 TEST(PlanRefinement, GuessFromTrajectoryHoldsTheLastCommandAndChecksSizes) {
   const HandPlan& hand = HalfTurnPlan();
   const Trajectory& path = hand.path.trajectory;

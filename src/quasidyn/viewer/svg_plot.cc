@@ -47,6 +47,15 @@ void CheckSeries(const PlotSeries& series, size_t index) {
   }
 }
 
+// A series drawn with dots: asked for, or a single point (a one-point polyline draws nothing).
+bool HasMarkers(const PlotSeries& series) { return series.markers || series.x.size() == 1; }
+
+// A filled dot at (x, y) [px].
+std::string Marker(double x, double y, const std::string& color) {
+  return "<circle cx=\"" + Fixed(x, 2) + "\" cy=\"" + Fixed(y, 2) + "\" r=\"" +
+         Fixed(kSvgPlotMarkerRadius, 1) + "\" fill=\"" + EscapeXml(color) + "\"/>\n";
+}
+
 }  // namespace
 
 std::vector<double> NiceTicks(double lo, double hi, int max_ticks) {
@@ -171,12 +180,18 @@ std::string LinePlotToSvg(const LinePlot& plot) {
     const std::string color =
         series.color.empty() ? kPalette[palette_index++ % kPalette.size()] : series.color;
     colors.push_back(color);
-    svg << "<polyline fill=\"none\" stroke=\"" << EscapeXml(color) << "\" stroke-width=\"1.5\""
-        << (series.dashed ? " stroke-dasharray=\"6 4\"" : "") << " points=\"";
-    for (size_t i = 0; i < series.x.size(); ++i) {
-      svg << (i > 0 ? " " : "") << Fixed(px(series.x[i]), 2) << "," << Fixed(py(series.y[i]), 2);
+    if (series.x.size() > 1) {
+      svg << "<polyline fill=\"none\" stroke=\"" << EscapeXml(color) << "\" stroke-width=\"1.5\""
+          << (series.dashed ? " stroke-dasharray=\"6 4\"" : "") << " points=\"";
+      for (size_t i = 0; i < series.x.size(); ++i) {
+        svg << (i > 0 ? " " : "") << Fixed(px(series.x[i]), 2) << "," << Fixed(py(series.y[i]), 2);
+      }
+      svg << "\"/>\n";
     }
-    svg << "\"/>\n";
+    if (HasMarkers(series)) {
+      for (size_t i = 0; i < series.x.size(); ++i)
+        svg << Marker(px(series.x[i]), py(series.y[i]), color);
+    }
   }
   const auto labelled = std::count_if(plot.series.begin(), plot.series.end(),
                                       [](const PlotSeries& s) { return !s.label.empty(); });
@@ -189,10 +204,13 @@ std::string LinePlotToSvg(const LinePlot& plot) {
   for (size_t i = 0; i < plot.series.size(); ++i) {
     const PlotSeries& series = plot.series[i];
     if (series.label.empty()) continue;
-    svg << "<line x1=\"" << Fixed(right - 150, 2) << "\" y1=\"" << Fixed(legend_y - 4, 2)
-        << "\" x2=\"" << Fixed(right - 126, 2) << "\" y2=\"" << Fixed(legend_y - 4, 2)
-        << "\" stroke=\"" << EscapeXml(colors[i]) << "\" stroke-width=\"2\""
-        << (series.dashed ? " stroke-dasharray=\"6 4\"" : "") << "/>\n";
+    if (series.x.size() > 1) {
+      svg << "<line x1=\"" << Fixed(right - 150, 2) << "\" y1=\"" << Fixed(legend_y - 4, 2)
+          << "\" x2=\"" << Fixed(right - 126, 2) << "\" y2=\"" << Fixed(legend_y - 4, 2)
+          << "\" stroke=\"" << EscapeXml(colors[i]) << "\" stroke-width=\"2\""
+          << (series.dashed ? " stroke-dasharray=\"6 4\"" : "") << "/>\n";
+    }
+    if (HasMarkers(series)) svg << Marker(right - 138, legend_y - 4, colors[i]);
     svg << "<text x=\"" << Fixed(right - 120, 2) << "\" y=\"" << Fixed(legend_y, 2) << "\">"
         << EscapeXml(series.label) << "</text>\n";
     legend_y += 16;

@@ -1,6 +1,7 @@
 #pragma once
 // A tiny SVG line-plot writer (no dependencies): one set of axes with ticks, grid lines, a
-// title, axis labels, a legend and any number of polylines. `quasidyn demo` draws its plots
+// title, axis labels, a legend and any number of polylines, each optionally with a dot at its
+// points (a target point is a one-point series, drawn as a dot). `quasidyn demo` draws its plots
 // with it so the demo needs no Python.
 //
 // Layout: the plot area is the image minus fixed margins (left 70, right 20, top 40,
@@ -21,6 +22,9 @@ struct PlotSeries {
   std::vector<double> y;  // ordinates, finite
   std::string color;      // an SVG colour ("#1f77b4"); empty: the next of a fixed palette
   bool dashed = false;    // dashed line (e.g. a target value)
+  // A dot (radius kSvgPlotMarkerRadius) at every point, e.g. a target or goal point. A series of
+  // one point always gets its dot: a one-point line would draw nothing.
+  bool markers = false;
 };
 
 struct LinePlot {
@@ -35,6 +39,8 @@ struct LinePlot {
 // Plot-area margins [px] (see the layout above).
 inline constexpr double kSvgPlotMarginLeft = 70, kSvgPlotMarginRight = 20;
 inline constexpr double kSvgPlotMarginTop = 40, kSvgPlotMarginBottom = 50;
+// The radius of a series' point markers (PlotSeries::markers) [px].
+inline constexpr double kSvgPlotMarkerRadius = 4;
 
 // Tick values covering [lo, hi] (finite, lo <= hi): equally spaced multiples of a step
 // d = m·10^k with m ∈ {1, 2, 5} (Heckbert, "Nice numbers for graph labels", Graphics Gems

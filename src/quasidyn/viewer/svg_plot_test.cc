@@ -88,6 +88,30 @@ TEST(LinePlotToSvg, DashesAndColoursAsAsked) {
       << svg;
 }
 
+// A target point (mpc_figures' paths.svg: the MPC's goal) is a one-point series: a dot at it,
+// and in the legend; a one-point polyline would draw nothing.
+TEST(LinePlotToSvg, DrawsATargetPointAsADot) {
+  LinePlot plot = DiagonalPlot();
+  plot.series.push_back({"target", {1}, {1}, "#000000"});
+  const std::string svg = LinePlotToSvg(plot);
+  EXPECT_NE(svg.find("<circle cx=\"345.00\" cy=\"175.00\" r=\"4.0\" fill=\"#000000\"/>"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find(">target</text>"), std::string::npos);
+  // The legend's sample is a dot too (inside the legend box, top right), not a line.
+  size_t circles = 0;
+  for (size_t at = svg.find("<circle"); at != std::string::npos; at = svg.find("<circle", at + 1))
+    ++circles;
+  EXPECT_EQ(circles, 2u) << svg;
+  EXPECT_EQ(svg.find("points=\"345.00,175.00\""), std::string::npos) << "a one-point polyline";
+  // A longer series asks for dots with `markers`: one per point, beside its line.
+  plot.series.back() = {"goals", {0, 2}, {1, 1}, "#123456", false, true};
+  const std::string dotted = LinePlotToSvg(plot);
+  EXPECT_NE(dotted.find("points=\"70.00,175.00 620.00,175.00\""), std::string::npos);
+  EXPECT_NE(dotted.find("<circle cx=\"70.00\" cy=\"175.00\""), std::string::npos);
+  EXPECT_NE(dotted.find("<circle cx=\"620.00\" cy=\"175.00\""), std::string::npos);
+}
+
 TEST(LinePlotToSvg, RejectsBadSeriesNamingThem) {
   LinePlot plot = DiagonalPlot();
   plot.series[0].y.pop_back();

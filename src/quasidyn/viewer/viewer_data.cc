@@ -122,6 +122,15 @@ const char* BodyKindByName(const Scene& scene, const std::string& body) {
   return index < 0 ? "object" : BodyKind(scene, index);
 }
 
+// The heaviest object body's weight m·|g| [N] (scene.weight of the page).
+double HeaviestObjectWeight(const Scene& scene) {
+  double weight = 0.0;
+  for (int b = 1; b < static_cast<int>(scene.bodies.size()); ++b)
+    if (std::string(BodyKind(scene, b)) == "object")
+      weight = std::max(weight, scene.bodies[b].mass * scene.gravity.norm());
+  return weight;
+}
+
 // One convention for every arrow: the force on the object. A contact reports the force on A
 // (B pushes A); when B is the object and A is not (a robot or the world pushes it), the
 // arrow shows the opposite force, the one on B. Between two objects (or two robots): on A.
@@ -288,7 +297,8 @@ nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
             {"scene",
              {{"name", scene.name},
               {"file", std::filesystem::path(trajectory.scene_file).filename().string()},
-              {"planar", scene.planar}}},
+              {"planar", scene.planar},
+              {"weight", round(HeaviestObjectWeight(scene))}}},
             {"run",
              {{"formulation", trajectory.formulation},
               {"time_step", trajectory.time_step},
@@ -331,6 +341,19 @@ nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
     data["overlays"] = overlays;
   }
   if (!options.notes.empty()) data["notes"] = options.notes;
+  if (options.target_configuration.size() > 0) {
+    CheckConfiguration(scene, options.target_configuration, "viewer target configuration");
+    kinematics.Update(options.target_configuration);
+    json drawn = json::array();
+    for (size_t i = 0; i < shown_bodies.size(); ++i) {
+      const std::string kind = BodyKind(scene, shown_bodies[i]);
+      if (kind == "object" || (kind == "robot" && !options.target_objects_only))
+        drawn.push_back(static_cast<int>(i));
+    }
+    data["target"] = {{"label", options.target_label},
+                      {"poses", PoseRow(kinematics, shown_bodies, round)},
+                      {"bodies", drawn}};
+  }
   return data;
 }
 

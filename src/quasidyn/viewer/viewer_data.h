@@ -5,7 +5,9 @@
 // only q, docs/trajectory-format.md).
 //
 // Layout (format "quasidyn-viewer-data", version 1; units SI):
-//   scene:       {name, file (the scene file's name, without its folder), planar}
+//   scene:       {name, file (the scene file's name, without its folder), planar, weight [N]
+//                (the heaviest object body's weight m·|g|, 0 without gravity or objects: the
+//                scene's force scale below which the page draws no vector, docs/viewer.md)}
 //   run:         {formulation, time_step [s], steps_requested, steps_done, status, message}
 //   bodies:      [{name, kind: "world"|"object"|"robot", shapes: [{name, type, radius [m],
 //                  length [m], size [m] (3), vertices [m] (n × 3, in S), position [m] (3, S in B),
@@ -31,6 +33,10 @@
 //                poses (G × 7·B, as frames.poses)}]; the page shows, at time t, each overlay's
 //                last frame with t_g <= t
 //   notes:       optional, ViewerDataOptions::notes: preformatted text the page shows (a table)
+//   target:      optional, only with ViewerDataOptions::target_configuration: what the run aims
+//                at, drawn as translucent copies of some bodies: {label, poses (7·B, as one row
+//                of frames.poses, at the target configuration), bodies (indices into `bodies`
+//                of the bodies drawn)}
 // Frame 0 is q0; it shows the contacts of step 1 (found at q0) with the forces and status of
 // step 1 ("initial" and none when the trajectory has no step 1); frame j > 0 shows step k's
 // q(t_k) with the contacts and forces of step k. Numbers are rounded to `significant_digits`
@@ -69,6 +75,12 @@ struct ViewerDataOptions {
   std::vector<ViewerOverlay> overlays;
   // Preformatted text the page shows below its panel (e.g. a comparison table); empty: none.
   std::string notes;
+  // What the run aims at (the goal of `optimize` and `plan`, the MPC's target x_d): a
+  // configuration (n_q) at which the page draws the objects (target_objects_only) or every
+  // body but the world as translucent copies; empty: none. target_label names it in the legend.
+  Eigen::VectorXd target_configuration;
+  std::string target_label = "target";
+  bool target_objects_only = true;
 };
 
 // Builds the viewer data. Throws std::invalid_argument naming the problem when the trajectory

@@ -92,6 +92,52 @@ TEST(ViewerData, PlanarPosesFromHandComputedKinematics) {
   ExpectPose(data, 1, 0, {0, 0, 0}, {0, 0, 0, 1});  // the world stays put
 }
 
+// What the run aims at (optimize's and the planner's goal, the MPC's target): the target
+// configuration's poses, drawn for the objects, or for every body but the world.
+TEST(ViewerData, CarriesTheTargetConfiguration) {
+  const Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
+  const Trajectory trajectory = MakeTrajectory(scene, {scene.q0});
+  EXPECT_FALSE(BuildViewerData(scene, trajectory).contains("target"));
+  ViewerDataOptions options;
+  options.target_configuration.resize(5);
+  options.target_configuration << 0.3, 0.05, M_PI / 2, -0.1, 0.06;
+  options.target_label = "goal";
+  json data = BuildViewerData(scene, trajectory, options);
+  const int box = BodyIndexIn(data, "box");
+  const int tip = BodyIndexIn(data, "pusher/tip");
+  ASSERT_TRUE(data.contains("target"));
+  EXPECT_EQ(data["target"]["label"], "goal");
+  EXPECT_EQ(data["target"]["bodies"], json::array({box}));
+  const double s = std::sqrt(0.5);
+  const json& poses = data["target"]["poses"];
+  ASSERT_EQ(poses.size(), 7 * data["bodies"].size());
+  const Eigen::Vector3d p{0.3, 0.05, 0.0};
+  const Eigen::Vector4d xyzw{0, 0, s, s};
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(poses[7 * box + i].get<double>(), p[i], kRounding);
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(poses[7 * box + 3 + i].get<double>(), xyzw[i], kRounding);
+  EXPECT_NEAR(poses[7 * tip].get<double>(), -0.1, kRounding);
+  options.target_objects_only = false;  // an MPC target sets the robots too
+  data = BuildViewerData(scene, trajectory, options);
+  EXPECT_EQ(data["target"]["bodies"], json::array({box, tip}));
+  options.target_configuration.resize(3);
+  EXPECT_THROW(BuildViewerData(scene, trajectory, options), std::invalid_argument);
+}
+
+// The page's force scale for its draw threshold (docs/viewer.md, "Vectors too small to draw"):
+// the heaviest object body's weight m·|g|; none without gravity.
+TEST(ViewerData, CarriesTheHeaviestObjectsWeight) {
+  Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
+  const int box = scene.BodyIndex("box");
+  ASSERT_GT(box, 0);
+  scene.bodies[box].mass = 2.5;
+  scene.gravity = Eigen::Vector3d(0.0, -9.81, 0.0);
+  const Trajectory trajectory = MakeTrajectory(scene, {scene.q0});
+  EXPECT_NEAR(BuildViewerData(scene, trajectory)["scene"]["weight"].get<double>(), 2.5 * 9.81,
+              kRounding * 2.5 * 9.81);
+  scene.gravity.setZero();
+  EXPECT_EQ(BuildViewerData(scene, trajectory)["scene"]["weight"].get<double>(), 0.0);
+}
+
 TEST(ViewerData, FloatingBodyQuaternionInThreeJsOrder) {
   const Scene scene = LoadScene(kExamples + "arm_cubes/scene.yaml");
   Eigen::VectorXd q = scene.q0;
