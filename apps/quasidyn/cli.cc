@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "compare_command.h"
-#include "quasidyn/common/closest_name.h"
 #include "demo_command.h"
 #include "formulations_command.h"
 #include "info_command.h"
@@ -18,6 +17,7 @@
 #include "mpc_command.h"
 #include "optimize_command.h"
 #include "plan_command.h"
+#include "quasidyn/common/closest_name.h"
 #include "simulate_command.h"
 #include "track_command.h"
 #include "view_command.h"
