@@ -52,6 +52,7 @@ def clean_type(text):
     text = text.replace("quasidyn._quasidyn.", "")
     text = re.sub(r"numpy\.ndarray\[numpy\.(\w+)(\[[^\]]*\])?(, [^\]]*)?\]",
                   r"numpy.typing.NDArray[numpy.\1]", text)
+    text = text.replace("numpy.ndarray[bool]", "numpy.typing.NDArray[numpy.bool_]")
     return "Any" if text in ("object", "handle") else text
 
 

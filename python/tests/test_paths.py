@@ -24,8 +24,7 @@ def signatures():
     for name, value in vars(module).items():
         if inspect.isclass(value):
             for member, attr in vars(value).items():
-                doc = getattr(attr, "__doc__", None) or getattr(
-                    getattr(attr, "__func__", None), "__doc__", None) or ""
+                doc = getattr(getattr(attr, "__func__", attr), "__doc__", None) or ""
                 yield f"{name}.{member}", doc.splitlines()[0] if doc else ""
         elif callable(value):
             yield name, (value.__doc__ or "").splitlines()[0]

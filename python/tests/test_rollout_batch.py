@@ -138,24 +138,29 @@ def test_an_empty_batch_and_zero_steps(gripper, starts):
 def test_other_python_threads_run_during_a_batch(gripper, starts):
     """The batch runs without the GIL: a Python thread keeps ticking while it runs."""
     q0s, Us = starts
-    many_q0s = np.repeat(q0s, 20, axis=0)
-    many_Us = np.repeat(Us, 20, axis=0)
-    started, done, ticks = threading.Event(), threading.Event(), []
+    many_q0s = np.repeat(q0s, 400, axis=0)  # 20000 steps: a few tenths of a second
+    many_Us = np.repeat(Us, 400, axis=0)
+    started, outcome = threading.Event(), []
 
     def batch():
         started.set()
-        quasidyn.rollout_batch(gripper, many_q0s, many_Us, threads=1, formulation="socp")
-        done.set()
+        try:
+            outcome.append(quasidyn.rollout_batch(gripper, many_q0s, many_Us, threads=1))
+        except Exception as e:  # reported below: an exception in a thread would be lost
+            outcome.append(e)
 
     worker = threading.Thread(target=batch)
     begin = time.perf_counter()
     worker.start()
     started.wait()
-    while not done.is_set():
+    ticks = []
+    while worker.is_alive():
         ticks.append(time.perf_counter())
         time.sleep(0.001)
     worker.join()
     duration = time.perf_counter() - begin
+    assert isinstance(outcome[0], quasidyn.RolloutBatch), outcome[0]
+    assert outcome[0].completed.all()
     gaps = np.diff([begin] + ticks + [time.perf_counter()])
     # Holding the GIL, the batch would stop this loop for its whole duration.
     assert duration > 0.05 and gaps.max() < 0.5 * duration, (duration, gaps.max())
