@@ -12,9 +12,13 @@ objects' coordinates first, then the robots'. Floating objects use (x, y, z, qw,
     mine = quasidyn.rollout(scene, scene.q0, U, gradients="a_and_b")  # your commands U (N, nq_a)
     mine.A, mine.B                                                     # (N, nq, nq), (N, nq, nq_a)
     mine.save("run.npz"); quasidyn.view(mine, "run.html")
+    many = quasidyn.rollout_batch(scene, Q0, Us, threads=2)            # Q0 (B, nq), Us (B, N, nq_a)
+    many.q, many.completed                                             # (B, N + 1, nq), (B,)
 
 Errors: a bad scene file raises SceneError (a ValueError) with 'file:line: field: problem';
-bad arguments (wrong sizes, NaN, unknown formulation, out-of-range parameters) raise
+a missing file SceneFileNotFoundError or TrajectoryFileNotFoundError, each also a
+FileNotFoundError (errno, filename). Paths may be str or os.PathLike (pathlib.Path). Bad
+arguments (wrong sizes, NaN, unknown formulation, out-of-range parameters) raise
 ValueError with the C++ library's message. A step whose solver fails does not raise: see
 StepResult.status and Trajectory.completed. Reference: docs/python.md.
 
@@ -42,6 +46,7 @@ from quasidyn._quasidyn import (  # noqa: F401  (the public API)
     ContactGeometry,
     Scene,
     SceneError,
+    SceneFileNotFoundError,
     StepResult,
     Stepper,
     Trajectory,
@@ -60,6 +65,8 @@ from quasidyn._quasidyn import (  # noqa: F401  (the public API)
     rollout,
     view,
 )
+from quasidyn._quasidyn import RolloutBatch, rollout_batch  # noqa: F401  (batched rollouts)
+from quasidyn._quasidyn import TrajectoryFileNotFoundError  # noqa: F401
 from quasidyn._quasidyn import Plan, plan  # noqa: F401  (planning through contact)
 from quasidyn._quasidyn import Stabilizer, TrajectoryOptimizer  # noqa: F401  (control)
 from quasidyn._quasidyn import ContactMpc  # noqa: F401  (MPC through contact)
@@ -90,17 +97,20 @@ __all__ = [
     "BatchLinearization", "BatchLinearizer", "Linearization", "Linearizer",
     "SmoothedLinearization", "Contact", "ContactGeometry", "FORMULATIONS", "GRADIENTS",
     "SECOND_ORDER_FORMULATIONS", "VELOCITY_FORMULATIONS",
-    "InverseKinematicsResult", "METHODS", "Scene", "SceneError", "StepResult", "Stepper",
+    "InverseKinematicsResult", "METHODS", "Scene", "SceneError", "SceneFileNotFoundError",
+    "StepResult", "Stepper",
     "Trajectory", "TrajectoryStep", "compare", "contacts", "formulations", "forward_kinematics",
     "integrate", "inverse_kinematics", "load_scene", "load_scene_from_string", "load_trajectory",
     "mass_matrix", "rollout", "view",
 ]
+__all__ += ["RolloutBatch", "rollout_batch", "TrajectoryFileNotFoundError"]
 __all__ += ["Plan", "plan"]
 __all__ += ["Stabilizer", "TrajectoryOptimizer", "ContactMpc"]
 
 # Show the public package, not the compiled submodule, in reprs and tracebacks.
 for _cls in (Contact, ContactGeometry, Scene, SceneError, StepResult, Stepper, Trajectory,
              TrajectoryStep, Linearizer, BatchLinearizer, Linearization, SmoothedLinearization,
-             BatchLinearization, InverseKinematicsResult, Plan):
+             BatchLinearization, InverseKinematicsResult, Plan, RolloutBatch,
+             SceneFileNotFoundError, TrajectoryFileNotFoundError):
     _cls.__module__ = __name__
 del _cls

@@ -124,7 +124,7 @@ void BindBatchLinearizer(py::module_& m) {
                       model.state_q_size() + model.state_v_size(), model.control_size()};
                   return out;
                 },
-                /*points=*/true);
+                /*items=*/true);
           },
           py::arg("Q"), py::arg("U"), py::arg("gradients") = "a_and_b", py::arg("method") = "exact",
           py::arg("V") = py::none(),

@@ -40,18 +40,31 @@ namespace quasidyn::python {
 // that checked ("Calc: ", "MakeStepModel: ", "point 3: ") becomes `who`, and the C++ names of
 // the arguments become the Python ones (x.q -> q, x0.v -> v0, commands row 2 -> U[2], the time
 // step h -> h; with `points`, the batch's point i's x.q -> Q[i], u -> U[i], x.v -> V[i]).
-// A message that already starts with "<who>: " is kept. errors.cc holds the table.
-std::string PythonMessage(const char* who, const std::string& message, bool points = false);
+// A message that already starts with "<who>: " is kept. With `items`, a batch's item i
+// ("point i: " of BatchStepper, "rollout i: " of RolloutBatch) names its argument's row: x.q ->
+// Q[i], u -> U[i], x.v -> V[i]; x0.q -> q0s[i], x0.v -> v0s[i], commands row k -> Us[i][k].
+// errors.cc holds the table.
+std::string PythonMessage(const char* who, const std::string& message, bool items = false);
 
 // Runs `call`; a std::invalid_argument of the library becomes ValueError(PythonMessage(...)).
 template <typename Call>
-decltype(auto) Named(const char* who, Call&& call, bool points = false) {
+decltype(auto) Named(const char* who, Call&& call, bool items = false) {
   try {
     return call();
   } catch (const std::invalid_argument& e) {
-    throw pybind11::value_error(PythonMessage(who, e.what(), points));
+    throw pybind11::value_error(PythonMessage(who, e.what(), items));
   }
 }
+
+// A missing file in Python's words: the class `name` of module m, a subclass of `base` (a
+// quasidyn error or a built-in one) and of FileNotFoundError, so that `except FileNotFoundError`
+// and `except base` both catch it; str(e) is the library's message (errors.cc).
+pybind11::object FileNotFoundClass(pybind11::module_& m, const char* name, pybind11::handle base,
+                                   const char* doc);
+// An instance of such a class with the library's message, errno ENOENT, its strerror and
+// filename = path (decoded as os.fsdecode does), as Python's own open() sets them.
+pybind11::object FileNotFoundInstance(pybind11::handle cls, const std::string& message,
+                                      const std::string& path);
 
 // The formulation keywords of Stepper, rollout, Trajectory, Linearizer, ...: formulation=
 // (a registered name; None: the scene's), h= (the time step), kappa= and object_mass_scale=
@@ -84,6 +97,15 @@ GradientMode ParseGradients(const char* who, const std::string& gradients);
 // memory ..." for one read from a file without it.
 const Scene& SceneOf(const Trajectory& trajectory, const char* who);
 
+// The steps of a rollout of the scene's schedule (rollout, rollout_batch): `steps`, or those
+// covering `duration` [s], or those to the end of the scene's command schedule when neither is
+// given (as `quasidyn simulate`). ValueError "<who>: ..." for both, or for no schedule.
+int ScheduleSteps(const char* who, const StepModel& model, std::optional<int> steps,
+                  std::optional<double> duration);
+// ValueError "<who>: formulation '...' has no gradients: <why>" when `mode` asks derivatives of
+// a model that has none.
+void CheckGradientsAvailable(const char* who, const StepModel& model, GradientMode mode);
+
 // Equal-length vectors as the rows of a matrix (rows.size() × their size; `columns` columns
 // when there is no row), for dicts of numpy arrays.
 Eigen::MatrixXd RowsToMatrix(const std::vector<Eigen::VectorXd>& rows, Eigen::Index columns = 0);
@@ -100,7 +122,8 @@ using PyTrajectory = pybind11::class_<Trajectory, std::shared_ptr<Trajectory>>;
 
 // Each part of the module, defined in the file named after it (BindScene: scene_bindings.cc,
 // BindSceneEdits: scene_edit_bindings.cc, BindTrajectoryArrays: trajectory_array_bindings.cc,
-// BindGradients: gradients_bindings.cc, ...); module.cc calls them in this order.
+// BindGradients: gradients_bindings.cc, BindRolloutBatch: rollout_batch_bindings.cc, ...);
+// module.cc calls them in this order.
 PyScene BindScene(pybind11::module_& m);
 void BindSceneEdits(pybind11::module_& m, PyScene& scene);
 void BindFormulations(pybind11::module_& m);
@@ -111,6 +134,7 @@ PyTrajectory BindTrajectory(pybind11::module_& m);
 void BindTrajectoryArrays(PyTrajectory& trajectory);
 void BindTrajectoryFiles(pybind11::module_& m, PyTrajectory& trajectory);
 void BindRollout(pybind11::module_& m, PyTrajectory& trajectory);
+void BindRolloutBatch(pybind11::module_& m);
 void BindGeometry(pybind11::module_& m);
 void BindInverseKinematics(pybind11::module_& m);
 void BindLinearizations(pybind11::module_& m);

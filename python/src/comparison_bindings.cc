@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "path_argument.h"
 #include "quasidyn/simulation/formulation_comparison.h"
 #include "quasidyn/viewer/comparison_page.h"
 
@@ -43,7 +44,7 @@ void BindComparison(py::module_& m) {
       "compare",
       [](std::shared_ptr<Scene> scene, int steps, int reference_refinement,
          std::optional<std::string> reference, std::optional<std::vector<std::string>> formulations,
-         std::optional<std::string> html) {
+         std::optional<PathArgument> html) {
         const char* who = "compare";
         ComparisonOptions options;
         options.steps = steps;
@@ -54,7 +55,7 @@ void BindComparison(py::module_& m) {
           py::gil_scoped_release release;
           return Named(who, [&] { return CompareFormulations(scene, options); });
         }();
-        if (html) Named(who, [&] { WriteComparisonHtml(*scene, comparison, *html); });
+        if (html) Named(who, [&] { WriteComparisonHtml(*scene, comparison, html->value); });
         py::list rows;
         for (const ComparisonRow& row : comparison.rows) rows.append(Row(row));
         py::dict out;
@@ -81,7 +82,7 @@ void BindComparison(py::module_& m) {
       "max_contacts, mean_contacts, deepest_penetration [m], object_displacement [m], "
       "final_position_difference [m] and final_rotation_difference [rad] against the reference, "
       "failure ('' or why the run stopped early). html= writes one viewer page with every run "
-      "overlaid. The same as `quasidyn compare` (docs/formulations.md).");
+      "overlaid (a str or os.PathLike). The same as `quasidyn compare` (docs/formulations.md).");
 }
 
 }  // namespace quasidyn::python

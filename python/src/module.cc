@@ -1,7 +1,9 @@
 // The compiled part of the Python package `quasidyn` (python/quasidyn/__init__.py re-exports
 // it). Every C++ std::invalid_argument reaches Python as ValueError with the library's message,
 // named after the Python function and arguments (bindings.h, Named); SceneError as
-// quasidyn.SceneError (a ValueError); other std::runtime_error as RuntimeError.
+// quasidyn.SceneError (a ValueError); a missing file as quasidyn.SceneFileNotFoundError or
+// quasidyn.TrajectoryFileNotFoundError (each also a FileNotFoundError); other
+// std::runtime_error as RuntimeError.
 
 #include <pybind11/pybind11.h>
 
@@ -23,6 +25,7 @@ PYBIND11_MODULE(_quasidyn, m) {
   python::BindTrajectoryArrays(trajectory);
   python::BindTrajectoryFiles(m, trajectory);
   python::BindRollout(m, trajectory);
+  python::BindRolloutBatch(m);
   python::BindComparison(m);
   python::BindGeometry(m);
   python::BindInverseKinematics(m);

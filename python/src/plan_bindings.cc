@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "path_argument.h"
 #include "quasidyn/planning/plan_json.h"
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/planning_overrides.h"
@@ -147,11 +148,12 @@ void BindPlan(py::module_& m) {
           "max |replayed q - node q| over the path's nodes [m, rad].")
       .def(
           "save_json",
-          [](const PythonPlan& p, const std::string& path, int indent) {
-            WritePlanFile(p.result, p.path, path, indent);
+          [](const PythonPlan& p, const PathArgument& path, int indent) {
+            WritePlanFile(p.result, p.path, path.value, indent);
           },
           py::arg("path"), py::arg("indent") = -1,
-          "Writes plan.json (docs/plan-format.md; `quasidyn view` plays it), atomically.")
+          "save_json(path, indent=-1): writes plan.json (docs/plan-format.md; `quasidyn view` "
+          "plays it) to path (a str or os.PathLike), atomically.")
       .def("__repr__", [](const PythonPlan& p) {
         return "<quasidyn.Plan " + std::string(PlanStatusName(p.result.status)) + ", " +
                std::to_string(p.result.nodes.size()) + " nodes, best distance " +

@@ -1,8 +1,9 @@
 #pragma once
 // Array arguments of the bindings: real numbers only. pybind11's Eigen conversion force-casts
 // any numpy array, so a complex q would silently lose its imaginary part; RealVector and
-// RealMatrix convert like Eigen::VectorXd / MatrixXd but raise TypeError for complex, boolean,
-// string and object data.
+// RealMatrix convert like Eigen::VectorXd / MatrixXd, and RealArray (any number of dimensions,
+// e.g. the (B, N, nu) commands of rollout_batch) like a C-ordered float64 numpy array, but all
+// raise TypeError for complex, boolean, string and object data.
 
 #include <pybind11/eigen.h>
 #include <pybind11/numpy.h>
@@ -17,6 +18,9 @@ struct RealVector {
 };
 struct RealMatrix {
   Eigen::MatrixXd value;
+};
+struct RealArray {
+  pybind11::array_t<double, pybind11::array::c_style | pybind11::array::forcecast> value;
 };
 
 // Throws pybind11::type_error unless `src` converts to an array of integers or floats.
@@ -47,5 +51,21 @@ struct type_caster<quasidyn::python::RealVector>
 template <>
 struct type_caster<quasidyn::python::RealMatrix>
     : real_array_caster<quasidyn::python::RealMatrix, Eigen::MatrixXd> {};
+
+template <>
+struct type_caster<quasidyn::python::RealArray> {
+  using Array = decltype(quasidyn::python::RealArray::value);
+  PYBIND11_TYPE_CASTER(quasidyn::python::RealArray, make_caster<Array>::name);
+  bool load(handle src, bool convert) {
+    quasidyn::python::RequireRealNumbers(src);
+    make_caster<Array> inner;
+    if (!inner.load(src, convert)) return false;
+    value.value = cast_op<Array&&>(std::move(inner));
+    return true;
+  }
+  static handle cast(const quasidyn::python::RealArray& src, return_value_policy, handle) {
+    return src.value.inc_ref();
+  }
+};
 
 }  // namespace pybind11::detail

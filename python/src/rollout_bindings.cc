@@ -30,28 +30,12 @@ State StartState(const StepModel& model, const std::optional<RealVector>& q0,
   return x0;
 }
 
-// The steps of a rollout of the schedule: `steps`, or those covering `duration` [s], or those
-// to the end of the scene's command schedule when neither is given (as `quasidyn simulate`).
-int StepCount(const StepModel& model, std::optional<int> steps, std::optional<double> duration) {
-  if (steps && duration) throw py::value_error("rollout: give steps or duration, not both");
-  if (steps) return *steps;  // Rollout checks N >= 0
-  if (duration) return StepCountForDuration(*duration, model.time_step());
-  const Scene& scene = model.scene();
-  if (!(scene.ScheduleEnd() > 0))
-    throw py::value_error("rollout: scene '" + scene.name +
-                          "' has no command schedule to run to its end: give U, steps or "
-                          "duration");
-  return StepCountForDuration(scene.ScheduleEnd(), model.time_step());
-}
-
 std::shared_ptr<Trajectory> Rollout(const StepModel& model, const State& x0,
                                     const std::optional<RealMatrix>& U, std::optional<int> steps,
                                     std::optional<double> duration, RolloutOptions options) {
-  if (!model.capabilities().differentiable() && options.gradients != GradientMode::kNone)
-    throw py::value_error("rollout: formulation '" + model.formulation().name +
-                          "' has no gradients: " + model.capabilities().no_gradient);
+  CheckGradientsAvailable("rollout", model, options.gradients);
   if (!U) {  // the schedule, through the model's own command (halm-posa: a velocity)
-    options.steps = StepCount(model, steps, duration);
+    options.steps = ScheduleSteps("rollout", model, steps, duration);
     py::gil_scoped_release release;
     return std::make_shared<Trajectory>(RolloutFrom(model, x0, options));
   }
@@ -62,6 +46,26 @@ std::shared_ptr<Trajectory> Rollout(const StepModel& model, const State& x0,
 }
 
 }  // namespace
+
+int ScheduleSteps(const char* who, const StepModel& model, std::optional<int> steps,
+                  std::optional<double> duration) {
+  if (steps && duration)
+    throw py::value_error(std::string(who) + ": give steps or duration, not both");
+  if (steps) return *steps;  // Rollout checks N >= 0
+  if (duration) return StepCountForDuration(*duration, model.time_step());
+  const Scene& scene = model.scene();
+  if (!(scene.ScheduleEnd() > 0))
+    throw py::value_error(std::string(who) + ": scene '" + scene.name +
+                          "' has no command schedule to run to its end: give U, steps or "
+                          "duration");
+  return StepCountForDuration(scene.ScheduleEnd(), model.time_step());
+}
+
+void CheckGradientsAvailable(const char* who, const StepModel& model, GradientMode mode) {
+  if (!model.capabilities().differentiable() && mode != GradientMode::kNone)
+    throw py::value_error(std::string(who) + ": formulation '" + model.formulation().name +
+                          "' has no gradients: " + model.capabilities().no_gradient);
+}
 
 void BindRollout(py::module_& m, PyTrajectory& trajectory) {
   trajectory

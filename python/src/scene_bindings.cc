@@ -29,21 +29,47 @@ std::vector<std::string> Names(const std::vector<Item>& items) {
   return names;
 }
 
-// SceneError → quasidyn.SceneError(message) with .file, .line (1-based, 0 unknown), .field.
+// The parts of a SceneError on its Python instance.
+void SetLocation(const SceneError& e, py::object& instance) {
+  instance.attr("file") = e.file();
+  instance.attr("line") = e.line();
+  instance.attr("field") = e.field();
+}
+
+// SceneError → quasidyn.SceneError(message) with .file, .line (1-based, 0 unknown), .field;
+// SceneFileNotFoundError → quasidyn.SceneFileNotFoundError, also a FileNotFoundError (errno,
+// strerror, filename: the missing path).
 void RegisterSceneError(py::module_& m) {
   static py::exception<SceneError> scene_error(m, "SceneError", PyExc_ValueError);
   scene_error.doc() =
       "A bad scene or model file. str(e) is 'file:line: field: problem'; e.file, e.line "
       "(1-based, 0 when unknown) and e.field give the parts.";
+  // The attributes every instance carries, for the type stubs (scripts/generate_python_stubs.py).
+  py::dict attributes;
+  attributes["file"] = "str";
+  attributes["line"] = "int";
+  attributes["field"] = "str";
+  scene_error.attr("__annotations__") = attributes;
+  // A handle the module keeps alive (never released at exit, after the interpreter).
+  static const py::handle not_found =
+      FileNotFoundClass(
+          m, "SceneFileNotFoundError", scene_error,
+          "A scene file, or a model file (URDF, SDF, MJCF) a scene names, that does not exist: a "
+          "SceneError (e.file, e.line, e.field locate the reference; the scene file itself for a "
+          "missing scene file) and a FileNotFoundError (e.errno = ENOENT, e.filename = the missing "
+          "path).")
+          .release();
   py::register_exception_translator([](std::exception_ptr thrown) {
     try {
       if (thrown) std::rethrow_exception(thrown);
+    } catch (const SceneFileNotFoundError& e) {
+      py::object instance = FileNotFoundInstance(not_found, e.what(), e.missing_file());
+      SetLocation(e, instance);
+      PyErr_SetObject(not_found.ptr(), instance.ptr());
     } catch (const SceneError& e) {
       // py::exception's own operator() only sets the error; call the class through a handle.
       py::object instance = py::handle(scene_error.ptr())(py::str(e.what()));
-      instance.attr("file") = e.file();
-      instance.attr("line") = e.line();
-      instance.attr("field") = e.field();
+      SetLocation(e, instance);
       PyErr_SetObject(scene_error.ptr(), instance.ptr());
     }
   });

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "path_argument.h"
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/io/scene_edit.h"
@@ -133,19 +134,23 @@ void BindSceneEdits(py::module_& m, PyScene& scene) {
 
   m.def(
       "load_scene",
-      [](const std::string& path) { return std::make_shared<Scene>(LoadScene(path)); },
+      [](const PathArgument& path) { return std::make_shared<Scene>(LoadScene(path.value)); },
       py::arg("path"),
-      "Loads a scene file (YAML, docs/scene-format.md). Relative URDF paths resolve against "
-      "the file's folder. Raises SceneError ('file:line: field: problem') on a bad file.");
+      "Loads a scene file (YAML, docs/scene-format.md) at path (a str or os.PathLike). "
+      "Relative URDF paths resolve against the file's folder. Raises SceneError ('file:line: "
+      "field: problem') on a bad file, SceneFileNotFoundError (a SceneError and a "
+      "FileNotFoundError, filename the missing path) when the file or a model file it names "
+      "does not exist.");
   m.def(
       "load_scene_from_string",
-      [](const std::string& text, const std::string& name, const std::string& base_directory) {
-        return std::make_shared<Scene>(LoadSceneFromString(text, name, base_directory));
+      [](const std::string& text, const std::string& name, const PathArgument& base_directory) {
+        return std::make_shared<Scene>(LoadSceneFromString(text, name, base_directory.value));
       },
       py::arg("yaml_text"), py::arg("name_for_errors") = "<string>",
       py::arg("base_directory") = ".",
       "Loads a scene from YAML text; `name_for_errors` stands for the file in error messages; "
-      "relative URDF paths resolve against `base_directory`. Raises SceneError.");
+      "relative URDF paths resolve against `base_directory` (a str or os.PathLike). Raises "
+      "SceneError (SceneFileNotFoundError for a missing model file).");
 }
 
 }  // namespace quasidyn::python

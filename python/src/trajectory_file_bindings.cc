@@ -5,10 +5,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <exception>
 #include <memory>
 #include <string>
 
 #include "bindings.h"
+#include "path_argument.h"
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
@@ -33,44 +35,65 @@ std::shared_ptr<Trajectory> LoadTrajectory(const char* who, const std::string& p
 
 constexpr const char* kLoadDoc =
     "Reads a trajectory file written by Trajectory.save or `quasidyn simulate --out` (any "
-    "format save writes); scene, when given, is kept as its in-memory scene. Raises "
-    "RuntimeError on a missing file, ValueError on bad content.";
+    "format save writes) at path (a str or os.PathLike); scene, when given, is kept as its "
+    "in-memory scene. Raises TrajectoryFileNotFoundError (a RuntimeError and a "
+    "FileNotFoundError, with errno and filename) when nothing exists at path, RuntimeError on "
+    "an unreadable file, ValueError on bad content.";
 
 }  // namespace
 
 void BindTrajectoryFiles(py::module_& m, PyTrajectory& trajectory) {
+  // TrajectoryFileNotFoundError → quasidyn.TrajectoryFileNotFoundError: a RuntimeError (what a
+  // file that cannot be read raises) and a FileNotFoundError.
+  // A handle the module keeps alive (never released at exit, after the interpreter).
+  static const py::handle not_found =
+      FileNotFoundClass(
+          m, "TrajectoryFileNotFoundError", PyExc_RuntimeError,
+          "A trajectory file that does not exist (load_trajectory, Trajectory.load): a "
+          "RuntimeError and a FileNotFoundError (e.errno = ENOENT, e.filename = the missing "
+          "path).")
+          .release();
+  py::register_exception_translator([](std::exception_ptr thrown) {
+    try {
+      if (thrown) std::rethrow_exception(thrown);
+    } catch (const TrajectoryFileNotFoundError& e) {
+      const py::object instance = FileNotFoundInstance(not_found, e.what(), e.path());
+      PyErr_SetObject(not_found.ptr(), instance.ptr());
+    }
+  });
+
   trajectory
       .def(
           "save",
-          [](const Trajectory& t, const std::string& path, int every, int indent) {
+          [](const Trajectory& t, const PathArgument& path, int every, int indent) {
             TrajectoryWriteOptions options;
             options.every = every;
             options.indent = indent;
-            Named("Trajectory.save", [&] { WriteTrajectory(t, path, options); });
+            Named("Trajectory.save", [&] { WriteTrajectory(t, path.value, options); });
           },
           py::arg("path"), py::arg("every") = 1, py::arg("indent") = -1,
-          "save(path, every=1, indent=-1): writes the trajectory file in the format of path's "
-          "extension (docs/trajectory-format.md), keeping every `every`-th step (>= 1; and the "
-          "last); indent >= 0 indents JSON by that many spaces. Written atomically: a failed "
-          "write leaves an existing file as it was. Raises RuntimeError naming an unwritable "
-          "path, ValueError for an empty one.")
+          "save(path, every=1, indent=-1): writes the trajectory file to path (a str or "
+          "os.PathLike) in the format of its extension (docs/trajectory-format.md), keeping "
+          "every `every`-th step (>= 1; and the last); indent >= 0 indents JSON by that many "
+          "spaces. Written atomically: a failed write leaves an existing file as it was. Raises "
+          "RuntimeError naming an unwritable path, ValueError for an empty one.")
       .def_static(
           "load",
-          [](const std::string& path, std::shared_ptr<Scene> scene) {
-            return LoadTrajectory("Trajectory.load", path, std::move(scene));
+          [](const PathArgument& path, std::shared_ptr<Scene> scene) {
+            return LoadTrajectory("Trajectory.load", path.value, std::move(scene));
           },
           py::arg("path"), py::arg("scene") = py::none(), kLoadDoc);
 
   m.def(
       "load_trajectory",
-      [](const std::string& path, std::shared_ptr<Scene> scene) {
-        return LoadTrajectory("load_trajectory", path, std::move(scene));
+      [](const PathArgument& path, std::shared_ptr<Scene> scene) {
+        return LoadTrajectory("load_trajectory", path.value, std::move(scene));
       },
       py::arg("path"), py::arg("scene") = py::none(), kLoadDoc);
 
   m.def(
       "view",
-      [](const Trajectory& t, const std::string& path, std::shared_ptr<Scene> scene) {
+      [](const Trajectory& t, const PathArgument& path, std::shared_ptr<Scene> scene) {
         const char* who = "view";
         std::shared_ptr<const Scene> shown = scene ? scene : t.scene;
         if (!shown) {
@@ -79,12 +102,13 @@ void BindTrajectoryFiles(py::module_& m, PyTrajectory& trajectory) {
                                   ": the trajectory records no scene file: pass scene=");
           shown = std::make_shared<const Scene>(LoadScene(t.scene_file));
         }
-        Named(who, [&] { WriteViewerHtml(*shown, t, path); });
-        return path;
+        Named(who, [&] { WriteViewerHtml(*shown, t, path.value); });
+        return py::str(py::cast(path));  // as str, whatever path-like was given
       },
       py::arg("trajectory"), py::arg("path"), py::arg("scene") = py::none(),
-      "view(trajectory, path, scene=None) -> path: writes the self-contained HTML viewer page "
-      "(three.js, no network; what `quasidyn view` writes) of the trajectory to path. The "
+      "view(trajectory, path, scene=None) -> str: writes the self-contained HTML viewer page "
+      "(three.js, no network; what `quasidyn view` writes) of the trajectory to path (a str or "
+      "os.PathLike) and returns path as a str. The "
       "scene: scene, else the trajectory's in-memory scene, else its scene_file. Open the "
       "page in a browser.");
 }

@@ -327,7 +327,7 @@ InstanceSpec LoadMjcfInstance(const std::string& mjcf_path, const ModelFileOptio
             "MJCF geoms carry their own friction (geom friction, MuJoCo's default 1); remove "
             "`friction:` and set it in the file");
   if (!std::filesystem::is_regular_file(mjcf_path))
-    ThrowAt(options.where, "MJCF file not found: " + mjcf_path);
+    ThrowFileNotFoundAt(options.where, "MJCF file not found: " + mjcf_path, mjcf_path);
   std::error_code error;
   const uintmax_t bytes = std::filesystem::file_size(mjcf_path, error);
   if (!error && bytes > kMaxUrdfFileBytes)

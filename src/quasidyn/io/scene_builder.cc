@@ -3,6 +3,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
@@ -14,6 +15,14 @@ namespace quasidyn {
 
 void ThrowAt(const SourceLocation& where, const std::string& problem) {
   throw SceneError(where.file, where.line, where.field, problem);
+}
+
+void ThrowFileNotFoundAt(const SourceLocation& where, const std::string& problem,
+                         const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error))
+    throw SceneFileNotFoundError(where.file, where.line, where.field, problem, path);
+  ThrowAt(where, problem);
 }
 
 namespace {

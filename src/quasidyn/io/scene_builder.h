@@ -21,6 +21,10 @@ namespace quasidyn {
 using SourceLocation = ValueSource;
 
 [[noreturn]] void ThrowAt(const SourceLocation& where, const std::string& problem);
+// ThrowAt for a model file at `path` that is not a regular file: a SceneFileNotFoundError
+// (missing_file() = path) when nothing exists there, a SceneError otherwise (e.g. a folder).
+[[noreturn]] void ThrowFileNotFoundAt(const SourceLocation& where, const std::string& problem,
+                                      const std::string& path);
 
 struct ShapeSpec {
   std::string name;  // unique in the scene

@@ -396,6 +396,9 @@ Scene ReadSceneText(const std::string& yaml_text, const std::string& name_for_er
 Scene ReadSceneFile(const std::string& path, const FormulationKeys& keys) {
   std::ifstream file(path);
   if (!std::filesystem::is_regular_file(path) || !file) {
+    std::error_code missing;
+    if (!std::filesystem::exists(path, missing))
+      throw SceneFileNotFoundError(path, 0, "", "cannot open the scene file: no such file", path);
     throw SceneError(path, 0, "", "cannot open the scene file");
   }
   std::error_code error;

@@ -355,7 +355,7 @@ InstanceSpec SdfReader::Read(const sdf::Model& model) {
 
 InstanceSpec LoadSdfInstance(const std::string& sdf_path, const ModelFileOptions& given) {
   if (!std::filesystem::is_regular_file(sdf_path))
-    ThrowAt(given.where, "SDF file not found: " + sdf_path);
+    ThrowFileNotFoundAt(given.where, "SDF file not found: " + sdf_path, sdf_path);
   std::error_code error;
   const uintmax_t bytes = std::filesystem::file_size(sdf_path, error);
   if (!error && bytes > kMaxUrdfFileBytes)

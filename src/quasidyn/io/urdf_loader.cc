@@ -289,7 +289,7 @@ InstanceSpec LoadUrdfInstance(const std::string& urdf_path, const UrdfOptions& g
   // URDF has no friction: the scene file always gives it; a C++ caller's default is 0.5.
   if (!options.friction) options.friction = 0.5;
   if (!std::filesystem::is_regular_file(urdf_path)) {
-    ThrowAt(options.where, "URDF file not found: " + urdf_path);
+    ThrowFileNotFoundAt(options.where, "URDF file not found: " + urdf_path, urdf_path);
   }
   std::error_code error;
   const uintmax_t bytes = std::filesystem::file_size(urdf_path, error);

@@ -22,4 +22,9 @@ SceneError::SceneError(const std::string& file, int line, const std::string& fie
       line_(line),
       field_(field) {}
 
+SceneFileNotFoundError::SceneFileNotFoundError(const std::string& file, int line,
+                                               const std::string& field, const std::string& problem,
+                                               const std::string& missing_file)
+    : SceneError(file, line, field, problem), missing_file_(missing_file) {}
+
 }  // namespace quasidyn

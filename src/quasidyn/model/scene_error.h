@@ -22,4 +22,18 @@ class SceneError : public std::runtime_error {
   std::string field_;
 };
 
+// A file that does not exist: the scene file itself (file() is its path, line 0), or a model
+// file a scene names (URDF, SDF, MJCF; file(), line() and field() locate the reference in the
+// scene). missing_file() is the path that was looked for. Python raises it as
+// quasidyn.SceneFileNotFoundError, also a FileNotFoundError (docs/python.md, "Errors").
+class SceneFileNotFoundError : public SceneError {
+ public:
+  SceneFileNotFoundError(const std::string& file, int line, const std::string& field,
+                         const std::string& problem, const std::string& missing_file);
+  const std::string& missing_file() const { return missing_file_; }
+
+ private:
+  std::string missing_file_;
+};
+
 }  // namespace quasidyn

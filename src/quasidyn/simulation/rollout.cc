@@ -7,8 +7,10 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/common/parallel_for.h"
 #include "quasidyn/simulation/coordinate_names.h"
 
 namespace quasidyn {
@@ -18,8 +20,9 @@ constexpr size_t kMaxTrajectoryBytes = size_t{8} << 30;  // 8 GiB
 
 // A trajectory keeps q and u (and A, B when asked) of every step: refuse up front a run whose
 // record alone would not fit in kMaxTrajectoryBytes, instead of failing with std::bad_alloc
-// midway.
-void CheckRecordSize(const char* where, const StepModel& model, int steps, GradientMode gradients) {
+// midway. `steps`: of one rollout, or of all the rollouts of a batch together.
+void CheckRecordSize(const char* where, const StepModel& model, double steps,
+                     GradientMode gradients) {
   const Scene& scene = model.scene();
   const double nx = scene.nq + model.state_v_size();  // the size of x = (q, v)
   const double nu = model.control_size();
@@ -27,17 +30,30 @@ void CheckRecordSize(const char* where, const StepModel& model, int steps, Gradi
   if (gradients != GradientMode::kNone) doubles_per_step += nx * nu;
   if (gradients == GradientMode::kAAndB) doubles_per_step += nx * nx;
   const double bytes_per_step = sizeof(TrajectoryStep) + sizeof(double) * doubles_per_step;
-  QUASIDYN_CHECK_ARGUMENT(steps * bytes_per_step <= static_cast<double>(kMaxTrajectoryBytes), where,
-                          std::to_string(steps) + " steps would record more than " +
-                              std::to_string(kMaxTrajectoryBytes >> 30) +
-                              " GiB of trajectory; run fewer steps");
+  QUASIDYN_CHECK_ARGUMENT(
+      steps * bytes_per_step <= static_cast<double>(kMaxTrajectoryBytes), where,
+      std::to_string(static_cast<long long>(steps)) + " steps would record more than " +
+          std::to_string(kMaxTrajectoryBytes >> 30) + " GiB of trajectory; run fewer steps");
 }
 
 // x0 fits the model's state: q of size n_q, v of the model's state size, finite.
-void CheckInitialState(const char* where, const StepModel& model, const State& x0) {
+void CheckInitialState(std::string_view where, const StepModel& model, const State& x0) {
   CheckVector(where, "x0.q", x0.q, model.scene().nq, "n_q");
   CheckSize(where, "x0.v", x0.v.size(), model.state_v_size(), "the model's n_v of its state");
   CheckFinite(where, "x0.v", x0.v);
+}
+
+// One command per row, each of the model's command size (n_q,a, or n_v,u for ecp: the objects'
+// impulses), finite.
+void CheckCommands(std::string_view where, const StepModel& model,
+                   const Eigen::MatrixXd& commands) {
+  const int nu = model.control_size();
+  QUASIDYN_CHECK_ARGUMENT(
+      commands.rows() == 0 || commands.cols() == nu, where,
+      "commands has " + std::to_string(commands.cols()) + " columns, expected " +
+          (nu == model.scene().nq_a ? "n_q,a = " : "n_v,u = ") + std::to_string(nu));
+  for (Eigen::Index k = 0; k < commands.rows(); ++k)
+    CheckFinite(where, "commands row " + std::to_string(k), commands.row(k).transpose());
 }
 
 // The one rollout loop: N steps from x0, u_k = command(k, t_k, x_{k−1}).
@@ -196,15 +212,8 @@ Trajectory RolloutFrom(const StepModel& model, const State& x0, const RolloutOpt
 Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen::MatrixXd& commands,
                            const RolloutOptions& options) {
   constexpr const char* kWhere = "RolloutCommands";
-  const Scene& scene = model.scene();
   CheckInitialState(kWhere, model, x0);
-  const int nu = model.control_size();  // n_q,a, or n_v,u for ecp (the objects' impulses)
-  QUASIDYN_CHECK_ARGUMENT(commands.rows() == 0 || commands.cols() == nu, kWhere,
-                          "commands has " + std::to_string(commands.cols()) +
-                              " columns, expected " + (nu == scene.nq_a ? "n_q,a = " : "n_v,u = ") +
-                              std::to_string(nu));
-  for (Eigen::Index k = 0; k < commands.rows(); ++k)
-    CheckFinite(kWhere, "commands row " + std::to_string(k), commands.row(k).transpose());
+  CheckCommands(kWhere, model, commands);
   const int steps = static_cast<int>(commands.rows());
   CheckRecordSize(kWhere, model, steps, options.gradients);
   return RunRollout(
@@ -213,6 +222,50 @@ Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen:
         return commands.row(k - 1).transpose();
       },
       options);
+}
+
+std::vector<Trajectory> RolloutBatch(const StepModel& model, const std::vector<State>& x0s,
+                                     const std::vector<Eigen::MatrixXd>& commands,
+                                     const RolloutOptions& options, int threads) {
+  constexpr const char* kWhere = "RolloutBatch";
+  QUASIDYN_CHECK_ARGUMENT(threads >= 1, kWhere,
+                          "threads must be >= 1 (got " + std::to_string(threads) + ")");
+  const bool scheduled = commands.empty();
+  QUASIDYN_CHECK_ARGUMENT(scheduled || commands.size() == x0s.size(), kWhere,
+                          "one command matrix per rollout: " + std::to_string(commands.size()) +
+                              " for " + std::to_string(x0s.size()) + " initial states");
+  QUASIDYN_CHECK_ARGUMENT(
+      !scheduled || options.steps >= 0, kWhere,
+      "the step count must be >= 0 (got " + std::to_string(options.steps) + ")");
+  double total_steps = 0;
+  for (size_t b = 0; b < x0s.size(); ++b) {
+    const std::string where = "rollout " + std::to_string(b);
+    CheckInitialState(where, model, x0s[b]);
+    if (!scheduled) CheckCommands(where, model, commands[b]);
+    total_steps += scheduled ? options.steps : static_cast<double>(commands[b].rows());
+  }
+  CheckRecordSize(kWhere, model, total_steps, options.gradients);
+  RolloutOptions single = options;
+  single.progress = nullptr;
+  std::vector<Trajectory> trajectories(x0s.size());
+  // Rollout b on worker b mod T; RunRollout makes its own data, so nothing (no warm start)
+  // passes from one rollout to the next, as between two single calls.
+  ParallelFor(x0s.size(), threads, [&](size_t, size_t b) {
+    if (scheduled) {
+      trajectories[b] = RunRollout(
+          model, x0s[b], options.steps,
+          [&model](int, double t, const State& x) { return model.ScheduledCommand(t, x); }, single);
+    } else {
+      const Eigen::MatrixXd& rows = commands[b];
+      trajectories[b] = RunRollout(
+          model, x0s[b], static_cast<int>(rows.rows()),
+          [&rows](int k, double, const State&) -> Eigen::VectorXd {
+            return rows.row(k - 1).transpose();
+          },
+          single);
+    }
+  });
+  return trajectories;
 }
 
 }  // namespace quasidyn

@@ -18,6 +18,7 @@
 
 #include <Eigen/Core>
 #include <functional>
+#include <vector>
 
 #include "quasidyn/dynamics/step_result.h"
 #include "quasidyn/model/scene.h"
@@ -58,6 +59,19 @@ Trajectory RolloutFrom(const StepModel& model, const State& x0, const RolloutOpt
 // `commands` or x0 for a wrong size or a non-finite entry.
 Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen::MatrixXd& commands,
                            const RolloutOptions& options);
+
+// B rollouts of `model` on T = `threads` worker threads (common/parallel_for.h): rollout b
+// starts from x0s[b] and runs with the commands commands[b] as RolloutCommands does or, when
+// `commands` is empty, the scene's schedule for options.steps steps as RolloutFrom does.
+// Rollout b runs on worker b mod T with a data object of its own, by the same loop as a single
+// rollout: trajectory b is bitwise the trajectory of that single call (step_time_seconds
+// apart), for every T. Every input is checked before any step: std::invalid_argument
+// "rollout b: x0.q ...", "rollout b: commands row k ..." (as the single calls name them), or
+// for T < 1, N < 0, a `commands` of another length than x0s. A failed step stops its own
+// rollout only. options.progress is not called.
+std::vector<Trajectory> RolloutBatch(const StepModel& model, const std::vector<State>& x0s,
+                                     const std::vector<Eigen::MatrixXd>& commands,
+                                     const RolloutOptions& options, int threads);
 
 // An empty trajectory of `model`'s steps (its scene, formulation, time step and parameter
 // values), starting at x0 = (q0, v0) (v0 empty for a model without velocities), for N requested

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/scene_loading.h"
@@ -173,6 +174,75 @@ TEST_F(PlanarGripperRolloutTest, RolloutCommandsNamesBadCommands) {
   EXPECT_NE(message(Eigen::MatrixXd::Zero(2, 3), State{Eigen::VectorXd::Zero(5), {}})
                 .find("x0.q has size 5"),
             std::string::npos);
+}
+
+// A batch runs each rollout by the single rollout's loop: trajectory b is bitwise the
+// trajectory of RolloutCommands (or RolloutFrom) from the same start, for every thread count.
+TEST_F(PlanarGripperRolloutTest, ABatchIsBitwiseTheSingleRolloutsForEveryThreadCount) {
+  const int steps = 8;
+  std::vector<State> x0s;
+  std::vector<Eigen::MatrixXd> commands;
+  for (int b = 0; b < 5; ++b) {
+    State x0 = InitialState(scene_);
+    x0.q[1] += 1e-3 * b;  // the sphere b mm higher
+    x0s.push_back(x0);
+    Eigen::MatrixXd U(steps, scene_.nq_a);
+    for (int k = 0; k < steps; ++k)
+      U.row(k) = (scene_.CommandAt((k + 1) * 0.01) * (1.0 + 0.01 * b)).transpose();
+    commands.push_back(U);
+  }
+  RolloutOptions options{steps, {}};
+  options.gradients = GradientMode::kAAndB;
+  const auto expect_same = [](const Trajectory& batch, const Trajectory& single, int threads) {
+    ASSERT_EQ(batch.steps.size(), single.steps.size());
+    EXPECT_EQ(batch.completed(), single.completed());
+    EXPECT_EQ(batch.q0, single.q0);
+    for (size_t k = 0; k < single.steps.size(); ++k) {
+      EXPECT_EQ(batch.steps[k].q, single.steps[k].q) << "step " << k << ", T " << threads;
+      EXPECT_EQ(batch.steps[k].u, single.steps[k].u) << "step " << k << ", T " << threads;
+      EXPECT_EQ(batch.steps[k].A, single.steps[k].A) << "step " << k << ", T " << threads;
+      EXPECT_EQ(batch.steps[k].B, single.steps[k].B) << "step " << k << ", T " << threads;
+      ASSERT_EQ(batch.steps[k].contacts.size(), single.steps[k].contacts.size());
+      for (size_t c = 0; c < single.steps[k].contacts.size(); ++c)
+        EXPECT_EQ(batch.steps[k].contacts[c].normal_force,
+                  single.steps[k].contacts[c].normal_force);
+    }
+  };
+  for (int threads : {1, 2, 3, 8}) {
+    const std::vector<Trajectory> own = RolloutBatch(*model_, x0s, commands, options, threads);
+    const std::vector<Trajectory> scheduled = RolloutBatch(*model_, x0s, {}, options, threads);
+    ASSERT_EQ(own.size(), x0s.size());
+    ASSERT_EQ(scheduled.size(), x0s.size());
+    for (size_t b = 0; b < x0s.size(); ++b) {
+      expect_same(own[b], RolloutCommands(*model_, x0s[b], commands[b], options), threads);
+      expect_same(scheduled[b], RolloutFrom(*model_, x0s[b], options), threads);
+    }
+  }
+  EXPECT_TRUE(RolloutBatch(*model_, {}, {}, options, 2).empty());
+}
+
+TEST_F(PlanarGripperRolloutTest, ABatchNamesTheRolloutOfABadInputBeforeStepping) {
+  const auto message = [&](const std::vector<State>& x0s,
+                           const std::vector<Eigen::MatrixXd>& commands, int threads) {
+    try {
+      RolloutBatch(*model_, x0s, commands, {2, {}}, threads);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  const State x0 = InitialState(scene_);
+  State bad = x0;
+  bad.q[2] = std::numeric_limits<double>::infinity();
+  const Eigen::MatrixXd U = Eigen::MatrixXd::Zero(2, 3);
+  Eigen::MatrixXd nan_U = U;
+  nan_U(1, 0) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(message({x0, bad}, {U, U}, 1), "rollout 1: x0.q[2] is not finite (inf)");
+  EXPECT_EQ(message({x0, x0, x0}, {U, U, nan_U}, 2),
+            "rollout 2: commands row 1[0] is not finite (nan)");
+  EXPECT_EQ(message({x0, x0}, {U}, 2),
+            "RolloutBatch: one command matrix per rollout: 1 for 2 initial states");
+  EXPECT_EQ(message({x0}, {U}, 0), "RolloutBatch: threads must be >= 1 (got 0)");
 }
 
 // The record keeps what the issue asked to report: the impulses, the forces they imply and the

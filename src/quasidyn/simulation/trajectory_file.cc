@@ -88,7 +88,12 @@ void WriteTrajectory(const Trajectory& trajectory, const std::string& path,
   }
 }
 
+TrajectoryFileNotFoundError::TrajectoryFileNotFoundError(const std::string& path)
+    : std::runtime_error("cannot open trajectory file '" + path + "': no such file"), path_(path) {}
+
 Trajectory ReadTrajectory(const std::string& path) {
+  std::error_code error;
+  if (!fs::exists(path, error)) throw TrajectoryFileNotFoundError(path);
   Trajectory trajectory;
   switch (FormatOf(path)) {
     case Format::kJson:

@@ -12,6 +12,7 @@
 // resolves it back against the trajectory's folder (files of older versions, whose path was
 // relative to the working folder, are still found when that path exists).
 
+#include <stdexcept>
 #include <string>
 
 #include "quasidyn/simulation/trajectory.h"
@@ -36,9 +37,21 @@ Trajectory KeepEveryKthStep(const Trajectory& trajectory, int every);
 void WriteTrajectory(const Trajectory& trajectory, const std::string& path,
                      const TrajectoryWriteOptions& options = {});
 
+// A trajectory file that does not exist (ReadTrajectory). path() is the path looked for.
+// Python raises it as quasidyn.TrajectoryFileNotFoundError, also a FileNotFoundError.
+class TrajectoryFileNotFoundError : public std::runtime_error {
+ public:
+  explicit TrajectoryFileNotFoundError(const std::string& path);
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 // Reads a file of any format WriteTrajectory writes (by its extension). Throws
-// std::runtime_error naming the path for a missing or unreadable file, std::invalid_argument
-// (prefixed with the path) for bad content.
+// TrajectoryFileNotFoundError (a std::runtime_error) when nothing exists at `path`,
+// std::runtime_error naming the path for an unreadable file, std::invalid_argument (prefixed
+// with the path) for bad content.
 Trajectory ReadTrajectory(const std::string& path);
 
 // The scene path to write into a trajectory file at `trajectory_path`: relative to its folder

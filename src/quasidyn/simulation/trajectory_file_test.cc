@@ -108,6 +108,29 @@ TEST(TrajectoryFileTest, BadNpzContentNamesTheArray) {
   EXPECT_THROW(ReadTrajectory((dir.path() / "missing.npz").string()), std::runtime_error);
 }
 
+// A missing file of either format is told apart from an unreadable one, with the path.
+TEST(TrajectoryFileTest, AMissingFileIsTrajectoryFileNotFoundErrorWithThePath) {
+  testing::ScratchDirectory dir;
+  for (const char* name : {"missing.json", "missing.npz"}) {
+    const std::string path = (dir.path() / name).string();
+    try {
+      ReadTrajectory(path);
+      FAIL() << name;
+    } catch (const TrajectoryFileNotFoundError& e) {
+      EXPECT_EQ(e.path(), path);
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+  }
+  // A folder exists: another error than "not found".
+  try {
+    ReadTrajectory(dir.path().string());
+    FAIL();
+  } catch (const TrajectoryFileNotFoundError& e) {
+    FAIL() << e.what();
+  } catch (const std::exception&) {
+  }
+}
+
 // A non-finite number outside the solver's residuals is a damaged file in either format, named
 // with the file and the step (a time "NaN" was read as NaN and accepted); the residuals' NaN and
 // ±∞ still round-trip (NpzRoundTripsEveryFieldBitForBit).

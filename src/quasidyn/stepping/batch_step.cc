@@ -1,11 +1,9 @@
 #include "quasidyn/stepping/batch_step.h"
 
-#include <algorithm>
-#include <exception>
 #include <string>
-#include <thread>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/common/parallel_for.h"
 
 namespace quasidyn {
 
@@ -33,37 +31,16 @@ std::vector<StepEvaluation> BatchStepper::Run(const std::vector<StepPoint>& poin
                 model.capabilities().command == CommandKind::kObjectImpulses ? "n_v,u" : "n_q,a");
   }
   std::vector<StepEvaluation> results(points.size());
-  const size_t thread_count = data_.size();
-  std::vector<std::exception_ptr> errors(thread_count);
-  // Worker t computes items t, t + T, t + 2T, …: a fixed assignment, and each item is written
-  // to its own slot of `results` (no sharing between workers).
-  auto work = [&](size_t t) {
-    try {
-      StepData* data = data_[t].get();
-      for (size_t i = t; i < points.size(); i += thread_count) {
-        model.ClearWarmStart(data);
-        model.Calc(points[i].x, points[i].u, data);
-        model.CalcDiff(mode, data);
-        results[i].result = data->result;
-        results[i].derivatives = data->derivatives;
-      }
-    } catch (...) {  // inputs were checked above; report anything else after the join
-      errors[t] = std::current_exception();
-    }
-  };
-  const size_t workers = std::min(thread_count, points.size());
-  std::vector<std::thread> pool;
-  pool.reserve(workers > 0 ? workers - 1 : 0);
-  try {
-    for (size_t t = 1; t < workers; ++t) pool.emplace_back(work, t);
-  } catch (...) {  // a thread could not be started: finish the started ones, then report
-    for (std::thread& thread : pool) thread.join();
-    throw;
-  }
-  if (workers > 0) work(0);  // the calling thread is worker 0
-  for (std::thread& thread : pool) thread.join();
-  for (const std::exception_ptr& error : errors)
-    if (error) std::rethrow_exception(error);
+  // Item i on worker i mod T with that worker's data, its warm start cleared first; each item
+  // is written to its own slot of `results` (no sharing between workers).
+  ParallelFor(points.size(), threads(), [&](size_t worker, size_t i) {
+    StepData* data = data_[worker].get();
+    model.ClearWarmStart(data);
+    model.Calc(points[i].x, points[i].u, data);
+    model.CalcDiff(mode, data);
+    results[i].result = data->result;
+    results[i].derivatives = data->derivatives;
+  });
   return results;
 }
 
