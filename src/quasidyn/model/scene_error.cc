@@ -20,6 +20,7 @@ SceneError::SceneError(const std::string& file, int line, const std::string& fie
     : std::runtime_error(Compose(file, line, field, problem)),
       file_(file),
       line_(line),
-      field_(field) {}
+      field_(field),
+      problem_(problem) {}
 
 }  // namespace quasidyn
