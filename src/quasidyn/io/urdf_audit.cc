@@ -124,12 +124,10 @@ std::string Auditor::GeometryProblem(size_t t) const {
   const size_t shape = children_[geometry].front();
   const std::string name(Tag(shape).name);
   static const std::map<std::string, std::vector<std::string>> kRequired = {
-      {"sphere", {"radius"}},
-      {"box", {"size"}},
-      {"cylinder", {"radius", "length"}},
-      {"capsule", {"radius", "length"}},
-      {"drake:capsule", {"radius", "length"}},
-      {"mesh", {"filename"}}};
+      {"sphere", {"radius"}}, {"box", {"size"}},     {"cylinder", {"radius", "length"}},
+      {"capsule", {}},        {"drake:capsule", {}}, {"mesh", {"filename"}}};
+  // A capsule's sizes are checked where it becomes urdfdom's mesh (io/urdf_loader.cc).
+  if (name == "capsule" || name == "drake:capsule") return "";
   const auto required = kRequired.find(name);
   if (required == kRequired.end())
     return "<" + name + "> is not a geometry quasidyn reads (box, sphere, cylinder, capsule, mesh)";

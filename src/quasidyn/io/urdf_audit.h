@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "quasidyn/io/scene_builder.h"
