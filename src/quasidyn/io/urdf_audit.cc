@@ -240,7 +240,7 @@ void Auditor::AuditJoint(size_t t) {
     } else if (child == "mimic") {
       Ignore(c, "<mimic>", "mimic constraints are not read: the joint moves on its own");
     } else if (child == "safety_controller" || child == "calibration") {
-      Ignore(c, "<" + std::string(child) + ">", "not read");
+      Ignore(c, child == "calibration" ? "<calibration>" : "<safety_controller>", "not read");
     } else if (std::find(kJointChildren.begin(), kJointChildren.end(), child) ==
                kJointChildren.end()) {
       Unknown(c, kJointChildren, at);
