@@ -18,6 +18,7 @@
 #include "optimize_command.h"
 #include "plan_command.h"
 #include "quasidyn/common/closest_name.h"
+#include "scene_file.h"
 #include "simulate_command.h"
 #include "track_command.h"
 #include "view_command.h"
@@ -25,16 +26,16 @@
 namespace quasidyn::cli {
 namespace {
 
-// The first word of the command line that is neither an option nor --log-level's value, when it
-// names no subcommand of `app`: "unknown command 'simulat' (did you mean 'simulate'?); commands:
-// ..." (CLI11 itself says only "A subcommand is required"). Empty when it names one, or when
-// there is no such word (CLI11 reports that).
+// The first word of the command line that is neither an option nor the value of --log-level or
+// --package, when it names no subcommand of `app`: "unknown command 'simulat' (did you mean
+// 'simulate'?); commands: ..." (CLI11 itself says only "A subcommand is required"). Empty when
+// it names one, or when there is no such word (CLI11 reports that).
 std::string UnknownCommand(const CLI::App& app, int argc, char** argv) {
   std::vector<std::string> names;
   for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
   for (int i = 1; i < argc; ++i) {
     const std::string word = argv[i];
-    if (word == "--log-level") {
+    if (word == "--log-level" || word == "--package") {
       ++i;  // its value
       continue;
     }
@@ -63,6 +64,7 @@ int RunCommandLine(int argc, char** argv) {
          "error | warning | info (default: the progress bar when stderr is a terminal) | "
          "debug (one line per step)")
       ->check(CLI::IsMember({"error", "warning", "info", "debug"}));
+  quasidyn::cli::AddPackageOption(app);  // --package NAME=DIR, for every scene loaded
   quasidyn::cli::AddInfoCommand(app);
   quasidyn::cli::AddFormulationsCommand(app);
   quasidyn::cli::AddSimulateCommand(app);

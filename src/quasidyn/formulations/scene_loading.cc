@@ -22,8 +22,9 @@ Scene Checked(Scene scene) {
 
 }  // namespace
 
-Scene LoadScene(const std::string& path) {
-  return Checked(ReadSceneFile(path, FormulationRegistry::Global()));
+Scene LoadScene(const std::string& path,
+                const std::map<std::string, std::string>& package_folders) {
+  return Checked(ReadSceneFile(path, FormulationRegistry::Global(), package_folders));
 }
 
 Scene LoadSceneFromString(const std::string& yaml_text, const std::string& name_for_errors,

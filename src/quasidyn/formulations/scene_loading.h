@@ -14,7 +14,10 @@
 namespace quasidyn {
 
 // Reads the YAML file at `path`; relative model paths resolve against the file's folder.
-Scene LoadScene(const std::string& path);
+// `package_folders` (NAME: folder) are searched for package:// names after the scene's own
+// `packages:` (the command line's --package; docs/scene-format.md, "Packages").
+Scene LoadScene(const std::string& path,
+                const std::map<std::string, std::string>& package_folders = {});
 
 // Reads a scene from `yaml_text`; `name_for_errors` stands for the file in error messages and
 // in Scene::source_file; relative model paths resolve against `base_directory`.

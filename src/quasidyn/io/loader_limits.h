@@ -46,6 +46,15 @@ inline std::string NumberNotFiniteProblem(const std::string& shown) {
 // box against a small box.)
 inline constexpr double kMinShapeSize = 1e-5;
 inline constexpr double kMaxShapeSize = 1e3;
+// A sphere's radius [m] may be smaller: a sphere is a point expanded by its radius
+// (geometry/convex_core_3d.cc), so its distance is the point's minus r and no tolerance of the
+// narrow phase is relative to r; a sphere of any size is a contact point (the reference
+// quasistatic simulator's models mark contact points with 1e-7 m "corner spheres"). 1 nm (a few
+// atoms) is the smallest radius that still means a size: GJK/EPA resolve a distance to 1e-10 of
+// the pair's size (geometry/convex_distance_3d.h), 1e-11 to 1e-10 m for the 0.1 to 1 m pairs of
+// manipulation scenes, so a radius below 1e-9 m cannot be told from a point. (r > 0 stays
+// needed: a shape of inertia `from_shapes` and ecp's quadric need a solid.)
+inline constexpr double kMinSphereRadius = 1e-9;
 // Largest ratio of a shape's largest to smallest dimension [-].
 inline constexpr double kMaxShapeAspectRatio = 1e5;
 // Friction rays per contact in 3D scenes (the pyramid has 2x this many facets).

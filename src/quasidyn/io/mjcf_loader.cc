@@ -62,6 +62,15 @@ class MjcfReader {
   // "<tag> (line N)" from the first occurrence of <tag (with name="name" when name is not
   // empty) in the file's text, or "<tag>" when it is not there (an <include>d file).
   std::string Element(const std::string& tag, const std::string& name = "") const;
+  // The line of that element, or 0.
+  int Line(const std::string& tag, const std::string& name = "") const;
+  // "arm.xml:14: geom 'finger' of body 'hand'" (the line when the geom is named in the file).
+  std::string GeomAt(int g, int b) const {
+    const char* written = m_.names + m_.name_geomadr[g];
+    const int line = *written ? Line("geom", written) : 0;
+    return path_ + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": geom '" +
+           GeomName(g) + "' of body '" + BodyName(b) + "'";
+  }
   void WarnIgnored(int count, const std::string& tag, const std::string& what);
   // The geoms of body b into *body (collision shapes and visuals), in the frame X_BF of the
   // MuJoCo body frame F in the quasidyn body frame B.
@@ -73,21 +82,25 @@ class MjcfReader {
   ModelFileOptions options_;
   InstanceSpec instance_;
   std::string text_;  // the MJCF file's text, for the lines of warnings
+  XmlScan scan_;      // its tags (views into text_)
   // X_BF per MuJoCo body: its MuJoCo frame F in its quasidyn body frame B (B is F moved to the
   // last joint's anchor).
   std::map<int, Eigen::Isometry3d> anchor_shift_;
 };
 
-std::string MjcfReader::Element(const std::string& tag, const std::string& name) const {
-  const XmlScan scan = ScanXmlTags(text_);
-  for (const XmlStartTag& start : scan.start_tags) {
+int MjcfReader::Line(const std::string& tag, const std::string& name) const {
+  for (const XmlStartTag& start : scan_.start_tags) {
     if (start.name != tag) continue;
     if (!name.empty() && XmlAttribute(start.attributes, "name") != std::string_view(name)) continue;
-    const int line =
-        1 + static_cast<int>(std::count(text_.begin(), text_.begin() + start.begin, '\n'));
-    return "<" + tag + "> (line " + std::to_string(line) + ")";
+    return XmlLineAt(text_, start.begin);
   }
-  return "<" + tag + ">";
+  return 0;
+}
+
+std::string MjcfReader::Element(const std::string& tag, const std::string& name) const {
+  const int line = Line(tag, name);
+  if (line == 0) return "<" + tag + ">";
+  return "<" + tag + "> (line " + std::to_string(line) + ")";
 }
 
 void MjcfReader::WarnIgnored(int count, const std::string& tag, const std::string& what) {
@@ -159,7 +172,13 @@ void MjcfReader::ReadGeoms(int b, const Eigen::Isometry3d& X_BF, BodySpec* body)
     const Eigen::Isometry3d X_BG = X_BF * Pose(m_.geom_pos + 3 * g, m_.geom_quat + 4 * g);
     const std::string owner = b == 0 ? options_.instance_name + "/world" : body->name;
     if (m_.geom_contype[g] == 0 && m_.geom_conaffinity[g] == 0) {
-      if (b == 0 || shape.type == ShapeType::kHalfSpace) continue;  // the scene draws its world
+      if (b == 0 || shape.type == ShapeType::kHalfSpace) {  // the scene draws its world
+        instance_.warnings.push_back(GeomAt(g, b) +
+                                     ": contype = conaffinity = 0 (a visual) on the world or a "
+                                     "plane: not drawn (the viewer draws the scene's "
+                                     "environment)");
+        continue;
+      }
       VisualSpec visual;
       visual.name = owner + "/visual/" + GeomName(g);
       visual.X_BV = X_BG;
@@ -175,6 +194,8 @@ void MjcfReader::ReadGeoms(int b, const Eigen::Isometry3d& X_BF, BodySpec* body)
     spec.mesh = mesh;
     spec.friction = m_.geom_friction[3 * g];
     spec.where = options_.where;
+    // The geom's line in the MJCF, so a shape refused later (its size) names it.
+    spec.where.field += (spec.where.field.empty() ? "" : ": ") + GeomAt(g, b);
     if (b == 0) {
       instance_.world_shapes.push_back(spec);
     } else {
@@ -292,6 +313,7 @@ InstanceSpec MjcfReader::Read() {
   std::stringstream text;
   text << file.rdbuf();
   text_ = text.str();
+  scan_ = ScanXmlTags(text_);
   instance_.name = options_.instance_name;
   instance_.actuated = options_.actuated;
   instance_.where = options_.where;

@@ -57,6 +57,8 @@ constexpr NumberField kUrdfNumbers[] = {
     {"cylinder", "length"},
     {"capsule", "radius"},
     {"capsule", "length"},
+    {"drake:capsule", "radius"},  // Drake's spelling of the same
+    {"drake:capsule", "length"},
     {"mesh", "scale"},
     {"dynamics", "damping"},
     {"dynamics", "friction"},

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "quasidyn/io/package_folders.h"
 #include "quasidyn/io/scene_builder.h"
 
 namespace quasidyn {
@@ -26,6 +27,9 @@ struct ModelFileOptions {
   SourceLocation where;  // the scene field naming the file: errors go here
   // Set by the loaders: the model file's folder, against which mesh file names are resolved.
   std::string model_directory;
+  // The folders of package:// names given by the scene and the command line
+  // (io/package_folders.h).
+  PackageSearch packages;
 };
 
 }  // namespace quasidyn

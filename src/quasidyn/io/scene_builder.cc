@@ -56,14 +56,15 @@ Eigen::Vector3d UnitAxis(const Eigen::Vector3d& axis) {
 
 void ValidateShape(const ShapeSpec& s, bool planar, bool on_world) {
   const Shape& shape = s.shape;
-  // Dimensions within [kMinShapeSize, kMaxShapeSize] (io/loader_limits.h).
-  const auto positive = [&](double value, const char* what) {
+  // Dimensions within [kMinShapeSize, kMaxShapeSize], a sphere's radius within
+  // [kMinSphereRadius, kMaxShapeSize] (io/loader_limits.h).
+  const auto positive = [&](double value, const char* what, double min = kMinShapeSize) {
     if (!(value > 0.0) || !std::isfinite(value)) {
       ThrowAt(s.where, std::string(what) + " must be > 0 (got " + Num(value) + ")");
     }
-    if (value < kMinShapeSize || value > kMaxShapeSize) {
-      ThrowAt(s.where, std::string(what) + " must lie in [" + Num(kMinShapeSize) + ", " +
-                           Num(kMaxShapeSize) + "] m (got " + Num(value) + ")");
+    if (value < min || value > kMaxShapeSize) {
+      ThrowAt(s.where, std::string(what) + " must lie in [" + Num(min) + ", " + Num(kMaxShapeSize) +
+                           "] m (got " + Num(value) + ")");
     }
   };
   const auto aspect = [&](double largest, double smallest) {
@@ -75,7 +76,7 @@ void ValidateShape(const ShapeSpec& s, bool planar, bool on_world) {
   };
   switch (shape.type) {
     case ShapeType::kSphere:
-      positive(shape.radius, "radius");
+      positive(shape.radius, "radius", kMinSphereRadius);
       break;
     case ShapeType::kBox:
       positive(shape.size.x(), "size x");

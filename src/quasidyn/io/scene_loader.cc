@@ -26,6 +26,7 @@ struct Context {
   bool planar = false;
   std::string base_directory;
   const FormulationKeys* keys = nullptr;  // the formulations' keys (never null)
+  PackageSearch packages;                 // package:// folders (io/package_folders.h)
 };
 
 SourceLocation Where(const YamlValue& value) { return {value.file(), value.line(), value.path()}; }
@@ -178,6 +179,7 @@ InstanceSpec LoadModelFile(const YamlValue& value, const std::string& key, Model
   const YamlValue file = value.Get(key);
   options.instance_name = value.Get("name").AsString();
   options.where = Where(file);
+  options.packages = context.packages;
   if (key == "urdf") {
     options.friction = value.Get("friction").AsDouble(0.0, true);
   } else if (const auto friction = value.Find("friction")) {
@@ -331,16 +333,33 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
   return instance;
 }
 
+// The scene's `packages:` (NAME: folder relative to the scene file) into context->packages.
+void ReadPackages(const YamlValue& packages, Context* context) {
+  if (!packages.IsMap()) packages.Fail("must be a map of package names to folders");
+  for (const std::string& name : packages.Keys()) {
+    const YamlValue folder = packages.Get(name);
+    if (name.empty() || name.find('/') != std::string::npos)
+      folder.Fail("a package name is one folder name, without '/'");
+    const std::string path = ResolvePath(folder.AsString(), *context);
+    std::error_code error;
+    if (!std::filesystem::is_directory(path, error))
+      folder.Fail("the folder of package '" + name + "' is not found: " + path);
+    context->packages.scene[name] = {
+        path, folder.file() + ":" + std::to_string(folder.line()) + ": " + folder.path()};
+  }
+}
+
 Scene Load(const YamlValue& root, const std::string& name_for_errors, const Context& base) {
   const FormulationKeys& keys = *base.keys;
   root.CheckKeys({"name", "dimension", "gravity", "time_step", "duration", "contact_tolerance",
-                  "friction_rays", "friction_combination", "formulation", "environment", "objects",
-                  "robots", "collision_filter", "planning", "mpc"});
+                  "friction_rays", "friction_combination", "formulation", "packages", "environment",
+                  "objects", "robots", "collision_filter", "planning", "mpc"});
   SceneBuilder builder(name_for_errors);
   Scene& parameters = builder.parameters();
   ReadParameters(root, keys, &parameters);
   Context context = base;
   context.planar = parameters.planar;
+  if (const auto packages = root.Find("packages")) ReadPackages(*packages, &context);
   if (const auto environment = root.Find("environment")) {
     const std::vector<YamlValue> shapes = environment->Items();
     for (size_t i = 0; i < shapes.size(); ++i) {
@@ -377,7 +396,8 @@ Scene Load(const YamlValue& root, const std::string& name_for_errors, const Cont
 }  // namespace
 
 Scene ReadSceneText(const std::string& yaml_text, const std::string& name_for_errors,
-                    const std::string& base_directory, const FormulationKeys& keys) {
+                    const std::string& base_directory, const FormulationKeys& keys,
+                    const std::map<std::string, std::string>& package_folders) {
   if (yaml_text.size() > kMaxSceneFileBytes) {
     throw SceneError(name_for_errors, 0, "",
                      "the scene has " + std::to_string(yaml_text.size()) + " bytes; at most " +
@@ -390,10 +410,14 @@ Scene ReadSceneText(const std::string& yaml_text, const std::string& name_for_er
                      "time_step, ... (docs/scene-format.md)");
   }
   if (!root.IsMap()) root.Fail("a scene file must be a map of keys (name, dimension, ...)");
-  return Load(root, name_for_errors, Context{false, base_directory, &keys});
+  Context context{false, base_directory, &keys, {}};
+  for (const auto& [name, folder] : package_folders)
+    context.packages.command_line[name] = {folder, "--package " + name + "=" + folder};
+  return Load(root, name_for_errors, context);
 }
 
-Scene ReadSceneFile(const std::string& path, const FormulationKeys& keys) {
+Scene ReadSceneFile(const std::string& path, const FormulationKeys& keys,
+                    const std::map<std::string, std::string>& package_folders) {
   std::ifstream file(path);
   if (!std::filesystem::is_regular_file(path) || !file) {
     std::error_code missing;
@@ -411,7 +435,7 @@ Scene ReadSceneFile(const std::string& path, const FormulationKeys& keys) {
   std::stringstream text;
   text << file.rdbuf();
   const std::filesystem::path folder = std::filesystem::path(path).parent_path();
-  return ReadSceneText(text.str(), path, folder.string(), keys);
+  return ReadSceneText(text.str(), path, folder.string(), keys, package_folders);
 }
 
 }  // namespace quasidyn

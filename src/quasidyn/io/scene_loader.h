@@ -5,6 +5,7 @@
 // programs call). Every bad input throws SceneError naming the file, the 1-based line and the
 // field.
 
+#include <map>
 #include <string>
 
 #include "quasidyn/io/formulation_keys.h"
@@ -13,11 +14,15 @@
 namespace quasidyn {
 
 // Reads the YAML file at `path`; relative URDF paths resolve against the file's folder.
-Scene ReadSceneFile(const std::string& path, const FormulationKeys& keys);
+// `package_folders` (NAME: folder) are the command line's --package folders of package:// names,
+// searched after the scene's own `packages:` (io/package_folders.h).
+Scene ReadSceneFile(const std::string& path, const FormulationKeys& keys,
+                    const std::map<std::string, std::string>& package_folders = {});
 
 // Reads a scene from `yaml_text`; `name_for_errors` stands for the file in error messages and
 // in Scene::source_file; relative URDF paths resolve against `base_directory`.
 Scene ReadSceneText(const std::string& yaml_text, const std::string& name_for_errors,
-                    const std::string& base_directory, const FormulationKeys& keys);
+                    const std::string& base_directory, const FormulationKeys& keys,
+                    const std::map<std::string, std::string>& package_folders = {});
 
 }  // namespace quasidyn

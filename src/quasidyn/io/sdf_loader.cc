@@ -1,7 +1,9 @@
 #include "quasidyn/io/sdf_loader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sdf/Box.hh>
 #include <sdf/Capsule.hh>
@@ -20,12 +22,17 @@
 #include <sdf/Sphere.hh>
 #include <sdf/Visual.hh>
 #include <set>
+#include <sstream>
+#include <vector>
 
+#include "quasidyn/common/closest_name.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mesh_shape.h"
 #include "quasidyn/io/model_file_numbers.h"
 #include "quasidyn/io/model_uri.h"
 #include "quasidyn/io/utf8.h"
+#include "quasidyn/io/xml_tags.h"
+#include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {
 namespace {
@@ -72,6 +79,10 @@ class SdfReader {
                     const std::string& what);
   Eigen::Isometry3d Resolve(const sdf::SemanticPose& pose, const sdf::ElementPtr& element,
                             const std::string& frame) const;
+  // The first size element the geometry's shape needs (<length> of a <cylinder>, ...) that
+  // the file does not give, or "": libsdformat fills a missing one with its default (a 1 m
+  // cylinder) without a word.
+  std::string MissingSize(const sdf::Geometry& geometry) const;
   // Fills shape from a geometry (false for mesh: the caller reads it); fails on the rest.
   bool Primitive(const sdf::Geometry& geometry, const sdf::ElementPtr& element,
                  const std::string& what, Shape* shape) const;
@@ -108,6 +119,32 @@ Eigen::Isometry3d SdfReader::Resolve(const sdf::SemanticPose& pose, const sdf::E
   const sdf::Errors errors = pose.Resolve(resolved, frame);
   if (!errors.empty()) Fail(element, "cannot resolve a pose: " + errors.front().Message());
   return ToIsometry(resolved);
+}
+
+std::string SdfReader::MissingSize(const sdf::Geometry& geometry) const {
+  static const std::map<sdf::GeometryType, std::pair<const char*, std::vector<const char*>>>
+      kRequired = {{sdf::GeometryType::BOX, {"box", {"size"}}},
+                   {sdf::GeometryType::SPHERE, {"sphere", {"radius"}}},
+                   {sdf::GeometryType::CYLINDER, {"cylinder", {"radius", "length"}}},
+                   {sdf::GeometryType::CAPSULE, {"capsule", {"radius", "length"}}},
+                   {sdf::GeometryType::MESH, {"mesh", {"uri"}}}};
+  const auto required = kRequired.find(geometry.Type());
+  const sdf::ElementPtr element = geometry.Element();
+  if (required == kRequired.end() || element == nullptr) return "";
+  const auto& [shape_name, children] = required->second;
+  const sdf::ElementPtr shape = element->FindElement(shape_name);
+  // Without a line the shape was not read from SDF text (libsdformat's conversion of a URDF).
+  if (shape == nullptr || !shape->LineNumber()) return "";
+  for (const char* child : children) {
+    const sdf::ElementPtr given = shape->HasElement(child) ? shape->GetElement(child) : nullptr;
+    // An element libsdformat added with its default has no line and is not set in the file.
+    if (given == nullptr || !given->GetExplicitlySetInFile() || !given->LineNumber())
+      return std::string("<") + shape_name + "> has no <" + child +
+             "> (libsdformat would use its "
+             "default, " +
+             (std::string(child) == "uri" ? "no file" : "1 m") + ")";
+  }
+  return "";
 }
 
 bool SdfReader::Primitive(const sdf::Geometry& geometry, const sdf::ElementPtr& element,
@@ -178,11 +215,17 @@ BodySpec SdfReader::ReadLink(const sdf::Link& link, const Eigen::Isometry3d& X_B
     shape.name = body.name + "/" + collision.Name();
     shape.X_BS = X_BL * Resolve(collision.SemanticPose(), collision.Element(), link.Name());
     shape.where = options_.where;
+    // The collision's line in the SDF, so a shape refused later names it.
+    const std::string at = Where(path_, collision.Element(), what);
+    shape.where.field += (shape.where.field.empty() ? "" : ": ") + at;
+    if (const std::string missing = MissingSize(*collision.Geom()); !missing.empty())
+      Fail(collision.Element(), what + ": " + missing);
     if (!Primitive(*collision.Geom(), collision.Element(), what, &shape.shape)) {
       const sdf::Mesh& mesh = *collision.Geom()->MeshShape();
       MeshShape hull =
-          ConvexMeshShape(ResolveModelUri(mesh.Uri(), options_.model_directory, options_.where),
-                          ToVector(mesh.Scale()), options_.where);
+          ConvexMeshShape(ResolveModelUri(mesh.Uri(), options_.model_directory, options_.where,
+                                          options_.packages, at + ": "),
+                          ToVector(mesh.Scale()), shape.where);
       shape.shape = hull.shape;
       shape.mesh = hull.mesh;
     }
@@ -201,16 +244,34 @@ BodySpec SdfReader::ReadLink(const sdf::Link& link, const Eigen::Isometry3d& X_B
     }
     body.shapes.push_back(shape);
   }
+  bool visuals_lost = false;
   for (uint64_t k = 0; k < link.VisualCount(); ++k) {
     const sdf::Visual& visual = *link.VisualByIndex(k);
     VisualSpec spec;
     spec.name = body.name + "/visual/" + visual.Name();
     spec.X_BV = X_BL * Resolve(visual.SemanticPose(), visual.Element(), link.Name());
     const sdf::Geometry& geometry = *visual.Geom();
+    const std::string visual_what = link_where + " <visual> '" + visual.Name() + "'";
+    if (const std::string missing = MissingSize(geometry); !missing.empty()) {
+      Warn(visual.Element(), visual_what + " dropped: " + missing + " (it is not drawn)");
+      continue;
+    }
     if (geometry.Type() == sdf::GeometryType::MESH) {
       const sdf::Mesh& mesh = *geometry.MeshShape();
-      spec.mesh = VisualMesh(ResolveModelUri(mesh.Uri(), options_.model_directory, options_.where),
-                             ToVector(mesh.Scale()), options_.where);
+      try {
+        spec.mesh = VisualMesh(ResolveModelUri(mesh.Uri(), options_.model_directory, options_.where,
+                                               options_.packages),
+                               ToVector(mesh.Scale()), options_.where);
+      } catch (const SceneError& error) {
+        // Only collision geometry enters the step: without this mesh the link draws its
+        // collision shapes (a body with visuals is drawn by them alone).
+        Warn(visual.Element(), visual_what + ": mesh " + mesh.Uri() +
+                                   " is not drawn (the link's collision shapes are drawn "
+                                   "instead): " +
+                                   error.problem());
+        visuals_lost = true;
+        continue;
+      }
     } else if (geometry.Type() == sdf::GeometryType::BOX ||
                geometry.Type() == sdf::GeometryType::SPHERE ||
                geometry.Type() == sdf::GeometryType::CYLINDER ||
@@ -221,6 +282,7 @@ BodySpec SdfReader::ReadLink(const sdf::Link& link, const Eigen::Isometry3d& X_B
     }
     body.visuals.push_back(spec);
   }
+  if (visuals_lost) body.visuals.clear();
   WarnChildren(link.Element(), "sensor", "(" + link_where + ")");
   WarnChildren(link.Element(), "light", "(" + link_where + ")");
   WarnChildren(link.Element(), "plugin", "(" + link_where + ")");
@@ -351,6 +413,61 @@ InstanceSpec SdfReader::Read(const sdf::Model& model) {
   return instance_;
 }
 
+// What libsdformat keeps without reading it, found in the file's text: a `drake:` element is
+// ignored with a warning at its line (one per kind), a <drake:joint> or <drake:ball_constraint>
+// (they change the kinematics) fails, and so does a misspelt <collision>, <visual> or
+// <inertial> under a <link> (libsdformat copies an unknown element and only prints a line).
+std::vector<std::string> AuditSdfText(const std::string& path, const SourceLocation& where) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string xml = text.str();
+  const XmlScan scan = ScanXmlTags(xml);
+  const std::vector<std::string> link_parts = {"collision", "visual", "inertial"};
+  const std::vector<std::string> link_children = {
+      "collision",         "visual",         "inertial",     "pose",
+      "gravity",           "enable_wind",    "self_collide", "kinematic",
+      "must_be_base_link", "velocity_decay", "sensor",       "projector",
+      "audio_sink",        "audio_source",   "battery",      "light",
+      "particle_emitter",  "frame",          "plugin"};
+  std::vector<std::string> warnings;
+  std::map<std::string, std::pair<int, int>> drake;  // tag: first line, count
+  std::vector<std::string> order;
+  for (const XmlStartTag& tag : scan.start_tags) {
+    const std::string name(tag.name);
+    const std::string at = path + ":" + std::to_string(XmlLineAt(xml, tag.begin)) + ": ";
+    if (name == "drake:joint" || name == "drake:ball_constraint")
+      ThrowAt(where, at + "<" + name +
+                         "> (Drake's extension) changes the kinematics and is not read by "
+                         "quasidyn; use an SDF <joint>");
+    if (name.rfind("drake:", 0) == 0) {
+      auto [entry, added] = drake.emplace(name, std::make_pair(XmlLineAt(xml, tag.begin), 0));
+      if (added) order.push_back(name);
+      ++entry->second.second;
+      continue;
+    }
+    const bool in_link =
+        tag.parent != XmlStartTag::kNoParent && scan.start_tags[tag.parent].name == "link";
+    const bool known =
+        name.find(':') != std::string::npos ||
+        std::find(link_children.begin(), link_children.end(), name) != link_children.end();
+    if (in_link && !known) {
+      if (const std::string closest = ClosestName(name, link_parts); !closest.empty())
+        ThrowAt(where, at + "<" + name + "> in a <link> is not an SDF element (did you mean <" +
+                           closest + ">?); libsdformat would keep it unread");
+    }
+  }
+  for (const std::string& name : order) {
+    const auto [line, count] = drake.at(name);
+    warnings.push_back(path + ":" + std::to_string(line) + ": <" + name +
+                       "> ignored: Drake's extension is not read" +
+                       (count > 1
+                            ? " (" + std::to_string(count) + " in the file, the first at this line)"
+                            : std::string()));
+  }
+  return warnings;
+}
+
 }  // namespace
 
 InstanceSpec LoadSdfInstance(const std::string& sdf_path, const ModelFileOptions& given) {
@@ -362,6 +479,7 @@ InstanceSpec LoadSdfInstance(const std::string& sdf_path, const ModelFileOptions
     ThrowAt(given.where, "SDF " + sdf_path + " has " + std::to_string(bytes) + " bytes; at most " +
                              std::to_string(kMaxUrdfFileBytes) + " are read");
   CheckModelFileNumbers(sdf_path, given.where);  // finite, within ±1e12
+  const std::vector<std::string> text_warnings = AuditSdfText(sdf_path, given.where);
   ModelFileOptions options = given;
   options.model_directory = std::filesystem::path(sdf_path).parent_path().string();
   sdf::Root root;
@@ -381,7 +499,9 @@ InstanceSpec LoadSdfInstance(const std::string& sdf_path, const ModelFileOptions
     ThrowAt(options.where, "SDF " + sdf_path +
                                " has no <model> at its root (a <world> file is not read: "
                                "give each model its own entry in the scene file)");
-  return SdfReader(sdf_path, options).Read(*root.Model());
+  InstanceSpec instance = SdfReader(sdf_path, options).Read(*root.Model());
+  instance.warnings.insert(instance.warnings.begin(), text_warnings.begin(), text_warnings.end());
+  return instance;
 }
 
 }  // namespace quasidyn

@@ -26,10 +26,15 @@
 //
 // Rejected, with the element, the file and its line: ball, universal, screw, gearbox and
 // revolute2 joints, nested <model>s (and so <include>d models), <plane>, <heightmap>,
-// <ellipsoid> and empty geometry, links that no joint connects, a <world> file. Ignored, with
-// a warning in InstanceSpec::warnings (Scene::warnings): <plugin>, <sensor>, <light>,
-// <gripper>, joint <dynamics> (damping, friction, springs), <static>, the model's own <pose>
-// (the scene places models).
+// <ellipsoid> and empty geometry, links that no joint connects, a <world> file, a collision
+// geometry without a size element libsdformat would fill with its default (a <cylinder>
+// without <length> becomes 1 m long), a misspelt <collision>, <visual> or <inertial> in a link,
+// <drake:joint> and <drake:ball_constraint>. Ignored, with a warning in InstanceSpec::warnings
+// (Scene::warnings): <plugin>, <sensor>, <light>, <gripper>, joint <dynamics> (damping,
+// friction, springs), <static>, the model's own <pose> (the scene places models), drake: tags,
+// a visual without its size elements, a visual mesh that cannot be found or read (the link's
+// visuals are then left out: the viewer draws its collision shapes). A collision shape's `where`
+// names its line in the SDF.
 //
 // Names in the scene: body "<instance>/<link>", joint "<instance>/<joint>", shape
 // "<instance>/<link>/<collision name>", visual "<instance>/<link>/visual/<visual name>", and

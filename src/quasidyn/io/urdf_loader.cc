@@ -7,14 +7,17 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mesh_shape.h"
 #include "quasidyn/io/model_file_numbers.h"
 #include "quasidyn/io/model_uri.h"
+#include "quasidyn/io/urdf_audit.h"
 #include "quasidyn/io/utf8.h"
 #include "quasidyn/io/xml_tags.h"
+#include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {
 namespace {
@@ -41,21 +44,25 @@ int LineAt(const std::string& text, size_t offset) {
   return 1 + static_cast<int>(std::count(text.begin(), text.begin() + offset, '\n'));
 }
 
-// `xml` with each <capsule .../> (or empty <capsule ...></capsule>) replaced by its mesh.
+// `xml` with each <capsule .../> (or empty <capsule ...></capsule>; Drake's <drake:capsule>
+// alike) replaced by its mesh.
 std::string ReplaceCapsules(const std::string& xml, const XmlScan& scan, const std::string& path,
                             const SourceLocation& where) {
   std::string out;
   size_t copied = 0;
   for (const XmlStartTag& tag : scan.start_tags) {
-    if (tag.name != "capsule") continue;
-    const std::string at = path + ":" + std::to_string(LineAt(xml, tag.begin)) + ": <capsule> ";
+    if (tag.name != "capsule" && tag.name != "drake:capsule") continue;
+    const std::string name(tag.name);
+    const std::string at =
+        path + ":" + std::to_string(LineAt(xml, tag.begin)) + ": <" + name + "> ";
     size_t end = tag.end;
     if (!tag.self_closing) {
       end = xml.find_first_not_of(" \t\r\n", tag.end);
       const size_t close = end == std::string::npos ? end : xml.find('>', end);
-      if (close == std::string::npos || xml.compare(end, 9, "</capsule") != 0 ||
-          xml.find_first_not_of(" \t\r\n", end + 9) != close) {
-        ThrowAt(where, at + "must be empty (<capsule radius=\"r\" length=\"l\"/>)");
+      const std::string closing = "</" + name;
+      if (close == std::string::npos || xml.compare(end, closing.size(), closing) != 0 ||
+          xml.find_first_not_of(" \t\r\n", end + closing.size()) != close) {
+        ThrowAt(where, at + "must be empty (<" + name + " radius=\"r\" length=\"l\"/>)");
       }
       end = close + 1;
     }
@@ -83,19 +90,6 @@ std::string ReplaceCapsules(const std::string& xml, const XmlScan& scan, const s
   return out;
 }
 
-// Names of the <joint> elements in document order (first occurrence of each name).
-std::vector<std::string> JointNamesInOrder(const XmlScan& scan) {
-  std::vector<std::string> names;
-  for (const XmlStartTag& tag : scan.start_tags) {
-    if (tag.name != "joint") continue;
-    const std::optional<std::string_view> name = XmlAttribute(tag.attributes, "name");
-    if (name && std::find(names.begin(), names.end(), *name) == names.end()) {
-      names.emplace_back(*name);
-    }
-  }
-  return names;
-}
-
 Eigen::Isometry3d ToIsometry(const urdf::Pose& pose) {
   Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
   X.translation() = Eigen::Vector3d(pose.position.x, pose.position.y, pose.position.z);
@@ -106,18 +100,38 @@ Eigen::Isometry3d ToIsometry(const urdf::Pose& pose) {
   return X;
 }
 
-// The link's <collision> shapes added to body (box, sphere, cylinder, capsule).
-BodySpec ReadCollisions(const urdf::Link& link, BodySpec body, const std::string& where_text,
+// What the reader knows of a link from the file's text (io/urdf_audit.h): its lines.
+struct LinkLines {
+  const std::string* path = nullptr;
+  const UrdfLinkDeclaration* declared = nullptr;  // null when the audit did not see it
+  const XmlScan* scan = nullptr;
+  const std::string* xml = nullptr;
+};
+
+// "arm.urdf:14: link 'arm' <collision>" for collision k of a link.
+std::string CollisionAt(const LinkLines& lines, const std::string& link, size_t k) {
+  std::string at = *lines.path;
+  if (lines.declared != nullptr && k < lines.declared->collision_lines.size())
+    at += ":" + std::to_string(lines.declared->collision_lines[k]);
+  return at + ": link '" + link + "' <collision>";
+}
+
+// The link's <collision> shapes added to body (box, sphere, cylinder, capsule). Each shape's
+// `where` names the scene's field and the collision's line in the URDF, so a shape refused later
+// (its size, io/scene_builder.cc; its geometry, geometry/scene_shapes.h) names the line too.
+BodySpec ReadCollisions(const urdf::Link& link, BodySpec body, const LinkLines& lines,
                         const UrdfOptions& options) {
   for (size_t k = 0; k < link.collision_array.size(); ++k) {
     const urdf::Collision& collision = *link.collision_array[k];
+    const std::string at = CollisionAt(lines, link.name, k);
     ShapeSpec shape;
     shape.name = body.name + "/" + std::to_string(k);
     shape.X_BS = ToIsometry(collision.origin);
     shape.friction = *options.friction;
     shape.where = options.where;
+    shape.where.field += (shape.where.field.empty() ? "" : ": ") + at;
     const urdf::Geometry* geometry = collision.geometry.get();
-    if (geometry == nullptr) ThrowAt(options.where, where_text + ": collision without geometry");
+    if (geometry == nullptr) ThrowAt(options.where, at + ": collision without geometry");
     switch (geometry->type) {
       case urdf::Geometry::SPHERE:
         shape.shape.type = ShapeType::kSphere;
@@ -148,16 +162,16 @@ BodySpec ReadCollisions(const urdf::Link& link, BodySpec body, const std::string
         // A mesh collides as its convex hull (io/mesh_shape.h); the mesh stays for the viewer.
         const auto* mesh = static_cast<const urdf::Mesh*>(geometry);
         MeshShape hull = ConvexMeshShape(
-            ResolveModelUri(name, options.model_directory, options.where),
-            Eigen::Vector3d(mesh->scale.x, mesh->scale.y, mesh->scale.z), options.where);
+            ResolveModelUri(name, options.model_directory, options.where, options.packages,
+                            at + ": "),
+            Eigen::Vector3d(mesh->scale.x, mesh->scale.y, mesh->scale.z), shape.where);
         shape.shape = hull.shape;
         shape.mesh = hull.mesh;
         break;
       }
       default:
-        ThrowAt(options.where, where_text +
-                                   ": only box, sphere, cylinder, capsule and mesh "
-                                   "collision geometry is supported");
+        ThrowAt(options.where, at + ": only box, sphere, cylinder, capsule and mesh "
+                                    "collision geometry is supported");
     }
     body.shapes.push_back(shape);
   }
@@ -165,8 +179,18 @@ BodySpec ReadCollisions(const urdf::Link& link, BodySpec body, const std::string
 }
 
 // The link's <visual> elements (primitives and meshes) for the viewer; named
-// "<instance>/<link>/visual/<k>".
-void ReadVisuals(const urdf::Link& link, const UrdfOptions& options, BodySpec* body) {
+// "<instance>/<link>/visual/<k>". A visual mesh that cannot be found or read is a warning (only
+// collision geometry enters the step): the link's visuals are then all left out, so the viewer
+// draws its collision shapes instead (Scene::visuals).
+void ReadVisuals(const urdf::Link& link, const LinkLines& lines, const UrdfOptions& options,
+                 BodySpec* body, std::vector<std::string>* warnings) {
+  const auto visual_at = [&](size_t k) {
+    std::string at = *lines.path;
+    if (lines.declared != nullptr && k < lines.declared->visuals.size())
+      at += ":" + std::to_string(XmlLineAt(
+                      *lines.xml, lines.scan->start_tags[lines.declared->visuals[k]].begin));
+    return at + ": link '" + link.name + "' <visual>";
+  };
   for (size_t k = 0; k < link.visual_array.size(); ++k) {
     const urdf::Visual& visual = *link.visual_array[k];
     const urdf::Geometry* geometry = visual.geometry.get();
@@ -201,9 +225,18 @@ void ReadVisuals(const urdf::Link& link, const UrdfOptions& options, BodySpec* b
           size >> spec.shape.radius >> colon >> spec.shape.length;
           break;
         }
-        spec.mesh =
-            VisualMesh(ResolveModelUri(mesh->filename, options.model_directory, options.where),
-                       Eigen::Vector3d(mesh->scale.x, mesh->scale.y, mesh->scale.z), options.where);
+        try {
+          spec.mesh = VisualMesh(ResolveModelUri(mesh->filename, options.model_directory,
+                                                 options.where, options.packages),
+                                 Eigen::Vector3d(mesh->scale.x, mesh->scale.y, mesh->scale.z),
+                                 options.where);
+        } catch (const SceneError& error) {
+          warnings->push_back(
+              visual_at(k) + ": mesh " + mesh->filename +
+              " is not drawn (the link's collision shapes are drawn instead): " + error.problem());
+          body->visuals.clear();
+          return;
+        }
         break;
       }
       default:
@@ -213,25 +246,29 @@ void ReadVisuals(const urdf::Link& link, const UrdfOptions& options, BodySpec* b
   }
 }
 
-BodySpec ReadLink(const urdf::Link& link, const std::string& path, const UrdfOptions& options) {
+BodySpec ReadLink(const urdf::Link& link, const std::string& path, const LinkLines& lines,
+                  const UrdfOptions& options, std::vector<std::string>* warnings) {
   if (!IsValidUtf8(link.name)) ThrowAt(options.where, path + ": a link name is not valid UTF-8");
-  const std::string where_text = path + ": link '" + link.name + "'";
+  const std::string where_text =
+      path +
+      (lines.declared != nullptr ? ":" + std::to_string(lines.declared->line) : std::string()) +
+      ": link '" + link.name + "'";
   BodySpec body;
   body.name = options.instance_name + "/" + link.name;
   body.where = options.where;
   // A robot's mass never enters the quasi-dynamic step (robots are impedances; Pang & Tedrake
   // 2021, §III-A), nor does that of an object fixed to the world: their links may be massless.
   body.massless_allowed = options.actuated || options.object_joint == JointType::kFixed;
-  ReadVisuals(link, options, &body);
+  ReadVisuals(link, lines, options, &body, warnings);
   if (!link.inertial) {
-    if (body.massless_allowed) return ReadCollisions(link, body, where_text, options);
+    if (body.massless_allowed) return ReadCollisions(link, body, lines, options);
     ThrowAt(options.where, where_text +
                                " has no <inertial>: an object that moves needs a mass > 0 "
                                "(its mass and weight enter the step); add <inertial>");
   }
   body.mass = link.inertial->mass;
   if (body.massless_allowed && body.mass == 0.0) {
-    return ReadCollisions(link, body, where_text, options);  // inertia unused, left zero
+    return ReadCollisions(link, body, lines, options);  // inertia unused, left zero
   }
   if (!(body.mass > 0.0)) {
     ThrowAt(options.where,
@@ -243,10 +280,11 @@ BodySpec ReadLink(const urdf::Link& link, const std::string& path, const UrdfOpt
   inertia << i.ixx, i.ixy, i.ixz, i.ixy, i.iyy, i.iyz, i.ixz, i.iyz, i.izz;
   body.com = X_BI.translation();
   body.inertia = X_BI.linear() * inertia * X_BI.linear().transpose();
-  return ReadCollisions(link, body, where_text, options);
+  return ReadCollisions(link, body, lines, options);
 }
 
 JointSpec ReadJoint(const urdf::Joint& joint, const std::string& path, const UrdfOptions& options) {
+  // `path` is "arm.urdf:LINE" when the joint's line is known.
   if (!IsValidUtf8(joint.name)) ThrowAt(options.where, path + ": a joint name is not valid UTF-8");
   JointSpec spec;
   spec.name = options.instance_name + "/" + joint.name;
@@ -310,23 +348,44 @@ InstanceSpec LoadUrdfInstance(const std::string& urdf_path, const UrdfOptions& g
                                " levels are read");
   }
   CheckModelFileNumbers(xml, scan, urdf_path, options.where);  // finite, within ±1e12
-  const urdf::ModelInterfaceSharedPtr model =
-      urdf::parseURDF(ReplaceCapsules(xml, scan, urdf_path, options.where));
-  if (!model || !model->getRoot()) {
-    ThrowAt(options.where, "cannot parse URDF " + urdf_path +
-                               " (malformed XML or URDF; urdfdom's message is printed above)");
+  // urdfdom reads a copy without the elements it would choke on; what it then leaves out is
+  // compared with what the file declares (io/urdf_audit.h).
+  UrdfAudit audit = AuditUrdfText(xml, scan, urdf_path, options.where);
+  urdf::ModelInterfaceSharedPtr model;
+  for (;;) {
+    const std::string blanked = BlankedUrdfText(xml, scan, audit);
+    model =
+        urdf::parseURDF(ReplaceCapsules(blanked, ScanXmlTags(blanked), urdf_path, options.where));
+    if (!model || !model->getRoot()) {
+      ThrowAt(options.where, "cannot parse URDF " + urdf_path +
+                                 " (malformed XML or URDF; urdfdom's message is printed above)");
+    }
+    const std::optional<size_t> lost_visual =
+        CheckUrdfLoaded(audit, *model, urdf_path, options.where);
+    if (!lost_visual) break;
+    AddDroppedVisual(*lost_visual, xml, scan, urdf_path, &audit);  // and read again
   }
+  std::map<std::string, const UrdfLinkDeclaration*> declared;
+  for (const UrdfLinkDeclaration& link : audit.links) declared.emplace(link.name, &link);
+  const auto lines_of = [&](const std::string& link) {
+    const auto found = declared.find(link);
+    return LinkLines{&urdf_path, found == declared.end() ? nullptr : found->second, &scan, &xml};
+  };
 
   InstanceSpec instance;
   instance.name = options.instance_name;
   instance.actuated = options.actuated;
   instance.where = options.where;
   instance.source_file = urdf_path;
+  instance.warnings = audit.warnings;
   const std::string root = model->getRoot()->name;
   // Links: the root first, then by name (urdfdom keeps them in a std::map).
-  instance.bodies.push_back(ReadLink(*model->getRoot(), urdf_path, options));
+  instance.bodies.push_back(
+      ReadLink(*model->getRoot(), urdf_path, lines_of(root), options, &instance.warnings));
   for (const auto& [name, link] : model->links_) {
-    if (name != root) instance.bodies.push_back(ReadLink(*link, urdf_path, options));
+    if (name != root)
+      instance.bodies.push_back(
+          ReadLink(*link, urdf_path, lines_of(name), options, &instance.warnings));
   }
   JointSpec root_joint;
   root_joint.name = options.instance_name + "/root_joint";
@@ -338,11 +397,13 @@ InstanceSpec LoadUrdfInstance(const std::string& urdf_path, const UrdfOptions& g
   if (root_joint.type != JointType::kFloating) root_joint.X_PJ = options.base_pose;
   root_joint.where = options.where;
   instance.joints.push_back(root_joint);
-  // Joints in URDF document order, so an instance's q follows the file (the builder then
-  // moves any joint listed before its parent after it).
-  for (const std::string& name : JointNamesInOrder(scan)) {
+  // Joints in URDF document order (the <robot>'s own <joint>s, not a <transmission>'s), so an
+  // instance's q follows the file (the builder then moves any joint listed before its parent
+  // after it).
+  for (const auto& [name, line] : audit.joints) {
     const urdf::JointConstSharedPtr joint = model->getJoint(name);
-    if (joint) instance.joints.push_back(ReadJoint(*joint, urdf_path, options));
+    if (joint)
+      instance.joints.push_back(ReadJoint(*joint, urdf_path + ":" + std::to_string(line), options));
   }
   return instance;
 }

@@ -11,13 +11,21 @@
 // urdfdom does not know capsules, so urdfdom reads a copy of the file in which each
 // <capsule> is a <mesh filename="quasidyn-capsule:<radius>:<length>"/> that is turned back
 // into a capsule (the extension is found by text, outside XML comments).
+// Drake's <drake:capsule radius length> is read the same way.
 // <mesh filename scale> collision geometry collides as the mesh's convex hull (io/
-// mesh_shape.h: rejected when the mesh is not convex), file names resolved by io/model_uri.h.
+// mesh_shape.h: rejected when the mesh is not convex), file names resolved by io/model_uri.h
+// (package:// through ModelFileOptions::packages, io/package_folders.h).
+// What the file declares is compared with what urdfdom loaded (io/urdf_audit.h): a link, joint
+// or collision element urdfdom would drop is an error at the URDF's line, what is ignorable
+// (materials, drake: tags, transmissions, gazebo tags, ...) a warning in
+// InstanceSpec::warnings. A collision shape's `where` names its line in the URDF.
 // Joints: fixed, revolute, continuous (= revolute), prismatic; <limit lower upper> of a
 // revolute or prismatic joint becomes Joint::lower_limit/upper_limit (equal bounds, urdfdom's
 // default when they are absent, mean no limit; velocity and effort are ignored). Floating /
 // planar URDF joints are rejected. <visual> elements (primitives and meshes) are read for the
-// viewer (Scene::visuals, named "<instance>/<link>/visual/<k>").
+// viewer (Scene::visuals, named "<instance>/<link>/visual/<k>"); a visual mesh that cannot be
+// found or read is a warning, and the link's visuals are then left out so that the viewer draws
+// its collision shapes.
 //
 // Names in the scene: body "<instance>/<link>", joint "<instance>/<joint>", shape
 // "<instance>/<link>/<k>" (k = index of the <collision> in its link). The root link is

@@ -63,7 +63,10 @@ XmlScan ScanXmlTags(std::string_view xml) {
       end = TagEnd(xml, i);
     } else if (rest.substr(0, 2) == "</") {
       end = TagEnd(xml, i);
-      if (!open.empty()) open.pop_back();
+      if (!open.empty()) {
+        scan.start_tags[open.back()].element_end = end;
+        open.pop_back();
+      }
     } else {
       end = TagEnd(xml, i);
       if (end == std::string_view::npos) break;
@@ -83,6 +86,7 @@ XmlScan ScanXmlTags(std::string_view xml) {
         scan.max_depth = tag.depth;
         scan.deepest_offset = i;
       }
+      if (tag.self_closing) tag.element_end = end;
       if (!tag.self_closing) open.push_back(scan.start_tags.size());
       scan.start_tags.push_back(tag);
     }

@@ -25,7 +25,10 @@ struct XmlStartTag {
   size_t begin = 0;             // offset of '<' in the text
   size_t end = 0;               // offset one past the closing '>'
   bool self_closing = false;    // "<name .../>"
-  int depth = 0;                // 1 for the root element
+  // Offset one past the '>' of the element's end tag ("</name>"), `end` for a self-closing
+  // element, npos when the text ends before the element does.
+  size_t element_end = static_cast<size_t>(-1);
+  int depth = 0;  // 1 for the root element
   // Index in XmlScan::start_tags of the element that contains this one; kNoParent for a
   // top-level element.
   size_t parent = kNoParent;

@@ -20,7 +20,8 @@ SceneError::SceneError(const std::string& file, int line, const std::string& fie
     : std::runtime_error(Compose(file, line, field, problem)),
       file_(file),
       line_(line),
-      field_(field) {}
+      field_(field),
+      problem_(problem) {}
 
 SceneFileNotFoundError::SceneFileNotFoundError(const std::string& file, int line,
                                                const std::string& field, const std::string& problem,

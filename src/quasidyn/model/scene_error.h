@@ -15,11 +15,13 @@ class SceneError : public std::runtime_error {
   const std::string& file() const { return file_; }
   int line() const { return line_; }  // 1-based; 0 when unknown
   const std::string& field() const { return field_; }
+  const std::string& problem() const { return problem_; }  // the message after file:line: field
 
  private:
   std::string file_;
   int line_;
   std::string field_;
+  std::string problem_;
 };
 
 // A file that does not exist: the scene file itself (file() is its path, line 0), or a model
