@@ -5,7 +5,10 @@
 //
 //   .npz                          NumPy arrays (trajectory_npz.h): binary, exact, compact,
 //                                 fast; np.load reads it
-//   .json (and any other name)    the JSON of trajectory_json.h (readable, bit for bit)
+//   .csv                          one row per step (trajectory_csv.h), for spreadsheets and
+//                                 plots; written only, ReadTrajectory refuses it
+//   .json (and any other name)    the JSON of trajectory_json.h (readable, bit for bit); the
+//                                 command line accepts only the extensions above
 //
 // The scene file is recorded relative to the trajectory file's folder (or absolute when no
 // relative path exists), so a trajectory finds its scene from any working folder; reading
@@ -13,10 +16,14 @@
 // relative to the working folder, are still found when that path exists).
 
 #include <string>
+#include <vector>
 
 #include "quasidyn/simulation/trajectory.h"
 
 namespace quasidyn {
+
+// The extensions WriteTrajectory chooses a format by: ".json", ".npz", ".csv".
+const std::vector<std::string>& TrajectoryFileExtensions();
 
 struct TrajectoryWriteOptions {
   // Keep every K-th step (K >= 1): steps k with k % K == 0, and always the last step, so the
@@ -36,9 +43,9 @@ Trajectory KeepEveryKthStep(const Trajectory& trajectory, int every);
 void WriteTrajectory(const Trajectory& trajectory, const std::string& path,
                      const TrajectoryWriteOptions& options = {});
 
-// Reads a file of any format WriteTrajectory writes (by its extension). Throws
+// Reads a file of any format WriteTrajectory writes (by its extension) but CSV. Throws
 // std::runtime_error naming the path for a missing or unreadable file, std::invalid_argument
-// (prefixed with the path) for bad content.
+// (prefixed with the path) for bad content and for a .csv path.
 Trajectory ReadTrajectory(const std::string& path);
 
 // The scene path to write into a trajectory file at `trajectory_path`: relative to its folder
