@@ -14,6 +14,7 @@
 // Options: --plants N (default 20), --tasks planar_hand,box_turning, --substeps N (default 2),
 // --plant-formulation F (the plants' stepper: any formulation commanded by positions; default
 // the model's).
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "common/tool_options.h"
 #include "quasidyn/control/plant_study.h"
 #include "quasidyn/control/shrinking_horizon_mpc.h"
 #include "quasidyn/control/stabilizer.h"
@@ -200,48 +202,31 @@ void Run(const Options& options, const std::string& name) {
   PrintTable(task, study);
 }
 
-std::vector<std::string> Split(const std::string& list) {
-  std::vector<std::string> out;
-  std::stringstream s(list);
-  for (std::string item; std::getline(s, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 int Main(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--plants") {
-      options.plants = std::stoi(value());
-    } else if (arg == "--out") {
-      options.out = value();
-    } else if (arg == "--substeps") {
-      options.substeps = std::stoi(value());
-    } else if (arg == "--plant-formulation") {
-      options.plant_formulation = value();
-      const CommandKind command = FormulationRegistry::Global()
-                                      .Get(options.plant_formulation)  // throws naming the known
-                                      .info.capabilities.command;
-      if (command != CommandKind::kRobotPositions)
-        throw std::invalid_argument("--plant-formulation: " + options.plant_formulation +
-                                    " is commanded by " + CommandKindName(command) +
-                                    "; the plans' are positions");
-    } else if (arg == "--tasks") {
-      options.tasks = Split(value());
-    } else if (arg == "--help" || arg == "-h") {
-      std::cout << "usage: control_study_bench [--out DIR] [--plants N] "
-                   "[--tasks planar_hand,box_turning] [--substeps N] [--plant-formulation F]\n";
-      return 0;
-    } else {
-      throw std::invalid_argument("unknown option " + arg +
-                                  " (--out DIR, --plants N, --tasks a,b, --substeps N, "
-                                  "--plant-formulation F)");
-    }
+  bool quiet = false;
+  CLI::App app{
+      "control_study_bench: open loop against closed loop (stabiliser, shrinking-horizon MPC) "
+      "over perturbed plants; plants_<task>.csv and .svg into --out, the table on stdout"};
+  app.add_option("--out", options.out, "Output folder (created; default build/control_study)");
+  app.add_option("--plants", options.plants, "Perturbed plants N >= 1 per task (default 20)");
+  app.add_option("--tasks", options.tasks,
+                 "planar_hand, box_turning (comma separated; default both)")
+      ->delimiter(',');
+  app.add_option("--substeps", options.substeps, "Plant steps per command N >= 1 (default 2)");
+  app.add_option("--plant-formulation", options.plant_formulation,
+                 "The plants' formulation, commanded by positions (default: the model's)");
+  tools::AddQuietFlag(&app, &quiet);
+  tools::ParseOrExit(&app, argc, argv);
+  if (quiet) tools::SilenceStdout();
+  if (!options.plant_formulation.empty()) {
+    const CommandKind command = FormulationRegistry::Global()
+                                    .Get(options.plant_formulation)  // throws naming the known
+                                    .info.capabilities.command;
+    if (command != CommandKind::kRobotPositions)
+      throw std::invalid_argument("--plant-formulation: " + options.plant_formulation +
+                                  " is commanded by " + CommandKindName(command) +
+                                  "; the plans' are positions");
   }
   if (options.plants < 1) throw std::invalid_argument("--plants must be >= 1");
   if (options.substeps < 1) throw std::invalid_argument("--substeps must be >= 1");

@@ -22,6 +22,7 @@
 #include <ode/ode.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -32,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "common/tool_options.h"
 #include "quasidyn/common/atomic_file_writer.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/scene_loading.h"
@@ -179,12 +181,17 @@ Path Ode() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: ecp_peer_comparison OUT_DIR\n";
-    return 2;
-  }
-  const std::string out = argv[1];
+  CLI::App app{
+      "ecp_peer_comparison: scenario 1 of the ecp formulation (the sliding cube) in quasidyn, "
+      "MuJoCo, Bullet and ODE against the analytic solution; a CSV and two SVGs into OUT_DIR, "
+      "the error table on stdout"};
+  std::string out;
+  bool quiet = false;
+  app.add_option("OUT_DIR", out, "Output folder (created if needed)")->required();
+  quasidyn::tools::AddQuietFlag(&app, &quiet);
+  quasidyn::tools::ParseOrExit(&app, argc, argv);
   try {
+    if (quiet) quasidyn::tools::SilenceStdout();
     std::filesystem::create_directories(out);
     const std::vector<std::string> names = {"ours", "MuJoCo", "Bullet", "ODE"};
     const std::vector<Path> paths = {Ours(), MuJoCo(), Bullet(), Ode()};

@@ -10,11 +10,13 @@
 //     build/release/instruction_count_bench arm_cubes qp 5
 //   callgrind_annotate --inclusive=yes out | grep Measured
 // Scenes: arm_cubes, planar_hand, planar_gripper; formulations: those of formulations/registry.h.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "bench_scenes.h"
+#include "common/tool_options.h"
 
 namespace quasidyn::bench {
 namespace {
@@ -33,12 +35,18 @@ namespace {
 }
 
 int Run(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: %s arm_cubes|planar_hand|planar_gripper FORMULATION REPEATS\n",
-                 argv[0]);
-    return 2;
-  }
-  const std::string scene = argv[1];
+  std::string scene, formulation;
+  int repeats = 0;
+  bool quiet = false;
+  CLI::App app{
+      "instruction_count_bench: fixed work for valgrind's callgrind (MeasuredCalc, "
+      "MeasuredCalcDiffB, MeasuredCalcDiffAB, each called REPEATS times)"};
+  app.add_option("SCENE", scene, "arm_cubes | planar_hand | planar_gripper")->required();
+  app.add_option("FORMULATION", formulation, "A registered formulation")->required();
+  app.add_option("REPEATS", repeats, "Calls of each measured function >= 1")->required();
+  tools::AddQuietFlag(&app, &quiet);
+  tools::ParseOrExit(&app, argc, argv);
+  if (quiet) tools::SilenceStdout();
   Example example;
   if (scene == "arm_cubes") {
     example = Example::kArmCubes;
@@ -47,16 +55,15 @@ int Run(int argc, char** argv) {
   } else if (scene == "planar_gripper") {
     example = Example::kPlanarGripper;
   } else {
-    std::fprintf(stderr, "unknown scene %s\n", argv[1]);
+    std::fprintf(stderr, "unknown scene %s\n", scene.c_str());
     return 2;
   }
-  FormulationRegistry::Global().Get(argv[2]);  // throws naming the known ones
-  const int repeats = std::atoi(argv[3]);
+  FormulationRegistry::Global().Get(formulation);  // throws naming the known ones
   if (repeats < 1) {
     std::fprintf(stderr, "REPEATS must be >= 1\n");
     return 2;
   }
-  const std::shared_ptr<const StepModel> model = ModelOf(example, argv[2]);
+  const std::shared_ptr<const StepModel> model = ModelOf(example, formulation);
   const SceneState& at = StateOf(example);
   const std::unique_ptr<StepData> data = model->CreateData();
   const bool derivatives = model->capabilities().differentiable();
@@ -80,11 +87,18 @@ int Run(int argc, char** argv) {
       return 1;
     }
   }
-  std::printf("%s %s: %d calls of each measured\n", argv[1], argv[2], repeats);
+  std::printf("%s %s: %d calls of each measured\n", scene.c_str(), formulation.c_str(), repeats);
   return 0;
 }
 
 }  // namespace
 }  // namespace quasidyn::bench
 
-int main(int argc, char** argv) { return quasidyn::bench::Run(argc, argv); }
+int main(int argc, char** argv) {
+  try {
+    return quasidyn::bench::Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "instruction_count_bench: %s\n", e.what());
+    return 2;
+  }
+}

@@ -155,7 +155,9 @@ void RegisterBenchmarks() {
     std::sort(order.begin(), order.end(),
               [&](size_t a, size_t b) { return p.loop_seconds[a] < p.loop_seconds[b]; });
     const size_t median = order[order.size() / 2], hardest = order.back();
-    const std::string n = "N" + std::to_string(p.horizon);
+    // Appended, not "N" + std::string&&: that trips GCC 12's -Wrestrict (GCC bug 105329).
+    std::string n = "N";
+    n += std::to_string(p.horizon);
     benchmark::RegisterBenchmark((n + "/median_step").c_str(), BM_OurMiqp, &p.problems[median],
                                  &p.settings)
         ->Unit(benchmark::kMillisecond);

@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -48,6 +49,44 @@ std::string UnknownCommand(const CLI::App& app, int argc, char** argv) {
   return "";
 }
 
+// For a command line CLI11 refused with "The following argument was not expected: ...": the
+// first long option (`--word` or `--word=value`) that neither the subcommand it follows nor the
+// program knows, with the closest known one: "unknown option '--stesp' for 'simulate' (did you
+// mean '--steps'?); see quasidyn simulate --help". Empty when every long option is known (an
+// extra positional argument: CLI11's own message says which).
+std::string UnknownOption(const CLI::App& app, int argc, char** argv) {
+  const auto long_names = [](const CLI::App& from, std::vector<std::string>* names) {
+    for (const CLI::Option* option : from.get_options())
+      for (const std::string& name : option->get_lnames()) names->push_back("--" + name);
+  };
+  std::vector<std::string> known;
+  long_names(app, &known);
+  std::string command;
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") break;
+    if (word == "--log-level") {
+      ++i;  // its value
+      continue;
+    }
+    if (word.rfind("--", 0) != 0) {
+      if (!command.empty()) continue;
+      for (const CLI::App* sub : app.get_subcommands({})) {
+        if (sub->get_name() != word) continue;
+        command = word;
+        long_names(*sub, &known);  // and the program's, which it falls through to
+      }
+      continue;
+    }
+    const std::string name = word.substr(0, word.find('='));
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    const std::string where = command.empty() ? "" : " for '" + command + "'";
+    return "unknown option '" + name + "'" + where + DidYouMean(name, known) + "; see quasidyn " +
+           (command.empty() ? "" : command + " ") + "--help";
+  }
+  return "";
+}
+
 }  // namespace
 
 int RunCommandLine(int argc, char** argv) {
@@ -85,6 +124,12 @@ int RunCommandLine(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and --version exit 0 and a subcommand's CLI::RuntimeError carries its own code
     // (3: a failed step); every malformed command line exits 2, like bad input.
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+      if (const std::string unknown = UnknownOption(app, argc, argv); !unknown.empty()) {
+        std::cerr << "quasidyn: error: " << unknown << "\n";
+        return 2;
+      }
+    }
     const int code = app.exit(e);
     if (code == 0 || dynamic_cast<const CLI::RuntimeError*>(&e) != nullptr) return code;
     return 2;

@@ -33,8 +33,9 @@ void RunCompare(const CompareOptions& options) {
     throw std::invalid_argument("--reference-refinement must be >= 1 (got " +
                                 std::to_string(options.refinement) + ")");
   std::vector<NamedPath> outputs;
-  if (!options.csv_path.empty()) outputs.push_back({"--csv", options.csv_path});
-  if (!options.html_path.empty()) outputs.push_back({"--html", options.html_path});
+  if (!options.csv_path.empty()) outputs.push_back({"--csv", options.csv_path, CsvExtensions()});
+  if (!options.html_path.empty())
+    outputs.push_back({"--html", options.html_path, HtmlExtensions()});
   CheckOutputPaths(SceneInputs(*scene, "SCENE"), outputs);
 
   ComparisonOptions compare;

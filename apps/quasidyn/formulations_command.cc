@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "log.h"
 #include "quasidyn/formulations/registry_report.h"
 
 namespace quasidyn::cli {
@@ -13,6 +14,7 @@ void AddFormulationsCommand(CLI::App& app) {
       "formulations",
       "List the registered formulations with their capabilities, parameters and scene keys");
   command->add_flag("--json", *json, "Print JSON instead of text");
+  AddQuietFlag(command);
   command->callback([json] {
     const FormulationRegistry& registry = FormulationRegistry::Global();
     if (*json)

@@ -21,6 +21,7 @@ void AddInfoCommand(CLI::App& app) {
       "info", "Print a scene's bodies, joints, q/v layout, shapes and its contacts at q0");
   info->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
   info->add_flag("--json", options->json, "Print JSON instead of text");
+  AddQuietFlag(info);
   info->callback([options] {
     const ContactModel model(
         std::make_shared<const Scene>(LoadSceneFile(options->scene_path, "info")));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "formulation_options.h"
+#include "log.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/linearization/linearizer.h"
 #include "quasidyn/simulation/coordinate_names.h"
@@ -399,6 +400,7 @@ void AddLinearizeCommand(CLI::App& app) {
       "the gradients see contacts further away (docs/gradients.md; the rollout to step K keeps "
       "the scene's)");
   linearize->add_flag("--json", options->json, "Print one JSON object (docs/gradients.md)");
+  AddQuietFlag(linearize);
   linearize->callback([options] { RunLinearize(*options); });
 }
 

@@ -44,7 +44,7 @@ std::ostream& LogStream() { return std::cerr; }
 void AddQuietFlag(CLI::App* command) {
   command->add_flag_callback(
       "--quiet", [] { SetLogLevel(std::min(CurrentLogLevel(), LogLevel::kWarning)); },
-      "No progress bar: --log-level warning");
+      "No progress on stderr (bar, lines, per-iteration table): --log-level warning");
 }
 
 }  // namespace quasidyn::cli

@@ -1,11 +1,13 @@
 #pragma once
 // What the quasidyn program writes to stderr besides its errors, by level (`--log-level`,
-// accepted before or after the subcommand; `--quiet` is `--log-level warning`):
+// accepted before or after the subcommand; `--quiet`, which every subcommand has, is
+// `--log-level warning`; docs/cli.md):
 //
 //   error    only errors (a failed step, a bad argument)
 //   warning  + warnings (e.g. `info`: the contact query at q0 failed)
-//   info     + the progress bar of long runs, drawn only when stderr is a terminal (the
-//            default: a log file gets no `\r` frames)
+//   info     + the progress of long runs (a bar, plan's line), drawn only when stderr is a
+//            terminal (the default: a log file gets no `\r` frames); optimize's per-iteration
+//            table on stdout
 //   debug    + one line per step of a run (its number, time, status, iterations), on any stderr
 //
 // Results go to stdout whatever the level.

@@ -156,9 +156,11 @@ void RunMpcCommand(const MpcOptions& options) {
   }
   if (settings.time_step > 0) plant_choice.time_step = settings.time_step;
   std::vector<NamedPath> outputs;
-  if (!options.out_path.empty()) outputs.push_back({"--out", options.out_path});
-  if (!options.html_path.empty()) outputs.push_back({"--html", options.html_path});
-  if (!options.csv_path.empty()) outputs.push_back({"--csv", options.csv_path});
+  if (!options.out_path.empty())
+    outputs.push_back({"--out", options.out_path, TrajectoryExtensions()});
+  if (!options.html_path.empty())
+    outputs.push_back({"--html", options.html_path, HtmlExtensions()});
+  if (!options.csv_path.empty()) outputs.push_back({"--csv", options.csv_path, CsvExtensions()});
   CheckOutputPaths(SceneInputs(*scene, "SCENE"), outputs);
 
   ContactMpc controller(scene, settings);  // std::invalid_argument names a bad field
@@ -218,7 +220,7 @@ void AddMpcCommand(CLI::App& app) {
                                          "MIQP nodes per solve >= 1 (default: the scene's)");
   o->time_limit_option = cmd->add_option("--time-limit", o->time_limit,
                                          "MIQP wall time per solve [s] > 0 (default: the scene's)");
-  cmd->add_option("--out", o->out_path, "Write the plant's trajectory (.json or .npz)");
+  cmd->add_option("--out", o->out_path, "Write the plant's trajectory (.json, .npz or .csv)");
   cmd->add_option("--html", o->html_path, "Write a self-contained HTML viewer of the run");
   cmd->add_option("--csv", o->csv_path, "Write one row per control step (docs/mpc.md)");
   AddQuietFlag(cmd);

@@ -7,13 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "log.h"
 #include "output_paths.h"
 #include "quasidyn/control/plan_trajectory.h"
 #include "quasidyn/control/trajectory_optimizer.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
-#include "quasidyn/simulation/trajectory_json.h"
+#include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
 #include "quasidyn/viewer/svg_plot.h"
 #include "scene_file.h"
@@ -31,7 +32,6 @@ struct OptimizeOptions {
   bool shrinking_horizon = false;
   double rate_weight = 0.1;
   double trust_region = 0.1;
-  bool quiet = false;
   CLI::Option* time_step_option = nullptr;
   CLI::Option* horizon_option = nullptr;
 };
@@ -76,9 +76,10 @@ void RunOptimize(const OptimizeOptions& options) {
       throw std::invalid_argument("--h: the time step must be a finite number > 0 s");
     stepping.time_step = options.time_step;
   }
-  std::vector<NamedPath> outputs{{"--out", options.out_path}};
-  if (!options.html_path.empty()) outputs.push_back({"--html", options.html_path});
-  if (!options.plot_path.empty()) outputs.push_back({"--plot", options.plot_path});
+  std::vector<NamedPath> outputs{{"--out", options.out_path, TrajectoryExtensions()}};
+  if (!options.html_path.empty())
+    outputs.push_back({"--html", options.html_path, HtmlExtensions()});
+  if (!options.plot_path.empty()) outputs.push_back({"--plot", options.plot_path, SvgExtensions()});
   CheckOutputPaths(SceneInputs(*scene, "SCENE"), outputs);
   const auto model = MakeStepModel(scene, stepping);
 
@@ -99,7 +100,7 @@ void RunOptimize(const OptimizeOptions& options) {
   s.trust_region_max = std::max(s.trust_region_max, s.trust_region);
   s.shrinking_horizon = options.shrinking_horizon;
   s.smoothing.method = ParseSmoothingMethod(options.smoothing);
-  if (!options.quiet) {
+  if (Logs(LogLevel::kInfo)) {  // not with --quiet
     std::printf("%4s %10s %10s %12s %12s %9s  %s\n", "iter", "kappa/std", "trust", "cost", "best",
                 "time[ms]", "note");
     s.progress = [](const OptimizerIteration& it) {
@@ -126,7 +127,7 @@ void RunOptimize(const OptimizeOptions& options) {
   const OptimizationResult result = optimizer.Optimize(q0, u0);
   // With each step's contacts and forces (solved again), for the page and the file.
   const Trajectory trajectory = PlanToTrajectory(*model, result.q, result.u, s.regrasp_steps);
-  WriteTrajectoryFile(trajectory, options.out_path);
+  WriteTrajectory(trajectory, options.out_path);
   if (!options.html_path.empty()) {
     ViewerDataOptions viewer;  // the objects' goal drawn on the page, the robots where they end
     viewer.target_configuration = result.q.back();
@@ -181,10 +182,12 @@ void AddOptimizeCommand(CLI::App& app) {
       ->expected(1, 1000);
   cmd->add_option("--rate-weight", o->rate_weight, "Weight rho > 0 on the command changes");
   cmd->add_option("--trust-region", o->trust_region, "Initial trust region [m or rad] > 0");
-  cmd->add_option("--out", o->out_path, "Write the best plan to this trajectory file")->required();
+  cmd->add_option("--out", o->out_path,
+                  "Write the best plan to this trajectory file (.json, .npz or .csv)")
+      ->required();
   cmd->add_option("--html", o->html_path, "Write an HTML viewer of the best plan");
   cmd->add_option("--plot", o->plot_path, "Write the cost per iteration as an SVG plot");
-  cmd->add_flag("--quiet", o->quiet, "No per-iteration lines");
+  AddQuietFlag(cmd);  // and no per-iteration lines
   cmd->callback([o] { RunOptimize(*o); });
 }
 

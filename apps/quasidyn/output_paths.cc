@@ -4,6 +4,9 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "quasidyn/common/closest_name.h"
+#include "quasidyn/simulation/trajectory_file.h"
+
 namespace quasidyn::cli {
 namespace {
 
@@ -49,6 +52,30 @@ void CheckOutput(const NamedPath& output) {
   }
 }
 
+// The output's name ends in one of its option's extensions, or it is an existing file that is
+// not a regular one (/dev/null): then the option's first format is written to it.
+void CheckExtension(const NamedPath& output) {
+  if (output.extensions.empty()) return;
+  const std::string& path = output.path;
+  for (const std::string& extension : output.extensions) {
+    if (path.size() > extension.size() &&
+        path.compare(path.size() - extension.size(), extension.size(), extension) == 0)
+      return;
+  }
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (fs::exists(status) && !fs::is_regular_file(status) && !fs::is_directory(status)) return;
+  std::vector<std::string> accepted = output.extensions;
+  const std::string extension = fs::path(path).extension().string();
+  const std::string last = accepted.back();
+  accepted.pop_back();
+  const std::string listed = accepted.empty() ? last : JoinNames(accepted) + " or " + last;
+  throw std::invalid_argument(
+      Quoted(output) + ": " +
+      (extension.empty() ? "no file extension" : "unknown extension '" + extension + "'") + "; " +
+      output.name + " writes " + listed + ", chosen by the extension");
+}
+
 // Makes the output's folder when it does not exist yet.
 void CreateFolder(const NamedPath& output) {
   const fs::path folder = fs::path(output.path).parent_path();
@@ -61,6 +88,28 @@ void CreateFolder(const NamedPath& output) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& TrajectoryExtensions() { return TrajectoryFileExtensions(); }
+
+const std::vector<std::string>& HtmlExtensions() {
+  static const std::vector<std::string> extensions = {".html", ".htm"};
+  return extensions;
+}
+
+const std::vector<std::string>& CsvExtensions() {
+  static const std::vector<std::string> extensions = {".csv"};
+  return extensions;
+}
+
+const std::vector<std::string>& SvgExtensions() {
+  static const std::vector<std::string> extensions = {".svg"};
+  return extensions;
+}
+
+const std::vector<std::string>& JsonExtensions() {
+  static const std::vector<std::string> extensions = {".json"};
+  return extensions;
+}
 
 std::vector<NamedPath> SceneInputs(const Scene& scene, const std::string& scene_name) {
   std::vector<NamedPath> inputs;
@@ -88,6 +137,8 @@ void CheckOutputPaths(const std::vector<NamedPath>& inputs, const std::vector<Na
                                     " are the same file: give each output its own path");
     }
   }
+  // After the checks above: an output that would overwrite an input is named as such.
+  for (const NamedPath& output : outputs) CheckExtension(output);
   for (const NamedPath& output : outputs) CreateFolder(output);
 }
 

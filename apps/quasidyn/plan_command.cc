@@ -1,5 +1,6 @@
 #include "plan_command.h"
 
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "log.h"
 #include "output_paths.h"
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/planning/plan_json.h"
@@ -27,8 +29,34 @@ struct PlanOptions {
   PlanningOverrides overrides;  // every field of the planning block (unset: the scene's)
   int threads = 1;
   std::string out_path, html_path;
-  bool quiet = false;
 };
+
+// The planner's progress on stderr (log.h): one line redrawn with a carriage return when stderr
+// is a terminal, at level info; plain lines at most once a second at level debug when it
+// is not; nothing otherwise, so a redirected stderr gets no `\r` frames.
+std::function<void(const PlanProgress&)> ProgressReporter(const std::string& scene, int max_nodes,
+                                                          bool* drew_line) {
+  const auto line = [scene, max_nodes](const PlanProgress& p) {
+    std::ostringstream text;
+    text << "plan " << scene << ": " << p.nodes << "/" << max_nodes << " nodes, best goal distance "
+         << std::setprecision(4) << p.best_distance << ", " << std::setprecision(3)
+         << p.elapsed_seconds << " s";
+    return text.str();
+  };
+  if (ShowsProgress()) {
+    return [line, drew_line](const PlanProgress& p) {
+      LogStream() << "\r" << line(p) << "   " << std::flush;
+      *drew_line = true;
+    };
+  }
+  if (!Logs(LogLevel::kDebug)) return {};
+  auto last = std::make_shared<double>(-1.0);
+  return [line, last](const PlanProgress& p) {
+    if (*last >= 0 && p.elapsed_seconds < *last + 1.0) return;
+    *last = p.elapsed_seconds;
+    LogStream() << line(p) << "\n";
+  };
+}
 
 // The objects' positions of every tree node, for the page's markers.
 void AddTreeMarkers(const Scene& scene, const PlanResult& plan, ViewerDataOptions* options) {
@@ -81,23 +109,18 @@ void RunPlan(const PlanOptions& options) {
     throw std::invalid_argument("--threads must be >= 1 (got " + std::to_string(options.threads) +
                                 ")");
   const PlanningSettings settings = ResolvePlanningSettings(*scene, options.overrides);
-  std::vector<NamedPath> outputs = {{"--out", options.out_path}};
-  if (!options.html_path.empty()) outputs.push_back({"--html", options.html_path});
+  std::vector<NamedPath> outputs = {{"--out", options.out_path, JsonExtensions()}};
+  if (!options.html_path.empty())
+    outputs.push_back({"--html", options.html_path, HtmlExtensions()});
   CheckOutputPaths(SceneInputs(*scene, "SCENE"), outputs);
 
   PlannerOptions planner;
   planner.threads = options.threads;
-  if (!options.quiet) {
-    planner.progress = [&](const PlanProgress& p) {
-      std::cerr << "\rplan " << scene->name << ": " << p.nodes << "/" << settings.max_nodes
-                << " nodes, best goal distance " << std::setprecision(4) << p.best_distance << ", "
-                << std::setprecision(3) << p.elapsed_seconds << " s   " << std::setprecision(6)
-                << std::flush;
-    };
-  }
+  bool drew_line = false;
+  planner.progress = ProgressReporter(scene->name, settings.max_nodes, &drew_line);
   const PlanResult plan =
       PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings, planner);
-  if (!options.quiet) std::cerr << "\n";
+  if (drew_line) LogStream() << "\n" << std::flush;
   const ReplayedPath path = ReplayPlan(scene, plan);
   WritePlanFile(plan, path, options.out_path);
   if (!options.html_path.empty()) {
@@ -159,7 +182,7 @@ void AddPlanCommand(CLI::App& app) {
   plan->add_option("-o,--out", options->out_path, "The plan file to write (JSON)")->required();
   plan->add_option("--html", options->html_path,
                    "Also write an HTML page of the path and the tree");
-  plan->add_flag("--quiet", options->quiet, "No progress line");
+  AddQuietFlag(plan);
   plan->callback([options] { RunPlan(*options); });
 }
 

@@ -108,8 +108,10 @@ void RunSimulate(const SimulateOptions& options) {
     throw std::invalid_argument("--every must be >= 1 (got " + std::to_string(options.every) + ")");
   // Before the run: a bad output path is found before minutes of simulation, not after.
   std::vector<NamedPath> outputs;
-  if (options.out_option->count() > 0) outputs.push_back({"--out", options.out_path});
-  if (options.html_option->count() > 0) outputs.push_back({"--html", options.html_path});
+  if (options.out_option->count() > 0)
+    outputs.push_back({"--out", options.out_path, TrajectoryExtensions()});
+  if (options.html_option->count() > 0)
+    outputs.push_back({"--html", options.html_path, HtmlExtensions()});
   CheckOutputPaths(SceneInputs(scene, "SCENE"), outputs);
 
   const TimedRollout run = RunRolloutWithProgress(*model, steps, "simulate " + scene.name);
@@ -137,7 +139,7 @@ void RunSimulate(const SimulateOptions& options) {
 void AddSimulateCommand(CLI::App& app) {
   auto options = std::make_shared<SimulateOptions>();
   CLI::App* simulate = app.add_subcommand(
-      "simulate", "Run a scene's command schedule and write the trajectory (JSON or .npz)");
+      "simulate", "Run a scene's command schedule and write the trajectory (.json, .npz or .csv)");
   simulate->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
   AddFormulationOptions(simulate, &options->formulation);
   options->steps_option = simulate->add_option("--steps", options->steps, "Number of steps >= 1");
@@ -147,8 +149,9 @@ void AddSimulateCommand(CLI::App& app) {
   options->steps_option->excludes(options->duration_option);
   options->out_option = simulate->add_option(
       "--out", options->out_path,
-      "Write the trajectory to this file: .npz (NumPy arrays, compact and fast) or JSON (any "
-      "other name), by its extension (docs/trajectory-format.md); its folder is created");
+      "Write the trajectory to this file, in the format of its extension: .json, .npz (NumPy "
+      "arrays, compact and fast) or .csv (one row per step) (docs/trajectory-format.md); its "
+      "folder is created");
   simulate->add_option("--every", options->every,
                        "Keep every K-th step in --out (and the last), K >= 1 (default 1)");
   options->html_option = simulate->add_option(

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "log.h"
 #include "output_paths.h"
 #include "quasidyn/control/plan_tracking.h"
 #include "quasidyn/control/plan_trajectory.h"
@@ -13,7 +14,7 @@
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
-#include "quasidyn/simulation/trajectory_json.h"
+#include "quasidyn/simulation/trajectory_file.h"
 #include "scene_file.h"
 
 namespace quasidyn::cli {
@@ -31,7 +32,7 @@ struct TrackOptions {
 };
 
 void RunTrack(const TrackOptions& options) {
-  const Trajectory plan = ReadTrajectoryFile(options.plan_path);
+  const Trajectory plan = ReadTrajectory(options.plan_path);
   const std::string model_path = options.scene_path.empty() ? plan.scene_file : options.scene_path;
   if (model_path.empty())
     throw std::invalid_argument(options.plan_path + ": the plan names no scene file; give --scene");
@@ -61,7 +62,8 @@ void RunTrack(const TrackOptions& options) {
         CommandKindName(model->capabilities().command));
   const auto plant = MakeStepModel(plant_scene, plant_choice);
   if (!options.out_path.empty()) {
-    CheckOutputPaths({{"PLAN", options.plan_path}}, {{"--out", options.out_path}});
+    CheckOutputPaths({{"PLAN", options.plan_path}},
+                     {{"--out", options.out_path, TrajectoryExtensions()}});
   }
 
   std::vector<Eigen::VectorXd> q_ref{plan.q0}, u_ref;
@@ -79,7 +81,7 @@ void RunTrack(const TrackOptions& options) {
       TrackPlan(*plant, perturbation.substeps, plant_scene->q0, q_ref, u_ref, stabilizer.get());
   if (!options.out_path.empty()) {
     std::vector<Eigen::VectorXd> u(result.u.begin(), result.u.begin() + (result.q.size() - 1));
-    WriteTrajectoryFile(PlanToTrajectory(*model, result.q, u), options.out_path);
+    WriteTrajectory(PlanToTrajectory(*model, result.q, u), options.out_path);
   }
   std::cout << "plan             " << options.plan_path << " (" << u_ref.size()
             << " steps, h = " << plan.time_step << " s)\n"
@@ -114,7 +116,9 @@ void AddTrackCommand(CLI::App& app) {
                   "The plant's formulation (default: the plant scene's), commanded by positions");
   cmd->add_flag("--open-loop", o->open_loop, "Send the plan's commands unchanged");
   cmd->add_option("--kappa", o->kappa, "Stabiliser's log-barrier kappa > 0 (default 5000)");
-  cmd->add_option("--out", o->out_path, "Write the executed trajectory to this file");
+  cmd->add_option("--out", o->out_path,
+                  "Write the executed trajectory to this file (.json, .npz or .csv)");
+  AddQuietFlag(cmd);
   cmd->callback([o] { RunTrack(*o); });
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "log.h"
 #include "output_paths.h"
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/trajectory_file.h"
@@ -43,7 +44,7 @@ void RunView(const ViewOptions& options) {
   for (const NamedPath& input :
        SceneInputs(scene, options.scene_path.empty() ? "the trajectory's scene file" : "--scene"))
     inputs.push_back(input);
-  CheckOutputPaths(inputs, {{"--out", options.out_path}});
+  CheckOutputPaths(inputs, {{"--out", options.out_path, HtmlExtensions()}});
   if (scene.nq != trajectory.nq)
     throw std::invalid_argument("scene '" + scene_path + "' has n_q = " + std::to_string(scene.nq) +
                                 " but trajectory '" + options.trajectory_path + "' has n_q = " +
@@ -67,6 +68,7 @@ void AddViewCommand(CLI::App& app) {
       "--scene", options->scene_path,
       "Scene file (YAML); default: the one the trajectory records (stored relative to the "
       "trajectory file)");
+  AddQuietFlag(view);
   view->callback([options] { RunView(*options); });
 }
 

@@ -51,6 +51,7 @@
 #include <string>
 #include <vector>
 
+#include "common/tool_options.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/scene_loading.h"
 
@@ -172,11 +173,10 @@ Options ParseOptions(int argc, char** argv) {
   app.add_flag("--quick", quick,
                "Reference h = 0.01 s and h in {0.05, 0.1, 0.2, 0.4} (a few seconds; for tests)");
   app.add_option("SCENE", options.scene_path, "The scene file (default: examples/arm_cubes)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    std::exit(app.exit(e));
-  }
+  bool quiet = false;
+  quasidyn::tools::AddQuietFlag(&app, &quiet);
+  quasidyn::tools::ParseOrExit(&app, argc, argv);
+  if (quiet) quasidyn::tools::SilenceStdout();
   if (quick) {
     options.reference_h = 0.01;
     options.steps = {0.05, 0.1, 0.2, 0.4};

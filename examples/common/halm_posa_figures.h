@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common/tool_options.h"
 #include "quasidyn/common/atomic_file_writer.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/scene_loading.h"
@@ -126,12 +127,11 @@ class Csv {
 inline std::filesystem::path OutputFolder(int argc, char** argv, const char* description) {
   CLI::App app{description};
   std::string folder;
+  bool quiet = false;
   app.add_option("OUT_DIR", folder, "The folder to write into (created if needed)")->required();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    std::exit(app.exit(e) == 0 ? 0 : 2);
-  }
+  tools::AddQuietFlag(&app, &quiet);
+  tools::ParseOrExit(&app, argc, argv);
+  if (quiet) tools::SilenceStdout();
   std::filesystem::create_directories(folder);
   return folder;
 }

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "common/tool_options.h"
 #include "quasidyn/common/atomic_file_writer.h"
 #include "quasidyn/formulations/ecp/ecp_model.h"
 #include "quasidyn/formulations/registry.h"
@@ -245,9 +246,12 @@ void CylinderManipulation(const std::string& out) {
 int main(int argc, char** argv) {
   CLI::App app{"The figures of Xie & Chakraborty's four scenarios (CSV + SVG)"};
   std::string out;
-  app.add_option("out", out, "output folder (created)")->required();
-  CLI11_PARSE(app, argc, argv);
+  bool quiet = false;
+  app.add_option("OUT_DIR", out, "Output folder (created if needed)")->required();
+  quasidyn::tools::AddQuietFlag(&app, &quiet);
+  quasidyn::tools::ParseOrExit(&app, argc, argv);
   try {
+    if (quiet) quasidyn::tools::SilenceStdout();
     std::filesystem::create_directories(out);
     quasidyn::CubeSliding(out);
     quasidyn::CylinderRolling(out);

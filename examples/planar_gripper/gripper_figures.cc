@@ -27,6 +27,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/tool_options.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/scene_loading.h"
 
@@ -117,8 +118,11 @@ int main(int argc, char** argv) {
   app.add_option("SCENE", scene_path, "The scene file (default: examples/planar_gripper)");
   app.add_option("END_TIME", end_time, "Simulated time [s] > 0 (default 0.35)")
       ->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  bool quiet = false;
+  quasidyn::tools::AddQuietFlag(&app, &quiet);
+  quasidyn::tools::ParseOrExit(&app, argc, argv);
   try {
+    if (quiet) quasidyn::tools::SilenceStdout();
     const Scene scene = quasidyn::LoadScene(scene_path);
     const std::filesystem::path folder = std::filesystem::path(output).parent_path();
     if (!folder.empty()) std::filesystem::create_directories(folder);

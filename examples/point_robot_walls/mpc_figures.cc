@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "common/tool_options.h"
 #include "quasidyn/common/atomic_file_writer.h"
 #include "quasidyn/control/mpc_closed_loop.h"
 #include "quasidyn/formulations/registry.h"
@@ -61,8 +62,12 @@ int main(int argc, char** argv) {
   int steps = 60;
   app.add_option("OUT_DIR", out_dir, "Folder for the CSV and the SVGs")->required();
   app.add_option("--steps", steps, "Control steps K >= 1 (default 60)");
-  CLI11_PARSE(app, argc, argv);
+  bool quiet = false;
+  quasidyn::tools::AddQuietFlag(&app, &quiet);
+  quasidyn::tools::ParseOrExit(&app, argc, argv);
+  const bool progress = quasidyn::tools::ShowsProgress(quiet);
   try {
+    if (quiet) quasidyn::tools::SilenceStdout();
     if (steps < 1) throw std::invalid_argument("--steps must be >= 1");
     std::filesystem::create_directories(out_dir);
     const ScenePtr scene = std::make_shared<const Scene>(
@@ -100,13 +105,15 @@ int main(int argc, char** argv) {
       ContactMpc mpc(scene, settings);
       MpcRunOptions options;
       options.steps = steps;
-      options.progress = [&](int k, const MpcStep& answer) {
-        std::cerr << "\rN = " << horizon << ": step " << k << "/" << steps << ", J* " << answer.cost
-                  << ", " << answer.info.nodes << " nodes, " << answer.info.solve_time_seconds
-                  << " s      " << std::flush;
-      };
+      if (progress) {
+        options.progress = [&](int k, const MpcStep& answer) {
+          std::cerr << "\rN = " << horizon << ": step " << k << "/" << steps << ", J* "
+                    << answer.cost << ", " << answer.info.nodes << " nodes, "
+                    << answer.info.solve_time_seconds << " s      " << std::flush;
+        };
+      }
       const MpcRun run = RunMpc(*plant, &mpc, InitialState(*plant), options);
-      std::cerr << "\n";
+      if (progress) std::cerr << "\n";
       if (!run.completed()) {
         std::cerr << "N = " << horizon << ": " << run.message << "\n";
         ok = false;

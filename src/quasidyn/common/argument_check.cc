@@ -37,7 +37,12 @@ void CheckFinite(std::string_view where, std::string_view name,
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     if (std::isfinite(x[i])) continue;
     std::string message(name);
-    message += "[" + std::to_string(i) + "] is not finite (" + NumberText(x[i]) + ")";
+    // Appended piece by piece: "[" + std::string&& trips GCC 12's -Wrestrict (GCC bug 105329).
+    message += '[';
+    message += std::to_string(i);
+    message += "] is not finite (";
+    message += NumberText(x[i]);
+    message += ')';
     ThrowInvalidArgument(where, message);
   }
 }

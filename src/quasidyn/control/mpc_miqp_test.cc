@@ -152,7 +152,7 @@ TEST(MpcMiqpTest, WithoutContactsTheFirstForceIsTheFiniteHorizonLqr) {
 TEST(MpcMiqpTest, DerivedBigMDoesNotCutOffTheOptimum) {
   // The same problem with one large M (the notes' single M, 10× every derived cap): the
   // optimum must not change, i.e. the derived caps do not bind at it.
-  for (const Eigen::Vector2d v0 : {Eigen::Vector2d(2, -0.5), Eigen::Vector2d(3.5, 1.0)}) {
+  for (const Eigen::Vector2d& v0 : {Eigen::Vector2d(2, -0.5), Eigen::Vector2d(3.5, 1.0)}) {
     const MpcLinearModel model = PointMass({1.6, -4}, v0, NotesWalls());
     MpcSettings settings = Settings(5);
     MpcMiqp derived, large;
@@ -201,7 +201,7 @@ TEST(MpcMiqpTest, BoundsThatCannotBeMetAreInfeasible) {
 
 TEST(MpcMiqpTest, MatchesBonminOnTheNotesExample) {
   // An independent solver on the same MIQP: Bonmin (outer approximation).
-  for (const Eigen::Vector2d v0 : {Eigen::Vector2d(2, -0.5), Eigen::Vector2d(1, -1)}) {
+  for (const Eigen::Vector2d& v0 : {Eigen::Vector2d(2, -0.5), Eigen::Vector2d(1, -1)}) {
     const MpcLinearModel model = PointMass({1.6, -4}, v0, NotesWalls());
     MpcMiqp miqp;
     BuildMpcMiqp(model, Settings(4), &miqp);

@@ -90,8 +90,6 @@ class BodyTerms {
       Entry e;
       e.body = body;
       e.origin = kinematics.BodyPoses()[body].translation();
-      e.force.setZero();
-      e.torque.setZero();
       entries_.push_back(e);
     }
     Entry& e = entries_[slot_[body]];
@@ -119,9 +117,13 @@ class BodyTerms {
   }
 
  private:
+  // Zero until set (omega and origin_velocity by Resolve), so that a copy reads no
+  // uninitialised value.
   struct Entry {
-    int body;
-    Eigen::Vector3d origin, omega, origin_velocity, force, torque;
+    int body = 0;
+    Eigen::Vector3d origin = Eigen::Vector3d::Zero(), omega = Eigen::Vector3d::Zero(),
+                    origin_velocity = Eigen::Vector3d::Zero(), force = Eigen::Vector3d::Zero(),
+                    torque = Eigen::Vector3d::Zero();
   };
   std::vector<int> slot_;  // per body: its entry, or −1
   std::vector<Entry> entries_;
@@ -129,15 +131,15 @@ class BodyTerms {
 
 // One contact at a perturbed configuration (its point to first order and its contact frame).
 struct PerturbedContact {
-  int contact, first_row;
-  int body_a, body_b;
+  int contact = 0, first_row = 0;
+  int body_a = 0, body_b = 0;
   ContactPoint point;
-  Eigen::Vector3d t1, t2;
+  Eigen::Vector3d t1 = Eigen::Vector3d::Zero(), t2 = Eigen::Vector3d::Zero();  // set per use
 };
 
 // Work space of the pair and object body evaluations (reused: no allocation once grown).
 struct Workspace {
-  explicit Workspace(int body_count) : body_count(body_count), bodies(body_count) {}
+  explicit Workspace(int count) : body_count(count), bodies(count) {}
   bool SizedFor(int count) const { return body_count == count; }
   int body_count;
   SparseJacobian3 J_A, J_B, R_A, R_B;

@@ -41,7 +41,7 @@ TEST_P(BadScenesTest, ThrowsAtTheDefect) {
 INSTANTIATE_TEST_SUITE_P(
     AllDefects, BadScenesTest,
     ::testing::Values(
-        BadScene{"unknown_key.yaml", 6, "tiem_step", "unknown key"},
+        BadScene{"unknown_key.yaml", 6, "tiem_step", "unknown key (did you mean 'time_step'?)"},
         BadScene{"missing_mass.yaml", 9, "objects[0].body.mass", "missing required field"},
         BadScene{"negative_mass.yaml", 10, "objects[0].body.mass", "must be > 0"},
         BadScene{"wrong_initial_size.yaml", 13, "objects[0].initial", "must have 3 numbers"},

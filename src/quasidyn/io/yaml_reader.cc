@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "quasidyn/common/closest_name.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/utf8.h"
 #include "quasidyn/model/scene_error.h"
@@ -95,7 +96,9 @@ void YamlValue::CheckKeys(const std::vector<std::string>& allowed) const {
     bool known = false;
     for (const std::string& a : allowed) known = known || a == name;
     if (!known) {
-      throw SceneError(*file_, key_line, field, "unknown key (allowed: " + Join(allowed) + ")");
+      throw SceneError(
+          *file_, key_line, field,
+          "unknown key" + DidYouMean(name, allowed) + " (allowed: " + Join(allowed) + ")");
     }
     if (!seen.insert(name).second) throw SceneError(*file_, key_line, field, "duplicate key");
   }

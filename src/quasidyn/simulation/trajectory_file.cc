@@ -5,10 +5,12 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/common/atomic_file_writer.h"
 #include "quasidyn/io/npz_archive.h"
+#include "quasidyn/simulation/trajectory_csv.h"
 #include "quasidyn/simulation/trajectory_json.h"
 #include "quasidyn/simulation/trajectory_npz.h"
 
@@ -22,10 +24,12 @@ bool EndsWith(const std::string& text, const std::string& suffix) {
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-enum class Format { kJson, kNpz };
+enum class Format { kJson, kNpz, kCsv };
 
 Format FormatOf(const std::string& path) {
-  return EndsWith(path, ".npz") ? Format::kNpz : Format::kJson;
+  if (EndsWith(path, ".npz")) return Format::kNpz;
+  if (EndsWith(path, ".csv")) return Format::kCsv;
+  return Format::kJson;
 }
 
 std::string ReadBytes(const std::string& path) {
@@ -37,6 +41,11 @@ std::string ReadBytes(const std::string& path) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& TrajectoryFileExtensions() {
+  static const std::vector<std::string> extensions = {".json", ".npz", ".csv"};
+  return extensions;
+}
 
 Trajectory KeepEveryKthStep(const Trajectory& trajectory, int every) {
   QUASIDYN_CHECK_ARGUMENT(every >= 1, "KeepEveryKthStep",
@@ -85,6 +94,9 @@ void WriteTrajectory(const Trajectory& trajectory, const std::string& path,
     case Format::kNpz:
       WriteFileAtomically(path, NpzToBytes(TrajectoryToNpz(written)));
       break;
+    case Format::kCsv:
+      WriteFileAtomically(path, TrajectoryToCsv(written));
+      break;
   }
 }
 
@@ -106,6 +118,10 @@ Trajectory ReadTrajectory(const std::string& path) {
         throw std::invalid_argument(path + ": " + e.what());
       }
       break;
+    case Format::kCsv:
+      throw std::invalid_argument(path +
+                                  ": a CSV trajectory is written for spreadsheets and plots, not "
+                                  "read back: read the run's .json or .npz file");
   }
   trajectory.scene_file = SceneFileFromTrajectory(trajectory.scene_file, path);
   return trajectory;

@@ -5,7 +5,10 @@
 //
 //   .npz                          NumPy arrays (trajectory_npz.h): binary, exact, compact,
 //                                 fast; np.load reads it
-//   .json (and any other name)    the JSON of trajectory_json.h (readable, bit for bit)
+//   .csv                          one row per step (trajectory_csv.h), for spreadsheets and
+//                                 plots; written only, ReadTrajectory refuses it
+//   .json (and any other name)    the JSON of trajectory_json.h (readable, bit for bit); the
+//                                 command line accepts only the extensions above
 //
 // The scene file is recorded relative to the trajectory file's folder (or absolute when no
 // relative path exists), so a trajectory finds its scene from any working folder; reading
@@ -14,10 +17,14 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "quasidyn/simulation/trajectory.h"
 
 namespace quasidyn {
+
+// The extensions WriteTrajectory chooses a format by: ".json", ".npz", ".csv".
+const std::vector<std::string>& TrajectoryFileExtensions();
 
 struct TrajectoryWriteOptions {
   // Keep every K-th step (K >= 1): steps k with k % K == 0, and always the last step, so the
@@ -48,10 +55,10 @@ class TrajectoryFileNotFoundError : public std::runtime_error {
   std::string path_;
 };
 
-// Reads a file of any format WriteTrajectory writes (by its extension). Throws
+// Reads a file of any format WriteTrajectory writes (by its extension) but CSV. Throws
 // TrajectoryFileNotFoundError (a std::runtime_error) when nothing exists at `path`,
 // std::runtime_error naming the path for an unreadable file, std::invalid_argument (prefixed
-// with the path) for bad content.
+// with the path) for bad content and for a .csv path.
 Trajectory ReadTrajectory(const std::string& path);
 
 // The scene path to write into a trajectory file at `trajectory_path`: relative to its folder

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/scene_loading.h"
@@ -47,6 +50,55 @@ TEST(TrajectoryFileTest, NpzRoundTripsEveryFieldBitForBit) {
   }
   // Smaller than the JSON (without gradients, whose many exact zeros JSON writes as "0").
   EXPECT_LT(fs::file_size(dir.path() / "gripper.npz"), fs::file_size(dir.path() / "gripper.json"));
+}
+
+// The rows of a CSV file without quoted cells, each split at its commas.
+std::vector<std::vector<std::string>> ReadCsvCells(const std::string& path) {
+  std::ifstream file(path);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(file, line);) {
+    std::vector<std::string> cells;
+    std::stringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.push_back("");
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+// .csv writes real CSV (it wrote JSON before): a header of named columns, a row for the start
+// and one per step, numbers that read back to the same double; it is not read back.
+TEST(TrajectoryFileTest, CsvHasOneRowPerStepWithNamedColumns) {
+  testing::ScratchDirectory dir;
+  const Trajectory run = GripperRollout(GradientMode::kNone);
+  const std::string path = (dir.path() / "gripper.csv").string();
+  WriteTrajectory(run, path);
+  const std::vector<std::vector<std::string>> rows = ReadCsvCells(path);
+  ASSERT_EQ(rows.size(), run.steps.size() + 2);
+  const std::vector<std::string>& header = rows[0];
+  const size_t nq = run.q0.size(), nu = run.CommandSize();
+  ASSERT_EQ(header.size(), 5 + nq + nu);
+  EXPECT_EQ(header[0], "k");
+  EXPECT_EQ(header[1], "t");
+  EXPECT_EQ(header[2], "status");
+  EXPECT_EQ(header[5], "q:" + run.coordinate_names[0]);
+  EXPECT_EQ(header[5 + nq], "u:" + run.coordinate_names[run.nq_u]);
+  for (const std::vector<std::string>& row : rows) EXPECT_EQ(row.size(), header.size());
+  EXPECT_EQ(rows[1][0], "0");
+  EXPECT_EQ(rows[1][5 + nq], "");  // no command before the first step
+  for (size_t i = 0; i < nq; ++i) EXPECT_EQ(std::stod(rows[1][5 + i]), run.q0[i]);
+  for (size_t k = 0; k < run.steps.size(); ++k) {
+    const TrajectoryStep& step = run.steps[k];
+    const std::vector<std::string>& row = rows[k + 2];
+    EXPECT_EQ(row[0], std::to_string(step.k));
+    EXPECT_EQ(std::stod(row[1]), step.t);
+    EXPECT_EQ(row[2], ToString(step.status));
+    EXPECT_EQ(row[4], std::to_string(step.contacts.size()));
+    for (size_t i = 0; i < nq; ++i) EXPECT_EQ(std::stod(row[5 + i]), step.q[i]) << k << " " << i;
+    for (size_t i = 0; i < nu; ++i) EXPECT_EQ(std::stod(row[5 + nq + i]), step.u[i]);
+  }
+  EXPECT_THROW(ReadTrajectory(path), std::invalid_argument);
+  EXPECT_EQ(TrajectoryFileExtensions(), (std::vector<std::string>{".json", ".npz", ".csv"}));
 }
 
 TEST(TrajectoryFileTest, EveryKthStepKeepsTheLastAndTheCount) {

@@ -66,7 +66,9 @@ TEST_P(BarrierRestingTest, CubeOnTheTableNeverGoesBelowItsSupport) {
       settings.kappa = kappa;
       const double kept = settings.CandidateDistance(scene);
       // At κ = 100 the stand-off exceeds ε: the case where the contact used to be lost.
-      if (kappa == 100.0) ASSERT_GT(kept, scene.contact_tolerance);
+      if (kappa == 100.0) {
+        ASSERT_GT(kept, scene.contact_tolerance);
+      }
       testing::Stepper stepper(scene, settings);
       Eigen::VectorXd q = scene.q0;
       double lowest = std::numeric_limits<double>::infinity();

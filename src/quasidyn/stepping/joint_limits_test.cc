@@ -137,7 +137,9 @@ TEST(JointLimits, CommandInsideTheLimitsIsUnchanged) {
     const double tolerance = IsBarrier(type) ? 1e-4 : 1e-8;
     EXPECT_NEAR(result.next.q[0], u[0], tolerance);
     EXPECT_NEAR(result.next.q[1], u[1], tolerance);
-    if (!IsBarrier(type)) EXPECT_LT(result.joint_limit_impulse.norm(), 1e-8);
+    if (!IsBarrier(type)) {
+      EXPECT_LT(result.joint_limit_impulse.norm(), 1e-8);
+    }
   }
 }
 

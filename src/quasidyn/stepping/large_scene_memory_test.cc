@@ -53,8 +53,8 @@ TEST_P(LargeSceneMemoryTest, HeapOfOneStepIsLinearInTheObjectCount) {
 
 INSTANTIATE_TEST_SUITE_P(SparseFormulations, LargeSceneMemoryTest,
                          ::testing::Values("qp", "socp", "log-barrier", "log-barrier-cone"),
-                         [](const auto& info) {
-                           std::string name = std::string(info.param);
+                         [](const auto& param_info) {
+                           std::string name = std::string(param_info.param);
                            for (char& c : name)
                              if (c == '-') c = '_';
                            return name;

@@ -200,8 +200,9 @@ TEST(SecondOrderClosedForm, ADroppedBallLandsWithoutBounceOrPenetration) {
         }
         if (landing == 0) landing = k;
         EXPECT_NEAR(height, r, tolerance) << "step " << k;
-        if (k > landing)
+        if (k > landing) {
           EXPECT_NEAR(stepper.x.v[vertical], 0.0, tolerance) << "no bounce at step " << k;
+        }
       }
       EXPECT_GT(landing, 0);
       EXPECT_LT(landing, 40);

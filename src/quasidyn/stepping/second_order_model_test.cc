@@ -126,7 +126,9 @@ Perturbation Perturb(const Scene& scene, const State& x, int k, double relative)
 Finite FiniteDifferences(ReferenceStep& step, const Scene& scene, const State& x,
                          const Eigen::VectorXd& u, bool one_sided) {
   const int nx = scene.nq + scene.nv;
-  Finite out{Eigen::MatrixXd(nx, nx), Eigen::MatrixXd(nx, u.size())};
+  Finite out;
+  out.A.resize(nx, nx);
+  out.B.resize(nx, u.size());
   for (int k = 0; k < nx; ++k) {
     const Perturbation p = Perturb(scene, x, k, kFdStep);
     out.A.col(k) = (step(p.plus.q, p.plus.v, u) - step(p.minus.q, p.minus.v, u)) / (2 * p.delta);
@@ -206,7 +208,9 @@ void ExpectDerivativesMatchFiniteDifferences(const ScenePtr& scene, std::string 
     EXPECT_LT(std::sqrt(squared) / std::max(1.0, finite.A.norm()), kFdTolerance);
     EXPECT_GT(kinked, 0);  // the state does sit on a kink (else kinks = false would do)
   }
-  if (scene->nq_a > 0) EXPECT_LT(RelativeError(d.B, finite.B), kFdTolerance);
+  if (scene->nq_a > 0) {
+    EXPECT_LT(RelativeError(d.B, finite.B), kFdTolerance);
+  }
   // B alone is the same B.
   model->CalcDiff(GradientMode::kBOnly, data.get());
   EXPECT_EQ(data->derivatives.A.size(), 0);

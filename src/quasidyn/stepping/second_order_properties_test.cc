@@ -143,7 +143,9 @@ TEST(SecondOrderModel, WarmStartedLemkeGivesTheColdAnswerWithoutPivots) {
     model->ClearWarmStart(cold.get());
     model->Calc(x, u, cold.get());
     EXPECT_GT(cold->result.solver.iterations, 0);
-    if (k > 1) EXPECT_EQ(warm->result.solver.iterations, 0) << "step " << k;
+    if (k > 1) {
+      EXPECT_EQ(warm->result.solver.iterations, 0) << "step " << k;
+    }
     EXPECT_TRUE(testing::MatricesNear(warm->result.next.v, cold->result.next.v, 1e-12));
     x = warm->result.next;
   }
@@ -403,7 +405,9 @@ TEST(SecondOrderModel, APainleveRodReturnsAStatus) {
               << data->result.message;
         }
         ASSERT_TRUE(data->result.ok()) << "step " << k << ": " << data->result.message;
-        if (k == 1) EXPECT_FALSE(data->result.contacts.empty());  // it slides on its end
+        if (k == 1) {
+          EXPECT_FALSE(data->result.contacts.empty());  // it slides on its end
+        }
         for (const ContactReport& c : data->result.contacts) EXPECT_GE(c.phi_end, -1e-9);
         x = data->result.next;
       }

@@ -99,7 +99,9 @@ std::vector<ParameterSpec> HalmPosaParameterSpecs() {
   gains.range =
       "a number > 0, a list of numbers > 0 (the diagonal) or a symmetric positive "
       "definite n_q,a × n_q,a matrix";
-  gains.default_text = "I";
+  // A std::string, not the literal: assigning a one-character literal trips GCC 12's
+  // -Wrestrict (GCC bug 105329).
+  gains.default_text = std::string("I");
   gains.description =
       "the relative feedback gains B of −F_m = (1/c) B⁻¹ (u − q̇_m) (Halm & Posa 2018, eq. 15)";
   gains.problem = FeedbackGainsProblem;

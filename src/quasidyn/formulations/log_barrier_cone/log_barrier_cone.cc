@@ -82,7 +82,11 @@ void ConeLogBarrierProgram::Solve(const StepProblem& problem, ProgramWorkspace* 
       u[r] = value;
     }
     const double t = u[0];
-    const double z_norm = u.tail(2).head(m - 1).norm();
+    // ‖z‖ of the m − 1 entries after t, summed one by one (a segment of variable length of a
+    // fixed-size vector is vectorised past its end by GCC 12's -Warray-bounds analysis).
+    double z_squared = 0.0;
+    for (int r = 1; r < m; ++r) z_squared += u[r] * u[r];
+    const double z_norm = std::sqrt(z_squared);
     const double psi = (t - z_norm) * (t + z_norm);  // t² − ‖z‖², less cancellation
     const double scale = 2.0 / (w.problem.kappa * psi);
     solution->normal_impulse[i] = scale * t;  // λ_n = 2t/(κψ)

@@ -121,9 +121,10 @@ TEST(SplitCone, ReconstructsTheProjectionJacobianInEveryCase) {
     all.leftCols(split.held.cols()) = split.held;  // (no comma initializer: a side may be empty)
     all.rightCols(split.curved.cols()) = split.curved;
     const Eigen::MatrixXd gram = all.transpose() * all;
-    if (gram.size() > 0)  // (maxCoeff of an empty matrix is undefined)
+    if (gram.size() > 0) {  // (maxCoeff of an empty matrix is undefined)
       EXPECT_LT((gram - Eigen::MatrixXd::Identity(gram.rows(), gram.cols())).cwiseAbs().maxCoeff(),
                 tolerance);
+    }
     for (int c = 0; c < split.lambda.size(); ++c) {
       EXPECT_GT(split.lambda[c], 0.0);
       EXPECT_LT(split.lambda[c], 1.0);
