@@ -21,6 +21,7 @@
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
+#include "scene_file.h"
 
 namespace quasidyn::cli {
 namespace {
@@ -106,7 +107,7 @@ void PrintSummary(const MpcRun& run, const MpcSettings& settings, const Scene& s
 }
 
 void RunMpcCommand(const MpcOptions& options) {
-  const ScenePtr scene = std::make_shared<const Scene>(LoadScene(options.scene_path));
+  const ScenePtr scene = std::make_shared<const Scene>(LoadSceneFile(options.scene_path, "mpc"));
   if (!scene->mpc)
     throw std::invalid_argument(options.scene_path +
                                 ": the scene has no mpc: block (docs/scene-format.md, \"MPC\")");
