@@ -68,8 +68,10 @@ class MjcfReader {
   std::string GeomAt(int g, int b) const {
     const char* written = m_.names + m_.name_geomadr[g];
     const int line = *written ? Line("geom", written) : 0;
-    return path_ + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": geom '" +
-           GeomName(g) + "' of body '" + BodyName(b) + "'";
+    std::string at = path_;  // appended piece by piece: GCC 12's -Wrestrict (bug 105329)
+    if (line > 0) at.append(":").append(std::to_string(line));
+    at.append(": geom '").append(GeomName(g)).append("' of body '").append(BodyName(b));
+    return at.append("'");
   }
   void WarnIgnored(int count, const std::string& tag, const std::string& what);
   // The geoms of body b into *body (collision shapes and visuals), in the frame X_BF of the

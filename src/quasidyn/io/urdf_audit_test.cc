@@ -31,7 +31,7 @@ std::string Write(const std::string& name, const std::string& text) {
 
 UrdfOptions Options() {
   UrdfOptions options;
-  options.instance_name = "r";
+  options.instance_name = std::string("r");  // not = "r": GCC 12's -Wrestrict (bug 105329)
   options.friction = 0.5;
   options.where = {"scene.yaml", 5, "robots[0].urdf"};
   return options;
