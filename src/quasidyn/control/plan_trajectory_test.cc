@@ -134,7 +134,9 @@ TEST(PlanToTrajectory, RecordsEachStepsContactsAndForces) {
                   1e-4 * (1.0 + std::abs(replayed[i].normal_force)))
           << "step " << k + 1 << ", contact " << i;
     }
-    if (regrasp[k]) EXPECT_TRUE(mine.empty()) << "regrasp step " << k + 1;
+    if (regrasp[k]) {
+      EXPECT_TRUE(mine.empty()) << "regrasp step " << k + 1;
+    }
   }
   EXPECT_GT(contacts, 0u) << "the path touches nothing: the test would not test contacts";
   EXPECT_THROW(PlanToTrajectory(*hand.model, q, u, std::vector<bool>(2, false)),
