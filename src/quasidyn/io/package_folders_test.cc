@@ -278,7 +278,7 @@ TEST(PackageFolders, SceneKeyAndCommandLineFoldersThroughLoadScene) {
     LoadScene(typo);
     FAIL();
   } catch (const SceneError& e) {
-    EXPECT_TRUE(Contains(e.what(), "pakages: unknown key (allowed: ")) << e.what();
+    EXPECT_TRUE(Contains(e.what(), "pakages: unknown key (did you mean 'packages'?)")) << e.what();
     EXPECT_TRUE(Contains(e.what(), "formulation, packages, environment")) << e.what();
   }
 }
