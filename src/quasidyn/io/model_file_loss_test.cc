@@ -19,15 +19,13 @@
 namespace quasidyn {
 namespace {
 
-const std::filesystem::path& Scratch() {
+const testing::ScratchDirectory& Scratch() {
   static const testing::ScratchDirectory folder;
-  return folder.path();
+  return folder;
 }
 
 std::string Write(const std::string& name, const std::string& text) {
-  const std::string path = (Scratch() / name).string();
-  std::ofstream(path) << text;
-  return path;
+  return Scratch().Write(name, text);
 }
 
 bool Contains(const std::string& text, const std::string& part) {

@@ -42,6 +42,12 @@ class ScratchDirectory {
 
   const std::filesystem::path& path() const { return path_; }
   std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+  // Writes `content` to the file `name` in this directory; returns its path.
+  std::string Write(const std::string& name, const std::string& content) const {
+    const std::filesystem::path file = path_ / name;
+    std::ofstream(file, std::ios::binary) << content;
+    return file.string();
+  }
 
  private:
   std::filesystem::path path_;
