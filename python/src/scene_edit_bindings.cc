@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -134,10 +135,17 @@ void BindSceneEdits(py::module_& m, PyScene& scene) {
 
   m.def(
       "load_scene",
-      [](const PathArgument& path) { return std::make_shared<Scene>(LoadScene(path.value)); },
-      py::arg("path"),
+      [](const PathArgument& path, const std::map<std::string, PathArgument>& packages) {
+        std::map<std::string, std::string> folders;
+        for (const auto& [name, folder] : packages) folders[name] = folder.value;
+        return std::make_shared<Scene>(LoadScene(path.value, folders));
+      },
+      py::arg("path"), py::arg("packages") = std::map<std::string, PathArgument>{},
       "Loads a scene file (YAML, docs/scene-format.md) at path (a str or os.PathLike). "
-      "Relative URDF paths resolve against the file's folder. Raises SceneError ('file:line: "
+      "Relative URDF paths resolve against the file's folder; `packages` ({NAME: folder}, as the "
+      "command line's --package NAME=DIR) maps package://NAME/... names in model files, searched "
+      "after the scene's own `packages:` and before ROS_PACKAGE_PATH (docs/scene-format.md, "
+      "\"Packages\"). Raises SceneError ('file:line: "
       "field: problem') on a bad file, SceneFileNotFoundError (a SceneError and a "
       "FileNotFoundError, filename the missing path) when the file or a model file it names "
       "does not exist.");

@@ -70,3 +70,33 @@ objects:
 """
     with pytest.raises(quasidyn.SceneError, match="l_shape.stl is not convex"):
         quasidyn.load_scene_from_string(text)
+
+
+PACKAGE_URDF = """<robot name="box">
+  <link name="body">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>
+    </inertial>
+    <collision><geometry><mesh filename="package://acme_parts/cube.obj"/></geometry></collision>
+  </link>
+</robot>
+"""
+
+CUBE_OBJ = "\n".join(
+    [f"v {x} {y} {z}" for x in (-0.05, 0.05) for y in (-0.05, 0.05) for z in (-0.05, 0.05)]
+    + ["f 1 2 4 3", "f 5 7 8 6", "f 1 5 6 2", "f 3 4 8 7", "f 1 3 7 5", "f 2 6 8 4"]) + "\n"
+
+
+def test_load_scene_maps_package_names_to_the_folders_given(tmp_path, monkeypatch):
+    monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
+    parts = tmp_path / "vendor" / "parts"  # not named acme_parts: only the mapping finds it
+    parts.mkdir(parents=True)
+    (parts / "cube.obj").write_text(CUBE_OBJ)
+    (tmp_path / "box.urdf").write_text(PACKAGE_URDF)
+    scene_file = tmp_path / "scene.yaml"
+    scene_file.write_text("name: s\ndimension: 3\ntime_step: 0.01\nobjects:\n"
+                          "  - {name: box, joint: floating, urdf: box.urdf, friction: 0.5,\n"
+                          "     initial: [0, 0, 0.05, 1, 0, 0, 0]}\n")
+    with pytest.raises(quasidyn.SceneError, match="acme_parts"):
+        quasidyn.load_scene(scene_file)
+    scene = quasidyn.load_scene(scene_file, packages={"acme_parts": parts})
+    assert scene.nq == 7

@@ -92,7 +92,7 @@ TEST(ArticulatedObjects, TheDoorFollowsTheFingerAndHoldsItAtItsStop) {
             << "step " << k;
       }
     }
-    EXPECT_GT(touching_steps, 100);  // opening from t ≈ 0.18 s to 1.73 s
+    EXPECT_GT(touching_steps, 100);  // opening from t ≈ 0.04 s to 1.70 s
     // At rest at the stop: the finger at the projection of its command onto the open face, its
     // push F = K (ū·n + c) balanced by the hinge's limit torque F·(ū·e) (scene file).
     const Eigen::Vector2d command = scene->CommandAt(scene->ScheduleEnd()).tail<2>();
@@ -136,7 +136,7 @@ TEST(ArticulatedObjects, TheDrawerFollowsTheFingerAndStopsAtItsLimit) {
       }
       EXPECT_LE(q[0], kStop + kSolverTolerance) << "step " << k;
     }
-    EXPECT_GT(pushing_steps, 100);  // from t ≈ 0.11 s to 1.83 s
+    EXPECT_GT(pushing_steps, 100);  // from t ≈ 0.06 s to 1.82 s
     const double command = scene->CommandAt(scene->ScheduleEnd())[0];  // the finger's x
     EXPECT_NEAR(q[0], kStop, kSolverTolerance);
     EXPECT_NEAR(q[1], kStop - kOffset, kSolverTolerance);

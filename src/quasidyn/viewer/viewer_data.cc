@@ -159,7 +159,8 @@ json ContactData(const Scene& scene, const ContactRecord& contact, const Rounder
 
 // The momentum term's force on each object (StepResult::momentum_force, its translational
 // rows in the world frame: (x, y) of a planar object, (x, y, z) of a floating one) [N]; empty
-// when the step has none.
+// when the step has none. An articulated object's rows are joint coordinates (a hinge's torque):
+// not drawn as an arrow.
 json MomentumData(const Scene& scene, const TrajectoryStep& step, const Rounder& round) {
   json out = json::array();
   if (step.momentum_force.size() != scene.nv_u) return out;
@@ -169,9 +170,10 @@ json MomentumData(const Scene& scene, const TrajectoryStep& step, const Rounder&
     const Joint& root = scene.joints[instance.joints.front()];
     if (root.type == JointType::kPlanar) {  // (f_x, f_y) along the plane's axes (x_J, y_J)
       force = root.X_PJ.linear().leftCols<2>() * step.momentum_force.segment<2>(instance.v_start);
+    } else if (root.type == JointType::kFloating) {
+      force = step.momentum_force.segment<3>(instance.v_start);
     } else {
-      force.head(std::min(3, instance.nv)) =
-          step.momentum_force.segment(instance.v_start, std::min(3, instance.nv));
+      continue;
     }
     out.push_back(json{{"object", instance.name}, {"force", round.Vector(force)}});
   }
