@@ -1,5 +1,6 @@
 #include "quasidyn/io/native_scene_writer.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -73,13 +74,16 @@ void WriteModel(const QsimModel& model, const std::string& folder, std::ostrings
 
 std::string RoundTripNumber(double x) {
   char text[40];
+  // Whole numbers as integers (100, not 1e+02) while they are exact.
+  if (x == std::floor(x) && std::fabs(x) < 1e15) {
+    std::snprintf(text, sizeof(text), "%.0f", x);
+    return text;
+  }
   for (int digits = 1; digits <= 17; ++digits) {
     std::snprintf(text, sizeof(text), "%.*g", digits, x);
     if (std::strtod(text, nullptr) == x) break;
   }
-  std::string out = text;
-  // A plain integer stays a number for YAML; "1e+12" does too.
-  return out;
+  return text;
 }
 
 std::string NativeSceneYaml(const QsimScene& qsim, const std::string& output_directory,

@@ -40,7 +40,6 @@ double ReadSpecialNumber(const YamlValue& value) {
 struct RobotEntry {
   std::vector<double> stiffness;
   SourceLocation stiffness_where, name_where;
-  bool used = false;
 };
 
 // Loads the SDF or URDF of a model.
@@ -140,10 +139,13 @@ class Reader {
     }
     if (const auto objects = root.Find("objects")) ReadObjects(*objects, directives);
     if (const auto params = root.Find("quasistatic_sim_params")) ReadParameters(*params);
+    for (const auto& [name, entry] : robots_) {
+      bool found = false;
+      for (const DirectiveModel& model : directives.models) found = found || model.name == name;
+      if (!found) ThrowAt(entry.name_where, "robot '" + name + "' is not a model of " + path);
+    }
     for (const DirectiveModel& model : directives.models) AddDirectiveModel(model, false);
     CheckRootLinks(directives);
-    for (const auto& [name, entry] : robots_)
-      if (!entry.used) ThrowAt(entry.name_where, "robot '" + name + "' is not a model of " + path);
     Order();
   }
 
@@ -265,7 +267,6 @@ class Reader {
     if (is_robot || (directive_file && HasMovableJoint(out.spec))) {
       out.role = QsimModel::Role::kRobot;
       if (is_robot) {
-        robot->second.used = true;
         out.stiffness = robot->second.stiffness;
         out.stiffness_where = robot->second.stiffness_where;
       } else {
