@@ -230,10 +230,16 @@ void MjcfReader::ReadBody(int b) {
     if (type == mjJNT_FREE) {
       if (options_.actuated) Fail(what + ": a robot has a fixed base (no free joint)");
       if (!top) Fail(what + ": a free joint must be on the object's top body");
+      if (options_.OwnWorldJoints())
+        Fail(what + ": the object gives no `joint:`; a free top body needs `joint: floating`");
       continue;  // the scene's `joint:` (floating, planar or fixed) moves the object
     }
-    if (!options_.actuated)
-      Fail(what + ": an object moves by the scene's `joint:` only (its bodies are welded)");
+    // An object's hinge or slide below its top body is a joint of the articulated object; on
+    // its top body it is the object's joint to the world, where the scene gives none.
+    if (!options_.actuated && top && !options_.OwnWorldJoints())
+      Fail(what +
+           ": a hinge or slide joint on the object's top body joins it to the world; "
+           "leave out the object's `joint:` in the scene to use it");
     JointSpec spec;
     spec.name = options_.instance_name + "/" + JointName(j);
     spec.type = type == mjJNT_HINGE ? JointType::kRevolute : JointType::kPrismatic;
@@ -265,10 +271,14 @@ void MjcfReader::ReadBody(int b) {
     fixed.X_PJ = X_PF;
     fixed.where = options_.where;
     if (!options_.actuated && top) {  // the object's joint to the world (the scene's)
+      if (options_.OwnWorldJoints())
+        Fail("body '" + BodyName(b) +
+             "' has no joint to the world, and the object gives no `joint:` (give it `joint: "
+             "floating`, `planar` or `fixed`, or a hinge or slide joint)");
       fixed.name = options_.instance_name + "/root_joint";
-      fixed.type = options_.object_joint;
-      fixed.X_PJ = options_.object_joint == JointType::kFloating ? Eigen::Isometry3d::Identity()
-                                                                 : options_.base_pose;
+      fixed.type = *options_.object_joint;
+      fixed.X_PJ =
+          fixed.type == JointType::kFloating ? Eigen::Isometry3d::Identity() : options_.base_pose;
     }
     joints.push_back(fixed);
   }
@@ -295,7 +305,7 @@ void MjcfReader::ReadBody(int b) {
   BodySpec body;
   body.name = name;
   body.where = options_.where;
-  body.massless_allowed = options_.actuated || options_.object_joint == JointType::kFixed;
+  body.massless_allowed = options_.MasslessLinksAllowed();
   body.mass = m_.body_mass[b];
   if (body.mass > 0) {
     const Eigen::Matrix3d R = X_BF.linear() * Rotation(m_.body_iquat + 4 * b);

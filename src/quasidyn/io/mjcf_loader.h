@@ -8,7 +8,7 @@
 // Read:
 //   bodies     one body each ("<instance>/<body>"), with the compiled mass, com (body_ipos) and
 //              inertia (body_inertia rotated by body_iquat); mass 0 is accepted for a robot's
-//              and a fixed object's bodies only.
+//              and a fixed or articulated object's bodies only.
 //   joints     hinge → revolute, slide → prismatic, with their axis, anchor (jnt_pos: the body
 //              frame is moved to it, so the rotation passes where MuJoCo's does) and range when
 //              limited; a body with k > 1 joints becomes a chain of k − 1 massless bodies
@@ -24,8 +24,10 @@
 //              conaffinity = 0 does not collide in MuJoCo: it is read as a visual.
 //
 // Rejected, naming the element and the file: ball joints, a free joint on a robot or below an
-// object's top body, hinge or slide joints of an object, ellipsoid and height-field geoms, a
-// plane on a body. Ignored with a warning (InstanceSpec::warnings, with the line of the
+// object's top body, a hinge or slide on an object's top body when the scene gives the object a
+// `joint:` (without one, those are its joints to the world: an articulated object; hinges and
+// slides below the top body are its inner joints), ellipsoid and height-field geoms, a plane
+// on a body. Ignored with a warning (InstanceSpec::warnings, with the line of the
 // element's first occurrence in the file when it is there): actuators, tendons, equality
 // constraints, sites, sensors, keyframes, cameras, lights, explicit contact pairs and
 // exclusions, joint stiffness, damping, armature and friction loss, and MuJoCo's own solver

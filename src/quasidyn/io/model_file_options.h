@@ -14,11 +14,16 @@
 namespace quasidyn {
 
 struct ModelFileOptions {
-  std::string instance_name;                      // prefix of every name, unique in the scene
-  bool actuated = true;                           // robot (true) or object (false)
-  JointType object_joint = JointType::kFloating;  // objects: floating, planar or fixed
+  std::string instance_name;  // prefix of every name, unique in the scene
+  bool actuated = true;       // robot (true) or object (false)
+  // Objects: the joint to the world the scene gives (floating, planar or fixed), or none: the
+  // file's own joints to the world (an SDF <joint> whose <parent> is `world`, the joints of a
+  // URDF root link named `world`, an MJCF top body's hinge or slide joints), an articulated
+  // object such as a door on its hinge (docs/scene-format.md, "Articulated objects").
+  std::optional<JointType> object_joint = JointType::kFloating;
   // The root joint's X_PJ: the root link in the world (fixed), the plane of a planar object in
-  // a 3D scene (io/plane_frame.h); unused for floating objects.
+  // a 3D scene (io/plane_frame.h), where the file's own joints to the world are placed (no
+  // object_joint); unused for floating objects.
   Eigen::Isometry3d base_pose = Eigen::Isometry3d::Identity();
   // μ [-] >= 0 of the collision shapes: every one for URDF (which has no friction; 0.5 when
   // unset, the scene file requires it);
@@ -30,6 +35,16 @@ struct ModelFileOptions {
   // The folders of package:// names given by the scene and the command line
   // (io/package_folders.h).
   PackageSearch packages;
+
+  // True when the file's own joints to the world move the object (object_joint empty).
+  bool OwnWorldJoints() const { return !actuated && !object_joint; }
+  // Whether a link may be massless: a robot's mass never enters the quasi-dynamic step (robots
+  // are impedances; Pang & Tedrake 2021, §III-A), nor does that of an object fixed to the
+  // world; an articulated object's links may be massless "ghost" links between its joints as
+  // long as every joint moves some mass (checked by the scene builder).
+  bool MasslessLinksAllowed() const {
+    return actuated || !object_joint || *object_joint == JointType::kFixed;
+  }
 };
 
 }  // namespace quasidyn

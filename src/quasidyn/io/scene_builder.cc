@@ -145,9 +145,9 @@ void ValidateJoint(const JointSpec& j, bool actuated, bool planar) {
     ThrowAt(j.where, std::string("a robot cannot have a ") + JointTypeName(j.type) +
                          " joint (robots have revolute, prismatic and fixed joints)");
   }
-  if (!actuated && movable) {
-    ThrowAt(j.where, std::string("an object cannot have a ") + JointTypeName(j.type) +
-                         " joint (objects have one floating, planar or fixed joint)");
+  if (!actuated && !movable && j.type != JointType::kFixed && j.parent != "world") {
+    ThrowAt(j.where, std::string("a ") + JointTypeName(j.type) +
+                         " joint joins an object to the world (its parent must be `world`)");
   }
   if (planar && j.type == JointType::kFloating) {
     ThrowAt(j.where, "floating joints are for 3D scenes; use planar in a planar scene");
@@ -223,6 +223,25 @@ std::vector<const JointSpec*> OrderParentsFirst(const InstanceSpec& instance) {
     }
   }
   return order;
+}
+
+// An object's mass term s·M_u (Pang & Tedrake 2021, eq. 11) needs every joint of an object to
+// move some mass: a massless "ghost" link between two joints is fine when a body after it has
+// mass. `joints` are parents first (OrderParentsFirst).
+void CheckEveryJointMovesMass(const InstanceSpec& instance,
+                              const std::vector<const JointSpec*>& joints) {
+  std::map<std::string, double> moved;  // each body's mass plus that of the bodies after it
+  for (const BodySpec& b : instance.bodies) moved[b.name] = b.mass;
+  for (auto j = joints.rbegin(); j != joints.rend(); ++j) {
+    if ((*j)->parent != "world") moved[(*j)->parent] += moved[(*j)->child];
+  }
+  for (const JointSpec* j : joints) {
+    if (j->type == JointType::kFixed || moved[j->child] > 0.0) continue;
+    ThrowAt(j->where, "joint '" + j->name + "' of object '" + instance.name + "' moves no mass: '" +
+                          j->child +
+                          "' and the bodies after it are massless (an object's mass enters the "
+                          "step; give one of them an inertial)");
+  }
 }
 
 void CheckInitial(const InstanceSpec& instance, const std::vector<const JointSpec*>& joints,
@@ -338,13 +357,12 @@ Scene SceneBuilder::Build() const {
       }
       ValidateJoint(*j, spec->actuated, scene.planar);
       if (j->parent == "world") ++roots;
-      if (!spec->actuated && j->parent != "world" && j->type != JointType::kFixed) {
-        ThrowAt(j->where, "an object moves as one joint to the world; inner joints must be fixed");
-      }
     }
     if (!spec->actuated && roots != 1) {
-      ThrowAt(spec->where, "an object must have exactly one joint to the world");
+      ThrowAt(spec->where, "an object must have exactly one joint to the world (it has " +
+                               std::to_string(roots) + ")");
     }
+    if (!spec->actuated) CheckEveryJointMovesMass(*spec, joints);
 
     const int instance_index = static_cast<int>(scene.instances.size());
     ModelInstance instance;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "quasidyn/common/closest_name.h"
@@ -192,27 +193,88 @@ InstanceSpec LoadModelFile(const YamlValue& value, const std::string& key, Model
   return LoadMjcfInstance(path, options);
 }
 
+// An inline model's `bodies` and `joints` (a robot's, or an articulated object's), named
+// "<name>/<body>" and "<name>/<joint>".
+void ReadInlineModel(const YamlValue& value, const std::string& name, const Context& context,
+                     InstanceSpec* instance) {
+  instance->name = name;
+  for (const YamlValue& body : value.Get("bodies").Items()) {
+    const std::string body_name = name + "/" + body.Get("name").AsString();
+    instance->bodies.push_back(
+        ReadBody(body, context.planar, body_name, {"name"}, context.base_directory));
+  }
+  for (const YamlValue& joint : value.Get("joints").Items()) {
+    joint.CheckKeys({"name", "type", "parent", "child", "pose", "axis", "limits"});
+    JointSpec spec;
+    spec.name = name + "/" + joint.Get("name").AsString();
+    spec.type = ReadJointType(joint.Get("type"));
+    const std::string parent = joint.Get("parent").AsString();
+    spec.parent = parent == "world" ? parent : name + "/" + parent;
+    spec.child = name + "/" + joint.Get("child").AsString();
+    if (const auto pose = joint.Find("pose")) spec.X_PJ = ReadPose(*pose, context.planar);
+    const bool movable = spec.type == JointType::kRevolute || spec.type == JointType::kPrismatic;
+    if (movable) {
+      const YamlValue axis = joint.Get("axis");
+      spec.axis = axis.AsVector3();
+      if (spec.axis.norm() == 0.0) axis.Fail("must be non-zero");
+    } else if (joint.Has("axis")) {
+      joint.Get("axis").Fail("only revolute and prismatic joints have an axis");
+    }
+    if (const auto limits = joint.Find("limits")) {  // [lower, upper], Joint::lower_limit
+      if (!movable) limits->Fail("only revolute and prismatic joints have limits");
+      const Eigen::VectorXd bounds = limits->AsVector();
+      if (bounds.size() != 2) limits->Fail("must be [lower, upper] (2 numbers)");
+      spec.lower_limit = bounds[0];
+      spec.upper_limit = bounds[1];
+    }
+    spec.where = Where(joint);
+    instance->joints.push_back(spec);
+  }
+}
+
 InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
   // The scene format's keys, and those formulations add to objects (formulation_keys.h).
-  std::vector<std::string> keys = {"name",  "joint",   "body",           "urdf",
-                                   "sdf",   "mjcf",    "friction",       "pose",
-                                   "plane", "initial", "external_force", "initial_velocity"};
+  std::vector<std::string> keys = {
+      "name", "joint",    "body", "bodies", "joints",  "urdf",           "sdf",
+      "mjcf", "friction", "pose", "plane",  "initial", "external_force", "initial_velocity"};
   for (const std::string& key : context.keys->ObjectKeys()) keys.push_back(key);
   value.CheckKeys(keys);
   const std::string name = value.Get("name").AsString();
-  const YamlValue joint_value = value.Get("joint");
-  const JointType joint = ReadJointType(joint_value);
-  if (joint != JointType::kFloating && joint != JointType::kPlanar && joint != JointType::kFixed) {
-    joint_value.Fail("an object's joint must be floating, planar or fixed");
+  const bool articulated_inline = value.Has("bodies") || value.Has("joints");
+  const std::string model_file = ModelFileKey(value);
+  if (int(value.Has("body")) + int(articulated_inline) + int(!model_file.empty()) != 1) {
+    value.Fail(
+        "an object needs exactly one of `body` (inline), `bodies` and `joints` (an inline "
+        "articulated object), `urdf`, `sdf` or `mjcf`");
+  }
+  // The object's joint to the world: the scene's `joint:`, or none where its joints are its
+  // own (an inline articulated object's `joints`; a model file's joints to the world, where
+  // `joint:` is left out: docs/scene-format.md, "Articulated objects").
+  std::optional<JointType> joint;
+  if (const auto joint_value = value.Find("joint")) {
+    if (articulated_inline)
+      joint_value->Fail("an inline articulated object's joints, to the world too, are in `joints`");
+    joint = ReadJointType(*joint_value);
+    if (joint != JointType::kFloating && joint != JointType::kPlanar && joint != JointType::kFixed)
+      joint_value->Fail(
+          "an object's joint must be floating, planar or fixed (a revolute or prismatic joint "
+          "to the world is the model's own: leave `joint:` out, see \"Articulated objects\")");
+  } else if (value.Has("body")) {
+    value.Get("joint");  // throws "missing required field"
   }
   const bool fixed = joint == JointType::kFixed;
-  // X_PJ of the object's joint to the world: a fixed object's pose, or the plane of a planar
-  // joint in a 3D scene (ReadPlane); identity otherwise.
+  // X_PJ of the object's joint to the world: a fixed object's pose, where a model file's own
+  // joints to the world sit, or the plane of a planar joint in a 3D scene (ReadPlane);
+  // identity otherwise.
   Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
   if (fixed) {
     pose = ReadPose(value.Get("pose"), context.planar);
-  } else if (value.Has("pose")) {
-    value.Get("pose").Fail("only fixed objects have a pose; others start at `initial`");
+  } else if (const auto given = value.Find("pose")) {
+    if (joint || articulated_inline)
+      given->Fail(
+          "only fixed objects and model files' articulated objects have a pose; others start "
+          "at `initial`");
+    pose = ReadPose(*given, context.planar);
   }
   if (const auto plane = value.Find("plane")) {
     if (joint != JointType::kPlanar || context.planar)
@@ -221,10 +283,6 @@ InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
   } else if (joint == JointType::kPlanar && !context.planar) {
     pose = PlaneFrame(kDefaultPlaneNormal, Eigen::Vector3d::Zero());
   }
-  const std::string model_file = ModelFileKey(value);
-  if (value.Has("body") == !model_file.empty()) {
-    value.Fail("an object needs exactly one of `body` (inline), `urdf`, `sdf` or `mjcf`");
-  }
   InstanceSpec instance;
   if (!model_file.empty()) {
     ModelFileOptions options;
@@ -232,6 +290,10 @@ InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
     options.object_joint = joint;
     options.base_pose = pose;
     instance = LoadModelFile(value, model_file, options, context);
+  } else if (articulated_inline) {
+    if (value.Has("friction"))
+      value.Get("friction").Fail("friction goes on each shape of `bodies`");
+    ReadInlineModel(value, name, context, &instance);
   } else {
     if (value.Has("friction")) value.Get("friction").Fail("friction goes on each shape of `body`");
     instance.name = name;
@@ -239,11 +301,11 @@ InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
         ReadBody(value.Get("body"), context.planar, name, {}, context.base_directory));
     JointSpec spec;
     spec.name = name + "/root_joint";
-    spec.type = joint;
+    spec.type = *joint;
     spec.parent = "world";
     spec.child = name;
     spec.X_PJ = pose;
-    spec.where = Where(joint_value);
+    spec.where = Where(value.Get("joint"));
     instance.joints.push_back(spec);
   }
   instance.actuated = false;
@@ -277,39 +339,7 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
     for (const char* key : {"friction", "base_pose"}) {
       if (value.Has(key)) value.Get(key).Fail("only for robots read from a model file");
     }
-    instance.name = name;
-    for (const YamlValue& body : value.Get("bodies").Items()) {
-      const std::string body_name = name + "/" + body.Get("name").AsString();
-      instance.bodies.push_back(
-          ReadBody(body, context.planar, body_name, {"name"}, context.base_directory));
-    }
-    for (const YamlValue& joint : value.Get("joints").Items()) {
-      joint.CheckKeys({"name", "type", "parent", "child", "pose", "axis", "limits"});
-      JointSpec spec;
-      spec.name = name + "/" + joint.Get("name").AsString();
-      spec.type = ReadJointType(joint.Get("type"));
-      const std::string parent = joint.Get("parent").AsString();
-      spec.parent = parent == "world" ? parent : name + "/" + parent;
-      spec.child = name + "/" + joint.Get("child").AsString();
-      if (const auto pose = joint.Find("pose")) spec.X_PJ = ReadPose(*pose, context.planar);
-      const bool movable = spec.type == JointType::kRevolute || spec.type == JointType::kPrismatic;
-      if (movable) {
-        const YamlValue axis = joint.Get("axis");
-        spec.axis = axis.AsVector3();
-        if (spec.axis.norm() == 0.0) axis.Fail("must be non-zero");
-      } else if (joint.Has("axis")) {
-        joint.Get("axis").Fail("only revolute and prismatic joints have an axis");
-      }
-      if (const auto limits = joint.Find("limits")) {  // [lower, upper], Joint::lower_limit
-        if (!movable) limits->Fail("only revolute and prismatic joints have limits");
-        const Eigen::VectorXd bounds = limits->AsVector();
-        if (bounds.size() != 2) limits->Fail("must be [lower, upper] (2 numbers)");
-        spec.lower_limit = bounds[0];
-        spec.upper_limit = bounds[1];
-      }
-      spec.where = Where(joint);
-      instance.joints.push_back(spec);
-    }
+    ReadInlineModel(value, name, context, &instance);
   }
   instance.actuated = true;
   instance.where = Where(value.Get("name"));

@@ -192,7 +192,7 @@ BodySpec SdfReader::ReadLink(const sdf::Link& link, const Eigen::Isometry3d& X_B
   BodySpec body;
   body.name = options_.instance_name + "/" + link.Name();
   body.where = options_.where;
-  body.massless_allowed = options_.actuated || options_.object_joint == JointType::kFixed;
+  body.massless_allowed = options_.MasslessLinksAllowed();
   if (link.Element()->HasElement("inertial")) {
     const ignition::math::Inertiald& inertial = link.Inertial();
     body.mass = inertial.MassMatrix().Mass();
@@ -318,10 +318,6 @@ JointSpec SdfReader::ReadJoint(const sdf::Joint& joint) {
       Fail(joint.Element(), what + ": cannot resolve its parent: " + errors.front().Message());
   }
   if (parent == "world") {
-    if (!options_.actuated)
-      Fail(joint.Element(), what +
-                                ": an object's joint to the world is the scene's `joint:` "
-                                "(floating, planar or fixed); remove it from the SDF file");
     spec.parent = "world";
     spec.X_PJ = options_.base_pose * X_MJ;
   } else {
@@ -372,6 +368,11 @@ InstanceSpec SdfReader::Read(const sdf::Model& model) {
     const std::string child = ChildLink(joint);
     if (!joint_of_child.emplace(child, &joint).second)
       Fail(joint.Element(), "link '" + child + "' is the child of two joints");
+    // Before the links are read: the ghost links between such joints may have no inertial.
+    if (!options_.actuated && !options_.OwnWorldJoints() && joint.ParentLinkName() == "world")
+      Fail(joint.Element(), "joint '" + joint.Name() +
+                                "': the object's `joint:` in the scene is its joint to the "
+                                "world; leave `joint:` out to move it by the file's joints");
   }
   std::vector<std::string> roots;
   for (uint64_t l = 0; l < model.LinkCount(); ++l) {
@@ -393,6 +394,11 @@ InstanceSpec SdfReader::Read(const sdf::Model& model) {
     const Eigen::Isometry3d X_ML = Resolve(link.SemanticPose(), link.Element(), "__model__");
     instance_.bodies.push_back(ReadLink(link, X_MB_.at(link.Name()).inverse() * X_ML));
   }
+  if (!roots.empty() && options_.OwnWorldJoints())
+    Fail(model.LinkByName(roots[0])->Element(),
+         "link '" + roots[0] +
+             "' has no joint to the world, and the object gives no `joint:` (give it "
+             "`joint: floating`, `planar` or `fixed`, or join the link to `world`)");
   if (!roots.empty()) {  // the root's joint to the world, from the scene
     JointSpec root_joint;
     root_joint.name = options_.instance_name + "/root_joint";
@@ -403,7 +409,7 @@ InstanceSpec SdfReader::Read(const sdf::Model& model) {
       root_joint.type = JointType::kFixed;
       root_joint.X_PJ = options_.base_pose * X_MB_.at(roots[0]);
     } else {
-      root_joint.type = options_.object_joint;
+      root_joint.type = *options_.object_joint;
       if (root_joint.type != JointType::kFloating) root_joint.X_PJ = options_.base_pose;
     }
     instance_.joints.push_back(root_joint);

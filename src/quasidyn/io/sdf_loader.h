@@ -18,7 +18,9 @@
 //                prismatic; |bound| >= 1e16, SDFormat's default, is no limit); the joint's
 //                <pose> is where the axis passes. A model without joints is one free object.
 //                A joint whose parent is `world` fixes or moves a robot's root relative to the
-//                scene's base_pose; objects take their joint to the world from the scene.
+//                scene's base_pose; objects take their joint to the world from the scene's
+//                `joint:`, or, where it gives none, from the file's joints whose parent is
+//                `world` (an articulated object, placed at the scene's `pose`).
 // Every pose is resolved by SDFormat's own frame semantics (SemanticPose, relative_to,
 // <frame>), so the model's kinematics equals what SDFormat describes at q = 0: each body's
 // frame is its parent joint's frame (the root's, its link frame), and the link's contents are

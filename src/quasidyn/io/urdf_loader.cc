@@ -256,9 +256,7 @@ BodySpec ReadLink(const urdf::Link& link, const std::string& path, const LinkLin
   BodySpec body;
   body.name = options.instance_name + "/" + link.name;
   body.where = options.where;
-  // A robot's mass never enters the quasi-dynamic step (robots are impedances; Pang & Tedrake
-  // 2021, §III-A), nor does that of an object fixed to the world: their links may be massless.
-  body.massless_allowed = options.actuated || options.object_joint == JointType::kFixed;
+  body.massless_allowed = options.MasslessLinksAllowed();
   ReadVisuals(link, lines, options, &body, warnings);
   if (!link.inertial) {
     if (body.massless_allowed) return ReadCollisions(link, body, lines, options);
@@ -379,31 +377,51 @@ InstanceSpec LoadUrdfInstance(const std::string& urdf_path, const UrdfOptions& g
   instance.source_file = urdf_path;
   instance.warnings = audit.warnings;
   const std::string root = model->getRoot()->name;
+  // An articulated object whose file holds its joints to the world: the root link is `world`
+  // (Drake's convention), which is the scene's world, not a body of the object.
+  const bool own_world_joints = options.OwnWorldJoints();
+  if (own_world_joints && root != "world") {
+    ThrowAt(options.where, urdf_path +
+                               ": the object gives no `joint:` but the file declares no "
+                               "joint to the world (its root link '" +
+                               root +
+                               "' is not `world`); give the object `joint: floating`, `planar` "
+                               "or `fixed`, or join its links to a `world` link");
+  }
   // Links: the root first, then by name (urdfdom keeps them in a std::map).
-  instance.bodies.push_back(
-      ReadLink(*model->getRoot(), urdf_path, lines_of(root), options, &instance.warnings));
+  if (!own_world_joints) {
+    instance.bodies.push_back(
+        ReadLink(*model->getRoot(), urdf_path, lines_of(root), options, &instance.warnings));
+  }
   for (const auto& [name, link] : model->links_) {
     if (name != root)
       instance.bodies.push_back(
           ReadLink(*link, urdf_path, lines_of(name), options, &instance.warnings));
   }
-  JointSpec root_joint;
-  root_joint.name = options.instance_name + "/root_joint";
-  root_joint.parent = "world";
-  root_joint.child = options.instance_name + "/" + root;
-  root_joint.type = options.actuated ? JointType::kFixed : options.object_joint;
-  // A fixed root sits at base_pose; a planar object's joint frame is its plane (identity in
-  // planar scenes); a floating joint's frame is the world's.
-  if (root_joint.type != JointType::kFloating) root_joint.X_PJ = options.base_pose;
-  root_joint.where = options.where;
-  instance.joints.push_back(root_joint);
+  if (!own_world_joints) {
+    JointSpec root_joint;
+    root_joint.name = options.instance_name + "/root_joint";
+    root_joint.parent = "world";
+    root_joint.child = options.instance_name + "/" + root;
+    root_joint.type = options.actuated ? JointType::kFixed : *options.object_joint;
+    // A fixed root sits at base_pose; a planar object's joint frame is its plane (identity in
+    // planar scenes); a floating joint's frame is the world's.
+    if (root_joint.type != JointType::kFloating) root_joint.X_PJ = options.base_pose;
+    root_joint.where = options.where;
+    instance.joints.push_back(root_joint);
+  }
   // Joints in URDF document order (the <robot>'s own <joint>s, not a <transmission>'s), so an
   // instance's q follows the file (the builder then moves any joint listed before its parent
   // after it).
   for (const auto& [name, line] : audit.joints) {
     const urdf::JointConstSharedPtr joint = model->getJoint(name);
-    if (joint)
-      instance.joints.push_back(ReadJoint(*joint, urdf_path + ":" + std::to_string(line), options));
+    if (!joint) continue;
+    JointSpec spec = ReadJoint(*joint, urdf_path + ":" + std::to_string(line), options);
+    if (own_world_joints && joint->parent_link_name == root) {  // a joint to the world
+      spec.parent = "world";
+      spec.X_PJ = options.base_pose * spec.X_PJ;
+    }
+    instance.joints.push_back(spec);
   }
   return instance;
 }

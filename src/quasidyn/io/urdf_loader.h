@@ -31,6 +31,9 @@
 // "<instance>/<link>/<k>" (k = index of the <collision> in its link). The root link is
 // attached to the world by a joint named "<instance>/root_joint": fixed at `base_pose` for a
 // robot, `object_joint` for an object (planar and floating joint frames are the world frame).
+// An object without `object_joint` (an articulated object moved by its file's joints) has a
+// root link named `world`, Drake's convention: that link is the scene's world, and its joints
+// are the object's joints to the world, placed at `base_pose`.
 
 #include <Eigen/Geometry>
 #include <string>

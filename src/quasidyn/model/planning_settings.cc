@@ -188,6 +188,16 @@ std::optional<PlanningSettingsProblem> CheckPlanningSettings(const PlanningSetti
   if (MovableObjectCount(scene) == 0)
     return Wrong("objects", "the scene has no movable object (planar or floating) to plan for");
   if (scene.nq_a == 0) return Wrong("robots", "the scene has no robot to move the objects with");
+  for (const ModelInstance& instance : scene.instances) {
+    if (instance.actuated) continue;
+    for (const int j : instance.joints) {
+      const Joint& joint = scene.joints[j];
+      if (joint.type == JointType::kRevolute || joint.type == JointType::kPrismatic)
+        return Wrong("objects", "object '" + instance.name + "' is articulated (" +
+                                    JointTypeName(joint.type) + " joint '" + joint.name +
+                                    "'); the planner samples planar and floating objects only");
+    }
+  }
   for (const ModelInstance& instance : scene.instances)
     if (!scene.planar && !instance.actuated && instance.nq == 3)
       return Wrong("objects", "object '" + instance.name +

@@ -67,8 +67,10 @@ struct Joint {
   double upper_limit = std::numeric_limits<double>::infinity();
 };
 
-// A robot (actuated, fixed base, revolute/prismatic/fixed joints only) or an
-// object (un-actuated: one floating joint in 3D, one planar joint in 2D, or fixed).
+// A robot (actuated, fixed base, revolute/prismatic/fixed joints only) or an object
+// (un-actuated: one joint to the world, floating in 3D, planar, fixed, revolute or prismatic,
+// and, in an articulated object such as a door or a drawer, revolute, prismatic and fixed
+// joints between its bodies; no stiffness: only contact, gravity and its mass move them).
 struct ModelInstance {
   std::string name;         // unique in the scene
   bool actuated = false;    // robots are actuated, objects are not

@@ -30,6 +30,20 @@ ObjectSpace::ObjectSpace(const Scene& scene) {
     block.q_start = instance.q_start;
     block.v_start = instance.v_start;
     block.floating = instance.nq == 7;
+    // One planar (x, y, θ) or floating joint per object (CheckPlanningSettings says so first).
+    int moving_joints = 0;
+    for (const int j : instance.joints) {
+      const JointType type = scene.joints[j].type;
+      moving_joints += type == JointType::kFixed ? 0 : 1;
+      QUASIDYN_CHECK_ARGUMENT(type != JointType::kRevolute && type != JointType::kPrismatic,
+                              "ObjectSpace",
+                              "object '" + instance.name +
+                                  "' is articulated; the planner's object space holds planar "
+                                  "and floating objects only");
+    }
+    QUASIDYN_CHECK_ARGUMENT(moving_joints == 1 && (instance.nq == 3 || instance.nq == 7),
+                            "ObjectSpace",
+                            "object '" + instance.name + "' is not one planar or floating body");
     blocks_.push_back(block);
   }
   QUASIDYN_CHECK_ARGUMENT(!blocks_.empty(), "ObjectSpace",

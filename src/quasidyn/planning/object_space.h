@@ -22,7 +22,7 @@ namespace quasidyn {
 class ObjectSpace {
  public:
   // One block per movable object of the scene, in q order. Throws std::invalid_argument for a
-  // scene without movable objects.
+  // scene without movable objects and for articulated objects (revolute or prismatic joints).
   explicit ObjectSpace(const Scene& scene);
 
   struct Block {

@@ -137,7 +137,7 @@ INSTANTIATE_TEST_SUITE_P(
     AllFormulations, FormulationsOnExamples,
     ::testing::Combine(::testing::Values("planar_gripper", "planar_pushing", "planar_hand",
                                          "arm_cubes", "urdf_pusher", "sdf_pushing", "mjcf_arm",
-                                         "mesh_objects"),
+                                         "mesh_objects", "door", "drawer"),
                        ::testing::Values("qp", "socp", "log-barrier", "log-barrier-cone", "lcp")),
     [](const auto& test_info) {
       std::string name =

@@ -285,5 +285,18 @@ TEST(SecondOrderDerivatives, RobotsOnTheExamples) {
   }
 }
 
+// Articulated objects (examples/door, examples/drawer): the joint-space mass matrix M_u(q) of a
+// hinged board and of a slide, pushed by the finger. (Stewart–Trinkle's Lemke stops on a
+// secondary ray at the drawer's step 31, as it does when the drawer is a planar box: a limit of
+// that LCP with this contact, not of the articulated object; anitescu steps it.)
+TEST(SecondOrderDerivatives, ArticulatedObjectsOnTheExamples) {
+  for (const char* formulation : {"stewart-trinkle", "anitescu"}) {
+    ExpectDerivativesMatchFiniteDifferences(Example("door", formulation), std::string(formulation),
+                                            25, "door pushed open");
+  }
+  ExpectDerivativesMatchFiniteDifferences(Example("drawer", "anitescu"), "anitescu", 25,
+                                          "drawer pushed");
+}
+
 }  // namespace
 }  // namespace quasidyn
