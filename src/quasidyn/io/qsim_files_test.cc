@@ -77,6 +77,29 @@ constexpr const char* kGround = R"(<?xml version="1.0"?>
 </sdf>
 )";
 
+// A ball that moves in the y-z plane through massless ghost links joined to the world in the
+// file (prismatic y, prismatic z, revolute about x, zero effort: unactuated), as the
+// simulator's sphere_yz files.
+constexpr const char* kGhostBall = R"(<?xml version="1.0"?>
+<sdf version="1.7">
+  <model name="ball_yz">
+    <link name="ghost_y"/>
+    <link name="ghost_z"/>
+    <link name="ball">
+      <inertial><mass>0.2</mass><inertia><ixx>2e-4</ixx><iyy>2e-4</iyy><izz>2e-4</izz>
+        <ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
+      <collision name="c"><geometry><sphere><radius>0.05</radius></sphere></geometry></collision>
+    </link>
+    <joint name="y_slider" type="prismatic"><parent>world</parent><child>ghost_y</child>
+      <axis><xyz>0 1 0</xyz><limit><effort>0</effort></limit></axis></joint>
+    <joint name="z_slider" type="prismatic"><parent>ghost_y</parent><child>ghost_z</child>
+      <axis><xyz>0 0 1</xyz><limit><effort>0</effort></limit></axis></joint>
+    <joint name="rotation" type="revolute"><parent>ghost_z</parent><child>ball</child>
+      <axis><xyz>1 0 0</xyz><limit><effort>0</effort></limit></axis></joint>
+  </model>
+</sdf>
+)";
+
 constexpr const char* kGroundDirectives = R"(directives:
 - add_model:
     name: ground
@@ -133,6 +156,7 @@ class QsimFilesTest : public ::testing::Test {
     folder_.Write("package.xml", "<package><name>my_models</name></package>\n");
     folder_.Write("arm.sdf", kArm);
     folder_.Write("ball.sdf", kBall);
+    folder_.Write("ball_yz.sdf", kGhostBall);
     folder_.Write("ground.sdf", kGround);
     folder_.Write("ground.yml", kGroundDirectives);
     folder_.Write("arm.yml", kDirectives);
@@ -208,6 +232,28 @@ TEST_F(QsimFilesTest, MassTermFollowsIsQuasiDynamicAndNan) {
   EXPECT_EQ(s->value(0, 0), 0.0);
   const Scene h = LoadScene(System(Replaced("  gravity:", "  h: 0.05\n  gravity:")));
   EXPECT_EQ(h.time_step, 0.05);
+}
+
+// Ghost-link objects are articulated objects moved by the file's own joints to the world (no
+// `joint:`), q = (y, z, θ_x) at 0; the converted scene leaves `joint:` out too.
+TEST_F(QsimFilesTest, GhostLinkObjectsMoveByTheirOwnJoints) {
+  const std::string path = System(Replaced("ball_a\n    file: package://my_models/ball.sdf",
+                                           "ball_a\n    file: package://my_models/ball_yz.sdf"));
+  const Scene scene = LoadScene(path);
+  EXPECT_EQ(scene.instances[0].name, "ball_a");
+  EXPECT_EQ(scene.instances[0].nq, 3);
+  EXPECT_EQ(JointNamed(scene, "ball_a/y_slider").type, JointType::kPrismatic);
+  EXPECT_EQ(JointNamed(scene, "ball_a/rotation").type, JointType::kRevolute);
+  EXPECT_EQ(scene.q0.head<3>(), Eigen::Vector3d::Zero());
+  const std::string text = NativeSceneYaml(ReadQsimSceneFile(path), folder_.path().string());
+  const size_t entry = text.find("name: \"ball_a\"");
+  ASSERT_NE(entry, std::string::npos) << text;
+  EXPECT_EQ(text.substr(entry, text.find("- name", entry) - entry).find("joint:"),
+            std::string::npos)
+      << text;
+  const Scene converted = LoadScene(folder_.Write("converted.yaml", text));
+  EXPECT_EQ(converted.nq, scene.nq);
+  EXPECT_EQ(converted.q0, scene.q0);
 }
 
 TEST_F(QsimFilesTest, DirectiveFileAloneMakesEveryJointedModelARobot) {

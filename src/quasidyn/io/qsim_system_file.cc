@@ -1,17 +1,22 @@
 #include "quasidyn/io/qsim_system_file.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
+#include <sstream>
 
 #include "quasidyn/common/closest_name.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/model_uri.h"
 #include "quasidyn/io/sdf_loader.h"
 #include "quasidyn/io/urdf_loader.h"
+#include "quasidyn/io/xml_tags.h"
 
 namespace quasidyn {
 namespace {
@@ -45,7 +50,7 @@ struct RobotEntry {
 // Loads the SDF or URDF of a model.
 InstanceSpec LoadModel(const std::string& name, const std::string& path,
                        const SourceLocation& where, bool actuated, const XyzRpy& pose,
-                       JointType object_joint, const PackageSearch& packages) {
+                       std::optional<JointType> object_joint, const PackageSearch& packages) {
   ModelFileOptions options;
   options.instance_name = name;
   options.actuated = actuated;
@@ -59,6 +64,33 @@ InstanceSpec LoadModel(const std::string& name, const std::string& path,
   if (extension == ".sdf") return LoadSdfInstance(path, options);
   if (extension == ".urdf") return LoadUrdfInstance(path, options);
   ThrowAt(where, path + ": a model file is an SDF (.sdf) or a URDF (.urdf)");
+}
+
+// Whether the object file joins its links to the world itself (the simulator's "ghost link"
+// objects: an SDF <joint> whose <parent> is `world`; a URDF whose root link is `world`), read
+// from its tags before the loader reads it: such an object takes no `joint:`.
+bool HasOwnWorldJoints(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string xml = text.str();
+  const XmlScan scan = ScanXmlTags(xml);
+  for (const XmlText& run : scan.texts) {
+    const XmlStartTag& tag = scan.start_tags[run.element];
+    if (tag.name != "parent" || tag.parent == XmlStartTag::kNoParent) continue;
+    if (scan.start_tags[tag.parent].name != "joint") continue;
+    std::string_view value = run.text;
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front())))
+      value.remove_prefix(1);
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())))
+      value.remove_suffix(1);
+    if (value == "world") return true;
+  }
+  for (const XmlStartTag& tag : scan.start_tags)
+    if (tag.name == "link" && (tag.attributes.find("name=\"world\"") != std::string_view::npos ||
+                               tag.attributes.find("name='world'") != std::string_view::npos))
+      return true;
+  return false;
 }
 
 // The joint a model's file itself sets between its root and the world, or null (the loader
@@ -182,8 +214,10 @@ class Reader {
         name.Fail("'" + model.name + "' names another model of the system already");
       model.file = ResolveModelUri(file.AsString(), folder_, Where(file), packages_);
       model.where = Where(file);
-      model.spec = LoadModel(model.name, model.file, model.where, false, {}, JointType::kFloating,
-                             packages_);
+      model.own_world_joints = HasOwnWorldJoints(model.file);
+      const std::optional<JointType> joint =
+          model.own_world_joints ? std::nullopt : std::optional<JointType>(JointType::kFloating);
+      model.spec = LoadModel(model.name, model.file, model.where, false, {}, joint, packages_);
       model.initial = DefaultInitial(model.spec);
       scene_.models.push_back(std::move(model));
     }
