@@ -25,7 +25,7 @@ namespace quasidyn {
 // examples use 0.1 s, e.g. qsim/examples/allegro_hand/run_allegro_hand.py); --h overrides it.
 inline constexpr double kQsimDefaultTimeStep = 0.1;
 // μ [-] of a collision without <surface><friction><ode><mu>: Drake's default_friction()
-// (multibody/parsing/detail_common.cc), static and dynamic 1.
+// (drake/multibody/parsing/detail_common.h), static and dynamic 1.
 inline constexpr double kDrakeDefaultFriction = 1.0;
 // K [N·m/rad or N/m] of the robots of a directive file read alone (no system file, no Kp).
 inline constexpr double kDirectiveFileStiffness = 100.0;
