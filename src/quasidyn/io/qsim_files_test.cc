@@ -212,7 +212,7 @@ TEST_F(QsimFilesTest, SystemFileMapsEveryKey) {
   EXPECT_EQ(elbow.stiffness, 25.0);
   // The arm's base on the frame: 0.3 m up, turned 90° about z.
   const Joint& base = JointNamed(scene, "arm/root_joint");
-  EXPECT_NEAR((base.X_PJ.translation() - Eigen::Vector3d(0, 0, 0.3)).norm(), 0.0, 1e-15);
+  EXPECT_TRUE(base.X_PJ.translation().isApprox(Eigen::Vector3d(0, 0, 0.3), 1e-15));
   const Eigen::Matrix3d Rz =
       Eigen::AngleAxisd(std::numbers::pi / 2, Eigen::Vector3d::UnitZ()).toRotationMatrix();
   EXPECT_TRUE(base.X_PJ.linear().isApprox(Rz, 1e-15));
