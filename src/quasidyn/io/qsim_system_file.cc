@@ -14,6 +14,7 @@
 #include "quasidyn/common/closest_name.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/model_uri.h"
+#include "quasidyn/io/qsim_parameters.h"
 #include "quasidyn/io/sdf_loader.h"
 #include "quasidyn/io/urdf_loader.h"
 #include "quasidyn/io/xml_tags.h"
@@ -25,20 +26,6 @@ SourceLocation Where(const YamlValue& value) { return {value.file(), value.line(
 
 bool IsAbsent(const YamlValue& value) {
   return !value.IsMap() && !value.IsSequence() && !value.IsScalar();
-}
-
-// A number of quasistatic_sim_params, YAML's .nan and .inf included (the simulator's files
-// use both).
-double ReadSpecialNumber(const YamlValue& value) {
-  if (value.IsScalar()) {
-    std::string text = value.AsString();
-    if (!text.empty() && text[0] == '+') text.erase(0, 1);
-    if (text == ".nan" || text == ".NaN" || text == ".NAN")
-      return std::numeric_limits<double>::quiet_NaN();
-    if (text == ".inf" || text == ".Inf" || text == ".INF")
-      return std::numeric_limits<double>::infinity();
-  }
-  return value.AsDouble();
 }
 
 // The robot's system-file entry: Kp and the line of its name.
@@ -170,7 +157,8 @@ class Reader {
         name.Fail("robot '" + name.AsString() + "' is listed twice");
     }
     if (const auto objects = root.Find("objects")) ReadObjects(*objects, directives);
-    if (const auto params = root.Find("quasistatic_sim_params")) ReadParameters(*params);
+    if (const auto params = root.Find("quasistatic_sim_params"))
+      ReadQsimParameters(*params, &scene_);
     for (const auto& [name, entry] : robots_) {
       bool found = false;
       for (const DirectiveModel& model : directives.models) found = found || model.name == name;
@@ -220,64 +208,6 @@ class Reader {
       model.spec = LoadModel(model.name, model.file, model.where, false, {}, joint, packages_);
       model.initial = DefaultInitial(model.spec);
       scene_.models.push_back(std::move(model));
-    }
-  }
-
-  void ReadParameters(const YamlValue& params) {
-    if (IsAbsent(params)) return;
-    const std::vector<std::string> ignored = {"calc_contact_forces", "gradient_lstsq_tolerance",
-                                              "use_free_solvers"};
-    std::vector<std::string> keys = {
-        "gravity",           "nd_per_contact",        "contact_detection_tolerance",
-        "is_quasi_dynamic",  "unactuated_mass_scale", "h",
-        "log_barrier_weight"};
-    keys.insert(keys.end(), ignored.begin(), ignored.end());
-    params.CheckKeys(keys);
-    for (const std::string& key : ignored)
-      if (params.Has(key))
-        scene_.warnings.push_back(params.file() + ":" + std::to_string(params.Get(key).line()) +
-                                  ": quasistatic_sim_params." + key +
-                                  " ignored: it sets how the reference simulator computes, "
-                                  "not the system");
-    if (const auto gravity = params.Find("gravity")) scene_.gravity = gravity->AsVector3();
-    if (const auto rays = params.Find("nd_per_contact")) {
-      const int n = rays->AsInt();
-      if (n < 2 || n > kMaxFrictionRays)
-        rays->Fail("must be an integer in [2, " + std::to_string(kMaxFrictionRays) + "] (got " +
-                   std::to_string(n) + ")");
-      // 2 rays (±t, t ⟂ x: the simulator's planar systems in the y-z plane) become the 4 rays
-      // ±t1, ±t2 of quasidyn's tangent basis, which hold ±t (docs/qsim-files.md).
-      scene_.friction_rays = n == 2 ? 4 : n;
-    }
-    if (const auto tolerance = params.Find("contact_detection_tolerance")) {
-      const double epsilon = ReadSpecialNumber(*tolerance);
-      if (!(epsilon >= 0.0)) tolerance->Fail("must be >= 0 [m] (or .inf)");
-      scene_.contact_tolerance = std::min(epsilon, kMaxSceneNumber);  // .inf: every pair
-    }
-    if (const auto h = params.Find("h")) scene_.time_step = h->AsDouble(0.0, false);
-    if (const auto weight = params.Find("log_barrier_weight"))
-      weight->Fail(
-          "the log-barrier weight is chosen at run time here: --formulation log-barrier "
-          "--kappa VALUE (remove it from the file)");
-    bool quasi_dynamic = true;  // QuasistaticSimParameters' default
-    if (const auto flag = params.Find("is_quasi_dynamic")) {
-      quasi_dynamic = flag->AsBool();
-      scene_.mass_scale_where = Where(*flag);
-    }
-    if (!quasi_dynamic) {
-      scene_.object_mass_scale = 0.0;  // no M_u term: the quasistatic model
-      return;
-    }
-    if (const auto scale = params.Find("unactuated_mass_scale")) {
-      const double c = ReadSpecialNumber(*scale);
-      if (std::isnan(c)) return;  // M_u unscaled: s = 1
-      if (c == 0.0)
-        scale->Fail(
-            "0 holds the objects still in the reference simulator (q_u is not updated); "
-            "quasidyn has no such mode: give a value > 0, .nan (s = 1), or fix the objects");
-      if (!(c > 0.0) || std::isinf(c)) scale->Fail("must be > 0 and finite, or .nan");
-      scene_.unactuated_mass_scale = c;
-      scene_.mass_scale_where = Where(*scale);
     }
   }
 
