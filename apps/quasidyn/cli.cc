@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compare_command.h"
+#include "convert_command.h"
 #include "demo_command.h"
 #include "formulations_command.h"
 #include "info_command.h"
@@ -115,6 +116,7 @@ int RunCommandLine(int argc, char** argv) {
   quasidyn::cli::AddTrackCommand(app);
   quasidyn::cli::AddMpcCommand(app);
   quasidyn::cli::AddCompareCommand(app);
+  quasidyn::cli::AddConvertCommand(app);
   if (const std::string unknown = UnknownCommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "quasidyn: error: " << unknown << "\n";
     return 2;

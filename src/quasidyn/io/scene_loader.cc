@@ -13,6 +13,7 @@
 #include "quasidyn/io/mpc_reader.h"
 #include "quasidyn/io/plane_frame.h"
 #include "quasidyn/io/planning_reader.h"
+#include "quasidyn/io/qsim_scene.h"
 #include "quasidyn/io/scene_builder.h"
 #include "quasidyn/io/sdf_loader.h"
 #include "quasidyn/io/shape_reader.h"
@@ -443,6 +444,10 @@ Scene ReadSceneText(const std::string& yaml_text, const std::string& name_for_er
   Context context{false, base_directory, &keys, {}};
   for (const auto& [name, folder] : package_folders)
     context.packages.command_line[name] = {folder, "--package " + name + "=" + folder};
+  // The reference quasistatic simulator's system and model-directive files
+  // (docs/qsim-files.md).
+  if (IsQsimFile(root))
+    return BuildQsimScene(ReadQsimFile(root, base_directory, context.packages), keys);
   return Load(root, name_for_errors, context);
 }
 

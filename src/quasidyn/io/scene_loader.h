@@ -3,7 +3,9 @@
 // the formulations' keys (the `formulation:` block, the keys they add to objects) read through
 // `keys` (formulation_keys.h; the registry's: formulations/scene_loading.h's LoadScene is what
 // programs call). Every bad input throws SceneError naming the file, the 1-based line and the
-// field.
+// field. A file of the reference quasistatic simulator (a system file, `model_directive:`, or a
+// Drake model-directive file, `directives:`) is read as io/qsim_system_file.h says
+// (docs/qsim-files.md).
 
 #include <map>
 #include <string>

@@ -1,0 +1,94 @@
+"""The reference quasistatic simulator's files through quasidyn.load_scene (docs/qsim-files.md):
+a system file and its Drake model directives, written here, load like a scene file, take an
+initial configuration, and step; their errors name the file and the line."""
+
+import numpy as np
+import pytest
+
+import quasidyn
+
+PUSHER = """<?xml version="1.0"?>
+<sdf version="1.7">
+  <model name="pusher">
+    <link name="base"/>
+    <link name="slider">
+      <collision name="tip"><geometry><sphere><radius>0.05</radius></sphere></geometry>
+        <surface><friction><ode><mu>0.5</mu></ode></friction></surface></collision>
+    </link>
+    <joint name="y" type="prismatic"><parent>base</parent><child>slider</child>
+      <axis><xyz>0 1 0</xyz></axis></joint>
+  </model>
+</sdf>
+"""
+
+BALL = """<?xml version="1.0"?>
+<sdf version="1.7">
+  <model name="ball">
+    <link name="ball">
+      <inertial><mass>0.1</mass><inertia><ixx>1e-4</ixx><iyy>1e-4</iyy><izz>1e-4</izz>
+        <ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
+      <collision name="c"><geometry><sphere><radius>0.05</radius></sphere></geometry></collision>
+    </link>
+  </model>
+</sdf>
+"""
+
+DIRECTIVES = """directives:
+- add_model:
+    name: pusher
+    file: package://qd_py_qsim/pusher.sdf
+- add_frame:
+    name: pusher_offset
+    X_PF:
+      base_frame: world
+      translation: [0, -0.2, 0]
+      rotation: !Rpy {deg: [0, 0, 0]}
+- add_weld:
+    parent: pusher_offset
+    child: pusher::base
+"""
+
+SYSTEM = """model_directive: package://qd_py_qsim/pusher.yml
+robots:
+  - {name: pusher, Kp: [100]}
+objects:
+  - {name: ball, file: package://qd_py_qsim/ball.sdf}
+quasistatic_sim_params:
+  gravity: [0, 0, 0]
+  nd_per_contact: 4
+  contact_detection_tolerance: 0.5
+  is_quasi_dynamic: True
+  unactuated_mass_scale: .NAN
+"""
+
+
+@pytest.fixture
+def models(tmp_path, monkeypatch):
+    monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
+    (tmp_path / "package.xml").write_text("<package><name>qd_py_qsim</name></package>\n")
+    (tmp_path / "pusher.sdf").write_text(PUSHER)
+    (tmp_path / "ball.sdf").write_text(BALL)
+    (tmp_path / "pusher.yml").write_text(DIRECTIVES)
+    (tmp_path / "q_sys").mkdir()
+    return tmp_path
+
+
+def test_a_system_file_loads_and_steps(models):
+    path = models / "q_sys" / "push.yml"
+    path.write_text(SYSTEM)
+    scene = quasidyn.load_scene(path)
+    assert scene.nq == 8  # the ball (x, y, z, qw, qx, qy, qz), then the pusher's slider
+    assert scene.time_step == 0.1  # the simulator takes h at run time: 0.1 s here
+    q0 = np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.1])  # the slider 0.1 m from the ball
+    scene = scene.with_q0(q0)
+    result = quasidyn.Stepper(scene, "qp").step(q0, np.array([0.2]))
+    assert result.ok
+    # The pusher reaches the ball: the ball moves along +y, by less than the command.
+    assert 0.0 < result.q_next[1] < 0.2
+
+
+def test_errors_name_the_file_and_the_line(models):
+    path = models / "q_sys" / "bad.yml"
+    path.write_text(SYSTEM.replace("nd_per_contact", "nd_per_contakt"))
+    with pytest.raises(quasidyn.SceneError, match=r"bad.yml:8: quasistatic_sim_params.nd_per_contakt"):
+        quasidyn.load_scene(path)

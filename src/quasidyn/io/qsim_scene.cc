@@ -1,0 +1,44 @@
+#include "quasidyn/io/qsim_scene.h"
+
+#include "quasidyn/io/scene_builder.h"
+
+namespace quasidyn {
+
+Scene BuildQsimScene(const QsimScene& qsim, const FormulationKeys& keys) {
+  SceneBuilder builder(qsim.file);
+  Scene& parameters = builder.parameters();
+  parameters.name = qsim.name;
+  parameters.planar = false;
+  parameters.gravity = qsim.gravity;
+  parameters.time_step = qsim.time_step;
+  parameters.contact_tolerance = qsim.contact_tolerance;
+  parameters.friction_rays = qsim.friction_rays;
+  parameters.formulation.name = "qp";
+  parameters.formulation.source = qsim.mass_scale_where;
+  const auto set = [&](const char* key, const std::optional<double>& value) {
+    if (!value) return;
+    keys.CheckSceneParameter("qp", key, Eigen::MatrixXd::Constant(1, 1, *value),
+                             qsim.mass_scale_where);
+    parameters.formulation.parameters.Set(key, *value, qsim.mass_scale_where);
+  };
+  set("object_mass_scale", qsim.object_mass_scale);
+  set("unactuated_mass_scale", qsim.unactuated_mass_scale);
+  for (const QsimModel& model : qsim.models) {
+    InstanceSpec instance = model.spec;
+    instance.actuated = model.role == QsimModel::Role::kRobot;
+    instance.where = model.where;
+    instance.initial = model.initial;
+    instance.initial_where = model.where;
+    if (instance.actuated) {
+      instance.stiffness = model.stiffness;
+      instance.stiffness_where = model.stiffness_where;
+    }
+    builder.AddInstance(instance);
+  }
+  Scene scene = builder.Build();
+  keys.ReadSceneKeys(YamlValue::Parse("{}", qsim.file), &scene);
+  scene.warnings.insert(scene.warnings.end(), qsim.warnings.begin(), qsim.warnings.end());
+  return scene;
+}
+
+}  // namespace quasidyn
