@@ -31,7 +31,6 @@
 namespace quasidyn::cli {
 namespace {
 
-constexpr int kStepFailedExitCode = 3;  // as `quasidyn simulate`
 constexpr const char* kEmbeddedSceneFile = "scene.yaml";
 // The scene's story: this object is carried and placed on top of that one.
 constexpr const char* kCarriedObject = "red_cube";

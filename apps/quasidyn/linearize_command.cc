@@ -23,8 +23,6 @@
 namespace quasidyn::cli {
 namespace {
 
-constexpr int kStepFailedExitCode = 3;
-
 struct LinearizeOptions {
   std::string scene_path;
   int step = 1;

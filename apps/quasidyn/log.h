@@ -18,6 +18,10 @@
 
 namespace quasidyn::cli {
 
+// The exit code of a subcommand whose run stopped at a failed step (simulate, demo, linearize,
+// mpc, track; docs/cli.md).
+inline constexpr int kStepFailedExitCode = 3;
+
 enum class LogLevel { kError = 0, kWarning = 1, kInfo = 2, kDebug = 3 };
 
 // "error", "warning", "info", "debug"; ParseLogLevel throws std::invalid_argument naming them.

@@ -26,8 +26,6 @@
 namespace quasidyn::cli {
 namespace {
 
-constexpr int kStepFailedExitCode = 3;
-
 struct MpcOptions {
   std::string scene_path, formulation, out_path, html_path, csv_path;
   int horizon = 0, steps = 50, node_limit = 0;

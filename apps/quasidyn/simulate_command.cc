@@ -26,8 +26,6 @@
 namespace quasidyn::cli {
 namespace {
 
-constexpr int kStepFailedExitCode = 3;
-
 struct SimulateOptions {
   std::string scene_path;
   FormulationOptions formulation;

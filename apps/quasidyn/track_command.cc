@@ -20,8 +20,6 @@
 namespace quasidyn::cli {
 namespace {
 
-constexpr int kStepFailedExitCode = 3;
-
 struct TrackOptions {
   std::string plan_path, plant_path, scene_path, out_path, plant_formulation;
   std::vector<double> offset;

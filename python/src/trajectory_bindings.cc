@@ -20,7 +20,7 @@ namespace py = pybind11;
 namespace quasidyn::python {
 namespace {
 
-constexpr auto kView = py::return_value_policy::reference_internal;
+constexpr auto kTrajectoryBindingsView = py::return_value_policy::reference_internal;
 
 }  // namespace
 
@@ -32,15 +32,16 @@ PyTrajectory BindTrajectory(py::module_& m) {
       .def_readonly("k", &TrajectoryStep::k, "The step's number, 1 … N.")
       .def_readonly("t", &TrajectoryStep::t, "Time at the end of the step, k·h [s].")
       .def_property_readonly(
-          "q", [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.q; }, kView,
-          "q(t) after the step (n_q,).")
+          "q", [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.q; },
+          kTrajectoryBindingsView, "q(t) after the step (n_q,).")
       .def_property_readonly(
-          "v", [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.v; }, kView,
+          "v", [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.v; },
+          kTrajectoryBindingsView,
           "v(t) after the step (n_v,) [m/s, rad/s] for stewart-trinkle and anitescu; (0,) for "
           "the formulations without a velocity state.")
       .def_property_readonly(
-          "u", [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.u; }, kView,
-          "The command q̄_a(t) the step was solved with (n_q,a,).")
+          "u", [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.u; },
+          kTrajectoryBindingsView, "The command q̄_a(t) the step was solved with (n_q,a,).")
       .def_readonly("contacts", &TrajectoryStep::contacts,
                     "list of Contact: the contacts at the step's start with their forces.")
       .def_property_readonly(
@@ -59,20 +60,23 @@ PyTrajectory BindTrajectory(py::module_& m) {
                     "Wall-clock time of the whole step, contacts and solve [s].")
       .def_property_readonly(
           "momentum_force",
-          [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.momentum_force; }, kView,
+          [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.momentum_force; },
+          kTrajectoryBindingsView,
           "StepResult.momentum_force of the step: s·M_u·v_u/h (n_v,u,) [N, N·m].")
       .def_property_readonly(
           "joint_limit_impulse",
           [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.joint_limit_impulse; },
-          kView,
+          kTrajectoryBindingsView,
           "StepResult.joint_limit_impulse of the step (n_v,) [N·s or N·m·s]; shape (0,) for "
           "scenes without joint limits.")
       .def_property_readonly(
-          "A", [](const TrajectoryStep& s) -> const Eigen::MatrixXd& { return s.A; }, kView,
+          "A", [](const TrajectoryStep& s) -> const Eigen::MatrixXd& { return s.A; },
+          kTrajectoryBindingsView,
           "∂x_k/∂x_{k-1} when the rollout computed it, else shape (0, 0): x = q (n_q, n_q), or "
           "x = (q, v) ((n_q + n_v) square) for stewart-trinkle and anitescu.")
       .def_property_readonly(
-          "B", [](const TrajectoryStep& s) -> const Eigen::MatrixXd& { return s.B; }, kView,
+          "B", [](const TrajectoryStep& s) -> const Eigen::MatrixXd& { return s.B; },
+          kTrajectoryBindingsView,
           "∂x_k/∂u_k (n_x, n_q,a), x as for A, when the rollout computed it, else shape (0, 0).")
       .def_property_readonly(
           "gradient_status",
@@ -122,10 +126,11 @@ PyTrajectory BindTrajectory(py::module_& m) {
       .def_readonly("coordinate_names", &Trajectory::coordinate_names,
                     "One name per entry of q (Scene.coordinate_names).")
       .def_property_readonly(
-          "q0", [](const Trajectory& t) -> const Eigen::VectorXd& { return t.q0; }, kView,
-          "q(0) (n_q,).")
+          "q0", [](const Trajectory& t) -> const Eigen::VectorXd& { return t.q0; },
+          kTrajectoryBindingsView, "q(0) (n_q,).")
       .def_property_readonly(
-          "v0", [](const Trajectory& t) -> const Eigen::VectorXd& { return t.v0; }, kView,
+          "v0", [](const Trajectory& t) -> const Eigen::VectorXd& { return t.v0; },
+          kTrajectoryBindingsView,
           "v(0) (n_v,) for stewart-trinkle and anitescu; (0,) for the formulations without a "
           "velocity state.")
       .def_readonly("steps_requested", &Trajectory::steps_requested, "N, the steps asked for.")
@@ -160,10 +165,11 @@ PyTrajectory BindTrajectory(py::module_& m) {
       .def_property_readonly(
           "final_q",
           [](const Trajectory& t) -> const Eigen::VectorXd& { return t.FinalConfiguration(); },
-          kView, "q at the end: the last step's, q0 when no step was done.")
+          kTrajectoryBindingsView, "q at the end: the last step's, q0 when no step was done.")
       .def_property_readonly(
           "final_v",
-          [](const Trajectory& t) -> const Eigen::VectorXd& { return t.FinalVelocity(); }, kView,
+          [](const Trajectory& t) -> const Eigen::VectorXd& { return t.FinalVelocity(); },
+          kTrajectoryBindingsView,
           "v at the end (stewart-trinkle, anitescu): the last step's, v0 when no step was done; "
           "(0,) for the formulations without a velocity state.")
       .def(

@@ -60,13 +60,13 @@ std::vector<std::pair<Eigen::Vector2d, double>> NotesWalls() {
       {Eigen::Vector2d(-1, 0), -2.0}, {Eigen::Vector2d(1, 0), -5.0}, {Eigen::Vector2d(0, 1), -6.0}};
 }
 
-struct Trajectory {
+struct MiqpTrajectory {
   std::vector<VectorXd> x, tau, gamma, z;
 };
 
-Trajectory Unpack(const MpcMiqp& miqp, const VectorXd& X) {
+MiqpTrajectory Unpack(const MpcMiqp& miqp, const VectorXd& X) {
   const MpcLayout& L = miqp.layout;
-  Trajectory t;
+  MiqpTrajectory t;
   for (int k = 0; k < L.horizon; ++k) {
     t.x.push_back(X.segment(L.State(k), L.nx));
     t.tau.push_back(X.segment(L.Force(k), L.na));
@@ -88,7 +88,7 @@ TEST(MpcMiqpTest, SolutionFollowsTheNotesDynamicsAndComplementarity) {
   MatrixXd A, B, C;
   VectorXd F;
   model.ExplicitDynamics(&A, &B, &C, &F);
-  const Trajectory t = Unpack(miqp, r.x);
+  const MiqpTrajectory t = Unpack(miqp, r.x);
   VectorXd x = (VectorXd(4) << model.q, model.v).finished();
   const double tolerance = 1e-7;
   double largest_normal = 0;

@@ -7,7 +7,7 @@
 
 namespace quasidyn {
 namespace {
-constexpr const char* kWhere = "Stabilizer";
+constexpr const char* kStabilizerWhere = "Stabilizer";
 }  // namespace
 
 Stabilizer::Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen::VectorXd> q_ref,
@@ -16,26 +16,27 @@ Stabilizer::Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen
       q_ref_(std::move(q_ref)),
       u_ref_(std::move(u_ref)),
       settings_(settings) {
-  QUASIDYN_CHECK_ARGUMENT(model_ != nullptr, kWhere, "the model is null");
+  QUASIDYN_CHECK_ARGUMENT(model_ != nullptr, kStabilizerWhere, "the model is null");
   const int T = static_cast<int>(u_ref_.size());
   const int nq = model_->state_q_size(), nu = model_->control_size(), no = model_->scene().nq_u;
-  QUASIDYN_CHECK_ARGUMENT(T >= 1, kWhere, "the reference has no command");
-  QUASIDYN_CHECK_ARGUMENT(static_cast<int>(q_ref_.size()) == T + 1, kWhere,
+  QUASIDYN_CHECK_ARGUMENT(T >= 1, kStabilizerWhere, "the reference has no command");
+  QUASIDYN_CHECK_ARGUMENT(static_cast<int>(q_ref_.size()) == T + 1, kStabilizerWhere,
                           "q_ref must have one more entry than u_ref (T + 1 configurations)");
   for (int t = 0; t <= T; ++t)
-    CheckVector(kWhere, "q_ref[" + std::to_string(t) + "]", q_ref_[t], nq, "n_q");
+    CheckVector(kStabilizerWhere, "q_ref[" + std::to_string(t) + "]", q_ref_[t], nq, "n_q");
   for (int t = 0; t < T; ++t)
-    CheckVector(kWhere, "u_ref[" + std::to_string(t) + "]", u_ref_[t], nu, "n_u");
+    CheckVector(kStabilizerWhere, "u_ref[" + std::to_string(t) + "]", u_ref_[t], nu, "n_u");
   if (settings_.object_weight.size() == 0) settings_.object_weight = Eigen::VectorXd::Ones(no);
-  CheckVector(kWhere, "object_weight", settings_.object_weight, no, "n_q,u");
-  QUASIDYN_CHECK_ARGUMENT((settings_.object_weight.array() >= 0.0).all(), kWhere,
+  CheckVector(kStabilizerWhere, "object_weight", settings_.object_weight, no, "n_q,u");
+  QUASIDYN_CHECK_ARGUMENT((settings_.object_weight.array() >= 0.0).all(), kStabilizerWhere,
                           "object_weight must be >= 0");
   auto finite_positive = [](double x) { return std::isfinite(x) && x > 0.0; };
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.command_weight), kWhere,
+  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.command_weight), kStabilizerWhere,
                           "command_weight must be > 0");
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.max_deviation), kWhere,
+  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.max_deviation), kStabilizerWhere,
                           "max_deviation must be > 0");
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.smoothing), kWhere, "smoothing must be > 0");
+  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.smoothing), kStabilizerWhere,
+                          "smoothing must be > 0");
   SmoothingSchedule schedule;
   schedule.method = settings_.method;
   schedule.samples = settings_.samples;
@@ -44,11 +45,11 @@ Stabilizer::Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen
   for (int t = 0; t < T; ++t) {
     StepLinearization lin = linearizer.LinearizeWith(q_ref_[t], u_ref_[t], settings_.smoothing);
     QUASIDYN_CHECK_ARGUMENT(
-        lin.ok(), kWhere,
+        lin.ok(), kStabilizerWhere,
         "the linearisation of reference step " + std::to_string(t + 1) + " failed: " + lin.message);
     model_->Calc(State{q_ref_[t], Eigen::VectorXd()}, u_ref_[t], data.get());
     QUASIDYN_CHECK_ARGUMENT(
-        data->result.ok(), kWhere,
+        data->result.ok(), kStabilizerWhere,
         "reference step " + std::to_string(t + 1) + " fails on the model: " + data->result.message);
     A_u_.push_back(lin.A.topRows(no));
     B_u_.push_back(lin.B.topRows(no));

@@ -16,7 +16,7 @@ namespace quasidyn {
 namespace {
 
 // The planar hand's 30° plan (trajectory_optimizer_test.cc), computed once.
-const OptimizationResult& HandPlan() {
+const OptimizationResult& StabilizerHandPlan() {
   static const OptimizationResult plan = [] {
     testing::ControlTask task = testing::PlanarHandTurn(QUASIDYN_SOURCE_DIR);
     TrajectoryOptimizer optimizer(task.model, task.settings);
@@ -30,10 +30,10 @@ std::shared_ptr<const StepModel> HandModel() {
 }
 
 TEST(Stabilizer, SendsTheReferenceOnTheReference) {
-  Stabilizer stabilizer(HandModel(), HandPlan().q, HandPlan().u, {});
+  Stabilizer stabilizer(HandModel(), StabilizerHandPlan().q, StabilizerHandPlan().u, {});
   for (int t = 0; t < stabilizer.steps(); ++t) {
-    const Eigen::VectorXd u = stabilizer.Command(t, HandPlan().q[t]);
-    EXPECT_LT((u - HandPlan().u[t]).lpNorm<Eigen::Infinity>(), 1e-7) << "step " << t;
+    const Eigen::VectorXd u = stabilizer.Command(t, StabilizerHandPlan().q[t]);
+    EXPECT_LT((u - StabilizerHandPlan().u[t]).lpNorm<Eigen::Infinity>(), 1e-7) << "step " << t;
   }
 }
 
@@ -42,14 +42,15 @@ TEST(Stabilizer, SendsTheReferenceOnTheReference) {
 TEST(Stabilizer, MatchesItsClosedFormWhenNoBoundIsActive) {
   StabilizerSettings settings;
   settings.max_deviation = 10.0;
-  Stabilizer stabilizer(HandModel(), HandPlan().q, HandPlan().u, settings);
+  Stabilizer stabilizer(HandModel(), StabilizerHandPlan().q, StabilizerHandPlan().u, settings);
   int compared = 0;
   for (int t = 0; t < stabilizer.steps(); ++t) {
-    Eigen::VectorXd q = HandPlan().q[t];
+    Eigen::VectorXd q = StabilizerHandPlan().q[t];
     q(0) += 0.002;
     q(2) -= 0.01;
     const Eigen::VectorXd closed = stabilizer.ClosedFormCommand(t, q);
-    if ((closed - HandPlan().u[t]).lpNorm<Eigen::Infinity>() > 0.5 * settings.max_deviation) {
+    if ((closed - StabilizerHandPlan().u[t]).lpNorm<Eigen::Infinity>() >
+        0.5 * settings.max_deviation) {
       continue;
     }
     const Eigen::VectorXd u = stabilizer.Command(t, q);
@@ -60,19 +61,19 @@ TEST(Stabilizer, MatchesItsClosedFormWhenNoBoundIsActive) {
   EXPECT_GT(compared, 0);
   // And with a tight bound, the command stays inside it.
   settings.max_deviation = 1e-3;
-  Stabilizer tight(HandModel(), HandPlan().q, HandPlan().u, settings);
-  Eigen::VectorXd q = HandPlan().q[3];
+  Stabilizer tight(HandModel(), StabilizerHandPlan().q, StabilizerHandPlan().u, settings);
+  Eigen::VectorXd q = StabilizerHandPlan().q[3];
   q(0) += 0.003;
   const Eigen::VectorXd u = tight.Command(3, q);
-  EXPECT_LE((u - HandPlan().u[3]).lpNorm<Eigen::Infinity>(), 1e-3 * (1.0 + 1e-6));
+  EXPECT_LE((u - StabilizerHandPlan().u[3]).lpNorm<Eigen::Infinity>(), 1e-3 * (1.0 + 1e-6));
 }
 
 TEST(Stabilizer, BadInputNamesWhatIsWrong) {
-  std::vector<Eigen::VectorXd> q = HandPlan().q;
+  std::vector<Eigen::VectorXd> q = StabilizerHandPlan().q;
   q.pop_back();
-  EXPECT_THROW(Stabilizer(HandModel(), q, HandPlan().u, {}), std::invalid_argument);
-  Stabilizer stabilizer(HandModel(), HandPlan().q, HandPlan().u, {});
-  EXPECT_THROW(stabilizer.Command(-1, HandPlan().q[0]), std::invalid_argument);
+  EXPECT_THROW(Stabilizer(HandModel(), q, StabilizerHandPlan().u, {}), std::invalid_argument);
+  Stabilizer stabilizer(HandModel(), StabilizerHandPlan().q, StabilizerHandPlan().u, {});
+  EXPECT_THROW(stabilizer.Command(-1, StabilizerHandPlan().q[0]), std::invalid_argument);
   EXPECT_THROW(stabilizer.Command(0, Eigen::VectorXd::Zero(3)), std::invalid_argument);
   // A plant scene with other coordinates.
   const auto pushing = testing::PlanarPushingGoal(QUASIDYN_SOURCE_DIR).model;
@@ -89,11 +90,11 @@ TEST(Stabilizer, BadInputNamesWhatIsWrong) {
 // (position + 0.05 m × angle, the ball's radius) is below the open loop's on every plant.
 TEST(Stabilizer, ClosedLoopBeatsOpenLoopOnPerturbedPlants) {
   const auto model = HandModel();
-  Stabilizer stabilizer(model, HandPlan().q, HandPlan().u, {});
+  Stabilizer stabilizer(model, StabilizerHandPlan().q, StabilizerHandPlan().u, {});
   PlantStudySettings settings;
   settings.plants = 5;
-  const std::vector<PlantTrial> trials =
-      CompareOpenAndClosedLoop(*model, HandPlan().q, HandPlan().u, &stabilizer, settings);
+  const std::vector<PlantTrial> trials = CompareOpenAndClosedLoop(
+      *model, StabilizerHandPlan().q, StabilizerHandPlan().u, &stabilizer, settings);
   for (const PlantTrial& t : trials) {
     ASSERT_TRUE(t.open_loop.message.empty() && t.closed_loop.message.empty())
         << t.open_loop.message << t.closed_loop.message;

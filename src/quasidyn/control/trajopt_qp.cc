@@ -8,47 +8,47 @@
 namespace quasidyn {
 namespace {
 
-constexpr const char* kWhere = "BuildTrajoptQp";
+constexpr const char* kTrajoptQpWhere = "BuildTrajoptQp";
 
 void CheckData(const TrajoptQpData& d) {
   const int H = static_cast<int>(d.A.size());
-  QUASIDYN_CHECK_ARGUMENT(H >= 1, kWhere, "the window has no step (H = 0)");
+  QUASIDYN_CHECK_ARGUMENT(H >= 1, kTrajoptQpWhere, "the window has no step (H = 0)");
   QUASIDYN_CHECK_ARGUMENT(static_cast<int>(d.B.size()) == H &&
                               static_cast<int>(d.q_nominal.size()) == H &&
                               static_cast<int>(d.u_nominal.size()) == H,
-                          kWhere, "A, B, q_nominal and u_nominal must all have H entries");
+                          kTrajoptQpWhere, "A, B, q_nominal and u_nominal must all have H entries");
   const int nq = static_cast<int>(d.A[0].rows());
   const int nu = static_cast<int>(d.B[0].cols());
-  QUASIDYN_CHECK_ARGUMENT(d.object_size >= 0 && d.object_size <= nq, kWhere,
+  QUASIDYN_CHECK_ARGUMENT(d.object_size >= 0 && d.object_size <= nq, kTrajoptQpWhere,
                           "object_size must be in [0, n_q]");
   for (int k = 0; k < H; ++k) {
-    QUASIDYN_CHECK_ARGUMENT(d.A[k].rows() == nq && d.A[k].cols() == nq, kWhere,
+    QUASIDYN_CHECK_ARGUMENT(d.A[k].rows() == nq && d.A[k].cols() == nq, kTrajoptQpWhere,
                             "A[" + std::to_string(k) + "] is not n_q × n_q");
-    QUASIDYN_CHECK_ARGUMENT(d.B[k].rows() == nq && d.B[k].cols() == nu, kWhere,
+    QUASIDYN_CHECK_ARGUMENT(d.B[k].rows() == nq && d.B[k].cols() == nu, kTrajoptQpWhere,
                             "B[" + std::to_string(k) + "] is not n_q × n_u");
-    CheckVector(kWhere, "q_nominal[" + std::to_string(k) + "]", d.q_nominal[k], nq, "n_q");
-    CheckVector(kWhere, "u_nominal[" + std::to_string(k) + "]", d.u_nominal[k], nu, "n_u");
+    CheckVector(kTrajoptQpWhere, "q_nominal[" + std::to_string(k) + "]", d.q_nominal[k], nq, "n_q");
+    CheckVector(kTrajoptQpWhere, "u_nominal[" + std::to_string(k) + "]", d.u_nominal[k], nu, "n_u");
   }
-  CheckVector(kWhere, "u_before", d.u_before, nu, "n_u");
-  CheckVector(kWhere, "dq0", d.dq0, nq, "n_q");
-  CheckVector(kWhere, "goal", d.goal, d.object_size, "n_q,u");
-  CheckVector(kWhere, "object_weight", d.object_weight, d.object_size, "n_q,u");
-  CheckVector(kWhere, "terminal_weight", d.terminal_weight, d.object_size, "n_q,u");
+  CheckVector(kTrajoptQpWhere, "u_before", d.u_before, nu, "n_u");
+  CheckVector(kTrajoptQpWhere, "dq0", d.dq0, nq, "n_q");
+  CheckVector(kTrajoptQpWhere, "goal", d.goal, d.object_size, "n_q,u");
+  CheckVector(kTrajoptQpWhere, "object_weight", d.object_weight, d.object_size, "n_q,u");
+  CheckVector(kTrajoptQpWhere, "terminal_weight", d.terminal_weight, d.object_size, "n_q,u");
   QUASIDYN_CHECK_ARGUMENT(
-      (d.object_weight.array() >= 0.0).all() && (d.terminal_weight.array() >= 0.0).all(), kWhere,
-      "the object weights must be >= 0");
-  QUASIDYN_CHECK_ARGUMENT(d.rate_weight > 0.0 && std::isfinite(d.rate_weight), kWhere,
+      (d.object_weight.array() >= 0.0).all() && (d.terminal_weight.array() >= 0.0).all(),
+      kTrajoptQpWhere, "the object weights must be >= 0");
+  QUASIDYN_CHECK_ARGUMENT(d.rate_weight > 0.0 && std::isfinite(d.rate_weight), kTrajoptQpWhere,
                           "rate_weight ρ must be finite and > 0");
-  QUASIDYN_CHECK_ARGUMENT(d.trust_region > 0.0 && std::isfinite(d.trust_region), kWhere,
+  QUASIDYN_CHECK_ARGUMENT(d.trust_region > 0.0 && std::isfinite(d.trust_region), kTrajoptQpWhere,
                           "trust_region r must be finite and > 0");
-  QUASIDYN_CHECK_ARGUMENT(d.regrasp.empty() || static_cast<int>(d.regrasp.size()) == H, kWhere,
-                          "regrasp must be empty or have H entries");
+  QUASIDYN_CHECK_ARGUMENT(d.regrasp.empty() || static_cast<int>(d.regrasp.size()) == H,
+                          kTrajoptQpWhere, "regrasp must be empty or have H entries");
   const int no = d.object_size;
   for (int k = 0; k < H; ++k) {
     if (!IsRegraspStep(d, k)) continue;
     Eigen::MatrixXd reset = Eigen::MatrixXd::Zero(nq, nq);
     reset.topLeftCorner(no, no).setIdentity();
-    QUASIDYN_CHECK_ARGUMENT(d.A[k] == reset, kWhere,
+    QUASIDYN_CHECK_ARGUMENT(d.A[k] == reset, kTrajoptQpWhere,
                             "A[" + std::to_string(k) + "] of a regrasp step must be diag(I, 0)");
   }
 }
@@ -82,7 +82,7 @@ void BuildTrajoptQp(const TrajoptQpData& d, QpProblem* problem) {
   const int nu = static_cast<int>(d.B[0].cols());
   int nx = 0;
   const std::vector<int> column = TrajoptColumns(d, &nx);
-  QUASIDYN_CHECK_ARGUMENT(nx > 0, kWhere,
+  QUASIDYN_CHECK_ARGUMENT(nx > 0, kTrajoptQpWhere,
                           "every step of the window is a regrasp: nothing to solve");
   const int no = d.object_size;
   Eigen::MatrixXd P = Eigen::MatrixXd::Zero(nx, nx);

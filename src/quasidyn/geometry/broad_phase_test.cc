@@ -12,7 +12,7 @@ namespace {
 
 using Eigen::Vector3d;
 
-constexpr double kTol = 1e-12;  // round-off bound for O(1) m coordinates (≈ 4500 ε)
+constexpr double kBroadPhaseTol = 1e-12;  // round-off bound for O(1) m coordinates (≈ 4500 ε)
 constexpr double kPi = std::numbers::pi;
 
 Eigen::Isometry3d Pose(const Vector3d& p, const Eigen::AngleAxisd& rotation) {
@@ -24,8 +24,8 @@ Eigen::Isometry3d Pose(const Vector3d& p, const Eigen::AngleAxisd& rotation) {
 
 void ExpectBox(const Aabb& box, const Vector3d& lower, const Vector3d& upper) {
   EXPECT_FALSE(box.unbounded);
-  EXPECT_LT((box.lower - lower).norm(), kTol) << box.lower.transpose();
-  EXPECT_LT((box.upper - upper).norm(), kTol) << box.upper.transpose();
+  EXPECT_LT((box.lower - lower).norm(), kBroadPhaseTol) << box.lower.transpose();
+  EXPECT_LT((box.upper - upper).norm(), kBroadPhaseTol) << box.upper.transpose();
 }
 
 TEST(ComputeWorldAabb, SpatialShapes) {

@@ -11,8 +11,8 @@
 namespace quasidyn {
 namespace {
 
-constexpr double kParallelEdges = 1e-9;  // as in box_box_3d.cc
-constexpr double kRelativeTie = 1e-12;
+constexpr double kCapsuleBox3dParallelEdges = 1e-9;  // as in box_box_3d.cc
+constexpr double kCapsuleBox3dRelativeTie = 1e-12;
 
 }  // namespace
 
@@ -25,7 +25,7 @@ ContactPoint CapsuleBoxDistance3d(double radius_A, double length_A, const Eigen:
   const Eigen::Vector3d s1 = middle + 0.5 * length_A * axis;
   const Eigen::Vector3d d = middle - B.Centre();
   const double scale = std::max({d.norm(), 0.5 * length_A, B.half.maxCoeff()});
-  const double tie = kRelativeTie * scale;
+  const double tie = kCapsuleBox3dRelativeTie * scale;
 
   // Separating axes of the segment and the box.
   int best_face = -1;  // box axis of a face axis; -1 for an edge axis
@@ -46,7 +46,7 @@ ContactPoint CapsuleBoxDistance3d(double radius_A, double length_A, const Eigen:
   for (int j = 0; j < 3; ++j) {
     const Eigen::Vector3d cross = axis.cross(B.Axis(j));
     const double norm = cross.norm();
-    if (norm > kParallelEdges) consider(-1, j, cross / norm);
+    if (norm > kCapsuleBox3dParallelEdges) consider(-1, j, cross / norm);
   }
 
   ContactPoint c;
@@ -87,7 +87,7 @@ ContactPoint CapsuleBoxDistance3d(double radius_A, double length_A, const Eigen:
     const double sign = best_n.dot(B.Axis(best_face)) >= 0.0 ? 1.0 : -1.0;
     BoxFeature3d deepest;  // the end of S deepest along −n, or both when S is parallel
     const double along = axis.dot(best_n);
-    if (std::abs(along) <= kRelativeTie) {
+    if (std::abs(along) <= kCapsuleBox3dRelativeTie) {
       deepest.push_back(s0);
       deepest.push_back(s1);
     } else {

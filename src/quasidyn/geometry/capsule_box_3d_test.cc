@@ -23,10 +23,10 @@ using testing::FclSignedDistance3d;
 
 using Eigen::Vector3d;
 
-constexpr double kTol = 1e-12;  // round-off of O(0.1) m coordinates, with margin
+constexpr double kCapsuleBox3dTol = 1e-12;  // round-off of O(0.1) m coordinates, with margin
 
-Eigen::Isometry3d Pose(const Vector3d& p, double angle = 0.0,
-                       const Vector3d& axis = Vector3d::UnitZ()) {
+Eigen::Isometry3d CapsuleBox3dPose(const Vector3d& p, double angle = 0.0,
+                                   const Vector3d& axis = Vector3d::UnitZ()) {
   Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
   X.translation() = p;
   X.linear() = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
@@ -39,13 +39,13 @@ void ExpectConsistent(const ContactPoint& c, double radius, double length,
                       const Eigen::Isometry3d& X_A, const Vector3d& size,
                       const Eigen::Isometry3d& X_B) {
   EXPECT_NEAR(c.normal.norm(), 1.0, 1e-15);
-  EXPECT_LT((c.p_A - c.p_B - c.phi * c.normal).norm(), kTol);
+  EXPECT_LT((c.p_A - c.p_B - c.phi * c.normal).norm(), kCapsuleBox3dTol);
   const Vector3d axis = X_A.linear().col(2);
   const Vector3d s0 = X_A.translation() - 0.5 * length * axis;
   const Vector3d s1 = X_A.translation() + 0.5 * length * axis;
   const SegmentClosestPoints core = ClosestPointsOfSegments(c.p_A, c.p_A, s0, s1);
-  EXPECT_NEAR((c.p_A - core.on_q).norm(), radius, kTol);
-  EXPECT_NEAR(((X_B.inverse() * c.p_B).cwiseAbs() - 0.5 * size).maxCoeff(), 0.0, kTol);
+  EXPECT_NEAR((c.p_A - core.on_q).norm(), radius, kCapsuleBox3dTol);
+  EXPECT_NEAR(((X_B.inverse() * c.p_B).cwiseAbs() - 0.5 * size).maxCoeff(), 0.0, kCapsuleBox3dTol);
 }
 
 TEST(CapsuleBoxDistance3d, LyingStandingAcrossAnEdgeAndThrough) {
@@ -55,27 +55,28 @@ TEST(CapsuleBoxDistance3d, LyingStandingAcrossAnEdgeAndThrough) {
   for (double gap : {0.01, 0.0, -0.005}) {
     // Lying along x over the top face, its core from x = −0.02 to 0.08 (parallel to the face:
     // the closest pair is the first of the tied ones, the core's end at x = −0.02).
-    const Eigen::Isometry3d lying =
-        Pose(Vector3d(0.03, 0.01, 0.05 + r + gap), std::numbers::pi / 2, Vector3d::UnitY());
+    const Eigen::Isometry3d lying = CapsuleBox3dPose(Vector3d(0.03, 0.01, 0.05 + r + gap),
+                                                     std::numbers::pi / 2, Vector3d::UnitY());
     ContactPoint c = CapsuleBoxDistance3d(r, l, lying, size, X_B);
-    EXPECT_NEAR(c.phi, gap, kTol);
-    EXPECT_LT((c.normal - Vector3d::UnitZ()).norm(), kTol);
-    EXPECT_LT((c.p_B - Vector3d(-0.02, 0.01, 0.05)).norm(), kTol);
+    EXPECT_NEAR(c.phi, gap, kCapsuleBox3dTol);
+    EXPECT_LT((c.normal - Vector3d::UnitZ()).norm(), kCapsuleBox3dTol);
+    EXPECT_LT((c.p_B - Vector3d(-0.02, 0.01, 0.05)).norm(), kCapsuleBox3dTol);
     ExpectConsistent(c, r, l, lying, size, X_B);
     // Standing on its lower end.
-    const Eigen::Isometry3d standing = Pose(Vector3d(-0.04, 0.05, 0.05 + 0.5 * l + r + gap));
+    const Eigen::Isometry3d standing =
+        CapsuleBox3dPose(Vector3d(-0.04, 0.05, 0.05 + 0.5 * l + r + gap));
     c = CapsuleBoxDistance3d(r, l, standing, size, X_B);
-    EXPECT_NEAR(c.phi, gap, kTol);
-    EXPECT_LT((c.p_B - Vector3d(-0.04, 0.05, 0.05)).norm(), kTol);
+    EXPECT_NEAR(c.phi, gap, kCapsuleBox3dTol);
+    EXPECT_LT((c.p_B - Vector3d(-0.04, 0.05, 0.05)).norm(), kCapsuleBox3dTol);
     ExpectConsistent(c, r, l, standing, size, X_B);
     // Along y (core from y = 0.05 to −0.05), beside the box's edge x = 0.1, z = 0.05 along
     // (1, 0, 1)/√2: the closest point of the box is on that edge (at the core's first end,
     // y = 0.05, of the tied pairs), the normal along (1, 0, 1)/√2.
     const Vector3d n = Vector3d(1, 0, 1).normalized();
-    const Eigen::Isometry3d across =
-        Pose(Vector3d(0.1, 0.0, 0.05) + (r + gap) * n, std::numbers::pi / 2, Vector3d::UnitX());
+    const Eigen::Isometry3d across = CapsuleBox3dPose(Vector3d(0.1, 0.0, 0.05) + (r + gap) * n,
+                                                      std::numbers::pi / 2, Vector3d::UnitX());
     c = CapsuleBoxDistance3d(r, l, across, size, X_B);
-    EXPECT_NEAR(c.phi, gap, kTol);
+    EXPECT_NEAR(c.phi, gap, kCapsuleBox3dTol);
     EXPECT_LT((c.normal - n).norm(), 1e-9);
     EXPECT_LT((c.p_B - Vector3d(0.1, 0.05, 0.05)).norm(), 1e-9);
     ExpectConsistent(c, r, l, across, size, X_B);
@@ -83,19 +84,19 @@ TEST(CapsuleBoxDistance3d, LyingStandingAcrossAnEdgeAndThrough) {
   // Through the box along x, 0.03 below its top face: the least overlap is the top face,
   // φ = −(0.03 + r).
   const Eigen::Isometry3d through =
-      Pose(Vector3d(0.0, 0.0, 0.02), std::numbers::pi / 2, Vector3d::UnitY());
+      CapsuleBox3dPose(Vector3d(0.0, 0.0, 0.02), std::numbers::pi / 2, Vector3d::UnitY());
   const ContactPoint c = CapsuleBoxDistance3d(r, 0.4, through, size, X_B);
-  EXPECT_NEAR(c.phi, -0.03 - r, kTol);
-  EXPECT_LT((c.normal - Vector3d::UnitZ()).norm(), kTol);
+  EXPECT_NEAR(c.phi, -0.03 - r, kCapsuleBox3dTol);
+  EXPECT_LT((c.normal - Vector3d::UnitZ()).norm(), kCapsuleBox3dTol);
   ExpectConsistent(c, r, 0.4, through, size, X_B);
 }
 
-struct RandomPair {
+struct CapsuleBox3dRandomPair {
   double radius, length;
   Vector3d size;
   Eigen::Isometry3d X_A, X_B;
 };
-RandomPair Draw(std::mt19937* random) {
+CapsuleBox3dRandomPair CapsuleBox3dDraw(std::mt19937* random) {
   std::uniform_real_distribution<double> side(0.02, 0.2), offset(-0.12, 0.12);
   std::normal_distribution<double> normal;
   auto pose = [&] {
@@ -107,7 +108,7 @@ RandomPair Draw(std::mt19937* random) {
     X.translation() = Vector3d(offset(*random), offset(*random), offset(*random));
     return X;
   };
-  RandomPair pair;
+  CapsuleBox3dRandomPair pair;
   pair.radius = 0.25 * side(*random);
   pair.length = side(*random);
   pair.size = Vector3d(side(*random), side(*random), side(*random));
@@ -116,10 +117,10 @@ RandomPair Draw(std::mt19937* random) {
   return pair;
 }
 
-struct Spread {
+struct CapsuleBox3dSpread {
   double max = 0.0, p99 = 0.0;
 };
-Spread SpreadOf(std::vector<double> errors) {
+CapsuleBox3dSpread CapsuleBox3dSpreadOf(std::vector<double> errors) {
   std::sort(errors.begin(), errors.end());
   return {errors.back(), errors[errors.size() * 99 / 100]};
 }
@@ -135,7 +136,7 @@ TEST(CapsuleBoxDistance3d, AgreesWithFclAtRandomPoses) {
   int separated = 0, penetrating = 0;
   std::vector<double> phi_errors, normal_errors, witness_errors;
   for (int trial = 0; trial < 3000; ++trial) {
-    const RandomPair pair = Draw(&random);
+    const CapsuleBox3dRandomPair pair = CapsuleBox3dDraw(&random);
     capsule.radius = pair.radius;
     capsule.length = pair.length;
     box.size = pair.size;
@@ -149,8 +150,9 @@ TEST(CapsuleBoxDistance3d, AgreesWithFclAtRandomPoses) {
     normal_errors.push_back((exact.normal - fcl.normal).norm());
     witness_errors.push_back(std::max((exact.p_A - fcl.p_A).norm(), (exact.p_B - fcl.p_B).norm()));
   }
-  const Spread phi = SpreadOf(phi_errors), normal = SpreadOf(normal_errors),
-               witness = SpreadOf(witness_errors);
+  const CapsuleBox3dSpread phi = CapsuleBox3dSpreadOf(phi_errors),
+                           normal = CapsuleBox3dSpreadOf(normal_errors),
+                           witness = CapsuleBox3dSpreadOf(witness_errors);
   std::printf(
       "capsule-box vs FCL, %d separated and %d penetrating pairs: |dphi| max %.2e m (99%% "
       "below %.2e), |dn| max %.2e (99%% below %.2e), |dp| max %.2e m (99%% below %.2e)\n",
@@ -169,7 +171,7 @@ TEST(CapsuleBoxDistance3d, AllocatesNothing) {
   double sum = 0.0;
   testing::MallocCounter counter;
   for (int trial = 0; trial < 100; ++trial) {
-    const RandomPair pair = Draw(&random);
+    const CapsuleBox3dRandomPair pair = CapsuleBox3dDraw(&random);
     sum += CapsuleBoxDistance3d(pair.radius, pair.length, pair.X_A, pair.size, pair.X_B).phi;
   }
   EXPECT_EQ(counter.count(), 0);

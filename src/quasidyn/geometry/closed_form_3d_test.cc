@@ -13,7 +13,7 @@ namespace quasidyn {
 namespace {
 
 // Closed forms are exact: errors are rounding of O(1) numbers.
-constexpr double kTol = 1e-12;
+constexpr double kClosedForm3dTol = 1e-12;
 
 Shape Sphere(double r) {
   Shape s;
@@ -60,12 +60,12 @@ Eigen::Isometry3d Rotated(const Eigen::Isometry3d& X, double angle, const Eigen:
 
 void ExpectContact(const ContactPoint& c, double phi, const Eigen::Vector3d& normal,
                    const Eigen::Vector3d& p_A, const Eigen::Vector3d& p_B) {
-  EXPECT_NEAR(c.phi, phi, kTol);
-  EXPECT_NEAR((c.normal - normal).norm(), 0.0, kTol) << c.normal.transpose();
-  EXPECT_NEAR((c.p_A - p_A).norm(), 0.0, kTol) << c.p_A.transpose();
-  EXPECT_NEAR((c.p_B - p_B).norm(), 0.0, kTol) << c.p_B.transpose();
-  EXPECT_NEAR(c.normal.norm(), 1.0, kTol);
-  EXPECT_NEAR((c.p_A - c.p_B - c.phi * c.normal).norm(), 0.0, kTol);
+  EXPECT_NEAR(c.phi, phi, kClosedForm3dTol);
+  EXPECT_NEAR((c.normal - normal).norm(), 0.0, kClosedForm3dTol) << c.normal.transpose();
+  EXPECT_NEAR((c.p_A - p_A).norm(), 0.0, kClosedForm3dTol) << c.p_A.transpose();
+  EXPECT_NEAR((c.p_B - p_B).norm(), 0.0, kClosedForm3dTol) << c.p_B.transpose();
+  EXPECT_NEAR(c.normal.norm(), 1.0, kClosedForm3dTol);
+  EXPECT_NEAR((c.p_A - c.p_B - c.phi * c.normal).norm(), 0.0, kClosedForm3dTol);
 }
 
 // Swapping the arguments keeps φ, swaps the witnesses and negates the normal.
@@ -73,10 +73,10 @@ void ExpectSwapFlips(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape&
                      const Eigen::Isometry3d& X_WB) {
   const ContactPoint ab = SignedDistance3d(a, X_WA, b, X_WB);
   const ContactPoint ba = SignedDistance3d(b, X_WB, a, X_WA);
-  EXPECT_NEAR(ab.phi, ba.phi, kTol);
-  EXPECT_NEAR((ab.normal + ba.normal).norm(), 0.0, kTol);
-  EXPECT_NEAR((ab.p_A - ba.p_B).norm(), 0.0, kTol);
-  EXPECT_NEAR((ab.p_B - ba.p_A).norm(), 0.0, kTol);
+  EXPECT_NEAR(ab.phi, ba.phi, kClosedForm3dTol);
+  EXPECT_NEAR((ab.normal + ba.normal).norm(), 0.0, kClosedForm3dTol);
+  EXPECT_NEAR((ab.p_A - ba.p_B).norm(), 0.0, kClosedForm3dTol);
+  EXPECT_NEAR((ab.p_B - ba.p_A).norm(), 0.0, kClosedForm3dTol);
 }
 
 TEST(ClosedForm3d, SphereSphere) {
@@ -174,9 +174,10 @@ TEST(ClosedForm3d, CapsuleCapsule) {
   const Eigen::Isometry3d A_x = Rotated(At(0, 0, 0), std::numbers::pi / 2, {0, 1, 0});
   const Eigen::Isometry3d B_y = Rotated(At(0, 0, 0), std::numbers::pi / 2, {1, 0, 0});
   const ContactPoint crossing = SignedDistance3d(a, A_x, b, B_y);
-  EXPECT_NEAR(crossing.phi, -1.0, kTol);
-  EXPECT_NEAR(std::abs(crossing.normal.z()), 1.0, kTol);
-  EXPECT_NEAR((crossing.p_A - crossing.p_B - crossing.phi * crossing.normal).norm(), 0.0, kTol);
+  EXPECT_NEAR(crossing.phi, -1.0, kClosedForm3dTol);
+  EXPECT_NEAR(std::abs(crossing.normal.z()), 1.0, kClosedForm3dTol);
+  EXPECT_NEAR((crossing.p_A - crossing.p_B - crossing.phi * crossing.normal).norm(), 0.0,
+              kClosedForm3dTol);
   ExpectSwapFlips(a, along_x, b, At(0.1, 0.2, 0));
 }
 
@@ -202,12 +203,12 @@ TEST(ClosedForm3d, ShapesAgainstHalfSpace) {
   const double tilt = std::numbers::pi / 6;
   const ContactPoint cylinder =
       SignedDistance3d(Cylinder(1.0, 2.0), Rotated(At(0, 0, 2), tilt, {1, 0, 0}), plane, X_WP);
-  EXPECT_NEAR(cylinder.phi, 2.0 - std::cos(tilt) - std::sin(tilt), kTol);
+  EXPECT_NEAR(cylinder.phi, 2.0 - std::cos(tilt) - std::sin(tilt), kClosedForm3dTol);
   // R_x(θ) maps the rim point (0, −1, −1) to (0, −cos θ + sin θ, −sin θ − cos θ).
   EXPECT_NEAR((cylinder.p_A - Eigen::Vector3d(0, std::sin(tilt) - std::cos(tilt),
                                               2.0 - std::sin(tilt) - std::cos(tilt)))
                   .norm(),
-              0.0, kTol);
+              0.0, kClosedForm3dTol);
   // Capsule r = 0.5, l = 2 lying along x at z = 0.3: φ = −0.2 at the core's middle.
   ExpectContact(
       SignedDistance3d(Capsule(0.5, 2.0), Rotated(At(0, 0, 0.3), std::numbers::pi / 2, {0, 1, 0}),

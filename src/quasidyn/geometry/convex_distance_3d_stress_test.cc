@@ -46,7 +46,7 @@ std::vector<double> Dimensions(std::mt19937_64* random, int count) {
 
 // A shape of `kind` (the pairs that go through GJK/EPA: 0 cylinder, 1 box, 2 convex,
 // 3 capsule, 4 sphere) with dimensions anywhere the loader accepts.
-Shape RandomShape(std::mt19937_64* random, int kind) {
+Shape ConvexDistance3dStressRandomShape(std::mt19937_64* random, int kind) {
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   Shape s;
   switch (kind) {
@@ -88,8 +88,10 @@ Shape RandomShape(std::mt19937_64* random, int kind) {
   return s;
 }
 
-// The shape pairs that have no closed form (narrow_phase_3d.h), as kinds of RandomShape.
-constexpr int kGjkPairs[][2] = {{0, 1}, {0, 3}, {0, 0}, {2, 0}, {2, 1}, {2, 2}, {2, 3}, {2, 4}};
+// The shape pairs that have no closed form (narrow_phase_3d.h), as kinds of
+// ConvexDistance3dStressRandomShape.
+constexpr int kConvexDistance3dStressGjkPairs[][2] = {{0, 1}, {0, 3}, {0, 0}, {2, 0},
+                                                      {2, 1}, {2, 2}, {2, 3}, {2, 4}};
 
 Isometry3d RandomRotation(std::mt19937_64* random) {
   std::normal_distribution<double> normal;
@@ -115,9 +117,9 @@ TEST(ConvexDistanceStress, EveryPairWithinTheLoaderLimitsGetsABoundedFiniteAnswe
   double worst_bound = 0.0;
   const int trials = 4000;
   for (int trial = 0; trial < trials; ++trial) {
-    const auto& kinds = kGjkPairs[trial % 8];
-    const Shape a = RandomShape(&random, kinds[0]);
-    const Shape b = RandomShape(&random, kinds[1]);
+    const auto& kinds = kConvexDistance3dStressGjkPairs[trial % 8];
+    const Shape a = ConvexDistance3dStressRandomShape(&random, kinds[0]);
+    const Shape b = ConvexDistance3dStressRandomShape(&random, kinds[1]);
     const ConvexCore3d core_a = MakeConvexCore3d(a);
     const ConvexCore3d core_b = MakeConvexCore3d(b);
     Isometry3d X_WA = RandomRotation(&random);

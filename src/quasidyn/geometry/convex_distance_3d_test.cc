@@ -31,10 +31,10 @@ namespace {
 using Eigen::Isometry3d;
 using Eigen::Vector3d;
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr double kConvexDistance3dEps = std::numeric_limits<double>::epsilon();
 // Round-off of an answer on polytope cores, relative to the pair's scale: a few hundred ulps
 // (the closed forms carry their own rounding too).
-constexpr double kRoundOff = 256 * kEps;
+constexpr double kRoundOff = 256 * kConvexDistance3dEps;
 
 Shape MakeSphere(double r) {
   Shape s;
@@ -121,7 +121,7 @@ double Scale(const Shape& a, const Shape& b) {
 void ExpectWitnessesOnSupportPlanes(const ContactPoint& c, const Shape& a, const Isometry3d& X_WA,
                                     const Shape& b, const Isometry3d& X_WB, double tolerance) {
   ASSERT_TRUE(std::isfinite(c.phi) && c.p_A.allFinite() && c.p_B.allFinite());
-  EXPECT_NEAR(c.normal.norm(), 1.0, 16 * kEps);
+  EXPECT_NEAR(c.normal.norm(), 1.0, 16 * kConvexDistance3dEps);
   EXPECT_LT((c.p_A - c.p_B - c.phi * c.normal).norm(), tolerance);
   const Vector3d support_A = SupportPoint3d(a, X_WA, -c.normal);
   const Vector3d support_B = SupportPoint3d(b, X_WB, c.normal);
@@ -419,8 +419,8 @@ TEST(ConvexDistance3d, RigidMotionOfBothShapesMovesTheAnswerRigidly) {
     const ConvexDistanceResult here = Ours(a, X_WA, b, X_WB);
     const ConvexDistanceResult there = Ours(a, motion * X_WA, b, motion * X_WB);
     // The poses themselves are rounded at 2.5e4 m: ε · 2.5e4 per coordinate.
-    const double tol =
-        here.error_bound + there.error_bound + kRoundOff * here.scale + 64 * kEps * 2.5e4;
+    const double tol = here.error_bound + there.error_bound + kRoundOff * here.scale +
+                       64 * kConvexDistance3dEps * 2.5e4;
     EXPECT_NEAR(here.point.phi, there.point.phi, tol) << "trial " << trial;
     // Witness points along a tie (parallel edges, a face) are not unique: each answer's
     // points lie on its support planes, and a separation's normal moves with the shapes.

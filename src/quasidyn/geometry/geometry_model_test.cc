@@ -28,7 +28,7 @@ using Eigen::Vector3d;
 constexpr double kTol = 1e-12;  // round-off bound for O(1) m coordinates (≈ 4500 ε)
 constexpr double kPi = std::numbers::pi;
 
-Eigen::Isometry3d Pose(double x, double y, double theta = 0.0) {
+Eigen::Isometry3d GeometryModelPose(double x, double y, double theta = 0.0) {
   Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
   X.translation() = Vector3d(x, y, 0.0);
   X.linear() = Eigen::AngleAxisd(theta, Vector3d::UnitZ()).toRotationMatrix();
@@ -58,17 +58,18 @@ Scene MakePlanarScene() {
   scene.bodies[2].name = "block";
   CollisionGeometry block = Geometry("block", 2, ShapeType::kBox);
   block.shape.size = Vector3d(0.2, 0.2, 0.2);
-  CollisionGeometry disk = Geometry("disk", 1, ShapeType::kSphere, Pose(0.05, 0));
+  CollisionGeometry disk = Geometry("disk", 1, ShapeType::kSphere, GeometryModelPose(0.05, 0));
   disk.shape.radius = 0.1;
   scene.geometries = {block, disk, Geometry("ground", 0, ShapeType::kHalfSpace),
-                      Geometry("wall", 0, ShapeType::kHalfSpace, Pose(1, 0, kPi / 2))};
+                      Geometry("wall", 0, ShapeType::kHalfSpace, GeometryModelPose(1, 0, kPi / 2))};
   return scene;
 }
 
 // Disk body at (0, 0.05) turned 90°, so its circle's centre is at (0, 0.1 + disk_lift);
 // block centred at (0.25, 0.1): 0.05 right of the disk, resting on the ground.
 std::vector<Eigen::Isometry3d> Poses(double disk_lift = 0.0) {
-  return {Eigen::Isometry3d::Identity(), Pose(0, 0.05 + disk_lift, kPi / 2), Pose(0.25, 0.1)};
+  return {Eigen::Isometry3d::Identity(), GeometryModelPose(0, 0.05 + disk_lift, kPi / 2),
+          GeometryModelPose(0.25, 0.1)};
 }
 
 // A 3D scene with every shape type: the world's ground (z <= 0), and on bodies 1 to 6 a
@@ -228,8 +229,9 @@ TEST(GeometryModel, PlanarBroadPhaseLosesNoPairWithinTolerance) {
   int found = 0;
   for (int trial = 0; trial < 50; ++trial) {
     const std::vector<Eigen::Isometry3d> X_WB = {
-        Eigen::Isometry3d::Identity(), Pose(coordinate(random), coordinate(random), angle(random)),
-        Pose(coordinate(random), coordinate(random), angle(random))};
+        Eigen::Isometry3d::Identity(),
+        GeometryModelPose(coordinate(random), coordinate(random), angle(random)),
+        GeometryModelPose(coordinate(random), coordinate(random), angle(random))};
     const double tolerance = 0.05;
     std::vector<ContactCandidate> expected;
     for (int i = 0; i < 4; ++i) {

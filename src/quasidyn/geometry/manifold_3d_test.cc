@@ -18,27 +18,27 @@ constexpr double kExactTol = 1e-12;
 // of a cylinder is exact there too): rounding of unit-sized poses only.
 constexpr double kPairTol = 1e-12;
 
-Shape MakeBox(double x, double y, double z) {
+Shape Manifold3dMakeBox(double x, double y, double z) {
   Shape s;
   s.type = ShapeType::kBox;
   s.size = {x, y, z};
   return s;
 }
-Shape MakeCylinder(double r, double l) {
+Shape Manifold3dMakeCylinder(double r, double l) {
   Shape s;
   s.type = ShapeType::kCylinder;
   s.radius = r;
   s.length = l;
   return s;
 }
-Shape MakeCapsule(double r, double l) {
+Shape Manifold3dMakeCapsule(double r, double l) {
   Shape s;
   s.type = ShapeType::kCapsule;
   s.radius = r;
   s.length = l;
   return s;
 }
-Shape MakeSphere(double r) {
+Shape Manifold3dMakeSphere(double r) {
   Shape s;
   s.type = ShapeType::kSphere;
   s.radius = r;
@@ -50,8 +50,8 @@ Shape MakeHalfSpace() {
   return s;
 }
 
-Eigen::Isometry3d Pose(double x, double y, double z, double angle = 0.0,
-                       const Eigen::Vector3d& axis = Eigen::Vector3d::UnitZ()) {
+Eigen::Isometry3d Manifold3dPose(double x, double y, double z, double angle = 0.0,
+                                 const Eigen::Vector3d& axis = Eigen::Vector3d::UnitZ()) {
   Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
   X.translation() = Eigen::Vector3d(x, y, z);
   X.linear() = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
@@ -89,9 +89,9 @@ void ExpectManifold(const std::vector<ContactPoint>& manifold,
 const Eigen::Vector3d kUp = Eigen::Vector3d::UnitZ();
 
 TEST(Manifold3d, BoxFlatOnHalfSpaceGivesItsFourBottomCorners) {
-  const Shape box = MakeBox(1, 2, 0.5);
+  const Shape box = Manifold3dMakeBox(1, 2, 0.5);
   for (double tolerance : {0.0, 1e-3}) {
-    ExpectManifold(ContactManifold3d(box, Pose(0, 0, 0.25), MakeHalfSpace(),
+    ExpectManifold(ContactManifold3d(box, Manifold3dPose(0, 0, 0.25), MakeHalfSpace(),
                                      Eigen::Isometry3d::Identity(), tolerance),
                    {{{0.5, 1, 0}, 0}, {{-0.5, 1, 0}, 0}, {{0.5, -1, 0}, 0}, {{-0.5, -1, 0}, 0}},
                    kUp, kExactTol);
@@ -99,10 +99,11 @@ TEST(Manifold3d, BoxFlatOnHalfSpaceGivesItsFourBottomCorners) {
 }
 
 TEST(Manifold3d, BoxLiftedGivesOwnDistanceOrNothing) {
-  const Shape box = MakeBox(1, 2, 0.5);
+  const Shape box = Manifold3dMakeBox(1, 2, 0.5);
   const Eigen::Isometry3d I = Eigen::Isometry3d::Identity();
-  EXPECT_TRUE(ContactManifold3d(box, Pose(0, 0, 0.26), MakeHalfSpace(), I, 0.005).empty());
-  ExpectManifold(ContactManifold3d(box, Pose(0, 0, 0.253), MakeHalfSpace(), I, 0.005),
+  EXPECT_TRUE(
+      ContactManifold3d(box, Manifold3dPose(0, 0, 0.26), MakeHalfSpace(), I, 0.005).empty());
+  ExpectManifold(ContactManifold3d(box, Manifold3dPose(0, 0, 0.253), MakeHalfSpace(), I, 0.005),
                  {{{0.5, 1, 0.003}, 0.003},
                   {{-0.5, 1, 0.003}, 0.003},
                   {{0.5, -1, 0.003}, 0.003},
@@ -116,13 +117,13 @@ TEST(Manifold3d, TiltedBoxOnHalfSpaceGivesEachCornersDistance) {
   // and the y = +1 corners are 2 sin α up. The top corners are ~0.5 up: never in contact.
   const double alpha = 0.01;
   const double height = std::sin(alpha) + 0.25 * std::cos(alpha);
-  const Shape box = MakeBox(1, 2, 0.5);
+  const Shape box = Manifold3dMakeBox(1, 2, 0.5);
   const Eigen::Isometry3d I = Eigen::Isometry3d::Identity();
   const double y_low = -std::cos(alpha) + 0.25 * std::sin(alpha);
   const double y_high = std::cos(alpha) + 0.25 * std::sin(alpha);
   const double up = 2 * std::sin(alpha);
   for (double sink : {0.0, 0.004}) {  // touching, then pushed 4 mm into the table
-    const Eigen::Isometry3d X = Pose(0, 0, height - sink, alpha, {1, 0, 0});
+    const Eigen::Isometry3d X = Manifold3dPose(0, 0, height - sink, alpha, {1, 0, 0});
     ExpectManifold(ContactManifold3d(box, X, MakeHalfSpace(), I, 0.05),
                    {{{0.5, y_low, -sink}, -sink},
                     {{-0.5, y_low, -sink}, -sink},
@@ -135,8 +136,9 @@ TEST(Manifold3d, TiltedBoxOnHalfSpaceGivesEachCornersDistance) {
 }
 
 TEST(Manifold3d, HalfSpaceFirstFlipsEveryPoint) {
-  const auto manifold = ContactManifold3d(MakeHalfSpace(), Eigen::Isometry3d::Identity(),
-                                          MakeBox(1, 1, 1), Pose(0, 0, 0.49), 0.0);
+  const auto manifold =
+      ContactManifold3d(MakeHalfSpace(), Eigen::Isometry3d::Identity(), Manifold3dMakeBox(1, 1, 1),
+                        Manifold3dPose(0, 0, 0.49), 0.0);
   ASSERT_EQ(manifold.size(), 4u);
   for (const ContactPoint& c : manifold) {
     EXPECT_NEAR((c.normal + kUp).norm(), 0.0, kExactTol);
@@ -149,8 +151,9 @@ TEST(Manifold3d, HalfSpaceFirstFlipsEveryPoint) {
 
 TEST(Manifold3d, CylinderStandingOnHalfSpaceGivesEightRimPoints) {
   // Radius 0.5: rim samples at angles k·45° of the cylinder frame, turned 0.2 about z.
-  const auto manifold = ContactManifold3d(MakeCylinder(0.5, 1.0), Pose(1, 2, 0.5, 0.2),
-                                          MakeHalfSpace(), Eigen::Isometry3d::Identity(), 0.0);
+  const auto manifold =
+      ContactManifold3d(Manifold3dMakeCylinder(0.5, 1.0), Manifold3dPose(1, 2, 0.5, 0.2),
+                        MakeHalfSpace(), Eigen::Isometry3d::Identity(), 0.0);
   std::vector<Expected> expected;
   for (int k = 0; k < 8; ++k) {
     const double angle = 0.2 + k * std::numbers::pi / 4;
@@ -160,23 +163,24 @@ TEST(Manifold3d, CylinderStandingOnHalfSpaceGivesEightRimPoints) {
 }
 
 TEST(Manifold3d, CapsuleLyingOnHalfSpaceGivesItsSegmentEnds) {
-  ExpectManifold(
-      ContactManifold3d(MakeCapsule(0.2, 1.0), Pose(0, 0, 0.19, std::numbers::pi / 2, {0, 1, 0}),
-                        MakeHalfSpace(), Eigen::Isometry3d::Identity(), 0.0),
-      {{{0.5, 0, -0.01}, -0.01}, {{-0.5, 0, -0.01}, -0.01}}, kUp, kExactTol);
+  ExpectManifold(ContactManifold3d(Manifold3dMakeCapsule(0.2, 1.0),
+                                   Manifold3dPose(0, 0, 0.19, std::numbers::pi / 2, {0, 1, 0}),
+                                   MakeHalfSpace(), Eigen::Isometry3d::Identity(), 0.0),
+                 {{{0.5, 0, -0.01}, -0.01}, {{-0.5, 0, -0.01}, -0.01}}, kUp, kExactTol);
 }
 
 TEST(Manifold3d, SphereGivesTheClosestPairAlone) {
-  const auto manifold = ContactManifold3d(MakeSphere(0.5), Pose(0.1, 0, 0.99), MakeBox(1, 1, 1),
-                                          Eigen::Isometry3d::Identity(), 0.0);
+  const auto manifold =
+      ContactManifold3d(Manifold3dMakeSphere(0.5), Manifold3dPose(0.1, 0, 0.99),
+                        Manifold3dMakeBox(1, 1, 1), Eigen::Isometry3d::Identity(), 0.0);
   ExpectManifold(manifold, {{{0.1, 0, 0.49}, -0.01}}, kUp, kExactTol);
 }
 
 TEST(Manifold3d, BoxOnBiggerBoxGivesItsFourCorners) {
   // Unit cube resting on a 4 × 4 × 1 slab whose top is z = 0.5.
   ExpectManifold(
-      ContactManifold3d(MakeBox(1, 1, 1), Pose(0.3, -0.2, 1.0), MakeBox(4, 4, 1),
-                        Eigen::Isometry3d::Identity(), 1e-4),
+      ContactManifold3d(Manifold3dMakeBox(1, 1, 1), Manifold3dPose(0.3, -0.2, 1.0),
+                        Manifold3dMakeBox(4, 4, 1), Eigen::Isometry3d::Identity(), 1e-4),
       {{{0.8, 0.3, 0.5}, 0}, {{-0.2, 0.3, 0.5}, 0}, {{0.8, -0.7, 0.5}, 0}, {{-0.2, -0.7, 0.5}, 0}},
       kUp, kPairTol);
 }
@@ -184,8 +188,8 @@ TEST(Manifold3d, BoxOnBiggerBoxGivesItsFourCorners) {
 TEST(Manifold3d, BoxOnSmallerBoxGivesTheClippedOverlap) {
   // 2 × 2 plate at x offset 0.8 on a unit cube: overlap x in [−0.2, 0.5], y in [−0.5, 0.5],
   // 0.01 deep.
-  ExpectManifold(ContactManifold3d(MakeBox(2, 2, 1), Pose(0.8, 0, 0.99), MakeBox(1, 1, 1),
-                                   Eigen::Isometry3d::Identity(), 0.0),
+  ExpectManifold(ContactManifold3d(Manifold3dMakeBox(2, 2, 1), Manifold3dPose(0.8, 0, 0.99),
+                                   Manifold3dMakeBox(1, 1, 1), Eigen::Isometry3d::Identity(), 0.0),
                  {{{-0.2, 0.5, 0.49}, -0.01},
                   {{0.5, 0.5, 0.49}, -0.01},
                   {{-0.2, -0.5, 0.49}, -0.01},
@@ -204,23 +208,24 @@ TEST(Manifold3d, CubeTurned45DegreesOnCubeGivesTheOctagon) {
       expected.push_back({{c * sx, 0.5 * sy, 0.495}, -0.005});
     }
   }
-  ExpectManifold(ContactManifold3d(MakeBox(1, 1, 1), Pose(0, 0, 0.995, std::numbers::pi / 4),
-                                   MakeBox(1, 1, 1), Eigen::Isometry3d::Identity(), 0.0),
+  ExpectManifold(ContactManifold3d(Manifold3dMakeBox(1, 1, 1),
+                                   Manifold3dPose(0, 0, 0.995, std::numbers::pi / 4),
+                                   Manifold3dMakeBox(1, 1, 1), Eigen::Isometry3d::Identity(), 0.0),
                  expected, kUp, kPairTol);
 }
 
 TEST(Manifold3d, WholeSceneRotatedMovesTheManifoldRigidly) {
   // The box-on-smaller-box scene under a rigid motion X: every point moves with it.
-  const Eigen::Isometry3d X = Pose(0.3, -1.0, 2.0, 0.7, {1, -2, 0.5});
+  const Eigen::Isometry3d X = Manifold3dPose(0.3, -1.0, 2.0, 0.7, {1, -2, 0.5});
   std::vector<Expected> expected;
   for (const Eigen::Vector3d& p :
        {Eigen::Vector3d(-0.2, 0.5, 0.49), Eigen::Vector3d(0.5, 0.5, 0.49),
         Eigen::Vector3d(-0.2, -0.5, 0.49), Eigen::Vector3d(0.5, -0.5, 0.49)}) {
     expected.push_back({X * p, -0.01});
   }
-  ExpectManifold(
-      ContactManifold3d(MakeBox(2, 2, 1), X * Pose(0.8, 0, 0.99), MakeBox(1, 1, 1), X, 0.0),
-      expected, X.linear() * kUp, kPairTol);
+  ExpectManifold(ContactManifold3d(Manifold3dMakeBox(2, 2, 1), X * Manifold3dPose(0.8, 0, 0.99),
+                                   Manifold3dMakeBox(1, 1, 1), X, 0.0),
+                 expected, X.linear() * kUp, kPairTol);
 }
 
 TEST(Manifold3d, CylinderStandingOnBoxGivesEightRimPoints) {
@@ -229,15 +234,15 @@ TEST(Manifold3d, CylinderStandingOnBoxGivesEightRimPoints) {
     const double angle = k * std::numbers::pi / 4;
     expected.push_back({{0.5 * std::cos(angle), 0.5 * std::sin(angle), 0.5}, 0});
   }
-  ExpectManifold(ContactManifold3d(MakeCylinder(0.5, 1.0), Pose(0, 0, 1.0), MakeBox(2, 2, 1),
-                                   Eigen::Isometry3d::Identity(), 1e-4),
+  ExpectManifold(ContactManifold3d(Manifold3dMakeCylinder(0.5, 1.0), Manifold3dPose(0, 0, 1.0),
+                                   Manifold3dMakeBox(2, 2, 1), Eigen::Isometry3d::Identity(), 1e-4),
                  expected, kUp, kPairTol);
 }
 
 TEST(Manifold3d, CapsuleLyingOnBoxGivesItsSegmentEnds) {
-  ExpectManifold(ContactManifold3d(MakeCapsule(0.2, 1.0),
-                                   Pose(0.1, 0.2, 0.69, std::numbers::pi / 2, {0, 1, 0}),
-                                   MakeBox(4, 4, 1), Eigen::Isometry3d::Identity(), 0.0),
+  ExpectManifold(ContactManifold3d(Manifold3dMakeCapsule(0.2, 1.0),
+                                   Manifold3dPose(0.1, 0.2, 0.69, std::numbers::pi / 2, {0, 1, 0}),
+                                   Manifold3dMakeBox(4, 4, 1), Eigen::Isometry3d::Identity(), 0.0),
                  {{{0.6, 0.2, 0.49}, -0.01}, {{-0.4, 0.2, 0.49}, -0.01}}, kUp, kPairTol);
 }
 
@@ -245,8 +250,9 @@ TEST(Manifold3d, ManyClippedPointsAreCappedAtEight) {
   // The rim octagon (circumradius 0.5) clipped by a 0.8 × 0.8 square: its 4 axis
   // vertices (0.5 from the axis) are cut, each replaced by 2 points, 12 in all; the cap
   // keeps 8 of them, all in contact and inside the square.
-  const auto manifold = ContactManifold3d(MakeCylinder(0.5, 1.0), Pose(0, 0, 0.99),
-                                          MakeBox(0.8, 0.8, 1), Eigen::Isometry3d::Identity(), 0.0);
+  const auto manifold =
+      ContactManifold3d(Manifold3dMakeCylinder(0.5, 1.0), Manifold3dPose(0, 0, 0.99),
+                        Manifold3dMakeBox(0.8, 0.8, 1), Eigen::Isometry3d::Identity(), 0.0);
   ASSERT_EQ(manifold.size(), static_cast<size_t>(kMaxManifoldPoints));
   for (const ContactPoint& c : manifold) {
     EXPECT_NEAR(c.phi, -0.01, kPairTol);
@@ -262,8 +268,8 @@ TEST(Manifold3d, ManyClippedPointsAreCappedAtEight) {
 }
 
 TEST(Manifold3d, NegativeToleranceThrows) {
-  EXPECT_THROW(ContactManifold3d(MakeSphere(1), Eigen::Isometry3d::Identity(), MakeHalfSpace(),
-                                 Eigen::Isometry3d::Identity(), -1e-3),
+  EXPECT_THROW(ContactManifold3d(Manifold3dMakeSphere(1), Eigen::Isometry3d::Identity(),
+                                 MakeHalfSpace(), Eigen::Isometry3d::Identity(), -1e-3),
                std::invalid_argument);
 }
 

@@ -28,7 +28,7 @@ void CheckPose(const Eigen::Isometry3d& X, const char* which) {
   }
 }
 
-ContactPoint Flipped(ContactPoint c) {
+ContactPoint NarrowPhase3dFlipped(ContactPoint c) {
   std::swap(c.p_A, c.p_B);
   c.normal = -c.normal;
   return c;
@@ -51,7 +51,7 @@ Outcome FlippedDistance(const CompiledShape3d& ca, const Eigen::Isometry3d& X_WA
                         const CompiledShape3d& cb, const Eigen::Isometry3d& X_WB,
                         ContactPoint* out) {
   Outcome outcome = Distance(cb, X_WB, ca, X_WA, out);
-  if (outcome) *out = Flipped(*out);
+  if (outcome) *out = NarrowPhase3dFlipped(*out);
   return outcome;
 }
 

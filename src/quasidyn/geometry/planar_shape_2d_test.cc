@@ -11,7 +11,7 @@ namespace {
 
 using Eigen::Vector2d;
 
-constexpr double kTol = 1e-12;  // round-off bound for O(1) m coordinates (≈ 4500 ε)
+constexpr double kPlanarShape2dTol = 1e-12;  // round-off bound for O(1) m coordinates (≈ 4500 ε)
 
 TEST(MakePlanarShape2d, CoresAndRadii) {
   Shape stadium;
@@ -50,12 +50,12 @@ TEST(TransformPlanarShape2d, RotatesAboutZThenTranslates) {
   X.linear() = Eigen::AngleAxisd(std::numbers::pi / 2, Eigen::Vector3d::UnitZ()).toRotationMatrix();
   // Corner (1, −0.5) turned by 90° is (0.5, 1), then moved by (3, 4).
   const PlanarShape2d world = TransformPlanarShape2d(MakePlanarShape2d(box), X);
-  EXPECT_LT((world.core[1] - Vector2d(3.5, 5)).norm(), kTol);
+  EXPECT_LT((world.core[1] - Vector2d(3.5, 5)).norm(), kPlanarShape2dTol);
   Shape half_space;
   half_space.type = ShapeType::kHalfSpace;
   const PlanarShape2d plane = TransformPlanarShape2d(MakePlanarShape2d(half_space), X);
-  EXPECT_LT((plane.normal - Vector2d(-1, 0)).norm(), kTol);
-  EXPECT_LT((plane.point - Vector2d(3, 4)).norm(), kTol);
+  EXPECT_LT((plane.normal - Vector2d(-1, 0)).norm(), kPlanarShape2dTol);
+  EXPECT_LT((plane.point - Vector2d(3, 4)).norm(), kPlanarShape2dTol);
 }
 
 TEST(MakePlanarShape2d, RejectsBadShapes) {

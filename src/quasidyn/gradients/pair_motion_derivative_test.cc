@@ -27,7 +27,7 @@ constexpr double kStep = 6.0555e-6;  // ε [m or rad], as DifferentiateStepData'
 // motion, one of the bodies' two motions, the other of the relative motion plus the analytic
 // common motion: round-off ε_machine·|x|/ε ≈ 4e-11 and O(ε²) truncation, far below 1e-8, while
 // a wrong sign or a missing common-motion term is an O(1) error.
-constexpr double kTolerance = 1e-8;
+constexpr double kPairMotionDerivativeTolerance = 1e-8;
 
 // The pose moved as in the header: p ↦ c + s v + R(s ω)(p − c), written independently.
 Eigen::Isometry3d Moved(const Eigen::Isometry3d& X, const Twist& xi, double s,
@@ -72,13 +72,14 @@ PairOf PairOfContact(const ContactSet& contacts, int first) {
   return pair;
 }
 
-struct Case {
+struct PairMotionDerivativeCase {
   std::string example;
   int steps;
   bool world_pairs_only = false;  // only the pairs against the world (the ground)
 };
 
-class PairMotionAgainstBothBodiesMoved : public ::testing::TestWithParam<Case> {};
+class PairMotionAgainstBothBodiesMoved : public ::testing::TestWithParam<PairMotionDerivativeCase> {
+};
 
 // Both bodies moved by random twists, differenced directly, against the relative-motion
 // derivative given the relative twist alone (a one-dimensional span: one basis direction) and
@@ -153,7 +154,7 @@ TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
       const double scale = 1.0 + std::max(c.p_A.norm(), c.p_B.norm());
       for (int span = 0; span < 2; ++span) {
         const ContactPointDerivative& d = derivatives[span][m];
-        const double tolerance = kTolerance * scale * error_factor[span];
+        const double tolerance = kPairMotionDerivativeTolerance * scale * error_factor[span];
         EXPECT_NEAR(d.phi, (nearest[0].phi - nearest[1].phi) / (2.0 * kStep), tolerance)
             << "span " << span;
         EXPECT_LT((d.p_A - (nearest[0].p_A - nearest[1].p_A) / (2.0 * kStep)).norm(), tolerance)
@@ -180,10 +181,12 @@ TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
 // planar examples (both bodies move) and, in 3D, the cubes on the ground (the ground moved
 // too); the cubes stacked face on face are kinks and left out.
 INSTANTIATE_TEST_SUITE_P(Examples, PairMotionAgainstBothBodiesMoved,
-                         ::testing::Values(Case{"planar_gripper", 6}, Case{"planar_gripper", 15},
-                                           Case{"planar_pushing", 50}, Case{"planar_hand", 60},
-                                           Case{"arm_cubes", 87, true}),
-                         [](const ::testing::TestParamInfo<Case>& param_info) {
+                         ::testing::Values(PairMotionDerivativeCase{"planar_gripper", 6},
+                                           PairMotionDerivativeCase{"planar_gripper", 15},
+                                           PairMotionDerivativeCase{"planar_pushing", 50},
+                                           PairMotionDerivativeCase{"planar_hand", 60},
+                                           PairMotionDerivativeCase{"arm_cubes", 87, true}),
+                         [](const ::testing::TestParamInfo<PairMotionDerivativeCase>& param_info) {
                            return param_info.param.example + "_" +
                                   std::to_string(param_info.param.steps);
                          });

@@ -12,7 +12,7 @@
 namespace quasidyn {
 namespace {
 
-constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+constexpr double kRangeSpaceKktEpsilon = std::numeric_limits<double>::epsilon();
 
 // A random symmetric positive-definite H (n × n) with diagonal blocks of 6 (as the step's
 // P for boxes) and a coupling between blocks 0 and 2 (as a sliding cone's curvature adds);
@@ -87,12 +87,12 @@ TEST(RangeSpaceKkt, MatchesTheWholeSystemOnARankDeficientConsistentProblem) {
   Eigen::MatrixXd r2_all = Eigen::MatrixXd::Zero(E.rows(), columns);
   r2_all.leftCols(with_r2) = r2;
   const Eigen::MatrixXd reference = WholeSystemSolve(H, E, r1, r2_all);
-  EXPECT_LT((w.x - reference).norm(), 1e4 * kEpsilon * reference.norm());
+  EXPECT_LT((w.x - reference).norm(), 1e4 * kRangeSpaceKktEpsilon * reference.norm());
   EXPECT_EQ(kkt.rank(), Eigen::FullPivLU<Eigen::MatrixXd>(E).rank());
   EXPECT_LT(kkt.rank(), static_cast<int>(active.size()));  // the deficient case is exercised
   EXPECT_GE(kkt.block_count(), 1);
   // The constraints hold and the stationarity residual is in range(Eᵀ).
-  EXPECT_LT((E * w.x.leftCols(with_r2) - r2).norm(), 1e4 * kEpsilon * r2.norm());
+  EXPECT_LT((E * w.x.leftCols(with_r2) - r2).norm(), 1e4 * kRangeSpaceKktEpsilon * r2.norm());
 
   // A second factorisation on the same object (storage reused) gives the same result.
   kkt.FactorRows(whitened, active);
@@ -114,7 +114,7 @@ TEST(RangeSpaceKkt, WithoutRowsSolvesTheCostAlone) {
   RangeSpaceKkt::Workspace w;
   kkt.Solve(r1, Eigen::MatrixXd(0, 0), 0, &w);
   const Eigen::MatrixXd reference = H.llt().solve(r1);
-  EXPECT_LT((w.x - reference).norm(), 1e4 * kEpsilon * reference.norm());
+  EXPECT_LT((w.x - reference).norm(), 1e4 * kRangeSpaceKktEpsilon * reference.norm());
   EXPECT_EQ(kkt.rank(), 0);
 }
 

@@ -26,7 +26,7 @@ std::string ErrorOf(const std::string& yaml) {
   return "no error";
 }
 
-bool Contains(const std::string& text, const std::string& part) {
+bool ModelFilesContains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
@@ -63,8 +63,8 @@ TEST(SdfModels, ObjectWithoutSceneFrictionFailsNamingTheCollision) {
       "name: s\ndimension: 3\ntime_step: 0.01\nobjects:\n"
       "  - {name: box, joint: floating, sdf: box_object.sdf,\n"
       "     initial: [0, 0, 0.05, 1, 0, 0, 0]}\n");
-  EXPECT_TRUE(Contains(error, "box_object.sdf:18")) << error;
-  EXPECT_TRUE(Contains(error, "<collision> 'knob'")) << error;
+  EXPECT_TRUE(ModelFilesContains(error, "box_object.sdf:18")) << error;
+  EXPECT_TRUE(ModelFilesContains(error, "<collision> 'knob'")) << error;
 }
 
 TEST(SdfModels, RobotJointsLimitsAndJointFrames) {
@@ -85,26 +85,28 @@ TEST(SdfModels, RobotJointsLimitsAndJointFrames) {
   // Its frames: kinematics/model_file_frames_test.cc.
   // The plugin is read and ignored, with a warning naming it and the file's line.
   ASSERT_EQ(scene.warnings.size(), 1u);
-  EXPECT_TRUE(Contains(scene.warnings[0], "arm.sdf:38: <plugin>")) << scene.warnings[0];
+  EXPECT_TRUE(ModelFilesContains(scene.warnings[0], "arm.sdf:38: <plugin>")) << scene.warnings[0];
 }
 
 TEST(SdfModels, UnsupportedFeaturesFailNamingElementFileAndLine) {
   const std::string ball = ErrorOf(
       "name: s\ndimension: 3\ntime_step: 0.01\nrobots:\n"
       "  - {name: wrist, sdf: ball_joint.sdf, friction: 0.5, stiffness: 1, initial: []}\n");
-  EXPECT_TRUE(Contains(ball, "models.yaml:5")) << ball;
-  EXPECT_TRUE(Contains(ball, "ball_joint.sdf:11: joint 'wrist': a ball joint is not supported"))
+  EXPECT_TRUE(ModelFilesContains(ball, "models.yaml:5")) << ball;
+  EXPECT_TRUE(
+      ModelFilesContains(ball, "ball_joint.sdf:11: joint 'wrist': a ball joint is not supported"))
       << ball;
   const std::string nested = ErrorOf(
       "name: s\ndimension: 3\ntime_step: 0.01\nobjects:\n"
       "  - {name: o, joint: floating, sdf: nested.sdf, friction: 0.5,\n"
       "     initial: [0, 0, 0.05, 1, 0, 0, 0]}\n");
-  EXPECT_TRUE(Contains(nested, "nested.sdf:7: nested <model> 'inner' is not supported")) << nested;
+  EXPECT_TRUE(ModelFilesContains(nested, "nested.sdf:7: nested <model> 'inner' is not supported"))
+      << nested;
   const std::string missing = ErrorOf(
       "name: s\ndimension: 3\ntime_step: 0.01\nobjects:\n"
       "  - {name: o, joint: floating, sdf: nowhere.sdf, friction: 0.5,\n"
       "     initial: [0, 0, 0.05, 1, 0, 0, 0]}\n");
-  EXPECT_TRUE(Contains(missing, "SDF file not found")) << missing;
+  EXPECT_TRUE(ModelFilesContains(missing, "SDF file not found")) << missing;
 }
 
 // MJCF through MuJoCo's compiler: degrees become radians, fromto becomes a pose, a body with
@@ -136,9 +138,10 @@ TEST(MjcfModels, RobotJointsChainsLimitsAndFloor) {
   // shoulder's damping.
   std::string all;
   for (const std::string& w : scene.warnings) all += w + "\n";
-  EXPECT_TRUE(Contains(all, "arm.xml: <actuator> (line 20): 1 actuators are ignored")) << all;
-  EXPECT_TRUE(Contains(all, "arm.xml: <site> (line 12): 1 sites are ignored")) << all;
-  EXPECT_TRUE(Contains(all, "<joint> (line 9) 'shoulder'")) << all;
+  EXPECT_TRUE(ModelFilesContains(all, "arm.xml: <actuator> (line 20): 1 actuators are ignored"))
+      << all;
+  EXPECT_TRUE(ModelFilesContains(all, "arm.xml: <site> (line 12): 1 sites are ignored")) << all;
+  EXPECT_TRUE(ModelFilesContains(all, "<joint> (line 9) 'shoulder'")) << all;
 }
 
 TEST(MjcfModels, FreeObjectWithBoxAndMeshHull) {
@@ -160,20 +163,21 @@ TEST(MjcfModels, BallJointAndSceneFrictionFailNamingTheFile) {
   const std::string ball = ErrorOf(
       "name: m\ndimension: 3\ntime_step: 0.01\nrobots:\n"
       "  - {name: w, mjcf: ball_joint.xml, stiffness: 1, initial: []}\n");
-  EXPECT_TRUE(Contains(ball,
-                       "ball_joint.xml: joint 'wrist' of body 'hand': ball joints are not "
-                       "supported"))
+  EXPECT_TRUE(
+      ModelFilesContains(ball,
+                         "ball_joint.xml: joint 'wrist' of body 'hand': ball joints are not "
+                         "supported"))
       << ball;
   const std::string friction = ErrorOf(
       "name: m\ndimension: 3\ntime_step: 0.01\nobjects:\n"
       "  - {name: o, joint: floating, mjcf: object.xml, friction: 0.5,\n"
       "     initial: [0, 0, 0.05, 1, 0, 0, 0]}\n");
-  EXPECT_TRUE(Contains(friction, "MJCF geoms carry their own friction")) << friction;
+  EXPECT_TRUE(ModelFilesContains(friction, "MJCF geoms carry their own friction")) << friction;
   const std::string two = ErrorOf(
       "name: m\ndimension: 3\ntime_step: 0.01\nobjects:\n"
       "  - {name: o, joint: floating, mjcf: object.xml, sdf: box_object.sdf,\n"
       "     initial: [0, 0, 0.05, 1, 0, 0, 0]}\n");
-  EXPECT_TRUE(Contains(two, "give one model file")) << two;
+  EXPECT_TRUE(ModelFilesContains(two, "give one model file")) << two;
 }
 
 }  // namespace

@@ -27,14 +27,14 @@ robots:
 mpc:
 )";
 
-Scene Load(const std::string& block) {
+Scene MpcReaderLoad(const std::string& block) {
   return LoadSceneFromString(kScene + block, "scene.yaml", ".");
 }
 
 void ExpectError(const std::string& block, int line, const std::string& field,
                  const std::string& problem_part) {
   try {
-    Load(block);
+    MpcReaderLoad(block);
     ADD_FAILURE() << "no error for\n" << block;
   } catch (const SceneError& e) {
     EXPECT_EQ(e.line(), line) << e.what();
@@ -47,7 +47,7 @@ void ExpectError(const std::string& block, int line, const std::string& field,
 }
 
 TEST(MpcReader, ReadsEveryField) {
-  const Scene scene = Load(R"(  horizon: 20
+  const Scene scene = MpcReaderLoad(R"(  horizon: 20
   time_step: 0.05
   target: [3, -5, 0, 0]
   weights: {state: [1, 2, 3, 4], terminal: [5, 6, 7, 8], force: [10, 20]}
@@ -82,7 +82,7 @@ TEST(MpcReader, ReadsEveryField) {
 
 TEST(MpcReader, DefaultsAndAnIncompleteBlock) {
   // The target and bounds may come from the command line or Python.
-  const Scene scene = Load("  horizon: 3\n");
+  const Scene scene = MpcReaderLoad("  horizon: 3\n");
   ASSERT_TRUE(scene.mpc.has_value());
   EXPECT_EQ(scene.mpc->horizon, 3);
   EXPECT_EQ(scene.mpc->target.size(), 0);

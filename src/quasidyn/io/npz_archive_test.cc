@@ -13,7 +13,7 @@
 namespace quasidyn {
 namespace {
 
-std::string ErrorOf(const std::string& bytes) {
+std::string NpzArchiveErrorOf(const std::string& bytes) {
   try {
     NpzFromBytes(bytes);
   } catch (const std::invalid_argument& e) {
@@ -108,8 +108,8 @@ TEST(NpzArchive, EqualArraysGiveEqualBytesStoredWithTheZipEpochAsTime) {
 
 TEST(NpzArchive, MalformedArchivesAreNamedNotCrashed) {
   const std::string good = NpzToBytes(Sample());
-  EXPECT_NE(ErrorOf("").find("too short"), std::string::npos);
-  EXPECT_NE(ErrorOf(std::string(100, 'x')).find("not a ZIP"), std::string::npos);
+  EXPECT_NE(NpzArchiveErrorOf("").find("too short"), std::string::npos);
+  EXPECT_NE(NpzArchiveErrorOf(std::string(100, 'x')).find("not a ZIP"), std::string::npos);
   // Every truncation and every single-byte corruption is an error or a valid archive, never a
   // crash (a flipped data byte is caught by the CRC).
   for (size_t cut = 0; cut < good.size(); cut += 7) {
@@ -128,11 +128,11 @@ TEST(NpzArchive, MalformedArchivesAreNamedNotCrashed) {
   }
   std::string flipped = good;
   flipped[200] = static_cast<char>(flipped[200] ^ 1);
-  EXPECT_NE(ErrorOf(flipped), "no exception");
+  EXPECT_NE(NpzArchiveErrorOf(flipped), "no exception");
   // A stored entry declared deflated (the central entry's method) does not inflate.
   std::string method = good;
   method[good.find(std::string("PK\x01\x02", 4)) + 10] = 8;
-  EXPECT_NE(ErrorOf(method), "no exception");
+  EXPECT_NE(NpzArchiveErrorOf(method), "no exception");
   // Values that do not fit the shape are refused when writing.
   NpzArchive wrong;
   wrong["x"] = NpyArray::Float64({2, 2}, {1.0});

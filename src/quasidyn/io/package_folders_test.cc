@@ -80,7 +80,7 @@ class RosPackagePath {
   std::optional<std::string> saved_;
 };
 
-bool Contains(const std::string& text, const std::string& part) {
+bool PackageFoldersContains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
@@ -126,7 +126,7 @@ TEST(PackageFolders, FoundInOrderSceneCommandLineEnvironmentPackageXmlFolderName
   std::vector<std::string> searched;
   EXPECT_EQ(FindPackageFolder("qd_no_such_pkg", model, search, &searched), std::nullopt);
   ASSERT_EQ(searched.size(), 5u);
-  EXPECT_TRUE(Contains(searched[2], "ROS_PACKAGE_PATH (unset)")) << searched[2];
+  EXPECT_TRUE(PackageFoldersContains(searched[2], "ROS_PACKAGE_PATH (unset)")) << searched[2];
 }
 
 TEST(PackageFolders, RosPackagePathEntryNamedAfterThePackage) {
@@ -152,7 +152,7 @@ TEST(PackageFolders, AnUnresolvedPackageNamesEveryPlaceSearched) {
           std::string("--package (none given)"), "ROS_PACKAGE_PATH (" + Scratch().string(),
           std::string("a package.xml naming 'qd_missing_pkg'"),
           std::string("a folder named 'qd_missing_pkg'")})
-      EXPECT_TRUE(Contains(message, part)) << part << "\n" << message;
+      EXPECT_TRUE(PackageFoldersContains(message, part)) << part << "\n" << message;
   }
 }
 
@@ -219,7 +219,7 @@ TEST(PackageFolders, RosStyleUrdfLoadsThroughPackageXml) {
                "drawn (the link's collision shapes are drawn instead)",
         std::string("package 'qd_vendor_meshes' not found"), path + ":20: <dynamics> ignored",
         path + ":22: <transmission> ignored", path + ":27: <gazebo> ignored"})
-    EXPECT_TRUE(Contains(all, part)) << part << "\n" << all;
+    EXPECT_TRUE(PackageFoldersContains(all, part)) << part << "\n" << all;
 }
 
 // The scene file's `packages:` and the command line's folders, through LoadScene; a missing
@@ -257,9 +257,9 @@ TEST(PackageFolders, SceneKeyAndCommandLineFoldersThroughLoadScene) {
     FAIL();
   } catch (const SceneError& e) {
     EXPECT_EQ(e.line(), 5) << e.what();
-    EXPECT_TRUE(Contains(e.what(),
-                         "block.urdf:4: link 'body' <collision>: cannot resolve "
-                         "package://qd_parts/cube.obj"))
+    EXPECT_TRUE(PackageFoldersContains(e.what(),
+                                       "block.urdf:4: link 'body' <collision>: cannot resolve "
+                                       "package://qd_parts/cube.obj"))
         << e.what();
   }
   const std::string missing =
@@ -270,7 +270,8 @@ TEST(PackageFolders, SceneKeyAndCommandLineFoldersThroughLoadScene) {
   } catch (const SceneError& e) {
     EXPECT_EQ(e.line(), 5) << e.what();
     EXPECT_EQ(e.field(), "packages.qd_parts");
-    EXPECT_TRUE(Contains(e.what(), "the folder of package 'qd_parts' is not found")) << e.what();
+    EXPECT_TRUE(PackageFoldersContains(e.what(), "the folder of package 'qd_parts' is not found"))
+        << e.what();
   }
   const std::string typo =
       Write("scene/typo.yaml", head + "pakages:\n  qd_parts: vendor/parts-1.2\n" + objects);
@@ -278,8 +279,9 @@ TEST(PackageFolders, SceneKeyAndCommandLineFoldersThroughLoadScene) {
     LoadScene(typo);
     FAIL();
   } catch (const SceneError& e) {
-    EXPECT_TRUE(Contains(e.what(), "pakages: unknown key (did you mean 'packages'?)")) << e.what();
-    EXPECT_TRUE(Contains(e.what(), "formulation, packages, environment")) << e.what();
+    EXPECT_TRUE(PackageFoldersContains(e.what(), "pakages: unknown key (did you mean 'packages'?)"))
+        << e.what();
+    EXPECT_TRUE(PackageFoldersContains(e.what(), "formulation, packages, environment")) << e.what();
   }
 }
 

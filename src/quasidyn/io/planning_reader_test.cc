@@ -11,7 +11,7 @@ namespace quasidyn {
 namespace {
 
 // A planar pusher and box; `planning:` is line 18, the block's first field line 19.
-const std::string kScene = R"(name: planning_block
+const std::string kPlanningReaderScene = R"(name: planning_block
 dimension: 2
 gravity: [0, 0, 0]
 time_step: 0.1
@@ -31,14 +31,14 @@ robots:
 planning:
 )";
 
-Scene Load(const std::string& block) {
-  return LoadSceneFromString(kScene + block, "scene.yaml", ".");
+Scene PlanningReaderLoad(const std::string& block) {
+  return LoadSceneFromString(kPlanningReaderScene + block, "scene.yaml", ".");
 }
 
-void ExpectError(const std::string& block, int line, const std::string& field,
-                 const std::string& problem_part) {
+void PlanningReaderExpectError(const std::string& block, int line, const std::string& field,
+                               const std::string& problem_part) {
   try {
-    Load(block);
+    PlanningReaderLoad(block);
     ADD_FAILURE() << "no error for\n" << block;
   } catch (const SceneError& e) {
     EXPECT_EQ(e.line(), line) << e.what();
@@ -51,7 +51,7 @@ void ExpectError(const std::string& block, int line, const std::string& field,
 }
 
 TEST(PlanningReader, ReadsEveryField) {
-  const Scene scene = Load(R"(  goal: [-0.2, 0.0, 1.5]
+  const Scene scene = PlanningReaderLoad(R"(  goal: [-0.2, 0.0, 1.5]
   goal_tolerance: 0.02
   goal_weights: {position: 2, rotation: 0.5}
   goal_bias: 0.2
@@ -94,37 +94,42 @@ TEST(PlanningReader, ReadsEveryField) {
 }
 
 TEST(PlanningReader, APartialBlockKeepsTheDefaultsAndNoBlockIsNone) {
-  const Scene scene = Load("  seed: 3\n");
+  const Scene scene = PlanningReaderLoad("  seed: 3\n");
   ASSERT_TRUE(scene.planning.has_value());
   EXPECT_EQ(scene.planning->goal.size(), 0);  // the command line may give it
   EXPECT_EQ(scene.planning->max_nodes, PlanningSettings{}.max_nodes);
-  const Scene without =
-      LoadSceneFromString(kScene.substr(0, kScene.rfind("planning:")), "scene.yaml", ".");
+  const Scene without = LoadSceneFromString(
+      kPlanningReaderScene.substr(0, kPlanningReaderScene.rfind("planning:")), "scene.yaml", ".");
   EXPECT_FALSE(without.planning.has_value());
 }
 
 TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
-  ExpectError("  goal: [0.0, 0.0]\n", 19, "planning.goal", "expected n_q,u = 3 numbers");
-  ExpectError(
+  PlanningReaderExpectError("  goal: [0.0, 0.0]\n", 19, "planning.goal",
+                            "expected n_q,u = 3 numbers");
+  PlanningReaderExpectError(
       "  bounds: {lower: [-0.4, -0.3, -3.2], upper: [0.4, 0.3, 3.2]}\n  goal: [1.0, 0.0, 0.0]\n",
       20, "planning.goal", "outside the bounds");
-  ExpectError("  limits: {max_nodes: -2}\n", 19, "planning.limits.max_nodes", "must be >= 1");
-  ExpectError("  limits:\n    time_limit: -1\n", 20, "planning.limits.time_limit", "must be > 0");
-  ExpectError("  bounds: {lower: [0, 0], upper: [1, 1]}\n", 19, "planning.bounds.lower",
-              "expected 3 numbers");
-  ExpectError("  bounds: {lower: [0, 0, 1], upper: [1, 1, 0]}\n", 19, "planning.bounds",
-              "lower[2] = 1 > upper[2] = 0");
-  ExpectError("  bounds: {lower: [0, 0, 0], upper: [1, 1, 1], rotation_axis: [0, 0, 1]}\n", 19,
-              "planning.bounds.rotation_axis", "planar scenes");
-  ExpectError("  metric: {type: magic}\n", 19, "planning.metric.type", "unknown metric 'magic'");
-  ExpectError("  metric: {regularization: 0}\n", 19, "planning.metric.regularization",
-              "must be > 0");
-  ExpectError("  p_grasp: 2\n", 19, "planning.p_grasp", "probability");
-  ExpectError("  seed: -1\n", 19, "planning.seed", "must be an integer >= 0");
-  ExpectError("  goal_weights: {position: 0, rotation: 0}\n", 19, "planning.goal_weights",
-              "both 0");
-  ExpectError("  frobnicate: 1\n", 19, "planning.frobnicate", "unknown");
-  ExpectError("  goal: [0, 0, .nan]\n", 19, "planning.goal[2]", "");
+  PlanningReaderExpectError("  limits: {max_nodes: -2}\n", 19, "planning.limits.max_nodes",
+                            "must be >= 1");
+  PlanningReaderExpectError("  limits:\n    time_limit: -1\n", 20, "planning.limits.time_limit",
+                            "must be > 0");
+  PlanningReaderExpectError("  bounds: {lower: [0, 0], upper: [1, 1]}\n", 19,
+                            "planning.bounds.lower", "expected 3 numbers");
+  PlanningReaderExpectError("  bounds: {lower: [0, 0, 1], upper: [1, 1, 0]}\n", 19,
+                            "planning.bounds", "lower[2] = 1 > upper[2] = 0");
+  PlanningReaderExpectError(
+      "  bounds: {lower: [0, 0, 0], upper: [1, 1, 1], rotation_axis: [0, 0, 1]}\n", 19,
+      "planning.bounds.rotation_axis", "planar scenes");
+  PlanningReaderExpectError("  metric: {type: magic}\n", 19, "planning.metric.type",
+                            "unknown metric 'magic'");
+  PlanningReaderExpectError("  metric: {regularization: 0}\n", 19, "planning.metric.regularization",
+                            "must be > 0");
+  PlanningReaderExpectError("  p_grasp: 2\n", 19, "planning.p_grasp", "probability");
+  PlanningReaderExpectError("  seed: -1\n", 19, "planning.seed", "must be an integer >= 0");
+  PlanningReaderExpectError("  goal_weights: {position: 0, rotation: 0}\n", 19,
+                            "planning.goal_weights", "both 0");
+  PlanningReaderExpectError("  frobnicate: 1\n", 19, "planning.frobnicate", "unknown");
+  PlanningReaderExpectError("  goal: [0, 0, .nan]\n", 19, "planning.goal[2]", "");
 }
 
 TEST(PlanningReader, AnObjectFreeSceneWithABlockIsRefused) {

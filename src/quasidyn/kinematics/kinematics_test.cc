@@ -23,16 +23,16 @@ using testing::MixedForest;
 using testing::SceneBuilder;
 using testing::TwoLinkArm;
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr double kKinematicsEps = std::numeric_limits<double>::epsilon();
 
 // The step of a central difference and the bound of its error for a function whose
 // third derivative is at most `third_derivative` and whose value has size `scale`:
 // h²/6 · |f'''| + ε |f| / h (truncation + rounding), times a safety factor 10.
 double CentralDifferenceStep(const Eigen::VectorXd& q) {
-  return std::cbrt(kEps) * std::max(1.0, q.cwiseAbs().maxCoeff());
+  return std::cbrt(kKinematicsEps) * std::max(1.0, q.cwiseAbs().maxCoeff());
 }
 double CentralDifferenceBound(double h, double third_derivative, double scale) {
-  return 10.0 * (h * h / 6.0 * third_derivative + kEps * scale / h);
+  return 10.0 * (h * h / 6.0 * third_derivative + kKinematicsEps * scale / h);
 }
 
 // Checks PointJacobian and RotationalJacobian of every body against central differences
@@ -80,7 +80,7 @@ TEST(KinematicsTest, TwoLinkArmForwardKinematicsClosedForm) {
     const Eigen::Vector3d tip = kinematics.BodyPose(arm.link2) * Eigen::Vector3d(arm.l2, 0, 0);
     const Eigen::Vector3d expected(arm.l1 * std::cos(t1) + arm.l2 * std::cos(t1 + t2),
                                    arm.l1 * std::sin(t1) + arm.l2 * std::sin(t1 + t2), 0.0);
-    EXPECT_LT((tip - expected).norm(), 10 * kEps);
+    EXPECT_LT((tip - expected).norm(), 10 * kKinematicsEps);
     // Point Jacobian of the tip, by hand: ∂tip/∂θ1 = (−y, x), ∂tip/∂θ2 = (−y2, x2) with
     // (x2, y2) = l2 (cos(θ1+θ2), sin(θ1+θ2)).
     Eigen::MatrixXd J;
@@ -89,7 +89,7 @@ TEST(KinematicsTest, TwoLinkArmForwardKinematicsClosedForm) {
     expected_J << -expected.y(), -arm.l2 * std::sin(t1 + t2),  //
         expected.x(), arm.l2 * std::cos(t1 + t2),              //
         0.0, 0.0;
-    EXPECT_LT((J - expected_J).norm(), 10 * kEps);
+    EXPECT_LT((J - expected_J).norm(), 10 * kKinematicsEps);
   }
 }
 
@@ -123,22 +123,25 @@ TEST(KinematicsTest, FloatingAndPlanarPosesClosedForm) {
   const Eigen::Isometry3d X_PJ = scene.joints[0].X_PJ;
   const Eigen::Quaterniond Q(q[3], q[4], q[5], q[6]);
   const Eigen::Isometry3d expected_box = X_PJ * Eigen::Translation3d(q.head<3>()) * Q;
-  EXPECT_LT((kinematics.BodyPose(forest.box).matrix() - expected_box.matrix()).norm(), 20 * kEps);
+  EXPECT_LT((kinematics.BodyPose(forest.box).matrix() - expected_box.matrix()).norm(),
+            20 * kKinematicsEps);
   // Planar: X_WB = X_PJ · Trans(x, y, 0) · Rot_z(θ).
   const Eigen::Isometry3d expected_puck = scene.joints[1].X_PJ *
                                           Eigen::Translation3d(q[7], q[8], 0.0) *
                                           Eigen::AngleAxisd(q[9], Eigen::Vector3d::UnitZ());
-  EXPECT_LT((kinematics.BodyPose(forest.puck).matrix() - expected_puck.matrix()).norm(), 20 * kEps);
+  EXPECT_LT((kinematics.BodyPose(forest.puck).matrix() - expected_puck.matrix()).norm(),
+            20 * kKinematicsEps);
   // Fixed joint: the bracket rides rigidly on the slider.
   EXPECT_LT((kinematics.BodyPose(forest.arm_bracket).matrix() -
              (kinematics.BodyPose(forest.arm_slider) * scene.joints[6].X_PJ).matrix())
                 .norm(),
-            20 * kEps);
+            20 * kKinematicsEps);
   // Non-unit quaternions are normalised before use.
   Eigen::VectorXd scaled = q;
   scaled.segment<4>(3) *= 2.5;
   kinematics.Update(scaled);
-  EXPECT_LT((kinematics.BodyPose(forest.box).matrix() - expected_box.matrix()).norm(), 20 * kEps);
+  EXPECT_LT((kinematics.BodyPose(forest.box).matrix() - expected_box.matrix()).norm(),
+            20 * kKinematicsEps);
 }
 
 TEST(KinematicsTest, JacobiansMatchFiniteDifferencesTwoLinkArm) {
@@ -186,7 +189,7 @@ TEST(KinematicsTest, MassMatrixTwoLinkArmClosedForm) {
     const double M22 = a.m2 * a.lc2 * a.lc2 + a.I2;
     Eigen::Matrix2d expected;
     expected << M11, M12, M12, M22;
-    EXPECT_LT((M - expected).norm(), 20 * kEps * expected.norm()) << t1 << ", " << t2;
+    EXPECT_LT((M - expected).norm(), 20 * kKinematicsEps * expected.norm()) << t1 << ", " << t2;
   }
 }
 
@@ -217,7 +220,7 @@ TEST(KinematicsTest, MassMatrixFloatingBodyClosedForm) {
     Eigen::Matrix<double, 6, 6> expected;
     expected << mass * Eigen::Matrix3d::Identity(), -mass * c_cross, mass * c_cross,
         R * inertia * R.transpose() - mass * c_cross * c_cross;
-    EXPECT_LT((kinematics.MassMatrix() - expected).norm(), 50 * kEps * expected.norm());
+    EXPECT_LT((kinematics.MassMatrix() - expected).norm(), 50 * kKinematicsEps * expected.norm());
   }
 }
 
@@ -273,16 +276,17 @@ TEST(KinematicsTest, IntegrateConfigurationClosedForm) {
   v[18] = 0.5;                        // wrist
   const double dt = 0.1;
   const Eigen::VectorXd next = IntegrateConfiguration(scene, q, v, dt);
-  EXPECT_LT((next.head<3>() - (q.head<3>() + dt * v.head<3>())).norm(), 10 * kEps);
+  EXPECT_LT((next.head<3>() - (q.head<3>() + dt * v.head<3>())).norm(), 10 * kKinematicsEps);
   // R⁺ = Rot_z(ω dt) · R (ω in the joint frame, which is the parent of Q).
   const Eigen::Quaterniond Q(q[3], q[4], q[5], q[6]);
   const Eigen::Matrix3d expected_R =
       Eigen::AngleAxisd(2.0 * dt, Eigen::Vector3d::UnitZ()).toRotationMatrix() *
       Q.toRotationMatrix();
   const Eigen::Quaterniond Q_next(next[3], next[4], next[5], next[6]);
-  EXPECT_NEAR(next.segment<4>(3).norm(), 1.0, 4 * kEps);
-  EXPECT_LT((Q_next.toRotationMatrix() - expected_R).norm(), 20 * kEps);
-  EXPECT_LT((next.segment<3>(7) - (q.segment<3>(7) + dt * v.segment<3>(6))).norm(), 10 * kEps);
+  EXPECT_NEAR(next.segment<4>(3).norm(), 1.0, 4 * kKinematicsEps);
+  EXPECT_LT((Q_next.toRotationMatrix() - expected_R).norm(), 20 * kKinematicsEps);
+  EXPECT_LT((next.segment<3>(7) - (q.segment<3>(7) + dt * v.segment<3>(6))).norm(),
+            10 * kKinematicsEps);
   EXPECT_DOUBLE_EQ(next[20], q[20] + dt * 0.5);
   EXPECT_EQ(next[17], q[17]);  // zero velocity leaves base_link alone
 }
@@ -315,7 +319,7 @@ TEST(KinematicsTest, NormalizeQuaternionsScalesOnlyQuaternions) {
   q.segment<4>(3) *= 3.0;
   q.segment<4>(13) *= 0.2;
   NormalizeQuaternions(scene, &q);
-  EXPECT_LT((q - unit).norm(), 10 * kEps);
+  EXPECT_LT((q - unit).norm(), 10 * kKinematicsEps);
   Eigen::VectorXd wrong(3);
   EXPECT_THROW(NormalizeQuaternions(scene, &wrong), std::invalid_argument);
 }

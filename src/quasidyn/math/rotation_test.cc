@@ -10,14 +10,14 @@
 namespace quasidyn {
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr double kRotationEps = std::numeric_limits<double>::epsilon();
 
 TEST(RotationTest, SkewIsCrossProduct) {
   const Eigen::Vector3d a(1.5, -2.0, 0.25), b(-0.5, 3.0, 4.0);
   // a × b by hand: (a_y b_z − a_z b_y, a_z b_x − a_x b_z, a_x b_y − a_y b_x).
   const Eigen::Vector3d expected(-2.0 * 4.0 - 0.25 * 3.0, 0.25 * -0.5 - 1.5 * 4.0,
                                  1.5 * 3.0 - (-2.0) * (-0.5));
-  EXPECT_LT((Skew(a) * b - expected).norm(), 10 * kEps);
+  EXPECT_LT((Skew(a) * b - expected).norm(), 10 * kRotationEps);
   EXPECT_EQ((Skew(a) + Skew(a).transpose()).norm(), 0.0);  // entries are exact negations
 }
 
@@ -25,7 +25,7 @@ TEST(RotationTest, ExponentialIsEigensAngleAxis) {
   const Eigen::Vector3d axis = Eigen::Vector3d(2, 1, -2) / 3.0;
   for (double angle : {0.0, 1e-9, 1e-5, 0.3, 2.5}) {
     const Eigen::Matrix3d expected = Eigen::AngleAxisd(angle, axis).toRotationMatrix();
-    EXPECT_LT((RotationMatrixFromRotationVector(angle * axis) - expected).norm(), 20 * kEps)
+    EXPECT_LT((RotationMatrixFromRotationVector(angle * axis) - expected).norm(), 20 * kRotationEps)
         << angle;
   }
 }
@@ -52,7 +52,7 @@ TEST(RotationTest, LogarithmInvertsExponential) {
   const Eigen::Vector3d axis = Eigen::Vector3d(1, -2, 2) / 3.0;
   for (double angle : {0.0, 1e-8, 0.5, 2.0, 3.1}) {
     const Eigen::Matrix3d R = Eigen::AngleAxisd(angle, axis).toRotationMatrix();
-    EXPECT_LT((RotationVectorFromMatrix(R) - angle * axis).norm(), 20 * kEps) << angle;
+    EXPECT_LT((RotationVectorFromMatrix(R) - angle * axis).norm(), 20 * kRotationEps) << angle;
   }
   // A half turn: either sign of the axis is valid.
   const Eigen::Vector3d half_turn =

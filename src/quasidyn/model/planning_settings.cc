@@ -9,118 +9,130 @@
 namespace quasidyn {
 namespace {
 
-std::string Text(double x) {
+std::string SettingText(double x) {
   std::ostringstream s;
   s.precision(17);
   s << x;
   return s.str();
 }
 
-using Problem = std::optional<PlanningSettingsProblem>;
+using MaybeProblem = std::optional<PlanningSettingsProblem>;
 
-Problem Wrong(const std::string& field, const std::string& problem) {
+MaybeProblem PlanningSettingsWrong(const std::string& field, const std::string& problem) {
   return PlanningSettingsProblem{field, problem};
 }
 
-Problem CheckPositive(const std::string& field, double value, const std::string& unit) {
+MaybeProblem CheckPositive(const std::string& field, double value, const std::string& unit) {
   if (std::isnan(value) || !(value > 0.0))
-    return Wrong(field, "must be > 0" + unit + " (got " + Text(value) + ")");
+    return PlanningSettingsWrong(field, "must be > 0" + unit + " (got " + SettingText(value) + ")");
   return std::nullopt;
 }
 
-Problem CheckFiniteNonNegative(const std::string& field, double value, const std::string& unit) {
+MaybeProblem CheckFiniteNonNegative(const std::string& field, double value,
+                                    const std::string& unit) {
   if (!std::isfinite(value) || !(value >= 0.0))
-    return Wrong(field, "must be finite and >= 0" + unit + " (got " + Text(value) + ")");
+    return PlanningSettingsWrong(
+        field, "must be finite and >= 0" + unit + " (got " + SettingText(value) + ")");
   return std::nullopt;
 }
 
-Problem CheckProbability(const std::string& field, double value) {
+MaybeProblem CheckProbability(const std::string& field, double value) {
   if (!(value >= 0.0 && value <= 1.0))
-    return Wrong(field, "must be a probability in [0, 1] (got " + Text(value) + ")");
+    return PlanningSettingsWrong(
+        field, "must be a probability in [0, 1] (got " + SettingText(value) + ")");
   return std::nullopt;
 }
 
-Problem CheckAtLeast(const std::string& field, int value, int minimum) {
+MaybeProblem CheckAtLeast(const std::string& field, int value, int minimum) {
   if (value < minimum)
-    return Wrong(field,
-                 "must be >= " + std::to_string(minimum) + " (got " + std::to_string(value) + ")");
+    return PlanningSettingsWrong(
+        field, "must be >= " + std::to_string(minimum) + " (got " + std::to_string(value) + ")");
   return std::nullopt;
 }
 
-Problem CheckFiniteVector(const std::string& field, const Eigen::VectorXd& x) {
+MaybeProblem CheckFiniteVector(const std::string& field, const Eigen::VectorXd& x) {
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     if (!std::isfinite(x[i]))
-      return Wrong(field, "entry " + std::to_string(i) + " is not finite (" + Text(x[i]) + ")");
+      return PlanningSettingsWrong(
+          field, "entry " + std::to_string(i) + " is not finite (" + SettingText(x[i]) + ")");
   }
   return std::nullopt;
 }
 
 // The numbers that do not depend on the scene.
-Problem CheckScalars(const PlanningSettings& s) {
-  if (Problem p = CheckFiniteNonNegative("goal_tolerance", s.goal_tolerance, "")) return p;
-  if (!(s.goal_tolerance > 0)) return Wrong("goal_tolerance", "must be > 0 (got 0)");
-  if (Problem p = CheckFiniteNonNegative("goal_weights.position", s.position_weight, " [1/m]"))
+MaybeProblem CheckScalars(const PlanningSettings& s) {
+  if (MaybeProblem p = CheckFiniteNonNegative("goal_tolerance", s.goal_tolerance, "")) return p;
+  if (!(s.goal_tolerance > 0))
+    return PlanningSettingsWrong("goal_tolerance", "must be > 0 (got 0)");
+  if (MaybeProblem p = CheckFiniteNonNegative("goal_weights.position", s.position_weight, " [1/m]"))
     return p;
-  if (Problem p = CheckFiniteNonNegative("goal_weights.rotation", s.rotation_weight, " [1/rad]"))
+  if (MaybeProblem p =
+          CheckFiniteNonNegative("goal_weights.rotation", s.rotation_weight, " [1/rad]"))
     return p;
   if (!(s.position_weight + s.rotation_weight > 0))
-    return Wrong("goal_weights", "position and rotation weights are both 0: no goal distance");
-  if (Problem p = CheckProbability("goal_bias", s.goal_bias)) return p;
-  if (!std::isfinite(s.kappa)) return Wrong("metric.kappa", "must be finite");
-  if (Problem p = CheckPositive("metric.kappa", s.kappa, " [1/(N·m)]")) return p;
-  if (Problem p = CheckAtLeast("metric.samples", s.samples, 1)) return p;
-  if (!std::isfinite(s.sample_std)) return Wrong("metric.std", "must be finite");
-  if (Problem p = CheckPositive("metric.std", s.sample_std, " [m or rad]")) return p;
-  if (!std::isfinite(s.regularization)) return Wrong("metric.regularization", "must be finite");
-  if (Problem p = CheckPositive("metric.regularization", s.regularization, "")) return p;
-  if (!std::isfinite(s.step_size)) return Wrong("step_size", "must be finite");
-  if (Problem p = CheckPositive("step_size", s.step_size, " [m or rad]")) return p;
-  if (Problem p = CheckAtLeast("extend_steps", s.extend_steps, 1)) return p;
-  if (Problem p = CheckFiniteNonNegative("time_step", s.time_step, " [s]")) return p;
-  if (Problem p = CheckProbability("p_grasp", s.p_grasp)) return p;
-  if (Problem p = CheckAtLeast("grasp_candidates", s.grasp_candidates, 1)) return p;
-  if (Problem p = CheckAtLeast("settle_steps", s.settle_steps, 1)) return p;
-  if (Problem p = CheckAtLeast("limits.max_nodes", s.max_nodes, 1)) return p;
-  if (Problem p = CheckPositive("limits.time_limit", s.time_limit, " [s]")) return p;
+    return PlanningSettingsWrong("goal_weights",
+                                 "position and rotation weights are both 0: no goal distance");
+  if (MaybeProblem p = CheckProbability("goal_bias", s.goal_bias)) return p;
+  if (!std::isfinite(s.kappa)) return PlanningSettingsWrong("metric.kappa", "must be finite");
+  if (MaybeProblem p = CheckPositive("metric.kappa", s.kappa, " [1/(N·m)]")) return p;
+  if (MaybeProblem p = CheckAtLeast("metric.samples", s.samples, 1)) return p;
+  if (!std::isfinite(s.sample_std)) return PlanningSettingsWrong("metric.std", "must be finite");
+  if (MaybeProblem p = CheckPositive("metric.std", s.sample_std, " [m or rad]")) return p;
+  if (!std::isfinite(s.regularization))
+    return PlanningSettingsWrong("metric.regularization", "must be finite");
+  if (MaybeProblem p = CheckPositive("metric.regularization", s.regularization, "")) return p;
+  if (!std::isfinite(s.step_size)) return PlanningSettingsWrong("step_size", "must be finite");
+  if (MaybeProblem p = CheckPositive("step_size", s.step_size, " [m or rad]")) return p;
+  if (MaybeProblem p = CheckAtLeast("extend_steps", s.extend_steps, 1)) return p;
+  if (MaybeProblem p = CheckFiniteNonNegative("time_step", s.time_step, " [s]")) return p;
+  if (MaybeProblem p = CheckProbability("p_grasp", s.p_grasp)) return p;
+  if (MaybeProblem p = CheckAtLeast("grasp_candidates", s.grasp_candidates, 1)) return p;
+  if (MaybeProblem p = CheckAtLeast("settle_steps", s.settle_steps, 1)) return p;
+  if (MaybeProblem p = CheckAtLeast("limits.max_nodes", s.max_nodes, 1)) return p;
+  if (MaybeProblem p = CheckPositive("limits.time_limit", s.time_limit, " [s]")) return p;
   return std::nullopt;
 }
 
 // Goal and bounds against the scene's objects.
-Problem CheckGoalAndBounds(const PlanningSettings& s, const Scene& scene, bool complete) {
+MaybeProblem CheckGoalAndBounds(const PlanningSettings& s, const Scene& scene, bool complete) {
   const int objects = MovableObjectCount(scene);
   const bool has_bounds = s.lower.size() > 0 || s.upper.size() > 0;
   if (complete && !has_bounds)
-    return Wrong("bounds", "missing: the sampling region (lower, upper)");
+    return PlanningSettingsWrong("bounds", "missing: the sampling region (lower, upper)");
   if (has_bounds) {
     for (const auto& [field, bound] :
          {std::pair<const char*, const Eigen::VectorXd*>{"bounds.lower", &s.lower},
           {"bounds.upper", &s.upper}}) {
       if (bound->size() != 3 * objects)
-        return Wrong(field, "expected " + std::to_string(3 * objects) + " numbers (3 per object: " +
-                                (scene.planar ? "x, y, theta" : "x, y, z") + "), got " +
-                                std::to_string(bound->size()));
-      if (Problem p = CheckFiniteVector(field, *bound)) return p;
+        return PlanningSettingsWrong(
+            field, "expected " + std::to_string(3 * objects) +
+                       " numbers (3 per object: " + (scene.planar ? "x, y, theta" : "x, y, z") +
+                       "), got " + std::to_string(bound->size()));
+      if (MaybeProblem p = CheckFiniteVector(field, *bound)) return p;
     }
     for (int i = 0; i < 3 * objects; ++i) {
       if (s.lower[i] > s.upper[i])
-        return Wrong("bounds", "lower[" + std::to_string(i) + "] = " + Text(s.lower[i]) +
-                                   " > upper[" + std::to_string(i) + "] = " + Text(s.upper[i]));
+        return PlanningSettingsWrong(
+            "bounds", "lower[" + std::to_string(i) + "] = " + SettingText(s.lower[i]) +
+                          " > upper[" + std::to_string(i) + "] = " + SettingText(s.upper[i]));
     }
   }
   if (s.rotation_axis) {
     if (scene.planar)
-      return Wrong("bounds.rotation_axis", "planar scenes rotate about z only; remove it");
+      return PlanningSettingsWrong("bounds.rotation_axis",
+                                   "planar scenes rotate about z only; remove it");
     if (!s.rotation_axis->allFinite() || s.rotation_axis->norm() == 0.0)
-      return Wrong("bounds.rotation_axis", "must be a finite, non-zero vector");
+      return PlanningSettingsWrong("bounds.rotation_axis", "must be a finite, non-zero vector");
   }
   if (s.goal.size() == 0) {
-    if (complete) return Wrong("goal", "missing: the objects' goal q_u");
+    if (complete) return PlanningSettingsWrong("goal", "missing: the objects' goal q_u");
     return std::nullopt;
   }
   if (s.goal.size() != scene.nq_u)
-    return Wrong("goal", "expected n_q,u = " + std::to_string(scene.nq_u) +
-                             " numbers (the objects' q), got " + std::to_string(s.goal.size()));
-  if (Problem p = CheckFiniteVector("goal", s.goal)) return p;
+    return PlanningSettingsWrong("goal", "expected n_q,u = " + std::to_string(scene.nq_u) +
+                                             " numbers (the objects' q), got " +
+                                             std::to_string(s.goal.size()));
+  if (MaybeProblem p = CheckFiniteVector("goal", s.goal)) return p;
   int object = 0;
   for (const ModelInstance& instance : scene.instances) {
     if (instance.actuated || instance.nq == 0) continue;
@@ -128,17 +140,19 @@ Problem CheckGoalAndBounds(const PlanningSettings& s, const Scene& scene, bool c
     if (instance.nq == 7) {
       const double norm = s.goal.segment<4>(q + 3).norm();
       if (std::abs(norm - 1.0) > 1e-6)
-        return Wrong("goal", "the quaternion of object '" + instance.name + "' (entries " +
-                                 std::to_string(q + 3) + " to " + std::to_string(q + 6) +
-                                 ") has norm " + Text(norm) + ", expected 1 within 1e-6");
+        return PlanningSettingsWrong("goal", "the quaternion of object '" + instance.name +
+                                                 "' (entries " + std::to_string(q + 3) + " to " +
+                                                 std::to_string(q + 6) + ") has norm " +
+                                                 SettingText(norm) + ", expected 1 within 1e-6");
     }
     for (int k = 0; k < 3 && has_bounds; ++k) {
       const double value = s.goal[q + k];
       const int b = 3 * object + k;
       if (value < s.lower[b] || value > s.upper[b])
-        return Wrong("goal", "entry " + std::to_string(q + k) + " (object '" + instance.name +
-                                 "') = " + Text(value) + " lies outside the bounds [" +
-                                 Text(s.lower[b]) + ", " + Text(s.upper[b]) + "]");
+        return PlanningSettingsWrong(
+            "goal", "entry " + std::to_string(q + k) + " (object '" + instance.name +
+                        "') = " + SettingText(value) + " lies outside the bounds [" +
+                        SettingText(s.lower[b]) + ", " + SettingText(s.upper[b]) + "]");
     }
     ++object;
   }
@@ -186,25 +200,29 @@ int MovableObjectCount(const Scene& scene) {
 std::optional<PlanningSettingsProblem> CheckPlanningSettings(const PlanningSettings& settings,
                                                              const Scene& scene, bool complete) {
   if (MovableObjectCount(scene) == 0)
-    return Wrong("objects", "the scene has no movable object (planar or floating) to plan for");
-  if (scene.nq_a == 0) return Wrong("robots", "the scene has no robot to move the objects with");
+    return PlanningSettingsWrong(
+        "objects", "the scene has no movable object (planar or floating) to plan for");
+  if (scene.nq_a == 0)
+    return PlanningSettingsWrong("robots", "the scene has no robot to move the objects with");
   for (const ModelInstance& instance : scene.instances) {
     if (instance.actuated) continue;
     for (const int j : instance.joints) {
       const Joint& joint = scene.joints[j];
       if (joint.type == JointType::kRevolute || joint.type == JointType::kPrismatic)
-        return Wrong("objects", "object '" + instance.name + "' is articulated (" +
-                                    JointTypeName(joint.type) + " joint '" + joint.name +
-                                    "'); the planner samples planar and floating objects only");
+        return PlanningSettingsWrong(
+            "objects", "object '" + instance.name + "' is articulated (" +
+                           JointTypeName(joint.type) + " joint '" + joint.name +
+                           "'); the planner samples planar and floating objects only");
     }
   }
   for (const ModelInstance& instance : scene.instances)
     if (!scene.planar && !instance.actuated && instance.nq == 3)
-      return Wrong("objects", "object '" + instance.name +
-                                  "' has a planar joint in a 3D scene; the planner samples the "
-                                  "objects of 3D scenes as floating bodies (x, y, z and a "
-                                  "rotation) only");
-  if (Problem p = CheckScalars(settings)) return p;
+      return PlanningSettingsWrong(
+          "objects", "object '" + instance.name +
+                         "' has a planar joint in a 3D scene; the planner samples the "
+                         "objects of 3D scenes as floating bodies (x, y, z and a "
+                         "rotation) only");
+  if (MaybeProblem p = CheckScalars(settings)) return p;
   return CheckGoalAndBounds(settings, scene, complete);
 }
 

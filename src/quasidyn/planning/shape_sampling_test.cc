@@ -48,12 +48,12 @@ double SignedDistance(const Shape& s, bool planar, const Eigen::Vector3d& p) {
   }
 }
 
-struct Case {
+struct ShapeSamplingCase {
   ShapeType type;
   bool planar;
 };
 
-class SurfaceSamples : public ::testing::TestWithParam<Case> {};
+class SurfaceSamples : public ::testing::TestWithParam<ShapeSamplingCase> {};
 
 TEST_P(SurfaceSamples, LieOnTheSurfaceWithOutwardUnitNormals) {
   const Shape shape = MakeShape(GetParam().type);
@@ -73,18 +73,20 @@ TEST_P(SurfaceSamples, LieOnTheSurfaceWithOutwardUnitNormals) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Shapes, SurfaceSamples,
-    ::testing::Values(Case{ShapeType::kSphere, false}, Case{ShapeType::kBox, false},
-                      Case{ShapeType::kCapsule, false}, Case{ShapeType::kCylinder, false},
-                      Case{ShapeType::kSphere, true}, Case{ShapeType::kBox, true},
-                      Case{ShapeType::kCapsule, true}),
-    // Named by shape and dimension (the default name prints the struct's bytes, padding
-    // included, which differ from build to build).
-    [](const ::testing::TestParamInfo<Case>& param_info) {
-      return std::string(ShapeTypeName(param_info.param.type)) +
-             (param_info.param.planar ? "Planar" : "3D");
-    });
+INSTANTIATE_TEST_SUITE_P(Shapes, SurfaceSamples,
+                         ::testing::Values(ShapeSamplingCase{ShapeType::kSphere, false},
+                                           ShapeSamplingCase{ShapeType::kBox, false},
+                                           ShapeSamplingCase{ShapeType::kCapsule, false},
+                                           ShapeSamplingCase{ShapeType::kCylinder, false},
+                                           ShapeSamplingCase{ShapeType::kSphere, true},
+                                           ShapeSamplingCase{ShapeType::kBox, true},
+                                           ShapeSamplingCase{ShapeType::kCapsule, true}),
+                         // Named by shape and dimension (the default name prints the struct's
+                         // bytes, padding included, which differ from build to build).
+                         [](const ::testing::TestParamInfo<ShapeSamplingCase>& param_info) {
+                           return std::string(ShapeTypeName(param_info.param.type)) +
+                                  (param_info.param.planar ? "Planar" : "3D");
+                         });
 
 // Uniform in area: the share of box samples on the ±x faces is their share of the area,
 // within 4 standard deviations of a binomial proportion.

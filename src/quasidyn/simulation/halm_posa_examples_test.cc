@@ -16,7 +16,7 @@
 namespace quasidyn {
 namespace {
 
-ScenePtr Example(const std::string& path) {
+ScenePtr HalmPosaExamplesExample(const std::string& path) {
   return std::make_shared<const Scene>(
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/" + path));
 }
@@ -38,7 +38,8 @@ const Eigen::VectorXd& At(const Trajectory& t, double time) {
 // Fig. 3, top left: both fingers push the disk straight down; it keeps its line (the LCP's
 // first contact picks one of several solutions, which turns it by 4e-3 rad: §7, non-uniqueness).
 TEST(HalmPosaExamples, SymmetricPushCarriesTheDiskStraightDown) {
-  const Trajectory run = RunExample(Example("disk_pushing/symmetric_push.yaml"), 0.01);
+  const Trajectory run =
+      RunExample(HalmPosaExamplesExample("disk_pushing/symmetric_push.yaml"), 0.01);
   ASSERT_TRUE(run.completed()) << run.message;
   const Eigen::VectorXd& q = run.FinalConfiguration();
   EXPECT_LT(q[1], -5.5);  // from y = 3: 8.8 m of the fingers' 10 m after contact at 1.15 s
@@ -49,7 +50,8 @@ TEST(HalmPosaExamples, SymmetricPushCarriesTheDiskStraightDown) {
 }
 
 TEST(HalmPosaExamples, AsymmetricPushTurnsTheDisk) {
-  const Trajectory run = RunExample(Example("disk_pushing/asymmetric_push.yaml"), 0.0);
+  const Trajectory run =
+      RunExample(HalmPosaExamplesExample("disk_pushing/asymmetric_push.yaml"), 0.0);
   ASSERT_TRUE(run.completed()) << run.message;
   const Eigen::VectorXd& q = run.FinalConfiguration();
   EXPECT_LT(q[2], -0.5);  // the faster finger 1 (x > 0) turns it clockwise
@@ -59,7 +61,7 @@ TEST(HalmPosaExamples, AsymmetricPushTurnsTheDisk) {
 // Fig. 3, top right: at high gain the disk follows the half circle to (5, √3) turned by π; at low
 // gain the fingers slide off its sides and leave it behind (§6.1).
 TEST(HalmPosaExamples, SemicircularPushFollowsAtHighGainAndFallsBehindAtLowGain) {
-  const ScenePtr scene = Example("disk_pushing/scene.yaml");
+  const ScenePtr scene = HalmPosaExamplesExample("disk_pushing/scene.yaml");
   const Trajectory perfect = RunExample(scene, 0.0);
   ASSERT_TRUE(perfect.completed()) << perfect.message;
   const Eigen::VectorXd& q = perfect.FinalConfiguration();
@@ -74,7 +76,7 @@ TEST(HalmPosaExamples, SemicircularPushFollowsAtHighGainAndFallsBehindAtLowGain)
 // Fig. 4, top: perfect velocity control stops at the first squeeze against the wall (no
 // solution, state kept); finite feedback rolls the disk along the wall (Δx = −r Δθ, r = 1 m).
 TEST(HalmPosaExamples, WallPushStopsUnderPerfectVelocityControlAndRollsOnWithFeedback) {
-  const ScenePtr scene = Example("disk_pushing/wall_push.yaml");
+  const ScenePtr scene = HalmPosaExamplesExample("disk_pushing/wall_push.yaml");
   const Trajectory perfect = RunExample(scene, 0.0);
   EXPECT_FALSE(perfect.completed());
   EXPECT_EQ(perfect.status, SolverStatus::kInfeasible);
@@ -96,7 +98,7 @@ TEST(HalmPosaExamples, WallPushStopsUnderPerfectVelocityControlAndRollsOnWithFee
 TEST(HalmPosaExamples, FinalPoseConvergesLinearlyInTheFeedbackScale) {
   for (const std::string file : {"symmetric_push.yaml", "asymmetric_push.yaml", "scene.yaml"}) {
     SCOPED_TRACE(file);
-    const ScenePtr scene = Example("disk_pushing/" + file);
+    const ScenePtr scene = HalmPosaExamplesExample("disk_pushing/" + file);
     const Trajectory perfect = RunExample(scene, 0.0);
     ASSERT_TRUE(perfect.completed());
     std::vector<double> x, y;
@@ -123,7 +125,7 @@ TEST(HalmPosaExamples, FinalPoseConvergesLinearlyInTheFeedbackScale) {
 // Fig. 4, bottom: grasp, the first attempt jams on the slot's corner, reorientation about it,
 // insertion with 1 % clearance.
 TEST(HalmPosaExamples, PegJamsOnTheCornerThenIsReorientedAndInserted) {
-  const Trajectory run = RunExample(Example("peg_in_hole/scene.yaml"), 0.01);
+  const Trajectory run = RunExample(HalmPosaExamplesExample("peg_in_hole/scene.yaml"), 0.01);
   ASSERT_TRUE(run.completed()) << run.message;
   // The jam: tilted by more than 0.4 rad, held on the slot's right block above the slot.
   bool jammed = false;
@@ -147,7 +149,7 @@ TEST(HalmPosaExamples, PegJamsOnTheCornerThenIsReorientedAndInserted) {
 // §6.3, Fig. 5: the unbalanced pinch moves the square in +y and turns it, under halm-posa and
 // under the quasi-dynamic QP (quasidyn's stand-in for the paper's second-order comparison).
 TEST(HalmPosaExamples, PinchMovesAndTurnsTheSquareAsTheQuasiDynamicModelDoes) {
-  const ScenePtr scene = Example("pinch/scene.yaml");
+  const ScenePtr scene = HalmPosaExamplesExample("pinch/scene.yaml");
   const Trajectory halm_posa = RunExample(scene, 0.05);
   const Trajectory qp = RunExample(scene, 0.05, "qp");
   ASSERT_TRUE(halm_posa.completed()) << halm_posa.message;

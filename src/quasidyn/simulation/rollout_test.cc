@@ -17,7 +17,7 @@
 namespace quasidyn {
 namespace {
 
-const std::string kExamples = std::string(QUASIDYN_SOURCE_DIR) + "/examples/";
+const std::string kRolloutExamples = std::string(QUASIDYN_SOURCE_DIR) + "/examples/";
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
 TEST(StepCountForDurationTest, CoversTheDuration) {
@@ -41,7 +41,7 @@ TEST(StepCountForDurationTest, RejectsBadValues) {
 
 class PlanarGripperRolloutTest : public ::testing::Test {
  protected:
-  ScenePtr scene_ptr_ = testing::Shared(LoadScene(kExamples + "planar_gripper/scene.yaml"));
+  ScenePtr scene_ptr_ = testing::Shared(LoadScene(kRolloutExamples + "planar_gripper/scene.yaml"));
   const Scene& scene_ = *scene_ptr_;
   testing::ProgramSettings settings_ = testing::SceneProgramSettings(scene_);
   std::shared_ptr<const StepModel> model_ = MakeStepModel(scene_ptr_, settings_);

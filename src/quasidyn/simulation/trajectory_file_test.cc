@@ -22,11 +22,11 @@ namespace quasidyn {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kExamples = std::string(QUASIDYN_SOURCE_DIR) + "/examples/";
+const std::string kTrajectoryFileExamples = std::string(QUASIDYN_SOURCE_DIR) + "/examples/";
 
 Trajectory GripperRollout(GradientMode gradients) {
-  const ScenePtr scene =
-      std::make_shared<const Scene>(LoadScene(kExamples + "planar_gripper/scene.yaml"));
+  const ScenePtr scene = std::make_shared<const Scene>(
+      LoadScene(kTrajectoryFileExamples + "planar_gripper/scene.yaml"));
   RolloutOptions options{24, {}};
   options.gradients = gradients;
   return Rollout(*MakeStepModel(scene, testing::SceneProgramSettings(*scene)), options);
@@ -46,7 +46,8 @@ TEST(TrajectoryFileTest, NpzRoundTripsEveryFieldBitForBit) {
     const Trajectory from_npz = ReadTrajectory((dir.path() / "gripper.npz").string());
     testing::ExpectSameTrajectory(from_npz, ReadTrajectory((dir.path() / "gripper.json").string()));
     // The scene path is written relative to the file and read back resolved.
-    EXPECT_TRUE(fs::equivalent(from_npz.scene_file, kExamples + "planar_gripper/scene.yaml"));
+    EXPECT_TRUE(
+        fs::equivalent(from_npz.scene_file, kTrajectoryFileExamples + "planar_gripper/scene.yaml"));
   }
   // Smaller than the JSON (without gradients, whose many exact zeros JSON writes as "0").
   EXPECT_LT(fs::file_size(dir.path() / "gripper.npz"), fs::file_size(dir.path() / "gripper.json"));
@@ -126,7 +127,7 @@ TEST(TrajectoryFileTest, EveryKthStepKeepsTheLastAndTheCount) {
 TEST(TrajectoryFileTest, TheSceneIsStoredRelativeToTheTrajectory) {
   testing::ScratchDirectory dir;
   fs::create_directories(dir.path() / "deep/er");
-  const fs::path scene = fs::path(kExamples) / "planar_gripper/scene.yaml";
+  const fs::path scene = fs::path(kTrajectoryFileExamples) / "planar_gripper/scene.yaml";
   const std::string stored =
       SceneFileForTrajectory(scene.string(), (dir.path() / "deep/er/t.json").string());
   EXPECT_FALSE(fs::path(stored).is_absolute());

@@ -22,7 +22,7 @@ namespace quasidyn {
 namespace {
 
 using nlohmann::json;
-const std::string kExamples = std::string(QUASIDYN_SOURCE_DIR) + "/examples/";
+const std::string kTrajectoryJsonExamples = std::string(QUASIDYN_SOURCE_DIR) + "/examples/";
 
 using testing::AwkwardTrajectory;
 using testing::ExpectSameTrajectory;
@@ -57,8 +57,8 @@ TEST(TrajectoryJsonTest, HeaderHoldsTheDocumentedFields) {
 }
 
 TEST(TrajectoryJsonTest, SimulatedRolloutRoundTripsThroughAFile) {
-  const ScenePtr scene =
-      std::make_shared<const Scene>(LoadScene(kExamples + "planar_gripper/scene.yaml"));
+  const ScenePtr scene = std::make_shared<const Scene>(
+      LoadScene(kTrajectoryJsonExamples + "planar_gripper/scene.yaml"));
   const Trajectory original =
       Rollout(*MakeStepModel(scene, testing::SceneProgramSettings(*scene)), {24, {}});
   ASSERT_TRUE(original.completed()) << original.message;

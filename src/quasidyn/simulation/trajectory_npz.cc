@@ -11,10 +11,10 @@
 namespace quasidyn {
 namespace {
 
-constexpr const char* kFormatName = "quasidyn-trajectory";
+constexpr const char* kTrajectoryNpzFormatName = "quasidyn-trajectory";
 using Shape = std::vector<std::int64_t>;
 
-[[noreturn]] void Fail(const std::string& where, const std::string& problem) {
+[[noreturn]] void TrajectoryNpzFail(const std::string& where, const std::string& problem) {
   throw std::invalid_argument(where + ": " + problem);
 }
 
@@ -29,7 +29,7 @@ SolverStatus ParseStatus(const std::string& name, const std::string& where) {
        {SolverStatus::kSolved, SolverStatus::kSolvedInaccurate, SolverStatus::kMaxIterations,
         SolverStatus::kInfeasible, SolverStatus::kNumericalFailure, SolverStatus::kNotRun})
     if (name == ToString(status)) return status;
-  Fail(where, "unknown solver status '" + name + "'");
+  TrajectoryNpzFail(where, "unknown solver status '" + name + "'");
 }
 
 // Rows of `rows` × width doubles from a per-item getter.
@@ -48,7 +48,7 @@ NpyArray Rows(size_t rows, int width, Get get) {
 
 const NpyArray& Find(const NpzArchive& a, const std::string& name) {
   const auto it = a.find(name);
-  if (it == a.end()) Fail(name, "missing");
+  if (it == a.end()) TrajectoryNpzFail(name, "missing");
   return it->second;
 }
 
@@ -57,11 +57,11 @@ const NpyArray& Typed(const NpzArchive& a, const std::string& name, NpyArray::Ty
   const NpyArray& array = Find(a, name);
   static const char* kNames[] = {"<f8", "<i8", "<i4", "|b1", "<U"};
   if (array.type != type)
-    Fail(name, std::string("expected dtype ") + kNames[static_cast<int>(type)]);
+    TrajectoryNpzFail(name, std::string("expected dtype ") + kNames[static_cast<int>(type)]);
   if (array.shape != shape) {
     std::string text = "(";
     for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
-    Fail(name, "expected shape " + text + (shape.size() == 1 ? ",)" : ")"));
+    TrajectoryNpzFail(name, "expected shape " + text + (shape.size() == 1 ? ",)" : ")"));
   }
   return array;
 }
@@ -78,7 +78,8 @@ std::string ReadText(const NpzArchive& a, const std::string& name) {
 int ReadInt(const NpzArchive& a, const std::string& name, int minimum) {
   const std::int64_t value = Typed(a, name, NpyArray::Type::kInt64, {}).i64[0];
   if (value < minimum || value > std::numeric_limits<int>::max())
-    Fail(name, "must be >= " + std::to_string(minimum) + " (got " + std::to_string(value) + ")");
+    TrajectoryNpzFail(
+        name, "must be >= " + std::to_string(minimum) + " (got " + std::to_string(value) + ")");
   return static_cast<int>(value);
 }
 
@@ -88,7 +89,7 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
   NpzArchive a;
   const auto n = static_cast<std::int64_t>(t.steps.size());
   const int nq_a = t.nq - t.nq_u, nv_u = t.nv - nq_a, nu = t.CommandSize();
-  a["format"] = Text(kFormatName);
+  a["format"] = Text(kTrajectoryNpzFormatName);
   a["format_version"] = Integer(kTrajectoryFormatVersion);
   a["scene_name"] = Text(t.scene_name);
   a["scene_file"] = Text(t.scene_file);
@@ -233,27 +234,27 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
 
 Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   using T = NpyArray::Type;
-  if (ReadText(a, "format") != kFormatName)
-    Fail("format", std::string("expected \"") + kFormatName + "\"");
+  if (ReadText(a, "format") != kTrajectoryNpzFormatName)
+    TrajectoryNpzFail("format", std::string("expected \"") + kTrajectoryNpzFormatName + "\"");
   const int version = static_cast<int>(Typed(a, "format_version", T::kInt64, {}).i64[0]);
   if (version != kTrajectoryFormatVersion)
-    Fail("format_version", "version " + std::to_string(version) + " is not supported");
+    TrajectoryNpzFail("format_version", "version " + std::to_string(version) + " is not supported");
   Trajectory t;
   t.scene_name = ReadText(a, "scene_name");
   t.scene_file = ReadText(a, "scene_file");
   t.formulation = ReadText(a, "formulation");
   t.time_step = ReadScalar(a, "time_step");
-  if (!(t.time_step > 0)) Fail("time_step", "must be > 0");
+  if (!(t.time_step > 0)) TrajectoryNpzFail("time_step", "must be > 0");
   for (const auto& [name, array] : a)
     if (name.rfind(kParameterPrefix, 0) == 0)
       t.parameters.Set(name.substr(std::string(kParameterPrefix).size()), ReadScalar(a, name));
   t.nq = ReadInt(a, "nq", 0);
   t.nv = ReadInt(a, "nv", 0);
   t.nq_u = ReadInt(a, "nq_u", 0);
-  if (t.nq_u > t.nq) Fail("nq_u", "must be <= nq");
+  if (t.nq_u > t.nq) TrajectoryNpzFail("nq_u", "must be <= nq");
   const int nq_a = ReadInt(a, "nq_a", 0);
-  if (nq_a != t.nq - t.nq_u) Fail("nq_a", "must equal nq - nq_u");
-  if (t.nv < nq_a) Fail("nv", "must be >= nq_a");
+  if (nq_a != t.nq - t.nq_u) TrajectoryNpzFail("nq_a", "must equal nq - nq_u");
+  if (t.nv < nq_a) TrajectoryNpzFail("nv", "must be >= nq_a");
   const int nv_u = t.nv - nq_a;
   if (a.count("nu") > 0) t.nu = ReadInt(a, "nu", 0);  // ecp: n_v,u; otherwise n_q,a
   const int nu = t.CommandSize();
@@ -267,14 +268,16 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   const int nx = t.nq + static_cast<int>(t.v0.size());  // x = q, or (q, v)
   t.steps_requested = ReadInt(a, "steps_requested", 0);
   t.steps_done = ReadInt(a, "steps_done", 0);
-  if (t.steps_done > t.steps_requested) Fail("steps_done", "is more than steps_requested");
+  if (t.steps_done > t.steps_requested)
+    TrajectoryNpzFail("steps_done", "is more than steps_requested");
   t.status = ParseStatus(ReadText(a, "status"), "status");
   t.message = ReadText(a, "message");
 
   const NpyArray& k = Find(a, "k");
-  if (k.type != T::kInt64 || k.shape.size() != 1) Fail("k", "expected a 1-d int64 array");
+  if (k.type != T::kInt64 || k.shape.size() != 1)
+    TrajectoryNpzFail("k", "expected a 1-d int64 array");
   const std::int64_t n = k.shape[0];
-  if (n > t.steps_done) Fail("k", "more steps than steps_done");
+  if (n > t.steps_done) TrajectoryNpzFail("k", "more steps than steps_done");
   const auto& time = Typed(a, "t", T::kFloat64, {n}).f64;
   const auto& q = Typed(a, "q", T::kFloat64, {n, t.nq}).f64;
   const auto& u = Typed(a, "u", T::kFloat64, {n, nu}).f64;
@@ -308,14 +311,15 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   std::int64_t contacts = 0;
   for (std::int64_t c : count) {
     if (c < 0 || c > std::numeric_limits<std::int32_t>::max())
-      Fail("contact_count", "out of range");
+      TrajectoryNpzFail("contact_count", "out of range");
     contacts += c;
   }
   const auto& names = Find(a, "names");
-  if (names.type != T::kUnicode || names.shape.size() != 1) Fail("names", "expected strings");
+  if (names.type != T::kUnicode || names.shape.size() != 1)
+    TrajectoryNpzFail("names", "expected strings");
   const auto name_at = [&](const std::string& array, std::int32_t i) -> const std::string& {
     if (i < 0 || i >= static_cast<std::int32_t>(names.text.size()))
-      Fail(array, "index " + std::to_string(i) + " outside names");
+      TrajectoryNpzFail(array, "index " + std::to_string(i) + " outside names");
     return names.text[i];
   };
   const auto& shape_a = Typed(a, "contact_shape_a", T::kInt32, {contacts}).i32;
@@ -346,7 +350,7 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   for (std::int64_t r = 0; r < n; ++r) {
     TrajectoryStep& step = t.steps[r];
     if (k.i64[r] <= previous || k.i64[r] > t.steps_done)
-      Fail("k", "step numbers must increase and stay <= steps_done");
+      TrajectoryNpzFail("k", "step numbers must increase and stay <= steps_done");
     step.k = static_cast<int>(k.i64[r]);
     previous = step.k;
     step.t = time[r];
@@ -355,7 +359,7 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
     if (v != nullptr) step.v = Eigen::Map<const Eigen::VectorXd>(v->data() + r * t.nv, t.nv);
     step.status = ParseStatus(status[r], "step_status");
     if (iterations[r] < 0 || iterations[r] > std::numeric_limits<int>::max())
-      Fail("iterations", "out of range");
+      TrajectoryNpzFail("iterations", "out of range");
     step.solver.iterations = static_cast<int>(iterations[r]);
     step.solver.primal_residual = primal[r];
     step.solver.dual_residual = dual[r];

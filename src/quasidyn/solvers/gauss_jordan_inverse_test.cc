@@ -11,7 +11,7 @@
 namespace quasidyn {
 namespace {
 
-constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+constexpr double kGaussJordanInverseEpsilon = std::numeric_limits<double>::epsilon();
 
 Eigen::MatrixXd RandomMatrix(int n, unsigned seed) {
   std::mt19937 random(seed);
@@ -33,7 +33,7 @@ TEST(GaussJordanInverse, InverseOfRandomMatricesMatchesTheLuInverse) {
     ASSERT_TRUE(InvertInPlace(n, &inverse, &pivots, &column)) << n;
     const Eigen::MatrixXd reference = a.partialPivLu().inverse();
     const double condition = a.lpNorm<Eigen::Infinity>() * reference.lpNorm<Eigen::Infinity>();
-    const double bound = n * kEpsilon * condition;
+    const double bound = n * kGaussJordanInverseEpsilon * condition;
     EXPECT_LT((a * inverse - Eigen::MatrixXd::Identity(n, n)).lpNorm<Eigen::Infinity>(), 10 * bound)
         << n;
     EXPECT_LT((inverse - reference).lpNorm<Eigen::Infinity>() / reference.lpNorm<Eigen::Infinity>(),
@@ -51,7 +51,8 @@ TEST(GaussJordanInverse, LeadingBlockAndPivoting) {
   ASSERT_TRUE(InvertInPlace(2, &a, &pivots, &column));
   Eigen::Matrix2d expected;
   expected << 0.0, 1.0 / 3.0, 0.5, 0.0;
-  EXPECT_LT((a.topLeftCorner(2, 2) - expected).lpNorm<Eigen::Infinity>(), kEpsilon);
+  EXPECT_LT((a.topLeftCorner(2, 2) - expected).lpNorm<Eigen::Infinity>(),
+            kGaussJordanInverseEpsilon);
   EXPECT_EQ(a(3, 3), 7.0);
   EXPECT_EQ(a(0, 2), 7.0);
 }

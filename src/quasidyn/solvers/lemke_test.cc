@@ -17,11 +17,11 @@ namespace {
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
-constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+constexpr double kLemkeEpsilon = std::numeric_limits<double>::epsilon();
 
 // Tolerance for a pivoting method: a few thousand roundings of the data's magnitude.
 double PivotTolerance(const LcpProblem& p) {
-  return 1e4 * kEpsilon * (1 + p.M.lpNorm<Eigen::Infinity>() + p.q.lpNorm<Eigen::Infinity>()) *
+  return 1e4 * kLemkeEpsilon * (1 + p.M.lpNorm<Eigen::Infinity>() + p.q.lpNorm<Eigen::Infinity>()) *
          static_cast<double>(p.q.size());
 }
 

@@ -17,7 +17,7 @@ double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kMiqpInfinity = std::numeric_limits<double>::infinity();
 constexpr double kPseudoCostFloor = 1e-6;  // ε of the product score (header)
 
 // Q with an explicit (possibly zero) diagonal entry in every row, so that a fixed variable's
@@ -50,7 +50,7 @@ void CopyValues(const SparseRowMatrix& from, SparseRowMatrix* to) {
 // solved), and what its parent's relaxation gave (for the pseudo-costs and the warm start).
 struct MiqpSolver::Node {
   std::vector<signed char> fixing;
-  double bound = -kInfinity;
+  double bound = -kMiqpInfinity;
   int depth = 0;
   int branch = -1;                          // the binary fixed last (position), −1 at the root
   int direction = 0;                        // 0 down, 1 up
@@ -237,8 +237,8 @@ bool MiqpSolver::ApplyFixing(const std::vector<signed char>& fixing) {
   // pair γ >= 0, γ <= M·0 would otherwise leave it none). Repeated until nothing changes.
   const double tolerance = settings_.qp.absolute_tolerance;
   for (int pass = 0; pass < n_ + 1; ++pass) {
-    lower_.setConstant(-kInfinity);
-    upper_.setConstant(kInfinity);
+    lower_.setConstant(-kMiqpInfinity);
+    upper_.setConstant(kMiqpInfinity);
     for (size_t i = 0; i < g_free_.size(); ++i) {
       if (g_free_[i] != 1) continue;
       const auto [e, j] = FreeEntry(node_.G, static_cast<int>(i), value_);
@@ -401,7 +401,7 @@ double MiqpSolver::GapScale(double upper) const {
 
 double MiqpSolver::PruneThreshold() const {
   const double upper = result_.objective;
-  if (!std::isfinite(upper)) return kInfinity;
+  if (!std::isfinite(upper)) return kMiqpInfinity;
   return upper - std::max(settings_.absolute_gap_tolerance,
                           settings_.relative_gap_tolerance * GapScale(upper));
 }
@@ -510,7 +510,8 @@ bool MiqpSolver::RoundingHeuristic(const std::vector<signed char>& fixing, const
 bool MiqpSolver::Presolve(std::vector<signed char>* fixing) {
   const int nb = static_cast<int>(fixing->size());
   const SparseRowMatrix& G = base_.G;
-  VectorXd lower = VectorXd::Constant(n_, -kInfinity), upper = VectorXd::Constant(n_, kInfinity);
+  VectorXd lower = VectorXd::Constant(n_, -kMiqpInfinity),
+           upper = VectorXd::Constant(n_, kMiqpInfinity);
   for (int i = 0; i < G.rows(); ++i) {
     if (G.row_start(i + 1) - G.row_start(i) != 1) continue;
     const int e = G.row_start(i);
@@ -625,7 +626,7 @@ const MiqpResult& MiqpSolver::Solve(const std::vector<std::vector<signed char>>&
     open.push_back(std::move(node));
     std::push_heap(open.begin(), open.end(), worse);
   };
-  double pruned_bound = kInfinity;  // smallest bound of the nodes pruned by bound or dropped
+  double pruned_bound = kMiqpInfinity;  // smallest bound of the nodes pruned by bound or dropped
   MiqpStatus stop = MiqpStatus::kOptimal;
   std::unique_ptr<Node> current = std::move(root);
   while (true) {

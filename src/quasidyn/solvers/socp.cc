@@ -28,7 +28,7 @@ void MultiplyBlock(const MatrixXd& W, int o, int m, const VectorXd& in, VectorXd
   }
 }
 
-double InfNorm(const VectorXd& v) { return v.size() > 0 ? v.lpNorm<Eigen::Infinity>() : 0.0; }
+double SocpInfNorm(const VectorXd& v) { return v.size() > 0 ? v.lpNorm<Eigen::Infinity>() : 0.0; }
 
 void ValidateProblem(const char* where, const SocpProblem& p, bool check_values) {
   const int n = p.Q.rows();
@@ -228,8 +228,8 @@ const SocpResult& SocpSolver::Solve() {
   };
   double primal_scale = 0, dual_scale = 0, gap_scale = 0, gap = 0;
   const auto converged = [&](double factor) {
-    return InfNorm(r_p) <= scaled_tolerance(factor, primal_scale) &&
-           InfNorm(r_d) <= scaled_tolerance(factor, dual_scale) &&
+    return SocpInfNorm(r_p) <= scaled_tolerance(factor, primal_scale) &&
+           SocpInfNorm(r_d) <= scaled_tolerance(factor, dual_scale) &&
            gap <= scaled_tolerance(factor, gap_scale);
   };
   const auto max_step = [&](const VectorXd& v, const VectorXd& dv) {
@@ -251,8 +251,8 @@ const SocpResult& SocpSolver::Solve() {
     r_p = Ax + b_ - s_;
     gap = s_.dot(z_);
     result.objective = 0.5 * x.dot(Qx) + problem.c.dot(x);
-    primal_scale = std::max({InfNorm(Ax), InfNorm(s_), InfNorm(b_)});
-    dual_scale = std::max({InfNorm(Qx), InfNorm(problem.c), InfNorm(Atz)});
+    primal_scale = std::max({SocpInfNorm(Ax), SocpInfNorm(s_), SocpInfNorm(b_)});
+    dual_scale = std::max({SocpInfNorm(Qx), SocpInfNorm(problem.c), SocpInfNorm(Atz)});
     gap_scale = std::max(1.0, std::abs(result.objective));
     if (!x.allFinite() || !s_.allFinite() || !z_.allFinite()) {
       status = SolverStatus::kNumericalFailure;
@@ -265,7 +265,7 @@ const SocpResult& SocpSolver::Solve() {
     }
     const double certificate = -b_.dot(z_);
     if (rows > 0 && certificate > 0 &&
-        InfNorm(Atz) <= settings.infeasibility_tolerance * certificate) {
+        SocpInfNorm(Atz) <= settings.infeasibility_tolerance * certificate) {
       status = SolverStatus::kInfeasible;
       break;
     }
@@ -320,8 +320,8 @@ const SocpResult& SocpSolver::Solve() {
   }
 
   result.info.iterations = iteration;
-  result.info.primal_residual = InfNorm(r_p);
-  result.info.dual_residual = InfNorm(r_d);
+  result.info.primal_residual = SocpInfNorm(r_p);
+  result.info.dual_residual = SocpInfNorm(r_d);
   result.info.complementarity_gap = gap;
   // Stopped early (iteration limit, vanished step, or a scaling / factorisation failure near
   // the boundary of a cone) at a finite point that meets the looser test: report it as such.

@@ -372,7 +372,7 @@ DenseConeProgram NewValuesSamePattern(testing::RandomProblems& random, DenseCone
   return p;
 }
 
-SocpSettings ForcedPath(bool sparse) { return sparse ? SparsePath() : DensePath(); }
+SocpSettings SocpForcedPath(bool sparse) { return sparse ? SparsePath() : DensePath(); }
 
 TEST(SocpTest, UpdateValuesGivesTheBitsOfAFreshSetup) {
   for (const bool sparse : {false, true}) {
@@ -380,11 +380,11 @@ TEST(SocpTest, UpdateValuesGivesTheBitsOfAFreshSetup) {
     const DenseConeProgram a = testing::ContactChainSocp(41, 6, 3);
     const DenseConeProgram b = NewValuesSamePattern(random, a);
     SocpSolver updated, fresh;
-    updated.Setup(a.ToSocp(), ForcedPath(sparse));
+    updated.Setup(a.ToSocp(), SocpForcedPath(sparse));
     ASSERT_EQ(updated.Solve().status, SolverStatus::kSolved);
     ASSERT_TRUE(updated.SamePattern(b.ToSocp()));
     updated.UpdateValues(b.ToSocp());
-    fresh.Setup(b.ToSocp(), ForcedPath(sparse));
+    fresh.Setup(b.ToSocp(), SocpForcedPath(sparse));
     const SocpResult& u = updated.Solve();
     const SocpResult& f = fresh.Solve();
     ASSERT_EQ(u.status, SolverStatus::kSolved) << u.message;
@@ -406,7 +406,7 @@ TEST(SocpTest, SolveDoesNotAllocate) {
     const DenseConeProgram a = testing::ContactChainSocp(42, 8, 4);
     const SocpProblem b = NewValuesSamePattern(random, a).ToSocp();
     SocpSolver solver;
-    solver.Setup(a.ToSocp(), ForcedPath(sparse));
+    solver.Setup(a.ToSocp(), SocpForcedPath(sparse));
     ASSERT_EQ(solver.Solve().status, SolverStatus::kSolved);
     solver.UpdateValues(b);
     long allocations = 0;

@@ -22,7 +22,7 @@
 namespace quasidyn {
 namespace {
 
-constexpr double kH = 0.01, kGravity = 9.81;
+constexpr double kH = 0.01, kSolutionPolishGravity = 9.81;
 
 // A 1 kg disk of radius 0.05 m whose lowest point is `gap` [m] above the ground (a planar
 // scene, gravity −y, no robot); contacts are kept up to 0.01 m.
@@ -90,7 +90,7 @@ Formulations WithPolish(bool enabled) {
 // The disk falls h²g = 0.981 mm in one free step (s = 1: v = h g), so a gap of h²g closes
 // exactly at the step's end: the contact is degenerate, its exact force 0.
 TEST(SolutionPolish, DegenerateStepMatchesTheLcp) {
-  const Scene scene = DiskAbove(kH * kH * kGravity);
+  const Scene scene = DiskAbove(kH * kH * kSolutionPolishGravity);
   const testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
   const testing::OwnedStepProblem owned(scene, settings, scene.q0, Eigen::VectorXd());
   ASSERT_EQ(owned.get().contacts.size(), 1);

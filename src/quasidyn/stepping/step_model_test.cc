@@ -37,7 +37,7 @@ ScenePtr Example(const std::string& name) {
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/" + name + "/scene.yaml"));
 }
 
-std::shared_ptr<const StepModel> ModelOf(const ScenePtr& scene, std::string type) {
+std::shared_ptr<const StepModel> StepModelModelOf(const ScenePtr& scene, std::string type) {
   testing::ProgramSettings settings = testing::SceneProgramSettings(*scene);
   settings.type = type;
   return MakeStepModel(scene, settings);
@@ -45,7 +45,7 @@ std::shared_ptr<const StepModel> ModelOf(const ScenePtr& scene, std::string type
 
 TEST(StepModel, TwoDataObjectsOfOneModelGiveTheSameStep) {
   const ScenePtr scene = Example("planar_hand");
-  const auto model = ModelOf(scene, "qp");
+  const auto model = StepModelModelOf(scene, "qp");
   const auto a = model->CreateData();
   const auto b = model->CreateData();
   const Eigen::VectorXd u = scene->CommandAt(scene->time_step);
@@ -58,7 +58,7 @@ TEST(StepModel, TwoDataObjectsOfOneModelGiveTheSameStep) {
 TEST(StepModel, TheModelOutlivesWhatTheCallerDropped) {
   std::shared_ptr<const StepModel> model;
   {
-    model = ModelOf(Example("planar_hand"), "qp");  // the only owner of the scene
+    model = StepModelModelOf(Example("planar_hand"), "qp");  // the only owner of the scene
   }
   const auto data = model->CreateData();
   model->Calc(InitialState(model->scene()), model->scene().CommandAt(0.01), data.get());
@@ -67,8 +67,8 @@ TEST(StepModel, TheModelOutlivesWhatTheCallerDropped) {
 
 TEST(StepModel, CallerMistakesThrowWithTheArgumentNamed) {
   const ScenePtr scene = Example("planar_hand");
-  const auto model = ModelOf(scene, "qp");
-  const auto other = ModelOf(scene, "qp");
+  const auto model = StepModelModelOf(scene, "qp");
+  const auto other = StepModelModelOf(scene, "qp");
   const auto data = model->CreateData();
   const auto others_data = other->CreateData();
   const Eigen::VectorXd u = scene->CommandAt(0.01);
@@ -111,7 +111,7 @@ TEST(StepModel, CallerMistakesThrowWithTheArgumentNamed) {
 
 TEST(StepModel, TheLcpHasNoDerivativeAndSaysWhichModelHas) {
   const ScenePtr scene = Example("planar_hand");
-  const auto model = ModelOf(scene, "lcp");
+  const auto model = StepModelModelOf(scene, "lcp");
   const auto data = model->CreateData();
   model->Calc(InitialState(*scene), scene->CommandAt(0.01), data.get());
   EXPECT_THROW(model->CalcDiff(GradientMode::kBOnly, data.get()), std::invalid_argument);
@@ -124,7 +124,7 @@ TEST(StepModel, TheLcpHasNoDerivativeAndSaysWhichModelHas) {
 // The next step may start from the data's own result (x aliases data->result.next).
 TEST(StepModel, StepsFromItsOwnResult) {
   const ScenePtr scene = Example("planar_gripper");
-  const auto model = ModelOf(scene, "qp");
+  const auto model = StepModelModelOf(scene, "qp");
   const auto data = model->CreateData();
   const auto reference = model->CreateData();
   State x = InitialState(*scene);
@@ -142,7 +142,7 @@ TEST(StepModel, CalcDiffOfAFailedStepIsAStatus) {
   const ScenePtr scene = std::make_shared<const Scene>(
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/tests/cli/fixtures/overlapping_blocks.yaml"));
   for (const std::string type : {"qp", "socp", "log-barrier"}) {
-    const auto model = ModelOf(scene, type);
+    const auto model = StepModelModelOf(scene, type);
     const auto data = model->CreateData();
     model->Calc(InitialState(*scene), scene->CommandAt(model->time_step()), data.get());
     ASSERT_FALSE(data->result.ok()) << std::string(type);
@@ -160,7 +160,7 @@ TEST(StepModel, CalcDiffOfAFailedStepIsAStatus) {
 // data objects agree bit for bit.
 TEST(StepModel, ClearedWarmStartsGiveTheSameBits) {
   const ScenePtr scene = Example("planar_hand");
-  const auto model = ModelOf(scene, "log-barrier");
+  const auto model = StepModelModelOf(scene, "log-barrier");
   const auto warm = model->CreateData();
   const auto cold = model->CreateData();
   State x = InitialState(*scene);
@@ -185,7 +185,7 @@ TEST_P(CalcAllocations, NoHeapAllocationAfterWarmUp) {
   if (!testing::MallocCountingAvailable()) GTEST_SKIP() << "malloc counting is off (sanitizers)";
   const auto& [example, type] = GetParam();
   const ScenePtr scene = Example(example);
-  const auto model = ModelOf(scene, type);
+  const auto model = StepModelModelOf(scene, type);
   const auto data = model->CreateData();
   const double h = model->time_step();
   State x = InitialState(*model);

@@ -13,7 +13,7 @@ namespace quasidyn {
 namespace {
 
 using nlohmann::json;
-const std::string kExamples = std::string(QUASIDYN_SOURCE_DIR) + "/examples/";
+const std::string kViewerDataExamples = std::string(QUASIDYN_SOURCE_DIR) + "/examples/";
 
 // Rounding to 6 significant digits moves a value of magnitude <= 1 by at most 5e-7.
 constexpr double kRounding = 5e-7;
@@ -59,7 +59,7 @@ void ExpectPose(const json& data, int j, int b, const Eigen::Vector3d& p,
 }
 
 TEST(ViewerData, PlanarPosesFromHandComputedKinematics) {
-  const Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
+  const Scene scene = LoadScene(kViewerDataExamples + "planar_pushing/scene.yaml");
   ASSERT_EQ(scene.nq, 5);
   // Box at (0.1, 0.05) turned by π/2; pusher tip at (x, y) = (-0.1, 0.06) (prismatic x along
   // the world's x, then y along the carriage's y).
@@ -95,7 +95,7 @@ TEST(ViewerData, PlanarPosesFromHandComputedKinematics) {
 // What the run aims at (optimize's and the planner's goal, the MPC's target): the target
 // configuration's poses, drawn for the objects, or for every body but the world.
 TEST(ViewerData, CarriesTheTargetConfiguration) {
-  const Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
+  const Scene scene = LoadScene(kViewerDataExamples + "planar_pushing/scene.yaml");
   const Trajectory trajectory = MakeTrajectory(scene, {scene.q0});
   EXPECT_FALSE(BuildViewerData(scene, trajectory).contains("target"));
   ViewerDataOptions options;
@@ -126,7 +126,7 @@ TEST(ViewerData, CarriesTheTargetConfiguration) {
 // The page's force scale for its draw threshold (docs/viewer.md, "Vectors too small to draw"):
 // the heaviest object body's weight m·|g|; none without gravity.
 TEST(ViewerData, CarriesTheHeaviestObjectsWeight) {
-  Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
+  Scene scene = LoadScene(kViewerDataExamples + "planar_pushing/scene.yaml");
   const int box = scene.BodyIndex("box");
   ASSERT_GT(box, 0);
   scene.bodies[box].mass = 2.5;
@@ -139,7 +139,7 @@ TEST(ViewerData, CarriesTheHeaviestObjectsWeight) {
 }
 
 TEST(ViewerData, FloatingBodyQuaternionInThreeJsOrder) {
-  const Scene scene = LoadScene(kExamples + "arm_cubes/scene.yaml");
+  const Scene scene = LoadScene(kViewerDataExamples + "arm_cubes/scene.yaml");
   Eigen::VectorXd q = scene.q0;
   // red_cube is q[0..6] = (x, y, z, qw, qx, qy, qz): turn it by θ = 0.6 rad about x.
   const double theta = 0.6;
@@ -153,7 +153,7 @@ TEST(ViewerData, FloatingBodyQuaternionInThreeJsOrder) {
 }
 
 TEST(ViewerData, CarriesStatusContactsAndForces) {
-  const Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
+  const Scene scene = LoadScene(kViewerDataExamples + "planar_pushing/scene.yaml");
   Trajectory trajectory = MakeTrajectory(scene, {scene.q0, scene.q0});
   ContactRecord contact;
   contact.shape_a = "box/block";
@@ -202,7 +202,7 @@ TEST(ViewerData, CarriesStatusContactsAndForces) {
 // (a regression: robot–object arrows showed the force on the robot, object–ground ones the force on
 // the object).
 TEST(ViewerData, ArrowsShowTheForceOnTheObject) {
-  const Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
+  const Scene scene = LoadScene(kViewerDataExamples + "planar_pushing/scene.yaml");
   Trajectory trajectory = MakeTrajectory(scene, {scene.q0});
   ContactRecord push;  // the pusher's tip is A: the record holds the force on the pusher
   push.shape_a = "pusher/tip/0";
@@ -226,7 +226,7 @@ TEST(ViewerData, ArrowsShowTheForceOnTheObject) {
 }
 
 TEST(ViewerData, KeepsEveryFrameUpToTheLimit) {
-  const Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
+  const Scene scene = LoadScene(kViewerDataExamples + "planar_pushing/scene.yaml");
   const std::vector<Eigen::VectorXd> qs(9, scene.q0);
   ViewerDataOptions options;
   options.max_frames = 10;  // q0 + 9 steps fit exactly
@@ -235,7 +235,7 @@ TEST(ViewerData, KeepsEveryFrameUpToTheLimit) {
 }
 
 TEST(ViewerData, SubsamplesLongTrajectoriesEvenlyKeepingTheEnds) {
-  const Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
+  const Scene scene = LoadScene(kViewerDataExamples + "planar_pushing/scene.yaml");
   const std::vector<Eigen::VectorXd> qs(4999, scene.q0);
   const json data = BuildViewerData(scene, MakeTrajectory(scene, qs));  // max_frames 2000
   const json& steps = data["frames"]["step"];
@@ -251,8 +251,8 @@ TEST(ViewerData, SubsamplesLongTrajectoriesEvenlyKeepingTheEnds) {
 }
 
 TEST(ViewerData, RejectsATrajectoryOfAnotherScene) {
-  const Scene pushing = LoadScene(kExamples + "planar_pushing/scene.yaml");
-  const Scene arm = LoadScene(kExamples + "arm_cubes/scene.yaml");
+  const Scene pushing = LoadScene(kViewerDataExamples + "planar_pushing/scene.yaml");
+  const Scene arm = LoadScene(kViewerDataExamples + "arm_cubes/scene.yaml");
   try {
     BuildViewerData(pushing, MakeTrajectory(arm, {}));
     FAIL() << "expected std::invalid_argument";
@@ -263,7 +263,7 @@ TEST(ViewerData, RejectsATrajectoryOfAnotherScene) {
 }
 
 TEST(ViewerData, RejectsBadConfigurationsNamingTheStep) {
-  const Scene scene = LoadScene(kExamples + "planar_pushing/scene.yaml");
+  const Scene scene = LoadScene(kViewerDataExamples + "planar_pushing/scene.yaml");
   Eigen::VectorXd bad = scene.q0;
   bad[2] = std::numeric_limits<double>::quiet_NaN();
   try {

@@ -21,7 +21,7 @@
 namespace quasidyn {
 namespace {
 
-ScenePtr DiskScene(const std::string& file) {
+ScenePtr HalmPosaModelDiskScene(const std::string& file) {
   return std::make_shared<const Scene>(
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/disk_pushing/" + file));
 }
@@ -57,7 +57,7 @@ std::string MessageOf(const std::function<void()>& call) {
 }
 
 TEST(HalmPosaModel, ScheduleBecomesTheVelocityThatAFreeRobotFollowsExactly) {
-  const ScenePtr scene = DiskScene("scene.yaml");
+  const ScenePtr scene = HalmPosaModelDiskScene("scene.yaml");
   const auto model = ModelOf(scene, 0.01);
   const double h = model->time_step();
   EXPECT_TRUE(testing::MatricesNear(model->ScheduledCommand(0.35, InitialState(*scene)),
@@ -79,7 +79,7 @@ TEST(HalmPosaModel, ScheduleBecomesTheVelocityThatAFreeRobotFollowsExactly) {
 }
 
 TEST(HalmPosaModel, SqueezeWithoutSolutionAtPerfectVelocityControlKeepsTheState) {
-  const ScenePtr scene = DiskScene("wall_push.yaml");
+  const ScenePtr scene = HalmPosaModelDiskScene("wall_push.yaml");
   const auto perfect = ModelOf(scene, 0.0);
   // The first squeeze of the disk against the wall comes at step 94 (t = 2.35 s).
   const StateAndCommand s = After(*perfect, 93);
@@ -103,7 +103,7 @@ TEST(HalmPosaModel, SqueezeWithoutSolutionAtPerfectVelocityControlKeepsTheState)
 }
 
 TEST(HalmPosaModel, RefusesScenesAndSettingsItDoesNotModel) {
-  const ScenePtr disk = DiskScene("symmetric_push.yaml");
+  const ScenePtr disk = HalmPosaModelDiskScene("symmetric_push.yaml");
   testing::ProgramSettings settings = testing::SceneProgramSettings(*disk);
   settings.feedback_scale = -1;
   EXPECT_NE(MessageOf([&] { MakeStepModel(disk, settings); }).find("feedback scaling c"),
@@ -149,7 +149,7 @@ TEST(HalmPosaModel, RefusesScenesAndSettingsItDoesNotModel) {
 }
 
 TEST(HalmPosaModel, WarmStartDoesNotChangeTheStepsAndCalcDoesNotAllocate) {
-  const ScenePtr scene = DiskScene("asymmetric_push.yaml");
+  const ScenePtr scene = HalmPosaModelDiskScene("asymmetric_push.yaml");
   const auto model = ModelOf(scene, 0.01);
   const auto warm = model->CreateData();
   const auto cold = model->CreateData();
@@ -199,7 +199,7 @@ struct DiffCase {
 
 // The disk scene `file`, its limit surface anisotropic and off its centre when asked.
 ScenePtr DiffScene(const DiffCase& c) {
-  if (!c.anisotropic) return DiskScene(c.file);
+  if (!c.anisotropic) return HalmPosaModelDiskScene(c.file);
   std::ifstream file(std::string(QUASIDYN_SOURCE_DIR) + "/examples/disk_pushing/" + c.file);
   std::stringstream text;
   text << file.rdbuf();

@@ -24,7 +24,7 @@ using testing::StateAfter;
 
 // The barrier step is solved by damped Newton to a decrement of 1e-14, so its error over the
 // FD step δ ≈ 6e-6 is ≈ 1e-9; 1e-5 as in linearize_test.cc.
-constexpr double kFdTolerance = 1e-5;
+constexpr double kLogBarrierConeGradientFdTolerance = 1e-5;
 
 void ExpectBarrierMatchesFiniteDifferences(const Scene& scene, testing::ProgramSettings settings,
                                            const Eigen::VectorXd& q, const Eigen::VectorXd& u,
@@ -49,7 +49,8 @@ TEST(LogBarrierConeGradients, MatchFiniteDifferencesOfTheBarrierStep) {
     testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
     settings.type = "socp";
     const ExampleState s = StateAfter(scene, settings, steps);
-    ExpectBarrierMatchesFiniteDifferences(scene, settings, s.q, s.u, kFdTolerance);
+    ExpectBarrierMatchesFiniteDifferences(scene, settings, s.q, s.u,
+                                          kLogBarrierConeGradientFdTolerance);
   }
 }
 
@@ -58,7 +59,8 @@ TEST(LogBarrierConeGradients, MatchFiniteDifferencesIn3d) {
     SCOPED_TRACE("cube pushed diagonally");
     const Scene scene = testing::DiagonalPushScene(4);
     ExpectBarrierMatchesFiniteDifferences(scene, testing::SceneProgramSettings(scene), scene.q0,
-                                          testing::DiagonalPushCommand(scene), kFdTolerance);
+                                          testing::DiagonalPushCommand(scene),
+                                          kLogBarrierConeGradientFdTolerance);
   }
   {
     SCOPED_TRACE("arm_cubes approach");  // 1e-4 as for the exact gradients on this scene

@@ -27,7 +27,7 @@ using testing::StateAfter;
 // FD reference error: the reference SOCP's accuracy τ = 1e-12 over the FD step
 // δ = 6e-6·max(1,|x|) gives ≈ 2e-7 relative, truncation O(δ²) ≈ 4e-11, and the contraction's
 // own data differences ≈ 1e-10: 1e-5 leaves a margin of 50 (as linearize_test.cc).
-constexpr double kFdTolerance = 1e-5;
+constexpr double kSocpGradientFdTolerance = 1e-5;
 
 // Projection onto the second-order cone by its spectral decomposition (Boyd & Vandenberghe,
 // "Convex Optimization", exercise 8.3(c)), independent of socp_gradient.cc.
@@ -195,17 +195,17 @@ void PrintCases(const ConeLinearization& l) {
 
 // Planar scenes: the SOCP's planar contacts are pairs of half lines t ± z >= 0.
 TEST(SocpGradients, PlanarGripper) {
-  PrintCases(
-      ExpectSocpMatchesFiniteDifferences({"planar_gripper", 6, "fingers squeeze"}, kFdTolerance));
+  PrintCases(ExpectSocpMatchesFiniteDifferences({"planar_gripper", 6, "fingers squeeze"},
+                                                kSocpGradientFdTolerance));
   PrintCases(ExpectSocpMatchesFiniteDifferences({"planar_gripper", 15, "pulling the sphere"},
-                                                kFdTolerance));
+                                                kSocpGradientFdTolerance));
 }
 
 TEST(SocpGradients, PlanarHand) {
   PrintCases(ExpectSocpMatchesFiniteDifferences({"planar_hand", 25, "fingers on the object"},
-                                                kFdTolerance));
-  PrintCases(
-      ExpectSocpMatchesFiniteDifferences({"planar_hand", 60, "object turning"}, kFdTolerance));
+                                                kSocpGradientFdTolerance));
+  PrintCases(ExpectSocpMatchesFiniteDifferences({"planar_hand", 60, "object turning"},
+                                                kSocpGradientFdTolerance));
 }
 
 // 3D cones. The arm approaches the first cube while the cubes rest on the table and on each
@@ -234,8 +234,8 @@ TEST(SocpGradients, CubeSlidingDiagonallyIn3d) {
   const Eigen::MatrixXd fd_b = FiniteDifferenceB(reference.AsFunction(), scene.q0, u);
   const Eigen::MatrixXd fd_a = FiniteDifferenceA(scene, reference.AsFunction(), scene.q0, u);
   std::cout << "reference SOCP tolerance reached: " << reference.loosest_tolerance() << "\n";
-  EXPECT_LT(RelativeError(l.B, fd_b), reference.FdTolerance(kFdTolerance));
-  EXPECT_LT(RelativeError(l.A, fd_a), reference.FdTolerance(kFdTolerance));
+  EXPECT_LT(RelativeError(l.B, fd_b), reference.FdTolerance(kSocpGradientFdTolerance));
+  EXPECT_LT(RelativeError(l.A, fd_a), reference.FdTolerance(kSocpGradientFdTolerance));
 }
 
 // The range-space solve (the default) against the whole KKT system solved by a complete
