@@ -14,6 +14,7 @@
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/testing/contains_text.h"
 #include "quasidyn/testing/scratch_files.h"
 
 namespace quasidyn {
@@ -24,9 +25,7 @@ const testing::ScratchDirectory& Scratch() {
   return folder;
 }
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::Contains;
 
 // A 3D scene with one object read from `key` (urdf, sdf, mjcf) `file` written as `model`, and
 // the object's other keys `object_keys` (e.g. "pose: {xyz: [1, 0, 0]}, initial: [0.3]").
@@ -40,8 +39,8 @@ Scene LoadObjectScene(const std::string& key, const std::string& file, const std
   return LoadScene(scene);
 }
 
-std::string LoadError(const std::string& key, const std::string& file, const std::string& model,
-                      const std::string& object_keys) {
+std::string ObjectLoadError(const std::string& key, const std::string& file,
+                            const std::string& model, const std::string& object_keys) {
   try {
     LoadObjectScene(key, file, model, object_keys);
   } catch (const SceneError& error) {
@@ -143,16 +142,17 @@ TEST(ArticulatedObjects, ADoorOnItsHingeLoadsFromUrdfSdfAndMjcf) {
 TEST(ArticulatedObjects, EachWayOfGettingItWrongIsNamed) {
   // The file has a joint to the world, and the scene gives one too.
   const std::string both_sdf =
-      LoadError("sdf", "e1.sdf", kSdfDoor, "joint: floating, initial: [0, 0]");
+      ObjectLoadError("sdf", "e1.sdf", kSdfDoor, "joint: floating, initial: [0, 0]");
   EXPECT_TRUE(Contains(both_sdf, "e1.sdf:4: joint 'lift'")) << both_sdf;
   EXPECT_TRUE(Contains(both_sdf, "leave `joint:` out")) << both_sdf;
-  const std::string both_mjcf = LoadError("mjcf", "e2.xml", kMjcfDoor, "joint: fixed, pose: {}");
+  const std::string both_mjcf =
+      ObjectLoadError("mjcf", "e2.xml", kMjcfDoor, "joint: fixed, pose: {}");
   EXPECT_TRUE(Contains(both_mjcf, "leave out the object's `joint:`")) << both_mjcf;
   // No `joint:` and none in the file: the URDF's root link is not `world`.
   std::string no_world = kUrdfDoor;
   no_world.replace(no_world.find("<link name=\"world\"/>"), 20, "<link name=\"frame\"/>");
   no_world.replace(no_world.find("<parent link=\"world\"/>"), 22, "<parent link=\"frame\"/>");
-  const std::string urdf_error = LoadError("urdf", "e3.urdf", no_world, "initial: [0.3]");
+  const std::string urdf_error = ObjectLoadError("urdf", "e3.urdf", no_world, "initial: [0.3]");
   EXPECT_TRUE(Contains(urdf_error, "declares no joint to the world")) << urdf_error;
   EXPECT_TRUE(Contains(urdf_error, "e3.urdf.yaml:5: objects[0]")) << urdf_error;
   // With `joint: fixed` the same file is a door in a fixed frame.
@@ -164,14 +164,14 @@ TEST(ArticulatedObjects, EachWayOfGettingItWrongIsNamed) {
   massless.replace(massless.find("<mass>5</mass>"), 14, "<mass>0</mass>");
   massless.replace(massless.find("<ixx>0.4</ixx><iyy>0.7</iyy><izz>0.3</izz>"), 42,
                    "<ixx>0</ixx><iyy>0</iyy><izz>0</izz>");
-  const std::string mass_error = LoadError("sdf", "e4.sdf", massless, "initial: [0, 0]");
+  const std::string mass_error = ObjectLoadError("sdf", "e4.sdf", massless, "initial: [0, 0]");
   EXPECT_TRUE(Contains(mass_error, "joint 'door/lift' of object 'door' moves no mass"))
       << mass_error;
   // A model file's object without a joint to the world and without `joint:`.
   const std::string free_body =
       "<mujoco><worldbody><body name=\"b\"><geom type=\"sphere\" size=\"0.1\"/></body>"
       "</worldbody></mujoco>\n";
-  const std::string neither = LoadError("mjcf", "e5.xml", free_body, "initial: []");
+  const std::string neither = ObjectLoadError("mjcf", "e5.xml", free_body, "initial: []");
   EXPECT_TRUE(Contains(neither, "has no joint to the world")) << neither;
 }
 

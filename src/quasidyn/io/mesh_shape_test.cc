@@ -19,23 +19,23 @@
 namespace quasidyn {
 namespace {
 
-const std::string kModels = std::string(QUASIDYN_SOURCE_DIR) + "/tests/data/models/";
+const std::string kMeshModels = std::string(QUASIDYN_SOURCE_DIR) + "/tests/data/models/";
 
 // Assimp reads coordinates as floats (6e-8 relative rounding): volumes, hulls and inertias are
 // compared to 1e-6 relative (1e-9 m³ on the 1e-3 m³ cube), lengths to 1e-8 m.
 
 TEST(MeshReader, ReadsAnObjCubeClosedWithItsVolume) {
-  const TriangleMesh mesh = ReadTriangleMesh(kModels + "cube.obj");
+  const TriangleMesh mesh = ReadTriangleMesh(kMeshModels + "cube.obj");
   EXPECT_EQ(mesh.vertices.size(), 8u);
   EXPECT_EQ(mesh.triangles.size(), 12u);
   EXPECT_TRUE(IsClosedMesh(mesh));
   EXPECT_NEAR(EnclosedVolume(mesh), 1e-3, 1e-9);  // 0.1³ m³, outward triangles: positive
-  const TriangleMesh scaled = ReadTriangleMesh(kModels + "cube.obj", Eigen::Vector3d(2, 1, 1));
+  const TriangleMesh scaled = ReadTriangleMesh(kMeshModels + "cube.obj", Eigen::Vector3d(2, 1, 1));
   EXPECT_NEAR(EnclosedVolume(scaled), 2e-3, 2e-9);
 }
 
 TEST(MeshReader, ReadsAnAsciiStlWithSharedVertices) {
-  const TriangleMesh mesh = ReadTriangleMesh(kModels + "l_shape.stl");
+  const TriangleMesh mesh = ReadTriangleMesh(kMeshModels + "l_shape.stl");
   EXPECT_EQ(mesh.triangles.size(), 20u);
   EXPECT_EQ(mesh.vertices.size(), 12u);  // STL repeats vertices per facet; they are joined
   EXPECT_TRUE(IsClosedMesh(mesh));
@@ -45,7 +45,7 @@ TEST(MeshReader, ReadsAnAsciiStlWithSharedVertices) {
 
 TEST(MeshReader, ErrorsNameTheFile) {
   try {
-    ReadTriangleMesh(kModels + "missing.stl");
+    ReadTriangleMesh(kMeshModels + "missing.stl");
     FAIL();
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("missing.stl"), std::string::npos) << e.what();
@@ -59,12 +59,12 @@ TEST(MeshReader, ErrorsNameTheFile) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("garbage.obj"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(ReadTriangleMesh(kModels + "cube.obj", Eigen::Vector3d(1, 0, 1)),
+  EXPECT_THROW(ReadTriangleMesh(kMeshModels + "cube.obj", Eigen::Vector3d(1, 0, 1)),
                std::invalid_argument);
 }
 
 TEST(MeshHull, ConvexCubeIsItsOwnHull) {
-  const TriangleMesh mesh = ReadTriangleMesh(kModels + "cube.obj");
+  const TriangleMesh mesh = ReadTriangleMesh(kMeshModels + "cube.obj");
   const MeshHull hull = ConvexHullOfMesh(mesh);
   EXPECT_EQ(hull.vertices.size(), 8u);
   EXPECT_NEAR(hull.hull_volume, 1e-3, 1e-9);
@@ -76,7 +76,7 @@ TEST(MeshHull, ConvexCubeIsItsOwnHull) {
 // The L's hull adds the triangle (0.1, 0.03), (0.03, 0.1), (0.03, 0.03) · 0.05:
 // 7.55e-3 · 0.05 / 2.55e-4 = 1.48 times the mesh's volume, above 1.05.
 TEST(MeshHull, NonConvexMeshIsRejectedNamingTheFileAndTheRatio) {
-  const TriangleMesh mesh = ReadTriangleMesh(kModels + "l_shape.stl");
+  const TriangleMesh mesh = ReadTriangleMesh(kMeshModels + "l_shape.stl");
   const MeshHull hull = ConvexHullOfMesh(mesh);
   EXPECT_NEAR(hull.hull_volume / hull.mesh_volume, 0.00755 * 0.05 / 2.55e-4, 1e-6);
   const std::string problem = NonConvexityProblem(hull, mesh);
@@ -85,7 +85,7 @@ TEST(MeshHull, NonConvexMeshIsRejectedNamingTheFileAndTheRatio) {
 }
 
 TEST(MeshHull, FlatMeshHasNoHull) {
-  const TriangleMesh mesh = ReadTriangleMesh(kModels + "flat.obj");
+  const TriangleMesh mesh = ReadTriangleMesh(kMeshModels + "flat.obj");
   try {
     ConvexHullOfMesh(mesh);
     FAIL();
@@ -99,16 +99,16 @@ TEST(MeshHull, FlatMeshHasNoHull) {
 // kg·m² on every axis about its centre; the L prism's centroid is that of its two rectangles,
 // ((0.003 · 0.05 + 0.0021 · 0.015) / 0.0051, the same in y, 0.025).
 TEST(MeshInertia, CubeAndLShape) {
-  const MeshSolid cube = MeshSolidProperties(ReadTriangleMesh(kModels + "cube.obj"), 1.0);
+  const MeshSolid cube = MeshSolidProperties(ReadTriangleMesh(kMeshModels + "cube.obj"), 1.0);
   EXPECT_NEAR(cube.volume, 1e-3, 1e-9);
   EXPECT_LT(cube.com.norm(), 1e-9);
   EXPECT_TRUE(cube.inertia.isApprox(Eigen::Matrix3d::Identity() / 600.0, 1e-6));
-  const MeshSolid l = MeshSolidProperties(ReadTriangleMesh(kModels + "l_shape.stl"), 2.0);
+  const MeshSolid l = MeshSolidProperties(ReadTriangleMesh(kMeshModels + "l_shape.stl"), 2.0);
   const double centroid = (0.003 * 0.05 + 0.0021 * 0.015) / 0.0051;
   EXPECT_TRUE(l.com.isApprox(Eigen::Vector3d(centroid, centroid, 0.025), 1e-6));
   EXPECT_NEAR(l.inertia(0, 1), l.inertia(1, 0), 1e-15 + 1e-9 * l.inertia(0, 0));
   EXPECT_GT(l.inertia(0, 1), 0.0);  // mass lies along the x = y diagonal's corners: I_xy > 0
-  EXPECT_THROW(MeshSolidProperties(ReadTriangleMesh(kModels + "flat.obj"), 1.0),
+  EXPECT_THROW(MeshSolidProperties(ReadTriangleMesh(kMeshModels + "flat.obj"), 1.0),
                std::invalid_argument);
 }
 
@@ -124,7 +124,7 @@ std::string MeshScene(const std::string& file, const std::string& extra = "") {
 
 TEST(MeshShape, SceneMeshShapeIsTheConvexHullAndKeepsTheMesh) {
   const Scene scene =
-      LoadSceneFromString(MeshScene("cube.obj", ", scale: 2"), "mesh.yaml", kModels);
+      LoadSceneFromString(MeshScene("cube.obj", ", scale: 2"), "mesh.yaml", kMeshModels);
   ASSERT_EQ(scene.geometries.size(), 1u);
   const CollisionGeometry& g = scene.geometries[0];
   EXPECT_EQ(g.shape.type, ShapeType::kConvex);
@@ -136,7 +136,7 @@ TEST(MeshShape, SceneMeshShapeIsTheConvexHullAndKeepsTheMesh) {
 
 TEST(MeshShape, NonConvexSceneMeshFailsAtItsLine) {
   try {
-    LoadSceneFromString(MeshScene("l_shape.stl"), "mesh.yaml", kModels);
+    LoadSceneFromString(MeshScene("l_shape.stl"), "mesh.yaml", kMeshModels);
     FAIL();
   } catch (const SceneError& e) {
     EXPECT_EQ(e.line(), 11) << e.what();
@@ -149,15 +149,15 @@ TEST(MeshShape, MeshShapesAreForThreeDimensionalScenes) {
   const std::string planar =
       "name: m\ndimension: 2\ntime_step: 0.01\nenvironment:\n"
       "  - {type: mesh, file: cube.obj, friction: 0.5}\n";
-  EXPECT_THROW(LoadSceneFromString(planar, "mesh.yaml", kModels), SceneError);
+  EXPECT_THROW(LoadSceneFromString(planar, "mesh.yaml", kMeshModels), SceneError);
 }
 
 // URDF <mesh> collision geometry loads as its hull; <visual> meshes are kept for the viewer.
 TEST(MeshShape, UrdfMeshCollisionAndVisuals) {
   const testing::ScratchDirectory scratch;
   const std::string folder = scratch.path().string();
-  std::filesystem::copy_file(kModels + "cube.obj", folder + "/cube.obj");
-  std::filesystem::copy_file(kModels + "l_shape.stl", folder + "/l_shape.stl");
+  std::filesystem::copy_file(kMeshModels + "cube.obj", folder + "/cube.obj");
+  std::filesystem::copy_file(kMeshModels + "l_shape.stl", folder + "/l_shape.stl");
   const auto write = [&](const std::string& collision) {
     std::ofstream(folder + "/thing.urdf")
         << "<robot name=\"thing\"><link name=\"body\">"

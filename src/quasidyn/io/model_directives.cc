@@ -22,8 +22,6 @@ constexpr int kMaxDirectiveDepth = 16;
 // Frames resolved through more bases than this form a loop.
 constexpr int kMaxFrameDepth = 64;
 
-SourceLocation Where(const YamlValue& value) { return {value.file(), value.line(), value.path()}; }
-
 std::string FolderOf(const std::string& file) {
   return std::filesystem::path(file).parent_path().string();
 }
@@ -46,7 +44,7 @@ struct Reader {
 
   // A file named by `value`: package://, file:// or relative to the directive file's folder.
   std::string ResolveFile(const YamlValue& value) const {
-    return ResolveModelUri(value.AsString(), folder, Where(value), *packages);
+    return ResolveModelUri(value.AsString(), folder, LocationOf(value), *packages);
   }
 
   // Drake's schema::Rotation: !Rpy {deg | rad: [r, p, y]} or !AngleAxis {angle_deg, axis}.
@@ -124,13 +122,13 @@ struct Reader {
     DirectiveModel model;
     const YamlValue name = value.Get("name");
     model.name = name.AsString();
-    model.name_where = Where(name);
+    model.name_where = LocationOf(name);
     if (model.name.empty() || model.name.find("::") != std::string::npos)
       name.Fail("a model name is one word, without '::'");
     if (!names.insert(model.name).second) name.Fail("model '" + model.name + "' is added twice");
     const YamlValue file = value.Get("file");
     model.file = ResolveFile(file);
-    model.where = Where(file);
+    model.where = LocationOf(file);
     result.models.push_back(model);
   }
 
@@ -141,7 +139,7 @@ struct Reader {
     if (frame == "world" || frames.count(frame)) name.Fail("frame '" + frame + "' exists already");
     const YamlValue pose = value.Get("X_PF");
     const YamlValue base = pose.Get("base_frame");  // required by Drake too
-    frames[frame] = {base.AsString(), ReadLocal(pose), Where(base)};
+    frames[frame] = {base.AsString(), ReadLocal(pose), LocationOf(base)};
   }
 
   void AddWeld(const YamlValue& value) {
@@ -166,9 +164,9 @@ struct Reader {
         base->Fail("X_PC is given in the parent frame '" + parent_name + "'");
       local = ReadLocal(*X_PC);
     }
-    welds[model_name] = {parent_name, local, Where(parent)};
+    welds[model_name] = {parent_name, local, LocationOf(parent)};
     model->weld_link = link;
-    model->weld_where = Where(child);
+    model->weld_where = LocationOf(child);
   }
 
   // Every weld's pose in the world, once all directives are read.
@@ -195,7 +193,7 @@ struct Reader {
       file.Fail("add_directives nested more than " + std::to_string(kMaxDirectiveDepth) +
                 " deep (does a file include itself?)");
     const std::string path = ResolveFile(file);
-    const YamlValue root = YamlValue::Parse(ReadYamlFileText(path, Where(file)), path);
+    const YamlValue root = YamlValue::Parse(ReadYamlFileText(path, LocationOf(file)), path);
     const std::string outer = folder;
     folder = FolderOf(path);
     ++depth;

@@ -14,6 +14,7 @@
 
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/testing/contains_text.h"
 #include "quasidyn/testing/scratch_files.h"
 
 namespace quasidyn {
@@ -28,9 +29,7 @@ std::string Write(const std::string& name, const std::string& text) {
   return Scratch().Write(name, text);
 }
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::Contains;
 
 // A scene of one floating object read from `model` (key `key`: sdf or mjcf) written as `text`.
 Scene LoadObject(const std::string& key, const std::string& model, const std::string& text) {

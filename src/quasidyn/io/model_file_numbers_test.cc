@@ -11,6 +11,7 @@
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/io/xml_tags.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/testing/contains_text.h"
 #include "quasidyn/testing/scratch_files.h"
 
 namespace quasidyn {
@@ -40,9 +41,7 @@ std::string LoadRobot(const ScratchDirectory& folder, const std::string& key,
   return "loaded";
 }
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::Contains;
 
 const std::string kLimit = "must lie within +-1e+12 (larger numbers overflow the step), got ";
 

@@ -10,8 +10,6 @@
 namespace quasidyn {
 namespace {
 
-SourceLocation Where(const YamlValue& value) { return {value.file(), value.line(), value.path()}; }
-
 // A number of quasistatic_sim_params, YAML's .nan and .inf included (the simulator's files
 // use both).
 double ReadSpecialNumber(const YamlValue& value) {
@@ -67,7 +65,7 @@ void ReadQsimParameters(const YamlValue& params, QsimScene* scene) {
   bool quasi_dynamic = true;  // QuasistaticSimParameters' default
   if (const auto flag = params.Find("is_quasi_dynamic")) {
     quasi_dynamic = flag->AsBool();
-    scene->mass_scale_where = Where(*flag);
+    scene->mass_scale_where = LocationOf(*flag);
   }
   if (!quasi_dynamic) {
     scene->object_mass_scale = 0.0;  // no M_u term: the quasistatic model
@@ -82,7 +80,7 @@ void ReadQsimParameters(const YamlValue& params, QsimScene* scene) {
           "quasidyn has no such mode: give a value > 0, .nan (s = 1), or fix the objects");
     if (!(c > 0.0) || std::isinf(c)) scale->Fail("must be > 0 and finite, or .nan");
     scene->unactuated_mass_scale = c;
-    scene->mass_scale_where = Where(*scale);
+    scene->mass_scale_where = LocationOf(*scale);
   }
 }
 

@@ -22,8 +22,6 @@
 namespace quasidyn {
 namespace {
 
-SourceLocation Where(const YamlValue& value) { return {value.file(), value.line(), value.path()}; }
-
 bool IsAbsent(const YamlValue& value) {
   return !value.IsMap() && !value.IsSequence() && !value.IsScalar();
 }
@@ -146,13 +144,14 @@ class Reader {
     root.CheckKeys({"model_directive", "robots", "objects", "quasistatic_sim_params"});
     const YamlValue directive = root.Get("model_directive");
     const std::string path =
-        ResolveModelUri(directive.AsString(), folder_, Where(directive), packages_);
-    const ModelDirectives directives = ReadModelDirectivesFile(path, Where(directive), packages_);
+        ResolveModelUri(directive.AsString(), folder_, LocationOf(directive), packages_);
+    const ModelDirectives directives =
+        ReadModelDirectivesFile(path, LocationOf(directive), packages_);
     for (const YamlValue& robot : Items(root.Get("robots"))) {
       robot.CheckKeys({"name", "Kp"});
       const YamlValue name = robot.Get("name"), kp = robot.Get("Kp");
       const Eigen::VectorXd k = kp.AsVector();
-      RobotEntry entry{{k.data(), k.data() + k.size()}, Where(kp), Where(name)};
+      RobotEntry entry{{k.data(), k.data() + k.size()}, LocationOf(kp), LocationOf(name)};
       if (!robots_.emplace(name.AsString(), entry).second)
         name.Fail("robot '" + name.AsString() + "' is listed twice");
     }
@@ -200,8 +199,8 @@ class Reader {
       model.name = name.AsString();
       if (!names.insert(model.name).second)
         name.Fail("'" + model.name + "' names another model of the system already");
-      model.file = ResolveModelUri(file.AsString(), folder_, Where(file), packages_);
-      model.where = Where(file);
+      model.file = ResolveModelUri(file.AsString(), folder_, LocationOf(file), packages_);
+      model.where = LocationOf(file);
       model.own_world_joints = HasOwnWorldJoints(model.file);
       const std::optional<JointType> joint =
           model.own_world_joints ? std::nullopt : std::optional<JointType>(JointType::kFloating);

@@ -31,8 +31,6 @@ struct Context {
   PackageSearch packages;                 // package:// folders (io/package_folders.h)
 };
 
-SourceLocation Where(const YamlValue& value) { return {value.file(), value.line(), value.path()}; }
-
 JointType ReadJointType(const YamlValue& value) {
   const std::string name = value.AsString();
   for (JointType type : {JointType::kFixed, JointType::kRevolute, JointType::kPrismatic,
@@ -138,22 +136,22 @@ CommandKnot ReadKnot(const YamlValue& value) {
   CommandKnot knot;
   knot.time = value.Get("t").AsDouble();
   knot.position = value.Get("q").AsVector();
-  knot.where = Where(value);
+  knot.where = LocationOf(value);
   return knot;
 }
 
 void ReadInitialAndCommands(const YamlValue& value, InstanceSpec* instance, bool required) {
   if (const auto initial = value.Find("initial")) {
     instance->initial = initial->AsVector();
-    instance->initial_where = Where(*initial);
+    instance->initial_where = LocationOf(*initial);
   } else if (required) {
     value.Get("initial");  // throws "missing required field"
   } else {
-    instance->initial_where = Where(value);
+    instance->initial_where = LocationOf(value);
   }
   if (const auto velocity = value.Find("initial_velocity")) {  // Scene::v0
     instance->initial_velocity = velocity->AsVector();
-    instance->initial_velocity_where = Where(*velocity);
+    instance->initial_velocity_where = LocationOf(*velocity);
   }
   if (const auto commands = value.Find("commands")) {
     for (const YamlValue& knot : commands->Items()) instance->commands.push_back(ReadKnot(knot));
@@ -180,7 +178,7 @@ InstanceSpec LoadModelFile(const YamlValue& value, const std::string& key, Model
                            const Context& context) {
   const YamlValue file = value.Get(key);
   options.instance_name = value.Get("name").AsString();
-  options.where = Where(file);
+  options.where = LocationOf(file);
   options.packages = context.packages;
   if (key == "urdf") {
     options.friction = value.Get("friction").AsDouble(0.0, true);
@@ -227,7 +225,7 @@ void ReadInlineModel(const YamlValue& value, const std::string& name, const Cont
       spec.lower_limit = bounds[0];
       spec.upper_limit = bounds[1];
     }
-    spec.where = Where(joint);
+    spec.where = LocationOf(joint);
     instance->joints.push_back(spec);
   }
 }
@@ -305,14 +303,14 @@ InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
     spec.parent = "world";
     spec.child = name;
     spec.X_PJ = pose;
-    spec.where = Where(value.Get("joint"));
+    spec.where = LocationOf(value.Get("joint"));
     instance.joints.push_back(spec);
   }
   instance.actuated = false;
-  instance.where = Where(value.Get("name"));
+  instance.where = LocationOf(value.Get("name"));
   if (const auto force = value.Find("external_force")) {  // Scene::external_force
     instance.external_force = force->AsVector();
-    instance.external_force_where = Where(*force);
+    instance.external_force_where = LocationOf(*force);
   }
   ReadInitialAndCommands(value, &instance, !fixed);
   return instance;
@@ -342,9 +340,9 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
     ReadInlineModel(value, name, context, &instance);
   }
   instance.actuated = true;
-  instance.where = Where(value.Get("name"));
+  instance.where = LocationOf(value.Get("name"));
   const YamlValue stiffness = value.Get("stiffness");
-  instance.stiffness_where = Where(stiffness);
+  instance.stiffness_where = LocationOf(stiffness);
   if (stiffness.IsSequence()) {
     const Eigen::VectorXd k = stiffness.AsVector();
     instance.stiffness.assign(k.data(), k.data() + k.size());
@@ -352,7 +350,7 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
     instance.stiffness = {stiffness.AsDouble(0.0, false)};
   }
   if (const auto damping = value.Find("damping")) {  // Joint::damping
-    instance.damping_where = Where(*damping);
+    instance.damping_where = LocationOf(*damping);
     if (damping->IsSequence()) {
       const Eigen::VectorXd d = damping->AsVector();
       instance.damping.assign(d.data(), d.data() + d.size());
@@ -412,7 +410,7 @@ Scene Load(const YamlValue& root, const std::string& name_for_errors, const Cont
     for (const YamlValue& pair : filters->Items()) {
       const std::vector<YamlValue> names = pair.Items();
       if (names.size() != 2) pair.Fail("must be a pair of body names [a, b]");
-      builder.AddCollisionFilter(names[0].AsString(), names[1].AsString(), Where(pair));
+      builder.AddCollisionFilter(names[0].AsString(), names[1].AsString(), LocationOf(pair));
     }
   }
   Scene scene = builder.Build();

@@ -13,6 +13,7 @@
 
 #include "quasidyn/io/urdf_loader.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/testing/contains_text.h"
 #include "quasidyn/testing/scratch_files.h"
 
 namespace quasidyn {
@@ -48,9 +49,7 @@ std::string ErrorOf(const std::string& path) {
   return "";
 }
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::Contains;
 
 std::string Joined(const std::vector<std::string>& lines) {
   std::string all;

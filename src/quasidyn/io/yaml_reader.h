@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/model/value_source.h"
+
 namespace quasidyn {
 
 class YamlValue {
@@ -62,5 +64,11 @@ class YamlValue {
   std::string path_;
   int key_line_ = 0;
 };
+
+// Where `value` is: its file, 1-based line and field path, for errors raised after reading
+// (model/value_source.h).
+inline ValueSource LocationOf(const YamlValue& value) {
+  return {value.file(), value.line(), value.path()};
+}
 
 }  // namespace quasidyn
