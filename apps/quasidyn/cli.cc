@@ -22,6 +22,7 @@
 #include "quasidyn/common/closest_name.h"
 #include "scene_file.h"
 #include "simulate_command.h"
+#include "sweep_command.h"
 #include "track_command.h"
 #include "view_command.h"
 
@@ -117,6 +118,11 @@ int RunCommandLine(int argc, char** argv) {
   quasidyn::cli::AddMpcCommand(app);
   quasidyn::cli::AddCompareCommand(app);
   quasidyn::cli::AddConvertCommand(app);
+  quasidyn::cli::AddSweepCommand(app);
+  // `sweep` is a Python program (sweep_command.h): every argument after it, --help included, is
+  // its own.
+  if (argc >= 2 && std::string(argv[1]) == "sweep")
+    return quasidyn::cli::RunSweepCommand(std::vector<std::string>(argv + 2, argv + argc));
   if (const std::string unknown = UnknownCommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "quasidyn: error: " << unknown << "\n";
     return 2;

@@ -107,6 +107,47 @@ __all__ += ["RolloutBatch", "rollout_batch", "TrajectoryFileNotFoundError"]
 __all__ += ["Plan", "plan"]
 __all__ += ["Stabilizer", "TrajectoryOptimizer", "ContactMpc"]
 
+# Scenes remember how they were made, so that quasidyn.distributed can send a worker the file,
+# text and edits to rebuild one (quasidyn/_scene_source.py); the functions are otherwise the
+# compiled ones.
+from quasidyn import _scene_source  # noqa: E402
+
+
+def _remembering_load_scene(path, packages={}):  # noqa: B006  (the compiled default)
+    return _scene_source.remember_file(_quasidyn_load_scene(path, packages), path, packages)
+
+
+def _remembering_load_scene_from_string(yaml_text, name_for_errors="<string>",
+                                        base_directory="."):
+    scene = _quasidyn_load_scene_from_string(yaml_text, name_for_errors, base_directory)
+    return _scene_source.remember_string(scene, yaml_text, name_for_errors, base_directory)
+
+
+def _remembering_edit(method):
+    compiled = getattr(Scene, method)
+
+    def edit(self, *args, **kwargs):
+        return _scene_source.remember_edit(compiled(self, *args, **kwargs), self, method, args,
+                                           kwargs)
+
+    edit.__name__ = edit.__qualname__ = method
+    edit.__doc__ = compiled.__doc__
+    edit.__wrapped__ = compiled
+    return edit
+
+
+from quasidyn._quasidyn import load_scene as _quasidyn_load_scene  # noqa: E402
+from quasidyn._quasidyn import load_scene_from_string as _quasidyn_load_scene_from_string  # noqa
+_remembering_load_scene.__doc__ = _quasidyn_load_scene.__doc__
+_remembering_load_scene_from_string.__doc__ = _quasidyn_load_scene_from_string.__doc__
+load_scene = _remembering_load_scene
+load_scene.__name__ = load_scene.__qualname__ = "load_scene"
+load_scene_from_string = _remembering_load_scene_from_string
+load_scene_from_string.__name__ = load_scene_from_string.__qualname__ = "load_scene_from_string"
+for _method in _scene_source.EDIT_METHODS:
+    setattr(Scene, _method, _remembering_edit(_method))
+del _method
+
 # Show the public package, not the compiled submodule, in reprs and tracebacks.
 for _cls in (Contact, ContactGeometry, Scene, SceneError, StepResult, Stepper, Trajectory,
              TrajectoryStep, Linearizer, BatchLinearizer, Linearization, SmoothedLinearization,

@@ -40,6 +40,79 @@ std::vector<StepPoint> Points(const char* who, const Eigen::MatrixXd& Q, const E
   return points;
 }
 
+// The one default of the smoothing's gradients: A and B, except where A cannot be estimated (the
+// zeroth-order fit without q perturbations), as `quasidyn linearize --method randomized` does.
+GradientMode SmoothingMode(const std::string& who, const std::optional<std::string>& gradients,
+                           RandomizedEstimator estimator, double q_std) {
+  if (gradients) return ParseGradients(who.c_str(), *gradients);
+  return estimator == RandomizedEstimator::kZerothOrder && !(q_std > 0) ? GradientMode::kBOnly
+                                                                        : GradientMode::kAAndB;
+}
+
+// The smoothing in parts (Linearizer::EvaluateSamples, EstimateFromSamples): samples evaluated on
+// other machines, the estimate here (quasidyn.distributed.smoothed_linearize).
+void DefineSmoothingParts(py::class_<PyBatchLinearizer>& cls) {
+  cls.def(
+      "smoothing_samples",
+      [](PyBatchLinearizer& b, const RealVector& q, const RealVector& u, int first, int count,
+         const std::string& estimator, const std::optional<std::string>& gradients,
+         const std::string& method, int samples, double u_std, double q_std, std::uint64_t seed) {
+        const char* who = "BatchLinearizer.smoothing_samples";
+        return Named(who, [&] {
+          const RandomizedEstimator parsed = ParseRandomizedEstimator(estimator);
+          const GradientMode mode = SmoothingMode(who, gradients, parsed, q_std);
+          const bool barrier = ParseLinearizationMethod(method) == LinearizationMethod::kLogBarrier;
+          py::gil_scoped_release release;
+          const std::lock_guard<std::mutex> lock(b.mutex);
+          Linearizer& linearizer = b.Get(LinearizationMethod::kRandomized, mode, parsed, barrier);
+          linearizer.SetRandomized(RandomizedSmoothingSettings{samples, u_std, q_std, seed});
+          const StepModel& model = linearizer.model();
+          return PyBatchResult{
+              linearizer.EvaluateSamples(State{q.value, Eigen::VectorXd()}, u.value, first, count),
+              model.state_q_size(), model.state_v_size(),
+              model.state_q_size() + model.state_v_size(), model.control_size()};
+        });
+      },
+      py::arg("q"), py::arg("u"), py::arg("first"), py::arg("count"),
+      py::arg("estimator") = "first-order", py::arg("gradients") = py::none(),
+      py::arg("method") = "exact", py::arg("samples") = 100, py::arg("u_std") = 0.01,
+      py::arg("q_std") = 0.0, py::arg("seed") = 0,
+      "smoothing_samples(q, u, first, count, estimator='first-order', gradients=None, "
+      "method='exact', samples=100, u_std=0.01, q_std=0.0, seed=0) -> BatchLinearization.\n"
+      "Samples first … first + count - 1 of smooth_first_order's (estimator 'first-order') or "
+      "smooth_zeroth_order's ('zeroth-order', steps only) sample set, each linearised: a part of "
+      "the work, for another machine. Sample i depends on (seed, i) only.");
+  cls.def(
+      "smoothing_estimate",
+      [](PyBatchLinearizer& b, const RealVector& q, const RealVector& u,
+         const PyBatchResult& evaluations, const std::string& estimator,
+         const std::optional<std::string>& gradients, const std::string& method, double u_std,
+         double q_std, std::uint64_t seed) {
+        const char* who = "BatchLinearizer.smoothing_estimate";
+        return Named(who, [&] {
+          const RandomizedEstimator parsed = ParseRandomizedEstimator(estimator);
+          const GradientMode mode = SmoothingMode(who, gradients, parsed, q_std);
+          const bool barrier = ParseLinearizationMethod(method) == LinearizationMethod::kLogBarrier;
+          const int samples = static_cast<int>(evaluations.items.size());
+          py::gil_scoped_release release;
+          const std::lock_guard<std::mutex> lock(b.mutex);
+          Linearizer& linearizer = b.Get(LinearizationMethod::kRandomized, mode, parsed, barrier);
+          linearizer.SetRandomized(RandomizedSmoothingSettings{samples, u_std, q_std, seed});
+          return PySmoothed{linearizer.EstimateFromSamples(State{q.value, Eigen::VectorXd()},
+                                                           u.value, evaluations.items)};
+        });
+      },
+      py::arg("q"), py::arg("u"), py::arg("evaluations"), py::arg("estimator") = "first-order",
+      py::arg("gradients") = py::none(), py::arg("method") = "exact", py::arg("u_std") = 0.01,
+      py::arg("q_std") = 0.0, py::arg("seed") = 0,
+      "smoothing_estimate(q, u, evaluations, estimator='first-order', gradients=None, "
+      "method='exact', u_std=0.01, q_std=0.0, seed=0) -> SmoothedLinearization.\n"
+      "The estimate from smoothing_samples' parts of all samples = len(evaluations), concatenated "
+      "in sample "
+      "order (BatchLinearization.concatenate): bitwise equal to smooth_first_order or "
+      "smooth_zeroth_order with the same arguments.");
+}
+
 void DefineSmoothing(py::class_<PyBatchLinearizer>& cls, const char* name,
                      RandomizedEstimator estimator, const char* doc) {
   cls.def(
@@ -48,12 +121,7 @@ void DefineSmoothing(py::class_<PyBatchLinearizer>& cls, const char* name,
                         const std::optional<std::string>& gradients, const std::string& method,
                         int samples, double u_std, double q_std, std::uint64_t seed) {
         const std::string who = std::string("BatchLinearizer.") + name;
-        // The one default: A and B, except where A cannot be estimated (the zeroth-order fit
-        // without q perturbations), as `quasidyn linearize --method randomized` does.
-        const GradientMode mode = gradients ? ParseGradients(who.c_str(), *gradients)
-                                  : (estimator == RandomizedEstimator::kZerothOrder && !(q_std > 0))
-                                      ? GradientMode::kBOnly
-                                      : GradientMode::kAAndB;
+        const GradientMode mode = SmoothingMode(who, gradients, estimator, q_std);
         return Named(who.c_str(), [&] {
           const bool barrier = ParseLinearizationMethod(method) == LinearizationMethod::kLogBarrier;
           py::gil_scoped_release release;
@@ -137,6 +205,7 @@ void BindBatchLinearizer(py::module_& m) {
            " A failed point keeps its status and message; ValueError 'Q[i] ...' for bad "
            "sizes or NaN.")
               .c_str());
+  DefineSmoothingParts(batch);
   DefineSmoothing(
       batch, "smooth_first_order", RandomizedEstimator::kFirstOrder,
       "smooth_first_order(q, u, gradients=None, method='exact', samples=100, u_std=0.01, "

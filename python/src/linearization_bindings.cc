@@ -55,6 +55,52 @@ const Eigen::VectorXd& NextV(const Linearization& l) { return l.x_next.v; }
 const Eigen::MatrixXd& MatrixA(const Linearization& l) { return l.A; }
 const Eigen::MatrixXd& MatrixB(const Linearization& l) { return l.B; }
 
+// BatchLinearization's pickle state: its sizes and, per point, every field of its Linearization
+// (numpy arrays hold each double exactly). Version 1.
+py::tuple BatchLinearizationState(const PyBatchResult& r) {
+  py::list items;
+  for (const Linearization& l : r.items)
+    items.append(py::make_tuple(static_cast<int>(l.status), l.message, l.step_failed, l.x_next.q,
+                                l.x_next.v, l.velocity, l.A, l.B, l.A_standard_error,
+                                l.B_standard_error, l.active_rows, l.samples_used, l.samples_failed,
+                                l.first_failure));
+  return py::make_tuple(1, r.nq, r.nv, r.nx, r.nu, items);
+}
+
+PyBatchResult BatchLinearizationFromState(const py::tuple& state) {
+  if (state.size() != 6 || py::cast<int>(state[0]) != 1)
+    throw py::value_error("BatchLinearization: not a pickle of this version");
+  PyBatchResult r;
+  r.nq = py::cast<Eigen::Index>(state[1]);
+  r.nv = py::cast<Eigen::Index>(state[2]);
+  r.nx = py::cast<Eigen::Index>(state[3]);
+  r.nu = py::cast<Eigen::Index>(state[4]);
+  for (const py::handle item : py::cast<py::list>(state[5])) {
+    const auto t = py::cast<py::tuple>(item);
+    if (t.size() != 14) throw py::value_error("BatchLinearization: a point's state has 14 fields");
+    Linearization l;
+    const int status = py::cast<int>(t[0]);
+    if (status < 0 || status > static_cast<int>(SolverStatus::kNotRun))
+      throw py::value_error("BatchLinearization: status " + std::to_string(status));
+    l.status = static_cast<SolverStatus>(status);
+    l.message = py::cast<std::string>(t[1]);
+    l.step_failed = py::cast<bool>(t[2]);
+    l.x_next.q = py::cast<Eigen::VectorXd>(t[3]);
+    l.x_next.v = py::cast<Eigen::VectorXd>(t[4]);
+    l.velocity = py::cast<Eigen::VectorXd>(t[5]);
+    l.A = py::cast<Eigen::MatrixXd>(t[6]);
+    l.B = py::cast<Eigen::MatrixXd>(t[7]);
+    l.A_standard_error = py::cast<Eigen::MatrixXd>(t[8]);
+    l.B_standard_error = py::cast<Eigen::MatrixXd>(t[9]);
+    l.active_rows = py::cast<int>(t[10]);
+    l.samples_used = py::cast<int>(t[11]);
+    l.samples_failed = py::cast<int>(t[12]);
+    l.first_failure = py::cast<std::string>(t[13]);
+    r.items.push_back(std::move(l));
+  }
+  return r;
+}
+
 }  // namespace
 
 void BindLinearizations(py::module_& m) {
@@ -196,7 +242,28 @@ void BindLinearizations(py::module_& m) {
             if (i < 0 || i >= n) throw py::index_error("BatchLinearization index out of range");
             return r.items[static_cast<size_t>(i)];
           },
-          py::arg("i"), "Point i's Linearization (a copy).");
+          py::arg("i"), "Point i's Linearization (a copy).")
+      .def_static(
+          "concatenate",
+          [](const std::vector<PyBatchResult>& parts) {
+            if (parts.empty()) throw py::value_error("BatchLinearization.concatenate: no parts");
+            PyBatchResult out = parts.front();
+            for (size_t k = 1; k < parts.size(); ++k) {
+              const PyBatchResult& p = parts[k];
+              if (p.nq != out.nq || p.nv != out.nv || p.nx != out.nx || p.nu != out.nu)
+                throw py::value_error(
+                    "BatchLinearization.concatenate: part " + std::to_string(k) +
+                    " has other sizes than part 0 (another scene or formulation)");
+              out.items.insert(out.items.end(), p.items.begin(), p.items.end());
+            }
+            return out;
+          },
+          py::arg("parts"),
+          "concatenate(parts) -> BatchLinearization: the points of every part, in order (the "
+          "parts of a batch evaluated on several machines, docs/distributed.md).")
+      .def(py::pickle(&BatchLinearizationState, &BatchLinearizationFromState),
+           "Pickled as its numbers (every double exactly), so that it travels between processes "
+           "(a Dask cluster's workers).");
 }
 
 }  // namespace quasidyn::python

@@ -174,11 +174,9 @@ Linearization Linearizer::FromEvaluation(StepEvaluation e) const {
   return out;
 }
 
-Linearization Linearizer::Randomized(const State& x, const Eigen::VectorXd& u) {
-  const SmoothedLinearization s =
-      options_.estimator == RandomizedEstimator::kZerothOrder
-          ? ZerothOrderSmoothing(batch_.get(), x.q, u, options_.mode, options_.randomized)
-          : FirstOrderSmoothing(batch_.get(), x.q, u, options_.mode, options_.randomized);
+namespace {
+
+Linearization FromSmoothed(const SmoothedLinearization& s) {
   Linearization out;
   out.status = s.status;
   out.message = s.message;
@@ -191,6 +189,68 @@ Linearization Linearizer::Randomized(const State& x, const Eigen::VectorXd& u) {
   out.samples_failed = s.samples_failed;
   out.first_failure = s.first_failure;
   return out;
+}
+
+}  // namespace
+
+StepEvaluation EvaluationOf(const Linearization& linearization) {
+  const Linearization& l = linearization;
+  StepEvaluation e;
+  e.result.next = l.x_next;
+  e.result.velocity = l.velocity;
+  if (l.step_failed) {
+    e.result.status = l.status;
+    e.result.message = l.message;
+    return e;
+  }
+  e.result.status = l.ok() ? l.status : SolverStatus::kSolved;
+  e.derivatives.status = l.ok() ? SolverStatus::kSolved : l.status;
+  e.derivatives.message = l.message;
+  e.derivatives.A = l.A;
+  e.derivatives.B = l.B;
+  e.derivatives.active_rows = l.active_rows;
+  return e;
+}
+
+Linearization Linearizer::Randomized(const State& x, const Eigen::VectorXd& u) {
+  return FromSmoothed(
+      options_.estimator == RandomizedEstimator::kZerothOrder
+          ? ZerothOrderSmoothing(batch_.get(), x.q, u, options_.mode, options_.randomized)
+          : FirstOrderSmoothing(batch_.get(), x.q, u, options_.mode, options_.randomized));
+}
+
+GradientMode Linearizer::SampleMode() const {
+  return options_.estimator == RandomizedEstimator::kZerothOrder ? GradientMode::kNone
+                                                                 : options_.mode;
+}
+
+std::vector<Linearization> Linearizer::EvaluateSamples(const State& x, const Eigen::VectorXd& u,
+                                                       int first, int count) {
+  QUASIDYN_CHECK_ARGUMENT(options_.method == LinearizationMethod::kRandomized,
+                          "Linearizer::EvaluateSamples", "needs the randomized method");
+  const std::vector<StepPoint> points =
+      SmoothingSamplePointRange(model().scene(), x.q, u, options_.randomized, first, count);
+  std::vector<Linearization> out;
+  out.reserve(points.size());
+  for (StepEvaluation& e : batch_->Run(points, SampleMode()))
+    out.push_back(FromEvaluation(std::move(e)));
+  return out;
+}
+
+Linearization Linearizer::EstimateFromSamples(const State& x, const Eigen::VectorXd& u,
+                                              const std::vector<Linearization>& samples) {
+  QUASIDYN_CHECK_ARGUMENT(options_.method == LinearizationMethod::kRandomized,
+                          "Linearizer::EstimateFromSamples", "needs the randomized method");
+  std::vector<StepEvaluation> evaluations;
+  evaluations.reserve(samples.size());
+  for (const Linearization& l : samples) evaluations.push_back(EvaluationOf(l));
+  if (options_.estimator == RandomizedEstimator::kFirstOrder)
+    return FromSmoothed(FirstOrderEstimate(evaluations, options_.mode, options_.randomized));
+  // The zeroth-order baseline f(q, u): one step, here (ZerothOrderSmoothing's point 0).
+  const std::vector<StepEvaluation> baseline =
+      batch_->Run({StepPoint{State{x.q, Eigen::VectorXd()}, u}}, GradientMode::kNone);
+  return FromSmoothed(ZerothOrderEstimate(model().scene(), x.q, options_.mode, options_.randomized,
+                                          baseline[0], evaluations));
 }
 
 Linearization Linearizer::Linearize(const State& x, const Eigen::VectorXd& u) {

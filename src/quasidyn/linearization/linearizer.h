@@ -85,6 +85,10 @@ struct Linearization {
   bool ok() const { return Succeeded(status); }
 };
 
+// The step evaluation a Linearization of the exact or log-barrier method came from (its step's
+// x⁺, status and message, its derivative's A, B and status): what the randomized estimators read.
+StepEvaluation EvaluationOf(const Linearization& linearization);
+
 class Linearizer {
  public:
   // Linearises the steps of formulation `choice` of `scene` (FormulationChoice: unset parts are
@@ -114,8 +118,19 @@ class Linearizer {
   // The randomized settings of the following calls (the optimiser anneals σ_u).
   void SetRandomized(const RandomizedSmoothingSettings& settings);
 
+  // The randomized method in parts, for samples evaluated on other machines (a Dask cluster,
+  // docs/distributed.md): the linearisations of samples first … first + count − 1 of the point
+  // (x, u) (steps only for the zeroth-order estimator), and the estimate from all N of them in
+  // sample order, bitwise equal to Linearize(x, u). Throws std::invalid_argument for another
+  // method, a range outside the N samples, or samples of another size or mode.
+  std::vector<Linearization> EvaluateSamples(const State& x, const Eigen::VectorXd& u, int first,
+                                             int count);
+  Linearization EstimateFromSamples(const State& x, const Eigen::VectorXd& u,
+                                    const std::vector<Linearization>& samples);
+
  private:
   Linearization FromEvaluation(StepEvaluation evaluation) const;
+  GradientMode SampleMode() const;
   Linearization Randomized(const State& x, const Eigen::VectorXd& u);
 
   LinearizationOptions options_;

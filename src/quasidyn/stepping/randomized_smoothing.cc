@@ -79,6 +79,32 @@ void MeanAndStandardError(const Successes& s, Member member, Eigen::MatrixXd* me
   *standard_error = (squares / ((n - 1.0) * n)).cwiseSqrt();
 }
 
+// The zeroth-order fit's needs: B needs u perturbations, A also q perturbations.
+void CheckZerothOrderMode(GradientMode mode, const RandomizedSmoothingSettings& settings) {
+  CheckSettings(settings);
+  QUASIDYN_CHECK_ARGUMENT(mode == GradientMode::kNone || settings.u_std > 0,
+                          "zeroth-order smoothing", "B needs u_std > 0");
+  QUASIDYN_CHECK_ARGUMENT(mode != GradientMode::kAAndB || settings.q_std > 0,
+                          "zeroth-order smoothing", "A needs q_std > 0");
+}
+
+// Samples evaluated elsewhere: one per point, each successful one with the gradients of `mode`.
+void CheckEvaluations(const char* who, const std::vector<StepEvaluation>& samples,
+                      GradientMode mode, const RandomizedSmoothingSettings& settings) {
+  CheckSettings(settings);
+  QUASIDYN_CHECK_ARGUMENT(static_cast<int>(samples.size()) == settings.samples, who,
+                          std::to_string(samples.size()) + " evaluated samples for samples = " +
+                              std::to_string(settings.samples));
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const StepEvaluation& e = samples[i];
+    if (!e.ok()) continue;
+    const bool has_b = e.derivatives.B.size() > 0, has_a = e.derivatives.A.size() > 0;
+    QUASIDYN_CHECK_ARGUMENT(
+        (mode == GradientMode::kNone || has_b) && (mode != GradientMode::kAAndB || has_a), who,
+        "sample " + std::to_string(i) + " lacks the gradients " + "its mode asks for");
+  }
+}
+
 SmoothedLinearization FailureOf(const Successes& s, const std::string& what) {
   SmoothedLinearization out;
   out.status = s.first_failure_status == SolverStatus::kNotRun ? SolverStatus::kNumericalFailure
@@ -92,16 +118,22 @@ SmoothedLinearization FailureOf(const Successes& s, const std::string& what) {
 
 }  // namespace
 
-std::vector<StepPoint> SmoothingSamplePoints(const Scene& scene, const Eigen::VectorXd& q,
-                                             const Eigen::VectorXd& u,
-                                             const RandomizedSmoothingSettings& settings) {
+std::vector<StepPoint> SmoothingSamplePointRange(const Scene& scene, const Eigen::VectorXd& q,
+                                                 const Eigen::VectorXd& u,
+                                                 const RandomizedSmoothingSettings& settings,
+                                                 int first, int count) {
   CheckSettings(settings);
   CheckPoint(scene, q, u);
+  QUASIDYN_CHECK_ARGUMENT(first >= 0 && count >= 0 && first <= settings.samples - count, kWhere,
+                          "samples [" + std::to_string(first) + ", " +
+                              std::to_string(static_cast<long long>(first) + count) +
+                              ") are not within the " + std::to_string(settings.samples) +
+                              " samples");
   const int na = scene.nq_a, nv = scene.nv;
-  std::vector<StepPoint> points(settings.samples);
-  for (int i = 0; i < settings.samples; ++i) {
-    const Eigen::VectorXd xi = StandardNormalSample(settings.seed, i, na + nv);
-    StepPoint& p = points[i];
+  std::vector<StepPoint> points(count);
+  for (int k = 0; k < count; ++k) {
+    const Eigen::VectorXd xi = StandardNormalSample(settings.seed, first + k, na + nv);
+    StepPoint& p = points[k];
     p.u = settings.u_std > 0 ? Eigen::VectorXd(u + settings.u_std * xi.head(na)) : u;
     // q ⊕ σ_q ξ_q: the tangent perturbation (rotation vectors for quaternions).
     p.x.q = settings.q_std > 0 ? IntegrateConfiguration(scene, q, settings.q_std * xi.tail(nv), 1.0)
@@ -110,13 +142,26 @@ std::vector<StepPoint> SmoothingSamplePoints(const Scene& scene, const Eigen::Ve
   return points;
 }
 
+std::vector<StepPoint> SmoothingSamplePoints(const Scene& scene, const Eigen::VectorXd& q,
+                                             const Eigen::VectorXd& u,
+                                             const RandomizedSmoothingSettings& settings) {
+  CheckSettings(settings);
+  return SmoothingSamplePointRange(scene, q, u, settings, 0, settings.samples);
+}
+
 SmoothedLinearization FirstOrderSmoothing(BatchStepper* batch, const Eigen::VectorXd& q,
                                           const Eigen::VectorXd& u, GradientMode mode,
                                           const RandomizedSmoothingSettings& settings) {
   const std::vector<StepPoint> points =
       SmoothingSamplePoints(batch->model().scene(), q, u, settings);
-  const std::vector<StepEvaluation> results = batch->Run(points, mode);
-  const Successes s = CollectSuccesses(results, 0);
+  return FirstOrderEstimate(batch->Run(points, mode), mode, settings);
+}
+
+SmoothedLinearization FirstOrderEstimate(const std::vector<StepEvaluation>& samples,
+                                         GradientMode mode,
+                                         const RandomizedSmoothingSettings& settings) {
+  CheckEvaluations("first-order smoothing", samples, mode, settings);
+  const Successes s = CollectSuccesses(samples, 0);
   if (s.results.empty()) return FailureOf(s, "every sample failed");
 
   SmoothedLinearization out;
@@ -146,27 +191,34 @@ SmoothedLinearization ZerothOrderSmoothing(BatchStepper* batch, const Eigen::Vec
                                            const Eigen::VectorXd& u, GradientMode mode,
                                            const RandomizedSmoothingSettings& settings) {
   const Scene& scene = batch->model().scene();
-  CheckSettings(settings);
-  const bool want_b = mode != GradientMode::kNone;
-  const bool want_a = mode == GradientMode::kAAndB;
-  QUASIDYN_CHECK_ARGUMENT(!want_b || settings.u_std > 0, "zeroth-order smoothing",
-                          "B needs u_std > 0");
-  QUASIDYN_CHECK_ARGUMENT(!want_a || settings.q_std > 0, "zeroth-order smoothing",
-                          "A needs q_std > 0");
-
+  CheckZerothOrderMode(mode, settings);
   // Point 0 is the baseline f(q, u); points 1 … N the samples. Steps only (mode kNone).
   std::vector<StepPoint> points{{State{q, Eigen::VectorXd()}, u}};
   const std::vector<StepPoint> samples = SmoothingSamplePoints(scene, q, u, settings);
   points.insert(points.end(), samples.begin(), samples.end());
-  const std::vector<StepEvaluation> results = batch->Run(points, GradientMode::kNone);
-  const StepEvaluation& baseline = results[0];
+  std::vector<StepEvaluation> results = batch->Run(points, GradientMode::kNone);
+  const StepEvaluation baseline = std::move(results.front());
+  results.erase(results.begin());
+  return ZerothOrderEstimate(scene, q, mode, settings, baseline, results);
+}
+
+SmoothedLinearization ZerothOrderEstimate(const Scene& scene, const Eigen::VectorXd& q,
+                                          GradientMode mode,
+                                          const RandomizedSmoothingSettings& settings,
+                                          const StepEvaluation& baseline,
+                                          const std::vector<StepEvaluation>& samples) {
+  CheckZerothOrderMode(mode, settings);
+  CheckEvaluations("zeroth-order smoothing", samples, GradientMode::kNone, settings);
+  CheckVector(kWhere, "q", q, scene.nq, "n_q");
+  const bool want_b = mode != GradientMode::kNone;
+  const bool want_a = mode == GradientMode::kAAndB;
   if (!baseline.ok()) {
     SmoothedLinearization out;
     out.status = baseline.result.status;
     out.message = "the baseline step f(q, u) failed: " + baseline.result.message;
     return out;
   }
-  const Successes s = CollectSuccesses(results, 1);
+  const Successes s = CollectSuccesses(samples, 0);
   if (s.results.empty()) return FailureOf(s, "every sample failed");
 
   const int na = scene.nq_a, nv = scene.nv, nq = scene.nq;

@@ -73,6 +73,14 @@ struct SmoothedLinearization {
 std::vector<StepPoint> SmoothingSamplePoints(const Scene& scene, const Eigen::VectorXd& q,
                                              const Eigen::VectorXd& u,
                                              const RandomizedSmoothingSettings& settings);
+// Samples i = first … first + count − 1 of those points (0 <= first, count >= 0,
+// first + count <= N; std::invalid_argument otherwise): a part of the sample set, equal to the
+// same rows of the whole, for evaluating the samples in parts (a Dask cluster's workers,
+// docs/distributed.md).
+std::vector<StepPoint> SmoothingSamplePointRange(const Scene& scene, const Eigen::VectorXd& q,
+                                                 const Eigen::VectorXd& u,
+                                                 const RandomizedSmoothingSettings& settings,
+                                                 int first, int count);
 
 // First-order (bundled) estimate: each sample is stepped and differentiated by the batch's
 // model in `mode` (kNone gives only q̄⁺). Throws std::invalid_argument for bad settings
@@ -89,5 +97,20 @@ SmoothedLinearization FirstOrderSmoothing(BatchStepper* batch, const Eigen::Vect
 SmoothedLinearization ZerothOrderSmoothing(BatchStepper* batch, const Eigen::VectorXd& q,
                                            const Eigen::VectorXd& u, GradientMode mode,
                                            const RandomizedSmoothingSettings& settings);
+
+// The two estimates from samples evaluated elsewhere: `samples[i]` is the evaluation of point i
+// of SmoothingSamplePoints (all N of them, in order) in `mode` (first order) or in kNone (zeroth
+// order, with `baseline` the evaluation of f(q, u)). FirstOrderSmoothing and ZerothOrderSmoothing
+// evaluate the points on their batch and return these, so samples evaluated in parts on other
+// machines give bitwise the same estimate. Throws std::invalid_argument when samples.size() is not
+// settings.samples or a successful sample lacks the gradients `mode` asks for.
+SmoothedLinearization FirstOrderEstimate(const std::vector<StepEvaluation>& samples,
+                                         GradientMode mode,
+                                         const RandomizedSmoothingSettings& settings);
+SmoothedLinearization ZerothOrderEstimate(const Scene& scene, const Eigen::VectorXd& q,
+                                          GradientMode mode,
+                                          const RandomizedSmoothingSettings& settings,
+                                          const StepEvaluation& baseline,
+                                          const std::vector<StepEvaluation>& samples);
 
 }  // namespace quasidyn

@@ -271,5 +271,61 @@ TEST(RandomizedSmoothing, BadSettingsThrow) {
   EXPECT_NE(few.message.find("fitted directions"), std::string::npos) << few.message;
 }
 
+// Samples evaluated in parts (other machines: quasidyn.distributed) and estimated afterwards give
+// the one-batch estimate bit for bit, failed samples included: sample i depends on (seed, i) only
+// and the estimators reduce in sample order. On the squeezed ball, where some samples fail.
+TEST(RandomizedSmoothing, SamplesEvaluatedInPartsGiveTheOneBatchEstimateBitwise) {
+  const Scene scene = testing::SqueezedBallScene();
+  const testing::ProgramSettings formulation = testing::SceneProgramSettings(scene);
+  // y = 0.112: the baseline step sees only the ceiling (feasible); the samples with y_i < 0.11
+  // see the ground too and fail (FailedSamplesAreExcludedAndCounted).
+  Eigen::VectorXd q = scene.q0;
+  q[1] = 0.112;
+  const Eigen::VectorXd u = scene.q0.tail(scene.nq_a) + Eigen::VectorXd::Constant(scene.nq_a, 1e-3);
+  RandomizedSmoothingSettings settings;
+  settings.samples = 31;
+  settings.u_std = 0.002;
+  settings.q_std = 0.005;
+  settings.seed = 11;
+  const auto model = MakeStepModel(testing::Shared(scene), formulation);
+  BatchStepper whole(model, 2), one(model, 1), three(model, 3);
+  for (bool zeroth : {false, true}) {
+    SCOPED_TRACE(zeroth ? "zeroth order" : "first order");
+    const GradientMode mode = zeroth ? GradientMode::kBOnly : GradientMode::kAAndB;
+    const GradientMode sample_mode = zeroth ? GradientMode::kNone : mode;
+    const SmoothedLinearization expected = zeroth
+                                               ? ZerothOrderSmoothing(&whole, q, u, mode, settings)
+                                               : FirstOrderSmoothing(&whole, q, u, mode, settings);
+    ASSERT_TRUE(expected.ok()) << expected.message;
+    ASSERT_GT(expected.samples_failed, 0);
+    // Parts of 10, 10, 11 samples, each on a batch of its own thread count.
+    std::vector<StepEvaluation> samples;
+    const int firsts[] = {0, 10, 20}, counts[] = {10, 10, 11};
+    BatchStepper* batches[] = {&one, &three, &one};
+    for (int k = 0; k < 3; ++k) {
+      const std::vector<StepPoint> part =
+          SmoothingSamplePointRange(scene, q, u, settings, firsts[k], counts[k]);
+      for (StepEvaluation& e : batches[k]->Run(part, sample_mode)) samples.push_back(std::move(e));
+    }
+    const SmoothedLinearization got =
+        zeroth ? ZerothOrderEstimate(
+                     scene, q, mode, settings,
+                     one.Run({{State{q, Eigen::VectorXd()}, u}}, GradientMode::kNone)[0], samples)
+               : FirstOrderEstimate(samples, mode, settings);
+    ASSERT_TRUE(got.ok()) << got.message;
+    EXPECT_TRUE(BitwiseEqual(got.q_next, expected.q_next));
+    EXPECT_TRUE(BitwiseEqual(got.B, expected.B));
+    EXPECT_TRUE(BitwiseEqual(got.B_standard_error, expected.B_standard_error));
+    EXPECT_TRUE(BitwiseEqual(got.A, expected.A));
+    EXPECT_EQ(got.samples_failed, expected.samples_failed);
+    EXPECT_EQ(got.first_failure, expected.first_failure);
+  }
+  // A part outside the set, or a wrong number of evaluations, is the caller's error.
+  EXPECT_THROW(SmoothingSamplePointRange(scene, q, u, settings, 25, 7), std::invalid_argument);
+  EXPECT_THROW(SmoothingSamplePointRange(scene, q, u, settings, -1, 2), std::invalid_argument);
+  EXPECT_THROW(FirstOrderEstimate(std::vector<StepEvaluation>(30), GradientMode::kAAndB, settings),
+               std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace quasidyn
