@@ -1,6 +1,7 @@
 // The control layer's timing figures (docs/control.md): wall time of 20 iterations of the
-// iterative MPC on planar pushing and on the planar hand (the reference reports 2.17 s and
-// 5.20 s on a 32-thread CPU; targets 0.2 s and 0.5 s here) and on the 3D box-turning task, the
+// iterative MPC on planar pushing and on the planar hand (issue 16 quotes 2.17 s and 5.20 s for
+// "the reference" on a 32-thread CPU, a figure none of the papers in ../shared/papers states;
+// targets 0.2 s and 0.5 s here) and on the 3D box-turning task, the
 // stabiliser's time per control step on the planar hand (target 0.2 ms), and the
 // shrinking-horizon MPC's on the box. Open vs closed loop over 20 perturbed plants is
 // control_study_bench's (a table and plots, not a timing).

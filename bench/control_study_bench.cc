@@ -2,11 +2,12 @@
 // Benchmark: what matters is the distribution of the final error over the plants. Per task
 // (the planar hand turning its ball by 30°, the 3D pusher turning a box), the plan is optimised
 // (iterative MPC, testing/control_tasks.h), then run open loop and closed loop with two
-// controllers, the talk's one-step stabiliser (κ = 5000) and the shrinking-horizon MPC (the
-// plan's own cost re-solved from each measured state, κ = 5000), both bounded to the
-// optimiser's initial trust region (|u − u_ref|∞ <= 0.1 rad, 0.01 m), on plants 0 … N−1: the
-// objects' start 3 mm off in a random direction (horizontal for the box on its table), friction
-// × U[0.8, 1.2], plant time step h/N (N = 2, the talk's disturbance). Writes per task
+// controllers, the talk's one-step stabiliser (κ = 5000, ours: the talk states no κ) and the
+// shrinking-horizon MPC (the plan's own cost re-solved from each measured state, κ = 5000), both
+// bounded to the optimiser's initial trust region (|u − u_ref|∞ <= 0.1 rad, 0.01 m), on plants
+// 0 … N−1: the objects' start 3 mm off in a random direction (horizontal for the box on its table),
+// friction × U[0.8, 1.2], plant time step h/N (N = 2; the talk's disturbance is the 3 mm offset,
+// the friction factor and h/N are ours). Writes per task
 //   plants_<task>.csv   one row per plant: perturbation, open and closed loop errors
 //   plants_<task>.svg   the final error per plant of the three, with their means
 // and prints the table as Markdown (docs/control.md). Regenerate the figures with

@@ -9,7 +9,8 @@
 //   Bullet    3.24 (libbullet-dev): btDiscreteDynamicsWorld, sequential impulses, a box on a
 //             static plane (friction 0.12 · 1, restitution 0, no sleeping), one step of 0.01 s;
 //   ODE       0.16 (libode-dev): dWorldStep, up to 4 contact points, contact.surface.mode =
-//             dContactApprox1 and mu = 0.12 as in the paper.
+//             dContactApprox1 (ours: the paper does not give ODE's or Bullet's settings) and
+//             mu = 0.12 (the paper's μ, §VI-A).
 //
 //   build/release/ecp_peer_comparison OUT_DIR
 //
@@ -142,7 +143,7 @@ void OdeNearCallback(void* data, dGeomID a, dGeomID b) {
   dContact contact[4];
   const int n = dCollide(a, b, 4, &contact[0].geom, sizeof(dContact));
   for (int i = 0; i < n; ++i) {
-    contact[i].surface.mode = dContactApprox1;  // the paper's setting
+    contact[i].surface.mode = dContactApprox1;  // ours (the paper gives no ODE settings)
     contact[i].surface.mu = kMu;
     const dJointID joint = dJointCreateContact(w->world, w->contacts, &contact[i]);
     dJointAttach(joint, dGeomGetBody(a), dGeomGetBody(b));

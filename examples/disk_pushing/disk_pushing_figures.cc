@@ -3,8 +3,10 @@
 //   * Fig. 3 top, Fig. 4 top: the symmetric, asymmetric and semicircular pushes and the push
 //     against the wall (symmetric_push.yaml, asymmetric_push.yaml, scene.yaml (the semicircular
 //     push), wall_push.yaml), each under perfect velocity control (c = 0) and with c_n = 2^(4 − n),
-//     n = 2 … 14: the disk centre's path and its final pose, coloured from yellow (low gain
-//     1/c) to blue (high gain), c = 0 dashed black. The c = 0 push against the wall stops at
+//     n = 2 … 14 (the paper gives no c_i; 2^(4 − n), n = 2 … 22, 14 drawn, is the authors' MATLAB
+//     library's, slidingCircle.m of github.com/mshalm/quasistaticGrasping): the disk centre's
+//     path and its final pose, coloured from yellow (low gain 1/c) to blue (high gain), c = 0
+//     dashed black. The c = 0 push against the wall stops at
 //     the first squeeze (no solution); the finite-feedback ones roll on.
 //   * Fig. 3 bottom: e_n = ‖q_o(10 s; c_n) − q_o(10 s; c = 0)‖ against c_n, n = 2 … 20, on
 //     log₂–log₂ axes, and the least-squares slope of log₂ e on log₂ c at high gain (n = 10 …
@@ -39,7 +41,7 @@ const Push kPushes[] = {{"symmetric", "symmetric_push.yaml", -7, 7, -8, 6},
                         {"asymmetric", "asymmetric_push.yaml", -7, 7, -8, 9},
                         {"semicircular", "scene.yaml", -7, 7, -7, 3},
                         {"wall", "wall_push.yaml", -7, 7, -1, 6}};
-constexpr int kPlotted = 14;      // n = 2 … 14 in the trajectory plots (the paper's)
+constexpr int kPlotted = 14;      // n = 2 … 14 in the trajectory plots (slidingCircle.m's nplot)
 constexpr int kConvergence = 20;  // n = 2 … 20 in the convergence plot
 constexpr int kFitFirst = 10, kFitLast = 18;
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `quasidyn optimize` and `quasidyn track` on the planar hand (run from the source folder): the
 # 30° turn is optimised, written with its cost plot, tracked open and closed loop on a plant
-# with the talk's disturbance, and bad input gets exit code 2 and a message naming it.
+# with the talk's 3 mm offset (and our friction and time-step changes), and bad input gets exit code 2 and a message naming it.
 set -uo pipefail
 qd=$(realpath "$1")
 fail() { echo "FAIL: $*" >&2; exit 1; }

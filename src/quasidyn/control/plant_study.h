@@ -1,6 +1,7 @@
 #pragma once
 // Open loop against closed loop over a family of perturbed plants ("plant ≠ model";
-// the talk's slide "Stabilizing contact-rich plans"): plant i (seed i = 0 … n − 1) is the
+// the talk's slides "Stabilizing contact-rich plans", whose disturbance is the 3 mm offset; the
+// friction factor and the plant's smaller time step are ours): plant i (seed i = 0 … n − 1) is the
 // model's scene with RandomPerturbation(seed i): the objects' start moved by `offset` in a
 // random direction, friction × U[1 − f, 1 + f], and its time step h/N (h the MODEL's time step,
 // the plan's); the plan runs on it open loop (its commands) and closed loop (a PlanController),

@@ -1,16 +1,16 @@
 #pragma once
-// The talk's stabiliser of a contact-rich plan (Pang, "Planning and control through contact",
-// 2022, slide "Naive QP controller based on smoothed linearization"): at control step t, from the
-// measured configuration q,
+// The talk's stabiliser of a contact-rich plan (Pang, "Planning and Control for Contact-rich
+// Manipulation", 2022, slide "Preliminary: stabilizing contact-rich plans", "Naive QP controller
+// based on smoothed linearization"): at control step t, from the measured configuration q,
 //
 //   min_u  ‖q⁺ᵘ − q⁺ᵘ_ref‖²_Q + ‖u − u_ref‖²_R
 //   s.t.   q⁺ᵘ = f^u(q_ref, u_ref) + A_ρ^u (q − q_ref) + B_ρ^u (u − u_ref),   |u − u_ref|∞ <= d
 //
-// with A_ρ, B_ρ the smoothed linearisation (log-barrier κ, 5000 in the talk) at the reference
-// step (q_ref,t, u_ref,t), f the EXACT step there (so that the controller sends u_ref on the
-// reference), q⁺ᵘ_ref = the reference's objects at t + 1, Q = diag(w), R = r·I. Substituting
-// q⁺ᵘ leaves a QP in δu = u − u_ref with Hessian 2(BᵀQB + R) ≻ 0 and the box bound d; with no
-// bound active its minimiser is the closed form δu = −(BᵀQB + R)⁻¹ BᵀQ e,
+// with A_ρ, B_ρ the smoothed linearisation (log-barrier κ; the talk states no κ, ours is 5000)
+// at the reference step (q_ref,t, u_ref,t), f the EXACT step there (so that the controller sends
+// u_ref on the reference), q⁺ᵘ_ref = the reference's objects at t + 1, Q = diag(w), R = r·I.
+// Substituting q⁺ᵘ leaves a QP in δu = u − u_ref with Hessian 2(BᵀQB + R) ≻ 0 and the box bound d;
+// with no bound active its minimiser is the closed form δu = −(BᵀQB + R)⁻¹ BᵀQ e,
 // e = f^u + A^u (q − q_ref) − q⁺ᵘ_ref.
 //
 // The linearisations of every reference step are computed once, when the stabiliser is made;

@@ -9,7 +9,8 @@
 // with M(q) the mass matrix of objects AND robots (kinematics.h), C(q, v) v the velocity-product
 // force (coriolis_force.h), −∇V the objects' weight, τ_ext the objects' external force
 // (Scene::external_force) and, on the robots, the impedance's torque with its stiffness and
-// damping taken at the END of the step (the talk's impulse–momentum form, implicit Euler):
+// damping taken at the END of the step (implicit Euler; the talk's impulse–momentum form takes
+// the spring at the end and writes the damping as hD v^a without saying which end: ours):
 //
 //   τ_a = K_a (u − q_a⁺) − D_a v_a⁺,   q_a⁺ = q_a + h v_a⁺   ⇒   τ_a = K_a (u − q_a) − (D_a + h
 //   K_a) v_a⁺,

@@ -1,10 +1,10 @@
 #pragma once
 // What a planning query asks for: the goal of the objects, the region the planner samples, the
 // reachability metric and the limits of RRT through contact (Pang, Suh, Yang & Tedrake, T-RO
-// 2023; the talk "Planning and control through contact", 2022). A scene file may give these in
-// its optional `planning:` block (docs/scene-format.md, io/planning_reader.h); the command line
-// and Python override them field by field. One check, CheckPlanningSettings, validates them
-// against a scene for every face, and names the field that is wrong.
+// 2023; Pang's talk "Planning and Control for Contact-rich Manipulation", 2022). A scene file
+// may give these in its optional `planning:` block (docs/scene-format.md, io/planning_reader.h);
+// the command line and Python override them field by field. One check, CheckPlanningSettings,
+// validates them against a scene for every face, and names the field that is wrong.
 //
 // Object coordinates: each movable object (an un-actuated instance with a planar or floating
 // joint; fixed objects have no q) contributes its q block to the goal (x, y, θ planar; x, y, z,

@@ -112,7 +112,8 @@ std::vector<ParameterSpec> HalmPosaParameterSpecs() {
           gains,
           NumberParameter("tracking_gain", "1/s", 0.0, false, "0",
                           "k_p with which a schedule's commanded velocity corrects the robots' "
-                          "tracking error (halm_posa_model.h); 5 in the paper's peg in hole")};
+                          "tracking error (halm_posa_model.h); 5 in the peg in hole of the "
+                          "authors' MATLAB code (not stated in the paper)")};
 }
 
 void ReadHalmPosaSceneKeys(const YamlValue& root, Scene* scene) {

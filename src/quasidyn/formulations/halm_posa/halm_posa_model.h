@@ -22,10 +22,12 @@
 // error at the start of the step, k_p = the formulation's tracking_gain [1/s] >= 0.
 // k_p = 0 (default) is pure velocity control as in the paper's pushes: a robot that meets no
 // resistance (and starts at q̄_a(0)) follows q̄_a exactly at the steps' ends, one that is
-// resisted lags behind by c B Jᵀ_m Λ per step and does not catch up. k_p > 0 is the paper's
-// peg-in-hole command, u = k_p (q_des − q_m) (§6.2, there with k_p = 5 s⁻¹), with the
-// schedule's velocity fed forward: a robot held back by contact pushes with the force
-// k_p (c B)⁻¹ e for a tracking error e (k_p = 1/h reaches q̄_a(t_k) in one unresisted step).
+// resisted lags behind by c B Jᵀ_m Λ per step and does not catch up. k_p > 0 is the peg-in-hole
+// command of the authors' MATLAB library (polygonalPegInHole.m of
+// github.com/mshalm/quasistaticGrasping, the paper's footnote 1), u = k_p (q_des − q_m) with k_p =
+// 5 s⁻¹ (the paper's §6.2 does not state it), with the schedule's velocity fed forward: a robot
+// held back by contact pushes with the force k_p (c B)⁻¹ e for a tracking error e (k_p = 1/h
+// reaches q̄_a(t_k) in one unresisted step).
 //
 // A step that has no solution (Lemke's method ends on a ray, e.g. a squeeze under perfect
 // velocity control c = 0) returns that status with a message naming the contact the command
