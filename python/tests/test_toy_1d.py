@@ -291,8 +291,8 @@ def seed_spread(call, q0, u, sigma, gradients="b_only"):
 @pytest.mark.parametrize("sigma", SIGMAS)
 def test_zeroth_order_randomized_gradient_equals_the_smoothed_slope(scene, toy, q0, sigma):
     """The zeroth-order estimate's mean over 25 seeds equals α Φ(c/σ) within 4 standard errors
-    of that mean, taken from the seeds' spread (its own returned errors are too small:
-    test_zeroth_order_standard_errors_match_the_spread_over_seeds below), and equals the central
+    of that mean, taken from the seeds' spread (test_zeroth_order_standard_errors_match_the_
+    spread_over_seeds below checks its own returned errors), and equals the central
     difference of the first-order mean step over the same seeds (common random numbers)."""
     batch = qd.BatchLinearizer(scene)
     du = 1e-6
@@ -313,17 +313,14 @@ def test_zeroth_order_randomized_gradient_equals_the_smoothed_slope(scene, toy, 
 
 
 @pytest.mark.parametrize("order", ["first", "zeroth"])
-def test_zeroth_order_standard_errors_match_the_spread_over_seeds(scene, q0, order, request):
+def test_zeroth_order_standard_errors_match_the_spread_over_seeds(scene, q0, order):
     """The standard error an estimator returns against the spread of its estimates over 25
     seeds, at c/σ = 0 and 0.4 (σ = 0.03 m): the ratio spread / mean SE within [0.7, 1.4] (the
     spread of 25 draws is itself uncertain by about 1/sqrt(48) = 14 %). The first-order errors
-    are calibrated (ratio 1.0); the zeroth-order ones, the ordinary least-squares errors of
-    randomized_smoothing.h, are 1.7-2.4 times too small here: the residuals of a kinked step are
-    heteroscedastic in ξ (zero on one side of the kink), which OLS errors ignore."""
-    if order == "zeroth":
-        request.applymarker(pytest.mark.xfail(
-            strict=True, reason="zeroth-order OLS standard errors ignore heteroscedastic "
-                                "residuals (docs/toy_1d.md)"))
+    are calibrated (ratio 1.0); the zeroth-order ones are the heteroscedasticity-consistent
+    (sandwich) errors of randomized_smoothing.h: the residuals of a kinked step are zero on one
+    side of the kink, which the ordinary least-squares errors, used before, ignored (they came
+    out 1.7-2.4 times too small here; this test failed with them)."""
     batch = qd.BatchLinearizer(scene)
     call = batch.smooth_first_order if order == "first" else batch.smooth_zeroth_order
     sigma = 0.03

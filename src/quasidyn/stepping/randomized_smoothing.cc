@@ -256,21 +256,33 @@ SmoothedLinearization ZerothOrderEstimate(const Scene& scene, const Eigen::Vecto
   const Eigen::MatrixXd coefficients = factor.solve(W.transpose() * delta).transpose();  // n_q×p
   const Eigen::MatrixXd gram_inverse = factor.solve(Eigen::MatrixXd::Identity(p, p));
   const Eigen::MatrixXd residuals = delta - W * coefficients.transpose();
-  // s_j = residual standard deviation of output j (n − p degrees of freedom).
-  const Eigen::VectorXd residual_std =
-      (residuals.colwise().squaredNorm().transpose() / static_cast<double>(n - p)).cwiseSqrt();
+  const double dof_correction = static_cast<double>(n) / static_cast<double>(n - p);
 
   out.B = coefficients.leftCols(na) / settings.u_std;
-  out.B_standard_error =
-      residual_std * gram_inverse.diagonal().head(na).cwiseSqrt().transpose() / settings.u_std;
+  out.B_standard_error.resize(nq, na);
+  Eigen::MatrixXd tangent;
   if (want_a) {
-    const Eigen::MatrixXd tangent = TangentFromConfiguration(scene, q);  // n_v × n_q
+    tangent = TangentFromConfiguration(scene, q);  // n_v × n_q
     out.A = coefficients.rightCols(nv) / settings.q_std * tangent;
-    // Var(A_jl) = s_j² t_lᵀ (WᵀW)⁻¹_qq t_l / σ_q², t_l column l of T.
-    const Eigen::MatrixXd& Gqq = gram_inverse.bottomRightCorner(nv, nv);
-    const Eigen::VectorXd column_factor =
-        (tangent.transpose() * Gqq * tangent).diagonal().cwiseMax(0.0).cwiseSqrt();
-    out.A_standard_error = residual_std * column_factor.transpose() / settings.q_std;
+    out.A_standard_error.resize(nq, nq);
+  }
+  // Standard errors robust to residuals whose spread depends on ξ (a step with a contact switch
+  // has zero residual on one side of it): the sandwich covariance of row j of C (White 1980,
+  // Econometrica 48(4), eq. (4); HC1, MacKinnon & White 1985, J. Econometrics 29):
+  //   Cov_j = n/(n − p) · G⁻¹ (Σ_i r_ij² w_i w_iᵀ) G⁻¹,  G = WᵀW, r_ij the residuals;
+  // Var(B_jk) = Cov_j,kk / σ_u², Var(A_jl) = t_lᵀ Cov_j,qq t_l / σ_q², t_l column l of T.
+  for (int j = 0; j < nq; ++j) {
+    const Eigen::MatrixXd weighted = W.array().colwise() * residuals.col(j).array();
+    const Eigen::MatrixXd covariance =
+        dof_correction * gram_inverse * (weighted.transpose() * weighted) * gram_inverse;
+    out.B_standard_error.row(j) =
+        covariance.diagonal().head(na).cwiseMax(0.0).cwiseSqrt().transpose() / settings.u_std;
+    if (want_a) {
+      const Eigen::MatrixXd& qq = covariance.bottomRightCorner(nv, nv);
+      out.A_standard_error.row(j) =
+          (tangent.transpose() * qq * tangent).diagonal().cwiseMax(0.0).cwiseSqrt().transpose() /
+          settings.q_std;
+    }
   }
   return out;
 }

@@ -25,8 +25,10 @@
 //   first-order mean; the baseline leaves the estimate's expectation unchanged (E[ξ] = 0) but
 //   removes the variance of the term f(q, u) ξᵀ/σ, which grows like 1/σ² (Suh et al. 2022,
 //   ICML). Only steps f are evaluated (no gradients), so it works for every formulation.
-//   Standard errors: the ordinary least-squares ones, s_j √((WᵀW)⁻¹_kk)
-//   with s_j² the residual variance of output j (Δ − W Cᵀ, N − p degrees of freedom).
+//   Standard errors: the heteroscedasticity-consistent (sandwich) ones of White (1980) with
+//   the n/(n − p) correction (HC1), since the residuals Δ − W Cᵀ of a step with a contact
+//   switch are zero on one side of it: the ordinary least-squares errors, one residual
+//   variance for every ξ, came out 1.7–2.4 times too small at the 1D toy's kink (docs/toy_1d.md).
 //
 // Samples: ξ_i = StandardNormalSample(seed, i, n_q,a + n_v)
 // (gradients/randomized_smoothing_sampler.h): the first n_q,a entries perturb u, the last n_v
