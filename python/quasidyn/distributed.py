@@ -36,6 +36,7 @@ import os
 import pickle
 import sys
 import uuid
+import warnings
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
@@ -113,8 +114,13 @@ def _run_units(client_: Any, function: Callable, units: Sequence[tuple], kind: s
 
     def submit_next() -> None:
         for i, arguments in pending:
-            future = client_.submit(function, *arguments, key=f"quasidyn-{kind}-{job}-{i}",
-                                    pure=False)
+            # A chunk's inputs travel inside its task, not as scattered data: the scheduler can
+            # then run the task again elsewhere when its worker dies (scattered data would die
+            # with it). Dask's advice to scatter inputs over 1 MB does not apply.
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message="Large object of size")
+                future = client_.submit(function, *arguments, key=f"quasidyn-{kind}-{job}-{i}",
+                                        pure=False)
             running[future.key] = (i, future)
             queue.add(future)
             return
