@@ -228,6 +228,8 @@ def rollouts(scene: Any, q0s: Optional[np.ndarray] = None, Us: Optional[np.ndarr
     Us = None if Us is None else np.ascontiguousarray(Us, dtype=float)
     v0s = None if v0s is None else np.ascontiguousarray(v0s, dtype=float)
     total = len(q0s) if q0s is not None else len(Us)
+    if total == 0:
+        raise ValueError("rollouts: no rollouts (q0s and Us have 0 rows)")
     for name, value in (("Us", Us), ("v0s", v0s)):
         if value is not None and len(value) != total:
             raise ValueError(f"rollouts: {name} has {len(value)} rows for {total} rollouts")
