@@ -31,6 +31,8 @@ void ExpectPathReplays(const ScenePtr& scene, const PlanResult& plan) {
   const ReplayedPath path = ReplayPlan(scene, plan);
   ASSERT_TRUE(path.trajectory.completed()) << path.trajectory.message;
   EXPECT_LE(path.max_node_deviation, 1e-9);
+  // No shape passes into another deeper than the planner's tolerance (docs/planning.md).
+  EXPECT_LE(path.max_penetration, plan.settings.penetration_tolerance);
   // Each path node, where its edge ends in the trajectory.
   int checked = 0;
   for (size_t k = 0; k < path.step_nodes.size(); ++k) {
