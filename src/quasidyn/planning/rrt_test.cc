@@ -71,7 +71,7 @@ TEST_P(PlansExamples, FindsAPathThatReplays) {
 INSTANTIATE_TEST_SUITE_P(Examples, PlansExamples,
                          ::testing::Values(Case{"planar_hand", 14},
                                            Case{"planar_pushing_top_down", 9},
-                                           Case{"planar_pushing", 8}, Case{"box_turning", 4}),
+                                           Case{"planar_pushing", 19}, Case{"box_turning", 4}),
                          [](const auto& param_info) {
                            return std::string(param_info.param.example);
                          });
