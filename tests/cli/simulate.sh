@@ -173,8 +173,8 @@ assert d["status"] not in ("solved", "solved_inaccurate") and "left_block/box" i
 PY
 # A step that moves a body further than the contact tolerance is a warning, not a failure
 # (docs/planning.md, "Plans that stay physical"): planar_pushing at h = 0.2 s pushes the box
-# further than its contact tolerance (0.02 m) in some steps; the run completes, says how many, and the file counts
-# them; at its own h = 0.01 s nothing warns.
+# further than its contact tolerance (0.02 m) in some steps; the run completes, says how many,
+# and the file counts them; at its own h nothing warns.
 "$qd" simulate examples/planar_pushing/scene.yaml --h 0.2 --quiet --out "$tmp/coarse.json" \
   > "$tmp/out.txt" || fail "a coarse run with large motions exited non-zero"
 grep -q "^warning  *[0-9]* steps moved a body further than the contact tolerance" "$tmp/out.txt" ||
