@@ -14,7 +14,11 @@
 //   /usr/bin/python3 scripts/plot_rrt_ablation.py build/rrt_study build/rrt_study/ablation.png
 // Options: --examples a,b (default: all four planning examples), --threads T (default 1),
 // --budget N (ablation node budget, default 3000); for the study, --regularization L (the
-// metric's λ for every example, as in docs/planning.md's λ sweep) and --max-nodes N.
+// metric's λ for every example, as in docs/planning.md's λ sweep) and --max-nodes N;
+// --unchecked plans as before the physical-plan check (penetration_tolerance ∞, max_substeps 1:
+// no substeps, no extension refused), to measure what it changes. Every run's path is replayed
+// and its deepest overlap of two shapes (ReplayedPath::max_penetration) reported: the table's
+// largest over the seeds and how many seeds exceed 1 mm.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdlib>
@@ -23,6 +27,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -43,6 +48,7 @@ struct Options {
   bool ablation = false;
   double regularization = 0.0;  // > 0: the metric's λ for every run (the study's λ sweep)
   int max_nodes = 0;            // > 0: the study's node limit instead of each example's
+  bool unchecked = false;       // penetration_tolerance ∞ and max_substeps 1 (the old planner)
   std::string out = "build/rrt_study";
   std::vector<std::string> examples = {"planar_hand", "planar_pushing_top_down", "planar_pushing",
                                        "box_turning"};
@@ -55,6 +61,7 @@ struct Run {
   int nodes = 0;
   double best_distance = 0.0;
   double replay_deviation = 0.0;
+  double penetration = 0.0;  // the replayed path's deepest overlap [m]
 };
 
 double Median(std::vector<double> x) {
@@ -78,7 +85,9 @@ Run PlanOnce(const ScenePtr& scene, const PlanningSettings& settings, int thread
   run.seconds = plan.statistics.wall_seconds;
   run.nodes = static_cast<int>(plan.nodes.size());
   run.best_distance = plan.best_distance;
-  run.replay_deviation = ReplayPlan(scene, plan).max_node_deviation;
+  const ReplayedPath path = ReplayPlan(scene, plan);
+  run.replay_deviation = path.max_node_deviation;
+  run.penetration = path.max_penetration;
   if (keep) *keep = std::move(plan);
   return run;
 }
@@ -88,9 +97,12 @@ Run PlanOnce(const ScenePtr& scene, const PlanningSettings& settings, int thread
 void PrintRow(const std::string& label, const std::vector<Run>& runs) {
   int found = 0;
   std::vector<double> seconds, cpu, nodes;
-  double deviation = 0.0;
+  double deviation = 0.0, penetration = 0.0;
+  int penetrating = 0;
   for (const Run& r : runs) {
     found += r.found;
+    penetration = std::max(penetration, r.penetration);
+    penetrating += r.penetration > 1e-3;
     seconds.push_back(r.seconds);
     cpu.push_back(r.cpu_seconds);
     nodes.push_back(r.nodes);
@@ -103,15 +115,24 @@ void PrintRow(const std::string& label, const std::vector<Run>& runs) {
             << " %" << std::setprecision(3) << std::setw(11) << Median(seconds) << std::setw(11)
             << Max(seconds) << std::setw(12) << Median(cpu) << std::setprecision(0) << std::setw(10)
             << Median(nodes) << std::setw(10) << Max(nodes) << std::defaultfloat
-            << std::setprecision(3) << std::setw(11) << deviation << std::endl;
+            << std::setprecision(3) << std::setw(11) << deviation << std::fixed
+            << std::setprecision(2) << std::setw(13) << 1e3 * penetration << std::setw(10)
+            << penetrating << std::defaultfloat << std::endl;
 }
 
 void PrintHeader() {
   std::cout << std::left << std::setw(40) << "example / variant" << std::right << std::setw(7)
             << "found" << std::setw(9) << "rate" << std::setw(11) << "med t [s]" << std::setw(11)
             << "max t [s]" << std::setw(12) << "med cpu [s]" << std::setw(10) << "med nodes"
-            << std::setw(10) << "max nodes" << std::setw(11) << "replay dev"
+            << std::setw(10) << "max nodes" << std::setw(11) << "replay dev" << std::setw(13)
+            << "max pen [mm]" << std::setw(10) << "> 1 mm"
             << "\n";
+}
+
+// The planner as it was before plans were checked: no substeps, no extension refused.
+void Uncheck(PlanningSettings* settings) {
+  settings->penetration_tolerance = std::numeric_limits<double>::infinity();
+  settings->max_substeps = 1;
 }
 
 ScenePtr Load(const std::string& example) {
@@ -132,20 +153,23 @@ void WriteTree(const PlanResult& plan, const Scene& scene, const std::string& pa
 
 void Study(const Options& options) {
   std::ofstream csv(options.out + "/study.csv");
-  csv << "example,seed,found,wall_seconds,cpu_seconds,nodes,best_distance,replay_deviation\n";
+  csv << "example,seed,found,wall_seconds,cpu_seconds,nodes,best_distance,replay_deviation,"
+         "max_penetration\n";
   PrintHeader();
   for (const std::string& example : options.examples) {
     const ScenePtr scene = Load(example);
     PlanningSettings settings = *scene->planning;
     if (options.regularization > 0) settings.regularization = options.regularization;
     if (options.max_nodes > 0) settings.max_nodes = options.max_nodes;
+    if (options.unchecked) Uncheck(&settings);
     std::vector<Run> runs;
     for (int seed = 0; seed < options.seeds; ++seed) {
       settings.seed = seed;
       runs.push_back(PlanOnce(scene, settings, options.threads));
       const Run& r = runs.back();
       csv << example << "," << seed << "," << r.found << "," << r.seconds << "," << r.cpu_seconds
-          << "," << r.nodes << "," << r.best_distance << "," << r.replay_deviation << "\n";
+          << "," << r.nodes << "," << r.best_distance << "," << r.replay_deviation << ","
+          << r.penetration << "\n";
     }
     PrintRow(example, runs);
   }
@@ -171,6 +195,7 @@ void Ablation(const Options& options) {
       settings.nearest = variant.nearest;
       if (!variant.grasp) settings.p_grasp = 0.0;
       settings.max_nodes = options.budget;
+      if (options.unchecked) Uncheck(&settings);
       std::vector<Run> runs;
       for (int seed = 0; seed < options.seeds; ++seed) {
         settings.seed = seed;
@@ -206,6 +231,8 @@ int Main(int argc, char** argv) {
   app.add_option("--max-nodes", options.max_nodes,
                  "The study's node limit (default: each example's)");
   app.add_flag("--ablation", options.ablation, "Run the ablation instead of the study");
+  app.add_flag("--unchecked", options.unchecked,
+               "Plan without the physical-plan check (penetration_tolerance inf, max_substeps 1)");
   tools::AddQuietFlag(&app, &quiet);
   tools::ParseOrExit(&app, argc, argv);
   if (quiet) tools::SilenceStdout();

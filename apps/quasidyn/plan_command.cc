@@ -97,7 +97,11 @@ void PrintSummary(const Scene& scene, const PlanResult& plan, const ReplayedPath
       << " steps (" << regrasps << " regrasps); objects move " << length.position << " m and "
       << length.rotation << " rad\n";
   out << "goal distance    " << plan.best_distance << " (tolerance " << s.goal_tolerance
-      << "); replay deviation " << path.max_node_deviation << "\n"
+      << "); replay deviation " << path.max_node_deviation << "\n";
+  out << "penetration      deepest " << 1e3 * path.max_penetration
+      << " mm along the path (tolerance " << 1e3 * s.penetration_tolerance
+      << " mm); extensions refused " << st.penetrating_extensions << ", with substeps "
+      << st.substepped_extensions << "\n"
       << std::setprecision(6);
   out << "plan             " << options.out_path << "\n";
   if (!options.html_path.empty()) out << "viewer           " << options.html_path << "\n";
@@ -172,6 +176,10 @@ void AddPlanCommand(CLI::App& app) {
   plan->add_option("--step-size", o->step_size, "Largest command change per extension > 0");
   plan->add_option("--extend-steps", o->extend_steps, "Stepper steps per extension >= 1");
   plan->add_option("--h", o->time_step, "The planner's time step [s] > 0");
+  plan->add_option("--penetration-tolerance", o->penetration_tolerance,
+                   "Deepest overlap of two shapes a plan may keep [m] > 0 (default 0.001)");
+  plan->add_option("--max-substeps", o->max_substeps,
+                   "Substeps of a step that moves a body past the contact tolerance, 1-1024");
   plan->add_option("--p-grasp", o->p_grasp, "Probability of a regrasp, in [0, 1]");
   plan->add_option("--grasp-candidates", o->grasp_candidates, "Regrasp candidates K >= 1");
   plan->add_option("--settle-steps", o->settle_steps, "Settling steps of a candidate >= 1");

@@ -92,6 +92,11 @@ void PrintSummary(const Trajectory& trajectory, double wall_seconds, const std::
   out << "max contacts     " << max_contacts << "\n";
   out << "final status     " << (trajectory.completed() ? "" : "stopped: ")
       << ToString(trajectory.status) << "\n";
+  // StepResult::large_motion (stepping/body_motion.h): a warning, the run is not a failure.
+  if (trajectory.large_motion_steps > 0)
+    out << "warning          " << trajectory.large_motion_steps
+        << " steps moved a body further than the contact tolerance: a contact may have been "
+           "missed (a smaller h resolves it)\n";
   if (!out_path.empty()) out << "trajectory       " << out_path << "\n";
 }
 

@@ -146,6 +146,19 @@ void BindPlan(py::module_& m) {
       .def_property_readonly(
           "replay_deviation", [](const PythonPlan& p) { return p.path.max_node_deviation; },
           "max |replayed q - node q| over the path's nodes [m, rad].")
+      .def_property_readonly(
+          "max_penetration", [](const PythonPlan& p) { return p.path.max_penetration; },
+          "The deepest overlap of two shapes along the replayed path [m]: at q0 and at the end of "
+          "every substep, step and regrasp (docs/planning.md, 'Plans that stay physical').")
+      .def_property_readonly(
+          "tree_substeps",
+          [](const PythonPlan& p) {
+            Eigen::VectorXi substeps(static_cast<Eigen::Index>(p.result.nodes.size()));
+            for (size_t i = 0; i < p.result.nodes.size(); ++i)
+              substeps[static_cast<Eigen::Index>(i)] = p.result.nodes[i].substeps;
+            return substeps;
+          },
+          "(M,): the substeps of each of a node's edge steps (1: plain steps).")
       .def(
           "save_json",
           [](const PythonPlan& p, const PathArgument& path, int indent) {
@@ -203,6 +216,10 @@ void BindPlan(py::module_& m) {
             o.extend_steps = py::cast<int>(value);
           else if (key == "h")
             o.time_step = py::cast<double>(value);
+          else if (key == "penetration_tolerance")
+            o.penetration_tolerance = py::cast<double>(value);
+          else if (key == "max_substeps")
+            o.max_substeps = py::cast<int>(value);
           else if (key == "p_grasp")
             o.p_grasp = py::cast<double>(value);
           else if (key == "grasp_candidates")
@@ -239,8 +256,9 @@ void BindPlan(py::module_& m) {
       "the scene's): lower, upper, rotation_axis, goal_tolerance, position_weight, "
       "rotation_weight, goal_bias, metric ('exact' | 'log-barrier' | 'randomized'), nearest "
       "('reachability' | 'euclidean'), kappa, samples, std, regularization, step_size, "
-      "extend_steps, h, p_grasp, grasp_candidates, settle_steps, max_nodes, time_limit [s], "
-      "seed; and threads (>= 1). Returns a Plan; a goal not reached is Plan.found == False, "
+      "extend_steps, h, penetration_tolerance [m], max_substeps, p_grasp, grasp_candidates, "
+      "settle_steps, max_nodes, time_limit [s], seed; and threads (>= 1). Returns a Plan; a goal "
+      "not reached is Plan.found == False, "
       "not an error. Bad settings raise ValueError naming the field ('planning.goal: ...').");
 }
 

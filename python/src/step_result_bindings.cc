@@ -135,6 +135,17 @@ void BindStepResult(py::module_& m) {
           "lower limit pushes a coordinate up, negative where an upper one pushes it down, 0 on "
           "coordinates without limits. / h it is the force; at a limit that holds a robot it "
           "cancels the impedance's pull K (u − q_lim).")
+      .def_property_readonly(
+          "max_body_motion", [](const PyStepResult& r) { return r.result.max_body_motion; },
+          "A bound on how far the step moved any point of a body's collision shapes [m]: the "
+          "largest, over the bodies, of |p+ - p| + theta * r (origin displacement, rotation angle "
+          "times bounding radius); 0 for a failed step.")
+      .def_property_readonly(
+          "large_motion", [](const PyStepResult& r) { return r.result.large_motion; },
+          "A warning, not a failure (ok is unchanged): max_body_motion exceeds the distance "
+          "within which the step saw contacts (the scene's contact_tolerance, a log barrier's "
+          "larger candidate distance), so a contact may have been missed and a body passed into "
+          "another. A finer time step or smaller command changes per step avoid it.")
       .def("__repr__", [](const PyStepResult& r) {
         return "<quasidyn.StepResult " + std::string(ToString(r.result.status)) + ", " +
                std::to_string(r.contacts.size()) + " contacts>";

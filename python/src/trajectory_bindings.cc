@@ -58,6 +58,11 @@ PyTrajectory BindTrajectory(py::module_& m) {
           "True when the active-set polish replaced the solver's interior-point answer.")
       .def_readonly("step_time", &TrajectoryStep::step_time_seconds,
                     "Wall-clock time of the whole step, contacts and solve [s].")
+      .def_readonly("max_body_motion", &TrajectoryStep::max_body_motion,
+                    "StepResult.max_body_motion of the step [m] (0 in files without it).")
+      .def_readonly("large_motion", &TrajectoryStep::large_motion,
+                    "StepResult.large_motion: the step moved a body further than the distance "
+                    "within which it saw contacts (a warning; False in files without it).")
       .def_property_readonly(
           "momentum_force",
           [](const TrajectoryStep& s) -> const Eigen::VectorXd& { return s.momentum_force; },
@@ -136,6 +141,9 @@ PyTrajectory BindTrajectory(py::module_& m) {
       .def_readonly("steps_requested", &Trajectory::steps_requested, "N, the steps asked for.")
       .def_readonly("steps_done", &Trajectory::steps_done,
                     "Steps simulated (len(self) unless the file kept every K-th step).")
+      .def_readonly("large_motion_steps", &Trajectory::large_motion_steps,
+                    "Steps that moved a body further than the distance within which they saw "
+                    "contacts (StepResult.large_motion): a warning, 0 for a well-resolved run.")
       .def_property_readonly(
           "status", [](const Trajectory& t) { return std::string(ToString(t.status)); },
           "Status of the last step run (the failed one when not completed).")

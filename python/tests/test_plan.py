@@ -39,15 +39,22 @@ def test_plan_returns_the_path_and_the_tree_as_arrays(pushing, found):
 
 
 def test_the_path_replays_through_the_stepper(pushing, found):
-    """Extend steps are steps of the planner's stepper (h = 0.1 s); regrasps reset the robots."""
-    stepper = quasidyn.Stepper(pushing, h=found.settings["time_step"])
+    """Extend steps are steps of the planner's stepper (h = 0.1 s), or n substeps of h/n with the
+    command ramped from the robots' position (docs/planning.md, 'Plans that stay physical');
+    regrasps reset the robots. One path step per edge here (extend_steps = 1)."""
+    h = found.settings["time_step"]
     q = found.path_q[0]
     nq_u = pushing.nq_u
     for k, edge in enumerate(found.path_edges):
         if edge == "extend":
-            result = stepper.step(q, found.path_u[k])
-            assert result.ok
-            q = result.q_next
+            n = int(found.tree_substeps[found.path_nodes[k + 1]])
+            stepper = quasidyn.Stepper(pushing, h=h / n)
+            held = q[nq_u:].copy()
+            for j in range(1, n + 1):
+                u = found.path_u[k] if j == n else held + (j / n) * (found.path_u[k] - held)
+                result = stepper.step(q, u)
+                assert result.ok
+                q = result.q_next
         else:
             q = np.concatenate([q[:nq_u], found.path_u[k]])
         # The planner clears the stepper's warm start at each edge; a fresh Stepper per step
@@ -61,6 +68,27 @@ def test_same_seed_same_tree_at_any_thread_count(pushing):
     np.testing.assert_array_equal(a.tree_q, b.tree_q)
     np.testing.assert_array_equal(a.tree_parent, b.tree_parent)
     assert a.tree_edges == b.tree_edges
+
+
+# A planar_hand seed whose path, planned without the check, passes the ball into the ground
+# (docs/planning.md, "Plans that stay physical").
+PENETRATING_SEED = 2
+
+
+def test_plans_stay_within_the_penetration_tolerance():
+    hand = quasidyn.load_scene(example_path("planar_hand"))
+    checked = quasidyn.plan(hand, seed=PENETRATING_SEED)
+    assert checked.found and checked.settings["penetration_tolerance"] == 1e-3
+    assert checked.max_penetration <= 1e-3 and checked.replay_deviation <= 1e-9
+    assert checked.statistics["substepped_extensions"] == int((checked.tree_substeps > 1).sum()) > 0
+    unchecked = quasidyn.plan(hand, seed=PENETRATING_SEED, penetration_tolerance=float("inf"),
+                              max_substeps=1)
+    assert unchecked.max_penetration > 1e-3 and (unchecked.tree_substeps == 1).all()
+    assert unchecked.trajectory.large_motion_steps > 0
+    with pytest.raises(ValueError, match=r"planning\.penetration_tolerance: must be > 0"):
+        quasidyn.plan(hand, penetration_tolerance=0.0)
+    with pytest.raises(ValueError, match=r"planning\.max_substeps: must be >= 1"):
+        quasidyn.plan(hand, max_substeps=0)
 
 
 def test_not_found_is_a_result_not_an_error():

@@ -135,3 +135,17 @@ def test_bad_settings_raise_the_library_message(gripper):
         quasidyn.Stepper(gripper, kappa=float("nan"))
     with pytest.raises(ValueError, match=r"^Stepper: object_mass_scale must be >= 0 \(got -1\)"):
         quasidyn.Stepper(gripper, object_mass_scale=-1.0)
+
+
+def test_a_step_that_moves_a_body_past_the_contact_tolerance_warns():
+    """planar_hand's ball 5 cm above the ground falls h^2 g = 9.8 cm in one step of h = 0.1 s,
+    beyond the contact tolerance (0.02 m): the step is solved and says so (large_motion); at
+    h = 0.01 s it falls 0.98 mm and does not (docs/planning.md, 'Plans that stay physical')."""
+    hand = quasidyn.load_scene(example_path("planar_hand"))
+    q = hand.q0.copy()
+    q[1] = 0.10
+    for h, warned in ((0.1, True), (0.01, False)):
+        result = quasidyn.Stepper(hand, h=h).step(q, q[hand.nq_u:])
+        assert result.ok and result.large_motion == warned
+        assert result.max_body_motion == pytest.approx(q[1] - result.q_next[1], abs=1e-9)
+        assert (result.max_body_motion > hand.contact_tolerance) == warned

@@ -32,6 +32,9 @@ path_nodes = p["path"]["nodes"]
 assert path_nodes[0] == 0 and path_nodes[-1] == p["best_node"]
 assert len(p["path"]["step_edges"]) == len(d["steps"]) == d["steps_requested"]
 assert p["path"]["max_node_deviation"] <= 1e-9, p["path"]["max_node_deviation"]
+# Plans that stay physical (docs/planning.md): no deeper overlap than the tolerance.
+assert p["path"]["max_penetration"] <= p["settings"]["penetration_tolerance"], p["path"]
+assert len(tree["substeps"]) == len(tree["q"]) and min(tree["substeps"]) >= 1
 assert abs(min(tree["goal_distance"]) - p["best_distance"]) == 0
 tolerance = p["settings"]["goal_tolerance"]
 assert (p["best_distance"] <= tolerance) == (status == "found"), (p["best_distance"], tolerance)
@@ -43,6 +46,8 @@ PY
 "$qd" plan "$scene" --seed 9 --out "$tmp/plan.json" --html "$tmp/plan.html" \
   > "$tmp/out.txt" 2> "$tmp/err.txt" || fail "plan exited non-zero: $(cat "$tmp/err.txt")"
 grep -q "^result  *found" "$tmp/out.txt" || fail "no 'found' in the summary: $(cat "$tmp/out.txt")"
+grep -q "^penetration  *deepest .* mm along the path (tolerance 1 mm)" "$tmp/out.txt" ||
+  fail "no penetration line in the summary: $(cat "$tmp/out.txt")"
 [ -s "$tmp/err.txt" ] && fail "progress written into a redirected stderr: $(cat -A "$tmp/err.txt")"
 check_plan "$tmp/plan.json" found || fail "bad plan file"
 grep -q '"markers"' "$tmp/plan.html" || fail "the page has no tree markers"

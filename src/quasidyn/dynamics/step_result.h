@@ -70,6 +70,20 @@ struct StepResult {
   // Zero when the step failed.
   Eigen::VectorXd joint_limit_impulse;
   SolverSummary solver;
+  // How far the step moved the bodies that carry collision geometry [m]: the largest, over
+  // those bodies, of ‖p⁺ − p‖ + θ·r, the displacement of the body origin plus the rotation angle
+  // between the start and end orientations times the body's bounding radius (the distance from
+  // its origin to the furthest point of its shapes): a bound on how far any point of its shapes
+  // moved (stepping/body_motion.h). 0 when the step failed.
+  double max_body_motion = 0.0;
+  // Informational, never a failure (the status is that of the solve): max_body_motion exceeds
+  // the distance within which the step saw contacts (the scene's contact_tolerance ε, or a log
+  // barrier's larger candidate distance). A pair of shapes further apart than that at the start
+  // of the step was not in its program, so a body that moved further may have passed into
+  // another one unseen; a finer time step, or smaller command changes per step, avoid it. The
+  // rollouts count such steps (Trajectory::large_motion_steps), the planner repairs or refuses
+  // its edges by them (planning/rrt.h).
+  bool large_motion = false;
   bool ok() const { return Succeeded(status); }
 };
 

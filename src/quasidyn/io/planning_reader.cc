@@ -87,6 +87,9 @@ void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
   s->step_size = ReadNumber(block, "step_size", "step_size", s->step_size, lines);
   s->extend_steps = ReadInteger(block, "extend_steps", "extend_steps", s->extend_steps, lines);
   s->time_step = ReadNumber(block, "time_step", "time_step", s->time_step, lines);
+  s->penetration_tolerance = ReadNumber(block, "penetration_tolerance", "penetration_tolerance",
+                                        s->penetration_tolerance, lines);
+  s->max_substeps = ReadInteger(block, "max_substeps", "max_substeps", s->max_substeps, lines);
   s->p_grasp = ReadNumber(block, "p_grasp", "p_grasp", s->p_grasp, lines);
   s->grasp_candidates =
       ReadInteger(block, "grasp_candidates", "grasp_candidates", s->grasp_candidates, lines);
@@ -108,8 +111,9 @@ void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
 
 PlanningSettings ReadPlanningSettings(const YamlValue& block, const Scene& scene) {
   block.CheckKeys({"goal", "goal_tolerance", "goal_weights", "goal_bias", "bounds", "metric",
-                   "nearest", "step_size", "extend_steps", "time_step", "p_grasp",
-                   "grasp_candidates", "settle_steps", "limits", "seed"});
+                   "nearest", "step_size", "extend_steps", "time_step", "penetration_tolerance",
+                   "max_substeps", "p_grasp", "grasp_candidates", "settle_steps", "limits",
+                   "seed"});
   PlanningSettings settings;
   FieldLines lines(block);
   ReadGoalAndBounds(block, &settings, &lines);

@@ -61,6 +61,8 @@ TEST(PlanningReader, ReadsEveryField) {
   step_size: 0.15
   extend_steps: 2
   time_step: 0.05
+  penetration_tolerance: 0.002
+  max_substeps: 8
   p_grasp: 0.3
   grasp_candidates: 4
   settle_steps: 5
@@ -85,6 +87,8 @@ TEST(PlanningReader, ReadsEveryField) {
   EXPECT_EQ(s.step_size, 0.15);
   EXPECT_EQ(s.extend_steps, 2);
   EXPECT_EQ(s.time_step, 0.05);
+  EXPECT_EQ(s.penetration_tolerance, 0.002);
+  EXPECT_EQ(s.max_substeps, 8);
   EXPECT_EQ(s.p_grasp, 0.3);
   EXPECT_EQ(s.grasp_candidates, 4);
   EXPECT_EQ(s.settle_steps, 5);
@@ -125,6 +129,11 @@ TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
   PlanningReaderExpectError("  metric: {regularization: 0}\n", 19, "planning.metric.regularization",
                             "must be > 0");
   PlanningReaderExpectError("  p_grasp: 2\n", 19, "planning.p_grasp", "probability");
+  PlanningReaderExpectError("  penetration_tolerance: 0\n", 19, "planning.penetration_tolerance",
+                            "must be > 0 [m]");
+  PlanningReaderExpectError("  max_substeps: 0\n", 19, "planning.max_substeps", "must be >= 1");
+  PlanningReaderExpectError("  max_substeps: 2048\n", 19, "planning.max_substeps",
+                            "must be <= 1024");
   PlanningReaderExpectError("  seed: -1\n", 19, "planning.seed", "must be an integer >= 0");
   PlanningReaderExpectError("  goal_weights: {position: 0, rotation: 0}\n", 19,
                             "planning.goal_weights", "both 0");

@@ -85,6 +85,17 @@ MaybeProblem CheckScalars(const PlanningSettings& s) {
   if (MaybeProblem p = CheckPositive("step_size", s.step_size, " [m or rad]")) return p;
   if (MaybeProblem p = CheckAtLeast("extend_steps", s.extend_steps, 1)) return p;
   if (MaybeProblem p = CheckFiniteNonNegative("time_step", s.time_step, " [s]")) return p;
+  if (MaybeProblem p = CheckPositive("penetration_tolerance", s.penetration_tolerance, " [m]"))
+    return p;
+  if (MaybeProblem p = CheckAtLeast("max_substeps", s.max_substeps, 1)) return p;
+  if (s.max_substeps > kMaxPlanningSubsteps) {
+    std::string problem = "must be <= ";
+    problem.append(std::to_string(kMaxPlanningSubsteps))
+        .append(" (got ")
+        .append(std::to_string(s.max_substeps))
+        .append(")");
+    return PlanningSettingsWrong("max_substeps", problem);
+  }
   if (MaybeProblem p = CheckProbability("p_grasp", s.p_grasp)) return p;
   if (MaybeProblem p = CheckAtLeast("grasp_candidates", s.grasp_candidates, 1)) return p;
   if (MaybeProblem p = CheckAtLeast("settle_steps", s.settle_steps, 1)) return p;

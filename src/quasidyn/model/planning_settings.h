@@ -36,6 +36,9 @@ ReachabilityMethod ParseReachabilityMethod(const std::string& name);
 const char* NearestRuleName(NearestRule rule);
 NearestRule ParseNearestRule(const std::string& name);
 
+// The largest PlanningSettings::max_substeps.
+inline constexpr int kMaxPlanningSubsteps = 1024;
+
 struct PlanningSettings {
   // The objects' goal q_u (size n_q,u: x, y [m], θ [rad] per planar object; x, y, z [m] and a
   // unit quaternion (w, x, y, z) per floating one). Empty: not given (planning needs one).
@@ -72,6 +75,15 @@ struct PlanningSettings {
   double step_size = 0.2;
   int extend_steps = 1;    // >= 1
   double time_step = 0.0;  // h [s] of the planner's steps, > 0; 0: the scene's time_step
+
+  // Plans that stay physical (planning/rrt.h, edge_stepper.h, docs/planning.md): an extension
+  // that leaves two shapes overlapping by more than penetration_tolerance (at the end of a step,
+  // or along a step that moved a body further than the distance within which it saw contacts)
+  // is taken again as n = 2, 4, … <= max_substeps substeps of h/n per step with the robots'
+  // command ramped, and refused (no node) when it still does, so no path of the tree passes
+  // deeper.
+  double penetration_tolerance = 1e-3;  // [m], > 0; infinity: no check
+  int max_substeps = 16;                // in [1, 1024]; 1: no substeps
 
   // Contact sampling (planning/contact_sampler.h): with probability p_grasp an iteration
   // re-grasps instead of extending: `grasp_candidates` robot configurations in contact with

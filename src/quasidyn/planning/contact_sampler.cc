@@ -105,7 +105,8 @@ bool ContactSampler::Settled(const Eigen::VectorXd& q) {
   kinematics_.Update(q);
   if (!geometry_.Query(kinematics_.BodyPoses(), 0.0, &geometry_data_)) return false;
   for (const ContactCandidate& c : geometry_data_.candidates()) {
-    if (c.point.phi >= -kSettledPenetration) continue;
+    // The planner's own tolerance when it is stricter (rrt.h: no path overlaps deeper).
+    if (c.point.phi >= -std::min(kSettledPenetration, settings_.penetration_tolerance)) continue;
     for (int g : {c.geometry_a, c.geometry_b}) {
       const int body = s.geometries[g].body;
       if (body > 0 && s.instances[s.bodies[body].instance].actuated) return false;

@@ -40,6 +40,8 @@ json SettingsToJson(const PlanResult& plan) {
           {"step_size", s.step_size},
           {"extend_steps", s.extend_steps},
           {"time_step", plan.stepping.time_step.value_or(0.0)},
+          {"penetration_tolerance", Number(s.penetration_tolerance)},
+          {"max_substeps", s.max_substeps},
           {"p_grasp", s.p_grasp},
           {"grasp_candidates", s.grasp_candidates},
           {"settle_steps", s.settle_steps},
@@ -55,6 +57,9 @@ json StatisticsToJson(const PlanStatistics& s) {
           {"idle_extensions", s.idle_extensions},
           {"failed_grasps", s.failed_grasps},
           {"failed_linearizations", s.failed_linearizations},
+          {"penetrating_extensions", s.penetrating_extensions},
+          {"substepped_extensions", s.substepped_extensions},
+          {"large_motion_steps", s.large_motion_steps},
           {"wall_time", s.wall_seconds},
           {"linearize_time", s.linearize_seconds},
           {"grasp_time", s.grasp_seconds}};
@@ -62,17 +67,23 @@ json StatisticsToJson(const PlanStatistics& s) {
 
 json TreeToJson(const std::vector<PlanNode>& nodes) {
   json q = json::array(), parent = json::array(), edge = json::array(), u = json::array(),
-       steps = json::array(), distance = json::array();
+       steps = json::array(), substeps = json::array(), distance = json::array();
   for (const PlanNode& node : nodes) {
     q.push_back(Vector(node.q));
     parent.push_back(node.parent);
     edge.push_back(EdgeKindName(node.edge));
     u.push_back(Vector(node.u));
     steps.push_back(node.steps);
+    substeps.push_back(node.substeps);
     distance.push_back(node.goal_distance);
   }
-  return {{"q", q}, {"parent", parent}, {"edge", edge},
-          {"u", u}, {"steps", steps},   {"goal_distance", distance}};
+  return {{"q", q},
+          {"parent", parent},
+          {"edge", edge},
+          {"u", u},
+          {"steps", steps},
+          {"substeps", substeps},
+          {"goal_distance", distance}};
 }
 
 // ---- reading ----
@@ -150,6 +161,9 @@ std::vector<PlanNode> TreeFromJson(const json& tree, int nq, int nq_a) {
   const json& u = ReadArray(tree, "u", where, n);
   const json& steps = ReadArray(tree, "steps", where, n);
   const json& distance = ReadArray(tree, "goal_distance", where, n);
+  // Files before substeps: plain steps.
+  const json* substeps =
+      tree.contains("substeps") ? &ReadArray(tree, "substeps", where, n) : nullptr;
   std::vector<PlanNode> nodes(n);
   for (size_t i = 0; i < n; ++i) {
     const std::string at = Index(i);
@@ -160,6 +174,14 @@ std::vector<PlanNode> TreeFromJson(const json& tree, int nq, int nq_a) {
     nodes[i].edge = ReadEdge(edge[i], where + ".edge" + at);
     nodes[i].u = ReadVector(u[i], where + ".u" + at, nq_a);
     nodes[i].steps = ReadInteger(steps[i], where + ".steps" + at);
+    if (substeps != nullptr) {
+      nodes[i].substeps = ReadInteger((*substeps)[i], where + ".substeps" + at);
+      if (nodes[i].substeps < 1 || nodes[i].substeps > kMaxPlanningSubsteps) {
+        std::string range = "must be in [1, ";
+        range.append(std::to_string(kMaxPlanningSubsteps)).append("]");
+        Fail(where + ".substeps" + at, range);
+      }
+    }
     nodes[i].goal_distance = ReadDouble(distance[i], where + ".goal_distance" + at);
   }
   return nodes;
@@ -184,7 +206,8 @@ json PlanToJson(const PlanResult& plan, const ReplayedPath& path) {
                   {{"nodes", plan.path},
                    {"step_edges", edges},
                    {"step_nodes", path.step_nodes},
-                   {"max_node_deviation", path.max_node_deviation}}},
+                   {"max_node_deviation", path.max_node_deviation},
+                   {"max_penetration", Number(path.max_penetration)}}},
                  {"tree", TreeToJson(plan.nodes)}};
   return out;
 }

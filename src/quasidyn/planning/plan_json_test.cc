@@ -56,6 +56,7 @@ TEST(PlanJson, RoundTripsTheTreeAndThePath) {
     EXPECT_EQ(read.nodes[i].parent, p.plan.nodes[i].parent);
     EXPECT_EQ(read.nodes[i].edge, p.plan.nodes[i].edge);
     EXPECT_EQ(read.nodes[i].steps, p.plan.nodes[i].steps);
+    EXPECT_EQ(read.nodes[i].substeps, p.plan.nodes[i].substeps);
     EXPECT_EQ(read.nodes[i].goal_distance, p.plan.nodes[i].goal_distance);
     regrasps += read.nodes[i].edge == EdgeKind::kRegrasp;
   }
@@ -65,6 +66,12 @@ TEST(PlanJson, RoundTripsTheTreeAndThePath) {
   EXPECT_EQ(j["plan"]["settings"]["limits"]["max_nodes"], 60);
   EXPECT_EQ(j["plan"]["settings"]["metric"]["type"], "log-barrier");
   EXPECT_EQ(j["plan"]["statistics"]["iterations"], p.plan.statistics.iterations);
+  EXPECT_EQ(j["plan"]["settings"]["penetration_tolerance"], 1e-3);
+  EXPECT_EQ(j["plan"]["path"]["max_penetration"], p.path.max_penetration);
+  // A file from before substeps reads as plain steps.
+  nlohmann::json old = j;
+  old["plan"]["tree"].erase("substeps");
+  for (const PlanNode& node : PlanFromJson(old).nodes) EXPECT_EQ(node.substeps, 1);
 }
 
 TEST(PlanJson, BadContentNamesTheField) {
@@ -93,6 +100,9 @@ TEST(PlanJson, BadContentNamesTheField) {
   j = good;
   j["plan"]["tree"]["edge"][2] = "teleport";
   expect_error(j, "plan.tree.edge[2]");
+  j = good;
+  j["plan"]["tree"]["substeps"][1] = 0;
+  expect_error(j, "plan.tree.substeps[1]");
   j = good;
   j["plan"]["status"] = "maybe";
   expect_error(j, "plan.status");

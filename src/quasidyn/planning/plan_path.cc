@@ -6,6 +6,7 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/formulations/registry.h"
+#include "quasidyn/planning/edge_stepper.h"
 #include "quasidyn/planning/object_space.h"
 #include "quasidyn/simulation/rollout.h"
 
@@ -43,21 +44,22 @@ ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nod
   Trajectory& trajectory = out.trajectory;
   trajectory = StartTrajectory(model, State{nodes[path[0]].q, Eigen::VectorXd()}, steps);
   trajectory.status = SolverStatus::kSolved;
-  const std::unique_ptr<StepData> data = model.CreateData();
+  EdgeStepper edges(model, /*measure_depth=*/true);
   State x{nodes[path[0]].q, Eigen::VectorXd()};
+  out.max_penetration = edges.Depth(x.q);
   for (size_t k = 1; k < path.size(); ++k) {
     const PlanNode& node = nodes[path[k]];
     const bool extend = node.edge == EdgeKind::kExtend;
-    if (extend) model.ClearWarmStart(data.get());
+    if (extend) edges.Begin(x, node.u, node.substeps);
     for (int s = 0; s < (extend ? node.steps : 1); ++s) {
       double step_time = 0.0;
       const StepResult* result = nullptr;
       if (extend) {
         const auto start = std::chrono::steady_clock::now();
-        model.Calc(x, node.u, data.get());
+        const bool ok = edges.Step();
         step_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        result = &data->result;
-        if (!result->ok()) {
+        result = &edges.result();
+        if (!ok) {
           std::ostringstream message;
           message << "step " << trajectory.steps.size() + 1 << " (edge to node " << path[k]
                   << ") failed: " << ToString(result->status);
@@ -66,12 +68,21 @@ ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nod
           trajectory.message = message.str();
           return out;
         }
-        x = result->next;
+        x = edges.state();
+        out.max_penetration = std::max(out.max_penetration, edges.step_depth());
       } else {
         x.q.tail(scene.nq_a) = node.u;  // the robots re-grasp; the objects stay
+        out.max_penetration = std::max(out.max_penetration, edges.Depth(x.q));
       }
       AppendStep(x.q, node.u, result, &trajectory);
-      trajectory.steps.back().step_time_seconds = step_time;
+      TrajectoryStep& record = trajectory.steps.back();
+      record.step_time_seconds = step_time;
+      if (extend && node.substeps > 1) {  // the step's substeps, not its last one alone
+        trajectory.large_motion_steps +=
+            static_cast<int>(edges.step_large_motion()) - static_cast<int>(record.large_motion);
+        record.max_body_motion = edges.step_motion();
+        record.large_motion = edges.step_large_motion();
+      }
       out.step_edges.push_back(node.edge);
       out.step_nodes.push_back(s + 1 == (extend ? node.steps : 1) ? path[k] : -1);
     }

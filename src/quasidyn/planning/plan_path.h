@@ -5,14 +5,18 @@
 //
 // Replay, edge by edge from the root's q:
 //   kExtend   the warm start is cleared (as the planner did) and the edge's `steps` steps are
-//             taken under its constant command u; each is one trajectory step with its
-//             contacts and solver statistics;
+//             taken under its constant command u, each as the edge's `substeps` substeps of
+//             h/substeps with the command ramped (edge_stepper.h); each step is one trajectory
+//             step with the contacts and solver statistics of its last substep, its largest
+//             body motion and its large-motion warning (Trajectory::large_motion_steps);
 //   kRegrasp  the robots are reset to the edge's configuration u, the objects kept as the replay
 //             left them: one trajectory step with that q, command u, status solved and no
 //             contacts (nothing was stepped).
 // Step k ends at t_k = k·h (a regrasp takes a slot of h too). The planner and the replay run the
 // same computations on the same inputs, so the replayed configurations equal the tree's bit for
-// bit; `max_node_deviation` measures it.
+// bit; `max_node_deviation` measures it. `max_penetration` is the check of docs/planning.md
+// ("Plans that stay physical"): the deepest overlap of two shapes at q0 and at the end of every
+// (sub)step and regrasp of the replay (penetration_meter.h).
 
 #include <vector>
 
@@ -28,6 +32,9 @@ struct ReplayedPath {
   std::vector<int> step_nodes;       // per step: the path node it completes, or -1 inside an edge
   // max over the path's nodes of max_i |replayed q_i − node q_i| [m, rad]; 0 for the root alone.
   double max_node_deviation = 0.0;
+  // The deepest overlap of two shapes along the replay [m] (penetration_meter.h), at q0 and at
+  // the end of every substep, step and regrasp; +∞ where the narrow phase failed.
+  double max_penetration = 0.0;
 };
 
 // Replays `path` (node indices, root first, each the parent of the next) of `nodes` with `model`

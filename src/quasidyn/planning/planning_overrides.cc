@@ -57,6 +57,8 @@ PlanningSettings ResolvePlanningSettings(const Scene& scene, const PlanningOverr
   Override(o.regularization, &s.regularization);
   Override(o.step_size, &s.step_size);
   Override(o.extend_steps, &s.extend_steps);
+  Override(o.penetration_tolerance, &s.penetration_tolerance);
+  Override(o.max_substeps, &s.max_substeps);
   Override(o.time_step, &s.time_step);
   Override(o.p_grasp, &s.p_grasp);
   Override(o.grasp_candidates, &s.grasp_candidates);

@@ -19,7 +19,9 @@ struct PlanningOverrides {
   std::optional<std::string> metric;   // exact | log-barrier | randomized
   std::optional<std::string> nearest;  // reachability | euclidean
   std::optional<double> kappa, sample_std, regularization, step_size, time_step, p_grasp;
+  std::optional<double> penetration_tolerance;  // [m]
   std::optional<int> samples, extend_steps, grasp_candidates, settle_steps, max_nodes;
+  std::optional<int> max_substeps;
   std::optional<double> time_limit;
   std::optional<long long> seed;  // >= 0
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "quasidyn/gradients/randomized_smoothing_sampler.h"
 #include "quasidyn/planning/configuration_sampler.h"
 #include "quasidyn/planning/contact_sampler.h"
+#include "quasidyn/planning/edge_stepper.h"
 #include "quasidyn/planning/node_linearizer.h"
 #include "quasidyn/planning/object_space.h"
 #include "quasidyn/planning/reachability_metric.h"
@@ -43,7 +45,7 @@ class Planner {
                     ? std::make_unique<ContactSampler>(*model, space_, settings, options.threads)
                     : nullptr),
         model_(std::move(model)),
-        data_(model_->CreateData()),
+        edges_(*model_, std::isfinite(settings.penetration_tolerance)),
         generator_(settings.seed) {
     result_.settings = settings;
     result_.stepping = ChoiceOf(*model_);
@@ -55,6 +57,10 @@ class Planner {
     PlanNode root;
     root.q = scene.q0;
     root.u = scene.q0.tail(scene.nq_a);  // the robots' positions (a root is not stepped to)
+    // An extension may not overlap deeper than this (a start that already overlaps deeper keeps
+    // its own depth as the limit: the planner does not move it).
+    depth_limit_ = settings_.penetration_tolerance;
+    if (std::isfinite(depth_limit_)) depth_limit_ = std::max(depth_limit_, edges_.Depth(scene.q0));
     AddNode(std::move(root), Linearize({scene.q0}).front());
     std::string stop;
     const long long max_iterations = 3LL * settings_.max_nodes;
@@ -139,28 +145,79 @@ class Planner {
     PlanNode node;
     node.parent = from;
     node.edge = EdgeKind::kExtend;
-    State x{result_.nodes[from].q, Eigen::VectorXd()};
-    node.u = model_->HoldingCommand(x) + du;
+    const State start{result_.nodes[from].q, Eigen::VectorXd()};
+    node.u = model_->HoldingCommand(start) + du;
     node.steps = settings_.extend_steps;
-    model_->ClearWarmStart(data_.get());
-    for (int k = 0; k < node.steps; ++k) {
-      model_->Calc(x, node.u, data_.get());
-      if (!data_->result.ok()) {
+    double depth = 0.0;
+    for (int substeps = 1;;) {
+      EdgeRun run = RunEdge(start, node.u, node.steps, substeps);
+      if (!run.ok) {
         ++result_.statistics.failed_steps;
         return;
       }
-      x = data_->result.next;
+      const int next = run.depth > depth_limit_ ? FinerSubsteps(run, substeps) : substeps;
+      if (next > substeps) {
+        substeps = next;
+        continue;
+      }
+      node.substeps = substeps;
+      depth = run.depth;
+      break;
     }
+    const State& x = edges_.state();
     // A command the node's B cannot turn into motion (B ≈ 0: nothing within reach of the
     // linearisation) leaves everything where it was: no new node.
     if ((x.q - result_.nodes[from].q).cwiseAbs().maxCoeff() <= kIdleMotion) {
       ++result_.statistics.idle_extensions;
       return;
     }
-    node.q = std::move(x.q);
+    if (depth > depth_limit_) {
+      ++result_.statistics.penetrating_extensions;
+      return;
+    }
+    if (node.substeps > 1) ++result_.statistics.substepped_extensions;
+    node.q = x.q;
     ++result_.statistics.extensions;
     NodeLinearization linearization = Linearize({node.q}).front();
     AddNode(std::move(node), std::move(linearization));
+  }
+
+  struct EdgeRun {
+    bool ok = false;
+    bool large_motion = false;  // some (sub)step moved a body past its contact distance
+    double motion = 0.0;        // the largest body motion of a (sub)step [m]
+    double depth = 0.0;         // the deepest overlap at the end of a (sub)step [m]
+  };
+
+  // The edge's steps from `start` with `substeps` substeps each (edge_stepper.h); the end state
+  // is edges_.state().
+  EdgeRun RunEdge(const State& start, const Eigen::VectorXd& u, int steps, int substeps) {
+    EdgeRun run;
+    edges_.Begin(start, u, substeps);
+    for (int k = 0; k < steps; ++k) {
+      if (!edges_.Step()) return run;
+      run.motion = std::max(run.motion, edges_.step_motion());
+      run.depth = std::max(run.depth, edges_.step_depth());
+      if (edges_.step_large_motion()) {
+        run.large_motion = true;
+        ++result_.statistics.large_motion_steps;
+      }
+    }
+    run.ok = true;
+    return run;
+  }
+
+  // The substeps to take an edge that overlapped too deeply again with: `substeps` itself when
+  // no (sub)step moved a body past its contact distance d (finer steps would not see more) or
+  // max_substeps is reached; otherwise the power of 2 at or above substeps·motion/d (the robots'
+  // motion per substep shrinks as 1/n), at least twice as many, at most max_substeps.
+  int FinerSubsteps(const EdgeRun& run, int substeps) const {
+    if (!run.large_motion || substeps >= settings_.max_substeps) return substeps;
+    const double distance = std::max(model_->scene().contact_tolerance, 1e-12);
+    const double wanted = substeps * run.motion / distance;
+    int next = 2 * substeps;
+    while (next < wanted && next < settings_.max_substeps) next *= 2;
+    return std::min(next, settings_.max_substeps);
   }
 
   void Regrasp(int from, const Eigen::VectorXd& sample) {
@@ -270,7 +327,8 @@ class Planner {
   NodeLinearizer linearizer_;
   std::unique_ptr<ContactSampler> grasps_;  // null when p_grasp = 0
   std::shared_ptr<const StepModel> model_;
-  std::unique_ptr<StepData> data_;
+  EdgeStepper edges_;         // the extensions' steps, with substeps when needed
+  double depth_limit_ = 0.0;  // [m]: the deepest overlap an extension may leave
   Xoshiro256StarStar generator_;
   std::uint64_t linearizations_ = 0;
   std::vector<Reach> reach_;  // per node

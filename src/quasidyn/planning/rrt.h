@@ -15,7 +15,17 @@
 //      ‖δu‖₂ <= step_size, u = q̄_n,a + δu, then extend_steps steps of the exact stepper from q̄_n
 //      under the constant command u (warm start cleared first); the state reached is the child
 //      (edge kExtend), unless nothing moved by more than 1e-9 (B ≈ 0 gives δu ≈ 0: an idle
-//      extension adds no node).
+//      extension adds no node). Plans that stay physical (edge_stepper.h): the deepest overlap
+//      of two shapes is measured at the end of every step of the extension and, for a step that
+//      moved a body further than the distance within which it saw contacts
+//      (StepResult::large_motion), along its path. When it exceeds the limit
+//      max(penetration_tolerance, the overlap at q0) and a step moved that far, the extension is
+//      taken again from q̄_n with every step split into n substeps of h/n, the command ramped,
+//      n = 2, 4, … (at least the motion's ratio to ε, rounded up to a power of 2) up to
+//      max_substeps, until it stays within the limit; the edge records its n. An extension that
+//      still overlaps deeper adds no node (penetrating_extensions), so no path of the tree
+//      passes deeper. An extension within the limit is the plain one: trees that never overlap
+//      are those of the planner without the check.
 //   4. each new node is linearised once (μ, B and the factor, node_linearizer.h); the tree stops
 //      when a node's goal distance D (model/planning_settings.h) is <= goal_tolerance (found),
 //      or at max_nodes nodes, time_limit seconds, or 3·max_nodes iterations (not found: idle
@@ -54,7 +64,10 @@ struct PlanNode {
   // kExtend: the command held during the edge's steps; kRegrasp: the robots' new configuration;
   // kRoot: the robots' start configuration. Size n_q,a [m or rad].
   Eigen::VectorXd u;
-  int steps = 0;               // stepper steps of the edge (kExtend), else 0
+  int steps = 0;  // stepper steps of the edge (kExtend), else 0
+  // kExtend: each of its steps was taken as `substeps` steps of h/substeps with the command
+  // ramped (edge_stepper.h); 1: plain steps. 1 for the other edges.
+  int substeps = 1;
   double goal_distance = 0.0;  // D(q) [-]
 };
 
@@ -68,12 +81,18 @@ const char* PlanStatusName(PlanStatus status);
 
 struct PlanStatistics {
   int iterations = 0;
-  int extensions = 0;              // extend edges added
-  int regrasps = 0;                // regrasp edges added
-  int failed_steps = 0;            // extensions whose step failed (no node)
-  int idle_extensions = 0;         // extensions that moved nothing by more than 1e-9 (no node)
-  int failed_grasps = 0;           // regrasps without a usable candidate (no node)
-  int failed_linearizations = 0;   // nodes whose linearisation failed (never extended from)
+  int extensions = 0;             // extend edges added
+  int regrasps = 0;               // regrasp edges added
+  int failed_steps = 0;           // extensions whose step failed (no node)
+  int idle_extensions = 0;        // extensions that moved nothing by more than 1e-9 (no node)
+  int failed_grasps = 0;          // regrasps without a usable candidate (no node)
+  int failed_linearizations = 0;  // nodes whose linearisation failed (never extended from)
+  // Plans that stay physical (edge_stepper.h): extensions refused because a shape overlapped
+  // another by more than the tolerance (no node); extensions taken with substeps (a node each);
+  // extension attempts with a step that moved a body further than its contact distance.
+  int penetrating_extensions = 0;
+  int substepped_extensions = 0;
+  int large_motion_steps = 0;
   double wall_seconds = 0.0;       // [s]
   double linearize_seconds = 0.0;  // [s] in the nodes' linearisations
   double grasp_seconds = 0.0;      // [s] in contact sampling (IK and settling)

@@ -146,6 +146,9 @@ void AppendStep(const State& x, const Eigen::VectorXd& u, const StepResult* resu
     record.status = result->status;
     record.solver = result->solver;
     record.momentum_force = result->momentum_force;
+    record.max_body_motion = result->max_body_motion;
+    record.large_motion = result->large_motion;
+    if (result->large_motion) ++trajectory->large_motion_steps;
     if (trajectory->scene != nullptr && trajectory->scene->HasJointLimits())
       record.joint_limit_impulse = result->joint_limit_impulse;
     record.contacts.reserve(result->contacts.size());

@@ -52,6 +52,11 @@ struct TrajectoryStep {
   SolverStatus status = SolverStatus::kNotRun;  // solved or solved_inaccurate
   SolverSummary solver;            // the solver's iterations, residuals and solve time [s]
   double step_time_seconds = 0.0;  // wall-clock time of the whole step (contacts + solve) [s]
+  // StepResult::max_body_motion [m] and large_motion: the step moved a body further than the
+  // distance within which it saw contacts (informational; the status is the solve's). 0 and
+  // false in files without them.
+  double max_body_motion = 0.0;
+  bool large_motion = false;
   // StepResult::momentum_force: s·M_u·v_u/h (size n_v,u) [N, N·m]; empty in files without it.
   Eigen::VectorXd momentum_force;
   // StepResult::joint_limit_impulse: the joint limits' generalized impulse (size n_v) [N·s or
@@ -101,6 +106,10 @@ struct Trajectory {
   // which would have ended at (steps_done + 1)·h and is not in `steps`.
   int steps_requested = 0;
   int steps_done = 0;  // steps simulated; steps.size() unless the record was thinned
+  // The steps (of all simulated, thinned or not) whose StepResult::large_motion was set: a body
+  // moved further than the distance within which the step saw contacts, so a contact may have
+  // been missed (dynamics/step_result.h). A warning, not a failure: 0 for a well-resolved run.
+  int large_motion_steps = 0;
   SolverStatus status = SolverStatus::kNotRun;
   std::string message;
 

@@ -77,6 +77,10 @@ json StepToJson(const TrajectoryStep& step, bool torsion) {
   // Optional fields: written when the step has them.
   if (step.v.size() > 0) out["v"] = NumberArray(step.v);
   if (step.momentum_force.size() > 0) out["momentum_force"] = NumberArray(step.momentum_force);
+  if (step.large_motion) {  // the warning and its size, on the steps that carry it
+    out["large_motion"] = true;
+    out["max_body_motion"] = Number(step.max_body_motion);
+  }
   if (step.joint_limit_impulse.size() > 0)
     out["joint_limit_impulse"] = NumberArray(step.joint_limit_impulse);
   if (step.gradient_status != SolverStatus::kNotRun) {
@@ -232,6 +236,11 @@ TrajectoryStep StepFromJson(const json& j, const std::string& where, const Traje
     step.solver.polished = polished.get<bool>();
   }
   step.step_time_seconds = ReadNumber(j, "step_time", where);
+  if (Has(j, "max_body_motion")) step.max_body_motion = ReadNumber(j, "max_body_motion", where);
+  if (Has(j, "large_motion")) {
+    if (!j["large_motion"].is_boolean()) Fail(where + ".large_motion", "expected true or false");
+    step.large_motion = j["large_motion"].get<bool>();
+  }
   const json& contacts = ReadArray(j, "contacts", where);
   for (size_t i = 0; i < contacts.size(); ++i)
     step.contacts.push_back(
@@ -276,6 +285,7 @@ nlohmann::json TrajectoryToJson(const Trajectory& trajectory) {
   if (trajectory.v0.size() > 0) out["v0"] = NumberArray(trajectory.v0);
   out["steps_requested"] = trajectory.steps_requested;
   out["steps_done"] = trajectory.steps_done;
+  if (trajectory.large_motion_steps > 0) out["large_motion_steps"] = trajectory.large_motion_steps;
   out["status"] = std::string(ToString(trajectory.status));
   out["message"] = trajectory.message;
   out["steps"] = std::move(steps);
@@ -331,6 +341,7 @@ Trajectory TrajectoryFromJson(const nlohmann::json& j) {
   t.steps_done =
       Has(j, "steps_done") ? ReadInt(j, "steps_done", "", 0) : static_cast<int>(steps.size());
   if (t.steps_done > t.steps_requested) Fail("steps_done", "is more than steps_requested");
+  if (Has(j, "large_motion_steps")) t.large_motion_steps = ReadInt(j, "large_motion_steps", "", 0);
   if (static_cast<int>(steps.size()) > t.steps_done)
     Fail("steps", "holds " + std::to_string(steps.size()) + " steps, more than steps_done");
   t.steps.reserve(steps.size());

@@ -38,7 +38,9 @@ ScenePtr CheckedScene(ScenePtr scene) {
 }  // namespace
 
 HalmPosaData::HalmPosaData(const HalmPosaModel* model, ContactData contact)
-    : StepData(model), contact_(std::move(contact)) {}
+    : StepData(model),
+      contact_(std::move(contact)),
+      end_kinematics_(contact_.kinematics().model_ptr()) {}
 
 HalmPosaModel::HalmPosaModel(ScenePtr scene, double time_step, FormulationInfo formulation,
                              ParameterBlock reported, const HalmPosaParameters& parameters)
@@ -46,7 +48,8 @@ HalmPosaModel::HalmPosaModel(ScenePtr scene, double time_step, FormulationInfo f
       contact_(CheckedScene(scene)),
       surfaces_(ObjectLimitSurfaces(*scene)),
       parameters_(parameters),
-      scaled_gains_(parameters.feedback_scale * parameters.feedback_gains) {
+      scaled_gains_(parameters.feedback_scale * parameters.feedback_gains),
+      motion_(*scene, contact_.candidate_distance()) {
   CheckSize("halm-posa", "B", parameters.feedback_gains.rows(), scene->nq_a, "n_q,a");
   CheckSize("halm-posa", "B", parameters.feedback_gains.cols(), scene->nq_a, "n_q,a");
 }
@@ -73,6 +76,8 @@ void HalmPosaModel::Fail(SolverStatus status, std::string message, HalmPosaData*
   result.velocity.setZero(scene().nv);
   result.joint_limit_impulse.setZero(scene().nv);
   result.contacts.clear();
+  result.max_body_motion = 0.0;
+  result.large_motion = false;
 }
 
 void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
@@ -148,6 +153,7 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
   result.next.q = data.q_;
   result.next.q += data.displacement_;  // planar: q ⊕ Δq = q + Δq
   result.next.v.resize(0);
+  motion_.Measure(data.contact_.kinematics(), result.next.q, &data.end_kinematics_, &result);
   result.velocity = solution.v;
   FillContactReports(problem, solution, &result.contacts);
   JointLimitImpulse(limits, solution.limit_impulse, scene.nv, &result.joint_limit_impulse);

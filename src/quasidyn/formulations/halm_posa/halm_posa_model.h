@@ -42,6 +42,7 @@
 #include "quasidyn/dynamics/step_problem.h"
 #include "quasidyn/formulations/halm_posa/halm_posa_lcp.h"
 #include "quasidyn/formulations/halm_posa/limit_surface.h"
+#include "quasidyn/stepping/body_motion.h"
 #include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {
@@ -69,6 +70,7 @@ class HalmPosaData final : public StepData {
   FormulationSolution solution_;
   // StepProblem's cost field: only its joint-limit rows are used (the LCP's last rows).
   QuasiDynamicCost no_cost_;
+  Kinematics end_kinematics_;  // at q⁺, for StepResult::max_body_motion (body_motion.h)
   bool warm_started_ = false;
   bool calculated_ = false;
 };
@@ -109,6 +111,7 @@ class HalmPosaModel final : public StepModel {
   std::vector<ObjectLimitSurface> surfaces_;
   HalmPosaParameters parameters_;
   Eigen::MatrixXd scaled_gains_;
+  BodyMotionMeter motion_;  // against the scene's contact_tolerance
 };
 
 }  // namespace quasidyn

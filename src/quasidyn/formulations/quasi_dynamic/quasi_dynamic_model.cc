@@ -11,7 +11,10 @@
 namespace quasidyn {
 QuasiDynamicData::QuasiDynamicData(const QuasiDynamicModel* model, ContactData contact,
                                    std::unique_ptr<ProgramWorkspace> workspace)
-    : StepData(model), contact_(std::move(contact)), workspace_(std::move(workspace)) {}
+    : StepData(model),
+      contact_(std::move(contact)),
+      workspace_(std::move(workspace)),
+      end_kinematics_(contact_.kinematics().model_ptr()) {}
 
 QuasiDynamicModel::QuasiDynamicModel(ScenePtr scene, FormulationInfo formulation,
                                      ParameterBlock parameters,
@@ -21,7 +24,8 @@ QuasiDynamicModel::QuasiDynamicModel(ScenePtr scene, FormulationInfo formulation
       program_(std::move(program)),
       cost_parameters_(cost),
       contact_(scene, program_->CandidateDistance(*scene)),
-      actuated_stiffness_(scene->ActuatedStiffness()) {
+      actuated_stiffness_(scene->ActuatedStiffness()),
+      motion_(*scene, contact_.candidate_distance()) {
   CheckNonNegative("quasi-dynamic model", "object_mass_scale", cost.object_mass_scale);
 }
 
@@ -50,6 +54,8 @@ void QuasiDynamicModel::Fail(const Eigen::VectorXd& q, SolverStatus status, std:
   result.momentum_force.setZero(scene().nv_u);
   result.joint_limit_impulse.setZero(scene().nv);
   result.contacts.clear();
+  result.max_body_motion = 0.0;
+  result.large_motion = false;
 }
 
 void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
@@ -114,6 +120,7 @@ void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData*
   result.momentum_force = data.Pv_.head(scene.nv_u) / time_step();
   IntegrateConfiguration(scene, data.q_, solution.v, time_step(), &result.next.q);
   result.next.v.resize(0);
+  motion_.Measure(data.contact_.kinematics(), result.next.q, &data.end_kinematics_, &result);
   FillContactReports(problem, solution, &result.contacts);
   JointLimitImpulse(data.cost_.limits, solution.limit_impulse, scene.nv,
                     &result.joint_limit_impulse);

@@ -22,6 +22,7 @@
 #include "quasidyn/gradients/chain_kinematics.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
 #include "quasidyn/gradients/velocity_gradient.h"
+#include "quasidyn/stepping/body_motion.h"
 #include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {
@@ -49,8 +50,9 @@ class QuasiDynamicData final : public StepData {
   std::unique_ptr<ProgramWorkspace> workspace_;
   FormulationSolution solution_;
   Eigen::VectorXd q_, u_;
-  Eigen::VectorXd Pv_;       // P v (n_v), for StepResult::momentum_force
-  bool calculated_ = false;  // a Calc has run (whatever its outcome)
+  Eigen::VectorXd Pv_;         // P v (n_v), for StepResult::momentum_force
+  Kinematics end_kinematics_;  // at q⁺, for StepResult::max_body_motion (body_motion.h)
+  bool calculated_ = false;    // a Calc has run (whatever its outcome)
   // CalcDiff's buffers, made by its first call for A and kept: the chain kinematics the data
   // contraction perturbs, and the contraction itself.
   std::unique_ptr<ChainKinematics> chain_kinematics_;
@@ -94,6 +96,7 @@ class QuasiDynamicModel final : public StepModel {
   QuasiDynamicCostParameters cost_parameters_;
   ContactModel contact_;
   Eigen::VectorXd actuated_stiffness_;
+  BodyMotionMeter motion_;  // against the contact query's candidate distance
 };
 
 }  // namespace quasidyn

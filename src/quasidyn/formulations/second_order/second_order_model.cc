@@ -32,14 +32,18 @@ Eigen::VectorXd DampingAtInitialConfiguration(const ScenePtr& scene) {
 
 SecondOrderData::SecondOrderData(const SecondOrderModel* model, ContactData contact,
                                  std::unique_ptr<ProgramWorkspace> workspace)
-    : StepData(model), contact_(std::move(contact)), workspace_(std::move(workspace)) {}
+    : StepData(model),
+      contact_(std::move(contact)),
+      workspace_(std::move(workspace)),
+      end_kinematics_(contact_.kinematics().model_ptr()) {}
 
 SecondOrderModel::SecondOrderModel(ScenePtr scene, double time_step, FormulationInfo formulation,
                                    std::unique_ptr<const SecondOrderProgram> program)
     : StepModel(scene, time_step, std::move(formulation), ParameterBlock()),
       contact_(scene, scene->contact_tolerance),
       program_(std::move(program)),
-      actuated_stiffness_(scene->ActuatedStiffness()) {
+      actuated_stiffness_(scene->ActuatedStiffness()),
+      motion_(*scene, contact_.candidate_distance()) {
   actuated_damping_ = DampingAtInitialConfiguration(scene_ptr());
 }
 
@@ -67,6 +71,8 @@ void SecondOrderModel::Fail(SolverStatus status, std::string message, SecondOrde
   result.momentum_force.setZero(scene().nv_u);
   result.joint_limit_impulse.setZero(scene().nv);
   result.contacts.clear();
+  result.max_body_motion = 0.0;
+  result.large_motion = false;
 }
 
 void SecondOrderModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
@@ -126,6 +132,7 @@ void SecondOrderModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* 
                           data.cost_workspace_.coriolis_force.head(scene.nv_u);
   IntegrateConfiguration(scene, data.q_, solution.v, time_step(), &result.next.q);
   result.next.v = solution.v;
+  motion_.Measure(data.contact_.kinematics(), result.next.q, &data.end_kinematics_, &result);
   FillContactReports(problem, solution, &result.contacts);
   JointLimitImpulse(data.cost_.limits, solution.limit_impulse, scene.nv,
                     &result.joint_limit_impulse);

@@ -43,6 +43,7 @@
 #include "quasidyn/gradients/contact_data_derivative.h"
 #include "quasidyn/gradients/second_order_data_derivative.h"
 #include "quasidyn/gradients/step_data_derivative.h"
+#include "quasidyn/stepping/body_motion.h"
 #include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {
@@ -74,7 +75,8 @@ class SecondOrderData final : public StepData {
   FormulationSolution solution_;
   Eigen::VectorXd q_, v_, u_;
   Eigen::VectorXd velocity_change_, inertial_force_;  // v⁺ − v, M (v⁺ − v)
-  bool calculated_ = false;                           // a Calc has run (whatever its outcome)
+  Kinematics end_kinematics_;  // at q⁺, for StepResult::max_body_motion (body_motion.h)
+  bool calculated_ = false;    // a Calc has run (whatever its outcome)
   // CalcDiff's buffers, made by its first call and kept.
   std::unique_ptr<ChainKinematics> chain_kinematics_;
   StepDataDerivativeBuffers derivative_buffers_;  // DifferentiateStepData's, kept
@@ -114,6 +116,7 @@ class SecondOrderModel final : public StepModel {
   ContactModel contact_;
   std::unique_ptr<const SecondOrderProgram> program_;
   Eigen::VectorXd actuated_stiffness_, actuated_damping_;
+  BodyMotionMeter motion_;  // against the scene's contact_tolerance
 };
 
 }  // namespace quasidyn

@@ -1,0 +1,95 @@
+// Plans that stay physical (docs/planning.md; issue 35, "Plans through the ground"): on
+// examples/planar_hand, at the planner's h = 0.1 s, a step can carry the ball (falling h²·g =
+// 9.8 cm when it is lifted beyond the contact tolerance) or a finger further than the contact
+// tolerance ε = 2 cm, the contact is never in the step's program, and the plan passes the ball
+// into the ground. The planner now takes such an extension again with substeps and refuses one
+// that still overlaps deeper than penetration_tolerance (1 mm by default); the replay measures
+// the deepest overlap along the path.
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "quasidyn/planning/plan_path.h"
+#include "quasidyn/planning/rrt.h"
+#include "quasidyn/testing/example_states.h"
+
+namespace quasidyn {
+namespace {
+
+// A seed whose path, planned without the check, passes the ball 12.3 mm into the
+// ground (bench/rrt_study_bench --unchecked --examples planar_hand; docs/planning.md's table).
+constexpr std::uint64_t kPenetratingSeed = 2;
+
+PlanResult PlanHand(const ScenePtr& scene, const PlanningSettings& settings) {
+  return PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings);
+}
+
+PlanningSettings HandSettings(const Scene& scene) {
+  PlanningSettings settings = *scene.planning;
+  settings.seed = kPenetratingSeed;
+  return settings;
+}
+
+// What the planner did before the check, still reachable by turning it off (tolerance ∞, no
+// substeps): the path passes deeper than the default tolerance. This is the regression the
+// check removes; it fails if the example stops showing the problem (then the test below proves
+// nothing and another seed must be chosen).
+TEST(PhysicalPlans, WithoutTheCheckThePlanarHandPathPassesIntoTheGround) {
+  const ScenePtr scene = testing::LoadExample("planar_hand");
+  PlanningSettings settings = HandSettings(*scene);
+  settings.penetration_tolerance = std::numeric_limits<double>::infinity();
+  settings.max_substeps = 1;
+  const PlanResult plan = PlanHand(scene, settings);
+  ASSERT_TRUE(plan.found()) << plan.message;
+  EXPECT_EQ(plan.statistics.substepped_extensions, 0);
+  EXPECT_EQ(plan.statistics.penetrating_extensions, 0);
+  EXPECT_GT(plan.statistics.large_motion_steps, 0);
+  const ReplayedPath path = ReplayPlan(scene, plan);
+  EXPECT_LE(path.max_node_deviation, 1e-9);
+  EXPECT_GT(path.max_penetration, PlanningSettings{}.penetration_tolerance);
+  EXPECT_GT(path.trajectory.large_motion_steps, 0);
+}
+
+// With the defaults, the same query's path stays within the tolerance, replays bit for bit
+// (substepped edges included), and still reaches the goal.
+TEST(PhysicalPlans, ThePlanarHandPathStaysWithinThePenetrationTolerance) {
+  const ScenePtr scene = testing::LoadExample("planar_hand");
+  const PlanningSettings settings = HandSettings(*scene);
+  ASSERT_EQ(settings.penetration_tolerance, 1e-3);  // the documented default
+  const PlanResult plan = PlanHand(scene, settings);
+  ASSERT_TRUE(plan.found()) << plan.message;
+  EXPECT_GT(plan.statistics.substepped_extensions, 0);
+  const ReplayedPath path = ReplayPlan(scene, plan);
+  ASSERT_TRUE(path.trajectory.completed()) << path.trajectory.message;
+  EXPECT_LE(path.max_node_deviation, 1e-9);
+  EXPECT_LE(path.max_penetration, settings.penetration_tolerance);
+  int substepped = 0;
+  for (const PlanNode& node : plan.nodes) {
+    EXPECT_GE(node.substeps, 1);
+    EXPECT_LE(node.substeps, settings.max_substeps);
+    if (node.edge != EdgeKind::kExtend) {
+      EXPECT_EQ(node.substeps, 1);
+    }
+    substepped += node.substeps > 1;
+  }
+  EXPECT_EQ(substepped, plan.statistics.substepped_extensions);
+}
+
+// Without substeps the check alone still keeps the path within the tolerance, by refusing the
+// extensions that overlap deeper (fewer nodes grow, none of them through the ground).
+TEST(PhysicalPlans, WithoutSubstepsPenetratingExtensionsAreRefused) {
+  const ScenePtr scene = testing::LoadExample("planar_hand");
+  PlanningSettings settings = HandSettings(*scene);
+  settings.max_substeps = 1;
+  settings.max_nodes = 400;
+  const PlanResult plan = PlanHand(scene, settings);
+  EXPECT_GT(plan.statistics.penetrating_extensions, 0);
+  EXPECT_EQ(plan.statistics.substepped_extensions, 0);
+  const ReplayedPath path = ReplayPlan(scene, plan);
+  EXPECT_LE(path.max_node_deviation, 1e-9);
+  EXPECT_LE(path.max_penetration, settings.penetration_tolerance);
+}
+
+}  // namespace
+}  // namespace quasidyn
