@@ -102,6 +102,42 @@ TEST(HostileUrdfTest, DeeplyNestedElementsAreRejectedBeforeParsing) {
   EXPECT_NE(message.find("at most " + std::to_string(kMaxXmlDepth)), std::string::npos);
 }
 
+// The old tag scanner left malformed XML to urdfdom, whose message had no line; tinyxml2
+// refuses it with the line of the fault before any model parser reads the file.
+TEST(HostileUrdfTest, MalformedXmlIsRejectedWithItsLine) {
+  const std::string unclosed =
+      "<robot name=\"r\">\n<link name=\"base\">\n<inertial>\n</link>\n</robot>\n";
+  std::string message = LoadError(WriteTemp("qd_unclosed.urdf", unclosed));
+  // The line of the element left open, which tinyxml2 names.
+  EXPECT_NE(message.find("qd_unclosed.urdf:3: malformed XML"), std::string::npos) << message;
+  EXPECT_NE(message.find("name=inertial"), std::string::npos) << message;
+  const std::string bad_attribute = "<robot name=\"r\">\n\n<link name=base/>\n</robot>\n";
+  message = LoadError(WriteTemp("qd_bad_attribute.urdf", bad_attribute));
+  EXPECT_NE(message.find("qd_bad_attribute.urdf:3: malformed XML"), std::string::npos) << message;
+  message = LoadError(WriteTemp("qd_truncated.urdf", Robot("").substr(0, 60)));
+  EXPECT_NE(message.find("malformed XML"), std::string::npos) << message;
+}
+
+TEST(XmlTagsTest, MalformedDocumentGivesNoElementsAndTheErrorLine) {
+  const XmlScan scan = ScanXmlTags("<a>\n<b x='1' x='2'/>\n</a>");
+  EXPECT_TRUE(scan.start_tags.empty());
+  EXPECT_EQ(scan.error_line, 2);
+  EXPECT_NE(scan.error.find("malformed XML"), std::string::npos) << scan.error;
+  const XmlScan empty = ScanXmlTags("");
+  EXPECT_FALSE(empty.error.empty());
+  EXPECT_EQ(empty.error_line, 1);
+}
+
+TEST(XmlTagsTest, ReferencesAreDecodedAndLinesCounted) {
+  const XmlScan scan = ScanXmlTags("<r>\n<n v=\"a&amp;b\">\n\n  x&#49;</n></r>");
+  ASSERT_EQ(scan.start_tags.size(), 2u);
+  EXPECT_EQ(scan.start_tags[1].line, 2);
+  EXPECT_EQ(XmlAttribute(scan.start_tags[1].attributes, "v"), "a&b");
+  ASSERT_EQ(scan.texts.size(), 1u);
+  EXPECT_EQ(scan.texts[0].line, 4);
+  EXPECT_EQ(scan.texts[0].text, "\n\n  x1");
+}
+
 TEST(HostileUrdfTest, CapsuleWithContentIsRejected) {
   const std::string capsule =
       "<collision><geometry><capsule radius=\"0.1\" length=\"0.5\"><x/></capsule>"
