@@ -9,9 +9,12 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/io/loader_limits.h"
+#include "quasidyn/io/mjcf_loader.h"
+#include "quasidyn/io/sdf_loader.h"
 #include "quasidyn/io/urdf_loader.h"
 #include "quasidyn/io/utf8.h"
 #include "quasidyn/io/xml_tags.h"
@@ -116,6 +119,34 @@ TEST(HostileUrdfTest, MalformedXmlIsRejectedWithItsLine) {
   EXPECT_NE(message.find("qd_bad_attribute.urdf:3: malformed XML"), std::string::npos) << message;
   message = LoadError(WriteTemp("qd_truncated.urdf", Robot("").substr(0, 60)));
   EXPECT_NE(message.find("malformed XML"), std::string::npos) << message;
+}
+
+// SDF and MJCF alike: refused with file:line before libsdformat or MuJoCo read the file.
+TEST(HostileModelFileTest, MalformedSdfAndMjcfAreRejectedWithTheirLine) {
+  ModelFileOptions options;
+  options.instance_name = "m";
+  options.where = {"scene.yaml", 7, "objects[0].sdf"};
+  const std::string sdf =
+      "<sdf version=\"1.7\">\n<model name=\"m\">\n<link name=\"a\">\n"
+      "</model>\n</sdf>\n";
+  const std::string mjcf =
+      "<mujoco>\n<worldbody>\n<body name=\"b\" pos=0/>\n</worldbody>\n"
+      "</mujoco>\n";
+  for (const auto& [name, text] : {std::pair<std::string, std::string>{"qd_bad.sdf", sdf},
+                                   std::pair<std::string, std::string>{"qd_bad.xml", mjcf}}) {
+    const std::string path = WriteTemp(name, text);
+    try {
+      if (name == "qd_bad.sdf") {
+        LoadSdfInstance(path, options);
+      } else {
+        LoadMjcfInstance(path, options);
+      }
+      ADD_FAILURE() << name << " loaded";
+    } catch (const SceneError& e) {
+      EXPECT_NE(std::string(e.what()).find(name + ":3: malformed XML"), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(XmlTagsTest, MalformedDocumentGivesNoElementsAndTheErrorLine) {
