@@ -9,9 +9,12 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/io/loader_limits.h"
+#include "quasidyn/io/mjcf_loader.h"
+#include "quasidyn/io/sdf_loader.h"
 #include "quasidyn/io/urdf_loader.h"
 #include "quasidyn/io/utf8.h"
 #include "quasidyn/io/xml_tags.h"
@@ -100,6 +103,70 @@ TEST(HostileUrdfTest, DeeplyNestedElementsAreRejectedBeforeParsing) {
   const std::string message = LoadError(WriteTemp("qd_deep.urdf", Robot(nested)));
   EXPECT_NE(message.find("nested"), std::string::npos) << message;
   EXPECT_NE(message.find("at most " + std::to_string(kMaxXmlDepth)), std::string::npos);
+}
+
+// The old tag scanner left malformed XML to urdfdom, whose message had no line; tinyxml2
+// refuses it with the line of the fault before any model parser reads the file.
+TEST(HostileUrdfTest, MalformedXmlIsRejectedWithItsLine) {
+  const std::string unclosed =
+      "<robot name=\"r\">\n<link name=\"base\">\n<inertial>\n</link>\n</robot>\n";
+  std::string message = LoadError(WriteTemp("qd_unclosed.urdf", unclosed));
+  // The line of the element left open, which tinyxml2 names.
+  EXPECT_NE(message.find("qd_unclosed.urdf:3: malformed XML"), std::string::npos) << message;
+  EXPECT_NE(message.find("name=inertial"), std::string::npos) << message;
+  const std::string bad_attribute = "<robot name=\"r\">\n\n<link name=base/>\n</robot>\n";
+  message = LoadError(WriteTemp("qd_bad_attribute.urdf", bad_attribute));
+  EXPECT_NE(message.find("qd_bad_attribute.urdf:3: malformed XML"), std::string::npos) << message;
+  message = LoadError(WriteTemp("qd_truncated.urdf", Robot("").substr(0, 60)));
+  EXPECT_NE(message.find("malformed XML"), std::string::npos) << message;
+}
+
+// SDF and MJCF alike: refused with file:line before libsdformat or MuJoCo read the file.
+TEST(HostileModelFileTest, MalformedSdfAndMjcfAreRejectedWithTheirLine) {
+  ModelFileOptions options;
+  options.instance_name = "m";
+  options.where = {"scene.yaml", 7, "objects[0].sdf"};
+  const std::string sdf =
+      "<sdf version=\"1.7\">\n<model name=\"m\">\n<link name=\"a\">\n"
+      "</model>\n</sdf>\n";
+  const std::string mjcf =
+      "<mujoco>\n<worldbody>\n<body name=\"b\" pos=0/>\n</worldbody>\n"
+      "</mujoco>\n";
+  for (const auto& [name, text] : {std::pair<std::string, std::string>{"qd_bad.sdf", sdf},
+                                   std::pair<std::string, std::string>{"qd_bad.xml", mjcf}}) {
+    const std::string path = WriteTemp(name, text);
+    try {
+      if (name == "qd_bad.sdf") {
+        LoadSdfInstance(path, options);
+      } else {
+        LoadMjcfInstance(path, options);
+      }
+      ADD_FAILURE() << name << " loaded";
+    } catch (const SceneError& e) {
+      EXPECT_NE(std::string(e.what()).find(name + ":3: malformed XML"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(XmlTagsTest, MalformedDocumentGivesNoElementsAndTheErrorLine) {
+  const XmlScan scan = ScanXmlTags("<a>\n<b x='1' x='2'/>\n</a>");
+  EXPECT_TRUE(scan.start_tags.empty());
+  EXPECT_EQ(scan.error_line, 2);
+  EXPECT_NE(scan.error.find("malformed XML"), std::string::npos) << scan.error;
+  const XmlScan empty = ScanXmlTags("");
+  EXPECT_FALSE(empty.error.empty());
+  EXPECT_EQ(empty.error_line, 1);
+}
+
+TEST(XmlTagsTest, ReferencesAreDecodedAndLinesCounted) {
+  const XmlScan scan = ScanXmlTags("<r>\n<n v=\"a&amp;b\">\n\n  x&#49;</n></r>");
+  ASSERT_EQ(scan.start_tags.size(), 2u);
+  EXPECT_EQ(scan.start_tags[1].line, 2);
+  EXPECT_EQ(XmlAttribute(scan.start_tags[1].attributes, "v"), "a&b");
+  ASSERT_EQ(scan.texts.size(), 1u);
+  EXPECT_EQ(scan.texts[0].line, 4);
+  EXPECT_EQ(scan.texts[0].text, "\n\n  x1");
 }
 
 TEST(HostileUrdfTest, CapsuleWithContentIsRejected) {

@@ -20,8 +20,10 @@ inline constexpr size_t kMaxMeshTriangles = 1000000;
 // most this ratio [-] (io/mesh_hull.h): beyond it the mesh is not convex and its hull would fill
 // its cavities.
 inline constexpr double kMaxHullVolumeRatio = 1.05;
-// Nesting depth of XML elements in a URDF (a URDF needs ~6; the XML parser recurses per level).
-inline constexpr int kMaxXmlDepth = 100;
+// Nesting depth of XML elements in a model file (a URDF needs ~6): tinyxml2's bound
+// (io/xml_tags.h), read before urdfdom's parser (TinyXML, which recurses once per level
+// without a bound) sees the file.
+inline constexpr int kMaxXmlDepth = 98;
 // Magnitude of every number of a scene file: a step multiplies up to three of them (a stiffness,
 // an offset and the time step squared), so 1e12 keeps every product far from overflow (1e308);
 // beyond it a 1e308 offset times a stiffness overflowed inside the step.

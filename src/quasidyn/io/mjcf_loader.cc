@@ -83,8 +83,7 @@ class MjcfReader {
   const mjModel& m_;
   ModelFileOptions options_;
   InstanceSpec instance_;
-  std::string text_;  // the MJCF file's text, for the lines of warnings
-  XmlScan scan_;      // its tags (views into text_)
+  XmlScan scan_;  // the MJCF file's elements, for the lines of warnings
   // X_BF per MuJoCo body: its MuJoCo frame F in its quasidyn body frame B (B is F moved to the
   // last joint's anchor).
   std::map<int, Eigen::Isometry3d> anchor_shift_;
@@ -94,7 +93,7 @@ int MjcfReader::Line(const std::string& tag, const std::string& name) const {
   for (const XmlStartTag& start : scan_.start_tags) {
     if (start.name != tag) continue;
     if (!name.empty() && XmlAttribute(start.attributes, "name") != std::string_view(name)) continue;
-    return XmlLineAt(text_, start.begin);
+    return start.line;
   }
   return 0;
 }
@@ -324,8 +323,7 @@ InstanceSpec MjcfReader::Read() {
   std::ifstream file(path_);
   std::stringstream text;
   text << file.rdbuf();
-  text_ = text.str();
-  scan_ = ScanXmlTags(text_);
+  scan_ = ScanXmlTags(text.str());
   instance_.name = options_.instance_name;
   instance_.actuated = options_.actuated;
   instance_.where = options_.where;

@@ -269,19 +269,20 @@ std::vector<std::pair<size_t, size_t>> Tokens(std::string_view text) {
   return tokens;
 }
 
-// The first bad number of `raw` (an attribute value or a run of element text as written,
-// references not decoded), or nullopt; its index counts from `first_index` (the tokens of
-// the element's earlier runs). Adds the number of tokens of `raw` to *count.
-std::optional<BadNumber> FirstBadNumber(std::string_view raw, Range range, size_t first_index,
-                                        size_t* count) {
-  const std::string decoded = XmlDecodeReferences(raw);
+// The first bad number of `decoded` (an attribute value or a run of element text), or
+// nullopt; its index counts from `first_index` (the tokens of the element's earlier runs).
+// Adds the number of tokens of `decoded` to *count. Its newlines are counted from the start
+// of the text, or with `from_first_token` from its first token (the line of a text run).
+std::optional<BadNumber> FirstBadNumber(const std::string& decoded, Range range, size_t first_index,
+                                        size_t* count, bool from_first_token) {
   const std::vector<std::pair<size_t, size_t>> tokens = Tokens(decoded);
   *count += tokens.size();
   for (size_t k = 0; k < tokens.size(); ++k) {
     const auto [begin, size] = tokens[k];
     std::string problem = TokenProblem(decoded.substr(begin, size), range);
     if (problem.empty()) continue;
-    const auto newlines = std::count(decoded.begin(), decoded.begin() + begin, '\n');
+    const size_t from = from_first_token ? tokens.front().first : 0;
+    const auto newlines = std::count(decoded.begin() + from, decoded.begin() + begin, '\n');
     return BadNumber{first_index + k, false, static_cast<int>(newlines), std::move(problem)};
   }
   return std::nullopt;
@@ -294,15 +295,16 @@ std::string NamedElement(const XmlScan& scan, size_t index) {
     const XmlStartTag& tag = scan.start_tags[i];
     const std::optional<std::string_view> name = XmlAttribute(tag.attributes, "name");
     if (!name) continue;
-    std::string named = std::string(tag.name) + " " + XmlDecodeReferences(*name);
+    std::string named = tag.name;
+    named.append(" ").append(*name);
     if (!name->empty() && IsValidUtf8(named)) return named;
   }
   return "";
 }
 
-// The problem for a bad number of `raw` (in `xml`) in field `field` of start_tags[index].
-ModelFileNumberProblem Describe(std::string_view xml, const XmlScan& scan, size_t index,
-                                std::string_view field, std::string_view raw,
+// The problem for a bad number in field `field` of start_tags[index], whose text starts at
+// `line`.
+ModelFileNumberProblem Describe(const XmlScan& scan, size_t index, std::string_view field, int line,
                                 const BadNumber& bad) {
   const std::string named = NamedElement(scan, index);
   // Built with append(): GCC 12 reports a false -Wrestrict on chained operator+ here.
@@ -311,14 +313,12 @@ ModelFileNumberProblem Describe(std::string_view xml, const XmlScan& scan, size_
   problem.append(field);
   if (bad.several) problem.append("[").append(std::to_string(bad.index)).append("]");
   problem.append(": ").append(bad.problem);
-  const size_t offset = static_cast<size_t>(raw.data() - xml.data());
-  return {XmlLineAt(xml, offset) + bad.newlines_before, problem};
+  return {line + bad.newlines_before, problem};
 }
 
 }  // namespace
 
-std::optional<ModelFileNumberProblem> FindModelFileNumberProblem(std::string_view xml,
-                                                                 const XmlScan& scan) {
+std::optional<ModelFileNumberProblem> FindModelFileNumberProblem(const XmlScan& scan) {
   const std::span<const NumberField> table = TableOf(scan);
   if (table.empty()) return std::nullopt;
   if (table.data() == kSdfNumbers) {            // numbers are element text, maybe in several runs
@@ -331,34 +331,39 @@ std::optional<ModelFileNumberProblem> FindModelFileNumberProblem(std::string_vie
       const NumberField* field = Lookup(table, scan.start_tags[text.element].name, "");
       if (field == nullptr) continue;
       size_t& count = tokens[text.element];
-      std::optional<BadNumber> bad = FirstBadNumber(text.text, field->range, count, &count);
+      std::optional<BadNumber> bad =
+          FirstBadNumber(text.text, field->range, count, &count, /*from_first_token=*/true);
       if (bad && !first) first.emplace(r, std::move(*bad));
     }
     if (!first) return std::nullopt;
     const XmlText& text = scan.texts[first->first];
     first->second.several = tokens[text.element] > 1;
-    return Describe(xml, scan, text.element, scan.start_tags[text.element].name, text.text,
+    return Describe(scan, text.element, scan.start_tags[text.element].name, text.line,
                     first->second);
   }
   for (size_t t = 0; t < scan.start_tags.size(); ++t) {  // numbers are attributes
     const XmlStartTag& tag = scan.start_tags[t];
-    for (const XmlAttributeValue& attribute : XmlAttributes(tag.attributes)) {
+    for (const XmlAttributeValue& attribute : tag.attributes) {
       const NumberField* field = Lookup(table, tag.name, attribute.name);
       if (field == nullptr) continue;
       size_t count = 0;
-      std::optional<BadNumber> bad = FirstBadNumber(attribute.value, field->range, 0, &count);
+      std::optional<BadNumber> bad =
+          FirstBadNumber(attribute.value, field->range, 0, &count, /*from_first_token=*/false);
       if (!bad) continue;
       bad->several = count > 1;
-      const std::string name = std::string(tag.name) + " " + std::string(attribute.name);
-      return Describe(xml, scan, t, name, attribute.value, *bad);
+      std::string name = tag.name;
+      name.append(" ").append(attribute.name);
+      return Describe(scan, t, name, attribute.line, *bad);
     }
   }
   return std::nullopt;
 }
 
-void CheckModelFileNumbers(std::string_view xml, const XmlScan& scan, const std::string& path,
+void CheckModelFileNumbers(const XmlScan& scan, const std::string& path,
                            const SourceLocation& where) {
-  if (const std::optional<ModelFileNumberProblem> bad = FindModelFileNumberProblem(xml, scan))
+  if (!scan.error.empty())
+    ThrowAt(where, path + ":" + std::to_string(scan.error_line) + ": " + scan.error);
+  if (const std::optional<ModelFileNumberProblem> bad = FindModelFileNumberProblem(scan))
     ThrowAt(where, path + ":" + std::to_string(bad->line) + ": " + bad->problem);
 }
 
@@ -368,7 +373,7 @@ void CheckModelFileNumbers(const std::string& path, const SourceLocation& where)
   std::stringstream text;
   text << file.rdbuf();
   const std::string xml = text.str();
-  CheckModelFileNumbers(xml, ScanXmlTags(xml), path, where);
+  CheckModelFileNumbers(ScanXmlTags(xml), path, where);
 }
 
 }  // namespace quasidyn

@@ -46,15 +46,15 @@ struct ModelFileNumberProblem {
   std::string problem;
 };
 
-// The first number of `xml` (a model file's text; `scan` = ScanXmlTags(xml)) in document
-// order that is not finite or beyond ±kMaxSceneNumber, or nullopt when there is none. Linear
-// in the size of the text.
-std::optional<ModelFileNumberProblem> FindModelFileNumberProblem(std::string_view xml,
-                                                                 const XmlScan& scan);
+// The first number of a model file (`scan` = ScanXmlTags of its text) in document order that
+// is not finite or beyond ±kMaxSceneNumber, or nullopt when there is none. Linear in the size
+// of the text.
+std::optional<ModelFileNumberProblem> FindModelFileNumberProblem(const XmlScan& scan);
 
 // Throws SceneError at `where` (the scene field naming the model file) with the message
-// "<path>:<line>: <problem>" for the first problem FindModelFileNumberProblem finds.
-void CheckModelFileNumbers(std::string_view xml, const XmlScan& scan, const std::string& path,
+// "<path>:<line>: <problem>" for malformed XML (XmlScan::error) or else the first problem
+// FindModelFileNumberProblem finds.
+void CheckModelFileNumbers(const XmlScan& scan, const std::string& path,
                            const SourceLocation& where);
 
 // As above for the file at `path`, read whole (the loaders bound its size before; a file that

@@ -233,7 +233,7 @@ TEST(ModelFileNumbers, MjcfBodyNamed1e400IsNotRefused) {
 // also through character references and CDATA; comments and non-numbers are left alone.
 std::string ProblemIn(const std::string& xml) {
   const std::optional<ModelFileNumberProblem> problem =
-      FindModelFileNumberProblem(xml, ScanXmlTags(xml));
+      FindModelFileNumberProblem(ScanXmlTags(xml));
   return problem ? std::to_string(problem->line) + ": " + problem->problem : "none";
 }
 

@@ -95,7 +95,7 @@ std::optional<std::string> PackageXmlName(const std::string& folder) {
   for (const XmlText& run : scan.texts) {
     const XmlStartTag& tag = scan.start_tags[run.element];
     if (tag.name == "name" && tag.parent == 0) {
-      const std::string name = Trimmed(XmlDecodeReferences(run.text));
+      const std::string name = Trimmed(run.text);
       if (!name.empty()) return name;
     }
   }

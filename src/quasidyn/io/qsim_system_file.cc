@@ -72,9 +72,7 @@ bool HasOwnWorldJoints(const std::string& path) {
     if (value == "world") return true;
   }
   for (const XmlStartTag& tag : scan.start_tags)
-    if (tag.name == "link" && (tag.attributes.find("name=\"world\"") != std::string_view::npos ||
-                               tag.attributes.find("name='world'") != std::string_view::npos))
-      return true;
+    if (tag.name == "link" && XmlAttribute(tag.attributes, "name") == "world") return true;
   return false;
 }
 

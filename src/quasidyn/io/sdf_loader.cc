@@ -440,14 +440,14 @@ std::vector<std::string> AuditSdfText(const std::string& path, const SourceLocat
   std::map<std::string, std::pair<int, int>> drake;  // tag: first line, count
   std::vector<std::string> order;
   for (const XmlStartTag& tag : scan.start_tags) {
-    const std::string name(tag.name);
-    const std::string at = path + ":" + std::to_string(XmlLineAt(xml, tag.begin)) + ": ";
+    const std::string& name = tag.name;
+    const std::string at = path + ":" + std::to_string(tag.line) + ": ";
     if (name == "drake:joint" || name == "drake:ball_constraint")
       ThrowAt(where, at + "<" + name +
                          "> (Drake's extension) changes the kinematics and is not read by "
                          "quasidyn; use an SDF <joint>");
     if (name.rfind("drake:", 0) == 0) {
-      auto [entry, added] = drake.emplace(name, std::make_pair(XmlLineAt(xml, tag.begin), 0));
+      auto [entry, added] = drake.emplace(name, std::make_pair(tag.line, 0));
       if (added) order.push_back(name);
       ++entry->second.second;
       continue;

@@ -38,32 +38,25 @@ struct IgnoredKind {
 
 class Auditor {
  public:
-  Auditor(const std::string& xml, const XmlScan& scan, const std::string& path,
-          const SourceLocation& where)
-      : xml_(xml), scan_(scan), path_(path), where_(where), children_(scan.start_tags.size()) {
+  Auditor(const XmlScan& scan, const std::string& path, const SourceLocation& where)
+      : scan_(scan), path_(path), where_(where), children_(scan.start_tags.size()) {
     for (size_t t = 0; t < scan.start_tags.size(); ++t) {
       const size_t parent = scan.start_tags[t].parent;
       if (parent != XmlStartTag::kNoParent) children_[parent].push_back(t);
     }
-    for (size_t i = 0; i < xml.size(); ++i)
-      if (xml[i] == '\n') newlines_.push_back(i);
   }
 
   UrdfAudit Run();
 
  private:
   const XmlStartTag& Tag(size_t t) const { return scan_.start_tags[t]; }
-  // 1 + the newlines before the tag (a binary search: the audit asks for many lines).
-  int Line(size_t t) const {
-    const auto before = std::lower_bound(newlines_.begin(), newlines_.end(), Tag(t).begin);
-    return 1 + static_cast<int>(before - newlines_.begin());
-  }
+  int Line(size_t t) const { return Tag(t).line; }
   bool Has(size_t t, std::string_view attribute) const {
     return XmlAttribute(Tag(t).attributes, attribute).has_value();
   }
   std::string Name(size_t t) const {
     const std::optional<std::string_view> name = XmlAttribute(Tag(t).attributes, "name");
-    return name ? XmlDecodeReferences(*name) : std::string();
+    return name ? std::string(*name) : std::string();
   }
   // The first child of t named `name`, or npos.
   size_t Child(size_t t, std::string_view name) const {
@@ -88,12 +81,10 @@ class Auditor {
   void AuditInertial(size_t t, const std::string& link);
   void AuditJoint(size_t t);
 
-  const std::string& xml_;
   const XmlScan& scan_;
   const std::string& path_;
   const SourceLocation& where_;
   std::vector<std::vector<size_t>> children_;
-  std::vector<size_t> newlines_;  // offsets of the text's '\n', in order
   UrdfAudit audit_;
   std::map<std::string, IgnoredKind> ignored_;
   std::vector<std::string> order_;  // labels in order of first occurrence
@@ -297,20 +288,12 @@ UrdfAudit Auditor::Run() {
 
 }  // namespace
 
-UrdfAudit AuditUrdfText(const std::string& xml, const XmlScan& scan, const std::string& path,
-                        const SourceLocation& where) {
-  return Auditor(xml, scan, path, where).Run();
+UrdfAudit AuditUrdfText(const XmlScan& scan, const std::string& path, const SourceLocation& where) {
+  return Auditor(scan, path, where).Run();
 }
 
-std::string BlankedUrdfText(const std::string& xml, const XmlScan& scan, const UrdfAudit& audit) {
-  std::string text = xml;
-  for (const size_t t : audit.blanked) {
-    const XmlStartTag& tag = scan.start_tags[t];
-    const size_t end = std::min(tag.element_end, text.size());
-    for (size_t i = tag.begin; i < end; ++i)
-      if (text[i] != '\n') text[i] = ' ';
-  }
-  return text;
+void BlankUrdfElements(const UrdfAudit& audit, XmlScan* copy) {
+  for (const size_t t : audit.blanked) RemoveXmlElement(copy, t);
 }
 
 namespace {
@@ -350,16 +333,14 @@ std::optional<size_t> CheckUrdfLoaded(const UrdfAudit& audit, const urdf::ModelI
   return std::nullopt;
 }
 
-void AddDroppedVisual(size_t tag, const std::string& xml, const XmlScan& scan,
-                      const std::string& path, UrdfAudit* audit) {
+void AddDroppedVisual(size_t tag, const XmlScan& scan, const std::string& path, UrdfAudit* audit) {
   audit->blanked.push_back(tag);
   for (UrdfLinkDeclaration& link : audit->links) {
     const auto found = std::find(link.visuals.begin(), link.visuals.end(), tag);
     if (found == link.visuals.end()) continue;
     link.visuals.erase(found);
-    audit->warnings.push_back(path + ":" +
-                              std::to_string(XmlLineAt(xml, scan.start_tags[tag].begin)) +
-                              ": link '" + link.name +
+    audit->warnings.push_back(path + ":" + std::to_string(scan.start_tags[tag].line) + ": link '" +
+                              link.name +
                               "' <visual> dropped: urdfdom could not read it (its message is "
                               "printed above; it is not drawn)");
     return;

@@ -15,8 +15,8 @@
 //      line (materials, named or not; `drake:` tags; <transmission>, <gazebo>; joint
 //      <dynamics>, <mimic>, <safety_controller>, <calibration>; unknown elements), and a
 //      <visual> urdfdom would refuse is dropped with a warning;
-//   2. hands urdfdom a copy of the text in which every <material> and every dropped <visual>
-//      is blanked out (spaces; newlines kept, so lines still hold);
+//   2. hands urdfdom a copy of the document (tinyxml2's, io/xml_tags.h) from which every
+//      <material> and every dropped <visual> is removed;
 //   3. compares what urdfdom loaded with what the file declares (CheckUrdfLoaded): every link,
 //      joint and collision element must be there (else a SceneError at its line); a visual that
 //      is not is dropped with a warning and the file read again, so the collisions after it
@@ -52,13 +52,13 @@ struct UrdfAudit {
   std::vector<size_t> blanked;        // indices in the scan of the elements urdfdom must not see
 };
 
-// Reads what `xml` (a URDF's text, comments blanked; `scan` = ScanXmlTags(xml)) declares and
-// checks it as above; throws SceneError at `where` with "<path>:<line>: <problem>".
-UrdfAudit AuditUrdfText(const std::string& xml, const XmlScan& scan, const std::string& path,
-                        const SourceLocation& where);
+// Reads what a URDF declares (`scan` = ScanXmlTags of its text, well-formed) and checks it as
+// above; throws SceneError at `where` with "<path>:<line>: <problem>".
+UrdfAudit AuditUrdfText(const XmlScan& scan, const std::string& path, const SourceLocation& where);
 
-// `xml` with the audit's blanked elements replaced by spaces (newlines kept).
-std::string BlankedUrdfText(const std::string& xml, const XmlScan& scan, const UrdfAudit& audit);
+// Removes the audit's blanked elements from `copy`, another ScanXmlTags of the same text (the
+// document urdfdom reads, XmlDocumentText).
+void BlankUrdfElements(const UrdfAudit& audit, XmlScan* copy);
 
 // Compares `model` (urdfdom's reading of BlankedUrdfText) with the declaration: throws
 // SceneError at `where` naming the URDF's line of a link, joint or collision element urdfdom
@@ -68,7 +68,6 @@ std::optional<size_t> CheckUrdfLoaded(const UrdfAudit& audit, const urdf::ModelI
                                       const std::string& path, const SourceLocation& where);
 
 // Marks visual `tag` (a scan index from CheckUrdfLoaded) as dropped, with a warning at its line.
-void AddDroppedVisual(size_t tag, const std::string& xml, const XmlScan& scan,
-                      const std::string& path, UrdfAudit* audit);
+void AddDroppedVisual(size_t tag, const XmlScan& scan, const std::string& path, UrdfAudit* audit);
 
 }  // namespace quasidyn

@@ -1,5 +1,6 @@
 #include "quasidyn/io/urdf_loader.h"
 
+#include <tinyxml2.h>
 #include <urdf_parser/urdf_parser.h>
 
 #include <algorithm>
@@ -27,44 +28,17 @@ namespace {
 // ReadLink turns such meshes back into capsules.
 constexpr char kCapsulePrefix[] = "quasidyn-capsule:";
 
-// `xml` with every comment blanked out (newlines kept, so line numbers still hold).
-std::string BlankComments(std::string xml) {
-  size_t start = 0;
-  while ((start = xml.find("<!--", start)) != std::string::npos) {
-    const size_t end = xml.find("-->", start + 4);
-    const size_t stop = end == std::string::npos ? xml.size() : end + 3;
-    for (size_t i = start; i < stop; ++i)
-      if (xml[i] != '\n') xml[i] = ' ';
-    start = stop;
-  }
-  return xml;
-}
-
-int LineAt(const std::string& text, size_t offset) {
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + offset, '\n'));
-}
-
-// `xml` with each <capsule .../> (or empty <capsule ...></capsule>; Drake's <drake:capsule>
-// alike) replaced by its mesh.
-std::string ReplaceCapsules(const std::string& xml, const XmlScan& scan, const std::string& path,
-                            const SourceLocation& where) {
-  std::string out;
-  size_t copied = 0;
-  for (const XmlStartTag& tag : scan.start_tags) {
-    if (tag.name != "capsule" && tag.name != "drake:capsule") continue;
-    const std::string name(tag.name);
-    const std::string at =
-        path + ":" + std::to_string(LineAt(xml, tag.begin)) + ": <" + name + "> ";
-    size_t end = tag.end;
-    if (!tag.self_closing) {
-      end = xml.find_first_not_of(" \t\r\n", tag.end);
-      const size_t close = end == std::string::npos ? end : xml.find('>', end);
-      const std::string closing = "</" + name;
-      if (close == std::string::npos || xml.compare(end, closing.size(), closing) != 0 ||
-          xml.find_first_not_of(" \t\r\n", end + closing.size()) != close) {
-        ThrowAt(where, at + "must be empty (<" + name + " radius=\"r\" length=\"l\"/>)");
-      }
-      end = close + 1;
+// The text urdfdom reads: `copy` (a scan of the URDF, its audit's elements removed,
+// BlankUrdfElements) with each <capsule .../> (or empty <capsule ...></capsule>; Drake's
+// <drake:capsule> alike) replaced by its mesh.
+std::string ReplaceCapsules(XmlScan* copy, const std::string& path, const SourceLocation& where) {
+  for (const XmlStartTag& tag : copy->start_tags) {
+    if (tag.element == nullptr || (tag.name != "capsule" && tag.name != "drake:capsule")) continue;
+    const std::string at = path + ":" + std::to_string(tag.line) + ": <" + tag.name + "> ";
+    for (const tinyxml2::XMLNode* child = tag.element->FirstChild(); child != nullptr;
+         child = child->NextSibling()) {
+      if (child->ToComment() == nullptr)
+        ThrowAt(where, at + "must be empty (<" + tag.name + " radius=\"r\" length=\"l\"/>)");
     }
     const auto number = [&](const char* key) {
       const std::optional<std::string_view> text = XmlAttribute(tag.attributes, key);
@@ -79,15 +53,16 @@ std::string ReplaceCapsules(const std::string& xml, const XmlScan& scan, const s
     if (!(radius > 0.0) || !(length > 0.0)) {
       ThrowAt(where, at + "needs radius > 0 and length > 0 (in m)");
     }
-    std::ostringstream mesh;
-    mesh.precision(17);
-    mesh << "<mesh filename=\"" << kCapsulePrefix << radius << ":" << length << "\"/>";
-    out.append(xml, copied, tag.begin - copied);
-    out += mesh.str();
-    copied = end;
+    std::ostringstream filename;
+    filename.precision(17);
+    filename << kCapsulePrefix << radius << ":" << length;
+    tag.element->DeleteChildren();
+    for (const XmlAttributeValue& attribute : tag.attributes)
+      tag.element->DeleteAttribute(attribute.name.c_str());
+    tag.element->SetName("mesh");
+    tag.element->SetAttribute("filename", filename.str().c_str());
   }
-  out.append(xml, copied, std::string::npos);
-  return out;
+  return XmlDocumentText(*copy);
 }
 
 Eigen::Isometry3d ToIsometry(const urdf::Pose& pose) {
@@ -105,7 +80,6 @@ struct LinkLines {
   const std::string* path = nullptr;
   const UrdfLinkDeclaration* declared = nullptr;  // null when the audit did not see it
   const XmlScan* scan = nullptr;
-  const std::string* xml = nullptr;
 };
 
 // "arm.urdf:14: link 'arm' <collision>" for collision k of a link.
@@ -187,8 +161,7 @@ void ReadVisuals(const urdf::Link& link, const LinkLines& lines, const UrdfOptio
   const auto visual_at = [&](size_t k) {
     std::string at = *lines.path;
     if (lines.declared != nullptr && k < lines.declared->visuals.size())
-      at += ":" + std::to_string(XmlLineAt(
-                      *lines.xml, lines.scan->start_tags[lines.declared->visuals[k]].begin));
+      at += ":" + std::to_string(lines.scan->start_tags[lines.declared->visuals[k]].line);
     return at + ": link '" + link.name + "' <visual>";
   };
   for (size_t k = 0; k < link.visual_array.size(); ++k) {
@@ -337,37 +310,35 @@ InstanceSpec LoadUrdfInstance(const std::string& urdf_path, const UrdfOptions& g
   std::ifstream file(urdf_path);
   std::stringstream text;
   text << file.rdbuf();
-  const std::string xml = BlankComments(text.str());
+  const std::string xml = text.str();
   const XmlScan scan = ScanXmlTags(xml);
-  if (scan.max_depth > kMaxXmlDepth) {
-    ThrowAt(options.where, urdf_path + ":" + std::to_string(LineAt(xml, scan.deepest_offset)) +
-                               ": XML elements nested " + std::to_string(scan.max_depth) +
-                               " deep; at most " + std::to_string(kMaxXmlDepth) +
-                               " levels are read");
+  if (!scan.error.empty()) {  // malformed XML, or nested too deep for urdfdom's parser
+    ThrowAt(options.where, "cannot parse URDF " + urdf_path + ":" +
+                               std::to_string(scan.error_line) + ": " + scan.error);
   }
-  CheckModelFileNumbers(xml, scan, urdf_path, options.where);  // finite, within ±1e12
+  CheckModelFileNumbers(scan, urdf_path, options.where);  // finite, within ±1e12
   // urdfdom reads a copy without the elements it would choke on; what it then leaves out is
   // compared with what the file declares (io/urdf_audit.h).
-  UrdfAudit audit = AuditUrdfText(xml, scan, urdf_path, options.where);
+  UrdfAudit audit = AuditUrdfText(scan, urdf_path, options.where);
   urdf::ModelInterfaceSharedPtr model;
   for (;;) {
-    const std::string blanked = BlankedUrdfText(xml, scan, audit);
-    model =
-        urdf::parseURDF(ReplaceCapsules(blanked, ScanXmlTags(blanked), urdf_path, options.where));
+    XmlScan copy = ScanXmlTags(xml);
+    BlankUrdfElements(audit, &copy);
+    model = urdf::parseURDF(ReplaceCapsules(&copy, urdf_path, options.where));
     if (!model || !model->getRoot()) {
       ThrowAt(options.where, "cannot parse URDF " + urdf_path +
-                                 " (malformed XML or URDF; urdfdom's message is printed above)");
+                                 " (malformed URDF; urdfdom's message is printed above)");
     }
     const std::optional<size_t> lost_visual =
         CheckUrdfLoaded(audit, *model, urdf_path, options.where);
     if (!lost_visual) break;
-    AddDroppedVisual(*lost_visual, xml, scan, urdf_path, &audit);  // and read again
+    AddDroppedVisual(*lost_visual, scan, urdf_path, &audit);  // and read again
   }
   std::map<std::string, const UrdfLinkDeclaration*> declared;
   for (const UrdfLinkDeclaration& link : audit.links) declared.emplace(link.name, &link);
   const auto lines_of = [&](const std::string& link) {
     const auto found = declared.find(link);
-    return LinkLines{&urdf_path, found == declared.end() ? nullptr : found->second, &scan, &xml};
+    return LinkLines{&urdf_path, found == declared.end() ? nullptr : found->second, &scan};
   };
 
   InstanceSpec instance;
