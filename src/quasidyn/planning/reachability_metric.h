@@ -1,7 +1,7 @@
 #pragma once
 // The reachability metric of RRT through contact (Pang, Suh, Yang & Tedrake, T-RO 2023; the
-// talk "Planning and control through contact", 2022, slide "A distance metric that reflects
-// contact dynamic reachability"): for a tree node q̄ with the robot command ū = q̄_a,
+// talk "Planning and Control for Contact-rich Manipulation", Oct. 2022, slide "A distance metric
+// that reflects contact dynamic reachability"): for a tree node q̄ with the robot command ū = q̄_a,
 //
 //   μ = f_ρ^u(q̄, ū),   B = B_ρ^u(q̄, ū)  (the object rows of ∂f_ρ/∂u, in the tangent space),
 //   d(q; q̄) = ½ (q_u ⊖ μ)ᵀ (B Bᵀ + λ I)⁻¹ (q_u ⊖ μ),

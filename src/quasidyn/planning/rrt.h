@@ -1,8 +1,8 @@
 #pragma once
-// RRT through contact (Pang, Suh, Yang & Tedrake, T-RO 2023; the talk "Planning and control
-// through contact", 2022, slide "RRT through contact"): a tree over the objects' configurations
-// grown with the real stepper, whose nearest node is chosen by the reachability metric
-// (reachability_metric.h) and whose robots are now and then re-grasped by contact sampling
+// RRT through contact (Pang, Suh, Yang & Tedrake, T-RO 2023; Pang's talk "Planning and Control
+// for Contact-rich Manipulation", Oct. 2022, slide "RRT through contact"): a tree over the objects'
+// configurations grown with the real stepper, whose nearest node is chosen by the reachability
+// metric (reachability_metric.h) and whose robots are now and then re-grasped by contact sampling
 // (contact_sampler.h). Every node is a configuration the simulator produced.
 //
 // Each iteration, with the planner's seeded generator (gradients/randomized_smoothing_sampler.h):
