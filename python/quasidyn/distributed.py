@@ -143,6 +143,18 @@ def _run_units(client_: Any, function: Callable, units: Sequence[tuple], kind: s
         raise
 
 
+def _gather_units(client_: Any, function: Callable, units: Sequence[tuple], kind: str,
+                  progress: bool = False) -> List[Any]:
+    """Every unit's result, in the units' order (_run_units keeping them all)."""
+    results: List[Any] = [None] * len(units)
+
+    def keep(i: int, value: Any) -> None:
+        results[i] = value
+
+    _run_units(client_, function, units, kind, keep, progress=progress)
+    return results
+
+
 def _chunks(total: int, chunk_size: int) -> List[range]:
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be >= 1 (got {chunk_size})")
@@ -368,14 +380,9 @@ def smoothed_linearize(scene: Any, q: np.ndarray, u: np.ndarray, *, samples: int
     local.smoothing_samples(q, u, 0, 0, **smoothing)
     made = client_of(client)
     chunks = _chunks(samples, chunk_size or _default_chunk(samples, made))
-    parts: List[Any] = [None] * len(chunks)
-
-    def keep(i: int, part: Any) -> None:
-        parts[i] = part
-
     units = [(source, q, u, r.start, len(r), keywords, smoothing, f"smoothing chunk {i}")
              for i, r in enumerate(chunks)]
-    _run_units(made, tasks.smoothing_chunk, units, "smoothing", keep, progress=False)
+    parts = _gather_units(made, tasks.smoothing_chunk, units, "smoothing")
     evaluations = quasidyn.BatchLinearization.concatenate(parts)
     estimate = {k: v for k, v in smoothing.items() if k != "samples"}  # len(evaluations)
     return local.smoothing_estimate(q, u, evaluations, **estimate)
@@ -418,14 +425,9 @@ def plan_study(scene: Any, seeds: Sequence[int], goal: Optional[Sequence[float]]
         raise TypeError("plan_study: give the seeds as `seeds`")
     source = _source(scene)
     seeds = [int(s) for s in seeds]
-    runs: List[Dict[str, Any]] = [{} for _ in seeds]
-
-    def keep(i: int, run: Dict[str, Any]) -> None:
-        runs[i] = run
-
     units = [(source, s, goal, plan_keywords, f"plan seed {s}") for s in seeds]
-    _run_units(client_of(client), tasks.plan_seed, units, "plans", keep, progress=progress)
-    return PlanStudy(runs)
+    return PlanStudy(_gather_units(client_of(client), tasks.plan_seed, units, "plans",
+                                   progress=progress))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -516,14 +518,9 @@ def sweep(scene: Any, parameters: Mapping[str, Sequence[float]], *,
             for values in itertools.product(*[list(parameters[n]) for n in names])]
     run = {k: v for k, v in (("steps", steps), ("duration", duration)) if v is not None}
     cells = [(f, point) for f in formulations for point in grid]
-    rows: List[Dict[str, Any]] = [{} for _ in cells]
-
-    def keep(i: int, row: Dict[str, Any]) -> None:
-        rows[i] = row
-
     units = [(source, f, point, run, f"sweep cell {i}") for i, (f, point) in enumerate(cells)]
-    _run_units(client_of(client), tasks.sweep_cell, units, "sweep", keep, progress=progress)
-    return SweepTable(rows, names)
+    return SweepTable(_gather_units(client_of(client), tasks.sweep_cell, units, "sweep",
+                                    progress=progress), names)
 
 
 def compare(scene: Any, *, formulations: Optional[Sequence[str]] = None, client: Any = None,
@@ -533,13 +530,8 @@ def compare(scene: Any, *, formulations: Optional[Sequence[str]] = None, client:
     import quasidyn
     source = _source(scene)
     formulations = list(formulations or quasidyn.FORMULATIONS)
-    parts: List[Dict[str, Any]] = [{} for _ in formulations]
-
-    def keep(i: int, part: Dict[str, Any]) -> None:
-        parts[i] = part
-
     units = [(source, f, compare_keywords, f"compare {f}") for f in formulations]
-    _run_units(client_of(client), tasks.compare_formulation, units, "compare", keep)
+    parts = _gather_units(client_of(client), tasks.compare_formulation, units, "compare")
     table_lines = parts[0]["table"].splitlines()
     csv_lines = parts[0]["csv"].splitlines()
     header_table = table_lines[:2]

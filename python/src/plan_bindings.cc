@@ -36,6 +36,15 @@ Eigen::MatrixXd StackRows(const std::vector<PlanNode>& nodes, bool commands) {
   return out;
 }
 
+// One number per tree node, `member` of each, as a column (tree_parent, tree_substeps, ...).
+template <typename T>
+Eigen::Matrix<T, Eigen::Dynamic, 1> PerNode(const PythonPlan& p, T PlanNode::*member) {
+  const std::vector<PlanNode>& nodes = p.result.nodes;
+  Eigen::Matrix<T, Eigen::Dynamic, 1> out(static_cast<Eigen::Index>(nodes.size()));
+  for (size_t i = 0; i < nodes.size(); ++i) out[static_cast<Eigen::Index>(i)] = nodes[i].*member;
+  return out;
+}
+
 py::object AsDict(const nlohmann::json& j) {
   return py::module_::import("json").attr("loads")(j.dump());
 }
@@ -106,13 +115,7 @@ void BindPlan(py::module_& m) {
           "tree_u", [](const PythonPlan& p) { return StackRows(p.result.nodes, true); },
           "(M, n_q,a): every node's edge command (the root: its q_a).")
       .def_property_readonly(
-          "tree_parent",
-          [](const PythonPlan& p) {
-            Eigen::VectorXi parent(static_cast<Eigen::Index>(p.result.nodes.size()));
-            for (size_t i = 0; i < p.result.nodes.size(); ++i)
-              parent[static_cast<Eigen::Index>(i)] = p.result.nodes[i].parent;
-            return parent;
-          },
+          "tree_parent", [](const PythonPlan& p) { return PerNode<int>(p, &PlanNode::parent); },
           "(M,): each node's parent index, -1 for the root.")
       .def_property_readonly(
           "tree_edges",
@@ -124,12 +127,7 @@ void BindPlan(py::module_& m) {
           "Per node: 'root', 'extend' or 'regrasp'.")
       .def_property_readonly(
           "tree_goal_distance",
-          [](const PythonPlan& p) {
-            Eigen::VectorXd d(static_cast<Eigen::Index>(p.result.nodes.size()));
-            for (size_t i = 0; i < p.result.nodes.size(); ++i)
-              d[static_cast<Eigen::Index>(i)] = p.result.nodes[i].goal_distance;
-            return d;
-          },
+          [](const PythonPlan& p) { return PerNode<double>(p, &PlanNode::goal_distance); },
           "(M,): each node's goal distance D [-].")
       .def_property_readonly(
           "statistics",
@@ -151,13 +149,7 @@ void BindPlan(py::module_& m) {
           "The deepest overlap of two shapes along the replayed path [m]: at q0 and at the end of "
           "every substep, step and regrasp (docs/planning.md, 'Plans that stay physical').")
       .def_property_readonly(
-          "tree_substeps",
-          [](const PythonPlan& p) {
-            Eigen::VectorXi substeps(static_cast<Eigen::Index>(p.result.nodes.size()));
-            for (size_t i = 0; i < p.result.nodes.size(); ++i)
-              substeps[static_cast<Eigen::Index>(i)] = p.result.nodes[i].substeps;
-            return substeps;
-          },
+          "tree_substeps", [](const PythonPlan& p) { return PerNode<int>(p, &PlanNode::substeps); },
           "(M,): the substeps of each of a node's edge steps (1: plain steps).")
       .def(
           "save_json",
