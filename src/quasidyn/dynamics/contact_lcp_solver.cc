@@ -1,15 +1,23 @@
 #include "quasidyn/dynamics/contact_lcp_solver.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace quasidyn {
 
 const LcpResult& ContactLcpSolver::Solve(const ContactSet& contacts, const LcpProblem& problem,
                                          bool* warm_started) {
+  const auto start_time = std::chrono::steady_clock::now();
   const LcpResult* result = nullptr;
   const bool warm = TryWarmStart(contacts, problem, &result);
   if (warm_started != nullptr) *warm_started = warm;
-  if (!warm) result = &SolveWithRetries(problem);
+  if (!warm) {
+    SolveWithRetries(problem);
+    // The step's solve time includes a guess that failed before Lemke ran.
+    answer_.info.solve_time_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+    result = &answer_;
+  }
   Remember(contacts, *result);
   return *result;
 }
@@ -35,12 +43,14 @@ const LcpResult& ContactLcpSolver::SolveWithRetries(const LcpProblem& problem) {
   Resize(static_cast<int>(problem.q.size()));
   answer_ = lemke_.Solve(problem);
   int pivots = answer_.info.pivots;
+  double seconds = answer_.info.solve_time_seconds;
   for (const double scale : {1e3, 1e-3}) {
     if (Succeeded(answer_.status)) break;
     rescaled_.M = problem.M;
     rescaled_.q = scale * problem.q;
     const LcpResult& retry = lemke_.Solve(rescaled_);
     pivots += retry.info.pivots;
+    seconds += retry.info.solve_time_seconds;
     if (Succeeded(retry.status)) {
       answer_ = retry;
       answer_.z /= scale;
@@ -51,6 +61,7 @@ const LcpResult& ContactLcpSolver::SolveWithRetries(const LcpProblem& problem) {
     }
   }
   answer_.info.pivots = pivots;
+  answer_.info.solve_time_seconds = seconds;
   return answer_;
 }
 

@@ -1,6 +1,7 @@
 #include "quasidyn/solvers/lcp_basis_guess.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -35,6 +36,7 @@ bool LcpBasisGuess::Solve(const LcpProblem& problem, const std::vector<char>& z_
   CheckSize("LcpBasisGuess::Solve", "q", problem.q.size(), n_, "the size given to Setup");
   CheckSize("LcpBasisGuess::Solve", "z_basic", static_cast<Eigen::Index>(z_basic.size()), n_,
             "the size given to Setup");
+  const auto start_time = std::chrono::steady_clock::now();
   result->status = SolverStatus::kNotRun;
   const int n = n_;
   if (n == 0) return false;
@@ -73,6 +75,8 @@ bool LcpBasisGuess::Solve(const LcpProblem& problem, const std::vector<char>& z_
   result->info.residual = 0.0;  // w = Mz + q by construction
   result->info.sign_violation = std::max(0.0, -w.minCoeff());
   result->info.complementarity = w.cwiseProduct(z).cwiseAbs().sum();
+  result->info.solve_time_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   return true;
 }
 

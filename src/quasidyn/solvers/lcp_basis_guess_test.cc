@@ -42,6 +42,8 @@ TEST(LcpBasisGuess, RightBasisGivesLemkesSolutionWithoutPivots) {
     ASSERT_TRUE(guess.Solve(p, basic, &result)) << "n = " << n;
     EXPECT_EQ(result.status, SolverStatus::kSolved);
     EXPECT_EQ(result.info.pivots, 0);
+    // It reports its own wall-clock time, as Lemke does (a warm-started step reported 0 s).
+    EXPECT_GT(result.info.solve_time_seconds, 0.0);
     // The solution is unique (M positive definite): both to a few roundings of the data.
     const double tolerance = 1e-12 * (1 + lemke.z.lpNorm<Eigen::Infinity>()) * n;
     EXPECT_TRUE(testing::MatricesNear(result.z, lemke.z, tolerance));
