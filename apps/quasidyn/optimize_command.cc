@@ -32,6 +32,7 @@ struct OptimizeOptions {
   bool shrinking_horizon = false;
   double rate_weight = 0.1;
   double trust_region = 0.1;
+  double penetration_tolerance = 1e-3;
   CLI::Option* time_step_option = nullptr;
   CLI::Option* horizon_option = nullptr;
 };
@@ -98,6 +99,7 @@ void RunOptimize(const OptimizeOptions& options) {
   s.rate_weight = options.rate_weight;
   s.trust_region = options.trust_region;
   s.trust_region_max = std::max(s.trust_region_max, s.trust_region);
+  s.penetration_tolerance = options.penetration_tolerance;
   s.shrinking_horizon = options.shrinking_horizon;
   s.smoothing.method = ParseSmoothingMethod(options.smoothing);
   if (Logs(LogLevel::kInfo)) {  // not with --quiet
@@ -149,6 +151,9 @@ void RunOptimize(const OptimizeOptions& options) {
   std::cout << "iterations       " << result.iterations.size() << " (" << accepted << " accepted)\n"
             << "cost             " << result.initial_cost << " -> " << result.best_cost << "\n"
             << "final object err " << error.transpose() << "\n"
+            << "penetration      deepest " << 1e3 * result.max_penetration << " mm (initial guess "
+            << 1e3 * result.initial_penetration << " mm, tolerance "
+            << 1e3 * s.penetration_tolerance << " mm)\n"
             << "wall time        " << result.seconds << " s\n";
   if (!result.message.empty()) std::cout << "stopped          " << result.message << "\n";
   std::cout << "trajectory       " << options.out_path << "\n";
@@ -182,6 +187,8 @@ void AddOptimizeCommand(CLI::App& app) {
       ->expected(1, 1000);
   cmd->add_option("--rate-weight", o->rate_weight, "Weight rho > 0 on the command changes");
   cmd->add_option("--trust-region", o->trust_region, "Initial trust region [m or rad] > 0");
+  cmd->add_option("--penetration-tolerance", o->penetration_tolerance,
+                  "Deepest overlap of two shapes a candidate may reach [m] > 0 (default 0.001)");
   cmd->add_option("--out", o->out_path,
                   "Write the best plan to this trajectory file (.json, .npz or .csv)")
       ->required();

@@ -49,6 +49,7 @@ class PyTrajectoryOptimizer {
       d["trust_region"] = it.trust_region;
       d["cost"] = it.cost;
       d["best_cost"] = it.best_cost;
+      d["penetration"] = it.penetration;
       d["accepted"] = it.accepted;
       d["message"] = it.message;
       d["seconds"] = it.seconds;
@@ -59,6 +60,8 @@ class PyTrajectoryOptimizer {
     out["q"] = RowsToMatrix(r.q);
     out["initial_cost"] = r.initial_cost;
     out["best_cost"] = r.best_cost;
+    out["initial_penetration"] = r.initial_penetration;
+    out["max_penetration"] = r.max_penetration;
     out["iterations"] = iterations;
     out["message"] = r.message;
     out["seconds"] = r.seconds;
@@ -89,8 +92,10 @@ void BindControl(py::module_& m) {
                        double trust_region, std::string smoothing, bool shrinking_horizon,
                        std::optional<std::string> formulation, std::optional<double> h,
                        std::optional<std::vector<bool>> regrasp_steps,
-                       std::optional<std::map<std::string, double>> parameters) {
+                       std::optional<std::map<std::string, double>> parameters,
+                       double penetration_tolerance) {
              TrajectoryOptimizerSettings s;
+             s.penetration_tolerance = penetration_tolerance;
              s.object_goal = goal.value;
              s.horizon = horizon;
              s.iterations = iterations;
@@ -112,17 +117,22 @@ void BindControl(py::module_& m) {
            py::arg("smoothing") = "log-barrier", py::arg("shrinking_horizon") = false,
            py::arg("formulation") = py::none(), py::arg("h") = py::none(),
            py::arg("regrasp_steps") = py::none(), py::arg("parameters") = py::none(),
+           py::arg("penetration_tolerance") = 1e-3,
            "TrajectoryOptimizer(scene, goal, horizon=10, iterations=20, object_weight=None, "
            "terminal_weight=None, rate_weight=0.1, trust_region=0.1, smoothing='log-barrier', "
            "shrinking_horizon=False, formulation=None, h=None, regrasp_steps=None, "
-           "parameters=None): formulation, h and parameters as in Stepper. goal: the "
+           "parameters=None, penetration_tolerance=0.001): formulation, h and parameters as in "
+           "Stepper. penetration_tolerance [m] > 0 (inf: not measured): a candidate whose "
+           "rollout overlaps shapes deeper than it (or than the initial guess did) is rejected. "
+           "goal: the "
            "objects' goal (n_q,u). regrasp_steps: one bool per step, True where the step is a "
            "regrasp of a planner's path (Plan.step_edges): the robots are reset to that row of "
            "u0, which stays fixed. Raises ValueError on a goal of the wrong size, horizon < 1, "
            "...")
       .def("optimize", &PyTrajectoryOptimizer::Optimize, py::arg("q0"), py::arg("u0"),
            "optimize(q0 (n_q), u0 (T × n_q,a)) -> dict(u (T × n_q,a), q ((T+1) × n_q), "
-           "initial_cost, best_cost, iterations (list of dicts), message, seconds).");
+           "initial_cost, best_cost, initial_penetration, max_penetration [m; nan: not "
+           "measured], iterations (list of dicts), message, seconds).");
 
   py::class_<Stabilizer>(m, "Stabilizer",
                          "The talk's QP stabiliser on the smoothed linearisation of a plan.")

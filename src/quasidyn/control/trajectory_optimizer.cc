@@ -56,6 +56,9 @@ void ValidateTrajectoryOptimizerSettings(const TrajectoryOptimizerSettings& s,
                           "trust_region_min must be > 0");
   QUASIDYN_CHECK_ARGUMENT(s.shrink > 0.0 && s.shrink < 1.0, kWhere, "shrink must be in (0, 1)");
   QUASIDYN_CHECK_ARGUMENT(std::isfinite(s.grow) && s.grow >= 1.0, kWhere, "grow must be >= 1");
+  QUASIDYN_CHECK_ARGUMENT(s.penetration_tolerance > 0.0, kWhere,
+                          "penetration_tolerance must be > 0 m (+inf: not measured), got " +
+                              Format(s.penetration_tolerance));
   ValidateSmoothingSchedule(s.smoothing);
   if (!s.regrasp_steps.empty()) {
     QUASIDYN_CHECK_ARGUMENT(static_cast<int>(s.regrasp_steps.size()) == s.horizon, kWhere,
@@ -77,12 +80,18 @@ TrajectoryOptimizer::TrajectoryOptimizer(std::shared_ptr<const StepModel> model,
     settings_.terminal_weight = 10.0 * settings_.object_weight;
   }
   step_data_ = model_->CreateData();
+  if (std::isfinite(settings_.penetration_tolerance))
+    depth_ = std::make_unique<PenetrationMeter>(model_->scene_ptr());
   last_data_.object_size = no;
   last_data_.goal = settings_.object_goal;
   last_data_.object_weight = settings_.object_weight;
   last_data_.terminal_weight = settings_.terminal_weight;
   last_data_.rate_weight = settings_.rate_weight;
   last_data_.regrasp = settings_.regrasp_steps;
+}
+
+void TrajectoryOptimizer::StartDepth(const Eigen::VectorXd& q0) {
+  rollout_depth_ = depth_ ? depth_->Depth(q0) : std::numeric_limits<double>::quiet_NaN();
 }
 
 bool TrajectoryOptimizer::IsRegrasp(int k) const {
@@ -94,13 +103,15 @@ Outcome TrajectoryOptimizer::Step(int k, const Eigen::VectorXd& q, const Eigen::
   if (IsRegrasp(k)) {  // the robots re-grasp at u, the objects stay (docs/plan-format.md)
     *next = q;
     next->tail(u.size()) = u;
+    if (depth_) rollout_depth_ = std::max(rollout_depth_, depth_->Depth(*next));
     return Outcome::Ok();
   }
   model_->Calc(State{q, Eigen::VectorXd()}, u, step_data_.get());
-  if (!step_data_->result.ok())
-    return Outcome::Failure("step " + std::to_string(k + 1) +
-                            " failed: " + step_data_->result.message);
-  *next = step_data_->result.next.q;
+  const StepResult& result = step_data_->result;
+  if (!result.ok())
+    return Outcome::Failure("step " + std::to_string(k + 1) + " failed: " + result.message);
+  if (depth_) rollout_depth_ = std::max(rollout_depth_, depth_->StepDepth(*model_, q, result));
+  *next = result.next.q;
   return Outcome::Ok();
 }
 
@@ -112,6 +123,7 @@ Outcome TrajectoryOptimizer::ExactRollout(const Eigen::VectorXd& q0,
       "TrajectoryOptimizer::ExactRollout",
       "more commands than the horizon whose regrasp steps are set");
   q->assign(1, q0);
+  StartDepth(q0);
   Eigen::VectorXd next;
   for (size_t k = 0; k < u.size(); ++k) {
     if (Outcome step = Step(static_cast<int>(k), q->back(), u[k], &next); !step) return step;
@@ -169,6 +181,9 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
     ThrowInvalidArgument(kWhere, "the initial guess's exact rollout fails: " + rollout.message());
   }
   out.initial_cost = out.best_cost = Cost(q_best_, u_best_);
+  out.initial_penetration = out.max_penetration = rollout_depth_;
+  // Candidates may not pass deeper than this (the class comment); NaN compares false: no limit.
+  const double depth_limit = std::max(settings_.penetration_tolerance, out.initial_penetration);
   double r = settings_.trust_region;
   const Eigen::VectorXd u_start = q0.tail(nu);
   A_.resize(T);
@@ -229,6 +244,7 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
     } else if (ok) {
       // Shrinking horizon: re-plan from every reached state, apply the first correction.
       q_candidate.assign(1, q0);
+      StartDepth(q0);
       TrajoptQpData window = last_data_;
       window.trust_region = r;
       Eigen::VectorXd next;
@@ -245,10 +261,21 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
         if (ok) q_candidate.push_back(next);
       }
     }
-    if (ok) it.cost = Cost(q_candidate, u_candidate);
+    if (ok) {
+      it.cost = Cost(q_candidate, u_candidate);
+      it.penetration = depth_ ? rollout_depth_ : 0.0;
+    }
+    const bool too_deep = ok && depth_ && rollout_depth_ > depth_limit;
+    if (too_deep) {
+      ok = false;
+      it.message += "the rollout passes " + Format(1e3 * rollout_depth_) +
+                    " mm into a shape, deeper than the limit " + Format(1e3 * depth_limit) +
+                    " mm (penetration_tolerance)";
+    }
     if (ok && it.cost < out.best_cost) {
       it.accepted = true;
       out.best_cost = it.cost;
+      out.max_penetration = rollout_depth_;
       u_best_ = std::move(u_candidate);
       q_best_ = std::move(q_candidate);
       r = std::min(r * settings_.grow, settings_.trust_region_max);

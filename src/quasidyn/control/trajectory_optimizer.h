@@ -20,6 +20,14 @@
 // The best iterate's exact cost therefore never increases. Sees the model only through the
 // StepModel interface (and the formulation table, through the linearizer).
 //
+// Plans that stay physical (docs/planning.md, "Plans that stay physical"): every exact rollout
+// is measured for the deepest overlap of shapes, at the end of every step and along the path of
+// a step that moved a body further than it saw contacts (PenetrationMeter::StepDepth,
+// planning/penetration_meter.h). A candidate that overlaps deeper than the limit
+// max(penetration_tolerance, the initial guess's own depth) is rejected like one whose cost did
+// not fall (its message says how deep), so the best iterate never passes deeper than the guess
+// did, nor deeper than the tolerance when the guess does not.
+//
 // A planner's path as the initial guess: steps marked in `regrasp_steps` are regrasps
 // (docs/plan-format.md), modelled in the rollout and the linearisation (trajopt_qp.h): the
 // robots are reset to that step's command (the planner's grasp, kept fixed), the objects stay,
@@ -34,6 +42,7 @@
 #include "quasidyn/common/outcome.h"
 #include "quasidyn/control/smoothed_linearizer.h"
 #include "quasidyn/control/trajopt_qp.h"
+#include "quasidyn/planning/penetration_meter.h"
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/stepping/step_model.h"
 
@@ -58,6 +67,9 @@ struct TrajectoryOptimizerSettings {
   // with u_k the fixed grasp configuration, not a stepper step. At least one step must not be.
   std::vector<bool> regrasp_steps;
   SmoothingSchedule smoothing;
+  // The deepest overlap of shapes [m] a candidate's exact rollout may reach (above), > 0;
+  // +∞: not measured.
+  double penetration_tolerance = 1e-3;
   // Called after every iteration with its record; may be empty.
   std::function<void(const OptimizerIteration&)> progress;
 };
@@ -73,6 +85,8 @@ struct OptimizerIteration {
   double predicted_cost = 0.0;  // J of the linearised prediction (single-QP mode), else NaN
   double cost = 0.0;            // exact J of the candidate; +∞ when it failed
   double best_cost = 0.0;       // exact J of the best iterate after this iteration
+  double penetration = 0.0;     // deepest overlap of the candidate's rollout [m]; 0: none or
+                                // not measured
   bool accepted = false;
   // What failed or why the candidate was rejected, after any note of a linearisation that fell
   // back to an earlier, smoother parameter; empty for an accepted iteration without a note.
@@ -85,6 +99,10 @@ struct OptimizationResult {
   std::vector<Eigen::VectorXd> q;  // their exact states q_0 … q_T
   double initial_cost = 0.0;
   double best_cost = 0.0;
+  // The deepest overlap of shapes [m] along the initial guess's rollout and the best iterate's
+  // (the class comment); NaN when penetration_tolerance is +∞ (not measured).
+  double initial_penetration = 0.0;
+  double max_penetration = 0.0;
   std::vector<OptimizerIteration> iterations;
   std::string message;  // why the run stopped early, if it did
   double seconds = 0.0;
@@ -106,6 +124,9 @@ class TrajectoryOptimizer {
   // (common/outcome.h) naming the step when a step fails.
   Outcome ExactRollout(const Eigen::VectorXd& q0, const std::vector<Eigen::VectorXd>& u,
                        std::vector<Eigen::VectorXd>* q);
+  // The deepest overlap of shapes [m] of the last ExactRollout (q_0 and every step, the class
+  // comment); NaN when penetration_tolerance is +∞.
+  double last_rollout_penetration() const { return rollout_depth_; }
   // The exact cost J of states q_0 … q_T and commands u_0 … u_{T−1}.
   double Cost(const std::vector<Eigen::VectorXd>& q, const std::vector<Eigen::VectorXd>& u) const;
 
@@ -120,11 +141,15 @@ class TrajectoryOptimizer {
                   TrajoptQpData* data) const;
   Outcome SolveWindow(const TrajoptQpData& data, Eigen::VectorXd* du);
   bool IsRegrasp(int k) const;
+  // Starts measuring a rollout from q0: its depth so far is q0's (NaN when not measured).
+  void StartDepth(const Eigen::VectorXd& q0);
   // Step k from q under u: the exact stepper, or the reset of a regrasp step.
   Outcome Step(int k, const Eigen::VectorXd& q, const Eigen::VectorXd& u, Eigen::VectorXd* next);
 
   std::shared_ptr<const StepModel> model_;
   std::unique_ptr<StepData> step_data_;
+  std::unique_ptr<PenetrationMeter> depth_;  // null when penetration_tolerance is +∞
+  double rollout_depth_ = 0.0;               // of the rollout in progress or the last one
   TrajectoryOptimizerSettings settings_;
   SmoothedLinearizer linearizer_;
   QpSolver solver_;

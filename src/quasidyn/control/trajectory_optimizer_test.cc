@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -335,6 +337,51 @@ TEST(TrajectoryOptimizer, FailedStepsInTheShrinkingHorizonPassAreRejectedIterati
   EXPECT_NE(result.message.find("below trust_region_min"), std::string::npos) << result.message;
   EXPECT_EQ(result.best_cost, result.initial_cost);
   EXPECT_EQ(result.u, task.u0);
+}
+
+// Plans that stay physical: a candidate whose exact rollout carries the ball 5 mm into a finger
+// or the ground (a displaced step, as one that missed a contact gives) is rejected and says how
+// deep, where without the check (penetration_tolerance = +∞) the same candidate is accepted.
+// The best iterate of the real run stays within the tolerance at every step, measured again here.
+TEST(TrajectoryOptimizer, CandidatesThatPenetrateAreRejected) {
+  testing::ControlTask task = PlanarHandTurn(QUASIDYN_SOURCE_DIR);
+  const int T = task.settings.horizon;
+  task.settings.iterations = 1;
+  // Calls T + 1 … 2T are iteration 0's candidate: its step 2 ends with the ball 5 mm lower.
+  Eigen::VectorXd sink = Eigen::VectorXd::Zero(task.q0.size());
+  sink(1) = -0.005;
+  const auto run = [&](double tolerance) {
+    auto sinking = std::make_shared<testing::FailingStepModel>(task.model, std::set<int>{T + 2});
+    sinking->set_displacement(sink);
+    TrajectoryOptimizerSettings settings = task.settings;
+    settings.penetration_tolerance = tolerance;
+    return TrajectoryOptimizer(sinking, settings).Optimize(task.q0, task.u0);
+  };
+  const OptimizationResult unchecked = run(std::numeric_limits<double>::infinity());
+  ASSERT_EQ(unchecked.iterations.size(), 1u);
+  EXPECT_TRUE(unchecked.iterations[0].accepted) << unchecked.iterations[0].message;
+  EXPECT_TRUE(std::isnan(unchecked.max_penetration));
+
+  const OptimizationResult checked = run(1e-3);
+  ASSERT_EQ(checked.iterations.size(), 1u);
+  const OptimizerIteration& it = checked.iterations[0];
+  EXPECT_FALSE(it.accepted);
+  EXPECT_GT(it.penetration, 1e-3);
+  EXPECT_NE(it.message.find("mm into a shape, deeper than the limit 1 mm"), std::string::npos)
+      << it.message;
+  EXPECT_EQ(checked.best_cost, checked.initial_cost);
+  EXPECT_EQ(checked.u, task.u0);
+
+  // The real run: its best iterate, measured step by step by an independent meter.
+  task.settings.iterations = 20;
+  TrajectoryOptimizer optimizer(task.model, task.settings);
+  const OptimizationResult result = optimizer.Optimize(task.q0, task.u0);
+  PenetrationMeter meter(task.model->scene_ptr());
+  double deepest = 0.0;
+  for (const Eigen::VectorXd& q : result.q) deepest = std::max(deepest, meter.Depth(q));
+  EXPECT_LE(deepest, result.max_penetration);
+  EXPECT_LE(result.max_penetration,
+            std::max(task.settings.penetration_tolerance, result.initial_penetration));
 }
 
 }  // namespace

@@ -71,24 +71,9 @@ bool EdgeStepper::Step() {
     x_ = result.next;
     step_motion_ = std::max(step_motion_, result.max_body_motion);
     step_large_motion_ = step_large_motion_ || result.large_motion;
-    if (!depth_) continue;
-    step_depth_ = std::max(step_depth_, depth_->Depth(x_.q));
-    if (result.large_motion) SweepDepth(model, result);
+    if (depth_) step_depth_ = std::max(step_depth_, depth_->StepDepth(model, start_, result));
   }
   return true;
-}
-
-void EdgeStepper::SweepDepth(const StepModel& model, const StepResult& result) {
-  // The step's path q ⊕ s·h·v, s ∈ (0, 1), at k − 1 inner points, k = ⌈m / d⌉ (m the largest
-  // body motion, d the distance the step saw contacts within, at least the scene's ε): no body
-  // moves further than d between two checked configurations.
-  const double distance = std::max(model.scene().contact_tolerance, 1e-6);
-  const int k = static_cast<int>(std::min(std::ceil(result.max_body_motion / distance), 1024.0));
-  for (int j = 1; j < k; ++j) {
-    IntegrateConfiguration(model.scene(), start_, result.velocity,
-                           model.time_step() * j / static_cast<double>(k), &inner_);
-    step_depth_ = std::max(step_depth_, depth_->Depth(inner_));
-  }
 }
 
 double EdgeStepper::Depth(const Eigen::VectorXd& q) {

@@ -14,11 +14,8 @@
 // program; its substeps move less (the robots by 1/n, a falling object by 1/n², since a
 // quasi-dynamic object's free motion over a step of h is h²·g), so they see the contacts the
 // step missed. After each step the stepper reports the largest body motion of its substeps and
-// (when asked) the deepest overlap of shapes (penetration_meter.h) at the end of each substep
-// and, for a substep that set large_motion, along its path q ⊕ s·h·v (the integrator's
-// straight line, kinematics.h) at ⌈motion/ε⌉ − 1 inner points, so that no body moves more than
-// ε between two checked configurations: a continuous-collision check at the resolution ε, which
-// also sees a body that passed through another within the step.
+// (when asked) the deepest overlap of shapes at the end of each substep and, for a substep that
+// set large_motion, along its path (PenetrationMeter::StepDepth, penetration_meter.h).
 
 #include <Eigen/Core>
 #include <memory>
@@ -65,15 +62,13 @@ class EdgeStepper {
     std::unique_ptr<StepData> data;
   };
   Substepper& For(int substeps);
-  // The overlap along a (sub)step that set large_motion, between its ends (its start in start_).
-  void SweepDepth(const StepModel& model, const StepResult& result);
 
   std::vector<Substepper> models_;           // models_[0]: the planner's own (1 substep)
   std::unique_ptr<PenetrationMeter> depth_;  // null without measure_depth
   Substepper* current_ = nullptr;
   bool ramp_ = false;  // a position command: ramp it over the substeps
   State x_;
-  Eigen::VectorXd u_, held_, command_, start_, inner_;
+  Eigen::VectorXd u_, held_, command_, start_;
   double step_motion_ = 0.0, step_depth_ = 0.0;
   bool step_large_motion_ = false;
 };

@@ -8,12 +8,22 @@
 // of bodies joined by a joint excluded, geometry/geometry_model.h), φ the signed distance
 // (negative inside). Every overlapping pair has φ <= 0, so a query with tolerance 0 sees them
 // all, whatever the step's contact tolerance saw.
+//
+// StepDepth measures a step of the stepper: depth at its end and, for a step that set
+// large_motion (stepping/body_motion.h), along its path q ⊕ s·h·v (the integrator's straight
+// line, kinematics.h) at ⌈m/d⌉ − 1 inner points (m the step's largest body motion, d the
+// distance within which it saw contacts, at least the scene's ε), so that no body moves more
+// than d between two checked configurations: a continuous-collision check at that resolution,
+// which also sees a body that passed through another within the step. The planner's edges
+// (edge_stepper.h) and the trajectory optimiser's rollouts (control/trajectory_optimizer.h)
+// are measured by it.
 
 #include <Eigen/Core>
 
 #include "quasidyn/geometry/geometry_model.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/model/scene.h"
+#include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {
 
@@ -27,10 +37,16 @@ class PenetrationMeter {
   // No heap allocation once a query of similar poses has sized the buffers.
   double Depth(const Eigen::VectorXd& q);
 
+  // The deepest overlap of a step of `model` from q_start whose result is `result` (above): at
+  // result.next.q, and along the step's path when it set large_motion [m], >= 0.
+  double StepDepth(const StepModel& model, const Eigen::VectorXd& q_start,
+                   const StepResult& result);
+
  private:
   Kinematics kinematics_;
   GeometryModel geometry_;
   GeometryData data_;
+  Eigen::VectorXd inner_;  // a configuration inside a step's path
 };
 
 }  // namespace quasidyn

@@ -4,7 +4,9 @@
 // over the model's life, across all its data) are in `fail_calls`, which fail with status
 // numerical_failure, the message "injected failure at call N" and the state kept, as a solver
 // that gives up would. It shows how a caller handles a failed step that it cannot provoke on
-// purpose in a real scene.
+// purpose in a real scene. With set_displacement(dq), those calls succeed instead and their
+// q⁺ is moved by dq (a step that carried a body into another, as one that missed a contact
+// does).
 
 #include <memory>
 #include <set>
@@ -30,6 +32,13 @@ class FailingStepModel final : public StepModel {
     CheckData(data, "FailingStepModel::Calc");
     Data& d = static_cast<Data&>(*data);
     const int call = ++calls_;
+    if (fail_calls_.count(call) > 0 && displacement_.size() > 0) {
+      inner_->Calc(x, u, d.inner.get());
+      d.result = d.inner->result;
+      d.result.next.q += displacement_;
+      ++failures_;
+      return;
+    }
     if (fail_calls_.count(call) > 0) {
       d.result.status = SolverStatus::kNumericalFailure;
       d.result.message = "injected failure at call " + std::to_string(call);
@@ -49,6 +58,9 @@ class FailingStepModel final : public StepModel {
     inner_->ClearWarmStart(static_cast<Data&>(*data).inner.get());
   }
 
+  // Displaces q⁺ of the chosen calls by dq (size n_q) instead of failing them.
+  void set_displacement(Eigen::VectorXd dq) { displacement_ = std::move(dq); }
+
   int calls() const { return calls_; }
   int failures() const { return failures_; }
 
@@ -60,6 +72,7 @@ class FailingStepModel final : public StepModel {
   };
   std::shared_ptr<const StepModel> inner_;
   std::set<int> fail_calls_;
+  Eigen::VectorXd displacement_;
   mutable int calls_ = 0;
   mutable int failures_ = 0;
 };
