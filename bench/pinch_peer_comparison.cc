@@ -44,7 +44,6 @@
 #include <cstdio>
 #include <cstring>
 #include <iomanip>
-#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -236,7 +235,7 @@ MujocoRun RunMujoco(const quasidyn::Scene& scene, const MujocoSettings& settings
   if (!(settings.contact_time_constant >= 2 * h))
     throw std::runtime_error("--contact-time-constant must be at least twice --time-step");
   const bool feedback = drive == ArmDrive::kVelocityFeedback;
-  Eigen::VectorXd stiffness(scene.nv_a);
+  Eigen::VectorXd stiffness = Eigen::VectorXd::Zero(scene.nv_a);  // K_i [N·m/rad]
   for (const quasidyn::Joint& joint : scene.joints)
     if (joint.q_start >= scene.nq_u && quasidyn::JointNq(joint.type) == 1)
       stiffness(joint.v_start - scene.nv_u) = joint.stiffness;
