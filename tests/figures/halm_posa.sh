@@ -1,24 +1,34 @@
 #!/usr/bin/env bash
 # The halm-posa examples' figures end to end (Halm & Posa 2018, §6): runs disk_pushing_figures,
-# peg_in_hole_figure and pinch_figure into OUT_DIR and checks their CSVs and SVGs: every
-# finite-feedback run complete, the rows and columns expected, the convergence slope near 1, the
-# peg inserted, the SVGs non-empty plots. The files stay in OUT_DIR as the test's artifacts.
+# peg_in_hole_figure, pinch_figure and, when it was built, pinch_peer_comparison into OUT_DIR and
+# checks their CSVs and SVGs: every finite-feedback run complete, the rows and columns expected,
+# the convergence slope near 1, the peg inserted, the SVGs non-empty plots, the pinch's paper
+# claims against MuJoCo (Fig. 5: +y, the turn, more y than quasi-statics). The files stay in
+# OUT_DIR as the test's artifacts.
 #
 # Usage: halm_posa.sh DISK_PUSHING_FIGURES PEG_IN_HOLE_FIGURE PINCH_FIGURE OUT_DIR
+#                     [PINCH_PEER_COMPARISON]
 set -uo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
-[ $# -eq 4 ] || fail "usage: halm_posa.sh DISK_PUSHING_FIGURES PEG_IN_HOLE_FIGURE PINCH_FIGURE OUT_DIR"
+[ $# -eq 4 ] || [ $# -eq 5 ] ||
+  fail "usage: halm_posa.sh DISK_PUSHING_FIGURES PEG_IN_HOLE_FIGURE PINCH_FIGURE OUT_DIR" \
+       "[PINCH_PEER_COMPARISON]"
 out=$4
 mkdir -p "$out" || fail "cannot create $out"
 rm -f "$out"/*.csv "$out"/*.svg
 "$1" "$out" > "$out/disk_pushing.txt" || fail "disk_pushing_figures: $(cat "$out/disk_pushing.txt")"
 "$2" "$out" > "$out/peg_in_hole.txt" || fail "peg_in_hole_figure: $(cat "$out/peg_in_hole.txt")"
 "$3" "$out" > "$out/pinch.txt" || fail "pinch_figure: $(cat "$out/pinch.txt")"
+peer=${5:-}
+if [ -n "$peer" ]; then
+  "$peer" "$out" > "$out/pinch_peers.txt" ||
+    fail "pinch_peer_comparison: $(cat "$out/pinch_peers.txt")"
+fi
 "$1" > /dev/null 2> "$out/bad.txt" && fail "disk_pushing_figures ran without OUT_DIR"
 grep -q "OUT_DIR" "$out/bad.txt" || fail "no usage message: $(cat "$out/bad.txt")"
 rm -f "$out/bad.txt"
 # --help prints the usage, exits 0 and writes nothing (a regression: it made a folder named --help).
-for program in "$1" "$2" "$3"; do
+for program in "$1" "$2" "$3" ${peer:+"$peer"}; do
   (cd "$out" && "$program" --help > help.txt) || fail "$(basename "$program") --help exited non-zero"
   grep -q "OUT_DIR" "$out/help.txt" && [ ! -e "$out/--help" ] ||
     fail "$(basename "$program") --help: $(cat "$out/help.txt")"
@@ -48,6 +58,24 @@ for svg in ("disk_symmetric", "disk_asymmetric", "disk_semicircular", "disk_wall
     text = open(f"{out}/{svg}.svg").read()
     assert text.startswith("<svg") or "<svg" in text[:200], svg
     assert text.count("<polyline") >= 2, (svg, text.count("<polyline"))
+import os
+if os.path.exists(f"{out}/pinch_peers.csv"):  # pinch_peer_comparison ran
+    peers = list(csv.DictReader(open(f"{out}/pinch_peers.csv")))
+    final = {r["formulation"]: r for r in peers}  # each run's last row
+    runs = {"halm-posa", "stewart-trinkle", "qp", "MuJoCo", "MuJoCo-impedance"}
+    assert set(final) == runs and len(peers) == 500, (set(final), len(peers))
+    y = {name: float(row["y"]) for name, row in final.items()}
+    theta = {name: float(row["theta"]) for name, row in final.items()}
+    # Fig. 5: the square moves in +y and turns (counter-clockwise here), and "slightly more in
+    # the y_W direction in the dynamic trajectory": more, by less than half halm-posa's y, under
+    # both of MuJoCo's arm drives; the turn within a tenth of that of the run whose arms are
+    # driven alike (halm-posa's velocity feedback, stewart-trinkle's impedance).
+    for dynamic, alike in (("MuJoCo", "halm-posa"), ("MuJoCo-impedance", "stewart-trinkle")):
+        assert 0 < y["halm-posa"] < y[dynamic] < 1.5 * y["halm-posa"], (dynamic, y)
+        assert theta[alike] > 0 and abs(theta[dynamic] - theta[alike]) < 0.1 * theta[alike], (
+            dynamic, theta)
+    for svg in ("pinch_peers_path", "pinch_peers_angle"):
+        assert open(f"{out}/{svg}.svg").read().count("<polyline") >= 5, svg
 print("slopes", slopes)
 PY
 echo "figures halm-posa: OK ($out)"
