@@ -8,10 +8,16 @@
 //                                    Fig. 6c/d, come from bench/ecp_peer_comparison)
 //   ecp_cylinder_rolling.csv/.svg    Fig. 7b/c: L (along the contact line) and D (off it)
 //   ecp_cube_toppling.csv/.svg       Fig. 8: sliding velocities v_t, v_o, v_r at the ECP, the
-//                                    ECP's a_x, a_y and N, the cube's faces in contact
-//   ecp_cylinder_manipulation.csv/.svg  Fig. 10: the applied impulses, v_z and q_z
+//                                    ECP's a_x, a_y and N, the cube's faces in contact (0 in
+//                                    flight), the paper's mode-change times dashed
+//   ecp_cylinder_manipulation.csv/.svg  Fig. 10: the applied impulses (a) beside q_z and v_z (b),
+//                                    the paper's phase boundaries T1–T6 dashed
+//   ecp_cylinder_manipulation_impulses.svg  Fig. 10a alone
+//
+// It prints the contact modes of scenarios 3 and 4 over time against the paper's (docs/ecp.md).
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -113,6 +119,26 @@ PlotSeries Series(const std::string& label, const std::vector<Sample>& samples,
   return s;
 }
 
+// Consecutive samples with the same mode, as "mode from–to s" items.
+std::string ModeIntervals(const std::vector<Sample>& samples,
+                          const std::string& (*mode)(const Sample&)) {
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(2);
+  size_t begin = 0;
+  for (size_t k = 1; k <= samples.size(); ++k) {
+    if (k < samples.size() && mode(samples[k]) == mode(samples[begin])) continue;
+    text << (begin == 0 ? "" : ", ") << mode(samples[begin]) << " " << samples[begin].t << "–"
+         << samples[k - 1].t << " s";
+    begin = k;
+  }
+  return text.str();
+}
+
+// A dashed vertical line at t from y0 to y1 (a paper's time in a plot).
+PlotSeries VerticalLine(const std::string& label, double t, double y0, double y1) {
+  return PlotSeries{label, {t, t}, {y0, y1}, "#7f7f7f", true};
+}
+
 // Scenario 1 (Fig. 6b and the analytic comparison).
 void CubeSliding(const std::string& out) {
   const std::vector<Sample> samples = Run("ecp_cube_sliding", 4.0);
@@ -192,8 +218,8 @@ void CubeToppling(const std::string& out) {
                 {},
                 720,
                 400};
-  plot.series.push_back(Series(
-      "N (faces in contact)", samples, [](const Sample& s) { return double(s.facets); }, true));
+  plot.series.push_back(Series("N (faces in contact; 0: in flight)", samples,
+                               [](const Sample& s) { return double(s.facets); }));
   plot.series.push_back(Series(
       "v_t", samples, [](const Sample& s) { return s.sliding.x(); }, true, 1.8));
   plot.series.push_back(Series(
@@ -204,7 +230,18 @@ void CubeToppling(const std::string& out) {
       "a_x", samples, [](const Sample& s) { return s.ecp.x(); }, true, 1.8));
   plot.series.push_back(Series(
       "a_y", samples, [](const Sample& s) { return s.ecp.y(); }, true, 1.8));
+  // The paper's text (§VI-C): line contact at t = 1 s, surface contact at t = 1.8 s.
+  plot.series.push_back(
+      VerticalLine("the paper's line (1 s) and surface (1.8 s) contact", 1.0, 0, 3));
+  plot.series.push_back(VerticalLine("", 1.8, 0, 3));
   WriteLinePlotSvg(plot, out + "/ecp_cube_toppling.svg");
+  static const std::string kModes[] = {"in flight", "surface", "line", "point"};
+  std::cout << "scenario 3 (paper: point, line from 1 s, surface from 1.8 s): "
+            << ModeIntervals(samples,
+                             [](const Sample& s) -> const std::string& {
+                               return kModes[s.contact ? std::clamp(s.facets, 0, 3) : 0];
+                             })
+            << "\n";
 }
 
 // Scenario 4 (Fig. 10).
@@ -220,24 +257,62 @@ void CylinderManipulation(const std::string& out) {
         << s.facets << "," << s.iterations << "\n";
   }
   WriteText(out + "/ecp_cylinder_manipulation.csv", csv.str());
+  // The paper's phases (§VI-D): T1 fall, T2 roll, T3 pivot, T4 roll, T5 lift, T6 rest.
+  const double boundaries[] = {0.655, 1.505, 2.155, 3.255, 4.705};  // [s] between T_i and T_i+1
   LinePlot plot{
       "Scenario 4: heights and impacts (Fig. 10b)", "t [s]", "q_z [m], v_z [m/s]", {}, 720, 400};
-  plot.series.push_back(Series("q_z (0.1: lying, line; 0.15: standing, surface)", samples,
-                               [](const Sample& s) { return s.x.q[2]; }));
+  plot.series.push_back(Series("q_z", samples, [](const Sample& s) { return s.x.q[2]; }));
   plot.series.push_back(Series("v_z", samples, [](const Sample& s) { return s.x.v[2]; }));
-  WriteLinePlotSvg(plot, out + "/ecp_cylinder_manipulation.svg");
+  plot.series.push_back(
+      PlotSeries{"0.1 m: lying (line); 0.15 m: standing (surface)", {0, 5}, {0.1, 0.1}, "", true});
+  plot.series.push_back(PlotSeries{"", {0, 5}, {0.15, 0.15}, plot.series.back().color, true});
+  double v_low = 0.0, v_high = 0.0;
+  for (const Sample& s : samples) {
+    v_low = std::min(v_low, s.x.v[2]);
+    v_high = std::max(v_high, s.x.v[2]);
+  }
+  for (const double t : boundaries) {
+    plot.series.push_back(
+        VerticalLine(t == boundaries[0] ? "the paper's T1 | T2 | … | T6" : "", t, v_low, v_high));
+  }
   LinePlot impulses{
       "Scenario 4: the applied impulses (Fig. 10a)", "t [s]", "[N s], [N m s]", {}, 720, 400};
   const char* const names[] = {"p_x", "p_y", "p_z", "p_xtau", "p_ytau", "p_ztau"};
+  double p_low = 0.0, p_high = 0.0;
   for (int i = 0; i < 6; ++i) {
     PlotSeries series{names[i], {}, {}, "", false};
     for (const Sample& s : samples) {
       series.x.push_back(s.t);
       series.y.push_back(s.u[i]);
+      p_low = std::min(p_low, s.u[i]);
+      p_high = std::max(p_high, s.u[i]);
     }
     impulses.series.push_back(series);
   }
+  for (const double t : boundaries) impulses.series.push_back(VerticalLine("", t, p_low, p_high));
   WriteLinePlotSvg(impulses, out + "/ecp_cylinder_manipulation_impulses.svg");
+  // Fig. 10: (a) the impulses beside (b) v_z and q_z, one image of two plots, each plot's own
+  // <svg> placed at its x offset inside the outer one.
+  const auto placed = [](const LinePlot& p, int x) {
+    std::string svg = LinePlotToSvg(p);
+    return svg.insert(svg.find("<svg ") + 5, "x=\"" + std::to_string(x) + "\" ");
+  };
+  std::ostringstream both;
+  both << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << impulses.width + plot.width
+       << "\" height=\"" << std::max(impulses.height, plot.height) << "\">\n"
+       << placed(impulses, 0) << placed(plot, impulses.width) << "</svg>\n";
+  WriteText(out + "/ecp_cylinder_manipulation.svg", both.str());
+  static const std::string kModes[] = {"lying (line)", "standing (surface)", "between"};
+  std::cout
+      << "scenario 4 (paper: T1 fall 0.01–0.65, T2 roll 0.66–1.5, T3 pivot 1.51–2.15, T4 roll "
+         "2.16–3.25, T5 lift 3.26–4.7, T6 rest 4.71–5 s): "
+      << ModeIntervals(
+             samples,
+             [](const Sample& s) -> const std::string& {
+               const double z = s.x.q[2];
+               return kModes[std::abs(z - 0.1) < 1e-6 ? 0 : std::abs(z - 0.15) < 1e-6 ? 1 : 2];
+             })
+      << "\n";
 }
 
 }  // namespace
