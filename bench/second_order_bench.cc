@@ -9,17 +9,25 @@
 //                                      then back), as a rollout runs it: Lemke's warm start
 //                                      helps as much as consecutive steps keep their contacts'
 //                                      modes;
-//   BM_CalcDiff/<scene>_<formulation>  A and B of that step (CalcDiff after Calc).
+//   BM_CalcDiff/<scene>_<formulation>  A and B of that step (CalcDiff after Calc);
+//   BM_Slide/<formulation>_<rays>      the 3D box of formulations/anitescu_cone/
+//                                      anitescu_cone_sliding_test.cc sliding at 0.8 m/s, 30° off
+//                                      x, on the exact cone (anitescu-cone) or a pyramid of 4 or
+//                                      16 rays (anitescu): its first 20 steps from the start,
+//                                      over and over (docs/formulations.md, anitescu-cone).
 // Run: build/release/second_order_bench --benchmark_repetitions=10
 //      --benchmark_report_aggregates_only=true
 // and read the *_median rows (the machine may be shared: compare ratios within one run).
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <map>
+#include <numbers>
 #include <string>
 #include <utility>
 
 #include "bench_scenes.h"
+#include "quasidyn/testing/second_order_scenes.h"
 
 namespace quasidyn::bench {
 namespace {
@@ -105,6 +113,38 @@ void BM_CalcDiff(benchmark::State& state, Example example, const char* formulati
   }
 }
 
+void BM_Slide(benchmark::State& state, const char* formulation, int rays) {
+  testing::BoxOnGround box;
+  box.planar = false;
+  box.formulation = formulation;
+  box.contact_tolerance = 0.02;  // as the test: keeps the hopping contact in the set
+  const double angle = 30.0 * std::numbers::pi / 180, speed = 0.8;  // [rad], [m/s]
+  box.velocity = {speed * std::cos(angle), speed * std::sin(angle), 0, 0, 0, 0};
+  Scene scene = box.Build();
+  scene.friction_rays = rays;
+  const auto model = MakeStepModel(std::make_shared<const Scene>(std::move(scene)),
+                                   FormulationChoice(formulation));
+  const std::unique_ptr<StepData> data = model->CreateData();
+  const State start = InitialState(*model);
+  constexpr int kStepsPerRun = 20;  // the slide stops within about 20 steps
+  State x = start;
+  int k = 0, failures = 0;
+  for (auto _ : state) {
+    model->Calc(x, Eigen::VectorXd(), data.get());
+    failures += !data->result.ok();
+    if (data->result.ok()) x = data->result.next;
+    if (++k == kStepsPerRun) {
+      k = 0;
+      x = start;
+    }
+    benchmark::DoNotOptimize(x.q.data());
+  }
+  state.counters["failed_steps"] = failures;
+}
+BENCHMARK_CAPTURE(BM_Slide, anitescu_cone, "anitescu-cone", 4)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Slide, anitescu_4, "anitescu", 4)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Slide, anitescu_16, "anitescu", 16)->Unit(benchmark::kMicrosecond);
+
 #define QUASIDYN_SECOND_ORDER_BENCHES(name, example, formulation)                           \
   BENCHMARK_CAPTURE(BM_Calc, name, example, formulation)->Unit(benchmark::kMicrosecond);    \
   BENCHMARK_CAPTURE(BM_Rollout, name, example, formulation)->Unit(benchmark::kMicrosecond); \
@@ -113,9 +153,12 @@ void BM_CalcDiff(benchmark::State& state, Example example, const char* formulati
 QUASIDYN_SECOND_ORDER_BENCHES(planar_gripper_stewart_trinkle, Example::kPlanarGripper,
                               "stewart-trinkle");
 QUASIDYN_SECOND_ORDER_BENCHES(planar_gripper_anitescu, Example::kPlanarGripper, "anitescu");
+QUASIDYN_SECOND_ORDER_BENCHES(planar_gripper_anitescu_cone, Example::kPlanarGripper,
+                              "anitescu-cone");
 QUASIDYN_SECOND_ORDER_BENCHES(planar_gripper_qp, Example::kPlanarGripper, "qp");
 QUASIDYN_SECOND_ORDER_BENCHES(arm_cubes_stewart_trinkle, Example::kArmCubes, "stewart-trinkle");
 QUASIDYN_SECOND_ORDER_BENCHES(arm_cubes_anitescu, Example::kArmCubes, "anitescu");
+QUASIDYN_SECOND_ORDER_BENCHES(arm_cubes_anitescu_cone, Example::kArmCubes, "anitescu-cone");
 QUASIDYN_SECOND_ORDER_BENCHES(arm_cubes_qp, Example::kArmCubes, "qp");
 
 }  // namespace

@@ -25,7 +25,8 @@ StepResult.status and Trajectory.completed. Reference: docs/python.md.
 Formulations: formulations() lists the registered ones with their capabilities and parameters;
 formulation= takes any of their names and parameters={key: value} any of their parameters.
 
-Second order: formulation="stewart-trinkle" or "anitescu" steps the state (q, v) with inertia
+Second order: formulation="stewart-trinkle", "anitescu" or "anitescu-cone" steps the state (q, v)
+with inertia
 (Stepper.step(q, u, v=v) -> StepResult.v_next; rollout(..., v0=...); Trajectory.v).
 
 Gradients: Linearizer(scene).linearize(q, u, gradients, method) gives A = dq+/dq and
@@ -85,7 +86,7 @@ SECOND_ORDER_FORMULATIONS = tuple(f["name"] for f in formulations()
                                   if f["state"] == "configuration and velocity"
                                   and f["command"] == "positions of the robots")
 """The second-order formulations: a velocity state and the robots' commanded positions as the
-command (stewart-trinkle, anitescu)."""
+command (stewart-trinkle, anitescu, anitescu-cone)."""
 
 GRADIENTS = ("a_and_b", "b_only", "none")
 """Every value of the gradients= argument (rollout, linearize, smooth_*)."""

@@ -74,7 +74,7 @@ PY
 # The second-order formulations: v per step in both file formats, the scene's v0 first; the
 # dropped ball of dynamic_push lands on the ground (y = r) without going through it; the
 # quasi-dynamic formulations on the same scene write no v.
-for f in stewart-trinkle anitescu; do
+for f in stewart-trinkle anitescu anitescu-cone; do
   "$qd" simulate examples/dynamic_push/scene.yaml --formulation $f --quiet \
     --out "$tmp/dyn_$f.json" > /dev/null || fail "simulate dynamic_push --formulation $f"
   "$qd" simulate examples/dynamic_push/scene.yaml --formulation $f --quiet --steps 10 \

@@ -1,6 +1,7 @@
 #include "quasidyn/formulations/builtin.h"
 
 #include "quasidyn/formulations/anitescu/anitescu_formulation.h"
+#include "quasidyn/formulations/anitescu_cone/anitescu_cone_formulation.h"
 #include "quasidyn/formulations/ecp/ecp_formulation.h"
 #include "quasidyn/formulations/halm_posa/halm_posa_formulation.h"
 #include "quasidyn/formulations/lcp/lcp_formulation.h"
@@ -22,6 +23,7 @@ void RegisterBuiltinFormulations(FormulationRegistry* registry) {
   registry->Register(HalmPosaFormulation());
   registry->Register(StewartTrinkleFormulation());
   registry->Register(AnitescuFormulation());
+  registry->Register(AnitescuConeFormulation());
   registry->Register(EcpFormulation());
 }
 

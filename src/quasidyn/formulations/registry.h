@@ -6,7 +6,7 @@
 // the controllers, the viewer, the benchmarks) asks this registry and the model's
 // FormulationInfo (stepping/formulation_info.h), never a list of names.
 //
-//   FormulationRegistry::Global()        the built-in nine (formulations/builtin.cc) and any
+//   FormulationRegistry::Global()        the built-in ten (formulations/builtin.cc)  and any
 //                                        registered since (RegisterFormulation)
 //   MakeStepModel(scene, {"socp"})       a model of a registered formulation
 //

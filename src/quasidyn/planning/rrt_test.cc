@@ -215,7 +215,8 @@ TEST(RrtThroughContact, AFormulationWithoutWhatThePlannerNeedsIsRefused) {
   const PlanningSettings settings = *scene->planning;
   for (const auto& [type, lacks] : std::vector<std::pair<std::string, std::string>>{
            {"stewart-trinkle", "configuration and velocity"},
-           {"anitescu", "configuration and velocity"}}) {
+           {"anitescu", "configuration and velocity"},
+           {"anitescu-cone", "configuration and velocity"}}) {
     SCOPED_TRACE(type);
     FormulationChoice stepping = PlanningFormulation(*scene, settings);
     stepping.name = type;

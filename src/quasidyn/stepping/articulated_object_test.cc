@@ -164,7 +164,7 @@ TEST(ArticulatedObjects, SecondOrderObjectsKeepTheirMomentumUntilTheStop) {
     scene.v0[0] = c.velocity;
     scene.q0.tail<2>() = Eigen::Vector2d(-1.0, -1.0);
     scene.schedules.clear();
-    for (const char* type : {"stewart-trinkle", "anitescu"}) {
+    for (const char* type : {"stewart-trinkle", "anitescu", "anitescu-cone"}) {
       SCOPED_TRACE(std::string(c.example) + " " + type);
       const std::shared_ptr<const StepModel> model =
           MakeStepModel(testing::Shared(scene), SettingsFor(scene, type));

@@ -288,7 +288,7 @@ TEST(JointLimits, SecondOrderStepsHoldTheLimitWithTheImpulseOfTheImpedance) {
   const Eigen::Vector2d u(0.3, -0.9);
   const Eigen::Vector2d bound(kUpperX, kLowerTheta);
   const Eigen::Vector2d expected_impulse = kH * kK * (bound - u);
-  for (std::string type : {"stewart-trinkle", "anitescu"}) {
+  for (std::string type : {"stewart-trinkle", "anitescu", "anitescu-cone"}) {
     SCOPED_TRACE(std::string(type));
     const std::shared_ptr<const StepModel> model = MakeStepModel(scene, SettingsFor(*scene, type));
     const std::unique_ptr<StepData> data = model->CreateData();

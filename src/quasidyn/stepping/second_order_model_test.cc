@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -15,7 +17,9 @@
 #include "quasidyn/formulations/lcp/quasistatic_lcp.h"
 #include "quasidyn/formulations/qp/pyramid_qp.h"
 #include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/socp/friction_cone_socp.h"
 #include "quasidyn/io/scene_edit.h"
+#include "quasidyn/testing/cone_step_checks.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
 #include "quasidyn/testing/program_settings.h"
@@ -41,7 +45,8 @@ std::shared_ptr<const SecondOrderModel> ModelOf(const ScenePtr& scene, std::stri
 }
 
 // (q⁺, v⁺) of the step through the dynamics layer's builders, each call from scratch (no warm
-// start): contacts → BuildSecondOrderCost → the LCP by Lemke, or the QP at 1e-12.
+// start): contacts → BuildSecondOrderCost → the LCP by Lemke, the QP at 1e-12, or the SOCP at
+// 1e-12 (1e-10 at worst).
 class ReferenceStep {
  public:
   explicit ReferenceStep(std::shared_ptr<const SecondOrderModel> model)
@@ -71,6 +76,22 @@ class ReferenceStep {
         if (!Succeeded(result.status)) return out;
         v_next += lcp.velocity_map * result.z;
       }
+    } else if (model_->formulation().name == "anitescu-cone") {
+      // The SOCP at the tightest of 1e-12, 1e-11, 1e-10 the interior point reaches (as
+      // testing/cone_step_checks.h), from scratch.
+      SocpProblem socp;
+      BuildFrictionConeSocp(problem, &socp);
+      SocpSettings tight = testing::ReferenceSocpSettings();
+      SocpResult result;
+      for (int attempt = 0; attempt < 3; ++attempt) {
+        result = Solve(socp, tight);
+        if (result.status == SolverStatus::kSolved) break;
+        tight.absolute_tolerance *= 10;
+        tight.relative_tolerance *= 10;
+      }
+      if (result.status != SolverStatus::kSolved) return out;
+      loosest_tolerance_ = std::max(loosest_tolerance_, tight.absolute_tolerance);
+      v_next = result.x;
     } else {
       QpProblem qp;
       BuildPyramidQp(problem, &qp);
@@ -86,8 +107,13 @@ class ReferenceStep {
     out.tail(scene.nv) = v_next;
     return out;
   }
+  // The FD tolerance the reference's accuracy allows: kFdTolerance, or for the SOCP its
+  // loosest tolerance τ over the FD step with the margin of 50 of kFdTolerance
+  // (testing/cone_step_checks.h, ConeReferenceStep::FdTolerance).
+  double FdTolerance() const { return std::max(kFdTolerance, 50.0 * loosest_tolerance_ / kFdStep); }
 
  private:
+  double loosest_tolerance_ = 0.0;
   std::shared_ptr<const SecondOrderModel> model_;
   ContactModel contact_model_;
   ContactData contact_data_;
@@ -193,7 +219,11 @@ void ExpectDerivativesMatchFiniteDifferences(const ScenePtr& scene, std::string 
   EXPECT_LT(RelativeError(next.head(scene->nq), data->result.next.q), 1e-6);
   const Finite finite = FiniteDifferences(reference, *scene, x, u, kinks);
   if (!kinks) {
-    EXPECT_LT(RelativeError(d.A, finite.A), kFdTolerance);
+    EXPECT_LT(RelativeError(d.A, finite.A), reference.FdTolerance());
+    std::cout << "[ fd      ] " << scene->name << " (" << type << "), " << phase
+              << ": A relative error " << RelativeError(d.A, finite.A) << ", B "
+              << (scene->nq_a > 0 ? RelativeError(d.B, finite.B) : 0.0) << " (tolerance "
+              << reference.FdTolerance() << ")\n";
   } else {
     // RelativeError's measure (‖Δ‖_F / max(1, ‖A‖_F)) with each column's best match.
     double squared = 0;
@@ -205,11 +235,11 @@ void ExpectDerivativesMatchFiniteDifferences(const ScenePtr& scene, std::string 
       squared += std::pow(std::min(central, one_sided), 2);
       kinked += central > 100 * one_sided && central > 1e-6;
     }
-    EXPECT_LT(std::sqrt(squared) / std::max(1.0, finite.A.norm()), kFdTolerance);
+    EXPECT_LT(std::sqrt(squared) / std::max(1.0, finite.A.norm()), reference.FdTolerance());
     EXPECT_GT(kinked, 0);  // the state does sit on a kink (else kinks = false would do)
   }
   if (scene->nq_a > 0) {
-    EXPECT_LT(RelativeError(d.B, finite.B), kFdTolerance);
+    EXPECT_LT(RelativeError(d.B, finite.B), reference.FdTolerance());
   }
   // B alone is the same B.
   model->CalcDiff(GradientMode::kBOnly, data.get());
@@ -242,7 +272,7 @@ ScenePtr Example(const std::string& name, const std::string& formulation) {
 }
 
 TEST(SecondOrderDerivatives, SlidingAndSpinningBoxes) {
-  for (const std::string type : {"stewart-trinkle", "anitescu"}) {
+  for (const std::string type : {"stewart-trinkle", "anitescu", "anitescu-cone"}) {
     BoxOnGround planar;
     planar.velocity = {0.8, 0, 1.5};
     ExpectDerivativesMatchFiniteDifferences(testing::Shared(planar.Build()), type, 3,
@@ -255,6 +285,30 @@ TEST(SecondOrderDerivatives, SlidingAndSpinningBoxes) {
   }
 }
 
+// The exact cone's sliding case (socp_gradient.h: both the impulse and the gap velocity on the
+// cone's boundary, the curvature terms): a 3D box sliding 30° off the x axis while spinning
+// (1 rad/s), sliding in the boundary layer (anitescu_cone_sliding_test.cc) at steps 8 and 9.
+// Not resolved: along the same slide the agreement degrades as the box slows (A relative error
+// 5.2e-5, 6.5e-6, 5.6e-6, 1.9e-5, 1.3e-5, 5.4e-4, 0.23, 0.19 at steps 7 to 14); with the
+// stepper's SOCP solved to 1e-12 instead of 1e-9, 2.5e-5, 9.3e-6, 1.7e-6, 3.0e-5, 1.3e-5,
+// 5.3e-4, 6.9e-4, 1.1e-4. The large ones are then the stepper's tolerance: how the face's
+// corners share the impulse is only determined to O(√ε) (anitescu_cone_sliding_test.cc), and
+// the derivative is taken at that share; the rest is not explained (the reference SOCP has the
+// same O(√ε) share, and corners may sit near socp_gradient.h's degenerate points). The landing
+// from φ = 0 on a flat face (step 0) is 1.6e-3 from the central difference and 1.2e-4 from the
+// one-sided ones.
+TEST(SecondOrderDerivatives, AnitescuConeSlidingOnTheConesBoundary) {
+  BoxOnGround box;
+  box.planar = false;
+  box.formulation = "anitescu-cone";
+  box.contact_tolerance = 0.02;                         // keeps the hopping contact in the set
+  const double angle = 30.0 * M_PI / 180, speed = 0.8;  // [rad], [m/s]
+  box.velocity = {speed * std::cos(angle), speed * std::sin(angle), 0, 0, 0, 1.0};
+  const ScenePtr scene = testing::Shared(box.Build());
+  for (const int steps : {8, 9})
+    ExpectDerivativesMatchFiniteDifferences(scene, "anitescu-cone", steps, "sliding in the layer");
+}
+
 // No contact: the free flight of a tumbling box, where only M(q), the gyroscopic ω × I ω and
 // the exponential map of the rotation make A (an asymmetric inertia, so ω × Iω ≠ 0).
 TEST(SecondOrderDerivatives, TumblingBoxInFlight) {
@@ -264,14 +318,14 @@ TEST(SecondOrderDerivatives, TumblingBoxInFlight) {
   box.lift = 0.5;
   box.tilt = 0.4;
   box.velocity = {0.1, -0.2, 0.5, 3.0, -1.0, 2.0};
-  for (const std::string type : {"stewart-trinkle", "anitescu"})
+  for (const std::string type : {"stewart-trinkle", "anitescu", "anitescu-cone"})
     ExpectDerivativesMatchFiniteDifferences(testing::Shared(box.Build()), type, 2, "in flight");
 }
 
 // Robots with mass and damping pushing objects: the planar gripper squeezing its sphere and the
 // arm among the cubes (a 7-joint chain: M(q) and C(q, v) of the robot).
 TEST(SecondOrderDerivatives, RobotsOnTheExamples) {
-  for (const char* formulation : {"stewart-trinkle", "anitescu"}) {
+  for (const char* formulation : {"stewart-trinkle", "anitescu", "anitescu-cone"}) {
     const ScenePtr gripper = Example("planar_gripper", formulation);
     ExpectDerivativesMatchFiniteDifferences(gripper, std::string(formulation), 6,
                                             "fingers closing");
@@ -290,12 +344,13 @@ TEST(SecondOrderDerivatives, RobotsOnTheExamples) {
 // secondary ray at the drawer's step 31, as it does when the drawer is a planar box: a limit of
 // that LCP with this contact, not of the articulated object; anitescu steps it.)
 TEST(SecondOrderDerivatives, ArticulatedObjectsOnTheExamples) {
-  for (const char* formulation : {"stewart-trinkle", "anitescu"}) {
+  for (const char* formulation : {"stewart-trinkle", "anitescu", "anitescu-cone"}) {
     ExpectDerivativesMatchFiniteDifferences(Example("door", formulation), std::string(formulation),
                                             25, "door pushed open");
   }
-  ExpectDerivativesMatchFiniteDifferences(Example("drawer", "anitescu"), "anitescu", 25,
-                                          "drawer pushed");
+  for (const char* formulation : {"anitescu", "anitescu-cone"})
+    ExpectDerivativesMatchFiniteDifferences(Example("drawer", formulation),
+                                            std::string(formulation), 25, "drawer pushed");
 }
 
 }  // namespace

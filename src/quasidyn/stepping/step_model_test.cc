@@ -27,7 +27,8 @@ namespace {
 const std::string kAllFormulations[] = {"qp", "socp", "log-barrier", "log-barrier-cone", "lcp"};
 // ... and the second-order ones (state (q, v)), for the allocation check.
 const std::string kEveryFormulationButHalmPosa[] = {
-    "qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "stewart-trinkle", "anitescu"};
+    "qp",       "socp",         "log-barrier", "log-barrier-cone", "lcp", "stewart-trinkle",
+    "anitescu", "anitescu-cone"};
 
 // An example, or "gjk_scene" (testing/gjk_scene.h: cylinders and a convex prism, whose
 // pairs go through GJK/EPA).

@@ -1,5 +1,5 @@
 #pragma once
-// What the two second-order formulations (stewart-trinkle, anitescu) share in their
+// What the second-order formulations (stewart-trinkle, anitescu, anitescu-cone) share in their
 // registrations: the family's capabilities (state (q, v), the robots' positions commanded) and
 // the factory that puts a program into a SecondOrderModel. They take no parameters: the bodies'
 // inertia and the robots' stiffness and damping are the scene's.

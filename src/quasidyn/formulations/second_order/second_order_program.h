@@ -5,6 +5,7 @@
 //
 //   stewart-trinkle   stewart_trinkle/stewart_trinkle_program.h   the LCP on its active set
 //   anitescu          anitescu/anitescu_program.h                 the pyramid QP's KKT
+//   anitescu-cone     anitescu_cone/anitescu_cone_program.h       the exact-cone SOCP's KKT
 
 #include <Eigen/Core>
 

@@ -81,15 +81,11 @@ SolverSummary SummaryOf(const SocpInfo& info) {
   return summary;
 }
 
-std::unique_ptr<ProgramWorkspace> SocpProgram::CreateWorkspace() const {
-  return std::make_unique<FrictionConeSocpWorkspace>();
-}
-
-void SocpProgram::Solve(const StepProblem& problem, ProgramWorkspace* workspace,
-                        FormulationSolution* solution) const {
-  FrictionConeSocpWorkspace& w = WorkspaceOf<FrictionConeSocpWorkspace>(workspace, description());
+void SolveFrictionConeSocp(const StepProblem& problem, const SocpSettings& settings,
+                           const char* description, FrictionConeSocpWorkspace* workspace,
+                           FormulationSolution* solution) {
+  FrictionConeSocpWorkspace& w = *workspace;
   BuildFrictionConeSocp(problem, &w.socp);
-  const SocpSettings& settings = settings_;
   if (w.solver.SamePattern(w.socp)) {
     w.solver.UpdateValues(w.socp);
   } else {
@@ -110,7 +106,7 @@ void SocpProgram::Solve(const StepProblem& problem, ProgramWorkspace* workspace,
     status =
         result->status == SolverStatus::kSolved ? SolverStatus::kSolvedInaccurate : result->status;
   }
-  if (!StartSolution(problem, description(), status, SummaryOf(result->info), result->message,
+  if (!StartSolution(problem, description, status, SummaryOf(result->info), result->message,
                      result->x, solution))
     return;
   const ContactSet& contacts = problem.contacts;
@@ -138,21 +134,44 @@ void SocpProgram::Solve(const StepProblem& problem, ProgramWorkspace* workspace,
     solution->limit_impulse[l] = result->linear_duals[row++];
 }
 
-void SocpProgram::Differentiate(const QuasiDynamicDerivativeInput& input,
-                                ProgramWorkspace* workspace, VelocityGradient* gradient) const {
-  FrictionConeSocpWorkspace& w = WorkspaceOf<FrictionConeSocpWorkspace>(workspace, description());
-  const StepProblem& problem = input.problem;
+std::unique_ptr<ProgramWorkspace> SocpProgram::CreateWorkspace() const {
+  return std::make_unique<FrictionConeSocpWorkspace>();
+}
+
+void SocpProgram::Solve(const StepProblem& problem, ProgramWorkspace* workspace,
+                        FormulationSolution* solution) const {
+  SolveFrictionConeSocp(problem, settings_, description(),
+                        &WorkspaceOf<FrictionConeSocpWorkspace>(workspace, description()),
+                        solution);
+}
+
+bool DifferentiateFrictionConeSocp(const StepProblem& problem, const FormulationSolution& solution,
+                                   StepDataContractor* contractor,
+                                   FrictionConeSocpWorkspace* workspace,
+                                   VelocityGradient* gradient) {
+  FrictionConeSocpWorkspace& w = *workspace;
   const ContactSet& contacts = problem.contacts;
   SocpConeBlocks(contacts, &w.cone_blocks);
-  SocpBlockMultipliers(contacts, w.cone_blocks, input.solution, &w.cone_multipliers);
+  SocpBlockMultipliers(contacts, w.cone_blocks, solution, &w.cone_multipliers);
   const StepDataContraction* contraction = nullptr;
-  if (input.contractor != nullptr) {
-    contraction = input.contractor->Contract(
+  if (contractor != nullptr) {
+    contraction = contractor->Contract(
         StackedImpulseCoordinates(contacts, w.cone_blocks, w.cone_multipliers));
-    if (contraction == nullptr) return FailGradient("A: " + input.contractor->failure(), gradient);
+    if (contraction == nullptr) {
+      FailGradient("A: " + contractor->failure(), gradient);
+      return false;
+    }
   }
-  w.sensitivity.Compute(problem, w.cone_blocks, w.cone_multipliers, input.solution.limit_impulse,
-                        input.solution.v, contraction, SocpKktSolve::kRangeSpace, gradient);
+  w.sensitivity.Compute(problem, w.cone_blocks, w.cone_multipliers, solution.limit_impulse,
+                        solution.v, contraction, SocpKktSolve::kRangeSpace, gradient);
+  return true;
+}
+
+void SocpProgram::Differentiate(const QuasiDynamicDerivativeInput& input,
+                                ProgramWorkspace* workspace, VelocityGradient* gradient) const {
+  DifferentiateFrictionConeSocp(input.problem, input.solution, input.contractor,
+                                &WorkspaceOf<FrictionConeSocpWorkspace>(workspace, description()),
+                                gradient);
 }
 
 }  // namespace quasidyn

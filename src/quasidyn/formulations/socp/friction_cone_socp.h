@@ -65,6 +65,29 @@ struct FrictionConeSocpWorkspace final : ProgramWorkspace {
   SocpSensitivity sensitivity;
 };
 
+// Builds the SOCP of `problem` into the workspace, solves it (set up again only for a new
+// pattern) and writes v and the impulses (from the cone duals, above) into *solution. When the
+// solver stops on a numerical failure it is run once more with tolerances 100× looser and a
+// success is reported as kSolvedInaccurate. The same program serves two step models, by the
+// cost the problem carries (step_problem.h), as the pyramid QP does (qp/pyramid_qp.h): the
+// quasi-dynamic step (quasi_dynamic_cost.h; formulation socp) and the second-order step
+// (second_order_cost.h, P = M̂; formulation anitescu-cone, Anitescu 2006's relaxation on the
+// exact cone, anitescu_cone/anitescu_cone_program.h). `description` names the program in
+// messages.
+void SolveFrictionConeSocp(const StepProblem& problem, const SocpSettings& settings,
+                           const char* description, FrictionConeSocpWorkspace* workspace,
+                           FormulationSolution* solution);
+
+// ∂v/∂q (tangent; when `contractor` is not null) and ∂v/∂u of the answer the last
+// SolveFrictionConeSocp left in the workspace, into *gradient (socp_gradient.h; the right side
+// of u is ∂τ_h/∂u = h K_a for both costs); the factors stay in workspace->sensitivity for
+// further right-hand sides (SocpSensitivity::CostSensitivity). False, with *gradient failed
+// and named, when the contact data's derivative failed.
+bool DifferentiateFrictionConeSocp(const StepProblem& problem, const FormulationSolution& solution,
+                                   StepDataContractor* contractor,
+                                   FrictionConeSocpWorkspace* workspace,
+                                   VelocityGradient* gradient);
+
 // When the solver stops on a numerical failure (a non-finite iterate near a cone's apex, a
 // known weakness of solvers/socp.h), it is run once more with tolerances 100× looser and a
 // success is reported as kSolvedInaccurate. Its derivative: the KKT conditions with each cone's

@@ -239,7 +239,8 @@ std::vector<ConeCase> ClassifySocpBlocks(const StepProblem& problem,
 
 // [P, −Aᵀ D̃; A, I − D] with rows, then columns, scaled to unit ∞-norm, and the minimum-norm
 // solution by a complete orthogonal decomposition (header).
-VelocityGradient SocpSensitivity::SolveFullKkt() const {
+Eigen::MatrixXd SocpSensitivity::FullKktVelocities(const Eigen::MatrixXd& r1, int r2_columns,
+                                                   int* rank) const {
   const int n = n_, mc = offset_.back(), nl = static_cast<int>(G_limits_.rows());
   const int m = mc + nl;
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + m, n + m);
@@ -260,9 +261,9 @@ VelocityGradient SocpSensitivity::SolveFullKkt() const {
     kkt.block(row, 0, 1, n) = G_limits_.row(l);
     kkt(row, row) = limit_active_[l] ? 0.0 : 1.0;
   }
-  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n + m, r1_.cols());
-  rhs.topRows(n) = r1_;
-  rhs.bottomLeftCorner(m, nq_dirs_) = r2_;
+  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n + m, r1.cols());
+  rhs.topRows(n) = r1;
+  rhs.bottomLeftCorner(m, r2_columns) = r2_.leftCols(r2_columns);
   Eigen::VectorXd row_scale(n + m), column_scale(n + m);
   for (int i = 0; i < n + m; ++i) {
     const double norm = kkt.row(i).lpNorm<Eigen::Infinity>();
@@ -275,10 +276,14 @@ VelocityGradient SocpSensitivity::SolveFullKkt() const {
   }
   scaled = scaled * column_scale.asDiagonal();
   const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(scaled);
-  const Eigen::MatrixXd solution =
-      column_scale.asDiagonal() * cod.solve(row_scale.asDiagonal() * rhs);
+  *rank = static_cast<int>(cod.rank());
+  return (column_scale.asDiagonal() * cod.solve(row_scale.asDiagonal() * rhs)).topRows(n);
+}
+
+VelocityGradient SocpSensitivity::SolveFullKkt() const {
   VelocityGradient gradient;
-  gradient.kkt_rank = static_cast<int>(cod.rank());
+  const Eigen::MatrixXd solution = FullKktVelocities(r1_, nq_dirs_, &gradient.kkt_rank);
+  const int n = n_;
   if (nq_dirs_ > 0) gradient.dv_dq = solution.topLeftCorner(n, nq_dirs_);
   gradient.dv_du = solution.topRightCorner(n, r1_.cols() - nq_dirs_);
   return gradient;
@@ -422,9 +427,28 @@ void SocpSensitivity::Compute(const StepProblem& problem,
 
   out->ok = true;
   out->failure.clear();
-  if (solve == SocpKktSolve::kFullKkt || !SolveRangeSpace(problem.contacts, blocks, out))
-    *out = SolveFullKkt();
+  computed_ = true;
+  range_space_ =
+      solve == SocpKktSolve::kRangeSpace && SolveRangeSpace(problem.contacts, blocks, out);
+  if (!range_space_) *out = SolveFullKkt();
   out->active_rows = active_rows_;
+}
+
+void SocpSensitivity::CostSensitivity(const Eigen::MatrixXd& r1, Eigen::MatrixXd* dv) {
+  if (!computed_)
+    throw std::invalid_argument("SocpSensitivity::CostSensitivity: nothing computed yet");
+  if (r1.rows() != n_)
+    throw std::invalid_argument("SocpSensitivity::CostSensitivity: r1 has " +
+                                std::to_string(r1.rows()) + " rows, n_v = " + std::to_string(n_));
+  if (!range_space_) {
+    int rank = 0;
+    *dv = FullKktVelocities(r1, 0, &rank);
+    return;
+  }
+  // r₂ = 0: no column of r₂ᵀ is stored (range_space_kkt.h).
+  const Eigen::MatrixXd r2_transposed(0, static_cast<Eigen::Index>(held_rows_.size()));
+  kkt_.Solve(r1, r2_transposed, 0, &workspace_);
+  *dv = workspace_.x;
 }
 
 VelocityGradient SocpVelocityGradient(const StepProblem& problem,

@@ -152,16 +152,27 @@ class SocpSensitivity {
                const Eigen::VectorXd& limit_multipliers, const Eigen::VectorXd& v,
                const StepDataContraction* contraction, SocpKktSolve solve, VelocityGradient* out);
 
+  // dv (n_v × c) for the right side [r1; 0] (r1: n_v × c, a change of the cost's linear term
+  // τ_h with the constraints' values held) of the system the last Compute solved, by its
+  // factors (range space) or the whole system as Compute chose: the second-order step's
+  // ∂v⁺/∂v from r1 = ∂τ_h/∂v − ∂(P v⁺)/∂v (anitescu_cone/anitescu_cone_program.h).
+  // std::invalid_argument before a Compute or when r1 does not have n_v rows.
+  void CostSensitivity(const Eigen::MatrixXd& r1, Eigen::MatrixXd* dv);
+
  private:
   bool SolveRangeSpace(const ContactSet& contacts, const std::vector<ContactConeBlock>& blocks,
                        VelocityGradient* out);
   VelocityGradient SolveFullKkt() const;
+  // The whole system's velocity rows for the right sides [r1; r₂'s first r2_columns columns,
+  // then 0], and its rank.
+  Eigen::MatrixXd FullKktVelocities(const Eigen::MatrixXd& r1, int r2_columns, int* rank) const;
 
   // The linearised conditions of the step (header): the blocks' A_b stacked (their first rows
   // offset_, offset_.back() = Σ m_b), w_b = d_b y_b − u_b stacked alike, each block's case
   // and d_b, the joint-limit rows G_l with d_l and activity, and the right-hand sides
   // r₁ (n_v × (n_v dirs + n_q,a)) and r₂ ((Σ m_b + n_l) × n_v dirs; zero for the commands).
   int n_ = 0, nq_dirs_ = 0, active_rows_ = 0;
+  bool computed_ = false, range_space_ = false;  // a Compute ran; it solved by the range space
   Eigen::MatrixXd P_;
   std::vector<int> offset_;
   Eigen::MatrixXd A_, G_limits_;

@@ -278,5 +278,45 @@ TEST(SocpGradients, RangeSpaceSolveMatchesWholeSystem) {
   EXPECT_GT(sliding, 0);  // the curvature of a sliding cone is exercised
 }
 
+// SocpSensitivity::CostSensitivity (the second-order step's ∂v⁺/∂v, anitescu_cone_program.h):
+// a right side [r₁; 0] solved by the factors of the last Compute. With r₁ = ∂τ_h/∂u it is
+// Compute's own ∂v/∂u (the same right side: equal to 1e-12 relative, rounding of the same
+// factors), and the range-space and whole-system solves agree on other right sides within the
+// 1e-8 of the test above; before a Compute, or with r₁ of the wrong height, it throws.
+TEST(SocpGradients, CostSensitivityReusesTheFactorsOfCompute) {
+  SocpSensitivity fresh;
+  Eigen::MatrixXd dv;
+  EXPECT_THROW(fresh.CostSensitivity(Eigen::MatrixXd::Zero(3, 1), &dv), std::invalid_argument);
+  for (const Case& c : std::vector<Case>{{"planar_hand", 25, ""}, {"arm_cubes", 87, ""}}) {
+    SCOPED_TRACE(c.example);
+    const Scene scene = *LoadExample(c.example);
+    testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+    settings.type = "socp";
+    const ExampleState s = StateAfter(scene, settings, c.steps);
+    const testing::ConeStep step = testing::SolveConeStep(scene, settings, s.q, s.u);
+    ASSERT_EQ(step.solution.status, SolverStatus::kSolved);
+    const StepProblem problem{scene, step.contacts, step.cost, settings.time_step};
+    const std::vector<ContactConeBlock> blocks = SocpConeBlocks(step.contacts);
+    const std::vector<Eigen::VectorXd> y =
+        SocpBlockMultipliers(step.contacts, blocks, step.solution);
+    const Eigen::MatrixXd command = CommandForceJacobian(scene, settings.time_step);
+    const Eigen::MatrixXd other = Eigen::MatrixXd::Random(scene.nv, 3);
+    Eigen::MatrixXd solved[2];
+    const SocpKktSolve solves[2] = {SocpKktSolve::kRangeSpace, SocpKktSolve::kFullKkt};
+    for (int k = 0; k < 2; ++k) {
+      SocpSensitivity sensitivity;
+      VelocityGradient gradient;
+      sensitivity.Compute(problem, blocks, y, step.solution.limit_impulse, step.solution.v, nullptr,
+                          solves[k], &gradient);
+      sensitivity.CostSensitivity(command, &dv);
+      EXPECT_LT(RelativeError(dv, gradient.dv_du), 1e-12) << k;
+      sensitivity.CostSensitivity(other, &solved[k]);
+      EXPECT_THROW(sensitivity.CostSensitivity(Eigen::MatrixXd::Zero(scene.nv + 1, 1), &dv),
+                   std::invalid_argument);
+    }
+    EXPECT_LT(RelativeError(solved[0], solved[1]), 1e-8);
+  }
+}
+
 }  // namespace
 }  // namespace quasidyn
