@@ -243,8 +243,11 @@ int main(int argc, char** argv) {
         std::cout << "N = " << horizon << ": no step done\n";
         continue;
       }
-      std::cout << "N = " << horizon << ": first contact at t = " << t.first_contact_t
-                << " s, peak normal force " << t.peak_normal << " N, peak friction force "
+      std::ostringstream first_contact;
+      first_contact << std::setprecision(4) << "first contact at t = " << t.first_contact_t << " s";
+      std::cout << "N = " << horizon << ": "
+                << (t.first_contact_t < 0 ? std::string("no contact") : first_contact.str())
+                << ", peak normal force " << t.peak_normal << " N, peak friction force "
                 << t.peak_friction << " N, friction impulse " << t.friction_impulse
                 << " N·s, normal impulse " << t.normal_impulse << " N·s, realised cost "
                 << t.realised_cost << ", J* first " << optimal_costs[horizon].front() << " last "
