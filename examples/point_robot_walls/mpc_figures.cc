@@ -9,12 +9,16 @@
 //                        force [N]
 //   contact_forces_N5.svg, contact_forces_N20.svg   (Figs. 2 and 3) per wall, normal and friction
 //   optimal_cost.svg     (Fig. 4) J* per step for both horizons, and J*/N
-//   paths.svg            the robot's path for both, with the walls and the target (a dot)
-// and prints per horizon the friction and normal impulses delivered by the walls, the realised
-// cost, the MIQP's solve time and nodes, and the notes' two claims checked on these numbers.
+//   paths.svg            the robot's path for both, with the walls (drawn on the MPC's box of
+//                        x and y, which the scene puts on the walls) and the target (a dot)
+// and prints per horizon the friction and normal impulses delivered by the walls, the peak
+// normal and friction forces, the realised cost, the MIQP's solve time and nodes, and the
+// notes' claims checked on these numbers (a claim that fails is printed as not holding).
 // Exit status 1 when a run stops early.
 //
-// Usage: mpc_figures OUT_DIR [--steps K]   (K control steps, default 60 = 6 s)
+// Usage: mpc_figures OUT_DIR [--steps K] [--scene PATH]
+//   K control steps, default 60 = 6 s; PATH a scene with an mpc: block and walls named
+//   right_wall, left_wall, floor (default examples/point_robot_walls/scene.yaml)
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -43,6 +47,8 @@ const char* const kColors[] = {"#d62728", "#1f77b4", "#2ca02c"};
 
 struct Totals {
   double friction_impulse = 0, normal_impulse = 0, realised_cost = 0;
+  double peak_normal = 0, peak_friction = 0;  // the largest per wall and step [N]
+  double first_contact_t = -1;                // the first step with a normal force [s], or −1
   std::vector<double> solve_seconds, nodes;
 };
 
@@ -50,6 +56,30 @@ double Median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+// Whether and where the series `longer` falls below `shorter` for good: "from step k on" (k the
+// first step, 1-based, after which every step has longer < shorter), or by how much it does not
+// (the smallest longer/shorter over the run and its step).
+std::string CrossingReport(const std::vector<double>& shorter, const std::vector<double>& longer) {
+  const int n = static_cast<int>(std::min(shorter.size(), longer.size()));
+  int first_below = -1;
+  for (int k = n - 1; k >= 0 && longer[k] < shorter[k]; --k) first_below = k;
+  std::ostringstream out;
+  out << std::setprecision(4);
+  if (n == 0) {
+    out << "not compared (no steps)";
+  } else if (first_below >= 0) {
+    out << "below from step " << first_below + 1 << " on";
+  } else {
+    int best = 0;
+    for (int k = 1; k < n; ++k)
+      if (longer[k] / shorter[k] < longer[best] / shorter[best]) best = k;
+    out << "never below for good (ratio N = 20 / N = 5 at least " << longer[best] / shorter[best]
+        << ", at step " << best + 1 << "; at the last step " << longer[n - 1] / shorter[n - 1]
+        << ")";
+  }
+  return out.str();
 }
 
 }  // namespace
@@ -62,6 +92,10 @@ int main(int argc, char** argv) {
   int steps = 60;
   app.add_option("OUT_DIR", out_dir, "Folder for the CSV and the SVGs")->required();
   app.add_option("--steps", steps, "Control steps K >= 1 (default 60)");
+  std::string scene_path =
+      std::string(QUASIDYN_SOURCE_DIR) + "/examples/point_robot_walls/scene.yaml";
+  app.add_option("--scene", scene_path,
+                 "Scene with an mpc: block (default examples/point_robot_walls/scene.yaml)");
   bool quiet = false;
   quasidyn::tools::AddQuietFlag(&app, &quiet);
   quasidyn::tools::ParseOrExit(&app, argc, argv);
@@ -70,8 +104,8 @@ int main(int argc, char** argv) {
     if (quiet) quasidyn::tools::SilenceStdout();
     if (steps < 1) throw std::invalid_argument("--steps must be >= 1");
     std::filesystem::create_directories(out_dir);
-    const ScenePtr scene = std::make_shared<const Scene>(
-        LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/point_robot_walls/scene.yaml"));
+    const ScenePtr scene = std::make_shared<const Scene>(LoadScene(scene_path));
+    if (!scene->mpc) throw std::invalid_argument(scene_path + ": no mpc: block");
     const auto plant = MakeStepModel(scene);
 
     std::ostringstream csv;
@@ -87,14 +121,21 @@ int main(int argc, char** argv) {
     per_step_plot.title = "J*/N, the optimal cost per horizon step";
     per_step_plot.x_label = "t [s]";
     per_step_plot.y_label = "J*/N [-]";
-    paths.title = "The robot's path (walls: x = 2, x = -5, y = -6; target (3, -5))";
+    const MpcSettings& base = *scene->mpc;
+    // The walls on the MPC's box of the robot's centre: right x_max, left x_min, floor y_min.
+    const double x_lo = base.state_lower[0], x_hi = base.state_upper[0];
+    const double y_lo = base.state_lower[1], y_hi = base.state_upper[1];
+    std::ostringstream path_title;
+    path_title << "The robot's path (walls: x = " << x_hi << ", x = " << x_lo << ", y = " << y_lo
+               << "; target (" << base.target[0] << ", " << base.target[1] << "))";
+    paths.title = path_title.str();
     paths.x_label = "x [m]";
     paths.y_label = "y [m]";
-    paths.series.push_back({"walls", {2, 2, -5, -5}, {0, -6, -6, 0}, "#808080"});
+    paths.series.push_back(
+        {"walls", {x_hi, x_hi, x_lo, x_lo}, {y_hi, y_lo, y_lo, y_hi}, "#808080"});
     std::map<int, Totals> totals;
     std::map<int, std::vector<double>> stage_costs, optimal_costs;
     bool ok = true;
-    const MpcSettings& base = *scene->mpc;
     // The MPC's target position (x_d's first two entries), a dot (a one-point series).
     paths.series.push_back({"target", {base.target[0]}, {base.target[1]}, "#000000", false, true});
     const Eigen::VectorXd& Q = base.state_weight;
@@ -163,6 +204,9 @@ int main(int argc, char** argv) {
             << ',' << c.relative_gap << ',' << ToString(c.status) << ',' << c.force[0] << ','
             << c.force[1] << ',' << stage;
         for (int w = 0; w < 3; ++w) {
+          total.peak_normal = std::max(total.peak_normal, wall_normal[w]);
+          total.peak_friction = std::max(total.peak_friction, wall_friction[w]);
+          if (wall_normal[w] > 0 && total.first_contact_t < 0) total.first_contact_t = s.t;
           csv << ',' << wall_normal[w] << ',' << wall_friction[w];
           normal[w].x.push_back(s.t);
           normal[w].y.push_back(wall_normal[w]);
@@ -195,36 +239,50 @@ int main(int argc, char** argv) {
 
     std::cout << std::setprecision(4);
     for (const auto& [horizon, t] : totals) {
-      std::cout << "N = " << horizon << ": friction impulse " << t.friction_impulse
+      if (t.solve_seconds.empty()) {  // the run stopped at its first step (reported above)
+        std::cout << "N = " << horizon << ": no step done\n";
+        continue;
+      }
+      std::ostringstream first_contact;
+      first_contact << std::setprecision(4) << "first contact at t = " << t.first_contact_t << " s";
+      std::cout << "N = " << horizon << ": "
+                << (t.first_contact_t < 0 ? std::string("no contact") : first_contact.str())
+                << ", peak normal force " << t.peak_normal << " N, peak friction force "
+                << t.peak_friction << " N, friction impulse " << t.friction_impulse
                 << " N·s, normal impulse " << t.normal_impulse << " N·s, realised cost "
-                << t.realised_cost << ", MIQP median " << 1e3 * Median(t.solve_seconds)
-                << " ms (max "
+                << t.realised_cost << ", J* first " << optimal_costs[horizon].front() << " last "
+                << optimal_costs[horizon].back() << ", MIQP median "
+                << 1e3 * Median(t.solve_seconds) << " ms (max "
                 << 1e3 * *std::max_element(t.solve_seconds.begin(), t.solve_seconds.end())
                 << " ms), nodes median " << Median(t.nodes) << " (max "
                 << *std::max_element(t.nodes.begin(), t.nodes.end()) << ")\n";
     }
     // The notes' claims, checked on these runs (docs/mpc.md quotes the outcome).
+    const bool both_touch = totals[5].peak_normal > 0 && totals[20].peak_normal > 0 &&
+                            totals[5].peak_friction > 0 && totals[20].peak_friction > 0;
     const bool more_friction = totals[20].friction_impulse > totals[5].friction_impulse;
-    int first_lower = -1;  // first step from which N = 20's J*/N stays below N = 5's
-    const std::vector<double>& j5 = optimal_costs[5];
-    const std::vector<double>& j20 = optimal_costs[20];
-    for (int k = static_cast<int>(std::min(j5.size(), j20.size())) - 1; k >= 0; --k) {
-      if (j20[k] / 20 < j5[k] / 5) {
-        first_lower = k;
-      } else {
-        break;
-      }
+    // J* sums N stage terms and the terminal one: J*/N as in the notes' plots, J*/(N + 1) the
+    // mean over the terms it sums; the realised stage cost is the same measure for both.
+    std::vector<double> per_step5, per_step20, per_term5, per_term20;
+    for (double j : optimal_costs[5]) {
+      per_step5.push_back(j / 5);
+      per_term5.push_back(j / 6);
     }
-    std::cout << "claim 1 (longer horizon uses more friction): "
+    for (double j : optimal_costs[20]) {
+      per_step20.push_back(j / 20);
+      per_term20.push_back(j / 21);
+    }
+    std::cout << "claim 0 (both horizons press on a wall with friction, Figs. 2, 3): "
+              << (both_touch ? "holds" : "does not hold") << "\n"
+              << "claim 1 (longer horizon uses more friction): "
               << (more_friction ? "holds" : "does not hold") << "\n"
               << "claim 2 (longer horizon reaches a lower cost after a few steps): realised cost "
               << (totals[20].realised_cost < totals[5].realised_cost ? "lower" : "not lower")
-              << " with N = 20; J*/N of N = 20 below N = 5's "
-              << (first_lower >= 0 ? "from step " + std::to_string(first_lower + 1) + " on"
-                                   : std::string("at the end: no"))
-              << "; J* itself "
-              << (j20.back() < j5.back() ? "lower" : "higher (it sums 20 steps, not 5)")
-              << " with N = 20 at the last step\n";
+              << " with N = 20; realised stage cost of N = 20 "
+              << CrossingReport(stage_costs[5], stage_costs[20]) << "; J* of N = 20 "
+              << CrossingReport(optimal_costs[5], optimal_costs[20]) << "; J*/N of N = 20 "
+              << CrossingReport(per_step5, per_step20) << "; J*/(N + 1) of N = 20 "
+              << CrossingReport(per_term5, per_term20) << "\n";
     return ok ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "mpc_figures: " << e.what() << "\n";

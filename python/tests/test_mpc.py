@@ -14,7 +14,7 @@ def walls():
 def test_solve_returns_the_first_force_and_a_setpoint_the_plant_follows(walls):
     mpc = quasidyn.ContactMpc(walls, horizon=5)
     assert mpc.horizon == 5 and mpc.time_step == pytest.approx(0.1)
-    q, v = np.array([1.9, -4.5]), np.array([1.2, -0.6])
+    q, v = np.array([-1.55, -4.5]), np.array([1.2, -0.6])
     r = mpc.solve(q, v)
     assert r["status"] == "optimal" and r["has_solution"]
     assert r["states"].shape == (5, 4) and r["forces"].shape == (5, 2)
@@ -32,14 +32,19 @@ def test_solve_returns_the_first_force_and_a_setpoint_the_plant_follows(walls):
 
 
 def test_closed_loop_reaches_the_wall_below_the_start(walls):
-    # N = 5 reaches the right wall after about 13 s (docs/mpc.md) and stays on it.
+    # N = 5 reaches the right wall (x = -1.45) after about 4 s (docs/mpc.md), stays on it and
+    # creeps down it toward y = -5.
     out = quasidyn.ContactMpc(walls, horizon=5).run(150)
     assert out["completed"], out["message"]
     assert len(out["cost"]) == 150 and out["force"].shape == (150, 2)
     assert all(s == "optimal" for s in out["status"])
     q = out["trajectory"].final_q
-    assert abs(q[0] - 2.0) < 1e-6 and q[1] < -4.7
-    assert out["cost"][-1] < 0.1 * out["cost"][0]
+    assert abs(q[0] + 1.45) < 1e-6 and q[1] < -4.6
+    # The target's x is out of reach: each of J*'s N + 1 state terms costs at least
+    # (3 + 1.45)^2 (Q = I); of what lies above that floor at the start, under a tenth is left.
+    floor = 6 * (3 + 1.45) ** 2
+    assert min(out["cost"]) >= floor * (1 - 1e-9)
+    assert out["cost"][-1] - floor < 0.1 * (out["cost"][0] - floor)
 
 
 def test_bad_input_raises_value_error(walls):
