@@ -7,7 +7,8 @@
 //   t,x,y,z,qw,qx,qy,qz                             [s], [m], unit quaternion
 //   one row per sample
 // A file is reused only when its key is the one asked for (same formulation, h, stride, end
-// time and scene text), so an edited scene or another h computes a new ground truth.
+// time and scene text), so an edited scene or another h computes a new ground truth. The files
+// the scene refers to (the arm's URDF) are not in the key: after editing one, delete the file.
 #pragma once
 
 #include <cstdint>

@@ -60,7 +60,16 @@ echo "t,x" > "$out/bad.csv"
 grep -q "missing column" "$out/bad.txt" || fail "no 'missing column' message: $(cat "$out/bad.txt")"
 "$timestep_study" --h 0.3 > /dev/null 2> "$out/bad.txt" && fail "timestep_study accepted h = 0.3"
 grep -q "does not divide" "$out/bad.txt" || fail "no message for --h 0.3: $(cat "$out/bad.txt")"
-rm -f "$out/bad.csv" "$out/bad.txt"
+"$timestep_study" --second-order qp > /dev/null 2> "$out/bad.txt" && fail "timestep_study accepted --second-order qp"
+grep -q "is not anitescu or stewart-trinkle" "$out/bad.txt" || fail "no message for --second-order qp: $(cat "$out/bad.txt")"
+# A damaged ground-truth file is an error naming it, not a silent recomputation or a crash.
+truth_file="$out/ground_truth_anitescu_h0.001.csv"
+[ -s "$truth_file" ] || fail "no ground-truth file $truth_file"
+sed -i '10s/.*/0.01,not a number/' "$truth_file"
+"$timestep_study" --quick --h 0.4 --out "$out/damaged" --ground-truth "$truth_file" > /dev/null \
+  2> "$out/bad.txt" && fail "timestep_study accepted a damaged ground-truth file"
+grep -q "damaged row" "$out/bad.txt" || fail "no message for a damaged ground truth: $(cat "$out/bad.txt")"
+rm -rf "$out/bad.csv" "$out/bad.txt" "$out/damaged" "$truth_file"
 
 "$python" - "$out" <<'PY' || fail "figure outputs"
 import csv, sys
