@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,10 +48,12 @@ struct CubeTrajectory {
 
 // Runs `choice` (its time step is h [s]) from the model's initial state over [0, end_time]
 // [s] (a multiple of h) under the scene's schedule, recording every `stride`-th state (>= 1;
-// end_time / h must be a multiple of it).
+// end_time / h must be a multiple of it). `progress`, when given, is called with the share of
+// the steps done (0 … 1) after every hundredth of them.
 inline CubeTrajectory SimulateCube(const quasidyn::Scene& scene,
                                    const quasidyn::FormulationChoice& choice, double end_time,
-                                   int stride = 1) {
+                                   int stride = 1,
+                                   const std::function<void(double)>& progress = nullptr) {
   const std::shared_ptr<const quasidyn::StepModel> model =
       quasidyn::MakeStepModel(std::make_shared<const quasidyn::Scene>(scene), choice);
   const std::unique_ptr<quasidyn::StepData> data = model->CreateData();
@@ -87,6 +90,8 @@ inline CubeTrajectory SimulateCube(const quasidyn::Scene& scene,
       break;
     }
     if ((k + 1) % stride == 0) record(x.q);
+    if (progress && (k + 1) % std::max(steps / 100, 1L) == 0)
+      progress(static_cast<double>(k + 1) / steps);
   }
   // A run cut short holds the cube's last finite pose to the end time.
   const size_t samples = static_cast<size_t>(steps / stride) + 1;

@@ -87,6 +87,7 @@ struct Options {
   std::string ground_truth_path;  // empty: DIR/ground_truth_<formulation>_h<h>.csv
   std::string second_order = "anitescu";
   double damping_ratio = 1.0;  // ζ >= 0 of the robots' joints in the second-order runs
+  bool show_progress = false;  // a progress line on stderr while the ground truth runs
   std::string scene_path = std::string(QUASIDYN_SOURCE_DIR) + "/examples/arm_cubes/scene.yaml";
 };
 
@@ -126,6 +127,7 @@ Options ParseOptions(int argc, char** argv) {
   quasidyn::tools::AddQuietFlag(&app, &quiet);
   quasidyn::tools::ParseOrExit(&app, argc, argv);
   if (quiet) quasidyn::tools::SilenceStdout();
+  options.show_progress = quasidyn::tools::ShowsProgress(quiet);
   if (quick) {
     options.ground_truth_h = 0.001;
     options.reference_h = 0.01;
@@ -195,8 +197,11 @@ CubeTrajectory GroundTruth(const Options& options, const Scene& scene, double en
   }
   std::fprintf(stderr, "computing the ground truth: %s, h = %g s, %ld steps ...\n",
                options.second_order.c_str(), h, steps);
+  auto show = [](double done) { std::fprintf(stderr, "\r  %3.0f %%", 100 * done); };
   CubeTrajectory truth = arm_cubes::SimulateCube(
-      scene, quasidyn::FormulationChoice(options.second_order, {}, h), end_time, stride);
+      scene, quasidyn::FormulationChoice(options.second_order, {}, h), end_time, stride,
+      options.show_progress ? std::function<void(double)>(show) : nullptr);
+  if (options.show_progress) std::fprintf(stderr, "\n");
   if (!path.empty()) arm_cubes::WriteGroundTruth(path, key, truth);
   return truth;
 }
