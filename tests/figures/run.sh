@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The paper's figures end to end: runs gripper_figures (§V-A, Fig. 5/6 data) and
-# timestep_study --quick (§V-B, Fig. 7/8 data), then both plot scripts with the system
+# timestep_study --quick (§V-B, Fig. 7/8 data: a second-order ground truth at h = 0.001 s
+# written to OUT_DIR and read back by a second run), then both plot scripts with the system
 # /usr/bin/python3 and matplotlib, and checks the CSVs and the PNGs: every run solved, the
 # expected rows and columns, and PNGs of a figure's size that are not blank (a share of
 # non-white pixels and enough distinct colours for several coloured curves).
@@ -29,6 +30,24 @@ grep -q "Usage" "$out/help.txt" && [ ! -e "$out/--help" ] || fail "gripper_figur
 rm -rf "$out/new" "$out/help.txt"
 "$timestep_study" --quick --out "$out" > "$out/timestep_study.txt" \
   || fail "timestep_study --quick exited non-zero: $(cat "$out/timestep_study.txt")"
+# The ground truth is computed once: a second run reads it back and gives the same table.
+cp "$out/timestep_errors.csv" "$out/timestep_errors.first.csv"
+"$timestep_study" --quick --out "$out" > "$out/timestep_study.again.txt" \
+  || fail "timestep_study --quick (again) exited non-zero"
+grep -q "ground truth read from" "$out/timestep_study.again.txt" \
+  || fail "the second run did not reuse the ground truth: $(head -3 "$out/timestep_study.again.txt")"
+# The file keeps 12 digits: the errors agree to far better than 1e-9 relative.
+"$python" - "$out/timestep_errors.csv" "$out/timestep_errors.first.csv" <<'PY' \
+  || fail "the reused ground truth gives other errors"
+import csv, sys
+again, first = (list(csv.DictReader(open(path))) for path in sys.argv[1:])
+assert len(again) == len(first), (len(again), len(first))
+for a, b in zip(again, first):
+    for column in ("E_position", "E_angle"):
+        x, y = float(a[column]), float(b[column])
+        assert abs(x - y) <= 1e-9 * max(abs(x), abs(y)), (a["formulation"], a["h"], column, x, y)
+PY
+rm -f "$out/timestep_errors.first.csv" "$out/timestep_study.again.txt"
 "$python" examples/planar_gripper/plot_gripper_figures.py \
   "$out/gripper_figures.csv" "$out/gripper_figures.png" || fail "plot_gripper_figures.py"
 "$python" examples/arm_cubes/plot_timestep_study.py "$out/timestep_errors.csv" \
@@ -41,7 +60,16 @@ echo "t,x" > "$out/bad.csv"
 grep -q "missing column" "$out/bad.txt" || fail "no 'missing column' message: $(cat "$out/bad.txt")"
 "$timestep_study" --h 0.3 > /dev/null 2> "$out/bad.txt" && fail "timestep_study accepted h = 0.3"
 grep -q "does not divide" "$out/bad.txt" || fail "no message for --h 0.3: $(cat "$out/bad.txt")"
-rm -f "$out/bad.csv" "$out/bad.txt"
+"$timestep_study" --second-order qp > /dev/null 2> "$out/bad.txt" && fail "timestep_study accepted --second-order qp"
+grep -q "is not anitescu or stewart-trinkle" "$out/bad.txt" || fail "no message for --second-order qp: $(cat "$out/bad.txt")"
+# A damaged ground-truth file is an error naming it, not a silent recomputation or a crash.
+truth_file="$out/ground_truth_anitescu_h0.001.csv"
+[ -s "$truth_file" ] || fail "no ground-truth file $truth_file"
+sed -i '10s/.*/0.01,not a number/' "$truth_file"
+"$timestep_study" --quick --h 0.4 --out "$out/damaged" --ground-truth "$truth_file" > /dev/null \
+  2> "$out/bad.txt" && fail "timestep_study accepted a damaged ground-truth file"
+grep -q "damaged row" "$out/bad.txt" || fail "no message for a damaged ground truth: $(cat "$out/bad.txt")"
+rm -rf "$out/bad.csv" "$out/bad.txt" "$out/damaged" "$truth_file"
 
 "$python" - "$out" <<'PY' || fail "figure outputs"
 import csv, sys
@@ -56,10 +84,24 @@ for name in ("lcp", "qp"):
     assert n == steps, f"gripper_figures.csv: {n} rows for {name}, expected {steps}"
 
 errors = list(csv.DictReader(open(f"{out}/timestep_errors.csv")))
-assert [float(r["h"]) for r in errors] == [0.05, 0.1, 0.2, 0.4], [r["h"] for r in errors]
-assert all(r["status"] == "solved" for r in errors), [r["status"] for r in errors]
+steps = [0.05, 0.1, 0.2, 0.4]
+def rows(formulation, reference):
+    return [r for r in errors if r["formulation"] == formulation and r["reference"] == reference]
+# Against the second-order ground truth: the QP and anitescu at every h, the QP's floor (its own
+# reference against the ground truth) once; the QP against its own reference at every h.
+for formulation, reference in (("qp", "ground_truth"), ("anitescu", "ground_truth"),
+                               ("qp", "qp_reference")):
+    found = [float(r["h"]) for r in rows(formulation, reference)]
+    assert found == steps, (formulation, reference, found)
+assert len(rows("qp_reference", "ground_truth")) == 1, errors
+assert len(errors) == 3 * len(steps) + 1, len(errors)
+statuses = {"solved", "failed_steps", "cut_short"}
+assert all(r["status"] in statuses and r["what_happened"] for r in errors), errors
+assert all(r["status"] == "solved" for r in errors if r["formulation"] != "anitescu"), errors
+assert all(float(r["E_position"]) > 0 for r in errors), errors
 runs = {(r["run"], r["h"]) for r in csv.DictReader(open(f"{out}/timestep_trajectories.csv"))}
-assert len(runs) == 5 and ("reference", "0.01") in runs, sorted(runs)
+assert len(runs) == 2 + 2 * len(steps), sorted(runs)
+assert ("ground_truth", "0.001") in runs and ("qp_reference", "0.01") in runs, sorted(runs)
 
 for png in ("gripper_figures.png", "timestep_study.png"):
     pixels = image.imread(f"{out}/{png}")[:, :, :3]  # floats in [0, 1]
