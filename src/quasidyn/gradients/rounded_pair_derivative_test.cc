@@ -29,8 +29,10 @@ constexpr double kRoundedTolerance = 1e-7;
 // Spheres and capsules floating near each other and on a table (3D, every pair type of
 // rounded_pair_derivative.h): ball and knob on the table (sphere–half-space), rod lying on the
 // table (capsule–half-space, both ends), peg (tilted) on one end (capsule–half-space, one
-// end), ball against the rod's middle (sphere–segment interior), knob against the rod's end
-// (sphere–capsule end), and two crossing capsules (two interiors: left to the differences).
+// end), ball and bead against the rod's middle (B is the geometry of the lower body index,
+// geometry_model.cc: the rod's interior is A against the ball, B against the bead), knob
+// against the rod's end (sphere–capsule end), and two crossing capsules (two interiors: left
+// to the differences).
 constexpr const char* kRoundedScene = R"(
 name: rounded_pairs
 dimension: 3
@@ -68,6 +70,10 @@ objects:
     body: {mass: 0.2, inertia: from_shapes,
            shapes: [{type: capsule, radius: 0.05, length: 0.3, friction: 0.5}]}
     initial: [1.0, 0.0, 0.41, 0.7071067811865476, 0.0, 0.7071067811865476, 0]
+  - name: bead
+    joint: floating
+    body: {mass: 0.2, inertia: from_shapes, shapes: [{type: sphere, radius: 0.06, friction: 0.5}]}
+    initial: [-0.1, 0.22, 0.07, 1, 0, 0, 0]
 )";
 
 // A disk between two stadiums in a planar scene (circle–stadium: the stadium's interior and its
@@ -185,10 +191,10 @@ PairCount CompareEveryPair(const std::string& yaml) {
 
 TEST(RoundedPairDerivative, MatchesManifoldDifferencesIn3d) {
   const PairCount count = CompareEveryPair(kRoundedScene);
-  // ball–, knob–, rod– and peg–table, ball–rod, knob–rod in closed form; the crossing
-  // capsules (two segment interiors) differenced.
-  EXPECT_EQ(count.pairs, 7);
-  EXPECT_EQ(count.rounded, 6);
+  // ball–, knob–, rod–, peg– and bead–table, ball–rod, bead–rod, knob–rod in closed form; the
+  // crossing capsules (two segment interiors) differenced.
+  EXPECT_EQ(count.pairs, 9);
+  EXPECT_EQ(count.rounded, 8);
 }
 
 TEST(RoundedPairDerivative, MatchesManifoldDifferencesInAPlanarScene) {
