@@ -7,6 +7,7 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/geometry/manifold_3d.h"
+#include "quasidyn/gradients/rounded_pair_derivative.h"
 
 namespace quasidyn {
 namespace {
@@ -176,9 +177,13 @@ Outcome PairMotionDerivative::Compute(const GeometryModel& geometry, const Conta
       }
     }
     analytic_ = true;
+    rounded_ = false;
     return Outcome::Ok();
   }
   analytic_ = false;
+  rounded_ = closed_forms_ && RoundedPairDerivative(geometry, contacts, members, X_WB, reference,
+                                                    basis_, step, &along_);
+  if (rounded_) return Outcome::Ok();
   const double match_distance = 1000.0 * step;
   moved_ = X_WB;
   for (size_t j = 0; j < basis_.size(); ++j) {

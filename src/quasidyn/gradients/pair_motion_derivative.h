@@ -38,6 +38,10 @@
 // kManifoldSlack and its normal is the plane's); a vertex cannot disappear under a small
 // motion, so this case never reports one. On arm_cubes at the grasp: 120 of the 156 manifold
 // queries (the cubes on the ground).
+//
+// Closed form: spheres and capsules (circles and stadiums in a planar scene) against each
+// other or against a half-space, where their geometry is smooth (rounded_pair_derivative.h):
+// no manifold query either (rounded()).
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -81,10 +85,17 @@ class PairMotionDerivative {
                   const std::vector<Twist>& relative, double step);
 
   // r: the dimension of the span of the relative twists (2r manifold queries were made,
-  // none when analytic()).
+  // none when analytic() or rounded()).
   int BasisSize() const { return static_cast<int>(basis_.size()); }
   // Whether the last Compute used the analytic polytope–half-space case (header).
   bool analytic() const { return analytic_; }
+  // Whether the last Compute used the closed form of rounded cores (spheres, capsules;
+  // rounded_pair_derivative.h) instead of manifold queries.
+  bool rounded() const { return rounded_; }
+  // With false, Compute differences the manifold of every pair but the polytope–half-space
+  // case (the reference the closed forms of rounded_pair_derivative.h are tested against).
+  // Default true.
+  void set_closed_forms(bool closed_forms) { closed_forms_ = closed_forms; }
 
   // d(contact m)/dε for every member m (out[m], m indexes `members`) when A moves by xi_A
   // and B by xi_B (both about the reference point) per unit ε; xi_A − xi_B must lie in the
@@ -97,6 +108,8 @@ class PairMotionDerivative {
   using Vector6d = Eigen::Matrix<double, 6, 1>;
   Eigen::Vector3d reference_;
   bool analytic_ = false;
+  bool rounded_ = false;
+  bool closed_forms_ = true;
   std::vector<ContactPoint> base_;             // per member
   std::vector<Vector6d> basis_;                // u_1 … u_r
   std::vector<ContactPointDerivative> along_;  // [j · |members| + m] = D u_j for member m

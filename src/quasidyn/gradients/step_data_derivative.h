@@ -106,9 +106,15 @@ struct PyramidStepDataDerivative {
   Eigen::MatrixXd d_offset;          // m × n_v, column k
 };
 
-// Central differences of the data at q ⊕ ±ε_data e_k; `at_q` is the data at q (for the
-// structure check). ε_data > 0 [m or rad]; ∛ε ≈ 6.0555e-6 balances truncation and round-off.
-// A failure naming the direction when a contact of q disappears within ±ε_data.
+// Central differences of the data at q ⊕ ±ε_data e_k and at q ⊕ ±(ε_data/2) e_k, combined by
+// Richardson extrapolation, (4 D(ε_data/2) − D(ε_data))/3, which cancels the O(ε²) truncation
+// of a central difference (error O(ε⁴), round-off ≈ 3 ε_machine·|data|/ε_data): the reference
+// must stay accurate where the geometry is curved at the scale of ε (the planar hand's 1 cm
+// fingertips: a single central difference's truncation there is ≈ 1e-8 relative, the size of
+// the tolerance of contact_data_derivative_test.cc, while the closed forms of
+// rounded_pair_derivative.h have none). `at_q` is the data at q (for the structure check).
+// ε_data > 0 [m or rad]; ∛ε ≈ 6.0555e-6 balances truncation and round-off. A failure naming
+// the direction when a contact of q disappears within ±ε_data.
 Outcome DifferentiatePyramidStepData(const ContactModel& model,
                                      const QuasiDynamicCostParameters& cost_parameters,
                                      const Eigen::VectorXd& q, const Eigen::VectorXd& u,
