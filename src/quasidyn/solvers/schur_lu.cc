@@ -12,6 +12,11 @@ namespace quasidyn {
 
 namespace {
 
+// y −= a x over n entries (y and x do not overlap).
+inline void SubtractScaled(double* __restrict y, const double* __restrict x, double a, int n) {
+  for (int i = 0; i < n; ++i) y[i] -= x[i] * a;
+}
+
 bool PivotsAccepted(double lo, double hi, double ratio) {
   return hi > 0.0 && hi < std::numeric_limits<double>::infinity() && lo > ratio * hi;
 }
@@ -64,7 +69,7 @@ void SchurLu::Factorise(double* a, int m, int* perm, double* lo, double* hi) {
       double* column_j = a + static_cast<std::ptrdiff_t>(j) * m;
       const double u = column_j[p];
       if (u == 0.0) continue;
-      for (int i = p + 1; i < m; ++i) column_j[i] -= column_p[i] * u;
+      SubtractScaled(column_j + p + 1, column_p + p + 1, u, m - p - 1);
     }
   }
 }
@@ -77,33 +82,26 @@ void SchurLu::Substitute(const double* lu, int m, const int* perm, double* x) {
     const double xp = x[p];
     if (xp == 0.0) continue;
     const double* column = lu + static_cast<std::ptrdiff_t>(p) * m;
-    for (int i = p + 1; i < m; ++i) x[i] -= column[i] * xp;
+    SubtractScaled(x + p + 1, column + p + 1, xp, m - p - 1);
   }
   for (int p = m - 1; p >= 0; --p) {  // U x = y, by columns
     const double* column = lu + static_cast<std::ptrdiff_t>(p) * m;
     const double xp = x[p] / column[p];
     x[p] = xp;
     if (xp == 0.0) continue;
-    for (int i = 0; i < p; ++i) x[i] -= column[i] * xp;
+    SubtractScaled(x, column, xp, p);
   }
 }
 
 void SchurLu::Gather(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
-                     const int* K, int count, int column, double* out) {
+                     const int* K, int count, int column, int at, double* out) {
   const double* g = G.col(column).data();
   if (row_scale != nullptr) {
     for (int i = 0; i < count; ++i) out[i] = row_scale[K[i]] * g[K[i]];
   } else {
     for (int i = 0; i < count; ++i) out[i] = g[K[i]];
   }
-  if (diagonal == nullptr) return;
-  for (int i = 0; i < count; ++i) {  // K is increasing: at most one i with K[i] == column
-    if (K[i] == column) {
-      out[i] += diagonal[column];
-      break;
-    }
-    if (K[i] > column) break;
-  }
+  if (diagonal != nullptr && at >= 0) out[at] += diagonal[column];
 }
 
 bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
@@ -121,26 +119,23 @@ bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const do
   if (k > 0) {
     double lo = pivot_lo, hi = pivot_hi;
     for (int j = 0; j < k; ++j) {
-      Gather(G, row_scale, diagonal, K, k, j, a_.data() + j * k);
-      Gather(G, row_scale, diagonal, K + k, m, j, c_.data() + j * m);
+      Gather(G, row_scale, diagonal, K, k, j, j, a_.data() + j * k);
+      Gather(G, row_scale, diagonal, K + k, m, j, -1, c_.data() + j * m);
     }
     Factorise(a_.data(), k, perm_a_.data(), &lo, &hi);
     if (PivotsAccepted(lo, hi, singular_pivot_ratio)) {
       for (int j = 0; j < m; ++j) {
         double* s = s_.data() + j * m;
-        Gather(G, row_scale, diagonal, K + k, m, K[k + j], s);
+        Gather(G, row_scale, diagonal, K + k, m, K[k + j], j, s);
         double* x = x_.data() + j * k;
-        Gather(G, row_scale, diagonal, K, k, K[k + j], x);
+        Gather(G, row_scale, diagonal, K, k, K[k + j], -1, x);
         bool any = false;
         for (int i = 0; i < k; ++i) any = any || x[i] != 0.0;
         nonzero_[j] = any;
         if (!any) continue;
         Substitute(a_.data(), k, perm_a_.data(), x);
         for (int t = 0; t < k; ++t) {  // S(:, j) −= C X(:, j)
-          const double xt = x[t];
-          if (xt == 0.0) continue;
-          const double* c = c_.data() + t * m;
-          for (int i = 0; i < m; ++i) s[i] -= c[i] * xt;
+          if (x[t] != 0.0) SubtractScaled(s, c_.data() + t * m, x[t], m);
         }
       }
       Factorise(s_.data(), m, perm_s_.data(), &lo, &hi);
@@ -149,7 +144,7 @@ bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const do
   }
   full_ = true;
   double lo = pivot_lo, hi = pivot_hi;
-  for (int j = 0; j < r; ++j) Gather(G, row_scale, diagonal, K, r, K[j], whole_.data() + j * r);
+  for (int j = 0; j < r; ++j) Gather(G, row_scale, diagonal, K, r, K[j], j, whole_.data() + j * r);
   Factorise(whole_.data(), r, perm_whole_.data(), &lo, &hi);
   return r == 0 && pivot_hi == 0.0 ? true : PivotsAccepted(lo, hi, singular_pivot_ratio);
 }
@@ -166,17 +161,11 @@ void SchurLu::Solve(const double* b, double* x) const {
   double* w = work_.data();
   for (int i = 0; i < m; ++i) w[i] = x[k + i];
   for (int t = 0; t < k; ++t) {  // w = b_2 − C x_1
-    const double xt = x[t];
-    if (xt == 0.0) continue;
-    const double* c = c_.data() + t * m;
-    for (int i = 0; i < m; ++i) w[i] -= c[i] * xt;
+    if (x[t] != 0.0) SubtractScaled(w, c_.data() + t * m, x[t], m);
   }
   Substitute(s_.data(), m, perm_s_.data(), w);  // x_2 = S⁻¹ w
   for (int j = 0; j < m; ++j) {                 // x_1 −= X x_2
-    const double wj = w[j];
-    if (!nonzero_[j] || wj == 0.0) continue;
-    const double* column = x_.data() + j * k;
-    for (int i = 0; i < k; ++i) x[i] -= column[i] * wj;
+    if (nonzero_[j] && w[j] != 0.0) SubtractScaled(x, x_.data() + j * k, w[j], k);
   }
   for (int i = 0; i < m; ++i) x[k + i] = w[i];
 }

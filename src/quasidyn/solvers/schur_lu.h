@@ -59,9 +59,10 @@ class SchurLu {
   static void Factorise(double* a, int m, int* perm, double* lo, double* hi);
   // x := M⁻¹ x with the factor of Factorise (size m, leading dimension m).
   static void Substitute(const double* lu, int m, const int* perm, double* x);
-  // out[i] = M(K[i], column) for i < count, M as in Factor (`column` = K[j] for some j).
+  // out[i] = M(K[i], column) for i < count, M as in Factor; `at`: the i with K[i] == column
+  // (where the diagonal is added), −1 when there is none.
   static void Gather(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
-                     const int* K, int count, int column, double* out);
+                     const int* K, int count, int column, int at, double* out);
 
   int n_ = 0, k_ = 0;
   int r_ = 0;  // keep.size() of the last Factor
