@@ -12,7 +12,11 @@
 //                               side, with the same F and Jacobian; `solved` counts its successes;
 //   BM_EcpFunction/<scene>_with_jacobian  one evaluation of F and J at those starts (shared by
 //                               both solvers); BM_EcpFunction/<scene> F alone at the same points;
-//   BM_DenseLuSolve/<n>                a dense LU and solve of size n (Eigen, partial pivoting).
+//   BM_DenseLuSolve/<n>                a dense LU and solve of size n (Eigen, partial pivoting);
+//   BM_EcpNcpPass/<scene>/<solver>     one pass over all the scenario's recorded NCPs per
+//                               benchmark iteration (for instruction counts: run it under
+//                               valgrind --tool=callgrind and divide the inclusive count of
+//                               MixedNcpSolver::Solve, or of mcp_newton_FB_FBLSA, by its calls).
 //
 // Run: build/release/ecp_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // and read the *_median rows (the machine may be shared: compare ratios within one run).
@@ -143,6 +147,32 @@ void BM_EcpNcpSiconos(benchmark::State& state, int scenario) {
   state.counters["solved"] = solved / count;
 }
 
+// Every recorded NCP once per benchmark iteration, by ours or by Siconos.
+void BM_EcpNcpPass(benchmark::State& state, int scenario, bool siconos) {
+  Recorded& r = const_cast<Recorded&>(Record(scenario));
+  MixedNcpSolver solver;
+  solver.Setup(r.model->system().kinds(), r.model->solver_settings());
+  std::vector<testing::SiconosMcp> reference;
+  reference.reserve(r.functions.size());
+  for (EcpStepFunction& f : r.functions) reference.emplace_back(f, r.model->system().kinds());
+  double solved = 0, count = 0;
+  for (auto _ : state) {
+    for (size_t k = 0; k < r.functions.size(); ++k) {
+      if (siconos) {
+        const testing::SiconosMcpSolution s =
+            reference[k].Solve(r.starts[k], r.model->solver_settings().tolerance,
+                               r.model->solver_settings().max_iterations);
+        solved += s.info == 0;
+      } else {
+        solved += Succeeded(solver.Solve(r.functions[k], r.starts[k]).status);
+      }
+      ++count;
+    }
+  }
+  state.counters["solved"] = solved / count;
+  state.counters["problems"] = static_cast<double>(r.functions.size());
+}
+
 // What both solvers share: one evaluation of F, with its Jacobian (each Newton iteration of
 // either solver makes at least one) or without (the evaluation that confirms convergence), at
 // the recorded starts, to split the NCP's time into the function's and the solver's own.
@@ -188,6 +218,12 @@ BENCHMARK_CAPTURE(BM_EcpNcpOurs, ecp_cylinder_rolling, 1);
 BENCHMARK_CAPTURE(BM_EcpNcpSiconos, ecp_cylinder_rolling, 1);
 BENCHMARK_CAPTURE(BM_EcpNcpOurs, ecp_cube_toppling, 2);
 BENCHMARK_CAPTURE(BM_EcpNcpSiconos, ecp_cube_toppling, 2);
+BENCHMARK_CAPTURE(BM_EcpNcpPass, ecp_cube_sliding_ours, 0, false);
+BENCHMARK_CAPTURE(BM_EcpNcpPass, ecp_cube_sliding_siconos, 0, true);
+BENCHMARK_CAPTURE(BM_EcpNcpPass, ecp_cylinder_rolling_ours, 1, false);
+BENCHMARK_CAPTURE(BM_EcpNcpPass, ecp_cylinder_rolling_siconos, 1, true);
+BENCHMARK_CAPTURE(BM_EcpNcpPass, ecp_cube_toppling_ours, 2, false);
+BENCHMARK_CAPTURE(BM_EcpNcpPass, ecp_cube_toppling_siconos, 2, true);
 BENCHMARK_CAPTURE(BM_EcpFunction, ecp_cube_sliding_with_jacobian, 0, true);
 BENCHMARK_CAPTURE(BM_EcpFunction, ecp_cylinder_rolling_with_jacobian, 1, true);
 BENCHMARK_CAPTURE(BM_EcpFunction, ecp_cube_toppling_with_jacobian, 2, true);

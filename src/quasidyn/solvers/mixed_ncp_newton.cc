@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <utility>
 
 #include "quasidyn/common/argument_check.h"
@@ -18,10 +19,22 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// ‖(a, b)‖₂: √(a² + b²) where the squares neither overflow nor underflow (|a|, |b| within
+// [1e-150, 1e150], or zero), std::hypot's scaling otherwise.
+double Radius(double a, double b) {
+  const double big = std::max(std::abs(a), std::abs(b));
+  const double small = std::min(std::abs(a), std::abs(b));
+  if (big < 1e150 && (small == 0.0 || small > 1e-150)) return std::sqrt(a * a + b * b);
+  return std::hypot(a, b);
+}
+
+// Every entry finite: x·0 is 0 for finite x and NaN otherwise (vectorised, no branch).
+bool AllFinite(const Eigen::MatrixXd& m) { return (m.array() * 0.0).sum() == 0.0; }
+
 }  // namespace
 
 double FischerBurmeister(double a, double b) {
-  const double r = std::hypot(a, b);
+  const double r = Radius(a, b);
   const double sum = a + b;
   // (a + b − r)(a + b + r) = 2ab: no cancellation when a + b > 0.
   if (sum > 0.0) return 2.0 * a * b / (sum + r);
@@ -52,6 +65,7 @@ void ValidateMixedNcpSettings(const MixedNcpSettings& s) {
   QUASIDYN_CHECK_ARGUMENT(s.stagnation_window >= 1, kWhere, "stagnation_window must be >= 1");
   QUASIDYN_CHECK_ARGUMENT(s.stagnation_tolerance >= 0.0 && s.stagnation_tolerance < 1.0, kWhere,
                           "stagnation_tolerance must lie in [0, 1)");
+  QUASIDYN_CHECK_ARGUMENT(s.eliminated_leading >= 0, kWhere, "eliminated_leading must be >= 0");
 }
 
 void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSettings& settings) {
@@ -59,13 +73,27 @@ void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSett
   settings_ = settings;
   kinds_ = kinds;
   n_ = static_cast<int>(kinds.size());
+  QUASIDYN_CHECK_ARGUMENT(settings.eliminated_leading <= n_, kWhere,
+                          "eliminated_leading (" + std::to_string(settings.eliminated_leading) +
+                              ") must be at most the number of unknowns (" + std::to_string(n_) +
+                              ")");
   for (Eigen::VectorXd* v :
-       {&z_, &F_, &phi_, &gradient_, &d_, &trial_z_, &trial_F_, &trial_phi_, &rhs_, &best_z_,
-        &best_F_, &best_phi_, &result_.z, &result_.F, &result_.phi}) {
+       {&z_,         &F_,      &phi_,      &gradient_, &d_,        &trial_z_,   &trial_F_,
+        &trial_phi_, &rhs_,    &da_,       &db_,       &pivot_,    &reduced_,   &scaled_phi_,
+        &best_z_,    &best_F_, &best_phi_, &result_.z, &result_.F, &result_.phi}) {
     v->setZero(n_);
   }
-  for (Eigen::MatrixXd* m : {&J_, &H_, &normal_, &trial_J_, &best_J_}) m->setZero(n_, n_);
-  lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n_);
+  for (Eigen::MatrixXd* m : {&J_, &H_, &normal_, &trial_J_}) m->setZero(n_, n_);
+  jacobian_current_ = phi_jacobian_current_ = false;
+  contraction_ = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < settings.eliminated_leading; ++i) {
+    QUASIDYN_CHECK_ARGUMENT(kinds_[i] == NcpKind::kFree, kWhere,
+                            "the eliminated_leading unknowns must be free (unknown " +
+                                std::to_string(i) + " is a complementarity)");
+  }
+  lu_.Resize(n_, settings.eliminated_leading);
+  unit_.assign(n_, 0);
+  keep_.reserve(n_);
   normal_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n_);
   merits_.assign(static_cast<std::size_t>(settings.max_iterations) + 1, 0.0);
   best_merits_.assign(merits_.size(), 0.0);
@@ -82,30 +110,74 @@ double MixedNcpSolver::Merit(const Eigen::VectorXd& z, const Eigen::VectorXd& F,
 }
 
 void MixedNcpSolver::PhiJacobian() {
+  // H = diag(∂φ/∂b) J + diag(∂φ/∂a): ∂φ/∂a, ∂φ/∂b here; H itself by PhiJacobianMatrix.
   static const double kOrigin = 1.0 - 1.0 / std::sqrt(2.0);
   for (int i = 0; i < n_; ++i) {
     if (kinds_[i] == NcpKind::kFree) {
-      H_.row(i) = J_.row(i);
+      db_[i] = 1.0;
+      da_[i] = 0.0;
       continue;
     }
-    const double r = std::hypot(z_[i], F_[i]);
-    const double da = r > 0.0 ? 1.0 - z_[i] / r : kOrigin;
-    const double db = r > 0.0 ? 1.0 - F_[i] / r : kOrigin;
-    H_.row(i) = db * J_.row(i);
-    H_(i, i) += da;
+    const double r = Radius(z_[i], F_[i]);
+    da_[i] = r > 0.0 ? 1.0 - z_[i] / r : kOrigin;
+    db_[i] = r > 0.0 ? 1.0 - F_[i] / r : kOrigin;
   }
+  phi_jacobian_current_ = false;
+}
+
+void MixedNcpSolver::PhiJacobianMatrix() {
+  if (phi_jacobian_current_) return;
+  for (int j = 0; j < n_; ++j) {
+    double* h = H_.col(j).data();
+    const double* J = J_.col(j).data();
+    for (int i = 0; i < n_; ++i) h[i] = db_[i] * J[i];
+    h[j] += da_[j];
+  }
+  phi_jacobian_current_ = true;
+}
+
+bool MixedNcpSolver::SolveWithUnitRows(const double* row_scale, const double* diagonal) {
+  // Rows i with unit_[i] are pivot_[i] e_iᵀ: d_i = rhs_i / pivot_i, and the other unknowns solve
+  // M(K, K) d_K = rhs_K − Σ_i M(K, i) d_i over the rest K.
+  keep_.clear();
+  double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+  for (int i = 0; i < n_; ++i) {
+    if (!unit_[i]) {
+      keep_.push_back(i);
+      continue;
+    }
+    const double pivot = std::abs(pivot_[i]);
+    lo = std::min(lo, pivot);
+    hi = std::max(hi, pivot);
+    d_[i] = pivot > 0.0 ? rhs_[i] / pivot_[i] : 0.0;
+  }
+  if (!lu_.Factor(J_, row_scale, diagonal, keep_, settings_.singular_pivot_ratio, lo, hi)) {
+    return false;
+  }
+  const int r = static_cast<int>(keep_.size());
+  for (int j = 0; j < r; ++j) reduced_[j] = rhs_[keep_[j]];
+  for (int i = 0; i < n_; ++i) {  // M(K, i) = diag(row_scale) J(K, i): i is not in K
+    if (!unit_[i] || d_[i] == 0.0) continue;
+    const double* column = J_.col(i).data();
+    for (int j = 0; j < r; ++j) {
+      const int row = keep_[j];
+      reduced_[j] -= (row_scale ? row_scale[row] : 1.0) * column[row] * d_[i];
+    }
+  }
+  lu_.Solve(reduced_.data(), reduced_.data());
+  for (int j = 0; j < r; ++j) d_[keep_[j]] = reduced_[j];
+  return true;
 }
 
 bool MixedNcpSolver::NewtonDirection() {
   if (n_ == 0) return false;
-  lu_.compute(H_);
-  const auto pivots = lu_.matrixLU().diagonal().cwiseAbs();
-  const double largest = pivots.maxCoeff();
-  if (!(largest > 0.0) || !(pivots.minCoeff() > settings_.singular_pivot_ratio * largest)) {
-    return false;
+  // Rows of H with ∂φ/∂b = 0 (z_i = 0 < F_i: an inactive complementarity) are ∂φ/∂a e_iᵀ.
+  for (int i = 0; i < n_; ++i) {
+    unit_[i] = kinds_[i] == NcpKind::kComplementarity && db_[i] == 0.0;
+    pivot_[i] = da_[i];
   }
   rhs_ = -phi_;
-  d_.noalias() = lu_.solve(rhs_);
+  if (!SolveWithUnitRows(db_.data(), da_.data())) return false;  // H = diag(db) J + diag(da)
   if (!d_.allFinite()) return false;
   const double norm = d_.norm();
   return gradient_.dot(d_) <= -settings_.descent_rho * std::pow(norm, settings_.descent_power);
@@ -117,28 +189,18 @@ bool MixedNcpSolver::MinNewtonDirection() {
   // 2003, §9.1.4, the direction of their minFBLSA), whose rows switch between z_i = 0 and
   // F_i = 0 like an active set.
   for (int i = 0; i < n_; ++i) {
-    if (kinds_[i] == NcpKind::kComplementarity && z_[i] <= F_[i]) {
-      normal_.row(i).setZero();
-      normal_(i, i) = 1.0;
-      rhs_[i] = -z_[i];
-    } else {
-      normal_.row(i) = J_.row(i);
-      rhs_[i] = -F_[i];
-    }
+    unit_[i] = kinds_[i] == NcpKind::kComplementarity && z_[i] <= F_[i];
+    pivot_[i] = 1.0;
+    rhs_[i] = unit_[i] ? -z_[i] : -F_[i];
   }
-  normal_lu_.compute(normal_);
-  const auto pivots = normal_lu_.matrixLU().diagonal().cwiseAbs();
-  const double largest = pivots.maxCoeff();
-  if (!(largest > 0.0) || !(pivots.minCoeff() > settings_.singular_pivot_ratio * largest)) {
-    return false;
-  }
-  d_.noalias() = normal_lu_.solve(rhs_);
+  if (!SolveWithUnitRows(nullptr, nullptr)) return false;  // J's rows where not e_iᵀ
   if (!d_.allFinite()) return false;
   return gradient_.dot(d_) < 0.0;  // a descent direction of the Fischer–Burmeister merit
 }
 
 bool MixedNcpSolver::LevenbergMarquardtDirection() {
   if (n_ == 0) return false;
+  PhiJacobianMatrix();
   normal_.noalias() = H_.transpose().lazyProduct(H_);
   const double largest = normal_.diagonal().maxCoeff();
   if (!(largest > 0.0) || !std::isfinite(largest)) return false;
@@ -150,14 +212,20 @@ bool MixedNcpSolver::LevenbergMarquardtDirection() {
   return d_.allFinite();
 }
 
-bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference) {
+bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bool newton) {
   const double slope = gradient_.dot(d_);
   if (!(slope < 0.0)) return false;
+  const double residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+  // The full Newton step is expected to end the iterations: F alone there.
+  const bool last = newton && contraction_ * residual * residual <= settings_.tolerance;
   double t = 1.0;
   for (int b = 0; b <= settings_.max_backtracks; ++b) {
     trial_z_ = z_ + t * d_;
     ++result_.info.function_evaluations;
-    if (function.Evaluate(trial_z_, &trial_F_, &trial_J_) && trial_F_.allFinite()) {
+    // A shortened step is evaluated without the Jacobian (it is evaluated there if accepted).
+    const bool with_jacobian = b == 0 && !last;
+    if (function.Evaluate(trial_z_, &trial_F_, with_jacobian ? &trial_J_ : nullptr) &&
+        trial_F_.allFinite()) {
       const double merit = Merit(trial_z_, trial_F_, &trial_phi_);
       // The non-monotone reference admits the full step only; a shortened one must decrease Ψ.
       const double against = b == 0 ? reference : merit_;
@@ -165,15 +233,19 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference) {
         std::swap(z_, trial_z_);
         std::swap(F_, trial_F_);
         std::swap(phi_, trial_phi_);
-        std::swap(J_, trial_J_);
+        if (with_jacobian) std::swap(J_, trial_J_);
+        jacobian_current_ = with_jacobian;
+        phi_jacobian_current_ = false;
         merit_ = merit;
         last_step_ = t;
+        if (newton && b == 0 && residual > 0.0) {
+          contraction_ = phi_.lpNorm<Eigen::Infinity>() / (residual * residual);
+        }
         if (merit_ < best_merit_) {  // the best iterate so far, returned if later ones are worse
           best_merit_ = merit_;
           best_z_ = z_;
           best_F_ = F_;
           best_phi_ = phi_;
-          best_J_ = J_;
         }
         return true;
       }
@@ -184,17 +256,41 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference) {
   return false;
 }
 
+bool MixedNcpSolver::UpdateJacobian(MixedNcpFunction& function) {
+  if (jacobian_current_) return true;
+  ++result_.info.function_evaluations;
+  // F again (the same F_: Evaluate computes it in the same way with or without J).
+  if (!function.Evaluate(z_, &trial_F_, &J_)) return false;
+  jacobian_current_ = true;
+  phi_jacobian_current_ = false;
+  return true;
+}
+
+bool MixedNcpSolver::EnsureJacobian(MixedNcpFunction& function) {
+  QUASIDYN_CHECK_ARGUMENT(n_ >= 0, "MixedNcpSolver::EnsureJacobian", "call Setup first");
+  if (!UpdateJacobian(function) || !AllFinite(J_)) return false;
+  if (!phi_jacobian_current_) {
+    PhiJacobian();
+    PhiJacobianMatrix();
+  }
+  return true;
+}
+
 void MixedNcpSolver::Finish(SolverStatus status, const char* why) {
   if (status != SolverStatus::kSolved && best_merit_ < merit_) {  // return the best iterate
     z_ = best_z_;
     F_ = best_F_;
     phi_ = best_phi_;
-    J_ = best_J_;
+    jacobian_current_ = phi_jacobian_current_ = false;
     merit_ = best_merit_;
     const double residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
     if (residual <= settings_.inaccurate_tolerance) status = SolverStatus::kSolvedInaccurate;
   }
-  if (J_.allFinite() && z_.allFinite() && F_.allFinite()) PhiJacobian();  // H at the returned z
+  // H at the returned z when J is there (EnsureJacobian evaluates it otherwise).
+  if (jacobian_current_ && !phi_jacobian_current_ && z_.allFinite() && F_.allFinite()) {
+    PhiJacobian();
+    PhiJacobianMatrix();
+  }
   result_.status = status;
   result_.z = z_;
   result_.F = F_;
@@ -224,7 +320,7 @@ void MixedNcpSolver::PhiParameterJacobian(const Eigen::MatrixXd& dF_dp,
   for (int i = 0; i < n_; ++i) {
     double db = 1.0;
     if (kinds_[i] == NcpKind::kComplementarity) {
-      const double r = std::hypot(z_[i], F_[i]);
+      const double r = Radius(z_[i], F_[i]);
       db = r > 0.0 ? 1.0 - F_[i] / r : kOrigin;
     }
     dPhi_dp->row(i) = db * dF_dp.row(i);
@@ -239,19 +335,20 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
   best_merit_ = std::numeric_limits<double>::infinity();
   z_ = z0;
   ++result_.info.function_evaluations;
-  if (!function.Evaluate(z_, &F_, &J_) || !F_.allFinite() || !J_.allFinite()) {
+  jacobian_current_ = phi_jacobian_current_ = false;
+  if (!function.Evaluate(z_, &F_, &J_) || !F_.allFinite() || !AllFinite(J_)) {
     merit_ = std::numeric_limits<double>::infinity();
     phi_.setConstant(std::numeric_limits<double>::quiet_NaN());
     Finish(SolverStatus::kNumericalFailure, "F or its Jacobian cannot be evaluated at z0");
     result_.info.solve_time_seconds = SecondsSince(start);
     return result_;
   }
+  jacobian_current_ = true;
   merit_ = Merit(z_, F_, &phi_);
   best_merit_ = merit_;
   best_z_ = z_;
   best_F_ = F_;
   best_phi_ = phi_;
-  best_J_ = J_;
   int levenberg_marquardt_left = 0;
   for (int k = 0;; ++k) {
     merits_[k] = merit_;
@@ -267,12 +364,20 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
              "iteration limit reached");
       break;
     }
+    if (!UpdateJacobian(function)) {
+      Finish(SolverStatus::kNumericalFailure, "the Jacobian cannot be evaluated at an iterate");
+      break;
+    }
     PhiJacobian();
-    if (!H_.allFinite()) {
+    // ∇Ψ = Hᵀ Φ = Jᵀ (∂φ/∂b ∘ Φ) + ∂φ/∂a ∘ Φ: not finite exactly when an entry of J is not (Φ
+    // is finite, ∂φ/∂b in [0, 2]: inf·x and NaN·x are not finite for every x).
+    scaled_phi_ = db_.cwiseProduct(phi_);
+    gradient_.noalias() = J_.transpose() * scaled_phi_;
+    gradient_ += da_.cwiseProduct(phi_);
+    if (!gradient_.allFinite()) {
       Finish(SolverStatus::kNumericalFailure, "the Jacobian is not finite");
       break;
     }
-    gradient_.noalias() = H_.transpose() * phi_;
     const double stationarity = n_ > 0 ? gradient_.lpNorm<Eigen::Infinity>() : 0.0;
     if (stationarity <= settings_.stationarity_tolerance * std::max(1.0, residual)) {
       if (residual <= settings_.inaccurate_tolerance) {
@@ -293,21 +398,22 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
     const int gradient_steps_before = result_.info.gradient_steps;
     const int lm_steps_before = result_.info.levenberg_marquardt_steps;
     const int min_steps_before = result_.info.min_newton_steps;
-    if (levenberg_marquardt_left == 0 && NewtonDirection() && LineSearch(function, reference)) {
+    if (levenberg_marquardt_left == 0 && NewtonDirection() &&
+        LineSearch(function, reference, true)) {
       ++result_.info.newton_steps;
       moved = true;
     }
-    if (!moved && MinNewtonDirection() && LineSearch(function, merit_)) {
+    if (!moved && MinNewtonDirection() && LineSearch(function, merit_, false)) {
       ++result_.info.min_newton_steps;
       moved = true;
     }
-    if (!moved && LevenbergMarquardtDirection() && LineSearch(function, merit_)) {
+    if (!moved && LevenbergMarquardtDirection() && LineSearch(function, merit_, false)) {
       ++result_.info.levenberg_marquardt_steps;
       moved = true;
     }
     if (!moved) {
       d_ = -gradient_;
-      if (LineSearch(function, merit_)) {
+      if (LineSearch(function, merit_, false)) {
         ++result_.info.gradient_steps;
         moved = true;
       }

@@ -28,10 +28,21 @@
 //                   too, the steepest-descent step d = −∇Ψ (De Luca et al., step 3).
 //
 // The caller supplies F and its Jacobian (MixedNcpFunction): dense, because the problems this
-// solver is for (the ECP time step, dynamics/ecp/) have tens of unknowns with dense coupling
+// solver is for (the ECP time step, formulations/ecp/) have tens of unknowns with dense coupling
 // blocks (6 per body, about 20 per contact pair: under 100 in the paper's scenes), where a
-// dense LU costs n³/3 ≈ 10⁵ flops and a sparse factorisation's symbolic work and indirection
-// would cost more than it saves.
+// sparse factorisation's symbolic work and indirection would cost more than it saves. In the
+// Newton systems, a row that is a multiple of a unit row gives its unknown at once (in H: an
+// inactive complementarity, z_i = 0 < F_i, where ∂φ/∂b = 0; in the min-Newton system: every
+// row with z_i <= F_i), and the rest is factorised by SchurLu (schur_lu.h): the first
+// `eliminated_leading` unknowns (the ECP step's velocities) are eliminated first, and zero
+// entries cost nothing. The singularity test below is over the pivots of that factorisation
+// and the unit rows' multiples.
+//
+// Evaluations: a trial point of the line search is evaluated without the Jacobian when it is
+// expected to end the iterations (a backtracked step, or a full Newton step whose predicted
+// residual C‖Φ_k‖∞², C the last observed ‖Φ_{k+1}‖∞/‖Φ_k‖∞² of a full Newton step, is within
+// the tolerance); the Jacobian is evaluated there afterwards if the iterations go on. F is the
+// same with or without the Jacobian, so the iterates do not depend on it.
 //
 // When the iterations end without a solution, the iterate of least merit is returned (the
 // non-monotone search may have left it).
@@ -47,6 +58,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/solvers/schur_lu.h"
 #include "quasidyn/solvers/solver_status.h"
 
 namespace quasidyn {
@@ -96,8 +108,8 @@ struct MixedNcpSettings {
   // step for the next W iterations. stall_ratio in (0, 1), stall_window >= 1.
   double stall_ratio = 0.5;
   int stall_window = 5;
-  // A rejected Newton system: min |U_ii| <= singular_pivot_ratio · max |U_ii| of its LU
-  // (partial pivoting), in [0, 1).
+  // A rejected Newton system: min |pivot| <= singular_pivot_ratio · max |pivot| over the pivots
+  // of its factorisation (SchurLu, partial pivoting) and its unit rows' multiples, in [0, 1).
   double singular_pivot_ratio = 1e-14;
   // Stop with kInfeasible (a local minimum or stationary point of Ψ that is not a solution:
   // the problem may have none near z) when ‖∇Ψ‖∞ <= stationarity_tolerance · max(1, ‖Φ‖∞)
@@ -108,6 +120,10 @@ struct MixedNcpSettings {
   double stationarity_tolerance = 1e-12;
   double stagnation_tolerance = 1e-6;
   int stagnation_window = 30;
+  // The first k unknowns (free, with an invertible block of the Jacobian: the ECP step's
+  // velocities) are eliminated first in the Newton systems (schur_lu.h); 0 <= k <= n (checked
+  // by Setup), 0 = a plain LU with partial pivoting.
+  int eliminated_leading = 0;
   // Called after every iteration when set (diagnostics; empty by default).
   std::function<void(const MixedNcpTrace&)> trace;
 };
@@ -145,11 +161,15 @@ class MixedNcpSolver {
   const std::vector<NcpKind>& kinds() const { return kinds_; }
   const MixedNcpSettings& settings() const { return settings_; }
 
-  // Solves from z0 (size n, finite; std::invalid_argument otherwise). The Jacobian of Φ at
-  // the returned z (H, an element of ∂Φ) stays available for implicit differentiation.
+  // Solves from z0 (size n, finite; std::invalid_argument otherwise).
   const MixedNcpResult& Solve(MixedNcpFunction& function, const Eigen::VectorXd& z0);
   const MixedNcpResult& result() const { return result_; }
-  // H ∈ ∂Φ(z) (n × n) at the returned z, and the Jacobian J of F there, of the last Solve.
+  // Evaluates the Jacobian at the returned z of the last Solve unless the solve ended with it
+  // (the last point may have been evaluated without it), for phi_jacobian() and
+  // function_jacobian(); false when `function` cannot be evaluated there.
+  bool EnsureJacobian(MixedNcpFunction& function);
+  // After EnsureJacobian: H ∈ ∂Φ(z) (n × n) at the returned z, and the Jacobian J of F there,
+  // for implicit differentiation.
   const Eigen::MatrixXd& phi_jacobian() const { return H_; }
   const Eigen::MatrixXd& function_jacobian() const { return J_; }
   // For F depending on parameters p as well, ∂Φ/∂p at the returned z from ∂F/∂p (n × k):
@@ -162,14 +182,22 @@ class MixedNcpSolver {
   enum class Direction { kNewton, kLevenbergMarquardt, kGradient };
   // Φ from F at z (into phi), and ‖Φ‖²/2.
   double Merit(const Eigen::VectorXd& z, const Eigen::VectorXd& F, Eigen::VectorXd* phi) const;
-  // H from z, F, J.
+  // ∂φ/∂a, ∂φ/∂b from z, F (H = diag(∂φ/∂b) J + diag(∂φ/∂a) is not formed: the Newton system
+  // and ∇Ψ use J and them).
   void PhiJacobian();
+  // H itself into H_ (for the Levenberg–Marquardt step and phi_jacobian()).
+  void PhiJacobianMatrix();
   bool NewtonDirection();
+  // d_ from M d = rhs_, M = diag(row_scale) J_ + diag(diagonal) (null: ones, zeros), where the
+  // rows i with unit_[i] are pivot_[i] e_iᵀ (SchurLu on the rest).
+  bool SolveWithUnitRows(const double* row_scale, const double* diagonal);
   bool MinNewtonDirection();
   bool LevenbergMarquardtDirection();
   // Backtracking from z_ along d_ against reference merit `reference`; on success z_, F_,
-  // phi_, merit_ hold the new point.
-  bool LineSearch(MixedNcpFunction& function, double reference);
+  // phi_, merit_ hold the new point (and J_ when jacobian_current_).
+  bool LineSearch(MixedNcpFunction& function, double reference, bool newton);
+  // J_ at z_ (evaluated when not current); false when F cannot be evaluated there.
+  bool UpdateJacobian(MixedNcpFunction& function);
   double last_step_ = 0.0;  // the last accepted line-search t
   void Finish(SolverStatus status, const char* why);
 
@@ -179,11 +207,19 @@ class MixedNcpSolver {
   MixedNcpResult result_;
   Eigen::VectorXd z_, F_, phi_, gradient_, d_, trial_z_, trial_F_, trial_phi_, rhs_;
   Eigen::MatrixXd J_, H_, normal_, trial_J_;
+  bool jacobian_current_ = false;      // J_ is the Jacobian at z_
+  bool phi_jacobian_current_ = false;  // H_ is ∂Φ at z_
+  // C in ‖Φ_{k+1}‖∞ ≈ C‖Φ_k‖∞² of the last full Newton step (kept across solves), ∞ unknown.
+  double contraction_ = 0.0;
   // The iterate of least merit so far: returned when the iterations end on a worse one.
   Eigen::VectorXd best_z_, best_F_, best_phi_;
-  Eigen::MatrixXd best_J_;
   double best_merit_ = 0.0;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  SchurLu lu_;
+  Eigen::VectorXd da_, db_;  // ∂φ/∂a, ∂φ/∂b per row (free rows: 0, 1), from PhiJacobian
+  std::vector<unsigned char> unit_;  // rows that are multiples of a unit row
+  Eigen::VectorXd pivot_, reduced_;  // their multiples; the reduced system's right side
+  Eigen::VectorXd scaled_phi_;       // ∂φ/∂b ∘ Φ
+  std::vector<int> keep_;            // the other rows
   Eigen::PartialPivLU<Eigen::MatrixXd> normal_lu_;
   std::vector<double> merits_;       // Ψ_k of every iteration
   std::vector<double> best_merits_;  // min_{j <= k} Ψ_j

@@ -319,7 +319,53 @@ TEST(MixedNcpSolver, SolveDoesNotAllocate) {
   EXPECT_EQ(r.status, SolverStatus::kSolved);
 }
 
+TEST(MixedNcpSolver, EliminatingTheLeadingFreeUnknownsGivesTheSameIterates) {
+  // A mixed LCP whose first 6 unknowns are free (F_i = 0), the rest complementarity: the
+  // Schur complement of the leading block (schur_lu.h) changes only the rounding of each
+  // Newton direction, so both solves take the same steps to the same solution.
+  testing::RandomProblems random(21);
+  const int n = 24, k = 6;
+  LcpFunction f(random.PsdMatrix(n, n) + 0.1 * MatrixXd::Identity(n, n), random.GaussianVector(n));
+  std::vector<NcpKind> kinds(n, NcpKind::kComplementarity);
+  for (int i = 0; i < k; ++i) kinds[i] = NcpKind::kFree;
+  MixedNcpSolver plain, eliminated;
+  plain.Setup(kinds);
+  MixedNcpSettings settings;
+  settings.eliminated_leading = k;
+  eliminated.Setup(kinds, settings);
+  const VectorXd z0 = VectorXd::Zero(n);
+  const MixedNcpResult a = plain.Solve(f, z0);
+  const MixedNcpResult& b = eliminated.Solve(f, z0);
+  ASSERT_EQ(a.status, SolverStatus::kSolved) << a.message;
+  ASSERT_EQ(b.status, SolverStatus::kSolved) << b.message;
+  EXPECT_EQ(a.info.iterations, b.info.iterations);
+  EXPECT_EQ(a.info.newton_steps, b.info.newton_steps);
+  // Both within the tolerance of the same (unique: M ≻ 0) solution.
+  EXPECT_LE((a.z - b.z).lpNorm<Eigen::Infinity>(), 10.0 * settings.tolerance);
+  EXPECT_LE(NcpViolation(f, kinds, b.z), settings.tolerance);
+  // The Jacobian at the solution, evaluated there if the last point was evaluated without it.
+  ASSERT_TRUE(eliminated.EnsureJacobian(f));
+  VectorXd F(n);
+  MatrixXd J(n, n);
+  f.Evaluate(b.z, &F, &J);
+  EXPECT_EQ(eliminated.function_jacobian(), J);
+}
+
 TEST(MixedNcpSolver, SettingsOutOfRangeAreRejectedByName) {
+  {
+    MixedNcpSolver solver;
+    MixedNcpSettings s;
+    s.eliminated_leading = 2;
+    EXPECT_THROW(solver.Setup({NcpKind::kFree}, s), std::invalid_argument);  // > n
+    try {
+      solver.Setup({NcpKind::kFree, NcpKind::kComplementarity}, s);
+      FAIL();
+    } catch (const std::invalid_argument& e) {  // a complementarity unknown among them
+      EXPECT_NE(std::string(e.what()).find("eliminated_leading"), std::string::npos);
+    }
+    s.eliminated_leading = -1;
+    EXPECT_THROW(solver.Setup({NcpKind::kFree}, s), std::invalid_argument);
+  }
   MixedNcpSolver solver;
   MixedNcpSettings s;
   s.tolerance = 0.0;

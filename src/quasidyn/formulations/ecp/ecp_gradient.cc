@@ -23,7 +23,7 @@ EcpGradient Failure(std::string why) {
 }  // namespace
 
 EcpGradient DifferentiateEcpStep(const Scene& scene, EcpStepFunction& function,
-                                 const MixedNcpSolver& solver, const Eigen::VectorXd& q,
+                                 MixedNcpSolver& solver, const Eigen::VectorXd& q,
                                  const Eigen::VectorXd& v, bool with_A) {
   const EcpSystem& system = function.system();
   const int n = system.size(), nb = static_cast<int>(system.bodies().size()), np = 18 * nb;
@@ -31,7 +31,7 @@ EcpGradient DifferentiateEcpStep(const Scene& scene, EcpStepFunction& function,
   const double h = system.time_step();
   const Eigen::VectorXd& z = solver.result().z;
   MatrixXd dF_dp(n, np), dPhi_dp(n, np);
-  if (!function.ParameterJacobian(z, &dF_dp)) {
+  if (!solver.EnsureJacobian(function) || !function.ParameterJacobian(z, &dF_dp)) {
     return Failure("the NCP cannot be evaluated at its solution");
   }
   solver.PhiParameterJacobian(dF_dp, &dPhi_dp);

@@ -35,9 +35,10 @@ struct EcpGradient {
 };
 
 // The derivatives of the step whose NCP `solver` solved last with `function` (its inputs still
-// those of that solve), from the state (q, v) the step started at.
+// those of that solve), from the state (q, v) the step started at. The solver evaluates the
+// Jacobian at its solution if its last evaluation there was without it (EnsureJacobian).
 EcpGradient DifferentiateEcpStep(const Scene& scene, EcpStepFunction& function,
-                                 const MixedNcpSolver& solver, const Eigen::VectorXd& q,
+                                 MixedNcpSolver& solver, const Eigen::VectorXd& q,
                                  const Eigen::VectorXd& v, bool with_A);
 
 }  // namespace quasidyn

@@ -69,6 +69,9 @@ EcpModel::EcpModel(ScenePtr scene, FormulationInfo formulation, ParameterBlock r
       geometry_(scene_ptr()) {
   ValidateMixedNcpSettings(solver);
   system_ = std::make_shared<const EcpSystem>(this->scene(), parameters);
+  // The Newton systems eliminate the bodies' velocities first (their block of the Jacobian is the
+  // scaled mass matrix plus O(h) terms: invertible).
+  solver_settings_.eliminated_leading = 6 * static_cast<int>(system_->bodies().size());
   Kinematics kinematics(scene_ptr());
   kinematics.Update(this->scene().q0);
   fixed_X_WB_ = kinematics.BodyPoses();

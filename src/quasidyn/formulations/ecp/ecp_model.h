@@ -78,7 +78,8 @@ class EcpModel final : public StepModel {
   // Throws std::invalid_argument for a scene the formulation cannot express (ecp_system.h).
   // `formulation` its registration's description, `reported` the values it reports;
   // `solver`: the Newton solver's settings (default: tolerance 1e-9 on the scaled residual,
-  // inaccurate 1e-6, 100 iterations).
+  // inaccurate 1e-6, 100 iterations); the model sets its eliminated_leading to the 6 velocities
+  // per moving body (their Schur complement, schur_lu.h).
   EcpModel(ScenePtr scene, FormulationInfo formulation, ParameterBlock reported,
            const EcpParameters& parameters,
            const MixedNcpSettings& solver = DefaultSolverSettings());

@@ -1,0 +1,173 @@
+#include "quasidyn/solvers/schur_lu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "quasidyn/common/argument_check.h"
+
+namespace quasidyn {
+
+namespace {
+
+// y −= a x over n entries (y and x do not overlap).
+inline void SubtractScaled(double* __restrict y, const double* __restrict x, double a, int n) {
+  for (int i = 0; i < n; ++i) y[i] -= x[i] * a;
+}
+
+bool PivotsAccepted(double lo, double hi, double ratio) {
+  return hi > 0.0 && hi < std::numeric_limits<double>::infinity() && lo > ratio * hi;
+}
+
+}  // namespace
+
+void SchurLu::Resize(int n, int k) {
+  QUASIDYN_CHECK_ARGUMENT(n >= 0 && k >= 0 && k <= n, "SchurLu::Resize",
+                          "the sizes must satisfy 0 <= k <= n");
+  n_ = n;
+  k_ = k;
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  a_.assign(static_cast<std::size_t>(k) * k, 0.0);
+  x_.assign(static_cast<std::size_t>(k) * (n - k), 0.0);
+  c_.assign(x_.size(), 0.0);
+  s_.assign(static_cast<std::size_t>(n - k) * (n - k), 0.0);
+  whole_.assign(nn, 0.0);
+  perm_a_.assign(k, 0);
+  perm_s_.assign(n - k, 0);
+  perm_whole_.assign(n, 0);
+  nonzero_.assign(n - k, 0);
+  work_.assign(n - k, 0.0);
+}
+
+// Outer-product LU (Golub & Van Loan, Alg. 3.4.1): at step p, the row of the largest |a_ip|,
+// i >= p, is swapped into p, column p below the pivot becomes the multipliers, and every column
+// j > p with a_pj != 0 is updated by −a_pj times them.
+void SchurLu::Factorise(double* a, int m, int* perm, double* lo, double* hi) {
+  for (int p = 0; p < m; ++p) {
+    double* column_p = a + static_cast<std::ptrdiff_t>(p) * m;
+    int pivot = p;
+    double largest = std::abs(column_p[p]);
+    for (int i = p + 1; i < m; ++i) {
+      const double value = std::abs(column_p[i]);
+      if (value > largest) {
+        largest = value;
+        pivot = i;
+      }
+    }
+    perm[p] = pivot;
+    if (pivot != p) {
+      for (int j = 0; j < m; ++j) std::swap(a[j * m + p], a[j * m + pivot]);
+    }
+    *lo = std::min(*lo, largest);
+    *hi = std::max(*hi, largest);
+    if (!(largest > 0.0) || !std::isfinite(largest)) continue;  // the test rejects it
+    const double inverse = 1.0 / column_p[p];
+    for (int i = p + 1; i < m; ++i) column_p[i] *= inverse;
+    for (int j = p + 1; j < m; ++j) {
+      double* column_j = a + static_cast<std::ptrdiff_t>(j) * m;
+      const double u = column_j[p];
+      if (u == 0.0) continue;
+      SubtractScaled(column_j + p + 1, column_p + p + 1, u, m - p - 1);
+    }
+  }
+}
+
+void SchurLu::Substitute(const double* lu, int m, const int* perm, double* x) {
+  for (int p = 0; p < m; ++p) {
+    if (perm[p] != p) std::swap(x[p], x[perm[p]]);
+  }
+  for (int p = 0; p < m; ++p) {  // L y = P x, L unit lower triangular, by columns
+    const double xp = x[p];
+    if (xp == 0.0) continue;
+    const double* column = lu + static_cast<std::ptrdiff_t>(p) * m;
+    SubtractScaled(x + p + 1, column + p + 1, xp, m - p - 1);
+  }
+  for (int p = m - 1; p >= 0; --p) {  // U x = y, by columns
+    const double* column = lu + static_cast<std::ptrdiff_t>(p) * m;
+    const double xp = x[p] / column[p];
+    x[p] = xp;
+    if (xp == 0.0) continue;
+    SubtractScaled(x, column, xp, p);
+  }
+}
+
+void SchurLu::Gather(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
+                     const int* K, int count, int column, int at, double* out) {
+  const double* g = G.col(column).data();
+  if (row_scale != nullptr) {
+    for (int i = 0; i < count; ++i) out[i] = row_scale[K[i]] * g[K[i]];
+  } else {
+    for (int i = 0; i < count; ++i) out[i] = g[K[i]];
+  }
+  if (diagonal != nullptr && at >= 0) out[at] += diagonal[column];
+}
+
+bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
+                     const std::vector<int>& keep, double singular_pivot_ratio, double pivot_lo,
+                     double pivot_hi) {
+  QUASIDYN_CHECK_ARGUMENT(G.rows() == n_ && G.cols() == n_, "SchurLu::Factor",
+                          "the matrix must be " + std::to_string(n_) + " × " + std::to_string(n_));
+  const int r = static_cast<int>(keep.size());
+  QUASIDYN_CHECK_ARGUMENT(r >= k_ && r <= n_, "SchurLu::Factor",
+                          "keep must hold the leading unknowns and at most n indices");
+  r_ = r;
+  const int k = k_, m = r - k_;
+  const int* K = keep.data();
+  full_ = false;
+  if (k > 0) {
+    double lo = pivot_lo, hi = pivot_hi;
+    for (int j = 0; j < k; ++j) {
+      Gather(G, row_scale, diagonal, K, k, j, j, a_.data() + j * k);
+      Gather(G, row_scale, diagonal, K + k, m, j, -1, c_.data() + j * m);
+    }
+    Factorise(a_.data(), k, perm_a_.data(), &lo, &hi);
+    if (PivotsAccepted(lo, hi, singular_pivot_ratio)) {
+      for (int j = 0; j < m; ++j) {
+        double* s = s_.data() + j * m;
+        Gather(G, row_scale, diagonal, K + k, m, K[k + j], j, s);
+        double* x = x_.data() + j * k;
+        Gather(G, row_scale, diagonal, K, k, K[k + j], -1, x);
+        bool any = false;
+        for (int i = 0; i < k; ++i) any = any || x[i] != 0.0;
+        nonzero_[j] = any;
+        if (!any) continue;
+        Substitute(a_.data(), k, perm_a_.data(), x);
+        for (int t = 0; t < k; ++t) {  // S(:, j) −= C X(:, j)
+          if (x[t] != 0.0) SubtractScaled(s, c_.data() + t * m, x[t], m);
+        }
+      }
+      Factorise(s_.data(), m, perm_s_.data(), &lo, &hi);
+      if (PivotsAccepted(lo, hi, singular_pivot_ratio)) return true;
+    }
+  }
+  full_ = true;
+  double lo = pivot_lo, hi = pivot_hi;
+  for (int j = 0; j < r; ++j) Gather(G, row_scale, diagonal, K, r, K[j], j, whole_.data() + j * r);
+  Factorise(whole_.data(), r, perm_whole_.data(), &lo, &hi);
+  return r == 0 && pivot_hi == 0.0 ? true : PivotsAccepted(lo, hi, singular_pivot_ratio);
+}
+
+void SchurLu::Solve(const double* b, double* x) const {
+  const int r = r_;
+  if (x != b) std::copy(b, b + r, x);
+  if (full_) {
+    Substitute(whole_.data(), r, perm_whole_.data(), x);
+    return;
+  }
+  const int k = k_, m = r - k_;
+  Substitute(a_.data(), k, perm_a_.data(), x);  // x_1 = A⁻¹ b_1
+  double* w = work_.data();
+  for (int i = 0; i < m; ++i) w[i] = x[k + i];
+  for (int t = 0; t < k; ++t) {  // w = b_2 − C x_1
+    if (x[t] != 0.0) SubtractScaled(w, c_.data() + t * m, x[t], m);
+  }
+  Substitute(s_.data(), m, perm_s_.data(), w);  // x_2 = S⁻¹ w
+  for (int j = 0; j < m; ++j) {                 // x_1 −= X x_2
+    if (nonzero_[j] && w[j] != 0.0) SubtractScaled(x, x_.data() + j * k, w[j], k);
+  }
+  for (int i = 0; i < m; ++i) x[k + i] = w[i];
+}
+
+}  // namespace quasidyn

@@ -1,0 +1,78 @@
+#pragma once
+// LU factorisation of a square submatrix M(K, K) of a small dense n × n matrix
+// M = diag(r) G + diag(a) given by G and the optional row scales r and diagonal a (the
+// Fischer–Burmeister Newton matrix from the Jacobian, mixed_ncp_newton.h), K = `keep` (the
+// unknowns that remain after the caller has taken out rows of M that are multiples of a unit
+// row), partitioned after its first k rows and columns,
+//
+//   M(K, K) = [A B]   A: k × k (invertible; in the ECP step, the bodies' velocity block),
+//             [C D],
+//
+// by eliminating the leading block first: A = P_A L_A U_A, X = A⁻¹B, and the Schur complement
+// S = D − C X = P_S L_S U_S (Golub & Van Loan, "Matrix Computations", 4th ed., §3.2.10 (block LU)
+// and Alg. 3.4.1 (partial pivoting, the outer-product form) for A and S). M(K, K) x = b is then
+// A x_1 = b_1, S x_2 = b_2 − C x_1, x_1 −= X x_2. Columns of B that are zero give zero columns of
+// X and leave S's column equal to D's: they cost nothing; nor does an update by a zero entry of
+// the factor (the multiplier or the pivot row), so the sparsity of M is used as it comes.
+//
+// Pivoting is restricted to within A and within S, so when A is (numerically) singular, or S's
+// pivots fail the test below, Factor falls back to partial pivoting over the whole of M(K, K).
+// k = 0 is the plain LU with partial pivoting throughout.
+//
+// Singularity test: min |pivot| > singular_pivot_ratio · max |pivot| over every pivot of the
+// factorisation used and the caller's own (the unit rows it took out), all finite: the test of
+// the solver's dense LU (mixed_ncp_newton.h).
+//
+// Resize may allocate; Factor and Solve do not.
+
+#include <Eigen/Core>
+#include <vector>
+
+namespace quasidyn {
+
+class SchurLu {
+ public:
+  // Sizes the storage for submatrices of n × n matrices whose first k unknowns are eliminated
+  // first (0 <= k <= n; std::invalid_argument otherwise).
+  void Resize(int n, int k);
+  int size() const { return n_; }
+  int leading() const { return k_; }
+
+  // Factorises M(keep, keep), M = diag(row_scale) G + diag(diagonal) (G: size() × size();
+  // row_scale, diagonal: size() entries each, or null for ones and zeros; keep: increasing
+  // indices whose first k are 0, …, k − 1). `pivot_lo`, `pivot_hi`: the smallest and largest
+  // |pivot| of the rows the caller took out (+∞ and 0 when none). False when the test above
+  // fails (the factor is then unusable).
+  bool Factor(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
+              const std::vector<int>& keep, double singular_pivot_ratio, double pivot_lo,
+              double pivot_hi);
+  // Whether the last Factor fell back to pivoting over the whole submatrix.
+  bool full_pivoting() const { return full_; }
+
+  // x = M(keep, keep)⁻¹ b with the last successful factorisation; b and x of keep.size() entries
+  // in keep's order (x may be b).
+  void Solve(const double* b, double* x) const;
+
+ private:
+  // In-place LU with partial pivoting of the m × m matrix at `a` (column-major, leading dimension
+  // m); its row interchanges into `perm`. Updates *lo, *hi with the smallest and largest |pivot|.
+  static void Factorise(double* a, int m, int* perm, double* lo, double* hi);
+  // x := M⁻¹ x with the factor of Factorise (size m, leading dimension m).
+  static void Substitute(const double* lu, int m, const int* perm, double* x);
+  // out[i] = M(K[i], column) for i < count, M as in Factor; `at`: the i with K[i] == column
+  // (where the diagonal is added), −1 when there is none.
+  static void Gather(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
+                     const int* K, int count, int column, int at, double* out);
+
+  int n_ = 0, k_ = 0;
+  int r_ = 0;  // keep.size() of the last Factor
+  bool full_ = false;
+  // A's factor (k × k), X = A⁻¹B (k × m), C (m × k), S's factor (m × m), the whole factor (r × r),
+  // column-major with leading dimension their row count.
+  std::vector<double> a_, x_, c_, s_, whole_;
+  std::vector<int> perm_a_, perm_s_, perm_whole_;
+  std::vector<unsigned char> nonzero_;  // per column of B
+  mutable std::vector<double> work_;    // (m)
+};
+
+}  // namespace quasidyn

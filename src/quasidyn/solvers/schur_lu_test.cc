@@ -1,0 +1,117 @@
+#include "quasidyn/solvers/schur_lu.h"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/LU>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "quasidyn/testing/solver_problems.h"
+
+namespace quasidyn {
+namespace {
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+constexpr double kNoUnitRows = std::numeric_limits<double>::infinity();
+constexpr double kSchurLuEpsilon = std::numeric_limits<double>::epsilon();
+
+// M(keep, keep) as a dense matrix, and b(keep).
+MatrixXd Sub(const MatrixXd& M, const std::vector<int>& keep) {
+  const int r = static_cast<int>(keep.size());
+  MatrixXd S(r, r);
+  for (int j = 0; j < r; ++j)
+    for (int i = 0; i < r; ++i) S(i, j) = M(keep[i], keep[j]);
+  return S;
+}
+
+// ‖S x − b‖∞ within a backward error of a few hundred n ε of ‖S‖∞ ‖x‖∞ + ‖b‖∞.
+void ExpectSolves(const MatrixXd& S, const VectorXd& x, const VectorXd& b) {
+  const double scale = S.cwiseAbs().rowwise().sum().maxCoeff() * x.lpNorm<Eigen::Infinity>() +
+                       b.lpNorm<Eigen::Infinity>();
+  EXPECT_LE((S * x - b).lpNorm<Eigen::Infinity>(), 100.0 * S.rows() * kSchurLuEpsilon * scale);
+  // and the same x as Eigen's LU with partial pivoting, to the condition number's effect
+  const VectorXd reference = S.partialPivLu().solve(b);
+  EXPECT_LE((x - reference).lpNorm<Eigen::Infinity>(),
+            1e-10 * (1.0 + reference.lpNorm<Eigen::Infinity>()));
+}
+
+TEST(SchurLu, EliminatesTheLeadingBlockAndSolvesTheKeptSubmatrix) {
+  testing::RandomProblems random(11);
+  const int n = 14, k = 5;
+  MatrixXd M = random.Gaussian(n, n) + 4.0 * MatrixXd::Identity(n, n);
+  M.block(0, k + 2, k, 3).setZero();  // zero columns of B: skipped
+  SchurLu lu;
+  lu.Resize(n, k);
+  for (const std::vector<int>& keep :
+       {std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13},
+        std::vector<int>{0, 1, 2, 3, 4, 6, 7, 9, 12, 13}, std::vector<int>{0, 1, 2, 3, 4}}) {
+    ASSERT_TRUE(lu.Factor(M, nullptr, nullptr, keep, 1e-14, kNoUnitRows, 0.0));
+    EXPECT_FALSE(lu.full_pivoting());
+    const MatrixXd S = Sub(M, keep);
+    VectorXd b = random.GaussianVector(static_cast<int>(keep.size()));
+    VectorXd x(b.size());
+    lu.Solve(b.data(), x.data());
+    ExpectSolves(S, x, b);
+    lu.Solve(b.data(), b.data());  // in place
+    EXPECT_EQ(x, b);
+  }
+}
+
+TEST(SchurLu, FactorsTheRowScaledMatrixWithItsDiagonalAdded) {
+  testing::RandomProblems random(14);
+  const int n = 10, k = 3;
+  const MatrixXd G = random.Gaussian(n, n) + 3.0 * MatrixXd::Identity(n, n);
+  const VectorXd scale = random.UniformVector(n, 0.0, 2.0),
+                 diagonal = random.UniformVector(n, 0.0, 1.0);
+  const MatrixXd M = scale.asDiagonal() * G + MatrixXd(diagonal.asDiagonal());
+  const std::vector<int> keep{0, 1, 2, 4, 5, 7, 9};
+  SchurLu lu;
+  lu.Resize(n, k);
+  ASSERT_TRUE(lu.Factor(G, scale.data(), diagonal.data(), keep, 1e-14, kNoUnitRows, 0.0));
+  const VectorXd b = random.GaussianVector(static_cast<int>(keep.size()));
+  VectorXd x(b.size());
+  lu.Solve(b.data(), x.data());
+  ExpectSolves(Sub(M, keep), x, b);
+}
+
+TEST(SchurLu, FallsBackToPivotingOverTheWholeMatrixWhenTheLeadingBlockIsSingular) {
+  testing::RandomProblems random(12);
+  const int n = 8, k = 3;
+  MatrixXd M = random.Gaussian(n, n) + 3.0 * MatrixXd::Identity(n, n);
+  M.topLeftCorner(k, k).setZero();  // A = 0, M itself invertible
+  ASSERT_GT(std::abs(M.partialPivLu().determinant()), 1e-6);
+  SchurLu lu;
+  lu.Resize(n, k);
+  std::vector<int> keep(n);
+  for (int i = 0; i < n; ++i) keep[i] = i;
+  ASSERT_TRUE(lu.Factor(M, nullptr, nullptr, keep, 1e-14, kNoUnitRows, 0.0));
+  EXPECT_TRUE(lu.full_pivoting());
+  const VectorXd b = random.GaussianVector(n);
+  VectorXd x(n);
+  lu.Solve(b.data(), x.data());
+  ExpectSolves(M, x, b);
+}
+
+TEST(SchurLu, RejectsASingularMatrixAndTheCallersSmallPivots) {
+  testing::RandomProblems random(13);
+  const int n = 6;
+  MatrixXd M = random.Gaussian(n, n);
+  M.col(4) = M.col(1);
+  SchurLu lu;
+  lu.Resize(n, 2);
+  const std::vector<int> all{0, 1, 2, 3, 4, 5};
+  EXPECT_FALSE(lu.Factor(M, nullptr, nullptr, all, 1e-14, kNoUnitRows, 0.0));
+  M.col(4) = random.GaussianVector(n);
+  EXPECT_TRUE(lu.Factor(M, nullptr, nullptr, all, 1e-14, kNoUnitRows, 0.0));
+  // A unit row of the caller with a pivot far below the others fails the same test.
+  EXPECT_FALSE(lu.Factor(M, nullptr, nullptr, all, 1e-14, 1e-300, 1.0));
+  EXPECT_THROW(lu.Resize(3, 4), std::invalid_argument);
+  EXPECT_THROW(lu.Factor(MatrixXd::Identity(5, 5), nullptr, nullptr, all, 1e-14, kNoUnitRows, 0.0),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace quasidyn
