@@ -198,14 +198,17 @@ void QpSolver::BuildSparsePattern() {
   for (size_t k = 0; k < q_entry_.size(); ++k)
     q_value_index_.push_back(position(q_row[k], Q.column(q_entry_[k])));
   gram_value_index_.clear();
+  pair_entry_.clear();
   group_pair_.assign(1, 0);
   size_t gram_values = 0;
   for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
     const int i = group_row_[g];
     for (int a = G.row_start(i); a < G.row_start(i + 1); ++a) {
       for (int b = G.row_start(i); b < G.row_start(i + 1); ++b) {
-        if (G.column(a) >= G.column(b))
-          gram_value_index_.push_back(position(G.column(a), G.column(b)));
+        if (G.column(a) < G.column(b)) continue;
+        gram_value_index_.push_back(position(G.column(a), G.column(b)));
+        pair_entry_.push_back(a - G.row_start(i));
+        pair_entry_.push_back(b - G.row_start(i));
       }
     }
     group_pair_.push_back(static_cast<int>(gram_value_index_.size()));
@@ -235,18 +238,12 @@ void QpSolver::CopySparseValues() {
   const SparseRowMatrix& G = problem_.G;
   double* out = gram_value_.data();
   for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
-    const int first = group_row_[g], rows = group_row_[g + 1] - first;
-    const int begin = G.row_start(first), end = G.row_start(first + 1);
-    // Row by row, the pairs in order within a row. Rows of a group store their columns alike:
-    // entry a of the first row is entry a + (row_start(i) − begin) of row i.
-    for (int r = 0; r < rows; ++r) {
-      const int shift = G.row_start(first + r) - begin;
-      for (int a = begin; a < end; ++a) {
-        for (int b = begin; b < end; ++b) {
-          if (G.column(a) < G.column(b)) continue;
-          *out++ = G.value(a + shift) * G.value(b + shift);
-        }
-      }
+    // Row by row, the pairs in order within a row (rows of a group store their columns alike).
+    const int* entry = pair_entry_.data() + 2 * group_pair_[g];
+    const int pairs = group_pair_[g + 1] - group_pair_[g];
+    for (int r = group_row_[g]; r < group_row_[g + 1]; ++r) {
+      const double* v = G.value_data() + G.row_start(r);
+      for (int k = 0; k < pairs; ++k) *out++ = v[entry[2 * k]] * v[entry[2 * k + 1]];
     }
   }
 }

@@ -202,6 +202,7 @@ class QpSolver {
   // a row.
   std::vector<int> group_row_, group_pair_;
   std::vector<int> gram_value_index_;  // position of each pair's entry in sparse_reduced_
+  std::vector<int> pair_entry_;  // per pair: its two entries' offsets within a row of the group
   std::vector<double> gram_value_;
   std::vector<double> group_sum_;    // FactorReduced's scratch: one group's pair sums
   std::vector<int> diagonal_index_;  // position of each diagonal entry in sparse_reduced_
