@@ -283,6 +283,16 @@ void BlockNormalMatrix::MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd* ou
   }
 }
 
+void BlockNormalMatrix::MultiplyBoth(const Eigen::VectorXd& x, Eigen::VectorXd* Ax,
+                                     const Eigen::VectorXd& y, Eigen::VectorXd* Aty) const {
+  if (sparse_) {
+    A_.MultiplyBoth(x, Ax, y, Aty);
+  } else {
+    MultiplyA(x, Ax);
+    MultiplyAt(y, Aty);
+  }
+}
+
 void BlockNormalMatrix::MultiplyQ(const Eigen::VectorXd& x, Eigen::VectorXd* out) const {
   if (sparse_) {
     Q_.Multiply(x, out);

@@ -68,6 +68,10 @@ class BlockNormalMatrix {
   void MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* out) const;
   void MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd* out) const;
   void MultiplyQ(const Eigen::VectorXd& x, Eigen::VectorXd* out) const;
+  // Ax = A x and Aty = Aᵀ y; on the sparse path in one pass over A's entries (bitwise the
+  // separate products).
+  void MultiplyBoth(const Eigen::VectorXd& x, Eigen::VectorXd* Ax, const Eigen::VectorXd& y,
+                    Eigen::VectorXd* Aty) const;
 
   // max_j |N_jj| of the assembled N (0 for n = 0).
   double MaxAbsDiagonal() const;

@@ -1,12 +1,13 @@
 #include "quasidyn/solvers/preordered_ldlt.h"
 
-#include <cstdio>
-#include <cstdlib>
+#include <cmath>
+#include <limits>
 
 namespace quasidyn {
 
 void PreorderedLdlt::Analyze(const Matrix& lower) {
   analyzePattern(lower);
+  size_ = static_cast<int>(lower.rows());
   // The permuted matrix as Eigen's factorize builds it, once, from a copy of `lower` whose
   // values are the entries' own indices (exact in double): each value of the result then says
   // which entry of `lower` it is a copy of.
@@ -16,102 +17,130 @@ void PreorderedLdlt::Analyze(const Matrix& lower) {
   permuted_.resize(lower.rows(), lower.cols());
   permuted_.selfadjointView<Eigen::Upper>() =
       indices.selfadjointView<Eigen::Lower>().twistedBy(permutationP());
+  permuted_.makeCompressed();
   source_index_.resize(permuted_.nonZeros());
-  const Eigen::Index size = lower.rows();
-  y_.resize(size);
-  sign_.resize(size);
-  pattern_.resize(size);
-  tags_.resize(size);
-  m_diag.resize(size);
   for (Eigen::Index k = 0; k < permuted_.nonZeros(); ++k)
     source_index_[k] = static_cast<int>(permuted_.valuePtr()[k]);
-  work_.resize(lower.rows());
+  permutation_.resize(size_);
+  for (int i = 0; i < size_; ++i)
+    permutation_[i] = permutationP().size() > 0 ? permutationP().indices()[i] : i;
+  // The symbolic part of Eigen's factorize_preordered: row k's pattern is the set of nodes on
+  // the elimination-tree paths from the column indices of A(0:k, k) up to k, pushed on a stack
+  // path by path (the order the numeric loop must follow).
+  const int* Lp = m_matrix.outerIndexPtr();
+  int* Li = m_matrix.innerIndexPtr();
+  std::vector<int> tags(size_), pattern(size_), filled(size_, 0);
+  row_begin_.assign(1, 0);
+  row_entry_.clear();
+  row_slot_.clear();
+  for (int k = 0; k < size_; ++k) {
+    int top = size_;
+    tags[k] = k;
+    for (Matrix::InnerIterator it(permuted_, k); it; ++it) {
+      int i = static_cast<int>(it.index());
+      if (i > k) continue;
+      int length = 0;
+      for (; tags[i] != k; i = m_parent[i]) {
+        pattern[length++] = i;
+        tags[i] = k;
+      }
+      while (length > 0) pattern[--top] = pattern[--length];
+    }
+    for (; top < size_; ++top) {
+      const int i = pattern[top];
+      const int slot = Lp[i] + filled[i]++;
+      Li[slot] = k;
+      row_entry_.push_back(i);
+      row_slot_.push_back(slot);
+    }
+    row_begin_.push_back(static_cast<int>(row_entry_.size()));
+  }
+  for (int i = 0; i < size_; ++i) m_nonZerosPerCol[i] = filled[i];
+  diagonal_.resize(size_);
+  inverse_diagonal_.resize(size_);
+  y_.setZero(size_);
+  work_.resize(size_);
+  sign_.resize(size_);
+}
+
+// Eigen's numeric loop (SimplicialCholeskyBase::factorize_preordered with DoLDLT) on the row
+// patterns of Analyze: row k of L solves L(0:k−1, 0:k−1) D l = A(0:k−1, k) by scattering
+// A(:, k) into the dense row y and eliminating along the pattern, then d_k = a_kk − Σ l_ki y_i.
+template <typename Pivot>
+bool PreorderedLdlt::FactorizeWith(const Matrix& lower, const Pivot& pivot) {
+  const double* values = lower.valuePtr();
+  const int* outer = permuted_.outerIndexPtr();
+  const int* inner = permuted_.innerIndexPtr();
+  const int* Lp = m_matrix.outerIndexPtr();
+  const int* Li = m_matrix.innerIndexPtr();
+  double* Lx = m_matrix.valuePtr();
+  double* y = y_.data();
+  for (int k = 0; k < size_; ++k) {
+    for (int e = outer[k]; e < outer[k + 1]; ++e) y[inner[e]] += values[source_index_[e]];
+    double d = y[k];
+    y[k] = 0.0;
+    for (int t = row_begin_[k]; t < row_begin_[k + 1]; ++t) {
+      const int i = row_entry_[t], slot = row_slot_[t];
+      const double yi = y[i];
+      y[i] = 0.0;
+      const double l_ki = yi / diagonal_[i];
+      for (int p = Lp[i]; p < slot; ++p) y[Li[p]] -= Lx[p] * yi;
+      d -= l_ki * yi;
+      Lx[slot] = l_ki;
+    }
+    d = pivot(k, d);
+    if (std::isnan(d)) {
+      y_.setZero();  // the next factorisation starts from a clean row
+      return false;
+    }
+    diagonal_[k] = d;
+    inverse_diagonal_[k] = 1.0 / d;
+  }
+  m_info = Eigen::Success;
+  m_factorizationIsOk = true;
+  return true;
 }
 
 bool PreorderedLdlt::Factorize(const Matrix& lower) {
-  const double* values = lower.valuePtr();
-  double* target = permuted_.valuePtr();
-  for (size_t k = 0; k < source_index_.size(); ++k) target[k] = values[source_index_[k]];
-  factorize_preordered<true>(permuted_);
-  // m_diag, not vectorD(): the accessor returns a copy.
-  return info() == Eigen::Success && m_diag.minCoeff() > 0.0;
+  return FactorizeWith(
+      lower, [](int, double d) { return d > 0.0 ? d : std::numeric_limits<double>::quiet_NaN(); });
 }
 
 int PreorderedLdlt::FactorizeQuasiDefinite(const Matrix& lower, int positive, double threshold,
                                            double replacement) {
-  const double* values = lower.valuePtr();
-  double* target = permuted_.valuePtr();
-  for (size_t k = 0; k < source_index_.size(); ++k) target[k] = values[source_index_[k]];
-  // Up-looking LDLᵀ (Davis 2005, "Algorithm 849", §2) on the pattern Eigen's analysis found:
-  // row k of L is the sparse triangular solve L(0:k−1, 0:k−1) D l = A(0:k−1, k) along the
-  // elimination tree, then d_k = a_kk − Σ l_ki² d_i. A pivot whose sign is not its row's
-  // (+ for the first `positive` original rows, − after) or whose magnitude is below threshold
-  // becomes ±replacement (dynamic regularisation).
-  const int size = static_cast<int>(permuted_.rows());
-  const int* Lp = m_matrix.outerIndexPtr();
-  int* Li = m_matrix.innerIndexPtr();
-  double* Lx = m_matrix.valuePtr();
-  const bool has_permutation = permutationP().size() > 0;
-  for (int k = 0; k < size; ++k)
-    sign_[has_permutation ? permutationP().indices()[k] : k] = k < positive ? 1.0 : -1.0;
+  for (int k = 0; k < size_; ++k) sign_[permutation_[k]] = k < positive ? 1.0 : -1.0;
   int replaced = 0;
-  for (int k = 0; k < size; ++k) {
-    y_[k] = 0.0;
-    int top = size;
-    tags_[k] = k;
-    m_nonZerosPerCol[k] = 0;
-    for (Matrix::InnerIterator it(permuted_, k); it; ++it) {
-      int i = static_cast<int>(it.index());
-      if (i > k) continue;
-      y_[i] += it.value();
-      int length = 0;
-      for (; tags_[i] != k; i = m_parent[i]) {
-        pattern_[length++] = i;
-        tags_[i] = k;
-      }
-      while (length > 0) pattern_[--top] = pattern_[--length];
-    }
-    double d = y_[k];
-    y_[k] = 0.0;
-    for (; top < size; ++top) {
-      const int i = pattern_[top];
-      const double yi = y_[i];
-      y_[i] = 0.0;
-      const double l_ki = yi / m_diag[i];
-      const int end = Lp[i] + m_nonZerosPerCol[i];
-      for (int p = Lp[i]; p < end; ++p) y_[Li[p]] -= Lx[p] * yi;
-      d -= l_ki * yi;
-      Li[end] = k;
-      Lx[end] = l_ki;
-      ++m_nonZerosPerCol[i];
-    }
-    if (!(sign_[k] * d > threshold)) {
-      if (!std::isfinite(d)) return -1;
-      d = sign_[k] * replacement;
-      ++replaced;
-    }
-    m_diag[k] = d;
-  }
-  m_info = Eigen::Success;
-  m_factorizationIsOk = true;
-  return replaced;
+  const bool ok = FactorizeWith(lower, [&](int k, double d) {
+    if (sign_[k] * d > threshold) return d;
+    if (!std::isfinite(d)) return std::numeric_limits<double>::quiet_NaN();
+    ++replaced;
+    return sign_[k] * replacement;
+  });
+  return ok ? replaced : -1;
 }
 
 void PreorderedLdlt::SolveInto(const Eigen::VectorXd& rhs, Eigen::VectorXd* out) {
-  // SimplicialCholeskyBase::_solve_impl's steps, the last one out of place.
-  if (permutationP().size() > 0) {
-    work_.noalias() = permutationP() * rhs;
-  } else {
-    work_ = rhs;
+  // SimplicialCholeskyBase::_solve_impl's steps in its order of operations: the column sweep
+  // of L (skipping zero entries as Eigen's sparse triangular solve does), the reciprocals of
+  // D, the row sweep of Lᵀ.
+  const int* Lp = m_matrix.outerIndexPtr();
+  const int* Li = m_matrix.innerIndexPtr();
+  const double* Lx = m_matrix.valuePtr();
+  double* w = work_.data();
+  for (int i = 0; i < size_; ++i) w[permutation_[i]] = rhs[i];
+  for (int j = 0; j < size_; ++j) {
+    const double wj = w[j];
+    if (wj == 0.0) continue;
+    for (int p = Lp[j]; p < Lp[j + 1]; ++p) w[Li[p]] -= wj * Lx[p];
   }
-  if (matrixL().nestedExpression().nonZeros() > 0) matrixL().solveInPlace(work_);
-  if (m_diag.size() > 0) work_ = m_diag.asDiagonal().inverse() * work_;
-  if (matrixL().nestedExpression().nonZeros() > 0) matrixU().solveInPlace(work_);
-  if (permutationP().size() > 0) {
-    out->noalias() = permutationPinv() * work_;
-  } else {
-    *out = work_;
+  for (int i = 0; i < size_; ++i) w[i] = inverse_diagonal_[i] * w[i];
+  for (int i = size_ - 1; i >= 0; --i) {
+    double sum = w[i];
+    for (int p = Lp[i]; p < Lp[i + 1]; ++p) sum -= Lx[p] * w[Li[p]];
+    w[i] = sum;
   }
+  if (out->size() != size_) out->resize(size_);
+  for (int i = 0; i < size_; ++i) (*out)[i] = w[permutation_[i]];
 }
 
 }  // namespace quasidyn

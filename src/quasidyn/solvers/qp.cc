@@ -198,14 +198,17 @@ void QpSolver::BuildSparsePattern() {
   for (size_t k = 0; k < q_entry_.size(); ++k)
     q_value_index_.push_back(position(q_row[k], Q.column(q_entry_[k])));
   gram_value_index_.clear();
+  pair_entry_.clear();
   group_pair_.assign(1, 0);
   size_t gram_values = 0;
   for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
     const int i = group_row_[g];
     for (int a = G.row_start(i); a < G.row_start(i + 1); ++a) {
       for (int b = G.row_start(i); b < G.row_start(i + 1); ++b) {
-        if (G.column(a) >= G.column(b))
-          gram_value_index_.push_back(position(G.column(a), G.column(b)));
+        if (G.column(a) < G.column(b)) continue;
+        gram_value_index_.push_back(position(G.column(a), G.column(b)));
+        pair_entry_.push_back(a - G.row_start(i));
+        pair_entry_.push_back(b - G.row_start(i));
       }
     }
     group_pair_.push_back(static_cast<int>(gram_value_index_.size()));
@@ -213,6 +216,10 @@ void QpSolver::BuildSparsePattern() {
                    static_cast<size_t>(group_row_[g + 1] - group_row_[g]);
   }
   gram_value_.resize(gram_values);
+  int most_pairs = 0;
+  for (size_t g = 0; g + 1 < group_pair_.size(); ++g)
+    most_pairs = std::max(most_pairs, group_pair_[g + 1] - group_pair_[g]);
+  group_sum_.resize(most_pairs);
   a_value_index_.clear();
   equality_diagonal_index_.clear();
   for (int i = 0; i < p; ++i) {
@@ -231,18 +238,12 @@ void QpSolver::CopySparseValues() {
   const SparseRowMatrix& G = problem_.G;
   double* out = gram_value_.data();
   for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
-    const int first = group_row_[g], rows = group_row_[g + 1] - first;
-    const int begin = G.row_start(first), end = G.row_start(first + 1);
-    for (int a = begin; a < end; ++a) {
-      for (int b = begin; b < end; ++b) {
-        if (G.column(a) < G.column(b)) continue;
-        // Rows of a group store their columns alike: entry a of the first row is entry
-        // a + (row_start(i) − begin) of row i.
-        for (int r = 0; r < rows; ++r) {
-          const int shift = G.row_start(first + r) - begin;
-          *out++ = G.value(a + shift) * G.value(b + shift);
-        }
-      }
+    // Row by row, the pairs in order within a row (rows of a group store their columns alike).
+    const int* entry = pair_entry_.data() + 2 * group_pair_[g];
+    const int pairs = group_pair_[g + 1] - group_pair_[g];
+    for (int r = group_row_[g]; r < group_row_[g + 1]; ++r) {
+      const double* v = G.value_data() + G.row_start(r);
+      for (int k = 0; k < pairs; ++k) *out++ = v[entry[2 * k]] * v[entry[2 * k + 1]];
     }
   }
 }
@@ -271,17 +272,21 @@ bool QpSolver::FactorReduced() {
   std::fill(values, values + sparse_reduced_.nonZeros(), 0.0);
   for (size_t k = 0; k < q_value_index_.size(); ++k)
     values[q_value_index_[k]] += problem_.Q.value(q_entry_[k]);
-  // Each entry of N receives its rows' terms in row order, as a row-by-row sum would.
+  // Each entry of N receives its rows' terms in row order, as a row-by-row sum would; a
+  // group's pairs are summed side by side (gram_value_ holds them row by row), which the
+  // compiler vectorises.
   const double* gram = gram_value_.data();
+  double* sum = group_sum_.data();
   for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
     const int first = group_row_[g], rows = group_row_[g + 1] - first;
-    const double* w = weights_.data() + first;
-    for (int k = group_pair_[g]; k < group_pair_[g + 1]; ++k) {
-      double sum = values[gram_value_index_[k]];
-      for (int r = 0; r < rows; ++r) sum += w[r] * gram[r];
-      values[gram_value_index_[k]] = sum;
-      gram += rows;
+    const int* index = gram_value_index_.data() + group_pair_[g];
+    const int pairs = group_pair_[g + 1] - group_pair_[g];
+    for (int k = 0; k < pairs; ++k) sum[k] = values[index[k]];
+    for (int r = 0; r < rows; ++r, gram += pairs) {
+      const double w = weights_[first + r];
+      for (int k = 0; k < pairs; ++k) sum[k] += w * gram[k];
     }
+    for (int k = 0; k < pairs; ++k) values[index[k]] = sum[k];
   }
   for (const int index : diagonal_index_) values[index] += delta;
   if (!equalities_) return sparse_factor_.Factorize(sparse_reduced_);
@@ -327,10 +332,10 @@ void QpSolver::SolveAugmented(const VectorXd& rhs, const VectorXd& minus_r_e, Ve
   }
 }
 
-// Solves the reduced system, then one step of iterative refinement against the matrix
+// Solves the reduced system, then (refine) one step of iterative refinement against the matrix
 // without the regularisation δI.
-void QpSolver::SolveReduced(const VectorXd& rhs, VectorXd& out) {
-  for (int pass = 0; pass < 2; ++pass) {
+void QpSolver::SolveReduced(const VectorXd& rhs, VectorXd& out, bool refine) {
+  for (int pass = 0; pass < (refine ? 2 : 1); ++pass) {
     const VectorXd& target = pass == 0 ? rhs : residual_;
     if (sparse_) {
       sparse_factor_.SolveInto(target, &correction_);
@@ -341,6 +346,7 @@ void QpSolver::SolveReduced(const VectorXd& rhs, VectorXd& out) {
     }
     if (pass == 0) {
       out = correction_;
+      if (!refine) break;
     } else {
       out += correction_;
       break;
@@ -497,7 +503,7 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
 
   // Newton direction for right-hand side rc of the complementarity row Z Δs + S Δz = rc:
   //   (Q + Gᵀ Z S⁻¹ G) Δx = −r_d + Gᵀ S⁻¹ (rc − Z r_p),  Δs = G Δx + r_p,  Δz = S⁻¹(rc − Z Δs).
-  const auto direction = [&]() {
+  const auto direction = [&](bool refine) {
     scratch = (rc.array() - z.array() * r_p.array()) / s.array();
     MultiplyGt(scratch, rhs);
     rhs -= r_d;
@@ -505,7 +511,7 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
       minus_r_e_ = -r_e;
       SolveAugmented(rhs, minus_r_e_, dx, minus_dy);
     } else {
-      SolveReduced(rhs, dx);
+      SolveReduced(rhs, dx, refine);
     }
     MultiplyG(dx, ds);
     ds += r_p;
@@ -585,7 +591,7 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     }
     // Mehrotra predictor (affine-scaling) step: rc = −S Z 1.
     rc = -s.cwiseProduct(z);
-    direction();
+    direction(false);
     const double mu = m > 0 ? gap / static_cast<double>(m) : 0.0;
     double alpha = std::min({1.0, MaxStepToBoundary(s, ds), MaxStepToBoundary(z, dz)});
     const double mu_affine =
@@ -596,7 +602,7 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     ds_affine = ds;
     dz_affine = dz;
     rc.array() += sigma * mu - ds_affine.array() * dz_affine.array();
-    direction();
+    direction(true);
     alpha = std::min(1.0, settings.step_to_boundary *
                               std::min(MaxStepToBoundary(s, ds), MaxStepToBoundary(z, dz)));
     if (!(alpha > 1e-14)) {

@@ -13,9 +13,12 @@
 // symbolic analysis is kept while the pattern is, preordered_ldlt.h), see
 // QpSettings::sparse_min_variables, then one step of iterative refinement whose residual is
 // taken with the assembled matrix less δI (on the sparse and the small dense path; it has far
-// fewer entries than G). The sparse path assembles Gᵀ diag(w) G by groups of consecutive rows
-// with the same columns (a contact's pyramid edges), each entry receiving its rows' terms in
-// row order, and fuses the products G x and Gᵀ z into one pass over G.
+// fewer entries than G). The predictor's direction, which sets only a step length and σ, is
+// not refined (on arm_cubes' steps the same iteration counts, one solve and one product with
+// the reduced matrix fewer per iteration: docs/performance.md). The sparse path assembles Gᵀ
+// diag(w) G by groups of consecutive rows with the same columns (a contact's pyramid edges), each
+// entry receiving its rows' terms in row order, and fuses the products G x and Gᵀ z into one pass
+// over G.
 //
 // Equality rows (p > 0; the MIQP of miqp.h keeps an MPC's dynamics as equalities): with
 // multipliers y, r_e = A x − b and r_d = Qx + c − Gᵀz − Aᵀy, the Newton step solves the
@@ -154,7 +157,9 @@ class QpSolver {
   void BuildSparsePattern();
   void CopySparseValues();
   bool FactorReduced();
-  void SolveReduced(const Eigen::VectorXd& rhs, Eigen::VectorXd& out);
+  // refine = false: the first solve only (the predictor's direction, which sets a step length
+  // and σ, not the iterate).
+  void SolveReduced(const Eigen::VectorXd& rhs, Eigen::VectorXd& out, bool refine = true);
   // With equality rows: (Δx, −Δy) of the quasi-definite system (header) for the right-hand
   // side (rhs, −r_e), refinement included.
   void SolveAugmented(const Eigen::VectorXd& rhs, const Eigen::VectorXd& minus_r_e,
@@ -193,10 +198,13 @@ class QpSolver {
   // G's rows in groups of consecutive rows with the same columns (a contact's pyramid edges):
   // group g holds rows [group_row_[g], group_row_[g + 1]) and the column pairs
   // [group_pair_[g], group_pair_[g + 1]) of gram_value_index_ (j >= k, in a row's storage
-  // order); gram_value_ holds G_ij G_ik pair by pair, the group's rows in order within a pair.
+  // order); gram_value_ holds G_ij G_ik group by group, row by row, the pairs in order within
+  // a row.
   std::vector<int> group_row_, group_pair_;
   std::vector<int> gram_value_index_;  // position of each pair's entry in sparse_reduced_
+  std::vector<int> pair_entry_;  // per pair: its two entries' offsets within a row of the group
   std::vector<double> gram_value_;
+  std::vector<double> group_sum_;    // FactorReduced's scratch: one group's pair sums
   std::vector<int> diagonal_index_;  // position of each diagonal entry in sparse_reduced_
   // Scratch of BuildSparsePattern, kept for its storage: the pattern's triplets, q_entry_'s rows.
   std::vector<Eigen::Triplet<double>> triplets_;

@@ -19,12 +19,40 @@ using Eigen::VectorXd;
 namespace soc = second_order_cone;
 
 // out[o … o+m) = W.block(o, 0, m, m) · in[o … o+m), for the tiny cone blocks (plain loops,
-// below the sizes where Eigen's matrix-vector product pays for its dispatch).
-void MultiplyBlock(const MatrixXd& W, int o, int m, const VectorXd& in, VectorXd& out) {
+// below the sizes where Eigen's matrix-vector product pays for its dispatch); kFixed = m when
+// the compiler may unroll by it, 0 otherwise.
+template <int kFixed>
+void MultiplyBlockOf(const MatrixXd& W, int o, int m_runtime, const VectorXd& in, VectorXd& out) {
+  const int m = kFixed > 0 ? kFixed : m_runtime;
   for (int r = 0; r < m; ++r) {
     double sum = 0.0;
     for (int c = 0; c < m; ++c) sum += W(o + r, c) * in[o + c];
     out[o + r] = sum;
+  }
+}
+
+// The same, unrolled for a friction cone (m = 3) and a linear row (m = 1).
+void MultiplyBlock(const MatrixXd& W, int o, int m, const VectorXd& in, VectorXd& out) {
+  if (m == 3) {
+    MultiplyBlockOf<3>(W, o, 3, in, out);
+  } else if (m == 1) {
+    MultiplyBlockOf<1>(W, o, 1, in, out);
+  } else {
+    MultiplyBlockOf<0>(W, o, m, in, out);
+  }
+}
+
+// weights.block(o, 0, m, m) = W⁻¹ W⁻¹ for the block W⁻¹ = W_inverse.block(o, 0, m, m); kFixed
+// as MultiplyBlockOf.
+template <int kFixed>
+void SquareBlockOf(const MatrixXd& W_inverse, int o, int m_runtime, MatrixXd& weights) {
+  const int m = kFixed > 0 ? kFixed : m_runtime;
+  for (int r = 0; r < m; ++r) {
+    for (int c = 0; c < m; ++c) {
+      double sum = 0.0;
+      for (int i = 0; i < m; ++i) sum += W_inverse(o + r, i) * W_inverse(o + i, c);
+      weights(o + r, c) = sum;
+    }
   }
 }
 
@@ -128,12 +156,13 @@ bool SocpSolver::Factor() {
     auto W_inverse = W_inverse_.block(o, 0, m, m);
     soc::NesterovToddScaling(s_.segment(o, m), z_.segment(o, m), W, W_inverse);
     lambda_.segment(o, m).noalias() = W * z_.segment(o, m);
-    for (int r = 0; r < m; ++r) {  // W⁻² = W⁻¹ W⁻¹
-      for (int c = 0; c < m; ++c) {
-        double sum = 0.0;
-        for (int i = 0; i < m; ++i) sum += W_inverse(r, i) * W_inverse(i, c);
-        weights_(o + r, c) = sum;
-      }
+    // W⁻² = W⁻¹ W⁻¹
+    if (m == 3) {
+      SquareBlockOf<3>(W_inverse_, o, 3, weights_);
+    } else if (m == 1) {
+      SquareBlockOf<1>(W_inverse_, o, 1, weights_);
+    } else {
+      SquareBlockOf<0>(W_inverse_, o, m, weights_);
     }
   }
   // Vandenberghe 2010, eq. (4.12) reduced to the normal equations: Q + Aᵀ W⁻² A (W symmetric).
@@ -245,8 +274,7 @@ const SocpResult& SocpSolver::Solve() {
   int iteration = 0;
   for (;; ++iteration) {
     normal_.MultiplyQ(x, &Qx);
-    normal_.MultiplyA(x, &Ax);
-    normal_.MultiplyAt(z_, &Atz);
+    normal_.MultiplyBoth(x, &Ax, z_, &Atz);
     r_d = Qx + problem.c - Atz;
     r_p = Ax + b_ - s_;
     gap = s_.dot(z_);
