@@ -103,9 +103,12 @@ void RunOptimize(const OptimizeOptions& options) {
   s.shrinking_horizon = options.shrinking_horizon;
   s.smoothing.method = ParseSmoothingMethod(options.smoothing);
   if (Logs(LogLevel::kInfo)) {  // not with --quiet
-    std::printf("%4s %10s %10s %12s %12s %9s  %s\n", "iter", "kappa/std", "trust", "cost", "best",
-                "time[ms]", "note");
+    // The header with the first row: settings the optimiser refuses print no table.
     s.progress = [](const OptimizerIteration& it) {
+      if (it.index == 0) {
+        std::printf("%4s %10s %10s %12s %12s %9s  %s\n", "iter", "kappa/std", "trust", "cost",
+                    "best", "time[ms]", "note");
+      }
       std::printf("%4d %10.4g %10.4g %12.6g %12.6g %9.2f  %s\n", it.index, it.parameter,
                   it.trust_region, it.cost, it.best_cost, 1e3 * it.seconds, it.message.c_str());
       std::fflush(stdout);
