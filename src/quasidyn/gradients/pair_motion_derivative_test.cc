@@ -14,6 +14,7 @@
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/outcome_checks.h"
 #include "quasidyn/testing/program_settings.h"
+#include "quasidyn/testing/random_twist.h"
 
 namespace quasidyn {
 namespace {
@@ -39,19 +40,7 @@ Eigen::Isometry3d Moved(const Eigen::Isometry3d& X, const Twist& xi, double s,
   return motion * X;
 }
 
-Twist RandomTwist(std::mt19937* random, bool planar) {
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  Twist xi;
-  for (int i = 0; i < 3; ++i) {
-    xi.angular[i] = uniform(*random);
-    xi.linear[i] = 0.2 * uniform(*random);
-  }
-  if (planar) {
-    xi.angular.head<2>().setZero();
-    xi.linear.z() = 0.0;
-  }
-  return xi;
-}
+using testing::RandomTwist;
 
 struct PairOf {
   std::vector<int> members;

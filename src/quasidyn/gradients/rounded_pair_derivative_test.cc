@@ -13,6 +13,7 @@
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/gradients/pair_motion_derivative.h"
 #include "quasidyn/testing/outcome_checks.h"
+#include "quasidyn/testing/random_twist.h"
 
 namespace quasidyn {
 namespace {
@@ -103,19 +104,7 @@ objects:
     initial: [0.24, 0.06, 0.1]
 )";
 
-Twist RandomTwist(std::mt19937* random, bool planar) {
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  Twist xi;
-  for (int i = 0; i < 3; ++i) {
-    xi.angular[i] = uniform(*random);
-    xi.linear[i] = 0.2 * uniform(*random);
-  }
-  if (planar) {
-    xi.angular.head<2>().setZero();
-    xi.linear.z() = 0.0;
-  }
-  return xi;
-}
+using testing::RandomTwist;
 
 struct PairCount {
   int pairs = 0, rounded = 0;

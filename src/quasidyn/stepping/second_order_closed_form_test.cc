@@ -13,6 +13,7 @@
 
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/testing/program_settings.h"
+#include "quasidyn/testing/relaxed_slide.h"
 #include "quasidyn/testing/second_order_scenes.h"
 #include "quasidyn/testing/shared_scene.h"
 
@@ -101,11 +102,9 @@ TEST(SecondOrderClosedForm, StewartTrinkleBlockSlidesAsBackwardEuler) {
 }
 
 // The relaxation's boundary layer (quasi_dynamic_qp.h): its pyramid rows let a sliding contact
-// separate at the normal speed μ|v_t|. For a block without rotation, n the vertical and the
-// active ray against the motion, a step either flies (no impulse: u⁺ = u, w⁺ = w − g h, when that
-// keeps φ/h + w⁺ − μ u⁺ >= 0) or ends on the row, φ/h + w⁺ − μ u⁺ = 0, with the momentum balance
-// m(u⁺ − u) = −μβ, m(w⁺ − w) = −m g h + β: u⁺ = (u − μ(w − g h − φ/h)... solved below. The block
-// hops along; the recurrence is followed until u would reverse (then it sticks).
+// separate at the normal speed μ|v_t|; the block hops along the closed-form recurrence of
+// testing/relaxed_slide.h (the active ray against the motion), followed until u would reverse
+// (then it sticks).
 TEST(SecondOrderClosedForm, AnitescuBlockFollowsTheRelaxationsRecurrence) {
   for (const bool planar : {true, false}) {
     SCOPED_TRACE(planar ? "planar" : "3D");
@@ -120,14 +119,9 @@ TEST(SecondOrderClosedForm, AnitescuBlockFollowsTheRelaxationsRecurrence) {
     double u = u0, w = 0, phi = 0;
     int steps = 0, flights = 0;
     for (int k = 1; k <= 40; ++k) {
-      double u_next = u, w_next = w - g * h;
-      if (phi / h + w_next - mu * u_next < 0) {
-        // On the row: w⁺ = μ u⁺ − φ/h and β = m(w⁺ − w + g h) in u⁺ = u − μ β/m.
-        u_next = (u - mu * (-phi / h - w + g * h)) / (1 + mu * mu);
-        w_next = mu * u_next - phi / h;
-      } else {
-        ++flights;
-      }
+      const testing::RelaxedSlideStep next = testing::NextRelaxedSlide(u, w, phi, mu, g, h);
+      const double u_next = next.u, w_next = next.w;
+      flights += next.flight;
       if (u_next <= 0) break;
       const StepResult& result = stepper.Step();
       ASSERT_TRUE(result.ok()) << "step " << k << ": " << result.message;

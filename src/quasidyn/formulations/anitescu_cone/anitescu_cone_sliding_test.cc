@@ -24,6 +24,7 @@
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/second_order/second_order_model.h"
 #include "quasidyn/solvers/socp.h"
+#include "quasidyn/testing/relaxed_slide.h"
 #include "quasidyn/testing/second_order_scenes.h"
 #include "quasidyn/testing/shared_scene.h"
 
@@ -152,10 +153,8 @@ TEST(AnitescuConeSliding, CoulombFrictionWithTheStepsNormalImpulseInAnyDirection
     ASSERT_EQ(static_cast<int>(s.tangential_velocity.size()), kSteps + 1);
     const double mu = box.friction, h = box.time_step, m = box.mass, g = kGravity;
     const Eigen::Vector2d direction(std::cos(angle), std::sin(angle));
-    // The relaxation's recurrence along the direction (second_order_closed_form_test.cc): a
-    // step flies when φ/h + w − g h − μ u >= 0, else ends on the cone's boundary
-    // φ/h + w⁺ = μ u⁺ with u⁺ = (u − μ(−φ/h − w + g h))/(1 + μ²); it stops (u = 0) when that
-    // would be <= 0.
+    // The relaxation's recurrence along the direction (testing/relaxed_slide.h), the cone's
+    // boundary in the role of the pyramid's row; it stops (u = 0) when u⁺ would be <= 0.
     double u = kSpeed, w = 0, phi = 0;
     int sliding = 0, flights = 0;
     bool stopped = false;
@@ -164,13 +163,9 @@ TEST(AnitescuConeSliding, CoulombFrictionWithTheStepsNormalImpulseInAnyDirection
       const Eigen::Vector2d& before = s.tangential_velocity[k - 1];
       const Eigen::Vector2d& after = s.tangential_velocity[k];
       if (!stopped) {
-        double u_next = u, w_next = w - g * h;
-        if (phi / h + w_next - mu * u_next < 0) {
-          u_next = (u - mu * (-phi / h - w + g * h)) / (1 + mu * mu);
-          w_next = mu * u_next - phi / h;
-        } else {
-          ++flights;
-        }
+        const testing::RelaxedSlideStep next = testing::NextRelaxedSlide(u, w, phi, mu, g, h);
+        const double u_next = next.u, w_next = next.w;
+        flights += next.flight;
         if (u_next <= 0) {
           stopped = true;
         } else {
