@@ -75,11 +75,11 @@ def test_the_box_rests_between_the_held_arms_for_fifty_steps(scene):
 
 
 # The 30° turn about the vertical by trajectory optimisation from rest (the README's `quasidyn
-# optimize` command: T = 10 steps of 0.1 s, trust region 0.03 rad, 30 iterations).
+# optimize` command: T = 10 steps of 0.1 s, trust region 0.03 rad, 20 iterations).
 TURN = math.pi / 6
 HORIZON = 10
 H = 0.1
-ITERATIONS = 30
+ITERATIONS = 20
 TRUST_REGION = 0.03
 # Final error allowed: a tenth of the turn in rotation (3°) and a hundredth of the box's side in
 # position (5 mm); the optimiser's result is 0.3° and under a micrometre.
