@@ -93,6 +93,9 @@ struct PlanStatistics {
   int penetrating_extensions = 0;
   int substepped_extensions = 0;
   int large_motion_steps = 0;
+  // Goal descent (docs/planning.md): extensions toward the goal from a new nearest node that
+  // brought the tree nearer still (counted in `extensions` too).
+  int descent_extensions = 0;
   double wall_seconds = 0.0;       // [s]
   double linearize_seconds = 0.0;  // [s] in the nodes' linearisations
   double grasp_seconds = 0.0;      // [s] in contact sampling (IK and settling)
