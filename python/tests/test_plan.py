@@ -72,7 +72,7 @@ def test_same_seed_same_tree_at_any_thread_count(pushing):
 
 # A planar_hand seed whose path, planned without the check, passes the ball into the ground
 # (docs/planning.md, "Plans that stay physical").
-PENETRATING_SEED = 2
+PENETRATING_SEED = 5
 
 
 def test_plans_stay_within_the_penetration_tolerance():
