@@ -34,7 +34,8 @@
 //   5. each new node is linearised once (μ, B and the factor, node_linearizer.h); the tree stops
 //      when a node's goal distance D (model/planning_settings.h) is <= goal_tolerance (found),
 //      or at max_nodes nodes, time_limit seconds, or 3·max_nodes iterations (not found: idle
-//      extensions and failed regrasps add no node, so iterations may outnumber nodes).
+//      extensions and failed regrasps add no node, so iterations may outnumber nodes; a goal
+//      descent adds several in one iteration).
 //
 // Determinism: with the same scene, settings and seed the tree is bitwise the same for every
 // thread count (threads only evaluate batches, stepping/batch_step.h); a run stopped by the
