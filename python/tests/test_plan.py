@@ -34,7 +34,10 @@ def test_plan_returns_the_path_and_the_tree_as_arrays(pushing, found):
     assert p.tree_goal_distance.min() == p.best_distance
     assert p.path_nodes[0] == 0 and p.path_nodes[-1] == p.best_node
     np.testing.assert_array_equal(p.path_q[-1], p.tree_q[p.best_node])
-    assert p.statistics["iterations"] >= m - 1 and p.settings["limits"]["max_nodes"] == 10000
+    # Every node but the root is an extension or a regrasp (an iteration may add several: the
+    # goal descent, docs/planning.md).
+    assert p.statistics["extensions"] + p.statistics["regrasps"] == m - 1
+    assert p.settings["limits"]["max_nodes"] == 10000
     assert p.replay_deviation <= 1e-9
 
 
@@ -72,7 +75,7 @@ def test_same_seed_same_tree_at_any_thread_count(pushing):
 
 # A planar_hand seed whose path, planned without the check, passes the ball into the ground
 # (docs/planning.md, "Plans that stay physical").
-PENETRATING_SEED = 2
+PENETRATING_SEED = 5
 
 
 def test_plans_stay_within_the_penetration_tolerance():

@@ -20,6 +20,18 @@
 // dearer, so samples go to nodes whose B points at them however far their μ, and nodes out of
 // contact are never chosen (planar pushing then finds 1 goal in 20 seeds instead of 16).
 //
+// Weights (docs/planning.md, "The metric's weights"): the tangent space is measured in the goal
+// distance's units, W = diag(w_p per position coordinate [1/m], w_r per rotation coordinate
+// [1/rad]) (PlanningSettings::position_weight, rotation_weight; model/planning_settings.h), so
+// that e = W (q_u ⊖ μ) and B_W = W B:
+//
+//   d(q; q̄) = ½ eᵀ (B_W B_Wᵀ + λ I)⁻¹ e = ½ (q_u ⊖ μ)ᵀ (B Bᵀ + λ W⁻²)⁻¹ (q_u ⊖ μ),
+//
+// and the extension's least squares weighs a centimetre against a radian as the goal does
+// (w = 1, the default, is the unweighted metric above, bit for bit). Without them the hand's
+// 16 commands spend each extension on rotation, whose radians dwarf its metres, and the ball is
+// turned but left off its start (docs/planning.md, "3D: a 16-joint hand").
+//
 // Cost: the factor L Lᵀ = B Bᵀ + λ I is computed once, when the node is made, and the metric
 // keeps L⁻¹ (lower triangular), so that d = ½ ‖L⁻¹ (q_u ⊖ μ)‖² is one small matrix-vector
 // product per node: a nearest-node search over N nodes refactors nothing and costs
@@ -35,10 +47,12 @@ class NodeReachability {
  public:
   NodeReachability() = default;
   // From μ (size >= n_q,u: the object part is read; the full q⁺ of the linearisation), the raw
-  // object rows B_u (n_q,u × n_q,a) of ∂f_ρ/∂u at μ and λ > 0. Throws std::invalid_argument on
-  // sizes, λ <= 0 or non-finite entries.
+  // object rows B_u (n_q,u × n_q,a) of ∂f_ρ/∂u at μ, λ > 0 and the tangent weights W (size
+  // n_v,u, each > 0 and finite; empty: all 1, see MetricWeights). Throws std::invalid_argument
+  // on sizes, λ <= 0, weights <= 0 or non-finite entries.
   NodeReachability(const ObjectSpace& space, const Eigen::VectorXd& mu,
-                   const Eigen::MatrixXd& raw_object_rows, double regularization);
+                   const Eigen::MatrixXd& raw_object_rows, double regularization,
+                   const Eigen::VectorXd& weights = Eigen::VectorXd());
 
   // d(q; q̄) [-] for the object part of q (size >= n_q,u). `scratch` holds n_v,u doubles (no
   // allocation once sized).
@@ -51,8 +65,9 @@ class NodeReachability {
   Eigen::VectorXd Command(const ObjectSpace& space,
                           const Eigen::Ref<const Eigen::VectorXd>& q) const;
 
-  const Eigen::VectorXd& mu() const { return mu_; }  // the object part of μ (n_q,u)
-  const Eigen::MatrixXd& B() const { return B_; }    // tangent rows (n_v,u × n_q,a)
+  const Eigen::VectorXd& mu() const { return mu_; }            // the object part of μ (n_q,u)
+  const Eigen::MatrixXd& B() const { return B_; }              // tangent rows W B (n_v,u × n_q,a)
+  const Eigen::VectorXd& weights() const { return weights_; }  // W's diagonal (empty: 1)
   const Eigen::MatrixXd& factor_inverse() const { return factor_inverse_; }  // L⁻¹
   double regularization() const { return regularization_; }
 
@@ -60,7 +75,14 @@ class NodeReachability {
   Eigen::VectorXd mu_;
   Eigen::MatrixXd B_;
   Eigen::MatrixXd factor_inverse_;
+  Eigen::VectorXd weights_;
   double regularization_ = 0.0;
 };
+
+// The tangent weights W of the goal distance D (model/planning_settings.h): position_weight on
+// each object's position coordinates, rotation_weight on its rotation coordinates (size n_v,u).
+// A weight of 0 (a goal that ignores positions or rotations) is replaced by 1: the metric must
+// still tell nodes apart in that direction. Empty when every weight is 1.
+Eigen::VectorXd MetricWeights(const ObjectSpace& space, const PlanningSettings& settings);
 
 }  // namespace quasidyn

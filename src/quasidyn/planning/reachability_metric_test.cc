@@ -53,6 +53,77 @@ TEST(ReachabilityMetric, MatchesItsDefinitionOnRandomPlanarCases) {
   }
 }
 
+// Weighted (the goal distance's units): d = ½ (We)ᵀ (W B Bᵀ W + λ I)⁻¹ (We) and δu = argmin
+// ‖W (B δu − e)‖² + λ ‖δu‖² = (Bᵀ W² B + λ I)⁻¹ Bᵀ W² e, on a floating object with position
+// weight 10 and rotation weight 2; unit weights give the unweighted metric bit for bit.
+TEST(ReachabilityMetric, WeightedMetricMatchesItsDefinition) {
+  const ScenePtr scene = testing::LoadExample("box_turning");
+  const ObjectSpace space(*scene);
+  PlanningSettings settings;
+  settings.position_weight = 10.0;
+  settings.rotation_weight = 2.0;
+  const Eigen::VectorXd weights = MetricWeights(space, settings);
+  ASSERT_EQ(weights.size(), 6);
+  EXPECT_EQ(weights, (Eigen::VectorXd(6) << 10, 10, 10, 2, 2, 2).finished());
+  Xoshiro256StarStar generator(11);
+  for (int trial = 0; trial < 10; ++trial) {
+    Eigen::MatrixXd B(7, scene->nq_a);
+    for (int j = 0; j < scene->nq_a; ++j) B.col(j) = 0.2 * StandardNormalVector(&generator, 7);
+    const double lambda = 1e-3;
+    const NodeReachability weighted(space, scene->q0, B, lambda, weights);
+    const NodeReachability plain(space, scene->q0, B, lambda);
+    Eigen::VectorXd q = scene->q0;
+    q.head(3) += 0.02 * StandardNormalVector(&generator, 3);
+    q.segment<4>(3) = QuaternionFromRotationVector(0.3 * StandardNormalVector(&generator, 3));
+    const Eigen::VectorXd e = space.Difference(q, scene->q0);
+    const Eigen::MatrixXd Bt = plain.B();  // tangent rows, unweighted
+    EXPECT_EQ(weighted.B(), weights.asDiagonal() * Bt);
+    Eigen::VectorXd scratch;
+    const Eigen::VectorXd We = weights.asDiagonal() * e;
+    const double expected = DefinitionDistance(We, weights.asDiagonal() * Bt, lambda);
+    EXPECT_NEAR(weighted.Distance(space, q, &scratch), expected, 1e-9 * expected);
+    Eigen::MatrixXd normal = Bt.transpose() * weights.array().square().matrix().asDiagonal() * Bt;
+    normal.diagonal().array() += lambda;
+    const Eigen::VectorXd du =
+        normal.inverse() * (Bt.transpose() * (weights.array().square() * e.array()).matrix());
+    EXPECT_TRUE(testing::MatricesNear(weighted.Command(space, q), du,
+                                      1e-8 * (1 + du.cwiseAbs().maxCoeff())));
+    // Position counts ten times more: a 1 cm miss of a node that cannot move the box (B = 0)
+    // costs 100 times what it costs unweighted.
+    const NodeReachability stuck_weighted(space, scene->q0, Eigen::MatrixXd::Zero(7, scene->nq_a),
+                                          lambda, weights);
+    const NodeReachability stuck(space, scene->q0, Eigen::MatrixXd::Zero(7, scene->nq_a), lambda);
+    Eigen::VectorXd shifted = scene->q0;
+    shifted[0] += 0.01;
+    const double unweighted = stuck.Distance(space, shifted, &scratch);
+    EXPECT_NEAR(stuck_weighted.Distance(space, shifted, &scratch), 100 * unweighted,
+                1e-12 * unweighted);
+  }
+  // Unit weights: no weights at all, the same metric.
+  EXPECT_EQ(MetricWeights(space, PlanningSettings()).size(), 0);
+  // A zero weight (a goal that ignores rotations) leaves that direction unweighted.
+  settings.rotation_weight = 0.0;
+  EXPECT_EQ(MetricWeights(space, settings), (Eigen::VectorXd(6) << 10, 10, 10, 1, 1, 1).finished());
+  // Planar objects: x, y and θ.
+  const ScenePtr planar = testing::LoadExample("planar_hand");
+  const ObjectSpace planar_space(*planar);
+  settings.rotation_weight = 3.0;
+  EXPECT_EQ(MetricWeights(planar_space, settings), Eigen::Vector3d(10, 10, 3));
+}
+
+TEST(ReachabilityMetric, RejectsBadWeights) {
+  const ScenePtr scene = testing::LoadExample("planar_hand");
+  const ObjectSpace space(*scene);
+  const Eigen::MatrixXd B = Eigen::MatrixXd::Zero(3, 4);
+  EXPECT_THROW(NodeReachability(space, scene->q0, B, 1e-3, Eigen::VectorXd::Ones(2)),
+               std::invalid_argument);
+  EXPECT_THROW(NodeReachability(space, scene->q0, B, 1e-3, Eigen::Vector3d(1, 0, 1)),
+               std::invalid_argument);
+  EXPECT_THROW(NodeReachability(space, scene->q0, B, 1e-3,
+                                Eigen::Vector3d(1, std::numeric_limits<double>::infinity(), 1)),
+               std::invalid_argument);
+}
+
 TEST(ReachabilityMetric, AnImmovableObjectIsFarAndTheRangeOfBIsNear) {
   const ScenePtr scene = testing::LoadExample("planar_hand");
   const ObjectSpace space(*scene);

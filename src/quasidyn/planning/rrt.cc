@@ -25,6 +25,9 @@ using Clock = std::chrono::steady_clock;
 
 // An extension that moves no coordinate by more than this [m or rad] adds no node.
 constexpr double kIdleMotion = 1e-9;
+// The longest goal descent (Planner::DescendToGoal), in extensions: not stated in the papers;
+// ours (docs/planning.md, "Goal descent").
+constexpr int kDescentSteps = 20;
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -39,6 +42,7 @@ class Planner {
         settings_(settings),
         options_(options),
         space_(*scene_),
+        weights_(MetricWeights(space_, settings)),
         sampler_(*scene_, space_, settings),
         linearizer_(*model, settings, options.threads),
         grasps_(settings.p_grasp > 0
@@ -104,12 +108,40 @@ class Planner {
     const int nearest = Nearest(sample);
     const bool regrasp = generator_.NextUniform() < settings_.p_grasp;
     if (nearest < 0) return false;
+    const int best_before = result_.best_node;
     if (regrasp) {
       Regrasp(nearest, sample);
     } else {
       Extend(nearest, sample);
     }
+    if (result_.best_node != best_before) DescendToGoal();
     return true;
+  }
+
+  // Goal descent: from a node that has just become the nearest to the goal (least D), extend
+  // toward the goal itself, again from each child that is nearer still, up to kDescentSteps
+  // extensions. Where an extension brings it no nearer, the node is re-grasped once toward the
+  // goal (the candidate of least d(goal; ·), when contact sampling is on) and the new grasp
+  // extended toward the goal; the descent goes on if that is nearer. It asks for the whole goal
+  // (the objects' position back where the goal has it as well as their rotation), which the
+  // random samples seldom do near the end of a search. The re-grasp draws from the planner's
+  // generator, so the tree stays a function of the seed.
+  void DescendToGoal() {
+    int from = result_.best_node;
+    for (int k = 0; k < kDescentSteps && !result_.found(); ++k) {
+      if (static_cast<int>(result_.nodes.size()) >= settings_.max_nodes) return;
+      if (!reach_[from].ok) return;
+      int child = Extend(from, settings_.goal);
+      if (child < 0 || result_.best_node != child) {
+        if (!grasps_ || static_cast<int>(result_.nodes.size()) >= settings_.max_nodes) return;
+        const int grasp = Regrasp(from, settings_.goal);
+        if (grasp < 0 || !reach_[grasp].ok || result_.found()) return;
+        child = Extend(grasp, settings_.goal);
+        if (child < 0 || result_.best_node != child) return;
+      }
+      ++result_.statistics.descent_extensions;
+      from = child;
+    }
   }
 
   int Nearest(const Eigen::VectorXd& sample) {
@@ -133,7 +165,8 @@ class Planner {
     return best;
   }
 
-  void Extend(int from, const Eigen::VectorXd& sample) {
+  // The new node's index, or -1 when the extension adds none.
+  int Extend(int from, const Eigen::VectorXd& sample) {
     Eigen::VectorXd du = reach_[from].metric.Command(space_, sample);
     // step_size bounds the robots' displacement over the edge [m or rad]: the change of a
     // position command itself, or a velocity command times the edge's duration.
@@ -153,7 +186,7 @@ class Planner {
       EdgeRun run = RunEdge(start, node.u, node.steps, substeps);
       if (!run.ok) {
         ++result_.statistics.failed_steps;
-        return;
+        return -1;
       }
       const int next = run.depth > depth_limit_ ? FinerSubsteps(run, substeps) : substeps;
       if (next > substeps) {
@@ -169,17 +202,18 @@ class Planner {
     // linearisation) leaves everything where it was: no new node.
     if ((x.q - result_.nodes[from].q).cwiseAbs().maxCoeff() <= kIdleMotion) {
       ++result_.statistics.idle_extensions;
-      return;
+      return -1;
     }
     if (depth > depth_limit_) {
       ++result_.statistics.penetrating_extensions;
-      return;
+      return -1;
     }
     if (node.substeps > 1) ++result_.statistics.substepped_extensions;
     node.q = x.q;
     ++result_.statistics.extensions;
     NodeLinearization linearization = Linearize({node.q}).front();
     AddNode(std::move(node), std::move(linearization));
+    return static_cast<int>(result_.nodes.size()) - 1;
   }
 
   struct EdgeRun {
@@ -220,14 +254,15 @@ class Planner {
     return std::min(next, settings_.max_substeps);
   }
 
-  void Regrasp(int from, const Eigen::VectorXd& sample) {
+  // The new node's index, or -1 when no candidate was usable.
+  int Regrasp(int from, const Eigen::VectorXd& sample) {
     const Scene& scene = *scene_;
     const auto start = Clock::now();
     std::vector<Eigen::VectorXd> candidates = grasps_->Sample(result_.nodes[from].q, &generator_);
     result_.statistics.grasp_seconds += SecondsSince(start);
     if (candidates.empty()) {
       ++result_.statistics.failed_grasps;
-      return;
+      return -1;
     }
     std::vector<NodeLinearization> linearizations = Linearize(candidates);
     int best = -1;
@@ -244,7 +279,7 @@ class Planner {
     }
     if (best < 0) {
       ++result_.statistics.failed_grasps;
-      return;
+      return -1;
     }
     PlanNode node;
     node.parent = from;
@@ -253,6 +288,7 @@ class Planner {
     node.u = node.q.tail(scene.nq_a);
     ++result_.statistics.regrasps;
     AddReachedNode(std::move(node), std::move(reaches[best]));
+    return static_cast<int>(result_.nodes.size()) - 1;
   }
 
   // One linearisation per configuration, each seeded by its own index in the planner's sequence.
@@ -273,7 +309,7 @@ class Planner {
     if (!linearization.ok()) return reach;
     const Scene& scene = *scene_;
     reach.metric = NodeReachability(space_, linearization.mu, linearization.B.topRows(scene.nq_u),
-                                    settings_.regularization);
+                                    settings_.regularization, weights_);
     reach.ok = true;
     return reach;
   }
@@ -323,6 +359,7 @@ class Planner {
   PlanningSettings settings_;
   PlannerOptions options_;
   ObjectSpace space_;
+  Eigen::VectorXd weights_;  // the metric's tangent weights (reachability_metric.h)
   ConfigurationSampler sampler_;
   NodeLinearizer linearizer_;
   std::unique_ptr<ContactSampler> grasps_;  // null when p_grasp = 0

@@ -8,7 +8,8 @@
 // Each iteration, with the planner's seeded generator (gradients/randomized_smoothing_sampler.h):
 //   1. sample q_s: the goal with probability goal_bias, else a random q_u in the bounds
 //      (configuration_sampler.h);
-//   2. nearest node n = argmin_i d(q_s; q̄_i) (or, NearestRule::kEuclidean, ‖q_s ⊖ q̄_i,u‖);
+//   2. nearest node n = argmin_i d(q_s; q̄_i) (or, NearestRule::kEuclidean, ‖q_s ⊖ q̄_i,u‖), d
+//      in the goal distance's units (reachability_metric.h, MetricWeights);
 //   3. with probability p_grasp, re-grasp: K contact-sampled configurations with n's objects,
 //      each linearised; the one of least d(q_s; ·) becomes a child of n (edge kRegrasp);
 //      otherwise extend: δu = Bᵀ (B Bᵀ + λ I)⁻¹ (q_s ⊖ μ) from n's factor, scaled down to
@@ -26,10 +27,15 @@
 //      still overlaps deeper adds no node (penetrating_extensions), so no path of the tree
 //      passes deeper. An extension within the limit is the plain one: trees that never overlap
 //      are those of the planner without the check.
-//   4. each new node is linearised once (μ, B and the factor, node_linearizer.h); the tree stops
+//   4. goal descent: when the iteration made a node the nearest to the goal (least D), extend
+//      from it toward the goal itself, again from each child nearer still (up to 20
+//      extensions); where an extension brings it no nearer, re-grasp once toward the goal and
+//      extend the new grasp toward the goal, going on if that is nearer (docs/planning.md);
+//   5. each new node is linearised once (μ, B and the factor, node_linearizer.h); the tree stops
 //      when a node's goal distance D (model/planning_settings.h) is <= goal_tolerance (found),
 //      or at max_nodes nodes, time_limit seconds, or 3·max_nodes iterations (not found: idle
-//      extensions and failed regrasps add no node, so iterations may outnumber nodes).
+//      extensions and failed regrasps add no node, so iterations may outnumber nodes; a goal
+//      descent adds several in one iteration).
 //
 // Determinism: with the same scene, settings and seed the tree is bitwise the same for every
 // thread count (threads only evaluate batches, stepping/batch_step.h); a run stopped by the
@@ -93,6 +99,9 @@ struct PlanStatistics {
   int penetrating_extensions = 0;
   int substepped_extensions = 0;
   int large_motion_steps = 0;
+  // Goal descent (docs/planning.md): extensions toward the goal from a new nearest node that
+  // brought the tree nearer still (counted in `extensions` too).
+  int descent_extensions = 0;
   double wall_seconds = 0.0;       // [s]
   double linearize_seconds = 0.0;  // [s] in the nodes' linearisations
   double grasp_seconds = 0.0;      // [s] in contact sampling (IK and settling)
