@@ -8,7 +8,8 @@
 // Each iteration, with the planner's seeded generator (gradients/randomized_smoothing_sampler.h):
 //   1. sample q_s: the goal with probability goal_bias, else a random q_u in the bounds
 //      (configuration_sampler.h);
-//   2. nearest node n = argmin_i d(q_s; q̄_i) (or, NearestRule::kEuclidean, ‖q_s ⊖ q̄_i,u‖);
+//   2. nearest node n = argmin_i d(q_s; q̄_i) (or, NearestRule::kEuclidean, ‖q_s ⊖ q̄_i,u‖),
+//      found by a kd-tree that returns what a scan would (nearest_node_index.h);
 //   3. with probability p_grasp, re-grasp: K contact-sampled configurations with n's objects,
 //      each linearised; the one of least d(q_s; ·) becomes a child of n (edge kRegrasp);
 //      otherwise extend: δu = Bᵀ (B Bᵀ + λ I)⁻¹ (q_s ⊖ μ) from n's factor, scaled down to
@@ -93,9 +94,13 @@ struct PlanStatistics {
   int penetrating_extensions = 0;
   int substepped_extensions = 0;
   int large_motion_steps = 0;
-  double wall_seconds = 0.0;       // [s]
-  double linearize_seconds = 0.0;  // [s] in the nodes' linearisations
-  double grasp_seconds = 0.0;      // [s] in contact sampling (IK and settling)
+  double wall_seconds = 0.0;        // [s]
+  double linearize_seconds = 0.0;   // [s] in linearisations (new nodes and regrasp candidates)
+  double grasp_seconds = 0.0;       // [s] in contact sampling (IK and settling)
+  double stepping_seconds = 0.0;    // [s] in the extensions' steps, substeps and overlap checks
+  double nearest_seconds = 0.0;     // [s] in nearest-node queries (nearest_node_index.h)
+  long long linearizations = 0;     // configurations linearised (nodes and regrasp candidates)
+  long long nearest_distances = 0;  // d(q_s; q̄_i) evaluated by the queries (a scan: Σ nodes)
 };
 
 struct PlanResult {
