@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <queue>
 #include <type_traits>
 #include <utility>
 
@@ -25,9 +26,15 @@ double IntervalGap(double x, double lo, double hi) {
   return x < lo ? lo - x : (x > hi ? x - hi : 0.0);
 }
 
-double ShrunkChordSquared(double chord_squared) {
+// The angle [rad] between two points of a circle from their chord, squared: a planar angle's
+// (cos θ, sin θ) (radius 1) has the chord 2 sin(Δθ/2), so Δθ = 2 asin(chord/2); a rotation's
+// 2 Q (radius 2 in R⁴) has ‖2 Q_a − 2 Q_b‖ = 4 sin(θ/4), so θ = 4 asin(chord/4) (`divisor` 2 or
+// 4). The chord is first shrunk by kChordSlack. Increasing in the chord: a box's chord, no longer
+// than any of its keys', gives no larger an angle.
+double ShrunkAngleSquared(double chord_squared, double divisor) {
   const double chord = std::max(0.0, std::sqrt(chord_squared) - kChordSlack);
-  return chord * chord;
+  const double angle = divisor * std::asin(std::min(1.0, chord / divisor));
+  return angle * angle;
 }
 
 // NodeReachability may weigh its tangent difference (a weights() accessor, W's diagonal, empty
@@ -128,7 +135,7 @@ double NearestNodeIndex::BoundSquared(const double* z, const double* lo, const d
   for (int p = 0; p < angle_pairs_; ++p, j += 2) {
     const double c = IntervalGap(z[j], lo[j], hi[j]);
     const double s = IntervalGap(z[j + 1], lo[j + 1], hi[j + 1]);
-    sum += ShrunkChordSquared(c * c + s * s);
+    sum += ShrunkAngleSquared(c * c + s * s, 2.0);
   }
   for (int r = 0; r < quaternions_; ++r, j += 4) {
     double same = 0.0, opposite = 0.0;  // the query's Q and −Q
@@ -138,7 +145,7 @@ double NearestNodeIndex::BoundSquared(const double* z, const double* lo, const d
       same += a * a;
       opposite += b * b;
     }
-    sum += ShrunkChordSquared(std::min(same, opposite));
+    sum += ShrunkAngleSquared(std::min(same, opposite), 4.0);
   }
   return sum;
 }
@@ -237,32 +244,22 @@ void NearestNodeIndex::Insert(int id, const Eigen::Ref<const Eigen::VectorXd>& k
   trees_[level] = std::move(tree);
 }
 
-void NearestNodeIndex::SearchTree(const Tree& tree, int index, Query* query) const {
-  const Tree::Node& node = tree.nodes[index];
+double NearestNodeIndex::NodeBound(const Tree& tree, int index, const Query& query) const {
   const double* box = tree.boxes.data() + 2 * dimension_ * index;
-  const double bound =
-      kBoundShrink * 0.5 * node.least_scale * BoundSquared(query->z.data(), box, box + dimension_);
-  if (bound > query->best.distance) return;
-  if (node.left < 0) {
-    for (int i = node.begin; i < node.end; ++i) {
-      const double* p = tree.z.data() + static_cast<size_t>(dimension_) * i;
-      if (kBoundShrink * 0.5 * tree.scale[i] * BoundSquared(query->z.data(), p, p) >
-          query->best.distance)
-        continue;
-      ++distance_calls_;
-      query->Consider(tree.id[i], (*query->distance)(tree.id[i]));
-    }
-    return;
+  return kBoundShrink * 0.5 * tree.nodes[index].least_scale *
+         BoundSquared(query.z.data(), box, box + dimension_);
+}
+
+void NearestNodeIndex::SearchLeaf(const Tree& tree, int index, Query* query) const {
+  const Tree::Node& node = tree.nodes[index];
+  for (int i = node.begin; i < node.end; ++i) {
+    const double* p = tree.z.data() + static_cast<size_t>(dimension_) * i;
+    if (kBoundShrink * 0.5 * tree.scale[i] * BoundSquared(query->z.data(), p, p) >
+        query->best.distance)
+      continue;
+    ++distance_calls_;
+    query->Consider(tree.id[i], (*query->distance)(tree.id[i]));
   }
-  // The child whose box is nearer first: it more likely lowers the best distance.
-  const auto box_of = [&](int child) { return tree.boxes.data() + 2 * dimension_ * child; };
-  const double* left = box_of(node.left);
-  const double* right = box_of(node.right);
-  const double to_left = BoundSquared(query->z.data(), left, left + dimension_);
-  const double to_right = BoundSquared(query->z.data(), right, right + dimension_);
-  const bool left_first = to_left <= to_right;
-  SearchTree(tree, left_first ? node.left : node.right, query);
-  SearchTree(tree, left_first ? node.right : node.left, query);
 }
 
 NearestNodeIndex::Nearest NearestNodeIndex::Find(const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -282,8 +279,30 @@ NearestNodeIndex::Nearest NearestNodeIndex::Find(const Eigen::Ref<const Eigen::V
     ++distance_calls_;
     query.Consider(buffer_id_[i], distance(buffer_id_[i]));
   }
-  for (const std::unique_ptr<Tree>& tree : trees_)
-    if (tree) SearchTree(*tree, 0, &query);
+  // Best first over every tree's subtrees: the one of least bound is opened next, and the search
+  // ends when the least bound left exceeds the best distance found.
+  struct Open {
+    double bound;
+    int tree, node;
+    bool operator>(const Open& other) const { return bound > other.bound; }
+  };
+  std::priority_queue<Open, std::vector<Open>, std::greater<Open>> open;
+  for (int t = 0; t < static_cast<int>(trees_.size()); ++t)
+    if (trees_[t]) open.push({NodeBound(*trees_[t], 0, query), t, 0});
+  while (!open.empty() && open.top().bound <= query.best.distance) {
+    const Open next = open.top();
+    open.pop();
+    const Tree& tree = *trees_[next.tree];
+    const Tree::Node& node = tree.nodes[next.node];
+    if (node.left < 0) {
+      SearchLeaf(tree, next.node, &query);
+      continue;
+    }
+    for (const int child : {node.left, node.right}) {
+      const double bound = NodeBound(tree, child, query);
+      if (bound <= query.best.distance) open.push({bound, next.tree, child});
+    }
+  }
   return query.best;
 }
 

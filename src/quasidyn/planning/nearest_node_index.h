@@ -12,16 +12,25 @@
 //
 // (for the metric c_i = λ_min(Σ_i⁻¹) = 1 / (σ_max(B_i)² + λ), Rayleigh quotient; for the
 // Euclidean rule ½ ‖q ⊖ q_i‖² itself, c_i = 1). The index embeds the object configuration in a
-// Euclidean space E whose distances never exceed the tangent distance, ‖z(a) − z(b)‖ <= ‖a ⊖ b‖:
-//   * positions as themselves (equal);
-//   * a planar angle θ as (cos θ, sin θ): the chord 2 |sin(Δθ/2)| <= |wrap(Δθ)|;
-//   * a quaternion Q (normalised) as 2 Q: ‖2 Q_a − 2 Q_b‖ = 4 sin(θ/4) <= θ, the angle of the
-//     shorter rotation, for the sign of Q_b nearer Q_a (Q and −Q are one rotation: the bound takes
-//     the smaller of the two signs, per object).
+// Euclidean space E and bounds ‖q ⊖ k‖ from below by distances in E:
+//   * positions as themselves (their difference is the tangent one);
+//   * a planar angle θ as (cos θ, sin θ): the chord 2 |sin(Δθ/2)| gives |wrap(Δθ)| = 2
+//   asin(chord/2);
+//   * a quaternion Q (normalised) as 2 Q: ‖2 Q_a − 2 Q_b‖ = 4 sin(θ/4) gives θ = 4 asin(chord/4),
+//     the angle of the shorter rotation, for the sign of Q_b nearer Q_a (Q and −Q are one
+//     rotation: the bound takes the smaller of the two signs, per object).
+// For one key this is ‖q ⊖ k‖ itself; for a box of keys the chord to the box is no longer than
+// to any key in it, and the angle grows with the chord, so it bounds every key in the box.
 // A kd-tree over the z(k_i) with each subtree's bounding box and its least c then bounds every
-// node below it by ½ c_min · dist(z(q), box)² (from (1)); a subtree whose bound exceeds the best
-// distance found so far is skipped, so the answer equals the scan's, ties included (the least
-// node id among equal distances, as a scan in id order keeps the first).
+// node below it by ½ c_min · (that bound)² (from (1)). The search opens subtrees best first (least
+// bound first) and stops when the least bound left exceeds the best distance found; a subtree or
+// node whose bound exceeds it is never evaluated, so the answer equals the scan's, ties included
+// (the least node id among equal distances, as a scan in id order keeps the first).
+//
+// How much it prunes depends on how tight (1) is: on nodes whose B is far from isotropic (a hand
+// that turns the ball easily about one axis and not at all about another) ½ c_i ‖e‖² is far below
+// d_i, and the search evaluates a larger share of the tree (docs/planning.md, "Nearest-node
+// search").
 //
 // Rounding: the bounds are shrunk by a relative 1e-9 and the rotation chords by 1e-13 rad (the
 // distance and the embedding round differently: ~1e-15 relative and absolute, for a few dozen
@@ -29,10 +38,10 @@
 //
 // Inserts interleave with queries (the tree grows during the search): the logarithmic method of
 // static trees (Bentley & Saxe, "Decomposable searching problems I", J. Algorithms 1(4), 1980):
-// the newest nodes in a buffer of 32 scanned with the per-node bound (1), the others in balanced
-// static kd-trees of 32·2^k nodes (median splits on the widest box side, leaves of 8), at most
-// one per k, merged like a binary counter: an insert costs O(log² N) amortised, a query searches
-// O(log N) trees.
+// the newest nodes in a buffer of 32 checked first with the per-node bound (1), the others in
+// balanced static kd-trees of 32·2^k nodes (median splits on the widest box side, leaves of 8), at
+// most one per k, merged like a binary counter: an insert costs O(log² N) amortised, a query
+// searches O(log N) trees.
 
 #include <Eigen/Core>
 #include <functional>
@@ -77,7 +86,8 @@ class NearestNodeIndex {
  private:
   struct Tree;
   struct Query;
-  void SearchTree(const Tree& tree, int node, Query* query) const;
+  double NodeBound(const Tree& tree, int node, const Query& query) const;
+  void SearchLeaf(const Tree& tree, int node, Query* query) const;
   void Embed(const Eigen::Ref<const Eigen::VectorXd>& q, double* z) const;
   double BoundSquared(const double* z, const double* lo, const double* hi) const;
 
