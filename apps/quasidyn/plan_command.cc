@@ -91,7 +91,8 @@ void PrintSummary(const Scene& scene, const PlanResult& plan, const ReplayedPath
       << " iterations; failed: " << st.failed_steps << " steps, " << st.failed_grasps
       << " regrasps, " << st.failed_linearizations << " linearisations\n";
   out << std::setprecision(3) << "wall time        " << st.wall_seconds << " s (linearisations "
-      << st.linearize_seconds << " s, contact sampling " << st.grasp_seconds << " s, "
+      << st.linearize_seconds << " s, contact sampling " << st.grasp_seconds << " s, stepping "
+      << st.stepping_seconds << " s, nearest node " << st.nearest_seconds << " s, "
       << options.threads << " thread" << (options.threads > 1 ? "s" : "") << ")\n";
   out << "path             " << plan.path.size() - 1 << " edges, " << path.trajectory.steps.size()
       << " steps (" << regrasps << " regrasps); objects move " << length.position << " m and "

@@ -62,7 +62,11 @@ json StatisticsToJson(const PlanStatistics& s) {
           {"large_motion_steps", s.large_motion_steps},
           {"wall_time", s.wall_seconds},
           {"linearize_time", s.linearize_seconds},
-          {"grasp_time", s.grasp_seconds}};
+          {"grasp_time", s.grasp_seconds},
+          {"stepping_time", s.stepping_seconds},
+          {"nearest_time", s.nearest_seconds},
+          {"linearizations", s.linearizations},
+          {"nearest_distances", s.nearest_distances}};
 }
 
 json TreeToJson(const std::vector<PlanNode>& nodes) {

@@ -14,6 +14,7 @@
 #include "quasidyn/planning/configuration_sampler.h"
 #include "quasidyn/planning/contact_sampler.h"
 #include "quasidyn/planning/edge_stepper.h"
+#include "quasidyn/planning/nearest_node_index.h"
 #include "quasidyn/planning/node_linearizer.h"
 #include "quasidyn/planning/object_space.h"
 #include "quasidyn/planning/reachability_metric.h"
@@ -33,6 +34,19 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// Adds the seconds of its scope to *total.
+class ScopedSeconds {
+ public:
+  explicit ScopedSeconds(double* total) : total_(total), start_(Clock::now()) {}
+  ~ScopedSeconds() { *total_ += SecondsSince(start_); }
+  ScopedSeconds(const ScopedSeconds&) = delete;
+  ScopedSeconds& operator=(const ScopedSeconds&) = delete;
+
+ private:
+  double* total_;
+  Clock::time_point start_;
+};
+
 // The search state of one PlanThroughContact call.
 class Planner {
  public:
@@ -50,7 +64,8 @@ class Planner {
                     : nullptr),
         model_(std::move(model)),
         edges_(*model_, std::isfinite(settings.penetration_tolerance)),
-        generator_(settings.seed) {
+        generator_(settings.seed),
+        index_(space_) {
     result_.settings = settings;
     result_.stepping = ChoiceOf(*model_);
   }
@@ -89,6 +104,8 @@ class Planner {
       ReportProgress(false);
     }
     result_.statistics.wall_seconds = SecondsSince(start_);
+    result_.statistics.linearizations = static_cast<long long>(linearizations_);
+    result_.statistics.nearest_distances = index_.distance_calls();
     Finish(stop);
     ReportProgress(true);
     return std::move(result_);
@@ -144,25 +161,19 @@ class Planner {
     }
   }
 
+  // The node a scan of every linearised node in index order would pick (nearest_node_index.h).
   int Nearest(const Eigen::VectorXd& sample) {
-    int best = -1;
-    double best_distance = std::numeric_limits<double>::infinity();
-    for (int i = 0; i < static_cast<int>(reach_.size()); ++i) {
-      if (!reach_[i].ok) continue;
-      double d;
-      if (settings_.nearest == NearestRule::kReachability) {
-        d = reach_[i].metric.Distance(space_, sample, &scratch_);
-      } else {
-        scratch_.resize(space_.tangent_size());
-        space_.Difference(sample, result_.nodes[i].q, scratch_);
-        d = 0.5 * scratch_.squaredNorm();
-      }
-      if (d < best_distance) {
-        best_distance = d;
-        best = i;
-      }
-    }
-    return best;
+    ScopedSeconds timer(&result_.statistics.nearest_seconds);
+    return index_
+        .Find(sample,
+              [&](int i) {
+                if (settings_.nearest == NearestRule::kReachability)
+                  return reach_[i].metric.Distance(space_, sample, &scratch_);
+                scratch_.resize(space_.tangent_size());
+                space_.Difference(sample, result_.nodes[i].q, scratch_);
+                return 0.5 * scratch_.squaredNorm();
+              })
+        .id;
   }
 
   // The new node's index, or -1 when the extension adds none.
@@ -226,6 +237,7 @@ class Planner {
   // The edge's steps from `start` with `substeps` substeps each (edge_stepper.h); the end state
   // is edges_.state().
   EdgeRun RunEdge(const State& start, const Eigen::VectorXd& u, int steps, int substeps) {
+    ScopedSeconds timer(&result_.statistics.stepping_seconds);
     EdgeRun run;
     edges_.Begin(start, u, substeps);
     for (int k = 0; k < steps; ++k) {
@@ -328,6 +340,11 @@ class Planner {
       result_.best_node = index;
     }
     if (node.goal_distance <= settings_.goal_tolerance) result_.status = PlanStatus::kFound;
+    if (reach.ok) {  // the nodes a search may pick: keyed by μ and bounded (1), or by q, c = 1
+      const bool metric = settings_.nearest == NearestRule::kReachability;
+      index_.Insert(index, metric ? reach.metric.mu() : node.q,
+                    metric ? ReachabilityBoundScale(reach.metric) : 1.0);
+    }
     result_.nodes.push_back(std::move(node));
     reach_.push_back(std::move(reach));
   }
@@ -369,6 +386,7 @@ class Planner {
   Xoshiro256StarStar generator_;
   std::uint64_t linearizations_ = 0;
   std::vector<Reach> reach_;  // per node
+  NearestNodeIndex index_;    // the linearised nodes, for Nearest
   Eigen::VectorXd scratch_;
   PlanResult result_;
   Clock::time_point start_;

@@ -9,7 +9,8 @@
 //   1. sample q_s: the goal with probability goal_bias, else a random q_u in the bounds
 //      (configuration_sampler.h);
 //   2. nearest node n = argmin_i d(q_s; q̄_i) (or, NearestRule::kEuclidean, ‖q_s ⊖ q̄_i,u‖), d
-//      in the goal distance's units (reachability_metric.h, MetricWeights);
+//      in the goal distance's units (reachability_metric.h, MetricWeights), found by a
+//      kd-tree that returns what a scan would (nearest_node_index.h);
 //   3. with probability p_grasp, re-grasp: K contact-sampled configurations with n's objects,
 //      each linearised; the one of least d(q_s; ·) becomes a child of n (edge kRegrasp);
 //      otherwise extend: δu = Bᵀ (B Bᵀ + λ I)⁻¹ (q_s ⊖ μ) from n's factor, scaled down to
@@ -102,9 +103,13 @@ struct PlanStatistics {
   // Goal descent (docs/planning.md): extensions toward the goal from a new nearest node that
   // brought the tree nearer still (counted in `extensions` too).
   int descent_extensions = 0;
-  double wall_seconds = 0.0;       // [s]
-  double linearize_seconds = 0.0;  // [s] in the nodes' linearisations
-  double grasp_seconds = 0.0;      // [s] in contact sampling (IK and settling)
+  double wall_seconds = 0.0;        // [s]
+  double linearize_seconds = 0.0;   // [s] in linearisations (new nodes and regrasp candidates)
+  double grasp_seconds = 0.0;       // [s] in contact sampling (IK and settling)
+  double stepping_seconds = 0.0;    // [s] in the extensions' steps, substeps and overlap checks
+  double nearest_seconds = 0.0;     // [s] in nearest-node queries (nearest_node_index.h)
+  long long linearizations = 0;     // configurations linearised (nodes and regrasp candidates)
+  long long nearest_distances = 0;  // d(q_s; q̄_i) evaluated by the queries (a scan: Σ nodes)
 };
 
 struct PlanResult {
