@@ -108,6 +108,22 @@ void PrintSummary(const Scene& scene, const PlanResult& plan, const ReplayedPath
   if (!options.html_path.empty()) out << "viewer           " << options.html_path << "\n";
 }
 
+// The page's notes: the tree's statistics (the summary printed) and where the time went.
+std::string PageNotes(const Scene& scene, const PlanResult& plan, const ReplayedPath& path,
+                      const PlanOptions& options) {
+  std::ostringstream notes;
+  PrintSummary(scene, plan, path, options, notes);
+  const PlanStatistics& st = plan.statistics;
+  if (st.wall_seconds > 0.0) {
+    const double rest = st.wall_seconds - st.linearize_seconds - st.grasp_seconds;
+    notes << std::setprecision(3) << "time shares      linearisations "
+          << 100.0 * st.linearize_seconds / st.wall_seconds << " %, contact sampling "
+          << 100.0 * st.grasp_seconds / st.wall_seconds << " %, the rest (steps, checks, "
+          << "nearest nodes) " << 100.0 * rest / st.wall_seconds << " %\n";
+  }
+  return notes.str();
+}
+
 void RunPlan(const PlanOptions& options) {
   const ScenePtr scene = std::make_shared<const Scene>(LoadSceneFile(options.scene_path, "plan"));
   if (options.threads < 1)
@@ -134,6 +150,7 @@ void RunPlan(const PlanOptions& options) {
     viewer.target_configuration = path.trajectory.FinalConfiguration();  // the objects' goal
     viewer.target_configuration.head(scene->nq_u) = settings.goal;
     viewer.target_label = "goal";
+    viewer.notes = PageNotes(*scene, plan, path, options);
     WriteViewerHtml(*scene, path.trajectory, options.html_path, viewer);
   }
   PrintSummary(*scene, plan, path, options, std::cout);

@@ -1,5 +1,6 @@
 #include "track_command.h"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -27,10 +28,13 @@ struct TrackOptions {
   int substeps = 1;
   bool open_loop = false;
   double kappa = 5000.0;
+  TrackingSettings tracking;
 };
 
 void RunTrack(const TrackOptions& options) {
-  const Trajectory plan = ReadTrajectory(options.plan_path);
+  // A trajectory file, or a planner's plan file with its regrasp steps (plan.path.step_edges).
+  const GuessFile read = ReadGuessFile(options.plan_path);
+  const Trajectory& plan = read.trajectory;
   const std::string model_path = options.scene_path.empty() ? plan.scene_file : options.scene_path;
   if (model_path.empty())
     throw std::invalid_argument(options.plan_path + ": the plan names no scene file; give --scene");
@@ -65,28 +69,55 @@ void RunTrack(const TrackOptions& options) {
   }
 
   std::vector<Eigen::VectorXd> q_ref{plan.q0}, u_ref;
-  for (const TrajectoryStep& step : plan.steps) {
-    q_ref.push_back(step.q);
-    u_ref.push_back(step.u);
+  std::vector<bool> regrasp_steps;
+  for (size_t k = 0; k < plan.steps.size(); ++k) {
+    q_ref.push_back(plan.steps[k].q);
+    u_ref.push_back(plan.steps[k].u);
+    regrasp_steps.push_back(!read.step_edges.empty() && read.step_edges[k] == EdgeKind::kRegrasp);
   }
+  const int regrasps =
+      static_cast<int>(std::count(regrasp_steps.begin(), regrasp_steps.end(), true));
+  TrackingSettings tracking = options.tracking;
+  tracking.regrasp_steps = regrasp_steps;
   std::unique_ptr<Stabilizer> stabilizer;
   if (!options.open_loop) {
     StabilizerSettings s;
     s.smoothing = options.kappa;
+    s.regrasp_steps = regrasp_steps;
+    s.open_loop_where_linearization_fails = true;
     stabilizer = std::make_unique<Stabilizer>(model, q_ref, u_ref, s);
+    if (Logs(LogLevel::kWarning)) {
+      for (const std::string& reason : stabilizer->open_loop_reasons())
+        LogStream() << "quasidyn: track: " << reason << "; that step is sent open loop\n";
+    }
   }
-  const TrackingResult result =
-      TrackPlan(*plant, perturbation.substeps, plant_scene->q0, q_ref, u_ref, stabilizer.get());
+  const TrackingResult result = TrackPlan(*plant, perturbation.substeps, plant_scene->q0, q_ref,
+                                          u_ref, stabilizer.get(), tracking);
   if (!options.out_path.empty()) {
-    std::vector<Eigen::VectorXd> u(result.u.begin(), result.u.begin() + (result.q.size() - 1));
-    WriteTrajectory(PlanToTrajectory(*model, result.q, u), options.out_path);
+    const size_t done = result.q.size() - 1;
+    std::vector<Eigen::VectorXd> u(result.u.begin(), result.u.begin() + done);
+    std::vector<bool> kinds(regrasp_steps.begin(), regrasp_steps.begin() + done);
+    WriteTrajectory(PlanToTrajectory(*model, result.q, u, kinds), options.out_path);
   }
   std::cout << "plan             " << options.plan_path << " (" << u_ref.size()
             << " steps, h = " << plan.time_step << " s)\n"
             << "plant            " << plant_scene->name << " (h = " << plant_scene->time_step
             << " s, " << plant->formulation().name << ", friction x" << perturbation.friction_scale
             << ", offset " << perturbation.object_offset.transpose() << " m)\n"
-            << "loop             " << (options.open_loop ? "open" : "closed") << "\n"
+            << "loop             " << (options.open_loop ? "open" : "closed");
+  if (stabilizer && !stabilizer->open_loop_steps().empty())
+    std::cout << " (" << stabilizer->open_loop_steps().size()
+              << " steps open loop: no linearisation)";
+  std::cout << "\n";
+  if (regrasps > 0) {
+    std::cout << "regrasps         " << result.regrasps << " of " << regrasps << " executed, "
+              << result.regrasp_plant_steps << " plant steps (release, transfer, close)\n"
+              << "regrasp motion   object moved <= " << result.max_regrasp_object_motion << " m, "
+              << result.max_regrasp_object_rotation << " rad; deepest overlap "
+              << result.max_regrasp_penetration
+              << " m; lifted clearance >= " << result.min_lifted_distance << " m\n";
+  }
+  std::cout << "penetration      " << result.max_penetration << " m (deepest overlap, plant)\n"
             << "final object err " << result.final_object_error.transpose() << "\n"
             << "position error   " << result.final_position_error << " m\n"
             << "angle error      " << result.final_angle_error << " rad\n";
@@ -113,7 +144,14 @@ void AddTrackCommand(CLI::App& app) {
   cmd->add_option("--plant-formulation", o->plant_formulation,
                   "The plant's formulation (default: the plant scene's), commanded by positions");
   cmd->add_flag("--open-loop", o->open_loop, "Send the plan's commands unchanged");
+  cmd->add_flag("--ramp", o->tracking.ramp_substeps,
+                "Ramp each command over the plant's substeps from where the robots are");
   cmd->add_option("--kappa", o->kappa, "Stabiliser's log-barrier kappa > 0 (default 5000)");
+  cmd->add_option("--clearance", o->tracking.regrasp.clearance,
+                  "Regrasps: how far the lifted fingers stay from the objects [m] (default 0.01)");
+  cmd->add_option("--regrasp-joint-step", o->tracking.regrasp.max_joint_step,
+                  "Regrasps: largest joint command change per plant step [rad or m] (default "
+                  "0.05)");
   cmd->add_option("--out", o->out_path,
                   "Write the executed trajectory to this file (.json, .npz or .csv)");
   AddQuietFlag(cmd);

@@ -1,10 +1,12 @@
 #include "quasidyn/control/plan_tracking.h"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <random>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/planning/penetration_meter.h"
 
 namespace quasidyn {
 
@@ -51,50 +53,121 @@ void CheckSameCoordinates(const Scene& model, const Scene& plant) {
                           "one scene is planar and the other is not");
 }
 
+ObjectError ObjectErrorOf(const Scene& scene, const Eigen::VectorXd& q,
+                          const Eigen::VectorXd& q_ref) {
+  const int no = scene.nq_u;
+  ObjectError out;
+  if (scene.planar) {
+    out.position = (q.head(std::min(no, 2)) - q_ref.head(std::min(no, 2))).norm();
+    out.angle = no >= 3 ? std::abs(std::remainder(q(2) - q_ref(2), 2.0 * M_PI)) : 0.0;
+  } else if (no >= 7) {
+    out.position = (q.head(3) - q_ref.head(3)).norm();
+    const Eigen::Quaterniond a(q(3), q(4), q(5), q(6));
+    const Eigen::Quaterniond b(q_ref(3), q_ref(4), q_ref(5), q_ref(6));
+    out.angle = a.normalized().angularDistance(b.normalized());
+  }
+  return out;
+}
+
 TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::VectorXd& q0,
                          const std::vector<Eigen::VectorXd>& q_ref,
-                         const std::vector<Eigen::VectorXd>& u_ref, PlanController* controller) {
+                         const std::vector<Eigen::VectorXd>& u_ref, PlanController* controller,
+                         const TrackingSettings& settings) {
+  const std::vector<bool>& regrasp_steps = settings.regrasp_steps;
+  const RegraspMotionSettings& regrasp = settings.regrasp;
   constexpr const char* kWhere = "TrackPlan";
   const int T = static_cast<int>(u_ref.size());
   const Scene& scene = plant.scene();
   QUASIDYN_CHECK_ARGUMENT(substeps >= 1, kWhere, "substeps must be >= 1");
   QUASIDYN_CHECK_ARGUMENT(static_cast<int>(q_ref.size()) == T + 1 && T >= 1, kWhere,
                           "the plan needs T >= 1 commands and T + 1 configurations");
+  QUASIDYN_CHECK_ARGUMENT(regrasp_steps.empty() || static_cast<int>(regrasp_steps.size()) == T,
+                          kWhere, "regrasp_steps must be empty or have one entry per command");
   CheckVector(kWhere, "q0", q0, plant.state_q_size(), "the plant's n_q");
-  CheckVector(kWhere, "q_ref[T]", q_ref[T], plant.state_q_size(), "the plant's n_q");
+  for (int t = 0; t <= T; ++t)
+    CheckVector(kWhere, "q_ref", q_ref[t], plant.state_q_size(), "the plant's n_q");
   for (int t = 0; t < T; ++t) CheckVector(kWhere, "u_ref", u_ref[t], plant.control_size(), "n_q,a");
+  const bool has_regrasps =
+      std::find(regrasp_steps.begin(), regrasp_steps.end(), true) != regrasp_steps.end();
+  std::unique_ptr<RegraspMotion> motion;
+  if (has_regrasps) motion = std::make_unique<RegraspMotion>(plant.scene_ptr(), regrasp);
+  PenetrationMeter meter(plant.scene_ptr());
   std::unique_ptr<StepData> data = plant.CreateData();
   TrackingResult out;
   out.q.push_back(q0);
+  out.min_lifted_distance = regrasp.clearance;
+  out.max_penetration = meter.Depth(q0);
   // The plant's whole state: a second-order plant's velocity starts at rest and carries over
   // from one control step to the next (the controllers measure q only).
   State x{q0, Eigen::VectorXd::Zero(plant.state_v_size())};
+  // One plant step under u; false (and the message set) when it fails.
+  auto step = [&](int t, const Eigen::VectorXd& u, double* depth) {
+    const Eigen::VectorXd start = x.q;
+    plant.Calc(x, u, data.get());
+    if (!data->result.ok()) {
+      out.status = data->result.status;
+      out.message = "plant step " + std::to_string(t + 1) + " failed: " + data->result.message;
+      return false;
+    }
+    x = data->result.next;
+    *depth = meter.StepDepth(plant, start, data->result);
+    out.max_penetration = std::max(out.max_penetration, *depth);
+    return true;
+  };
+  Eigen::VectorXd last_target = q0.tail(scene.nq_a);  // the robots' last commanded positions
   for (int t = 0; t < T; ++t) {
+    double depth = 0.0;
+    if (has_regrasps && regrasp_steps[t]) {
+      const RegraspCommands commands = motion->Plan(q_ref[t], q_ref[t + 1], last_target);
+      out.min_lifted_distance = std::min(out.min_lifted_distance, commands.min_lifted_distance);
+      ++out.regrasps;
+      const Eigen::VectorXd start = x.q;
+      for (const Eigen::VectorXd& target : commands.commands) {
+        if (!step(t, plant.CommandToward(x, target), &depth)) break;
+        ++out.regrasp_plant_steps;
+        out.max_regrasp_penetration = std::max(out.max_regrasp_penetration, depth);
+        const ObjectError moved = ObjectErrorOf(scene, x.q, start);
+        out.max_regrasp_object_motion = std::max(out.max_regrasp_object_motion, moved.position);
+        out.max_regrasp_object_rotation = std::max(out.max_regrasp_object_rotation, moved.angle);
+      }
+      if (!out.message.empty()) break;
+      RegraspRecord record;
+      record.step = t;
+      record.fingers_moved = commands.fingers_moved;
+      record.plant_steps = static_cast<int>(commands.commands.size());
+      record.lifted_distance = commands.min_lifted_distance;
+      record.error_before = ObjectErrorOf(scene, start, q_ref[t]);
+      record.error_after = ObjectErrorOf(scene, x.q, q_ref[t + 1]);
+      record.moved = ObjectErrorOf(scene, x.q, start);
+      out.regrasp_records.push_back(record);
+      last_target = commands.commands.back();
+      out.u.push_back(plant.CommandToward(x, last_target));
+      out.q.push_back(x.q);
+      continue;
+    }
     const Eigen::VectorXd u = controller ? controller->Command(t, out.q.back()) : u_ref[t];
     out.u.push_back(u);
-    for (int s = 0; s < substeps; ++s) {
-      plant.Calc(x, u, data.get());
-      if (!data->result.ok()) {
-        out.status = data->result.status;
-        out.message = "plant step " + std::to_string(t + 1) + " failed: " + data->result.message;
+    const bool ramp = settings.ramp_substeps && substeps > 1 &&
+                      plant.capabilities().command == CommandKind::kRobotPositions;
+    const Eigen::VectorXd held = x.q.tail(scene.nq_a);
+    for (int s = 1; s <= substeps; ++s) {
+      const double fraction = static_cast<double>(s) / substeps;
+      if (!step(t, ramp && s < substeps ? Eigen::VectorXd(held + fraction * (u - held)) : u,
+                &depth))
         break;
-      }
-      x = data->result.next;
     }
     if (!out.message.empty()) break;
+    if (plant.capabilities().command == CommandKind::kRobotPositions)
+      last_target = u;
+    else
+      last_target = x.q.tail(scene.nq_a);
     out.q.push_back(x.q);
   }
   const int no = scene.nq_u;
   out.final_object_error = out.q.back().head(no) - q_ref[T].head(no);
-  if (scene.planar) {
-    out.final_position_error = out.final_object_error.head(std::min(no, 2)).norm();
-    out.final_angle_error = no >= 3 ? std::abs(out.final_object_error(2)) : 0.0;
-  } else if (no >= 7) {
-    out.final_position_error = out.final_object_error.head(3).norm();
-    const Eigen::Quaterniond a(out.q.back()(3), out.q.back()(4), out.q.back()(5), out.q.back()(6));
-    const Eigen::Quaterniond b(q_ref[T](3), q_ref[T](4), q_ref[T](5), q_ref[T](6));
-    out.final_angle_error = a.normalized().angularDistance(b.normalized());
-  }
+  const ObjectError error = ObjectErrorOf(scene, out.q.back(), q_ref[T]);
+  out.final_position_error = error.position;
+  out.final_angle_error = error.angle;
   return out;
 }
 

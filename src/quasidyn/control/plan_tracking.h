@@ -6,6 +6,11 @@
 //
 // The plant is any StepModel whose coordinates match the model's; a smaller plant time step
 // h_p = h / n takes n plant steps per control step under the same command.
+//
+// A plan with regrasps (a planner's path, docs/plan-format.md) is tracked segment by segment: the
+// steps between regrasps open or closed loop as above, each regrasp step by the open-loop motion
+// of regrasp_motion.h (release, transfer, close, one command per plant step), so a controller
+// is asked for the contact-continuous steps only.
 
 #include <Eigen/Core>
 #include <cstdint>
@@ -14,6 +19,7 @@
 #include <vector>
 
 #include "quasidyn/control/plan_controller.h"
+#include "quasidyn/control/regrasp_motion.h"
 #include "quasidyn/model/scene.h"
 #include "quasidyn/stepping/step_model.h"
 
@@ -35,6 +41,24 @@ ScenePtr PerturbedScene(const Scene& scene, const PlantPerturbation& perturbatio
 PlantPerturbation RandomPerturbation(const Scene& scene, std::uint64_t seed, double offset,
                                      double friction_spread, int substeps);
 
+// The objects' error of q against q_ref (the first object's position and angle: planar x, y and
+// |θ| wrapped to [0, π]; 3D p and the rotation angle of the quaternion error), as TrackingResult
+// reports it.
+struct ObjectError {
+  double position = 0.0;  // [m]
+  double angle = 0.0;     // [rad]
+};
+// One regrasp as the plant executed it (TrackPlan, regrasp_motion.h).
+struct RegraspRecord {
+  int step = 0;                  // the plan's step k (0-based) of the regrasp
+  int fingers_moved = 0;         // fingers whose joints the regrasp changes
+  int plant_steps = 0;           // plant steps of its motion
+  double lifted_distance = 0.0;  // RegraspCommands::min_lifted_distance [m]
+  ObjectError error_before;      // the plant's objects against the plan's q_k at its start
+  ObjectError error_after;       // against the plan's q_{k+1} at its end
+  ObjectError moved;             // the objects' motion from its start to its end
+};
+
 struct TrackingResult {
   std::vector<Eigen::VectorXd> q;  // the plant's configurations at the control steps, q_0 … q_T
   std::vector<Eigen::VectorXd> u;  // the commands sent
@@ -44,16 +68,43 @@ struct TrackingResult {
                                        // error in 3D
   SolverStatus status = SolverStatus::kSolved;
   std::string message;  // the plant step that failed, if one did (the run stops there)
+  // The regrasps executed (regrasp_motion.h) and what the plant saw during them:
+  int regrasps = 0;
+  int regrasp_plant_steps = 0;               // plant steps of all regrasp motions
+  double max_regrasp_penetration = 0.0;      // deepest overlap of two shapes at a regrasp's plant
+                                             // steps [m] (PenetrationMeter::StepDepth)
+  double max_regrasp_object_motion = 0.0;    // largest ‖Δ position‖ of the objects from a
+                                             // regrasp's start to any of its plant steps [m]
+  double max_regrasp_object_rotation = 0.0;  // the same for the angle [rad]
+  double min_lifted_distance = 0.0;  // smallest robot–object distance of the lifted postures [m]
+                                     // (RegraspCommands; the clearance when every lift reached it)
+  double max_penetration = 0.0;      // deepest overlap over every plant step of the run [m]
+  std::vector<RegraspRecord> regrasp_records;  // one per regrasp executed, in order
 };
 
 // Runs the plan (q_ref: T + 1 configurations, u_ref: T commands) on the plant from q0 (the
 // plant's start, size n_q; a plant with a velocity state starts at v = 0 and keeps its v from
 // step to step), with `substeps` plant steps per command: closed loop when
-// controller is given, open loop otherwise. std::invalid_argument when the plant's coordinates
-// do not match the plan's (n_q, n_q,u, n_q,a), on sizes or NaN.
+// controller is given, open loop otherwise; `settings` below. std::invalid_argument when the
+// plant's coordinates do not match the plan's (n_q, n_q,u, n_q,a), on sizes or NaN.
+struct TrackingSettings {
+  // Steps k with regrasp_steps[k] (T entries, or empty: none) are executed by a RegraspMotion
+  // (the plant's scene, `regrasp`) from the plan's q_k to q_{k+1}, its target positions sent
+  // through plant.CommandToward, whatever the loop; the controller is not asked for them.
+  std::vector<bool> regrasp_steps;
+  RegraspMotionSettings regrasp;
+  // With n > 1 substeps and a position command u: substep j (1 … n) is commanded
+  // a + (j/n)(u − a), a the robots' configuration at the step's start (the planner's substeps,
+  // docs/planning.md, "Plans that stay physical"); false: u on every substep.
+  bool ramp_substeps = false;
+};
 TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::VectorXd& q0,
                          const std::vector<Eigen::VectorXd>& q_ref,
-                         const std::vector<Eigen::VectorXd>& u_ref, PlanController* controller);
+                         const std::vector<Eigen::VectorXd>& u_ref, PlanController* controller,
+                         const TrackingSettings& settings = {});
+
+ObjectError ObjectErrorOf(const Scene& scene, const Eigen::VectorXd& q,
+                          const Eigen::VectorXd& q_ref);
 
 // Throws std::invalid_argument naming the first coordinate count in which the plant's scene
 // differs from the model's.

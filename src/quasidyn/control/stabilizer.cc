@@ -37,27 +37,46 @@ Stabilizer::Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen
                           "max_deviation must be > 0");
   QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.smoothing), kStabilizerWhere,
                           "smoothing must be > 0");
+  QUASIDYN_CHECK_ARGUMENT(
+      settings_.regrasp_steps.empty() || static_cast<int>(settings_.regrasp_steps.size()) == T,
+      kStabilizerWhere, "regrasp_steps must be empty or have one entry per command");
   SmoothingSchedule schedule;
   schedule.method = settings_.method;
   schedule.samples = settings_.samples;
   SmoothedLinearizer linearizer(model_, schedule);
   std::unique_ptr<StepData> data = model_->CreateData();
+  linearized_.assign(T, false);
+  A_u_.resize(T);
+  B_u_.resize(T);
+  f_u_.resize(T);
+  hessian_.assign(T, Eigen::MatrixXd::Identity(nu, nu));
   for (int t = 0; t < T; ++t) {
+    if (!settings_.regrasp_steps.empty() && settings_.regrasp_steps[t]) continue;
+    std::string failure;
     StepLinearization lin = linearizer.LinearizeWith(q_ref_[t], u_ref_[t], settings_.smoothing);
-    QUASIDYN_CHECK_ARGUMENT(
-        lin.ok(), kStabilizerWhere,
-        "the linearisation of reference step " + std::to_string(t + 1) + " failed: " + lin.message);
-    model_->Calc(State{q_ref_[t], Eigen::VectorXd()}, u_ref_[t], data.get());
-    QUASIDYN_CHECK_ARGUMENT(
-        data->result.ok(), kStabilizerWhere,
-        "reference step " + std::to_string(t + 1) + " fails on the model: " + data->result.message);
-    A_u_.push_back(lin.A.topRows(no));
-    B_u_.push_back(lin.B.topRows(no));
-    f_u_.push_back(data->result.next.q.head(no));
-    Eigen::MatrixXd H =
-        2.0 * B_u_.back().transpose() * settings_.object_weight.asDiagonal() * B_u_.back();
+    if (!lin.ok()) {
+      failure = "the linearisation of reference step " + std::to_string(t + 1) +
+                " failed: " + lin.message;
+    } else {
+      model_->Calc(State{q_ref_[t], Eigen::VectorXd()}, u_ref_[t], data.get());
+      if (!data->result.ok())
+        failure = "reference step " + std::to_string(t + 1) +
+                  " fails on the model: " + data->result.message;
+    }
+    if (!failure.empty()) {
+      QUASIDYN_CHECK_ARGUMENT(settings_.open_loop_where_linearization_fails, kStabilizerWhere,
+                              failure);
+      open_loop_steps_.push_back(t);
+      open_loop_reasons_.push_back(failure);
+      continue;
+    }
+    A_u_[t] = lin.A.topRows(no);
+    B_u_[t] = lin.B.topRows(no);
+    f_u_[t] = data->result.next.q.head(no);
+    Eigen::MatrixXd H = 2.0 * B_u_[t].transpose() * settings_.object_weight.asDiagonal() * B_u_[t];
     H.diagonal().array() += 2.0 * settings_.command_weight;
-    hessian_.push_back(0.5 * (H + H.transpose()));
+    hessian_[t] = 0.5 * (H + H.transpose());
+    linearized_[t] = true;
   }
   // Fixed pattern: a full nu × nu Hessian, the box rows δu >= −d, −δu >= −d.
   problem_.Q.Reset(nu);
@@ -86,6 +105,8 @@ Eigen::VectorXd Stabilizer::Residual(int t, const Eigen::VectorXd& q) const {
 Eigen::VectorXd Stabilizer::ClosedFormCommand(int t, const Eigen::VectorXd& q) const {
   QUASIDYN_CHECK_ARGUMENT(t >= 0 && t < steps(), "Stabilizer::ClosedFormCommand",
                           "step t out of [0, T)");
+  QUASIDYN_CHECK_ARGUMENT(linearized_[t], "Stabilizer::ClosedFormCommand",
+                          "step " + std::to_string(t) + " has no linearisation");
   const Eigen::VectorXd e = Residual(t, q);
   const Eigen::VectorXd gradient =
       2.0 * B_u_[t].transpose() * (settings_.object_weight.asDiagonal() * e);
@@ -97,6 +118,14 @@ const Eigen::VectorXd& Stabilizer::Command(int t, const Eigen::VectorXd& q) {
       t >= 0 && t < steps(), "Stabilizer::Command",
       "step t = " + std::to_string(t) + " out of [0, " + std::to_string(steps()) + ")");
   CheckVector("Stabilizer::Command", "q", q, model_->state_q_size(), "n_q");
+  QUASIDYN_CHECK_ARGUMENT(
+      settings_.regrasp_steps.empty() || !settings_.regrasp_steps[t], "Stabilizer::Command",
+      "step t = " + std::to_string(t) + " is a regrasp: TrackPlan executes it (plan_tracking.h)");
+  if (!linearized_[t]) {  // its linearisation failed: open loop (the settings)
+    message_ = "step " + std::to_string(t) + ": no linearisation; u_ref sent";
+    u_ = u_ref_[t];
+    return u_;
+  }
   const int nu = model_->control_size();
   e_.noalias() = f_u_[t] - q_ref_[t + 1].head(e_.size());
   e_.noalias() += A_u_[t] * (q - q_ref_[t]);

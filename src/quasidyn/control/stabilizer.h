@@ -35,6 +35,13 @@ struct StabilizerSettings {
   SmoothingMethod method = SmoothingMethod::kLogBarrier;
   double smoothing = 5000.0;  // κ [1/(N·m)] (log-barrier) or σ_u [m or rad] (randomized), > 0
   int samples = 50;           // randomized only, >= 1
+  // Steps that are a planner's regrasps (T entries, or empty: none): not linearised, no command
+  // (TrackPlan executes them by a RegraspMotion, plan_tracking.h); the stabiliser runs on the
+  // contact-continuous segments between them.
+  std::vector<bool> regrasp_steps;
+  // A reference step whose linearisation or exact step fails: false, the constructor throws;
+  // true, that step sends u_ref (open loop) and open_loop_steps() names it.
+  bool open_loop_where_linearization_fails = false;
 };
 
 class Stabilizer final : public PlanController {
@@ -48,10 +55,14 @@ class Stabilizer final : public PlanController {
   int steps() const override { return static_cast<int>(u_ref_.size()); }
   // The command of step t (0 <= t < T) from the measured configuration q (size n_q). A QP that
   // fails falls back to the closed form clipped to the bound (solver_message() says so).
+  // std::invalid_argument for a regrasp step (settings.regrasp_steps).
   const Eigen::VectorXd& Command(int t, const Eigen::VectorXd& q) override;
   // The unconstrained minimiser u_ref − (BᵀQB + R)⁻¹ BᵀQ e (tests, reference).
   Eigen::VectorXd ClosedFormCommand(int t, const Eigen::VectorXd& q) const;
   const std::string& solver_message() const { return message_; }
+  // The steps that send u_ref because their linearisation failed (increasing), with why.
+  const std::vector<int>& open_loop_steps() const { return open_loop_steps_; }
+  const std::vector<std::string>& open_loop_reasons() const { return open_loop_reasons_; }
   const std::vector<Eigen::VectorXd>& q_ref() const { return q_ref_; }
   const std::vector<Eigen::VectorXd>& u_ref() const { return u_ref_; }
 
@@ -68,6 +79,9 @@ class Stabilizer final : public PlanController {
   QpSolver solver_;
   Eigen::VectorXd e_, u_;
   std::string message_;
+  std::vector<bool> linearized_;  // per step: A_u_, B_u_, f_u_, hessian_ hold its linearisation
+  std::vector<int> open_loop_steps_;
+  std::vector<std::string> open_loop_reasons_;
 };
 
 }  // namespace quasidyn

@@ -1,0 +1,106 @@
+#pragma once
+// Executing a planner's regrasp on a plant (docs/control.md, "Tracking through regrasps").
+//
+// A regrasp edge of the RRT (docs/planning.md, contact sampling) jumps the robots from q_a to a
+// new grasp g with the objects kept: q_{k+1} = (q^u_k, g). A plant cannot jump; it is sent a
+// motion of commands instead, one per plant step, open loop:
+//
+//   0. hold: every finger commanded to where the plan has it (q_a of q_k), from the last
+//      command: the grip's squeeze (the command's offset into the objects) is let go, so no
+//      finger pushes the objects once another lets go;
+//   then, finger by finger (a finger: the joints of one kinematic chain of the robots,
+//   fingers() below), for each finger whose joints g changes, the others holding still:
+//   1. release: to r_old, its configuration lifted off the objects (Lift below);
+//   2. transfer: from r_old to r_new, its new configuration lifted off, through postures that
+//      keep the clearance (each waypoint of the joint-space line is lifted again);
+//   3. close: from r_new to its joints of g;
+//   4. settle: g held for a few plant steps.
+//
+// The objects are held by what still touches them: the fingers not moving, gravity and the
+// support (the ground under the planar hand's ball, the palm under the 3D hand's). A planner's
+// regrasp keeps the objects where they are even where nothing would hold them there (the ball
+// lifted off the ground between two fingers), so a plant's objects can move during one.
+//
+// "Lifted off" (Lift below) is a configuration of the robots whose shapes are at least c (the
+// clearance) from every object shape and do not overlap any other shape, the objects at the
+// plan's pose, found by Gauss–Newton on the signed distances φ_i of the pairs closer than c:
+//
+//   rows  g_iᵀ δa >= c_i − φ_i,   g_i = ∂φ_i/∂q_a = n_iᵀ (J_A(p_A) − J_B(p_B)) restricted to q_a
+//   δa = Gᵀ (G Gᵀ + λ I)⁻¹ r  over the violated rows, clipped to |δa|∞ <= s,
+//
+// (n from B to A, geometry/contact_point.h, so a motion of A along n increases φ; the robots'
+// joints are positions, so their v columns are their q entries, kinematics.h). This moves each
+// touching link away along its contact normals, the "lift-off" of a real hand; c_i = c for a
+// robot–object pair, 0 for a robot's pair with anything else (the ground, the palm).
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "quasidyn/geometry/geometry_model.h"
+#include "quasidyn/kinematics/kinematics.h"
+#include "quasidyn/model/scene.h"
+
+namespace quasidyn {
+
+struct RegraspMotionSettings {
+  double clearance = 0.01;       // c [m], > 0: how far the lifted robots stay from the objects
+  double max_joint_step = 0.05;  // s [rad or m], > 0: the largest joint command change per
+                                 // plant step (and per Gauss–Newton iteration)
+  int settle_steps = 3;          // >= 0: plant steps that hold g after the close
+  int max_lift_iterations = 60;  // >= 1: Gauss–Newton iterations of one Lift
+  double damping = 1e-6;         // λ > 0 [(m/rad)²]: the least-squares damping
+};
+
+// The commands of one regrasp and how well its lifted postures were found.
+struct RegraspCommands {
+  std::vector<Eigen::VectorXd> commands;  // one per plant step, g last (settling included)
+  int release_steps = 0, transfer_steps = 0, close_steps = 0;  // summed over the fingers
+  int fingers_moved = 0;
+  // The smallest robot–object distance reached by the lifted postures r_old, r_new and the
+  // transfer's waypoints [m] (< c when a Lift stopped short: the motion is still sent).
+  double min_lifted_distance = 0.0;
+};
+
+class RegraspMotion {
+ public:
+  // The scene whose geometry the lifts avoid (the plant's). std::invalid_argument on settings
+  // out of range, a scene without robots, or a robot joint that is not revolute or prismatic.
+  RegraspMotion(ScenePtr scene, const RegraspMotionSettings& settings);
+
+  // The motion of the regrasp from q_before (the plan's configuration before it) to q_after
+  // (after it: the same objects, the new grasp g), starting from the last command sent
+  // (size n_q,a). std::invalid_argument on sizes or NaN.
+  RegraspCommands Plan(const Eigen::VectorXd& q_before, const Eigen::VectorXd& q_after,
+                       const Eigen::VectorXd& last_command);
+
+  // The robots of q lifted off the objects (above), objects unchanged: q's q_a moved by
+  // Gauss–Newton; *distance (if given) gets the smallest robot–object distance reached [m].
+  Eigen::VectorXd Lift(const Eigen::VectorXd& q, double* distance = nullptr);
+  // The same, moving only the joints of q_a marked in `moving` (n_q,a entries) and measuring
+  // only the pairs they move.
+  Eigen::VectorXd LiftJoints(const Eigen::VectorXd& q, const std::vector<bool>& moving,
+                             double* distance = nullptr);
+
+  // The fingers: the robots' joints (indices into q_a) grouped by the topmost robot joint of
+  // their kinematic chain (a hand's fingers; one group for a serial arm).
+  const std::vector<std::vector<int>>& fingers() const { return fingers_; }
+
+  const RegraspMotionSettings& settings() const { return settings_; }
+
+ private:
+  // Appends the joint-space line from `from` to `to` in steps of at most s (excluding `from`).
+  void AppendLine(const Eigen::VectorXd& from, const Eigen::VectorXd& to,
+                  std::vector<Eigen::VectorXd>* out) const;
+
+  ScenePtr scene_;
+  RegraspMotionSettings settings_;
+  Kinematics kinematics_;
+  GeometryModel geometry_;
+  GeometryData data_;
+  std::vector<bool> robot_body_, object_body_;
+  std::vector<std::vector<int>> fingers_;
+  Eigen::MatrixXd J_a_, J_b_;
+};
+
+}  // namespace quasidyn

@@ -1,0 +1,198 @@
+#include "quasidyn/control/regrasp_motion.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "quasidyn/control/plan_tracking.h"
+#include "quasidyn/control/stabilizer.h"
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/planning/penetration_meter.h"
+#include "quasidyn/planning/plan_path.h"
+#include "quasidyn/planning/rrt.h"
+#include "quasidyn/testing/example_states.h"
+
+namespace quasidyn {
+namespace {
+
+// The planar hand's 180° plan (seed 3), without substeps so that the model at h reproduces each
+// path step (as plan_trajectory_test.cc's HalfTurnPlan), as a reference for TrackPlan.
+struct RegraspPlan {
+  ScenePtr scene;
+  std::shared_ptr<const StepModel> model;
+  std::vector<Eigen::VectorXd> q, u;
+  std::vector<bool> regrasp;
+  double penetration_tolerance = 0.0;
+};
+
+const RegraspPlan& HandHalfTurn() {
+  static const RegraspPlan plan = [] {
+    RegraspPlan p;
+    p.scene = testing::LoadExample("planar_hand");
+    PlanningSettings settings = *p.scene->planning;
+    settings.max_substeps = 1;
+    settings.seed = 3;
+    const PlanResult result =
+        PlanThroughContact(p.scene, PlanningFormulation(*p.scene, settings), settings);
+    const ReplayedPath path = ReplayPlan(p.scene, result);
+    p.model = MakeStepModel(p.scene, result.stepping);
+    p.q.push_back(path.trajectory.q0);
+    for (size_t k = 0; k < path.trajectory.steps.size(); ++k) {
+      p.q.push_back(path.trajectory.steps[k].q);
+      p.u.push_back(path.trajectory.steps[k].u);
+      p.regrasp.push_back(path.step_edges[k] == EdgeKind::kRegrasp);
+    }
+    p.penetration_tolerance = settings.penetration_tolerance;
+    return p;
+  }();
+  return plan;
+}
+
+// The planar hand squeezing its ball on the ground (the scene's squeeze command, 5 steps of
+// 0.1 s), and a new grasp of the left finger 0.15 rad lower on the ball, its tip turned in.
+struct GroundGrasp {
+  std::shared_ptr<const StepModel> model;
+  Eigen::VectorXd q_before, q_after, command;
+};
+
+GroundGrasp BallOnTheGround() {
+  GroundGrasp g;
+  ScenePtr scene = testing::LoadExample("planar_hand");
+  FormulationChoice choice;
+  g.model = MakeStepModel(scene, choice);
+  g.command = Eigen::Vector4d(-1.85, 1.55, -1.2916, -1.55);
+  auto data = g.model->CreateData();
+  State x{scene->q0, Eigen::VectorXd()};
+  for (int k = 0; k < 5; ++k) {
+    g.model->Calc(x, g.command, data.get());
+    EXPECT_TRUE(data->result.ok()) << data->result.message;
+    x = data->result.next;
+  }
+  g.q_before = x.q;
+  g.q_after = x.q;
+  g.q_after.tail(4).head(2) = Eigen::Vector2d(-1.85 + 0.15, 1.55 - 0.25);
+  return g;
+}
+
+TEST(RegraspMotion, LiftReachesTheClearanceAndKeepsTheObjects) {
+  const GroundGrasp g = BallOnTheGround();
+  RegraspMotionSettings settings;
+  RegraspMotion motion(g.model->scene_ptr(), settings);
+  ASSERT_EQ(motion.fingers().size(), 2u) << "the planar hand has two fingers";
+  EXPECT_EQ(motion.fingers()[0], (std::vector<int>{0, 1}));
+  EXPECT_EQ(motion.fingers()[1], (std::vector<int>{2, 3}));
+  double distance = 0.0;
+  const Eigen::VectorXd lifted = motion.Lift(g.q_before, &distance);
+  EXPECT_EQ(lifted.head(3), g.q_before.head(3)) << "a lift moves the robots only";
+  EXPECT_GE(distance, settings.clearance * (1.0 - 1e-3));
+  EXPECT_GT((lifted - g.q_before).norm(), 0.0) << "the fingers touched the ball: they must move";
+  // Measured independently: every robot shape at least c (to 1e-3 c) from the ball, none in
+  // the ground.
+  PenetrationMeter meter(g.model->scene_ptr());
+  EXPECT_LE(meter.Depth(lifted), 1e-9);
+}
+
+// A regrasp of the left finger with the ball on the ground: the motion's commands move at most s
+// per plant step, end at the new grasp, keep the right finger still, and the plant (the model at
+// h) keeps the ball within 1 mm and 0.02 rad (1 mm of rolling at its 5 cm radius: when the left
+// finger lets go the ball rolls 0.88 mm along the right one), with no overlap deeper than a
+// plan's tolerance (1 mm).
+TEST(RegraspMotion, RegraspOnTheGroundKeepsTheBallAndStaysOutOfIt) {
+  const GroundGrasp g = BallOnTheGround();
+  RegraspMotionSettings settings;
+  RegraspMotion motion(g.model->scene_ptr(), settings);
+  const RegraspCommands commands = motion.Plan(g.q_before, g.q_after, g.command);
+  EXPECT_EQ(commands.fingers_moved, 1);
+  ASSERT_GT(commands.release_steps, 0);
+  ASSERT_GT(commands.close_steps, 0);
+  EXPECT_GE(commands.min_lifted_distance, settings.clearance * (1.0 - 1e-3));
+  Eigen::VectorXd previous = g.command;
+  for (const Eigen::VectorXd& c : commands.commands) {
+    EXPECT_LE((c - previous).cwiseAbs().maxCoeff(), settings.max_joint_step * (1.0 + 1e-12));
+    previous = c;
+  }
+  EXPECT_EQ(commands.commands.back(), g.q_after.tail(4));
+  for (size_t k = commands.release_steps; k < commands.commands.size(); ++k)
+    EXPECT_EQ(commands.commands[k].tail(2), g.q_before.tail(2)) << "the right finger holds";
+
+  const std::vector<Eigen::VectorXd> q_ref{g.q_before, g.q_after};
+  const std::vector<Eigen::VectorXd> u_ref{g.q_after.tail(4)};
+  TrackingSettings tracking;
+  tracking.regrasp_steps = {true};
+  const TrackingResult result = TrackPlan(*g.model, 1, g.q_before, q_ref, u_ref, nullptr, tracking);
+  ASSERT_TRUE(result.message.empty()) << result.message;
+  ASSERT_EQ(result.regrasp_records.size(), 1u);
+  EXPECT_EQ(result.regrasp_plant_steps, static_cast<int>(commands.commands.size()));
+  EXPECT_LE(result.max_regrasp_object_motion, 1e-3);
+  EXPECT_LE(result.max_regrasp_object_rotation, 0.02);
+  EXPECT_LE(result.max_regrasp_penetration, 1e-3);
+  // The same jump sent as one command (what `track` did before) moves the ball further
+  // (1.24 mm against 0.88 mm when written).
+  const TrackingResult jump = TrackPlan(*g.model, 1, g.q_before, q_ref, u_ref, nullptr);
+  EXPECT_EQ(jump.regrasps, 0);
+  const ObjectError dragged = ObjectErrorOf(g.model->scene(), jump.q.back(), g.q_before);
+  EXPECT_GT(dragged.position, result.max_regrasp_object_motion);
+}
+
+// The planner's 180° path run on the model itself: the segment before the first regrasp is the
+// plan's (same model, same commands), open and closed loop (the stabiliser sends u_ref on the
+// reference); every regrasp is executed, never deeper in a shape than the plan's tolerance, and
+// the stabiliser is not asked for a regrasp step.
+TEST(TrackPlan, ExecutesThePlannersRegraspsAndMatchesThePlanBeforeThem) {
+  const RegraspPlan& plan = HandHalfTurn();
+  const int regrasps = static_cast<int>(std::count(plan.regrasp.begin(), plan.regrasp.end(), true));
+  ASSERT_GT(regrasps, 0) << "the plan has no regrasp: the test would not test them";
+  const int first = static_cast<int>(std::find(plan.regrasp.begin(), plan.regrasp.end(), true) -
+                                     plan.regrasp.begin());
+  ASSERT_GT(first, 0);
+  TrackingSettings tracking;
+  tracking.regrasp_steps = plan.regrasp;
+  const TrackingResult open =
+      TrackPlan(*plan.model, 1, plan.q[0], plan.q, plan.u, nullptr, tracking);
+  ASSERT_TRUE(open.message.empty()) << open.message;
+  EXPECT_EQ(open.regrasps, regrasps);
+  ASSERT_EQ(open.q.size(), plan.q.size());
+  for (int k = 0; k <= first; ++k)
+    EXPECT_LE((open.q[k] - plan.q[k]).cwiseAbs().maxCoeff(), 1e-9) << "step " << k;
+  EXPECT_LE(open.max_regrasp_penetration, plan.penetration_tolerance);
+  for (const RegraspRecord& r : open.regrasp_records) {
+    EXPECT_TRUE(plan.regrasp[r.step]);
+    EXPECT_GE(r.fingers_moved, 1);
+  }
+
+  StabilizerSettings settings;
+  settings.regrasp_steps = plan.regrasp;
+  settings.open_loop_where_linearization_fails = true;
+  Stabilizer stabilizer(plan.model, plan.q, plan.u, settings);
+  EXPECT_THROW(stabilizer.Command(first, plan.q[first]), std::invalid_argument);
+  const TrackingResult closed =
+      TrackPlan(*plan.model, 1, plan.q[0], plan.q, plan.u, &stabilizer, tracking);
+  ASSERT_TRUE(closed.message.empty()) << closed.message;
+  EXPECT_EQ(closed.regrasps, regrasps);
+  // Solver-tolerance agreement: the QP's δu on the reference is zero to its stopping error.
+  for (int k = 0; k <= first; ++k)
+    EXPECT_LE((closed.q[k] - plan.q[k]).cwiseAbs().maxCoeff(), 1e-6) << "step " << k;
+}
+
+TEST(RegraspMotion, RejectsBadInput) {
+  const GroundGrasp g = BallOnTheGround();
+  RegraspMotionSettings bad;
+  bad.clearance = 0.0;
+  EXPECT_THROW(RegraspMotion(g.model->scene_ptr(), bad), std::invalid_argument);
+  bad = RegraspMotionSettings();
+  bad.max_joint_step = std::nan("");
+  EXPECT_THROW(RegraspMotion(g.model->scene_ptr(), bad), std::invalid_argument);
+  RegraspMotion motion(g.model->scene_ptr(), RegraspMotionSettings());
+  EXPECT_THROW(motion.Plan(g.q_before.head(3), g.q_after, g.command), std::invalid_argument);
+  const std::vector<Eigen::VectorXd> q_ref{g.q_before, g.q_after};
+  const std::vector<Eigen::VectorXd> u_ref{g.q_after.tail(4)};
+  TrackingSettings tracking;
+  tracking.regrasp_steps = {true, false};
+  EXPECT_THROW(TrackPlan(*g.model, 1, g.q_before, q_ref, u_ref, nullptr, tracking),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace quasidyn
