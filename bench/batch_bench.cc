@@ -1,26 +1,58 @@
-// Batch evaluation (stepping/batch_step.h): N = 8 points (the state of bench_scenes.h with its
-// command moved by a few millimetres per point), Calc and CalcDiff(A and B) of the exact QP
-// model, on T = 1 or 2 threads, on arm_cubes at the grasp and planar_hand after 60 steps.
-// Real time; items_per_second is the batch throughput. Ratio of interest: time(T = 1) /
-// time(T = 2) (the machine has 2 cores, and its other load shows directly in the 2-thread rows).
-// Run: build/release/batch_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// Batches on threads (stepping/batch_step.h, simulation/rollout.h), Google Benchmark:
+//
+//   BM_BatchAAndB/<scene>/T       N = 8 points (the state of bench_scenes.h with its command
+//                                 moved by a few millimetres per point), Calc and CalcDiff (A and
+//                                 B) of the exact QP model on T = 1 or 2 threads; real time,
+//                                 items_per_second is the batch throughput.
+//   BM_ThreadScaling/<work>       the issue-38 row "within 5 % of linear on 2 threads": each
+//                                 iteration runs the same batch on 1 thread, then on 2, and
+//                                 times both (wall clock, and the process's CPU time, which
+//                                 counts every thread). Counters:
+//                                   items_per_second_1, _2   wall-clock throughput at T = 1, 2;
+//                                   linear_fraction          items/s(T = 2) / (2 · items/s(T = 1)):
+//                                                            1 is linear; it needs an idle
+//                                                            machine (the other load takes cores);
+//                                   cpu_us_per_item_1, _2    CPU time [µs] per item at T = 1, 2:
+//                                                            independent of other load; equal
+//                                                            values mean no work added by the
+//                                                            threads (locks, cache traffic);
+//                                   cpu_utilisation_2        CPU time / (2 · wall) at T = 2:
+//                                                            below 1 on an idle machine means a
+//                                                            serial section or idle workers;
+//                                   allocations_per_item_1   heap allocations per item (T = 1).
+//                                 The batches: rollouts of the planar hand (64 rollouts of 50
+//                                 steps, random-walk commands, as bench/distributed_bench.py's),
+//                                 of arm_cubes (8 rollouts of the schedule's first 10 steps),
+//                                 and A and B of the QP step at 64 planar-hand points and 8
+//                                 arm_cubes points (randomized smoothing's batch), and
+//                                 first-order smoothing of A and B with 512 planar-hand samples
+//                                 (the samples drawn, the batch, the estimate).
+// The machine has 2 cores; the wall-clock figures need it otherwise idle, the CPU ones do not.
+// Run: build/release/batch_bench --benchmark_filter=ThreadScaling --benchmark_min_time=2
 #include <benchmark/benchmark.h>
 
+#include <chrono>
+#include <ctime>
+#include <functional>
+#include <random>
 #include <vector>
 
 #include "bench_scenes.h"
+#include "quasidyn/simulation/rollout.h"
 #include "quasidyn/stepping/batch_step.h"
+#include "quasidyn/stepping/randomized_smoothing.h"
 
 namespace quasidyn::bench {
 namespace {
 
 constexpr int kBatchSize = 8;
 
-std::vector<StepPoint> BatchPoints(const SceneState& at) {
+std::vector<StepPoint> BatchPoints(const SceneState& at, int count) {
   std::vector<StepPoint> points;
-  for (int i = 0; i < kBatchSize; ++i) {
+  for (int i = 0; i < count; ++i) {
     Eigen::VectorXd u = at.u;
-    u[i % u.size()] += 1e-3 * (i - 3.5);  // ±3.5 mm or mrad: near the nominal contact modes
+    // ±3.5 mm or mrad (8 points) per coordinate: near the nominal contact modes
+    u[i % u.size()] += 1e-3 * ((i % kBatchSize) - 3.5);
     points.push_back({at.x, u});
   }
   return points;
@@ -29,7 +61,7 @@ std::vector<StepPoint> BatchPoints(const SceneState& at) {
 void BM_BatchAAndB(benchmark::State& state, Example example) {
   const int threads = static_cast<int>(state.range(0));
   BatchStepper batch(ModelOf(example, "qp"), threads);
-  const std::vector<StepPoint> points = BatchPoints(StateOf(example));
+  const std::vector<StepPoint> points = BatchPoints(StateOf(example), kBatchSize);
   int failed = 0;
   for (const StepEvaluation& e : batch.Run(points, GradientMode::kAAndB)) failed += !e.ok();
   for (auto _ : state) {
@@ -50,6 +82,124 @@ BENCHMARK_CAPTURE(BM_BatchAAndB, planar_hand, Example::kPlanarHand)
     ->Arg(2)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+
+// A batch of `items` items on T threads; the result is made and dropped inside the call (its
+// destruction is part of what a caller waits for).
+struct Batch {
+  int items = 0;
+  std::function<void(int threads)> run;
+};
+
+Batch RolloutBatchOf(Example example, int rollouts, int steps) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, "qp");
+  std::vector<State> x0s;
+  std::vector<Eigen::MatrixXd> commands;
+  if (example == Example::kPlanarHand) {  // from q0, random-walk commands (5 mm / mrad steps)
+    const Scene& scene = model->scene();
+    std::mt19937 random(0);
+    std::normal_distribution<double> normal(0.0, 0.005);
+    const Eigen::VectorXd u0 = InitialState(*model).q.segment(scene.nq_u, scene.nq_a);
+    for (int b = 0; b < rollouts; ++b) {
+      x0s.push_back(InitialState(*model));
+      Eigen::MatrixXd u(steps, scene.nq_a);
+      Eigen::VectorXd walk = u0;
+      for (int k = 0; k < steps; ++k) {
+        for (int j = 0; j < scene.nq_a; ++j) walk[j] += normal(random);
+        u.row(k) = walk.transpose();
+      }
+      commands.push_back(u);
+    }
+  } else {  // from q0, the schedule's commands
+    x0s.assign(rollouts, InitialState(*model));
+  }
+  RolloutOptions options;
+  options.steps = steps;
+  return {rollouts, [model, x0s, commands, options](int threads) {
+            std::vector<Trajectory> runs = RolloutBatch(*model, x0s, commands, options, threads);
+            benchmark::DoNotOptimize(runs.data());
+          }};
+}
+
+Batch GradientBatchOf(Example example, int points) {
+  auto one = std::make_shared<BatchStepper>(ModelOf(example, "qp"), 1);
+  auto two = std::make_shared<BatchStepper>(ModelOf(example, "qp"), 2);
+  const std::vector<StepPoint> at = BatchPoints(StateOf(example), points);
+  return {points, [one, two, at](int threads) {
+            std::vector<StepEvaluation> results =
+                (threads == 1 ? one : two)->Run(at, GradientMode::kAAndB);
+            benchmark::DoNotOptimize(results.data());
+          }};
+}
+
+// First-order randomized smoothing (stepping/randomized_smoothing.h) of A and B at the bench
+// state: `samples` samples, σ_u = 0.02 (as bench/distributed_bench.py's), the estimate included.
+Batch SmoothingBatchOf(Example example, int samples) {
+  auto one = std::make_shared<BatchStepper>(ModelOf(example, "qp"), 1);
+  auto two = std::make_shared<BatchStepper>(ModelOf(example, "qp"), 2);
+  const SceneState at = StateOf(example);
+  RandomizedSmoothingSettings settings;
+  settings.samples = samples;
+  settings.u_std = 0.02;
+  return {samples, [one, two, at, settings](int threads) {
+            const SmoothedLinearization s = FirstOrderSmoothing(
+                (threads == 1 ? one : two).get(), at.x.q, at.u, GradientMode::kAAndB, settings);
+            benchmark::DoNotOptimize(s.A.data());
+          }};
+}
+
+double ProcessCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+double WallSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& make) {
+  const Batch batch = make();
+  batch.run(1);  // warm-up: the scene's caches, the workers' buffers
+  batch.run(2);
+  long allocations = 0;
+  {
+    testing::MallocCounter counter;
+    batch.run(1);
+    allocations = counter.count();
+  }
+  double wall[3] = {0, 0, 0}, cpu[3] = {0, 0, 0};  // [T], summed over the iterations
+  for (auto _ : state) {
+    for (int threads = 1; threads <= 2; ++threads) {
+      const double wall_start = WallSeconds(), cpu_start = ProcessCpuSeconds();
+      batch.run(threads);
+      wall[threads] += WallSeconds() - wall_start;
+      cpu[threads] += ProcessCpuSeconds() - cpu_start;
+    }
+  }
+  const double items = static_cast<double>(state.iterations()) * batch.items;
+  state.counters["items_per_second_1"] = items / wall[1];
+  state.counters["items_per_second_2"] = items / wall[2];
+  state.counters["linear_fraction"] = wall[1] / (2 * wall[2]);
+  state.counters["cpu_us_per_item_1"] = 1e6 * cpu[1] / items;
+  state.counters["cpu_us_per_item_2"] = 1e6 * cpu[2] / items;
+  state.counters["cpu_utilisation_2"] = cpu[2] / (2 * wall[2]);
+  state.counters["allocations_per_item_1"] = static_cast<double>(allocations) / batch.items;
+}
+BENCHMARK_CAPTURE(BM_ThreadScaling, rollouts_planar_hand, [] {
+  return RolloutBatchOf(Example::kPlanarHand, 64, 50);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, rollouts_arm_cubes, [] {
+  return RolloutBatchOf(Example::kArmCubes, 8, 10);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, gradients_planar_hand, [] {
+  return GradientBatchOf(Example::kPlanarHand, 64);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, gradients_arm_cubes, [] {
+  return GradientBatchOf(Example::kArmCubes, 8);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, smoothing_planar_hand, [] {
+  return SmoothingBatchOf(Example::kPlanarHand, 512);
+})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace quasidyn::bench

@@ -1,7 +1,9 @@
 #include "quasidyn/common/parallel_for.h"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,15 +16,25 @@ void ParallelFor(std::size_t count, int threads,
                  const std::function<void(std::size_t worker, std::size_t item)>& work) {
   QUASIDYN_CHECK_ARGUMENT(threads >= 1, "ParallelFor",
                           "threads must be >= 1 (got " + std::to_string(threads) + ")");
-  const auto thread_count = static_cast<std::size_t>(threads);
-  const std::size_t workers = std::min(thread_count, count);
-  std::vector<std::exception_ptr> errors(workers);
-  // Worker w computes items w, w + T, w + 2T, …: a fixed assignment.
+  const std::size_t workers = std::min(static_cast<std::size_t>(threads), count);
+  std::atomic<std::size_t> next{0};
+  // Items above the lowest failed one are not started (count while none failed).
+  std::atomic<std::size_t> end{count};
+  std::mutex failure_mutex;
+  std::size_t failed_item = count;
+  std::exception_ptr failure;
   auto run = [&](std::size_t w) {
-    try {
-      for (std::size_t i = w; i < count; i += thread_count) work(w, i);
-    } catch (...) {  // reported after the join
-      errors[w] = std::current_exception();
+    for (std::size_t i = next.fetch_add(1); i < end.load(); i = next.fetch_add(1)) {
+      try {
+        work(w, i);
+      } catch (...) {  // kept if it is the lowest so far; reported after the join
+        const std::lock_guard<std::mutex> lock(failure_mutex);
+        if (i < failed_item) {
+          failed_item = i;
+          failure = std::current_exception();
+          end.store(i);
+        }
+      }
     }
   };
   std::vector<std::thread> pool;
@@ -30,13 +42,13 @@ void ParallelFor(std::size_t count, int threads,
   try {
     for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(run, w);
   } catch (...) {  // a thread could not be started: finish the started ones, then report
+    end.store(0);
     for (std::thread& thread : pool) thread.join();
     throw;
   }
   if (workers > 0) run(0);  // the calling thread is worker 0
   for (std::thread& thread : pool) thread.join();
-  for (const std::exception_ptr& error : errors)
-    if (error) std::rethrow_exception(error);
+  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace quasidyn

@@ -1,22 +1,27 @@
 #pragma once
-// Items 0 … n−1 on T threads (std::thread) with a fixed assignment: worker w (0 <= w < T) runs
-// items w, w + T, w + 2T, … in increasing order; the calling thread is worker 0. An item sees
-// only what its own worker ran before it, so a caller whose items are independent of each other
-// (each writes its own output slot; per-worker state is reset before each item) gets results
-// bitwise identical for every T: the batches of stepping/batch_step.h and simulation/rollout.h.
+// Items 0 … n−1 on T threads (std::thread), handed out one at a time in increasing order from a
+// shared counter: a worker that finishes an item takes the next one not yet taken, so items of
+// unequal cost, and a worker that the operating system runs late (other load on the machine),
+// leave no worker idle while items remain. The calling thread is worker 0. Which worker runs an
+// item depends on timing; a caller whose items are independent of each other and of what their
+// worker ran before (each writes its own output slot; per-worker state is reset before each
+// item) gets results bitwise identical for every T: the batches of stepping/batch_step.h and
+// simulation/rollout.h.
 //
-// Failures: an exception thrown by an item ends its worker (the other workers finish their
-// items); after every worker has joined, the exception of the lowest-numbered failed worker is
-// rethrown. A thread that cannot be started: the started ones are joined and the error is
-// rethrown. Throws std::invalid_argument for T < 1.
+// Failures: an exception thrown by item f is kept; the workers take no item numbered above f
+// from then on but finish the items below it, and after every worker has joined the exception of
+// the lowest-numbered failed item is rethrown (the same item for every T and every timing). A
+// thread that cannot be started: the started ones are joined and the error is rethrown. Throws
+// std::invalid_argument for T < 1.
 
 #include <cstddef>
 #include <functional>
 
 namespace quasidyn {
 
-// work(w, i) for every item i < count, on worker w = i mod T (T = threads >= 1). At most
-// min(T, count) workers run; count = 0 runs nothing.
+// work(w, i) for every item i < count, on some worker w < T (T = threads >= 1); a worker runs
+// its items in increasing order, one at a time. At most min(T, count) workers run; count = 0
+// runs nothing.
 void ParallelFor(std::size_t count, int threads,
                  const std::function<void(std::size_t worker, std::size_t item)>& work);
 

@@ -56,19 +56,20 @@ void CheckCommands(std::string_view where, const StepModel& model,
     CheckFinite(where, "commands row " + std::to_string(k), commands.row(k).transpose());
 }
 
-// The one rollout loop: N steps from x0, u_k = command(k, t_k, x_{k−1}).
+// The one rollout loop: N steps from x0, u_k = command(k, t_k, x_{k−1}), with `data` (a new
+// one, or one whose warm start the caller has cleared: StepModel::ClearWarmStart makes the next
+// Calc a function of (x, u) alone, so both give the same bits).
 template <typename Command>
 Trajectory RunRollout(const StepModel& model, const State& x0, int steps, Command command,
-                      const RolloutOptions& options) {
+                      const RolloutOptions& options, StepData* data) {
   Trajectory trajectory = StartTrajectory(model, x0, steps);
   const double h = model.time_step();
-  const std::unique_ptr<StepData> data = model.CreateData();
   State x = x0;
   for (int k = 1; k <= steps; ++k) {
     const double t = k * h;  // not accumulated: exactly k·h up to one rounding
     const Eigen::VectorXd u = command(k, t, x);
     const auto start = std::chrono::steady_clock::now();
-    model.Calc(x, u, data.get());
+    model.Calc(x, u, data);
     const double step_time =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const StepResult& result = data->result;
@@ -85,7 +86,7 @@ Trajectory RunRollout(const StepModel& model, const State& x0, int steps, Comman
     TrajectoryStep& record = trajectory.steps.back();
     record.step_time_seconds = step_time;
     if (options.gradients != GradientMode::kNone) {
-      model.CalcDiff(options.gradients, data.get());
+      model.CalcDiff(options.gradients, data);
       const StepDerivatives& d = data->derivatives;
       record.gradient_status = d.status;
       record.gradient_message = d.message;
@@ -209,7 +210,8 @@ Trajectory RolloutFrom(const StepModel& model, const State& x0, const RolloutOpt
   CheckRecordSize(kWhere, model, options.steps, options.gradients);
   return RunRollout(
       model, x0, options.steps,
-      [&model](int, double t, const State& x) { return model.ScheduledCommand(t, x); }, options);
+      [&model](int, double t, const State& x) { return model.ScheduledCommand(t, x); }, options,
+      model.CreateData().get());
 }
 
 Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen::MatrixXd& commands,
@@ -224,7 +226,7 @@ Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen:
       [&commands](int k, double, const State&) -> Eigen::VectorXd {
         return commands.row(k - 1).transpose();
       },
-      options);
+      options, model.CreateData().get());
 }
 
 std::vector<Trajectory> RolloutBatch(const StepModel& model, const std::vector<State>& x0s,
@@ -251,13 +253,19 @@ std::vector<Trajectory> RolloutBatch(const StepModel& model, const std::vector<S
   RolloutOptions single = options;
   single.progress = nullptr;
   std::vector<Trajectory> trajectories(x0s.size());
-  // Rollout b on worker b mod T; RunRollout makes its own data, so nothing (no warm start)
-  // passes from one rollout to the next, as between two single calls.
-  ParallelFor(x0s.size(), threads, [&](size_t, size_t b) {
+  // One data object per worker, made by the worker on its first rollout (its buffers then
+  // belong to that thread's heap) and kept for its next ones, the warm start cleared before
+  // each: nothing passes from one rollout to the next, as between two single calls.
+  std::vector<std::unique_ptr<StepData>> data(static_cast<size_t>(threads));
+  ParallelFor(x0s.size(), threads, [&](size_t worker, size_t b) {
+    std::unique_ptr<StepData>& own = data[worker];
+    if (own == nullptr) own = model.CreateData();
+    model.ClearWarmStart(own.get());
     if (scheduled) {
       trajectories[b] = RunRollout(
           model, x0s[b], options.steps,
-          [&model](int, double t, const State& x) { return model.ScheduledCommand(t, x); }, single);
+          [&model](int, double t, const State& x) { return model.ScheduledCommand(t, x); }, single,
+          own.get());
     } else {
       const Eigen::MatrixXd& rows = commands[b];
       trajectories[b] = RunRollout(
@@ -265,7 +273,7 @@ std::vector<Trajectory> RolloutBatch(const StepModel& model, const std::vector<S
           [&rows](int k, double, const State&) -> Eigen::VectorXd {
             return rows.row(k - 1).transpose();
           },
-          single);
+          single, own.get());
     }
   });
   return trajectories;

@@ -63,12 +63,13 @@ Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen:
 // B rollouts of `model` on T = `threads` worker threads (common/parallel_for.h): rollout b
 // starts from x0s[b] and runs with the commands commands[b] as RolloutCommands does or, when
 // `commands` is empty, the scene's schedule for options.steps steps as RolloutFrom does.
-// Rollout b runs on worker b mod T with a data object of its own, by the same loop as a single
-// rollout: trajectory b is bitwise the trajectory of that single call (step_time_seconds
-// apart), for every T. Every input is checked before any step: std::invalid_argument
-// "rollout b: x0.q ...", "rollout b: commands row k ..." (as the single calls name them), or
-// for T < 1, N < 0, a `commands` of another length than x0s. A failed step stops its own
-// rollout only. options.progress is not called.
+// Rollouts are handed to the workers one at a time as they become free (ParallelFor); each
+// worker keeps one data object and clears its warm start before each rollout
+// (StepModel::ClearWarmStart), and runs it by the same loop as a single rollout: trajectory b is
+// bitwise the trajectory of that single call (step_time_seconds apart), for every T. Every input is
+// checked before any step: std::invalid_argument "rollout b: x0.q ...", "rollout b: commands row k
+// ..." (as the single calls name them), or for T < 1, N < 0, a `commands` of another length than
+// x0s. A failed step stops its own rollout only. options.progress is not called.
 std::vector<Trajectory> RolloutBatch(const StepModel& model, const std::vector<State>& x0s,
                                      const std::vector<Eigen::MatrixXd>& commands,
                                      const RolloutOptions& options, int threads);

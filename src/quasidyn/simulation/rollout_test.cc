@@ -221,6 +221,44 @@ TEST_F(PlanarGripperRolloutTest, ABatchIsBitwiseTheSingleRolloutsForEveryThreadC
   EXPECT_TRUE(RolloutBatch(*model_, {}, {}, options, 2).empty());
 }
 
+// A worker keeps its data from one rollout to the next, its warm start cleared: with more
+// rollouts than workers, every formulation's trajectory b is still bitwise the single call's
+// (a fresh data object), including the formulations with a velocity state and their own solvers.
+TEST_F(PlanarGripperRolloutTest, AWorkersNextRolloutIsBitwiseAFreshOneInEveryFormulation) {
+  const int steps = 12;
+  std::vector<State> x0s;
+  for (const char* formulation :
+       {"qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "stewart-trinkle", "anitescu"}) {
+    testing::ProgramSettings settings = settings_;
+    settings.type = formulation;
+    const std::shared_ptr<const StepModel> model = MakeStepModel(scene_ptr_, settings);
+    std::vector<State> starts;
+    for (int b = 0; b < 5; ++b) {
+      State x0 = InitialState(*model);
+      x0.q[1] += 1e-3 * b;  // the sphere b mm higher
+      starts.push_back(x0);
+    }
+    RolloutOptions options{steps, {}};
+    for (int threads : {1, 2}) {
+      const std::vector<Trajectory> batch = RolloutBatch(*model, starts, {}, options, threads);
+      ASSERT_EQ(batch.size(), starts.size());
+      for (size_t b = 0; b < starts.size(); ++b) {
+        const Trajectory single = RolloutFrom(*model, starts[b], options);
+        const std::string where = std::string(formulation) + ", rollout " + std::to_string(b) +
+                                  ", T " + std::to_string(threads);
+        ASSERT_EQ(batch[b].steps.size(), single.steps.size()) << where;
+        EXPECT_GT(single.steps.size(), 0u) << where;
+        for (size_t k = 0; k < single.steps.size(); ++k) {
+          EXPECT_EQ(batch[b].steps[k].q, single.steps[k].q) << where << ", step " << k;
+          EXPECT_EQ(batch[b].steps[k].v, single.steps[k].v) << where << ", step " << k;
+          EXPECT_EQ(batch[b].steps[k].solver.iterations, single.steps[k].solver.iterations)
+              << where << ", step " << k;
+        }
+      }
+    }
+  }
+}
+
 TEST_F(PlanarGripperRolloutTest, ABatchNamesTheRolloutOfABadInputBeforeStepping) {
   const auto message = [&](const std::vector<State>& x0s,
                            const std::vector<Eigen::MatrixXd>& commands, int threads) {

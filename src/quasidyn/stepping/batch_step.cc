@@ -31,8 +31,8 @@ std::vector<StepEvaluation> BatchStepper::Run(const std::vector<StepPoint>& poin
                 model.capabilities().command == CommandKind::kObjectImpulses ? "n_v,u" : "n_q,a");
   }
   std::vector<StepEvaluation> results(points.size());
-  // Item i on worker i mod T with that worker's data, its warm start cleared first; each item
-  // is written to its own slot of `results` (no sharing between workers).
+  // Item i on the next free worker with that worker's data, its warm start cleared first; each
+  // item is written to its own slot of `results` (no sharing between workers).
   ParallelFor(points.size(), threads(), [&](size_t worker, size_t i) {
     StepData* data = data_[worker].get();
     model.ClearWarmStart(data);

@@ -4,9 +4,10 @@
 // planners and of randomized smoothing (randomized_smoothing.h).
 //
 // Determinism: the result is bitwise identical for every T. The model is shared; each thread
-// owns a data object; item i goes to thread i mod T; before each item the data's warm start
-// is cleared (StepModel::ClearWarmStart), so every item is computed on its own by the same
-// code from the same inputs, and nothing is reduced across threads.
+// owns a data object; a thread takes the next item not yet taken when it is free
+// (common/parallel_for.h); before each item the data's warm start is cleared
+// (StepModel::ClearWarmStart), so every item is computed on its own by the same code from the
+// same inputs, and nothing is reduced across threads.
 //
 // Failures: an item whose step or derivative fails keeps its status and message and does not
 // stop the batch. Bad input (sizes, NaN, T < 1, gradients of a model without derivatives)
@@ -43,7 +44,7 @@ class BatchStepper {
   const StepModel& model() const { return *model_; }
   const std::shared_ptr<const StepModel>& model_ptr() const { return model_; }
 
-  // result[i] = Calc(points[i]) then CalcDiff(mode), on thread i mod T. Not reentrant: one
+  // result[i] = Calc(points[i]) then CalcDiff(mode), on the next free thread. Not reentrant: one
   // Run at a time per BatchStepper.
   std::vector<StepEvaluation> Run(const std::vector<StepPoint>& points, GradientMode mode);
 
