@@ -7,6 +7,7 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/geometry/manifold_3d.h"
+#include "quasidyn/geometry/manifold_points.h"
 #include "quasidyn/gradients/rounded_pair_derivative.h"
 
 namespace quasidyn {
@@ -132,6 +133,68 @@ bool PolytopeAgainstHalfSpace(const GeometryModel& geometry, const ContactSet& c
   return true;
 }
 
+// (x_plus − x_minus) / width, field by field: a central difference (width 2ε) or a one-sided
+// one (width ε, one of the two the contact of q itself). Written as w·x_plus − w·x_minus, the
+// same arithmetic as a weighted sum of the two sides.
+ContactPointDerivative PointDifference(const ContactPoint& plus, const ContactPoint& minus,
+                                       double width) {
+  const double w = 1.0 / width;
+  ContactPointDerivative d;
+  d.phi = w * plus.phi - w * minus.phi;
+  d.p_A = w * plus.p_A - w * minus.p_A;
+  d.p_B = w * plus.p_B - w * minus.p_B;
+  d.normal = w * plus.normal - w * minus.normal;
+  return d;
+}
+
+// D u for a point fixed to A with the normal fixed to B (header, analytic case):
+// ṗ_A = ω × (p_A − c) + v, φ̇ = n·ṗ_A, ṗ_B = ṗ_A − φ̇ n, ṅ = 0.
+ContactPointDerivative FixedToA(const ContactPoint& at, const Vector6d& u,
+                                const Eigen::Vector3d& c) {
+  ContactPointDerivative d;
+  d.p_A = u.head<3>().cross(at.p_A - c) + u.tail<3>();
+  d.phi = at.normal.dot(d.p_A);
+  d.p_B = d.p_A - d.phi * at.normal;
+  d.normal.setZero();
+  return d;
+}
+
+// Matches the manifold points of one query to the contacts `base`, one to one: repeatedly the
+// closest remaining (contact, point) pair by the sum of the two witness distances, within
+// match_distance [m]. (*match)[m] is the point's index or −1, (*matched)[m] a copy of it. Where
+// every contact's nearest point is a different one this is the nearest match of each; where two
+// contacts share a nearest point (the manifold lost one of theirs), the farther goes without.
+void MatchOneToOne(const ManifoldPoints& points, const std::vector<ContactPoint>& base,
+                   double match_distance, std::vector<int>* match,
+                   std::vector<ContactPoint>* matched) {
+  const int count = static_cast<int>(base.size());
+  const int size = static_cast<int>(points.size());
+  match->assign(count, -1);
+  matched->resize(count);
+  bool taken[kMaxManifoldPoints] = {};
+  for (int round = 0; round < std::min(count, size); ++round) {
+    int best_m = -1, best_p = -1;
+    double best_distance = match_distance;
+    for (int m = 0; m < count; ++m) {
+      if ((*match)[m] >= 0) continue;
+      for (int p = 0; p < size; ++p) {
+        if (taken[p]) continue;
+        const double distance =
+            (points[p].p_A - base[m].p_A).norm() + (points[p].p_B - base[m].p_B).norm();
+        if (distance <= best_distance) {
+          best_m = m;
+          best_p = p;
+          best_distance = distance;
+        }
+      }
+    }
+    if (best_m < 0) return;
+    (*match)[best_m] = best_p;
+    (*matched)[best_m] = points[best_p];
+    taken[best_p] = true;
+  }
+}
+
 }  // namespace
 
 Outcome PairMotionDerivative::Compute(const GeometryModel& geometry, const ContactSet& contacts,
@@ -185,11 +248,13 @@ Outcome PairMotionDerivative::Compute(const GeometryModel& geometry, const Conta
                                                     basis_, step, &along_);
   if (rounded_) return Outcome::Ok();
   const double match_distance = 1000.0 * step;
+  const int count = static_cast<int>(members.size());
   moved_ = X_WB;
+  bool queried_q = false;  // whether match_[2] holds the matches at q itself
   for (size_t j = 0; j < basis_.size(); ++j) {
-    for (const double sign : {1.0, -1.0}) {
-      const double weight = sign / (2.0 * step);  // central difference
-      moved_[body_a] = Motion(basis_[j], sign * step, reference) * X_WB[body_a];
+    for (int side = 0; side < 2; ++side) {
+      const double s = side == 0 ? step : -step;
+      moved_[body_a] = Motion(basis_[j], s, reference) * X_WB[body_a];
       if (const Outcome query = geometry.PairManifold(first.geometry_a, first.geometry_b, moved_,
                                                       tolerance, &points_);
           !query) {
@@ -197,35 +262,49 @@ Outcome PairMotionDerivative::Compute(const GeometryModel& geometry, const Conta
             "contact " + std::to_string(members[0]) +
             ": the manifold query at a perturbed pose failed: " + query.message());
       }
-      for (size_t m = 0; m < members.size(); ++m) {
-        // The nearest witness points (step_data_derivative.h).
-        const ContactPoint& at = base_[m];
-        int best = -1;
-        double best_distance = match_distance;
-        for (int p = 0; p < static_cast<int>(points_.size()); ++p) {
-          // distance >= |Δp_A|, so a point whose |Δp_A|² exceeds best² (with a margin of
-          // 1e-12 for the rounding of the squares) cannot be chosen: skip its square roots.
-          const double squared_A = (points_[p].p_A - at.p_A).squaredNorm();
-          if (squared_A > best_distance * best_distance * (1.0 + 1e-12)) continue;
-          const double distance = std::sqrt(squared_A) + (points_[p].p_B - at.p_B).norm();
-          if (distance <= best_distance) {
-            best = p;
-            best_distance = distance;
+      MatchOneToOne(points_, base_, match_distance, &match_[side], &matched_[side]);
+    }
+    for (int m = 0; m < count; ++m) {
+      const ContactPoint& at = base_[m];
+      ContactPointDerivative& d = along_[j * members.size() + m];
+      const int plus = match_[0][m], minus = match_[1][m];
+      if (plus >= 0 && minus >= 0) {  // central difference
+        d = PointDifference(matched_[0][m], matched_[1][m], 2.0 * step);
+      } else if (plus >= 0 || minus >= 0) {
+        // The point exists on one side only (it leaves the manifold on the other: its φ
+        // crosses the tolerance, or the manifold's construction changes there, manifold_3d.h
+        // steps 2 and 4): the derivative of the piecewise smooth point on the side where it
+        // exists, a one-sided difference, O(ε) (Nocedal & Wright, Numerical Optimization,
+        // 2006, eq. 8.1).
+        d = plus >= 0 ? PointDifference(matched_[0][m], at, step)
+                      : PointDifference(at, matched_[1][m], step);
+      } else {
+        // Gone on both sides. A point of q's own manifold that both motions remove (two
+        // segments whose projections are parallel only at q, manifold_3d.h step 4: a clipped
+        // point at q, the closest pair alone at ±ε) has no derivative; it is treated as fixed
+        // to A, with the normal fixed to B, as a vertex on a half-space (header, analytic
+        // case). A contact that is not a point of q's manifold (stale or foreign) fails.
+        if (!queried_q) {
+          if (const Outcome query = geometry.PairManifold(first.geometry_a, first.geometry_b, X_WB,
+                                                          tolerance, &points_);
+              !query) {
+            return Outcome::Failure("contact " + std::to_string(members[0]) +
+                                    ": the manifold query at q failed: " + query.message());
           }
+          MatchOneToOne(points_, base_, match_distance, &match_[2], &matched_[2]);
+          queried_q = true;
         }
-        if (best < 0) {
+        if (match_[2][m] < 0 ||
+            (matched_[2][m].p_A - at.p_A).norm() + (matched_[2][m].p_B - at.p_B).norm() > step) {
           return Outcome::Failure(
               "contact " + std::to_string(members[m]) + " (geometries " +
               std::to_string(first.geometry_a) + ", " + std::to_string(first.geometry_b) +
               ") of q disappears when its bodies move relative to each other by ±" +
               std::to_string(step) + " (relative motion " + std::to_string(j) +
-              "): the step is not differentiable there");
+              ") and is not a point of the pair's manifold at q: the step is not "
+              "differentiable there");
         }
-        ContactPointDerivative& d = along_[j * members.size() + m];
-        d.phi += weight * points_[best].phi;
-        d.p_A += weight * points_[best].p_A;
-        d.p_B += weight * points_[best].p_B;
-        d.normal += weight * points_[best].normal;
+        d = FixedToA(at, basis_[j], reference);
       }
     }
   }

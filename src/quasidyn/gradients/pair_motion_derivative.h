@@ -41,7 +41,17 @@
 //
 // Closed form: spheres and capsules (circles and stadiums in a planar scene) against each
 // other or against a half-space, where their geometry is smooth (rounded_pair_derivative.h):
-// no manifold query either (rounded()).
+// no manifold query either (rounded()), including two capsules side by side with a two-point
+// manifold (rounded_pair_derivative.h).
+//
+// Points that leave the manifold. A manifold's point count can change under the ±ε motions: a
+// point's φ crosses the tolerance, or the construction changes (manifold_3d.h: two segments
+// are clipped only while their projections are parallel). Matching is one to one, so a lost
+// point is not given a neighbour's values. A point kept on one side gets that side's one-sided
+// difference: the derivative of the piecewise smooth point where it exists, to O(ε). A point
+// lost on both sides has no derivative; if it is a point of the manifold at q it is treated as
+// a vertex fixed to A against a normal fixed to B (the analytic case's formulas), a convention;
+// if not (a contact that belongs to no manifold here), Compute fails as before.
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -73,10 +83,16 @@ class PairMotionDerivative {
   // The contacts `members` of `contacts` (indices, all of the pair geometry_a, geometry_b,
   // on bodies body_a, body_b, at the body poses X_WB), the reference point c [m, world], the
   // relative twists (ξ_A − ξ_B about c) whose span is needed, the contact tolerance [m] of
-  // the scene and the difference step ε > 0 [m or rad]. Queries 2r manifolds. A manifold
-  // point is matched to a contact as the nearest within 1000 ε (sum of the two witness
-  // distances). A failure (common/outcome.h) naming the contact and the pair when a contact
-  // has no match (it disappears: no derivative there) or a manifold query fails numerically.
+  // the scene and the difference step ε > 0 [m or rad]. Queries 2r manifolds (one more when a
+  // contact is lost on both sides). Manifold points are matched to the contacts one to one,
+  // closest pair first (sum of the two witness distances, within 1000 ε). A contact matched on
+  // both sides gets the central difference; on one side only (it leaves the manifold on the
+  // other, e.g. its φ crosses the tolerance) the one-sided difference of that side, O(ε); on
+  // neither, when it is a point of the pair's manifold at the given poses (within ε), it is
+  // treated as fixed to A with the normal fixed to B (the analytic case's formulas). A failure
+  // (common/outcome.h) naming the contact and the pair when a contact is matched on neither
+  // side and is not a point of that manifold (it disappears: no derivative there) or a
+  // manifold query fails numerically.
   // Throws std::invalid_argument for bad arguments (indices, contacts of different pairs,
   // step <= 0).
   Outcome Compute(const GeometryModel& geometry, const ContactSet& contacts,
@@ -115,6 +131,8 @@ class PairMotionDerivative {
   std::vector<ContactPointDerivative> along_;  // [j · |members| + m] = D u_j for member m
   std::vector<Eigen::Isometry3d> moved_;       // scratch: X_WB with A moved
   ManifoldPoints points_;                      // scratch: one manifold query
+  std::vector<int> match_[3];                  // scratch: per member, the point matched at +ε,
+  std::vector<ContactPoint> matched_[3];       // −ε and q (index, −1 for none; copy)
 };
 
 }  // namespace quasidyn

@@ -106,6 +106,33 @@ ContactPointDerivative CoreCoreDerivative(const RoundedCore& A, int feature_a, c
   return out;
 }
 
+// Whether contact c of the cores A, B is a vertex of one core against its perpendicular foot
+// on the other's segment, the foot at least `margin` [m] from that segment's ends and the
+// cores at least `margin` apart (header, the two-contact case); *side = 0 for A's vertex, 1
+// for B's, *index the vertex.
+bool VertexAgainstInterior(const RoundedCore& A, const RoundedCore& B, const Contact& c,
+                           double margin, int* side, int* index) {
+  const Eigen::Vector3d a = c.p_A + A.radius * c.normal, b = c.p_B - B.radius * c.normal;
+  if ((a - b - (c.phi + A.radius + B.radius) * c.normal).norm() > kOnCoreSlack) return false;
+  if (!((a - b).norm() > margin)) return false;  // the cores touch or overlap
+  for (int s = 0; s < 2; ++s) {
+    const RoundedCore& own = s == 0 ? A : B;  // the vertex's core
+    const RoundedCore& other = s == 0 ? B : A;
+    const Eigen::Vector3d& vertex = s == 0 ? a : b;
+    const Eigen::Vector3d& foot = s == 0 ? b : a;
+    if (other.vertex_count != 2 || Feature(other, vertex, margin) != -1) continue;
+    if ((FeaturePoint(other, -1, vertex) - foot).norm() > kOnCoreSlack) continue;
+    for (int k = 0; k < own.vertex_count; ++k) {
+      if ((own.vertex[k] - vertex).norm() <= kOnCoreSlack) {
+        *side = s;
+        *index = k;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 bool RoundedPairDerivative(const GeometryModel& geometry, const ContactSet& contacts,
@@ -151,9 +178,31 @@ bool RoundedPairDerivative(const GeometryModel& geometry, const ContactSet& cont
     return true;
   }
 
-  if (count != 1) return false;
   const RoundedCore B = CoreOf(gb, X_WB[gb.body] * gb.X_BS, scene.planar, plane_z);
   if (B.vertex_count == 0) return false;
+  if (count == 2) {
+    // Two contacts of two cores: a clipped manifold of two segments (manifold_3d.h step 4),
+    // e.g. two parallel capsules side by side. Each contact must be a vertex of one core
+    // against its foot on the other's interior (header).
+    int vertex_side[2], vertex_index[2];
+    for (size_t m = 0; m < count; ++m)
+      if (!VertexAgainstInterior(A, B, contacts[members[m]], margin, &vertex_side[m],
+                                 &vertex_index[m]))
+        return false;
+    for (size_t j = 0; j < basis.size(); ++j) {
+      for (size_t m = 0; m < count; ++m) {
+        const Contact& c = contacts[members[m]];
+        const Eigen::Vector3d a = c.p_A + A.radius * c.normal, b = c.p_B - B.radius * c.normal;
+        // feature −1: the interior (the foot), else the vertex's index.
+        const int feature_a = vertex_side[m] == 0 ? vertex_index[m] : -1;
+        const int feature_b = vertex_side[m] == 1 ? vertex_index[m] : -1;
+        (*along)[j * count + m] =
+            CoreCoreDerivative(A, feature_a, B, feature_b, a, b, basis[j], reference);
+      }
+    }
+    return true;
+  }
+  if (count != 1) return false;
   const Contact& c = first;
   const Eigen::Vector3d a = c.p_A + A.radius * c.normal, b = c.p_B - B.radius * c.normal;
   if ((a - b - (c.phi + A.radius + B.radius) * c.normal).norm() > kOnCoreSlack) return false;

@@ -26,8 +26,20 @@
 // contacts (a capsule's two ends) against a half-space; every core point at least
 // feature_margin from a change of feature (a segment's end against its interior), so that the
 // motions of ±step the central differences would make stay on one feature; the cores apart by
-// more than that margin (two interiors, i.e. two crossing segments, and parallel segments are
-// left to the differences). Otherwise the function declines and the caller differences.
+// more than that margin (two interiors, i.e. two crossing segments, are left to the
+// differences). Otherwise the function declines and the caller differences.
+//
+// Two contacts of two cores (two capsules side by side, parallel or in one plane: the clipped
+// manifold of two segments, manifold_3d.h step 4): each contact must be a vertex of one core
+// against its perpendicular foot on the other's segment, the foot at least the margin from
+// that segment's ends, and gets the vertex/interior formulas above. This is the derivative of
+// the point's own vertex–foot quantity, smooth there, and the manifold is not differentiable at
+// such a pair: a turn about the normal leaves only the closest pair of two crossing segments on
+// both sides (the clipped points vanish), and a turn in the segments' plane swaps the closest
+// pair, whose normal all points share (one-sided slopes ṅ = 0 and ω × n). The vertex–foot
+// quantity is the manifold point on the side where that point is the closest pair and a vertex
+// fixed to its body under the other motions, the choice the analytic polytope case makes
+// (pair_motion_derivative.h) (issue 39: the fingers of a hand side by side).
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
