@@ -19,7 +19,8 @@
 // MPC's answer as its solution the plant lands on x̂_1 and feels exactly τ_0 (tested).
 //
 // Receding horizon: the previous solution's binaries, shifted by one step, are the MIQP's first
-// guess (solvers/miqp.h, Solve(guesses)), and "every contact open" the second.
+// guess (solvers/miqp.h, Solve(guesses)), and "every contact open" the second. The branch and
+// bound uses reliability branching (4 candidates, reliability 1; docs/mpc.md, "Speed").
 
 #include <Eigen/Core>
 #include <string>
@@ -77,6 +78,10 @@ class ContactMpc {
   // The model and the MIQP of the last Solve (benchmarks and reference checks).
   const MpcLinearModel& model() const { return model_; }
   const MpcMiqp& miqp() const { return miqp_; }
+  // The MIQP solver's settings, from the MPC settings' limits, gaps and branching rule.
+  MiqpSettings solver_settings() const;
+  // The incumbent guesses the last Solve passed to the MIQP (header, "Receding horizon").
+  const std::vector<std::vector<signed char>>& guesses() const { return guesses_; }
   // Forgets the previous solution (its guess for the next solve).
   void Reset() { previous_binaries_.clear(); }
 
@@ -95,6 +100,7 @@ class ContactMpc {
   MiqpSolver solver_;
   MpcStep step_;
   std::vector<signed char> previous_binaries_;
+  std::vector<std::vector<signed char>> guesses_;
   int previous_contacts_ = -1;
 };
 

@@ -45,6 +45,7 @@ MpcRun RunMpc(const StepModel& plant, ContactMpc* controller, const State& x0,
     record.nodes = answer.info.nodes;
     record.qp_iterations = answer.info.qp_iterations;
     record.solve_seconds = answer.info.solve_time_seconds;
+    record.cpu_seconds = answer.info.cpu_seconds;
     record.build_seconds = answer.build_seconds;
     record.contacts = static_cast<int>(answer.contacts.size());
     record.binding_caps = answer.binding_caps;

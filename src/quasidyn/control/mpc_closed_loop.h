@@ -26,6 +26,7 @@ struct MpcRunStep {
   int nodes = 0;                         // node relaxations solved
   int qp_iterations = 0;                 // interior-point iterations over the tree
   double solve_seconds = 0.0;            // the MIQP's wall time [s]
+  double cpu_seconds = 0.0;              // the MIQP's CPU time [s] (independent of the load)
   double build_seconds = 0.0;            // linearisation and assembly [s]
   int contacts = 0;                      // contacts in the model
   int binding_caps = 0;                  // impulses at their big-M cap

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <memory>
 #include <sstream>
 
@@ -15,6 +16,13 @@ using Eigen::VectorXd;
 
 double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// CPU time of the calling thread [s] (POSIX).
+double ThreadCpuNow() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 constexpr double kMiqpInfinity = std::numeric_limits<double>::infinity();
@@ -68,6 +76,12 @@ void ValidateMiqpSettings(const MiqpSettings& s) {
   QUASIDYN_CHECK_ARGUMENT(s.node_limit > 0, kWhere, "node_limit must be > 0");
   QUASIDYN_CHECK_ARGUMENT(s.time_limit_seconds > 0, kWhere, "time_limit_seconds must be > 0");
   QUASIDYN_CHECK_ARGUMENT(s.rounding_frequency >= 0, kWhere, "rounding_frequency must be >= 0");
+  QUASIDYN_CHECK_ARGUMENT(s.strong_branching_candidates >= 0, kWhere,
+                          "strong_branching_candidates must be >= 0");
+  QUASIDYN_CHECK_ARGUMENT(s.strong_branching_reliability >= 0, kWhere,
+                          "strong_branching_reliability must be >= 0");
+  QUASIDYN_CHECK_ARGUMENT(s.strong_branching_depth >= 0, kWhere,
+                          "strong_branching_depth must be >= 0");
   ValidateQpSettings(s.qp);
 }
 
@@ -363,6 +377,7 @@ int MiqpSolver::ChooseBranch(const std::vector<signed char>& fixing, const Vecto
   // fail at x for both values); a binary that can be rounded alone is rounded by the heuristic
   // rather than branched on, when there is another choice.
   base_.G.Multiply(x, &activity_);
+  candidates_.clear();
   int best = -1;
   double best_score = -1, best_fraction = -1;
   bool best_roundable = true;
@@ -383,6 +398,7 @@ int MiqpSolver::ChooseBranch(const std::vector<signed char>& fixing, const Vecto
       }
       score = std::max(psi[0] * down, kPseudoCostFloor) * std::max(psi[1] * up, kPseudoCostFloor);
     }
+    candidates_.push_back({k, score, roundable});
     const bool better = (!roundable && best_roundable) || score > best_score ||
                         (score == best_score && fraction > best_fraction);
     if (better) {
@@ -390,6 +406,71 @@ int MiqpSolver::ChooseBranch(const std::vector<signed char>& fixing, const Vecto
       best_score = score;
       best_fraction = fraction;
       best_roundable = roundable;
+    }
+  }
+  return best;
+}
+
+int MiqpSolver::ReliabilityBranch(const std::vector<signed char>& fixing, const VectorXd& x,
+                                  double parent_bound, int branch, double child_bound[2]) {
+  child_bound[0] = child_bound[1] = -kMiqpInfinity;
+  const bool roundable_class = std::all_of(candidates_.begin(), candidates_.end(),
+                                           [](const Candidate& c) { return c.roundable; });
+  // The candidates of the class ChooseBranch took, best pseudo-cost score first.
+  order_.clear();
+  for (size_t i = 0; i < candidates_.size(); ++i) {
+    if (candidates_[i].roundable == roundable_class)
+      order_.emplace_back(-candidates_[i].score, static_cast<int>(i));
+  }
+  std::sort(order_.begin(), order_.end());
+  int best = branch, evaluated = 0;
+  double best_score = -1;
+  for (const auto& [unused, i] : order_) {
+    const Candidate& c = candidates_[i];
+    double score = c.score;
+    const int k = c.binary;
+    const bool reliable = std::min(pseudo_count_[0][k], pseudo_count_[1][k]) >=
+                          settings_.strong_branching_reliability;
+    if (!reliable && evaluated < settings_.strong_branching_candidates) {
+      ++evaluated;
+      const double value = x[problem_.binaries[k]];
+      double gain[2], bounds[2];
+      for (int d = 0; d < 2; ++d) {
+        strong_fixing_ = fixing;
+        strong_fixing_[k] = static_cast<signed char>(d);
+        const Relaxation child = SolveRelaxation(strong_fixing_, QpWarmStart());
+        ++result_.info.strong_branching_solves;
+        if (child.status == SolverStatus::kInfeasible) {
+          bounds[d] = kMiqpInfinity;
+        } else if (Succeeded(child.status)) {
+          bounds[d] = std::max(parent_bound, child.bound);
+          const double fraction = d == 0 ? value : 1.0 - value;
+          pseudo_sum_[d][k] += (bounds[d] - parent_bound) / fraction;
+          ++pseudo_count_[d][k];
+        } else {
+          bounds[d] = parent_bound;  // no information
+        }
+        gain[d] = std::min(bounds[d], PruneThreshold()) - parent_bound;
+      }
+      const bool pruned[2] = {bounds[0] >= PruneThreshold(), bounds[1] >= PruneThreshold()};
+      if (pruned[0] || pruned[1]) {  // a child needs no node: branch here (both: prune)
+        child_bound[0] = bounds[0];
+        child_bound[1] = bounds[1];
+        return k;
+      }
+      score = std::max(gain[0], kPseudoCostFloor) * std::max(gain[1], kPseudoCostFloor);
+      if (score > best_score) {
+        best = k;
+        best_score = score;
+        child_bound[0] = bounds[0];
+        child_bound[1] = bounds[1];
+      }
+      continue;
+    }
+    if (score > best_score) {
+      best = k;
+      best_score = score;
+      child_bound[0] = child_bound[1] = -kMiqpInfinity;
     }
   }
   return best;
@@ -588,14 +669,16 @@ const MiqpResult& MiqpSolver::Solve(const std::vector<std::vector<signed char>>&
     }
   }
   start_time_ = Now();
+  const double start_cpu = ThreadCpuNow();
   result_ = MiqpResult();
   const int nb = static_cast<int>(problem_.binaries.size());
   for (int d = 0; d < 2; ++d) {
     std::fill(pseudo_sum_[d].begin(), pseudo_sum_[d].end(), 0.0);
     std::fill(pseudo_count_[d].begin(), pseudo_count_[d].end(), 0);
   }
-  const auto finish = [this]() -> const MiqpResult& {
+  const auto finish = [this, start_cpu]() -> const MiqpResult& {
     result_.info.solve_time_seconds = Now() - start_time_;
+    result_.info.cpu_seconds = ThreadCpuNow() - start_cpu;
     if (result_.has_solution) result_.objective += problem_.objective_offset;
     result_.best_bound += problem_.objective_offset;
     return result_;
@@ -616,6 +699,8 @@ const MiqpResult& MiqpSolver::Solve(const std::vector<std::vector<signed char>>&
     }
     SolveLeaf(heuristic_fixing_, VectorXd::Zero(n_));
   }
+  if (result_.has_solution)
+    result_.info.guess_objective = result_.objective + problem_.objective_offset;
 
   // Open nodes, smallest bound first (deeper first on ties).
   const auto worse = [](const std::unique_ptr<Node>& a, const std::unique_ptr<Node>& b) {
@@ -641,7 +726,7 @@ const MiqpResult& MiqpSolver::Solve(const std::vector<std::vector<signed char>>&
       current.reset();
       continue;
     }
-    if (result_.info.nodes >= settings_.node_limit) {
+    if (result_.info.nodes + result_.info.strong_branching_solves >= settings_.node_limit) {
       stop = MiqpStatus::kNodeLimit;
       break;
     }
@@ -695,7 +780,11 @@ const MiqpResult& MiqpSolver::Solve(const std::vector<std::vector<signed char>>&
     answer->x = qp_.result().x;
     answer->z = qp_.result().z;
     answer->y = qp_.result().y;
-    const int branch = ChooseBranch(current->fixing, answer->x);
+    int branch = ChooseBranch(current->fixing, answer->x);
+    double child_bound[2] = {-kMiqpInfinity, -kMiqpInfinity};
+    const bool strong = settings_.branching == BranchingRule::kPseudoCost &&
+                        settings_.strong_branching_candidates > 0 &&
+                        current->depth < settings_.strong_branching_depth;
     if (branch < 0) {
       // Integral relaxation: its binaries rounded and fixed give the subtree's best point.
       const bool complete =
@@ -719,13 +808,14 @@ const MiqpResult& MiqpSolver::Solve(const std::vector<std::vector<signed char>>&
       current.reset();
       continue;
     }
+    if (strong) branch = ReliabilityBranch(current->fixing, answer->x, bound, branch, child_bound);
     const double value = answer->x[problem_.binaries[branch]];
     std::unique_ptr<Node> children[2];
     for (int d = 0; d < 2; ++d) {
       children[d] = std::make_unique<Node>();
       children[d]->fixing = current->fixing;
       children[d]->fixing[branch] = static_cast<signed char>(d);
-      children[d]->bound = bound;
+      children[d]->bound = std::max(bound, child_bound[d]);
       children[d]->depth = current->depth + 1;
       children[d]->branch = branch;
       children[d]->direction = d;

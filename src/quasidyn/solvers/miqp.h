@@ -48,6 +48,11 @@
 //   - pseudo-cost (Bénichou et al. 1971): ψ_j^± = the mean over earlier branchings on j of
 //     (L_child − L_parent) / f^± (unknown ψ: the mean of the known ones, else 1), score
 //     max(ψ⁻ f⁻, ε) · max(ψ⁺ f⁺, ε) with ε = 1e-6 (Achterberg's product rule); the largest wins.
+// * Reliability branching (a setting, off by default; Achterberg, Koch & Martin, "Branching
+//   rules revisited", Oper. Res. Lett. 33, 2005): with pseudo-costs, a candidate whose
+//   pseudo-costs rest on too few branchings is strong-branched (both children's relaxations
+//   solved) before the choice; the measured gains seed its pseudo-costs, and a child that the
+//   gain already prunes is never opened (MiqpSettings::strong_branching_*).
 // * Rounding heuristic. At a node whose relaxation is fractional, the binaries are rounded
 //   one by one (most decided first), each to the nearest value unless that breaks a row of
 //   G x >= h (at the relaxation's continuous values and the binaries rounded so far) that the
@@ -123,7 +128,8 @@ struct MiqpSettings {
   // Row violation accepted by the rounding heuristic's test (units of h, relative to
   // max(1, |h_i|)), >= 0. The candidate is then solved exactly, so this only filters.
   double rounding_tolerance = 1e-6;
-  int node_limit = 100000;  // node relaxations solved, > 0
+  // Relaxations solved (nodes and strong-branching children; not the heuristic's), > 0.
+  int node_limit = 100000;
   double time_limit_seconds = std::numeric_limits<double>::infinity();  // wall clock, > 0
   BranchingRule branching = BranchingRule::kPseudoCost;
   bool dive = true;  // depth-first dives from each best-bound node
@@ -136,6 +142,17 @@ struct MiqpSettings {
   // The rounding heuristic (header) runs at the nodes whose depth is a multiple of this
   // (1: every node, 0: never), >= 0.
   int rounding_frequency = 1;
+  // Reliability branching (Achterberg, Koch & Martin 2005; Achterberg 2007, §5.4), with the
+  // pseudo-cost rule only: at a node of depth < strong_branching_depth, the candidates whose
+  // pseudo-costs rest on fewer than strong_branching_reliability branchings in either
+  // direction are strong-branched, best pseudo-cost score first, at most
+  // strong_branching_candidates per node: both children's relaxations are solved, their bound
+  // gains Δ⁻, Δ⁺ enter the pseudo-costs and the score max(Δ⁻, ε)·max(Δ⁺, ε) replaces the
+  // estimate; a child whose bound already prunes it (or that is infeasible) is never opened.
+  // 0 candidates: off (pure pseudo-costs). Counts >= 0.
+  int strong_branching_candidates = 0;
+  int strong_branching_reliability = 1;
+  int strong_branching_depth = std::numeric_limits<int>::max();
   // The node relaxations. Polish off: the tree needs bounds, not exact zeros. Infeasibility
   // certificate at 1e-6 (QpSettings: 1e-8): infeasible nodes are common in a tree, and their
   // multipliers grow like 1/μ, so the stricter ratio is reached only when z ~ 1e9 and the
@@ -151,14 +168,21 @@ struct MiqpSettings {
 };
 
 struct MiqpInfo {
-  int nodes = 0;                  // node relaxations solved
-  int heuristic_solves = 0;       // QPs solved by the rounding heuristic and the guesses
-  int qp_iterations = 0;          // interior-point iterations over all QPs
-  int max_depth = 0;              // deepest node solved
-  int incumbents = 0;             // improvements of the incumbent (tree and heuristic)
-  int presolve_fixed = 0;         // binaries fixed by the presolve
-  int failed_nodes = 0;           // relaxations that failed numerically (bound: the parent's)
-  double solve_time_seconds = 0;  // wall clock of Solve()
+  int nodes = 0;                    // node relaxations solved
+  int heuristic_solves = 0;         // QPs solved by the rounding heuristic and the guesses
+  int strong_branching_solves = 0;  // child relaxations solved by reliability branching
+  int qp_iterations = 0;            // interior-point iterations over all QPs
+  int max_depth = 0;                // deepest node solved
+  int incumbents = 0;               // improvements of the incumbent (tree and heuristic)
+  int presolve_fixed = 0;           // binaries fixed by the presolve
+  int failed_nodes = 0;             // relaxations that failed numerically (bound: the parent's)
+  double solve_time_seconds = 0;    // wall clock of Solve()
+  // CPU time of Solve() in the calling thread [s]: the figure that does not depend on the load
+  // of the machine (benchmarks).
+  double cpu_seconds = 0;
+  // The best objective (f₀ included) among the guesses passed to Solve, before the first node;
+  // +∞ without guesses or when none was feasible.
+  double guess_objective = std::numeric_limits<double>::infinity();
 };
 
 struct MiqpResult {
@@ -208,6 +232,11 @@ class MiqpSolver {
   Relaxation SolveRelaxation(const std::vector<signed char>& fixing, const QpWarmStart& warm);
   // The free binary to branch on at x (position among the binaries), −1 when x is integral.
   int ChooseBranch(const std::vector<signed char>& fixing, const Eigen::VectorXd& x);
+  // Reliability branching (MiqpSettings) among ChooseBranch's candidates; `branch` its choice.
+  // Returns the binary to branch on and, when it was strong-branched, its children's bounds
+  // (+∞: infeasible; −∞: not computed).
+  int ReliabilityBranch(const std::vector<signed char>& fixing, const Eigen::VectorXd& x,
+                        double parent_bound, int branch, double child_bound[2]);
   // True when x_j set to 0 or to 1 keeps every row of G containing it satisfied at x (within
   // rounding_tolerance), activity_ = G x.
   bool Roundable(int j, const Eigen::VectorXd& x) const;
@@ -253,7 +282,15 @@ class MiqpSolver {
   std::vector<int> g_entries_, a_entries_, g_free_, a_free_;
   // Scratch of the node solves and the heuristic.
   Eigen::VectorXd x_hat_, gx_, ax_, rounded_, activity_;
-  std::vector<signed char> heuristic_fixing_;
+  std::vector<signed char> heuristic_fixing_, strong_fixing_;
+  // ChooseBranch's candidates: position among the binaries, pseudo-cost (or fraction) score,
+  // whether rounding alone settles it.
+  struct Candidate {
+    int binary;
+    double score;
+    bool roundable;
+  };
+  std::vector<Candidate> candidates_;
   std::vector<std::pair<double, int>> order_;
   // Pseudo-costs: sums of (ΔL / f) and counts, per binary, down (0) and up (1).
   std::vector<double> pseudo_sum_[2];

@@ -147,6 +147,58 @@ TEST(MiqpTest, EveryBranchingRuleAndSearchOrderFindsTheSameOptimum) {
   }
 }
 
+TEST(MiqpTest, ReliabilityBranchingFindsTheBruteForceOptimum) {
+  int strong_solves = 0;
+  for (const Size& size : kTinySizes) {
+    for (unsigned seed = 0; seed < 4; ++seed) {
+      const MiqpProblem problem = RandomMiqp(seed * 11 + size.binaries, size.continuous,
+                                             size.binaries, size.rows, size.equalities);
+      const double expected = BruteForceOptimum(problem);
+      for (const int candidates : {1, 4}) {
+        for (const int depth : {1, 100}) {
+          MiqpSettings settings;
+          settings.strong_branching_candidates = candidates;
+          settings.strong_branching_reliability = 2;
+          settings.strong_branching_depth = depth;
+          const MiqpResult r = Solve(problem, settings);
+          ASSERT_EQ(r.status, MiqpStatus::kOptimal) << r.message;
+          EXPECT_NEAR(r.objective, expected, ObjectiveTolerance(settings, expected))
+              << "n_b=" << size.binaries << " seed=" << seed << " candidates " << candidates
+              << " depth " << depth;
+          EXPECT_LE(r.gap, ObjectiveTolerance(settings, expected));
+          strong_solves += r.info.strong_branching_solves;
+        }
+      }
+    }
+  }
+  EXPECT_GT(strong_solves, 0) << "the instances must branch, else the rule is not exercised";
+}
+
+TEST(MiqpTest, NodeLimitCountsStrongBranchingSolves) {
+  const MiqpProblem problem = RandomMiqp(7, 8, 10, 6, 2);
+  const double expected = BruteForceOptimum(problem);
+  MiqpSettings settings;
+  settings.strong_branching_candidates = 3;
+  settings.strong_branching_reliability = 100;  // strong-branch at every node
+  const MiqpResult full = Solve(problem, settings);
+  ASSERT_EQ(full.status, MiqpStatus::kOptimal) << full.message;
+  ASSERT_GT(full.info.strong_branching_solves, 0);
+  const int relaxations = full.info.nodes + full.info.strong_branching_solves;
+  ASSERT_GT(relaxations, 4);
+  settings.node_limit = 4;
+  const MiqpResult r = Solve(problem, settings);
+  EXPECT_EQ(r.status, MiqpStatus::kNodeLimit) << r.message;
+  // Checked before each node: one node's strong branching may pass the limit, by at most
+  // 2 × candidates relaxations.
+  EXPECT_LE(r.info.nodes + r.info.strong_branching_solves,
+            settings.node_limit + 2 * settings.strong_branching_candidates);
+  EXPECT_LE(r.best_bound, expected + ObjectiveTolerance(settings, expected));
+  if (r.has_solution) {
+    EXPECT_GE(r.objective, expected - ObjectiveTolerance(settings, expected));
+    EXPECT_NEAR(r.gap, r.objective - r.best_bound, 1e-12 * std::max(1.0, std::abs(r.objective)));
+  }
+}
+
 TEST(MiqpTest, IntegerInfeasibleProblemIsReportedAsInfeasible) {
   // z1 + z2 = 1 and z1 − z2 = 0: the relaxation is feasible at (½, ½), no integer point is.
   MiqpProblem problem;
@@ -286,6 +338,9 @@ TEST(MiqpTest, AGuessOfTheOptimumIsTheIncumbentBeforeTheTree) {
   ASSERT_TRUE(r.has_solution) << r.message;
   EXPECT_NEAR(r.objective, expected, ObjectiveTolerance(settings, expected));
   EXPECT_GE(r.info.heuristic_solves, 1);
+  // The guess's objective is reported, and is the answer: the tree found nothing better.
+  EXPECT_NEAR(r.info.guess_objective, expected, ObjectiveTolerance(settings, expected));
+  EXPECT_EQ(solver.Solve().info.guess_objective, kInfinity);  // no guess
   EXPECT_THROW(solver.Solve({std::vector<signed char>(3, 0)}), std::invalid_argument);
   EXPECT_THROW(solver.Solve({std::vector<signed char>(8, 2)}), std::invalid_argument);
 }
@@ -335,6 +390,9 @@ TEST(MiqpTest, BadInputThrowsNamingTheField) {
   settings = MiqpSettings();
   settings.time_limit_seconds = -1;
   expect_message(problem, settings, "time_limit_seconds");
+  settings = MiqpSettings();
+  settings.strong_branching_candidates = -1;
+  expect_message(problem, settings, "strong_branching_candidates");
   MiqpSolver never_set_up;
   EXPECT_THROW(never_set_up.Solve(), std::invalid_argument);
 }
