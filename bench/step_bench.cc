@@ -195,8 +195,8 @@ BENCHMARK(BM_Part_SolveSocp)->Unit(benchmark::kMicrosecond);
 // point's slacks and multipliers are lifted to at least `lift` (QpSettings::
 // warm_start_min_value, units of h [m/s] and of the impulses [N·s]): a safeguard in the spirit
 // of Mehrotra's starting point, which keeps the iterate off the boundary. lift <= 0: cold.
-// Counters: iterations per solve, the share of solves given z, and the largest ‖x − x_cold‖∞
-// over the rollout [m/s or rad/s] (the same answers to the solver's tolerance).
+// Counters: iterations per solve, solves not kSolved, the share of solves given z, and the largest
+// ‖x − x_cold‖∞ over the rollout [m/s or rad/s] (the same answers to the solver's tolerance).
 struct RolloutQps {
   std::vector<QpProblem> qps;
   std::vector<Eigen::VectorXd> cold_x;
@@ -228,7 +228,7 @@ void BM_RolloutSolveQp(benchmark::State& state, double lift) {
   if (lift > 0) settings.warm_start_min_value = lift;
   QpSolver solver;
   QpWarmStart warm;
-  long solves = 0, iterations = 0, with_z = 0;
+  long solves = 0, iterations = 0, with_z = 0, failures = 0;
   double difference = 0.0;
   for (auto _ : state) {
     warm = QpWarmStart();
@@ -239,6 +239,7 @@ void BM_RolloutSolveQp(benchmark::State& state, double lift) {
       with_z += warm.z.size() > 0;
       const QpResult& r = solver.Solve(warm);
       ++solves;
+      failures += r.status != SolverStatus::kSolved;
       iterations += r.info.iterations;
       difference = std::max(difference, (r.x - rollout.cold_x[k]).lpNorm<Eigen::Infinity>());
       if (lift > 0) {
@@ -248,6 +249,7 @@ void BM_RolloutSolveQp(benchmark::State& state, double lift) {
     }
   }
   state.counters["iterations_per_solve"] = static_cast<double>(iterations) / std::max(1L, solves);
+  state.counters["not_solved"] = static_cast<double>(failures);
   state.counters["share_with_z"] = static_cast<double>(with_z) / std::max(1L, solves);
   state.counters["max_dx_vs_cold"] = difference;
   state.counters["solves_per_run"] = static_cast<double>(rollout.qps.size());
