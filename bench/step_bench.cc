@@ -255,9 +255,9 @@ void BM_RolloutSolveQp(benchmark::State& state, double lift) {
   state.counters["solves_per_run"] = static_cast<double>(rollout.qps.size());
 }
 BENCHMARK_CAPTURE(BM_RolloutSolveQp, cold, 0.0)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_RolloutSolveQp, warm_lift_1e - 6, 1e-6)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_RolloutSolveQp, warm_lift_1e - 3, 1e-3)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_RolloutSolveQp, warm_lift_1e - 1, 1e-1)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_RolloutSolveQp, warm_floor_1em6, 1e-6)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_RolloutSolveQp, warm_floor_1em3, 1e-3)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_RolloutSolveQp, warm_floor_1em1, 1e-1)->Unit(benchmark::kMicrosecond);
 
 // warm = false: every solve starts cold (no previous minimiser), so phase 1 runs each time.
 void BM_Part_SolveLogBarrier(benchmark::State& state, bool warm) {
