@@ -12,7 +12,7 @@ namespace {
 
 // A Hessian shaped like a barrier step's: 6 × 6 body blocks on the diagonal (positive definite)
 // and couplings between neighbouring bodies (a contact's rows), scaled by `coupling`.
-Eigen::MatrixXd BlockHessian(int bodies, double coupling, unsigned seed) {
+Eigen::MatrixXd BarrierLikeHessian(int bodies, double coupling, unsigned seed) {
   std::mt19937 random(seed);
   std::uniform_real_distribution<double> entry(-1.0, 1.0);
   const int n = 6 * bodies;
@@ -31,17 +31,17 @@ Eigen::MatrixXd BlockHessian(int bodies, double coupling, unsigned seed) {
 }
 
 // ‖H‖ ‖H⁻¹‖ in the 2-norm (H symmetric).
-double Condition(const Eigen::MatrixXd& H) {
+double BarrierHessianCondition(const Eigen::MatrixXd& H) {
   const Eigen::VectorXd magnitudes = H.selfadjointView<Eigen::Lower>().eigenvalues().cwiseAbs();
   return magnitudes.maxCoeff() / magnitudes.minCoeff();
 }
 
-double RelativeError(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+double BarrierSolveMismatch(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
   return (a - b).lpNorm<Eigen::Infinity>() / b.lpNorm<Eigen::Infinity>();
 }
 
 TEST(BarrierHessianFactor, SparsePathSolvesAsTheDenseFactor) {
-  const Eigen::MatrixXd H = BlockHessian(10, 3.0, 7);  // 60 velocities
+  const Eigen::MatrixXd H = BarrierLikeHessian(10, 3.0, 7);  // 60 velocities
   ASSERT_GE(H.rows(), kSparseBarrierHessianSize);
   const Eigen::MatrixXd rhs = Eigen::MatrixXd::Random(H.rows(), 67);
   BarrierHessianFactor factor;
@@ -50,32 +50,32 @@ TEST(BarrierHessianFactor, SparsePathSolvesAsTheDenseFactor) {
   const Eigen::MatrixXd x = factor.Solve(rhs);
   const Eigen::MatrixXd reference = H.ldlt().solve(rhs);
   // Both backward stable: they agree to a few ulps times H's condition number.
-  const double condition = Condition(H);
+  const double condition = BarrierHessianCondition(H);
   const double eps = std::numeric_limits<double>::epsilon();
-  EXPECT_LE(RelativeError(x, reference), 100 * eps * condition);
-  EXPECT_LE(RelativeError(H * x, rhs), 100 * eps * condition);
+  EXPECT_LE(BarrierSolveMismatch(x, reference), 100 * eps * condition);
+  EXPECT_LE(BarrierSolveMismatch(H * x, rhs), 100 * eps * condition);
 }
 
 TEST(BarrierHessianFactor, SmallHessianTakesTheDenseFactor) {
-  const Eigen::MatrixXd H = BlockHessian(1, 0.0, 3);
+  const Eigen::MatrixXd H = BarrierLikeHessian(1, 0.0, 3);
   BarrierHessianFactor factor;
   ASSERT_TRUE(factor.Compute(H, /*require_positive=*/true));
   EXPECT_FALSE(factor.sparse());
   const Eigen::VectorXd rhs = Eigen::VectorXd::Ones(6);
-  EXPECT_LE(RelativeError(H * factor.Solve(rhs), rhs),
+  EXPECT_LE(BarrierSolveMismatch(H * factor.Solve(rhs), rhs),
             1e3 * std::numeric_limits<double>::epsilon());
 }
 
 TEST(BarrierHessianFactor, IndefiniteHessianFallsBackToTheDenseFactor) {
-  Eigen::MatrixXd H = BlockHessian(10, 3.0, 11);
+  Eigen::MatrixXd H = BarrierLikeHessian(10, 3.0, 11);
   H(0, 0) = -H(0, 0) - 1.0;  // a negative curvature: no barrier minimiser has it
   BarrierHessianFactor factor;
   EXPECT_FALSE(factor.Compute(H, /*require_positive=*/true));
   ASSERT_TRUE(factor.Compute(H, /*require_positive=*/false));  // pivoted dense LDLᵀ
   EXPECT_FALSE(factor.sparse());
   const Eigen::VectorXd rhs = Eigen::VectorXd::Ones(H.rows());
-  EXPECT_LE(RelativeError(H * factor.Solve(rhs), rhs),
-            100 * std::numeric_limits<double>::epsilon() * Condition(H));
+  EXPECT_LE(BarrierSolveMismatch(H * factor.Solve(rhs), rhs),
+            100 * std::numeric_limits<double>::epsilon() * BarrierHessianCondition(H));
 }
 
 TEST(BarrierHessianFactor, NonSquareIsAnError) {
