@@ -8,10 +8,16 @@
 //                                          as consecutive steps are alike;
 //   BM_Part_*                              the parts of one arm_cubes step: the contact query
 //                                          (kinematics, geometry, contact set), the cost, the
-//                                          QP and SOCP build, the solve.
+//                                          QP and SOCP build, the solve;
+//   BM_RolloutSolveQp/<start>              the QPs of a 50-step arm_cubes rollout solved in
+//                                          sequence, cold or warm-started (iterations per
+//                                          solve in its counters).
 // Run: build/release/step_bench --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 // and read the *_median rows (the machine may be shared: compare ratios in one run).
 #include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <vector>
 
 #include "bench_scenes.h"
 #include "quasidyn/formulations/log_barrier/log_barrier_pyramid.h"
@@ -161,6 +167,9 @@ void BM_Part_SolveQp(benchmark::State& state) {
   }
   state.counters["iterations"] = solver.result().info.iterations;
   state.counters["sparse"] = solver.result().info.used_sparse_path;
+  // Rows the polish left at an exact zero multiplier: inactive at this step's answer.
+  state.counters["rows"] = qp.G.rows();
+  state.counters["inactive_rows"] = static_cast<double>((solver.result().z.array() == 0.0).count());
 }
 BENCHMARK(BM_Part_SolveQp)->Unit(benchmark::kMicrosecond);
 
@@ -178,6 +187,77 @@ void BM_Part_SolveSocp(benchmark::State& state) {
   state.counters["sparse"] = solver.result().info.used_sparse_path;
 }
 BENCHMARK(BM_Part_SolveSocp)->Unit(benchmark::kMicrosecond);
+
+// The QPs of a 50-step arm_cubes rollout from the grasp (the step model's own QPs, built from
+// what each Calc leaves), solved in sequence cold or warm-started from the previous step's
+// answer: x always (the velocities keep their meaning), z when the row count is unchanged
+// (rows are contact-major; a changed contact set shifts them, so z is then left out). The warm
+// point's slacks and multipliers are lifted to at least `lift` (QpSettings::
+// warm_start_min_value, units of h [m/s] and of the impulses [N·s]): a safeguard in the spirit
+// of Mehrotra's starting point, which keeps the iterate off the boundary. lift <= 0: cold.
+// Counters: iterations per solve, solves not kSolved, the share of solves given z, and the largest
+// ‖x − x_cold‖∞ over the rollout [m/s or rad/s] (the same answers to the solver's tolerance).
+struct RolloutQps {
+  std::vector<QpProblem> qps;
+  std::vector<Eigen::VectorXd> cold_x;
+  RolloutQps() {
+    GraspParts& p = Parts();
+    const Scene& scene = p.model->scene();
+    const SceneState& at = StateOf(Example::kArmCubes);
+    const std::unique_ptr<StepData> data = p.model->CreateData();
+    State x = at.x;
+    for (int k = 0; k < 50; ++k) {
+      p.model->Calc(x, scene.CommandAt(at.t + (k + 1) * p.model->time_step()), data.get());
+      if (!data->result.ok()) break;
+      QpProblem qp;
+      BuildPyramidQp(p.model->ProblemOf(static_cast<QuasiDynamicData&>(*data)), &qp);
+      qps.push_back(std::move(qp));
+      x = data->result.next;
+    }
+    QpSolver solver;
+    for (const QpProblem& qp : qps) {
+      SetupOrUpdate(qp, ContactQpSettings(), &solver);
+      cold_x.push_back(solver.Solve().x);
+    }
+  }
+};
+
+void BM_RolloutSolveQp(benchmark::State& state, double lift) {
+  static const RolloutQps rollout;
+  QpSettings settings = ContactQpSettings();
+  if (lift > 0) settings.warm_start_min_value = lift;
+  QpSolver solver;
+  QpWarmStart warm;
+  long solves = 0, iterations = 0, with_z = 0, failures = 0;
+  double difference = 0.0;
+  for (auto _ : state) {
+    warm = QpWarmStart();
+    for (size_t k = 0; k < rollout.qps.size(); ++k) {
+      const QpProblem& qp = rollout.qps[k];
+      SetupOrUpdate(qp, settings, &solver);
+      if (lift > 0 && warm.z.size() != qp.G.rows()) warm.z.resize(0);
+      with_z += warm.z.size() > 0;
+      const QpResult& r = solver.Solve(warm);
+      ++solves;
+      failures += r.status != SolverStatus::kSolved;
+      iterations += r.info.iterations;
+      difference = std::max(difference, (r.x - rollout.cold_x[k]).lpNorm<Eigen::Infinity>());
+      if (lift > 0) {
+        warm.x = r.x;
+        warm.z = r.z;
+      }
+    }
+  }
+  state.counters["iterations_per_solve"] = static_cast<double>(iterations) / std::max(1L, solves);
+  state.counters["not_solved"] = static_cast<double>(failures);
+  state.counters["share_with_z"] = static_cast<double>(with_z) / std::max(1L, solves);
+  state.counters["max_dx_vs_cold"] = difference;
+  state.counters["solves_per_run"] = static_cast<double>(rollout.qps.size());
+}
+BENCHMARK_CAPTURE(BM_RolloutSolveQp, cold, 0.0)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_RolloutSolveQp, warm_floor_1em6, 1e-6)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_RolloutSolveQp, warm_floor_1em3, 1e-3)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_RolloutSolveQp, warm_floor_1em1, 1e-1)->Unit(benchmark::kMicrosecond);
 
 // warm = false: every solve starts cold (no previous minimiser), so phase 1 runs each time.
 void BM_Part_SolveLogBarrier(benchmark::State& state, bool warm) {

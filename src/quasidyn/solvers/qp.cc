@@ -514,6 +514,7 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
       SolveReduced(rhs, dx, refine);
     }
     MultiplyG(dx, ds);
+    if (refine) Gdx_ = ds;  // the corrector's G Δx: the next iterate's G x without a product
     ds += r_p;
     dz = (rc.array() - z.array() * ds.array()) / s.array();
   };
@@ -532,12 +533,10 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
   int iteration = 0;
   for (;; ++iteration) {
     MultiplyQ(x, Qx);
-    if (sparse_) {
-      problem.G.MultiplyBoth(x, &Gx, z, &Gtz);
-    } else {
-      MultiplyG(x, Gx);
-      MultiplyGt(z, Gtz);
-    }
+    // G x is carried along (G x₀ before the loop, then G x += α G Δx with the corrector's G Δx):
+    // one product with G fewer per iteration; the carried value differs from a fresh product
+    // by rounding only (a few ulps per iteration, far below the stopping tolerances).
+    MultiplyGt(z, Gtz);
     r_d = Qx + problem.c - Gtz;
     r_p = Gx - s - problem.h;
     if (equalities_) {
@@ -611,6 +610,7 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
       break;
     }
     x += alpha * dx;
+    Gx += alpha * Gdx_;
     s += alpha * ds;
     z += alpha * dz;
     if (equalities_) y -= alpha * minus_dy;

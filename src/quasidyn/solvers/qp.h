@@ -17,8 +17,8 @@
 // not refined (on arm_cubes' steps the same iteration counts, one solve and one product with
 // the reduced matrix fewer per iteration: docs/performance.md). The sparse path assembles Gᵀ
 // diag(w) G by groups of consecutive rows with the same columns (a contact's pyramid edges), each
-// entry receiving its rows' terms in row order, and fuses the products G x and Gᵀ z into one pass
-// over G.
+// entry receiving its rows' terms in row order. G x is not recomputed each iteration but carried
+// by the corrector's G Δx (one product with G fewer per iteration: docs/performance.md).
 //
 // Equality rows (p > 0; the MIQP of miqp.h keeps an MPC's dynamics as equalities): with
 // multipliers y, r_e = A x − b and r_d = Qx + c − Gᵀz − Aᵀy, the Newton step solves the
@@ -218,6 +218,7 @@ class QpSolver {
   Eigen::VectorXd r_e_, minus_r_e_, Ax_, Aty_, dy_, product_p_, scratch_n_;  // dy_ holds −Δy
   Eigen::VectorXd correction_, residual_, product_m_;
   Eigen::VectorXd Qx_, Gtz_, r_d_, rhs_, dx_;
+  Eigen::VectorXd Gdx_;  // the corrector's G Δx (Solve carries G x by it)
   Eigen::VectorXd Gx_, r_p_, ds_, dz_, ds_affine_, dz_affine_, rc_, scratch_;
   QpPolish polish_;
 };

@@ -135,6 +135,7 @@ class SocpSolver {
   BlockNormalMatrix normal_;  // Q + Σ A_kᵀ W_k⁻² A_k + δI, dense or sparse
   Eigen::VectorXd s_, z_, lambda_, dx_, ds_, dz_, u_, scratch_, rhs_;
   Eigen::VectorXd Qx_, Atz_, r_d_, Ax_, r_p_, rc_, ds_affine_, dz_affine_, product_;
+  Eigen::VectorXd Adx_;  // Direction's A Δx (Solve carries A x by the corrector's)
   SocpPolish polish_;
 };
 

@@ -1,10 +1,10 @@
 #include "quasidyn/formulations/log_barrier/log_barrier_gradient.h"
 
-#include <Eigen/Cholesky>
 #include <stdexcept>
 #include <string>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/formulations/log_barrier/barrier_hessian_factor.h"
 
 namespace quasidyn {
 namespace {
@@ -57,8 +57,8 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
       for (int b = G.row_start(j); b < G.row_start(j + 1); ++b)
         H(G.column(b), G.column(a)) += weighted * G.value(b);
     }
-  const Eigen::LDLT<Eigen::MatrixXd> factor(H);
-  if (factor.info() != Eigen::Success) {
+  BarrierHessianFactor factor;
+  if (!factor.Compute(H, /*require_positive=*/false)) {
     VelocityGradient failed;
     failed.ok = false;
     failed.failure = "the Newton Hessian of the log barrier is not factorable";
@@ -87,7 +87,7 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
         rhs.row(G.column(a)).head(n) -= (inv_kg2[j] * G.value(a)) * dg.row(j);
   }
   rhs.rightCols(scene.nq_a) = CommandForceJacobian(scene, time_step);
-  const Eigen::MatrixXd dv = factor.solve(rhs);
+  const Eigen::MatrixXd dv = factor.Solve(rhs);
 
   VelocityGradient gradient;
   gradient.active_rows = static_cast<int>(data.G.rows());

@@ -13,7 +13,8 @@
 // The data terms are the contractions of contact_data_derivative.h: Σ_j dG_jᵀ/(κ g_j) =
 // d(J_cᵀλ) with λ = Rᵀ(1/(κ g)) (BarrierContactImpulse), dG v + do = R d(J_c v) + dφ/h row
 // by row, and dg_l = G_l/h for the joint-limit rows (G's last rows, dynamics/
-// joint_limit_rows.h: constant G_l, do_l = G_l dε/h). H is factored once (LDLᵀ) and back-solved for
+// joint_limit_rows.h: constant G_l, do_l = G_l dε/h). H is factored once (LDLᵀ, sparse from
+// 40 velocities on: barrier_hessian_factor.h) and back-solved for
 // the n_q,a + n_v right-hand sides. Every row contributes: A and B are smooth in (q, u) for every κ
 // > 0, and tend to the exact QP gradients of qp_gradient.h as κ → ∞ under strict complementarity.
 

@@ -1,9 +1,10 @@
 #include "quasidyn/formulations/log_barrier_cone/log_barrier_cone_gradient.h"
 
-#include <Eigen/Cholesky>
 #include <span>
 #include <stdexcept>
 #include <string>
+
+#include "quasidyn/formulations/log_barrier/barrier_hessian_factor.h"
 
 namespace quasidyn {
 namespace {
@@ -132,8 +133,8 @@ VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem, doub
     H(j, j) += weight;  // (d_l e_j)(d_l e_j)ᵀ, d_l² = 1
     if (contraction != nullptr) rhs_q(j, j) -= weight / h;
   }
-  const Eigen::LDLT<Eigen::MatrixXd> factor(H);
-  if (factor.info() != Eigen::Success || !(factor.vectorD().array() > 0).all()) {
+  BarrierHessianFactor factor;
+  if (!factor.Compute(H, /*require_positive=*/true)) {
     VelocityGradient failed;
     failed.ok = false;
     failed.failure = "the Newton Hessian of the cone log barrier is not positive definite";
@@ -143,8 +144,8 @@ VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem, doub
   VelocityGradient gradient;
   gradient.active_rows = static_cast<int>(blocks.size());
   gradient.kkt_rank = n;
-  gradient.dv_du = factor.solve(CommandForceJacobian(scene, h));
-  if (contraction != nullptr) gradient.dv_dq = factor.solve(rhs_q);
+  gradient.dv_du = factor.Solve(CommandForceJacobian(scene, h));
+  if (contraction != nullptr) gradient.dv_dq = factor.Solve(rhs_q);
   return gradient;
 }
 
