@@ -30,13 +30,16 @@ std::vector<std::string> ExampleScenes() {
   return paths;
 }
 
-// φ at q of the contact that continues `reference` through the geometry: the same shape
-// pair and, among that pair's manifold points, the one whose point on A is the same material
-// point (closest in A's body frame). Used where φ is a smooth function of q: single-point
-// contacts, and manifolds against the static world (whose reference face cannot flip).
+// φ at q of the contact that continues `reference` through the geometry. For a single-point
+// contact, the pair's signed distance (the least φ of its manifold points): smooth where the
+// closest points are unique, with derivative J_n v (the envelope theorem), even where the
+// closest point slides fast along two nearly parallel capsules (the 3D hand's neighbouring
+// fingers: δ moves it by δ / sin of their angle). Otherwise the same shape pair and, among that
+// pair's manifold points, the one whose point on A is the same material point (closest in A's
+// body frame): manifolds against the static world (whose reference face cannot flip).
 std::optional<double> GeometricPhi(const ScenePtr& scene, const Contact& reference,
                                    const Eigen::Isometry3d& X_WA_reference,
-                                   const Eigen::VectorXd& q) {
+                                   const Eigen::VectorXd& q, bool single_point) {
   Kinematics kinematics(scene);
   kinematics.Update(q);
   const GeometryModel geometry(scene);
@@ -52,6 +55,10 @@ std::optional<double> GeometricPhi(const ScenePtr& scene, const Contact& referen
   double best_distance = 1e-4;  // [m]: material points move O(δ) ≪ this
   for (const ContactCandidate& c : data.candidates()) {
     if (c.geometry_a != reference.geometry_a || c.geometry_b != reference.geometry_b) continue;
+    if (single_point) {
+      if (!best_phi || c.point.phi < *best_phi) best_phi = c.point.phi;
+      continue;
+    }
     const Eigen::Vector3d p = kinematics.BodyPose(reference.body_a).inverse() * c.point.p_A;
     const double distance = (p - p_A_body).norm();
     if (distance < best_distance) {
@@ -75,6 +82,20 @@ double MaterialPhi(const ScenePtr& scene, const Contact& reference, const Kinema
   const Eigen::Isometry3d B_move =
       kinematics.BodyPose(reference.body_b) * at_reference.BodyPose(reference.body_b).inverse();
   return (A_move * reference.p_A - B_move * reference.p_B).dot(B_move.linear() * reference.normal);
+}
+
+// Whether both bodies of the contact are links of robots (a hand's neighbouring fingers). Their
+// closest points sit where two links are hinged near each other, at a segment's end: there the
+// pair's signed distance has a kink (turned one way the closest pair stays at the ends, the
+// other way it moves into a segment's interior; gradients/rounded_pair_derivative.h), so the
+// measured central difference is not J_n v; the material check above still covers J_n's
+// assembly for these contacts.
+bool RobotSelfContact(const Scene& scene, const Contact& c) {
+  const auto robot = [&](int body) {
+    const int instance = scene.bodies[body].instance;
+    return instance >= 0 && scene.instances[instance].actuated;
+  };
+  return robot(c.body_a) && robot(c.body_b);
 }
 
 int ManifoldSize(const ContactSet& contacts, const Contact& c) {
@@ -135,12 +156,14 @@ TEST(ContactSet, NormalJacobianPredictsSignedDistanceChangeOnEveryExample) {
         const bool cylinder_face =
             ManifoldSize(contacts, c) > 2 &&  // (2 points: a side line, which holds)
             scene.geometries[c.geometry_a].shape.type == ShapeType::kCylinder;
-        const bool smooth = ManifoldSize(contacts, c) == 1 || (c.body_b == 0 && !cylinder_face);
+        const bool smooth = (ManifoldSize(contacts, c) == 1 || (c.body_b == 0 && !cylinder_face)) &&
+                            !RobotSelfContact(scene, c);
         cylinder_faces += cylinder_face;
         if (!smooth) continue;
         const auto& X_WA = data.kinematics().BodyPose(c.body_a);
-        const auto phi_plus = GeometricPhi(scene_ptr, c, X_WA, q_plus);
-        const auto phi_minus = GeometricPhi(scene_ptr, c, X_WA, q_minus);
+        const bool single_point = ManifoldSize(contacts, c) == 1;
+        const auto phi_plus = GeometricPhi(scene_ptr, c, X_WA, q_plus, single_point);
+        const auto phi_minus = GeometricPhi(scene_ptr, c, X_WA, q_minus, single_point);
         ASSERT_TRUE(phi_plus && phi_minus) << pair << ": contact lost under a δ perturbation";
         const double measured = (*phi_plus - *phi_minus) / (2 * kDelta);
         EXPECT_NEAR(measured, predicted, Tolerance(predicted)) << pair << " (geometry)";

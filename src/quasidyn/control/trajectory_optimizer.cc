@@ -90,6 +90,22 @@ TrajectoryOptimizer::TrajectoryOptimizer(std::shared_ptr<const StepModel> model,
   last_data_.regrasp = settings_.regrasp_steps;
 }
 
+// A planar object's angle θ and θ + 2πk are one orientation, but the cost's e = q − g
+// (trajopt_qp.h) is not periodic: a guess that turns the object by −π toward a goal of +π (a
+// planner's path does, whichever way it found) would be charged 2π. So each planar joint's goal
+// angle is taken on the branch g_θ + 2πk nearest the guess's final angle θ_T:
+// g_θ ← θ_T + wrap(g_θ − θ_T), wrap to [−π, π]. Unchanged when |g_θ − θ_T| <= π.
+void TrajectoryOptimizer::GoalOnTheGuessBranch(const Eigen::VectorXd& q_final) {
+  const Scene& scene = model_->scene();
+  for (const Joint& joint : scene.joints) {
+    if (joint.type != JointType::kPlanar) continue;
+    const int i = joint.q_start + 2;  // (x, y, θ)
+    if (i >= scene.nq_u) continue;    // a robot's planar joint: not in the goal
+    const double theta = q_final[i];
+    last_data_.goal[i] = theta + std::remainder(settings_.object_goal[i] - theta, 2 * M_PI);
+  }
+}
+
 void TrajectoryOptimizer::StartDepth(const Eigen::VectorXd& q0) {
   rollout_depth_ = depth_ ? depth_->Depth(q0) : std::numeric_limits<double>::quiet_NaN();
 }
@@ -180,6 +196,7 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
   if (Outcome rollout = ExactRollout(q0, u_best_, &q_best_); !rollout) {
     ThrowInvalidArgument(kWhere, "the initial guess's exact rollout fails: " + rollout.message());
   }
+  GoalOnTheGuessBranch(q_best_.back());
   out.initial_cost = out.best_cost = Cost(q_best_, u_best_);
   out.initial_penetration = out.max_penetration = rollout_depth_;
   // Candidates may not pass deeper than this (the class comment); NaN compares false: no limit.

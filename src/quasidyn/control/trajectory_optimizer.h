@@ -142,6 +142,8 @@ class TrajectoryOptimizer {
   Outcome SolveWindow(const TrajoptQpData& data, Eigen::VectorXd* du);
   bool IsRegrasp(int k) const;
   // Starts measuring a rollout from q0: its depth so far is q0's (NaN when not measured).
+  // The goal's planar angles on the branch nearest the guess's final angles (the .cc says why).
+  void GoalOnTheGuessBranch(const Eigen::VectorXd& q_final);
   void StartDepth(const Eigen::VectorXd& q0);
   // Step k from q under u: the exact stepper, or the reset of a regrasp step.
   Outcome Step(int k, const Eigen::VectorXd& q, const Eigen::VectorXd& u, Eigen::VectorXd* next);

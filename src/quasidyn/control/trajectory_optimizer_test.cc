@@ -132,6 +132,26 @@ TEST(TrajectoryOptimizer, PlanarHandReachesThirtyDegreesWithMonotoneBestCost) {
   EXPECT_DOUBLE_EQ(optimizer.Cost(q, result.u), result.best_cost);
 }
 
+// A planar angle's goal and the same angle plus 2πk are one orientation: the cost is taken on the
+// branch nearest the guess's final angle, so adding ±2π to the goal changes neither the initial
+// cost nor the optimisation (the refinement of a planner's path that turned the ball by −π
+// toward a goal of +π was charged for 2π before).
+TEST(TrajectoryOptimizer, GoalAngleOnTheGuessBranch) {
+  testing::ControlTask task = PlanarHandTurn(QUASIDYN_SOURCE_DIR);
+  task.settings.iterations = 3;
+  const OptimizationResult reference =
+      TrajectoryOptimizer(task.model, task.settings).Optimize(task.q0, task.u0);
+  for (const double turns : {-1.0, 1.0, 2.0}) {
+    TrajectoryOptimizerSettings shifted = task.settings;
+    shifted.object_goal(2) += 2 * M_PI * turns;
+    const OptimizationResult result =
+        TrajectoryOptimizer(task.model, shifted).Optimize(task.q0, task.u0);
+    const double scale = std::max(1.0, reference.initial_cost);
+    EXPECT_NEAR(result.initial_cost, reference.initial_cost, 1e-12 * scale) << turns;
+    EXPECT_NEAR(result.best_cost, reference.best_cost, 1e-9 * scale) << turns;
+  }
+}
+
 // The box starts 0.1 m from its goal: the running cost of the steps on the way stays, the final
 // pose reaches the goal within 5 mm.
 TEST(TrajectoryOptimizer, PlanarPushingReachesTheGoalPose) {
