@@ -30,16 +30,13 @@ std::vector<std::string> ExampleScenes() {
   return paths;
 }
 
-// φ at q of the contact that continues `reference` through the geometry. For a single-point
-// contact, the pair's signed distance (the least φ of its manifold points): smooth where the
-// closest points are unique, with derivative J_n v (the envelope theorem), even where the
-// closest point slides fast along two nearly parallel capsules (the 3D hand's neighbouring
-// fingers: δ moves it by δ / sin of their angle). Otherwise the same shape pair and, among that
-// pair's manifold points, the one whose point on A is the same material point (closest in A's
-// body frame): manifolds against the static world (whose reference face cannot flip).
+// φ at q of the contact that continues `reference` through the geometry: the same shape
+// pair and, among that pair's manifold points, the one whose point on A is the same material
+// point (closest in A's body frame). Used where φ is a smooth function of q: single-point
+// contacts, and manifolds against the static world (whose reference face cannot flip).
 std::optional<double> GeometricPhi(const ScenePtr& scene, const Contact& reference,
                                    const Eigen::Isometry3d& X_WA_reference,
-                                   const Eigen::VectorXd& q, bool single_point) {
+                                   const Eigen::VectorXd& q) {
   Kinematics kinematics(scene);
   kinematics.Update(q);
   const GeometryModel geometry(scene);
@@ -55,10 +52,6 @@ std::optional<double> GeometricPhi(const ScenePtr& scene, const Contact& referen
   double best_distance = 1e-4;  // [m]: material points move O(δ) ≪ this
   for (const ContactCandidate& c : data.candidates()) {
     if (c.geometry_a != reference.geometry_a || c.geometry_b != reference.geometry_b) continue;
-    if (single_point) {
-      if (!best_phi || c.point.phi < *best_phi) best_phi = c.point.phi;
-      continue;
-    }
     const Eigen::Vector3d p = kinematics.BodyPose(reference.body_a).inverse() * c.point.p_A;
     const double distance = (p - p_A_body).norm();
     if (distance < best_distance) {
@@ -161,9 +154,8 @@ TEST(ContactSet, NormalJacobianPredictsSignedDistanceChangeOnEveryExample) {
         cylinder_faces += cylinder_face;
         if (!smooth) continue;
         const auto& X_WA = data.kinematics().BodyPose(c.body_a);
-        const bool single_point = ManifoldSize(contacts, c) == 1;
-        const auto phi_plus = GeometricPhi(scene_ptr, c, X_WA, q_plus, single_point);
-        const auto phi_minus = GeometricPhi(scene_ptr, c, X_WA, q_minus, single_point);
+        const auto phi_plus = GeometricPhi(scene_ptr, c, X_WA, q_plus);
+        const auto phi_minus = GeometricPhi(scene_ptr, c, X_WA, q_minus);
         ASSERT_TRUE(phi_plus && phi_minus) << pair << ": contact lost under a δ perturbation";
         const double measured = (*phi_plus - *phi_minus) / (2 * kDelta);
         EXPECT_NEAR(measured, predicted, Tolerance(predicted)) << pair << " (geometry)";

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/planning/object_space.h"
 
 namespace quasidyn {
 namespace {
@@ -102,7 +103,7 @@ void TrajectoryOptimizer::GoalOnTheGuessBranch(const Eigen::VectorXd& q_final) {
     const int i = joint.q_start + 2;  // (x, y, θ)
     if (i >= scene.nq_u) continue;    // a robot's planar joint: not in the goal
     const double theta = q_final[i];
-    last_data_.goal[i] = theta + std::remainder(settings_.object_goal[i] - theta, 2 * M_PI);
+    last_data_.goal[i] = theta + WrapAngle(settings_.object_goal[i] - theta);
   }
 }
 
