@@ -13,6 +13,7 @@
 #include "quasidyn/control/trajectory_optimizer.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/planning/object_space.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
@@ -21,6 +22,19 @@
 
 namespace quasidyn::cli {
 namespace {
+
+// The objects' final error q_u ⊖ goal in their tangent space (planning/object_space.h):
+// positions [m], a planar angle wrapped to [−π, π] [rad], a floating object's rotation vector
+// [rad] (so a turn by 2π, or a quaternion of the other sign, is no error). Scenes ObjectSpace
+// does not take (articulated objects) get the raw difference of coordinates.
+Eigen::VectorXd ObjectError(const Scene& scene, const Eigen::VectorXd& q,
+                            const Eigen::VectorXd& goal) {
+  try {
+    return ObjectSpace(scene).Difference(q, goal);
+  } catch (const std::invalid_argument&) {
+    return q.head(scene.nq_u) - goal;
+  }
+}
 
 struct OptimizeOptions {
   std::string scene_path, initial_path, out_path, html_path, plot_path;
@@ -143,7 +157,7 @@ void RunOptimize(const OptimizeOptions& options) {
   if (!options.plot_path.empty()) WriteCostPlot(result, options.plot_path);
   int accepted = 0;
   for (const OptimizerIteration& it : result.iterations) accepted += it.accepted;
-  const Eigen::VectorXd error = result.q.back().head(scene->nq_u) - s.object_goal;
+  const Eigen::VectorXd error = ObjectError(*scene, result.q.back(), s.object_goal);
   std::cout << "scene            " << scene->name << " (h = " << model->time_step()
             << " s, T = " << s.horizon << ", smoothing " << options.smoothing
             << (s.shrinking_horizon ? ", shrinking horizon" : "") << ")\n";
