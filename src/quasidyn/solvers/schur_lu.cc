@@ -21,6 +21,26 @@ bool PivotsAccepted(double lo, double hi, double ratio) {
   return hi > 0.0 && hi < std::numeric_limits<double>::infinity() && lo > ratio * hi;
 }
 
+using BodyMatrix = Eigen::Matrix<double, SchurLu::kBodyBlock, SchurLu::kBodyBlock>;
+using BodyVector = Eigen::Matrix<double, SchurLu::kBodyBlock, 1>;
+
+// Whether the k × k matrix at `a` (column-major) is zero outside its diagonal blocks of
+// SchurLu::kBodyBlock (k a multiple of it).
+bool BlockDiagonal(const double* a, int k) {
+  constexpr int kB = SchurLu::kBodyBlock;
+  for (int j = 0; j < k; ++j) {
+    const int first = j / kB * kB;
+    const double* column = a + static_cast<std::ptrdiff_t>(j) * k;
+    for (int i = 0; i < first; ++i) {
+      if (column[i] != 0.0) return false;
+    }
+    for (int i = first + kB; i < k; ++i) {
+      if (column[i] != 0.0) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 void SchurLu::Resize(int n, int k) {
@@ -30,6 +50,7 @@ void SchurLu::Resize(int n, int k) {
   k_ = k;
   const std::size_t nn = static_cast<std::size_t>(n) * n;
   a_.assign(static_cast<std::size_t>(k) * k, 0.0);
+  inverse_.assign(static_cast<std::size_t>(k) * kBodyBlock, 0.0);
   x_.assign(static_cast<std::size_t>(k) * (n - k), 0.0);
   c_.assign(x_.size(), 0.0);
   s_.assign(static_cast<std::size_t>(n - k) * (n - k), 0.0);
@@ -71,6 +92,72 @@ void SchurLu::Factorise(double* a, int m, int* perm, double* lo, double* hi) {
       if (u == 0.0) continue;
       SubtractScaled(column_j + p + 1, column_p + p + 1, u, m - p - 1);
     }
+  }
+}
+
+void SchurLu::InvertBlocks(double* lo, double* hi) {
+  // Gauss–Jordan elimination with partial pivoting on [A_b | I] (Golub & Van Loan §3.2, §3.4):
+  // its pivots are those of A_b's LU with partial pivoting (the same Schur complements).
+  constexpr int kB = kBodyBlock;
+  const int k = k_;
+  for (int b = 0; b < k; b += kB) {
+    double a[kB][kB], inverse[kB][kB];  // row-major
+    for (int i = 0; i < kB; ++i) {
+      for (int j = 0; j < kB; ++j) {
+        a[i][j] = a_[static_cast<std::size_t>(b + j) * k + b + i];
+        inverse[i][j] = i == j ? 1.0 : 0.0;
+      }
+    }
+    for (int p = 0; p < kB; ++p) {
+      int pivot = p;
+      for (int i = p + 1; i < kB; ++i) {
+        if (std::abs(a[i][p]) > std::abs(a[pivot][p])) pivot = i;
+      }
+      const double largest = std::abs(a[pivot][p]);
+      *lo = std::min(*lo, largest);
+      *hi = std::max(*hi, largest);
+      if (!(largest > 0.0) || !std::isfinite(largest)) {  // zero, infinite or NaN: rejected
+        *lo = 0.0;
+        return;
+      }
+      if (pivot != p) {
+        for (int j = 0; j < kB; ++j) {
+          std::swap(a[p][j], a[pivot][j]);
+          std::swap(inverse[p][j], inverse[pivot][j]);
+        }
+      }
+      const double scale = 1.0 / a[p][p];
+      for (int j = 0; j < kB; ++j) {
+        a[p][j] *= scale;
+        inverse[p][j] *= scale;
+      }
+      for (int i = 0; i < kB; ++i) {
+        if (i == p) continue;
+        const double f = a[i][p];
+        for (int j = 0; j < kB; ++j) {
+          a[i][j] -= f * a[p][j];
+          inverse[i][j] -= f * inverse[p][j];
+        }
+      }
+    }
+    double* out = inverse_.data() + b * kB;  // column-major
+    for (int j = 0; j < kB; ++j) {
+      for (int i = 0; i < kB; ++i) out[j * kB + i] = inverse[i][j];
+    }
+  }
+}
+
+void SchurLu::SolveLeading(double* x) const {
+  if (!blocks_) {
+    Substitute(a_.data(), k_, perm_a_.data(), x);
+    return;
+  }
+  constexpr int kB = kBodyBlock;
+  for (int b = 0; b < k_; b += kB) {
+    Eigen::Map<BodyVector> part(x + b);
+    if (part.isZero(0.0)) continue;
+    const BodyVector y = Eigen::Map<const BodyMatrix>(inverse_.data() + b * kB) * part;
+    part = y;
   }
 }
 
@@ -122,7 +209,12 @@ bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const do
       Gather(G, row_scale, diagonal, K, k, j, j, a_.data() + j * k);
       Gather(G, row_scale, diagonal, K + k, m, j, -1, c_.data() + j * m);
     }
-    Factorise(a_.data(), k, perm_a_.data(), &lo, &hi);
+    blocks_ = k % kBodyBlock == 0 && BlockDiagonal(a_.data(), k);
+    if (blocks_) {
+      InvertBlocks(&lo, &hi);
+    } else {
+      Factorise(a_.data(), k, perm_a_.data(), &lo, &hi);
+    }
     if (PivotsAccepted(lo, hi, singular_pivot_ratio)) {
       for (int j = 0; j < m; ++j) {
         double* s = s_.data() + j * m;
@@ -133,7 +225,7 @@ bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const do
         for (int i = 0; i < k; ++i) any = any || x[i] != 0.0;
         nonzero_[j] = any;
         if (!any) continue;
-        Substitute(a_.data(), k, perm_a_.data(), x);
+        SolveLeading(x);
         for (int t = 0; t < k; ++t) {  // S(:, j) −= C X(:, j)
           if (x[t] != 0.0) SubtractScaled(s, c_.data() + t * m, x[t], m);
         }
@@ -157,7 +249,7 @@ void SchurLu::Solve(const double* b, double* x) const {
     return;
   }
   const int k = k_, m = r - k_;
-  Substitute(a_.data(), k, perm_a_.data(), x);  // x_1 = A⁻¹ b_1
+  SolveLeading(x);  // x_1 = A⁻¹ b_1
   double* w = work_.data();
   for (int i = 0; i < m; ++i) w[i] = x[k + i];
   for (int t = 0; t < k; ++t) {  // w = b_2 − C x_1

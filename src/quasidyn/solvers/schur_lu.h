@@ -32,6 +32,12 @@ namespace quasidyn {
 
 class SchurLu {
  public:
+  // When k is a multiple of kBodyBlock and A is zero outside its diagonal blocks of that size
+  // (the ECP step: one 6 × 6 velocity block per body), A⁻¹ is formed block by block (fixed-size
+  // LU with partial pivoting, its pivots in the test below) and applied as matrix–vector
+  // products, instead of substitutions with A's factor.
+  static constexpr int kBodyBlock = 6;
+
   // Sizes the storage for submatrices of n × n matrices whose first k unknowns are eliminated
   // first (0 <= k <= n; std::invalid_argument otherwise).
   void Resize(int n, int k);
@@ -48,6 +54,8 @@ class SchurLu {
               double pivot_hi);
   // Whether the last Factor fell back to pivoting over the whole submatrix.
   bool full_pivoting() const { return full_; }
+  // Whether the last Factor found A block diagonal and formed its blocks' inverses.
+  bool block_inverse() const { return blocks_; }
 
   // x = M(keep, keep)⁻¹ b with the last successful factorisation; b and x of keep.size() entries
   // in keep's order (x may be b).
@@ -57,6 +65,10 @@ class SchurLu {
   // In-place LU with partial pivoting of the m × m matrix at `a` (column-major, leading dimension
   // m); its row interchanges into `perm`. Updates *lo, *hi with the smallest and largest |pivot|.
   static void Factorise(double* a, int m, int* perm, double* lo, double* hi);
+  // A⁻¹ block by block into inverse_ (A block diagonal); updates *lo, *hi with the blocks' pivots.
+  void InvertBlocks(double* lo, double* hi);
+  // x := A⁻¹ x (k entries) with the last factorisation of A.
+  void SolveLeading(double* x) const;
   // x := M⁻¹ x with the factor of Factorise (size m, leading dimension m).
   static void Substitute(const double* lu, int m, const int* perm, double* x);
   // out[i] = M(K[i], column) for i < count, M as in Factor; `at`: the i with K[i] == column
@@ -67,9 +79,11 @@ class SchurLu {
   int n_ = 0, k_ = 0;
   int r_ = 0;  // keep.size() of the last Factor
   bool full_ = false;
+  bool blocks_ = false;  // A block diagonal: inverse_ holds its blocks' inverses
   // A's factor (k × k), X = A⁻¹B (k × m), C (m × k), S's factor (m × m), the whole factor (r × r),
   // column-major with leading dimension their row count.
   std::vector<double> a_, x_, c_, s_, whole_;
+  std::vector<double> inverse_;  // (kBodyBlock × kBodyBlock per block, column-major, consecutive)
   std::vector<int> perm_a_, perm_s_, perm_whole_;
   std::vector<unsigned char> nonzero_;  // per column of B
   mutable std::vector<double> work_;    // (m)

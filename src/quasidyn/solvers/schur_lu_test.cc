@@ -77,6 +77,53 @@ TEST(SchurLu, FactorsTheRowScaledMatrixWithItsDiagonalAdded) {
   ExpectSolves(Sub(M, keep), x, b);
 }
 
+TEST(SchurLu, InvertsABlockDiagonalLeadingBlockBodyByBody) {
+  testing::RandomProblems random(15);
+  constexpr int kB = SchurLu::kBodyBlock;
+  const int k = 2 * kB, n = k + 9;
+  MatrixXd M = random.Gaussian(n, n) + 4.0 * MatrixXd::Identity(n, n);
+  M.block(0, kB, kB, kB).setZero();  // two bodies: A block diagonal
+  M.block(kB, 0, kB, kB).setZero();
+  M(0, 0) = 0.0;                        // the first block needs a row interchange
+  M.block(kB, k + 3, kB, 2).setZero();  // columns of B zero on one body only
+  const VectorXd scale = random.UniformVector(n, 0.5, 2.0),
+                 diagonal = random.UniformVector(n, 0.0, 1.0);
+  const MatrixXd H = scale.asDiagonal() * M + MatrixXd(diagonal.asDiagonal());
+  SchurLu lu;
+  lu.Resize(n, k);
+  std::vector<int> keep;
+  for (int i = 0; i < n; ++i) {
+    if (i != k + 1 && i != n - 2) keep.push_back(i);
+  }
+  ASSERT_TRUE(lu.Factor(M, scale.data(), diagonal.data(), keep, 1e-14, kNoUnitRows, 0.0));
+  EXPECT_TRUE(lu.block_inverse());
+  EXPECT_FALSE(lu.full_pivoting());
+  VectorXd b = random.GaussianVector(static_cast<int>(keep.size()));
+  b.segment(kB, kB).setZero();  // a body's part of the right side zero
+  VectorXd x(b.size());
+  lu.Solve(b.data(), x.data());
+  ExpectSolves(Sub(H, keep), x, b);
+  // A coupling entry between the bodies: the general elimination of A, the same solution.
+  M(1, kB + 2) = 0.5;
+  const MatrixXd coupled = scale.asDiagonal() * M + MatrixXd(diagonal.asDiagonal());
+  ASSERT_TRUE(lu.Factor(M, scale.data(), diagonal.data(), keep, 1e-14, kNoUnitRows, 0.0));
+  EXPECT_FALSE(lu.block_inverse());
+  lu.Solve(b.data(), x.data());
+  ExpectSolves(Sub(coupled, keep), x, b);
+  // A singular body block: rejected by the pivot test, then the whole submatrix is pivoted.
+  M(1, kB + 2) = 0.0;
+  M.block(kB, kB, kB, kB).setZero();
+  M.block(kB, kB, kB, kB).diagonal().setConstant(1.0);
+  M.block(kB, kB, kB, kB).col(3) = M.block(kB, kB, kB, kB).col(1);
+  VectorXd zero_diagonal = diagonal;
+  zero_diagonal.setZero();
+  ASSERT_TRUE(lu.Factor(M, scale.data(), zero_diagonal.data(), keep, 1e-14, kNoUnitRows, 0.0));
+  EXPECT_TRUE(lu.block_inverse());
+  EXPECT_TRUE(lu.full_pivoting());
+  lu.Solve(b.data(), x.data());
+  ExpectSolves(Sub(scale.asDiagonal() * M, keep), x, b);
+}
+
 TEST(SchurLu, FallsBackToPivotingOverTheWholeMatrixWhenTheLeadingBlockIsSingular) {
   testing::RandomProblems random(12);
   const int n = 8, k = 3;
