@@ -110,9 +110,10 @@ void BlockNormalMatrix::BuildBlockLayout() {
 // m_k² c_k (M_k A_k) plus m_k c_k (c_k + 1) / 2 (the lower triangle of A_kᵀ (M_k A_k))
 // multiply–adds on its c_k columns, against rows · n² for the dense product Aᵀ (M A). Eigen's
 // general kernel (n > kSmallDenseSize) does several of its multiply–adds per cycle, the plain loops
-// of the block form about one (measured on the 3D hand's steps: docs/performance.md), hence the
-// factor. Below kMinBlockVariables the layout's set-up, redone at every Setup, costs more than the
-// products save (the planar hand's QP polish, n = 7: 4 % more instructions per step).
+// of the block form about one, hence the factor (not measured; ours: 4, from SSE2's two lanes
+// and the kernel's blocking). Below kMinBlockVariables the layout's set-up, redone at every Setup,
+// costs more than the products save (the planar hand's QP polish, n = 7: 4 % more instructions per
+// step).
 void BlockNormalMatrix::ChooseDenseAssembly() {
   BuildBlockLayout();
   double block_work = 0.0;
