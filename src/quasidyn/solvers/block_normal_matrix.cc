@@ -6,6 +6,11 @@
 #include "quasidyn/common/argument_check.h"
 
 namespace quasidyn {
+namespace {
+
+constexpr int kMinBlockVariables = 16;
+
+}  // namespace
 
 void BlockNormalMatrix::Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A,
                               const std::vector<int>& offset, const std::vector<int>& dim,
@@ -17,15 +22,20 @@ void BlockNormalMatrix::Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A
   A_ = A;
   const double entries = static_cast<double>(n_ * n_ + A.rows() * n_);
   small_ = false;
+  dense_blocks_ = false;
   sparse_ = n_ >= rule.min_variables && static_cast<double>(A.nonZeros() + Q.nonZeros()) <=
                                             rule.max_density * std::max(1.0, entries);
   if (!sparse_) {
     Q_.ToDense(&dense_Q_);
-    A_.ToDense(&dense_A_);
-    scaled_A_.resize(A.rows(), n_);
     dense_normal_.resize(n_, n_);
     small_ = n_ <= kSmallDenseSize;
     small_factor_.Resize(small_ ? static_cast<int>(n_) : 0);
+    pattern_ready_ = false;  // the block layout below replaces the sparse path's
+    ChooseDenseAssembly();
+    if (!dense_blocks_) {
+      A_.ToDense(&dense_A_);
+      scaled_A_.resize(A.rows(), n_);
+    }
     return;
   }
   const bool same_pattern = pattern_ready_ && dim_ == pattern_dim_ && Q.SamePattern(pattern_Q_) &&
@@ -46,27 +56,19 @@ void BlockNormalMatrix::UpdateValues(const SparseRowMatrix& Q, const SparseRowMa
   A_ = A;
   if (!sparse_) {
     Q_.ToDense(&dense_Q_);
-    A_.ToDense(&dense_A_);
+    if (dense_blocks_) {
+      CopyBlockValues();
+    } else {
+      A_.ToDense(&dense_A_);
+    }
     return;
   }
   CopySparseValues();
 }
 
-// The pattern of the lower triangle of N, where every contribution lands in it, the compact
-// blocks A_k and the symbolic analysis of the factorisation.
-void BlockNormalMatrix::BuildSparsePattern() {
-  const int n = static_cast<int>(n_);
-  q_entry_.clear();
-  std::vector<int>& q_row = q_row_;
-  q_row.clear();
-  for (int r = 0; r < Q_.rows(); ++r) {
-    for (int e = Q_.row_start(r); e < Q_.row_start(r + 1); ++e) {
-      if (Q_.column(e) > r) continue;
-      q_entry_.push_back(e);
-      q_row.push_back(r);
-    }
-  }
-  // Per block: the sorted union of the columns its rows touch.
+// Per block: the sorted union of the columns its rows touch, and where each entry of A goes
+// in the compact column-major copy A_k (m_k × c_k) of its block.
+void BlockNormalMatrix::BuildBlockLayout() {
   block_column_begin_.assign(1, 0);
   block_value_begin_.assign(1, 0);
   block_columns_.clear();
@@ -102,6 +104,65 @@ void BlockNormalMatrix::BuildSparsePattern() {
     }
   }
   weighted_block_.resize(static_cast<size_t>(max_dim) * max_columns);
+}
+
+// The dense path forms N by blocks when that is the cheaper count: block k costs
+// m_k² c_k (M_k A_k) plus m_k c_k (c_k + 1) / 2 (the lower triangle of A_kᵀ (M_k A_k))
+// multiply–adds on its c_k columns, against rows · n² for the dense product Aᵀ (M A). Eigen's
+// general kernel (n > kSmallDenseSize) does several of its multiply–adds per cycle, the plain loops
+// of the block form about one, hence the factor (not measured; ours: 4, from SSE2's two lanes
+// and the kernel's blocking). Below kMinBlockVariables the layout's set-up, redone at every Setup,
+// costs more than the products save (the planar hand's QP polish, n = 7: 4 % more instructions per
+// step).
+void BlockNormalMatrix::ChooseDenseAssembly() {
+  BuildBlockLayout();
+  double block_work = 0.0;
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    const double m = dim_[k], c = block_column_begin_[k + 1] - block_column_begin_[k];
+    block_work += m * m * c + m * c * (c + 1) / 2;
+  }
+  const double dense_work = static_cast<double>(A_.rows()) * static_cast<double>(n_ * n_);
+  const double kernel_speed = small_ ? 1.0 : 4.0;
+  dense_blocks_ =
+      n_ >= kMinBlockVariables && A_.rows() > 0 && kernel_speed * block_work < dense_work;
+  if (!dense_blocks_) return;
+  dense_A_.resize(0, 0);  // the products read A_ (sparse rows)
+  scaled_A_.resize(0, 0);
+  // Block k's pair (i, j), i >= j of its columns, lands in the lower triangle of the
+  // column-major n × n storage.
+  dense_pair_position_.clear();
+  const int n = static_cast<int>(n_);
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    for (int j = block_column_begin_[k]; j < block_column_begin_[k + 1]; ++j) {
+      for (int i = j; i < block_column_begin_[k + 1]; ++i) {
+        const int row = std::max(block_columns_[i], block_columns_[j]);
+        const int column = std::min(block_columns_[i], block_columns_[j]);
+        dense_pair_position_.push_back(row + n * column);
+      }
+    }
+  }
+  CopyBlockValues();
+}
+
+void BlockNormalMatrix::CopyBlockValues() {
+  for (int e = 0; e < A_.nonZeros(); ++e) block_values_[a_value_position_[e]] = A_.value(e);
+}
+
+// The pattern of the lower triangle of N, where every contribution lands in it, the compact
+// blocks A_k and the symbolic analysis of the factorisation.
+void BlockNormalMatrix::BuildSparsePattern() {
+  const int n = static_cast<int>(n_);
+  q_entry_.clear();
+  std::vector<int>& q_row = q_row_;
+  q_row.clear();
+  for (int r = 0; r < Q_.rows(); ++r) {
+    for (int e = Q_.row_start(r); e < Q_.row_start(r + 1); ++e) {
+      if (Q_.column(e) > r) continue;
+      q_entry_.push_back(e);
+      q_row.push_back(r);
+    }
+  }
+  BuildBlockLayout();
 
   // A block whose columns are those of the block before it (a contact's rows, one block each
   // in the QP's polish) adds no new entries: its pairs are the same positions.
@@ -166,7 +227,7 @@ void BlockNormalMatrix::BuildSparsePattern() {
 
 void BlockNormalMatrix::CopySparseValues() {
   for (size_t i = 0; i < q_entry_.size(); ++i) q_value_[i] = Q_.value(q_entry_[i]);
-  for (int e = 0; e < A_.nonZeros(); ++e) block_values_[a_value_position_[e]] = A_.value(e);
+  CopyBlockValues();
 }
 
 namespace {
@@ -197,7 +258,7 @@ void AddBlockProduct(const Eigen::MatrixXd& weights, int o, int m_runtime, int c
 }  // namespace
 
 void BlockNormalMatrix::Assemble(const Eigen::MatrixXd& weights, double regularization) {
-  if (!sparse_) {
+  if (!sparse_ && !dense_blocks_) {
     for (size_t k = 0; k < dim_.size(); ++k) {
       const int o = offset_[k], m = dim_[k];
       if (m == 1) {
@@ -215,14 +276,24 @@ void BlockNormalMatrix::Assemble(const Eigen::MatrixXd& weights, double regulari
     dense_normal_.diagonal().array() += regularization;
     return;
   }
+  if (!sparse_) {  // dense by blocks: Q whole, the blocks' products into the lower triangle
+    dense_normal_ = dense_Q_;
+    dense_normal_.diagonal().array() += regularization;
+    AddBlockProducts(weights, dense_pair_position_.data(), dense_normal_.data());
+    return;
+  }
   double* values = sparse_normal_.valuePtr();
   std::fill(values, values + sparse_normal_.nonZeros(), 0.0);
   for (size_t e = 0; e < q_position_.size(); ++e) values[q_position_[e]] += q_value_[e];
   for (const int index : diagonal_position_) values[index] += regularization;
-  // Block k adds A_kᵀ M_k A_k on its columns: entry (i, j) = (A_k e_i)ᵀ (M_k A_k e_j). Plain
-  // loops: the blocks are tiny (m_k <= 3 for contacts), below the sizes where Eigen's
-  // products pay for their dispatch.
-  const int* pair = pair_position_.data();
+  AddBlockProducts(weights, pair_position_.data(), values);
+}
+
+// Block k adds A_kᵀ M_k A_k on its columns: entry (i, j) = (A_k e_i)ᵀ (M_k A_k e_j). Plain
+// loops: the blocks are tiny (m_k <= 3 for contacts), below the sizes where Eigen's products
+// pay for their dispatch.
+void BlockNormalMatrix::AddBlockProducts(const Eigen::MatrixXd& weights, const int* pair,
+                                         double* values) {
   double* weighted = weighted_block_.data();
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int m = dim_[k], o = offset_[k];
@@ -268,7 +339,7 @@ void BlockNormalMatrix::Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd* out) 
 }
 
 void BlockNormalMatrix::MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* out) const {
-  if (sparse_) {
+  if (sparse_ || dense_blocks_) {
     A_.Multiply(x, out);
   } else {
     DenseProduct(dense_A_, x, small_, out);
@@ -276,7 +347,7 @@ void BlockNormalMatrix::MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* out
 }
 
 void BlockNormalMatrix::MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd* out) const {
-  if (sparse_) {
+  if (sparse_ || dense_blocks_) {
     A_.MultiplyTranspose(y, out);
   } else {
     DenseProduct(dense_A_.transpose(), y, small_, out);
@@ -285,7 +356,7 @@ void BlockNormalMatrix::MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd* ou
 
 void BlockNormalMatrix::MultiplyBoth(const Eigen::VectorXd& x, Eigen::VectorXd* Ax,
                                      const Eigen::VectorXd& y, Eigen::VectorXd* Aty) const {
-  if (sparse_) {
+  if (sparse_ || dense_blocks_) {
     A_.MultiplyBoth(x, Ax, y, Aty);
   } else {
     MultiplyA(x, Ax);
@@ -311,8 +382,8 @@ double BlockNormalMatrix::MaxAbsDiagonal() const {
 }
 
 void BlockNormalMatrix::ToDense(Eigen::MatrixXd* out) const {
-  if (!sparse_) {
-    *out = dense_normal_;
+  if (!sparse_) {  // the lower triangle is N's (the block form fills no other)
+    *out = dense_normal_.selfadjointView<Eigen::Lower>();
     return;
   }
   out->setZero(n_, n_);

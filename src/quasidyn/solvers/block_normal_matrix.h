@@ -8,8 +8,11 @@
 // Nesterov–Todd W_k⁻² of socp.h, the barrier Hessian block of log_barrier_newton.h).
 //
 // Two paths with the same interface, chosen by size in Setup:
-//   dense   N formed with one product Aᵀ (blockdiag M) A and factorised by Eigen::LLT, or by
-//           the plain loops of dense_cholesky.h up to kSmallDenseSize variables;
+//   dense   N formed with one product Aᵀ (blockdiag M) A, or, when the blocks touch few of
+//           the columns (a contact couples at most two bodies), summed block by block into
+//           its lower triangle (the cheaper by a count of multiply–adds, ChooseDenseAssembly);
+//           factorised by Eigen::LLT, or by the plain loops of dense_cholesky.h up to
+//           kSmallDenseSize variables;
 //   sparse  only the entries of N that can be non-zero are stored (the lower triangle of the
 //           pattern of Q plus, per block, every pair of the columns its rows touch — a contact
 //           block touches the columns of at most two bodies), filled per block from a compact
@@ -53,6 +56,8 @@ class BlockNormalMatrix {
   void UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& A);
 
   bool sparse() const { return sparse_; }
+  // The dense path sums N block by block (see the top of this file).
+  bool dense_by_blocks() const { return dense_blocks_; }
   Eigen::Index size() const { return n_; }
 
   // Forms N with M_k = weights.block(offset[k], 0, dim[k], dim[k]) (weights has at least
@@ -79,8 +84,13 @@ class BlockNormalMatrix {
   void ToDense(Eigen::MatrixXd* out) const;
 
  private:
+  void BuildBlockLayout();
+  void ChooseDenseAssembly();
   void BuildSparsePattern();
+  void CopyBlockValues();
   void CopySparseValues();
+  // values[pair…] += A_kᵀ M_k A_k over the blocks, pair after pair of each block's columns.
+  void AddBlockProducts(const Eigen::MatrixXd& weights, const int* pair, double* values);
 
   bool sparse_ = false;
   Eigen::Index n_ = 0;
@@ -91,6 +101,11 @@ class BlockNormalMatrix {
   Eigen::LLT<Eigen::MatrixXd> dense_factor_;
   bool small_ = false;          // dense path with n <= kSmallDenseSize: plain loops
   DenseCholesky small_factor_;  // used instead of dense_factor_ when small_
+  // Dense path by blocks (ChooseDenseAssembly): N's lower triangle summed per block from the
+  // compact A_k below, at dense_pair_position_ (row + n · column); the products with A then
+  // run on A_'s sparse rows, and dense_A_ and scaled_A_ are empty.
+  bool dense_blocks_ = false;
+  std::vector<int> dense_pair_position_;
   // Sparse path.
   Eigen::SparseMatrix<double> sparse_normal_;  // lower triangle of N
   PreorderedLdlt sparse_factor_;

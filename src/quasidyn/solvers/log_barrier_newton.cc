@@ -62,6 +62,10 @@ void ValidateLogBarrierSettings(const LogBarrierSettings& s) {
   QUASIDYN_CHECK_ARGUMENT(
       s.centring_margin >= 0, kWhere,
       "centring_margin must be >= 0 (got " + NumberText(s.centring_margin) + ")");
+  CheckPositive(kWhere, "shift_margin", s.shift_margin);
+  QUASIDYN_CHECK_ARGUMENT(s.shift_reduction > 0 && s.shift_reduction < 1, kWhere,
+                          "shift_reduction must be in (0, 1)");
+  QUASIDYN_CHECK_ARGUMENT(s.max_shift_iterations > 0, kWhere, "max_shift_iterations must be > 0");
   QUASIDYN_CHECK_ARGUMENT(s.sparse_min_variables >= 0, kWhere, "sparse_min_variables must be >= 0");
   QUASIDYN_CHECK_ARGUMENT(s.sparse_max_density >= 0 && s.sparse_max_density <= 1, kWhere,
                           "sparse_max_density must be in [0, 1]");
@@ -144,10 +148,13 @@ double LogBarrierSolver::PhaseOne(VectorXd& x) {
   }
   phase_one.b = p.b;
   phase_one.cone_dims = p.cone_dims;
+  // Only x and the margin are used: the SOCP's polish (exact zero duals) is not needed.
+  SocpSettings settings;
+  settings.polish.enabled = false;
   if (phase_one_solver_.SamePattern(phase_one)) {
     phase_one_solver_.UpdateValues(phase_one);
   } else {
-    phase_one_solver_.Setup(phase_one);
+    phase_one_solver_.Setup(phase_one, settings);
   }
   const SocpResult& r = phase_one_solver_.Solve();
   if (!Succeeded(r.status)) return -kInfinity;
@@ -155,9 +162,15 @@ double LogBarrierSolver::PhaseOne(VectorXd& x) {
   return -r.x[n];
 }
 
+void LogBarrierSolver::AddOffset() {
+  u_ += b_;
+  if (shift_ == 0.0) return;
+  for (const int o : offset_) u_[o] += shift_;  // a linear row's argument, or a cone's t
+}
+
 bool LogBarrierSolver::StrictlyFeasible(const VectorXd& x) {
   normal_.MultiplyA(x, &u_);
-  u_ += b_;
+  AddOffset();
   for (size_t k = 0; k < dim_.size(); ++k) {
     if (!(second_order_cone::InteriorMargin(u_.segment(offset_[k], dim_[k])) > 0)) return false;
   }
@@ -166,7 +179,11 @@ bool LogBarrierSolver::StrictlyFeasible(const VectorXd& x) {
 
 double LogBarrierSolver::MinimumMargin(const VectorXd& x) {
   normal_.MultiplyA(x, &u_);
-  u_ += b_;
+  AddOffset();
+  return MarginOfArguments();
+}
+
+double LogBarrierSolver::MarginOfArguments() const {
   double margin = kInfinity;
   for (size_t k = 0; k < dim_.size(); ++k) {
     margin = std::min(margin, second_order_cone::InteriorMargin(u_.segment(offset_[k], dim_[k])));
@@ -192,7 +209,7 @@ double LogBarrierSolver::Objective(double kappa, const VectorXd& x) {
 void LogBarrierSolver::Gradient(double kappa, const VectorXd& x, bool hessian) {
   const double w = 1.0 / kappa;
   normal_.MultiplyA(x, &u_);
-  u_ += b_;
+  AddOffset();
   for (int i = 0; i < linear_rows_; ++i) {
     const double inverse = 1.0 / u_[i];
     dual_[i] = w * inverse;
@@ -236,10 +253,10 @@ bool LogBarrierSolver::FactorHessian() {
   return false;
 }
 
-SolverStatus LogBarrierSolver::Newton(double kappa, VectorXd& x, int& iterations,
-                                      double& decrement) {
+SolverStatus LogBarrierSolver::Newton(double kappa, VectorXd& x, int& iterations, double& decrement,
+                                      int max_iterations) {
   const LogBarrierSettings& s = settings_;
-  for (int k = 0; k < s.max_newton_iterations; ++k) {
+  for (int k = 0; k < max_iterations; ++k) {
     Gradient(kappa, x, true);
     if (!FactorHessian()) return SolverStatus::kNumericalFailure;
     normal_.Solve(gradient_, &step_);
@@ -271,6 +288,41 @@ SolverStatus LogBarrierSolver::Newton(double kappa, VectorXd& x, int& iterations
     if (last) return SolverStatus::kSolved;
   }
   return SolverStatus::kMaxIterations;
+}
+
+// The shifted start (phase 1 on the problem itself): every barrier argument is offset by σ >= 0,
+//   linear row  G_i x − h_i + σ,   cone  (t_k + σ, z_k)
+// (the cone's axis moved by σ: its margin t − ‖z‖ grows by σ), starting from
+// σ_0 = shift_margin − (smallest margin at x), so that x is σ_0-feasible and no argument is
+// below shift_margin. Each iteration is one damped Newton step on f with the shifted barrier,
+// then σ ← max(0, σ − θ ν) with ν the smallest shifted argument at the new x: every shifted
+// argument stays >= (1 − θ)ν > 0, so x stays inside the shifted domain. At σ = 0 the point is
+// strictly feasible for the problem itself (margin >= (1 − θ)ν) and the Newton steps so far
+// were on f plus a vanishing offset, so the start is near the minimiser. This is the
+// "shifted barrier" of R. Polyak, "Modified barrier functions (theory and methods)", Math.
+// Programming 54 (1992), with the shift driven to zero instead of updated by multipliers;
+// its schedule θ and σ_0 are not stated there; ours: the settings' defaults. False (σ not at
+// 0 within max_shift_iterations, or not on pace to be, or a failed Newton step): x is then not
+// to be used.
+bool LogBarrierSolver::ShiftedStart(double kappa, VectorXd& x, int& iterations) {
+  const LogBarrierSettings& s = settings_;
+  shift_ = 0.0;
+  shift_ = std::max(0.0, s.shift_margin - MinimumMargin(x));
+  double decrement = 0.0;
+  bool reached = false;
+  for (int k = 0; k < s.max_shift_iterations && !reached; ++k) {
+    const SolverStatus status = Newton(kappa, x, iterations, decrement, 1);
+    if (status != SolverStatus::kSolved && status != SolverStatus::kMaxIterations) break;
+    const double pace = s.shift_reduction * MinimumMargin(x);  // the largest safe decrease
+    shift_ = std::max(0.0, shift_ - pace);
+    reached = shift_ == 0.0;
+    // At this pace σ would not reach 0 within the remaining steps: the shifted minimiser
+    // has an argument far below σ (a heavily loaded contact), so σ_0 was too large for this
+    // problem; stop early and leave it to the SOCP.
+    if (!reached && shift_ > pace * (s.max_shift_iterations - k - 1)) break;
+  }
+  shift_ = 0.0;
+  return reached && StrictlyFeasible(x);
 }
 
 // Names the barrier with the smallest argument at the phase-1 point x.
@@ -316,7 +368,7 @@ const LogBarrierResult& LogBarrierSolver::Solve(const VectorXd& x_start) {
   } else {
     x.setZero();
   }
-  double best = kInfinity;
+  double best = kInfinity, best_margin = -kInfinity;
   const auto consider = [&](const VectorXd& candidate, bool previous) {
     const double value = Objective(problem.kappa, candidate);
     if (value < best) {
@@ -324,16 +376,36 @@ const LogBarrierResult& LogBarrierSolver::Solve(const VectorXd& x_start) {
       x = candidate;
       result.info.used_previous_solution = previous;
     }
+    // None strictly feasible: the least violated one is the shifted start's (u_ holds its
+    // barrier arguments: Objective computed them).
+    if (std::isfinite(best)) return;
+    const double margin = MarginOfArguments();
+    if (margin > best_margin) {
+      best_margin = margin;
+      x = candidate;
+    }
   };
   if (x_start.size() == n) consider(x_start, false);
   if (settings.use_previous_solution && previous_x_.size() == n) consider(previous_x_, true);
   consider(zero_, false);
-  const bool start_is_feasible = std::isfinite(best);
-  if (start_is_feasible && MinimumMargin(x) < settings.centring_margin) {
+  bool start_is_feasible = std::isfinite(best);
+  int iterations = 0;  // Newton steps, the shifted start's included
+  bool centred = start_is_feasible && MinimumMargin(x) >= settings.centring_margin;
+  if (!centred && settings.shifted_start && std::isfinite(settings.centring_margin)) {
+    centred_ = x;
+    if (ShiftedStart(problem.kappa, centred_, iterations)) {
+      x = centred_;
+      start_is_feasible = centred = true;
+      result.info.used_phase_one = result.info.used_shifted_start = true;
+      result.info.used_previous_solution = false;
+    }
+  }
+  if (start_is_feasible && !centred) {
     // Strictly feasible but nearly on a boundary (a contact at φ ≈ 0 with x = 0): the barrier
     // is badly scaled there and damped Newton needs many short steps. Start from the
     // phase-1 point instead when it is better centred.
     centred_ = x;
+    result.info.used_phase_one_socp = true;
     const double margin = PhaseOne(centred_);
     if (margin > MinimumMargin(x) && StrictlyFeasible(centred_)) {
       result.info.used_phase_one = true;
@@ -342,28 +414,29 @@ const LogBarrierResult& LogBarrierSolver::Solve(const VectorXd& x_start) {
     }
   }
   if (!start_is_feasible) {
-    result.info.used_phase_one = true;
+    result.info.used_phase_one = result.info.used_phase_one_socp = true;
     const double margin = PhaseOne(x);
     if (!(margin > settings.feasibility_margin) || !StrictlyFeasible(x)) {
       result.status = SolverStatus::kInfeasible;
       result.message = InfeasibilityMessage(margin, x);
+      result.info.newton_iterations = iterations;
       result.info.solve_time_seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
       return result;
     }
   }
 
-  int iterations = 0;
   double decrement = 0.0;
   start_ = x;
-  SolverStatus status = Newton(problem.kappa, x, iterations, decrement);
+  SolverStatus status =
+      Newton(problem.kappa, x, iterations, decrement, settings.max_newton_iterations);
   if (status != SolverStatus::kSolved) {
     // Continuation: κ_j = initial_kappa · growth^j below κ, then κ itself.
     result.info.used_continuation = true;
     x = start_;
     for (double kappa = settings.initial_kappa;; kappa *= settings.kappa_growth) {
       const double stage = std::min(kappa, problem.kappa);
-      status = Newton(stage, x, iterations, decrement);
+      status = Newton(stage, x, iterations, decrement, settings.max_newton_iterations);
       if (stage == problem.kappa || !Succeeded(status)) break;
     }
   }

@@ -10,10 +10,12 @@
 // distance O(1/κ). Newton with Armijo backtracking that keeps every barrier strictly positive
 // (Boyd & Vandenberghe, "Convex Optimization", §9.5 and §11.3), stopping on the Newton
 // decrement. The start is the best (lowest f) strictly feasible of the cheap candidates
-// x_start, the solver's previous minimiser and x = 0; a phase-1 SOCP runs only when none is
-// strictly feasible or the best is too close to a barrier's boundary, and continuation in κ is
-// used when the direct solve fails. The Newton system H = Q + Σ_k A_kᵀ M_k A_k (one block per
-// linear row or cone) is dense or sparse by size (block_normal_matrix.h).
+// x_start, the solver's previous minimiser and x = 0; when none is strictly feasible or the
+// best is too close to a barrier's boundary, Newton steps on the barrier with shifted arguments
+// bring it inside (the shifted start, LogBarrierSettings::shifted_start), and a phase-1 SOCP
+// runs only when that fails; continuation in κ is used when the direct solve fails. The Newton
+// system H = Q + Σ_k A_kᵀ M_k A_k (one block per linear row or cone) is dense or sparse by size
+// (block_normal_matrix.h).
 //
 // Use (the set-up / solve split of OSQP): Setup(problem, settings) validates and may
 // allocate; UpdateValues(problem) takes new values with the same sparsity pattern; Solve()
@@ -63,6 +65,19 @@ struct LogBarrierSettings {
   // of the barrier arguments, >= 0; 0 keeps every strictly feasible start, +infinity always
   // starts from the phase-1 point).
   double centring_margin = 1e-6;
+  // The shifted start (the .cc, LogBarrierSolver::ShiftedStart): when the best candidate is
+  // not strictly feasible or has a margin below centring_margin, Newton steps on the barrier
+  // with every argument offset by a shift σ that starts at shift_margin − (smallest margin) and
+  // is lowered by shift_reduction · (smallest shifted argument) after each step; the start is
+  // where σ reaches 0. The SOCP phase 1 runs only when σ has not reached 0 within
+  // max_shift_iterations (or when centring_margin is +infinity). Not stated in a paper; ours:
+  // shift_margin 1e-2 (units of the barrier arguments, > 0; on the 3D hand's node
+  // linearisations 1e-3 and 1e-1 also work, 1 does not: docs/performance.md), shift_reduction θ
+  // 0.9 (in (0, 1)), max_shift_iterations 20 (> 0).
+  bool shifted_start = true;
+  double shift_margin = 1e-2;
+  double shift_reduction = 0.9;
+  int max_shift_iterations = 20;
   // Try the minimiser of the previous successful Solve of this solver (same n) as a start
   // candidate: consecutive time steps have nearby minimisers, which usually saves phase 1 and
   // most Newton steps. The minimiser does not depend on the start (f is strictly convex) up
@@ -76,11 +91,13 @@ struct LogBarrierSettings {
 
 // Statistics of one Solve.
 struct LogBarrierInfo {
-  int newton_iterations = 0;        // Newton steps over all κ stages
-  double gradient_norm = 0.0;       // ‖∇f‖∞ at the returned x (units of f per unit of x)
-  double decrement = 0.0;           // the last λ²/2 (units of f)
-  double solve_time_seconds = 0.0;  // wall-clock time of Solve()
-  bool used_phase_one = false;
+  int newton_iterations = 0;         // Newton steps over all κ stages and the shifted start
+  double gradient_norm = 0.0;        // ‖∇f‖∞ at the returned x (units of f per unit of x)
+  double decrement = 0.0;            // the last λ²/2 (units of f)
+  double solve_time_seconds = 0.0;   // wall-clock time of Solve()
+  bool used_phase_one = false;       // a phase 1: the shifted start or the SOCP
+  bool used_shifted_start = false;   // the start is the shifted start's point
+  bool used_phase_one_socp = false;  // the phase-1 SOCP ran
   bool used_continuation = false;
   bool used_previous_solution = false;  // Newton started from the previous Solve's minimiser
   bool used_sparse_path = false;        // the Newton system was factorised by the sparse path
@@ -129,6 +146,8 @@ class LogBarrierSolver {
   bool StrictlyFeasible(const Eigen::VectorXd& x);
   // Smallest barrier argument at x: min_i (G_i x − h_i) and min_k (t_k − ‖z_k‖).
   double MinimumMargin(const Eigen::VectorXd& x);
+  // The same of the arguments in u_.
+  double MarginOfArguments() const;
   // f(x); +infinity outside the domain.
   double Objective(double kappa, const Eigen::VectorXd& x);
   // gradient_ (and, when hessian, the assembled Newton matrix, not factorised) at x.
@@ -137,7 +156,13 @@ class LogBarrierSolver {
   // badly scaled H; false when no shift helps.
   bool FactorHessian();
   // Damped Newton at fixed κ from x (updated in place); status kSolved on convergence.
-  SolverStatus Newton(double kappa, Eigen::VectorXd& x, int& iterations, double& decrement);
+  SolverStatus Newton(double kappa, Eigen::VectorXd& x, int& iterations, double& decrement,
+                      int max_iterations);
+  // The shifted start (see the .cc) from x, updated in place; adds its Newton steps to
+  // iterations. True when x is then strictly feasible.
+  bool ShiftedStart(double kappa, Eigen::VectorXd& x, int& iterations);
+  // u_ += b_, and the shift σ added to every block's first argument (0 outside ShiftedStart).
+  void AddOffset();
   // Phase 1 (see the .cc): the largest common margin and its x; −infinity on failure.
   double PhaseOne(Eigen::VectorXd& x);
   std::string InfeasibilityMessage(double margin, const Eigen::VectorXd& x);
@@ -155,6 +180,7 @@ class LogBarrierSolver {
   BlockNormalMatrix normal_;       // H = Q + Aᵀ blockdiag(weights) A, dense or sparse
   Eigen::VectorXd gradient_, step_, trial_, objective_scratch_, previous_x_, zero_, start_,
       centred_;
+  double shift_ = 0.0;             // σ of ShiftedStart (units of the barrier arguments)
   bool hessian_factored_ = false;  // normal_ holds the factorised H of the last result
   SocpProblem phase_one_;
   SocpSolver phase_one_solver_;

@@ -367,6 +367,101 @@ TEST(LogBarrierTest, SkippingPhaseOneGivesTheSameMinimiser) {
   }
 }
 
+// The full phase 1 (the SOCP, always; no previous minimiser): the reference of the shifted
+// start's tests.
+LogBarrierSettings AlwaysPhaseOneSocp() {
+  LogBarrierSettings settings;
+  settings.centring_margin = std::numeric_limits<double>::infinity();
+  settings.use_previous_solution = false;
+  return settings;
+}
+
+TEST(LogBarrierTest, ShiftedStartSkipsThePhaseOneSocpWithTheSameMinimiser) {
+  // The arm grasp problem as recorded (x = 0 strictly feasible, 1.2e-9 from the boundary) and
+  // with every contact 1 mm/s deeper (x = 0 infeasible, as at a planner's node that penetrates):
+  // the default start (the shifted start) and the full phase 1 reach the same minimiser, to
+  // ‖Δx‖ <= 2·sqrt(2·tol / λ_min(Q)) (both stop on λ²/2 <= tol; f strictly convex).
+  DenseBarrier deeper = ArmGraspBarrier();
+  deeper.h.array() += 1e-3;
+  for (const DenseBarrier& p : {ArmGraspBarrier(), deeper}) {
+    const LogBarrierResult shifted = SolveDense(p);
+    const LogBarrierResult reference = SolveDense(p, AlwaysPhaseOneSocp());
+    ASSERT_EQ(shifted.status, SolverStatus::kSolved) << shifted.message;
+    ASSERT_EQ(reference.status, SolverStatus::kSolved) << reference.message;
+    EXPECT_TRUE(shifted.info.used_shifted_start);
+    EXPECT_FALSE(shifted.info.used_phase_one_socp);
+    EXPECT_TRUE(reference.info.used_phase_one_socp);
+    EXPECT_FALSE(reference.info.used_shifted_start);
+    EXPECT_GT((p.G * shifted.x - p.h).minCoeff(), 0);
+    const double bound = 2 * std::sqrt(2e-14 / p.Q.diagonal().minCoeff());
+    EXPECT_LE((shifted.x - reference.x).norm(), bound);
+  }
+}
+
+TEST(LogBarrierTest, ShiftedStartFallsBackToThePhaseOneSocp) {
+  // Every contact 1 mm/s deeper than recorded, so x = 0 is infeasible, and an infeasible
+  // x_start far outside: the solver falls back from x_start to the shifted start (from the
+  // least violated candidate). With a shift of 1000 m/s and one step allowed, σ cannot reach 0
+  // (that would need every argument at 1000/θ after one Newton step toward the minimiser), so
+  // the SOCP phase 1 runs. All reach the reference's minimiser.
+  DenseBarrier p = ArmGraspBarrier();
+  p.h.array() += 1e-3;
+  const VectorXd far = VectorXd::Constant(p.Q.rows(), -100.0);
+  ASSERT_LT((p.G * far - p.h).minCoeff(), -1.0);
+  const LogBarrierResult reference = SolveDense(p, AlwaysPhaseOneSocp());
+  ASSERT_EQ(reference.status, SolverStatus::kSolved) << reference.message;
+  const double bound = 2 * std::sqrt(2e-14 / p.Q.diagonal().minCoeff());
+  const LogBarrierResult from_far = SolveDense(p, {}, far);
+  ASSERT_EQ(from_far.status, SolverStatus::kSolved) << from_far.message;
+  EXPECT_TRUE(from_far.info.used_shifted_start);
+  EXPECT_FALSE(from_far.info.used_phase_one_socp);
+  EXPECT_LE((from_far.x - reference.x).norm(), bound);
+  LogBarrierSettings one_step;
+  one_step.shift_margin = 1e3;
+  one_step.max_shift_iterations = 1;
+  const LogBarrierResult fallback = SolveDense(p, one_step, far);
+  ASSERT_EQ(fallback.status, SolverStatus::kSolved) << fallback.message;
+  EXPECT_FALSE(fallback.info.used_shifted_start);
+  EXPECT_TRUE(fallback.info.used_phase_one_socp);
+  EXPECT_LE((fallback.x - reference.x).norm(), bound);
+  // Infeasible barriers: the shifted start fails and the SOCP reports them.
+  DenseBarrier empty{MatrixXd::Identity(1, 1),
+                     VectorXd::Zero(1),
+                     MatrixXd(2, 1),
+                     Eigen::Vector2d(1.0, 0.0),
+                     {},
+                     100.0};
+  empty.G << 1.0, -1.0;  // x − 1 > 0 and −x > 0
+  const LogBarrierResult infeasible = SolveDense(empty);
+  EXPECT_EQ(infeasible.status, SolverStatus::kInfeasible);
+  EXPECT_TRUE(infeasible.info.used_phase_one_socp);
+  EXPECT_FALSE(infeasible.info.used_shifted_start);
+}
+
+TEST(LogBarrierTest, ShiftSettingsOutOfRangeNameTheField) {
+  const auto expect_message = [](const LogBarrierSettings& settings, const std::string& field) {
+    try {
+      ValidateLogBarrierSettings(settings);
+      ADD_FAILURE() << "expected std::invalid_argument naming " << field;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+    }
+  };
+  for (const double margin : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN()}) {
+    LogBarrierSettings s;
+    s.shift_margin = margin;
+    expect_message(s, "shift_margin");
+  }
+  for (const double reduction : {0.0, 1.0}) {
+    LogBarrierSettings s;
+    s.shift_reduction = reduction;
+    expect_message(s, "shift_reduction");
+  }
+  LogBarrierSettings s;
+  s.max_shift_iterations = 0;
+  expect_message(s, "max_shift_iterations");
+}
+
 // The cone barrier of a contact-like SOCP (testing::ContactChainSocp).
 DenseBarrier ContactChainConeBarrier(unsigned seed) {
   const testing::DenseConeProgram socp = testing::ContactChainSocp(seed, 10, 5);
