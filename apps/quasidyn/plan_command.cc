@@ -77,8 +77,9 @@ void PrintSummary(const Scene& scene, const PlanResult& plan, const ReplayedPath
                   const PlanOptions& options, std::ostream& out) {
   const PlanningSettings& s = plan.settings;
   const PlanStatistics& st = plan.statistics;
-  int regrasps = 0;
-  for (EdgeKind kind : path.step_edges) regrasps += kind == EdgeKind::kRegrasp;
+  int regrasps = 0;  // regrasp edges of the path (a physical one spans several steps)
+  for (size_t k = 1; k < plan.path.size(); ++k)
+    regrasps += plan.nodes[plan.path[k]].edge == EdgeKind::kRegrasp;
   const PathLength length = ObjectPathLength(scene, path.trajectory);
   out << "scene            " << scene.name << " (formulation " << plan.stepping.name
       << ", h = " << plan.stepping.time_step.value_or(0.0) << " s)\n";
@@ -87,9 +88,10 @@ void PrintSummary(const Scene& scene, const PlanResult& plan, const ReplayedPath
   out << "result           " << (plan.found() ? "found" : "not found") << ": " << plan.message
       << "\n";
   out << "nodes            " << plan.nodes.size() << " (" << st.extensions << " extensions, "
-      << st.regrasps << " regrasps) in " << st.iterations
+      << st.regrasps << " " << RegraspExecutionName(s.regrasp) << " regrasps) in " << st.iterations
       << " iterations; failed: " << st.failed_steps << " steps, " << st.failed_grasps
-      << " regrasps, " << st.failed_linearizations << " linearisations\n";
+      << " regrasps (" << st.dropped_grasps << " candidates dropped), " << st.failed_linearizations
+      << " linearisations\n";
   out << std::setprecision(3) << "wall time        " << st.wall_seconds << " s (linearisations "
       << st.linearize_seconds << " s, contact sampling " << st.grasp_seconds << " s, stepping "
       << st.stepping_seconds << " s, nearest node " << st.nearest_seconds << " s, "
@@ -187,6 +189,9 @@ void AddPlanCommand(CLI::App& app) {
   plan->add_option("--goal-bias", o->goal_bias, "Probability of sampling the goal, in [0, 1]");
   plan->add_option("--metric", o->metric, "exact | log-barrier | randomized");
   plan->add_option("--nearest", o->nearest, "reachability | euclidean (the ablation)");
+  plan->add_option("--regrasp", o->regrasp,
+                   "reset | physical: a regrasp jumps the robots, or is a motion the plant can "
+                   "execute (docs/planning.md)");
   plan->add_option("--kappa", o->kappa, "Log-barrier weight of the metric > 0");
   plan->add_option("--samples", o->samples, "Randomized-smoothing samples >= 1");
   plan->add_option("--std", o->sample_std, "Randomized-smoothing std of u > 0 [m or rad]");

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "quasidyn/control/plan_controller.h"
-#include "quasidyn/control/regrasp_motion.h"
 #include "quasidyn/model/scene.h"
+#include "quasidyn/planning/regrasp_motion.h"
 #include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {

@@ -94,6 +94,13 @@ void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
   s->grasp_candidates =
       ReadInteger(block, "grasp_candidates", "grasp_candidates", s->grasp_candidates, lines);
   s->settle_steps = ReadInteger(block, "settle_steps", "settle_steps", s->settle_steps, lines);
+  if (const auto regrasp = block.Find("regrasp")) {
+    try {
+      s->regrasp = ParseRegraspExecution(regrasp->AsString());
+    } catch (const std::invalid_argument& e) {
+      regrasp->Fail(e.what());
+    }
+  }
   if (const auto limits = block.Find("limits")) {
     limits->CheckKeys({"max_nodes", "time_limit"});
     lines->Add("limits", *limits);
@@ -112,8 +119,8 @@ void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
 PlanningSettings ReadPlanningSettings(const YamlValue& block, const Scene& scene) {
   block.CheckKeys({"goal", "goal_tolerance", "goal_weights", "goal_bias", "bounds", "metric",
                    "nearest", "step_size", "extend_steps", "time_step", "penetration_tolerance",
-                   "max_substeps", "p_grasp", "grasp_candidates", "settle_steps", "limits",
-                   "seed"});
+                   "max_substeps", "p_grasp", "grasp_candidates", "settle_steps", "regrasp",
+                   "limits", "seed"});
   PlanningSettings settings;
   FieldLines lines(block);
   ReadGoalAndBounds(block, &settings, &lines);

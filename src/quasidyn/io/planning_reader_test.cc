@@ -107,6 +107,14 @@ TEST(PlanningReader, APartialBlockKeepsTheDefaultsAndNoBlockIsNone) {
   EXPECT_FALSE(without.planning.has_value());
 }
 
+TEST(PlanningReader, RegraspExecutionIsResetByDefaultAndReadByName) {
+  EXPECT_EQ(PlanningReaderLoad("  seed: 3\n").planning->regrasp, RegraspExecution::kReset);
+  EXPECT_EQ(PlanningReaderLoad("  regrasp: physical\n").planning->regrasp,
+            RegraspExecution::kPhysical);
+  PlanningReaderExpectError("  regrasp: sideways\n", 19, "planning.regrasp",
+                            "unknown regrasp execution 'sideways' (reset, physical)");
+}
+
 TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
   PlanningReaderExpectError("  goal: [0.0, 0.0]\n", 19, "planning.goal",
                             "expected n_q,u = 3 numbers");

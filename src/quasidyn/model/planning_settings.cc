@@ -201,6 +201,16 @@ NearestRule ParseNearestRule(const std::string& name) {
   throw std::invalid_argument("unknown nearest-node rule '" + name + "' (reachability, euclidean)");
 }
 
+const char* RegraspExecutionName(RegraspExecution execution) {
+  return execution == RegraspExecution::kReset ? "reset" : "physical";
+}
+
+RegraspExecution ParseRegraspExecution(const std::string& name) {
+  if (name == "reset") return RegraspExecution::kReset;
+  if (name == "physical") return RegraspExecution::kPhysical;
+  throw std::invalid_argument("unknown regrasp execution '" + name + "' (reset, physical)");
+}
+
 int MovableObjectCount(const Scene& scene) {
   int count = 0;
   for (const ModelInstance& instance : scene.instances)

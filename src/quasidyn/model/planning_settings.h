@@ -29,12 +29,22 @@ enum class ReachabilityMethod { kExact, kLogBarrier, kRandomized };
 // metric, or (the ablation of the talk) the one nearest in the objects' tangent space.
 enum class NearestRule { kReachability, kEuclidean };
 
+// How a regrasp edge of the tree gets the robots to their new grasp (planning/rrt.h,
+// planning/regrasp_motion.h, docs/planning.md "Regrasps the plant can execute"): reset them to
+// it with the objects kept (a jump no plant can make: the objects are held only by the contact
+// sampler's mass scale), or drive them there by a motion of commands on the planner's exact
+// stepper with the objects free (release, transfer, close), the node being the state reached.
+enum class RegraspExecution { kReset, kPhysical };
+
 // "exact", "log-barrier", "randomized"; Parse* throws std::invalid_argument naming them.
 const char* ReachabilityMethodName(ReachabilityMethod method);
 ReachabilityMethod ParseReachabilityMethod(const std::string& name);
 // "reachability", "euclidean".
 const char* NearestRuleName(NearestRule rule);
 NearestRule ParseNearestRule(const std::string& name);
+// "reset", "physical".
+const char* RegraspExecutionName(RegraspExecution execution);
+RegraspExecution ParseRegraspExecution(const std::string& name);
 
 // The largest PlanningSettings::max_substeps.
 inline constexpr int kMaxPlanningSubsteps = 1024;
@@ -92,6 +102,11 @@ struct PlanningSettings {
   double p_grasp = 0.1;      // [0, 1]
   int grasp_candidates = 8;  // K >= 1
   int settle_steps = 3;      // >= 1
+  // kPhysical: the candidates, best by the metric first, are executed as a regrasp motion on the
+  // planner's stepper until one leaves the objects within D <= goal_tolerance of where it found
+  // them (the remaining contacts held them); the node is the state reached, the edge records
+  // the motion's commands. kReset: the best candidate itself, the robots jumped to it.
+  RegraspExecution regrasp = RegraspExecution::kReset;
 
   // Limits: the planner stops at max_nodes tree nodes or time_limit seconds of wall time.
   int max_nodes = 2000;      // >= 1

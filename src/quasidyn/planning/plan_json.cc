@@ -45,6 +45,7 @@ json SettingsToJson(const PlanResult& plan) {
           {"p_grasp", s.p_grasp},
           {"grasp_candidates", s.grasp_candidates},
           {"settle_steps", s.settle_steps},
+          {"regrasp", RegraspExecutionName(s.regrasp)},
           {"limits", {{"max_nodes", s.max_nodes}, {"time_limit", Number(s.time_limit)}}},
           {"seed", s.seed}};
 }
@@ -56,6 +57,7 @@ json StatisticsToJson(const PlanStatistics& s) {
           {"failed_steps", s.failed_steps},
           {"idle_extensions", s.idle_extensions},
           {"failed_grasps", s.failed_grasps},
+          {"dropped_grasps", s.dropped_grasps},
           {"failed_linearizations", s.failed_linearizations},
           {"penetrating_extensions", s.penetrating_extensions},
           {"substepped_extensions", s.substepped_extensions},
@@ -71,8 +73,12 @@ json StatisticsToJson(const PlanStatistics& s) {
 
 json TreeToJson(const std::vector<PlanNode>& nodes) {
   json q = json::array(), parent = json::array(), edge = json::array(), u = json::array(),
-       steps = json::array(), substeps = json::array(), distance = json::array();
+       steps = json::array(), substeps = json::array(), distance = json::array(),
+       commands = json::array();
   for (const PlanNode& node : nodes) {
+    json motion = json::array();  // a physical regrasp's commands, else empty
+    for (const Eigen::VectorXd& command : node.commands) motion.push_back(Vector(command));
+    commands.push_back(std::move(motion));
     q.push_back(Vector(node.q));
     parent.push_back(node.parent);
     edge.push_back(EdgeKindName(node.edge));
@@ -87,6 +93,7 @@ json TreeToJson(const std::vector<PlanNode>& nodes) {
           {"u", u},
           {"steps", steps},
           {"substeps", substeps},
+          {"commands", commands},
           {"goal_distance", distance}};
 }
 
@@ -168,6 +175,9 @@ std::vector<PlanNode> TreeFromJson(const json& tree, int nq, int nq_a) {
   // Files before substeps: plain steps.
   const json* substeps =
       tree.contains("substeps") ? &ReadArray(tree, "substeps", where, n) : nullptr;
+  // Files before physical regrasps: no commands.
+  const json* commands =
+      tree.contains("commands") ? &ReadArray(tree, "commands", where, n) : nullptr;
   std::vector<PlanNode> nodes(n);
   for (size_t i = 0; i < n; ++i) {
     const std::string at = Index(i);
@@ -185,6 +195,16 @@ std::vector<PlanNode> TreeFromJson(const json& tree, int nq, int nq_a) {
         range.append(std::to_string(kMaxPlanningSubsteps)).append("]");
         Fail(where + ".substeps" + at, range);
       }
+    }
+    if (commands != nullptr) {
+      const json& motion = (*commands)[i];
+      const std::string field = where + ".commands" + at;
+      if (!motion.is_array()) Fail(field, "expected an array of commands");
+      for (size_t k = 0; k < motion.size(); ++k)
+        nodes[i].commands.push_back(ReadVector(motion[k], field + Index(k), nq_a));
+      if (!motion.empty() && (nodes[i].edge != EdgeKind::kRegrasp ||
+                              nodes[i].steps != static_cast<int>(motion.size())))
+        Fail(field, "commands belong to a regrasp edge whose steps count them");
     }
     nodes[i].goal_distance = ReadDouble(distance[i], where + ".goal_distance" + at);
   }

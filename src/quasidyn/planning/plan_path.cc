@@ -28,7 +28,19 @@ void CheckPath(const Scene& scene, const std::vector<PlanNode>& nodes,
         nodes[i].parent == path[k - 1], where,
         "node " + std::to_string(i) + " is not a child of node " + std::to_string(path[k - 1]));
     CheckVector(where, "node u", nodes[i].u, scene.nq_a, "n_q,a");
+    for (const Eigen::VectorXd& command : nodes[i].commands)
+      CheckVector(where, "node command", command, scene.nq_a, "n_q,a");
   }
+}
+
+bool IsPhysicalRegrasp(const PlanNode& node) {
+  return node.edge == EdgeKind::kRegrasp && !node.commands.empty();
+}
+
+// The trajectory steps of the edge into `node`.
+int StepsOf(const PlanNode& node) {
+  if (node.edge == EdgeKind::kExtend) return node.steps;
+  return IsPhysicalRegrasp(node) ? static_cast<int>(node.commands.size()) : 1;
 }
 
 }  // namespace
@@ -38,8 +50,7 @@ ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nod
   const Scene& scene = model.scene();
   CheckPath(scene, nodes, path);
   int steps = 0;
-  for (size_t k = 1; k < path.size(); ++k)
-    steps += nodes[path[k]].edge == EdgeKind::kExtend ? nodes[path[k]].steps : 1;
+  for (size_t k = 1; k < path.size(); ++k) steps += StepsOf(nodes[path[k]]);
   ReplayedPath out;
   Trajectory& trajectory = out.trajectory;
   trajectory = StartTrajectory(model, State{nodes[path[0]].q, Eigen::VectorXd()}, steps);
@@ -50,11 +61,16 @@ ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nod
   for (size_t k = 1; k < path.size(); ++k) {
     const PlanNode& node = nodes[path[k]];
     const bool extend = node.edge == EdgeKind::kExtend;
+    const bool physical = IsPhysicalRegrasp(node);
+    const int edge_steps = StepsOf(node);
     if (extend) edges.Begin(x, node.u, node.substeps);
-    for (int s = 0; s < (extend ? node.steps : 1); ++s) {
+    for (int s = 0; s < edge_steps; ++s) {
       double step_time = 0.0;
       const StepResult* result = nullptr;
-      if (extend) {
+      // A physical regrasp's step s: its own command, the warm start cleared (regrasp_execution.h).
+      const Eigen::VectorXd& u = physical ? node.commands[s] : node.u;
+      if (extend || physical) {
+        if (physical) edges.Begin(x, u, /*substeps=*/1);
         const auto start = std::chrono::steady_clock::now();
         const bool ok = edges.Step();
         step_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -74,7 +90,7 @@ ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nod
         x.q.tail(scene.nq_a) = node.u;  // the robots re-grasp; the objects stay
         out.max_penetration = std::max(out.max_penetration, edges.Depth(x.q));
       }
-      AppendStep(x.q, node.u, result, &trajectory);
+      AppendStep(x.q, u, result, &trajectory);
       TrajectoryStep& record = trajectory.steps.back();
       record.step_time_seconds = step_time;
       if (extend && node.substeps > 1) {  // the step's substeps, not its last one alone
@@ -83,8 +99,10 @@ ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nod
         record.max_body_motion = edges.step_motion();
         record.large_motion = edges.step_large_motion();
       }
-      out.step_edges.push_back(node.edge);
-      out.step_nodes.push_back(s + 1 == (extend ? node.steps : 1) ? path[k] : -1);
+      // A physical regrasp's steps are stepper steps under a command like an extension's: the
+      // tracking and the optimiser take them as such (plan_path.h).
+      out.step_edges.push_back(physical ? EdgeKind::kExtend : node.edge);
+      out.step_nodes.push_back(s + 1 == edge_steps ? path[k] : -1);
     }
     out.max_node_deviation = std::max(out.max_node_deviation, (x.q - node.q).cwiseAbs().maxCoeff());
   }

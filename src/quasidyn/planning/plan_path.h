@@ -11,7 +11,11 @@
 //             body motion and its large-motion warning (Trajectory::large_motion_steps);
 //   kRegrasp  the robots are reset to the edge's configuration u, the objects kept as the replay
 //             left them: one trajectory step with that q, command u, status solved and no
-//             contacts (nothing was stepped).
+//             contacts (nothing was stepped); a physical regrasp (its `commands` non-empty,
+//             regrasp_execution.h) is one step of the stepper per command, the warm start
+//             cleared before each, and its steps are recorded in step_edges as kExtend: they
+//             are steps under a command like an extension's, which tracking and the optimiser
+//             follow as such (step_nodes still marks the regrasp node at its last step).
 // Step k ends at t_k = k·h (a regrasp takes a slot of h too). The planner and the replay run the
 // same computations on the same inputs, so the replayed configurations equal the tree's bit for
 // bit; `max_node_deviation` measures it. `max_penetration` is the check of docs/planning.md
@@ -28,7 +32,8 @@ namespace quasidyn {
 
 struct ReplayedPath {
   Trajectory trajectory;
-  std::vector<EdgeKind> step_edges;  // per trajectory step: kExtend or kRegrasp
+  std::vector<EdgeKind> step_edges;  // per trajectory step: kExtend (a stepped step) or kRegrasp
+                                     // (a reset regrasp)
   std::vector<int> step_nodes;       // per step: the path node it completes, or -1 inside an edge
   // max over the path's nodes of max_i |replayed q_i − node q_i| [m, rad]; 0 for the root alone.
   double max_node_deviation = 0.0;

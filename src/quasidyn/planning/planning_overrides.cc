@@ -51,6 +51,7 @@ PlanningSettings ResolvePlanningSettings(const Scene& scene, const PlanningOverr
   Override(o.goal_bias, &s.goal_bias);
   OverrideName(o.metric, "metric.type", ParseReachabilityMethod, &s.method);
   OverrideName(o.nearest, "nearest", ParseNearestRule, &s.nearest);
+  OverrideName(o.regrasp, "regrasp", ParseRegraspExecution, &s.regrasp);
   Override(o.kappa, &s.kappa);
   Override(o.samples, &s.samples);
   Override(o.sample_std, &s.sample_std);

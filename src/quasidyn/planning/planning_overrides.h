@@ -18,6 +18,7 @@ struct PlanningOverrides {
   std::optional<double> goal_tolerance, position_weight, rotation_weight, goal_bias;
   std::optional<std::string> metric;   // exact | log-barrier | randomized
   std::optional<std::string> nearest;  // reachability | euclidean
+  std::optional<std::string> regrasp;  // reset | physical
   std::optional<double> kappa, sample_std, regularization, step_size, time_step, p_grasp;
   std::optional<double> penetration_tolerance;  // [m]
   std::optional<int> samples, extend_steps, grasp_candidates, settle_steps, max_nodes;

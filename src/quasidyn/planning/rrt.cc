@@ -18,6 +18,7 @@
 #include "quasidyn/planning/node_linearizer.h"
 #include "quasidyn/planning/object_space.h"
 #include "quasidyn/planning/reachability_metric.h"
+#include "quasidyn/planning/regrasp_execution.h"
 
 namespace quasidyn {
 namespace {
@@ -29,6 +30,9 @@ constexpr double kIdleMotion = 1e-9;
 // The longest goal descent (Planner::DescendToGoal), in extensions: not stated in the papers;
 // ours (docs/planning.md, "Goal descent").
 constexpr int kDescentSteps = 20;
+// The most candidates a physical regrasp executes before giving up (Planner::Regrasp): not
+// stated in the papers; ours (docs/planning.md, "Regrasps the plant can execute").
+constexpr int kPhysicalRegraspTries = 3;
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -277,30 +281,70 @@ class Planner {
       return -1;
     }
     std::vector<NodeLinearization> linearizations = Linearize(candidates);
-    int best = -1;
-    double best_distance = std::numeric_limits<double>::infinity();
     std::vector<Reach> reaches(candidates.size());
+    std::vector<std::pair<double, int>> ranked;  // (d(q_s; candidate), candidate), usable ones
     for (size_t k = 0; k < candidates.size(); ++k) {
       reaches[k] = MakeReach(linearizations[k]);
       if (!reaches[k].ok) continue;
-      const double d = reaches[k].metric.Distance(space_, sample, &scratch_);
-      if (d < best_distance) {
-        best_distance = d;
-        best = static_cast<int>(k);
-      }
+      ranked.emplace_back(reaches[k].metric.Distance(space_, sample, &scratch_),
+                          static_cast<int>(k));
     }
-    if (best < 0) {
+    // Best first; equal distances keep the candidates' order (the first of least d, as before).
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (ranked.empty()) {
       ++result_.statistics.failed_grasps;
       return -1;
     }
     PlanNode node;
     node.parent = from;
     node.edge = EdgeKind::kRegrasp;
-    node.q = std::move(candidates[best]);
-    node.u = node.q.tail(scene.nq_a);
-    ++result_.statistics.regrasps;
-    AddReachedNode(std::move(node), std::move(reaches[best]));
-    return static_cast<int>(result_.nodes.size()) - 1;
+    if (settings_.regrasp == RegraspExecution::kReset) {
+      const int best = ranked.front().second;
+      node.q = std::move(candidates[best]);
+      node.u = node.q.tail(scene.nq_a);
+      ++result_.statistics.regrasps;
+      AddReachedNode(std::move(node), std::move(reaches[best]));
+      return static_cast<int>(result_.nodes.size()) - 1;
+    }
+    // Physical (regrasp_execution.h): the candidates, best first, executed on the stepper until
+    // one holds the objects; at most kPhysicalRegraspTries of them (each costs a motion).
+    const PlanNode& parent = result_.nodes[from];
+    const Eigen::VectorXd last_target = LastTargetOf(*model_, parent.q, parent.u);
+    if (!motion_) {
+      // The fingers that stay keep squeezing (their last command): a ball held between fingers
+      // in the air falls when the grip is let go first (docs/planning.md).
+      RegraspMotionSettings motion_settings;
+      motion_settings.relax_grip = false;
+      motion_ = std::make_unique<RegraspMotion>(scene_, motion_settings);
+    }
+    const int tries = std::min(static_cast<int>(ranked.size()), kPhysicalRegraspTries);
+    for (int t = 0; t < tries; ++t) {
+      const int k = ranked[t].second;
+      ExecutedRegrasp run;
+      {
+        ScopedSeconds timer(&result_.statistics.stepping_seconds);
+        run = ExecuteRegrasp(&edges_, motion_.get(), parent.q, candidates[k], last_target);
+      }
+      // Held: the objects within D <= goal_tolerance of where the candidate has them (the
+      // node's own objects), D the goal distance with the candidate's objects as the goal.
+      const bool held = run.ok && space_.GoalDistance(run.q, candidates[k].head(scene.nq_u),
+                                                      settings_) <= settings_.goal_tolerance;
+      if (!held || run.depth > depth_limit_) {
+        ++result_.statistics.dropped_grasps;
+        continue;
+      }
+      node.q = std::move(run.q);
+      node.steps = static_cast<int>(run.commands.size());
+      node.u = run.commands.empty() ? last_target : run.commands.back();
+      node.commands = std::move(run.commands);
+      ++result_.statistics.regrasps;
+      NodeLinearization linearization = Linearize({node.q}).front();
+      AddNode(std::move(node), std::move(linearization));
+      return static_cast<int>(result_.nodes.size()) - 1;
+    }
+    ++result_.statistics.failed_grasps;
+    return -1;
   }
 
   // One linearisation per configuration, each seeded by its own index in the planner's sequence.
@@ -380,6 +424,7 @@ class Planner {
   ConfigurationSampler sampler_;
   NodeLinearizer linearizer_;
   std::unique_ptr<ContactSampler> grasps_;  // null when p_grasp = 0
+  std::unique_ptr<RegraspMotion> motion_;   // physical regrasps' motions, made on first use
   std::shared_ptr<const StepModel> model_;
   EdgeStepper edges_;         // the extensions' steps, with substeps when needed
   double depth_limit_ = 0.0;  // [m]: the deepest overlap an extension may leave

@@ -54,6 +54,9 @@
 
 namespace quasidyn {
 
+// kRegrasp with PlanningSettings::regrasp = physical (regrasp_execution.h): the robots driven to
+// the new grasp by PlanNode::commands, one step of the stepper each, the objects free; the node
+// is the state reached.
 enum class EdgeKind {
   kRoot,     // the start configuration
   kExtend,   // `steps` steps of the stepper under the constant command u
@@ -68,10 +71,14 @@ struct PlanNode {
   Eigen::VectorXd q;  // the configuration (size n_q)
   int parent = -1;    // index of the parent node; -1 for the root
   EdgeKind edge = EdgeKind::kRoot;
-  // kExtend: the command held during the edge's steps; kRegrasp: the robots' new configuration;
-  // kRoot: the robots' start configuration. Size n_q,a [m or rad].
+  // kExtend: the command held during the edge's steps; kRegrasp: the robots' new configuration
+  // (a physical one: its last command); kRoot: the robots' start configuration. Size n_q,a
+  // [m or rad].
   Eigen::VectorXd u;
-  int steps = 0;  // stepper steps of the edge (kExtend), else 0
+  int steps = 0;  // stepper steps of the edge (kExtend; a physical kRegrasp: commands' size)
+  // A physical regrasp (kRegrasp): the command of each of its steps (size n_q,a each), taken
+  // from the state before it with the warm start cleared at every step; empty otherwise.
+  std::vector<Eigen::VectorXd> commands;
   // kExtend: each of its steps was taken as `substeps` steps of h/substeps with the command
   // ramped (edge_stepper.h); 1: plain steps. 1 for the other edges.
   int substeps = 1;
@@ -94,6 +101,9 @@ struct PlanStatistics {
   int idle_extensions = 0;        // extensions that moved nothing by more than 1e-9 (no node)
   int failed_grasps = 0;          // regrasps without a usable candidate (no node)
   int failed_linearizations = 0;  // nodes whose linearisation failed (never extended from)
+  // Physical regrasps (PlanningSettings::regrasp): candidates executed and refused because the
+  // objects moved by more than goal_tolerance, a step failed or overlapped too deeply.
+  int dropped_grasps = 0;
   // Plans that stay physical (edge_stepper.h): extensions refused because a shape overlapped
   // another by more than the tolerance (no node); extensions taken with substeps (a node each);
   // extension attempts with a step that moved a body further than its contact distance.

@@ -1,4 +1,4 @@
-#include "quasidyn/control/regrasp_motion.h"
+#include "quasidyn/planning/regrasp_motion.h"
 
 #include <algorithm>
 #include <cmath>
@@ -166,9 +166,9 @@ RegraspCommands RegraspMotion::Plan(const Eigen::VectorXd& q_before, const Eigen
   // Hold: every finger commanded to where the plan has it (its configuration: no squeeze left
   // to push the objects once a finger lets go), from the last command. The commanded positions
   // so far: the fingers not moved yet at their configuration, a moved one at its new grasp.
-  AppendLine(last_command, q_before.tail(na), &out.commands);
+  Eigen::VectorXd held = settings_.relax_grip ? Eigen::VectorXd(q_before.tail(na)) : last_command;
+  AppendLine(last_command, held, &out.commands);
   out.release_steps = static_cast<int>(out.commands.size());
-  Eigen::VectorXd held = q_before.tail(na);
   Eigen::VectorXd q = q_before;
   for (const std::vector<int>& finger : fingers_) {
     bool changes = false;

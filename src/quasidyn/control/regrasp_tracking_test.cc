@@ -1,5 +1,3 @@
-#include "quasidyn/control/regrasp_motion.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +9,7 @@
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/planning/penetration_meter.h"
 #include "quasidyn/planning/plan_path.h"
+#include "quasidyn/planning/regrasp_motion.h"
 #include "quasidyn/planning/rrt.h"
 #include "quasidyn/testing/example_states.h"
 

@@ -1,5 +1,7 @@
 #pragma once
-// Executing a planner's regrasp on a plant (docs/control.md, "Tracking through regrasps").
+// Executing a planner's regrasp on a plant (docs/control.md, "Tracking through regrasps"), and
+// in the planner itself on its stepper (regrasp_execution.h, docs/planning.md, "Regrasps the
+// plant can execute"; hence in planning/, which control builds on).
 //
 // A regrasp edge of the RRT (docs/planning.md, contact sampling) jumps the robots from q_a to a
 // new grasp g with the objects kept: q_{k+1} = (q^u_k, g). A plant cannot jump; it is sent a
@@ -7,7 +9,8 @@
 //
 //   0. hold: every finger commanded to where the plan has it (q_a of q_k), from the last
 //      command: the grip's squeeze (the command's offset into the objects) is let go, so no
-//      finger pushes the objects once another lets go;
+//      finger pushes the objects once another lets go (relax_grip; the planner keeps the grip
+//      instead: a ball held in the air falls when it is let go);
 //   then, finger by finger (a finger: the joints of one kinematic chain of the robots,
 //   fingers() below), for each finger whose joints g changes, the others holding still:
 //   1. release: to r_old, its configuration lifted off the objects (Lift below);
@@ -50,6 +53,9 @@ struct RegraspMotionSettings {
   int settle_steps = 3;          // >= 0: plant steps that hold g after the close
   int max_lift_iterations = 60;  // >= 1: Gauss–Newton iterations of one Lift
   double damping = 1e-6;         // λ > 0 [(m/rad)²]: the least-squares damping
+  // Step 0 (hold): true lets the grip's squeeze go first (every finger to its configuration);
+  // false keeps the fingers that do not move at their last command, squeezing as before.
+  bool relax_grip = true;
 };
 
 // The commands of one regrasp and how well its lifted postures were found.
