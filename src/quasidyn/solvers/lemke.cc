@@ -42,7 +42,8 @@ void SetMessage(std::string* message, const char* format, ...) {
 }
 
 // The exponent e of the power of two with 2^e <= x < 2^(e+1), for finite x > 0; 0 for x = 0.
-int BinaryExponent(double x) { return x > 0 ? std::ilogb(x) : 0; }
+// Kept in [−1022, 1022], so that 2^−e is a normal double and a product with it is exact.
+int BinaryExponent(double x) { return x > 0 ? std::clamp(std::ilogb(x), -1022, 1022) : 0; }
 
 }  // namespace
 
@@ -180,10 +181,9 @@ void LemkeSolver::Pivot(int row, int entering) {
 void LemkeSolver::Normalise(const LcpProblem& problem) {
   q_exponent_ = BinaryExponent(problem.q.lpNorm<Eigen::Infinity>());
   m_exponent_ = BinaryExponent(problem.M.lpNorm<Eigen::Infinity>());
-  for (int j = 0; j < n_; ++j) {
-    for (int i = 0; i < n_; ++i) normalised_.M(i, j) = std::ldexp(problem.M(i, j), -m_exponent_);
-    normalised_.q[j] = std::ldexp(problem.q[j], -q_exponent_);
-  }
+  // Products with powers of two: exact (unless a product falls below the normal range).
+  normalised_.M.noalias() = std::ldexp(1.0, -m_exponent_) * problem.M;
+  normalised_.q.noalias() = std::ldexp(1.0, -q_exponent_) * problem.q;
 }
 
 void LemkeSolver::SolveOnce(const LcpProblem& original, double pivot_tolerance, LcpResult* out) {
