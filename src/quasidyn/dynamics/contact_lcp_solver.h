@@ -10,10 +10,11 @@
 //   (solvers/ lcp_basis_guess.h), and Lemke's method runs only when that guess fails. Contacts that
 //   keep their mode (sticking, sliding, separating) from one step to the next then cost one LU of
 //   the basis instead of Lemke's pivots;
-// * rescaled retries: Lemke's tie and pivot tests are absolute for data below 1 and relative
-//   above, so a degenerate LCP whose data fall near the thresholds can end on a false ray or a
-//   rejected pair; Lemke then runs again on LCP(M, s q) for s = 10³ and 10⁻³ (whose solution is
-//   s z) and fails only when every scale does (the pivots of every run are summed).
+// * rescaled retries: a degenerate LCP can end on a false ray or a rejected pair; Lemke then
+//   runs again on LCP(M, s q) for s = 10³ and 10⁻³ (whose solution is s z) and fails only when
+//   every scale does (the pivots of every run are summed). Lemke's tests are relative to the
+//   data (it normalises M and q by powers of two), so a retry sees data within a factor 2 of
+//   the first run's and rarely changes the outcome; they were absolute below 1 when it was added.
 
 #include <utility>
 #include <vector>

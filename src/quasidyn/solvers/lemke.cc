@@ -41,6 +41,10 @@ void SetMessage(std::string* message, const char* format, ...) {
   message->assign(text);
 }
 
+// The exponent e of the power of two with 2^e <= x < 2^(e+1), for finite x > 0; 0 for x = 0.
+// Kept in [−1022, 1022], so that 2^−e is a normal double and a product with it is exact.
+int BinaryExponent(double x) { return x > 0 ? std::clamp(std::ilogb(x), -1022, 1022) : 0; }
+
 }  // namespace
 
 // Column of the entering variable in the tableau [I, −M, −d] (Cottle, Pang & Stone, eq.
@@ -174,10 +178,20 @@ void LemkeSolver::Pivot(int row, int entering) {
   basis_[row] = entering;
 }
 
-void LemkeSolver::SolveOnce(const LcpProblem& problem, double pivot_tolerance, LcpResult* out) {
+void LemkeSolver::Normalise(const LcpProblem& problem) {
+  q_exponent_ = BinaryExponent(problem.q.lpNorm<Eigen::Infinity>());
+  m_exponent_ = BinaryExponent(problem.M.lpNorm<Eigen::Infinity>());
+  // Products with powers of two: exact (unless a product falls below the normal range).
+  normalised_.M.noalias() = std::ldexp(1.0, -m_exponent_) * problem.M;
+  normalised_.q.noalias() = std::ldexp(1.0, -q_exponent_) * problem.q;
+}
+
+void LemkeSolver::SolveOnce(const LcpProblem& original, double pivot_tolerance, LcpResult* out) {
   const LemkeSettings& settings = settings_;
   const int n = n_;
   const int max_pivots = settings.max_pivots > 0 ? settings.max_pivots : 50 * (n + 1);
+  // Pivoting on the normalised data (Normalise); `original` for the answer and its check.
+  const LcpProblem& problem = normalised_;
 
   basis_inverse_.setIdentity(n, n);
   basic_values_ = problem.q;
@@ -188,8 +202,14 @@ void LemkeSolver::SolveOnce(const LcpProblem& problem, double pivot_tolerance, L
   result.info = LemkeInfo();
   SolverStatus status = SolverStatus::kMaxIterations;
   int pivots = 0;
-  if (n == 0 || problem.q.minCoeff() >= 0) {
-    status = SolverStatus::kSolved;  // z = 0, w = q
+  // z = 0, w = q when that pair passes the final check below (min q >= −residual_tolerance ·
+  // ‖q‖∞). A q whose negative entries are rounding of exact zeros (the tangential rows of a
+  // frictionless contact pushed along its normal, ±1e-23) is such a case; pivoting on it ties
+  // those entries with the exact zeros of the Γ rows, and the lexicographic choice among the
+  // tie, a Γ row, leads to a false ray after one pivot (the drawer's LCP in lemke_test.cc).
+  if (n == 0 || original.q.minCoeff() >=
+                    -settings.residual_tolerance * original.q.lpNorm<Eigen::Infinity>()) {
+    status = SolverStatus::kSolved;
   } else {
     // First pivot: z0 enters, the row of the most negative q_i leaves (ties: lexicographic
     // rule on (q_i, e_iᵀ), which keeps the basis lexicographically feasible).
@@ -247,42 +267,43 @@ void LemkeSolver::SolveOnce(const LcpProblem& problem, double pivot_tolerance, L
   result.z_basic.assign(n, 0);
   if (status == SolverStatus::kSolved) {
     if (pivots == 0) {
-      result.w = problem.q;
+      result.w = original.q;
     } else if (!Refactor(problem)) {  // the final basis, solved afresh
       status = SolverStatus::kNumericalFailure;
       SetMessage(&result.message, "final basis matrix numerically singular after %d pivots",
                  pivots);
     } else {
-      // Non-basic variables are 0; the basic z's value, then w = Mz + q exactly as defined.
+      // Non-basic variables are 0; the basic z's value (back in the units of the original
+      // data: z = 2^(e_q − e_M) ẑ, exact), then w = Mz + q exactly as defined.
       for (int i = 0; i < n; ++i) {
         const int variable = basis_[i];
         if (variable >= n && variable < 2 * n) {
-          result.z[variable - n] = basic_values_[i];
+          result.z[variable - n] = std::ldexp(basic_values_[i], q_exponent_ - m_exponent_);
           result.z_basic[variable - n] = 1;
         }
       }
-      result.w.noalias() = problem.M * result.z;
-      result.w += problem.q;
+      result.w.noalias() = original.M * result.z;
+      result.w += original.q;
     }
   }
   result.info.pivots = pivots;
   if (n > 0) {
-    product_.noalias() = problem.M * result.z;
-    result.info.residual = (result.w - product_ - problem.q).lpNorm<Eigen::Infinity>();
+    product_.noalias() = original.M * result.z;
+    result.info.residual = (result.w - product_ - original.q).lpNorm<Eigen::Infinity>();
     result.info.sign_violation = std::max({0.0, -result.z.minCoeff(), -result.w.minCoeff()});
     result.info.complementarity = result.w.cwiseProduct(result.z).cwiseAbs().sum();
   }
   if (status == SolverStatus::kSolved && n > 0) {
     // Honest status: check the returned pair, in units of w, against the scale
     // ‖q‖∞ + ‖M‖∞‖z‖∞ of the terms of w = Mz + q.
-    const double scale = problem.q.lpNorm<Eigen::Infinity>() +
-                         problem.M.lpNorm<Eigen::Infinity>() * result.z.lpNorm<Eigen::Infinity>();
+    const double scale = original.q.lpNorm<Eigen::Infinity>() +
+                         original.M.lpNorm<Eigen::Infinity>() * result.z.lpNorm<Eigen::Infinity>();
     const double z_scale = std::max(result.z.lpNorm<Eigen::Infinity>(), 1e-300);
     // Complementarity per pair: min(w_i, z_i·‖w‖/‖z‖) must vanish; use |w_i z_i| / ‖z‖∞.
     const double complementarity = result.w.cwiseProduct(result.z).cwiseAbs().maxCoeff() / z_scale;
     const double violation =
         std::max({result.info.residual, -result.w.minCoeff(),
-                  -result.z.minCoeff() * problem.M.lpNorm<Eigen::Infinity>(), complementarity});
+                  -result.z.minCoeff() * original.M.lpNorm<Eigen::Infinity>(), complementarity});
     if (!(violation <= settings.residual_tolerance * scale)) {
       const bool loose = violation <= settings.inaccurate_tolerance * scale;
       status = loose ? SolverStatus::kSolvedInaccurate : SolverStatus::kNumericalFailure;
@@ -317,6 +338,8 @@ void LemkeSolver::Setup(int n, const LemkeSettings& settings) {
   n_ = n;
   basis_inverse_.resize(n, n);
   basis_matrix_.resize(n, n);
+  normalised_.M.resize(n, n);
+  normalised_.q.resize(n);
   schur_.resize(n, n);
   schur_pivots_.resize(n);
   for (Eigen::VectorXd* v :
@@ -346,6 +369,7 @@ const LcpResult& LemkeSolver::Solve(const LcpProblem& problem) {
                               ", expected n × n with n = " + std::to_string(n_));
   QUASIDYN_CHECK_ARGUMENT(problem.M.allFinite(), "LemkeSolver::Solve", "M must be finite");
   const auto start_time = std::chrono::steady_clock::now();
+  Normalise(problem);
   // On contact LCPs M = J P⁻¹ Jᵀ has rank <= n_v < n, and a pivot entry that is 0 in exact
   // arithmetic can come out as 1e-8·‖a‖ after a few dozen pivots; pivoting on it makes B
   // nearly singular and the method ends on a false ray or a wrong "solution" (caught by the

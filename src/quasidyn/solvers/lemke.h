@@ -7,6 +7,10 @@
 // Lemke's method finds a solution whenever M is copositive-plus (e.g. positive semidefinite)
 // and the LCP is feasible; otherwise it may end on a secondary ray, reported as kInfeasible.
 // Dense basis inverse with rank-one updates: O(n²) per pivot.
+// The pivoting runs on the normalised data M̂ = 2^(−e_M) M, q̂ = 2^(−e_q) q, with 2^e_M <= ‖M‖∞
+// < 2^(e_M+1) and likewise e_q, whose solution is ẑ = 2^(e_M − e_q) z (w = 2^e_q ŵ): scaling
+// by powers of two is exact, so the pivots are the same for any such scaling of M and of q, and
+// the tolerances below, which compare numbers with 1, are relative to the data's magnitude.
 
 #include <Eigen/Core>
 #include <string>
@@ -25,13 +29,17 @@ struct LemkeSettings {
   // Pivot limit, > 0; 0 means 50·(n + 1). Lemke terminates in finitely many pivots with the
   // lexicographic rule, but the count can be exponential in n in the worst case.
   int max_pivots = 0;
-  // A pivot-column entry a_i counts as positive when a_i > pivot_tolerance · max(1, ‖a‖∞).
+  // A pivot-column entry a_i counts as positive when a_i > pivot_tolerance · max(1, ‖a‖∞)
+  // (on the normalised data).
   // Dimensionless, in (0, 1e-3]. A run that ends on a ray or fails the final check below is
   // repeated with this tolerance multiplied by 100, 10⁴, … while it stays <= 1e-3 (rounding
   // on rank-deficient contact LCPs makes zero pivot entries look positive).
   double pivot_tolerance = 1e-9;
   // Two ratios are treated as tied (and the next lexicographic column decides) when they
-  // differ by at most tie_tolerance · max(1, |ratio|). Dimensionless, in [0, 1e-3]. On
+  // differ by at most tie_tolerance · max(1, |ratio|), on the normalised data (‖q̂‖∞ in [1, 2):
+  // for the ratios of the basic values this is relative to ‖q‖∞; before the normalisation it
+  // was absolute below 1, and the corner LCP of lemke_test.cc, with ‖q‖∞ ≈ 5e-9 m/s, tied
+  // every ratio and ended on a false ray). Dimensionless, in [0, 1e-3]. On
   // degenerate contact LCPs (many φ = 0) ratios that are equal in exact arithmetic differ by
   // rounding of order 1e-12·‖B⁻¹‖; treating them as distinct breaks the lexicographic rule
   // and ends on a false ray, hence the default 1e-9.
@@ -39,7 +47,9 @@ struct LemkeSettings {
   // Final check of the returned pair: with scale = ‖q‖∞ + ‖M‖∞‖z‖∞ (units of w), the
   // violation max(‖w − Mz − q‖∞, −min w, −‖M‖∞ min z, max_i |w_i z_i| / ‖z‖∞) must be
   // <= residual_tolerance · scale for kSolved, <= inaccurate_tolerance · scale for
-  // kSolvedInaccurate; above both the status is kNumericalFailure. Dimensionless,
+  // kSolvedInaccurate; above both the status is kNumericalFailure. A q with
+  // min q >= −residual_tolerance · ‖q‖∞ is answered by z = 0 without pivoting (that pair passes
+  // this check). Dimensionless,
   // residual_tolerance in (0, 1e-3], inaccurate_tolerance in [residual_tolerance, 1).
   double residual_tolerance = 1e-10;
   double inaccurate_tolerance = 1e-6;
@@ -81,7 +91,10 @@ class LemkeSolver {
 
  private:
   // One run of Lemke's method with the given pivot tolerance (no timing), into *result.
-  void SolveOnce(const LcpProblem& problem, double pivot_tolerance, LcpResult* result);
+  // Pivots on normalised_ (Normalise first), answers and checks in the units of `original`.
+  void SolveOnce(const LcpProblem& original, double pivot_tolerance, LcpResult* result);
+  // normalised_ = (2^(−e_M) M, 2^(−e_q) q) with the exponents of the header comment.
+  void Normalise(const LcpProblem& problem);
   // Row of the lexicographic minimum ratio among rows with a_i > threshold; −1 if none.
   int LexicographicMinimumRow(double threshold, double tie_tolerance);
   void Pivot(int row, int entering);
@@ -93,6 +106,8 @@ class LemkeSolver {
 
   int n_ = -1;
   LemkeSettings settings_;
+  LcpProblem normalised_;
+  int q_exponent_ = 0, m_exponent_ = 0;  // e_q, e_M
   LcpResult results_[2];
   LcpResult* best_ = &results_[0];
   LcpResult* retry_ = &results_[1];

@@ -4,7 +4,10 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <iostream>
 #include <stdexcept>
+#include <string>
 
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/testing/malloc_counter.h"
@@ -225,6 +228,85 @@ TEST(LemkeTest, RankDeficientDegenerateContactLcps) {
     } else {
       // Only allowed where the independent reference does not solve it either.
       EXPECT_NE(SolveWithSiconos(p).info, 0) << "seed " << seed << ": " << r.message;
+    }
+  }
+}
+
+// An LCP stored in testdata/NAME: '#' comment lines, n, M row by row, q.
+LcpProblem LcpFromTestdata(const std::string& name) {
+  std::ifstream file(std::string(QUASIDYN_SOURCE_DIR) + "/src/quasidyn/solvers/testdata/" + name);
+  if (!file) throw std::runtime_error("cannot open testdata/" + name);
+  std::string line;
+  while (file.peek() == '#') std::getline(file, line);
+  int n = 0;
+  file >> n;
+  LcpProblem p{MatrixXd(n, n), VectorXd(n)};
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) file >> p.M(i, j);
+  }
+  for (int i = 0; i < n; ++i) file >> p.q[i];
+  if (!file) throw std::runtime_error("malformed testdata/" + name);
+  return p;
+}
+
+// The documented final check (LemkeSettings::residual_tolerance), in units of w.
+double Violation(const LcpProblem& p, const VectorXd& z, const VectorXd& w) {
+  const double complementarity =
+      w.cwiseProduct(z).cwiseAbs().maxCoeff() / std::max(z.lpNorm<Eigen::Infinity>(), 1e-300);
+  return std::max({(w - p.M * z - p.q).lpNorm<Eigen::Infinity>(), -w.minCoeff(),
+                   -z.minCoeff() * p.M.lpNorm<Eigen::Infinity>(), complementarity});
+}
+double CheckScale(const LcpProblem& p, const VectorXd& z) {
+  return p.q.lpNorm<Eigen::Infinity>() +
+         p.M.lpNorm<Eigen::Infinity>() * z.lpNorm<Eigen::Infinity>();
+}
+
+// Stewart–Trinkle steps that ended on a false secondary ray (docs/mpc.md; the drawer of
+// second_order_model_test.cc), each a feasible LCP that Siconos' lexicographic Lemke solves.
+// Drawer: q's tangential rows are rounding (±2e-23) of exact zeros, so z = 0 passes the final
+// check; pivoting on it ended on a ray after 1 pivot. Corner: ‖q‖∞ ≈ 5e-9 m/s (the robot at
+// rest against two walls), below the tolerances that were absolute under 1: a ray after 1
+// pivot, and a rejected pair after 3.
+TEST(LemkeTest, StewartTrinkleStepsThatEndedOnAFalseRay) {
+  for (const char* name : {"drawer_stewart_trinkle_lcp.txt", "corner_stewart_trinkle_lcp.txt",
+                           "corner_stewart_trinkle_lcp_2.txt"}) {
+    SCOPED_TRACE(name);
+    const LcpProblem p = LcpFromTestdata(name);
+    const LemkeSettings settings;
+    const LcpResult r = Solve(p, settings);
+    ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+    ExpectComplementary(p, r);
+    const double scale = CheckScale(p, r.z);
+    EXPECT_LE(Violation(p, r.z, r.w), settings.residual_tolerance * scale);
+    const SiconosSolution reference = SolveWithSiconos(p);
+    ASSERT_EQ(reference.info, 0);
+    const double reference_violation = Violation(p, reference.z, reference.w);
+    std::cout << "[ lcp     ] " << name << ": " << r.info.pivots << " pivots, z " << r.z.transpose()
+              << "; violation " << Violation(p, r.z, r.w) << " (scale " << scale << "); Siconos z "
+              << reference.z.transpose() << ", violation " << reference_violation << "\n";
+    // Both answers solve the LCP to the same relative accuracy: the contact velocities
+    // w = Mz + q are what the step uses; M here has a PSD velocity block, so w's velocity rows
+    // agree wherever the solution's (λ_n, λ_f) part is unique.
+    EXPECT_LE(reference_violation, settings.residual_tolerance * CheckScale(p, reference.z));
+  }
+}
+
+// The pivots depend on M and q only through their normalised copies (lemke.h): scaling M and q
+// by powers of two gives the same pivots and z scaled exactly, whatever the magnitudes.
+TEST(LemkeTest, PowerOfTwoScalingsGiveTheSamePivots) {
+  for (unsigned seed = 0; seed < 10; ++seed) {
+    const LcpProblem p = RandomContactLcp(seed);
+    const LcpResult r = Solve(p);
+    for (const int m_exponent : {-20, 0, 12}) {
+      for (const int q_exponent : {-40, -10, 0, 20}) {
+        const LcpProblem scaled{std::ldexp(1.0, m_exponent) * p.M,
+                                std::ldexp(1.0, q_exponent) * p.q};
+        const LcpResult s = Solve(scaled);
+        EXPECT_EQ(s.status, r.status) << "seed " << seed;
+        EXPECT_EQ(s.info.pivots, r.info.pivots) << "seed " << seed;
+        // M z + q = w with (2^a M, 2^b q): z' = 2^(b − a) z, bit for bit.
+        EXPECT_EQ(s.z, std::ldexp(1.0, q_exponent - m_exponent) * r.z) << "seed " << seed;
+      }
     }
   }
 }

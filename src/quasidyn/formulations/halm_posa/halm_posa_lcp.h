@@ -34,9 +34,9 @@
 //
 //   q_lcp = J [0; u] + [φ⁻/h; 0; 0],   Δq = d₀ + h W Jᵀ z_F.
 //
-// Lemke's tie and pivot tests (solvers/lemke.h) are absolute for data below 1 and relative
-// above; contact data in m/s of a step sit where those tests were tuned. A degenerate LCP whose
-// data fall near the thresholds can still end on a false ray (two fingers closing exactly along
+// Lemke's tie and pivot tests (solvers/lemke.h) are relative to the data (it pivots on M and q
+// normalised by powers of two; they were absolute below 1 when this retry was added). A
+// degenerate LCP can still end on a false ray (two fingers closing exactly along
 // their normals, with 1e-9 m/s of tangential rounding in the command): the solver then retries
 // with w̃ scaled by 10³ and by 10⁻³ (LCP(M̃, s w̃) has the solution s z) and fails only when
 // every scale does.

@@ -25,8 +25,10 @@
 //       [ J_d P⁻¹J_nᵀ   J_d P⁻¹J_dᵀ   E ]         [       J_d P⁻¹τ_h ]
 //       [ diag(μ)       −Eᵀ            0 ]         [           0      ]
 // with E (Σn_d × n_c) the block-diagonal matrix of the e's. Solved by Lemke's method
-// (solvers/lemke.h), which processes this LCP (Stewart & Trinkle 1996, §4: M is
-// copositive-plus in the needed sense); a secondary ray is reported as infeasible.
+// (solvers/lemke.h), which processes this LCP (Stewart & Trinkle 1996, §4; Anitescu & Potra
+// 1997). M is copositive but not copositive-plus when μ > 0 (z = Γ_i alone gives zᵀMz = 0 and
+// (M + Mᵀ)z = μ_i Γ_i e_i ≠ 0), so the plain copositive-plus theorem does not cover it; the
+// papers' argument uses its structure. A secondary ray is reported as infeasible.
 // Unlike eq. (10), sliding keeps w_n = 0 (no boundary layer) and the friction is on the
 // pyramid's boundary, eᵀλ_f = μλ_n, opposing the sliding direction.
 
