@@ -26,11 +26,25 @@
 //                                 and A and B of the QP step at 64 planar-hand points and 8
 //                                 arm_cubes points (randomized smoothing's batch), and
 //                                 first-order smoothing of A and B with 512 planar-hand samples
-//                                 (the samples drawn, the batch, the estimate).
+//                                 (the samples drawn, the batch, the estimate). Two controls
+//                                 run by the same ParallelFor show what the machine itself gives
+//                                 on 2 threads: control_compute (16 items of arithmetic on
+//                                 registers only, ≈ 0.5 ms each) and control_stream (16 items
+//                                 each summing its worker's own 64 MiB buffer: memory bandwidth).
+//                                 Their linear_fraction and CPU per item are the floor for ours:
+//                                 two virtual CPUs may share one physical core or its memory.
+//   BM_ParallelForCall/T          one ParallelFor call of T empty items on T threads: the cost
+//                                 of handing items to the other thread and waiting for it (real
+//                                 time per call).
+//   BM_ParallelForStart           2 items of 200 µs (busy, wall clock) on 2 threads: how late
+//                                 worker 1 starts its item after the call began, median and
+//                                 90th percentile over the calls [µs] (helper_start_us_50, _90),
+//                                 and the call's wall time beyond one item (overhead_us_50).
 // The machine has 2 cores; the wall-clock figures need it otherwise idle, the CPU ones do not.
 // Run: build/release/batch_bench --benchmark_filter=ThreadScaling --benchmark_min_time=2
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <functional>
@@ -38,6 +52,7 @@
 #include <vector>
 
 #include "bench_scenes.h"
+#include "quasidyn/common/parallel_for.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/stepping/batch_step.h"
 #include "quasidyn/stepping/randomized_smoothing.h"
@@ -147,6 +162,43 @@ Batch SmoothingBatchOf(Example example, int samples) {
           }};
 }
 
+// Control: arithmetic on 16 independent values held in registers (no memory traffic beyond
+// L1), `steps` multiply-adds each per item; x ← 0.999 x + 0.001 stays near 1 (no denormals).
+Batch ComputeControlOf(int items, long steps) {
+  return {items, [items, steps](int threads) {
+            std::vector<double> sums(items, 0.0);
+            ParallelFor(items, threads, [&](std::size_t, std::size_t item) {
+              double x[16];
+              for (int k = 0; k < 16; ++k) x[k] = 1.0 + 1e-3 * static_cast<double>(k + item);
+              for (long step = 0; step < steps; ++step) {
+                for (double& v : x) v = 0.999 * v + 0.001;
+                benchmark::DoNotOptimize(x);
+              }
+              double sum = 0.0;
+              for (double v : x) sum += v;
+              sums[item] = sum;
+            });
+            benchmark::DoNotOptimize(sums.data());
+          }};
+}
+
+// Control: each item sums its worker's own buffer of `mebibytes` MiB (larger than the last-level
+// cache, so every item streams it from memory).
+Batch StreamControlOf(int items, int mebibytes) {
+  const std::size_t length = static_cast<std::size_t>(mebibytes) * (1 << 20) / sizeof(double);
+  auto buffers = std::make_shared<std::vector<std::vector<double>>>(2);
+  for (std::vector<double>& buffer : *buffers) buffer.assign(length, 1.0);
+  return {items, [items, buffers](int threads) {
+            std::vector<double> sums(items, 0.0);
+            ParallelFor(items, threads, [&](std::size_t worker, std::size_t item) {
+              double sum = 0.0;
+              for (double v : (*buffers)[worker]) sum += v;
+              sums[item] = sum;
+            });
+            benchmark::DoNotOptimize(sums.data());
+          }};
+}
+
 double ProcessCpuSeconds() {
   timespec now{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
@@ -200,6 +252,53 @@ BENCHMARK_CAPTURE(BM_ThreadScaling, gradients_arm_cubes, [] {
 BENCHMARK_CAPTURE(BM_ThreadScaling, smoothing_planar_hand, [] {
   return SmoothingBatchOf(Example::kPlanarHand, 512);
 })->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, control_compute, [] {
+  return ComputeControlOf(16, 100000);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, control_stream, [] {
+  return StreamControlOf(16, 64);
+})->Unit(benchmark::kMillisecond);
+
+void BM_ParallelForCall(benchmark::State& state) {
+  const int threads = static_cast<int>(state.range(0));
+  std::vector<int> done(threads, 0);
+  for (auto _ : state) {
+    ParallelFor(threads, threads, [&](std::size_t, std::size_t item) { done[item] = 1; });
+    benchmark::DoNotOptimize(done.data());
+  }
+}
+BENCHMARK(BM_ParallelForCall)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+double Quantile(std::vector<double> values, double q) {
+  if (values.empty()) return 0.0;
+  const std::size_t k = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+  return values[k];
+}
+
+void BM_ParallelForStart(benchmark::State& state) {
+  const double item_seconds = 200e-6;
+  std::vector<double> helper_start, overhead;
+  for (auto _ : state) {
+    const double start = WallSeconds();
+    double helper = -1.0;
+    ParallelFor(2, 2, [&](std::size_t worker, std::size_t) {
+      const double begun = WallSeconds();
+      if (worker == 1) helper = begun - start;
+      while (WallSeconds() - begun < item_seconds) {
+      }
+    });
+    const double call = WallSeconds() - start;
+    if (helper >= 0.0) helper_start.push_back(1e6 * helper);
+    overhead.push_back(1e6 * (call - item_seconds));
+  }
+  state.counters["helper_start_us_50"] = Quantile(helper_start, 0.5);
+  state.counters["helper_start_us_90"] = Quantile(helper_start, 0.9);
+  state.counters["overhead_us_50"] = Quantile(overhead, 0.5);
+  state.counters["calls_without_helper"] =
+      static_cast<double>(overhead.size() - helper_start.size());
+}
+BENCHMARK(BM_ParallelForStart)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace quasidyn::bench

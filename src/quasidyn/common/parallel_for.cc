@@ -1,7 +1,11 @@
 #include "quasidyn/common/parallel_for.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <mutex>
 #include <string>
@@ -11,44 +15,173 @@
 #include "quasidyn/common/argument_check.h"
 
 namespace quasidyn {
+namespace {
+
+// One call's items: the next one not yet taken, the end (lowered to the lowest failed item),
+// and that item's exception.
+class ItemQueue {
+ public:
+  ItemQueue(std::size_t count,
+            const std::function<void(std::size_t worker, std::size_t item)>& work)
+      : work_(work), end_(count), failed_item_(count) {}
+
+  // Runs items as worker w until none is left.
+  void Drain(std::size_t w) {
+    for (std::size_t i = next_.fetch_add(1); i < end_.load(); i = next_.fetch_add(1)) {
+      try {
+        work_(w, i);
+      } catch (...) {  // kept if it is the lowest so far; reported after every worker left
+        const std::lock_guard<std::mutex> lock(failure_mutex_);
+        if (i < failed_item_) {
+          failed_item_ = i;
+          failure_ = std::current_exception();
+          end_.store(i);
+        }
+      }
+    }
+  }
+
+  void StopTakingItems() { end_.store(0); }
+
+  void RethrowFailure() const {
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+ private:
+  const std::function<void(std::size_t, std::size_t)>& work_;
+  std::atomic<std::size_t> next_{0};
+  std::atomic<std::size_t> end_;
+  std::mutex failure_mutex_;
+  std::size_t failed_item_;
+  std::exception_ptr failure_;
+};
+
+// Threads started once and parked (a condition variable) between calls. A call publishes its
+// queue with a number of seats; parked threads that wake while seats are left take one (worker
+// numbers 1, 2, …) and drain the queue. When the caller (worker 0) finds the queue empty it
+// closes the call to threads that have not woken yet and waits only for those still running
+// an item: a thread that the operating system has not run at all delays nothing.
+class ParkedThreads {
+ public:
+  // Starts threads until there are `wanted`; throws std::system_error if one cannot start (the
+  // ones started stay parked).
+  void Grow(std::size_t wanted) {
+    for (; started_ < wanted; ++started_) {
+      std::thread([this] { Serve(); }).detach();  // parked until the process ends (SharedPool)
+    }
+  }
+
+  // Drains `queue` on the calling thread and on up to `helpers` parked threads.
+  void Run(ItemQueue& queue, std::size_t helpers) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      open_ = &queue;
+      seats_ = helpers;
+      joined_ = 0;
+      ++call_;
+    }
+    wake_.notify_all();
+    queue.Drain(0);
+    std::unique_lock<std::mutex> lock(mutex_);
+    open_ = nullptr;  // no item is left: threads that wake from now on stay parked
+    seats_ = 0;
+    left_.wait(lock, [this] { return inside_ == 0; });
+  }
+
+ private:
+  void Serve() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    std::uint64_t served = 0;  // calls are numbered from 1: a new thread serves the open one
+    for (;;) {
+      wake_.wait(lock, [&] { return open_ != nullptr && seats_ > 0 && call_ != served; });
+      served = call_;
+      --seats_;
+      const std::size_t worker = ++joined_;
+      ++inside_;
+      ItemQueue* queue = open_;
+      lock.unlock();
+      queue->Drain(worker);
+      lock.lock();
+      if (--inside_ == 0) left_.notify_one();
+    }
+  }
+
+  std::size_t started_ = 0;  // threads started (only the call using the pool starts them)
+  std::mutex mutex_;
+  std::condition_variable wake_;  // a call was published
+  std::condition_variable left_;  // a thread left the call
+  ItemQueue* open_ = nullptr;     // the call threads may join, or none
+  std::size_t seats_ = 0;         // threads the open call still takes
+  std::size_t joined_ = 0;        // threads that joined the open call
+  std::size_t inside_ = 0;        // threads draining a call's queue
+  std::uint64_t call_ = 0;        // calls published so far
+};
+
+// The process's parked threads, and whether a call is using them. One call at a time uses them;
+// a call made meanwhile (from another thread, or from inside an item) starts threads of its own.
+// A child process made by fork() has none of its parent's threads: it makes a pool of its own
+// and leaves the parent's untouched. Pools are never destroyed, so a parked thread never
+// outlives its pool; at exit the parked threads end with the process.
+struct SharedPool {
+  ParkedThreads threads;
+  std::atomic<bool> busy{false};
+};
+
+SharedPool& ThisProcessPool() {
+  static std::mutex mutex;
+  static SharedPool* pool = nullptr;
+  static pid_t owner = 0;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (pool == nullptr || owner != getpid()) {
+    pool = new SharedPool;  // a forked child's inherited pool is left as it is
+    owner = getpid();
+  }
+  return *pool;
+}
+
+// The call's own threads, started and joined here (the pool is in use).
+void RunOnNewThreads(ItemQueue& queue, std::size_t helpers) {
+  std::vector<std::thread> started;
+  started.reserve(helpers);
+  try {
+    for (std::size_t w = 1; w <= helpers; ++w) {
+      started.emplace_back([&queue, w] { queue.Drain(w); });
+    }
+  } catch (...) {  // a thread could not be started: finish the started ones, then report
+    queue.StopTakingItems();
+    for (std::thread& thread : started) thread.join();
+    throw;
+  }
+  queue.Drain(0);
+  for (std::thread& thread : started) thread.join();
+}
+
+}  // namespace
 
 void ParallelFor(std::size_t count, int threads,
                  const std::function<void(std::size_t worker, std::size_t item)>& work) {
   QUASIDYN_CHECK_ARGUMENT(threads >= 1, "ParallelFor",
                           "threads must be >= 1 (got " + std::to_string(threads) + ")");
   const std::size_t workers = std::min(static_cast<std::size_t>(threads), count);
-  std::atomic<std::size_t> next{0};
-  // Items above the lowest failed one are not started (count while none failed).
-  std::atomic<std::size_t> end{count};
-  std::mutex failure_mutex;
-  std::size_t failed_item = count;
-  std::exception_ptr failure;
-  auto run = [&](std::size_t w) {
-    for (std::size_t i = next.fetch_add(1); i < end.load(); i = next.fetch_add(1)) {
-      try {
-        work(w, i);
-      } catch (...) {  // kept if it is the lowest so far; reported after the join
-        const std::lock_guard<std::mutex> lock(failure_mutex);
-        if (i < failed_item) {
-          failed_item = i;
-          failure = std::current_exception();
-          end.store(i);
-        }
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(workers > 0 ? workers - 1 : 0);
-  try {
-    for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(run, w);
-  } catch (...) {  // a thread could not be started: finish the started ones, then report
-    end.store(0);
-    for (std::thread& thread : pool) thread.join();
-    throw;
+  ItemQueue queue(count, work);
+  if (workers <= 1) {
+    queue.Drain(0);
+    queue.RethrowFailure();
+    return;
   }
-  if (workers > 0) run(0);  // the calling thread is worker 0
-  for (std::thread& thread : pool) thread.join();
-  if (failure) std::rethrow_exception(failure);
+  const std::size_t helpers = workers - 1;
+  SharedPool& pool = ThisProcessPool();
+  if (pool.busy.exchange(true)) {
+    RunOnNewThreads(queue, helpers);
+  } else {
+    struct Release {
+      std::atomic<bool>& busy;
+      ~Release() { busy.store(false); }
+    } release{pool.busy};
+    pool.threads.Grow(helpers);  // throws before any item ran if a thread cannot start
+    pool.threads.Run(queue, helpers);
+  }
+  queue.RethrowFailure();
 }
 
 }  // namespace quasidyn

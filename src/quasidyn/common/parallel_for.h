@@ -1,17 +1,25 @@
 #pragma once
-// Items 0 … n−1 on T threads (std::thread), handed out one at a time in increasing order from a
-// shared counter: a worker that finishes an item takes the next one not yet taken, so items of
-// unequal cost, and a worker that the operating system runs late (other load on the machine),
-// leave no worker idle while items remain. The calling thread is worker 0. Which worker runs an
-// item depends on timing; a caller whose items are independent of each other and of what their
+// Items 0 … n−1 on T threads, handed out one at a time in increasing order from a shared
+// counter: a worker that finishes an item takes the next one not yet taken, so items of unequal
+// cost, and a worker that the operating system runs late (other load on the machine), leave no
+// worker idle while items remain. The calling thread is worker 0. Which worker runs an item
+// depends on timing; a caller whose items are independent of each other and of what their
 // worker ran before (each writes its own output slot; per-worker state is reset before each
 // item) gets results bitwise identical for every T: the batches of stepping/batch_step.h and
 // simulation/rollout.h.
 //
+// Threads: the other T − 1 workers are threads of the process that are started on first use and
+// parked between calls (a condition variable), not started and joined per call. A call returns
+// once every item is done; a parked thread that the operating system has not run by then is not
+// waited for (it stays parked). One call at a time uses the parked threads; a call made while
+// they are in use (from another thread, or from inside an item) starts and joins threads of its
+// own, as a call did before. A child made by fork() starts threads of its own.
+//
 // Failures: an exception thrown by item f is kept; the workers take no item numbered above f
-// from then on but finish the items below it, and after every worker has joined the exception of
+// from then on but finish the items below it, and once no worker runs an item the exception of
 // the lowest-numbered failed item is rethrown (the same item for every T and every timing). A
-// thread that cannot be started: the started ones are joined and the error is rethrown. Throws
+// thread that cannot be started: the error (std::system_error) is rethrown, with no item run
+// when the parked threads were to be used, after joining the started ones otherwise. Throws
 // std::invalid_argument for T < 1.
 
 #include <cstddef>

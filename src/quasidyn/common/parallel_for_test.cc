@@ -1,11 +1,16 @@
 #include "quasidyn/common/parallel_for.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <set>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace quasidyn {
@@ -52,6 +57,79 @@ TEST(ParallelFor, AnIdleWorkerTakesTheItemsABusyOneHasNotStarted) {
     }
   });
   EXPECT_TRUE(item0_saw_all);
+}
+
+// Two items on 2 threads, each waiting (up to 20 s) until the other has started: true if they
+// ran at the same time, on two threads; `helper` is the kernel's id of the thread that was
+// worker 1 (unlike std::thread::id, not reused soon after a thread ends).
+bool TwoItemsRanTogether(pid_t* helper) {
+  std::mutex mutex;
+  std::condition_variable changed;
+  int started = 0;
+  bool both = true;
+  ParallelFor(2, 2, [&](std::size_t worker, std::size_t) {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (worker == 1) *helper = gettid();
+    ++started;
+    changed.notify_all();
+    both = changed.wait_for(lock, std::chrono::seconds(20), [&] { return started == 2; }) && both;
+  });
+  return both;
+}
+
+// Threads started per call would give every call a new worker 1; parked ones are reused (as many
+// as the most threads asked for so far in this process: at most 7 in this file).
+TEST(ParallelFor, TheOtherWorkersThreadsAreKeptBetweenCalls) {
+  const int calls = 20;
+  std::set<pid_t> helpers;
+  for (int call = 0; call < calls; ++call) {
+    pid_t helper = 0;
+    ASSERT_TRUE(TwoItemsRanTogether(&helper));
+    EXPECT_NE(helper, gettid());
+    helpers.insert(helper);
+  }
+  EXPECT_LT(helpers.size(), static_cast<std::size_t>(calls));
+}
+
+TEST(ParallelFor, ACallFromInsideAnItemRunsOnThreadsOfItsOwn) {
+  std::vector<std::vector<int>> runs(4, std::vector<int>(5, 0));
+  ParallelFor(4, 2, [&](std::size_t, std::size_t outer) {
+    ParallelFor(5, 2, [&](std::size_t, std::size_t inner) { ++runs[outer][inner]; });
+  });
+  for (const std::vector<int>& inner : runs) {
+    for (int count : inner) EXPECT_EQ(count, 1);
+  }
+}
+
+TEST(ParallelFor, CallsFromTwoThreadsAtOnceEachRunTheirItems) {
+  std::vector<std::atomic<int>> runs(2 * 200);
+  auto call = [&](std::size_t first) {
+    for (int repeat = 0; repeat < 20; ++repeat) {
+      ParallelFor(10, 2, [&](std::size_t, std::size_t i) { ++runs[first + 10 * repeat + i]; });
+    }
+  };
+  std::thread other(call, 200);
+  call(0);
+  other.join();
+  for (const std::atomic<int>& count : runs) EXPECT_EQ(count.load(), 1);
+}
+
+// The parked threads of the parent do not exist in a fork()ed child: its call uses two threads
+// all the same (the child exits 1 if its two items did not run at the same time).
+TEST(ParallelFor, AForkedChildRunsItemsOnTwoThreads) {
+  pid_t helper = 0;
+  ASSERT_TRUE(TwoItemsRanTogether(&helper));  // the parent's thread is parked
+  const pid_t child = fork();
+  ASSERT_NE(child, -1);
+  if (child == 0) {
+    alarm(60);  // never hang the test run
+    pid_t child_helper = 0;
+    _exit(TwoItemsRanTogether(&child_helper) ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 TEST(ParallelFor, NoItemsRunNothing) {
