@@ -21,9 +21,15 @@
 namespace quasidyn::bench {
 namespace {
 
+// cold: the warm start cleared before each call (StepModel::ClearWarmStart), the step as a
+// function of (x, u) alone; otherwise each call starts from the previous call's answer at the
+// same state, which for the qp formulation is a re-solve from its own answer.
 [[gnu::noinline]] void MeasuredCalc(const StepModel& model, const SceneState& at, StepData* data,
-                                    int repeats) {
-  for (int i = 0; i < repeats; ++i) model.Calc(at.x, at.u, data);
+                                    int repeats, bool cold) {
+  for (int i = 0; i < repeats; ++i) {
+    if (cold) model.ClearWarmStart(data);
+    model.Calc(at.x, at.u, data);
+  }
 }
 
 [[gnu::noinline]] void MeasuredCalcDiffB(const StepModel& model, StepData* data, int repeats) {
@@ -37,13 +43,14 @@ namespace {
 int Run(int argc, char** argv) {
   std::string scene, formulation;
   int repeats = 0;
-  bool quiet = false;
+  bool quiet = false, cold = false;
   CLI::App app{
       "instruction_count_bench: fixed work for valgrind's callgrind (MeasuredCalc, "
       "MeasuredCalcDiffB, MeasuredCalcDiffAB, each called REPEATS times)"};
   app.add_option("SCENE", scene, "arm_cubes | planar_hand | planar_gripper")->required();
   app.add_option("FORMULATION", formulation, "A registered formulation")->required();
   app.add_option("REPEATS", repeats, "Calls of each measured function >= 1")->required();
+  app.add_flag("--cold", cold, "Clear the warm start before each measured Calc");
   tools::AddQuietFlag(&app, &quiet);
   tools::ParseOrExit(&app, argc, argv);
   if (quiet) tools::SilenceStdout();
@@ -78,7 +85,7 @@ int Run(int argc, char** argv) {
     std::fprintf(stderr, "the step failed: %s\n", data->result.message.c_str());
     return 1;
   }
-  MeasuredCalc(*model, at, data.get(), repeats);
+  MeasuredCalc(*model, at, data.get(), repeats, cold);
   if (derivatives) {
     MeasuredCalcDiffB(*model, data.get(), repeats);
     MeasuredCalcDiffAB(*model, data.get(), repeats);

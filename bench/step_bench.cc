@@ -1,11 +1,16 @@
 // One quasi-dynamic time step, Calc of the step models (stepping/step_model.h), single thread:
 //   BM_Calc/<scene>_<formulation>         the same state repeatedly (arm_cubes at the grasp,
 //                                          t = 2 s, ≈ 52 contacts, 69 velocities; planar_hand
-//                                          after 60 steps); reports heap allocations per Calc;
+//                                          after 60 steps), the warm start cleared before each
+//                                          call (the cold step); reports heap allocations per
+//                                          Calc;
 //   BM_RolloutStep/<scene>_<formulation>  the step along the trajectory from that state (50
-//                                          steps, then back), as a rollout runs it: each solve
-//                                          sees a new problem, warm starts help only as much
-//                                          as consecutive steps are alike;
+//                                          steps, then back, cleared), as a rollout runs it:
+//                                          each solve sees a new problem and starts from the
+//                                          previous step's answer (the qp formulation,
+//                                          pyramid_qp_warm_start.h); ..._cold clears the warm
+//                                          start before each step; iterations per step in the
+//                                          counters;
 //   BM_Part_*                              the parts of one arm_cubes step: the contact query
 //                                          (kinematics, geometry, contact set), the cost, the
 //                                          QP and SOCP build, the solve;
@@ -41,10 +46,12 @@ void BM_Calc(benchmark::State& state, Example example, const char* formulation) 
   long allocations = 0;
   {
     testing::MallocCounter counter;
+    model->ClearWarmStart(data.get());
     model->Calc(at.x, at.u, data.get());
     allocations = counter.count();
   }
   for (auto _ : state) {
+    model->ClearWarmStart(data.get());  // each call a function of (x, u) alone: the cold step
     model->Calc(at.x, at.u, data.get());
     benchmark::DoNotOptimize(data->result.next.q.data());
   }
@@ -53,7 +60,9 @@ void BM_Calc(benchmark::State& state, Example example, const char* formulation) 
   state.counters["allocations"] = static_cast<double>(allocations);
 }
 
-void BM_RolloutStep(benchmark::State& state, Example example, const char* formulation) {
+// cold: the warm start cleared before each step; otherwise each step starts from the previous
+// step's answer as a rollout's steps do (the QP, pyramid_qp_warm_start.h).
+void BM_RolloutStep(benchmark::State& state, Example example, const char* formulation, bool cold) {
   const std::shared_ptr<const StepModel> model = ModelOf(example, formulation);
   const Scene& scene = model->scene();
   const SceneState& at = StateOf(example);
@@ -62,9 +71,13 @@ void BM_RolloutStep(benchmark::State& state, Example example, const char* formul
   constexpr int kStepsPerRun = 50;
   State x = at.x;
   int k = 0, failures = 0;
+  long steps = 0, iterations = 0;
   for (auto _ : state) {
+    if (cold || k == 0) model->ClearWarmStart(data.get());  // each run of 50 steps alike
     model->Calc(x, scene.CommandAt(at.t + (k + 1) * h), data.get());
     failures += !data->result.ok();
+    iterations += data->result.solver.iterations;
+    ++steps;
     x = data->result.next;
     if (++k == kStepsPerRun) {
       k = 0;
@@ -73,11 +86,15 @@ void BM_RolloutStep(benchmark::State& state, Example example, const char* formul
     benchmark::DoNotOptimize(x.q.data());
   }
   state.counters["failed_steps"] = failures;
+  state.counters["iterations_per_step"] = static_cast<double>(iterations) / std::max(1L, steps);
 }
 
 #define QUASIDYN_STEP_BENCHES(name, example, formulation)                                \
   BENCHMARK_CAPTURE(BM_Calc, name, example, formulation)->Unit(benchmark::kMicrosecond); \
-  BENCHMARK_CAPTURE(BM_RolloutStep, name, example, formulation)->Unit(benchmark::kMicrosecond)
+  BENCHMARK_CAPTURE(BM_RolloutStep, name, example, formulation, false)                   \
+      ->Unit(benchmark::kMicrosecond);                                                   \
+  BENCHMARK_CAPTURE(BM_RolloutStep, name##_cold, example, formulation, true)             \
+      ->Unit(benchmark::kMicrosecond)
 
 QUASIDYN_STEP_BENCHES(arm_cubes_qp, Example::kArmCubes, "qp");
 QUASIDYN_STEP_BENCHES(arm_cubes_socp, Example::kArmCubes, "socp");

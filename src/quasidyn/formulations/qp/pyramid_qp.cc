@@ -61,13 +61,32 @@ void SetupOrUpdate(const QpProblem& qp, const QpSettings& settings, QpSolver* so
 }
 
 void SolvePyramidQp(const StepProblem& problem, const QpSettings& settings, const char* description,
-                    PyramidQpWorkspace* workspace, FormulationSolution* solution) {
+                    PyramidQpWorkspace* workspace, FormulationSolution* solution, QpStart start) {
   PyramidQpWorkspace& w = *workspace;
   BuildPyramidQp(problem, &w.qp);
   SetupOrUpdate(w.qp, settings, &w.solver);
-  const QpResult& result = w.solver.Solve();
-  if (!StartSolution(problem, description, result.status, SummaryOf(result.info), result.message,
-                     result.x, solution))
+  const bool warm =
+      start == QpStart::kFromPreviousStep && w.previous.Start(problem, w.qp, &w.start);
+  const QpWarmStart cold;                                           // empty vectors: no allocation
+  const QpResult* solved = &w.solver.Solve(warm ? w.start : cold);  // no copy of w.start
+  SolverSummary summary = SummaryOf(solved->info);
+  if (warm && solved->status != SolverStatus::kSolved) {  // the cold solve decides
+    const SolverSummary warm_summary = summary;
+    solved = &w.solver.Solve();
+    summary = SummaryOf(solved->info);
+    summary.iterations += warm_summary.iterations;
+    summary.solve_time_seconds += warm_summary.solve_time_seconds;
+  }
+  const QpResult& result = *solved;
+  if (start == QpStart::kFromPreviousStep) {
+    if (Succeeded(result.status)) {
+      w.previous.Remember(problem, result);
+    } else {
+      w.previous.Clear();
+    }
+  }
+  if (!StartSolution(problem, description, result.status, summary, result.message, result.x,
+                     solution))
     return;
   const ContactSet& contacts = problem.contacts;
   int row = 0;

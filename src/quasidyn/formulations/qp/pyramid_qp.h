@@ -11,6 +11,7 @@
 // (eq. (9)): the normal impulse is Σ_j β_ij and the friction impulse μ_i Σ_j β_ij d_ij.
 
 #include "quasidyn/formulations/program.h"
+#include "quasidyn/formulations/qp/pyramid_qp_warm_start.h"
 #include "quasidyn/gradients/qp_gradient.h"
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/solvers/qp.h"
@@ -42,14 +43,22 @@ SolverSummary SummaryOf(const QpInfo& info);
 struct PyramidQpWorkspace final : ProgramWorkspace {
   QpProblem qp;
   QpSolver solver;
-  PyramidStepData pyramid;    // G, offsets and their rows (gradients/step_data_derivative.h)
-  QpSensitivity sensitivity;  // the active set, factors and solve buffers (qp_gradient.h)
+  PyramidQpWarmStart previous;  // the last step's answer (QpStart::kFromPreviousStep)
+  QpWarmStart start;            // its start for this step
+  PyramidStepData pyramid;      // G, offsets and their rows (gradients/step_data_derivative.h)
+  QpSensitivity sensitivity;    // the active set, factors and solve buffers (qp_gradient.h)
 };
 
+// Where SolvePyramidQp starts the interior point: cold (solvers/qp.h), or from the previous
+// step's answer kept in the workspace (pyramid_qp_warm_start.h; cold when there is none). A warm
+// solve that does not end kSolved is solved again cold, so a warm start never changes a
+// status, and the summary's iterations and time are those of both solves.
+enum class QpStart { kCold, kFromPreviousStep };
+
 // Builds the QP of `problem` into the workspace, solves it (set up again only for a new
-// pattern) and writes v and the impulses into *solution: β_ij along the pyramid edges give the
-// normal impulse Σ_j β_ij and the friction impulse μ_i Σ_j β_ij d_ij. The same program serves
-// two step models, by the cost it is given (step_problem.h): the quasi-dynamic step
+// pattern) from `start` and writes v and the impulses into *solution: β_ij along the pyramid edges
+// give the normal impulse Σ_j β_ij and the friction impulse μ_i Σ_j β_ij d_ij. The same program
+// serves two step models, by the cost it is given (step_problem.h): the quasi-dynamic step
 // (quasi_dynamic_cost.h), Pang & Tedrake 2021, eq. (10), and the second-order step
 // (second_order_cost.h, P = M̂): Anitescu's convex relaxation of the Stewart–Trinkle LCP
 // (Anitescu 2006, "Optimization-based simulation of nonsmooth rigid multibody dynamics", Math.
@@ -57,7 +66,8 @@ struct PyramidQpWorkspace final : ProgramWorkspace {
 // the normal speed μ|v_t| (the relaxation's boundary layer). `description` names the program in
 // messages.
 void SolvePyramidQp(const StepProblem& problem, const QpSettings& settings, const char* description,
-                    PyramidQpWorkspace* workspace, FormulationSolution* solution);
+                    PyramidQpWorkspace* workspace, FormulationSolution* solution,
+                    QpStart start = QpStart::kCold);
 
 // Sets the solver up for qp when its pattern differs from the last one, else updates the
 // values (shared by the formulations that solve a QP).

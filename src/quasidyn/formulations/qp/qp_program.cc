@@ -9,7 +9,11 @@ std::unique_ptr<ProgramWorkspace> QpProgram::CreateWorkspace() const {
 void QpProgram::Solve(const StepProblem& problem, ProgramWorkspace* workspace,
                       FormulationSolution* solution) const {
   SolvePyramidQp(problem, settings_, description(),
-                 &WorkspaceOf<PyramidQpWorkspace>(workspace, description()), solution);
+                 &WorkspaceOf<PyramidQpWorkspace>(workspace, description()), solution, start_);
+}
+
+void QpProgram::ClearWarmStart(ProgramWorkspace* workspace) const {
+  WorkspaceOf<PyramidQpWorkspace>(workspace, description()).previous.Clear();
 }
 
 void QpProgram::Differentiate(const QuasiDynamicDerivativeInput& input, ProgramWorkspace* workspace,

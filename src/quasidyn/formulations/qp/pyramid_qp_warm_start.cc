@@ -1,0 +1,64 @@
+#include "quasidyn/formulations/qp/pyramid_qp_warm_start.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace quasidyn {
+
+// Rows in the order of BuildPyramidConstraints: contact-major, ray j within a contact, then the
+// joint-limit rows. The occurrence counts the contacts of the same geometry pair just before
+// (the contact set lists a pair's manifold points together).
+void PyramidQpWarmStart::KeysOf(const StepProblem& problem, std::vector<RowKey>* keys) {
+  const ContactSet& contacts = problem.contacts;
+  keys->clear();
+  int occurrence = 0;
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    const bool same_pair = i > 0 && contacts[i - 1].geometry_a == c.geometry_a &&
+                           contacts[i - 1].geometry_b == c.geometry_b;
+    occurrence = same_pair ? occurrence + 1 : 0;
+    for (int j = 0; j < contacts.ray_count(); ++j)
+      keys->push_back({c.geometry_a, c.geometry_b, occurrence, j});
+  }
+  for (const JointLimitRow& row : problem.cost.limits.rows)
+    keys->push_back({-1, row.joint, row.direction > 0 ? 0 : 1, 0});
+}
+
+void PyramidQpWarmStart::Remember(const StepProblem& problem, const QpResult& result) {
+  KeysOf(problem, &keys_);
+  if (static_cast<Eigen::Index>(keys_.size()) != result.z.size()) {
+    has_previous_ = false;  // not the rows of this problem: nothing to start from
+    return;
+  }
+  previous_x_ = result.x;
+  previous_z_.clear();
+  for (size_t r = 0; r < keys_.size(); ++r) previous_z_.push_back({keys_[r], result.z[r]});
+  std::sort(previous_z_.begin(), previous_z_.end(),
+            [](const KeyedValue& a, const KeyedValue& b) { return a.key < b.key; });
+  has_previous_ = true;
+}
+
+bool PyramidQpWarmStart::Start(const StepProblem& problem, const QpProblem& qp,
+                               QpWarmStart* start) {
+  mapped_rows_ = 0;
+  if (!has_previous_ || previous_x_.size() != qp.Q.rows()) return false;
+  KeysOf(problem, &keys_);
+  if (static_cast<Eigen::Index>(keys_.size()) != qp.G.rows()) return false;
+  start->y.resize(0);
+  start->x = previous_x_;  // same size: the storage is kept
+  qp.G.Multiply(start->x, &Gx_);
+  start->z.resize(qp.G.rows());
+  const auto by_key = [](const KeyedValue& a, const RowKey& key) { return a.key < key; };
+  for (size_t r = 0; r < keys_.size(); ++r) {
+    const auto found = std::lower_bound(previous_z_.begin(), previous_z_.end(), keys_[r], by_key);
+    if (found != previous_z_.end() && found->key == keys_[r]) {
+      start->z[r] = found->value;
+      ++mapped_rows_;
+    } else {  // a new row: the cold start's z = 1/s, s = max(|G_i x − h_i|, 1) (solvers/qp.h)
+      start->z[r] = 1.0 / std::max(std::abs(Gx_[r] - qp.h[r]), 1.0);
+    }
+  }
+  return true;
+}
+
+}  // namespace quasidyn

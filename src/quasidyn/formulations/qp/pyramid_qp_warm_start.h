@@ -1,0 +1,66 @@
+#pragma once
+// The pyramid QP's start from the previous step's answer (pyramid_qp.h): consecutive
+// quasi-dynamic steps solve nearly the same QP (Pang & Tedrake 2021, eq. (10): the same
+// contacts, nearly the same G and h), so the interior point started at the previous v and β
+// needs fewer iterations than from its cold start (arm_cubes' rollout: docs/performance.md,
+// "Warm starts in the step").
+//
+// The velocities keep their meaning from step to step (x = v, size n_v). The multipliers are
+// mapped row by row by what a row stands for, since the contact set changes between steps (a
+// new contact shifts every later row):
+//   a contact row      (geometry A, geometry B, k-th contact of that pair in the set, ray j),
+//   a joint-limit row  (joint, lower or upper bound).
+// A row of the new QP that the previous one did not have starts as the cold start does
+// (solvers/qp.h, balanced start): z = 1 / max(|G_i x − h_i|, 1) at the warm x. The solver lifts
+// slacks and multipliers to QpSettings::warm_start_min_value.
+//
+// What is kept is the only state of a step's data that can change an answer (to the solver's
+// tolerance, the polish making most answers bitwise the cold ones): Clear() forgets it
+// (StepModel::ClearWarmStart). No heap allocation once the buffers have held a step's rows.
+
+#include <Eigen/Core>
+#include <array>
+#include <vector>
+
+#include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/solvers/qp.h"
+
+namespace quasidyn {
+
+class PyramidQpWarmStart {
+ public:
+  // Forgets the previous answer: the next Start gives a cold start.
+  void Clear() { has_previous_ = false; }
+  bool has_previous() const { return has_previous_; }
+
+  // The start of `qp` (built from `problem` by BuildPyramidQp) from the remembered answer into
+  // *start (its buffers kept from call to call); false, *start untouched, when there is none or
+  // the sizes differ: solve cold then.
+  bool Start(const StepProblem& problem, const QpProblem& qp, QpWarmStart* start);
+
+  // Remembers a solved step's answer (x = v, z = β then the joint-limit impulses) and what its
+  // rows stand for.
+  void Remember(const StepProblem& problem, const QpResult& result);
+
+  // Rows of the last Start given the previous multiplier (the rest started cold).
+  int mapped_rows() const { return mapped_rows_; }
+
+ private:
+  // What a row stands for: (geometry A, geometry B, occurrence, ray) for a contact row,
+  // (−1, joint, bound side, 0) for a joint-limit row.
+  using RowKey = std::array<int, 4>;
+  struct KeyedValue {
+    RowKey key;
+    double value;
+  };
+  static void KeysOf(const StepProblem& problem, std::vector<RowKey>* keys);
+
+  bool has_previous_ = false;
+  Eigen::VectorXd previous_x_;
+  std::vector<KeyedValue> previous_z_;  // sorted by key
+  std::vector<RowKey> keys_;            // scratch: the new rows' keys
+  Eigen::VectorXd Gx_;                  // scratch: G x at the warm x
+  int mapped_rows_ = 0;
+};
+
+}  // namespace quasidyn
