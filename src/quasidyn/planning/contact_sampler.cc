@@ -228,14 +228,17 @@ std::vector<Eigen::VectorXd> ContactSampler::Sample(const Eigen::VectorXd& q,
     targets.push_back(candidate.tail(s.nq_a));
     points.push_back(std::move(point));
   }
-  // Each candidate is stepped until it is settled (at most settle_steps steps); the steps of
-  // those still settling run as one batch.
+  // Per-robot anchors: each candidate is stepped until it is settled (at most settle_steps
+  // steps). Fingers: every candidate takes all settle_steps steps, as before whole-arm anchors
+  // (the planar and hand scenes' trees unchanged). The steps of those still settling run as one
+  // batch.
+  const bool stop_when_settled = settings_.grasp_anchors != GraspAnchors::kFingers;
   std::vector<bool> alive(points.size(), true), settled(points.size(), false);
   for (int step = 0; step <= settings_.settle_steps; ++step) {
     std::vector<int> settling;
     for (size_t k = 0; k < points.size(); ++k) {
       if (!alive[k] || settled[k]) continue;
-      settled[k] = Settled(points[k].x.q);
+      if (stop_when_settled || step == settings_.settle_steps) settled[k] = Settled(points[k].x.q);
       if (!settled[k]) settling.push_back(static_cast<int>(k));
     }
     if (settling.empty() || step == settings_.settle_steps) break;

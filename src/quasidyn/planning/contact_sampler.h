@@ -26,8 +26,9 @@
 //      steps cost the most.
 //   3. Settling: up to `settle_steps` steps of the planner's exact stepper with the objects held
 //      where they are, commanded to the IK configuration, resolve what the IK left in
-//      penetration (links through the object, the ground, each other). A candidate leaves the
-//      settling as soon as it is settled (below), before any step when the IK left it so. The
+//      penetration (links through the object, the ground, each other). In the per-robot mode a
+//      candidate leaves the settling as soon as it is settled (below), before any step when the
+//      IK left it so; with fingers every candidate takes all settle_steps steps. The
 //      objects are held by a large mass scale of the quasi-dynamic regularisation (s = 1e4 ·,
 //      dynamics/quasi_dynamic_cost.h: they move ~1e-4 of the penetration per step) and their
 //      coordinates are reset after each step.
