@@ -83,6 +83,28 @@ void ReadMetric(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
   }
 }
 
+// grasp_anchors: fingers | all_links | [robot/link, ...] (the names are checked against the
+// scene by CheckPlanningSettings).
+void ReadGraspAnchors(const YamlValue& block, PlanningSettings* s, FieldLines* lines) {
+  const std::optional<YamlValue> anchors = block.Find("grasp_anchors");
+  if (!anchors) return;
+  lines->Add("grasp_anchors", *anchors);
+  if (anchors->IsSequence()) {
+    s->grasp_anchors = GraspAnchors::kListed;
+    for (const YamlValue& item : anchors->Items()) s->grasp_anchor_links.push_back(item.AsString());
+    return;
+  }
+  const std::string name = anchors->IsScalar() ? anchors->AsString() : "";
+  if (name == GraspAnchorsName(GraspAnchors::kFingers)) {
+    s->grasp_anchors = GraspAnchors::kFingers;
+  } else if (name == GraspAnchorsName(GraspAnchors::kAllLinks)) {
+    s->grasp_anchors = GraspAnchors::kAllLinks;
+  } else {
+    anchors->Fail("expected fingers, all_links or a list of robot links [robot/link, ...] (got '" +
+                  name + "')");
+  }
+}
+
 void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) {
   s->step_size = ReadNumber(block, "step_size", "step_size", s->step_size, lines);
   s->extend_steps = ReadInteger(block, "extend_steps", "extend_steps", s->extend_steps, lines);
@@ -101,6 +123,7 @@ void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
       regrasp->Fail(e.what());
     }
   }
+  ReadGraspAnchors(block, s, lines);
   if (const auto limits = block.Find("limits")) {
     limits->CheckKeys({"max_nodes", "time_limit"});
     lines->Add("limits", *limits);
@@ -120,7 +143,7 @@ PlanningSettings ReadPlanningSettings(const YamlValue& block, const Scene& scene
   block.CheckKeys({"goal", "goal_tolerance", "goal_weights", "goal_bias", "bounds", "metric",
                    "nearest", "step_size", "extend_steps", "time_step", "penetration_tolerance",
                    "max_substeps", "p_grasp", "grasp_candidates", "settle_steps", "regrasp",
-                   "limits", "seed"});
+                   "grasp_anchors", "limits", "seed"});
   PlanningSettings settings;
   FieldLines lines(block);
   ReadGoalAndBounds(block, &settings, &lines);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/model/scene_error.h"
@@ -147,6 +148,26 @@ TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
                             "planning.goal_weights", "both 0");
   PlanningReaderExpectError("  frobnicate: 1\n", 19, "planning.frobnicate", "unknown");
   PlanningReaderExpectError("  goal: [0, 0, .nan]\n", 19, "planning.goal[2]", "");
+}
+
+TEST(PlanningReader, ReadsTheGraspAnchors) {
+  EXPECT_EQ(PlanningReaderLoad("  seed: 3\n").planning->grasp_anchors, GraspAnchors::kFingers);
+  EXPECT_EQ(PlanningReaderLoad("  grasp_anchors: fingers\n").planning->grasp_anchors,
+            GraspAnchors::kFingers);
+  EXPECT_EQ(PlanningReaderLoad("  grasp_anchors: all_links\n").planning->grasp_anchors,
+            GraspAnchors::kAllLinks);
+  const Scene listed = PlanningReaderLoad("  grasp_anchors: [pusher/tip]\n");
+  EXPECT_EQ(listed.planning->grasp_anchors, GraspAnchors::kListed);
+  EXPECT_EQ(listed.planning->grasp_anchor_links, std::vector<std::string>{"pusher/tip"});
+  PlanningReaderExpectError("  grasp_anchors: elbows\n", 19, "planning.grasp_anchors",
+                            "expected fingers, all_links or a list");
+  PlanningReaderExpectError("  grasp_anchors: {a: 1}\n", 19, "planning.grasp_anchors",
+                            "expected fingers, all_links or a list");
+  PlanningReaderExpectError("  grasp_anchors: []\n", 19, "planning.grasp_anchors", "empty");
+  PlanningReaderExpectError("  grasp_anchors: [pusher/elbow]\n", 19, "planning.grasp_anchors",
+                            "'pusher/elbow' is not a robot link");
+  PlanningReaderExpectError("  grasp_anchors: [box]\n", 19, "planning.grasp_anchors",
+                            "'box' is not a robot link");
 }
 
 TEST(PlanningReader, AnObjectFreeSceneWithABlockIsRefused) {

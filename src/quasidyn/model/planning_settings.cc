@@ -170,7 +170,45 @@ MaybeProblem CheckGoalAndBounds(const PlanningSettings& s, const Scene& scene, b
   return std::nullopt;
 }
 
+// The listed grasp anchors against the scene: each a robot body with collision geometry below a
+// joint that moves it.
+MaybeProblem CheckGraspAnchors(const PlanningSettings& s, const Scene& scene) {
+  if (s.grasp_anchors != GraspAnchors::kListed) return std::nullopt;
+  if (s.grasp_anchor_links.empty())
+    return PlanningSettingsWrong("grasp_anchors", "the list of anchor links is empty");
+  for (const std::string& name : s.grasp_anchor_links) {
+    const int body = scene.BodyIndex(name);
+    if (body <= 0 || !scene.instances[scene.bodies[body].instance].actuated)
+      return PlanningSettingsWrong("grasp_anchors",
+                                   "'" + name + "' is not a robot link (write robot/link)");
+    bool shaped = false;
+    for (const CollisionGeometry& g : scene.geometries) shaped |= g.body == body;
+    if (!shaped)
+      return PlanningSettingsWrong("grasp_anchors",
+                                   "robot link '" + name + "' has no collision geometry");
+    bool moved = false;
+    for (int b = body; b > 0; b = scene.joints[scene.bodies[b].parent_joint].parent_body)
+      moved |= scene.joints[scene.bodies[b].parent_joint].type != JointType::kFixed;
+    if (!moved)
+      return PlanningSettingsWrong("grasp_anchors",
+                                   "robot link '" + name + "' is not moved by any joint");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+const char* GraspAnchorsName(GraspAnchors anchors) {
+  switch (anchors) {
+    case GraspAnchors::kFingers:
+      return "fingers";
+    case GraspAnchors::kAllLinks:
+      return "all_links";
+    case GraspAnchors::kListed:
+      return "listed";
+  }
+  return "?";
+}
 
 const char* ReachabilityMethodName(ReachabilityMethod method) {
   switch (method) {
@@ -244,6 +282,7 @@ std::optional<PlanningSettingsProblem> CheckPlanningSettings(const PlanningSetti
                          "objects of 3D scenes as floating bodies (x, y, z and a "
                          "rotation) only");
   if (MaybeProblem p = CheckScalars(settings)) return p;
+  if (MaybeProblem p = CheckGraspAnchors(settings, scene)) return p;
   return CheckGoalAndBounds(settings, scene, complete);
 }
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace quasidyn {
 
@@ -45,6 +46,15 @@ NearestRule ParseNearestRule(const std::string& name);
 // "reset", "physical".
 const char* RegraspExecutionName(RegraspExecution execution);
 RegraspExecution ParseRegraspExecution(const std::string& name);
+
+// Which robot links contact sampling (planning/contact_sampler.h) may put onto an object:
+// the fingers (robot bodies with collision geometry and no descendant that has some), every
+// robot link with collision geometry that a joint moves (whole-arm contact), or the links
+// PlanningSettings::grasp_anchor_links names.
+enum class GraspAnchors { kFingers, kAllLinks, kListed };
+
+// "fingers", "all_links", "listed" (a list in the scene file).
+const char* GraspAnchorsName(GraspAnchors anchors);
 
 // The largest PlanningSettings::max_substeps.
 inline constexpr int kMaxPlanningSubsteps = 1024;
@@ -107,6 +117,12 @@ struct PlanningSettings {
   // them (the remaining contacts held them); the node is the state reached, the edge records
   // the motion's commands. kReset: the best candidate itself, the robots jumped to it.
   RegraspExecution regrasp = RegraspExecution::kReset;
+  // Where a candidate touches (scene file `grasp_anchors: fingers | all_links | [robot/link,
+  // ...]`): with kFingers every finger moves with probability ½; with kAllLinks or kListed every
+  // robot moves with probability ½ and puts one of its anchor links, drawn uniformly, onto the
+  // object (one IK per robot).
+  GraspAnchors grasp_anchors = GraspAnchors::kFingers;
+  std::vector<std::string> grasp_anchor_links;  // kListed: body names "robot/link", not empty
 
   // Limits: the planner stops at max_nodes tree nodes or time_limit seconds of wall time.
   int max_nodes = 2000;      // >= 1
@@ -125,7 +141,8 @@ struct PlanningSettingsProblem {
 // (field "objects") or without robots ("robots"), a goal of the wrong size, not finite, with a
 // quaternion of norm off 1 by more than 1e-6, or outside the bounds; bounds of the wrong size
 // or with lower > upper; rotation_axis in a planar scene or zero; every number outside the
-// range its comment gives. `complete`: a missing goal or missing bounds are problems too (a
+// range its comment gives; listed grasp anchors that are not robot links with collision geometry
+// moved by a joint. `complete`: a missing goal or missing bounds are problems too (a
 // query about to run); without it they may still come from elsewhere (a scene file whose goal
 // the command line gives).
 std::optional<PlanningSettingsProblem> CheckPlanningSettings(const PlanningSettings& settings,
