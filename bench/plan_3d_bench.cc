@@ -11,7 +11,9 @@
 // shapes over every returned plan replayed (ReplayedPath::max_penetration: the path to the goal
 // node, or to the best node when not found). The ablation flags change one thing on the same
 // seeds: --euclidean (nearest node by the Euclidean distance in the objects' tangent space),
-// --no-contact-sampling (p_grasp = 0).
+// --no-contact-sampling (p_grasp = 0), --no-goal-connection (the scene's goal_connection removed;
+// with it, the trajectory optimiser connects near nodes to the goal, docs/planning.md "Goal
+// connection", and its share of the time is a column of its own).
 //
 // Run (from the repository root; --json writes every seed and the summary):
 //   build/release/plan_3d_bench --seeds 20 --time-limit 60 --json build/plan_3d/hand.json
@@ -34,6 +36,7 @@
 #include <vector>
 
 #include "common/tool_options.h"
+#include "quasidyn/control/trajopt_goal_connector.h"
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/rrt.h"
@@ -52,6 +55,7 @@ struct Options {
   int threads = 1;
   bool euclidean = false;
   bool no_contact_sampling = false;
+  bool no_goal_connection = false;
   std::string json_path;  // empty: no JSON
 };
 
@@ -78,6 +82,7 @@ double Max(const std::vector<double>& x) { return *std::max_element(x.begin(), x
 Run PlanOnce(const ScenePtr& scene, const PlanningSettings& settings, int threads) {
   PlannerOptions options;
   options.threads = threads;
+  UseGoalConnection(settings, &options);  // the scene's goal_connection, if any
   const std::clock_t cpu_start = std::clock();
   const PlanResult plan =
       PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings, options);
@@ -94,11 +99,12 @@ Run PlanOnce(const ScenePtr& scene, const PlanningSettings& settings, int thread
   return run;
 }
 
-// The shares of the wall time [-]: stepping, linearising, contact sampling, nearest node, rest.
+// The shares of the wall time [-]: stepping, linearising, contact sampling, nearest node, goal
+// connection (the optimiser; its replay is in stepping and linearising), rest.
 std::vector<double> Shares(const PlanStatistics& s) {
   const double wall = std::max(s.wall_seconds, 1e-12);
   const std::vector<double> parts = {s.stepping_seconds, s.linearize_seconds, s.grasp_seconds,
-                                     s.nearest_seconds};
+                                     s.nearest_seconds, s.connection_seconds};
   std::vector<double> shares;
   double rest = wall;
   for (const double part : parts) {
@@ -113,8 +119,8 @@ void PrintRunHeader() {
   std::cout << std::right << std::setw(5) << "seed" << std::setw(7) << "found" << std::setw(9)
             << "wall [s]" << std::setw(9) << "cpu [s]" << std::setw(8) << "nodes" << std::setw(7)
             << "lin/s" << std::setw(8) << "step %" << std::setw(7) << "lin %" << std::setw(8)
-            << "grasp %" << std::setw(7) << "nn %" << std::setw(9) << "other %" << std::setw(9)
-            << "best D" << std::setw(10) << "pen [mm]"
+            << "grasp %" << std::setw(7) << "nn %" << std::setw(8) << "conn %" << std::setw(9)
+            << "other %" << std::setw(9) << "best D" << std::setw(10) << "pen [mm]"
             << "\n";
 }
 
@@ -124,7 +130,7 @@ void PrintRun(const Run& r) {
             << std::fixed << std::setprecision(2) << std::setw(9) << r.wall << std::setw(9) << r.cpu
             << std::setw(8) << r.nodes << std::setprecision(0) << std::setw(7)
             << r.statistics.linearizations / std::max(r.wall, 1e-12) << std::setprecision(1);
-  const int widths[] = {8, 7, 8, 7, 9};
+  const int widths[] = {8, 7, 8, 7, 8, 9};
   for (size_t k = 0; k < shares.size(); ++k) std::cout << std::setw(widths[k]) << 100 * shares[k];
   std::cout << std::setprecision(3) << std::setw(9) << r.best_distance << std::setw(10)
             << 1e3 * r.penetration << std::defaultfloat << std::endl;
@@ -132,7 +138,7 @@ void PrintRun(const Run& r) {
 
 json Summary(const std::vector<Run>& runs) {
   int found = 0;
-  std::vector<double> wall, cpu, nodes;
+  std::vector<double> wall, cpu, nodes, found_wall, found_cpu;
   PlanStatistics total;
   double penetration = 0.0, found_penetration = 0.0;
   for (const Run& r : runs) {
@@ -145,6 +151,13 @@ json Summary(const std::vector<Run>& runs) {
     total.linearize_seconds += r.statistics.linearize_seconds;
     total.grasp_seconds += r.statistics.grasp_seconds;
     total.nearest_seconds += r.statistics.nearest_seconds;
+    total.connection_seconds += r.statistics.connection_seconds;
+    total.connection_attempts += r.statistics.connection_attempts;
+    total.connections += r.statistics.connections;
+    if (r.found) {
+      found_wall.push_back(r.wall);
+      found_cpu.push_back(r.cpu);
+    }
     total.linearizations += r.statistics.linearizations;
     penetration = std::max(penetration, r.penetration);
     if (r.found) found_penetration = std::max(found_penetration, r.penetration);
@@ -164,7 +177,14 @@ json Summary(const std::vector<Run>& runs) {
           {"share_linearizing", shares[1]},
           {"share_contact_sampling", shares[2]},
           {"share_nearest_node", shares[3]},
-          {"share_other", shares[4]},
+          {"share_goal_connection", shares[4]},
+          {"share_other", shares[5]},
+          {"connection_attempts", total.connection_attempts},
+          {"connections", total.connections},
+          {"median_wall_seconds_found", found_wall.empty() ? 0.0 : Median(found_wall)},
+          {"worst_wall_seconds_found", found_wall.empty() ? 0.0 : Max(found_wall)},
+          {"median_cpu_seconds_found", found_cpu.empty() ? 0.0 : Median(found_cpu)},
+          {"worst_cpu_seconds_found", found_cpu.empty() ? 0.0 : Max(found_cpu)},
           {"max_penetration", penetration},
           {"max_penetration_found", found_penetration}};
 }
@@ -177,8 +197,10 @@ void PrintSummary(const json& s, const std::string& label) {
   };
   std::cout << "\n| variant | found | median / worst wall [s] | median / worst CPU [s] | median / "
                "worst nodes | lin/s | stepping | linearising | contact sampling | nearest node "
-               "| other | deepest penetration [mm] (found plans) |\n"
-            << "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+               "| goal connection | other | deepest penetration [mm] (found plans) | found: median "
+               "/ worst "
+               "CPU [s] |\n"
+            << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
             << "| " << label << " | " << s["found"].get<int>() << "/" << s["seeds"].get<int>()
             << " (" << number("success_rate", 0, 100) << " %) | "
             << number("median_wall_seconds", 2) << " / " << number("worst_wall_seconds", 2) << " | "
@@ -187,9 +209,12 @@ void PrintSummary(const json& s, const std::string& label) {
             << number("linearizations_per_second", 0) << " | " << number("share_stepping", 1, 100)
             << " % | " << number("share_linearizing", 1, 100) << " % | "
             << number("share_contact_sampling", 1, 100) << " % | "
-            << number("share_nearest_node", 1, 100) << " % | " << number("share_other", 1, 100)
+            << number("share_nearest_node", 1, 100) << " % | "
+            << number("share_goal_connection", 1, 100) << " % | " << number("share_other", 1, 100)
             << " % | " << number("max_penetration", 3, 1e3) << " ("
-            << number("max_penetration_found", 3, 1e3) << ") |" << std::endl;
+            << number("max_penetration_found", 3, 1e3) << ") | "
+            << number("median_cpu_seconds_found", 2) << " / "
+            << number("worst_cpu_seconds_found", 2) << " |" << std::endl;
 }
 
 json RunToJson(const Run& r) {
@@ -207,6 +232,10 @@ json RunToJson(const Run& r) {
           {"grasp_seconds", s.grasp_seconds},
           {"nearest_seconds", s.nearest_seconds},
           {"nearest_distances", s.nearest_distances},
+          {"connection_seconds", s.connection_seconds},
+          {"connection_attempts", s.connection_attempts},
+          {"connections", s.connections},
+          {"connection_extensions", s.connection_extensions},
           {"best_distance", r.best_distance},
           {"max_penetration", r.penetration}};
 }
@@ -231,6 +260,8 @@ int Main(int argc, char** argv) {
                "Ablation: nearest node by the Euclidean distance, not the reachability metric");
   app.add_flag("--no-contact-sampling", options.no_contact_sampling,
                "Ablation: no contact sampling (p_grasp = 0)");
+  app.add_flag("--no-goal-connection", options.no_goal_connection,
+               "Without the scene's goal connection (docs/planning.md, \"Goal connection\")");
   app.add_option("--json", options.json_path, "Write every seed and the summary to this file");
   tools::AddQuietFlag(&app, &quiet);
   tools::ParseOrExit(&app, argc, argv);
@@ -248,9 +279,11 @@ int Main(int argc, char** argv) {
   if (options.max_nodes > 0) settings.max_nodes = options.max_nodes;
   if (options.euclidean) settings.nearest = NearestRule::kEuclidean;
   if (options.no_contact_sampling) settings.p_grasp = 0.0;
+  if (options.no_goal_connection) settings.goal_connection.reset();
   ValidatePlanningSettings(settings, *scene);
   std::string label = options.euclidean ? "euclidean" : "metric";
   label += options.no_contact_sampling ? ", no contact sampling" : " + contact sampling";
+  if (settings.goal_connection) label += " + goal connection";
 
   std::cout << options.scene << ": " << label << ", seeds " << options.first_seed << "-"
             << options.first_seed + options.seeds - 1 << ", per seed " << settings.max_nodes
@@ -269,6 +302,7 @@ int Main(int argc, char** argv) {
                 {"variant", label},
                 {"euclidean", options.euclidean},
                 {"contact_sampling", !options.no_contact_sampling},
+                {"goal_connection", settings.goal_connection.has_value()},
                 {"max_nodes", settings.max_nodes},
                 {"time_limit", settings.time_limit},
                 {"threads", options.threads},

@@ -11,6 +11,7 @@
 
 #include "log.h"
 #include "output_paths.h"
+#include "quasidyn/control/trajopt_goal_connector.h"
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/planning/plan_json.h"
 #include "quasidyn/planning/plan_path.h"
@@ -96,6 +97,10 @@ void PrintSummary(const Scene& scene, const PlanResult& plan, const ReplayedPath
       << st.linearize_seconds << " s, contact sampling " << st.grasp_seconds << " s, stepping "
       << st.stepping_seconds << " s, nearest node " << st.nearest_seconds << " s, "
       << options.threads << " thread" << (options.threads > 1 ? "s" : "") << ")\n";
+  if (s.goal_connection)  // docs/planning.md, "Goal connection"
+    out << "goal connection  " << st.connection_attempts << " attempts, " << st.connections
+        << " added a chain (" << st.connection_extensions << " one-step extensions); optimiser "
+        << st.connection_seconds << " s\n";
   out << "path             " << plan.path.size() - 1 << " edges, " << path.trajectory.steps.size()
       << " steps (" << regrasps << " regrasps); objects move " << length.position << " m and "
       << length.rotation << " rad\n";
@@ -117,10 +122,14 @@ std::string PageNotes(const Scene& scene, const PlanResult& plan, const Replayed
   PrintSummary(scene, plan, path, options, notes);
   const PlanStatistics& st = plan.statistics;
   if (st.wall_seconds > 0.0) {
-    const double rest = st.wall_seconds - st.linearize_seconds - st.grasp_seconds;
+    const double rest =
+        st.wall_seconds - st.linearize_seconds - st.grasp_seconds - st.connection_seconds;
     notes << std::setprecision(3) << "time shares      linearisations "
           << 100.0 * st.linearize_seconds / st.wall_seconds << " %, contact sampling "
-          << 100.0 * st.grasp_seconds / st.wall_seconds << " %, the rest (steps, checks, "
+          << 100.0 * st.grasp_seconds / st.wall_seconds << " %, ";
+    if (plan.settings.goal_connection)
+      notes << "goal connection " << 100.0 * st.connection_seconds / st.wall_seconds << " %, ";
+    notes << "the rest (steps, checks, "
           << "nearest nodes) " << 100.0 * rest / st.wall_seconds << " %\n";
   }
   return notes.str();
@@ -139,6 +148,7 @@ void RunPlan(const PlanOptions& options) {
 
   PlannerOptions planner;
   planner.threads = options.threads;
+  UseGoalConnection(settings, &planner);  // when the query asks for it (docs/planning.md)
   bool drew_line = false;
   planner.progress = ProgressReporter(scene->name, settings.max_nodes, &drew_line);
   const PlanResult plan =

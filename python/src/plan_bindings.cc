@@ -11,6 +11,7 @@
 
 #include "bindings.h"
 #include "path_argument.h"
+#include "quasidyn/control/trajopt_goal_connector.h"
 #include "quasidyn/planning/plan_json.h"
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/planning_overrides.h"
@@ -233,6 +234,7 @@ void BindPlan(py::module_& m) {
         const PlanningSettings settings = ResolvePlanningSettings(*scene, o);
         PlannerOptions options;
         options.threads = threads;
+        UseGoalConnection(settings, &options);  // the scene's goal_connection, if any
         auto out = std::make_shared<PythonPlan>();
         {
           py::gil_scoped_release release;

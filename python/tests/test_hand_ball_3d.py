@@ -104,3 +104,18 @@ def test_the_turn_stays_physical_and_its_best_cost_never_rises(hand, turned):
     assert all(b <= a for a, b in zip(best, best[1:]))
     assert plan["best_cost"] < plan["initial_cost"]
     assert plan["u"].shape == (HORIZON, hand.nq_a)
+
+
+def test_plan_connects_to_the_goal_with_the_optimiser_when_the_scene_asks(hand):
+    # The scene's goal_connection (radius 0.5) asks the trajectory optimiser from a node within
+    # D <= 0.5; a 25° turn is D = 0.436 from the start, so the first iteration connects
+    # (docs/planning.md, "Goal connection"). The path is the planner's replay.
+    half = math.radians(25.0) / 2
+    goal = [0.0, 0.0, 0.06, math.cos(half), 0.0, 0.0, math.sin(half)]
+    plan = quasidyn.plan(hand, goal, seed=1, max_nodes=300)
+    st = plan.statistics
+    assert plan.found
+    assert st["connection_attempts"] >= 1 and st["connections"] >= 1
+    assert st["connection_extensions"] >= 1
+    assert plan.replay_deviation <= 1e-9
+    assert plan.max_penetration <= PENETRATION_TOLERANCE

@@ -130,6 +130,18 @@ void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
     s->max_nodes = ReadInteger(*limits, "max_nodes", "limits.max_nodes", s->max_nodes, lines);
     s->time_limit = ReadNumber(*limits, "time_limit", "limits.time_limit", s->time_limit, lines);
   }
+  if (const auto connection = block.Find("goal_connection")) {
+    connection->CheckKeys({"radius", "horizon", "iterations", "interval"});
+    lines->Add("goal_connection", *connection);
+    GoalConnectionSettings c;
+    c.radius = ReadNumber(*connection, "radius", "goal_connection.radius", c.radius, lines);
+    c.horizon = ReadInteger(*connection, "horizon", "goal_connection.horizon", c.horizon, lines);
+    c.iterations =
+        ReadInteger(*connection, "iterations", "goal_connection.iterations", c.iterations, lines);
+    c.interval =
+        ReadInteger(*connection, "interval", "goal_connection.interval", c.interval, lines);
+    s->goal_connection = c;
+  }
   if (const auto seed = block.Find("seed")) {
     const int value = seed->AsInt();
     if (value < 0) seed->Fail("must be an integer >= 0 (got " + std::to_string(value) + ")");
@@ -140,10 +152,26 @@ void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
 }  // namespace
 
 PlanningSettings ReadPlanningSettings(const YamlValue& block, const Scene& scene) {
-  block.CheckKeys({"goal", "goal_tolerance", "goal_weights", "goal_bias", "bounds", "metric",
-                   "nearest", "step_size", "extend_steps", "time_step", "penetration_tolerance",
-                   "max_substeps", "p_grasp", "grasp_candidates", "settle_steps", "regrasp",
-                   "grasp_anchors", "limits", "seed"});
+  block.CheckKeys({"goal",
+                   "goal_tolerance",
+                   "goal_weights",
+                   "goal_bias",
+                   "bounds",
+                   "metric",
+                   "nearest",
+                   "step_size",
+                   "extend_steps",
+                   "time_step",
+                   "penetration_tolerance",
+                   "max_substeps",
+                   "p_grasp",
+                   "grasp_candidates",
+                   "settle_steps",
+                   "regrasp",
+                   "grasp_anchors",
+                   "limits",
+                   "goal_connection",
+                   "seed"});
   PlanningSettings settings;
   FieldLines lines(block);
   ReadGoalAndBounds(block, &settings, &lines);

@@ -68,6 +68,7 @@ TEST(PlanningReader, ReadsEveryField) {
   grasp_candidates: 4
   settle_steps: 5
   limits: {max_nodes: 500, time_limit: 10}
+  goal_connection: {radius: 0.3, horizon: 6, iterations: 4, interval: 25}
   seed: 42
 )");
   ASSERT_TRUE(scene.planning.has_value());
@@ -96,6 +97,11 @@ TEST(PlanningReader, ReadsEveryField) {
   EXPECT_EQ(s.max_nodes, 500);
   EXPECT_EQ(s.time_limit, 10.0);
   EXPECT_EQ(s.seed, 42u);
+  ASSERT_TRUE(s.goal_connection.has_value());
+  EXPECT_EQ(s.goal_connection->radius, 0.3);
+  EXPECT_EQ(s.goal_connection->horizon, 6);
+  EXPECT_EQ(s.goal_connection->iterations, 4);
+  EXPECT_EQ(s.goal_connection->interval, 25);
 }
 
 TEST(PlanningReader, APartialBlockKeepsTheDefaultsAndNoBlockIsNone) {
@@ -103,6 +109,7 @@ TEST(PlanningReader, APartialBlockKeepsTheDefaultsAndNoBlockIsNone) {
   ASSERT_TRUE(scene.planning.has_value());
   EXPECT_EQ(scene.planning->goal.size(), 0);  // the command line may give it
   EXPECT_EQ(scene.planning->max_nodes, PlanningSettings{}.max_nodes);
+  EXPECT_FALSE(scene.planning->goal_connection.has_value());  // absent: no connection
   const Scene without = LoadSceneFromString(
       kPlanningReaderScene.substr(0, kPlanningReaderScene.rfind("planning:")), "scene.yaml", ".");
   EXPECT_FALSE(without.planning.has_value());
@@ -146,6 +153,16 @@ TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
   PlanningReaderExpectError("  seed: -1\n", 19, "planning.seed", "must be an integer >= 0");
   PlanningReaderExpectError("  goal_weights: {position: 0, rotation: 0}\n", 19,
                             "planning.goal_weights", "both 0");
+  PlanningReaderExpectError("  goal_connection: {radius: 0}\n", 19,
+                            "planning.goal_connection.radius", "must be > 0");
+  PlanningReaderExpectError("  goal_connection:\n    horizon: 0\n", 20,
+                            "planning.goal_connection.horizon", "must be >= 1");
+  PlanningReaderExpectError("  goal_connection: {iterations: -1}\n", 19,
+                            "planning.goal_connection.iterations", "must be >= 1");
+  PlanningReaderExpectError("  goal_connection: {interval: 0}\n", 19,
+                            "planning.goal_connection.interval", "must be >= 1");
+  PlanningReaderExpectError("  goal_connection: {radius: 0.1, reach: 2}\n", 19,
+                            "planning.goal_connection.reach", "unknown");
   PlanningReaderExpectError("  frobnicate: 1\n", 19, "planning.frobnicate", "unknown");
   PlanningReaderExpectError("  goal: [0, 0, .nan]\n", 19, "planning.goal[2]", "");
 }

@@ -101,6 +101,13 @@ MaybeProblem CheckScalars(const PlanningSettings& s) {
   if (MaybeProblem p = CheckAtLeast("settle_steps", s.settle_steps, 1)) return p;
   if (MaybeProblem p = CheckAtLeast("limits.max_nodes", s.max_nodes, 1)) return p;
   if (MaybeProblem p = CheckPositive("limits.time_limit", s.time_limit, " [s]")) return p;
+  if (s.goal_connection) {
+    const GoalConnectionSettings& c = *s.goal_connection;
+    if (MaybeProblem p = CheckPositive("goal_connection.radius", c.radius, "")) return p;
+    if (MaybeProblem p = CheckAtLeast("goal_connection.horizon", c.horizon, 1)) return p;
+    if (MaybeProblem p = CheckAtLeast("goal_connection.iterations", c.iterations, 1)) return p;
+    if (MaybeProblem p = CheckAtLeast("goal_connection.interval", c.interval, 1)) return p;
+  }
   return std::nullopt;
 }
 

@@ -59,6 +59,19 @@ const char* GraspAnchorsName(GraspAnchors anchors);
 // The largest PlanningSettings::max_substeps.
 inline constexpr int kMaxPlanningSubsteps = 1024;
 
+// Goal connection (planning/goal_connector.h, docs/planning.md "The search"): a node that has
+// become the nearest to the goal (least D) with D <= radius asks a local steering function (the
+// trajectory optimiser, control/trajopt_goal_connector.h) for a short sequence of commands to the
+// goal, which the planner replays with its own stepper as a chain of one-step extend edges. Each
+// node is asked at most once, and no sooner than `interval` new nodes after the previous attempt
+// (a budget in nodes, so that the tree stays a function of the seed).
+struct GoalConnectionSettings {
+  double radius = 0.5;  // [-] in D's units, > 0 (may be infinite)
+  int horizon = 10;     // T >= 1: commands (steps of the planner's h) per connection
+  int iterations = 10;  // K >= 1: the optimiser's iterations per connection
+  int interval = 100;   // >= 1: new nodes between two attempts
+};
+
 struct PlanningSettings {
   // The objects' goal q_u (size n_q,u: x, y [m], θ [rad] per planar object; x, y, z [m] and a
   // unit quaternion (w, x, y, z) per floating one). Empty: not given (planning needs one).
@@ -128,6 +141,10 @@ struct PlanningSettings {
   int max_nodes = 2000;      // >= 1
   double time_limit = 60.0;  // [s], > 0 (may be infinite)
   std::uint64_t seed = 0;    // any value: the same seed gives the same tree
+
+  // Absent: no goal connection (the planner of the papers). Present: used when the caller gives
+  // the planner a connector (PlannerOptions::goal_connector, planning/rrt.h).
+  std::optional<GoalConnectionSettings> goal_connection;
 };
 
 // What CheckPlanningSettings found wrong: the field (its path in the `planning:` block, e.g.

@@ -68,7 +68,11 @@ json StatisticsToJson(const PlanStatistics& s) {
           {"stepping_time", s.stepping_seconds},
           {"nearest_time", s.nearest_seconds},
           {"linearizations", s.linearizations},
-          {"nearest_distances", s.nearest_distances}};
+          {"nearest_distances", s.nearest_distances},
+          {"connection_attempts", s.connection_attempts},
+          {"connections", s.connections},
+          {"connection_extensions", s.connection_extensions},
+          {"connection_time", s.connection_seconds}};
 }
 
 json TreeToJson(const std::vector<PlanNode>& nodes) {

@@ -72,6 +72,8 @@ class Planner {
         index_(space_) {
     result_.settings = settings;
     result_.stepping = ChoiceOf(*model_);
+    if (settings.goal_connection && options.goal_connector)
+      connector_ = options.goal_connector(model_, settings);
   }
 
   PlanResult Run() {
@@ -136,7 +138,65 @@ class Planner {
       Extend(nearest, sample);
     }
     if (result_.best_node != best_before) DescendToGoal();
+    ConnectToGoal();
     return true;
+  }
+
+  // Goal connection (rrt.h, step 4b; goal_connector.h): the nearest node to the goal, within the
+  // radius, not asked before, and the budget of `interval` nodes since the last attempt spent.
+  void ConnectToGoal() {
+    if (!connector_ || result_.found()) return;
+    const GoalConnectionSettings& c = *settings_.goal_connection;
+    const int from = result_.best_node;
+    const int nodes = static_cast<int>(result_.nodes.size());
+    if (result_.best_distance > c.radius || nodes >= settings_.max_nodes) return;
+    if (connection_asked_.size() < result_.nodes.size()) connection_asked_.resize(nodes, false);
+    if (connection_asked_[from]) return;
+    if (last_connection_ >= 0 && nodes - last_connection_ < c.interval) return;
+    connection_asked_[from] = true;
+    last_connection_ = nodes;
+    ++result_.statistics.connection_attempts;
+    std::vector<Eigen::VectorXd> commands;
+    {
+      ScopedSeconds timer(&result_.statistics.connection_seconds);
+      commands = connector_->Connect(result_.nodes[from].q);
+    }
+    // Replay: one-step extend edges, each from the state the previous one reached.
+    std::vector<PlanNode> chain;
+    int best = -1;
+    double best_distance = result_.best_distance;
+    const int room = settings_.max_nodes - nodes;
+    for (size_t k = 0; k < commands.size() && static_cast<int>(chain.size()) < room; ++k) {
+      if (commands[k].size() != model_->control_size()) break;
+      PlanNode node;
+      node.parent = from;  // the chain's own indices are set when it is added
+      node.edge = EdgeKind::kExtend;
+      node.u = commands[k];
+      node.steps = 1;
+      double depth = 0.0;
+      const State start{chain.empty() ? result_.nodes[from].q : chain.back().q, Eigen::VectorXd()};
+      if (!TakeEdge(start, &node, &depth) || depth > depth_limit_) break;
+      node.q = edges_.state().q;
+      const double d = space_.GoalDistance(node.q, settings_.goal, settings_);
+      chain.push_back(std::move(node));
+      if (d < best_distance) {
+        best_distance = d;
+        best = static_cast<int>(chain.size()) - 1;
+      }
+    }
+    if (best < 0) return;  // nothing nearer the goal: no node
+    chain.resize(best + 1);
+    std::vector<Eigen::VectorXd> qs;
+    for (const PlanNode& node : chain) qs.push_back(node.q);
+    std::vector<NodeLinearization> linearizations = Linearize(qs);
+    ++result_.statistics.connections;
+    for (size_t k = 0; k < chain.size(); ++k) {
+      if (k > 0) chain[k].parent = static_cast<int>(result_.nodes.size()) - 1;
+      if (chain[k].substeps > 1) ++result_.statistics.substepped_extensions;
+      ++result_.statistics.extensions;
+      ++result_.statistics.connection_extensions;
+      AddNode(std::move(chain[k]), linearizations[k]);
+    }
   }
 
   // Goal descent: from a node that has just become the nearest to the goal (least D), extend
@@ -197,21 +257,7 @@ class Planner {
     node.u = model_->HoldingCommand(start) + du;
     node.steps = settings_.extend_steps;
     double depth = 0.0;
-    for (int substeps = 1;;) {
-      EdgeRun run = RunEdge(start, node.u, node.steps, substeps);
-      if (!run.ok) {
-        ++result_.statistics.failed_steps;
-        return -1;
-      }
-      const int next = run.depth > depth_limit_ ? FinerSubsteps(run, substeps) : substeps;
-      if (next > substeps) {
-        substeps = next;
-        continue;
-      }
-      node.substeps = substeps;
-      depth = run.depth;
-      break;
-    }
+    if (!TakeEdge(start, &node, &depth)) return -1;
     const State& x = edges_.state();
     // A command the node's B cannot turn into motion (B ≈ 0: nothing within reach of the
     // linearisation) leaves everything where it was: no new node.
@@ -229,6 +275,27 @@ class Planner {
     NodeLinearization linearization = Linearize({node.q}).front();
     AddNode(std::move(node), std::move(linearization));
     return static_cast<int>(result_.nodes.size()) - 1;
+  }
+
+  // Steps node->u for node->steps steps from `start`, with finer substeps while the overlap
+  // exceeds the limit (FinerSubsteps); sets node->substeps and *depth (the run's deepest
+  // overlap); false, counted, when a step failed. The end state is edges_.state().
+  bool TakeEdge(const State& start, PlanNode* node, double* depth) {
+    for (int substeps = 1;;) {
+      EdgeRun run = RunEdge(start, node->u, node->steps, substeps);
+      if (!run.ok) {
+        ++result_.statistics.failed_steps;
+        return false;
+      }
+      const int next = run.depth > depth_limit_ ? FinerSubsteps(run, substeps) : substeps;
+      if (next > substeps) {
+        substeps = next;
+        continue;
+      }
+      node->substeps = substeps;
+      *depth = run.depth;
+      return true;
+    }
   }
 
   struct EdgeRun {
@@ -423,8 +490,11 @@ class Planner {
   Eigen::VectorXd weights_;  // the metric's tangent weights (reachability_metric.h)
   ConfigurationSampler sampler_;
   NodeLinearizer linearizer_;
-  std::unique_ptr<ContactSampler> grasps_;  // null when p_grasp = 0
-  std::unique_ptr<RegraspMotion> motion_;   // physical regrasps' motions, made on first use
+  std::unique_ptr<ContactSampler> grasps_;    // null when p_grasp = 0
+  std::unique_ptr<RegraspMotion> motion_;     // physical regrasps' motions, made on first use
+  std::unique_ptr<GoalConnector> connector_;  // null: no goal connection
+  std::vector<bool> connection_asked_;        // per node: the connector was asked from it
+  int last_connection_ = -1;                  // the node count at the last attempt; -1: none
   std::shared_ptr<const StepModel> model_;
   EdgeStepper edges_;         // the extensions' steps, with substeps when needed
   double depth_limit_ = 0.0;  // [m]: the deepest overlap an extension may leave

@@ -32,6 +32,13 @@
 //      from it toward the goal itself, again from each child nearer still (up to 20
 //      extensions); where an extension brings it no nearer, re-grasp once toward the goal and
 //      extend the new grasp toward the goal, going on if that is nearer (docs/planning.md);
+//   4b. goal connection (goal_connector.h; only with settings.goal_connection and a connector in
+//      PlannerOptions): when the nearest node to the goal has D <= goal_connection.radius, has
+//      not been asked before and at least goal_connection.interval nodes were added since the
+//      last attempt, the connector's commands from it are replayed one step each as extend edges
+//      (steps = 1, the substeps and overlap limit of step 3); the chain up to its state of least
+//      D is added when that D is below the node's, else nothing is (a failed step or an overlap
+//      deeper than the limit ends the replay there);
 //   5. each new node is linearised once (μ, B and the factor, node_linearizer.h); the tree stops
 //      when a node's goal distance D (model/planning_settings.h) is <= goal_tolerance (found),
 //      or at max_nodes nodes, time_limit seconds, or 3·max_nodes iterations (not found: idle
@@ -50,6 +57,7 @@
 #include "quasidyn/model/formulation_choice.h"
 #include "quasidyn/model/planning_settings.h"
 #include "quasidyn/model/scene.h"
+#include "quasidyn/planning/goal_connector.h"
 #include "quasidyn/stepping/formulation_info.h"
 
 namespace quasidyn {
@@ -113,11 +121,19 @@ struct PlanStatistics {
   // Goal descent (docs/planning.md): extensions toward the goal from a new nearest node that
   // brought the tree nearer still (counted in `extensions` too).
   int descent_extensions = 0;
-  double wall_seconds = 0.0;        // [s]
-  double linearize_seconds = 0.0;   // [s] in linearisations (new nodes and regrasp candidates)
-  double grasp_seconds = 0.0;       // [s] in contact sampling (IK and settling)
-  double stepping_seconds = 0.0;    // [s] in the extensions' steps, substeps and overlap checks
-  double nearest_seconds = 0.0;     // [s] in nearest-node queries (nearest_node_index.h)
+  // Goal connection (step 4b): attempts, those that added a chain, and the extend edges they
+  // added (counted in `extensions` too).
+  int connection_attempts = 0;
+  int connections = 0;
+  int connection_extensions = 0;
+  double wall_seconds = 0.0;       // [s]
+  double linearize_seconds = 0.0;  // [s] in linearisations (new nodes and regrasp candidates)
+  double grasp_seconds = 0.0;      // [s] in contact sampling (IK and settling)
+  double stepping_seconds = 0.0;   // [s] in the extensions' steps, substeps and overlap checks
+  double nearest_seconds = 0.0;    // [s] in nearest-node queries (nearest_node_index.h)
+  // [s] in the goal connector (GoalConnector::Connect); its replay's steps and linearisations are
+  // in stepping_seconds and linearize_seconds.
+  double connection_seconds = 0.0;
   long long linearizations = 0;     // configurations linearised (nodes and regrasp candidates)
   long long nearest_distances = 0;  // d(q_s; q̄_i) evaluated by the queries (a scan: Σ nodes)
 };
@@ -148,6 +164,9 @@ struct PlannerOptions {
   int threads = 1;  // >= 1: batch evaluation (linearisations, candidates)
   // Called about every 0.1 s of planning and once at the end; may be empty.
   std::function<void(const PlanProgress&)> progress;
+  // Makes the goal connector (goal_connector.h) when settings.goal_connection is set; empty: no
+  // goal connection whatever the settings say (the planner needs no control layer).
+  GoalConnectorFactory goal_connector;
 };
 
 // The formulation the planner steps `scene` with: the scene's own, with time step
