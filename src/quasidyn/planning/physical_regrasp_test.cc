@@ -23,7 +23,7 @@ namespace {
 // fraction of a second.
 constexpr int kTreeNodes = 400;
 
-PlanResult PlanHand(const ScenePtr& scene, const PlanningSettings& settings) {
+PlanResult PlanHandWithRegrasps(const ScenePtr& scene, const PlanningSettings& settings) {
   return PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings);
 }
 
@@ -40,7 +40,7 @@ TEST(PhysicalRegrasp, EveryRegraspEdgeReplaysExactlyOnThePlannersModel) {
   PlanningSettings settings = *scene->planning;
   settings.regrasp = RegraspExecution::kPhysical;
   settings.max_nodes = kTreeNodes;
-  const PlanResult plan = PlanHand(scene, settings);
+  const PlanResult plan = PlanHandWithRegrasps(scene, settings);
   const std::shared_ptr<const StepModel> model = MakeStepModel(scene, plan.stepping);
   const ObjectSpace space(*scene);
   int regrasps = 0;
@@ -73,7 +73,7 @@ TEST(PhysicalRegrasp, ResetRegraspsJumpTheRobotsWithTheObjectsKept) {
   PlanningSettings settings = *scene->planning;
   settings.regrasp = RegraspExecution::kReset;
   settings.max_nodes = kTreeNodes;
-  const PlanResult plan = PlanHand(scene, settings);
+  const PlanResult plan = PlanHandWithRegrasps(scene, settings);
   int regrasps = 0;
   for (const PlanNode& node : plan.nodes) {
     if (node.edge != EdgeKind::kRegrasp) continue;
