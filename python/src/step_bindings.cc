@@ -29,8 +29,12 @@ class PyStepper {
   const StepModel& model() const { return *model_; }
   // Called without the GIL; the mutex serialises the threads that share this stepper.
   // external_force: τ_ext of this step (StepData::external_force); empty: the scene's.
+  // Each call is a function of its arguments alone: the warm start the previous call left
+  // (the QP's last answer, an LCP's basis) is cleared first, so calls in any order, from any
+  // thread, give the same bits (a rollout keeps its warm start from step to step).
   StepResult Step(const State& x, const Eigen::VectorXd& u, const Eigen::VectorXd& external_force) {
     const std::lock_guard<std::mutex> lock(mutex_);
+    model_->ClearWarmStart(data_.get());
     data_->external_force = external_force;
     model_->Calc(x, u, data_.get());
     return data_->result;
