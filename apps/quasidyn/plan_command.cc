@@ -202,6 +202,9 @@ void AddPlanCommand(CLI::App& app) {
   plan->add_option("--regrasp", o->regrasp,
                    "reset | physical: a regrasp jumps the robots, or is a motion the plant can "
                    "execute (docs/planning.md)");
+  plan->add_option("--grasp-anchors", o->grasp_anchors,
+                   "fingers | all_links | robot/link ...: the links contact sampling places")
+      ->expected(1, 1 << 20);
   plan->add_option("--kappa", o->kappa, "Log-barrier weight of the metric > 0");
   plan->add_option("--samples", o->samples, "Randomized-smoothing samples >= 1");
   plan->add_option("--std", o->sample_std, "Randomized-smoothing std of u > 0 [m or rad]");

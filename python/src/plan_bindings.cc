@@ -195,6 +195,12 @@ void BindPlan(py::module_& m) {
             o.metric = py::cast<std::string>(value);
           else if (key == "nearest")
             o.nearest = py::cast<std::string>(value);
+          else if (key == "regrasp")
+            o.regrasp = py::cast<std::string>(value);
+          else if (key == "grasp_anchors")
+            o.grasp_anchors = py::isinstance<py::str>(value)
+                                  ? std::vector<std::string>{py::cast<std::string>(value)}
+                                  : py::cast<std::vector<std::string>>(value);
           else if (key == "kappa")
             o.kappa = py::cast<double>(value);
           else if (key == "samples")
@@ -249,7 +255,9 @@ void BindPlan(py::module_& m) {
       "(None: the scene's planning block). Keyword overrides of the planning block (None keeps "
       "the scene's): lower, upper, rotation_axis, goal_tolerance, position_weight, "
       "rotation_weight, goal_bias, metric ('exact' | 'log-barrier' | 'randomized'), nearest "
-      "('reachability' | 'euclidean'), kappa, samples, std, regularization, step_size, "
+      "('reachability' | 'euclidean'), regrasp ('reset' | 'physical'), grasp_anchors ('fingers' | "
+      "'all_links' | a list of 'robot/link' names), kappa, samples, std, regularization, "
+      "step_size, "
       "extend_steps, h, penetration_tolerance [m], max_substeps, p_grasp, grasp_candidates, "
       "settle_steps, max_nodes, time_limit [s], seed; and threads (>= 1). Returns a Plan; a goal "
       "not reached is Plan.found == False, "

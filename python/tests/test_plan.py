@@ -73,6 +73,27 @@ def test_same_seed_same_tree_at_any_thread_count(pushing):
     assert a.tree_edges == b.tree_edges
 
 
+def test_regrasp_and_grasp_anchors_override_the_block_as_the_scene_file_would(pushing):
+    base = dict(seed=3, max_nodes=200, p_grasp=0.3)
+    default = quasidyn.plan(pushing, **base)
+    assert default.settings["grasp_anchors"] == "fingers"
+    fingers = quasidyn.plan(pushing, grasp_anchors="fingers", regrasp="reset", **base)
+    np.testing.assert_array_equal(default.tree_q, fingers.tree_q)
+    # The listed rule places one anchor per robot: a different draw sequence, the list recorded.
+    listed = quasidyn.plan(pushing, grasp_anchors=["pusher/tip"], **base)
+    assert listed.settings["grasp_anchors"] == ["pusher/tip"]
+    assert listed.statistics["regrasps"] > 0
+    physical = quasidyn.plan(pushing, regrasp="physical", **base)
+    assert physical.settings["regrasp"] == "physical"
+    with pytest.raises(ValueError, match=r"planning\.grasp_anchors: 'pusher/slider' has no|"
+                       r"planning\.grasp_anchors: robot link 'pusher/slider' has no"):
+        quasidyn.plan(pushing, grasp_anchors=["pusher/slider"])
+    with pytest.raises(ValueError, match=r"planning\.grasp_anchors: 'nobody/link' is not a robot link"):
+        quasidyn.plan(pushing, grasp_anchors="nobody/link")
+    with pytest.raises(ValueError, match=r"planning\.regrasp: unknown regrasp execution"):
+        quasidyn.plan(pushing, regrasp="teleport")
+
+
 # A planar_hand seed whose path, planned without the check, passes the ball into the ground
 # (docs/planning.md, "Plans that stay physical").
 PENETRATING_SEED = 5

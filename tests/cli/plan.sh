@@ -37,6 +37,7 @@ assert p["path"]["max_penetration"] <= p["settings"]["penetration_tolerance"], p
 assert len(tree["substeps"]) == len(tree["q"]) and min(tree["substeps"]) >= 1
 assert abs(min(tree["goal_distance"]) - p["best_distance"]) == 0
 tolerance = p["settings"]["goal_tolerance"]
+assert p["settings"]["grasp_anchors"] in ("fingers", "all_links") or p["settings"]["grasp_anchors"]
 assert (p["best_distance"] <= tolerance) == (status == "found"), (p["best_distance"], tolerance)
 PY
 }
@@ -90,6 +91,8 @@ expect_error "planning.limits.time_limit: must be > 0" "$scene" --time-limit -2
 expect_error "planning.metric.type: unknown metric" "$scene" --metric magic
 expect_error "planning.seed: must be >= 0" "$scene" --seed -4
 expect_error "--threads must be >= 1" "$scene" --threads 0
+expect_error "planning.grasp_anchors: 'nobody/link' is not a robot link" "$scene" \
+  --grasp-anchors nobody/link
 expect_error "planning.objects" tests/cli/fixtures/no_objects.yaml
 # halm-posa (velocity-commanded) plans since the formulations became plug-ins; a second-order
 # formulation's velocity state is what the planner still cannot take.

@@ -26,28 +26,40 @@ json SettingsToJson(const PlanResult& plan) {
   const PlanningSettings& s = plan.settings;
   json bounds = {{"lower", Vector(s.lower)}, {"upper", Vector(s.upper)}};
   if (s.rotation_axis) bounds["rotation_axis"] = Vector(*s.rotation_axis);
-  return {{"goal_tolerance", s.goal_tolerance},
-          {"goal_weights", {{"position", s.position_weight}, {"rotation", s.rotation_weight}}},
-          {"goal_bias", s.goal_bias},
-          {"bounds", bounds},
-          {"metric",
-           {{"type", ReachabilityMethodName(s.method)},
-            {"kappa", s.kappa},
-            {"samples", s.samples},
-            {"std", s.sample_std},
-            {"regularization", s.regularization}}},
-          {"nearest", NearestRuleName(s.nearest)},
-          {"step_size", s.step_size},
-          {"extend_steps", s.extend_steps},
-          {"time_step", plan.stepping.time_step.value_or(0.0)},
-          {"penetration_tolerance", Number(s.penetration_tolerance)},
-          {"max_substeps", s.max_substeps},
-          {"p_grasp", s.p_grasp},
-          {"grasp_candidates", s.grasp_candidates},
-          {"settle_steps", s.settle_steps},
-          {"regrasp", RegraspExecutionName(s.regrasp)},
-          {"limits", {{"max_nodes", s.max_nodes}, {"time_limit", Number(s.time_limit)}}},
-          {"seed", s.seed}};
+  const json anchors = s.grasp_anchors == GraspAnchors::kListed
+                           ? json(s.grasp_anchor_links)
+                           : json(GraspAnchorsName(s.grasp_anchors));
+  json out = {{"goal_tolerance", s.goal_tolerance},
+              {"goal_weights", {{"position", s.position_weight}, {"rotation", s.rotation_weight}}},
+              {"goal_bias", s.goal_bias},
+              {"bounds", bounds},
+              {"metric",
+               {{"type", ReachabilityMethodName(s.method)},
+                {"kappa", s.kappa},
+                {"samples", s.samples},
+                {"std", s.sample_std},
+                {"regularization", s.regularization}}},
+              {"nearest", NearestRuleName(s.nearest)},
+              {"step_size", s.step_size},
+              {"extend_steps", s.extend_steps},
+              {"time_step", plan.stepping.time_step.value_or(0.0)},
+              {"penetration_tolerance", Number(s.penetration_tolerance)},
+              {"max_substeps", s.max_substeps},
+              {"p_grasp", s.p_grasp},
+              {"grasp_candidates", s.grasp_candidates},
+              {"settle_steps", s.settle_steps},
+              {"regrasp", RegraspExecutionName(s.regrasp)},
+              {"grasp_anchors", anchors},
+              {"limits", {{"max_nodes", s.max_nodes}, {"time_limit", Number(s.time_limit)}}},
+              {"seed", s.seed}};
+  if (s.goal_connection) {
+    const GoalConnectionSettings& c = *s.goal_connection;
+    out["goal_connection"] = {{"radius", Number(c.radius)},
+                              {"horizon", c.horizon},
+                              {"iterations", c.iterations},
+                              {"interval", c.interval}};
+  }
+  return out;
 }
 
 json StatisticsToJson(const PlanStatistics& s) {

@@ -30,6 +30,21 @@ void OverrideName(const std::optional<std::string>& name, const char* field, Par
   }
 }
 
+// One name fingers or all_links selects that rule; anything else is a list of robot links,
+// checked against the scene by ValidatePlanningSettings.
+void OverrideGraspAnchors(const std::vector<std::string>& names, PlanningSettings* s) {
+  if (names.empty()) return;
+  s->grasp_anchor_links.clear();
+  if (names.size() == 1 && names[0] == GraspAnchorsName(GraspAnchors::kFingers)) {
+    s->grasp_anchors = GraspAnchors::kFingers;
+  } else if (names.size() == 1 && names[0] == GraspAnchorsName(GraspAnchors::kAllLinks)) {
+    s->grasp_anchors = GraspAnchors::kAllLinks;
+  } else {
+    s->grasp_anchors = GraspAnchors::kListed;
+    s->grasp_anchor_links = names;
+  }
+}
+
 }  // namespace
 
 PlanningSettings ResolvePlanningSettings(const Scene& scene, const PlanningOverrides& o) {
@@ -52,6 +67,7 @@ PlanningSettings ResolvePlanningSettings(const Scene& scene, const PlanningOverr
   OverrideName(o.metric, "metric.type", ParseReachabilityMethod, &s.method);
   OverrideName(o.nearest, "nearest", ParseNearestRule, &s.nearest);
   OverrideName(o.regrasp, "regrasp", ParseRegraspExecution, &s.regrasp);
+  OverrideGraspAnchors(o.grasp_anchors, &s);
   Override(o.kappa, &s.kappa);
   Override(o.samples, &s.samples);
   Override(o.sample_std, &s.sample_std);

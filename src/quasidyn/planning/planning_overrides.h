@@ -19,6 +19,8 @@ struct PlanningOverrides {
   std::optional<std::string> metric;   // exact | log-barrier | randomized
   std::optional<std::string> nearest;  // reachability | euclidean
   std::optional<std::string> regrasp;  // reset | physical
+  // {"fingers"} | {"all_links"} | robot link names {"robot/link", ...} (the block's grasp_anchors)
+  std::vector<std::string> grasp_anchors;
   std::optional<double> kappa, sample_std, regularization, step_size, time_step, p_grasp;
   std::optional<double> penetration_tolerance;  // [m]
   std::optional<int> samples, extend_steps, grasp_candidates, settle_steps, max_nodes;
