@@ -83,6 +83,7 @@ def test_regrasp_and_grasp_anchors_override_the_block_as_the_scene_file_would(pu
     listed = quasidyn.plan(pushing, grasp_anchors=["pusher/tip"], **base)
     assert listed.settings["grasp_anchors"] == ["pusher/tip"]
     assert listed.statistics["regrasps"] > 0
+    assert 0 <= default.statistics["descent_extensions"] <= default.statistics["extensions"]
     physical = quasidyn.plan(pushing, regrasp="physical", **base)
     assert physical.settings["regrasp"] == "physical"
     with pytest.raises(ValueError, match=r"planning\.grasp_anchors: 'pusher/slider' has no|"

@@ -74,6 +74,7 @@ json StatisticsToJson(const PlanStatistics& s) {
           {"penetrating_extensions", s.penetrating_extensions},
           {"substepped_extensions", s.substepped_extensions},
           {"large_motion_steps", s.large_motion_steps},
+          {"descent_extensions", s.descent_extensions},
           {"wall_time", s.wall_seconds},
           {"linearize_time", s.linearize_seconds},
           {"grasp_time", s.grasp_seconds},
