@@ -101,6 +101,10 @@ void PrintSummary(const Scene& scene, const PlanResult& plan, const ReplayedPath
     out << "goal connection  " << st.connection_attempts << " attempts, " << st.connections
         << " added a chain (" << st.connection_extensions << " one-step extensions); optimiser "
         << st.connection_seconds << " s\n";
+  if (s.plant_check)  // docs/planning.md, "Plans a plant of another time step executes"
+    out << "plant check      h/" << s.plant_check->substeps << ", tolerance "
+        << s.plant_check->tolerance << ": " << st.plant_check_rejections << " extensions refused; "
+        << st.plant_check_seconds << " s\n";
   out << "path             " << plan.path.size() - 1 << " edges, " << path.trajectory.steps.size()
       << " steps (" << regrasps << " regrasps); objects move " << length.position << " m and "
       << length.rotation << " rad\n";
@@ -216,6 +220,11 @@ void AddPlanCommand(CLI::App& app) {
                    "Deepest overlap of two shapes a plan may keep [m] > 0 (default 0.001)");
   plan->add_option("--max-substeps", o->max_substeps,
                    "Substeps of a step that moves a body past the contact tolerance, 1-1024");
+  plan->add_option("--plant-check-substeps", o->plant_check_substeps,
+                   "Keep an extension only if the plant at h/k, k in 2-1024, ends within the "
+                   "check's tolerance (docs/planning.md)");
+  plan->add_option("--plant-check-tolerance", o->plant_check_tolerance,
+                   "The plant check's tolerance on D between the two ends > 0 (default 0.05)");
   plan->add_option("--p-grasp", o->p_grasp, "Probability of a regrasp, in [0, 1]");
   plan->add_option("--grasp-candidates", o->grasp_candidates, "Regrasp candidates K >= 1");
   plan->add_option("--settle-steps", o->settle_steps, "Settling steps of a candidate >= 1");

@@ -142,6 +142,14 @@ void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
         ReadInteger(*connection, "interval", "goal_connection.interval", c.interval, lines);
     s->goal_connection = c;
   }
+  if (const auto check = block.Find("plant_check")) {
+    check->CheckKeys({"substeps", "tolerance"});
+    lines->Add("plant_check", *check);
+    PlantCheckSettings c;
+    c.substeps = ReadInteger(*check, "substeps", "plant_check.substeps", c.substeps, lines);
+    c.tolerance = ReadNumber(*check, "tolerance", "plant_check.tolerance", c.tolerance, lines);
+    s->plant_check = c;
+  }
   if (const auto seed = block.Find("seed")) {
     const int value = seed->AsInt();
     if (value < 0) seed->Fail("must be an integer >= 0 (got " + std::to_string(value) + ")");
@@ -171,6 +179,7 @@ PlanningSettings ReadPlanningSettings(const YamlValue& block, const Scene& scene
                    "grasp_anchors",
                    "limits",
                    "goal_connection",
+                   "plant_check",
                    "seed"});
   PlanningSettings settings;
   FieldLines lines(block);

@@ -110,6 +110,11 @@ TEST(PlanningReader, APartialBlockKeepsTheDefaultsAndNoBlockIsNone) {
   EXPECT_EQ(scene.planning->goal.size(), 0);  // the command line may give it
   EXPECT_EQ(scene.planning->max_nodes, PlanningSettings{}.max_nodes);
   EXPECT_FALSE(scene.planning->goal_connection.has_value());  // absent: no connection
+  EXPECT_FALSE(scene.planning->plant_check.has_value());      // absent: no plant check
+  const Scene checked = PlanningReaderLoad("  plant_check: {tolerance: 0.02}\n");
+  ASSERT_TRUE(checked.planning->plant_check.has_value());
+  EXPECT_EQ(checked.planning->plant_check->substeps, 2);  // the default
+  EXPECT_EQ(checked.planning->plant_check->tolerance, 0.02);
   const Scene without = LoadSceneFromString(
       kPlanningReaderScene.substr(0, kPlanningReaderScene.rfind("planning:")), "scene.yaml", ".");
   EXPECT_FALSE(without.planning.has_value());
@@ -163,6 +168,12 @@ TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
                             "planning.goal_connection.interval", "must be >= 1");
   PlanningReaderExpectError("  goal_connection: {radius: 0.1, reach: 2}\n", 19,
                             "planning.goal_connection.reach", "unknown");
+  PlanningReaderExpectError("  plant_check: {substeps: 1}\n", 19, "planning.plant_check.substeps",
+                            "must be >= 2 (got 1)");
+  PlanningReaderExpectError("  plant_check:\n    tolerance: -0.1\n", 20,
+                            "planning.plant_check.tolerance", "must be > 0");
+  PlanningReaderExpectError("  plant_check: {substeps: 2, ramp: true}\n", 19,
+                            "planning.plant_check.ramp", "unknown");
   PlanningReaderExpectError("  frobnicate: 1\n", 19, "planning.frobnicate", "unknown");
   PlanningReaderExpectError("  goal: [0, 0, .nan]\n", 19, "planning.goal[2]", "");
 }

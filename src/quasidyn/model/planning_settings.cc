@@ -108,6 +108,21 @@ MaybeProblem CheckScalars(const PlanningSettings& s) {
     if (MaybeProblem p = CheckAtLeast("goal_connection.iterations", c.iterations, 1)) return p;
     if (MaybeProblem p = CheckAtLeast("goal_connection.interval", c.interval, 1)) return p;
   }
+  if (s.plant_check) {
+    const PlantCheckSettings& c = *s.plant_check;
+    if (MaybeProblem p = CheckAtLeast("plant_check.substeps", c.substeps, 2)) return p;
+    if (c.substeps > kMaxPlanningSubsteps) {
+      std::string problem = "must be <= ";
+      problem.append(std::to_string(kMaxPlanningSubsteps))
+          .append(" (got ")
+          .append(std::to_string(c.substeps))
+          .append(")");
+      return PlanningSettingsWrong("plant_check.substeps", problem);
+    }
+    if (!std::isfinite(c.tolerance))
+      return PlanningSettingsWrong("plant_check.tolerance", "must be finite");
+    if (MaybeProblem p = CheckPositive("plant_check.tolerance", c.tolerance, "")) return p;
+  }
   return std::nullopt;
 }
 

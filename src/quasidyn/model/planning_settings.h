@@ -72,6 +72,17 @@ struct GoalConnectionSettings {
   int interval = 100;   // >= 1: new nodes between two attempts
 };
 
+// The plant check of extensions (planning/plant_check.h, docs/planning.md "Plans a plant of
+// another time step executes"): an extension (and a goal connection's step) is kept only if
+// its command, stepped from the same node on the planner's formulation at h/k with k substeps
+// per step of h and the command held over them (as `quasidyn track --substeps k` sends it),
+// ends within D <= tolerance of the end the planner's own step reached (D of PlanningSettings,
+// the end of the h/k run taken as the goal). The node stays the planner's end state.
+struct PlantCheckSettings {
+  int substeps = 2;         // k, in [2, 1024]: the plant's steps per step of h (h_plant = h/k)
+  double tolerance = 0.05;  // [-] in D's units, > 0 and finite
+};
+
 struct PlanningSettings {
   // The objects' goal q_u (size n_q,u: x, y [m], θ [rad] per planar object; x, y, z [m] and a
   // unit quaternion (w, x, y, z) per floating one). Empty: not given (planning needs one).
@@ -145,6 +156,9 @@ struct PlanningSettings {
   // Absent: no goal connection (the planner of the papers). Present: used when the caller gives
   // the planner a connector (PlannerOptions::goal_connector, planning/rrt.h).
   std::optional<GoalConnectionSettings> goal_connection;
+
+  // Absent: no plant check (the default). Present: every extension is checked (above).
+  std::optional<PlantCheckSettings> plant_check;
 };
 
 // What CheckPlanningSettings found wrong: the field (its path in the `planning:` block, e.g.

@@ -85,7 +85,9 @@ json StatisticsToJson(const PlanStatistics& s) {
           {"connection_attempts", s.connection_attempts},
           {"connections", s.connections},
           {"connection_extensions", s.connection_extensions},
-          {"connection_time", s.connection_seconds}};
+          {"connection_time", s.connection_seconds},
+          {"plant_check_rejections", s.plant_check_rejections},
+          {"plant_check_time", s.plant_check_seconds}};
 }
 
 json TreeToJson(const std::vector<PlanNode>& nodes) {

@@ -82,6 +82,12 @@ PlanningSettings ResolvePlanningSettings(const Scene& scene, const PlanningOverr
   Override(o.settle_steps, &s.settle_steps);
   Override(o.max_nodes, &s.max_nodes);
   Override(o.time_limit, &s.time_limit);
+  if (o.plant_check_substeps || o.plant_check_tolerance) {
+    PlantCheckSettings check = s.plant_check.value_or(PlantCheckSettings{});
+    Override(o.plant_check_substeps, &check.substeps);
+    Override(o.plant_check_tolerance, &check.tolerance);
+    s.plant_check = check;
+  }
   if (o.seed) {
     if (*o.seed < 0)
       throw std::invalid_argument("planning.seed: must be >= 0 (got " + std::to_string(*o.seed) +

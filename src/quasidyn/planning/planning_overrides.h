@@ -27,6 +27,10 @@ struct PlanningOverrides {
   std::optional<int> max_substeps;
   std::optional<double> time_limit;
   std::optional<long long> seed;  // >= 0
+  // Either given: the plant check (PlanningSettings::plant_check) on, the other field the scene's
+  // or its default.
+  std::optional<int> plant_check_substeps;
+  std::optional<double> plant_check_tolerance;
 };
 
 // The scene's planning block (defaults when it has none) with the overrides, checked as a

@@ -17,6 +17,7 @@
 #include "quasidyn/planning/nearest_node_index.h"
 #include "quasidyn/planning/node_linearizer.h"
 #include "quasidyn/planning/object_space.h"
+#include "quasidyn/planning/plant_check.h"
 #include "quasidyn/planning/reachability_metric.h"
 #include "quasidyn/planning/regrasp_execution.h"
 
@@ -74,6 +75,8 @@ class Planner {
     result_.stepping = ChoiceOf(*model_);
     if (settings.goal_connection && options.goal_connector)
       connector_ = options.goal_connector(model_, settings);
+    if (settings.plant_check)
+      plant_check_ = std::make_unique<PlantCheck>(*model_, space_, settings);
   }
 
   PlanResult Run() {
@@ -177,6 +180,7 @@ class Planner {
       const State start{chain.empty() ? result_.nodes[from].q : chain.back().q, Eigen::VectorXd()};
       if (!TakeEdge(start, &node, &depth) || depth > depth_limit_) break;
       node.q = edges_.state().q;
+      if (!PlantAgrees(start, node)) break;
       const double d = space_.GoalDistance(node.q, settings_.goal, settings_);
       chain.push_back(std::move(node));
       if (d < best_distance) {
@@ -269,8 +273,9 @@ class Planner {
       ++result_.statistics.penetrating_extensions;
       return -1;
     }
-    if (node.substeps > 1) ++result_.statistics.substepped_extensions;
     node.q = x.q;
+    if (!PlantAgrees(start, node)) return -1;
+    if (node.substeps > 1) ++result_.statistics.substepped_extensions;
     ++result_.statistics.extensions;
     NodeLinearization linearization = Linearize({node.q}).front();
     AddNode(std::move(node), std::move(linearization));
@@ -335,6 +340,16 @@ class Planner {
     int next = 2 * substeps;
     while (next < wanted && next < settings_.max_substeps) next *= 2;
     return std::min(next, settings_.max_substeps);
+  }
+
+  // The plant check (plant_check.h): true without one; otherwise whether node's command from
+  // `start` at h/k ends within the tolerance of node.q, counted when not.
+  bool PlantAgrees(const State& start, const PlanNode& node) {
+    if (!plant_check_) return true;
+    ScopedSeconds timer(&result_.statistics.plant_check_seconds);
+    if (plant_check_->Agrees(start, node.u, node.steps, node.q)) return true;
+    ++result_.statistics.plant_check_rejections;
+    return false;
   }
 
   // The new node's index, or -1 when no candidate was usable.
@@ -491,6 +506,7 @@ class Planner {
   ConfigurationSampler sampler_;
   NodeLinearizer linearizer_;
   std::unique_ptr<ContactSampler> grasps_;    // null when p_grasp = 0
+  std::unique_ptr<PlantCheck> plant_check_;   // null without settings.plant_check
   std::unique_ptr<RegraspMotion> motion_;     // physical regrasps' motions, made on first use
   std::unique_ptr<GoalConnector> connector_;  // null: no goal connection
   std::vector<bool> connection_asked_;        // per node: the connector was asked from it

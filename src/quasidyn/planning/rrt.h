@@ -126,6 +126,9 @@ struct PlanStatistics {
   int connection_attempts = 0;
   int connections = 0;
   int connection_extensions = 0;
+  // Plant check (PlanningSettings::plant_check, plant_check.h): extensions and goal-connection
+  // steps refused because the command at h/k ended further than its tolerance (no node).
+  int plant_check_rejections = 0;
   double wall_seconds = 0.0;       // [s]
   double linearize_seconds = 0.0;  // [s] in linearisations (new nodes and regrasp candidates)
   double grasp_seconds = 0.0;      // [s] in contact sampling (IK and settling)
@@ -136,6 +139,8 @@ struct PlanStatistics {
   double connection_seconds = 0.0;
   long long linearizations = 0;     // configurations linearised (nodes and regrasp candidates)
   long long nearest_distances = 0;  // d(q_s; q̄_i) evaluated by the queries (a scan: Σ nodes)
+  // [s] in the plant check's runs at h/k.
+  double plant_check_seconds = 0.0;
 };
 
 struct PlanResult {
