@@ -13,12 +13,16 @@
 // seeds: --euclidean (nearest node by the Euclidean distance in the objects' tangent space),
 // --no-contact-sampling (p_grasp = 0), --no-goal-connection (the scene's goal_connection removed;
 // with it, the trajectory optimiser connects near nodes to the goal, docs/planning.md "Goal
-// connection", and its share of the time is a column of its own).
+// connection", and its share of the time is a column of its own). --threads T and
+// --extension-batch B (PlanningSettings::extension_batch: B samples per round, their extensions
+// and linearisations side by side on the T threads, docs/planning.md "Batched extensions") change
+// how the search uses the machine; the CPU time is the process's, over all its threads.
 //
 // Run (from the repository root; --json writes every seed and the summary):
 //   build/release/plan_3d_bench --seeds 20 --time-limit 60 --json build/plan_3d/hand.json
 //   build/release/plan_3d_bench --seeds 20 --time-limit 60 --euclidean
 //   build/release/plan_3d_bench examples/bimanual_box/scene.yaml --seeds 20
+//   build/release/plan_3d_bench --seeds 20 --threads 2 --extension-batch 4
 // Wall times depend on the machine's load (quote `uptime` with them); a run stopped by the node
 // limit grows the same tree on any machine, one stopped by the time limit does not.
 #include <CLI/CLI.hpp>
@@ -53,6 +57,7 @@ struct Options {
   double time_limit = 0.0;  // [s] > 0: per seed, instead of the scene's
   int max_nodes = 0;        // > 0: per seed, instead of the scene's
   int threads = 1;
+  int extension_batch = 0;  // > 0: instead of the scene's
   bool euclidean = false;
   bool no_contact_sampling = false;
   bool no_goal_connection = false;
@@ -199,8 +204,8 @@ void PrintSummary(const json& s, const std::string& label) {
                "worst nodes | lin/s | stepping | linearising | contact sampling | nearest node "
                "| goal connection | other | deepest penetration [mm] (found plans) | found: median "
                "/ worst "
-               "CPU [s] |\n"
-            << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+               "CPU [s] | found: median / worst wall [s] |\n"
+            << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
             << "| " << label << " | " << s["found"].get<int>() << "/" << s["seeds"].get<int>()
             << " (" << number("success_rate", 0, 100) << " %) | "
             << number("median_wall_seconds", 2) << " / " << number("worst_wall_seconds", 2) << " | "
@@ -214,7 +219,9 @@ void PrintSummary(const json& s, const std::string& label) {
             << " % | " << number("max_penetration", 3, 1e3) << " ("
             << number("max_penetration_found", 3, 1e3) << ") | "
             << number("median_cpu_seconds_found", 2) << " / "
-            << number("worst_cpu_seconds_found", 2) << " |" << std::endl;
+            << number("worst_cpu_seconds_found", 2) << " | "
+            << number("median_wall_seconds_found", 2) << " / "
+            << number("worst_wall_seconds_found", 2) << " |" << std::endl;
 }
 
 json RunToJson(const Run& r) {
@@ -256,6 +263,8 @@ int Main(int argc, char** argv) {
   app.add_option("--max-nodes", options.max_nodes,
                  "Per seed node limit >= 1 (default: the scene's planning limit)");
   app.add_option("--threads", options.threads, "Threads of each planner T >= 1 (default 1)");
+  app.add_option("--extension-batch", options.extension_batch,
+                 "Samples per round B >= 1 (default: the scene's extension_batch)");
   app.add_flag("--euclidean", options.euclidean,
                "Ablation: nearest node by the Euclidean distance, not the reachability metric");
   app.add_flag("--no-contact-sampling", options.no_contact_sampling,
@@ -280,6 +289,7 @@ int Main(int argc, char** argv) {
   if (options.euclidean) settings.nearest = NearestRule::kEuclidean;
   if (options.no_contact_sampling) settings.p_grasp = 0.0;
   if (options.no_goal_connection) settings.goal_connection.reset();
+  if (options.extension_batch != 0) settings.extension_batch = options.extension_batch;
   ValidatePlanningSettings(settings, *scene);
   std::string label = options.euclidean ? "euclidean" : "metric";
   label += options.no_contact_sampling ? ", no contact sampling" : " + contact sampling";
@@ -287,7 +297,8 @@ int Main(int argc, char** argv) {
 
   std::cout << options.scene << ": " << label << ", seeds " << options.first_seed << "-"
             << options.first_seed + options.seeds - 1 << ", per seed " << settings.max_nodes
-            << " nodes / " << settings.time_limit << " s, " << options.threads << " thread(s)\n";
+            << " nodes / " << settings.time_limit << " s, " << options.threads
+            << " thread(s), extension batch " << settings.extension_batch << "\n";
   PrintRunHeader();
   std::vector<Run> runs;
   json seeds = json::array();
@@ -306,6 +317,7 @@ int Main(int argc, char** argv) {
                 {"max_nodes", settings.max_nodes},
                 {"time_limit", settings.time_limit},
                 {"threads", options.threads},
+                {"extension_batch", settings.extension_batch},
                 {"runs", seeds},
                 {"summary", summary}}
                .dump(2)

@@ -124,6 +124,8 @@ void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
     }
   }
   ReadGraspAnchors(block, s, lines);
+  s->extension_batch =
+      ReadInteger(block, "extension_batch", "extension_batch", s->extension_batch, lines);
   if (const auto limits = block.Find("limits")) {
     limits->CheckKeys({"max_nodes", "time_limit"});
     lines->Add("limits", *limits);
@@ -180,7 +182,8 @@ PlanningSettings ReadPlanningSettings(const YamlValue& block, const Scene& scene
                    "limits",
                    "goal_connection",
                    "plant_check",
-                   "seed"});
+                   "seed",
+                   "extension_batch"});
   PlanningSettings settings;
   FieldLines lines(block);
   ReadGoalAndBounds(block, &settings, &lines);

@@ -178,6 +178,16 @@ TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
   PlanningReaderExpectError("  goal: [0, 0, .nan]\n", 19, "planning.goal[2]", "");
 }
 
+TEST(PlanningReader, ExtensionBatchIsOneByDefaultAndBoundedBothWays) {
+  EXPECT_EQ(PlanningReaderLoad("  seed: 3\n").planning->extension_batch, 1);
+  EXPECT_EQ(PlanningReaderLoad("  extension_batch: 4\n").planning->extension_batch, 4);
+  PlanningReaderExpectError("  extension_batch: 0\n", 19, "planning.extension_batch",
+                            "must be >= 1 (got 0)");
+  PlanningReaderExpectError("  extension_batch: 1025\n", 19, "planning.extension_batch",
+                            "must be <= 1024 (got 1025)");
+  PlanningReaderExpectError("  extension_batch: two\n", 19, "planning.extension_batch", "");
+}
+
 TEST(PlanningReader, ReadsTheGraspAnchors) {
   EXPECT_EQ(PlanningReaderLoad("  seed: 3\n").planning->grasp_anchors, GraspAnchors::kFingers);
   EXPECT_EQ(PlanningReaderLoad("  grasp_anchors: fingers\n").planning->grasp_anchors,

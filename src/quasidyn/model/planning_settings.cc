@@ -101,6 +101,15 @@ MaybeProblem CheckScalars(const PlanningSettings& s) {
   if (MaybeProblem p = CheckAtLeast("settle_steps", s.settle_steps, 1)) return p;
   if (MaybeProblem p = CheckAtLeast("limits.max_nodes", s.max_nodes, 1)) return p;
   if (MaybeProblem p = CheckPositive("limits.time_limit", s.time_limit, " [s]")) return p;
+  if (MaybeProblem p = CheckAtLeast("extension_batch", s.extension_batch, 1)) return p;
+  if (s.extension_batch > kMaxExtensionBatch) {
+    std::string problem = "must be <= ";
+    problem.append(std::to_string(kMaxExtensionBatch))
+        .append(" (got ")
+        .append(std::to_string(s.extension_batch))
+        .append(")");
+    return PlanningSettingsWrong("extension_batch", problem);
+  }
   if (s.goal_connection) {
     const GoalConnectionSettings& c = *s.goal_connection;
     if (MaybeProblem p = CheckPositive("goal_connection.radius", c.radius, "")) return p;

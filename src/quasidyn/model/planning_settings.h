@@ -59,6 +59,9 @@ const char* GraspAnchorsName(GraspAnchors anchors);
 // The largest PlanningSettings::max_substeps.
 inline constexpr int kMaxPlanningSubsteps = 1024;
 
+// The largest PlanningSettings::extension_batch.
+inline constexpr int kMaxExtensionBatch = 1024;
+
 // Goal connection (planning/goal_connector.h, docs/planning.md "The search"): a node that has
 // become the nearest to the goal (least D) with D <= radius asks a local steering function (the
 // trajectory optimiser, control/trajopt_goal_connector.h) for a short sequence of commands to the
@@ -159,6 +162,12 @@ struct PlanningSettings {
 
   // Absent: no plant check (the default). Present: every extension is checked (above).
   std::optional<PlantCheckSettings> plant_check;
+
+  // Batched extensions (planning/rrt.h, docs/planning.md "Batched extensions"): B samples per
+  // round, each extended from its nearest node in the tree as it was before the round, the B
+  // extensions taken and their nodes linearised side by side on the planner's threads, then
+  // added in sample order. 1: one sample per iteration (the planner of the papers).
+  int extension_batch = 1;  // B in [1, kMaxExtensionBatch]
 };
 
 // What CheckPlanningSettings found wrong: the field (its path in the `planning:` block, e.g.

@@ -14,6 +14,7 @@
 #include "quasidyn/planning/configuration_sampler.h"
 #include "quasidyn/planning/contact_sampler.h"
 #include "quasidyn/planning/edge_stepper.h"
+#include "quasidyn/planning/extension_batch.h"
 #include "quasidyn/planning/nearest_node_index.h"
 #include "quasidyn/planning/node_linearizer.h"
 #include "quasidyn/planning/object_space.h"
@@ -106,7 +107,7 @@ class Planner {
                ") was reached";
         break;
       }
-      if (!Iterate()) {
+      if (!(settings_.extension_batch > 1 ? IterateBatch() : Iterate())) {
         stop = "no node of the tree could be linearised";
         break;
       }
@@ -143,6 +144,108 @@ class Planner {
     if (result_.best_node != best_before) DescendToGoal();
     ConnectToGoal();
     return true;
+  }
+
+  // A batched round (PlanningSettings::extension_batch = B > 1; docs/planning.md "Batched
+  // extensions"): B samples drawn in order from the one generator (goal coin, sample, regrasp
+  // coin each, as Iterate draws them), each one's nearest node found in the tree as it was
+  // before the round; the extensions taken side by side on the threads (extension_batch.h) and
+  // their nodes linearised as one batch; then, in sample order, the extensions' nodes added and
+  // the regrasps done (one at a time, as Iterate does them: contact sampling draws from the
+  // generator after the round's samples). A round adds nothing more once the goal is found or
+  // the tree is full; the goal descent and connection follow the round. False when no node can
+  // be extended.
+  bool IterateBatch() {
+    const long long max_iterations = 3LL * settings_.max_nodes;
+    const int count = static_cast<int>(
+        std::min<long long>({static_cast<long long>(settings_.extension_batch),
+                             settings_.max_nodes - static_cast<long long>(result_.nodes.size()),
+                             max_iterations - result_.statistics.iterations}));
+    struct Draw {
+      Eigen::VectorXd sample;
+      int nearest = -1;
+      bool regrasp = false;
+      int request = -1;  // its extension in `requests`; -1 for a regrasp
+    };
+    std::vector<Draw> draws(std::max(count, 0));
+    std::vector<ExtensionRequest> requests;
+    std::vector<PlanNode> extended;  // the extensions' nodes, as `requests`
+    for (Draw& draw : draws) {
+      ++result_.statistics.iterations;
+      const bool to_goal = generator_.NextUniform() < settings_.goal_bias;
+      draw.sample = to_goal ? settings_.goal : sampler_.Sample(&generator_);
+      draw.nearest = Nearest(draw.sample);
+      draw.regrasp = generator_.NextUniform() < settings_.p_grasp;
+      if (draw.nearest < 0) return false;
+      if (draw.regrasp) continue;
+      draw.request = static_cast<int>(requests.size());
+      extended.push_back(ExtensionNode(draw.nearest, draw.sample));
+      requests.push_back({result_.nodes[draw.nearest].q, extended.back().u, extended.back().steps});
+    }
+    if (!batch_) {
+      const int workers = std::min(options_.threads, settings_.extension_batch);
+      batch_ = std::make_unique<ExtensionBatch>(
+          *model_, std::isfinite(settings_.penetration_tolerance), workers);
+    }
+    std::vector<ExtensionOutcome> outcomes;
+    {
+      ScopedSeconds timer(&result_.statistics.stepping_seconds);
+      outcomes = batch_->Take(requests, {depth_limit_, settings_.max_substeps});
+    }
+    // Which extensions give a node (Extend's rules), and their linearisations as one batch.
+    std::vector<bool> kept(requests.size(), false);
+    std::vector<Eigen::VectorXd> qs;
+    for (size_t k = 0; k < requests.size(); ++k) {
+      const ExtensionOutcome& outcome = outcomes[k];
+      result_.statistics.large_motion_steps += outcome.large_motion_steps;
+      if (!outcome.ok) {
+        ++result_.statistics.failed_steps;
+      } else if ((outcome.q - requests[k].q).cwiseAbs().maxCoeff() <= kIdleMotion) {
+        ++result_.statistics.idle_extensions;
+      } else if (outcome.depth > depth_limit_) {
+        ++result_.statistics.penetrating_extensions;
+      } else {
+        kept[k] = true;
+        extended[k].q = outcome.q;
+        extended[k].substeps = outcome.substeps;
+        qs.push_back(outcome.q);
+      }
+    }
+    std::vector<NodeLinearization> linearizations = Linearize(qs);
+    const int best_before = result_.best_node;
+    size_t next_linearization = 0;
+    for (const Draw& draw : draws) {
+      if (result_.found() || static_cast<int>(result_.nodes.size()) >= settings_.max_nodes) break;
+      if (draw.regrasp) {
+        Regrasp(draw.nearest, draw.sample);
+        continue;
+      }
+      if (!kept[draw.request]) continue;
+      PlanNode& node = extended[draw.request];
+      if (node.substeps > 1) ++result_.statistics.substepped_extensions;
+      ++result_.statistics.extensions;
+      AddNode(std::move(node), linearizations[next_linearization++]);
+    }
+    if (result_.best_node != best_before) DescendToGoal();
+    ConnectToGoal();
+    return true;
+  }
+
+  // The extend edge from node `from` toward `sample` before it is taken (Extend's command: δu
+  // through the node's factor, at most step_size), its q not yet set.
+  PlanNode ExtensionNode(int from, const Eigen::VectorXd& sample) {
+    Eigen::VectorXd du = reach_[from].metric.Command(space_, sample);
+    double cap = settings_.step_size;
+    if (model_->capabilities().command == CommandKind::kRobotVelocities)
+      cap /= model_->time_step() * settings_.extend_steps;
+    const double norm = du.norm();
+    if (norm > cap) du *= cap / norm;
+    PlanNode node;
+    node.parent = from;
+    node.edge = EdgeKind::kExtend;
+    node.u = model_->HoldingCommand(State{result_.nodes[from].q, Eigen::VectorXd()}) + du;
+    node.steps = settings_.extend_steps;
+    return node;
   }
 
   // Goal connection (rrt.h, step 4b; goal_connector.h): the nearest node to the goal, within the
@@ -522,6 +625,9 @@ class Planner {
   PlanResult result_;
   Clock::time_point start_;
   double last_report_ = 0.0;
+
+  // A batched round's steppers (IterateBatch), made on first use.
+  std::unique_ptr<ExtensionBatch> batch_;
 };
 
 }  // namespace

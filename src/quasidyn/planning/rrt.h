@@ -44,10 +44,15 @@
 //      or at max_nodes nodes, time_limit seconds, or 3·max_nodes iterations (not found: idle
 //      extensions and failed regrasps add no node, so iterations may outnumber nodes; a goal
 //      descent adds several in one iteration).
+//   Batched rounds (settings.extension_batch = B > 1, extension_batch.h): steps 1–3 for B
+//   samples drawn in order, each from the tree as it was before the round; the extensions taken
+//   side by side on the threads, their nodes linearised as one batch and added in sample order
+//   (regrasps one at a time, in their place), then steps 4 and 4b once per round.
 //
 // Determinism: with the same scene, settings and seed the tree is bitwise the same for every
-// thread count (threads only evaluate batches, stepping/batch_step.h); a run stopped by the
-// time limit depends on the machine's speed, one stopped by the node limit does not.
+// thread count (threads only evaluate batches, stepping/batch_step.h, and a round's
+// extensions, extension_batch.h); a run stopped by the time limit depends on the machine's
+// speed, one stopped by the node limit does not.
 
 #include <Eigen/Core>
 #include <functional>
