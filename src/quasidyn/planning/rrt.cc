@@ -200,16 +200,11 @@ class Planner {
       result_.statistics.large_motion_steps += outcome.large_motion_steps;
       if (!outcome.ok) {
         ++result_.statistics.failed_steps;
-      } else if ((outcome.q - requests[k].q).cwiseAbs().maxCoeff() <= kIdleMotion) {
-        ++result_.statistics.idle_extensions;
-      } else if (outcome.depth > depth_limit_) {
-        ++result_.statistics.penetrating_extensions;
-      } else {
-        kept[k] = true;
-        extended[k].q = outcome.q;
-        extended[k].substeps = outcome.substeps;
-        qs.push_back(outcome.q);
+        continue;
       }
+      extended[k].substeps = outcome.substeps;
+      kept[k] = KeepExtension(requests[k].q, outcome.q, outcome.depth, &extended[k]);
+      if (kept[k]) qs.push_back(outcome.q);
     }
     std::vector<NodeLinearization> linearizations = Linearize(qs);
     const int best_before = result_.best_node;
@@ -235,6 +230,8 @@ class Planner {
   // through the node's factor, at most step_size), its q not yet set.
   PlanNode ExtensionNode(int from, const Eigen::VectorXd& sample) {
     Eigen::VectorXd du = reach_[from].metric.Command(space_, sample);
+    // step_size bounds the robots' displacement over the edge [m or rad]: the change of a
+    // position command itself, or a velocity command times the edge's duration.
     double cap = settings_.step_size;
     if (model_->capabilities().command == CommandKind::kRobotVelocities)
       cap /= model_->time_step() * settings_.extend_steps;
@@ -349,35 +346,11 @@ class Planner {
 
   // The new node's index, or -1 when the extension adds none.
   int Extend(int from, const Eigen::VectorXd& sample) {
-    Eigen::VectorXd du = reach_[from].metric.Command(space_, sample);
-    // step_size bounds the robots' displacement over the edge [m or rad]: the change of a
-    // position command itself, or a velocity command times the edge's duration.
-    double cap = settings_.step_size;
-    if (model_->capabilities().command == CommandKind::kRobotVelocities)
-      cap /= model_->time_step() * settings_.extend_steps;
-    const double norm = du.norm();
-    if (norm > cap) du *= cap / norm;
-    PlanNode node;
-    node.parent = from;
-    node.edge = EdgeKind::kExtend;
+    PlanNode node = ExtensionNode(from, sample);
     const State start{result_.nodes[from].q, Eigen::VectorXd()};
-    node.u = model_->HoldingCommand(start) + du;
-    node.steps = settings_.extend_steps;
     double depth = 0.0;
     if (!TakeEdge(start, &node, &depth)) return -1;
-    const State& x = edges_.state();
-    // A command the node's B cannot turn into motion (B ≈ 0: nothing within reach of the
-    // linearisation) leaves everything where it was: no new node.
-    if ((x.q - result_.nodes[from].q).cwiseAbs().maxCoeff() <= kIdleMotion) {
-      ++result_.statistics.idle_extensions;
-      return -1;
-    }
-    if (depth > depth_limit_) {
-      ++result_.statistics.penetrating_extensions;
-      return -1;
-    }
-    node.q = x.q;
-    if (!PlantAgrees(start, node)) return -1;
+    if (!KeepExtension(start.q, edges_.state().q, depth, &node)) return -1;
     if (node.substeps > 1) ++result_.statistics.substepped_extensions;
     ++result_.statistics.extensions;
     NodeLinearization linearization = Linearize({node.q}).front();
@@ -386,63 +359,42 @@ class Planner {
   }
 
   // Steps node->u for node->steps steps from `start`, with finer substeps while the overlap
-  // exceeds the limit (FinerSubsteps); sets node->substeps and *depth (the run's deepest
-  // overlap); false, counted, when a step failed. The end state is edges_.state().
+  // exceeds the limit (extension_batch.h, TakeExtension: the one rule of every extend edge); sets
+  // node->substeps and *depth (the run's deepest overlap); false, counted, when a step failed.
+  // The end state is edges_.state().
   bool TakeEdge(const State& start, PlanNode* node, double* depth) {
-    for (int substeps = 1;;) {
-      EdgeRun run = RunEdge(start, node->u, node->steps, substeps);
-      if (!run.ok) {
-        ++result_.statistics.failed_steps;
-        return false;
-      }
-      const int next = run.depth > depth_limit_ ? FinerSubsteps(run, substeps) : substeps;
-      if (next > substeps) {
-        substeps = next;
-        continue;
-      }
-      node->substeps = substeps;
-      *depth = run.depth;
-      return true;
+    ExtensionOutcome outcome;
+    {
+      ScopedSeconds timer(&result_.statistics.stepping_seconds);
+      outcome = TakeExtension(&edges_, {start.q, node->u, node->steps},
+                              {depth_limit_, settings_.max_substeps});
     }
+    result_.statistics.large_motion_steps += outcome.large_motion_steps;
+    if (!outcome.ok) {
+      ++result_.statistics.failed_steps;
+      return false;
+    }
+    node->substeps = outcome.substeps;
+    *depth = outcome.depth;
+    return true;
   }
 
-  struct EdgeRun {
-    bool ok = false;
-    bool large_motion = false;  // some (sub)step moved a body past its contact distance
-    double motion = 0.0;        // the largest body motion of a (sub)step [m]
-    double depth = 0.0;         // the deepest overlap at the end of a (sub)step [m]
-  };
-
-  // The edge's steps from `start` with `substeps` substeps each (edge_stepper.h); the end state
-  // is edges_.state().
-  EdgeRun RunEdge(const State& start, const Eigen::VectorXd& u, int steps, int substeps) {
-    ScopedSeconds timer(&result_.statistics.stepping_seconds);
-    EdgeRun run;
-    edges_.Begin(start, u, substeps);
-    for (int k = 0; k < steps; ++k) {
-      if (!edges_.Step()) return run;
-      run.motion = std::max(run.motion, edges_.step_motion());
-      run.depth = std::max(run.depth, edges_.step_depth());
-      if (edges_.step_large_motion()) {
-        run.large_motion = true;
-        ++result_.statistics.large_motion_steps;
-      }
+  // Extend's rules for a taken extension from `from_q` (the edge's start): a node unless the edge
+  // moved nothing (a command the node's B cannot turn into motion, B ≈ 0: nothing within reach of
+  // the linearisation), overlapped deeper than the limit or the plant check refused it; each
+  // refusal counted. Sets node->q when kept.
+  bool KeepExtension(const Eigen::VectorXd& from_q, const Eigen::VectorXd& q, double depth,
+                     PlanNode* node) {
+    if ((q - from_q).cwiseAbs().maxCoeff() <= kIdleMotion) {
+      ++result_.statistics.idle_extensions;
+      return false;
     }
-    run.ok = true;
-    return run;
-  }
-
-  // The substeps to take an edge that overlapped too deeply again with: `substeps` itself when
-  // no (sub)step moved a body past its contact distance d (finer steps would not see more) or
-  // max_substeps is reached; otherwise the power of 2 at or above substeps·motion/d (the robots'
-  // motion per substep shrinks as 1/n), at least twice as many, at most max_substeps.
-  int FinerSubsteps(const EdgeRun& run, int substeps) const {
-    if (!run.large_motion || substeps >= settings_.max_substeps) return substeps;
-    const double distance = std::max(model_->scene().contact_tolerance, 1e-12);
-    const double wanted = substeps * run.motion / distance;
-    int next = 2 * substeps;
-    while (next < wanted && next < settings_.max_substeps) next *= 2;
-    return std::min(next, settings_.max_substeps);
+    if (depth > depth_limit_) {
+      ++result_.statistics.penetrating_extensions;
+      return false;
+    }
+    node->q = q;
+    return PlantAgrees(State{from_q, Eigen::VectorXd()}, *node);
   }
 
   // The plant check (plant_check.h): true without one; otherwise whether node's command from
