@@ -86,6 +86,8 @@ void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSett
   for (Eigen::MatrixXd* m : {&J_, &H_, &normal_, &trial_J_}) m->setZero(n_, n_);
   jacobian_current_ = phi_jacobian_current_ = false;
   contraction_ = std::numeric_limits<double>::infinity();
+  contractions_.assign(static_cast<std::size_t>(settings.max_iterations) + 1,
+                       std::numeric_limits<double>::infinity());
   for (int i = 0; i < settings.eliminated_leading; ++i) {
     QUASIDYN_CHECK_ARGUMENT(kinds_[i] == NcpKind::kFree, kWhere,
                             "the eliminated_leading unknowns must be free (unknown " +
@@ -212,12 +214,17 @@ bool MixedNcpSolver::LevenbergMarquardtDirection() {
   return d_.allFinite();
 }
 
-bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bool newton) {
+bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bool newton,
+                                int iteration) {
   const double slope = gradient_.dot(d_);
   if (!(slope < 0.0)) return false;
   const double residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
   // The full Newton step is expected to end the iterations: F alone there.
-  const bool last = newton && contraction_ * residual * residual <= settings_.tolerance;
+  // C of the full Newton step of the same index in the last solve where there was one (the
+  // step NCPs of a run converge alike step by step), else the last observed C.
+  const double contraction =
+      std::isfinite(contractions_[iteration]) ? contractions_[iteration] : contraction_;
+  const bool last = newton && contraction * residual * residual <= settings_.tolerance;
   double t = 1.0;
   for (int b = 0; b <= settings_.max_backtracks; ++b) {
     trial_z_ = z_ + t * d_;
@@ -240,6 +247,7 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bo
         last_step_ = t;
         if (newton && b == 0 && residual > 0.0) {
           contraction_ = phi_.lpNorm<Eigen::Infinity>() / (residual * residual);
+          contractions_[iteration] = contraction_;
         }
         if (merit_ < best_merit_) {  // the best iterate so far, returned if later ones are worse
           best_merit_ = merit_;
@@ -286,11 +294,8 @@ void MixedNcpSolver::Finish(SolverStatus status, const char* why) {
     const double residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
     if (residual <= settings_.inaccurate_tolerance) status = SolverStatus::kSolvedInaccurate;
   }
-  // H at the returned z when J is there (EnsureJacobian evaluates it otherwise).
-  if (jacobian_current_ && !phi_jacobian_current_ && z_.allFinite() && F_.allFinite()) {
-    PhiJacobian();
-    PhiJacobianMatrix();
-  }
+  // H at the returned z is formed by EnsureJacobian, when asked for (phi_jacobian_current_ is
+  // false here unless it is already there).
   result_.status = status;
   result_.z = z_;
   result_.F = F_;
@@ -399,21 +404,21 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
     const int lm_steps_before = result_.info.levenberg_marquardt_steps;
     const int min_steps_before = result_.info.min_newton_steps;
     if (levenberg_marquardt_left == 0 && NewtonDirection() &&
-        LineSearch(function, reference, true)) {
+        LineSearch(function, reference, true, k)) {
       ++result_.info.newton_steps;
       moved = true;
     }
-    if (!moved && MinNewtonDirection() && LineSearch(function, merit_, false)) {
+    if (!moved && MinNewtonDirection() && LineSearch(function, merit_, false, k)) {
       ++result_.info.min_newton_steps;
       moved = true;
     }
-    if (!moved && LevenbergMarquardtDirection() && LineSearch(function, merit_, false)) {
+    if (!moved && LevenbergMarquardtDirection() && LineSearch(function, merit_, false, k)) {
       ++result_.info.levenberg_marquardt_steps;
       moved = true;
     }
     if (!moved) {
       d_ = -gradient_;
-      if (LineSearch(function, merit_, false)) {
+      if (LineSearch(function, merit_, false, k)) {
         ++result_.info.gradient_steps;
         moved = true;
       }

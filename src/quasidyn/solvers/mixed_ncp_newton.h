@@ -40,9 +40,10 @@
 //
 // Evaluations: a trial point of the line search is evaluated without the Jacobian when it is
 // expected to end the iterations (a backtracked step, or a full Newton step whose predicted
-// residual C‖Φ_k‖∞², C the last observed ‖Φ_{k+1}‖∞/‖Φ_k‖∞² of a full Newton step, is within
-// the tolerance); the Jacobian is evaluated there afterwards if the iterations go on. F is the
-// same with or without the Jacobian, so the iterates do not depend on it.
+// residual C‖Φ_k‖∞², C the ‖Φ_{k+1}‖∞/‖Φ_k‖∞² observed at the full Newton step of the same
+// index k in the last solve that had one, else the last observed, is within the tolerance); the
+// Jacobian is evaluated there afterwards if the iterations go on. F is the same with or without the
+// Jacobian, so the iterates do not depend on it.
 //
 // When the iterations end without a solution, the iterate of least merit is returned (the
 // non-monotone search may have left it).
@@ -195,7 +196,8 @@ class MixedNcpSolver {
   bool LevenbergMarquardtDirection();
   // Backtracking from z_ along d_ against reference merit `reference`; on success z_, F_,
   // phi_, merit_ hold the new point (and J_ when jacobian_current_).
-  bool LineSearch(MixedNcpFunction& function, double reference, bool newton);
+  // `iteration`: k, the index of the direction's iteration.
+  bool LineSearch(MixedNcpFunction& function, double reference, bool newton, int iteration);
   // J_ at z_ (evaluated when not current); false when F cannot be evaluated there.
   bool UpdateJacobian(MixedNcpFunction& function);
   double last_step_ = 0.0;  // the last accepted line-search t
@@ -211,6 +213,9 @@ class MixedNcpSolver {
   bool phi_jacobian_current_ = false;  // H_ is ∂Φ at z_
   // C in ‖Φ_{k+1}‖∞ ≈ C‖Φ_k‖∞² of the last full Newton step (kept across solves), ∞ unknown.
   double contraction_ = 0.0;
+  // The same per iteration index k (of the last solve whose step k was a full Newton step), ∞
+  // unknown: the prediction uses it when known (Setup sizes it).
+  std::vector<double> contractions_;
   // The iterate of least merit so far: returned when the iterations end on a worse one.
   Eigen::VectorXd best_z_, best_F_, best_phi_;
   double best_merit_ = 0.0;

@@ -59,6 +59,9 @@ void SchurLu::Resize(int n, int k) {
   perm_s_.assign(n - k, 0);
   perm_whole_.assign(n, 0);
   nonzero_.assign(n - k, 0);
+  c_padded_.assign(static_cast<std::size_t>(k) * kPaddedRows, 0.0);
+  s_padded_.assign(static_cast<std::size_t>(kPaddedRows) * kPaddedRows, 0.0);
+  lower_padded_.assign(s_padded_.size(), 0.0);
   work_.assign(n - k, 0.0);
 }
 
@@ -191,6 +194,73 @@ void SchurLu::Gather(const Eigen::MatrixXd& G, const double* row_scale, const do
   if (diagonal != nullptr && at >= 0) out[at] += diagonal[column];
 }
 
+bool SchurLu::FactorGeneral(const Eigen::MatrixXd& G, const double* row_scale,
+                            const double* diagonal, const int* K, int m,
+                            double singular_pivot_ratio, double* lo, double* hi) {
+  const int k = k_;
+  for (int j = 0; j < k; ++j) Gather(G, row_scale, diagonal, K + k, m, j, -1, c_.data() + j * m);
+  if (blocks_) {
+    InvertBlocks(lo, hi);
+  } else {
+    Factorise(a_.data(), k, perm_a_.data(), lo, hi);
+  }
+  if (!PivotsAccepted(*lo, *hi, singular_pivot_ratio)) return false;
+  for (int j = 0; j < m; ++j) {
+    double* s = s_.data() + j * m;
+    Gather(G, row_scale, diagonal, K + k, m, K[k + j], j, s);
+    double* x = x_.data() + j * k;
+    Gather(G, row_scale, diagonal, K, k, K[k + j], -1, x);
+    bool any = false;
+    for (int i = 0; i < k; ++i) any = any || x[i] != 0.0;
+    nonzero_[j] = any;
+    if (!any) continue;
+    SolveLeading(x);
+    for (int t = 0; t < k; ++t) {  // S(:, j) −= C X(:, j)
+      if (x[t] != 0.0) SubtractScaled(s, c_.data() + t * m, x[t], m);
+    }
+  }
+  Factorise(s_.data(), m, perm_s_.data(), lo, hi);
+  return PivotsAccepted(*lo, *hi, singular_pivot_ratio);
+}
+
+bool SchurLu::FactorPadded(const Eigen::MatrixXd& G, const double* row_scale,
+                           const double* diagonal, const int* K, int m, double singular_pivot_ratio,
+                           double* lo, double* hi) {
+  constexpr int kP = kPaddedRows;
+  const int k = k_;
+  InvertBlocks(lo, hi);
+  if (!PivotsAccepted(*lo, *hi, singular_pivot_ratio)) return false;
+  const int* Kc = K + k;  // the kept contact unknowns
+  double scale[kP];
+  for (int i = 0; i < m; ++i) scale[i] = row_scale != nullptr ? row_scale[Kc[i]] : 1.0;
+  for (int j = 0; j < k; ++j) {  // C, padded
+    const double* g = G.col(j).data();
+    double* c = c_padded_.data() + j * kP;
+    for (int i = 0; i < m; ++i) c[i] = scale[i] * g[Kc[i]];
+    for (int i = m; i < kP; ++i) c[i] = 0.0;
+  }
+  for (int j = 0; j < m; ++j) {
+    const int column = Kc[j];
+    const double* g = G.col(column).data();
+    double* s = s_padded_.data() + j * kP;  // S(:, j) = D(:, j) − C X(:, j)
+    for (int i = 0; i < m; ++i) s[i] = scale[i] * g[Kc[i]];
+    for (int i = m; i < kP; ++i) s[i] = 0.0;
+    if (diagonal != nullptr) s[j] += diagonal[column];
+    double* x = x_.data() + j * k;  // X(:, j) = A⁻¹ B(:, j)
+    bool any = false;
+    for (int i = 0; i < k; ++i) {
+      x[i] = row_scale != nullptr ? row_scale[K[i]] * g[K[i]] : g[K[i]];
+      any = any || x[i] != 0.0;
+    }
+    nonzero_[j] = any;
+    if (!any) continue;
+    SolveLeading(x);
+    SubtractPaddedColumns(s, c_padded_.data(), x, k);
+  }
+  FactorisePadded(s_padded_.data(), lower_padded_.data(), m, perm_s_.data(), lo, hi);
+  return PivotsAccepted(*lo, *hi, singular_pivot_ratio);
+}
+
 bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
                      const std::vector<int>& keep, double singular_pivot_ratio, double pivot_lo,
                      double pivot_hi) {
@@ -203,35 +273,16 @@ bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const do
   const int k = k_, m = r - k_;
   const int* K = keep.data();
   full_ = false;
+  padded_ = false;
   if (k > 0) {
     double lo = pivot_lo, hi = pivot_hi;
-    for (int j = 0; j < k; ++j) {
-      Gather(G, row_scale, diagonal, K, k, j, j, a_.data() + j * k);
-      Gather(G, row_scale, diagonal, K + k, m, j, -1, c_.data() + j * m);
-    }
+    for (int j = 0; j < k; ++j) Gather(G, row_scale, diagonal, K, k, j, j, a_.data() + j * k);
     blocks_ = k % kBodyBlock == 0 && BlockDiagonal(a_.data(), k);
-    if (blocks_) {
-      InvertBlocks(&lo, &hi);
-    } else {
-      Factorise(a_.data(), k, perm_a_.data(), &lo, &hi);
-    }
-    if (PivotsAccepted(lo, hi, singular_pivot_ratio)) {
-      for (int j = 0; j < m; ++j) {
-        double* s = s_.data() + j * m;
-        Gather(G, row_scale, diagonal, K + k, m, K[k + j], j, s);
-        double* x = x_.data() + j * k;
-        Gather(G, row_scale, diagonal, K, k, K[k + j], -1, x);
-        bool any = false;
-        for (int i = 0; i < k; ++i) any = any || x[i] != 0.0;
-        nonzero_[j] = any;
-        if (!any) continue;
-        SolveLeading(x);
-        for (int t = 0; t < k; ++t) {  // S(:, j) −= C X(:, j)
-          if (x[t] != 0.0) SubtractScaled(s, c_.data() + t * m, x[t], m);
-        }
-      }
-      Factorise(s_.data(), m, perm_s_.data(), &lo, &hi);
-      if (PivotsAccepted(lo, hi, singular_pivot_ratio)) return true;
+    if (blocks_ && m <= kPaddedRows) {
+      padded_ = FactorPadded(G, row_scale, diagonal, K, m, singular_pivot_ratio, &lo, &hi);
+      if (padded_) return true;
+    } else if (FactorGeneral(G, row_scale, diagonal, K, m, singular_pivot_ratio, &lo, &hi)) {
+      return true;
     }
   }
   full_ = true;
@@ -250,6 +301,19 @@ void SchurLu::Solve(const double* b, double* x) const {
   }
   const int k = k_, m = r - k_;
   SolveLeading(x);  // x_1 = A⁻¹ b_1
+  if (padded_) {
+    constexpr int kP = kPaddedRows;
+    double w[kP];
+    for (int i = 0; i < m; ++i) w[i] = x[k + i];
+    for (int i = m; i < kP; ++i) w[i] = 0.0;
+    SubtractPaddedColumns(w, c_padded_.data(), x, k);  // w = b_2 − C x_1
+    SubstitutePadded(s_padded_.data(), lower_padded_.data(), m, perm_s_.data(), w);
+    for (int j = 0; j < m; ++j) {  // x_1 −= X x_2
+      if (nonzero_[j] && w[j] != 0.0) SubtractScaled(x, x_.data() + j * k, w[j], k);
+    }
+    for (int i = 0; i < m; ++i) x[k + i] = w[i];
+    return;
+  }
   double* w = work_.data();
   for (int i = 0; i < m; ++i) w[i] = x[k + i];
   for (int t = 0; t < k; ++t) {  // w = b_2 − C x_1

@@ -23,10 +23,18 @@
 // factorisation used and the caller's own (the unit rows it took out), all finite: the test of
 // the solver's dense LU (mixed_ncp_newton.h).
 //
+// When A is block diagonal (below) and S has at most kPaddedRows rows (padded_lu.h), C and S
+// are kept with their columns padded to kPaddedRows entries and S is factorised by
+// FactorisePadded: every update is a whole padded column, without data-dependent loop lengths.
+// The arithmetic on the matrix's entries is the same; the factor differs from the general path's
+// only in the order of the operations (rounding).
+//
 // Resize may allocate; Factor and Solve do not.
 
 #include <Eigen/Core>
 #include <vector>
+
+#include "quasidyn/solvers/padded_lu.h"
 
 namespace quasidyn {
 
@@ -56,6 +64,8 @@ class SchurLu {
   bool full_pivoting() const { return full_; }
   // Whether the last Factor found A block diagonal and formed its blocks' inverses.
   bool block_inverse() const { return blocks_; }
+  // Whether the last Factor took the padded path (A block diagonal, S at most kPaddedRows rows).
+  bool padded() const { return padded_; }
 
   // x = M(keep, keep)⁻¹ b with the last successful factorisation; b and x of keep.size() entries
   // in keep's order (x may be b).
@@ -65,6 +75,14 @@ class SchurLu {
   // In-place LU with partial pivoting of the m × m matrix at `a` (column-major, leading dimension
   // m); its row interchanges into `perm`. Updates *lo, *hi with the smallest and largest |pivot|.
   static void Factorise(double* a, int m, int* perm, double* lo, double* hi);
+  // The general path (C, X, S unpadded; A by its blocks' inverses or by its LU); false when a
+  // pivot test fails.
+  bool FactorGeneral(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
+                     const int* K, int m, double singular_pivot_ratio, double* lo, double* hi);
+  // The padded path: A block diagonal (its blocks gathered into a_), S of m <= kPaddedRows
+  // rows; false when a pivot test fails.
+  bool FactorPadded(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
+                    const int* K, int m, double singular_pivot_ratio, double* lo, double* hi);
   // A⁻¹ block by block into inverse_ (A block diagonal); updates *lo, *hi with the blocks' pivots.
   void InvertBlocks(double* lo, double* hi);
   // x := A⁻¹ x (k entries) with the last factorisation of A.
@@ -80,10 +98,14 @@ class SchurLu {
   int r_ = 0;  // keep.size() of the last Factor
   bool full_ = false;
   bool blocks_ = false;  // A block diagonal: inverse_ holds its blocks' inverses
+  bool padded_ = false;  // the padded path: C, S and L in c_padded_, s_padded_, lower_padded_
   // A's factor (k × k), X = A⁻¹B (k × m), C (m × k), S's factor (m × m), the whole factor (r × r),
   // column-major with leading dimension their row count.
   std::vector<double> a_, x_, c_, s_, whole_;
   std::vector<double> inverse_;  // (kBodyBlock × kBodyBlock per block, column-major, consecutive)
+  // The padded path (padded_lu.h): C (k columns), S's factor and L's multipliers (kPaddedRows
+  // columns each), every column kPaddedRows entries.
+  std::vector<double> c_padded_, s_padded_, lower_padded_;
   std::vector<int> perm_a_, perm_s_, perm_whole_;
   std::vector<unsigned char> nonzero_;  // per column of B
   mutable std::vector<double> work_;    // (m)

@@ -124,6 +124,36 @@ TEST(SchurLu, InvertsABlockDiagonalLeadingBlockBodyByBody) {
   ExpectSolves(Sub(scale.asDiagonal() * M, keep), x, b);
 }
 
+TEST(SchurLu, PadsTheSchurComplementUpToItsLimitAndSolvesTheSameBeyondIt) {
+  testing::RandomProblems random(16);
+  constexpr int kB = SchurLu::kBodyBlock;
+  for (const int m : {1, kPaddedRows - 2, kPaddedRows, kPaddedRows + 1}) {
+    const int k = kB, n = k + m + 2;
+    MatrixXd M = random.Gaussian(n, n) + 4.0 * MatrixXd::Identity(n, n);
+    M.block(0, k + 1, k, 1).setZero();  // a column of B zero
+    const VectorXd scale = random.UniformVector(n, 0.5, 2.0),
+                   diagonal = random.UniformVector(n, 0.0, 1.0);
+    const MatrixXd H = scale.asDiagonal() * M + MatrixXd(diagonal.asDiagonal());
+    std::vector<int> keep;
+    for (int i = 0; i < n; ++i) {
+      if (i != k && i != n - 1) keep.push_back(i);  // two rows taken out: m contact unknowns
+    }
+    SchurLu lu;
+    lu.Resize(n, k);
+    ASSERT_TRUE(lu.Factor(M, scale.data(), diagonal.data(), keep, 1e-14, kNoUnitRows, 0.0));
+    EXPECT_EQ(lu.padded(), m <= kPaddedRows) << "m = " << m;
+    EXPECT_FALSE(lu.full_pivoting());
+    const VectorXd b = random.GaussianVector(static_cast<int>(keep.size()));
+    VectorXd x(b.size());
+    lu.Solve(b.data(), x.data());
+    ExpectSolves(Sub(H, keep), x, b);
+    // Without row scales and diagonal (the min-Newton system's form).
+    ASSERT_TRUE(lu.Factor(M, nullptr, nullptr, keep, 1e-14, kNoUnitRows, 0.0));
+    lu.Solve(b.data(), x.data());
+    ExpectSolves(Sub(M, keep), x, b);
+  }
+}
+
 TEST(SchurLu, FallsBackToPivotingOverTheWholeMatrixWhenTheLeadingBlockIsSingular) {
   testing::RandomProblems random(12);
   const int n = 8, k = 3;

@@ -6,7 +6,8 @@
 
 namespace quasidyn {
 
-bool MakeContactFrame(const Eigen::Vector3d& m, const Eigen::Vector3d& seed, ContactFrame* frame) {
+bool MakeContactFrame(const Eigen::Vector3d& m, const Eigen::Vector3d& seed, ContactFrame* frame,
+                      bool derivatives) {
   const double length = m.norm();
   if (!(length > 0.0) || !std::isfinite(length)) return false;
   const Eigen::Vector3d n = m / length;
@@ -18,6 +19,7 @@ bool MakeContactFrame(const Eigen::Vector3d& m, const Eigen::Vector3d& seed, Con
   frame->n = n;
   frame->t = t;
   frame->o = n.cross(t);
+  if (!derivatives) return true;
   frame->dn_dm = (I - n * n.transpose()) / length;
   const Eigen::Matrix3d du = -(seed.dot(n) * I + n * seed.transpose()) * frame->dn_dm;
   frame->dt_dm = (I - t * t.transpose()) / u_length * du;

@@ -24,8 +24,10 @@ struct ContactFrame {
 };
 
 // The frame of m (non-zero) with seed e (unit, not parallel to m). False when |m| or |u| is
-// below 1e-9·|m| (the frame is not defined there).
-bool MakeContactFrame(const Eigen::Vector3d& m, const Eigen::Vector3d& seed, ContactFrame* frame);
+// below 1e-9·|m| (the frame is not defined there). Without `derivatives`, the ∂/∂m are left
+// as they were (for F without its Jacobian).
+bool MakeContactFrame(const Eigen::Vector3d& m, const Eigen::Vector3d& seed, ContactFrame* frame,
+                      bool derivatives = true);
 
 // The world axis least aligned with the unit vector n: a seed at least 54.7° from n.
 Eigen::Vector3d SeedDirection(const Eigen::Vector3d& n);

@@ -60,7 +60,7 @@ bool EcpStepFunction::Evaluate(const Eigen::VectorXd& z, Eigen::VectorXd* F, Eig
       // c⁺ = c + h v⁺ and δθ⁺ = h J_l(hω⁺) δω⁺.
       J->middleCols<3>(6 * b).noalias() += h * pose_.middleCols<3>(6 * b);
       J->middleCols<3>(6 * b + 3).noalias() +=
-          pose_.middleCols<3>(6 * b + 3) * rotation_jacobian_[b];
+          pose_.middleCols<3>(6 * b + 3).lazyProduct(rotation_jacobian_[b]);
     }
   }
   return true;
@@ -160,14 +160,17 @@ bool EcpStepFunction::Fill(const Eigen::VectorXd& z, Eigen::VectorXd* F, Eigen::
       const Vector3d c = sd.slot >= 0 ? end_c_[sd.slot] : Vector3d::Zero();
       const Matrix3d R = sd.slot >= 0 ? end_R_[sd.slot] : Matrix3d::Identity();
       for (int i = 0; i < static_cast<int>(sd.at.size()); ++i) {
-        sd.at[i] = EvaluatePosedQuadric(shape.set.inequalities[i], c, R, x);
+        const PosedQuadric& q = sd.at[i] = EvaluatePosedQuadric(shape.set.inequalities[i], c, R, x);
         const double l = z[l0 + i], lp = std::max(l, 0.0);
-        sd.normal += l * sd.at[i].gradient;
-        sd.positive_normal += lp * sd.at[i].gradient;
-        sd.curvature += l * sd.at[i].hessian;
-        sd.positive_curvature += lp * sd.at[i].hessian;
+        if (l == 0.0) continue;  // an inactive inequality adds nothing to the sums
+        sd.normal += l * q.gradient;
+        sd.positive_normal += lp * q.gradient;
+        if (!q.flat) {
+          sd.curvature += l * q.hessian;
+          sd.positive_curvature += lp * q.hessian;
+        }
         if (sd.slot >= 0 && jacobian) {
-          const Matrix3d twist = sd.at[i].GradientRotationDerivative();
+          const Matrix3d twist = q.GradientRotationDerivative();
           sd.twist += l * twist;
           sd.positive_twist += lp * twist;
         }
@@ -176,7 +179,7 @@ bool EcpStepFunction::Fill(const Eigen::VectorXd& z, Eigen::VectorXd* F, Eigen::
     const Side& sf = sides[0];
     const Side& sg = sides[1];
     ContactFrame frame;
-    if (!MakeContactFrame(sg.positive_normal, seeds_[k], &frame)) return false;
+    if (!MakeContactFrame(sg.positive_normal, seeds_[k], &frame, jacobian)) return false;
     frames_[k] = {frame.n, frame.t, frame.o};
     const int bf = sf.slot, bg = sg.slot;
     const Vector3d rf = a2 - end_c_[bf];

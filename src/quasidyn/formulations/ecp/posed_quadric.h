@@ -22,6 +22,7 @@ struct PosedQuadric {
   Eigen::Vector3d gradient = Eigen::Vector3d::Zero();  // ∇f(x) [-]
   Eigen::Matrix3d hessian = Eigen::Matrix3d::Zero();   // ∇²f(x) [1/m]
   Eigen::Vector3d lever = Eigen::Vector3d::Zero();     // r = x − c [m]
+  bool flat = false;  // A = 0 (a plane): ∇²f = 0, and the terms with it are skipped
 
   // ∂f/∂θ (as a column) and ∂∇f/∂θ of the formulas above.
   Eigen::Vector3d ValueRotationDerivative() const { return gradient.cross(lever); }

@@ -1,0 +1,84 @@
+#include "quasidyn/solvers/padded_lu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+// The kernels' two builds (padded_lu.h); elsewhere (other compilers, other processors) one.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define QUASIDYN_PADDED_KERNEL __attribute__((target_clones("avx2", "default")))
+#else
+#define QUASIDYN_PADDED_KERNEL
+#endif
+
+namespace quasidyn {
+
+QUASIDYN_PADDED_KERNEL void FactorisePadded(double* __restrict a, double* __restrict lower, int m,
+                                            int* perm, double* lo, double* hi) {
+  for (int p = 0; p < m; ++p) {
+    double* column_p = a + p * kPaddedRows;
+    int pivot = p;
+    double largest = std::abs(column_p[p]);
+    for (int i = p + 1; i < m; ++i) {
+      const double value = std::abs(column_p[i]);
+      if (value > largest) {
+        largest = value;
+        pivot = i;
+      }
+    }
+    perm[p] = pivot;
+    *lo = std::min(*lo, largest);
+    *hi = std::max(*hi, largest);
+    if (!(largest > 0.0) || !std::isfinite(largest)) {  // zero, infinite or NaN: rejected
+      *lo = 0.0;
+      return;
+    }
+    if (pivot != p) {
+      for (int j = 0; j < m; ++j) std::swap(a[j * kPaddedRows + p], a[j * kPaddedRows + pivot]);
+      for (int j = 0; j < p; ++j)
+        std::swap(lower[j * kPaddedRows + p], lower[j * kPaddedRows + pivot]);
+    }
+    double* l = lower + p * kPaddedRows;
+    const double inverse = 1.0 / column_p[p];
+    for (int i = 0; i < kPaddedRows; ++i) l[i] = column_p[i] * inverse;
+    for (int i = 0; i <= p; ++i) l[i] = 0.0;  // rows <= p are not updated
+    for (int j = p + 1; j < m; ++j) {
+      double* column_j = a + j * kPaddedRows;
+      const double u = column_j[p];
+      if (u != 0.0) SubtractPaddedColumn(column_j, l, u);
+    }
+  }
+}
+
+QUASIDYN_PADDED_KERNEL void SubtractPaddedColumns(double* __restrict y,
+                                                  const double* __restrict columns,
+                                                  const double* __restrict x, int count) {
+  for (int t = 0; t < count; ++t) {
+    if (x[t] != 0.0) SubtractPaddedColumn(y, columns + t * kPaddedRows, x[t]);
+  }
+}
+
+QUASIDYN_PADDED_KERNEL void SubstitutePadded(const double* __restrict a,
+                                             const double* __restrict lower, int m, const int* perm,
+                                             double* __restrict x) {
+  for (int p = 0; p < m; ++p) {
+    if (perm[p] != p) std::swap(x[p], x[perm[p]]);
+  }
+  for (int i = m; i < kPaddedRows; ++i) x[i] = 0.0;
+  for (int p = 0; p < m; ++p) {  // L y = P x: L's column p is zero in rows <= p
+    const double xp = x[p];
+    if (xp != 0.0) SubtractPaddedColumn(x, lower + p * kPaddedRows, xp);
+  }
+  // U x = y by columns: after step p, rows >= p of the residual are not read again, so the
+  // whole column (below the diagonal: the eliminated entries, finite) may be subtracted.
+  double solution[kPaddedRows];
+  for (int p = m - 1; p >= 0; --p) {
+    const double* column = a + p * kPaddedRows;
+    const double xp = x[p] / column[p];
+    solution[p] = xp;
+    if (xp != 0.0) SubtractPaddedColumn(x, column, xp);
+  }
+  std::copy(solution, solution + m, x);
+}
+
+}  // namespace quasidyn
