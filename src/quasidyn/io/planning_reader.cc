@@ -124,6 +124,15 @@ void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
     }
   }
   ReadGraspAnchors(block, s, lines);
+  if (const auto selection = block.Find("grasp_selection")) {
+    try {
+      s->grasp_selection = ParseGraspSelection(selection->AsString());
+    } catch (const std::invalid_argument& e) {
+      selection->Fail(e.what());
+    }
+  }
+  s->grasp_score_fraction = ReadNumber(block, "grasp_score_fraction", "grasp_score_fraction",
+                                       s->grasp_score_fraction, lines);
   if (const auto limits = block.Find("limits")) {
     limits->CheckKeys({"max_nodes", "time_limit"});
     lines->Add("limits", *limits);
@@ -171,7 +180,9 @@ PlanningSettings ReadPlanningSettings(const YamlValue& block, const Scene& scene
                    "grasp_anchors",
                    "limits",
                    "goal_connection",
-                   "seed"});
+                   "seed",
+                   "grasp_selection",
+                   "grasp_score_fraction"});
   PlanningSettings settings;
   FieldLines lines(block);
   ReadGoalAndBounds(block, &settings, &lines);

@@ -14,6 +14,7 @@
 #include "quasidyn/planning/configuration_sampler.h"
 #include "quasidyn/planning/contact_sampler.h"
 #include "quasidyn/planning/edge_stepper.h"
+#include "quasidyn/planning/grasp_conditioning.h"
 #include "quasidyn/planning/nearest_node_index.h"
 #include "quasidyn/planning/node_linearizer.h"
 #include "quasidyn/planning/object_space.h"
@@ -359,6 +360,8 @@ class Planner {
     // Best first; equal distances keep the candidates' order (the first of least d, as before).
     std::stable_sort(ranked.begin(), ranked.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
+    ranked = SelectGrasps(settings_, std::move(ranked),
+                          [&](int k) { return GraspScore(reaches[k].metric); });
     if (ranked.empty()) {
       ++result_.statistics.failed_grasps;
       return -1;
