@@ -14,7 +14,7 @@
 // the smallest singular value of the object rows of the smoothed B in the objects' tangent
 // space, weighted as the goal distance and the metric weigh them (W = diag(w_p, w_r),
 // reachability_metric.h: NodeReachability::B() is W B_ρ^u). Where n_u >= n_v,u (every 3D example:
-// the hand 16 >= 6, the bimanual arms 14 >= 6) it is the radius per unit ε of the largest ball
+// the hand 16 >= 6, the bimanual arms 18 >= 6) it is the radius per unit ε of the largest ball
 // about μ inside R_ε: how far a unit command moves the objects in their least movable
 // direction. It is 0 when some object direction cannot be moved at all (an object no robot
 // touches: its rows of B are 0; not stated in the talk or paper, which use the metric alone;
