@@ -126,6 +126,15 @@ void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
   ReadGraspAnchors(block, s, lines);
   s->extension_batch =
       ReadInteger(block, "extension_batch", "extension_batch", s->extension_batch, lines);
+  if (const auto selection = block.Find("grasp_selection")) {
+    try {
+      s->grasp_selection = ParseGraspSelection(selection->AsString());
+    } catch (const std::invalid_argument& e) {
+      selection->Fail(e.what());
+    }
+  }
+  s->grasp_score_fraction = ReadNumber(block, "grasp_score_fraction", "grasp_score_fraction",
+                                       s->grasp_score_fraction, lines);
   if (const auto limits = block.Find("limits")) {
     limits->CheckKeys({"max_nodes", "time_limit"});
     lines->Add("limits", *limits);
@@ -183,7 +192,9 @@ PlanningSettings ReadPlanningSettings(const YamlValue& block, const Scene& scene
                    "goal_connection",
                    "plant_check",
                    "seed",
-                   "extension_batch"});
+                   "extension_batch",
+                   "grasp_selection",
+                   "grasp_score_fraction"});
   PlanningSettings settings;
   FieldLines lines(block);
   ReadGoalAndBounds(block, &settings, &lines);

@@ -208,6 +208,24 @@ TEST(PlanningReader, ReadsTheGraspAnchors) {
                             "'box' is not a robot link");
 }
 
+TEST(PlanningReader, ReadsTheGraspSelection) {
+  const Scene defaults = PlanningReaderLoad("  seed: 3\n");
+  EXPECT_EQ(defaults.planning->grasp_selection, GraspSelection::kNearest);
+  EXPECT_EQ(defaults.planning->grasp_score_fraction, PlanningSettings{}.grasp_score_fraction);
+  const Scene read =
+      PlanningReaderLoad("  grasp_selection: conditioning\n  grasp_score_fraction: 0.25\n");
+  EXPECT_EQ(read.planning->grasp_selection, GraspSelection::kConditioning);
+  EXPECT_EQ(read.planning->grasp_score_fraction, 0.25);
+  EXPECT_EQ(PlanningReaderLoad("  grasp_selection: nearest\n").planning->grasp_selection,
+            GraspSelection::kNearest);
+  PlanningReaderExpectError("  grasp_selection: widest\n", 19, "planning.grasp_selection",
+                            "unknown grasp selection 'widest' (nearest, conditioning)");
+  PlanningReaderExpectError("  grasp_score_fraction: 0\n", 19, "planning.grasp_score_fraction",
+                            "must be in (0, 1] (got 0)");
+  PlanningReaderExpectError("  grasp_score_fraction: 1.5\n", 19, "planning.grasp_score_fraction",
+                            "must be in (0, 1] (got 1.5)");
+}
+
 TEST(PlanningReader, AnObjectFreeSceneWithABlockIsRefused) {
   try {
     LoadSceneFromString(R"(name: no_objects

@@ -99,6 +99,10 @@ MaybeProblem CheckScalars(const PlanningSettings& s) {
   if (MaybeProblem p = CheckProbability("p_grasp", s.p_grasp)) return p;
   if (MaybeProblem p = CheckAtLeast("grasp_candidates", s.grasp_candidates, 1)) return p;
   if (MaybeProblem p = CheckAtLeast("settle_steps", s.settle_steps, 1)) return p;
+  if (!(s.grasp_score_fraction > 0.0 && s.grasp_score_fraction <= 1.0))
+    return PlanningSettingsWrong(
+        "grasp_score_fraction",
+        "must be in (0, 1] (got " + SettingText(s.grasp_score_fraction) + ")");
   if (MaybeProblem p = CheckAtLeast("limits.max_nodes", s.max_nodes, 1)) return p;
   if (MaybeProblem p = CheckPositive("limits.time_limit", s.time_limit, " [s]")) return p;
   if (MaybeProblem p = CheckAtLeast("extension_batch", s.extension_batch, 1)) return p;
@@ -239,6 +243,16 @@ const char* GraspAnchorsName(GraspAnchors anchors) {
       return "listed";
   }
   return "?";
+}
+
+const char* GraspSelectionName(GraspSelection selection) {
+  return selection == GraspSelection::kNearest ? "nearest" : "conditioning";
+}
+
+GraspSelection ParseGraspSelection(const std::string& name) {
+  if (name == "nearest") return GraspSelection::kNearest;
+  if (name == "conditioning") return GraspSelection::kConditioning;
+  throw std::invalid_argument("unknown grasp selection '" + name + "' (nearest, conditioning)");
 }
 
 const char* ReachabilityMethodName(ReachabilityMethod method) {

@@ -56,6 +56,17 @@ enum class GraspAnchors { kFingers, kAllLinks, kListed };
 // "fingers", "all_links", "listed" (a list in the scene file).
 const char* GraspAnchorsName(GraspAnchors anchors);
 
+// Which of a regrasp's settled candidates the tree takes (planning/grasp_conditioning.h,
+// docs/planning.md "Contact sampling"): the one of least d(sample; candidate) (kNearest, the
+// reference planner's rule), or the same among the candidates whose grasp score (the smallest
+// singular value of the smoothed, weighted object rows of B) is at least
+// grasp_score_fraction times the best candidate's (kConditioning).
+enum class GraspSelection { kNearest, kConditioning };
+
+// "nearest", "conditioning"; Parse* throws std::invalid_argument naming them.
+const char* GraspSelectionName(GraspSelection selection);
+GraspSelection ParseGraspSelection(const std::string& name);
+
 // The largest PlanningSettings::max_substeps.
 inline constexpr int kMaxPlanningSubsteps = 1024;
 
@@ -150,6 +161,11 @@ struct PlanningSettings {
   // object (one IK per robot).
   GraspAnchors grasp_anchors = GraspAnchors::kFingers;
   std::vector<std::string> grasp_anchor_links;  // kListed: body names "robot/link", not empty
+  // Which candidate a regrasp takes (GraspSelection above). grasp_score_fraction [-] in (0, 1]:
+  // with kConditioning, candidates scoring below this fraction of the best score are passed
+  // over (1: the best-conditioned only; not stated in the papers; ours: 0.5).
+  GraspSelection grasp_selection = GraspSelection::kNearest;
+  double grasp_score_fraction = 0.5;
 
   // Limits: the planner stops at max_nodes tree nodes or time_limit seconds of wall time.
   int max_nodes = 2000;      // >= 1

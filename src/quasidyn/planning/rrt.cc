@@ -15,6 +15,7 @@
 #include "quasidyn/planning/contact_sampler.h"
 #include "quasidyn/planning/edge_stepper.h"
 #include "quasidyn/planning/extension_batch.h"
+#include "quasidyn/planning/grasp_conditioning.h"
 #include "quasidyn/planning/nearest_node_index.h"
 #include "quasidyn/planning/node_linearizer.h"
 #include "quasidyn/planning/object_space.h"
@@ -429,6 +430,8 @@ class Planner {
     // Best first; equal distances keep the candidates' order (the first of least d, as before).
     std::stable_sort(ranked.begin(), ranked.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
+    ranked = SelectGrasps(settings_, std::move(ranked),
+                          [&](int k) { return GraspScore(reaches[k].metric); });
     if (ranked.empty()) {
       ++result_.statistics.failed_grasps;
       return -1;
