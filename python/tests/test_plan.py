@@ -77,6 +77,8 @@ def test_regrasp_and_grasp_anchors_override_the_block_as_the_scene_file_would(pu
     base = dict(seed=3, max_nodes=200, p_grasp=0.3)
     default = quasidyn.plan(pushing, **base)
     assert default.settings["grasp_anchors"] == "fingers"
+    assert default.settings["grasp_selection"] == "nearest"
+    assert default.settings["extension_batch"] == 1 and "plant_check" not in default.settings
     fingers = quasidyn.plan(pushing, grasp_anchors="fingers", regrasp="reset", **base)
     np.testing.assert_array_equal(default.tree_q, fingers.tree_q)
     # The listed rule places one anchor per robot: a different draw sequence, the list recorded.

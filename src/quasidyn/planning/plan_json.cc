@@ -50,6 +50,9 @@ json SettingsToJson(const PlanResult& plan) {
               {"settle_steps", s.settle_steps},
               {"regrasp", RegraspExecutionName(s.regrasp)},
               {"grasp_anchors", anchors},
+              {"grasp_selection", GraspSelectionName(s.grasp_selection)},
+              {"grasp_score_fraction", s.grasp_score_fraction},
+              {"extension_batch", s.extension_batch},
               {"limits", {{"max_nodes", s.max_nodes}, {"time_limit", Number(s.time_limit)}}},
               {"seed", s.seed}};
   if (s.goal_connection) {
@@ -59,6 +62,9 @@ json SettingsToJson(const PlanResult& plan) {
                               {"iterations", c.iterations},
                               {"interval", c.interval}};
   }
+  if (s.plant_check)
+    out["plant_check"] = {{"substeps", s.plant_check->substeps},
+                          {"tolerance", s.plant_check->tolerance}};
   return out;
 }
 
