@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <vector>
@@ -98,7 +99,7 @@ TEST(PreorderedLdltTest, KeepsTheAnalysisOnlyForTheSamePattern) {
   ldlt.Analyze(first);
   EXPECT_TRUE(ldlt.IsAnalyzedPattern(new_values));
   EXPECT_FALSE(ldlt.IsAnalyzedPattern(other));
-  for (const Matrix* lower : {&new_values, &other, &first}) {
+  for (const Matrix* lower : std::initializer_list<const Matrix*>{&new_values, &other, &first}) {
     ldlt.Analyze(*lower);
     EXPECT_TRUE(ldlt.IsAnalyzedPattern(*lower));
     ASSERT_TRUE(ldlt.Factorize(*lower));
