@@ -29,13 +29,26 @@ void ValidatePolishSettings(const char* where, const PolishSettings& s) {
 void ActiveSetPolisher::Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A,
                               const std::vector<int>& offset, const std::vector<int>& dim,
                               const SparsePathRule& rule) {
-  normal_.Setup(Q, A, offset, dim, rule);
+  if (!normal_) normal_ = std::make_unique<BlockNormalMatrix>();
+  normal_->Setup(Q, A, offset, dim, rule);
+  lent_ = false;
   offset_ = offset;
   dim_ = dim;
-  const int rows = A.rows();
-  const int n = Q.rows();
+  SizeWorkspace(Q.rows(), A.rows());
+}
+
+void ActiveSetPolisher::SetupLent(int n, int rows, const std::vector<int>& offset,
+                                  const std::vector<int>& dim) {
+  normal_.reset();  // its storage is not needed any more
+  lent_ = true;
+  offset_ = offset;
+  dim_ = dim;
+  SizeWorkspace(n, rows);
+}
+
+void ActiveSetPolisher::SizeWorkspace(int n, int rows) {
   int max_dim = 1;
-  for (int d : dim) max_dim = std::max(max_dim, d);
+  for (int d : dim_) max_dim = std::max(max_dim, d);
   projections_.setZero(rows, max_dim);
   weights_.setZero(rows, max_dim);
   for (Eigen::VectorXd* v : {&z_, &dz_, &u_, &e2_, &rows_}) v->setZero(rows);
@@ -43,7 +56,7 @@ void ActiveSetPolisher::Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A
 }
 
 void ActiveSetPolisher::UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& A) {
-  normal_.UpdateValues(Q, A);
+  if (!lent_) normal_->UpdateValues(Q, A);
 }
 
 void ActiveSetPolisher::Project(const Eigen::VectorXd& in, Eigen::VectorXd* out) const {
@@ -59,7 +72,7 @@ void ActiveSetPolisher::Project(const Eigen::VectorXd& in, Eigen::VectorXd* out)
 
 void ActiveSetPolisher::Classify(const Eigen::VectorXd& x, const Eigen::VectorXd& z,
                                  const Eigen::VectorXd& b, PolishInfo* info) {
-  normal_.MultiplyA(x, &u_);
+  system_->MultiplyA(x, &u_);
   u_ += b;
   info->binding_blocks = info->sliding_blocks = 0;
   for (size_t k = 0; k < dim_.size(); ++k) {
@@ -91,12 +104,12 @@ void ActiveSetPolisher::Classify(const Eigen::VectorXd& x, const Eigen::VectorXd
 
 double ActiveSetPolisher::Residual(const Eigen::VectorXd& c, const Eigen::VectorXd& b,
                                    const Eigen::VectorXd& x, const Eigen::VectorXd& z) {
-  normal_.MultiplyQ(x, &columns_);
+  system_->MultiplyQ(x, &columns_);
   columns_ += c;
-  normal_.MultiplyAt(z, &rhs_);
+  system_->MultiplyAt(z, &rhs_);
   columns_ -= rhs_;
   double residual = InfNorm(columns_);
-  normal_.MultiplyA(x, &u_);
+  system_->MultiplyA(x, &u_);
   u_ += b;
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int o = offset_[k], m = dim_[k];
@@ -108,15 +121,18 @@ double ActiveSetPolisher::Residual(const Eigen::VectorXd& c, const Eigen::Vector
 
 bool ActiveSetPolisher::Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& b,
                                const PolishSettings& settings, Eigen::VectorXd* x,
-                               Eigen::VectorXd* z, PolishInfo* info) {
+                               Eigen::VectorXd* z, PolishInfo* info, PolishNormalSystem* lent) {
   *info = PolishInfo();
   if (!settings.enabled || dim_.empty()) return false;
+  QUASIDYN_CHECK_ARGUMENT(lent_ == (lent != nullptr), "ActiveSetPolisher::Polish",
+                          "a lent normal matrix is required after SetupLent and only then");
+  system_ = lent_ ? lent : normal_.get();
   info->attempted = true;
   info->residual_before = Residual(c, b, *x, *z);
   Classify(*x, *z, b, info);
   weights_ = projections_ / settings.delta;
-  normal_.Assemble(weights_, settings.primal_regularization);
-  if (!normal_.Factorize()) return false;
+  system_->Assemble(weights_, settings.primal_regularization);
+  if (!system_->Factorize()) return false;
   // Iterative refinement from (0, 0) on the exact equality KKT system (header, step 2):
   //   e1 = −(Q x + c − Aᵀ z),  e2 = −P (A x + b),
   //   (Q + Aᵀ (P/δ) A) dx = e1 + Aᵀ e2/δ,  dz = (e2 − P A dx)/δ.
@@ -124,11 +140,11 @@ bool ActiveSetPolisher::Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& 
   z_.setZero();
   double previous = std::numeric_limits<double>::infinity();
   for (int pass = 0; pass <= settings.max_refinements + 1; ++pass) {
-    normal_.MultiplyQ(x_, &e1_);
+    system_->MultiplyQ(x_, &e1_);
     e1_ += c;
-    normal_.MultiplyAt(z_, &rhs_);
+    system_->MultiplyAt(z_, &rhs_);
     e1_ = rhs_ - e1_;
-    normal_.MultiplyA(x_, &u_);
+    system_->MultiplyA(x_, &u_);
     u_ += b;
     Project(u_, &e2_);
     e2_ = -e2_;
@@ -142,10 +158,10 @@ bool ActiveSetPolisher::Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& 
     }
     previous = error;
     if (error == 0.0 || pass > settings.max_refinements) break;
-    normal_.MultiplyAt(e2_, &rhs_);
+    system_->MultiplyAt(e2_, &rhs_);
     rhs_ = e1_ + rhs_ / settings.delta;
-    normal_.Solve(rhs_, &dx_);
-    normal_.MultiplyA(dx_, &rows_);
+    system_->Solve(rhs_, &dx_);
+    system_->MultiplyA(dx_, &rows_);
     Project(rows_, &dz_);
     dz_ = (e2_ - dz_) / settings.delta;
     x_ += dx_;

@@ -32,9 +32,11 @@
 // Setup sizes everything (and may allocate); Polish does not allocate.
 
 #include <Eigen/Core>
+#include <memory>
 #include <vector>
 
 #include "quasidyn/solvers/block_normal_matrix.h"
+#include "quasidyn/solvers/polish_normal_system.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
@@ -61,18 +63,25 @@ void ValidatePolishSettings(const char* where, const PolishSettings& settings);
 
 class ActiveSetPolisher {
  public:
-  // Q (n × n), A the stacked blocks (offset, dim as block_normal_matrix.h). Copies them; keeps
-  // the sparse analysis when the pattern is that of the last Setup.
+  // Q (n × n), A the stacked blocks (offset, dim as block_normal_matrix.h). Copies them into
+  // the polish's own normal matrix; keeps the sparse analysis when the pattern is that of the
+  // last Setup.
   void Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A, const std::vector<int>& offset,
              const std::vector<int>& dim, const SparsePathRule& rule);
-  // New values on the same patterns; no allocation.
+  // The polish of a problem whose normal matrix the caller lends at each Polish (n variables,
+  // `rows` rows of A in the blocks offset, dim): no copy of Q or A, no pattern; the polish's
+  // own normal matrix is released.
+  void SetupLent(int n, int rows, const std::vector<int>& offset, const std::vector<int>& dim);
+  // New values on the same patterns; no allocation (nothing to do after SetupLent).
   void UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& A);
 
   // Polishes the answer (x, z) of  min ½xᵀQx + cᵀx  s.t.  A x + b ∈ K  (z stacked like A's
   // rows). When the polished answer is better, overwrites x and z with it and returns true.
-  // `info` is filled either way. No allocation.
+  // `info` is filled either way. `lent` is the normal matrix to use after SetupLent (required
+  // then; null after Setup: the polish's own). No allocation.
   bool Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& b, const PolishSettings& settings,
-              Eigen::VectorXd* x, Eigen::VectorXd* z, PolishInfo* info);
+              Eigen::VectorXd* x, Eigen::VectorXd* z, PolishInfo* info,
+              PolishNormalSystem* lent = nullptr);
 
   // The KKT residual of the header, step 3, of (x, z).
   double Residual(const Eigen::VectorXd& c, const Eigen::VectorXd& b, const Eigen::VectorXd& x,
@@ -85,7 +94,11 @@ class ActiveSetPolisher {
   // out_k = P_k in_k for every block.
   void Project(const Eigen::VectorXd& in, Eigen::VectorXd* out) const;
 
-  BlockNormalMatrix normal_;
+  void SizeWorkspace(int n, int rows);
+
+  std::unique_ptr<BlockNormalMatrix> normal_;  // the polish's own (Setup; none after SetupLent)
+  bool lent_ = false;                          // SetupLent: the caller's normal matrix
+  PolishNormalSystem* system_ = nullptr;       // the one the running Polish uses
   std::vector<int> offset_, dim_;
   Eigen::MatrixXd projections_, weights_;  // rows × max dim: P_k, P_k/δ
   Eigen::VectorXd x_, z_, dx_, dz_, u_, e1_, e2_, rows_, columns_, rhs_;

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "quasidyn/solvers/dense_cholesky.h"
+#include "quasidyn/solvers/polish_normal_system.h"
 #include "quasidyn/solvers/preordered_ldlt.h"
 #include "quasidyn/solvers/sparse_pattern.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
@@ -41,7 +42,7 @@ struct SparsePathRule {
   double max_density = 0.5;
 };
 
-class BlockNormalMatrix {
+class BlockNormalMatrix final : public PolishNormalSystem {
  public:
   // Q (n × n) symmetric; A (rows × n) with block k the rows [offset[k], offset[k] + dim[k]),
   // the blocks covering A in order. Both are copied.
@@ -62,17 +63,17 @@ class BlockNormalMatrix {
 
   // Forms N with M_k = weights.block(offset[k], 0, dim[k], dim[k]) (weights has at least
   // max_k dim[k] columns; only the block's own square is read) and δ = regularization >= 0.
-  void Assemble(const Eigen::MatrixXd& weights, double regularization);
+  void Assemble(const Eigen::MatrixXd& weights, double regularization) override;
   // Cholesky (dense) or LDLᵀ (sparse) of the assembled N; false when N is not numerically
   // positive definite (a failed or non-positive pivot) or not finite.
-  bool Factorize();
+  bool Factorize() override;
   // *out = N⁻¹ rhs with the last factorisation (out must not be rhs).
-  void Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd* out);
+  void Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd* out) override;
 
   // Products on the chosen path: out = A x, out = Aᵀ y, out = Q x.
-  void MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* out) const;
-  void MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd* out) const;
-  void MultiplyQ(const Eigen::VectorXd& x, Eigen::VectorXd* out) const;
+  void MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* out) const override;
+  void MultiplyAt(const Eigen::VectorXd& y, Eigen::VectorXd* out) const override;
+  void MultiplyQ(const Eigen::VectorXd& x, Eigen::VectorXd* out) const override;
   // Ax = A x and Aty = Aᵀ y; on the sparse path in one pass over A's entries (bitwise the
   // separate products).
   void MultiplyBoth(const Eigen::VectorXd& x, Eigen::VectorXd* Ax, const Eigen::VectorXd& y,

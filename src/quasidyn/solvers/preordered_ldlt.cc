@@ -1,11 +1,42 @@
 #include "quasidyn/solvers/preordered_ldlt.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace quasidyn {
 
+bool PreorderedLdlt::IsAnalyzedPattern(const Matrix& lower) const {
+  if (!analyzed_ || lower.rows() != size_ || lower.cols() != size_ || !lower.isCompressed() ||
+      lower.nonZeros() != permuted_.nonZeros())
+    return false;
+  // Entry k = (i, j), i >= j, of `lower` lands at (P i, P j) of P A Pᵀ, whose upper triangle
+  // permuted_ stores (its columns unsorted, as Eigen's permutation leaves them); the analysis
+  // read entry source_index_[e] there. With as many entries on
+  // both sides, every k found at a slot that reads k makes the two patterns the same, entry by
+  // entry (source_index_ is one to one).
+  const int* outer = lower.outerIndexPtr();
+  const int* inner = lower.innerIndexPtr();
+  const int* permuted_outer = permuted_.outerIndexPtr();
+  const int* permuted_inner = permuted_.innerIndexPtr();
+  for (int j = 0; j < size_; ++j) {
+    for (int k = outer[j]; k < outer[j + 1]; ++k) {
+      const int i = inner[k];
+      if (i < j) return false;
+      const int a = permutation_[i], b = permutation_[j];
+      const int row = std::min(a, b), column = std::max(a, b);
+      const int* begin = permuted_inner + permuted_outer[column];
+      const int* end = permuted_inner + permuted_outer[column + 1];
+      const int* found = std::find(begin, end, row);  // permuted_'s columns are not sorted
+      if (found == end || source_index_[found - permuted_inner] != k) return false;
+    }
+  }
+  return true;
+}
+
 void PreorderedLdlt::Analyze(const Matrix& lower) {
+  if (IsAnalyzedPattern(lower)) return;
+  analyzed_ = false;
   analyzePattern(lower);
   size_ = static_cast<int>(lower.rows());
   // The permuted matrix as Eigen's factorize builds it, once, from a copy of `lower` whose
@@ -61,6 +92,7 @@ void PreorderedLdlt::Analyze(const Matrix& lower) {
   y_.setZero(size_);
   work_.resize(size_);
   sign_.resize(size_);
+  analyzed_ = true;
 }
 
 // Eigen's numeric loop (SimplicialCholeskyBase::factorize_preordered with DoLDLT) on the row

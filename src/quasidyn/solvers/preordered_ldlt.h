@@ -25,8 +25,14 @@ class PreorderedLdlt : public Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>,
 
   // Ordering (AMD), elimination tree, the pattern of the factor of `lower` (its lower
   // triangle, compressed) and the row patterns of L; the map of its entries into P A Pᵀ.
-  // Allocates.
+  // Allocates. When `lower` stores the entries of the matrix analysed last, in the same order
+  // (IsAnalyzedPattern), the analysis is kept as it is: it depends on the pattern only, so
+  // factors and solutions stay bitwise those of a fresh analysis.
   void Analyze(const Matrix& lower);
+  // True when `lower` has the entries of the last analysed matrix at the same storage indices
+  // (checked entry by entry against the map into P A Pᵀ: a search of one short column per
+  // entry, no allocation).
+  bool IsAnalyzedPattern(const Matrix& lower) const;
 
   // LDLᵀ of a matrix with the pattern given to Analyze (the same stored entries, any values).
   // False when a pivot is zero, negative or not a number (the matrix is not numerically
@@ -53,6 +59,7 @@ class PreorderedLdlt : public Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>,
   bool FactorizeWith(const Matrix& lower, const Pivot& pivot);
 
   int size_ = 0;
+  bool analyzed_ = false;
   Matrix permuted_;                // upper triangle of P A Pᵀ (its pattern is used)
   std::vector<int> source_index_;  // per stored entry of permuted_: its index in A's values
   std::vector<int> permutation_;   // P's indices: (P b)[permutation_[i]] = b[i]

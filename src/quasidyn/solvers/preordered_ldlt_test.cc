@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <vector>
@@ -57,6 +58,58 @@ TEST(PreorderedLdltTest, SolutionsAreEigensBitForBit) {
       const VectorXd expected = eigen.solve(b);
       for (int i = 0; i < n; ++i) EXPECT_EQ(x[i], expected[i]) << "n " << n << " entry " << i;
     }
+  }
+}
+
+// Analyze keeps its analysis for a matrix with the analysed entries (new values) and redoes it
+// for any other pattern, here one with as many entries, one of them moved: the solutions stay
+// Eigen's bit for bit (a kept analysis on the moved pattern would factorise another matrix).
+TEST(PreorderedLdltTest, KeepsTheAnalysisOnlyForTheSamePattern) {
+  std::mt19937 engine(5);
+  const int n = 40;
+  const Matrix first = RandomLower(engine, n, 0.5);
+  Matrix new_values = first;
+  for (Eigen::Index k = 0; k < new_values.nonZeros(); ++k) new_values.valuePtr()[k] *= 1.25;
+  // The moved entry: the first off-diagonal entry (i, j) goes to a free (i', j) of its column.
+  std::vector<Eigen::Triplet<double>> entries;
+  bool moved = false;
+  for (int j = 0; j < n; ++j) {
+    for (Matrix::InnerIterator it(first, j); it; ++it) {
+      int row = static_cast<int>(it.row());
+      if (!moved && row != j) {
+        for (int free_row = n - 1; free_row > j; --free_row) {
+          if (first.coeff(free_row, j) == 0.0) {
+            row = free_row;
+            moved = true;
+            break;
+          }
+        }
+      }
+      entries.emplace_back(row, j, it.value());
+    }
+  }
+  ASSERT_TRUE(moved);
+  Matrix other(n, n);
+  other.setFromTriplets(entries.begin(), entries.end());
+  other.makeCompressed();
+  ASSERT_EQ(other.nonZeros(), first.nonZeros());
+  for (int j = 0; j < n; ++j) other.coeffRef(j, j) += 100.0;  // diagonally dominant: definite
+
+  PreorderedLdlt ldlt;
+  ldlt.Analyze(first);
+  EXPECT_TRUE(ldlt.IsAnalyzedPattern(new_values));
+  EXPECT_FALSE(ldlt.IsAnalyzedPattern(other));
+  for (const Matrix* lower : std::initializer_list<const Matrix*>{&new_values, &other, &first}) {
+    ldlt.Analyze(*lower);
+    EXPECT_TRUE(ldlt.IsAnalyzedPattern(*lower));
+    ASSERT_TRUE(ldlt.Factorize(*lower));
+    const Eigen::SimplicialLDLT<Matrix, Eigen::Lower> eigen(*lower);
+    ASSERT_EQ(eigen.info(), Eigen::Success);
+    const VectorXd b = RandomVector(engine, n);
+    VectorXd x;
+    ldlt.SolveInto(b, &x);
+    const VectorXd expected = eigen.solve(b);
+    for (int i = 0; i < n; ++i) EXPECT_EQ(x[i], expected[i]) << "entry " << i;
   }
 }
 

@@ -92,8 +92,12 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
     reduced_.resize(n, n);
     small_factor_.Resize(small_ ? n : 0);
   }
-  polish_.Setup(problem_.Q, problem_.G,
-                SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
+  if (sparse_ && !equalities_) {
+    polish_.SetupLent(n, m);
+  } else {
+    polish_.Setup(problem_.Q, problem_.G,
+                  SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
+  }
   result_ = QpResult();
   result_.x.resize(n);
   result_.s.resize(m);
@@ -142,13 +146,26 @@ void QpSolver::UpdateSettings(const QpSettings& settings) {
 
 // The pattern of Q + Gᵀ diag(w) G (lower triangle), where each stored value of Q and each
 // product G_ij G_ik lands in it, and its symbolic factorisation. Kept while G and Q keep
-// their sparsity patterns (e.g. consecutive steps with the same contact pairs).
+// their sparsity patterns (e.g. consecutive steps with the same contacts). When G's pattern
+// changes but N's does not (the contacts change, the pairs of bodies they couple do not: N's
+// pattern is Q's and, per row, the pairs of its columns), only G's rows are indexed again into
+// the kept pattern (IndexEntries); the matrix N, the positions and the analysis stay.
 void QpSolver::BuildSparsePattern() {
   const SparseRowMatrix& G = problem_.G;
   const SparseRowMatrix& Q = problem_.Q;
   const SparseRowMatrix& A = problem_.A;
   const int n = Q.rows();
   const int p = A.rows();
+  BuildGroups();
+  // Q's pattern may change too (its exact zeros are not stored: a body's world-frame inertia
+  // when it is axis-aligned) while N's does not; Q's entries are indexed again as G's rows are.
+  const bool may_keep =
+      pattern_ready_ && p == 0 && pattern_A_.rows() == 0 && sparse_reduced_.rows() == n;
+  if (may_keep && IndexEntries()) {
+    pattern_G_ = G;
+    pattern_Q_ = Q;
+    return;
+  }
   std::vector<Eigen::Triplet<double>>& pattern = triplets_;
   pattern.clear();
   for (int j = 0; j < n + p; ++j) pattern.emplace_back(j, j, 0.0);
@@ -156,27 +173,10 @@ void QpSolver::BuildSparsePattern() {
     for (int e = A.row_start(i); e < A.row_start(i + 1); ++e)
       pattern.emplace_back(n + i, A.column(e), 0.0);
   }
-  q_entry_.clear();
-  std::vector<int>& q_row = q_row_;
-  q_row.clear();
   for (int r = 0; r < n; ++r) {
     for (int e = Q.row_start(r); e < Q.row_start(r + 1); ++e) {
-      if (Q.column(e) > r) continue;
-      q_entry_.push_back(e);
-      q_row.push_back(r);
-      pattern.emplace_back(r, Q.column(e), 0.0);
+      if (Q.column(e) <= r) pattern.emplace_back(r, Q.column(e), 0.0);
     }
-  }
-  // Groups of consecutive rows with the same columns.
-  group_row_.assign(1, 0);
-  for (int i = 1; i <= G.rows(); ++i) {
-    const int first = group_row_.back();
-    const bool same =
-        i < G.rows() &&
-        G.row_start(i + 1) - G.row_start(i) == G.row_start(first + 1) - G.row_start(first) &&
-        std::equal(&G.column_data()[G.row_start(i)], &G.column_data()[G.row_start(i + 1)],
-                   &G.column_data()[G.row_start(first)]);
-    if (!same) group_row_.push_back(i);
   }
   for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
     const int i = group_row_[g];  // the group's columns are row i's
@@ -194,32 +194,9 @@ void QpSolver::BuildSparsePattern() {
   const SparsePositions& position = positions_;
   diagonal_index_.resize(n);
   for (int j = 0; j < n; ++j) diagonal_index_[j] = position(j, j);
-  q_value_index_.clear();
-  for (size_t k = 0; k < q_entry_.size(); ++k)
-    q_value_index_.push_back(position(q_row[k], Q.column(q_entry_[k])));
-  gram_value_index_.clear();
-  pair_entry_.clear();
-  group_pair_.assign(1, 0);
-  size_t gram_values = 0;
-  for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
-    const int i = group_row_[g];
-    for (int a = G.row_start(i); a < G.row_start(i + 1); ++a) {
-      for (int b = G.row_start(i); b < G.row_start(i + 1); ++b) {
-        if (G.column(a) < G.column(b)) continue;
-        gram_value_index_.push_back(position(G.column(a), G.column(b)));
-        pair_entry_.push_back(a - G.row_start(i));
-        pair_entry_.push_back(b - G.row_start(i));
-      }
-    }
-    group_pair_.push_back(static_cast<int>(gram_value_index_.size()));
-    gram_values += static_cast<size_t>(group_pair_[g + 1] - group_pair_[g]) *
-                   static_cast<size_t>(group_row_[g + 1] - group_row_[g]);
-  }
-  gram_value_.resize(gram_values);
-  int most_pairs = 0;
-  for (size_t g = 0; g + 1 < group_pair_.size(); ++g)
-    most_pairs = std::max(most_pairs, group_pair_[g + 1] - group_pair_[g]);
-  group_sum_.resize(most_pairs);
+  a_value_index_.clear();
+  equality_diagonal_index_.clear();
+  IndexEntries();  // every entry is in the pattern just built
   a_value_index_.clear();
   equality_diagonal_index_.clear();
   for (int i = 0; i < p; ++i) {
@@ -232,6 +209,83 @@ void QpSolver::BuildSparsePattern() {
   pattern_Q_ = Q;
   pattern_A_ = A;
   pattern_ready_ = true;
+}
+
+// G's rows in groups of consecutive rows with the same columns.
+void QpSolver::BuildGroups() {
+  const SparseRowMatrix& G = problem_.G;
+  group_row_.assign(1, 0);
+  for (int i = 1; i <= G.rows(); ++i) {
+    const int first = group_row_.back();
+    const bool same =
+        i < G.rows() &&
+        G.row_start(i + 1) - G.row_start(i) == G.row_start(first + 1) - G.row_start(first) &&
+        std::equal(&G.column_data()[G.row_start(i)], &G.column_data()[G.row_start(i + 1)],
+                   &G.column_data()[G.row_start(first)]);
+    if (!same) group_row_.push_back(i);
+  }
+}
+
+// Where Q's entries on or below the diagonal and each group's column pairs land in
+// sparse_reduced_ (positions_ indexes it, diagonal_index_ is set), the pairs' entries' offsets
+// within a row and the storage of the products. False when the diagonal, Q's entries and the
+// groups' pairs are not exactly N's stored entries (one missing, or one stored that none
+// reaches): N's pattern has changed.
+bool QpSolver::IndexEntries() {
+  const SparseRowMatrix& G = problem_.G;
+  const SparseRowMatrix& Q = problem_.Q;
+  const SparsePositions& position = positions_;
+  const int entries = static_cast<int>(sparse_reduced_.nonZeros());
+  // Each stored entry of N is counted once, when first reached, marked in N's values (scratch
+  // until the next assembly, which starts by clearing them).
+  double* reached_mark = sparse_reduced_.valuePtr();
+  std::fill(reached_mark, reached_mark + entries, 0.0);
+  int reached = 0;
+  const auto reach = [&](int e) {
+    if (reached_mark[e] != 0.0) return;
+    reached_mark[e] = 1.0;
+    ++reached;
+  };
+  for (const int e : diagonal_index_) reach(e);
+  q_entry_.clear();
+  q_value_index_.clear();
+  for (int r = 0; r < Q.rows(); ++r) {
+    for (int k = Q.row_start(r); k < Q.row_start(r + 1); ++k) {
+      if (Q.column(k) > r) continue;
+      const int e = position.Find(r, Q.column(k));
+      if (e < 0) return false;
+      reach(e);
+      q_entry_.push_back(k);
+      q_value_index_.push_back(e);
+    }
+  }
+  gram_value_index_.clear();
+  pair_entry_.clear();
+  group_pair_.assign(1, 0);
+  size_t gram_values = 0;
+  int most_pairs = 0;
+  for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
+    const int i = group_row_[g];
+    for (int a = G.row_start(i); a < G.row_start(i + 1); ++a) {
+      for (int b = G.row_start(i); b < G.row_start(i + 1); ++b) {
+        if (G.column(a) < G.column(b)) continue;
+        const int e = position.Find(G.column(a), G.column(b));
+        if (e < 0) return false;
+        reach(e);
+        gram_value_index_.push_back(e);
+        pair_entry_.push_back(a - G.row_start(i));
+        pair_entry_.push_back(b - G.row_start(i));
+      }
+    }
+    group_pair_.push_back(static_cast<int>(gram_value_index_.size()));
+    const int pairs = group_pair_[g + 1] - group_pair_[g];
+    gram_values += static_cast<size_t>(pairs) * static_cast<size_t>(group_row_[g + 1] - i);
+    most_pairs = std::max(most_pairs, pairs);
+  }
+  gram_value_.resize(gram_values);
+  group_sum_.resize(most_pairs);
+  return reached + static_cast<int>(a_value_index_.size() + equality_diagonal_index_.size()) ==
+         entries;
 }
 
 void QpSolver::CopySparseValues() {
@@ -268,6 +322,17 @@ bool QpSolver::FactorReduced() {
     dense_factor_.compute(reduced_);
     return dense_factor_.info() == Eigen::Success;
   }
+  AssembleSparse(weights_.data(), delta);
+  if (!equalities_) return sparse_factor_.Factorize(sparse_reduced_);
+  // Quasi-definite: pivots of signs (+, −). Late iterations make z/s span many orders of
+  // magnitude and rounding can flip a tiny pivot's sign; such pivots are replaced (dynamic
+  // regularisation, preordered_ldlt.h, with the thresholds of Clarabel's defaults: 1e-13 and
+  // 2e-7) and SolveAugmented refines against the true matrix.
+  return sparse_factor_.FactorizeQuasiDefinite(sparse_reduced_, static_cast<int>(problem_.Q.rows()),
+                                               1e-13, 2e-7) >= 0;
+}
+
+void QpSolver::AssembleSparse(const double* weights, double regularization) {
   double* values = sparse_reduced_.valuePtr();
   std::fill(values, values + sparse_reduced_.nonZeros(), 0.0);
   for (size_t k = 0; k < q_value_index_.size(); ++k)
@@ -283,24 +348,48 @@ bool QpSolver::FactorReduced() {
     const int pairs = group_pair_[g + 1] - group_pair_[g];
     for (int k = 0; k < pairs; ++k) sum[k] = values[index[k]];
     for (int r = 0; r < rows; ++r, gram += pairs) {
-      const double w = weights_[first + r];
+      const double w = weights[first + r];
       for (int k = 0; k < pairs; ++k) sum[k] += w * gram[k];
     }
     for (int k = 0; k < pairs; ++k) values[index[k]] = sum[k];
   }
-  for (const int index : diagonal_index_) values[index] += delta;
-  if (!equalities_) return sparse_factor_.Factorize(sparse_reduced_);
+  for (const int index : diagonal_index_) values[index] += regularization;
+  if (!equalities_) return;
   for (size_t k = 0; k < a_value_index_.size(); ++k)
     values[a_value_index_[k]] = problem_.A.value(static_cast<int>(k));
   for (const int index : equality_diagonal_index_)
     values[index] = -settings_.equality_regularization;
-  // Quasi-definite: pivots of signs (+, −). Late iterations make z/s span many orders of
-  // magnitude and rounding can flip a tiny pivot's sign; such pivots are replaced (dynamic
-  // regularisation, preordered_ldlt.h, with the thresholds of Clarabel's defaults: 1e-13 and
-  // 2e-7) and SolveAugmented refines against the true matrix.
-  return sparse_factor_.FactorizeQuasiDefinite(sparse_reduced_, static_cast<int>(problem_.Q.rows()),
-                                               1e-13, 2e-7) >= 0;
 }
+
+// The polish's normal matrix (polish_normal_system.h) as the interior point's reduced matrix:
+// its weights P/δ (one per row of G) in place of z/s, its δ_x in place of δ.
+class QpSolver::LentNormalSystem final : public PolishNormalSystem {
+ public:
+  explicit LentNormalSystem(QpSolver* solver) : solver_(*solver) {}
+  void Assemble(const Eigen::MatrixXd& weights, double regularization) override {
+    solver_.AssembleSparse(weights.data(), regularization);  // column 0: one weight per row
+  }
+  bool Factorize() override {
+    const Eigen::Map<const VectorXd> values(solver_.sparse_reduced_.valuePtr(),
+                                            solver_.sparse_reduced_.nonZeros());
+    return values.allFinite() && solver_.sparse_factor_.Factorize(solver_.sparse_reduced_);
+  }
+  void Solve(const VectorXd& rhs, VectorXd* out) override {
+    solver_.sparse_factor_.SolveInto(rhs, out);
+  }
+  void MultiplyA(const VectorXd& x, VectorXd* out) const override {
+    solver_.problem_.G.Multiply(x, out);
+  }
+  void MultiplyAt(const VectorXd& y, VectorXd* out) const override {
+    solver_.problem_.G.MultiplyTranspose(y, out);
+  }
+  void MultiplyQ(const VectorXd& x, VectorXd* out) const override {
+    solver_.problem_.Q.Multiply(x, out);
+  }
+
+ private:
+  QpSolver& solver_;
+};
 
 // The augmented system of the header (equality rows), then one step of iterative refinement
 // against the matrix without δ and δ_e.
@@ -669,7 +758,10 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     result.message = message.str();
   }
   result.status = status;
-  if (Succeeded(status) && !equalities_) polish_.Polish(problem, settings.polish, &result);
+  if (Succeeded(status) && !equalities_) {
+    LentNormalSystem lent(this);
+    polish_.Polish(problem, settings.polish, &result, sparse_ ? &lent : nullptr);
+  }
   result.info.solve_time_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   return result;

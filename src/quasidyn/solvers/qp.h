@@ -10,7 +10,9 @@
 // Method: Nocedal & Wright, "Numerical Optimization" (2nd ed.), §16.6, with slacks s = Gx − h
 // and multipliers z (one per row of G). Each iteration solves the reduced (normal-equation)
 // system (Q + Gᵀ diag(z/s) G) Δx = r by Cholesky, dense (Eigen::LLT) or sparse (an LDLᵀ whose
-// symbolic analysis is kept while the pattern is, preordered_ldlt.h), see
+// symbolic analysis is kept while the reduced matrix's pattern is — it depends on Q and on the
+// pairs of columns each row of G touches, so on the pairs of bodies in contact and not on the
+// contacts' count or order: preordered_ldlt.h, BuildSparsePattern), see
 // QpSettings::sparse_min_variables, then one step of iterative refinement whose residual is
 // taken with the assembled matrix less δI (on the sparse and the small dense path; it has far
 // fewer entries than G). The predictor's direction, which sets only a step length and σ, is
@@ -154,9 +156,17 @@ class QpSolver {
   const QpSettings& settings() const { return settings_; }
 
  private:
+  // The reduced matrix lent to the polish (below).
+  class LentNormalSystem;
+
   void BuildSparsePattern();
+  void BuildGroups();
+  bool IndexEntries();
   void CopySparseValues();
   bool FactorReduced();
+  // Sparse path: the values of Q + Gᵀ diag(weights) G + δI (δ = regularization) into
+  // sparse_reduced_, weights of size m (with equality rows, also A and −δ_e I).
+  void AssembleSparse(const double* weights, double regularization);
   // refine = false: the first solve only (the predictor's direction, which sets a step length
   // and σ, not the iterate).
   void SolveReduced(const Eigen::VectorXd& rhs, Eigen::VectorXd& out, bool refine = true);
@@ -206,10 +216,9 @@ class QpSolver {
   std::vector<double> gram_value_;
   std::vector<double> group_sum_;    // FactorReduced's scratch: one group's pair sums
   std::vector<int> diagonal_index_;  // position of each diagonal entry in sparse_reduced_
-  // Scratch of BuildSparsePattern, kept for its storage: the pattern's triplets, q_entry_'s rows.
+  // Scratch of BuildSparsePattern, kept for its storage: the pattern's triplets.
   std::vector<Eigen::Triplet<double>> triplets_;
   SparsePositions positions_;  // where each entry of the pattern is stored
-  std::vector<int> q_row_;
   // With equality rows, sparse_reduced_ is the (n + p)² augmented matrix; where A's stored
   // entries and the −δ_e diagonal land in it.
   std::vector<int> a_value_index_, equality_diagonal_index_;
@@ -220,6 +229,12 @@ class QpSolver {
   Eigen::VectorXd Qx_, Gtz_, r_d_, rhs_, dx_;
   Eigen::VectorXd Gdx_;  // the corrector's G Δx (Solve carries G x by it)
   Eigen::VectorXd Gx_, r_p_, ds_, dz_, ds_affine_, dz_affine_, rc_, scratch_;
+  // On the sparse path without equality rows the polish (qp_polish.h) borrows the interior
+  // point's reduced matrix: its N = Q + Gᵀ diag(P/δ) G + δ_x I (every row of G a block) has the
+  // pattern of Q + Gᵀ diag(z/s) G + δI, so it is assembled into sparse_reduced_ and factorised
+  // by sparse_factor_ (whose values the interior point no longer needs once its iterations
+  // end, and refills first in the next Solve), with no pattern, analysis or copy of Q and G of
+  // its own. Elsewhere (dense paths) the polish has its own normal matrix.
   QpPolish polish_;
 };
 

@@ -17,13 +17,20 @@ struct QpResult;
 
 class QpPolish {
  public:
-  // Sizes the polish for Q (n × n) and G (m × n); may allocate.
+  // Sizes the polish for Q (n × n) and G (m × n) with a normal matrix of its own; may allocate.
   void Setup(const SparseRowMatrix& Q, const SparseRowMatrix& G, const SparsePathRule& rule);
+  // Sizes the polish for n variables and m rows, its normal matrix lent at each Polish (the
+  // solver's Q + Gᵀ diag(w) G, qp.h); may allocate.
+  void SetupLent(int n, int m);
   void UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& G);
-  // Polishes *result (a successful answer of `problem`); no allocation.
-  void Polish(const QpProblem& problem, const PolishSettings& settings, QpResult* result);
+  // Polishes *result (a successful answer of `problem`), with `lent` after SetupLent (null
+  // after Setup); no allocation.
+  void Polish(const QpProblem& problem, const PolishSettings& settings, QpResult* result,
+              PolishNormalSystem* lent = nullptr);
 
  private:
+  void SizeBlocks(int n, int m);
+
   ActiveSetPolisher polisher_;
   std::vector<int> offset_, dim_;
   Eigen::VectorXd b_, product_;

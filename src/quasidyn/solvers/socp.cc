@@ -99,8 +99,9 @@ void SocpSolver::Setup(const SocpProblem& problem, const SocpSettings& settings)
   weights_.resize(rows, max_dim);
   normal_.Setup(problem_.Q, A_, offset_, dim_,
                 SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
-  polish_.Setup(problem_.Q, A_, offset_, dim_,
-                SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
+  // The polish's normal matrix would be set up on the same Q, blocks and rule: it borrows
+  // normal_, whose values the interior point no longer needs once its iterations end.
+  polish_.SetupLent(n, rows, offset_, dim_);
   for (VectorXd* v : {&s_, &z_, &lambda_, &ds_, &dz_, &u_, &scratch_, &Ax_, &r_p_, &rc_,
                       &ds_affine_, &dz_affine_, &product_})
     v->resize(rows);
@@ -385,7 +386,8 @@ const SocpResult& SocpSolver::Solve() {
     message << " (margin t - |z| = " << worst_value << ")";
     result.message = message.str();
   }
-  if (Succeeded(status)) polish_.Polish(problem_.Q, problem.c, b_, settings.polish, &z_, &result);
+  if (Succeeded(status))
+    polish_.Polish(problem_.Q, problem.c, b_, settings.polish, &z_, &result, &normal_);
   result.linear_duals = z_.head(linear_rows_);
   result.cone_duals = z_.tail(rows - linear_rows_);
   result.status = status;

@@ -21,12 +21,16 @@ class SocpPolish {
   // Q (n × n) and the stacked blocks A (offset, dim); may allocate.
   void Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A, const std::vector<int>& offset,
              const std::vector<int>& dim, const SparsePathRule& rule);
+  // As Setup, the normal matrix lent at each Polish: the solver's own, which is set up on the
+  // same Q, blocks and rule (n variables, `rows` stacked rows); may allocate.
+  void SetupLent(int n, int rows, const std::vector<int>& offset, const std::vector<int>& dim);
   void UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& A);
   // Polishes the successful answer (*x, *z stacked like A) of the problem with linear cost c
   // and offsets b; on success replaces them and result->objective, and fills
-  // result->info.polish. No allocation.
+  // result->info.polish. `lent` after SetupLent (null after Setup). No allocation.
   void Polish(const SparseRowMatrix& Q, const Eigen::VectorXd& c, const Eigen::VectorXd& b,
-              const PolishSettings& settings, Eigen::VectorXd* z, SocpResult* result);
+              const PolishSettings& settings, Eigen::VectorXd* z, SocpResult* result,
+              PolishNormalSystem* lent = nullptr);
 
  private:
   ActiveSetPolisher polisher_;

@@ -20,8 +20,9 @@ bool SameSparsityPattern(const Sparse& a, const Sparse& b) {
 // Where entry (row, col) of a compressed column-major sparse matrix is stored (its index into
 // the values), for the pattern builds that look up every entry they will fill: from a table of
 // n × n indices when n <= kTableSize (one load per lookup; 1 MiB of int at the bound, kept
-// between builds), by binary search in the column otherwise. Only entries of the pattern may
-// be looked up. Index may allocate; the lookups do not.
+// between builds), by binary search in the column otherwise. operator() may be asked only for
+// entries of the pattern; Find for any (it answers −1 for the others). Index may allocate; the
+// lookups do not. The matrix must outlive the lookups and keep its pattern.
 class SparsePositions {
  public:
   static constexpr int kTableSize = 512;
@@ -38,6 +39,20 @@ class SparsePositions {
     for (int col = 0; col < n_; ++col)
       for (int e = outer[col]; e < outer[col + 1]; ++e)
         table_[static_cast<size_t>(col) * n_ + inner[e]] = e;
+  }
+
+  // Where (row, col) is stored, or −1 when the pattern has no such entry (any row and col in
+  // range may be asked: a stored index is checked against the pattern, not trusted).
+  int Find(int row, int col) const {
+    const int* outer = matrix_->outerIndexPtr();
+    const int* inner = matrix_->innerIndexPtr();
+    if (n_ >= 0) {
+      const int e = table_[static_cast<size_t>(col) * n_ + row];
+      return e >= outer[col] && e < outer[col + 1] && inner[e] == row ? e : -1;
+    }
+    const int* end = inner + outer[col + 1];
+    const int* found = std::lower_bound(inner + outer[col], end, row);
+    return found != end && *found == row ? static_cast<int>(found - inner) : -1;
   }
 
   int operator()(int row, int col) const {

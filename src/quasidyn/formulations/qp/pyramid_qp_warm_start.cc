@@ -5,28 +5,53 @@
 
 namespace quasidyn {
 
+namespace {
+
+// Packs (a + 1, b, occurrence, ray) into 20 + 20 + 14 + 10 bits; false when one does not fit.
+bool PackRowKey(int a, int b, int occurrence, int ray, unsigned long long* key) {
+  const unsigned long long fields[4] = {
+      static_cast<unsigned long long>(a + 1), static_cast<unsigned long long>(b),
+      static_cast<unsigned long long>(occurrence), static_cast<unsigned long long>(ray)};
+  constexpr int kBits[4] = {20, 20, 14, 10};
+  if (a < -1 || b < 0 || occurrence < 0 || ray < 0) return false;
+  unsigned long long packed = 0;
+  for (int f = 0; f < 4; ++f) {
+    if (fields[f] >> kBits[f] != 0) return false;
+    packed = (packed << kBits[f]) | fields[f];
+  }
+  *key = packed;
+  return true;
+}
+
+}  // namespace
+
 // Rows in the order of BuildPyramidConstraints: contact-major, ray j within a contact, then the
 // joint-limit rows. The occurrence counts the contacts of the same geometry pair just before
 // (the contact set lists a pair's manifold points together).
-void PyramidQpWarmStart::KeysOf(const StepProblem& problem, std::vector<RowKey>* keys) {
+bool PyramidQpWarmStart::KeysOf(const StepProblem& problem, std::vector<RowKey>* keys) {
   const ContactSet& contacts = problem.contacts;
   keys->clear();
   int occurrence = 0;
+  RowKey key = 0;
   for (int i = 0; i < contacts.size(); ++i) {
     const Contact& c = contacts[i];
     const bool same_pair = i > 0 && contacts[i - 1].geometry_a == c.geometry_a &&
                            contacts[i - 1].geometry_b == c.geometry_b;
     occurrence = same_pair ? occurrence + 1 : 0;
-    for (int j = 0; j < contacts.ray_count(); ++j)
-      keys->push_back({c.geometry_a, c.geometry_b, occurrence, j});
+    for (int j = 0; j < contacts.ray_count(); ++j) {
+      if (!PackRowKey(c.geometry_a, c.geometry_b, occurrence, j, &key)) return false;
+      keys->push_back(key);
+    }
   }
-  for (const JointLimitRow& row : problem.cost.limits.rows)
-    keys->push_back({-1, row.joint, row.direction > 0 ? 0 : 1, 0});
+  for (const JointLimitRow& row : problem.cost.limits.rows) {
+    if (!PackRowKey(-1, row.joint, row.direction > 0 ? 0 : 1, 0, &key)) return false;
+    keys->push_back(key);
+  }
+  return true;
 }
 
 void PyramidQpWarmStart::Remember(const StepProblem& problem, const QpResult& result) {
-  KeysOf(problem, &keys_);
-  if (static_cast<Eigen::Index>(keys_.size()) != result.z.size()) {
+  if (!KeysOf(problem, &keys_) || static_cast<Eigen::Index>(keys_.size()) != result.z.size()) {
     has_previous_ = false;  // not the rows of this problem: nothing to start from
     return;
   }
@@ -42,8 +67,8 @@ bool PyramidQpWarmStart::Start(const StepProblem& problem, const QpProblem& qp,
                                QpWarmStart* start) {
   mapped_rows_ = 0;
   if (!has_previous_ || previous_x_.size() != qp.Q.rows()) return false;
-  KeysOf(problem, &keys_);
-  if (static_cast<Eigen::Index>(keys_.size()) != qp.G.rows()) return false;
+  if (!KeysOf(problem, &keys_) || static_cast<Eigen::Index>(keys_.size()) != qp.G.rows())
+    return false;
   start->y.resize(0);
   start->x = previous_x_;  // same size: the storage is kept
   qp.G.Multiply(start->x, &Gx_);
