@@ -79,7 +79,8 @@ std::vector<Trajectory> RolloutBatch(const StepModel& model, const std::vector<S
 // worker a step data object (made by the worker on its first rollout) and its state and command
 // buffers, and the trajectories of the last call, whose records the next call overwrites in
 // place. Setup allocates; once a batch of the same shape (rollouts, steps, contacts per step)
-// has run, the next one allocates nothing per rollout or step (RolloutWorkspace tests count it).
+// has run, the next one allocates nothing per rollout or step beyond what the model's Calc
+// itself allocates (rollout_workspace_test.cc counts it).
 class RolloutWorkspace {
  public:
   // Throws std::invalid_argument for a null model.
