@@ -24,7 +24,10 @@
 //                                 steps, random-walk commands, as bench/distributed_bench.py's),
 //                                 of arm_cubes (8 rollouts of the schedule's first 10 steps),
 //                                 and A and B of the QP step at 64 planar-hand points and 8
-//                                 arm_cubes points (randomized smoothing's batch), and
+//                                 arm_cubes points (randomized smoothing's batch), each with
+//                                 its results made anew per call (RolloutBatch, Run) and, rows
+//                                 _reused, refilled in place (RolloutBatchInto with a
+//                                 RolloutWorkspace, RunInPlace: no allocation once warm), and
 //                                 first-order smoothing of A and B with 512 planar-hand samples
 //                                 (the samples drawn, the batch, the estimate). Two controls
 //                                 run by the same ParallelFor show what the machine itself gives
@@ -105,7 +108,7 @@ struct Batch {
   std::function<void(int threads)> run;
 };
 
-Batch RolloutBatchOf(Example example, int rollouts, int steps) {
+Batch RolloutBatchOf(Example example, int rollouts, int steps, bool reused) {
   const std::shared_ptr<const StepModel> model = ModelOf(example, "qp");
   std::vector<State> x0s;
   std::vector<Eigen::MatrixXd> commands;
@@ -129,16 +132,31 @@ Batch RolloutBatchOf(Example example, int rollouts, int steps) {
   }
   RolloutOptions options;
   options.steps = steps;
+  if (reused) {  // the trajectories and the workers' buffers of the last batch refilled
+    auto workspace = std::make_shared<RolloutWorkspace>(model);
+    return {rollouts, [workspace, x0s, commands, options](int threads) {
+              const std::vector<Trajectory>& runs =
+                  RolloutBatchInto(x0s, commands, options, threads, workspace.get());
+              benchmark::DoNotOptimize(runs.data());
+            }};
+  }
   return {rollouts, [model, x0s, commands, options](int threads) {
             std::vector<Trajectory> runs = RolloutBatch(*model, x0s, commands, options, threads);
             benchmark::DoNotOptimize(runs.data());
           }};
 }
 
-Batch GradientBatchOf(Example example, int points) {
+Batch GradientBatchOf(Example example, int points, bool reused) {
   auto one = std::make_shared<BatchStepper>(ModelOf(example, "qp"), 1);
   auto two = std::make_shared<BatchStepper>(ModelOf(example, "qp"), 2);
   const std::vector<StepPoint> at = BatchPoints(StateOf(example), points);
+  if (reused) {  // the stepper's own evaluations refilled (RunInPlace)
+    return {points, [one, two, at](int threads) {
+              const std::vector<StepEvaluation>& results =
+                  (threads == 1 ? one : two)->RunInPlace(at, GradientMode::kAAndB);
+              benchmark::DoNotOptimize(results.data());
+            }};
+  }
   return {points, [one, two, at](int threads) {
             std::vector<StepEvaluation> results =
                 (threads == 1 ? one : two)->Run(at, GradientMode::kAAndB);
@@ -238,16 +256,28 @@ void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& mak
   state.counters["allocations_per_item_1"] = static_cast<double>(allocations) / batch.items;
 }
 BENCHMARK_CAPTURE(BM_ThreadScaling, rollouts_planar_hand, [] {
-  return RolloutBatchOf(Example::kPlanarHand, 64, 50);
+  return RolloutBatchOf(Example::kPlanarHand, 64, 50, false);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, rollouts_planar_hand_reused, [] {
+  return RolloutBatchOf(Example::kPlanarHand, 64, 50, true);
 })->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ThreadScaling, rollouts_arm_cubes, [] {
-  return RolloutBatchOf(Example::kArmCubes, 8, 10);
+  return RolloutBatchOf(Example::kArmCubes, 8, 10, false);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, rollouts_arm_cubes_reused, [] {
+  return RolloutBatchOf(Example::kArmCubes, 8, 10, true);
 })->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ThreadScaling, gradients_planar_hand, [] {
-  return GradientBatchOf(Example::kPlanarHand, 64);
+  return GradientBatchOf(Example::kPlanarHand, 64, false);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, gradients_planar_hand_reused, [] {
+  return GradientBatchOf(Example::kPlanarHand, 64, true);
 })->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ThreadScaling, gradients_arm_cubes, [] {
-  return GradientBatchOf(Example::kArmCubes, 8);
+  return GradientBatchOf(Example::kArmCubes, 8, false);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, gradients_arm_cubes_reused, [] {
+  return GradientBatchOf(Example::kArmCubes, 8, true);
 })->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ThreadScaling, smoothing_planar_hand, [] {
   return SmoothingBatchOf(Example::kPlanarHand, 512);

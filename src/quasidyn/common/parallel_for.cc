@@ -49,8 +49,11 @@ class ItemQueue {
 
  private:
   const std::function<void(std::size_t, std::size_t)>& work_;
-  std::atomic<std::size_t> next_{0};
-  std::atomic<std::size_t> end_;
+  // next_ is written by every worker for every item; end_ and work_ are read as often but
+  // written only on a failure: on cache lines of their own, a taken item does not also evict
+  // the other worker's copy of end_ (64 bytes: the x86-64 line).
+  alignas(64) std::atomic<std::size_t> next_{0};
+  alignas(64) std::atomic<std::size_t> end_;
   std::mutex failure_mutex_;
   std::size_t failed_item_;
   std::exception_ptr failure_;

@@ -52,39 +52,116 @@ void CheckCommands(std::string_view where, const StepModel& model,
       commands.rows() == 0 || commands.cols() == nu, where,
       "commands has " + std::to_string(commands.cols()) + " columns, expected " +
           (nu == model.scene().nq_a ? "n_q,a = " : "n_v,u = ") + std::to_string(nu));
+  if (commands.allFinite()) return;  // the row's name is made only for the message
   for (Eigen::Index k = 0; k < commands.rows(); ++k)
     CheckFinite(where, "commands row " + std::to_string(k), commands.row(k).transpose());
 }
 
-// The one rollout loop: N steps from x0, u_k = command(k, t_k, x_{k−1}), with `data` (a new
-// one, or one whose warm start the caller has cleared: StepModel::ClearWarmStart makes the next
-// Calc a function of (x, u) alone, so both give the same bits).
+// NamedContactRecord into an existing record (its strings keep their storage).
+void NameContactRecord(const Scene& scene, const ContactReport& report, ContactRecord* record) {
+  record->shape_a = scene.geometries.at(report.geometry_a).name;
+  record->shape_b = scene.geometries.at(report.geometry_b).name;
+  record->body_a = scene.bodies.at(report.body_a).name;
+  record->body_b = scene.bodies.at(report.body_b).name;
+  record->point = report.point;
+  record->normal = report.normal;
+  record->phi_start = report.phi_start;
+  record->phi_end = report.phi_end;
+  record->normal_force = report.normal_force;
+  record->friction_force = report.friction_force;
+  record->normal_impulse = report.normal_impulse;
+  record->friction_impulse = report.friction_impulse;
+  record->torsional_impulse = report.torsional_impulse;
+  record->torsional_moment = report.torsional_moment;
+}
+
+// A step's record from the state after it, its command and (when given) its result, as
+// AppendStep describes. Every field AppendStep sets is written, the derivatives' fields are
+// left to the caller; an assignment keeps the storage of a record that had the same sizes (a
+// refilled record: RolloutBatchInto), so a record of the same shape allocates nothing.
+void FillStep(const State& x, const Eigen::VectorXd& u, const StepResult* result,
+              Trajectory* trajectory, TrajectoryStep* record) {
+  record->k = trajectory->steps_done + 1;
+  record->t = record->k * trajectory->time_step;
+  record->q = x.q;
+  record->v = x.v;
+  record->u = u;
+  record->step_time_seconds = 0.0;
+  if (result == nullptr) {
+    record->status = SolverStatus::kSolved;
+    record->solver = SolverSummary();
+    record->max_body_motion = 0.0;
+    record->large_motion = false;
+    record->momentum_force.resize(0);
+    record->joint_limit_impulse.resize(0);
+    record->contacts.clear();
+  } else {
+    record->status = result->status;
+    record->solver = result->solver;
+    record->momentum_force = result->momentum_force;
+    record->max_body_motion = result->max_body_motion;
+    record->large_motion = result->large_motion;
+    if (result->large_motion) ++trajectory->large_motion_steps;
+    if (trajectory->scene != nullptr && trajectory->scene->HasJointLimits())
+      record->joint_limit_impulse = result->joint_limit_impulse;
+    else
+      record->joint_limit_impulse.resize(0);
+    // resize keeps the records already there (their names' storage); only more contacts than
+    // the record held before allocate
+    record->contacts.resize(result->contacts.size());
+    for (size_t c = 0; c < result->contacts.size(); ++c)
+      NameContactRecord(*trajectory->scene, result->contacts[c], &record->contacts[c]);
+  }
+  trajectory->steps_done = record->k;
+  trajectory->steps_requested = std::max(trajectory->steps_requested, trajectory->steps_done);
+  trajectory->status = record->status;
+}
+
+// The record of the next step: the trajectory's record number `index` when it already holds one
+// (a trajectory refilled by RolloutBatchInto: its storage is overwritten in place), a new one
+// appended otherwise.
+TrajectoryStep& NextRecord(size_t index, Trajectory* trajectory) {
+  if (index < trajectory->steps.size()) return trajectory->steps[index];
+  return trajectory->steps.emplace_back();
+}
+
+// The one rollout loop: N steps from x0, u_k = command(k, t_k, x_{k−1}) written into u, with
+// `data` (a new one, or one whose warm start the caller has cleared: StepModel::ClearWarmStart
+// makes the next Calc a function of (x, u) alone, so both give the same bits). `trajectory`
+// holds StartTrajectory's header (or its copy) and either no steps or the records of an earlier
+// rollout, overwritten in place (every field written, AppendStep's values); records beyond the
+// steps done are dropped. x and u are the caller's buffers (a worker's, kept between rollouts):
+// once they and the trajectory have their sizes, a step allocates nothing of its own.
 template <typename Command>
-Trajectory RunRollout(const StepModel& model, const State& x0, int steps, Command command,
-                      const RolloutOptions& options, StepData* data) {
-  Trajectory trajectory = StartTrajectory(model, x0, steps);
+void RunRollout(const StepModel& model, const State& x0, int steps, Command command,
+                const RolloutOptions& options, StepData* data, State* x, Eigen::VectorXd* u,
+                Trajectory* trajectory) {
   const double h = model.time_step();
-  State x = x0;
+  *x = x0;
   for (int k = 1; k <= steps; ++k) {
     const double t = k * h;  // not accumulated: exactly k·h up to one rounding
-    const Eigen::VectorXd u = command(k, t, x);
+    command(k, t, *x, u);
     const auto start = std::chrono::steady_clock::now();
-    model.Calc(x, u, data);
+    model.Calc(*x, *u, data);
     const double step_time =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const StepResult& result = data->result;
-    trajectory.status = result.status;
+    trajectory->status = result.status;
     if (!result.ok()) {
       std::ostringstream message;
       message << "step " << k << " (t = " << t << " s) failed: " << ToString(result.status);
       if (!result.message.empty()) message << ": " << result.message;
-      trajectory.message = message.str();
+      trajectory->message = message.str();
       break;
     }
-    x = result.next;
-    AppendStep(x, u, &result, &trajectory);
-    TrajectoryStep& record = trajectory.steps.back();
+    x->q = result.next.q;
+    x->v = result.next.v;
+    TrajectoryStep& record = NextRecord(static_cast<size_t>(k - 1), trajectory);
+    FillStep(*x, *u, &result, trajectory, &record);
     record.step_time_seconds = step_time;
+    record.gradient_status = SolverStatus::kNotRun;
+    record.gradient_message.clear();
+    bool derivatives = false;
     if (options.gradients != GradientMode::kNone) {
       model.CalcDiff(options.gradients, data);
       const StepDerivatives& d = data->derivatives;
@@ -93,10 +170,40 @@ Trajectory RunRollout(const StepModel& model, const State& x0, int steps, Comman
       if (d.ok()) {
         record.A = d.A;
         record.B = d.B;
+        derivatives = true;
       }
+    }
+    if (!derivatives) {  // empty, as in a new record (no-ops when already empty)
+      record.A.resize(0, 0);
+      record.B.resize(0, 0);
     }
     if (options.progress) options.progress(static_cast<double>(k) / steps);
   }
+  trajectory->steps.resize(static_cast<size_t>(trajectory->steps_done));
+}
+
+// The scene's schedule, u_k = model.ScheduledCommand(t_k, x_{k−1}).
+auto ScheduledCommands(const StepModel& model) {
+  return [&model](int, double t, const State& x, Eigen::VectorXd* u) {
+    *u = model.ScheduledCommand(t, x);
+  };
+}
+
+// The caller's commands, u_k = row k − 1.
+auto CommandRows(const Eigen::MatrixXd& rows) {
+  return [&rows](int k, double, const State&, Eigen::VectorXd* u) {
+    *u = rows.row(k - 1).transpose();
+  };
+}
+
+// A single rollout: a new trajectory, data object and buffers.
+template <typename Command>
+Trajectory SingleRollout(const StepModel& model, const State& x0, int steps, Command command,
+                         const RolloutOptions& options) {
+  Trajectory trajectory = StartTrajectory(model, x0, steps);
+  State x;
+  Eigen::VectorXd u;
+  RunRollout(model, x0, steps, command, options, model.CreateData().get(), &x, &u, &trajectory);
   return trajectory;
 }
 
@@ -136,48 +243,14 @@ void AppendStep(const Eigen::VectorXd& q, const Eigen::VectorXd& u, const StepRe
 
 void AppendStep(const State& x, const Eigen::VectorXd& u, const StepResult* result,
                 Trajectory* trajectory) {
-  TrajectoryStep record;
-  record.k = trajectory->steps_done + 1;
-  record.t = record.k * trajectory->time_step;
-  record.q = x.q;
-  record.v = x.v;
-  record.u = u;
-  record.status = SolverStatus::kSolved;
-  if (result != nullptr) {
-    record.status = result->status;
-    record.solver = result->solver;
-    record.momentum_force = result->momentum_force;
-    record.max_body_motion = result->max_body_motion;
-    record.large_motion = result->large_motion;
-    if (result->large_motion) ++trajectory->large_motion_steps;
-    if (trajectory->scene != nullptr && trajectory->scene->HasJointLimits())
-      record.joint_limit_impulse = result->joint_limit_impulse;
-    record.contacts.reserve(result->contacts.size());
-    for (const ContactReport& report : result->contacts)
-      record.contacts.push_back(NamedContactRecord(*trajectory->scene, report));
-  }
+  TrajectoryStep record;  // filled before it is appended: x or u may be a record's own
+  FillStep(x, u, result, trajectory, &record);
   trajectory->steps.push_back(std::move(record));
-  trajectory->steps_done = trajectory->steps.back().k;
-  trajectory->steps_requested = std::max(trajectory->steps_requested, trajectory->steps_done);
-  trajectory->status = trajectory->steps.back().status;
 }
 
 ContactRecord NamedContactRecord(const Scene& scene, const ContactReport& report) {
   ContactRecord record;
-  record.shape_a = scene.geometries.at(report.geometry_a).name;
-  record.shape_b = scene.geometries.at(report.geometry_b).name;
-  record.body_a = scene.bodies.at(report.body_a).name;
-  record.body_b = scene.bodies.at(report.body_b).name;
-  record.point = report.point;
-  record.normal = report.normal;
-  record.phi_start = report.phi_start;
-  record.phi_end = report.phi_end;
-  record.normal_force = report.normal_force;
-  record.friction_force = report.friction_force;
-  record.normal_impulse = report.normal_impulse;
-  record.friction_impulse = report.friction_impulse;
-  record.torsional_impulse = report.torsional_impulse;
-  record.torsional_moment = report.torsional_moment;
+  NameContactRecord(scene, report, &record);
   return record;
 }
 
@@ -208,10 +281,7 @@ Trajectory RolloutFrom(const StepModel& model, const State& x0, const RolloutOpt
       "the step count must be >= 0 (got " + std::to_string(options.steps) + ")");
   CheckInitialState(kWhere, model, x0);
   CheckRecordSize(kWhere, model, options.steps, options.gradients);
-  return RunRollout(
-      model, x0, options.steps,
-      [&model](int, double t, const State& x) { return model.ScheduledCommand(t, x); }, options,
-      model.CreateData().get());
+  return SingleRollout(model, x0, options.steps, ScheduledCommands(model), options);
 }
 
 Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen::MatrixXd& commands,
@@ -221,26 +291,25 @@ Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen:
   CheckCommands(kWhere, model, commands);
   const int steps = static_cast<int>(commands.rows());
   CheckRecordSize(kWhere, model, steps, options.gradients);
-  return RunRollout(
-      model, x0, steps,
-      [&commands](int k, double, const State&) -> Eigen::VectorXd {
-        return commands.row(k - 1).transpose();
-      },
-      options, model.CreateData().get());
+  return SingleRollout(model, x0, steps, CommandRows(commands), options);
 }
 
-std::vector<Trajectory> RolloutBatch(const StepModel& model, const std::vector<State>& x0s,
-                                     const std::vector<Eigen::MatrixXd>& commands,
-                                     const RolloutOptions& options, int threads) {
-  constexpr const char* kWhere = "RolloutBatch";
-  QUASIDYN_CHECK_ARGUMENT(threads >= 1, kWhere,
+namespace {
+
+// The checks of a batch (RolloutBatch): T, the commands' count, N, every rollout's x0 and
+// commands, and the record's size.
+void CheckBatch(const StepModel& model, const std::vector<State>& x0s,
+                const std::vector<Eigen::MatrixXd>& commands, const RolloutOptions& options,
+                int threads) {
+  constexpr const char* kBatchWhere = "RolloutBatch";
+  QUASIDYN_CHECK_ARGUMENT(threads >= 1, kBatchWhere,
                           "threads must be >= 1 (got " + std::to_string(threads) + ")");
   const bool scheduled = commands.empty();
-  QUASIDYN_CHECK_ARGUMENT(scheduled || commands.size() == x0s.size(), kWhere,
+  QUASIDYN_CHECK_ARGUMENT(scheduled || commands.size() == x0s.size(), kBatchWhere,
                           "one command matrix per rollout: " + std::to_string(commands.size()) +
                               " for " + std::to_string(x0s.size()) + " initial states");
   QUASIDYN_CHECK_ARGUMENT(
-      !scheduled || options.steps >= 0, kWhere,
+      !scheduled || options.steps >= 0, kBatchWhere,
       "the step count must be >= 0 (got " + std::to_string(options.steps) + ")");
   double total_steps = 0;
   for (size_t b = 0; b < x0s.size(); ++b) {
@@ -249,34 +318,90 @@ std::vector<Trajectory> RolloutBatch(const StepModel& model, const std::vector<S
     if (!scheduled) CheckCommands(where, model, commands[b]);
     total_steps += scheduled ? options.steps : static_cast<double>(commands[b].rows());
   }
-  CheckRecordSize(kWhere, model, total_steps, options.gradients);
-  RolloutOptions single = options;
-  single.progress = nullptr;
-  std::vector<Trajectory> trajectories(x0s.size());
-  // One data object per worker, made by the worker on its first rollout (its buffers then
-  // belong to that thread's heap) and kept for its next ones, the warm start cleared before
-  // each: nothing passes from one rollout to the next, as between two single calls.
-  std::vector<std::unique_ptr<StepData>> data(static_cast<size_t>(threads));
-  ParallelFor(x0s.size(), threads, [&](size_t worker, size_t b) {
-    std::unique_ptr<StepData>& own = data[worker];
-    if (own == nullptr) own = model.CreateData();
-    model.ClearWarmStart(own.get());
-    if (scheduled) {
-      trajectories[b] = RunRollout(
-          model, x0s[b], options.steps,
-          [&model](int, double t, const State& x) { return model.ScheduledCommand(t, x); }, single,
-          own.get());
+  CheckRecordSize(kBatchWhere, model, total_steps, options.gradients);
+}
+
+// `trajectory` as StartTrajectory(model, x0, steps) makes it (a copy of `header`, the model's,
+// with x0 and N), its records kept for RunRollout to overwrite: assignments into storage of
+// the same sizes allocate nothing.
+void RestartTrajectory(const Trajectory& header, const State& x0, int steps,
+                       Trajectory* trajectory) {
+  std::vector<TrajectoryStep> records = std::move(trajectory->steps);
+  *trajectory = header;  // header.steps is empty
+  trajectory->steps = std::move(records);
+  trajectory->q0 = x0.q;
+  trajectory->v0 = x0.v;
+  trajectory->steps_requested = steps;
+  trajectory->steps.reserve(static_cast<size_t>(steps));
+}
+
+}  // namespace
+
+RolloutWorkspace::RolloutWorkspace(std::shared_ptr<const StepModel> model)
+    : model_(std::move(model)) {
+  QUASIDYN_CHECK_ARGUMENT(model_ != nullptr, "RolloutWorkspace", "the model is null");
+  header_ = StartTrajectory(*model_, InitialState(*model_), 0);
+}
+
+RolloutWorkspace::~RolloutWorkspace() = default;
+
+const std::vector<Trajectory>& RolloutBatchInto(const std::vector<State>& x0s,
+                                                const std::vector<Eigen::MatrixXd>& commands,
+                                                const RolloutOptions& options, int threads,
+                                                RolloutWorkspace* workspace) {
+  QUASIDYN_CHECK_ARGUMENT(workspace != nullptr, "RolloutBatch", "the workspace is null");
+  const StepModel& model = *workspace->model_;
+  CheckBatch(model, x0s, commands, options, threads);
+  // One buffer set per worker, kept between calls; its data object made by the worker on its
+  // first rollout (its buffers then belong to that thread's heap), the warm start cleared
+  // before each rollout: nothing passes from one rollout to the next, as between two single
+  // calls.
+  if (workspace->workers_.size() < static_cast<size_t>(threads))
+    workspace->workers_.resize(static_cast<size_t>(threads));
+  workspace->trajectories_.resize(x0s.size());
+  struct Call {  // what every item reads: one reference keeps ParallelFor's function small
+    const StepModel& model;
+    const std::vector<State>& x0s;
+    const std::vector<Eigen::MatrixXd>& commands;
+    RolloutOptions single;
+    RolloutWorkspace::Worker* workers;
+    const Trajectory& header;
+    Trajectory* trajectories;
+  } call{model,
+         x0s,
+         commands,
+         options,
+         workspace->workers_.data(),
+         workspace->header_,
+         workspace->trajectories_.data()};
+  call.single.progress = nullptr;
+  ParallelFor(x0s.size(), threads, [&call](size_t worker, size_t b) {
+    RolloutWorkspace::Worker& own = call.workers[worker];
+    if (own.data == nullptr) own.data = call.model.CreateData();
+    call.model.ClearWarmStart(own.data.get());
+    Trajectory* trajectory = &call.trajectories[b];
+    if (call.commands.empty()) {
+      RestartTrajectory(call.header, call.x0s[b], call.single.steps, trajectory);
+      RunRollout(call.model, call.x0s[b], call.single.steps, ScheduledCommands(call.model),
+                 call.single, own.data.get(), &own.x, &own.u, trajectory);
     } else {
-      const Eigen::MatrixXd& rows = commands[b];
-      trajectories[b] = RunRollout(
-          model, x0s[b], static_cast<int>(rows.rows()),
-          [&rows](int k, double, const State&) -> Eigen::VectorXd {
-            return rows.row(k - 1).transpose();
-          },
-          single, own.get());
+      const Eigen::MatrixXd& rows = call.commands[b];
+      const int steps = static_cast<int>(rows.rows());
+      RestartTrajectory(call.header, call.x0s[b], steps, trajectory);
+      RunRollout(call.model, call.x0s[b], steps, CommandRows(rows), call.single, own.data.get(),
+                 &own.x, &own.u, trajectory);
     }
   });
-  return trajectories;
+  return workspace->trajectories_;
+}
+
+std::vector<Trajectory> RolloutBatch(const StepModel& model, const std::vector<State>& x0s,
+                                     const std::vector<Eigen::MatrixXd>& commands,
+                                     const RolloutOptions& options, int threads) {
+  // A workspace of its own: the model is the caller's (not owned, alive for the call).
+  RolloutWorkspace workspace(std::shared_ptr<const StepModel>(&model, [](const StepModel*) {}));
+  RolloutBatchInto(x0s, commands, options, threads, &workspace);
+  return workspace.TakeTrajectories();
 }
 
 }  // namespace quasidyn

@@ -18,6 +18,7 @@
 
 #include <Eigen/Core>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "quasidyn/dynamics/step_result.h"
@@ -73,6 +74,50 @@ Trajectory RolloutCommands(const StepModel& model, const State& x0, const Eigen:
 std::vector<Trajectory> RolloutBatch(const StepModel& model, const std::vector<State>& x0s,
                                      const std::vector<Eigen::MatrixXd>& commands,
                                      const RolloutOptions& options, int threads);
+
+// What a batch of rollouts keeps from one RolloutBatchInto call to the next: the model, per
+// worker a step data object (made by the worker on its first rollout) and its state and command
+// buffers, and the trajectories of the last call, whose records the next call overwrites in
+// place. Setup allocates; once a batch of the same shape (rollouts, steps, contacts per step)
+// has run, the next one allocates nothing per rollout or step beyond what the model's Calc
+// itself allocates (rollout_workspace_test.cc counts it).
+class RolloutWorkspace {
+ public:
+  // Throws std::invalid_argument for a null model.
+  explicit RolloutWorkspace(std::shared_ptr<const StepModel> model);
+  ~RolloutWorkspace();
+  RolloutWorkspace(const RolloutWorkspace&) = delete;
+  RolloutWorkspace& operator=(const RolloutWorkspace&) = delete;
+
+  const StepModel& model() const { return *model_; }
+  // The trajectories of the last call, trajectory b from rollout b; overwritten by the next.
+  const std::vector<Trajectory>& trajectories() const { return trajectories_; }
+  // Moves them out; the next call then makes new ones (the worker buffers are kept).
+  std::vector<Trajectory> TakeTrajectories() { return std::move(trajectories_); }
+
+ private:
+  friend const std::vector<Trajectory>& RolloutBatchInto(
+      const std::vector<State>& x0s, const std::vector<Eigen::MatrixXd>& commands,
+      const RolloutOptions& options, int threads, RolloutWorkspace* workspace);
+  struct Worker {
+    std::unique_ptr<StepData> data;
+    State x;            // x_{k−1}
+    Eigen::VectorXd u;  // u_k
+  };
+  std::shared_ptr<const StepModel> model_;
+  Trajectory header_;  // StartTrajectory's header of the model's trajectories (no steps)
+  std::vector<Worker> workers_;
+  std::vector<Trajectory> trajectories_;
+};
+
+// RolloutBatch of workspace->model(), the trajectories into workspace->trajectories() (the
+// returned reference): the same checks, the same bits (trajectory b is bitwise RolloutBatch's,
+// step_time_seconds apart), for every T; the storage of the earlier call's trajectories and of
+// the workers is reused. For repeated batches (sampling planners, MPPI-style control).
+const std::vector<Trajectory>& RolloutBatchInto(const std::vector<State>& x0s,
+                                                const std::vector<Eigen::MatrixXd>& commands,
+                                                const RolloutOptions& options, int threads,
+                                                RolloutWorkspace* workspace);
 
 // An empty trajectory of `model`'s steps (its scene, formulation, time step and parameter
 // values), starting at x0 = (q0, v0) (v0 empty for a model without velocities), for N requested

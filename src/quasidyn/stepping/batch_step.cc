@@ -12,12 +12,26 @@ BatchStepper::BatchStepper(std::shared_ptr<const StepModel> model, int threads)
   QUASIDYN_CHECK_ARGUMENT(model_ != nullptr, "BatchStepper", "the model is null");
   QUASIDYN_CHECK_ARGUMENT(threads >= 1, "BatchStepper",
                           "threads must be >= 1 (got " + std::to_string(threads) + ")");
-  data_.reserve(threads);
-  for (int t = 0; t < threads; ++t) data_.push_back(model_->CreateData());
+  // Made by each worker on its first item (RunInto): its buffers then come from that thread's
+  // heap arena, apart from the other worker's, and are freed with the stepper.
+  data_.resize(static_cast<size_t>(threads));
 }
 
 std::vector<StepEvaluation> BatchStepper::Run(const std::vector<StepPoint>& points,
                                               GradientMode mode) {
+  std::vector<StepEvaluation> results;
+  RunInto(points, mode, &results);
+  return results;
+}
+
+const std::vector<StepEvaluation>& BatchStepper::RunInPlace(const std::vector<StepPoint>& points,
+                                                            GradientMode mode) {
+  RunInto(points, mode, &results_);
+  return results_;
+}
+
+void BatchStepper::RunInto(const std::vector<StepPoint>& points, GradientMode mode,
+                           std::vector<StepEvaluation>* results) {
   const StepModel& model = *model_;
   QUASIDYN_CHECK_ARGUMENT(
       mode == GradientMode::kNone || model.capabilities().differentiable(), "BatchStepper::Run",
@@ -30,18 +44,27 @@ std::vector<StepEvaluation> BatchStepper::Run(const std::vector<StepPoint>& poin
     CheckVector(where, "u", points[i].u, model.control_size(),
                 model.capabilities().command == CommandKind::kObjectImpulses ? "n_v,u" : "n_q,a");
   }
-  std::vector<StepEvaluation> results(points.size());
+  results->resize(points.size());
   // Item i on the next free worker with that worker's data, its warm start cleared first; each
-  // item is written to its own slot of `results` (no sharing between workers).
-  ParallelFor(points.size(), threads(), [&](size_t worker, size_t i) {
-    StepData* data = data_[worker].get();
-    model.ClearWarmStart(data);
-    model.Calc(points[i].x, points[i].u, data);
-    model.CalcDiff(mode, data);
-    results[i].result = data->result;
-    results[i].derivatives = data->derivatives;
+  // item is written to its own slot of `results` (no sharing between workers); assignments
+  // into an evaluation of the same sizes keep its storage.
+  struct Call {  // one reference keeps ParallelFor's function small (no allocation)
+    const StepModel& model;
+    const std::vector<StepPoint>& points;
+    GradientMode mode;
+    std::unique_ptr<StepData>* data;
+    StepEvaluation* results;
+  } call{model, points, mode, data_.data(), results->data()};
+  ParallelFor(points.size(), threads(), [&call](size_t worker, size_t i) {
+    std::unique_ptr<StepData>& own = call.data[worker];
+    if (own == nullptr) own = call.model.CreateData();
+    StepData* data = own.get();
+    call.model.ClearWarmStart(data);
+    call.model.Calc(call.points[i].x, call.points[i].u, data);
+    call.model.CalcDiff(call.mode, data);
+    call.results[i].result = data->result;
+    call.results[i].derivatives = data->derivatives;
   });
-  return results;
 }
 
 }  // namespace quasidyn

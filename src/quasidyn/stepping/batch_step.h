@@ -48,9 +48,21 @@ class BatchStepper {
   // Run at a time per BatchStepper.
   std::vector<StepEvaluation> Run(const std::vector<StepPoint>& points, GradientMode mode);
 
+  // The same results into this stepper's own buffer, returned (valid until the next Run or
+  // RunInPlace): its evaluations are overwritten in place, so once a batch of the same shape
+  // (points, contacts per point) has run, the next one allocates nothing per item.
+  const std::vector<StepEvaluation>& RunInPlace(const std::vector<StepPoint>& points,
+                                                GradientMode mode);
+
  private:
+  // Checks the points and mode, then evaluates them into *results (resized to points.size(),
+  // the evaluations already there overwritten).
+  void RunInto(const std::vector<StepPoint>& points, GradientMode mode,
+               std::vector<StepEvaluation>* results);
+
   std::shared_ptr<const StepModel> model_;
-  std::vector<std::unique_ptr<StepData>> data_;  // one per thread
+  std::vector<std::unique_ptr<StepData>> data_;  // one per thread, made on its first item
+  std::vector<StepEvaluation> results_;          // RunInPlace's
 };
 
 }  // namespace quasidyn

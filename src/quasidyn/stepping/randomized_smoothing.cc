@@ -64,7 +64,7 @@ template <typename Member>
 void MeanAndStandardError(const Successes& s, Member member, Eigen::MatrixXd* mean,
                           Eigen::MatrixXd* standard_error) {
   const double n = static_cast<double>(s.results.size());
-  const Eigen::MatrixXd& first = member(*s.results.front());
+  const auto& first = member(*s.results.front());  // a reference: no copy per sample
   *mean = Eigen::MatrixXd::Zero(first.rows(), first.cols());
   for (const StepEvaluation* r : s.results) *mean += member(*r);
   *mean /= n;
@@ -154,7 +154,8 @@ SmoothedLinearization FirstOrderSmoothing(BatchStepper* batch, const Eigen::Vect
                                           const RandomizedSmoothingSettings& settings) {
   const std::vector<StepPoint> points =
       SmoothingSamplePoints(batch->model().scene(), q, u, settings);
-  return FirstOrderEstimate(batch->Run(points, mode), mode, settings);
+  // the batch's own buffer: evaluations overwritten in place, no allocation per sample
+  return FirstOrderEstimate(batch->RunInPlace(points, mode), mode, settings);
 }
 
 SmoothedLinearization FirstOrderEstimate(const std::vector<StepEvaluation>& samples,
@@ -171,7 +172,7 @@ SmoothedLinearization FirstOrderEstimate(const std::vector<StepEvaluation>& samp
   out.first_failure = s.first_failure;
   Eigen::MatrixXd q_next;
   MeanAndStandardError(
-      s, [](const StepEvaluation& r) -> const Eigen::MatrixXd { return r.result.next.q; }, &q_next,
+      s, [](const StepEvaluation& r) -> const Eigen::VectorXd& { return r.result.next.q; }, &q_next,
       nullptr);
   out.q_next = q_next.col(0);
   if (mode != GradientMode::kNone) {
