@@ -126,6 +126,9 @@ struct PlanStatistics {
   int connection_attempts = 0;
   int connections = 0;
   int connection_extensions = 0;
+  // Of the attempts, those made from a new grasp of a stalled nearest node
+  // (GoalConnectionSettings::regrasp_when_stalled; the grasp is counted in `regrasps` too).
+  int connection_regrasps = 0;
   double wall_seconds = 0.0;       // [s]
   double linearize_seconds = 0.0;  // [s] in linearisations (new nodes and regrasp candidates)
   double grasp_seconds = 0.0;      // [s] in contact sampling (IK and settling)
