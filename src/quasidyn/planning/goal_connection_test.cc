@@ -205,7 +205,7 @@ TEST(GoalConnection, EachNodeIsAskedOnceAndNoMoreOftenThanTheInterval) {
   EXPECT_TRUE(asked.empty());
 }
 
-// regrasp_when_stalled: a connector that never answers leaves every nearest node stalled. Without
+// regrasp_when_stalled: a connector that never answers leaves the nearest node stalled. Without
 // the setting each node is asked once and never from a regrasp edge (a regrasp keeps the objects,
 // so it never becomes the nearest node); with it, the stalled nearest node is re-grasped toward
 // the goal and the new grasp, which holds the box where the stalled node had it, is asked.
@@ -215,6 +215,8 @@ TEST(GoalConnection, AStalledNearestNodeIsAskedAgainFromANewGrasp) {
   PlanningSettings settings = ConnectionSettings();
   settings.p_grasp = 0.2;
   settings.goal_connection->interval = 3;
+  // A goal behind the box: the pusher only pushes it away, so the root stays the nearest node.
+  settings.goal = Eigen::Vector3d(-0.1, 0.0, 0.0);
   const auto never = [](const Eigen::VectorXd&) { return std::vector<Eigen::VectorXd>(); };
   const auto asked_from_regrasps = [&](const PlanResult& plan,
                                        const std::vector<Eigen::VectorXd>& asked) {

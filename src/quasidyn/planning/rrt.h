@@ -126,8 +126,9 @@ struct PlanStatistics {
   int connection_attempts = 0;
   int connections = 0;
   int connection_extensions = 0;
-  // Of the attempts, those made from a new grasp of a stalled nearest node
-  // (GoalConnectionSettings::regrasp_when_stalled; the grasp is counted in `regrasps` too).
+  // Retries of a stalled nearest node from a new grasp (GoalConnectionSettings::
+  // regrasp_when_stalled): regrasps tried for an attempt, whether or not a usable grasp was found
+  // (the attempts from one are in connection_attempts, the grasps in `regrasps` too).
   int connection_regrasps = 0;
   double wall_seconds = 0.0;       // [s]
   double linearize_seconds = 0.0;  // [s] in linearisations (new nodes and regrasp candidates)
