@@ -243,6 +243,7 @@ json RunToJson(const Run& r) {
           {"connection_attempts", s.connection_attempts},
           {"connections", s.connections},
           {"connection_extensions", s.connection_extensions},
+          {"connection_regrasps", s.connection_regrasps},
           {"best_distance", r.best_distance},
           {"max_penetration", r.penetration}};
 }

@@ -142,7 +142,7 @@ void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
     s->time_limit = ReadNumber(*limits, "time_limit", "limits.time_limit", s->time_limit, lines);
   }
   if (const auto connection = block.Find("goal_connection")) {
-    connection->CheckKeys({"radius", "horizon", "iterations", "interval"});
+    connection->CheckKeys({"radius", "horizon", "iterations", "interval", "regrasp_when_stalled"});
     lines->Add("goal_connection", *connection);
     GoalConnectionSettings c;
     c.radius = ReadNumber(*connection, "radius", "goal_connection.radius", c.radius, lines);
@@ -151,6 +151,10 @@ void ReadSearch(const YamlValue& block, PlanningSettings* s, FieldLines* lines) 
         ReadInteger(*connection, "iterations", "goal_connection.iterations", c.iterations, lines);
     c.interval =
         ReadInteger(*connection, "interval", "goal_connection.interval", c.interval, lines);
+    if (const auto stalled = connection->Find("regrasp_when_stalled")) {
+      lines->Add("goal_connection.regrasp_when_stalled", *stalled);
+      c.regrasp_when_stalled = stalled->AsBool();
+    }
     s->goal_connection = c;
   }
   if (const auto check = block.Find("plant_check")) {

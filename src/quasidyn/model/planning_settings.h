@@ -84,6 +84,13 @@ struct GoalConnectionSettings {
   int horizon = 10;     // T >= 1: commands (steps of the planner's h) per connection
   int iterations = 10;  // K >= 1: the optimiser's iterations per connection
   int interval = 100;   // >= 1: new nodes between two attempts
+  // Retry a stalled connection with a new grasp (docs/planning.md, "Goal connection"): when the
+  // node of least D was asked already, or is what an attempt that gained less than a tenth of
+  // its D (kConnectionStallGain in rrt.cc) left as the nearest, the next attempt first re-grasps
+  // that node toward the goal (contact sampling; with p_grasp = 0 there is no retry) and asks
+  // the connector from the new grasp. false: such a node is not asked again (the planner before
+  // this setting).
+  bool regrasp_when_stalled = false;
 };
 
 // The plant check of extensions (planning/plant_check.h, docs/planning.md "Plans a plant of

@@ -205,6 +205,57 @@ TEST(GoalConnection, EachNodeIsAskedOnceAndNoMoreOftenThanTheInterval) {
   EXPECT_TRUE(asked.empty());
 }
 
+// regrasp_when_stalled: a connector that never answers leaves the nearest node stalled. Without
+// the setting each node is asked once and never from a regrasp edge (a regrasp keeps the objects,
+// so it never becomes the nearest node); with it, the stalled nearest node is re-grasped toward
+// the goal and the new grasp, which holds the box where the stalled node had it, is asked when
+// contact sampling found one.
+TEST(GoalConnection, AStalledNearestNodeIsAskedAgainFromANewGrasp) {
+  const ScenePtr scene = ConnectionScene();
+  const int n_u = scene->nq_u;
+  PlanningSettings settings = ConnectionSettings();
+  settings.p_grasp = 0.2;
+  settings.goal_connection->interval = 3;
+  // A goal behind the box: the pusher only pushes it away, so the root stays the nearest node.
+  settings.goal = Eigen::Vector3d(-0.1, 0.0, 0.0);
+  const auto never = [](const Eigen::VectorXd&) { return std::vector<Eigen::VectorXd>(); };
+  const auto asked_from_regrasps = [&](const PlanResult& plan,
+                                       const std::vector<Eigen::VectorXd>& asked) {
+    int count = 0;
+    for (const Eigen::VectorXd& q : asked)
+      for (const PlanNode& node : plan.nodes)
+        if (node.edge == EdgeKind::kRegrasp && testing::MatricesEqual(node.q, q)) {
+          ++count;
+          break;
+        }
+    return count;
+  };
+  std::vector<Eigen::VectorXd> before;
+  const PlanResult off = PlanWithConnector(scene, settings, never, &before);
+  ASSERT_GT(before.size(), 0u);
+  EXPECT_EQ(off.statistics.connection_regrasps, 0);
+  EXPECT_EQ(asked_from_regrasps(off, before), 0);
+
+  settings.goal_connection->regrasp_when_stalled = true;
+  std::vector<Eigen::VectorXd> after;
+  const PlanResult on = PlanWithConnector(scene, settings, never, &after);
+  EXPECT_EQ(on.statistics.connection_attempts, static_cast<int>(after.size()));
+  ASSERT_GT(on.statistics.connection_regrasps, 0);
+  // Every attempt from a regrasp edge is a retry (a retry whose contact sampling found no usable
+  // grasp makes no attempt: this pusher's one joint seldom gives one).
+  EXPECT_LE(asked_from_regrasps(on, after), on.statistics.connection_regrasps);
+  EXPECT_LE(on.statistics.connection_regrasps - asked_from_regrasps(on, after),
+            on.statistics.failed_grasps);
+  // Each retry's grasp holds the objects where its stalled parent had them.
+  for (const PlanNode& node : on.nodes) {
+    if (node.edge != EdgeKind::kRegrasp) continue;
+    EXPECT_TRUE(testing::MatricesEqual(node.q.head(n_u), on.nodes[node.parent].q.head(n_u)));
+  }
+  // Still at most one attempt per interval of new nodes.
+  EXPECT_LE(static_cast<int>(after.size()),
+            1 + (static_cast<int>(on.nodes.size()) - 1) / settings.goal_connection->interval);
+}
+
 TEST(GoalConnection, SettingsOutOfRangeAreNamed) {
   const ScenePtr scene = ConnectionScene();
   PlanningSettings settings = ConnectionSettings();

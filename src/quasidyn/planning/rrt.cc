@@ -36,6 +36,10 @@ constexpr int kDescentSteps = 20;
 // The most candidates a physical regrasp executes before giving up (Planner::Regrasp): not
 // stated in the papers; ours (docs/planning.md, "Regrasps the plant can execute").
 constexpr int kPhysicalRegraspTries = 3;
+// A goal connection that lowers the least D by less than this fraction of it has stalled
+// (GoalConnectionSettings::regrasp_when_stalled): not stated in the papers; ours
+// (docs/planning.md, "Goal connection").
+constexpr double kConnectionStallGain = 0.1;
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -248,17 +252,38 @@ class Planner {
 
   // Goal connection (rrt.h, step 4b; goal_connector.h): the nearest node to the goal, within the
   // radius, not asked before, and the budget of `interval` nodes since the last attempt spent.
+  // With regrasp_when_stalled, a nearest node that was asked already or that a stalled attempt
+  // left (stalled_node_) is re-grasped toward the goal and the new grasp asked instead.
   void ConnectToGoal() {
     if (!connector_ || result_.found()) return;
     const GoalConnectionSettings& c = *settings_.goal_connection;
-    const int from = result_.best_node;
+    int from = result_.best_node;
     const int nodes = static_cast<int>(result_.nodes.size());
     if (result_.best_distance > c.radius || nodes >= settings_.max_nodes) return;
     if (connection_asked_.size() < result_.nodes.size()) connection_asked_.resize(nodes, false);
-    if (connection_asked_[from]) return;
+    const bool stalled = connection_asked_[from] || from == stalled_node_;
+    const bool retry = stalled && c.regrasp_when_stalled && grasps_ != nullptr;
+    if (connection_asked_[from] && !retry) return;
     if (last_connection_ >= 0 && nodes - last_connection_ < c.interval) return;
-    connection_asked_[from] = true;
     last_connection_ = nodes;
+    if (retry) {
+      if (nodes + 1 >= settings_.max_nodes) return;
+      ++result_.statistics.connection_regrasps;
+      from = Regrasp(from, settings_.goal);
+      if (from < 0 || !reach_[from].ok || result_.found()) return;
+      connection_asked_.resize(result_.nodes.size(), false);
+    }
+    const double before = result_.best_distance;
+    connection_asked_[from] = true;
+    ReplayConnection(from);
+    if (result_.best_distance > (1.0 - kConnectionStallGain) * before)
+      stalled_node_ = result_.best_node;
+  }
+
+  // Asks the connector from node `from` and adds the replayed chain up to its state of least D
+  // when that is below the tree's least D.
+  void ReplayConnection(int from) {
+    const int nodes = static_cast<int>(result_.nodes.size());
     ++result_.statistics.connection_attempts;
     std::vector<Eigen::VectorXd> commands;
     {
@@ -569,6 +594,7 @@ class Planner {
   std::unique_ptr<GoalConnector> connector_;  // null: no goal connection
   std::vector<bool> connection_asked_;        // per node: the connector was asked from it
   int last_connection_ = -1;                  // the node count at the last attempt; -1: none
+  int stalled_node_ = -1;  // the nearest node a stalled connection left; -1: none
   std::shared_ptr<const StepModel> model_;
   EdgeStepper edges_;         // the extensions' steps, with substeps when needed
   double depth_limit_ = 0.0;  // [m]: the deepest overlap an extension may leave

@@ -134,6 +134,10 @@ struct PlanStatistics {
   // Plant check (PlanningSettings::plant_check, plant_check.h): extensions and goal-connection
   // steps refused because the command at h/k ended further than its tolerance (no node).
   int plant_check_rejections = 0;
+  // Retries of a stalled nearest node from a new grasp (GoalConnectionSettings::
+  // regrasp_when_stalled): regrasps tried for an attempt, whether or not a usable grasp was found
+  // (the attempts from one are in connection_attempts, the grasps in `regrasps` too).
+  int connection_regrasps = 0;
   double wall_seconds = 0.0;       // [s]
   double linearize_seconds = 0.0;  // [s] in linearisations (new nodes and regrasp candidates)
   double grasp_seconds = 0.0;      // [s] in contact sampling (IK and settling)
