@@ -60,7 +60,8 @@ json SettingsToJson(const PlanResult& plan) {
     out["goal_connection"] = {{"radius", Number(c.radius)},
                               {"horizon", c.horizon},
                               {"iterations", c.iterations},
-                              {"interval", c.interval}};
+                              {"interval", c.interval},
+                              {"regrasp_when_stalled", c.regrasp_when_stalled}};
   }
   if (s.plant_check)
     out["plant_check"] = {{"substeps", s.plant_check->substeps},
@@ -91,6 +92,7 @@ json StatisticsToJson(const PlanStatistics& s) {
           {"connection_attempts", s.connection_attempts},
           {"connections", s.connections},
           {"connection_extensions", s.connection_extensions},
+          {"connection_regrasps", s.connection_regrasps},
           {"connection_time", s.connection_seconds},
           {"plant_check_rejections", s.plant_check_rejections},
           {"plant_check_time", s.plant_check_seconds}};
