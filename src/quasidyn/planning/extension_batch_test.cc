@@ -22,48 +22,6 @@ PlanResult PlanBatched(const ScenePtr& scene, const PlanningSettings& settings, 
   return PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings, options);
 }
 
-void ExpectSameBatchedTree(const PlanResult& a, const PlanResult& b) {
-  ASSERT_EQ(a.nodes.size(), b.nodes.size());
-  for (size_t i = 0; i < a.nodes.size(); ++i) {
-    ASSERT_EQ(a.nodes[i].parent, b.nodes[i].parent) << "node " << i;
-    ASSERT_EQ(a.nodes[i].edge, b.nodes[i].edge) << "node " << i;
-    ASSERT_EQ(a.nodes[i].substeps, b.nodes[i].substeps) << "node " << i;
-    ASSERT_TRUE(testing::MatricesEqual(a.nodes[i].q, b.nodes[i].q)) << "node " << i;
-    ASSERT_TRUE(testing::MatricesEqual(a.nodes[i].u, b.nodes[i].u)) << "node " << i;
-  }
-  EXPECT_EQ(a.best_node, b.best_node);
-  EXPECT_EQ(a.statistics.iterations, b.statistics.iterations);
-}
-
-// The planar hand's tree with rounds of B = 4 (regrasps among them): bitwise the same on 1, 2 and
-// 3 threads, for the log-barrier metric and the randomized one (seeded per linearisation).
-TEST(RrtBatch, SameTreeAtAnyThreadCount) {
-  const ScenePtr scene = testing::LoadExample("planar_hand");
-  for (const ReachabilityMethod method :
-       {ReachabilityMethod::kLogBarrier, ReachabilityMethod::kRandomized}) {
-    PlanningSettings settings = *scene->planning;
-    settings.method = method;
-    settings.samples = 8;
-    settings.p_grasp = 0.3;
-    settings.max_nodes = 150;
-    settings.seed = 5;
-    settings.extension_batch = 4;
-    const PlanResult one = PlanBatched(scene, settings, 1);
-    ASSERT_GT(one.statistics.regrasps, 5);
-    ASSERT_GT(one.statistics.extensions, 50);
-    for (int threads : {2, 3}) {
-      SCOPED_TRACE(std::string(ReachabilityMethodName(method)) + ", threads " +
-                   std::to_string(threads));
-      ExpectSameBatchedTree(one, PlanBatched(scene, settings, threads));
-    }
-    // The rounds change the search: the same seed with B = 1 grows another tree.
-    settings.extension_batch = 1;
-    const PlanResult unbatched = PlanBatched(scene, settings, 1);
-    EXPECT_FALSE(unbatched.nodes.size() == one.nodes.size() &&
-                 testing::MatricesEqual(unbatched.nodes.back().q, one.nodes.back().q));
-  }
-}
-
 // Rounds of B = 4 find the planar hand's goal, and the path replays through the stepper node by
 // node (1e-9: the replay repeats the planner's computations) within the overlap limit.
 TEST(RrtBatch, FindsThePlanarHandGoalWithAPathThatReplays) {

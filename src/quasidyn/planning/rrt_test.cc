@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/scene_loading.h"
@@ -83,12 +84,16 @@ void ExpectSameTree(const PlanResult& a, const PlanResult& b) {
   for (size_t i = 0; i < a.nodes.size(); ++i) {
     ASSERT_EQ(a.nodes[i].parent, b.nodes[i].parent) << "node " << i;
     ASSERT_EQ(a.nodes[i].edge, b.nodes[i].edge) << "node " << i;
+    ASSERT_EQ(a.nodes[i].substeps, b.nodes[i].substeps) << "node " << i;
     ASSERT_TRUE(testing::MatricesEqual(a.nodes[i].q, b.nodes[i].q)) << "node " << i;
     ASSERT_TRUE(testing::MatricesEqual(a.nodes[i].u, b.nodes[i].u)) << "node " << i;
   }
   EXPECT_EQ(a.best_node, b.best_node);
+  EXPECT_EQ(a.statistics.iterations, b.statistics.iterations);
 }
 
+// For one sample per iteration and for batched rounds of B = 4 (regrasps among them,
+// docs/planning.md "Batched extensions"), with the log-barrier and the randomized metric.
 TEST(RrtThroughContact, SameSeedSameTreeAtAnyThreadCount) {
   const ScenePtr scene = testing::LoadExample("planar_hand");
   for (const ReachabilityMethod method :
@@ -99,18 +104,28 @@ TEST(RrtThroughContact, SameSeedSameTreeAtAnyThreadCount) {
     settings.p_grasp = 0.3;
     settings.max_nodes = 150;
     settings.seed = 5;
-    const PlanResult one = PlanExample(scene, settings, 1);
-    ASSERT_GT(one.statistics.regrasps, 5);
-    for (int threads : {2, 3}) {
-      SCOPED_TRACE(std::string(ReachabilityMethodName(method)) + ", threads " +
-                   std::to_string(threads));
-      ExpectSameTree(one, PlanExample(scene, settings, threads));
+    std::vector<PlanResult> by_batch;
+    for (int batch : {1, 4}) {
+      settings.extension_batch = batch;
+      const PlanResult one = PlanExample(scene, settings, 1);
+      ASSERT_GT(one.statistics.regrasps, 5);
+      ASSERT_GT(one.statistics.extensions, 50);
+      for (int threads : {2, 3}) {
+        SCOPED_TRACE(std::string(ReachabilityMethodName(method)) + ", batch " +
+                     std::to_string(batch) + ", threads " + std::to_string(threads));
+        ExpectSameTree(one, PlanExample(scene, settings, threads));
+      }
+      by_batch.push_back(one);
     }
+    // The rounds change the search: B = 4 grows another tree than B = 1.
+    EXPECT_FALSE(by_batch[0].nodes.size() == by_batch[1].nodes.size() &&
+                 by_batch[0].nodes.back().q == by_batch[1].nodes.back().q);
     // And the seed matters: another seed grows another tree.
+    settings.extension_batch = 1;
     settings.seed = 6;
     const PlanResult other = PlanExample(scene, settings, 1);
-    EXPECT_FALSE(other.nodes.size() == one.nodes.size() &&
-                 other.nodes.back().q == one.nodes.back().q);
+    EXPECT_FALSE(other.nodes.size() == by_batch[0].nodes.size() &&
+                 other.nodes.back().q == by_batch[0].nodes.back().q);
   }
 }
 
