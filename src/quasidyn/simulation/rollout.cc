@@ -352,12 +352,20 @@ const std::vector<Trajectory>& RolloutBatchInto(const std::vector<State>& x0s,
   QUASIDYN_CHECK_ARGUMENT(workspace != nullptr, "RolloutBatch", "the workspace is null");
   const StepModel& model = *workspace->model_;
   CheckBatch(model, x0s, commands, options, threads);
-  // One buffer set per worker, kept between calls; its data object made by the worker on its
-  // first rollout (its buffers then belong to that thread's heap), the warm start cleared
+  // One buffer set per worker, kept between calls, all made and sized here (not on a worker's
+  // first rollout: which workers take items depends on the schedule, so a lazily made set would
+  // allocate in whichever later call first hands its worker an item); the warm start cleared
   // before each rollout: nothing passes from one rollout to the next, as between two single
   // calls.
   if (workspace->workers_.size() < static_cast<size_t>(threads))
     workspace->workers_.resize(static_cast<size_t>(threads));
+  for (int w = 0; w < threads && !x0s.empty(); ++w) {
+    RolloutWorkspace::Worker& own = workspace->workers_[w];
+    if (own.data == nullptr) own.data = model.CreateData();
+    own.x.q.resize(x0s.front().q.size());
+    own.x.v.resize(x0s.front().v.size());
+    own.u.resize(model.control_size());
+  }
   workspace->trajectories_.resize(x0s.size());
   struct Call {  // what every item reads: one reference keeps ParallelFor's function small
     const StepModel& model;
@@ -377,7 +385,6 @@ const std::vector<Trajectory>& RolloutBatchInto(const std::vector<State>& x0s,
   call.single.progress = nullptr;
   ParallelFor(x0s.size(), threads, [&call](size_t worker, size_t b) {
     RolloutWorkspace::Worker& own = call.workers[worker];
-    if (own.data == nullptr) own.data = call.model.CreateData();
     call.model.ClearWarmStart(own.data.get());
     Trajectory* trajectory = &call.trajectories[b];
     if (call.commands.empty()) {

@@ -76,11 +76,12 @@ std::vector<Trajectory> RolloutBatch(const StepModel& model, const std::vector<S
                                      const RolloutOptions& options, int threads);
 
 // What a batch of rollouts keeps from one RolloutBatchInto call to the next: the model, per
-// worker a step data object (made by the worker on its first rollout) and its state and command
-// buffers, and the trajectories of the last call, whose records the next call overwrites in
-// place. Setup allocates; once a batch of the same shape (rollouts, steps, contacts per step)
-// has run, the next one allocates nothing per rollout or step beyond what the model's Calc
-// itself allocates (rollout_workspace_test.cc counts it).
+// worker a step data object and its state and command buffers (all made by the first call that
+// uses the worker, in the calling thread, whether or not the schedule hands the worker an item),
+// and the trajectories of the last call, whose records the next call overwrites in place. Setup
+// allocates; once a batch of the same shape (rollouts, steps, contacts per step) has run, the next
+// one allocates nothing per rollout or step beyond what the model's Calc itself allocates
+// (rollout_workspace_test.cc counts it).
 class RolloutWorkspace {
  public:
   // Throws std::invalid_argument for a null model.
