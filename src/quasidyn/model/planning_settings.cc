@@ -50,6 +50,15 @@ MaybeProblem CheckAtLeast(const std::string& field, int value, int minimum) {
   return std::nullopt;
 }
 
+// minimum <= value <= maximum, the first bound broken named ("must be >= 1 (got 0)").
+MaybeProblem CheckInRange(const std::string& field, int value, int minimum, int maximum) {
+  if (MaybeProblem p = CheckAtLeast(field, value, minimum)) return p;
+  if (value > maximum)
+    return PlanningSettingsWrong(
+        field, "must be <= " + std::to_string(maximum) + " (got " + std::to_string(value) + ")");
+  return std::nullopt;
+}
+
 MaybeProblem CheckFiniteVector(const std::string& field, const Eigen::VectorXd& x) {
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     if (!std::isfinite(x[i]))
@@ -87,15 +96,8 @@ MaybeProblem CheckScalars(const PlanningSettings& s) {
   if (MaybeProblem p = CheckFiniteNonNegative("time_step", s.time_step, " [s]")) return p;
   if (MaybeProblem p = CheckPositive("penetration_tolerance", s.penetration_tolerance, " [m]"))
     return p;
-  if (MaybeProblem p = CheckAtLeast("max_substeps", s.max_substeps, 1)) return p;
-  if (s.max_substeps > kMaxPlanningSubsteps) {
-    std::string problem = "must be <= ";
-    problem.append(std::to_string(kMaxPlanningSubsteps))
-        .append(" (got ")
-        .append(std::to_string(s.max_substeps))
-        .append(")");
-    return PlanningSettingsWrong("max_substeps", problem);
-  }
+  if (MaybeProblem p = CheckInRange("max_substeps", s.max_substeps, 1, kMaxPlanningSubsteps))
+    return p;
   if (MaybeProblem p = CheckProbability("p_grasp", s.p_grasp)) return p;
   if (MaybeProblem p = CheckAtLeast("grasp_candidates", s.grasp_candidates, 1)) return p;
   if (MaybeProblem p = CheckAtLeast("settle_steps", s.settle_steps, 1)) return p;
@@ -105,15 +107,8 @@ MaybeProblem CheckScalars(const PlanningSettings& s) {
         "must be in (0, 1] (got " + SettingText(s.grasp_score_fraction) + ")");
   if (MaybeProblem p = CheckAtLeast("limits.max_nodes", s.max_nodes, 1)) return p;
   if (MaybeProblem p = CheckPositive("limits.time_limit", s.time_limit, " [s]")) return p;
-  if (MaybeProblem p = CheckAtLeast("extension_batch", s.extension_batch, 1)) return p;
-  if (s.extension_batch > kMaxExtensionBatch) {
-    std::string problem = "must be <= ";
-    problem.append(std::to_string(kMaxExtensionBatch))
-        .append(" (got ")
-        .append(std::to_string(s.extension_batch))
-        .append(")");
-    return PlanningSettingsWrong("extension_batch", problem);
-  }
+  if (MaybeProblem p = CheckInRange("extension_batch", s.extension_batch, 1, kMaxExtensionBatch))
+    return p;
   if (s.goal_connection) {
     const GoalConnectionSettings& c = *s.goal_connection;
     if (MaybeProblem p = CheckPositive("goal_connection.radius", c.radius, "")) return p;
@@ -123,15 +118,8 @@ MaybeProblem CheckScalars(const PlanningSettings& s) {
   }
   if (s.plant_check) {
     const PlantCheckSettings& c = *s.plant_check;
-    if (MaybeProblem p = CheckAtLeast("plant_check.substeps", c.substeps, 2)) return p;
-    if (c.substeps > kMaxPlanningSubsteps) {
-      std::string problem = "must be <= ";
-      problem.append(std::to_string(kMaxPlanningSubsteps))
-          .append(" (got ")
-          .append(std::to_string(c.substeps))
-          .append(")");
-      return PlanningSettingsWrong("plant_check.substeps", problem);
-    }
+    if (MaybeProblem p = CheckInRange("plant_check.substeps", c.substeps, 2, kMaxPlanningSubsteps))
+      return p;
     if (!std::isfinite(c.tolerance))
       return PlanningSettingsWrong("plant_check.tolerance", "must be finite");
     if (MaybeProblem p = CheckPositive("plant_check.tolerance", c.tolerance, "")) return p;
