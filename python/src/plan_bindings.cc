@@ -177,65 +177,73 @@ void BindPlan(py::module_& m) {
           const std::string key = py::cast<std::string>(item.first);
           const py::handle value = item.second;
           if (value.is_none()) continue;
-          if (key == "lower")
-            o.lower = py::cast<std::vector<double>>(value);
-          else if (key == "upper")
-            o.upper = py::cast<std::vector<double>>(value);
-          else if (key == "rotation_axis")
-            o.rotation_axis = py::cast<std::vector<double>>(value);
-          else if (key == "goal_tolerance")
-            o.goal_tolerance = py::cast<double>(value);
-          else if (key == "position_weight")
-            o.position_weight = py::cast<double>(value);
-          else if (key == "rotation_weight")
-            o.rotation_weight = py::cast<double>(value);
-          else if (key == "goal_bias")
-            o.goal_bias = py::cast<double>(value);
-          else if (key == "metric")
-            o.metric = py::cast<std::string>(value);
-          else if (key == "nearest")
-            o.nearest = py::cast<std::string>(value);
-          else if (key == "regrasp")
-            o.regrasp = py::cast<std::string>(value);
-          else if (key == "grasp_anchors")
-            o.grasp_anchors = py::isinstance<py::str>(value)
-                                  ? std::vector<std::string>{py::cast<std::string>(value)}
-                                  : py::cast<std::vector<std::string>>(value);
-          else if (key == "kappa")
-            o.kappa = py::cast<double>(value);
-          else if (key == "samples")
-            o.samples = py::cast<int>(value);
-          else if (key == "std")
-            o.sample_std = py::cast<double>(value);
-          else if (key == "regularization")
-            o.regularization = py::cast<double>(value);
-          else if (key == "step_size")
-            o.step_size = py::cast<double>(value);
-          else if (key == "extend_steps")
-            o.extend_steps = py::cast<int>(value);
-          else if (key == "h")
-            o.time_step = py::cast<double>(value);
-          else if (key == "penetration_tolerance")
-            o.penetration_tolerance = py::cast<double>(value);
-          else if (key == "max_substeps")
-            o.max_substeps = py::cast<int>(value);
-          else if (key == "p_grasp")
-            o.p_grasp = py::cast<double>(value);
-          else if (key == "grasp_candidates")
-            o.grasp_candidates = py::cast<int>(value);
-          else if (key == "settle_steps")
-            o.settle_steps = py::cast<int>(value);
-          else if (key == "max_nodes")
-            o.max_nodes = py::cast<int>(value);
-          else if (key == "time_limit")
-            o.time_limit = py::cast<double>(value);
-          else if (key == "seed")
-            o.seed = py::cast<long long>(value);
-          else if (key == "threads")
-            threads = py::cast<int>(value);
-          else
-            throw py::type_error("plan: unexpected keyword argument '" + key +
-                                 "' (docs/python.md lists the planning keywords)");
+          try {
+            if (key == "lower")
+              o.lower = py::cast<std::vector<double>>(value);
+            else if (key == "upper")
+              o.upper = py::cast<std::vector<double>>(value);
+            else if (key == "rotation_axis")
+              o.rotation_axis = py::cast<std::vector<double>>(value);
+            else if (key == "goal_tolerance")
+              o.goal_tolerance = py::cast<double>(value);
+            else if (key == "position_weight")
+              o.position_weight = py::cast<double>(value);
+            else if (key == "rotation_weight")
+              o.rotation_weight = py::cast<double>(value);
+            else if (key == "goal_bias")
+              o.goal_bias = py::cast<double>(value);
+            else if (key == "metric")
+              o.metric = py::cast<std::string>(value);
+            else if (key == "nearest")
+              o.nearest = py::cast<std::string>(value);
+            else if (key == "regrasp")
+              o.regrasp = py::cast<std::string>(value);
+            else if (key == "grasp_anchors")
+              o.grasp_anchors = py::isinstance<py::str>(value)
+                                    ? std::vector<std::string>{py::cast<std::string>(value)}
+                                    : py::cast<std::vector<std::string>>(value);
+            else if (key == "kappa")
+              o.kappa = py::cast<double>(value);
+            else if (key == "samples")
+              o.samples = py::cast<int>(value);
+            else if (key == "std")
+              o.sample_std = py::cast<double>(value);
+            else if (key == "regularization")
+              o.regularization = py::cast<double>(value);
+            else if (key == "step_size")
+              o.step_size = py::cast<double>(value);
+            else if (key == "extend_steps")
+              o.extend_steps = py::cast<int>(value);
+            else if (key == "h")
+              o.time_step = py::cast<double>(value);
+            else if (key == "penetration_tolerance")
+              o.penetration_tolerance = py::cast<double>(value);
+            else if (key == "max_substeps")
+              o.max_substeps = py::cast<int>(value);
+            else if (key == "p_grasp")
+              o.p_grasp = py::cast<double>(value);
+            else if (key == "grasp_candidates")
+              o.grasp_candidates = py::cast<int>(value);
+            else if (key == "settle_steps")
+              o.settle_steps = py::cast<int>(value);
+            else if (key == "max_nodes")
+              o.max_nodes = py::cast<int>(value);
+            else if (key == "time_limit")
+              o.time_limit = py::cast<double>(value);
+            else if (key == "seed")
+              o.seed = py::cast<long long>(value);
+            else if (key == "threads")
+              threads = py::cast<int>(value);
+            else
+              throw py::type_error("plan: unexpected keyword argument '" + key +
+                                   "' (docs/python.md lists the planning keywords)");
+          } catch (const py::cast_error&) {
+            throw py::type_error("plan: keyword '" + key + "' cannot take a " +
+                                 std::string(py::str(py::type::of(value).attr("__name__"))) +
+                                 " (docs/python.md gives each keyword's type)");
+          }
+          if (key == "grasp_anchors" && o.grasp_anchors.empty())
+            throw py::value_error("planning.grasp_anchors: the list of anchor links is empty");
         }
         const PlanningSettings settings = ResolvePlanningSettings(*scene, o);
         PlannerOptions options;

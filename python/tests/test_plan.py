@@ -93,6 +93,12 @@ def test_regrasp_and_grasp_anchors_override_the_block_as_the_scene_file_would(pu
         quasidyn.plan(pushing, grasp_anchors=["pusher/slider"])
     with pytest.raises(ValueError, match=r"planning\.grasp_anchors: 'nobody/link' is not a robot link"):
         quasidyn.plan(pushing, grasp_anchors="nobody/link")
+    with pytest.raises(ValueError, match=r"planning\.grasp_anchors: the list of anchor links is empty"):
+        quasidyn.plan(pushing, grasp_anchors=[])
+    with pytest.raises(TypeError, match="keyword 'grasp_anchors' cannot take a int"):
+        quasidyn.plan(pushing, grasp_anchors=3)
+    with pytest.raises(TypeError, match="keyword 'max_nodes' cannot take a str"):
+        quasidyn.plan(pushing, max_nodes="many")
     with pytest.raises(ValueError, match=r"planning\.regrasp: unknown regrasp execution"):
         quasidyn.plan(pushing, regrasp="teleport")
 
