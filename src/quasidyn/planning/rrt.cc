@@ -306,7 +306,7 @@ class Planner {
       const State start{chain.empty() ? result_.nodes[from].q : chain.back().q, Eigen::VectorXd()};
       if (!TakeEdge(start, &node, &depth) || depth > depth_limit_) break;
       node.q = edges_.state().q;
-      if (!PlantAgrees(start, node)) break;
+      if (!PlantAgrees(start.q, node)) break;
       const double d = space_.GoalDistance(node.q, settings_.goal, settings_);
       chain.push_back(std::move(node));
       if (d < best_distance) {
@@ -420,15 +420,16 @@ class Planner {
       return false;
     }
     node->q = q;
-    return PlantAgrees(State{from_q, Eigen::VectorXd()}, *node);
+    return PlantAgrees(from_q, *node);
   }
 
   // The plant check (plant_check.h): true without one; otherwise whether node's command from
-  // `start` at h/k ends within the tolerance of node.q, counted when not.
-  bool PlantAgrees(const State& start, const PlanNode& node) {
+  // `start_q` (at rest) at h/k ends within the tolerance of node.q, counted when not.
+  bool PlantAgrees(const Eigen::VectorXd& start_q, const PlanNode& node) {
     if (!plant_check_) return true;
     ScopedSeconds timer(&result_.statistics.plant_check_seconds);
-    if (plant_check_->Agrees(start, node.u, node.steps, node.q)) return true;
+    if (plant_check_->Agrees(State{start_q, Eigen::VectorXd()}, node.u, node.steps, node.q))
+      return true;
     ++result_.statistics.plant_check_rejections;
     return false;
   }
