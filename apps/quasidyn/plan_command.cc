@@ -113,8 +113,11 @@ void PrintSummary(const Scene& scene, const PlanResult& plan, const ReplayedPath
   out << "penetration      deepest " << 1e3 * path.max_penetration
       << " mm along the path (tolerance " << 1e3 * s.penetration_tolerance
       << " mm); extensions refused " << st.penetrating_extensions << ", with substeps "
-      << st.substepped_extensions << "\n"
-      << std::setprecision(6);
+      << st.substepped_extensions << "\n";
+  if (s.region_lower.size() > 0)
+    out << "object region    " << st.outside_region
+        << " extensions, connection steps or regrasps refused: an object left it\n";
+  out << std::setprecision(6);
   out << "plan             " << options.out_path << "\n";
   if (!options.html_path.empty()) out << "viewer           " << options.html_path << "\n";
 }

@@ -1,6 +1,7 @@
 #include "track_command.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -11,9 +12,13 @@
 #include "output_paths.h"
 #include "quasidyn/control/plan_tracking.h"
 #include "quasidyn/control/plan_trajectory.h"
+#include "quasidyn/control/replanning.h"
 #include "quasidyn/control/stabilizer.h"
+#include "quasidyn/control/trajopt_goal_connector.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/planning/plan_json.h"
+#include "quasidyn/planning/planning_overrides.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_file.h"
 #include "scene_file.h"
@@ -28,8 +33,66 @@ struct TrackOptions {
   int substeps = 1;
   bool open_loop = false;
   double kappa = 5000.0;
+  int replan = 0;  // plans made after the first from where the plant ended (replanning.h)
+  double replan_deviation = 0.0;   // > 0: a plan the plant left by more is given up (D) [-]
+  double replan_time_limit = 0.0;  // > 0: each new plan's wall-time limit [s]; 0: the plan's
   TrackingSettings tracking;
 };
+
+// `--replan N`: the plan, then up to N plans from where the plant ended (control/replanning.h),
+// with the plan file's own settings (a trajectory file: the model scene's planning block); prints
+// one line per plan.
+void RunReplanning(const TrackOptions& options, bool plan_file, ScenePtr model_scene,
+                   std::shared_ptr<const StepModel> model, const PlanToTrack& first,
+                   const StepModel& plant, const Eigen::VectorXd& plant_q0) {
+  if (!std::isfinite(options.replan_deviation) || options.replan_deviation < 0.0)
+    throw std::invalid_argument("--replan-deviation must be a finite number >= 0 (got " +
+                                std::to_string(options.replan_deviation) + ")");
+  if (std::isnan(options.replan_time_limit) || options.replan_time_limit < 0.0)
+    throw std::invalid_argument("--replan-time-limit must be > 0 [s] (got " +
+                                std::to_string(options.replan_time_limit) + ")");
+  if (!plan_file && !model_scene->planning)
+    throw std::invalid_argument("--replan: " + options.plan_path +
+                                " is not a plan file and the model's scene " + model_scene->name +
+                                " has no planning: block to plan again with");
+  PlanningSettings planning = plan_file
+                                  ? PlanningSettingsOfPlanFile(options.plan_path, *model_scene)
+                                  : ResolvePlanningSettings(*model_scene, {});
+  if (options.replan_time_limit > 0.0) planning.time_limit = options.replan_time_limit;
+  PlannerOptions planner;
+  UseGoalConnection(planning, &planner);
+  ReplanningSettings settings;
+  settings.max_plans = options.replan + 1;
+  settings.substeps = options.substeps;
+  settings.closed_loop = !options.open_loop;
+  settings.kappa = options.kappa;
+  settings.replan_deviation = options.replan_deviation;
+  settings.tracking = options.tracking;
+  const ReplanningResult result = ExecuteWithReplanning(model_scene, model, planning, planner,
+                                                        first, plant, plant_q0, settings);
+  if (!options.out_path.empty())
+    WriteTrajectory(PlanToTrajectory(*model, result.q, result.u, result.regrasp_steps),
+                    options.out_path);
+  std::cout << "plant            " << plant.scene().name << " (h = " << plant.scene().time_step
+            << " s, " << plant.formulation().name << "), loop "
+            << (options.open_loop ? "open" : "closed") << "\n"
+            << "plan  found  steps(run) regrasps  planning[s]  D start -> D end  position[m] "
+               "angle[rad] penetration[m]\n";
+  for (size_t r = 0; r < result.rounds.size(); ++r) {
+    const ReplanningRound& round = result.rounds[r];
+    const TrackingResult& run = round.tracking;
+    std::cout << r << "     " << (round.plan_found ? "yes" : "no ") << "    " << round.steps << "("
+              << round.steps_run << ")  " << round.regrasps << "  " << round.planning_seconds
+              << "  " << round.start_distance << " -> " << round.distance << "  "
+              << run.final_position_error << "  " << run.final_angle_error << "  "
+              << run.max_penetration << "\n";
+  }
+  std::cout << "goal             " << (result.reached ? "reached" : "not reached") << " (D "
+            << result.rounds.back().distance << ", tolerance " << planning.goal_tolerance
+            << ") after " << result.rounds.size() << " plan(s)\n";
+  if (!options.out_path.empty()) std::cout << "trajectory       " << options.out_path << "\n";
+  if (!result.message.empty()) std::cerr << "quasidyn: track: " << result.message << "\n";
+}
 
 void RunTrack(const TrackOptions& options) {
   // A trajectory file, or a planner's plan file with its regrasp steps (plan.path.step_edges).
@@ -68,13 +131,15 @@ void RunTrack(const TrackOptions& options) {
                      {{"--out", options.out_path, TrajectoryExtensions()}});
   }
 
-  std::vector<Eigen::VectorXd> q_ref{plan.q0}, u_ref;
-  std::vector<bool> regrasp_steps;
-  for (size_t k = 0; k < plan.steps.size(); ++k) {
-    q_ref.push_back(plan.steps[k].q);
-    u_ref.push_back(plan.steps[k].u);
-    regrasp_steps.push_back(!read.step_edges.empty() && read.step_edges[k] == EdgeKind::kRegrasp);
+  const PlanToTrack to_track = PlanToTrackOf(plan, read.step_edges);
+  if (options.replan > 0) {
+    RunReplanning(options, !read.step_edges.empty(), model_scene, model, to_track, *plant,
+                  plant_scene->q0);
+    return;
   }
+  const std::vector<Eigen::VectorXd>& q_ref = to_track.q;
+  const std::vector<Eigen::VectorXd>& u_ref = to_track.u;
+  const std::vector<bool>& regrasp_steps = to_track.regrasp_steps;
   const int regrasps =
       static_cast<int>(std::count(regrasp_steps.begin(), regrasp_steps.end(), true));
   TrackingSettings tracking = options.tracking;
@@ -146,6 +211,17 @@ void AddTrackCommand(CLI::App& app) {
   cmd->add_flag("--open-loop", o->open_loop, "Send the plan's commands unchanged");
   cmd->add_flag("--ramp", o->tracking.ramp_substeps,
                 "Ramp each command over the plant's substeps from where the robots are");
+  cmd->add_option("--replan", o->replan,
+                  "Plan again from where the plant ended, up to N more plans, with the model "
+                  "scene's planning block (docs/control.md)")
+      ->check(CLI::Range(0, 1000));
+  cmd->add_option("--replan-deviation", o->replan_deviation,
+                  "With --replan: give a plan up for a new one once the objects are farther than "
+                  "this D from it (default 0: run each plan to its end)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--replan-time-limit", o->replan_time_limit,
+                  "With --replan: each new plan's wall-time limit [s] (default: the plan's)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--kappa", o->kappa, "Stabiliser's log-barrier kappa > 0 (default 5000)");
   cmd->add_option("--clearance", o->tracking.regrasp.clearance,
                   "Regrasps: how far the lifted fingers stay from the objects [m] (default 0.01)");

@@ -143,6 +143,10 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
       last_target = commands.commands.back();
       out.u.push_back(plant.CommandToward(x, last_target));
       out.q.push_back(x.q);
+      if (settings.stop && settings.stop(t + 1, x.q)) {
+        out.stopped = true;
+        break;
+      }
       continue;
     }
     const Eigen::VectorXd u = controller ? controller->Command(t, out.q.back()) : u_ref[t];
@@ -162,10 +166,15 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
     else
       last_target = x.q.tail(scene.nq_a);
     out.q.push_back(x.q);
+    if (settings.stop && settings.stop(t + 1, x.q)) {
+      out.stopped = true;
+      break;
+    }
   }
   const int no = scene.nq_u;
-  out.final_object_error = out.q.back().head(no) - q_ref[T].head(no);
-  const ObjectError error = ObjectErrorOf(scene, out.q.back(), q_ref[T]);
+  const int end = out.stopped ? static_cast<int>(out.q.size()) - 1 : T;
+  out.final_object_error = out.q.back().head(no) - q_ref[end].head(no);
+  const ObjectError error = ObjectErrorOf(scene, out.q.back(), q_ref[end]);
   out.final_position_error = error.position;
   out.final_angle_error = error.angle;
   return out;

@@ -14,6 +14,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,6 +63,8 @@ struct RegraspRecord {
 struct TrackingResult {
   std::vector<Eigen::VectorXd> q;  // the plant's configurations at the control steps, q_0 … q_T
   std::vector<Eigen::VectorXd> u;  // the commands sent
+  bool stopped = false;            // TrackingSettings::stop ended the run before the plan's end
+  // Against the plan's configuration where the run ended (q_ref,T, or q_ref,t when stopped at t).
   Eigen::VectorXd final_object_error;  // q^u_T − q^u_ref,T
   double final_position_error = 0.0;   // ‖position part‖ [m] (planar x, y; 3D p)
   double final_angle_error = 0.0;      // |θ| [rad] planar; rotation angle of the quaternion
@@ -97,6 +100,9 @@ struct TrackingSettings {
   // a + (j/n)(u − a), a the robots' configuration at the step's start (the planner's substeps,
   // docs/planning.md, "Plans that stay physical"); false: u on every substep.
   bool ramp_substeps = false;
+  // Called after each control step t with (t + 1, the plant's configuration q_{t+1}); when it
+  // returns true the run stops there (TrackingResult::stopped). Empty: the plan runs to its end.
+  std::function<bool(int, const Eigen::VectorXd&)> stop;
 };
 TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::VectorXd& q0,
                          const std::vector<Eigen::VectorXd>& q_ref,

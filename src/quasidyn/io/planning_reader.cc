@@ -55,6 +55,16 @@ void ReadGoalAndBounds(const YamlValue& block, PlanningSettings* s, FieldLines* 
       s->rotation_axis = axis->AsVector3();
     }
   }
+  if (const auto region = block.Find("object_region")) {
+    region->CheckKeys({"lower", "upper"});
+    lines->Add("object_region", *region);
+    const YamlValue lower = region->Get("lower");
+    const YamlValue upper = region->Get("upper");
+    lines->Add("object_region.lower", lower);
+    lines->Add("object_region.upper", upper);
+    s->region_lower = lower.AsVector();
+    s->region_upper = upper.AsVector();
+  }
 }
 
 void ReadMetric(const YamlValue& block, PlanningSettings* s, FieldLines* lines) {
@@ -180,6 +190,7 @@ PlanningSettings ReadPlanningSettings(const YamlValue& block, const Scene& scene
                    "goal_weights",
                    "goal_bias",
                    "bounds",
+                   "object_region",
                    "metric",
                    "nearest",
                    "step_size",

@@ -127,6 +127,29 @@ MaybeProblem CheckScalars(const PlanningSettings& s) {
   return std::nullopt;
 }
 
+// object_region: both or neither, 3 finite numbers per object, lower <= upper.
+MaybeProblem CheckObjectRegion(const PlanningSettings& s, int objects, bool planar) {
+  if (s.region_lower.size() == 0 && s.region_upper.size() == 0) return std::nullopt;
+  for (const auto& [field, bound] :
+       {std::pair<const char*, const Eigen::VectorXd*>{"object_region.lower", &s.region_lower},
+        {"object_region.upper", &s.region_upper}}) {
+    if (bound->size() != 3 * objects)
+      return PlanningSettingsWrong(
+          field, "expected " + std::to_string(3 * objects) +
+                     " numbers (3 per object: " + (planar ? "x, y, theta" : "x, y, z") + "), got " +
+                     std::to_string(bound->size()));
+    if (MaybeProblem p = CheckFiniteVector(field, *bound)) return p;
+  }
+  for (int i = 0; i < 3 * objects; ++i) {
+    if (s.region_lower[i] > s.region_upper[i])
+      return PlanningSettingsWrong("object_region", "lower[" + std::to_string(i) +
+                                                        "] = " + SettingText(s.region_lower[i]) +
+                                                        " > upper[" + std::to_string(i) +
+                                                        "] = " + SettingText(s.region_upper[i]));
+  }
+  return std::nullopt;
+}
+
 // Goal and bounds against the scene's objects.
 MaybeProblem CheckGoalAndBounds(const PlanningSettings& s, const Scene& scene, bool complete) {
   const int objects = MovableObjectCount(scene);
@@ -151,6 +174,7 @@ MaybeProblem CheckGoalAndBounds(const PlanningSettings& s, const Scene& scene, b
                           " > upper[" + std::to_string(i) + "] = " + SettingText(s.upper[i]));
     }
   }
+  if (MaybeProblem p = CheckObjectRegion(s, objects, scene.planar)) return p;
   if (s.rotation_axis) {
     if (scene.planar)
       return PlanningSettingsWrong("bounds.rotation_axis",
@@ -178,6 +202,16 @@ MaybeProblem CheckGoalAndBounds(const PlanningSettings& s, const Scene& scene, b
                                                  "' (entries " + std::to_string(q + 3) + " to " +
                                                  std::to_string(q + 6) + ") has norm " +
                                                  SettingText(norm) + ", expected 1 within 1e-6");
+    }
+    for (int k = 0; k < 3 && s.region_lower.size() > 0; ++k) {
+      const double value = s.goal[q + k];
+      const int b = 3 * object + k;
+      if (value < s.region_lower[b] || value > s.region_upper[b])
+        return PlanningSettingsWrong("goal", "entry " + std::to_string(q + k) + " (object '" +
+                                                 instance.name + "') = " + SettingText(value) +
+                                                 " lies outside the object_region [" +
+                                                 SettingText(s.region_lower[b]) + ", " +
+                                                 SettingText(s.region_upper[b]) + "]");
     }
     for (int k = 0; k < 3 && has_bounds; ++k) {
       const double value = s.goal[q + k];

@@ -115,6 +115,16 @@ struct PlanningSettings {
   // the angle uniform in [−π, π) applied to the object's initial orientation.
   Eigen::VectorXd lower, upper;
   std::optional<Eigen::Vector3d> rotation_axis;  // 3D scenes only
+  // Where the objects may go (scene file `object_region: {lower, upper}`; empty: anywhere): the
+  // same layout as the bounds, 3 per movable object (x, y, z [m] in 3D; x, y [m] and θ [rad]
+  // planar, θ as the coordinate is, not wrapped), finite (a wide interval for no limit). An
+  // extension, goal connection step or regrasp that leaves the objects farther outside than its
+  // start is refused (no node): from a root inside, every node has its objects inside; from a root
+  // outside (a plan from where a plant left them), the tree may only bring them back. For a hand
+  // holding a ball from below: the ball kept on the palm, where it rests when the fingers let go,
+  // so that a plant executes the planner's reset regrasps as motions (control/replanning.h, issue
+  // 39).
+  Eigen::VectorXd region_lower, region_upper;
 
   // Termination: stop when the weighted goal distance
   //   D(q) = sqrt( Σ_objects (w_p ‖p − p_goal‖)² + (w_r ‖r ⊖ r_goal‖)² )   [-]

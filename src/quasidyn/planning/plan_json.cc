@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "quasidyn/common/atomic_file_writer.h"
+#include "quasidyn/io/planning_reader.h"
+#include "quasidyn/io/yaml_reader.h"
 #include "quasidyn/simulation/trajectory_json.h"
 
 namespace quasidyn {
@@ -55,6 +57,8 @@ json SettingsToJson(const PlanResult& plan) {
               {"extension_batch", s.extension_batch},
               {"limits", {{"max_nodes", s.max_nodes}, {"time_limit", Number(s.time_limit)}}},
               {"seed", s.seed}};
+  if (s.region_lower.size() > 0)
+    out["object_region"] = {{"lower", Vector(s.region_lower)}, {"upper", Vector(s.region_upper)}};
   if (s.goal_connection) {
     const GoalConnectionSettings& c = *s.goal_connection;
     out["goal_connection"] = {{"radius", Number(c.radius)},
@@ -79,6 +83,7 @@ json StatisticsToJson(const PlanStatistics& s) {
           {"dropped_grasps", s.dropped_grasps},
           {"failed_linearizations", s.failed_linearizations},
           {"penetrating_extensions", s.penetrating_extensions},
+          {"outside_region", s.outside_region},
           {"substepped_extensions", s.substepped_extensions},
           {"large_motion_steps", s.large_motion_steps},
           {"descent_extensions", s.descent_extensions},
@@ -306,20 +311,52 @@ void WritePlanFile(const PlanResult& plan, const ReplayedPath& path, const std::
   WriteFileAtomically(file, PlanToJson(plan, path).dump(indent) + "\n");
 }
 
-PlanFile ReadPlanFile(const std::string& file) {
+namespace {
+
+json ReadPlanJson(const std::string& file) {
   std::ifstream in(file);
   if (!in) throw std::runtime_error("cannot open plan file '" + file + "'");
-  json j;
   try {
-    j = json::parse(in);
+    return json::parse(in);
   } catch (const json::parse_error& e) {
     throw std::runtime_error("'" + file + "' is not valid JSON: " + e.what());
   }
+}
+
+}  // namespace
+
+PlanFile ReadPlanFile(const std::string& file) {
+  const json j = ReadPlanJson(file);
   try {
     return PlanFromJson(j);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(file + ": " + e.what());
   }
+}
+
+PlanningSettings PlanningSettingsOfPlanFile(const std::string& file, const Scene& scene) {
+  const json j = ReadPlanJson(file);
+  const std::string where = file + " (plan.settings)";
+  if (!j.contains("plan") || !j["plan"].is_object() || !j["plan"].contains("settings") ||
+      !j["plan"]["settings"].is_object() || !j["plan"].contains("goal"))
+    throw std::invalid_argument(file + ": not a plan file with plan.settings and plan.goal");
+  json block = j["plan"]["settings"];
+  block["goal"] = j["plan"]["goal"];
+  // JSON has no infinity: the writer's "Infinity" strings, taken out and put back.
+  const bool no_time_limit = block.contains("limits") && block["limits"].is_object() &&
+                             block["limits"].value("time_limit", json()) == "Infinity";
+  if (no_time_limit) block["limits"].erase("time_limit");
+  const bool no_depth_check = block.value("penetration_tolerance", json()) == "Infinity";
+  if (no_depth_check) block.erase("penetration_tolerance");
+  PlanningSettings settings;
+  try {
+    settings = ReadPlanningSettings(YamlValue::Parse(block.dump(), where), scene);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(file + ": plan.settings: " + e.what());
+  }
+  if (no_time_limit) settings.time_limit = std::numeric_limits<double>::infinity();
+  if (no_depth_check) settings.penetration_tolerance = std::numeric_limits<double>::infinity();
+  return settings;
 }
 
 }  // namespace quasidyn

@@ -44,4 +44,12 @@ void WritePlanFile(const PlanResult& plan, const ReplayedPath& path, const std::
 // std::invalid_argument (prefixed with the file) on bad content.
 PlanFile ReadPlanFile(const std::string& file);
 
+// The settings a plan file was planned with (its plan.settings and plan.goal), read as a scene
+// file's planning block is (io/planning_reader.h: the keys are the same) and checked against
+// `scene`, so that a new plan of the same query can be made (control/replanning.h). A time
+// limit or penetration tolerance written as "Infinity" is infinite again. Throws like
+// ReadPlanFile, and std::invalid_argument (prefixed with the file) when the settings do not
+// read or do not fit the scene.
+PlanningSettings PlanningSettingsOfPlanFile(const std::string& file, const Scene& scene);
+
 }  // namespace quasidyn

@@ -74,6 +74,40 @@ TEST(PlanJson, RoundTripsTheTreeAndThePath) {
   for (const PlanNode& node : PlanFromJson(old).nodes) EXPECT_EQ(node.substeps, 1);
 }
 
+// The settings of a plan file read back as the planning block they were (what a replan from the
+// file uses, control/replanning.h): every field the search reads, infinities included.
+TEST(PlanJson, SettingsReadBackForANewPlan) {
+  Planned p = SmallPlan();
+  PlanningSettings& s = p.plan.settings;
+  s.regrasp = RegraspExecution::kPhysical;
+  s.seed = 17;
+  s.time_limit = std::numeric_limits<double>::infinity();
+  s.region_lower = Eigen::Vector3d(-0.1, 0.0, -4.0);
+  s.region_upper = Eigen::Vector3d(0.1, 0.2, 4.0);
+  const testing::ScratchDirectory dir;
+  const std::string file = (dir / "plan.json").string();
+  WritePlanFile(p.plan, p.path, file);
+  const PlanningSettings read = PlanningSettingsOfPlanFile(file, *p.scene);
+  EXPECT_TRUE(testing::MatricesEqual(read.goal, s.goal));
+  EXPECT_TRUE(testing::MatricesEqual(read.lower, s.lower));
+  EXPECT_TRUE(testing::MatricesEqual(read.upper, s.upper));
+  EXPECT_TRUE(testing::MatricesEqual(read.region_lower, s.region_lower));
+  EXPECT_TRUE(testing::MatricesEqual(read.region_upper, s.region_upper));
+  EXPECT_EQ(read.regrasp, RegraspExecution::kPhysical);
+  EXPECT_EQ(read.seed, 17u);
+  EXPECT_EQ(read.time_limit, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(read.max_nodes, s.max_nodes);
+  EXPECT_EQ(read.goal_tolerance, s.goal_tolerance);
+  EXPECT_EQ(read.step_size, s.step_size);
+  EXPECT_EQ(read.p_grasp, s.p_grasp);
+  EXPECT_EQ(read.penetration_tolerance, s.penetration_tolerance);
+  EXPECT_EQ(read.kappa, s.kappa);
+  // A trajectory file is not a plan file.
+  const std::string trajectory = (dir / "path.json").string();
+  WriteTrajectoryFile(p.path.trajectory, trajectory);
+  EXPECT_THROW(PlanningSettingsOfPlanFile(trajectory, *p.scene), std::invalid_argument);
+}
+
 TEST(PlanJson, BadContentNamesTheField) {
   const Planned p = SmallPlan();
   const nlohmann::json good = PlanToJson(p.plan, p.path);

@@ -306,6 +306,7 @@ class Planner {
       const State start{chain.empty() ? result_.nodes[from].q : chain.back().q, Eigen::VectorXd()};
       if (!TakeEdge(start, &node, &depth) || depth > depth_limit_) break;
       node.q = edges_.state().q;
+      if (!StaysInRegion(start.q, node.q)) break;
       if (!PlantAgrees(start.q, node)) break;
       const double d = space_.GoalDistance(node.q, settings_.goal, settings_);
       chain.push_back(std::move(node));
@@ -419,8 +420,36 @@ class Planner {
       ++result_.statistics.penetrating_extensions;
       return false;
     }
+    if (!StaysInRegion(from_q, q)) return false;
     node->q = q;
     return PlantAgrees(from_q, *node);
+  }
+
+  // How far q's objects lie outside the settings' object_region: the sum over their bounded
+  // coordinates of the distance to the interval [m or rad]; 0 inside.
+  double RegionExcess(const Eigen::VectorXd& q) const {
+    double excess = 0.0;
+    int object = 0;
+    for (const ObjectSpace::Block& block : space_.blocks()) {
+      for (int k = 0; k < 3; ++k) {
+        const double value = q[block.q_start + k];
+        excess += std::max(0.0, settings_.region_lower[3 * object + k] - value) +
+                  std::max(0.0, value - settings_.region_upper[3 * object + k]);
+      }
+      ++object;
+    }
+    return excess;
+  }
+
+  // Whether the edge from `from_q` to `q` keeps the objects in the object_region (true without
+  // one), counted when not. A tree whose root lies outside (a plan from where a plant left the
+  // objects, control/replanning.h) may move them back but never farther out: the edge is
+  // refused when it leaves them farther outside than its start.
+  bool StaysInRegion(const Eigen::VectorXd& from_q, const Eigen::VectorXd& q) {
+    if (settings_.region_lower.size() == 0) return true;
+    if (RegionExcess(q) <= RegionExcess(from_q)) return true;
+    ++result_.statistics.outside_region;
+    return false;
   }
 
   // The plant check (plant_check.h): true without one; otherwise whether node's command from
@@ -467,6 +496,10 @@ class Planner {
     node.edge = EdgeKind::kRegrasp;
     if (settings_.regrasp == RegraspExecution::kReset) {
       const int best = ranked.front().second;
+      if (!StaysInRegion(result_.nodes[from].q, candidates[best])) {  // its settling moved one out
+        ++result_.statistics.failed_grasps;
+        return -1;
+      }
       node.q = std::move(candidates[best]);
       node.u = node.q.tail(scene.nq_a);
       ++result_.statistics.regrasps;
@@ -496,7 +529,7 @@ class Planner {
       // node's own objects), D the goal distance with the candidate's objects as the goal.
       const bool held = run.ok && space_.GoalDistance(run.q, candidates[k].head(scene.nq_u),
                                                       settings_) <= settings_.goal_tolerance;
-      if (!held || run.depth > depth_limit_) {
+      if (!held || run.depth > depth_limit_ || !StaysInRegion(parent.q, run.q)) {
         ++result_.statistics.dropped_grasps;
         continue;
       }

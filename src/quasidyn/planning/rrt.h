@@ -121,6 +121,9 @@ struct PlanStatistics {
   // another by more than the tolerance (no node); extensions taken with substeps (a node each);
   // extension attempts with a step that moved a body further than its contact distance.
   int penetrating_extensions = 0;
+  // Extensions, goal-connection steps and regrasps refused because an object left the
+  // settings' object_region.
+  int outside_region = 0;
   int substepped_extensions = 0;
   int large_motion_steps = 0;
   // Goal descent (docs/planning.md): extensions toward the goal from a new nearest node that

@@ -1,0 +1,168 @@
+#include "quasidyn/control/replanning.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "quasidyn/formulations/registry.h"
+#include "quasidyn/planning/object_space.h"
+#include "quasidyn/planning/plan_path.h"
+#include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/matrix_compare.h"
+
+namespace quasidyn {
+namespace {
+
+// The planar hand's 180° turn planned with physical regrasps (seed 3): every regrasp is a motion
+// the stepper executed, so a plant of the planner's own time step can run it.
+struct PhysicalPlan {
+  ScenePtr scene;
+  PlanningSettings settings;
+  std::shared_ptr<const StepModel> model;
+  PlanToTrack plan;
+};
+
+const PhysicalPlan& HandHalfTurn() {
+  static const PhysicalPlan plan = [] {
+    PhysicalPlan p;
+    p.scene = testing::LoadExample("planar_hand");
+    p.settings = *p.scene->planning;
+    p.settings.regrasp = RegraspExecution::kPhysical;
+    p.settings.seed = 3;
+    const PlanResult result =
+        PlanThroughContact(p.scene, PlanningFormulation(*p.scene, p.settings), p.settings);
+    const ReplayedPath path = ReplayPlan(p.scene, result);
+    p.model = MakeStepModel(p.scene, result.stepping);
+    p.plan = PlanToTrackOf(path.trajectory, path.step_edges);
+    return p;
+  }();
+  return plan;
+}
+
+// The plant: the scene at the planner's time step h / substeps.
+std::shared_ptr<const StepModel> Plant(const PhysicalPlan& p, int substeps) {
+  auto scene = std::make_shared<Scene>(*p.scene);
+  scene->time_step = p.model->time_step() / substeps;
+  return MakeStepModel(scene, {});
+}
+
+ReplanningResult Execute(const PhysicalPlan& p, const StepModel& plant,
+                         const ReplanningSettings& settings) {
+  return ExecuteWithReplanning(p.scene, p.model, p.settings, {}, p.plan, plant, p.scene->q0,
+                               settings);
+}
+
+TEST(PlanToTrack, TakesTheStepsAndMarksTheRegrasps) {
+  Trajectory path;
+  path.q0 = Eigen::Vector2d(0, 1);
+  for (int k = 0; k < 3; ++k) {
+    TrajectoryStep step;
+    step.q = Eigen::Vector2d(k + 1, 1);
+    step.u = Eigen::VectorXd::Constant(1, k);
+    path.steps.push_back(step);
+  }
+  const PlanToTrack plan =
+      PlanToTrackOf(path, {EdgeKind::kExtend, EdgeKind::kRegrasp, EdgeKind::kExtend});
+  ASSERT_EQ(plan.q.size(), 4u);
+  ASSERT_EQ(plan.u.size(), 3u);
+  EXPECT_EQ(plan.q[0], path.q0);
+  EXPECT_EQ(plan.q[3], path.steps[2].q);
+  EXPECT_EQ(plan.u[1][0], 1.0);
+  EXPECT_EQ(plan.regrasp_steps, (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(PlanToTrackOf(path, {}).regrasp_steps, (std::vector<bool>{false, false, false}));
+  EXPECT_THROW(PlanToTrackOf(path, {EdgeKind::kExtend}), std::invalid_argument);
+}
+
+// On a plant of the planner's own time step the physical plan ends just outside the goal
+// tolerance (its regrasps executed by the tracker's own motions, not the planner's); a second
+// plan from where the plant ended (and a third) brings the ball within it. Every round starts
+// where the last one ended, and the joined trajectory has every plant step once.
+TEST(Replanning, PlansAgainFromWhereThePlantEndedUntilTheGoal) {
+  const PhysicalPlan& p = HandHalfTurn();
+  const auto plant = Plant(p, 1);
+  ReplanningSettings settings;
+  settings.closed_loop = false;
+  settings.max_plans = 1;
+  const ReplanningResult once = Execute(p, *plant, settings);
+  ASSERT_EQ(once.rounds.size(), 1u);
+  EXPECT_FALSE(once.reached);
+  EXPECT_GT(once.rounds[0].distance, p.settings.goal_tolerance);
+
+  settings.max_plans = 6;
+  const ReplanningResult result = Execute(p, *plant, settings);
+  ASSERT_GE(result.rounds.size(), 2u);
+  EXPECT_TRUE(result.reached) << result.message;
+  EXPECT_LE(result.rounds.back().distance, p.settings.goal_tolerance);
+  EXPECT_EQ(result.rounds[0].distance, once.rounds[0].distance);  // the same first round
+  size_t steps = 0;
+  for (size_t r = 0; r < result.rounds.size(); ++r) {
+    const ReplanningRound& round = result.rounds[r];
+    if (r > 0) {
+      EXPECT_EQ(round.start_distance, result.rounds[r - 1].distance) << "round " << r;
+      EXPECT_GT(round.planning_seconds, 0.0);
+    }
+    EXPECT_EQ(round.steps_run, round.steps);  // no replan_deviation: each plan runs to its end
+    steps += round.steps_run;
+  }
+  ASSERT_EQ(result.q.size(), steps + 1);
+  EXPECT_EQ(result.u.size(), steps);
+  EXPECT_EQ(result.regrasp_steps.size(), steps);
+  const ObjectSpace space(*p.scene);
+  EXPECT_EQ(space.GoalDistance(result.q.back(), p.settings.goal, p.settings),
+            result.rounds.back().distance);
+}
+
+// With replan_deviation, a round stops at the first step where the plant's ball is farther than
+// it from the plan's, so every round but the last ends just past the bound.
+TEST(Replanning, GivesAPlanUpWhereThePlantLeavesIt) {
+  const PhysicalPlan& p = HandHalfTurn();
+  const auto plant = Plant(p, 2);
+  ReplanningSettings settings;
+  settings.closed_loop = false;
+  settings.max_plans = 2;
+  settings.substeps = 2;
+  settings.replan_deviation = 0.05;
+  const ReplanningResult result = Execute(p, *plant, settings);
+  ASSERT_EQ(result.rounds.size(), 2u) << result.message;
+  const ObjectSpace space(*p.scene);
+  EXPECT_LT(result.rounds[0].steps_run, result.rounds[0].steps);
+  EXPECT_TRUE(result.rounds[0].tracking.stopped);
+  // The ball at the stop lies beyond the bound from the plan's configuration of that step, and
+  // within it at the step before (when there is one).
+  const int t = result.rounds[0].steps_run;
+  const Eigen::VectorXd& stop_q = result.q[t];
+  EXPECT_GT(space.GoalDistance(stop_q, p.plan.q[t].head(p.scene->nq_u), p.settings), 0.05);
+  if (t > 1) {
+    EXPECT_LE(space.GoalDistance(result.q[t - 1], p.plan.q[t - 1].head(p.scene->nq_u), p.settings),
+              0.05);
+  }
+}
+
+TEST(Replanning, RefusesSettingsOutOfRangeAndAnotherPlant) {
+  const PhysicalPlan& p = HandHalfTurn();
+  const auto plant = Plant(p, 1);
+  ReplanningSettings settings;
+  settings.max_plans = 0;
+  EXPECT_THROW(Execute(p, *plant, settings), std::invalid_argument);
+  settings.max_plans = 1;
+  settings.replan_deviation = -1.0;
+  EXPECT_THROW(Execute(p, *plant, settings), std::invalid_argument);
+  settings.replan_deviation = std::nan("");
+  EXPECT_THROW(Execute(p, *plant, settings), std::invalid_argument);
+  settings.replan_deviation = 0.0;
+  settings.kappa = 0.0;
+  EXPECT_THROW(Execute(p, *plant, settings), std::invalid_argument);
+  const auto other = MakeStepModel(testing::LoadExample("planar_pushing"), {});
+  settings.kappa = 5000.0;
+  try {
+    Execute(p, *other, settings);
+    ADD_FAILURE() << "a plant of other coordinates was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("does not match the model"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace quasidyn
