@@ -121,6 +121,11 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
       const RegraspCommands commands = motion->Plan(q_ref[t], q_ref[t + 1], last_target);
       out.min_lifted_distance = std::min(out.min_lifted_distance, commands.min_lifted_distance);
       ++out.regrasps;
+      if (!commands.ok) {  // refused by the motion's step limit (regrasp_motion.h)
+        out.status = SolverStatus::kMaxIterations;
+        out.message = "regrasp at plan step " + std::to_string(t) + ": " + commands.message;
+        break;
+      }
       const Eigen::VectorXd start = x.q;
       for (const Eigen::VectorXd& target : commands.commands) {
         if (!step(t, plant.CommandToward(x, target), &depth)) break;

@@ -70,7 +70,8 @@ struct TrackingResult {
   double final_angle_error = 0.0;      // |θ| [rad] planar; rotation angle of the quaternion
                                        // error in 3D
   SolverStatus status = SolverStatus::kSolved;
-  std::string message;  // the plant step that failed, if one did (the run stops there)
+  std::string message;  // the plant step that failed or the regrasp refused, if one did (the run
+                        // stops there)
   // The regrasps executed (regrasp_motion.h) and what the plant saw during them:
   int regrasps = 0;
   int regrasp_plant_steps = 0;               // plant steps of all regrasp motions

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "quasidyn/control/plan_tracking.h"
 #include "quasidyn/control/stabilizer.h"
@@ -175,6 +176,66 @@ TEST(TrackPlan, ExecutesThePlannersRegraspsAndMatchesThePlanBeforeThem) {
     EXPECT_LE((closed.q[k] - plan.q[k]).cwiseAbs().maxCoeff(), 1e-6) << "step " << k;
 }
 
+// A lift that cannot reach its clearance (1 m: farther than any point of a finger gets from
+// the ball) stops after max_lift_iterations Gauss–Newton steps and reports the distance it
+// reached, below the clearance.
+TEST(RegraspMotion, AnUnreachableLiftStopsAtItsIterationLimit) {
+  const GroundGrasp g = BallOnTheGround();
+  RegraspMotionSettings settings;
+  settings.clearance = 1.0;
+  settings.max_lift_iterations = 25;
+  RegraspMotion motion(g.model->scene_ptr(), settings);
+  double distance = 0.0;
+  int iterations = -1;
+  motion.Lift(g.q_before, &distance, &iterations);
+  EXPECT_EQ(iterations, settings.max_lift_iterations);
+  EXPECT_LT(distance, settings.clearance);
+}
+
+// The left finger's new grasp is its posture wound by 40 turns of its base joint (the same
+// shapes; revolute joints without limits allow it, and the contact sampler's grasps had such
+// windings: 250 rad on the planar hand). Its transfer alone needs 2π·40 / s = 5027 plant steps,
+// each a Lift: the motion is refused before those Lifts (only r_old and r_new were lifted),
+// with a message, and a tracked plan with that regrasp stops there with the message. The same
+// grasp unwound is planned; with max_motion_steps one below its length it is refused, at its
+// length it is not.
+TEST(RegraspMotion, AWoundGraspIsRefusedBeforeItsLifts) {
+  const GroundGrasp g = BallOnTheGround();
+  RegraspMotionSettings settings;
+  RegraspMotion motion(g.model->scene_ptr(), settings);
+  Eigen::VectorXd wound = g.q_after;
+  wound(wound.size() - 4) += 40 * 2 * std::acos(-1.0);
+  const RegraspCommands refused = motion.Plan(g.q_before, wound, g.command);
+  EXPECT_FALSE(refused.ok);
+  EXPECT_TRUE(refused.commands.empty());
+  EXPECT_NE(refused.message.find("max_motion_steps"), std::string::npos) << refused.message;
+  EXPECT_LE(refused.lift_iterations, 2 * settings.max_lift_iterations);
+
+  const std::vector<Eigen::VectorXd> q_ref{g.q_before, wound};
+  const std::vector<Eigen::VectorXd> u_ref{wound.tail(4)};
+  TrackingSettings tracking;
+  tracking.regrasp_steps = {true};
+  const TrackingResult tracked =
+      TrackPlan(*g.model, 1, g.q_before, q_ref, u_ref, nullptr, tracking);
+  EXPECT_EQ(tracked.status, SolverStatus::kMaxIterations);
+  EXPECT_NE(tracked.message.find("regrasp at plan step 0"), std::string::npos) << tracked.message;
+  EXPECT_EQ(tracked.regrasp_plant_steps, 0);
+
+  const RegraspCommands planned = motion.Plan(g.q_before, g.q_after, g.command);
+  ASSERT_TRUE(planned.ok) << planned.message;
+  const int length = static_cast<int>(planned.commands.size());
+  for (const int limit : {length - 1, length}) {
+    RegraspMotionSettings capped = settings;
+    capped.max_motion_steps = limit;
+    RegraspMotion capped_motion(g.model->scene_ptr(), capped);
+    const RegraspCommands result = capped_motion.Plan(g.q_before, g.q_after, g.command);
+    EXPECT_EQ(result.ok, limit == length) << "limit " << limit;
+    if (result.ok) {
+      EXPECT_EQ(result.commands, planned.commands);
+    }
+  }
+}
+
 TEST(RegraspMotion, RejectsBadInput) {
   const GroundGrasp g = BallOnTheGround();
   RegraspMotionSettings bad;
@@ -182,6 +243,9 @@ TEST(RegraspMotion, RejectsBadInput) {
   EXPECT_THROW(RegraspMotion(g.model->scene_ptr(), bad), std::invalid_argument);
   bad = RegraspMotionSettings();
   bad.max_joint_step = std::nan("");
+  EXPECT_THROW(RegraspMotion(g.model->scene_ptr(), bad), std::invalid_argument);
+  bad = RegraspMotionSettings();
+  bad.max_motion_steps = 0;
   EXPECT_THROW(RegraspMotion(g.model->scene_ptr(), bad), std::invalid_argument);
   RegraspMotion motion(g.model->scene_ptr(), RegraspMotionSettings());
   EXPECT_THROW(motion.Plan(g.q_before.head(3), g.q_after, g.command), std::invalid_argument);

@@ -12,6 +12,11 @@ ExecutedRegrasp ExecuteRegrasp(EdgeStepper* edges, RegraspMotion* motion,
   const StepModel& model = edges->model();
   const RegraspCommands planned = motion->Plan(q_from, q_grasp, last_target);
   ExecutedRegrasp out;
+  if (!planned.ok) {  // refused (too long a motion): no step runs
+    out.q = q_from;
+    out.message = planned.message;
+    return out;
+  }
   State x{q_from, Eigen::VectorXd()};
   out.commands.reserve(planned.commands.size());
   for (const Eigen::VectorXd& target : planned.commands) {

@@ -26,7 +26,7 @@
 namespace quasidyn {
 
 struct ExecutedRegrasp {
-  bool ok = false;    // every step solved
+  bool ok = false;    // the motion was planned (RegraspCommands::ok) and every step solved
   Eigen::VectorXd q;  // the configuration reached (size n_q); the start's when no step ran
   std::vector<Eigen::VectorXd> commands;  // the commands sent, one per step (size n_q,a each)
   double depth = 0.0;   // the deepest overlap at the end of a step [m] (0 without depth checks)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <utility>
 
 #include "quasidyn/common/argument_check.h"
@@ -29,6 +30,8 @@ RegraspMotion::RegraspMotion(ScenePtr scene, const RegraspMotionSettings& settin
   QUASIDYN_CHECK_ARGUMENT(settings_.settle_steps >= 0, kRegraspWhere, "settle_steps must be >= 0");
   QUASIDYN_CHECK_ARGUMENT(settings_.max_lift_iterations >= 1, kRegraspWhere,
                           "max_lift_iterations must be >= 1");
+  QUASIDYN_CHECK_ARGUMENT(settings_.max_motion_steps >= 1, kRegraspWhere,
+                          "max_motion_steps must be >= 1");
   const Scene& s = *scene_;
   QUASIDYN_CHECK_ARGUMENT(s.nq_a > 0, kRegraspWhere, "the scene has no robot to regrasp with");
   robot_body_.assign(s.bodies.size(), false);
@@ -75,12 +78,14 @@ RegraspMotion::RegraspMotion(ScenePtr scene, const RegraspMotionSettings& settin
   }
 }
 
-Eigen::VectorXd RegraspMotion::Lift(const Eigen::VectorXd& q_in, double* distance) {
-  return LiftJoints(q_in, std::vector<bool>(scene_->nq_a, true), distance);
+Eigen::VectorXd RegraspMotion::Lift(const Eigen::VectorXd& q_in, double* distance,
+                                    int* iterations) {
+  return LiftJoints(q_in, std::vector<bool>(scene_->nq_a, true), distance, iterations);
 }
 
 Eigen::VectorXd RegraspMotion::LiftJoints(const Eigen::VectorXd& q_in,
-                                          const std::vector<bool>& moving, double* distance) {
+                                          const std::vector<bool>& moving, double* distance,
+                                          int* iterations) {
   const Scene& s = *scene_;
   CheckVector(kRegraspWhere, "q", q_in, s.nq, "n_q");
   const int na = s.nq_a;
@@ -91,7 +96,8 @@ Eigen::VectorXd RegraspMotion::LiftJoints(const Eigen::VectorXd& q_in,
   std::vector<Eigen::VectorXd> rows;
   std::vector<double> residuals;
   double reached = c;
-  for (int iteration = 0;; ++iteration) {
+  int iteration = 0;
+  for (;; ++iteration) {
     kinematics_.Update(q);
     if (!geometry_.Query(kinematics_.BodyPoses(), c, &data_)) {
       reached = -std::numeric_limits<double>::infinity();  // no distance can be vouched for
@@ -143,14 +149,32 @@ Eigen::VectorXd RegraspMotion::LiftJoints(const Eigen::VectorXd& q_in,
     q.tail(na) += step;
   }
   if (distance) *distance = reached;
+  if (iterations) *iterations = iteration;
   return q;
 }
 
-void RegraspMotion::AppendLine(const Eigen::VectorXd& from, const Eigen::VectorXd& to,
-                               std::vector<Eigen::VectorXd>* out) const {
-  const double span = (to - from).cwiseAbs().maxCoeff();
-  const int n = static_cast<int>(std::ceil(span / settings_.max_joint_step));
-  for (int j = 1; j <= n; ++j) out->push_back(from + (to - from) * (j / static_cast<double>(n)));
+bool RegraspMotion::Fits(double more, RegraspCommands* out) const {
+  if (!out->ok) return false;
+  const double total = static_cast<double>(out->commands.size()) + more;
+  if (total <= settings_.max_motion_steps) return true;  // false for NaN too
+  out->ok = false;
+  out->message = "the regrasp's motion needs more than max_motion_steps = " +
+                 std::to_string(settings_.max_motion_steps) + " plant steps (at least " +
+                 (std::isfinite(total) ? std::to_string(static_cast<long long>(total)) : "∞") +
+                 " at max_joint_step " + std::to_string(settings_.max_joint_step) + ")";
+  out->commands.clear();
+  return false;
+}
+
+bool RegraspMotion::AppendLine(const Eigen::VectorXd& from, const Eigen::VectorXd& to,
+                               RegraspCommands* out) const {
+  const double steps = std::ceil((to - from).cwiseAbs().maxCoeff() / settings_.max_joint_step);
+  if (!Fits(steps, out)) return false;  // checked before the count becomes an int
+  const int n = static_cast<int>(steps);
+  for (int j = 1; j <= n; ++j) {
+    out->commands.push_back(from + (to - from) * (j / static_cast<double>(n)));
+  }
+  return true;
 }
 
 RegraspCommands RegraspMotion::Plan(const Eigen::VectorXd& q_before, const Eigen::VectorXd& q_after,
@@ -167,7 +191,7 @@ RegraspCommands RegraspMotion::Plan(const Eigen::VectorXd& q_before, const Eigen
   // to push the objects once a finger lets go), from the last command. The commanded positions
   // so far: the fingers not moved yet at their configuration, a moved one at its new grasp.
   Eigen::VectorXd held = settings_.relax_grip ? Eigen::VectorXd(q_before.tail(na)) : last_command;
-  AppendLine(last_command, held, &out.commands);
+  if (!AppendLine(last_command, held, &out)) return out;
   out.release_steps = static_cast<int>(out.commands.size());
   Eigen::VectorXd q = q_before;
   for (const std::vector<int>& finger : fingers_) {
@@ -180,8 +204,10 @@ RegraspCommands RegraspMotion::Plan(const Eigen::VectorXd& q_before, const Eigen
     auto lift = [&](const Eigen::VectorXd& a) {
       q.tail(na) = a;
       double d = 0.0;
-      Eigen::VectorXd lifted = LiftJoints(q, moving, &d).tail(na);
+      int iterations = 0;
+      Eigen::VectorXd lifted = LiftJoints(q, moving, &d, &iterations).tail(na);
       out.min_lifted_distance = std::min(out.min_lifted_distance, d);
+      out.lift_iterations += iterations;
       return lifted;
     };
     const Eigen::VectorXd r_old = lift(held);
@@ -189,30 +215,34 @@ RegraspCommands RegraspMotion::Plan(const Eigen::VectorXd& q_before, const Eigen
     for (int i : finger) a_new(i) = grasp(i);
     const Eigen::VectorXd r_new = lift(a_new);
     const size_t before = out.commands.size();
-    AppendLine(held, r_old, &out.commands);
+    if (!AppendLine(held, r_old, &out)) return out;
     out.release_steps += static_cast<int>(out.commands.size() - before);
 
     // Transfer: waypoints s apart on the joint-space line, each lifted again.
     const size_t transfer_start = out.commands.size();
+    // Each waypoint is a command at least: refused here, before its Lifts, when they would not
+    // fit (a wound grasp's span is unbounded).
     const double span = (r_new - r_old).cwiseAbs().maxCoeff();
-    const int waypoints = static_cast<int>(std::ceil(span / settings_.max_joint_step));
+    const double transfer = std::ceil(span / settings_.max_joint_step);
+    if (!Fits(transfer, &out)) return out;
+    const int waypoints = static_cast<int>(transfer);
     Eigen::VectorXd previous = r_old;
     for (int j = 1; j < waypoints; ++j) {
       const Eigen::VectorXd lifted = lift(r_old + (r_new - r_old) * (j / double(waypoints)));
-      AppendLine(previous, lifted, &out.commands);
+      if (!AppendLine(previous, lifted, &out)) return out;
       previous = lifted;
     }
-    AppendLine(previous, r_new, &out.commands);
+    if (!AppendLine(previous, r_new, &out)) return out;
     out.transfer_steps += static_cast<int>(out.commands.size() - transfer_start);
 
     const size_t close_start = out.commands.size();
-    AppendLine(r_new, a_new, &out.commands);
+    if (!AppendLine(r_new, a_new, &out)) return out;
     out.close_steps += static_cast<int>(out.commands.size() - close_start);
     held = a_new;
   }
   // g is held (the unmoved fingers' part of g is their configuration: already commanded).
   const size_t close_start = out.commands.size();
-  AppendLine(held, grasp, &out.commands);
+  if (!AppendLine(held, grasp, &out) || !Fits(settings_.settle_steps, &out)) return out;
   for (int j = 0; j < settings_.settle_steps; ++j) out.commands.push_back(grasp);
   if (out.commands.empty()) out.commands.push_back(grasp);  // a regrasp that moves nothing
   out.close_steps += static_cast<int>(out.commands.size() - close_start);

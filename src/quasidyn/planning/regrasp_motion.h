@@ -52,7 +52,14 @@ struct RegraspMotionSettings {
                                  // plant step (and per Gauss–Newton iteration)
   int settle_steps = 3;          // >= 0: plant steps that hold g after the close
   int max_lift_iterations = 60;  // >= 1: Gauss–Newton iterations of one Lift
-  double damping = 1e-6;         // λ > 0 [(m/rad)²]: the least-squares damping
+  // >= 1: the most plant steps one regrasp's motion may take (release, transfer, close and
+  // settle of every finger). A longer motion is refused (RegraspCommands::ok false, no
+  // commands) before the lifts of its transfer are computed, so one Plan costs at most
+  // about this many Lifts. Ours: 400, 20 rad of joint travel at s = 0.05 (a grasp whose
+  // revolute joints are wound by several turns, as unlimited joints can be, otherwise costs a
+  // Lift per 0.05 rad of the winding: minutes inside one planner iteration).
+  int max_motion_steps = 400;
+  double damping = 1e-6;  // λ > 0 [(m/rad)²]: the least-squares damping
   // Step 0 (hold): true lets the grip's squeeze go first (every finger to its configuration);
   // false keeps the fingers that do not move at their last command, squeezing as before.
   bool relax_grip = true;
@@ -60,12 +67,17 @@ struct RegraspMotionSettings {
 
 // The commands of one regrasp and how well its lifted postures were found.
 struct RegraspCommands {
+  // false: the motion would take more than max_motion_steps plant steps; `commands` is empty
+  // and `message` says how many it needed.
+  bool ok = true;
+  std::string message;
   std::vector<Eigen::VectorXd> commands;  // one per plant step, g last (settling included)
   int release_steps = 0, transfer_steps = 0, close_steps = 0;  // summed over the fingers
   int fingers_moved = 0;
   // The smallest robot–object distance reached by the lifted postures r_old, r_new and the
   // transfer's waypoints [m] (< c when a Lift stopped short: the motion is still sent).
   double min_lifted_distance = 0.0;
+  int lift_iterations = 0;  // Gauss–Newton iterations of all the motion's Lifts
 };
 
 class RegraspMotion {
@@ -76,17 +88,21 @@ class RegraspMotion {
 
   // The motion of the regrasp from q_before (the plan's configuration before it) to q_after
   // (after it: the same objects, the new grasp g), starting from the last command sent
-  // (size n_q,a). std::invalid_argument on sizes or NaN.
+  // (size n_q,a). std::invalid_argument on sizes or NaN. A motion longer than
+  // max_motion_steps is refused (ok false), not an exception.
   RegraspCommands Plan(const Eigen::VectorXd& q_before, const Eigen::VectorXd& q_after,
                        const Eigen::VectorXd& last_command);
 
   // The robots of q lifted off the objects (above), objects unchanged: q's q_a moved by
-  // Gauss–Newton; *distance (if given) gets the smallest robot–object distance reached [m].
-  Eigen::VectorXd Lift(const Eigen::VectorXd& q, double* distance = nullptr);
+  // Gauss–Newton; *distance (if given) gets the smallest robot–object distance reached [m]
+  // (below c when the max_lift_iterations iterations did not reach the clearance), *iterations
+  // (if given) the Gauss–Newton steps taken (<= max_lift_iterations).
+  Eigen::VectorXd Lift(const Eigen::VectorXd& q, double* distance = nullptr,
+                       int* iterations = nullptr);
   // The same, moving only the joints of q_a marked in `moving` (n_q,a entries) and measuring
   // only the pairs they move.
   Eigen::VectorXd LiftJoints(const Eigen::VectorXd& q, const std::vector<bool>& moving,
-                             double* distance = nullptr);
+                             double* distance = nullptr, int* iterations = nullptr);
 
   // The fingers: the robots' joints (indices into q_a) grouped by the topmost robot joint of
   // their kinematic chain (a hand's fingers; one group for a serial arm).
@@ -95,9 +111,13 @@ class RegraspMotion {
   const RegraspMotionSettings& settings() const { return settings_; }
 
  private:
-  // Appends the joint-space line from `from` to `to` in steps of at most s (excluding `from`).
-  void AppendLine(const Eigen::VectorXd& from, const Eigen::VectorXd& to,
-                  std::vector<Eigen::VectorXd>* out) const;
+  // Appends the joint-space line from `from` to `to` in steps of at most s (excluding `from`)
+  // to out->commands; false (nothing appended, *out refused) when out would then hold more
+  // than max_motion_steps commands.
+  bool AppendLine(const Eigen::VectorXd& from, const Eigen::VectorXd& to,
+                  RegraspCommands* out) const;
+  // Whether `more` further commands keep *out within max_motion_steps; refuses *out otherwise.
+  bool Fits(double more, RegraspCommands* out) const;
 
   ScenePtr scene_;
   RegraspMotionSettings settings_;

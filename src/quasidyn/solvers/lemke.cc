@@ -179,7 +179,16 @@ void LemkeSolver::Pivot(int row, int entering) {
 }
 
 void LemkeSolver::Normalise(const LcpProblem& problem) {
-  q_exponent_ = BinaryExponent(problem.q.lpNorm<Eigen::Infinity>());
+  // q by 2^e_q with e_q midway between the exponents of |min q| and ‖q‖∞ (lemke.h); by ‖q‖∞
+  // when q >= 0 (no pivot then). Floor division keeps e_q + k for q scaled by 2^k.
+  const double q_min = problem.q.size() > 0 ? problem.q.minCoeff() : 0.0;  // n = 0: no pivot
+  const int norm_exponent = BinaryExponent(problem.q.lpNorm<Eigen::Infinity>());
+  if (q_min < 0.0) {
+    const int sum = BinaryExponent(-q_min) + norm_exponent;
+    q_exponent_ = sum >= 0 ? sum / 2 : -((1 - sum) / 2);
+  } else {
+    q_exponent_ = norm_exponent;
+  }
   m_exponent_ = BinaryExponent(problem.M.lpNorm<Eigen::Infinity>());
   // Products with powers of two: exact (unless a product falls below the normal range).
   normalised_.M.noalias() = std::ldexp(1.0, -m_exponent_) * problem.M;

@@ -8,9 +8,20 @@
 // and the LCP is feasible; otherwise it may end on a secondary ray, reported as kInfeasible.
 // Dense basis inverse with rank-one updates: O(n²) per pivot.
 // The pivoting runs on the normalised data M̂ = 2^(−e_M) M, q̂ = 2^(−e_q) q, with 2^e_M <= ‖M‖∞
-// < 2^(e_M+1) and likewise e_q, whose solution is ẑ = 2^(e_M − e_q) z (w = 2^e_q ŵ): scaling
-// by powers of two is exact, so the pivots are the same for any such scaling of M and of q, and
-// the tolerances below, which compare numbers with 1, are relative to the data's magnitude.
+// < 2^(e_M+1), whose solution is ẑ = 2^(e_M − e_q) z (w = 2^e_q ŵ): scaling by powers of two
+// is exact, so the pivots are the same for any such scaling of M and of q, and the tolerances
+// below, which compare numbers with 1, are relative to the data's magnitude. For q that
+// magnitude is the geometric mean of two: e_q = ⌊(e_min + e_∞)/2⌋, with e_min and e_∞ the
+// binary exponents of |min q| and ‖q‖∞ (e_q = e_∞ when q >= 0, where no pivot runs). The tie
+// test must lie above the rounding of the basic values, which grows with ‖q‖∞, and below the
+// differences that decide the pivots, of the order of |min q|, the level at which z0 enters;
+// contact LCPs at small time steps have both at once (arm_cubes under stewart-trinkle at
+// h = 5e-5 s: ‖q‖∞ = 9.1e4 from the gaps φ/h of distant contacts, min q = −5e-5 m/s from
+// gravity on a resting stack). Normalised by ‖q‖∞, min q̂ fell within the tie tolerance of
+// exact zeros (a false ray after 1 pivot); by |min q|, rounding of 2e-11 broke ties between
+// degenerate ratios (a false ray after 129 pivots, then the retries ran to their pivot limits:
+// 3.7 s per solve). The first is LemkeTest.RestingContactBesideAFarContactAtASmallStep; both
+// are steps of docs/formulations.md's time-step study, which they stopped.
 
 #include <Eigen/Core>
 #include <string>
@@ -36,10 +47,10 @@ struct LemkeSettings {
   // on rank-deficient contact LCPs makes zero pivot entries look positive).
   double pivot_tolerance = 1e-9;
   // Two ratios are treated as tied (and the next lexicographic column decides) when they
-  // differ by at most tie_tolerance · max(1, |ratio|), on the normalised data (‖q̂‖∞ in [1, 2):
-  // for the ratios of the basic values this is relative to ‖q‖∞; before the normalisation it
-  // was absolute below 1, and the corner LCP of lemke_test.cc, with ‖q‖∞ ≈ 5e-9 m/s, tied
-  // every ratio and ended on a false ray). Dimensionless, in [0, 1e-3]. On
+  // differ by at most tie_tolerance · max(1, |ratio|), on the normalised data (for the ratios
+  // of the basic values this is relative to 2^e_q, the header's scale of q; before the
+  // normalisation it was absolute below 1, and the corner LCP of lemke_test.cc, with
+  // ‖q‖∞ ≈ 5e-9 m/s, tied every ratio and ended on a false ray). Dimensionless, in [0, 1e-3]. On
   // degenerate contact LCPs (many φ = 0) ratios that are equal in exact arithmetic differ by
   // rounding of order 1e-12·‖B⁻¹‖; treating them as distinct breaks the lexicographic rule
   // and ends on a false ray, hence the default 1e-9.

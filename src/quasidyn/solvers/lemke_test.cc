@@ -291,6 +291,53 @@ TEST(LemkeTest, StewartTrinkleStepsThatEndedOnAFalseRay) {
   }
 }
 
+// n = 0 (a step without contacts): solved, no pivot (q's normalisation reads min q only when
+// there is one).
+TEST(LemkeTest, EmptyLcpIsSolvedWithoutPivots) {
+  const LcpResult r = Solve(LcpProblem{MatrixXd(0, 0), VectorXd(0)});
+  EXPECT_EQ(r.status, SolverStatus::kSolved);
+  EXPECT_EQ(r.info.pivots, 0);
+  EXPECT_EQ(r.z.size(), 0);
+}
+
+// The Stewart–Trinkle LCP (formulations/lcp/quasistatic_lcp.h) of a unit point mass in the
+// plane resting on the ground (contact 1: normal +z, friction rays ±x, μ = 0.5) with a second
+// contact far away (normal −z, rays ±x, gap φ_2), at h = 5e-5 s: q_n1 = −g h (gravity's
+// velocity, −4.9e-4 m/s) and q_n2 = g h + φ_2/h. With φ_2/h = 1e6 m/s, ‖q‖∞ is 2e9 |min q|, as
+// in the arm_cubes scene under stewart-trinkle at h = 5e-5 s (‖q‖∞ = 9.1e4 against
+// min q = −5.0e-5 while the stack rests). Normalised by ‖q‖∞, q_n1 fell within the tie
+// tolerance of the friction and Γ rows' exact zeros, the first pivot took the last Γ row and
+// the method ended on a secondary ray after 1 pivot, on every retry (the rescaled retries of
+// dynamics/contact_lcp_solver.h see the same normalised data). The answer: λ_n1 = g h, the rest 0.
+TEST(LemkeTest, RestingContactBesideAFarContactAtASmallStep) {
+  const double h = 5e-5, g = 9.81, mu = 0.5;  // [s], [m/s²], [-]
+  const double far_gap_rate = 1e6;            // φ_2/h [m/s]
+  // z = (λ_n1, λ_n2, λ_f1 (+x, −x), λ_f2 (+x, −x), Γ_1, Γ_2); P = I, v = v_free + Jᵀz.
+  MatrixXd J(6, 2);  // rows: n1, n2, f1+, f1−, f2+, f2−
+  J << 0, 1, 0, -1, 1, 0, -1, 0, 1, 0, -1, 0;
+  const Eigen::Vector2d v_free(0.0, -g * h);
+  LcpProblem p{MatrixXd::Zero(8, 8), VectorXd::Zero(8)};
+  p.M.topLeftCorner(6, 6) = J * J.transpose();
+  p.q.head(6) = J * v_free;
+  p.q[1] += far_gap_rate;
+  for (int c = 0; c < 2; ++c) {
+    for (int k = 0; k < 2; ++k) {
+      p.M(2 + 2 * c + k, 6 + c) = 1.0;   // w_f = Γ e + J_d v
+      p.M(6 + c, 2 + 2 * c + k) = -1.0;  // w_Γ = μ λ_n − eᵀ λ_f
+    }
+    p.M(6 + c, c) = mu;
+  }
+  const LemkeSettings settings;
+  const LcpResult r = Solve(p, settings);
+  ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+  ExpectComplementary(p, r);
+  EXPECT_NEAR(r.z[0], g * h, PivotTolerance(p));
+  EXPECT_LE(r.z.tail(7).lpNorm<Eigen::Infinity>(), PivotTolerance(p));
+  const SiconosSolution reference = SolveWithSiconos(p);
+  ASSERT_EQ(reference.info, 0);
+  EXPECT_NEAR(reference.z[0], r.z[0], PivotTolerance(p));
+}
+
 // The pivots depend on M and q only through their normalised copies (lemke.h): scaling M and q
 // by powers of two gives the same pivots and z scaled exactly, whatever the magnitudes.
 TEST(LemkeTest, PowerOfTwoScalingsGiveTheSamePivots) {
