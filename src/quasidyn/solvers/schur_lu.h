@@ -85,6 +85,11 @@ class SchurLu {
                     const int* K, int m, double singular_pivot_ratio, double* lo, double* hi);
   // A⁻¹ block by block into inverse_ (A block diagonal); updates *lo, *hi with the blocks' pivots.
   void InvertBlocks(double* lo, double* hi);
+  // One block's inverse (row-major `a`) into `out` (column-major), its pivots into *lo, *hi;
+  // false when a pivot is zero or not finite. The first when the block's leading rows are [I 0].
+  static bool InvertUnitLeadingBlock(const double (*a)[kBodyBlock], double* out, double* lo,
+                                     double* hi);
+  static bool InvertBlockGaussJordan(double (*a)[kBodyBlock], double* out, double* lo, double* hi);
   // x := A⁻¹ x (k entries) with the last factorisation of A.
   void SolveLeading(double* x) const;
   // x := M⁻¹ x with the factor of Factorise (size m, leading dimension m).
