@@ -344,7 +344,9 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
   z_ = z0;
   ++result_.info.function_evaluations;
   jacobian_current_ = phi_jacobian_current_ = false;
-  if (!function.Evaluate(z_, &F_, &J_) || !F_.allFinite() || !AllFinite(J_)) {
+  // A non-finite entry of J is found where it is used: the Newton system's pivot test or its
+  // direction's finiteness rejects it, and ∇Ψ, formed then, is not finite (below).
+  if (!function.Evaluate(z_, &F_, &J_) || !F_.allFinite()) {
     merit_ = std::numeric_limits<double>::infinity();
     phi_.setConstant(std::numeric_limits<double>::quiet_NaN());
     Finish(SolverStatus::kNumericalFailure, "F or its Jacobian cannot be evaluated at z0");
