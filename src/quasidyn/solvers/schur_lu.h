@@ -43,7 +43,9 @@ class SchurLu {
   // When k is a multiple of kBodyBlock and A is zero outside its diagonal blocks of that size
   // (the ECP step: one 6 × 6 velocity block per body), A⁻¹ is formed block by block (fixed-size
   // LU with partial pivoting, its pivots in the test below) and applied as matrix–vector
-  // products, instead of substitutions with A's factor.
+  // products, instead of substitutions with A's factor. A block whose first three rows are
+  // [I 0] exactly (a body's linear momentum rows) is inverted through its trailing 3 × 3 block
+  // Y, [[I, 0], [X, Y]]⁻¹ = [[I, 0], [−Y⁻¹X, Y⁻¹]], with Y's pivots and the unit ones.
   static constexpr int kBodyBlock = 6;
 
   // Sizes the storage for submatrices of n × n matrices whose first k unknowns are eliminated
