@@ -181,8 +181,10 @@ bool MixedNcpSolver::NewtonDirection() {
   rhs_ = -phi_;
   if (!SolveWithUnitRows(db_.data(), da_.data())) return false;  // H = diag(db) J + diag(da)
   if (!d_.allFinite()) return false;
+  // ∇Ψᵀd = Φᵀ H d = −‖Φ‖² = −2Ψ for the solution d of H d = −Φ (De Luca et al., eq. (17)'s
+  // left side without forming ∇Ψ).
   const double norm = d_.norm();
-  return gradient_.dot(d_) <= -settings_.descent_rho * std::pow(norm, settings_.descent_power);
+  return -2.0 * merit_ <= -settings_.descent_rho * std::pow(norm, settings_.descent_power);
 }
 
 bool MixedNcpSolver::MinNewtonDirection() {
@@ -216,7 +218,8 @@ bool MixedNcpSolver::LevenbergMarquardtDirection() {
 
 bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bool newton,
                                 int iteration) {
-  const double slope = gradient_.dot(d_);
+  // The Newton direction's ∇Ψᵀd is −2Ψ (NewtonDirection); the others' from ∇Ψ.
+  const double slope = newton ? -2.0 * merit_ : gradient_.dot(d_);
   if (!(slope < 0.0)) return false;
   const double residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
   // The full Newton step is expected to end the iterations: F alone there.
@@ -341,7 +344,9 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
   z_ = z0;
   ++result_.info.function_evaluations;
   jacobian_current_ = phi_jacobian_current_ = false;
-  if (!function.Evaluate(z_, &F_, &J_) || !F_.allFinite() || !AllFinite(J_)) {
+  // A non-finite entry of J is found where it is used: the Newton system's pivot test or its
+  // direction's finiteness rejects it, and ∇Ψ, formed then, is not finite (below).
+  if (!function.Evaluate(z_, &F_, &J_) || !F_.allFinite()) {
     merit_ = std::numeric_limits<double>::infinity();
     phi_.setConstant(std::numeric_limits<double>::quiet_NaN());
     Finish(SolverStatus::kNumericalFailure, "F or its Jacobian cannot be evaluated at z0");
@@ -374,26 +379,6 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
       break;
     }
     PhiJacobian();
-    // ∇Ψ = Hᵀ Φ = Jᵀ (∂φ/∂b ∘ Φ) + ∂φ/∂a ∘ Φ: not finite exactly when an entry of J is not (Φ
-    // is finite, ∂φ/∂b in [0, 2]: inf·x and NaN·x are not finite for every x).
-    scaled_phi_ = db_.cwiseProduct(phi_);
-    gradient_.noalias() = J_.transpose() * scaled_phi_;
-    gradient_ += da_.cwiseProduct(phi_);
-    if (!gradient_.allFinite()) {
-      Finish(SolverStatus::kNumericalFailure, "the Jacobian is not finite");
-      break;
-    }
-    const double stationarity = n_ > 0 ? gradient_.lpNorm<Eigen::Infinity>() : 0.0;
-    if (stationarity <= settings_.stationarity_tolerance * std::max(1.0, residual)) {
-      if (residual <= settings_.inaccurate_tolerance) {
-        Finish(SolverStatus::kSolvedInaccurate, "the merit is stationary");
-      } else {
-        Finish(SolverStatus::kInfeasible,
-               "stopped at a stationary point of the merit that is not a solution (the problem "
-               "may have none here)");
-      }
-      break;
-    }
     // Non-monotone reference: the largest of the last M merits.
     double reference = merit_;
     for (int j = std::max(0, k - settings_.nonmonotone_memory + 1); j <= k; ++j) {
@@ -403,10 +388,34 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
     const int gradient_steps_before = result_.info.gradient_steps;
     const int lm_steps_before = result_.info.levenberg_marquardt_steps;
     const int min_steps_before = result_.info.min_newton_steps;
+    // The Newton step does not need ∇Ψ: its slope is −‖Φ‖² (below), and where H passes the
+    // pivot test it is invertible, so ∇Ψ = HᵀΦ vanishes only at a solution.
     if (levenberg_marquardt_left == 0 && NewtonDirection() &&
         LineSearch(function, reference, true, k)) {
       ++result_.info.newton_steps;
       moved = true;
+    }
+    if (!moved) {
+      // ∇Ψ = Hᵀ Φ = Jᵀ (∂φ/∂b ∘ Φ) + ∂φ/∂a ∘ Φ: not finite exactly when an entry of J is not
+      // (Φ is finite, ∂φ/∂b in [0, 2]: inf·x and NaN·x are not finite for every x).
+      scaled_phi_ = db_.cwiseProduct(phi_);
+      gradient_.noalias() = J_.transpose() * scaled_phi_;
+      gradient_ += da_.cwiseProduct(phi_);
+      if (!gradient_.allFinite()) {
+        Finish(SolverStatus::kNumericalFailure, "the Jacobian is not finite");
+        break;
+      }
+      const double stationarity = n_ > 0 ? gradient_.lpNorm<Eigen::Infinity>() : 0.0;
+      if (stationarity <= settings_.stationarity_tolerance * std::max(1.0, residual)) {
+        if (residual <= settings_.inaccurate_tolerance) {
+          Finish(SolverStatus::kSolvedInaccurate, "the merit is stationary");
+        } else {
+          Finish(SolverStatus::kInfeasible,
+                 "stopped at a stationary point of the merit that is not a solution (the problem "
+                 "may have none here)");
+        }
+        break;
+      }
     }
     if (!moved && MinNewtonDirection() && LineSearch(function, merit_, false, k)) {
       ++result_.info.min_newton_steps;

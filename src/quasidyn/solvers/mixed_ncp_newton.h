@@ -17,6 +17,9 @@
 //                   r = ‖(z_i, F_i)‖, and (1 − 1/√2)(e_iᵀ + ∇F_i) at r = 0 (an element of the
 //                   generalized Jacobian of φ at the origin: Facchinei & Pang, Prop. 9.1.4);
 //   Newton          H_k d = −Φ_k, accepted when ∇Ψᵀd <= −ρ‖d‖^p (De Luca et al., eq. (17));
+//                   ∇Ψᵀd = Φ_kᵀ H_k d = −‖Φ_k‖², so ∇Ψ = H_kᵀΦ_k is formed only when the Newton
+//                   step is not taken (for the other directions and the stationarity test: an
+//                   H_k that passes the pivot test is invertible, and ∇Ψ = 0 only at a solution);
 //   non-monotone    Ψ(z + d) <= max_{j < M} Ψ_{k−j} + σ ∇Ψᵀd for the full step (Grippo,
 //                   Lampariello & Lucidi 1986), then Ψ(z + t d) <= Ψ_k + σ t ∇Ψᵀd for
 //                   t = β, β², … (a shortened step must decrease the merit);

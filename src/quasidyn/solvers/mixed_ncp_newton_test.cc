@@ -294,6 +294,36 @@ TEST(MixedNcpSolver, NonFiniteStartIsAnErrorAndAnUndefinedStartAFailure) {
   EXPECT_EQ(solver.Solve(undefined, VectorXd::Zero(1)).status, SolverStatus::kNumericalFailure);
 }
 
+TEST(MixedNcpSolver, NonFiniteJacobianIsANumericalFailure) {
+  // F(z) = z − 1 (free) and F(z) = z − 1, z_2 (complementarity, 0 ≤ z ⊥ F ≥ 0), whose Jacobian
+  // has a NaN or an infinite entry that the Newton system reads.
+  class Broken final : public MixedNcpFunction {
+   public:
+    explicit Broken(double bad) : bad_(bad) {}
+    bool Evaluate(const VectorXd& z, VectorXd* F, MatrixXd* J) override {
+      F->setConstant(0.0);
+      (*F)[0] = z[0] - 1.0;
+      if (F->size() > 1) (*F)[1] = z[1] + z[0];
+      if (J != nullptr) {
+        J->setIdentity();
+        (*J)(J->rows() - 1, 0) = bad_;
+      }
+      return true;
+    }
+
+   private:
+    double bad_;
+  };
+  for (const double bad : {NAN, INFINITY}) {
+    Broken f(bad);
+    MixedNcpSolver solver;
+    solver.Setup({NcpKind::kFree});
+    EXPECT_EQ(solver.Solve(f, VectorXd::Zero(1)).status, SolverStatus::kNumericalFailure);
+    solver.Setup({NcpKind::kFree, NcpKind::kComplementarity});
+    EXPECT_EQ(solver.Solve(f, VectorXd::Constant(2, 0.5)).status, SolverStatus::kNumericalFailure);
+  }
+}
+
 TEST(MixedNcpSolver, WarmStartFromTheSolutionTakesNoIteration) {
   KojimaShindo f;
   MixedNcpSolver solver;

@@ -41,6 +41,18 @@ bool BlockDiagonal(const double* a, int k) {
   return true;
 }
 
+// Whether the block's first half of rows is [I 0] exactly (the ECP step: a body's linear momentum
+// rows, divided by its mass, do not depend on its angular velocity).
+bool UnitLeadingRows(const double (*a)[SchurLu::kBodyBlock]) {
+  constexpr int kB = SchurLu::kBodyBlock;
+  for (int i = 0; i < kB / 2; ++i) {
+    for (int j = 0; j < kB; ++j) {
+      if (a[i][j] != (i == j ? 1.0 : 0.0)) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 void SchurLu::Resize(int n, int k) {
@@ -99,55 +111,128 @@ void SchurLu::Factorise(double* a, int m, int* perm, double* lo, double* hi) {
 }
 
 void SchurLu::InvertBlocks(double* lo, double* hi) {
-  // Gauss–Jordan elimination with partial pivoting on [A_b | I] (Golub & Van Loan §3.2, §3.4):
-  // its pivots are those of A_b's LU with partial pivoting (the same Schur complements).
   constexpr int kB = kBodyBlock;
   const int k = k_;
   for (int b = 0; b < k; b += kB) {
-    double a[kB][kB], inverse[kB][kB];  // row-major
+    double a[kB][kB];  // row-major
     for (int i = 0; i < kB; ++i) {
-      for (int j = 0; j < kB; ++j) {
-        a[i][j] = a_[static_cast<std::size_t>(b + j) * k + b + i];
-        inverse[i][j] = i == j ? 1.0 : 0.0;
-      }
-    }
-    for (int p = 0; p < kB; ++p) {
-      int pivot = p;
-      for (int i = p + 1; i < kB; ++i) {
-        if (std::abs(a[i][p]) > std::abs(a[pivot][p])) pivot = i;
-      }
-      const double largest = std::abs(a[pivot][p]);
-      *lo = std::min(*lo, largest);
-      *hi = std::max(*hi, largest);
-      if (!(largest > 0.0) || !std::isfinite(largest)) {  // zero, infinite or NaN: rejected
-        *lo = 0.0;
-        return;
-      }
-      if (pivot != p) {
-        for (int j = 0; j < kB; ++j) {
-          std::swap(a[p][j], a[pivot][j]);
-          std::swap(inverse[p][j], inverse[pivot][j]);
-        }
-      }
-      const double scale = 1.0 / a[p][p];
-      for (int j = 0; j < kB; ++j) {
-        a[p][j] *= scale;
-        inverse[p][j] *= scale;
-      }
-      for (int i = 0; i < kB; ++i) {
-        if (i == p) continue;
-        const double f = a[i][p];
-        for (int j = 0; j < kB; ++j) {
-          a[i][j] -= f * a[p][j];
-          inverse[i][j] -= f * inverse[p][j];
-        }
-      }
+      for (int j = 0; j < kB; ++j) a[i][j] = a_[static_cast<std::size_t>(b + j) * k + b + i];
     }
     double* out = inverse_.data() + b * kB;  // column-major
-    for (int j = 0; j < kB; ++j) {
-      for (int i = 0; i < kB; ++i) out[j * kB + i] = inverse[i][j];
+    if (UnitLeadingRows(a)) {
+      if (!InvertUnitLeadingBlock(a, out, lo, hi)) return;
+      continue;
+    }
+    if (!InvertBlockGaussJordan(a, out, lo, hi)) return;
+  }
+}
+
+// [[I, 0], [X, Y]]⁻¹ = [[I, 0], [−Y⁻¹X, Y⁻¹]] (block elimination, Golub & Van Loan §3.2.10):
+// Y⁻¹ by Gauss–Jordan with partial pivoting; the pivots are Y's and the unit diagonal's.
+bool SchurLu::InvertUnitLeadingBlock(const double (*a)[kBodyBlock], double* out, double* lo,
+                                     double* hi) {
+  constexpr int kH = kBodyBlock / 2;
+  double y[kH][kH], inverse[kH][kH];  // row-major
+  for (int i = 0; i < kH; ++i) {
+    for (int j = 0; j < kH; ++j) {
+      y[i][j] = a[kH + i][kH + j];
+      inverse[i][j] = i == j ? 1.0 : 0.0;
     }
   }
+  *lo = std::min(*lo, 1.0);
+  *hi = std::max(*hi, 1.0);
+  for (int p = 0; p < kH; ++p) {
+    int pivot = p;
+    for (int i = p + 1; i < kH; ++i) {
+      if (std::abs(y[i][p]) > std::abs(y[pivot][p])) pivot = i;
+    }
+    const double largest = std::abs(y[pivot][p]);
+    *lo = std::min(*lo, largest);
+    *hi = std::max(*hi, largest);
+    if (!(largest > 0.0) || !std::isfinite(largest)) {  // zero, infinite or NaN: rejected
+      *lo = 0.0;
+      return false;
+    }
+    if (pivot != p) {
+      for (int j = 0; j < kH; ++j) {
+        std::swap(y[p][j], y[pivot][j]);
+        std::swap(inverse[p][j], inverse[pivot][j]);
+      }
+    }
+    const double scale = 1.0 / y[p][p];
+    for (int j = 0; j < kH; ++j) {
+      y[p][j] *= scale;
+      inverse[p][j] *= scale;
+    }
+    for (int i = 0; i < kH; ++i) {
+      if (i == p) continue;
+      const double f = y[i][p];
+      for (int j = 0; j < kH; ++j) {
+        y[i][j] -= f * y[p][j];
+        inverse[i][j] -= f * inverse[p][j];
+      }
+    }
+  }
+  // Column-major 6 × 6: the leading columns [e_j; −Y⁻¹X e_j], the trailing [0; Y⁻¹ e_j].
+  for (int j = 0; j < kH; ++j) {
+    double* column = out + j * kBodyBlock;
+    for (int i = 0; i < kH; ++i) column[i] = i == j ? 1.0 : 0.0;
+    for (int i = 0; i < kH; ++i) {
+      double sum = 0.0;
+      for (int t = 0; t < kH; ++t) sum += inverse[i][t] * a[kH + t][j];
+      column[kH + i] = -sum;
+    }
+    double* trailing = out + (kH + j) * kBodyBlock;
+    for (int i = 0; i < kH; ++i) trailing[i] = 0.0;
+    for (int i = 0; i < kH; ++i) trailing[kH + i] = inverse[i][j];
+  }
+  return true;
+}
+
+// Gauss–Jordan elimination with partial pivoting on [A_b | I] (Golub & Van Loan §3.2, §3.4):
+// its pivots are those of A_b's LU with partial pivoting (the same Schur complements).
+bool SchurLu::InvertBlockGaussJordan(double (*a)[kBodyBlock], double* out, double* lo, double* hi) {
+  constexpr int kB = kBodyBlock;
+  double inverse[kB][kB];  // row-major
+  for (int i = 0; i < kB; ++i) {
+    for (int j = 0; j < kB; ++j) inverse[i][j] = i == j ? 1.0 : 0.0;
+  }
+  for (int p = 0; p < kB; ++p) {
+    int pivot = p;
+    for (int i = p + 1; i < kB; ++i) {
+      if (std::abs(a[i][p]) > std::abs(a[pivot][p])) pivot = i;
+    }
+    const double largest = std::abs(a[pivot][p]);
+    *lo = std::min(*lo, largest);
+    *hi = std::max(*hi, largest);
+    if (!(largest > 0.0) || !std::isfinite(largest)) {  // zero, infinite or NaN: rejected
+      *lo = 0.0;
+      return false;
+    }
+    if (pivot != p) {
+      for (int j = 0; j < kB; ++j) {
+        std::swap(a[p][j], a[pivot][j]);
+        std::swap(inverse[p][j], inverse[pivot][j]);
+      }
+    }
+    const double scale = 1.0 / a[p][p];
+    for (int j = 0; j < kB; ++j) {
+      a[p][j] *= scale;
+      inverse[p][j] *= scale;
+    }
+    for (int i = 0; i < kB; ++i) {
+      if (i == p) continue;
+      const double f = a[i][p];
+      for (int j = 0; j < kB; ++j) {
+        a[i][j] -= f * a[p][j];
+        inverse[i][j] -= f * inverse[p][j];
+      }
+    }
+  }
+  for (int j = 0; j < kB; ++j) {
+    for (int i = 0; i < kB; ++i) out[j * kB + i] = inverse[i][j];
+  }
+  return true;
 }
 
 void SchurLu::SolveLeading(double* x) const {

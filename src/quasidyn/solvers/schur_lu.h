@@ -43,7 +43,9 @@ class SchurLu {
   // When k is a multiple of kBodyBlock and A is zero outside its diagonal blocks of that size
   // (the ECP step: one 6 × 6 velocity block per body), A⁻¹ is formed block by block (fixed-size
   // LU with partial pivoting, its pivots in the test below) and applied as matrix–vector
-  // products, instead of substitutions with A's factor.
+  // products, instead of substitutions with A's factor. A block whose first three rows are
+  // [I 0] exactly (a body's linear momentum rows) is inverted through its trailing 3 × 3 block
+  // Y, [[I, 0], [X, Y]]⁻¹ = [[I, 0], [−Y⁻¹X, Y⁻¹]], with Y's pivots and the unit ones.
   static constexpr int kBodyBlock = 6;
 
   // Sizes the storage for submatrices of n × n matrices whose first k unknowns are eliminated
@@ -85,6 +87,11 @@ class SchurLu {
                     const int* K, int m, double singular_pivot_ratio, double* lo, double* hi);
   // A⁻¹ block by block into inverse_ (A block diagonal); updates *lo, *hi with the blocks' pivots.
   void InvertBlocks(double* lo, double* hi);
+  // One block's inverse (row-major `a`) into `out` (column-major), its pivots into *lo, *hi;
+  // false when a pivot is zero or not finite. The first when the block's leading rows are [I 0].
+  static bool InvertUnitLeadingBlock(const double (*a)[kBodyBlock], double* out, double* lo,
+                                     double* hi);
+  static bool InvertBlockGaussJordan(double (*a)[kBodyBlock], double* out, double* lo, double* hi);
   // x := A⁻¹ x (k entries) with the last factorisation of A.
   void SolveLeading(double* x) const;
   // x := M⁻¹ x with the factor of Factorise (size m, leading dimension m).

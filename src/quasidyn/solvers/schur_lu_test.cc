@@ -77,6 +77,48 @@ TEST(SchurLu, FactorsTheRowScaledMatrixWithItsDiagonalAdded) {
   ExpectSolves(Sub(M, keep), x, b);
 }
 
+TEST(SchurLu, InvertsABodyBlockWithUnitLinearRowsThroughItsAngularBlock) {
+  // Two bodies whose blocks are [[I, 0], [X, Y]] (the ECP step's linear momentum rows): the
+  // block inverse through Y; the solution that of the kept submatrix, and a singular Y rejected.
+  testing::RandomProblems random(16);
+  constexpr int kB = SchurLu::kBodyBlock, kH = kB / 2;
+  const int k = 2 * kB, n = k + 8;
+  MatrixXd M = random.Gaussian(n, n) + 4.0 * MatrixXd::Identity(n, n);
+  M.block(0, kB, kB, kB).setZero();
+  M.block(kB, 0, kB, kB).setZero();
+  VectorXd scale = random.UniformVector(n, 0.5, 2.0), diagonal = random.UniformVector(n, 0.0, 1.0);
+  for (int b = 0; b < k; b += kB) {
+    M.block(b, b, kH, kB).setZero();
+    M.block(b, b, kH, kH).setIdentity();
+    M(b + kH, b + kH) = 0.0;  // Y needs a row interchange
+    scale.segment(b, kH).setOnes();
+    diagonal.segment(b, kH + 1).setZero();
+  }
+  const MatrixXd H = scale.asDiagonal() * M + MatrixXd(diagonal.asDiagonal());
+  SchurLu lu;
+  lu.Resize(n, k);
+  std::vector<int> keep;
+  for (int i = 0; i < n; ++i) {
+    if (i != k + 2) keep.push_back(i);
+  }
+  ASSERT_TRUE(lu.Factor(M, scale.data(), diagonal.data(), keep, 1e-14, kNoUnitRows, 0.0));
+  EXPECT_TRUE(lu.block_inverse());
+  EXPECT_FALSE(lu.full_pivoting());
+  const VectorXd b = random.GaussianVector(static_cast<int>(keep.size()));
+  VectorXd x(b.size());
+  lu.Solve(b.data(), x.data());
+  ExpectSolves(Sub(H, keep), x, b);
+  // Y singular (its rows in the span of one): the block is singular and refused; the whole
+  // submatrix is singular too, so Factor fails.
+  for (int j = 0; j < kB; ++j) {
+    M(kB + kH + 1, kB + j) = 2.0 * M(kB + kH, kB + j);
+    M(kB + kH + 2, kB + j) = -M(kB + kH, kB + j);
+  }
+  M.block(kB + kH + 1, k, 2, n - k).setZero();
+  diagonal.segment(kB + kH, kH).setZero();
+  EXPECT_FALSE(lu.Factor(M, scale.data(), diagonal.data(), keep, 1e-14, kNoUnitRows, 0.0));
+}
+
 TEST(SchurLu, InvertsABlockDiagonalLeadingBlockBodyByBody) {
   testing::RandomProblems random(15);
   constexpr int kB = SchurLu::kBodyBlock;
