@@ -16,13 +16,6 @@ Eigen::Vector3d SparseJacobian3::Times(const Eigen::VectorXd& v) const {
   return product;
 }
 
-SpatialTwist Bracket(const SpatialTwist& x, const SpatialTwist& y) {
-  SpatialTwist z;
-  z.angular = x.angular.cross(y.angular);
-  z.linear = x.angular.cross(y.linear) + x.linear.cross(y.angular);
-  return z;
-}
-
 namespace {
 
 // X_JC, the child frame in the joint frame for the joint's coordinates q_joint (its own
@@ -60,8 +53,10 @@ ChainKinematics::ChainKinematics(ScenePtr scene_ptr) : scene_(std::move(scene_pt
   const int body_count = static_cast<int>(scene.bodies.size());
   joint_of_velocity_.assign(scene.nv, -1);
   translation_column_.assign(scene.nv, 0);
+  child_body_.resize(joint_count);
   for (int j = 0; j < joint_count; ++j) {
     const JointType type = scene.joints[j].type;
+    child_body_[j] = scene.joints[j].child_body;
     // The columns that translate the child (JointColumns below): a prismatic joint's, a
     // planar joint's x and y, a floating joint's first three.
     const int translations = type == JointType::kPrismatic  ? 1
@@ -290,12 +285,6 @@ void ChainKinematics::ColumnTwists(std::vector<SpatialTwist>* twists) const {
         break;
     }
   }
-}
-
-bool ChainKinematics::TwistMovedBy(int c, int k) const {
-  const int joint_c = joint_of_velocity_[c], joint_k = joint_of_velocity_[k];
-  if (joint_c == joint_k) return !translation_column_[c] && translation_column_[k];
-  return ancestor_[scene_->joints[joint_c].child_body * scene_->joints.size() + joint_k] != 0;
 }
 
 void ChainKinematics::BodyTwistAndWrench(int body, const Eigen::VectorXd& v,

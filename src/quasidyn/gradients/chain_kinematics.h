@@ -51,7 +51,12 @@ struct SpatialTwist {
 // The Lie bracket [x, y] = ad_x y = (ω_x × ω_y, ω_x × v_y + v_x × ω_y) (Murray, Li & Sastry
 // 1994, §2.4: d/dε Ad(e^{ε x̂}) y at ε = 0): the rate of change of the twist y when the bodies
 // it belongs to are moved rigidly along x.
-SpatialTwist Bracket(const SpatialTwist& x, const SpatialTwist& y);
+inline SpatialTwist Bracket(const SpatialTwist& x, const SpatialTwist& y) {
+  SpatialTwist z;
+  z.angular = x.angular.cross(y.angular);
+  z.linear = x.angular.cross(y.linear) + x.linear.cross(y.angular);
+  return z;
+}
 
 class ChainKinematics {
  public:
@@ -118,7 +123,11 @@ class ChainKinematics {
   // only the rotation about the child origin moves with that origin: a planar joint's
   // rotation column with its x and y, a floating joint's rotation columns with its
   // translations.
-  bool TwistMovedBy(int c, int k) const;
+  bool TwistMovedBy(int c, int k) const {
+    const int joint_c = joint_of_velocity_[c], joint_k = joint_of_velocity_[k];
+    if (joint_c == joint_k) return !translation_column_[c] && translation_column_[k];
+    return ancestor_[child_body_[joint_c] * child_body_.size() + joint_k] != 0;
+  }
 
  private:
   // The PointJacobian columns of joint j for the point p_W (1 to 6 of them); returns their
@@ -130,6 +139,7 @@ class ChainKinematics {
   ScenePtr scene_;
   std::vector<int> joint_of_velocity_;     // per velocity coordinate
   std::vector<char> translation_column_;   // per velocity coordinate: a pure translation
+  std::vector<int> child_body_;            // per joint
   std::vector<std::vector<int>> subtree_;  // per joint: the joints below it, parents first
   std::vector<char> ancestor_;  // [body · n_joints + joint]: joint is an ancestor of body
   // Per body: its ancestor joints with velocity coordinates, by increasing v_start, their
