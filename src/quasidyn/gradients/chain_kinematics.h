@@ -1,9 +1,10 @@
 #pragma once
-// Kinematics for central differences along one tangent direction at a time
-// (contact_data_derivative.cc): the body poses at q ⊕ ε e_k recomputed for the bodies below
-// the direction's joint only, and point and rotational Jacobians evaluated on the columns of
-// a body's ancestor joints only (the others are zero), with the products the contractions
-// need.
+// Kinematics of one configuration for the contraction of contact_data_derivative.cc: point
+// and rotational Jacobians evaluated on the columns of a body's ancestor joints only (the
+// others are zero), the columns as spatial twists with their closed-form derivatives
+// (ColumnTwists, TwistMovedBy), and the body poses at q ⊕ ε e_k recomputed for the bodies
+// below the direction's joint only (Perturb: the finite-difference reference of those
+// derivatives in the tests).
 //
 // Poses, Jacobians and SparseJacobian3::Times use the same arithmetic as the dense path,
 // Kinematics::Update(IntegrateConfiguration(q, e_k, ε)) then Kinematics::PointJacobian /
