@@ -52,9 +52,22 @@ ChainKinematics::ChainKinematics(ScenePtr scene_ptr) : scene_(std::move(scene_pt
   const int joint_count = static_cast<int>(scene.joints.size());
   const int body_count = static_cast<int>(scene.bodies.size());
   joint_of_velocity_.assign(scene.nv, -1);
-  for (int j = 0; j < joint_count; ++j)
-    for (int i = 0; i < JointNv(scene.joints[j].type); ++i)
+  translation_column_.assign(scene.nv, 0);
+  child_body_.resize(joint_count);
+  for (int j = 0; j < joint_count; ++j) {
+    const JointType type = scene.joints[j].type;
+    child_body_[j] = scene.joints[j].child_body;
+    // The columns that translate the child (JointColumns below): a prismatic joint's, a
+    // planar joint's x and y, a floating joint's first three.
+    const int translations = type == JointType::kPrismatic  ? 1
+                             : type == JointType::kPlanar   ? 2
+                             : type == JointType::kFloating ? 3
+                                                            : 0;
+    for (int i = 0; i < JointNv(type); ++i) {
       joint_of_velocity_[scene.joints[j].v_start + i] = j;
+      translation_column_[scene.joints[j].v_start + i] = i < translations ? 1 : 0;
+    }
+  }
   ancestor_.assign(static_cast<size_t>(body_count) * joint_count, 0);
   for (int b = 1; b < body_count; ++b)
     for (int j = scene.bodies[b].parent_joint; j >= 0;
@@ -231,6 +244,46 @@ void ChainKinematics::RotationalJacobian(int body, SparseJacobian3* J) const {
   for (int j : chain_[body]) {
     JointRotationColumns(j, column);
     column += JointNv(scene_->joints[j].type);
+  }
+}
+
+void ChainKinematics::ColumnTwists(std::vector<SpatialTwist>* twists) const {
+  twists->resize(scene_->nv);
+  for (size_t j = 0; j < scene_->joints.size(); ++j) {
+    const Joint& joint = scene_->joints[j];
+    SpatialTwist* S = twists->data() + joint.v_start;
+    const auto R_WJ = X_WJ_[j].linear();
+    const Eigen::Vector3d child_origin = X_WB_[joint.child_body].translation();
+    // A rotation about the unit axis a through the point c: p moves with a × (p − c), i.e.
+    // (a, c × a); a translation along a: (0, a).
+    switch (joint.type) {
+      case JointType::kFixed:
+        break;
+      case JointType::kRevolute:
+        S[0].angular = axis_W_[j];
+        S[0].linear = X_WJ_[j].translation().cross(axis_W_[j]);
+        break;
+      case JointType::kPrismatic:
+        S[0].angular.setZero();
+        S[0].linear = axis_W_[j];
+        break;
+      case JointType::kPlanar:
+        for (int c = 0; c < 2; ++c) {
+          S[c].angular.setZero();
+          S[c].linear = R_WJ.col(c);
+        }
+        S[2].angular = R_WJ.col(2);
+        S[2].linear = child_origin.cross(S[2].angular);
+        break;
+      case JointType::kFloating:
+        for (int c = 0; c < 3; ++c) {
+          S[c].angular.setZero();
+          S[c].linear = R_WJ.col(c);
+          S[3 + c].angular = R_WJ.col(c);
+          S[3 + c].linear = child_origin.cross(S[3 + c].angular);
+        }
+        break;
+    }
   }
 }
 

@@ -1,9 +1,10 @@
 #pragma once
-// Kinematics for central differences along one tangent direction at a time
-// (contact_data_derivative.cc): the body poses at q ⊕ ε e_k recomputed for the bodies below
-// the direction's joint only, and point and rotational Jacobians evaluated on the columns of
-// a body's ancestor joints only (the others are zero), with the products the contractions
-// need.
+// Kinematics of one configuration for the contraction of contact_data_derivative.cc: point
+// and rotational Jacobians evaluated on the columns of a body's ancestor joints only (the
+// others are zero), the columns as spatial twists with their closed-form derivatives
+// (ColumnTwists, TwistMovedBy), and the body poses at q ⊕ ε e_k recomputed for the bodies
+// below the direction's joint only (Perturb: the finite-difference reference of those
+// derivatives in the tests).
 //
 // Poses, Jacobians and SparseJacobian3::Times use the same arithmetic as the dense path,
 // Kinematics::Update(IntegrateConfiguration(q, e_k, ε)) then Kinematics::PointJacobian /
@@ -29,6 +30,34 @@ struct SparseJacobian3 {
   // dense matrix-vector product sums them.
   Eigen::Vector3d Times(const Eigen::VectorXd& v) const;
 };
+
+// A rigid motion per unit of a coordinate (or a velocity) as a spatial twist (Murray, Li &
+// Sastry 1994, §2.3): every point p [m, world] of the moved bodies moves with
+// linear + angular × p, so `linear` is the velocity of the point at the world origin.
+struct SpatialTwist {
+  Eigen::Vector3d angular = Eigen::Vector3d::Zero();  // ω [rad per unit]
+  Eigen::Vector3d linear = Eigen::Vector3d::Zero();   // [m per unit]
+
+  // The velocity of the point p [m, world]: linear + angular × p.
+  Eigen::Vector3d PointVelocity(const Eigen::Vector3d& p) const {
+    return linear + angular.cross(p);
+  }
+  // The power of the wrench (torque about the world origin, force): angular·torque +
+  // linear·force (for a force f at p: (linear + angular × p)·f).
+  double Power(const Eigen::Vector3d& torque, const Eigen::Vector3d& force) const {
+    return angular.dot(torque) + linear.dot(force);
+  }
+};
+
+// The Lie bracket [x, y] = ad_x y = (ω_x × ω_y, ω_x × v_y + v_x × ω_y) (Murray, Li & Sastry
+// 1994, §2.4: d/dε Ad(e^{ε x̂}) y at ε = 0): the rate of change of the twist y when the bodies
+// it belongs to are moved rigidly along x.
+inline SpatialTwist Bracket(const SpatialTwist& x, const SpatialTwist& y) {
+  SpatialTwist z;
+  z.angular = x.angular.cross(y.angular);
+  z.linear = x.angular.cross(y.linear) + x.linear.cross(y.angular);
+  return z;
+}
 
 class ChainKinematics {
  public:
@@ -79,6 +108,28 @@ class ChainKinematics {
                           const Eigen::Vector3d& torque, Eigen::Vector3d* omega,
                           Eigen::Vector3d* origin_velocity, Eigen::Ref<Eigen::VectorXd> out) const;
 
+  // Closed-form second-order kinematics (contact_data_derivative.cc): the spatial twist S_c of
+  // every velocity column c at the current configuration, resized to n_v: the columns of
+  // PointJacobian and RotationalJacobian are S_c.PointVelocity(p) and S_c.angular.
+  void ColumnTwists(std::vector<SpatialTwist>* twists) const;
+  // The velocity columns of the ancestor joints of `body`, increasing (those PointJacobian
+  // stores).
+  const std::vector<int>& ChainColumns(int body) const { return chain_columns_[body]; }
+  // True when the twist of column c turns with coordinate k: then
+  // ∂S_c/∂ε_k = Bracket(S_k, S_c), otherwise ∂S_c/∂ε_k = 0 (c, k in [0, n_v)). Moving along
+  // k moves the subtree below k's joint rigidly by e^{ε Ŝ_k} (the joint motions of
+  // model/scene.h and the floating joint's rotation applied on the left, math/quaternion.h
+  // IntegrateQuaternion), so every column of a joint below it is carried along (Murray, Li &
+  // Sastry 1994, §3.3: the spatial Jacobian's columns Ad(e^{ξ̂_1θ_1}⋯) ξ_i); within one joint
+  // only the rotation about the child origin moves with that origin: a planar joint's
+  // rotation column with its x and y, a floating joint's rotation columns with its
+  // translations.
+  bool TwistMovedBy(int c, int k) const {
+    const int joint_c = joint_of_velocity_[c], joint_k = joint_of_velocity_[k];
+    if (joint_c == joint_k) return !translation_column_[c] && translation_column_[k];
+    return ancestor_[child_body_[joint_c] * child_body_.size() + joint_k] != 0;
+  }
+
  private:
   // The PointJacobian columns of joint j for the point p_W (1 to 6 of them); returns their
   // count.
@@ -88,6 +139,8 @@ class ChainKinematics {
 
   ScenePtr scene_;
   std::vector<int> joint_of_velocity_;     // per velocity coordinate
+  std::vector<char> translation_column_;   // per velocity coordinate: a pure translation
+  std::vector<int> child_body_;            // per joint
   std::vector<std::vector<int>> subtree_;  // per joint: the joints below it, parents first
   std::vector<char> ancestor_;  // [body · n_joints + joint]: joint is an ancestor of body
   // Per body: its ancestor joints with velocity coordinates, by increasing v_start, their

@@ -13,6 +13,7 @@
 #include "quasidyn/contact/friction_cone.h"
 #include "quasidyn/gradients/chain_kinematics.h"
 #include "quasidyn/gradients/pair_motion_derivative.h"
+#include "quasidyn/gradients/tangent_basis_derivative.h"
 
 namespace quasidyn {
 
@@ -72,69 +73,24 @@ struct MovedTerms {
   std::vector<int> objects;
 };
 
-// The contacts' terms at one perturbed configuration, by body: the forces on a body are summed
-// into one wrench about its origin, and one pass over its chain (chain_kinematics.h
-// BodyTwistAndWrench) adds their generalised force J_oᵀ F + J_ωᵀ T = Σ J_pᵀ f and gives its
-// twist, from which J_p v = v_o + ω × (p − o) for each of its contact points: one pass per body
-// and configuration instead of one per contact.
-class BodyTerms {
- public:
-  explicit BodyTerms(int body_count) : slot_(body_count, -1) {}
-
-  // Adds the force f at the point p_W of `body` to its wrench (nothing for the world).
-  void AddForce(const ChainKinematics& kinematics, int body, const Eigen::Vector3d& p_W,
-                const Eigen::Vector3d& f) {
-    if (body == 0) return;
-    if (slot_[body] < 0) {
-      slot_[body] = static_cast<int>(entries_.size());
-      Entry e;
-      e.body = body;
-      e.origin = kinematics.BodyPoses()[body].translation();
-      entries_.push_back(e);
-    }
-    Entry& e = entries_[slot_[body]];
-    e.force += f;
-    e.torque += (p_W - e.origin).cross(f);
-  }
-  // out += Σ_bodies J_oᵀ F + J_ωᵀ T, and the bodies' twists for v.
-  void Resolve(const ChainKinematics& kinematics, const Eigen::VectorXd& v,
-               Eigen::Ref<Eigen::VectorXd> out) {
-    for (Entry& e : entries_)
-      kinematics.BodyTwistAndWrench(e.body, v, e.force, e.torque, &e.omega, &e.origin_velocity,
-                                    out);
-  }
-  // J_p v of the point p_W of `body` (zero for the world): after Resolve, for a body given
-  // to AddForce.
-  Eigen::Vector3d PointVelocity(int body, const Eigen::Vector3d& p_W) const {
-    if (body == 0) return Eigen::Vector3d::Zero();
-    const Entry& e = entries_[slot_[body]];
-    return e.origin_velocity + e.omega.cross(p_W - e.origin);
-  }
-  // Forgets the configuration's bodies.
-  void Clear() {
-    for (const Entry& e : entries_) slot_[e.body] = -1;
-    entries_.clear();
-  }
-
- private:
-  // Zero until set (omega and origin_velocity by Resolve), so that a copy reads no
-  // uninitialised value.
-  struct Entry {
-    int body = 0;
-    Eigen::Vector3d origin = Eigen::Vector3d::Zero(), omega = Eigen::Vector3d::Zero(),
-                    origin_velocity = Eigen::Vector3d::Zero(), force = Eigen::Vector3d::Zero(),
-                    torque = Eigen::Vector3d::Zero();
-  };
-  std::vector<int> slot_;  // per body: its entry, or −1
-  std::vector<Entry> entries_;
+// Per body at q: its spatial velocity V_b = Σ_c S_c v_c over its chain's columns, the wrench
+// of the contact impulses on it (Σ (p × f, f) over its contacts: torque about the world
+// origin, force), and along one direction k at a time the derivatives of both.
+struct BodyState {
+  SpatialTwist velocity;
+  Eigen::Vector3d torque = Eigen::Vector3d::Zero(), force = Eigen::Vector3d::Zero();
+  int rate_direction = -1;     // the k of velocity_rate, or −1
+  SpatialTwist velocity_rate;  // ∂V_b/∂ε_k
+  int wrench_direction = -1;   // the k of torque_rate and force_rate, or −1
+  Eigen::Vector3d torque_rate = Eigen::Vector3d::Zero(), force_rate = Eigen::Vector3d::Zero();
 };
 
-// One contact at a perturbed configuration (its point to first order and its contact frame).
-struct PerturbedContact {
-  int contact = 0, first_row = 0;
-  int body_a = 0, body_b = 0;
-  ContactPoint point;
-  Eigen::Vector3d t1 = Eigen::Vector3d::Zero(), t2 = Eigen::Vector3d::Zero();  // set per use
+// Per contact at q: its tangents (contact/friction_cone.h TangentBasis), its impulse as a force
+// f = λ_n n + λ_t1 t1 (+ λ_t2 t2) [N·s] and the relative velocity of its witness points
+// J_p,A(p_A) v − J_p,B(p_B) v [m/s].
+struct ContactFrame {
+  Eigen::Vector3d t1 = Eigen::Vector3d::Zero(), t2 = Eigen::Vector3d::Zero(),
+                  force = Eigen::Vector3d::Zero(), relative_velocity = Eigen::Vector3d::Zero();
 };
 
 // Work space of the pair and object body evaluations (reused: no allocation once grown).
@@ -147,8 +103,10 @@ struct Workspace {
   std::vector<Twist> xi_A, xi_B, relative;
   std::vector<ContactPointDerivative> along;
   PairMotionDerivative motion;
-  BodyTerms bodies;
-  std::vector<PerturbedContact> perturbed;
+  std::vector<SpatialTwist> column_twists;  // S_c per velocity column at q
+  std::vector<BodyState> bodies;            // per body
+  std::vector<ContactFrame> frames;         // per contact
+  std::vector<int> wrench_bodies;           // the bodies whose wrench moves along this k
 };
 
 }  // namespace
@@ -220,62 +178,131 @@ Outcome DifferentiatePair(const GeometryModel& geometry, const ContactSet& conta
   return Outcome::Ok();
 }
 
-// The terms of the contacts moved by direction k at the configuration of `kinematics`, weighted
-// by `weight` into column k of the contraction: φ, J_c v (rows: the contact's first row of J_c,
-// contact index i) and J_cᵀ λ, the latter as wrenches on the bodies (BodyTerms).
-void AddContactTerms(const Scene& scene, const ChainKinematics& kinematics,
-                     const Eigen::VectorXd& v, const Eigen::VectorXd& lambda, int k, double weight,
-                     Workspace* w, StepDataContraction* d) {
-  BodyTerms& bodies = w->bodies;
-  for (PerturbedContact& c : w->perturbed) {
-    TangentBasis(c.point.normal, scene.planar, &c.t1, &c.t2);
-    Eigen::Vector3d force = lambda[c.first_row] * c.point.normal + lambda[c.first_row + 1] * c.t1;
-    if (!scene.planar) force += lambda[c.first_row + 2] * c.t2;
-    // J_i = J_A(p_A) − J_B(p_B) as in contact/contact_set.cc: J_iᵀ force added.
-    bodies.AddForce(kinematics, c.body_a, c.point.p_A, weight * force);
-    bodies.AddForce(kinematics, c.body_b, c.point.p_B, -weight * force);
+// ∂V_b/∂ε_k = Σ_c ∂S_c/∂ε_k v_c = [S_k, Σ_{c moved by k} S_c v_c] over the chain of b
+// (chain_kinematics.h TwistMovedBy; zero when k does not move b), once per body and k.
+const SpatialTwist& VelocityRate(const ChainKinematics& kinematics, const Eigen::VectorXd& v,
+                                 int body, int k, Workspace* w) {
+  BodyState& state = w->bodies[body];
+  if (state.rate_direction != k) {
+    state.rate_direction = k;
+    SpatialTwist carried;
+    for (int c : kinematics.ChainColumns(body)) {
+      if (!kinematics.TwistMovedBy(c, k)) continue;
+      carried.angular += w->column_twists[c].angular * v[c];
+      carried.linear += w->column_twists[c].linear * v[c];
+    }
+    state.velocity_rate = Bracket(w->column_twists[k], carried);
   }
-  bodies.Resolve(kinematics, v, d->d_JcT_lambda.col(k));
-  for (const PerturbedContact& c : w->perturbed) {
-    const Eigen::Vector3d relative_velocity =
-        bodies.PointVelocity(c.body_a, c.point.p_A) - bodies.PointVelocity(c.body_b, c.point.p_B);
-    d->d_phi(c.contact, k) += weight * c.point.phi;
-    d->d_Jc_v(c.first_row, k) += weight * c.point.normal.dot(relative_velocity);
-    d->d_Jc_v(c.first_row + 1, k) += weight * c.t1.dot(relative_velocity);
-    if (!scene.planar) d->d_Jc_v(c.first_row + 2, k) += weight * c.t2.dot(relative_velocity);
-  }
-  bodies.Clear();
+  return state.velocity_rate;
 }
 
-// Adds weight·(s M_b v, h τ_b) of object body b (its share of P v and τ_h,
+// Adds sign·(dp × f + p × df, df), the rate of the wrench of the force f at p, to the body's
+// wrench rate along k (nothing for the world).
+void AddWrenchRate(int body, int k, double sign, const Eigen::Vector3d& p,
+                   const Eigen::Vector3d& dp, const Eigen::Vector3d& f, const Eigen::Vector3d& df,
+                   Workspace* w) {
+  if (body == 0) return;
+  BodyState& state = w->bodies[body];
+  if (state.wrench_direction != k) {
+    state.wrench_direction = k;
+    state.torque_rate.setZero();
+    state.force_rate.setZero();
+    w->wrench_bodies.push_back(body);
+  }
+  state.torque_rate += sign * (dp.cross(f) + p.cross(df));
+  state.force_rate += sign * df;
+}
+
+// Column k of the contraction's contact terms, in closed form: for each contact moved by k
+// (derivatives dφ, dp_A, dp_B, dn of its pair, pair_motion_derivative.h) with the relative
+// velocity w = V_A(p_A) − V_B(p_B), V(p) = linear + angular × p,
+//   ∂φ/∂ε_k = dφ,
+//   ∂(n·w)/∂ε_k = dn·w + n·dw,  ∂(t·w)/∂ε_k = dt·w + t·dw (dt: tangent_basis_derivative.h),
+//   dw = ∂V_A/∂ε_k(p_A) + ω_A × dp_A − (∂V_B/∂ε_k(p_B) + ω_B × dp_B),
+// and ∂(J_cᵀλ)/∂ε_k per body b with wrench W_b: entry c of its chain gets
+//   S_c·∂W_b/∂ε_k + ∂S_c/∂ε_k·W_b,  ∂W/∂ε_k = Σ ±(dp × f + p × df, df),
+//   df = λ_n dn + λ_t1 dt1 (+ λ_t2 dt2).
+void AddContactRates(const Scene& scene, const ContactSet& contacts,
+                     const ChainKinematics& kinematics, const MovedTerms& terms,
+                     const Eigen::VectorXd& v, const Eigen::VectorXd& lambda, int k,
+                     int rows_per_contact, Workspace* w, StepDataContraction* d) {
+  w->wrench_bodies.clear();
+  Eigen::Vector3d dt1, dt2;
+  for (const PairContacts* p : terms.pairs) {
+    const int members = static_cast<int>(p->contacts.size());
+    const SpatialTwist& rate_A = VelocityRate(kinematics, v, p->body_a, k, w);
+    const SpatialTwist& rate_B = VelocityRate(kinematics, v, p->body_b, k, w);
+    const Eigen::Vector3d& omega_A = w->bodies[p->body_a].velocity.angular;
+    const Eigen::Vector3d& omega_B = w->bodies[p->body_b].velocity.angular;
+    for (int m = 0; m < members; ++m) {
+      const int i = p->contacts[m];
+      const Contact& c = contacts[i];
+      const ContactFrame& frame = w->frames[i];
+      const ContactPointDerivative& dc = p->derivative[p->slot[k] * members + m];
+      const Eigen::Vector3d dw = rate_A.PointVelocity(c.p_A) + omega_A.cross(dc.p_A) -
+                                 rate_B.PointVelocity(c.p_B) - omega_B.cross(dc.p_B);
+      TangentBasisDerivative(c.normal, dc.normal, scene.planar, &dt1, &dt2);
+      const int row = i * rows_per_contact;
+      d->d_phi(i, k) = dc.phi;
+      d->d_Jc_v(row, k) = dc.normal.dot(frame.relative_velocity) + c.normal.dot(dw);
+      d->d_Jc_v(row + 1, k) = dt1.dot(frame.relative_velocity) + frame.t1.dot(dw);
+      Eigen::Vector3d df = lambda[row] * dc.normal + lambda[row + 1] * dt1;
+      if (!scene.planar) {
+        d->d_Jc_v(row + 2, k) = dt2.dot(frame.relative_velocity) + frame.t2.dot(dw);
+        df += lambda[row + 2] * dt2;
+      }
+      // J_i = J_A(p_A) − J_B(p_B) as in contact/contact_set.cc.
+      AddWrenchRate(c.body_a, k, 1.0, c.p_A, dc.p_A, frame.force, df, w);
+      AddWrenchRate(c.body_b, k, -1.0, c.p_B, dc.p_B, frame.force, df, w);
+    }
+  }
+  const SpatialTwist& S_k = w->column_twists[k];
+  for (int b : w->wrench_bodies) {
+    const BodyState& state = w->bodies[b];
+    for (int c : kinematics.ChainColumns(b)) {
+      const SpatialTwist& S_c = w->column_twists[c];
+      double rate = S_c.Power(state.torque_rate, state.force_rate);
+      if (kinematics.TwistMovedBy(c, k)) rate += Bracket(S_k, S_c).Power(state.torque, state.force);
+      d->d_JcT_lambda(c, k) += rate;
+    }
+  }
+}
+
+// Adds ∂(s M_b v, h τ_b)/∂ε_k of object body b (its share of P v and τ_h,
 // dynamics/quasi_dynamic_cost.h: M_b = m J_comᵀJ_com + J_ωᵀ I_W J_ω, Featherstone 2008,
-// eq. 6.2; τ_b = J_comᵀ m g) at the configuration of `kinematics` into column k, rows n_v,u
-// (the objects' block) only.
-void AddObjectBodyTerms(const Scene& scene, const ChainKinematics& kinematics, int b,
-                        const Eigen::VectorXd& v, double mass_scale, double h, int k, double weight,
-                        Workspace* w, StepDataContraction* d) {
+// eq. 6.2; τ_b = J_comᵀ m g) into column k, rows n_v,u (the objects' block) only, in closed
+// form: moving along k carries the body rigidly by S_k, so the centre of mass x moves with
+// dx = S_k(x), I_W = R I Rᵀ turns with dI_W = [ω_k]× I_W − I_W [ω_k]×, column c of J_com
+// changes by ∂S_c/∂ε_k(x) + ω_c × dx and of J_ω by ∂ω_c/∂ε_k.
+void AddObjectBodyRates(const Scene& scene, const ChainKinematics& kinematics, int b,
+                        const Eigen::VectorXd& v, double mass_scale, double h, int k, Workspace* w,
+                        StepDataContraction* d) {
   const Body& body = scene.bodies[b];
   const Eigen::Isometry3d& X_WB = kinematics.BodyPoses()[b];
-  kinematics.PointJacobian(b, X_WB * body.com, &w->J_A);
-  kinematics.RotationalJacobian(b, &w->J_B);  // the same columns as J_A
+  const Eigen::Vector3d x = X_WB * body.com;
   const Eigen::Matrix3d inertia_W = X_WB.linear() * body.inertia * X_WB.linear().transpose();
-  const Eigen::Vector3d momentum = body.mass * w->J_A.Times(v);          // m v_com [N·s]
-  const Eigen::Vector3d angular_momentum = inertia_W * w->J_B.Times(v);  // I_W ω [N·m·s]
-  const double momentum_weight = weight * mass_scale, gravity_weight = weight * h * body.mass;
-  // Column by column, as Eigen evaluates c (J_comᵀ p + J_ωᵀ L) and c (J_comᵀ g).
-  for (size_t c = 0; c < w->J_A.index.size(); ++c) {
-    const int row = w->J_A.index[c];
-    if (row >= scene.nv_u) continue;
-    const Eigen::Vector3d& J_com = w->J_A.column[c];
-    const Eigen::Vector3d& J_rot = w->J_B.column[c];
-    d->d_P_v(row, k) +=
-        momentum_weight *
-        ((J_com[0] * momentum[0] + J_com[1] * momentum[1] + J_com[2] * momentum[2]) +
-         (J_rot[0] * angular_momentum[0] + J_rot[1] * angular_momentum[1] +
-          J_rot[2] * angular_momentum[2]));
-    d->d_tau_h(row, k) +=
-        gravity_weight *
-        (J_com[0] * scene.gravity[0] + J_com[1] * scene.gravity[1] + J_com[2] * scene.gravity[2]);
+  const SpatialTwist& S_k = w->column_twists[k];
+  const SpatialTwist& velocity = w->bodies[b].velocity;
+  const SpatialTwist& rate = VelocityRate(kinematics, v, b, k, w);
+  const Eigen::Vector3d dx = S_k.PointVelocity(x);
+  const Eigen::Vector3d com_velocity = velocity.PointVelocity(x);
+  const Eigen::Vector3d com_velocity_rate = rate.PointVelocity(x) + velocity.angular.cross(dx);
+  const Eigen::Vector3d angular_momentum = inertia_W * velocity.angular;  // I_W ω
+  const Eigen::Vector3d angular_momentum_rate = S_k.angular.cross(angular_momentum) -
+                                                inertia_W * S_k.angular.cross(velocity.angular) +
+                                                inertia_W * rate.angular;
+  for (int c : kinematics.ChainColumns(b)) {
+    if (c >= scene.nv_u) continue;
+    const SpatialTwist& S_c = w->column_twists[c];
+    const SpatialTwist S_c_rate =
+        kinematics.TwistMovedBy(c, k) ? Bracket(S_k, S_c) : SpatialTwist{};
+    const Eigen::Vector3d J_com = S_c.PointVelocity(x);
+    const Eigen::Vector3d J_com_rate = S_c_rate.PointVelocity(x) + S_c.angular.cross(dx);
+    d->d_P_v(c, k) +=
+        mass_scale *
+        (body.mass * (J_com_rate.dot(com_velocity) + J_com.dot(com_velocity_rate)) +
+         S_c_rate.angular.dot(angular_momentum) + S_c.angular.dot(angular_momentum_rate));
+    d->d_tau_h(c, k) += h * body.mass * J_com_rate.dot(scene.gravity);
   }
 }
 
@@ -373,40 +400,39 @@ Outcome DifferentiateStepData(const ContactModel& model,
                                             model.candidate_distance(), data_step, nv, &work, &p);
         !outcome)
       return outcome;
+  // The state at q: the columns' twists, the bodies' velocities and wrenches, the contacts'
+  // frames and relative velocities.
+  kinematics.ColumnTwists(&work.column_twists);
+  for (int b = 0; b < static_cast<int>(work.bodies.size()); ++b) {
+    BodyState& state = work.bodies[b];
+    state = BodyState{};
+    for (int c : kinematics.ChainColumns(b)) {
+      state.velocity.angular += work.column_twists[c].angular * v[c];
+      state.velocity.linear += work.column_twists[c].linear * v[c];
+    }
+  }
+  work.frames.resize(nc);
+  for (int i = 0; i < nc; ++i) {
+    const Contact& c = contacts[i];
+    ContactFrame& frame = work.frames[i];
+    const int row = i * rows_per_contact;
+    TangentBasis(c.normal, scene.planar, &frame.t1, &frame.t2);
+    frame.force = lambda[row] * c.normal + lambda[row + 1] * frame.t1;
+    if (!scene.planar) frame.force += lambda[row + 2] * frame.t2;
+    frame.relative_velocity = work.bodies[c.body_a].velocity.PointVelocity(c.p_A) -
+                              work.bodies[c.body_b].velocity.PointVelocity(c.p_B);
+    work.bodies[c.body_a].torque += c.p_A.cross(frame.force);
+    work.bodies[c.body_a].force += frame.force;
+    work.bodies[c.body_b].torque -= c.p_B.cross(frame.force);
+    work.bodies[c.body_b].force -= frame.force;
+  }
   for (int k = 0; k < nv; ++k) {
     const MovedTerms& terms = moved[kinematics.JointOfVelocity(k)];
     if (terms.pairs.empty() && terms.objects.empty()) continue;
-    for (const double sign : {1.0, -1.0}) {
-      const double weight = sign / (2.0 * data_step);  // central difference
-      const double step = sign * data_step;
-      kinematics.Perturb(k, step);  // q ⊕ ±data_step e_k
-      work.perturbed.clear();
-      for (const PairContacts* p : terms.pairs) {
-        // The pair's points at q ⊕ step e_k to first order: exact for the central difference
-        // of the terms below up to O(data_step²) (pair_motion_derivative.h).
-        const int members = static_cast<int>(p->contacts.size());
-        for (int m = 0; m < members; ++m) {
-          const int i = p->contacts[m];
-          const Contact& c = contacts[i];
-          const ContactPointDerivative& dc = p->derivative[p->slot[k] * members + m];
-          PerturbedContact perturbed;
-          perturbed.contact = i;
-          perturbed.first_row = i * rows_per_contact;
-          perturbed.body_a = c.body_a;
-          perturbed.body_b = c.body_b;
-          perturbed.point.phi = c.phi + step * dc.phi;
-          perturbed.point.p_A = c.p_A + step * dc.p_A;
-          perturbed.point.p_B = c.p_B + step * dc.p_B;
-          perturbed.point.normal = c.normal + step * dc.normal;
-          work.perturbed.push_back(perturbed);
-        }
-      }
-      AddContactTerms(scene, kinematics, v, lambda, k, weight, &work, &d);
-      for (int b : terms.objects)
-        AddObjectBodyTerms(scene, kinematics, b, v, cost_parameters.object_mass_scale, h, k, weight,
-                           &work, &d);
-      kinematics.Restore();
-    }
+    AddContactRates(scene, contacts, kinematics, terms, v, lambda, k, rows_per_contact, &work, &d);
+    for (int b : terms.objects)
+      AddObjectBodyRates(scene, kinematics, b, v, cost_parameters.object_mass_scale, h, k, &work,
+                         &d);
   }
   return Outcome::Ok();
 }

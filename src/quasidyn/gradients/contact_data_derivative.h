@@ -34,13 +34,18 @@
 //    differences (step data_step) of the pair's manifold along the relative motions of its two
 //    bodies plus their exact common rigid motion (pair_motion_derivative.h: 2 manifold queries per
 //    relative direction, at most 6 directions, 3 planar);
-//  * central differences (step data_step) at q ⊕ ±data_step e_k of the moved terms only: φ,
-//    J_c v and J_cᵀλ evaluated with the bodies' poses at q ⊕ ±data_step e_k and the contacts'
-//    points to first order, point ± data_step·d(point)/dε_k (normals turn, tangents turn with
-//    them, witness points slide: ∂J/∂q in full); the moved object bodies' s·M_b v and h τ_b
-//    (orientation-dependent inertia, gravity lever arm). dφ is differenced too rather than
-//    taken as J_n e_k: the two agree for vertex–face and smooth contact, but not for manifold
-//    points clipped on an edge, which slide.
+//  * closed forms for the moved terms (no perturbed kinematics): moving along k carries the
+//    subtree below k's joint rigidly by the spatial twist S_k, so a velocity column c below it
+//    turns with ∂S_c/∂ε_k = [S_k, S_c] (chain_kinematics.h Bracket, TwistMovedBy); with the
+//    contacts' ∂φ, ∂p_A, ∂p_B, ∂n from the pair step above and the tangents' derivative
+//    (tangent_basis_derivative.h), ∂φ, ∂(J_c v) and ∂(J_cᵀλ) follow by the product rule
+//    (AddContactRates in the .cc: normals turn, tangents turn with them, witness points slide:
+//    ∂J/∂q in full), and the moved object bodies' s·M_b v and h τ_b likewise (orientation-
+//    dependent inertia, gravity lever arm). dφ is the pair's own derivative rather than J_n e_k:
+//    the two agree for vertex–face and smooth contact, but not for manifold points clipped on
+//    an edge, which slide. (Before 2026-11-26 these terms were central differences, step
+//    data_step, through the poses at q ⊕ ±data_step e_k; the closed forms agree with them to
+//    their round-off, ε_machine/data_step relative.)
 // Where the geometry is not differentiable (boxes resting face on face, whose normal is either
 // box's face normal once they tilt) the result is the convention of pair_motion_derivative.h:
 // finite and deterministic, not a derivative.

@@ -12,6 +12,12 @@ namespace {
 // carry rounding of ≈ 1e-16 × ‖M‖; conditioning up to 1e10 is still treated as regular).
 constexpr double kRankTolerance = 1e-10;
 
+// Blocks of at most this many velocities (the planar hand's: 7) form M_c, W_c r₂ and the
+// null-space products entry by entry and solve with L column by column: for them the set-up
+// of Eigen's blocked kernels costs more than the arithmetic (instructions of the planar
+// hand's A+B −3 %); larger blocks (the arm's) keep the blocked kernels.
+constexpr int kSmallBlock = 12;
+
 }  // namespace
 
 bool RangeSpaceKkt::FactorCost(const Eigen::MatrixXd& H) {
@@ -126,7 +132,16 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
           block.W(place_in_block_[whitened.index[e]], q) = whitened.value[e];
     }
     block.M.setZero(size, size);
-    block.M.selfadjointView<Eigen::Lower>().rankUpdate(block.W);
+    if (size <= kSmallBlock) {
+      for (int i = 0; i < size; ++i)
+        for (int k = 0; k <= i; ++k) {
+          double sum = 0.0;
+          for (int q = 0; q < rows; ++q) sum += block.W(i, q) * block.W(k, q);
+          block.M(i, k) = sum;
+        }
+    } else {
+      block.M.selfadjointView<Eigen::Lower>().rankUpdate(block.W);
+    }
     block.factor.compute(block.M);
     largest = std::max(largest, block.factor.vectorD().cwiseAbs().maxCoeff());
   }
@@ -214,19 +229,36 @@ void RangeSpaceKkt::SolveBlock(const Block& block, const Eigen::MatrixXd& r2_tra
     for (int s = 0; s < with_r2; ++s)
       for (int q = 0; q < rows; ++q) r2_block(q, s) = r2_transposed(columns[s], block.rows[q]);
     Eigen::MatrixXd& z = w->z;
-    z.noalias() = block.W * r2_block;
+    const bool small = size <= kSmallBlock;
+    if (small)
+      z.noalias() = block.W.lazyProduct(r2_block);
+    else
+      z.noalias() = block.W * r2_block;
     // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂. D⁺ is zero past the last kept pivot, so only the leading
     // block of L enters: the first rows of L⁻¹ z need only L's leading block, the rest are
     // multiplied by zero, and the back substitution of a vector zero past the block stays
     // zero there.
     z = block.factor.transpositionsP() * z;
     const int lead = block.leading;
-    const auto L_lead =
-        block.factor.matrixLDLT().topLeftCorner(lead, lead).triangularView<Eigen::UnitLower>();
-    auto z_lead = z.topRows(lead);
-    L_lead.solveInPlace(z_lead);
-    z_lead = block.pivot_inverse.head(lead).asDiagonal() * z_lead;
-    L_lead.transpose().solveInPlace(z_lead);
+    if (small) {
+      // L_lead is unit lower triangular: forward substitution, D⁺, back substitution with Lᵀ.
+      const Eigen::MatrixXd& L = block.factor.matrixLDLT();
+      for (int t = 0; t < with_r2; ++t) {
+        double* column = z.col(t).data();
+        for (int i = 1; i < lead; ++i)
+          for (int j = 0; j < i; ++j) column[i] -= L(i, j) * column[j];
+        for (int i = 0; i < lead; ++i) column[i] *= block.pivot_inverse[i];
+        for (int i = lead - 2; i >= 0; --i)
+          for (int j = i + 1; j < lead; ++j) column[i] -= L(j, i) * column[j];
+      }
+    } else {
+      const auto L_lead =
+          block.factor.matrixLDLT().topLeftCorner(lead, lead).triangularView<Eigen::UnitLower>();
+      auto z_lead = z.topRows(lead);
+      L_lead.solveInPlace(z_lead);
+      z_lead = block.pivot_inverse.head(lead).asDiagonal() * z_lead;
+      L_lead.transpose().solveInPlace(z_lead);
+    }
     z.bottomRows(size - lead).setZero();
     x_block.leftCols(with_r2).noalias() = block.factor.transpositionsP().transpose() * z;
   }
@@ -237,8 +269,13 @@ void RangeSpaceKkt::SolveBlock(const Block& block, const Eigen::MatrixXd& r2_tra
     for (int s = 0; s < count; ++s)
       for (int k = 0; k < size; ++k) y_block(k, s) = x(block.indices[k], columns[s]);
     y_block -= x_block;
-    w->null_coordinates.noalias() = block.N.transpose() * y_block;
-    x_block.noalias() += block.N * w->null_coordinates;
+    if (size <= kSmallBlock) {
+      w->null_coordinates.noalias() = block.N.transpose().lazyProduct(y_block);
+      x_block.noalias() += block.N.lazyProduct(w->null_coordinates);
+    } else {
+      w->null_coordinates.noalias() = block.N.transpose() * y_block;
+      x_block.noalias() += block.N * w->null_coordinates;
+    }
   }
   for (int s = 0; s < count; ++s)
     for (int k = 0; k < size; ++k) x(block.indices[k], columns[s]) = x_block(k, s);
