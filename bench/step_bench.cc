@@ -89,6 +89,57 @@ void BM_RolloutStep(benchmark::State& state, Example example, const char* formul
   state.counters["iterations_per_step"] = static_cast<double>(iterations) / std::max(1L, steps);
 }
 
+// The `steps` steps of BM_RolloutStep's run, from a cleared warm start.
+[[gnu::noinline]] void RunRollout(const StepModel& model, const SceneState& at, int steps,
+                                  StepData* data, State* x) {
+  const Scene& scene = model.scene();
+  const double h = model.time_step();
+  model.ClearWarmStart(data);
+  *x = at.x;
+  for (int k = 0; k < steps; ++k) {
+    model.Calc(*x, scene.CommandAt(at.t + (k + 1) * h), data);
+    *x = data->result.next;
+  }
+}
+
+// RunRollout for valgrind's callgrind, whose inclusive count of this function divided by the
+// steps is the instructions of a rollout step, whatever the load (BM_RolloutRun below; the
+// warm-up calls RunRollout itself, so it is not counted).
+[[gnu::noinline]] void MeasuredRollout(const StepModel& model, const SceneState& at, int steps,
+                                       StepData* data, State* x) {
+  RunRollout(model, at, steps, data, x);
+}
+
+// BM_RolloutStep's 50-step run as one iteration, after one run of warm-up (every buffer has
+// met the run's problem sizes). Counters: heap allocations per step in the last run (a warm
+// rollout step allocates nothing), and steps per run. Instructions per step:
+//   valgrind --tool=callgrind --toggle-collect='*MeasuredRollout*'
+//     build/release/step_bench --benchmark_filter='BM_RolloutRun/planar_hand_qp$'
+//     --benchmark_min_time=0
+// then callgrind's "Collected" count (or MeasuredRollout's inclusive one) / 50: one iteration.
+void BM_RolloutRun(benchmark::State& state, Example example, const char* formulation) {
+  constexpr int kStepsPerRun = 50;
+  const std::shared_ptr<const StepModel> model = ModelOf(example, formulation);
+  const SceneState& at = StateOf(example);
+  const std::unique_ptr<StepData> data = model->CreateData();
+  State x = at.x;
+  RunRollout(*model, at, kStepsPerRun, data.get(), &x);  // warm-up
+  long allocations = 0;
+  for (auto _ : state) {
+    testing::MallocCounter counter;
+    MeasuredRollout(*model, at, kStepsPerRun, data.get(), &x);
+    allocations = counter.count();
+
+    benchmark::DoNotOptimize(x.q.data());
+  }
+  state.counters["allocations_per_step"] = static_cast<double>(allocations) / kStepsPerRun;
+  state.counters["steps_per_run"] = kStepsPerRun;
+}
+BENCHMARK_CAPTURE(BM_RolloutRun, arm_cubes_qp, Example::kArmCubes, "qp")
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_RolloutRun, planar_hand_qp, Example::kPlanarHand, "qp")
+    ->Unit(benchmark::kMicrosecond);
+
 #define QUASIDYN_STEP_BENCHES(name, example, formulation)                                \
   BENCHMARK_CAPTURE(BM_Calc, name, example, formulation)->Unit(benchmark::kMicrosecond); \
   BENCHMARK_CAPTURE(BM_RolloutStep, name, example, formulation, false)                   \

@@ -24,7 +24,8 @@
 //    solved through its regularised KKT system (δ on the multipliers, OSQP's δ): eliminating
 //    z_k = −P_k (A_k x + b_k)/δ gives the normal matrix Q + Σ A_kᵀ (P_k/δ) A_k (+ a tiny δ_x I)
 //    of block_normal_matrix.h, then iterative refinement against the unregularised system
-//    (Nocedal & Wright §16.6 / OSQP's polish_refine_iter) until the residual stops falling.
+//    (Nocedal & Wright §16.6 / OSQP's polish_refine_iter) until the residual stops falling or
+//    reaches the rounding floor (PolishSettings::rounding_floor).
 // 3. Acceptance: the KKT residual of both answers, the largest of ‖Q x + c − Aᵀ z‖∞, the cone
 //    violations of u and z (max(0, −(t − ‖s‖))) and the complementarity max_k |u_kᵀ z_k|; the
 //    polished answer replaces the interior-point one only when its residual is smaller.
@@ -46,6 +47,14 @@ struct PolishSettings {
   double delta = 1e-7;                   // δ > 0 of the regularised KKT system (OSQP: 1e-6)
   double primal_regularization = 1e-12;  // δ_x >= 0 added to Q (as the solvers' own)
   int max_refinements = 5;               // >= 0 refinement steps (OSQP: 3)
+  // The refinement stops once its KKT error (max(‖e1‖∞, ‖e2‖∞), active_set_polish.cc) is at
+  // most rounding_floor · ε · T, ε the machine epsilon and T the largest of the terms the error
+  // is computed from (‖Q x‖∞, ‖c‖∞, ‖Aᵀ z‖∞, ‖A x‖∞, ‖b‖∞): the sums of those terms carry
+  // rounding errors of that order, so further corrections only move the answer by rounding
+  // (docs/performance.md, "The polish at the rounding floor"). Dimensionless, >= 0; 0 refines
+  // until the error stops falling or max_refinements. Not from OSQP (which runs a fixed count);
+  // ours: 16.
+  double rounding_floor = 16.0;
 };
 
 // What the polish did at the last solve.
@@ -93,6 +102,8 @@ class ActiveSetPolisher {
                 PolishInfo* info);
   // out_k = P_k in_k for every block.
   void Project(const Eigen::VectorXd& in, Eigen::VectorXd* out) const;
+  // max over the blocks of the cone violations of u and z and of |u_kᵀ z_k| (header, step 3).
+  double BlockResidual(const Eigen::VectorXd& u, const Eigen::VectorXd& z) const;
 
   void SizeWorkspace(int n, int rows);
 
@@ -100,6 +111,9 @@ class ActiveSetPolisher {
   bool lent_ = false;                          // SetupLent: the caller's normal matrix
   PolishNormalSystem* system_ = nullptr;       // the one the running Polish uses
   std::vector<int> offset_, dim_;
+  // Every block is one row (the QP's): P is diagonal (0 or 1), so the projections and the
+  // block residual are coefficient-wise (the same values as the general loops).
+  bool single_rows_ = false;
   Eigen::MatrixXd projections_, weights_;  // rows × max dim: P_k, P_k/δ
   Eigen::VectorXd x_, z_, dx_, dz_, u_, e1_, e2_, rows_, columns_, rhs_;
 };

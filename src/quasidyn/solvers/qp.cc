@@ -92,7 +92,7 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
     reduced_.resize(n, n);
     small_factor_.Resize(small_ ? n : 0);
   }
-  if (sparse_ && !equalities_) {
+  if (LendsNormalSystem()) {
     polish_.SetupLent(n, m);
   } else {
     polish_.Setup(problem_.Q, problem_.G,
@@ -306,19 +306,15 @@ void QpSolver::CopySparseValues() {
 // the slack and multiplier steps).
 bool QpSolver::FactorReduced() {
   const double delta = settings_.kkt_regularization;
+  if (small_) {
+    AssembleSmall(weights_.data(), delta);
+    return small_factor_.Factor(reduced_);
+  }
   if (!sparse_) {
     scaled_G_.noalias() = weights_.asDiagonal() * dense_G_;
-    if (small_) {  // the lower triangle only (the factorisation reads no more), by column dots
-      const int n = static_cast<int>(reduced_.rows());
-      for (int j = 0; j < n; ++j)
-        for (int i = j; i < n; ++i)
-          reduced_(i, j) = dense_Q_(i, j) + dense_G_.col(i).dot(scaled_G_.col(j));
-    } else {
-      reduced_ = dense_Q_;
-      reduced_.noalias() += dense_G_.transpose() * scaled_G_;
-    }
+    reduced_ = dense_Q_;
+    reduced_.noalias() += dense_G_.transpose() * scaled_G_;
     reduced_.diagonal().array() += delta;
-    if (small_) return small_factor_.Factor(reduced_);
     dense_factor_.compute(reduced_);
     return dense_factor_.info() == Eigen::Success;
   }
@@ -330,6 +326,17 @@ bool QpSolver::FactorReduced() {
   // 2e-7) and SolveAugmented refines against the true matrix.
   return sparse_factor_.FactorizeQuasiDefinite(sparse_reduced_, static_cast<int>(problem_.Q.rows()),
                                                1e-13, 2e-7) >= 0;
+}
+
+void QpSolver::AssembleSmall(const double* weights, double regularization) {
+  const Eigen::Map<const VectorXd> w(weights, dense_G_.rows());
+  scaled_G_.noalias() = w.asDiagonal() * dense_G_;
+  // The lower triangle only (the factorisation reads no more), by column dots.
+  const int n = static_cast<int>(reduced_.rows());
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i)
+      reduced_(i, j) = dense_Q_(i, j) + dense_G_.col(i).dot(scaled_G_.col(j));
+  reduced_.diagonal().array() += regularization;
 }
 
 void QpSolver::AssembleSparse(const double* weights, double regularization) {
@@ -361,31 +368,39 @@ void QpSolver::AssembleSparse(const double* weights, double regularization) {
     values[index] = -settings_.equality_regularization;
 }
 
-// The polish's normal matrix (polish_normal_system.h) as the interior point's reduced matrix:
-// its weights P/δ (one per row of G) in place of z/s, its δ_x in place of δ.
+bool QpSolver::LendsNormalSystem() const { return (sparse_ || small_) && !equalities_; }
+
+// The polish's normal matrix (polish_normal_system.h) as the interior point's reduced matrix
+// (sparse_reduced_ or, on the small dense path, reduced_): its weights P/δ (one per row of G)
+// in place of z/s, its δ_x in place of δ.
 class QpSolver::LentNormalSystem final : public PolishNormalSystem {
  public:
   explicit LentNormalSystem(QpSolver* solver) : solver_(*solver) {}
   void Assemble(const Eigen::MatrixXd& weights, double regularization) override {
-    solver_.AssembleSparse(weights.data(), regularization);  // column 0: one weight per row
+    // Column 0: one weight per row.
+    if (solver_.sparse_) {
+      solver_.AssembleSparse(weights.data(), regularization);
+    } else {
+      solver_.AssembleSmall(weights.data(), regularization);
+    }
   }
   bool Factorize() override {
+    // A non-finite entry of the lower triangle reaches a pivot, which DenseCholesky refuses.
+    if (!solver_.sparse_) return solver_.small_factor_.Factor(solver_.reduced_);
     const Eigen::Map<const VectorXd> values(solver_.sparse_reduced_.valuePtr(),
                                             solver_.sparse_reduced_.nonZeros());
     return values.allFinite() && solver_.sparse_factor_.Factorize(solver_.sparse_reduced_);
   }
   void Solve(const VectorXd& rhs, VectorXd* out) override {
-    solver_.sparse_factor_.SolveInto(rhs, out);
+    if (solver_.sparse_) {
+      solver_.sparse_factor_.SolveInto(rhs, out);
+    } else {
+      solver_.small_factor_.Solve(rhs, out);
+    }
   }
-  void MultiplyA(const VectorXd& x, VectorXd* out) const override {
-    solver_.problem_.G.Multiply(x, out);
-  }
-  void MultiplyAt(const VectorXd& y, VectorXd* out) const override {
-    solver_.problem_.G.MultiplyTranspose(y, out);
-  }
-  void MultiplyQ(const VectorXd& x, VectorXd* out) const override {
-    solver_.problem_.Q.Multiply(x, out);
-  }
+  void MultiplyA(const VectorXd& x, VectorXd* out) const override { solver_.MultiplyG(x, *out); }
+  void MultiplyAt(const VectorXd& y, VectorXd* out) const override { solver_.MultiplyGt(y, *out); }
+  void MultiplyQ(const VectorXd& x, VectorXd* out) const override { solver_.MultiplyQ(x, *out); }
 
  private:
   QpSolver& solver_;
@@ -760,7 +775,7 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
   result.status = status;
   if (Succeeded(status) && !equalities_) {
     LentNormalSystem lent(this);
-    polish_.Polish(problem, settings.polish, &result, sparse_ ? &lent : nullptr);
+    polish_.Polish(problem, settings.polish, &result, LendsNormalSystem() ? &lent : nullptr);
   }
   result.info.solve_time_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();

@@ -158,6 +158,8 @@ class QpSolver {
  private:
   // The reduced matrix lent to the polish (below).
   class LentNormalSystem;
+  // The sparse and the small dense path without equality rows lend their reduced matrix.
+  bool LendsNormalSystem() const;
 
   void BuildSparsePattern();
   void BuildGroups();
@@ -167,6 +169,8 @@ class QpSolver {
   // Sparse path: the values of Q + Gᵀ diag(weights) G + δI (δ = regularization) into
   // sparse_reduced_, weights of size m (with equality rows, also A and −δ_e I).
   void AssembleSparse(const double* weights, double regularization);
+  // Small dense path: the lower triangle of Q + Gᵀ diag(weights) G + δI into reduced_.
+  void AssembleSmall(const double* weights, double regularization);
   // refine = false: the first solve only (the predictor's direction, which sets a step length
   // and σ, not the iterate).
   void SolveReduced(const Eigen::VectorXd& rhs, Eigen::VectorXd& out, bool refine = true);
@@ -234,7 +238,9 @@ class QpSolver {
   // pattern of Q + Gᵀ diag(z/s) G + δI, so it is assembled into sparse_reduced_ and factorised
   // by sparse_factor_ (whose values the interior point no longer needs once its iterations
   // end, and refills first in the next Solve), with no pattern, analysis or copy of Q and G of
-  // its own. Elsewhere (dense paths) the polish has its own normal matrix.
+  // its own. The small dense path lends reduced_ and small_factor_ alike (no dense copies of Q
+  // and G in the polish). Elsewhere (the larger dense path) the polish has its own normal
+  // matrix.
   QpPolish polish_;
 };
 
