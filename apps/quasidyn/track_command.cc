@@ -67,6 +67,8 @@ void RunReplanning(const TrackOptions& options, bool plan_file, ScenePtr model_s
   settings.closed_loop = !options.open_loop;
   settings.kappa = options.kappa;
   settings.replan_deviation = options.replan_deviation;
+  if (plan_file)
+    settings.first_plan_found = ReadPlanFile(options.plan_path).status == PlanStatus::kFound;
   settings.tracking = options.tracking;
   const ReplanningResult result = ExecuteWithReplanning(model_scene, model, planning, planner,
                                                         first, plant, plant_q0, settings);

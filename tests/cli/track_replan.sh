@@ -21,6 +21,7 @@ grep -q "^angle error" "$tmp/once.txt" || fail "--replan 0 is not the plain trac
   --out "$tmp/exec.json" > "$tmp/replan.txt" 2>&1 ||
   fail "track --replan exited non-zero: $(cat "$tmp/replan.txt")"
 grep -q "^goal  *reached" "$tmp/replan.txt" || fail "the goal was not reached: $(cat "$tmp/replan.txt")"
+grep -q "^0  *yes " "$tmp/replan.txt" || fail "the first plan (found) is not reported found: $(cat "$tmp/replan.txt")"
 rounds=$(grep -c "^[0-9]  *\(yes\|no\) " "$tmp/replan.txt")
 [ "$rounds" -ge 2 ] || fail "expected a first plan that misses and a replan: $(cat "$tmp/replan.txt")"
 # The joined trajectory: the steps run of every round.

@@ -87,7 +87,7 @@ ReplanningResult ExecuteWithReplanning(ScenePtr model_scene, std::shared_ptr<con
   ReplanningResult out;
   out.q.push_back(plant_q0);
   PlanToTrack plan = first;
-  bool plan_found = true;
+  bool plan_found = settings.first_plan_found;
   double planning_seconds = 0.0;
   for (int r = 0; r < settings.max_plans; ++r) {
     const Eigen::VectorXd start = out.q.back();

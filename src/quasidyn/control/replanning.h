@@ -44,12 +44,13 @@ struct ReplanningSettings {
   // the plant's objects lie farther than this from the plan's q_t (D of the planning settings
   // with q_t's objects as the goal) [-]; 0: every plan runs to its end.
   double replan_deviation = 0.0;
-  TrackingSettings tracking;  // its regrasp_steps are each plan's own
+  TrackingSettings tracking;     // its regrasp_steps are each plan's own
+  bool first_plan_found = true;  // whether the given first plan reached the goal (reported only)
 };
 
 struct ReplanningRound {
-  bool plan_found = false;        // the planner reached the goal in its model (round 0: the given
-                                  // plan, taken as found)
+  bool plan_found = false;        // the planner reached the goal in its model (round 0:
+                                  // ReplanningSettings::first_plan_found)
   double plan_distance = 0.0;     // D of the plan's last configuration to the goal [-]
   double start_distance = 0.0;    // D of the plant's configuration at the round's start [-]
   double distance = 0.0;          // D of the plant's configuration at the round's end [-]
