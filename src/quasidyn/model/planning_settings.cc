@@ -127,12 +127,13 @@ MaybeProblem CheckScalars(const PlanningSettings& s) {
   return std::nullopt;
 }
 
-// object_region: both or neither, 3 finite numbers per object, lower <= upper.
-MaybeProblem CheckObjectRegion(const PlanningSettings& s, int objects, bool planar) {
-  if (s.region_lower.size() == 0 && s.region_upper.size() == 0) return std::nullopt;
+// A box of the objects' coordinates (the bounds, the object_region): 3 finite numbers per object
+// on each side, lower <= upper; `block` names the field ("bounds", "object_region").
+MaybeProblem CheckObjectBox(const std::string& block, const Eigen::VectorXd& lower,
+                            const Eigen::VectorXd& upper, int objects, bool planar) {
   for (const auto& [field, bound] :
-       {std::pair<const char*, const Eigen::VectorXd*>{"object_region.lower", &s.region_lower},
-        {"object_region.upper", &s.region_upper}}) {
+       {std::pair<std::string, const Eigen::VectorXd*>{block + ".lower", &lower},
+        {block + ".upper", &upper}}) {
     if (bound->size() != 3 * objects)
       return PlanningSettingsWrong(
           field, "expected " + std::to_string(3 * objects) +
@@ -141,11 +142,10 @@ MaybeProblem CheckObjectRegion(const PlanningSettings& s, int objects, bool plan
     if (MaybeProblem p = CheckFiniteVector(field, *bound)) return p;
   }
   for (int i = 0; i < 3 * objects; ++i) {
-    if (s.region_lower[i] > s.region_upper[i])
-      return PlanningSettingsWrong("object_region", "lower[" + std::to_string(i) +
-                                                        "] = " + SettingText(s.region_lower[i]) +
-                                                        " > upper[" + std::to_string(i) +
-                                                        "] = " + SettingText(s.region_upper[i]));
+    if (lower[i] > upper[i])
+      return PlanningSettingsWrong(block, "lower[" + std::to_string(i) +
+                                              "] = " + SettingText(lower[i]) + " > upper[" +
+                                              std::to_string(i) + "] = " + SettingText(upper[i]));
   }
   return std::nullopt;
 }
@@ -157,24 +157,14 @@ MaybeProblem CheckGoalAndBounds(const PlanningSettings& s, const Scene& scene, b
   if (complete && !has_bounds)
     return PlanningSettingsWrong("bounds", "missing: the sampling region (lower, upper)");
   if (has_bounds) {
-    for (const auto& [field, bound] :
-         {std::pair<const char*, const Eigen::VectorXd*>{"bounds.lower", &s.lower},
-          {"bounds.upper", &s.upper}}) {
-      if (bound->size() != 3 * objects)
-        return PlanningSettingsWrong(
-            field, "expected " + std::to_string(3 * objects) +
-                       " numbers (3 per object: " + (scene.planar ? "x, y, theta" : "x, y, z") +
-                       "), got " + std::to_string(bound->size()));
-      if (MaybeProblem p = CheckFiniteVector(field, *bound)) return p;
-    }
-    for (int i = 0; i < 3 * objects; ++i) {
-      if (s.lower[i] > s.upper[i])
-        return PlanningSettingsWrong(
-            "bounds", "lower[" + std::to_string(i) + "] = " + SettingText(s.lower[i]) +
-                          " > upper[" + std::to_string(i) + "] = " + SettingText(s.upper[i]));
-    }
+    if (MaybeProblem p = CheckObjectBox("bounds", s.lower, s.upper, objects, scene.planar))
+      return p;
   }
-  if (MaybeProblem p = CheckObjectRegion(s, objects, scene.planar)) return p;
+  if (s.region_lower.size() > 0 || s.region_upper.size() > 0) {
+    if (MaybeProblem p =
+            CheckObjectBox("object_region", s.region_lower, s.region_upper, objects, scene.planar))
+      return p;
+  }
   if (s.rotation_axis) {
     if (scene.planar)
       return PlanningSettingsWrong("bounds.rotation_axis",
