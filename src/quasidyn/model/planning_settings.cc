@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "quasidyn/model/scene.h"
 
@@ -193,24 +194,20 @@ MaybeProblem CheckGoalAndBounds(const PlanningSettings& s, const Scene& scene, b
                                                  std::to_string(q + 6) + ") has norm " +
                                                  SettingText(norm) + ", expected 1 within 1e-6");
     }
-    for (int k = 0; k < 3 && s.region_lower.size() > 0; ++k) {
-      const double value = s.goal[q + k];
-      const int b = 3 * object + k;
-      if (value < s.region_lower[b] || value > s.region_upper[b])
-        return PlanningSettingsWrong("goal", "entry " + std::to_string(q + k) + " (object '" +
-                                                 instance.name + "') = " + SettingText(value) +
-                                                 " lies outside the object_region [" +
-                                                 SettingText(s.region_lower[b]) + ", " +
-                                                 SettingText(s.region_upper[b]) + "]");
-    }
-    for (int k = 0; k < 3 && has_bounds; ++k) {
-      const double value = s.goal[q + k];
-      const int b = 3 * object + k;
-      if (value < s.lower[b] || value > s.upper[b])
-        return PlanningSettingsWrong(
-            "goal", "entry " + std::to_string(q + k) + " (object '" + instance.name +
-                        "') = " + SettingText(value) + " lies outside the bounds [" +
-                        SettingText(s.lower[b]) + ", " + SettingText(s.upper[b]) + "]");
+    // The goal's coordinates inside a box of the objects' coordinates (the region, the bounds).
+    for (const auto& [name, lower, upper] :
+         {std::tuple<const char*, const Eigen::VectorXd*, const Eigen::VectorXd*>{
+              "object_region", &s.region_lower, &s.region_upper},
+          {"bounds", &s.lower, &s.upper}}) {
+      for (int k = 0; k < 3 && lower->size() > 0; ++k) {
+        const double value = s.goal[q + k];
+        const int b = 3 * object + k;
+        if (value < (*lower)[b] || value > (*upper)[b])
+          return PlanningSettingsWrong(
+              "goal", "entry " + std::to_string(q + k) + " (object '" + instance.name +
+                          "') = " + SettingText(value) + " lies outside the " + name + " [" +
+                          SettingText((*lower)[b]) + ", " + SettingText((*upper)[b]) + "]");
+      }
     }
     ++object;
   }

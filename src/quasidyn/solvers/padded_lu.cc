@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "quasidyn/solvers/partial_pivot.h"
+
 // The kernels' two builds (padded_lu.h); elsewhere (other compilers, other processors) one.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 #define QUASIDYN_PADDED_KERNEL __attribute__((target_clones("avx2", "default")))
@@ -17,15 +19,8 @@ QUASIDYN_PADDED_KERNEL void FactorisePadded(double* __restrict a, double* __rest
                                             int* perm, double* lo, double* hi) {
   for (int p = 0; p < m; ++p) {
     double* column_p = a + p * kPaddedRows;
-    int pivot = p;
-    double largest = std::abs(column_p[p]);
-    for (int i = p + 1; i < m; ++i) {
-      const double value = std::abs(column_p[i]);
-      if (value > largest) {
-        largest = value;
-        pivot = i;
-      }
-    }
+    double largest = 0.0;
+    const int pivot = PartialPivotRow(column_p, p, m, &largest);
     perm[p] = pivot;
     *lo = std::min(*lo, largest);
     *hi = std::max(*hi, largest);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/solvers/partial_pivot.h"
 
 namespace quasidyn {
 
@@ -83,15 +84,8 @@ void SchurLu::Resize(int n, int k) {
 void SchurLu::Factorise(double* a, int m, int* perm, double* lo, double* hi) {
   for (int p = 0; p < m; ++p) {
     double* column_p = a + static_cast<std::ptrdiff_t>(p) * m;
-    int pivot = p;
-    double largest = std::abs(column_p[p]);
-    for (int i = p + 1; i < m; ++i) {
-      const double value = std::abs(column_p[i]);
-      if (value > largest) {
-        largest = value;
-        pivot = i;
-      }
-    }
+    double largest = 0.0;
+    const int pivot = PartialPivotRow(column_p, p, m, &largest);
     perm[p] = pivot;
     if (pivot != p) {
       for (int j = 0; j < m; ++j) std::swap(a[j * m + p], a[j * m + pivot]);
