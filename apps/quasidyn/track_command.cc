@@ -32,12 +32,56 @@ struct TrackOptions {
   double friction_scale = 1.0;
   int substeps = 1;
   bool open_loop = false;
+  // The stabiliser's (stabilizer.h); an empty object_weight: the planner's metric where the plan
+  // file or the model's scene has planning settings (StabilizerSettingsOf).
   double kappa = 5000.0;
+  std::vector<double> object_weight;
+  double command_weight = 1e-3;  // relative to object weights of 1 (StabilizerInPlannerMetric)
+  double max_deviation = 0.2;
   int replan = 0;  // plans made after the first from where the plant ended (replanning.h)
   double replan_deviation = 0.0;   // > 0: a plan the plant left by more is given up (D) [-]
   double replan_time_limit = 0.0;  // > 0: each new plan's wall-time limit [s]; 0: the plan's
   TrackingSettings tracking;
 };
+
+// The stabiliser's settings of the options. The object cost is --object-weight, else the
+// planner's metric of the plan file's settings or of the model scene's planning block (with the
+// command weight scaled to it: StabilizerInPlannerMetric), else all 1 (StabilizerSettings).
+StabilizerSettings StabilizerSettingsOf(const TrackOptions& options, bool plan_file,
+                                        const Scene& model_scene) {
+  auto positive = [](const char* option, double value) {
+    if (!std::isfinite(value) || value <= 0.0)
+      throw std::invalid_argument(std::string(option) + " must be a finite number > 0 (got " +
+                                  std::to_string(value) + ")");
+  };
+  positive("--kappa", options.kappa);
+  positive("--command-weight", options.command_weight);
+  positive("--max-deviation", options.max_deviation);
+  for (const double w : options.object_weight) {
+    if (!std::isfinite(w) || w < 0.0)
+      throw std::invalid_argument(
+          "--object-weight: every weight must be a finite number >= 0 (got " + std::to_string(w) +
+          ")");
+  }
+  StabilizerSettings s;
+  s.smoothing = options.kappa;
+  s.command_weight = options.command_weight;
+  s.max_deviation = options.max_deviation;
+  if (!options.object_weight.empty()) {
+    if (static_cast<int>(options.object_weight.size()) != model_scene.nq_u)
+      throw std::invalid_argument(
+          "--object-weight: give n_q,u = " + std::to_string(model_scene.nq_u) + " numbers (got " +
+          std::to_string(options.object_weight.size()) + ")");
+    s.object_weight =
+        Eigen::Map<const Eigen::VectorXd>(options.object_weight.data(), model_scene.nq_u);
+  } else if (plan_file || model_scene.planning) {
+    const PlanningSettings planning =
+        plan_file ? PlanningSettingsOfPlanFile(options.plan_path, model_scene)
+                  : ResolvePlanningSettings(model_scene, {});
+    s = StabilizerInPlannerMetric(s, model_scene, planning);
+  }
+  return s;
+}
 
 // `--replan N`: the plan, then up to N plans from where the plant ended (control/replanning.h),
 // with the plan file's own settings (a trajectory file: the model scene's planning block); prints
@@ -65,7 +109,7 @@ void RunReplanning(const TrackOptions& options, bool plan_file, ScenePtr model_s
   settings.max_plans = options.replan + 1;
   settings.substeps = options.substeps;
   settings.closed_loop = !options.open_loop;
-  settings.kappa = options.kappa;
+  settings.stabilizer = StabilizerSettingsOf(options, plan_file, *model_scene);
   settings.replan_deviation = options.replan_deviation;
   if (plan_file)
     settings.first_plan_found = ReadPlanFile(options.plan_path).status == PlanStatus::kFound;
@@ -148,8 +192,7 @@ void RunTrack(const TrackOptions& options) {
   tracking.regrasp_steps = regrasp_steps;
   std::unique_ptr<Stabilizer> stabilizer;
   if (!options.open_loop) {
-    StabilizerSettings s;
-    s.smoothing = options.kappa;
+    StabilizerSettings s = StabilizerSettingsOf(options, !read.step_edges.empty(), *model_scene);
     s.regrasp_steps = regrasp_steps;
     s.open_loop_where_linearization_fails = true;
     stabilizer = std::make_unique<Stabilizer>(model, q_ref, u_ref, s);
@@ -225,6 +268,14 @@ void AddTrackCommand(CLI::App& app) {
                   "With --replan: each new plan's wall-time limit [s] (default: the plan's)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--kappa", o->kappa, "Stabiliser's log-barrier kappa > 0 (default 5000)");
+  cmd->add_option("--object-weight", o->object_weight,
+                  "Stabiliser's weights w >= 0 on the objects' coordinates (n_q,u numbers; "
+                  "default: the planner's metric, docs/control.md)");
+  cmd->add_option("--command-weight", o->command_weight,
+                  "Stabiliser's weight r > 0 on the command's change, relative to object weights "
+                  "of 1 (default 0.001; times the mean weight with the planner's metric)");
+  cmd->add_option("--max-deviation", o->max_deviation,
+                  "Stabiliser's bound d > 0 on |u - u_ref| [m or rad] (default 0.2)");
   cmd->add_option("--clearance", o->tracking.regrasp.clearance,
                   "Regrasps: how far the lifted fingers stay from the objects [m] (default 0.01)");
   cmd->add_option("--regrasp-joint-step", o->tracking.regrasp.max_joint_step,

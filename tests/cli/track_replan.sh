@@ -3,7 +3,8 @@
 # hand's 180° plan with physical regrasps (seed 3) on a plant of the planner's own time step ends
 # outside the goal tolerance; plans made again from where the plant ended, with the plan file's
 # own settings, reach it; the executed trajectory joins every round. Bad --replan values and a
-# replan without planning settings are refused with exit 2 and a message naming them.
+# replan without planning settings are refused with exit 2 and a message naming them, and so are
+# the stabiliser's weights and bound out of range.
 set -uo pipefail
 qd=$(realpath "$1")
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -37,6 +38,13 @@ PY
 [ $? -eq 2 ] && grep -q -- "--replan" "$tmp/bad.txt" || fail "--replan -1: $(cat "$tmp/bad.txt")"
 "$qd" track "$tmp/plan.json" --plant-scene "$scene" --replan 2 --replan-deviation nan > "$tmp/bad.txt" 2>&1
 [ $? -eq 2 ] && grep -q -- "--replan-deviation" "$tmp/bad.txt" || fail "--replan-deviation nan: $(cat "$tmp/bad.txt")"
+# The stabiliser's options: a weight per object coordinate (3 here), finite and positive numbers.
+"$qd" track "$tmp/plan.json" --plant-scene "$scene" --object-weight 1 2 > "$tmp/bad.txt" 2>&1
+[ $? -eq 2 ] && grep -q -- "--object-weight: give n_q,u = 3" "$tmp/bad.txt" || fail "--object-weight 1 2: $(cat "$tmp/bad.txt")"
+for option in --command-weight --max-deviation --kappa; do
+  "$qd" track "$tmp/plan.json" --plant-scene "$scene" $option nan > "$tmp/bad.txt" 2>&1
+  [ $? -eq 2 ] && grep -q -- "$option must be" "$tmp/bad.txt" || fail "$option nan: $(cat "$tmp/bad.txt")"
+done
 # A trajectory file (not a plan file) of a scene without a planning block.
 "$qd" simulate examples/planar_pushing/scene.yaml --steps 3 --out "$tmp/traj.json" --quiet > /dev/null 2>&1 ||
   fail "simulate failed"

@@ -25,6 +25,13 @@ PlanToTrack PlanToTrackOf(const Trajectory& path, const std::vector<EdgeKind>& s
   return out;
 }
 
+StabilizerSettings StabilizerInPlannerMetric(StabilizerSettings settings, const Scene& scene,
+                                             const PlanningSettings& planning) {
+  settings.object_weight = ObjectSpace(scene).CoordinateWeights(planning);
+  settings.command_weight *= settings.object_weight.mean();
+  return settings;
+}
+
 namespace {
 
 // One plan executed on the plant from q, stopped where D(plant, plan) > replan_deviation.
@@ -46,8 +53,8 @@ ReplanningRound ExecuteRound(std::shared_ptr<const StepModel> model, const PlanT
   }
   std::unique_ptr<Stabilizer> stabilizer;
   if (settings.closed_loop) {
-    StabilizerSettings s;
-    s.smoothing = settings.kappa;
+    StabilizerSettings s = settings.stabilizer;
+    if (s.object_weight.size() == 0) s = StabilizerInPlannerMetric(s, plant.scene(), planning);
     s.regrasp_steps = plan.regrasp_steps;
     s.open_loop_where_linearization_fails = true;
     stabilizer = std::make_unique<Stabilizer>(std::move(model), plan.q, plan.u, s);
@@ -72,8 +79,6 @@ ReplanningResult ExecuteWithReplanning(ScenePtr model_scene, std::shared_ptr<con
   QUASIDYN_CHECK_ARGUMENT(
       settings.max_plans >= 1, kWhere,
       "max_plans must be >= 1 (got " + std::to_string(settings.max_plans) + ")");
-  QUASIDYN_CHECK_ARGUMENT(std::isfinite(settings.kappa) && settings.kappa > 0.0, kWhere,
-                          "kappa must be > 0");
   QUASIDYN_CHECK_ARGUMENT(
       std::isfinite(settings.replan_deviation) && settings.replan_deviation >= 0.0, kWhere,
       "replan_deviation must be >= 0");

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "quasidyn/control/plan_tracking.h"
+#include "quasidyn/control/stabilizer.h"
 #include "quasidyn/planning/rrt.h"
 #include "quasidyn/simulation/trajectory.h"
 #include "quasidyn/stepping/step_model.h"
@@ -34,12 +35,23 @@ struct PlanToTrack {
 // step_edges has another size.
 PlanToTrack PlanToTrackOf(const Trajectory& path, const std::vector<EdgeKind>& step_edges);
 
+// The stabiliser's cost in the planner's units: object_weight W = the metric's coordinate
+// weights (ObjectSpace::CoordinateWeights: δqᵀ W δq = D² nearby) and the command weight
+// r · mean(W), r that of `settings` (relative to object weights of 1). The controller is then
+// the same for any scale of the metric (its QP depends on W / r only), and for the metric of
+// weights 1 it is `settings` with W = 1.
+StabilizerSettings StabilizerInPlannerMetric(StabilizerSettings settings, const Scene& scene,
+                                             const PlanningSettings& planning);
+
 struct ReplanningSettings {
   int max_plans = 3;        // >= 1: plans executed, the first included
   int substeps = 1;         // >= 1: plant steps per command (h_plant = h / substeps)
   bool closed_loop = true;  // the stabiliser (stabilizer.h) on each plan's contact-continuous
                             // steps; false: the plans' commands as they are
-  double kappa = 5000.0;    // the stabiliser's log-barrier κ > 0 [1/(N·m)]
+  // The stabiliser's settings (closed loop only). Its regrasp_steps are each plan's own and its
+  // steps without a linearisation are sent open loop; an empty object_weight puts its cost in
+  // the planner's metric (StabilizerInPlannerMetric).
+  StabilizerSettings stabilizer;
   // > 0: a plan's run stops, and the next plan is made, after the first control step t at which
   // the plant's objects lie farther than this from the plan's q_t (D of the planning settings
   // with q_t's objects as the goal) [-]; 0: every plan runs to its end.

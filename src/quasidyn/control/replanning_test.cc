@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -139,6 +140,39 @@ TEST(Replanning, GivesAPlanUpWhereThePlantLeavesIt) {
   }
 }
 
+// Closed loop, an empty object weight puts the stabiliser's cost in the planner's metric: the
+// same run as with StabilizerInPlannerMetric's settings given, and not the run of weights 1 (the
+// metric here weighs 1 cm as 0.1 rad, not the scene's 1 m as 1 rad).
+TEST(Replanning, StabiliserWeighsTheObjectsByThePlannersMetric) {
+  const PhysicalPlan& p = HandHalfTurn();
+  const auto plant = Plant(p, 2);
+  PlanningSettings metric = p.settings;
+  metric.position_weight = 10.0;
+  metric.rotation_weight = 1.0;
+  auto execute = [&](const ReplanningSettings& settings) {
+    return ExecuteWithReplanning(p.scene, p.model, metric, {}, p.plan, *plant, p.scene->q0,
+                                 settings);
+  };
+  ReplanningSettings settings;
+  settings.max_plans = 1;
+  const ReplanningResult by_default = execute(settings);
+  const StabilizerSettings in_metric = StabilizerInPlannerMetric({}, *p.scene, metric);
+  EXPECT_EQ(in_metric.object_weight, Eigen::Vector3d(100.0, 100.0, 1.0));
+  EXPECT_DOUBLE_EQ(in_metric.command_weight, StabilizerSettings().command_weight * 67.0);
+  settings.stabilizer = in_metric;
+  const ReplanningResult by_metric = execute(settings);
+  settings.stabilizer = StabilizerSettings();
+  settings.stabilizer.object_weight = Eigen::VectorXd::Ones(3);
+  const ReplanningResult by_ones = execute(settings);
+  ASSERT_EQ(by_default.q.size(), by_metric.q.size());
+  for (size_t t = 0; t < by_default.q.size(); ++t) EXPECT_EQ(by_default.q[t], by_metric.q[t]);
+  double largest_difference = 0.0;
+  for (size_t t = 0; t < std::min(by_ones.q.size(), by_default.q.size()); ++t)
+    largest_difference =
+        std::max(largest_difference, (by_ones.q[t] - by_default.q[t]).lpNorm<Eigen::Infinity>());
+  EXPECT_GT(largest_difference, 1e-6);  // the weights change the commands
+}
+
 TEST(Replanning, RefusesSettingsOutOfRangeAndAnotherPlant) {
   const PhysicalPlan& p = HandHalfTurn();
   const auto plant = Plant(p, 1);
@@ -151,10 +185,10 @@ TEST(Replanning, RefusesSettingsOutOfRangeAndAnotherPlant) {
   settings.replan_deviation = std::nan("");
   EXPECT_THROW(Execute(p, *plant, settings), std::invalid_argument);
   settings.replan_deviation = 0.0;
-  settings.kappa = 0.0;
+  settings.stabilizer.smoothing = 0.0;
   EXPECT_THROW(Execute(p, *plant, settings), std::invalid_argument);
   const auto other = MakeStepModel(testing::LoadExample("planar_pushing"), {});
-  settings.kappa = 5000.0;
+  settings.stabilizer.smoothing = 5000.0;
   try {
     Execute(p, *other, settings);
     ADD_FAILURE() << "a plant of other coordinates was accepted";

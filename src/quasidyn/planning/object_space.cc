@@ -114,4 +114,21 @@ double ObjectSpace::GoalDistance(const Eigen::Ref<const Eigen::VectorXd>& q,
   return std::sqrt(sum);
 }
 
+Eigen::VectorXd ObjectSpace::CoordinateWeights(const PlanningSettings& settings) const {
+  Eigen::VectorXd w(nq_u_);
+  const double position = settings.position_weight * settings.position_weight;
+  const double rotation = settings.rotation_weight * settings.rotation_weight;
+  for (const Block& block : blocks_) {
+    const int iq = block.q_start;
+    if (block.floating) {
+      w.segment<3>(iq).setConstant(position);
+      w.segment<4>(iq + 3).setConstant(4.0 * rotation);
+    } else {
+      w.segment<2>(iq).setConstant(position);
+      w[iq + 2] = rotation;
+    }
+  }
+  return w;
+}
+
 }  // namespace quasidyn

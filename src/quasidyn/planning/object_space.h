@@ -52,6 +52,13 @@ class ObjectSpace {
                       const Eigen::Ref<const Eigen::VectorXd>& goal,
                       const PlanningSettings& settings) const;
 
+  // Diagonal weights W (size n_q,u) on the objects' coordinates whose form δqᵀ W δq equals D² to
+  // second order near any configuration: w_p² on each position coordinate [1/m²], w_r² on a
+  // planar angle [1/rad²], and (2 w_r)² on each of a quaternion's four entries, since a unit
+  // quaternion moved by a rotation θ moves by ‖δQ‖ = θ/2 to first order (Solà 2017, eq. 101).
+  // A controller's object cost in the planner's own units (control/stabilizer.h).
+  Eigen::VectorXd CoordinateWeights(const PlanningSettings& settings) const;
+
  private:
   std::vector<Block> blocks_;
   int nq_u_ = 0, nv_u_ = 0;

@@ -74,6 +74,37 @@ TEST(ObjectSpace, GoalDistanceWeighsMetresAndRadians) {
               std::sqrt(std::pow(2.0 * 0.05, 2) + std::pow(0.5 * 0.4, 2)), 1e-14);
 }
 
+// δqᵀ W δq = D² to second order: for a small motion of size s the two differ by O(s³).
+TEST(ObjectSpace, CoordinateWeightsGiveTheSquaredDistanceNearby) {
+  PlanningSettings settings;
+  settings.position_weight = 10.0;
+  settings.rotation_weight = 0.7;
+  for (const char* example : {"box_turning", "planar_hand"}) {
+    const ScenePtr scene = testing::LoadExample(example);
+    const ObjectSpace space(*scene);
+    const Eigen::VectorXd w = space.CoordinateWeights(settings);
+    ASSERT_EQ(w.size(), space.coordinate_size()) << example;
+    Eigen::VectorXd q = scene->q0;
+    if (space.coordinate_size() == 7)
+      q.segment<4>(3) = NormalizeQuaternion(Eigen::Vector4d(0.8, 0.1, 0.2, 0.5));
+    for (const double s : {1e-3, 1e-4}) {
+      Eigen::VectorXd moved = q;
+      if (space.coordinate_size() == 7) {
+        moved.head<3>() += s * Eigen::Vector3d(0.3, -0.4, 0.2);
+        moved.segment<4>(3) = QuaternionProduct(
+            QuaternionFromRotationVector(s * Eigen::Vector3d(0.5, 0.2, -0.6)), q.segment<4>(3));
+      } else {
+        moved.head<3>() += s * Eigen::Vector3d(0.3, -0.4, 0.5);
+      }
+      const Eigen::VectorXd dq = (moved - q).head(space.coordinate_size());
+      const double quadratic = dq.dot(w.asDiagonal() * dq);
+      const double squared = std::pow(space.GoalDistance(moved, q, settings), 2);
+      // Relative agreement O(s): the quaternion's chord against its arc.
+      EXPECT_NEAR(quadratic / squared, 1.0, 2.0 * s) << example << " s = " << s;
+    }
+  }
+}
+
 TEST(ObjectSpace, RejectsASceneWithoutObjects) {
   Scene empty;
   empty.name = "empty";
