@@ -177,7 +177,7 @@ void RunTrack(const TrackOptions& options) {
                      {{"--out", options.out_path, TrajectoryExtensions()}});
   }
 
-  const PlanToTrack to_track = PlanToTrackOf(plan, read.step_edges);
+  const PlanToTrack to_track = PlanToTrackOf(plan, read.step_edges, read.physical_regrasp_steps);
   if (options.replan > 0) {
     RunReplanning(options, !read.step_edges.empty(), model_scene, model, to_track, *plant,
                   plant_scene->q0);
@@ -194,6 +194,7 @@ void RunTrack(const TrackOptions& options) {
   if (!options.open_loop) {
     StabilizerSettings s = StabilizerSettingsOf(options, !read.step_edges.empty(), *model_scene);
     s.regrasp_steps = regrasp_steps;
+    s.open_loop_steps = to_track.physical_regrasp_steps;
     s.open_loop_where_linearization_fails = true;
     stabilizer = std::make_unique<Stabilizer>(model, q_ref, u_ref, s);
     if (Logs(LogLevel::kWarning)) {

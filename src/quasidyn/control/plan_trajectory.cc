@@ -7,6 +7,7 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/planning/plan_json.h"
+#include "quasidyn/planning/plan_path.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_file.h"
 
@@ -47,7 +48,12 @@ GuessFile ReadGuessFile(const std::string& file) {
   if (file.size() >= 4 && file.compare(file.size() - 4, 4, ".npz") == 0) return out;
   std::ifstream in(file);
   const nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (json.is_object() && json.contains("plan")) out.step_edges = ReadPlanFile(file).step_edges;
+  if (json.is_object() && json.contains("plan")) {
+    const PlanFile plan = ReadPlanFile(file);
+    out.step_edges = plan.step_edges;
+    out.physical_regrasp_steps = PhysicalRegraspSteps(plan.nodes, plan.path);
+    out.physical_regrasp_steps.resize(out.step_edges.size());  // a replay that stopped early
+  }
   return out;
 }
 

@@ -34,6 +34,9 @@ Trajectory PlanToTrajectory(const StepModel& model, const std::vector<Eigen::Vec
 struct GuessFile {
   Trajectory trajectory;
   std::vector<EdgeKind> step_edges;  // one per trajectory step for a plan file, else empty
+  // One per trajectory step for a plan file (planning/plan_path.h, PhysicalRegraspSteps), else
+  // empty.
+  std::vector<bool> physical_regrasp_steps;
 };
 // std::runtime_error naming the file when it cannot be read, std::invalid_argument (prefixed
 // with the file) on bad content.

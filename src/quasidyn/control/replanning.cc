@@ -12,15 +12,21 @@
 
 namespace quasidyn {
 
-PlanToTrack PlanToTrackOf(const Trajectory& path, const std::vector<EdgeKind>& step_edges) {
+PlanToTrack PlanToTrackOf(const Trajectory& path, const std::vector<EdgeKind>& step_edges,
+                          const std::vector<bool>& physical_regrasp_steps) {
   QUASIDYN_CHECK_ARGUMENT(step_edges.empty() || step_edges.size() == path.steps.size(),
                           "PlanToTrackOf", "step_edges must be empty or have one entry per step");
+  QUASIDYN_CHECK_ARGUMENT(
+      physical_regrasp_steps.empty() || physical_regrasp_steps.size() == path.steps.size(),
+      "PlanToTrackOf", "physical_regrasp_steps must be empty or have one entry per step");
   PlanToTrack out;
   out.q.push_back(path.q0);
   for (size_t k = 0; k < path.steps.size(); ++k) {
     out.q.push_back(path.steps[k].q);
     out.u.push_back(path.steps[k].u);
     out.regrasp_steps.push_back(!step_edges.empty() && step_edges[k] == EdgeKind::kRegrasp);
+    out.physical_regrasp_steps.push_back(!physical_regrasp_steps.empty() &&
+                                         physical_regrasp_steps[k]);
   }
   return out;
 }
@@ -56,6 +62,7 @@ ReplanningRound ExecuteRound(std::shared_ptr<const StepModel> model, const PlanT
     StabilizerSettings s = settings.stabilizer;
     if (s.object_weight.size() == 0) s = StabilizerInPlannerMetric(s, plant.scene(), planning);
     s.regrasp_steps = plan.regrasp_steps;
+    s.open_loop_steps = plan.physical_regrasp_steps;
     s.open_loop_where_linearization_fails = true;
     stabilizer = std::make_unique<Stabilizer>(std::move(model), plan.q, plan.u, s);
     round.open_loop_steps = static_cast<int>(stabilizer->open_loop_steps().size());
@@ -135,7 +142,9 @@ ReplanningResult ExecuteWithReplanning(ScenePtr model_scene, std::shared_ptr<con
       break;
     }
     const ReplayedPath path = ReplayPlan(scene, result);
-    plan = PlanToTrackOf(path.trajectory, path.step_edges);
+    std::vector<bool> physical = PhysicalRegraspSteps(result.nodes, result.path);
+    physical.resize(path.trajectory.steps.size());  // a replay that stopped early
+    plan = PlanToTrackOf(path.trajectory, path.step_edges, physical);
     plan_found = result.found();
     if (plan.u.empty() || !path.trajectory.message.empty()) {
       out.message = "plan " + std::to_string(r + 1) + ": its path does not replay (" +

@@ -29,11 +29,16 @@ struct PlanToTrack {
   std::vector<Eigen::VectorXd> q;   // T + 1 configurations, q_0 first
   std::vector<Eigen::VectorXd> u;   // T commands
   std::vector<bool> regrasp_steps;  // T entries: step k is a regrasp (executed by its motion)
+  // T entries: step k is a step of a physical regrasp (stepped like an extension; the stabiliser
+  // sends its command unchanged: StabilizerSettings::open_loop_steps).
+  std::vector<bool> physical_regrasp_steps;
 };
 // The plan of a trajectory (a planner's replayed path or a trajectory file) whose steps have the
-// edge kinds `step_edges` (one per step, or empty: no regrasp). std::invalid_argument when
-// step_edges has another size.
-PlanToTrack PlanToTrackOf(const Trajectory& path, const std::vector<EdgeKind>& step_edges);
+// edge kinds `step_edges` (one per step, or empty: no regrasp) and are physical regrasp steps
+// where `physical_regrasp_steps` says (PhysicalRegraspSteps; one per step, or empty: none).
+// std::invalid_argument when either has another size.
+PlanToTrack PlanToTrackOf(const Trajectory& path, const std::vector<EdgeKind>& step_edges,
+                          const std::vector<bool>& physical_regrasp_steps = {});
 
 // The stabiliser's cost in the planner's units: object_weight W = the metric's coordinate
 // weights (ObjectSpace::CoordinateWeights: δqᵀ W δq = D² nearby) and the command weight

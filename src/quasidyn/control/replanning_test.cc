@@ -21,6 +21,7 @@ struct PhysicalPlan {
   ScenePtr scene;
   PlanningSettings settings;
   std::shared_ptr<const StepModel> model;
+  PlanResult result;
   PlanToTrack plan;
 };
 
@@ -31,11 +32,11 @@ const PhysicalPlan& HandHalfTurn() {
     p.settings = *p.scene->planning;
     p.settings.regrasp = RegraspExecution::kPhysical;
     p.settings.seed = 3;
-    const PlanResult result =
-        PlanThroughContact(p.scene, PlanningFormulation(*p.scene, p.settings), p.settings);
-    const ReplayedPath path = ReplayPlan(p.scene, result);
-    p.model = MakeStepModel(p.scene, result.stepping);
-    p.plan = PlanToTrackOf(path.trajectory, path.step_edges);
+    p.result = PlanThroughContact(p.scene, PlanningFormulation(*p.scene, p.settings), p.settings);
+    const ReplayedPath path = ReplayPlan(p.scene, p.result);
+    p.model = MakeStepModel(p.scene, p.result.stepping);
+    p.plan = PlanToTrackOf(path.trajectory, path.step_edges,
+                           PhysicalRegraspSteps(p.result.nodes, p.result.path));
     return p;
   }();
   return plan;
@@ -143,6 +144,23 @@ TEST(Replanning, GivesAPlanUpWhereThePlantLeavesIt) {
 // Closed loop, an empty object weight puts the stabiliser's cost in the planner's metric: the
 // same run as with StabilizerInPlannerMetric's settings given, and not the run of weights 1 (the
 // metric here weighs 1 cm as 0.1 rad, not the scene's 1 m as 1 rad).
+TEST(PlanToTrack, MarksThePhysicalRegraspsSteps) {
+  const PhysicalPlan& p = HandHalfTurn();
+  size_t physical_steps = 0;
+  for (size_t k = 1; k < p.result.path.size(); ++k) {
+    const PlanNode& node = p.result.nodes[p.result.path[k]];
+    if (node.edge == EdgeKind::kRegrasp) physical_steps += node.commands.size();
+  }
+  ASSERT_GT(physical_steps, 0u);
+  const std::vector<bool> physical = PhysicalRegraspSteps(p.result.nodes, p.result.path);
+  ASSERT_EQ(physical.size(), p.plan.u.size());
+  EXPECT_EQ(static_cast<size_t>(std::count(physical.begin(), physical.end(), true)),
+            physical_steps);
+  EXPECT_EQ(p.plan.physical_regrasp_steps, physical);
+  EXPECT_THROW(PhysicalRegraspSteps(p.result.nodes, {0, static_cast<int>(p.result.nodes.size())}),
+               std::invalid_argument);
+}
+
 TEST(Replanning, StabiliserWeighsTheObjectsByThePlannersMetric) {
   const PhysicalPlan& p = HandHalfTurn();
   const auto plant = Plant(p, 2);

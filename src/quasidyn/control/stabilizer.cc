@@ -40,6 +40,9 @@ Stabilizer::Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen
   QUASIDYN_CHECK_ARGUMENT(
       settings_.regrasp_steps.empty() || static_cast<int>(settings_.regrasp_steps.size()) == T,
       kStabilizerWhere, "regrasp_steps must be empty or have one entry per command");
+  QUASIDYN_CHECK_ARGUMENT(
+      settings_.open_loop_steps.empty() || static_cast<int>(settings_.open_loop_steps.size()) == T,
+      kStabilizerWhere, "open_loop_steps must be empty or have one entry per command");
   SmoothingSchedule schedule;
   schedule.method = settings_.method;
   schedule.samples = settings_.samples;
@@ -52,6 +55,7 @@ Stabilizer::Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen
   hessian_.assign(T, Eigen::MatrixXd::Identity(nu, nu));
   for (int t = 0; t < T; ++t) {
     if (!settings_.regrasp_steps.empty() && settings_.regrasp_steps[t]) continue;
+    if (!settings_.open_loop_steps.empty() && settings_.open_loop_steps[t]) continue;
     std::string failure;
     StepLinearization lin = linearizer.LinearizeWith(q_ref_[t], u_ref_[t], settings_.smoothing);
     if (!lin.ok()) {
@@ -121,8 +125,10 @@ const Eigen::VectorXd& Stabilizer::Command(int t, const Eigen::VectorXd& q) {
   QUASIDYN_CHECK_ARGUMENT(
       settings_.regrasp_steps.empty() || !settings_.regrasp_steps[t], "Stabilizer::Command",
       "step t = " + std::to_string(t) + " is a regrasp: TrackPlan executes it (plan_tracking.h)");
-  if (!linearized_[t]) {  // its linearisation failed: open loop (the settings)
-    message_ = "step " + std::to_string(t) + ": no linearisation; u_ref sent";
+  if (!linearized_[t]) {  // an open-loop step, or its linearisation failed (the settings)
+    message_ = !settings_.open_loop_steps.empty() && settings_.open_loop_steps[t]
+                   ? std::string()
+                   : "step " + std::to_string(t) + ": no linearisation; u_ref sent";
     u_ = u_ref_[t];
     return u_;
   }

@@ -39,6 +39,10 @@ struct StabilizerSettings {
   // (TrackPlan executes them by a RegraspMotion, plan_tracking.h); the stabiliser runs on the
   // contact-continuous segments between them.
   std::vector<bool> regrasp_steps;
+  // Steps that send u_ref whatever q is (T entries, or empty: none), not linearised: a physical
+  // regrasp's (PlanToTrack::physical_regrasp_steps), where the robots let go of the objects and
+  // close again, so that a correction would push a lifted finger or arm into them.
+  std::vector<bool> open_loop_steps;
   // A reference step whose linearisation or exact step fails: false, the constructor throws;
   // true, that step sends u_ref (open loop) and open_loop_steps() names it.
   bool open_loop_where_linearization_fails = false;

@@ -68,6 +68,25 @@ TEST(Stabilizer, MatchesItsClosedFormWhenNoBoundIsActive) {
   EXPECT_LE((u - StabilizerHandPlan().u[3]).lpNorm<Eigen::Infinity>(), 1e-3 * (1.0 + 1e-6));
 }
 
+// Open-loop steps (a physical regrasp's) send u_ref off the reference, where the others correct.
+TEST(Stabilizer, SendsTheReferenceOnOpenLoopSteps) {
+  const OptimizationResult& plan = StabilizerHandPlan();
+  StabilizerSettings settings;
+  settings.open_loop_steps.assign(plan.u.size(), false);
+  settings.open_loop_steps[3] = true;
+  Stabilizer stabilizer(HandModel(), plan.q, plan.u, settings);
+  Eigen::VectorXd q = plan.q[3];
+  q(0) += 0.003;
+  EXPECT_EQ(stabilizer.Command(3, q), plan.u[3]);
+  EXPECT_TRUE(stabilizer.solver_message().empty()) << stabilizer.solver_message();
+  EXPECT_TRUE(stabilizer.open_loop_steps().empty());  // not a failed linearisation
+  q = plan.q[4];
+  q(0) += 0.003;
+  EXPECT_GT((stabilizer.Command(4, q) - plan.u[4]).lpNorm<Eigen::Infinity>(), 1e-6);
+  settings.open_loop_steps.pop_back();
+  EXPECT_THROW(Stabilizer(HandModel(), plan.q, plan.u, settings), std::invalid_argument);
+}
+
 TEST(Stabilizer, BadInputNamesWhatIsWrong) {
   std::vector<Eigen::VectorXd> q = StabilizerHandPlan().q;
   q.pop_back();

@@ -109,6 +109,18 @@ ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nod
   return out;
 }
 
+std::vector<bool> PhysicalRegraspSteps(const std::vector<PlanNode>& nodes,
+                                       const std::vector<int>& path) {
+  std::vector<bool> out;
+  for (size_t k = 1; k < path.size(); ++k) {
+    QUASIDYN_CHECK_ARGUMENT(path[k] >= 0 && path[k] < static_cast<int>(nodes.size()),
+                            "PhysicalRegraspSteps",
+                            "path entry " + std::to_string(k) + " is not a node index");
+    out.insert(out.end(), StepsOf(nodes[path[k]]), IsPhysicalRegrasp(nodes[path[k]]));
+  }
+  return out;
+}
+
 ReplayedPath ReplayPlan(ScenePtr scene, const PlanResult& plan) {
   const std::shared_ptr<const StepModel> model = MakeStepModel(std::move(scene), plan.stepping);
   return ReplayPath(*model, plan.nodes, plan.path);

@@ -49,6 +49,12 @@ struct ReplayedPath {
 ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nodes,
                         const std::vector<int>& path);
 
+// Per trajectory step of the path's replay (ReplayPath), whether it is a step of a physical
+// regrasp (recorded in step_edges as kExtend): the robots let go of the objects, move and close
+// again. std::invalid_argument for a path index outside `nodes`.
+std::vector<bool> PhysicalRegraspSteps(const std::vector<PlanNode>& nodes,
+                                       const std::vector<int>& path);
+
 // The path of a plan (plan.path to its best node) replayed with the plan's exact stepper
 // (MakeStepModel(scene, plan.stepping)).
 ReplayedPath ReplayPlan(ScenePtr scene, const PlanResult& plan);
