@@ -534,11 +534,10 @@ void QpSolver::MultiplyGt(const VectorXd& in, VectorXd& out) const {
 }
 
 void QpSolver::MultiplyQ(const VectorXd& in, VectorXd& out) const {
-  if (sparse_) {
+  // The small dense path too: Q of a step is block diagonal (a planar hand's 7 × 7 has 7 to 11
+  // stored entries), and its rows' sums skip only exact zeros.
+  if (sparse_ || small_) {
     problem_.Q.Multiply(in, &out);
-  } else if (small_) {
-    out.resize(dense_Q_.rows());
-    SmallMultiply(dense_Q_, in, &out);
   } else {
     out.noalias() = dense_Q_ * in;
   }
