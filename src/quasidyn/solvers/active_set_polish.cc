@@ -51,10 +51,18 @@ void ActiveSetPolisher::SizeWorkspace(int n, int rows) {
   int max_dim = 1;
   for (int d : dim_) max_dim = std::max(max_dim, d);
   single_rows_ = max_dim == 1;
-  projections_.setZero(rows, max_dim);
-  weights_.setZero(rows, max_dim);
-  for (Eigen::VectorXd* v : {&z_, &dz_, &u_, &e2_, &rows_}) v->setZero(rows);
-  for (Eigen::VectorXd* v : {&x_, &dx_, &e1_, &columns_, &rhs_}) v->setZero(n);
+  for (Eigen::MatrixXd* M : {&projections_, &weights_}) {
+    storage_.Resize(M, rows, max_dim);
+    M->setZero();
+  }
+  for (Eigen::VectorXd* v : {&z_, &dz_, &u_, &e2_, &rows_}) {
+    storage_.Resize(v, rows);
+    v->setZero();
+  }
+  for (Eigen::VectorXd* v : {&x_, &dx_, &e1_, &columns_, &rhs_}) {
+    storage_.Resize(v, n);
+    v->setZero();
+  }
 }
 
 void ActiveSetPolisher::UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& A) {

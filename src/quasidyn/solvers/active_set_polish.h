@@ -38,6 +38,7 @@
 
 #include "quasidyn/solvers/block_normal_matrix.h"
 #include "quasidyn/solvers/polish_normal_system.h"
+#include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
@@ -116,6 +117,9 @@ class ActiveSetPolisher {
   bool single_rows_ = false;
   Eigen::MatrixXd projections_, weights_;  // rows × max dim: P_k, P_k/δ
   Eigen::VectorXd x_, z_, dx_, dz_, u_, e1_, e2_, rows_, columns_, rhs_;
+  // The storage of the buffers above for other sizes (sized_storage_pool.h): a Setup for a
+  // row count met before allocates nothing.
+  SizedStoragePool storage_;
 };
 
 }  // namespace quasidyn

@@ -8,6 +8,7 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/solvers/interior_point_settings_check.h"
+#include "quasidyn/solvers/small_dense_products.h"
 
 namespace quasidyn {
 namespace {
@@ -56,10 +57,15 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
   ValidateQpSettings(settings);
   ValidateProblem("QpSolver::Setup", problem);
   settings_ = settings;
-  problem_ = problem;
   const int n = problem.Q.rows();
   const int m = problem.G.rows();
   const int p = problem.A.rows();
+  // The vectors of a new size through the pool (sized_storage_pool.h): a row count met before
+  // allocates nothing; the copies below then keep their storage.
+  storage_.Resize(&problem_.c, n);
+  storage_.Resize(&problem_.h, m);
+  storage_.Resize(&problem_.b, p);
+  problem_ = problem;
   if (m == 0) problem_.G.Reset(n);
   if (p == 0) problem_.A.Reset(n);
   equalities_ = p > 0;
@@ -68,16 +74,17 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
   sparse_ =
       equalities_ || (n >= settings.sparse_min_variables && density <= settings.sparse_max_density);
   small_ = !sparse_ && n <= kSmallDenseSize && m <= kSmallDenseSize;
-  for (VectorXd* v : {&correction_, &residual_, &Qx_, &Gtz_, &r_d_, &rhs_, &dx_}) v->resize(n);
   for (VectorXd* v :
-       {&weights_, &product_m_, &Gx_, &r_p_, &ds_, &dz_, &ds_affine_, &dz_affine_, &rc_, &scratch_})
-    v->resize(m);
-  for (VectorXd* v : {&r_e_, &minus_r_e_, &Ax_, &dy_, &product_p_}) v->resize(p);
-  Aty_.resize(n);
-  scratch_n_.resize(n);
+       {&correction_, &residual_, &Qx_, &Gtz_, &r_d_, &rhs_, &dx_, &Aty_, &scratch_n_, &result_.x})
+    storage_.Resize(v, n);
+  for (VectorXd* v : {&weights_, &product_m_, &Gx_, &r_p_, &ds_, &dz_, &ds_affine_, &dz_affine_,
+                      &rc_, &scratch_, &Gdx_, &result_.s, &result_.z})
+    storage_.Resize(v, m);
+  for (VectorXd* v : {&r_e_, &minus_r_e_, &Ax_, &dy_, &product_p_, &result_.y})
+    storage_.Resize(v, p);
   for (VectorXd* v :
        {&augmented_rhs_, &augmented_out_, &augmented_correction_, &augmented_residual_})
-    v->resize(n + p);
+    storage_.Resize(v, n + p);
   if (sparse_) {
     // No dense copy of G or Q here: its memory would grow with the square of the scene.
     const bool same_pattern = pattern_ready_ && problem_.G.SamePattern(pattern_G_) &&
@@ -86,9 +93,10 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
     if (!same_pattern) BuildSparsePattern();
     CopySparseValues();
   } else {
+    storage_.Resize(&dense_G_, m, n);
+    storage_.Resize(&scaled_G_, m, n);
     problem_.G.ToDense(&dense_G_);
     problem_.Q.ToDense(&dense_Q_);
-    scaled_G_.resize(m, n);
     reduced_.resize(n, n);
     small_factor_.Resize(small_ ? n : 0);
   }
@@ -98,11 +106,11 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
     polish_.Setup(problem_.Q, problem_.G,
                   SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
   }
-  result_ = QpResult();
-  result_.x.resize(n);
-  result_.s.resize(m);
-  result_.z.resize(m);
-  result_.y.resize(p);
+  // A fresh result, its vectors sized above (their storage kept).
+  result_.status = SolverStatus::kNotRun;
+  result_.message.clear();
+  result_.objective = 0.0;
+  result_.info = QpInfo();
   ready_ = true;
 }
 
@@ -329,14 +337,9 @@ bool QpSolver::FactorReduced() {
 }
 
 void QpSolver::AssembleSmall(const double* weights, double regularization) {
-  const Eigen::Map<const VectorXd> w(weights, dense_G_.rows());
-  scaled_G_.noalias() = w.asDiagonal() * dense_G_;
-  // The lower triangle only (the factorisation reads no more), by column dots.
-  const int n = static_cast<int>(reduced_.rows());
-  for (int j = 0; j < n; ++j)
-    for (int i = j; i < n; ++i)
-      reduced_(i, j) = dense_Q_(i, j) + dense_G_.col(i).dot(scaled_G_.col(j));
-  reduced_.diagonal().array() += regularization;
+  // The lower triangle only (the factorisation reads no more), in plain loops
+  // (small_dense_products.h).
+  SmallWeightedGram(dense_Q_, dense_G_, weights, regularization, &scaled_G_, &reduced_);
 }
 
 void QpSolver::AssembleSparse(const double* weights, double regularization) {
@@ -511,24 +514,32 @@ void QpSolver::MultiplyReducedWithoutRegularization(const VectorXd& x, VectorXd*
 void QpSolver::MultiplyG(const VectorXd& in, VectorXd& out) const {
   if (sparse_) {
     problem_.G.Multiply(in, &out);
+  } else if (small_) {
+    out.resize(dense_G_.rows());
+    SmallMultiply(dense_G_, in, &out);
   } else {
-    DenseProduct(dense_G_, in, small_, &out);
+    out.noalias() = dense_G_ * in;
   }
 }
 
 void QpSolver::MultiplyGt(const VectorXd& in, VectorXd& out) const {
   if (sparse_) {
     problem_.G.MultiplyTranspose(in, &out);
+  } else if (small_) {
+    out.resize(dense_G_.cols());
+    SmallMultiplyTransposed(dense_G_, in, &out);
   } else {
-    DenseProduct(dense_G_.transpose(), in, small_, &out);
+    out.noalias() = dense_G_.transpose() * in;
   }
 }
 
 void QpSolver::MultiplyQ(const VectorXd& in, VectorXd& out) const {
-  if (sparse_) {
+  // The small dense path too: Q of a step is block diagonal (a planar hand's 7 × 7 has 7 to 11
+  // stored entries), and its rows' sums skip only exact zeros.
+  if (sparse_ || small_) {
     problem_.Q.Multiply(in, &out);
   } else {
-    DenseProduct(dense_Q_, in, small_, &out);
+    out.noalias() = dense_Q_ * in;
   }
 }
 

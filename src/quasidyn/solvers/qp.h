@@ -47,6 +47,7 @@
 #include "quasidyn/solvers/dense_cholesky.h"
 #include "quasidyn/solvers/preordered_ldlt.h"
 #include "quasidyn/solvers/qp_polish.h"
+#include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/solver_status.h"
 #include "quasidyn/solvers/sparse_pattern.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
@@ -242,6 +243,9 @@ class QpSolver {
   // and G in the polish). Elsewhere (the larger dense path) the polish has its own normal
   // matrix.
   QpPolish polish_;
+  // The spare storage of the row-sized vectors and matrices above for other row counts
+  // (sized_storage_pool.h): a Setup for a row count met before allocates nothing.
+  SizedStoragePool storage_;
 };
 
 // Convenience: a fresh solver per call.

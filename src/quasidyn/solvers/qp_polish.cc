@@ -10,8 +10,8 @@ void QpPolish::SizeBlocks(int n, int m) {
   offset_.resize(m);
   std::iota(offset_.begin(), offset_.end(), 0);
   dim_.assign(m, 1);
-  b_.resize(m);
-  product_.resize(n);
+  storage_.Resize(&b_, m);
+  storage_.Resize(&product_, n);
 }
 
 void QpPolish::Setup(const SparseRowMatrix& Q, const SparseRowMatrix& G,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "quasidyn/solvers/active_set_polish.h"
+#include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
@@ -34,6 +35,7 @@ class QpPolish {
   ActiveSetPolisher polisher_;
   std::vector<int> offset_, dim_;
   Eigen::VectorXd b_, product_;
+  SizedStoragePool storage_;  // b_'s storage for other row counts (sized_storage_pool.h)
 };
 
 }  // namespace quasidyn

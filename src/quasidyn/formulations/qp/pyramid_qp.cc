@@ -63,6 +63,9 @@ void SetupOrUpdate(const QpProblem& qp, const QpSettings& settings, QpSolver* so
 void SolvePyramidQp(const StepProblem& problem, const QpSettings& settings, const char* description,
                     PyramidQpWorkspace* workspace, FormulationSolution* solution, QpStart start) {
   PyramidQpWorkspace& w = *workspace;
+  // h of this row count from the spares (BuildPyramidConstraints then keeps its storage).
+  w.storage.Resize(
+      &w.qp.h, problem.contacts.size() * problem.contacts.ray_count() + problem.cost.limits.size());
   BuildPyramidQp(problem, &w.qp);
   SetupOrUpdate(w.qp, settings, &w.solver);
   const bool warm =

@@ -15,6 +15,7 @@
 #include "quasidyn/gradients/qp_gradient.h"
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/solvers/qp.h"
+#include "quasidyn/solvers/sized_storage_pool.h"
 
 namespace quasidyn {
 
@@ -47,6 +48,7 @@ struct PyramidQpWorkspace final : ProgramWorkspace {
   QpWarmStart start;            // its start for this step
   PyramidStepData pyramid;      // G, offsets and their rows (gradients/step_data_derivative.h)
   QpSensitivity sensitivity;    // the active set, factors and solve buffers (qp_gradient.h)
+  SizedStoragePool storage;     // qp.h's storage for other row counts (sized_storage_pool.h)
 };
 
 // Where SolvePyramidQp starts the interior point: cold (solvers/qp.h), or from the previous

@@ -71,8 +71,9 @@ bool PyramidQpWarmStart::Start(const StepProblem& problem, const QpProblem& qp,
     return false;
   start->y.resize(0);
   start->x = previous_x_;  // same size: the storage is kept
+  storage_.Resize(&Gx_, qp.G.rows());
   qp.G.Multiply(start->x, &Gx_);
-  start->z.resize(qp.G.rows());
+  storage_.Resize(&start->z, qp.G.rows());
   const auto by_key = [](const KeyedValue& a, const RowKey& key) { return a.key < key; };
   for (size_t r = 0; r < keys_.size(); ++r) {
     const auto found = std::lower_bound(previous_z_.begin(), previous_z_.end(), keys_[r], by_key);

@@ -23,6 +23,7 @@
 
 #include "quasidyn/dynamics/step_problem.h"
 #include "quasidyn/solvers/qp.h"
+#include "quasidyn/solvers/sized_storage_pool.h"
 
 namespace quasidyn {
 
@@ -63,6 +64,8 @@ class PyramidQpWarmStart {
   std::vector<RowKey> keys_;            // scratch: the new rows' keys
   Eigen::VectorXd Gx_;                  // scratch: G x at the warm x
   int mapped_rows_ = 0;
+  // Gx_'s and the start's z's storage for other row counts (solvers/sized_storage_pool.h).
+  SizedStoragePool storage_;
 };
 
 }  // namespace quasidyn
