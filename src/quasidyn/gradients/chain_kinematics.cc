@@ -107,7 +107,8 @@ bool ChainKinematics::MovedBy(int body, int joint) const {
 }
 
 void ChainKinematics::SetConfiguration(const Eigen::VectorXd& q) {
-  q_base_ = IntegrateConfiguration(*scene_, q, Eigen::VectorXd::Zero(scene_->nv), 0.0);
+  zero_velocity_.setZero(scene_->nv);
+  IntegrateConfiguration(*scene_, q, zero_velocity_, 0.0, &q_base_);
   q_ = q;
   // Kinematics::Update at q ⊕ 0: parents first, so X_WP is ready when joint j is reached.
   for (size_t j = 0; j < scene_->joints.size(); ++j) {

@@ -147,6 +147,7 @@ class ChainKinematics {
   // v_start, and their velocity indices (the stored columns of its Jacobians), increasing.
   std::vector<std::vector<int>> chain_, chain_starts_, chain_columns_;
   Eigen::VectorXd q_, q_base_;                            // q and q ⊕ 0
+  Eigen::VectorXd zero_velocity_;                         // SetConfiguration's 0 (n_v)
   std::vector<Eigen::Isometry3d> X_JC_base_;              // per joint, its motion at q ⊕ 0
   std::vector<Eigen::Isometry3d> X_WB_base_, X_WJ_base_;  // poses at q ⊕ 0
   std::vector<Eigen::Isometry3d> X_WB_, X_WJ_;            // current poses

@@ -141,6 +141,24 @@ void ChainToConfiguration(const Scene& scene, const Eigen::VectorXd& q, const Ei
   if (dv_du.rows() != nv || (want_a && (dv_dq.rows() != nv || dv_dq.cols() != nv)))
     throw std::invalid_argument("ChainToConfiguration: dv_dq must be n_v × n_v (" +
                                 std::to_string(nv) + ") or empty, dv_du must have n_v rows");
+  // Without floating joints and with every joint's coordinates at its velocities' indices
+  // (q_start = v_start: planar scenes, arms), ∂(q ⊕ dt·v)/∂v = dt·I, T(q) = I and
+  // ∂(q ⊕ dt·v)/∂q = I, so A = I + dt·dv_dq and B = dt·dv_du: the general path's arithmetic
+  // without its row-by-row maps (the same numbers).
+  bool identity_layout = nq == nv;
+  for (const Joint& joint : scene.joints)
+    identity_layout =
+        identity_layout && joint.type != JointType::kFloating && joint.q_start == joint.v_start;
+  if (identity_layout) {
+    B->noalias() = dt * dv_du;
+    if (!want_a) {
+      A->resize(0, 0);
+      return;
+    }
+    A->noalias() = dt * dv_dq;
+    A->diagonal().array() += 1.0;
+    return;
+  }
   // out (n_q × c) = ∂(q ⊕ dt·v)/∂v · in, in: n_v rows, read through its rows. `in` may be the
   // top n_v rows of out itself: the joints are taken last to first, and a joint's rows of out
   // start at or after its rows of in (q_start >= v_start), so no row is read after it was

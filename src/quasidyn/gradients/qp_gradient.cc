@@ -102,6 +102,13 @@ Eigen::VectorXd QpSensitivity::ActiveContactImpulse() const {
   return ContactImpulseOf(*data_, beta_active);
 }
 
+const Eigen::VectorXd& QpSensitivity::ActiveContactImpulseInPlace() {
+  beta_active_.setZero(beta_.size());
+  for (int j : active_) beta_active_[j] = beta_[j];
+  ContactImpulseOf(*data_, beta_active_, &active_impulse_);
+  return active_impulse_;
+}
+
 Eigen::MatrixXd QpSensitivity::SolveFullKkt(const Eigen::MatrixXd& r1,
                                             const Eigen::MatrixXd& r2_transposed, int* rank) const {
   const int n = scene_->nv, na = static_cast<int>(active_.size());
@@ -207,7 +214,7 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
     for (; next < na; ++next)
       r2_transposed.col(next).head(n) = -inv_h * data_->G.row(active_[next]).transpose();
   }
-  r1.rightCols(scene_->nq_a) = CommandForceJacobian(*scene_, time_step_);
+  WriteCommandForceJacobian(*scene_, time_step_, r1.rightCols(scene_->nq_a));
 
   out->ok = true;
   out->failure.clear();

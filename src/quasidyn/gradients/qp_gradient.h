@@ -74,6 +74,9 @@ class QpSensitivity {
   // λ = Rᵀ β_𝒜 (size r, step_data_derivative.h ContactImpulseOf with β zero off 𝒜): the
   // impulse whose J_cᵀλ the A right-hand side needs.
   Eigen::VectorXd ActiveContactImpulse() const;
+  // The same in this object's storage (no allocation once its sizes are reached); valid until
+  // the next call of this or of Compute.
+  const Eigen::VectorXd& ActiveContactImpulseInPlace();
   // dv/du always; dv/dq when contraction is not null (made with v and ActiveContactImpulse()).
   VelocityGradient Gradient(const StepDataContraction* contraction) const;
   // The same into *out, reusing this object's work space and out's storage.
@@ -103,6 +106,7 @@ class QpSensitivity {
   bool range_space_ = false;  // P positive definite: the whitened velocity-space path
   RangeSpaceKkt kkt_;         // on whitened_ and active_, factored when range_space_
   Eigen::VectorXd delassus_, slack_;
+  Eigen::VectorXd beta_active_, active_impulse_;  // ActiveContactImpulseInPlace's storage
   Workspace workspace_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "quasidyn/common/argument_check.h"
 
@@ -12,10 +13,11 @@ namespace {
 // carry rounding of ≈ 1e-16 × ‖M‖; conditioning up to 1e10 is still treated as regular).
 constexpr double kRankTolerance = 1e-10;
 
-// Blocks of at most this many velocities (the planar hand's: 7) form M_c, W_c r₂ and the
-// null-space products entry by entry and solve with L column by column: for them the set-up
-// of Eigen's blocked kernels costs more than the arithmetic (instructions of the planar
-// hand's A+B −3 %); larger blocks (the arm's) keep the blocked kernels.
+// Blocks of at most this many velocities (the planar hand's: 7) form M_c and the null space
+// entry by entry, and are solved through the two operators K and Q formed once per
+// factorisation (Block::K, Block::Q; SolveSmallBlock): for them the set-up of Eigen's blocked
+// kernels and of the per-column selection costs more than the arithmetic. Larger blocks (the
+// arm's) keep the blocked kernels (SolveBlock).
 constexpr int kSmallBlock = 12;
 
 }  // namespace
@@ -163,9 +165,11 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
     block.rank = size - static_cast<int>(zero_pivots.size());
     block.leading = size;
     while (block.leading > 0 && block.pivot_inverse[block.leading - 1] == 0.0) --block.leading;
+    const bool small = size <= kSmallBlock;
     if (zero_pivots.empty() || block.rank == 0) {
       // Full rank: no null space. Rank 0: x = y on the whole block (N = I, never formed).
       block.N.resize(size, 0);
+      if (small && block.rank > 0) FormSmallOperators(&block);
       continue;
     }
     // null(M_c) = span of Πᵀ L⁻ᵀ e_k over the zero pivots k (header), independent vectors
@@ -176,13 +180,113 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
     const int nullity = static_cast<int>(zero_pivots.size());
     N.setZero(size, nullity);
     for (int c = 0; c < nullity; ++c) N(zero_pivots[c], c) = 1.0;
-    block.factor.matrixU().solveInPlace(N);
+    if (small) {
+      // Lᵀ is unit upper triangular: back substitution, column by column.
+      const Eigen::MatrixXd& L = block.factor.matrixLDLT();
+      for (int c = 0; c < nullity; ++c) {
+        double* column = N.col(c).data();
+        for (int i = size - 2; i >= 0; --i)
+          for (int j = i + 1; j < size; ++j) column[i] -= L(j, i) * column[j];
+      }
+    } else {
+      block.factor.matrixU().solveInPlace(N);
+    }
     N = block.factor.transpositionsP().transpose() * N;
     for (int c = 0; c < nullity; ++c) {
       for (int pass = 0; pass < 2; ++pass)
         for (int d = 0; d < c; ++d) N.col(c) -= N.col(d).dot(N.col(c)) * N.col(d);
       N.col(c).normalize();
     }
+    if (small) FormSmallOperators(&block);
+  }
+}
+
+void RangeSpaceKkt::FormSmallOperators(Block* block) {
+  const int size = static_cast<int>(block->indices.size());
+  const int rows = static_cast<int>(block->rows.size());
+  const int lead = block->leading;
+  const double* L = block->factor.matrixLDLT().data();  // column-major, L(i, j) = L[i + j·size]
+  const int* transposition = block->factor.transpositionsP().indices().data();
+  const double* pivot_inverse = block->pivot_inverse.data();
+  const double* N = block->N.data();
+  const int nullity = static_cast<int>(block->N.cols());
+  // K = (I − N Nᵀ) S W_c, S = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π, column by column, as SolveBlock forms x₀ from
+  // W_c r₂: only L's leading block enters (D⁺ is zero past it). Π applies the factor's
+  // transpositions in order, Πᵀ in reverse order.
+  block->K.resize(size, rows);
+  double z[kSmallBlock], coordinates[kSmallBlock];
+  for (int q = 0; q < rows; ++q) {
+    for (int i = 0; i < size; ++i) z[i] = block->W(i, q);
+    for (int i = 0; i < size; ++i) std::swap(z[i], z[transposition[i]]);
+    for (int i = 1; i < lead; ++i) {
+      double sum = z[i];
+      for (int j = 0; j < i; ++j) sum -= L[i + j * size] * z[j];
+      z[i] = sum;
+    }
+    for (int i = 0; i < lead; ++i) z[i] *= pivot_inverse[i];
+    for (int i = lead - 2; i >= 0; --i) {
+      double sum = z[i];
+      for (int j = i + 1; j < lead; ++j) sum -= L[j + i * size] * z[j];
+      z[i] = sum;
+    }
+    for (int i = lead; i < size; ++i) z[i] = 0.0;
+    for (int i = size - 1; i >= 0; --i) std::swap(z[i], z[transposition[i]]);
+    for (int c = 0; c < nullity; ++c) {
+      double sum = 0.0;
+      for (int k = 0; k < size; ++k) sum += N[k + c * size] * z[k];
+      coordinates[c] = sum;
+    }
+    for (int c = 0; c < nullity; ++c)
+      for (int k = 0; k < size; ++k) z[k] -= N[k + c * size] * coordinates[c];
+    double* column = block->K.col(q).data();
+    for (int i = 0; i < size; ++i) column[i] = z[i];
+  }
+  // Q = N Nᵀ (symmetric; empty for a full-rank block).
+  block->Q.resize(nullity > 0 ? size : 0, nullity > 0 ? size : 0);
+  for (int j = 0; j < block->Q.cols(); ++j) {
+    double* column = block->Q.col(j).data();
+    for (int i = 0; i < size; ++i) column[i] = 0.0;
+    for (int c = 0; c < nullity; ++c) {
+      const double n_jc = N[j + c * size];
+      for (int i = 0; i < size; ++i) column[i] += N[i + c * size] * n_jc;
+    }
+  }
+}
+
+void RangeSpaceKkt::SolveSmallBlock(const Block& block, const Eigen::MatrixXd& r2_transposed,
+                                    int r2_columns, Workspace* w) const {
+  const int size = static_cast<int>(block.indices.size());
+  const int rows = static_cast<int>(block.rows.size());
+  const bool projects = block.Q.size() > 0;
+  Eigen::MatrixXd& x = w->x;  // y on entry
+  const int* indices = block.indices.data();
+  const int* block_rows = block.rows.data();
+  const double* r2 = r2_transposed.data();
+  const Eigen::Index r2_stride = r2_transposed.rows();
+  // Every product below is a sum of columns (K's, Q's) scaled by one entry.
+  double y[kSmallBlock], out[kSmallBlock];
+  for (int t = 0; t < static_cast<int>(x.cols()); ++t) {
+    double* column = x.col(t).data();
+    for (int k = 0; k < size; ++k) out[k] = 0.0;
+    if (projects) {
+      // Q y_c = N Nᵀ y_c.
+      for (int j = 0; j < size; ++j) y[j] = column[indices[j]];
+      for (int j = 0; j < size; ++j) {
+        if (y[j] == 0.0) continue;
+        const double* q_column = block.Q.col(j).data();
+        for (int k = 0; k < size; ++k) out[k] += q_column[k] * y[j];
+      }
+    }
+    if (t < r2_columns) {
+      // K r₂,c: r₂'s entries of this column on the block's rows.
+      for (int q = 0; q < rows; ++q) {
+        const double entry = r2[t + block_rows[q] * r2_stride];
+        if (entry == 0.0) continue;
+        const double* k_column = block.K.col(q).data();
+        for (int k = 0; k < size; ++k) out[k] += k_column[k] * entry;
+      }
+    }
+    for (int k = 0; k < size; ++k) column[indices[k]] = out[k];
   }
 }
 
@@ -229,36 +333,19 @@ void RangeSpaceKkt::SolveBlock(const Block& block, const Eigen::MatrixXd& r2_tra
     for (int s = 0; s < with_r2; ++s)
       for (int q = 0; q < rows; ++q) r2_block(q, s) = r2_transposed(columns[s], block.rows[q]);
     Eigen::MatrixXd& z = w->z;
-    const bool small = size <= kSmallBlock;
-    if (small)
-      z.noalias() = block.W.lazyProduct(r2_block);
-    else
-      z.noalias() = block.W * r2_block;
+    z.noalias() = block.W * r2_block;
     // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂. D⁺ is zero past the last kept pivot, so only the leading
     // block of L enters: the first rows of L⁻¹ z need only L's leading block, the rest are
     // multiplied by zero, and the back substitution of a vector zero past the block stays
     // zero there.
     z = block.factor.transpositionsP() * z;
     const int lead = block.leading;
-    if (small) {
-      // L_lead is unit lower triangular: forward substitution, D⁺, back substitution with Lᵀ.
-      const Eigen::MatrixXd& L = block.factor.matrixLDLT();
-      for (int t = 0; t < with_r2; ++t) {
-        double* column = z.col(t).data();
-        for (int i = 1; i < lead; ++i)
-          for (int j = 0; j < i; ++j) column[i] -= L(i, j) * column[j];
-        for (int i = 0; i < lead; ++i) column[i] *= block.pivot_inverse[i];
-        for (int i = lead - 2; i >= 0; --i)
-          for (int j = i + 1; j < lead; ++j) column[i] -= L(j, i) * column[j];
-      }
-    } else {
-      const auto L_lead =
-          block.factor.matrixLDLT().topLeftCorner(lead, lead).triangularView<Eigen::UnitLower>();
-      auto z_lead = z.topRows(lead);
-      L_lead.solveInPlace(z_lead);
-      z_lead = block.pivot_inverse.head(lead).asDiagonal() * z_lead;
-      L_lead.transpose().solveInPlace(z_lead);
-    }
+    const auto L_lead =
+        block.factor.matrixLDLT().topLeftCorner(lead, lead).triangularView<Eigen::UnitLower>();
+    auto z_lead = z.topRows(lead);
+    L_lead.solveInPlace(z_lead);
+    z_lead = block.pivot_inverse.head(lead).asDiagonal() * z_lead;
+    L_lead.transpose().solveInPlace(z_lead);
     z.bottomRows(size - lead).setZero();
     x_block.leftCols(with_r2).noalias() = block.factor.transpositionsP().transpose() * z;
   }
@@ -269,13 +356,8 @@ void RangeSpaceKkt::SolveBlock(const Block& block, const Eigen::MatrixXd& r2_tra
     for (int s = 0; s < count; ++s)
       for (int k = 0; k < size; ++k) y_block(k, s) = x(block.indices[k], columns[s]);
     y_block -= x_block;
-    if (size <= kSmallBlock) {
-      w->null_coordinates.noalias() = block.N.transpose().lazyProduct(y_block);
-      x_block.noalias() += block.N.lazyProduct(w->null_coordinates);
-    } else {
-      w->null_coordinates.noalias() = block.N.transpose() * y_block;
-      x_block.noalias() += block.N * w->null_coordinates;
-    }
+    w->null_coordinates.noalias() = block.N.transpose() * y_block;
+    x_block.noalias() += block.N * w->null_coordinates;
   }
   for (int s = 0; s < count; ++s)
     for (int k = 0; k < size; ++k) x(block.indices[k], columns[s]) = x_block(k, s);
@@ -293,8 +375,13 @@ void RangeSpaceKkt::Solve(const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2_t
   Eigen::MatrixXd& x = w->x;
   x = r1;
   cost_factor_.SolveTransposeInPlace(&x);  // y = C⁻ᵀ r₁; x = y where no block reaches
-  for (int b = 0; b < block_count_; ++b)
-    if (blocks_[b].rank > 0) SolveBlock(blocks_[b], r2_transposed, r2_columns, w);
+  for (int b = 0; b < block_count_; ++b) {
+    if (blocks_[b].rank == 0) continue;
+    if (static_cast<int>(blocks_[b].indices.size()) <= kSmallBlock)
+      SolveSmallBlock(blocks_[b], r2_transposed, r2_columns, w);
+    else
+      SolveBlock(blocks_[b], r2_transposed, r2_columns, w);
+  }
   cost_factor_.SolveInPlace(&x);  // dv = C⁻¹ x
 }
 

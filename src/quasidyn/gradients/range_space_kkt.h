@@ -91,14 +91,24 @@ class RangeSpaceKkt {
     int rank = 0;
     int leading = 0;    // 1 + the index of the last kept pivot
     Eigen::MatrixXd N;  // orthonormal basis of null(M_c) (size × nullity)
+    // Small blocks (at most kSmallBlock velocities) only, formed once per factorisation:
+    // K = (I − N Nᵀ) S W_c (size × |rows|), S = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π so that x₀ = S W_c r₂,c, and
+    // Q = N Nᵀ (size × size, empty when N is). The solve is then x_c = K r₂,c + Q y_c, the
+    // same x as x₀ + N Nᵀ (y − x₀) without the per-column set-up.
+    Eigen::MatrixXd K, Q;
   };
 
   void FindBlocks(const PositiveDefiniteFactor::SparseRows& whitened,
                   const std::vector<int>& active);
   void FactorBlocks(const PositiveDefiniteFactor::SparseRows& whitened,
                     const std::vector<int>& active);
+  // Block::K and Block::Q of a factored small block of rank > 0.
+  static void FormSmallOperators(Block* block);
   void SolveBlock(const Block& block, const Eigen::MatrixXd& r2_transposed, int r2_columns,
                   Workspace* w) const;
+  // x_c = K r₂,c + Q y_c on every column (Block::K, Block::Q), for a small block.
+  void SolveSmallBlock(const Block& block, const Eigen::MatrixXd& r2_transposed, int r2_columns,
+                       Workspace* w) const;
 
   PositiveDefiniteFactor cost_factor_;
   bool cost_factored_ = false;

@@ -101,6 +101,44 @@ TEST(RangeSpaceKkt, MatchesTheWholeSystemOnARankDeficientConsistentProblem) {
   EXPECT_EQ(again.x, w.x);
 }
 
+// One block of 7 velocities, as the planar hand's (at most kSmallBlock = 12: the operators K
+// and Q formed once per factorisation, range_space_kkt.h): a rank-deficient E (6 rows of rank
+// 4, nullity 3 as at the hand's grasp) and a full-rank one (3 rows), each against the
+// whole-system solve within 1e4 ε relative, as the large blocks above. Fails when K is not
+// projected off null(M) or Q is dropped.
+TEST(RangeSpaceKkt, SmallBlockMatchesTheWholeSystem) {
+  const int n = 7, columns = 11, with_r2 = 7;
+  std::srand(21);
+  const Eigen::MatrixXd A = Eigen::MatrixXd::Random(n, n);
+  const Eigen::MatrixXd H = A * A.transpose() + Eigen::MatrixXd::Identity(n, n);
+  Eigen::MatrixXd G = Eigen::MatrixXd::Random(6, n);
+  G.row(4) = G.row(0) - 2.0 * G.row(1);
+  G.row(5) = 0.5 * G.row(2) + G.row(3);
+  for (const int rows : {6, 3}) {
+    const Eigen::MatrixXd E = G.topRows(rows);
+    std::vector<int> active(rows);
+    for (int j = 0; j < rows; ++j) active[j] = j;
+    const Eigen::MatrixXd r1 = Eigen::MatrixXd::Random(n, columns);
+    const Eigen::MatrixXd r2 = E * Eigen::MatrixXd::Random(n, with_r2);  // consistent
+    RangeSpaceKkt kkt;
+    ASSERT_TRUE(kkt.FactorCost(H));
+    PositiveDefiniteFactor::SparseRows whitened;
+    kkt.cost_factor().WhitenRows(E, &whitened);
+    kkt.FactorRows(whitened, active);
+    ASSERT_EQ(kkt.block_count(), 1);
+    ASSERT_EQ(kkt.block_size(0), n);
+    EXPECT_EQ(kkt.rank(), rows == 6 ? 4 : 3);
+    RangeSpaceKkt::Workspace w;
+    kkt.Solve(r1, r2.transpose(), with_r2, &w);
+    Eigen::MatrixXd r2_all = Eigen::MatrixXd::Zero(rows, columns);
+    r2_all.leftCols(with_r2) = r2;
+    const Eigen::MatrixXd reference = WholeSystemSolve(H, E, r1, r2_all);
+    EXPECT_LT((w.x - reference).norm(), 1e4 * kRangeSpaceKktEpsilon * reference.norm())
+        << rows << " rows";
+    EXPECT_LT((E * w.x.leftCols(with_r2) - r2).norm(), 1e4 * kRangeSpaceKktEpsilon * r2.norm());
+  }
+}
+
 // No active row: dv = H⁻¹ r₁.
 TEST(RangeSpaceKkt, WithoutRowsSolvesTheCostAlone) {
   const int n = 12;

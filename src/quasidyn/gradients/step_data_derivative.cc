@@ -101,15 +101,21 @@ Eigen::MatrixXd PyramidRowsOf(const PyramidStepData& data, const Eigen::MatrixXd
 }
 
 Eigen::VectorXd ContactImpulseOf(const PyramidStepData& data, const Eigen::VectorXd& beta) {
+  Eigen::VectorXd lambda;
+  ContactImpulseOf(data, beta, &lambda);
+  return lambda;
+}
+
+void ContactImpulseOf(const PyramidStepData& data, const Eigen::VectorXd& beta,
+                      Eigen::VectorXd* lambda) {
   if (beta.size() != data.G.rows())
     throw std::invalid_argument("ContactImpulseOf: beta has size " + std::to_string(beta.size()) +
                                 ", expected one entry per pyramid row (" +
                                 std::to_string(data.G.rows()) + ")");
-  Eigen::VectorXd lambda(data.contact_rows);
+  lambda->resize(data.contact_rows);
   for (const PyramidStepData::ContactKey& key : data.contact_keys)
-    lambda.segment(key.first_contact_row, key.ray_map.cols()).noalias() =
+    lambda->segment(key.first_contact_row, key.ray_map.cols()).noalias() =
         key.ray_map.transpose() * beta.segment(key.first_row, key.rows);
-  return lambda;
 }
 
 namespace {

@@ -94,6 +94,9 @@ Eigen::MatrixXd PyramidRowsOf(const PyramidStepData& data, const Eigen::MatrixXd
 // λ_i = [Σ_j β_ij; μ_i Σ_j β_ij t·d_ij] (normal and tangential impulses [N·s]), so that
 // Gᵀβ = J_cᵀ λ.
 Eigen::VectorXd ContactImpulseOf(const PyramidStepData& data, const Eigen::VectorXd& beta);
+// The same into *lambda, reusing its storage (no allocation once it has size r).
+void ContactImpulseOf(const PyramidStepData& data, const Eigen::VectorXd& beta,
+                      Eigen::VectorXd* lambda);
 
 // The dense derivatives below are the independent test reference of
 // contact_data_derivative.h (which contracts instead of building them: 2·n_v full contact

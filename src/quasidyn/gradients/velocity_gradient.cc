@@ -1,5 +1,7 @@
 #include "quasidyn/gradients/velocity_gradient.h"
 
+#include "quasidyn/common/argument_check.h"
+
 namespace quasidyn {
 
 void FailGradient(std::string message, VelocityGradient* out) {
@@ -10,9 +12,25 @@ void FailGradient(std::string message, VelocityGradient* out) {
 }
 
 Eigen::MatrixXd CommandForceJacobian(const Scene& scene, double time_step) {
-  Eigen::MatrixXd D = Eigen::MatrixXd::Zero(scene.nv, scene.nq_a);
-  D.bottomRows(scene.nv_a).diagonal() = time_step * scene.ActuatedStiffness();
+  Eigen::MatrixXd D(scene.nv, scene.nq_a);
+  WriteCommandForceJacobian(scene, time_step, D);
   return D;
+}
+
+void WriteCommandForceJacobian(const Scene& scene, double time_step,
+                               Eigen::Ref<Eigen::MatrixXd> out) {
+  QUASIDYN_CHECK_ARGUMENT(out.rows() == scene.nv && out.cols() == scene.nq_a,
+                          "WriteCommandForceJacobian", "out must be n_v × n_q,a");
+  out.setZero();
+  // h K_a on the actuated rows' diagonal (as Scene::ActuatedStiffness, without its vector).
+  for (const Joint& joint : scene.joints) {
+    const int nv_joint = JointNv(joint.type);
+    for (int i = 0; i < nv_joint; ++i) {
+      const int row = joint.v_start + i - scene.nv_u;
+      if (row >= 0 && row < scene.nv_a && row < scene.nq_a)
+        out(scene.nv_u + row, row) = time_step * joint.stiffness;
+    }
+  }
 }
 
 }  // namespace quasidyn

@@ -27,5 +27,9 @@ void FailGradient(std::string message, VelocityGradient* out);
 
 // ∂τ_h/∂u = [0; h K_a] (n_v × n_q,a), quasi_dynamic_cost.h; h [s].
 Eigen::MatrixXd CommandForceJacobian(const Scene& scene, double time_step);
+// The same written into out (n_v × n_q,a, e.g. the command columns of a right-hand side),
+// allocating nothing. Throws std::invalid_argument when out's size is not n_v × n_q,a.
+void WriteCommandForceJacobian(const Scene& scene, double time_step,
+                               Eigen::Ref<Eigen::MatrixXd> out);
 
 }  // namespace quasidyn

@@ -1,5 +1,8 @@
 #include "quasidyn/formulations/log_barrier/barrier_hessian_factor.h"
 
+#include <cmath>
+#include <limits>
+
 #include "quasidyn/common/argument_check.h"
 
 namespace quasidyn {
@@ -22,7 +25,30 @@ bool BarrierHessianFactor::Compute(const Eigen::MatrixXd& H, bool require_positi
 
 Eigen::MatrixXd BarrierHessianFactor::Solve(const Eigen::MatrixXd& rhs) const {
   if (sparse_) return sparse_factor_.solve(rhs);
-  return dense_factor_.solve(rhs);
+  const int n = static_cast<int>(dense_factor_.rows());
+  if (n > kSmallBarrierHessianSize) return dense_factor_.solve(rhs);
+  // Eigen::LDLT::solve's steps, column by column without its blocked kernels:
+  // x = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π b, D⁺ zero where |D_i| is not above the smallest normal double.
+  Eigen::MatrixXd x = dense_factor_.transpositionsP() * rhs;
+  const double* L = dense_factor_.matrixLDLT().data();  // column-major: L(i, j) = L[i + j·n]
+  const auto D = dense_factor_.vectorD();
+  const double tolerance = std::numeric_limits<double>::min();
+  for (int t = 0; t < static_cast<int>(x.cols()); ++t) {
+    double* column = x.col(t).data();
+    for (int i = 1; i < n; ++i) {
+      double sum = column[i];
+      for (int j = 0; j < i; ++j) sum -= L[i + j * n] * column[j];
+      column[i] = sum;
+    }
+    for (int i = 0; i < n; ++i) column[i] = std::abs(D[i]) > tolerance ? column[i] / D[i] : 0.0;
+    for (int i = n - 2; i >= 0; --i) {
+      double sum = column[i];
+      for (int j = i + 1; j < n; ++j) sum -= L[j + i * n] * column[j];
+      column[i] = sum;
+    }
+  }
+  x = dense_factor_.transpositionsP().transpose() * x;
+  return x;
 }
 
 }  // namespace quasidyn

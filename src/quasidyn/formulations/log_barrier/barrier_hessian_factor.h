@@ -21,6 +21,10 @@ namespace quasidyn {
 // analysis are redone per call (a step's contact set changes the pattern); at 69 velocities they
 // cost less than the dense factor's extra work, at the planar hand's 7–9 they would not.
 inline constexpr int kSparseBarrierHessianSize = 40;
+// Dense factors of at most this many velocities (the planar hand's 7–9) are solved column by
+// column by substitution, without the set-up of Eigen's blocked triangular kernels (the same
+// steps as Eigen::LDLT::solve, so the same x up to the order of the sums' roundings).
+inline constexpr int kSmallBarrierHessianSize = 12;
 
 class BarrierHessianFactor {
  public:

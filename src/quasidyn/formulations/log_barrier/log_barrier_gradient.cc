@@ -86,7 +86,7 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
       for (int a = G.row_start(j); a < G.row_start(j + 1); ++a)
         rhs.row(G.column(a)).head(n) -= (inv_kg2[j] * G.value(a)) * dg.row(j);
   }
-  rhs.rightCols(scene.nq_a) = CommandForceJacobian(scene, time_step);
+  WriteCommandForceJacobian(scene, time_step, rhs.rightCols(scene.nq_a));
   const Eigen::MatrixXd dv = factor.Solve(rhs);
 
   VelocityGradient gradient;

@@ -25,7 +25,7 @@ void QpProgram::Differentiate(const QuasiDynamicDerivativeInput& input, ProgramW
   w.sensitivity.Compute(&problem.scene, problem.time_step, &w.pyramid, input.solution.v, beta);
   const StepDataContraction* contraction = nullptr;
   if (input.contractor != nullptr) {
-    contraction = input.contractor->Contract(w.sensitivity.ActiveContactImpulse());
+    contraction = input.contractor->Contract(w.sensitivity.ActiveContactImpulseInPlace());
     if (contraction == nullptr) return FailGradient("A: " + input.contractor->failure(), gradient);
   }
   w.sensitivity.Gradient(contraction, gradient);

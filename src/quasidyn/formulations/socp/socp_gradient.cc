@@ -423,7 +423,7 @@ void SocpSensitivity::Compute(const StepProblem& problem,
     }
     r2_.bottomRows(nl) = -G_limits_ / h;  // ∂g_l/∂ε = G_l/h at fixed v
   }
-  r1_.rightCols(scene.nq_a) = CommandForceJacobian(scene, h);
+  WriteCommandForceJacobian(scene, h, r1_.rightCols(scene.nq_a));
 
   out->ok = true;
   out->failure.clear();
