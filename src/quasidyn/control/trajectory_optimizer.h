@@ -45,8 +45,9 @@
 // The rate terms do not couple two segments (none enters a regrasp; the one out of it has the
 // regrasp's fixed command), only the objects' state does. A path of S segments of n steps
 // each costs S QPs of n·n_u variables instead of one of S·n·n_u: the 126-step 180° plan of the
-// 16-joint hand gives 15 QPs of at most 16·19 variables, where the single QP of 1792 variables
-// is ill-conditioned enough that its Cholesky factorisation fails (docs/control.md).
+// 16-joint hand gives 15 QPs of at most 16·28 variables (16·10 in pieces of segment_steps = 10),
+// where the single QP of 1792 variables fails its Cholesky factorisation for κ <= 400 and takes
+// 31–46 s per iteration above (docs/control.md).
 
 #include <Eigen/Core>
 #include <functional>
