@@ -159,7 +159,7 @@ void RunOptimize(const OptimizeOptions& options) {
     }
   }
   // One QP per segment between regrasps (trajectory_optimizer.h): on the 16-joint hand's 180°
-  // plan the single QP fails for κ <= 400 and is 10-fold slower above (docs/control.md).
+  // plan the single QP fails for κ <= 400 and takes 31–46 s per iteration above (docs/control.md).
   s.per_segment = options.qp == "segments";
   s.segment_steps = options.segment_steps;
   TrajectoryOptimizer optimizer(model, s);
