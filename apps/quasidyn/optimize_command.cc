@@ -14,6 +14,7 @@
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/planning/object_space.h"
+#include "quasidyn/planning/refined_plan_file.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
@@ -44,12 +45,23 @@ struct OptimizeOptions {
   double time_step = 0.0;
   std::string smoothing = "log-barrier";
   bool shrinking_horizon = false;
+  int segment_steps = 0;     // --segment-steps: longest piece of a segment per QP, 0: whole
+  std::string qp = "whole";  // or "segments" (trajectory_optimizer.h, per_segment)
   double rate_weight = 0.1;
   double trust_region = 0.1;
   double penetration_tolerance = 1e-3;
   CLI::Option* time_step_option = nullptr;
   CLI::Option* horizon_option = nullptr;
 };
+
+bool IsRegraspOf(const std::vector<bool>& regrasp_steps, int k) {
+  return !regrasp_steps.empty() && regrasp_steps[k];
+}
+
+bool HasExtension(const std::string& path, const std::string& extension) {
+  return path.size() >= extension.size() &&
+         path.compare(path.size() - extension.size(), extension.size(), extension) == 0;
+}
 
 Eigen::VectorXd ToVector(const std::vector<double>& v) {
   return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
@@ -116,6 +128,10 @@ void RunOptimize(const OptimizeOptions& options) {
   s.penetration_tolerance = options.penetration_tolerance;
   s.shrinking_horizon = options.shrinking_horizon;
   s.smoothing.method = ParseSmoothingMethod(options.smoothing);
+  if (options.qp != "whole" && options.qp != "segments")
+    throw std::invalid_argument("--qp: expected whole or segments, got '" + options.qp + "'");
+  if (options.qp == "segments" && s.shrinking_horizon)
+    throw std::invalid_argument("--qp segments and --shrinking-horizon exclude each other");
   if (Logs(LogLevel::kInfo)) {  // not with --quiet
     // The header with the first row: settings the optimiser refuses print no table.
     s.progress = [](const OptimizerIteration& it) {
@@ -142,11 +158,40 @@ void RunOptimize(const OptimizeOptions& options) {
       u0.push_back(model->ScheduledCommand((k + 1) * model->time_step(), State{q0, {}}));
     }
   }
+  // One QP per segment between regrasps (trajectory_optimizer.h): on the 16-joint hand's 180°
+  // plan the single QP fails for κ <= 400 and takes 31–46 s per iteration above (docs/control.md).
+  s.per_segment = options.qp == "segments";
+  s.segment_steps = options.segment_steps;
   TrajectoryOptimizer optimizer(model, s);
   const OptimizationResult result = optimizer.Optimize(q0, u0);
+  int accepted = 0;
+  for (const OptimizerIteration& it : result.iterations) accepted += it.accepted;
   // With each step's contacts and forces (solved again), for the page and the file.
   const Trajectory trajectory = PlanToTrajectory(*model, result.q, result.u, s.regrasp_steps);
-  WriteTrajectory(trajectory, options.out_path);
+  const bool plan_file = !initial.step_edges.empty();
+  if (plan_file && HasExtension(options.out_path, ".json")) {
+    // A plan file again, with its step kinds and settings (planning/refined_plan_file.h).
+    std::vector<EdgeKind> kinds;
+    for (int k = 0; k < s.horizon; ++k)
+      kinds.push_back(IsRegraspOf(s.regrasp_steps, k) ? EdgeKind::kRegrasp : EdgeKind::kExtend);
+    PlanRefinement refinement;
+    refinement.initial_guess = options.initial_path;
+    refinement.initial_cost = result.initial_cost;
+    refinement.cost = result.best_cost;
+    refinement.iterations = static_cast<int>(result.iterations.size());
+    refinement.accepted = accepted;
+    refinement.initial_penetration = result.initial_penetration;
+    refinement.max_penetration = result.max_penetration;
+    refinement.seconds = result.seconds;
+    WriteRefinedPlanFile(options.initial_path, trajectory, kinds, refinement, options.out_path);
+  } else {
+    if (plan_file && regrasps > 0 && Logs(LogLevel::kWarning)) {
+      LogStream() << "quasidyn: optimize: " << options.out_path
+                  << " is not a .json plan file: its regrasp steps are written as plain steps "
+                     "(track would command them as motions of the fingers only)\n";
+    }
+    WriteTrajectory(trajectory, options.out_path);
+  }
   if (!options.html_path.empty()) {
     ViewerDataOptions viewer;  // the objects' goal drawn on the page, the robots where they end
     viewer.target_configuration = result.q.back();
@@ -155,12 +200,18 @@ void RunOptimize(const OptimizeOptions& options) {
     WriteViewerHtml(*scene, trajectory, options.html_path, viewer);
   }
   if (!options.plot_path.empty()) WriteCostPlot(result, options.plot_path);
-  int accepted = 0;
-  for (const OptimizerIteration& it : result.iterations) accepted += it.accepted;
+  double linearize_seconds = 0.0, qp_seconds = 0.0;
+  int qps = 0;
+  for (const OptimizerIteration& it : result.iterations) {
+    linearize_seconds += it.linearize_seconds;
+    qp_seconds += it.qp_seconds;
+    qps += it.qps;
+  }
   const Eigen::VectorXd error = ObjectError(*scene, result.q.back(), s.object_goal);
   std::cout << "scene            " << scene->name << " (h = " << model->time_step()
             << " s, T = " << s.horizon << ", smoothing " << options.smoothing
-            << (s.shrinking_horizon ? ", shrinking horizon" : "") << ")\n";
+            << (s.shrinking_horizon ? ", shrinking horizon" : "")
+            << (s.per_segment ? ", one QP per segment" : "") << ")\n";
   if (!options.initial_path.empty()) {
     std::cout << "initial guess    " << options.initial_path << " (" << regrasps
               << " regrasp steps kept)\n";
@@ -171,7 +222,8 @@ void RunOptimize(const OptimizeOptions& options) {
             << "penetration      deepest " << 1e3 * result.max_penetration << " mm (initial guess "
             << 1e3 * result.initial_penetration << " mm, tolerance "
             << 1e3 * s.penetration_tolerance << " mm)\n"
-            << "wall time        " << result.seconds << " s\n";
+            << "wall time        " << result.seconds << " s (linearising " << linearize_seconds
+            << " s, " << qps << " QPs " << qp_seconds << " s)\n";
   if (!result.message.empty()) std::cout << "stopped          " << result.message << "\n";
   std::cout << "trajectory       " << options.out_path << "\n";
 }
@@ -197,6 +249,12 @@ void AddOptimizeCommand(CLI::App& app) {
                   "regrasps kept)");
   cmd->add_flag("--shrinking-horizon", o->shrinking_horizon,
                 "Re-plan from each reached state in every iteration");
+  cmd->add_option("--qp", o->qp,
+                  "whole (default): one QP over all steps; segments: one QP per segment "
+                  "between a plan's regrasps (docs/control.md)");
+  cmd->add_option("--segment-steps", o->segment_steps,
+                  "With --qp segments: correct a longer segment in pieces of at most this many "
+                  "steps, one QP each (default 0: whole segments)");
   cmd->add_option("--object-weight", o->object_weight, "Goal weights w (n_q,u numbers >= 0)")
       ->expected(1, 1000);
   cmd->add_option("--terminal-weight", o->terminal_weight,

@@ -27,7 +27,7 @@ struct RegraspPlan {
   double penetration_tolerance = 0.0;
 };
 
-const RegraspPlan& HandHalfTurn() {
+const RegraspPlan& RegraspHandHalfTurn() {
   static const RegraspPlan plan = [] {
     RegraspPlan p;
     p.scene = testing::LoadExample("planar_hand");
@@ -141,7 +141,7 @@ TEST(RegraspMotion, RegraspOnTheGroundKeepsTheBallAndStaysOutOfIt) {
 // reference); every regrasp is executed, never deeper in a shape than the plan's tolerance, and
 // the stabiliser is not asked for a regrasp step.
 TEST(TrackPlan, ExecutesThePlannersRegraspsAndMatchesThePlanBeforeThem) {
-  const RegraspPlan& plan = HandHalfTurn();
+  const RegraspPlan& plan = RegraspHandHalfTurn();
   const int regrasps = static_cast<int>(std::count(plan.regrasp.begin(), plan.regrasp.end(), true));
   ASSERT_GT(regrasps, 0) << "the plan has no regrasp: the test would not test them";
   const int first = static_cast<int>(std::find(plan.regrasp.begin(), plan.regrasp.end(), true) -

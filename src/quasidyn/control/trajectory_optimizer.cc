@@ -60,6 +60,11 @@ void ValidateTrajectoryOptimizerSettings(const TrajectoryOptimizerSettings& s,
   QUASIDYN_CHECK_ARGUMENT(s.penetration_tolerance > 0.0, kWhere,
                           "penetration_tolerance must be > 0 m (+inf: not measured), got " +
                               Format(s.penetration_tolerance));
+  QUASIDYN_CHECK_ARGUMENT(
+      s.segment_steps >= 0, kWhere,
+      "segment_steps must be >= 0 (0: whole segments), got " + std::to_string(s.segment_steps));
+  QUASIDYN_CHECK_ARGUMENT(!(s.per_segment && s.shrinking_horizon), kWhere,
+                          "per_segment and shrinking_horizon exclude each other");
   ValidateSmoothingSchedule(s.smoothing);
   if (!s.regrasp_steps.empty()) {
     QUASIDYN_CHECK_ARGUMENT(static_cast<int>(s.regrasp_steps.size()) == s.horizon, kWhere,
@@ -169,15 +174,55 @@ void TrajectoryOptimizer::FillWindow(int t0, const Eigen::VectorXd& dq0,
     data->regrasp.assign(settings_.regrasp_steps.begin() + t0, settings_.regrasp_steps.end());
 }
 
-Outcome TrajectoryOptimizer::SolveWindow(const TrajoptQpData& data, Eigen::VectorXd* du) {
+Outcome TrajectoryOptimizer::SolveWindow(const TrajoptQpData& data, Eigen::VectorXd* du,
+                                         OptimizerIteration* it) {
+  const auto start = std::chrono::steady_clock::now();
   QpProblem problem;
   BuildTrajoptQp(data, &problem);
   solver_.Setup(problem);
   const QpResult& r = solver_.Solve();
+  it->qp_seconds += Seconds(start);
+  ++it->qps;
   if (!Succeeded(r.status))
     return Outcome::Failure("QP failed (" + std::string(ToString(r.status)) + "): " + r.message);
   *du = r.x;
   return Outcome::Ok();
+}
+
+bool TrajectoryOptimizer::CorrectSegments(const Eigen::VectorXd& q0, const Eigen::VectorXd& u_start,
+                                          double r, std::vector<Eigen::VectorXd>* u,
+                                          std::vector<Eigen::VectorXd>* q, OptimizerIteration* it) {
+  const int T = settings_.horizon, nu = model_->control_size();
+  q->assign(1, q0);
+  StartDepth(q0);
+  TrajoptQpData window = last_data_;
+  window.trust_region = r;
+  Eigen::VectorXd next;
+  int t = 0;
+  while (t < T) {
+    int end = t;  // the segment [t, end) of steps that are not regrasps; empty at a regrasp
+    while (end < T && !IsRegrasp(end) &&
+           (settings_.segment_steps == 0 || end - t < settings_.segment_steps))
+      ++end;
+    if (end > t) {
+      FillWindow(t, q->back() - q_best_[t], t == 0 ? u_start : (*u)[t - 1], &window);
+      window.corrected_steps = end - t;
+      Eigen::VectorXd du;
+      if (const Outcome solved = SolveWindow(window, &du, it); solved) {
+        for (int k = t; k < end; ++k) (*u)[k] = u_best_[k] + du.segment((k - t) * nu, nu);
+      } else {  // this segment keeps its commands; the later ones are still corrected
+        it->message += "segment of steps " + std::to_string(t + 1) + "-" + std::to_string(end) +
+                       " kept: " + solved.message() + "; ";
+      }
+    } else {
+      end = t + 1;  // the regrasp, as it is
+    }
+    for (; t < end; ++t) {
+      if (!Record(Step(t, q->back(), (*u)[t], &next), it)) return false;
+      q->push_back(next);
+    }
+  }
+  return true;
 }
 
 OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
@@ -215,6 +260,7 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
     it.predicted_cost = std::numeric_limits<double>::quiet_NaN();
     it.cost = std::numeric_limits<double>::infinity();
     bool ok = true;
+    const auto linearize_start = std::chrono::steady_clock::now();
     for (int k = 0; k < T && ok; ++k) {
       if (IsRegrasp(k)) {  // exact: q⁺ = (q^u, u), the grasp fixed (trajopt_qp.h)
         A_[k] = Eigen::MatrixXd::Zero(nq, nq);
@@ -243,12 +289,15 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
         B_[k] = std::move(lin.B);
       }
     }
+    it.linearize_seconds = Seconds(linearize_start);
     std::vector<Eigen::VectorXd> u_candidate = u_best_, q_candidate;
-    if (ok && !settings_.shrinking_horizon) {
+    if (ok && settings_.per_segment) {
+      ok = CorrectSegments(q0, u_start, r, &u_candidate, &q_candidate, &it);
+    } else if (ok && !settings_.shrinking_horizon) {
       last_data_.trust_region = r;
       FillWindow(0, Eigen::VectorXd::Zero(nq), u_start, &last_data_);
       Eigen::VectorXd du;
-      ok = Record(SolveWindow(last_data_, &du), &it);
+      ok = Record(SolveWindow(last_data_, &du, &it), &it);
       if (ok) {
         int variables = 0;
         const std::vector<int> column = TrajoptColumns(last_data_, &variables);
@@ -271,7 +320,7 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
           FillWindow(t, q_candidate[t] - q_best_[t], t == 0 ? u_start : u_candidate[t - 1],
                      &window);
           Eigen::VectorXd du;
-          ok = Record(SolveWindow(window, &du), &it);
+          ok = Record(SolveWindow(window, &du, &it), &it);
           if (!ok) break;
           u_candidate[t] = u_best_[t] + du.head(nu);
         }

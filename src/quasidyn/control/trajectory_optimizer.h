@@ -32,6 +32,22 @@
 // (docs/plan-format.md), modelled in the rollout and the linearisation (trajopt_qp.h): the
 // robots are reset to that step's command (the planner's grasp, kept fixed), the objects stay,
 // and the QP corrects the commands of the other steps across the resets toward the final goal.
+// A regrasp's robot jump is not a dynamics step, so no QP smooths over it: its command is the
+// planner's and its state is the reset of the state before it.
+//
+// Per-segment mode (`per_segment`): step 2 becomes one QP per contact-continuous segment (the
+// steps between two regrasps, or between a regrasp and either end), solved in path order. The
+// QP of segment [a, b) starts from δq_a = q̃_a − q*_a, where the exact rollout of the corrected
+// segments before it (and the regrasps between them) reached q̃_a; its variables are δu_a …
+// δu_{b−1} alone, and the steps after b carry their effect on the objects through their
+// linearisations to the cost with their commands kept (TrajoptQpData::corrected_steps). The
+// segment is then rolled out exactly from q̃_a and the next one is solved from where it ends.
+// The rate terms do not couple two segments (none enters a regrasp; the one out of it has the
+// regrasp's fixed command), only the objects' state does. A path of S segments of n steps
+// each costs S QPs of n·n_u variables instead of one of S·n·n_u: the 126-step 180° plan of the
+// 16-joint hand gives 15 QPs of at most 16·28 variables (16·10 in pieces of segment_steps = 10),
+// where the single QP of 1792 variables fails its Cholesky factorisation for κ <= 400 and takes
+// 31–46 s per iteration above (docs/control.md).
 
 #include <Eigen/Core>
 #include <functional>
@@ -63,6 +79,13 @@ struct TrajectoryOptimizerSettings {
   double shrink = 0.5;              // in (0, 1)
   double grow = 1.5;                // >= 1
   bool shrinking_horizon = false;   // re-plan from each reached state (step 2 above)
+  // One QP per contact-continuous segment between regrasps (above); not with shrinking_horizon.
+  // Without regrasp steps the path is one segment and this is the single QP.
+  bool per_segment = false;
+  // Per-segment mode: a segment longer than this many steps is corrected in consecutive pieces
+  // of at most this many, each a QP of its own from where the piece before it ends (the rate
+  // term between two pieces stays in the later piece's QP); >= 0, 0: whole segments.
+  int segment_steps = 0;
   // Per step (T entries, or empty: none): true where step k is a regrasp, q_{k+1} = (q^u_k, u_k)
   // with u_k the fixed grasp configuration, not a stepper step. At least one step must not be.
   std::vector<bool> regrasp_steps;
@@ -92,6 +115,10 @@ struct OptimizerIteration {
   // back to an earlier, smoother parameter; empty for an accepted iteration without a note.
   std::string message;
   double seconds = 0.0;  // wall-clock time of the iteration
+  // Of which: linearising the best iterate's steps, and building and solving the QPs [s].
+  double linearize_seconds = 0.0;
+  double qp_seconds = 0.0;
+  int qps = 0;  // QPs solved (1 in single-QP mode; per segment or per step in the others)
 };
 
 struct OptimizationResult {
@@ -139,7 +166,12 @@ class TrajectoryOptimizer {
   // Fills data_ (window t0 … T − 1) from the linearisations of the best iterate.
   void FillWindow(int t0, const Eigen::VectorXd& dq0, const Eigen::VectorXd& u_before,
                   TrajoptQpData* data) const;
-  Outcome SolveWindow(const TrajoptQpData& data, Eigen::VectorXd* du);
+  Outcome SolveWindow(const TrajoptQpData& data, Eigen::VectorXd* du, OptimizerIteration* it);
+  // Per-segment mode: the candidate of trust region r, segment by segment (the class comment);
+  // false, with the failure in it->message, when a QP or a step fails.
+  bool CorrectSegments(const Eigen::VectorXd& q0, const Eigen::VectorXd& u_start, double r,
+                       std::vector<Eigen::VectorXd>* u, std::vector<Eigen::VectorXd>* q,
+                       OptimizerIteration* it);
   bool IsRegrasp(int k) const;
   // Starts measuring a rollout from q0: its depth so far is q0's (NaN when not measured).
   // The goal's planar angles on the branch nearest the guess's final angles (the .cc says why).

@@ -1,5 +1,6 @@
 #include "quasidyn/control/trajopt_qp.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -43,6 +44,11 @@ void CheckData(const TrajoptQpData& d) {
                           "trust_region r must be finite and > 0");
   QUASIDYN_CHECK_ARGUMENT(d.regrasp.empty() || static_cast<int>(d.regrasp.size()) == H,
                           kTrajoptQpWhere, "regrasp must be empty or have H entries");
+  QUASIDYN_CHECK_ARGUMENT(
+      d.corrected_steps == -1 || (d.corrected_steps >= 1 && d.corrected_steps <= H),
+      kTrajoptQpWhere,
+      "corrected_steps must be -1 (all) or in [1, H = " + std::to_string(H) + "], got " +
+          std::to_string(d.corrected_steps));
   const int no = d.object_size;
   for (int k = 0; k < H; ++k) {
     if (!IsRegraspStep(d, k)) continue;
@@ -64,9 +70,10 @@ bool IsRegraspStep(const TrajoptQpData& d, int k) { return !d.regrasp.empty() &&
 std::vector<int> TrajoptColumns(const TrajoptQpData& d, int* variables) {
   const int H = static_cast<int>(d.A.size());
   const int nu = H > 0 ? static_cast<int>(d.B[0].cols()) : 0;
+  const int corrected = d.corrected_steps < 0 ? H : std::min(d.corrected_steps, H);
   std::vector<int> column(H, -1);
   int n = 0;
-  for (int k = 0; k < H; ++k) {
+  for (int k = 0; k < corrected; ++k) {
     if (IsRegraspStep(d, k)) continue;
     column[k] = n;
     n += nu;
@@ -82,8 +89,9 @@ void BuildTrajoptQp(const TrajoptQpData& d, QpProblem* problem) {
   const int nu = static_cast<int>(d.B[0].cols());
   int nx = 0;
   const std::vector<int> column = TrajoptColumns(d, &nx);
-  QUASIDYN_CHECK_ARGUMENT(nx > 0, kTrajoptQpWhere,
-                          "every step of the window is a regrasp: nothing to solve");
+  QUASIDYN_CHECK_ARGUMENT(
+      nx > 0, kTrajoptQpWhere,
+      "no step of the window is corrected (every step is a regrasp or kept): nothing to solve");
   const int no = d.object_size;
   Eigen::MatrixXd P = Eigen::MatrixXd::Zero(nx, nx);
   Eigen::VectorXd c = Eigen::VectorXd::Zero(nx);
@@ -96,23 +104,30 @@ void BuildTrajoptQp(const TrajoptQpData& d, QpProblem* problem) {
     gamma.swap(next);
     free = d.A[k] * free;
     const Eigen::VectorXd& w = StepWeight(d, k + 1);
+    if ((w.array() == 0.0).all()) continue;  // no cost on this state (e.g. a terminal cost only)
     const Eigen::MatrixXd M = gamma.topRows(no);
     const Eigen::VectorXd e = d.q_nominal[k].head(no) + free.head(no) - d.goal;
     P.noalias() += 2.0 * M.transpose() * w.asDiagonal() * M;
     c.noalias() += 2.0 * M.transpose() * (w.asDiagonal() * e);
   }
   // ρ Σ ‖Δu_k + δu_k − δu_{k−1}‖², Δu_k the nominal increments: 2ρ DᵀD and 2ρ DᵀΔu. No term
-  // into a regrasp step; out of one, δu_{k−1} = 0 (its command is fixed).
+  // into a regrasp step; out of one, and out of or into a kept step (corrected_steps), the kept
+  // command's δu is 0.
   for (int k = 0; k < H; ++k) {
     if (IsRegraspStep(d, k)) continue;
+    const int ck = column[k], cp = k > 0 ? column[k - 1] : -1;
+    if (ck < 0 && cp < 0) continue;  // a constant
     const Eigen::VectorXd previous = k == 0 ? d.u_before : d.u_nominal[k - 1];
     const Eigen::VectorXd rate = d.u_nominal[k] - previous;
-    const int ck = column[k], cp = k > 0 ? column[k - 1] : -1;
-    c.segment(ck, nu) += 2.0 * d.rate_weight * rate;
-    P.block(ck, ck, nu, nu).diagonal().array() += 2.0 * d.rate_weight;
+    if (ck >= 0) {
+      c.segment(ck, nu) += 2.0 * d.rate_weight * rate;
+      P.block(ck, ck, nu, nu).diagonal().array() += 2.0 * d.rate_weight;
+    }
     if (cp >= 0) {
       c.segment(cp, nu) -= 2.0 * d.rate_weight * rate;
       P.block(cp, cp, nu, nu).diagonal().array() += 2.0 * d.rate_weight;
+    }
+    if (ck >= 0 && cp >= 0) {
       P.block(ck, cp, nu, nu).diagonal().array() -= 2.0 * d.rate_weight;
       P.block(cp, ck, nu, nu).diagonal().array() -= 2.0 * d.rate_weight;
     }

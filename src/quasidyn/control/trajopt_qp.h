@@ -12,6 +12,13 @@
 // with q_k, u_k the nominal trajectory (q_k = state after step k), W_k = diag(w) for k < H and
 // diag(w_T) at k = H, u_{−1} the fixed command before the window (δu_{−1} = 0).
 //
+// Corrected steps: only the first `corrected_steps` steps of the window may carry a variable
+// δu_k; the steps after them keep their commands (δu_k = 0) and only carry the corrections'
+// effect on the objects (δq_{k+1} = A_k δq_k) to the cost, and their rate terms are constants
+// except the one into the first kept step, ‖Δu_k − δu_{k−1}‖², which stays. This is the QP of
+// one contact-continuous segment of a path with regrasps (trajectory_optimizer.h,
+// `per_segment`): its own commands are the variables, the rest of the path is its prediction.
+//
 // Regrasp steps (a planner's path, docs/plan-format.md): step k may be a REGRASP, which resets
 // the robots to u_k and keeps the objects, q_{k+1} = (q^u_k, u_k), instead of a stepper step.
 // Its configuration u_k is the planner's and stays fixed (no δu_k variable: δu_k = 0), its
@@ -53,12 +60,15 @@ struct TrajoptQpData {
   // Per step (H entries, or empty: none): true when step k is a regrasp (above); its A_k must be
   // diag(I, 0) and its B_k is not read.
   std::vector<bool> regrasp;
+  // The leading steps whose commands are corrected (above), in [1, H]; −1: all H.
+  int corrected_steps = -1;
 };
 
 // Whether step k of the data is a regrasp (false when `regrasp` is empty).
 bool IsRegraspStep(const TrajoptQpData& data, int k);
 
-// The column of δu_k in the QP's x for each step k (−1 for a regrasp step), and their count
+// The column of δu_k in the QP's x for each step k (−1 for a regrasp step and a step at or after
+// corrected_steps), and their count
 // n_x = n_u · (number of non-regrasp steps) through `variables`.
 std::vector<int> TrajoptColumns(const TrajoptQpData& data, int* variables);
 
