@@ -81,6 +81,7 @@ void ValidateProblem(const char* where, const SocpProblem& p, bool check_values)
 void ValidateSocpSettings(const SocpSettings& s) {
   constexpr const char* kWhere = "SocpSettings";
   CheckInteriorPointSettings(kWhere, s);
+  CheckPositive(kWhere, "warm_start_min_margin", s.warm_start_min_margin);
   ValidatePolishSettings(kWhere, s.polish);
 }
 
@@ -205,8 +206,77 @@ void SocpSolver::Direction(const VectorXd& r_d, const VectorXd& r_p, const Vecto
   }
 }
 
-const SocpResult& SocpSolver::Solve() {
+// Start (Vandenberghe 2010, §4.4 "initialization", simplified): x0 = argmin ½xᵀQx + cᵀx +
+// ½‖Ax + b‖², s = Ax0 + b shifted along e until every cone has margin >= 1, z = e.
+void SocpSolver::ColdStart() {
+  const int cone_count = static_cast<int>(dim_.size());
+  VectorXd& x = result_.x;
+  s_.setOnes();
+  z_.setOnes();
+  for (int k = 0; k < cone_count; ++k) {
+    s_.segment(offset_[k], dim_[k]).setZero();
+    s_[offset_[k]] = 1.0;
+  }
+  z_ = s_;
+  for (int k = 0; k < cone_count; ++k) {
+    weights_.block(offset_[k], 0, dim_[k], dim_[k]).setIdentity();  // Q + AᵀA
+  }
+  normal_.Assemble(weights_, settings_.kkt_regularization);
+  if (normal_.Factorize()) {
+    normal_.MultiplyAt(b_, &rhs_);
+    rhs_ = -problem_.c - rhs_;
+    normal_.Solve(rhs_, &x);
+  } else {
+    x.setZero();
+  }
+  if (!x.allFinite()) x.setZero();
+  normal_.MultiplyA(x, &Ax_);
+  u_ = Ax_ + b_;
+  double worst_margin = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < cone_count; ++k) {
+    worst_margin = std::min(worst_margin, soc::InteriorMargin(u_.segment(offset_[k], dim_[k])));
+  }
+  const double shift = worst_margin < 1.0 ? 1.0 - worst_margin : 0.0;
+  for (int k = 0; k < cone_count; ++k) {
+    s_.segment(offset_[k], dim_[k]) = u_.segment(offset_[k], dim_[k]);
+    s_[offset_[k]] += shift;
+  }
+}
+
+// Warm: x the guess, s = A x + b and z the guess (e where none is given), each cone segment
+// with a margin below warm_start_min_margin shifted along e to it: the QP's lift of slacks and
+// multipliers to a floor (qp.h), for which a cone's margin u0 − ‖u1‖ plays the part of the
+// value (e is the cone's centre direction: the shift keeps u1 and adds to u0 only).
+void SocpSolver::WarmStart(const SocpWarmStart& warm_start) {
+  const int cone_count = static_cast<int>(dim_.size());
+  const double floor = settings_.warm_start_min_margin;
+  result_.x = warm_start.x;
+  normal_.MultiplyA(result_.x, &Ax_);
+  s_ = Ax_ + b_;
+  if (warm_start.z.size() == z_.size()) {
+    z_ = warm_start.z;
+  } else {
+    z_.setZero();
+    for (int k = 0; k < cone_count; ++k) z_[offset_[k]] = 1.0;
+  }
+  for (int k = 0; k < cone_count; ++k) {
+    const int o = offset_[k], m = dim_[k];
+    for (VectorXd* v : {&s_, &z_}) {
+      const double margin = soc::InteriorMargin(v->segment(o, m));
+      if (margin < floor) (*v)[o] += floor - margin;
+    }
+  }
+}
+
+const SocpResult& SocpSolver::Solve(const SocpWarmStart& warm_start) {
   QUASIDYN_CHECK_ARGUMENT(ready_, "SocpSolver::Solve", "call Setup first");
+  QUASIDYN_CHECK_ARGUMENT(warm_start.x.size() == 0 || warm_start.x.size() == result_.x.size(),
+                          "SocpSolver::Solve", "warm start x must be empty or have size n");
+  QUASIDYN_CHECK_ARGUMENT(warm_start.z.size() == 0 || warm_start.z.size() == A_.rows(),
+                          "SocpSolver::Solve",
+                          "warm start z must be empty or have the stacked rows' size p + sum m_k");
+  QUASIDYN_CHECK_ARGUMENT(warm_start.x.allFinite() && warm_start.z.allFinite(), "SocpSolver::Solve",
+                          "warm start x and z must be finite");
   const auto start_time = std::chrono::steady_clock::now();
   const SocpProblem& problem = problem_;
   const SocpSettings& settings = settings_;
@@ -221,37 +291,10 @@ const SocpResult& SocpSolver::Solve() {
   VectorXd &Qx = Qx_, &Atz = Atz_, &r_d = r_d_, &Ax = Ax_, &r_p = r_p_, &rc = rc_;
   VectorXd &ds_affine = ds_affine_, &dz_affine = dz_affine_, &product = product_;
 
-  // Start (Vandenberghe 2010, §4.4 "initialization", simplified): x0 = argmin ½xᵀQx + cᵀx +
-  // ½‖Ax + b‖², s = Ax0 + b shifted along e until every cone has margin >= 1, z = e.
-  s_.setOnes();
-  z_.setOnes();
-  for (int k = 0; k < cone_count; ++k) {
-    s_.segment(offset_[k], dim_[k]).setZero();
-    s_[offset_[k]] = 1.0;
-  }
-  z_ = s_;
-  for (int k = 0; k < cone_count; ++k) {
-    weights_.block(offset_[k], 0, dim_[k], dim_[k]).setIdentity();  // Q + AᵀA
-  }
-  normal_.Assemble(weights_, settings.kkt_regularization);
-  if (normal_.Factorize()) {
-    normal_.MultiplyAt(b_, &rhs_);
-    rhs_ = -problem.c - rhs_;
-    normal_.Solve(rhs_, &x);
+  if (warm_start.x.size() == 0) {
+    ColdStart();
   } else {
-    x.setZero();
-  }
-  if (!x.allFinite()) x.setZero();
-  normal_.MultiplyA(x, &Ax);
-  u_ = Ax + b_;
-  double worst_margin = std::numeric_limits<double>::infinity();
-  for (int k = 0; k < cone_count; ++k) {
-    worst_margin = std::min(worst_margin, soc::InteriorMargin(u_.segment(offset_[k], dim_[k])));
-  }
-  const double shift = worst_margin < 1.0 ? 1.0 - worst_margin : 0.0;
-  for (int k = 0; k < cone_count; ++k) {
-    s_.segment(offset_[k], dim_[k]) = u_.segment(offset_[k], dim_[k]);
-    s_[offset_[k]] += shift;
+    WarmStart(warm_start);
   }
 
   const auto scaled_tolerance = [&](double factor, double scale) {
