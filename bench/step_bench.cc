@@ -139,6 +139,8 @@ BENCHMARK_CAPTURE(BM_RolloutRun, arm_cubes_qp, Example::kArmCubes, "qp")
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_RolloutRun, planar_hand_qp, Example::kPlanarHand, "qp")
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_RolloutRun, arm_cubes_socp, Example::kArmCubes, "socp")
+    ->Unit(benchmark::kMicrosecond);
 
 #define QUASIDYN_STEP_BENCHES(name, example, formulation)                                \
   BENCHMARK_CAPTURE(BM_Calc, name, example, formulation)->Unit(benchmark::kMicrosecond); \

@@ -40,7 +40,7 @@ void BlockNormalMatrix::Setup(const SparseRowMatrix& Q, const SparseRowMatrix& A
   }
   const bool same_pattern = pattern_ready_ && dim_ == pattern_dim_ && Q.SamePattern(pattern_Q_) &&
                             A.SamePattern(pattern_A_);
-  if (!same_pattern) BuildSparsePattern();
+  if (!same_pattern && !(pattern_ready_ && IndexIntoKeptPattern())) BuildSparsePattern();
   CopySparseValues();
 }
 
@@ -73,12 +73,19 @@ void BlockNormalMatrix::BuildBlockLayout() {
   block_value_begin_.assign(1, 0);
   block_columns_.clear();
   int max_dim = 1, max_columns = 1, values = 0;
+  same_row_columns_.assign(dim_.size(), 0);
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int begin = static_cast<int>(block_columns_.size());
-    for (int r = offset_[k]; r < offset_[k] + dim_[k]; ++r)
-      for (int e = A_.row_start(r); e < A_.row_start(r + 1); ++e)
+    if (RowsShareIncreasingColumns(static_cast<int>(k))) {  // a contact's rows: one list
+      same_row_columns_[k] = 1;
+      for (int e = A_.row_start(offset_[k]); e < A_.row_start(offset_[k] + 1); ++e)
         block_columns_.push_back(A_.column(e));
-    if (dim_[k] > 1) {
+    } else {
+      for (int r = offset_[k]; r < offset_[k] + dim_[k]; ++r)
+        for (int e = A_.row_start(r); e < A_.row_start(r + 1); ++e)
+          block_columns_.push_back(A_.column(e));
+    }
+    if (dim_[k] > 1 && !same_row_columns_[k]) {
       std::sort(block_columns_.begin() + begin, block_columns_.end());
       block_columns_.erase(std::unique(block_columns_.begin() + begin, block_columns_.end()),
                            block_columns_.end());
@@ -95,6 +102,14 @@ void BlockNormalMatrix::BuildBlockLayout() {
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int* columns = block_columns_.data() + block_column_begin_[k];
     const int count = block_column_begin_[k + 1] - block_column_begin_[k];
+    if (same_row_columns_[k]) {  // entry e of row r is the row's (e − start)-th column
+      for (int r = offset_[k]; r < offset_[k] + dim_[k]; ++r) {
+        for (int e = A_.row_start(r); e < A_.row_start(r + 1); ++e)
+          a_value_position_[e] =
+              block_value_begin_[k] + (r - offset_[k]) + dim_[k] * (e - A_.row_start(r));
+      }
+      continue;
+    }
     for (int r = offset_[k]; r < offset_[k] + dim_[k]; ++r) {
       for (int e = A_.row_start(r); e < A_.row_start(r + 1); ++e) {
         const int j =
@@ -104,6 +119,23 @@ void BlockNormalMatrix::BuildBlockLayout() {
     }
   }
   weighted_block_.resize(static_cast<size_t>(max_dim) * max_columns);
+}
+
+// True when every row of block k stores the same columns, in increasing order (the rows of a
+// contact's cone, built from one list of the contact's columns): then the block's columns are
+// its first row's, without a sort or a search.
+bool BlockNormalMatrix::RowsShareIncreasingColumns(int k) const {
+  const int first = offset_[k];
+  const int begin = A_.row_start(first), count = A_.row_start(first + 1) - begin;
+  for (int e = begin + 1; e < begin + count; ++e)
+    if (!(A_.column(e - 1) < A_.column(e))) return false;
+  for (int r = first + 1; r < first + dim_[k]; ++r) {
+    const int start = A_.row_start(r);
+    if (A_.row_start(r + 1) - start != count) return false;
+    for (int i = 0; i < count; ++i)
+      if (A_.column(start + i) != A_.column(begin + i)) return false;
+  }
+  return true;
 }
 
 // The dense path forms N by blocks when that is the cheaper count: block k costs
@@ -223,6 +255,55 @@ void BlockNormalMatrix::BuildSparsePattern() {
   pattern_A_ = A_;
   pattern_dim_ = dim_;
   pattern_ready_ = true;
+  ++pattern_builds_;
+}
+
+// A new pattern of Q or A on the sparse path, with N's pattern kept from the last build: N's
+// pattern depends only on which columns the blocks couple (for contacts, the coupled body
+// pairs) and on Q's, not on the blocks' count or order. Every entry of Q and every column pair
+// of every block is looked up in the kept N (SparsePositions::Find); when all are found and
+// together they reach every entry of N, N, its positions and its analysis stay (a fresh build
+// would make the same pattern, so the factors are bitwise those of a fresh Setup); otherwise
+// false, and BuildSparsePattern builds it anew.
+bool BlockNormalMatrix::IndexIntoKeptPattern() {
+  if (sparse_normal_.rows() != n_) return false;
+  q_entry_.clear();
+  q_row_.clear();
+  for (int r = 0; r < Q_.rows(); ++r) {
+    for (int e = Q_.row_start(r); e < Q_.row_start(r + 1); ++e) {
+      if (Q_.column(e) > r) continue;
+      q_entry_.push_back(e);
+      q_row_.push_back(r);
+    }
+  }
+  BuildBlockLayout();
+  reached_.assign(sparse_normal_.nonZeros(), 0);
+  for (const int index : diagonal_position_) reached_[index] = 1;
+  q_position_.clear();
+  for (size_t i = 0; i < q_entry_.size(); ++i) {
+    const int position = positions_.Find(q_row_[i], Q_.column(q_entry_[i]));
+    if (position < 0) return false;
+    q_position_.push_back(position);
+    reached_[position] = 1;
+  }
+  q_value_.resize(q_entry_.size());
+  pair_position_.clear();
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    for (int j = block_column_begin_[k]; j < block_column_begin_[k + 1]; ++j) {
+      for (int i = j; i < block_column_begin_[k + 1]; ++i) {
+        const int position = positions_.Find(std::max(block_columns_[i], block_columns_[j]),
+                                             std::min(block_columns_[i], block_columns_[j]));
+        if (position < 0) return false;
+        pair_position_.push_back(position);
+        reached_[position] = 1;
+      }
+    }
+  }
+  if (std::find(reached_.begin(), reached_.end(), 0) != reached_.end()) return false;
+  pattern_Q_ = Q_;
+  pattern_A_ = A_;
+  pattern_dim_ = dim_;
+  return true;
 }
 
 void BlockNormalMatrix::CopySparseValues() {

@@ -18,7 +18,9 @@
 //           block touches the columns of at most two bodies), filled per block from a compact
 //           dense copy of A_k, and factorised by a sparse LDLᵀ (preordered_ldlt.h). The
 //           symbolic analysis is kept between Setup calls whose Q, A and blocks have the same
-//           sparsity pattern (consecutive steps with the same contact pairs).
+//           sparsity pattern, and N's pattern, positions and analysis also when Q, A or the
+//           blocks change but every entry they add lands in the kept N and reaches all of it
+//           (consecutive steps with the same coupled body pairs, contacts coming and going).
 // Setup copies Q and A and may allocate; UpdateValues, Assemble, Factorize, Solve and the
 // products do not.
 
@@ -60,6 +62,8 @@ class BlockNormalMatrix final : public PolishNormalSystem {
   // The dense path sums N block by block (see the top of this file).
   bool dense_by_blocks() const { return dense_blocks_; }
   Eigen::Index size() const { return n_; }
+  // Sparse path: how many Setup calls built N's pattern and analysed it (the others kept it).
+  int pattern_builds() const { return pattern_builds_; }
 
   // Forms N with M_k = weights.block(offset[k], 0, dim[k], dim[k]) (weights has at least
   // max_k dim[k] columns; only the block's own square is read) and δ = regularization >= 0.
@@ -86,6 +90,8 @@ class BlockNormalMatrix final : public PolishNormalSystem {
 
  private:
   void BuildBlockLayout();
+  bool RowsShareIncreasingColumns(int k) const;
+  bool IndexIntoKeptPattern();
   void ChooseDenseAssembly();
   void BuildSparsePattern();
   void CopyBlockValues();
@@ -110,6 +116,7 @@ class BlockNormalMatrix final : public PolishNormalSystem {
   // Sparse path.
   Eigen::SparseMatrix<double> sparse_normal_;  // lower triangle of N
   PreorderedLdlt sparse_factor_;
+  int pattern_builds_ = 0;
   bool pattern_ready_ = false;  // sparse_normal_, the positions and the analysis match the
                                 // patterns of pattern_Q_, pattern_A_ and pattern_dim_
   SparseRowMatrix pattern_Q_, pattern_A_;
@@ -121,6 +128,7 @@ class BlockNormalMatrix final : public PolishNormalSystem {
   std::vector<int> block_column_begin_;  // block k's columns: block_columns_[begin_k … begin_k+1)
   std::vector<int> block_columns_;       // sorted columns touched by the block's rows
   std::vector<int> block_value_begin_;   // block k's compact A_k: m_k × c_k, column-major
+  std::vector<char> same_row_columns_;   // per block: RowsShareIncreasingColumns
   std::vector<double> block_values_;
   std::vector<int> a_value_position_;   // per stored entry of A: its place in block_values_
   std::vector<int> pair_position_;      // per block, per column pair (i >= j): position in N
@@ -131,6 +139,7 @@ class BlockNormalMatrix final : public PolishNormalSystem {
   std::vector<Eigen::Triplet<double>> triplets_;
   SparsePositions positions_;  // where each entry of the pattern is stored
   std::vector<int> q_row_;
+  std::vector<char> reached_;  // scratch of IndexIntoKeptPattern: the entries of N reached
 };
 
 }  // namespace quasidyn

@@ -131,5 +131,95 @@ TEST(BlockNormalMatrix, SparseDenseAndBlockPathsAgree) {
   ExpectNormalAndProducts(p, dense);
 }
 
+// The cones of p in the order `cones` lists them (a cone may come twice, or not at all), each
+// with its rows and weight.
+NormalProblem WithCones(const NormalProblem& p, const std::vector<int>& cones) {
+  NormalProblem out;
+  out.Q = p.Q;
+  int rows = 0;
+  for (const int k : cones) rows += p.dim[k];
+  out.A.resize(rows, p.A.cols());
+  out.weights.setZero(rows, p.weights.cols());
+  int row = 0;
+  for (const int k : cones) {
+    out.offset.push_back(row);
+    out.dim.push_back(p.dim[k]);
+    out.A.middleRows(row, p.dim[k]) = p.A.middleRows(p.offset[k], p.dim[k]);
+    out.weights.middleRows(row, p.dim[k]) = p.weights.middleRows(p.offset[k], p.dim[k]);
+    row += p.dim[k];
+  }
+  return out;
+}
+
+// On the sparse path, a Setup whose cones come, go and move while the coupled body pairs stay
+// keeps N's pattern and analysis, and gives the bits of a fresh Setup (N, its solve); a cone
+// coupling a new pair, or the last cone of a pair gone, builds the pattern anew (also the bits
+// of a fresh one).
+TEST(BlockNormalMatrix, ConesComingAndGoingKeepThePatternWithTheBitsOfAFreshSetup) {
+  const NormalProblem base = ContactChainNormal(17, 5);  // 15 cones: 3 per body
+  std::vector<int> all(base.dim.size());
+  for (size_t k = 0; k < all.size(); ++k) all[k] = static_cast<int>(k);
+  ASSERT_GE(all.size(), 6u);
+  // The pairs each cone couples: the columns its rows touch.
+  const auto columns_of = [&](const NormalProblem& p, int k) {
+    std::vector<int> columns;
+    for (int c = 0; c < p.A.cols(); ++c)
+      if (p.A.middleRows(p.offset[k], p.dim[k]).col(c).cwiseAbs().maxCoeff() > 0)
+        columns.push_back(c);
+    return columns;
+  };
+  // A cone whose columns another cone shares (dropping or doubling it keeps the pairs).
+  int shared = -1;
+  for (int k = 0; k < static_cast<int>(all.size()) && shared < 0; ++k)
+    for (int j = 0; j < static_cast<int>(all.size()); ++j)
+      if (j != k && columns_of(base, j) == columns_of(base, k)) shared = k;
+  ASSERT_GE(shared, 0);
+  std::vector<int> dropped, doubled = all, reversed(all.rbegin(), all.rend());
+  for (const int k : all)
+    if (k != shared) dropped.push_back(k);
+  doubled.push_back(shared);
+  // A new pair: the first cone's rows moved onto the last body's columns as well.
+  NormalProblem new_pair = base;
+  new_pair.A.block(0, base.A.cols() - 6, base.dim[0], 6).setConstant(0.25);
+  struct Variant {
+    NormalProblem problem;
+    bool keeps_pattern;
+  };
+  const std::vector<Variant> variants = {{WithCones(base, dropped), true},
+                                         {WithCones(base, doubled), true},
+                                         {WithCones(base, reversed), true},
+                                         {new_pair, false},
+                                         {base, false}};
+  const SparsePathRule sparse_rule{0, 1.0};
+  BlockNormalMatrix kept;
+  kept.Setup(SparseRowMatrix::FromDense(base.Q), SparseRowMatrix::FromDense(base.A), base.offset,
+             base.dim, sparse_rule);
+  ASSERT_TRUE(kept.sparse());
+  for (size_t v = 0; v < variants.size(); ++v) {
+    const NormalProblem& p = variants[v].problem;
+    const int builds = kept.pattern_builds();
+    kept.Setup(SparseRowMatrix::FromDense(p.Q), SparseRowMatrix::FromDense(p.A), p.offset, p.dim,
+               sparse_rule);
+    EXPECT_EQ(kept.pattern_builds() == builds, variants[v].keeps_pattern) << "variant " << v;
+    BlockNormalMatrix fresh;
+    fresh.Setup(SparseRowMatrix::FromDense(p.Q), SparseRowMatrix::FromDense(p.A), p.offset, p.dim,
+                sparse_rule);
+    const VectorXd rhs = VectorXd::LinSpaced(p.Q.rows(), -1.0, 2.0);
+    VectorXd x_kept, x_fresh;
+    MatrixXd N_kept, N_fresh;
+    for (BlockNormalMatrix* normal : {&kept, &fresh}) {
+      normal->Assemble(p.weights, 1e-9);
+      ASSERT_TRUE(normal->Factorize());
+    }
+    kept.Solve(rhs, &x_kept);
+    fresh.Solve(rhs, &x_fresh);
+    kept.ToDense(&N_kept);
+    fresh.ToDense(&N_fresh);
+    EXPECT_EQ(N_kept, N_fresh) << "variant " << v;
+    EXPECT_EQ(x_kept, x_fresh) << "variant " << v;
+    EXPECT_LE(RelativeError(N_kept, p.Expected(1e-9)), kRounding) << "variant " << v;
+  }
+}
+
 }  // namespace
 }  // namespace quasidyn

@@ -5,7 +5,8 @@
 // cone program solvers" (2010), §2 and §4: J = diag(1, −I), e = (1, 0, …, 0),
 // Jordan product u ∘ v = (uᵀv, u0 v1 + v0 u1).
 //
-// All functions take segments of length m (Eigen::Ref) and do not allocate.
+// All functions take segments of length m (Eigen::Ref, or raw storage and m) and do not
+// allocate (the scaling only for m > 16).
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -42,6 +43,11 @@ inline double MaxStepToBoundary(ConstSegment u, ConstSegment du);
 // For m = 1, W = sqrt(s/z). W and W_inverse must be preallocated (m × m).
 void NesterovToddScaling(ConstSegment s, ConstSegment z, Eigen::Ref<Eigen::MatrixXd> W,
                          Eigen::Ref<Eigen::MatrixXd> W_inverse);
+// The same on raw storage: s[0 … m), z[0 … m); entry (r, c) of W at W[r + W_stride · c], of
+// W⁻¹ at W_inverse[r + inverse_stride · c] (blocks of column-major matrices). Allocates only
+// for m > 16.
+void NesterovToddScaling(const double* s, const double* z, Eigen::Index m, double* W,
+                         Eigen::Index W_stride, double* W_inverse, Eigen::Index inverse_stride);
 
 // Definitions of the small functions above: inline, since the solvers call them per cone
 // and iteration.
@@ -63,41 +69,39 @@ inline double TailDot(const double* u, const double* v, Eigen::Index m) {
 
 }  // namespace detail
 
-inline double JNorm2(ConstSegment u) {
-  if (u.size() == 1) return u[0] * u[0];
-  const double tail = std::sqrt(detail::TailSquaredNorm(u.data(), u.size()));
+// The same functions on raw storage (u[0 … m)), for the solvers' per-cone loops: no Eigen::Ref
+// to build per call. The Eigen::Ref forms above call these.
+inline double JNorm2(const double* u, Eigen::Index m) {
+  if (m == 1) return u[0] * u[0];
+  const double tail = std::sqrt(detail::TailSquaredNorm(u, m));
   return (u[0] - tail) * (u[0] + tail);
 }
 
-inline double InteriorMargin(ConstSegment u) {
-  return u.size() == 1 ? u[0] : u[0] - std::sqrt(detail::TailSquaredNorm(u.data(), u.size()));
+inline double InteriorMargin(const double* u, Eigen::Index m) {
+  return m == 1 ? u[0] : u[0] - std::sqrt(detail::TailSquaredNorm(u, m));
 }
 
-inline void JordanProduct(ConstSegment u, ConstSegment v, Segment out) {
-  const Eigen::Index m = u.size();
-  const double head = u[0] * v[0] + detail::TailDot(u.data(), v.data(), m);
+inline void JordanProduct(const double* u, const double* v, Eigen::Index m, double* out) {
+  const double head = u[0] * v[0] + detail::TailDot(u, v, m);
   const double u0 = u[0], v0 = v[0];
   for (Eigen::Index i = 1; i < m; ++i) out[i] = u0 * v[i] + v0 * u[i];
   out[0] = head;
 }
 
-inline void JordanDivide(ConstSegment lambda, ConstSegment r, Segment out) {
-  const Eigen::Index m = lambda.size();
+inline void JordanDivide(const double* lambda, const double* r, Eigen::Index m, double* out) {
   if (m == 1) {
     out[0] = r[0] / lambda[0];
     return;
   }
   // [λ0 λ1ᵀ; λ1 λ0 I] u = r  ⇒  u0 = (λ0 r0 − λ1ᵀ r1) / (λ0² − ‖λ1‖²),  u1 = (r1 − u0 λ1) / λ0.
-  const double head =
-      (lambda[0] * r[0] - detail::TailDot(lambda.data(), r.data(), m)) / JNorm2(lambda);
+  const double head = (lambda[0] * r[0] - detail::TailDot(lambda, r, m)) / JNorm2(lambda, m);
   const double lambda0 = lambda[0];
   for (Eigen::Index i = 1; i < m; ++i) out[i] = (r[i] - head * lambda[i]) / lambda0;
   out[0] = head;
 }
 
-inline double MaxStepToBoundary(ConstSegment u, ConstSegment du) {
+inline double MaxStepToBoundary(const double* u, const double* du, Eigen::Index m) {
   constexpr double kInfinity = std::numeric_limits<double>::infinity();
-  const Eigen::Index m = u.size();
   if (m == 1) return du[0] < 0 ? -u[0] / du[0] : kInfinity;
   // f(α) = a α² + 2 b α + c with f(0) = c > 0; the first positive root is on ∂K (the path
   // cannot reach the component u0 < 0 of f > 0 without crossing f = 0).
@@ -105,9 +109,9 @@ inline double MaxStepToBoundary(ConstSegment u, ConstSegment du) {
   // bound also catches a direction through the apex (du ∝ −u), where the roots below are a
   // double root that rounding can turn into a negative discriminant.
   const double head_bound = du[0] < 0 ? -u[0] / du[0] : kInfinity;
-  const double a = JNorm2(du);
-  const double b = u[0] * du[0] - detail::TailDot(u.data(), du.data(), m);
-  const double c = std::max(JNorm2(u), 0.0);
+  const double a = JNorm2(du, m);
+  const double b = u[0] * du[0] - detail::TailDot(u, du, m);
+  const double c = std::max(JNorm2(u, m), 0.0);
   if (a == 0.0) return std::min(head_bound, b < 0 ? -c / (2 * b) : kInfinity);
   double discriminant = b * b - a * c;
   if (discriminant < 0) {
@@ -123,6 +127,22 @@ inline double MaxStepToBoundary(ConstSegment u, ConstSegment du) {
     if (root > 0 && root < best) best = root;
   }
   return best;
+}
+
+inline double JNorm2(ConstSegment u) { return JNorm2(u.data(), u.size()); }
+
+inline double InteriorMargin(ConstSegment u) { return InteriorMargin(u.data(), u.size()); }
+
+inline void JordanProduct(ConstSegment u, ConstSegment v, Segment out) {
+  JordanProduct(u.data(), v.data(), u.size(), out.data());
+}
+
+inline void JordanDivide(ConstSegment lambda, ConstSegment r, Segment out) {
+  JordanDivide(lambda.data(), r.data(), lambda.size(), out.data());
+}
+
+inline double MaxStepToBoundary(ConstSegment u, ConstSegment du) {
+  return MaxStepToBoundary(u.data(), du.data(), u.size());
 }
 
 }  // namespace quasidyn::second_order_cone

@@ -18,27 +18,30 @@ using Eigen::MatrixXd;
 using Eigen::VectorXd;
 namespace soc = second_order_cone;
 
-// out[o … o+m) = W.block(o, 0, m, m) · in[o … o+m), for the tiny cone blocks (plain loops,
-// below the sizes where Eigen's matrix-vector product pays for its dispatch); kFixed = m when
-// the compiler may unroll by it, 0 otherwise.
+// out[o … o+m) = W.block(o, 0, m, m) · in[o … o+m), for the tiny cone blocks (plain loops on
+// the storage, below the sizes where Eigen's matrix-vector product pays for its dispatch);
+// kFixed = m when the compiler may unroll by it, 0 otherwise.
 template <int kFixed>
-void MultiplyBlockOf(const MatrixXd& W, int o, int m_runtime, const VectorXd& in, VectorXd& out) {
+inline void MultiplyBlockOf(const MatrixXd& W, int o, int m_runtime, const double* in,
+                            double* out) {
   const int m = kFixed > 0 ? kFixed : m_runtime;
+  const double* block = W.data() + o;
+  const Eigen::Index stride = W.rows();
   for (int r = 0; r < m; ++r) {
     double sum = 0.0;
-    for (int c = 0; c < m; ++c) sum += W(o + r, c) * in[o + c];
+    for (int c = 0; c < m; ++c) sum += block[r + stride * c] * in[o + c];
     out[o + r] = sum;
   }
 }
 
 // The same, unrolled for a friction cone (m = 3) and a linear row (m = 1).
-void MultiplyBlock(const MatrixXd& W, int o, int m, const VectorXd& in, VectorXd& out) {
+inline void MultiplyBlock(const MatrixXd& W, int o, int m, const VectorXd& in, VectorXd& out) {
   if (m == 3) {
-    MultiplyBlockOf<3>(W, o, 3, in, out);
+    MultiplyBlockOf<3>(W, o, 3, in.data(), out.data());
   } else if (m == 1) {
-    MultiplyBlockOf<1>(W, o, 1, in, out);
+    out[o] = W(o, 0) * in[o];
   } else {
-    MultiplyBlockOf<0>(W, o, m, in, out);
+    MultiplyBlockOf<0>(W, o, m, in.data(), out.data());
   }
 }
 
@@ -81,6 +84,7 @@ void ValidateProblem(const char* where, const SocpProblem& p, bool check_values)
 void ValidateSocpSettings(const SocpSettings& s) {
   constexpr const char* kWhere = "SocpSettings";
   CheckInteriorPointSettings(kWhere, s);
+  CheckPositive(kWhere, "warm_start_min_margin", s.warm_start_min_margin);
   ValidatePolishSettings(kWhere, s.polish);
 }
 
@@ -146,17 +150,18 @@ void SocpSolver::UpdateSettings(const SocpSettings& settings) {
 }
 
 bool SocpSolver::Factor() {
+  const Eigen::Index stride = W_.rows();
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int o = offset_[k], m = dim_[k];
+    const double* s = s_.data() + o;
+    const double* z = z_.data() + o;
     // The scaling needs s and z strictly inside K (sᵀJs > 0, zᵀJz > 0).
-    if (!(soc::InteriorMargin(s_.segment(o, m)) > 0 && soc::JNorm2(s_.segment(o, m)) > 0 &&
-          soc::InteriorMargin(z_.segment(o, m)) > 0 && soc::JNorm2(z_.segment(o, m)) > 0)) {
+    if (!(soc::InteriorMargin(s, m) > 0 && soc::JNorm2(s, m) > 0 && soc::InteriorMargin(z, m) > 0 &&
+          soc::JNorm2(z, m) > 0)) {
       return false;
     }
-    auto W = W_.block(o, 0, m, m);
-    auto W_inverse = W_inverse_.block(o, 0, m, m);
-    soc::NesterovToddScaling(s_.segment(o, m), z_.segment(o, m), W, W_inverse);
-    lambda_.segment(o, m).noalias() = W * z_.segment(o, m);
+    soc::NesterovToddScaling(s, z, m, W_.data() + o, stride, W_inverse_.data() + o, stride);
+    MultiplyBlock(W_, o, m, z_, lambda_);  // λ = W z
     // W⁻² = W⁻¹ W⁻¹
     if (m == 3) {
       SquareBlockOf<3>(W_inverse_, o, 3, weights_);
@@ -173,8 +178,9 @@ bool SocpSolver::Factor() {
 
 bool SocpSolver::StrictlyInterior(const VectorXd& v) const {
   for (size_t k = 0; k < dim_.size(); ++k) {
-    const auto segment = v.segment(offset_[k], dim_[k]);
-    if (!(soc::InteriorMargin(segment) > 0 && soc::JNorm2(segment) > 0)) return false;
+    const double* segment = v.data() + offset_[k];
+    if (!(soc::InteriorMargin(segment, dim_[k]) > 0 && soc::JNorm2(segment, dim_[k]) > 0))
+      return false;
   }
   return true;
 }
@@ -185,10 +191,10 @@ bool SocpSolver::StrictlyInterior(const VectorXd& v) const {
 void SocpSolver::Direction(const VectorXd& r_d, const VectorXd& r_p, const VectorXd& rc) {
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int o = offset_[k], m = dim_[k];
-    soc::JordanDivide(lambda_.segment(o, m), rc.segment(o, m), u_.segment(o, m));
+    soc::JordanDivide(lambda_.data() + o, rc.data() + o, m, u_.data() + o);
     // scratch = W⁻¹(u − W⁻¹ r_p)
     MultiplyBlock(W_inverse_, o, m, r_p, dz_);
-    dz_.segment(o, m) = u_.segment(o, m) - dz_.segment(o, m);
+    for (int i = o; i < o + m; ++i) dz_[i] = u_[i] - dz_[i];
     MultiplyBlock(W_inverse_, o, m, dz_, scratch_);
   }
   normal_.MultiplyAt(scratch_, &rhs_);
@@ -200,13 +206,82 @@ void SocpSolver::Direction(const VectorXd& r_d, const VectorXd& r_p, const Vecto
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int o = offset_[k], m = dim_[k];
     MultiplyBlock(W_inverse_, o, m, ds_, scratch_);
-    scratch_.segment(o, m) = u_.segment(o, m) - scratch_.segment(o, m);
+    for (int i = o; i < o + m; ++i) scratch_[i] = u_[i] - scratch_[i];
     MultiplyBlock(W_inverse_, o, m, scratch_, dz_);
   }
 }
 
-const SocpResult& SocpSolver::Solve() {
+// Start (Vandenberghe 2010, §4.4 "initialization", simplified): x0 = argmin ½xᵀQx + cᵀx +
+// ½‖Ax + b‖², s = Ax0 + b shifted along e until every cone has margin >= 1, z = e.
+void SocpSolver::ColdStart() {
+  const int cone_count = static_cast<int>(dim_.size());
+  VectorXd& x = result_.x;
+  s_.setOnes();
+  z_.setOnes();
+  for (int k = 0; k < cone_count; ++k) {
+    s_.segment(offset_[k], dim_[k]).setZero();
+    s_[offset_[k]] = 1.0;
+  }
+  z_ = s_;
+  for (int k = 0; k < cone_count; ++k) {
+    weights_.block(offset_[k], 0, dim_[k], dim_[k]).setIdentity();  // Q + AᵀA
+  }
+  normal_.Assemble(weights_, settings_.kkt_regularization);
+  if (normal_.Factorize()) {
+    normal_.MultiplyAt(b_, &rhs_);
+    rhs_ = -problem_.c - rhs_;
+    normal_.Solve(rhs_, &x);
+  } else {
+    x.setZero();
+  }
+  if (!x.allFinite()) x.setZero();
+  normal_.MultiplyA(x, &Ax_);
+  u_ = Ax_ + b_;
+  double worst_margin = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < cone_count; ++k) {
+    worst_margin = std::min(worst_margin, soc::InteriorMargin(u_.segment(offset_[k], dim_[k])));
+  }
+  const double shift = worst_margin < 1.0 ? 1.0 - worst_margin : 0.0;
+  for (int k = 0; k < cone_count; ++k) {
+    s_.segment(offset_[k], dim_[k]) = u_.segment(offset_[k], dim_[k]);
+    s_[offset_[k]] += shift;
+  }
+}
+
+// Warm: x the guess, s = A x + b and z the guess (e where none is given), each cone segment
+// with a margin below warm_start_min_margin shifted along e to it: the QP's lift of slacks and
+// multipliers to a floor (qp.h), for which a cone's margin u0 − ‖u1‖ plays the part of the
+// value (e is the cone's centre direction: the shift keeps u1 and adds to u0 only).
+void SocpSolver::WarmStart(const SocpWarmStart& warm_start) {
+  const int cone_count = static_cast<int>(dim_.size());
+  const double floor = settings_.warm_start_min_margin;
+  result_.x = warm_start.x;
+  normal_.MultiplyA(result_.x, &Ax_);
+  s_ = Ax_ + b_;
+  if (warm_start.z.size() == z_.size()) {
+    z_ = warm_start.z;
+  } else {
+    z_.setZero();
+    for (int k = 0; k < cone_count; ++k) z_[offset_[k]] = 1.0;
+  }
+  for (int k = 0; k < cone_count; ++k) {
+    const int o = offset_[k], m = dim_[k];
+    for (VectorXd* v : {&s_, &z_}) {
+      const double margin = soc::InteriorMargin(v->segment(o, m));
+      if (margin < floor) (*v)[o] += floor - margin;
+    }
+  }
+}
+
+const SocpResult& SocpSolver::Solve(const SocpWarmStart& warm_start) {
   QUASIDYN_CHECK_ARGUMENT(ready_, "SocpSolver::Solve", "call Setup first");
+  QUASIDYN_CHECK_ARGUMENT(warm_start.x.size() == 0 || warm_start.x.size() == result_.x.size(),
+                          "SocpSolver::Solve", "warm start x must be empty or have size n");
+  QUASIDYN_CHECK_ARGUMENT(warm_start.z.size() == 0 || warm_start.z.size() == A_.rows(),
+                          "SocpSolver::Solve",
+                          "warm start z must be empty or have the stacked rows' size p + sum m_k");
+  QUASIDYN_CHECK_ARGUMENT(warm_start.x.allFinite() && warm_start.z.allFinite(), "SocpSolver::Solve",
+                          "warm start x and z must be finite");
   const auto start_time = std::chrono::steady_clock::now();
   const SocpProblem& problem = problem_;
   const SocpSettings& settings = settings_;
@@ -221,37 +296,10 @@ const SocpResult& SocpSolver::Solve() {
   VectorXd &Qx = Qx_, &Atz = Atz_, &r_d = r_d_, &Ax = Ax_, &r_p = r_p_, &rc = rc_;
   VectorXd &ds_affine = ds_affine_, &dz_affine = dz_affine_, &product = product_;
 
-  // Start (Vandenberghe 2010, §4.4 "initialization", simplified): x0 = argmin ½xᵀQx + cᵀx +
-  // ½‖Ax + b‖², s = Ax0 + b shifted along e until every cone has margin >= 1, z = e.
-  s_.setOnes();
-  z_.setOnes();
-  for (int k = 0; k < cone_count; ++k) {
-    s_.segment(offset_[k], dim_[k]).setZero();
-    s_[offset_[k]] = 1.0;
-  }
-  z_ = s_;
-  for (int k = 0; k < cone_count; ++k) {
-    weights_.block(offset_[k], 0, dim_[k], dim_[k]).setIdentity();  // Q + AᵀA
-  }
-  normal_.Assemble(weights_, settings.kkt_regularization);
-  if (normal_.Factorize()) {
-    normal_.MultiplyAt(b_, &rhs_);
-    rhs_ = -problem.c - rhs_;
-    normal_.Solve(rhs_, &x);
+  if (warm_start.x.size() == 0) {
+    ColdStart();
   } else {
-    x.setZero();
-  }
-  if (!x.allFinite()) x.setZero();
-  normal_.MultiplyA(x, &Ax);
-  u_ = Ax + b_;
-  double worst_margin = std::numeric_limits<double>::infinity();
-  for (int k = 0; k < cone_count; ++k) {
-    worst_margin = std::min(worst_margin, soc::InteriorMargin(u_.segment(offset_[k], dim_[k])));
-  }
-  const double shift = worst_margin < 1.0 ? 1.0 - worst_margin : 0.0;
-  for (int k = 0; k < cone_count; ++k) {
-    s_.segment(offset_[k], dim_[k]) = u_.segment(offset_[k], dim_[k]);
-    s_[offset_[k]] += shift;
+    WarmStart(warm_start);
   }
 
   const auto scaled_tolerance = [&](double factor, double scale) {
@@ -266,8 +314,8 @@ const SocpResult& SocpSolver::Solve() {
   const auto max_step = [&](const VectorXd& v, const VectorXd& dv) {
     double alpha = std::numeric_limits<double>::infinity();
     for (int k = 0; k < cone_count; ++k) {
-      alpha = std::min(alpha, soc::MaxStepToBoundary(v.segment(offset_[k], dim_[k]),
-                                                     dv.segment(offset_[k], dim_[k])));
+      alpha = std::min(
+          alpha, soc::MaxStepToBoundary(v.data() + offset_[k], dv.data() + offset_[k], dim_[k]));
     }
     return alpha;
   };
@@ -311,7 +359,7 @@ const SocpResult& SocpSolver::Solve() {
     // Predictor: rc = −λ ∘ λ.
     for (int k = 0; k < cone_count; ++k) {
       const int o = offset_[k], m = dim_[k];
-      soc::JordanProduct(lambda_.segment(o, m), lambda_.segment(o, m), rc.segment(o, m));
+      soc::JordanProduct(lambda_.data() + o, lambda_.data() + o, m, rc.data() + o);
     }
     rc = -rc;
     Direction(r_d, r_p, rc);
@@ -328,8 +376,8 @@ const SocpResult& SocpSolver::Solve() {
       const int o = offset_[k], m = dim_[k];
       MultiplyBlock(W_inverse_, o, m, ds_affine, scratch_);
       MultiplyBlock(W_, o, m, dz_affine, u_);
-      soc::JordanProduct(scratch_.segment(o, m), u_.segment(o, m), product.segment(o, m));
-      rc.segment(o, m) -= product.segment(o, m);
+      soc::JordanProduct(scratch_.data() + o, u_.data() + o, m, product.data() + o);
+      for (int i = o; i < o + m; ++i) rc[i] -= product[i];
       rc[o] += sigma * mu;
     }
     Direction(r_d, r_p, rc);

@@ -39,6 +39,15 @@ struct SocpProblem {
   std::vector<int> cone_dims;  // m_k >= 1 per cone
 };
 
+// Optional starting point (Solve). Empty vectors mean "not supplied": the cold start.
+struct SocpWarmStart {
+  Eigen::VectorXd x;  // (n) primal guess
+  // (p + Σ m_k) the multipliers stacked as the solver stacks its rows: the linear rows' first,
+  // then cone after cone (SocpResult's linear_duals, then its cone_duals). Each cone's segment
+  // is shifted along e = (1, 0, …) into the cone's interior (SocpSettings::warm_start_min_margin).
+  Eigen::VectorXd z;
+};
+
 struct SocpSettings {
   // Stopping tests, with u = stacked (G x − h, A_k x + b_k), s the cone slacks, z the duals,
   // r_p = u − s, r_d = Qx + c − Σ A_kᵀ z_k − Gᵀ z_lin:
@@ -56,6 +65,11 @@ struct SocpSettings {
   int max_iterations = 100;               // > 0
   double step_to_boundary = 0.99;         // in (0, 1)
   double kkt_regularization = 1e-12;      // >= 0, δ·I added to the reduced matrix
+  // Warm start (SocpWarmStart): the Nesterov–Todd scaling needs s and z strictly inside every
+  // cone, so a cone segment u of the start with margin u0 − ‖u1‖ below this value is shifted
+  // along e to that margin (> 0, units of the rows). Not stated in a paper; ours: 1e-6, the
+  // QP's lift (QpSettings::warm_start_min_value) carried over to the cone's margin.
+  double warm_start_min_margin = 1e-6;
   // Sparse reduced system when n >= sparse_min_variables (>= 0) and the fraction of non-zeros
   // of [Q; G; A] is <= sparse_max_density (in [0, 1]). The defaults pick it for contact
   // problems from a few dozen velocities on (arm + 10 cubes: 67 velocities).
@@ -108,8 +122,10 @@ class SocpSolver {
   void UpdateValues(const SocpProblem& problem);
   void UpdateSettings(const SocpSettings& settings);
 
-  // Solves the problem of the last Setup / UpdateValues. Never throws.
-  const SocpResult& Solve();
+  // Solves the problem of the last Setup / UpdateValues, from warm_start when given (throws
+  // std::invalid_argument when its sizes are not n and p + Σ m_k, or empty; otherwise never
+  // throws).
+  const SocpResult& Solve(const SocpWarmStart& warm_start = {});
   const SocpResult& result() const { return result_; }
   const SocpSettings& settings() const { return settings_; }
 
@@ -120,6 +136,9 @@ class SocpSolver {
   // True when every cone segment of v (stacked like s) is strictly inside its cone.
   bool StrictlyInterior(const Eigen::VectorXd& v) const;
   void Direction(const Eigen::VectorXd& r_d, const Eigen::VectorXd& r_p, const Eigen::VectorXd& rc);
+  // The starts: x, A x (in Ax_) and s_, z_ strictly inside every cone.
+  void ColdStart();
+  void WarmStart(const SocpWarmStart& warm_start);
 
   SocpProblem problem_;
   SocpSettings settings_;

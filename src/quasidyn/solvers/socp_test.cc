@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -358,6 +359,19 @@ TEST(SocpTest, BadInputThrowsNamingTheField) {
   SocpSettings settings;
   settings.step_to_boundary = 1.0;
   expect_message(good, settings, "step_to_boundary");
+  settings = SocpSettings();
+  settings.warm_start_min_margin = 0.0;
+  expect_message(good, settings, "warm_start_min_margin");
+  SocpSolver solver;
+  solver.Setup(good);
+  SocpWarmStart start{VectorXd::Zero(good.Q.rows() + 1), VectorXd()};
+  EXPECT_THROW(solver.Solve(start), std::invalid_argument);
+  start.x = VectorXd::Zero(good.Q.rows());
+  start.z = VectorXd::Ones(good.A.rows() + good.G.rows() + 1);
+  EXPECT_THROW(solver.Solve(start), std::invalid_argument);
+  start.z = VectorXd::Ones(good.A.rows() + good.G.rows());
+  start.z[0] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(solver.Solve(start), std::invalid_argument);
   SocpSolver never_set_up;
   EXPECT_THROW(never_set_up.Solve(), std::invalid_argument);
 }
@@ -417,6 +431,61 @@ TEST(SocpTest, SolveDoesNotAllocate) {
     }
     EXPECT_EQ(solver.result().status, SolverStatus::kSolved) << solver.result().message;
     EXPECT_EQ(allocations, 0) << (sparse ? "sparse" : "dense") << " path";
+  }
+}
+
+// A warm start from the answer of a nearby problem (the next step's: cost and cone rows moved by
+// about 1 %, the cones' offsets b_k kept), whose duals sit on the cones' boundaries or at
+// exact zeros after the polish: the solver shifts them into the cones' interiors, stops with
+// the cold solve's KKT residuals in fewer iterations, and does not allocate. The cost is
+// strongly convex with modulus λ_min(Q) (>= 0.1 here), so an answer whose objective is within
+// δ of the minimum lies within sqrt(2δ/λ_min) of the minimiser; δ is bounded by the gap test's
+// tolerance ε_gap = ε_abs + ε_rel · max(1, |f|), times 10 for the residual terms (as
+// ExpectKkt), and the two answers lie within twice that of each other.
+TEST(SocpTest, WarmStartFromANearbyAnswerAgreesWithTheColdSolveInFewerIterations) {
+  for (const bool sparse : {false, true}) {
+    const SocpSettings settings = SocpForcedPath(sparse);
+    int warm_iterations = 0, cold_iterations = 0;
+    for (unsigned seed = 0; seed < 4; ++seed) {
+      testing::RandomProblems random(seed + 60);
+      const DenseConeProgram a = testing::ContactChainSocp(seed + 60, 8, 4);
+      DenseConeProgram b = a;
+      for (DenseCone& cone : b.cones) {
+        for (Eigen::Index i = 0; i < cone.A.size(); ++i)
+          cone.A.data()[i] *= random.Uniform(0.99, 1.01);
+      }
+      b.c += 0.01 * a.c.lpNorm<Eigen::Infinity>() * random.GaussianVector(a.n());
+      SocpSolver solver;
+      solver.Setup(a.ToSocp(), settings);
+      const SocpResult first = solver.Solve();
+      ASSERT_EQ(first.status, SolverStatus::kSolved) << first.message;
+      SocpWarmStart start{first.x, VectorXd(first.linear_duals.size() + first.cone_duals.size())};
+      start.z << first.linear_duals, first.cone_duals;
+      solver.UpdateValues(b.ToSocp());
+      const SocpResult cold = solver.Solve();
+      long allocations = 0;
+      {
+        testing::MallocCounter counter;
+        solver.Solve(start);
+        allocations = counter.count();
+      }
+      const SocpResult& warm = solver.result();
+      ASSERT_EQ(warm.status, SolverStatus::kSolved) << warm.message;
+      ASSERT_EQ(cold.status, SolverStatus::kSolved) << cold.message;
+      ExpectKkt(b, warm, settings);
+      const double lambda_min = Eigen::SelfAdjointEigenSolver<MatrixXd>(b.Q).eigenvalues()(0);
+      const double gap_tolerance =
+          10 * (settings.absolute_tolerance +
+                settings.relative_tolerance * std::max(1.0, std::abs(cold.objective)));
+      EXPECT_LE((warm.x - cold.x).norm(), 2 * std::sqrt(2 * gap_tolerance / lambda_min))
+          << "seed " << seed;
+      if (testing::MallocCountingAvailable()) {
+        EXPECT_EQ(allocations, 0);
+      }
+      warm_iterations += warm.info.iterations;
+      cold_iterations += cold.info.iterations;
+    }
+    EXPECT_LT(warm_iterations, cold_iterations) << (sparse ? "sparse" : "dense") << " path";
   }
 }
 

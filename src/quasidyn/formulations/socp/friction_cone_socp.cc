@@ -83,7 +83,7 @@ SolverSummary SummaryOf(const SocpInfo& info) {
 
 void SolveFrictionConeSocp(const StepProblem& problem, const SocpSettings& settings,
                            const char* description, FrictionConeSocpWorkspace* workspace,
-                           FormulationSolution* solution) {
+                           FormulationSolution* solution, SocpStart start) {
   FrictionConeSocpWorkspace& w = *workspace;
   BuildFrictionConeSocp(problem, &w.socp);
   if (w.solver.SamePattern(w.socp)) {
@@ -91,7 +91,15 @@ void SolveFrictionConeSocp(const StepProblem& problem, const SocpSettings& setti
   } else {
     w.solver.Setup(w.socp, settings);
   }
-  const SocpResult* result = &w.solver.Solve();
+  const bool warm =
+      start == SocpStart::kFromPreviousStep && w.previous.Start(problem, w.socp, &w.start);
+  const SocpWarmStart cold;  // empty vectors: no allocation
+  const SocpResult* result = &w.solver.Solve(warm ? w.start : cold);
+  SolverSummary warm_summary;
+  if (warm && result->status != SolverStatus::kSolved) {  // the cold solve decides
+    warm_summary = SummaryOf(result->info);
+    result = &w.solver.Solve();
+  }
   SolverStatus status = result->status;
   if (status == SolverStatus::kNumericalFailure) {
     // solvers/socp.h can stop on a non-finite iterate when a cone's slack or dual reaches the
@@ -106,8 +114,17 @@ void SolveFrictionConeSocp(const StepProblem& problem, const SocpSettings& setti
     status =
         result->status == SolverStatus::kSolved ? SolverStatus::kSolvedInaccurate : result->status;
   }
-  if (!StartSolution(problem, description, status, SummaryOf(result->info), result->message,
-                     result->x, solution))
+  if (start == SocpStart::kFromPreviousStep) {
+    if (Succeeded(status)) {
+      w.previous.Remember(problem, *result);
+    } else {
+      w.previous.Clear();
+    }
+  }
+  SolverSummary summary = SummaryOf(result->info);
+  summary.iterations += warm_summary.iterations;
+  summary.solve_time_seconds += warm_summary.solve_time_seconds;
+  if (!StartSolution(problem, description, status, summary, result->message, result->x, solution))
     return;
   const ContactSet& contacts = problem.contacts;
   const int nt = contacts.tangent_count();
@@ -141,8 +158,12 @@ std::unique_ptr<ProgramWorkspace> SocpProgram::CreateWorkspace() const {
 void SocpProgram::Solve(const StepProblem& problem, ProgramWorkspace* workspace,
                         FormulationSolution* solution) const {
   SolveFrictionConeSocp(problem, settings_, description(),
-                        &WorkspaceOf<FrictionConeSocpWorkspace>(workspace, description()),
-                        solution);
+                        &WorkspaceOf<FrictionConeSocpWorkspace>(workspace, description()), solution,
+                        start_);
+}
+
+void SocpProgram::ClearWarmStart(ProgramWorkspace* workspace) const {
+  WorkspaceOf<FrictionConeSocpWorkspace>(workspace, description()).previous.Clear();
 }
 
 bool DifferentiateFrictionConeSocp(const StepProblem& problem, const FormulationSolution& solution,

@@ -35,6 +35,7 @@
 // contacts', their duals the limits' impulses λ_l.
 
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_program.h"
+#include "quasidyn/formulations/socp/friction_cone_socp_warm_start.h"
 #include "quasidyn/formulations/socp/socp_gradient.h"
 #include "quasidyn/gradients/socp_gradient_blocks.h"
 #include "quasidyn/solvers/socp.h"
@@ -55,9 +56,15 @@ void AppendFrictionCone(const ContactSet& contacts, int i, double time_step, Spa
 
 SolverSummary SummaryOf(const SocpInfo& info);
 
+// Where a step's interior point starts: its cold start, or the previous step's answer kept in
+// the workspace (friction_cone_socp_warm_start.h).
+enum class SocpStart { kCold, kFromPreviousStep };
+
 struct FrictionConeSocpWorkspace final : ProgramWorkspace {
   SocpProblem socp;
   SocpSolver solver;
+  FrictionConeSocpWarmStart previous;  // the last answer (SocpStart::kFromPreviousStep)
+  SocpWarmStart start;                 // scratch: the start made from it
   // The derivative's (socp_gradient.h): the cones' blocks and multipliers, the linearisation and
   // its range-space solve.
   std::vector<ContactConeBlock> cone_blocks;
@@ -73,10 +80,13 @@ struct FrictionConeSocpWorkspace final : ProgramWorkspace {
 // quasi-dynamic step (quasi_dynamic_cost.h; formulation socp) and the second-order step
 // (second_order_cost.h, P = M̂; formulation anitescu-cone, Anitescu 2006's relaxation on the
 // exact cone, anitescu_cone/anitescu_cone_program.h). `description` names the program in
-// messages.
+// messages. With SocpStart::kFromPreviousStep the interior point starts from the answer of the
+// workspace's previous step (friction_cone_socp_warm_start.h) and remembers this one; a warm
+// solve that does not end kSolved is solved again cold, so a warm start never changes a status
+// (the summary's iterations and time are then those of both solves).
 void SolveFrictionConeSocp(const StepProblem& problem, const SocpSettings& settings,
                            const char* description, FrictionConeSocpWorkspace* workspace,
-                           FormulationSolution* solution);
+                           FormulationSolution* solution, SocpStart start = SocpStart::kCold);
 
 // ∂v/∂q (tangent; when `contractor` is not null) and ∂v/∂u of the answer the last
 // SolveFrictionConeSocp left in the workspace, into *gradient (socp_gradient.h; the right side
@@ -90,24 +100,30 @@ bool DifferentiateFrictionConeSocp(const StepProblem& problem, const Formulation
 
 // When the solver stops on a numerical failure (a non-finite iterate near a cone's apex, a
 // known weakness of solvers/socp.h), it is run once more with tolerances 100× looser and a
-// success is reported as kSolvedInaccurate. Its derivative: the KKT conditions with each cone's
-// projection split into held rows and curvature (socp_gradient.h), solved by the range-space
-// method (docs/gradients.md).
+// success is reported as kSolvedInaccurate. By default each step starts from the previous
+// step's answer kept in the workspace (ClearWarmStart forgets it): the same answers to the
+// solver's tolerance in fewer iterations (docs/performance.md, "The SOCP step warm-started").
+// Its derivative: the KKT conditions with each cone's projection split into held rows and
+// curvature (socp_gradient.h), solved by the range-space method (docs/gradients.md).
 class SocpProgram final : public QuasiDynamicProgram {
  public:
-  explicit SocpProgram(const SocpSettings& settings = {}) : settings_(settings) {}
+  explicit SocpProgram(const SocpSettings& settings = {},
+                       SocpStart start = SocpStart::kFromPreviousStep)
+      : settings_(settings), start_(start) {}
   const char* description() const override {
     return "SOCP (Pang, Suh, Yang & Tedrake 2023, exact friction cone)";
   }
   std::unique_ptr<ProgramWorkspace> CreateWorkspace() const override;
   void Solve(const StepProblem& problem, ProgramWorkspace* workspace,
              FormulationSolution* solution) const override;
+  void ClearWarmStart(ProgramWorkspace* workspace) const override;
   bool LeavesOutJointLimitsOutOfReach() const override { return true; }
   void Differentiate(const QuasiDynamicDerivativeInput& input, ProgramWorkspace* workspace,
                      VelocityGradient* gradient) const override;
 
  private:
   SocpSettings settings_;
+  SocpStart start_;
 };
 
 }  // namespace quasidyn
