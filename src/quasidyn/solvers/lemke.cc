@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -18,6 +19,17 @@ namespace {
 
 // Pivots between two refactorisations of the basis.
 constexpr int kRefactorInterval = 50;
+
+// A 64-bit key of a tableau variable (the splitmix64 finaliser of its index; Steele, Lea &
+// Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014): the basis is
+// identified by the exclusive or of its variables' keys (Zobrist hashing), updated in O(1) per
+// pivot. Two different bases share a key with probability about 2^−64 per comparison.
+std::uint64_t VariableKey(int variable) {
+  std::uint64_t x = static_cast<std::uint64_t>(variable) + 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
 
 // The name of a tableau variable ("w[3]", "z[0]", "z0 (artificial)") into name[0 .. size).
 void VariableName(int variable, int n, char* name, std::size_t size) {
@@ -70,22 +82,20 @@ int LemkeSolver::LexicographicMinimumRow(double threshold, double tie_tolerance)
   if (candidates_.empty()) return -1;
   const int n = static_cast<int>(column_.size());
   for (int j = -1; j < n && candidates_.size() > 1; ++j) {
-    // Basic values are >= 0 in exact arithmetic; rounding can leave −1e-17 where a value is
-    // degenerate (0), which must tie with the other zeros rather than win the test.
-    const auto ratio = [&](int i) {
-      return (j < 0 ? std::max(basic_values_[i], 0.0) : basis_inverse_(i, j)) / column_[i];
+    const auto value = [&](int i) {
+      return j < 0 ? std::max(basic_values_[i], 0.0) : basis_inverse_(i, j);
     };
-    double best = std::numeric_limits<double>::infinity();
-    for (int i : candidates_) best = std::min(best, ratio(i));
+    double bound = std::numeric_limits<double>::infinity();
+    for (int i : candidates_) {
+      const double v = value(i);
+      bound = std::min(bound, (v + tie_tolerance * std::max(1.0, std::abs(v))) / column_[i]);
+    }
     survivors_.clear();
     for (int i : candidates_) {
-      if (ratio(i) <= best + tie_tolerance * std::max(1.0, std::abs(best))) {
-        survivors_.push_back(i);
-      }
+      if (value(i) / column_[i] <= bound) survivors_.push_back(i);
     }
     candidates_.swap(survivors_);
     if (j < 0) {
-      // Among rows tied on the ratio itself, let z0 leave: that ends the method at once.
       for (int i : candidates_) {
         if (basis_[i] == 2 * n) return i;
       }
@@ -234,6 +244,13 @@ void LemkeSolver::SolveOnce(const LcpProblem& original, double pivot_tolerance, 
     Pivot(row, entering);
     pivots = 1;
     int leaving = row;  // w_row left the basis
+    // The basis's key (VariableKey) and those of the last kRecentBases bases: Lemke's path
+    // with the lexicographic rule meets no basis twice (Cottle, Pang & Stone §4.4 and §4.9), so
+    // a repeat is rounding (a pivot on an entry that is 0 in exact arithmetic, on the nearly
+    // singular bases of redundant contacts) and the run would go round it to the pivot limit.
+    std::uint64_t key = VariableKey(leaving) ^ VariableKey(entering);
+    for (int i = 0; i < n; ++i) key ^= VariableKey(i);
+    recent_bases_.fill(key);
     while (true) {
       entering = leaving < n ? leaving + n : leaving - n;  // complement of the leaving variable
       if (pivots >= max_pivots) break;
@@ -253,6 +270,16 @@ void LemkeSolver::SolveOnce(const LcpProblem& original, double pivot_tolerance, 
       leaving = basis_[row];
       Pivot(row, entering);
       ++pivots;
+      key ^= VariableKey(leaving) ^ VariableKey(entering);
+      if (std::find(recent_bases_.begin(), recent_bases_.end(), key) != recent_bases_.end()) {
+        status = SolverStatus::kNumericalFailure;
+        SetMessage(&result.message,
+                   "cycling: the basis after %d pivots is one of the %d before it (rounding on "
+                   "a nearly singular basis)",
+                   pivots, kRecentBases);
+        break;
+      }
+      recent_bases_[pivots % kRecentBases] = key;
       if (pivots % kRefactorInterval == 0 && !Refactor(problem)) {
         status = SolverStatus::kNumericalFailure;
         char name[32];
@@ -338,6 +365,8 @@ void ValidateLemkeSettings(const LemkeSettings& s) {
   QUASIDYN_CHECK_ARGUMENT(
       s.inaccurate_tolerance >= s.residual_tolerance && s.inaccurate_tolerance < 1, kWhere,
       "inaccurate_tolerance must be in [residual_tolerance, 1)");
+  QUASIDYN_CHECK_ARGUMENT(s.regularisation >= 0 && s.regularisation <= 1e-6, kWhere,
+                          "regularisation must be in [0, 1e-6]");
 }
 
 void LemkeSolver::Setup(int n, const LemkeSettings& settings) {
@@ -397,6 +426,26 @@ const LcpResult& LemkeSolver::Solve(const LcpProblem& problem) {
          best_->status != SolverStatus::kSolvedInaccurate)) {
       std::swap(best_, retry_);
     }
+  }
+  // Last resort: Lemke on M + δI (δ = regularisation on the normalised data, where
+  // 1 <= ‖M̂‖∞ < 2). M copositive (a contact LCP's) makes M + δI strictly copositive, which
+  // Lemke's method processes without a secondary ray (Cottle, Pang & Stone, §3.8 and
+  // §4.4), and it keeps the bases of redundant contacts (M of rank n_v < n) away from
+  // singular. Its answer is checked against the original M and q like any other and replaces
+  // the first run's only when it passes (kSolved): an LCP(M, q) without a solution has one
+  // with M + δI, which must not hide the first run's ray.
+  // δ, then 100δ (at most 1e-6) if δ too meets cycling or a ray: the bases' conditioning
+  // improves with δ, while the answer's error, of order δ‖ẑ‖, stays below the check's scale.
+  const double deltas[2] = {settings_.regularisation,
+                            std::min(100 * settings_.regularisation, 1e-6)};
+  double added = 0.0;  // δ already on the diagonal of normalised_.M
+  for (const double delta : deltas) {
+    if (best_->status == SolverStatus::kSolved || n_ == 0 || !(delta > added)) break;
+    normalised_.M.diagonal().array() += delta - added;
+    added = delta;
+    SolveOnce(problem, settings_.pivot_tolerance, retry_);
+    total_pivots += retry_->info.pivots;
+    if (retry_->status == SolverStatus::kSolved) std::swap(best_, retry_);
   }
   best_->info.pivots = total_pivots;
   best_->info.solve_time_seconds =

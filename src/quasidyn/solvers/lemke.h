@@ -4,6 +4,8 @@
 // solved by Lemke's complementary pivoting with the covering vector d = (1, …, 1) and the
 // lexicographic minimum-ratio rule, which prevents cycling on degenerate problems
 // (Cottle, Pang & Stone, "The Linear Complementarity Problem", 1992, §4.4 and §4.9).
+// A basis met twice ends a run as cycling, and when every run fails Lemke runs once more on
+// M + δI (LemkeSettings::regularisation).
 // Lemke's method finds a solution whenever M is copositive-plus (e.g. positive semidefinite)
 // and the LCP is feasible; otherwise it may end on a secondary ray, reported as kInfeasible.
 // Dense basis inverse with rank-one updates: O(n²) per pivot.
@@ -24,6 +26,8 @@
 // are steps of docs/formulations.md's time-step study, which they stopped.
 
 #include <Eigen/Core>
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -46,14 +50,16 @@ struct LemkeSettings {
   // repeated with this tolerance multiplied by 100, 10⁴, … while it stays <= 1e-3 (rounding
   // on rank-deficient contact LCPs makes zero pivot entries look positive).
   double pivot_tolerance = 1e-9;
-  // Two ratios are treated as tied (and the next lexicographic column decides) when they
-  // differ by at most tie_tolerance · max(1, |ratio|), on the normalised data (for the ratios
-  // of the basic values this is relative to 2^e_q, the header's scale of q; before the
-  // normalisation it was absolute below 1, and the corner LCP of lemke_test.cc, with
-  // ‖q‖∞ ≈ 5e-9 m/s, tied every ratio and ended on a false ray). Dimensionless, in [0, 1e-3]. On
-  // degenerate contact LCPs (many φ = 0) ratios that are equal in exact arithmetic differ by
-  // rounding of order 1e-12·‖B⁻¹‖; treating them as distinct breaks the lexicographic rule
-  // and ends on a false ray, hence the default 1e-9.
+  // Ties of the ratio test (Harris's two-pass form, applied to each lexicographic column): with
+  // v_i the column's entry of row i (the basic value, then B⁻¹'s columns) and a_i > 0 the pivot
+  // column's, row i ties with the minimum when v_i / a_i <= min_k (v_k + tie_tolerance ·
+  // max(1, |v_k|)) / a_k, i.e. when the step of the minimum would leave row i within
+  // tie_tolerance · max(1, |v_i|) of 0 (on the normalised data), and the next column decides
+  // among the tied rows; z0 leaves whenever it is among them. A tolerance on the ratios
+  // themselves (the rule before 2026-11-26) tied every ratio below 1e-9 where the pivot column
+  // reaches 1e6 (the finger grasp of lemke_test.cc: z0 left on a false tie). Dimensionless, in
+  // [0, 1e-3]; on degenerate contact LCPs values that are 0 in exact arithmetic are rounding of
+  // order 1e-12·‖B⁻¹‖, hence the default 1e-9.
   double tie_tolerance = 1e-9;
   // Final check of the returned pair: with scale = ‖q‖∞ + ‖M‖∞‖z‖∞ (units of w), the
   // violation max(‖w − Mz − q‖∞, −min w, −‖M‖∞ min z, max_i |w_i z_i| / ‖z‖∞) must be
@@ -64,6 +70,13 @@ struct LemkeSettings {
   // residual_tolerance in (0, 1e-3], inaccurate_tolerance in [residual_tolerance, 1).
   double residual_tolerance = 1e-10;
   double inaccurate_tolerance = 1e-6;
+  // δ of the last retry, on M̂ + δI (the normalised M, 1 <= ‖M̂‖∞ < 2), when every run above
+  // failed: a copositive M becomes strictly copositive, and the nearly singular bases of
+  // redundant contacts regular (lemke.cc, Solve). Its answer is kept only when it passes the
+  // check above (kSolved) against the original M and q; otherwise the first run's status stays.
+  // Dimensionless, in [0, 1e-6]; 0: no such retry. Ours (not from a paper): 1e-10, so that δ‖ẑ‖
+  // stays at the final check's tolerance.
+  double regularisation = 1e-10;
 };
 
 // Statistics of one Solve.
@@ -127,6 +140,9 @@ class LemkeSolver {
   Eigen::VectorXd column_;         // B⁻¹ A_entering
   Eigen::VectorXd product_, residual_, correction_;
   std::vector<int> basis_;  // variable in each row: w_i = i, z_i = n + i, z0 = 2n
+  // Keys of the last bases of a run (lemke.cc, VariableKey), to detect a basis met again.
+  static constexpr int kRecentBases = 64;
+  std::array<std::uint64_t, kRecentBases> recent_bases_{};
   std::vector<int> candidates_, survivors_;
   Eigen::MatrixXd basis_matrix_;  // B, for the refinement of a refactorisation
   // Refactorisation scratch: K = B(T, Z) and its inverse (leading k × k block), the pivot rows

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -288,6 +289,61 @@ TEST(LemkeTest, StewartTrinkleStepsThatEndedOnAFalseRay) {
     // w = Mz + q are what the step uses; M here has a PSD velocity block, so w's velocity rows
     // agree wherever the solution's (λ_n, λ_f) part is unique.
     EXPECT_LE(reference_violation, settings.residual_tolerance * CheckScale(p, reference.z));
+  }
+}
+
+// The closing fingers of docs/formulations.md's time-step study reach the red cube (testdata
+// header: a sub-LCP of ground-truth step 40627, redundant contacts, M of rank far below n). The
+// old ratio test tied every ratio below the absolute 1e-9 (ratios b_i/a_i of 1e-13 on columns
+// of 1e6 among them), let z0 leave on such a false tie, and the retries ran to their pivot
+// limits: 4143 pivots, then a false ray. Now the tie test asks whether a row's value would stay
+// within the tolerance of 0 at the step taken (lemke.h): solved within a few n pivots (81 for
+// n = 78 here; the bound 4(n + 1) is ours, an order below one run's limit 50(n + 1)).
+TEST(LemkeTest, FingersClosingOnACubeSolveWithoutLongPivotSequences) {
+  const LcpProblem p = LcpFromTestdata("finger_grasp_stewart_trinkle_lcp.txt");
+  const int n = static_cast<int>(p.q.size());
+  const LemkeSettings settings;
+  const LcpResult r = Solve(p, settings);
+  ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+  EXPECT_LE(r.info.pivots, 4 * (n + 1));
+  ExpectComplementary(p, r);
+  EXPECT_LE(Violation(p, r.z, r.w), settings.residual_tolerance * CheckScale(p, r.z));
+  std::cout << "[ lcp     ] finger grasp: " << r.info.pivots << " pivots, violation "
+            << Violation(p, r.z, r.w) << " (scale " << CheckScale(p, r.z) << ")\n";
+}
+
+// A basis met twice ends a run at once, naming cycling, instead of going round to the pivot
+// limit; the regularised retry on M̂ + δI (lemke.h) then solves the problem asked. The LCP
+// (testdata header) is one on which every unregularised run cycles.
+TEST(LemkeTest, CyclingEndsTheRunAndTheRegularisedRetrySolves) {
+  const LcpProblem p = LcpFromTestdata("finger_grasp_cycling_lcp.txt");
+  const int n = static_cast<int>(p.q.size());
+  LemkeSettings unregularised;
+  unregularised.regularisation = 0.0;
+  const LcpResult cycled = Solve(p, unregularised);
+  EXPECT_EQ(cycled.status, SolverStatus::kNumericalFailure);
+  EXPECT_NE(cycled.message.find("cycling"), std::string::npos) << cycled.message;
+  // Four runs (the pivot-tolerance retries), each far below its limit 50(n + 1).
+  EXPECT_LE(cycled.info.pivots, 4 * (n + 1));
+  const LemkeSettings settings;
+  const LcpResult r = Solve(p, settings);
+  ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+  EXPECT_LE(r.info.pivots, 6 * (n + 1));
+  ExpectComplementary(p, r);
+  EXPECT_LE(Violation(p, r.z, r.w), settings.residual_tolerance * CheckScale(p, r.z));
+}
+
+// LemkeSettings::regularisation outside [0, 1e-6] (or NaN) is refused, naming the field.
+TEST(LemkeTest, RegularisationOutsideItsRangeIsRefused) {
+  for (const double bad : {-1e-12, 2e-6, std::numeric_limits<double>::quiet_NaN()}) {
+    LemkeSettings settings;
+    settings.regularisation = bad;
+    try {
+      ValidateLemkeSettings(settings);
+      FAIL() << "expected std::invalid_argument for " << bad;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("regularisation"), std::string::npos) << e.what();
+    }
   }
 }
 
