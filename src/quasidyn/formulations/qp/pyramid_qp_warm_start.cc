@@ -3,27 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "quasidyn/formulations/warm_start_row_key.h"
+
 namespace quasidyn {
-
-namespace {
-
-// Packs (a + 1, b, occurrence, ray) into 20 + 20 + 14 + 10 bits; false when one does not fit.
-bool PackRowKey(int a, int b, int occurrence, int ray, unsigned long long* key) {
-  const unsigned long long fields[4] = {
-      static_cast<unsigned long long>(a + 1), static_cast<unsigned long long>(b),
-      static_cast<unsigned long long>(occurrence), static_cast<unsigned long long>(ray)};
-  constexpr int kBits[4] = {20, 20, 14, 10};
-  if (a < -1 || b < 0 || occurrence < 0 || ray < 0) return false;
-  unsigned long long packed = 0;
-  for (int f = 0; f < 4; ++f) {
-    if (fields[f] >> kBits[f] != 0) return false;
-    packed = (packed << kBits[f]) | fields[f];
-  }
-  *key = packed;
-  return true;
-}
-
-}  // namespace
 
 // Rows in the order of BuildPyramidConstraints: contact-major, ray j within a contact, then the
 // joint-limit rows. The occurrence counts the contacts of the same geometry pair just before
@@ -39,12 +21,12 @@ bool PyramidQpWarmStart::KeysOf(const StepProblem& problem, std::vector<RowKey>*
                            contacts[i - 1].geometry_b == c.geometry_b;
     occurrence = same_pair ? occurrence + 1 : 0;
     for (int j = 0; j < contacts.ray_count(); ++j) {
-      if (!PackRowKey(c.geometry_a, c.geometry_b, occurrence, j, &key)) return false;
+      if (!PackWarmStartRowKey(c.geometry_a, c.geometry_b, occurrence, j, &key)) return false;
       keys->push_back(key);
     }
   }
   for (const JointLimitRow& row : problem.cost.limits.rows) {
-    if (!PackRowKey(-1, row.joint, row.direction > 0 ? 0 : 1, 0, &key)) return false;
+    if (!PackWarmStartRowKey(-1, row.joint, row.direction > 0 ? 0 : 1, 0, &key)) return false;
     keys->push_back(key);
   }
   return true;

@@ -4,26 +4,11 @@
 #include <cmath>
 #include <limits>
 
+#include "quasidyn/formulations/warm_start_row_key.h"
+
 namespace quasidyn {
 
 namespace {
-
-// Packs (a, b, occurrence, component) into 20 + 20 + 14 + 10 bits; false when one does not
-// fit.
-bool PackSocpRowKey(int a, int b, int occurrence, int component, unsigned long long* key) {
-  if (a < 0 || b < 0 || occurrence < 0 || component < 0) return false;
-  const unsigned long long fields[4] = {
-      static_cast<unsigned long long>(a), static_cast<unsigned long long>(b),
-      static_cast<unsigned long long>(occurrence), static_cast<unsigned long long>(component)};
-  constexpr int kBits[4] = {20, 20, 14, 10};
-  unsigned long long packed = 0;
-  for (int f = 0; f < 4; ++f) {
-    if (fields[f] >> kBits[f] != 0) return false;
-    packed = (packed << kBits[f]) | fields[f];
-  }
-  *key = packed;
-  return true;
-}
 
 // Row r of a sparse matrix times x.
 double RowTimes(const SparseRowMatrix& matrix, int r, const Eigen::VectorXd& x) {
@@ -51,7 +36,7 @@ bool FrictionConeSocpWarmStart::KeysOf(const StepProblem& problem, std::vector<R
   }
   RowKey key = 0;
   const auto add = [&](const Contact& c, int i, int component) {
-    if (!PackSocpRowKey(c.geometry_a + 1, c.geometry_b, occurrence_[i], component, &key))
+    if (!PackWarmStartRowKey(c.geometry_a, c.geometry_b, occurrence_[i], component, &key))
       return false;
     keys->push_back(key);
     return true;
@@ -65,7 +50,7 @@ bool FrictionConeSocpWarmStart::KeysOf(const StepProblem& problem, std::vector<R
     }
   }
   for (const JointLimitRow& row : problem.cost.limits.rows) {
-    if (!PackSocpRowKey(0, row.joint, row.direction > 0 ? 0 : 1, 0, &key)) return false;
+    if (!PackWarmStartRowKey(-1, row.joint, row.direction > 0 ? 0 : 1, 0, &key)) return false;
     keys->push_back(key);
   }
   if (nt == 1) return true;
