@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,81 +13,38 @@
 #include <vector>
 
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_model.h"
-#include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/formulations/socp/friction_cone_socp.h"
 #include "quasidyn/testing/matrix_compare.h"
-#include "quasidyn/testing/shared_scene.h"
+#include "quasidyn/testing/pick_place_rollout.h"
 
 namespace quasidyn {
 namespace {
-
-constexpr double kSocpPickPlaceTimeStep = 0.1;  // h [s]: the pick-and-place
-constexpr int kSocpPickPlaceSteps = 40;         // the approach, the grasp and the lift
-
-std::shared_ptr<const QuasiDynamicModel> PickPlaceSocpModel() {
-  const ScenePtr scene = testing::Shared(
-      LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/arm_cubes/scene.yaml"));
-  return std::dynamic_pointer_cast<const QuasiDynamicModel>(
-      MakeStepModel(scene, FormulationChoice("socp", {}, kSocpPickPlaceTimeStep)));
-}
 
 const FrictionConeSocpWorkspace& SocpWorkspaceOfData(const StepData& data) {
   return dynamic_cast<const FrictionConeSocpWorkspace&>(
       static_cast<const QuasiDynamicData&>(data).workspace());
 }
 
-struct SocpTestRun {
-  std::vector<State> states;  // x_0 … x_K
-  std::vector<int> iterations;
-};
-
-// A rollout of the schedule from the initial state; cold: the warm start cleared before each
-// step.
-SocpTestRun RollSocpPickPlace(const QuasiDynamicModel& model, StepData* data, bool cold) {
-  SocpTestRun run;
-  run.states.push_back(InitialState(model));
-  for (int k = 1; k <= kSocpPickPlaceSteps; ++k) {
-    if (cold) model.ClearWarmStart(data);
-    model.Calc(run.states.back(), model.scene().CommandAt(k * kSocpPickPlaceTimeStep), data);
-    EXPECT_TRUE(data->result.ok()) << "step " << k << ": " << data->result.message;
-    run.states.push_back(data->result.next);
-    run.iterations.push_back(data->result.solver.iterations);
-  }
-  return run;
-}
-
-// How far two answers of the step's SOCP that pass the solver's stopping tests (solvers/socp.h)
-// can lie apart [m/s or rad/s]: the cost ½vᵀPv − τ_hᵀv is strongly convex with modulus
-// λ_min(P), so a point whose KKT residuals are within ε = ε_abs + ε_rel · max(1, ‖τ_h‖∞,
-// ‖P v‖∞) lies within about ε/λ_min(P) of the minimiser; 10 × that for two such points and the
-// primal and gap terms.
+// The solver's agreement tolerance (testing::StepAgreementTolerance) for this step's settings.
 double SocpAgreementTolerance(const StepData& data) {
-  const QuasiDynamicCost& cost = static_cast<const QuasiDynamicData&>(data).cost();
-  Eigen::MatrixXd P;
-  cost.P.ToDense(&P);
-  const double lambda_min = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(P).eigenvalues()(0);
-  Eigen::VectorXd Pv;
-  cost.P.Multiply(data.result.velocity, &Pv);
   const SocpSettings settings;
-  const double scale =
-      std::max({1.0, cost.tau_h.lpNorm<Eigen::Infinity>(), Pv.lpNorm<Eigen::Infinity>()});
-  return 10.0 * (settings.absolute_tolerance + settings.relative_tolerance * scale) / lambda_min;
+  return testing::StepAgreementTolerance(data, settings.absolute_tolerance,
+                                         settings.relative_tolerance);
 }
 
 // At every state of the warm rollout, the warm step and a cold step from the same state agree
 // to the solver's tolerance (SocpAgreementTolerance), and the warm steps take fewer iterations
 // in all.
 TEST(FrictionConeSocpWarmStart, WarmAndColdStepsAgreeToTheSolverTolerance) {
-  const auto model = PickPlaceSocpModel();
+  const auto model = testing::PickPlaceModel("socp");
   const auto warm = model->CreateData();
   const auto cold = model->CreateData();
-  const SocpTestRun run = RollSocpPickPlace(*model, warm.get(), /*cold=*/false);
+  const testing::PickPlaceRun run = testing::RollPickPlace(*model, warm.get(), /*cold=*/false);
   int warm_iterations = 0, cold_iterations = 0;
   double largest = 0.0;
   const auto replay = model->CreateData();
-  for (int k = 1; k <= kSocpPickPlaceSteps; ++k) {
-    const Eigen::VectorXd u = model->scene().CommandAt(k * kSocpPickPlaceTimeStep);
+  for (int k = 1; k <= testing::kPickPlaceSteps; ++k) {
+    const Eigen::VectorXd u = model->scene().CommandAt(k * testing::kPickPlaceTimeStep);
     model->Calc(run.states[k - 1], u, replay.get());  // the warm step again, from the same start
     model->ClearWarmStart(cold.get());
     model->Calc(run.states[k - 1], u, cold.get());
@@ -107,27 +63,28 @@ TEST(FrictionConeSocpWarmStart, WarmAndColdStepsAgreeToTheSolverTolerance) {
   EXPECT_EQ(warm_iterations, run_iterations);
   EXPECT_LT(warm_iterations, cold_iterations);
   std::printf("iterations over %d steps: warm %d, cold %d; largest |v_warm - v_cold| %.3g\n",
-              kSocpPickPlaceSteps, warm_iterations, cold_iterations, largest);
+              testing::kPickPlaceSteps, warm_iterations, cold_iterations, largest);
 }
 
 // ClearWarmStart makes a used data start as a fresh one: the rollout from it is bitwise the
 // fresh data's, and a cleared step is bitwise a cold one.
 TEST(FrictionConeSocpWarmStart, AClearedDataReproducesAFreshOneBitwise) {
-  const auto model = PickPlaceSocpModel();
+  const auto model = testing::PickPlaceModel("socp");
   const auto used = model->CreateData();
-  RollSocpPickPlace(*model, used.get(), /*cold=*/false);  // leaves the last answer in `used`
+  testing::RollPickPlace(*model, used.get(), /*cold=*/false);  // leaves the last answer in `used`
   model->ClearWarmStart(used.get());
   const auto fresh = model->CreateData();
-  const SocpTestRun again = RollSocpPickPlace(*model, used.get(), /*cold=*/false);
-  const SocpTestRun first = RollSocpPickPlace(*model, fresh.get(), /*cold=*/false);
-  for (int k = 0; k <= kSocpPickPlaceSteps; ++k)
+  const testing::PickPlaceRun again = testing::RollPickPlace(*model, used.get(), /*cold=*/false);
+  const testing::PickPlaceRun first = testing::RollPickPlace(*model, fresh.get(), /*cold=*/false);
+  for (int k = 0; k <= testing::kPickPlaceSteps; ++k)
     ASSERT_TRUE(testing::MatricesEqual(again.states[k].q, first.states[k].q)) << "state " << k;
   EXPECT_EQ(again.iterations, first.iterations);
   // Cold rollouts, each step cleared: the same bits from a used data and a fresh one.
   const auto other = model->CreateData();
-  const SocpTestRun cold_used = RollSocpPickPlace(*model, used.get(), /*cold=*/true);
-  const SocpTestRun cold_fresh = RollSocpPickPlace(*model, other.get(), /*cold=*/true);
-  for (int k = 0; k <= kSocpPickPlaceSteps; ++k)
+  const testing::PickPlaceRun cold_used = testing::RollPickPlace(*model, used.get(), /*cold=*/true);
+  const testing::PickPlaceRun cold_fresh =
+      testing::RollPickPlace(*model, other.get(), /*cold=*/true);
+  for (int k = 0; k <= testing::kPickPlaceSteps; ++k)
     ASSERT_TRUE(testing::MatricesEqual(cold_used.states[k].q, cold_fresh.states[k].q))
         << "state " << k;
 }
@@ -137,15 +94,16 @@ TEST(FrictionConeSocpWarmStart, AClearedDataReproducesAFreshOneBitwise) {
 // contact's cone starts at e / max(|t|, 1) (t its first row at the warm x), a joint-limit row
 // from its bound's multiplier; x is the previous v.
 TEST(FrictionConeSocpWarmStart, MultipliersFollowTheirContactsWhenConesComeAndGo) {
-  const auto model = PickPlaceSocpModel();
+  const auto model = testing::PickPlaceModel("socp");
   const auto previous = model->CreateData();
   const auto current = model->CreateData();
-  const SocpTestRun run = RollSocpPickPlace(*model, model->CreateData().get(), /*cold=*/true);
+  const testing::PickPlaceRun run =
+      testing::RollPickPlace(*model, model->CreateData().get(), /*cold=*/true);
   int changed_steps = 0, mapped_cones = 0, new_cones = 0, limit_rows = 0;
-  for (int k = 2; k <= kSocpPickPlaceSteps; ++k) {
-    model->Calc(run.states[k - 2], model->scene().CommandAt((k - 1) * kSocpPickPlaceTimeStep),
+  for (int k = 2; k <= testing::kPickPlaceSteps; ++k) {
+    model->Calc(run.states[k - 2], model->scene().CommandAt((k - 1) * testing::kPickPlaceTimeStep),
                 previous.get());
-    model->Calc(run.states[k - 1], model->scene().CommandAt(k * kSocpPickPlaceTimeStep),
+    model->Calc(run.states[k - 1], model->scene().CommandAt(k * testing::kPickPlaceTimeStep),
                 current.get());
     const auto& pd = static_cast<const QuasiDynamicData&>(*previous);
     const auto& cd = static_cast<const QuasiDynamicData&>(*current);
