@@ -12,6 +12,7 @@
 #include "quasidyn/planning/rrt.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/outcome_checks.h"
+#include "quasidyn/testing/planar_hand_plan.h"
 #include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn {
@@ -24,33 +25,6 @@ double GoalDistance(const Eigen::VectorXd& q, const Eigen::VectorXd& goal) {
   return std::hypot(dp, dtheta);
 }
 
-struct HandPlan {
-  ScenePtr scene;
-  PlanResult plan;
-  ReplayedPath path;
-  std::shared_ptr<const StepModel> model;
-};
-
-// The planar hand's planning block (turn the ball by π, seed 3), planned once, without substeps
-// (max_substeps = 1: an extension that overlaps is refused, not repaired, docs/planning.md):
-// the optimiser steps once per h, so each path step must be one step of the planner's model.
-// (Seed 0's plan, before plans were checked, went through the ground; its physical plan's
-// refinement ends at D = 0.024 from the planner's 0.041, short of the halving asked below.)
-const HandPlan& HalfTurnPlan() {
-  static const HandPlan hand = [] {
-    HandPlan h;
-    h.scene = testing::LoadExample("planar_hand");
-    PlanningSettings settings = *h.scene->planning;
-    settings.max_substeps = 1;
-    settings.seed = 3;
-    h.plan = PlanThroughContact(h.scene, PlanningFormulation(*h.scene, settings), settings);
-    h.path = ReplayPlan(h.scene, h.plan);
-    h.model = MakeStepModel(h.scene, h.plan.stepping);
-    return h;
-  }();
-  return hand;
-}
-
 // Refining the planner's path: the RRT's plan for the 180° turn, with its regrasps,
 // is the initial guess. Its exact rollout reproduces the path; the optimiser (terminal goal
 // cost only, so that the path may wander on the way) keeps every regrasp's grasp and brings the
@@ -58,7 +32,7 @@ const HandPlan& HalfTurnPlan() {
 // distance D at most half the planner's. Without the regrasps the same commands end far from
 // the goal (the earlier `--initial` behaviour this replaces).
 TEST(PlanRefinement, PlanarHandHalfTurnFromThePlannersPathReachesTheGoal) {
-  const HandPlan& hand = HalfTurnPlan();
+  const testing::PlanarHandPlan& hand = testing::PlanarHandHalfTurnWithoutSubsteps();
   ASSERT_TRUE(hand.plan.found()) << hand.plan.message;
   ASSERT_TRUE(hand.path.trajectory.completed()) << hand.path.trajectory.message;
   const Trajectory& path = hand.path.trajectory;
@@ -114,7 +88,7 @@ TEST(PlanRefinement, PlanarHandHalfTurnFromThePlannersPathReachesTheGoal) {
 // the planner's path (its replay records them) written back as a plan has the same contacts,
 // and the same forces to the solver's tolerance; its regrasp steps record none, as the replay.
 TEST(PlanToTrajectory, RecordsEachStepsContactsAndForces) {
-  const HandPlan& hand = HalfTurnPlan();
+  const testing::PlanarHandPlan& hand = testing::PlanarHandHalfTurnWithoutSubsteps();
   ASSERT_TRUE(hand.path.trajectory.completed()) << hand.path.trajectory.message;
   const Trajectory& path = hand.path.trajectory;
   std::vector<Eigen::VectorXd> q{path.q0}, u;
@@ -150,7 +124,7 @@ TEST(PlanToTrajectory, RecordsEachStepsContactsAndForces) {
 }
 
 TEST(PlanRefinement, GuessFromTrajectoryHoldsTheLastCommandAndChecksSizes) {
-  const HandPlan& hand = HalfTurnPlan();
+  const testing::PlanarHandPlan& hand = testing::PlanarHandHalfTurnWithoutSubsteps();
   const Trajectory& path = hand.path.trajectory;
   const int T = static_cast<int>(path.steps.size());
   const InitialGuess longer = GuessFromTrajectory(path, hand.path.step_edges, *hand.model, T + 3);

@@ -16,6 +16,7 @@
 #include "quasidyn/planning/refined_plan_file.h"
 #include "quasidyn/testing/control_tasks.h"
 #include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/planar_hand_plan.h"
 #include "quasidyn/testing/scratch_files.h"
 
 namespace quasidyn {
@@ -133,34 +134,10 @@ TEST(TrajectoryOptimizer, PerSegmentKeepsTheRegraspAndLowersTheCost) {
   }
 }
 
-// The planar hand's 180° plan (its planning block, seed 3, no substeps: each path step is one
-// step of the optimiser's model), found once.
-struct SegmentPlan {
-  ScenePtr scene;
-  PlanResult plan;
-  ReplayedPath path;
-  std::shared_ptr<const StepModel> model;
-};
-
-const SegmentPlan& PlanarHalfTurn() {
-  static const SegmentPlan hand = [] {
-    SegmentPlan h;
-    h.scene = testing::LoadExample("planar_hand");
-    PlanningSettings settings = *h.scene->planning;
-    settings.max_substeps = 1;
-    settings.seed = 3;
-    h.plan = PlanThroughContact(h.scene, PlanningFormulation(*h.scene, settings), settings);
-    h.path = ReplayPlan(h.scene, h.plan);
-    h.model = MakeStepModel(h.scene, h.plan.stepping);
-    return h;
-  }();
-  return hand;
-}
-
 // A plan file refined segment by segment and written as a plan file keeps the plan's step kinds,
 // its regrasps' commands and resets, and its planning settings; its cost is not above the plan's.
 TEST(RefinedPlanFile, KeepsTheStepKindsRegraspsAndSettings) {
-  const SegmentPlan& hand = PlanarHalfTurn();
+  const testing::PlanarHandPlan& hand = testing::PlanarHandHalfTurnWithoutSubsteps();
   ASSERT_TRUE(hand.path.trajectory.completed()) << hand.path.trajectory.message;
   const testing::ScratchDirectory dir;
   const std::string plan_file = (dir / "plan.json").string();
