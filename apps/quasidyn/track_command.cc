@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -44,10 +45,20 @@ struct TrackOptions {
   TrackingSettings tracking;
 };
 
+// The planning settings the plan was made with: the plan file's (`plan_file`), else the model
+// scene's planning block, else none.
+std::optional<PlanningSettings> PlanSettingsOf(const TrackOptions& options, bool plan_file,
+                                               const Scene& model_scene) {
+  if (plan_file) return PlanningSettingsOfPlanFile(options.plan_path, model_scene);
+  if (model_scene.planning) return ResolvePlanningSettings(model_scene, {});
+  return std::nullopt;
+}
+
 // The stabiliser's settings of the options. The object cost is --object-weight, else the
-// planner's metric of the plan file's settings or of the model scene's planning block (with the
-// command weight scaled to it: StabilizerInPlannerMetric), else all 1 (StabilizerSettings).
-StabilizerSettings StabilizerSettingsOf(const TrackOptions& options, bool plan_file,
+// planner's metric of `planning` (PlanSettingsOf; with the command weight scaled to it:
+// StabilizerInPlannerMetric), else all 1 (StabilizerSettings).
+StabilizerSettings StabilizerSettingsOf(const TrackOptions& options,
+                                        const std::optional<PlanningSettings>& planning,
                                         const Scene& model_scene) {
   auto positive = [](const char* option, double value) {
     if (!std::isfinite(value) || value <= 0.0)
@@ -74,11 +85,8 @@ StabilizerSettings StabilizerSettingsOf(const TrackOptions& options, bool plan_f
           std::to_string(options.object_weight.size()) + ")");
     s.object_weight =
         Eigen::Map<const Eigen::VectorXd>(options.object_weight.data(), model_scene.nq_u);
-  } else if (plan_file || model_scene.planning) {
-    const PlanningSettings planning =
-        plan_file ? PlanningSettingsOfPlanFile(options.plan_path, model_scene)
-                  : ResolvePlanningSettings(model_scene, {});
-    s = StabilizerInPlannerMetric(s, model_scene, planning);
+  } else if (planning) {
+    s = StabilizerInPlannerMetric(s, model_scene, *planning);
   }
   return s;
 }
@@ -95,13 +103,13 @@ void RunReplanning(const TrackOptions& options, bool plan_file, ScenePtr model_s
   if (std::isnan(options.replan_time_limit) || options.replan_time_limit < 0.0)
     throw std::invalid_argument("--replan-time-limit must be > 0 [s] (got " +
                                 std::to_string(options.replan_time_limit) + ")");
-  if (!plan_file && !model_scene->planning)
+  const std::optional<PlanningSettings> made_with =
+      PlanSettingsOf(options, plan_file, *model_scene);
+  if (!made_with)
     throw std::invalid_argument("--replan: " + options.plan_path +
                                 " is not a plan file and the model's scene " + model_scene->name +
                                 " has no planning: block to plan again with");
-  PlanningSettings planning = plan_file
-                                  ? PlanningSettingsOfPlanFile(options.plan_path, *model_scene)
-                                  : ResolvePlanningSettings(*model_scene, {});
+  PlanningSettings planning = *made_with;
   if (options.replan_time_limit > 0.0) planning.time_limit = options.replan_time_limit;
   PlannerOptions planner;
   UseGoalConnection(planning, &planner);
@@ -109,7 +117,7 @@ void RunReplanning(const TrackOptions& options, bool plan_file, ScenePtr model_s
   settings.max_plans = options.replan + 1;
   settings.substeps = options.substeps;
   settings.closed_loop = !options.open_loop;
-  settings.stabilizer = StabilizerSettingsOf(options, plan_file, *model_scene);
+  settings.stabilizer = StabilizerSettingsOf(options, made_with, *model_scene);
   settings.replan_deviation = options.replan_deviation;
   if (plan_file)
     settings.first_plan_found = ReadPlanFile(options.plan_path).status == PlanStatus::kFound;
@@ -192,7 +200,8 @@ void RunTrack(const TrackOptions& options) {
   tracking.regrasp_steps = regrasp_steps;
   std::unique_ptr<Stabilizer> stabilizer;
   if (!options.open_loop) {
-    StabilizerSettings s = StabilizerSettingsOf(options, !read.step_edges.empty(), *model_scene);
+    StabilizerSettings s = StabilizerSettingsOf(
+        options, PlanSettingsOf(options, !read.step_edges.empty(), *model_scene), *model_scene);
     s.regrasp_steps = regrasp_steps;
     s.open_loop_steps = to_track.physical_regrasp_steps;
     s.open_loop_where_linearization_fails = true;
