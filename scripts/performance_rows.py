@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Every timed row of issue 38 in one run, against its goal (docs/performance.md).
+
+Runs the benchmarks in bench/ that the rows are judged by and prints one Markdown table: the
+row, the figure now, the goal, the figure's ratio to the goal and whether it is met. Times are
+CPU-time medians of Google Benchmark's repetitions (they depend less on the machine's load
+than wall times; the load average is printed with the table); the ECP row is the ratio of
+Siconos' median to ours on the same recorded NCPs; the thread rows are the CPU time per item
+at 2 threads over 1 and the wall-clock linear fraction, beside the machine's own control.
+
+Not run here (minutes each): the MIQP MPC rows (build/release/miqp_bench, docs/mpc.md) and
+instruction counts (scripts/instruction_counts.sh).
+
+Usage: scripts/performance_rows.py [BUILD_DIR] [--repetitions N] [--rows step,diff,ecp,pick,threads]
+BUILD_DIR defaults to build/release.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROW_GROUPS = ("step", "diff", "ecp", "pick", "threads")
+
+
+def run_benchmark(build, binary, pattern, repetitions, extra=()):
+    """Runs one bench binary with a filter; returns its JSON's benchmarks (aggregates kept)."""
+    path = os.path.join(build, binary)
+    if not os.access(path, os.X_OK):
+        sys.exit(f"performance_rows: {path} is missing: build the release preset first")
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        command = [path, f"--benchmark_filter={pattern}", f"--benchmark_out={out.name}",
+                   "--benchmark_out_format=json", *extra]
+        if repetitions > 1:
+            command += [f"--benchmark_repetitions={repetitions}",
+                        "--benchmark_report_aggregates_only=true"]
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True)
+        if done.returncode != 0:
+            sys.exit(f"performance_rows: {' '.join(command)} failed ({done.returncode}):\n"
+                     f"{done.stderr}")
+        with open(out.name) as f:
+            return json.load(f)["benchmarks"]
+
+
+def medians(benchmarks):
+    """run_name -> the median aggregate's entry (or the single run's when not repeated)."""
+    by_name = {}
+    for b in benchmarks:
+        if b.get("aggregate_name", "median") == "median":
+            by_name[b["run_name"]] = b
+    return by_name
+
+
+def micro_seconds(entry):
+    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[entry["time_unit"]]
+    return entry["cpu_time"] * scale
+
+
+def row(name, now, goal, unit, at_most=True):
+    """A table row; at_most: the goal is an upper bound (times), else a lower bound (ratios)."""
+    met = now <= goal if at_most else now >= goal
+    ratio = now / goal
+    return f"| {name} | {now:.3g} {unit} | {'≤' if at_most else '≥'} {goal:g} {unit} | " \
+           f"{ratio:.2f} | {'met' if met else 'not met'} |"
+
+
+def step_rows(build, repetitions):
+    found = medians(run_benchmark(
+        build, "step_bench", "BM_RolloutStep/(arm_cubes_qp|arm_cubes_socp|planar_hand_qp)$",
+        repetitions))
+    goals = [("arm + 10 cubes QP step (rollout)", "BM_RolloutStep/arm_cubes_qp", 120),
+             ("arm + 10 cubes SOCP step (rollout)", "BM_RolloutStep/arm_cubes_socp", 150),
+             ("planar hand QP step (rollout)", "BM_RolloutStep/planar_hand_qp", 4)]
+    return [row(name, micro_seconds(found[key]), goal, "µs") for name, key, goal in goals]
+
+
+def diff_rows(build, repetitions):
+    found = medians(run_benchmark(
+        build, "gradient_cost_bench", "BM_CalcDiff/(arm_cubes|planar_hand)_.*_A_and_B$",
+        repetitions))
+    rows = []
+    for scene, goal in (("arm_cubes", 120), ("planar_hand", 4)):
+        for formulation in ("qp", "socp", "log_barrier_cone", "log_barrier"):
+            key = f"BM_CalcDiff/{scene}_{formulation}_A_and_B"
+            if key in found:
+                rows.append(row(f"CalcDiff A+B, {scene}, {formulation}",
+                                micro_seconds(found[key]), goal, "µs"))
+    return rows
+
+
+def ecp_rows(build, repetitions):
+    found = medians(run_benchmark(build, "ecp_bench", "BM_EcpNcpOurs|BM_EcpNcpSiconos",
+                                  repetitions))
+    rows = []
+    for scene in ("ecp_cube_sliding", "ecp_cylinder_rolling", "ecp_cube_toppling"):
+        ours = micro_seconds(found[f"BM_EcpNcpOurs/{scene}"])
+        theirs = micro_seconds(found[f"BM_EcpNcpSiconos/{scene}"])
+        rows.append(row(f"ECP NCP, Siconos / ours, {scene} ({theirs:.3g} / {ours:.3g} µs)",
+                        theirs / ours, 3, "×", at_most=False))
+    return rows
+
+
+def pick_rows(build, repetitions):
+    found = medians(run_benchmark(build, "pick_place_bench", "BM_PickAndPlace/(qp|socp)$",
+                                  repetitions))
+    return [row(f"pick-and-place at h = 0.1 s, {f}, CPU per simulated second",
+                found[f"BM_PickAndPlace/{f}"]["ms_per_simulated_second"], 2, "ms")
+            for f in ("qp", "socp")]
+
+
+def thread_rows(build, _repetitions):
+    batches = ("gradients_planar_hand_reused", "gradients_arm_cubes_reused",
+               "rollouts_planar_hand_reused", "control_compute")
+    found = medians(run_benchmark(build, "batch_bench",
+                                  f"ThreadScaling/({'|'.join(batches)})$", 1,
+                                  ("--benchmark_min_time=1",)))
+    rows = []
+    for batch in batches:
+        entry = found[f"BM_ThreadScaling/{batch}"]
+        growth = entry["cpu_us_per_item_2"] / entry["cpu_us_per_item_1"]
+        label = f"{batch} on 2 threads (CPU per item × {growth:.3f} of 1 thread)"
+        if batch == "control_compute":
+            label += ", the machine's control"
+        rows.append(row(label, entry["linear_fraction"], 0.95, "of linear", at_most=False))
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build", nargs="?", default="build/release")
+    parser.add_argument("--repetitions", type=int, default=3)
+    parser.add_argument("--rows", default=",".join(ROW_GROUPS))
+    options = parser.parse_args()
+    groups = options.rows.split(",")
+    unknown = [g for g in groups if g not in ROW_GROUPS]
+    if unknown:
+        parser.error(f"--rows: unknown group(s) {', '.join(unknown)}; known: {', '.join(ROW_GROUPS)}")
+    if options.repetitions < 1:
+        parser.error("--repetitions must be at least 1")
+    binaries = {"step": "step_bench", "diff": "gradient_cost_bench", "ecp": "ecp_bench",
+                "pick": "pick_place_bench", "threads": "batch_bench"}
+    for group in groups:
+        path = os.path.join(options.build, binaries[group])
+        if not os.access(path, os.X_OK):
+            sys.exit(f"performance_rows: {path} is missing: build the release preset first")
+    makers = {"step": step_rows, "diff": diff_rows, "ecp": ecp_rows, "pick": pick_rows,
+              "threads": thread_rows}
+    load = os.getloadavg()
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start; "
+          f"CPU-time medians of {options.repetitions}")
+    print("| row | now | goal | now / goal | |")
+    print("|---|---|---|---|---|")
+    for group in groups:
+        for line in makers[group](options.build, options.repetitions):
+            print(line, flush=True)
+    load = os.getloadavg()
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end")
+
+
+if __name__ == "__main__":
+    main()
