@@ -97,10 +97,15 @@ class ActiveSetPolisher {
   double Residual(const Eigen::VectorXd& c, const Eigen::VectorXd& b, const Eigen::VectorXd& x,
                   const Eigen::VectorXd& z);
 
+  // After Polish returned true: u = A x + b and Q x at the polished x (the products the
+  // residual was computed from), so that the caller needs no products of its own.
+  const Eigen::VectorXd& polished_rows() const { return u_; }
+  const Eigen::VectorXd& polished_cost_product() const { return qx_; }
+
  private:
-  // Classifies every block and fills projections_ (P_k); counts into info.
-  void Classify(const Eigen::VectorXd& x, const Eigen::VectorXd& z, const Eigen::VectorXd& b,
-                PolishInfo* info);
+  // Classifies every block from u_ = A x + b (Residual's) and z; fills projections_ (P_k);
+  // counts into info.
+  void Classify(const Eigen::VectorXd& z, PolishInfo* info);
   // out_k = P_k in_k for every block.
   void Project(const Eigen::VectorXd& in, Eigen::VectorXd* out) const;
   // max over the blocks of the cone violations of u and z and of |u_kᵀ z_k| (header, step 3).
@@ -117,6 +122,7 @@ class ActiveSetPolisher {
   bool single_rows_ = false;
   Eigen::MatrixXd projections_, weights_;  // rows × max dim: P_k, P_k/δ
   Eigen::VectorXd x_, z_, dx_, dz_, u_, e1_, e2_, rows_, columns_, rhs_;
+  Eigen::VectorXd qx_;  // Q x at the x of the last products (Residual, the refinement's passes)
   // The storage of the buffers above for other sizes (sized_storage_pool.h): a Setup for a
   // row count met before allocates nothing.
   SizedStoragePool storage_;

@@ -30,11 +30,11 @@ class QpPolish {
               PolishNormalSystem* lent = nullptr);
 
  private:
-  void SizeBlocks(int n, int m);
+  void SizeBlocks(int m);
 
   ActiveSetPolisher polisher_;
   std::vector<int> offset_, dim_;
-  Eigen::VectorXd b_, product_;
+  Eigen::VectorXd b_;
   SizedStoragePool storage_;  // b_'s storage for other row counts (sized_storage_pool.h)
 };
 
