@@ -86,6 +86,14 @@ void ActiveSetPolisher::Project(const Eigen::VectorXd& in, Eigen::VectorXd* out)
 
 void ActiveSetPolisher::Classify(const Eigen::VectorXd& z, PolishInfo* info) {
   info->binding_blocks = info->sliding_blocks = 0;
+  if (single_rows_) {  // half lines: P_k = 1 when z_k − u_k > 0 (the loop below with radius 0)
+    for (Eigen::Index k = 0; k < z.size(); ++k) {
+      const bool binding = z[k] - u_[k] > 0;
+      projections_(k, 0) = binding ? 1.0 : 0.0;
+      info->binding_blocks += binding;
+    }
+    return;
+  }
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int o = offset_[k], m = dim_[k];
     auto P = projections_.block(o, 0, m, m);
@@ -114,12 +122,18 @@ void ActiveSetPolisher::Classify(const Eigen::VectorXd& z, PolishInfo* info) {
 }
 
 double ActiveSetPolisher::Residual(const Eigen::VectorXd& c, const Eigen::VectorXd& b,
-                                   const Eigen::VectorXd& x, const Eigen::VectorXd& z) {
-  system_->MultiplyQ(x, &qx_);
-  columns_ = qx_ + c;
-  system_->MultiplyAt(z, &rhs_);
-  columns_ -= rhs_;
-  double residual = InfNorm(columns_);
+                                   const Eigen::VectorXd& x, const Eigen::VectorXd& z,
+                                   const Eigen::VectorXd* dual_residual) {
+  double residual = 0.0;
+  if (dual_residual != nullptr) {
+    residual = InfNorm(*dual_residual);
+  } else {
+    system_->MultiplyQ(x, &qx_);
+    columns_ = qx_ + c;
+    system_->MultiplyAt(z, &rhs_);
+    columns_ -= rhs_;
+    residual = InfNorm(columns_);
+  }
   system_->MultiplyA(x, &u_);
   u_ += b;
   return std::max(residual, BlockResidual(u_, z));
@@ -142,14 +156,15 @@ double ActiveSetPolisher::BlockResidual(const Eigen::VectorXd& u, const Eigen::V
 
 bool ActiveSetPolisher::Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& b,
                                const PolishSettings& settings, Eigen::VectorXd* x,
-                               Eigen::VectorXd* z, PolishInfo* info, PolishNormalSystem* lent) {
+                               Eigen::VectorXd* z, PolishInfo* info, PolishNormalSystem* lent,
+                               const Eigen::VectorXd* dual_residual) {
   *info = PolishInfo();
   if (!settings.enabled || dim_.empty()) return false;
   QUASIDYN_CHECK_ARGUMENT(lent_ == (lent != nullptr), "ActiveSetPolisher::Polish",
                           "a lent normal matrix is required after SetupLent and only then");
   system_ = lent_ ? lent : normal_.get();
   info->attempted = true;
-  info->residual_before = Residual(c, b, *x, *z);
+  info->residual_before = Residual(c, b, *x, *z, dual_residual);
   Classify(*z, info);  // from Residual's u = A x + b
   weights_ = projections_ / settings.delta;
   system_->Assemble(weights_, settings.primal_regularization);

@@ -88,14 +88,17 @@ class ActiveSetPolisher {
   // Polishes the answer (x, z) of  min ½xᵀQx + cᵀx  s.t.  A x + b ∈ K  (z stacked like A's
   // rows). When the polished answer is better, overwrites x and z with it and returns true.
   // `info` is filled either way. `lent` is the normal matrix to use after SetupLent (required
-  // then; null after Setup: the polish's own). No allocation.
+  // then; null after Setup: the polish's own). `dual_residual`, when given, is Q x + c − Aᵀ z at
+  // the (x, z) passed in, computed with the products of `lent` (the interior point's own last
+  // r_d): the residual of (x, z) then takes no products with Q and Aᵀ. No allocation.
   bool Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& b, const PolishSettings& settings,
               Eigen::VectorXd* x, Eigen::VectorXd* z, PolishInfo* info,
-              PolishNormalSystem* lent = nullptr);
+              PolishNormalSystem* lent = nullptr, const Eigen::VectorXd* dual_residual = nullptr);
 
-  // The KKT residual of the header, step 3, of (x, z).
+  // The KKT residual of the header, step 3, of (x, z); from dual_residual = Q x + c − Aᵀ z when
+  // given (no products with Q and Aᵀ).
   double Residual(const Eigen::VectorXd& c, const Eigen::VectorXd& b, const Eigen::VectorXd& x,
-                  const Eigen::VectorXd& z);
+                  const Eigen::VectorXd& z, const Eigen::VectorXd* dual_residual = nullptr);
 
   // After Polish returned true: u = A x + b and Q x at the polished x (the products the
   // residual was computed from), so that the caller needs no products of its own.

@@ -626,9 +626,9 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     double slack_floor = settings.warm_start_min_value;
     if (settings.scaled_warm_start_slack) {
       const double scale = std::max(InfNorm(Gx), InfNorm(problem.h));
-      slack_floor = std::min(
-          settings.warm_start_min_value,
-          std::max(settings.warm_start_min_value * scale, 0.1 * settings.absolute_tolerance));
+      slack_floor =
+          std::min(settings.warm_start_min_value,
+                   std::max(settings.warm_start_min_value * scale, settings.absolute_tolerance));
     }
     s = (Gx - problem.h).cwiseMax(slack_floor);
     if (warm_start.z.size() == m) {
@@ -815,7 +815,12 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
   result.status = status;
   if (Succeeded(status) && !equalities_) {
     LentNormalSystem lent(this);
-    polish_.Polish(problem, settings.polish, &result, LendsNormalSystem() ? &lent : nullptr);
+    // The loop ends having formed r_d = Q x + c − Gᵀz at the returned (x, z) with the products
+    // the lent system makes (MultiplyQ, MultiplyGt): the polish's residual of the interior
+    // point's answer needs no products of its own with Q and Gᵀ.
+    const bool lends = LendsNormalSystem();
+    polish_.Polish(problem, settings.polish, &result, lends ? &lent : nullptr,
+                   lends ? &r_d : nullptr);
   }
   result.info.solve_time_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();

@@ -29,10 +29,12 @@ void QpPolish::UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& G) 
 }
 
 void QpPolish::Polish(const QpProblem& problem, const PolishSettings& settings, QpResult* result,
-                      PolishNormalSystem* lent) {
+                      PolishNormalSystem* lent, const Eigen::VectorXd* dual_residual) {
   b_ = -problem.h;  // u = G x − h
   PolishInfo& info = result->info.polish;
-  if (!polisher_.Polish(problem.c, b_, settings, &result->x, &result->z, &info, lent)) return;
+  if (!polisher_.Polish(problem.c, b_, settings, &result->x, &result->z, &info, lent,
+                        dual_residual))
+    return;
   // s = G x − h is the polish's u = G x + b (b = −h: the same values), Q x its own product.
   result->s = polisher_.polished_rows();
   result->objective =

@@ -25,9 +25,9 @@ class QpPolish {
   void SetupLent(int n, int m);
   void UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& G);
   // Polishes *result (a successful answer of `problem`), with `lent` after SetupLent (null
-  // after Setup); no allocation.
+  // after Setup); dual_residual as ActiveSetPolisher::Polish's. No allocation.
   void Polish(const QpProblem& problem, const PolishSettings& settings, QpResult* result,
-              PolishNormalSystem* lent = nullptr);
+              PolishNormalSystem* lent = nullptr, const Eigen::VectorXd* dual_residual = nullptr);
 
  private:
   void SizeBlocks(int m);
