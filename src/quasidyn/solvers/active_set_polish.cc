@@ -59,7 +59,7 @@ void ActiveSetPolisher::SizeWorkspace(int n, int rows) {
     storage_.Resize(v, rows);
     v->setZero();
   }
-  for (Eigen::VectorXd* v : {&x_, &dx_, &e1_, &columns_, &rhs_}) {
+  for (Eigen::VectorXd* v : {&x_, &dx_, &e1_, &columns_, &rhs_, &qx_}) {
     storage_.Resize(v, n);
     v->setZero();
   }
@@ -84,11 +84,16 @@ void ActiveSetPolisher::Project(const Eigen::VectorXd& in, Eigen::VectorXd* out)
   }
 }
 
-void ActiveSetPolisher::Classify(const Eigen::VectorXd& x, const Eigen::VectorXd& z,
-                                 const Eigen::VectorXd& b, PolishInfo* info) {
-  system_->MultiplyA(x, &u_);
-  u_ += b;
+void ActiveSetPolisher::Classify(const Eigen::VectorXd& z, PolishInfo* info) {
   info->binding_blocks = info->sliding_blocks = 0;
+  if (single_rows_) {  // half lines: P_k = 1 when z_k − u_k > 0 (the loop below with radius 0)
+    for (Eigen::Index k = 0; k < z.size(); ++k) {
+      const bool binding = z[k] - u_[k] > 0;
+      projections_(k, 0) = binding ? 1.0 : 0.0;
+      info->binding_blocks += binding;
+    }
+    return;
+  }
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int o = offset_[k], m = dim_[k];
     auto P = projections_.block(o, 0, m, m);
@@ -117,12 +122,18 @@ void ActiveSetPolisher::Classify(const Eigen::VectorXd& x, const Eigen::VectorXd
 }
 
 double ActiveSetPolisher::Residual(const Eigen::VectorXd& c, const Eigen::VectorXd& b,
-                                   const Eigen::VectorXd& x, const Eigen::VectorXd& z) {
-  system_->MultiplyQ(x, &columns_);
-  columns_ += c;
-  system_->MultiplyAt(z, &rhs_);
-  columns_ -= rhs_;
-  double residual = InfNorm(columns_);
+                                   const Eigen::VectorXd& x, const Eigen::VectorXd& z,
+                                   const Eigen::VectorXd* dual_residual) {
+  double residual = 0.0;
+  if (dual_residual != nullptr) {
+    residual = InfNorm(*dual_residual);
+  } else {
+    system_->MultiplyQ(x, &qx_);
+    columns_ = qx_ + c;
+    system_->MultiplyAt(z, &rhs_);
+    columns_ -= rhs_;
+    residual = InfNorm(columns_);
+  }
   system_->MultiplyA(x, &u_);
   u_ += b;
   return std::max(residual, BlockResidual(u_, z));
@@ -145,15 +156,16 @@ double ActiveSetPolisher::BlockResidual(const Eigen::VectorXd& u, const Eigen::V
 
 bool ActiveSetPolisher::Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& b,
                                const PolishSettings& settings, Eigen::VectorXd* x,
-                               Eigen::VectorXd* z, PolishInfo* info, PolishNormalSystem* lent) {
+                               Eigen::VectorXd* z, PolishInfo* info, PolishNormalSystem* lent,
+                               const Eigen::VectorXd* dual_residual) {
   *info = PolishInfo();
   if (!settings.enabled || dim_.empty()) return false;
   QUASIDYN_CHECK_ARGUMENT(lent_ == (lent != nullptr), "ActiveSetPolisher::Polish",
                           "a lent normal matrix is required after SetupLent and only then");
   system_ = lent_ ? lent : normal_.get();
   info->attempted = true;
-  info->residual_before = Residual(c, b, *x, *z);
-  Classify(*x, *z, b, info);
+  info->residual_before = Residual(c, b, *x, *z, dual_residual);
+  Classify(*z, info);  // from Residual's u = A x + b
   weights_ = projections_ / settings.delta;
   system_->Assemble(weights_, settings.primal_regularization);
   if (!system_->Factorize()) return false;
@@ -169,16 +181,29 @@ bool ActiveSetPolisher::Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& 
   z_.setZero();
   const double epsilon = std::numeric_limits<double>::epsilon();
   double previous = std::numeric_limits<double>::infinity();
+  // At the end of each pass e1 = Aᵀz − (Q x + c), u = A x + b and qx = Q x are those of (x, z):
+  // the residual of the answer and QpPolish's slacks and objective without more products.
+  bool products_current = true;
   for (int pass = 0; pass <= settings.max_refinements + 1; ++pass) {
-    system_->MultiplyQ(x_, &e1_);
-    double largest_term = std::max(InfNorm(e1_), InfNorm(c));
-    e1_ += c;
-    system_->MultiplyAt(z_, &rhs_);
-    largest_term = std::max(largest_term, InfNorm(rhs_));
-    e1_ = rhs_ - e1_;
-    system_->MultiplyA(x_, &u_);
-    largest_term = std::max({largest_term, InfNorm(u_), InfNorm(b)});
-    u_ += b;
+    double largest_term = 0.0;
+    if (pass == 0) {  // (x, z) = (0, 0): the products are zeros (the data are finite)
+      qx_.setZero();
+      e1_.setZero();
+      e1_ -= c;
+      u_.setZero();
+      u_ += b;
+      largest_term = std::max(InfNorm(c), InfNorm(b));
+    } else {
+      system_->MultiplyQ(x_, &qx_);
+      largest_term = std::max(InfNorm(qx_), InfNorm(c));
+      e1_ = qx_ + c;
+      system_->MultiplyAt(z_, &rhs_);
+      largest_term = std::max(largest_term, InfNorm(rhs_));
+      e1_ = rhs_ - e1_;
+      system_->MultiplyA(x_, &u_);
+      largest_term = std::max({largest_term, InfNorm(u_), InfNorm(b)});
+      u_ += b;
+    }
     Project(u_, &e2_);
     e2_ = -e2_;
     const double error = std::max(InfNorm(e1_), InfNorm(e2_));
@@ -186,6 +211,7 @@ bool ActiveSetPolisher::Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& 
       if (pass > 0) {
         x_ -= dx_;
         z_ -= dz_;
+        products_current = false;
       }
       break;
     }
@@ -203,7 +229,10 @@ bool ActiveSetPolisher::Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& 
     z_ += dz_;
   }
   if (!x_.allFinite() || !z_.allFinite()) return false;
-  info->residual_after = Residual(c, b, x_, z_);
+  // Residual's value from the last pass's products when they are (x, z)'s: its dual part
+  // (Q x + c) − Aᵀz is −e1 exactly, its u the same.
+  info->residual_after =
+      products_current ? std::max(InfNorm(e1_), BlockResidual(u_, z_)) : Residual(c, b, x_, z_);
   if (!(info->residual_after < info->residual_before)) return false;
   *x = x_;
   *z = z_;

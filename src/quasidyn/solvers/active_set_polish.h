@@ -88,19 +88,27 @@ class ActiveSetPolisher {
   // Polishes the answer (x, z) of  min ½xᵀQx + cᵀx  s.t.  A x + b ∈ K  (z stacked like A's
   // rows). When the polished answer is better, overwrites x and z with it and returns true.
   // `info` is filled either way. `lent` is the normal matrix to use after SetupLent (required
-  // then; null after Setup: the polish's own). No allocation.
+  // then; null after Setup: the polish's own). `dual_residual`, when given, is Q x + c − Aᵀ z at
+  // the (x, z) passed in, computed with the products of `lent` (the interior point's own last
+  // r_d): the residual of (x, z) then takes no products with Q and Aᵀ. No allocation.
   bool Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& b, const PolishSettings& settings,
               Eigen::VectorXd* x, Eigen::VectorXd* z, PolishInfo* info,
-              PolishNormalSystem* lent = nullptr);
+              PolishNormalSystem* lent = nullptr, const Eigen::VectorXd* dual_residual = nullptr);
 
-  // The KKT residual of the header, step 3, of (x, z).
+  // The KKT residual of the header, step 3, of (x, z); from dual_residual = Q x + c − Aᵀ z when
+  // given (no products with Q and Aᵀ).
   double Residual(const Eigen::VectorXd& c, const Eigen::VectorXd& b, const Eigen::VectorXd& x,
-                  const Eigen::VectorXd& z);
+                  const Eigen::VectorXd& z, const Eigen::VectorXd* dual_residual = nullptr);
+
+  // After Polish returned true: u = A x + b and Q x at the polished x (the products the
+  // residual was computed from), so that the caller needs no products of its own.
+  const Eigen::VectorXd& polished_rows() const { return u_; }
+  const Eigen::VectorXd& polished_cost_product() const { return qx_; }
 
  private:
-  // Classifies every block and fills projections_ (P_k); counts into info.
-  void Classify(const Eigen::VectorXd& x, const Eigen::VectorXd& z, const Eigen::VectorXd& b,
-                PolishInfo* info);
+  // Classifies every block from u_ = A x + b (Residual's) and z; fills projections_ (P_k);
+  // counts into info.
+  void Classify(const Eigen::VectorXd& z, PolishInfo* info);
   // out_k = P_k in_k for every block.
   void Project(const Eigen::VectorXd& in, Eigen::VectorXd* out) const;
   // max over the blocks of the cone violations of u and z and of |u_kᵀ z_k| (header, step 3).
@@ -117,6 +125,7 @@ class ActiveSetPolisher {
   bool single_rows_ = false;
   Eigen::MatrixXd projections_, weights_;  // rows × max dim: P_k, P_k/δ
   Eigen::VectorXd x_, z_, dx_, dz_, u_, e1_, e2_, rows_, columns_, rhs_;
+  Eigen::VectorXd qx_;  // Q x at the x of the last products (Residual, the refinement's passes)
   // The storage of the buffers above for other sizes (sized_storage_pool.h): a Setup for a
   // row count met before allocates nothing.
   SizedStoragePool storage_;

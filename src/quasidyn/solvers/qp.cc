@@ -27,6 +27,33 @@ double MaxStepToBoundary(const VectorXd& v, const VectorXd& dv) {
   return alpha;
 }
 
+// True when every one of the count values is finite: v − v is 0 for a finite value and NaN for
+// ±inf and NaN, and a NaN stays in the sums (four of them, side by side).
+bool AllFinite(const double* v, Eigen::Index count) {
+  double sum[4] = {0.0, 0.0, 0.0, 0.0};
+  Eigen::Index i = 0;
+  for (; i + 4 <= count; i += 4) {
+    for (int k = 0; k < 4; ++k) sum[k] += v[i + k] - v[i + k];
+  }
+  for (; i < count; ++i) sum[0] += v[i] - v[i];
+  return sum[0] + sum[1] + sum[2] + sum[3] == 0.0;
+}
+
+// The values of the problem are finite (std::invalid_argument naming the first entry that is
+// not). One pass without branches per entry first; the named checks only when it fails.
+void ValidateValues(const char* where, const QpProblem& p) {
+  if (AllFinite(p.Q.value_data(), p.Q.nonZeros()) && AllFinite(p.c.data(), p.c.size()) &&
+      AllFinite(p.G.value_data(), p.G.nonZeros()) && AllFinite(p.h.data(), p.h.size()) &&
+      AllFinite(p.A.value_data(), p.A.nonZeros()) && AllFinite(p.b.data(), p.b.size()))
+    return;
+  CheckFinite(where, "Q", p.Q);
+  CheckFinite(where, "c", p.c);
+  CheckFinite(where, "G", p.G);
+  CheckFinite(where, "h", p.h);
+  CheckFinite(where, "A", p.A);
+  CheckFinite(where, "b", p.b);
+}
+
 void ValidateProblem(const char* where, const QpProblem& p) {
   const int n = p.Q.rows();
   CheckShape(where, "Q", p.Q, n, n);
@@ -35,12 +62,7 @@ void ValidateProblem(const char* where, const QpProblem& p) {
   CheckSize(where, "h", p.h.size(), p.G.rows(), "rows of G");
   if (p.A.rows() > 0) CheckShape(where, "A", p.A, p.A.rows(), n);
   CheckSize(where, "b", p.b.size(), p.A.rows(), "rows of A");
-  CheckFinite(where, "Q", p.Q);
-  CheckFinite(where, "c", p.c);
-  CheckFinite(where, "G", p.G);
-  CheckFinite(where, "h", p.h);
-  CheckFinite(where, "A", p.A);
-  CheckFinite(where, "b", p.b);
+  ValidateValues(where, p);
 }
 
 }  // namespace
@@ -127,8 +149,8 @@ void QpSolver::UpdateValues(const QpProblem& problem) {
   QUASIDYN_CHECK_ARGUMENT(SamePattern(problem), "QpSolver::UpdateValues",
                           "the problem has other sizes or sparsity patterns than at Setup; call "
                           "Setup");
-  ValidateProblem("QpSolver::UpdateValues", problem);
-  problem_.Q = problem.Q;  // same sizes: storage reused
+  ValidateValues("QpSolver::UpdateValues", problem);  // the shapes are Setup's (SamePattern)
+  problem_.Q = problem.Q;                             // same sizes: storage reused
   problem_.c = problem.c;
   if (problem.G.rows() > 0) problem_.G = problem.G;
   problem_.h = problem.h;
@@ -601,7 +623,14 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
   }
   MultiplyG(x, Gx);
   if (warm) {
-    s = (Gx - problem.h).cwiseMax(settings.warm_start_min_value);
+    double slack_floor = settings.warm_start_min_value;
+    if (settings.scaled_warm_start_slack) {
+      const double scale = std::max(InfNorm(Gx), InfNorm(problem.h));
+      slack_floor =
+          std::min(settings.warm_start_min_value,
+                   std::max(settings.warm_start_min_value * scale, settings.absolute_tolerance));
+    }
+    s = (Gx - problem.h).cwiseMax(slack_floor);
     if (warm_start.z.size() == m) {
       z = warm_start.z.cwiseMax(settings.warm_start_min_value);
     } else {
@@ -786,7 +815,12 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
   result.status = status;
   if (Succeeded(status) && !equalities_) {
     LentNormalSystem lent(this);
-    polish_.Polish(problem, settings.polish, &result, LendsNormalSystem() ? &lent : nullptr);
+    // The loop ends having formed r_d = Q x + c − Gᵀz at the returned (x, z) with the products
+    // the lent system makes (MultiplyQ, MultiplyGt): the polish's residual of the interior
+    // point's answer needs no products of its own with Q and Gᵀ.
+    const bool lends = LendsNormalSystem();
+    polish_.Polish(problem, settings.polish, &result, lends ? &lent : nullptr,
+                   lends ? &r_d : nullptr);
   }
   result.info.solve_time_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();

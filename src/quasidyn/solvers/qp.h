@@ -104,6 +104,16 @@ struct QpSettings {
   double sparse_max_density = 0.1;
   // Warm start: slacks and multipliers are lifted to at least this value (> 0, units of h).
   double warm_start_min_value = 1e-6;
+  // Warm start's slacks lifted relative to the primal scale of the stopping test instead:
+  // to warm_start_min_value · max(‖G x₀‖∞, ‖h‖∞), but at least absolute_tolerance (a slack the
+  // primal test cannot tell from 0) and at most warm_start_min_value (not from a paper; ours).
+  // A contact QP whose rows all bind at φ ≈ 0 (the planar hand's grasp: ‖h‖∞ ≈ 1e-14 m/s)
+  // otherwise starts with slacks of 1e-6 against impulses of about 1e-2 N·s, a gap sᵀz of about
+  // 6e-8 against the gap test's 2e-9, and spends iterations closing it (docs/performance.md,
+  // "The warm start's slack floor": 3.04 → 2.68 iterations per step on the planar hand, 3.27 on
+  // arm_cubes either way). The multipliers' floor stays warm_start_min_value.
+  // ContactQpSettings (pyramid_qp.h) turns it on.
+  bool scaled_warm_start_slack = false;
   // Cold start's multipliers: z = 1/s, every row at s_i z_i = 1 (true), or z = 1 (false). The
   // balanced start keeps rows far from active (a joint limit's slack of tens of m/s) from
   // inflating μ = sᵀz/m: on arm_cubes' step 12 iterations instead of 15. The MIQP's node QPs

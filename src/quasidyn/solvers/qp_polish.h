@@ -25,16 +25,16 @@ class QpPolish {
   void SetupLent(int n, int m);
   void UpdateValues(const SparseRowMatrix& Q, const SparseRowMatrix& G);
   // Polishes *result (a successful answer of `problem`), with `lent` after SetupLent (null
-  // after Setup); no allocation.
+  // after Setup); dual_residual as ActiveSetPolisher::Polish's. No allocation.
   void Polish(const QpProblem& problem, const PolishSettings& settings, QpResult* result,
-              PolishNormalSystem* lent = nullptr);
+              PolishNormalSystem* lent = nullptr, const Eigen::VectorXd* dual_residual = nullptr);
 
  private:
-  void SizeBlocks(int n, int m);
+  void SizeBlocks(int m);
 
   ActiveSetPolisher polisher_;
   std::vector<int> offset_, dim_;
-  Eigen::VectorXd b_, product_;
+  Eigen::VectorXd b_;
   SizedStoragePool storage_;  // b_'s storage for other row counts (sized_storage_pool.h)
 };
 

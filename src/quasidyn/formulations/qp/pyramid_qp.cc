@@ -42,6 +42,7 @@ QpSettings ContactQpSettings() {
   QpSettings settings;
   settings.sparse_min_variables = 40;
   settings.sparse_max_density = 0.5;
+  settings.scaled_warm_start_slack = true;
   return settings;
 }
 

@@ -34,6 +34,8 @@ void BuildPyramidQp(const StepProblem& problem, QpProblem* qp);
 // Solver settings for contact problems: every row of G touches at most the two bodies of its
 // contact, so the sparse KKT path pays off from a few dozen velocities on (measured on the
 // arm + 10 cubes scene: 0.67 ms sparse vs 2.8 ms dense per solve, 69 velocities, 208 rows).
+// The warm start's slacks are lifted relative to the primal scale (QpSettings::
+// scaled_warm_start_slack): a grasp's rows bind at φ ≈ 0.
 QpSettings ContactQpSettings();
 
 // The solver's statistics in the step's summary (step_result.h).

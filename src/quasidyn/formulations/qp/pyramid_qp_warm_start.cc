@@ -54,7 +54,7 @@ bool PyramidQpWarmStart::Start(const StepProblem& problem, const QpProblem& qp,
   start->y.resize(0);
   start->x = previous_x_;  // same size: the storage is kept
   storage_.Resize(&Gx_, qp.G.rows());
-  qp.G.Multiply(start->x, &Gx_);
+  bool have_Gx = false;  // G x₀ only for a new row's guess (none while the contacts stay)
   storage_.Resize(&start->z, qp.G.rows());
   const auto by_key = [](const KeyedValue& a, const RowKey& key) { return a.key < key; };
   for (size_t r = 0; r < keys_.size(); ++r) {
@@ -63,6 +63,8 @@ bool PyramidQpWarmStart::Start(const StepProblem& problem, const QpProblem& qp,
       start->z[r] = found->value;
       ++mapped_rows_;
     } else {  // a new row: the cold start's z = 1/s, s = max(|G_i x − h_i|, 1) (solvers/qp.h)
+      if (!have_Gx) qp.G.Multiply(start->x, &Gx_);
+      have_Gx = true;
       start->z[r] = 1.0 / std::max(std::abs(Gx_[r] - qp.h[r]), 1.0);
     }
   }

@@ -1,0 +1,58 @@
+// QpSolver::UpdateValues refuses non-finite data naming the entry (qp.h), although it checks
+// the values in one pass without per-entry branches first (qp.cc, ValidateValues).
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "quasidyn/solvers/qp.h"
+#include "quasidyn/testing/solver_problems.h"
+
+namespace quasidyn {
+namespace {
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+// The message of UpdateValues on `problem`, or "" when it does not throw.
+std::string UpdateMessage(QpSolver* solver, const QpProblem& problem) {
+  try {
+    solver->UpdateValues(problem);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(QpUpdateValuesCheck, EachNonFiniteValueIsRefusedNamingItsEntry) {
+  testing::RandomProblems random(5);
+  const testing::DenseQp dense{MatrixXd::Identity(6, 6), random.GaussianVector(6),
+                               random.Gaussian(9, 6), random.GaussianVector(9)};
+  const QpProblem clean = dense.ToSparse();
+  QpSolver solver;
+  solver.Setup(clean);
+  EXPECT_EQ(UpdateMessage(&solver, clean), "");
+  for (const double bad :
+       {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+        -std::numeric_limits<double>::infinity()}) {
+    QpProblem p = clean;
+    p.Q.value(3) = bad;  // Q's fourth stored entry: (3, 3)
+    EXPECT_NE(UpdateMessage(&solver, p).find("Q(3, 3) is not finite"), std::string::npos);
+    p = clean;
+    p.c[5] = bad;
+    EXPECT_NE(UpdateMessage(&solver, p).find("c[5] is not finite"), std::string::npos);
+    p = clean;
+    p.G.value(p.G.row_start(8) + 2) = bad;
+    EXPECT_NE(UpdateMessage(&solver, p).find("G(8, 2) is not finite"), std::string::npos);
+    p = clean;
+    p.h[0] = bad;
+    EXPECT_NE(UpdateMessage(&solver, p).find("h[0] is not finite"), std::string::npos);
+  }
+  // The solver still solves the clean problem after the refusals.
+  solver.UpdateValues(clean);
+  EXPECT_EQ(solver.Solve().status, SolverStatus::kSolved);
+}
+
+}  // namespace
+}  // namespace quasidyn
