@@ -196,14 +196,19 @@ bool MixedNcpSolver::NewtonDirection() {
 }
 
 void MixedNcpSolver::ModelFunction(const Eigen::VectorXd& d, Eigen::VectorXd* model) const {
-  // F + J d on the complementarity rows only (the ones Crosses and SwitchedDirection read).
-  double* m = model->data();
-  for (const int i : complementarity_) m[i] = F_[i];
-  for (int j = 0; j < n_; ++j) {
-    const double dj = d[j];
-    if (dj == 0.0) continue;
-    const double* column = J_.col(j).data();
-    for (const int i : complementarity_) m[i] += column[i] * dj;
+  // F + J d on the complementarity rows only (the ones Crosses and SwitchedDirection read):
+  // a dot product of J's row with d each.
+  double* __restrict m = model->data();
+  const double* __restrict dd = d.data();
+  const double* __restrict f = F_.data();
+  const double* __restrict J = J_.data();
+  const int* rows = complementarity_.data();
+  const int count = static_cast<int>(complementarity_.size()), n = n_;
+  for (int c = 0; c < count; ++c) {
+    const double* row = J + rows[c];
+    double sum = f[rows[c]];
+    for (int j = 0; j < n; ++j) sum += row[static_cast<std::ptrdiff_t>(j) * n] * dd[j];
+    m[rows[c]] = sum;
   }
 }
 
@@ -218,7 +223,7 @@ bool MixedNcpSolver::SwitchedDirection() {
   // The min-Newton system (MinNewtonDirection) with its rows chosen at the model's point
   // (model_z_, model_F_) instead of z: z_i + d_i = 0 where model_z_i <= model_F_i, else
   // F_i + ∇F_i d = 0; the choice re-read from the new direction's model point until it repeats
-  // (a Josephy–Newton step, the linearised complementarity problem solved by its active set,
+  // (the linearised complementarity problem of a Josephy–Newton step solved by its active set,
   // at most switch_rounds solves). The Newton direction is kept in newton_d_.
   newton_d_ = d_;
   for (int round = 0; round < settings_.switch_rounds; ++round) {
@@ -270,6 +275,14 @@ bool MixedNcpSolver::LevenbergMarquardtDirection() {
   return d_.allFinite();
 }
 
+bool MixedNcpSolver::ExpectedLast(int iteration, double residual) const {
+  // C of the full Newton step of the same index in the last solve where there was one (the
+  // step NCPs of a run converge alike step by step), else the last observed C.
+  const double contraction =
+      std::isfinite(contractions_[iteration]) ? contractions_[iteration] : contraction_;
+  return contraction * residual * residual <= settings_.tolerance;
+}
+
 bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bool newton,
                                 int iteration, int first_backtrack, int last_backtrack) {
   // The Newton direction's ∇Ψᵀd is −2Ψ (NewtonDirection); the others' from ∇Ψ.
@@ -277,12 +290,9 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bo
   if (!(slope < 0.0)) return false;
   const double residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
   // The full Newton step is expected to end the iterations: F alone there.
-  // C of the full Newton step of the same index in the last solve where there was one (the
-  // step NCPs of a run converge alike step by step), else the last observed C.
-  const double contraction =
-      std::isfinite(contractions_[iteration]) ? contractions_[iteration] : contraction_;
-  const bool last = newton && contraction * residual * residual <= settings_.tolerance;
-  double t = std::pow(settings_.backtrack_factor, first_backtrack);
+  const bool last = newton && ExpectedLast(iteration, residual);
+  double t = 1.0;
+  for (int b = 0; b < first_backtrack; ++b) t *= settings_.backtrack_factor;
   for (int b = first_backtrack; b <= last_backtrack; ++b) {
     trial_z_ = z_ + t * d_;
     ++result_.info.function_evaluations;
@@ -449,9 +459,13 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
       // The active-set switch (mixed_ncp_newton.h): the Newton step's linear model z + d,
       // F + J d, puts a complementarity pair well outside the quadrant; the switched direction
       // is tried first, with a short line search, then the Newton direction's own.
-      model_z_ = z_ + d_;
-      ModelFunction(d_, &model_F_);
-      if (Crosses(model_z_, model_F_) && SwitchedDirection()) {
+      // Not where the full step is expected to end the iterations (LineSearch).
+      const bool switch_considered = !ExpectedLast(k, residual);
+      if (switch_considered) {
+        model_z_ = z_ + d_;
+        ModelFunction(d_, &model_F_);
+      }
+      if (switch_considered && Crosses(model_z_, model_F_) && SwitchedDirection()) {
         record_contraction_ = false;  // C belongs to the Newton step (LineSearch)
         if (LineSearch(function, merit_, true, k, 0, settings_.switch_backtracks)) {
           ++result_.info.switch_steps;

@@ -45,13 +45,14 @@
 // F + J d, puts a complementarity pair below −switch_threshold (the Fischer–Burmeister step held
 // an unknown at its bound that the model then crosses: at a stick–slip switch of the ECP step's
 // friction, σ = 0 at the start with its margin > 0, or σ > 0 with the margin 0 where the contact
-// sticks), the direction is replaced by the min-Newton direction (below) with its rows chosen at
-// the model's point, re-chosen at the new direction's model point until the choice repeats (at
-// most switch_rounds linear solves: the linearised complementarity problem solved by its active
-// set, a Josephy–Newton step; Facchinei & Pang 2003, §7.3 and §9.1.4). It is tried with the
-// Newton step's acceptance test and at most switch_backtracks halvings; when that fails, the
-// Newton direction's own line search follows, so the switch only adds a trial. Near a solution
-// with strict complementarity the model does not cross and the iterations are those of before.
+// comes to rest), the direction is replaced by the min-Newton direction (below) with its rows
+// chosen at the model's point, re-chosen at the new direction's model point until the choice
+// repeats (at most switch_rounds linear solves: the linearised complementarity problem solved by
+// its active set, as in Josephy's Newton method for generalized equations, 1979). Its step must
+// decrease the merit, Ψ(z + t d) <= (1 − 2σt) Ψ(z), within switch_backtracks halvings; when it
+// does not, the Newton direction's own line search follows. The switch is not considered where
+// the full Newton step is expected to end the iterations (below); near a solution with strict
+// complementarity the model does not cross, and the iterations are Newton's.
 //
 // Evaluations: a trial point of the line search is evaluated without the Jacobian when it is
 // expected to end the iterations (a backtracked step, or a full Newton step whose predicted
@@ -227,6 +228,9 @@ class MixedNcpSolver {
   bool LineSearch(MixedNcpFunction& function, double reference, bool newton, int iteration) {
     return LineSearch(function, reference, newton, iteration, 0, settings_.max_backtracks);
   }
+  // Whether the full Newton step of iteration k from a residual ‖Φ‖∞ is expected to end the
+  // iterations (the contraction C, above).
+  bool ExpectedLast(int iteration, double residual) const;
   // F + J d at z_ into *model, on the complementarity rows (the others are not written).
   void ModelFunction(const Eigen::VectorXd& d, Eigen::VectorXd* model) const;
   // Whether min(z_i, F_i) < −switch_threshold for a complementarity i.
