@@ -66,6 +66,9 @@ void ValidateMixedNcpSettings(const MixedNcpSettings& s) {
   QUASIDYN_CHECK_ARGUMENT(s.stagnation_tolerance >= 0.0 && s.stagnation_tolerance < 1.0, kWhere,
                           "stagnation_tolerance must lie in [0, 1)");
   QUASIDYN_CHECK_ARGUMENT(s.eliminated_leading >= 0, kWhere, "eliminated_leading must be >= 0");
+  QUASIDYN_CHECK_ARGUMENT(s.switch_threshold >= 0.0, kWhere, "switch_threshold must be >= 0");
+  QUASIDYN_CHECK_ARGUMENT(s.switch_rounds >= 1, kWhere, "switch_rounds must be >= 1");
+  QUASIDYN_CHECK_ARGUMENT(s.switch_backtracks >= 0, kWhere, "switch_backtracks must be >= 0");
 }
 
 void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSettings& settings) {
@@ -77,6 +80,7 @@ void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSett
                           "eliminated_leading (" + std::to_string(settings.eliminated_leading) +
                               ") must be at most the number of unknowns (" + std::to_string(n_) +
                               ")");
+  for (Eigen::VectorXd* v : {&newton_d_, &model_z_, &model_F_}) v->setZero(n_);
   for (Eigen::VectorXd* v :
        {&z_,         &F_,      &phi_,      &gradient_, &d_,        &trial_z_,   &trial_F_,
         &trial_phi_, &rhs_,    &da_,       &db_,       &pivot_,    &reduced_,   &scaled_phi_,
@@ -92,6 +96,10 @@ void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSett
     QUASIDYN_CHECK_ARGUMENT(kinds_[i] == NcpKind::kFree, kWhere,
                             "the eliminated_leading unknowns must be free (unknown " +
                                 std::to_string(i) + " is a complementarity)");
+  }
+  complementarity_.clear();
+  for (int i = 0; i < n_; ++i) {
+    if (kinds_[i] == NcpKind::kComplementarity) complementarity_.push_back(i);
   }
   lu_.Resize(n_, settings.eliminated_leading);
   unit_.assign(n_, 0);
@@ -187,6 +195,57 @@ bool MixedNcpSolver::NewtonDirection() {
   return -2.0 * merit_ <= -settings_.descent_rho * std::pow(norm, settings_.descent_power);
 }
 
+void MixedNcpSolver::ModelFunction(const Eigen::VectorXd& d, Eigen::VectorXd* model) const {
+  // F + J d on the complementarity rows only (the ones Crosses and SwitchedDirection read):
+  // a dot product of J's row with d each.
+  double* __restrict m = model->data();
+  const double* __restrict dd = d.data();
+  const double* __restrict f = F_.data();
+  const double* __restrict J = J_.data();
+  const int* rows = complementarity_.data();
+  const int count = static_cast<int>(complementarity_.size()), n = n_;
+  for (int c = 0; c < count; ++c) {
+    const double* row = J + rows[c];
+    double sum = f[rows[c]];
+    for (int j = 0; j < n; ++j) sum += row[static_cast<std::ptrdiff_t>(j) * n] * dd[j];
+    m[rows[c]] = sum;
+  }
+}
+
+bool MixedNcpSolver::Crosses(const Eigen::VectorXd& z, const Eigen::VectorXd& F) const {
+  for (const int i : complementarity_) {
+    if (std::min(z[i], F[i]) < -settings_.switch_threshold) return true;
+  }
+  return false;
+}
+
+bool MixedNcpSolver::SwitchedDirection() {
+  // The min-Newton system (MinNewtonDirection) with its rows chosen at the model's point
+  // (model_z_, model_F_) instead of z: z_i + d_i = 0 where model_z_i <= model_F_i, else
+  // F_i + ∇F_i d = 0; the choice re-read from the new direction's model point until it repeats
+  // (the linearised complementarity problem of a Josephy–Newton step solved by its active set,
+  // at most switch_rounds solves). The Newton direction is kept in newton_d_.
+  newton_d_ = d_;
+  for (int round = 0; round < settings_.switch_rounds; ++round) {
+    bool same = round > 0;
+    for (int i = 0; i < n_; ++i) {
+      const bool unit = kinds_[i] == NcpKind::kComplementarity && model_z_[i] <= model_F_[i];
+      same = same && unit == static_cast<bool>(unit_[i]);
+      unit_[i] = unit;
+      pivot_[i] = 1.0;
+      rhs_[i] = unit ? -z_[i] : -F_[i];
+    }
+    if (same) break;
+    if (!SolveWithUnitRows(nullptr, nullptr) || !d_.allFinite()) {
+      std::swap(d_, newton_d_);
+      return false;
+    }
+    model_z_ = z_ + d_;
+    ModelFunction(d_, &model_F_);
+  }
+  return true;
+}
+
 bool MixedNcpSolver::MinNewtonDirection() {
   if (n_ == 0) return false;
   // The semismooth Newton step of the min reformulation min(z_i, F_i) = 0 (Facchinei & Pang
@@ -216,20 +275,25 @@ bool MixedNcpSolver::LevenbergMarquardtDirection() {
   return d_.allFinite();
 }
 
+bool MixedNcpSolver::ExpectedLast(int iteration, double residual) const {
+  // C of the full Newton step of the same index in the last solve where there was one (the
+  // step NCPs of a run converge alike step by step), else the last observed C.
+  const double contraction =
+      std::isfinite(contractions_[iteration]) ? contractions_[iteration] : contraction_;
+  return contraction * residual * residual <= settings_.tolerance;
+}
+
 bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bool newton,
-                                int iteration) {
+                                int iteration, int first_backtrack, int last_backtrack) {
   // The Newton direction's ∇Ψᵀd is −2Ψ (NewtonDirection); the others' from ∇Ψ.
   const double slope = newton ? -2.0 * merit_ : gradient_.dot(d_);
   if (!(slope < 0.0)) return false;
   const double residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
   // The full Newton step is expected to end the iterations: F alone there.
-  // C of the full Newton step of the same index in the last solve where there was one (the
-  // step NCPs of a run converge alike step by step), else the last observed C.
-  const double contraction =
-      std::isfinite(contractions_[iteration]) ? contractions_[iteration] : contraction_;
-  const bool last = newton && contraction * residual * residual <= settings_.tolerance;
+  const bool last = newton && ExpectedLast(iteration, residual);
   double t = 1.0;
-  for (int b = 0; b <= settings_.max_backtracks; ++b) {
+  for (int b = 0; b < first_backtrack; ++b) t *= settings_.backtrack_factor;
+  for (int b = first_backtrack; b <= last_backtrack; ++b) {
     trial_z_ = z_ + t * d_;
     ++result_.info.function_evaluations;
     // A shortened step is evaluated without the Jacobian (it is evaluated there if accepted).
@@ -248,7 +312,7 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bo
         phi_jacobian_current_ = false;
         merit_ = merit;
         last_step_ = t;
-        if (newton && b == 0 && residual > 0.0) {
+        if (newton && record_contraction_ && b == 0 && residual > 0.0) {
           contraction_ = phi_.lpNorm<Eigen::Infinity>() / (residual * residual);
           contractions_[iteration] = contraction_;
         }
@@ -388,12 +452,31 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
     const int gradient_steps_before = result_.info.gradient_steps;
     const int lm_steps_before = result_.info.levenberg_marquardt_steps;
     const int min_steps_before = result_.info.min_newton_steps;
+    const int switch_steps_before = result_.info.switch_steps;
     // The Newton step does not need ∇Ψ: its slope is −‖Φ‖² (below), and where H passes the
     // pivot test it is invertible, so ∇Ψ = HᵀΦ vanishes only at a solution.
-    if (levenberg_marquardt_left == 0 && NewtonDirection() &&
-        LineSearch(function, reference, true, k)) {
-      ++result_.info.newton_steps;
-      moved = true;
+    if (levenberg_marquardt_left == 0 && NewtonDirection()) {
+      // The active-set switch (mixed_ncp_newton.h): the Newton step's linear model z + d,
+      // F + J d, puts a complementarity pair well outside the quadrant; the switched direction
+      // is tried first, with a short line search, then the Newton direction's own.
+      // Not where the full step is expected to end the iterations (LineSearch).
+      const bool switch_considered = !ExpectedLast(k, residual);
+      if (switch_considered) {
+        model_z_ = z_ + d_;
+        ModelFunction(d_, &model_F_);
+      }
+      if (switch_considered && Crosses(model_z_, model_F_) && SwitchedDirection()) {
+        record_contraction_ = false;  // C belongs to the Newton step (LineSearch)
+        if (LineSearch(function, merit_, true, k, 0, settings_.switch_backtracks)) {
+          ++result_.info.switch_steps;
+          moved = true;
+        } else {
+          std::swap(d_, newton_d_);
+        }
+        record_contraction_ = true;
+      }
+      if (!moved) moved = LineSearch(function, reference, true, k);
+      if (moved) ++result_.info.newton_steps;
     }
     if (!moved) {
       // ∇Ψ = Hᵀ Φ = Jᵀ (∂φ/∂b ∘ Φ) + ∂φ/∂a ∘ Φ: not finite exactly when an entry of J is not
@@ -450,6 +533,7 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
                         : result_.info.levenberg_marquardt_steps > lm_steps_before
                             ? "levenberg-marquardt"
                         : result_.info.min_newton_steps > min_steps_before ? "min-newton"
+                        : result_.info.switch_steps > switch_steps_before  ? "newton-switch"
                                                                            : "newton";
       trace.step = last_step_;
       trace.merit = merit_;

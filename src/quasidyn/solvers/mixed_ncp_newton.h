@@ -41,6 +41,19 @@
 // entries cost nothing. The singularity test below is over the pivots of that factorisation
 // and the unit rows' multiples.
 //
+// Active-set switch of the Newton step: when the Newton direction's linear model, z + d and
+// F + J d, puts a complementarity pair below −switch_threshold (the Fischer–Burmeister step held
+// an unknown at its bound that the model then crosses: at a stick–slip switch of the ECP step's
+// friction, σ = 0 at the start with its margin > 0, or σ > 0 with the margin 0 where the contact
+// comes to rest), the direction is replaced by the min-Newton direction (below) with its rows
+// chosen at the model's point, re-chosen at the new direction's model point until the choice
+// repeats (at most switch_rounds linear solves: the linearised complementarity problem solved by
+// its active set, as in Josephy's Newton method for generalized equations, 1979). Its step must
+// decrease the merit, Ψ(z + t d) <= (1 − 2σt) Ψ(z), within switch_backtracks halvings; when it
+// does not, the Newton direction's own line search follows. The switch is not considered where
+// the full Newton step is expected to end the iterations (below); near a solution with strict
+// complementarity the model does not cross, and the iterations are Newton's.
+//
 // Evaluations: a trial point of the line search is evaluated without the Jacobian when it is
 // expected to end the iterations (a backtracked step, or a full Newton step whose predicted
 // residual C‖Φ_k‖∞², C the ‖Φ_{k+1}‖∞/‖Φ_k‖∞² observed at the full Newton step of the same
@@ -86,7 +99,8 @@ class MixedNcpFunction {
 // One iteration, for MixedNcpSettings::trace.
 struct MixedNcpTrace {
   int iteration = 0;
-  const char* direction = "";          // "newton", "min-newton", "levenberg-marquardt", "gradient"
+  // "newton", "newton-switch", "min-newton", "levenberg-marquardt", "gradient"
+  const char* direction = "";
   double step = 0.0;                   // the line search's t
   double merit = 0.0;                  // Ψ after the step
   double residual = 0.0;               // ‖Φ‖∞ after the step
@@ -128,6 +142,14 @@ struct MixedNcpSettings {
   // velocities) are eliminated first in the Newton systems (schur_lu.h); 0 <= k <= n (checked
   // by Setup), 0 = a plain LU with partial pivoting.
   int eliminated_leading = 0;
+  // The active-set switch of the Newton step (above): taken when the Newton step's linear
+  // model z + d, F + J d puts a complementarity pair below −switch_threshold (units of F and z:
+  // the caller scales its rows; >= 0, +∞ turns the switch off); at most switch_rounds (>= 1)
+  // linear solves choose its rows; its line search stops after switch_backtracks (>= 0)
+  // halvings, then the Newton direction's own search follows.
+  double switch_threshold = 1e-6;
+  int switch_rounds = 3;
+  int switch_backtracks = 4;
   // Called after every iteration when set (diagnostics; empty by default).
   std::function<void(const MixedNcpTrace&)> trace;
 };
@@ -136,6 +158,7 @@ struct MixedNcpInfo {
   int iterations = 0;                 // directions taken (Newton, LM or gradient)
   int newton_steps = 0;               // of which Newton
   int min_newton_steps = 0;           // of which Newton on the min reformulation
+  int switch_steps = 0;               // of which Newton with the active-set switch
   int levenberg_marquardt_steps = 0;  // of which Levenberg–Marquardt
   int gradient_steps = 0;             // of which steepest descent
   int line_search_steps = 0;          // backtracks over all iterations
@@ -200,7 +223,25 @@ class MixedNcpSolver {
   // Backtracking from z_ along d_ against reference merit `reference`; on success z_, F_,
   // phi_, merit_ hold the new point (and J_ when jacobian_current_).
   // `iteration`: k, the index of the direction's iteration.
-  bool LineSearch(MixedNcpFunction& function, double reference, bool newton, int iteration);
+  bool LineSearch(MixedNcpFunction& function, double reference, bool newton, int iteration,
+                  int first_backtrack, int last_backtrack);
+  bool LineSearch(MixedNcpFunction& function, double reference, bool newton, int iteration) {
+    return LineSearch(function, reference, newton, iteration, 0, settings_.max_backtracks);
+  }
+  // Whether the full Newton step of iteration k from a residual ‖Φ‖∞ is expected to end the
+  // iterations (the contraction C, above).
+  bool ExpectedLast(int iteration, double residual) const;
+  // F + J d at z_ into *model, on the complementarity rows (the others are not written).
+  void ModelFunction(const Eigen::VectorXd& d, Eigen::VectorXd* model) const;
+  // Whether min(z_i, F_i) < −switch_threshold for a complementarity i.
+  bool Crosses(const Eigen::VectorXd& z, const Eigen::VectorXd& F) const;
+  // The switched direction into d_ from the model point model_z_, model_F_ of the Newton
+  // direction (which it keeps in newton_d_); false (d_ the Newton direction again) when a
+  // system is singular.
+  bool SwitchedDirection();
+  Eigen::VectorXd newton_d_, model_z_, model_F_;
+  std::vector<int> complementarity_;  // the complementarity indices, increasing
+  bool record_contraction_ = true;    // LineSearch records C (false for the switched direction)
   // J_ at z_ (evaluated when not current); false when F cannot be evaluated there.
   bool UpdateJacobian(MixedNcpFunction& function);
   double last_step_ = 0.0;  // the last accepted line-search t

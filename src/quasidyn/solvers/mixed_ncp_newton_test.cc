@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -381,6 +382,56 @@ TEST(MixedNcpSolver, EliminatingTheLeadingFreeUnknownsGivesTheSameIterates) {
   EXPECT_EQ(eliminated.function_jacobian(), J);
 }
 
+// A body pushed along a line against Coulomb friction in the ECP step's form (docs/ecp.md):
+// z = (v, p, σ), F = (v − v₀ − p, v + pσ, 1 − p²): momentum (unit mass, impulse scale 1), the
+// maximum-dissipation row e²μp_n v + pσ = 0 and the friction disc's margin (μp_n)² − p² >= 0
+// ⊥ σ >= 0 with μp_n = 1. For |v₀| > 1 it slides: p = −sign(v₀), v = v₀ + p, σ = |v|.
+class PushedAgainstFriction final : public MixedNcpFunction {
+ public:
+  explicit PushedAgainstFriction(double v0) : v0_(v0) {}
+  static std::vector<NcpKind> kinds() {
+    return {NcpKind::kFree, NcpKind::kFree, NcpKind::kComplementarity};
+  }
+  bool Evaluate(const VectorXd& z, VectorXd* F, MatrixXd* J) override {
+    const double v = z[0], p = z[1], sigma = z[2];
+    *F << v - v0_ - p, v + p * sigma, 1.0 - p * p;
+    if (J) *J << 1.0, -1.0, 0.0, 1.0, sigma, p, 0.0, -2.0 * p, 0.0;
+    return true;
+  }
+
+ private:
+  double v0_;
+};
+
+TEST(MixedNcpSolver, ActiveSetSwitchSolvesAStickToSlipStartInFewerSteps) {
+  // The start sticks (v = 0, σ = 0, the margin 0.75 > 0), as the previous step's solution
+  // would; the push v₀ = 3 makes it slide. The Fischer–Burmeister step holds σ at 0 (its row is
+  // ∂φ/∂a e_σᵀ), so its friction row forces v = 0 and p = −3 far outside the disc; the
+  // switch frees σ where the linear model's margin turns negative.
+  PushedAgainstFriction f(3.0);
+  VectorXd z0(3);
+  z0 << 0.0, -0.5, 0.0;
+  VectorXd solution(3);
+  solution << 2.0, -1.0, 2.0;
+  MixedNcpSettings with;
+  MixedNcpSettings without;
+  without.switch_threshold = std::numeric_limits<double>::infinity();  // off
+  MixedNcpSolver a, b;
+  a.Setup(f.kinds(), with);
+  b.Setup(f.kinds(), without);
+  const MixedNcpResult switched = a.Solve(f, z0);
+  const MixedNcpResult& plain = b.Solve(f, z0);
+  ASSERT_EQ(switched.status, SolverStatus::kSolved) << switched.message;
+  ASSERT_EQ(plain.status, SolverStatus::kSolved) << plain.message;
+  EXPECT_GE(switched.info.switch_steps, 1);
+  EXPECT_EQ(plain.info.switch_steps, 0);
+  EXPECT_LT(switched.info.function_evaluations, plain.info.function_evaluations);
+  EXPECT_LE(switched.info.iterations, plain.info.iterations);
+  // The same solution to the tolerance (H is well conditioned there: the rows are O(1)).
+  EXPECT_LE((switched.z - solution).lpNorm<Eigen::Infinity>(), 10.0 * with.tolerance);
+  EXPECT_LE((plain.z - solution).lpNorm<Eigen::Infinity>(), 10.0 * with.tolerance);
+}
+
 TEST(MixedNcpSolver, SettingsOutOfRangeAreRejectedByName) {
   {
     MixedNcpSolver solver;
@@ -414,6 +465,21 @@ TEST(MixedNcpSolver, SettingsOutOfRangeAreRejectedByName) {
   s = {};
   s.descent_power = 2.0;
   EXPECT_THROW(solver.Setup({NcpKind::kFree}, s), std::invalid_argument);
+  for (int which = 0; which < 3; ++which) {
+    s = {};
+    const char* name = which == 0   ? "switch_threshold"
+                       : which == 1 ? "switch_rounds"
+                                    : "switch_backtracks";
+    if (which == 0) s.switch_threshold = -1e-3;
+    if (which == 1) s.switch_rounds = 0;
+    if (which == 2) s.switch_backtracks = -1;
+    try {
+      solver.Setup({NcpKind::kFree}, s);
+      FAIL() << name;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos);
+    }
+  }
 }
 
 }  // namespace
