@@ -8,6 +8,7 @@
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/geometry/manifold_3d.h"
 #include "quasidyn/geometry/manifold_points.h"
+#include "quasidyn/gradients/polytope_pair_derivative.h"
 #include "quasidyn/gradients/rounded_pair_derivative.h"
 
 namespace quasidyn {
@@ -241,12 +242,20 @@ Outcome PairMotionDerivative::Compute(const GeometryModel& geometry, const Conta
     }
     analytic_ = true;
     rounded_ = false;
+    polytope_ = false;
     return Outcome::Ok();
   }
   analytic_ = false;
   rounded_ = closed_forms_ && RoundedPairDerivative(geometry, contacts, members, X_WB, reference,
                                                     basis_, step, &along_);
+  polytope_ = false;
   if (rounded_) return Outcome::Ok();
+  if (closed_forms_) {
+    if (scratch_ == nullptr) scratch_ = std::make_unique<Manifold3dScratch>();
+    polytope_ = PolytopePairDerivative(geometry, contacts, members, X_WB, tolerance, reference,
+                                       basis_, scratch_.get(), &along_);
+    if (polytope_) return Outcome::Ok();
+  }
   const double match_distance = 1000.0 * step;
   const int count = static_cast<int>(members.size());
   moved_ = X_WB;
