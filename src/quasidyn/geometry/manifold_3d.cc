@@ -351,8 +351,7 @@ void ContactManifoldFromClosest3d(const Shape& a, const Eigen::Isometry3d& X_WA,
     const Eigen::Vector3d along = (reference.points[1] - reference.points[0]).normalized();
     plane_normal = (n - n.dot(along) * along).normalized();
   }
-  const bool plane_normal_is_n = plane_normal.dot(n) < 0.5;
-  if (plane_normal_is_n) plane_normal = n;  // a reference nearly along n: use n
+  if (plane_normal.dot(n) < 0.5) plane_normal = n;  // a reference nearly along n: use n
   const Eigen::Vector3d plane_point = Centroid(reference.points);
 
   ContactList& points = scratch->points;
@@ -372,7 +371,16 @@ void ContactManifoldFromClosest3d(const Shape& a, const Eigen::Isometry3d& X_WA,
     return;
   }
   CapPoints(&points, out);
-  scratch->record = {true, reference_is_B, plane_normal_is_n, n, plane_normal, plane_point};
+  scratch->record = {true, reference_is_B};
+}
+
+void ReferencePlane3d(const Manifold3dScratch& scratch, const Eigen::Vector3d& n,
+                      Eigen::Vector3d* normal, Eigen::Vector3d* point, bool* normal_is_n) {
+  const Feature& reference = scratch.record.reference_is_B ? scratch.feature_B : scratch.feature_A;
+  *normal = PolygonNormal(reference.points, n);
+  *normal_is_n = normal->dot(n) < 0.5;
+  if (*normal_is_n) *normal = n;
+  *point = Centroid(reference.points);
 }
 
 bool FeaturesOfClippedPoint3d(const Manifold3dScratch& scratch, const ContactPoint& point,

@@ -71,8 +71,7 @@ void ContactManifoldFromClosest3d(const Shape& a, const Eigen::Isometry3d& X_WA,
 //    `reference`, i.e. on that point's line along n, cut by the incident polygon's plane;
 //  * kIncidentEdgeCut: p is where the incident edge (incident, incident + 1) crosses the side
 //    plane of reference edge (reference, reference + 1).
-// The reference witness is p moved along n onto the reference plane (record.plane_normal,
-// record.plane_point).
+// The reference witness is p moved along n onto the reference plane (ReferencePlane3d).
 struct ClippedPointFeatures3d {
   enum Kind { kIncidentVertex, kReferenceVertex, kIncidentEdgeCut };
   Kind kind = kIncidentVertex;
@@ -86,5 +85,12 @@ struct ClippedPointFeatures3d {
 // their planes to round-off).
 bool FeaturesOfClippedPoint3d(const Manifold3dScratch& scratch, const ContactPoint& point,
                               ClippedPointFeatures3d* out);
+
+// The reference plane of the last clipped manifold built in `scratch` with normal n (step 5):
+// its unit normal (the reference polygon's Newell normal oriented along n, or n itself when
+// that is within 60° of perpendicular to n: *normal_is_n) and a point of it (the reference
+// feature's centroid) [m].
+void ReferencePlane3d(const Manifold3dScratch& scratch, const Eigen::Vector3d& n,
+                      Eigen::Vector3d* normal, Eigen::Vector3d* point, bool* normal_is_n);
 
 }  // namespace quasidyn

@@ -30,16 +30,13 @@ struct ManifoldSidePlane3d {
 };
 
 // What the last manifold built in a scratch chose when it clipped (manifold_3d.h steps 4–5),
-// so that a caller can name the features of each of its points (ClippedPointFeatures3d):
+// so that a caller can name the features of each of its points (FeaturesOfClippedPoint3d):
 // `clipped` is false when that manifold was not clipped (a half-space, the closest pair alone,
-// or empty), and the rest is then stale.
+// or empty), and the rest is then stale. The reference plane is the reference feature's
+// (manifold_3d.h step 5; ReferencePlane3d).
 struct ManifoldClipRecord3d {
   bool clipped = false;
-  bool reference_is_B = true;      // the reference feature is feature_B (else feature_A)
-  bool plane_normal_is_n = false;  // the reference plane's normal is n (a reference nearly along n)
-  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();        // n, from B to A
-  Eigen::Vector3d plane_normal = Eigen::Vector3d::UnitZ();  // the reference plane's (unit)
-  Eigen::Vector3d plane_point = Eigen::Vector3d::Zero();    // the reference feature's centroid
+  bool reference_is_B = true;  // the reference feature is feature_B (else feature_A)
 };
 
 struct Manifold3dScratch {

@@ -115,7 +115,14 @@ struct PointFeatures {
 };
 
 // D u of one point (header's formulas).
-ContactPointDerivative PointDerivative(const Manifold3dScratch& scratch, const NormalOwner& owner,
+// The reference plane m·(x − o) = 0 of the manifold (ReferencePlane3d).
+struct Plane {
+  Eigen::Vector3d normal, point;
+  bool normal_is_n;
+};
+
+ContactPointDerivative PointDerivative(const Manifold3dScratch& scratch, const Eigen::Vector3d& n,
+                                       const NormalOwner& owner, const Plane& plane,
                                        const PointFeatures& point, const Eigen::Vector3d& f,
                                        const Eigen::Vector3d& g, const TwistRates& u) {
   const ManifoldClipRecord3d& record = scratch.record;
@@ -124,7 +131,6 @@ ContactPointDerivative PointDerivative(const Manifold3dScratch& scratch, const N
       (record.reference_is_B ? scratch.feature_B : scratch.feature_A).points;
   const PointList& incident =
       (record.reference_is_B ? scratch.feature_A : scratch.feature_B).points;
-  const Eigen::Vector3d& n = record.normal;
   const Eigen::Vector3d n_dot = owner.Rate(n, u);
   const Eigen::Vector3d& p = point.p;
   Eigen::Vector3d p_dot = Eigen::Vector3d::Zero();
@@ -162,9 +168,9 @@ ContactPointDerivative PointDerivative(const Manifold3dScratch& scratch, const N
     }
   }
   // The reference witness: p moved along n onto the reference plane m·(x − o) = 0.
-  const Eigen::Vector3d& m = record.plane_normal;
-  const Eigen::Vector3d& o = record.plane_point;
-  const Eigen::Vector3d m_dot = record.plane_normal_is_n ? n_dot : u.Direction(m, reference_on_A);
+  const Eigen::Vector3d& m = plane.normal;
+  const Eigen::Vector3d& o = plane.point;
+  const Eigen::Vector3d m_dot = plane.normal_is_n ? n_dot : u.Direction(m, reference_on_A);
   const Eigen::Vector3d o_dot = u.Point(o, reference_on_A);
   const double t = m.dot(o - p) / m.dot(n);
   const Eigen::Vector3d& q = point.q;
@@ -203,8 +209,11 @@ bool PolytopePairDerivative(const GeometryModel& geometry, const ContactSet& con
                                &points);
   const ManifoldClipRecord3d& record = scratch->record;
   if (!record.clipped) return false;
+  const Eigen::Vector3d& n = closest.normal;  // every clipped point's
   NormalOwner owner;
-  if (!OwnerOfNormal(X_WSa, X_WSb, record.normal, &owner)) return false;
+  if (!OwnerOfNormal(X_WSa, X_WSb, n, &owner)) return false;
+  Plane plane;
+  ReferencePlane3d(*scratch, n, &plane.normal, &plane.point, &plane.normal_is_n);
   // Each contact is a point of this manifold (the same arithmetic: equal but for a merge).
   PointFeatures features[kMaxManifoldPoints];
   const size_t count = members.size();
@@ -227,12 +236,12 @@ bool PolytopePairDerivative(const GeometryModel& geometry, const ContactSet& con
   // The incident face's plane, for points at a reference corner.
   const PointList& incident =
       (record.reference_is_B ? scratch->feature_A : scratch->feature_B).points;
-  Eigen::Vector3d f = record.normal, g = Eigen::Vector3d::Zero();
-  if (incident.size() >= 3) PlaneOf(incident, record.normal, &f, &g);
+  Eigen::Vector3d f = n, g = Eigen::Vector3d::Zero();
+  if (incident.size() >= 3) PlaneOf(incident, n, &f, &g);
   for (size_t j = 0; j < basis.size(); ++j) {
     const TwistRates u{basis[j].head<3>(), basis[j].tail<3>(), reference};
     for (size_t m = 0; m < count; ++m)
-      (*along)[j * count + m] = PointDerivative(*scratch, owner, features[m], f, g, u);
+      (*along)[j * count + m] = PointDerivative(*scratch, n, owner, plane, features[m], f, g, u);
   }
   return true;
 }

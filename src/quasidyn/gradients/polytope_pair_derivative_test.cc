@@ -234,5 +234,94 @@ TEST(PolytopePairDerivative, MatchesManifoldDifferencesWhereSmooth) {
   EXPECT_GT(count.kinds[ClippedPointFeatures3d::kIncidentEdgeCut], 0);
 }
 
+// p ↦ c + s v + R(s ω)(p − c) (pair_motion_derivative.h), written independently.
+Eigen::Isometry3d MovedAbout(const Eigen::Isometry3d& X, const Twist& xi, double s,
+                             const Eigen::Vector3d& c) {
+  const double angle = s * xi.angular.norm();
+  Eigen::Isometry3d motion = Eigen::Isometry3d::Identity();
+  if (angle != 0.0) motion.rotate(Eigen::AngleAxisd(angle, xi.angular.normalized()));
+  motion.pretranslate(c + s * xi.linear - motion.linear() * c);
+  return motion * X;
+}
+
+// The largest difference of a derivative and a one-sided difference, field by field.
+double LargestGap(const ContactPointDerivative& d, const ContactPoint& moved,
+                  const ContactPoint& at, double s) {
+  return std::max({std::abs(d.phi - (moved.phi - at.phi) / s),
+                   (d.p_A - (moved.p_A - at.p_A) / s).norm(),
+                   (d.p_B - (moved.p_B - at.p_B) / s).norm(),
+                   (d.normal - (moved.normal - at.normal) / s).norm()});
+}
+
+// At a kink (the cube's face parallel to the slab's, the cube over the slab's edge), the
+// closed form is the derivative of the branch q's manifold took: the normal fixed to the slab
+// (box_box_3d.h prefers B's face on a tie), the cube's corners and its edges cut by the slab's
+// side plane. Tilting the cube about y by −s lowers its corners over the slab: those features
+// persist, and the one-sided difference on that side converges to the closed form (its error
+// O(s) with s = 1e-7 rad: ≈ 1e-7 times the second derivatives, ≈ 1 here, plus round-off
+// ε_machine/s ≈ 2e-9, so 1e-5 leaves a margin of 100). Tilting by +s lowers the overhanging
+// side: the slab's edge becomes the closest feature, the normal turns with the cube (slope
+// |ω × n| = 1 rad⁻¹ against 0), so that side's difference is off by O(1): the test fails if the
+// closed form took that branch or averaged the two, as the central differences do.
+TEST(PolytopePairDerivative, AtParallelFacesItIsTheOneSidedDerivativeWhereFeaturesPersist) {
+  const ScenePtr scene_ptr = SceneFrom(kParallelScene);
+  const Scene& scene = *scene_ptr;
+  const ContactModel model(scene_ptr);
+  ContactData data = model.CreateData();
+  ASSERT_TRUE(model.Compute(scene.q0, &data));
+  const ContactSet& contacts = data.contacts();
+  const std::vector<Eigen::Isometry3d>& X_WB = data.kinematics().BodyPoses();
+  int first = -1;
+  for (int i = 0; i < contacts.size() && first < 0; ++i)
+    if (contacts[i].body_b != 0) first = i;
+  ASSERT_GE(first, 0);
+  const BoxPairOf pair = BoxPairOfContact(contacts, first);
+  ASSERT_EQ(pair.members.size(), 4u);  // two corners, two edge cuts
+  const Twist tilt{Eigen::Vector3d::UnitY(), Eigen::Vector3d::Zero()};
+  PairMotionDerivative motion;
+  ASSERT_TRUE(
+      testing::IsOk(motion.Compute(model.geometry(), contacts, pair.members, X_WB,
+                                   scene.contact_tolerance, pair.reference, {tilt}, kBoxStep)));
+  ASSERT_TRUE(motion.polytope());
+  std::vector<ContactPointDerivative> closed;
+  motion.Derivatives(tilt, Twist{}, &closed);
+  const Contact& c0 = contacts[first];
+  constexpr double kOneSidedStep = 1e-7;  // [rad]
+  double largest_gap[2] = {0.0, 0.0};     // −s, +s
+  for (int side = 0; side < 2; ++side) {
+    const double s = side == 0 ? -kOneSidedStep : kOneSidedStep;
+    std::vector<Eigen::Isometry3d> moved = X_WB;
+    moved[c0.body_a] = MovedAbout(X_WB[c0.body_a], tilt, s, pair.reference);
+    ManifoldPoints points;
+    ASSERT_TRUE(model.geometry().PairManifold(c0.geometry_a, c0.geometry_b, moved,
+                                              scene.contact_tolerance, &points));
+    for (size_t m = 0; m < pair.members.size(); ++m) {
+      const Contact& c = contacts[pair.members[m]];
+      const ContactPoint at{c.phi, c.p_A, c.p_B, c.normal};
+      const ContactPoint* nearest = nullptr;
+      for (const ContactPoint& p : points)
+        if (nearest == nullptr || (p.p_A - c.p_A).norm() < (nearest->p_A - c.p_A).norm())
+          nearest = &p;
+      ASSERT_NE(nearest, nullptr);
+      ASSERT_LT((nearest->p_A - c.p_A).norm(), 1e3 * kOneSidedStep);
+      largest_gap[side] = std::max(largest_gap[side], LargestGap(closed[m], *nearest, at, s));
+    }
+  }
+  EXPECT_LT(largest_gap[0], 1e-5);
+  EXPECT_GT(largest_gap[1], 0.1);
+  // The central differences (set_closed_forms(false)) are neither side's slope.
+  PairMotionDerivative differenced;
+  differenced.set_closed_forms(false);
+  ASSERT_TRUE(testing::IsOk(differenced.Compute(model.geometry(), contacts, pair.members, X_WB,
+                                                scene.contact_tolerance, pair.reference, {tilt},
+                                                kBoxStep)));
+  std::vector<ContactPointDerivative> central;
+  differenced.Derivatives(tilt, Twist{}, &central);
+  double normal_gap = 0.0;
+  for (size_t m = 0; m < central.size(); ++m)
+    normal_gap = std::max(normal_gap, (central[m].normal - closed[m].normal).norm());
+  EXPECT_GT(normal_gap, 0.1);
+}
+
 }  // namespace
 }  // namespace quasidyn
