@@ -7,8 +7,10 @@
 // Notation as in rounded_pair_derivative.h: u = (ω, v) about the reference point c; a world
 // point x fixed to A moves by V(x) = ω × (x − c) + v and a direction d fixed to A turns by
 // ω × d; nothing fixed to B moves. The manifold at q (geometry/manifold_3d.h steps 4–5) has:
-//  * the normal n of the closest pair (box_box_3d.h), a face axis of one box, fixed to it (B's
-//    when n is an axis of both, the side box_box_3d.h prefers); ṅ = ω × n or 0;
+//  * the normal n of the closest pair (box_box_3d.h): a face axis of one box, fixed to it (B's
+//    when n is an axis of both, the side box_box_3d.h prefers; ṅ = ω × n or 0), or the
+//    normalised cross product x/|x|, x = a × b, of an edge direction a of A and b of B (an
+//    edge–edge closest pair; ṅ = (ẋ − (n·ẋ) n)/|x|, ẋ = (ω × a) × b, the sign folded into a);
 //  * a reference face R (its ordered corners r_i, plane normal m and centroid o, fixed to R),
 //    whose side planes k_i·(x − r_i) = 0, k_i = n × (r_{i+1} − r_i), contain n, and an
 //    incident feature I (a face or an edge of the other box, corners fixed to I).
@@ -33,9 +35,9 @@
 // as it crosses), it is the one-sided derivative on the side where q's features persist.
 //
 // Declines (returns false: the caller differences the manifold) when the pair is not two boxes,
-// the normal is no face axis of either box (an edge–edge closest pair), the manifold at q was
-// not clipped (the closest pair alone), its reference is a segment, or a contact is no point of
-// it or has no features.
+// the normal is neither (a corner's or parallel edges' direction of closest points), the
+// manifold at q was not clipped (the closest pair alone), its reference is a segment, or a
+// contact is no point of it or has no features.
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
