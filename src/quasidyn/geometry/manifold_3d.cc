@@ -265,6 +265,7 @@ void ContactManifoldFromClosest3d(const Shape& a, const Eigen::Isometry3d& X_WA,
                                   double tolerance, Manifold3dScratch* scratch,
                                   ManifoldPoints* out) {
   out->clear();
+  scratch->record.clipped = false;
   if (closest.phi > tolerance) return;
   const double band = (tolerance - closest.phi) + kManifoldSlack;
   if (b.type == ShapeType::kHalfSpace) {
@@ -370,6 +371,79 @@ void ContactManifoldFromClosest3d(const Shape& a, const Eigen::Isometry3d& X_WA,
     return;
   }
   CapPoints(&points, out);
+  scratch->record = {true, reference_is_B};
+}
+
+void ReferencePlane3d(const Manifold3dScratch& scratch, const Eigen::Vector3d& n,
+                      Eigen::Vector3d* normal, Eigen::Vector3d* point, bool* normal_is_n) {
+  const Feature& reference = scratch.record.reference_is_B ? scratch.feature_B : scratch.feature_A;
+  *normal = PolygonNormal(reference.points, n);
+  *normal_is_n = normal->dot(n) < 0.5;
+  if (*normal_is_n) *normal = n;
+  *point = Centroid(reference.points);
+}
+
+bool FeaturesOfClippedPoint3d(const Manifold3dScratch& scratch, const ContactPoint& point,
+                              ClippedPointFeatures3d* out) {
+  const ManifoldClipRecord3d& record = scratch.record;
+  if (!record.clipped) return false;
+  const Feature& reference = record.reference_is_B ? scratch.feature_B : scratch.feature_A;
+  const Feature& incident = record.reference_is_B ? scratch.feature_A : scratch.feature_B;
+  if (!reference.IsPolygon() || scratch.planes.size() != reference.points.size()) return false;
+  const Eigen::Vector3d& p = record.reference_is_B ? point.p_A : point.p_B;
+  const int incident_count = static_cast<int>(incident.points.size());
+  // Sutherland–Hodgman keeps an incident vertex as it is (a copy).
+  for (int i = 0; i < incident_count; ++i) {
+    if (incident.points[i] == p) {
+      *out = {ClippedPointFeatures3d::kIncidentVertex, i, -1};
+      return true;
+    }
+  }
+  // A cut lies on its side plane to round-off: ε_machine times the coordinates' size.
+  const double on =
+      1e-12 * (1.0 + p.cwiseAbs().maxCoeff() + reference.diameter + incident.diameter);
+  const int plane_count = static_cast<int>(scratch.planes.size());
+  int on_planes[2] = {-1, -1};
+  int count = 0;
+  for (int i = 0; i < plane_count; ++i) {
+    if (std::abs(scratch.planes[i].Distance(p)) > on) continue;
+    if (count < 2) on_planes[count] = i;
+    ++count;
+  }
+  if (count == 2 && incident.IsPolygon()) {
+    // Planes i and i + 1 share reference point i + 1 (cyclic).
+    const int first = on_planes[0], second = on_planes[1];
+    if (second == first + 1) {
+      *out = {ClippedPointFeatures3d::kReferenceVertex, -1, second};
+      return true;
+    }
+    if (first == 0 && second == plane_count - 1) {
+      *out = {ClippedPointFeatures3d::kReferenceVertex, -1, 0};
+      return true;
+    }
+    return false;
+  }
+  if (count != 1) return false;
+  // The incident edge through p: the nearest to p of those whose segment holds it.
+  const int edge_count = incident.IsPolygon() ? incident_count : 1;
+  int best = -1;
+  double best_distance = on;
+  for (int j = 0; j < edge_count; ++j) {
+    const Eigen::Vector3d& a = incident.points[j];
+    const Eigen::Vector3d e = incident.points[(j + 1) % incident_count] - a;
+    const double length_squared = e.squaredNorm();
+    if (!(length_squared > 0.0)) continue;
+    const double s = (p - a).dot(e) / length_squared;
+    if (s < -on || s > 1.0 + on) continue;
+    const double distance = (p - a - s * e).norm();
+    if (distance <= best_distance) {
+      best = j;
+      best_distance = distance;
+    }
+  }
+  if (best < 0) return false;
+  *out = {ClippedPointFeatures3d::kIncidentEdgeCut, best, on_planes[0]};
+  return true;
 }
 
 }  // namespace quasidyn

@@ -61,4 +61,36 @@ void ContactManifoldFromClosest3d(const Shape& a, const Eigen::Isometry3d& X_WA,
                                   double tolerance, Manifold3dScratch* scratch,
                                   ManifoldPoints* out);
 
+// The features that produced one point of a CLIPPED manifold (steps 4–5), as indices into the
+// ordered reference and incident features of the scratch that built it (manifold_3d_scratch.h:
+// the reference is feature_B when record.reference_is_B, else feature_A; polygon indices are
+// cyclic). Reference side planes are numbered by their edge: plane i holds the reference edge
+// (i, i + 1) and n. With p the point's incident witness (p_A when the reference is B's):
+//  * kIncidentVertex: p is incident point `incident` (kept by every side plane);
+//  * kReferenceVertex: p lies on the side planes of the two reference edges at reference point
+//    `reference`, i.e. on that point's line along n, cut by the incident polygon's plane;
+//  * kIncidentEdgeCut: p is where the incident edge (incident, incident + 1) crosses the side
+//    plane of reference edge (reference, reference + 1).
+// The reference witness is p moved along n onto the reference plane (ReferencePlane3d).
+struct ClippedPointFeatures3d {
+  enum Kind { kIncidentVertex, kReferenceVertex, kIncidentEdgeCut };
+  Kind kind = kIncidentVertex;
+  int incident = -1;
+  int reference = -1;
+};
+
+// The features of `point`, a point of the last manifold built in `scratch`: false when that
+// manifold was not clipped, its reference is a segment, or the point lies on none of the three
+// kinds (within 1e-12 of the features' size, far below kManifoldSlack: clipped points lie on
+// their planes to round-off).
+bool FeaturesOfClippedPoint3d(const Manifold3dScratch& scratch, const ContactPoint& point,
+                              ClippedPointFeatures3d* out);
+
+// The reference plane of the last clipped manifold built in `scratch` with normal n (step 5):
+// its unit normal (the reference polygon's Newell normal oriented along n, or n itself when
+// that is within 60° of perpendicular to n: *normal_is_n) and a point of it (the reference
+// feature's centroid) [m].
+void ReferencePlane3d(const Manifold3dScratch& scratch, const Eigen::Vector3d& n,
+                      Eigen::Vector3d* normal, Eigen::Vector3d* point, bool* normal_is_n);
+
 }  // namespace quasidyn

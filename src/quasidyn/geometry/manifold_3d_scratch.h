@@ -29,6 +29,16 @@ struct ManifoldSidePlane3d {
   double Distance(const Eigen::Vector3d& p) const { return normal.dot(p - point); }
 };
 
+// What the last manifold built in a scratch chose when it clipped (manifold_3d.h steps 4–5),
+// so that a caller can name the features of each of its points (FeaturesOfClippedPoint3d):
+// `clipped` is false when that manifold was not clipped (a half-space, the closest pair alone,
+// or empty), and the rest is then stale. The reference plane is the reference feature's
+// (manifold_3d.h step 5; ReferencePlane3d).
+struct ManifoldClipRecord3d {
+  bool clipped = false;
+  bool reference_is_B = true;  // the reference feature is feature_B (else feature_A)
+};
+
 struct Manifold3dScratch {
   PointList raw_A, raw_B;  // support features of A along −n and of B along +n
   ManifoldFeature3d feature_A, feature_B;
@@ -40,6 +50,7 @@ struct Manifold3dScratch {
   SmallVector<ManifoldSidePlane3d, kInlinePoints> planes;
   PointList clip[2];  // Sutherland–Hodgman passes alternate between these
   SmallVector<ContactPoint, kInlinePoints> points;  // before the cap of 8
+  ManifoldClipRecord3d record;                      // the last manifold's choices (above)
 };
 
 }  // namespace quasidyn

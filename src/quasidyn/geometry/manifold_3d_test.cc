@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "quasidyn/geometry/manifold_3d_scratch.h"
 #include "quasidyn/geometry/narrow_phase_3d.h"
 
 namespace quasidyn {
@@ -212,6 +213,48 @@ TEST(Manifold3d, CubeTurned45DegreesOnCubeGivesTheOctagon) {
                                    Manifold3dPose(0, 0, 0.995, std::numbers::pi / 4),
                                    Manifold3dMakeBox(1, 1, 1), Eigen::Isometry3d::Identity(), 0.0),
                  expected, kUp, kPairTol);
+}
+
+// The features of each clipped point (FeaturesOfClippedPoint3d), for pairs whose features
+// are known by hand; A's manifold is built in a scratch that records the clipping's choices.
+int CountFeatureKinds(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
+                      const Eigen::Isometry3d& X_WB, double tolerance, int kinds[3]) {
+  Manifold3dScratch scratch;
+  ManifoldPoints points;
+  ContactManifoldFromClosest3d(a, X_WA, b, X_WB, SignedDistance3d(a, X_WA, b, X_WB), tolerance,
+                               &scratch, &points);
+  int named = 0;
+  for (const ContactPoint& p : points) {
+    ClippedPointFeatures3d features;
+    if (!FeaturesOfClippedPoint3d(scratch, p, &features)) continue;
+    ++kinds[features.kind];
+    ++named;
+  }
+  return named;
+}
+
+TEST(Manifold3d, FeaturesNameEachClippedPoint) {
+  // Unit cube on the 4 × 4 slab: its four bottom corners (the cube's face is incident).
+  int on_slab[3] = {0, 0, 0};
+  EXPECT_EQ(
+      CountFeatureKinds(Manifold3dMakeBox(1, 1, 1), Manifold3dPose(0.3, -0.2, 1.0),
+                        Manifold3dMakeBox(4, 4, 1), Eigen::Isometry3d::Identity(), 1e-4, on_slab),
+      4);
+  EXPECT_EQ(on_slab[ClippedPointFeatures3d::kIncidentVertex], 4);
+  // The 2 × 2 plate over the unit cube (BoxOnSmallerBox...): the plate's edge x = −0.2 cut by
+  // the cube's side planes y = ±0.5, and the cube's corners (0.5, ±0.5) inside the plate.
+  int plate[3] = {0, 0, 0};
+  EXPECT_EQ(
+      CountFeatureKinds(Manifold3dMakeBox(2, 2, 1), Manifold3dPose(0.8, 0, 0.99),
+                        Manifold3dMakeBox(1, 1, 1), Eigen::Isometry3d::Identity(), 0.0, plate),
+      4);
+  EXPECT_EQ(plate[ClippedPointFeatures3d::kIncidentEdgeCut], 2);
+  EXPECT_EQ(plate[ClippedPointFeatures3d::kReferenceVertex], 2);
+  // Against a half-space nothing is clipped: no features named.
+  int none[3] = {0, 0, 0};
+  EXPECT_EQ(CountFeatureKinds(Manifold3dMakeBox(1, 1, 1), Manifold3dPose(0, 0, 0.49),
+                              MakeHalfSpace(), Eigen::Isometry3d::Identity(), 0.0, none),
+            0);
 }
 
 TEST(Manifold3d, WholeSceneRotatedMovesTheManifoldRigidly) {

@@ -8,6 +8,7 @@
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/geometry/manifold_3d.h"
 #include "quasidyn/geometry/manifold_points.h"
+#include "quasidyn/gradients/polytope_pair_derivative.h"
 #include "quasidyn/gradients/rounded_pair_derivative.h"
 
 namespace quasidyn {
@@ -241,12 +242,20 @@ Outcome PairMotionDerivative::Compute(const GeometryModel& geometry, const Conta
     }
     analytic_ = true;
     rounded_ = false;
+    polytope_ = false;
     return Outcome::Ok();
   }
   analytic_ = false;
   rounded_ = closed_forms_ && RoundedPairDerivative(geometry, contacts, members, X_WB, reference,
                                                     basis_, step, &along_);
+  polytope_ = false;
   if (rounded_) return Outcome::Ok();
+  if (closed_forms_) {
+    if (scratch_ == nullptr) scratch_ = std::make_unique<Manifold3dScratch>();
+    polytope_ = PolytopePairDerivative(geometry, contacts, members, X_WB, tolerance, reference,
+                                       basis_, scratch_.get(), &along_);
+    if (polytope_) return Outcome::Ok();
+  }
   const double match_distance = 1000.0 * step;
   const int count = static_cast<int>(members.size());
   moved_ = X_WB;
@@ -314,10 +323,18 @@ Outcome PairMotionDerivative::Compute(const GeometryModel& geometry, const Conta
 void PairMotionDerivative::Derivatives(const Twist& xi_A, const Twist& xi_B,
                                        std::vector<ContactPointDerivative>* out) const {
   // δ = Σ_j (u_j · δ) u_j.
+  // Only the nonzero coefficients are summed (an exact zero adds nothing; the world axes are
+  // the basis of most pairs, along which a body's translation columns have one component).
   const Vector6d delta = Stack(xi_A) - Stack(xi_B);
   double coefficient[6];
-  const int r = static_cast<int>(basis_.size());
-  for (int j = 0; j < r; ++j) coefficient[j] = basis_[j].dot(delta);
+  int used[6];
+  int r = 0;
+  for (int j = 0; j < static_cast<int>(basis_.size()); ++j) {
+    const double c = basis_[j].dot(delta);
+    if (c == 0.0) continue;
+    coefficient[r] = c;
+    used[r++] = j;
+  }
   out->resize(base_.size());
   for (size_t m = 0; m < base_.size(); ++m) {
     const ContactPoint& at = base_[m];
@@ -327,12 +344,12 @@ void PairMotionDerivative::Derivatives(const Twist& xi_A, const Twist& xi_B,
     d.p_A = xi_B.angular.cross(at.p_A - reference_) + xi_B.linear;
     d.p_B = xi_B.angular.cross(at.p_B - reference_) + xi_B.linear;
     d.normal = xi_B.angular.cross(at.normal);
-    for (int j = 0; j < r; ++j) {
-      const ContactPointDerivative& along = along_[j * base_.size() + m];
-      d.phi += coefficient[j] * along.phi;
-      d.p_A += coefficient[j] * along.p_A;
-      d.p_B += coefficient[j] * along.p_B;
-      d.normal += coefficient[j] * along.normal;
+    for (int k = 0; k < r; ++k) {
+      const ContactPointDerivative& along = along_[used[k] * base_.size() + m];
+      d.phi += coefficient[k] * along.phi;
+      d.p_A += coefficient[k] * along.p_A;
+      d.p_B += coefficient[k] * along.p_B;
+      d.normal += coefficient[k] * along.normal;
     }
   }
 }

@@ -44,6 +44,11 @@
 // no manifold query either (rounded()), including two capsules side by side with a two-point
 // manifold (rounded_pair_derivative.h).
 //
+// Closed form: two boxes, with the features that produced each point at q held fixed
+// (polytope_pair_derivative.h): one manifold query at q instead of 2r (polytope()). Where the
+// faces rest parallel (a kink) it is the one-sided derivative on the side where those features
+// persist, not the central differences' convention.
+//
 // Points that leave the manifold. A manifold's point count can change under the ±ε motions: a
 // point's φ crosses the tolerance, or the construction changes (manifold_3d.h: two segments
 // are clipped only while their projections are parallel). Matching is one to one, so a lost
@@ -55,6 +60,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,6 +68,7 @@
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/geometry/contact_point.h"
 #include "quasidyn/geometry/geometry_model.h"
+#include "quasidyn/geometry/manifold_3d_scratch.h"
 
 namespace quasidyn {
 
@@ -108,8 +115,12 @@ class PairMotionDerivative {
   // Whether the last Compute used the closed form of rounded cores (spheres, capsules;
   // rounded_pair_derivative.h) instead of manifold queries.
   bool rounded() const { return rounded_; }
+  // Whether the last Compute used the closed form of a box pair with its features at q held
+  // fixed (polytope_pair_derivative.h): one manifold query instead of 2r.
+  bool polytope() const { return polytope_; }
   // With false, Compute differences the manifold of every pair but the polytope–half-space
-  // case (the reference the closed forms of rounded_pair_derivative.h are tested against).
+  // case (the reference the closed forms of rounded_pair_derivative.h and
+  // polytope_pair_derivative.h are tested against).
   // Default true.
   void set_closed_forms(bool closed_forms) { closed_forms_ = closed_forms; }
 
@@ -125,14 +136,16 @@ class PairMotionDerivative {
   Eigen::Vector3d reference_;
   bool analytic_ = false;
   bool rounded_ = false;
+  bool polytope_ = false;
   bool closed_forms_ = true;
-  std::vector<ContactPoint> base_;             // per member
-  std::vector<Vector6d> basis_;                // u_1 … u_r
-  std::vector<ContactPointDerivative> along_;  // [j · |members| + m] = D u_j for member m
-  std::vector<Eigen::Isometry3d> moved_;       // scratch: X_WB with A moved
-  ManifoldPoints points_;                      // scratch: one manifold query
-  std::vector<int> match_[3];                  // scratch: per member, the point matched at +ε,
-  std::vector<ContactPoint> matched_[3];       // −ε and q (index, −1 for none; copy)
+  std::unique_ptr<Manifold3dScratch> scratch_;  // the box pair's manifold at q (made once)
+  std::vector<ContactPoint> base_;              // per member
+  std::vector<Vector6d> basis_;                 // u_1 … u_r
+  std::vector<ContactPointDerivative> along_;   // [j · |members| + m] = D u_j for member m
+  std::vector<Eigen::Isometry3d> moved_;        // scratch: X_WB with A moved
+  ManifoldPoints points_;                       // scratch: one manifold query
+  std::vector<int> match_[3];                   // scratch: per member, the point matched at +ε,
+  std::vector<ContactPoint> matched_[3];        // −ε and q (index, −1 for none; copy)
 };
 
 }  // namespace quasidyn
