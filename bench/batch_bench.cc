@@ -32,10 +32,19 @@
 //                                 (the samples drawn, the batch, the estimate). Two controls
 //                                 run by the same ParallelFor show what the machine itself gives
 //                                 on 2 threads: control_compute (16 items of arithmetic on
-//                                 registers only, ≈ 0.5 ms each) and control_stream (16 items
+//                                 registers only, ≈ 0.37 ms each) and control_stream (16 items
 //                                 each summing its worker's own 64 MiB buffer: memory bandwidth).
 //                                 Their linear_fraction and CPU per item are the floor for ours:
 //                                 two virtual CPUs may share one physical core or its memory.
+//                                 control_compute_short is the same arithmetic cut into the
+//                                 planar gradient batch's shape (64 items of ≈ 13 µs): what one
+//                                 call's hand-over to the other thread and back costs per item.
+//                                 Rows *_8_in_a_row run 8 batches on 1 thread, then 8 on 2, per
+//                                 iteration: a caller that makes batches in a loop.
+//                                 After each timed batch the caller sleeps 0.2 ms before reading
+//                                 the CPU clock: the clock counts another thread's time only up
+//                                 to its last switch or timer tick, and a worker that has left
+//                                 the call is still on its way to its park.
 //   BM_ParallelForCall/T          one ParallelFor call of T empty items on T threads: the cost
 //                                 of handing items to the other thread and waiting for it (real
 //                                 time per call).
@@ -52,6 +61,7 @@
 #include <ctime>
 #include <functional>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "bench_scenes.h"
@@ -227,7 +237,10 @@ double WallSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& make) {
+// `in_a_row` calls on 1 thread, then as many on 2, per iteration: 1 for batches made one at a
+// time with other work between them, more for a caller that makes them in a loop.
+void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& make,
+                      int in_a_row = 1) {
   const Batch batch = make();
   batch.run(1);  // warm-up: the scene's caches, the workers' buffers
   batch.run(2);
@@ -241,12 +254,15 @@ void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& mak
   for (auto _ : state) {
     for (int threads = 1; threads <= 2; ++threads) {
       const double wall_start = WallSeconds(), cpu_start = ProcessCpuSeconds();
-      batch.run(threads);
+      for (int call = 0; call < in_a_row; ++call) batch.run(threads);
       wall[threads] += WallSeconds() - wall_start;
+      // The other workers' way to their park counted in this batch, not in the next (both thread
+      // counts pay the sleep's own CPU, ≈ 15 µs in the 2-vCPU VM).
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
       cpu[threads] += ProcessCpuSeconds() - cpu_start;
     }
   }
-  const double items = static_cast<double>(state.iterations()) * batch.items;
+  const double items = static_cast<double>(state.iterations()) * batch.items * in_a_row;
   state.counters["items_per_second_1"] = items / wall[1];
   state.counters["items_per_second_2"] = items / wall[2];
   state.counters["linear_fraction"] = wall[1] / (2 * wall[2]);
@@ -273,6 +289,10 @@ BENCHMARK_CAPTURE(BM_ThreadScaling, gradients_planar_hand, [] {
 BENCHMARK_CAPTURE(BM_ThreadScaling, gradients_planar_hand_reused, [] {
   return GradientBatchOf(Example::kPlanarHand, 64, true);
 })->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(
+    BM_ThreadScaling, gradients_planar_hand_reused_8_in_a_row,
+    [] { return GradientBatchOf(Example::kPlanarHand, 64, true); }, 8)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ThreadScaling, gradients_arm_cubes, [] {
   return GradientBatchOf(Example::kArmCubes, 8, false);
 })->Unit(benchmark::kMillisecond);
@@ -285,6 +305,13 @@ BENCHMARK_CAPTURE(BM_ThreadScaling, smoothing_planar_hand, [] {
 BENCHMARK_CAPTURE(BM_ThreadScaling, control_compute, [] {
   return ComputeControlOf(16, 100000);
 })->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, control_compute_short, [] {
+  return ComputeControlOf(64, 3500);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(
+    BM_ThreadScaling, control_compute_short_8_in_a_row, [] { return ComputeControlOf(64, 3500); },
+    8)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ThreadScaling, control_stream, [] {
   return StreamControlOf(16, 64);
 })->Unit(benchmark::kMillisecond);

@@ -91,6 +91,39 @@ TEST(ParallelFor, TheOtherWorkersThreadsAreKeptBetweenCalls) {
   EXPECT_LT(helpers.size(), static_cast<std::size_t>(calls));
 }
 
+// The caller waits for the other worker's last item by spinning for a while and then by
+// blocking, and a parked thread spins between calls made in a loop: whichever way the wait
+// ends, a call returns only once every item is done and its writes are seen. Worker 0 takes no
+// item before worker 1 has started one (up to 20 s); worker 1's items sleep 0, 0.1 ms or 2 ms
+// (shorter and longer than the spins) before writing a plain int: a call that returned early
+// would leave a slot unwritten.
+TEST(ParallelFor, ACallReturnsAfterTheOtherWorkersLastItemWhetherItWasShortOrLong) {
+  const std::size_t count = 8;
+  const int delays_us[] = {0, 100, 2000};
+  int calls_with_both_workers = 0;
+  for (int call = 0; call < 60; ++call) {
+    std::vector<int> written(count, 0);
+    std::atomic<bool> worker1_started{false};
+    ParallelFor(count, 2, [&](std::size_t worker, std::size_t item) {
+      if (worker == 1) {
+        worker1_started.store(true);
+        std::this_thread::sleep_for(std::chrono::microseconds(delays_us[call % 3]));
+      } else {
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (!worker1_started.load() && std::chrono::steady_clock::now() < give_up) {
+          std::this_thread::yield();
+        }
+      }
+      written[item] = call + 1;
+    });
+    calls_with_both_workers += worker1_started.load();
+    for (std::size_t i = 0; i < count; ++i) {
+      ASSERT_EQ(written[i], call + 1) << "call " << call << ", item " << i;
+    }
+  }
+  EXPECT_EQ(calls_with_both_workers, 60);
+}
+
 TEST(ParallelFor, ACallFromInsideAnItemRunsOnThreadsOfItsOwn) {
   std::vector<std::vector<int>> runs(4, std::vector<int>(5, 0));
   ParallelFor(4, 2, [&](std::size_t, std::size_t outer) {
