@@ -96,6 +96,9 @@ class RangeSpaceKkt {
     // Q = N Nᵀ (size × size, empty when N is). The solve is then x_c = K r₂,c + Q y_c, the
     // same x as x₀ + N Nᵀ (y − x₀) without the per-column set-up.
     Eigen::MatrixXd K, Q;
+    // K and Q came from the Gram matrix G = W_cᵀ W_c (fewer rows than velocities, all
+    // independent: K = W_c G⁻¹, Q = I − K W_cᵀ; M, factor, N and the pivots are not formed).
+    bool gram = false;
   };
 
   void FindBlocks(const PositiveDefiniteFactor::SparseRows& whitened,
@@ -104,6 +107,10 @@ class RangeSpaceKkt {
                     const std::vector<int>& active);
   // Block::K and Block::Q of a factored small block of rank > 0.
   static void FormSmallOperators(Block* block);
+  // The Gram path (Block::gram) for a small block with fewer rows than velocities: returns
+  // false, the block unchanged, when a pivot of G fails the tolerance
+  // (range_space_kkt.cc); largest: the largest pivot of every block's M.
+  static bool FormGramOperators(double largest, Block* block);
   void SolveBlock(const Block& block, const Eigen::MatrixXd& r2_transposed, int r2_columns,
                   Workspace* w) const;
   // x_c = K r₂,c + Q y_c on every column (Block::K, Block::Q), for a small block.

@@ -24,12 +24,25 @@ bool BarrierHessianFactor::Compute(const Eigen::MatrixXd& H, bool require_positi
 }
 
 Eigen::MatrixXd BarrierHessianFactor::Solve(const Eigen::MatrixXd& rhs) const {
-  if (sparse_) return sparse_factor_.solve(rhs);
+  Eigen::MatrixXd x = rhs;
+  SolveInPlace(&x);
+  return x;
+}
+
+void BarrierHessianFactor::SolveInPlace(Eigen::MatrixXd* rhs) const {
+  Eigen::MatrixXd& x = *rhs;
+  if (sparse_) {
+    x = sparse_factor_.solve(x);
+    return;
+  }
   const int n = static_cast<int>(dense_factor_.rows());
-  if (n > kSmallBarrierHessianSize) return dense_factor_.solve(rhs);
+  if (n > kSmallBarrierHessianSize) {
+    dense_factor_.solveInPlace(x);
+    return;
+  }
   // Eigen::LDLT::solve's steps, column by column without its blocked kernels:
   // x = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π b, D⁺ zero where |D_i| is not above the smallest normal double.
-  Eigen::MatrixXd x = dense_factor_.transpositionsP() * rhs;
+  x = dense_factor_.transpositionsP() * x;
   const double* L = dense_factor_.matrixLDLT().data();  // column-major: L(i, j) = L[i + j·n]
   const auto D = dense_factor_.vectorD();
   const double tolerance = std::numeric_limits<double>::min();
@@ -48,7 +61,6 @@ Eigen::MatrixXd BarrierHessianFactor::Solve(const Eigen::MatrixXd& rhs) const {
     }
   }
   x = dense_factor_.transpositionsP().transpose() * x;
-  return x;
 }
 
 }  // namespace quasidyn

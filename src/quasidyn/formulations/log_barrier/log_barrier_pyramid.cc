@@ -110,11 +110,12 @@ void PyramidLogBarrierProgram::Differentiate(const QuasiDynamicDerivativeInput& 
     return FailGradient(violation, gradient);
   const StepDataContraction* contraction = nullptr;
   if (input.contractor != nullptr) {
-    contraction = input.contractor->Contract(BarrierContactImpulse(pyramid, kappa_, v));
+    contraction =
+        input.contractor->Contract(BarrierContactImpulse(pyramid, kappa_, v, &w.gradient));
     if (contraction == nullptr) return FailGradient("A: " + input.contractor->failure(), gradient);
   }
-  *gradient =
-      LogBarrierVelocityGradient(problem.scene, problem.time_step, kappa_, pyramid, contraction, v);
+  LogBarrierVelocityGradient(problem.scene, problem.time_step, kappa_, pyramid, contraction, v,
+                             &w.gradient, gradient);
 }
 
 }  // namespace quasidyn
