@@ -429,9 +429,14 @@ Outcome DifferentiateStepData(const ContactModel& model,
 
   // Analytic: τ_h,a = h K_a (u − q_a) and q_a are the robots' (revolute/prismatic) coordinates,
   // whose tangent directions are the coordinates themselves: ∂τ_h,a/∂ε_k = −h K_a e_k.
+  // K_a per actuated velocity as Scene::ActuatedStiffness, without its vector.
   const double h = cost_parameters.time_step;
-  const Eigen::VectorXd K = scene.ActuatedStiffness();
-  for (int a = 0; a < scene.nv_a; ++a) d.d_tau_h(scene.nv_u + a, scene.nv_u + a) = -h * K[a];
+  for (const Joint& joint : scene.joints)
+    for (int i = 0; i < JointNv(joint.type); ++i) {
+      const int a = joint.v_start + i - scene.nv_u;
+      if (a >= 0 && a < scene.nv_a)
+        d.d_tau_h(scene.nv_u + a, scene.nv_u + a) = -h * joint.stiffness;
+    }
 
   StepDataDerivativeBuffers::Impl& buffer = *buffers->impl;
   std::vector<int>& object_bodies = buffer.object_bodies;

@@ -97,7 +97,10 @@ void LogBarrierVelocityGradient(const Scene& scene, double time_step, double kap
     PyramidRowsOf(data, d.d_Jc_v, &dg);
     for (int i = 0; i < static_cast<int>(data.contact_keys.size()); ++i) {
       const PyramidStepData::ContactKey& key = data.contact_keys[i];
-      dg.middleRows(key.first_row, key.rows).rowwise() += d.d_phi.row(i) / time_step;
+      for (int k = 0; k < n; ++k) {
+        const double d_o = d.d_phi(i, k) / time_step;
+        for (int row = key.first_row; row < key.first_row + key.rows; ++row) dg(row, k) += d_o;
+      }
     }
     if (data.limits.size() > 0)
       dg.bottomRows(data.limits.size()) = JointLimitRowDerivative(data, time_step);
