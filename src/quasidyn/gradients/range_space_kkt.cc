@@ -226,7 +226,7 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
 bool RangeSpaceKkt::FormGramOperators(double largest, Block* block) {
   const int size = static_cast<int>(block->indices.size());
   const int rows = static_cast<int>(block->rows.size());
-  const Eigen::MatrixXd& W = block->W;
+  const double* W = block->W.data();  // column-major: W_c(k, q) = W[k + q·size]
   // G = W_cᵀ W_c in full (rows × rows, column-major in g), then its diagonally pivoted LDLᵀ
   // Π G Πᵀ = L D Lᵀ in place (Golub & Van Loan, "Matrix Computations", 4th ed., §4.2.9):
   // g(i, k) below the diagonal becomes L(i, k), g(k, k) the pivot d_k; perm[k] is the row of G
@@ -237,7 +237,7 @@ bool RangeSpaceKkt::FormGramOperators(double largest, Block* block) {
     perm[i] = i;
     for (int j = 0; j <= i; ++j) {
       double sum = 0.0;
-      for (int k = 0; k < size; ++k) sum += W(k, i) * W(k, j);
+      for (int k = 0; k < size; ++k) sum += W[k + i * size] * W[k + j * size];
       g[i + j * rows] = sum;
       g[j + i * rows] = sum;
     }
@@ -268,22 +268,26 @@ bool RangeSpaceKkt::FormGramOperators(double largest, Block* block) {
   // W_c's row i, solved through the factor; Q = I − K W_cᵀ, the projector onto null(W_cᵀ) =
   // null(M_c) (= N Nᵀ).
   block->K.resize(size, rows);
+  double* K = block->K.data();  // column-major, as W
   double z[kSmallBlock];
   for (int i = 0; i < size; ++i) {
-    for (int k = 0; k < rows; ++k) z[k] = W(i, perm[k]);
+    for (int k = 0; k < rows; ++k) z[k] = W[i + perm[k] * size];
     for (int k = 1; k < rows; ++k)
       for (int j = 0; j < k; ++j) z[k] -= g[k + j * rows] * z[j];
     for (int k = 0; k < rows; ++k) z[k] /= g[k + k * rows];
     for (int k = rows - 2; k >= 0; --k)
       for (int j = k + 1; j < rows; ++j) z[k] -= g[j + k * rows] * z[j];
-    for (int k = 0; k < rows; ++k) block->K(i, perm[k]) = z[k];
+    for (int k = 0; k < rows; ++k) K[i + perm[k] * size] = z[k];
   }
+  // Q symmetric: its lower triangle, mirrored.
   block->Q.resize(size, size);
+  double* Q = block->Q.data();
   for (int j = 0; j < size; ++j)
-    for (int i = 0; i < size; ++i) {
+    for (int i = j; i < size; ++i) {
       double sum = i == j ? 1.0 : 0.0;
-      for (int q = 0; q < rows; ++q) sum -= block->K(i, q) * W(j, q);
-      block->Q(i, j) = sum;
+      for (int q = 0; q < rows; ++q) sum -= K[i + q * size] * W[j + q * size];
+      Q[i + j * size] = sum;
+      Q[j + i * size] = sum;
     }
   block->rank = rows;
   block->N.resize(size, 0);  // not formed: the small solve reads Q

@@ -139,7 +139,7 @@ void StackedBlockJacobians(const ContactSet& contacts, const std::vector<Contact
     (*offset)[b + 1] = (*offset)[b] + static_cast<int>(blocks[b].R.rows());
   A->setZero(offset->back(), contacts.nv());
   const int nt = contacts.tangent_count();
-  Eigen::Vector3d column;  // J_c,i's column: (J_n, J_t) entries, 1 + n_t <= 3
+  double column[3];  // J_c,i's column: (J_n, J_t) entries, 1 + n_t <= 3
   for (size_t b = 0; b < blocks.size(); ++b) {
     const ContactConeBlock& block = blocks[b];
     const std::span<const int> columns = contacts.Columns(block.contact);
@@ -148,8 +148,11 @@ void StackedBlockJacobians(const ContactSet& contacts, const std::vector<Contact
     for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
       column[0] = J_n[c];
       for (int t = 0; t < nt; ++t) column[1 + t] = J_t(t, c);
-      A->block((*offset)[b], columns[c], block.R.rows(), 1).noalias() =
-          block.R * column.head(1 + nt);
+      for (int i = 0; i < block.R.rows(); ++i) {  // (R_b column)_i, summed in order
+        double sum = 0.0;
+        for (int j = 0; j <= nt; ++j) sum += block.R(i, j) * column[j];
+        (*A)((*offset)[b] + i, columns[c]) = sum;
+      }
     }
   }
 }
