@@ -21,10 +21,13 @@
 // below 1e-10 × the largest pivot of all blocks are zero, the threshold of one factorisation
 // of the whole M, whose pivots are those of the blocks). The zero pivots k give null(M_c)
 // exactly: M_c Πᵀ L⁻ᵀ e_k = Πᵀ L D e_k = 0, and Gram–Schmidt (twice) on these few makes N_c
-// orthonormal; x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂. Only N_c is dense work per right-hand side beyond
-// two triangular solves, and for r₂ = 0 x = N Nᵀ y. The solves use only the leading block of L
-// up to the last kept pivot (D⁺ is zero past it, so the rest of L⁻¹'s rows are discarded and
-// L⁻ᵀ of a vector zero there stays zero there).
+// orthonormal; x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂.
+// Only N_c is dense work per right-hand side beyond two triangular solves, and for r₂ = 0
+// x = N Nᵀ y. The solves use only the leading block of L up to the last kept pivot (D⁺ is zero
+// past it, so the rest of L⁻¹'s rows are discarded and L⁻ᵀ of a vector zero there stays zero
+// there). A small block with fewer rows than velocities, all clearly independent, forms the
+// same operators from the Gram matrix G = W_cᵀ W_c instead: M_c⁺ W_c = W_c G⁻¹ and
+// N Nᵀ = I − W_c G⁻¹ W_cᵀ (FormGramOperators).
 // When E is rank deficient (more active rows than the velocities they constrain, e.g. a box
 // flat on the ground: 16 pyramid rows on 6 velocities) the multipliers are not unique but dv
 // is, and r₂ enters through its orthogonal projection onto range(E): the rows hold in the
