@@ -13,6 +13,7 @@
 #include "quasidyn/contact/friction_cone.h"
 #include "quasidyn/gradients/chain_kinematics.h"
 #include "quasidyn/gradients/pair_motion_derivative.h"
+#include "quasidyn/gradients/rounded_pair_derivative.h"
 #include "quasidyn/gradients/tangent_basis_derivative.h"
 
 namespace quasidyn {
@@ -101,6 +102,8 @@ struct Workspace {
   SparseJacobian3 J_A, J_B, R_A, R_B;
   std::vector<int> directions;
   std::vector<Twist> xi_A, xi_B, relative;
+  std::vector<int> moves;  // per direction of a rounded pair: 1 A, 2 B, 3 both
+  std::vector<Eigen::Matrix<double, 6, 1>> relative_stacked;  // a rounded pair's ±S_k
   std::vector<ContactPointDerivative> along;
   PairMotionDerivative motion;
   std::vector<SpatialTwist> column_twists;  // S_c per velocity column at q
@@ -131,13 +134,80 @@ Twist ColumnTwist(const SparseJacobian3& J, const SparseJacobian3& R, size_t c) 
   return xi;
 }
 
-// Fills p.slot and p.derivative at the base configuration of `kinematics`: the twists of the
-// two bodies for each velocity direction of their chains, about the mean witness point, and
-// the pair's motion derivative along them (2 r manifold queries, r <= 6). A failure when a
-// contact of the pair has no derivative there.
+// Adds common(ξ) (pair_motion_derivative.h) for the spatial twist ξ (both bodies carried
+// rigidly: the points move with ξ, the normal turns, φ does not change).
+void AddCommonMotion(const SpatialTwist& xi, const Contact& c, ContactPointDerivative* d) {
+  d->p_A += xi.PointVelocity(c.p_A);
+  d->p_B += xi.PointVelocity(c.p_B);
+  d->normal += xi.angular.cross(c.normal);
+}
+
+// Rounded cores (rounded_pair_derivative.h) along each direction's own twists, without a basis
+// of their span: D is linear in the relative twist, so d/dε_k = D(ξ_A − ξ_B) + common(ξ_B)
+// (pair_motion_derivative.h) can be evaluated on the twists of direction k themselves. With
+// the columns' spatial twists S_k (about the world origin, chain_kinematics.h) the bodies'
+// twists are S_k or 0, so a direction that moves both bodies is common(S_k) alone, one that
+// moves A alone is D S_k, and one that moves B alone is D(−S_k) + common(S_k): the closed form
+// is evaluated only on the directions that move one body. Fills p.slot and p.derivative and
+// returns true, or returns false without either when the pair is not a smooth rounded pair
+// (RoundedPairDerivative declines).
+bool DifferentiateRoundedPair(const GeometryModel& geometry, const ContactSet& contacts,
+                              const ChainKinematics& kinematics, double data_step, int nv,
+                              Workspace* w, PairContacts* p) {
+  // Directions of the union of the two chains, in increasing velocity index, and which body
+  // each moves (1 A, 2 B, 3 both).
+  const std::vector<int>& chain_a = kinematics.ChainColumns(p->body_a);
+  const std::vector<int>& chain_b = kinematics.ChainColumns(p->body_b);
+  w->directions.clear();
+  w->moves.clear();
+  w->relative_stacked.clear();
+  size_t a = 0, b = 0;
+  while (a < chain_a.size() || b < chain_b.size()) {
+    const int k_a = a < chain_a.size() ? chain_a[a] : nv;
+    const int k_b = b < chain_b.size() ? chain_b[b] : nv;
+    const int k = std::min(k_a, k_b);
+    const int moves = (k_a == k ? 1 : 0) | (k_b == k ? 2 : 0);
+    a += k_a == k ? 1 : 0;
+    b += k_b == k ? 1 : 0;
+    w->directions.push_back(k);
+    w->moves.push_back(moves);
+    const SpatialTwist& S = w->column_twists[k];
+    if (moves == 1) w->relative_stacked.emplace_back() << S.angular, S.linear;
+    if (moves == 2) w->relative_stacked.emplace_back() << -S.angular, -S.linear;
+  }
+  const size_t members = p->contacts.size();
+  w->along.resize(w->relative_stacked.size() * members);
+  if (!RoundedPairDerivative(geometry, contacts, p->contacts, kinematics.BodyPoses(),
+                             Eigen::Vector3d::Zero(), w->relative_stacked, data_step, &w->along))
+    return false;
+  p->slot.assign(nv, -1);
+  p->derivative.resize(w->directions.size() * members);
+  size_t relative = 0;
+  for (size_t s = 0; s < w->directions.size(); ++s) {
+    const int k = w->directions[s];
+    p->slot[k] = static_cast<int>(s);
+    const SpatialTwist& S = w->column_twists[k];
+    const int moves = w->moves[s];
+    for (size_t m = 0; m < members; ++m) {
+      ContactPointDerivative& d = p->derivative[s * members + m];
+      d = moves == 3 ? ContactPointDerivative{} : w->along[relative * members + m];
+      if (moves != 1) AddCommonMotion(S, contacts[p->contacts[m]], &d);
+    }
+    if (moves != 3) ++relative;
+  }
+  return true;
+}
+
+// Fills p.slot and p.derivative at the base configuration of `kinematics`: the closed form of
+// rounded cores where it applies (above), else the twists of the two bodies for each velocity
+// direction of their chains, about the mean witness point, and the pair's motion derivative
+// along them (2 r manifold queries, r <= 6). A failure when a contact of the pair has no
+// derivative there.
 Outcome DifferentiatePair(const GeometryModel& geometry, const ContactSet& contacts,
                           const ChainKinematics& kinematics, double tolerance, double data_step,
                           int nv, Workspace* w, PairContacts* p) {
+  if (DifferentiateRoundedPair(geometry, contacts, kinematics, data_step, nv, w, p))
+    return Outcome::Ok();
   Eigen::Vector3d reference = Eigen::Vector3d::Zero();
   for (int i : p->contacts) reference += contacts[i].p_A + contacts[i].p_B;
   reference /= 2.0 * static_cast<double>(p->contacts.size());
@@ -359,9 +429,14 @@ Outcome DifferentiateStepData(const ContactModel& model,
 
   // Analytic: τ_h,a = h K_a (u − q_a) and q_a are the robots' (revolute/prismatic) coordinates,
   // whose tangent directions are the coordinates themselves: ∂τ_h,a/∂ε_k = −h K_a e_k.
+  // K_a per actuated velocity as Scene::ActuatedStiffness, without its vector.
   const double h = cost_parameters.time_step;
-  const Eigen::VectorXd K = scene.ActuatedStiffness();
-  for (int a = 0; a < scene.nv_a; ++a) d.d_tau_h(scene.nv_u + a, scene.nv_u + a) = -h * K[a];
+  for (const Joint& joint : scene.joints)
+    for (int i = 0; i < JointNv(joint.type); ++i) {
+      const int a = joint.v_start + i - scene.nv_u;
+      if (a >= 0 && a < scene.nv_a)
+        d.d_tau_h(scene.nv_u + a, scene.nv_u + a) = -h * joint.stiffness;
+    }
 
   StepDataDerivativeBuffers::Impl& buffer = *buffers->impl;
   std::vector<int>& object_bodies = buffer.object_bodies;
@@ -395,14 +470,14 @@ Outcome DifferentiateStepData(const ContactModel& model,
   if (buffer.work == nullptr || !buffer.work->SizedFor(static_cast<int>(scene.bodies.size())))
     buffer.work = std::make_unique<Workspace>(static_cast<int>(scene.bodies.size()));
   Workspace& work = *buffer.work;
+  // The state at q: the columns' twists, the pairs' point derivatives, the bodies' velocities
+  // and wrenches, the contacts' frames and relative velocities.
+  kinematics.ColumnTwists(&work.column_twists);
   for (PairContacts& p : pairs)
     if (Outcome outcome = DifferentiatePair(model.geometry(), contacts, kinematics,
                                             model.candidate_distance(), data_step, nv, &work, &p);
         !outcome)
       return outcome;
-  // The state at q: the columns' twists, the bodies' velocities and wrenches, the contacts'
-  // frames and relative velocities.
-  kinematics.ColumnTwists(&work.column_twists);
   for (int b = 0; b < static_cast<int>(work.bodies.size()); ++b) {
     BodyState& state = work.bodies[b];
     state = BodyState{};

@@ -20,6 +20,13 @@ constexpr double kRankTolerance = 1e-10;
 // arm's) keep the blocked kernels (SolveBlock).
 constexpr int kSmallBlock = 12;
 
+// A small block with fewer rows than velocities forms K and Q from the Gram matrix
+// G = W_cᵀ W_c of its rows instead of M_c = W_c W_cᵀ when every pivot of G's diagonally
+// pivoted LDLᵀ exceeds this fraction of its first (and the rank cut kRankTolerance of the
+// largest pivot of M): rows independent with a margin of 1e4 over that cut. Otherwise (rows
+// dependent or nearly so) the rank-revealing factorisation of M_c decides.
+constexpr double kGramTolerance = 1e-6;
+
 }  // namespace
 
 bool RangeSpaceKkt::FactorCost(const Eigen::MatrixXd& H) {
@@ -119,8 +126,10 @@ void RangeSpaceKkt::FindBlocks(const PositiveDefiniteFactor::SparseRows& whitene
 
 void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& whitened,
                                  const std::vector<int>& active) {
-  // W_c (the block's whitened rows as columns, dense on its velocities) and
-  // M_c = W_c W_cᵀ = Σ_{j ∈ block} w_j w_jᵀ (its lower triangle, all the factorisation reads).
+  // W_c (the block's whitened rows as columns, dense on its velocities), and the largest
+  // pivot of the diagonally pivoted LDLᵀ of every M_c = W_c W_cᵀ, which is its largest
+  // diagonal entry Σ_q W_c(i, q)² (the first pivot; the later ones are diagonal entries of
+  // Schur complements, no larger for M_c ⪰ 0).
   double largest = 0.0;
   for (int b = 0; b < block_count_; ++b) {
     Block& block = blocks_[b];
@@ -133,6 +142,19 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
         if (whitened.value[e] != 0.0)
           block.W(place_in_block_[whitened.index[e]], q) = whitened.value[e];
     }
+    for (int i = 0; i < size; ++i) {
+      double sum = 0.0;
+      for (int q = 0; q < rows; ++q) sum += block.W(i, q) * block.W(i, q);
+      largest = std::max(largest, sum);
+    }
+  }
+  // M_c (its lower triangle, all the factorisation reads) and its factor, or the Gram path.
+  for (int b = 0; b < block_count_; ++b) {
+    Block& block = blocks_[b];
+    const int size = static_cast<int>(block.indices.size());
+    const int rows = static_cast<int>(block.rows.size());
+    block.gram = size <= kSmallBlock && rows < size && FormGramOperators(largest, &block);
+    if (block.gram) continue;
     block.M.setZero(size, size);
     if (size <= kSmallBlock) {
       for (int i = 0; i < size; ++i)
@@ -145,11 +167,11 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
       block.M.selfadjointView<Eigen::Lower>().rankUpdate(block.W);
     }
     block.factor.compute(block.M);
-    largest = std::max(largest, block.factor.vectorD().cwiseAbs().maxCoeff());
   }
   std::vector<int>& zero_pivots = zero_pivots_;
   for (int b = 0; b < block_count_; ++b) {
     Block& block = blocks_[b];
+    if (block.gram) continue;
     const int size = static_cast<int>(block.indices.size());
     const auto D = block.factor.vectorD();  // a view of the factor (a VectorXd would copy it)
     // Eigen's pivoting does not always leave the zero pivots last (an exactly zero column is
@@ -199,6 +221,77 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
     }
     if (small) FormSmallOperators(&block);
   }
+}
+
+bool RangeSpaceKkt::FormGramOperators(double largest, Block* block) {
+  const int size = static_cast<int>(block->indices.size());
+  const int rows = static_cast<int>(block->rows.size());
+  const double* W = block->W.data();  // column-major: W_c(k, q) = W[k + q·size]
+  // G = W_cᵀ W_c in full (rows × rows, column-major in g), then its diagonally pivoted LDLᵀ
+  // Π G Πᵀ = L D Lᵀ in place (Golub & Van Loan, "Matrix Computations", 4th ed., §4.2.9):
+  // g(i, k) below the diagonal becomes L(i, k), g(k, k) the pivot d_k; perm[k] is the row of G
+  // at place k.
+  double g[kSmallBlock * kSmallBlock];
+  int perm[kSmallBlock];
+  for (int i = 0; i < rows; ++i) {
+    perm[i] = i;
+    for (int j = 0; j <= i; ++j) {
+      double sum = 0.0;
+      for (int k = 0; k < size; ++k) sum += W[k + i * size] * W[k + j * size];
+      g[i + j * rows] = sum;
+      g[j + i * rows] = sum;
+    }
+  }
+  double first = 0.0;
+  for (int k = 0; k < rows; ++k) {
+    int p = k;
+    for (int i = k + 1; i < rows; ++i)
+      if (g[i + i * rows] > g[p + p * rows]) p = i;
+    if (p != k) {
+      std::swap(perm[k], perm[p]);
+      for (int i = 0; i < rows; ++i) std::swap(g[k + i * rows], g[p + i * rows]);
+      for (int i = 0; i < rows; ++i) std::swap(g[i + k * rows], g[i + p * rows]);
+    }
+    const double d = g[k + k * rows];
+    if (k == 0) first = d;
+    if (!(d > kGramTolerance * first && d > kRankTolerance * largest)) return false;
+    for (int i = k + 1; i < rows; ++i) {
+      const double l = g[i + k * rows] / d;
+      for (int j = k + 1; j <= i; ++j) {
+        g[i + j * rows] -= l * g[j + k * rows];
+        g[j + i * rows] = g[i + j * rows];
+      }
+    }
+    for (int i = k + 1; i < rows; ++i) g[i + k * rows] /= d;
+  }
+  // K = W_c G⁻¹ (= M_c⁺ W_c for W_c of full column rank), row by row: G Kᵀ's column i =
+  // W_c's row i, solved through the factor; Q = I − K W_cᵀ, the projector onto null(W_cᵀ) =
+  // null(M_c) (= N Nᵀ).
+  block->K.resize(size, rows);
+  double* K = block->K.data();  // column-major, as W
+  double z[kSmallBlock];
+  for (int i = 0; i < size; ++i) {
+    for (int k = 0; k < rows; ++k) z[k] = W[i + perm[k] * size];
+    for (int k = 1; k < rows; ++k)
+      for (int j = 0; j < k; ++j) z[k] -= g[k + j * rows] * z[j];
+    for (int k = 0; k < rows; ++k) z[k] /= g[k + k * rows];
+    for (int k = rows - 2; k >= 0; --k)
+      for (int j = k + 1; j < rows; ++j) z[k] -= g[j + k * rows] * z[j];
+    for (int k = 0; k < rows; ++k) K[i + perm[k] * size] = z[k];
+  }
+  // Q symmetric: its lower triangle, mirrored.
+  block->Q.resize(size, size);
+  double* Q = block->Q.data();
+  for (int j = 0; j < size; ++j)
+    for (int i = j; i < size; ++i) {
+      double sum = i == j ? 1.0 : 0.0;
+      for (int q = 0; q < rows; ++q) sum -= K[i + q * size] * W[j + q * size];
+      Q[i + j * size] = sum;
+      Q[j + i * size] = sum;
+    }
+  block->rank = rows;
+  block->N.resize(size, 0);  // not formed: the small solve reads Q
+  return true;
 }
 
 void RangeSpaceKkt::FormSmallOperators(Block* block) {

@@ -21,10 +21,13 @@
 // below 1e-10 × the largest pivot of all blocks are zero, the threshold of one factorisation
 // of the whole M, whose pivots are those of the blocks). The zero pivots k give null(M_c)
 // exactly: M_c Πᵀ L⁻ᵀ e_k = Πᵀ L D e_k = 0, and Gram–Schmidt (twice) on these few makes N_c
-// orthonormal; x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂. Only N_c is dense work per right-hand side beyond
-// two triangular solves, and for r₂ = 0 x = N Nᵀ y. The solves use only the leading block of L
-// up to the last kept pivot (D⁺ is zero past it, so the rest of L⁻¹'s rows are discarded and
-// L⁻ᵀ of a vector zero there stays zero there).
+// orthonormal; x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂.
+// Only N_c is dense work per right-hand side beyond two triangular solves, and for r₂ = 0
+// x = N Nᵀ y. The solves use only the leading block of L up to the last kept pivot (D⁺ is zero
+// past it, so the rest of L⁻¹'s rows are discarded and L⁻ᵀ of a vector zero there stays zero
+// there). A small block with fewer rows than velocities, all clearly independent, forms the
+// same operators from the Gram matrix G = W_cᵀ W_c instead: M_c⁺ W_c = W_c G⁻¹ and
+// N Nᵀ = I − W_c G⁻¹ W_cᵀ (FormGramOperators).
 // When E is rank deficient (more active rows than the velocities they constrain, e.g. a box
 // flat on the ground: 16 pyramid rows on 6 velocities) the multipliers are not unique but dv
 // is, and r₂ enters through its orthogonal projection onto range(E): the rows hold in the
@@ -96,6 +99,9 @@ class RangeSpaceKkt {
     // Q = N Nᵀ (size × size, empty when N is). The solve is then x_c = K r₂,c + Q y_c, the
     // same x as x₀ + N Nᵀ (y − x₀) without the per-column set-up.
     Eigen::MatrixXd K, Q;
+    // K and Q came from the Gram matrix G = W_cᵀ W_c (fewer rows than velocities, all
+    // independent: K = W_c G⁻¹, Q = I − K W_cᵀ; M, factor, N and the pivots are not formed).
+    bool gram = false;
   };
 
   void FindBlocks(const PositiveDefiniteFactor::SparseRows& whitened,
@@ -104,6 +110,10 @@ class RangeSpaceKkt {
                     const std::vector<int>& active);
   // Block::K and Block::Q of a factored small block of rank > 0.
   static void FormSmallOperators(Block* block);
+  // The Gram path (Block::gram) for a small block with fewer rows than velocities: returns
+  // false, the block unchanged, when a pivot of G fails the tolerance
+  // (range_space_kkt.cc); largest: the largest pivot of every block's M.
+  static bool FormGramOperators(double largest, Block* block);
   void SolveBlock(const Block& block, const Eigen::MatrixXd& r2_transposed, int r2_columns,
                   Workspace* w) const;
   // x_c = K r₂,c + Q y_c on every column (Block::K, Block::Q), for a small block.

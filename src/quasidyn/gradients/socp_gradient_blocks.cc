@@ -78,23 +78,29 @@ std::vector<ContactConeBlock> BarrierConeBlocks(const ContactSet& contacts) {
   return blocks;
 }
 
-Eigen::VectorXd GapVelocities(const ContactSet& contacts, const Eigen::VectorXd& v,
-                              double time_step) {
+void GapVelocities(const ContactSet& contacts, const Eigen::VectorXd& v, double time_step,
+                   Eigen::VectorXd* out) {
   CheckSize("GapVelocities", "v", v.size(), contacts.nv(), "n_v");
-  const std::vector<int> first = ContactFirstRows(contacts);
-  const int nt = contacts.tangent_count();
-  Eigen::VectorXd c(first.back());
+  const int nt = contacts.tangent_count(), nr = 1 + nt;
+  Eigen::VectorXd& c = *out;
+  c.resize(contacts.size() * nr);
   for (int i = 0; i < contacts.size(); ++i) {
     const std::span<const int> columns = contacts.Columns(i);
     const ContactSet::RowsMap J_t = contacts.TangentJacobian(i);
-    c[first[i]] = contacts[i].phi / time_step + contacts.NormalVelocity(i, v);
+    c[i * nr] = contacts[i].phi / time_step + contacts.NormalVelocity(i, v);
     for (int t = 0; t < nt; ++t) {
       double sum = 0.0;
       for (size_t k = 0; k < columns.size(); ++k)
         sum += J_t(t, static_cast<int>(k)) * v[columns[k]];
-      c[first[i] + 1 + t] = sum;
+      c[i * nr + 1 + t] = sum;
     }
   }
+}
+
+Eigen::VectorXd GapVelocities(const ContactSet& contacts, const Eigen::VectorXd& v,
+                              double time_step) {
+  Eigen::VectorXd c;
+  GapVelocities(contacts, v, time_step, &c);
   return c;
 }
 
@@ -161,20 +167,35 @@ std::vector<Eigen::VectorXd> SocpBlockMultipliers(const ContactSet& contacts,
   return y;
 }
 
+void StackedImpulseCoordinates(const ContactSet& contacts,
+                               const std::vector<ContactConeBlock>& blocks,
+                               const std::vector<Eigen::VectorXd>& multipliers,
+                               Eigen::VectorXd* lambda) {
+  lambda->setZero(contacts.size() * (1 + contacts.tangent_count()));
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const Eigen::MatrixXd& R = blocks[b].R;
+    const Eigen::VectorXd& y = multipliers[b];
+    double* out = lambda->data() + blocks[b].first_row;
+    // (R_bᵀ y_b)_j = Σ_i R_ij y_i, summed in i's order.
+    for (int j = 0; j < R.cols(); ++j) {
+      double sum = 0.0;
+      for (int i = 0; i < R.rows(); ++i) sum += R(i, j) * y[i];
+      out[j] += sum;
+    }
+  }
+}
+
 Eigen::VectorXd StackedImpulseCoordinates(const ContactSet& contacts,
                                           const std::vector<ContactConeBlock>& blocks,
                                           const std::vector<Eigen::VectorXd>& multipliers) {
-  const std::vector<int> first = ContactFirstRows(contacts);
-  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(first.back());
-  for (size_t b = 0; b < blocks.size(); ++b)
-    lambda.segment(blocks[b].first_row, blocks[b].R.cols()) +=
-        blocks[b].R.transpose() * multipliers[b];
+  Eigen::VectorXd lambda;
+  StackedImpulseCoordinates(contacts, blocks, multipliers, &lambda);
   return lambda;
 }
 
 void CheckContractionSizes(const ContactSet& contacts, const StepDataContraction& contraction) {
   const int nv = contacts.nv(), nc = contacts.size();
-  const int r = ContactFirstRows(contacts).back();
+  const int r = nc * (1 + contacts.tangent_count());
   auto check = [](const Eigen::MatrixXd& M, int rows, int cols, const char* name) {
     if (M.rows() != rows || M.cols() != cols)
       throw std::invalid_argument(std::string("StepDataContraction::") + name + " is " +
@@ -191,9 +212,18 @@ void CheckContractionSizes(const ContactSet& contacts, const StepDataContraction
 
 void BlockValueDerivative(const ContactConeBlock& block, const StepDataContraction& contraction,
                           double time_step, Eigen::Ref<Eigen::MatrixXd> out) {
-  const int nr = static_cast<int>(block.R.cols());
-  out.noalias() = block.R * contraction.d_Jc_v.middleRows(block.first_row, nr);
-  out.noalias() += (block.R.col(0) / time_step) * contraction.d_phi.row(block.contact);
+  const Eigen::MatrixXd& R = block.R;
+  const int nr = static_cast<int>(R.cols()), nv = static_cast<int>(contraction.d_Jc_v.cols());
+  // Entry by entry (m_b, 1 + n_t <= 3): Σ_j R_ij ∂(J_c v)_j + (R_i0/h) ∂φ.
+  for (int k = 0; k < nv; ++k) {
+    const double d_phi = contraction.d_phi(block.contact, k);
+    const double* d_Jc_v = contraction.d_Jc_v.col(k).data() + block.first_row;
+    for (int i = 0; i < R.rows(); ++i) {
+      double sum = 0.0;
+      for (int j = 0; j < nr; ++j) sum += R(i, j) * d_Jc_v[j];
+      out(i, k) = sum + (R(i, 0) / time_step) * d_phi;
+    }
+  }
 }
 
 Eigen::MatrixXd BlockValueDerivative(const ContactConeBlock& block,
@@ -205,6 +235,11 @@ Eigen::MatrixXd BlockValueDerivative(const ContactConeBlock& block,
 
 Eigen::MatrixXd StationarityDataDerivative(const StepDataContraction& contraction) {
   return contraction.d_tau_h - contraction.d_P_v + contraction.d_JcT_lambda;
+}
+
+void StationarityDataDerivative(const StepDataContraction& contraction,
+                                Eigen::Ref<Eigen::MatrixXd> out) {
+  out = contraction.d_tau_h - contraction.d_P_v + contraction.d_JcT_lambda;
 }
 
 }  // namespace quasidyn

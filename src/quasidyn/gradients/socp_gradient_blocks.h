@@ -49,6 +49,9 @@ void BarrierConeBlocks(const ContactSet& contacts, std::vector<ContactConeBlock>
 // The stacked gap velocities c = (c_0, …, c_{n_c−1}) (size r) at v; h [s] > 0.
 Eigen::VectorXd GapVelocities(const ContactSet& contacts, const Eigen::VectorXd& v,
                               double time_step);
+// The same into *out, reusing its storage.
+void GapVelocities(const ContactSet& contacts, const Eigen::VectorXd& v, double time_step,
+                   Eigen::VectorXd* out);
 
 // u_b = R_b c_i for every block (c from GapVelocities).
 std::vector<Eigen::VectorXd> BlockValues(const std::vector<ContactConeBlock>& blocks,
@@ -76,6 +79,11 @@ void SocpBlockMultipliers(const ContactSet& contacts, const std::vector<ContactC
 Eigen::VectorXd StackedImpulseCoordinates(const ContactSet& contacts,
                                           const std::vector<ContactConeBlock>& blocks,
                                           const std::vector<Eigen::VectorXd>& multipliers);
+// The same into *lambda, reusing its storage.
+void StackedImpulseCoordinates(const ContactSet& contacts,
+                               const std::vector<ContactConeBlock>& blocks,
+                               const std::vector<Eigen::VectorXd>& multipliers,
+                               Eigen::VectorXd* lambda);
 
 // Throws std::invalid_argument naming the member whose size does not fit the contact set
 // (d_phi n_c × n_v, d_Jc_v r × n_v, the others n_v × n_v).
@@ -92,5 +100,8 @@ void BlockValueDerivative(const ContactConeBlock& block, const StepDataContracti
 // The part of the stationarity right-hand side shared by both cone gradients (n_v × n_v):
 //   ∂τ_h/∂ε − ∂(P v)/∂ε + ∂(J_cᵀ λ)/∂ε.
 Eigen::MatrixXd StationarityDataDerivative(const StepDataContraction& contraction);
+// The same into out (n_v × n_v), without allocating.
+void StationarityDataDerivative(const StepDataContraction& contraction,
+                                Eigen::Ref<Eigen::MatrixXd> out);
 
 }  // namespace quasidyn

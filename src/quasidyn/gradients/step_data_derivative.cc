@@ -90,14 +90,20 @@ Outcome BuildPyramidStepData(const ContactModel& model, ContactData* contact_dat
 }
 
 Eigen::MatrixXd PyramidRowsOf(const PyramidStepData& data, const Eigen::MatrixXd& contact_rows) {
+  Eigen::MatrixXd out;
+  PyramidRowsOf(data, contact_rows, &out);
+  return out;
+}
+
+void PyramidRowsOf(const PyramidStepData& data, const Eigen::MatrixXd& contact_rows,
+                   Eigen::MatrixXd* out) {
   if (contact_rows.rows() != data.contact_rows)
     throw std::invalid_argument("PyramidRowsOf: expected " + std::to_string(data.contact_rows) +
                                 " contact rows, got " + std::to_string(contact_rows.rows()));
-  Eigen::MatrixXd out = Eigen::MatrixXd::Zero(data.G.rows(), contact_rows.cols());
+  out->setZero(data.G.rows(), contact_rows.cols());
   for (const PyramidStepData::ContactKey& key : data.contact_keys)
-    out.middleRows(key.first_row, key.rows).noalias() =
+    out->middleRows(key.first_row, key.rows).noalias() =
         key.ray_map * contact_rows.middleRows(key.first_contact_row, key.ray_map.cols());
-  return out;
 }
 
 Eigen::VectorXd ContactImpulseOf(const PyramidStepData& data, const Eigen::VectorXd& beta) {

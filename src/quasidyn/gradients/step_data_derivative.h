@@ -89,6 +89,9 @@ Outcome BuildPyramidStepData(const ContactModel& model, ContactData* contact_dat
 // (as G; the joint-limit rows, which J_c does not move, are zero). E.g. G = PyramidRowsOf(data,
 // J_c) and dG v = PyramidRowsOf(data, d(J_c v)).
 Eigen::MatrixXd PyramidRowsOf(const PyramidStepData& data, const Eigen::MatrixXd& contact_rows);
+// The same into *out, reusing its storage.
+void PyramidRowsOf(const PyramidStepData& data, const Eigen::MatrixXd& contact_rows,
+                   Eigen::MatrixXd* out);
 
 // The transpose map: pyramid multipliers β (size m) to contact impulses λ = Rᵀβ (size r),
 // λ_i = [Σ_j β_ij; μ_i Σ_j β_ij t·d_ij] (normal and tangential impulses [N·s]), so that

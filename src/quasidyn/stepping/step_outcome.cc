@@ -34,8 +34,12 @@ bool StartDerivatives(GradientMode mode, const StepResult& result, StepDerivativ
   out->mode = mode;
   out->message.clear();
   out->active_rows = 0;
-  out->A.resize(0, 0);
-  out->B.resize(0, 0);
+  // A and B keep their storage when a derivative follows: the caller writes both whole (or
+  // empties them, FailDerivatives), so a warm CalcDiff does not allocate them again.
+  if (!result.ok() || mode == GradientMode::kNone) {
+    out->A.resize(0, 0);
+    out->B.resize(0, 0);
+  }
   if (!result.ok()) {
     out->status = result.status;
     out->message = "the step failed, so it has no derivative: " + result.message;

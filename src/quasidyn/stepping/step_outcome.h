@@ -25,9 +25,10 @@ void TakeSolution(const FormulationSolution& solution, const std::string& formul
                   StepResult* result);
 
 // Starts *out for a CalcDiff in `mode` of the step whose result is `result`: the mode, an empty
-// message and A, B, no active rows. Returns false when nothing is left to compute: a failed step
-// (its status, "the step failed, so it has no derivative: …") or mode kNone (solved); true
-// (status solved) otherwise.
+// message, no active rows. Returns false when nothing is left to compute, with A and B empty: a
+// failed step (its status, "the step failed, so it has no derivative: …") or mode kNone
+// (solved); true (status solved) otherwise, A and B left with their storage for the caller to
+// overwrite whole (or to empty, FailDerivatives).
 bool StartDerivatives(GradientMode mode, const StepResult& result, StepDerivatives* out);
 
 // A derivative that failed numerically (a contact that disappears under a finite difference, a

@@ -33,6 +33,8 @@ class BarrierHessianFactor {
   bool Compute(const Eigen::MatrixXd& H, bool require_positive);
   // H⁻¹ rhs (rhs with H's rows); call after a successful Compute.
   Eigen::MatrixXd Solve(const Eigen::MatrixXd& rhs) const;
+  // The same in place: *rhs becomes H⁻¹ rhs (the dense factor's no allocation).
+  void SolveInPlace(Eigen::MatrixXd* rhs) const;
   bool sparse() const { return sparse_; }
 
  private:

@@ -20,6 +20,7 @@
 
 #include <Eigen/Core>
 
+#include "quasidyn/formulations/log_barrier/barrier_hessian_factor.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/gradients/velocity_gradient.h"
@@ -40,5 +41,22 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
                                             const PyramidStepData& data,
                                             const StepDataContraction* contraction,
                                             const Eigen::VectorXd& v);
+
+// The storage of both functions above, kept between calls by CalcDiff (log_barrier_pyramid.h):
+// a call with the sizes of the previous one allocates nothing for the small dense Hessian.
+struct LogBarrierGradientWorkspace {
+  Eigen::VectorXd g, weights, impulse;  // G v + o, 1/(κ g) then 1/(κ g²), λ
+  Eigen::MatrixXd H, rhs, dg;           // the Hessian, the right-hand sides then dv, dG v + do
+  BarrierHessianFactor factor;
+};
+// BarrierContactImpulse into w->impulse (returned).
+const Eigen::VectorXd& BarrierContactImpulse(const PyramidStepData& data, double kappa,
+                                             const Eigen::VectorXd& v,
+                                             LogBarrierGradientWorkspace* w);
+// LogBarrierVelocityGradient into *out, reusing its storage and w's.
+void LogBarrierVelocityGradient(const Scene& scene, double time_step, double kappa,
+                                const PyramidStepData& data, const StepDataContraction* contraction,
+                                const Eigen::VectorXd& v, LogBarrierGradientWorkspace* w,
+                                VelocityGradient* out);
 
 }  // namespace quasidyn

@@ -87,8 +87,11 @@ namespace {
 
 // The first pyramid row with g_j = G_j v + o_j <= 0, as a message; empty when v is strictly
 // inside every barrier (a solver's last iterate can land on a boundary by rounding).
-std::string PyramidBarrierViolation(const PyramidStepData& data, const Eigen::VectorXd& v) {
-  const Eigen::VectorXd g = data.G * v + data.offset;
+std::string PyramidBarrierViolation(const PyramidStepData& data, const Eigen::VectorXd& v,
+                                    Eigen::VectorXd* scratch) {
+  Eigen::VectorXd& g = *scratch;
+  g.noalias() = data.G * v;
+  g += data.offset;
   for (int j = 0; j < static_cast<int>(g.size()); ++j)
     if (!(g[j] > 0))
       return "the log-barrier solution is on the boundary of pyramid row " + std::to_string(j) +
@@ -106,15 +109,17 @@ void PyramidLogBarrierProgram::Differentiate(const QuasiDynamicDerivativeInput& 
   const Eigen::VectorXd& v = input.solution.v;
   PyramidStepData& pyramid = w.pyramid;
   BuildPyramidStepData(problem, &pyramid);
-  if (const std::string violation = PyramidBarrierViolation(pyramid, v); !violation.empty())
+  if (const std::string violation = PyramidBarrierViolation(pyramid, v, &w.gradient.g);
+      !violation.empty())
     return FailGradient(violation, gradient);
   const StepDataContraction* contraction = nullptr;
   if (input.contractor != nullptr) {
-    contraction = input.contractor->Contract(BarrierContactImpulse(pyramid, kappa_, v));
+    contraction =
+        input.contractor->Contract(BarrierContactImpulse(pyramid, kappa_, v, &w.gradient));
     if (contraction == nullptr) return FailGradient("A: " + input.contractor->failure(), gradient);
   }
-  *gradient =
-      LogBarrierVelocityGradient(problem.scene, problem.time_step, kappa_, pyramid, contraction, v);
+  LogBarrierVelocityGradient(problem.scene, problem.time_step, kappa_, pyramid, contraction, v,
+                             &w.gradient, gradient);
 }
 
 }  // namespace quasidyn

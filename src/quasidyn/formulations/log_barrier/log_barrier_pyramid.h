@@ -21,6 +21,7 @@
 // rows do, with the impulse λ_l = 1/(κ g_l): a limit holds within the barrier's stand-off
 // h·g_l = h/(κ λ_l) of its bound.
 
+#include "quasidyn/formulations/log_barrier/log_barrier_gradient.h"
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_program.h"
 #include "quasidyn/gradients/socp_gradient_blocks.h"
 #include "quasidyn/gradients/step_data_derivative.h"
@@ -39,6 +40,7 @@ struct LogBarrierWorkspace final : ProgramWorkspace {
   LogBarrierProblem problem;
   LogBarrierSolver solver;
   PyramidStepData pyramid;  // the pyramid barrier's derivative (step_data_derivative.h)
+  LogBarrierGradientWorkspace gradient;  // its storage (log_barrier_gradient.h)
   // The cone barrier's derivative (log_barrier_cone.h): its blocks and multipliers.
   std::vector<ContactConeBlock> cone_blocks;
   std::vector<Eigen::VectorXd> cone_multipliers;

@@ -176,8 +176,8 @@ bool DifferentiateFrictionConeSocp(const StepProblem& problem, const Formulation
   SocpBlockMultipliers(contacts, w.cone_blocks, solution, &w.cone_multipliers);
   const StepDataContraction* contraction = nullptr;
   if (contractor != nullptr) {
-    contraction = contractor->Contract(
-        StackedImpulseCoordinates(contacts, w.cone_blocks, w.cone_multipliers));
+    StackedImpulseCoordinates(contacts, w.cone_blocks, w.cone_multipliers, &w.cone_impulse);
+    contraction = contractor->Contract(w.cone_impulse);
     if (contraction == nullptr) {
       FailGradient("A: " + contractor->failure(), gradient);
       return false;

@@ -69,6 +69,7 @@ struct FrictionConeSocpWorkspace final : ProgramWorkspace {
   // its range-space solve.
   std::vector<ContactConeBlock> cone_blocks;
   std::vector<Eigen::VectorXd> cone_multipliers;
+  Eigen::VectorXd cone_impulse;  // λ = Σ R_bᵀ y_b (socp_gradient_blocks.h)
   SocpSensitivity sensitivity;
 };
 

@@ -139,7 +139,7 @@ void StackedBlockJacobians(const ContactSet& contacts, const std::vector<Contact
     (*offset)[b + 1] = (*offset)[b] + static_cast<int>(blocks[b].R.rows());
   A->setZero(offset->back(), contacts.nv());
   const int nt = contacts.tangent_count();
-  Eigen::Vector3d column;  // J_c,i's column: (J_n, J_t) entries, 1 + n_t <= 3
+  double column[3];  // J_c,i's column: (J_n, J_t) entries, 1 + n_t <= 3
   for (size_t b = 0; b < blocks.size(); ++b) {
     const ContactConeBlock& block = blocks[b];
     const std::span<const int> columns = contacts.Columns(block.contact);
@@ -148,8 +148,11 @@ void StackedBlockJacobians(const ContactSet& contacts, const std::vector<Contact
     for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
       column[0] = J_n[c];
       for (int t = 0; t < nt; ++t) column[1 + t] = J_t(t, c);
-      A->block((*offset)[b], columns[c], block.R.rows(), 1).noalias() =
-          block.R * column.head(1 + nt);
+      for (int i = 0; i < block.R.rows(); ++i) {  // (R_b column)_i, summed in order
+        double sum = 0.0;
+        for (int j = 0; j <= nt; ++j) sum += block.R(i, j) * column[j];
+        (*A)((*offset)[b] + i, columns[c]) = sum;
+      }
     }
   }
 }
@@ -208,7 +211,7 @@ void ComplementarityPoints(const StepProblem& problem, const std::vector<Contact
                            const std::vector<Eigen::VectorXd>& multipliers,
                            const Eigen::VectorXd& v, const std::vector<double>& scales,
                            Eigen::VectorXd* gap, Eigen::VectorXd* w) {
-  *gap = GapVelocities(problem.contacts, v, problem.time_step);
+  GapVelocities(problem.contacts, v, problem.time_step, gap);
   int rows = 0;
   for (const ContactConeBlock& block : blocks) rows += static_cast<int>(block.R.rows());
   w->resize(rows);
@@ -298,6 +301,25 @@ bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
                                       const std::vector<ContactConeBlock>& blocks,
                                       VelocityGradient* gradient) {
   const int n = n_, nl = static_cast<int>(G_limits_.rows()), mc = offset_.back();
+  // Every held direction a whole row of [A; G_limits] and no curvature (no sliding cone of
+  // m_b >= 2: half lines and sticking cones only, e.g. every planar scene): H = P, whose factor
+  // and whitened rows Compute made; E is the held rows of those, in the order below.
+  const bool whole_rows = std::none_of(cases_.begin(), cases_.end(),
+                                       [](ConeCase c) { return c == ConeCase::kSliding; });
+  if (cost_is_P_ && whole_rows) {
+    held_rows_.clear();
+    for (size_t b = 0; b + 1 < offset_.size(); ++b)
+      if (cases_[b] == ConeCase::kSticking)
+        for (int i = offset_[b]; i < offset_[b + 1]; ++i) held_rows_.push_back(i);
+    for (int l = 0; l < nl; ++l)
+      if (limit_active_[l]) held_rows_.push_back(mc + l);
+    const int held = static_cast<int>(held_rows_.size());
+    kkt_.FactorRows(whitened_, held_rows_);
+    held_r2_transposed_.resize(nq_dirs_, held);
+    for (int i = 0; i < held; ++i) held_r2_transposed_.col(i) = r2_.row(held_rows_[i]).transpose();
+    kkt_.Solve(r1_, held_r2_transposed_, nq_dirs_, &workspace_);
+    return FinishRangeSpace(held, gradient);
+  }
   H_ = P_;
   reduced_r1_ = r1_;
   // The held directions as rows of E (at most Σ m_b + n_l) with their r₂ rows.
@@ -345,9 +367,14 @@ bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
   kkt_.FactorRows(whitened_, held_rows_);
   held_r2_transposed_ = held_r2_.topRows(held).transpose();
   kkt_.Solve(reduced_r1_, held_r2_transposed_, nq_dirs_, &workspace_);
+  return FinishRangeSpace(held, gradient);
+}
+
+bool SocpSensitivity::FinishRangeSpace(int held, VelocityGradient* gradient) const {
   // Rank of the whole system: the n_v velocities, rank(E), and every row not held (its
   // I − D part is regular there).
-  gradient->kkt_rank = n + kkt_.rank() + (mc + nl - held);
+  gradient->kkt_rank =
+      n_ + kkt_.rank() + (offset_.back() + static_cast<int>(G_limits_.rows()) - held);
   if (nq_dirs_ > 0)
     gradient->dv_dq = workspace_.x.leftCols(nq_dirs_);
   else
@@ -387,7 +414,16 @@ void SocpSensitivity::Compute(const StepProblem& problem,
     for (int i = offset_[b]; i < offset_[b + 1]; ++i)
       AppendRowOn(A_.row(i), problem.contacts.Columns(blocks[b].contact), &rows_sparse_);
   for (int l = 0; l < nl; ++l) AppendNonZeros(G_limits_.row(l), &rows_sparse_);
-  InverseQuadraticForms(P_, rows_sparse_, &P_factor_, &whitened_, &rows_, &forms_);
+  // P = CᵀC factored once, in the range-space solve's object: the rows whitened by it give the
+  // forms here, and SolveRangeSpace reuses both the factor and the whitened rows when H = P.
+  cost_is_P_ = kkt_.FactorCost(P_);
+  if (cost_is_P_ && rows_sparse_.rows() > 0) {
+    kkt_.cost_factor().WhitenRows(rows_sparse_, &whitened_);
+    forms_.resize(rows_sparse_.rows());
+    for (int j = 0; j < rows_sparse_.rows(); ++j) forms_[j] = whitened_.SquaredNorm(j);
+  } else {
+    InverseQuadraticForms(P_, rows_sparse_, &P_factor_, &whitened_, &rows_, &forms_);
+  }
   ScalesOf(forms_, offset_, &scales_);
   ComplementarityPoints(problem, blocks, multipliers, v, scales_, &gap_, &w_);
   active_rows_ = 0;
@@ -415,7 +451,7 @@ void SocpSensitivity::Compute(const StepProblem& problem,
   r2_.setZero(mc + nl, nq_dirs_);
   if (contraction != nullptr) {
     const StepDataContraction& d = *contraction;
-    r1_.leftCols(n_) = StationarityDataDerivative(d);
+    StationarityDataDerivative(d, r1_.leftCols(n_));
     for (int b = 0; b < nb; ++b) {
       auto r2_b = r2_.middleRows(offset_[b], blocks[b].R.rows());
       BlockValueDerivative(blocks[b], d, h, r2_b);

@@ -162,6 +162,8 @@ class SocpSensitivity {
  private:
   bool SolveRangeSpace(const ContactSet& contacts, const std::vector<ContactConeBlock>& blocks,
                        VelocityGradient* out);
+  // The rank and dv of a range-space solve with `held` rows in E (workspace_.x) into *out.
+  bool FinishRangeSpace(int held, VelocityGradient* out) const;
   VelocityGradient SolveFullKkt() const;
   // The whole system's velocity rows for the right sides [r1; r₂'s first r2_columns columns,
   // then 0], and its rank.
@@ -173,6 +175,7 @@ class SocpSensitivity {
   // r₁ (n_v × (n_v dirs + n_q,a)) and r₂ ((Σ m_b + n_l) × n_v dirs; zero for the commands).
   int n_ = 0, nq_dirs_ = 0, active_rows_ = 0;
   bool computed_ = false, range_space_ = false;  // a Compute ran; it solved by the range space
+  bool cost_is_P_ = false;  // kkt_ holds P's factor and whitened_ the rows [A; G_limits] by it
   Eigen::MatrixXd P_;
   std::vector<int> offset_;
   Eigen::MatrixXd A_, G_limits_;
