@@ -86,29 +86,60 @@ std::vector<int> ChainWalk(const Scene& scene, int body) {
   return columns;
 }
 
-// X_JC: the child frame in the joint frame for the joint's coordinates (model/scene.h).
-Eigen::Isometry3d JointMotion(const Joint& joint, const Eigen::VectorXd& q) {
-  Eigen::Isometry3d X_JC = Eigen::Isometry3d::Identity();
+// R(θ, a) = c I + s [a]× + (1 − c) a aᵀ, the rotation by θ [rad] about the unit axis a
+// (Rodrigues' formula; Murray, Li & Sastry 1994, eq. 2.14), entry for entry as Eigen's
+// AngleAxis::toRotationMatrix forms it, with sin and cos taken once.
+Eigen::Matrix3d AxisRotation(double angle, const Eigen::Vector3d& axis) {
+  const double s = std::sin(angle), c = std::cos(angle);
+  const Eigen::Vector3d sin_axis = s * axis;
+  const Eigen::Vector3d cos1_axis = (1.0 - c) * axis;
+  Eigen::Matrix3d R;
+  double t = cos1_axis.x() * axis.y();
+  R(0, 1) = t - sin_axis.z();
+  R(1, 0) = t + sin_axis.z();
+  t = cos1_axis.x() * axis.z();
+  R(0, 2) = t + sin_axis.y();
+  R(2, 0) = t - sin_axis.y();
+  t = cos1_axis.y() * axis.z();
+  R(1, 2) = t - sin_axis.x();
+  R(2, 1) = t + sin_axis.x();
+  R.diagonal() = cos1_axis.cwiseProduct(axis).array() + c;
+  return R;
+}
+
+// X_WC = X_WJ X_JC for the child frame C in the joint frame J at the joint's coordinates
+// (model/scene.h), written into the rotation and translation of *X_WC (its last row stays
+// (0 0 0 1)) without forming X_JC: a revolute joint's X_JC = (R(q, a), 0), a prismatic one's
+// (I, q a), a planar one's (R(θ, z), (x, y, 0)), a floating one's (R(Q), p).
+void ComposeJointMotion(const Joint& joint, const Eigen::VectorXd& q, const Eigen::Isometry3d& X_WJ,
+                        Eigen::Isometry3d* X_WC) {
   const int i = joint.q_start;
+  const auto R_WJ = X_WJ.linear();
   switch (joint.type) {
     case JointType::kFixed:
+      X_WC->linear() = R_WJ;
+      X_WC->translation() = X_WJ.translation();
       break;
     case JointType::kRevolute:
-      X_JC.linear() = Eigen::AngleAxisd(q[i], joint.axis).toRotationMatrix();
+      X_WC->linear().noalias() = R_WJ * AxisRotation(q[i], joint.axis);
+      X_WC->translation() = X_WJ.translation();
       break;
     case JointType::kPrismatic:
-      X_JC.translation() = q[i] * joint.axis;
+      X_WC->linear() = R_WJ;
+      X_WC->translation().noalias() = R_WJ * (q[i] * joint.axis);
+      X_WC->translation() += X_WJ.translation();
       break;
     case JointType::kPlanar:
-      X_JC.translation() = Eigen::Vector3d(q[i], q[i + 1], 0.0);
-      X_JC.linear() = Eigen::AngleAxisd(q[i + 2], Eigen::Vector3d::UnitZ()).toRotationMatrix();
+      X_WC->linear().noalias() = R_WJ * AxisRotation(q[i + 2], Eigen::Vector3d::UnitZ());
+      X_WC->translation().noalias() = R_WJ * Eigen::Vector3d(q[i], q[i + 1], 0.0);
+      X_WC->translation() += X_WJ.translation();
       break;
     case JointType::kFloating:
-      X_JC.translation() = q.segment<3>(i);
-      X_JC.linear() = RotationMatrixFromQuaternion(q.segment<4>(i + 3));
+      X_WC->linear().noalias() = R_WJ * RotationMatrixFromQuaternion(q.segment<4>(i + 3));
+      X_WC->translation().noalias() = R_WJ * q.segment<3>(i);
+      X_WC->translation() += X_WJ.translation();
       break;
   }
-  return X_JC;
 }
 
 }  // namespace
@@ -145,6 +176,10 @@ Kinematics::Kinematics(std::shared_ptr<const KinematicsModel> model) : model_(st
   scene_ = model_->scene_ptr();
   X_WB_.assign(scene_->bodies.size(), Eigen::Isometry3d::Identity());
   X_WJ_.assign(scene_->joints.size(), Eigen::Isometry3d::Identity());
+  // A joint on the world has X_WJ = X_PJ whatever q: set here, not in Update.
+  for (size_t j = 0; j < scene_->joints.size(); ++j) {
+    if (scene_->joints[j].parent_body == 0) X_WJ_[j] = scene_->joints[j].X_PJ;
+  }
   mass_scratch_.resize(scene_->bodies.size());
   for (size_t b = 1; b < scene_->bodies.size(); ++b) {
     const int n = static_cast<int>(model_->chain_walks_[b].size());
@@ -160,11 +195,18 @@ void Kinematics::Update(const Eigen::VectorXd& q) {
   CheckVector("Kinematics::Update", "q", q, scene.nq, "n_q");
   CheckQuaternions("Kinematics::Update", scene, q);
   q_ = q;
-  // Joints are ordered parents first, so X_WP is ready when joint j is reached.
+  // Joints are ordered parents first, so X_WP is ready when joint j is reached. X_WJ = X_WP X_PJ
+  // (a joint on the world's is X_PJ, set by the constructor), then X_WB = X_WJ X_JC.
   for (size_t j = 0; j < scene.joints.size(); ++j) {
     const Joint& joint = scene.joints[j];
-    X_WJ_[j] = X_WB_[joint.parent_body] * joint.X_PJ;
-    X_WB_[joint.child_body] = X_WJ_[j] * JointMotion(joint, q);
+    Eigen::Isometry3d& X_WJ = X_WJ_[j];
+    if (joint.parent_body != 0) {
+      const Eigen::Isometry3d& X_WP = X_WB_[joint.parent_body];
+      X_WJ.linear().noalias() = X_WP.linear() * joint.X_PJ.linear();
+      X_WJ.translation().noalias() = X_WP.linear() * joint.X_PJ.translation();
+      X_WJ.translation() += X_WP.translation();
+    }
+    ComposeJointMotion(joint, q, X_WJ, &X_WB_[joint.child_body]);
   }
 }
 

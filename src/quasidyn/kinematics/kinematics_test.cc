@@ -144,6 +144,51 @@ TEST(KinematicsTest, FloatingAndPlanarPosesClosedForm) {
             20 * kKinematicsEps);
 }
 
+// The pose of each body by its definition, X_WB = X_WP X_PJ X_JC(q) (model/scene.h), with
+// Eigen's transforms: Update composes it without forming X_JC, and sets X_WJ = X_PJ once for the
+// joints on the world; the two agree to a few roundings of each product along the chain.
+TEST(KinematicsTest, PosesAreTheProductsOfTheJointTransforms) {
+  MixedForest forest;
+  const Scene scene = forest.Build();
+  Kinematics kinematics(testing::Shared(scene));
+  for (const Eigen::VectorXd& q : {MixedForest::Configuration(scene), scene.q0}) {
+    kinematics.Update(q);
+    std::vector<Eigen::Isometry3d> X_WB(scene.bodies.size(), Eigen::Isometry3d::Identity());
+    for (const Joint& joint : scene.joints) {
+      Eigen::Isometry3d X_JC = Eigen::Isometry3d::Identity();
+      const int i = joint.q_start;
+      switch (joint.type) {
+        case JointType::kFixed:
+          break;
+        case JointType::kRevolute:
+          X_JC.rotate(Eigen::AngleAxisd(q[i], joint.axis));
+          break;
+        case JointType::kPrismatic:
+          X_JC.translate(q[i] * joint.axis);
+          break;
+        case JointType::kPlanar:
+          X_JC.translate(Eigen::Vector3d(q[i], q[i + 1], 0.0));
+          X_JC.rotate(Eigen::AngleAxisd(q[i + 2], Eigen::Vector3d::UnitZ()));
+          break;
+        case JointType::kFloating:
+          X_JC.translate(q.segment<3>(i));
+          X_JC.rotate(Eigen::Quaterniond(q[i + 3], q[i + 4], q[i + 5], q[i + 6]).normalized());
+          break;
+      }
+      X_WB[joint.child_body] = X_WB[joint.parent_body] * joint.X_PJ * X_JC;
+    }
+    for (int b = 0; b < static_cast<int>(scene.bodies.size()); ++b) {
+      const Eigen::Matrix4d& expected = X_WB[b].matrix();
+      // Chains of at most 4 joints, 2 products each, entries of size <= 1 + |p|: 64 ε of it.
+      const double scale = 1.0 + X_WB[b].translation().norm();
+      EXPECT_LE((kinematics.BodyPose(b).matrix() - expected).cwiseAbs().maxCoeff(),
+                64 * kKinematicsEps * scale)
+          << "body " << scene.bodies[b].name;
+      EXPECT_EQ(kinematics.BodyPose(b).matrix().row(3), expected.row(3)) << scene.bodies[b].name;
+    }
+  }
+}
+
 TEST(KinematicsTest, JacobiansMatchFiniteDifferencesTwoLinkArm) {
   TwoLinkArm arm;
   const Scene scene = arm.Build();

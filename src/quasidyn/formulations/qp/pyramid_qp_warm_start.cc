@@ -33,7 +33,12 @@ bool PyramidQpWarmStart::KeysOf(const StepProblem& problem, std::vector<RowKey>*
 }
 
 void PyramidQpWarmStart::Remember(const StepProblem& problem, const QpResult& result) {
-  if (!KeysOf(problem, &keys_) || static_cast<Eigen::Index>(keys_.size()) != result.z.size()) {
+  // The keys of the last Start when it was given this problem (SolvePyramidQp's order: Start,
+  // solve, Remember of one unchanged problem); formed here otherwise.
+  const bool keys_of_start = keys_problem_ == &problem;
+  keys_problem_ = nullptr;
+  if ((!keys_of_start && !KeysOf(problem, &keys_)) ||
+      static_cast<Eigen::Index>(keys_.size()) != result.z.size()) {
     has_previous_ = false;  // not the rows of this problem: nothing to start from
     return;
   }
@@ -48,9 +53,11 @@ void PyramidQpWarmStart::Remember(const StepProblem& problem, const QpResult& re
 bool PyramidQpWarmStart::Start(const StepProblem& problem, const QpProblem& qp,
                                QpWarmStart* start) {
   mapped_rows_ = 0;
+  keys_problem_ = nullptr;
   if (!has_previous_ || previous_x_.size() != qp.Q.rows()) return false;
-  if (!KeysOf(problem, &keys_) || static_cast<Eigen::Index>(keys_.size()) != qp.G.rows())
-    return false;
+  if (!KeysOf(problem, &keys_)) return false;
+  keys_problem_ = &problem;  // keys_ are this problem's rows, for its Remember
+  if (static_cast<Eigen::Index>(keys_.size()) != qp.G.rows()) return false;
   start->y.resize(0);
   start->x = previous_x_;  // same size: the storage is kept
   storage_.Resize(&Gx_, qp.G.rows());

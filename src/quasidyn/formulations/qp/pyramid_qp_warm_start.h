@@ -30,7 +30,10 @@ namespace quasidyn {
 class PyramidQpWarmStart {
  public:
   // Forgets the previous answer: the next Start gives a cold start.
-  void Clear() { has_previous_ = false; }
+  void Clear() {
+    has_previous_ = false;
+    keys_problem_ = nullptr;
+  }
   bool has_previous() const { return has_previous_; }
 
   // The start of `qp` (built from `problem` by BuildPyramidQp) from the remembered answer into
@@ -39,7 +42,9 @@ class PyramidQpWarmStart {
   bool Start(const StepProblem& problem, const QpProblem& qp, QpWarmStart* start);
 
   // Remembers a solved step's answer (x = v, z = β then the joint-limit impulses) and what its
-  // rows stand for.
+  // rows stand for. Takes the row keys the last Start formed when that Start was given the same
+  // problem object, which must not have changed in between (SolvePyramidQp: Start, solve,
+  // Remember); forms them otherwise.
   void Remember(const StepProblem& problem, const QpResult& result);
 
   // Rows of the last Start given the previous multiplier (the rest started cold).
@@ -62,7 +67,9 @@ class PyramidQpWarmStart {
   Eigen::VectorXd previous_x_;
   std::vector<KeyedValue> previous_z_;  // sorted by key
   std::vector<RowKey> keys_;            // scratch: the new rows' keys
-  Eigen::VectorXd Gx_;                  // scratch: G x at the warm x
+  // The problem keys_ were formed for by the last Start (null after a Remember or a Clear).
+  const StepProblem* keys_problem_ = nullptr;
+  Eigen::VectorXd Gx_;  // scratch: G x at the warm x
   int mapped_rows_ = 0;
   // Gx_'s and the start's z's storage for other row counts (solvers/sized_storage_pool.h).
   SizedStoragePool storage_;
