@@ -87,7 +87,7 @@ std::vector<int> ChainWalk(const Scene& scene, int body) {
 }
 
 // R(θ, a) = c I + s [a]× + (1 − c) a aᵀ, the rotation by θ [rad] about the unit axis a
-// (Rodrigues' formula; Murray, Li & Sastry 1994, eq. 2.14), entry for entry as Eigen's
+// (Rodrigues' formula; Murray, Li & Sastry 1994, §2.2), entry for entry as Eigen's
 // AngleAxis::toRotationMatrix forms it, with sin and cos taken once.
 Eigen::Matrix3d AxisRotation(double angle, const Eigen::Vector3d& axis) {
   const double s = std::sin(angle), c = std::cos(angle);
