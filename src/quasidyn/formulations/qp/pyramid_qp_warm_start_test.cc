@@ -155,5 +155,43 @@ TEST(PyramidQpWarmStart, MultipliersFollowTheirContactsWhenRowsComeAndGo) {
   EXPECT_GT(new_rows, 0);
 }
 
+// Remember takes the row keys of the last Start only for that Start's problem: after a Start of
+// the current step's problem, remembering the previous step's answer with its own (other) rows
+// gives the same start as a warm start that never saw the current problem before.
+TEST(PyramidQpWarmStart, RememberFormsTheKeysOfAProblemItsStartDidNotSee) {
+  const auto model = testing::PickPlaceModel("qp");
+  const auto previous = model->CreateData();
+  const auto current = model->CreateData();
+  const testing::PickPlaceRun run =
+      testing::RollPickPlace(*model, model->CreateData().get(), /*cold=*/true);
+  int changed_steps = 0;
+  for (int k = 2; k <= testing::kPickPlaceSteps; ++k) {
+    model->Calc(run.states[k - 2], model->scene().CommandAt((k - 1) * testing::kPickPlaceTimeStep),
+                previous.get());
+    model->Calc(run.states[k - 1], model->scene().CommandAt(k * testing::kPickPlaceTimeStep),
+                current.get());
+    const auto& pd = static_cast<const QuasiDynamicData&>(*previous);
+    const auto& cd = static_cast<const QuasiDynamicData&>(*current);
+    if (pd.contact().contacts().size() == cd.contact().contacts().size()) continue;
+    ++changed_steps;
+    const StepProblem before = model->ProblemOf(pd);
+    const StepProblem after = model->ProblemOf(cd);
+    const QpResult& answer = WorkspaceOfData(*previous).solver.result();
+    const QpProblem& qp = WorkspaceOfData(*current).qp;
+    PyramidQpWarmStart fresh, reused;
+    QpWarmStart expected, start;
+    fresh.Remember(before, answer);
+    ASSERT_TRUE(fresh.Start(after, qp, &expected));
+    reused.Remember(before, answer);
+    ASSERT_TRUE(reused.Start(after, qp, &start));  // keys of `after` formed here
+    reused.Remember(before, answer);               // another problem: its own keys
+    ASSERT_TRUE(reused.Start(after, qp, &start)) << "step " << k;
+    EXPECT_EQ(reused.mapped_rows(), fresh.mapped_rows()) << "step " << k;
+    EXPECT_TRUE(testing::MatricesEqual(start.z, expected.z)) << "step " << k;
+    EXPECT_TRUE(testing::MatricesEqual(start.x, expected.x)) << "step " << k;
+  }
+  EXPECT_GT(changed_steps, 0);
+}
+
 }  // namespace
 }  // namespace quasidyn
