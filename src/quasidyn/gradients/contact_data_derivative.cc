@@ -468,17 +468,24 @@ void AddObjectBodyRates(const Scene& scene, const ChainKinematics& kinematics, i
   const Body& body = scene.bodies[b];
   const Eigen::Isometry3d& X_WB = kinematics.BodyPoses()[b];
   const Eigen::Vector3d x = X_WB * body.com;
-  const Eigen::Matrix3d inertia_W = X_WB.linear() * body.inertia * X_WB.linear().transpose();
   const SpatialTwist& S_k = w->column_twists[k];
   const SpatialTwist& velocity = w->bodies[b].velocity;
   const SpatialTwist& rate = VelocityRate(kinematics, v, b, k, w);
   const Eigen::Vector3d dx = S_k.PointVelocity(x);
   const Eigen::Vector3d com_velocity = velocity.PointVelocity(x);
   const Eigen::Vector3d com_velocity_rate = rate.PointVelocity(x) + velocity.angular.cross(dx);
-  const Eigen::Vector3d angular_momentum = inertia_W * velocity.angular;  // I_W ω
-  const Eigen::Vector3d angular_momentum_rate = S_k.angular.cross(angular_momentum) -
-                                                inertia_W * S_k.angular.cross(velocity.angular) +
-                                                inertia_W * rate.angular;
+  // The rotational terms S_c_rate.ω·I_W ω + S_c.ω·∂(I_W ω)/∂ε_k vanish in a planar scene
+  // (Scene::planar: every ω along e_z, so S_c_rate.ω = ω_k e_z × ω_c e_z = 0, ω_k e_z × ω = 0,
+  // rate.ω = 0 and (ω_k e_z × I_W ω)·e_z = 0): I_W is not formed there.
+  Eigen::Vector3d angular_momentum = Eigen::Vector3d::Zero(),
+                  angular_momentum_rate = Eigen::Vector3d::Zero();
+  if (!scene.planar) {
+    const Eigen::Matrix3d inertia_W = X_WB.linear() * body.inertia * X_WB.linear().transpose();
+    angular_momentum = inertia_W * velocity.angular;  // I_W ω
+    angular_momentum_rate = S_k.angular.cross(angular_momentum) -
+                            inertia_W * S_k.angular.cross(velocity.angular) +
+                            inertia_W * rate.angular;
+  }
   for (int c : kinematics.ChainColumns(b)) {
     if (c >= scene.nv_u) continue;
     const SpatialTwist& S_c = w->column_twists[c];
@@ -486,10 +493,12 @@ void AddObjectBodyRates(const Scene& scene, const ChainKinematics& kinematics, i
         kinematics.TwistMovedBy(c, k) ? Bracket(S_k, S_c) : SpatialTwist{};
     const Eigen::Vector3d J_com = S_c.PointVelocity(x);
     const Eigen::Vector3d J_com_rate = S_c_rate.PointVelocity(x) + S_c.angular.cross(dx);
-    d->d_P_v(c, k) +=
-        mass_scale *
-        (body.mass * (J_com_rate.dot(com_velocity) + J_com.dot(com_velocity_rate)) +
-         S_c_rate.angular.dot(angular_momentum) + S_c.angular.dot(angular_momentum_rate));
+    double momentum_rate =
+        body.mass * (J_com_rate.dot(com_velocity) + J_com.dot(com_velocity_rate));
+    if (!scene.planar)
+      momentum_rate = momentum_rate + S_c_rate.angular.dot(angular_momentum) +
+                      S_c.angular.dot(angular_momentum_rate);
+    d->d_P_v(c, k) += mass_scale * momentum_rate;
     d->d_tau_h(c, k) += h * body.mass * J_com_rate.dot(scene.gravity);
   }
 }
