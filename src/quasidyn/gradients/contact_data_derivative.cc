@@ -99,6 +99,7 @@ struct Workspace {
   explicit Workspace(int count) : body_count(count), bodies(count) {}
   bool SizedFor(int count) const { return body_count == count; }
   int body_count;
+  bool planar = false;  // Scene::planar of the call (VelocityRate's planar branch)
   SparseJacobian3 J_A, J_B, R_A, R_B;
   std::vector<int> directions;
   std::vector<Twist> xi_A, xi_B, relative;
@@ -256,6 +257,23 @@ const SpatialTwist& VelocityRate(const ChainKinematics& kinematics, const Eigen:
   if (state.rate_direction != k) {
     state.rate_direction = k;
     SpatialTwist carried;
+    if (w->planar) {
+      // Only ω_z, v_x and v_y are nonzero (Scene::planar); [S_k, carried] has ω = 0 and
+      // linear part ω_k e_z × v − ω e_z × v_k (Bracket with both angular parts along e_z).
+      for (int c : kinematics.ChainColumns(body)) {
+        if (!kinematics.TwistMovedBy(c, k)) continue;
+        const SpatialTwist& S_c = w->column_twists[c];
+        carried.angular.z() += S_c.angular.z() * v[c];
+        carried.linear.x() += S_c.linear.x() * v[c];
+        carried.linear.y() += S_c.linear.y() * v[c];
+      }
+      const SpatialTwist& S_k = w->column_twists[k];
+      state.velocity_rate.angular.setZero();
+      state.velocity_rate.linear << -S_k.angular.z() * carried.linear.y() +
+                                        S_k.linear.y() * carried.angular.z(),
+          S_k.angular.z() * carried.linear.x() - S_k.linear.x() * carried.angular.z(), 0.0;
+      return state.velocity_rate;
+    }
     for (int c : kinematics.ChainColumns(body)) {
       if (!kinematics.TwistMovedBy(c, k)) continue;
       carried.angular += w->column_twists[c].angular * v[c];
@@ -338,6 +356,106 @@ void AddContactRates(const Scene& scene, const ContactSet& contacts,
   }
 }
 
+// The in-plane components of a planar scene (Scene::planar: the bodies move in the world x-y
+// plane): every twist is (ω e_z, v_x e_x + v_y e_y), every normal, tangent, force and witness
+// velocity lies in the plane, and a witness point's z does not enter ω e_z × p.
+struct PlaneVector {
+  double x = 0.0, y = 0.0;
+};
+inline PlaneVector InPlane(const Eigen::Vector3d& a) { return {a.x(), a.y()}; }
+inline double PlaneDot(const PlaneVector& a, const PlaneVector& b) { return a.x * b.x + a.y * b.y; }
+// ω e_z × a.
+inline PlaneVector TurnedBy(double omega, const PlaneVector& a) {
+  return {-omega * a.y, omega * a.x};
+}
+// The velocity of the point p of a planar twist: linear + ω e_z × p.
+inline PlaneVector PlanarPointVelocity(const SpatialTwist& xi, const Eigen::Vector3d& p) {
+  return {xi.linear.x() - xi.angular.z() * p.y(), xi.linear.y() + xi.angular.z() * p.x()};
+}
+
+// Adds sign·((dp × f + p × df)·e_z, df) to the body's wrench rate along k (the in-plane wrench:
+// torque about e_z, force in the plane; nothing for the world). AddWrenchRate for a planar
+// scene: the other components of the rate are zero.
+void AddPlanarWrenchRate(int body, int k, double sign, const Eigen::Vector3d& p,
+                         const PlaneVector& dp, const PlaneVector& f, const PlaneVector& df,
+                         Workspace* w) {
+  if (body == 0) return;
+  BodyState& state = w->bodies[body];
+  if (state.wrench_direction != k) {
+    state.wrench_direction = k;
+    state.torque_rate.setZero();
+    state.force_rate.setZero();
+    w->wrench_bodies.push_back(body);
+  }
+  state.torque_rate.z() += sign * ((dp.x * f.y - dp.y * f.x) + (p.x() * df.y - p.y() * df.x));
+  state.force_rate.x() += sign * df.x;
+  state.force_rate.y() += sign * df.y;
+}
+
+// AddContactRates for a planar scene, on the 3 nonzero components of its twists (ω_z, v_x,
+// v_y) and the 2 of its vectors: the same formulas with the zeros left out. The bracket
+// [S_k, S_c] = (0, ω_k e_z × v_c − ω_c e_z × v_k) (chain_kinematics.h Bracket with both
+// angular parts along e_z), whose power on (τ, f) is its linear part·f.
+void AddPlanarContactRates(const ContactSet& contacts, const ChainKinematics& kinematics,
+                           const MovedTerms& terms, const Eigen::VectorXd& v,
+                           const Eigen::VectorXd& lambda, int k, Workspace* w,
+                           StepDataContraction* d) {
+  constexpr int kRows = 2;  // ContactRows of a planar scene
+  w->wrench_bodies.clear();
+  Eigen::Vector3d dt1, dt2;
+  for (const PairContacts* p : terms.pairs) {
+    const int members = static_cast<int>(p->contacts.size());
+    const SpatialTwist& rate_A = VelocityRate(kinematics, v, p->body_a, k, w);
+    const SpatialTwist& rate_B = VelocityRate(kinematics, v, p->body_b, k, w);
+    const double omega_A = w->bodies[p->body_a].velocity.angular.z();
+    const double omega_B = w->bodies[p->body_b].velocity.angular.z();
+    for (int m = 0; m < members; ++m) {
+      const int i = p->contacts[m];
+      const Contact& c = contacts[i];
+      const ContactFrame& frame = w->frames[i];
+      const ContactPointDerivative& dc = p->derivative[p->slot[k] * members + m];
+      const PlaneVector dp_A = InPlane(dc.p_A), dp_B = InPlane(dc.p_B);
+      const PlaneVector velocity_A = PlanarPointVelocity(rate_A, c.p_A);
+      const PlaneVector velocity_B = PlanarPointVelocity(rate_B, c.p_B);
+      const PlaneVector turn_A = TurnedBy(omega_A, dp_A), turn_B = TurnedBy(omega_B, dp_B);
+      const PlaneVector dw = {velocity_A.x + turn_A.x - velocity_B.x - turn_B.x,
+                              velocity_A.y + turn_A.y - velocity_B.y - turn_B.y};
+      TangentBasisDerivative(c.normal, dc.normal, /*planar=*/true, &dt1, &dt2);
+      const PlaneVector relative = InPlane(frame.relative_velocity);
+      const PlaneVector dn = InPlane(dc.normal), dt = InPlane(dt1);
+      const int row = i * kRows;
+      d->d_phi(i, k) = dc.phi;
+      d->d_Jc_v(row, k) = PlaneDot(dn, relative) + PlaneDot(InPlane(c.normal), dw);
+      d->d_Jc_v(row + 1, k) = PlaneDot(dt, relative) + PlaneDot(InPlane(frame.t1), dw);
+      const PlaneVector df = {lambda[row] * dn.x + lambda[row + 1] * dt.x,
+                              lambda[row] * dn.y + lambda[row + 1] * dt.y};
+      const PlaneVector force = InPlane(frame.force);
+      // J_i = J_A(p_A) − J_B(p_B) as in contact/contact_set.cc.
+      AddPlanarWrenchRate(c.body_a, k, 1.0, c.p_A, dp_A, force, df, w);
+      AddPlanarWrenchRate(c.body_b, k, -1.0, c.p_B, dp_B, force, df, w);
+    }
+  }
+  const SpatialTwist& S_k = w->column_twists[k];
+  const double omega_k = S_k.angular.z();
+  const PlaneVector linear_k = InPlane(S_k.linear);
+  for (int b : w->wrench_bodies) {
+    const BodyState& state = w->bodies[b];
+    const PlaneVector force = InPlane(state.force), force_rate = InPlane(state.force_rate);
+    for (int c : kinematics.ChainColumns(b)) {
+      const SpatialTwist& S_c = w->column_twists[c];
+      const PlaneVector linear_c = InPlane(S_c.linear);
+      double rate = S_c.angular.z() * state.torque_rate.z() + PlaneDot(linear_c, force_rate);
+      if (kinematics.TwistMovedBy(c, k)) {
+        const double omega_c = S_c.angular.z();
+        const PlaneVector bracket = {-omega_k * linear_c.y + linear_k.y * omega_c,
+                                     omega_k * linear_c.x - linear_k.x * omega_c};
+        rate += PlaneDot(bracket, force);
+      }
+      d->d_JcT_lambda(c, k) += rate;
+    }
+  }
+}
+
 // Adds ∂(s M_b v, h τ_b)/∂ε_k of object body b (its share of P v and τ_h,
 // dynamics/quasi_dynamic_cost.h: M_b = m J_comᵀJ_com + J_ωᵀ I_W J_ω, Featherstone 2008,
 // eq. 6.2; τ_b = J_comᵀ m g) into column k, rows n_v,u (the objects' block) only, in closed
@@ -350,17 +468,24 @@ void AddObjectBodyRates(const Scene& scene, const ChainKinematics& kinematics, i
   const Body& body = scene.bodies[b];
   const Eigen::Isometry3d& X_WB = kinematics.BodyPoses()[b];
   const Eigen::Vector3d x = X_WB * body.com;
-  const Eigen::Matrix3d inertia_W = X_WB.linear() * body.inertia * X_WB.linear().transpose();
   const SpatialTwist& S_k = w->column_twists[k];
   const SpatialTwist& velocity = w->bodies[b].velocity;
   const SpatialTwist& rate = VelocityRate(kinematics, v, b, k, w);
   const Eigen::Vector3d dx = S_k.PointVelocity(x);
   const Eigen::Vector3d com_velocity = velocity.PointVelocity(x);
   const Eigen::Vector3d com_velocity_rate = rate.PointVelocity(x) + velocity.angular.cross(dx);
-  const Eigen::Vector3d angular_momentum = inertia_W * velocity.angular;  // I_W ω
-  const Eigen::Vector3d angular_momentum_rate = S_k.angular.cross(angular_momentum) -
-                                                inertia_W * S_k.angular.cross(velocity.angular) +
-                                                inertia_W * rate.angular;
+  // The rotational terms S_c_rate.ω·I_W ω + S_c.ω·∂(I_W ω)/∂ε_k vanish in a planar scene
+  // (Scene::planar: every ω along e_z, so S_c_rate.ω = ω_k e_z × ω_c e_z = 0, ω_k e_z × ω = 0,
+  // rate.ω = 0 and (ω_k e_z × I_W ω)·e_z = 0): I_W is not formed there.
+  Eigen::Vector3d angular_momentum = Eigen::Vector3d::Zero(),
+                  angular_momentum_rate = Eigen::Vector3d::Zero();
+  if (!scene.planar) {
+    const Eigen::Matrix3d inertia_W = X_WB.linear() * body.inertia * X_WB.linear().transpose();
+    angular_momentum = inertia_W * velocity.angular;  // I_W ω
+    angular_momentum_rate = S_k.angular.cross(angular_momentum) -
+                            inertia_W * S_k.angular.cross(velocity.angular) +
+                            inertia_W * rate.angular;
+  }
   for (int c : kinematics.ChainColumns(b)) {
     if (c >= scene.nv_u) continue;
     const SpatialTwist& S_c = w->column_twists[c];
@@ -368,10 +493,12 @@ void AddObjectBodyRates(const Scene& scene, const ChainKinematics& kinematics, i
         kinematics.TwistMovedBy(c, k) ? Bracket(S_k, S_c) : SpatialTwist{};
     const Eigen::Vector3d J_com = S_c.PointVelocity(x);
     const Eigen::Vector3d J_com_rate = S_c_rate.PointVelocity(x) + S_c.angular.cross(dx);
-    d->d_P_v(c, k) +=
-        mass_scale *
-        (body.mass * (J_com_rate.dot(com_velocity) + J_com.dot(com_velocity_rate)) +
-         S_c_rate.angular.dot(angular_momentum) + S_c.angular.dot(angular_momentum_rate));
+    double momentum_rate =
+        body.mass * (J_com_rate.dot(com_velocity) + J_com.dot(com_velocity_rate));
+    if (!scene.planar)
+      momentum_rate = momentum_rate + S_c_rate.angular.dot(angular_momentum) +
+                      S_c.angular.dot(angular_momentum_rate);
+    d->d_P_v(c, k) += mass_scale * momentum_rate;
     d->d_tau_h(c, k) += h * body.mass * J_com_rate.dot(scene.gravity);
   }
 }
@@ -470,6 +597,7 @@ Outcome DifferentiateStepData(const ContactModel& model,
   if (buffer.work == nullptr || !buffer.work->SizedFor(static_cast<int>(scene.bodies.size())))
     buffer.work = std::make_unique<Workspace>(static_cast<int>(scene.bodies.size()));
   Workspace& work = *buffer.work;
+  work.planar = scene.planar;
   // The state at q: the columns' twists, the pairs' point derivatives, the bodies' velocities
   // and wrenches, the contacts' frames and relative velocities.
   kinematics.ColumnTwists(&work.column_twists);
@@ -504,7 +632,11 @@ Outcome DifferentiateStepData(const ContactModel& model,
   for (int k = 0; k < nv; ++k) {
     const MovedTerms& terms = moved[kinematics.JointOfVelocity(k)];
     if (terms.pairs.empty() && terms.objects.empty()) continue;
-    AddContactRates(scene, contacts, kinematics, terms, v, lambda, k, rows_per_contact, &work, &d);
+    if (scene.planar)
+      AddPlanarContactRates(contacts, kinematics, terms, v, lambda, k, &work, &d);
+    else
+      AddContactRates(scene, contacts, kinematics, terms, v, lambda, k, rows_per_contact, &work,
+                      &d);
     for (int b : terms.objects)
       AddObjectBodyRates(scene, kinematics, b, v, cost_parameters.object_mass_scale, h, k, &work,
                          &d);

@@ -43,7 +43,8 @@
 //    contacts' ∂φ, ∂p_A, ∂p_B, ∂n from the pair step above and the tangents' derivative
 //    (tangent_basis_derivative.h), ∂φ, ∂(J_c v) and ∂(J_cᵀλ) follow by the product rule
 //    (AddContactRates in the .cc: normals turn, tangents turn with them, witness points slide:
-//    ∂J/∂q in full), and the moved object bodies' s·M_b v and h τ_b likewise (orientation-
+//    ∂J/∂q in full; AddPlanarContactRates on the 3 nonzero components of a planar scene's
+//    twists, ω_z, v_x, v_y), and the moved object bodies' s·M_b v and h τ_b likewise (orientation-
 //    dependent inertia, gravity lever arm). dφ is the pair's own derivative rather than J_n e_k:
 //    the two agree for vertex–face and smooth contact, but not for manifold points clipped on
 //    an edge, which slide. (Before 2026-11-26 these terms were central differences, step
