@@ -78,15 +78,21 @@ void QpSensitivity::Compute(const Scene* scene_pointer, double time_step,
   beta_ = beta;
   active_.clear();
   const int m = static_cast<int>(data.G.rows());
-  range_space_ = kkt_.FactorCost(data.P);
+  range_space_ = kkt_.FactorCostReusing(data.P);  // the factor kept while P is unchanged
   if (range_space_) {
     // The whitened rows w_j = C⁻ᵀ g_jᵀ, once: d_j = |w_j|² and M = Σ_{j∈𝒜} w_j w_jᵀ.
     kkt_.cost_factor().WhitenRows(data.G_rows, &whitened_);
     if (m > 0) {
       delassus_.resize(m);
       for (int j = 0; j < m; ++j) delassus_[j] = whitened_.SquaredNorm(j);
-      slack_.noalias() = data.G * v;
-      slack_ += data.offset;
+      // s = G v + o from G's non-zeros (a pyramid row touches two bodies' velocities).
+      slack_.resize(m);
+      for (int j = 0; j < m; ++j) {
+        double sum = 0.0;
+        for (int k = data.G_rows.row_start(j); k < data.G_rows.row_start(j + 1); ++k)
+          sum += data.G_rows.value(k) * v[data.G_rows.column(k)];
+        slack_[j] = sum + data.offset[j];
+      }
       for (int j = 0; j < m; ++j)
         if (beta[j] * delassus_[j] > slack_[j]) active_.push_back(j);
     }

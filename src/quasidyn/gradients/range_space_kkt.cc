@@ -31,6 +31,27 @@ constexpr double kGramTolerance = 1e-6;
 
 bool RangeSpaceKkt::FactorCost(const Eigen::MatrixXd& H) {
   cost_factored_ = cost_factor_.Factor(H);
+  cost_kept_ = false;
+  block_count_ = 0;
+  rank_ = 0;
+  active_count_ = 0;
+  return cost_factored_;
+}
+
+bool RangeSpaceKkt::FactorCostReusing(const Eigen::MatrixXd& H) {
+  // A NaN entry never compares equal, so such an H is always factored (and rejected) anew.
+  bool same = cost_factored_ && cost_kept_ && H.rows() == kept_cost_.rows() &&
+              H.cols() == kept_cost_.cols();
+  for (Eigen::Index j = 0; same && j < H.cols(); ++j)
+    same =
+        std::equal(H.col(j).data() + j, H.col(j).data() + H.rows(), kept_cost_.col(j).data() + j);
+  if (!same) {
+    FactorCost(H);
+    if (cost_factored_) {
+      kept_cost_ = H;
+      cost_kept_ = true;
+    }
+  }
   block_count_ = 0;
   rank_ = 0;
   active_count_ = 0;

@@ -59,6 +59,12 @@ class RangeSpaceKkt {
   // Factors H = Cᵀ C (PositiveDefiniteFactor::Factor: only the lower triangle is read).
   // Returns false, and nothing may be solved, when H is not numerically positive definite.
   bool FactorCost(const Eigen::MatrixXd& H);
+  // The same, but the factor is kept when H's lower triangle (all Factor reads) equals, entry
+  // for entry, that of the H this method factored last with no FactorCost call since: the
+  // step's P is often the same from call to call (cubes, whose M_u does not turn with q, and a
+  // diagonal K_a: P = blockdiag(s·M_u, h²K_a)). Costs one comparison, and one copy of H when
+  // it changed; for a cost that changes on every call (the SOCP's) FactorCost is cheaper.
+  bool FactorCostReusing(const Eigen::MatrixXd& H);
   // C, for whitening the rows of E: cost_factor().WhitenRows(G, &whitened).
   const PositiveDefiniteFactor& cost_factor() const { return cost_factor_; }
 
@@ -122,7 +128,9 @@ class RangeSpaceKkt {
 
   PositiveDefiniteFactor cost_factor_;
   bool cost_factored_ = false;
-  int active_count_ = 0;  // |𝒜|, the columns of r₂ᵀ
+  bool cost_kept_ = false;     // kept_cost_ is the H that cost_factor_ factors
+  Eigen::MatrixXd kept_cost_;  // FactorCostReusing's last H
+  int active_count_ = 0;       // |𝒜|, the columns of r₂ᵀ
   int rank_ = 0;
   // The blocks of M: blocks_[0 … block_count_ − 1] (the vector keeps more, for reuse), and
   // per velocity its block (−1 when no active row touches it) and its place in it.

@@ -156,6 +156,38 @@ TEST(RangeSpaceKkt, WithoutRowsSolvesTheCostAlone) {
   EXPECT_EQ(kkt.rank(), 0);
 }
 
+// FactorCostReusing keeps its factor only for an H equal to the one it factored: each of a
+// sequence of costs (changed in one lower entry, the same again, the same after FactorCost of
+// another, back, then indefinite) gives exactly the solve of a fresh object.
+TEST(RangeSpaceKkt, KeepsTheCostFactorOnlyForTheSameCost) {
+  const int n = 18;
+  const Eigen::MatrixXd H = RandomCost(n, 21);
+  Eigen::MatrixXd changed = H;
+  changed(14, 13) += 0.25;  // the lower triangle, inside the third block of 6
+  changed(13, 14) += 0.25;
+  const Eigen::MatrixXd r1 = Eigen::MatrixXd::Random(n, 2);
+  RangeSpaceKkt kept;
+  RangeSpaceKkt::Workspace w, w_fresh;
+  const std::vector<const Eigen::MatrixXd*> costs = {&H, &changed, &changed, &changed, &H};
+  for (int k = 0; k < static_cast<int>(costs.size()); ++k) {
+    const Eigen::MatrixXd* cost = costs[k];
+    if (k == 3) {
+      ASSERT_TRUE(kept.FactorCost(H));  // so `changed` is no longer the factored cost
+    }
+    ASSERT_TRUE(kept.FactorCostReusing(*cost));
+    RangeSpaceKkt fresh;
+    ASSERT_TRUE(fresh.FactorCost(*cost));
+    PositiveDefiniteFactor::SparseRows whitened;
+    kept.FactorRows(whitened, {});
+    fresh.FactorRows(whitened, {});
+    kept.Solve(r1, Eigen::MatrixXd(0, 0), 0, &w);
+    fresh.Solve(r1, Eigen::MatrixXd(0, 0), 0, &w_fresh);
+    EXPECT_TRUE(w.x == w_fresh.x);
+  }
+  EXPECT_FALSE(kept.FactorCostReusing(-H));
+  EXPECT_THROW(kept.FactorRows(PositiveDefiniteFactor::SparseRows{}, {}), std::invalid_argument);
+}
+
 TEST(RangeSpaceKkt, CallerMistakesThrowAndAnIndefiniteCostIsReported) {
   RangeSpaceKkt kkt;
   PositiveDefiniteFactor::SparseRows whitened;
