@@ -284,12 +284,9 @@ const SpatialTwist& VelocityRate(const ChainKinematics& kinematics, const Eigen:
   return state.velocity_rate;
 }
 
-// Adds sign·(dp × f + p × df, df), the rate of the wrench of the force f at p, to the body's
-// wrench rate along k (nothing for the world).
-void AddWrenchRate(int body, int k, double sign, const Eigen::Vector3d& p,
-                   const Eigen::Vector3d& dp, const Eigen::Vector3d& f, const Eigen::Vector3d& df,
-                   Workspace* w) {
-  if (body == 0) return;
+// The body's wrench rate along direction k, zeroed and listed in w->wrench_bodies the first
+// time k touches it.
+BodyState& WrenchRateAlong(int body, int k, Workspace* w) {
   BodyState& state = w->bodies[body];
   if (state.wrench_direction != k) {
     state.wrench_direction = k;
@@ -297,6 +294,16 @@ void AddWrenchRate(int body, int k, double sign, const Eigen::Vector3d& p,
     state.force_rate.setZero();
     w->wrench_bodies.push_back(body);
   }
+  return state;
+}
+
+// Adds sign·(dp × f + p × df, df), the rate of the wrench of the force f at p, to the body's
+// wrench rate along k (nothing for the world).
+void AddWrenchRate(int body, int k, double sign, const Eigen::Vector3d& p,
+                   const Eigen::Vector3d& dp, const Eigen::Vector3d& f, const Eigen::Vector3d& df,
+                   Workspace* w) {
+  if (body == 0) return;
+  BodyState& state = WrenchRateAlong(body, k, w);
   state.torque_rate += sign * (dp.cross(f) + p.cross(df));
   state.force_rate += sign * df;
 }
@@ -380,13 +387,7 @@ void AddPlanarWrenchRate(int body, int k, double sign, const Eigen::Vector3d& p,
                          const PlaneVector& dp, const PlaneVector& f, const PlaneVector& df,
                          Workspace* w) {
   if (body == 0) return;
-  BodyState& state = w->bodies[body];
-  if (state.wrench_direction != k) {
-    state.wrench_direction = k;
-    state.torque_rate.setZero();
-    state.force_rate.setZero();
-    w->wrench_bodies.push_back(body);
-  }
+  BodyState& state = WrenchRateAlong(body, k, w);
   state.torque_rate.z() += sign * ((dp.x * f.y - dp.y * f.x) + (p.x() * df.y - p.y() * df.x));
   state.force_rate.x() += sign * df.x;
   state.force_rate.y() += sign * df.y;

@@ -8,6 +8,7 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/solvers/constraint_blocks.h"
+#include "quasidyn/solvers/problem_value_checks.h"
 #include "quasidyn/solvers/second_order_cone.h"
 
 namespace quasidyn {
@@ -26,12 +27,7 @@ void ValidateProblem(const char* where, const LogBarrierProblem& p) {
   if (p.A.rows() > 0) CheckShape(where, "A", p.A, p.A.rows(), n);
   CheckSize(where, "b", p.b.size(), p.A.rows(), "rows of A");
   CheckConeDims(where, p.cone_dims, p.A.rows());
-  CheckFinite(where, "Q", p.Q);
-  CheckFinite(where, "c", p.c);
-  CheckFinite(where, "G", p.G);
-  CheckFinite(where, "h", p.h);
-  CheckFinite(where, "A", p.A);
-  CheckFinite(where, "b", p.b);
+  CheckProblemValuesFinite(where, p);
   CheckPositive(where, "kappa", p.kappa);
 }
 

@@ -8,6 +8,7 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/solvers/interior_point_settings_check.h"
+#include "quasidyn/solvers/problem_value_checks.h"
 #include "quasidyn/solvers/small_dense_products.h"
 
 namespace quasidyn {
@@ -46,12 +47,7 @@ void ValidateValues(const char* where, const QpProblem& p) {
       AllFinite(p.G.value_data(), p.G.nonZeros()) && AllFinite(p.h.data(), p.h.size()) &&
       AllFinite(p.A.value_data(), p.A.nonZeros()) && AllFinite(p.b.data(), p.b.size()))
     return;
-  CheckFinite(where, "Q", p.Q);
-  CheckFinite(where, "c", p.c);
-  CheckFinite(where, "G", p.G);
-  CheckFinite(where, "h", p.h);
-  CheckFinite(where, "A", p.A);
-  CheckFinite(where, "b", p.b);
+  CheckProblemValuesFinite(where, p);
 }
 
 void ValidateProblem(const char* where, const QpProblem& p) {

@@ -9,6 +9,7 @@
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/solvers/constraint_blocks.h"
 #include "quasidyn/solvers/interior_point_settings_check.h"
+#include "quasidyn/solvers/problem_value_checks.h"
 #include "quasidyn/solvers/second_order_cone.h"
 
 namespace quasidyn {
@@ -71,12 +72,7 @@ void ValidateProblem(const char* where, const SocpProblem& p, bool check_values)
   CheckSize(where, "b", p.b.size(), p.A.rows(), "rows of A");
   CheckConeDims(where, p.cone_dims, p.A.rows());
   if (!check_values) return;
-  CheckFinite(where, "Q", p.Q);
-  CheckFinite(where, "c", p.c);
-  CheckFinite(where, "G", p.G);
-  CheckFinite(where, "h", p.h);
-  CheckFinite(where, "A", p.A);
-  CheckFinite(where, "b", p.b);
+  CheckProblemValuesFinite(where, p);
 }
 
 }  // namespace
