@@ -14,6 +14,7 @@
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/geometry/manifold_points.h"
 #include "quasidyn/gradients/pair_motion_derivative.h"
+#include "quasidyn/testing/moved_pair.h"
 #include "quasidyn/testing/outcome_checks.h"
 #include "quasidyn/testing/random_twist.h"
 
@@ -43,16 +44,6 @@ objects:
            shapes: [{type: capsule, radius: 0.02, length: 0.2, friction: 0.5}]}
     initial: [0.03, 0.05, 0.5, 0.7071067811865476, 0.0, 0.7071067811865476, 0.0]
 )";
-
-// The pose moved as pair_motion_derivative.h's motion: p ↦ c + s v + R(s ω)(p − c).
-Eigen::Isometry3d MovedPose(const Eigen::Isometry3d& X, const Twist& xi, double s,
-                            const Eigen::Vector3d& c) {
-  const double angle = s * xi.angular.norm();
-  Eigen::Isometry3d motion = Eigen::Isometry3d::Identity();
-  if (angle != 0.0) motion.rotate(Eigen::AngleAxisd(angle, xi.angular.normalized()));
-  motion.pretranslate(c + s * xi.linear - motion.linear() * c);
-  return motion * X;
-}
 
 // The smooth quantity a manifold point of two parallel segments follows wherever it exists: a
 // vertex `vertex_S` of one capsule's segment (in its shape frame, fixed to it) and its
@@ -107,7 +98,7 @@ TEST(ManifoldChangeDerivative, ParallelCapsulesLosingAPointUnderATurn) {
   const Twist turn{c0.normal, Eigen::Vector3d::Zero()};
   for (const double s : {kManifoldChangeStep, -kManifoldChangeStep}) {
     std::vector<Eigen::Isometry3d> moved = X_WB;
-    moved[c0.body_a] = MovedPose(X_WB[c0.body_a], turn, s, reference);
+    moved[c0.body_a] = testing::MovedAbout(X_WB[c0.body_a], turn, s, reference);
     ManifoldPoints points;
     ASSERT_TRUE(testing::IsOk(geometry.PairManifold(1, 0, moved, tolerance, &points)));
     EXPECT_EQ(points.size(), 1u) << "s = " << s;
@@ -161,8 +152,8 @@ TEST(ManifoldChangeDerivative, ParallelCapsulesLosingAPointUnderATurn) {
       ASSERT_TRUE(vertex_on_A || std::abs(std::abs(b_S.z()) - 0.1) < 1e-12);
       const Eigen::Vector3d vertex_S = vertex_on_A ? a_S : b_S;
       auto quantity = [&](double s) {
-        return VertexFootPoint(MovedPose(X_WSa, xi, s, reference), X_WSb, vertex_on_A, vertex_S,
-                               radius);
+        return VertexFootPoint(testing::MovedAbout(X_WSa, xi, s, reference), X_WSb, vertex_on_A,
+                               vertex_S, radius);
       };
       const ContactPoint at_q = quantity(0.0);
       ASSERT_LT((at_q.p_A - c.p_A).norm() + (at_q.p_B - c.p_B).norm(), 1e-12);
@@ -225,7 +216,7 @@ TEST(ManifoldChangeDerivative, ParallelCapsulesLosingAPointUnderATurn) {
     ContactPoint x[3];
     for (int k = 0; k < 3; ++k) {
       std::vector<Eigen::Isometry3d> moved = X_WB;
-      moved[c0.body_a] = MovedPose(X_WB[c0.body_a], in_plane, k * s, reference);
+      moved[c0.body_a] = testing::MovedAbout(X_WB[c0.body_a], in_plane, k * s, reference);
       ManifoldPoints points;
       ASSERT_TRUE(testing::IsOk(geometry.PairManifold(1, 0, moved, tolerance, &points)));
       ASSERT_EQ(points.size(), 2u);
@@ -279,7 +270,7 @@ TEST(ManifoldChangeDerivative, APointThatLeavesOnOneSideGetsItsOneSidedDerivativ
   int sides = 0;  // how many of ±ε keep the far point
   for (const double s : {kManifoldChangeStep, -kManifoldChangeStep}) {
     std::vector<Eigen::Isometry3d> moved = X_WB;
-    moved[contacts[0].body_a] = MovedPose(X_WB[contacts[0].body_a], turn, s, reference);
+    moved[contacts[0].body_a] = testing::MovedAbout(X_WB[contacts[0].body_a], turn, s, reference);
     ManifoldPoints points;
     ASSERT_TRUE(testing::IsOk(geometry.PairManifold(1, 0, moved, tolerance, &points)));
     sides += static_cast<int>(points.size()) - 1;

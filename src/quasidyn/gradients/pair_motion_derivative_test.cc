@@ -12,6 +12,7 @@
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/moved_pair.h"
 #include "quasidyn/testing/outcome_checks.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/random_twist.h"
@@ -30,36 +31,9 @@ constexpr double kStep = 6.0555e-6;  // ε [m or rad], as DifferentiateStepData'
 // a wrong sign or a missing common-motion term is an O(1) error.
 constexpr double kPairMotionDerivativeTolerance = 1e-8;
 
-// The pose moved as in the header: p ↦ c + s v + R(s ω)(p − c), written independently.
-Eigen::Isometry3d Moved(const Eigen::Isometry3d& X, const Twist& xi, double s,
-                        const Eigen::Vector3d& c) {
-  const double angle = s * xi.angular.norm();
-  Eigen::Isometry3d motion = Eigen::Isometry3d::Identity();
-  if (angle != 0.0) motion.rotate(Eigen::AngleAxisd(angle, xi.angular.normalized()));
-  motion.pretranslate(c + s * xi.linear - motion.linear() * c);
-  return motion * X;
-}
-
+using testing::PairOf;
+using testing::PairOfContact;
 using testing::RandomTwist;
-
-struct PairOf {
-  std::vector<int> members;
-  Eigen::Vector3d reference = Eigen::Vector3d::Zero();
-};
-
-// The contacts of the pair of contact `first`, and their mean witness point.
-PairOf PairOfContact(const ContactSet& contacts, int first) {
-  PairOf pair;
-  const Contact& c0 = contacts[first];
-  for (int i = 0; i < contacts.size(); ++i) {
-    const Contact& c = contacts[i];
-    if (c.geometry_a != c0.geometry_a || c.geometry_b != c0.geometry_b) continue;
-    pair.members.push_back(i);
-    pair.reference += 0.5 * (c.p_A + c.p_B);
-  }
-  pair.reference /= static_cast<double>(pair.members.size());
-  return pair;
-}
 
 struct PairMotionDerivativeCase {
   std::string example;
@@ -121,8 +95,8 @@ TEST_P(PairMotionAgainstBothBodiesMoved, DerivativeMatches) {
     for (int side = 0; side < 2; ++side) {
       const double step = side == 0 ? kStep : -kStep;
       std::vector<Eigen::Isometry3d> moved = X_WB;
-      moved[c0.body_a] = Moved(X_WB[c0.body_a], xi_A, step, pair.reference);
-      moved[c0.body_b] = Moved(X_WB[c0.body_b], xi_B, step, pair.reference);
+      moved[c0.body_a] = testing::MovedAbout(X_WB[c0.body_a], xi_A, step, pair.reference);
+      moved[c0.body_b] = testing::MovedAbout(X_WB[c0.body_b], xi_B, step, pair.reference);
       ASSERT_TRUE(model.geometry().PairManifold(c0.geometry_a, c0.geometry_b, moved,
                                                 scene.contact_tolerance, &points[side]));
     }

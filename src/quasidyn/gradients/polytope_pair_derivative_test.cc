@@ -15,6 +15,7 @@
 #include "quasidyn/geometry/manifold_3d_scratch.h"
 #include "quasidyn/geometry/narrow_phase_3d.h"
 #include "quasidyn/gradients/pair_motion_derivative.h"
+#include "quasidyn/testing/moved_pair.h"
 #include "quasidyn/testing/outcome_checks.h"
 #include "quasidyn/testing/random_twist.h"
 
@@ -114,25 +115,6 @@ objects:
 
 using testing::RandomTwist;
 
-struct BoxPairOf {
-  std::vector<int> members;
-  Eigen::Vector3d reference = Eigen::Vector3d::Zero();
-};
-
-// The contacts of the pair of contact `first`, and their mean witness point.
-BoxPairOf BoxPairOfContact(const ContactSet& contacts, int first) {
-  BoxPairOf pair;
-  for (int i = first; i < contacts.size(); ++i) {
-    if (contacts[i].geometry_a != contacts[first].geometry_a ||
-        contacts[i].geometry_b != contacts[first].geometry_b)
-      continue;
-    pair.members.push_back(i);
-    pair.reference += 0.5 * (contacts[i].p_A + contacts[i].p_B);
-  }
-  pair.reference /= static_cast<double>(pair.members.size());
-  return pair;
-}
-
 ScenePtr SceneFrom(const char* yaml) {
   return std::make_shared<const Scene>(LoadSceneFromString(yaml, "boxes.yaml", "."));
 }
@@ -185,7 +167,7 @@ BoxPairCount CompareEveryBoxPair(const char* yaml) {
   BoxPairCount count;
   for (int first = 0; first < contacts.size(); ++first) {
     if (done[first]) continue;
-    const BoxPairOf pair = BoxPairOfContact(contacts, first);
+    const testing::PairOf pair = testing::PairOfContact(contacts, first);
     for (int i : pair.members) done[i] = true;
     if (contacts[first].body_b == 0) continue;  // on the table: the analytic case
     ++count.box_pairs;
@@ -234,16 +216,6 @@ TEST(PolytopePairDerivative, MatchesManifoldDifferencesWhereSmooth) {
   EXPECT_GT(count.kinds[ClippedPointFeatures3d::kIncidentEdgeCut], 0);
 }
 
-// p ↦ c + s v + R(s ω)(p − c) (pair_motion_derivative.h), written independently.
-Eigen::Isometry3d MovedAbout(const Eigen::Isometry3d& X, const Twist& xi, double s,
-                             const Eigen::Vector3d& c) {
-  const double angle = s * xi.angular.norm();
-  Eigen::Isometry3d motion = Eigen::Isometry3d::Identity();
-  if (angle != 0.0) motion.rotate(Eigen::AngleAxisd(angle, xi.angular.normalized()));
-  motion.pretranslate(c + s * xi.linear - motion.linear() * c);
-  return motion * X;
-}
-
 // The largest difference of a derivative and a one-sided difference, field by field.
 double LargestGap(const ContactPointDerivative& d, const ContactPoint& moved,
                   const ContactPoint& at, double s) {
@@ -275,7 +247,7 @@ TEST(PolytopePairDerivative, AtParallelFacesItIsTheOneSidedDerivativeWhereFeatur
   for (int i = 0; i < contacts.size() && first < 0; ++i)
     if (contacts[i].body_b != 0) first = i;
   ASSERT_GE(first, 0);
-  const BoxPairOf pair = BoxPairOfContact(contacts, first);
+  const testing::PairOf pair = testing::PairOfContact(contacts, first);
   ASSERT_EQ(pair.members.size(), 4u);  // two corners, two edge cuts
   const Twist tilt{Eigen::Vector3d::UnitY(), Eigen::Vector3d::Zero()};
   PairMotionDerivative motion;
@@ -291,7 +263,7 @@ TEST(PolytopePairDerivative, AtParallelFacesItIsTheOneSidedDerivativeWhereFeatur
   for (int side = 0; side < 2; ++side) {
     const double s = side == 0 ? -kOneSidedStep : kOneSidedStep;
     std::vector<Eigen::Isometry3d> moved = X_WB;
-    moved[c0.body_a] = MovedAbout(X_WB[c0.body_a], tilt, s, pair.reference);
+    moved[c0.body_a] = testing::MovedAbout(X_WB[c0.body_a], tilt, s, pair.reference);
     ManifoldPoints points;
     ASSERT_TRUE(model.geometry().PairManifold(c0.geometry_a, c0.geometry_b, moved,
                                               scene.contact_tolerance, &points));

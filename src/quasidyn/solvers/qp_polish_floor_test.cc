@@ -18,18 +18,6 @@ using Eigen::VectorXd;
 
 constexpr double kMachineEpsilonOfFloor = std::numeric_limits<double>::epsilon();
 
-// A contact-like QP: G x >= h with a strictly feasible point, more rows than variables (a
-// degenerate active set is likely), Q positive definite.
-testing::DenseQp FloorQp(testing::RandomProblems& random, int n, int m) {
-  testing::DenseQp p;
-  const MatrixXd B = random.Gaussian(n, n);
-  p.Q = B * B.transpose() + MatrixXd::Identity(n, n);
-  p.c = random.GaussianVector(n);
-  p.G = random.Gaussian(m, n);
-  p.h = p.G * random.UniformVector(n, -1, 1) - random.UniformVector(m, 0.0, 0.5);
-  return p;
-}
-
 QpSettings OnPath(int sparse_min_variables, double rounding_floor) {
   QpSettings settings;
   settings.sparse_min_variables = sparse_min_variables;
@@ -51,7 +39,7 @@ TEST(QpPolishFloorTest, StoppingAtTheRoundingFloorGivesTheFullRefinementsAnswer)
   for (const Path path : {Path{7, 12, 1000}, Path{30, 40, 1000}, Path{12, 20, 0}}) {
     int polished = 0;
     for (int trial = 0; trial < 20; ++trial) {
-      const QpProblem qp = FloorQp(random, path.n, path.m).ToSparse();
+      const QpProblem qp = testing::ContactLikeQp(random, path.n, path.m).ToSparse();
       QpSolver floor, full;
       floor.Setup(qp, OnPath(path.sparse_min_variables, 16.0));
       full.Setup(qp, OnPath(path.sparse_min_variables, 0.0));

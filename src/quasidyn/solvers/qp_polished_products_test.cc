@@ -19,17 +19,6 @@ using Eigen::VectorXd;
 
 constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 
-// G x >= h with a strictly feasible point and more rows than variables, Q positive definite.
-testing::DenseQp ContactLikeQp(testing::RandomProblems& random, int n, int m) {
-  testing::DenseQp p;
-  const MatrixXd B = random.Gaussian(n, n);
-  p.Q = B * B.transpose() + MatrixXd::Identity(n, n);
-  p.c = random.GaussianVector(n);
-  p.G = random.Gaussian(m, n);
-  p.h = p.G * random.UniformVector(n, -1, 1) - random.UniformVector(m, 0.0, 0.5);
-  return p;
-}
-
 TEST(QpPolishedProducts, SlacksObjectiveAndResidualAreThoseOfThePolishedAnswer) {
   struct Path {
     int n, m, sparse_min_variables;
@@ -37,7 +26,7 @@ TEST(QpPolishedProducts, SlacksObjectiveAndResidualAreThoseOfThePolishedAnswer) 
   for (const Path path : {Path{7, 8, 1000}, Path{30, 45, 1000}, Path{30, 45, 0}}) {
     for (unsigned seed = 0; seed < 4; ++seed) {
       testing::RandomProblems random(900 + seed);
-      const testing::DenseQp p = ContactLikeQp(random, path.n, path.m);
+      const testing::DenseQp p = testing::ContactLikeQp(random, path.n, path.m);
       QpSettings settings;
       settings.sparse_min_variables = path.sparse_min_variables;
       settings.sparse_max_density = 1.0;

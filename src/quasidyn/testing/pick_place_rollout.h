@@ -50,6 +50,14 @@ inline PickPlaceRun RollPickPlace(const QuasiDynamicModel& model, StepData* data
   return run;
 }
 
+// Steps k − 1 and k of `run` (2 <= k <= kPickPlaceSteps) computed afresh into `previous` and
+// `current`: the two steps whose answers a warm-start test relates.
+inline void CalcConsecutiveSteps(const QuasiDynamicModel& model, const PickPlaceRun& run, int k,
+                                 StepData* previous, StepData* current) {
+  model.Calc(run.states[k - 2], model.scene().CommandAt((k - 1) * kPickPlaceTimeStep), previous);
+  model.Calc(run.states[k - 1], model.scene().CommandAt(k * kPickPlaceTimeStep), current);
+}
+
 // How far two answers of the step's program that pass its solver's stopping tests (absolute and
 // relative tolerances ε_abs, ε_rel) can lie apart [m/s or rad/s]: the cost ½vᵀPv − τ_hᵀv is
 // strongly convex with modulus λ_min(P), so a point whose KKT residuals are within ε = ε_abs +

@@ -58,6 +58,18 @@ struct DenseQp {
   }
 };
 
+// A contact-like QP: G x >= h (m > n rows, so a degenerate active set is likely) with a
+// strictly feasible point, Q = B Bᵀ + I positive definite.
+inline DenseQp ContactLikeQp(RandomProblems& random, int n, int m) {
+  DenseQp p;
+  const Eigen::MatrixXd B = random.Gaussian(n, n);
+  p.Q = B * B.transpose() + Eigen::MatrixXd::Identity(n, n);
+  p.c = random.GaussianVector(n);
+  p.G = random.Gaussian(m, n);
+  p.h = p.G * random.UniformVector(n, -1, 1) - random.UniformVector(m, 0.0, 0.5);
+  return p;
+}
+
 // A_k x + b_k ∈ K_k (row 0 gives t, rows 1.. give z), dense.
 struct DenseCone {
   Eigen::MatrixXd A;

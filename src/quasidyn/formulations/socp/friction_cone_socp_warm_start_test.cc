@@ -101,10 +101,7 @@ TEST(FrictionConeSocpWarmStart, MultipliersFollowTheirContactsWhenConesComeAndGo
       testing::RollPickPlace(*model, model->CreateData().get(), /*cold=*/true);
   int changed_steps = 0, mapped_cones = 0, new_cones = 0, limit_rows = 0;
   for (int k = 2; k <= testing::kPickPlaceSteps; ++k) {
-    model->Calc(run.states[k - 2], model->scene().CommandAt((k - 1) * testing::kPickPlaceTimeStep),
-                previous.get());
-    model->Calc(run.states[k - 1], model->scene().CommandAt(k * testing::kPickPlaceTimeStep),
-                current.get());
+    testing::CalcConsecutiveSteps(*model, run, k, previous.get(), current.get());
     const auto& pd = static_cast<const QuasiDynamicData&>(*previous);
     const auto& cd = static_cast<const QuasiDynamicData&>(*current);
     const ContactSet& before = pd.contact().contacts();
