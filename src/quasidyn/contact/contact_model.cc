@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <memory>
+#include <utility>
 
 #include "quasidyn/common/argument_check.h"
 
@@ -29,7 +30,7 @@ ContactData ContactModel::CreateData() const {
 bool ContactModel::Compute(const Eigen::VectorXd& q, ContactData* data) const {
   QUASIDYN_CHECK_ARGUMENT(data != nullptr && data->model_ == this, "ContactModel::Compute",
                           "the data was not made by this model (CreateData)");
-  data->kinematics_.Update(q);
+  if (!data->kinematics_.IsAt(q)) data->kinematics_.Update(q);  // else: q's poses, held
   data->failure_message_.clear();
   if (!geometry_.Query(data->kinematics_.BodyPoses(), candidate_distance_, &data->geometry_)) {
     data->failure_message_ = data->geometry_.failure_message();
@@ -37,6 +38,18 @@ bool ContactModel::Compute(const Eigen::VectorXd& q, ContactData* data) const {
     return false;
   }
   UpdateContactSet(*scene_, data->kinematics_, data->geometry_.candidates(), &data->contacts_);
+  return true;
+}
+
+bool ContactModel::ShareKinematics(const Eigen::VectorXd& q, Kinematics* spare,
+                                   ContactData* data) const {
+  QUASIDYN_CHECK_ARGUMENT(data != nullptr && data->model_ == this, "ContactModel::ShareKinematics",
+                          "the data was not made by this model (CreateData)");
+  QUASIDYN_CHECK_ARGUMENT(spare != nullptr && spare->model_ptr() == kinematics_,
+                          "ContactModel::ShareKinematics",
+                          "the spare kinematics must share this model's KinematicsModel");
+  if (!spare->IsAt(q) || data->kinematics_.IsAt(q)) return false;
+  std::swap(data->kinematics_, *spare);
   return true;
 }
 

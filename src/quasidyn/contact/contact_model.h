@@ -71,7 +71,18 @@ class ContactModel {
   // Throws std::invalid_argument for a wrong size, a NaN or a zero quaternion in q, or data
   // made by another model. No heap allocation once data's buffers have grown to the step's
   // size (geometry_model.h).
+  // The poses are computed only when data's kinematics is not already at q (Kinematics::IsAt:
+  // the last Update was at q, bit for bit).
   bool Compute(const Eigen::VectorXd& q, ContactData* data) const;
+
+  // Hands data a spare Kinematics of this model's kinematic structure when the spare was last
+  // updated to q, bit for bit (Kinematics::IsAt): the two are exchanged, so that the next
+  // Compute(q, data) takes the spare's poses instead of computing them again (a step's poses
+  // at its end q⁺, which the next step's query, at q⁺, needs: quasi_dynamic_model.cc), and
+  // the spare holds data's former kinematics. Returns whether it exchanged them; either way
+  // data's contact set stays as it was until that Compute. Throws std::invalid_argument for
+  // data made by another model or a spare of another KinematicsModel.
+  bool ShareKinematics(const Eigen::VectorXd& q, Kinematics* spare, ContactData* data) const;
 
  private:
   ScenePtr scene_;

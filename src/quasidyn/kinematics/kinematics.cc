@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -188,6 +189,13 @@ Kinematics::Kinematics(std::shared_ptr<const KinematicsModel> model) : model_(st
     mass_scratch_[b].rotated_inertia_rows.resize(n, 3);
     mass_scratch_[b].block.resize(n, n);
   }
+}
+
+bool Kinematics::IsAt(const Eigen::VectorXd& q) const {
+  // Update stores q only after its checks, and then computes every pose from it: q_ always
+  // names the poses held.
+  return q.size() == q_.size() && q_.size() > 0 &&
+         std::memcmp(q.data(), q_.data(), sizeof(double) * static_cast<size_t>(q.size())) == 0;
 }
 
 void Kinematics::Update(const Eigen::VectorXd& q) {

@@ -66,6 +66,11 @@ class Kinematics {
   const Scene& scene() const { return *scene_; }
   const ScenePtr& scene_ptr() const { return scene_; }
   const Eigen::VectorXd& q() const { return q_; }
+  // True when the last Update was at q itself, bit for bit (every entry's representation,
+  // so −0 is not +0): the poses are then those Update(q) would compute, the same bits. False
+  // before the first Update. A caller holding poses at q (a step's end-of-step poses, which
+  // the next step's contact query needs again) asks this before computing them again.
+  bool IsAt(const Eigen::VectorXd& q) const;
   // X_WB of body `body` (the world's is the identity).
   const Eigen::Isometry3d& BodyPose(int body) const { return X_WB_[body]; }
   const std::vector<Eigen::Isometry3d>& BodyPoses() const { return X_WB_; }

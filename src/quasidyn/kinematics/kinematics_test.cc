@@ -113,6 +113,39 @@ TEST(KinematicsTest, DataFromOneSharedModelEvaluateIndependently) {
   EXPECT_THROW(KinematicsModel(nullptr), std::invalid_argument);
 }
 
+// IsAt: the poses held are those of the last Update's q, and of no other q, not even one that
+// differs by one ulp or by the sign of a zero.
+TEST(KinematicsTest, IsAtOnlyTheLastUpdatesConfigurationBitForBit) {
+  MixedForest forest;
+  const Scene scene = forest.Build();
+  Kinematics kinematics(testing::Shared(scene));
+  const Eigen::VectorXd q = MixedForest::Configuration(scene);
+  EXPECT_FALSE(kinematics.IsAt(q));  // no Update yet
+  kinematics.Update(q);
+  EXPECT_TRUE(kinematics.IsAt(q));
+  const Eigen::VectorXd copy = q;  // other storage, the same bits
+  EXPECT_TRUE(kinematics.IsAt(copy));
+  for (int i = 0; i < scene.nq; ++i) {
+    Eigen::VectorXd next = q;
+    next[i] = std::nextafter(q[i], std::numeric_limits<double>::infinity());
+    EXPECT_FALSE(kinematics.IsAt(next)) << "entry " << i;
+  }
+  EXPECT_FALSE(kinematics.IsAt(q.head(scene.nq - 1)));
+  // ±0: equal numbers, other bits.
+  Eigen::VectorXd zero = q;
+  zero[0] = 0.0;
+  kinematics.Update(zero);
+  Eigen::VectorXd negative_zero = zero;
+  negative_zero[0] = -0.0;
+  EXPECT_TRUE(kinematics.IsAt(zero));
+  EXPECT_FALSE(kinematics.IsAt(negative_zero));
+  // A refused Update leaves the poses and the q they are of.
+  Eigen::VectorXd bad = q;
+  bad[1] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(kinematics.Update(bad), std::invalid_argument);
+  EXPECT_TRUE(kinematics.IsAt(zero));
+}
+
 TEST(KinematicsTest, FloatingAndPlanarPosesClosedForm) {
   MixedForest forest;
   const Scene scene = forest.Build();

@@ -15,8 +15,9 @@ void DenseCholesky::Resize(int n) {
 }
 
 // The loops of Factor and Solve, with the size known to the compiler (kSize > 0, which then
-// unrolls them: the loops of a 7-variable factor are 1 to 7 long, and their set-up cost more
-// than their arithmetic) or taken at run time (kSize = 0). The same operations in the same
+// unrolls them whole, the outer loops too, so that every inner loop has a constant length: the
+// loops of a 7-variable factor are 1 to 7 long, and their set-up cost more than their
+// arithmetic) or taken at run time (kSize = 0). The same operations in the same
 // order either way, so the same bits. Scalar on purpose (no-tree-vectorize): for Solve, a
 // vectorised update would load pairs of y that the previous column's update stored at another
 // offset, and the processor cannot forward such stores to the load (the slower of the two on a
@@ -37,8 +38,11 @@ template <int kSize>
 QUASIDYN_SCALAR_LOOPS bool FactorLoops(int size, const double* matrix, double* f,
                                        double* inverse_pivot) {
   const int n = kSize > 0 ? kSize : size;
+#pragma GCC unroll 16
   for (int j = 0; j < n; ++j)
+#pragma GCC unroll 16
     for (int i = j; i < n; ++i) f[j * n + i] = matrix[j * n + i];
+#pragma GCC unroll 16
   for (int k = 0; k < n; ++k) {
     double* column_k = f + k * n;
     const double pivot_squared = column_k[k];
@@ -50,6 +54,7 @@ QUASIDYN_SCALAR_LOOPS bool FactorLoops(int size, const double* matrix, double* f
     inverse_pivot[k] = inverse;
 #pragma GCC unroll 16
     for (int i = k + 1; i < n; ++i) column_k[i] *= inverse;
+#pragma GCC unroll 16
     for (int j = k + 1; j < n; ++j) {
       double* column_j = f + j * n;
       const double l_jk = column_k[j];
@@ -65,15 +70,19 @@ template <int kSize>
 QUASIDYN_SCALAR_LOOPS void SolveLoops(int size, const double* f, const double* inverse_pivot,
                                       double* y) {
   const int n = kSize > 0 ? kSize : size;
+#pragma GCC unroll 16
   for (int k = 0; k < n; ++k) {
     const double yk = y[k] * inverse_pivot[k];
     y[k] = yk;
     const double* column = f + k * n;
+#pragma GCC unroll 16
     for (int i = k + 1; i < n; ++i) y[i] -= column[i] * yk;
   }
+#pragma GCC unroll 16
   for (int i = n - 1; i >= 0; --i) {
     const double yi = y[i] * inverse_pivot[i];
     y[i] = yi;
+#pragma GCC unroll 16
     for (int k = 0; k < i; ++k) y[k] -= f[k * n + i] * yi;  // column i of Lᵀ is row i of L
   }
 }

@@ -19,6 +19,53 @@ using Eigen::VectorXd;
 
 double InfNorm(const VectorXd& v) { return v.size() > 0 ? v.lpNorm<Eigen::Infinity>() : 0.0; }
 
+// The top of an interior-point iteration without equality rows, in one pass over the rows and
+// one over the columns (at a planar hand's 7 variables and 6 rows, the set-up of nine separate
+// reductions costs more than their arithmetic): r_p = (G x − s) − h and r_d = (Q x + c) − Gᵀz
+// entry for entry as the vector expressions form them, and the ∞-norms the stopping tests take
+// of them and of their terms. A maximum is exact in any order: the norms are those of
+// lpNorm<Infinity> whenever every entry is finite; when one is not (overflow), every norm is
+// NaN, so that no test passes on it. `iterate_finite`: x, s and z are finite.
+struct IterationNorms {
+  double r_p = 0, r_d = 0, Gx = 0, s = 0, h = 0, Qx = 0, c = 0, Gtz = 0;
+  bool iterate_finite = true;
+};
+
+IterationNorms ResidualsAndNorms(Eigen::Index m, Eigen::Index n, const double* Gx, const double* s,
+                                 const double* h, const double* z, const double* Qx,
+                                 const double* c, const double* Gtz, const double* x, double* r_p,
+                                 double* r_d) {
+  IterationNorms norm;
+  // v − v is 0 for a finite v and NaN otherwise, and a NaN stays in a sum.
+  double iterate_check = 0.0, term_check = 0.0;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const double r = (Gx[i] - s[i]) - h[i];
+    r_p[i] = r;
+    norm.r_p = std::max(norm.r_p, std::abs(r));
+    norm.Gx = std::max(norm.Gx, std::abs(Gx[i]));
+    norm.s = std::max(norm.s, std::abs(s[i]));
+    norm.h = std::max(norm.h, std::abs(h[i]));
+    iterate_check += (s[i] - s[i]) + (z[i] - z[i]);
+    term_check += r - r;
+  }
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const double r = (Qx[j] + c[j]) - Gtz[j];
+    r_d[j] = r;
+    norm.r_d = std::max(norm.r_d, std::abs(r));
+    norm.Qx = std::max(norm.Qx, std::abs(Qx[j]));
+    norm.c = std::max(norm.c, std::abs(c[j]));
+    norm.Gtz = std::max(norm.Gtz, std::abs(Gtz[j]));
+    iterate_check += x[j] - x[j];
+    term_check += (r - r) + (Qx[j] - Qx[j]) + (Gtz[j] - Gtz[j]);
+  }
+  norm.iterate_finite = iterate_check == 0.0;
+  if (!(term_check == 0.0 && norm.iterate_finite)) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    norm = IterationNorms{nan, nan, nan, nan, nan, nan, nan, nan, norm.iterate_finite};
+  }
+  return norm;
+}
+
 // Largest α >= 0 with v + α·dv >= 0 (infinity when no entry decreases).
 double MaxStepToBoundary(const VectorXd& v, const VectorXd& dv) {
   double alpha = std::numeric_limits<double>::infinity();
@@ -95,8 +142,8 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
   for (VectorXd* v :
        {&correction_, &residual_, &Qx_, &Gtz_, &r_d_, &rhs_, &dx_, &Aty_, &scratch_n_, &result_.x})
     storage_.Resize(v, n);
-  for (VectorXd* v : {&weights_, &product_m_, &Gx_, &r_p_, &ds_, &dz_, &ds_affine_, &dz_affine_,
-                      &rc_, &scratch_, &Gdx_, &result_.s, &result_.z})
+  for (VectorXd* v : {&weights_, &product_m_, &Gx_, &r_p_, &ds_, &dz_, &rc_, &scratch_, &Gdx_,
+                      &result_.s, &result_.z})
     storage_.Resize(v, m);
   for (VectorXd* v : {&r_e_, &minus_r_e_, &Ax_, &dy_, &product_p_, &result_.y})
     storage_.Resize(v, p);
@@ -145,6 +192,16 @@ void QpSolver::UpdateValues(const QpProblem& problem) {
   QUASIDYN_CHECK_ARGUMENT(SamePattern(problem), "QpSolver::UpdateValues",
                           "the problem has other sizes or sparsity patterns than at Setup; call "
                           "Setup");
+  TakeValues(problem);
+}
+
+bool QpSolver::UpdateValuesIfSamePattern(const QpProblem& problem) {
+  if (!SamePattern(problem)) return false;
+  TakeValues(problem);
+  return true;
+}
+
+void QpSolver::TakeValues(const QpProblem& problem) {
   ValidateValues("QpSolver::UpdateValues", problem);  // the shapes are Setup's (SamePattern)
   problem_.Q = problem.Q;                             // same sizes: storage reused
   problem_.c = problem.c;
@@ -586,8 +643,7 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
   VectorXd& y = result.y;
   VectorXd &r_e = r_e_, &Ax = Ax_, &Aty = Aty_, &minus_dy = dy_;
   VectorXd &Qx = Qx_, &Gtz = Gtz_, &r_d = r_d_, &rhs = rhs_, &dx = dx_;
-  VectorXd &Gx = Gx_, &r_p = r_p_, &ds = ds_, &dz = dz_, &ds_affine = ds_affine_,
-           &dz_affine = dz_affine_, &rc = rc_, &scratch = scratch_;
+  VectorXd &Gx = Gx_, &r_p = r_p_, &ds = ds_, &dz = dz_, &rc = rc_, &scratch = scratch_;
 
   // Starting point. Cold: x0 = argmin ½xᵀQx + cᵀx + ½‖Gx − h‖² (a least-squares guess in the
   // spirit of Nocedal & Wright §16.6 "starting point"), s = max(|Gx0 − h|, 1), z = 1/s
@@ -663,9 +719,10 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     return factor * (settings.absolute_tolerance + settings.relative_tolerance * scale);
   };
   double primal_scale = 0, dual_scale = 0, gap_scale = 0, gap = 0;
-  const auto converged = [&](double factor) {
-    return std::max(InfNorm(r_p), InfNorm(r_e)) <= scaled_tolerance(factor, primal_scale) &&
-           InfNorm(r_d) <= scaled_tolerance(factor, dual_scale) &&
+  // primal_residual = max(‖r_p‖∞, ‖r_e‖∞), dual_residual = ‖r_d‖∞.
+  const auto converged = [&](double factor, double primal_residual, double dual_residual) {
+    return primal_residual <= scaled_tolerance(factor, primal_scale) &&
+           dual_residual <= scaled_tolerance(factor, dual_scale) &&
            gap <= scaled_tolerance(factor, gap_scale);
   };
 
@@ -677,35 +734,47 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     // one product with G fewer per iteration; the carried value differs from a fresh product
     // by rounding only (a few ulps per iteration, far below the stopping tolerances).
     MultiplyGt(z, Gtz);
-    r_d = Qx + problem.c - Gtz;
-    r_p = Gx - s - problem.h;
-    if (equalities_) {
+    double primal_residual = 0, dual_residual = 0, Gtz_norm = 0;
+    bool iterate_finite = true;
+    if (!equalities_) {
+      const IterationNorms norm =
+          ResidualsAndNorms(m, n, Gx.data(), s.data(), problem.h.data(), z.data(), Qx.data(),
+                            problem.c.data(), Gtz.data(), x.data(), r_p.data(), r_d.data());
+      primal_residual = norm.r_p;
+      dual_residual = norm.r_d;
+      Gtz_norm = norm.Gtz;
+      primal_scale = std::max({norm.Gx, norm.s, norm.h});
+      dual_scale = std::max({norm.Qx, norm.c, norm.Gtz});
+      iterate_finite = norm.iterate_finite;
+    } else {
+      r_d = Qx + problem.c - Gtz;
+      r_p = Gx - s - problem.h;
       problem.A.Multiply(x, &Ax);
       problem.A.MultiplyTranspose(y, &Aty);
       r_e = Ax - problem.b;
       r_d -= Aty;
+      primal_residual = std::max(InfNorm(r_p), InfNorm(r_e));
+      dual_residual = InfNorm(r_d);
+      primal_scale =
+          std::max({InfNorm(Gx), InfNorm(s), InfNorm(problem.h), InfNorm(Ax), InfNorm(problem.b)});
+      dual_scale = std::max({InfNorm(Qx), InfNorm(problem.c), InfNorm(Gtz), InfNorm(Aty)});
+      iterate_finite = x.allFinite() && s.allFinite() && z.allFinite() && y.allFinite();
     }
     gap = s.dot(z);
     result.objective = 0.5 * x.dot(Qx) + problem.c.dot(x);
-    primal_scale = std::max({InfNorm(Gx), InfNorm(s), InfNorm(problem.h)});
-    dual_scale = std::max({InfNorm(Qx), InfNorm(problem.c), InfNorm(Gtz)});
-    if (equalities_) {
-      primal_scale = std::max({primal_scale, InfNorm(Ax), InfNorm(problem.b)});
-      dual_scale = std::max(dual_scale, InfNorm(Aty));
-    }
     gap_scale = std::max(1.0, std::abs(result.objective));
-    if (!x.allFinite() || !s.allFinite() || !z.allFinite() || !y.allFinite()) {
+    if (!iterate_finite) {
       status = SolverStatus::kNumericalFailure;
       result.message = "non-finite iterate";
       break;
     }
-    if (converged(1.0)) {
+    if (converged(1.0, primal_residual, dual_residual)) {
       status = SolverStatus::kSolved;
       break;
     }
     if (!equalities_) {
       const double hz = problem.h.dot(z);
-      if (m > 0 && hz > 0 && InfNorm(Gtz) <= settings.infeasibility_tolerance * hz) {
+      if (m > 0 && hz > 0 && Gtz_norm <= settings.infeasibility_tolerance * hz) {
         status = SolverStatus::kInfeasible;
         break;
       }
@@ -738,9 +807,7 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
     const double ratio = mu > 0 ? mu_affine / mu : 0.0;
     const double sigma = ratio * ratio * ratio;
     // Corrector: rc = −S Z 1 + σμ1 − ΔS_aff ΔZ_aff 1 (Nocedal & Wright, eq. (16.67)).
-    ds_affine = ds;
-    dz_affine = dz;
-    rc.array() += sigma * mu - ds_affine.array() * dz_affine.array();
+    rc.array() += sigma * mu - ds.array() * dz.array();  // ds, dz: the affine step's
     direction(true);
     alpha = std::min(1.0, settings.step_to_boundary *
                               std::min(MaxStepToBoundary(s, ds), MaxStepToBoundary(z, dz)));
@@ -760,7 +827,9 @@ const QpResult& QpSolver::Solve(const QpWarmStart& warm_start) {
   result.info.primal_residual = std::max(InfNorm(r_p), InfNorm(r_e));
   result.info.dual_residual = InfNorm(r_d);
   result.info.complementarity_gap = gap;
-  if (status == SolverStatus::kMaxIterations && converged(settings.inaccurate_factor)) {
+  if (status == SolverStatus::kMaxIterations &&
+      converged(settings.inaccurate_factor, result.info.primal_residual,
+                result.info.dual_residual)) {
     status = SolverStatus::kSolvedInaccurate;
   }
   // A solve that stalls or fails while the multipliers diverge is usually infeasible with a

@@ -157,6 +157,10 @@ class QpSolver {
   bool SamePattern(const QpProblem& problem) const;
   // New values, same patterns (throws std::invalid_argument otherwise, or on non-finite data).
   void UpdateValues(const QpProblem& problem);
+  // UpdateValues when problem has the sizes and patterns of the last Setup (SamePattern, checked
+  // once); false, with nothing changed, otherwise (the caller then calls Setup). Throws
+  // std::invalid_argument on non-finite data, as UpdateValues does.
+  bool UpdateValuesIfSamePattern(const QpProblem& problem);
   void UpdateSettings(const QpSettings& settings);
 
   // Solves the problem of the last Setup / UpdateValues, from warm_start when given (throws
@@ -172,6 +176,8 @@ class QpSolver {
   // The sparse and the small dense path without equality rows lend their reduced matrix.
   bool LendsNormalSystem() const;
 
+  // UpdateValues once SamePattern(problem) holds.
+  void TakeValues(const QpProblem& problem);
   void BuildSparsePattern();
   void BuildGroups();
   bool IndexEntries();
@@ -243,7 +249,7 @@ class QpSolver {
   Eigen::VectorXd correction_, residual_, product_m_;
   Eigen::VectorXd Qx_, Gtz_, r_d_, rhs_, dx_;
   Eigen::VectorXd Gdx_;  // the corrector's G Δx (Solve carries G x by it)
-  Eigen::VectorXd Gx_, r_p_, ds_, dz_, ds_affine_, dz_affine_, rc_, scratch_;
+  Eigen::VectorXd Gx_, r_p_, ds_, dz_, rc_, scratch_;
   // On the sparse path without equality rows the polish (qp_polish.h) borrows the interior
   // point's reduced matrix: its N = Q + Gᵀ diag(P/δ) G + δ_x I (every row of G a block) has the
   // pattern of Q + Gᵀ diag(z/s) G + δI, so it is assembled into sparse_reduced_ and factorised

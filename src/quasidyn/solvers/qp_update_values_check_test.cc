@@ -54,5 +54,38 @@ TEST(QpUpdateValuesCheck, EachNonFiniteValueIsRefusedNamingItsEntry) {
   EXPECT_EQ(solver.Solve().status, SolverStatus::kSolved);
 }
 
+// UpdateValuesIfSamePattern (the step's one check of the pattern, pyramid_qp.cc SetupOrUpdate):
+// new values of the same pattern are taken, the same bits as a fresh Setup's; a problem of
+// another pattern is refused with nothing changed.
+TEST(QpUpdateValuesCheck, UpdateValuesIfSamePatternTakesOnlyValuesOfTheSamePattern) {
+  testing::RandomProblems random(7);
+  const auto problem_of = [&](int rows) {
+    return testing::DenseQp{MatrixXd::Identity(6, 6), random.GaussianVector(6),
+                            random.Gaussian(rows, 6),
+                            random.GaussianVector(rows) - VectorXd::Ones(rows)}
+        .ToSparse();
+  };
+  const QpProblem first = problem_of(5), second = problem_of(5), other = problem_of(6);
+  QpSolver solver;
+  solver.Setup(first);
+  ASSERT_TRUE(solver.UpdateValuesIfSamePattern(second));
+  QpSolver fresh;
+  fresh.Setup(second);
+  const QpResult expected = fresh.Solve();
+  ASSERT_EQ(expected.status, SolverStatus::kSolved) << expected.message;
+  const QpResult taken = solver.Solve();
+  EXPECT_EQ(taken.x, expected.x);
+  EXPECT_EQ(taken.z, expected.z);
+  // Another row count: refused, and the solver still holds the second problem.
+  EXPECT_FALSE(solver.UpdateValuesIfSamePattern(other));
+  const QpResult kept = solver.Solve();
+  EXPECT_EQ(kept.x, expected.x);
+  EXPECT_EQ(kept.z, expected.z);
+  // Same pattern, a non-finite value: refused as by UpdateValues.
+  QpProblem bad = second;
+  bad.h[2] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(solver.UpdateValuesIfSamePattern(bad), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace quasidyn

@@ -54,11 +54,7 @@ SolverSummary SummaryOf(const QpInfo& info) {
 }
 
 void SetupOrUpdate(const QpProblem& qp, const QpSettings& settings, QpSolver* solver) {
-  if (solver->SamePattern(qp)) {
-    solver->UpdateValues(qp);
-  } else {
-    solver->Setup(qp, settings);
-  }
+  if (!solver->UpdateValuesIfSamePattern(qp)) solver->Setup(qp, settings);
 }
 
 void SolvePyramidQp(const StepProblem& problem, const QpSettings& settings, const char* description,

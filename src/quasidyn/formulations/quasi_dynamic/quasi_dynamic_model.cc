@@ -75,6 +75,9 @@ void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData*
   data.derivatives.message.clear();
   data.result.solver = SolverSummary();
 
+  // A step that starts where the last one ended (a rollout's: x.q is the last q⁺, bit for bit)
+  // takes the poses the motion measure computed there instead of computing them again.
+  contact_.ShareKinematics(data.q_, &data.end_kinematics_, &data.contact_);
   if (Outcome query = QueryContacts(contact_, data.q_, &data.contact_); !query) {
     Fail(data.q_, SolverStatus::kNumericalFailure, query.TakeMessage(), &data);
     return;

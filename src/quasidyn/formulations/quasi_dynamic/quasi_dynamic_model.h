@@ -50,9 +50,11 @@ class QuasiDynamicData final : public StepData {
   std::unique_ptr<ProgramWorkspace> workspace_;
   FormulationSolution solution_;
   Eigen::VectorXd q_, u_;
-  Eigen::VectorXd Pv_;         // P v (n_v), for StepResult::momentum_force
-  Kinematics end_kinematics_;  // at q⁺, for StepResult::max_body_motion (body_motion.h)
-  bool calculated_ = false;    // a Calc has run (whatever its outcome)
+  Eigen::VectorXd Pv_;  // P v (n_v), for StepResult::momentum_force
+  // At q⁺, for StepResult::max_body_motion (body_motion.h); handed to the next Calc's contact
+  // query when that starts at q⁺ (ContactModel::ShareKinematics).
+  Kinematics end_kinematics_;
+  bool calculated_ = false;  // a Calc has run (whatever its outcome)
   // CalcDiff's buffers, made by its first call for A and kept: the chain kinematics the data
   // contraction perturbs, and the contraction itself.
   std::unique_ptr<ChainKinematics> chain_kinematics_;
