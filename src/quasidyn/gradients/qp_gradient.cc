@@ -173,9 +173,12 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
   const int columns = nq_dirs + scene_->nq_a;
   Eigen::MatrixXd& r1 = w->r1;
   r1.resize(n, columns);
-  // r₂ᵀ, by active row; r₂ is zero for the command's columns, which are not stored.
-  Eigen::MatrixXd& r2_transposed = w->r2_transposed;
-  r2_transposed.setZero(nq_dirs, na);
+  // r₂ᵀ by active row (RangeSpaceKkt::R2Rows): row a holds r₂(a, t) for the directions t that
+  // move its contact (the key's columns) only; r₂ is zero for the command's columns.
+  RangeSpaceKkt::R2Rows& r2 = w->r2_rows;
+  r2.start.assign(1, 0);
+  r2.index.clear();
+  r2.value.clear();
   if (contraction != nullptr) {
     const StepDataContraction& d = *contraction;
     if (d.d_JcT_lambda.rows() != n || d.d_JcT_lambda.cols() != n ||
@@ -185,9 +188,8 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
           "match the step data");
     r1.leftCols(n) = d.d_tau_h - d.d_P_v + d.d_JcT_lambda;
     // r₂ = −do_𝒜 − dG_𝒜 v, row by row: do_ij = dφ_i/h, dG_ij v = ray_map row j · d(J_c,i v).
-    // Stored transposed, so that a row of r₂ is a contiguous column. A direction that does not
-    // move contact i (not one of key.columns) has dφ_i = 0 and d(J_c,i v) = 0
-    // (contact_data_derivative.h): its entries stay zero.
+    // A direction that does not move contact i (not one of key.columns) has dφ_i = 0 and
+    // d(J_c,i v) = 0 (contact_data_derivative.h): no entry.
     const double inv_h = 1.0 / time_step_;
     int next = 0;
     for (int i = 0; i < static_cast<int>(data_->contact_keys.size()) && next < na; ++i) {
@@ -196,29 +198,41 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
       const int first = next;
       while (next < na && active_[next] < key.first_row + key.rows) ++next;
       if (next == first) continue;
+      // The contact's rates along each of its directions, once for all its active rows.
+      std::vector<ContactRate>& rates = w->rates;
+      rates.clear();
       for (const int t : key.columns) {
-        const double d_phi = d.d_phi(i, t);
-        double d_Jc_v[3] = {0.0, 0.0, 0.0};
-        bool moved = d_phi != 0.0;
+        ContactRate rate{t, d.d_phi(i, t), {0.0, 0.0, 0.0}};
+        bool moved = rate.d_phi != 0.0;
         for (int c = 0; c < cols; ++c) {
-          d_Jc_v[c] = d.d_Jc_v(key.first_contact_row + c, t);
-          moved = moved || d_Jc_v[c] != 0.0;
+          rate.d_Jc_v[c] = d.d_Jc_v(key.first_contact_row + c, t);
+          moved = moved || rate.d_Jc_v[c] != 0.0;
         }
-        for (int a = first; a < next; ++a) {
-          if (!moved) {
-            r2_transposed(t, a) = 0.0;
-            continue;
-          }
-          const int j = active_[a] - key.first_row;
+        if (moved) rates.push_back(rate);
+      }
+      for (int a = first; a < next; ++a) {
+        const int j = active_[a] - key.first_row;
+        for (const ContactRate& rate : rates) {
           double dG_v = 0.0;
-          for (int c = 0; c < cols; ++c) dG_v += key.ray_map(j, c) * d_Jc_v[c];
-          r2_transposed(t, a) = -inv_h * d_phi - dG_v;
+          for (int c = 0; c < cols; ++c) dG_v += key.ray_map(j, c) * rate.d_Jc_v[c];
+          r2.index.push_back(rate.direction);
+          r2.value.push_back(-inv_h * rate.d_phi - dG_v);
         }
+        r2.start.push_back(static_cast<int>(r2.index.size()));
       }
     }
-    // The joint-limit rows: dG_l = 0 and do_l = G_l/h (step_data_derivative.h), r₂ = −G_l/h.
-    for (; next < na; ++next)
-      r2_transposed.col(next).head(n) = -inv_h * data_->G.row(active_[next]).transpose();
+    // The joint-limit rows: dG_l = 0 and do_l = G_l/h (step_data_derivative.h), r₂ = −G_l/h
+    // on the row's non-zeros.
+    for (; next < na; ++next) {
+      const int l = active_[next];
+      for (int k = data_->G_rows.row_start(l); k < data_->G_rows.row_start(l + 1); ++k) {
+        r2.index.push_back(data_->G_rows.column(k));
+        r2.value.push_back(-inv_h * data_->G_rows.value(k));
+      }
+      r2.start.push_back(static_cast<int>(r2.index.size()));
+    }
+  } else {
+    r2.start.assign(na + 1, 0);  // B only: r₂ = 0
   }
   WriteCommandForceJacobian(*scene_, time_step_, r1.rightCols(scene_->nq_a));
 
@@ -227,9 +241,15 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
   out->active_rows = na;
   Eigen::MatrixXd& dv = w->solve.x;
   if (range_space_) {
-    kkt_.Solve(r1, r2_transposed, nq_dirs, &w->solve);  // dv = P⁻¹ r₁ when no row is active
+    kkt_.Solve(r1, r2, nq_dirs, &w->solve);  // dv = P⁻¹ r₁ when no row is active
     out->kkt_rank = n + kkt_.rank();
   } else {
+    // r₂ᵀ dense (nq_dirs × |𝒜|) for the whole KKT system.
+    Eigen::MatrixXd& r2_transposed = w->r2_transposed;
+    r2_transposed.setZero(nq_dirs, na);
+    for (int a = 0; a < na; ++a)
+      for (int e = r2.start[a]; e < r2.start[a + 1]; ++e)
+        r2_transposed(r2.index[e], a) = r2.value[e];
     dv = SolveFullKkt(r1, r2_transposed, &out->kkt_rank);
   }
   if (nq_dirs > 0)

@@ -86,9 +86,18 @@ class QpSensitivity {
   Eigen::MatrixXd CostSensitivity(const Eigen::MatrixXd& r1) const;
 
  private:
+  // One direction's rates of one contact: dφ_i and d(J_c,i v) along direction t.
+  struct ContactRate {
+    int direction;
+    double d_phi;
+    double d_Jc_v[3];
+  };
   // Buffers of the solve, kept between calls.
   struct Workspace {
-    Eigen::MatrixXd r1, r2_transposed;
+    Eigen::MatrixXd r1;
+    RangeSpaceKkt::R2Rows r2_rows;   // r₂ᵀ by active row
+    Eigen::MatrixXd r2_transposed;   // dense r₂ᵀ, for the whole KKT system only
+    std::vector<ContactRate> rates;  // one contact's, while its rows are formed
     RangeSpaceKkt::Workspace solve;
   };
 
