@@ -80,11 +80,22 @@ void QpSensitivity::Compute(const Scene* scene_pointer, double time_step,
   const int m = static_cast<int>(data.G.rows());
   range_space_ = kkt_.FactorCostReusing(data.P);  // the factor kept while P is unchanged
   if (range_space_) {
-    // The whitened rows w_j = C⁻ᵀ g_jᵀ, once: d_j = |w_j|² and M = Σ_{j∈𝒜} w_j w_jᵀ.
-    kkt_.cost_factor().WhitenRows(data.G_rows, &whitened_);
-    if (m > 0) {
+    // The whitened rows w_j = C⁻ᵀ g_jᵀ, once: d_j = |w_j|² and M = Σ_{j∈𝒜} w_j w_jᵀ. They are
+    // kept from the last call when C is (the same P) and so is G, entry for entry (a NaN never
+    // compares equal, so such a G is whitened anew).
+    const bool same_rows =
+        whitened_valid_ && kkt_.cost_reused() && data.G_rows.SamePattern(whitened_G_) &&
+        std::equal(data.G_rows.value_data(), data.G_rows.value_data() + data.G_rows.nonZeros(),
+                   whitened_G_.value_data());
+    whitened_kept_ = same_rows;
+    if (!same_rows) {
+      kkt_.cost_factor().WhitenRows(data.G_rows, &whitened_);
       delassus_.resize(m);
       for (int j = 0; j < m; ++j) delassus_[j] = whitened_.SquaredNorm(j);
+      whitened_G_ = data.G_rows;
+      whitened_valid_ = true;
+    }
+    if (m > 0) {
       // s = G v + o from G's non-zeros (a pyramid row touches two bodies' velocities).
       slack_.resize(m);
       for (int j = 0; j < m; ++j) {
@@ -97,6 +108,8 @@ void QpSensitivity::Compute(const Scene* scene_pointer, double time_step,
         if (beta[j] * delassus_[j] > slack_[j]) active_.push_back(j);
     }
   } else if (m > 0) {
+    whitened_valid_ = false;
+    whitened_kept_ = false;
     active_ = SelectActive(data, v, beta, RegularizedInverseQuadraticForms(data.P, data.G));
   }
   if (range_space_) kkt_.FactorRows(whitened_, active_);
@@ -179,6 +192,7 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
   r2.start.assign(1, 0);
   r2.index.clear();
   r2.value.clear();
+  int entries = 0;  // filled: r2.index[0 … entries − 1], r2.value likewise
   if (contraction != nullptr) {
     const StepDataContraction& d = *contraction;
     if (d.d_JcT_lambda.rows() != n || d.d_JcT_lambda.cols() != n ||
@@ -210,19 +224,30 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
         }
         if (moved) rates.push_back(rate);
       }
+      // Room for the contact's rows at once (no growth check per entry).
+      const size_t needed = static_cast<size_t>(entries) + (next - first) * rates.size();
+      if (r2.index.size() < needed) {
+        r2.index.resize(needed);
+        r2.value.resize(needed);
+      }
+      int* index = r2.index.data();
+      double* value = r2.value.data();
       for (int a = first; a < next; ++a) {
         const int j = active_[a] - key.first_row;
         for (const ContactRate& rate : rates) {
           double dG_v = 0.0;
           for (int c = 0; c < cols; ++c) dG_v += key.ray_map(j, c) * rate.d_Jc_v[c];
-          r2.index.push_back(rate.direction);
-          r2.value.push_back(-inv_h * rate.d_phi - dG_v);
+          index[entries] = rate.direction;
+          value[entries] = -inv_h * rate.d_phi - dG_v;
+          ++entries;
         }
-        r2.start.push_back(static_cast<int>(r2.index.size()));
+        r2.start.push_back(entries);
       }
     }
     // The joint-limit rows: dG_l = 0 and do_l = G_l/h (step_data_derivative.h), r₂ = −G_l/h
     // on the row's non-zeros.
+    r2.index.resize(entries);
+    r2.value.resize(entries);
     for (; next < na; ++next) {
       const int l = active_[next];
       for (int k = data_->G_rows.row_start(l); k < data_->G_rows.row_start(l + 1); ++k) {
