@@ -15,9 +15,9 @@ constexpr double kRankTolerance = 1e-10;
 
 // Blocks of at most this many velocities (the planar hand's: 7) form M_c and the null space
 // entry by entry, and are solved through the two operators K and Q formed once per
-// factorisation (Block::K, Block::Q; SolveSmallBlock): for them the set-up of Eigen's blocked
-// kernels and of the per-column selection costs more than the arithmetic. Larger blocks (the
-// arm's) keep the blocked kernels (SolveBlock).
+// factorisation (Block::K, Block::Q; SolveSmallBlock): for them the per-column solve costs more
+// than the arithmetic. Larger blocks (the arm's) keep Eigen's LDLᵀ and are solved by plain
+// loops on the right-hand sides with r₂ ≠ 0 on them (SolveBlock).
 constexpr int kSmallBlock = 12;
 
 // A small block with fewer rows than velocities forms K and Q from the Gram matrix
