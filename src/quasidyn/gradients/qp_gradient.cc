@@ -80,11 +80,22 @@ void QpSensitivity::Compute(const Scene* scene_pointer, double time_step,
   const int m = static_cast<int>(data.G.rows());
   range_space_ = kkt_.FactorCostReusing(data.P);  // the factor kept while P is unchanged
   if (range_space_) {
-    // The whitened rows w_j = C⁻ᵀ g_jᵀ, once: d_j = |w_j|² and M = Σ_{j∈𝒜} w_j w_jᵀ.
-    kkt_.cost_factor().WhitenRows(data.G_rows, &whitened_);
-    if (m > 0) {
+    // The whitened rows w_j = C⁻ᵀ g_jᵀ, once: d_j = |w_j|² and M = Σ_{j∈𝒜} w_j w_jᵀ. They are
+    // kept from the last call when C is (the same P) and so is G, entry for entry (a NaN never
+    // compares equal, so such a G is whitened anew).
+    const bool same_rows =
+        whitened_valid_ && kkt_.cost_reused() && data.G_rows.SamePattern(whitened_G_) &&
+        std::equal(data.G_rows.value_data(), data.G_rows.value_data() + data.G_rows.nonZeros(),
+                   whitened_G_.value_data());
+    whitened_kept_ = same_rows;
+    if (!same_rows) {
+      kkt_.cost_factor().WhitenRows(data.G_rows, &whitened_);
       delassus_.resize(m);
       for (int j = 0; j < m; ++j) delassus_[j] = whitened_.SquaredNorm(j);
+      whitened_G_ = data.G_rows;
+      whitened_valid_ = true;
+    }
+    if (m > 0) {
       // s = G v + o from G's non-zeros (a pyramid row touches two bodies' velocities).
       slack_.resize(m);
       for (int j = 0; j < m; ++j) {
@@ -97,6 +108,8 @@ void QpSensitivity::Compute(const Scene* scene_pointer, double time_step,
         if (beta[j] * delassus_[j] > slack_[j]) active_.push_back(j);
     }
   } else if (m > 0) {
+    whitened_valid_ = false;
+    whitened_kept_ = false;
     active_ = SelectActive(data, v, beta, RegularizedInverseQuadraticForms(data.P, data.G));
   }
   if (range_space_) kkt_.FactorRows(whitened_, active_);
@@ -173,9 +186,13 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
   const int columns = nq_dirs + scene_->nq_a;
   Eigen::MatrixXd& r1 = w->r1;
   r1.resize(n, columns);
-  // r₂ᵀ, by active row; r₂ is zero for the command's columns, which are not stored.
-  Eigen::MatrixXd& r2_transposed = w->r2_transposed;
-  r2_transposed.setZero(nq_dirs, na);
+  // r₂ᵀ by active row (RangeSpaceKkt::R2Rows): row a holds r₂(a, t) for the directions t that
+  // move its contact (the key's columns) only; r₂ is zero for the command's columns.
+  RangeSpaceKkt::R2Rows& r2 = w->r2_rows;
+  r2.start.assign(1, 0);
+  r2.index.clear();
+  r2.value.clear();
+  int entries = 0;  // filled: r2.index[0 … entries − 1], r2.value likewise
   if (contraction != nullptr) {
     const StepDataContraction& d = *contraction;
     if (d.d_JcT_lambda.rows() != n || d.d_JcT_lambda.cols() != n ||
@@ -185,9 +202,8 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
           "match the step data");
     r1.leftCols(n) = d.d_tau_h - d.d_P_v + d.d_JcT_lambda;
     // r₂ = −do_𝒜 − dG_𝒜 v, row by row: do_ij = dφ_i/h, dG_ij v = ray_map row j · d(J_c,i v).
-    // Stored transposed, so that a row of r₂ is a contiguous column. A direction that does not
-    // move contact i (not one of key.columns) has dφ_i = 0 and d(J_c,i v) = 0
-    // (contact_data_derivative.h): its entries stay zero.
+    // A direction that does not move contact i (not one of key.columns) has dφ_i = 0 and
+    // d(J_c,i v) = 0 (contact_data_derivative.h): no entry.
     const double inv_h = 1.0 / time_step_;
     int next = 0;
     for (int i = 0; i < static_cast<int>(data_->contact_keys.size()) && next < na; ++i) {
@@ -196,29 +212,52 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
       const int first = next;
       while (next < na && active_[next] < key.first_row + key.rows) ++next;
       if (next == first) continue;
+      // The contact's rates along each of its directions, once for all its active rows.
+      std::vector<ContactRate>& rates = w->rates;
+      rates.clear();
       for (const int t : key.columns) {
-        const double d_phi = d.d_phi(i, t);
-        double d_Jc_v[3] = {0.0, 0.0, 0.0};
-        bool moved = d_phi != 0.0;
+        ContactRate rate{t, d.d_phi(i, t), {0.0, 0.0, 0.0}};
+        bool moved = rate.d_phi != 0.0;
         for (int c = 0; c < cols; ++c) {
-          d_Jc_v[c] = d.d_Jc_v(key.first_contact_row + c, t);
-          moved = moved || d_Jc_v[c] != 0.0;
+          rate.d_Jc_v[c] = d.d_Jc_v(key.first_contact_row + c, t);
+          moved = moved || rate.d_Jc_v[c] != 0.0;
         }
-        for (int a = first; a < next; ++a) {
-          if (!moved) {
-            r2_transposed(t, a) = 0.0;
-            continue;
-          }
-          const int j = active_[a] - key.first_row;
+        if (moved) rates.push_back(rate);
+      }
+      // Room for the contact's rows at once (no growth check per entry).
+      const size_t needed = static_cast<size_t>(entries) + (next - first) * rates.size();
+      if (r2.index.size() < needed) {
+        r2.index.resize(needed);
+        r2.value.resize(needed);
+      }
+      int* index = r2.index.data();
+      double* value = r2.value.data();
+      for (int a = first; a < next; ++a) {
+        const int j = active_[a] - key.first_row;
+        for (const ContactRate& rate : rates) {
           double dG_v = 0.0;
-          for (int c = 0; c < cols; ++c) dG_v += key.ray_map(j, c) * d_Jc_v[c];
-          r2_transposed(t, a) = -inv_h * d_phi - dG_v;
+          for (int c = 0; c < cols; ++c) dG_v += key.ray_map(j, c) * rate.d_Jc_v[c];
+          index[entries] = rate.direction;
+          value[entries] = -inv_h * rate.d_phi - dG_v;
+          ++entries;
         }
+        r2.start.push_back(entries);
       }
     }
-    // The joint-limit rows: dG_l = 0 and do_l = G_l/h (step_data_derivative.h), r₂ = −G_l/h.
-    for (; next < na; ++next)
-      r2_transposed.col(next).head(n) = -inv_h * data_->G.row(active_[next]).transpose();
+    // The joint-limit rows: dG_l = 0 and do_l = G_l/h (step_data_derivative.h), r₂ = −G_l/h
+    // on the row's non-zeros.
+    r2.index.resize(entries);
+    r2.value.resize(entries);
+    for (; next < na; ++next) {
+      const int l = active_[next];
+      for (int k = data_->G_rows.row_start(l); k < data_->G_rows.row_start(l + 1); ++k) {
+        r2.index.push_back(data_->G_rows.column(k));
+        r2.value.push_back(-inv_h * data_->G_rows.value(k));
+      }
+      r2.start.push_back(static_cast<int>(r2.index.size()));
+    }
+  } else {
+    r2.start.assign(na + 1, 0);  // B only: r₂ = 0
   }
   WriteCommandForceJacobian(*scene_, time_step_, r1.rightCols(scene_->nq_a));
 
@@ -227,9 +266,15 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
   out->active_rows = na;
   Eigen::MatrixXd& dv = w->solve.x;
   if (range_space_) {
-    kkt_.Solve(r1, r2_transposed, nq_dirs, &w->solve);  // dv = P⁻¹ r₁ when no row is active
+    kkt_.Solve(r1, r2, nq_dirs, &w->solve);  // dv = P⁻¹ r₁ when no row is active
     out->kkt_rank = n + kkt_.rank();
   } else {
+    // r₂ᵀ dense (nq_dirs × |𝒜|) for the whole KKT system.
+    Eigen::MatrixXd& r2_transposed = w->r2_transposed;
+    r2_transposed.setZero(nq_dirs, na);
+    for (int a = 0; a < na; ++a)
+      for (int e = r2.start[a]; e < r2.start[a + 1]; ++e)
+        r2_transposed(r2.index[e], a) = r2.value[e];
     dv = SolveFullKkt(r1, r2_transposed, &out->kkt_rank);
   }
   if (nq_dirs > 0)

@@ -39,6 +39,7 @@
 #include "quasidyn/gradients/range_space_kkt.h"
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/gradients/velocity_gradient.h"
+#include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
 
@@ -68,6 +69,9 @@ class QpSensitivity {
                const Eigen::VectorXd& v, const Eigen::VectorXd& beta);
 
   const std::vector<int>& active_rows() const { return active_; }
+  // Whether the last Compute kept the whitened rows of the call before (the same P and the
+  // same G_rows, entry for entry) instead of whitening G again.
+  bool whitened_rows_kept() const { return whitened_kept_; }
   // The independent blocks of the whitened system (range_space_kkt.h): their count and sizes.
   int block_count() const { return kkt_.block_count(); }
   int block_size(int b) const { return kkt_.block_size(b); }
@@ -86,9 +90,18 @@ class QpSensitivity {
   Eigen::MatrixXd CostSensitivity(const Eigen::MatrixXd& r1) const;
 
  private:
+  // One direction's rates of one contact: dφ_i and d(J_c,i v) along direction t.
+  struct ContactRate {
+    int direction;
+    double d_phi;
+    double d_Jc_v[3];
+  };
   // Buffers of the solve, kept between calls.
   struct Workspace {
-    Eigen::MatrixXd r1, r2_transposed;
+    Eigen::MatrixXd r1;
+    RangeSpaceKkt::R2Rows r2_rows;   // r₂ᵀ by active row
+    Eigen::MatrixXd r2_transposed;   // dense r₂ᵀ, for the whole KKT system only
+    std::vector<ContactRate> rates;  // one contact's, while its rows are formed
     RangeSpaceKkt::Workspace solve;
   };
 
@@ -103,8 +116,11 @@ class QpSensitivity {
   Eigen::VectorXd beta_;
   std::vector<int> active_;
   PositiveDefiniteFactor::SparseRows whitened_;  // w_j = C⁻ᵀ g_jᵀ, every row (range space)
-  bool range_space_ = false;  // P positive definite: the whitened velocity-space path
-  RangeSpaceKkt kkt_;         // on whitened_ and active_, factored when range_space_
+  SparseRowMatrix whitened_G_;   // the G_rows whitened_ and delassus_ were made from
+  bool whitened_valid_ = false;  // whitened_G_ and the factor kept in kkt_ made whitened_
+  bool whitened_kept_ = false;   // the last Compute kept them
+  bool range_space_ = false;     // P positive definite: the whitened velocity-space path
+  RangeSpaceKkt kkt_;            // on whitened_ and active_, factored when range_space_
   Eigen::VectorXd delassus_, slack_;
   Eigen::VectorXd beta_active_, active_impulse_;  // ActiveContactImpulseInPlace's storage
   Workspace workspace_;

@@ -15,9 +15,9 @@ constexpr double kRankTolerance = 1e-10;
 
 // Blocks of at most this many velocities (the planar hand's: 7) form M_c and the null space
 // entry by entry, and are solved through the two operators K and Q formed once per
-// factorisation (Block::K, Block::Q; SolveSmallBlock): for them the set-up of Eigen's blocked
-// kernels and of the per-column selection costs more than the arithmetic. Larger blocks (the
-// arm's) keep the blocked kernels (SolveBlock).
+// factorisation (Block::K, Block::Q; SolveSmallBlock): for them the per-column solve costs more
+// than the arithmetic. Larger blocks (the arm's) keep Eigen's LDLᵀ and are solved by plain
+// loops on the right-hand sides with r₂ ≠ 0 on them (SolveBlock).
 constexpr int kSmallBlock = 12;
 
 // A small block with fewer rows than velocities forms K and Q from the Gram matrix
@@ -32,6 +32,7 @@ constexpr double kGramTolerance = 1e-6;
 bool RangeSpaceKkt::FactorCost(const Eigen::MatrixXd& H) {
   cost_factored_ = cost_factor_.Factor(H);
   cost_kept_ = false;
+  cost_reused_ = false;
   block_count_ = 0;
   rank_ = 0;
   active_count_ = 0;
@@ -52,6 +53,7 @@ bool RangeSpaceKkt::FactorCostReusing(const Eigen::MatrixXd& H) {
       cost_kept_ = true;
     }
   }
+  cost_reused_ = same;
   block_count_ = 0;
   rank_ = 0;
   active_count_ = 0;
@@ -367,23 +369,20 @@ void RangeSpaceKkt::FormSmallOperators(Block* block) {
   }
 }
 
-void RangeSpaceKkt::SolveSmallBlock(const Block& block, const Eigen::MatrixXd& r2_transposed,
-                                    int r2_columns, Workspace* w) const {
+void RangeSpaceKkt::SolveSmallBlock(const Block& block, const R2Rows& r2_rows, Workspace* w) {
   const int size = static_cast<int>(block.indices.size());
   const int rows = static_cast<int>(block.rows.size());
   const bool projects = block.Q.size() > 0;
   Eigen::MatrixXd& x = w->x;  // y on entry
   const int* indices = block.indices.data();
-  const int* block_rows = block.rows.data();
-  const double* r2 = r2_transposed.data();
-  const Eigen::Index r2_stride = r2_transposed.rows();
-  // Every product below is a sum of columns (K's, Q's) scaled by one entry.
+  // Q y_c (zero when the block has full rank) on every column first, then K r₂,c added row by
+  // row: each column gets the same sums in the same order as K r₂,c + Q y_c formed column by
+  // column. Every product is a sum of columns (Q's, K's) scaled by one entry.
   double y[kSmallBlock], out[kSmallBlock];
   for (int t = 0; t < static_cast<int>(x.cols()); ++t) {
     double* column = x.col(t).data();
     for (int k = 0; k < size; ++k) out[k] = 0.0;
     if (projects) {
-      // Q y_c = N Nᵀ y_c.
       for (int j = 0; j < size; ++j) y[j] = column[indices[j]];
       for (int j = 0; j < size; ++j) {
         if (y[j] == 0.0) continue;
@@ -391,110 +390,159 @@ void RangeSpaceKkt::SolveSmallBlock(const Block& block, const Eigen::MatrixXd& r
         for (int k = 0; k < size; ++k) out[k] += q_column[k] * y[j];
       }
     }
-    if (t < r2_columns) {
-      // K r₂,c: r₂'s entries of this column on the block's rows.
-      for (int q = 0; q < rows; ++q) {
-        const double entry = r2[t + block_rows[q] * r2_stride];
-        if (entry == 0.0) continue;
-        const double* k_column = block.K.col(q).data();
-        for (int k = 0; k < size; ++k) out[k] += k_column[k] * entry;
-      }
-    }
     for (int k = 0; k < size; ++k) column[indices[k]] = out[k];
+  }
+  for (int q = 0; q < rows; ++q) {
+    const int a = block.rows[q];
+    const double* k_column = block.K.col(q).data();
+    for (int e = r2_rows.start[a]; e < r2_rows.start[a + 1]; ++e) {
+      const double entry = r2_rows.value[e];
+      if (entry == 0.0) continue;
+      double* column = x.col(r2_rows.index[e]).data();
+      for (int k = 0; k < size; ++k) column[indices[k]] += k_column[k] * entry;
+    }
   }
 }
 
-void RangeSpaceKkt::SolveBlock(const Block& block, const Eigen::MatrixXd& r2_transposed,
-                               int r2_columns, Workspace* w) const {
+void RangeSpaceKkt::SolveBlock(const Block& block, const R2Rows& r2_rows, int r2_columns,
+                               Workspace* w) {
   const int size = static_cast<int>(block.indices.size());
+  const int rows = static_cast<int>(block.rows.size());
+  const int lead = block.leading;
+  const int nullity = static_cast<int>(block.N.cols());
   Eigen::MatrixXd& x = w->x;  // y on entry
-  // The right-hand sides that are non-zero on the block: r₂ ≠ 0 on its rows (these lead), or
-  // y_c ≠ 0. The others have x_c = 0 = y_c already.
-  std::vector<char>& r2_nonzero = w->r2_nonzero;
-  r2_nonzero.assign(r2_columns, 0);
-  for (int r : block.rows) {
-    const double* r2 = r2_transposed.col(r).data();
-    for (int t = 0; t < r2_columns; ++t)
-      if (r2[t] != 0.0) r2_nonzero[t] = 1;
-  }
+  const int* indices = block.indices.data();
+  // The right-hand sides with r₂ ≠ 0 on the block's rows, each given a slot of z.
+  std::vector<int>& slot = w->column_slot;  // all −1 on entry, and again on return
   std::vector<int>& columns = w->columns;
-  std::vector<int>& y_only = w->y_only_columns;
   columns.clear();
-  y_only.clear();
-  for (int t = 0; t < static_cast<int>(x.cols()); ++t) {
-    if (t < r2_columns && r2_nonzero[t]) {
+  for (int q = 0; q < rows; ++q) {
+    const int a = block.rows[q];
+    for (int e = r2_rows.start[a]; e < r2_rows.start[a + 1]; ++e) {
+      const int t = r2_rows.index[e];
+      if (r2_rows.value[e] == 0.0 || slot[t] >= 0) continue;
+      slot[t] = static_cast<int>(columns.size());
       columns.push_back(t);
-      continue;
     }
-    const double* y = x.col(t).data();
-    for (int i : block.indices)
-      if (y[i] != 0.0) {
-        y_only.push_back(t);
-        break;
-      }
   }
   const int with_r2 = static_cast<int>(columns.size());
-  columns.insert(columns.end(), y_only.begin(), y_only.end());
-  const int count = static_cast<int>(columns.size());
-  if (count == 0) return;
-  Eigen::MatrixXd& x_block = w->x_block;  // x₀, then x, on the block's columns
-  x_block.setZero(size, count);
-  if (with_r2 > 0) {
-    // W r₂ = W_c r₂,c on the block's velocities.
-    const int rows = static_cast<int>(block.rows.size());
-    Eigen::MatrixXd& r2_block = w->r2_block;
-    r2_block.resize(rows, with_r2);
-    for (int s = 0; s < with_r2; ++s)
-      for (int q = 0; q < rows; ++q) r2_block(q, s) = r2_transposed(columns[s], block.rows[q]);
-    Eigen::MatrixXd& z = w->z;
-    z.noalias() = block.W * r2_block;
-    // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W r₂. D⁺ is zero past the last kept pivot, so only the leading
-    // block of L enters: the first rows of L⁻¹ z need only L's leading block, the rest are
-    // multiplied by zero, and the back substitution of a vector zero past the block stays
-    // zero there.
-    z = block.factor.transpositionsP() * z;
-    const int lead = block.leading;
-    const auto L_lead =
-        block.factor.matrixLDLT().topLeftCorner(lead, lead).triangularView<Eigen::UnitLower>();
-    auto z_lead = z.topRows(lead);
-    L_lead.solveInPlace(z_lead);
-    z_lead = block.pivot_inverse.head(lead).asDiagonal() * z_lead;
-    L_lead.transpose().solveInPlace(z_lead);
-    z.bottomRows(size - lead).setZero();
-    x_block.leftCols(with_r2).noalias() = block.factor.transpositionsP().transpose() * z;
+  // z = W_c r₂,c on those columns (size × with_r2, column-major), row by row of r₂ᵀ.
+  std::vector<double>& z = w->z;
+  z.assign(static_cast<size_t>(size) * with_r2, 0.0);
+  for (int q = 0; q < rows; ++q) {
+    const int a = block.rows[q];
+    const double* w_column = block.W.col(q).data();
+    for (int e = r2_rows.start[a]; e < r2_rows.start[a + 1]; ++e) {
+      const double entry = r2_rows.value[e];
+      if (entry == 0.0) continue;
+      double* z_column = z.data() + static_cast<size_t>(slot[r2_rows.index[e]]) * size;
+      for (int k = 0; k < size; ++k) z_column[k] += w_column[k] * entry;
+    }
   }
-  if (block.N.cols() > 0) {
-    // x = x₀ + N Nᵀ (y − x₀).
-    Eigen::MatrixXd& y_block = w->y_block;
-    y_block.resize(size, count);
-    for (int s = 0; s < count; ++s)
-      for (int k = 0; k < size; ++k) y_block(k, s) = x(block.indices[k], columns[s]);
-    y_block -= x_block;
-    w->null_coordinates.noalias() = block.N.transpose() * y_block;
-    x_block.noalias() += block.N * w->null_coordinates;
+  // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π z, column by column. D⁺ is zero past the last kept pivot, so only the
+  // leading block of L enters (header), and x₀ is zero past it before Πᵀ. Π applies the
+  // factor's transpositions in order, Πᵀ in reverse order.
+  const double* L = block.factor.matrixLDLT().data();  // column-major, L(i, j) = L[i + j·size]
+  const int* transposition = block.factor.transpositionsP().indices().data();
+  const double* pivot_inverse = block.pivot_inverse.data();
+  for (int s = 0; s < with_r2; ++s) {
+    double* c = z.data() + static_cast<size_t>(s) * size;
+    for (int i = 0; i < size; ++i) std::swap(c[i], c[transposition[i]]);
+    for (int i = 1; i < lead; ++i) {
+      double sum = c[i];
+      for (int j = 0; j < i; ++j) sum -= L[i + j * size] * c[j];
+      c[i] = sum;
+    }
+    for (int i = 0; i < lead; ++i) c[i] *= pivot_inverse[i];
+    for (int i = lead - 2; i >= 0; --i) {
+      double sum = c[i];
+      for (int j = i + 1; j < lead; ++j) sum -= L[j + i * size] * c[j];
+      c[i] = sum;
+    }
+    for (int i = lead; i < size; ++i) c[i] = 0.0;
+    for (int i = size - 1; i >= 0; --i) std::swap(c[i], c[transposition[i]]);
   }
-  for (int s = 0; s < count; ++s)
-    for (int k = 0; k < size; ++k) x(block.indices[k], columns[s]) = x_block(k, s);
+  // x = x₀ + N Nᵀ (y − x₀) on every column (x₀ = 0 where r₂ is; with no null space x = x₀).
+  const double* N = block.N.data();  // column-major, size × nullity
+  std::vector<double>& d = w->y;     // y − x₀, then N's coordinates of it
+  d.resize(static_cast<size_t>(size) + nullity);
+  double* coordinates = d.data() + size;
+  for (int t = 0; t < static_cast<int>(x.cols()); ++t) {
+    double* column = x.col(t).data();
+    const int s = t < r2_columns ? slot[t] : -1;
+    const double* x0 = s >= 0 ? z.data() + static_cast<size_t>(s) * size : nullptr;
+    if (nullity == 0) {
+      for (int k = 0; k < size; ++k) column[indices[k]] = x0 != nullptr ? x0[k] : 0.0;
+      continue;
+    }
+    bool zero = true;
+    for (int k = 0; k < size; ++k) {
+      d[k] = column[indices[k]] - (x0 != nullptr ? x0[k] : 0.0);
+      zero = zero && d[k] == 0.0;
+    }
+    if (zero && x0 == nullptr) continue;  // y = 0 and r₂ = 0 on the block: x = 0 = y there
+    for (int c = 0; c < nullity; ++c) {
+      double sum = 0.0;
+      for (int k = 0; k < size; ++k) sum += N[k + c * size] * d[k];
+      coordinates[c] = sum;
+    }
+    for (int k = 0; k < size; ++k) {
+      double sum = x0 != nullptr ? x0[k] : 0.0;
+      for (int c = 0; c < nullity; ++c) sum += N[k + c * size] * coordinates[c];
+      column[indices[k]] = sum;
+    }
+  }
+  for (int t : columns) slot[t] = -1;
 }
 
 void RangeSpaceKkt::Solve(const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2_transposed,
                           int r2_columns, Workspace* w) const {
-  QUASIDYN_CHECK_ARGUMENT(cost_factored_, "RangeSpaceKkt::Solve", "H is not factored");
-  QUASIDYN_CHECK_ARGUMENT(r1.rows() == cost_factor_.size() && r2_columns <= r1.cols() &&
-                              r2_transposed.rows() >= r2_columns &&
+  QUASIDYN_CHECK_ARGUMENT(r2_columns >= 0 && r2_transposed.rows() >= r2_columns &&
                               r2_transposed.cols() == active_count_,
                           "RangeSpaceKkt::Solve",
-                          "r1 must have n rows, r2ᵀ at least r2_columns rows and one column per "
-                          "active row");
+                          "r2ᵀ must have at least r2_columns rows and one column per active row");
+  R2Rows& r2_rows = w->r2_rows;
+  r2_rows.start.assign(1, 0);
+  r2_rows.index.clear();
+  r2_rows.value.clear();
+  for (int a = 0; a < active_count_; ++a) {
+    const double* r2 = r2_transposed.col(a).data();
+    for (int t = 0; t < r2_columns; ++t)
+      if (r2[t] != 0.0) {
+        r2_rows.index.push_back(t);
+        r2_rows.value.push_back(r2[t]);
+      }
+    r2_rows.start.push_back(static_cast<int>(r2_rows.index.size()));
+  }
+  Solve(r1, r2_rows, r2_columns, w);
+}
+
+void RangeSpaceKkt::Solve(const Eigen::MatrixXd& r1, const R2Rows& r2_rows, int r2_columns,
+                          Workspace* w) const {
+  QUASIDYN_CHECK_ARGUMENT(cost_factored_, "RangeSpaceKkt::Solve", "H is not factored");
+  QUASIDYN_CHECK_ARGUMENT(
+      r1.rows() == cost_factor_.size() && r2_columns >= 0 && r2_columns <= r1.cols() &&
+          static_cast<int>(r2_rows.start.size()) == active_count_ + 1 &&
+          r2_rows.start.front() == 0 && r2_rows.index.size() == r2_rows.value.size() &&
+          r2_rows.start.back() == static_cast<int>(r2_rows.index.size()),
+      "RangeSpaceKkt::Solve",
+      "r1 must have n rows and at least r2_columns columns, r2's rows one per active row");
+  for (int a = 0; a < active_count_; ++a)
+    QUASIDYN_CHECK_ARGUMENT(r2_rows.start[a] <= r2_rows.start[a + 1], "RangeSpaceKkt::Solve",
+                            "r2's row starts must not decrease");
+  for (int t : r2_rows.index)
+    QUASIDYN_CHECK_ARGUMENT(t >= 0 && t < r2_columns, "RangeSpaceKkt::Solve",
+                            "an entry of r2's rows is outside the r2_columns right-hand sides");
   Eigen::MatrixXd& x = w->x;
   x = r1;
   cost_factor_.SolveTransposeInPlace(&x);  // y = C⁻ᵀ r₁; x = y where no block reaches
+  w->column_slot.assign(r2_columns, -1);
   for (int b = 0; b < block_count_; ++b) {
     if (blocks_[b].rank == 0) continue;
     if (static_cast<int>(blocks_[b].indices.size()) <= kSmallBlock)
-      SolveSmallBlock(blocks_[b], r2_transposed, r2_columns, w);
+      SolveSmallBlock(blocks_[b], r2_rows, w);
     else
-      SolveBlock(blocks_[b], r2_transposed, r2_columns, w);
+      SolveBlock(blocks_[b], r2_rows, r2_columns, w);
   }
   cost_factor_.SolveInPlace(&x);  // dv = C⁻¹ x
 }

@@ -48,12 +48,20 @@ namespace quasidyn {
 
 class RangeSpaceKkt {
  public:
+  // r₂ᵀ by active row: row a (0 … |𝒜| − 1, the order of `active` in FactorRows) holds the
+  // entries r₂(a, t) of the right-hand sides t it is non-zero in, in CSR form (start: |𝒜| + 1;
+  // index: t, each < r2_columns, any order, no repeats within a row; value). A row of the step
+  // touches the directions that move its contact's two bodies only, so this holds the key's
+  // columns rather than r2_columns × |𝒜| mostly zero entries.
+  using R2Rows = PositiveDefiniteFactor::SparseRows;
+
   // Buffers of a solve, kept between calls by the caller.
   struct Workspace {
-    Eigen::MatrixXd x;  // the result dv (n × c)
-    std::vector<int> columns, y_only_columns;
-    std::vector<char> r2_nonzero;
-    Eigen::MatrixXd r2_block, y_block, x_block, z, null_coordinates;
+    Eigen::MatrixXd x;             // the result dv (n × c)
+    std::vector<int> columns;      // a block's right-hand sides with r₂ ≠ 0 on it
+    std::vector<int> column_slot;  // per right-hand side, its place in `columns` (−1: none)
+    R2Rows r2_rows;                // the dense overload's r₂ᵀ by row
+    std::vector<double> z, y;      // a large block's x₀ (size × |columns|) and one column of y
   };
 
   // Factors H = Cᵀ C (PositiveDefiniteFactor::Factor: only the lower triangle is read).
@@ -65,6 +73,9 @@ class RangeSpaceKkt {
   // diagonal K_a: P = blockdiag(s·M_u, h²K_a)). Costs one comparison, and one copy of H when
   // it changed; for a cost that changes on every call (the SOCP's) FactorCost is cheaper.
   bool FactorCostReusing(const Eigen::MatrixXd& H);
+  // Whether the last FactorCostReusing kept the factor (false after FactorCost): C is then the
+  // one of the call before, and rows whitened by it then are still valid.
+  bool cost_reused() const { return cost_reused_; }
   // C, for whitening the rows of E: cost_factor().WhitenRows(G, &whitened).
   const PositiveDefiniteFactor& cost_factor() const { return cost_factor_; }
 
@@ -87,6 +98,10 @@ class RangeSpaceKkt {
   // columns, which come last. dv = H⁻¹ r₁ when no row is active.
   void Solve(const Eigen::MatrixXd& r1, const Eigen::MatrixXd& r2_transposed, int r2_columns,
              Workspace* w) const;
+  // The same with r₂ᵀ by active row (R2Rows): nothing of size r2_columns × |𝒜| is formed or
+  // zeroed. Throws std::invalid_argument when r2_rows has not |𝒜| rows or an index is outside
+  // 0 … r2_columns − 1.
+  void Solve(const Eigen::MatrixXd& r1, const R2Rows& r2_rows, int r2_columns, Workspace* w) const;
 
  private:
   // One diagonal block of M (header comment).
@@ -120,15 +135,17 @@ class RangeSpaceKkt {
   // false, the block unchanged, when a pivot of G fails the tolerance
   // (range_space_kkt.cc); largest: the largest pivot of every block's M.
   static bool FormGramOperators(double largest, Block* block);
-  void SolveBlock(const Block& block, const Eigen::MatrixXd& r2_transposed, int r2_columns,
-                  Workspace* w) const;
+  // x on a large block: x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π W_c r₂,c on the right-hand sides with r₂ ≠ 0 on
+  // it, all of them together, then x = x₀ + N Nᵀ (y − x₀) (N Nᵀ y where r₂ = 0), by plain
+  // loops on the block's own arrays.
+  static void SolveBlock(const Block& block, const R2Rows& r2_rows, int r2_columns, Workspace* w);
   // x_c = K r₂,c + Q y_c on every column (Block::K, Block::Q), for a small block.
-  void SolveSmallBlock(const Block& block, const Eigen::MatrixXd& r2_transposed, int r2_columns,
-                       Workspace* w) const;
+  static void SolveSmallBlock(const Block& block, const R2Rows& r2_rows, Workspace* w);
 
   PositiveDefiniteFactor cost_factor_;
   bool cost_factored_ = false;
   bool cost_kept_ = false;     // kept_cost_ is the H that cost_factor_ factors
+  bool cost_reused_ = false;   // the last FactorCostReusing kept the factor
   Eigen::MatrixXd kept_cost_;  // FactorCostReusing's last H
   int active_count_ = 0;       // |𝒜|, the columns of r₂ᵀ
   int rank_ = 0;

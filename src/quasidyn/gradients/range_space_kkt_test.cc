@@ -101,6 +101,50 @@ TEST(RangeSpaceKkt, MatchesTheWholeSystemOnARankDeficientConsistentProblem) {
   EXPECT_EQ(again.x, w.x);
 }
 
+// r₂ᵀ by active row (RangeSpaceKkt::R2Rows) gives bitwise the dense overload's dv, whatever the
+// order of a row's entries and with explicit zeros among them (each entry goes to its own
+// right-hand side, so the sums per column keep their order); the dense problem above, whose
+// blocks include one above kSmallBlock. A row list of the wrong length or an entry outside the
+// r₂ columns is refused.
+TEST(RangeSpaceKkt, RowsOfR2GiveTheDenseResult) {
+  const int n = 24, rows = 14, with_r2 = 5, columns = 8;
+  const Eigen::MatrixXd H = RandomCost(n, 3);
+  const Eigen::MatrixXd G = RandomRows(rows, n, 5);
+  std::vector<int> active;
+  for (int j = 0; j < rows; ++j) active.push_back(j);
+  const Eigen::MatrixXd r1 = Eigen::MatrixXd::Random(n, columns);
+  Eigen::MatrixXd r2t = Eigen::MatrixXd::Random(with_r2, rows);  // r₂ᵀ
+  r2t(2, 3) = 0.0;
+  RangeSpaceKkt kkt;
+  ASSERT_TRUE(kkt.FactorCost(H));
+  PositiveDefiniteFactor::SparseRows whitened;
+  kkt.cost_factor().WhitenRows(G, &whitened);
+  kkt.FactorRows(whitened, active);
+  bool large = false;
+  for (int b = 0; b < kkt.block_count(); ++b) large = large || kkt.block_size(b) > 12;
+  ASSERT_TRUE(large);
+  RangeSpaceKkt::Workspace dense, by_row;
+  kkt.Solve(r1, r2t, with_r2, &dense);
+  RangeSpaceKkt::R2Rows r2_rows;
+  r2_rows.start.assign(1, 0);
+  for (int a = 0; a < rows; ++a) {
+    for (int t = with_r2 - 1; t >= 0; --t) {  // reversed, the zero kept
+      r2_rows.index.push_back(t);
+      r2_rows.value.push_back(r2t(t, a));
+    }
+    r2_rows.start.push_back(static_cast<int>(r2_rows.index.size()));
+  }
+  kkt.Solve(r1, r2_rows, with_r2, &by_row);
+  EXPECT_TRUE(by_row.x == dense.x);
+
+  RangeSpaceKkt::R2Rows outside = r2_rows;
+  outside.index[4] = with_r2;
+  EXPECT_THROW(kkt.Solve(r1, outside, with_r2, &by_row), std::invalid_argument);
+  RangeSpaceKkt::R2Rows short_rows = r2_rows;
+  short_rows.start.pop_back();
+  EXPECT_THROW(kkt.Solve(r1, short_rows, with_r2, &by_row), std::invalid_argument);
+}
+
 // One block of 7 velocities, as the planar hand's (at most kSmallBlock = 12: the operators K
 // and Q formed once per factorisation, range_space_kkt.h): a rank-deficient E (6 rows of rank
 // 4, nullity 3 as at the hand's grasp) and a full-rank one (3 rows), each against the
