@@ -61,6 +61,7 @@
 #include <ctime>
 #include <functional>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -227,6 +228,34 @@ Batch StreamControlOf(int items, int mebibytes) {
           }};
 }
 
+// Control: each item reads its worker's own buffer of `kibibytes` KiB `passes` times in a
+// stride of one cache line (64 bytes; the buffers hold one double per line read): with 768 KiB
+// the buffer stays in the core's own L2 cache (1 MiB here), with 8 MiB it is served from the
+// shared L3. Whether two workers slow each other's cache-resident work, which neither the
+// register-only nor the streaming control shows.
+Batch CacheControlOf(int items, int kibibytes, int passes) {
+  const std::size_t length = static_cast<std::size_t>(kibibytes) * 1024 / sizeof(double);
+  auto buffers = std::make_shared<std::vector<std::vector<double>>>(2);
+  for (std::vector<double>& buffer : *buffers) buffer.assign(length, 1.0);
+  return {items, [items, buffers, passes](int threads) {
+            std::vector<double> sums(items, 0.0);
+            ParallelFor(items, threads, [&](std::size_t worker, std::size_t item) {
+              const std::vector<double>& buffer = (*buffers)[worker];
+              double sum[4] = {0, 0, 0, 0};
+              for (int pass = 0; pass < passes; ++pass) {
+                for (std::size_t i = 0; i + 24 < buffer.size(); i += 32) {  // 4 lines per step
+                  sum[0] += buffer[i];
+                  sum[1] += buffer[i + 8];
+                  sum[2] += buffer[i + 16];
+                  sum[3] += buffer[i + 24];
+                }
+              }
+              sums[item] = sum[0] + sum[1] + sum[2] + sum[3];
+            });
+            benchmark::DoNotOptimize(sums.data());
+          }};
+}
+
 double ProcessCpuSeconds() {
   timespec now{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
@@ -312,6 +341,12 @@ BENCHMARK_CAPTURE(
     BM_ThreadScaling, control_compute_short_8_in_a_row, [] { return ComputeControlOf(64, 3500); },
     8)
     ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, control_cache_l2, [] {
+  return CacheControlOf(16, 768, 24);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, control_cache_l3, [] {
+  return CacheControlOf(16, 8192, 3);
+})->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ThreadScaling, control_stream, [] {
   return StreamControlOf(16, 64);
 })->Unit(benchmark::kMillisecond);
@@ -332,6 +367,130 @@ double Quantile(std::vector<double> values, double q) {
   std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
   return values[k];
 }
+
+// The CPU time of each item of a gradient batch on its own (1 thread, each point's Calc and
+// CalcDiff A and B alone, thread CPU clock): whether the batch's items cost the same. With
+// items handed out one at a time, the 2-thread call ends at most one item after the ideal
+// half, so the spread of the items' costs bounds its tail. Counters: item_us_min, _max, _mean
+// (medians over the iterations of each item's time) and last_item_share = the last item's
+// time over the mean.
+void BM_GradientItemCosts(benchmark::State& state, Example example, int count) {
+  BatchStepper batch(ModelOf(example, "qp"), 1);
+  const std::vector<StepPoint> all = BatchPoints(StateOf(example), count);
+  std::vector<std::vector<double>> times(all.size());
+  for (const StepPoint& p : all) batch.RunInPlace({p}, GradientMode::kAAndB);  // warm-up
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const std::vector<StepPoint> one{all[i]};
+      timespec a{}, b{};
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+      benchmark::DoNotOptimize(batch.RunInPlace(one, GradientMode::kAAndB).data());
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+      times[i].push_back(1e6 * static_cast<double>(b.tv_sec - a.tv_sec) +
+                         1e-3 * static_cast<double>(b.tv_nsec - a.tv_nsec));
+    }
+  }
+  std::vector<double> medians;
+  for (const std::vector<double>& t : times) medians.push_back(Quantile(t, 0.5));
+  double sum = 0.0;
+  for (double m : medians) sum += m;
+  const double mean = sum / static_cast<double>(medians.size());
+  state.counters["item_us_min"] = *std::min_element(medians.begin(), medians.end());
+  state.counters["item_us_max"] = *std::max_element(medians.begin(), medians.end());
+  state.counters["item_us_mean"] = mean;
+  state.counters["last_item_share"] = medians.back() / mean;
+  for (std::size_t i = 0; i < medians.size() && i < 8; ++i) {
+    state.counters["item_us_" + std::to_string(i)] = medians[i];
+  }
+}
+BENCHMARK_CAPTURE(BM_GradientItemCosts, arm_cubes, Example::kArmCubes, 8)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GradientItemCosts, planar_hand, Example::kPlanarHand, 64)
+    ->Unit(benchmark::kMillisecond);
+
+// A gradient batch's timeline on T = 1 or 2 threads (the argument), a call every 0.2 ms: the same
+// items as BatchStepper's (Calc and CalcDiff A and B with each worker's own data, warm start
+// cleared), through ParallelFor directly, each item's start and end (wall clock from the call's
+// start) and its thread CPU time recorded. Medians over the calls [µs]: worker1_start_us (how late
+// the other worker began its first item), caller_end_us / worker1_end_us (when each worker finished
+// its last item), call_us (the call's wall time), and items_1 (items the other worker ran); per
+// item CPU time on the caller and on the other worker (item_cpu_us_0, _1): a worker whose items
+// cost more than the caller's shows there, a late start in worker1_start_us.
+void BM_GradientBatchTimeline(benchmark::State& state, Example example, int count) {
+  const int threads = static_cast<int>(state.range(0));
+  const std::shared_ptr<const StepModel> model = ModelOf(example, "qp");
+  const std::vector<StepPoint> points = BatchPoints(StateOf(example), count);
+  std::vector<std::unique_ptr<StepData>> data;
+  data.push_back(model->CreateData());
+  data.push_back(model->CreateData());
+  struct Item {
+    double start = 0, end = 0, cpu = 0;
+    std::size_t worker = 0;
+  };
+  std::vector<Item> items(points.size());
+  std::vector<double> worker1_start, caller_end, worker1_end, call, items_1, cpu[2];
+  const auto thread_cpu = [] {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return 1e6 * static_cast<double>(now.tv_sec) + 1e-3 * static_cast<double>(now.tv_nsec);
+  };
+  for (int warm = 0; warm < 2; ++warm) {
+    for (std::size_t w = 0; w < 2; ++w) {
+      for (const StepPoint& p : points) {
+        model->ClearWarmStart(data[w].get());
+        model->Calc(p.x, p.u, data[w].get());
+        model->CalcDiff(GradientMode::kAAndB, data[w].get());
+      }
+    }
+  }
+  for (auto _ : state) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));  // a gap between calls
+    const double start = WallSeconds();
+    ParallelFor(points.size(), threads, [&](std::size_t worker, std::size_t i) {
+      Item& item = items[i];
+      item.worker = worker;
+      item.start = 1e6 * (WallSeconds() - start);
+      const double cpu_start = thread_cpu();
+      StepData* own = data[worker].get();
+      model->ClearWarmStart(own);
+      model->Calc(points[i].x, points[i].u, own);
+      model->CalcDiff(GradientMode::kAAndB, own);
+      item.cpu = thread_cpu() - cpu_start;
+      item.end = 1e6 * (WallSeconds() - start);
+    });
+    call.push_back(1e6 * (WallSeconds() - start));
+    double first1 = -1, end0 = 0, end1 = 0, n1 = 0;
+    for (const Item& item : items) {
+      cpu[item.worker].push_back(item.cpu);
+      if (item.worker == 1) {
+        if (first1 < 0) first1 = item.start;
+        end1 = std::max(end1, item.end);
+        ++n1;
+      } else {
+        end0 = std::max(end0, item.end);
+      }
+    }
+    if (first1 >= 0) worker1_start.push_back(first1);
+    caller_end.push_back(end0);
+    worker1_end.push_back(end1);
+    items_1.push_back(n1);
+  }
+  state.counters["worker1_start_us"] = Quantile(worker1_start, 0.5);
+  state.counters["caller_end_us"] = Quantile(caller_end, 0.5);
+  state.counters["worker1_end_us"] = Quantile(worker1_end, 0.5);
+  state.counters["call_us"] = Quantile(call, 0.5);
+  state.counters["items_1"] = Quantile(items_1, 0.5);
+  state.counters["item_cpu_us_0"] = Quantile(cpu[0], 0.5);
+  state.counters["item_cpu_us_1"] = Quantile(cpu[1], 0.5);
+}
+BENCHMARK_CAPTURE(BM_GradientBatchTimeline, arm_cubes, Example::kArmCubes, 8)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GradientBatchTimeline, planar_hand, Example::kPlanarHand, 64)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_ParallelForStart(benchmark::State& state) {
   const double item_seconds = 200e-6;
