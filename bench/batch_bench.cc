@@ -36,6 +36,9 @@
 //                                 each summing its worker's own 64 MiB buffer: memory bandwidth).
 //                                 Their linear_fraction and CPU per item are the floor for ours:
 //                                 two virtual CPUs may share one physical core or its memory.
+//                                 control_cache_l2 and _l3 (16 items each reading its worker's
+//                                 own 768 KiB or 8 MiB buffer, line by line, several times):
+//                                 cache-resident work, private L2 against the shared L3.
 //                                 control_compute_short is the same arithmetic cut into the
 //                                 planar gradient batch's shape (64 items of ≈ 13 µs): what one
 //                                 call's hand-over to the other thread and back costs per item.
@@ -48,6 +51,10 @@
 //   BM_ParallelForCall/T          one ParallelFor call of T empty items on T threads: the cost
 //                                 of handing items to the other thread and waiting for it (real
 //                                 time per call).
+//   BM_ParkedPoolIdleCpu         the CPU a parked pool takes when no call comes (below).
+//   BM_GradientItemCosts,
+//   BM_GradientBatchTimeline      each item's cost alone, and a 2-thread call's timeline
+//                                 (below).
 //   BM_ParallelForStart           2 items of 200 µs (busy, wall clock) on 2 threads: how late
 //                                 worker 1 starts its item after the call began, median and
 //                                 90th percentile over the calls [µs] (helper_start_us_50, _90),
@@ -491,6 +498,28 @@ BENCHMARK_CAPTURE(BM_GradientBatchTimeline, planar_hand, Example::kPlanarHand, 6
     ->Arg(1)
     ->Arg(2)
     ->Unit(benchmark::kMillisecond);
+
+// What a parked pool costs while no call comes: 8 calls of 2 short items in a row (so that the
+// other worker spins for the next call, kIdleSpin in parallel_for.cc), then 20 ms with no call;
+// idle_cpu_us is the process's CPU time in those 20 ms beyond the sleep's own (a sleep of the
+// same length without the pool's calls before it), median over the iterations.
+void BM_ParkedPoolIdleCpu(benchmark::State& state) {
+  std::vector<double> idle;
+  const auto quiet_cpu = [] {
+    const double start = ProcessCpuSeconds();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return ProcessCpuSeconds() - start;
+  };
+  for (auto _ : state) {
+    const double alone = quiet_cpu();
+    for (int call = 0; call < 8; ++call) {
+      ParallelFor(2, 2, [](std::size_t, std::size_t) {});
+    }
+    idle.push_back(1e6 * (quiet_cpu() - alone));
+  }
+  state.counters["idle_cpu_us"] = Quantile(idle, 0.5);
+}
+BENCHMARK(BM_ParkedPoolIdleCpu)->Iterations(25)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void BM_ParallelForStart(benchmark::State& state) {
   const double item_seconds = 200e-6;

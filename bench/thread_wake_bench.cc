@@ -30,6 +30,8 @@
 //   Pinning to two CPUs makes every wake cross from one CPU to the other, as a batch call's
 //   does when both CPUs are free; with one CPU the benchmark skips itself. Needs an idle
 //   machine for the wall figures (another process on CPU 1 delays the wake by its time slice).
+//   Do not run it under a real-time policy (chrt): a spinning caller then starves its CPU's
+//   kernel work, and the round trips take up to the kernel's real-time throttling period.
 // Run: build/release/thread_wake_bench --benchmark_min_time=1
 #include <benchmark/benchmark.h>
 #include <pthread.h>
