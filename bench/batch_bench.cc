@@ -36,6 +36,9 @@
 //                                 each summing its worker's own 64 MiB buffer: memory bandwidth).
 //                                 Their linear_fraction and CPU per item are the floor for ours:
 //                                 two virtual CPUs may share one physical core or its memory.
+//                                 control_cache_l2 and _l3 (16 items each reading its worker's
+//                                 own 768 KiB or 8 MiB buffer, line by line, several times):
+//                                 cache-resident work, private L2 against the shared L3.
 //                                 control_compute_short is the same arithmetic cut into the
 //                                 planar gradient batch's shape (64 items of ≈ 13 µs): what one
 //                                 call's hand-over to the other thread and back costs per item.
@@ -48,6 +51,10 @@
 //   BM_ParallelForCall/T          one ParallelFor call of T empty items on T threads: the cost
 //                                 of handing items to the other thread and waiting for it (real
 //                                 time per call).
+//   BM_ParkedPoolIdleCpu         the CPU a parked pool takes when no call comes (below).
+//   BM_GradientItemCosts,
+//   BM_GradientBatchTimeline      each item's cost alone, and a 2-thread call's timeline
+//                                 (below).
 //   BM_ParallelForStart           2 items of 200 µs (busy, wall clock) on 2 threads: how late
 //                                 worker 1 starts its item after the call began, median and
 //                                 90th percentile over the calls [µs] (helper_start_us_50, _90),
@@ -61,6 +68,7 @@
 #include <ctime>
 #include <functional>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -227,6 +235,34 @@ Batch StreamControlOf(int items, int mebibytes) {
           }};
 }
 
+// Control: each item reads its worker's own buffer of `kibibytes` KiB `passes` times in a
+// stride of one cache line (64 bytes; the buffers hold one double per line read): with 768 KiB
+// the buffer stays in the core's own L2 cache (1 MiB here), with 8 MiB it is served from the
+// shared L3. Whether two workers slow each other's cache-resident work, which neither the
+// register-only nor the streaming control shows.
+Batch CacheControlOf(int items, int kibibytes, int passes) {
+  const std::size_t length = static_cast<std::size_t>(kibibytes) * 1024 / sizeof(double);
+  auto buffers = std::make_shared<std::vector<std::vector<double>>>(2);
+  for (std::vector<double>& buffer : *buffers) buffer.assign(length, 1.0);
+  return {items, [items, buffers, passes](int threads) {
+            std::vector<double> sums(items, 0.0);
+            ParallelFor(items, threads, [&](std::size_t worker, std::size_t item) {
+              const std::vector<double>& buffer = (*buffers)[worker];
+              double sum[4] = {0, 0, 0, 0};
+              for (int pass = 0; pass < passes; ++pass) {
+                for (std::size_t i = 0; i + 24 < buffer.size(); i += 32) {  // 4 lines per step
+                  sum[0] += buffer[i];
+                  sum[1] += buffer[i + 8];
+                  sum[2] += buffer[i + 16];
+                  sum[3] += buffer[i + 24];
+                }
+              }
+              sums[item] = sum[0] + sum[1] + sum[2] + sum[3];
+            });
+            benchmark::DoNotOptimize(sums.data());
+          }};
+}
+
 double ProcessCpuSeconds() {
   timespec now{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
@@ -312,6 +348,12 @@ BENCHMARK_CAPTURE(
     BM_ThreadScaling, control_compute_short_8_in_a_row, [] { return ComputeControlOf(64, 3500); },
     8)
     ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, control_cache_l2, [] {
+  return CacheControlOf(16, 768, 24);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ThreadScaling, control_cache_l3, [] {
+  return CacheControlOf(16, 8192, 3);
+})->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ThreadScaling, control_stream, [] {
   return StreamControlOf(16, 64);
 })->Unit(benchmark::kMillisecond);
@@ -332,6 +374,152 @@ double Quantile(std::vector<double> values, double q) {
   std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
   return values[k];
 }
+
+// The CPU time of each item of a gradient batch on its own (1 thread, each point's Calc and
+// CalcDiff A and B alone, thread CPU clock): whether the batch's items cost the same. With
+// items handed out one at a time, the 2-thread call ends at most one item after the ideal
+// half, so the spread of the items' costs bounds its tail. Counters: item_us_min, _max, _mean
+// (medians over the iterations of each item's time) and last_item_share = the last item's
+// time over the mean.
+void BM_GradientItemCosts(benchmark::State& state, Example example, int count) {
+  BatchStepper batch(ModelOf(example, "qp"), 1);
+  const std::vector<StepPoint> all = BatchPoints(StateOf(example), count);
+  std::vector<std::vector<double>> times(all.size());
+  for (const StepPoint& p : all) batch.RunInPlace({p}, GradientMode::kAAndB);  // warm-up
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const std::vector<StepPoint> one{all[i]};
+      timespec a{}, b{};
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+      benchmark::DoNotOptimize(batch.RunInPlace(one, GradientMode::kAAndB).data());
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+      times[i].push_back(1e6 * static_cast<double>(b.tv_sec - a.tv_sec) +
+                         1e-3 * static_cast<double>(b.tv_nsec - a.tv_nsec));
+    }
+  }
+  std::vector<double> medians;
+  for (const std::vector<double>& t : times) medians.push_back(Quantile(t, 0.5));
+  double sum = 0.0;
+  for (double m : medians) sum += m;
+  const double mean = sum / static_cast<double>(medians.size());
+  state.counters["item_us_min"] = *std::min_element(medians.begin(), medians.end());
+  state.counters["item_us_max"] = *std::max_element(medians.begin(), medians.end());
+  state.counters["item_us_mean"] = mean;
+  state.counters["last_item_share"] = medians.back() / mean;
+  for (std::size_t i = 0; i < medians.size() && i < 8; ++i) {
+    state.counters["item_us_" + std::to_string(i)] = medians[i];
+  }
+}
+BENCHMARK_CAPTURE(BM_GradientItemCosts, arm_cubes, Example::kArmCubes, 8)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GradientItemCosts, planar_hand, Example::kPlanarHand, 64)
+    ->Unit(benchmark::kMillisecond);
+
+// A gradient batch's timeline on T = 1 or 2 threads (the argument), a call every 0.2 ms: the same
+// items as BatchStepper's (Calc and CalcDiff A and B with each worker's own data, warm start
+// cleared), through ParallelFor directly, each item's start and end (wall clock from the call's
+// start) and its thread CPU time recorded. Medians over the calls [µs]: worker1_start_us (how late
+// the other worker began its first item), caller_end_us / worker1_end_us (when each worker finished
+// its last item), call_us (the call's wall time), and items_1 (items the other worker ran); per
+// item CPU time on the caller and on the other worker (item_cpu_us_0, _1): a worker whose items
+// cost more than the caller's shows there, a late start in worker1_start_us.
+void BM_GradientBatchTimeline(benchmark::State& state, Example example, int count) {
+  const int threads = static_cast<int>(state.range(0));
+  const std::shared_ptr<const StepModel> model = ModelOf(example, "qp");
+  const std::vector<StepPoint> points = BatchPoints(StateOf(example), count);
+  std::vector<std::unique_ptr<StepData>> data;
+  data.push_back(model->CreateData());
+  data.push_back(model->CreateData());
+  struct Item {
+    double start = 0, end = 0, cpu = 0;
+    std::size_t worker = 0;
+  };
+  std::vector<Item> items(points.size());
+  std::vector<double> worker1_start, caller_end, worker1_end, call, items_1, cpu[2];
+  const auto thread_cpu = [] {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return 1e6 * static_cast<double>(now.tv_sec) + 1e-3 * static_cast<double>(now.tv_nsec);
+  };
+  for (int warm = 0; warm < 2; ++warm) {
+    for (std::size_t w = 0; w < 2; ++w) {
+      for (const StepPoint& p : points) {
+        model->ClearWarmStart(data[w].get());
+        model->Calc(p.x, p.u, data[w].get());
+        model->CalcDiff(GradientMode::kAAndB, data[w].get());
+      }
+    }
+  }
+  for (auto _ : state) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));  // a gap between calls
+    const double start = WallSeconds();
+    ParallelFor(points.size(), threads, [&](std::size_t worker, std::size_t i) {
+      Item& item = items[i];
+      item.worker = worker;
+      item.start = 1e6 * (WallSeconds() - start);
+      const double cpu_start = thread_cpu();
+      StepData* own = data[worker].get();
+      model->ClearWarmStart(own);
+      model->Calc(points[i].x, points[i].u, own);
+      model->CalcDiff(GradientMode::kAAndB, own);
+      item.cpu = thread_cpu() - cpu_start;
+      item.end = 1e6 * (WallSeconds() - start);
+    });
+    call.push_back(1e6 * (WallSeconds() - start));
+    double first1 = -1, end0 = 0, end1 = 0, n1 = 0;
+    for (const Item& item : items) {
+      cpu[item.worker].push_back(item.cpu);
+      if (item.worker == 1) {
+        if (first1 < 0) first1 = item.start;
+        end1 = std::max(end1, item.end);
+        ++n1;
+      } else {
+        end0 = std::max(end0, item.end);
+      }
+    }
+    if (first1 >= 0) worker1_start.push_back(first1);
+    caller_end.push_back(end0);
+    worker1_end.push_back(end1);
+    items_1.push_back(n1);
+  }
+  state.counters["worker1_start_us"] = Quantile(worker1_start, 0.5);
+  state.counters["caller_end_us"] = Quantile(caller_end, 0.5);
+  state.counters["worker1_end_us"] = Quantile(worker1_end, 0.5);
+  state.counters["call_us"] = Quantile(call, 0.5);
+  state.counters["items_1"] = Quantile(items_1, 0.5);
+  state.counters["item_cpu_us_0"] = Quantile(cpu[0], 0.5);
+  state.counters["item_cpu_us_1"] = Quantile(cpu[1], 0.5);
+}
+BENCHMARK_CAPTURE(BM_GradientBatchTimeline, arm_cubes, Example::kArmCubes, 8)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GradientBatchTimeline, planar_hand, Example::kPlanarHand, 64)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond);
+
+// What a parked pool costs while no call comes: 8 calls of 2 short items in a row (so that the
+// other worker spins for the next call, kIdleSpin in parallel_for.cc), then 20 ms with no call;
+// idle_cpu_us is the process's CPU time in those 20 ms beyond the sleep's own (a sleep of the
+// same length without the pool's calls before it), median over the iterations.
+void BM_ParkedPoolIdleCpu(benchmark::State& state) {
+  std::vector<double> idle;
+  const auto quiet_cpu = [] {
+    const double start = ProcessCpuSeconds();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return ProcessCpuSeconds() - start;
+  };
+  for (auto _ : state) {
+    const double alone = quiet_cpu();
+    for (int call = 0; call < 8; ++call) {
+      ParallelFor(2, 2, [](std::size_t, std::size_t) {});
+    }
+    idle.push_back(1e6 * (quiet_cpu() - alone));
+  }
+  state.counters["idle_cpu_us"] = Quantile(idle, 0.5);
+}
+BENCHMARK(BM_ParkedPoolIdleCpu)->Iterations(25)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void BM_ParallelForStart(benchmark::State& state) {
   const double item_seconds = 200e-6;

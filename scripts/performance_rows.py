@@ -6,7 +6,9 @@ row, the figure now, the goal, the figure's ratio to the goal and whether it is 
 CPU-time medians of Google Benchmark's repetitions (they depend less on the machine's load
 than wall times; the load average is printed with the table); the ECP row is the ratio of
 Siconos' median to ours on the same recorded NCPs; the thread rows are the CPU time per item
-at 2 threads over 1 and the wall-clock linear fraction, beside the machine's own control.
+at 2 threads over 1 and the wall-clock linear fraction, beside the machine's own control, and
+the best fraction a single call of the row's shape can reach when the other worker is woken as
+late as bench/thread_wake_bench.cc measures (the hand-over floor).
 
 Not run here (minutes each): the MIQP MPC rows (build/release/miqp_bench, docs/mpc.md) and
 instruction counts (scripts/instruction_counts.sh).
@@ -25,7 +27,14 @@ import tempfile
 ROW_GROUPS = ("step", "diff", "ecp", "pick", "threads")
 
 
-def run_benchmark(build, binary, pattern, repetitions, extra=()):
+def ordinary_policy():
+    """Runs a child under the ordinary scheduling policy when the script itself runs under a
+    real-time one (`chrt -f 1`): a spinning thread of thread_wake_bench would otherwise starve
+    its CPU's kernel work and the other thread's wake with it."""
+    os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+
+
+def run_benchmark(build, binary, pattern, repetitions, extra=(), preexec=None):
     """Runs one bench binary with a filter; returns its JSON's benchmarks (aggregates kept)."""
     path = os.path.join(build, binary)
     if not os.access(path, os.X_OK):
@@ -37,7 +46,7 @@ def run_benchmark(build, binary, pattern, repetitions, extra=()):
             command += [f"--benchmark_repetitions={repetitions}",
                         "--benchmark_report_aggregates_only=true"]
         done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True)
+                              text=True, preexec_fn=preexec)
         if done.returncode != 0:
             sys.exit(f"performance_rows: {' '.join(command)} failed ({done.returncode}):\n"
                      f"{done.stderr}")
@@ -111,17 +120,40 @@ def pick_rows(build, repetitions):
             for f in ("qp", "socp")]
 
 
+def handover_floor(items, item_us, start_us, notify_us):
+    """The best linear fraction one 2-thread call of `items` equal items of `item_us` can reach
+    when the other worker starts `start_us` after the call began and the caller `notify_us`
+    after it (its wake system call): items go to whichever worker is free first, and the call
+    ends when both have finished (the caller spins for the other's last item). Nothing else is
+    lost: no item costs more on 2 threads than on 1."""
+    free = [notify_us, start_us]  # when the caller (0) and the other worker (1) are free
+    for _ in range(items):
+        w = 0 if free[0] <= free[1] else 1
+        free[w] += item_us
+    return items * item_us / (2 * max(free))
+
+
 def thread_rows(build, _repetitions):
-    batches = ("gradients_planar_hand_reused", "gradients_arm_cubes_reused",
-               "rollouts_planar_hand_reused", "control_compute")
+    batches = {"gradients_planar_hand_reused": 64, "gradients_arm_cubes_reused": 8,
+               "rollouts_planar_hand_reused": 64, "control_compute": 16}
     found = medians(run_benchmark(build, "batch_bench",
                                   f"ThreadScaling/({'|'.join(batches)})$", 1,
                                   ("--benchmark_min_time=1",)))
+    # The wake of a thread parked for 1 ms (a single call's other worker), thread_wake_bench.cc.
+    wake = medians(run_benchmark(build, "thread_wake_bench",
+                                 "BM_ThreadWakeLatency/caller_spins/gap_us:1000/", 1,
+                                 ("--benchmark_min_time=1",), preexec=ordinary_policy))
+    wake = next(iter(wake.values()))
+    start_us, notify_us = wake["wake_us_50"], wake["notify_us_50"]
     rows = []
-    for batch in batches:
+    for batch, items in batches.items():
         entry = found[f"BM_ThreadScaling/{batch}"]
         growth = entry["cpu_us_per_item_2"] / entry["cpu_us_per_item_1"]
-        label = f"{batch} on 2 threads (CPU per item × {growth:.3f} of 1 thread)"
+        item_us = 1e6 / entry["items_per_second_1"]
+        floor = handover_floor(items, item_us, start_us, notify_us)
+        label = (f"{batch} on 2 threads (CPU per item × {growth:.3f} of 1 thread; "
+                 f"hand-over floor {floor:.3f}: {items} × {item_us:.3g} µs, wake {start_us:.3g} µs,"
+                 f" notify {notify_us:.2g} µs)")
         if batch == "control_compute":
             label += ", the machine's control"
         rows.append(row(label, entry["linear_fraction"], 0.95, "of linear", at_most=False))
@@ -140,12 +172,14 @@ def main():
         parser.error(f"--rows: unknown group(s) {', '.join(unknown)}; known: {', '.join(ROW_GROUPS)}")
     if options.repetitions < 1:
         parser.error("--repetitions must be at least 1")
-    binaries = {"step": "step_bench", "diff": "gradient_cost_bench", "ecp": "ecp_bench",
-                "pick": "pick_place_bench", "threads": "batch_bench"}
+    binaries = {"step": ("step_bench",), "diff": ("gradient_cost_bench",),
+                "ecp": ("ecp_bench",), "pick": ("pick_place_bench",),
+                "threads": ("batch_bench", "thread_wake_bench")}
     for group in groups:
-        path = os.path.join(options.build, binaries[group])
-        if not os.access(path, os.X_OK):
-            sys.exit(f"performance_rows: {path} is missing: build the release preset first")
+        for binary in binaries[group]:
+            path = os.path.join(options.build, binary)
+            if not os.access(path, os.X_OK):
+                sys.exit(f"performance_rows: {path} is missing: build the release preset first")
     makers = {"step": step_rows, "diff": diff_rows, "ecp": ecp_rows, "pick": pick_rows,
               "threads": thread_rows}
     load = os.getloadavg()

@@ -63,20 +63,22 @@ class ItemQueue {
 };
 
 // Blocking on a condition variable and being woken from another CPU costs the process about
-// 15–20 µs of CPU each time on the 2-vCPU KVM guest this was measured on (futex wait and wake,
-// context switches, an inter-processor interrupt through the hypervisor; docs/performance.md,
-// "Threads"), twice per call: the other worker's wake and park, the caller's wait for the
-// other worker's last item. Against a batch of 64 items of 13 µs that is 5 % of its CPU. So a
-// thread about to block spins for a while first, where the wait is likely to be short:
+// 25–60 µs of CPU per round trip on the 2-vCPU KVM guest this was measured on, and the woken
+// thread runs 12–28 µs after the wake (futex wait and wake, context switches, an
+// inter-processor interrupt through the hypervisor; bench/thread_wake_bench.cc,
+// docs/performance.md, "Threads"). A call blocks twice unless a wait catches the other
+// thread by spinning: the other worker's wake and park, and the caller's wait for the other
+// worker's last item. So a thread about to block spins for a while first, where the wait is
+// likely to be short:
 //
-// * the caller, waiting for the other workers' last items, when its own items took at most
-//   kTailSpin each on average (the others' last item ends within about one item of its own);
+// * the caller, waiting for the other workers' last items, always (with items of equal cost
+//   the other worker's last item ends about its start delay, 12–30 µs, after the caller's);
 // * a parked thread, after a call, when the call came at most kIdleSpin after the previous
 //   one left it (a caller making calls in a loop); it parks as before once a gap was longer.
 //
 // Each spin lasts at most about the cost of the block it may save, so a spin that catches
-// nothing costs at most that block's cost again.
-constexpr std::chrono::microseconds kTailSpin{30};
+// nothing costs at most that block's cost again (and at most kTailSpin of CPU per call).
+constexpr std::chrono::microseconds kTailSpin{50};
 constexpr std::chrono::microseconds kIdleSpin{50};
 
 // A pause in a spin-wait loop (x86 PAUSE): the core's other work goes first.
@@ -107,7 +109,7 @@ void SpinWhile(const Waiting& waiting, Clock::time_point deadline) {
 // numbers 1, 2, …) and drain the queue. When the caller (worker 0) finds the queue empty it
 // closes the call to threads that have not woken yet and waits only for those still running
 // an item: a thread that the operating system has not run at all delays nothing. Both waits
-// spin first where they are likely to be short (kTailSpin, kIdleSpin above).
+// spin first (kTailSpin, kIdleSpin above).
 class ParkedThreads {
  public:
   // Starts threads until there are `wanted`; throws std::system_error if one cannot start (the
@@ -128,13 +130,12 @@ class ParkedThreads {
       published_.store(++call_);
     }
     wake_.notify_all();  // no system call when every thread is spinning, not waiting
-    const Clock::time_point start = Clock::now();
-    const std::size_t ran = queue.Drain(0);
+    queue.Drain(0);
     const Clock::time_point drained = Clock::now();
     std::unique_lock<std::mutex> lock(mutex_);
     open_ = nullptr;  // no item is left: threads that wake from now on stay parked
     seats_ = 0;
-    if (inside_.load() != 0 && ran > 0 && (drained - start) / ran <= kTailSpin) {
+    if (inside_.load() != 0) {
       lock.unlock();  // a worker leaves by decrementing inside_ after its last item: reading 0
       SpinWhile([this] { return inside_.load() != 0; }, drained + kTailSpin);  // sees its writes
       lock.lock();

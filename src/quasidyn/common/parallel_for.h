@@ -13,11 +13,12 @@
 // once every item is done; a parked thread that the operating system has not run by then is not
 // waited for (it stays parked). Blocking costs CPU (a futex wait and wake, context switches, an
 // interrupt to the other CPU), so two waits spin briefly before they block: the caller's wait
-// for the other workers' last items when its own items were short (≤ 30 µs each, for at most
-// 30 µs), and a parked thread's wait for the next call when calls come in a loop (the last one
-// within 50 µs of the one before, for at most 50 µs). One call at a time uses the parked threads; a
-// call made while they are in use (from another thread, or from inside an item) starts and joins
-// threads of its own, as a call did before. A child made by fork() starts threads of its own.
+// for the other workers' last items (for at most 50 µs), and a parked thread's wait for the
+// next call when calls come in a loop (the last one within 50 µs of the one before, for at most
+// 50 µs). A parked thread that no call reaches spins at most 50 µs after a call, then blocks. One
+// call at a time uses the parked threads; a call made while they are in use (from another thread,
+// or from inside an item) starts and joins threads of its own, as a call did before. A child made
+// by fork() starts threads of its own.
 //
 // Failures: an exception thrown by item f is kept; the workers take no item numbered above f
 // from then on but finish the items below it, and once no worker runs an item the exception of
