@@ -312,18 +312,19 @@ bool SchurLu::FactorPadded(const Eigen::MatrixXd& G, const double* row_scale,
   const int* Kc = K + k;  // the kept contact unknowns
   double scale[kP];
   for (int i = 0; i < m; ++i) scale[i] = row_scale != nullptr ? row_scale[Kc[i]] : 1.0;
+  // The padding is zeroed by whole columns first (fixed-length stores, no memset call).
   for (int j = 0; j < k; ++j) {  // C, padded
     const double* g = G.col(j).data();
     double* c = c_padded_.data() + j * kP;
+    for (int i = 0; i < kP; ++i) c[i] = 0.0;
     for (int i = 0; i < m; ++i) c[i] = scale[i] * g[Kc[i]];
-    for (int i = m; i < kP; ++i) c[i] = 0.0;
   }
   for (int j = 0; j < m; ++j) {
     const int column = Kc[j];
     const double* g = G.col(column).data();
     double* s = s_padded_.data() + j * kP;  // S(:, j) = D(:, j) − C X(:, j)
+    for (int i = 0; i < kP; ++i) s[i] = 0.0;
     for (int i = 0; i < m; ++i) s[i] = scale[i] * g[Kc[i]];
-    for (int i = m; i < kP; ++i) s[i] = 0.0;
     if (diagonal != nullptr) s[j] += diagonal[column];
     double* x = x_.data() + j * k;  // X(:, j) = A⁻¹ B(:, j)
     bool any = false;
