@@ -101,6 +101,11 @@ void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSett
   for (int i = 0; i < n_; ++i) {
     if (kinds_[i] == NcpKind::kComplementarity) complementarity_.push_back(i);
   }
+  // A free row's ∂φ/∂a, ∂φ/∂b are 0, 1 for good (PhiJacobian writes the complementarity rows).
+  for (int i = 0; i < n_; ++i) {
+    da_[i] = 0.0;
+    db_[i] = 1.0;
+  }
   lu_.Resize(n_, settings.eliminated_leading);
   unit_.assign(n_, 0);
   keep_.reserve(n_);
@@ -113,21 +118,16 @@ void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSett
 
 double MixedNcpSolver::Merit(const Eigen::VectorXd& z, const Eigen::VectorXd& F,
                              Eigen::VectorXd* phi) const {
-  for (int i = 0; i < n_; ++i) {
-    (*phi)[i] = kinds_[i] == NcpKind::kFree ? F[i] : FischerBurmeister(z[i], F[i]);
-  }
+  *phi = F;  // the free rows; the complementarity rows below
+  for (const int i : complementarity_) (*phi)[i] = FischerBurmeister(z[i], F[i]);
   return 0.5 * phi->squaredNorm();
 }
 
 void MixedNcpSolver::PhiJacobian() {
   // H = diag(∂φ/∂b) J + diag(∂φ/∂a): ∂φ/∂a, ∂φ/∂b here; H itself by PhiJacobianMatrix.
+  // Free rows: 0 and 1, set by Setup.
   static const double kOrigin = 1.0 - 1.0 / std::sqrt(2.0);
-  for (int i = 0; i < n_; ++i) {
-    if (kinds_[i] == NcpKind::kFree) {
-      db_[i] = 1.0;
-      da_[i] = 0.0;
-      continue;
-    }
+  for (const int i : complementarity_) {
     const double r = Radius(z_[i], F_[i]);
     da_[i] = r > 0.0 ? 1.0 - z_[i] / r : kOrigin;
     db_[i] = r > 0.0 ? 1.0 - F_[i] / r : kOrigin;
@@ -191,8 +191,11 @@ bool MixedNcpSolver::NewtonDirection() {
   if (!d_.allFinite()) return false;
   // ∇Ψᵀd = Φᵀ H d = −‖Φ‖² = −2Ψ for the solution d of H d = −Φ (De Luca et al., eq. (17)'s
   // left side without forming ∇Ψ).
-  const double norm = d_.norm();
-  return -2.0 * merit_ <= -settings_.descent_rho * std::pow(norm, settings_.descent_power);
+  // ‖d‖^p <= ‖d‖² where ‖d‖ <= 1 (p > 2): the power is formed only when that bound fails.
+  const double squared = d_.squaredNorm();
+  const double rho = settings_.descent_rho;
+  if (squared <= 1.0 && 2.0 * merit_ >= rho * squared) return true;
+  return -2.0 * merit_ <= -rho * std::pow(std::sqrt(squared), settings_.descent_power);
 }
 
 void MixedNcpSolver::ModelFunction(const Eigen::VectorXd& d, Eigen::VectorXd* model) const {
@@ -209,6 +212,26 @@ void MixedNcpSolver::ModelFunction(const Eigen::VectorXd& d, Eigen::VectorXd* mo
     double sum = f[rows[c]];
     for (int j = 0; j < n; ++j) sum += row[static_cast<std::ptrdiff_t>(j) * n] * dd[j];
     m[rows[c]] = sum;
+  }
+}
+
+void MixedNcpSolver::NewtonModelFunction() {
+  // Row i of the Newton system is ∂φ/∂b_i (J d)_i + ∂φ/∂a_i d_i = −Φ_i, so where ∂φ/∂b_i is not
+  // small, (J d)_i = (−Φ_i − ∂φ/∂a_i d_i)/∂φ/∂b_i to the solve's rounding (a backward-stable LU's
+  // residual, ε‖H‖‖d‖, over ∂φ/∂b_i <= 4 times that); elsewhere (an inactive row, ∂φ/∂b = 0, or
+  // near it) J's row times d.
+  constexpr double kFromSystem = 0.25;
+  const int n = n_;
+  for (const int i : complementarity_) {
+    model_z_[i] = z_[i] + d_[i];
+    if (db_[i] >= kFromSystem) {
+      model_F_[i] = F_[i] + (-phi_[i] - da_[i] * d_[i]) / db_[i];
+      continue;
+    }
+    const double* row = J_.data() + i;
+    double sum = F_[i];
+    for (int j = 0; j < n; ++j) sum += row[static_cast<std::ptrdiff_t>(j) * n] * d_[j];
+    model_F_[i] = sum;
   }
 }
 
@@ -288,7 +311,7 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bo
   // The Newton direction's ∇Ψᵀd is −2Ψ (NewtonDirection); the others' from ∇Ψ.
   const double slope = newton ? -2.0 * merit_ : gradient_.dot(d_);
   if (!(slope < 0.0)) return false;
-  const double residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+  const double residual = residual_;  // ‖Φ‖∞ at z_
   // The full Newton step is expected to end the iterations: F alone there.
   const bool last = newton && ExpectedLast(iteration, residual);
   double t = 1.0;
@@ -311,16 +334,22 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bo
         jacobian_current_ = with_jacobian;
         phi_jacobian_current_ = false;
         merit_ = merit;
+        residual_ = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
         last_step_ = t;
         if (newton && record_contraction_ && b == 0 && residual > 0.0) {
-          contraction_ = phi_.lpNorm<Eigen::Infinity>() / (residual * residual);
+          contraction_ = residual_ / (residual * residual);
           contractions_[iteration] = contraction_;
         }
-        if (merit_ < best_merit_) {  // the best iterate so far, returned if later ones are worse
+        // The best iterate so far, returned if later ones are worse. It is copied only when the
+        // iterations leave it: the point just left is in the trial buffers after the swaps.
+        if (merit_ < best_merit_) {
           best_merit_ = merit_;
-          best_z_ = z_;
-          best_F_ = F_;
-          best_phi_ = phi_;
+          best_is_current_ = true;
+        } else if (best_is_current_) {
+          best_z_ = trial_z_;
+          best_F_ = trial_F_;
+          best_phi_ = trial_phi_;
+          best_is_current_ = false;
         }
         return true;
       }
@@ -352,14 +381,16 @@ bool MixedNcpSolver::EnsureJacobian(MixedNcpFunction& function) {
 }
 
 void MixedNcpSolver::Finish(SolverStatus status, const char* why) {
-  if (status != SolverStatus::kSolved && best_merit_ < merit_) {  // return the best iterate
+  // Return the best iterate (when it is not z_ itself, best_merit_ < merit_; when it is, they
+  // are equal).
+  if (status != SolverStatus::kSolved && best_merit_ < merit_) {
     z_ = best_z_;
     F_ = best_F_;
     phi_ = best_phi_;
     jacobian_current_ = phi_jacobian_current_ = false;
     merit_ = best_merit_;
-    const double residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
-    if (residual <= settings_.inaccurate_tolerance) status = SolverStatus::kSolvedInaccurate;
+    residual_ = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+    if (residual_ <= settings_.inaccurate_tolerance) status = SolverStatus::kSolvedInaccurate;
   }
   // H at the returned z is formed by EnsureJacobian, when asked for (phi_jacobian_current_ is
   // false here unless it is already there).
@@ -368,7 +399,7 @@ void MixedNcpSolver::Finish(SolverStatus status, const char* why) {
   result_.F = F_;
   result_.phi = phi_;
   result_.info.merit = merit_;
-  result_.info.residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+  result_.info.residual = residual_;
   result_.worst_index = -1;
   if (n_ > 0) phi_.cwiseAbs().maxCoeff(&result_.worst_index);
   result_.message.clear();
@@ -413,21 +444,21 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
   if (!function.Evaluate(z_, &F_, &J_) || !F_.allFinite()) {
     merit_ = std::numeric_limits<double>::infinity();
     phi_.setConstant(std::numeric_limits<double>::quiet_NaN());
+    residual_ = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
     Finish(SolverStatus::kNumericalFailure, "F or its Jacobian cannot be evaluated at z0");
     result_.info.solve_time_seconds = SecondsSince(start);
     return result_;
   }
   jacobian_current_ = true;
   merit_ = Merit(z_, F_, &phi_);
+  residual_ = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
   best_merit_ = merit_;
-  best_z_ = z_;
-  best_F_ = F_;
-  best_phi_ = phi_;
+  best_is_current_ = true;
   int levenberg_marquardt_left = 0;
   for (int k = 0;; ++k) {
     merits_[k] = merit_;
     if (k == 0) best_merits_[0] = best_merit_;
-    const double residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+    const double residual = residual_;
     if (residual <= settings_.tolerance) {
       Finish(SolverStatus::kSolved, "");
       break;
@@ -461,10 +492,7 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
       // is tried first, with a short line search, then the Newton direction's own.
       // Not where the full step is expected to end the iterations (LineSearch).
       const bool switch_considered = !ExpectedLast(k, residual);
-      if (switch_considered) {
-        model_z_ = z_ + d_;
-        ModelFunction(d_, &model_F_);
-      }
+      if (switch_considered) NewtonModelFunction();
       if (switch_considered && Crosses(model_z_, model_F_) && SwitchedDirection()) {
         record_contraction_ = false;  // C belongs to the Newton step (LineSearch)
         if (LineSearch(function, merit_, true, k, 0, settings_.switch_backtracks)) {
@@ -537,7 +565,7 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
                                                                            : "newton";
       trace.step = last_step_;
       trace.merit = merit_;
-      trace.residual = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+      trace.residual = residual_;
       if (n_ > 0) phi_.cwiseAbs().maxCoeff(&trace.worst_index);
       trace.z = &z_;
       settings_.trace(trace);
@@ -547,7 +575,7 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
     if (k + 1 >= window && merit_ > settings_.stall_ratio * merits_[k + 1 - window]) {
       levenberg_marquardt_left = window;
     }
-    const double residual_now = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
+    const double residual_now = residual_;
     best_merits_[k + 1] = best_merit_;
     const int span = settings_.stagnation_window;
     if (k + 1 >= span && residual_now > settings_.tolerance &&

@@ -233,6 +233,9 @@ class MixedNcpSolver {
   bool ExpectedLast(int iteration, double residual) const;
   // F + J d at z_ into *model, on the complementarity rows (the others are not written).
   void ModelFunction(const Eigen::VectorXd& d, Eigen::VectorXd* model) const;
+  // z + d and F + J d for the Newton direction d_ into model_z_, model_F_ (complementarity
+  // rows), F + J d from the Newton system's own rows where it can (the .cc).
+  void NewtonModelFunction();
   // Whether min(z_i, F_i) < −switch_threshold for a complementarity i.
   bool Crosses(const Eigen::VectorXd& z, const Eigen::VectorXd& F) const;
   // The switched direction into d_ from the model point model_z_, model_F_ of the Newton
@@ -263,6 +266,8 @@ class MixedNcpSolver {
   // The iterate of least merit so far: returned when the iterations end on a worse one.
   Eigen::VectorXd best_z_, best_F_, best_phi_;
   double best_merit_ = 0.0;
+  bool best_is_current_ = false;  // the best iterate is z_ (best_z_, … not written)
+  double residual_ = 0.0;         // ‖Φ‖∞ at z_ (phi_), kept with it
   SchurLu lu_;
   Eigen::VectorXd da_, db_;  // ∂φ/∂a, ∂φ/∂b per row (free rows: 0, 1), from PhiJacobian
   std::vector<unsigned char> unit_;  // rows that are multiples of a unit row

@@ -15,6 +15,31 @@
 
 namespace quasidyn {
 
+namespace {
+
+// Four doubles and a four-lane mask (GCC's and Clang's vector extensions: two SSE2 or one AVX2
+// register, by the kernel's build).
+using Lanes = double __attribute__((vector_size(32)));
+using LaneMask = long long __attribute__((vector_size(32)));
+
+// l = column · inverse in rows > p and +0.0 in rows <= p, over the whole padded column: the rows
+// <= p are cleared by a bitwise AND (no select, no memset call), so the kept rows are the same
+// products and the cleared ones the same zeros as element by element.
+inline void ScaledBelow(const double* __restrict column, double inverse, int p,
+                        double* __restrict l) {
+  for (int i = 0; i < kPaddedRows; i += 4) {
+    Lanes c;
+    __builtin_memcpy(&c, column + i, sizeof c);
+    const LaneMask rows = {i, i + 1, i + 2, i + 3};
+    const LaneMask below = rows > p;  // all ones where kept
+    const Lanes v = c * inverse;
+    const Lanes kept = reinterpret_cast<Lanes>(reinterpret_cast<LaneMask>(v) & below);
+    __builtin_memcpy(l + i, &kept, sizeof kept);
+  }
+}
+
+}  // namespace
+
 QUASIDYN_PADDED_KERNEL void FactorisePadded(double* __restrict a, double* __restrict lower, int m,
                                             int* perm, double* lo, double* hi) {
   for (int p = 0; p < m; ++p) {
@@ -29,14 +54,16 @@ QUASIDYN_PADDED_KERNEL void FactorisePadded(double* __restrict a, double* __rest
       return;
     }
     if (pivot != p) {
-      for (int j = 0; j < m; ++j) std::swap(a[j * kPaddedRows + p], a[j * kPaddedRows + pivot]);
+      // Rows p and `pivot` of the columns j < p lie below U's diagonal: what the elimination
+      // left there is never read (SubstitutePadded subtracts it only from finished rows), so
+      // only the columns j >= p of `a` and L's columns j < p are interchanged.
+      for (int j = p; j < m; ++j) std::swap(a[j * kPaddedRows + p], a[j * kPaddedRows + pivot]);
       for (int j = 0; j < p; ++j)
         std::swap(lower[j * kPaddedRows + p], lower[j * kPaddedRows + pivot]);
     }
     double* l = lower + p * kPaddedRows;
     const double inverse = 1.0 / column_p[p];
-    for (int i = 0; i < kPaddedRows; ++i) l[i] = column_p[i] * inverse;
-    for (int i = 0; i <= p; ++i) l[i] = 0.0;  // rows <= p are not updated
+    ScaledBelow(column_p, inverse, p, l);  // rows <= p are not updated: zero there
     for (int j = p + 1; j < m; ++j) {
       double* column_j = a + j * kPaddedRows;
       const double u = column_j[p];
@@ -59,7 +86,7 @@ QUASIDYN_PADDED_KERNEL void SubstitutePadded(const double* __restrict a,
   for (int p = 0; p < m; ++p) {
     if (perm[p] != p) std::swap(x[p], x[perm[p]]);
   }
-  for (int i = m; i < kPaddedRows; ++i) x[i] = 0.0;
+  for (int i = 0; i < kPaddedRows; ++i) x[i] = i < m ? x[i] : 0.0;  // a select, no memset call
   for (int p = 0; p < m; ++p) {  // L y = P x: L's column p is zero in rows <= p
     const double xp = x[p];
     if (xp != 0.0) SubtractPaddedColumn(x, lower + p * kPaddedRows, xp);

@@ -29,10 +29,11 @@ inline void SubtractPaddedColumn(double* __restrict y, const double* __restrict 
 }
 
 // Factorises the m × m matrix at `a` (column-major, leading dimension kPaddedRows, rows m..
-// kPaddedRows − 1 of its first m columns zero) in place: on return its upper triangle holds U,
-// `lower` (same layout, m columns) the multipliers of L below the diagonal and zeros elsewhere,
-// `perm` the row interchanges. Updates *lo, *hi with the smallest and largest |pivot|; a zero or
-// non-finite pivot sets *lo to 0 and stops (the factor is unusable).
+// kPaddedRows − 1 of its first m columns zero) in place: on return its upper triangle holds U
+// (below it what the elimination left, which SubstitutePadded subtracts only from rows it has
+// finished), `lower` (same layout, m columns) the multipliers of L below the diagonal and zeros
+// elsewhere, `perm` the row interchanges. Updates *lo, *hi with the smallest and largest |pivot|; a
+// zero or non-finite pivot sets *lo to 0 and stops (the factor is unusable).
 void FactorisePadded(double* a, double* lower, int m, int* perm, double* lo, double* hi);
 
 // y −= Σ_t columns(:, t) x[t] over t < count with x[t] != 0 (y and columns: padded columns).

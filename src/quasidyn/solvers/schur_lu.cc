@@ -76,6 +76,7 @@ void SchurLu::Resize(int n, int k) {
   s_padded_.assign(static_cast<std::size_t>(kPaddedRows) * kPaddedRows, 0.0);
   lower_padded_.assign(s_padded_.size(), 0.0);
   work_.assign(n - k, 0.0);
+  order_size_ = -1;
 }
 
 // Outer-product LU (Golub & Van Loan, Alg. 3.4.1): at step p, the row of the largest |a_ip|,
@@ -310,21 +311,39 @@ bool SchurLu::FactorPadded(const Eigen::MatrixXd& G, const double* row_scale,
   InvertBlocks(lo, hi);
   if (!PivotsAccepted(*lo, *hi, singular_pivot_ratio)) return false;
   const int* Kc = K + k;  // the kept contact unknowns
+  // S's rows in the order the last factorisation of the same kept unknowns ended with (its pivot
+  // rows' order; else Kc's): partial pivoting then picks the same pivot rows (the largest |entry|
+  // of a column does not depend on where its row is stored; only which of exactly equal entries
+  // comes first does) and finds them in place, without interchanges.
+  if (m == order_size_ && std::equal(Kc, Kc + m, order_rows_.begin())) {
+    order_ = next_order_;
+  } else {
+    order_size_ = m;
+    std::copy(Kc, Kc + m, order_rows_.begin());
+    for (int i = 0; i < m; ++i) order_[i] = i;
+  }
+  int row[kP];    // S's row i is M's row Kc[order_[i]] ...
+  int place[kP];  // ... and M's row Kc[j] is S's row place[j]
+  for (int i = 0; i < m; ++i) {
+    row[i] = Kc[order_[i]];
+    place[order_[i]] = i;
+  }
   double scale[kP];
-  for (int i = 0; i < m; ++i) scale[i] = row_scale != nullptr ? row_scale[Kc[i]] : 1.0;
+  for (int i = 0; i < m; ++i) scale[i] = row_scale != nullptr ? row_scale[row[i]] : 1.0;
+  // The padding is zeroed by whole columns first (fixed-length stores, no memset call).
   for (int j = 0; j < k; ++j) {  // C, padded
     const double* g = G.col(j).data();
     double* c = c_padded_.data() + j * kP;
-    for (int i = 0; i < m; ++i) c[i] = scale[i] * g[Kc[i]];
-    for (int i = m; i < kP; ++i) c[i] = 0.0;
+    for (int i = 0; i < kP; ++i) c[i] = 0.0;
+    for (int i = 0; i < m; ++i) c[i] = scale[i] * g[row[i]];
   }
   for (int j = 0; j < m; ++j) {
     const int column = Kc[j];
     const double* g = G.col(column).data();
     double* s = s_padded_.data() + j * kP;  // S(:, j) = D(:, j) − C X(:, j)
-    for (int i = 0; i < m; ++i) s[i] = scale[i] * g[Kc[i]];
-    for (int i = m; i < kP; ++i) s[i] = 0.0;
-    if (diagonal != nullptr) s[j] += diagonal[column];
+    for (int i = 0; i < kP; ++i) s[i] = 0.0;
+    for (int i = 0; i < m; ++i) s[i] = scale[i] * g[row[i]];
+    if (diagonal != nullptr) s[place[j]] += diagonal[column];
     double* x = x_.data() + j * k;  // X(:, j) = A⁻¹ B(:, j)
     bool any = false;
     for (int i = 0; i < k; ++i) {
@@ -337,7 +356,13 @@ bool SchurLu::FactorPadded(const Eigen::MatrixXd& G, const double* row_scale,
     SubtractPaddedColumns(s, c_padded_.data(), x, k);
   }
   FactorisePadded(s_padded_.data(), lower_padded_.data(), m, perm_s_.data(), lo, hi);
-  return PivotsAccepted(*lo, *hi, singular_pivot_ratio);
+  if (!PivotsAccepted(*lo, *hi, singular_pivot_ratio)) {
+    order_size_ = -1;  // perm_s_ may be incomplete: the next factorisation starts from Kc's order
+    return false;
+  }
+  next_order_ = order_;  // the order this one ended with
+  for (int p = 0; p < m; ++p) std::swap(next_order_[p], next_order_[perm_s_[p]]);
+  return true;
 }
 
 bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
@@ -382,8 +407,8 @@ void SchurLu::Solve(const double* b, double* x) const {
   SolveLeading(x);  // x_1 = A⁻¹ b_1
   if (padded_) {
     constexpr int kP = kPaddedRows;
-    double w[kP];
-    for (int i = 0; i < m; ++i) w[i] = x[k + i];
+    double w[kP];  // the right side in S's row order
+    for (int i = 0; i < m; ++i) w[i] = x[k + order_[i]];
     for (int i = m; i < kP; ++i) w[i] = 0.0;
     SubtractPaddedColumns(w, c_padded_.data(), x, k);  // w = b_2 − C x_1
     SubstitutePadded(s_padded_.data(), lower_padded_.data(), m, perm_s_.data(), w);

@@ -27,11 +27,15 @@
 // are kept with their columns padded to kPaddedRows entries and S is factorised by
 // FactorisePadded: every update is a whole padded column, without data-dependent loop lengths.
 // The arithmetic on the matrix's entries is the same; the factor differs from the general path's
-// only in the order of the operations (rounding).
+// only in the order of the operations (rounding). The padded path keeps S's rows in the order the
+// last factorisation of the same kept unknowns ended with (its pivot rows first), across calls:
+// partial pivoting then finds its pivots in place, without row interchanges, and picks the same
+// pivot rows as from any other order except among exactly equal entries.
 //
 // Resize may allocate; Factor and Solve do not.
 
 #include <Eigen/Core>
+#include <array>
 #include <vector>
 
 #include "quasidyn/solvers/padded_lu.h"
@@ -113,6 +117,11 @@ class SchurLu {
   // The padded path (padded_lu.h): C (k columns), S's factor and L's multipliers (kPaddedRows
   // columns each), every column kPaddedRows entries.
   std::vector<double> c_padded_, s_padded_, lower_padded_;
+  // The padded path's row order of C and S (FactorPadded): S's row i is the kept unknown
+  // order_[i] (of its m), for the kept unknowns order_rows_ (order_size_ of them, −1 none); the
+  // order the last factorisation ended with, next_order_.
+  std::array<int, kPaddedRows> order_{}, next_order_{}, order_rows_{};
+  int order_size_ = -1;
   std::vector<int> perm_a_, perm_s_, perm_whole_;
   std::vector<unsigned char> nonzero_;  // per column of B
   mutable std::vector<double> work_;    // (m)

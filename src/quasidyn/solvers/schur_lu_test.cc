@@ -196,6 +196,37 @@ TEST(SchurLu, PadsTheSchurComplementUpToItsLimitAndSolvesTheSameBeyondIt) {
   }
 }
 
+TEST(SchurLu, KeepsItsLastRowOrderAcrossFactorisationsAndSolvesWhenThePivotsMove) {
+  // The padded path starts each factorisation of the same kept unknowns from the row order the
+  // last one ended with: new values (other pivot rows), a diagonal on permuted rows, and another
+  // kept set in between (the order starts afresh) must all still solve.
+  testing::RandomProblems random(17);
+  constexpr int kB = SchurLu::kBodyBlock;
+  const int k = kB, m = kPaddedRows - 2, n = k + m + 2;
+  std::vector<int> keep_a, keep_b;
+  for (int i = 0; i < n; ++i) {
+    if (i != k + 1 && i != n - 1) keep_a.push_back(i);
+    if (i != k + 3 && i != k + 4) keep_b.push_back(i);
+  }
+  SchurLu lu;
+  lu.Resize(n, k);
+  for (int round = 0; round < 6; ++round) {
+    const std::vector<int>& keep = round == 3 ? keep_b : keep_a;
+    MatrixXd M = random.Gaussian(n, n) + 2.0 * MatrixXd::Identity(n, n);
+    M.block(0, 0, k, n).setZero();  // a block-diagonal leading block (the padded path's)
+    M.block(0, 0, k, k) = random.Gaussian(k, k) + 4.0 * MatrixXd::Identity(k, k);
+    M.block(0, k, k, m) = random.Gaussian(k, m);
+    const VectorXd scale = random.UniformVector(n, 0.5, 2.0),
+                   diagonal = random.UniformVector(n, 0.0, 1.0);
+    ASSERT_TRUE(lu.Factor(M, scale.data(), diagonal.data(), keep, 1e-14, kNoUnitRows, 0.0));
+    ASSERT_TRUE(lu.padded()) << "round " << round;
+    const VectorXd b = random.GaussianVector(static_cast<int>(keep.size()));
+    VectorXd x(b.size());
+    lu.Solve(b.data(), x.data());
+    ExpectSolves(Sub(scale.asDiagonal() * M + MatrixXd(diagonal.asDiagonal()), keep), x, b);
+  }
+}
+
 TEST(SchurLu, FallsBackToPivotingOverTheWholeMatrixWhenTheLeadingBlockIsSingular) {
   testing::RandomProblems random(12);
   const int n = 8, k = 3;
