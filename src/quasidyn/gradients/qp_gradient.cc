@@ -80,21 +80,11 @@ void QpSensitivity::Compute(const Scene* scene_pointer, double time_step,
   const int m = static_cast<int>(data.G.rows());
   range_space_ = kkt_.FactorCostReusing(data.P);  // the factor kept while P is unchanged
   if (range_space_) {
-    // The whitened rows w_j = C⁻ᵀ g_jᵀ, once: d_j = |w_j|² and M = Σ_{j∈𝒜} w_j w_jᵀ. They are
-    // kept from the last call when C is (the same P) and so is G, entry for entry (a NaN never
-    // compares equal, so such a G is whitened anew).
-    const bool same_rows =
-        whitened_valid_ && kkt_.cost_reused() && data.G_rows.SamePattern(whitened_G_) &&
-        std::equal(data.G_rows.value_data(), data.G_rows.value_data() + data.G_rows.nonZeros(),
-                   whitened_G_.value_data());
-    whitened_kept_ = same_rows;
-    if (!same_rows) {
-      kkt_.cost_factor().WhitenRows(data.G_rows, &whitened_);
-      delassus_.resize(m);
-      for (int j = 0; j < m; ++j) delassus_[j] = whitened_.SquaredNorm(j);
-      whitened_G_ = data.G_rows;
-      whitened_valid_ = true;
-    }
+    // The whitened rows w_j = C⁻ᵀ g_jᵀ, once: d_j = |w_j|² and M = Σ_{j∈𝒜} w_j w_jᵀ. (Not kept
+    // between calls: G changes with q, so only a second call at the same state would gain.)
+    kkt_.cost_factor().WhitenRows(data.G_rows, &whitened_);
+    delassus_.resize(m);
+    for (int j = 0; j < m; ++j) delassus_[j] = whitened_.SquaredNorm(j);
     if (m > 0) {
       // s = G v + o from G's non-zeros (a pyramid row touches two bodies' velocities).
       slack_.resize(m);
@@ -108,8 +98,6 @@ void QpSensitivity::Compute(const Scene* scene_pointer, double time_step,
         if (beta[j] * delassus_[j] > slack_[j]) active_.push_back(j);
     }
   } else if (m > 0) {
-    whitened_valid_ = false;
-    whitened_kept_ = false;
     active_ = SelectActive(data, v, beta, RegularizedInverseQuadraticForms(data.P, data.G));
   }
   if (range_space_) kkt_.FactorRows(whitened_, active_);

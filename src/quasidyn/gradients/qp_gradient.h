@@ -69,9 +69,6 @@ class QpSensitivity {
                const Eigen::VectorXd& v, const Eigen::VectorXd& beta);
 
   const std::vector<int>& active_rows() const { return active_; }
-  // Whether the last Compute kept the whitened rows of the call before (the same P and the
-  // same G_rows, entry for entry) instead of whitening G again.
-  bool whitened_rows_kept() const { return whitened_kept_; }
   // The independent blocks of the whitened system (range_space_kkt.h): their count and sizes.
   int block_count() const { return kkt_.block_count(); }
   int block_size(int b) const { return kkt_.block_size(b); }
@@ -116,11 +113,8 @@ class QpSensitivity {
   Eigen::VectorXd beta_;
   std::vector<int> active_;
   PositiveDefiniteFactor::SparseRows whitened_;  // w_j = C⁻ᵀ g_jᵀ, every row (range space)
-  SparseRowMatrix whitened_G_;   // the G_rows whitened_ and delassus_ were made from
-  bool whitened_valid_ = false;  // whitened_G_ and the factor kept in kkt_ made whitened_
-  bool whitened_kept_ = false;   // the last Compute kept them
-  bool range_space_ = false;     // P positive definite: the whitened velocity-space path
-  RangeSpaceKkt kkt_;            // on whitened_ and active_, factored when range_space_
+  bool range_space_ = false;  // P positive definite: the whitened velocity-space path
+  RangeSpaceKkt kkt_;         // on whitened_ and active_, factored when range_space_
   Eigen::VectorXd delassus_, slack_;
   Eigen::VectorXd beta_active_, active_impulse_;  // ActiveContactImpulseInPlace's storage
   Workspace workspace_;

@@ -281,47 +281,6 @@ TEST(QpSensitivity, IndependentBlocksMatchTheWholeKktSystem) {
             1e-12);
 }
 
-// One object computed on a sequence of problems keeps its whitened rows only while P and G are
-// those of the call before, entry for entry: every gradient equals, bitwise, that of a fresh
-// object on the same problem (it would not if rows whitened from another G or P were kept).
-TEST(QpSensitivity, KeepsTheWhitenedRowsOnlyForTheSameRows) {
-  const Scene scene = *testing::LoadExample("planar_pushing");
-  const int n = scene.nv;
-  std::mt19937 random(5);
-  const Eigen::VectorXd v = RandomMatrix(n, 1, &random);
-  const Eigen::MatrixXd G = RandomMatrix(5, n, &random);
-  const PyramidStepData data = SyntheticData(scene, G, 3, v, &random);
-  PyramidStepData other_G = data;  // one entry of an active row changed, the same pattern
-  other_G.G(1, 2) += 0.375;
-  other_G.G_rows = SparseRowMatrix::FromDense(other_G.G);
-  other_G.offset = -other_G.G * v;
-  for (int j = 3; j < 5; ++j) other_G.offset[j] += 1.0;
-  ASSERT_TRUE(other_G.G_rows.SamePattern(data.G_rows));
-  PyramidStepData other_P = data;  // G as data's, P scaled
-  other_P.P *= 2.0;
-  Eigen::VectorXd beta = Eigen::VectorXd::Zero(5);
-  beta.head(3).setOnes();
-  struct Call {
-    const PyramidStepData* data;
-    bool kept;
-  };
-  const std::vector<Call> calls = {{&data, false},   {&data, true},  {&other_G, false},
-                                   {&other_G, true}, {&data, false}, {&other_P, false},
-                                   {&data, false},   {&data, true}};
-  QpSensitivity kept;
-  VelocityGradient g;
-  for (size_t k = 0; k < calls.size(); ++k) {
-    SCOPED_TRACE("call " + std::to_string(k));
-    kept.Compute(&scene, 0.01, calls[k].data, v, beta);
-    EXPECT_EQ(kept.whitened_rows_kept(), calls[k].kept);
-    kept.Gradient(nullptr, &g);
-    const QpSensitivity fresh(&scene, 0.01, calls[k].data, v, beta);
-    const VelocityGradient expected = fresh.Gradient(nullptr);
-    EXPECT_EQ(kept.active_rows(), fresh.active_rows());
-    EXPECT_TRUE(g.dv_du == expected.dv_du);
-  }
-}
-
 TEST(QpSensitivity, RejectsWrongSizes) {
   const Scene scene = *testing::LoadExample("planar_pushing");
   std::mt19937 random(1);

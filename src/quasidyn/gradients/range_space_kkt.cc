@@ -32,7 +32,6 @@ constexpr double kGramTolerance = 1e-6;
 bool RangeSpaceKkt::FactorCost(const Eigen::MatrixXd& H) {
   cost_factored_ = cost_factor_.Factor(H);
   cost_kept_ = false;
-  cost_reused_ = false;
   block_count_ = 0;
   rank_ = 0;
   active_count_ = 0;
@@ -53,7 +52,6 @@ bool RangeSpaceKkt::FactorCostReusing(const Eigen::MatrixXd& H) {
       cost_kept_ = true;
     }
   }
-  cost_reused_ = same;
   block_count_ = 0;
   rank_ = 0;
   active_count_ = 0;

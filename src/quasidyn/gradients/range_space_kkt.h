@@ -73,9 +73,6 @@ class RangeSpaceKkt {
   // diagonal K_a: P = blockdiag(s·M_u, h²K_a)). Costs one comparison, and one copy of H when
   // it changed; for a cost that changes on every call (the SOCP's) FactorCost is cheaper.
   bool FactorCostReusing(const Eigen::MatrixXd& H);
-  // Whether the last FactorCostReusing kept the factor (false after FactorCost): C is then the
-  // one of the call before, and rows whitened by it then are still valid.
-  bool cost_reused() const { return cost_reused_; }
   // C, for whitening the rows of E: cost_factor().WhitenRows(G, &whitened).
   const PositiveDefiniteFactor& cost_factor() const { return cost_factor_; }
 
@@ -145,7 +142,6 @@ class RangeSpaceKkt {
   PositiveDefiniteFactor cost_factor_;
   bool cost_factored_ = false;
   bool cost_kept_ = false;     // kept_cost_ is the H that cost_factor_ factors
-  bool cost_reused_ = false;   // the last FactorCostReusing kept the factor
   Eigen::MatrixXd kept_cost_;  // FactorCostReusing's last H
   int active_count_ = 0;       // |𝒜|, the columns of r₂ᵀ
   int rank_ = 0;
