@@ -346,12 +346,27 @@ bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
       held_r2_.row(held).noalias() = q.transpose() * r2_b;
       ++held;
     }
+    // a_i = A_bᵀq_i and r₂,bᵀq_i are non-zero on the contact's columns only: the curvature's
+    // updates of H (lower triangle) and r₁ touch those columns × columns.
+    const int k = static_cast<int>(columns.size());
+    a_.resize(k);
+    r2_q_.resize(k);
     for (int c = 0; c < split_.curved.cols(); ++c) {
-      a_.noalias() = A.transpose() * split_.curved.col(c);
-      r2_q_.noalias() = r2_b.transpose() * split_.curved.col(c);
+      const auto q = split_.curved.col(c);
+      for (int s = 0; s < k; ++s) {
+        a_[s] = q.dot(A.col(columns[s]));
+        r2_q_[s] = nq_dirs_ > 0 ? q.dot(r2_b.col(columns[s])) : 0.0;
+      }
       const double curvature = split_.lambda[c] / (scales_[b] * split_.gap[c]);
-      H_.selfadjointView<Eigen::Lower>().rankUpdate(a_, curvature);
-      reduced_r1_.leftCols(nq_dirs_).noalias() += (curvature * a_) * r2_q_.transpose();
+      for (int t = 0; t < k; ++t) {
+        const double weighted = curvature * a_[t];
+        for (int s = t; s < k; ++s) H_(columns[s], columns[t]) += weighted * a_[s];
+      }
+      if (nq_dirs_ == 0) continue;
+      for (int t = 0; t < k; ++t) {
+        double* const column = reduced_r1_.col(columns[t]).data();
+        for (int s = 0; s < k; ++s) column[columns[s]] += (curvature * a_[s]) * r2_q_[t];
+      }
     }
   }
   for (int l = 0; l < nl; ++l)
@@ -452,11 +467,9 @@ void SocpSensitivity::Compute(const StepProblem& problem,
   if (contraction != nullptr) {
     const StepDataContraction& d = *contraction;
     StationarityDataDerivative(d, r1_.leftCols(n_));
-    for (int b = 0; b < nb; ++b) {
-      auto r2_b = r2_.middleRows(offset_[b], blocks[b].R.rows());
-      BlockValueDerivative(blocks[b], d, h, r2_b);
-      r2_b = -r2_b;
-    }
+    for (int b = 0; b < nb; ++b)  // −∂u_b/∂ε, non-zero on the contact's columns only
+      BlockValueDerivativeOn(blocks[b], d, h, problem.contacts.Columns(blocks[b].contact), -1.0,
+                             r2_.middleRows(offset_[b], blocks[b].R.rows()));
     r2_.bottomRows(nl) = -G_limits_ / h;  // ∂g_l/∂ε = G_l/h at fixed v
   }
   WriteCommandForceJacobian(scene, h, r1_.rightCols(scene.nq_a));
