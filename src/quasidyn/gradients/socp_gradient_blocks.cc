@@ -244,7 +244,7 @@ void BlockValueDerivativeOn(const ContactConeBlock& block, const StepDataContrac
     for (int i = 0; i < mb; ++i) {
       double sum = 0.0;
       for (int j = 0; j < nr; ++j) sum += R_entries[i][j] * d_Jc_v[j];
-      out(i, k) = scale * (sum + (R_entries[i][0] / time_step) * d_phi);
+      out(k, i) = scale * (sum + (R_entries[i][0] / time_step) * d_phi);
     }
   }
 }

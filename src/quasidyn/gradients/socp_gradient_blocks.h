@@ -99,8 +99,9 @@ void BlockValueDerivative(const ContactConeBlock& block, const StepDataContracti
                           double time_step, Eigen::Ref<Eigen::MatrixXd> out);
 
 // scale · ∂u_b/∂ε_k for the directions k in `columns` only (contacts.Columns(block.contact):
-// along every other direction the derivative is zero, contact_data_derivative.h), into those
-// columns of out (m_b × n_v); out's other columns are not written. scale: ±1 in practice.
+// along every other direction the derivative is zero, contact_data_derivative.h), transposed:
+// into the rows `columns` of out (n_v × m_b); out's other rows are not written. scale: ±1 in
+// practice.
 void BlockValueDerivativeOn(const ContactConeBlock& block, const StepDataContraction& contraction,
                             double time_step, std::span<const int> columns, double scale,
                             Eigen::Ref<Eigen::MatrixXd> out);
