@@ -55,7 +55,7 @@ class BarrierHessianFactor {
   void SolveSparseInPlace(Eigen::MatrixXd* rhs) const;
 
   bool sparse_ = false, reused_pattern_ = false;
-  Eigen::SparseMatrix<double> entries_;  // H's non-zeros, lower triangle
+  Eigen::SparseMatrix<double> entries_;               // H's non-zeros, lower triangle
   std::vector<int> analysed_outer_, analysed_inner_;  // the pattern sparse_factor_ analysed
   Eigen::VectorXd inverse_pivots_;                    // D⁻¹ of the sparse factor
   mutable RowMajorMatrix rows_;  // the sparse solve's right-hand sides, permuted, by row

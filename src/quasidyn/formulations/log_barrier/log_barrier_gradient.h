@@ -47,8 +47,8 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
 // a call with the sizes of the previous one allocates nothing for the small dense Hessian.
 struct LogBarrierGradientWorkspace {
   Eigen::VectorXd g, weights, impulse;  // G v + o, 1/(κ g) then 1/(κ g²), λ
-  Eigen::MatrixXd H, rhs;  // the Hessian, the right-hand sides then dv
-  std::vector<double> row_weights;  // one contact's M_i of the data term (the .cc)
+  Eigen::MatrixXd H, rhs;               // the Hessian, the right-hand sides then dv
+  std::vector<double> row_weights;      // one contact's M_i of the data term (the .cc)
   BarrierHessianFactor factor;
 };
 // BarrierContactImpulse into w->impulse (returned).

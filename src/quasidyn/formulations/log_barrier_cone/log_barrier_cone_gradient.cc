@@ -168,8 +168,7 @@ void LogBarrierConeVelocityGradient(const StepProblem& problem, double kappa,
     if (contraction != nullptr) rhs(j, j) -= weight / h;
   }
   if (!w->factor.Compute(H, /*require_positive=*/true))
-    return FailGradient("the Newton Hessian of the cone log barrier is not positive definite",
-                        out);
+    return FailGradient("the Newton Hessian of the cone log barrier is not positive definite", out);
   w->factor.SolveInPlace(&rhs);  // dv
 
   out->ok = true;
