@@ -226,6 +226,29 @@ void BlockValueDerivative(const ContactConeBlock& block, const StepDataContracti
   }
 }
 
+void BlockValueDerivativeOn(const ContactConeBlock& block, const StepDataContraction& contraction,
+                            double time_step, std::span<const int> columns, double scale,
+                            Eigen::Ref<Eigen::MatrixXd> out) {
+  const Eigen::MatrixXd& R = block.R;
+  const int mb = static_cast<int>(R.rows()), nr = static_cast<int>(R.cols());
+  if (mb > 3 || nr > 3)
+    throw std::invalid_argument("BlockValueDerivativeOn: a block has at most 3 rows and columns");
+  double R_entries[3][3];
+  for (int i = 0; i < mb; ++i)
+    for (int j = 0; j < nr; ++j) R_entries[i][j] = R(i, j);
+  const Eigen::Index r = contraction.d_Jc_v.rows(), nc = contraction.d_phi.rows();
+  // As BlockValueDerivative, entry by entry: Σ_j R_ij ∂(J_c v)_j + (R_i0/h) ∂φ.
+  for (const int k : columns) {
+    const double d_phi = contraction.d_phi.data()[block.contact + k * nc];
+    const double* d_Jc_v = contraction.d_Jc_v.data() + k * r + block.first_row;
+    for (int i = 0; i < mb; ++i) {
+      double sum = 0.0;
+      for (int j = 0; j < nr; ++j) sum += R_entries[i][j] * d_Jc_v[j];
+      out(k, i) = scale * (sum + (R_entries[i][0] / time_step) * d_phi);
+    }
+  }
+}
+
 Eigen::MatrixXd BlockValueDerivative(const ContactConeBlock& block,
                                      const StepDataContraction& contraction, double time_step) {
   Eigen::MatrixXd out(block.R.rows(), contraction.d_Jc_v.cols());

@@ -21,6 +21,7 @@
 // stacked λ of contact_data_derivative.h, since A_bᵀ y_b = J_c,iᵀ R_bᵀ y_b.
 
 #include <Eigen/Core>
+#include <span>
 #include <vector>
 
 #include "quasidyn/contact/contact_set.h"
@@ -96,6 +97,14 @@ Eigen::MatrixXd BlockValueDerivative(const ContactConeBlock& block,
 // The same into out (m_b × n_v), without allocating.
 void BlockValueDerivative(const ContactConeBlock& block, const StepDataContraction& contraction,
                           double time_step, Eigen::Ref<Eigen::MatrixXd> out);
+
+// scale · ∂u_b/∂ε_k for the directions k in `columns` only (contacts.Columns(block.contact):
+// along every other direction the derivative is zero, contact_data_derivative.h), transposed:
+// into the rows `columns` of out (n_v × m_b); out's other rows are not written. scale: ±1 in
+// practice.
+void BlockValueDerivativeOn(const ContactConeBlock& block, const StepDataContraction& contraction,
+                            double time_step, std::span<const int> columns, double scale,
+                            Eigen::Ref<Eigen::MatrixXd> out);
 
 // The part of the stationarity right-hand side shared by both cone gradients (n_v × n_v):
 //   ∂τ_h/∂ε − ∂(P v)/∂ε + ∂(J_cᵀ λ)/∂ε.

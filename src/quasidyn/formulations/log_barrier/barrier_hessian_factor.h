@@ -9,11 +9,20 @@
 // against the 2,346 of a dense factor (docs/gradients.md, "Cost"). When the sparse factor meets a
 // pivot <= 0 (H not positive definite), and for smaller H, the dense LDLᵀ with symmetric pivoting
 // (Eigen::LDLT) is used, as before.
+//
+// The sparse path keeps its AMD ordering and symbolic analysis while H's pattern of non-zeros
+// (lower triangle) is the same as the previous Compute's entry for entry (a step's contact graph
+// usually persists from one step to the next, and a repeated CalcDiff has it unchanged): then
+// only the numerical factorisation is redone, with the same ordering the analysis would give
+// again, so the factor is the same. Its solve substitutes all right-hand sides together, row by
+// row (x_i −= L_ij x_j on rows of n_rhs contiguous entries, in the order of Eigen's
+// column-by-column substitution, so the same sums), instead of one right-hand side at a time.
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
+#include <vector>
 
 namespace quasidyn {
 
@@ -36,10 +45,20 @@ class BarrierHessianFactor {
   // The same in place: *rhs becomes H⁻¹ rhs (the dense factor's no allocation).
   void SolveInPlace(Eigen::MatrixXd* rhs) const;
   bool sparse() const { return sparse_; }
+  // Whether the last Compute reused the previous one's ordering and symbolic analysis.
+  bool reused_pattern() const { return reused_pattern_; }
 
  private:
-  bool sparse_ = false;
-  Eigen::SparseMatrix<double> entries_;  // H's non-zeros
+  using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  // The non-zeros of H's lower triangle into entries_ (column-compressed).
+  void LowerEntries(const Eigen::MatrixXd& H);
+  void SolveSparseInPlace(Eigen::MatrixXd* rhs) const;
+
+  bool sparse_ = false, reused_pattern_ = false;
+  Eigen::SparseMatrix<double> entries_;               // H's non-zeros, lower triangle
+  std::vector<int> analysed_outer_, analysed_inner_;  // the pattern sparse_factor_ analysed
+  Eigen::VectorXd inverse_pivots_;                    // D⁻¹ of the sparse factor
+  mutable RowMajorMatrix rows_;  // the sparse solve's right-hand sides, permuted, by row
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>>
       sparse_factor_;
   Eigen::LDLT<Eigen::MatrixXd> dense_factor_;

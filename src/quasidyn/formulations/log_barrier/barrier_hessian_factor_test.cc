@@ -56,6 +56,34 @@ TEST(BarrierHessianFactor, SparsePathSolvesAsTheDenseFactor) {
   EXPECT_LE(BarrierSolveMismatch(H * x, rhs), 100 * eps * condition);
 }
 
+TEST(BarrierHessianFactor, KeepsItsAnalysisOnlyWhileThePatternIsTheSame) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  const Eigen::MatrixXd rhs = Eigen::MatrixXd::Random(60, 13);
+  BarrierHessianFactor factor;
+  const auto expect_solves = [&](const Eigen::MatrixXd& H) {
+    const Eigen::MatrixXd x = factor.Solve(rhs);
+    EXPECT_LE(BarrierSolveMismatch(H * x, rhs), 100 * eps * BarrierHessianCondition(H));
+  };
+  const Eigen::MatrixXd first = BarrierLikeHessian(10, 3.0, 5);
+  ASSERT_TRUE(factor.Compute(first, /*require_positive=*/true));
+  ASSERT_TRUE(factor.sparse());
+  EXPECT_FALSE(factor.reused_pattern());
+  expect_solves(first);
+  // Other values on the same non-zeros: the same ordering serves.
+  const Eigen::MatrixXd same_pattern = BarrierLikeHessian(10, 3.0, 6);
+  ASSERT_TRUE(factor.Compute(same_pattern, /*require_positive=*/true));
+  EXPECT_TRUE(factor.reused_pattern());
+  expect_solves(same_pattern);
+  // A new coupling (bodies 0 and 9, as a new contact would): analysed again, and the solve
+  // follows the new pattern (a kept analysis would drop the fill the coupling causes).
+  Eigen::MatrixXd new_pattern = same_pattern;
+  new_pattern.block(54, 0, 6, 6) = Eigen::MatrixXd::Constant(6, 6, 0.1);
+  new_pattern.block(0, 54, 6, 6) = Eigen::MatrixXd::Constant(6, 6, 0.1);
+  ASSERT_TRUE(factor.Compute(new_pattern, /*require_positive=*/true));
+  EXPECT_FALSE(factor.reused_pattern());
+  expect_solves(new_pattern);
+}
+
 TEST(BarrierHessianFactor, SmallHessianTakesTheDenseFactor) {
   const Eigen::MatrixXd H = BarrierLikeHessian(1, 0.0, 3);
   BarrierHessianFactor factor;

@@ -19,6 +19,7 @@
 // > 0, and tend to the exact QP gradients of qp_gradient.h as κ → ∞ under strict complementarity.
 
 #include <Eigen/Core>
+#include <vector>
 
 #include "quasidyn/formulations/log_barrier/barrier_hessian_factor.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
@@ -46,7 +47,8 @@ VelocityGradient LogBarrierVelocityGradient(const Scene& scene, double time_step
 // a call with the sizes of the previous one allocates nothing for the small dense Hessian.
 struct LogBarrierGradientWorkspace {
   Eigen::VectorXd g, weights, impulse;  // G v + o, 1/(κ g) then 1/(κ g²), λ
-  Eigen::MatrixXd H, rhs, dg;           // the Hessian, the right-hand sides then dv, dG v + do
+  Eigen::MatrixXd H, rhs;               // the Hessian, the right-hand sides then dv
+  std::vector<double> row_weights;      // one contact's M_i of the data term (the .cc)
   BarrierHessianFactor factor;
 };
 // BarrierContactImpulse into w->impulse (returned).

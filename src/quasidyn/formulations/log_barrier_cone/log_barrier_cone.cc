@@ -148,7 +148,7 @@ void ConeLogBarrierProgram::Differentiate(const QuasiDynamicDerivativeInput& inp
         input.contractor->Contract(StackedImpulseCoordinates(contacts, blocks, w.cone_multipliers));
     if (contraction == nullptr) return FailGradient("A: " + input.contractor->failure(), gradient);
   }
-  *gradient = LogBarrierConeVelocityGradient(problem, kappa_, blocks, v, contraction);
+  LogBarrierConeVelocityGradient(problem, kappa_, blocks, v, contraction, &w.gradient, gradient);
 }
 
 }  // namespace quasidyn

@@ -64,59 +64,93 @@ VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem, doub
                                                 const std::vector<ContactConeBlock>& blocks,
                                                 const Eigen::VectorXd& v,
                                                 const StepDataContraction* contraction) {
+  LogBarrierGradientWorkspace w;
+  VelocityGradient gradient;
+  LogBarrierConeVelocityGradient(problem, kappa, blocks, v, contraction, &w, &gradient);
+  return gradient;
+}
+
+void LogBarrierConeVelocityGradient(const StepProblem& problem, double kappa,
+                                    const std::vector<ContactConeBlock>& blocks,
+                                    const Eigen::VectorXd& v,
+                                    const StepDataContraction* contraction,
+                                    LogBarrierGradientWorkspace* w, VelocityGradient* out) {
   if (!(kappa > 0))
     throw std::invalid_argument("LogBarrierConeVelocityGradient: kappa must be > 0");
   if (contraction != nullptr) CheckContractionSizes(problem.contacts, *contraction);
+  if (v.size() != problem.scene.nv)
+    throw std::invalid_argument("LogBarrierConeVelocityGradient: v has size " +
+                                std::to_string(v.size()) +
+                                ", n_v = " + std::to_string(problem.scene.nv));
   const Scene& scene = problem.scene;
   const double h = problem.time_step;
   const int n = scene.nv;
-  const std::vector<BlockState> states = BlockStates(problem, blocks, v);
+  const int nq_dirs = contraction != nullptr ? n : 0;
+  GapVelocities(problem.contacts, v, h, &w->g);
 
   // H = P − Σ A_bᵀ Y_b A_b; the data term Σ A_bᵀ Y_b ∂u_b/∂ε accumulated alongside. A_b =
   // R_b J_c,i is non-zero on contact i's columns only, where J_c,i is stored compactly
   // (contact_set.h): with S_b = R_bᵀ Y_b R_b ((1 + n_t) square), A_bᵀ Y_b A_b = J_c,iᵀ S_b J_c,i
-  // and A_bᵀ Y_b ∂u_b/∂ε = J_c,iᵀ R_bᵀ Y_b ∂u_b/∂ε, both added on those columns.
-  Eigen::MatrixXd H = problem.cost.P.ToDense();
-  Eigen::MatrixXd rhs_q;
-  Eigen::MatrixXd d_u;  // ∂u_b/∂ε, 3 × n_v, the first m_b rows used
-  if (contraction != nullptr) {
-    rhs_q = StationarityDataDerivative(*contraction);
-    d_u.resize(3, n);
-  }
+  // and A_bᵀ Y_b ∂u_b/∂ε = J_c,iᵀ S_b ∂c_i/∂ε (∂c_i = ∂(J_c,i v) + e₀ ∂φ_i/h), both added on
+  // those columns (and ∂c_i is zero along the other directions).
+  Eigen::MatrixXd& H = w->H;
+  problem.cost.P.ToDense(&H);
+  Eigen::MatrixXd& rhs = w->rhs;
+  rhs.resize(n, nq_dirs + scene.nq_a);
+  if (contraction != nullptr) StationarityDataDerivative(*contraction, rhs.leftCols(n));
+  WriteCommandForceJacobian(scene, h, rhs.rightCols(scene.nq_a));
   const ContactSet& contacts = problem.contacts;
   const int nr = 1 + contacts.tangent_count();
+  const int r = contraction != nullptr ? static_cast<int>(contraction->d_Jc_v.rows()) : 0;
+  const int nc = contraction != nullptr ? static_cast<int>(contraction->d_phi.rows()) : 0;
   for (size_t b = 0; b < blocks.size(); ++b) {
-    const BlockState& s = states[b];
     const ContactConeBlock& block = blocks[b];
+    BlockState s;
+    s.u.noalias() = block.R * w->g.segment(block.first_row, block.R.cols());  // BlockValues
     const int m = static_cast<int>(s.u.size());
+    const double radius = m > 1 ? s.u.tail(m - 1).norm() : 0.0;
+    if (!(s.u[0] - radius > 0))
+      throw std::invalid_argument("LogBarrierConeVelocityGradient: block " + std::to_string(b) +
+                                  " (contact " + std::to_string(block.contact) +
+                                  ") is not strictly inside its cone: t = " +
+                                  std::to_string(s.u[0]) + ", |z| = " + std::to_string(radius));
+    s.psi = (s.u[0] - radius) * (s.u[0] + radius);  // less cancellation than t² − |z|²
+    s.Ju = -s.u;
+    s.Ju[0] = s.u[0];
     BlockMatrix J = -BlockMatrix::Identity(m, m);
     J(0, 0) = 1.0;
     const BlockMatrix Y =
         (2.0 / kappa) * (J / s.psi - 2.0 * s.Ju * s.Ju.transpose() / (s.psi * s.psi));
-    const BlockMatrix RtY = block.R.transpose() * Y;  // nr × m
-    const BlockMatrix S = RtY * block.R;              // nr × nr
+    const BlockMatrix S = block.R.transpose() * Y * block.R;  // nr × nr
     const std::span<const int> columns = contacts.Columns(block.contact);
     const int k = static_cast<int>(columns.size());
     const ContactSet::RowMap J_n = contacts.NormalJacobian(block.contact);
     const ContactSet::RowsMap J_t = contacts.TangentJacobian(block.contact);
     const auto J_c = [&](int row, int c) { return row == 0 ? J_n[c] : J_t(row - 1, c); };
     for (int c = 0; c < k; ++c) {
-      BlockVector S_Jc = BlockVector::Zero(nr);  // S_b J_c,i(:, c)
+      double S_Jc[3] = {0.0, 0.0, 0.0};  // S_b J_c,i(:, c), nr <= 3
       for (int a = 0; a < nr; ++a)
         for (int e = 0; e < nr; ++e) S_Jc[a] += S(a, e) * J_c(e, c);
-      for (int r = 0; r < k; ++r) {
+      double* const H_column = H.col(columns[c]).data();
+      for (int row = 0; row < k; ++row) {
         double entry = 0.0;
-        for (int a = 0; a < nr; ++a) entry += J_c(a, r) * S_Jc[a];
-        H(columns[r], columns[c]) -= entry;
+        for (int a = 0; a < nr; ++a) entry += J_c(a, row) * S_Jc[a];
+        H_column[columns[row]] -= entry;
       }
-    }
-    if (contraction != nullptr) {
-      auto d_u_b = d_u.topRows(m);
-      BlockValueDerivative(block, *contraction, h, d_u_b);
-      for (int r = 0; r < k; ++r) {
-        BlockVector weights = BlockVector::Zero(m);  // (J_c,iᵀ R_bᵀ Y_b) row r
-        for (int a = 0; a < nr; ++a) weights += J_c(a, r) * RtY.row(a).transpose();
-        rhs_q.row(columns[r]).noalias() += weights.transpose() * d_u_b;
+      if (contraction == nullptr) continue;
+      // Direction columns[c]: rhs(:, columns[c]) += J_c,iᵀ S_b ∂c_i on the contact's rows.
+      const double* rates = contraction->d_Jc_v.data() + block.first_row + columns[c] * r;
+      double dc[3] = {0.0, 0.0, 0.0};
+      for (int e = 0; e < nr; ++e) dc[e] = rates[e];
+      dc[0] += contraction->d_phi.data()[block.contact + columns[c] * nc] / h;
+      double S_dc[3] = {0.0, 0.0, 0.0};
+      for (int a = 0; a < nr; ++a)
+        for (int e = 0; e < nr; ++e) S_dc[a] += S(a, e) * dc[e];
+      double* const rhs_column = rhs.col(columns[c]).data();
+      for (int row = 0; row < k; ++row) {
+        double entry = 0.0;
+        for (int a = 0; a < nr; ++a) entry += J_c(a, row) * S_dc[a];
+        rhs_column[columns[row]] += entry;
       }
     }
   }
@@ -131,22 +165,21 @@ VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem, doub
     const int j = limits.rows[l].velocity;
     const double weight = 1.0 / (kappa * g * g);
     H(j, j) += weight;  // (d_l e_j)(d_l e_j)ᵀ, d_l² = 1
-    if (contraction != nullptr) rhs_q(j, j) -= weight / h;
+    if (contraction != nullptr) rhs(j, j) -= weight / h;
   }
-  BarrierHessianFactor factor;
-  if (!factor.Compute(H, /*require_positive=*/true)) {
-    VelocityGradient failed;
-    failed.ok = false;
-    failed.failure = "the Newton Hessian of the cone log barrier is not positive definite";
-    return failed;
-  }
+  if (!w->factor.Compute(H, /*require_positive=*/true))
+    return FailGradient("the Newton Hessian of the cone log barrier is not positive definite", out);
+  w->factor.SolveInPlace(&rhs);  // dv
 
-  VelocityGradient gradient;
-  gradient.active_rows = static_cast<int>(blocks.size());
-  gradient.kkt_rank = n;
-  gradient.dv_du = factor.Solve(CommandForceJacobian(scene, h));
-  if (contraction != nullptr) gradient.dv_dq = factor.Solve(rhs_q);
-  return gradient;
+  out->ok = true;
+  out->failure.clear();
+  out->active_rows = static_cast<int>(blocks.size());
+  out->kkt_rank = n;
+  if (nq_dirs > 0)
+    out->dv_dq = rhs.leftCols(nq_dirs);
+  else
+    out->dv_dq.resize(0, 0);
+  out->dv_du = rhs.rightCols(scene.nq_a);
 }
 
 }  // namespace quasidyn

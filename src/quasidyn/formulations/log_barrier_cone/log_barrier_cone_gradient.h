@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/formulations/log_barrier/log_barrier_gradient.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
 #include "quasidyn/gradients/socp_gradient_blocks.h"
 #include "quasidyn/gradients/velocity_gradient.h"
@@ -46,5 +47,15 @@ VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem, doub
                                                 const std::vector<ContactConeBlock>& blocks,
                                                 const Eigen::VectorXd& v,
                                                 const StepDataContraction* contraction);
+// The same into *out with w's storage (H, the right-hand sides and the factor, kept by
+// CalcDiff in the barrier's workspace): one factor of H and one solve for the n_v + n_q,a
+// right-hand sides together. Each block's data term is added on its contact's columns only
+// (ContactSet::Columns: the velocities of its two bodies' chains; every derivative of the
+// contact's data along another direction is zero, contact_data_derivative.h).
+void LogBarrierConeVelocityGradient(const StepProblem& problem, double kappa,
+                                    const std::vector<ContactConeBlock>& blocks,
+                                    const Eigen::VectorXd& v,
+                                    const StepDataContraction* contraction,
+                                    LogBarrierGradientWorkspace* w, VelocityGradient* out);
 
 }  // namespace quasidyn

@@ -266,7 +266,7 @@ Eigen::MatrixXd SocpSensitivity::FullKktVelocities(const Eigen::MatrixXd& r1, in
   }
   Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n + m, r1.cols());
   rhs.topRows(n) = r1;
-  rhs.bottomLeftCorner(m, r2_columns) = r2_.leftCols(r2_columns);
+  rhs.bottomLeftCorner(m, r2_columns) = r2_transposed_.topRows(r2_columns).transpose();
   Eigen::VectorXd row_scale(n + m), column_scale(n + m);
   for (int i = 0; i < n + m; ++i) {
     const double norm = kkt.row(i).lpNorm<Eigen::Infinity>();
@@ -306,7 +306,7 @@ bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
   // and whitened rows Compute made; E is the held rows of those, in the order below.
   const bool whole_rows = std::none_of(cases_.begin(), cases_.end(),
                                        [](ConeCase c) { return c == ConeCase::kSliding; });
-  if (cost_is_P_ && whole_rows) {
+  if (cost_is_P_ && whole_rows && kkt_.FactorCostReusing(P_)) {  // the same factor as P_factor_
     held_rows_.clear();
     for (size_t b = 0; b + 1 < offset_.size(); ++b)
       if (cases_[b] == ConeCase::kSticking)
@@ -316,7 +316,7 @@ bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
     const int held = static_cast<int>(held_rows_.size());
     kkt_.FactorRows(whitened_, held_rows_);
     held_r2_transposed_.resize(nq_dirs_, held);
-    for (int i = 0; i < held; ++i) held_r2_transposed_.col(i) = r2_.row(held_rows_[i]).transpose();
+    for (int i = 0; i < held; ++i) held_r2_transposed_.col(i) = r2_transposed_.col(held_rows_[i]);
     kkt_.Solve(r1_, held_r2_transposed_, nq_dirs_, &workspace_);
     return FinishRangeSpace(held, gradient);
   }
@@ -324,17 +324,17 @@ bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
   reduced_r1_ = r1_;
   // The held directions as rows of E (at most Σ m_b + n_l) with their r₂ rows.
   E_.Reset(n);
-  held_r2_.resize(mc + nl, nq_dirs_);
+  held_r2_.resize(nq_dirs_, mc + nl);  // by column, as r₂ᵀ
   int held = 0;
   for (size_t b = 0; b + 1 < offset_.size(); ++b) {
     const int first = offset_[b], mb = offset_[b + 1] - first;
     const auto A = A_.middleRows(first, mb);
-    const auto r2_b = r2_.middleRows(first, mb);
+    const auto r2_b = r2_transposed_.middleCols(first, mb);  // n_v dirs × m_b
     const std::span<const int> columns = contacts.Columns(blocks[b].contact);
     if (cases_[b] == ConeCase::kSeparated) continue;
     if (cases_[b] == ConeCase::kSticking) {  // D = I: every row held (SplitCone's identity)
       for (int i = 0; i < mb; ++i) AppendRowOn(A.row(i), columns, &E_);
-      held_r2_.middleRows(held, mb) = r2_b;
+      held_r2_.middleCols(held, mb) = r2_b;
       held += mb;
       continue;
     }
@@ -343,21 +343,36 @@ bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
       const auto q = split_.held.col(c);
       E_.AppendRow();  // qᵀA_b on the contact's columns
       for (const int column : columns) E_.AppendNonZero(column, q.dot(A.col(column)));
-      held_r2_.row(held).noalias() = q.transpose() * r2_b;
+      held_r2_.col(held).noalias() = r2_b * q;
       ++held;
     }
+    // a_i = A_bᵀq_i and r₂,bᵀq_i are non-zero on the contact's columns only: the curvature's
+    // updates of H (lower triangle) and r₁ touch those columns × columns.
+    const int k = static_cast<int>(columns.size());
+    a_.resize(k);
+    r2_q_.resize(k);
     for (int c = 0; c < split_.curved.cols(); ++c) {
-      a_.noalias() = A.transpose() * split_.curved.col(c);
-      r2_q_.noalias() = r2_b.transpose() * split_.curved.col(c);
+      const auto q = split_.curved.col(c);
+      for (int s = 0; s < k; ++s) {
+        a_[s] = q.dot(A.col(columns[s]));
+        r2_q_[s] = nq_dirs_ > 0 ? r2_b.row(columns[s]).dot(q) : 0.0;
+      }
       const double curvature = split_.lambda[c] / (scales_[b] * split_.gap[c]);
-      H_.selfadjointView<Eigen::Lower>().rankUpdate(a_, curvature);
-      reduced_r1_.leftCols(nq_dirs_).noalias() += (curvature * a_) * r2_q_.transpose();
+      for (int t = 0; t < k; ++t) {
+        const double weighted = curvature * a_[t];
+        for (int s = t; s < k; ++s) H_(columns[s], columns[t]) += weighted * a_[s];
+      }
+      if (nq_dirs_ == 0) continue;
+      for (int t = 0; t < k; ++t) {
+        double* const column = reduced_r1_.col(columns[t]).data();
+        for (int s = 0; s < k; ++s) column[columns[s]] += (curvature * a_[s]) * r2_q_[t];
+      }
     }
   }
   for (int l = 0; l < nl; ++l)
     if (limit_active_[l]) {
       AppendNonZeros(G_limits_.row(l), &E_);
-      held_r2_.row(held) = r2_.row(mc + l);
+      held_r2_.col(held) = r2_transposed_.col(mc + l);
       ++held;
     }
   if (!kkt_.FactorCost(H_)) return false;
@@ -365,7 +380,7 @@ bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
   held_rows_.resize(held);
   for (int i = 0; i < held; ++i) held_rows_[i] = i;
   kkt_.FactorRows(whitened_, held_rows_);
-  held_r2_transposed_ = held_r2_.topRows(held).transpose();
+  held_r2_transposed_ = held_r2_.leftCols(held);
   kkt_.Solve(reduced_r1_, held_r2_transposed_, nq_dirs_, &workspace_);
   return FinishRangeSpace(held, gradient);
 }
@@ -416,13 +431,25 @@ void SocpSensitivity::Compute(const StepProblem& problem,
   for (int l = 0; l < nl; ++l) AppendNonZeros(G_limits_.row(l), &rows_sparse_);
   // P = CᵀC factored once, in the range-space solve's object: the rows whitened by it give the
   // forms here, and SolveRangeSpace reuses both the factor and the whitened rows when H = P.
-  cost_is_P_ = kkt_.FactorCost(P_);
-  if (cost_is_P_ && rows_sparse_.rows() > 0) {
-    kkt_.cost_factor().WhitenRows(rows_sparse_, &whitened_);
+  // P's factor is kept while P's lower triangle (all Factor reads) is the same entry for entry
+  // (the arm's P = blockdiag(s·M_u, h²K_a) does not change with q).
+  bool same_P = P_kept_.rows() == n_ && P_kept_.cols() == n_;
+  for (int j = 0; j < n_ && same_P; ++j)
+    for (int i = j; i < n_ && same_P; ++i) same_P = P_kept_(i, j) == P_(i, j);
+  if (!same_P) {
+    P_factored_ = P_factor_.Factor(P_);
+    P_kept_ = P_;
+  }
+  cost_is_P_ = P_factored_;
+  if (rows_sparse_.rows() == 0) {
+    forms_.resize(0);
+  } else if (cost_is_P_) {
+    P_factor_.WhitenRows(rows_sparse_, &whitened_);
     forms_.resize(rows_sparse_.rows());
     for (int j = 0; j < rows_sparse_.rows(); ++j) forms_[j] = whitened_.SquaredNorm(j);
   } else {
-    InverseQuadraticForms(P_, rows_sparse_, &P_factor_, &whitened_, &rows_, &forms_);
+    rows_sparse_.ToDense(&rows_);
+    forms_ = RegularizedInverseQuadraticForms(P_, rows_);
   }
   ScalesOf(forms_, offset_, &scales_);
   ComplementarityPoints(problem, blocks, multipliers, v, scales_, &gap_, &w_);
@@ -448,16 +475,14 @@ void SocpSensitivity::Compute(const StepProblem& problem,
   }
   // Right-hand sides: the tangent directions of q first, then the commands.
   r1_.resize(n_, nq_dirs_ + scene.nq_a);
-  r2_.setZero(mc + nl, nq_dirs_);
+  r2_transposed_.setZero(nq_dirs_, mc + nl);
   if (contraction != nullptr) {
     const StepDataContraction& d = *contraction;
     StationarityDataDerivative(d, r1_.leftCols(n_));
-    for (int b = 0; b < nb; ++b) {
-      auto r2_b = r2_.middleRows(offset_[b], blocks[b].R.rows());
-      BlockValueDerivative(blocks[b], d, h, r2_b);
-      r2_b = -r2_b;
-    }
-    r2_.bottomRows(nl) = -G_limits_ / h;  // ∂g_l/∂ε = G_l/h at fixed v
+    for (int b = 0; b < nb; ++b)  // −∂u_b/∂ε, non-zero on the contact's columns only
+      BlockValueDerivativeOn(blocks[b], d, h, problem.contacts.Columns(blocks[b].contact), -1.0,
+                             r2_transposed_.middleCols(offset_[b], blocks[b].R.rows()));
+    r2_transposed_.rightCols(nl) = -G_limits_.transpose() / h;  // ∂g_l/∂ε = G_l/h at fixed v
   }
   WriteCommandForceJacobian(scene, h, r1_.rightCols(scene.nq_a));
 

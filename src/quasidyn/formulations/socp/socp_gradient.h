@@ -172,10 +172,12 @@ class SocpSensitivity {
   // The linearised conditions of the step (header): the blocks' A_b stacked (their first rows
   // offset_, offset_.back() = Σ m_b), w_b = d_b y_b − u_b stacked alike, each block's case
   // and d_b, the joint-limit rows G_l with d_l and activity, and the right-hand sides
-  // r₁ (n_v × (n_v dirs + n_q,a)) and r₂ ((Σ m_b + n_l) × n_v dirs; zero for the commands).
+  // r₁ (n_v × (n_v dirs + n_q,a)) and r₂ ((Σ m_b + n_l) × n_v dirs; zero for the commands),
+  // stored transposed (n_v dirs × (Σ m_b + n_l)): the range-space solve takes r₂ᵀ's columns.
   int n_ = 0, nq_dirs_ = 0, active_rows_ = 0;
   bool computed_ = false, range_space_ = false;  // a Compute ran; it solved by the range space
-  bool cost_is_P_ = false;  // kkt_ holds P's factor and whitened_ the rows [A; G_limits] by it
+  bool cost_is_P_ = false;   // P_factor_ holds P's factor and whitened_ the rows [A; G_limits]
+  bool P_factored_ = false;  // P_factor_ factors P_kept_
   Eigen::MatrixXd P_;
   std::vector<int> offset_;
   Eigen::MatrixXd A_, G_limits_;
@@ -185,10 +187,12 @@ class SocpSensitivity {
   std::vector<ConeCase> cases_;
   std::vector<double> scales_, limit_scales_;
   std::vector<char> limit_active_;
-  Eigen::MatrixXd r1_, r2_;
+  Eigen::MatrixXd r1_, r2_transposed_;
   PositiveDefiniteFactor P_factor_;
+  Eigen::MatrixXd P_kept_;  // the P that P_factor_ factors
   PositiveDefiniteFactor::SparseRows whitened_;
-  // The range-space solve's: H, r₁ with the curvature terms, the held rows E and their r₂.
+  // The range-space solve's: H, r₁ with the curvature terms, the held rows E and their r₂ᵀ
+  // (held_r2_: its columns as they are found, then the first `held` of them).
   Eigen::MatrixXd H_, reduced_r1_, held_r2_, held_r2_transposed_;
   SparseRowMatrix E_;
   ConeDirections split_;
