@@ -11,8 +11,10 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/contact/friction_cone.h"
+#include "quasidyn/geometry/manifold_3d_scratch.h"
 #include "quasidyn/gradients/chain_kinematics.h"
 #include "quasidyn/gradients/pair_motion_derivative.h"
+#include "quasidyn/gradients/polytope_pair_derivative.h"
 #include "quasidyn/gradients/rounded_pair_derivative.h"
 #include "quasidyn/gradients/tangent_basis_derivative.h"
 
@@ -94,6 +96,69 @@ struct ContactFrame {
                   force = Eigen::Vector3d::Zero(), relative_velocity = Eigen::Vector3d::Zero();
 };
 
+// The entries of a contraction that a call wrote (row, column), so that the next call into the
+// same matrices clears only those instead of zeroing them whole (they are mostly zeros: a
+// direction moves few contacts and bodies). Valid for the matrices whose storage and shape it
+// recorded (`Matches`); d_P_v is zeroed whole on every call (a caller may add to it,
+// formulations/quasi_dynamic/contact_data_contractor.cc).
+//
+// Used in 3D scenes above kRecordedEntriesAbove entries in d_phi, d_Jc_v, d_JcT_lambda and
+// d_tau_h together, (n_c + r + 2 n_v) n_v: a planar hand's few hundred are zeroed faster than
+// recorded, the arm's ≈ 23,000 are not (a planar scene's contraction is always zeroed whole).
+constexpr int kRecordedEntriesAbove = 4096;
+struct WrittenEntries {
+  struct Entry {
+    int row, col;
+  };
+  std::vector<Entry> contacts;      // (contact i, k): d_phi(i, k) and its rows of d_Jc_v
+  std::vector<Entry> wrench_rates;  // d_JcT_lambda(c, k)
+  std::vector<Entry> tau_rates;     // d_tau_h(c, k)
+  const StepDataContraction* out = nullptr;
+  const double* storage[4] = {nullptr, nullptr, nullptr, nullptr};
+  Eigen::Index rows[4] = {0, 0, 0, 0}, cols[4] = {0, 0, 0, 0};
+
+  static const Eigen::MatrixXd* Matrix(const StepDataContraction& d, int m) {
+    const Eigen::MatrixXd* matrices[4] = {&d.d_phi, &d.d_Jc_v, &d.d_JcT_lambda, &d.d_tau_h};
+    return matrices[m];
+  }
+  // Whether d is the contraction recorded, at its storage and the shape nc, r, nv.
+  bool Matches(const StepDataContraction& d, Eigen::Index nc, Eigen::Index r,
+               Eigen::Index nv) const {
+    if (out != &d) return false;
+    const Eigen::Index shape_rows[4] = {nc, r, nv, nv};
+    for (int m = 0; m < 4; ++m) {
+      const Eigen::MatrixXd& M = *Matrix(d, m);
+      if (M.data() != storage[m] || M.rows() != rows[m] || M.cols() != cols[m] ||
+          M.rows() != shape_rows[m] || M.cols() != nv)
+        return false;
+    }
+    return true;
+  }
+  // Sets the recorded entries of d to zero (d_Jc_v: rows_per_contact rows per contact).
+  void Clear(int rows_per_contact, StepDataContraction* d) const {
+    for (const Entry& e : contacts) {
+      d->d_phi(e.row, e.col) = 0.0;
+      for (int j = 0; j < rows_per_contact; ++j)
+        d->d_Jc_v(e.row * rows_per_contact + j, e.col) = 0.0;
+    }
+    for (const Entry& e : wrench_rates) d->d_JcT_lambda(e.row, e.col) = 0.0;
+    for (const Entry& e : tau_rates) d->d_tau_h(e.row, e.col) = 0.0;
+  }
+  // Starts a new record for d (its matrices at their final shape).
+  void Start(const StepDataContraction& d) {
+    contacts.clear();
+    wrench_rates.clear();
+    tau_rates.clear();
+    out = &d;
+    for (int m = 0; m < 4; ++m) {
+      const Eigen::MatrixXd& M = *Matrix(d, m);
+      storage[m] = M.data();
+      rows[m] = M.rows();
+      cols[m] = M.cols();
+    }
+  }
+};
+
 // Work space of the pair and object body evaluations (reused: no allocation once grown).
 struct Workspace {
   explicit Workspace(int count) : body_count(count), bodies(count) {}
@@ -107,10 +172,13 @@ struct Workspace {
   std::vector<Eigen::Matrix<double, 6, 1>> relative_stacked;  // a rounded pair's ±S_k
   std::vector<ContactPointDerivative> along;
   PairMotionDerivative motion;
+  Manifold3dScratch box_scratch;            // a box pair's manifold at q (PolytopePairDerivative)
   std::vector<SpatialTwist> column_twists;  // S_c per velocity column at q
   std::vector<BodyState> bodies;            // per body
   std::vector<ContactFrame> frames;         // per contact
   std::vector<int> wrench_bodies;           // the bodies whose wrench moves along this k
+  WrittenEntries written;                   // what this call writes into the contraction
+  bool record = false;                      // whether it records that (WrittenEntries)
 };
 
 }  // namespace
@@ -138,23 +206,25 @@ Twist ColumnTwist(const SparseJacobian3& J, const SparseJacobian3& R, size_t c) 
 // Adds common(ξ) (pair_motion_derivative.h) for the spatial twist ξ (both bodies carried
 // rigidly: the points move with ξ, the normal turns, φ does not change).
 void AddCommonMotion(const SpatialTwist& xi, const Contact& c, ContactPointDerivative* d) {
-  d->p_A += xi.PointVelocity(c.p_A);
-  d->p_B += xi.PointVelocity(c.p_B);
+  d->p_A += xi.linear + xi.angular.cross(c.p_A);  // xi.PointVelocity(p_A)
+  d->p_B += xi.linear + xi.angular.cross(c.p_B);
   d->normal += xi.angular.cross(c.normal);
 }
 
-// Rounded cores (rounded_pair_derivative.h) along each direction's own twists, without a basis
-// of their span: D is linear in the relative twist, so d/dε_k = D(ξ_A − ξ_B) + common(ξ_B)
-// (pair_motion_derivative.h) can be evaluated on the twists of direction k themselves. With
-// the columns' spatial twists S_k (about the world origin, chain_kinematics.h) the bodies'
-// twists are S_k or 0, so a direction that moves both bodies is common(S_k) alone, one that
-// moves A alone is D S_k, and one that moves B alone is D(−S_k) + common(S_k): the closed form
-// is evaluated only on the directions that move one body. Fills p.slot and p.derivative and
-// returns true, or returns false without either when the pair is not a smooth rounded pair
-// (RoundedPairDerivative declines).
-bool DifferentiateRoundedPair(const GeometryModel& geometry, const ContactSet& contacts,
-                              const ChainKinematics& kinematics, double data_step, int nv,
-                              Workspace* w, PairContacts* p) {
+// The pairs in closed form along each direction's own twists, without a basis of their span:
+// rounded cores (rounded_pair_derivative.h), a polytope on a half-space (the analytic case of
+// pair_motion_derivative.h) and two boxes (polytope_pair_derivative.h). D is linear in the
+// relative twist, so d/dε_k = D(ξ_A − ξ_B) + common(ξ_B) (pair_motion_derivative.h) can be
+// evaluated on the twists of direction k themselves. With the columns' spatial twists S_k
+// (about the world origin, chain_kinematics.h) the bodies' twists are S_k or 0, so a direction
+// that moves both bodies is common(S_k) alone, one that moves A alone is D S_k, and one that
+// moves B alone is D(−S_k) + common(S_k): the closed form is evaluated only on the directions
+// that move one body. Fills p.slot and p.derivative and returns true, or returns false
+// without either when the pair is none of these (each closed form declines); `tolerance` [m]
+// is the contact query's (the box pair's manifold at q).
+bool DifferentiateClosedFormPair(const GeometryModel& geometry, const ContactSet& contacts,
+                                 const ChainKinematics& kinematics, double tolerance,
+                                 double data_step, int nv, Workspace* w, PairContacts* p) {
   // Directions of the union of the two chains, in increasing velocity index, and which body
   // each moves (1 A, 2 B, 3 both).
   const std::vector<int>& chain_a = kinematics.ChainColumns(p->body_a);
@@ -178,10 +248,17 @@ bool DifferentiateRoundedPair(const GeometryModel& geometry, const ContactSet& c
   }
   const size_t members = p->contacts.size();
   w->along.resize(w->relative_stacked.size() * members);
-  if (!RoundedPairDerivative(geometry, contacts, p->contacts, kinematics.BodyPoses(),
-                             Eigen::Vector3d::Zero(), w->relative_stacked, data_step, &w->along))
+  const std::vector<Eigen::Isometry3d>& X_WB = kinematics.BodyPoses();
+  const Eigen::Vector3d origin = Eigen::Vector3d::Zero();
+  if (!RoundedPairDerivative(geometry, contacts, p->contacts, X_WB, origin, w->relative_stacked,
+                             data_step, &w->along) &&
+      !PolytopeHalfSpaceDerivative(geometry, contacts, p->contacts, X_WB, origin,
+                                   w->relative_stacked, &w->along) &&
+      !PolytopePairDerivative(geometry, contacts, p->contacts, X_WB, tolerance, origin,
+                              w->relative_stacked, &w->box_scratch, &w->along))
     return false;
-  p->slot.assign(nv, -1);
+  p->slot.resize(nv);
+  std::fill(p->slot.begin(), p->slot.end(), -1);
   p->derivative.resize(w->directions.size() * members);
   size_t relative = 0;
   for (size_t s = 0; s < w->directions.size(); ++s) {
@@ -199,15 +276,15 @@ bool DifferentiateRoundedPair(const GeometryModel& geometry, const ContactSet& c
   return true;
 }
 
-// Fills p.slot and p.derivative at the base configuration of `kinematics`: the closed form of
-// rounded cores where it applies (above), else the twists of the two bodies for each velocity
+// Fills p.slot and p.derivative at the base configuration of `kinematics`: the closed forms
+// where they apply (above), else the twists of the two bodies for each velocity
 // direction of their chains, about the mean witness point, and the pair's motion derivative
 // along them (2 r manifold queries, r <= 6). A failure when a contact of the pair has no
 // derivative there.
 Outcome DifferentiatePair(const GeometryModel& geometry, const ContactSet& contacts,
                           const ChainKinematics& kinematics, double tolerance, double data_step,
                           int nv, Workspace* w, PairContacts* p) {
-  if (DifferentiateRoundedPair(geometry, contacts, kinematics, data_step, nv, w, p))
+  if (DifferentiateClosedFormPair(geometry, contacts, kinematics, tolerance, data_step, nv, w, p))
     return Outcome::Ok();
   Eigen::Vector3d reference = Eigen::Vector3d::Zero();
   for (int i : p->contacts) reference += contacts[i].p_A + contacts[i].p_B;
@@ -239,7 +316,8 @@ Outcome DifferentiatePair(const GeometryModel& geometry, const ContactSet& conta
       !outcome)
     return outcome;
   const size_t members = p->contacts.size();
-  p->slot.assign(nv, -1);
+  p->slot.resize(nv);
+  std::fill(p->slot.begin(), p->slot.end(), -1);
   p->derivative.resize(w->directions.size() * members);
   for (size_t s = 0; s < w->directions.size(); ++s) {
     p->slot[w->directions[s]] = static_cast<int>(s);
@@ -338,6 +416,7 @@ void AddContactRates(const Scene& scene, const ContactSet& contacts,
                                  rate_B.PointVelocity(c.p_B) - omega_B.cross(dc.p_B);
       TangentBasisDerivative(c.normal, dc.normal, scene.planar, &dt1, &dt2);
       const int row = i * rows_per_contact;
+      if (w->record) w->written.contacts.push_back({i, k});
       d->d_phi(i, k) = dc.phi;
       d->d_Jc_v(row, k) = dc.normal.dot(frame.relative_velocity) + c.normal.dot(dw);
       d->d_Jc_v(row + 1, k) = dt1.dot(frame.relative_velocity) + frame.t1.dot(dw);
@@ -358,6 +437,7 @@ void AddContactRates(const Scene& scene, const ContactSet& contacts,
       const SpatialTwist& S_c = w->column_twists[c];
       double rate = S_c.Power(state.torque_rate, state.force_rate);
       if (kinematics.TwistMovedBy(c, k)) rate += Bracket(S_k, S_c).Power(state.torque, state.force);
+      if (w->record) w->written.wrench_rates.push_back({c, k});
       d->d_JcT_lambda(c, k) += rate;
     }
   }
@@ -548,12 +628,30 @@ Outcome DifferentiateStepData(const ContactModel& model,
   QUASIDYN_CHECK_ARGUMENT(contacts.nv() == nv && contacts.planar() == scene.planar, kWhere,
                           "the contact set does not belong to this scene");
 
+  StepDataDerivativeBuffers::Impl& buffer = *buffers->impl;
+  if (buffer.work == nullptr || !buffer.work->SizedFor(static_cast<int>(scene.bodies.size())))
+    buffer.work = std::make_unique<Workspace>(static_cast<int>(scene.bodies.size()));
+  Workspace& work = *buffer.work;
+  work.planar = scene.planar;
+
+  // Zeros, then the entries below: where the last call wrote into the same matrices, only its
+  // entries are cleared (WrittenEntries); d_P_v is zeroed whole.
   StepDataContraction& d = *out;
-  d.d_phi.setZero(nc, nv);
-  d.d_Jc_v.setZero(r, nv);
-  d.d_JcT_lambda.setZero(nv, nv);
+  const bool record = !scene.planar && (nc + r + 2 * nv) * nv > kRecordedEntriesAbove;
+  work.record = record;
+  if (record && work.written.Matches(d, nc, r, nv)) {
+    work.written.Clear(rows_per_contact, &d);
+  } else {
+    d.d_phi.setZero(nc, nv);
+    d.d_Jc_v.setZero(r, nv);
+    d.d_JcT_lambda.setZero(nv, nv);
+    d.d_tau_h.setZero(nv, nv);
+  }
   d.d_P_v.setZero(nv, nv);
-  d.d_tau_h.setZero(nv, nv);
+  if (record)
+    work.written.Start(d);
+  else
+    work.written.out = nullptr;  // the next call zeroes whole
 
   // Analytic: τ_h,a = h K_a (u − q_a) and q_a are the robots' (revolute/prismatic) coordinates,
   // whose tangent directions are the coordinates themselves: ∂τ_h,a/∂ε_k = −h K_a e_k.
@@ -562,11 +660,12 @@ Outcome DifferentiateStepData(const ContactModel& model,
   for (const Joint& joint : scene.joints)
     for (int i = 0; i < JointNv(joint.type); ++i) {
       const int a = joint.v_start + i - scene.nv_u;
-      if (a >= 0 && a < scene.nv_a)
+      if (a >= 0 && a < scene.nv_a) {
+        if (record) work.written.tau_rates.push_back({scene.nv_u + a, scene.nv_u + a});
         d.d_tau_h(scene.nv_u + a, scene.nv_u + a) = -h * joint.stiffness;
+      }
     }
 
-  StepDataDerivativeBuffers::Impl& buffer = *buffers->impl;
   std::vector<int>& object_bodies = buffer.object_bodies;
   object_bodies.clear();
   for (int b = 1; b < static_cast<int>(scene.bodies.size()); ++b) {
@@ -594,11 +693,6 @@ Outcome DifferentiateStepData(const ContactModel& model,
   }
   if (!any_moved) return Outcome::Ok();
   kinematics.SetConfiguration(q);
-
-  if (buffer.work == nullptr || !buffer.work->SizedFor(static_cast<int>(scene.bodies.size())))
-    buffer.work = std::make_unique<Workspace>(static_cast<int>(scene.bodies.size()));
-  Workspace& work = *buffer.work;
-  work.planar = scene.planar;
   // The state at q: the columns' twists, the pairs' point derivatives, the bodies' velocities
   // and wrenches, the contacts' frames and relative velocities.
   kinematics.ColumnTwists(&work.column_twists);
@@ -638,9 +732,13 @@ Outcome DifferentiateStepData(const ContactModel& model,
     else
       AddContactRates(scene, contacts, kinematics, terms, v, lambda, k, rows_per_contact, &work,
                       &d);
-    for (int b : terms.objects)
+    for (int b : terms.objects) {
       AddObjectBodyRates(scene, kinematics, b, v, cost_parameters.object_mass_scale, h, k, &work,
                          &d);
+      if (record)  // the entries of d_tau_h it wrote
+        for (int c : kinematics.ChainColumns(b))
+          if (c < scene.nv_u) work.written.tau_rates.push_back({c, k});
+    }
   }
   return Outcome::Ok();
 }

@@ -32,11 +32,11 @@
 //  * the geometry of each pair with a moved body, once per pair: the derivatives of its
 //    contacts' witness points, normals and φ along every direction that moves it, from the
 //    relative motion of its two bodies plus their exact common rigid motion: in closed form for
-//    rounded cores (rounded_pair_derivative.h, on each direction's own twist), box pairs
-//    (polytope_pair_derivative.h, q's features held fixed) and polytopes on a half-space;
-//    otherwise central differences (step data_step) of the pair's manifold
-//    (pair_motion_derivative.h: 2 manifold queries per relative direction, at most 6
-//    directions, 3 planar);
+//    rounded cores (rounded_pair_derivative.h), box pairs (polytope_pair_derivative.h, q's
+//    features held fixed) and polytopes on a half-space, each on every direction's own twist
+//    (no basis of the span, since 2026-11-26); otherwise central differences (step data_step) of
+//    the pair's manifold (pair_motion_derivative.h: 2 manifold queries per relative direction, at
+//    most 6 directions, 3 planar);
 //  * closed forms for the moved terms (no perturbed kinematics): moving along k carries the
 //    subtree below k's joint rigidly by the spatial twist S_k, so a velocity column c below it
 //    turns with ∂S_c/∂ε_k = [S_k, S_c] (chain_kinematics.h Bracket, TwistMovedBy); with the

@@ -198,6 +198,30 @@ void MatchOneToOne(const ManifoldPoints& points, const std::vector<ContactPoint>
 
 }  // namespace
 
+bool PolytopeHalfSpaceDerivative(const GeometryModel& geometry, const ContactSet& contacts,
+                                 const std::vector<int>& members,
+                                 const std::vector<Eigen::Isometry3d>& X_WB,
+                                 const Eigen::Vector3d& reference,
+                                 const std::vector<Vector6d>& twists,
+                                 std::vector<ContactPointDerivative>* along) {
+  if (members.empty() || !PolytopeAgainstHalfSpace(geometry, contacts, members, X_WB)) return false;
+  // Analytic (header): a vertex p_A of A moves rigidly with A, the normal n is fixed to B,
+  // φ = n·(p_A − o) and p_B = p_A − φ n.
+  const size_t count = members.size();
+  for (size_t j = 0; j < twists.size(); ++j) {
+    const Eigen::Vector3d omega = twists[j].head<3>(), velocity = twists[j].tail<3>();
+    for (size_t m = 0; m < count; ++m) {
+      const Contact& at = contacts[members[m]];
+      ContactPointDerivative& d = (*along)[j * count + m];
+      d.p_A = omega.cross(at.p_A - reference) + velocity;
+      d.phi = at.normal.dot(d.p_A);
+      d.p_B = d.p_A - d.phi * at.normal;
+      d.normal.setZero();
+    }
+  }
+  return true;
+}
+
 Outcome PairMotionDerivative::Compute(const GeometryModel& geometry, const ContactSet& contacts,
                                       const std::vector<int>& members,
                                       const std::vector<Eigen::Isometry3d>& X_WB, double tolerance,
@@ -226,20 +250,7 @@ Outcome PairMotionDerivative::Compute(const GeometryModel& geometry, const Conta
                           "body " + std::to_string(body_a) + " has no pose");
 
   along_.assign(basis_.size() * members.size(), ContactPointDerivative{});
-  if (PolytopeAgainstHalfSpace(geometry, contacts, members, X_WB)) {
-    // Analytic (header): a vertex p_A of A moves rigidly with A, the normal n is fixed to B,
-    // φ = n·(p_A − o) and p_B = p_A − φ n.
-    for (size_t j = 0; j < basis_.size(); ++j) {
-      const Eigen::Vector3d omega = basis_[j].head<3>(), velocity = basis_[j].tail<3>();
-      for (size_t m = 0; m < members.size(); ++m) {
-        const ContactPoint& at = base_[m];
-        ContactPointDerivative& d = along_[j * members.size() + m];
-        d.p_A = omega.cross(at.p_A - reference) + velocity;
-        d.phi = at.normal.dot(d.p_A);
-        d.p_B = d.p_A - d.phi * at.normal;
-        d.normal.setZero();
-      }
-    }
+  if (PolytopeHalfSpaceDerivative(geometry, contacts, members, X_WB, reference, basis_, &along_)) {
     analytic_ = true;
     rounded_ = false;
     polytope_ = false;

@@ -85,6 +85,18 @@ struct ContactPointDerivative {
   Eigen::Vector3d normal = Eigen::Vector3d::Zero();  // [1]
 };
 
+// The analytic case of the header (every member a vertex of a polytope A on a half-space B,
+// with the plane's normal): writes (*along)[j·|members| + m] = D twists[j] for member m
+// (twists: (ω, v) about `reference` [m], as 6-vectors) and returns true, or returns false
+// without writing when the pair is not such a case. No manifold query. *along must hold
+// twists.size()·members.size() entries.
+bool PolytopeHalfSpaceDerivative(const GeometryModel& geometry, const ContactSet& contacts,
+                                 const std::vector<int>& members,
+                                 const std::vector<Eigen::Isometry3d>& X_WB,
+                                 const Eigen::Vector3d& reference,
+                                 const std::vector<Eigen::Matrix<double, 6, 1>>& twists,
+                                 std::vector<ContactPointDerivative>* along);
+
 class PairMotionDerivative {
  public:
   // The contacts `members` of `contacts` (indices, all of the pair geometry_a, geometry_b,

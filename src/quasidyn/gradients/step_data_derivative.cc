@@ -17,16 +17,56 @@ PyramidStepData BuildPyramidStepData(const StepProblem& problem) {
   return data;
 }
 
+namespace {
+
+// Above this many entries a dense matrix is cleared by the pattern last written into it
+// (ClearStoredEntries); at or below, zeroing it whole costs less than that bookkeeping.
+constexpr Eigen::Index kClearedByPatternAbove = 1024;
+
+// Sets the entries of `pattern`'s non-zeros in *dense to zero when *dense and `pattern` are
+// both rows × cols and it has more than kClearedByPatternAbove entries (a dense matrix whose
+// other entries are zero becomes all zeros); otherwise *dense = zeros(rows, cols).
+void ClearStoredEntries(const SparseRowMatrix& pattern, Eigen::MatrixXd* dense, int rows,
+                        int cols) {
+  if (static_cast<Eigen::Index>(rows) * cols <= kClearedByPatternAbove || dense->rows() != rows ||
+      dense->cols() != cols || pattern.rows() != rows || pattern.cols() != cols) {
+    dense->setZero(rows, cols);
+    return;
+  }
+  for (int r = 0; r < rows; ++r)
+    for (int k = pattern.row_start(r); k < pattern.row_start(r + 1); ++k)
+      (*dense)(r, pattern.column(k)) = 0.0;
+}
+
+// *dense = the matrix of `rows` (rows × cols). When *dense already has that shape and
+// `previous` describes its non-zeros (the pattern written into it by the last call), only
+// those entries are cleared instead of the whole matrix (ClearStoredEntries: an n_v × n_v P is
+// mostly zeros); otherwise it is zeroed whole. `previous` is then the new pattern, or empty
+// when the matrix is small enough to be zeroed whole next time as well.
+void WriteDense(const SparseRowMatrix& rows, SparseRowMatrix* previous, Eigen::MatrixXd* dense) {
+  ClearStoredEntries(*previous, dense, rows.rows(), rows.cols());
+  for (int r = 0; r < rows.rows(); ++r)
+    for (int k = rows.row_start(r); k < rows.row_start(r + 1); ++k)
+      (*dense)(r, rows.column(k)) = rows.value(k);
+  if (static_cast<Eigen::Index>(rows.rows()) * rows.cols() > kClearedByPatternAbove)
+    *previous = rows;
+  else
+    previous->Reset(0);
+}
+
+}  // namespace
+
 void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out) {
   PyramidStepData& data = *out;
   const ContactSet& contacts = problem.contacts;
   const double h = problem.time_step;
   const int nd = contacts.ray_count(), tangents = contacts.tangent_count();
-  problem.cost.P.ToDense(&data.P);
+  WriteDense(problem.cost.P, &data.P_written, &data.P);
   data.tau_h = problem.cost.tau_h;
   const JointLimitRows& limits = problem.cost.limits;
   const int contact_pyramid_rows = contacts.size() * nd;
-  data.G.setZero(contact_pyramid_rows + limits.size(), contacts.nv());
+  // G's entries outside G_rows are zero: only the last build's non-zeros are cleared.
+  ClearStoredEntries(data.G_rows, &data.G, contact_pyramid_rows + limits.size(), contacts.nv());
   data.G_rows.Reset(contacts.nv());
   data.offset.resize(contact_pyramid_rows + limits.size());
   data.contact_keys.resize(contacts.size());
@@ -65,8 +105,9 @@ void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out) {
   data.contact_rows = contact_row;
   data.first_limit_row = contact_pyramid_rows;
   data.limits = limits;
-  data.G.bottomRows(limits.size()) = JointLimitJacobian(limits, contacts.nv());
+  // The joint-limit rows d_l e_jᵀ (JointLimitJacobian, dynamics/joint_limit_rows.h).
   for (int l = 0; l < limits.size(); ++l) {
+    data.G(contact_pyramid_rows + l, limits.rows[l].velocity) = limits.rows[l].direction;
     data.G_rows.AppendRow();
     data.G_rows.AppendNonZero(limits.rows[l].velocity, limits.rows[l].direction);
   }

@@ -43,7 +43,10 @@
 namespace quasidyn {
 
 struct PyramidStepData {
-  Eigen::MatrixXd P;      // n_v × n_v [kg or kg·m²; h²K_a block in N·s²/m]
+  Eigen::MatrixXd P;  // n_v × n_v [kg or kg·m²; h²K_a block in N·s²/m]
+  // The entries the last build wrote into P (the cost's P), or empty when it zeroed P whole
+  // (BuildPyramidStepData's bookkeeping).
+  SparseRowMatrix P_written;
   Eigen::VectorXd tau_h;  // n_v [N·s]
   // m × n_v, m = Σ_i n_d,i + n_l rows: contact-major as BuildPyramidQp, then the joint-limit
   // rows from first_limit_row on.
@@ -75,7 +78,10 @@ Eigen::MatrixXd JointLimitRowDerivative(const PyramidStepData& data, double time
 
 // The data of a step from its contact set and cost (dynamics/step_problem.h).
 PyramidStepData BuildPyramidStepData(const StepProblem& problem);
-// The same into *out, reusing its storage (no allocation when the sizes repeat).
+// The same into *out, reusing its storage (no allocation when the sizes repeat). P and G are
+// dense; when *out holds an earlier build of the same shape and a matrix has more than 1024
+// entries, only the entries that build wrote (P_written, G_rows) are cleared before the new
+// ones are written, so P and G must not be changed elsewhere between builds.
 void BuildPyramidStepData(const StepProblem& problem, PyramidStepData* out);
 
 // Runs model.Compute(q) into *contact_data and builds the data (u of size n_q,a) into *out; a
