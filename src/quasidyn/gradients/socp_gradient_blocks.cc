@@ -226,9 +226,14 @@ void BlockValueDerivative(const ContactConeBlock& block, const StepDataContracti
   }
 }
 
-void BlockValueDerivativeOn(const ContactConeBlock& block, const StepDataContraction& contraction,
-                            double time_step, std::span<const int> columns, double scale,
-                            Eigen::Ref<Eigen::MatrixXd> out) {
+namespace {
+
+// scale · ∂u_b/∂ε_k for k = columns[s], entry (s, i) into out(s, i) (BlockValueDerivativeOn and
+// CompactBlockValueDerivative: out maps s to its row).
+template <typename Out>
+void BlockValueDerivativeEach(const ContactConeBlock& block, const StepDataContraction& contraction,
+                              double time_step, std::span<const int> columns, double scale,
+                              Out out) {
   const Eigen::MatrixXd& R = block.R;
   const int mb = static_cast<int>(R.rows()), nr = static_cast<int>(R.cols());
   if (mb > 3 || nr > 3)
@@ -238,15 +243,33 @@ void BlockValueDerivativeOn(const ContactConeBlock& block, const StepDataContrac
     for (int j = 0; j < nr; ++j) R_entries[i][j] = R(i, j);
   const Eigen::Index r = contraction.d_Jc_v.rows(), nc = contraction.d_phi.rows();
   // As BlockValueDerivative, entry by entry: Σ_j R_ij ∂(J_c v)_j + (R_i0/h) ∂φ.
-  for (const int k : columns) {
+  for (int s = 0; s < static_cast<int>(columns.size()); ++s) {
+    const int k = columns[s];
     const double d_phi = contraction.d_phi.data()[block.contact + k * nc];
     const double* d_Jc_v = contraction.d_Jc_v.data() + k * r + block.first_row;
     for (int i = 0; i < mb; ++i) {
       double sum = 0.0;
       for (int j = 0; j < nr; ++j) sum += R_entries[i][j] * d_Jc_v[j];
-      out(k, i) = scale * (sum + (R_entries[i][0] / time_step) * d_phi);
+      out(s, k, i) = scale * (sum + (R_entries[i][0] / time_step) * d_phi);
     }
   }
+}
+
+}  // namespace
+
+void BlockValueDerivativeOn(const ContactConeBlock& block, const StepDataContraction& contraction,
+                            double time_step, std::span<const int> columns, double scale,
+                            Eigen::Ref<Eigen::MatrixXd> out) {
+  BlockValueDerivativeEach(block, contraction, time_step, columns, scale,
+                           [&out](int, int k, int i) -> double& { return out(k, i); });
+}
+
+void CompactBlockValueDerivative(const ContactConeBlock& block,
+                                 const StepDataContraction& contraction, double time_step,
+                                 std::span<const int> columns, double scale, double* out) {
+  const size_t k = columns.size();
+  BlockValueDerivativeEach(block, contraction, time_step, columns, scale,
+                           [out, k](int s, int, int i) -> double& { return out[i * k + s]; });
 }
 
 Eigen::MatrixXd BlockValueDerivative(const ContactConeBlock& block,
