@@ -161,26 +161,47 @@ void ScalesOf(const Eigen::VectorXd& forms, const std::vector<int>& offset,
   }
 }
 
+// R₂ rows are written in place: StartR2Rows makes room for `bound` entries (more than all rows
+// will hold), each Append… writes its row at the end of the last one, FinishR2Rows trims.
+void StartR2Rows(size_t bound, RangeSpaceKkt::R2Rows* r2) {
+  r2->start.assign(1, 0);
+  if (r2->index.size() < bound) {
+    r2->index.resize(bound);
+    r2->value.resize(bound);
+  }
+}
+
+void FinishR2Rows(RangeSpaceKkt::R2Rows* r2) {
+  r2->index.resize(r2->start.back());
+  r2->value.resize(r2->start.back());
+}
+
 // Appends to *r2 a row with values[s] on the directions columns[s] (exact zeros left out: the
 // solve skips them).
 void AppendR2Row(std::span<const int> columns, const double* values, RangeSpaceKkt::R2Rows* r2) {
+  int at = r2->start.back();
+  int* const index = r2->index.data();
+  double* const value = r2->value.data();
   for (size_t s = 0; s < columns.size(); ++s)
     if (values[s] != 0.0) {
-      r2->index.push_back(columns[s]);
-      r2->value.push_back(values[s]);
+      index[at] = columns[s];
+      value[at] = values[s];
+      ++at;
     }
-  r2->start.push_back(static_cast<int>(r2->index.size()));
+  r2->start.push_back(at);
 }
 
 // Appends to *r2 the row r₂,l = ∂g_l/∂ε = −G_l/h at fixed v (joint-limit row G_l, h [s] > 0).
 void AppendLimitR2Row(const Eigen::Ref<const Eigen::RowVectorXd, 0, Eigen::InnerStride<>>& G_l,
                       double time_step, RangeSpaceKkt::R2Rows* r2) {
+  int at = r2->start.back();
   for (int c = 0; c < G_l.size(); ++c)
     if (G_l[c] != 0.0) {
-      r2->index.push_back(c);
-      r2->value.push_back(-G_l[c] / time_step);
+      r2->index[at] = c;
+      r2->value[at] = -G_l[c] / time_step;
+      ++at;
     }
-  r2->start.push_back(static_cast<int>(r2->index.size()));
+  r2->start.push_back(at);
 }
 
 }  // namespace
@@ -233,8 +254,13 @@ void ComplementarityPoints(const StepProblem& problem, const std::vector<Contact
   for (size_t b = 0, first = 0; b < blocks.size(); ++b) {
     const ContactConeBlock& block = blocks[b];
     const int mb = static_cast<int>(block.R.rows());
-    w->segment(first, mb).noalias() = -block.R * gap->segment(block.first_row, block.R.cols());
-    w->segment(first, mb) += scales[b] * multipliers[b];
+    const int nr = static_cast<int>(block.R.cols());
+    const double* const c = gap->data() + block.first_row;
+    for (int i = 0; i < mb; ++i) {  // −(R_b c_i)_i + d_b y_b,i
+      double u = 0.0;
+      for (int j = 0; j < nr; ++j) u += block.R(i, j) * c[j];
+      (*w)[first + i] = -u + scales[b] * multipliers[b][i];
+    }
     first += mb;
   }
 }
@@ -272,21 +298,21 @@ void SocpSensitivity::CompactBlockJacobians(const ContactSet& contacts,
   }
   A_compact_.resize(compact_offset_.back());
   const int nt = contacts.tangent_count();
-  double column[3];  // J_c,i's column: (J_n, J_t) entries, 1 + n_t <= 3
   for (size_t b = 0; b < nb; ++b) {
     const ContactConeBlock& block = blocks[b];
-    const ContactSet::RowMap J_n = contacts.NormalJacobian(block.contact);
-    const ContactSet::RowsMap J_t = contacts.TangentJacobian(block.contact);
+    const int mb = static_cast<int>(block.R.rows());
+    double R[3][3];  // R_b (m_b, 1 + n_t <= 3)
+    for (int i = 0; i < mb; ++i)
+      for (int j = 0; j <= nt; ++j) R[i][j] = block.R(i, j);
     const int k = columns_start_[b + 1] - columns_start_[b];
+    // J_c,i on its columns: row 0 J_n, rows 1 … n_t J_t (each k long, consecutive).
+    const double* const J = contacts.NormalJacobian(block.contact).data();
     double* const A = A_compact_.data() + compact_offset_[b];
-    for (int c = 0; c < k; ++c) {
-      column[0] = J_n[c];
-      for (int t = 0; t < nt; ++t) column[1 + t] = J_t(t, c);
-      for (int i = 0; i < block.R.rows(); ++i) {  // (R_b column)_i, summed in order
-        double sum = 0.0;
-        for (int j = 0; j <= nt; ++j) sum += block.R(i, j) * column[j];
-        A[i * k + c] = sum;
-      }
+    for (int i = 0; i < mb; ++i) {  // A_b row i = Σ_j R_ij J_c,i row j, summed in order of j
+      double* const row = A + i * k;
+      for (int c = 0; c < k; ++c) row[c] = R[i][0] * J[c];
+      for (int j = 1; j <= nt; ++j)
+        for (int c = 0; c < k; ++c) row[c] += R[i][j] * J[j * k + c];
     }
   }
 }
@@ -374,9 +400,7 @@ bool SocpSensitivity::SolveRangeSpace(VelocityGradient* gradient) {
       if (limit_active_[l]) held_rows_.push_back(mc + l);
     const int held = static_cast<int>(held_rows_.size());
     kkt_.FactorRows(whitened_, held_rows_);
-    r2_rows_.start.assign(1, 0);
-    r2_rows_.index.clear();
-    r2_rows_.value.clear();
+    StartR2Rows(nq_dirs_ > 0 ? r2_compact_.size() + static_cast<size_t>(nl) * n : 0, &r2_rows_);
     if (nq_dirs_ == 0) {
       r2_rows_.start.assign(held + 1, 0);
     } else {
@@ -391,6 +415,7 @@ bool SocpSensitivity::SolveRangeSpace(VelocityGradient* gradient) {
       for (int l = 0; l < nl; ++l)
         if (limit_active_[l]) AppendLimitR2Row(G_limits_.row(l), time_step_, &r2_rows_);
     }
+    FinishR2Rows(&r2_rows_);
     kkt_.Solve(r1_, r2_rows_, nq_dirs_, &workspace_);
     return FinishRangeSpace(held, gradient);
   }
@@ -398,9 +423,7 @@ bool SocpSensitivity::SolveRangeSpace(VelocityGradient* gradient) {
   reduced_r1_ = r1_;
   // The held directions as rows of E (at most Σ m_b + n_l) with their r₂ rows.
   E_.Reset(n);
-  r2_rows_.start.assign(1, 0);
-  r2_rows_.index.clear();
-  r2_rows_.value.clear();
+  StartR2Rows(nq_dirs_ > 0 ? r2_compact_.size() + static_cast<size_t>(nl) * n : 0, &r2_rows_);
   int held = 0;
   for (size_t b = 0; b + 1 < offset_.size(); ++b) {
     if (cases_[b] == ConeCase::kSeparated) continue;
@@ -463,6 +486,7 @@ bool SocpSensitivity::SolveRangeSpace(VelocityGradient* gradient) {
       ++held;
     }
   if (nq_dirs_ == 0) r2_rows_.start.assign(held + 1, 0);
+  FinishR2Rows(&r2_rows_);
   if (!kkt_.FactorCost(H_)) return false;
   kkt_.cost_factor().WhitenRows(E_, &whitened_);
   held_rows_.resize(held);
@@ -502,7 +526,6 @@ void SocpSensitivity::Compute(const StepProblem& problem,
   const Scene& scene = problem.scene;
   const double h = problem.time_step;
   const int nb = static_cast<int>(blocks.size());
-  problem.cost.P.ToDense(&P_);
 
   n_ = scene.nv;
   nq_dirs_ = contraction != nullptr ? n_ : 0;
@@ -525,14 +548,16 @@ void SocpSensitivity::Compute(const StepProblem& problem,
   for (int l = 0; l < nl; ++l) AppendNonZeros(G_limits_.row(l), &rows_sparse_);
   // P = CᵀC factored once, in the range-space solve's object: the rows whitened by it give the
   // forms here, and SolveRangeSpace reuses both the factor and the whitened rows when H = P.
-  // P's factor is kept while P's lower triangle (all Factor reads) is the same entry for entry
-  // (the arm's P = blockdiag(s·M_u, h²K_a) does not change with q).
-  bool same_P = P_kept_.rows() == n_ && P_kept_.cols() == n_;
-  for (int j = 0; j < n_ && same_P; ++j)
-    for (int i = j; i < n_ && same_P; ++i) same_P = P_kept_(i, j) == P_(i, j);
+  // P (dense in P_) and its factor are kept while P's non-zeros are the same entry for entry
+  // (the arm's P = blockdiag(s·M_u, h²K_a) does not change with q): a comparison of its few
+  // non-zeros instead of forming the dense n_v × n_v P on every call.
+  const SparseRowMatrix& P = problem.cost.P;
+  bool same_P = P.SamePattern(P_sparse_kept_);
+  for (int e = 0; e < P.nonZeros() && same_P; ++e) same_P = P.value(e) == P_sparse_kept_.value(e);
   if (!same_P) {
+    P.ToDense(&P_);
     P_factored_ = P_factor_.Factor(P_);
-    P_kept_ = P_;
+    P_sparse_kept_ = P;
   }
   cost_is_P_ = P_factored_;
   if (rows_sparse_.rows() == 0) {

@@ -183,7 +183,7 @@ class SocpSensitivity {
   double time_step_ = 0.0;                       // h [s]
   bool computed_ = false, range_space_ = false;  // a Compute ran; it solved by the range space
   bool cost_is_P_ = false;   // P_factor_ holds P's factor and whitened_ the rows [A; G_limits]
-  bool P_factored_ = false;  // P_factor_ factors P_kept_
+  bool P_factored_ = false;  // P_factor_ factors P_ (= P_sparse_kept_)
   Eigen::MatrixXd P_;
   std::vector<int> offset_, columns_start_, columns_, compact_offset_;
   std::vector<double> A_compact_, r2_compact_;
@@ -196,7 +196,7 @@ class SocpSensitivity {
   std::vector<char> limit_active_;
   Eigen::MatrixXd r1_;
   PositiveDefiniteFactor P_factor_;
-  Eigen::MatrixXd P_kept_;  // the P that P_factor_ factors
+  SparseRowMatrix P_sparse_kept_;  // the P that P_ holds and P_factor_ factors
   PositiveDefiniteFactor::SparseRows whitened_;
   // The range-space solve's: H, r₁ with the curvature terms, the held rows E and their r₂ by
   // held row (RangeSpaceKkt::R2Rows: a row's entries on its contact's directions only).
