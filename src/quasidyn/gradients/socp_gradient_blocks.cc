@@ -226,9 +226,38 @@ void BlockValueDerivative(const ContactConeBlock& block, const StepDataContracti
   }
 }
 
-void BlockValueDerivativeOn(const ContactConeBlock& block, const StepDataContraction& contraction,
-                            double time_step, std::span<const int> columns, double scale,
-                            Eigen::Ref<Eigen::MatrixXd> out) {
+namespace {
+
+// scale · ∂u_b/∂ε_k for k = columns[s], entry (s, i) into out(s, k, i) (BlockValueDerivativeOn
+// and CompactBlockValueDerivative: out picks the place), for an R of mb × nr (at most 3 × 3);
+// the bounds are compile-time constants for the common 3 × 3 block (MB = NR = 0: read mb, nr).
+template <int MB, int NR, typename Out>
+void BlockValueDerivativeLoop(const double (&R_entries)[3][3], int mb, int nr,
+                              const StepDataContraction& contraction, int contact, int first_row,
+                              double time_step, std::span<const int> columns, double scale,
+                              Out out) {
+  if constexpr (MB > 0) mb = MB;
+  if constexpr (NR > 0) nr = NR;
+  double R0_over_h[3];
+  for (int i = 0; i < mb; ++i) R0_over_h[i] = R_entries[i][0] / time_step;
+  const Eigen::Index r = contraction.d_Jc_v.rows(), nc = contraction.d_phi.rows();
+  // As BlockValueDerivative, entry by entry: Σ_j R_ij ∂(J_c v)_j + (R_i0/h) ∂φ.
+  for (int s = 0; s < static_cast<int>(columns.size()); ++s) {
+    const int k = columns[s];
+    const double d_phi = contraction.d_phi.data()[contact + k * nc];
+    const double* d_Jc_v = contraction.d_Jc_v.data() + k * r + first_row;
+    for (int i = 0; i < mb; ++i) {
+      double sum = 0.0;
+      for (int j = 0; j < nr; ++j) sum += R_entries[i][j] * d_Jc_v[j];
+      out(s, k, i) = scale * (sum + R0_over_h[i] * d_phi);
+    }
+  }
+}
+
+template <typename Out>
+void BlockValueDerivativeEach(const ContactConeBlock& block, const StepDataContraction& contraction,
+                              double time_step, std::span<const int> columns, double scale,
+                              Out out) {
   const Eigen::MatrixXd& R = block.R;
   const int mb = static_cast<int>(R.rows()), nr = static_cast<int>(R.cols());
   if (mb > 3 || nr > 3)
@@ -236,17 +265,29 @@ void BlockValueDerivativeOn(const ContactConeBlock& block, const StepDataContrac
   double R_entries[3][3];
   for (int i = 0; i < mb; ++i)
     for (int j = 0; j < nr; ++j) R_entries[i][j] = R(i, j);
-  const Eigen::Index r = contraction.d_Jc_v.rows(), nc = contraction.d_phi.rows();
-  // As BlockValueDerivative, entry by entry: Σ_j R_ij ∂(J_c v)_j + (R_i0/h) ∂φ.
-  for (const int k : columns) {
-    const double d_phi = contraction.d_phi.data()[block.contact + k * nc];
-    const double* d_Jc_v = contraction.d_Jc_v.data() + k * r + block.first_row;
-    for (int i = 0; i < mb; ++i) {
-      double sum = 0.0;
-      for (int j = 0; j < nr; ++j) sum += R_entries[i][j] * d_Jc_v[j];
-      out(k, i) = scale * (sum + (R_entries[i][0] / time_step) * d_phi);
-    }
-  }
+  if (mb == 3 && nr == 3)
+    BlockValueDerivativeLoop<3, 3>(R_entries, mb, nr, contraction, block.contact, block.first_row,
+                                   time_step, columns, scale, out);
+  else
+    BlockValueDerivativeLoop<0, 0>(R_entries, mb, nr, contraction, block.contact, block.first_row,
+                                   time_step, columns, scale, out);
+}
+
+}  // namespace
+
+void BlockValueDerivativeOn(const ContactConeBlock& block, const StepDataContraction& contraction,
+                            double time_step, std::span<const int> columns, double scale,
+                            Eigen::Ref<Eigen::MatrixXd> out) {
+  BlockValueDerivativeEach(block, contraction, time_step, columns, scale,
+                           [&out](int, int k, int i) -> double& { return out(k, i); });
+}
+
+void CompactBlockValueDerivative(const ContactConeBlock& block,
+                                 const StepDataContraction& contraction, double time_step,
+                                 std::span<const int> columns, double scale, double* out) {
+  const size_t k = columns.size();
+  BlockValueDerivativeEach(block, contraction, time_step, columns, scale,
+                           [out, k](int s, int, int i) -> double& { return out[i * k + s]; });
 }
 
 Eigen::MatrixXd BlockValueDerivative(const ContactConeBlock& block,

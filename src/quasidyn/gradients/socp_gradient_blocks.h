@@ -106,6 +106,12 @@ void BlockValueDerivativeOn(const ContactConeBlock& block, const StepDataContrac
                             double time_step, std::span<const int> columns, double scale,
                             Eigen::Ref<Eigen::MatrixXd> out);
 
+// The same, compact: scale · ∂u_b/∂ε_{columns[s]} into row s of out (|columns| × m_b, by
+// column, leading dimension |columns|), for every s; nothing else is written.
+void CompactBlockValueDerivative(const ContactConeBlock& block,
+                                 const StepDataContraction& contraction, double time_step,
+                                 std::span<const int> columns, double scale, double* out);
+
 // The part of the stationarity right-hand side shared by both cone gradients (n_v × n_v):
 //   ∂τ_h/∂ε − ∂(P v)/∂ε + ∂(J_cᵀ λ)/∂ε.
 Eigen::MatrixXd StationarityDataDerivative(const StepDataContraction& contraction);

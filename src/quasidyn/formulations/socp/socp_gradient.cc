@@ -117,13 +117,6 @@ void InverseQuadraticForms(const Eigen::MatrixXd& P, const SparseRowMatrix& G,
   *forms = RegularizedInverseQuadraticForms(P, *dense);
 }
 
-// Appends `row` as a row of *out on `columns` (increasing; the row is zero elsewhere).
-void AppendRowOn(const Eigen::Ref<const Eigen::RowVectorXd, 0, Eigen::InnerStride<>>& row,
-                 std::span<const int> columns, SparseRowMatrix* out) {
-  out->AppendRow();
-  for (const int c : columns) out->AppendNonZero(c, row[c]);
-}
-
 // Appends the non-zeros of `row` as a row of *out.
 void AppendNonZeros(const Eigen::Ref<const Eigen::RowVectorXd, 0, Eigen::InnerStride<>>& row,
                     SparseRowMatrix* out) {
@@ -166,6 +159,49 @@ void ScalesOf(const Eigen::VectorXd& forms, const std::vector<int>& offset,
     const double trace = forms.segment(offset[b], mb).sum() / mb;
     scales->push_back(trace > 0 && std::isfinite(trace) ? trace : 1.0);
   }
+}
+
+// R₂ rows are written in place: StartR2Rows makes room for `bound` entries (more than all rows
+// will hold), each Append… writes its row at the end of the last one, FinishR2Rows trims.
+void StartR2Rows(size_t bound, RangeSpaceKkt::R2Rows* r2) {
+  r2->start.assign(1, 0);
+  if (r2->index.size() < bound) {
+    r2->index.resize(bound);
+    r2->value.resize(bound);
+  }
+}
+
+void FinishR2Rows(RangeSpaceKkt::R2Rows* r2) {
+  r2->index.resize(r2->start.back());
+  r2->value.resize(r2->start.back());
+}
+
+// Appends to *r2 a row with values[s] on the directions columns[s] (exact zeros left out: the
+// solve skips them).
+void AppendR2Row(std::span<const int> columns, const double* values, RangeSpaceKkt::R2Rows* r2) {
+  int at = r2->start.back();
+  int* const index = r2->index.data();
+  double* const value = r2->value.data();
+  for (size_t s = 0; s < columns.size(); ++s)
+    if (values[s] != 0.0) {
+      index[at] = columns[s];
+      value[at] = values[s];
+      ++at;
+    }
+  r2->start.push_back(at);
+}
+
+// Appends to *r2 the row r₂,l = ∂g_l/∂ε = −G_l/h at fixed v (joint-limit row G_l, h [s] > 0).
+void AppendLimitR2Row(const Eigen::Ref<const Eigen::RowVectorXd, 0, Eigen::InnerStride<>>& G_l,
+                      double time_step, RangeSpaceKkt::R2Rows* r2) {
+  int at = r2->start.back();
+  for (int c = 0; c < G_l.size(); ++c)
+    if (G_l[c] != 0.0) {
+      r2->index[at] = c;
+      r2->value[at] = -G_l[c] / time_step;
+      ++at;
+    }
+  r2->start.push_back(at);
 }
 
 }  // namespace
@@ -218,8 +254,13 @@ void ComplementarityPoints(const StepProblem& problem, const std::vector<Contact
   for (size_t b = 0, first = 0; b < blocks.size(); ++b) {
     const ContactConeBlock& block = blocks[b];
     const int mb = static_cast<int>(block.R.rows());
-    w->segment(first, mb).noalias() = -block.R * gap->segment(block.first_row, block.R.cols());
-    w->segment(first, mb) += scales[b] * multipliers[b];
+    const int nr = static_cast<int>(block.R.cols());
+    const double* const c = gap->data() + block.first_row;
+    for (int i = 0; i < mb; ++i) {  // −(R_b c_i)_i + d_b y_b,i
+      double u = 0.0;
+      for (int j = 0; j < nr; ++j) u += block.R(i, j) * c[j];
+      (*w)[first + i] = -u + scales[b] * multipliers[b][i];
+    }
     first += mb;
   }
 }
@@ -240,6 +281,42 @@ std::vector<ConeCase> ClassifySocpBlocks(const StepProblem& problem,
   return cases;
 }
 
+void SocpSensitivity::CompactBlockJacobians(const ContactSet& contacts,
+                                            const std::vector<ContactConeBlock>& blocks) {
+  const size_t nb = blocks.size();
+  offset_.assign(nb + 1, 0);
+  columns_start_.assign(nb + 1, 0);
+  compact_offset_.assign(nb + 1, 0);
+  columns_.clear();
+  for (size_t b = 0; b < nb; ++b) {
+    const std::span<const int> columns = contacts.Columns(blocks[b].contact);
+    const int mb = static_cast<int>(blocks[b].R.rows()), k = static_cast<int>(columns.size());
+    offset_[b + 1] = offset_[b] + mb;
+    columns_start_[b + 1] = columns_start_[b] + k;
+    compact_offset_[b + 1] = compact_offset_[b] + mb * k;
+    columns_.insert(columns_.end(), columns.begin(), columns.end());
+  }
+  A_compact_.resize(compact_offset_.back());
+  const int nt = contacts.tangent_count();
+  for (size_t b = 0; b < nb; ++b) {
+    const ContactConeBlock& block = blocks[b];
+    const int mb = static_cast<int>(block.R.rows());
+    double R[3][3];  // R_b (m_b, 1 + n_t <= 3)
+    for (int i = 0; i < mb; ++i)
+      for (int j = 0; j <= nt; ++j) R[i][j] = block.R(i, j);
+    const int k = columns_start_[b + 1] - columns_start_[b];
+    // J_c,i on its columns: row 0 J_n, rows 1 … n_t J_t (each k long, consecutive).
+    const double* const J = contacts.NormalJacobian(block.contact).data();
+    double* const A = A_compact_.data() + compact_offset_[b];
+    for (int i = 0; i < mb; ++i) {  // A_b row i = Σ_j R_ij J_c,i row j, summed in order of j
+      double* const row = A + i * k;
+      for (int c = 0; c < k; ++c) row[c] = R[i][0] * J[c];
+      for (int j = 1; j <= nt; ++j)
+        for (int c = 0; c < k; ++c) row[c] += R[i][j] * J[j * k + c];
+    }
+  }
+}
+
 // [P, −Aᵀ D̃; A, I − D] with rows, then columns, scaled to unit ∞-norm, and the minimum-norm
 // solution by a complete orthogonal decomposition (header).
 Eigen::MatrixXd SocpSensitivity::FullKktVelocities(const Eigen::MatrixXd& r1, int r2_columns,
@@ -248,11 +325,12 @@ Eigen::MatrixXd SocpSensitivity::FullKktVelocities(const Eigen::MatrixXd& r1, in
   const int m = mc + nl;
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + m, n + m);
   kkt.topLeftCorner(n, n) = P_;
-  Eigen::MatrixXd D;
+  Eigen::MatrixXd rows, D;
+  rows_sparse_.ToDense(&rows);  // [A; G_limits]
   for (size_t b = 0; b + 1 < offset_.size(); ++b) {
     const int first = offset_[b], mb = offset_[b + 1] - first;
     ClassifyCone(w_.segment(first, mb), &D);
-    const auto A = A_.middleRows(first, mb);
+    const auto A = rows.middleRows(first, mb);
     kkt.block(0, n + first, n, mb) = -A.transpose() * D / scales_[b];
     kkt.block(n + first, 0, mb, n) = A;
     kkt.block(n + first, n + first, mb, mb) = Eigen::MatrixXd::Identity(mb, mb) - D;
@@ -266,7 +344,16 @@ Eigen::MatrixXd SocpSensitivity::FullKktVelocities(const Eigen::MatrixXd& r1, in
   }
   Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(n + m, r1.cols());
   rhs.topRows(n) = r1;
-  rhs.bottomLeftCorner(m, r2_columns) = r2_transposed_.topRows(r2_columns).transpose();
+  if (r2_columns > 0) {  // r₂: the blocks' rows on their contacts' directions, the limits' −G_l/h
+    for (size_t b = 0; b + 1 < offset_.size(); ++b) {
+      const int k = columns_start_[b + 1] - columns_start_[b];
+      for (int i = 0; i < offset_[b + 1] - offset_[b]; ++i)
+        for (int s = 0; s < k; ++s)
+          rhs(n + offset_[b] + i, columns_[columns_start_[b] + s]) =
+              r2_compact_[compact_offset_[b] + i * k + s];
+    }
+    rhs.bottomLeftCorner(nl, r2_columns) = -G_limits_.leftCols(r2_columns) / time_step_;
+  }
   Eigen::VectorXd row_scale(n + m), column_scale(n + m);
   for (int i = 0; i < n + m; ++i) {
     const double norm = kkt.row(i).lpNorm<Eigen::Infinity>();
@@ -297,9 +384,7 @@ VelocityGradient SocpSensitivity::SolveFullKkt() const {
 // q_iᵀA_b dv = q_iᵀ r₂,b of E), free ones (λ = 0: nothing) and the sliding cones' tangential
 // directions, curvature k_i a_i a_iᵀ in H with a_i = A_bᵀ q_i and k_i = λ_i/(d_b(1 − λ_i)),
 // and k_i a_i q_iᵀ r₂,b in r₁. Returns false when H = P + Σ k_i a_i a_iᵀ is not factored.
-bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
-                                      const std::vector<ContactConeBlock>& blocks,
-                                      VelocityGradient* gradient) {
+bool SocpSensitivity::SolveRangeSpace(VelocityGradient* gradient) {
   const int n = n_, nl = static_cast<int>(G_limits_.rows()), mc = offset_.back();
   // Every held direction a whole row of [A; G_limits] and no curvature (no sliding cone of
   // m_b >= 2: half lines and sticking cones only, e.g. every planar scene): H = P, whose factor
@@ -315,48 +400,73 @@ bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
       if (limit_active_[l]) held_rows_.push_back(mc + l);
     const int held = static_cast<int>(held_rows_.size());
     kkt_.FactorRows(whitened_, held_rows_);
-    held_r2_transposed_.resize(nq_dirs_, held);
-    for (int i = 0; i < held; ++i) held_r2_transposed_.col(i) = r2_transposed_.col(held_rows_[i]);
-    kkt_.Solve(r1_, held_r2_transposed_, nq_dirs_, &workspace_);
+    StartR2Rows(nq_dirs_ > 0 ? r2_compact_.size() + static_cast<size_t>(nl) * n : 0, &r2_rows_);
+    if (nq_dirs_ == 0) {
+      r2_rows_.start.assign(held + 1, 0);
+    } else {
+      for (size_t b = 0; b + 1 < offset_.size(); ++b) {
+        if (cases_[b] != ConeCase::kSticking) continue;
+        const std::span<const int> columns(columns_.data() + columns_start_[b],
+                                           columns_start_[b + 1] - columns_start_[b]);
+        for (int i = 0; i < offset_[b + 1] - offset_[b]; ++i)
+          AppendR2Row(columns, r2_compact_.data() + compact_offset_[b] + i * columns.size(),
+                      &r2_rows_);
+      }
+      for (int l = 0; l < nl; ++l)
+        if (limit_active_[l]) AppendLimitR2Row(G_limits_.row(l), time_step_, &r2_rows_);
+    }
+    FinishR2Rows(&r2_rows_);
+    kkt_.Solve(r1_, r2_rows_, nq_dirs_, &workspace_);
     return FinishRangeSpace(held, gradient);
   }
   H_ = P_;
   reduced_r1_ = r1_;
   // The held directions as rows of E (at most Σ m_b + n_l) with their r₂ rows.
   E_.Reset(n);
-  held_r2_.resize(nq_dirs_, mc + nl);  // by column, as r₂ᵀ
+  StartR2Rows(nq_dirs_ > 0 ? r2_compact_.size() + static_cast<size_t>(nl) * n : 0, &r2_rows_);
   int held = 0;
   for (size_t b = 0; b + 1 < offset_.size(); ++b) {
-    const int first = offset_[b], mb = offset_[b + 1] - first;
-    const auto A = A_.middleRows(first, mb);
-    const auto r2_b = r2_transposed_.middleCols(first, mb);  // n_v dirs × m_b
-    const std::span<const int> columns = contacts.Columns(blocks[b].contact);
     if (cases_[b] == ConeCase::kSeparated) continue;
+    const int first = offset_[b], mb = offset_[b + 1] - first;
+    const std::span<const int> columns(columns_.data() + columns_start_[b],
+                                       columns_start_[b + 1] - columns_start_[b]);
+    const int k = static_cast<int>(columns.size());
+    const double* const A = A_compact_.data() + compact_offset_[b];  // A_b(i, s) = A[i k + s]
+    const double* const r2_b = nq_dirs_ > 0 ? r2_compact_.data() + compact_offset_[b] : nullptr;
     if (cases_[b] == ConeCase::kSticking) {  // D = I: every row held (SplitCone's identity)
-      for (int i = 0; i < mb; ++i) AppendRowOn(A.row(i), columns, &E_);
-      held_r2_.middleCols(held, mb) = r2_b;
+      for (int i = 0; i < mb; ++i) {
+        E_.AppendRow();
+        for (int s = 0; s < k; ++s) E_.AppendNonZero(columns[s], A[i * k + s]);
+        if (r2_b != nullptr) AppendR2Row(columns, r2_b + i * k, &r2_rows_);
+      }
       held += mb;
       continue;
     }
-    SplitCone(w_.segment(first, mb), &split_);
-    for (int c = 0; c < split_.held.cols(); ++c) {
-      const auto q = split_.held.col(c);
-      E_.AppendRow();  // qᵀA_b on the contact's columns
-      for (const int column : columns) E_.AppendNonZero(column, q.dot(A.col(column)));
-      held_r2_.col(held).noalias() = r2_b * q;
-      ++held;
-    }
-    // a_i = A_bᵀq_i and r₂,bᵀq_i are non-zero on the contact's columns only: the curvature's
-    // updates of H (lower triangle) and r₁ touch those columns × columns.
-    const int k = static_cast<int>(columns.size());
+    // a = A_bᵀq and r₂,bᵀq on the contact's columns (zero elsewhere).
     a_.resize(k);
     r2_q_.resize(k);
-    for (int c = 0; c < split_.curved.cols(); ++c) {
-      const auto q = split_.curved.col(c);
+    const auto project = [&](const Eigen::Ref<const Eigen::VectorXd>& q) {
       for (int s = 0; s < k; ++s) {
-        a_[s] = q.dot(A.col(columns[s]));
-        r2_q_[s] = nq_dirs_ > 0 ? r2_b.row(columns[s]).dot(q) : 0.0;
+        double a = 0.0, r = 0.0;
+        for (int i = 0; i < mb; ++i) {
+          a += q[i] * A[i * k + s];
+          if (r2_b != nullptr) r += q[i] * r2_b[i * k + s];
+        }
+        a_[s] = a;
+        r2_q_[s] = r;
       }
+    };
+    SplitCone(w_.segment(first, mb), &split_);
+    for (int c = 0; c < split_.held.cols(); ++c) {
+      project(split_.held.col(c));
+      E_.AppendRow();  // qᵀA_b on the contact's columns
+      for (int s = 0; s < k; ++s) E_.AppendNonZero(columns[s], a_[s]);
+      if (r2_b != nullptr) AppendR2Row(columns, r2_q_.data(), &r2_rows_);
+      ++held;
+    }
+    // The curvature's updates of H (lower triangle) and r₁ touch the columns × columns.
+    for (int c = 0; c < split_.curved.cols(); ++c) {
+      project(split_.curved.col(c));
       const double curvature = split_.lambda[c] / (scales_[b] * split_.gap[c]);
       for (int t = 0; t < k; ++t) {
         const double weighted = curvature * a_[t];
@@ -372,16 +482,17 @@ bool SocpSensitivity::SolveRangeSpace(const ContactSet& contacts,
   for (int l = 0; l < nl; ++l)
     if (limit_active_[l]) {
       AppendNonZeros(G_limits_.row(l), &E_);
-      held_r2_.col(held) = r2_transposed_.col(mc + l);
+      if (nq_dirs_ > 0) AppendLimitR2Row(G_limits_.row(l), time_step_, &r2_rows_);
       ++held;
     }
+  if (nq_dirs_ == 0) r2_rows_.start.assign(held + 1, 0);
+  FinishR2Rows(&r2_rows_);
   if (!kkt_.FactorCost(H_)) return false;
   kkt_.cost_factor().WhitenRows(E_, &whitened_);
   held_rows_.resize(held);
   for (int i = 0; i < held; ++i) held_rows_[i] = i;
   kkt_.FactorRows(whitened_, held_rows_);
-  held_r2_transposed_ = held_r2_.leftCols(held);
-  kkt_.Solve(reduced_r1_, held_r2_transposed_, nq_dirs_, &workspace_);
+  kkt_.Solve(reduced_r1_, r2_rows_, nq_dirs_, &workspace_);
   return FinishRangeSpace(held, gradient);
 }
 
@@ -415,30 +526,38 @@ void SocpSensitivity::Compute(const StepProblem& problem,
   const Scene& scene = problem.scene;
   const double h = problem.time_step;
   const int nb = static_cast<int>(blocks.size());
-  problem.cost.P.ToDense(&P_);
 
   n_ = scene.nv;
   nq_dirs_ = contraction != nullptr ? n_ : 0;
-  StackedBlockJacobians(problem.contacts, blocks, &offset_, &A_);
+  time_step_ = h;
+  CompactBlockJacobians(problem.contacts, blocks);
   const int mc = offset_.back();
   G_limits_ = JointLimitJacobian(limits, n_);
   // d_b and, for the joint-limit rows (half lines), d_l = G_l P⁻¹ G_lᵀ, in one pass over
   // the rows' non-zeros (a block's on its contact's columns).
   rows_sparse_.Reset(n_);
-  for (int b = 0; b < nb; ++b)
-    for (int i = offset_[b]; i < offset_[b + 1]; ++i)
-      AppendRowOn(A_.row(i), problem.contacts.Columns(blocks[b].contact), &rows_sparse_);
+  for (int b = 0; b < nb; ++b) {
+    const int k = columns_start_[b + 1] - columns_start_[b];
+    for (int i = 0; i < offset_[b + 1] - offset_[b]; ++i) {
+      rows_sparse_.AppendRow();
+      const double* const row = A_compact_.data() + compact_offset_[b] + i * k;
+      for (int s = 0; s < k; ++s)
+        rows_sparse_.AppendNonZero(columns_[columns_start_[b] + s], row[s]);
+    }
+  }
   for (int l = 0; l < nl; ++l) AppendNonZeros(G_limits_.row(l), &rows_sparse_);
   // P = CᵀC factored once, in the range-space solve's object: the rows whitened by it give the
   // forms here, and SolveRangeSpace reuses both the factor and the whitened rows when H = P.
-  // P's factor is kept while P's lower triangle (all Factor reads) is the same entry for entry
-  // (the arm's P = blockdiag(s·M_u, h²K_a) does not change with q).
-  bool same_P = P_kept_.rows() == n_ && P_kept_.cols() == n_;
-  for (int j = 0; j < n_ && same_P; ++j)
-    for (int i = j; i < n_ && same_P; ++i) same_P = P_kept_(i, j) == P_(i, j);
+  // P (dense in P_) and its factor are kept while P's non-zeros are the same entry for entry
+  // (the arm's P = blockdiag(s·M_u, h²K_a) does not change with q): a comparison of its few
+  // non-zeros instead of forming the dense n_v × n_v P on every call.
+  const SparseRowMatrix& P = problem.cost.P;
+  bool same_P = P.SamePattern(P_sparse_kept_);
+  for (int e = 0; e < P.nonZeros() && same_P; ++e) same_P = P.value(e) == P_sparse_kept_.value(e);
   if (!same_P) {
+    P.ToDense(&P_);
     P_factored_ = P_factor_.Factor(P_);
-    P_kept_ = P_;
+    P_sparse_kept_ = P;
   }
   cost_is_P_ = P_factored_;
   if (rows_sparse_.rows() == 0) {
@@ -474,23 +593,22 @@ void SocpSensitivity::Compute(const StepProblem& problem,
     active_rows_ += active ? 1 : 0;
   }
   // Right-hand sides: the tangent directions of q first, then the commands.
+  // r₂ of the limit rows, ∂g_l/∂ε = G_l/h at fixed v, is formed where it is used.
   r1_.resize(n_, nq_dirs_ + scene.nq_a);
-  r2_transposed_.setZero(nq_dirs_, mc + nl);
   if (contraction != nullptr) {
     const StepDataContraction& d = *contraction;
     StationarityDataDerivative(d, r1_.leftCols(n_));
+    r2_compact_.resize(A_compact_.size());
     for (int b = 0; b < nb; ++b)  // −∂u_b/∂ε, non-zero on the contact's columns only
-      BlockValueDerivativeOn(blocks[b], d, h, problem.contacts.Columns(blocks[b].contact), -1.0,
-                             r2_transposed_.middleCols(offset_[b], blocks[b].R.rows()));
-    r2_transposed_.rightCols(nl) = -G_limits_.transpose() / h;  // ∂g_l/∂ε = G_l/h at fixed v
+      CompactBlockValueDerivative(blocks[b], d, h, problem.contacts.Columns(blocks[b].contact),
+                                  -1.0, r2_compact_.data() + compact_offset_[b]);
   }
   WriteCommandForceJacobian(scene, h, r1_.rightCols(scene.nq_a));
 
   out->ok = true;
   out->failure.clear();
   computed_ = true;
-  range_space_ =
-      solve == SocpKktSolve::kRangeSpace && SolveRangeSpace(problem.contacts, blocks, out);
+  range_space_ = solve == SocpKktSolve::kRangeSpace && SolveRangeSpace(out);
   if (!range_space_) *out = SolveFullKkt();
   out->active_rows = active_rows_;
 }
@@ -506,9 +624,10 @@ void SocpSensitivity::CostSensitivity(const Eigen::MatrixXd& r1, Eigen::MatrixXd
     *dv = FullKktVelocities(r1, 0, &rank);
     return;
   }
-  // r₂ = 0: no column of r₂ᵀ is stored (range_space_kkt.h).
-  const Eigen::MatrixXd r2_transposed(0, static_cast<Eigen::Index>(held_rows_.size()));
-  kkt_.Solve(r1, r2_transposed, 0, &workspace_);
+  // r₂ = 0: every held row empty (range_space_kkt.h).
+  RangeSpaceKkt::R2Rows none;
+  none.start.assign(held_rows_.size() + 1, 0);
+  kkt_.Solve(r1, none, 0, &workspace_);
   *dv = workspace_.x;
 }
 

@@ -160,44 +160,52 @@ class SocpSensitivity {
   void CostSensitivity(const Eigen::MatrixXd& r1, Eigen::MatrixXd* dv);
 
  private:
-  bool SolveRangeSpace(const ContactSet& contacts, const std::vector<ContactConeBlock>& blocks,
-                       VelocityGradient* out);
+  bool SolveRangeSpace(VelocityGradient* out);
   // The rank and dv of a range-space solve with `held` rows in E (workspace_.x) into *out.
   bool FinishRangeSpace(int held, VelocityGradient* out) const;
   VelocityGradient SolveFullKkt() const;
+  // The blocks' A_b and their compact layout (members below) from the contacts' Jacobians.
+  void CompactBlockJacobians(const ContactSet& contacts,
+                             const std::vector<ContactConeBlock>& blocks);
   // The whole system's velocity rows for the right sides [r1; r₂'s first r2_columns columns,
   // then 0], and its rank.
   Eigen::MatrixXd FullKktVelocities(const Eigen::MatrixXd& r1, int r2_columns, int* rank) const;
 
-  // The linearised conditions of the step (header): the blocks' A_b stacked (their first rows
-  // offset_, offset_.back() = Σ m_b), w_b = d_b y_b − u_b stacked alike, each block's case
-  // and d_b, the joint-limit rows G_l with d_l and activity, and the right-hand sides
-  // r₁ (n_v × (n_v dirs + n_q,a)) and r₂ ((Σ m_b + n_l) × n_v dirs; zero for the commands),
-  // stored transposed (n_v dirs × (Σ m_b + n_l)): the range-space solve takes r₂ᵀ's columns.
+  // The linearised conditions of the step (header): the blocks' A_b on their contacts'
+  // columns (block b: columns_[columns_start_[b] …] (k_b of them), its m_b rows first at
+  // offset_[b] of the stack, offset_.back() = Σ m_b; A_compact_[compact_offset_[b] + i k_b + s]
+  // = A_b(i, column s)), w_b = d_b y_b − u_b stacked alike, each block's case and d_b, the
+  // joint-limit rows G_l with d_l and activity, and the right-hand sides r₁ (n_v × (n_v dirs +
+  // n_q,a)) and r₂ ((Σ m_b + n_l) × n_v dirs; zero for the commands): a block's rows of r₂ on
+  // its contact's directions only, laid out as A_compact_ (r2_compact_, zero along every other
+  // direction), the limit rows' r₂ = −G_l/h.
   int n_ = 0, nq_dirs_ = 0, active_rows_ = 0;
+  double time_step_ = 0.0;                       // h [s]
   bool computed_ = false, range_space_ = false;  // a Compute ran; it solved by the range space
   bool cost_is_P_ = false;   // P_factor_ holds P's factor and whitened_ the rows [A; G_limits]
-  bool P_factored_ = false;  // P_factor_ factors P_kept_
+  bool P_factored_ = false;  // P_factor_ factors P_ (= P_sparse_kept_)
   Eigen::MatrixXd P_;
-  std::vector<int> offset_;
-  Eigen::MatrixXd A_, G_limits_;
+  std::vector<int> offset_, columns_start_, columns_, compact_offset_;
+  std::vector<double> A_compact_, r2_compact_;
+  Eigen::MatrixXd G_limits_;
   SparseRowMatrix rows_sparse_;  // [A; G_limits]'s non-zeros
   Eigen::MatrixXd rows_;         // the same, dense, when P is singular
   Eigen::VectorXd forms_, gap_, w_;
   std::vector<ConeCase> cases_;
   std::vector<double> scales_, limit_scales_;
   std::vector<char> limit_active_;
-  Eigen::MatrixXd r1_, r2_transposed_;
+  Eigen::MatrixXd r1_;
   PositiveDefiniteFactor P_factor_;
-  Eigen::MatrixXd P_kept_;  // the P that P_factor_ factors
+  SparseRowMatrix P_sparse_kept_;  // the P that P_ holds and P_factor_ factors
   PositiveDefiniteFactor::SparseRows whitened_;
-  // The range-space solve's: H, r₁ with the curvature terms, the held rows E and their r₂ᵀ
-  // (held_r2_: its columns as they are found, then the first `held` of them).
-  Eigen::MatrixXd H_, reduced_r1_, held_r2_, held_r2_transposed_;
+  // The range-space solve's: H, r₁ with the curvature terms, the held rows E and their r₂ by
+  // held row (RangeSpaceKkt::R2Rows: a row's entries on its contact's directions only).
+  Eigen::MatrixXd H_, reduced_r1_;
   SparseRowMatrix E_;
   ConeDirections split_;
   Eigen::VectorXd a_, r2_q_;
   std::vector<int> held_rows_;
+  RangeSpaceKkt::R2Rows r2_rows_;
   RangeSpaceKkt kkt_;
   RangeSpaceKkt::Workspace workspace_;
 };

@@ -194,6 +194,33 @@ void PrintCases(const ConeLinearization& l) {
 }
 
 // Planar scenes: the SOCP's planar contacts are pairs of half lines t ± z >= 0.
+// The compact ∂u_b/∂ε (CompactBlockValueDerivative, the SOCP's r₂ rows) is −1 × the dense one
+// (BlockValueDerivative) on the listed directions, entry for entry: the same sums in the same
+// order, so equal to the last bit, for the 3 × 3 block (its compile-time loop) and the others.
+TEST(CompactBlockValueDerivative, EqualsTheDenseDerivativeOnTheListedDirections) {
+  const int nc = 3, nr = 3, nv = 9;
+  StepDataContraction d;
+  d.d_phi = Eigen::MatrixXd::Random(nc, nv);
+  d.d_Jc_v = Eigen::MatrixXd::Random(nc * nr, nv);
+  const double h = 0.01;
+  const std::vector<int> columns = {0, 2, 3, 7};
+  const int k = static_cast<int>(columns.size());
+  std::vector<ContactConeBlock> blocks(3);
+  blocks[0] = {1, nr, Eigen::Vector3d(1.0, 0.4, 0.4).asDiagonal()};  // SOCP cone, μ = 0.4
+  blocks[1] = {2, 2 * nr, Eigen::MatrixXd(1, 3)};                    // frictionless half line
+  blocks[1].R << 1.0, 0.0, 0.0;
+  blocks[2] = {0, 0, Eigen::MatrixXd(2, 2)};  // two planar half lines on a 2-row prefix
+  blocks[2].R << 1.0, 0.3, 1.0, -0.3;
+  for (const ContactConeBlock& block : blocks) {
+    const Eigen::MatrixXd dense = BlockValueDerivative(block, d, h);
+    const int mb = static_cast<int>(block.R.rows());
+    std::vector<double> compact(static_cast<size_t>(mb) * k, 0.0);
+    CompactBlockValueDerivative(block, d, h, columns, -1.0, compact.data());
+    for (int i = 0; i < mb; ++i)
+      for (int s = 0; s < k; ++s) EXPECT_EQ(compact[i * k + s], -dense(i, columns[s]));
+  }
+}
+
 TEST(SocpGradients, PlanarGripper) {
   PrintCases(ExpectSocpMatchesFiniteDifferences({"planar_gripper", 6, "fingers squeeze"},
                                                 kSocpGradientFdTolerance));
