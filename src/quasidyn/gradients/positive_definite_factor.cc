@@ -64,6 +64,9 @@ bool PositiveDefiniteFactor::Factor(const Eigen::MatrixXd& P) {
     start = end;
   }
   size_ = n;
+  widest_block_ = 1;
+  for (int k = 0; k < block_count_; ++k)
+    if (!blocks_[k].diagonal) widest_block_ = std::max(widest_block_, blocks_[k].size);
   block_of_column_.resize(n);
   for (int k = 0; k < block_count_; ++k)
     for (int c = blocks_[k].start; c < blocks_[k].start + blocks_[k].size; ++c)
@@ -174,6 +177,16 @@ void PositiveDefiniteFactor::WhitenRows(Eigen::Ref<const Eigen::MatrixXd> G,
     for (int k = 0; k < block_count_; ++k) {
       if (!touches[static_cast<size_t>(k) * m + j]) continue;
       const Block& b = blocks_[k];
+      if (b.diagonal) {
+        // The row's non-zeros of the run, scaled (as the sparse form below).
+        for (int i = 0; i < b.size; ++i) {
+          const double g = G(j, b.start + i);
+          if (g == 0.0) continue;
+          out->index.push_back(b.start + i);
+          out->value.push_back(g * b.inverse_diagonal[i]);
+        }
+        continue;
+      }
       const size_t first = out->value.size();
       for (int i = 0; i < b.size; ++i) {
         out->index.push_back(b.start + i);
@@ -187,23 +200,54 @@ void PositiveDefiniteFactor::WhitenRows(Eigen::Ref<const Eigen::MatrixXd> G,
 
 void PositiveDefiniteFactor::WhitenRows(const SparseRowMatrix& G, SparseRows* out) const {
   CheckFactored("WhitenRows", "G has columns:", G.cols(), size_);
-  out->start.assign(1, 0);
-  out->index.clear();
-  out->value.clear();
-  for (int j = 0; j < G.rows(); ++j) {
-    // The blocks of the row's columns (increasing, so each block's entries are consecutive):
-    // each block's segment, zero but for the row's entries, then L_b⁻¹ on it, as above.
-    for (int e = G.row_start(j); e < G.row_start(j + 1);) {
-      const Block& b = blocks_[block_of_column_[G.column(e)]];
-      const size_t first = out->value.size();
-      for (int i = 0; i < b.size; ++i) out->index.push_back(b.start + i);
-      out->value.resize(first + b.size, 0.0);
-      for (; e < G.row_start(j + 1) && G.column(e) < b.start + b.size; ++e)
-        out->value[first + (G.column(e) - b.start)] = G.value(e);
-      ForwardSubstitute(b, out->value.data() + first);
+  const int m = G.rows();
+  out->start.resize(static_cast<size_t>(m) + 1);
+  out->start[0] = 0;
+  // The entries are written through pointers into index and value, sized (up to their
+  // capacity, so that a call with the sizes of an earlier one does not allocate) for the
+  // row's worst case before each row: each of its entries in a diagonal run gives one entry,
+  // a dense block's segment at most widest_block_ for each of its entries.
+  size_t used = 0;
+  for (int j = 0; j < m; ++j) {
+    const int row_end = G.row_start(j + 1);
+    const size_t bound = used + static_cast<size_t>(row_end - G.row_start(j)) * widest_block_;
+    if (out->value.size() < bound) {
+      const size_t capacity = out->value.capacity();
+      const size_t size = bound <= capacity ? capacity : std::max(bound, 2 * capacity);
+      out->index.resize(size);
+      out->value.resize(size);
     }
-    out->start.push_back(static_cast<int>(out->value.size()));
+    int* index = out->index.data();
+    double* value = out->value.data();
+    // The blocks of the row's columns (increasing, so each block's entries are consecutive).
+    for (int e = G.row_start(j); e < row_end;) {
+      const Block& b = blocks_[block_of_column_[G.column(e)]];
+      const int block_end = b.start + b.size;
+      if (b.diagonal) {
+        // L⁻¹ = diag(1/L_ii) on a run: the row's own entries, scaled (the run's other entries
+        // of w_j are zero and are not stored).
+        for (; e < row_end && G.column(e) < block_end; ++e) {
+          const int c = G.column(e);
+          index[used] = c;
+          value[used] = G.value(e) * b.inverse_diagonal[c - b.start];
+          ++used;
+        }
+        continue;
+      }
+      // A dense block: its segment, zero but for the row's entries, then L_b⁻¹ on it.
+      for (int i = 0; i < b.size; ++i) {
+        index[used + i] = b.start + i;
+        value[used + i] = 0.0;
+      }
+      for (; e < row_end && G.column(e) < block_end; ++e)
+        value[used + (G.column(e) - b.start)] = G.value(e);
+      ForwardSubstitute(b, value + used);
+      used += b.size;
+    }
+    out->start[j + 1] = static_cast<int>(used);
   }
+  out->index.resize(used);
+  out->value.resize(used);
 }
 
 double PositiveDefiniteFactor::SparseRows::SquaredNorm(int row) const {

@@ -42,9 +42,11 @@ class PositiveDefiniteFactor {
   Eigen::VectorXd InverseQuadraticForms(const Eigen::MatrixXd& G) const;
 
   // The whitened rows w_j = C⁻ᵀ g_jᵀ = L⁻¹ g_jᵀ of every row g_j of G (m × n), sparse: row j
-  // keeps the entries of the blocks it touches (a pyramid row of the step touches two bodies,
-  // so w_j has about a dozen entries), in CSR form: entries start[j] … start[j + 1] − 1 of
-  // index (ascending) and value. |w_j|² = g_j P⁻¹ g_jᵀ, and C⁻ᵀ G_𝒜ᵀ G_𝒜 C⁻¹ = Σ_{j∈𝒜} w_j w_jᵀ.
+  // keeps the entries of the dense blocks it touches and, in a run of 1 × 1 blocks (a diagonal
+  // stretch of P, e.g. the step's cubes and robot joints), its own entries only (a pyramid row
+  // of the step touches two bodies, so w_j has about a dozen entries), in CSR form: entries
+  // start[j] … start[j + 1] − 1 of index (ascending) and value. |w_j|² = g_j P⁻¹ g_jᵀ, and C⁻ᵀ G_𝒜ᵀ
+  // G_𝒜 C⁻¹ = Σ_{j∈𝒜} w_j w_jᵀ.
   struct SparseRows {
     std::vector<int> start;  // m + 1
     std::vector<int> index;
@@ -81,6 +83,7 @@ class PositiveDefiniteFactor {
   int block_count_ = 0;
   std::vector<int> reach_;            // scratch of Factor
   std::vector<int> block_of_column_;  // the block of each column
+  int widest_block_ = 1;              // the largest size of a block that is not a run
 };
 
 // g (P + δI)⁻¹ gᵀ for every row g of G (m × n), δ = 1e-12·max(1, max_i P_ii): the Delassus

@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <vector>
+
+#include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
 namespace {
@@ -81,6 +85,37 @@ TEST(PositiveDefiniteFactor, FindsTheDiagonalBlocks) {
   const Eigen::MatrixXd expected = Eigen::LLT<Eigen::MatrixXd>(P).solve(B);
   EXPECT_LE((factor.Solve(factor.SolveTranspose(B)) - expected).cwiseAbs().maxCoeff(),
             20 * 1e3 * kEpsilon * expected.cwiseAbs().maxCoeff());
+}
+
+// P = blockdiag(dense 3 × 3, a run of four 1 × 1 blocks, dense 2 × 2): a row's whitened entries
+// in the run are its own non-zeros only (scaled by 1/√P_ii), in a dense block the block's whole
+// segment; both overloads give the same rows, and |w_j|² = g_j P⁻¹ g_jᵀ.
+TEST(PositiveDefiniteFactor, WhitenedRowsKeepOnlyTheirOwnEntriesInADiagonalRun) {
+  Eigen::MatrixXd P = Eigen::MatrixXd::Zero(9, 9);
+  P.topLeftCorner(3, 3) << 4.0, 1.0, 0.5, 1.0, 3.0, 0.2, 0.5, 0.2, 2.0;
+  P.diagonal().segment(3, 4) << 2.0, 5.0, 0.5, 9.0;
+  P.bottomRightCorner(2, 2) << 3.0, -1.0, -1.0, 2.0;
+  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(3, 9);
+  G(0, 1) = 1.5;   // the first dense block: its 3 entries
+  G(0, 4) = -2.0;  // the run: this entry alone
+  G(1, 3) = 0.7;
+  G(1, 6) = 1.1;  // the run: two entries, none between
+  G(2, 8) = -0.3;
+  G(2, 5) = 0.0;  // a zero in the run: no entry
+  PositiveDefiniteFactor factor;
+  ASSERT_TRUE(factor.Factor(P));
+  PositiveDefiniteFactor::SparseRows sparse, dense;
+  factor.WhitenRows(SparseRowMatrix::FromDense(G), &sparse);
+  factor.WhitenRows(G, &dense);
+  EXPECT_EQ(sparse.start, (std::vector<int>{0, 4, 6, 8}));
+  EXPECT_EQ(sparse.index, (std::vector<int>{0, 1, 2, 4, 3, 6, 7, 8}));
+  EXPECT_EQ(dense.start, sparse.start);
+  EXPECT_EQ(dense.index, sparse.index);
+  EXPECT_EQ(dense.value, sparse.value);
+  EXPECT_EQ(sparse.value[3], -2.0 * (1.0 / std::sqrt(5.0)));  // g · (1/L_ii), L_ii = √P_ii
+  const Eigen::MatrixXd expected = G * P.llt().solve(G.transpose());
+  for (int j = 0; j < 3; ++j)
+    EXPECT_NEAR(sparse.SquaredNorm(j), expected(j, j), 64 * kEpsilon * expected(j, j)) << j;
 }
 
 TEST(PositiveDefiniteFactor, RejectsSemidefiniteAndIndefiniteMatrices) {

@@ -204,12 +204,13 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
       std::vector<ContactRate>& rates = w->rates;
       rates.clear();
       for (const int t : key.columns) {
-        ContactRate rate{t, d.d_phi(i, t), {0.0, 0.0, 0.0}};
+        ContactRate rate{t, d.d_phi(i, t), {0.0, 0.0, 0.0}, 0.0};
         bool moved = rate.d_phi != 0.0;
         for (int c = 0; c < cols; ++c) {
           rate.d_Jc_v[c] = d.d_Jc_v(key.first_contact_row + c, t);
           moved = moved || rate.d_Jc_v[c] != 0.0;
         }
+        rate.minus_d_phi_over_h = -inv_h * rate.d_phi;
         if (moved) rates.push_back(rate);
       }
       // Room for the contact's rows at once (no growth check per entry).
@@ -221,12 +222,16 @@ void QpSensitivity::GradientInto(const StepDataContraction* contraction, Workspa
       int* index = r2.index.data();
       double* value = r2.value.data();
       for (int a = first; a < next; ++a) {
+        // The row's ray coefficients, zero past cols (d(J_c,i v) is too, and a zero term leaves
+        // the sum as it is: the same value as the sum over cols terms).
         const int j = active_[a] - key.first_row;
+        double ray[3] = {0.0, 0.0, 0.0};
+        for (int c = 0; c < cols; ++c) ray[c] = key.ray_map(j, c);
         for (const ContactRate& rate : rates) {
-          double dG_v = 0.0;
-          for (int c = 0; c < cols; ++c) dG_v += key.ray_map(j, c) * rate.d_Jc_v[c];
+          const double dG_v =
+              0.0 + ray[0] * rate.d_Jc_v[0] + ray[1] * rate.d_Jc_v[1] + ray[2] * rate.d_Jc_v[2];
           index[entries] = rate.direction;
-          value[entries] = -inv_h * rate.d_phi - dG_v;
+          value[entries] = rate.minus_d_phi_over_h - dG_v;
           ++entries;
         }
         r2.start.push_back(entries);

@@ -91,7 +91,8 @@ class QpSensitivity {
   struct ContactRate {
     int direction;
     double d_phi;
-    double d_Jc_v[3];
+    double d_Jc_v[3];           // zero past the contact's cols
+    double minus_d_phi_over_h;  // −dφ_i / h
   };
   // Buffers of the solve, kept between calls.
   struct Workspace {

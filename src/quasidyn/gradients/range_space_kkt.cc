@@ -96,17 +96,29 @@ void RangeSpaceKkt::FindBlocks(const PositiveDefiniteFactor::SparseRows& whitene
   union_parent_.resize(n);
   for (int i = 0; i < n; ++i) union_parent_[i] = i;
   block_of_.assign(n, -1);  // first: touched (0) or not (−1)
-  for (int j : active) {
-    int root = -1;
-    for (int e = whitened.start[j]; e < whitened.start[j + 1]; ++e) {
-      if (whitened.value[e] == 0.0) continue;
-      const int i = whitened.index[e];
-      block_of_[i] = 0;
-      const int other = FindRoot(&union_parent_, i);
-      if (root < 0) {
-        root = other;
-      } else if (other != root) {
-        union_parent_[other] = root;
+  {
+    // Plain pointers (no reload of the vectors' arrays after each store); the root found by
+    // path halving, as FindRoot.
+    int* const parent = union_parent_.data();
+    int* const touched = block_of_.data();
+    const int* const w_start = whitened.start.data();
+    const int* const w_index = whitened.index.data();
+    const double* const w_value = whitened.value.data();
+    for (int j : active) {
+      int root = -1;
+      for (int e = w_start[j]; e < w_start[j + 1]; ++e) {
+        if (w_value[e] == 0.0) continue;
+        int other = w_index[e];
+        touched[other] = 0;
+        while (parent[other] != other) {
+          parent[other] = parent[parent[other]];
+          other = parent[other];
+        }
+        if (root < 0) {
+          root = other;
+        } else if (other != root) {
+          parent[other] = root;
+        }
       }
     }
   }
@@ -157,11 +169,23 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
     const int size = static_cast<int>(block.indices.size());
     const int rows = static_cast<int>(block.rows.size());
     block.W.setZero(size, rows);
+    block.row_first.resize(rows);
+    block.row_end.resize(rows);
     for (int q = 0; q < rows; ++q) {
       const int j = active[block.rows[q]];
+      // The places of the row's non-zeros, first … end − 1: its entries' indices increase, and
+      // so do their places in the block (the block's indices increase).
+      int first = -1, end = 0;
+      double* const w_column = block.W.col(q).data();
       for (int e = whitened.start[j]; e < whitened.start[j + 1]; ++e)
-        if (whitened.value[e] != 0.0)
-          block.W(place_in_block_[whitened.index[e]], q) = whitened.value[e];
+        if (whitened.value[e] != 0.0) {
+          const int k = place_in_block_[whitened.index[e]];
+          w_column[k] = whitened.value[e];
+          if (first < 0) first = k;
+          end = k + 1;
+        }
+      block.row_first[q] = std::max(first, 0);
+      block.row_end[q] = end;
     }
     for (int i = 0; i < size; ++i) {
       double sum = 0.0;
@@ -240,7 +264,10 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
         for (int d = 0; d < c; ++d) N.col(c) -= N.col(d).dot(N.col(c)) * N.col(d);
       N.col(c).normalize();
     }
-    if (small) FormSmallOperators(&block);
+    if (small)
+      FormSmallOperators(&block);
+    else
+      block.N_transposed = N.transpose();  // SolveBlock reads N's rows
   }
 }
 
@@ -410,33 +437,47 @@ void RangeSpaceKkt::SolveBlock(const Block& block, const R2Rows& r2_rows, int r2
   const int nullity = static_cast<int>(block.N.cols());
   Eigen::MatrixXd& x = w->x;  // y on entry
   const int* indices = block.indices.data();
-  // The right-hand sides with r₂ ≠ 0 on the block's rows, each given a slot of z.
+  // z = W_c r₂,c (size × with_r2, column-major) on the right-hand sides with r₂ ≠ 0 on the
+  // block's rows, row by row of r₂ᵀ, each right-hand side given the next slot of z (zeroed)
+  // where it first appears; each row on the span of its non-zeros in W_c (a contact row of
+  // stacked boxes touches two of them).
   std::vector<int>& slot = w->column_slot;  // all −1 on entry, and again on return
   std::vector<int>& columns = w->columns;
-  columns.clear();
-  for (int q = 0; q < rows; ++q) {
-    const int a = block.rows[q];
-    for (int e = r2_rows.start[a]; e < r2_rows.start[a + 1]; ++e) {
-      const int t = r2_rows.index[e];
-      if (r2_rows.value[e] == 0.0 || slot[t] >= 0) continue;
-      slot[t] = static_cast<int>(columns.size());
-      columns.push_back(t);
-    }
-  }
-  const int with_r2 = static_cast<int>(columns.size());
-  // z = W_c r₂,c on those columns (size × with_r2, column-major), row by row of r₂ᵀ.
+  columns.resize(r2_columns);  // the first with_r2 are used
   std::vector<double>& z = w->z;
-  z.assign(static_cast<size_t>(size) * with_r2, 0.0);
-  for (int q = 0; q < rows; ++q) {
-    const int a = block.rows[q];
-    const double* w_column = block.W.col(q).data();
-    for (int e = r2_rows.start[a]; e < r2_rows.start[a + 1]; ++e) {
-      const double entry = r2_rows.value[e];
-      if (entry == 0.0) continue;
-      double* z_column = z.data() + static_cast<size_t>(slot[r2_rows.index[e]]) * size;
-      for (int k = 0; k < size; ++k) z_column[k] += w_column[k] * entry;
+  if (z.size() < static_cast<size_t>(size) * r2_columns)
+    z.resize(static_cast<size_t>(size) * r2_columns);
+  int with_r2 = 0;
+  {
+    // Plain pointers: the stores into z cannot then make the compiler reload the rows' arrays.
+    double* const z_data = z.data();
+    int* const slot_of = slot.data();
+    int* const column_of = columns.data();
+    const int* const r2_start = r2_rows.start.data();
+    const int* const r2_index = r2_rows.index.data();
+    const double* const r2_value = r2_rows.value.data();
+    const double* const W = block.W.data();
+    for (int q = 0; q < rows; ++q) {
+      const int a = block.rows[q];
+      const int first = block.row_first[q], end = block.row_end[q];
+      const double* w_column = W + static_cast<size_t>(q) * size;
+      for (int e = r2_start[a]; e < r2_start[a + 1]; ++e) {
+        const double entry = r2_value[e];
+        if (entry == 0.0) continue;
+        const int t = r2_index[e];
+        if (slot_of[t] < 0) {
+          slot_of[t] = with_r2;
+          column_of[with_r2] = t;
+          double* fresh = z_data + static_cast<size_t>(with_r2) * size;
+          for (int k = 0; k < size; ++k) fresh[k] = 0.0;
+          ++with_r2;
+        }
+        double* z_column = z_data + static_cast<size_t>(slot_of[t]) * size;
+        for (int k = first; k < end; ++k) z_column[k] += w_column[k] * entry;
+      }
     }
   }
+  columns.resize(with_r2);
   // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π z, column by column. D⁺ is zero past the last kept pivot, so only the
   // leading block of L enters (header), and x₀ is zero past it before Πᵀ. Π applies the
   // factor's transpositions in order, Πᵀ in reverse order.
@@ -446,10 +487,12 @@ void RangeSpaceKkt::SolveBlock(const Block& block, const R2Rows& r2_rows, int r2
   for (int s = 0; s < with_r2; ++s) {
     double* c = z.data() + static_cast<size_t>(s) * size;
     for (int i = 0; i < size; ++i) std::swap(c[i], c[transposition[i]]);
-    for (int i = 1; i < lead; ++i) {
-      double sum = c[i];
-      for (int j = 0; j < i; ++j) sum -= L[i + j * size] * c[j];
-      c[i] = sum;
+    // L⁻¹ by columns of L (contiguous, vectorisable): c_i − Σ_{j<i} L_ij c_j subtracted in the
+    // order j = 0, 1, …, as the row form does.
+    for (int j = 0; j + 1 < lead; ++j) {
+      const double c_j = c[j];
+      const double* l_column = L + static_cast<size_t>(j) * size;
+      for (int i = j + 1; i < lead; ++i) c[i] -= l_column[i] * c_j;
     }
     for (int i = 0; i < lead; ++i) c[i] *= pivot_inverse[i];
     for (int i = lead - 2; i >= 0; --i) {
@@ -461,34 +504,51 @@ void RangeSpaceKkt::SolveBlock(const Block& block, const R2Rows& r2_rows, int r2
     for (int i = size - 1; i >= 0; --i) std::swap(c[i], c[transposition[i]]);
   }
   // x = x₀ + N Nᵀ (y − x₀) on every column (x₀ = 0 where r₂ is; with no null space x = x₀).
-  const double* N = block.N.data();  // column-major, size × nullity
-  std::vector<double>& d = w->y;     // y − x₀, then N's coordinates of it
-  d.resize(static_cast<size_t>(size) + nullity);
+  const double* N = block.N.data();                  // column-major, size × nullity
+  const double* N_rows = block.N_transposed.data();  // Nᵀ column-major: N's rows contiguous
+  std::vector<double>& d = w->y;  // y − x₀, then N's coordinates of it, then x
+  d.resize(2 * static_cast<size_t>(size) + nullity);
   double* coordinates = d.data() + size;
+  double* out = coordinates + nullity;
   for (int t = 0; t < static_cast<int>(x.cols()); ++t) {
     double* column = x.col(t).data();
     const int s = t < r2_columns ? slot[t] : -1;
     const double* x0 = s >= 0 ? z.data() + static_cast<size_t>(s) * size : nullptr;
     if (nullity == 0) {
-      for (int k = 0; k < size; ++k) column[indices[k]] = x0 != nullptr ? x0[k] : 0.0;
+      if (x0 != nullptr)
+        for (int k = 0; k < size; ++k) column[indices[k]] = x0[k];
+      else
+        for (int k = 0; k < size; ++k) column[indices[k]] = 0.0;
       continue;
     }
     bool zero = true;
-    for (int k = 0; k < size; ++k) {
-      d[k] = column[indices[k]] - (x0 != nullptr ? x0[k] : 0.0);
-      zero = zero && d[k] == 0.0;
+    if (x0 != nullptr) {
+      for (int k = 0; k < size; ++k) d[k] = column[indices[k]] - x0[k];
+    } else {
+      for (int k = 0; k < size; ++k) {
+        d[k] = column[indices[k]];
+        zero = zero && d[k] == 0.0;
+      }
+      if (zero) continue;  // y = 0 and r₂ = 0 on the block: x = 0 = y there
     }
-    if (zero && x0 == nullptr) continue;  // y = 0 and r₂ = 0 on the block: x = 0 = y there
+    // Nᵀ d and x₀ + N (Nᵀ d) as sums over k and over the null vectors in increasing order (as
+    // the dot products they are), vectorised across the coordinates and across k.
+    for (int c = 0; c < nullity; ++c) coordinates[c] = 0.0;
+    for (int k = 0; k < size; ++k) {
+      const double d_k = d[k];
+      const double* n_row = N_rows + static_cast<size_t>(k) * nullity;
+      for (int c = 0; c < nullity; ++c) coordinates[c] += n_row[c] * d_k;
+    }
+    if (x0 != nullptr)
+      for (int k = 0; k < size; ++k) out[k] = x0[k];
+    else
+      for (int k = 0; k < size; ++k) out[k] = 0.0;
     for (int c = 0; c < nullity; ++c) {
-      double sum = 0.0;
-      for (int k = 0; k < size; ++k) sum += N[k + c * size] * d[k];
-      coordinates[c] = sum;
+      const double coordinate = coordinates[c];
+      const double* n_column = N + static_cast<size_t>(c) * size;
+      for (int k = 0; k < size; ++k) out[k] += n_column[k] * coordinate;
     }
-    for (int k = 0; k < size; ++k) {
-      double sum = x0 != nullptr ? x0[k] : 0.0;
-      for (int c = 0; c < nullity; ++c) sum += N[k + c * size] * coordinates[c];
-      column[indices[k]] = sum;
-    }
+    for (int k = 0; k < size; ++k) column[indices[k]] = out[k];
   }
   for (int t : columns) slot[t] = -1;
 }

@@ -106,12 +106,15 @@ class RangeSpaceKkt {
     std::vector<int> indices;  // its velocity indices, increasing
     std::vector<int> rows;     // its active rows, as positions in `active` (columns of r₂ᵀ)
     Eigen::MatrixXd W;         // W_c: the rows' w_j on the block's velocities (size × |rows|)
-    Eigen::MatrixXd M;         // M_c = W_c W_cᵀ, lower triangle (size × size)
+    // Per row q, the places of its non-zeros in W_c lie in row_first[q] … row_end[q] − 1.
+    std::vector<int> row_first, row_end;
+    Eigen::MatrixXd M;                    // M_c = W_c W_cᵀ, lower triangle (size × size)
     Eigen::LDLT<Eigen::MatrixXd> factor;  // Π M_c Πᵀ = L D Lᵀ
     Eigen::VectorXd pivot_inverse;        // D⁺: 1/D_i on the kept pivots, 0 on the zero ones
     int rank = 0;
-    int leading = 0;    // 1 + the index of the last kept pivot
-    Eigen::MatrixXd N;  // orthonormal basis of null(M_c) (size × nullity)
+    int leading = 0;               // 1 + the index of the last kept pivot
+    Eigen::MatrixXd N;             // orthonormal basis of null(M_c) (size × nullity)
+    Eigen::MatrixXd N_transposed;  // Nᵀ, large blocks with a null space only (SolveBlock)
     // Small blocks (at most kSmallBlock velocities) only, formed once per factorisation:
     // K = (I − N Nᵀ) S W_c (size × |rows|), S = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π so that x₀ = S W_c r₂,c, and
     // Q = N Nᵀ (size × size, empty when N is). The solve is then x_c = K r₂,c + Q y_c, the
