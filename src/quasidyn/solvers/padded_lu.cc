@@ -38,6 +38,71 @@ inline void ScaledBelow(const double* __restrict column, double inverse, int p,
   }
 }
 
+// y −= x a over the rows [kBegin, kEnd) of padded columns, both multiples of 4: whole four-row
+// blocks, the same products and subtractions as SubtractPaddedColumn in those rows, with trip
+// counts fixed at compile time (unrolled; one dispatch per elimination step, not per column).
+template <int kBegin, int kEnd>
+inline void SubtractPaddedBlocks(double* __restrict y, const double* __restrict x, double a) {
+  for (int i = kBegin; i < kEnd; i += 4) {
+    Lanes u, v;
+    __builtin_memcpy(&u, y + i, sizeof u);
+    __builtin_memcpy(&v, x + i, sizeof v);
+    u -= v * a;
+    __builtin_memcpy(y + i, &u, sizeof u);
+  }
+}
+
+// Step p's update of the columns j in (p, m): a(:, j) −= a(p, j) l from the block kFirst on
+// (the block that holds row p + 1: the rows above it are U's, finished, and l is zero there).
+template <int kFirst>
+inline void UpdateTrailingColumns(double* __restrict a, const double* __restrict l, int p, int m) {
+  for (int j = p + 1; j < m; ++j) {
+    double* column_j = a + j * kPaddedRows;
+    const double u = column_j[p];
+    if (u != 0.0) SubtractPaddedBlocks<kFirst, kPaddedRows>(column_j, l, u);
+  }
+}
+
+// y −= x a from the block that holds row `first` on (L's columns: zero above it).
+inline void SubtractPaddedFrom(double* __restrict y, const double* __restrict x, double a,
+                               int first) {
+  switch (first >> 2) {
+    case 0:
+      SubtractPaddedBlocks<0, kPaddedRows>(y, x, a);
+      break;
+    case 1:
+      SubtractPaddedBlocks<4, kPaddedRows>(y, x, a);
+      break;
+    case 2:
+      SubtractPaddedBlocks<8, kPaddedRows>(y, x, a);
+      break;
+    default:
+      SubtractPaddedBlocks<12, kPaddedRows>(y, x, a);
+      break;
+  }
+}
+
+// y −= x a over the blocks before the one that holds row `end` (rows < end, rounded up to a block).
+inline void SubtractPaddedBefore(double* __restrict y, const double* __restrict x, double a,
+                                 int end) {
+  switch ((end + 3) >> 2) {
+    case 0:
+      break;
+    case 1:
+      SubtractPaddedBlocks<0, 4>(y, x, a);
+      break;
+    case 2:
+      SubtractPaddedBlocks<0, 8>(y, x, a);
+      break;
+    case 3:
+      SubtractPaddedBlocks<0, 12>(y, x, a);
+      break;
+    default:
+      SubtractPaddedBlocks<0, kPaddedRows>(y, x, a);
+      break;
+  }
+}
+
 }  // namespace
 
 QUASIDYN_PADDED_KERNEL void FactorisePadded(double* __restrict a, double* __restrict lower, int m,
@@ -64,10 +129,21 @@ QUASIDYN_PADDED_KERNEL void FactorisePadded(double* __restrict a, double* __rest
     double* l = lower + p * kPaddedRows;
     const double inverse = 1.0 / column_p[p];
     ScaledBelow(column_p, inverse, p, l);  // rows <= p are not updated: zero there
-    for (int j = p + 1; j < m; ++j) {
-      double* column_j = a + j * kPaddedRows;
-      const double u = column_j[p];
-      if (u != 0.0) SubtractPaddedColumn(column_j, l, u);
+    // Only the blocks from the one holding row p + 1 on: the rows above are U's, finished, and
+    // L's column is zero there (they would subtract zero).
+    switch ((p + 1) >> 2) {
+      case 0:
+        UpdateTrailingColumns<0>(a, l, p, m);
+        break;
+      case 1:
+        UpdateTrailingColumns<4>(a, l, p, m);
+        break;
+      case 2:
+        UpdateTrailingColumns<8>(a, l, p, m);
+        break;
+      default:
+        UpdateTrailingColumns<12>(a, l, p, m);
+        break;
     }
   }
 }
@@ -89,16 +165,17 @@ QUASIDYN_PADDED_KERNEL void SubstitutePadded(const double* __restrict a,
   for (int i = 0; i < kPaddedRows; ++i) x[i] = i < m ? x[i] : 0.0;  // a select, no memset call
   for (int p = 0; p < m; ++p) {  // L y = P x: L's column p is zero in rows <= p
     const double xp = x[p];
-    if (xp != 0.0) SubtractPaddedColumn(x, lower + p * kPaddedRows, xp);
+    if (xp != 0.0) SubtractPaddedFrom(x, lower + p * kPaddedRows, xp, p + 1);
   }
   // U x = y by columns: after step p, rows >= p of the residual are not read again, so the
-  // whole column (below the diagonal: the eliminated entries, finite) may be subtracted.
+  // blocks up to the one holding row p − 1 suffice (below the diagonal: the eliminated entries,
+  // finite, subtracted from rows that are not read again).
   double solution[kPaddedRows];
   for (int p = m - 1; p >= 0; --p) {
     const double* column = a + p * kPaddedRows;
     const double xp = x[p] / column[p];
     solution[p] = xp;
-    if (xp != 0.0) SubtractPaddedColumn(x, column, xp);
+    if (xp != 0.0) SubtractPaddedBefore(x, column, xp, p);
   }
   std::copy(solution, solution + m, x);
 }
