@@ -427,8 +427,18 @@ void SchurLu::Solve(const double* b, double* x) const {
     for (int i = m; i < kP; ++i) w[i] = 0.0;
     SubtractPaddedColumns(w, c_padded_.data(), x, k);  // w = b_2 − C x_1
     SubstitutePadded(s_padded_.data(), lower_padded_.data(), m, perm_s_.data(), w);
-    for (int j = 0; j < m; ++j) {  // x_1 −= X x_2
-      if (nonzero_[j] && w[j] != 0.0) SubtractScaled(x, x_.data() + j * k, w[j], k);
+    if (k == kBodyBlock) {  // x_1 −= X x_2, x_1 held in registers (the same operations in order)
+      BodyVector x1 = Eigen::Map<const BodyVector>(x);
+      for (int j = 0; j < m; ++j) {
+        if (nonzero_[j] && w[j] != 0.0)
+          x1 -= Eigen::Map<const BodyVector>(x_.data() + j * k) * w[j];
+      }
+      Eigen::Map<BodyVector> out(x);
+      out = x1;
+    } else {
+      for (int j = 0; j < m; ++j) {
+        if (nonzero_[j] && w[j] != 0.0) SubtractScaled(x, x_.data() + j * k, w[j], k);
+      }
     }
     for (int i = 0; i < m; ++i) x[k + i] = w[i];
     return;
