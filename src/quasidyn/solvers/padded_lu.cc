@@ -52,17 +52,6 @@ inline void SubtractPaddedBlocks(double* __restrict y, const double* __restrict 
   }
 }
 
-// Step p's update of the columns j in (p, m): a(:, j) −= a(p, j) l from the block kFirst on
-// (the block that holds row p + 1: the rows above it are U's, finished, and l is zero there).
-template <int kFirst>
-inline void UpdateTrailingColumns(double* __restrict a, const double* __restrict l, int p, int m) {
-  for (int j = p + 1; j < m; ++j) {
-    double* column_j = a + j * kPaddedRows;
-    const double u = column_j[p];
-    if (u != 0.0) SubtractPaddedBlocks<kFirst, kPaddedRows>(column_j, l, u);
-  }
-}
-
 // y −= x a from the block that holds row `first` on (L's columns: zero above it).
 inline void SubtractPaddedFrom(double* __restrict y, const double* __restrict x, double a,
                                int first) {
@@ -105,44 +94,112 @@ inline void SubtractPaddedBefore(double* __restrict y, const double* __restrict 
 
 }  // namespace
 
+namespace {
+
+// Step p's pivot (partial pivoting), its row interchange and L's column p (rows > p). False when
+// the pivot is zero or not finite (*lo is then 0).
+inline bool PivotStep(double* __restrict a, double* __restrict lower, int m, int p, int* perm,
+                      double* lo, double* hi) {
+  double* column_p = a + p * kPaddedRows;
+  double largest = 0.0;
+  const int pivot = PartialPivotRow(column_p, p, m, &largest);
+  perm[p] = pivot;
+  *lo = std::min(*lo, largest);
+  *hi = std::max(*hi, largest);
+  if (!(largest > 0.0) || !std::isfinite(largest)) {  // zero, infinite or NaN: rejected
+    *lo = 0.0;
+    return false;
+  }
+  if (pivot != p) {
+    // Rows p and `pivot` of the columns j < p lie below U's diagonal: what the elimination
+    // left there is never read (SubstitutePadded subtracts it only from finished rows), so
+    // only the columns j >= p of `a` and L's columns j < p are interchanged.
+    for (int j = p; j < m; ++j) std::swap(a[j * kPaddedRows + p], a[j * kPaddedRows + pivot]);
+    for (int j = 0; j < p; ++j)
+      std::swap(lower[j * kPaddedRows + p], lower[j * kPaddedRows + pivot]);
+  }
+  ScaledBelow(column_p, 1.0 / column_p[p], p, lower + p * kPaddedRows);  // zero in rows <= p
+  return true;
+}
+
+// Steps p and p + 1's updates of the columns j > p + 1, each column loaded and stored once:
+// a(:, j) −= a(p, j) L(:, p), then −= a(p + 1, j) L(:, p + 1) with a(p + 1, j) as step p left it
+// (the same products and differences, in the same order, as two rank-one steps), from the block
+// kFirst that holds row p + 1 on (L(:, p + 1) is zero in rows <= p + 1: it subtracts zero there).
+// Both interchanges are already applied to these columns and to L(:, p): an interchange moves
+// whole rows, and the step-p update of a row uses that row's own multiplier, so the order of the
+// interchange and the update does not change any entry.
+template <int kFirst>
+inline void UpdateTrailingColumnsTwice(double* __restrict a, const double* __restrict lp,
+                                       const double* __restrict lq, int p, int m) {
+  for (int j = p + 2; j < m; ++j) {
+    double* column_j = a + j * kPaddedRows;
+    const double u = column_j[p];
+    double v = column_j[p + 1];
+    if (u != 0.0) v -= lp[p + 1] * u;
+    if (u != 0.0 && v != 0.0) {
+      for (int i = kFirst; i < kPaddedRows; i += 4) {
+        Lanes y, x0, x1;
+        __builtin_memcpy(&y, column_j + i, sizeof y);
+        __builtin_memcpy(&x0, lp + i, sizeof x0);
+        __builtin_memcpy(&x1, lq + i, sizeof x1);
+        y -= x0 * u;
+        y -= x1 * v;
+        __builtin_memcpy(column_j + i, &y, sizeof y);
+      }
+    } else if (u != 0.0) {
+      SubtractPaddedBlocks<kFirst, kPaddedRows>(column_j, lp, u);
+    } else if (v != 0.0) {
+      SubtractPaddedBlocks<kFirst, kPaddedRows>(column_j, lq, v);
+    }
+  }
+}
+
+}  // namespace
+
 QUASIDYN_PADDED_KERNEL void FactorisePadded(double* __restrict a, double* __restrict lower, int m,
                                             int* perm, double* lo, double* hi) {
-  for (int p = 0; p < m; ++p) {
-    double* column_p = a + p * kPaddedRows;
-    double largest = 0.0;
-    const int pivot = PartialPivotRow(column_p, p, m, &largest);
-    perm[p] = pivot;
-    *lo = std::min(*lo, largest);
-    *hi = std::max(*hi, largest);
-    if (!(largest > 0.0) || !std::isfinite(largest)) {  // zero, infinite or NaN: rejected
-      *lo = 0.0;
-      return;
-    }
-    if (pivot != p) {
-      // Rows p and `pivot` of the columns j < p lie below U's diagonal: what the elimination
-      // left there is never read (SubstitutePadded subtracts it only from finished rows), so
-      // only the columns j >= p of `a` and L's columns j < p are interchanged.
-      for (int j = p; j < m; ++j) std::swap(a[j * kPaddedRows + p], a[j * kPaddedRows + pivot]);
-      for (int j = 0; j < p; ++j)
-        std::swap(lower[j * kPaddedRows + p], lower[j * kPaddedRows + pivot]);
-    }
-    double* l = lower + p * kPaddedRows;
-    const double inverse = 1.0 / column_p[p];
-    ScaledBelow(column_p, inverse, p, l);  // rows <= p are not updated: zero there
+  // Two elimination steps at a time (right-looking, Golub & Van Loan Alg. 3.4.1, with step p's
+  // update of the trailing columns deferred to step p + 1's): column p + 1 is updated by step p
+  // alone first, as its pivot search needs it.
+  for (int p = 0; p < m; p += 2) {
+    if (!PivotStep(a, lower, m, p, perm, lo, hi)) return;
+    if (p + 1 == m) return;
+    const double* lp = lower + p * kPaddedRows;
     // Only the blocks from the one holding row p + 1 on: the rows above are U's, finished, and
-    // L's column is zero there (they would subtract zero).
+    // L's columns are zero there (they would subtract zero).
+    double* column_q = a + (p + 1) * kPaddedRows;
+    const double u = column_q[p];
+    if (u != 0.0) {
+      switch ((p + 1) >> 2) {
+        case 0:
+          SubtractPaddedBlocks<0, kPaddedRows>(column_q, lp, u);
+          break;
+        case 1:
+          SubtractPaddedBlocks<4, kPaddedRows>(column_q, lp, u);
+          break;
+        case 2:
+          SubtractPaddedBlocks<8, kPaddedRows>(column_q, lp, u);
+          break;
+        default:
+          SubtractPaddedBlocks<12, kPaddedRows>(column_q, lp, u);
+          break;
+      }
+    }
+    if (!PivotStep(a, lower, m, p + 1, perm, lo, hi)) return;
+    const double* lq = lower + (p + 1) * kPaddedRows;
     switch ((p + 1) >> 2) {
       case 0:
-        UpdateTrailingColumns<0>(a, l, p, m);
+        UpdateTrailingColumnsTwice<0>(a, lp, lq, p, m);
         break;
       case 1:
-        UpdateTrailingColumns<4>(a, l, p, m);
+        UpdateTrailingColumnsTwice<4>(a, lp, lq, p, m);
         break;
       case 2:
-        UpdateTrailingColumns<8>(a, l, p, m);
+        UpdateTrailingColumnsTwice<8>(a, lp, lq, p, m);
         break;
       default:
-        UpdateTrailingColumns<12>(a, l, p, m);
+        UpdateTrailingColumnsTwice<12>(a, lp, lq, p, m);
         break;
     }
   }
