@@ -167,11 +167,15 @@ bool MixedNcpSolver::SolveWithUnitRows(const double* row_scale, const double* di
   const int r = static_cast<int>(keep_.size());
   for (int j = 0; j < r; ++j) reduced_[j] = rhs_[keep_[j]];
   for (int i = 0; i < n_; ++i) {  // M(K, i) = diag(row_scale) J(K, i): i is not in K
-    if (!unit_[i] || d_[i] == 0.0) continue;
+    const double di = d_[i];
+    if (!unit_[i] || di == 0.0) continue;
     const double* column = J_.col(i).data();
-    for (int j = 0; j < r; ++j) {
-      const int row = keep_[j];
-      reduced_[j] -= (row_scale ? row_scale[row] : 1.0) * column[row] * d_[i];
+    const int* K = keep_.data();
+    double* w = reduced_.data();
+    if (row_scale != nullptr) {
+      for (int j = 0; j < r; ++j) w[j] -= row_scale[K[j]] * column[K[j]] * di;
+    } else {  // 1.0 · J_ki: the same product
+      for (int j = 0; j < r; ++j) w[j] -= column[K[j]] * di;
     }
   }
   lu_.Solve(reduced_.data(), reduced_.data());

@@ -38,36 +38,169 @@ inline void ScaledBelow(const double* __restrict column, double inverse, int p,
   }
 }
 
+// y −= x a over the rows [kBegin, kEnd) of padded columns, both multiples of 4: whole four-row
+// blocks, the same products and subtractions as SubtractPaddedColumn in those rows, with trip
+// counts fixed at compile time (unrolled; one dispatch per elimination step, not per column).
+template <int kBegin, int kEnd>
+inline void SubtractPaddedBlocks(double* __restrict y, const double* __restrict x, double a) {
+  for (int i = kBegin; i < kEnd; i += 4) {
+    Lanes u, v;
+    __builtin_memcpy(&u, y + i, sizeof u);
+    __builtin_memcpy(&v, x + i, sizeof v);
+    u -= v * a;
+    __builtin_memcpy(y + i, &u, sizeof u);
+  }
+}
+
+// y −= x a from the block that holds row `first` on (L's columns: zero above it).
+inline void SubtractPaddedFrom(double* __restrict y, const double* __restrict x, double a,
+                               int first) {
+  switch (first >> 2) {
+    case 0:
+      SubtractPaddedBlocks<0, kPaddedRows>(y, x, a);
+      break;
+    case 1:
+      SubtractPaddedBlocks<4, kPaddedRows>(y, x, a);
+      break;
+    case 2:
+      SubtractPaddedBlocks<8, kPaddedRows>(y, x, a);
+      break;
+    default:
+      SubtractPaddedBlocks<12, kPaddedRows>(y, x, a);
+      break;
+  }
+}
+
+// y −= x a over the blocks before the one that holds row `end` (rows < end, rounded up to a block).
+inline void SubtractPaddedBefore(double* __restrict y, const double* __restrict x, double a,
+                                 int end) {
+  switch ((end + 3) >> 2) {
+    case 0:
+      break;
+    case 1:
+      SubtractPaddedBlocks<0, 4>(y, x, a);
+      break;
+    case 2:
+      SubtractPaddedBlocks<0, 8>(y, x, a);
+      break;
+    case 3:
+      SubtractPaddedBlocks<0, 12>(y, x, a);
+      break;
+    default:
+      SubtractPaddedBlocks<0, kPaddedRows>(y, x, a);
+      break;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Step p's pivot (partial pivoting), its row interchange and L's column p (rows > p). False when
+// the pivot is zero or not finite (*lo is then 0).
+inline bool PivotStep(double* __restrict a, double* __restrict lower, int m, int p, int* perm,
+                      double* lo, double* hi) {
+  double* column_p = a + p * kPaddedRows;
+  double largest = 0.0;
+  const int pivot = PartialPivotRow(column_p, p, m, &largest);
+  perm[p] = pivot;
+  *lo = std::min(*lo, largest);
+  *hi = std::max(*hi, largest);
+  if (!(largest > 0.0) || !std::isfinite(largest)) {  // zero, infinite or NaN: rejected
+    *lo = 0.0;
+    return false;
+  }
+  if (pivot != p) {
+    // Rows p and `pivot` of the columns j < p lie below U's diagonal: what the elimination
+    // left there is never read (SubstitutePadded subtracts it only from finished rows), so
+    // only the columns j >= p of `a` and L's columns j < p are interchanged.
+    for (int j = p; j < m; ++j) std::swap(a[j * kPaddedRows + p], a[j * kPaddedRows + pivot]);
+    for (int j = 0; j < p; ++j)
+      std::swap(lower[j * kPaddedRows + p], lower[j * kPaddedRows + pivot]);
+  }
+  ScaledBelow(column_p, 1.0 / column_p[p], p, lower + p * kPaddedRows);  // zero in rows <= p
+  return true;
+}
+
+// Steps p and p + 1's updates of the columns j > p + 1, each column loaded and stored once:
+// a(:, j) −= a(p, j) L(:, p), then −= a(p + 1, j) L(:, p + 1) with a(p + 1, j) as step p left it
+// (the same products and differences, in the same order, as two rank-one steps), from the block
+// kFirst that holds row p + 1 on (L(:, p + 1) is zero in rows <= p + 1: it subtracts zero there).
+// Both interchanges are already applied to these columns and to L(:, p): an interchange moves
+// whole rows, and the step-p update of a row uses that row's own multiplier, so the order of the
+// interchange and the update does not change any entry.
+template <int kFirst>
+inline void UpdateTrailingColumnsTwice(double* __restrict a, const double* __restrict lp,
+                                       const double* __restrict lq, int p, int m) {
+  for (int j = p + 2; j < m; ++j) {
+    double* column_j = a + j * kPaddedRows;
+    const double u = column_j[p];
+    double v = column_j[p + 1];
+    if (u != 0.0) v -= lp[p + 1] * u;
+    if (u != 0.0 && v != 0.0) {
+      for (int i = kFirst; i < kPaddedRows; i += 4) {
+        Lanes y, x0, x1;
+        __builtin_memcpy(&y, column_j + i, sizeof y);
+        __builtin_memcpy(&x0, lp + i, sizeof x0);
+        __builtin_memcpy(&x1, lq + i, sizeof x1);
+        y -= x0 * u;
+        y -= x1 * v;
+        __builtin_memcpy(column_j + i, &y, sizeof y);
+      }
+    } else if (u != 0.0) {
+      SubtractPaddedBlocks<kFirst, kPaddedRows>(column_j, lp, u);
+    } else if (v != 0.0) {
+      SubtractPaddedBlocks<kFirst, kPaddedRows>(column_j, lq, v);
+    }
+  }
+}
+
 }  // namespace
 
 QUASIDYN_PADDED_KERNEL void FactorisePadded(double* __restrict a, double* __restrict lower, int m,
                                             int* perm, double* lo, double* hi) {
-  for (int p = 0; p < m; ++p) {
-    double* column_p = a + p * kPaddedRows;
-    double largest = 0.0;
-    const int pivot = PartialPivotRow(column_p, p, m, &largest);
-    perm[p] = pivot;
-    *lo = std::min(*lo, largest);
-    *hi = std::max(*hi, largest);
-    if (!(largest > 0.0) || !std::isfinite(largest)) {  // zero, infinite or NaN: rejected
-      *lo = 0.0;
-      return;
+  // Two elimination steps at a time (right-looking, Golub & Van Loan Alg. 3.4.1, with step p's
+  // update of the trailing columns deferred to step p + 1's): column p + 1 is updated by step p
+  // alone first, as its pivot search needs it.
+  for (int p = 0; p < m; p += 2) {
+    if (!PivotStep(a, lower, m, p, perm, lo, hi)) return;
+    if (p + 1 == m) return;
+    const double* lp = lower + p * kPaddedRows;
+    // Only the blocks from the one holding row p + 1 on: the rows above are U's, finished, and
+    // L's columns are zero there (they would subtract zero).
+    double* column_q = a + (p + 1) * kPaddedRows;
+    const double u = column_q[p];
+    if (u != 0.0) {
+      switch ((p + 1) >> 2) {
+        case 0:
+          SubtractPaddedBlocks<0, kPaddedRows>(column_q, lp, u);
+          break;
+        case 1:
+          SubtractPaddedBlocks<4, kPaddedRows>(column_q, lp, u);
+          break;
+        case 2:
+          SubtractPaddedBlocks<8, kPaddedRows>(column_q, lp, u);
+          break;
+        default:
+          SubtractPaddedBlocks<12, kPaddedRows>(column_q, lp, u);
+          break;
+      }
     }
-    if (pivot != p) {
-      // Rows p and `pivot` of the columns j < p lie below U's diagonal: what the elimination
-      // left there is never read (SubstitutePadded subtracts it only from finished rows), so
-      // only the columns j >= p of `a` and L's columns j < p are interchanged.
-      for (int j = p; j < m; ++j) std::swap(a[j * kPaddedRows + p], a[j * kPaddedRows + pivot]);
-      for (int j = 0; j < p; ++j)
-        std::swap(lower[j * kPaddedRows + p], lower[j * kPaddedRows + pivot]);
-    }
-    double* l = lower + p * kPaddedRows;
-    const double inverse = 1.0 / column_p[p];
-    ScaledBelow(column_p, inverse, p, l);  // rows <= p are not updated: zero there
-    for (int j = p + 1; j < m; ++j) {
-      double* column_j = a + j * kPaddedRows;
-      const double u = column_j[p];
-      if (u != 0.0) SubtractPaddedColumn(column_j, l, u);
+    if (!PivotStep(a, lower, m, p + 1, perm, lo, hi)) return;
+    const double* lq = lower + (p + 1) * kPaddedRows;
+    switch ((p + 1) >> 2) {
+      case 0:
+        UpdateTrailingColumnsTwice<0>(a, lp, lq, p, m);
+        break;
+      case 1:
+        UpdateTrailingColumnsTwice<4>(a, lp, lq, p, m);
+        break;
+      case 2:
+        UpdateTrailingColumnsTwice<8>(a, lp, lq, p, m);
+        break;
+      default:
+        UpdateTrailingColumnsTwice<12>(a, lp, lq, p, m);
+        break;
     }
   }
 }
@@ -75,9 +208,32 @@ QUASIDYN_PADDED_KERNEL void FactorisePadded(double* __restrict a, double* __rest
 QUASIDYN_PADDED_KERNEL void SubtractPaddedColumns(double* __restrict y,
                                                   const double* __restrict columns,
                                                   const double* __restrict x, int count) {
+  static_assert(kPaddedRows == 16, "four blocks of four rows");
+  // y is held in registers over the count columns (four blocks of four): loaded and stored once,
+  // the same subtractions in the same order as one SubtractPaddedColumn per column.
+  Lanes y0, y1, y2, y3;
+  __builtin_memcpy(&y0, y, sizeof y0);
+  __builtin_memcpy(&y1, y + 4, sizeof y1);
+  __builtin_memcpy(&y2, y + 8, sizeof y2);
+  __builtin_memcpy(&y3, y + 12, sizeof y3);
   for (int t = 0; t < count; ++t) {
-    if (x[t] != 0.0) SubtractPaddedColumn(y, columns + t * kPaddedRows, x[t]);
+    const double a = x[t];
+    if (a == 0.0) continue;
+    const double* c = columns + t * kPaddedRows;
+    Lanes c0, c1, c2, c3;
+    __builtin_memcpy(&c0, c, sizeof c0);
+    __builtin_memcpy(&c1, c + 4, sizeof c1);
+    __builtin_memcpy(&c2, c + 8, sizeof c2);
+    __builtin_memcpy(&c3, c + 12, sizeof c3);
+    y0 -= c0 * a;
+    y1 -= c1 * a;
+    y2 -= c2 * a;
+    y3 -= c3 * a;
   }
+  __builtin_memcpy(y, &y0, sizeof y0);
+  __builtin_memcpy(y + 4, &y1, sizeof y1);
+  __builtin_memcpy(y + 8, &y2, sizeof y2);
+  __builtin_memcpy(y + 12, &y3, sizeof y3);
 }
 
 QUASIDYN_PADDED_KERNEL void SubstitutePadded(const double* __restrict a,
@@ -89,16 +245,17 @@ QUASIDYN_PADDED_KERNEL void SubstitutePadded(const double* __restrict a,
   for (int i = 0; i < kPaddedRows; ++i) x[i] = i < m ? x[i] : 0.0;  // a select, no memset call
   for (int p = 0; p < m; ++p) {  // L y = P x: L's column p is zero in rows <= p
     const double xp = x[p];
-    if (xp != 0.0) SubtractPaddedColumn(x, lower + p * kPaddedRows, xp);
+    if (xp != 0.0) SubtractPaddedFrom(x, lower + p * kPaddedRows, xp, p + 1);
   }
   // U x = y by columns: after step p, rows >= p of the residual are not read again, so the
-  // whole column (below the diagonal: the eliminated entries, finite) may be subtracted.
+  // blocks up to the one holding row p − 1 suffice (below the diagonal: the eliminated entries,
+  // finite, subtracted from rows that are not read again).
   double solution[kPaddedRows];
   for (int p = m - 1; p >= 0; --p) {
     const double* column = a + p * kPaddedRows;
     const double xp = x[p] / column[p];
     solution[p] = xp;
-    if (xp != 0.0) SubtractPaddedColumn(x, column, xp);
+    if (xp != 0.0) SubtractPaddedBefore(x, column, xp, p);
   }
   std::copy(solution, solution + m, x);
 }

@@ -1,15 +1,20 @@
 #pragma once
 // LU with partial pivoting of a small m × m matrix (m <= kPaddedRows) stored with every column
-// padded to kPaddedRows entries, and its substitutions, written so that every inner loop has the
-// fixed length kPaddedRows: no data-dependent trip counts (Golub & Van Loan, "Matrix
-// Computations", 4th ed., Alg. 3.4.1, the outer-product form; Alg. 3.1.3/3.1.4 for the
-// triangular solves, column by column).
+// padded to kPaddedRows entries, and its substitutions, written so that every inner loop has a
+// length fixed at compile time (whole columns, or whole four-row blocks): no data-dependent trip
+// counts (Golub & Van Loan, "Matrix Computations", 4th ed., Alg. 3.4.1, the outer-product form;
+// Alg. 3.1.3/3.1.4 for the triangular solves, column by column).
 //
 // At step p the multipliers are written into a separate column L(:, p) that is zero in rows
 // <= p (and in the padding), so the update of column j > p, a(:, j) −= a(p, j) L(:, p), may run
-// over all kPaddedRows rows: rows <= p and the padding subtract zero. The triangular solves use
-// the same trick: the forward substitution subtracts whole columns of L, and the backward one
-// accumulates into a residual whose rows >= p are not read again after step p.
+// over whole four-row blocks: it starts at the block holding row p + 1 (the blocks above are U's,
+// finished; rows <= p of that block and the padding subtract zero), a start chosen once per step
+// among four unrolled variants; the steps go two at a time, each trailing column loaded and
+// stored once for both (step p + 1's row interchange moves whole rows, L's included, so applying
+// it before step p's update changes no entry). The triangular solves use the same trick: the
+// forward substitution subtracts L's columns from row p + 1's block on, and the backward one
+// accumulates into a residual whose rows >= p are not read again after step p (the blocks below row
+// p's are skipped).
 //
 // This is the Schur complement's factorisation in SchurLu (schur_lu.h), where m is the contact
 // unknowns of a few pairs (14 for one pair of the ECP step with its inactive rows taken out).

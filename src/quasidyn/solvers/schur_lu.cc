@@ -344,16 +344,22 @@ bool SchurLu::FactorPadded(const Eigen::MatrixXd& G, const double* row_scale,
     for (int i = 0; i < kP; ++i) s[i] = 0.0;
     for (int i = 0; i < m; ++i) s[i] = scale[i] * g[row[i]];
     if (diagonal != nullptr) s[place[j]] += diagonal[column];
-    double* x = x_.data() + j * k;  // X(:, j) = A⁻¹ B(:, j)
+    double* x = x_.data() + j * k;  // X(:, j) = A⁻¹ B(:, j); K's first k are 0, …, k − 1
+    if (row_scale != nullptr) {
+      for (int i = 0; i < k; ++i) x[i] = row_scale[i] * g[i];
+    } else {
+      std::copy(g, g + k, x);
+    }
     bool any = false;
-    for (int i = 0; i < k; ++i) {
-      x[i] = row_scale != nullptr ? row_scale[K[i]] * g[K[i]] : g[K[i]];
-      any = any || x[i] != 0.0;
+    for (int b = 0; b < k; b += kBodyBlock) {  // A⁻¹'s blocks (SolveLeading, without its calls)
+      Eigen::Map<BodyVector> part(x + b);
+      if (part.isZero(0.0)) continue;
+      any = true;
+      const BodyVector y = Eigen::Map<const BodyMatrix>(inverse_.data() + b * kBodyBlock) * part;
+      part = y;
     }
     nonzero_[j] = any;
-    if (!any) continue;
-    SolveLeading(x);
-    SubtractPaddedColumns(s, c_padded_.data(), x, k);
+    if (any) SubtractPaddedColumns(s, c_padded_.data(), x, k);
   }
   FactorisePadded(s_padded_.data(), lower_padded_.data(), m, perm_s_.data(), lo, hi);
   if (!PivotsAccepted(*lo, *hi, singular_pivot_ratio)) {
@@ -380,7 +386,16 @@ bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const do
   padded_ = false;
   if (k > 0) {
     double lo = pivot_lo, hi = pivot_hi;
-    for (int j = 0; j < k; ++j) Gather(G, row_scale, diagonal, K, k, j, j, a_.data() + j * k);
+    for (int j = 0; j < k; ++j) {  // A = M(0:k, 0:k): K's first k are 0, …, k − 1
+      const double* g = G.col(j).data();
+      double* a = a_.data() + j * k;
+      if (row_scale != nullptr) {
+        for (int i = 0; i < k; ++i) a[i] = row_scale[i] * g[i];
+      } else {
+        std::copy(g, g + k, a);
+      }
+      if (diagonal != nullptr) a[j] += diagonal[j];
+    }
     blocks_ = k % kBodyBlock == 0 && BlockDiagonal(a_.data(), k);
     if (blocks_ && m <= kPaddedRows) {
       padded_ = FactorPadded(G, row_scale, diagonal, K, m, singular_pivot_ratio, &lo, &hi);
@@ -412,8 +427,18 @@ void SchurLu::Solve(const double* b, double* x) const {
     for (int i = m; i < kP; ++i) w[i] = 0.0;
     SubtractPaddedColumns(w, c_padded_.data(), x, k);  // w = b_2 − C x_1
     SubstitutePadded(s_padded_.data(), lower_padded_.data(), m, perm_s_.data(), w);
-    for (int j = 0; j < m; ++j) {  // x_1 −= X x_2
-      if (nonzero_[j] && w[j] != 0.0) SubtractScaled(x, x_.data() + j * k, w[j], k);
+    if (k == kBodyBlock) {  // x_1 −= X x_2, x_1 held in registers (the same operations in order)
+      BodyVector x1 = Eigen::Map<const BodyVector>(x);
+      for (int j = 0; j < m; ++j) {
+        if (nonzero_[j] && w[j] != 0.0)
+          x1 -= Eigen::Map<const BodyVector>(x_.data() + j * k) * w[j];
+      }
+      Eigen::Map<BodyVector> out(x);
+      out = x1;
+    } else {
+      for (int j = 0; j < m; ++j) {
+        if (nonzero_[j] && w[j] != 0.0) SubtractScaled(x, x_.data() + j * k, w[j], k);
+      }
     }
     for (int i = 0; i < m; ++i) x[k + i] = w[i];
     return;
