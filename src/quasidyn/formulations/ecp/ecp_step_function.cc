@@ -102,9 +102,11 @@ bool EcpStepFunction::Fill(const Eigen::VectorXd& z, Eigen::VectorXd* F, Eigen::
   F->setZero();
   if (jacobian) {  // every entry written: zero first, by memset (Eigen's setZero took about
                    // one instruction per entry; glibc's memset, a few wide stores or a string
-                   // store)
-    std::memset(J->data(), 0, sizeof(double) * static_cast<std::size_t>(J->size()));
-    std::memset(pose_.data(), 0, sizeof(double) * static_cast<std::size_t>(pose_.size()));
+                   // store). An empty matrix's data() is null, which memset must not receive.
+    if (J->size() > 0)
+      std::memset(J->data(), 0, sizeof(double) * static_cast<std::size_t>(J->size()));
+    if (pose_.size() > 0)
+      std::memset(pose_.data(), 0, sizeof(double) * static_cast<std::size_t>(pose_.size()));
   }
   // Bodies: end poses and the Newton–Euler rows without contacts.
   for (int b = 0; b < static_cast<int>(bodies_.size()); ++b) {
