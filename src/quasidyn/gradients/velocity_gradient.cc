@@ -11,6 +11,19 @@ void FailGradient(std::string message, VelocityGradient* out) {
   out->dv_du.resize(0, 0);
 }
 
+void SetSolvedGradient(const Eigen::MatrixXd& dv, int nq_dirs, int active_rows, int kkt_rank,
+                       VelocityGradient* out) {
+  out->ok = true;
+  out->failure.clear();
+  out->active_rows = active_rows;
+  out->kkt_rank = kkt_rank;
+  if (nq_dirs > 0)
+    out->dv_dq = dv.leftCols(nq_dirs);
+  else
+    out->dv_dq.resize(0, 0);
+  out->dv_du = dv.rightCols(dv.cols() - nq_dirs);
+}
+
 Eigen::MatrixXd CommandForceJacobian(const Scene& scene, double time_step) {
   Eigen::MatrixXd D(scene.nv, scene.nq_a);
   WriteCommandForceJacobian(scene, time_step, D);

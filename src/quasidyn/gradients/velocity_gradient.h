@@ -24,6 +24,11 @@ struct VelocityGradient {
 
 // Marks *out failed (ok false, dv_dq and dv_du empty) with `message`.
 void FailGradient(std::string message, VelocityGradient* out);
+// Marks *out solved from dv = [∂v*/∂ε (n_v × nq_dirs) | ∂v*/∂u (n_v × n_q,a)], the solved
+// right-hand sides side by side: dv_dq the first nq_dirs columns (empty when nq_dirs is 0),
+// dv_du the rest; active_rows and kkt_rank as VelocityGradient says.
+void SetSolvedGradient(const Eigen::MatrixXd& dv, int nq_dirs, int active_rows, int kkt_rank,
+                       VelocityGradient* out);
 
 // ∂τ_h/∂u = [0; h K_a] (n_v × n_q,a), quasi_dynamic_cost.h; h [s].
 Eigen::MatrixXd CommandForceJacobian(const Scene& scene, double time_step);

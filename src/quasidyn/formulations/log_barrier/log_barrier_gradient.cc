@@ -160,15 +160,7 @@ void LogBarrierVelocityGradient(const Scene& scene, double time_step, double kap
   WriteCommandForceJacobian(scene, time_step, rhs.rightCols(scene.nq_a));
   w->factor.SolveInPlace(&rhs);  // dv
 
-  out->ok = true;
-  out->failure.clear();
-  out->active_rows = static_cast<int>(data.G.rows());
-  out->kkt_rank = n;
-  if (nq_dirs > 0)
-    out->dv_dq = rhs.leftCols(nq_dirs);
-  else
-    out->dv_dq.resize(0, 0);
-  out->dv_du = rhs.rightCols(scene.nq_a);
+  SetSolvedGradient(rhs, nq_dirs, static_cast<int>(data.G.rows()), n, out);
 }
 
 }  // namespace quasidyn

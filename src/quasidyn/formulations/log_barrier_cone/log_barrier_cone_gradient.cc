@@ -171,15 +171,7 @@ void LogBarrierConeVelocityGradient(const StepProblem& problem, double kappa,
     return FailGradient("the Newton Hessian of the cone log barrier is not positive definite", out);
   w->factor.SolveInPlace(&rhs);  // dv
 
-  out->ok = true;
-  out->failure.clear();
-  out->active_rows = static_cast<int>(blocks.size());
-  out->kkt_rank = n;
-  if (nq_dirs > 0)
-    out->dv_dq = rhs.leftCols(nq_dirs);
-  else
-    out->dv_dq.resize(0, 0);
-  out->dv_du = rhs.rightCols(scene.nq_a);
+  SetSolvedGradient(rhs, nq_dirs, static_cast<int>(blocks.size()), n, out);
 }
 
 }  // namespace quasidyn
