@@ -39,7 +39,6 @@
 #include "quasidyn/gradients/range_space_kkt.h"
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/gradients/velocity_gradient.h"
-#include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
 
