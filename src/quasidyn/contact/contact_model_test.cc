@@ -11,6 +11,7 @@
 #include <string>
 
 #include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/testing/fresh_contact_query.h"
 
 namespace quasidyn {
 namespace {
@@ -20,22 +21,7 @@ ScenePtr PlanarHand() {
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/planar_hand/scene.yaml"));
 }
 
-// The poses, φ and normal Jacobians of `data` are bit for bit those of a fresh query at q.
-void ExpectFreshQueryAt(const ContactModel& model, const Eigen::VectorXd& q,
-                        const ContactData& data, const std::string& label) {
-  ContactData fresh = model.CreateData();
-  ASSERT_TRUE(model.Compute(q, &fresh)) << label;
-  ASSERT_EQ(data.kinematics().q(), q) << label;
-  for (size_t b = 0; b < fresh.kinematics().BodyPoses().size(); ++b)
-    EXPECT_EQ(data.kinematics().BodyPoses()[b].matrix(), fresh.kinematics().BodyPoses()[b].matrix())
-        << label << ", body " << b;
-  ASSERT_EQ(data.contacts().size(), fresh.contacts().size()) << label;
-  for (int i = 0; i < fresh.contacts().size(); ++i) {
-    EXPECT_EQ(data.contacts()[i].phi, fresh.contacts()[i].phi) << label << ", contact " << i;
-    EXPECT_EQ(data.contacts().NormalJacobian(i), fresh.contacts().NormalJacobian(i))
-        << label << ", contact " << i;
-  }
-}
+using testing::ExpectFreshQueryAt;
 
 TEST(ContactModelShareKinematics, TakesASpareOnlyAtTheQueryConfiguration) {
   const ScenePtr scene = PlanarHand();

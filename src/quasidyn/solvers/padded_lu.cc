@@ -170,22 +170,7 @@ QUASIDYN_PADDED_KERNEL void FactorisePadded(double* __restrict a, double* __rest
     // L's columns are zero there (they would subtract zero).
     double* column_q = a + (p + 1) * kPaddedRows;
     const double u = column_q[p];
-    if (u != 0.0) {
-      switch ((p + 1) >> 2) {
-        case 0:
-          SubtractPaddedBlocks<0, kPaddedRows>(column_q, lp, u);
-          break;
-        case 1:
-          SubtractPaddedBlocks<4, kPaddedRows>(column_q, lp, u);
-          break;
-        case 2:
-          SubtractPaddedBlocks<8, kPaddedRows>(column_q, lp, u);
-          break;
-        default:
-          SubtractPaddedBlocks<12, kPaddedRows>(column_q, lp, u);
-          break;
-      }
-    }
+    if (u != 0.0) SubtractPaddedFrom(column_q, lp, u, p + 1);
     if (!PivotStep(a, lower, m, p + 1, perm, lo, hi)) return;
     const double* lq = lower + (p + 1) * kPaddedRows;
     switch ((p + 1) >> 2) {

@@ -14,6 +14,7 @@
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_model.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/testing/example_states.h"
+#include "quasidyn/testing/fresh_contact_query.h"
 
 namespace quasidyn {
 namespace {
@@ -21,20 +22,7 @@ namespace {
 // data's contact data (its poses and contacts) is bit for bit a fresh query's at q.
 void ExpectContactDataOf(const QuasiDynamicModel& model, const Eigen::VectorXd& q,
                          const QuasiDynamicData& data, const std::string& label) {
-  const ContactModel& contact = model.contact_model();
-  ContactData fresh = contact.CreateData();
-  ASSERT_TRUE(contact.Compute(q, &fresh)) << label;
-  const ContactData& used = data.contact();
-  ASSERT_EQ(used.kinematics().q(), q) << label;
-  for (size_t b = 0; b < fresh.kinematics().BodyPoses().size(); ++b)
-    EXPECT_EQ(used.kinematics().BodyPoses()[b].matrix(), fresh.kinematics().BodyPoses()[b].matrix())
-        << label << ", body " << b;
-  ASSERT_EQ(used.contacts().size(), fresh.contacts().size()) << label;
-  for (int i = 0; i < fresh.contacts().size(); ++i) {
-    EXPECT_EQ(used.contacts()[i].phi, fresh.contacts()[i].phi) << label << ", contact " << i;
-    EXPECT_EQ(used.contacts().NormalJacobian(i), fresh.contacts().NormalJacobian(i))
-        << label << ", contact " << i;
-  }
+  testing::ExpectFreshQueryAt(model.contact_model(), q, data.contact(), label);
 }
 
 struct HandStep {
