@@ -78,6 +78,30 @@ void RangeSpaceKkt::FactorRows(const PositiveDefiniteFactor::SparseRows& whitene
 
 namespace {
 
+// c ← Πᵀ L⁻ᵀ D⁺ L⁻¹ Π c on one column of a block's `size` entries, from the block's LDLᵀ with
+// its kept pivots' inverses (header: D⁺ is zero past the `lead` kept pivots, so only L's
+// leading block enters and c is zero past it before Πᵀ). L is column-major, L(i, j) =
+// L[i + j·size]; Π applies the factor's transpositions in order, Πᵀ in reverse order. L⁻¹ goes
+// by columns of L (contiguous, vectorisable): c_i − Σ_{j<i} L_ij c_j subtracted in the order
+// j = 0, 1, ….
+void ApplyLeadingPseudoInverse(const double* L, const int* transposition,
+                               const double* pivot_inverse, int size, int lead, double* c) {
+  for (int i = 0; i < size; ++i) std::swap(c[i], c[transposition[i]]);
+  for (int j = 0; j + 1 < lead; ++j) {
+    const double c_j = c[j];
+    const double* l_column = L + static_cast<size_t>(j) * size;
+    for (int i = j + 1; i < lead; ++i) c[i] -= l_column[i] * c_j;
+  }
+  for (int i = 0; i < lead; ++i) c[i] *= pivot_inverse[i];
+  for (int i = lead - 2; i >= 0; --i) {
+    double sum = c[i];
+    for (int j = i + 1; j < lead; ++j) sum -= L[j + i * size] * c[j];
+    c[i] = sum;
+  }
+  for (int i = lead; i < size; ++i) c[i] = 0.0;
+  for (int i = size - 1; i >= 0; --i) std::swap(c[i], c[transposition[i]]);
+}
+
 int FindRoot(std::vector<int>* parent, int i) {
   while ((*parent)[i] != i) {
     (*parent)[i] = (*parent)[(*parent)[i]];  // path halving
@@ -358,20 +382,7 @@ void RangeSpaceKkt::FormSmallOperators(Block* block) {
   double z[kSmallBlock], coordinates[kSmallBlock];
   for (int q = 0; q < rows; ++q) {
     for (int i = 0; i < size; ++i) z[i] = block->W(i, q);
-    for (int i = 0; i < size; ++i) std::swap(z[i], z[transposition[i]]);
-    for (int i = 1; i < lead; ++i) {
-      double sum = z[i];
-      for (int j = 0; j < i; ++j) sum -= L[i + j * size] * z[j];
-      z[i] = sum;
-    }
-    for (int i = 0; i < lead; ++i) z[i] *= pivot_inverse[i];
-    for (int i = lead - 2; i >= 0; --i) {
-      double sum = z[i];
-      for (int j = i + 1; j < lead; ++j) sum -= L[j + i * size] * z[j];
-      z[i] = sum;
-    }
-    for (int i = lead; i < size; ++i) z[i] = 0.0;
-    for (int i = size - 1; i >= 0; --i) std::swap(z[i], z[transposition[i]]);
+    ApplyLeadingPseudoInverse(L, transposition, pivot_inverse, size, lead, z);
     for (int c = 0; c < nullity; ++c) {
       double sum = 0.0;
       for (int k = 0; k < size; ++k) sum += N[k + c * size] * z[k];
@@ -485,23 +496,8 @@ void RangeSpaceKkt::SolveBlock(const Block& block, const R2Rows& r2_rows, int r2
   const int* transposition = block.factor.transpositionsP().indices().data();
   const double* pivot_inverse = block.pivot_inverse.data();
   for (int s = 0; s < with_r2; ++s) {
-    double* c = z.data() + static_cast<size_t>(s) * size;
-    for (int i = 0; i < size; ++i) std::swap(c[i], c[transposition[i]]);
-    // L⁻¹ by columns of L (contiguous, vectorisable): c_i − Σ_{j<i} L_ij c_j subtracted in the
-    // order j = 0, 1, …, as the row form does.
-    for (int j = 0; j + 1 < lead; ++j) {
-      const double c_j = c[j];
-      const double* l_column = L + static_cast<size_t>(j) * size;
-      for (int i = j + 1; i < lead; ++i) c[i] -= l_column[i] * c_j;
-    }
-    for (int i = 0; i < lead; ++i) c[i] *= pivot_inverse[i];
-    for (int i = lead - 2; i >= 0; --i) {
-      double sum = c[i];
-      for (int j = i + 1; j < lead; ++j) sum -= L[j + i * size] * c[j];
-      c[i] = sum;
-    }
-    for (int i = lead; i < size; ++i) c[i] = 0.0;
-    for (int i = size - 1; i >= 0; --i) std::swap(c[i], c[transposition[i]]);
+    ApplyLeadingPseudoInverse(L, transposition, pivot_inverse, size, lead,
+                              z.data() + static_cast<size_t>(s) * size);
   }
   // x = x₀ + N Nᵀ (y − x₀) on every column (x₀ = 0 where r₂ is; with no null space x = x₀).
   const double* N = block.N.data();                  // column-major, size × nullity
