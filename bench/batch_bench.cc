@@ -43,11 +43,21 @@
 //                                 planar gradient batch's shape (64 items of ≈ 13 µs): what one
 //                                 call's hand-over to the other thread and back costs per item.
 //                                 Rows *_8_in_a_row run 8 batches on 1 thread, then 8 on 2, per
-//                                 iteration: a caller that makes batches in a loop.
+//                                 iteration: a caller that makes batches in a loop, in its
+//                                 steady state: each run of 8 starts with one untimed call at
+//                                 its thread count, the call that wakes the other worker onto
+//                                 a CPU that idled through the 1-thread calls (and whose caches
+//                                 the virtual machine's host gave to other work meanwhile:
+//                                 thread_wake_bench's BM_CacheAfterIdle). That first call's
+//                                 cost is the single-call rows'.
 //                                 After each timed batch the caller sleeps 0.2 ms before reading
 //                                 the CPU clock: the clock counts another thread's time only up
 //                                 to its last switch or timer tick, and a worker that has left
 //                                 the call is still on its way to its park.
+//   BM_IndependentCallers/<work>  two threads at once, each calling a batch of its own (nothing
+//                                 of a batch shared) on 1 thread, against one alone: the CPU
+//                                 per item that two busy CPUs of this machine cost our items
+//                                 (growth = together / alone; below).
 //   BM_ParallelForCall/T          one ParallelFor call of T empty items on T threads: the cost
 //                                 of handing items to the other thread and waiting for it (real
 //                                 time per call).
@@ -64,6 +74,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <ctime>
 #include <functional>
@@ -289,6 +300,7 @@ void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& mak
   double wall[3] = {0, 0, 0}, cpu[3] = {0, 0, 0};  // [T], summed over the iterations
   for (auto _ : state) {
     for (int threads = 1; threads <= 2; ++threads) {
+      if (in_a_row > 1) batch.run(threads);  // the steady state of calls in a loop (above)
       const double wall_start = WallSeconds(), cpu_start = ProcessCpuSeconds();
       for (int call = 0; call < in_a_row; ++call) batch.run(threads);
       wall[threads] += WallSeconds() - wall_start;
@@ -329,12 +341,20 @@ BENCHMARK_CAPTURE(
     BM_ThreadScaling, gradients_planar_hand_reused_8_in_a_row,
     [] { return GradientBatchOf(Example::kPlanarHand, 64, true); }, 8)
     ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(
+    BM_ThreadScaling, rollouts_planar_hand_reused_8_in_a_row,
+    [] { return RolloutBatchOf(Example::kPlanarHand, 64, 50, true); }, 8)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ThreadScaling, gradients_arm_cubes, [] {
   return GradientBatchOf(Example::kArmCubes, 8, false);
 })->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ThreadScaling, gradients_arm_cubes_reused, [] {
   return GradientBatchOf(Example::kArmCubes, 8, true);
 })->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(
+    BM_ThreadScaling, gradients_arm_cubes_reused_8_in_a_row,
+    [] { return GradientBatchOf(Example::kArmCubes, 8, true); }, 8)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ThreadScaling, smoothing_planar_hand, [] {
   return SmoothingBatchOf(Example::kPlanarHand, 512);
 })->Unit(benchmark::kMillisecond);
@@ -357,6 +377,63 @@ BENCHMARK_CAPTURE(BM_ThreadScaling, control_cache_l3, [] {
 BENCHMARK_CAPTURE(BM_ThreadScaling, control_stream, [] {
   return StreamControlOf(16, 64);
 })->Unit(benchmark::kMillisecond);
+
+double ThreadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+// Two callers, each with a batch of its own (its own model, stepper or workspace; the scene
+// shared) on 1 thread, `calls` calls each: first one caller alone, then both at once (started
+// together), each timed by its own thread clock. What two CPUs busy at once cost our items
+// when nothing of a batch is shared: the CPU per item of BM_ThreadScaling at T = 2 beyond this
+// is what one call's sharing (its hand-over, its items on two CPUs) adds.
+void BM_IndependentCallers(benchmark::State& state, const std::function<Batch()>& make, int calls) {
+  const Batch mine = make(), theirs = make();
+  mine.run(1);
+  theirs.run(1);
+  const auto timed = [calls](const Batch& batch) {
+    const double start = ThreadCpuSeconds();
+    for (int call = 0; call < calls; ++call) batch.run(1);
+    return ThreadCpuSeconds() - start;
+  };
+  double alone = 0.0, together = 0.0;
+  for (auto _ : state) {
+    alone += timed(mine);
+    std::atomic<int> ready{0};
+    double other = 0.0;
+    std::thread caller([&] {
+      ready.fetch_add(1);
+      while (ready.load() < 2) {
+      }
+      other = timed(theirs);
+    });
+    ready.fetch_add(1);
+    while (ready.load() < 2) {
+    }
+    together += timed(mine);
+    caller.join();
+    together += other;
+  }
+  const double items =
+      static_cast<double>(state.iterations()) * static_cast<double>(mine.items) * calls;
+  state.counters["cpu_us_per_item_alone"] = 1e6 * alone / items;
+  state.counters["cpu_us_per_item_together"] = 1e6 * together / (2 * items);
+  state.counters["growth"] = together / (2 * alone);
+}
+BENCHMARK_CAPTURE(
+    BM_IndependentCallers, rollouts_planar_hand_reused,
+    [] { return RolloutBatchOf(Example::kPlanarHand, 64, 50, true); }, 2)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(
+    BM_IndependentCallers, gradients_planar_hand_reused,
+    [] { return GradientBatchOf(Example::kPlanarHand, 64, true); }, 40)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(
+    BM_IndependentCallers, gradients_arm_cubes_reused,
+    [] { return GradientBatchOf(Example::kArmCubes, 8, true); }, 10)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_ParallelForCall(benchmark::State& state) {
   const int threads = static_cast<int>(state.range(0));
@@ -415,16 +492,22 @@ BENCHMARK_CAPTURE(BM_GradientItemCosts, arm_cubes, Example::kArmCubes, 8)
 BENCHMARK_CAPTURE(BM_GradientItemCosts, planar_hand, Example::kPlanarHand, 64)
     ->Unit(benchmark::kMillisecond);
 
-// A gradient batch's timeline on T = 1 or 2 threads (the argument), a call every 0.2 ms: the same
-// items as BatchStepper's (Calc and CalcDiff A and B with each worker's own data, warm start
-// cleared), through ParallelFor directly, each item's start and end (wall clock from the call's
-// start) and its thread CPU time recorded. Medians over the calls [µs]: worker1_start_us (how late
-// the other worker began its first item), caller_end_us / worker1_end_us (when each worker finished
-// its last item), call_us (the call's wall time), and items_1 (items the other worker ran); per
-// item CPU time on the caller and on the other worker (item_cpu_us_0, _1): a worker whose items
-// cost more than the caller's shows there, a late start in worker1_start_us.
+// A gradient batch's timeline on T = 1 or 2 threads (the first argument), the calls gap_us apart
+// (the second): the caller works alone (busy, on its CPU) for the gap before each call, as a
+// caller does between batches, while the other worker's CPU idles (it parks once kIdleSpin has
+// passed). The same items as BatchStepper's (Calc and CalcDiff A and B with each worker's own
+// data, warm start cleared), through ParallelFor directly, each item's start and end (wall clock
+// from the call's start) and its thread CPU time recorded. Medians over the calls [µs]:
+// worker1_start_us (how late the other worker began its first item), caller_end_us /
+// worker1_end_us (when each worker finished its last item), call_us (the call's wall time), and
+// items_1 (items the other worker ran); per item CPU time on the caller and on the other worker
+// (item_cpu_us_0, _1): a worker whose items cost more than the caller's shows there (its CPU's
+// caches emptied while it idled: thread_wake_bench's BM_CacheAfterIdle), a late start in
+// worker1_start_us. With the same gap, call_us at T = 1 over twice call_us at T = 2 is the
+// call's linear fraction.
 void BM_GradientBatchTimeline(benchmark::State& state, Example example, int count) {
   const int threads = static_cast<int>(state.range(0));
+  const double gap_seconds = 1e-6 * static_cast<double>(state.range(1));
   const std::shared_ptr<const StepModel> model = ModelOf(example, "qp");
   const std::vector<StepPoint> points = BatchPoints(StateOf(example), count);
   std::vector<std::unique_ptr<StepData>> data;
@@ -436,11 +519,7 @@ void BM_GradientBatchTimeline(benchmark::State& state, Example example, int coun
   };
   std::vector<Item> items(points.size());
   std::vector<double> worker1_start, caller_end, worker1_end, call, items_1, cpu[2];
-  const auto thread_cpu = [] {
-    timespec now{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-    return 1e6 * static_cast<double>(now.tv_sec) + 1e-3 * static_cast<double>(now.tv_nsec);
-  };
+  const auto thread_cpu = [] { return 1e6 * ThreadCpuSeconds(); };  // [µs]
   for (int warm = 0; warm < 2; ++warm) {
     for (std::size_t w = 0; w < 2; ++w) {
       for (const StepPoint& p : points) {
@@ -451,7 +530,8 @@ void BM_GradientBatchTimeline(benchmark::State& state, Example example, int coun
     }
   }
   for (auto _ : state) {
-    std::this_thread::sleep_for(std::chrono::microseconds(200));  // a gap between calls
+    for (const double resume = WallSeconds() + gap_seconds; WallSeconds() < resume;) {
+    }
     const double start = WallSeconds();
     ParallelFor(points.size(), threads, [&](std::size_t worker, std::size_t i) {
       Item& item = items[i];
@@ -491,12 +571,12 @@ void BM_GradientBatchTimeline(benchmark::State& state, Example example, int coun
   state.counters["item_cpu_us_1"] = Quantile(cpu[1], 0.5);
 }
 BENCHMARK_CAPTURE(BM_GradientBatchTimeline, arm_cubes, Example::kArmCubes, 8)
-    ->Arg(1)
-    ->Arg(2)
+    ->ArgNames({"threads", "gap_us"})
+    ->ArgsProduct({{1, 2}, {0, 200, 2500}})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_GradientBatchTimeline, planar_hand, Example::kPlanarHand, 64)
-    ->Arg(1)
-    ->Arg(2)
+    ->ArgNames({"threads", "gap_us"})
+    ->ArgsProduct({{1, 2}, {0, 200, 2500}})
     ->Unit(benchmark::kMillisecond);
 
 // What a parked pool costs while no call comes: 8 calls of 2 short items in a row (so that the

@@ -27,6 +27,20 @@
 //                                  for `spinning` it includes the partner's spin during the gap
 //                                  (the price of never parking). Kernel time on an idle CPU
 //                                  (the interrupt that wakes it) is nobody's and not counted.
+//   BM_CacheAfterIdle/gap_us:G
+//       What a CPU keeps of a thread's cache while the thread sleeps (its CPU idle) for G µs: the
+//       thread (pinned to CPU 1) walks its own 512 KiB buffer (half this machine's 1 MiB L2 per
+//       core) in a random cyclic order of its 64-byte lines, each read depending on the one
+//       before (a latency-bound walk, as a solver's scattered reads are, not one the prefetcher
+//       hides), sleeps G µs, and times one more walk. Counters, medians over the rounds:
+//         walk_us_50            the walk after the sleep [µs];
+//         warm_walk_us_50       a walk right after a walk (no sleep) [µs];
+//         after_idle_over_warm  their ratio: 1 when the lines stayed in the core's L2, about
+//                               the L3-to-L2 latency ratio when the CPU's caches were handed to
+//                               other work meanwhile (a virtual CPU that idles long enough is
+//                               descheduled by its host), more when they come from memory.
+//       The other worker of a ParallelFor call parks between calls: this is what its first
+//       items pay for their data (and code) after a long gap, beyond the wake itself.
 //   Pinning to two CPUs makes every wake cross from one CPU to the other, as a batch call's
 //   does when both CPUs are free; with one CPU the benchmark skips itself. Needs an idle
 //   machine for the wall figures (another process on CPU 1 delays the wake by its time slice).
@@ -44,6 +58,7 @@
 #include <cstdint>
 #include <ctime>
 #include <mutex>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -185,6 +200,56 @@ void BM_ThreadWakeLatency(benchmark::State& state, Partner partner) {
   state.counters["round_trip_us_50"] = Median(round_trip);
   state.counters["cpu_us_per_round_trip"] = Median(cpu);
 }
+
+// One walk of `next` from line 0 back to it: each line holds the index of the next one.
+std::size_t Walk(const std::vector<std::size_t>& next) {
+  constexpr std::size_t kStride = 8;  // size_t per 64-byte line
+  std::size_t line = 0, steps = 0;
+  do {
+    line = next[line * kStride];
+    ++steps;
+  } while (line != 0);
+  return steps;
+}
+
+void BM_CacheAfterIdle(benchmark::State& state) {
+  if (std::thread::hardware_concurrency() < 2 || !PinTo(1)) {
+    state.SkipWithError("needs a second CPU to pin the thread to");
+    return;
+  }
+  constexpr std::size_t kLines = 512 * 1024 / 64, kStride = 8;
+  std::vector<std::size_t> order(kLines);
+  for (std::size_t i = 0; i < kLines; ++i) order[i] = i;
+  std::minstd_rand random(7);
+  std::shuffle(order.begin() + 1, order.end(), random);  // one cycle through every line from 0
+  std::vector<std::size_t> next(kLines * kStride, 0);
+  for (std::size_t i = 0; i < kLines; ++i) next[order[i] * kStride] = order[(i + 1) % kLines];
+  const auto gap = std::chrono::microseconds(state.range(0));
+  const auto timed_walk = [&next] {
+    const Clock::time_point start = Clock::now();
+    benchmark::DoNotOptimize(Walk(next));
+    return Micro(Clock::now() - start);
+  };
+  std::vector<double> after_idle, warm;
+  for (auto _ : state) {
+    Walk(next);
+    warm.push_back(timed_walk());
+    std::this_thread::sleep_for(gap);  // blocks: the CPU idles
+    after_idle.push_back(timed_walk());
+  }
+  state.counters["walk_us_50"] = Median(after_idle);
+  state.counters["warm_walk_us_50"] = Median(warm);
+  state.counters["after_idle_over_warm"] = Median(after_idle) / Median(warm);
+}
+BENCHMARK(BM_CacheAfterIdle)
+    ->ArgName("gap_us")
+    ->Arg(200)
+    ->Arg(1000)
+    ->Arg(2500)
+    ->Arg(5000)
+    ->Arg(20000)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 void Gaps(benchmark::internal::Benchmark* b) {
   b->ArgName("gap_us");

@@ -5,10 +5,12 @@ Runs the benchmarks in bench/ that the rows are judged by and prints one Markdow
 row, the figure now, the goal, the figure's ratio to the goal and whether it is met. Times are
 CPU-time medians of Google Benchmark's repetitions (they depend less on the machine's load
 than wall times; the load average is printed with the table); the ECP row is the ratio of
-Siconos' median to ours on the same recorded NCPs; the thread rows are the CPU time per item
-at 2 threads over 1 and the wall-clock linear fraction, beside the machine's own control, and
-the best fraction a single call of the row's shape can reach when the other worker is woken as
-late as bench/thread_wake_bench.cc measures (the hand-over floor).
+Siconos' median to ours on the same recorded NCPs; the thread rows are the wall-clock linear
+fraction with the CPU time per item at 2 threads over 1, beside the machine's own control: for
+batches made in a loop (the steady state), and for a single call after the other worker idled,
+with the best fraction such a call of the row's shape can reach when the other worker is woken
+as late as bench/thread_wake_bench.cc measures (the hand-over floor; the CPU it wakes on has
+also lost its caches to the host meanwhile, BM_CacheAfterIdle there).
 
 Not run here (minutes each): the MIQP MPC rows (build/release/miqp_bench, docs/mpc.md) and
 instruction counts (scripts/instruction_counts.sh).
@@ -133,12 +135,20 @@ def handover_floor(items, item_us, start_us, notify_us):
     return items * item_us / (2 * max(free))
 
 
-def thread_rows(build, _repetitions):
-    batches = {"gradients_planar_hand_reused": 64, "gradients_arm_cubes_reused": 8,
-               "rollouts_planar_hand_reused": 64, "control_compute": 16}
-    found = medians(run_benchmark(build, "batch_bench",
-                                  f"ThreadScaling/({'|'.join(batches)})$", 1,
-                                  ("--benchmark_min_time=1",)))
+def thread_rows(build, repetitions):
+    """Two kinds of call: a batch made alone after the other worker idled through a 1-thread
+    call (single call: the wake and the cold CPU, with its hand-over floor), and batches made in
+    a loop (steady state, rows _8_in_a_row: their first call untimed). Beside them the machine's
+    controls: the same shapes of register-only arithmetic, and two independent callers (the CPU
+    per item two busy CPUs cost when nothing is shared)."""
+    single = {"gradients_planar_hand_reused": 64, "gradients_arm_cubes_reused": 8,
+              "rollouts_planar_hand_reused": 64, "control_compute": 16}
+    loop = ("gradients_planar_hand_reused_8_in_a_row", "gradients_arm_cubes_reused_8_in_a_row",
+            "rollouts_planar_hand_reused_8_in_a_row", "control_compute_short_8_in_a_row")
+    found = medians(run_benchmark(
+        build, "batch_bench",
+        f"ThreadScaling/({'|'.join([*single, *loop])})$|IndependentCallers/", repetitions,
+        ("--benchmark_min_time=1",)))
     # The wake of a thread parked for 1 ms (a single call's other worker), thread_wake_bench.cc.
     wake = medians(run_benchmark(build, "thread_wake_bench",
                                  "BM_ThreadWakeLatency/caller_spins/gap_us:1000/", 1,
@@ -146,17 +156,28 @@ def thread_rows(build, _repetitions):
     wake = next(iter(wake.values()))
     start_us, notify_us = wake["wake_us_50"], wake["notify_us_50"]
     rows = []
-    for batch, items in batches.items():
+    for batch in loop:
+        entry = found[f"BM_ThreadScaling/{batch}"]
+        growth = entry["cpu_us_per_item_2"] / entry["cpu_us_per_item_1"]
+        label = f"{batch} on 2 threads, calls in a loop (CPU per item × {growth:.3f} of 1 thread)"
+        if batch.startswith("control"):
+            label += ", the machine's control"
+        rows.append(row(label, entry["linear_fraction"], 0.95, "of linear", at_most=False))
+    for batch, items in single.items():
         entry = found[f"BM_ThreadScaling/{batch}"]
         growth = entry["cpu_us_per_item_2"] / entry["cpu_us_per_item_1"]
         item_us = 1e6 / entry["items_per_second_1"]
         floor = handover_floor(items, item_us, start_us, notify_us)
-        label = (f"{batch} on 2 threads (CPU per item × {growth:.3f} of 1 thread; "
-                 f"hand-over floor {floor:.3f}: {items} × {item_us:.3g} µs, wake {start_us:.3g} µs,"
-                 f" notify {notify_us:.2g} µs)")
+        label = (f"{batch} on 2 threads, a single call after the other worker idled (CPU per "
+                 f"item × {growth:.3f} of 1 thread; hand-over floor {floor:.3f}: {items} × "
+                 f"{item_us:.3g} µs, wake {start_us:.3g} µs, notify {notify_us:.2g} µs)")
         if batch == "control_compute":
             label += ", the machine's control"
         rows.append(row(label, entry["linear_fraction"], 0.95, "of linear", at_most=False))
+    independent = [f"{name.split('/')[1]} × {entry['growth']:.3f}"
+                   for name, entry in found.items() if name.startswith("BM_IndependentCallers/")]
+    rows.append(f"| two independent callers at once (nothing shared), CPU per item over one alone "
+                f"| {'; '.join(independent)} | | | the machine's control |")
     return rows
 
 
