@@ -218,30 +218,30 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
     }
   }
   // M_c (its lower triangle, all the factorisation reads) and its factor, or the Gram path.
-  // Each factored block takes the next unused factor of its size (made when this call has more
-  // blocks of that size than any call before), once every block has taken its place (a new
-  // factor may move those of its size).
+  // Each factored block takes an unused factor of its size (made when this call has more
+  // blocks of that size than any call before), once every block has counted its size (a new
+  // factor may move those of its size): the first pass counts up, the second takes them back
+  // down, which leaves every count at 0 for the next call.
   const int n = cost_factor_.size();
-  if (static_cast<int>(factors_by_size_.size()) < n + 1) factors_by_size_.resize(n + 1);
-  factors_used_.assign(n + 1, 0);
+  if (static_cast<int>(factors_by_size_.size()) < n + 1) {
+    factors_by_size_.resize(n + 1);
+    factors_used_.resize(n + 1, 0);
+  }
   for (int b = 0; b < block_count_; ++b) {
     Block& block = blocks_[b];
     const int size = static_cast<int>(block.indices.size());
     const int rows = static_cast<int>(block.rows.size());
     block.gram = size <= kSmallBlock && rows < size && FormGramOperators(largest, &block);
-    block.factor = nullptr;
     if (block.gram) continue;
-    const int slot = factors_used_[size]++;
-    if (slot == static_cast<int>(factors_by_size_[size].size()))
+    if (factors_used_[size]++ == static_cast<int>(factors_by_size_[size].size()))
       factors_by_size_[size].emplace_back();
   }
-  factors_used_.assign(n + 1, 0);
   for (int b = 0; b < block_count_; ++b) {
     Block& block = blocks_[b];
     if (block.gram) continue;
     const int size = static_cast<int>(block.indices.size());
     const int rows = static_cast<int>(block.rows.size());
-    Factor& factor = factors_by_size_[size][factors_used_[size]++];
+    Factor& factor = factors_by_size_[size][--factors_used_[size]];
     block.factor = &factor;
     block.M.SetZero(size, size);
     if (size <= kSmallBlock) {

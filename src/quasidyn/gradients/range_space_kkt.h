@@ -161,7 +161,8 @@ class RangeSpaceKkt {
   std::vector<int> zero_pivots_;  // FactorBlocks' scratch: a block's zero pivots
   // The blocks' factors by size: factors_by_size_[s] holds as many factors of s × s matrices
   // as the most blocks of s velocities one call has had (Eigen's LDLT keeps its storage while
-  // its size is the same); factors_used_[s] counts those of the current call.
+  // its size is the same); factors_used_[s] counts those of the current call (0 between
+  // calls).
   std::vector<std::vector<Factor>> factors_by_size_;
   std::vector<int> factors_used_;
 };
