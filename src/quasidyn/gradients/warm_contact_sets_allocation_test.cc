@@ -6,9 +6,9 @@
 // pass over the same points allocates nothing, and gives the A and B of a fresh data object
 // bit for bit.
 //
-// The points are those of bench/batch_bench.cc: the benchmark state (planar_hand after 60 QP
-// steps, arm_cubes after 200) with the command moved by −3.5 … 3.5 mm (or mrad) along one
-// actuated coordinate per point.
+// The points are made as bench/batch_bench.cc's: the benchmark state (planar_hand after 60 QP
+// steps of its schedule, arm_cubes after 200) with its own command and with the command moved
+// by −3.5 … 3.5 mm (or mrad) along one actuated coordinate per point.
 
 #include <gtest/gtest.h>
 
