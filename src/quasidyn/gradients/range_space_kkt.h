@@ -80,7 +80,8 @@ class RangeSpaceKkt {
   // Finds the blocks of M and factors them, after FactorCost. whitened: w_j = C⁻ᵀ g_jᵀ of every
   // row g_j of some G (cost_factor().WhitenRows); active: the rows of G that make E, in the
   // order of r₂'s columns. Copies what it needs (neither is read after this call). Reuses this
-  // object's storage: a call with the sizes and blocks of the previous one allocates nothing.
+  // object's storage, each buffer kept at its largest use: a call with blocks that earlier
+  // calls have met (a batch's second pass over the same points) allocates nothing.
   // Throws std::invalid_argument for an active row outside the whitened rows or when H has not
   // been factored.
   void FactorRows(const PositiveDefiniteFactor::SparseRows& whitened,
