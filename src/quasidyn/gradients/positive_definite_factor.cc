@@ -45,7 +45,8 @@ bool PositiveDefiniteFactor::Factor(const Eigen::MatrixXd& P) {
         run.size = 0;
         run.diagonal = true;
         // Room for the longest run (its first size entries are used): no resize per entry.
-        if (run.inverse_diagonal.size() < n - start) run.inverse_diagonal.resize(n - start);
+        if (run.inverse_diagonal.size() < static_cast<size_t>(n - start))
+          run.inverse_diagonal.resize(n - start);
       }
       Block& run = blocks_[block_count_ - 1];
       run.inverse_diagonal[run.size++] = 1.0 / l;
@@ -54,12 +55,16 @@ bool PositiveDefiniteFactor::Factor(const Eigen::MatrixXd& P) {
       block.start = start;
       block.size = size;
       block.diagonal = false;
-      block.L = P.block(start, start, size, size);
+      block.L.Resize(size, size);
+      KeptCapacityMatrix::View L = block.L.view();
+      L = P.block(start, start, size, size);
       // In place: the lower triangle becomes L (the upper one, never read, keeps P's).
-      const Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower> llt(block.L);
+      const Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>, Eigen::Lower> llt(L);
       if (llt.info() != Eigen::Success) return false;
-      if (!(block.L.diagonal().cwiseAbs2().minCoeff() > threshold)) return false;
-      block.inverse_diagonal = block.L.diagonal().cwiseInverse();
+      if (!(L.diagonal().cwiseAbs2().minCoeff() > threshold)) return false;
+      if (block.inverse_diagonal.size() < static_cast<size_t>(size))
+        block.inverse_diagonal.resize(size);
+      for (int i = 0; i < size; ++i) block.inverse_diagonal[i] = 1.0 / L(i, i);
     }
     start = end;
   }

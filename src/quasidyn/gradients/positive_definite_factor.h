@@ -15,6 +15,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "quasidyn/gradients/kept_capacity_matrix.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
@@ -70,8 +71,10 @@ class PositiveDefiniteFactor {
   struct Block {
     int start = 0, size = 0;
     bool diagonal = false;
-    Eigen::MatrixXd L;  // lower Cholesky factor of P's diagonal block (lower triangle only)
-    Eigen::VectorXd inverse_diagonal;  // 1 / L_ii
+    // Both keep the storage of their largest use (a block's size follows the coupling of the
+    // step's H, which changes with the sliding cones: kept_capacity_matrix.h).
+    KeptCapacityMatrix L;  // lower Cholesky factor of P's diagonal block (lower triangle only)
+    std::vector<double> inverse_diagonal;  // 1 / L_ii (its first `size` entries)
   };
   static void ForwardSubstitute(const Block& b, double* x);
   static void BackSubstitute(const Block& b, double* x);

@@ -192,7 +192,7 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
     Block& block = blocks_[b];
     const int size = static_cast<int>(block.indices.size());
     const int rows = static_cast<int>(block.rows.size());
-    block.W.setZero(size, rows);
+    block.W.SetZero(size, rows);
     block.row_first.resize(rows);
     block.row_end.resize(rows);
     for (int q = 0; q < rows; ++q) {
@@ -200,7 +200,7 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
       // The places of the row's non-zeros, first … end − 1: its entries' indices increase, and
       // so do their places in the block (the block's indices increase).
       int first = -1, end = 0;
-      double* const w_column = block.W.col(q).data();
+      double* const w_column = block.W.col(q);
       for (int e = whitened.start[j]; e < whitened.start[j + 1]; ++e)
         if (whitened.value[e] != 0.0) {
           const int k = place_in_block_[whitened.index[e]];
@@ -218,13 +218,32 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
     }
   }
   // M_c (its lower triangle, all the factorisation reads) and its factor, or the Gram path.
+  // Each factored block takes an unused factor of its size (made when this call has more
+  // blocks of that size than any call before), once every block has counted its size (a new
+  // factor may move those of its size): the first pass counts up, the second takes them back
+  // down, which leaves every count at 0 for the next call.
+  const int n = cost_factor_.size();
+  if (static_cast<int>(factors_by_size_.size()) < n + 1) {
+    factors_by_size_.resize(n + 1);
+    factors_used_.resize(n + 1, 0);
+  }
   for (int b = 0; b < block_count_; ++b) {
     Block& block = blocks_[b];
     const int size = static_cast<int>(block.indices.size());
     const int rows = static_cast<int>(block.rows.size());
     block.gram = size <= kSmallBlock && rows < size && FormGramOperators(largest, &block);
     if (block.gram) continue;
-    block.M.setZero(size, size);
+    if (factors_used_[size]++ == static_cast<int>(factors_by_size_[size].size()))
+      factors_by_size_[size].emplace_back();
+  }
+  for (int b = 0; b < block_count_; ++b) {
+    Block& block = blocks_[b];
+    if (block.gram) continue;
+    const int size = static_cast<int>(block.indices.size());
+    const int rows = static_cast<int>(block.rows.size());
+    Factor& factor = factors_by_size_[size][--factors_used_[size]];
+    block.factor = &factor;
+    block.M.SetZero(size, size);
     if (size <= kSmallBlock) {
       for (int i = 0; i < size; ++i)
         for (int k = 0; k <= i; ++k) {
@@ -233,19 +252,19 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
           block.M(i, k) = sum;
         }
     } else {
-      block.M.selfadjointView<Eigen::Lower>().rankUpdate(block.W);
+      block.M.view().selfadjointView<Eigen::Lower>().rankUpdate(block.W.view());
     }
-    block.factor.compute(block.M);
+    factor.compute(block.M.view());
   }
   std::vector<int>& zero_pivots = zero_pivots_;
   for (int b = 0; b < block_count_; ++b) {
     Block& block = blocks_[b];
     if (block.gram) continue;
     const int size = static_cast<int>(block.indices.size());
-    const auto D = block.factor.vectorD();  // a view of the factor (a VectorXd would copy it)
+    const auto D = block.factor->vectorD();  // a view of the factor (a VectorXd would copy it)
     // Eigen's pivoting does not always leave the zero pivots last (an exactly zero column is
     // skipped in place), so every pivot is tested.
-    block.pivot_inverse.setZero(size);
+    block.pivot_inverse.assign(size, 0.0);
     zero_pivots.clear();
     for (int i = 0; i < size; ++i) {
       if (D[i] > kRankTolerance * largest)
@@ -259,7 +278,7 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
     const bool small = size <= kSmallBlock;
     if (zero_pivots.empty() || block.rank == 0) {
       // Full rank: no null space. Rank 0: x = y on the whole block (N = I, never formed).
-      block.N.resize(size, 0);
+      block.N.Resize(size, 0);
       if (small && block.rank > 0) FormSmallOperators(&block);
       continue;
     }
@@ -267,22 +286,22 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
     // (L is unit triangular); modified Gram–Schmidt, each vector orthogonalised twice ("twice
     // is enough": Giraud, Langou & Rozložník, Comput. Math. Appl. 2005), makes them an
     // orthonormal basis of that span, which is all x = N Nᵀ y reads.
-    Eigen::MatrixXd& N = block.N;
     const int nullity = static_cast<int>(zero_pivots.size());
-    N.setZero(size, nullity);
+    block.N.SetZero(size, nullity);
+    KeptCapacityMatrix::View N = block.N.view();
     for (int c = 0; c < nullity; ++c) N(zero_pivots[c], c) = 1.0;
     if (small) {
       // Lᵀ is unit upper triangular: back substitution, column by column.
-      const Eigen::MatrixXd& L = block.factor.matrixLDLT();
+      const Eigen::MatrixXd& L = block.factor->matrixLDLT();
       for (int c = 0; c < nullity; ++c) {
         double* column = N.col(c).data();
         for (int i = size - 2; i >= 0; --i)
           for (int j = i + 1; j < size; ++j) column[i] -= L(j, i) * column[j];
       }
     } else {
-      block.factor.matrixU().solveInPlace(N);
+      block.factor->matrixU().solveInPlace(N);
     }
-    N = block.factor.transpositionsP().transpose() * N;
+    N = block.factor->transpositionsP().transpose() * N;
     for (int c = 0; c < nullity; ++c) {
       for (int pass = 0; pass < 2; ++pass)
         for (int d = 0; d < c; ++d) N.col(c) -= N.col(d).dot(N.col(c)) * N.col(d);
@@ -290,8 +309,10 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
     }
     if (small)
       FormSmallOperators(&block);
-    else
-      block.N_transposed = N.transpose();  // SolveBlock reads N's rows
+    else {
+      block.N_transposed.Resize(nullity, size);  // SolveBlock reads N's rows
+      block.N_transposed.view() = N.transpose();
+    }
   }
 }
 
@@ -339,7 +360,7 @@ bool RangeSpaceKkt::FormGramOperators(double largest, Block* block) {
   // K = W_c G⁻¹ (= M_c⁺ W_c for W_c of full column rank), row by row: G Kᵀ's column i =
   // W_c's row i, solved through the factor; Q = I − K W_cᵀ, the projector onto null(W_cᵀ) =
   // null(M_c) (= N Nᵀ).
-  block->K.resize(size, rows);
+  block->K.Resize(size, rows);
   double* K = block->K.data();  // column-major, as W
   double z[kSmallBlock];
   for (int i = 0; i < size; ++i) {
@@ -352,7 +373,7 @@ bool RangeSpaceKkt::FormGramOperators(double largest, Block* block) {
     for (int k = 0; k < rows; ++k) K[i + perm[k] * size] = z[k];
   }
   // Q symmetric: its lower triangle, mirrored.
-  block->Q.resize(size, size);
+  block->Q.Resize(size, size);
   double* Q = block->Q.data();
   for (int j = 0; j < size; ++j)
     for (int i = j; i < size; ++i) {
@@ -362,7 +383,7 @@ bool RangeSpaceKkt::FormGramOperators(double largest, Block* block) {
       Q[j + i * size] = sum;
     }
   block->rank = rows;
-  block->N.resize(size, 0);  // not formed: the small solve reads Q
+  block->N.Resize(size, 0);  // not formed: the small solve reads Q
   return true;
 }
 
@@ -370,15 +391,15 @@ void RangeSpaceKkt::FormSmallOperators(Block* block) {
   const int size = static_cast<int>(block->indices.size());
   const int rows = static_cast<int>(block->rows.size());
   const int lead = block->leading;
-  const double* L = block->factor.matrixLDLT().data();  // column-major, L(i, j) = L[i + j·size]
-  const int* transposition = block->factor.transpositionsP().indices().data();
+  const double* L = block->factor->matrixLDLT().data();  // column-major, L(i, j) = L[i + j·size]
+  const int* transposition = block->factor->transpositionsP().indices().data();
   const double* pivot_inverse = block->pivot_inverse.data();
   const double* N = block->N.data();
-  const int nullity = static_cast<int>(block->N.cols());
+  const int nullity = block->N.cols();
   // K = (I − N Nᵀ) S W_c, S = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π, column by column, as SolveBlock forms x₀ from
   // W_c r₂: only L's leading block enters (D⁺ is zero past it). Π applies the factor's
   // transpositions in order, Πᵀ in reverse order.
-  block->K.resize(size, rows);
+  block->K.Resize(size, rows);
   double z[kSmallBlock], coordinates[kSmallBlock];
   for (int q = 0; q < rows; ++q) {
     for (int i = 0; i < size; ++i) z[i] = block->W(i, q);
@@ -390,13 +411,13 @@ void RangeSpaceKkt::FormSmallOperators(Block* block) {
     }
     for (int c = 0; c < nullity; ++c)
       for (int k = 0; k < size; ++k) z[k] -= N[k + c * size] * coordinates[c];
-    double* column = block->K.col(q).data();
+    double* column = block->K.col(q);
     for (int i = 0; i < size; ++i) column[i] = z[i];
   }
   // Q = N Nᵀ (symmetric; empty for a full-rank block).
-  block->Q.resize(nullity > 0 ? size : 0, nullity > 0 ? size : 0);
+  block->Q.Resize(nullity > 0 ? size : 0, nullity > 0 ? size : 0);
   for (int j = 0; j < block->Q.cols(); ++j) {
-    double* column = block->Q.col(j).data();
+    double* column = block->Q.col(j);
     for (int i = 0; i < size; ++i) column[i] = 0.0;
     for (int c = 0; c < nullity; ++c) {
       const double n_jc = N[j + c * size];
@@ -422,7 +443,7 @@ void RangeSpaceKkt::SolveSmallBlock(const Block& block, const R2Rows& r2_rows, W
       for (int j = 0; j < size; ++j) y[j] = column[indices[j]];
       for (int j = 0; j < size; ++j) {
         if (y[j] == 0.0) continue;
-        const double* q_column = block.Q.col(j).data();
+        const double* q_column = block.Q.col(j);
         for (int k = 0; k < size; ++k) out[k] += q_column[k] * y[j];
       }
     }
@@ -430,7 +451,7 @@ void RangeSpaceKkt::SolveSmallBlock(const Block& block, const R2Rows& r2_rows, W
   }
   for (int q = 0; q < rows; ++q) {
     const int a = block.rows[q];
-    const double* k_column = block.K.col(q).data();
+    const double* k_column = block.K.col(q);
     for (int e = r2_rows.start[a]; e < r2_rows.start[a + 1]; ++e) {
       const double entry = r2_rows.value[e];
       if (entry == 0.0) continue;
@@ -445,7 +466,7 @@ void RangeSpaceKkt::SolveBlock(const Block& block, const R2Rows& r2_rows, int r2
   const int size = static_cast<int>(block.indices.size());
   const int rows = static_cast<int>(block.rows.size());
   const int lead = block.leading;
-  const int nullity = static_cast<int>(block.N.cols());
+  const int nullity = block.N.cols();
   Eigen::MatrixXd& x = w->x;  // y on entry
   const int* indices = block.indices.data();
   // z = W_c r₂,c (size × with_r2, column-major) on the right-hand sides with r₂ ≠ 0 on the
@@ -492,8 +513,8 @@ void RangeSpaceKkt::SolveBlock(const Block& block, const R2Rows& r2_rows, int r2
   // x₀ = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π z, column by column. D⁺ is zero past the last kept pivot, so only the
   // leading block of L enters (header), and x₀ is zero past it before Πᵀ. Π applies the
   // factor's transpositions in order, Πᵀ in reverse order.
-  const double* L = block.factor.matrixLDLT().data();  // column-major, L(i, j) = L[i + j·size]
-  const int* transposition = block.factor.transpositionsP().indices().data();
+  const double* L = block.factor->matrixLDLT().data();  // column-major, L(i, j) = L[i + j·size]
+  const int* transposition = block.factor->transpositionsP().indices().data();
   const double* pivot_inverse = block.pivot_inverse.data();
   for (int s = 0; s < with_r2; ++s) {
     ApplyLeadingPseudoInverse(L, transposition, pivot_inverse, size, lead,

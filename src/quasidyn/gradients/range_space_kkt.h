@@ -42,6 +42,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "quasidyn/gradients/kept_capacity_matrix.h"
 #include "quasidyn/gradients/positive_definite_factor.h"
 
 namespace quasidyn {
@@ -79,7 +80,8 @@ class RangeSpaceKkt {
   // Finds the blocks of M and factors them, after FactorCost. whitened: w_j = C⁻ᵀ g_jᵀ of every
   // row g_j of some G (cost_factor().WhitenRows); active: the rows of G that make E, in the
   // order of r₂'s columns. Copies what it needs (neither is read after this call). Reuses this
-  // object's storage: a call with the sizes and blocks of the previous one allocates nothing.
+  // object's storage, each buffer kept at its largest use: a call with blocks that earlier
+  // calls have met (a batch's second pass over the same points) allocates nothing.
   // Throws std::invalid_argument for an active row outside the whitened rows or when H has not
   // been factored.
   void FactorRows(const PositiveDefiniteFactor::SparseRows& whitened,
@@ -101,25 +103,29 @@ class RangeSpaceKkt {
   void Solve(const Eigen::MatrixXd& r1, const R2Rows& r2_rows, int r2_columns, Workspace* w) const;
 
  private:
-  // One diagonal block of M (header comment).
+  using Factor = Eigen::LDLT<Eigen::MatrixXd>;
+
+  // One diagonal block of M (header comment). Its buffers keep the storage of their largest
+  // shape (kept_capacity_matrix.h): a block's velocities and rows change with the active set,
+  // and once every shape has been met a factorisation allocates nothing.
   struct Block {
     std::vector<int> indices;  // its velocity indices, increasing
     std::vector<int> rows;     // its active rows, as positions in `active` (columns of r₂ᵀ)
-    Eigen::MatrixXd W;         // W_c: the rows' w_j on the block's velocities (size × |rows|)
+    KeptCapacityMatrix W;      // W_c: the rows' w_j on the block's velocities (size × |rows|)
     // Per row q, the places of its non-zeros in W_c lie in row_first[q] … row_end[q] − 1.
     std::vector<int> row_first, row_end;
-    Eigen::MatrixXd M;                    // M_c = W_c W_cᵀ, lower triangle (size × size)
-    Eigen::LDLT<Eigen::MatrixXd> factor;  // Π M_c Πᵀ = L D Lᵀ
-    Eigen::VectorXd pivot_inverse;        // D⁺: 1/D_i on the kept pivots, 0 on the zero ones
+    KeptCapacityMatrix M;               // M_c = W_c W_cᵀ, lower triangle (size × size)
+    const Factor* factor = nullptr;     // Π M_c Πᵀ = L D Lᵀ (one of factors_by_size_[size])
+    std::vector<double> pivot_inverse;  // D⁺: 1/D_i on the kept pivots, 0 on the zero ones
     int rank = 0;
-    int leading = 0;               // 1 + the index of the last kept pivot
-    Eigen::MatrixXd N;             // orthonormal basis of null(M_c) (size × nullity)
-    Eigen::MatrixXd N_transposed;  // Nᵀ, large blocks with a null space only (SolveBlock)
+    int leading = 0;                  // 1 + the index of the last kept pivot
+    KeptCapacityMatrix N;             // orthonormal basis of null(M_c) (size × nullity)
+    KeptCapacityMatrix N_transposed;  // Nᵀ, large blocks with a null space only (SolveBlock)
     // Small blocks (at most kSmallBlock velocities) only, formed once per factorisation:
     // K = (I − N Nᵀ) S W_c (size × |rows|), S = Πᵀ L⁻ᵀ D⁺ L⁻¹ Π so that x₀ = S W_c r₂,c, and
     // Q = N Nᵀ (size × size, empty when N is). The solve is then x_c = K r₂,c + Q y_c, the
     // same x as x₀ + N Nᵀ (y − x₀) without the per-column set-up.
-    Eigen::MatrixXd K, Q;
+    KeptCapacityMatrix K, Q;
     // K and Q came from the Gram matrix G = W_cᵀ W_c (fewer rows than velocities, all
     // independent: K = W_c G⁻¹, Q = I − K W_cᵀ; M, factor, N and the pivots are not formed).
     bool gram = false;
@@ -154,6 +160,12 @@ class RangeSpaceKkt {
   int block_count_ = 0;
   std::vector<int> block_of_, place_in_block_, union_parent_;
   std::vector<int> zero_pivots_;  // FactorBlocks' scratch: a block's zero pivots
+  // The blocks' factors by size: factors_by_size_[s] holds as many factors of s × s matrices
+  // as the most blocks of s velocities one call has had (Eigen's LDLT keeps its storage while
+  // its size is the same); factors_used_[s] counts those of the current call (0 between
+  // calls).
+  std::vector<std::vector<Factor>> factors_by_size_;
+  std::vector<int> factors_used_;
 };
 
 }  // namespace quasidyn

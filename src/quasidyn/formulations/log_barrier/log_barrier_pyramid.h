@@ -44,6 +44,7 @@ struct LogBarrierWorkspace final : ProgramWorkspace {
   // The cone barrier's derivative (log_barrier_cone.h): its blocks and multipliers.
   std::vector<ContactConeBlock> cone_blocks;
   std::vector<Eigen::VectorXd> cone_multipliers;
+  Eigen::VectorXd cone_gap, cone_impulse;  // its gap velocities and stacked impulse λ
 };
 
 // Solves a barrier problem in the workspace's solver (set up again only for a new pattern).

@@ -1,5 +1,7 @@
 #include "quasidyn/formulations/log_barrier_cone/log_barrier_cone.h"
 
+#include <cmath>
+
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/dynamics/failure_message.h"
 #include "quasidyn/dynamics/joint_limit_rows.h"
@@ -102,14 +104,18 @@ void ConeLogBarrierProgram::Solve(const StepProblem& problem, ProgramWorkspace* 
 
 namespace {
 
+// *gap: the gap velocities' storage (GapVelocities); each u_b = R_b c_i (BlockValues) in
+// inline storage (m_b <= 3): no allocation.
 std::string ConeBarrierViolation(const StepProblem& problem,
                                  const std::vector<ContactConeBlock>& blocks,
-                                 const Eigen::VectorXd& v) {
-  const std::vector<Eigen::VectorXd> values =
-      BlockValues(blocks, GapVelocities(problem.contacts, v, problem.time_step));
-  for (size_t b = 0; b < values.size(); ++b) {
-    const Eigen::VectorXd& u = values[b];
-    const double radius = u.size() > 1 ? u.tail(u.size() - 1).norm() : 0.0;
+                                 const Eigen::VectorXd& v, Eigen::VectorXd* gap) {
+  GapVelocities(problem.contacts, v, problem.time_step, gap);
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1> u;
+    u.noalias() = blocks[b].R * gap->segment(blocks[b].first_row, blocks[b].R.cols());
+    double radius_squared = 0.0;  // |z_b|², summed in order (a check, not a result)
+    for (Eigen::Index k = 1; k < u.size(); ++k) radius_squared += u[k] * u[k];
+    const double radius = std::sqrt(radius_squared);
     if (!(u[0] - radius > 0))
       return "the log-barrier solution is on the boundary of the cone of contact " +
              std::to_string(blocks[b].contact);
@@ -136,16 +142,17 @@ void ConeLogBarrierProgram::Differentiate(const QuasiDynamicDerivativeInput& inp
   const Eigen::VectorXd& v = input.solution.v;
   std::vector<ContactConeBlock>& blocks = w.cone_blocks;
   BarrierConeBlocks(contacts, &blocks);
-  if (const std::string violation = ConeBarrierViolation(problem, blocks, v); !violation.empty())
+  if (const std::string violation = ConeBarrierViolation(problem, blocks, v, &w.cone_gap);
+      !violation.empty())
     return FailGradient(violation, gradient);
   if (const std::string violation = LimitBarrierViolation(problem.cost.limits, v);
       !violation.empty())
     return FailGradient(violation, gradient);
-  w.cone_multipliers = BarrierConeMultipliers(problem, kappa_, blocks, v);
+  BarrierConeMultipliers(problem, kappa_, blocks, v, &w.cone_gap, &w.cone_multipliers);
   const StepDataContraction* contraction = nullptr;
   if (input.contractor != nullptr) {
-    contraction =
-        input.contractor->Contract(StackedImpulseCoordinates(contacts, blocks, w.cone_multipliers));
+    StackedImpulseCoordinates(contacts, blocks, w.cone_multipliers, &w.cone_impulse);
+    contraction = input.contractor->Contract(w.cone_impulse);
     if (contraction == nullptr) return FailGradient("A: " + input.contractor->failure(), gradient);
   }
   LogBarrierConeVelocityGradient(problem, kappa_, blocks, v, contraction, &w.gradient, gradient);

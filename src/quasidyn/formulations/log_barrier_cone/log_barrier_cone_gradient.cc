@@ -20,19 +20,20 @@ struct BlockState {
   double psi = 0.0;  // u_bᵀ J u_b [m²/s²]
 };
 
-std::vector<BlockState> BlockStates(const StepProblem& problem,
-                                    const std::vector<ContactConeBlock>& blocks,
-                                    const Eigen::VectorXd& v) {
+// f(b, state of block b) for every block at v, in order; *gap: the gap velocities' storage
+// (GapVelocities).
+template <typename F>
+void ForEachBlockState(const StepProblem& problem, const std::vector<ContactConeBlock>& blocks,
+                       const Eigen::VectorXd& v, Eigen::VectorXd* gap, const F& f) {
   if (v.size() != problem.scene.nv)
     throw std::invalid_argument("LogBarrierConeVelocityGradient: v has size " +
                                 std::to_string(v.size()) +
                                 ", n_v = " + std::to_string(problem.scene.nv));
-  const Eigen::VectorXd gap = GapVelocities(problem.contacts, v, problem.time_step);
-  std::vector<BlockState> states(blocks.size());
+  GapVelocities(problem.contacts, v, problem.time_step, gap);
   for (size_t b = 0; b < blocks.size(); ++b) {
-    BlockState& s = states[b];
+    BlockState s;
     const ContactConeBlock& block = blocks[b];
-    s.u.noalias() = block.R * gap.segment(block.first_row, block.R.cols());  // BlockValues
+    s.u.noalias() = block.R * gap->segment(block.first_row, block.R.cols());  // BlockValues
     const int m = static_cast<int>(s.u.size());
     const double radius = m > 1 ? s.u.tail(m - 1).norm() : 0.0;
     if (!(s.u[0] - radius > 0))
@@ -43,8 +44,8 @@ std::vector<BlockState> BlockStates(const StepProblem& problem,
     s.psi = (s.u[0] - radius) * (s.u[0] + radius);  // less cancellation than t² − |z|²
     s.Ju = -s.u;
     s.Ju[0] = s.u[0];
+    f(b, s);
   }
-  return states;
 }
 
 }  // namespace
@@ -52,12 +53,20 @@ std::vector<BlockState> BlockStates(const StepProblem& problem,
 std::vector<Eigen::VectorXd> BarrierConeMultipliers(const StepProblem& problem, double kappa,
                                                     const std::vector<ContactConeBlock>& blocks,
                                                     const Eigen::VectorXd& v) {
-  if (!(kappa > 0)) throw std::invalid_argument("BarrierConeMultipliers: kappa must be > 0");
-  const std::vector<BlockState> states = BlockStates(problem, blocks, v);
   std::vector<Eigen::VectorXd> y;
-  y.reserve(states.size());
-  for (const BlockState& s : states) y.push_back((2.0 / (kappa * s.psi)) * s.Ju);
+  Eigen::VectorXd gap;
+  BarrierConeMultipliers(problem, kappa, blocks, v, &gap, &y);
   return y;
+}
+
+void BarrierConeMultipliers(const StepProblem& problem, double kappa,
+                            const std::vector<ContactConeBlock>& blocks, const Eigen::VectorXd& v,
+                            Eigen::VectorXd* gap, std::vector<Eigen::VectorXd>* y) {
+  if (!(kappa > 0)) throw std::invalid_argument("BarrierConeMultipliers: kappa must be > 0");
+  y->resize(blocks.size());
+  ForEachBlockState(problem, blocks, v, gap, [&](size_t b, const BlockState& s) {
+    (*y)[b] = (2.0 / (kappa * s.psi)) * s.Ju;
+  });
 }
 
 VelocityGradient LogBarrierConeVelocityGradient(const StepProblem& problem, double kappa,
@@ -121,7 +130,11 @@ void LogBarrierConeVelocityGradient(const StepProblem& problem, double kappa,
     J(0, 0) = 1.0;
     const BlockMatrix Y =
         (2.0 / kappa) * (J / s.psi - 2.0 * s.Ju * s.Ju.transpose() / (s.psi * s.psi));
-    const BlockMatrix S = block.R.transpose() * Y * block.R;  // nr × nr
+    // S = R_bᵀ Y R_b (nr × nr), each product into inline storage (a product of R_b, a
+    // dynamic matrix, would otherwise be evaluated into a heap temporary).
+    BlockMatrix RtY, S;
+    RtY.noalias() = block.R.transpose() * Y;
+    S.noalias() = RtY * block.R;
     const std::span<const int> columns = contacts.Columns(block.contact);
     const int k = static_cast<int>(columns.size());
     const ContactSet::RowMap J_n = contacts.NormalJacobian(block.contact);

@@ -37,6 +37,11 @@ namespace quasidyn {
 std::vector<Eigen::VectorXd> BarrierConeMultipliers(const StepProblem& problem, double kappa,
                                                     const std::vector<ContactConeBlock>& blocks,
                                                     const Eigen::VectorXd& v);
+// The same into *y, reusing its vectors (a block's size is fixed by its μ), with *gap the
+// storage of the gap velocities: no allocation once both have met these blocks.
+void BarrierConeMultipliers(const StepProblem& problem, double kappa,
+                            const std::vector<ContactConeBlock>& blocks, const Eigen::VectorXd& v,
+                            Eigen::VectorXd* gap, std::vector<Eigen::VectorXd>* y);
 
 // dv/du always; dv/dq when `contraction` is not null (computed at this v and with
 // λ = StackedImpulseCoordinates(contacts, blocks, BarrierConeMultipliers(…))).

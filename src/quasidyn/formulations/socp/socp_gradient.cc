@@ -443,8 +443,10 @@ bool SocpSensitivity::SolveRangeSpace(VelocityGradient* gradient) {
       continue;
     }
     // a = A_bᵀq and r₂,bᵀq on the contact's columns (zero elsewhere).
-    a_.resize(k);
-    r2_q_.resize(k);
+    // Sized once to n >= k (the first k entries used): a resize per contact, whose k differs,
+    // would allocate in every call.
+    if (a_.size() < n) a_.resize(n);
+    if (r2_q_.size() < n) r2_q_.resize(n);
     const auto project = [&](const Eigen::Ref<const Eigen::VectorXd>& q) {
       for (int s = 0; s < k; ++s) {
         double a = 0.0, r = 0.0;
@@ -532,7 +534,11 @@ void SocpSensitivity::Compute(const StepProblem& problem,
   time_step_ = h;
   CompactBlockJacobians(problem.contacts, blocks);
   const int mc = offset_.back();
-  G_limits_ = JointLimitJacobian(limits, n_);
+  // JointLimitJacobian (dynamics/joint_limit_rows.h) written into the kept matrix: no new
+  // matrix per call.
+  G_limits_.setZero(limits.size(), n_);
+  for (int l = 0; l < limits.size(); ++l)
+    G_limits_(l, limits.rows[l].velocity) = limits.rows[l].direction;
   // d_b and, for the joint-limit rows (half lines), d_l = G_l P⁻¹ G_lᵀ, in one pass over
   // the rows' non-zeros (a block's on its contact's columns).
   rows_sparse_.Reset(n_);
