@@ -76,6 +76,7 @@ void SchurLu::Resize(int n, int k) {
   s_padded_.assign(static_cast<std::size_t>(kPaddedRows) * kPaddedRows, 0.0);
   lower_padded_.assign(s_padded_.size(), 0.0);
   work_.assign(n - k, 0.0);
+  leading_.assign(k, 0.0);
   order_size_ = -1;
 }
 
@@ -305,7 +306,7 @@ bool SchurLu::FactorGeneral(const Eigen::MatrixXd& G, const double* row_scale,
 
 bool SchurLu::FactorPadded(const Eigen::MatrixXd& G, const double* row_scale,
                            const double* diagonal, const int* K, int m, double singular_pivot_ratio,
-                           double* lo, double* hi) {
+                           double* lo, double* hi, double* x_solve) {
   constexpr int kP = kPaddedRows;
   const int k = k_;
   InvertBlocks(lo, hi);
@@ -361,19 +362,77 @@ bool SchurLu::FactorPadded(const Eigen::MatrixXd& G, const double* row_scale,
     nonzero_[j] = any;
     if (any) SubtractPaddedColumns(s, c_padded_.data(), x, k);
   }
-  FactorisePadded(s_padded_.data(), lower_padded_.data(), m, perm_s_.data(), lo, hi);
+  // The right side, when solving here: x_1 = A⁻¹ b_1 and w = b_2 − C x_1 in S's row order, as
+  // Solve forms them, as S's column m (padding zero), eliminated with S.
+  const bool solve = x_solve != nullptr && m < kP;
+  double* w = s_padded_.data() + m * kP;
+  // x_1 in leading_, so that x keeps b when the pivots fail (Factor's fallback then solves).
+  double* x1 = leading_.data();
+  if (solve) {
+    std::copy(x_solve, x_solve + k, x1);
+    SolveLeading(x1);
+    for (int i = 0; i < m; ++i) w[i] = x_solve[k + order_[i]];
+    for (int i = m; i < kP; ++i) w[i] = 0.0;
+    SubtractPaddedColumns(w, c_padded_.data(), x1, k);
+  }
+  FactorisePadded(s_padded_.data(), lower_padded_.data(), m, solve ? m + 1 : m, perm_s_.data(), lo,
+                  hi);
   if (!PivotsAccepted(*lo, *hi, singular_pivot_ratio)) {
     order_size_ = -1;  // perm_s_ may be incomplete: the next factorisation starts from Kc's order
     return false;
   }
   next_order_ = order_;  // the order this one ended with
   for (int p = 0; p < m; ++p) std::swap(next_order_[p], next_order_[perm_s_[p]]);
+  if (solve) {
+    std::copy(x1, x1 + k, x_solve);
+    BackSubstitutePadded(s_padded_.data(), m, w);
+    FinishPadded(w, x_solve);
+  }
   return true;
+}
+
+void SchurLu::FinishPadded(const double* w, double* x) const {
+  const int k = k_, m = r_ - k_;
+  if (k == kBodyBlock) {  // x_1 −= X x_2, x_1 held in registers (the same operations in order)
+    BodyVector x1 = Eigen::Map<const BodyVector>(x);
+    for (int j = 0; j < m; ++j) {
+      if (nonzero_[j] && w[j] != 0.0) x1 -= Eigen::Map<const BodyVector>(x_.data() + j * k) * w[j];
+    }
+    Eigen::Map<BodyVector> out(x);
+    out = x1;
+  } else {
+    for (int j = 0; j < m; ++j) {
+      if (nonzero_[j] && w[j] != 0.0) SubtractScaled(x, x_.data() + j * k, w[j], k);
+    }
+  }
+  for (int i = 0; i < m; ++i) x[k + i] = w[i];
 }
 
 bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
                      const std::vector<int>& keep, double singular_pivot_ratio, double pivot_lo,
                      double pivot_hi) {
+  bool solved = false;
+  return FactorWith(G, row_scale, diagonal, keep, singular_pivot_ratio, pivot_lo, pivot_hi, nullptr,
+                    &solved);
+}
+
+bool SchurLu::FactorSolve(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
+                          const std::vector<int>& keep, double singular_pivot_ratio,
+                          double pivot_lo, double pivot_hi, const double* b, double* x) {
+  const int r = static_cast<int>(keep.size());
+  if (x != b) std::copy(b, b + r, x);
+  bool solved = false;
+  if (!FactorWith(G, row_scale, diagonal, keep, singular_pivot_ratio, pivot_lo, pivot_hi, x,
+                  &solved)) {
+    return false;
+  }
+  if (!solved) Solve(x, x);
+  return true;
+}
+
+bool SchurLu::FactorWith(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
+                         const std::vector<int>& keep, double singular_pivot_ratio, double pivot_lo,
+                         double pivot_hi, double* x, bool* solved) {
   QUASIDYN_CHECK_ARGUMENT(G.rows() == n_ && G.cols() == n_, "SchurLu::Factor",
                           "the matrix must be " + std::to_string(n_) + " × " + std::to_string(n_));
   const int r = static_cast<int>(keep.size());
@@ -398,7 +457,8 @@ bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const do
     }
     blocks_ = k % kBodyBlock == 0 && BlockDiagonal(a_.data(), k);
     if (blocks_ && m <= kPaddedRows) {
-      padded_ = FactorPadded(G, row_scale, diagonal, K, m, singular_pivot_ratio, &lo, &hi);
+      padded_ = FactorPadded(G, row_scale, diagonal, K, m, singular_pivot_ratio, &lo, &hi, x);
+      *solved = padded_ && x != nullptr && m < kPaddedRows;
       if (padded_) return true;
     } else if (FactorGeneral(G, row_scale, diagonal, K, m, singular_pivot_ratio, &lo, &hi)) {
       return true;
@@ -427,20 +487,7 @@ void SchurLu::Solve(const double* b, double* x) const {
     for (int i = m; i < kP; ++i) w[i] = 0.0;
     SubtractPaddedColumns(w, c_padded_.data(), x, k);  // w = b_2 − C x_1
     SubstitutePadded(s_padded_.data(), lower_padded_.data(), m, perm_s_.data(), w);
-    if (k == kBodyBlock) {  // x_1 −= X x_2, x_1 held in registers (the same operations in order)
-      BodyVector x1 = Eigen::Map<const BodyVector>(x);
-      for (int j = 0; j < m; ++j) {
-        if (nonzero_[j] && w[j] != 0.0)
-          x1 -= Eigen::Map<const BodyVector>(x_.data() + j * k) * w[j];
-      }
-      Eigen::Map<BodyVector> out(x);
-      out = x1;
-    } else {
-      for (int j = 0; j < m; ++j) {
-        if (nonzero_[j] && w[j] != 0.0) SubtractScaled(x, x_.data() + j * k, w[j], k);
-      }
-    }
-    for (int i = 0; i < m; ++i) x[k + i] = w[i];
+    FinishPadded(w, x);
     return;
   }
   double* w = work_.data();
