@@ -100,7 +100,7 @@ inline void BackSubstitute(const double* __restrict a, int m, double* __restrict
   double solution[kPaddedRows];
   for (int p = m - 1; p >= 0; --p) {
     const double* column = a + p * kPaddedRows;
-    const double xp = x[p] / column[p];
+    const double xp = x[p] * column[p];  // column[p] = 1/u_pp (PivotStep)
     solution[p] = xp;
     if (xp != 0.0) SubtractPaddedBefore(x, column, xp, p);
   }
@@ -154,7 +154,11 @@ inline bool PivotStep(double* __restrict a, double* __restrict lower, int m, int
     for (int j = 0; j < p; ++j)
       std::swap(lower[j * kPaddedRows + p], lower[j * kPaddedRows + pivot]);
   }
-  ScaledBelow(column_p, 1.0 / column_p[p], p, lower + p * kPaddedRows);  // zero in rows <= p
+  const double inverse = 1.0 / column_p[p];
+  ScaledBelow(column_p, inverse, p, lower + p * kPaddedRows);  // zero in rows <= p
+  // U's diagonal is kept as its reciprocal: the back substitution multiplies by it (no division
+  // on its chain of dependent steps); nothing else reads it (column p is finished).
+  column_p[p] = inverse;
   return true;
 }
 

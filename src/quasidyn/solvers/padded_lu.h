@@ -35,14 +35,15 @@ inline void SubtractPaddedColumn(double* __restrict y, const double* __restrict 
 
 // Factorises the m × m matrix at `a` (column-major, leading dimension kPaddedRows, rows m..
 // kPaddedRows − 1 of its first m columns zero) in place: on return its upper triangle holds U
-// (below it what the elimination left, which SubstitutePadded subtracts only from rows it has
-// finished), `lower` (same layout, m columns) the multipliers of L below the diagonal and zeros
-// elsewhere, `perm` the row interchanges. Updates *lo, *hi with the smallest and largest |pivot|; a
-// zero or non-finite pivot sets *lo to 0 and stops (the factor is unusable).
-// `columns` (m, or m + 1 when m < kPaddedRows) is how many columns of `a` take the row
-// interchanges and updates: a column m, when there, is a right side b (padded with zeros) that
-// is eliminated with the matrix, so on return it holds L⁻¹ P b, the forward substitution of
-// SubstitutePadded by the same operations in the same order (then BackSubstitutePadded).
+// with the reciprocals 1/u_pp on its diagonal (the back substitution multiplies by them; below it
+// what the elimination left, which SubstitutePadded subtracts only from rows it has finished),
+// `lower` (same layout, m columns) the multipliers of L below the diagonal and zeros elsewhere,
+// `perm` the row interchanges. Updates *lo, *hi with the smallest and largest |pivot|; a zero or
+// non-finite pivot sets *lo to 0 and stops (the factor is unusable). `columns` (m, or m + 1 when m
+// < kPaddedRows) is how many columns of `a` take the row interchanges and updates: a column m, when
+// there, is a right side b (padded with zeros) that is eliminated with the matrix, so on return it
+// holds L⁻¹ P b, the forward substitution of SubstitutePadded by the same operations in the same
+// order (then BackSubstitutePadded).
 void FactorisePadded(double* a, double* lower, int m, int columns, int* perm, double* lo,
                      double* hi);
 inline void FactorisePadded(double* a, double* lower, int m, int* perm, double* lo, double* hi) {
