@@ -323,38 +323,48 @@ bool SchurLu::FactorPadded(const Eigen::MatrixXd& G, const double* row_scale,
     std::copy(Kc, Kc + m, order_rows_.begin());
     for (int i = 0; i < m; ++i) order_[i] = i;
   }
-  int row[kP];    // S's row i is M's row Kc[order_[i]] ...
-  int place[kP];  // ... and M's row Kc[j] is S's row place[j]
+  // S's row i is M's row Kc[order_[i]] (row[i]), and M's row Kc[j] is S's row place[j]; the
+  // padding rows i >= m read M's row 0 with the scale 0 and are then set to 0 (a select: every
+  // gather below has the fixed length kP, with no loop on m and no second pass for the padding).
+  int row[kP];
+  int place[kP];
+  double scale[kP];
+  for (int i = 0; i < kP; ++i) {
+    row[i] = 0;
+    scale[i] = 0.0;
+  }
   for (int i = 0; i < m; ++i) {
     row[i] = Kc[order_[i]];
     place[order_[i]] = i;
+    scale[i] = row_scale != nullptr ? row_scale[row[i]] : 1.0;
   }
-  double scale[kP];
-  for (int i = 0; i < m; ++i) scale[i] = row_scale != nullptr ? row_scale[row[i]] : 1.0;
-  // The padding is zeroed by whole columns first (fixed-length stores, no memset call).
-  for (int j = 0; j < k; ++j) {  // C, padded
-    const double* g = G.col(j).data();
-    double* c = c_padded_.data() + j * kP;
-    for (int i = 0; i < kP; ++i) c[i] = 0.0;
-    for (int i = 0; i < m; ++i) c[i] = scale[i] * g[row[i]];
-  }
+  const auto gather = [&](const double* g, double* out) {
+    for (int i = 0; i < kP; ++i) {
+      const double value = scale[i] * g[row[i]];
+      out[i] = i < m ? value : 0.0;
+    }
+  };
+  for (int j = 0; j < k; ++j) gather(G.col(j).data(), c_padded_.data() + j * kP);  // C, padded
   for (int j = 0; j < m; ++j) {
     const int column = Kc[j];
     const double* g = G.col(column).data();
     double* s = s_padded_.data() + j * kP;  // S(:, j) = D(:, j) − C X(:, j)
-    for (int i = 0; i < kP; ++i) s[i] = 0.0;
-    for (int i = 0; i < m; ++i) s[i] = scale[i] * g[row[i]];
+    gather(g, s);
     if (diagonal != nullptr) s[place[j]] += diagonal[column];
     double* x = x_.data() + j * k;  // X(:, j) = A⁻¹ B(:, j); K's first k are 0, …, k − 1
-    if (row_scale != nullptr) {
-      for (int i = 0; i < k; ++i) x[i] = row_scale[i] * g[i];
-    } else {
-      std::copy(g, g + k, x);
-    }
     bool any = false;
     for (int b = 0; b < k; b += kBodyBlock) {  // A⁻¹'s blocks (SolveLeading, without its calls)
       Eigen::Map<BodyVector> part(x + b);
-      if (part.isZero(0.0)) continue;
+      if (Eigen::Map<const BodyVector>(g + b).isZero(0.0)) {  // B's block zero: X's too
+        part.setZero();
+        continue;
+      }
+      if (row_scale != nullptr) {
+        part = Eigen::Map<const BodyVector>(row_scale + b).cwiseProduct(
+            Eigen::Map<const BodyVector>(g + b));
+      } else {
+        part = Eigen::Map<const BodyVector>(g + b);
+      }
       any = true;
       const BodyVector y = Eigen::Map<const BodyMatrix>(inverse_.data() + b * kBodyBlock) * part;
       part = y;
