@@ -33,12 +33,19 @@ bool AllFinite(const Eigen::MatrixXd& m) { return (m.array() * 0.0).sum() == 0.0
 
 }  // namespace
 
-double FischerBurmeister(double a, double b) {
-  const double r = Radius(a, b);
+namespace {
+
+// φ(a, b) from r = Radius(a, b): (a + b − r)(a + b + r) = 2ab, no cancellation when a + b > 0.
+inline double FischerBurmeisterOfRadius(double a, double b, double r) {
   const double sum = a + b;
-  // (a + b − r)(a + b + r) = 2ab: no cancellation when a + b > 0.
   if (sum > 0.0) return 2.0 * a * b / (sum + r);
   return sum - r;
+}
+
+}  // namespace
+
+double FischerBurmeister(double a, double b) {
+  return FischerBurmeisterOfRadius(a, b, Radius(a, b));
 }
 
 void ValidateMixedNcpSettings(const MixedNcpSettings& s) {
@@ -82,9 +89,10 @@ void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSett
                               ")");
   for (Eigen::VectorXd* v : {&newton_d_, &model_z_, &model_F_}) v->setZero(n_);
   for (Eigen::VectorXd* v :
-       {&z_,         &F_,      &phi_,      &gradient_, &d_,        &trial_z_,   &trial_F_,
-        &trial_phi_, &rhs_,    &da_,       &db_,       &pivot_,    &reduced_,   &scaled_phi_,
-        &best_z_,    &best_F_, &best_phi_, &result_.z, &result_.F, &result_.phi}) {
+       {&z_,        &F_,          &phi_,    &gradient_,    &d_,        &trial_z_,
+        &trial_F_,  &trial_phi_,  &rhs_,    &da_,          &db_,       &pivot_,
+        &reduced_,  &scaled_phi_, &best_z_, &best_F_,      &best_phi_, &result_.z,
+        &result_.F, &result_.phi, &radius_, &trial_radius_}) {
     v->setZero(n_);
   }
   for (Eigen::MatrixXd* m : {&J_, &H_, &normal_, &trial_J_}) m->setZero(n_, n_);
@@ -117,9 +125,13 @@ void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSett
 }
 
 double MixedNcpSolver::Merit(const Eigen::VectorXd& z, const Eigen::VectorXd& F,
-                             Eigen::VectorXd* phi) const {
+                             Eigen::VectorXd* phi, Eigen::VectorXd* radius) const {
   *phi = F;  // the free rows; the complementarity rows below
-  for (const int i : complementarity_) (*phi)[i] = FischerBurmeister(z[i], F[i]);
+  for (const int i : complementarity_) {
+    const double r = Radius(z[i], F[i]);
+    (*radius)[i] = r;
+    (*phi)[i] = FischerBurmeisterOfRadius(z[i], F[i], r);
+  }
   return 0.5 * phi->squaredNorm();
 }
 
@@ -128,7 +140,7 @@ void MixedNcpSolver::PhiJacobian() {
   // Free rows: 0 and 1, set by Setup.
   static const double kOrigin = 1.0 - 1.0 / std::sqrt(2.0);
   for (const int i : complementarity_) {
-    const double r = Radius(z_[i], F_[i]);
+    const double r = radius_[i];  // Radius(z_i, F_i), kept by Merit with z_ and F_
     da_[i] = r > 0.0 ? 1.0 - z_[i] / r : kOrigin;
     db_[i] = r > 0.0 ? 1.0 - F_[i] / r : kOrigin;
   }
@@ -350,13 +362,14 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bo
     const bool with_jacobian = b == 0 && !last;
     if (function.Evaluate(trial_z_, &trial_F_, with_jacobian ? &trial_J_ : nullptr) &&
         trial_F_.allFinite()) {
-      const double merit = Merit(trial_z_, trial_F_, &trial_phi_);
+      const double merit = Merit(trial_z_, trial_F_, &trial_phi_, &trial_radius_);
       // The non-monotone reference admits the full step only; a shortened one must decrease Ψ.
       const double against = b == 0 ? reference : merit_;
       if (merit <= against + settings_.armijo_fraction * t * slope) {
         std::swap(z_, trial_z_);
         std::swap(F_, trial_F_);
         std::swap(phi_, trial_phi_);
+        std::swap(radius_, trial_radius_);
         if (with_jacobian) std::swap(J_, trial_J_);
         jacobian_current_ = with_jacobian;
         phi_jacobian_current_ = false;
@@ -438,6 +451,7 @@ void MixedNcpSolver::Finish(SolverStatus status, const char* why) {
     z_ = best_z_;
     F_ = best_F_;
     phi_ = best_phi_;
+    for (const int i : complementarity_) radius_[i] = Radius(z_[i], F_[i]);
     jacobian_current_ = phi_jacobian_current_ = false;
     merit_ = best_merit_;
     residual_ = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
@@ -495,6 +509,7 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
   if (!function.Evaluate(z_, &F_, &J_) || !F_.allFinite()) {
     merit_ = std::numeric_limits<double>::infinity();
     phi_.setConstant(std::numeric_limits<double>::quiet_NaN());
+    for (const int i : complementarity_) radius_[i] = Radius(z_[i], F_[i]);  // kept with z_, F_
     residual_ = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
     Finish(SolverStatus::kNumericalFailure, "F or its Jacobian cannot be evaluated at z0");
     result_.info.solve_time_seconds = SecondsSince(start);
@@ -502,7 +517,7 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
   }
   jacobian_current_ = true;
   chord_ready_ = false;
-  merit_ = Merit(z_, F_, &phi_);
+  merit_ = Merit(z_, F_, &phi_, &radius_);
   residual_ = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
   best_merit_ = merit_;
   best_is_current_ = true;

@@ -221,8 +221,10 @@ class MixedNcpSolver {
 
  private:
   enum class Direction { kNewton, kLevenbergMarquardt, kGradient };
-  // Φ from F at z (into phi), and ‖Φ‖²/2.
-  double Merit(const Eigen::VectorXd& z, const Eigen::VectorXd& F, Eigen::VectorXd* phi) const;
+  // Φ from F at z (into phi), and ‖Φ‖²/2; ‖(z_i, F_i)‖ of the complementarity rows into radius
+  // (for ∂φ/∂a, ∂φ/∂b at the point, PhiJacobian).
+  double Merit(const Eigen::VectorXd& z, const Eigen::VectorXd& F, Eigen::VectorXd* phi,
+               Eigen::VectorXd* radius) const;
   // ∂φ/∂a, ∂φ/∂b from z, F (H = diag(∂φ/∂b) J + diag(∂φ/∂a) is not formed: the Newton system
   // and ∇Ψ use J and them).
   void PhiJacobian();
@@ -296,6 +298,8 @@ class MixedNcpSolver {
   double residual_ = 0.0;         // ‖Φ‖∞ at z_ (phi_), kept with it
   SchurLu lu_;
   Eigen::VectorXd da_, db_;  // ∂φ/∂a, ∂φ/∂b per row (free rows: 0, 1), from PhiJacobian
+  // ‖(z_i, F_i)‖ of the complementarity rows at z_ (kept with phi_) and at the trial point.
+  Eigen::VectorXd radius_, trial_radius_;
   std::vector<unsigned char> unit_;  // rows that are multiples of a unit row
   Eigen::VectorXd pivot_, reduced_;  // their multiples; the reduced system's right side
   Eigen::VectorXd scaled_phi_;       // ∂φ/∂b ∘ Φ

@@ -360,8 +360,8 @@ bool SchurLu::FactorPadded(const Eigen::MatrixXd& G, const double* row_scale,
         continue;
       }
       if (row_scale != nullptr) {
-        part = Eigen::Map<const BodyVector>(row_scale + b).cwiseProduct(
-            Eigen::Map<const BodyVector>(g + b));
+        part = Eigen::Map<const BodyVector>(row_scale + b)
+                   .cwiseProduct(Eigen::Map<const BodyVector>(g + b));
       } else {
         part = Eigen::Map<const BodyVector>(g + b);
       }
