@@ -162,6 +162,7 @@ bool MixedNcpSolver::SolveWithUnitRows(const double* row_scale, const double* di
                                        const Eigen::MatrixXd* kept_factor_jacobian) {
   const bool factor = kept_factor_jacobian == nullptr;
   const Eigen::MatrixXd& G = factor ? J_ : *kept_factor_jacobian;
+  if (factor) newton_factor_ = false;  // NewtonDirection sets it after its own factorisation
   // Rows i with unit_[i] are pivot_[i] e_iᵀ: d_i = rhs_i / pivot_i, and the other unknowns solve
   // M(K, K) d_K = rhs_K − Σ_i M(K, i) d_i over the rest K.
   keep_.clear();
@@ -210,6 +211,7 @@ bool MixedNcpSolver::NewtonDirection() {
   }
   rhs_ = -phi_;
   if (!SolveWithUnitRows(db_.data(), da_.data())) return false;  // H = diag(db) J + diag(da)
+  newton_factor_ = true;  // lu_, unit_ and pivot_ hold H's system (for the chord step)
   if (!d_.allFinite()) return false;
   // ∇Ψᵀd = Φᵀ H d = −‖Φ‖² = −2Ψ for the solution d of H d = −Φ (De Luca et al., eq. (17)'s
   // left side without forming ∇Ψ).
@@ -382,7 +384,7 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bo
         }
         // A full Newton step that came close: the chord step with this step's factor is
         // expected to end the iterations (mixed_ncp_newton.h).
-        chord_ready_ = newton && record_contraction_ && !chord_ && b == 0 &&
+        chord_ready_ = newton && record_contraction_ && !chord_ && newton_factor_ && b == 0 &&
                        ChordExpected(iteration, residual, residual_);
         // The best iterate so far, returned if later ones are worse. It is copied only when the
         // iterations leave it: the point just left is in the trial buffers after the swaps.

@@ -241,6 +241,9 @@ class MixedNcpSolver {
   bool ChordStep(MixedNcpFunction& function, int iteration);
   bool chord_ = false;        // LineSearch evaluates the chord step (without J)
   bool chord_ready_ = false;  // the last step allows a chord step next (LineSearch)
+  // lu_, unit_ and pivot_ hold the last Newton direction's system (not the switched or min-Newton
+  // direction's, which factorise into the same storage).
+  bool newton_factor_ = false;
   bool MinNewtonDirection();
   bool LevenbergMarquardtDirection();
   // Backtracking from z_ along d_ against reference merit `reference`; on success z_, F_,
