@@ -351,10 +351,9 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bo
   // So is a full Newton step expected to be followed by a chord step that ends them (the
   // chord step needs no J at its start).
   const double predicted = PredictedResidual(iteration, residual);
-  const bool last =
-      chord_ ||
-      (newton && (predicted <= settings_.tolerance ||
-                  (record_contraction_ && ChordExpected(iteration, residual, predicted))));
+  const bool last = chord_ || (newton && (predicted <= settings_.tolerance ||
+                                          (record_contraction_ && newton_factor_ &&
+                                           ChordExpected(iteration, residual, predicted))));
   double t = 1.0;
   for (int b = 0; b < first_backtrack; ++b) t *= settings_.backtrack_factor;
   for (int b = first_backtrack; b <= last_backtrack; ++b) {
@@ -408,9 +407,9 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bo
 
 bool MixedNcpSolver::ChordStep(MixedNcpFunction& function, int iteration) {
   // d = −H⁻¹Φ(z) with H the last Newton system's (at the previous iterate, still factorised:
-  // its J_, ∂φ/∂a, ∂φ/∂b and unit rows are those of that system). Near a solution, after a full
-  // Newton step that came close, Φ(z + d) = (I − H(z) H⁻¹) Φ(z) + O(‖Φ‖²), with
-  // ‖H(z) − H‖ = O(‖Δz‖) small: the simplified (chord) Newton method (Ortega & Rheinboldt,
+  // ∂φ/∂a, ∂φ/∂b and the unit rows are still that system's, PhiJacobian not yet called). Near a
+  // solution, after a full Newton step that came close, Φ(z + d) = (I − H(z) H⁻¹) Φ(z) + O(‖Φ‖²),
+  // with ‖H(z) − H‖ = O(‖Δz‖) small: the simplified (chord) Newton method (Ortega & Rheinboldt,
   // "Iterative Solution of Nonlinear Equations in Several Variables", 1970, §7.1), for the
   // price of a solve with the kept factor and one F.
   // That system's J: J_ unless the step to z_ evaluated J there (then it is in trial_J_).
@@ -538,8 +537,8 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
              "iteration limit reached");
       break;
     }
-    // The chord step (ChordStep) after a full Newton step that was expected to end the
-    // iterations and did not quite: no J, no factorisation; the usual iteration when it fails.
+    // The chord step (ChordStep) after a full Newton step that ended just above the tolerance
+    // (mixed_ncp_newton.h): no J, no factorisation; the usual iteration when it fails.
     const int chord_steps_before = result_.info.chord_steps;
     if (chord_ready_) {
       chord_ready_ = false;
