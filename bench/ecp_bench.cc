@@ -8,7 +8,8 @@
 //                               from their warm start without a restart), solved in turn by our
 //                               semismooth Newton (solvers/mixed_ncp_newton.h) from the same start
 //                               (counters per NCP: iterations, evaluations of F with or without J,
-//                               line-search backtracks, Newton steps by the active-set switch);
+//                               line-search backtracks, Newton steps by the active-set switch,
+//                               chord steps with the last Newton system's factor);
 //   BM_EcpNcp/<scene>/siconos   the same NCPs by Siconos' mcp_newton_FB_FBLSA (Newton on the
 //                               Fischer–Burmeister reformulation with a line search), side by
 //                               side, with the same F and Jacobian; `solved` counts its successes;
@@ -113,12 +114,14 @@ void BM_EcpNcpOurs(benchmark::State& state, int scenario) {
   MixedNcpSolver solver;
   solver.Setup(r.model->system().kinds(), r.model->solver_settings());
   size_t k = 0;
-  double iterations = 0, solved = 0, count = 0, evaluations = 0, backtracks = 0, switches = 0;
+  double iterations = 0, solved = 0, count = 0, evaluations = 0, backtracks = 0, switches = 0,
+         chords = 0;
   for (auto _ : state) {
     const MixedNcpResult& result = solver.Solve(r.functions[k], r.starts[k]);
     benchmark::DoNotOptimize(result.z.data());
     iterations += result.info.iterations;
     switches += result.info.switch_steps;
+    chords += result.info.chord_steps;
     evaluations += result.info.function_evaluations;
     backtracks += result.info.line_search_steps;
     solved += Succeeded(result.status);
@@ -129,6 +132,7 @@ void BM_EcpNcpOurs(benchmark::State& state, int scenario) {
   state.counters["evaluations"] = evaluations / count;  // calls of F (with or without J)
   state.counters["backtracks"] = backtracks / count;
   state.counters["switches"] = switches / count;  // Newton steps by the active-set switch
+  state.counters["chords"] = chords / count;      // chord steps (the last factor kept)
   state.counters["solved"] = solved / count;
   state.counters["problems"] = static_cast<double>(r.functions.size());
 }

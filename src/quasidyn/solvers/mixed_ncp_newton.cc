@@ -33,12 +33,19 @@ bool AllFinite(const Eigen::MatrixXd& m) { return (m.array() * 0.0).sum() == 0.0
 
 }  // namespace
 
-double FischerBurmeister(double a, double b) {
-  const double r = Radius(a, b);
+namespace {
+
+// φ(a, b) from r = Radius(a, b): (a + b − r)(a + b + r) = 2ab, no cancellation when a + b > 0.
+inline double FischerBurmeisterOfRadius(double a, double b, double r) {
   const double sum = a + b;
-  // (a + b − r)(a + b + r) = 2ab: no cancellation when a + b > 0.
   if (sum > 0.0) return 2.0 * a * b / (sum + r);
   return sum - r;
+}
+
+}  // namespace
+
+double FischerBurmeister(double a, double b) {
+  return FischerBurmeisterOfRadius(a, b, Radius(a, b));
 }
 
 void ValidateMixedNcpSettings(const MixedNcpSettings& s) {
@@ -82,9 +89,10 @@ void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSett
                               ")");
   for (Eigen::VectorXd* v : {&newton_d_, &model_z_, &model_F_}) v->setZero(n_);
   for (Eigen::VectorXd* v :
-       {&z_,         &F_,      &phi_,      &gradient_, &d_,        &trial_z_,   &trial_F_,
-        &trial_phi_, &rhs_,    &da_,       &db_,       &pivot_,    &reduced_,   &scaled_phi_,
-        &best_z_,    &best_F_, &best_phi_, &result_.z, &result_.F, &result_.phi}) {
+       {&z_,        &F_,          &phi_,    &gradient_,    &d_,        &trial_z_,
+        &trial_F_,  &trial_phi_,  &rhs_,    &da_,          &db_,       &pivot_,
+        &reduced_,  &scaled_phi_, &best_z_, &best_F_,      &best_phi_, &result_.z,
+        &result_.F, &result_.phi, &radius_, &trial_radius_}) {
     v->setZero(n_);
   }
   for (Eigen::MatrixXd* m : {&J_, &H_, &normal_, &trial_J_}) m->setZero(n_, n_);
@@ -117,9 +125,13 @@ void MixedNcpSolver::Setup(const std::vector<NcpKind>& kinds, const MixedNcpSett
 }
 
 double MixedNcpSolver::Merit(const Eigen::VectorXd& z, const Eigen::VectorXd& F,
-                             Eigen::VectorXd* phi) const {
+                             Eigen::VectorXd* phi, Eigen::VectorXd* radius) const {
   *phi = F;  // the free rows; the complementarity rows below
-  for (const int i : complementarity_) (*phi)[i] = FischerBurmeister(z[i], F[i]);
+  for (const int i : complementarity_) {
+    const double r = Radius(z[i], F[i]);
+    (*radius)[i] = r;
+    (*phi)[i] = FischerBurmeisterOfRadius(z[i], F[i], r);
+  }
   return 0.5 * phi->squaredNorm();
 }
 
@@ -128,7 +140,7 @@ void MixedNcpSolver::PhiJacobian() {
   // Free rows: 0 and 1, set by Setup.
   static const double kOrigin = 1.0 - 1.0 / std::sqrt(2.0);
   for (const int i : complementarity_) {
-    const double r = Radius(z_[i], F_[i]);
+    const double r = radius_[i];  // Radius(z_i, F_i), kept by Merit with z_ and F_
     da_[i] = r > 0.0 ? 1.0 - z_[i] / r : kOrigin;
     db_[i] = r > 0.0 ? 1.0 - F_[i] / r : kOrigin;
   }
@@ -146,7 +158,11 @@ void MixedNcpSolver::PhiJacobianMatrix() {
   phi_jacobian_current_ = true;
 }
 
-bool MixedNcpSolver::SolveWithUnitRows(const double* row_scale, const double* diagonal) {
+bool MixedNcpSolver::SolveWithUnitRows(const double* row_scale, const double* diagonal,
+                                       const Eigen::MatrixXd* kept_factor_jacobian) {
+  const bool factor = kept_factor_jacobian == nullptr;
+  const Eigen::MatrixXd& G = factor ? J_ : *kept_factor_jacobian;
+  if (factor) newton_factor_ = false;  // NewtonDirection sets it after its own factorisation
   // Rows i with unit_[i] are pivot_[i] e_iᵀ: d_i = rhs_i / pivot_i, and the other unknowns solve
   // M(K, K) d_K = rhs_K − Σ_i M(K, i) d_i over the rest K.
   keep_.clear();
@@ -161,15 +177,12 @@ bool MixedNcpSolver::SolveWithUnitRows(const double* row_scale, const double* di
     hi = std::max(hi, pivot);
     d_[i] = pivot > 0.0 ? rhs_[i] / pivot_[i] : 0.0;
   }
-  if (!lu_.Factor(J_, row_scale, diagonal, keep_, settings_.singular_pivot_ratio, lo, hi)) {
-    return false;
-  }
   const int r = static_cast<int>(keep_.size());
   for (int j = 0; j < r; ++j) reduced_[j] = rhs_[keep_[j]];
   for (int i = 0; i < n_; ++i) {  // M(K, i) = diag(row_scale) J(K, i): i is not in K
     const double di = d_[i];
     if (!unit_[i] || di == 0.0) continue;
-    const double* column = J_.col(i).data();
+    const double* column = G.col(i).data();
     const int* K = keep_.data();
     double* w = reduced_.data();
     if (row_scale != nullptr) {
@@ -178,7 +191,13 @@ bool MixedNcpSolver::SolveWithUnitRows(const double* row_scale, const double* di
       for (int j = 0; j < r; ++j) w[j] -= column[K[j]] * di;
     }
   }
-  lu_.Solve(reduced_.data(), reduced_.data());
+  // The right side is formed first: the padded factorisation eliminates it with S (schur_lu.h).
+  if (!factor) {
+    lu_.Solve(reduced_.data(), reduced_.data());
+  } else if (!lu_.FactorSolve(J_, row_scale, diagonal, keep_, settings_.singular_pivot_ratio, lo,
+                              hi, reduced_.data(), reduced_.data())) {
+    return false;
+  }
   for (int j = 0; j < r; ++j) d_[keep_[j]] = reduced_[j];
   return true;
 }
@@ -192,6 +211,7 @@ bool MixedNcpSolver::NewtonDirection() {
   }
   rhs_ = -phi_;
   if (!SolveWithUnitRows(db_.data(), da_.data())) return false;  // H = diag(db) J + diag(da)
+  newton_factor_ = true;  // lu_, unit_ and pivot_ hold H's system (for the chord step)
   if (!d_.allFinite()) return false;
   // ∇Ψᵀd = Φᵀ H d = −‖Φ‖² = −2Ψ for the solution d of H d = −Φ (De Luca et al., eq. (17)'s
   // left side without forming ∇Ψ).
@@ -302,12 +322,23 @@ bool MixedNcpSolver::LevenbergMarquardtDirection() {
   return d_.allFinite();
 }
 
-bool MixedNcpSolver::ExpectedLast(int iteration, double residual) const {
+double MixedNcpSolver::PredictedResidual(int iteration, double residual) const {
   // C of the full Newton step of the same index in the last solve where there was one (the
   // step NCPs of a run converge alike step by step), else the last observed C.
   const double contraction =
       std::isfinite(contractions_[iteration]) ? contractions_[iteration] : contraction_;
-  return contraction * residual * residual <= settings_.tolerance;
+  return contraction * residual * residual;
+}
+
+bool MixedNcpSolver::ExpectedLast(int iteration, double residual) const {
+  return PredictedResidual(iteration, residual) <= settings_.tolerance;
+}
+
+bool MixedNcpSolver::ChordExpected(int iteration, double before, double after) const {
+  // The chord step's residual is about 2 r_{k+1}²/r_k (mixed_ncp_newton.h); within half the
+  // tolerance, and not after the first step.
+  return settings_.chord_steps && iteration >= 1 &&
+         4.0 * after * after <= settings_.tolerance * before;
 }
 
 bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bool newton,
@@ -317,7 +348,12 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bo
   if (!(slope < 0.0)) return false;
   const double residual = residual_;  // ‖Φ‖∞ at z_
   // The full Newton step is expected to end the iterations: F alone there.
-  const bool last = newton && ExpectedLast(iteration, residual);
+  // So is a full Newton step expected to be followed by a chord step that ends them (the
+  // chord step needs no J at its start).
+  const double predicted = PredictedResidual(iteration, residual);
+  const bool last = chord_ || (newton && (predicted <= settings_.tolerance ||
+                                          (record_contraction_ && newton_factor_ &&
+                                           ChordExpected(iteration, residual, predicted))));
   double t = 1.0;
   for (int b = 0; b < first_backtrack; ++b) t *= settings_.backtrack_factor;
   for (int b = first_backtrack; b <= last_backtrack; ++b) {
@@ -327,13 +363,14 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bo
     const bool with_jacobian = b == 0 && !last;
     if (function.Evaluate(trial_z_, &trial_F_, with_jacobian ? &trial_J_ : nullptr) &&
         trial_F_.allFinite()) {
-      const double merit = Merit(trial_z_, trial_F_, &trial_phi_);
+      const double merit = Merit(trial_z_, trial_F_, &trial_phi_, &trial_radius_);
       // The non-monotone reference admits the full step only; a shortened one must decrease Ψ.
       const double against = b == 0 ? reference : merit_;
       if (merit <= against + settings_.armijo_fraction * t * slope) {
         std::swap(z_, trial_z_);
         std::swap(F_, trial_F_);
         std::swap(phi_, trial_phi_);
+        std::swap(radius_, trial_radius_);
         if (with_jacobian) std::swap(J_, trial_J_);
         jacobian_current_ = with_jacobian;
         phi_jacobian_current_ = false;
@@ -344,6 +381,10 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bo
           contraction_ = residual_ / (residual * residual);
           contractions_[iteration] = contraction_;
         }
+        // A full Newton step that came close: the chord step with this step's factor is
+        // expected to end the iterations (mixed_ncp_newton.h).
+        chord_ready_ = newton && record_contraction_ && !chord_ && newton_factor_ && b == 0 &&
+                       ChordExpected(iteration, residual, residual_);
         // The best iterate so far, returned if later ones are worse. It is copied only when the
         // iterations leave it: the point just left is in the trial buffers after the swaps.
         if (merit_ < best_merit_) {
@@ -362,6 +403,26 @@ bool MixedNcpSolver::LineSearch(MixedNcpFunction& function, double reference, bo
     ++result_.info.line_search_steps;
   }
   return false;
+}
+
+bool MixedNcpSolver::ChordStep(MixedNcpFunction& function, int iteration) {
+  // d = −H⁻¹Φ(z) with H the last Newton system's (at the previous iterate, still factorised:
+  // ∂φ/∂a, ∂φ/∂b and the unit rows are still that system's, PhiJacobian not yet called). Near a
+  // solution, after a full Newton step that came close, Φ(z + d) = (I − H(z) H⁻¹) Φ(z) + O(‖Φ‖²),
+  // with ‖H(z) − H‖ = O(‖Δz‖) small: the simplified (chord) Newton method (Ortega & Rheinboldt,
+  // "Iterative Solution of Nonlinear Equations in Several Variables", 1970, §7.1), for the
+  // price of a solve with the kept factor and one F.
+  // That system's J: J_ unless the step to z_ evaluated J there (then it is in trial_J_).
+  rhs_ = -phi_;
+  const Eigen::MatrixXd& jacobian = jacobian_current_ ? trial_J_ : J_;
+  if (!SolveWithUnitRows(db_.data(), da_.data(), &jacobian) || !d_.allFinite()) return false;
+  // Its full step, evaluated without J, must decrease the merit: Ψ(z + d) <= (1 − 2σ) Ψ(z).
+  chord_ = true;
+  record_contraction_ = false;
+  const bool moved = LineSearch(function, merit_, true, iteration, 0, 0);
+  chord_ = false;
+  record_contraction_ = true;
+  return moved;
 }
 
 bool MixedNcpSolver::UpdateJacobian(MixedNcpFunction& function) {
@@ -391,6 +452,7 @@ void MixedNcpSolver::Finish(SolverStatus status, const char* why) {
     z_ = best_z_;
     F_ = best_F_;
     phi_ = best_phi_;
+    for (const int i : complementarity_) radius_[i] = Radius(z_[i], F_[i]);
     jacobian_current_ = phi_jacobian_current_ = false;
     merit_ = best_merit_;
     residual_ = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
@@ -448,13 +510,15 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
   if (!function.Evaluate(z_, &F_, &J_) || !F_.allFinite()) {
     merit_ = std::numeric_limits<double>::infinity();
     phi_.setConstant(std::numeric_limits<double>::quiet_NaN());
+    for (const int i : complementarity_) radius_[i] = Radius(z_[i], F_[i]);  // kept with z_, F_
     residual_ = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
     Finish(SolverStatus::kNumericalFailure, "F or its Jacobian cannot be evaluated at z0");
     result_.info.solve_time_seconds = SecondsSince(start);
     return result_;
   }
   jacobian_current_ = true;
-  merit_ = Merit(z_, F_, &phi_);
+  chord_ready_ = false;
+  merit_ = Merit(z_, F_, &phi_, &radius_);
   residual_ = n_ > 0 ? phi_.lpNorm<Eigen::Infinity>() : 0.0;
   best_merit_ = merit_;
   best_is_current_ = true;
@@ -473,24 +537,32 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
              "iteration limit reached");
       break;
     }
-    if (!UpdateJacobian(function)) {
+    // The chord step (ChordStep) after a full Newton step that ended just above the tolerance
+    // (mixed_ncp_newton.h): no J, no factorisation; the usual iteration when it fails.
+    const int chord_steps_before = result_.info.chord_steps;
+    if (chord_ready_) {
+      chord_ready_ = false;
+      if (ChordStep(function, k)) ++result_.info.chord_steps;
+    }
+    const bool chord = result_.info.chord_steps > chord_steps_before;
+    if (!chord && !UpdateJacobian(function)) {
       Finish(SolverStatus::kNumericalFailure, "the Jacobian cannot be evaluated at an iterate");
       break;
     }
-    PhiJacobian();
+    if (!chord) PhiJacobian();
     // Non-monotone reference: the largest of the last M merits.
     double reference = merit_;
     for (int j = std::max(0, k - settings_.nonmonotone_memory + 1); j <= k; ++j) {
       reference = std::max(reference, merits_[j]);
     }
-    bool moved = false;
+    bool moved = chord;
     const int gradient_steps_before = result_.info.gradient_steps;
     const int lm_steps_before = result_.info.levenberg_marquardt_steps;
     const int min_steps_before = result_.info.min_newton_steps;
     const int switch_steps_before = result_.info.switch_steps;
     // The Newton step does not need ∇Ψ: its slope is −‖Φ‖² (below), and where H passes the
     // pivot test it is invertible, so ∇Ψ = HᵀΦ vanishes only at a solution.
-    if (levenberg_marquardt_left == 0 && NewtonDirection()) {
+    if (!moved && levenberg_marquardt_left == 0 && NewtonDirection()) {
       // The active-set switch (mixed_ncp_newton.h): the Newton step's linear model z + d,
       // F + J d, puts a complementarity pair well outside the quadrant; the switched direction
       // is tried first, with a short line search, then the Newton direction's own.
@@ -561,7 +633,8 @@ const MixedNcpResult& MixedNcpSolver::Solve(MixedNcpFunction& function, const Ei
     if (settings_.trace) {
       MixedNcpTrace trace;
       trace.iteration = result_.info.iterations;
-      trace.direction = result_.info.gradient_steps > gradient_steps_before ? "gradient"
+      trace.direction = chord                                                 ? "chord"
+                        : result_.info.gradient_steps > gradient_steps_before ? "gradient"
                         : result_.info.levenberg_marquardt_steps > lm_steps_before
                             ? "levenberg-marquardt"
                         : result_.info.min_newton_steps > min_steps_before ? "min-newton"

@@ -54,12 +54,23 @@
 // the full Newton step is expected to end the iterations (below); near a solution with strict
 // complementarity the model does not cross, and the iterations are Newton's.
 //
+// Chord step: after a full Newton step of iteration k >= 1 (not switched) from a residual
+// r_k = ‖Φ_k‖∞ to r_{k+1} with 4 r_{k+1}² <= tolerance · r_k, the next step solves with the same
+// factor, H_k d = −Φ_{k+1} (the simplified Newton method, Ortega & Rheinboldt 1970, §7.1): near a
+// solution its residual is about (‖H_{k+1} − H_k‖ ‖H_k⁻¹‖) r_{k+1}, i.e. 2 C ‖Δz‖ r_{k+1} with
+// C = r_{k+1}/r_k² the step's contraction and ‖Δz‖ ~ r_k: about 2 r_{k+1}²/r_k, within half
+// the tolerance (2–4× r_{k+1}²/r_k on the ECP scenes; after the first step, where ‖Δz‖ and r_k
+// need not be alike, 5–8×, hence k >= 1). It needs neither J at z_{k+1} nor a factorisation;
+// its full step must decrease the merit, Ψ(z + d) <= (1 − 2σ) Ψ(z), else the iteration is
+// Newton's. It is counted as an iteration (MixedNcpInfo::chord_steps).
+//
 // Evaluations: a trial point of the line search is evaluated without the Jacobian when it is
-// expected to end the iterations (a backtracked step, or a full Newton step whose predicted
-// residual C‖Φ_k‖∞², C the ‖Φ_{k+1}‖∞/‖Φ_k‖∞² observed at the full Newton step of the same
-// index k in the last solve that had one, else the last observed, is within the tolerance); the
-// Jacobian is evaluated there afterwards if the iterations go on. F is the same with or without the
-// Jacobian, so the iterates do not depend on it.
+// expected to end the iterations (a backtracked step, a chord step, or a full Newton step whose
+// predicted residual C‖Φ_k‖∞², C the ‖Φ_{k+1}‖∞/‖Φ_k‖∞² observed at the full Newton step of the
+// same index k in the last solve that had one, else the last observed, is within the tolerance
+// or such that the chord step is expected to follow); the Jacobian is evaluated there afterwards
+// if the iterations go on. F is the same with or without the Jacobian, so the iterates do not
+// depend on it.
 //
 // When the iterations end without a solution, the iterate of least merit is returned (the
 // non-monotone search may have left it).
@@ -99,7 +110,7 @@ class MixedNcpFunction {
 // One iteration, for MixedNcpSettings::trace.
 struct MixedNcpTrace {
   int iteration = 0;
-  // "newton", "newton-switch", "min-newton", "levenberg-marquardt", "gradient"
+  // "newton", "newton-switch", "chord", "min-newton", "levenberg-marquardt", "gradient"
   const char* direction = "";
   double step = 0.0;                   // the line search's t
   double merit = 0.0;                  // Ψ after the step
@@ -150,6 +161,8 @@ struct MixedNcpSettings {
   double switch_threshold = 1e-6;
   int switch_rounds = 3;
   int switch_backtracks = 4;
+  // The chord step (above) after a full Newton step that came close; false turns it off.
+  bool chord_steps = true;
   // Called after every iteration when set (diagnostics; empty by default).
   std::function<void(const MixedNcpTrace&)> trace;
 };
@@ -159,6 +172,7 @@ struct MixedNcpInfo {
   int newton_steps = 0;               // of which Newton
   int min_newton_steps = 0;           // of which Newton on the min reformulation
   int switch_steps = 0;               // of which Newton with the active-set switch
+  int chord_steps = 0;                // of which the chord step (the last factor kept)
   int levenberg_marquardt_steps = 0;  // of which Levenberg–Marquardt
   int gradient_steps = 0;             // of which steepest descent
   int line_search_steps = 0;          // backtracks over all iterations
@@ -207,8 +221,10 @@ class MixedNcpSolver {
 
  private:
   enum class Direction { kNewton, kLevenbergMarquardt, kGradient };
-  // Φ from F at z (into phi), and ‖Φ‖²/2.
-  double Merit(const Eigen::VectorXd& z, const Eigen::VectorXd& F, Eigen::VectorXd* phi) const;
+  // Φ from F at z (into phi), and ‖Φ‖²/2; ‖(z_i, F_i)‖ of the complementarity rows into radius
+  // (for ∂φ/∂a, ∂φ/∂b at the point, PhiJacobian).
+  double Merit(const Eigen::VectorXd& z, const Eigen::VectorXd& F, Eigen::VectorXd* phi,
+               Eigen::VectorXd* radius) const;
   // ∂φ/∂a, ∂φ/∂b from z, F (H = diag(∂φ/∂b) J + diag(∂φ/∂a) is not formed: the Newton system
   // and ∇Ψ use J and them).
   void PhiJacobian();
@@ -217,7 +233,17 @@ class MixedNcpSolver {
   bool NewtonDirection();
   // d_ from M d = rhs_, M = diag(row_scale) J_ + diag(diagonal) (null: ones, zeros), where the
   // rows i with unit_[i] are pivot_[i] e_iᵀ (SchurLu on the rest).
-  bool SolveWithUnitRows(const double* row_scale, const double* diagonal);
+  // With kept_factor_jacobian set, M is not factorised: the last factorisation is used as it is
+  // (the chord step), and the unit rows' columns are read from that matrix (the J it was of).
+  bool SolveWithUnitRows(const double* row_scale, const double* diagonal,
+                         const Eigen::MatrixXd* kept_factor_jacobian = nullptr);
+  // The chord step from z_ (the .cc); true when it moved.
+  bool ChordStep(MixedNcpFunction& function, int iteration);
+  bool chord_ = false;        // LineSearch evaluates the chord step (without J)
+  bool chord_ready_ = false;  // the last step allows a chord step next (LineSearch)
+  // lu_, unit_ and pivot_ hold the last Newton direction's system (not the switched or min-Newton
+  // direction's, which factorise into the same storage).
+  bool newton_factor_ = false;
   bool MinNewtonDirection();
   bool LevenbergMarquardtDirection();
   // Backtracking from z_ along d_ against reference merit `reference`; on success z_, F_,
@@ -231,6 +257,11 @@ class MixedNcpSolver {
   // Whether the full Newton step of iteration k from a residual ‖Φ‖∞ is expected to end the
   // iterations (the contraction C, above).
   bool ExpectedLast(int iteration, double residual) const;
+  // C‖Φ‖∞² of that step (the contraction C above).
+  double PredictedResidual(int iteration, double residual) const;
+  // Whether the chord step after the full Newton step of iteration k, from a residual `before`
+  // to `after`, is expected to end the iterations (the .cc).
+  bool ChordExpected(int iteration, double before, double after) const;
   // F + J d at z_ into *model, on the complementarity rows (the others are not written).
   void ModelFunction(const Eigen::VectorXd& d, Eigen::VectorXd* model) const;
   // z + d and F + J d for the Newton direction d_ into model_z_, model_F_ (complementarity
@@ -270,6 +301,8 @@ class MixedNcpSolver {
   double residual_ = 0.0;         // ‖Φ‖∞ at z_ (phi_), kept with it
   SchurLu lu_;
   Eigen::VectorXd da_, db_;  // ∂φ/∂a, ∂φ/∂b per row (free rows: 0, 1), from PhiJacobian
+  // ‖(z_i, F_i)‖ of the complementarity rows at z_ (kept with phi_) and at the trial point.
+  Eigen::VectorXd radius_, trial_radius_;
   std::vector<unsigned char> unit_;  // rows that are multiples of a unit row
   Eigen::VectorXd pivot_, reduced_;  // their multiples; the reduced system's right side
   Eigen::VectorXd scaled_phi_;       // ∂φ/∂b ∘ Φ

@@ -254,6 +254,31 @@ TEST(MixedNcpSolver, FreeEquationsAloneAreNewtonsMethod) {
   EXPECT_EQ(r.info.newton_steps, r.info.iterations);
 }
 
+TEST(MixedNcpSolver, TheChordStepEndsTheIterationsWithTheLastFactor) {
+  // x² − 2 from x = 1: residuals 1, 0.25, 6.9e-3, 6.0e-6 after Newton's steps. With the
+  // tolerance 3e-6 the third step misses it and 4·(6.0e-6)² <= 3e-6 · 6.9e-3 allows the chord
+  // step with the factor 2x₂: it ends the iterations (|Φ| about 2·(6.0e-6)²/6.9e-3 = 1e-8).
+  SquareRoot f;
+  MixedNcpSettings with;
+  with.tolerance = 3e-6;
+  with.inaccurate_tolerance = 1e-5;
+  MixedNcpSettings without = with;
+  without.chord_steps = false;
+  MixedNcpSolver a, b;
+  a.Setup({NcpKind::kFree}, with);
+  b.Setup({NcpKind::kFree}, without);
+  const MixedNcpResult chord = a.Solve(f, VectorXd::Ones(1));
+  const MixedNcpResult& newton = b.Solve(f, VectorXd::Ones(1));
+  ASSERT_EQ(chord.status, SolverStatus::kSolved) << chord.message;
+  ASSERT_EQ(newton.status, SolverStatus::kSolved) << newton.message;
+  EXPECT_EQ(chord.info.chord_steps, 1);
+  EXPECT_EQ(chord.info.newton_steps, 3);
+  EXPECT_EQ(newton.info.chord_steps, 0);
+  EXPECT_EQ(chord.info.iterations, newton.info.iterations);  // no more iterations than Newton
+  EXPECT_LE(std::abs(chord.z[0] * chord.z[0] - 2.0), with.tolerance);
+  EXPECT_NE(chord.z[0], newton.z[0]);  // another iterate: the chord's, not Newton's
+}
+
 TEST(MixedNcpSolver, DegenerateLcpWithAContinuumOfSolutions) {
   // z_1 + 0 >= 0 ⊥ z_1 and 0 ⊥ z_2: every (0, z_2 >= 0) solves, none strictly complementary.
   MatrixXd M = MatrixXd::Zero(2, 2);

@@ -92,17 +92,52 @@ inline void SubtractPaddedBefore(double* __restrict y, const double* __restrict 
   }
 }
 
+// x := U⁻¹ x by columns (U: the upper triangle of a padded factor, m × m): after step p, rows
+// >= p of the residual are not read again, so the blocks up to the one holding row p − 1 suffice
+// (below the diagonal: the eliminated entries, finite, subtracted from rows that are not read
+// again).
+inline void BackSubstitute(const double* __restrict a, int m, double* __restrict x) {
+  double solution[kPaddedRows];
+  for (int p = m - 1; p >= 0; --p) {
+    const double* column = a + p * kPaddedRows;
+    const double xp = x[p] * column[p];  // column[p] = 1/u_pp (PivotStep)
+    solution[p] = xp;
+    if (xp != 0.0) SubtractPaddedBefore(x, column, xp, p);
+  }
+  std::copy(solution, solution + m, x);
+}
+
 }  // namespace
 
 namespace {
 
+// Whether a row p < i < m of the padded column holds |a_ip| > |a_pp|, i.e. whether partial
+// pivoting's row differs from p (PartialPivotRow keeps p unless an entry is strictly larger; a
+// NaN compares false in both): whole four-row blocks, masked compares, no chain over the rows.
+// With the kept row order (schur_lu.h) the pivot is nearly always in place, and the scalar search
+// runs only when this says it is not.
+inline bool LargerBelow(const double* __restrict column, int p, int m) {
+  const double pivot = std::abs(column[p]);
+  LaneMask larger = {0, 0, 0, 0};
+  const LaneMask magnitude_bits = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL,
+                                   0x7fffffffffffffffLL};
+  for (int i = 0; i < kPaddedRows; i += 4) {
+    Lanes c;
+    __builtin_memcpy(&c, column + i, sizeof c);
+    const Lanes magnitude = reinterpret_cast<Lanes>(reinterpret_cast<LaneMask>(c) & magnitude_bits);
+    const LaneMask rows = {i, i + 1, i + 2, i + 3};
+    larger |= (magnitude > pivot) & (rows > p) & (rows < m);
+  }
+  return (larger[0] | larger[1] | larger[2] | larger[3]) != 0;
+}
+
 // Step p's pivot (partial pivoting), its row interchange and L's column p (rows > p). False when
 // the pivot is zero or not finite (*lo is then 0).
-inline bool PivotStep(double* __restrict a, double* __restrict lower, int m, int p, int* perm,
-                      double* lo, double* hi) {
+inline bool PivotStep(double* __restrict a, double* __restrict lower, int m, int columns, int p,
+                      int* perm, double* lo, double* hi) {
   double* column_p = a + p * kPaddedRows;
-  double largest = 0.0;
-  const int pivot = PartialPivotRow(column_p, p, m, &largest);
+  double largest = std::abs(column_p[p]);
+  const int pivot = LargerBelow(column_p, p, m) ? PartialPivotRow(column_p, p, m, &largest) : p;
   perm[p] = pivot;
   *lo = std::min(*lo, largest);
   *hi = std::max(*hi, largest);
@@ -113,12 +148,17 @@ inline bool PivotStep(double* __restrict a, double* __restrict lower, int m, int
   if (pivot != p) {
     // Rows p and `pivot` of the columns j < p lie below U's diagonal: what the elimination
     // left there is never read (SubstitutePadded subtracts it only from finished rows), so
-    // only the columns j >= p of `a` and L's columns j < p are interchanged.
-    for (int j = p; j < m; ++j) std::swap(a[j * kPaddedRows + p], a[j * kPaddedRows + pivot]);
+    // only the columns j >= p of `a` (the right side's included) and L's columns j < p are
+    // interchanged.
+    for (int j = p; j < columns; ++j) std::swap(a[j * kPaddedRows + p], a[j * kPaddedRows + pivot]);
     for (int j = 0; j < p; ++j)
       std::swap(lower[j * kPaddedRows + p], lower[j * kPaddedRows + pivot]);
   }
-  ScaledBelow(column_p, 1.0 / column_p[p], p, lower + p * kPaddedRows);  // zero in rows <= p
+  const double inverse = 1.0 / column_p[p];
+  ScaledBelow(column_p, inverse, p, lower + p * kPaddedRows);  // zero in rows <= p
+  // U's diagonal is kept as its reciprocal: the back substitution multiplies by it (no division
+  // on its chain of dependent steps); nothing else reads it (column p is finished).
+  column_p[p] = inverse;
   return true;
 }
 
@@ -131,8 +171,8 @@ inline bool PivotStep(double* __restrict a, double* __restrict lower, int m, int
 // interchange and the update does not change any entry.
 template <int kFirst>
 inline void UpdateTrailingColumnsTwice(double* __restrict a, const double* __restrict lp,
-                                       const double* __restrict lq, int p, int m) {
-  for (int j = p + 2; j < m; ++j) {
+                                       const double* __restrict lq, int p, int columns) {
+  for (int j = p + 2; j < columns; ++j) {
     double* column_j = a + j * kPaddedRows;
     const double u = column_j[p];
     double v = column_j[p + 1];
@@ -158,12 +198,13 @@ inline void UpdateTrailingColumnsTwice(double* __restrict a, const double* __res
 }  // namespace
 
 QUASIDYN_PADDED_KERNEL void FactorisePadded(double* __restrict a, double* __restrict lower, int m,
-                                            int* perm, double* lo, double* hi) {
+                                            int columns, int* perm, double* lo, double* hi) {
   // Two elimination steps at a time (right-looking, Golub & Van Loan Alg. 3.4.1, with step p's
   // update of the trailing columns deferred to step p + 1's): column p + 1 is updated by step p
   // alone first, as its pivot search needs it.
   for (int p = 0; p < m; p += 2) {
-    if (!PivotStep(a, lower, m, p, perm, lo, hi)) return;
+    // The last step alone (m odd) updates nothing: L's column m − 1 is zero in every row.
+    if (!PivotStep(a, lower, m, columns, p, perm, lo, hi)) return;
     if (p + 1 == m) return;
     const double* lp = lower + p * kPaddedRows;
     // Only the blocks from the one holding row p + 1 on: the rows above are U's, finished, and
@@ -171,20 +212,20 @@ QUASIDYN_PADDED_KERNEL void FactorisePadded(double* __restrict a, double* __rest
     double* column_q = a + (p + 1) * kPaddedRows;
     const double u = column_q[p];
     if (u != 0.0) SubtractPaddedFrom(column_q, lp, u, p + 1);
-    if (!PivotStep(a, lower, m, p + 1, perm, lo, hi)) return;
+    if (!PivotStep(a, lower, m, columns, p + 1, perm, lo, hi)) return;
     const double* lq = lower + (p + 1) * kPaddedRows;
     switch ((p + 1) >> 2) {
       case 0:
-        UpdateTrailingColumnsTwice<0>(a, lp, lq, p, m);
+        UpdateTrailingColumnsTwice<0>(a, lp, lq, p, columns);
         break;
       case 1:
-        UpdateTrailingColumnsTwice<4>(a, lp, lq, p, m);
+        UpdateTrailingColumnsTwice<4>(a, lp, lq, p, columns);
         break;
       case 2:
-        UpdateTrailingColumnsTwice<8>(a, lp, lq, p, m);
+        UpdateTrailingColumnsTwice<8>(a, lp, lq, p, columns);
         break;
       default:
-        UpdateTrailingColumnsTwice<12>(a, lp, lq, p, m);
+        UpdateTrailingColumnsTwice<12>(a, lp, lq, p, columns);
         break;
     }
   }
@@ -232,17 +273,12 @@ QUASIDYN_PADDED_KERNEL void SubstitutePadded(const double* __restrict a,
     const double xp = x[p];
     if (xp != 0.0) SubtractPaddedFrom(x, lower + p * kPaddedRows, xp, p + 1);
   }
-  // U x = y by columns: after step p, rows >= p of the residual are not read again, so the
-  // blocks up to the one holding row p − 1 suffice (below the diagonal: the eliminated entries,
-  // finite, subtracted from rows that are not read again).
-  double solution[kPaddedRows];
-  for (int p = m - 1; p >= 0; --p) {
-    const double* column = a + p * kPaddedRows;
-    const double xp = x[p] / column[p];
-    solution[p] = xp;
-    if (xp != 0.0) SubtractPaddedBefore(x, column, xp, p);
-  }
-  std::copy(solution, solution + m, x);
+  BackSubstitute(a, m, x);
+}
+
+QUASIDYN_PADDED_KERNEL void BackSubstitutePadded(const double* __restrict a, int m,
+                                                 double* __restrict x) {
+  BackSubstitute(a, m, x);
 }
 
 }  // namespace quasidyn

@@ -35,11 +35,20 @@ inline void SubtractPaddedColumn(double* __restrict y, const double* __restrict 
 
 // Factorises the m × m matrix at `a` (column-major, leading dimension kPaddedRows, rows m..
 // kPaddedRows − 1 of its first m columns zero) in place: on return its upper triangle holds U
-// (below it what the elimination left, which SubstitutePadded subtracts only from rows it has
-// finished), `lower` (same layout, m columns) the multipliers of L below the diagonal and zeros
-// elsewhere, `perm` the row interchanges. Updates *lo, *hi with the smallest and largest |pivot|; a
-// zero or non-finite pivot sets *lo to 0 and stops (the factor is unusable).
-void FactorisePadded(double* a, double* lower, int m, int* perm, double* lo, double* hi);
+// with the reciprocals 1/u_pp on its diagonal (the back substitution multiplies by them; below it
+// what the elimination left, which SubstitutePadded subtracts only from rows it has finished),
+// `lower` (same layout, m columns) the multipliers of L below the diagonal and zeros elsewhere,
+// `perm` the row interchanges. Updates *lo, *hi with the smallest and largest |pivot|; a zero or
+// non-finite pivot sets *lo to 0 and stops (the factor is unusable). `columns` (m, or m + 1 when m
+// < kPaddedRows) is how many columns of `a` take the row interchanges and updates: a column m, when
+// there, is a right side b (padded with zeros) that is eliminated with the matrix, so on return it
+// holds L⁻¹ P b, the forward substitution of SubstitutePadded by the same operations in the same
+// order (then BackSubstitutePadded).
+void FactorisePadded(double* a, double* lower, int m, int columns, int* perm, double* lo,
+                     double* hi);
+inline void FactorisePadded(double* a, double* lower, int m, int* perm, double* lo, double* hi) {
+  FactorisePadded(a, lower, m, m, perm, lo, hi);
+}
 
 // y −= Σ_t columns(:, t) x[t] over t < count with x[t] != 0 (y and columns: padded columns).
 void SubtractPaddedColumns(double* y, const double* columns, const double* x, int count);
@@ -47,5 +56,10 @@ void SubtractPaddedColumns(double* y, const double* columns, const double* x, in
 // x := (P L U)⁻¹ x for a factor of FactorisePadded; x has kPaddedRows entries of which the first
 // m are the right side (the padding may hold anything and is overwritten).
 void SubstitutePadded(const double* a, const double* lower, int m, const int* perm, double* x);
+
+// x := U⁻¹ x, U the upper triangle of a factor of FactorisePadded (the second half of
+// SubstitutePadded: for a right side already eliminated with the factor); the first m entries of
+// x are read and written.
+void BackSubstitutePadded(const double* a, int m, double* x);
 
 }  // namespace quasidyn

@@ -76,6 +76,7 @@ void SchurLu::Resize(int n, int k) {
   s_padded_.assign(static_cast<std::size_t>(kPaddedRows) * kPaddedRows, 0.0);
   lower_padded_.assign(s_padded_.size(), 0.0);
   work_.assign(n - k, 0.0);
+  leading_.assign(k, 0.0);
   order_size_ = -1;
 }
 
@@ -305,7 +306,7 @@ bool SchurLu::FactorGeneral(const Eigen::MatrixXd& G, const double* row_scale,
 
 bool SchurLu::FactorPadded(const Eigen::MatrixXd& G, const double* row_scale,
                            const double* diagonal, const int* K, int m, double singular_pivot_ratio,
-                           double* lo, double* hi) {
+                           double* lo, double* hi, double* x_solve) {
   constexpr int kP = kPaddedRows;
   const int k = k_;
   InvertBlocks(lo, hi);
@@ -322,38 +323,48 @@ bool SchurLu::FactorPadded(const Eigen::MatrixXd& G, const double* row_scale,
     std::copy(Kc, Kc + m, order_rows_.begin());
     for (int i = 0; i < m; ++i) order_[i] = i;
   }
-  int row[kP];    // S's row i is M's row Kc[order_[i]] ...
-  int place[kP];  // ... and M's row Kc[j] is S's row place[j]
+  // S's row i is M's row Kc[order_[i]] (row[i]), and M's row Kc[j] is S's row place[j]; the
+  // padding rows i >= m read M's row 0 with the scale 0 and are then set to 0 (a select: every
+  // gather below has the fixed length kP, with no loop on m and no second pass for the padding).
+  int row[kP];
+  int place[kP];
+  double scale[kP];
+  for (int i = 0; i < kP; ++i) {
+    row[i] = 0;
+    scale[i] = 0.0;
+  }
   for (int i = 0; i < m; ++i) {
     row[i] = Kc[order_[i]];
     place[order_[i]] = i;
+    scale[i] = row_scale != nullptr ? row_scale[row[i]] : 1.0;
   }
-  double scale[kP];
-  for (int i = 0; i < m; ++i) scale[i] = row_scale != nullptr ? row_scale[row[i]] : 1.0;
-  // The padding is zeroed by whole columns first (fixed-length stores, no memset call).
-  for (int j = 0; j < k; ++j) {  // C, padded
-    const double* g = G.col(j).data();
-    double* c = c_padded_.data() + j * kP;
-    for (int i = 0; i < kP; ++i) c[i] = 0.0;
-    for (int i = 0; i < m; ++i) c[i] = scale[i] * g[row[i]];
-  }
+  const auto gather = [&](const double* g, double* out) {
+    for (int i = 0; i < kP; ++i) {
+      const double value = scale[i] * g[row[i]];
+      out[i] = i < m ? value : 0.0;
+    }
+  };
+  for (int j = 0; j < k; ++j) gather(G.col(j).data(), c_padded_.data() + j * kP);  // C, padded
   for (int j = 0; j < m; ++j) {
     const int column = Kc[j];
     const double* g = G.col(column).data();
     double* s = s_padded_.data() + j * kP;  // S(:, j) = D(:, j) − C X(:, j)
-    for (int i = 0; i < kP; ++i) s[i] = 0.0;
-    for (int i = 0; i < m; ++i) s[i] = scale[i] * g[row[i]];
+    gather(g, s);
     if (diagonal != nullptr) s[place[j]] += diagonal[column];
     double* x = x_.data() + j * k;  // X(:, j) = A⁻¹ B(:, j); K's first k are 0, …, k − 1
-    if (row_scale != nullptr) {
-      for (int i = 0; i < k; ++i) x[i] = row_scale[i] * g[i];
-    } else {
-      std::copy(g, g + k, x);
-    }
     bool any = false;
     for (int b = 0; b < k; b += kBodyBlock) {  // A⁻¹'s blocks (SolveLeading, without its calls)
       Eigen::Map<BodyVector> part(x + b);
-      if (part.isZero(0.0)) continue;
+      if (Eigen::Map<const BodyVector>(g + b).isZero(0.0)) {  // B's block zero: X's too
+        part.setZero();
+        continue;
+      }
+      if (row_scale != nullptr) {
+        part = Eigen::Map<const BodyVector>(row_scale + b)
+                   .cwiseProduct(Eigen::Map<const BodyVector>(g + b));
+      } else {
+        part = Eigen::Map<const BodyVector>(g + b);
+      }
       any = true;
       const BodyVector y = Eigen::Map<const BodyMatrix>(inverse_.data() + b * kBodyBlock) * part;
       part = y;
@@ -361,19 +372,77 @@ bool SchurLu::FactorPadded(const Eigen::MatrixXd& G, const double* row_scale,
     nonzero_[j] = any;
     if (any) SubtractPaddedColumns(s, c_padded_.data(), x, k);
   }
-  FactorisePadded(s_padded_.data(), lower_padded_.data(), m, perm_s_.data(), lo, hi);
+  // The right side, when solving here: x_1 = A⁻¹ b_1 and w = b_2 − C x_1 in S's row order, as
+  // Solve forms them, as S's column m (padding zero), eliminated with S.
+  const bool solve = x_solve != nullptr && m < kP;
+  double* w = s_padded_.data() + m * kP;
+  // x_1 in leading_, so that x keeps b when the pivots fail (Factor's fallback then solves).
+  double* x1 = leading_.data();
+  if (solve) {
+    std::copy(x_solve, x_solve + k, x1);
+    SolveLeading(x1);
+    for (int i = 0; i < m; ++i) w[i] = x_solve[k + order_[i]];
+    for (int i = m; i < kP; ++i) w[i] = 0.0;
+    SubtractPaddedColumns(w, c_padded_.data(), x1, k);
+  }
+  FactorisePadded(s_padded_.data(), lower_padded_.data(), m, solve ? m + 1 : m, perm_s_.data(), lo,
+                  hi);
   if (!PivotsAccepted(*lo, *hi, singular_pivot_ratio)) {
     order_size_ = -1;  // perm_s_ may be incomplete: the next factorisation starts from Kc's order
     return false;
   }
   next_order_ = order_;  // the order this one ended with
   for (int p = 0; p < m; ++p) std::swap(next_order_[p], next_order_[perm_s_[p]]);
+  if (solve) {
+    std::copy(x1, x1 + k, x_solve);
+    BackSubstitutePadded(s_padded_.data(), m, w);
+    FinishPadded(w, x_solve);
+  }
   return true;
+}
+
+void SchurLu::FinishPadded(const double* w, double* x) const {
+  const int k = k_, m = r_ - k_;
+  if (k == kBodyBlock) {  // x_1 −= X x_2, x_1 held in registers (the same operations in order)
+    BodyVector x1 = Eigen::Map<const BodyVector>(x);
+    for (int j = 0; j < m; ++j) {
+      if (nonzero_[j] && w[j] != 0.0) x1 -= Eigen::Map<const BodyVector>(x_.data() + j * k) * w[j];
+    }
+    Eigen::Map<BodyVector> out(x);
+    out = x1;
+  } else {
+    for (int j = 0; j < m; ++j) {
+      if (nonzero_[j] && w[j] != 0.0) SubtractScaled(x, x_.data() + j * k, w[j], k);
+    }
+  }
+  for (int i = 0; i < m; ++i) x[k + i] = w[i];
 }
 
 bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
                      const std::vector<int>& keep, double singular_pivot_ratio, double pivot_lo,
                      double pivot_hi) {
+  bool solved = false;
+  return FactorWith(G, row_scale, diagonal, keep, singular_pivot_ratio, pivot_lo, pivot_hi, nullptr,
+                    &solved);
+}
+
+bool SchurLu::FactorSolve(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
+                          const std::vector<int>& keep, double singular_pivot_ratio,
+                          double pivot_lo, double pivot_hi, const double* b, double* x) {
+  const int r = static_cast<int>(keep.size());
+  if (x != b) std::copy(b, b + r, x);
+  bool solved = false;
+  if (!FactorWith(G, row_scale, diagonal, keep, singular_pivot_ratio, pivot_lo, pivot_hi, x,
+                  &solved)) {
+    return false;
+  }
+  if (!solved) Solve(x, x);
+  return true;
+}
+
+bool SchurLu::FactorWith(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
+                         const std::vector<int>& keep, double singular_pivot_ratio, double pivot_lo,
+                         double pivot_hi, double* x, bool* solved) {
   QUASIDYN_CHECK_ARGUMENT(G.rows() == n_ && G.cols() == n_, "SchurLu::Factor",
                           "the matrix must be " + std::to_string(n_) + " × " + std::to_string(n_));
   const int r = static_cast<int>(keep.size());
@@ -398,7 +467,8 @@ bool SchurLu::Factor(const Eigen::MatrixXd& G, const double* row_scale, const do
     }
     blocks_ = k % kBodyBlock == 0 && BlockDiagonal(a_.data(), k);
     if (blocks_ && m <= kPaddedRows) {
-      padded_ = FactorPadded(G, row_scale, diagonal, K, m, singular_pivot_ratio, &lo, &hi);
+      padded_ = FactorPadded(G, row_scale, diagonal, K, m, singular_pivot_ratio, &lo, &hi, x);
+      *solved = padded_ && x != nullptr && m < kPaddedRows;
       if (padded_) return true;
     } else if (FactorGeneral(G, row_scale, diagonal, K, m, singular_pivot_ratio, &lo, &hi)) {
       return true;
@@ -427,20 +497,7 @@ void SchurLu::Solve(const double* b, double* x) const {
     for (int i = m; i < kP; ++i) w[i] = 0.0;
     SubtractPaddedColumns(w, c_padded_.data(), x, k);  // w = b_2 − C x_1
     SubstitutePadded(s_padded_.data(), lower_padded_.data(), m, perm_s_.data(), w);
-    if (k == kBodyBlock) {  // x_1 −= X x_2, x_1 held in registers (the same operations in order)
-      BodyVector x1 = Eigen::Map<const BodyVector>(x);
-      for (int j = 0; j < m; ++j) {
-        if (nonzero_[j] && w[j] != 0.0)
-          x1 -= Eigen::Map<const BodyVector>(x_.data() + j * k) * w[j];
-      }
-      Eigen::Map<BodyVector> out(x);
-      out = x1;
-    } else {
-      for (int j = 0; j < m; ++j) {
-        if (nonzero_[j] && w[j] != 0.0) SubtractScaled(x, x_.data() + j * k, w[j], k);
-      }
-    }
-    for (int i = 0; i < m; ++i) x[k + i] = w[i];
+    FinishPadded(w, x);
     return;
   }
   double* w = work_.data();

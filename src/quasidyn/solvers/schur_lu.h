@@ -76,6 +76,13 @@ class SchurLu {
   // x = M(keep, keep)⁻¹ b with the last successful factorisation; b and x of keep.size() entries
   // in keep's order (x may be b).
   void Solve(const double* b, double* x) const;
+  // Factor, then Solve(b, x) when it succeeds: the same factor and the same x (the same
+  // operations in the same order), but on the padded path with S of fewer than kPaddedRows rows
+  // the right side's Schur part b_2 − C x_1 is eliminated as an extra column of S, so its
+  // forward substitution runs within S's column updates rather than as a chain of its own.
+  bool FactorSolve(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
+                   const std::vector<int>& keep, double singular_pivot_ratio, double pivot_lo,
+                   double pivot_hi, const double* b, double* x);
 
  private:
   // In-place LU with partial pivoting of the m × m matrix at `a` (column-major, leading dimension
@@ -85,10 +92,19 @@ class SchurLu {
   // pivot test fails.
   bool FactorGeneral(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
                      const int* K, int m, double singular_pivot_ratio, double* lo, double* hi);
+  // Factor's body; with x (b on entry, keep.size() entries) set, the padded path with m <
+  // kPaddedRows also solves (x then holds the solution and *solved is set).
+  bool FactorWith(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
+                  const std::vector<int>& keep, double singular_pivot_ratio, double pivot_lo,
+                  double pivot_hi, double* x, bool* solved);
   // The padded path: A block diagonal (its blocks gathered into a_), S of m <= kPaddedRows
-  // rows; false when a pivot test fails.
+  // rows; false when a pivot test fails. With x set and m < kPaddedRows, x := M(K, K)⁻¹ x too.
   bool FactorPadded(const Eigen::MatrixXd& G, const double* row_scale, const double* diagonal,
-                    const int* K, int m, double singular_pivot_ratio, double* lo, double* hi);
+                    const int* K, int m, double singular_pivot_ratio, double* lo, double* hi,
+                    double* x);
+  // The padded solve's end: x_1 −= X x_2 and x_2 = w (x_2 = S⁻¹(b_2 − C x_1) in w, S's order
+  // being the kept unknowns' own after the back substitution).
+  void FinishPadded(const double* w, double* x) const;
   // A⁻¹ block by block into inverse_ (A block diagonal); updates *lo, *hi with the blocks' pivots.
   void InvertBlocks(double* lo, double* hi);
   // One block's inverse (row-major `a`) into `out` (column-major), its pivots into *lo, *hi;
@@ -125,6 +141,7 @@ class SchurLu {
   std::vector<int> perm_a_, perm_s_, perm_whole_;
   std::vector<unsigned char> nonzero_;  // per column of B
   mutable std::vector<double> work_;    // (m)
+  std::vector<double> leading_;         // (k) x_1 of FactorSolve's padded path
 };
 
 }  // namespace quasidyn

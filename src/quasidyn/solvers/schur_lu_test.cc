@@ -227,6 +227,51 @@ TEST(SchurLu, KeepsItsLastRowOrderAcrossFactorisationsAndSolvesWhenThePivotsMove
   }
 }
 
+TEST(SchurLu, FactorSolveGivesFactorThenSolveBitForBit) {
+  // On the padded path (S eliminated with the right side as its column m), beyond it (m =
+  // kPaddedRows: no column left; and above), and where the padded pivots fail and the whole
+  // matrix is pivoted instead (b must then reach that solve unchanged).
+  testing::RandomProblems random(18);
+  constexpr int kB = SchurLu::kBodyBlock;
+  for (const int m : {1, kPaddedRows - 2, kPaddedRows, kPaddedRows + 1, -1}) {
+    const bool singular_s = m < 0;
+    const int k = kB, mm = singular_s ? 4 : m, n = k + mm + 2;
+    MatrixXd M = random.Gaussian(n, n) + 4.0 * MatrixXd::Identity(n, n);
+    M.block(0, 0, k, n).setZero();  // a block-diagonal leading block (the padded path's)
+    M.block(0, 0, k, k) = random.Gaussian(k, k) + 4.0 * MatrixXd::Identity(k, k);
+    M.block(0, k, k, mm + 2) = random.Gaussian(k, mm + 2);
+    if (singular_s) {  // A = εI, D = 0: S = −C B/ε fails the pivot ratio against A's ε (the
+                       // padded path is left after S's factorisation), the whole matrix does not
+      M.block(0, 0, k, k) = 1e-10 * MatrixXd::Identity(k, k);
+      M.block(k, k, mm + 2, mm + 2).setZero();
+    }
+    const VectorXd scale = random.UniformVector(n, 0.5, 2.0);
+    std::vector<int> keep;
+    for (int i = 0; i < n; ++i) {
+      if (i != k && i != n - 1) keep.push_back(i);
+    }
+    SchurLu one, two;
+    one.Resize(n, k);
+    two.Resize(n, k);
+    const VectorXd b = random.GaussianVector(static_cast<int>(keep.size()));
+    VectorXd x(b.size()), y = b;
+    ASSERT_TRUE(one.Factor(M, scale.data(), nullptr, keep, 1e-14, kNoUnitRows, 0.0));
+    one.Solve(b.data(), x.data());
+    ASSERT_TRUE(two.FactorSolve(M, scale.data(), nullptr, keep, 1e-14, kNoUnitRows, 0.0, y.data(),
+                                y.data()));  // in place
+    EXPECT_EQ(two.padded(), !singular_s && mm <= kPaddedRows) << "m = " << m;
+    EXPECT_EQ(two.full_pivoting(), singular_s) << "m = " << m;
+    EXPECT_EQ(x, y) << "m = " << m;
+    if (!singular_s) ExpectSolves(Sub(scale.asDiagonal() * M, keep), y, b);
+    // The factor stays usable for further right sides.
+    const VectorXd c = random.GaussianVector(static_cast<int>(keep.size()));
+    VectorXd u(c.size()), v(c.size());
+    one.Solve(c.data(), u.data());
+    two.Solve(c.data(), v.data());
+    EXPECT_EQ(u, v) << "m = " << m;
+  }
+}
+
 TEST(SchurLu, FallsBackToPivotingOverTheWholeMatrixWhenTheLeadingBlockIsSingular) {
   testing::RandomProblems random(12);
   const int n = 8, k = 3;
