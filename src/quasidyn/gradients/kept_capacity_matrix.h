@@ -7,6 +7,11 @@
 // the entries after a resize are unspecified (as Eigen's resize). view() is an Eigen::Map of
 // the current shape on storage aligned as Eigen's own matrices, so Eigen's kernels run on it
 // as on a MatrixXd.
+//
+// Beside solvers/sized_storage_pool.h, which keeps a bounded set of spare Eigen matrices of
+// exact sizes for buffers whose size moves among a few values (32 spares, 4096 doubles): a
+// block's buffers here take any shape from one call to the next and can exceed that bound on
+// a large scene (the arm's blocks), so they keep one storage of their largest use instead.
 
 #include <Eigen/Core>
 #include <cstddef>
