@@ -12,6 +12,12 @@
 //                                   linear_fraction          items/s(T = 2) / (2 · items/s(T = 1)):
 //                                                            1 is linear; it needs an idle
 //                                                            machine (the other load takes cores);
+//                                   linear_fraction_median   the same ratio per iteration (its
+//                                                            1-thread and its 2-thread calls,
+//                                                            made one after the other), median
+//                                                            over the iterations: a burst of the
+//                                                            host's other work that takes one
+//                                                            call does not move it;
 //                                   cpu_us_per_item_1, _2    CPU time [µs] per item at T = 1, 2:
 //                                                            independent of other load; equal
 //                                                            values mean no work added by the
@@ -63,8 +69,8 @@
 //                                 time per call).
 //   BM_ParkedPoolIdleCpu         the CPU a parked pool takes when no call comes (below).
 //   BM_GradientItemCosts,
-//   BM_GradientBatchTimeline      each item's cost alone, and a 2-thread call's timeline
-//                                 (below).
+//   BM_BatchTimeline/<work>       each item's cost alone, and a 2-thread call's timeline
+//                                 (below; for the gradient batches and the planar rollouts).
 //   BM_ParallelForStart           2 items of 200 µs (busy, wall clock) on 2 threads: how late
 //                                 worker 1 starts its item after the call began, median and
 //                                 90th percentile over the calls [µs] (helper_start_us_50, _90),
@@ -137,28 +143,41 @@ struct Batch {
   std::function<void(int threads)> run;
 };
 
-Batch RolloutBatchOf(Example example, int rollouts, int steps, bool reused) {
-  const std::shared_ptr<const StepModel> model = ModelOf(example, "qp");
+// The rollouts' initial states and commands: the planar hand from q0 with random-walk commands
+// (5 mm / mrad steps), arm_cubes from q0 with the scene's schedule (no commands).
+struct RolloutInputs {
   std::vector<State> x0s;
   std::vector<Eigen::MatrixXd> commands;
-  if (example == Example::kPlanarHand) {  // from q0, random-walk commands (5 mm / mrad steps)
-    const Scene& scene = model->scene();
-    std::mt19937 random(0);
-    std::normal_distribution<double> normal(0.0, 0.005);
-    const Eigen::VectorXd u0 = InitialState(*model).q.segment(scene.nq_u, scene.nq_a);
-    for (int b = 0; b < rollouts; ++b) {
-      x0s.push_back(InitialState(*model));
-      Eigen::MatrixXd u(steps, scene.nq_a);
-      Eigen::VectorXd walk = u0;
-      for (int k = 0; k < steps; ++k) {
-        for (int j = 0; j < scene.nq_a; ++j) walk[j] += normal(random);
-        u.row(k) = walk.transpose();
-      }
-      commands.push_back(u);
-    }
-  } else {  // from q0, the schedule's commands
-    x0s.assign(rollouts, InitialState(*model));
+};
+
+RolloutInputs RolloutInputsOf(Example example, const StepModel& model, int rollouts, int steps) {
+  RolloutInputs inputs;
+  const Scene& scene = model.scene();
+  if (example != Example::kPlanarHand) {  // the schedule's commands
+    inputs.x0s.assign(rollouts, InitialState(model));
+    return inputs;
   }
+  std::mt19937 random(0);
+  std::normal_distribution<double> normal(0.0, 0.005);
+  const Eigen::VectorXd u0 = InitialState(model).q.segment(scene.nq_u, scene.nq_a);
+  for (int b = 0; b < rollouts; ++b) {
+    inputs.x0s.push_back(InitialState(model));
+    Eigen::MatrixXd u(steps, scene.nq_a);
+    Eigen::VectorXd walk = u0;
+    for (int k = 0; k < steps; ++k) {
+      for (int j = 0; j < scene.nq_a; ++j) walk[j] += normal(random);
+      u.row(k) = walk.transpose();
+    }
+    inputs.commands.push_back(u);
+  }
+  return inputs;
+}
+
+Batch RolloutBatchOf(Example example, int rollouts, int steps, bool reused) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, "qp");
+  const RolloutInputs inputs = RolloutInputsOf(example, *model, rollouts, steps);
+  const std::vector<State>& x0s = inputs.x0s;
+  const std::vector<Eigen::MatrixXd>& commands = inputs.commands;
   RolloutOptions options;
   options.steps = steps;
   if (reused) {  // the trajectories and the workers' buffers of the last batch refilled
@@ -274,6 +293,14 @@ Batch CacheControlOf(int items, int kibibytes, int passes) {
           }};
 }
 
+// The q-quantile (0 <= q <= 1) of `values`, the lower of two middle values; 0 when empty.
+double Quantile(std::vector<double> values, double q) {
+  if (values.empty()) return 0.0;
+  const std::size_t k = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+  return values[k];
+}
+
 double ProcessCpuSeconds() {
   timespec now{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
@@ -298,22 +325,27 @@ void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& mak
     allocations = counter.count();
   }
   double wall[3] = {0, 0, 0}, cpu[3] = {0, 0, 0};  // [T], summed over the iterations
+  std::vector<double> fractions;                   // each iteration's own linear fraction
   for (auto _ : state) {
+    double iteration_wall[3] = {0, 0, 0};
     for (int threads = 1; threads <= 2; ++threads) {
       if (in_a_row > 1) batch.run(threads);  // the steady state of calls in a loop (above)
       const double wall_start = WallSeconds(), cpu_start = ProcessCpuSeconds();
       for (int call = 0; call < in_a_row; ++call) batch.run(threads);
-      wall[threads] += WallSeconds() - wall_start;
+      iteration_wall[threads] = WallSeconds() - wall_start;
+      wall[threads] += iteration_wall[threads];
       // The other workers' way to their park counted in this batch, not in the next (both thread
       // counts pay the sleep's own CPU, ≈ 15 µs in the 2-vCPU VM).
       std::this_thread::sleep_for(std::chrono::microseconds(200));
       cpu[threads] += ProcessCpuSeconds() - cpu_start;
     }
+    fractions.push_back(iteration_wall[1] / (2 * iteration_wall[2]));
   }
   const double items = static_cast<double>(state.iterations()) * batch.items * in_a_row;
   state.counters["items_per_second_1"] = items / wall[1];
   state.counters["items_per_second_2"] = items / wall[2];
   state.counters["linear_fraction"] = wall[1] / (2 * wall[2]);
+  state.counters["linear_fraction_median"] = Quantile(fractions, 0.5);
   state.counters["cpu_us_per_item_1"] = 1e6 * cpu[1] / items;
   state.counters["cpu_us_per_item_2"] = 1e6 * cpu[2] / items;
   state.counters["cpu_utilisation_2"] = cpu[2] / (2 * wall[2]);
@@ -445,13 +477,6 @@ void BM_ParallelForCall(benchmark::State& state) {
 }
 BENCHMARK(BM_ParallelForCall)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
-double Quantile(std::vector<double> values, double q) {
-  if (values.empty()) return 0.0;
-  const std::size_t k = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
-  return values[k];
-}
-
 // The CPU time of each item of a gradient batch on its own (1 thread, each point's Calc and
 // CalcDiff A and B alone, thread CPU clock): whether the batch's items cost the same. With
 // items handed out one at a time, the 2-thread call ends at most one item after the ideal
@@ -492,65 +517,122 @@ BENCHMARK_CAPTURE(BM_GradientItemCosts, arm_cubes, Example::kArmCubes, 8)
 BENCHMARK_CAPTURE(BM_GradientItemCosts, planar_hand, Example::kPlanarHand, 64)
     ->Unit(benchmark::kMillisecond);
 
-// A gradient batch's timeline on T = 1 or 2 threads (the first argument), the calls gap_us apart
-// (the second): the caller works alone (busy, on its CPU) for the gap before each call, as a
-// caller does between batches, while the other worker's CPU idles (it parks once kIdleSpin has
-// passed). The same items as BatchStepper's (Calc and CalcDiff A and B with each worker's own
-// data, warm start cleared), through ParallelFor directly, each item's start and end (wall clock
-// from the call's start) and its thread CPU time recorded. Medians over the calls [µs]:
+// The items of a batch for a timeline (below), run through ParallelFor directly so that each
+// item can be timed: run(w, i) runs item i on worker w's own buffers (w < 2), as the library's
+// batch does; warm() runs every item once on each worker's buffers.
+struct TimelineItems {
+  std::size_t count = 0;
+  std::function<void(std::size_t worker, std::size_t item)> run;
+  void warm() const {
+    for (std::size_t w = 0; w < 2; ++w) {
+      for (std::size_t i = 0; i < count; ++i) run(w, i);
+    }
+  }
+};
+
+// BatchStepper's items: Calc and CalcDiff A and B of one point with the worker's own data, its
+// warm start cleared.
+TimelineItems GradientItemsOf(Example example, int count) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, "qp");
+  auto points = std::make_shared<std::vector<StepPoint>>(BatchPoints(StateOf(example), count));
+  auto data = std::make_shared<std::vector<std::unique_ptr<StepData>>>();
+  data->push_back(model->CreateData());
+  data->push_back(model->CreateData());
+  return {points->size(), [model, points, data](std::size_t worker, std::size_t i) {
+            StepData* own = (*data)[worker].get();
+            model->ClearWarmStart(own);
+            model->Calc((*points)[i].x, (*points)[i].u, own);
+            model->CalcDiff(GradientMode::kAAndB, own);
+          }};
+}
+
+// RolloutBatchInto's items: one rollout of RolloutBatchOf's batch, on the worker's own workspace
+// (its step data and its trajectory, overwritten in place).
+TimelineItems RolloutItemsOf(Example example, int rollouts, int steps) {
+  const std::shared_ptr<const StepModel> model = ModelOf(example, "qp");
+  const RolloutInputs inputs = RolloutInputsOf(example, *model, rollouts, steps);
+  struct Single {  // rollout b as a batch of one, made here: no allocation per item
+    std::vector<State> x0;
+    std::vector<Eigen::MatrixXd> commands;
+  };
+  auto singles = std::make_shared<std::vector<Single>>();
+  for (int b = 0; b < rollouts; ++b) {
+    singles->push_back({{inputs.x0s[b]}, {}});
+    if (!inputs.commands.empty()) singles->back().commands.push_back(inputs.commands[b]);
+  }
+  auto workspaces = std::make_shared<std::vector<std::unique_ptr<RolloutWorkspace>>>();
+  workspaces->push_back(std::make_unique<RolloutWorkspace>(model));
+  workspaces->push_back(std::make_unique<RolloutWorkspace>(model));
+  RolloutOptions options;
+  options.steps = steps;
+  return {singles->size(), [singles, workspaces, options](std::size_t worker, std::size_t b) {
+            const Single& one = (*singles)[b];
+            RolloutBatchInto(one.x0, one.commands, options, 1, (*workspaces)[worker].get());
+          }};
+}
+
+// A batch's timeline on T = 1 or 2 threads (the first argument), the calls gap_us apart (the
+// second): the caller works alone (busy, on its CPU) for the gap before each call, as a caller
+// does between batches, while the other worker's CPU idles (it parks once kIdleSpin has passed).
+// With the gap of the batch's 1-thread call, a 2-thread call finds the other CPU as the
+// single-call rows of BM_ThreadScaling find it. Each item's start and end (wall clock from the
+// call's start) and its thread CPU time are recorded. Medians over the calls [µs]:
 // worker1_start_us (how late the other worker began its first item), caller_end_us /
 // worker1_end_us (when each worker finished its last item), call_us (the call's wall time), and
 // items_1 (items the other worker ran); per item CPU time on the caller and on the other worker
 // (item_cpu_us_0, _1): a worker whose items cost more than the caller's shows there (its CPU's
 // caches emptied while it idled: thread_wake_bench's BM_CacheAfterIdle), a late start in
-// worker1_start_us. With the same gap, call_us at T = 1 over twice call_us at T = 2 is the
-// call's linear fraction.
-void BM_GradientBatchTimeline(benchmark::State& state, Example example, int count) {
+// worker1_start_us; worker1_first_item_extra_us, how much longer the other worker's first item
+// of a call took (wall clock) than the same item alone (the caller's, warm, the other CPU idle).
+// With the same gap, call_us at T = 1 over twice call_us at T = 2 is the call's linear fraction.
+void BM_BatchTimeline(benchmark::State& state, const std::function<TimelineItems()>& make) {
   const int threads = static_cast<int>(state.range(0));
   const double gap_seconds = 1e-6 * static_cast<double>(state.range(1));
-  const std::shared_ptr<const StepModel> model = ModelOf(example, "qp");
-  const std::vector<StepPoint> points = BatchPoints(StateOf(example), count);
-  std::vector<std::unique_ptr<StepData>> data;
-  data.push_back(model->CreateData());
-  data.push_back(model->CreateData());
+  const TimelineItems batch = make();
   struct Item {
     double start = 0, end = 0, cpu = 0;
     std::size_t worker = 0;
   };
-  std::vector<Item> items(points.size());
+  std::vector<Item> items(batch.count);
   std::vector<double> worker1_start, caller_end, worker1_end, call, items_1, cpu[2];
+  std::vector<double> first_extra;  // per call: the other worker's first item beyond its alone
   const auto thread_cpu = [] { return 1e6 * ThreadCpuSeconds(); };  // [µs]
-  for (int warm = 0; warm < 2; ++warm) {
-    for (std::size_t w = 0; w < 2; ++w) {
-      for (const StepPoint& p : points) {
-        model->ClearWarmStart(data[w].get());
-        model->Calc(p.x, p.u, data[w].get());
-        model->CalcDiff(GradientMode::kAAndB, data[w].get());
-      }
+  batch.warm();
+  batch.warm();
+  // Each item's wall time alone [µs]: on the caller, warm, the other CPU idle (median of 5).
+  std::vector<double> alone(batch.count);
+  for (std::size_t i = 0; i < batch.count; ++i) {
+    std::vector<double> walls;
+    for (int pass = 0; pass < 5; ++pass) {
+      const double begun = WallSeconds();
+      batch.run(0, i);
+      walls.push_back(1e6 * (WallSeconds() - begun));
     }
+    alone[i] = Quantile(walls, 0.5);
   }
   for (auto _ : state) {
     for (const double resume = WallSeconds() + gap_seconds; WallSeconds() < resume;) {
     }
     const double start = WallSeconds();
-    ParallelFor(points.size(), threads, [&](std::size_t worker, std::size_t i) {
+    ParallelFor(batch.count, threads, [&](std::size_t worker, std::size_t i) {
       Item& item = items[i];
       item.worker = worker;
       item.start = 1e6 * (WallSeconds() - start);
       const double cpu_start = thread_cpu();
-      StepData* own = data[worker].get();
-      model->ClearWarmStart(own);
-      model->Calc(points[i].x, points[i].u, own);
-      model->CalcDiff(GradientMode::kAAndB, own);
+      batch.run(worker, i);
       item.cpu = thread_cpu() - cpu_start;
       item.end = 1e6 * (WallSeconds() - start);
     });
     call.push_back(1e6 * (WallSeconds() - start));
     double first1 = -1, end0 = 0, end1 = 0, n1 = 0;
-    for (const Item& item : items) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const Item& item = items[i];
       cpu[item.worker].push_back(item.cpu);
       if (item.worker == 1) {
-        if (first1 < 0) first1 = item.start;
+        if (first1 < 0) {
+          first1 = item.start;
+          first_extra.push_back(item.end - item.start - alone[i]);
+        }
         end1 = std::max(end1, item.end);
         ++n1;
       } else {
@@ -563,6 +645,7 @@ void BM_GradientBatchTimeline(benchmark::State& state, Example example, int coun
     items_1.push_back(n1);
   }
   state.counters["worker1_start_us"] = Quantile(worker1_start, 0.5);
+  state.counters["worker1_first_item_extra_us"] = Quantile(first_extra, 0.5);
   state.counters["caller_end_us"] = Quantile(caller_end, 0.5);
   state.counters["worker1_end_us"] = Quantile(worker1_end, 0.5);
   state.counters["call_us"] = Quantile(call, 0.5);
@@ -570,13 +653,22 @@ void BM_GradientBatchTimeline(benchmark::State& state, Example example, int coun
   state.counters["item_cpu_us_0"] = Quantile(cpu[0], 0.5);
   state.counters["item_cpu_us_1"] = Quantile(cpu[1], 0.5);
 }
-BENCHMARK_CAPTURE(BM_GradientBatchTimeline, arm_cubes, Example::kArmCubes, 8)
+// The gaps: none, 0.2 ms, and each batch's 1-thread call (about 2.5 ms for the arm's 8 points,
+// 0.65 ms for the planar hand's 64, 15 ms for the 64 planar rollouts: the single-call rows).
+BENCHMARK_CAPTURE(BM_BatchTimeline, gradients_arm_cubes,
+                  [] { return GradientItemsOf(Example::kArmCubes, 8); })
     ->ArgNames({"threads", "gap_us"})
     ->ArgsProduct({{1, 2}, {0, 200, 2500}})
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_GradientBatchTimeline, planar_hand, Example::kPlanarHand, 64)
+BENCHMARK_CAPTURE(BM_BatchTimeline, gradients_planar_hand,
+                  [] { return GradientItemsOf(Example::kPlanarHand, 64); })
     ->ArgNames({"threads", "gap_us"})
-    ->ArgsProduct({{1, 2}, {0, 200, 2500}})
+    ->ArgsProduct({{1, 2}, {0, 200, 650, 2500}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BatchTimeline, rollouts_planar_hand,
+                  [] { return RolloutItemsOf(Example::kPlanarHand, 64, 50); })
+    ->ArgNames({"threads", "gap_us"})
+    ->ArgsProduct({{1, 2}, {0, 15000}})
     ->Unit(benchmark::kMillisecond);
 
 // What a parked pool costs while no call comes: 8 calls of 2 short items in a row (so that the

@@ -6,11 +6,12 @@ row, the figure now, the goal, the figure's ratio to the goal and whether it is 
 CPU-time medians of Google Benchmark's repetitions (they depend less on the machine's load
 than wall times; the load average is printed with the table); the ECP row is the ratio of
 Siconos' median to ours on the same recorded NCPs; the thread rows are the wall-clock linear
-fraction with the CPU time per item at 2 threads over 1, beside the machine's own control: for
-batches made in a loop (the steady state), and for a single call after the other worker idled,
-with the best fraction such a call of the row's shape can reach when the other worker is woken
-as late as bench/thread_wake_bench.cc measures (the hand-over floor; the CPU it wakes on has
-also lost its caches to the host meanwhile, BM_CacheAfterIdle there).
+fraction (the median over the calls of each call's own, and the fraction of the summed times)
+with the CPU time per item at 2 threads over 1, beside the machine's own control: for batches
+made in a loop (the steady state), and for a single call after the other worker idled, with the
+best fraction such a call of the row's shape can reach when the other worker starts as late,
+and its first item runs as much longer, as the same items' timeline after the same idle shows
+(batch_bench's BM_BatchTimeline: the floor).
 
 Not run here (minutes each): the MIQP MPC rows (build/release/miqp_bench, docs/mpc.md) and
 instruction counts (scripts/instruction_counts.sh).
@@ -122,60 +123,108 @@ def pick_rows(build, repetitions):
             for f in ("qp", "socp")]
 
 
-def handover_floor(items, item_us, start_us, notify_us):
-    """The best linear fraction one 2-thread call of `items` equal items of `item_us` can reach
-    when the other worker starts `start_us` after the call began and the caller `notify_us`
-    after it (its wake system call): items go to whichever worker is free first, and the call
-    ends when both have finished (the caller spins for the other's last item). Nothing else is
-    lost: no item costs more on 2 threads than on 1."""
+def handover_floor(items, item_us, start_us, notify_us, first_extra_us=0.0, growth=1.0):
+    """The best linear fraction one 2-thread call of `items` equal items of `item_us` (their cost
+    alone, on 1 thread) can reach when the other worker starts `start_us` after the call began
+    and its first item takes `first_extra_us` longer than alone (its CPU's caches), the caller
+    starts `notify_us` after it (its wake system call), and every other item costs × `growth`
+    with both CPUs busy (the machine's own, measured by two independent callers): items go to
+    whichever worker is free first, and the call ends when both have finished (the caller spins
+    for the other's last item). Nothing else is lost."""
     free = [notify_us, start_us]  # when the caller (0) and the other worker (1) are free
+    first = True                  # the other worker has not run an item yet
     for _ in range(items):
         w = 0 if free[0] <= free[1] else 1
-        free[w] += item_us
+        if w == 1 and first:
+            free[1] += item_us + first_extra_us
+            first = False
+        else:
+            free[w] += item_us * growth
     return items * item_us / (2 * max(free))
 
 
 def thread_rows(build, repetitions):
     """Two kinds of call: a batch made alone after the other worker idled through a 1-thread
     call (single call: the wake and the cold CPU, with its hand-over floor), and batches made in
-    a loop (steady state, rows _8_in_a_row: their first call untimed). Beside them the machine's
-    controls: the same shapes of register-only arithmetic, and two independent callers (the CPU
-    per item two busy CPUs cost when nothing is shared). At least 5 repetitions: on a shared
-    virtual machine a burst of the host's other work can take one of them."""
-    single = {"gradients_planar_hand_reused": 64, "gradients_arm_cubes_reused": 8,
-              "rollouts_planar_hand_reused": 64, "control_compute": 16}
-    loop = ("gradients_planar_hand_reused_8_in_a_row", "gradients_arm_cubes_reused_8_in_a_row",
-            "rollouts_planar_hand_reused_8_in_a_row", "control_compute_short_8_in_a_row")
+    a loop (steady state, rows _8_in_a_row: their first call untimed). Each is judged by the
+    median over the benchmark's iterations of each iteration's own fraction (its 1-thread and
+    its 2-thread calls made one after the other: a burst of the host's other work that takes one
+    call does not move it), with the fraction of the summed times beside it. Beside them the
+    machine's controls: the same shapes of register-only arithmetic, and two independent callers
+    (the CPU per item two busy CPUs cost when nothing is shared). The single calls' floor comes
+    from the timeline of the same items after the same idle (BM_BatchTimeline: how late the
+    other worker starts, how much longer its first item takes) with the independent callers'
+    growth. At least 5 repetitions: on a shared virtual machine a burst of the host's other work
+    can take one of them."""
+    # Each single call's batch, its items, and its timeline with the other CPU idle for as long
+    # as the 1-thread call lasts (BM_BatchTimeline's gaps) and its independent callers' row.
+    single = {"gradients_planar_hand_reused": (64, "gradients_planar_hand/threads:2/gap_us:650",
+                                               "gradients_planar_hand_reused"),
+              "gradients_arm_cubes_reused": (8, "gradients_arm_cubes/threads:2/gap_us:2500",
+                                             "gradients_arm_cubes_reused"),
+              "rollouts_planar_hand_reused": (64, "rollouts_planar_hand/threads:2/gap_us:15000",
+                                              "rollouts_planar_hand_reused"),
+              "control_compute": (16, None, None)}
+    # Each loop row's batch: its items and its independent callers' row. The other worker spins
+    # between calls in a loop, so its floor has no wake: the last item's imbalance and the
+    # machine's own cost of two busy CPUs.
+    loop = {"gradients_planar_hand_reused_8_in_a_row": (64, "gradients_planar_hand_reused"),
+            "gradients_arm_cubes_reused_8_in_a_row": (8, "gradients_arm_cubes_reused"),
+            "rollouts_planar_hand_reused_8_in_a_row": (64, "rollouts_planar_hand_reused"),
+            "control_compute_short_8_in_a_row": (64, None)}
+    timelines = [t for _, t, _ in single.values() if t]
     found = medians(run_benchmark(
         build, "batch_bench",
-        f"ThreadScaling/({'|'.join([*single, *loop])})$|IndependentCallers/",
+        f"ThreadScaling/({'|'.join([*single, *loop])})$|IndependentCallers/"
+        f"|BatchTimeline/({'|'.join(timelines)})$",
         max(repetitions, 5),
         ("--benchmark_min_time=1",)))
-    # The wake of a thread parked for 1 ms (a single call's other worker), thread_wake_bench.cc.
+    # The wake of a thread parked for 1 ms (the control's floor), thread_wake_bench.cc.
     wake = medians(run_benchmark(build, "thread_wake_bench",
                                  "BM_ThreadWakeLatency/caller_spins/gap_us:1000/", 1,
                                  ("--benchmark_min_time=1",), preexec=ordinary_policy))
     wake = next(iter(wake.values()))
     start_us, notify_us = wake["wake_us_50"], wake["notify_us_50"]
+
+    def judged(entry):
+        return (f"median over the calls; {entry['linear_fraction']:.3f} of the summed times",
+                entry["linear_fraction_median"])
+
     rows = []
-    for batch in loop:
-        entry = found[f"BM_ThreadScaling/{batch}"]
-        growth = entry["cpu_us_per_item_2"] / entry["cpu_us_per_item_1"]
-        label = f"{batch} on 2 threads, calls in a loop (CPU per item × {growth:.3f} of 1 thread)"
-        if batch.startswith("control"):
-            label += ", the machine's control"
-        rows.append(row(label, entry["linear_fraction"], 0.95, "of linear", at_most=False))
-    for batch, items in single.items():
+    for batch, (items, independent) in loop.items():
         entry = found[f"BM_ThreadScaling/{batch}"]
         growth = entry["cpu_us_per_item_2"] / entry["cpu_us_per_item_1"]
         item_us = 1e6 / entry["items_per_second_1"]
-        floor = handover_floor(items, item_us, start_us, notify_us)
+        how, fraction = judged(entry)
+        machine = found[f"BM_IndependentCallers/{independent}"]["growth"] if independent else 1.0
+        floor = handover_floor(items, item_us, 0.0, 0.0, 0.0, machine)
+        label = (f"{batch} on 2 threads, calls in a loop (CPU per item × {growth:.3f} of 1 "
+                 f"thread; {how}; floor {floor:.3f}: {items} × {item_us:.3g} µs, items × "
+                 f"{machine:.3f} with both CPUs busy)")
+        if batch.startswith("control"):
+            label += ", the machine's control"
+        rows.append(row(label, fraction, 0.95, "of linear", at_most=False))
+    for batch, (items, timeline, independent) in single.items():
+        entry = found[f"BM_ThreadScaling/{batch}"]
+        growth = entry["cpu_us_per_item_2"] / entry["cpu_us_per_item_1"]
+        item_us = 1e6 / entry["items_per_second_1"]
+        how, fraction = judged(entry)
+        if timeline:
+            line = found[f"BM_BatchTimeline/{timeline}"]
+            machine = found[f"BM_IndependentCallers/{independent}"]["growth"]
+            begins, extra = line["worker1_start_us"], line["worker1_first_item_extra_us"]
+            floor = handover_floor(items, item_us, begins, notify_us, extra, machine)
+            why = (f"the other worker starts {begins:.3g} µs late, its first item "
+                   f"+{extra:.2g} µs, items × {machine:.3f} with both CPUs busy")
+        else:
+            floor = handover_floor(items, item_us, start_us, notify_us)
+            why = f"wake {start_us:.3g} µs"
         label = (f"{batch} on 2 threads, a single call after the other worker idled (CPU per "
-                 f"item × {growth:.3f} of 1 thread; hand-over floor {floor:.3f}: {items} × "
-                 f"{item_us:.3g} µs, wake {start_us:.3g} µs, notify {notify_us:.2g} µs)")
+                 f"item × {growth:.3f} of 1 thread; {how}; floor {floor:.3f}: {items} × "
+                 f"{item_us:.3g} µs, {why}, notify {notify_us:.2g} µs)")
         if batch == "control_compute":
             label += ", the machine's control"
-        rows.append(row(label, entry["linear_fraction"], 0.95, "of linear", at_most=False))
+        rows.append(row(label, fraction, 0.95, "of linear", at_most=False))
     independent = [f"{name.split('/')[1]} × {entry['growth']:.3f}"
                    for name, entry in found.items() if name.startswith("BM_IndependentCallers/")]
     rows.append(f"| two independent callers at once (nothing shared), CPU per item over one alone "
