@@ -57,12 +57,20 @@ void CheckCommands(std::string_view where, const StepModel& model,
     CheckFinite(where, "commands row " + std::to_string(k), commands.row(k).transpose());
 }
 
+// `name` into `out` unless it already holds it. A refilled record (RolloutBatchInto) mostly
+// names the pair it named in the last batch: comparing reads, copying also writes. A name of
+// more than 15 characters lives in a buffer of its own, which then stays clean, so a record
+// that the other worker refills next does not have to fetch it back from this CPU.
+void KeepOrAssign(const std::string& name, std::string* out) {
+  if (*out != name) *out = name;
+}
+
 // NamedContactRecord into an existing record (its strings keep their storage).
 void NameContactRecord(const Scene& scene, const ContactReport& report, ContactRecord* record) {
-  record->shape_a = scene.geometries.at(report.geometry_a).name;
-  record->shape_b = scene.geometries.at(report.geometry_b).name;
-  record->body_a = scene.bodies.at(report.body_a).name;
-  record->body_b = scene.bodies.at(report.body_b).name;
+  KeepOrAssign(scene.geometries.at(report.geometry_a).name, &record->shape_a);
+  KeepOrAssign(scene.geometries.at(report.geometry_b).name, &record->shape_b);
+  KeepOrAssign(scene.bodies.at(report.body_a).name, &record->body_a);
+  KeepOrAssign(scene.bodies.at(report.body_b).name, &record->body_b);
   record->point = report.point;
   record->normal = report.normal;
   record->phi_start = report.phi_start;
