@@ -77,27 +77,30 @@ Eigen::VectorXd Scene::ActuatedStiffness() const {
 }
 
 Eigen::VectorXd Scene::CommandAt(double t) const {
+  Eigen::VectorXd u;
+  CommandAt(t, &u);
+  return u;
+}
+
+void Scene::CommandAt(double t, Eigen::VectorXd* u) const {
   if (std::isnan(t)) throw std::invalid_argument("Scene::CommandAt: t must not be NaN");
   // Robots have nq == nv, so the actuated block of q starts at nq_u.
-  Eigen::VectorXd u = q0.segment(nq_u, nq_a);
+  *u = q0.segment(nq_u, nq_a);
   for (const RobotSchedule& schedule : schedules) {
     const ModelInstance& robot = instances[schedule.instance];
-    const int offset = robot.q_start - nq_u;
     const auto& ts = schedule.times;
     if (ts.empty()) continue;
-    Eigen::VectorXd value;
+    auto value = u->segment(robot.q_start - nq_u, robot.nq);
     if (t <= ts.front()) {
       value = schedule.positions.front();
     } else if (t >= ts.back()) {
       value = schedule.positions.back();
-    } else {
+    } else {  // linear between the knots around t
       const size_t k = std::upper_bound(ts.begin(), ts.end(), t) - ts.begin();
       const double s = (t - ts[k - 1]) / (ts[k] - ts[k - 1]);
       value = (1.0 - s) * schedule.positions[k - 1] + s * schedule.positions[k];
     }
-    u.segment(offset, robot.nq) = value;
   }
-  return u;
 }
 
 double Scene::ScheduleEnd() const {

@@ -176,6 +176,9 @@ struct Scene {
   // first knot it is the first knot, after the last the last (t = ±inf included); throws
   // std::invalid_argument on a NaN t.
   Eigen::VectorXd CommandAt(double t) const;
+  // The same into *u (resized to nq_a): no allocation when u already has that size (a
+  // rollout's command buffer).
+  void CommandAt(double t, Eigen::VectorXd* u) const;
   // The end of the run [s]: the last knot time or the extensions' last event (an applied
   // impulse), or `duration` when later; 0 if none.
   double ScheduleEnd() const;

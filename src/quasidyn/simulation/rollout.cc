@@ -190,10 +190,10 @@ void RunRollout(const StepModel& model, const State& x0, int steps, Command comm
   trajectory->steps.resize(static_cast<size_t>(trajectory->steps_done));
 }
 
-// The scene's schedule, u_k = model.ScheduledCommand(t_k, x_{k−1}).
+// The scene's schedule, u_k = model.ScheduledCommand(t_k, x_{k−1}), into the rollout's buffer.
 auto ScheduledCommands(const StepModel& model) {
   return [&model](int, double t, const State& x, Eigen::VectorXd* u) {
-    *u = model.ScheduledCommand(t, x);
+    model.ScheduledCommandInto(t, x, u);
   };
 }
 

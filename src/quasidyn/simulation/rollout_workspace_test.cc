@@ -176,7 +176,8 @@ TEST_F(PlanarHandWorkspaceTest, AWarmBatchAllocatesOnlyWhatTheStepItselfDoes) {
 }
 
 // On the planar gripper, whose QP step allocates nothing after warm-up (CalcAllocations), a
-// warm batch of 8 rollouts of 20 steps makes no heap allocation at all (one thread, below).
+// warm batch of 8 rollouts of 20 steps makes no heap allocation at all (one thread, below),
+// with the caller's commands or with the scene's schedule.
 TEST(GripperWorkspaceTest, AWarmBatchAllocatesNothing) {
   if (!testing::MallocCountingAvailable()) GTEST_SKIP() << "malloc counting is off (sanitizers)";
   const ScenePtr scene = testing::Shared(
@@ -211,6 +212,24 @@ TEST(GripperWorkspaceTest, AWarmBatchAllocatesNothing) {
       allocations = counter.count();
     }
     EXPECT_EQ(allocations, 0) << "T " << threads;
+    for (const Trajectory& trajectory : workspace.trajectories())
+      EXPECT_TRUE(trajectory.completed()) << trajectory.message;
+  }
+  // The scene's own schedule (no commands): each step's command is read into the worker's
+  // buffer (StepModel::ScheduledCommandInto, Scene::CommandAt into a vector), not made anew.
+  {
+    options.steps = steps;
+    const std::vector<Eigen::MatrixXd> scheduled;
+    RolloutWorkspace workspace(model);
+    RolloutBatchInto(x0s, scheduled, options, 1, &workspace);  // warm-up
+    RolloutBatchInto(x0s, scheduled, options, 1, &workspace);
+    long allocations = 0;
+    {
+      testing::MallocCounter counter;
+      RolloutBatchInto(x0s, scheduled, options, 1, &workspace);
+      allocations = counter.count();
+    }
+    EXPECT_EQ(allocations, 0) << "the schedule's commands";
     for (const Trajectory& trajectory : workspace.trajectories())
       EXPECT_TRUE(trajectory.completed()) << trajectory.message;
   }

@@ -34,8 +34,14 @@ int StepModel::control_size() const {
   return capabilities().command == CommandKind::kObjectImpulses ? scene_->nv_u : scene_->nq_a;
 }
 
-Eigen::VectorXd StepModel::ScheduledCommand(double t, const State& /*x*/) const {
-  return scene_->CommandAt(t);
+Eigen::VectorXd StepModel::ScheduledCommand(double t, const State& x) const {
+  Eigen::VectorXd u;
+  ScheduledCommandInto(t, x, &u);
+  return u;
+}
+
+void StepModel::ScheduledCommandInto(double t, const State& /*x*/, Eigen::VectorXd* u) const {
+  scene_->CommandAt(t, u);
 }
 
 Eigen::VectorXd StepModel::HoldingCommand(const State& x) const {

@@ -119,7 +119,10 @@ class StepModel {
   // the commanded positions q̄_a(t_k) (x unused). A model whose command is something else
   // derives it from the schedule here (halm-posa: a commanded velocity, with optional tracking
   // of q̄_a from x, halm_posa_model.h). std::invalid_argument on a NaN t or a wrong-sized x.q.
-  virtual Eigen::VectorXd ScheduledCommand(double t, const State& x) const;
+  Eigen::VectorXd ScheduledCommand(double t, const State& x) const;
+  // The same into *u (resized to control_size()), the one a model overrides: the default
+  // allocates nothing when u already has that size (a rollout's command buffer).
+  virtual void ScheduledCommandInto(double t, const State& x, Eigen::VectorXd* u) const;
 
   // The command that holds the robots where x has them, the planner's and the controllers' rest
   // command (size control_size()): q_a for a position command, zeros for a velocity or an

@@ -240,12 +240,13 @@ void EcpModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in)
   }
 }
 
-Eigen::VectorXd EcpModel::ScheduledCommand(double t, const State& x) const {
+void EcpModel::ScheduledCommandInto(double t, const State& x, Eigen::VectorXd* out) const {
   const Scene& scene = this->scene();
   const double h = time_step();
   QUASIDYN_CHECK_ARGUMENT(!std::isnan(t), "ScheduledCommand", "t is NaN");
   CheckVector("ScheduledCommand", "x.v", x.v, scene.nv, "n_v");
-  Eigen::VectorXd u = Eigen::VectorXd::Zero(scene.nv_u);
+  Eigen::VectorXd& u = *out;
+  u.setZero(scene.nv_u);
   if (scene.external_force.size() == scene.nv_u) u += h * scene.external_force;
   const EcpSceneKeys* keys = scene.ExtensionOf<EcpSceneKeys>(kEcpName);
   for (const AppliedImpulse& impulse : keys != nullptr ? keys->impulses : kNoImpulses) {
@@ -265,7 +266,6 @@ Eigen::VectorXd EcpModel::ScheduledCommand(double t, const State& x) const {
     }
     if (due) u.segment<6>(object.v_start) += scale * impulse.impulse;
   }
-  return u;
 }
 
 void EcpModel::CalcDiff(GradientMode mode, StepData* data_in) const {

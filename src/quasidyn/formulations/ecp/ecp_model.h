@@ -96,7 +96,7 @@ class EcpModel final : public StepModel {
 
   std::unique_ptr<StepData> CreateData() const override;
   void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
-  Eigen::VectorXd ScheduledCommand(double t, const State& x) const override;
+  void ScheduledCommandInto(double t, const State& x, Eigen::VectorXd* u) const override;
   void CalcDiff(GradientMode mode, StepData* data) const override;
   void ClearWarmStart(StepData* data) const override;
 

@@ -192,19 +192,19 @@ void HalmPosaModel::ClearWarmStart(StepData* data_in) const {
   DataOf(data_in, "ClearWarmStart").solver_.ClearWarmStart();
 }
 
-Eigen::VectorXd HalmPosaModel::ScheduledCommand(double t, const State& x) const {
+void HalmPosaModel::ScheduledCommandInto(double t, const State& x, Eigen::VectorXd* out) const {
   const double h = time_step();
   const Scene& scene = this->scene();
   CheckVector("ScheduledCommand", "x.q", x.q, scene.nq, "n_q");
   const Eigen::VectorXd previous = scene.CommandAt(t - h);
-  Eigen::VectorXd u = (scene.CommandAt(t) - previous) / h;
+  Eigen::VectorXd& u = *out;
+  u = (scene.CommandAt(t) - previous) / h;
   const double k_p = parameters_.tracking_gain;
   if (k_p > 0) u += k_p * (previous - x.q.tail(scene.nq_a));
   QUASIDYN_CHECK_ARGUMENT(u.allFinite(), "ScheduledCommand",
                           "the commanded velocity at t = " + NumberText(t) +
                               " s is not finite (the schedule's steps over h = " + NumberText(h) +
                               " s overflow)");
-  return u;
 }
 
 }  // namespace quasidyn

@@ -100,7 +100,7 @@ class HalmPosaModel final : public StepModel {
   void CalcDiff(GradientMode mode, StepData* data) const override;
   void ClearWarmStart(StepData* data) const override;
   // (q̄_a(t) − q̄_a(t − h))/h + k_p (q̄_a(t − h) − q_a) (above).
-  Eigen::VectorXd ScheduledCommand(double t, const State& x) const override;
+  void ScheduledCommandInto(double t, const State& x, Eigen::VectorXd* u) const override;
 
  private:
   HalmPosaData& DataOf(StepData* data, const char* where) const;
