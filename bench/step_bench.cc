@@ -70,11 +70,13 @@ void BM_RolloutStep(benchmark::State& state, Example example, const char* formul
   const double h = model->time_step();
   constexpr int kStepsPerRun = 50;
   State x = at.x;
+  Eigen::VectorXd u;  // the command, read into this buffer as a rollout does (no allocation)
   int k = 0, failures = 0;
   long steps = 0, iterations = 0;
   for (auto _ : state) {
     if (cold || k == 0) model->ClearWarmStart(data.get());  // each run of 50 steps alike
-    model->Calc(x, scene.CommandAt(at.t + (k + 1) * h), data.get());
+    scene.CommandAt(at.t + (k + 1) * h, &u);
+    model->Calc(x, u, data.get());
     failures += !data->result.ok();
     iterations += data->result.solver.iterations;
     ++steps;
@@ -89,15 +91,17 @@ void BM_RolloutStep(benchmark::State& state, Example example, const char* formul
   state.counters["iterations_per_step"] = static_cast<double>(iterations) / std::max(1L, steps);
 }
 
-// The `steps` steps of BM_RolloutStep's run, from a cleared warm start.
+// The `steps` steps of BM_RolloutStep's run, from a cleared warm start; each command read into
+// *u as a rollout does.
 [[gnu::noinline]] void RunRollout(const StepModel& model, const SceneState& at, int steps,
-                                  StepData* data, State* x) {
+                                  StepData* data, State* x, Eigen::VectorXd* u) {
   const Scene& scene = model.scene();
   const double h = model.time_step();
   model.ClearWarmStart(data);
   *x = at.x;
   for (int k = 0; k < steps; ++k) {
-    model.Calc(*x, scene.CommandAt(at.t + (k + 1) * h), data);
+    scene.CommandAt(at.t + (k + 1) * h, u);
+    model.Calc(*x, *u, data);
     *x = data->result.next;
   }
 }
@@ -106,8 +110,8 @@ void BM_RolloutStep(benchmark::State& state, Example example, const char* formul
 // steps is the instructions of a rollout step, whatever the load (BM_RolloutRun below; the
 // warm-up calls RunRollout itself, so it is not counted).
 [[gnu::noinline]] void MeasuredRollout(const StepModel& model, const SceneState& at, int steps,
-                                       StepData* data, State* x) {
-  RunRollout(model, at, steps, data, x);
+                                       StepData* data, State* x, Eigen::VectorXd* u) {
+  RunRollout(model, at, steps, data, x, u);
 }
 
 // BM_RolloutStep's 50-step run as one iteration, after one run of warm-up (every buffer has
@@ -123,11 +127,12 @@ void BM_RolloutRun(benchmark::State& state, Example example, const char* formula
   const SceneState& at = StateOf(example);
   const std::unique_ptr<StepData> data = model->CreateData();
   State x = at.x;
-  RunRollout(*model, at, kStepsPerRun, data.get(), &x);  // warm-up
+  Eigen::VectorXd u;
+  RunRollout(*model, at, kStepsPerRun, data.get(), &x, &u);  // warm-up
   long allocations = 0;
   for (auto _ : state) {
     testing::MallocCounter counter;
-    MeasuredRollout(*model, at, kStepsPerRun, data.get(), &x);
+    MeasuredRollout(*model, at, kStepsPerRun, data.get(), &x, &u);
     allocations = counter.count();
 
     benchmark::DoNotOptimize(x.q.data());
