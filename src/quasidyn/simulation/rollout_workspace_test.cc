@@ -196,43 +196,29 @@ TEST(GripperWorkspaceTest, AWarmBatchAllocatesNothing) {
     commands.push_back(U);
   }
   RolloutOptions options;
+  options.steps = steps;  // for the schedule's rollouts (the caller's: their commands' rows)
   // One thread: the schedule is fixed. On two, which worker takes which rollout depends on the
   // timing, and a worker's step data is warm only for the contact counts it has met: a worker
   // handed in the counted call a rollout larger than any it took before sizes its solver buffers
   // then (seen in a clean-clone CI under load), so the count is exact for one thread only.
-  {
-    const int threads = 1;
+  const auto check = [&](const std::vector<Eigen::MatrixXd>& batch_commands, const char* what) {
     RolloutWorkspace workspace(model);
-    RolloutBatchInto(x0s, commands, options, threads, &workspace);  // warm-up
-    RolloutBatchInto(x0s, commands, options, threads, &workspace);
+    RolloutBatchInto(x0s, batch_commands, options, 1, &workspace);  // warm-up
+    RolloutBatchInto(x0s, batch_commands, options, 1, &workspace);
     long allocations = 0;
     {
       testing::MallocCounter counter;
-      RolloutBatchInto(x0s, commands, options, threads, &workspace);
+      RolloutBatchInto(x0s, batch_commands, options, 1, &workspace);
       allocations = counter.count();
     }
-    EXPECT_EQ(allocations, 0) << "T " << threads;
+    EXPECT_EQ(allocations, 0) << what;
     for (const Trajectory& trajectory : workspace.trajectories())
-      EXPECT_TRUE(trajectory.completed()) << trajectory.message;
-  }
+      EXPECT_TRUE(trajectory.completed()) << what << ": " << trajectory.message;
+  };
+  check(commands, "the caller's commands");
   // The scene's own schedule (no commands): each step's command is read into the worker's
   // buffer (StepModel::ScheduledCommandInto, Scene::CommandAt into a vector), not made anew.
-  {
-    options.steps = steps;
-    const std::vector<Eigen::MatrixXd> scheduled;
-    RolloutWorkspace workspace(model);
-    RolloutBatchInto(x0s, scheduled, options, 1, &workspace);  // warm-up
-    RolloutBatchInto(x0s, scheduled, options, 1, &workspace);
-    long allocations = 0;
-    {
-      testing::MallocCounter counter;
-      RolloutBatchInto(x0s, scheduled, options, 1, &workspace);
-      allocations = counter.count();
-    }
-    EXPECT_EQ(allocations, 0) << "the schedule's commands";
-    for (const Trajectory& trajectory : workspace.trajectories())
-      EXPECT_TRUE(trajectory.completed()) << trajectory.message;
-  }
+  check({}, "the schedule's commands");
 }
 
 TEST_F(PlanarHandWorkspaceTest, RejectsANullModelAndBadInput) {

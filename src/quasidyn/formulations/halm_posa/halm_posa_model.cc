@@ -198,7 +198,8 @@ void HalmPosaModel::ScheduledCommandInto(double t, const State& x, Eigen::Vector
   CheckVector("ScheduledCommand", "x.q", x.q, scene.nq, "n_q");
   const Eigen::VectorXd previous = scene.CommandAt(t - h);
   Eigen::VectorXd& u = *out;
-  u = (scene.CommandAt(t) - previous) / h;
+  scene.CommandAt(t, &u);
+  u = (u - previous) / h;
   const double k_p = parameters_.tracking_gain;
   if (k_p > 0) u += k_p * (previous - x.q.tail(scene.nq_a));
   QUASIDYN_CHECK_ARGUMENT(u.allFinite(), "ScheduledCommand",
