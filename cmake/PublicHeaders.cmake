@@ -18,6 +18,7 @@ set(QUASIDYN_PUBLIC_HEADERS
     quasidyn/stepping/step_model.h
     quasidyn/stepping/batch_step.h
     quasidyn/stepping/randomized_smoothing.h
+    quasidyn/common/parallel_for.h
     quasidyn/linearization/linearizer.h
     # Rollouts, trajectories, comparisons
     quasidyn/simulation/rollout.h

@@ -143,5 +143,6 @@ void BindBatchLinearizer(pybind11::module_& m);
 void BindPlan(pybind11::module_& m);
 void BindControl(pybind11::module_& m);
 void BindMpc(pybind11::module_& m);
+void BindParkedThreadSpin(pybind11::module_& m);  // parked_thread_bindings.cc
 
 }  // namespace quasidyn::python

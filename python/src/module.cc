@@ -35,4 +35,5 @@ PYBIND11_MODULE(_quasidyn, m) {
   python::BindPlan(m);
   python::BindControl(m);
   python::BindMpc(m);
+  python::BindParkedThreadSpin(m);
 }

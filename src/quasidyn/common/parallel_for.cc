@@ -18,18 +18,35 @@
 namespace quasidyn {
 namespace {
 
-// One call's items: the next one not yet taken, the end (lowered to the lowest failed item),
-// and that item's exception.
+// One call's items, cut into one share per worker (at most kMaxShares; worker w owns share
+// w mod kMaxShares): share k is items [k·n/S, (k+1)·n/S) of n on S shares. A worker takes its
+// own share's items from the front, one at a time; once its share is empty it takes the last
+// item of the share with the most items left. With items of equal cost every worker keeps to
+// its own share, so a caller that makes the same batch in a loop finds each item's outputs and
+// state where the same worker left them in the last call (in its CPU's caches), and a late
+// worker's share is eaten from the back by the others meanwhile. Each share's front and back
+// are one 64-bit word (front in the low half, back in the high half) taken by compare and
+// swap, so a front and a back taker never take the same item. The end is lowered to the lowest
+// failed item; an item at or above it is taken and not run; the failed item's exception is kept.
 class ItemQueue {
  public:
-  ItemQueue(std::size_t count,
-            const std::function<void(std::size_t worker, std::size_t item)>& work)
-      : work_(work), end_(count), failed_item_(count) {}
+  static constexpr std::size_t kMaxShares = 8;  // kept in the queue: a call allocates nothing
 
-  // Runs items as worker w until none is left; returns how many it ran.
-  std::size_t Drain(std::size_t w) {
-    std::size_t ran = 0;
-    for (std::size_t i = next_.fetch_add(1); i < end_.load(); i = next_.fetch_add(1), ++ran) {
+  ItemQueue(std::size_t count, std::size_t workers,
+            const std::function<void(std::size_t worker, std::size_t item)>& work)
+      : work_(work),
+        shares_(std::max<std::size_t>(1, std::min(workers, kMaxShares))),
+        end_(count),
+        failed_item_(count) {
+    for (std::size_t k = 0; k < shares_; ++k) {
+      share_[k].range.store(Pack(k * count / shares_, (k + 1) * count / shares_));
+    }
+  }
+
+  // Runs items as worker w until none is left.
+  void Drain(std::size_t w) {
+    for (std::size_t i = 0; TakeOwn(w % shares_, &i) || TakeLast(&i);) {
+      if (i >= end_.load()) continue;  // above a failed item: taken, not run
       try {
         work_(w, i);
       } catch (...) {  // kept if it is the lowest so far; reported after every worker left
@@ -41,7 +58,6 @@ class ItemQueue {
         }
       }
     }
-    return ran;
   }
 
   void StopTakingItems() { end_.store(0); }
@@ -51,11 +67,54 @@ class ItemQueue {
   }
 
  private:
+  static std::uint64_t Pack(std::uint64_t front, std::uint64_t back) {
+    return front | (back << 32);
+  }
+  static std::uint64_t Front(std::uint64_t range) { return range & 0xffffffffu; }
+  static std::uint64_t Back(std::uint64_t range) { return range >> 32; }
+
+  // The front item of share k into *i; false when the share is empty.
+  bool TakeOwn(std::size_t k, std::size_t* i) {
+    std::atomic<std::uint64_t>& range = share_[k].range;
+    for (std::uint64_t r = range.load(); Front(r) < Back(r);) {
+      if (range.compare_exchange_weak(r, Pack(Front(r) + 1, Back(r)))) {
+        *i = Front(r);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The last item of the share with the most items left into *i; false when all are empty.
+  bool TakeLast(std::size_t* i) {
+    for (;;) {
+      std::size_t fullest = 0;
+      std::uint64_t most = 0, seen = 0;
+      for (std::size_t k = 0; k < shares_; ++k) {
+        const std::uint64_t r = share_[k].range.load();
+        if (Front(r) < Back(r) && Back(r) - Front(r) > most) {
+          most = Back(r) - Front(r);
+          fullest = k;
+          seen = r;
+        }
+      }
+      if (most == 0) return false;
+      if (share_[fullest].range.compare_exchange_weak(seen, Pack(Front(seen), Back(seen) - 1))) {
+        *i = Back(seen) - 1;
+        return true;
+      }  // another worker took from that share meanwhile: look again
+    }
+  }
+
   const std::function<void(std::size_t, std::size_t)>& work_;
-  // next_ is written by every worker for every item; end_ and work_ are read as often but
-  // written only on a failure: on cache lines of their own, a taken item does not also evict
-  // the other worker's copy of end_ (64 bytes: the x86-64 line).
-  alignas(64) std::atomic<std::size_t> next_{0};
+  const std::size_t shares_;
+  // Each share's word is written by its owner for every item; end_ and work_ are read as often
+  // but written only on a failure: on cache lines of their own, a taken item does not also
+  // evict the other workers' copies (64 bytes: the x86-64 line).
+  struct alignas(64) Share {
+    std::atomic<std::uint64_t> range{0};
+  };
+  Share share_[kMaxShares];
   alignas(64) std::atomic<std::size_t> end_;
   std::mutex failure_mutex_;
   std::size_t failed_item_;
@@ -80,6 +139,11 @@ class ItemQueue {
 // nothing costs at most that block's cost again (and at most kTailSpin of CPU per call).
 constexpr std::chrono::microseconds kTailSpin{50};
 constexpr std::chrono::microseconds kIdleSpin{50};
+
+// SetParkedThreadSpin's value [µs]: a parked thread's spin after every call, whatever the gap
+// before it (0: kIdleSpin between calls in a loop only). Read by each thread after each call.
+constexpr std::int64_t kMaxParkedSpinUs = 1000000;
+std::atomic<std::int64_t> parked_spin_us{0};
 
 // A pause in a spin-wait loop (x86 PAUSE): the core's other work goes first.
 inline void CpuRelax() {
@@ -151,9 +215,19 @@ class ParkedThreads {
     for (;;) {
       const auto open = [&] { return open_ != nullptr && seats_ > 0 && call_ != served; };
       const Clock::time_point left = Clock::now();
-      if (calls_in_a_row && !open()) {
+      const std::int64_t asked_us = parked_spin_us.load(std::memory_order_relaxed);
+      const std::chrono::microseconds spin =
+          served == 0 ? std::chrono::microseconds(0)
+                      : std::max(calls_in_a_row ? kIdleSpin : std::chrono::microseconds(0),
+                                 std::chrono::microseconds(asked_us));
+      if (spin.count() > 0 && !open()) {
         lock.unlock();
-        SpinWhile([&] { return published_.load() == served; }, left + kIdleSpin);
+        SpinWhile(
+            [&] {  // until a call comes, or SetParkedThreadSpin changes the spin
+              return published_.load() == served &&
+                     parked_spin_us.load(std::memory_order_relaxed) == asked_us;
+            },
+            left + spin);
         lock.lock();
       }
       wake_.wait(lock, open);
@@ -224,12 +298,29 @@ void RunOnNewThreads(ItemQueue& queue, std::size_t helpers) {
 
 }  // namespace
 
+// ItemQueue packs an item number into 32 bits.
+constexpr std::size_t kMaxItems = 0xffffffffu;
+
+void SetParkedThreadSpin(std::chrono::microseconds spin) {
+  QUASIDYN_CHECK_ARGUMENT(spin.count() >= 0 && spin.count() <= kMaxParkedSpinUs,
+                          "SetParkedThreadSpin",
+                          "spin must be 0 to " + std::to_string(kMaxParkedSpinUs) + " µs (got " +
+                              std::to_string(spin.count()) + " µs)");
+  parked_spin_us.store(spin.count(), std::memory_order_relaxed);
+}
+
+std::chrono::microseconds ParkedThreadSpin() {
+  return std::chrono::microseconds(parked_spin_us.load(std::memory_order_relaxed));
+}
+
 void ParallelFor(std::size_t count, int threads,
                  const std::function<void(std::size_t worker, std::size_t item)>& work) {
   QUASIDYN_CHECK_ARGUMENT(threads >= 1, "ParallelFor",
                           "threads must be >= 1 (got " + std::to_string(threads) + ")");
+  QUASIDYN_CHECK_ARGUMENT(count <= kMaxItems, "ParallelFor",
+                          "count must be at most 2^32 - 1 (got " + std::to_string(count) + ")");
   const std::size_t workers = std::min(static_cast<std::size_t>(threads), count);
-  ItemQueue queue(count, work);
+  ItemQueue queue(count, workers, work);
   if (workers <= 1) {
     queue.Drain(0);
     queue.RethrowFailure();

@@ -1,8 +1,12 @@
 #pragma once
-// Items 0 … n−1 on T threads, handed out one at a time in increasing order from a shared
-// counter: a worker that finishes an item takes the next one not yet taken, so items of unequal
-// cost, and a worker that the operating system runs late (other load on the machine), leave no
-// worker idle while items remain. The calling thread is worker 0. Which worker runs an item
+// Items 0 … n−1 on T threads. Each worker owns a share of the items, a contiguous run (share w
+// of S = min(T, n, 8) is items [w·n/S, (w+1)·n/S); worker w owns share w mod S), and takes its
+// items one at a time from the front of its share; a worker whose share is empty takes the
+// last item of the share with the most items left. So items of unequal cost, and a worker
+// that the operating system runs late (other load on the machine), leave no worker idle while
+// items remain; and with items of equal cost each worker keeps to its own share, call after
+// call: a caller that makes the same batch in a loop finds each item's data in the caches of
+// the CPU that touched it last. The calling thread is worker 0. Which worker runs an item
 // depends on timing; a caller whose items are independent of each other and of what their
 // worker ran before (each writes its own output slot; per-worker state is reset before each
 // item) gets results bitwise identical for every T: the batches of stepping/batch_step.h and
@@ -15,27 +19,42 @@
 // interrupt to the other CPU), so two waits spin briefly before they block: the caller's wait
 // for the other workers' last items (for at most 50 µs), and a parked thread's wait for the
 // next call when calls come in a loop (the last one within 50 µs of the one before, for at most
-// 50 µs). A parked thread that no call reaches spins at most 50 µs after a call, then blocks. One
+// 50 µs). A parked thread that no call reaches spins at most 50 µs after a call, then blocks,
+// unless SetParkedThreadSpin (below) asks for a longer spin. One
 // call at a time uses the parked threads; a call made while they are in use (from another thread,
 // or from inside an item) starts and joins threads of its own, as a call did before. A child made
 // by fork() starts threads of its own.
 //
-// Failures: an exception thrown by item f is kept; the workers take no item numbered above f
+// Failures: an exception thrown by item f is kept; the workers run no item numbered above f
 // from then on but finish the items below it, and once no worker runs an item the exception of
 // the lowest-numbered failed item is rethrown (the same item for every T and every timing). A
 // thread that cannot be started: the error (std::system_error) is rethrown, with no item run
 // when the parked threads were to be used, after joining the started ones otherwise. Throws
-// std::invalid_argument for T < 1.
+// std::invalid_argument for T < 1 and for n ≥ 2³² (an item's number is kept in 32 bits).
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 
 namespace quasidyn {
 
 // work(w, i) for every item i < count, on some worker w < T (T = threads >= 1); a worker runs
-// its items in increasing order, one at a time. At most min(T, count) workers run; count = 0
-// runs nothing.
+// its items one at a time, its own share's in increasing order, then others' last items. At
+// most min(T, count) workers run; count = 0 runs nothing.
 void ParallelFor(std::size_t count, int threads,
                  const std::function<void(std::size_t worker, std::size_t item)>& work);
+
+// How long a parked thread spins after a call before it blocks, when the next call does not come
+// sooner [µs, 0 to 1 s; default 0: the 50 µs spin above, only between calls in a loop]. The trade
+// OpenMP offers as OMP_WAIT_POLICY=active and KMP_BLOCKTIME: a blocked thread wakes on another
+// CPU 25–60 µs after the call began in a virtual machine (12–28 µs on bare metal), and its CPU
+// may have lost its caches meanwhile; a spinning thread takes its item at once, but holds a CPU
+// busy for the whole spin, even when no call comes. Worth it for a caller whose batches come a
+// few milliseconds apart with serial work between them, on a machine with a CPU to spare (not
+// with one process per core, as Dask's workers run). Process-wide: it applies to the parked
+// threads of every call; a thread spinning when the value changes stops and blocks, and spins by
+// the new value after its next call. Throws std::invalid_argument outside 0 to 1 s.
+void SetParkedThreadSpin(std::chrono::microseconds spin);
+std::chrono::microseconds ParkedThreadSpin();
 
 }  // namespace quasidyn

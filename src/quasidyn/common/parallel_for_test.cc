@@ -2,36 +2,100 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
 namespace quasidyn {
 namespace {
 
-TEST(ParallelFor, RunsEveryItemOnceEachWorkerInIncreasingOrder) {
+// Every item once, on a worker below T. Each worker owns a contiguous share of the items
+// (share w of S = min(T, n) is [w·n/S, (w+1)·n/S)) and takes it from the front, in increasing
+// order; the others take a share's items from its back: so the items its owner ran are a
+// prefix of the share, and every other worker takes one share's items in decreasing order.
+TEST(ParallelFor, RunsEveryItemOnceEachOwnSharesFrontTheOthersFromTheBack) {
   for (int threads : {1, 2, 3, 8}) {
-    const std::size_t count = 10;
-    std::vector<int> runs(count, 0);
+    for (int call = 0; call < 50; ++call) {
+      const std::size_t count = 10;
+      std::vector<int> runs(count, 0);
+      std::vector<std::size_t> worker_of(count, 99);
+      std::vector<std::vector<std::size_t>> sequence(threads);  // each worker's items in order
+      ParallelFor(count, threads, [&](std::size_t worker, std::size_t item) {
+        ++runs[item];  // each item and each worker has its own slot: no sharing
+        worker_of[item] = worker;
+        sequence[worker].push_back(item);
+      });
+      const std::size_t shares = std::min<std::size_t>(threads, count);
+      for (std::size_t k = 0; k < shares; ++k) {
+        const std::size_t begin = k * count / shares, end = (k + 1) * count / shares;
+        std::size_t front = begin;  // the owner's items: begin, begin + 1, ... in its sequence
+        for (const std::size_t i : sequence[k]) {
+          if (i >= begin && i < end) {
+            ASSERT_EQ(i, front++) << threads << " threads, share " << k;
+          }
+        }
+        for (std::size_t i = front; i < end; ++i) {
+          EXPECT_NE(worker_of[i], k) << "item " << i << " of share " << k << " after its owner's "
+                                     << "prefix, " << threads << " threads";
+        }
+      }
+      const auto share_of = [&](std::size_t i) {
+        std::size_t k = 0;
+        while ((k + 1) * count / shares <= i) ++k;
+        return k;
+      };
+      for (std::size_t w = 0; w < sequence.size(); ++w) {  // others' items: from their backs
+        std::vector<std::size_t> last(shares, count);
+        for (const std::size_t i : sequence[w]) {
+          const std::size_t k = share_of(i);
+          if (k == w) continue;
+          EXPECT_LT(i, last[k]) << "worker " << w << " took item " << i << " of share " << k
+                                << " after item " << last[k] << ", " << threads << " threads";
+          last[k] = i;
+        }
+      }
+      for (std::size_t i = 0; i < count; ++i) {
+        EXPECT_EQ(runs[i], 1) << "item " << i << ", threads " << threads;
+        ASSERT_LT(worker_of[i], static_cast<std::size_t>(threads)) << "item " << i;
+      }
+    }
+  }
+}
+
+// Two workers that run in lockstep (each item waits, up to 20 s, until the other worker has
+// started as many items as this one) keep to their own halves: worker 0 items 0 … 3, worker 1
+// items 4 … 7, in every call. Items handed out from one shared counter would go to whichever
+// worker came first, and the halves would mix.
+TEST(ParallelFor, WorkersInStepKeepTheirOwnShareCallAfterCall) {
+  const std::size_t count = 8;
+  for (int call = 0; call < 20; ++call) {
     std::vector<std::size_t> worker_of(count, 99);
-    ParallelFor(count, threads, [&](std::size_t worker, std::size_t item) {
-      ++runs[item];  // each item has its own slot: no sharing between workers
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::size_t started[2] = {0, 0};
+    bool in_step = true;
+    ParallelFor(count, 2, [&](std::size_t worker, std::size_t item) {
+      std::unique_lock<std::mutex> lock(mutex);
       worker_of[item] = worker;
+      const std::size_t mine = ++started[worker];
+      changed.notify_all();
+      in_step = changed.wait_for(lock, std::chrono::seconds(20), [&] {
+        return started[1 - worker] >= mine;
+      }) && in_step;
     });
-    std::vector<std::size_t> last_item_of(threads, count);
+    ASSERT_TRUE(in_step) << "call " << call;
     for (std::size_t i = 0; i < count; ++i) {
-      EXPECT_EQ(runs[i], 1) << "item " << i << ", threads " << threads;
-      ASSERT_LT(worker_of[i], static_cast<std::size_t>(threads)) << "item " << i;
-      std::size_t& last = last_item_of[worker_of[i]];
-      EXPECT_TRUE(last == count || last < i) << "item " << i << " after item " << last;
-      last = i;
+      EXPECT_EQ(worker_of[i], i < count / 2 ? 0u : 1u) << "call " << call << ", item " << i;
     }
   }
 }
@@ -189,8 +253,71 @@ TEST(ParallelFor, RethrowsTheLowestFailedItemsErrorAfterAllFinished) {
   }
 }
 
-TEST(ParallelFor, RefusesFewerThanOneThread) {
-  EXPECT_THROW(ParallelFor(3, 0, [](std::size_t, std::size_t) {}), std::invalid_argument);
+TEST(ParallelFor, RefusesFewerThanOneThreadAndTwoToThe32Items) {
+  bool ran = false;
+  const auto work = [&](std::size_t, std::size_t) { ran = true; };
+  EXPECT_THROW(ParallelFor(3, 0, work), std::invalid_argument);
+  try {
+    ParallelFor(std::size_t{1} << 32, 2, work);
+    ADD_FAILURE() << "2^32 items were accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("count must be at most 2^32 - 1 (got 4294967296)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(ran);
+}
+
+double ProcessCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+// The process's CPU time [s] while the caller sleeps for `sleep` (its parked threads' spins).
+double CpuWhileTheCallerSleeps(std::chrono::milliseconds sleep) {
+  const double start = ProcessCpuSeconds();
+  std::this_thread::sleep_for(sleep);
+  return ProcessCpuSeconds() - start;
+}
+
+// After a call a parked thread blocks within 50 µs by default, so the process takes next to no
+// CPU while its caller sleeps 100 ms; with a spin of 1 s asked, the thread that served the call
+// spins through the sleep (a CPU of its own, or a share of one on a loaded machine: more than a
+// tenth of the sleep); asking for another spin stops it at once. The bound, a tenth of the sleep,
+// is far from both: a blocked thread's CPU is microseconds, a spinning one's most of the sleep.
+TEST(ParallelFor, AParkedThreadSpinsAsLongAsAskedAndStopsWhenTheSpinChanges) {
+  using std::chrono::microseconds;
+  struct Restore {
+    ~Restore() { SetParkedThreadSpin(microseconds(0)); }
+  } restore;
+  const std::chrono::milliseconds sleep(100);
+  const double tenth = 0.1 * std::chrono::duration<double>(sleep).count();
+  pid_t helper = 0;
+  ASSERT_EQ(ParkedThreadSpin().count(), 0);  // the default
+  ASSERT_TRUE(TwoItemsRanTogether(&helper));
+  EXPECT_LT(CpuWhileTheCallerSleeps(sleep), tenth);
+  SetParkedThreadSpin(std::chrono::seconds(1));
+  EXPECT_EQ(ParkedThreadSpin().count(), 1000000);
+  ASSERT_TRUE(TwoItemsRanTogether(&helper));
+  EXPECT_GT(CpuWhileTheCallerSleeps(sleep), tenth);
+  SetParkedThreadSpin(microseconds(0));  // the spinning thread blocks, 0.9 s before its deadline
+  EXPECT_LT(CpuWhileTheCallerSleeps(sleep), tenth);
+}
+
+TEST(ParallelFor, RefusesASpinOutsideZeroToOneSecond) {
+  for (const long long us : {-1LL, 1000001LL}) {
+    try {
+      SetParkedThreadSpin(std::chrono::microseconds(us));
+      ADD_FAILURE() << us << " µs was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("SetParkedThreadSpin"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("(got " + std::to_string(us) + " µs)"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(ParkedThreadSpin().count(), 0);  // unchanged
+  }
 }
 
 }  // namespace
