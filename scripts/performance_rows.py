@@ -8,7 +8,8 @@ than wall times; the load average is printed with the table); the ECP row is the
 Siconos' median to ours on the same recorded NCPs; the thread rows are the wall-clock linear
 fraction (the median over the calls of each call's own, and the fraction of the summed times)
 with the CPU time per item at 2 threads over 1, beside the machine's own control: for batches
-made in a loop (the steady state), and for a single call after the other worker idled, with the
+made in a loop (the steady state), for a single call with the other worker spinning for it
+(SetParkedThreadSpin), and for a single call after the other worker idled, with the
 best fraction such a call of the row's shape can reach when the other worker starts as late,
 and its first item runs as much longer, as the same items' timeline after the same idle shows
 (batch_bench's BM_BatchTimeline: the floor).
@@ -172,10 +173,14 @@ def thread_rows(build, repetitions):
             "gradients_arm_cubes_reused_8_in_a_row": (8, "gradients_arm_cubes_reused"),
             "rollouts_planar_hand_reused_8_in_a_row": (64, "rollouts_planar_hand_reused"),
             "control_compute_short_8_in_a_row": (64, None)}
+    # The single calls again with the other worker spinning for the next call
+    # (SetParkedThreadSpin, rows _spin): no wake, so the loop rows' floor.
+    spin = {f"{batch}_spin": (items, batch, independent)
+            for batch, (items, _, independent) in single.items() if independent}
     timelines = [t for _, t, _ in single.values() if t]
     found = medians(run_benchmark(
         build, "batch_bench",
-        f"ThreadScaling/({'|'.join([*single, *loop])})$|IndependentCallers/"
+        f"ThreadScaling/({'|'.join([*single, *loop, *spin])})$|IndependentCallers/"
         f"|BatchTimeline/({'|'.join(timelines)})$",
         max(repetitions, 5),
         ("--benchmark_min_time=1",)))
@@ -224,6 +229,19 @@ def thread_rows(build, repetitions):
                  f"{item_us:.3g} µs, {why}, notify {notify_us:.2g} µs)")
         if batch == "control_compute":
             label += ", the machine's control"
+        rows.append(row(label, fraction, 0.95, "of linear", at_most=False))
+    for batch, (items, blocking, independent) in spin.items():
+        entry = found[f"BM_ThreadScaling/{batch}"]
+        item_us = 1e6 / entry["items_per_second_1"]
+        beside = entry["serial_time_with_spin"]
+        how, fraction = judged(entry)
+        machine = found[f"BM_IndependentCallers/{independent}"]["growth"]
+        floor = handover_floor(items, item_us, 0.0, 0.0, 0.0, machine)
+        label = (f"{blocking} on 2 threads, a single call with the other worker spinning for "
+                 f"it (set_parked_thread_spin 20 ms; the caller's 1-thread call takes × "
+                 f"{beside:.3f} its time alone with the other worker spinning beside it; {how}; "
+                 f"floor {floor:.3f}: {items} × "
+                 f"{item_us:.3g} µs, items × {machine:.3f} with both CPUs busy)")
         rows.append(row(label, fraction, 0.95, "of linear", at_most=False))
     independent = [f"{name.split('/')[1]} × {entry['growth']:.3f}"
                    for name, entry in found.items() if name.startswith("BM_IndependentCallers/")]
