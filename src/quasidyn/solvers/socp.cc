@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/solvers/constraint_blocks.h"
@@ -88,28 +89,45 @@ void SocpSolver::Setup(const SocpProblem& problem, const SocpSettings& settings)
   ValidateSocpSettings(settings);
   ValidateProblem("SocpSolver::Setup", problem, true);
   settings_ = settings;
-  problem_ = problem;
+  // The problem copied onto the last one's storage: its matrices and cone sizes keep their
+  // capacity (std::vector), its vectors come from the pool.
+  problem_.Q = problem.Q;
+  problem_.G = problem.G;
+  problem_.A = problem.A;
+  problem_.cone_dims = problem.cone_dims;
+  for (auto [to, from] : {std::pair{&problem_.c, &problem.c}, std::pair{&problem_.h, &problem.h},
+                          std::pair{&problem_.b, &problem.b}}) {
+    storage_.Resize(to, from->size());
+    *to = *from;
+  }
   const int n = problem.Q.rows();
   linear_rows_ = problem.G.rows();
+  storage_.Resize(&b_, problem.G.rows() + problem.A.rows());  // StackConstraintBlocks' sizes
   const int max_dim = StackConstraintBlocks(problem_.G, problem_.h, problem_.A, problem_.b,
                                             problem_.cone_dims, n, &A_, &b_, &offset_, &dim_);
   const int rows = A_.rows();
-  W_.resize(rows, max_dim);
-  W_inverse_.resize(rows, max_dim);
-  weights_.resize(rows, max_dim);
+  // Through the pool: a row count met before (contacts that come and go along a rollout) finds
+  // its storage kept, and Setup allocates nothing for it.
+  for (Eigen::MatrixXd* M : {&W_, &W_inverse_, &weights_}) storage_.Resize(M, rows, max_dim);
   normal_.Setup(problem_.Q, A_, offset_, dim_,
                 SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
   // The polish's normal matrix would be set up on the same Q, blocks and rule: it borrows
   // normal_, whose values the interior point no longer needs once its iterations end.
   polish_.SetupLent(n, rows, offset_, dim_);
   for (VectorXd* v : {&s_, &z_, &lambda_, &ds_, &dz_, &u_, &scratch_, &Ax_, &r_p_, &rc_,
-                      &ds_affine_, &dz_affine_, &product_})
-    v->resize(rows);
-  for (VectorXd* v : {&dx_, &rhs_, &Qx_, &Atz_, &r_d_}) v->resize(n);
-  result_ = SocpResult();
-  result_.x.resize(n);
-  result_.linear_duals.resize(linear_rows_);
-  result_.cone_duals.resize(rows - linear_rows_);
+                      &ds_affine_, &dz_affine_, &product_, &Adx_})
+    storage_.Resize(v, rows);
+  for (VectorXd* v : {&dx_, &rhs_, &Qx_, &Atz_, &r_d_}) storage_.Resize(v, n);
+  // A result not yet solved, on the storage of the last one (its vectors through the pool, its
+  // offsets' and message's capacity kept).
+  result_.status = SolverStatus::kNotRun;
+  result_.message.clear();
+  result_.objective = 0.0;
+  result_.info = SocpInfo();
+  storage_.Resize(&result_.x, n);
+  storage_.Resize(&result_.linear_duals, linear_rows_);
+  storage_.Resize(&result_.cone_duals, rows - linear_rows_);
+  result_.cone_offset.clear();
   for (size_t k = 0, row = 0; k < problem.cone_dims.size(); row += problem.cone_dims[k++])
     result_.cone_offset.push_back(static_cast<int>(row));
   ready_ = true;

@@ -22,6 +22,7 @@
 
 #include "quasidyn/solvers/active_set_polish.h"
 #include "quasidyn/solvers/block_normal_matrix.h"
+#include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/socp_polish.h"
 #include "quasidyn/solvers/solver_status.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
@@ -156,6 +157,7 @@ class SocpSolver {
   Eigen::VectorXd Qx_, Atz_, r_d_, Ax_, r_p_, rc_, ds_affine_, dz_affine_, product_;
   Eigen::VectorXd Adx_;  // Direction's A Δx (Solve carries A x by the corrector's)
   SocpPolish polish_;
+  SizedStoragePool storage_;  // the buffers' storage for every row count met so far
 };
 
 // Convenience: a fresh solver per call.

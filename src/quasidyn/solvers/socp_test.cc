@@ -442,6 +442,35 @@ TEST(SocpTest, SolveDoesNotAllocate) {
 // δ of the minimum lies within sqrt(2δ/λ_min) of the minimiser; δ is bounded by the gap test's
 // tolerance ε_gap = ε_abs + ε_rel · max(1, |f|), times 10 for the residual terms (as
 // ExpectKkt), and the two answers lie within twice that of each other.
+// Contacts that come and go along a rollout change the problem's row count from step to step:
+// a Setup on a row count the solver met before finds its buffers' storage kept (its pool) and
+// allocates nothing, on both paths, Solve included.
+TEST(SocpTest, ASetupOnARowCountMetBeforeAllocatesNothing) {
+  if (!testing::MallocCountingAvailable()) GTEST_SKIP() << "malloc counting off (sanitizers)";
+  for (const bool sparse : {false, true}) {
+    const SocpProblem four = testing::ContactChainSocp(42, 8, 4).ToSocp();
+    const SocpProblem three = testing::ContactChainSocp(42, 8, 3).ToSocp();
+    ASSERT_NE(four.A.rows(), three.A.rows());
+    SocpSolver solver;
+    for (const SocpProblem* p : {&four, &three, &four}) {  // each row count met once
+      solver.Setup(*p, SocpForcedPath(sparse));
+      ASSERT_EQ(solver.Solve().status, SolverStatus::kSolved);
+    }
+    for (const SocpProblem* p : {&three, &four}) {
+      long allocations = 0;
+      {
+        testing::MallocCounter counter;
+        solver.Setup(*p, SocpForcedPath(sparse));
+        solver.Solve();
+        allocations = counter.count();
+      }
+      EXPECT_EQ(solver.result().status, SolverStatus::kSolved) << solver.result().message;
+      EXPECT_EQ(allocations, 0) << (sparse ? "sparse" : "dense") << " path, " << p->A.rows()
+                                << " cone rows";
+    }
+  }
+}
+
 TEST(SocpTest, WarmStartFromANearbyAnswerAgreesWithTheColdSolveInFewerIterations) {
   for (const bool sparse : {false, true}) {
     const SocpSettings settings = SocpForcedPath(sparse);
