@@ -56,20 +56,13 @@
 //                                 the virtual machine's host gave to other work meanwhile:
 //                                 thread_wake_bench's BM_CacheAfterIdle). That first call's
 //                                 cost is the single-call rows'.
-//                                 Rows *_spin are single calls with the other worker
-//                                 spinning for them (SetParkedThreadSpin, 20 ms: through the
-//                                 caller's 1-thread call and sleep before them), as a caller
-//                                 that asks for it gets: no wake, and a CPU the host did not
-//                                 take. Their 1-thread calls run with the other CPU idle, as
-//                                 in the rows without the spin. Counter serial_time_with_spin:
-//                                 the 1-thread call's time with the other worker spinning
-//                                 beside it over its time alone (median over the iterations):
-//                                 what the spin costs the caller's own work. Their CPU
-//                                 counters include the spin.
 //                                 After each timed batch the caller sleeps 0.2 ms before reading
 //                                 the CPU clock: the clock counts another thread's time only up
 //                                 to its last switch or timer tick, and a worker that has left
 //                                 the call is still on its way to its park.
+//   BM_SpinningWorker/<work>      a single call with the other worker spinning for it
+//                                 (SetParkedThreadSpin) and the same call after it blocked,
+//                                 paired in each iteration (below).
 //   BM_IndependentCallers/<work>  two threads at once, each calling a batch of its own (nothing
 //                                 of a batch shared) on 1 thread, against one alone: the CPU
 //                                 per item that two busy CPUs of this machine cost our items
@@ -323,17 +316,8 @@ double WallSeconds() {
 
 // `in_a_row` calls on 1 thread, then as many on 2, per iteration: 1 for batches made one at a
 // time with other work between them, more for a caller that makes them in a loop.
-// `spin_us` (rows _spin): the 2-thread call with the other worker spinning for it
-// (SetParkedThreadSpin), the 1-thread call without (the other CPU idle, as in the rows without
-// the spin). Before the timed 2-thread call, an untimed one sets the other worker spinning and
-// the 1-thread call runs again as the caller's serial work between the two; its time over the
-// timed 1-thread call's is what the spinning CPU costs the caller's own work.
-void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& make, int in_a_row = 1,
-                      int spin_us = 0) {
-  struct Spin {  // back to the default after the run
-    ~Spin() { SetParkedThreadSpin(std::chrono::microseconds(0)); }
-  } spin;
-  std::vector<double> serial_with_spin;  // per iteration: the 1-thread call spun beside / alone
+void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& make,
+                      int in_a_row = 1) {
   const Batch batch = make();
   batch.run(1);  // warm-up: the scene's caches, the workers' buffers
   batch.run(2);
@@ -348,16 +332,6 @@ void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& mak
   for (auto _ : state) {
     double iteration_wall[3] = {0, 0, 0};
     for (int threads = 1; threads <= 2; ++threads) {
-      if (spin_us > 0 && threads == 1) {
-        SetParkedThreadSpin(std::chrono::microseconds(0));  // a spinning worker blocks at once
-      } else if (spin_us > 0) {
-        SetParkedThreadSpin(std::chrono::microseconds(spin_us));
-        batch.run(2);  // the other worker serves a call, then spins for the next
-        const double serial_start = WallSeconds();
-        batch.run(1);
-        serial_with_spin.push_back((WallSeconds() - serial_start) / iteration_wall[1]);
-        std::this_thread::sleep_for(std::chrono::microseconds(200));  // as after a timed call
-      }
       if (in_a_row > 1) batch.run(threads);  // the steady state of calls in a loop (above)
       const double wall_start = WallSeconds(), cpu_start = ProcessCpuSeconds();
       for (int call = 0; call < in_a_row; ++call) batch.run(threads);
@@ -379,7 +353,6 @@ void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& mak
   state.counters["cpu_us_per_item_2"] = 1e6 * cpu[2] / items;
   state.counters["cpu_utilisation_2"] = cpu[2] / (2 * wall[2]);
   state.counters["allocations_per_item_1"] = static_cast<double>(allocations) / batch.items;
-  if (spin_us > 0) state.counters["serial_time_with_spin"] = Quantile(serial_with_spin, 0.5);
 }
 BENCHMARK_CAPTURE(BM_ThreadScaling, rollouts_planar_hand, [] {
   return RolloutBatchOf(Example::kPlanarHand, 64, 50, false);
@@ -417,21 +390,6 @@ BENCHMARK_CAPTURE(
     BM_ThreadScaling, gradients_arm_cubes_reused_8_in_a_row,
     [] { return GradientBatchOf(Example::kArmCubes, 8, true); }, 8)
     ->Unit(benchmark::kMillisecond);
-// The single calls again with the other worker spinning for the next call for 20 ms, longer
-// than the 1-thread call and the sleep between two 2-thread calls (≤ 15.4 ms, the rollouts').
-constexpr int kSpinLongerThanTheGapUs = 20000;
-BENCHMARK_CAPTURE(
-    BM_ThreadScaling, gradients_planar_hand_reused_spin,
-    [] { return GradientBatchOf(Example::kPlanarHand, 64, true); }, 1, kSpinLongerThanTheGapUs)
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(
-    BM_ThreadScaling, gradients_arm_cubes_reused_spin,
-    [] { return GradientBatchOf(Example::kArmCubes, 8, true); }, 1, kSpinLongerThanTheGapUs)
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(
-    BM_ThreadScaling, rollouts_planar_hand_reused_spin,
-    [] { return RolloutBatchOf(Example::kPlanarHand, 64, 50, true); }, 1, kSpinLongerThanTheGapUs)
-    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ThreadScaling, smoothing_planar_hand, [] {
   return SmoothingBatchOf(Example::kPlanarHand, 512);
 })->Unit(benchmark::kMillisecond);
@@ -453,6 +411,66 @@ BENCHMARK_CAPTURE(BM_ThreadScaling, control_cache_l3, [] {
 })->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ThreadScaling, control_stream, [] {
   return StreamControlOf(16, 64);
+})->Unit(benchmark::kMillisecond);
+
+// A single call with the other worker spinning for it (SetParkedThreadSpin) against the same
+// call after the other worker blocked, paired in each iteration: a 1-thread call with the other
+// CPU idle (the reference), the 2-thread call after it (the other worker blocked through it, as
+// in BM_ThreadScaling's single calls), then with the spin asked: an untimed 2-thread call (the
+// other worker serves it and spins), the 1-thread call again as the caller's serial work, and
+// the timed 2-thread call. A burst of the host's work that takes a second or more moves both
+// fractions of the iterations it hits, not one row's run. Counters:
+//   linear_fraction_median           T(1) / (2 T(2)) with the other worker spinning, median
+//                                    over the iterations;
+//   linear_fraction_median_blocking  the same with the other worker blocked;
+//   serial_time_with_spin            the caller's 1-thread call with the other worker spinning
+//                                    beside it over the same call alone (median): what the
+//                                    spin costs the caller's own work;
+//   items_per_second_1               the 1-thread throughput.
+// The spin asked, 20 ms, is longer than the 1-thread call and the sleep before the 2-thread
+// call (≤ 15.4 ms, the planar rollouts').
+constexpr int kSpinLongerThanTheGapUs = 20000;
+
+void BM_SpinningWorker(benchmark::State& state, const std::function<Batch()>& make) {
+  struct Restore {  // back to the default after the run
+    ~Restore() { SetParkedThreadSpin(std::chrono::microseconds(0)); }
+  } restore;
+  const Batch batch = make();
+  batch.run(1);  // warm-up: the scene's caches, the workers' buffers
+  batch.run(2);
+  const auto timed = [&](int threads) {
+    const double start = WallSeconds();
+    batch.run(threads);
+    const double seconds = WallSeconds() - start;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));  // as BM_ThreadScaling's
+    return seconds;
+  };
+  std::vector<double> spinning, blocking, serial;
+  double one = 0;  // summed 1-thread time
+  for (auto _ : state) {
+    SetParkedThreadSpin(std::chrono::microseconds(0));  // a spinning worker blocks at once
+    const double t1 = timed(1);
+    blocking.push_back(t1 / (2 * timed(2)));
+    SetParkedThreadSpin(std::chrono::microseconds(kSpinLongerThanTheGapUs));
+    batch.run(2);  // the other worker serves a call, then spins for the next
+    serial.push_back(timed(1) / t1);
+    spinning.push_back(t1 / (2 * timed(2)));
+    one += t1;
+  }
+  state.counters["linear_fraction_median"] = Quantile(spinning, 0.5);
+  state.counters["linear_fraction_median_blocking"] = Quantile(blocking, 0.5);
+  state.counters["serial_time_with_spin"] = Quantile(serial, 0.5);
+  state.counters["items_per_second_1"] =
+      static_cast<double>(state.iterations()) * batch.items / one;
+}
+BENCHMARK_CAPTURE(BM_SpinningWorker, gradients_planar_hand_reused, [] {
+  return GradientBatchOf(Example::kPlanarHand, 64, true);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SpinningWorker, gradients_arm_cubes_reused, [] {
+  return GradientBatchOf(Example::kArmCubes, 8, true);
+})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SpinningWorker, rollouts_planar_hand_reused, [] {
+  return RolloutBatchOf(Example::kPlanarHand, 64, 50, true);
 })->Unit(benchmark::kMillisecond);
 
 double ThreadCpuSeconds() {

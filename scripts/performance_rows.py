@@ -173,14 +173,15 @@ def thread_rows(build, repetitions):
             "gradients_arm_cubes_reused_8_in_a_row": (8, "gradients_arm_cubes_reused"),
             "rollouts_planar_hand_reused_8_in_a_row": (64, "rollouts_planar_hand_reused"),
             "control_compute_short_8_in_a_row": (64, None)}
-    # The single calls again with the other worker spinning for the next call
-    # (SetParkedThreadSpin, rows _spin): no wake, so the loop rows' floor.
-    spin = {f"{batch}_spin": (items, batch, independent)
+    # The single calls with the other worker spinning for them (SetParkedThreadSpin), paired
+    # in each iteration with the same call after it blocked (BM_SpinningWorker): no wake, so
+    # the loop rows' floor.
+    spin = {batch: (items, independent)
             for batch, (items, _, independent) in single.items() if independent}
     timelines = [t for _, t, _ in single.values() if t]
     found = medians(run_benchmark(
         build, "batch_bench",
-        f"ThreadScaling/({'|'.join([*single, *loop, *spin])})$|IndependentCallers/"
+        f"ThreadScaling/({'|'.join([*single, *loop])})$|IndependentCallers/|SpinningWorker/"
         f"|BatchTimeline/({'|'.join(timelines)})$",
         max(repetitions, 5),
         ("--benchmark_min_time=1",)))
@@ -230,19 +231,20 @@ def thread_rows(build, repetitions):
         if batch == "control_compute":
             label += ", the machine's control"
         rows.append(row(label, fraction, 0.95, "of linear", at_most=False))
-    for batch, (items, blocking, independent) in spin.items():
-        entry = found[f"BM_ThreadScaling/{batch}"]
+    for batch, (items, independent) in spin.items():
+        entry = found[f"BM_SpinningWorker/{batch}"]
         item_us = 1e6 / entry["items_per_second_1"]
-        beside = entry["serial_time_with_spin"]
-        how, fraction = judged(entry)
         machine = found[f"BM_IndependentCallers/{independent}"]["growth"]
         floor = handover_floor(items, item_us, 0.0, 0.0, 0.0, machine)
-        label = (f"{blocking} on 2 threads, a single call with the other worker spinning for "
-                 f"it (set_parked_thread_spin 20 ms; the caller's 1-thread call takes × "
-                 f"{beside:.3f} its time alone with the other worker spinning beside it; {how}; "
-                 f"floor {floor:.3f}: {items} × "
-                 f"{item_us:.3g} µs, items × {machine:.3f} with both CPUs busy)")
-        rows.append(row(label, fraction, 0.95, "of linear", at_most=False))
+        label = (f"{batch} on 2 threads, a single call with the other worker spinning for it "
+                 f"(set_parked_thread_spin 20 ms; median over the calls; "
+                 f"{entry['linear_fraction_median_blocking']:.3f} in the same iterations with "
+                 f"the worker blocked; the caller's 1-thread call × "
+                 f"{entry['serial_time_with_spin']:.3f} its time alone with the worker spinning "
+                 f"beside it; floor {floor:.3f}: {items} × {item_us:.3g} µs, items × "
+                 f"{machine:.3f} with both CPUs busy)")
+        rows.append(row(label, entry["linear_fraction_median"], 0.95, "of linear",
+                        at_most=False))
     independent = [f"{name.split('/')[1]} × {entry['growth']:.3f}"
                    for name, entry in found.items() if name.startswith("BM_IndependentCallers/")]
     rows.append(f"| two independent callers at once (nothing shared), CPU per item over one alone "
