@@ -237,7 +237,7 @@ def thread_rows(build, repetitions):
         machine = found[f"BM_IndependentCallers/{independent}"]["growth"]
         floor = handover_floor(items, item_us, 0.0, 0.0, 0.0, machine)
         label = (f"{batch} on 2 threads, a single call with the other worker spinning for it "
-                 f"(set_parked_thread_spin 20 ms; median over the calls; "
+                 f"(set_parked_thread_spin 50 ms; median over the calls; "
                  f"{entry['linear_fraction_median_blocking']:.3f} in the same iterations with "
                  f"the worker blocked; the caller's 1-thread call × "
                  f"{entry['serial_time_with_spin']:.3f} its time alone with the worker spinning "
