@@ -21,8 +21,9 @@ void BindParkedThreadSpin(py::module_& m) {
       py::arg("microseconds"),
       "How long [µs, 0 to 1e6] a batch's other worker threads spin after a call of "
       "rollout_batch or BatchLinearizer before they block (default 0: 50 µs, between calls in a "
-      "loop only). A spinning thread takes the next call's items at once instead of 25-60 µs "
-      "late on a cold CPU, but holds a CPU busy for the whole spin even when no call comes "
+      "loop only). A spinning thread takes the next call's items at once instead of tens of "
+      "microseconds late on a cold CPU, but holds a CPU busy for the whole spin even when no call "
+      "comes "
       "(OpenMP's OMP_WAIT_POLICY=active): for batches a few milliseconds apart on a machine "
       "with a CPU to spare. Process-wide; ValueError outside 0 to 1e6.");
   m.def(

@@ -46,9 +46,10 @@ void ParallelFor(std::size_t count, int threads,
 
 // How long a parked thread spins after a call before it blocks, when the next call does not come
 // sooner [µs, 0 to 1 s; default 0: the 50 µs spin above, only between calls in a loop]. The trade
-// OpenMP offers as OMP_WAIT_POLICY=active and KMP_BLOCKTIME: a blocked thread wakes on another
-// CPU 25–60 µs after the call began in a virtual machine (12–28 µs on bare metal), and its CPU
-// may have lost its caches meanwhile; a spinning thread takes its item at once, but holds a CPU
+// OpenMP offers as OMP_WAIT_POLICY=active and KMP_BLOCKTIME: a blocked thread started its first
+// item 25–106 µs after the call began on the 2-vCPU virtual machine this was measured on
+// (docs/performance.md, "Threads"), and its CPU may have lost its caches meanwhile (the host
+// gave them to other work); a spinning thread takes its item at once, but holds a CPU
 // busy for the whole spin, even when no call comes. Worth it for a caller whose batches come a
 // few milliseconds apart with serial work between them, on a machine with a CPU to spare (not
 // with one process per core, as Dask's workers run). Process-wide: it applies to the parked
