@@ -24,7 +24,8 @@ void AppendFrictionCone(const ContactSet& contacts, int i, double time_step, Spa
   cone_dims->push_back(1 + static_cast<int>(J_t.rows()));
 }
 
-void BuildFrictionConeSocp(const StepProblem& problem, SocpProblem* socp) {
+void BuildFrictionConeSocp(const StepProblem& problem, SocpProblem* socp,
+                           SizedStoragePool* storage) {
   const ContactSet& contacts = problem.contacts;
   const double h = problem.time_step;
   const int nt = contacts.tangent_count();
@@ -41,9 +42,12 @@ void BuildFrictionConeSocp(const StepProblem& problem, SocpProblem* socp) {
   }
   const JointLimitRows& limits = problem.cost.limits;
   socp->G.Reset(contacts.nv());
-  socp->h.resize(linear_rows + limits.size());
+  const auto resize = [storage](Eigen::VectorXd* v, Eigen::Index size) {
+    storage != nullptr ? storage->Resize(v, size) : v->resize(size);
+  };
+  resize(&socp->h, linear_rows + limits.size());
   socp->A.Reset(contacts.nv());
-  socp->b.resize(cone_rows);
+  resize(&socp->b, cone_rows);
   socp->cone_dims.clear();
   int row = 0, cone_row = 0;
   for (int i = 0; i < contacts.size(); ++i) {
@@ -85,7 +89,7 @@ void SolveFrictionConeSocp(const StepProblem& problem, const SocpSettings& setti
                            const char* description, FrictionConeSocpWorkspace* workspace,
                            FormulationSolution* solution, SocpStart start) {
   FrictionConeSocpWorkspace& w = *workspace;
-  BuildFrictionConeSocp(problem, &w.socp);
+  BuildFrictionConeSocp(problem, &w.socp, &w.storage);
   if (w.solver.SamePattern(w.socp)) {
     w.solver.UpdateValues(w.socp);
   } else {

@@ -38,6 +38,7 @@
 #include "quasidyn/formulations/socp/friction_cone_socp_warm_start.h"
 #include "quasidyn/formulations/socp/socp_gradient.h"
 #include "quasidyn/gradients/socp_gradient_blocks.h"
+#include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/socp.h"
 
 namespace quasidyn {
@@ -46,8 +47,9 @@ namespace quasidyn {
 // [J_n,i; μ_i J_t,i] of A, b = (φ_i/h, 0, …)); linear rows in contact order: J_n,i v >= −φ_i/h
 // for a frictionless contact, (J_n,i ± μ_i J_t,i) v >= −φ_i/h (plus first) for a planar contact
 // with μ_i > 0, then the joint-limit rows. No heap allocation once *socp has held a problem of
-// this size.
-void BuildFrictionConeSocp(const StepProblem& problem, SocpProblem* socp);
+// this size, or, with `storage`, once its vectors' sizes have been met (its spares).
+void BuildFrictionConeSocp(const StepProblem& problem, SocpProblem* socp,
+                           SizedStoragePool* storage = nullptr);
 
 // Appends the cone u_i = A_i v + b_i of one contact with μ_i > 0 (above) to A, b and the cone
 // dimensions: rows [J_n,i; μ_i J_t,i] on the contact's columns, b = (φ_i/h, 0, …); h [s].
@@ -65,6 +67,7 @@ struct FrictionConeSocpWorkspace final : ProgramWorkspace {
   SocpSolver solver;
   FrictionConeSocpWarmStart previous;  // the last answer (SocpStart::kFromPreviousStep)
   SocpWarmStart start;                 // scratch: the start made from it
+  SizedStoragePool storage;            // socp's h and b for every row count met so far
   // The derivative's (socp_gradient.h): the cones' blocks and multipliers, the linearisation and
   // its range-space solve.
   std::vector<ContactConeBlock> cone_blocks;

@@ -71,7 +71,7 @@ void FrictionConeSocpWarmStart::Remember(const StepProblem& problem, const SocpR
     return;
   }
   previous_x_ = result.x;
-  previous_z_.resize(static_cast<Eigen::Index>(previous_keys_.size()));
+  storage_.Resize(&previous_z_, static_cast<Eigen::Index>(previous_keys_.size()));
   previous_z_.head(linear) = result.linear_duals;
   previous_z_.tail(result.cone_duals.size()) = result.cone_duals;
   sorted_.clear();  // sorted again only when a Start needs it
@@ -85,6 +85,7 @@ bool FrictionConeSocpWarmStart::Start(const StepProblem& problem, const SocpProb
   if (!has_previous_ || previous_x_.size() != socp.Q.rows()) return false;
   if (!KeysOf(problem, &keys_) || static_cast<Eigen::Index>(keys_.size()) != rows) return false;
   start->x = previous_x_;  // same size: the storage is kept
+  storage_.Resize(&start->z, rows);
   if (keys_ == previous_keys_) {
     start->z = previous_z_;
     mapped_rows_ = static_cast<int>(rows);
@@ -96,7 +97,6 @@ bool FrictionConeSocpWarmStart::Start(const StepProblem& problem, const SocpProb
     std::sort(sorted_.begin(), sorted_.end(),
               [](const KeyedRow& a, const KeyedRow& b) { return a.key < b.key; });
   }
-  start->z.resize(rows);
   const auto by_key = [](const KeyedRow& a, const RowKey& key) { return a.key < key; };
   const int linear = static_cast<int>(socp.G.rows());
   for (int r = 0; r < static_cast<int>(rows); ++r) {

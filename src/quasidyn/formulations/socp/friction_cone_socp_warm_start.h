@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/socp.h"
 
 namespace quasidyn {
@@ -62,7 +63,8 @@ class FrictionConeSocpWarmStart {
 
   bool has_previous_ = false;
   Eigen::VectorXd previous_x_;
-  Eigen::VectorXd previous_z_;         // stacked rows of the previous step
+  Eigen::VectorXd previous_z_;  // stacked rows of the previous step
+  SizedStoragePool storage_;    // previous_z_'s and the starts' z for every row count met so far
   std::vector<RowKey> previous_keys_;  // what they stand for
   std::vector<KeyedRow> sorted_;       // scratch: previous_keys_ sorted, for rows that moved
   std::vector<RowKey> keys_;           // scratch: the new rows' keys
