@@ -9,7 +9,7 @@
 // as on a MatrixXd.
 //
 // Beside solvers/sized_storage_pool.h, which keeps a bounded set of spare Eigen matrices of
-// exact sizes for buffers whose size moves among a few values (32 spares, 4096 doubles): a
+// exact sizes for buffers whose size moves among a few values (64 spares, 16384 doubles): a
 // block's buffers here take any shape from one call to the next and can exceed that bound on
 // a large scene (the arm's blocks), so they keep one storage of their largest use instead.
 
