@@ -90,12 +90,13 @@ TEST_P(ArmCubesRollout, WarmRunsAllocateNothingWhileTheSizesMove) {
               GetParam().c_str(), new_sizes);
 }
 
-// The convex programs' steps, quasi-dynamic and second-order (Anitescu's). Not yet the log
-// barriers (58–60 allocations per warm run: their solver's Setup and the factor's analysis on
-// a new sparsity pattern) nor the LCPs solved by Lemke's method (lcp 696, stewart-trinkle 891:
-// their n × n buffers, which these pools do not keep), docs/performance.md.
+// The convex programs' steps: the quasi-dynamic QP and SOCP, Anitescu's second-order ones and
+// the log barriers (60 and 58 allocations per warm run until 2026-11-27: their solver's Setup,
+// the problem's vectors, a cleared previous minimiser). Not yet the LCPs solved by Lemke's
+// method (lcp 696, stewart-trinkle 891: their n × n buffers), docs/performance.md.
 INSTANTIATE_TEST_SUITE_P(ConvexPrograms, ArmCubesRollout,
-                         ::testing::Values("qp", "socp", "anitescu", "anitescu-cone"),
+                         ::testing::Values("qp", "socp", "anitescu", "anitescu-cone", "log-barrier",
+                                           "log-barrier-cone"),
                          [](const auto& param_info) {
                            std::string name = param_info.param;
                            for (char& c : name)

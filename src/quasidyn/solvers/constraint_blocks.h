@@ -5,8 +5,10 @@
 // works on.
 
 #include <Eigen/Core>
+#include <utility>
 #include <vector>
 
+#include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
 
 namespace quasidyn {
@@ -34,6 +36,22 @@ bool SameConePattern(const ConeProblem& p, const ConeProblem& q) {
   return p.Q.SamePattern(q.Q) && p.G.SamePattern(q.G) && p.A.SamePattern(q.A) &&
          p.cone_dims == q.cone_dims && p.c.size() == q.c.size() && p.h.size() == q.h.size() &&
          p.b.size() == q.b.size();
+}
+
+// *to = from for a cone solver's problem (fields as above) on *to's storage: its matrices and
+// cone sizes keep their capacity (std::vector), its vectors resize through `pool`, so a Setup on
+// sizes met before allocates nothing. Other fields (a barrier's κ) are the caller's.
+template <typename ConeProblem>
+void CopyConeProblem(const ConeProblem& from, ConeProblem* to, SizedStoragePool* pool) {
+  to->Q = from.Q;
+  to->G = from.G;
+  to->A = from.A;
+  to->cone_dims = from.cone_dims;
+  for (auto [copy, source] :
+       {std::pair{&to->c, &from.c}, std::pair{&to->h, &from.h}, std::pair{&to->b, &from.b}}) {
+    pool->Resize(copy, source->size());
+    *copy = *source;
+  }
 }
 
 }  // namespace quasidyn

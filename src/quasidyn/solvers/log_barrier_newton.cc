@@ -71,16 +71,24 @@ void LogBarrierSolver::Setup(const LogBarrierProblem& problem, const LogBarrierS
   ValidateLogBarrierSettings(settings);
   ValidateProblem("LogBarrierSolver::Setup", problem);
   settings_ = settings;
-  problem_ = problem;
+  CopyConeProblem(problem, &problem_, &storage_);  // onto the last one's storage
+  problem_.kappa = problem.kappa;
   const int n = problem.Q.rows();
-  for (VectorXd* v : {&gradient_, &step_, &trial_, &objective_scratch_, &start_, &centred_})
-    v->resize(n);
-  zero_.setZero(n);
+  // Through the pool (sized_storage_pool.h): a Setup on sizes met before (contacts that come and
+  // go along a rollout) allocates nothing.
+  for (VectorXd* v : {&gradient_, &step_, &trial_, &objective_scratch_, &start_, &centred_, &zero_})
+    storage_.Resize(v, n);
+  zero_.setZero();
+  storage_.Resize(&b_, problem.G.rows() + problem.A.rows());  // StackConstraintBlocks' size
   Stack();
   normal_.Setup(problem_.Q, A_, offset_, dim_,
                 SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
-  result_ = LogBarrierResult();
-  result_.x.resize(n);
+  // A result not yet solved, on the storage of the last one (the message's capacity kept).
+  result_.status = SolverStatus::kNotRun;
+  result_.message.clear();
+  result_.objective = 0.0;
+  result_.info = LogBarrierInfo();
+  storage_.Resize(&result_.x, n);
   ready_ = true;
 }
 
@@ -110,9 +118,9 @@ void LogBarrierSolver::Stack() {
       StackConstraintBlocks(problem_.G, problem_.h, problem_.A, problem_.b, problem_.cone_dims,
                             problem_.Q.rows(), &A_, &b_, &offset_, &dim_);
   const int rows = A_.rows();
-  u_.resize(rows);
-  dual_.resize(rows);
-  weights_.resize(rows, max_dim);
+  storage_.Resize(&u_, rows);
+  storage_.Resize(&dual_, rows);
+  storage_.Resize(&weights_, rows, max_dim);
 }
 
 // Phase 1 (Boyd & Vandenberghe §11.4.1): maximise the common margin −s over (x, s):
@@ -134,7 +142,7 @@ double LogBarrierSolver::PhaseOne(VectorXd& x) {
   for (int i = 0; i < rows; ++i) AppendRowWithLastColumn(p.G, i, n, 1.0, &phase_one.G);
   phase_one.G.AppendRow();
   phase_one.G.Append(n, 1.0);
-  phase_one.h.resize(rows + 1);
+  storage_.Resize(&phase_one.h, rows + 1);
   phase_one.h.head(rows) = p.h;
   phase_one.h[rows] = -1.0;
   phase_one.A.Reset(n + 1);
@@ -142,6 +150,7 @@ double LogBarrierSolver::PhaseOne(VectorXd& x) {
     for (int r = 0; r < p.cone_dims[k]; ++r, ++row)
       AppendRowWithLastColumn(p.A, row, n, r == 0 ? 1.0 : 0.0, &phase_one.A);
   }
+  storage_.Resize(&phase_one.b, p.b.size());
   phase_one.b = p.b;
   phase_one.cone_dims = p.cone_dims;
   // Only x and the margin are used: the SOCP's polish (exact zero duals) is not needed.
@@ -382,7 +391,8 @@ const LogBarrierResult& LogBarrierSolver::Solve(const VectorXd& x_start) {
     }
   };
   if (x_start.size() == n) consider(x_start, false);
-  if (settings.use_previous_solution && previous_x_.size() == n) consider(previous_x_, true);
+  if (settings.use_previous_solution && has_previous_x_ && previous_x_.size() == n)
+    consider(previous_x_, true);
   consider(zero_, false);
   bool start_is_feasible = std::isfinite(best);
   int iterations = 0;  // Newton steps, the shifted start's included
@@ -438,7 +448,10 @@ const LogBarrierResult& LogBarrierSolver::Solve(const VectorXd& x_start) {
   }
   // The Hessian (and gradient) at the returned x must be positive definite.
   if (!FactorHessianAtSolution()) status = SolverStatus::kNumericalFailure;
-  if (Succeeded(status)) previous_x_ = x;
+  if (Succeeded(status)) {
+    previous_x_ = x;  // on its last storage: a cleared solution keeps it
+    has_previous_x_ = true;
+  }
   if (status != SolverStatus::kSolved) {
     result.message = std::string(ToString(status)) +
                      " (Newton decrement² / 2 = " + std::to_string(decrement) + ")";

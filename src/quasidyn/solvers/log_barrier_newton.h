@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "quasidyn/solvers/block_normal_matrix.h"
+#include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/socp.h"
 #include "quasidyn/solvers/solver_status.h"
 #include "quasidyn/solvers/sparse_row_matrix.h"
@@ -127,7 +128,7 @@ class LogBarrierSolver {
   const LogBarrierResult& result() const { return result_; }
   const LogBarrierSettings& settings() const { return settings_; }
   // Forgets the previous minimiser, so the next Solve starts as the first one did.
-  void ClearPreviousSolution() { previous_x_.resize(0); }
+  void ClearPreviousSolution() { has_previous_x_ = false; }
 
   // The Hessian of f at the last result's x (same scaling as f):
   //   H = Q + (1/κ)[ Σ_i g_i g_iᵀ / s_i² + Σ_k A_kᵀ(4 J u_k u_kᵀ J / ψ_k² − 2 J / ψ_k) A_k ],
@@ -180,10 +181,13 @@ class LogBarrierSolver {
   BlockNormalMatrix normal_;       // H = Q + Aᵀ blockdiag(weights) A, dense or sparse
   Eigen::VectorXd gradient_, step_, trial_, objective_scratch_, previous_x_, zero_, start_,
       centred_;
+  bool has_previous_x_ = false;    // previous_x_ is a start candidate
   double shift_ = 0.0;             // σ of ShiftedStart (units of the barrier arguments)
   bool hessian_factored_ = false;  // normal_ holds the factorised H of the last result
   SocpProblem phase_one_;
   SocpSolver phase_one_solver_;
+  // The storage of the buffers above for other sizes (sized_storage_pool.h).
+  SizedStoragePool storage_;
 };
 
 // Convenience: a fresh solver per call.

@@ -86,4 +86,13 @@ class SizedStoragePool {
   std::vector<Eigen::MatrixXd> matrices_;
 };
 
+// *v to `size` entries through `pool`, or by Eigen's resize when pool is null: for a problem
+// builder whose caller may or may not keep spares.
+inline void ResizeThrough(SizedStoragePool* pool, Eigen::VectorXd* v, Eigen::Index size) {
+  if (pool != nullptr)
+    pool->Resize(v, size);
+  else
+    v->resize(size);
+}
+
 }  // namespace quasidyn

@@ -89,17 +89,7 @@ void SocpSolver::Setup(const SocpProblem& problem, const SocpSettings& settings)
   ValidateSocpSettings(settings);
   ValidateProblem("SocpSolver::Setup", problem, true);
   settings_ = settings;
-  // The problem copied onto the last one's storage: its matrices and cone sizes keep their
-  // capacity (std::vector), its vectors come from the pool.
-  problem_.Q = problem.Q;
-  problem_.G = problem.G;
-  problem_.A = problem.A;
-  problem_.cone_dims = problem.cone_dims;
-  for (auto [to, from] : {std::pair{&problem_.c, &problem.c}, std::pair{&problem_.h, &problem.h},
-                          std::pair{&problem_.b, &problem.b}}) {
-    storage_.Resize(to, from->size());
-    *to = *from;
-  }
+  CopyConeProblem(problem, &problem_, &storage_);  // onto the last one's storage
   const int n = problem.Q.rows();
   linear_rows_ = problem.G.rows();
   storage_.Resize(&b_, problem.G.rows() + problem.A.rows());  // StackConstraintBlocks' sizes

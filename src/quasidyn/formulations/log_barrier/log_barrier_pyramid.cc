@@ -9,11 +9,12 @@
 
 namespace quasidyn {
 
-void BuildPyramidLogBarrier(const StepProblem& problem, double kappa, LogBarrierProblem* barrier) {
+void BuildPyramidLogBarrier(const StepProblem& problem, double kappa, LogBarrierProblem* barrier,
+                            SizedStoragePool* storage) {
   barrier->Q = problem.cost.P;
   barrier->c = -problem.cost.tau_h;
   // G v >= −φ/h, Pang & Tedrake 2021, eq. (10b), the QP's constraints.
-  BuildPyramidConstraints(problem, &barrier->G, &barrier->h);
+  BuildPyramidConstraints(problem, &barrier->G, &barrier->h, storage);
   barrier->A.Reset(problem.contacts.nv());
   barrier->b.resize(0);
   barrier->cone_dims.clear();
@@ -57,7 +58,7 @@ void PyramidLogBarrierProgram::ClearWarmStart(ProgramWorkspace* workspace) const
 void PyramidLogBarrierProgram::Solve(const StepProblem& problem, ProgramWorkspace* workspace,
                                      FormulationSolution* solution) const {
   LogBarrierWorkspace& w = WorkspaceOf<LogBarrierWorkspace>(workspace, description());
-  BuildPyramidLogBarrier(problem, kappa_, &w.problem);
+  BuildPyramidLogBarrier(problem, kappa_, &w.problem, &w.storage);
   const LogBarrierResult& result = SolveLogBarrier(settings_, &w);
   if (!StartSolution(problem, description(), result.status, SummaryOf(result.info), result.message,
                      result.x, solution))

@@ -31,13 +31,16 @@ namespace quasidyn {
 
 // The barrier problem above into *barrier: linear barriers G v > h with the rows of
 // BuildPyramidQp (contact-major) and h_ij = −φ_i/h; weight κ = kappa [1/(N·m)]. No heap
-// allocation once *barrier has held a problem of this size.
-void BuildPyramidLogBarrier(const StepProblem& problem, double kappa, LogBarrierProblem* barrier);
+// allocation once *barrier has held a problem of this size, or, with `storage`, once its
+// vectors' sizes have been met (its spares).
+void BuildPyramidLogBarrier(const StepProblem& problem, double kappa, LogBarrierProblem* barrier,
+                            SizedStoragePool* storage = nullptr);
 
 SolverSummary SummaryOf(const LogBarrierInfo& info);
 
 struct LogBarrierWorkspace final : ProgramWorkspace {
   LogBarrierProblem problem;
+  SizedStoragePool storage;  // the problem's vectors for other row counts (sized_storage_pool.h)
   LogBarrierSolver solver;
   PyramidStepData pyramid;  // the pyramid barrier's derivative (step_data_derivative.h)
   LogBarrierGradientWorkspace gradient;  // its storage (log_barrier_gradient.h)

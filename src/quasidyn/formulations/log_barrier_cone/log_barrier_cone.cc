@@ -11,19 +11,20 @@
 
 namespace quasidyn {
 
-void BuildConeLogBarrier(const StepProblem& problem, double kappa, LogBarrierProblem* barrier) {
+void BuildConeLogBarrier(const StepProblem& problem, double kappa, LogBarrierProblem* barrier,
+                         SizedStoragePool* storage) {
   const ContactSet& contacts = problem.contacts;
   const double h = problem.time_step;
   barrier->Q = problem.cost.P;
   barrier->c = -problem.cost.tau_h;
   // The joint-limit rows are the only linear barriers: −(1/κ) log g_l (joint_limit_rows.h).
   barrier->G.Reset(contacts.nv());
-  barrier->h.resize(problem.cost.limits.size());
+  ResizeThrough(storage, &barrier->h, problem.cost.limits.size());
   AppendJointLimitRows(problem.cost.limits, &barrier->G, &barrier->h, 0);
   int rows = 0;
   for (const Contact& c : contacts) rows += c.friction > 0 ? 1 + contacts.tangent_count() : 1;
   barrier->A.Reset(contacts.nv());
-  barrier->b.resize(rows);
+  ResizeThrough(storage, &barrier->b, rows);
   barrier->cone_dims.clear();
   int row = 0;
   for (int i = 0; i < contacts.size(); ++i) {
@@ -65,7 +66,7 @@ void ConeLogBarrierProgram::ClearWarmStart(ProgramWorkspace* workspace) const {
 void ConeLogBarrierProgram::Solve(const StepProblem& problem, ProgramWorkspace* workspace,
                                   FormulationSolution* solution) const {
   LogBarrierWorkspace& w = WorkspaceOf<LogBarrierWorkspace>(workspace, description());
-  BuildConeLogBarrier(problem, kappa_, &w.problem);
+  BuildConeLogBarrier(problem, kappa_, &w.problem, &w.storage);
   const LogBarrierResult& result = SolveLogBarrier(settings_, &w);
   if (!StartSolution(problem, description(), result.status, SummaryOf(result.info), result.message,
                      result.x, solution))

@@ -30,8 +30,10 @@ namespace quasidyn {
 
 // One cone per contact in contact order (dimension 1 + n_t, or 1 when μ_i = 0) and the
 // joint-limit rows as the linear barriers, weight κ = kappa [1/(N·m)], into *barrier. No heap
-// allocation once *barrier has held a problem of this size.
-void BuildConeLogBarrier(const StepProblem& problem, double kappa, LogBarrierProblem* barrier);
+// allocation once *barrier has held a problem of this size, or, with `storage`, once its
+// vectors' sizes have been met (its spares).
+void BuildConeLogBarrier(const StepProblem& problem, double kappa, LogBarrierProblem* barrier,
+                         SizedStoragePool* storage = nullptr);
 
 // Its derivative: the stationarity of the barrier objective differentiated in (q, u)
 // (log_barrier_cone_gradient.h).

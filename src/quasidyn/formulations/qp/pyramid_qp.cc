@@ -8,12 +8,13 @@
 
 namespace quasidyn {
 
-void BuildPyramidConstraints(const StepProblem& problem, SparseRowMatrix* G, Eigen::VectorXd* h) {
+void BuildPyramidConstraints(const StepProblem& problem, SparseRowMatrix* G, Eigen::VectorXd* h,
+                             SizedStoragePool* storage) {
   const ContactSet& contacts = problem.contacts;
   const double time_step = problem.time_step;
   const int contact_rows = contacts.size() * contacts.ray_count();
   G->Reset(contacts.nv());
-  h->resize(contact_rows + problem.cost.limits.size());
+  ResizeThrough(storage, h, contact_rows + problem.cost.limits.size());
   int row = 0;
   for (int i = 0; i < contacts.size(); ++i) {
     const Contact& c = contacts[i];
@@ -32,10 +33,10 @@ void BuildPyramidConstraints(const StepProblem& problem, SparseRowMatrix* G, Eig
   AppendJointLimitRows(problem.cost.limits, G, h, contact_rows);
 }
 
-void BuildPyramidQp(const StepProblem& problem, QpProblem* qp) {
+void BuildPyramidQp(const StepProblem& problem, QpProblem* qp, SizedStoragePool* storage) {
   qp->Q = problem.cost.P;
   qp->c = -problem.cost.tau_h;
-  BuildPyramidConstraints(problem, &qp->G, &qp->h);
+  BuildPyramidConstraints(problem, &qp->G, &qp->h, storage);
 }
 
 QpSettings ContactQpSettings() {
@@ -60,10 +61,7 @@ void SetupOrUpdate(const QpProblem& qp, const QpSettings& settings, QpSolver* so
 void SolvePyramidQp(const StepProblem& problem, const QpSettings& settings, const char* description,
                     PyramidQpWorkspace* workspace, FormulationSolution* solution, QpStart start) {
   PyramidQpWorkspace& w = *workspace;
-  // h of this row count from the spares (BuildPyramidConstraints then keeps its storage).
-  w.storage.Resize(
-      &w.qp.h, problem.contacts.size() * problem.contacts.ray_count() + problem.cost.limits.size());
-  BuildPyramidQp(problem, &w.qp);
+  BuildPyramidQp(problem, &w.qp, &w.storage);  // h of a row count met before from the spares
   SetupOrUpdate(w.qp, settings, &w.solver);
   const bool warm =
       start == QpStart::kFromPreviousStep && w.previous.Start(problem, w.qp, &w.start);

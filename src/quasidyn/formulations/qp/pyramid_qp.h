@@ -23,13 +23,14 @@ namespace quasidyn {
 // barrier: rows contact-major (row i·n_d + j) on the contact's columns, (n_i + μ_i d_ij)ᵀ J_i,
 // h = −φ_i/h (h the time step [s]); then the joint-limit rows of problem.cost.limits
 // (joint_limit_rows.h), from row n_c·n_d on. No heap allocation once *G and *h have held this
-// size.
-void BuildPyramidConstraints(const StepProblem& problem, SparseRowMatrix* G, Eigen::VectorXd* h);
+// size, or, with `storage`, once h's size has been met (its spares).
+void BuildPyramidConstraints(const StepProblem& problem, SparseRowMatrix* G, Eigen::VectorXd* h,
+                             SizedStoragePool* storage = nullptr);
 
 // The QP of eq. (10) into *qp: x = v, G rows contact-major (row i·n_d + j) on the contact's
 // columns (exact zeros not stored), h = −φ_i/h. No heap allocation once *qp has held a
-// problem of this size.
-void BuildPyramidQp(const StepProblem& problem, QpProblem* qp);
+// problem of this size, or, with `storage`, once h's size has been met.
+void BuildPyramidQp(const StepProblem& problem, QpProblem* qp, SizedStoragePool* storage = nullptr);
 
 // Solver settings for contact problems: every row of G touches at most the two bodies of its
 // contact, so the sparse KKT path pays off from a few dozen velocities on (measured on the

@@ -42,12 +42,9 @@ void BuildFrictionConeSocp(const StepProblem& problem, SocpProblem* socp,
   }
   const JointLimitRows& limits = problem.cost.limits;
   socp->G.Reset(contacts.nv());
-  const auto resize = [storage](Eigen::VectorXd* v, Eigen::Index size) {
-    storage != nullptr ? storage->Resize(v, size) : v->resize(size);
-  };
-  resize(&socp->h, linear_rows + limits.size());
+  ResizeThrough(storage, &socp->h, linear_rows + limits.size());
   socp->A.Reset(contacts.nv());
-  resize(&socp->b, cone_rows);
+  ResizeThrough(storage, &socp->b, cone_rows);
   socp->cone_dims.clear();
   int row = 0, cone_row = 0;
   for (int i = 0; i < contacts.size(); ++i) {
