@@ -70,8 +70,8 @@ void ContactLcpSolver::Resize(int n) {
   lemke_.Setup(n, settings_);
   guess_.Setup(n, settings_.residual_tolerance);
   for (LcpResult* result : {&answer_, &guess_result_}) {
-    result->z.resize(n);
-    result->w.resize(n);
+    results_storage_.Resize(&result->z, n);
+    results_storage_.Resize(&result->w, n);
     result->z_basic.resize(n);
   }
   size_ = n;

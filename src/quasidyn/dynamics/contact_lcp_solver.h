@@ -22,6 +22,7 @@
 #include "quasidyn/contact/contact_set.h"
 #include "quasidyn/solvers/lcp_basis_guess.h"
 #include "quasidyn/solvers/lemke.h"
+#include "quasidyn/solvers/sized_storage_pool.h"
 
 namespace quasidyn {
 
@@ -57,6 +58,7 @@ class ContactLcpSolver {
   LcpResult answer_;     // Lemke's answer (unscaled), with the pivots of every run
   LcpBasisGuess guess_;
   LcpResult guess_result_;
+  SizedStoragePool results_storage_;  // the results' vectors for other sizes
   bool has_previous_ = false;
   std::vector<std::pair<int, int>> previous_pairs_;  // geometry pairs, contact order
   std::vector<char> previous_basic_;                 // z_i basic in the previous solution

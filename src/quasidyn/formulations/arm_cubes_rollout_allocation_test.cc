@@ -93,7 +93,9 @@ TEST_P(ArmCubesRollout, WarmRunsAllocateNothingWhileTheSizesMove) {
 // The convex programs' steps: the quasi-dynamic QP and SOCP, Anitescu's second-order ones and
 // the log barriers (60 and 58 allocations per warm run until 2026-11-27: their solver's Setup,
 // the problem's vectors, a cleared previous minimiser). Not yet the LCPs solved by Lemke's
-// method (lcp 696, stewart-trinkle 891: their n × n buffers), docs/performance.md.
+// method: lcp 174 and stewart-trinkle 162 per warm run (696 and 891 until 2026-11-27, when
+// Lemke's and the basis guess's buffers took each new size): the LCP's M, Jᵀ and P⁻¹Jᵀ are
+// rebuilt for each size (docs/performance.md).
 INSTANTIATE_TEST_SUITE_P(ConvexPrograms, ArmCubesRollout,
                          ::testing::Values("qp", "socp", "anitescu", "anitescu-cone", "log-barrier",
                                            "log-barrier-cone"),

@@ -23,11 +23,12 @@ void LcpBasisGuess::Setup(int n, double residual_tolerance) {
                           "LcpBasisGuess::Setup", "residual_tolerance must be in (0, 1e-3]");
   n_ = n;
   tolerance_ = residual_tolerance;
-  basis_.resize(n, n);
-  row_of_pivot_.resize(n);
-  column_.resize(n);
-  pivots_.resize(n);
-  x_.resize(n);
+  // Each buffer keeps its largest size (only the leading n × n block and n entries are used),
+  // so a Setup for a size met before, or a smaller one, allocates nothing.
+  if (basis_.rows() < n) basis_.resize(n, n);
+  for (Eigen::VectorXd* v : {&column_, &pivots_, &x_})
+    if (v->size() < n) v->resize(n);
+  if (row_of_pivot_.size() < n) row_of_pivot_.resize(n);
 }
 
 bool LcpBasisGuess::Solve(const LcpProblem& problem, const std::vector<char>& z_basic,
@@ -42,22 +43,24 @@ bool LcpBasisGuess::Solve(const LcpProblem& problem, const std::vector<char>& z_
   if (n == 0) return false;
   for (int i = 0; i < n; ++i) {
     if (z_basic[i]) {
-      basis_.col(i) = -problem.M.col(i);
+      basis_.col(i).head(n) = -problem.M.col(i);
     } else {
-      basis_.col(i).setZero();
+      basis_.col(i).head(n).setZero();
       basis_(i, i) = 1.0;
     }
   }
   // A singular (or nearly singular) basis cannot be trusted: let Lemke's method decide.
   if (!InvertInPlace(n, &basis_, &row_of_pivot_, &column_, &pivots_)) return false;
-  if (!(pivots_.minCoeff() > kSingularPivotRatio * pivots_.maxCoeff())) return false;
-  x_.noalias() = basis_ * problem.q;
-  if (!x_.allFinite()) return false;
+  const auto pivots = pivots_.head(n);
+  if (!(pivots.minCoeff() > kSingularPivotRatio * pivots.maxCoeff())) return false;
+  auto x = x_.head(n);
+  x.noalias() = basis_.topLeftCorner(n, n) * problem.q;
+  if (!x.allFinite()) return false;
   Eigen::VectorXd& z = result->z;
   Eigen::VectorXd& w = result->w;
   z.setZero(n);
   for (int i = 0; i < n; ++i)
-    if (z_basic[i]) z[i] = x_[i];
+    if (z_basic[i]) z[i] = x[i];
   const double M_norm = problem.M.lpNorm<Eigen::Infinity>();
   const double scale = problem.q.lpNorm<Eigen::Infinity>() + M_norm * z.lpNorm<Eigen::Infinity>();
   const double allowed = tolerance_ * scale;

@@ -39,7 +39,7 @@ class LcpBasisGuess {
  private:
   int n_ = -1;
   double tolerance_ = 1e-10;
-  Eigen::MatrixXd basis_;  // C, then its inverse
+  Eigen::MatrixXd basis_;  // C, then its inverse (leading n × n block)
   Eigen::VectorXi row_of_pivot_;
   Eigen::VectorXd column_, pivots_;
   Eigen::VectorXd x_;

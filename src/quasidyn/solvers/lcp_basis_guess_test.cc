@@ -86,5 +86,38 @@ TEST(LcpBasisGuess, SolveDoesNotAllocate) {
   EXPECT_EQ(counter.count(), 0);
 }
 
+// Sizes as a contact count moves (20, 8, 20, 8): the buffers keep their largest size, so once
+// both sizes have been met neither Setup nor Solve allocates, and each answer is a fresh
+// guess's bit for bit.
+TEST(LcpBasisGuess, ASetupForASizeMetBeforeOrSmallerAllocatesNothing) {
+  testing::RandomProblems random(10);
+  std::vector<std::vector<char>> bases(2);
+  const LcpProblem problems[2] = {KnownLcp(random, 20, &bases[0]), KnownLcp(random, 8, &bases[1])};
+  LcpBasisGuess reused;
+  LcpResult results[2];  // one per size, sized by a first Solve
+  for (int k = 0; k < 4; ++k) {
+    const LcpProblem& p = problems[k % 2];
+    const int n = static_cast<int>(p.q.size());
+    long allocations = 0;
+    {
+      testing::MallocCounter counter;
+      reused.Setup(n, 1e-10);
+      ASSERT_TRUE(reused.Solve(p, bases[k % 2], &results[k % 2])) << "n = " << n;
+      allocations = counter.count();
+    }
+    LcpBasisGuess fresh;
+    fresh.Setup(n, 1e-10);
+    LcpResult fresh_result;
+    ASSERT_TRUE(fresh.Solve(p, bases[k % 2], &fresh_result));
+    EXPECT_EQ(results[k % 2].z, fresh_result.z) << "n = " << n;
+    EXPECT_EQ(results[k % 2].w, fresh_result.w) << "n = " << n;
+    // From the third call on every size has been met (and each result sized by its first
+    // Solve, the caller's storage).
+    if (k >= 2 && testing::MallocCountingAvailable()) {
+      EXPECT_EQ(allocations, 0) << "call " << k << ", n = " << n;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace quasidyn

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -61,7 +62,7 @@ int BinaryExponent(double x) { return x > 0 ? std::clamp(std::ilogb(x), -1022, 1
 
 // Column of the entering variable in the tableau [I, −M, −d] (Cottle, Pang & Stone, eq.
 // (4.4.2): w − M z − d z0 = q), premultiplied by B⁻¹.
-void LemkeSolver::EnteringColumn(const LcpProblem& problem, int variable) {
+void LemkeSolver::EnteringColumn(const NormalisedLcp& problem, int variable) {
   const int n = static_cast<int>(problem.q.size());
   if (variable < n) {
     column_ = basis_inverse_.col(variable);
@@ -109,7 +110,7 @@ int LemkeSolver::LexicographicMinimumRow(double threshold, double tie_tolerance)
 // (the product-form update's drift, Chvátal, "Linear Programming", 1983, ch. 24). False when
 // B is numerically singular.
 // Column of the tableau [I, −M, −d] of a basic variable, entry `equation`.
-double LemkeSolver::BasisEntry(const LcpProblem& problem, int variable, int equation) const {
+double LemkeSolver::BasisEntry(const NormalisedLcp& problem, int variable, int equation) const {
   const int n = n_;
   if (variable < n) return variable == equation ? 1.0 : 0.0;
   if (variable < 2 * n) return -problem.M(equation, variable - n);
@@ -122,7 +123,7 @@ double LemkeSolver::BasisEntry(const LcpProblem& problem, int variable, int equa
 // holding w_i (the Schur complement of the identity block; Golub & Van Loan §3.2.10). So
 // B⁻¹(Z, T) = K⁻¹, B⁻¹(r, T) = −B(i, Z) K⁻¹, B⁻¹(r, i) = 1, and every other entry is 0.
 // K is inverted in place (gauss_jordan_inverse.h): O(k³ + (n − k) k²), no heap allocation.
-bool LemkeSolver::Refactor(const LcpProblem& problem) {
+bool LemkeSolver::Refactor(const NormalisedLcp& problem) {
   const int n = n_;
   int k = 0;
   std::fill(basic_row_of_w_.begin(), basic_row_of_w_.end(), -1);
@@ -141,7 +142,7 @@ bool LemkeSolver::Refactor(const LcpProblem& problem) {
     const int variable = basis_[z_rows_[q]];
     for (int p = 0; p < k; ++p) schur_(p, q) = BasisEntry(problem, variable, free_equations_[p]);
   }
-  if (!InvertInPlace(k, &schur_, &schur_pivots_, &column_)) return false;
+  if (!InvertInPlace(k, &schur_, &schur_pivots_, &schur_column_)) return false;
   basis_inverse_.setZero();
   for (int q = 0; q < k; ++q) {
     for (int p = 0; p < k; ++p) basis_inverse_(z_rows_[q], free_equations_[p]) = schur_(q, p);
@@ -210,9 +211,9 @@ void LemkeSolver::SolveOnce(const LcpProblem& original, double pivot_tolerance, 
   const int n = n_;
   const int max_pivots = settings.max_pivots > 0 ? settings.max_pivots : 50 * (n + 1);
   // Pivoting on the normalised data (Normalise); `original` for the answer and its check.
-  const LcpProblem& problem = normalised_;
+  const NormalisedLcp& problem = normalised_;
 
-  basis_inverse_.setIdentity(n, n);
+  basis_inverse_.setIdentity();
   basic_values_ = problem.q;
   for (int i = 0; i < n; ++i) basis_[i] = i;
 
@@ -374,27 +375,42 @@ void LemkeSolver::Setup(int n, const LemkeSettings& settings) {
   ValidateLemkeSettings(settings);
   settings_ = settings;
   n_ = n;
-  basis_inverse_.resize(n, n);
-  basis_matrix_.resize(n, n);
-  normalised_.M.resize(n, n);
-  normalised_.q.resize(n);
-  schur_.resize(n, n);
-  schur_pivots_.resize(n);
-  for (Eigen::VectorXd* v :
-       {&basic_values_, &column_, &product_, &residual_, &correction_, &coupling_})
-    v->resize(n);
-  basis_.resize(n);
-  basic_row_of_w_.resize(n);
-  z_rows_.resize(n);
-  free_equations_.resize(n);
-  candidates_.reserve(n);
-  survivors_.reserve(n);
+  // The views on storage_: three n × n matrices and seven n-vectors, each from an even offset
+  // (16-byte aligned, as Eigen's own). storage_ grows only, so once a size has been met no
+  // Setup allocates; the views are re-seated onto it (Eigen's documented way to change a
+  // Map's array: placement new).
+  const std::size_t size = static_cast<std::size_t>(n);
+  const std::size_t matrix = (size * size + 1) / 2 * 2, vector = (size + 1) / 2 * 2;
+  if (storage_.size() < 3 * matrix + 7 * vector) storage_.resize(3 * matrix + 7 * vector);
+  double* next = storage_.data();
+  for (MatrixView* view : {&normalised_.M, &basis_inverse_, &basis_matrix_}) {
+    new (view) MatrixView(next, n, n);
+    next += matrix;
+  }
+  for (VectorView* view : {&normalised_.q, &basic_values_, &column_, &product_, &residual_,
+                           &correction_, &coupling_}) {
+    new (view) VectorView(next, n);
+    next += vector;
+  }
+  if (schur_.rows() < n) schur_.resize(n, n);
+  if (schur_pivots_.size() < n) schur_pivots_.resize(n);
+  if (schur_column_.size() < n) schur_column_.resize(n);
+  basis_.resize(size);
+  basic_row_of_w_.resize(size);
+  z_rows_.resize(size);
+  free_equations_.resize(size);
+  candidates_.reserve(size);
+  survivors_.reserve(size);
+  // Results not yet solved, on the storage of the last ones (their vectors through the pool,
+  // the message's and the basis flags' capacity kept).
   for (LcpResult& result : results_) {
-    result = LcpResult();
-    result.z.resize(n);
-    result.w.resize(n);
+    result.status = SolverStatus::kNotRun;
+    result.message.clear();
     result.message.reserve(256);
-    result.z_basic.resize(n);
+    results_storage_.Resize(&result.z, n);
+    results_storage_.Resize(&result.w, n);
+    result.z_basic.resize(size);
+    result.info = LemkeInfo();
   }
 }
 

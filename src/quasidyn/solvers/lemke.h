@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/solver_status.h"
 
 namespace quasidyn {
@@ -102,8 +103,14 @@ struct LcpResult {
 
 class LemkeSolver {
  public:
+  LemkeSolver() = default;
+  // Not copyable: its views and best_ point into its own storage.
+  LemkeSolver(const LemkeSolver&) = delete;
+  LemkeSolver& operator=(const LemkeSolver&) = delete;
+
   // Sizes the workspace for LCPs of size n >= 0 and validates the settings
-  // (std::invalid_argument naming the field).
+  // (std::invalid_argument naming the field). Its storage keeps its largest size, so a Setup
+  // for a size met before (or a smaller one) allocates nothing.
   void Setup(int n, const LemkeSettings& settings = {});
   int size() const { return n_; }
 
@@ -114,6 +121,14 @@ class LemkeSolver {
   const LcpResult& result() const { return *best_; }
 
  private:
+  using MatrixView = Eigen::Map<Eigen::MatrixXd, Eigen::Aligned16>;
+  using VectorView = Eigen::Map<Eigen::VectorXd, Eigen::Aligned16>;
+  // The normalised data (Normalise), laid out as an LcpProblem's.
+  struct NormalisedLcp {
+    MatrixView M{nullptr, 0, 0};
+    VectorView q{nullptr, 0};
+  };
+
   // One run of Lemke's method with the given pivot tolerance (no timing), into *result.
   // Pivots on normalised_ (Normalise first), answers and checks in the units of `original`.
   void SolveOnce(const LcpProblem& original, double pivot_tolerance, LcpResult* result);
@@ -122,36 +137,42 @@ class LemkeSolver {
   // Row of the lexicographic minimum ratio among rows with a_i > threshold; −1 if none.
   int LexicographicMinimumRow(double threshold, double tie_tolerance);
   void Pivot(int row, int entering);
-  void EnteringColumn(const LcpProblem& problem, int variable);
+  void EnteringColumn(const NormalisedLcp& problem, int variable);
   // B⁻¹ and B⁻¹q recomputed from the current basis; false if B is singular.
-  bool Refactor(const LcpProblem& problem);
+  bool Refactor(const NormalisedLcp& problem);
   // Entry `equation` of the column of basic variable `variable` in [I, −M, −d].
-  double BasisEntry(const LcpProblem& problem, int variable, int equation) const;
+  double BasisEntry(const NormalisedLcp& problem, int variable, int equation) const;
 
   int n_ = -1;
   LemkeSettings settings_;
-  LcpProblem normalised_;
+  // Every n × n and n-sized buffer below is a view on storage_ (Setup), which grows to the
+  // largest size met and is never given back; results_' vectors keep theirs in results_storage_.
+  std::vector<double, Eigen::aligned_allocator<double>> storage_;
+  SizedStoragePool results_storage_;
+  NormalisedLcp normalised_;
   int q_exponent_ = 0, m_exponent_ = 0;  // e_q, e_M
   LcpResult results_[2];
   LcpResult* best_ = &results_[0];
   LcpResult* retry_ = &results_[1];
-  Eigen::MatrixXd basis_inverse_;  // B⁻¹ (n × n)
-  Eigen::VectorXd basic_values_;   // B⁻¹ q
-  Eigen::VectorXd column_;         // B⁻¹ A_entering
-  Eigen::VectorXd product_, residual_, correction_;
+  MatrixView basis_inverse_{nullptr, 0, 0};  // B⁻¹ (n × n)
+  VectorView basic_values_{nullptr, 0};      // B⁻¹ q
+  VectorView column_{nullptr, 0};            // B⁻¹ A_entering
+  VectorView product_{nullptr, 0}, residual_{nullptr, 0}, correction_{nullptr, 0};
   std::vector<int> basis_;  // variable in each row: w_i = i, z_i = n + i, z0 = 2n
   // Keys of the last bases of a run (lemke.cc, VariableKey), to detect a basis met again.
   static constexpr int kRecentBases = 64;
   std::array<std::uint64_t, kRecentBases> recent_bases_{};
   std::vector<int> candidates_, survivors_;
-  Eigen::MatrixXd basis_matrix_;  // B, for the refinement of a refactorisation
+  MatrixView basis_matrix_{nullptr, 0, 0};  // B, for the refinement of a refactorisation
   // Refactorisation scratch: K = B(T, Z) and its inverse (leading k × k block), the pivot rows
   // of its elimination, the basis row of each basic w_i (−1 if not basic), the basis rows of
-  // the basic z's and z0, the equations T whose w is not basic, one row of B(i, Z).
+  // the basic z's and z0, the equations T whose w is not basic, one row of B(i, Z). K and its
+  // pivots keep their largest size (only the leading k × k block and k entries are used).
   Eigen::MatrixXd schur_;
   Eigen::VectorXi schur_pivots_;
+  Eigen::VectorXd schur_column_;  // the inversion's scratch
   std::vector<int> basic_row_of_w_, z_rows_, free_equations_;
-  Eigen::VectorXd coupling_;
+  VectorView coupling_{nullptr, 0};
 };
 
 // Convenience: a fresh solver per call.

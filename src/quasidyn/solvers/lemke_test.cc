@@ -455,6 +455,35 @@ TEST(LemkeTest, ReusedSolverGivesTheBitsOfAFreshOneWithoutAllocating) {
   }
 }
 
+// Sizes as a contact count moves (30, 12, 30, 20, 12): Setup keeps its storage at its largest
+// size and its results' vectors for each size met, so a Setup and Solve for a size met before
+// allocate nothing, and every answer is a fresh solver's bit for bit.
+TEST(LemkeTest, ASetupForASizeMetBeforeAllocatesNothingAndSolvesAsAFreshSolver) {
+  testing::RandomProblems random(7);
+  const int sizes[] = {30, 12, 30, 20, 12};
+  LemkeSolver reused;
+  for (int k = 0; k < 5; ++k) {
+    const int n = sizes[k];
+    const LcpProblem p{random.PsdMatrix(n, n) + MatrixXd::Identity(n, n),
+                       -VectorXd::Ones(n) - random.UniformVector(n, 0, 1)};
+    long allocations = 0;
+    {
+      testing::MallocCounter counter;
+      reused.Setup(n);
+      reused.Solve(p);
+      allocations = counter.count();
+    }
+    const LcpResult fresh = Solve(p);
+    ASSERT_EQ(reused.result().status, SolverStatus::kSolved) << "n = " << n;
+    EXPECT_EQ(reused.result().z, fresh.z) << "n = " << n;
+    EXPECT_EQ(reused.result().w, fresh.w) << "n = " << n;
+    const bool met_before = k == 2 || k == 4;
+    if (met_before && testing::MallocCountingAvailable()) {
+      EXPECT_EQ(allocations, 0) << "call " << k << ", n = " << n;
+    }
+  }
+}
+
 TEST(LemkeTest, FailuresWriteTheirMessagesWithoutAllocating) {
   // A ray (every pivot tolerance fails: three runs, three messages) after a solved problem,
   // then the solved one again: the messages go into room Setup reserved.
