@@ -177,15 +177,26 @@ bool LemkeSolver::Refactor(const NormalisedLcp& problem) {
   return basis_inverse_.allFinite() && basic_values_.allFinite();
 }
 
+// B⁻¹ ← E B⁻¹ and B⁻¹q ← E B⁻¹q, E the elementary matrix of the pivot on a = column_ at `row`
+// (the product-form update, Chvátal ch. 24): row r is divided by a_r, then each other row i
+// loses a_i times it. B⁻¹ is updated column by column (contiguous axpys; column-major storage),
+// each entry with the same operations as a row update, and a column whose b_rj is 0 is left as
+// it is (b_ij − a_i·0 = b_ij): B⁻¹ starts as I, so its pivot rows are sparse.
 void LemkeSolver::Pivot(int row, int entering) {
   const double pivot = column_[row];
   basic_values_[row] /= pivot;
-  basis_inverse_.row(row) /= pivot;
   for (int i = 0; i < column_.size(); ++i) {
     if (i == row || column_[i] == 0.0) continue;
     basic_values_[i] -= column_[i] * basic_values_[row];
-    basis_inverse_.row(i) -= column_[i] * basis_inverse_.row(row);
   }
+  column_[row] = 0.0;  // so that the axpys leave row r as divided
+  for (int j = 0; j < basis_inverse_.cols(); ++j) {
+    if (basis_inverse_(row, j) == 0.0) continue;
+    const double divided = basis_inverse_(row, j) / pivot;
+    basis_inverse_(row, j) = divided;
+    basis_inverse_.col(j) -= divided * column_;
+  }
+  column_[row] = pivot;
   basis_[row] = entering;
 }
 
