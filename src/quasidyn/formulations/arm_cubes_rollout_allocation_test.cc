@@ -1,11 +1,12 @@
-// The steps of the pyramid QP and the friction-cone SOCP, quasi-dynamic and Anitescu's
-// second-order ones, along the arm_cubes grasp (examples/arm_cubes, 50 steps of its schedule
-// from t = 2 s: the rollout step_bench's BM_RolloutRun times). Its contact count barely moves
-// (3 values, 2 changes), but the set-up's row-sized buffers still meet many sizes from step to
-// step (36 spares of up to 180 doubles in one pool of the QP's when written), more than the
-// pools kept until 2026-11-27 (32 spares, 4096 doubles: 10 allocations per warm run of the
-// quasi-dynamic QP, 16 of its SOCP, 12 and 17–20 of Anitescu's). Once a first run has met every
-// size, later runs allocate nothing (solvers/sized_storage_pool.h).
+// The steps of the convex formulations (the pyramid QP and the friction-cone SOCP, quasi-dynamic
+// and Anitescu's second-order ones; the pyramid and cone log barriers) along the arm_cubes grasp
+// (examples/arm_cubes, 50 steps of its schedule from t = 2 s: the rollout step_bench's
+// BM_RolloutRun times). Its contact count barely moves (3 values, 2 changes), but the set-up's
+// row-sized buffers still meet many sizes from step to step (36 spares of up to 180 doubles in
+// one pool of the QP's when written), more than the pools kept until 2026-11-27 (32 spares, 4096
+// doubles: 10 allocations per warm run of the quasi-dynamic QP, 16 of its SOCP, 12 and 17–20 of
+// Anitescu's). Once a first run has met every size, later runs allocate nothing
+// (solvers/sized_storage_pool.h).
 
 #include <gtest/gtest.h>
 

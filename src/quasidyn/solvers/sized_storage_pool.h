@@ -11,10 +11,11 @@
 // kind, the oldest spares given back first; a buffer larger than kMaxSpareEntries is freed, not
 // kept. Not from any paper; ours: 64 spares, 16384 doubles (128 KiB) per kind, sized by the
 // arm_cubes grasp (examples/arm_cubes), whose fullest pool holds 36 spares and 6240 doubles
-// along 50 steps (its active set moves among many sizes); the earlier 32 spares and 4096
-// doubles missed 10 of those sizes per 50 QP steps (formulations/
-// arm_cubes_rollout_allocation_test.cc). A resize scans the spares of its kind: callgrind counted
-// no more instructions per arm step with the larger bounds (docs/performance.md).
+// along 50 steps (its buffers take many sizes while its contact count barely moves). The
+// earlier 32 spares and 4096 doubles missed 10 of those sizes per 50 QP steps
+// (formulations/arm_cubes_rollout_allocation_test.cc). A resize scans the spares of its kind:
+// callgrind counted no more instructions per arm step with the larger bounds
+// (docs/performance.md).
 //
 // Resize leaves the entries unspecified (as Eigen's resize); the caller fills them.
 
