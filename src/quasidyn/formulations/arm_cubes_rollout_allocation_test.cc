@@ -20,6 +20,7 @@
 #include "quasidyn/stepping/step_model.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/malloc_counter.h"
+#include "quasidyn/testing/test_names.h"
 
 namespace quasidyn {
 namespace {
@@ -100,12 +101,7 @@ TEST_P(ArmCubesRollout, WarmRunsAllocateNothingWhileTheSizesMove) {
 INSTANTIATE_TEST_SUITE_P(ConvexPrograms, ArmCubesRollout,
                          ::testing::Values("qp", "socp", "anitescu", "anitescu-cone", "log-barrier",
                                            "log-barrier-cone"),
-                         [](const auto& param_info) {
-                           std::string name = param_info.param;
-                           for (char& c : name)
-                             if (c == '-') c = '_';
-                           return name;
-                         });
+                         testing::NameOfParam());
 
 }  // namespace
 }  // namespace quasidyn

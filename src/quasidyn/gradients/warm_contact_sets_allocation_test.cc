@@ -26,6 +26,7 @@
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/malloc_counter.h"
 #include "quasidyn/testing/program_settings.h"
+#include "quasidyn/testing/test_names.h"
 
 namespace quasidyn {
 namespace {
@@ -116,10 +117,7 @@ TEST_P(WarmCalcDiffOverContactSets, ASecondPassAllocatesNothing) {
 }
 
 std::string CaseName(const ::testing::TestParamInfo<Case>& param) {
-  std::string name = std::string(std::get<0>(param.param)) + "_" + std::get<3>(param.param);
-  for (char& c : name)
-    if (c == '-') c = '_';
-  return name;
+  return testing::GtestName(std::string(std::get<0>(param.param)) + "_" + std::get<3>(param.param));
 }
 
 // The barriers are not here: their sensitivities weigh every row (no active set), and these

@@ -14,6 +14,7 @@
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/malloc_counter.h"
 #include "quasidyn/testing/program_settings.h"
+#include "quasidyn/testing/test_names.h"
 
 namespace quasidyn {
 namespace {
@@ -52,12 +53,7 @@ TEST_P(WarmCalcDiff, AllocatesNothingOnThePlanarHand) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formulations, WarmCalcDiff, ::testing::Values("qp", "socp", "log-barrier"),
-                         [](const ::testing::TestParamInfo<const char*>& param) {
-                           std::string name = param.param;
-                           for (char& c : name)
-                             if (c == '-') c = '_';
-                           return name;
-                         });
+                         testing::NameOfParam());
 
 }  // namespace
 }  // namespace quasidyn

@@ -13,6 +13,7 @@
 #include "quasidyn/testing/malloc_counter.h"
 #include "quasidyn/testing/planar_pile.h"
 #include "quasidyn/testing/program_settings.h"
+#include "quasidyn/testing/test_names.h"
 
 namespace quasidyn {
 namespace {
@@ -53,12 +54,7 @@ TEST_P(LargeSceneMemoryTest, HeapOfOneStepIsLinearInTheObjectCount) {
 
 INSTANTIATE_TEST_SUITE_P(SparseFormulations, LargeSceneMemoryTest,
                          ::testing::Values("qp", "socp", "log-barrier", "log-barrier-cone"),
-                         [](const auto& param_info) {
-                           std::string name = std::string(param_info.param);
-                           for (char& c : name)
-                             if (c == '-') c = '_';
-                           return name;
-                         });
+                         testing::NameOfParam());
 
 }  // namespace
 }  // namespace quasidyn

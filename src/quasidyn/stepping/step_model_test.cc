@@ -20,6 +20,7 @@
 #include "quasidyn/testing/matrix_compare.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/shared_scene.h"
+#include "quasidyn/testing/test_names.h"
 
 namespace quasidyn {
 namespace {
@@ -222,11 +223,8 @@ INSTANTIATE_TEST_SUITE_P(ExamplesAndFormulations, CalcAllocations,
                                                               "gjk_scene"),
                                             ::testing::ValuesIn(kEveryFormulationButHalmPosa)),
                          [](const auto& param_info) {
-                           std::string name = std::string(std::get<0>(param_info.param)) + "_" +
-                                              std::string(std::get<1>(param_info.param));
-                           for (char& c : name)
-                             if (c == '-') c = '_';
-                           return name;
+                           return testing::GtestName(std::string(std::get<0>(param_info.param)) +
+                                                     "_" + std::get<1>(param_info.param));
                          });
 
 }  // namespace
