@@ -11,7 +11,7 @@ int StackConstraintBlocks(const SparseRowMatrix& G, const Eigen::VectorXd& h,
                           const SparseRowMatrix& A, const Eigen::VectorXd& b,
                           const std::vector<int>& cone_dims, int n, SparseRowMatrix* stacked,
                           Eigen::VectorXd* stacked_offset, std::vector<int>* offset,
-                          std::vector<int>* dim) {
+                          std::vector<int>* dim, SizedStoragePool* storage) {
   const int linear_rows = G.rows();
   offset->clear();
   dim->clear();
@@ -29,7 +29,7 @@ int StackConstraintBlocks(const SparseRowMatrix& G, const Eigen::VectorXd& h,
   stacked->Reset(n);
   if (G.rows() > 0) stacked->AppendRows(G);
   if (A.rows() > 0) stacked->AppendRows(A);
-  stacked_offset->resize(rows);
+  ResizeThrough(storage, stacked_offset, rows);
   stacked_offset->head(linear_rows) = -h;
   stacked_offset->tail(rows - linear_rows) = b;
   return max_dim;

@@ -17,12 +17,13 @@ namespace quasidyn {
 // of cone_dims (the sizes of the cones of A, in order; they sum to A.rows()); n columns (G
 // and A may be empty, 0 × anything, otherwise they have n columns). offset and dim
 // receive the first row and the size of each block. Storage is reused: no allocation when the
-// sizes are those of the previous call. Returns the largest block dimension (>= 1).
+// sizes are those of the previous call, or, with `storage`, once the offsets' size has been met
+// (its spares). Returns the largest block dimension (>= 1).
 int StackConstraintBlocks(const SparseRowMatrix& G, const Eigen::VectorXd& h,
                           const SparseRowMatrix& A, const Eigen::VectorXd& b,
                           const std::vector<int>& cone_dims, int n, SparseRowMatrix* stacked,
                           Eigen::VectorXd* stacked_offset, std::vector<int>* offset,
-                          std::vector<int>* dim);
+                          std::vector<int>* dim, SizedStoragePool* storage = nullptr);
 
 // Checks (std::invalid_argument naming `where`) that the cone sizes are >= 1 and sum to
 // `rows`.

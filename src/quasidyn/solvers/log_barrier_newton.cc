@@ -79,7 +79,6 @@ void LogBarrierSolver::Setup(const LogBarrierProblem& problem, const LogBarrierS
   for (VectorXd* v : {&gradient_, &step_, &trial_, &objective_scratch_, &start_, &centred_, &zero_})
     storage_.Resize(v, n);
   zero_.setZero();
-  storage_.Resize(&b_, problem.G.rows() + problem.A.rows());  // StackConstraintBlocks' size
   Stack();
   normal_.Setup(problem_.Q, A_, offset_, dim_,
                 SparsePathRule{settings.sparse_min_variables, settings.sparse_max_density});
@@ -116,7 +115,7 @@ void LogBarrierSolver::Stack() {
   linear_rows_ = problem_.G.rows();
   const int max_dim =
       StackConstraintBlocks(problem_.G, problem_.h, problem_.A, problem_.b, problem_.cone_dims,
-                            problem_.Q.rows(), &A_, &b_, &offset_, &dim_);
+                            problem_.Q.rows(), &A_, &b_, &offset_, &dim_, &storage_);
   const int rows = A_.rows();
   storage_.Resize(&u_, rows);
   storage_.Resize(&dual_, rows);

@@ -92,9 +92,9 @@ void SocpSolver::Setup(const SocpProblem& problem, const SocpSettings& settings)
   CopyConeProblem(problem, &problem_, &storage_);  // onto the last one's storage
   const int n = problem.Q.rows();
   linear_rows_ = problem.G.rows();
-  storage_.Resize(&b_, problem.G.rows() + problem.A.rows());  // StackConstraintBlocks' sizes
-  const int max_dim = StackConstraintBlocks(problem_.G, problem_.h, problem_.A, problem_.b,
-                                            problem_.cone_dims, n, &A_, &b_, &offset_, &dim_);
+  const int max_dim =
+      StackConstraintBlocks(problem_.G, problem_.h, problem_.A, problem_.b, problem_.cone_dims, n,
+                            &A_, &b_, &offset_, &dim_, &storage_);
   const int rows = A_.rows();
   // Through the pool: a row count met before (contacts that come and go along a rollout) finds
   // its storage kept, and Setup allocates nothing for it.
