@@ -22,12 +22,13 @@ namespace quasidyn {
 // n_z = 2 n_c + n_c n_d + n_l.
 int ContactLcpSize(const ContactSet& contacts, const JointLimitRows& limits);
 
-// *JT set to the n_v × n_z matrix [J_nᵀ J_dᵀ 0 G_lᵀ] (no heap allocation once it has that
-// size).
+// Writes the n_v × n_z matrix [J_nᵀ J_dᵀ 0 G_lᵀ] into JT, which must have that size (the caller
+// sizes it: a MatrixXd, or a view on storage kept across sizes); std::invalid_argument
+// otherwise. No heap allocation.
 void ContactImpulseMap(const ContactSet& contacts, const JointLimitRows& limits,
-                       Eigen::MatrixXd* JT);
+                       Eigen::Ref<Eigen::MatrixXd> JT);
 
-// Adds the E, μ and −Eᵀ blocks to the n_z × n_z matrix *M (its other entries untouched).
-void AddFrictionCouplings(const ContactSet& contacts, Eigen::MatrixXd* M);
+// Adds the E, μ and −Eᵀ blocks to the n_z × n_z matrix M (its other entries untouched).
+void AddFrictionCouplings(const ContactSet& contacts, Eigen::Ref<Eigen::MatrixXd> M);
 
 }  // namespace quasidyn

@@ -5,7 +5,7 @@
 
 namespace quasidyn {
 
-const LcpResult& ContactLcpSolver::Solve(const ContactSet& contacts, const LcpProblem& problem,
+const LcpResult& ContactLcpSolver::Solve(const ContactSet& contacts, const LcpView& problem,
                                          bool* warm_started) {
   const auto start_time = std::chrono::steady_clock::now();
   const LcpResult* result = nullptr;
@@ -22,7 +22,7 @@ const LcpResult& ContactLcpSolver::Solve(const ContactSet& contacts, const LcpPr
   return *result;
 }
 
-bool ContactLcpSolver::TryWarmStart(const ContactSet& contacts, const LcpProblem& problem,
+bool ContactLcpSolver::TryWarmStart(const ContactSet& contacts, const LcpView& problem,
                                     const LcpResult** result) {
   const int n = static_cast<int>(problem.q.size());
   const int nc = contacts.size();
@@ -39,16 +39,15 @@ bool ContactLcpSolver::TryWarmStart(const ContactSet& contacts, const LcpProblem
   return true;
 }
 
-const LcpResult& ContactLcpSolver::SolveWithRetries(const LcpProblem& problem) {
+const LcpResult& ContactLcpSolver::SolveWithRetries(const LcpView& problem) {
   Resize(static_cast<int>(problem.q.size()));
   answer_ = lemke_.Solve(problem);
   int pivots = answer_.info.pivots;
   double seconds = answer_.info.solve_time_seconds;
   for (const double scale : {1e3, 1e-3}) {
     if (Succeeded(answer_.status)) break;
-    rescaled_.M = problem.M;
-    rescaled_.q = scale * problem.q;
-    const LcpResult& retry = lemke_.Solve(rescaled_);
+    rescaled_q_ = scale * problem.q;  // sized by Resize
+    const LcpResult& retry = lemke_.Solve(LcpView(problem.M, rescaled_q_));
     pivots += retry.info.pivots;
     seconds += retry.info.solve_time_seconds;
     if (Succeeded(retry.status)) {
@@ -74,6 +73,7 @@ void ContactLcpSolver::Resize(int n) {
     results_storage_.Resize(&result->w, n);
     result->z_basic.resize(n);
   }
+  results_storage_.Resize(&rescaled_q_, n);
   size_ = n;
 }
 

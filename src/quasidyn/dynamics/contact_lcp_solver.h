@@ -33,14 +33,13 @@ class ContactLcpSolver {
   // The guess, else Lemke with retries, on `problem` (built from `contacts`); remembers the
   // answer's basis for the next call. *warm_started (may be null) tells whether the guess gave
   // the answer (0 pivots). The result stays valid until the next call.
-  const LcpResult& Solve(const ContactSet& contacts, const LcpProblem& problem, bool* warm_started);
+  const LcpResult& Solve(const ContactSet& contacts, const LcpView& problem, bool* warm_started);
 
   // The pieces of Solve, for a caller with its own fallbacks (halm-posa's kept penetrations):
   // the guess (true with *result when it solves `problem`), Lemke with the retries, and the
   // basis to remember (a failed result forgets the previous one).
-  bool TryWarmStart(const ContactSet& contacts, const LcpProblem& problem,
-                    const LcpResult** result);
-  const LcpResult& SolveWithRetries(const LcpProblem& problem);
+  bool TryWarmStart(const ContactSet& contacts, const LcpView& problem, const LcpResult** result);
+  const LcpResult& SolveWithRetries(const LcpView& problem);
   void Remember(const ContactSet& contacts, const LcpResult& result);
 
   // Forgets the previous solution (the next solve is a function of its problem alone).
@@ -54,8 +53,8 @@ class ContactLcpSolver {
   LemkeSettings settings_;
   int size_ = -1;  // the LCP size Lemke and the guess are set up for
   LemkeSolver lemke_;
-  LcpProblem rescaled_;  // q scaled for a retry (failures only)
-  LcpResult answer_;     // Lemke's answer (unscaled), with the pivots of every run
+  Eigen::VectorXd rescaled_q_;  // q scaled for a retry (failures only)
+  LcpResult answer_;            // Lemke's answer (unscaled), with the pivots of every run
   LcpBasisGuess guess_;
   LcpResult guess_result_;
   SizedStoragePool results_storage_;  // the results' vectors for other sizes

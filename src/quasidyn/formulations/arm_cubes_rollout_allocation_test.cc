@@ -1,12 +1,13 @@
-// The steps of the convex formulations (the pyramid QP and the friction-cone SOCP, quasi-dynamic
-// and Anitescu's second-order ones; the pyramid and cone log barriers) along the arm_cubes grasp
-// (examples/arm_cubes, 50 steps of its schedule from t = 2 s: the rollout step_bench's
-// BM_RolloutRun times). Its contact count barely moves (3 values, 2 changes), but the set-up's
-// row-sized buffers still meet many sizes from step to step (36 spares of up to 180 doubles in
-// one pool of the QP's when written), more than the pools kept until 2026-11-27 (32 spares, 4096
-// doubles: 10 allocations per warm run of the quasi-dynamic QP, 16 of its SOCP, 12 and 17–20 of
-// Anitescu's). Once a first run has met every size, later runs allocate nothing
-// (solvers/sized_storage_pool.h).
+// The steps of the contact formulations (the pyramid QP and the friction-cone SOCP, quasi-dynamic
+// and Anitescu's second-order ones; the pyramid and cone log barriers; the quasistatic and
+// Stewart–Trinkle LCPs) along the arm_cubes grasp (examples/arm_cubes, 50 steps of its schedule
+// from t = 2 s: the rollout step_bench's BM_RolloutRun times). Under the QP its contact count
+// barely moves (3 values, 2 changes; under the LCPs 48–53, 28 changes of the LCP's size), but the
+// set-up's row-sized buffers still meet many sizes from step to step (36 spares of up to 180
+// doubles in one pool of the QP's when written), more than the pools kept until 2026-11-27 (32
+// spares, 4096 doubles: 10 allocations per warm run of the quasi-dynamic QP, 16 of its SOCP, 12
+// and 17–20 of Anitescu's). Once a first run has met every size, later runs allocate nothing
+// (solvers/sized_storage_pool.h, solvers/view_storage.h).
 
 #include <gtest/gtest.h>
 
@@ -94,13 +95,12 @@ TEST_P(ArmCubesRollout, WarmRunsAllocateNothingWhileTheSizesMove) {
 
 // The convex programs' steps: the quasi-dynamic QP and SOCP, Anitescu's second-order ones and
 // the log barriers (60 and 58 allocations per warm run until 2026-11-27: their solver's Setup,
-// the problem's vectors, a cleared previous minimiser). Not yet the LCPs solved by Lemke's
-// method: lcp 174 and stewart-trinkle 162 per warm run (696 and 891 until 2026-11-27, when
-// Lemke's and the basis guess's buffers took each new size): the LCP's M, Jᵀ and P⁻¹Jᵀ are
-// rebuilt for each size (docs/performance.md).
-INSTANTIATE_TEST_SUITE_P(ConvexPrograms, ArmCubesRollout,
-                         ::testing::Values("qp", "socp", "anitescu", "anitescu-cone", "log-barrier",
-                                           "log-barrier-cone"),
+// the problem's vectors, a cleared previous minimiser); and the LCPs solved by Lemke's method,
+// quasistatic and Stewart–Trinkle (696 and 891 per warm run until 2026-11-27, then 174 and 162
+// until their M, Jᵀ and P⁻¹Jᵀ became views on storage kept at its largest size, the same day).
+INSTANTIATE_TEST_SUITE_P(ContactPrograms, ArmCubesRollout,
+                         ::testing::Values("lcp", "stewart-trinkle", "qp", "socp", "anitescu",
+                                           "anitescu-cone", "log-barrier", "log-barrier-cone"),
                          testing::NameOfParam());
 
 }  // namespace

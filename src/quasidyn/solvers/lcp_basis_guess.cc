@@ -31,7 +31,7 @@ void LcpBasisGuess::Setup(int n, double residual_tolerance) {
   if (row_of_pivot_.size() < n) row_of_pivot_.resize(n);
 }
 
-bool LcpBasisGuess::Solve(const LcpProblem& problem, const std::vector<char>& z_basic,
+bool LcpBasisGuess::Solve(const LcpView& problem, const std::vector<char>& z_basic,
                           LcpResult* result) {
   QUASIDYN_CHECK_ARGUMENT(n_ >= 0, "LcpBasisGuess::Solve", "call Setup first");
   CheckSize("LcpBasisGuess::Solve", "q", problem.q.size(), n_, "the size given to Setup");

@@ -34,7 +34,7 @@ class LcpBasisGuess {
   // Tries the basis `z_basic` (size n: true where z_i is basic). On success writes z, w (and
   // status kSolved, 0 pivots, the residuals) into *result and returns true; otherwise returns
   // false and leaves *result's status kNotRun. std::invalid_argument on wrong sizes.
-  bool Solve(const LcpProblem& problem, const std::vector<char>& z_basic, LcpResult* result);
+  bool Solve(const LcpView& problem, const std::vector<char>& z_basic, LcpResult* result);
 
  private:
   int n_ = -1;

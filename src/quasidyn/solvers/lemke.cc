@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
-#include <new>
 #include <string>
 #include <utility>
 
@@ -200,7 +199,7 @@ void LemkeSolver::Pivot(int row, int entering) {
   basis_[row] = entering;
 }
 
-void LemkeSolver::Normalise(const LcpProblem& problem) {
+void LemkeSolver::Normalise(const LcpView& problem) {
   // q by 2^e_q with e_q midway between the exponents of |min q| and ‖q‖∞ (lemke.h); by ‖q‖∞
   // when q >= 0 (no pivot then). Floor division keeps e_q + k for q scaled by 2^k.
   const double q_min = problem.q.size() > 0 ? problem.q.minCoeff() : 0.0;  // n = 0: no pivot
@@ -217,7 +216,7 @@ void LemkeSolver::Normalise(const LcpProblem& problem) {
   normalised_.q.noalias() = std::ldexp(1.0, -q_exponent_) * problem.q;
 }
 
-void LemkeSolver::SolveOnce(const LcpProblem& original, double pivot_tolerance, LcpResult* out) {
+void LemkeSolver::SolveOnce(const LcpView& original, double pivot_tolerance, LcpResult* out) {
   const LemkeSettings& settings = settings_;
   const int n = n_;
   const int max_pivots = settings.max_pivots > 0 ? settings.max_pivots : 50 * (n + 1);
@@ -386,23 +385,17 @@ void LemkeSolver::Setup(int n, const LemkeSettings& settings) {
   ValidateLemkeSettings(settings);
   settings_ = settings;
   n_ = n;
-  // The views on storage_: three n × n matrices and seven n-vectors, each from an even offset
-  // (16-byte aligned, as Eigen's own). storage_ grows only, so once a size has been met no
-  // Setup allocates; the views are re-seated onto it (Eigen's documented way to change a
-  // Map's array: placement new).
+  // Three n × n matrices and seven n-vectors on storage_, which grows only, so once a size has
+  // been met no Setup allocates.
+  storage_.Seat({{&normalised_.M, n, n}, {&basis_inverse_, n, n}, {&basis_matrix_, n, n}},
+                {{&normalised_.q, n},
+                 {&basic_values_, n},
+                 {&column_, n},
+                 {&product_, n},
+                 {&residual_, n},
+                 {&correction_, n},
+                 {&coupling_, n}});
   const std::size_t size = static_cast<std::size_t>(n);
-  const std::size_t matrix = (size * size + 1) / 2 * 2, vector = (size + 1) / 2 * 2;
-  if (storage_.size() < 3 * matrix + 7 * vector) storage_.resize(3 * matrix + 7 * vector);
-  double* next = storage_.data();
-  for (MatrixView* view : {&normalised_.M, &basis_inverse_, &basis_matrix_}) {
-    new (view) MatrixView(next, n, n);
-    next += matrix;
-  }
-  for (VectorView* view : {&normalised_.q, &basic_values_, &column_, &product_, &residual_,
-                           &correction_, &coupling_}) {
-    new (view) VectorView(next, n);
-    next += vector;
-  }
   if (schur_.rows() < n) schur_.resize(n, n);
   if (schur_pivots_.size() < n) schur_pivots_.resize(n);
   if (schur_column_.size() < n) schur_column_.resize(n);
@@ -425,7 +418,7 @@ void LemkeSolver::Setup(int n, const LemkeSettings& settings) {
   }
 }
 
-const LcpResult& LemkeSolver::Solve(const LcpProblem& problem) {
+const LcpResult& LemkeSolver::Solve(const LcpView& problem) {
   QUASIDYN_CHECK_ARGUMENT(n_ >= 0, "LemkeSolver::Solve", "call Setup first");
   CheckVector("LemkeSolver::Solve", "q", problem.q, n_, "the size given to Setup");
   QUASIDYN_CHECK_ARGUMENT(problem.M.rows() == n_ && problem.M.cols() == n_, "LemkeSolver::Solve",
@@ -480,7 +473,7 @@ const LcpResult& LemkeSolver::Solve(const LcpProblem& problem) {
   return *best_;
 }
 
-LcpResult Solve(const LcpProblem& problem, const LemkeSettings& settings) {
+LcpResult Solve(const LcpView& problem, const LemkeSettings& settings) {
   LemkeSolver solver;
   solver.Setup(static_cast<int>(problem.q.size()), settings);
   return solver.Solve(problem);

@@ -33,12 +33,24 @@
 
 #include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/solver_status.h"
+#include "quasidyn/solvers/view_storage.h"
 
 namespace quasidyn {
 
 struct LcpProblem {
   Eigen::MatrixXd M;  // (n × n)
   Eigen::VectorXd q;  // (n)
+};
+
+// LCP(M, q) read where it lies, without a copy: an LcpProblem, or views on a builder's storage
+// (the quasistatic LCP's, whose M keeps its largest size: view_storage.h). The solvers take
+// this, so an LcpProblem converts implicitly.
+struct LcpView {
+  LcpView(const LcpProblem& problem) : M(problem.M), q(problem.q) {}  // NOLINT: implicit
+  LcpView(const Eigen::Ref<const Eigen::MatrixXd>& M_, const Eigen::Ref<const Eigen::VectorXd>& q_)
+      : M(M_), q(q_) {}
+  Eigen::Ref<const Eigen::MatrixXd> M;  // (n × n)
+  Eigen::Ref<const Eigen::VectorXd> q;  // (n)
 };
 
 struct LemkeSettings {
@@ -117,12 +129,12 @@ class LemkeSolver {
   // Solves LCP(M, q) of the size given to Setup (std::invalid_argument on another size or on
   // non-finite data). No allocation, failures included: their messages (at most 255
   // characters) are written into room reserved by Setup.
-  const LcpResult& Solve(const LcpProblem& problem);
+  const LcpResult& Solve(const LcpView& problem);
   const LcpResult& result() const { return *best_; }
 
  private:
-  using MatrixView = Eigen::Map<Eigen::MatrixXd, Eigen::Aligned16>;
-  using VectorView = Eigen::Map<Eigen::VectorXd, Eigen::Aligned16>;
+  using MatrixView = ViewStorage::MatrixView;
+  using VectorView = ViewStorage::VectorView;
   // The normalised data (Normalise), laid out as an LcpProblem's.
   struct NormalisedLcp {
     MatrixView M{nullptr, 0, 0};
@@ -131,9 +143,9 @@ class LemkeSolver {
 
   // One run of Lemke's method with the given pivot tolerance (no timing), into *result.
   // Pivots on normalised_ (Normalise first), answers and checks in the units of `original`.
-  void SolveOnce(const LcpProblem& original, double pivot_tolerance, LcpResult* result);
+  void SolveOnce(const LcpView& original, double pivot_tolerance, LcpResult* result);
   // normalised_ = (2^(−e_M) M, 2^(−e_q) q) with the exponents of the header comment.
-  void Normalise(const LcpProblem& problem);
+  void Normalise(const LcpView& problem);
   // Row of the lexicographic minimum ratio among rows with a_i > threshold; −1 if none.
   int LexicographicMinimumRow(double threshold, double tie_tolerance);
   void Pivot(int row, int entering);
@@ -147,7 +159,7 @@ class LemkeSolver {
   LemkeSettings settings_;
   // Every n × n and n-sized buffer below is a view on storage_ (Setup), which grows to the
   // largest size met and is never given back; results_' vectors keep theirs in results_storage_.
-  std::vector<double, Eigen::aligned_allocator<double>> storage_;
+  ViewStorage storage_;
   SizedStoragePool results_storage_;
   NormalisedLcp normalised_;
   int q_exponent_ = 0, m_exponent_ = 0;  // e_q, e_M
@@ -176,7 +188,7 @@ class LemkeSolver {
 };
 
 // Convenience: a fresh solver per call.
-LcpResult Solve(const LcpProblem& problem, const LemkeSettings& settings = {});
+LcpResult Solve(const LcpView& problem, const LemkeSettings& settings = {});
 
 // Checks of the settings' documented ranges (std::invalid_argument naming the field).
 void ValidateLemkeSettings(const LemkeSettings& settings);

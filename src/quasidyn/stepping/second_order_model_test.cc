@@ -71,8 +71,8 @@ class ReferenceStep {
       QuasistaticLcp lcp;
       if (!BuildQuasistaticLcp(problem, &lcp)) return out;
       v_next = lcp.velocity_offset;
-      if (lcp.lcp.q.size() > 0) {
-        const LcpResult result = Solve(lcp.lcp);
+      if (lcp.q.size() > 0) {
+        const LcpResult result = Solve(lcp.lcp());
         if (!Succeeded(result.status)) return out;
         v_next += lcp.velocity_map * result.z;
       }

@@ -166,7 +166,7 @@ TEST(SecondOrderModel, WarmStartedLemkeGivesTheColdAnswerWithoutPivots) {
 // 3D box flat on the ground, the arm's cubes): there Siconos reports success (info 0) with a
 // pair that violates w >= 0 by up to 20 % of the data's scale, as halm_posa_lcp_test.cc found
 // on its LCPs; ours stays complementary (checked on the arm's cubes below).
-double Violation(const LcpProblem& lcp, const Eigen::VectorXd& z) {
+double Violation(const LcpView& lcp, const Eigen::VectorXd& z) {
   const Eigen::VectorXd w = lcp.M * z + lcp.q;
   const double scale = lcp.q.lpNorm<Eigen::Infinity>() +
                        lcp.M.lpNorm<Eigen::Infinity>() * z.lpNorm<Eigen::Infinity>();
@@ -203,7 +203,7 @@ TEST(SecondOrderModel, StewartTrinkleLcpMatchesSiconos) {
     }
     const auto& second_order = static_cast<const SecondOrderData&>(*data);
     const auto& workspace = static_cast<const QuasistaticLcpWorkspace&>(second_order.workspace());
-    const LcpProblem& lcp = workspace.built.lcp;
+    const LcpView lcp = workspace.built.lcp();
     ASSERT_GT(lcp.q.size(), 0);
     EXPECT_LE(Violation(lcp, workspace.z), 1e-10);  // Lemke's final check (solvers/lemke.h)
     if (!compare) continue;

@@ -4,7 +4,6 @@
 // `siconos_numerics_reference` target of CMakeLists.txt, in its layer's TEST_DEPS).
 
 #include <Eigen/Core>
-#include <algorithm>
 #include <cstdlib>
 
 #include "quasidyn/solvers/lemke.h"
@@ -23,10 +22,10 @@ struct SiconosSolution {
   Eigen::VectorXd z, w;
 };
 
-inline SiconosSolution SolveWithSiconos(const LcpProblem& p) {
+inline SiconosSolution SolveWithSiconos(const LcpView& p) {
   const int n = static_cast<int>(p.q.size());
   NumericsMatrix* M = NM_create(NM_DENSE, n, n);
-  std::copy(p.M.data(), p.M.data() + n * n, M->matrix0);  // both column-major
+  Eigen::Map<Eigen::MatrixXd>(M->matrix0, n, n) = p.M;  // both column-major
   Eigen::VectorXd q = p.q;
   LinearComplementarityProblem problem{n, M, q.data()};
   SolverOptions* options = solver_options_create(SICONOS_LCP_LEMKE);

@@ -27,14 +27,15 @@ void BuildHalmPosaLcp(const ContactSet& contacts, const JointLimitRows& limits,
   out->num_contacts = nc;
   out->time_step = h;
   out->penetration_kept = false;
-  ContactImpulseMap(contacts, limits, &out->JT);
+  out->JT.resize(nv, nz);
+  ContactImpulseMap(contacts, limits, out->JT);
   out->displacement_offset.setZero(nv);
   out->displacement_offset.tail(na) = h * u;  // d₀ = [0; h u], eq. (33)
   out->displacement_map.resize(nv, nz);
   out->displacement_map.noalias() = W * out->JT;
   out->lcp.M.resize(nz, nz);
   out->lcp.M.noalias() = out->JT.transpose() * out->displacement_map;  // J W Jᵀ, eq. (37)
-  AddFrictionCouplings(contacts, &out->lcp.M);
+  AddFrictionCouplings(contacts, out->lcp.M);
   out->displacement_map *= h;  // Δq = d₀ + h W Jᵀ z_F (rate form)
   out->lcp.q.resize(nz);
   // No contact and no limit: an empty LCP (a block of the empty Jᵀ would offset a null pointer).

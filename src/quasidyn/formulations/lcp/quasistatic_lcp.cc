@@ -13,16 +13,19 @@ bool BuildQuasistaticLcp(const StepProblem& problem, QuasistaticLcp* out) {
   const ContactSet& contacts = problem.contacts;
   const double h = problem.time_step;
   const int nc = contacts.size(), nd = contacts.ray_count();
+  const int nv = contacts.nv();
+  const JointLimitRows& limits = problem.cost.limits;
+  const int nz = ContactLcpSize(contacts, limits);
+  out->storage.Seat({{&out->M, nz, nz}, {&out->velocity_map, nv, nz}, {&out->JT, nv, nz}},
+                    {{&out->q, nz}, {&out->offset, nz}});
   problem.cost.P.ToDense(&out->P);
   out->P_factor.compute(out->P);
   if (out->P_factor.info() != Eigen::Success) return false;
 
   const int nf = nc * nd;
-  const JointLimitRows& limits = problem.cost.limits;
-  const int nz = ContactLcpSize(contacts, limits);
   // Jᵀ = [J_nᵀ  J_dᵀ  0  G_lᵀ]: the generalized impulse of z (n_v × n_z).
-  ContactImpulseMap(contacts, limits, &out->JT);
-  out->offset.setZero(nz);  // φ/h on the λ_n rows, o_l on the limit rows
+  ContactImpulseMap(contacts, limits, out->JT);
+  out->offset.setZero();  // φ/h on the λ_n rows, o_l on the limit rows
   for (int i = 0; i < nc; ++i) out->offset[i] = contacts[i].phi / h;
   out->offset.tail(limits.size()) = limits.offsets();
   out->num_contacts = nc;
@@ -30,20 +33,19 @@ bool BuildQuasistaticLcp(const StepProblem& problem, QuasistaticLcp* out) {
   out->velocity_offset = problem.cost.tau_h;
   out->P_factor.solveInPlace(out->velocity_offset);
   // P⁻¹Jᵀ and J P⁻¹ Jᵀ column by column: vector solves and products need no blocking buffer
-  // (Eigen's matrix-level ones take theirs from the heap beyond 128 KB, n_z ≈ 260 on
+  // (Eigen's matrix-level ones take theirs from the heap beyond 128 KB, n_z = 306–336 on
   // arm_cubes), so a step allocates nothing. A column without contact is never touched (an
   // n × 0 triangular solve binds a reference to null data, found by fuzz/step_fuzzer.cc).
   out->velocity_map = out->JT;
-  out->lcp.M.resize(nz, nz);
   for (int j = 0; j < nz; ++j) {
     auto column = out->velocity_map.col(j);
     out->P_factor.solveInPlace(column);
-    out->lcp.M.col(j).noalias() = out->JT.transpose() * column;
+    out->M.col(j).noalias() = out->JT.transpose() * column;
   }
   // The velocity rows (w_n, w_f) = Jv + offset, then the E and (μ, −Eᵀ) couplings.
-  out->lcp.q.noalias() = out->JT.transpose() * out->velocity_offset;
-  out->lcp.q += out->offset;
-  AddFrictionCouplings(contacts, &out->lcp.M);
+  out->q.noalias() = out->JT.transpose() * out->velocity_offset;
+  out->q += out->offset;
+  AddFrictionCouplings(contacts, out->M);
   return true;
 }
 
@@ -94,8 +96,9 @@ void SolveContactLcp(const StepProblem& problem, ContactLcpCost cost, const Lemk
     w.contact_solver.ClearWarmStart();
     return;
   }
-  const int nz = static_cast<int>(w.built.lcp.q.size());
-  w.z.setZero(nz);
+  const int nz = static_cast<int>(w.built.q.size());
+  w.storage.Resize(&w.z, nz);
+  w.z.setZero();
   SolverSummary summary;
   SolverStatus status = SolverStatus::kSolved;  // no contact: v = P⁻¹τ_h
   if (nz > 0) {
@@ -105,8 +108,8 @@ void SolveContactLcp(const StepProblem& problem, ContactLcpCost cost, const Lemk
       w.solver_size = nz;
     }
     const LcpResult& result =
-        stewart_trinkle ? w.contact_solver.Solve(problem.contacts, w.built.lcp, &w.warm_started)
-                        : w.solver.Solve(w.built.lcp);
+        stewart_trinkle ? w.contact_solver.Solve(problem.contacts, w.built.lcp(), &w.warm_started)
+                        : w.solver.Solve(w.built.lcp());
     status = result.status;
     summary = SummaryOf(result.info);
     if (!Succeeded(status)) {

@@ -38,23 +38,34 @@
 #include "quasidyn/dynamics/contact_lcp_solver.h"
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_program.h"
 #include "quasidyn/solvers/lemke.h"
+#include "quasidyn/solvers/sized_storage_pool.h"
+#include "quasidyn/solvers/view_storage.h"
 
 namespace quasidyn {
 
 // The LCP above, with v eliminated: z = (λ_n (n_c), λ_f (Σ n_d, contact-major), Γ (n_c), λ_l
 // (n_l)) and v = velocity_offset + velocity_map · z = P⁻¹(τ_h + J_nᵀλ_n + J_dᵀλ_f + G_lᵀλ_l).
-// Dense: M couples every pair of contacts through P⁻¹.
+// Dense: M couples every pair of contacts through P⁻¹. The n_z-sized matrices and vectors are
+// views on `storage`, which keeps the largest sizes met (view_storage.h): n_z moves with the
+// contacts (50 steps of the arm_cubes grasp under lcp: n_c 48–53, n_z 306–336, 28 changes), and
+// M alone (n_z² ≈ 1e5 doubles there) is beyond what a SizedStoragePool keeps. Valid until the
+// next build; not copyable (the views point into its own storage).
 struct QuasistaticLcp {
-  LcpProblem lcp;
-  Eigen::VectorXd velocity_offset;  // P⁻¹τ_h (n_v) [m/s or rad/s]
-  Eigen::MatrixXd velocity_map;     // n_v × n_z
+  ViewStorage::MatrixView M{nullptr, 0, 0};  // n_z × n_z (units of w per unit of z, by row)
+  ViewStorage::VectorView q{nullptr, 0};     // n_z (units of w: m/s, rad/s or N·s by row)
+  Eigen::VectorXd velocity_offset;           // P⁻¹τ_h (n_v) [m/s or rad/s]
+  ViewStorage::MatrixView velocity_map{nullptr, 0, 0};  // P⁻¹Jᵀ, n_v × n_z
   int num_contacts = 0;
   int num_friction = 0;  // Σ n_d
 
-  // Buffers of the build (kept so that a rebuild of the same size does not allocate).
-  Eigen::MatrixXd P, JT;
-  Eigen::VectorXd offset;
+  LcpView lcp() const { return LcpView(M, q); }
+
+  // Buffers of the build (kept so that a rebuild allocates nothing once its sizes have been met).
+  Eigen::MatrixXd P;
+  ViewStorage::MatrixView JT{nullptr, 0, 0};   // [J_nᵀ J_dᵀ 0 G_lᵀ], n_v × n_z
+  ViewStorage::VectorView offset{nullptr, 0};  // φ/h on the λ_n rows, o_l on the limit rows
   Eigen::LLT<Eigen::MatrixXd> P_factor;
+  ViewStorage storage;
 };
 
 // Builds the LCP into *out; false when P is not positive definite (object_mass_scale = 0 with
@@ -68,7 +79,8 @@ struct QuasistaticLcpWorkspace final : ProgramWorkspace {
   QuasistaticLcp built;
   LemkeSolver solver;    // lcp
   int solver_size = -1;  // the LCP size the solver is set up for
-  Eigen::VectorXd z;
+  Eigen::VectorXd z;     // through `storage`
+  SizedStoragePool storage;
   // stewart-trinkle: Lemke warm-started from the previous step's basis, with rescaled retries
   // (contact_lcp_solver.h).
   ContactLcpSolver contact_solver;

@@ -22,17 +22,17 @@ LcpStepSensitivity::LcpStepSensitivity(const Scene* scene, const ContactSet* con
   QUASIDYN_CHECK_ARGUMENT(scene != nullptr && contacts != nullptr && lcp != nullptr, kWhere,
                           "scene, contacts and lcp must not be null");
   CheckPositive(kWhere, "time step", time_step);
-  const int nz = static_cast<int>(lcp->lcp.q.size());
+  const int nz = static_cast<int>(lcp->q.size());
   CheckVector(kWhere, "z", z, nz, "n_z");
   QUASIDYN_CHECK_ARGUMENT(lcp->num_contacts == contacts->size() &&
                               lcp->velocity_map.rows() == scene->nv &&
                               lcp->velocity_map.cols() == nz,
                           kWhere, "the LCP was not built from these contacts and scene");
-  const Eigen::VectorXd w = lcp->lcp.M * z + lcp->lcp.q;
+  const Eigen::VectorXd w = lcp->M * z + lcp->q;
   // The rule of the header, contact by contact, with "zero" meaning within kZeroTolerance of
   // the LCP's scale.
-  const double scale = lcp->lcp.q.lpNorm<Eigen::Infinity>() +
-                       lcp->lcp.M.lpNorm<Eigen::Infinity>() * z.lpNorm<Eigen::Infinity>();
+  const double scale = lcp->q.lpNorm<Eigen::Infinity>() +
+                       lcp->M.lpNorm<Eigen::Infinity>() * z.lpNorm<Eigen::Infinity>();
   const double zero = kZeroTolerance * scale;
   const int nc = contacts->size(), nd = contacts->ray_count();
   std::vector<char> in_set(nz, 0);
@@ -58,7 +58,7 @@ LcpStepSensitivity::LcpStepSensitivity(const Scene* scene, const ContactSet* con
   Eigen::MatrixXd M_SS(s, s);
   velocity_map_active_.resize(scene->nv, s);
   for (int a = 0; a < s; ++a) {
-    for (int b = 0; b < s; ++b) M_SS(a, b) = lcp->lcp.M(active_[a], active_[b]);
+    for (int b = 0; b < s; ++b) M_SS(a, b) = lcp->M(active_[a], active_[b]);
     velocity_map_active_.col(a) = lcp->velocity_map.col(active_[a]);
   }
   // (Eigen's decomposition of an empty matrix is undefined: no active variable, no solve.)
