@@ -66,7 +66,24 @@ void LemkeSolver::EnteringColumn(const NormalisedLcp& problem, int variable) {
   if (variable < n) {
     column_ = basis_inverse_.col(variable);
   } else if (variable < 2 * n) {
-    column_.noalias() = -basis_inverse_ * problem.M.col(variable - n);
+    // −B⁻¹ M e_j over the non-zero M_kj only: a contact LCP's M couples only the contacts that
+    // share a body (J P⁻¹ Jᵀ with P block diagonal), so most of a column is exact zeros. Four
+    // columns of B⁻¹ per pass, as a dense product does, so that a dense column costs no more.
+    // Its sums are grouped otherwise than a dense product's, so they differ from it by rounding.
+    const auto entering = problem.M.col(variable - n);
+    support_.clear();
+    for (int k = 0; k < n; ++k)
+      if (entering[k] != 0.0) support_.push_back(k);
+    const auto& B = basis_inverse_;
+    column_.setZero();
+    const std::size_t count = support_.size();
+    std::size_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+      const int a = support_[i], b = support_[i + 1], c = support_[i + 2], d = support_[i + 3];
+      column_ -= entering[a] * B.col(a) + entering[b] * B.col(b) + entering[c] * B.col(c) +
+                 entering[d] * B.col(d);
+    }
+    for (; i < count; ++i) column_ -= entering[support_[i]] * B.col(support_[i]);
   } else {
     column_ = -basis_inverse_.rowwise().sum();
   }
@@ -405,6 +422,7 @@ void LemkeSolver::Setup(int n, const LemkeSettings& settings) {
   free_equations_.resize(size);
   candidates_.reserve(size);
   survivors_.reserve(size);
+  support_.reserve(size);
   // Results not yet solved, on the storage of the last ones (their vectors through the pool,
   // the message's and the basis flags' capacity kept).
   for (LcpResult& result : results_) {

@@ -175,6 +175,7 @@ class LemkeSolver {
   static constexpr int kRecentBases = 64;
   std::array<std::uint64_t, kRecentBases> recent_bases_{};
   std::vector<int> candidates_, survivors_;
+  std::vector<int> support_;                // the entering column's non-zero rows (EnteringColumn)
   MatrixView basis_matrix_{nullptr, 0, 0};  // B, for the refinement of a refactorisation
   // Refactorisation scratch: K = B(T, Z) and its inverse (leading k × k block), the pivot rows
   // of its elimination, the basis row of each basic w_i (−1 if not basic), the basis rows of

@@ -63,6 +63,7 @@ struct QuasistaticLcp {
   // Buffers of the build (kept so that a rebuild allocates nothing once its sizes have been met).
   Eigen::MatrixXd P;
   ViewStorage::MatrixView JT{nullptr, 0, 0};   // [J_nᵀ J_dᵀ 0 G_lᵀ], n_v × n_z
+  ViewStorage::MatrixView J{nullptr, 0, 0};    // its transpose, n_z × n_v (M by columns of J)
   ViewStorage::VectorView offset{nullptr, 0};  // φ/h on the λ_n rows, o_l on the limit rows
   Eigen::LLT<Eigen::MatrixXd> P_factor;
   ViewStorage storage;
