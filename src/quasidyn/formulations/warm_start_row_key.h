@@ -5,6 +5,9 @@
 // among the pair's manifold points (occurrence) and the row's index within the contact (a ray,
 // a cone entry); a joint-limit row is (a = −1, b = its joint, occurrence = its side, 0).
 
+#include <algorithm>
+#include <vector>
+
 namespace quasidyn {
 
 // Packs (a + 1, b, occurrence, index) into 20 + 20 + 14 + 10 bits of *key; false when one does
@@ -23,5 +26,49 @@ inline bool PackWarmStartRowKey(int a, int b, int occurrence, int index, unsigne
   *key = packed;
   return true;
 }
+
+// The keys of the previous step's rows, in row order, and which of those rows a key stands for.
+// When the new rows have the same keys in the same order (most steps along a rollout: the same
+// contacts), SameAs says so and each row is the previous row of its index; otherwise Find looks
+// a key up in a sorted copy, made by the first Find after each Remember. No heap allocation once
+// the buffers have held a step's rows.
+class PreviousRowKeys {
+ public:
+  using RowKey = unsigned long long;
+
+  // Takes *keys (the solved step's rows); *keys is left with storage to reuse, its contents
+  // unspecified.
+  void Remember(std::vector<RowKey>* keys) {
+    keys_.swap(*keys);
+    sorted_.clear();
+  }
+  void Clear() {
+    keys_.clear();
+    sorted_.clear();
+  }
+  bool SameAs(const std::vector<RowKey>& keys) const { return keys == keys_; }
+  int size() const { return static_cast<int>(keys_.size()); }
+
+  // The previous row of `key`, or −1 when no previous row had it.
+  int Find(RowKey key) {
+    if (sorted_.size() != keys_.size()) {
+      sorted_.clear();
+      for (size_t r = 0; r < keys_.size(); ++r) sorted_.push_back({keys_[r], static_cast<int>(r)});
+      std::sort(sorted_.begin(), sorted_.end(),
+                [](const KeyedRow& a, const KeyedRow& b) { return a.key < b.key; });
+    }
+    const auto found = std::lower_bound(sorted_.begin(), sorted_.end(), key,
+                                        [](const KeyedRow& a, RowKey k) { return a.key < k; });
+    return found != sorted_.end() && found->key == key ? found->row : -1;
+  }
+
+ private:
+  struct KeyedRow {
+    RowKey key;
+    int row;
+  };
+  std::vector<RowKey> keys_;
+  std::vector<KeyedRow> sorted_;  // keys_ sorted, once a Find needs it
+};
 
 }  // namespace quasidyn

@@ -43,10 +43,9 @@ void PyramidQpWarmStart::Remember(const StepProblem& problem, const QpResult& re
     return;
   }
   previous_x_ = result.x;
-  previous_z_.clear();
-  for (size_t r = 0; r < keys_.size(); ++r) previous_z_.push_back({keys_[r], result.z[r]});
-  std::sort(previous_z_.begin(), previous_z_.end(),
-            [](const KeyedValue& a, const KeyedValue& b) { return a.key < b.key; });
+  storage_.Resize(&previous_z_, result.z.size());
+  previous_z_ = result.z;
+  previous_rows_.Remember(&keys_);
   has_previous_ = true;
 }
 
@@ -63,11 +62,15 @@ bool PyramidQpWarmStart::Start(const StepProblem& problem, const QpProblem& qp,
   storage_.Resize(&Gx_, qp.G.rows());
   bool have_Gx = false;  // G x₀ only for a new row's guess (none while the contacts stay)
   storage_.Resize(&start->z, qp.G.rows());
-  const auto by_key = [](const KeyedValue& a, const RowKey& key) { return a.key < key; };
+  if (previous_rows_.SameAs(keys_)) {  // the same rows in the same order
+    start->z = previous_z_;
+    mapped_rows_ = static_cast<int>(keys_.size());
+    return true;
+  }
   for (size_t r = 0; r < keys_.size(); ++r) {
-    const auto found = std::lower_bound(previous_z_.begin(), previous_z_.end(), keys_[r], by_key);
-    if (found != previous_z_.end() && found->key == keys_[r]) {
-      start->z[r] = found->value;
+    const int previous = previous_rows_.Find(keys_[r]);
+    if (previous >= 0) {
+      start->z[r] = previous_z_[previous];
       ++mapped_rows_;
     } else {  // a new row: the cold start's z = 1/s, s = max(|G_i x − h_i|, 1) (solvers/qp.h)
       if (!have_Gx) qp.G.Multiply(start->x, &Gx_);

@@ -12,7 +12,9 @@
 //   a joint-limit row  (joint, lower or upper bound).
 // A row of the new QP that the previous one did not have starts as the cold start does
 // (solvers/qp.h, balanced start): z = 1 / max(|G_i x − h_i|, 1) at the warm x. The solver lifts
-// slacks and multipliers to QpSettings::warm_start_min_value.
+// slacks and multipliers to QpSettings::warm_start_min_value. When the rows stand for the same
+// things in the same order as at the previous step (the same contacts), the multipliers are
+// copied as they are; otherwise each row's is found by its key (PreviousRowKeys).
 //
 // What is kept is the only state of a step's data that can change an answer (to the solver's
 // tolerance, the polish making most answers bitwise the cold ones): Clear() forgets it
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/formulations/warm_start_row_key.h"
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/solvers/sized_storage_pool.h"
 
@@ -33,6 +36,7 @@ class PyramidQpWarmStart {
   void Clear() {
     has_previous_ = false;
     keys_problem_ = nullptr;
+    previous_rows_.Clear();
   }
   bool has_previous() const { return has_previous_; }
 
@@ -53,25 +57,22 @@ class PyramidQpWarmStart {
  private:
   // What a row stands for: (geometry A, geometry B, occurrence, ray) for a contact row,
   // (−1, joint, bound side, 0) for a joint-limit row, packed into one integer (fields of
-  // 20, 20, 14 and 10 bits, the first shifted by one so that −1 is 0): one comparison per key
-  // in the sort and the searches.
-  using RowKey = unsigned long long;
-  struct KeyedValue {
-    RowKey key;
-    double value;
-  };
+  // 20, 20, 14 and 10 bits, the first shifted by one so that −1 is 0; warm_start_row_key.h).
+  using RowKey = PreviousRowKeys::RowKey;
   // False when a field does not fit its bits (then no row is mapped: the start is cold).
   static bool KeysOf(const StepProblem& problem, std::vector<RowKey>* keys);
 
   bool has_previous_ = false;
   Eigen::VectorXd previous_x_;
-  std::vector<KeyedValue> previous_z_;  // sorted by key
-  std::vector<RowKey> keys_;            // scratch: the new rows' keys
+  Eigen::VectorXd previous_z_;     // the previous step's multipliers, in its row order
+  PreviousRowKeys previous_rows_;  // what those rows stand for
+  std::vector<RowKey> keys_;       // scratch: the new rows' keys
   // The problem keys_ were formed for by the last Start (null after a Remember or a Clear).
   const StepProblem* keys_problem_ = nullptr;
   Eigen::VectorXd Gx_;  // scratch: G x at the warm x
   int mapped_rows_ = 0;
-  // Gx_'s and the start's z's storage for other row counts (solvers/sized_storage_pool.h).
+  // Gx_'s, previous_z_'s and the start's z's storage for other row counts
+  // (solvers/sized_storage_pool.h).
   SizedStoragePool storage_;
 };
 

@@ -65,16 +65,16 @@ bool FrictionConeSocpWarmStart::KeysOf(const StepProblem& problem, std::vector<R
 
 void FrictionConeSocpWarmStart::Remember(const StepProblem& problem, const SocpResult& result) {
   const Eigen::Index linear = result.linear_duals.size();
-  if (!KeysOf(problem, &previous_keys_) ||
-      static_cast<Eigen::Index>(previous_keys_.size()) != linear + result.cone_duals.size()) {
+  if (!KeysOf(problem, &keys_) ||
+      static_cast<Eigen::Index>(keys_.size()) != linear + result.cone_duals.size()) {
     has_previous_ = false;  // not the rows of this problem: nothing to start from
     return;
   }
   previous_x_ = result.x;
-  storage_.Resize(&previous_z_, static_cast<Eigen::Index>(previous_keys_.size()));
+  storage_.Resize(&previous_z_, static_cast<Eigen::Index>(keys_.size()));
   previous_z_.head(linear) = result.linear_duals;
   previous_z_.tail(result.cone_duals.size()) = result.cone_duals;
-  sorted_.clear();  // sorted again only when a Start needs it
+  previous_rows_.Remember(&keys_);
   has_previous_ = true;
 }
 
@@ -86,23 +86,16 @@ bool FrictionConeSocpWarmStart::Start(const StepProblem& problem, const SocpProb
   if (!KeysOf(problem, &keys_) || static_cast<Eigen::Index>(keys_.size()) != rows) return false;
   start->x = previous_x_;  // same size: the storage is kept
   storage_.Resize(&start->z, rows);
-  if (keys_ == previous_keys_) {
+  if (previous_rows_.SameAs(keys_)) {  // the same rows in the same order
     start->z = previous_z_;
     mapped_rows_ = static_cast<int>(rows);
     return true;
   }
-  if (sorted_.empty()) {
-    for (size_t r = 0; r < previous_keys_.size(); ++r)
-      sorted_.push_back({previous_keys_[r], static_cast<int>(r)});
-    std::sort(sorted_.begin(), sorted_.end(),
-              [](const KeyedRow& a, const KeyedRow& b) { return a.key < b.key; });
-  }
-  const auto by_key = [](const KeyedRow& a, const RowKey& key) { return a.key < key; };
   const int linear = static_cast<int>(socp.G.rows());
   for (int r = 0; r < static_cast<int>(rows); ++r) {
-    const auto found = std::lower_bound(sorted_.begin(), sorted_.end(), keys_[r], by_key);
-    if (found != sorted_.end() && found->key == keys_[r]) {
-      start->z[r] = previous_z_[found->row];
+    const int previous = previous_rows_.Find(keys_[r]);
+    if (previous >= 0) {
+      start->z[r] = previous_z_[previous];
       ++mapped_rows_;
     } else if (r < linear) {  // a new linear row: z = 1/max(|G_i x − h_i|, 1)
       start->z[r] = 1.0 / std::max(std::abs(RowTimes(socp.G, r, start->x) - socp.h[r]), 1.0);

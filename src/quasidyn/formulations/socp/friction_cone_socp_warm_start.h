@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/formulations/warm_start_row_key.h"
 #include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/socp.h"
 
@@ -34,7 +35,10 @@ namespace quasidyn {
 class FrictionConeSocpWarmStart {
  public:
   // Forgets the previous answer: the next Start gives a cold start.
-  void Clear() { has_previous_ = false; }
+  void Clear() {
+    has_previous_ = false;
+    previous_rows_.Clear();
+  }
   bool has_previous() const { return has_previous_; }
 
   // The start of `socp` (built from `problem` by BuildFrictionConeSocp) from the remembered
@@ -51,24 +55,19 @@ class FrictionConeSocpWarmStart {
 
  private:
   // (geometry A + 1, geometry B, occurrence, component) packed into 20, 20, 14 and 10 bits;
-  // a joint-limit row is (0, joint, bound side, 0).
-  using RowKey = unsigned long long;
-  struct KeyedRow {
-    RowKey key;
-    int row;
-  };
+  // a joint-limit row is (0, joint, bound side, 0) (warm_start_row_key.h).
+  using RowKey = PreviousRowKeys::RowKey;
   // The keys of the stacked rows (the linear rows, then the cones); false when a field does not
   // fit its bits (then no row is mapped: the start is cold).
   bool KeysOf(const StepProblem& problem, std::vector<RowKey>* keys);
 
   bool has_previous_ = false;
   Eigen::VectorXd previous_x_;
-  Eigen::VectorXd previous_z_;  // stacked rows of the previous step
-  SizedStoragePool storage_;    // previous_z_'s and the starts' z for every row count met so far
-  std::vector<RowKey> previous_keys_;  // what they stand for
-  std::vector<KeyedRow> sorted_;       // scratch: previous_keys_ sorted, for rows that moved
-  std::vector<RowKey> keys_;           // scratch: the new rows' keys
-  std::vector<int> occurrence_;        // scratch: per contact, its place among its pair's
+  Eigen::VectorXd previous_z_;     // stacked rows of the previous step
+  SizedStoragePool storage_;       // previous_z_'s and the starts' z for every row count met so far
+  PreviousRowKeys previous_rows_;  // what they stand for
+  std::vector<RowKey> keys_;       // scratch: the new rows' keys
+  std::vector<int> occurrence_;    // scratch: per contact, its place among its pair's
   int mapped_rows_ = 0;
 };
 
