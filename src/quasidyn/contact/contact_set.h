@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "quasidyn/common/all_finite.h"
 #include "quasidyn/geometry/geometry_model.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/model/scene.h"
@@ -68,6 +69,11 @@ class ContactSet {
   }
   // The 3 × n_d friction-pyramid directions d_ij (unit, world, in the tangent plane).
   RaysMap Rays(int i) const { return RaysMap(rays_.data() + 3 * ray_count_ * i, 3, ray_count_); }
+
+  // Whether every contact's J_n, J_t and J_d is finite: one pass over their storage.
+  bool JacobiansFinite() const {
+    return AllFinite(values_.data(), static_cast<std::ptrdiff_t>(values_.size()));
+  }
 
   // J_n,i v (v of size n_v), summed over the contact's columns.
   double NormalVelocity(int i, const Eigen::VectorXd& v) const;

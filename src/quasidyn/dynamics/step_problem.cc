@@ -41,12 +41,15 @@ void FillContactReports(const StepProblem& problem, const FormulationSolution& s
 }
 
 int FirstNonFiniteContact(const ContactSet& contacts) {
+  // The Jacobians contact by contact only when one of them is not finite.
+  const bool jacobians_finite = contacts.JacobiansFinite();
   for (int i = 0; i < contacts.size(); ++i) {
     const Contact& c = contacts[i];
     const bool finite = std::isfinite(c.phi) && c.p_A.allFinite() && c.p_B.allFinite() &&
-                        c.normal.allFinite() && contacts.NormalJacobian(i).allFinite() &&
-                        contacts.TangentJacobian(i).allFinite() &&
-                        contacts.RayJacobian(i).allFinite();
+                        c.normal.allFinite() &&
+                        (jacobians_finite || (contacts.NormalJacobian(i).allFinite() &&
+                                              contacts.TangentJacobian(i).allFinite() &&
+                                              contacts.RayJacobian(i).allFinite()));
     if (!finite) return i;
   }
   return -1;

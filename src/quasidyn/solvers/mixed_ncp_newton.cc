@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "quasidyn/common/all_finite.h"
 #include "quasidyn/common/argument_check.h"
 
 namespace quasidyn {
@@ -27,9 +28,6 @@ double Radius(double a, double b) {
   if (big < 1e150 && (small == 0.0 || small > 1e-150)) return std::sqrt(a * a + b * b);
   return std::hypot(a, b);
 }
-
-// Every entry finite: x·0 is 0 for finite x and NaN otherwise (vectorised, no branch).
-bool AllFinite(const Eigen::MatrixXd& m) { return (m.array() * 0.0).sum() == 0.0; }
 
 }  // namespace
 
@@ -437,7 +435,7 @@ bool MixedNcpSolver::UpdateJacobian(MixedNcpFunction& function) {
 
 bool MixedNcpSolver::EnsureJacobian(MixedNcpFunction& function) {
   QUASIDYN_CHECK_ARGUMENT(n_ >= 0, "MixedNcpSolver::EnsureJacobian", "call Setup first");
-  if (!UpdateJacobian(function) || !AllFinite(J_)) return false;
+  if (!UpdateJacobian(function) || !AllFinite(J_.data(), J_.size())) return false;
   if (!phi_jacobian_current_) {
     PhiJacobian();
     PhiJacobianMatrix();

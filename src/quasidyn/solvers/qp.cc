@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 
+#include "quasidyn/common/all_finite.h"
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/solvers/interior_point_settings_check.h"
 #include "quasidyn/solvers/problem_value_checks.h"
@@ -73,18 +74,6 @@ double MaxStepToBoundary(const VectorXd& v, const VectorXd& dv) {
     if (dv[i] < 0.0) alpha = std::min(alpha, -v[i] / dv[i]);
   }
   return alpha;
-}
-
-// True when every one of the count values is finite: v − v is 0 for a finite value and NaN for
-// ±inf and NaN, and a NaN stays in the sums (four of them, side by side).
-bool AllFinite(const double* v, Eigen::Index count) {
-  double sum[4] = {0.0, 0.0, 0.0, 0.0};
-  Eigen::Index i = 0;
-  for (; i + 4 <= count; i += 4) {
-    for (int k = 0; k < 4; ++k) sum[k] += v[i + k] - v[i + k];
-  }
-  for (; i < count; ++i) sum[0] += v[i] - v[i];
-  return sum[0] + sum[1] + sum[2] + sum[3] == 0.0;
 }
 
 // The values of the problem are finite (std::invalid_argument naming the first entry that is
@@ -232,7 +221,10 @@ void QpSolver::UpdateSettings(const QpSettings& settings) {
 // their sparsity patterns (e.g. consecutive steps with the same contacts). When G's pattern
 // changes but N's does not (the contacts change, the pairs of bodies they couple do not: N's
 // pattern is Q's and, per row, the pairs of its columns), only G's rows are indexed again into
-// the kept pattern (IndexEntries); the matrix N, the positions and the analysis stay.
+// the kept pattern (IndexEntries); the matrix N, the positions and the analysis stay. When the
+// groups keep their columns too (a contact added to or gone from a pair of bodies in contact
+// changes only a group's row count; Q's pattern changes with an exact zero of its inertia), the
+// groups' places in N are kept and only Q's entries are looked up again.
 void QpSolver::BuildSparsePattern() {
   const SparseRowMatrix& G = problem_.G;
   const SparseRowMatrix& Q = problem_.Q;
@@ -249,6 +241,7 @@ void QpSolver::BuildSparsePattern() {
     pattern_Q_ = Q;
     return;
   }
+  indexed_column_start_.clear();  // a new N: every group is indexed into it
   std::vector<Eigen::Triplet<double>>& pattern = triplets_;
   pattern.clear();
   for (int j = 0; j < n + p; ++j) pattern.emplace_back(j, j, 0.0);
@@ -309,6 +302,19 @@ void QpSolver::BuildGroups() {
   }
 }
 
+bool QpSolver::SameGroupColumnsAsIndexed() const {
+  const SparseRowMatrix& G = problem_.G;
+  if (group_row_.size() != indexed_column_start_.size()) return false;
+  for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
+    const int* columns = G.column_data() + G.row_start(group_row_[g]);
+    const int width = G.row_start(group_row_[g] + 1) - G.row_start(group_row_[g]);
+    if (width != indexed_column_start_[g + 1] - indexed_column_start_[g] ||
+        !std::equal(columns, columns + width, indexed_columns_.data() + indexed_column_start_[g]))
+      return false;
+  }
+  return true;
+}
+
 // Where Q's entries on or below the diagonal and each group's column pairs land in
 // sparse_reduced_ (positions_ indexes it, diagonal_index_ is set), the pairs' entries' offsets
 // within a row and the storage of the products. False when the diagonal, Q's entries and the
@@ -330,6 +336,8 @@ bool QpSolver::IndexEntries() {
     ++reached;
   };
   for (const int e : diagonal_index_) reach(e);
+  const bool groups_indexed = SameGroupColumnsAsIndexed();
+  indexed_column_start_.clear();  // recorded again below once every index is in place
   q_entry_.clear();
   q_value_index_.clear();
   for (int r = 0; r < Q.rows(); ++r) {
@@ -342,10 +350,18 @@ bool QpSolver::IndexEntries() {
       q_value_index_.push_back(e);
     }
   }
+  size_t gram_values = 0;
+  if (groups_indexed) {  // the pairs and their places as they are; the products' storage sized
+    for (const int e : gram_value_index_) reach(e);
+    for (size_t g = 0; g + 1 < group_row_.size(); ++g)
+      gram_values += static_cast<size_t>(group_pair_[g + 1] - group_pair_[g]) *
+                     static_cast<size_t>(group_row_[g + 1] - group_row_[g]);
+    gram_value_.resize(gram_values);
+    return RecordIndexedGroups(reached);
+  }
   gram_value_index_.clear();
   pair_entry_.clear();
   group_pair_.assign(1, 0);
-  size_t gram_values = 0;
   int most_pairs = 0;
   for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
     const int i = group_row_[g];
@@ -367,8 +383,24 @@ bool QpSolver::IndexEntries() {
   }
   gram_value_.resize(gram_values);
   group_sum_.resize(most_pairs);
-  return reached + static_cast<int>(a_value_index_.size() + equality_diagonal_index_.size()) ==
-         entries;
+  return RecordIndexedGroups(reached);
+}
+
+// IndexEntries' end: false when the entries reached are not all of N's; otherwise the groups'
+// columns are recorded for SameGroupColumnsAsIndexed.
+bool QpSolver::RecordIndexedGroups(int reached) {
+  const SparseRowMatrix& G = problem_.G;
+  if (reached + static_cast<int>(a_value_index_.size() + equality_diagonal_index_.size()) !=
+      static_cast<int>(sparse_reduced_.nonZeros()))
+    return false;
+  indexed_columns_.clear();
+  indexed_column_start_.assign(1, 0);
+  for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
+    indexed_columns_.insert(indexed_columns_.end(), G.column_data() + G.row_start(group_row_[g]),
+                            G.column_data() + G.row_start(group_row_[g] + 1));
+    indexed_column_start_.push_back(static_cast<int>(indexed_columns_.size()));
+  }
+  return true;
 }
 
 void QpSolver::CopySparseValues() {

@@ -180,7 +180,11 @@ class QpSolver {
   void TakeValues(const QpProblem& problem);
   void BuildSparsePattern();
   void BuildGroups();
+  // Whether each group of G's rows has, in order, the columns of the group IndexEntries last
+  // indexed (the row counts may differ): the groups' pairs and their places in N then hold.
+  bool SameGroupColumnsAsIndexed() const;
   bool IndexEntries();
+  bool RecordIndexedGroups(int reached);
   void CopySparseValues();
   bool FactorReduced();
   // Sparse path: the values of Q + Gᵀ diag(weights) G + δI (δ = regularization) into
@@ -235,6 +239,10 @@ class QpSolver {
   std::vector<int> gram_value_index_;  // position of each pair's entry in sparse_reduced_
   std::vector<int> pair_entry_;  // per pair: its two entries' offsets within a row of the group
   std::vector<double> gram_value_;
+  // The columns of the groups IndexEntries last indexed (group g's are
+  // indexed_columns_[indexed_column_start_[g] … indexed_column_start_[g + 1])); empty when the
+  // last IndexEntries failed.
+  std::vector<int> indexed_columns_, indexed_column_start_;
   std::vector<double> group_sum_;    // FactorReduced's scratch: one group's pair sums
   std::vector<int> diagonal_index_;  // position of each diagonal entry in sparse_reduced_
   // Scratch of BuildSparsePattern, kept for its storage: the pattern's triplets.

@@ -1,8 +1,10 @@
 // The sparse QP's pattern kept across Setups whose G differs (qp.h, BuildSparsePattern): when
 // the contacts change but the pairs of bodies they couple do not, the reduced matrix's pattern
-// and its analysis are kept and only G's rows are indexed again; any other change of the body
-// pairs (one more, one fewer) builds and analyses the pattern again. Either way the answer must
-// be, bit for bit, that of a solver set up fresh on the same problem.
+// and its analysis are kept and only G's rows are indexed again (only Q's entries when the
+// groups of rows keep their columns: the same pairs in the same order, with more or fewer
+// contacts each); any other change of the body pairs (one more, one fewer) builds and analyses
+// the pattern again. Either way the answer must be, bit for bit, that of a solver set up fresh
+// on the same problem.
 #include <gtest/gtest.h>
 
 #include <utility>
@@ -64,7 +66,12 @@ TEST(QpPatternReuseTest, ContactsComingAndGoingGiveTheBitsOfAFreshSetup) {
     int coupled_bodies;
   };
   const std::vector<Step> steps = {
-      {{{0, 1}, {1, 2}, {2, 3}}, 0},                          // the first pattern
+      {{{0, 1}, {1, 2}, {2, 3}}, 0},  // the first pattern
+      // The groups of rows keep their columns (consecutive contacts of a pair form one group):
+      {{{0, 1}, {0, 1}, {1, 2}, {2, 3}, {2, 3}}, 0},  // more contacts per pair
+      {{{0, 1}, {0, 1}, {1, 2}, {2, 3}, {2, 3}}, 4},  // and Q's pattern grows, inside N's
+      {{{0, 1}, {1, 2}, {1, 2}, {2, 3}}, 5},  // Q's entry of body 4 (in no contact) outside N's
+      {{{0, 1}, {1, 2}, {2, 3}}, 4},          // that entry gone: N stores one that nothing reaches
       {{{1, 2}, {0, 1}, {0, 1}, {2, 3}, {2, 3}, {1, 2}}, 0},  // the same pairs, more contacts
       {{{2, 3}, {0, 1}, {1, 2}}, 0},                          // the same pairs, reordered
       {{{0, 1}, {2, 3}, {1, 2}}, 4},  // Q's pattern grows, inside N's (bodies 0–3 in contact)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "quasidyn/common/all_finite.h"
 #include "quasidyn/common/argument_check.h"
 
 namespace quasidyn {
@@ -42,7 +43,7 @@ bool SparseRowMatrix::SamePattern(const SparseRowMatrix& other) const {
 }
 
 bool SparseRowMatrix::AllFinite() const {
-  return std::all_of(value_.begin(), value_.end(), [](double v) { return std::isfinite(v); });
+  return quasidyn::AllFinite(value_.data(), static_cast<std::ptrdiff_t>(value_.size()));
 }
 
 void SparseRowMatrix::Multiply(const Eigen::VectorXd& x, Eigen::VectorXd* y) const {

@@ -25,7 +25,7 @@ void BuildPyramidConstraints(const StepProblem& problem, SparseRowMatrix* G, Eig
       G->AppendRow();
       for (size_t k = 0; k < columns.size(); ++k) {
         const int col = static_cast<int>(k);
-        G->AppendNonZero(columns[k], J_n[col] + c.friction * J_d(j, col));  // (n + μ d)ᵀ J
+        G->Append(columns[k], J_n[col] + c.friction * J_d(j, col));  // (n + μ d)ᵀ J
       }
       (*h)[row] = -c.phi / time_step;
     }

@@ -21,9 +21,11 @@ namespace quasidyn {
 
 // The pyramid constraints of eq. (10b), G v >= h, shared by the QP and the pyramid log
 // barrier: rows contact-major (row i·n_d + j) on the contact's columns, (n_i + μ_i d_ij)ᵀ J_i,
-// h = −φ_i/h (h the time step [s]); then the joint-limit rows of problem.cost.limits
-// (joint_limit_rows.h), from row n_c·n_d on. No heap allocation once *G and *h have held this
-// size, or, with `storage`, once h's size has been met (its spares).
+// every entry on those columns stored, exact zeros included (an axis-aligned box has some), so
+// that G's pattern depends on the contact set alone and the solvers keep their pattern while
+// the contacts stay (solvers/qp.h); h = −φ_i/h (h the time step [s]); then the joint-limit rows
+// of problem.cost.limits (joint_limit_rows.h), from row n_c·n_d on. No heap allocation once *G
+// and *h have held this size, or, with `storage`, once h's size has been met (its spares).
 void BuildPyramidConstraints(const StepProblem& problem, SparseRowMatrix* G, Eigen::VectorXd* h,
                              SizedStoragePool* storage = nullptr);
 
