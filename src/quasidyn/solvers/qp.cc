@@ -300,6 +300,10 @@ void QpSolver::BuildGroups() {
                    &G.column_data()[G.row_start(first)]);
     if (!same) group_row_.push_back(i);
   }
+  int widest = 0;
+  for (size_t g = 0; g + 1 < group_row_.size(); ++g)
+    widest = std::max(widest, G.row_start(group_row_[g] + 1) - G.row_start(group_row_[g]));
+  group_values_.resize(widest);
 }
 
 bool QpSolver::SameGroupColumnsAsIndexed() const {
@@ -618,9 +622,99 @@ void QpSolver::MultiplyReducedWithoutRegularization(const VectorXd& x, VectorXd*
 
 // Products with G and Q on the path chosen at Setup: on the sparse path they touch only the
 // non-zeros (a contact row couples at most two bodies).
+namespace {
+
+// One group of G's rows (rows [first, end), every one storing `width` values on the same
+// columns, from values[start]) times x gathered into x_group; kWidth = width when the compiler
+// may unroll by it (a free body's 6 velocities, a pair's 12, planar 3 and 6), 0 otherwise.
+template <int kWidth>
+void GroupTimes(const double* values, int width, int rows, const double* x_group, double* out) {
+  const int w = kWidth > 0 ? kWidth : width;
+  for (int r = 0; r < rows; ++r, values += w) {
+    double sum = 0.0;
+    for (int k = 0; k < w; ++k) sum += values[k] * x_group[k];
+    out[r] = sum;
+  }
+}
+
+// y_group += (the group's rows)ᵀ in, row by row.
+template <int kWidth>
+void GroupTransposeTimes(const double* values, int width, int rows, const double* in,
+                         double* y_group) {
+  const int w = kWidth > 0 ? kWidth : width;
+  for (int r = 0; r < rows; ++r, values += w) {
+    const double in_r = in[r];
+    for (int k = 0; k < w; ++k) y_group[k] += values[k] * in_r;
+  }
+}
+
+}  // namespace
+
+// G x group by group (BuildGroups): the group's entries of x gathered once, then each row's
+// dot product over contiguous values, its terms in the order of SparseRowMatrix::Multiply's
+// (the same bits).
+void QpSolver::MultiplyGByGroups(const VectorXd& in, VectorXd& out) const {
+  const SparseRowMatrix& G = problem_.G;
+  if (out.size() != G.rows()) out.resize(G.rows());
+  const int* column = G.column_data();
+  double* x = group_values_.data();
+  for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
+    const int first = group_row_[g], rows = group_row_[g + 1] - first;
+    const int start = G.row_start(first), width = G.row_start(first + 1) - start;
+    for (int k = 0; k < width; ++k) x[k] = in[column[start + k]];
+    const double* values = G.value_data() + start;
+    double* to = out.data() + first;
+    switch (width) {
+      case 3:
+        GroupTimes<3>(values, width, rows, x, to);
+        break;
+      case 6:
+        GroupTimes<6>(values, width, rows, x, to);
+        break;
+      case 12:
+        GroupTimes<12>(values, width, rows, x, to);
+        break;
+      default:
+        GroupTimes<0>(values, width, rows, x, to);
+    }
+  }
+}
+
+// Gᵀ y group by group: the group's entries of the product so far gathered, each row's terms
+// added in row order, then scattered back: each entry receives the terms of
+// SparseRowMatrix::MultiplyTranspose in its order (the same bits).
+void QpSolver::MultiplyGtByGroups(const VectorXd& in, VectorXd& out) const {
+  const SparseRowMatrix& G = problem_.G;
+  if (out.size() != G.cols()) out.resize(G.cols());
+  out.setZero();
+  const int* column = G.column_data();
+  double* y = group_values_.data();
+  for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
+    const int first = group_row_[g], rows = group_row_[g + 1] - first;
+    const int start = G.row_start(first), width = G.row_start(first + 1) - start;
+    for (int k = 0; k < width; ++k) y[k] = out[column[start + k]];
+    const double* values = G.value_data() + start;
+    const double* from = in.data() + first;
+    switch (width) {
+      case 3:
+        GroupTransposeTimes<3>(values, width, rows, from, y);
+        break;
+      case 6:
+        GroupTransposeTimes<6>(values, width, rows, from, y);
+        break;
+      case 12:
+        GroupTransposeTimes<12>(values, width, rows, from, y);
+        break;
+      default:
+        GroupTransposeTimes<0>(values, width, rows, from, y);
+    }
+    for (int k = 0; k < width; ++k) out[column[start + k]] = y[k];
+  }
+}
+
 void QpSolver::MultiplyG(const VectorXd& in, VectorXd& out) const {
   if (sparse_) {
-    problem_.G.Multiply(in, &out);
+    MultiplyGByGroups(in, out);
   } else if (small_) {
     out.resize(dense_G_.rows());
     SmallMultiply(dense_G_, in, &out);
@@ -631,7 +725,7 @@ void QpSolver::MultiplyG(const VectorXd& in, VectorXd& out) const {
 
 void QpSolver::MultiplyGt(const VectorXd& in, VectorXd& out) const {
   if (sparse_) {
-    problem_.G.MultiplyTranspose(in, &out);
+    MultiplyGtByGroups(in, out);
   } else if (small_) {
     out.resize(dense_G_.cols());
     SmallMultiplyTransposed(dense_G_, in, &out);

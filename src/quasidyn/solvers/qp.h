@@ -203,6 +203,8 @@ class QpSolver {
   // (sparse_reduced_ or reduced_, lower triangles), δ = kkt_regularization.
   void MultiplyReducedWithoutRegularization(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
   void MultiplyG(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
+  void MultiplyGByGroups(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
+  void MultiplyGtByGroups(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
   void MultiplyGt(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
   void MultiplyQ(const Eigen::VectorXd& in, Eigen::VectorXd& out) const;
 
@@ -243,7 +245,10 @@ class QpSolver {
   // indexed_columns_[indexed_column_start_[g] … indexed_column_start_[g + 1])); empty when the
   // last IndexEntries failed.
   std::vector<int> indexed_columns_, indexed_column_start_;
-  std::vector<double> group_sum_;    // FactorReduced's scratch: one group's pair sums
+  std::vector<double> group_sum_;  // FactorReduced's scratch: one group's pair sums
+  // The products with G's scratch: one group's entries of x or of Gᵀy (the widest group's
+  // size; const products write it, as the solver serves one thread at a time).
+  mutable std::vector<double> group_values_;
   std::vector<int> diagonal_index_;  // position of each diagonal entry in sparse_reduced_
   // Scratch of BuildSparsePattern, kept for its storage: the pattern's triplets.
   std::vector<Eigen::Triplet<double>> triplets_;

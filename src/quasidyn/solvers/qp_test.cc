@@ -307,6 +307,39 @@ DenseQp SparseContactLikeQp(testing::RandomProblems& random, int n, int m) {
   return p;
 }
 
+// The sparse path multiplies by G group by group (rows with the same columns; the widths of a
+// planar body, a free body and a pair of them unrolled, the others not): rows in groups of
+// widths 1, 3, 6, 7 and 12, and a group's columns out of order of the other groups', give an
+// answer that satisfies the KKT conditions computed here with dense products.
+TEST(QpTest, SparsePathRowsInGroupsOfEveryWidthSatisfyKkt) {
+  testing::RandomProblems random(7);
+  const int n = 48;
+  struct Group {
+    int first_column, width, rows;
+  };
+  const std::vector<Group> groups = {{0, 6, 4},  {6, 12, 5}, {30, 3, 3}, {40, 7, 4}, {18, 6, 1},
+                                     {45, 1, 2}, {6, 6, 3},  {0, 12, 6}, {33, 3, 2}, {24, 12, 4}};
+  int m = 0;
+  for (const Group& g : groups) m += g.rows;
+  DenseQp p;
+  const MatrixXd B = random.Gaussian(n, n);
+  p.Q = B * B.transpose() / n + MatrixXd::Identity(n, n);
+  p.c = random.GaussianVector(n);
+  p.G = MatrixXd::Zero(m, n);
+  int row = 0;
+  for (const Group& g : groups)
+    for (int r = 0; r < g.rows; ++r, ++row)
+      p.G.block(row, g.first_column, 1, g.width) = random.Gaussian(1, g.width);
+  p.h = p.G * random.UniformVector(n, -1, 1) - random.UniformVector(m, 0.0, 0.5);
+  QpSettings settings;
+  settings.sparse_min_variables = 0;
+  settings.sparse_max_density = 1.0;
+  const QpResult r = SolveDense(p, settings);
+  ASSERT_EQ(r.status, SolverStatus::kSolved) << r.message;
+  EXPECT_TRUE(r.info.used_sparse_path);
+  ExpectKkt(p, r, settings);
+}
+
 TEST(QpTest, SparseWorkspaceReuseWithSameAndNewPattern) {
   // The sparse path reuses its symbolic factorisation when G and Q keep their pattern; new
   // values on the old pattern, and then a new pattern, must give what a fresh solver gives.
