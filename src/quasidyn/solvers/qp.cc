@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <type_traits>
 
 #include "quasidyn/common/all_finite.h"
 #include "quasidyn/common/argument_check.h"
@@ -648,6 +649,22 @@ void GroupTransposeTimes(const double* values, int width, int rows, const double
   }
 }
 
+// f(std::integral_constant<int, W>) with W = width for the widths unrolled (3, 6, 12), W = 0
+// (the width read at run time) for the others.
+template <typename F>
+void WithUnrolledWidth(int width, const F& f) {
+  switch (width) {
+    case 3:
+      return f(std::integral_constant<int, 3>());
+    case 6:
+      return f(std::integral_constant<int, 6>());
+    case 12:
+      return f(std::integral_constant<int, 12>());
+    default:
+      return f(std::integral_constant<int, 0>());
+  }
+}
+
 }  // namespace
 
 // G x group by group (BuildGroups): the group's entries of x gathered once, then each row's
@@ -664,19 +681,9 @@ void QpSolver::MultiplyGByGroups(const VectorXd& in, VectorXd& out) const {
     for (int k = 0; k < width; ++k) x[k] = in[column[start + k]];
     const double* values = G.value_data() + start;
     double* to = out.data() + first;
-    switch (width) {
-      case 3:
-        GroupTimes<3>(values, width, rows, x, to);
-        break;
-      case 6:
-        GroupTimes<6>(values, width, rows, x, to);
-        break;
-      case 12:
-        GroupTimes<12>(values, width, rows, x, to);
-        break;
-      default:
-        GroupTimes<0>(values, width, rows, x, to);
-    }
+    WithUnrolledWidth(width, [&](auto unrolled) {
+      GroupTimes<decltype(unrolled)::value>(values, width, rows, x, to);
+    });
   }
 }
 
@@ -695,19 +702,9 @@ void QpSolver::MultiplyGtByGroups(const VectorXd& in, VectorXd& out) const {
     for (int k = 0; k < width; ++k) y[k] = out[column[start + k]];
     const double* values = G.value_data() + start;
     const double* from = in.data() + first;
-    switch (width) {
-      case 3:
-        GroupTransposeTimes<3>(values, width, rows, from, y);
-        break;
-      case 6:
-        GroupTransposeTimes<6>(values, width, rows, from, y);
-        break;
-      case 12:
-        GroupTransposeTimes<12>(values, width, rows, from, y);
-        break;
-      default:
-        GroupTransposeTimes<0>(values, width, rows, from, y);
-    }
+    WithUnrolledWidth(width, [&](auto unrolled) {
+      GroupTransposeTimes<decltype(unrolled)::value>(values, width, rows, from, y);
+    });
     for (int k = 0; k < width; ++k) out[column[start + k]] = y[k];
   }
 }
