@@ -195,18 +195,8 @@ void BlockNormalMatrix::BuildSparsePattern() {
     }
   }
   BuildBlockLayout();
-
-  // A block whose columns are those of the block before it (a contact's rows, one block each
-  // in the QP's polish) adds no new entries: its pairs are the same positions.
-  std::vector<char>& repeats = repeats_previous_columns_;
-  repeats.assign(dim_.size(), 0);
-  for (size_t k = 1; k < dim_.size(); ++k) {
-    const int begin = block_column_begin_[k], end = block_column_begin_[k + 1];
-    const int previous = block_column_begin_[k - 1];
-    repeats[k] = end - begin == begin - previous &&
-                 std::equal(block_columns_.begin() + begin, block_columns_.begin() + end,
-                            block_columns_.begin() + previous);
-  }
+  MarkBlocksThatRepeatTheirPredecessor();
+  const std::vector<char>& repeats = repeats_previous_columns_;
   std::vector<Eigen::Triplet<double>>& pattern = triplets_;
   pattern.clear();
   for (int j = 0; j < n; ++j) pattern.emplace_back(j, j, 0.0);
@@ -234,16 +224,7 @@ void BlockNormalMatrix::BuildSparsePattern() {
   pair_position_.clear();
   size_t previous_pairs = 0;  // where the previous block's pairs start in pair_position_
   for (size_t k = 0; k < dim_.size(); ++k) {
-    const size_t first_pair = pair_position_.size();
-    if (repeats[k]) {
-      for (size_t e = previous_pairs; e < first_pair; ++e) {
-        const int same = pair_position_[e];
-        pair_position_.push_back(same);
-      }
-      previous_pairs = first_pair;
-      continue;
-    }
-    previous_pairs = first_pair;
+    if (AppendPairsIfRepeated(k, &previous_pairs)) continue;
     for (int j = block_column_begin_[k]; j < block_column_begin_[k + 1]; ++j) {
       for (int i = j; i < block_column_begin_[k + 1]; ++i) {
         pair_position_.push_back(position(block_columns_[i], block_columns_[j]));
@@ -256,6 +237,36 @@ void BlockNormalMatrix::BuildSparsePattern() {
   pattern_dim_ = dim_;
   pattern_ready_ = true;
   ++pattern_builds_;
+}
+
+// A block whose columns are those of the block before it (a contact's rows, one block each
+// in the QP's polish; the cones of a pair's manifold points) adds no new entries: its pairs are
+// the same positions.
+void BlockNormalMatrix::MarkBlocksThatRepeatTheirPredecessor() {
+  std::vector<char>& repeats = repeats_previous_columns_;
+  repeats.assign(dim_.size(), 0);
+  for (size_t k = 1; k < dim_.size(); ++k) {
+    const int begin = block_column_begin_[k], end = block_column_begin_[k + 1];
+    const int previous = block_column_begin_[k - 1];
+    repeats[k] = end - begin == begin - previous &&
+                 std::equal(block_columns_.begin() + begin, block_columns_.begin() + end,
+                            block_columns_.begin() + previous);
+  }
+}
+
+// When block k repeats its predecessor's columns, appends the predecessor's pair positions to
+// pair_position_ and returns true; false otherwise. *previous_pairs is where the predecessor's
+// pairs start in pair_position_, and is moved to block k's.
+bool BlockNormalMatrix::AppendPairsIfRepeated(size_t k, size_t* previous_pairs) {
+  const size_t first_pair = pair_position_.size();
+  const size_t from = *previous_pairs;
+  *previous_pairs = first_pair;
+  if (!repeats_previous_columns_[k]) return false;
+  for (size_t e = from; e < first_pair; ++e) {
+    const int same = pair_position_[e];  // a copy: push_back may move the storage
+    pair_position_.push_back(same);
+  }
+  return true;
 }
 
 // A new pattern of Q or A on the sparse path, with N's pattern kept from the last build: N's
@@ -287,8 +298,11 @@ bool BlockNormalMatrix::IndexIntoKeptPattern() {
     reached_[position] = 1;
   }
   q_value_.resize(q_entry_.size());
+  MarkBlocksThatRepeatTheirPredecessor();
   pair_position_.clear();
+  size_t previous_pairs = 0;  // where the previous block's pairs start in pair_position_
   for (size_t k = 0; k < dim_.size(); ++k) {
+    if (AppendPairsIfRepeated(k, &previous_pairs)) continue;  // positions reached already
     for (int j = block_column_begin_[k]; j < block_column_begin_[k + 1]; ++j) {
       for (int i = j; i < block_column_begin_[k + 1]; ++i) {
         const int position = positions_.Find(std::max(block_columns_[i], block_columns_[j]),

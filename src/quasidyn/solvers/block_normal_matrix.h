@@ -90,6 +90,9 @@ class BlockNormalMatrix final : public PolishNormalSystem {
 
  private:
   void BuildBlockLayout();
+  // repeats_previous_columns_ of the layout BuildBlockLayout made.
+  void MarkBlocksThatRepeatTheirPredecessor();
+  bool AppendPairsIfRepeated(size_t k, size_t* previous_pairs);
   bool RowsShareIncreasingColumns(int k) const;
   bool IndexIntoKeptPattern();
   void ChooseDenseAssembly();
@@ -133,8 +136,9 @@ class BlockNormalMatrix final : public PolishNormalSystem {
   std::vector<int> a_value_position_;   // per stored entry of A: its place in block_values_
   std::vector<int> pair_position_;      // per block, per column pair (i >= j): position in N
   std::vector<double> weighted_block_;  // scratch M_k A_k (max m × max c)
-  // Scratch of BuildSparsePattern, kept for its storage: per block, whether its columns are
-  // the previous block's; the triplets of the pattern; the rows of q_entry_.
+  // Scratch of BuildSparsePattern and IndexIntoKeptPattern, kept for its storage: per block,
+  // whether its columns are the previous block's; the triplets of the pattern; the rows of
+  // q_entry_.
   std::vector<char> repeats_previous_columns_;
   std::vector<Eigen::Triplet<double>> triplets_;
   SparsePositions positions_;  // where each entry of the pattern is stored
