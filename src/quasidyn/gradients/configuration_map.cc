@@ -159,47 +159,67 @@ void ChainToConfiguration(const Scene& scene, const Eigen::VectorXd& q, const Ei
     A->diagonal().array() += 1.0;
     return;
   }
-  // out (n_q × c) = ∂(q ⊕ dt·v)/∂v · in, in: n_v rows, read through its rows. `in` may be the
-  // top n_v rows of out itself: the joints are taken last to first, and a joint's rows of out
-  // start at or after its rows of in (q_start >= v_start), so no row is read after it was
-  // written.
-  const auto apply_velocity_map = [&](const auto& in, int columns, Eigen::MatrixXd* out) {
-    for (int j = static_cast<int>(scene.joints.size()) - 1; j >= 0; --j) {
-      const Joint& joint = scene.joints[j];
+  // Y = dv_dq · T(q) into the top n_v rows of A (skipped when A is not wanted). A floating
+  // joint's quaternion columns of Y are 4 sums of 3 columns of dv_dq (T's 3 × 4 block), made
+  // column by column.
+  B->resize(nq, dv_du.cols());
+  if (want_a) {
+    A->resize(nq, nq);
+    for (const Joint& joint : scene.joints) {
       if (joint.type == JointType::kFloating) {
-        const Eigen::Matrix<double, 4, 3> D = QuaternionVelocityBlock(joint, q, v, dt);
-        for (int c = 0; c < columns; ++c) {
-          Eigen::Matrix<double, 6, 1> in_c;
-          for (int k = 0; k < 6; ++k) in_c[k] = in(joint.v_start + k, c);
-          out->template block<4, 1>(joint.q_start + 3, c) = D * in_c.tail<3>();
-          out->template block<3, 1>(joint.q_start, c) = dt * in_c.head<3>();
+        A->block(0, joint.q_start, nv, 3) = dv_dq.middleCols(joint.v_start, 3);
+        const Eigen::Matrix<double, 3, 4> T = QuaternionTangentBlock(joint, q);
+        const double* w0 = dv_dq.col(joint.v_start + 3).data();
+        const double* w1 = dv_dq.col(joint.v_start + 4).data();
+        const double* w2 = dv_dq.col(joint.v_start + 5).data();
+        for (int m = 0; m < 4; ++m) {
+          double* y = A->col(joint.q_start + 3 + m).data();
+          const double t0 = T(0, m), t1 = T(1, m), t2 = T(2, m);
+          for (int r = 0; r < nv; ++r) y[r] = w0[r] * t0 + w1[r] * t1 + w2[r] * t2;
         }
       } else {
-        for (int k = JointNv(joint.type) - 1; k >= 0; --k)
-          out->row(joint.q_start + k) = dt * in.row(joint.v_start + k);
+        const int n = JointNv(joint.type);
+        A->block(0, joint.q_start, nv, n) = dv_dq.middleCols(joint.v_start, n);
       }
     }
-  };
-  B->resize(nq, dv_du.cols());
-  apply_velocity_map(dv_du, static_cast<int>(dv_du.cols()), B);
-  if (!want_a) {
+  } else {
     A->resize(0, 0);
-    return;
   }
-  // Y = dv_dq · T(q) into the top n_v rows of A, then A = ∂(q ⊕ dt·v)/∂v · Y in place, then
-  // A += ∂(q ⊕ dt·v)/∂q.
-  A->resize(nq, nq);
-  for (const Joint& joint : scene.joints) {
+  // B = ∂(q ⊕ dt·v)/∂v · dv_du and A = ∂(q ⊕ dt·v)/∂v · Y (in place), joint by joint: a
+  // floating joint's 4 × 3 quaternion block D is formed once for both. out (column-major, n_q
+  // rows) from in (n_v rows, column stride in_stride): `in` may be the top n_v rows of out
+  // itself, since the joints are taken last to first and a joint's rows of out start at or
+  // after its rows of in (q_start >= v_start), so no row is read after it was written.
+  const auto apply_joint = [&](const Joint& joint, const Eigen::Matrix<double, 4, 3>& D,
+                               const double* in, Eigen::Index in_stride, int columns,
+                               Eigen::MatrixXd* out) {
+    double* const out_data = out->data();
+    const Eigen::Index out_stride = out->rows();
     if (joint.type == JointType::kFloating) {
-      A->block(0, joint.q_start, nv, 3) = dv_dq.middleCols(joint.v_start, 3);
-      A->block(0, joint.q_start + 3, nv, 4).noalias() =
-          dv_dq.middleCols(joint.v_start + 3, 3) * QuaternionTangentBlock(joint, q);
+      for (int c = 0; c < columns; ++c) {
+        const double* x = in + c * in_stride + joint.v_start;
+        double* y = out_data + c * out_stride + joint.q_start;
+        const double x0 = x[0], x1 = x[1], x2 = x[2], w0 = x[3], w1 = x[4], w2 = x[5];
+        for (int r = 0; r < 4; ++r) y[3 + r] = D(r, 0) * w0 + D(r, 1) * w1 + D(r, 2) * w2;
+        y[0] = dt * x0;
+        y[1] = dt * x1;
+        y[2] = dt * x2;
+      }
     } else {
-      const int n = JointNv(joint.type);
-      A->block(0, joint.q_start, nv, n) = dv_dq.middleCols(joint.v_start, n);
+      for (int k = JointNv(joint.type) - 1; k >= 0; --k)
+        for (int c = 0; c < columns; ++c)
+          out_data[c * out_stride + joint.q_start + k] = dt * in[c * in_stride + joint.v_start + k];
     }
+  };
+  for (int j = static_cast<int>(scene.joints.size()) - 1; j >= 0; --j) {
+    const Joint& joint = scene.joints[j];
+    const Eigen::Matrix<double, 4, 3> D = joint.type == JointType::kFloating
+                                              ? QuaternionVelocityBlock(joint, q, v, dt)
+                                              : Eigen::Matrix<double, 4, 3>::Zero();
+    apply_joint(joint, D, dv_du.data(), dv_du.rows(), static_cast<int>(dv_du.cols()), B);
+    if (want_a) apply_joint(joint, D, A->data(), A->rows(), nq, A);
   }
-  apply_velocity_map(*A, nq, A);
+  if (!want_a) return;
   for (const Joint& joint : scene.joints) {
     if (joint.type == JointType::kFloating) {
       A->diagonal().segment<3>(joint.q_start).array() += 1.0;
