@@ -252,16 +252,23 @@ def thread_rows(build, repetitions):
     return rows
 
 
+def chosen_groups(parser, rows, known):
+    """The groups named by a --rows value (comma-separated), or the parser's error naming the
+    unknown ones."""
+    groups = rows.split(",")
+    unknown = [g for g in groups if g not in known]
+    if unknown:
+        parser.error(f"--rows: unknown group(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    return groups
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", nargs="?", default="build/release")
     parser.add_argument("--repetitions", type=int, default=3)
     parser.add_argument("--rows", default=",".join(ROW_GROUPS))
     options = parser.parse_args()
-    groups = options.rows.split(",")
-    unknown = [g for g in groups if g not in ROW_GROUPS]
-    if unknown:
-        parser.error(f"--rows: unknown group(s) {', '.join(unknown)}; known: {', '.join(ROW_GROUPS)}")
+    groups = chosen_groups(parser, options.rows, ROW_GROUPS)
     if options.repetitions < 1:
         parser.error("--repetitions must be at least 1")
     binaries = {"step": ("step_bench",), "diff": ("gradient_cost_bench",),
