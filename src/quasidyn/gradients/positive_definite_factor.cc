@@ -2,11 +2,38 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "quasidyn/common/all_finite.h"
+
 namespace quasidyn {
+
+namespace {
+
+// The last i in (j, n) with column[i] != 0.0, or j when there is none: from the bottom, four
+// entries per test (their bits without the sign bit OR-ed together are zero exactly when each
+// is ±0.0), then the one found. A block-diagonal P's columns are zero below their block, so most
+// of each column is read.
+int LastNonZeroBelow(const double* column, int j, int n) {
+  const auto magnitude_bits = [column](int i) {
+    std::uint64_t bits;
+    std::memcpy(&bits, column + i, sizeof bits);
+    return bits << 1;
+  };
+  int i = n;
+  while (i - 4 > j && (magnitude_bits(i - 1) | magnitude_bits(i - 2) | magnitude_bits(i - 3) |
+                       magnitude_bits(i - 4)) == 0)
+    i -= 4;
+  for (--i; i > j; --i)
+    if (column[i] != 0.0) return i;
+  return j;
+}
+
+}  // namespace
 
 bool PositiveDefiniteFactor::Factor(const Eigen::MatrixXd& P) {
   if (P.rows() != P.cols())
@@ -15,18 +42,11 @@ bool PositiveDefiniteFactor::Factor(const Eigen::MatrixXd& P) {
   size_ = 0;
   block_count_ = 0;  // blocks_ keeps its elements' storage for the next factorisation
   const int n = static_cast<int>(P.rows());
-  if (n == 0 || !P.allFinite()) return false;
+  if (n == 0 || !AllFinite(P.data(), P.size())) return false;
   // reach[j]: the last row i >= j with P(i, j) != 0 (lower triangle). A block [start, end)
   // closes at the first end where no column of it reaches row end or below.
   reach_.resize(n);
-  for (int j = 0; j < n; ++j) {
-    reach_[j] = j;
-    for (int i = n - 1; i > j; --i)
-      if (P(i, j) != 0.0) {
-        reach_[j] = i;
-        break;
-      }
-  }
+  for (int j = 0; j < n; ++j) reach_[j] = LastNonZeroBelow(P.col(j).data(), j, n);
   const double threshold = 1e-12 * P.diagonal().cwiseAbs().maxCoeff();
   for (int start = 0; start < n;) {
     // The smallest end > start with no column of [start, end) reaching row end or below.

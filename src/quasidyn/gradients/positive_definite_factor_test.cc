@@ -87,6 +87,22 @@ TEST(PositiveDefiniteFactor, FindsTheDiagonalBlocks) {
             20 * 1e3 * kEpsilon * expected.cwiseAbs().maxCoeff());
 }
 
+// One coupling P(i, j) = P(j, i) in a diagonal matrix, at every place below the diagonal (the
+// column scan reads four entries per test from the bottom: every offset from the bottom and
+// from the diagonal): the blocks are the run before j, the dense block j … i, and the run after i.
+TEST(PositiveDefiniteFactor, FindsACouplingAtEveryPlaceOfItsColumn) {
+  constexpr int n = 13;
+  PositiveDefiniteFactor factor;
+  for (int j = 0; j < n; ++j)
+    for (int i = j + 1; i < n; ++i) {
+      Eigen::MatrixXd P = RandomPositiveDefinite(n, Structure::kDiagonal, 3);
+      P(i, j) = P(j, i) = 1e-3;  // small: P stays positive definite
+      ASSERT_TRUE(factor.Factor(P)) << i << ", " << j;
+      EXPECT_EQ(factor.block_count(), (j > 0 ? 1 : 0) + 1 + (i < n - 1 ? 1 : 0))
+          << "P(" << i << ", " << j << ")";
+    }
+}
+
 // P = blockdiag(dense 3 × 3, a run of four 1 × 1 blocks, dense 2 × 2): a row's whitened entries
 // in the run are its own non-zeros only (scaled by 1/√P_ii), in a dense block the block's whole
 // segment; both overloads give the same rows, and |w_j|² = g_j P⁻¹ g_jᵀ.
