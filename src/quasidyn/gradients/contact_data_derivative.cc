@@ -86,6 +86,13 @@ struct BodyState {
   SpatialTwist velocity_rate;  // ∂V_b/∂ε_k
   int wrench_direction = -1;   // the k of torque_rate and force_rate, or −1
   Eigen::Vector3d torque_rate = Eigen::Vector3d::Zero(), force_rate = Eigen::Vector3d::Zero();
+  // An object body's terms at q that no direction changes (AddObjectBodyRates), made by its
+  // first direction: the centre of mass x [m], its velocity [m/s], I_W = R I Rᵀ [kg·m²] and
+  // I_W ω [kg·m²/s].
+  bool object_terms = false;
+  Eigen::Vector3d com = Eigen::Vector3d::Zero(), com_velocity = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d inertia_W = Eigen::Matrix3d::Zero();
+  Eigen::Vector3d angular_momentum = Eigen::Vector3d::Zero();
 };
 
 // Per contact at q: its tangents (contact/friction_cone.h TangentBasis), its impulse as a force
@@ -430,13 +437,18 @@ void AddContactRates(const Scene& scene, const ContactSet& contacts,
       AddWrenchRate(c.body_b, k, -1.0, c.p_B, dc.p_B, frame.force, df, w);
     }
   }
+  // [S_k, S_c]·(τ, f) = S_c·(τ × ω_k + f × v_k, f × ω_k) (Bracket's components and the
+  // cyclic triple product): the body's wrench turned by S_k once, then one power per column.
   const SpatialTwist& S_k = w->column_twists[k];
   for (int b : w->wrench_bodies) {
     const BodyState& state = w->bodies[b];
+    const Eigen::Vector3d turned_torque =
+        state.torque.cross(S_k.angular) + state.force.cross(S_k.linear);
+    const Eigen::Vector3d turned_force = state.force.cross(S_k.angular);
     for (int c : kinematics.ChainColumns(b)) {
       const SpatialTwist& S_c = w->column_twists[c];
       double rate = S_c.Power(state.torque_rate, state.force_rate);
-      if (kinematics.TwistMovedBy(c, k)) rate += Bracket(S_k, S_c).Power(state.torque, state.force);
+      if (kinematics.TwistMovedBy(c, k)) rate += S_c.Power(turned_torque, turned_force);
       if (w->record) w->written.wrench_rates.push_back({c, k});
       d->d_JcT_lambda(c, k) += rate;
     }
@@ -547,26 +559,33 @@ void AddObjectBodyRates(const Scene& scene, const ChainKinematics& kinematics, i
                         const Eigen::VectorXd& v, double mass_scale, double h, int k, Workspace* w,
                         StepDataContraction* d) {
   const Body& body = scene.bodies[b];
-  const Eigen::Isometry3d& X_WB = kinematics.BodyPoses()[b];
-  const Eigen::Vector3d x = X_WB * body.com;
-  const SpatialTwist& S_k = w->column_twists[k];
-  const SpatialTwist& velocity = w->bodies[b].velocity;
-  const SpatialTwist& rate = VelocityRate(kinematics, v, b, k, w);
-  const Eigen::Vector3d dx = S_k.PointVelocity(x);
-  const Eigen::Vector3d com_velocity = velocity.PointVelocity(x);
-  const Eigen::Vector3d com_velocity_rate = rate.PointVelocity(x) + velocity.angular.cross(dx);
+  BodyState& state = w->bodies[b];
+  const SpatialTwist& velocity = state.velocity;
   // The rotational terms S_c_rate.ω·I_W ω + S_c.ω·∂(I_W ω)/∂ε_k vanish in a planar scene
   // (Scene::planar: every ω along e_z, so S_c_rate.ω = ω_k e_z × ω_c e_z = 0, ω_k e_z × ω = 0,
   // rate.ω = 0 and (ω_k e_z × I_W ω)·e_z = 0): I_W is not formed there.
-  Eigen::Vector3d angular_momentum = Eigen::Vector3d::Zero(),
-                  angular_momentum_rate = Eigen::Vector3d::Zero();
-  if (!scene.planar) {
-    const Eigen::Matrix3d inertia_W = X_WB.linear() * body.inertia * X_WB.linear().transpose();
-    angular_momentum = inertia_W * velocity.angular;  // I_W ω
-    angular_momentum_rate = S_k.angular.cross(angular_momentum) -
-                            inertia_W * S_k.angular.cross(velocity.angular) +
-                            inertia_W * rate.angular;
+  if (!state.object_terms) {
+    const Eigen::Isometry3d& X_WB = kinematics.BodyPoses()[b];
+    state.object_terms = true;
+    state.com = X_WB * body.com;
+    state.com_velocity = velocity.PointVelocity(state.com);
+    if (!scene.planar) {
+      state.inertia_W = X_WB.linear() * body.inertia * X_WB.linear().transpose();
+      state.angular_momentum = state.inertia_W * velocity.angular;  // I_W ω
+    }
   }
+  const Eigen::Vector3d& x = state.com;
+  const Eigen::Vector3d& com_velocity = state.com_velocity;
+  const Eigen::Vector3d& angular_momentum = state.angular_momentum;
+  const SpatialTwist& S_k = w->column_twists[k];
+  const SpatialTwist& rate = VelocityRate(kinematics, v, b, k, w);
+  const Eigen::Vector3d dx = S_k.PointVelocity(x);
+  const Eigen::Vector3d com_velocity_rate = rate.PointVelocity(x) + velocity.angular.cross(dx);
+  Eigen::Vector3d angular_momentum_rate = Eigen::Vector3d::Zero();
+  if (!scene.planar)
+    angular_momentum_rate = S_k.angular.cross(angular_momentum) -
+                            state.inertia_W * S_k.angular.cross(velocity.angular) +
+                            state.inertia_W * rate.angular;
   for (int c : kinematics.ChainColumns(b)) {
     if (c >= scene.nv_u) continue;
     const SpatialTwist& S_c = w->column_twists[c];
