@@ -78,28 +78,59 @@ void RangeSpaceKkt::FactorRows(const PositiveDefiniteFactor::SparseRows& whitene
 
 namespace {
 
-// c ← Πᵀ L⁻ᵀ D⁺ L⁻¹ Π c on one column of a block's `size` entries, from the block's LDLᵀ with
-// its kept pivots' inverses (header: D⁺ is zero past the `lead` kept pivots, so only L's
-// leading block enters and c is zero past it before Πᵀ). L is column-major, L(i, j) =
-// L[i + j·size]; Π applies the factor's transpositions in order, Πᵀ in reverse order. L⁻¹ goes
-// by columns of L (contiguous, vectorisable): c_i − Σ_{j<i} L_ij c_j subtracted in the order
-// j = 0, 1, ….
+// c ← Πᵀ L⁻ᵀ D⁺ L⁻¹ Π c on kColumns columns c[0 … kColumns − 1] of a block's `size` entries
+// each, from the block's LDLᵀ with its kept pivots' inverses (header: D⁺ is zero past the
+// `lead` kept pivots, so only L's leading block enters and c is zero past it before Πᵀ). L is
+// column-major, L(i, j) = L[i + j·size]; Π applies the factor's transpositions in order, Πᵀ in
+// reverse order. L⁻¹ goes by columns of L (contiguous, vectorisable): c_i − Σ_{j<i} L_ij c_j
+// subtracted in the order j = 0, 1, …. The columns are taken side by side so that each entry
+// of L is read once for all of them; each column's arithmetic is that of the column alone.
+template <int kColumns>
 void ApplyLeadingPseudoInverse(const double* L, const int* transposition,
-                               const double* pivot_inverse, int size, int lead, double* c) {
-  for (int i = 0; i < size; ++i) std::swap(c[i], c[transposition[i]]);
+                               const double* pivot_inverse, int size, int lead, double* const* c) {
+  for (int m = 0; m < kColumns; ++m)
+    for (int i = 0; i < size; ++i) std::swap(c[m][i], c[m][transposition[i]]);
   for (int j = 0; j + 1 < lead; ++j) {
-    const double c_j = c[j];
+    double c_j[kColumns];
+    for (int m = 0; m < kColumns; ++m) c_j[m] = c[m][j];
     const double* l_column = L + static_cast<size_t>(j) * size;
-    for (int i = j + 1; i < lead; ++i) c[i] -= l_column[i] * c_j;
+    for (int i = j + 1; i < lead; ++i) {
+      const double l = l_column[i];
+      for (int m = 0; m < kColumns; ++m) c[m][i] -= l * c_j[m];
+    }
   }
-  for (int i = 0; i < lead; ++i) c[i] *= pivot_inverse[i];
+  for (int m = 0; m < kColumns; ++m)
+    for (int i = 0; i < lead; ++i) c[m][i] *= pivot_inverse[i];
   for (int i = lead - 2; i >= 0; --i) {
-    double sum = c[i];
-    for (int j = i + 1; j < lead; ++j) sum -= L[j + i * size] * c[j];
-    c[i] = sum;
+    double sum[kColumns];
+    for (int m = 0; m < kColumns; ++m) sum[m] = c[m][i];
+    const double* l_column = L + static_cast<size_t>(i) * size;
+    for (int j = i + 1; j < lead; ++j) {
+      const double l = l_column[j];
+      for (int m = 0; m < kColumns; ++m) sum[m] -= l * c[m][j];
+    }
+    for (int m = 0; m < kColumns; ++m) c[m][i] = sum[m];
   }
-  for (int i = lead; i < size; ++i) c[i] = 0.0;
-  for (int i = size - 1; i >= 0; --i) std::swap(c[i], c[transposition[i]]);
+  for (int m = 0; m < kColumns; ++m) {
+    for (int i = lead; i < size; ++i) c[m][i] = 0.0;
+    for (int i = size - 1; i >= 0; --i) std::swap(c[m][i], c[m][transposition[i]]);
+  }
+}
+
+// The same on `count` contiguous columns of `size` entries from `first`, two at a time.
+void ApplyLeadingPseudoInverseToColumns(const double* L, const int* transposition,
+                                        const double* pivot_inverse, int size, int lead,
+                                        double* first, int count) {
+  int s = 0;
+  for (; s + 2 <= count; s += 2) {
+    double* const pair[2] = {first + static_cast<size_t>(s) * size,
+                             first + static_cast<size_t>(s + 1) * size};
+    ApplyLeadingPseudoInverse<2>(L, transposition, pivot_inverse, size, lead, pair);
+  }
+  if (s < count) {
+    double* const one[1] = {first + static_cast<size_t>(s) * size};
+    ApplyLeadingPseudoInverse<1>(L, transposition, pivot_inverse, size, lead, one);
+  }
 }
 
 int FindRoot(std::vector<int>* parent, int i) {
@@ -403,7 +434,8 @@ void RangeSpaceKkt::FormSmallOperators(Block* block) {
   double z[kSmallBlock], coordinates[kSmallBlock];
   for (int q = 0; q < rows; ++q) {
     for (int i = 0; i < size; ++i) z[i] = block->W(i, q);
-    ApplyLeadingPseudoInverse(L, transposition, pivot_inverse, size, lead, z);
+    double* const z_column[1] = {z};
+    ApplyLeadingPseudoInverse<1>(L, transposition, pivot_inverse, size, lead, z_column);
     for (int c = 0; c < nullity; ++c) {
       double sum = 0.0;
       for (int k = 0; k < size; ++k) sum += N[k + c * size] * z[k];
@@ -516,10 +548,8 @@ void RangeSpaceKkt::SolveBlock(const Block& block, const R2Rows& r2_rows, int r2
   const double* L = block.factor->matrixLDLT().data();  // column-major, L(i, j) = L[i + j·size]
   const int* transposition = block.factor->transpositionsP().indices().data();
   const double* pivot_inverse = block.pivot_inverse.data();
-  for (int s = 0; s < with_r2; ++s) {
-    ApplyLeadingPseudoInverse(L, transposition, pivot_inverse, size, lead,
-                              z.data() + static_cast<size_t>(s) * size);
-  }
+  ApplyLeadingPseudoInverseToColumns(L, transposition, pivot_inverse, size, lead, z.data(),
+                                     with_r2);
   // x = x₀ + N Nᵀ (y − x₀) on every column (x₀ = 0 where r₂ is; with no null space x = x₀).
   const double* N = block.N.data();                  // column-major, size × nullity
   const double* N_rows = block.N_transposed.data();  // Nᵀ column-major: N's rows contiguous
