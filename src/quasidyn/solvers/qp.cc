@@ -469,7 +469,17 @@ void QpSolver::AssembleSparse(const double* weights, double regularization) {
     const int* index = gram_value_index_.data() + group_pair_[g];
     const int pairs = group_pair_[g + 1] - group_pair_[g];
     for (int k = 0; k < pairs; ++k) sum[k] = values[index[k]];
-    for (int r = 0; r < rows; ++r, gram += pairs) {
+    // Four rows per pass over the sums (each entry still adds its terms row after row): the
+    // sums are loaded and stored once for four rows.
+    int r = 0;
+    for (; r + 4 <= rows; r += 4, gram += 4 * pairs) {
+      const double w0 = weights[first + r], w1 = weights[first + r + 1],
+                   w2 = weights[first + r + 2], w3 = weights[first + r + 3];
+      const double *g0 = gram, *g1 = gram + pairs, *g2 = gram + 2 * pairs, *g3 = gram + 3 * pairs;
+      for (int k = 0; k < pairs; ++k)
+        sum[k] = (((sum[k] + w0 * g0[k]) + w1 * g1[k]) + w2 * g2[k]) + w3 * g3[k];
+    }
+    for (; r < rows; ++r, gram += pairs) {
       const double w = weights[first + r];
       for (int k = 0; k < pairs; ++k) sum[k] += w * gram[k];
     }
@@ -642,26 +652,36 @@ void GroupTimes(const double* values, int width, int rows, const double* x_group
 template <int kWidth>
 void GroupTransposeTimes(const double* values, int width, int rows, const double* in,
                          double* y_group) {
-  const int w = kWidth > 0 ? kWidth : width;
-  for (int r = 0; r < rows; ++r, values += w) {
-    const double in_r = in[r];
-    for (int k = 0; k < w; ++k) y_group[k] += values[k] * in_r;
+  if constexpr (kWidth > 0) {
+    // The sums in a local array: nothing the rows read can alias it, so they stay in registers
+    // across the rows (the same additions in the same order).
+    double sum[kWidth];
+    for (int k = 0; k < kWidth; ++k) sum[k] = y_group[k];
+    for (int r = 0; r < rows; ++r, values += kWidth) {
+      const double in_r = in[r];
+      for (int k = 0; k < kWidth; ++k) sum[k] += values[k] * in_r;
+    }
+    for (int k = 0; k < kWidth; ++k) y_group[k] = sum[k];
+  } else {
+    for (int r = 0; r < rows; ++r, values += width) {
+      const double in_r = in[r];
+      for (int k = 0; k < width; ++k) y_group[k] += values[k] * in_r;
+    }
   }
 }
 
-// f(std::integral_constant<int, W>) with W = width for the widths unrolled (3, 6, 12), W = 0
-// (the width read at run time) for the others.
-template <typename F>
+// f(std::integral_constant<int, W>) with W = width for the widths unrolled (1 … 16: a contact's
+// rows span its two bodies' chains, 6 columns for a free box, 12 for two, 13 or 14 for a box
+// and an arm's link), W = 0 (the width read at run time) for the others.
+constexpr int kUnrolledWidths = 16;
+
+template <typename F, int W = 1>
 void WithUnrolledWidth(int width, const F& f) {
-  switch (width) {
-    case 3:
-      return f(std::integral_constant<int, 3>());
-    case 6:
-      return f(std::integral_constant<int, 6>());
-    case 12:
-      return f(std::integral_constant<int, 12>());
-    default:
-      return f(std::integral_constant<int, 0>());
+  if constexpr (W > kUnrolledWidths) {
+    return f(std::integral_constant<int, 0>());
+  } else {
+    if (width == W) return f(std::integral_constant<int, W>());
+    return WithUnrolledWidth<F, W + 1>(width, f);
   }
 }
 

@@ -307,18 +307,20 @@ DenseQp SparseContactLikeQp(testing::RandomProblems& random, int n, int m) {
   return p;
 }
 
-// The sparse path multiplies by G group by group (rows with the same columns; the widths of a
-// planar body, a free body and a pair of them unrolled, the others not): rows in groups of
-// widths 1, 3, 6, 7 and 12, and a group's columns out of order of the other groups', give an
-// answer that satisfies the KKT conditions computed here with dense products.
+// The sparse path multiplies by G and assembles N group by group (rows with the same columns;
+// widths up to 16 unrolled, wider ones not; four rows of a group per pass of the assembly, then
+// the rest): rows in groups of widths 1, 3, 6, 7, 12, 13, 14, 17 and 20, of 1 to 9 rows, and a
+// group's columns out of order of the other groups', give an answer that satisfies the KKT
+// conditions computed here with dense products.
 TEST(QpTest, SparsePathRowsInGroupsOfEveryWidthSatisfyKkt) {
   testing::RandomProblems random(7);
   const int n = 48;
   struct Group {
     int first_column, width, rows;
   };
-  const std::vector<Group> groups = {{0, 6, 4},  {6, 12, 5}, {30, 3, 3}, {40, 7, 4}, {18, 6, 1},
-                                     {45, 1, 2}, {6, 6, 3},  {0, 12, 6}, {33, 3, 2}, {24, 12, 4}};
+  const std::vector<Group> groups = {{0, 6, 4},   {6, 12, 5}, {30, 3, 3}, {40, 7, 4}, {18, 6, 1},
+                                     {45, 1, 2},  {6, 6, 3},  {0, 12, 6}, {33, 3, 2}, {24, 12, 4},
+                                     {28, 17, 5}, {8, 20, 9}, {2, 14, 7}, {16, 13, 8}};
   int m = 0;
   for (const Group& g : groups) m += g.rows;
   DenseQp p;
