@@ -6,7 +6,8 @@
 //
 // 1. The closed loop of QUASIDYN_MPC_STEPS control steps (default 60) on the stewart-trinkle
 //    plant for each N, with the scene's solver settings (QUASIDYN_MPC_NODE_LIMIT > 0 overrides
-//    its node limit per control step); every step's MIQP and the controller's guesses are kept.
+//    its node limit per control step, QUASIDYN_MPC_TIME_LIMIT_MS > 0 its wall-clock time limit
+//    per control step in ms); every step's MIQP and the controller's guesses are kept.
 //    Printed: the controller's CPU time and nodes per step (median, max), how often the limit
 //    bound and the largest relative gap then, how good the guesses were (the shifted solution's
 //    objective against the answer's), and the realised cost of the closed loop.
@@ -77,6 +78,8 @@ MpcProblems Collect(int horizon, int steps) {
   settings.horizon = horizon;
   if (const int limit = EnvInt("QUASIDYN_MPC_NODE_LIMIT", 0); limit > 0)
     settings.node_limit = limit;
+  if (const int limit = EnvInt("QUASIDYN_MPC_TIME_LIMIT_MS", 0); limit > 0)
+    settings.time_limit = 1e-3 * limit;
   ContactMpc mpc(scene, settings);
   const auto plant = MakeStepModel(scene);
   MpcProblems out;
