@@ -21,6 +21,10 @@ using Eigen::VectorXd;
 
 double InfNorm(const VectorXd& v) { return v.size() > 0 ? v.lpNorm<Eigen::Infinity>() : 0.0; }
 
+// The augmented system's refinement stops at a residual of this much of the right-hand side's
+// largest entry [-]: a few units of rounding (ε ≈ 2.2e-16) of the sums of one row.
+constexpr double kRefinedEnough = 1e-14;
+
 // The top of an interior-point iteration without equality rows, in one pass over the rows and
 // one over the columns (at a planar hand's 7 variables and 6 rows, the set-up of nine separate
 // reductions costs more than their arithmetic): r_p = (G x − s) − h and r_d = (Q x + c) − Gᵀz
@@ -137,8 +141,8 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
     storage_.Resize(v, m);
   for (VectorXd* v : {&r_e_, &minus_r_e_, &Ax_, &dy_, &product_p_, &result_.y})
     storage_.Resize(v, p);
-  for (VectorXd* v :
-       {&augmented_rhs_, &augmented_out_, &augmented_correction_, &augmented_residual_})
+  for (VectorXd* v : {&augmented_rhs_, &augmented_out_, &augmented_correction_,
+                      &augmented_residual_, &augmented_product_})
     storage_.Resize(v, n + p);
   if (sparse_) {
     // No dense copy of G or Q here: its memory would grow with the square of the scene.
@@ -531,8 +535,8 @@ class QpSolver::LentNormalSystem final : public PolishNormalSystem {
   QpSolver& solver_;
 };
 
-// The augmented system of the header (equality rows), then one step of iterative refinement
-// against the matrix without δ and δ_e.
+// The augmented system of the header (equality rows), then up to three steps of iterative
+// refinement against the matrix without δ and δ_e.
 void QpSolver::SolveAugmented(const VectorXd& rhs, const VectorXd& minus_r_e, VectorXd& dx,
                               VectorXd& minus_dy) {
   const Eigen::Index n = rhs.size();
@@ -540,25 +544,23 @@ void QpSolver::SolveAugmented(const VectorXd& rhs, const VectorXd& minus_r_e, Ve
   augmented_rhs_.head(n) = rhs;
   augmented_rhs_.tail(p) = minus_r_e;
   sparse_factor_.SolveInto(augmented_rhs_, &augmented_out_);
-  dx = augmented_out_.head(n);
-  minus_dy = augmented_out_.tail(p);
-  // Iterative refinement against [Q + Gᵀ W G, Aᵀ; A, 0] (no δ, δ_e, dynamic pivots): up to
-  // three steps, while the residual falls.
+  // Iterative refinement against [Q + Gᵀ W G, Aᵀ; A, 0] (no δ, δ_e, dynamic pivots), its
+  // product from the assembled matrix: up to three steps, while the residual falls by half and
+  // is above the rounding of the right-hand side itself (kRefinedEnough of its largest entry:
+  // a correction below it changes the solution by rounding only).
+  const double enough = kRefinedEnough * InfNorm(augmented_rhs_);
   double last = std::numeric_limits<double>::infinity();
   for (int step = 0; step < 3; ++step) {
-    problem_.Q.Multiply(dx, &residual_);
-    problem_.G.AddWeightedGramProduct(weights_, dx, &residual_);
-    problem_.A.MultiplyTransposeAdd(minus_dy, &residual_);
-    problem_.A.Multiply(dx, &product_p_);
-    augmented_residual_.head(n) = rhs - residual_;
-    augmented_residual_.tail(p) = minus_r_e - product_p_;
+    MultiplyReducedWithoutRegularization(augmented_out_, &augmented_product_);
+    augmented_residual_ = augmented_rhs_ - augmented_product_;
     const double size = InfNorm(augmented_residual_);
-    if (!(size < 0.5 * last) || size == 0.0) break;
+    if (!(size < 0.5 * last) || size <= enough) break;
     last = size;
     sparse_factor_.SolveInto(augmented_residual_, &augmented_correction_);
-    dx += augmented_correction_.head(n);
-    minus_dy += augmented_correction_.tail(p);
+    augmented_out_ += augmented_correction_;
   }
+  dx = augmented_out_.head(n);
+  minus_dy = augmented_out_.tail(p);
 }
 
 // Solves the reduced system, then (refine) one step of iterative refinement against the matrix
@@ -595,16 +597,21 @@ void QpSolver::SolveReduced(const VectorXd& rhs, VectorXd& out, bool refine) {
 // The residual of the refinement from the assembled matrix (its lower triangle, each
 // off-diagonal entry used for both of its places) rather than from Q and G: on the sparse path N
 // has a few hundred entries where G has thousands, on the small dense path n² where G has m n.
+// With equality rows the matrix is the augmented one, [N + δI, Aᵀ; A, −δ_e I]: its product
+// without δ and δ_e (the equality block's diagonal is then zero).
 void QpSolver::MultiplyReducedWithoutRegularization(const VectorXd& x, VectorXd* y) const {
+  const int variables = static_cast<int>(problem_.Q.rows());
   const double delta = settings_.kkt_regularization;
+  const double equality_delta = -settings_.equality_regularization;
   y->setZero();
   // Column j's entries on and below the diagonal: (row, value) pairs from either storage.
   const auto add_column = [&](int j, const auto& for_each_entry) {
     const double xj = x[j];
+    const double diagonal_delta = j < variables ? delta : equality_delta;
     double sum = 0.0;
     for_each_entry([&](int i, double value) {
       if (i == j) {
-        sum += (value - delta) * xj;
+        sum += (value - diagonal_delta) * xj;
       } else {
         (*y)[i] += value * xj;
         sum += value * x[i];
