@@ -139,8 +139,7 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
   for (VectorXd* v : {&weights_, &product_m_, &Gx_, &r_p_, &ds_, &dz_, &rc_, &scratch_, &Gdx_,
                       &result_.s, &result_.z})
     storage_.Resize(v, m);
-  for (VectorXd* v : {&r_e_, &minus_r_e_, &Ax_, &dy_, &product_p_, &result_.y})
-    storage_.Resize(v, p);
+  for (VectorXd* v : {&r_e_, &minus_r_e_, &Ax_, &dy_, &result_.y}) storage_.Resize(v, p);
   for (VectorXd* v : {&augmented_rhs_, &augmented_out_, &augmented_correction_,
                       &augmented_residual_, &augmented_product_})
     storage_.Resize(v, n + p);

@@ -259,7 +259,7 @@ class QpSolver {
   SparseRowMatrix pattern_A_;
   Eigen::VectorXd augmented_rhs_, augmented_out_, augmented_correction_, augmented_residual_,
       augmented_product_;
-  Eigen::VectorXd r_e_, minus_r_e_, Ax_, Aty_, dy_, product_p_, scratch_n_;  // dy_ holds −Δy
+  Eigen::VectorXd r_e_, minus_r_e_, Ax_, Aty_, dy_, scratch_n_;  // dy_ holds −Δy
   Eigen::VectorXd correction_, residual_, product_m_;
   Eigen::VectorXd Qx_, Gtz_, r_d_, rhs_, dx_;
   Eigen::VectorXd Gdx_;  // the corrector's G Δx (Solve carries G x by it)

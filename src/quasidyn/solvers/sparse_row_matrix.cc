@@ -86,19 +86,6 @@ void SparseRowMatrix::MultiplyBoth(const Eigen::VectorXd& x, Eigen::VectorXd* Ax
   }
 }
 
-void SparseRowMatrix::AddWeightedGramProduct(const Eigen::VectorXd& w, const Eigen::VectorXd& x,
-                                             Eigen::VectorXd* out) const {
-  const int* column = column_.data();
-  const double* value = value_.data();
-  for (int r = 0; r < rows(); ++r) {
-    const int begin = row_start_[r], end = row_start_[r + 1];
-    double sum = 0.0;
-    for (int k = begin; k < end; ++k) sum += value[k] * x[column[k]];
-    const double weighted = sum * w[r];
-    for (int k = begin; k < end; ++k) (*out)[column[k]] += value[k] * weighted;
-  }
-}
-
 SparseRowMatrix::View SparseRowMatrix::AsEigen() const {
   return View(rows(), cols_, nonZeros(), row_start_.data(), column_.data(), value_.data());
 }

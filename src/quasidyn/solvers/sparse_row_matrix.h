@@ -71,10 +71,6 @@ class SparseRowMatrix {
   // of Multiply and MultiplyTranspose.
   void MultiplyBoth(const Eigen::VectorXd& x, Eigen::VectorXd* Ax, const Eigen::VectorXd& y,
                     Eigen::VectorXd* Aty) const;
-  // out += Aᵀ diag(w) A x in one pass over the entries (w of size rows(), out of size cols());
-  // bitwise Multiply, the product with w, then MultiplyTransposeAdd.
-  void AddWeightedGramProduct(const Eigen::VectorXd& w, const Eigen::VectorXd& x,
-                              Eigen::VectorXd* out) const;
 
   // An Eigen view of the stored entries (valid until the next change of this matrix).
   View AsEigen() const;
