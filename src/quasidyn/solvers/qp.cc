@@ -691,6 +691,22 @@ void WithUnrolledWidth(int width, const F& f) {
   }
 }
 
+// f(first, rows, columns, values, width, unrolled) for each group of G's rows with the same
+// columns (BuildGroups; group_row: each group's first row, then G's row count): its first row,
+// its row count, its columns, its rows' values one row after the other, its width, and the
+// width as WithUnrolledWidth passes it.
+template <typename F>
+void ForEachGroup(const SparseRowMatrix& G, const std::vector<int>& group_row, const F& f) {
+  for (size_t g = 0; g + 1 < group_row.size(); ++g) {
+    const int first = group_row[g], rows = group_row[g + 1] - first;
+    const int start = G.row_start(first), width = G.row_start(first + 1) - start;
+    const int* columns = G.column_data() + start;
+    const double* values = G.value_data() + start;
+    WithUnrolledWidth(width,
+                      [&](auto unrolled) { f(first, rows, columns, values, width, unrolled); });
+  }
+}
+
 }  // namespace
 
 // G x group by group (BuildGroups): the group's entries of x gathered once, then each row's
@@ -699,18 +715,13 @@ void WithUnrolledWidth(int width, const F& f) {
 void QpSolver::MultiplyGByGroups(const VectorXd& in, VectorXd& out) const {
   const SparseRowMatrix& G = problem_.G;
   if (out.size() != G.rows()) out.resize(G.rows());
-  const int* column = G.column_data();
   double* x = group_values_.data();
-  for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
-    const int first = group_row_[g], rows = group_row_[g + 1] - first;
-    const int start = G.row_start(first), width = G.row_start(first + 1) - start;
-    for (int k = 0; k < width; ++k) x[k] = in[column[start + k]];
-    const double* values = G.value_data() + start;
-    double* to = out.data() + first;
-    WithUnrolledWidth(width, [&](auto unrolled) {
-      GroupTimes<decltype(unrolled)::value>(values, width, rows, x, to);
-    });
-  }
+  ForEachGroup(
+      G, group_row_,
+      [&](int first, int rows, const int* columns, const double* values, int width, auto unrolled) {
+        for (int k = 0; k < width; ++k) x[k] = in[columns[k]];
+        GroupTimes<decltype(unrolled)::value>(values, width, rows, x, out.data() + first);
+      });
 }
 
 // Gᵀ y group by group: the group's entries of the product so far gathered, each row's terms
@@ -720,19 +731,14 @@ void QpSolver::MultiplyGtByGroups(const VectorXd& in, VectorXd& out) const {
   const SparseRowMatrix& G = problem_.G;
   if (out.size() != G.cols()) out.resize(G.cols());
   out.setZero();
-  const int* column = G.column_data();
   double* y = group_values_.data();
-  for (size_t g = 0; g + 1 < group_row_.size(); ++g) {
-    const int first = group_row_[g], rows = group_row_[g + 1] - first;
-    const int start = G.row_start(first), width = G.row_start(first + 1) - start;
-    for (int k = 0; k < width; ++k) y[k] = out[column[start + k]];
-    const double* values = G.value_data() + start;
-    const double* from = in.data() + first;
-    WithUnrolledWidth(width, [&](auto unrolled) {
-      GroupTransposeTimes<decltype(unrolled)::value>(values, width, rows, from, y);
-    });
-    for (int k = 0; k < width; ++k) out[column[start + k]] = y[k];
-  }
+  ForEachGroup(
+      G, group_row_,
+      [&](int first, int rows, const int* columns, const double* values, int width, auto unrolled) {
+        for (int k = 0; k < width; ++k) y[k] = out[columns[k]];
+        GroupTransposeTimes<decltype(unrolled)::value>(values, width, rows, in.data() + first, y);
+        for (int k = 0; k < width; ++k) out[columns[k]] = y[k];
+      });
 }
 
 void QpSolver::MultiplyG(const VectorXd& in, VectorXd& out) const {
