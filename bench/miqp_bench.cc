@@ -23,6 +23,8 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -51,9 +53,19 @@ struct MpcProblems {
   MiqpSettings settings;     // the controller's settings (bare solves: no node limit)
 };
 
+// The integer in environment variable `name`, or `fallback` when it is unset; anything else
+// than a whole integer stops the bench with a message naming the variable.
 int EnvInt(const char* name, int fallback) {
   const char* value = std::getenv(name);
-  return value ? std::atoi(value) : fallback;
+  if (value == nullptr) return fallback;
+  char* end = nullptr;
+  errno = 0;
+  const long parsed = std::strtol(value, &end, 10);
+  if (end == value || *end != '\0' || errno != 0 || parsed < INT_MIN || parsed > INT_MAX) {
+    std::fprintf(stderr, "miqp_bench: %s=\"%s\" is not an integer\n", name, value);
+    std::exit(2);
+  }
+  return static_cast<int>(parsed);
 }
 
 double Median(std::vector<double> v) {
