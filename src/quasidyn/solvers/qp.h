@@ -196,9 +196,9 @@ class QpSolver {
   // and σ, not the iterate).
   void SolveReduced(const Eigen::VectorXd& rhs, Eigen::VectorXd& out, bool refine = true);
   // With equality rows: (Δx, −Δy) of the quasi-definite system (header) for the right-hand
-  // side (rhs, −r_e), refinement included.
+  // side (rhs, −r_e); refine = false as in SolveReduced (the predictor's direction).
   void SolveAugmented(const Eigen::VectorXd& rhs, const Eigen::VectorXd& minus_r_e,
-                      Eigen::VectorXd& dx, Eigen::VectorXd& minus_dy);
+                      Eigen::VectorXd& dx, Eigen::VectorXd& minus_dy, bool refine = true);
   // y = (N − δI) x with N the assembled reduced matrix of the sparse or the small dense path
   // (sparse_reduced_ or reduced_, lower triangles), δ = kkt_regularization.
   void MultiplyReducedWithoutRegularization(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
