@@ -11,12 +11,14 @@
 //    Printed: the controller's CPU time and nodes per step (median, max), how often the limit
 //    bound and the largest relative gap then, how good the guesses were (the shifted solution's
 //    objective against the answer's), and the realised cost of the closed loop.
+//    QUASIDYN_MPC_STEP_LOG=1 prints each control step too: CPU time, nodes, strong-branching
+//    and heuristic QPs, interior-point iterations, status and gap.
 // 2. Side by side, one run, alternately per problem: every QUASIDYN_BONMIN_EVERY-th problem
-//    (default 6) solved by ours as the controller does (its guesses, its limits), by ours bare
-//    (no guess, no limit but the gap), and by Bonmin bare with the same gap tolerances and a
-//    CPU budget of QUASIDYN_BONMIN_TIME_LIMIT s (default 120; a solve that hits it counts at the
-//    limit, so its ratio is a lower bound). Median and max, the ratios of medians (Bonmin / ours
-//    in the loop, Bonmin / ours bare) and the agreement of the objectives.
+//    (default 6) solved by ours as the controller does (its guesses, pseudo-cost seed and limits),
+//    by ours bare (no guess, no limit but the gap), and by Bonmin bare with the same gap tolerances
+//    and a CPU budget of QUASIDYN_BONMIN_TIME_LIMIT s (default 120; a solve that hits it counts at
+//    the limit, so its ratio is a lower bound). Median and max, the ratios of medians (Bonmin /
+//    ours in the loop, Bonmin / ours bare) and the agreement of the objectives.
 // 3. Google Benchmark: our bare solve of the median and of the hardest problem of each N, with
 //    its QP solves and their interior-point iterations.
 // Run: build/release/miqp_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -30,6 +32,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +48,8 @@ struct MpcProblems {
   int horizon = 0;
   std::vector<MiqpProblem> problems;
   std::vector<std::vector<std::vector<signed char>>> guesses;  // the controller's, per problem
+  // The controller's pseudo-cost seed per problem (contact_mpc.h), when it had one.
+  std::vector<std::optional<MiqpPseudoCosts>> seeds;
   std::vector<double> loop_seconds, loop_nodes;  // the controller's own solves (CPU time)
   std::vector<double> limited_gaps;              // relative gaps of the solves a limit stopped
   std::vector<double> guess_excess;  // (guess objective − answer) / max(1, |answer|), per step
@@ -100,9 +105,22 @@ MpcProblems Collect(int horizon, int steps) {
   out.settings = mpc.solver_settings();
   MpcRunOptions options;
   options.steps = steps;
-  options.progress = [&](int, const MpcStep& answer) {
+  const bool log_steps = EnvInt("QUASIDYN_MPC_STEP_LOG", 0) != 0;
+  options.progress = [&](int step, const MpcStep& answer) {
+    if (log_steps) {
+      const MiqpInfo& i = answer.info;
+      std::printf(
+          "N = %d step %3d: %8.2f ms CPU, %3d nodes, %3d strong-branching and %3d heuristic "
+          "QPs, %5d iterations, %s, relative gap %.2e\n",
+          horizon, step, 1e3 * i.cpu_seconds, i.nodes, i.strong_branching_solves,
+          i.heuristic_solves, i.qp_iterations, std::string(ToString(answer.status)).c_str(),
+          answer.relative_gap);
+    }
     out.problems.push_back(mpc.miqp().problem);
     out.guesses.push_back(mpc.guesses());
+    out.seeds.push_back(mpc.pseudo_cost_seed() != nullptr
+                            ? std::optional<MiqpPseudoCosts>(*mpc.pseudo_cost_seed())
+                            : std::nullopt);
     out.loop_seconds.push_back(answer.info.cpu_seconds);
     out.loop_nodes.push_back(answer.info.nodes);
     if (answer.status == MiqpStatus::kNodeLimit || answer.status == MiqpStatus::kTimeLimit)
@@ -137,6 +155,11 @@ std::vector<MpcProblems>& Problems() {
   return problems;
 }
 
+// The controller's pseudo-cost seed of problem k, or null.
+const MiqpPseudoCosts* Seed(const MpcProblems& p, size_t k) {
+  return p.seeds[k] ? &*p.seeds[k] : nullptr;
+}
+
 // Our settings for a bare solve: the controller's without its node and time limits.
 MiqpSettings Bare(const MiqpSettings& settings) {
   MiqpSettings bare = settings;
@@ -169,7 +192,7 @@ void PrintSideBySide() {
     for (size_t k = 0; k < p.problems.size(); k += every) {
       MiqpSolver solver;
       solver.Setup(p.problems[k], p.settings);
-      const MiqpResult in_loop = solver.Solve(p.guesses[k]);
+      const MiqpResult in_loop = solver.Solve(p.guesses[k], Seed(p, k));
       const MiqpResult ours = Solve(p.problems[k], bare);
       const double cpu_start = ThreadCpu();
       const reference::BonminResult theirs = reference::SolveWithBonmin(p.problems[k], bonmin);
@@ -210,18 +233,21 @@ void PrintSideBySide() {
 }
 
 // QUASIDYN_MIQP_VARIANTS=1: every problem of the loop solved again with the controller's
-// guesses under variants of the solver's settings (each feature on or off), to measure what
-// each one buys: CPU time and nodes per problem (median, max, total) and the largest
-// difference of the objective from the controller's settings' (relative to max(1, |J|)).
+// guesses (and, first, its pseudo-cost seeds) under variants of the solver's settings (each
+// feature on or off), to measure what each one buys: CPU time and nodes per problem (median, max,
+// total) and the largest difference of the objective from the controller's settings' (relative to
+// max(1, |J|)).
 void PrintVariants() {
   if (EnvInt("QUASIDYN_MIQP_VARIANTS", 0) == 0) return;
   struct Variant {
     const char* name;
     void (*apply)(MiqpSettings*);
+    bool seeded = false;  // the controller's pseudo-cost seed
   };
   const Variant variants[] = {
-      {"controller's settings", [](MiqpSettings*) {}},
-      {"no guesses", nullptr},
+      {"controller's settings and seeds", [](MiqpSettings*) {}, true},
+      {"controller's settings, no seeds", [](MiqpSettings*) {}},
+      {"no guesses, no seeds", nullptr},
       {"pseudo-cost, no strong branching",
        [](MiqpSettings* s) { s->strong_branching_candidates = 0; }},
       {"strong branching 4 candidates, reliability 1",
@@ -248,7 +274,7 @@ void PrintVariants() {
         MiqpSolver solver;
         solver.Setup(p.problems[k], settings);
         const MiqpResult& r =
-            solver.Solve(v.apply ? p.guesses[k] : std::vector<std::vector<signed char>>{});
+            v.apply ? solver.Solve(p.guesses[k], v.seeded ? Seed(p, k) : nullptr) : solver.Solve();
         seconds.push_back(r.info.cpu_seconds);
         nodes.push_back(r.info.nodes + r.info.strong_branching_solves);
         total += r.info.cpu_seconds;

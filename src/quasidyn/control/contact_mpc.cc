@@ -91,6 +91,7 @@ const MpcStep& ContactMpc::Solve(const State& x) {
   const Scene& scene = *scene_;
   step_ = MpcStep();
   guesses_.clear();
+  seeded_ = false;
   const int na = scene.nv_a;
   step_.force = VectorXd::Zero(na);
   // Without a solution: the setpoint of zero force at the current state, τ = K(ū − q − h v)
@@ -108,19 +109,31 @@ const MpcStep& ContactMpc::Solve(const State& x) {
   step_.build_seconds = Seconds(start);
 
   // Guesses: the previous solution shifted by one step (same contacts), and every contact open
-  // (c = 0, β = 0: z = 0; λ free: z = 1).
+  // (c = 0, β = 0: z = 0; λ free: z = 1). The previous pseudo-costs, shifted too, seed the
+  // tree's.
   const MpcLayout& L = miqp_.layout;
   const int ng = L.ngamma, nb = L.horizon * ng;
   std::vector<std::vector<signed char>>& guesses = guesses_;
   guesses.clear();
-  if (static_cast<int>(model_.contacts.size()) == previous_contacts_ &&
-      static_cast<int>(previous_binaries_.size()) == nb && nb > 0) {
-    std::vector<signed char> shifted(nb);
+  // Step k of this horizon is step k + 1 of the previous one (the last step repeats).
+  const auto shift = [&](const auto& previous, auto* shifted) {
     for (int k = 0; k < L.horizon; ++k) {
       const int from = std::min(k + 1, L.horizon - 1);
-      std::copy_n(previous_binaries_.begin() + from * ng, ng, shifted.begin() + k * ng);
+      std::copy_n(previous.begin() + from * ng, ng, shifted->begin() + k * ng);
     }
+  };
+  const bool same_contacts = static_cast<int>(model_.contacts.size()) == previous_contacts_ &&
+                             static_cast<int>(previous_binaries_.size()) == nb && nb > 0;
+  if (same_contacts) {
+    std::vector<signed char> shifted(nb);
+    shift(previous_binaries_, &shifted);
     guesses.push_back(std::move(shifted));
+    for (int d = 0; d < 2; ++d) {
+      pseudo_costs_.sum[d].resize(nb);
+      pseudo_costs_.count[d].resize(nb);
+      shift(previous_pseudo_costs_.sum[d], &pseudo_costs_.sum[d]);
+      shift(previous_pseudo_costs_.count[d], &pseudo_costs_.count[d]);
+    }
   }
   if (nb > 0) {
     std::vector<signed char> open(nb, 0);
@@ -132,7 +145,8 @@ const MpcStep& ContactMpc::Solve(const State& x) {
     }
     guesses.push_back(std::move(open));
   }
-  const MiqpResult& r = solver_.Solve(guesses);
+  seeded_ = same_contacts;
+  const MiqpResult& r = solver_.Solve(guesses, pseudo_cost_seed());
   step_.status = r.status;
   step_.message = r.message;
   step_.info = r.info;
@@ -141,6 +155,7 @@ const MpcStep& ContactMpc::Solve(const State& x) {
   previous_contacts_ = static_cast<int>(model_.contacts.size());
   previous_binaries_.clear();
   if (!r.has_solution) return step_;
+  previous_pseudo_costs_ = solver_.pseudo_costs();
   step_.cost = r.objective;
   step_.best_bound = r.best_bound;
   step_.gap = r.gap;

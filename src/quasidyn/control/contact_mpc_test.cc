@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -118,6 +119,45 @@ TEST(ContactMpcTest, ClosedLoopReachesTheWallNearestTheTargetAndStaysOnIt) {
   const double tolerance = 1e-9 * floor;
   for (const MpcRunStep& s : run.steps) EXPECT_GE(s.cost, floor - tolerance);
   EXPECT_LT(run.steps.back().cost - floor, 0.1 * (run.steps.front().cost - floor));
+}
+
+TEST(ContactMpcTest, EachSolveSeedsThePseudoCostsOfTheNextShiftedByOneStep) {
+  const ScenePtr scene = PointRobotWalls();
+  MpcSettings settings = *scene->mpc;
+  settings.horizon = 5;
+  ContactMpc mpc(scene, settings);
+  const State x = At(-1.6, -4, 1.2, -0.5);  // closing on the right wall: the tree branches
+  const MpcStep first = mpc.Solve(x);
+  ASSERT_TRUE(first.has_solution) << first.message;
+  EXPECT_EQ(mpc.pseudo_cost_seed(), nullptr);  // nothing before the first solve
+  const MiqpPseudoCosts measured = mpc.pseudo_costs();
+  const int ng = mpc.miqp().layout.ngamma, N = settings.horizon;
+  ASSERT_GT(ng, 0);
+  int branchings = 0;
+  for (int d = 0; d < 2; ++d) {
+    for (const int count : measured.count[d]) branchings += count;
+  }
+  ASSERT_GT(branchings, 0) << "the first tree must branch, else the seed is not exercised";
+  const MpcStep& second = mpc.Solve(x);
+  ASSERT_TRUE(second.has_solution) << second.message;
+  const MiqpPseudoCosts* seed = mpc.pseudo_cost_seed();
+  ASSERT_NE(seed, nullptr);
+  for (int d = 0; d < 2; ++d) {
+    ASSERT_EQ(seed->sum[d].size(), static_cast<size_t>(N * ng));
+    for (int k = 0; k < N; ++k) {
+      const int from = std::min(k + 1, N - 1);  // the last step repeats
+      for (int g = 0; g < ng; ++g) {
+        EXPECT_EQ(seed->sum[d][k * ng + g], measured.sum[d][from * ng + g]);
+        EXPECT_EQ(seed->count[d][k * ng + g], measured.count[d][from * ng + g]);
+      }
+    }
+  }
+  // The same state, so the same optimum within the MIQP's gap tolerance.
+  const double tolerance = std::max(settings.absolute_gap, settings.relative_gap * first.cost);
+  EXPECT_NEAR(second.cost, first.cost, tolerance);
+  mpc.Reset();
+  ASSERT_TRUE(mpc.Solve(x).has_solution);
+  EXPECT_EQ(mpc.pseudo_cost_seed(), nullptr);
 }
 
 TEST(ContactMpcTest, BoundsThatCannotBeMetGiveInfeasibleAndTheRunGoesOn) {

@@ -145,8 +145,8 @@ void MiqpSolver::Setup(const MiqpProblem& problem, const MiqpSettings& settings)
   activity_.resize(base_.G.rows());
   ax_.resize(base_.A.rows());
   for (int d = 0; d < 2; ++d) {
-    pseudo_sum_[d].assign(nb, 0.0);
-    pseudo_count_[d].assign(nb, 0);
+    pseudo_.sum[d].assign(nb, 0.0);
+    pseudo_.count[d].assign(nb, 0);
   }
   result_ = MiqpResult();
   ready_ = true;
@@ -366,8 +366,8 @@ int MiqpSolver::ChooseBranch(const std::vector<signed char>& fixing, const Vecto
       double sum = 0;
       int count = 0;
       for (int k = 0; k < nb; ++k) {
-        if (pseudo_count_[d][k] == 0) continue;
-        sum += pseudo_sum_[d][k] / pseudo_count_[d][k];
+        if (pseudo_.count[d][k] == 0) continue;
+        sum += pseudo_.sum[d][k] / pseudo_.count[d][k];
         ++count;
       }
       if (count > 0) known_mean[d] = sum / count;
@@ -394,7 +394,7 @@ int MiqpSolver::ChooseBranch(const std::vector<signed char>& fixing, const Vecto
     if (settings_.branching == BranchingRule::kPseudoCost) {
       double psi[2];
       for (int d = 0; d < 2; ++d) {
-        psi[d] = pseudo_count_[d][k] > 0 ? pseudo_sum_[d][k] / pseudo_count_[d][k] : known_mean[d];
+        psi[d] = pseudo_.count[d][k] > 0 ? pseudo_.sum[d][k] / pseudo_.count[d][k] : known_mean[d];
       }
       score = std::max(psi[0] * down, kPseudoCostFloor) * std::max(psi[1] * up, kPseudoCostFloor);
     }
@@ -429,7 +429,7 @@ int MiqpSolver::ReliabilityBranch(const std::vector<signed char>& fixing, const 
     const Candidate& c = candidates_[i];
     double score = c.score;
     const int k = c.binary;
-    const bool reliable = std::min(pseudo_count_[0][k], pseudo_count_[1][k]) >=
+    const bool reliable = std::min(pseudo_.count[0][k], pseudo_.count[1][k]) >=
                           settings_.strong_branching_reliability;
     if (!reliable && evaluated < settings_.strong_branching_candidates) {
       ++evaluated;
@@ -445,8 +445,8 @@ int MiqpSolver::ReliabilityBranch(const std::vector<signed char>& fixing, const 
         } else if (Succeeded(child.status)) {
           bounds[d] = std::max(parent_bound, child.bound);
           const double fraction = d == 0 ? value : 1.0 - value;
-          pseudo_sum_[d][k] += (bounds[d] - parent_bound) / fraction;
-          ++pseudo_count_[d][k];
+          pseudo_.sum[d][k] += (bounds[d] - parent_bound) / fraction;
+          ++pseudo_.count[d][k];
         } else {
           bounds[d] = parent_bound;  // no information
         }
@@ -655,7 +655,8 @@ bool MiqpSolver::Presolve(std::vector<signed char>* fixing) {
   return true;
 }
 
-const MiqpResult& MiqpSolver::Solve(const std::vector<std::vector<signed char>>& guesses) {
+const MiqpResult& MiqpSolver::Solve(const std::vector<std::vector<signed char>>& guesses,
+                                    const MiqpPseudoCosts* pseudo_costs) {
   constexpr const char* kWhere = "MiqpSolver::Solve";
   QUASIDYN_CHECK_ARGUMENT(ready_, kWhere, "call Setup first");
   for (size_t g = 0; g < guesses.size(); ++g) {
@@ -668,13 +669,37 @@ const MiqpResult& MiqpSolver::Solve(const std::vector<std::vector<signed char>>&
                               "guesses[" + std::to_string(g) + "] holds a value other than 0, 1");
     }
   }
+  const int nb = static_cast<int>(problem_.binaries.size());
+  if (pseudo_costs != nullptr) {
+    for (int d = 0; d < 2; ++d) {
+      const std::string name = d == 0 ? "down" : "up";
+      QUASIDYN_CHECK_ARGUMENT(static_cast<int>(pseudo_costs->sum[d].size()) == nb &&
+                                  static_cast<int>(pseudo_costs->count[d].size()) == nb,
+                              kWhere,
+                              "pseudo_costs' " + name +
+                                  " sums and counts must have one entry per binary (" +
+                                  std::to_string(nb) + ")");
+      for (int k = 0; k < nb; ++k) {
+        QUASIDYN_CHECK_ARGUMENT(std::isfinite(pseudo_costs->sum[d][k]) &&
+                                    pseudo_costs->sum[d][k] >= 0 && pseudo_costs->count[d][k] >= 0,
+                                kWhere,
+                                "pseudo_costs' " + name + " entry " + std::to_string(k) +
+                                    " must have a finite sum >= 0 and a count >= 0");
+      }
+    }
+  }
   start_time_ = Now();
   const double start_cpu = ThreadCpuNow();
   result_ = MiqpResult();
-  const int nb = static_cast<int>(problem_.binaries.size());
   for (int d = 0; d < 2; ++d) {
-    std::fill(pseudo_sum_[d].begin(), pseudo_sum_[d].end(), 0.0);
-    std::fill(pseudo_count_[d].begin(), pseudo_count_[d].end(), 0);
+    if (pseudo_costs != nullptr) {
+      std::copy(pseudo_costs->sum[d].begin(), pseudo_costs->sum[d].end(), pseudo_.sum[d].begin());
+      std::copy(pseudo_costs->count[d].begin(), pseudo_costs->count[d].end(),
+                pseudo_.count[d].begin());
+    } else {
+      std::fill(pseudo_.sum[d].begin(), pseudo_.sum[d].end(), 0.0);
+      std::fill(pseudo_.count[d].begin(), pseudo_.count[d].end(), 0);
+    }
   }
   const auto finish = [this, start_cpu]() -> const MiqpResult& {
     result_.info.solve_time_seconds = Now() - start_time_;
@@ -766,8 +791,8 @@ const MiqpResult& MiqpSolver::Solve(const std::vector<std::vector<signed char>>&
     }
     if (current->branch >= 0) {
       const double gain = std::max(0.0, relaxation.bound - current->bound);
-      pseudo_sum_[current->direction][current->branch] += gain / current->fraction;
-      ++pseudo_count_[current->direction][current->branch];
+      pseudo_.sum[current->direction][current->branch] += gain / current->fraction;
+      ++pseudo_.count[current->direction][current->branch];
     }
     const double bound = std::max(relaxation.bound, current->bound);
     if (bound >= PruneThreshold()) {

@@ -200,6 +200,14 @@ struct MiqpResult {
   MiqpInfo info;
 };
 
+// Pseudo-costs per binary (its position among the binaries), down (0) and up (1): the sums of
+// (L_child − L_parent) / f over the branchings on it and their counts (header, "Branching").
+// A receding-horizon caller passes the last solve's, shifted, to the next (Solve).
+struct MiqpPseudoCosts {
+  std::vector<double> sum[2];
+  std::vector<int> count[2];
+};
+
 class MiqpSolver {
  public:
   // Validates the problem and settings (std::invalid_argument naming the field) and builds the
@@ -209,8 +217,15 @@ class MiqpSolver {
   // entry 0 or 1 per binary; the problem's fixed entries override it) is tried first as an
   // incumbent, one QP each: e.g. an MPC's previous solution shifted by one step, so that the
   // tree starts with a good upper bound (std::invalid_argument for a wrong size or value).
-  const MiqpResult& Solve(const std::vector<std::vector<signed char>>& guesses = {});
+  // `pseudo_costs` (optional) seeds the pseudo-costs, which otherwise start unknown: e.g. an
+  // MPC's previous solve's, shifted by one step, so that reliability branching need not
+  // strong-branch on binaries the previous tree already measured (std::invalid_argument unless
+  // every vector has one entry per binary, sums finite and >= 0, counts >= 0).
+  const MiqpResult& Solve(const std::vector<std::vector<signed char>>& guesses = {},
+                          const MiqpPseudoCosts* pseudo_costs = nullptr);
   const MiqpResult& result() const { return result_; }
+  // The pseudo-costs at the end of the last Solve (seed included).
+  const MiqpPseudoCosts& pseudo_costs() const { return pseudo_; }
 
  private:
   struct Node;
@@ -292,9 +307,7 @@ class MiqpSolver {
   };
   std::vector<Candidate> candidates_;
   std::vector<std::pair<double, int>> order_;
-  // Pseudo-costs: sums of (ΔL / f) and counts, per binary, down (0) and up (1).
-  std::vector<double> pseudo_sum_[2];
-  std::vector<int> pseudo_count_[2];
+  MiqpPseudoCosts pseudo_;
   double start_time_ = 0;
 };
 

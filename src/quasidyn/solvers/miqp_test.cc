@@ -199,6 +199,64 @@ TEST(MiqpTest, NodeLimitCountsStrongBranchingSolves) {
   }
 }
 
+TEST(MiqpTest, SeededPseudoCostsSpareStrongBranchingAndKeepTheOptimum) {
+  const MiqpProblem problem = RandomMiqp(7, 8, 10, 6, 2);
+  const double expected = BruteForceOptimum(problem);
+  MiqpSettings settings;
+  settings.strong_branching_candidates = 4;
+  settings.strong_branching_reliability = 1;
+  MiqpSolver solver;
+  solver.Setup(problem, settings);
+  const MiqpResult first = solver.Solve();
+  ASSERT_EQ(first.status, MiqpStatus::kOptimal) << first.message;
+  ASSERT_GT(first.info.strong_branching_solves, 0) << "the instance must strong-branch";
+  // The first tree's pseudo-costs as the seed: the root's candidates were measured, so the
+  // second tree strong-branches less, and finds the same optimum.
+  const MiqpPseudoCosts measured = solver.pseudo_costs();
+  const MiqpResult second = solver.Solve({}, &measured);
+  ASSERT_EQ(second.status, MiqpStatus::kOptimal) << second.message;
+  EXPECT_NEAR(second.objective, expected, ObjectiveTolerance(settings, expected));
+  EXPECT_LT(second.info.strong_branching_solves, first.info.strong_branching_solves);
+  // The seed is where the pseudo-costs start: none falls below it.
+  for (int d = 0; d < 2; ++d) {
+    for (size_t k = 0; k < measured.count[d].size(); ++k) {
+      EXPECT_GE(solver.pseudo_costs().count[d][k], measured.count[d][k]);
+      EXPECT_GE(solver.pseudo_costs().sum[d][k], measured.sum[d][k]);
+    }
+  }
+  // Every binary reliable: no strong branching at all, the same optimum.
+  MiqpPseudoCosts reliable;
+  for (int d = 0; d < 2; ++d) {
+    reliable.sum[d].assign(problem.binaries.size(), 1.0);
+    reliable.count[d].assign(problem.binaries.size(), 1);
+  }
+  const MiqpResult seeded = solver.Solve({}, &reliable);
+  ASSERT_EQ(seeded.status, MiqpStatus::kOptimal) << seeded.message;
+  EXPECT_EQ(seeded.info.strong_branching_solves, 0);
+  EXPECT_NEAR(seeded.objective, expected, ObjectiveTolerance(settings, expected));
+  // A seed that does not fit is refused, naming what is wrong.
+  const auto expect_refused = [&](const MiqpPseudoCosts& bad, const std::string& fragment) {
+    try {
+      solver.Solve({}, &bad);
+      FAIL() << "expected std::invalid_argument with " << fragment;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  MiqpPseudoCosts bad = reliable;
+  bad.count[1].pop_back();
+  expect_refused(bad, "pseudo_costs' up sums and counts must have one entry per binary (10)");
+  bad = reliable;
+  bad.sum[0][3] = std::numeric_limits<double>::quiet_NaN();
+  expect_refused(bad, "pseudo_costs' down entry 3");
+  bad = reliable;
+  bad.count[1][9] = -1;
+  expect_refused(bad, "pseudo_costs' up entry 9");
+  bad = reliable;
+  bad.sum[1][0] = -1.0;
+  expect_refused(bad, "pseudo_costs' up entry 0");
+}
+
 TEST(MiqpTest, IntegerInfeasibleProblemIsReportedAsInfeasible) {
   // z1 + z2 = 1 and z1 − z2 = 0: the relaxation is feasible at (½, ½), no integer point is.
   MiqpProblem problem;
