@@ -67,9 +67,13 @@ IterationNorms ResidualsAndNorms(Eigen::Index m, Eigen::Index n, const double* G
     iterate_check += (s[i] - s[i]) + (z[i] - z[i]);
     term_check += r - r;
   }
-  if (equality.p == 0) {
+  // The columns' pass, with the equality rows' Aᵀy (kWithAty) or without (the same arithmetic
+  // as a pass that never saw them).
+  const auto columns_pass = [&](auto with_aty) {
+    constexpr bool kWithAty = decltype(with_aty)::value;
     for (Eigen::Index j = 0; j < n; ++j) {
-      const double r = (Qx[j] + c[j]) - Gtz[j];
+      double r = (Qx[j] + c[j]) - Gtz[j];
+      if constexpr (kWithAty) r -= equality.Aty[j];
       r_d[j] = r;
       norm.r_d = std::max(norm.r_d, std::abs(r));
       norm.Qx = std::max(norm.Qx, std::abs(Qx[j]));
@@ -77,20 +81,16 @@ IterationNorms ResidualsAndNorms(Eigen::Index m, Eigen::Index n, const double* G
       norm.Gtz = std::max(norm.Gtz, std::abs(Gtz[j]));
       iterate_check += x[j] - x[j];
       term_check += (r - r) + (Qx[j] - Qx[j]) + (Gtz[j] - Gtz[j]);
+      if constexpr (kWithAty) {
+        norm.Aty = std::max(norm.Aty, std::abs(equality.Aty[j]));
+        term_check += equality.Aty[j] - equality.Aty[j];
+      }
     }
+  };
+  if (equality.p == 0) {
+    columns_pass(std::false_type());
   } else {
-    const double* Aty = equality.Aty;
-    for (Eigen::Index j = 0; j < n; ++j) {
-      const double r = ((Qx[j] + c[j]) - Gtz[j]) - Aty[j];
-      r_d[j] = r;
-      norm.r_d = std::max(norm.r_d, std::abs(r));
-      norm.Qx = std::max(norm.Qx, std::abs(Qx[j]));
-      norm.c = std::max(norm.c, std::abs(c[j]));
-      norm.Gtz = std::max(norm.Gtz, std::abs(Gtz[j]));
-      norm.Aty = std::max(norm.Aty, std::abs(Aty[j]));
-      iterate_check += x[j] - x[j];
-      term_check += (r - r) + (Qx[j] - Qx[j]) + (Gtz[j] - Gtz[j]) + (Aty[j] - Aty[j]);
-    }
+    columns_pass(std::true_type());
     for (Eigen::Index i = 0; i < equality.p; ++i) {
       const double r = equality.Ax[i] - equality.b[i];
       equality.r_e[i] = r;
