@@ -56,10 +56,19 @@
 //                                 the virtual machine's host gave to other work meanwhile:
 //                                 thread_wake_bench's BM_CacheAfterIdle). That first call's
 //                                 cost is the single-call rows'.
+//                                 Each iteration of a loop row then makes the same items as
+//                                 two independent callers (IndependentCaller, below; 4 calls
+//                                 each): independent_fraction_median is the machine's own
+//                                 fraction for those items in the same minutes, and
+//                                 over_independent_median the row's over it.
 //                                 After each timed batch the caller sleeps 0.2 ms before reading
 //                                 the CPU clock: the clock counts another thread's time only up
 //                                 to its last switch or timer tick, and a worker that has left
-//                                 the call is still on its way to its park.
+//                                 the call is still on its way to its park. The single-call rows
+//                                 run with the default spin (4 ms): after the gradient batches'
+//                                 1-thread calls (0.8 and 2.7 ms) the other worker still spins,
+//                                 after the rollouts' (18 ms) it has blocked. The 1-thread CPU is
+//                                 the caller's own (the other worker may still spin then).
 //   BM_SpinningWorker/<work>      a single call with the other worker spinning for it
 //                                 (SetParkedThreadSpin) and the same call after it blocked,
 //                                 paired in each iteration (below).
@@ -85,8 +94,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <ctime>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <random>
 #include <string>
 #include <thread>
@@ -184,10 +196,15 @@ Batch RolloutBatchOf(Example example, int rollouts, int steps, bool reused) {
   RolloutOptions options;
   options.steps = steps;
   if (reused) {  // the trajectories and the workers' buffers of the last batch refilled
-    auto workspace = std::make_shared<RolloutWorkspace>(model);
-    return {rollouts, [workspace, x0s, commands, options](int threads) {
-              const std::vector<Trajectory>& runs =
-                  RolloutBatchInto(x0s, commands, options, threads, workspace.get());
+    // One workspace per thread count, each with a model of its own, as GradientBatchOf's
+    // steppers: a 2-thread call finds its trajectories where its own workers left them in the
+    // last 2-thread call, not where a 1-thread call of the same rows moved them (4 MB of
+    // records for the planar hand's 64 × 50 steps, written by the caller's CPU alone).
+    auto one = std::make_shared<RolloutWorkspace>(model);
+    auto two = std::make_shared<RolloutWorkspace>(ModelOf(example, "qp"));
+    return {rollouts, [one, two, x0s, commands, options](int threads) {
+              const std::vector<Trajectory>& runs = RolloutBatchInto(
+                  x0s, commands, options, threads, (threads == 1 ? one : two).get());
               benchmark::DoNotOptimize(runs.data());
             }};
   }
@@ -310,17 +327,110 @@ double ProcessCpuSeconds() {
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
+double ThreadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
 double WallSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// The machine's own linear fraction for a loop row's items, paired with it in each iteration:
+// a second caller on a thread of its own, with a batch of its own (BM_IndependentCallers'
+// make()), beside the benchmark's caller. Per request both make one untimed 1-thread call
+// (each CPU's caches, as the loop rows' untimed first call), meet at a spinning barrier, and
+// make `calls` timed 1-thread calls each; RunBeside returns the wall time from the meeting
+// until both are done [s]. Nothing of a batch is shared and nothing is handed over, so
+// T(1) / (2 T_both) for the same number of items is what two busy CPUs of this machine give
+// such items in that minute: the floor of the row's fraction but for its last item's
+// imbalance and its hand-overs. Blocked between requests: it takes no CPU from the other
+// phases.
+class IndependentCaller {
+ public:
+  explicit IndependentCaller(Batch batch)
+      : batch_(std::move(batch)), thread_([this] { Serve(); }) {}
+  IndependentCaller(const IndependentCaller&) = delete;
+  IndependentCaller& operator=(const IndependentCaller&) = delete;
+  ~IndependentCaller() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+
+  double RunBeside(const Batch& mine, int calls) {
+    arrived_.store(0);
+    finished_.store(false);
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      calls_ = calls;
+      ++requests_;
+    }
+    wake_.notify_one();
+    mine.run(1);  // untimed, while the other caller wakes
+    Meet();
+    const double start = WallSeconds();
+    for (int call = 0; call < calls; ++call) mine.run(1);
+    const double mine_end = WallSeconds();
+    while (!finished_.load()) {  // the other caller is running its last calls
+    }
+    return std::max(mine_end, their_end_) - start;
+  }
+
+ private:
+  void Meet() {
+    arrived_.fetch_add(1);
+    while (arrived_.load() < 2) {
+    }
+  }
+
+  void Serve() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (long served = 0;;) {
+      wake_.wait(lock, [&] { return stop_ || requests_ != served; });
+      if (stop_) return;
+      served = requests_;
+      const int calls = calls_;
+      lock.unlock();
+      batch_.run(1);
+      Meet();
+      for (int call = 0; call < calls; ++call) batch_.run(1);
+      their_end_ = WallSeconds();
+      finished_.store(true);  // publishes their_end_
+      lock.lock();
+    }
+  }
+
+  const Batch batch_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  long requests_ = 0;
+  int calls_ = 0;
+  std::atomic<int> arrived_{0};
+  std::atomic<bool> finished_{false};
+  double their_end_ = 0.0;
+  std::thread thread_;  // last: started once the members it reads are made
+};
+
 // `in_a_row` calls on 1 thread, then as many on 2, per iteration: 1 for batches made one at a
-// time with other work between them, more for a caller that makes them in a loop.
+// time with other work between them, more for a caller that makes them in a loop. A loop row
+// (even in_a_row > 1) then makes the same items as two independent callers, in_a_row / 2 calls
+// each (IndependentCaller): counters independent_fraction_median (that pair's T(1) / (2 T)) and
+// over_independent_median (the row's fraction over it, iteration by iteration: what the batch
+// itself loses, its hand-overs and last items, with the host's minute taken out).
 void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& make,
                       int in_a_row = 1) {
   const Batch batch = make();
   batch.run(1);  // warm-up: the scene's caches, the workers' buffers
   batch.run(2);
+  const bool paired = in_a_row > 1 && in_a_row % 2 == 0;
+  std::unique_ptr<IndependentCaller> beside;
+  if (paired) beside = std::make_unique<IndependentCaller>(make());
   long allocations = 0;
   {
     testing::MallocCounter counter;
@@ -329,20 +439,31 @@ void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& mak
   }
   double wall[3] = {0, 0, 0}, cpu[3] = {0, 0, 0};  // [T], summed over the iterations
   std::vector<double> fractions;                   // each iteration's own linear fraction
+  std::vector<double> independent_fractions, over_independent;  // the paired control's (above)
   for (auto _ : state) {
     double iteration_wall[3] = {0, 0, 0};
     for (int threads = 1; threads <= 2; ++threads) {
       if (in_a_row > 1) batch.run(threads);  // the steady state of calls in a loop (above)
-      const double wall_start = WallSeconds(), cpu_start = ProcessCpuSeconds();
+      // CPU: the caller's own for 1 thread (the other worker may still spin after the last
+      // 2-thread call: SetParkedThreadSpin's default), the process's for 2.
+      const auto cpu_now = [threads] {
+        return threads == 1 ? ThreadCpuSeconds() : ProcessCpuSeconds();
+      };
+      const double wall_start = WallSeconds(), cpu_start = cpu_now();
       for (int call = 0; call < in_a_row; ++call) batch.run(threads);
       iteration_wall[threads] = WallSeconds() - wall_start;
       wall[threads] += iteration_wall[threads];
-      // The other workers' way to their park counted in this batch, not in the next (both thread
-      // counts pay the sleep's own CPU, ≈ 15 µs in the 2-vCPU VM).
+      // The other workers' way to their park or spin counted in this batch, not in the next
+      // (both thread counts pay the sleep's own CPU, ≈ 15 µs in the 2-vCPU VM).
       std::this_thread::sleep_for(std::chrono::microseconds(200));
-      cpu[threads] += ProcessCpuSeconds() - cpu_start;
+      cpu[threads] += cpu_now() - cpu_start;
     }
     fractions.push_back(iteration_wall[1] / (2 * iteration_wall[2]));
+    if (paired) {
+      const double independent = iteration_wall[1] / (2 * beside->RunBeside(batch, in_a_row / 2));
+      independent_fractions.push_back(independent);
+      over_independent.push_back(fractions.back() / independent);
+    }
   }
   const double items = static_cast<double>(state.iterations()) * batch.items * in_a_row;
   state.counters["items_per_second_1"] = items / wall[1];
@@ -353,6 +474,10 @@ void BM_ThreadScaling(benchmark::State& state, const std::function<Batch()>& mak
   state.counters["cpu_us_per_item_2"] = 1e6 * cpu[2] / items;
   state.counters["cpu_utilisation_2"] = cpu[2] / (2 * wall[2]);
   state.counters["allocations_per_item_1"] = static_cast<double>(allocations) / batch.items;
+  if (paired) {
+    state.counters["independent_fraction_median"] = Quantile(independent_fractions, 0.5);
+    state.counters["over_independent_median"] = Quantile(over_independent, 0.5);
+  }
 }
 BENCHMARK_CAPTURE(BM_ThreadScaling, rollouts_planar_hand, [] {
   return RolloutBatchOf(Example::kPlanarHand, 64, 50, false);
@@ -415,8 +540,9 @@ BENCHMARK_CAPTURE(BM_ThreadScaling, control_stream, [] {
 
 // A single call with the other worker spinning for it (SetParkedThreadSpin) against the same
 // call after the other worker blocked, paired in each iteration: a 1-thread call with the other
-// CPU idle (the reference), the 2-thread call after it (the other worker blocked through it, as
-// in BM_ThreadScaling's single calls), then with the spin asked: an untimed 2-thread call (the
+// CPU idle (the reference), the 2-thread call after it (no spin asked: the other worker blocked
+// through it, as in BM_ThreadScaling's single calls before the default spin), then with the
+// spin asked: an untimed 2-thread call (the
 // other worker serves it and spins), the 1-thread call again as the caller's serial work, and
 // the timed 2-thread call. A burst of the host's work that takes a second or more moves both
 // fractions of the iterations it hits, not one row's run. Counters:
@@ -433,7 +559,7 @@ constexpr int kSpinLongerThanTheGapUs = 50000;
 
 void BM_SpinningWorker(benchmark::State& state, const std::function<Batch()>& make) {
   struct Restore {  // back to the default after the run
-    ~Restore() { SetParkedThreadSpin(std::chrono::microseconds(0)); }
+    ~Restore() { SetParkedThreadSpin(kDefaultParkedThreadSpin); }
   } restore;
   const Batch batch = make();
   batch.run(1);  // warm-up: the scene's caches, the workers' buffers
@@ -472,12 +598,6 @@ BENCHMARK_CAPTURE(BM_SpinningWorker, gradients_arm_cubes_reused, [] {
 BENCHMARK_CAPTURE(BM_SpinningWorker, rollouts_planar_hand_reused, [] {
   return RolloutBatchOf(Example::kPlanarHand, 64, 50, true);
 })->Unit(benchmark::kMillisecond);
-
-double ThreadCpuSeconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
 
 // Two callers, each with a batch of its own (its own model, stepper or workspace; the scene
 // shared) on 1 thread, `calls` calls each: first one caller alone, then both at once (started
@@ -636,7 +756,8 @@ TimelineItems RolloutItemsOf(Example example, int rollouts, int steps) {
 
 // A batch's timeline on T = 1 or 2 threads (the first argument), the calls gap_us apart (the
 // second): the caller works alone (busy, on its CPU) for the gap before each call, as a caller
-// does between batches, while the other worker's CPU idles (it parks once kIdleSpin has passed).
+// does between batches, while the other worker spins (SetParkedThreadSpin's default, 4 ms), then
+// parks and its CPU idles.
 // With the gap of the batch's 1-thread call, a 2-thread call finds the other CPU as the
 // single-call rows of BM_ThreadScaling find it. Each item's start and end (wall clock from the
 // call's start) and its thread CPU time are recorded. Medians over the calls [µs]:
@@ -687,14 +808,17 @@ void BM_BatchTimeline(benchmark::State& state, const std::function<TimelineItems
       item.end = 1e6 * (WallSeconds() - start);
     });
     call.push_back(1e6 * (WallSeconds() - start));
+    // The other worker's first item is its earliest started, not its lowest numbered: once its
+    // share is empty it takes the caller's last items.
     double first1 = -1, end0 = 0, end1 = 0, n1 = 0;
+    std::size_t first_item = 0;
     for (std::size_t i = 0; i < items.size(); ++i) {
       const Item& item = items[i];
       cpu[item.worker].push_back(item.cpu);
       if (item.worker == 1) {
-        if (first1 < 0) {
+        if (first1 < 0 || item.start < first1) {
           first1 = item.start;
-          first_extra.push_back(item.end - item.start - alone[i]);
+          first_item = i;
         }
         end1 = std::max(end1, item.end);
         ++n1;
@@ -702,7 +826,10 @@ void BM_BatchTimeline(benchmark::State& state, const std::function<TimelineItems
         end0 = std::max(end0, item.end);
       }
     }
-    if (first1 >= 0) worker1_start.push_back(first1);
+    if (first1 >= 0) {
+      worker1_start.push_back(first1);
+      first_extra.push_back(items[first_item].end - first1 - alone[first_item]);
+    }
     caller_end.push_back(end0);
     worker1_end.push_back(end1);
     items_1.push_back(n1);

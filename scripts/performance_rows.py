@@ -9,10 +9,10 @@ Siconos' median to ours on the same recorded NCPs; the thread rows are the wall-
 fraction (the median over the calls of each call's own, and the fraction of the summed times)
 with the CPU time per item at 2 threads over 1, beside the machine's own control: for batches
 made in a loop (the steady state), for a single call with the other worker spinning for it
-(SetParkedThreadSpin), and for a single call after the other worker idled, with the
-best fraction such a call of the row's shape can reach when the other worker starts as late,
-and its first item runs as much longer, as the same items' timeline after the same idle shows
-(batch_bench's BM_BatchTimeline: the floor).
+(SetParkedThreadSpin), and for a single call after a gap as long as its 1-thread call (the
+default spin, 4 ms, then a block), with the best fraction such a call of the row's shape can
+reach when the other worker starts as late, and its first item runs as much longer, as the
+same items' timeline after the same gap shows (batch_bench's BM_BatchTimeline: the floor).
 
 Not run here (minutes each): the MIQP MPC rows (build/release/miqp_bench, docs/mpc.md) and
 instruction counts (scripts/instruction_counts.sh).
@@ -29,6 +29,7 @@ import sys
 import tempfile
 
 ROW_GROUPS = ("step", "diff", "ecp", "pick", "threads")
+DEFAULT_SPIN_MS = 4  # kDefaultParkedThreadSpin (common/parallel_for.h)
 
 
 def ordinary_policy():
@@ -145,14 +146,18 @@ def handover_floor(items, item_us, start_us, notify_us, first_extra_us=0.0, grow
 
 
 def thread_rows(build, repetitions):
-    """Two kinds of call: a batch made alone after the other worker idled through a 1-thread
-    call (single call: the wake and the cold CPU, with its hand-over floor), and batches made in
-    a loop (steady state, rows _8_in_a_row: their first call untimed). Each is judged by the
+    """Two kinds of call: a batch made alone after a gap as long as its 1-thread call (single
+    call; with the default policy the other worker spins 4 ms after a call, so it still spins
+    after the gradient batches' gaps and has blocked after the rollouts': the wake and the cold
+    CPU, with its hand-over floor), and batches made in a loop (steady state, rows _8_in_a_row: their first call untimed). Each is judged by the
     median over the benchmark's iterations of each iteration's own fraction (its 1-thread and
     its 2-thread calls made one after the other: a burst of the host's other work that takes one
     call does not move it), with the fraction of the summed times beside it. Beside them the
     machine's controls: the same shapes of register-only arithmetic, and two independent callers
-    (the CPU per item two busy CPUs cost when nothing is shared). The single calls' floor comes
+    (the CPU per item two busy CPUs cost when nothing is shared). A loop row also makes its
+    items as two independent callers in each of its iterations (BM_ThreadScaling's paired
+    control): their own fraction in the same minutes, and ours over theirs, the batch's own
+    loss with the host's minute taken out. The single calls' floor comes
     from the timeline of the same items after the same idle (BM_BatchTimeline: how late the
     other worker starts, how much longer its first item takes) with the independent callers'
     growth. At least 5 repetitions: on a shared virtual machine a burst of the host's other work
@@ -206,7 +211,9 @@ def thread_rows(build, repetitions):
         floor = handover_floor(items, item_us, 0.0, 0.0, 0.0, machine)
         label = (f"{batch} on 2 threads, calls in a loop (CPU per item × {growth:.3f} of 1 "
                  f"thread; {how}; floor {floor:.3f}: {items} × {item_us:.3g} µs, items × "
-                 f"{machine:.3f} with both CPUs busy)")
+                 f"{machine:.3f} with both CPUs busy; the same items made by two independent "
+                 f"callers in the same iterations {entry['independent_fraction_median']:.3f}, "
+                 f"ours over theirs {entry['over_independent_median']:.3f})")
         if batch.startswith("control"):
             label += ", the machine's control"
         rows.append(row(label, fraction, 0.95, "of linear", at_most=False))
@@ -225,7 +232,9 @@ def thread_rows(build, repetitions):
         else:
             floor = handover_floor(items, item_us, start_us, notify_us)
             why = f"wake {start_us:.3g} µs"
-        label = (f"{batch} on 2 threads, a single call after the other worker idled (CPU per "
+        label = (f"{batch} on 2 threads, a single call after a gap as long as its 1-thread call "
+                 f"(the default policy: the other worker spins {DEFAULT_SPIN_MS:g} ms after a call, "
+                 f"then blocks; CPU per "
                  f"item × {growth:.3f} of 1 thread; {how}; floor {floor:.3f}: {items} × "
                  f"{item_us:.3g} µs, {why}, notify {notify_us:.2g} µs)")
         if batch == "control_compute":
@@ -239,7 +248,7 @@ def thread_rows(build, repetitions):
         label = (f"{batch} on 2 threads, a single call with the other worker spinning for it "
                  f"(set_parked_thread_spin 50 ms; median over the calls; "
                  f"{entry['linear_fraction_median_blocking']:.3f} in the same iterations with "
-                 f"the worker blocked; the caller's 1-thread call × "
+                 f"the worker blocked, set_parked_thread_spin 0; the caller's 1-thread call × "
                  f"{entry['serial_time_with_spin']:.3f} its time alone with the worker spinning "
                  f"beside it; floor {floor:.3f}: {items} × {item_us:.3g} µs, items × "
                  f"{machine:.3f} with both CPUs busy)")

@@ -20,12 +20,13 @@ void BindParkedThreadSpin(py::module_& m) {
       },
       py::arg("microseconds"),
       "How long [µs, 0 to 1e6] a batch's other worker threads spin after a call of "
-      "rollout_batch or BatchLinearizer before they block (default 0: 50 µs, between calls in a "
-      "loop only). A spinning thread takes the next call's items at once instead of tens of "
-      "microseconds late on a cold CPU, but holds a CPU busy for the whole spin even when no call "
-      "comes "
-      "(OpenMP's OMP_WAIT_POLICY=active): for batches a few milliseconds apart on a machine "
-      "with a CPU to spare. Process-wide; ValueError outside 0 to 1e6.");
+      "rollout_batch or BatchLinearizer before they block (default 4000, about what GCC's OpenMP "
+      "runtime spins by default; none after a call with more threads than CPUs; 0: 50 µs, "
+      "between calls in a loop only). A spinning thread takes the next call's items at once "
+      "instead of tens of microseconds late on a cold CPU, but holds a CPU busy for the whole "
+      "spin even when no call comes (OpenMP's OMP_WAIT_POLICY): 0 suits a process that shares "
+      "its CPUs with other busy processes and makes its batches far apart. Process-wide; "
+      "ValueError outside 0 to 1e6.");
   m.def(
       "parked_thread_spin", [] { return static_cast<long long>(ParkedThreadSpin().count()); },
       "The spin set by set_parked_thread_spin [µs].");

@@ -135,15 +135,30 @@ class ItemQueue {
 // * a parked thread, after a call, when the call came at most kIdleSpin after the previous
 //   one left it (a caller making calls in a loop); it parks as before once a gap was longer.
 //
-// Each spin lasts at most about the cost of the block it may save, so a spin that catches
-// nothing costs at most that block's cost again (and at most kTailSpin of CPU per call).
+// Each of these spins lasts at most about the cost of the block it may save, so a spin that
+// catches nothing costs at most that block's cost again (and at most kTailSpin of CPU per call).
+// Beyond them a parked thread spins after a call for SetParkedThreadSpin's time (default
+// kDefaultParkedThreadSpin, parallel_for.h) when the call came within that time after the one
+// before (a spin would have caught it), unless the call had more workers than CPUs: a call
+// that comes within it, a few milliseconds of serial work after the last, finds its workers
+// running and their CPUs' caches warm instead of paying the wake above, and a caller whose calls
+// come further apart pays one spin, not one per call.
 constexpr std::chrono::microseconds kTailSpin{50};
 constexpr std::chrono::microseconds kIdleSpin{50};
 
-// SetParkedThreadSpin's value [µs]: a parked thread's spin after every call, whatever the gap
-// before it (0: kIdleSpin between calls in a loop only). Read by each thread after each call.
+// SetParkedThreadSpin's value [µs]: a parked thread's spin after a call that came within it
+// after the last one returned (0: kIdleSpin between calls in a loop only). Read by each call
+// and by each thread after each call.
 constexpr std::int64_t kMaxParkedSpinUs = 1000000;
-std::atomic<std::int64_t> parked_spin_us{0};
+std::atomic<std::int64_t> parked_spin_us{kDefaultParkedThreadSpin.count()};
+
+// Whether a call of `workers` workers has more than the machine's CPUs (0 when unknown: taken as
+// enough): its parked threads then keep to kIdleSpin after it, as libgomp spins 100 times
+// instead of 300,000 with more threads than CPUs.
+bool MoreWorkersThanCpus(std::size_t workers) {
+  static const unsigned cpus = std::thread::hardware_concurrency();
+  return cpus != 0 && workers > cpus;
+}
 
 // A pause in a spin-wait loop (x86 PAUSE): the core's other work goes first.
 inline void CpuRelax() {
@@ -191,6 +206,13 @@ class ParkedThreads {
       open_ = &queue;
       seats_ = helpers;
       joined_ = 0;
+      // The spin asked only after a call that came within it after the last one returned (a
+      // spin would have caught it): a caller whose calls come further apart pays one spin that
+      // catches nothing, not one per call (adaptive, as glibc's adaptive mutexes size their spin
+      // by the waits before).
+      const std::chrono::microseconds asked(parked_spin_us.load(std::memory_order_relaxed));
+      spin_after_ = !MoreWorkersThanCpus(helpers + 1) &&
+                    (!returned_once_ || Clock::now() - last_return_ <= asked);
       published_.store(++call_);
     }
     wake_.notify_all();  // no system call when every thread is spinning, not waiting
@@ -205,6 +227,8 @@ class ParkedThreads {
       lock.lock();
     }
     left_.wait(lock, [this] { return inside_.load() == 0; });
+    last_return_ = Clock::now();
+    returned_once_ = true;
   }
 
  private:
@@ -212,6 +236,7 @@ class ParkedThreads {
     std::unique_lock<std::mutex> lock(mutex_);
     std::uint64_t served = 0;     // calls are numbered from 1: a new thread serves the open one
     bool calls_in_a_row = false;  // the last call came within kIdleSpin of the one before
+    bool spin_after = false;      // the last call's spin_after_
     for (;;) {
       const auto open = [&] { return open_ != nullptr && seats_ > 0 && call_ != served; };
       const Clock::time_point left = Clock::now();
@@ -219,7 +244,7 @@ class ParkedThreads {
       const std::chrono::microseconds spin =
           served == 0 ? std::chrono::microseconds(0)
                       : std::max(calls_in_a_row ? kIdleSpin : std::chrono::microseconds(0),
-                                 std::chrono::microseconds(asked_us));
+                                 std::chrono::microseconds(spin_after ? asked_us : 0));
       if (spin.count() > 0 && !open()) {
         lock.unlock();
         SpinWhile(
@@ -233,6 +258,7 @@ class ParkedThreads {
       wake_.wait(lock, open);
       calls_in_a_row = served != 0 && Clock::now() - left <= kIdleSpin;
       served = call_;
+      spin_after = spin_after_;
       --seats_;
       const std::size_t worker = ++joined_;
       ++inside_;
@@ -251,7 +277,10 @@ class ParkedThreads {
   ItemQueue* open_ = nullptr;     // the call threads may join, or none
   std::size_t seats_ = 0;         // threads the open call still takes
   std::size_t joined_ = 0;        // threads that joined the open call
-  std::uint64_t call_ = 0;        // calls published so far
+  bool spin_after_ = true;        // the open call's threads may spin after it (SetParkedThreadSpin)
+  Clock::time_point last_return_;  // when the last call returned, if one did
+  bool returned_once_ = false;
+  std::uint64_t call_ = 0;  // calls published so far
   // Read by spinning threads without the mutex; changed under it.
   std::atomic<std::size_t> inside_{0};       // threads draining a call's queue
   std::atomic<std::uint64_t> published_{0};  // call_

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <fstream>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -142,7 +143,7 @@ bool TwoItemsRanTogether(pid_t* helper) {
 }
 
 // Threads started per call would give every call a new worker 1; parked ones are reused (as many
-// as the most threads asked for so far in this process: at most 7 in this file).
+// as the most threads asked for so far in this process: at most 7 in this file, or the CPUs + 1).
 TEST(ParallelFor, TheOtherWorkersThreadsAreKeptBetweenCalls) {
   const int calls = 20;
   std::set<pid_t> helpers;
@@ -274,6 +275,16 @@ double ProcessCpuSeconds() {
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
+// The tests of the parked threads' spin sleep kSleep and compare the process's CPU meanwhile
+// with a tenth of it: a blocked thread's CPU is microseconds, a spinning one's most of the sleep.
+constexpr std::chrono::milliseconds kSleep(100);
+constexpr double kTenthOfTheSleep = 0.1 * std::chrono::duration<double>(kSleep).count();  // [s]
+
+// Sets the spin back to the default when a test that changed it ends.
+struct RestoreTheDefaultSpin {
+  ~RestoreTheDefaultSpin() { SetParkedThreadSpin(kDefaultParkedThreadSpin); }
+};
+
 // The process's CPU time [s] while the caller sleeps for `sleep` (its parked threads' spins).
 double CpuWhileTheCallerSleeps(std::chrono::milliseconds sleep) {
   const double start = ProcessCpuSeconds();
@@ -281,28 +292,98 @@ double CpuWhileTheCallerSleeps(std::chrono::milliseconds sleep) {
   return ProcessCpuSeconds() - start;
 }
 
-// After a call a parked thread blocks within 50 µs by default, so the process takes next to no
-// CPU while its caller sleeps 100 ms; with a spin of 1 s asked, the thread that served the call
-// spins through the sleep (a CPU of its own, or a share of one on a loaded machine: more than a
-// tenth of the sleep); asking for another spin stops it at once. The bound, a tenth of the sleep,
-// is far from both: a blocked thread's CPU is microseconds, a spinning one's most of the sleep.
+// After a call a parked thread spins for the spin asked, then blocks. Measured by the process's
+// CPU while its caller sleeps 100 ms: with no spin asked next to none; with a spin of 1 s asked,
+// more than a tenth of the sleep (a CPU of its own, or a share of one on a loaded machine);
+// asking for another spin stops it at once. The bound, a tenth of the sleep, is far from both: a
+// blocked thread's CPU is microseconds, a spinning one's most of the sleep. (A spin of a few
+// milliseconds is not measured so: in a KVM guest a spin of PAUSE instructions can make the host
+// deschedule the virtual CPU, and that time is counted as stolen, not as the thread's CPU.)
 TEST(ParallelFor, AParkedThreadSpinsAsLongAsAskedAndStopsWhenTheSpinChanges) {
   using std::chrono::microseconds;
-  struct Restore {
-    ~Restore() { SetParkedThreadSpin(microseconds(0)); }
-  } restore;
-  const std::chrono::milliseconds sleep(100);
-  const double tenth = 0.1 * std::chrono::duration<double>(sleep).count();
+  const RestoreTheDefaultSpin restore;
   pid_t helper = 0;
-  ASSERT_EQ(ParkedThreadSpin().count(), 0);  // the default
+  SetParkedThreadSpin(microseconds(0));
   ASSERT_TRUE(TwoItemsRanTogether(&helper));
-  EXPECT_LT(CpuWhileTheCallerSleeps(sleep), tenth);
+  EXPECT_LT(CpuWhileTheCallerSleeps(kSleep), kTenthOfTheSleep);
   SetParkedThreadSpin(std::chrono::seconds(1));
   EXPECT_EQ(ParkedThreadSpin().count(), 1000000);
   ASSERT_TRUE(TwoItemsRanTogether(&helper));
-  EXPECT_GT(CpuWhileTheCallerSleeps(sleep), tenth);
+  EXPECT_GT(CpuWhileTheCallerSleeps(kSleep), kTenthOfTheSleep);
   SetParkedThreadSpin(microseconds(0));  // the spinning thread blocks, 0.9 s before its deadline
-  EXPECT_LT(CpuWhileTheCallerSleeps(sleep), tenth);
+  EXPECT_LT(CpuWhileTheCallerSleeps(kSleep), kTenthOfTheSleep);
+}
+
+// The state of thread `tid` of this process from /proc (R running or runnable, S sleeping, ...);
+// '?' when it cannot be read.
+char ThreadState(pid_t tid) {
+  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return '?';
+  const std::size_t end_of_name = line.rfind(')');  // "tid (name) S ..."
+  return end_of_name == std::string::npos || end_of_name + 2 >= line.size() ? '?'
+                                                                            : line[end_of_name + 2];
+}
+
+// By default a parked thread spins 4 ms after a call that came within 4 ms of the one before
+// (kDefaultParkedThreadSpin), then blocks: right after the second of two calls made one after
+// the other it is running, not asleep (the caller reads its state within microseconds of the
+// call's end, far inside the 4 ms), and it sleeps within 1 s. With no spin it would be on its
+// way to its block or asleep; SetParkedThreadSpin(0) is the other test's.
+TEST(ParallelFor, ByDefaultAParkedThreadSpinsAfterACallThenBlocks) {
+  ASSERT_EQ(ParkedThreadSpin(), kDefaultParkedThreadSpin);
+  ASSERT_EQ(kDefaultParkedThreadSpin.count(), 4000);  // the value parallel_for.h documents
+  pid_t helper = 0;
+  ASSERT_TRUE(TwoItemsRanTogether(&helper));  // whatever came before it
+  ASSERT_TRUE(TwoItemsRanTogether(&helper));  // within 4 ms of the last
+  EXPECT_EQ(ThreadState(helper), 'R');
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (ThreadState(helper) != 'S' && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(ThreadState(helper), 'S');
+}
+
+// A parked thread spins after a call only when that call came within the spin after the one
+// before: with a spin of 200 ms asked, a call 400 ms after the last (the thread spun 200 ms and
+// blocked) is followed by no spin, and the next call, made at once, by a spin again. Measured as
+// in the test above, by the process's CPU while the caller sleeps 100 ms, with its bound.
+TEST(ParallelFor, AParkedThreadSpinsOnlyAfterACallItsSpinWouldHaveCaught) {
+  const RestoreTheDefaultSpin restore;
+  pid_t helper = 0;
+  SetParkedThreadSpin(std::chrono::milliseconds(200));
+  ASSERT_TRUE(TwoItemsRanTogether(&helper));
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));  // longer than the spin
+  ASSERT_TRUE(TwoItemsRanTogether(&helper));                    // came after the spin ended
+  EXPECT_LT(CpuWhileTheCallerSleeps(kSleep), kTenthOfTheSleep);
+  ASSERT_TRUE(TwoItemsRanTogether(&helper));  // 100 ms after the last: within the spin
+  EXPECT_GT(CpuWhileTheCallerSleeps(kSleep), kTenthOfTheSleep);
+}
+
+// A call with more workers than the machine has CPUs leaves its threads no spin after it (they
+// would take CPUs the other workers need), whatever spin is asked: every worker of a call of
+// hardware_concurrency() + 1 items, each waiting (up to 20 s) until all have started, joins it,
+// and with a spin of 1 s asked the process then takes less CPU while its caller sleeps 100 ms
+// than a tenth of the sleep (the other test's bound: one spinning thread takes most of it).
+TEST(ParallelFor, ACallWithMoreWorkersThanCpusLeavesNoSpinAfterIt) {
+  const RestoreTheDefaultSpin restore;
+  const unsigned cpus = std::thread::hardware_concurrency();
+  if (cpus == 0) GTEST_SKIP() << "the number of CPUs is unknown here";
+  const std::size_t workers = cpus + 1;
+  SetParkedThreadSpin(std::chrono::seconds(1));
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::size_t started = 0;
+  bool all = true;
+  ParallelFor(workers, static_cast<int>(workers), [&](std::size_t, std::size_t) {
+    std::unique_lock<std::mutex> lock(mutex);
+    ++started;
+    changed.notify_all();
+    all =
+        changed.wait_for(lock, std::chrono::seconds(20), [&] { return started == workers; }) && all;
+  });
+  ASSERT_TRUE(all) << "the " << workers << " workers did not all join the call";
+  EXPECT_LT(CpuWhileTheCallerSleeps(kSleep), kTenthOfTheSleep);
 }
 
 TEST(ParallelFor, RefusesASpinOutsideZeroToOneSecond) {
@@ -316,7 +397,7 @@ TEST(ParallelFor, RefusesASpinOutsideZeroToOneSecond) {
                 std::string::npos)
           << e.what();
     }
-    EXPECT_EQ(ParkedThreadSpin().count(), 0);  // unchanged
+    EXPECT_EQ(ParkedThreadSpin(), kDefaultParkedThreadSpin);  // unchanged
   }
 }
 
