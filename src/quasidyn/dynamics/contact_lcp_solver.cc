@@ -45,7 +45,9 @@ const LcpResult& ContactLcpSolver::SolveWithRetries(const LcpView& problem) {
   int pivots = answer_.info.pivots;
   double seconds = answer_.info.solve_time_seconds;
   for (const double scale : {1e3, 1e-3}) {
-    if (Succeeded(answer_.status)) break;
+    // A ray (kInfeasible) ends the same pivots at every scale of q: the ratio test's ratios all
+    // scale alike and the ray test reads the pivot column alone.
+    if (Succeeded(answer_.status) || answer_.status == SolverStatus::kInfeasible) break;
     rescaled_q_ = scale * problem.q;  // sized by Resize
     const LcpResult& retry = lemke_.Solve(LcpView(problem.M, rescaled_q_));
     pivots += retry.info.pivots;

@@ -15,6 +15,8 @@
 //   every scale does (the pivots of every run are summed). Lemke's tests are relative to the
 //   data (it normalises M and q by powers of two), so a retry sees data within a factor 2 of
 //   the first run's and rarely changes the outcome; they were absolute below 1 when it was added.
+//   A ray (kInfeasible) is not retried: its pivots are the same at every scale of q (a fuzzed
+//   infeasible step of n = 396 took the same 21,534 pivots three times).
 
 #include <utility>
 #include <vector>

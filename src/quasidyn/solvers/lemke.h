@@ -88,7 +88,8 @@ struct LemkeSettings {
   // redundant contacts regular (lemke.cc, Solve). Its answer is kept only when it passes the
   // check above (kSolved) against the original M and q; otherwise the first run's status stays.
   // Dimensionless, in [0, 1e-6]; 0: no such retry. Ours (not from a paper): 1e-10, so that δ‖ẑ‖
-  // stays at the final check's tolerance.
+  // stays at the final check's tolerance. Each such run stops after min(max_pivots, 10·(n + 1))
+  // pivots (lemke.cc, kRegularisedPivotsPerRow).
   double regularisation = 1e-10;
 };
 
@@ -141,9 +142,11 @@ class LemkeSolver {
     VectorView q{nullptr, 0};
   };
 
-  // One run of Lemke's method with the given pivot tolerance (no timing), into *result.
-  // Pivots on normalised_ (Normalise first), answers and checks in the units of `original`.
-  void SolveOnce(const LcpView& original, double pivot_tolerance, LcpResult* result);
+  // One run of Lemke's method with the given pivot tolerance (no timing), into *result, of at
+  // most max_pivots pivots (> 0). Pivots on normalised_ (Normalise first), answers and checks
+  // in the units of `original`.
+  void SolveOnce(const LcpView& original, double pivot_tolerance, int max_pivots,
+                 LcpResult* result);
   // normalised_ = (2^(−e_M) M, 2^(−e_q) q) with the exponents of the header comment.
   void Normalise(const LcpView& problem);
   // Row of the lexicographic minimum ratio among rows with a_i > threshold; −1 if none.

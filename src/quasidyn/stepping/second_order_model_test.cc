@@ -9,14 +9,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "quasidyn/formulations/lcp/quasistatic_lcp.h"
 #include "quasidyn/formulations/qp/pyramid_qp.h"
 #include "quasidyn/formulations/registry.h"
+#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/formulations/socp/friction_cone_socp.h"
 #include "quasidyn/io/scene_edit.h"
 #include "quasidyn/testing/cone_step_checks.h"
@@ -350,6 +354,37 @@ TEST(SecondOrderDerivatives, ArticulatedObjectsOnTheExamples) {
     ExpectDerivativesMatchFiniteDifferences(Example("drawer", formulation),
                                             std::string(formulation), 25, "drawer pushed");
   }
+}
+
+// A fuzzed two-arm scene whose links overlap by a metre
+// (tests/data/fuzz_regressions/stewart_trinkle_overlapping_arms.yaml, the fuzz input format:
+// the scene, "--- urdf", the URDF): its Stewart–Trinkle LCP (n = 396) has no solution. The
+// step says so (kInfeasible, a secondary ray, naming a contact) within 24 (n + 1) = 9,528
+// pivots: four runs that end on a ray within n + 1 pivots each (236–341 here) and two last-resort
+// runs on M + δI of at most 10 (n + 1) each (lemke.cc, kRegularisedPivotsPerRow), not repeated
+// at other scales of q (a ray's pivots are the same at every scale, contact_lcp_solver.h).
+// Before: 64,602 pivots, 2 s in the release build and over the fuzz tests' 120 s limit under
+// theirs (the run with 100δ went on to 50 (n + 1) pivots, at each of three scales).
+TEST(SecondOrderModel, AnInfeasibleContactLcpIsReportedWithinBoundedPivots) {
+  std::ifstream file(std::string(QUASIDYN_SOURCE_DIR) +
+                     "/tests/data/fuzz_regressions/stewart_trinkle_overlapping_arms.yaml");
+  ASSERT_TRUE(file) << "the regression input is missing";
+  const std::string input((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string separator = "\n--- urdf\n";
+  const std::size_t split = input.find(separator);
+  ASSERT_NE(split, std::string::npos);
+  const auto scene = std::make_shared<const Scene>(
+      LoadSceneFromMemory(input.substr(0, split), "overlapping_arms.yaml",
+                          {{"robot.urdf", input.substr(split + separator.size())}}));
+  const auto model = ModelOf(scene, "stewart-trinkle");
+  const std::unique_ptr<StepData> data = model->CreateData();
+  const State x = InitialState(*model);
+  model->Calc(x, model->ScheduledCommand(model->time_step(), x), data.get());
+  EXPECT_EQ(data->result.status, SolverStatus::kInfeasible) << data->result.message;
+  EXPECT_NE(data->result.message.find("secondary ray"), std::string::npos) << data->result.message;
+  EXPECT_NE(data->result.message.find("contact"), std::string::npos) << data->result.message;
+  EXPECT_GT(data->result.solver.iterations, 0);
+  EXPECT_LE(data->result.solver.iterations, 24 * (396 + 1));
 }
 
 }  // namespace
