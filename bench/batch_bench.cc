@@ -542,10 +542,10 @@ BENCHMARK_CAPTURE(BM_ThreadScaling, control_stream, [] {
 // call after the other worker blocked, paired in each iteration: a 1-thread call with the other
 // CPU idle (the reference), the 2-thread call after it (no spin asked: the other worker blocked
 // through it, as in BM_ThreadScaling's single calls before the default spin), then with the
-// spin asked: an untimed 2-thread call (the
-// other worker serves it and spins), the 1-thread call again as the caller's serial work, and
-// the timed 2-thread call. A burst of the host's work that takes a second or more moves both
-// fractions of the iterations it hits, not one row's run. Counters:
+// spin asked: an untimed 2-thread call (the other worker serves it and spins), the 1-thread
+// call again as the caller's serial work, and the timed 2-thread call. A burst of the host's work
+// that takes a second or more moves both fractions of the iterations it hits, not one row's run.
+// Counters:
 //   linear_fraction_median           T(1) / (2 T(2)) with the other worker spinning, median
 //                                    over the iterations;
 //   linear_fraction_median_blocking  the same with the other worker blocked;
