@@ -11,13 +11,13 @@
 #include <string>
 #include <utility>
 
+#include "quasidyn/files/utf8.h"
+#include "quasidyn/files/xml_tags.h"
 #include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mjcf_loader.h"
 #include "quasidyn/io/sdf_loader.h"
 #include "quasidyn/io/urdf_loader.h"
-#include "quasidyn/io/utf8.h"
-#include "quasidyn/io/xml_tags.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/testing/scratch_files.h"
 
@@ -149,26 +149,6 @@ TEST(HostileModelFileTest, MalformedSdfAndMjcfAreRejectedWithTheirLine) {
   }
 }
 
-TEST(XmlTagsTest, MalformedDocumentGivesNoElementsAndTheErrorLine) {
-  const XmlScan scan = ScanXmlTags("<a>\n<b x='1' x='2'/>\n</a>");
-  EXPECT_TRUE(scan.start_tags.empty());
-  EXPECT_EQ(scan.error_line, 2);
-  EXPECT_NE(scan.error.find("malformed XML"), std::string::npos) << scan.error;
-  const XmlScan empty = ScanXmlTags("");
-  EXPECT_FALSE(empty.error.empty());
-  EXPECT_EQ(empty.error_line, 1);
-}
-
-TEST(XmlTagsTest, ReferencesAreDecodedAndLinesCounted) {
-  const XmlScan scan = ScanXmlTags("<r>\n<n v=\"a&amp;b\">\n\n  x&#49;</n></r>");
-  ASSERT_EQ(scan.start_tags.size(), 2u);
-  EXPECT_EQ(scan.start_tags[1].line, 2);
-  EXPECT_EQ(XmlAttribute(scan.start_tags[1].attributes, "v"), "a&b");
-  ASSERT_EQ(scan.texts.size(), 1u);
-  EXPECT_EQ(scan.texts[0].line, 4);
-  EXPECT_EQ(scan.texts[0].text, "\n\n  x1");
-}
-
 TEST(HostileUrdfTest, CapsuleWithContentIsRejected) {
   const std::string capsule =
       "<collision><geometry><capsule radius=\"0.1\" length=\"0.5\"><x/></capsule>"
@@ -250,34 +230,6 @@ TEST(HostileSceneTest, CommandAtNanThrowsAndInfinitiesClampToTheEnds) {
   const double inf = std::numeric_limits<double>::infinity();
   EXPECT_EQ(scene.CommandAt(-inf), scene.CommandAt(-1.0));
   EXPECT_EQ(scene.CommandAt(inf), scene.CommandAt(scene.ScheduleEnd()));
-}
-
-TEST(XmlTagsTest, ScansNamesAttributesDepthAndSkipsCommentsAndQuotes) {
-  const std::string xml =
-      "<?xml version=\"1.0\"?><!DOCTYPE r><r a='1>2'><!-- <c/> --><b x=\"y\"/>"
-      "<![CDATA[<d>]]><e><f/></e></r>";
-  const XmlScan scan = ScanXmlTags(xml);
-  ASSERT_EQ(scan.start_tags.size(), 4u);
-  EXPECT_EQ(scan.start_tags[0].name, "r");
-  EXPECT_EQ(XmlAttribute(scan.start_tags[0].attributes, "a"), "1>2");
-  EXPECT_EQ(scan.start_tags[1].name, "b");
-  EXPECT_TRUE(scan.start_tags[1].self_closing);
-  EXPECT_EQ(XmlAttribute(scan.start_tags[1].attributes, "x"), "y");
-  EXPECT_FALSE(XmlAttribute(scan.start_tags[1].attributes, "z").has_value());
-  EXPECT_EQ(scan.start_tags[3].name, "f");
-  EXPECT_EQ(scan.start_tags[3].depth, 3);
-  EXPECT_EQ(scan.max_depth, 3);
-}
-
-TEST(Utf8Test, AcceptsWellFormedAndRejectsMalformedSequences) {
-  EXPECT_TRUE(IsValidUtf8("plain"));
-  EXPECT_TRUE(IsValidUtf8("\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80"));  // é € 😀
-  EXPECT_FALSE(IsValidUtf8("\xFF"));
-  EXPECT_FALSE(IsValidUtf8("\xC3"));              // truncated
-  EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));          // overlong '/'
-  EXPECT_FALSE(IsValidUtf8("\xE0\x80\xAF"));      // overlong 3-byte
-  EXPECT_FALSE(IsValidUtf8("\xED\xA0\x80"));      // surrogate U+D800
-  EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));  // > U+10FFFF
 }
 
 }  // namespace

@@ -20,10 +20,9 @@ inline constexpr size_t kMaxMeshTriangles = 1000000;
 // most this ratio [-] (io/mesh_hull.h): beyond it the mesh is not convex and its hull would fill
 // its cavities.
 inline constexpr double kMaxHullVolumeRatio = 1.05;
-// Nesting depth of XML elements in a model file (a URDF needs ~6): tinyxml2's bound
-// (io/xml_tags.h), read before urdfdom's parser (TinyXML, which recurses once per level
+// Nesting depth of XML elements in a model file: kMaxXmlDepth = 98 of files/xml_tags.h
+// (tinyxml2's bound), read before urdfdom's parser (TinyXML, which recurses once per level
 // without a bound) sees the file.
-inline constexpr int kMaxXmlDepth = 98;
 // Magnitude of every number of a scene file: a step multiplies up to three of them (a stiffness,
 // an offset and the time step squared), so 1e12 keeps every product far from overflow (1e308);
 // beyond it a 1e308 offset times a stiffness overflowed inside the step.
@@ -59,6 +58,9 @@ inline constexpr double kMaxShapeSize = 1e3;
 inline constexpr double kMinSphereRadius = 1e-9;
 // Largest ratio of a shape's largest to smallest dimension [-].
 inline constexpr double kMaxShapeAspectRatio = 1e5;
+// Quaternions of initial configurations must be unit to this tolerance [-] (then normalised
+// exactly: the scene builder, scene edits).
+inline constexpr double kUnitQuaternionTolerance = 1e-6;
 // Friction rays per contact in 3D scenes (the pyramid has 2x this many facets).
 inline constexpr int kMaxFrictionRays = 64;
 // Velocity coordinates of a scene. The qp, socp and barrier steps are sparse (memory linear in the

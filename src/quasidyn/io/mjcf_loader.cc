@@ -9,11 +9,11 @@
 #include <memory>
 #include <sstream>
 
+#include "quasidyn/files/utf8.h"
+#include "quasidyn/files/xml_tags.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mesh_hull.h"
 #include "quasidyn/io/model_file_numbers.h"
-#include "quasidyn/io/utf8.h"
-#include "quasidyn/io/xml_tags.h"
 
 namespace quasidyn {
 namespace {

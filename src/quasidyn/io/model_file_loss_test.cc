@@ -20,13 +20,13 @@
 namespace quasidyn {
 namespace {
 
-const testing::ScratchDirectory& Scratch() {
+const testing::ScratchDirectory& LossScratch() {
   static const testing::ScratchDirectory folder;
   return folder;
 }
 
 std::string Write(const std::string& name, const std::string& text) {
-  return Scratch().Write(name, text);
+  return LossScratch().Write(name, text);
 }
 
 using testing::Contains;
@@ -90,7 +90,7 @@ TEST(SdfLoss, DrakeTagsAreWarnedAndAnUnreadableVisualDropped) {
   EXPECT_TRUE(scene.visuals.empty());  // the body draws its collision box
   std::string all;
   for (const std::string& warning : scene.warnings) all += warning + "\n";
-  const std::string path = (Scratch() / "drake.sdf").string();
+  const std::string path = (LossScratch() / "drake.sdf").string();
   EXPECT_TRUE(Contains(all, path + ":11: <drake:proximity_properties> ignored")) << all;
   EXPECT_TRUE(Contains(all, path + ":11: <drake:hunt_crossley_dissipation> ignored")) << all;
   EXPECT_TRUE(Contains(all, path + ":13: link 'body' <visual> 'can' dropped: <cylinder> has no "

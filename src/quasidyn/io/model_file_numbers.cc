@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "quasidyn/files/utf8.h"
 #include "quasidyn/io/loader_limits.h"
-#include "quasidyn/io/utf8.h"
 
 namespace quasidyn {
 namespace {

@@ -29,8 +29,8 @@
 #include <string>
 #include <string_view>
 
+#include "quasidyn/files/xml_tags.h"
 #include "quasidyn/io/scene_builder.h"
-#include "quasidyn/io/xml_tags.h"
 
 namespace quasidyn {
 

@@ -8,8 +8,8 @@
 
 #include <string>
 
+#include "quasidyn/files/xml_tags.h"
 #include "quasidyn/formulations/scene_loading.h"
-#include "quasidyn/io/xml_tags.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/testing/contains_text.h"
 #include "quasidyn/testing/scratch_files.h"

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "quasidyn/io/xml_tags.h"
+#include "quasidyn/files/xml_tags.h"
 
 namespace quasidyn {
 namespace {

@@ -12,12 +12,12 @@
 #include <sstream>
 
 #include "quasidyn/common/closest_name.h"
+#include "quasidyn/files/xml_tags.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/model_uri.h"
 #include "quasidyn/io/qsim_parameters.h"
 #include "quasidyn/io/sdf_loader.h"
 #include "quasidyn/io/urdf_loader.h"
-#include "quasidyn/io/xml_tags.h"
 
 namespace quasidyn {
 namespace {

@@ -27,8 +27,6 @@ void ThrowFileNotFoundAt(const SourceLocation& where, const std::string& problem
 
 namespace {
 
-// Quaternions of initial configurations must be unit to this tolerance (docs/scene-format.md).
-constexpr double kUnitQuaternionTolerance = 1e-6;
 // Relative tolerance for "symmetric" inertia matrices and "in-plane" frames: a few hundred
 // machine epsilons, enough for values typed with ~15 digits or computed from rpy angles.
 constexpr double kGeometryTolerance = 1e-9;

@@ -9,9 +9,6 @@
 namespace quasidyn {
 namespace {
 
-// As the loader (scene_builder.cc): quaternions of q0 must be unit to this tolerance.
-constexpr double kUnitQuaternionTolerance = 1e-6;
-
 // Finite and within the loader's limit ±kMaxSceneNumber (loader_limits.h).
 void CheckSceneNumbers(const char* where, const std::string& name,
                        const Eigen::Ref<const Eigen::VectorXd>& x) {

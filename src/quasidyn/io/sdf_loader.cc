@@ -26,12 +26,12 @@
 #include <vector>
 
 #include "quasidyn/common/closest_name.h"
+#include "quasidyn/files/utf8.h"
+#include "quasidyn/files/xml_tags.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mesh_shape.h"
 #include "quasidyn/io/model_file_numbers.h"
 #include "quasidyn/io/model_uri.h"
-#include "quasidyn/io/utf8.h"
-#include "quasidyn/io/xml_tags.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {

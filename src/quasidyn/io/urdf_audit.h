@@ -15,7 +15,7 @@
 //      line (materials, named or not; `drake:` tags; <transmission>, <gazebo>; joint
 //      <dynamics>, <mimic>, <safety_controller>, <calibration>; unknown elements), and a
 //      <visual> urdfdom would refuse is dropped with a warning;
-//   2. hands urdfdom a copy of the document (tinyxml2's, io/xml_tags.h) from which every
+//   2. hands urdfdom a copy of the document (tinyxml2's, files/xml_tags.h) from which every
 //      <material> and every dropped <visual> is removed;
 //   3. compares what urdfdom loaded with what the file declares (CheckUrdfLoaded): every link,
 //      joint and collision element must be there (else a SceneError at its line); a visual that
@@ -28,8 +28,8 @@
 #include <utility>
 #include <vector>
 
+#include "quasidyn/files/xml_tags.h"
 #include "quasidyn/io/scene_builder.h"
-#include "quasidyn/io/xml_tags.h"
 
 namespace urdf {
 class ModelInterface;

@@ -11,13 +11,13 @@
 #include <map>
 #include <sstream>
 
+#include "quasidyn/files/utf8.h"
+#include "quasidyn/files/xml_tags.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mesh_shape.h"
 #include "quasidyn/io/model_file_numbers.h"
 #include "quasidyn/io/model_uri.h"
 #include "quasidyn/io/urdf_audit.h"
-#include "quasidyn/io/utf8.h"
-#include "quasidyn/io/xml_tags.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {

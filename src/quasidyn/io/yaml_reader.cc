@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "quasidyn/common/closest_name.h"
+#include "quasidyn/files/utf8.h"
 #include "quasidyn/io/loader_limits.h"
-#include "quasidyn/io/utf8.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {

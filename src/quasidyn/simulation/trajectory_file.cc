@@ -9,7 +9,7 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/common/atomic_file_writer.h"
-#include "quasidyn/io/npz_archive.h"
+#include "quasidyn/files/npz_archive.h"
 #include "quasidyn/simulation/trajectory_csv.h"
 #include "quasidyn/simulation/trajectory_json.h"
 #include "quasidyn/simulation/trajectory_npz.h"

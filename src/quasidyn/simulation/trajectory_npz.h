@@ -1,5 +1,5 @@
 #pragma once
-// Trajectory files in NumPy's .npz format (io/npz_archive.h): the fields of the JSON file
+// Trajectory files in NumPy's .npz format (files/npz_archive.h): the fields of the JSON file
 // (trajectory_json.h, docs/trajectory-format.md) as arrays, binary and exact (doubles
 // round-trip bit for bit), about a third of the JSON's size and written tens of times faster;
 // `np.load("run.npz")` reads it without quasidyn. Contacts of all steps are stacked (row i of
@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "quasidyn/io/npz_archive.h"
+#include "quasidyn/files/npz_archive.h"
 #include "quasidyn/simulation/trajectory.h"
 
 namespace quasidyn {

@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "quasidyn/io/npy_format.h"
+#include "quasidyn/files/npy_format.h"
 
 namespace quasidyn {
 

@@ -1,4 +1,4 @@
-#include "quasidyn/io/npz_archive.h"
+#include "quasidyn/files/npz_archive.h"
 
 #include <zip.h>
 

@@ -1,4 +1,4 @@
-#include "quasidyn/io/utf8.h"
+#include "quasidyn/files/utf8.h"
 
 namespace quasidyn {
 

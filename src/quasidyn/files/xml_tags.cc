@@ -1,10 +1,8 @@
-#include "quasidyn/io/xml_tags.h"
+#include "quasidyn/files/xml_tags.h"
 
 #include <tinyxml2.h>
 
 #include <algorithm>
-
-#include "quasidyn/io/loader_limits.h"
 
 namespace quasidyn {
 namespace {

@@ -6,7 +6,7 @@
 // element text (io/model_file_numbers.h).
 //
 // A malformed document (an unclosed or mismatched element, a bad attribute, elements nested
-// deeper than kMaxXmlDepth, io/loader_limits.h) gives no elements and an error with its line.
+// deeper than kMaxXmlDepth) gives no elements and an error with its line.
 // Comments, processing instructions and declarations are left out; a CDATA section is text
 // of its element; entity and character references (&amp;, &#49;) are decoded.
 
@@ -23,6 +23,11 @@ class XMLElement;
 }  // namespace tinyxml2
 
 namespace quasidyn {
+
+// Nesting depth of XML elements read (a URDF needs ~6): tinyxml2's bound, which the model
+// readers enforce before urdfdom's parser (TinyXML, which recurses once per level without a
+// bound) sees a file (io/loader_limits.h lists it with the scene loader's other limits).
+inline constexpr int kMaxXmlDepth = 98;
 
 struct XmlAttributeValue {
   std::string name;   // e.g. "xyz"

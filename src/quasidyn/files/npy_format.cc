@@ -1,11 +1,11 @@
-#include "quasidyn/io/npy_format.h"
+#include "quasidyn/files/npy_format.h"
 
 #include <algorithm>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
 
-#include "quasidyn/io/utf8.h"
+#include "quasidyn/files/utf8.h"
 
 namespace quasidyn {
 namespace {
