@@ -12,7 +12,7 @@
 #include <string>
 
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/stepping/step_model.h"
 #include "quasidyn/testing/malloc_counter.h"
 

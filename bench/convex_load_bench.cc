@@ -20,7 +20,7 @@
 #include <string>
 
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 namespace quasidyn::bench {
 namespace {

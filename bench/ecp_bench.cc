@@ -32,7 +32,7 @@
 
 #include "quasidyn/formulations/ecp/ecp_model.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/siconos_mcp.h"
 
 namespace quasidyn::bench {

@@ -37,7 +37,7 @@
 #include "common/tool_options.h"
 #include "quasidyn/common/atomic_file_writer.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/viewer/svg_plot.h"
 
 namespace {

@@ -24,7 +24,7 @@
 
 #include "quasidyn/formulations/halm_posa/halm_posa_model.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/testing/siconos_lcp.h"
 

@@ -38,7 +38,7 @@
 
 #include "quasidyn/control/mpc_closed_loop.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "reference/bonmin_miqp.h"
 
 namespace quasidyn::bench {

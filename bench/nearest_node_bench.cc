@@ -26,11 +26,11 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/gradients/randomized_smoothing_sampler.h"
 #include "quasidyn/math/quaternion.h"
 #include "quasidyn/planning/nearest_node_index.h"
 #include "quasidyn/planning/reachability_metric.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 namespace quasidyn::bench {
 namespace {

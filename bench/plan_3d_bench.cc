@@ -41,9 +41,9 @@
 
 #include "common/tool_options.h"
 #include "quasidyn/control/trajopt_goal_connector.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/rrt.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 namespace quasidyn::bench {
 namespace {

@@ -4,7 +4,7 @@
 # entry point is documented in docs/api.md.
 set(QUASIDYN_PUBLIC_HEADERS
     # Scenes
-    quasidyn/formulations/scene_loading.h
+    quasidyn/scenes/scene_loading.h
     quasidyn/io/scene_edit.h
     quasidyn/model/scene.h
     quasidyn/model/formulation_choice.h

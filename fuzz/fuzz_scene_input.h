@@ -1,7 +1,7 @@
 #pragma once
 // The input of the fuzz targets: a scene YAML, optionally followed by a line "--- urdf" and the
 // text of the one URDF the scene may reference as `urdf: robot.urdf`. Loaded through
-// LoadSceneFromMemory (formulations/scene_loading.h), as `quasidyn demo` loads its built-in scene.
+// LoadSceneFromMemory (scenes/scene_loading.h), as `quasidyn demo` loads its built-in scene.
 
 #include <cstddef>
 #include <cstdint>
@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 namespace quasidyn::fuzz {
 

@@ -21,7 +21,7 @@
 #include "log.h"
 #include "output_paths.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"

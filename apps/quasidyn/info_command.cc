@@ -5,7 +5,7 @@
 
 #include "log.h"
 #include "quasidyn/contact/contact_model.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "scene_file.h"
 #include "scene_summary.h"
 

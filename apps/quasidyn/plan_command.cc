@@ -12,11 +12,11 @@
 #include "log.h"
 #include "output_paths.h"
 #include "quasidyn/control/trajopt_goal_connector.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/planning/plan_json.h"
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/planning_overrides.h"
 #include "quasidyn/planning/rrt.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/viewer/html_writer.h"
 #include "scene_file.h"
 

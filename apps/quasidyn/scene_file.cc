@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "log.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/io/package_folders.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 namespace quasidyn::cli {
 namespace {

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 namespace arm_cubes {
 

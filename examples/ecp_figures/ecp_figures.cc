@@ -32,8 +32,8 @@
 #include "quasidyn/common/atomic_file_writer.h"
 #include "quasidyn/formulations/ecp/ecp_model.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/math/quaternion.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/viewer/svg_plot.h"
 
 namespace quasidyn {

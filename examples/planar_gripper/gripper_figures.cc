@@ -29,7 +29,7 @@
 
 #include "common/tool_options.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 namespace {
 

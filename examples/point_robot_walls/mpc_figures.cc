@@ -35,7 +35,7 @@
 #include "quasidyn/common/atomic_file_writer.h"
 #include "quasidyn/control/mpc_closed_loop.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/viewer/svg_plot.h"
 
 namespace {

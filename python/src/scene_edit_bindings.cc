@@ -1,5 +1,5 @@
 // The edits of quasidyn.Scene (with_q0, with_commands, ..., each a checked copy, io/scene_edit.h
-// and formulations/scene_loading.h), Scene.summary, and quasidyn.load_scene /
+// and scenes/scene_loading.h), Scene.summary, and quasidyn.load_scene /
 // load_scene_from_string.
 
 #include <pybind11/eigen.h>
@@ -17,8 +17,8 @@
 #include "bindings.h"
 #include "path_argument.h"
 #include "quasidyn/contact/contact_model.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/io/scene_edit.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "real_array.h"
 #include "scene_summary.h"
 

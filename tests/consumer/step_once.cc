@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

@@ -7,7 +7,9 @@ calls of CMakeLists.txt, in order. The check fails when
   * a source file of src/quasidyn/<layer>/ includes "quasidyn/<other>/..." where <other> is
     not <layer> and not reachable through DEPS (for *_test.cc files, DEPS and TEST_DEPS;
     every test may include quasidyn/testing/);
-  * a header of src/quasidyn/testing/ is included by a library (non-test) source.
+  * a header of src/quasidyn/testing/ is included by a library (non-test) source;
+  * the test program of a layer that knows no formulation (files, io: a scene document is read
+    without one, docs/architecture.md) links the formulations through its TEST_DEPS.
 Usage: check_layers.py [SOURCE_DIR]; prints each violation as file:line and exits 1.
 """
 import os
@@ -47,6 +49,10 @@ def closure(layer, direct):
     return seen
 
 
+# Layers whose test programs must not link the formulations (nor anything above them).
+NO_FORMULATIONS_IN_TESTS = ("files", "io")
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
     with open(os.path.join(root, "CMakeLists.txt")) as f:
@@ -60,6 +66,15 @@ def main():
                 problems.append(f"CMakeLists.txt: layer {name} depends on unknown layer {dep}")
             elif dep in deps and order.index(dep) >= position:
                 problems.append(f"CMakeLists.txt: layer {name} depends on {dep}, declared after it")
+    for name, deps, test_deps in layers:
+        if name not in NO_FORMULATIONS_IN_TESTS:
+            continue
+        linked = set(deps)
+        for dep in deps + test_deps:
+            linked |= {dep} | closure(dep, direct)
+        if "formulations" in linked:
+            problems.append(f"CMakeLists.txt: the test program of layer {name} links the "
+                            "formulations; it must read scenes without them")
     include = re.compile(r'^\s*#\s*include\s+"quasidyn/(\w+)/')
     for name, deps, test_deps in layers:
         folder = os.path.join(root, "src", "quasidyn", name)

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/fresh_contact_query.h"
 
 namespace quasidyn {

@@ -12,7 +12,7 @@
 #include <random>
 
 #include "quasidyn/contact/contact_model.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/malloc_counter.h"
 #include "quasidyn/testing/shared_scene.h"
 

@@ -10,7 +10,7 @@
 
 #include "quasidyn/control/mpc_closed_loop.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/outcome_checks.h"
 #include "quasidyn/testing/program_settings.h"
 

@@ -97,50 +97,6 @@ void FormulationRegistry::CheckParameter(const std::string& key, const Eigen::Ma
   ::quasidyn::CheckParameter(CheckParameterKey(key, source), value, source);
 }
 
-void FormulationRegistry::CheckSceneParameter(const std::string& formulation,
-                                              const std::string& key, const Eigen::MatrixXd& value,
-                                              const ValueSource& source) const {
-  const FormulationPlugin& plugin = Get(formulation);
-  std::vector<std::string> keys;
-  for (const ParameterSpec& spec : plugin.parameters) {
-    if (spec.key == key) return ::quasidyn::CheckParameter(spec, value, source);
-    keys.push_back(spec.key);
-  }
-  std::vector<std::string> owners, all_keys;
-  for (const FormulationPlugin* other : Plugins()) {
-    for (const ParameterSpec& spec : other->parameters) {
-      if (spec.key == key) owners.push_back(other->info.name);
-      all_keys.push_back(spec.key);
-    }
-  }
-  const std::string own = keys.empty() ? formulation + " takes no parameters"
-                                       : formulation + "'s parameters: " + JoinNames(keys);
-  if (owners.empty())
-    FailAt(source, "unknown formulation parameter '" + key + "'" + DidYouMean(key, all_keys) +
-                       " (" + own + ")");
-  FailAt(source, formulation + " takes no parameter '" + key + "': it is a parameter of " +
-                     JoinNames(owners) + " (" + own + ")");
-}
-
-void FormulationRegistry::CheckSceneBlock(const std::string& formulation,
-                                          const ParameterBlock& parameters) const {
-  const FormulationPlugin& plugin = Get(formulation);
-  if (plugin.check_parameters) plugin.check_parameters(parameters);
-}
-
-std::vector<std::string> FormulationRegistry::ObjectKeys() const {
-  std::vector<std::string> keys;
-  for (const FormulationPlugin* plugin : Plugins())
-    for (const SceneKeySpec& key : plugin->scene_keys)
-      if (key.container == "objects") keys.push_back(key.key);
-  return keys;
-}
-
-void FormulationRegistry::ReadSceneKeys(const YamlValue& root, Scene* scene) const {
-  for (const FormulationPlugin* plugin : Plugins())
-    if (plugin->read_scene_keys) plugin->read_scene_keys(root, scene);
-}
-
 void RegisterFormulation(FormulationPlugin plugin) {
   FormulationRegistry::Global().Register(std::move(plugin));
 }

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "quasidyn/formulations/parameters.h"
-#include "quasidyn/io/formulation_keys.h"
+#include "quasidyn/io/yaml_reader.h"
 #include "quasidyn/model/formulation_choice.h"
 #include "quasidyn/model/scene.h"
 #include "quasidyn/stepping/formulation_info.h"
@@ -49,18 +49,19 @@ struct FormulationPlugin {
   std::vector<ParameterSpec> parameters;
   std::vector<SceneKeySpec> scene_keys;
   // Checks what a parameter block naming this formulation must satisfy as a whole (failing at the
-  // offending value through FailAt); the loader and WithFormulation call it. May be empty.
+  // offending value through FailAt); the scene loader and WithFormulation call it
+  // (scenes/scene_loading.h). May be empty.
   std::function<void(const ParameterBlock& parameters)> check_parameters;
-  // After a scene file is read: reads this formulation's scene keys (scene_keys) from `root`
-  // into scene->extensions (model/scene.h) and checks what the formulation needs of a scene
-  // that names it (at formulation.type). May be empty.
+  // After a scene file's models are read: reads this formulation's scene keys (scene_keys) from
+  // `root` (io/scene_document.h) into scene->extensions (model/scene.h) and checks what the
+  // formulation needs of a scene that names it (at formulation.type). May be empty.
   std::function<void(const YamlValue& root, Scene* scene)> read_scene_keys;
   // Makes the model; throws std::invalid_argument or SceneError naming what is wrong (a
   // parameter at its source, what the scene lacks for this formulation).
   std::function<std::shared_ptr<const StepModel>(const FormulationInputs& inputs)> make_model;
 };
 
-class FormulationRegistry final : public FormulationKeys {
+class FormulationRegistry final {
  public:
   // The process's registry, holding the built-in formulations (formulations/builtin.cc).
   static FormulationRegistry& Global();
@@ -86,18 +87,12 @@ class FormulationRegistry final : public FormulationKeys {
   // formulation declares `key`.
   const ParameterSpec& CheckParameterKey(const std::string& key, const ValueSource& source) const;
 
-  // FormulationKeys (io/formulation_keys.h): what the scene loader asks.
-  std::vector<std::string> FormulationNames() const override;
-  void CheckSceneParameter(const std::string& formulation, const std::string& key,
-                           const Eigen::MatrixXd& value, const ValueSource& source) const override;
+  // The names of the registered formulations, in registration order.
+  std::vector<std::string> FormulationNames() const;
   // Checks a value of `key` given outside a scene (a program's argument): some formulation
   // must declare the key (CheckParameterKey) and the value must be in its range.
   void CheckParameter(const std::string& key, const Eigen::MatrixXd& value,
                       const ValueSource& source) const;
-  void CheckSceneBlock(const std::string& formulation,
-                       const ParameterBlock& parameters) const override;
-  std::vector<std::string> ObjectKeys() const override;
-  void ReadSceneKeys(const YamlValue& root, Scene* scene) const override;
 
  private:
   mutable std::mutex mutex_;

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/geometry/broad_phase.h"
 #include "quasidyn/geometry/geometry_model.h"
 #include "quasidyn/geometry/narrow_phase_3d.h"
 #include "quasidyn/kinematics/kinematics.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/gjk_scene.h"
 #include "quasidyn/testing/malloc_counter.h"
 

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "quasidyn/contact/contact_model.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/geometry/manifold_points.h"
 #include "quasidyn/gradients/pair_motion_derivative.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/moved_pair.h"
 #include "quasidyn/testing/outcome_checks.h"
 #include "quasidyn/testing/random_twist.h"

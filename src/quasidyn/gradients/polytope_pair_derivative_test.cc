@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "quasidyn/contact/contact_model.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/geometry/manifold_3d.h"
 #include "quasidyn/geometry/manifold_3d_scratch.h"
 #include "quasidyn/geometry/narrow_phase_3d.h"
 #include "quasidyn/gradients/pair_motion_derivative.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/moved_pair.h"
 #include "quasidyn/testing/outcome_checks.h"
 #include "quasidyn/testing/random_twist.h"

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/testing/contains_text.h"
@@ -36,7 +36,7 @@ Scene LoadObjectScene(const std::string& key, const std::string& file, const std
       file + ".yaml", "name: s\ndimension: 3\ntime_step: 0.01\nobjects:\n  - {name: door, " + key +
                           ": " + file + (key == "mjcf" ? ", " : ", friction: 0.5, ") + object_keys +
                           "}\n");
-  return LoadScene(scene);
+  return ReadSceneFile(scene);
 }
 
 std::string ObjectLoadError(const std::string& key, const std::string& file,
@@ -186,7 +186,7 @@ TEST(ArticulatedObjects, InlineArticulatedObjectsTakeBodiesAndJoints) {
       "friction: 0}]}\n"
       "    joints:\n"
       "      - {name: hinge, type: revolute, parent: world, child: a, axis: [0, 0, 1]}\n";
-  const Scene two_links = LoadSceneFromString(
+  const Scene two_links = ReadSceneText(
       head +
           "      - {name: slide, type: prismatic, parent: a, child: b, pose: {x: 0.5},"
           " axis: [1, 0, 0]}\n    initial: [0.1, 0.2]\n",
@@ -195,7 +195,7 @@ TEST(ArticulatedObjects, InlineArticulatedObjectsTakeBodiesAndJoints) {
   EXPECT_EQ(two_links.nq_a, 0);
   const auto error_of = [&](const std::string& tail) {
     try {
-      LoadSceneFromString(head + tail, "bad.yaml", ".");
+      ReadSceneText(head + tail, "bad.yaml", ".");
     } catch (const SceneError& error) {
       return std::string(error.what());
     }

@@ -1,24 +1,23 @@
-// Each file of tests/data/bad_scenes/ has one defect, marked "# defect" on its line; loading
-// it must throw a SceneError naming that file, that line and the field, with the problem.
+// Each file of tests/data/bad_scenes/ has one defect, marked "# defect" on its line; reading it
+// must throw a SceneError naming that file, that line and the field, with the problem. Here the
+// defects of the scene format itself, found by io alone (testing/bad_scenes.h); those only the
+// formulations or the geometry find, and every file through the scenes layer's loader, in
+// scenes/bad_scenes_test.cc.
+
+#include "quasidyn/testing/bad_scenes.h"
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {
 namespace {
 
-struct BadScene {
-  std::string file;
-  int line;
-  std::string field;
-  std::string problem;  // a fragment of the message
-};
-
-void PrintTo(const BadScene& s, std::ostream* out) { *out << s.file; }
+using testing::BadScene;
 
 class BadScenesTest : public ::testing::TestWithParam<BadScene> {};
 
@@ -27,8 +26,8 @@ TEST_P(BadScenesTest, ThrowsAtTheDefect) {
   const std::string path =
       std::string(QUASIDYN_SOURCE_DIR) + "/tests/data/bad_scenes/" + expected.file;
   try {
-    LoadScene(path);
-    FAIL() << expected.file << " loaded without error";
+    ReadSceneFile(path);
+    FAIL() << expected.file << " read without error";
   } catch (const SceneError& e) {
     EXPECT_EQ(e.file(), path);
     EXPECT_EQ(e.line(), expected.line) << e.what();
@@ -38,86 +37,12 @@ TEST_P(BadScenesTest, ThrowsAtTheDefect) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllDefects, BadScenesTest,
-    ::testing::Values(
-        BadScene{"unknown_key.yaml", 6, "tiem_step", "unknown key (did you mean 'time_step'?)"},
-        BadScene{"missing_mass.yaml", 9, "objects[0].body.mass", "missing required field"},
-        BadScene{"negative_mass.yaml", 10, "objects[0].body.mass", "must be > 0"},
-        BadScene{"wrong_initial_size.yaml", 13, "objects[0].initial", "must have 3 numbers"},
-        BadScene{"nan_value.yaml", 13, "objects[0].body.shapes[0].radius", "must be finite"},
-        BadScene{"unknown_shape.yaml", 13, "objects[0].body.shapes[0].type",
-                 "unknown shape type 'cone'"},
-        BadScene{"inertia_not_positive.yaml", 11, "objects[0].body.inertia", "positive definite"},
-        BadScene{"duplicate_name.yaml", 11, "objects[1].name", "duplicate instance name"},
-        BadScene{"unknown_joint_type.yaml", 13, "robots[0].joints[1].type",
-                 "unknown joint type 'ball'"},
-        BadScene{"non_increasing_times.yaml", 19, "robots[0].commands[2]", "strictly increasing"},
-        BadScene{"wrong_command_size.yaml", 17, "robots[0].commands[0]", "must have 2 numbers"},
-        BadScene{"wrong_stiffness_count.yaml", 14, "robots[0].stiffness", "one per actuated joint"},
-        BadScene{"unknown_filter_body.yaml", 17, "collision_filter[0]",
-                 "no body named 'pusher/handle'"},
-        // yaml-cpp notices the unclosed map at the end of the file, one line after the defect.
-        BadScene{"syntax_error.yaml", 5, "", "YAML syntax error"},
-        BadScene{"non_unit_quaternion.yaml", 11, "objects[0].initial", "must be unit"},
-        BadScene{"missing_urdf.yaml", 6, "robots[0].urdf", "URDF file not found"},
-        BadScene{"malformed_urdf.yaml", 6, "robots[0].urdf", "cannot parse URDF"},
-        BadScene{"floating_joint_urdf.yaml", 6, "robots[0].urdf", "joint 'free_joint'"},
-        BadScene{"bad_capsule_urdf.yaml", 6, "robots[0].urdf", "bad_capsule.urdf:5: <capsule>"},
-        BadScene{"negative_kappa.yaml", 16, "formulation.kappa", "kappa must be > 0"},
-        BadScene{"unknown_formulation_parameter.yaml", 16, "formulation.kapa",
-                 "unknown formulation parameter 'kapa'"},
-        BadScene{"empty.yaml", 1, "<document>", "the scene is empty"},
-        BadScene{"comment_only.yaml", 1, "<document>", "the scene is empty"},
-        // Beyond the range of sizes the narrow phase resolves (io/loader_limits.h).
-        BadScene{"long_box.yaml", 12, "objects[0].body.shapes[0]", "must lie in [1e-05, 1000] m"},
-        BadScene{"sliver_box.yaml", 12, "objects[0].body.shapes[0]",
-                 "largest / smallest dimension 200000 exceeds 100000"},
-        // Shapes the geometry refuses, at the shape's line (geometry/scene_shapes.h).
-        BadScene{"coplanar_convex.yaml", 13, "objects[0].body.shapes[0]",
-                 "convex vertices are coplanar (no volume)"},
-        BadScene{"collinear_polygon.yaml", 13, "objects[0].body.shapes[0]", "geometry 'stick/"},
-        BadScene{"too_many_rays.yaml", 4, "friction_rays", "must be an integer in [3, 64]"},
-        BadScene{"invalid_utf8_name.yaml", 5, "environment[0].name", "not valid UTF-8"},
-        BadScene{"huge_number.yaml", 14, "objects[0].initial[1]", "must lie within +-1e+12"},
-        // The halm-posa formulation (io/halm_posa_keys.h).
-        BadScene{"halm_posa_negative_c.yaml", 25, "formulation.c", "c must be >= 0"},
-        BadScene{"halm_posa_gains_not_positive.yaml", 25, "formulation.B",
-                 "B must be positive definite: entry 1 is 0"},
-        BadScene{"halm_posa_gains_not_definite.yaml", 25, "formulation.B",
-                 "B must be positive definite (smallest eigenvalue -1)"},
-        BadScene{"halm_posa_gains_wrong_size.yaml", 25, "formulation.B",
-                 "B has 3 diagonal entries; the scene has 2 actuated coordinates"},
-        BadScene{"halm_posa_3d.yaml", 24, "formulation.type", "needs dimension: 2"},
-        BadScene{"ecp_negative_e_t.yaml", 6, "formulation.e_t", "e_t must be > 0"},
-        BadScene{"ecp_capsule.yaml", 14, "objects[0].body.shapes[0].type",
-                 "capsules are not intersections of C² convex inequalities"},
-        BadScene{"ecp_planar.yaml", 5, "formulation.type", "needs dimension: 3"},
-        BadScene{"ecp_robot.yaml", 13, "robots[0].name",
-                 "robots are not part of the ecp formulation"},
-        BadScene{"impulses_not_ecp.yaml", 12, "objects[0].impulses",
-                 "a key of the ecp formulation"},
-        BadScene{"ecp_impulse_component.yaml", 13, "objects[0].impulses[0].when.omega",
-                 "unknown velocity component 'omega'"},
-        BadScene{"halm_posa_gravity.yaml", 3, "gravity", "set gravity: [0, 0, 0]"},
-        BadScene{"limit_surface_not_definite.yaml", 12, "objects[0].limit_surface",
-                 "must be positive definite (smallest eigenvalue 0)"},
-        BadScene{"limit_surface_3d.yaml", 12, "objects[0].limit_surface",
-                 "limit surfaces are for planar scenes"},
-        // The second-order formulations' keys (docs/scene-format.md).
-        BadScene{"negative_damping.yaml", 16, "robots[0].damping",
-                 "damping must be finite and >= 0 (got -1)"},
-        BadScene{"wrong_damping_count.yaml", 16, "robots[0].damping", "one per actuated joint"},
-        BadScene{"wrong_initial_velocity_size.yaml", 12, "objects[0].initial_velocity",
-                 "must have 6 numbers"},
-        BadScene{"nan_initial_velocity.yaml", 12, "objects[0].initial_velocity[0]",
-                 "must be finite"},
-        BadScene{"second_order_parameter.yaml", 6, "formulation.object_mass_scale",
-                 "stewart-trinkle takes no parameters"}));
+INSTANTIATE_TEST_SUITE_P(FormatDefects, BadScenesTest,
+                         ::testing::ValuesIn(testing::FormatDefects()));
 
-TEST(LoadSceneTest, MissingSceneFileNamesIt) {
+TEST(ReadSceneFileTest, MissingSceneFileNamesIt) {
   try {
-    LoadScene("/nonexistent/scene.yaml");
+    ReadSceneFile("/nonexistent/scene.yaml");
     FAIL();
   } catch (const SceneFileNotFoundError& e) {  // a SceneError that says the file is missing
     EXPECT_EQ(e.file(), "/nonexistent/scene.yaml");
@@ -127,10 +52,10 @@ TEST(LoadSceneTest, MissingSceneFileNamesIt) {
 
 // A model file the scene names that does not exist: located at the scene's line, and the path
 // looked for; a folder where a file is expected is a plain SceneError.
-TEST(LoadSceneTest, MissingModelFileNamesTheSceneLineAndThePath) {
+TEST(ReadSceneFileTest, MissingModelFileNamesTheSceneLineAndThePath) {
   const std::string folder = std::string(QUASIDYN_SOURCE_DIR) + "/tests/data/bad_scenes/";
   try {
-    LoadScene(folder + "missing_urdf.yaml");
+    ReadSceneFile(folder + "missing_urdf.yaml");
     FAIL();
   } catch (const SceneFileNotFoundError& e) {
     EXPECT_EQ(e.line(), 6) << e.what();
@@ -140,12 +65,65 @@ TEST(LoadSceneTest, MissingModelFileNamesTheSceneLineAndThePath) {
       "name: s\ndimension: 3\ntime_step: 0.01\nrobots:\n  - name: arm\n    urdf: .\n"
       "    friction: 0.5\n    stiffness: 100\n    initial: [0]\n";
   try {
-    LoadSceneFromString(text, "inline.yaml", folder);
+    ReadSceneText(text, "inline.yaml", folder);
     FAIL();
   } catch (const SceneFileNotFoundError& e) {
     FAIL() << "a folder exists: " << e.what();
   } catch (const SceneError& e) {
     EXPECT_EQ(e.line(), 6) << e.what();
+  }
+}
+
+// io knows no formulation: the formulation block is kept as written, and a key a formulation
+// adds to objects is, for the scene format alone, an unknown key at its line.
+TEST(ReadSceneFileTest, TheFormulationBlockIsKeptAsWrittenAndExtensionKeysAreUnknown) {
+  const std::string head = "name: s\ndimension: 3\ntime_step: 0.01\n";
+  const Scene scene =
+      ReadSceneText(head + "formulation: {type: nothing, kapa: [1, 2]}\n", "f.yaml", "");
+  EXPECT_EQ(scene.formulation.name, "nothing");
+  EXPECT_EQ(scene.formulation.source.line, 4);
+  EXPECT_EQ(scene.formulation.source.field, "formulation.type");
+  ASSERT_NE(scene.formulation.parameters.Find("kapa"), nullptr);
+  EXPECT_EQ(scene.formulation.parameters.Find("kapa")->value.rows(), 2);
+  const std::string object =
+      "objects:\n  - name: box\n    joint: floating\n    impulses: []\n"
+      "    body: {mass: 1, inertia: from_shapes, shapes: [{type: sphere, radius: 0.1, "
+      "friction: 0.5}]}\n    initial: [0, 0, 0, 1, 0, 0, 0]\n";
+  try {
+    ReadSceneText(head + object, "o.yaml", "");
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.line(), 7) << e.what();
+    EXPECT_EQ(e.field(), "objects[0].impulses") << e.what();
+    EXPECT_NE(std::string(e.what()).find("unknown key"), std::string::npos) << e.what();
+  }
+  const SceneDocument document = SceneDocument::FromText(head + object, "o.yaml", "");
+  EXPECT_FALSE(document.has_formulation_block());
+  EXPECT_EQ(document.ReadModels({"impulses"}).nq, 7);
+}
+
+// A parameter that is not a number, a list or a list of lists: the document keeps the parameters
+// before it and gives its error when asked (a checker of the type and of those parameters asks
+// after its checks), or at the latest when the models are read.
+TEST(ReadSceneFileTest, AnUnreadableParameterIsTheBlocksLastError) {
+  const std::string text =
+      "name: s\ndimension: 3\ntime_step: 0.01\n"
+      "formulation: {type: qp, kapa: 1, b: [[1, 2], [3]], c: 2}\n";
+  const SceneDocument document = SceneDocument::FromText(text, "f.yaml", "");
+  EXPECT_TRUE(document.has_formulation_block());
+  ASSERT_EQ(document.formulation().parameters.values().size(), 1u);
+  EXPECT_EQ(document.formulation().parameters.values()[0].key, "kapa");
+  for (const std::function<void()>& read :
+       {std::function<void()>([&] { document.ThrowUnreadFormulationValue(); }),
+        std::function<void()>([&] { document.ReadModels(); }),
+        std::function<void()>([&] { ReadSceneText(text, "f.yaml", ""); })}) {
+    try {
+      read();
+      FAIL();
+    } catch (const SceneError& e) {
+      EXPECT_EQ(e.line(), 4) << e.what();
+      EXPECT_EQ(e.field(), "formulation.b[1]") << e.what();
+    }
   }
 }
 

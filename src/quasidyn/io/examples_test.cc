@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/io/scene_document.h"
 
 namespace quasidyn {
 namespace {
@@ -17,7 +17,7 @@ const std::string kRoot = QUASIDYN_SOURCE_DIR;
 constexpr double kEps = 1e-12;
 
 TEST(ExamplesTest, PlanarGripper) {
-  const Scene scene = LoadScene(kRoot + "/examples/planar_gripper/scene.yaml");
+  const Scene scene = ReadSceneFile(kRoot + "/examples/planar_gripper/scene.yaml");
   EXPECT_TRUE(scene.planar);
   EXPECT_EQ(scene.nq, 6);
   EXPECT_EQ(scene.nv, 6);
@@ -46,7 +46,7 @@ TEST(ExamplesTest, PlanarGripper) {
 }
 
 TEST(ExamplesTest, PlanarPushing) {
-  const Scene scene = LoadScene(kRoot + "/examples/planar_pushing/scene.yaml");
+  const Scene scene = ReadSceneFile(kRoot + "/examples/planar_pushing/scene.yaml");
   EXPECT_EQ(scene.nq, 5);
   EXPECT_EQ(scene.nq_u, 3);
   EXPECT_EQ(scene.nv_a, 2);
@@ -60,7 +60,7 @@ TEST(ExamplesTest, PlanarPushing) {
 
 // A user's URDF loads unchanged: massless base link and carriage, limits, mesh visuals.
 TEST(ExamplesTest, UrdfPusher) {
-  const Scene scene = LoadScene(kRoot + "/examples/urdf_pusher/scene.yaml");
+  const Scene scene = ReadSceneFile(kRoot + "/examples/urdf_pusher/scene.yaml");
   EXPECT_EQ(scene.nq, 5);
   EXPECT_EQ(scene.bodies[scene.BodyIndex("pusher/base_link")].mass, 0.0);
   EXPECT_EQ(scene.bodies[scene.BodyIndex("pusher/carriage")].mass, 0.0);
@@ -73,7 +73,7 @@ TEST(ExamplesTest, UrdfPusher) {
 
 // Objects and a robot from SDF files: sizes, the files' friction and the pusher's x limit.
 TEST(ExamplesTest, SdfPushing) {
-  const Scene scene = LoadScene(kRoot + "/examples/sdf_pushing/scene.yaml");
+  const Scene scene = ReadSceneFile(kRoot + "/examples/sdf_pushing/scene.yaml");
   EXPECT_EQ(scene.nq, 16);  // two floating objects, two prismatic joints
   EXPECT_EQ(scene.nq_a, 2);
   EXPECT_EQ(scene.geometries[scene.GeometryIndex("box/box/box")].friction, 0.4);
@@ -87,7 +87,7 @@ TEST(ExamplesTest, SdfPushing) {
 // A robot and an object through MuJoCo's parser: the floor plane, the hinge ranges in radians,
 // the ignored actuators.
 TEST(ExamplesTest, MjcfArm) {
-  const Scene scene = LoadScene(kRoot + "/examples/mjcf_arm/scene.yaml");
+  const Scene scene = ReadSceneFile(kRoot + "/examples/mjcf_arm/scene.yaml");
   EXPECT_EQ(scene.nq, 9);
   EXPECT_EQ(scene.nq_a, 2);
   const CollisionGeometry& floor = scene.geometries[scene.GeometryIndex("arm/world/floor")];
@@ -103,7 +103,7 @@ TEST(ExamplesTest, MjcfArm) {
 // Two convex meshes, hulled, with their closed meshes' inertia (a hexagonal prism of
 // circumradius R = 0.05 m and height H = 0.06 m: I_zz = 5/12 m R², I_xx = 5/24 m R² + m H²/12).
 TEST(ExamplesTest, MeshObjects) {
-  const Scene scene = LoadScene(kRoot + "/examples/mesh_objects/scene.yaml");
+  const Scene scene = ReadSceneFile(kRoot + "/examples/mesh_objects/scene.yaml");
   EXPECT_EQ(scene.nq, 16);
   const CollisionGeometry& prism = scene.geometries[scene.GeometryIndex("prism/0")];
   EXPECT_EQ(prism.shape.type, ShapeType::kConvex);
@@ -121,7 +121,7 @@ TEST(ExamplesTest, MeshObjects) {
 }
 
 TEST(ExamplesTest, PlanarHand) {
-  const Scene scene = LoadScene(kRoot + "/examples/planar_hand/scene.yaml");
+  const Scene scene = ReadSceneFile(kRoot + "/examples/planar_hand/scene.yaml");
   EXPECT_EQ(scene.nq, 7);
   EXPECT_EQ(scene.nq_u, 3);
   EXPECT_EQ(scene.nv_a, 4);
@@ -134,7 +134,7 @@ TEST(ExamplesTest, PlanarHand) {
 }
 
 TEST(ExamplesTest, ArmCubesHasSixtyNineVelocities) {
-  const Scene scene = LoadScene(kRoot + "/examples/arm_cubes/scene.yaml");
+  const Scene scene = ReadSceneFile(kRoot + "/examples/arm_cubes/scene.yaml");
   EXPECT_FALSE(scene.planar);
   EXPECT_EQ(scene.nv, 69);
   EXPECT_EQ(scene.nq, 79);
@@ -184,8 +184,7 @@ TEST(ExamplesTest, DocumentedExampleLoads) {
   const size_t start = doc.find("```yaml\n");
   ASSERT_NE(start, std::string::npos);
   const size_t end = doc.find("```", start + 8);
-  const Scene scene =
-      LoadSceneFromString(doc.substr(start + 8, end - start - 8), "scene-format.md", "");
+  const Scene scene = ReadSceneText(doc.substr(start + 8, end - start - 8), "scene-format.md", "");
   EXPECT_EQ(scene.nq, 5);
   EXPECT_EQ(scene.nq_u, 3);
   EXPECT_EQ(scene.formulation.name, "qp");

@@ -13,9 +13,9 @@
 
 #include "quasidyn/files/utf8.h"
 #include "quasidyn/files/xml_tags.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mjcf_loader.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/io/sdf_loader.h"
 #include "quasidyn/io/urdf_loader.h"
 #include "quasidyn/model/scene_error.h"
@@ -181,7 +181,7 @@ TEST(HostileUrdfTest, OversizedFileIsRejectedBeforeReading) {
 TEST(HostileUrdfTest, AxesOfExtremeMagnitudeAreNormalisedExactly) {
   for (const std::string axis : {"1e200 0 0", "1e-170 0 0", "0 -3e-300 0"}) {
     const std::string urdf = WriteTemp("qd_axis.urdf", Robot("", "", axis));
-    const Scene scene = LoadSceneFromString(
+    const Scene scene = ReadSceneText(
         "name: s\ndimension: 3\ntime_step: 0.01\nrobots:\n  - {name: r, urdf: " + urdf +
             ", friction: 0.5, stiffness: 10, initial: [0]}\n",
         "inline.yaml", "");
@@ -195,7 +195,7 @@ TEST(HostileUrdfTest, AxesOfExtremeMagnitudeAreNormalisedExactly) {
 TEST(HostileSceneTest, OversizedSceneTextIsRejectedBeforeParsing) {
   const std::string text(kMaxSceneFileBytes + 1, '#');
   try {
-    LoadSceneFromString(text, "big.yaml", "");
+    ReadSceneText(text, "big.yaml", "");
     FAIL();
   } catch (const SceneError& e) {
     EXPECT_NE(std::string(e.what()).find("at most"), std::string::npos) << e.what();
@@ -212,7 +212,7 @@ TEST(HostileSceneTest, TooManyVelocitiesIsRejectedAtTheInstanceThatExceeds) {
             std::to_string(i) + ", 1, 0, 0, 0]}\n";
   }
   try {
-    LoadSceneFromString(yaml, "many.yaml", "");
+    ReadSceneText(yaml, "many.yaml", "");
     FAIL();
   } catch (const SceneError& e) {
     EXPECT_EQ(e.line(), 4 + objects) << e.what();  // the last object's line
@@ -225,7 +225,7 @@ TEST(HostileSceneTest, TooManyVelocitiesIsRejectedAtTheInstanceThatExceeds) {
 // Scene.command_at(nan) read out of bounds (a segfault in Python).
 TEST(HostileSceneTest, CommandAtNanThrowsAndInfinitiesClampToTheEnds) {
   const Scene scene =
-      LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/planar_gripper/scene.yaml");
+      ReadSceneFile(std::string(QUASIDYN_SOURCE_DIR) + "/examples/planar_gripper/scene.yaml");
   EXPECT_THROW(scene.CommandAt(std::numeric_limits<double>::quiet_NaN()), std::invalid_argument);
   const double inf = std::numeric_limits<double>::infinity();
   EXPECT_EQ(scene.CommandAt(-inf), scene.CommandAt(-1.0));

@@ -9,10 +9,10 @@
 #include <fstream>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/io/mesh_hull.h"
 #include "quasidyn/io/mesh_inertia.h"
 #include "quasidyn/io/mesh_reader.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/testing/scratch_files.h"
 
@@ -123,8 +123,7 @@ std::string MeshScene(const std::string& file, const std::string& extra = "") {
 }
 
 TEST(MeshShape, SceneMeshShapeIsTheConvexHullAndKeepsTheMesh) {
-  const Scene scene =
-      LoadSceneFromString(MeshScene("cube.obj", ", scale: 2"), "mesh.yaml", kMeshModels);
+  const Scene scene = ReadSceneText(MeshScene("cube.obj", ", scale: 2"), "mesh.yaml", kMeshModels);
   ASSERT_EQ(scene.geometries.size(), 1u);
   const CollisionGeometry& g = scene.geometries[0];
   EXPECT_EQ(g.shape.type, ShapeType::kConvex);
@@ -136,7 +135,7 @@ TEST(MeshShape, SceneMeshShapeIsTheConvexHullAndKeepsTheMesh) {
 
 TEST(MeshShape, NonConvexSceneMeshFailsAtItsLine) {
   try {
-    LoadSceneFromString(MeshScene("l_shape.stl"), "mesh.yaml", kMeshModels);
+    ReadSceneText(MeshScene("l_shape.stl"), "mesh.yaml", kMeshModels);
     FAIL();
   } catch (const SceneError& e) {
     EXPECT_EQ(e.line(), 11) << e.what();
@@ -149,7 +148,7 @@ TEST(MeshShape, MeshShapesAreForThreeDimensionalScenes) {
   const std::string planar =
       "name: m\ndimension: 2\ntime_step: 0.01\nenvironment:\n"
       "  - {type: mesh, file: cube.obj, friction: 0.5}\n";
-  EXPECT_THROW(LoadSceneFromString(planar, "mesh.yaml", kMeshModels), SceneError);
+  EXPECT_THROW(ReadSceneText(planar, "mesh.yaml", kMeshModels), SceneError);
 }
 
 // URDF <mesh> collision geometry loads as its hull; <visual> meshes are kept for the viewer.
@@ -174,7 +173,7 @@ TEST(MeshShape, UrdfMeshCollisionAndVisuals) {
       "  - {name: thing, joint: floating, urdf: thing.urdf, friction: 0.4,\n"
       "     initial: [0, 0, 0.1, 1, 0, 0, 0]}\n";
   write("cube.obj");
-  const Scene scene = LoadSceneFromString(yaml, "u.yaml", folder);
+  const Scene scene = ReadSceneText(yaml, "u.yaml", folder);
   ASSERT_EQ(scene.geometries.size(), 1u);
   EXPECT_EQ(scene.geometries[0].shape.type, ShapeType::kConvex);
   EXPECT_NEAR(scene.geometries[0].shape.vertices[0].cwiseAbs().maxCoeff(), 0.025, 1e-8);
@@ -185,7 +184,7 @@ TEST(MeshShape, UrdfMeshCollisionAndVisuals) {
   // A non-convex collision mesh: the error names the mesh file, at the scene's urdf line.
   write("l_shape.stl");
   try {
-    LoadSceneFromString(yaml, "u.yaml", folder);
+    ReadSceneText(yaml, "u.yaml", folder);
     FAIL();
   } catch (const SceneError& e) {
     EXPECT_EQ(e.line(), 5) << e.what();

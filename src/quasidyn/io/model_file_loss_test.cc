@@ -12,7 +12,7 @@
 #include <fstream>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/testing/contains_text.h"
 #include "quasidyn/testing/scratch_files.h"
@@ -39,7 +39,7 @@ Scene LoadObject(const std::string& key, const std::string& model, const std::st
                                   "  - {name: o, joint: floating, " +
                                       key + ": " + model + (key == "sdf" ? ", friction: 0.5" : "") +
                                       ",\n     initial: [0, 0, 0.1, 1, 0, 0, 0]}\n");
-  return LoadScene(scene);
+  return ReadSceneFile(scene);
 }
 
 std::string ErrorOf(const std::string& key, const std::string& model, const std::string& text) {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "quasidyn/files/xml_tags.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/testing/contains_text.h"
 #include "quasidyn/testing/scratch_files.h"
@@ -32,9 +32,9 @@ std::string LoadRobot(const ScratchDirectory& folder, const std::string& key,
   WriteWholeFile(folder / file, model);
   const std::string friction = key == "mjcf" ? "" : ", friction: 0.5";
   try {
-    LoadSceneFromString("name: s\ndimension: 3\ntime_step: 0.01\nrobots:\n  - {name: r, " + key +
-                            ": " + file + friction + ", stiffness: 10, initial: [0]}\n",
-                        "scene.yaml", folder.path().string());
+    ReadSceneText("name: s\ndimension: 3\ntime_step: 0.01\nrobots:\n  - {name: r, " + key + ": " +
+                      file + friction + ", stiffness: 10, initial: [0]}\n",
+                  "scene.yaml", folder.path().string());
   } catch (const SceneError& e) {
     return e.what();
   }

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {
@@ -15,7 +15,7 @@ namespace {
 
 const std::string kModels = std::string(QUASIDYN_SOURCE_DIR) + "/tests/data/models/";
 
-Scene Load(const std::string& yaml) { return LoadSceneFromString(yaml, "models.yaml", kModels); }
+Scene Load(const std::string& yaml) { return ReadSceneText(yaml, "models.yaml", kModels); }
 
 std::string ErrorOf(const std::string& yaml) {
   try {

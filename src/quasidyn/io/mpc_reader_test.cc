@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {
@@ -28,7 +28,7 @@ mpc:
 )";
 
 Scene MpcReaderLoad(const std::string& block) {
-  return LoadSceneFromString(kScene + block, "scene.yaml", ".");
+  return ReadSceneText(kScene + block, "scene.yaml", ".");
 }
 
 void ExpectError(const std::string& block, int line, const std::string& field,
@@ -127,7 +127,7 @@ mpc:
   horizon: 5
 )";
   try {
-    LoadSceneFromString(scene, "scene.yaml", ".");
+    ReadSceneText(scene, "scene.yaml", ".");
     FAIL() << "no error";
   } catch (const SceneError& e) {
     EXPECT_EQ(e.field(), "mpc.state") << e.what();

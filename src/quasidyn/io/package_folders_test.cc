@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/io/model_uri.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/io/urdf_loader.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/testing/scratch_files.h"
@@ -222,9 +222,9 @@ TEST(PackageFolders, RosStyleUrdfLoadsThroughPackageXml) {
     EXPECT_TRUE(PackageFoldersContains(all, part)) << part << "\n" << all;
 }
 
-// The scene file's `packages:` and the command line's folders, through LoadScene; a missing
+// The scene file's `packages:` and the command line's folders, through ReadSceneFile; a missing
 // collision mesh is an error at the URDF's line.
-TEST(PackageFolders, SceneKeyAndCommandLineFoldersThroughLoadScene) {
+TEST(PackageFolders, SceneKeyAndCommandLineFoldersThroughReadSceneFile) {
   const RosPackagePath unset(nullptr);
   fs::create_directories(Scratch() / "scene/vendor/parts-1.2");
   fs::copy_file(kCube, Scratch() / "scene/vendor/parts-1.2/cube.obj",
@@ -244,16 +244,16 @@ TEST(PackageFolders, SceneKeyAndCommandLineFoldersThroughLoadScene) {
   const std::string head = "name: p\ndimension: 3\ntime_step: 0.01\n";
   const std::string with_key =
       Write("scene/with_key.yaml", head + "packages:\n  qd_parts: vendor/parts-1.2\n" + objects);
-  const Scene scene = LoadScene(with_key);
+  const Scene scene = ReadSceneFile(with_key);
   ASSERT_EQ(scene.geometries.size(), 1u);
   EXPECT_EQ(scene.geometries[0].shape.type, ShapeType::kConvex);
 
   const std::string without = Write("scene/without.yaml", head + objects);
   const Scene from_flag =
-      LoadScene(without, {{"qd_parts", (Scratch() / "scene/vendor/parts-1.2").string()}});
+      ReadSceneFile(without, {{"qd_parts", (Scratch() / "scene/vendor/parts-1.2").string()}});
   EXPECT_EQ(from_flag.geometries.size(), 1u);
   try {
-    LoadScene(without);
+    ReadSceneFile(without);
     FAIL();
   } catch (const SceneError& e) {
     EXPECT_EQ(e.line(), 5) << e.what();
@@ -265,7 +265,7 @@ TEST(PackageFolders, SceneKeyAndCommandLineFoldersThroughLoadScene) {
   const std::string missing =
       Write("scene/missing.yaml", head + "packages:\n  qd_parts: vendor/gone\n" + objects);
   try {
-    LoadScene(missing);
+    ReadSceneFile(missing);
     FAIL();
   } catch (const SceneError& e) {
     EXPECT_EQ(e.line(), 5) << e.what();
@@ -276,7 +276,7 @@ TEST(PackageFolders, SceneKeyAndCommandLineFoldersThroughLoadScene) {
   const std::string typo =
       Write("scene/typo.yaml", head + "pakages:\n  qd_parts: vendor/parts-1.2\n" + objects);
   try {
-    LoadScene(typo);
+    ReadSceneFile(typo);
     FAIL();
   } catch (const SceneError& e) {
     EXPECT_TRUE(PackageFoldersContains(e.what(), "pakages: unknown key (did you mean 'packages'?)"))

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {
@@ -33,7 +33,7 @@ planning:
 )";
 
 Scene PlanningReaderLoad(const std::string& block) {
-  return LoadSceneFromString(kPlanningReaderScene + block, "scene.yaml", ".");
+  return ReadSceneText(kPlanningReaderScene + block, "scene.yaml", ".");
 }
 
 void PlanningReaderExpectError(const std::string& block, int line, const std::string& field,
@@ -116,7 +116,7 @@ TEST(PlanningReader, APartialBlockKeepsTheDefaultsAndNoBlockIsNone) {
   ASSERT_TRUE(checked.planning->plant_check.has_value());
   EXPECT_EQ(checked.planning->plant_check->substeps, 2);  // the default
   EXPECT_EQ(checked.planning->plant_check->tolerance, 0.02);
-  const Scene without = LoadSceneFromString(
+  const Scene without = ReadSceneText(
       kPlanningReaderScene.substr(0, kPlanningReaderScene.rfind("planning:")), "scene.yaml", ".");
   EXPECT_FALSE(without.planning.has_value());
 }
@@ -232,7 +232,7 @@ TEST(PlanningReader, ReadsTheGraspSelection) {
 
 TEST(PlanningReader, AnObjectFreeSceneWithABlockIsRefused) {
   try {
-    LoadSceneFromString(R"(name: no_objects
+    ReadSceneText(R"(name: no_objects
 dimension: 2
 time_step: 0.1
 robots:
@@ -245,7 +245,7 @@ robots:
 planning:
   seed: 1
 )",
-                        "scene.yaml", ".");
+                  "scene.yaml", ".");
     ADD_FAILURE() << "no error";
   } catch (const SceneError& e) {
     EXPECT_EQ(e.field(), "planning.objects") << e.what();

@@ -1,7 +1,8 @@
 // The reference quasistatic simulator's files (io/qsim_system_file.h, docs/qsim-files.md): a
 // Drake model-directive file and a system file written here, read into the scene they describe;
 // their errors at file:line; and `quasidyn convert`'s scene (io/native_scene_writer.h), which
-// steps bitwise like the original.
+// reads into the same scene (and steps bitwise like the original:
+// scenes/qsim_scene_steps_test.cc).
 
 #include <gtest/gtest.h>
 
@@ -10,139 +11,17 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/io/native_scene_writer.h"
 #include "quasidyn/io/qsim_system_file.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/testing/qsim_models.h"
 #include "quasidyn/testing/scratch_files.h"
-#include "quasidyn/testing/stepper.h"
 
 namespace quasidyn {
 namespace {
 
-// A two-link planar arm (revolute joints about x, as the simulator's planar hand), a free ball
-// without <mu> (Drake's default μ = 1) and a ground box: the models of a small system.
-constexpr const char* kArm = R"(<?xml version="1.0"?>
-<sdf version="1.7">
-  <model name="arm">
-    <link name="base"/>
-    <link name="upper">
-      <inertial><mass>0.1</mass><inertia><ixx>1e-3</ixx><iyy>1e-3</iyy><izz>1e-3</izz>
-        <ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
-      <collision name="tip"><pose>0 0 0.1 0 0 0</pose>
-        <geometry><sphere><radius>0.02</radius></sphere></geometry>
-        <surface><friction><ode><mu>0.8</mu><mu2>0.8</mu2></ode></friction></surface>
-      </collision>
-    </link>
-    <link name="lower">
-      <pose relative_to="elbow"/>
-      <inertial><mass>0.1</mass><inertia><ixx>1e-3</ixx><iyy>1e-3</iyy><izz>1e-3</izz>
-        <ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
-      <collision name="tip"><pose>0 0 0.1 0 0 0</pose>
-        <geometry><sphere><radius>0.02</radius></sphere></geometry>
-        <surface><friction><ode><mu>0.8</mu></ode></friction></surface>
-      </collision>
-    </link>
-    <joint name="shoulder" type="revolute"><parent>base</parent><child>upper</child>
-      <axis><xyz>1 0 0</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis></joint>
-    <joint name="elbow" type="revolute"><pose relative_to="upper">0 0 0.1 0 0 0</pose>
-      <parent>upper</parent><child>lower</child>
-      <axis><xyz>1 0 0</xyz><limit><lower>0.2</lower><upper>2</upper></limit></axis></joint>
-  </model>
-</sdf>
-)";
-
-constexpr const char* kBall = R"(<?xml version="1.0"?>
-<sdf version="1.7">
-  <model name="ball">
-    <link name="ball">
-      <inertial><mass>0.2</mass><inertia><ixx>2e-4</ixx><iyy>2e-4</iyy><izz>2e-4</izz>
-        <ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
-      <collision name="c"><geometry><sphere><radius>0.05</radius></sphere></geometry></collision>
-    </link>
-  </model>
-</sdf>
-)";
-
-constexpr const char* kGround = R"(<?xml version="1.0"?>
-<sdf version="1.7">
-  <model name="ground">
-    <link name="ground">
-      <collision name="c"><pose>0 0 -0.05 0 0 0</pose>
-        <geometry><box><size>2 2 0.1</size></box></geometry>
-        <surface><friction><ode><mu>0.5</mu></ode></friction></surface>
-      </collision>
-    </link>
-  </model>
-</sdf>
-)";
-
-// A ball that moves in the y-z plane through massless ghost links joined to the world in the
-// file (prismatic y, prismatic z, revolute about x, zero effort: unactuated), as the
-// simulator's sphere_yz files.
-constexpr const char* kGhostBall = R"(<?xml version="1.0"?>
-<sdf version="1.7">
-  <model name="ball_yz">
-    <link name="ghost_y"/>
-    <link name="ghost_z"/>
-    <link name="ball">
-      <inertial><mass>0.2</mass><inertia><ixx>2e-4</ixx><iyy>2e-4</iyy><izz>2e-4</izz>
-        <ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
-      <collision name="c"><geometry><sphere><radius>0.05</radius></sphere></geometry></collision>
-    </link>
-    <joint name="y_slider" type="prismatic"><parent>world</parent><child>ghost_y</child>
-      <axis><xyz>0 1 0</xyz><limit><effort>0</effort></limit></axis></joint>
-    <joint name="z_slider" type="prismatic"><parent>ghost_y</parent><child>ghost_z</child>
-      <axis><xyz>0 0 1</xyz><limit><effort>0</effort></limit></axis></joint>
-    <joint name="rotation" type="revolute"><parent>ghost_z</parent><child>ball</child>
-      <axis><xyz>1 0 0</xyz><limit><effort>0</effort></limit></axis></joint>
-  </model>
-</sdf>
-)";
-
-constexpr const char* kGroundDirectives = R"(directives:
-- add_model:
-    name: ground
-    file: package://my_models/ground.sdf
-- add_weld:
-    parent: world
-    child: ground
-)";
-
-// The arm on a frame turned 90° about z and raised 0.3 m, the ground from a nested file.
-constexpr const char* kDirectives = R"(directives:
-- add_directives:
-    file: package://my_models/ground.yml
-- add_model:
-    name: arm
-    file: package://my_models/arm.sdf
-- add_frame:
-    name: arm_offset
-    X_PF:
-      base_frame: ground
-      translation: [0, 0, 0.3]
-      rotation: !Rpy {deg: [0, 0, 90]}
-- add_weld:
-    parent: arm_offset
-    child: arm::base
-)";
-
-constexpr const char* kSystem = R"(model_directive: package://my_models/arm.yml
-robots:
-  - name: arm
-    Kp: [50, 25]
-objects:
-  - name: ball_b
-    file: package://my_models/ball.sdf
-  - name: ball_a
-    file: package://my_models/ball.sdf
-quasistatic_sim_params:
-  gravity: [0, 0, -10]
-  nd_per_contact: 2
-  contact_detection_tolerance: .inf
-  is_quasi_dynamic: True
-  unactuated_mass_scale: 5.
-)";
+using namespace testing::qsim;  // the models (testing/qsim_models.h)
 
 const Joint& JointNamed(const Scene& scene, const std::string& name) {
   for (const Joint& joint : scene.joints)
@@ -152,23 +31,14 @@ const Joint& JointNamed(const Scene& scene, const std::string& name) {
 
 class QsimFilesTest : public ::testing::Test {
  protected:
-  QsimFilesTest() {
-    folder_.Write("package.xml", "<package><name>my_models</name></package>\n");
-    folder_.Write("arm.sdf", kArm);
-    folder_.Write("ball.sdf", kBall);
-    folder_.Write("ball_yz.sdf", kGhostBall);
-    folder_.Write("ground.sdf", kGround);
-    folder_.Write("ground.yml", kGroundDirectives);
-    folder_.Write("arm.yml", kDirectives);
-    std::filesystem::create_directory(folder_ / "q_sys");
-  }
+  QsimFilesTest() { WriteModels(folder_); }
   // The system file q_sys/NAME with `text`.
   std::string System(const std::string& text, const std::string& name = "system.yml") const {
     return folder_.Write("q_sys/" + name, text);
   }
   std::string ErrorOf(const std::string& path) const {
     try {
-      LoadScene(path);
+      ReadSceneFile(path);
     } catch (const SceneError& e) {
       return e.what();
     }
@@ -183,7 +53,7 @@ class QsimFilesTest : public ::testing::Test {
 };
 
 TEST_F(QsimFilesTest, SystemFileMapsEveryKey) {
-  const Scene scene = LoadScene(System(kSystem));
+  const Scene scene = ReadSceneFile(System(kSystem));
   EXPECT_EQ(scene.name, "system");
   EXPECT_FALSE(scene.planar);
   EXPECT_EQ(scene.gravity, Eigen::Vector3d(0, 0, -10));
@@ -223,14 +93,14 @@ TEST_F(QsimFilesTest, SystemFileMapsEveryKey) {
 }
 
 TEST_F(QsimFilesTest, MassTermFollowsIsQuasiDynamicAndNan) {
-  const Scene nan = LoadScene(System(Replaced("5.", ".NAN")));
+  const Scene nan = ReadSceneFile(System(Replaced("5.", ".NAN")));
   EXPECT_TRUE(nan.formulation.parameters.empty());  // M_u unscaled: s = 1
   const Scene quasistatic =
-      LoadScene(System(Replaced("is_quasi_dynamic: True", "is_quasi_dynamic: False")));
+      ReadSceneFile(System(Replaced("is_quasi_dynamic: True", "is_quasi_dynamic: False")));
   const ParameterValue* s = quasistatic.formulation.parameters.Find("object_mass_scale");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->value(0, 0), 0.0);
-  const Scene h = LoadScene(System(Replaced("  gravity:", "  h: 0.05\n  gravity:")));
+  const Scene h = ReadSceneFile(System(Replaced("  gravity:", "  h: 0.05\n  gravity:")));
   EXPECT_EQ(h.time_step, 0.05);
 }
 
@@ -239,7 +109,7 @@ TEST_F(QsimFilesTest, MassTermFollowsIsQuasiDynamicAndNan) {
 TEST_F(QsimFilesTest, GhostLinkObjectsMoveByTheirOwnJoints) {
   const std::string path = System(Replaced("ball_a\n    file: package://my_models/ball.sdf",
                                            "ball_a\n    file: package://my_models/ball_yz.sdf"));
-  const Scene scene = LoadScene(path);
+  const Scene scene = ReadSceneFile(path);
   EXPECT_EQ(scene.instances[0].name, "ball_a");
   EXPECT_EQ(scene.instances[0].nq, 3);
   EXPECT_EQ(JointNamed(scene, "ball_a/y_slider").type, JointType::kPrismatic);
@@ -251,13 +121,13 @@ TEST_F(QsimFilesTest, GhostLinkObjectsMoveByTheirOwnJoints) {
   EXPECT_EQ(text.substr(entry, text.find("- name", entry) - entry).find("joint:"),
             std::string::npos)
       << text;
-  const Scene converted = LoadScene(folder_.Write("converted.yaml", text));
+  const Scene converted = ReadSceneFile(folder_.Write("converted.yaml", text));
   EXPECT_EQ(converted.nq, scene.nq);
   EXPECT_EQ(converted.q0, scene.q0);
 }
 
 TEST_F(QsimFilesTest, DirectiveFileAloneMakesEveryJointedModelARobot) {
-  const Scene scene = LoadScene((folder_ / "arm.yml").string());
+  const Scene scene = ReadSceneFile((folder_ / "arm.yml").string());
   ASSERT_EQ(scene.instances.size(), 2u);
   EXPECT_EQ(scene.instances[0].name, "ground");
   EXPECT_EQ(scene.instances[1].name, "arm");
@@ -301,15 +171,15 @@ TEST_F(QsimFilesTest, ErrorsNameTheFileAndTheLine) {
          "link 'upper' is not the root link of model 'arm'");
 }
 
-// The converted scene loads into the same scene and steps bitwise like the system file.
-TEST_F(QsimFilesTest, ConvertedSceneStepsBitwiseLikeTheOriginal) {
-  // The ball dropped onto the ground beside the arm; the arm swings into it.
-  const std::string path = System(Replaced("quasistatic_sim_params:", "quasistatic_sim_params:"));
-  const Scene original = LoadScene(path);
+// The converted scene loads into the same scene as the system file (it steps bitwise like it:
+// scenes/qsim_scene_steps_test.cc).
+TEST_F(QsimFilesTest, ConvertedSceneReadsIntoTheSameScene) {
+  const std::string path = System(kSystem);
+  const Scene original = ReadSceneFile(path);
   const QsimScene qsim = ReadQsimSceneFile(path);
   const std::string converted =
       folder_.Write("converted.yaml", NativeSceneYaml(qsim, folder_.path().string()));
-  const Scene scene = LoadScene(converted);
+  const Scene scene = ReadSceneFile(converted);
   ASSERT_EQ(scene.nq, original.nq);
   EXPECT_EQ(scene.q0, original.q0);
   EXPECT_EQ(scene.gravity, original.gravity);
@@ -317,24 +187,6 @@ TEST_F(QsimFilesTest, ConvertedSceneStepsBitwiseLikeTheOriginal) {
   for (size_t j = 0; j < scene.joints.size(); ++j) {
     EXPECT_TRUE(scene.joints[j].X_PJ.matrix() == original.joints[j].X_PJ.matrix()) << j;
   }
-  Eigen::VectorXd q = original.q0;
-  q.segment<3>(0) = Eigen::Vector3d(0.1, 0.02, 0.06);  // ball_a resting on the ground
-  q.segment<3>(7) = Eigen::Vector3d(0.0, 0.12, 0.3);   // ball_b by the arm's lower link
-  testing::Stepper a(original, FormulationChoice("qp"));
-  testing::Stepper b(scene, FormulationChoice("qp"));
-  Eigen::VectorXd qa = q, qb = q;
-  Eigen::VectorXd u = q.tail<2>();
-  for (int k = 0; k < 10; ++k) {
-    u[0] += 0.05;
-    const StepResult& ra = a.Step(qa, u);
-    ASSERT_TRUE(ra.ok()) << k;
-    qa = ra.next.q;
-    const StepResult& rb = b.Step(qb, u);
-    ASSERT_TRUE(rb.ok()) << k;
-    qb = rb.next.q;
-    EXPECT_EQ(qa, qb) << "step " << k + 1;
-  }
-  EXPECT_NE(qa, q);  // it moved
 }
 
 TEST(RoundTripNumberTest, ReadsBackExactly) {

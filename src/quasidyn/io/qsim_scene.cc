@@ -4,7 +4,19 @@
 
 namespace quasidyn {
 
-Scene BuildQsimScene(const QsimScene& qsim, const FormulationKeys& keys) {
+SceneFormulation QsimFormulation(const QsimScene& qsim) {
+  SceneFormulation formulation;
+  formulation.name = "qp";
+  formulation.source = qsim.mass_scale_where;
+  const auto set = [&](const char* key, const std::optional<double>& value) {
+    if (value) formulation.parameters.Set(key, *value, qsim.mass_scale_where);
+  };
+  set("object_mass_scale", qsim.object_mass_scale);
+  set("unactuated_mass_scale", qsim.unactuated_mass_scale);
+  return formulation;
+}
+
+Scene BuildQsimScene(const QsimScene& qsim) {
   SceneBuilder builder(qsim.file);
   Scene& parameters = builder.parameters();
   parameters.name = qsim.name;
@@ -13,16 +25,7 @@ Scene BuildQsimScene(const QsimScene& qsim, const FormulationKeys& keys) {
   parameters.time_step = qsim.time_step;
   parameters.contact_tolerance = qsim.contact_tolerance;
   parameters.friction_rays = qsim.friction_rays;
-  parameters.formulation.name = "qp";
-  parameters.formulation.source = qsim.mass_scale_where;
-  const auto set = [&](const char* key, const std::optional<double>& value) {
-    if (!value) return;
-    keys.CheckSceneParameter("qp", key, Eigen::MatrixXd::Constant(1, 1, *value),
-                             qsim.mass_scale_where);
-    parameters.formulation.parameters.Set(key, *value, qsim.mass_scale_where);
-  };
-  set("object_mass_scale", qsim.object_mass_scale);
-  set("unactuated_mass_scale", qsim.unactuated_mass_scale);
+  parameters.formulation = QsimFormulation(qsim);
   for (const QsimModel& model : qsim.models) {
     InstanceSpec instance = model.spec;
     instance.actuated = model.role == QsimModel::Role::kRobot;
@@ -36,7 +39,6 @@ Scene BuildQsimScene(const QsimScene& qsim, const FormulationKeys& keys) {
     builder.AddInstance(instance);
   }
   Scene scene = builder.Build();
-  keys.ReadSceneKeys(YamlValue::Parse("{}", qsim.file), &scene);
   scene.warnings.insert(scene.warnings.end(), qsim.warnings.begin(), qsim.warnings.end());
   return scene;
 }

@@ -4,15 +4,20 @@
 
 #include <string>
 
-#include "quasidyn/io/formulation_keys.h"
 #include "quasidyn/io/qsim_system_file.h"
+#include "quasidyn/model/formulation_choice.h"
 #include "quasidyn/model/scene.h"
 
 namespace quasidyn {
 
-// The scene of `qsim`: 3D, the qp formulation (the simulator's default forward mode, kQpMp)
-// with the objects' mass term of `quasistatic_sim_params`, the models' warnings and the
-// file's own in Scene::warnings. Throws SceneError at the line of what does not build.
-Scene BuildQsimScene(const QsimScene& qsim, const FormulationKeys& keys);
+// The formulation of `qsim`'s scene: qp (the simulator's default forward mode, kQpMp) with the
+// objects' mass term of `quasistatic_sim_params` as its parameters (object_mass_scale,
+// unactuated_mass_scale), at the key that gives it; unchecked (the scene loader checks them,
+// scenes/scene_loading.h).
+SceneFormulation QsimFormulation(const QsimScene& qsim);
+
+// The scene of `qsim`: 3D, QsimFormulation's formulation, the models' warnings and the file's
+// own in Scene::warnings. Throws SceneError at the line of what does not build.
+Scene BuildQsimScene(const QsimScene& qsim);
 
 }  // namespace quasidyn

@@ -37,7 +37,7 @@ Scene WithFriction(const Scene& scene, const std::string& shape, double friction
                    const char* where);
 
 // The time step h [s] > 0 and the contact tolerance ε [m] >= 0. (The formulation block's edit,
-// which checks names and parameters against the registry, is formulations/scene_loading.h's
+// which checks names and parameters against the registry, is scenes/scene_loading.h's
 // WithFormulation.)
 Scene WithTimeStep(const Scene& scene, double time_step, const char* where);
 Scene WithContactTolerance(const Scene& scene, double contact_tolerance, const char* where);

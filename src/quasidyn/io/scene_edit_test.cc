@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/io/scene_document.h"
 
 namespace quasidyn {
 namespace {
@@ -26,8 +26,8 @@ std::string ErrorOf(const std::function<void()>& edit) {
 
 class SceneEditTest : public ::testing::Test {
  protected:
-  Scene gripper_ = LoadScene(kExamples + "planar_gripper/scene.yaml");
-  Scene arm_ = LoadScene(kExamples + "arm_cubes/scene.yaml");
+  Scene gripper_ = ReadSceneFile(kExamples + "planar_gripper/scene.yaml");
+  Scene arm_ = ReadSceneFile(kExamples + "arm_cubes/scene.yaml");
 };
 
 TEST_F(SceneEditTest, InitialConfigurationIsCheckedAndTheOriginalKept) {
@@ -94,26 +94,6 @@ TEST_F(SceneEditTest, StiffnessFrictionTimeStepAndTolerance) {
   EXPECT_NE(ErrorOf([&] { WithTimeStep(gripper_, 0.0, "w"); }).find("w: h must be"),
             std::string::npos);
   EXPECT_EQ(WithContactTolerance(gripper_, 0.1, "w").contact_tolerance, 0.1);
-}
-
-TEST_F(SceneEditTest, FormulationParametersMergeAndAreChecked) {
-  const Scene barrier = WithFormulation(gripper_, "log-barrier", {{"kappa", 1e4}}, "w");
-  EXPECT_EQ(barrier.formulation.name, "log-barrier");
-  EXPECT_EQ(barrier.formulation.parameters.Find("kappa")->value(0, 0), 1e4);
-  const Scene back = WithFormulation(barrier, std::nullopt,
-                                     {{"kappa", std::numeric_limits<double>::quiet_NaN()}}, "w");
-  EXPECT_EQ(back.formulation.parameters.Find("kappa"), nullptr);
-  EXPECT_NE(ErrorOf([&] {
-              WithFormulation(gripper_, std::nullopt, {{"objet_mass_scale", 1}}, "w");
-            }).find("unknown formulation parameter 'objet_mass_scale'"),
-            std::string::npos);
-  EXPECT_NE(ErrorOf([&] { WithFormulation(gripper_, "pq", {}, "w"); }).find("unknown formulation"),
-            std::string::npos);
-  EXPECT_NE(ErrorOf([&] {
-              WithFormulation(gripper_, std::nullopt,
-                              {{"object_mass_scale", 1}, {"unactuated_mass_scale", 2}}, "w");
-            }).find("not both"),
-            std::string::npos);
 }
 
 }  // namespace

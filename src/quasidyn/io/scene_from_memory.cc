@@ -1,11 +1,12 @@
+#include "quasidyn/io/scene_from_memory.h"
+
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <system_error>
-
-#include "quasidyn/io/scene_loader.h"
 
 namespace quasidyn {
 namespace {
@@ -54,19 +55,30 @@ void CheckKey(const std::string& key) {
 
 }  // namespace
 
-Scene ReadSceneFromMemory(const std::string& yaml_text, const std::string& name_for_errors,
-                          const std::map<std::string, std::string>& files,
-                          const FormulationKeys& keys) {
+SceneDocument SceneDocumentFromMemory(const std::string& yaml_text,
+                                      const std::string& name_for_errors,
+                                      const std::map<std::string, std::string>& files) {
   for (const auto& [key, text] : files) CheckKey(key);
-  const PrivateFolder folder;
+  auto folder = std::make_shared<const PrivateFolder>();
   for (const auto& [key, text] : files) {
-    const fs::path path = folder.path() / fs::path(key).lexically_normal();
+    const fs::path path = folder->path() / fs::path(key).lexically_normal();
     fs::create_directories(path.parent_path());
     std::ofstream out(path, std::ios::binary);
     out << text;
     if (!out.flush()) throw std::runtime_error("cannot write '" + path.string() + "'");
   }
-  return ReadSceneText(yaml_text, name_for_errors, folder.path().string(), keys);
+  SceneDocument document =
+      SceneDocument::FromText(yaml_text, name_for_errors, folder->path().string());
+  document.KeepAlive(std::move(folder));
+  return document;
+}
+
+Scene ReadSceneFromMemory(const std::string& yaml_text, const std::string& name_for_errors,
+                          const std::map<std::string, std::string>& files) {
+  const SceneDocument document = SceneDocumentFromMemory(yaml_text, name_for_errors, files);
+  Scene scene = document.ReadModels();
+  document.ReadSettings(&scene);
+  return scene;
 }
 
 }  // namespace quasidyn

@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "quasidyn/io/formulation_keys.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/model/scene.h"
 
 namespace quasidyn {
@@ -20,9 +20,15 @@ namespace quasidyn {
 // returns (or throws). Errors inside a URDF therefore name "<that folder>/<key>".
 //
 // Throws std::invalid_argument for a key that is empty, absolute or leaves the folder ("..");
-// std::runtime_error when the folder cannot be written; SceneError as ReadSceneText.
+// std::runtime_error when the folder cannot be written; SceneError as SceneDocument::FromText.
+// The document keeps the folder until it is destroyed (SceneDocument::KeepAlive): its parts
+// read the files (scenes/scene_loading.h's LoadSceneFromMemory reads them all).
+SceneDocument SceneDocumentFromMemory(const std::string& yaml_text,
+                                      const std::string& name_for_errors,
+                                      const std::map<std::string, std::string>& files);
+
+// The scene of SceneDocumentFromMemory in the scene format alone (as ReadSceneText).
 Scene ReadSceneFromMemory(const std::string& yaml_text, const std::string& name_for_errors,
-                          const std::map<std::string, std::string>& files,
-                          const FormulationKeys& keys);
+                          const std::map<std::string, std::string>& files);
 
 }  // namespace quasidyn

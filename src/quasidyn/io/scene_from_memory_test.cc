@@ -1,5 +1,9 @@
-// LoadSceneFromMemory gives the same scene as LoadScene on the same files, leaves nothing on
-// disk, and rejects bad file names and missing files with clear messages.
+// ReadSceneFromMemory gives the same scene as ReadSceneFile on the same files, leaves nothing on
+// disk, and rejects bad file names and missing files with clear messages (io/scene_from_memory.h;
+// the scenes layer's loader of such scenes, which checks them against the formulations too, in
+// scenes/scene_loading_test.cc).
+
+#include "quasidyn/io/scene_from_memory.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -10,7 +14,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {
@@ -63,12 +66,12 @@ int CountTemporaryFolders() {
   return count;
 }
 
-TEST(LoadSceneFromMemory, MatchesTheSceneLoadedFromDisk) {
+TEST(ReadSceneFromMemory, MatchesTheSceneLoadedFromDisk) {
   const PrivateTemporaryDirectory temporary;
   const int folders_before = CountTemporaryFolders();
-  const Scene from_disk = LoadScene(kArmCubes + "/scene.yaml");
+  const Scene from_disk = ReadSceneFile(kArmCubes + "/scene.yaml");
   const Scene in_memory =
-      LoadSceneFromMemory(ReadText(kArmCubes + "/scene.yaml"), "embedded:arm_cubes",
+      ReadSceneFromMemory(ReadText(kArmCubes + "/scene.yaml"), "embedded:arm_cubes",
                           {{"models/arm7.urdf", ReadText(kArmCubes + "/models/arm7.urdf")}});
   EXPECT_EQ(in_memory.source_file, "embedded:arm_cubes");
   EXPECT_EQ(in_memory.name, from_disk.name);
@@ -85,11 +88,11 @@ TEST(LoadSceneFromMemory, MatchesTheSceneLoadedFromDisk) {
   EXPECT_EQ(CountTemporaryFolders(), folders_before);  // the staging folder is gone
 }
 
-TEST(LoadSceneFromMemory, RejectsFileNamesOutsideTheSceneFolder) {
+TEST(ReadSceneFromMemory, RejectsFileNamesOutsideTheSceneFolder) {
   const std::string yaml = ReadText(kArmCubes + "/scene.yaml");
   for (const std::string bad : {"", "/etc/arm7.urdf", "../arm7.urdf", "models/../../x.urdf"}) {
     try {
-      LoadSceneFromMemory(yaml, "embedded", {{bad, "<robot/>"}});
+      ReadSceneFromMemory(yaml, "embedded", {{bad, "<robot/>"}});
       FAIL() << "accepted the file name '" << bad << "'";
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("'" + bad + "'"), std::string::npos) << e.what();
@@ -97,11 +100,11 @@ TEST(LoadSceneFromMemory, RejectsFileNamesOutsideTheSceneFolder) {
   }
 }
 
-TEST(LoadSceneFromMemory, AMissingUrdfIsASceneErrorNamingTheScene) {
+TEST(ReadSceneFromMemory, AMissingUrdfIsASceneErrorNamingTheScene) {
   const PrivateTemporaryDirectory temporary;
   const int folders_before = CountTemporaryFolders();
   try {
-    LoadSceneFromMemory(ReadText(kArmCubes + "/scene.yaml"), "embedded:arm_cubes", {});
+    ReadSceneFromMemory(ReadText(kArmCubes + "/scene.yaml"), "embedded:arm_cubes", {});
     FAIL() << "loaded a scene without its URDF";
   } catch (const SceneError& e) {
     const std::string message = e.what();

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/io/scene_document.h"
 
 namespace quasidyn {
 namespace {
@@ -45,7 +45,7 @@ robots:
 Scene LoadWithDamping(const std::string& damping) {
   std::string yaml = kScene;
   yaml.replace(yaml.find("DAMPING"), 7, damping);
-  return LoadSceneFromString(yaml, "keys", "");
+  return ReadSceneText(yaml, "keys", "");
 }
 
 TEST(SecondOrderKeys, InitialVelocitiesFillV0AndTheRestIsAtRest) {
@@ -80,7 +80,7 @@ TEST(SecondOrderKeys, WithoutTheKeysNoDampingAndNoVelocity) {
   for (size_t at = yaml.find("    initial_velocity"); at != std::string::npos;
        at = yaml.find("    initial_velocity"))
     yaml.erase(at, yaml.find('\n', at) - at + 1);
-  const Scene scene = LoadSceneFromString(yaml, "keys", "");
+  const Scene scene = ReadSceneText(yaml, "keys", "");
   EXPECT_EQ(scene.v0.size(), 0);
   for (const Joint& joint : scene.joints) EXPECT_FALSE(joint.damping.has_value());
 }

@@ -8,7 +8,7 @@
 #include <limits>
 #include <numbers>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/testing/scratch_files.h"
 
@@ -81,7 +81,7 @@ TEST(UrdfLoaderTest, UrdfObjectGetsTheObjectJointAndSceneNormalisesTheAxis) {
     <collision><geometry><sphere radius="0.05"/></geometry></collision>
   </link></robot>)");
   const std::string two = WriteTemp("qd_two_link_2.urdf", kTwoLink);
-  const Scene scene = LoadSceneFromString(
+  const Scene scene = ReadSceneText(
       "name: s\ndimension: 3\ntime_step: 0.01\n"
       "objects:\n  - {name: ball, joint: floating, urdf: qd_block.urdf, friction: 0.2,\n"
       "     initial: [0, 0, 0.05, 1, 0, 0, 0]}\n"
@@ -144,7 +144,7 @@ const char* kMasslessBaseArm = R"(<robot name="arm">
 
 TEST(UrdfLoaderTest, RobotLinksMayBeMasslessAndLimitsAreRead) {
   const std::string path = WriteTemp("qd_massless_arm.urdf", kMasslessBaseArm);
-  const Scene scene = LoadSceneFromString(
+  const Scene scene = ReadSceneText(
       "name: s\ndimension: 3\ntime_step: 0.01\n"
       "robots:\n  - {name: arm, urdf: " +
           path + ", friction: 0.5, stiffness: 100, initial: [0.2, 0.1, 0]}\n",
@@ -164,7 +164,7 @@ TEST(UrdfLoaderTest, RobotLinksMayBeMasslessAndLimitsAreRead) {
   EXPECT_EQ(joint_of("arm/tool").upper_limit, std::numeric_limits<double>::infinity());
   // A robot cannot start outside its limits.
   try {
-    LoadSceneFromString(
+    ReadSceneText(
         "name: s\ndimension: 3\ntime_step: 0.01\n"
         "robots:\n  - {name: arm, urdf: " +
             path + ", friction: 0.5, stiffness: 100, initial: [0.2, 0.4, 0]}\n",
@@ -183,7 +183,7 @@ TEST(UrdfLoaderTest, ObjectFixedToTheWorldMayBeMassless) {
       WriteTemp("qd_massless_table.urdf",
                 "<robot name=\"t\"><link name=\"top\"><collision><geometry><box size=\"1 1 0.1\"/>"
                 "</geometry></collision></link></robot>");
-  const Scene scene = LoadSceneFromString(
+  const Scene scene = ReadSceneText(
       "name: s\ndimension: 3\ntime_step: 0.01\n"
       "objects:\n  - {name: table, joint: fixed, urdf: " +
           path + ", friction: 0.5, pose: {xyz: [0, 0, 0]}}\n",

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/kinematics/kinematics.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 namespace quasidyn {
 namespace {

@@ -1,7 +1,8 @@
 #pragma once
 // The const description of a simulated scene: bodies, joints, model instances
 // (robots and objects), collision geometry, and the simulation parameters.
-// Built by the YAML loader (io/scene_loader.h); read by every layer above.
+// Read from a scene file by io/scene_document.h and checked by scenes/scene_loading.h
+// (LoadScene); read by every layer above.
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>

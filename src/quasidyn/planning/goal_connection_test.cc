@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/planning/goal_connector.h"
 #include "quasidyn/planning/object_space.h"
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/rrt.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/matrix_compare.h"
 
 namespace quasidyn {

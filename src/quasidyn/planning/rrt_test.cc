@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/planning/object_space.h"
 #include "quasidyn/planning/plan_path.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
 #include "quasidyn/testing/program_settings.h"

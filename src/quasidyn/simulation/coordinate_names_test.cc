@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 namespace quasidyn {
 namespace {

@@ -14,10 +14,10 @@
 
 #include "quasidyn/formulations/ecp/ecp_model.h"
 #include "quasidyn/formulations/ecp/posed_quadric.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/geometry/geometry_model.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/math/quaternion.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/testing/program_settings.h"
 

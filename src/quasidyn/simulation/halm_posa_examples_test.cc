@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/testing/program_settings.h"
 

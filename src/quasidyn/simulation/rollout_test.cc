@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/shared_scene.h"
 #include "quasidyn/testing/stepper.h"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_npz.h"
 #include "quasidyn/testing/program_settings.h"

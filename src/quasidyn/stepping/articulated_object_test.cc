@@ -9,8 +9,8 @@
 #include <cmath>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/io/scene_document.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/gradient_checks.h"
 #include "quasidyn/testing/program_settings.h"

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "quasidyn/formulations/quasi_dynamic/barrier_stand_off.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"
 

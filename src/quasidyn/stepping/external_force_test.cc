@@ -10,9 +10,9 @@
 #include <string>
 
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/gradients/finite_difference.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
 #include "quasidyn/testing/program_settings.h"

@@ -11,7 +11,7 @@
 
 #include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/shared_scene.h"
 #include "quasidyn/testing/step_problems.h"

@@ -13,7 +13,7 @@
 
 #include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/gradient_checks.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"

@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"
 

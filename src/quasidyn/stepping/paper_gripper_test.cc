@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "quasidyn/formulations/qp/pyramid_qp.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"
 

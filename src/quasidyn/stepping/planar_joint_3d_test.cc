@@ -9,8 +9,8 @@
 #include <string>
 
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/gradient_checks.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/stepper.h"

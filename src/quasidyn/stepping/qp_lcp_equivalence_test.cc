@@ -11,7 +11,7 @@
 #include <Eigen/SVD>
 
 #include "quasidyn/formulations/qp/pyramid_qp.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/solvers/lemke.h"
 #include "quasidyn/testing/dynamics_scenes.h"
 #include "quasidyn/testing/program_settings.h"

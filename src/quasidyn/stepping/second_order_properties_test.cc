@@ -16,10 +16,10 @@
 
 #include "quasidyn/formulations/lcp/quasistatic_lcp.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/formulations/second_order/second_order_model.h"
 #include "quasidyn/io/scene_edit.h"
 #include "quasidyn/linearization/linearizer.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
 #include "quasidyn/testing/program_settings.h"

@@ -13,8 +13,8 @@
 #include <string>
 
 #include "quasidyn/formulations/qp/pyramid_qp.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/formulations/socp/friction_cone_socp.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/solvers/lemke.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/step_problems.h"

@@ -14,7 +14,7 @@
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/formulations/quasi_dynamic/barrier_stand_off.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/gjk_scene.h"
 #include "quasidyn/testing/malloc_counter.h"
 #include "quasidyn/testing/matrix_compare.h"

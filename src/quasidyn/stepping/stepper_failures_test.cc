@@ -5,7 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/dynamics_scenes.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/step_problems.h"

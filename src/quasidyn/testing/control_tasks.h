@@ -13,7 +13,7 @@
 
 #include "quasidyn/control/trajectory_optimizer.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn::testing {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 namespace quasidyn::testing {
 

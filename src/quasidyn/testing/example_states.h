@@ -15,9 +15,9 @@
 #include "quasidyn/formulations/qp/pyramid_qp.h"
 #include "quasidyn/formulations/quasi_dynamic/barrier_stand_off.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/gradients/finite_difference.h"
 #include "quasidyn/kinematics/kinematics.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/matrix_compare.h"
 #include "quasidyn/testing/program_settings.h"
 

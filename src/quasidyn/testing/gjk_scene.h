@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/shared_scene.h"
 
 namespace quasidyn::testing {

@@ -14,7 +14,7 @@
 
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_model.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/shared_scene.h"
 
 namespace quasidyn::testing {

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 namespace quasidyn::testing {
 

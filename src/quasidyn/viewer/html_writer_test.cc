@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/scratch_files.h"
 #include "quasidyn/viewer/viewer_bundle.h"
 

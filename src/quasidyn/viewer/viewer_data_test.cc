@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 namespace quasidyn {
 namespace {

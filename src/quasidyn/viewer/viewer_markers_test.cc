@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/viewer/viewer_data.h"
 
 namespace quasidyn {

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <memory>
 
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/math/quaternion.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/malloc_counter.h"
 #include "quasidyn/testing/program_settings.h"
 

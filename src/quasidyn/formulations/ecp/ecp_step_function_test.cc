@@ -5,8 +5,8 @@
 #include <memory>
 #include <random>
 
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/math/rotation.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/program_settings.h"
 
 namespace quasidyn {

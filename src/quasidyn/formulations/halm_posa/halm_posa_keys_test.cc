@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 namespace quasidyn {
 namespace {

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "quasidyn/contact/contact_model.h"
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/matrix_compare.h"
 #include "quasidyn/testing/siconos_lcp.h"
 #include "quasidyn/testing/solver_problems.h"

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/scene_loading.h"
 #include "quasidyn/gradients/finite_difference.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/malloc_counter.h"
 #include "quasidyn/testing/matrix_compare.h"
 #include "quasidyn/testing/program_settings.h"

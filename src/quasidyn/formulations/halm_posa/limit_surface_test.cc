@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/matrix_compare.h"
 
 namespace quasidyn {

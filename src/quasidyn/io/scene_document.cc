@@ -1,12 +1,12 @@
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/io/scene_document.h"
 
-#include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 
-#include "quasidyn/common/closest_name.h"
 #include "quasidyn/io/body_reader.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mjcf_loader.h"
@@ -27,8 +27,9 @@ namespace {
 struct Context {
   bool planar = false;
   std::string base_directory;
-  const FormulationKeys* keys = nullptr;  // the formulations' keys (never null)
-  PackageSearch packages;                 // package:// folders (io/package_folders.h)
+  PackageSearch packages;  // package:// folders (io/package_folders.h)
+  // The keys an object may carry beyond the format's (SceneDocument::ReadModels).
+  std::vector<std::string> extension_object_keys;
 };
 
 JointType ReadJointType(const YamlValue& value) {
@@ -66,27 +67,26 @@ Eigen::MatrixXd ReadParameterValue(const YamlValue& value) {
   return matrix;
 }
 
-void ReadFormulationBlock(const YamlValue& formulation, const FormulationKeys& keys, Scene* scene) {
+// The block as written (SceneDocument::formulation): its type and parameters, unchecked. The
+// error of the first parameter that cannot be read goes to *unread (the parameters before it
+// are read), so that a reader that checks the type and those parameters meets their defects
+// first, as a file's reader does (SceneDocument::ThrowUnreadFormulationValue).
+void ReadFormulationBlock(const YamlValue& formulation, Scene* scene, std::exception_ptr* unread) {
   const YamlValue type = formulation.Get("type");
   scene->formulation.name = type.AsString();
   scene->formulation.source = SourceOf(type);
-  const std::vector<std::string> names = keys.FormulationNames();
-  const std::string& name = scene->formulation.name;
-  if (std::find(names.begin(), names.end(), name) == names.end()) {
-    type.Fail("unknown formulation '" + name + "'" + DidYouMean(name, names) + " (" +
-              JoinNames(names) + ")");
+  try {
+    for (const std::string& key : formulation.Keys()) {
+      if (key == "type") continue;
+      const YamlValue parameter = formulation.Get(key);
+      scene->formulation.parameters.Set(key, ReadParameterValue(parameter), SourceOf(parameter));
+    }
+  } catch (const SceneError&) {
+    *unread = std::current_exception();
   }
-  for (const std::string& key : formulation.Keys()) {
-    if (key == "type") continue;
-    const YamlValue parameter = formulation.Get(key);
-    const Eigen::MatrixXd value = ReadParameterValue(parameter);
-    keys.CheckSceneParameter(name, key, value, SourceOf(parameter));
-    scene->formulation.parameters.Set(key, value, SourceOf(parameter));
-  }
-  keys.CheckSceneBlock(name, scene->formulation.parameters);
 }
 
-void ReadParameters(const YamlValue& root, const FormulationKeys& keys, Scene* scene) {
+void ReadParameters(const YamlValue& root, Scene* scene, std::exception_ptr* unread) {
   scene->name = root.Get("name").AsString();
   const YamlValue dimension = root.Get("dimension");
   const int d = dimension.AsInt();
@@ -126,9 +126,8 @@ void ReadParameters(const YamlValue& root, const FormulationKeys& keys, Scene* s
       combination->Fail("unknown rule '" + rule + "' (min, geometric, harmonic)");
     }
   }
-  if (const auto formulation = root.Find("formulation")) {
-    ReadFormulationBlock(*formulation, keys, scene);
-  }
+  if (const auto formulation = root.Find("formulation"))
+    ReadFormulationBlock(*formulation, scene, unread);
 }
 
 CommandKnot ReadKnot(const YamlValue& value) {
@@ -231,11 +230,11 @@ void ReadInlineModel(const YamlValue& value, const std::string& name, const Cont
 }
 
 InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
-  // The scene format's keys, and those formulations add to objects (formulation_keys.h).
+  // The scene format's keys, and those the caller reads beyond it (ReadModels).
   std::vector<std::string> keys = {
       "name", "joint",    "body", "bodies", "joints",  "urdf",           "sdf",
       "mjcf", "friction", "pose", "plane",  "initial", "external_force", "initial_velocity"};
-  for (const std::string& key : context.keys->ObjectKeys()) keys.push_back(key);
+  for (const std::string& key : context.extension_object_keys) keys.push_back(key);
   value.CheckKeys(keys);
   const std::string name = value.Get("name").AsString();
   const bool articulated_inline = value.Has("bodies") || value.Has("joints");
@@ -378,16 +377,62 @@ void ReadPackages(const YamlValue& packages, Context* context) {
   }
 }
 
-Scene Load(const YamlValue& root, const std::string& name_for_errors, const Context& base) {
-  const FormulationKeys& keys = *base.keys;
+}  // namespace
+
+SceneDocument SceneDocument::FromText(const std::string& yaml_text,
+                                      const std::string& name_for_errors,
+                                      const std::string& base_directory,
+                                      const std::map<std::string, std::string>& package_folders) {
+  if (yaml_text.size() > kMaxSceneFileBytes) {
+    throw SceneError(name_for_errors, 0, "",
+                     "the scene has " + std::to_string(yaml_text.size()) + " bytes; at most " +
+                         std::to_string(kMaxSceneFileBytes) + " are read");
+  }
+  const YamlValue root = YamlValue::Parse(yaml_text, name_for_errors);
+  if (!root.IsMap() && !root.IsSequence() && !root.IsScalar()) {
+    throw SceneError(name_for_errors, 1, "<document>",
+                     "the scene is empty (or only comments); it needs name, dimension, "
+                     "time_step, ... (docs/scene-format.md)");
+  }
+  if (!root.IsMap()) root.Fail("a scene file must be a map of keys (name, dimension, ...)");
+  PackageSearch packages;
+  for (const auto& [name, folder] : package_folders)
+    packages.command_line[name] = {folder, "--package " + name + "=" + folder};
+  // The reference quasistatic simulator's system and model-directive files
+  // (docs/qsim-files.md): read whole here, with no keys beyond the format's.
+  if (IsQsimFile(root)) {
+    auto qsim = std::make_shared<const QsimScene>(ReadQsimFile(root, base_directory, packages));
+    SceneDocument document(YamlValue::Parse("{}", qsim->file));
+    document.header_.source_file = qsim->file;
+    document.header_.formulation = QsimFormulation(*qsim);
+    document.base_directory_ = base_directory;
+    document.packages_ = packages;
+    document.qsim_ = std::move(qsim);
+    return document;
+  }
   root.CheckKeys({"name", "dimension", "gravity", "time_step", "duration", "contact_tolerance",
                   "friction_rays", "friction_combination", "formulation", "packages", "environment",
                   "objects", "robots", "collision_filter", "planning", "mpc"});
-  SceneBuilder builder(name_for_errors);
-  Scene& parameters = builder.parameters();
-  ReadParameters(root, keys, &parameters);
-  Context context = base;
-  context.planar = parameters.planar;
+  SceneDocument document(root);
+  document.header_.source_file = name_for_errors;
+  ReadParameters(root, &document.header_, &document.unread_formulation_value_);
+  document.has_formulation_block_ = root.Has("formulation");
+  document.base_directory_ = base_directory;
+  document.packages_ = packages;
+  return document;
+}
+
+void SceneDocument::ThrowUnreadFormulationValue() const {
+  if (unread_formulation_value_) std::rethrow_exception(unread_formulation_value_);
+}
+
+Scene SceneDocument::ReadModels(const std::vector<std::string>& extension_object_keys) const {
+  ThrowUnreadFormulationValue();
+  if (qsim_) return BuildQsimScene(*qsim_);
+  const YamlValue& root = root_;
+  SceneBuilder builder(header_.source_file);
+  builder.parameters() = header_;
+  Context context{header_.planar, base_directory_, packages_, extension_object_keys};
   if (const auto packages = root.Find("packages")) ReadPackages(*packages, &context);
   if (const auto environment = root.Find("environment")) {
     const std::vector<YamlValue> shapes = environment->Items();
@@ -413,44 +458,19 @@ Scene Load(const YamlValue& root, const std::string& name_for_errors, const Cont
       builder.AddCollisionFilter(names[0].AsString(), names[1].AsString(), LocationOf(pair));
     }
   }
-  Scene scene = builder.Build();
-  keys.ReadSceneKeys(root, &scene);
-  if (const auto planning = root.Find("planning")) {
-    scene.planning = ReadPlanningSettings(*planning, scene);
-  }
-  if (const auto mpc = root.Find("mpc")) scene.mpc = ReadMpcSettings(*mpc, scene);
-  return scene;
+  return builder.Build();
 }
 
-}  // namespace
-
-Scene ReadSceneText(const std::string& yaml_text, const std::string& name_for_errors,
-                    const std::string& base_directory, const FormulationKeys& keys,
-                    const std::map<std::string, std::string>& package_folders) {
-  if (yaml_text.size() > kMaxSceneFileBytes) {
-    throw SceneError(name_for_errors, 0, "",
-                     "the scene has " + std::to_string(yaml_text.size()) + " bytes; at most " +
-                         std::to_string(kMaxSceneFileBytes) + " are read");
+void SceneDocument::ReadSettings(Scene* scene) const {
+  if (qsim_) return;
+  if (const auto planning = root_.Find("planning")) {
+    scene->planning = ReadPlanningSettings(*planning, *scene);
   }
-  const YamlValue root = YamlValue::Parse(yaml_text, name_for_errors);
-  if (!root.IsMap() && !root.IsSequence() && !root.IsScalar()) {
-    throw SceneError(name_for_errors, 1, "<document>",
-                     "the scene is empty (or only comments); it needs name, dimension, "
-                     "time_step, ... (docs/scene-format.md)");
-  }
-  if (!root.IsMap()) root.Fail("a scene file must be a map of keys (name, dimension, ...)");
-  Context context{false, base_directory, &keys, {}};
-  for (const auto& [name, folder] : package_folders)
-    context.packages.command_line[name] = {folder, "--package " + name + "=" + folder};
-  // The reference quasistatic simulator's system and model-directive files
-  // (docs/qsim-files.md).
-  if (IsQsimFile(root))
-    return BuildQsimScene(ReadQsimFile(root, base_directory, context.packages), keys);
-  return Load(root, name_for_errors, context);
+  if (const auto mpc = root_.Find("mpc")) scene->mpc = ReadMpcSettings(*mpc, *scene);
 }
 
-Scene ReadSceneFile(const std::string& path, const FormulationKeys& keys,
-                    const std::map<std::string, std::string>& package_folders) {
+SceneDocument SceneDocument::FromFile(const std::string& path,
+                                      const std::map<std::string, std::string>& package_folders) {
   std::ifstream file(path);
   if (!std::filesystem::is_regular_file(path) || !file) {
     std::error_code missing;
@@ -468,7 +488,29 @@ Scene ReadSceneFile(const std::string& path, const FormulationKeys& keys,
   std::stringstream text;
   text << file.rdbuf();
   const std::filesystem::path folder = std::filesystem::path(path).parent_path();
-  return ReadSceneText(text.str(), path, folder.string(), keys, package_folders);
+  return FromText(text.str(), path, folder.string(), package_folders);
+}
+
+namespace {
+
+Scene ReadWhole(const SceneDocument& document) {
+  Scene scene = document.ReadModels();
+  document.ReadSettings(&scene);
+  return scene;
+}
+
+}  // namespace
+
+Scene ReadSceneFile(const std::string& path,
+                    const std::map<std::string, std::string>& package_folders) {
+  return ReadWhole(SceneDocument::FromFile(path, package_folders));
+}
+
+Scene ReadSceneText(const std::string& yaml_text, const std::string& name_for_errors,
+                    const std::string& base_directory,
+                    const std::map<std::string, std::string>& package_folders) {
+  return ReadWhole(
+      SceneDocument::FromText(yaml_text, name_for_errors, base_directory, package_folders));
 }
 
 }  // namespace quasidyn

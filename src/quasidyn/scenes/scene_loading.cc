@@ -1,4 +1,4 @@
-#include "quasidyn/formulations/scene_loading.h"
+#include "quasidyn/scenes/scene_loading.h"
 
 #include <cmath>
 
@@ -6,16 +6,24 @@
 #include "quasidyn/common/closest_name.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/geometry/scene_shapes.h"
+#include "quasidyn/io/scene_document.h"
 #include "quasidyn/io/scene_from_memory.h"
-#include "quasidyn/io/scene_loader.h"
+#include "quasidyn/scenes/scene_validation.h"
 
 namespace quasidyn {
 
 namespace {
 
-// The scene with its collision shapes checked by the geometry (degenerate convex shapes), each
-// refusal at the shape's file and line.
-Scene Checked(Scene scene) {
+// The scene of `document`, each part checked where a reader of the file meets it: the header's
+// formulation block, the models (with the keys the formulations add to objects), the
+// formulations' keys, the planning and MPC blocks, and last the collision shapes by the
+// geometry (degenerate convex shapes), each refusal at the shape's file and line.
+Scene Load(const SceneDocument& document) {
+  const FormulationRegistry& registry = FormulationRegistry::Global();
+  CheckFormulationBlock(registry, document);
+  Scene scene = document.ReadModels(ExtensionObjectKeys(registry));
+  ReadSceneKeys(registry, document.root(), &scene);
+  document.ReadSettings(&scene);
   CheckCollisionShapes(scene, "LoadScene");
   return scene;
 }
@@ -24,19 +32,17 @@ Scene Checked(Scene scene) {
 
 Scene LoadScene(const std::string& path,
                 const std::map<std::string, std::string>& package_folders) {
-  return Checked(ReadSceneFile(path, FormulationRegistry::Global(), package_folders));
+  return Load(SceneDocument::FromFile(path, package_folders));
 }
 
 Scene LoadSceneFromString(const std::string& yaml_text, const std::string& name_for_errors,
                           const std::string& base_directory) {
-  return Checked(
-      ReadSceneText(yaml_text, name_for_errors, base_directory, FormulationRegistry::Global()));
+  return Load(SceneDocument::FromText(yaml_text, name_for_errors, base_directory));
 }
 
 Scene LoadSceneFromMemory(const std::string& yaml_text, const std::string& name_for_errors,
                           const std::map<std::string, std::string>& files) {
-  return Checked(
-      ReadSceneFromMemory(yaml_text, name_for_errors, files, FormulationRegistry::Global()));
+  return Load(SceneDocumentFromMemory(yaml_text, name_for_errors, files));
 }
 
 Scene WithFormulation(const Scene& scene, const std::optional<std::string>& name,
@@ -63,7 +69,7 @@ Scene WithFormulation(const Scene& scene, const std::optional<std::string>& name
     else
       edited.formulation.parameters.Set(value.key, value.value, value.source);
   }
-  registry.CheckSceneBlock(edited.formulation.name, edited.formulation.parameters);
+  CheckSceneBlock(registry, edited.formulation.name, edited.formulation.parameters);
   return edited;
 }
 

@@ -1,8 +1,11 @@
 #pragma once
-// Scene files (docs/scene-format.md) read with every registered formulation's keys: the
-// `formulation:` block's name and parameters checked against the registry
-// (formulations/registry.h) and the keys formulations add to objects read by their owners.
-// Every bad input throws SceneError naming the file, the 1-based line and the field.
+// Scene files (docs/scene-format.md), read once and checked once: io reads the document as the
+// scene format defines it (io/scene_document.h), and this layer checks it against everything
+// registered where a reader of the file meets each part: the `formulation:` block's name and
+// parameters against the registry (formulations/registry.h), the keys formulations add to
+// objects read by their owners (scene_validation.h), and the collision shapes by the geometry
+// (geometry/scene_shapes.h). Every bad input throws SceneError naming the file, the 1-based line
+// and the field.
 
 #include <map>
 #include <optional>
