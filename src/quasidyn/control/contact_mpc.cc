@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/solvers/miqp.h"
 
 namespace quasidyn {
 namespace {
@@ -33,11 +34,16 @@ ContactMpc::ContactMpc(ScenePtr scene, const MpcSettings& settings)
       time_step_(settings.time_step > 0 ? settings.time_step : scene->time_step),
       contact_model_(scene, CandidateDistance(*scene, settings)),
       contact_data_(contact_model_.CreateData()),
-      kinematics_(scene) {
+      kinematics_(scene),
+      solver_(std::make_unique<MiqpSolver>()) {
   stiffness_ = scene_->ActuatedStiffness();
   kinematics_.Update(scene_->q0);
   damping_ = ActuatedDamping(kinematics_);
 }
+
+ContactMpc::~ContactMpc() = default;
+
+const MiqpPseudoCosts& ContactMpc::pseudo_costs() const { return solver_->pseudo_costs(); }
 
 Outcome ContactMpc::Linearize(const State& x, MpcLinearModel* model) {
   constexpr const char* kWhere = "ContactMpc::Linearize";
@@ -105,7 +111,7 @@ const MpcStep& ContactMpc::Solve(const State& x) {
     return step_;
   }
   BuildMpcMiqp(model_, settings_, &miqp_);
-  solver_.Setup(miqp_.problem, solver_settings());
+  solver_->Setup(miqp_.problem, solver_settings());
   step_.build_seconds = Seconds(start);
 
   // Guesses: the previous solution shifted by one step (same contacts), and every contact open
@@ -146,7 +152,7 @@ const MpcStep& ContactMpc::Solve(const State& x) {
     guesses.push_back(std::move(open));
   }
   seeded_ = same_contacts;
-  const MiqpResult& r = solver_.Solve(guesses, pseudo_cost_seed());
+  const MiqpResult& r = solver_->Solve(guesses, pseudo_cost_seed());
   step_.status = r.status;
   step_.message = r.message;
   step_.info = r.info;
@@ -155,7 +161,7 @@ const MpcStep& ContactMpc::Solve(const State& x) {
   previous_contacts_ = static_cast<int>(model_.contacts.size());
   previous_binaries_.clear();
   if (!r.has_solution) return step_;
-  previous_pseudo_costs_ = solver_.pseudo_costs();
+  previous_pseudo_costs_ = solver_->pseudo_costs();
   step_.cost = r.objective;
   step_.best_bound = r.best_bound;
   step_.gap = r.gap;

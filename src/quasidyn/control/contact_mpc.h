@@ -28,6 +28,7 @@
 // "Speed").
 
 #include <Eigen/Core>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@
 #include "quasidyn/model/state.h"
 
 namespace quasidyn {
+
+class MiqpSolver;  // solvers/miqp.h
 
 // One solve of the controller.
 struct MpcStep {
@@ -66,6 +69,7 @@ class ContactMpc {
   // else std::invalid_argument "ContactMpc: <field>: <problem>". Uses the scene's stiffness
   // and damping (critical by default, second_order_cost.h) for the setpoint.
   ContactMpc(ScenePtr scene, const MpcSettings& settings);
+  ~ContactMpc();
 
   const Scene& scene() const { return *scene_; }
   const MpcSettings& settings() const { return settings_; }
@@ -91,7 +95,7 @@ class ContactMpc {
   // first solve, a change of the contacts, after a solve without a solution or Reset).
   const MiqpPseudoCosts* pseudo_cost_seed() const { return seeded_ ? &pseudo_costs_ : nullptr; }
   // The MIQP's pseudo-costs at the end of the last Solve.
-  const MiqpPseudoCosts& pseudo_costs() const { return solver_.pseudo_costs(); }
+  const MiqpPseudoCosts& pseudo_costs() const;
   // Forgets the previous solution (its guess and pseudo-costs for the next solve).
   void Reset() { previous_binaries_.clear(); }
 
@@ -107,7 +111,9 @@ class ContactMpc {
   QuasiDynamicCost cost_;
   MpcLinearModel model_;
   MpcMiqp miqp_;
-  MiqpSolver solver_;
+  // The branch and bound (solvers/miqp.h), behind a pointer: its workspace is the library's own
+  // (the installed headers hold no solver internals, cmake/PublicHeaders.cmake).
+  std::unique_ptr<MiqpSolver> solver_;
   MpcStep step_;
   std::vector<signed char> previous_binaries_;
   // The last solve's pseudo-costs, and this solve's seed (them shifted by one step).

@@ -44,7 +44,7 @@
 
 #include "quasidyn/control/mpc_linear_model.h"
 #include "quasidyn/model/mpc_settings.h"
-#include "quasidyn/solvers/miqp.h"
+#include "quasidyn/solvers/miqp_problem.h"
 
 namespace quasidyn {
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/solvers/qp.h"
 
 namespace quasidyn {
 namespace {
@@ -15,7 +16,8 @@ Stabilizer::Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen
     : model_(std::move(model)),
       q_ref_(std::move(q_ref)),
       u_ref_(std::move(u_ref)),
-      settings_(settings) {
+      settings_(settings),
+      solver_(std::make_unique<QpSolver>()) {
   QUASIDYN_CHECK_ARGUMENT(model_ != nullptr, kStabilizerWhere, "the model is null");
   const int T = static_cast<int>(u_ref_.size());
   const int nq = model_->state_q_size(), nu = model_->control_size(), no = model_->scene().nq_u;
@@ -97,10 +99,12 @@ Stabilizer::Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen
     }
   }
   problem_.h = Eigen::VectorXd::Constant(2 * nu, -settings_.max_deviation);
-  solver_.Setup(problem_);
+  solver_->Setup(problem_);
   e_.resize(no);
   u_.resize(nu);
 }
+
+Stabilizer::~Stabilizer() = default;
 
 Eigen::VectorXd Stabilizer::Residual(int t, const Eigen::VectorXd& q) const {
   return f_u_[t] + A_u_[t] * (q - q_ref_[t]) - q_ref_[t + 1].head(f_u_[t].size());
@@ -140,8 +144,8 @@ const Eigen::VectorXd& Stabilizer::Command(int t, const Eigen::VectorXd& q) {
   for (int i = 0; i < nu; ++i) {
     for (int j = 0; j < nu; ++j) problem_.Q.value(i * nu + j) = hessian_[t](i, j);
   }
-  solver_.UpdateValues(problem_);
-  const QpResult& r = solver_.Solve();
+  solver_->UpdateValues(problem_);
+  const QpResult& r = solver_->Solve();
   if (Succeeded(r.status)) {
     message_.clear();
     u_ = u_ref_[t] + r.x;

@@ -23,10 +23,12 @@
 
 #include "quasidyn/control/plan_controller.h"
 #include "quasidyn/control/smoothed_linearizer.h"
-#include "quasidyn/solvers/qp.h"
+#include "quasidyn/solvers/qp_problem.h"
 #include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {
+
+class QpSolver;  // solvers/qp.h
 
 struct StabilizerSettings {
   Eigen::VectorXd object_weight;  // w >= 0 (size n_q,u; empty: all 1) [1/m², 1/rad²]
@@ -55,6 +57,7 @@ class Stabilizer final : public PlanController {
   // whose exact step or linearisation fails (naming the step).
   Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen::VectorXd> q_ref,
              std::vector<Eigen::VectorXd> u_ref, const StabilizerSettings& settings);
+  ~Stabilizer() override;
 
   int steps() const override { return static_cast<int>(u_ref_.size()); }
   // The command of step t (0 <= t < T) from the measured configuration q (size n_q). A QP that
@@ -80,7 +83,9 @@ class Stabilizer final : public PlanController {
   std::vector<Eigen::VectorXd> f_u_;        // exact f^u(q_ref,t, u_ref,t)
   std::vector<Eigen::MatrixXd> hessian_;    // 2(BᵀQB + R) per step
   QpProblem problem_;
-  QpSolver solver_;
+  // The QP solver (solvers/qp.h), behind a pointer: its workspace is the library's own (the
+  // installed headers hold no solver internals, cmake/PublicHeaders.cmake).
+  std::unique_ptr<QpSolver> solver_;
   Eigen::VectorXd e_, u_;
   std::string message_;
   std::vector<bool> linearized_;  // per step: A_u_, B_u_, f_u_, hessian_ hold its linearisation

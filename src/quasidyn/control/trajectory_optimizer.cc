@@ -9,6 +9,7 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/planning/object_space.h"
+#include "quasidyn/solvers/qp.h"
 
 namespace quasidyn {
 namespace {
@@ -78,7 +79,10 @@ void ValidateTrajectoryOptimizerSettings(const TrajectoryOptimizerSettings& s,
 
 TrajectoryOptimizer::TrajectoryOptimizer(std::shared_ptr<const StepModel> model,
                                          const TrajectoryOptimizerSettings& settings)
-    : model_(model), settings_(settings), linearizer_(model, settings.smoothing) {
+    : model_(model),
+      settings_(settings),
+      linearizer_(model, settings.smoothing),
+      solver_(std::make_unique<QpSolver>()) {
   ValidateTrajectoryOptimizerSettings(settings_, *model_);
   const int no = model_->scene().nq_u;
   if (settings_.object_weight.size() == 0) settings_.object_weight = Eigen::VectorXd::Ones(no);
@@ -95,6 +99,10 @@ TrajectoryOptimizer::TrajectoryOptimizer(std::shared_ptr<const StepModel> model,
   last_data_.rate_weight = settings_.rate_weight;
   last_data_.regrasp = settings_.regrasp_steps;
 }
+
+TrajectoryOptimizer::~TrajectoryOptimizer() = default;
+
+const QpResult& TrajectoryOptimizer::last_qp_result() const { return solver_->result(); }
 
 // A planar object's angle θ and θ + 2πk are one orientation, but the cost's e = q − g
 // (trajopt_qp.h) is not periodic: a guess that turns the object by −π toward a goal of +π (a
@@ -179,8 +187,8 @@ Outcome TrajectoryOptimizer::SolveWindow(const TrajoptQpData& data, Eigen::Vecto
   const auto start = std::chrono::steady_clock::now();
   QpProblem problem;
   BuildTrajoptQp(data, &problem);
-  solver_.Setup(problem);
-  const QpResult& r = solver_.Solve();
+  solver_->Setup(problem);
+  const QpResult& r = solver_->Solve();
   it->qp_seconds += Seconds(start);
   ++it->qps;
   if (!Succeeded(r.status))

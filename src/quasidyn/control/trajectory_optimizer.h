@@ -59,10 +59,12 @@
 #include "quasidyn/control/smoothed_linearizer.h"
 #include "quasidyn/control/trajopt_qp.h"
 #include "quasidyn/planning/penetration_meter.h"
-#include "quasidyn/solvers/qp.h"
+#include "quasidyn/solvers/qp_problem.h"
 #include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {
+
+class QpSolver;  // solvers/qp.h
 
 struct OptimizerIteration;
 
@@ -141,6 +143,7 @@ class TrajectoryOptimizer {
   // The model is held as given; a test may pass a wrapper that makes chosen steps fail.
   TrajectoryOptimizer(std::shared_ptr<const StepModel> model,
                       const TrajectoryOptimizerSettings& settings);
+  ~TrajectoryOptimizer();
 
   // Optimises from q0 (size n_q) and the initial commands (T entries of size n_u; e.g. a
   // planner's path or a trajectory file's commands). Throws std::invalid_argument on bad sizes
@@ -159,7 +162,7 @@ class TrajectoryOptimizer {
 
   // The QP data and the solver's answer of the last single-QP iteration (tests, references).
   const TrajoptQpData& last_subproblem() const { return last_data_; }
-  const QpResult& last_qp_result() const { return solver_.result(); }
+  const QpResult& last_qp_result() const;
   const TrajectoryOptimizerSettings& settings() const { return settings_; }
 
  private:
@@ -186,7 +189,9 @@ class TrajectoryOptimizer {
   double rollout_depth_ = 0.0;               // of the rollout in progress or the last one
   TrajectoryOptimizerSettings settings_;
   SmoothedLinearizer linearizer_;
-  QpSolver solver_;
+  // The QP solver (solvers/qp.h), behind a pointer: its workspace is the library's own (the
+  // installed headers hold no solver internals, cmake/PublicHeaders.cmake).
+  std::unique_ptr<QpSolver> solver_;
   // The best iterate and its linearisation.
   std::vector<Eigen::VectorXd> q_best_, u_best_;
   std::vector<Eigen::MatrixXd> A_, B_;

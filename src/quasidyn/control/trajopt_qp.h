@@ -40,7 +40,7 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "quasidyn/solvers/qp.h"
+#include "quasidyn/solvers/qp_problem.h"
 
 namespace quasidyn {
 
