@@ -55,6 +55,7 @@ const std::vector<ConformanceScene>& ConformanceScenes() {
     s.push_back({"gjk_scene", testing::GjkScene(), 30, 15, false});
     s.push_back({"arm_cubes", Example("arm_cubes"), 30, 15, false});
     s.push_back({"dynamic_push", Example("dynamic_push"), 30, 10, true});
+    s.push_back({"pinch", Example("pinch"), 40, 34, true});
     s.push_back({"struck_box",
                  testing::Shared(LoadSceneFromString(kStruckBoxYaml, "struck_box.yaml", "")), 30, 7,
                  true});

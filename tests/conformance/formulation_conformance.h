@@ -79,8 +79,9 @@ inline constexpr int kAllocationWarmUp = 10;
 
 // The shared set, loaded once per process: planar pushing seen from above (with a planning
 // block), the planar gripper, the GJK scene (testing/gjk_scene.h), arm_cubes, dynamic_push
-// (a second-order scene: initial velocities, damping) and a 3D scene without robots whose
-// object carries an impulse (ecp's kind of scene).
+// (a second-order scene: initial velocities, damping), the pinch (four two-link arms squeezing a
+// square seen from above, with halm-posa's gains) and a 3D scene without robots whose object
+// carries an impulse (ecp's kind of scene).
 const std::vector<ConformanceScene>& ConformanceScenes();
 
 // The scenes `plugin` steps in the suite: the shared ones it can step (WhyCannotStep empty),
