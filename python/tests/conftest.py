@@ -27,6 +27,24 @@ def example_path(name):
     return str(SOURCE_DIR / "examples" / name / "scene.yaml")
 
 
+def why_cannot_step(scene, formulation):
+    """Why `formulation` cannot step `scene`, or "" when it can: the library's WhyCannotStep
+    (formulations/registry.h) from Python, by the formulation's declared capabilities (2D or 3D
+    scenes, robots) and then by what its model refuses, never by its name."""
+    can = next(f for f in quasidyn.formulations() if f["name"] == formulation)
+    if scene.dimension == 2 and not can["planar"]:
+        return f"{formulation} steps 3D scenes only"
+    if scene.dimension == 3 and not can["spatial"]:
+        return f"{formulation} steps planar scenes only"
+    if scene.nq_a > 0 and not can["robots"]:
+        return f"{formulation} steps scenes without robots"
+    try:
+        quasidyn.Stepper(scene, formulation=formulation)
+    except ValueError as e:
+        return str(e)
+    return ""
+
+
 @pytest.fixture(scope="session")
 def gripper():
     return quasidyn.load_scene(example_path("planar_gripper"))

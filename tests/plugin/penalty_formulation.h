@@ -18,6 +18,11 @@
 
 namespace quasidyn::plugin_test {
 
+// A box on a table pushed by a round tip (the vertical plane, gravity −y), under the plug-in:
+// the scene plugin_test.cc drives through the command line, and the plug-in's own scene of the
+// conformance suite (FormulationPlugin::conformance_scenes).
+extern const char* const kPenaltyPushScene;
+
 FormulationPlugin PenaltyFormulation();
 
 }  // namespace quasidyn::plugin_test

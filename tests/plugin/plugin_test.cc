@@ -1,5 +1,5 @@
 // A formulation registered from this folder alone (penalty_formulation.h) runs through the
-// library and the command line as the built-in nine do: the scene loader checks its parameter,
+// library and the command line as the built-in ten do: the scene loader checks its parameter,
 // `quasidyn formulations` lists it, and simulate, linearize, compare (the command line) and
 // Rollout (the C++ API) step it, with no file outside tests/plugin/ naming it.
 
@@ -24,40 +24,6 @@
 namespace quasidyn::plugin_test {
 namespace {
 
-// A box on a table pushed by a round tip (the vertical plane, gravity −y), under the plug-in.
-constexpr const char* kScene = R"(name: penalty_push
-dimension: 2
-time_step: 0.01
-contact_tolerance: 0.02
-formulation: {type: penalty, penalty_stiffness: 20000}
-environment:
-  - {name: table, type: half_space, friction: 0.4}
-objects:
-  - name: box
-    joint: planar
-    body:
-      mass: 1.0
-      inertia: from_shapes
-      shapes: [{name: block, type: box, size: [0.2, 0.1, 0.1], friction: 0.4}]
-    initial: [0.0, 0.05, 0.0]
-robots:
-  - name: pusher
-    bodies:
-      - {name: slider, mass: 0.5, inertia: {principal: [1.0e-3, 1.0e-3, 1.0e-3]}}
-      - name: tip
-        mass: 0.1
-        inertia: from_shapes
-        shapes: [{type: sphere, radius: 0.02, friction: 0.4}]
-    joints:
-      - {name: x, type: prismatic, parent: world, child: slider, axis: [1, 0, 0]}
-      - {name: y, type: prismatic, parent: slider, child: tip, axis: [0, 1, 0]}
-    stiffness: [1000, 1000]
-    initial: [-0.2, 0.05]
-    commands:
-      - {t: 0.0, q: [-0.2, 0.05]}
-      - {t: 1.0, q: [0.1, 0.05]}
-)";
-
 class PenaltyPlugin : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -66,7 +32,7 @@ class PenaltyPlugin : public ::testing::Test {
   }
   void SetUp() override {
     scene_path_ = (folder_ / "penalty_push.yaml").string();
-    std::ofstream(scene_path_) << kScene;
+    std::ofstream(scene_path_) << kPenaltyPushScene;
   }
   // Runs the command line with `args` (after the program name); its exit code, stdout in *out.
   int Cli(std::vector<std::string> args, std::string* out = nullptr) {
@@ -90,7 +56,7 @@ TEST_F(PenaltyPlugin, IsListedAndItsParameterIsCheckedWhereTheSceneGivesIt) {
   ASSERT_EQ(Cli({"formulations"}, &listing), 0);
   EXPECT_NE(listing.find("penalty_stiffness [N/m], > 0, default 1e4"), std::string::npos)
       << listing;
-  std::string bad = kScene;
+  std::string bad = kPenaltyPushScene;
   bad.replace(bad.find("penalty_stiffness: 20000"), 24, "penalty_stiffness: -5");
   try {
     LoadSceneFromString(bad, "bad.yaml", "");

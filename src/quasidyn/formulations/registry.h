@@ -59,6 +59,11 @@ struct FormulationPlugin {
   // Makes the model; throws std::invalid_argument or SceneError naming what is wrong (a
   // parameter at its source, what the scene lacks for this formulation).
   std::function<std::shared_ptr<const StepModel>(const FormulationInputs& inputs)> make_model;
+  // Scenes (YAML texts, as a scene file holds them) the conformance suite steps this formulation
+  // on besides the shared set it can step (tests/conformance/formulation_conformance.h): a
+  // plug-in declares here a scene from its own folder. The library never reads them. May be
+  // empty.
+  std::vector<std::string> conformance_scenes;
 };
 
 class FormulationRegistry final {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -211,64 +212,43 @@ TEST(RrtThroughContact, WithoutContactSamplingTheOutOfContactPusherStays) {
   EXPECT_LE(ReplayPlan(scene, euclidean).max_node_deviation, 1e-9);
 }
 
-// The planner sees the stepper only through StepModel and the registry: it plans through every
-// registered formulation that declares what it needs (a derivative, a configuration state, a
-// robot command), whether the robots are commanded by positions or by velocities (halm-posa:
-// StepModel::HoldingCommand and CommandToward), each tree grown by that formulation's steps (the
-// box pushed by more than 1 cm somewhere in it) and replaying to 1e-9.
-TEST(RrtThroughContact, PlansThroughEveryPlannableFormulation) {
-  const ScenePtr scene = testing::LoadExample("planar_pushing_top_down");
-  PlanningSettings settings = *scene->planning;
-  settings.seed = 9;
-  settings.max_nodes = 30;
-  std::vector<std::string> planned;
-  for (const FormulationPlugin* plugin : FormulationRegistry::Global().Plugins()) {
-    const std::string& type = plugin->info.name;
-    const FormulationCapabilities& can = plugin->info.capabilities;
-    if (can.exact_linearization.empty() || can.state != StateKind::kConfiguration ||
-        can.command == CommandKind::kObjectImpulses || !WhyCannotStep(scene, *plugin).empty())
-      continue;
-    SCOPED_TRACE(type);
-    FormulationChoice stepping = PlanningFormulation(*scene, settings);
-    stepping.name = type;
-    // A formulation without log-barrier smoothing measures reachability by its exact B.
-    PlanningSettings metric = settings;
-    if (can.smoothed_linearization.empty()) metric.method = ReachabilityMethod::kExact;
-    const PlanResult plan = PlanThroughContact(scene, stepping, metric);
-    EXPECT_EQ(plan.stepping.name, type);
-    EXPECT_GT(plan.statistics.extensions, 0);
-    double pushed = 0.0;
-    for (const PlanNode& node : plan.nodes)
-      pushed = std::max(pushed, (node.q.head(2) - scene->q0.head(2)).norm());
-    EXPECT_GT(pushed, 0.01);
-    EXPECT_LE(ReplayPlan(scene, plan).max_node_deviation, 1e-9);
-    planned.push_back(type);
-  }
-  EXPECT_EQ(planned, (std::vector<std::string>{"qp", "socp", "log-barrier", "log-barrier-cone",
-                                               "lcp", "halm-posa"}));
-}
-
 // A formulation without what the planner needs is refused before any search, with an error
-// naming the field and the capability it lacks: a velocity state (second order).
+// naming the field, the formulation and the capability it lacks (CheckPlannableFormulation's):
+// every registered formulation the planner cannot plan through (a velocity state: the second-order
+// ones). That every other one plans, and its path replays, is the conformance suite's
+// (tests/conformance/, PlanReplaysExactly).
 TEST(RrtThroughContact, AFormulationWithoutWhatThePlannerNeedsIsRefused) {
   const ScenePtr scene = testing::LoadExample("planar_pushing_top_down");
   const PlanningSettings settings = *scene->planning;
-  for (const auto& [type, lacks] : std::vector<std::pair<std::string, std::string>>{
-           {"stewart-trinkle", "configuration and velocity"},
-           {"anitescu", "configuration and velocity"},
-           {"anitescu-cone", "configuration and velocity"}}) {
+  int refused = 0;
+  for (const FormulationPlugin* plugin : FormulationRegistry::Global().Plugins()) {
+    std::string lacks;
+    try {
+      CheckPlannableFormulation(plugin->info);
+      continue;
+    } catch (const std::invalid_argument& e) {
+      lacks = e.what();
+    }
+    const std::string& type = plugin->info.name;
     SCOPED_TRACE(type);
+    ++refused;
     FormulationChoice stepping = PlanningFormulation(*scene, settings);
     stepping.name = type;
     try {
       PlanThroughContact(scene, stepping, settings);
       ADD_FAILURE() << "no error";
     } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), lacks);
       EXPECT_EQ(std::string(e.what()).rfind("formulation.type:", 0), 0u) << e.what();
       EXPECT_NE(std::string(e.what()).find(type), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find(lacks), std::string::npos) << e.what();
+      if (plugin->info.capabilities.state == StateKind::kConfigurationAndVelocity) {
+        EXPECT_NE(std::string(e.what()).find(StateKindName(plugin->info.capabilities.state)),
+                  std::string::npos)
+            << e.what();
+      }
     }
   }
+  EXPECT_GT(refused, 0);
 }
 
 }  // namespace

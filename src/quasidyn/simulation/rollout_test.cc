@@ -223,12 +223,16 @@ TEST_F(PlanarGripperRolloutTest, ABatchIsBitwiseTheSingleRolloutsForEveryThreadC
 
 // A worker keeps its data from one rollout to the next, its warm start cleared: with more
 // rollouts than workers, every formulation's trajectory b is still bitwise the single call's
-// (a fresh data object), including the formulations with a velocity state and their own solvers.
+// (a fresh data object), including the formulations with a velocity state and their own solvers:
+// every registered formulation that can step the gripper.
 TEST_F(PlanarGripperRolloutTest, AWorkersNextRolloutIsBitwiseAFreshOneInEveryFormulation) {
   const int steps = 12;
-  std::vector<State> x0s;
-  for (const char* formulation :
-       {"qp", "socp", "log-barrier", "log-barrier-cone", "lcp", "stewart-trinkle", "anitescu"}) {
+  int formulations = 0, with_velocities = 0;
+  for (const FormulationPlugin* plugin : FormulationRegistry::Global().Plugins()) {
+    if (!WhyCannotStep(scene_ptr_, *plugin).empty()) continue;
+    const std::string& formulation = plugin->info.name;
+    ++formulations;
+    with_velocities += plugin->info.capabilities.state == StateKind::kConfigurationAndVelocity;
     testing::ProgramSettings settings = settings_;
     settings.type = formulation;
     const std::shared_ptr<const StepModel> model = MakeStepModel(scene_ptr_, settings);
@@ -244,8 +248,8 @@ TEST_F(PlanarGripperRolloutTest, AWorkersNextRolloutIsBitwiseAFreshOneInEveryFor
       ASSERT_EQ(batch.size(), starts.size());
       for (size_t b = 0; b < starts.size(); ++b) {
         const Trajectory single = RolloutFrom(*model, starts[b], options);
-        const std::string where = std::string(formulation) + ", rollout " + std::to_string(b) +
-                                  ", T " + std::to_string(threads);
+        const std::string where =
+            formulation + ", rollout " + std::to_string(b) + ", T " + std::to_string(threads);
         ASSERT_EQ(batch[b].steps.size(), single.steps.size()) << where;
         EXPECT_GT(single.steps.size(), 0u) << where;
         for (size_t k = 0; k < single.steps.size(); ++k) {
@@ -257,6 +261,8 @@ TEST_F(PlanarGripperRolloutTest, AWorkersNextRolloutIsBitwiseAFreshOneInEveryFor
       }
     }
   }
+  EXPECT_GT(formulations, with_velocities);
+  EXPECT_GT(with_velocities, 0);
 }
 
 TEST_F(PlanarGripperRolloutTest, ABatchNamesTheRolloutOfABadInputBeforeStepping) {

@@ -16,6 +16,8 @@
 #include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/gradient_checks.h"
 #include "quasidyn/testing/program_settings.h"
+#include "quasidyn/testing/registered_formulations.h"
+#include "quasidyn/testing/shared_scene.h"
 #include "quasidyn/testing/stepper.h"
 
 namespace quasidyn {
@@ -155,8 +157,11 @@ void ExpectGradientsMatch(const Scene& scene, const testing::ProgramSettings& se
 TEST(JointLimits, GradientsMatchFiniteDifferencesOnBothSidesOfTheLimit) {
   const Scene scene = FreeArm();
   const Eigen::Vector2d past(0.3, -0.9), inside(0.08, -0.45);
-  for (std::string type : {"qp", "socp", "log-barrier", "log-barrier-cone"}) {
-    SCOPED_TRACE(std::string(type));
+  const std::vector<std::string> types = testing::FormulationsThatStep(
+      testing::Shared(scene), testing::DifferentiableInConfigurationByPositions);
+  EXPECT_GE(types.size(), 2u);
+  for (const std::string& type : types) {
+    SCOPED_TRACE(type);
     const testing::ProgramSettings settings = SettingsFor(scene, type);
     {
       SCOPED_TRACE("command past the limits");
@@ -215,8 +220,11 @@ Scene PushingWithLimit() {
 TEST(JointLimits, GradientsWithContactAndLimitActiveMatchFiniteDifferences) {
   const Scene scene = PushingWithLimit();
   const Eigen::Vector2d u(-0.1, 0.2);  // push right; y commanded 0.14 m above its limit
-  for (std::string type : {"qp", "socp", "log-barrier", "log-barrier-cone"}) {
-    SCOPED_TRACE(std::string(type));
+  const std::vector<std::string> types = testing::FormulationsThatStep(
+      testing::Shared(scene), testing::DifferentiableInConfigurationByPositions);
+  EXPECT_GE(types.size(), 2u);
+  for (const std::string& type : types) {
+    SCOPED_TRACE(type);
     const testing::ProgramSettings settings = SettingsFor(scene, type);
     testing::Stepper stepper(scene, settings);
     const StepResult& result = stepper.Step(scene.q0, u);

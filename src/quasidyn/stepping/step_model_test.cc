@@ -1,40 +1,26 @@
 // The StepModel interface (step_model.h) of the quasi-dynamic models: one model shared by
-// several data objects, the caller's mistakes that throw, the warm-start reset, and the
-// allocation-free step after warm-up.
+// several data objects, the caller's mistakes that throw and their messages, the warm-start
+// reset. What every formulation's model must do (allocation-free warm steps, failed steps that
+// keep the state, the caller's mistakes, batches on threads, derivatives against finite
+// differences) is the conformance suite's, over the registry (tests/conformance/).
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 
-#include "quasidyn/contact/contact_model.h"
-#include "quasidyn/formulations/quasi_dynamic/barrier_stand_off.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/scenes/scene_loading.h"
-#include "quasidyn/testing/gjk_scene.h"
-#include "quasidyn/testing/malloc_counter.h"
 #include "quasidyn/testing/matrix_compare.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/shared_scene.h"
-#include "quasidyn/testing/test_names.h"
 
 namespace quasidyn {
 namespace {
 
-const std::string kAllFormulations[] = {"qp", "socp", "log-barrier", "log-barrier-cone", "lcp"};
-// ... and the second-order ones (state (q, v)), for the allocation check.
-const std::string kEveryFormulationButHalmPosa[] = {
-    "qp",       "socp",         "log-barrier", "log-barrier-cone", "lcp", "stewart-trinkle",
-    "anitescu", "anitescu-cone"};
-
-// An example, or "gjk_scene" (testing/gjk_scene.h: cylinders and a convex prism, whose
-// pairs go through GJK/EPA).
 ScenePtr Example(const std::string& name) {
-  if (name == "gjk_scene") return testing::GjkScene();
   return testing::Shared(
       LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/" + name + "/scene.yaml"));
 }
@@ -138,25 +124,6 @@ TEST(StepModel, StepsFromItsOwnResult) {
   EXPECT_TRUE(testing::MatricesEqual(data->result.next.q, reference->result.next.q));
 }
 
-// A failed step keeps x and the derivatives of a failed step are a status, not an exception:
-// two fixed blocks that overlap by 5 cm make every formulation's program infeasible.
-TEST(StepModel, CalcDiffOfAFailedStepIsAStatus) {
-  const ScenePtr scene = std::make_shared<const Scene>(
-      LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/tests/cli/fixtures/overlapping_blocks.yaml"));
-  for (const std::string type : {"qp", "socp", "log-barrier"}) {
-    const auto model = StepModelModelOf(scene, type);
-    const auto data = model->CreateData();
-    model->Calc(InitialState(*scene), scene->CommandAt(model->time_step()), data.get());
-    ASSERT_FALSE(data->result.ok()) << std::string(type);
-    EXPECT_FALSE(data->result.message.empty());
-    EXPECT_TRUE(testing::MatricesEqual(data->result.next.q, scene->q0));
-    model->CalcDiff(GradientMode::kAAndB, data.get());
-    EXPECT_FALSE(data->derivatives.ok());
-    EXPECT_NE(data->derivatives.message.find("the step failed"), std::string::npos)
-        << data->derivatives.message;
-  }
-}
-
 // ClearWarmStart makes the next step a function of (x, u) alone: the log barrier started
 // from a previous minimiser and started cold agree to its Newton tolerance, and two cleared
 // data objects agree bit for bit.
@@ -176,56 +143,6 @@ TEST(StepModel, ClearedWarmStartsGiveTheSameBits) {
   model->Calc(x, u, cold.get());
   EXPECT_TRUE(testing::MatricesEqual(warm->result.next.q, cold->result.next.q));
 }
-
-// Calc does not allocate once its data has seen a step with the same contacts: on each state
-// of a stretch of the schedule (steps 11 … 30; each state is first stepped once, the
-// warm-up), on the examples (closed-form pairs) and on the GJK scene (cylinder–convex pairs
-// through GJK/EPA, whose simplex and polytope live on the stack).
-class CalcAllocations : public ::testing::TestWithParam<std::tuple<const char*, std::string>> {};
-
-TEST_P(CalcAllocations, NoHeapAllocationAfterWarmUp) {
-  if (!testing::MallocCountingAvailable()) GTEST_SKIP() << "malloc counting is off (sanitizers)";
-  const auto& [example, type] = GetParam();
-  const ScenePtr scene = Example(example);
-  const auto model = StepModelModelOf(scene, type);
-  const auto data = model->CreateData();
-  const double h = model->time_step();
-  State x = InitialState(*model);
-  int counted = 0;
-  long total_allocations = 0;
-  for (int k = 1; k <= 30; ++k) {
-    const Eigen::VectorXd u = scene->CommandAt(k * h);
-    model->Calc(x, u, data.get());  // warm-up
-    ASSERT_TRUE(data->result.ok()) << "step " << k << ": " << data->result.message;
-    if (k > 10) {
-      long allocations = 0;
-      {
-        testing::MallocCounter counter;
-        model->Calc(x, u, data.get());
-        allocations = counter.count();
-      }
-      // The narrow phase allocates nothing (closed forms and GJK/EPA), and every matrix
-      // operation of a step is sized once or needs no blocking buffer, so a step after
-      // warm-up allocates nothing.
-      EXPECT_EQ(allocations, 0) << "step " << k;
-      total_allocations += allocations;
-      ++counted;
-    }
-    x = data->result.next;
-  }
-  EXPECT_EQ(counted, 20);
-  std::printf("%s %s: %.1f allocations per Calc\n", example, std::string(type).c_str(),
-              static_cast<double>(total_allocations) / counted);
-}
-
-INSTANTIATE_TEST_SUITE_P(ExamplesAndFormulations, CalcAllocations,
-                         ::testing::Combine(::testing::Values("planar_gripper", "arm_cubes",
-                                                              "gjk_scene"),
-                                            ::testing::ValuesIn(kEveryFormulationButHalmPosa)),
-                         [](const auto& param_info) {
-                           return testing::GtestName(std::string(std::get<0>(param_info.param)) +
-                                                     "_" + std::get<1>(param_info.param));
-                         });
 
 }  // namespace
 }  // namespace quasidyn

@@ -1,15 +1,23 @@
-// Failed steps keep q and say why; bad input throws.
+// Failed steps keep q and say why, in every registered formulation that can step the scene; a
+// finite input that overflows is a status. (That a caller's mistake throws, in every formulation,
+// is the conformance suite's: tests/conformance/.)
 
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <memory>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/dynamics_scenes.h"
 #include "quasidyn/testing/program_settings.h"
+#include "quasidyn/testing/registered_formulations.h"
+#include "quasidyn/testing/shared_scene.h"
 #include "quasidyn/testing/step_problems.h"
 #include "quasidyn/testing/stepper.h"
+#include "quasidyn/testing/test_names.h"
 
 namespace quasidyn {
 namespace {
@@ -19,46 +27,44 @@ class InfeasibleStep : public ::testing::TestWithParam<std::string> {};
 // A ball of diameter 0.2 m between a floor and a ceiling 0.15 m apart: φ₁ + φ₂ < 0 with
 // opposite normals, so φ₁/h + J_n,1 v >= 0 and φ₂/h + J_n,2 v >= 0 add up to a contradiction.
 TEST_P(InfeasibleStep, ReportsInfeasibleNamesAContactAndKeepsQ) {
-  const Scene scene = testing::SqueezedBallScene();
-  testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+  const ScenePtr scene = testing::Shared(testing::SqueezedBallScene());
+  testing::ProgramSettings settings = testing::SceneProgramSettings(*scene);
   settings.type = GetParam();
-  testing::Stepper stepper(scene, settings);
-  const StepResult& result = stepper.Step(scene.q0, scene.CommandAt(scene.time_step));
+  const std::shared_ptr<const StepModel> model = MakeStepModel(scene, settings);
+  const std::unique_ptr<StepData> data = model->CreateData();
+  const State x = InitialState(*model);
+  model->Calc(x, model->ScheduledCommand(scene->time_step, x), data.get());
+  const StepResult& result = data->result;
   EXPECT_FALSE(result.ok());
   EXPECT_EQ(result.status, SolverStatus::kInfeasible)
       << ToString(result.status) << ": " << result.message;
   EXPECT_NE(result.message.find("contact "), std::string::npos) << result.message;
   EXPECT_NE(result.message.find("ball/"), std::string::npos) << result.message;
-  EXPECT_EQ(result.next.q, scene.q0);
-  EXPECT_EQ(result.velocity, Eigen::VectorXd::Zero(scene.nv));
+  EXPECT_EQ(result.next.q, x.q);
+  EXPECT_EQ(result.next.v, x.v);
+  EXPECT_EQ(result.velocity, Eigen::VectorXd::Zero(scene->nv));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFormulations, InfeasibleStep,
-                         ::testing::Values("qp", "socp", "log-barrier", "log-barrier-cone", "lcp"));
-
-TEST(StepperInput, NanOrWrongSizedCommandThrows) {
-  const Scene scene = LoadScene(testing::kSourceDir + "/examples/planar_gripper/scene.yaml");
-  for (std::string type : {"qp", "socp", "log-barrier", "log-barrier-cone", "lcp"}) {
-    testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
-    settings.type = type;
-    testing::Stepper stepper(scene, settings);
-    Eigen::VectorXd u = scene.CommandAt(0.01);
-    u[1] = std::numeric_limits<double>::quiet_NaN();
-    EXPECT_THROW(stepper.Step(scene.q0, u), std::invalid_argument);
-    EXPECT_THROW(stepper.Step(scene.q0, Eigen::VectorXd::Zero(2)), std::invalid_argument);
-    Eigen::VectorXd q = scene.q0;
-    q[0] = std::numeric_limits<double>::infinity();
-    EXPECT_THROW(stepper.Step(q, scene.CommandAt(0.01)), std::invalid_argument);
-  }
-}
+                         ::testing::ValuesIn(testing::FormulationsThatStep(
+                             testing::Shared(testing::SqueezedBallScene()))),
+                         testing::NameOfParam());
 
 // Finite but huge input (from a mutation campaign: a robot's initial position -1e308)
 // overflows in the cost, K_a (u − q_a) = inf: a numerical-failure status that keeps q, not the
-// solvers' exception for a non-finite problem escaping the step.
+// solvers' exception for a non-finite problem escaping the step. Every registered formulation
+// with a configuration state whose command is the robots' positions (the conformance suite,
+// tests/conformance/, forces such a failure on every formulation through its command).
 TEST(StepperInput, FiniteInputThatOverflowsInTheCostIsAStatus) {
   const Scene scene = LoadScene(testing::kSourceDir + "/examples/planar_pushing/scene.yaml");
-  for (std::string type : {"qp", "socp", "log-barrier", "log-barrier-cone", "lcp"}) {
-    SCOPED_TRACE(std::string(type));
+  const std::vector<std::string> types =
+      testing::FormulationsThatStep(testing::Shared(scene), [](const FormulationCapabilities& can) {
+        return can.state == StateKind::kConfiguration &&
+               can.command == CommandKind::kRobotPositions;
+      });
+  EXPECT_GE(types.size(), 2u);
+  for (const std::string& type : types) {
+    SCOPED_TRACE(type);
     testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
     settings.type = type;
     testing::Stepper stepper(scene, settings);

@@ -146,6 +146,16 @@ void EcpModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in)
   data.result.solver = SolverSummary();
   LoadBodies(&data);
   PrepareStart(&data);
+  // Finite inputs can still overflow here (an applied impulse of 1e308 over a body's inertia): a
+  // status, not the Newton solver's exception for a non-finite start.
+  if (!data.z0_.allFinite()) {
+    Fail(SolverStatus::kNumericalFailure,
+         std::string(kDescription) +
+             ": the step's starting velocities overflowed (velocities or applied impulses too "
+             "large)",
+         &data);
+    return;
+  }
 
   data.restarts_ = 0;
   const MixedNcpResult& solved = data.solver_.Solve(data.function_, data.z0_);

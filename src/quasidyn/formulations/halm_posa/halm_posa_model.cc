@@ -152,6 +152,15 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
   result.solver = solution.solver;
   result.next.q = data.q_;
   result.next.q += data.displacement_;  // planar: q ⊕ Δq = q + Δq
+  // Finite inputs can still overflow here (robots at 1e308 commanded further out): a status,
+  // not the kinematics' exception for a non-finite q⁺ below.
+  if (!result.next.q.allFinite()) {
+    Fail(SolverStatus::kNumericalFailure,
+         std::string(kDescription) +
+             ": the step's end configuration overflowed (positions or commands too large)",
+         &data);
+    return;
+  }
   result.next.v.resize(0);
   motion_.Measure(data.contact_.kinematics(), result.next.q, &data.end_kinematics_, &result);
   result.velocity = solution.v;
