@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "quasidyn/common/argument_check.h"
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
 #include "quasidyn/gradients/finite_difference.h"
@@ -21,11 +20,10 @@ class PenaltyData final : public StepData {
       : StepData(model), contact(std::move(contact_data)) {}
   ContactData contact;
   QuasiDynamicCost cost;
-  State x;
-  Eigen::VectorXd u;
-  bool calculated = false;
 };
 
+// StepModel::Calc and CalcDiff check the arguments, keep x and u in the data (q(), u()) and
+// complete a failed step; the model writes its step and its derivative only.
 class PenaltyModel final : public StepModel {
  public:
   PenaltyModel(ScenePtr scene, double h, FormulationInfo info, double stiffness)
@@ -36,24 +34,14 @@ class PenaltyModel final : public StepModel {
   std::unique_ptr<StepData> CreateData() const override {
     return std::make_unique<PenaltyData>(this, contact_.CreateData());
   }
+  void ClearWarmStart(StepData* /*data*/) const override {}
 
-  void Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const override {
-    CheckData(data_in, "penalty Calc");
+ private:
+  void DoCalc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const override {
     auto& data = static_cast<PenaltyData&>(*data_in);
+    if (!contact_.Compute(x.q, &data.contact))
+      return FailStep(SolverStatus::kNumericalFailure, data.contact.failure_message(), &data);
     const Scene& s = scene();
-    CheckVector("Calc", "x.q", x.q, s.nq, "n_q");
-    CheckVector("Calc", "u", u, s.nq_a, "n_q,a");
-    data.x = x;
-    data.u = u;
-    data.calculated = true;
-    StepResult& result = data.result;
-    result.next = x;
-    result.contacts.clear();
-    if (!contact_.Compute(x.q, &data.contact)) {
-      result.status = SolverStatus::kNumericalFailure;
-      result.message = data.contact.failure_message();
-      return;
-    }
     const double h = time_step();
     BuildQuasiDynamicCost(data.contact.kinematics(), u, s.ActuatedStiffness(),
                           data.external_force.size() > 0 ? data.external_force : s.external_force,
@@ -70,16 +58,18 @@ class PenaltyModel final : public StepModel {
     const Eigen::LDLT<Eigen::MatrixXd> factor(H);
     const Eigen::VectorXd v = factor.solve(rhs);
     if (factor.info() != Eigen::Success || !v.allFinite()) {
-      result.status = SolverStatus::kNumericalFailure;
-      result.message = "penalty: the step's matrix is singular (an object without mass?)";
-      return;
+      return FailStep(SolverStatus::kNumericalFailure,
+                      "penalty: the step's matrix is singular (an object without mass?)", &data);
     }
+    StepResult& result = data.result;
     result.status = SolverStatus::kSolved;
     result.message.clear();
     result.velocity = v;
     result.momentum_force = Eigen::VectorXd::Zero(s.nv_u);
     result.joint_limit_impulse = Eigen::VectorXd::Zero(s.nv);
     result.next.q = IntegrateConfiguration(s, x.q, v, h);
+    result.next.v.resize(0);
+    result.contacts.clear();
     for (int i = 0; i < contacts.size(); ++i) {  // every candidate; the springs push
       const Contact& c = contacts[i];
       ContactReport report;
@@ -98,17 +88,7 @@ class PenaltyModel final : public StepModel {
   }
 
   // A = ∂q⁺/∂q and B = ∂q⁺/∂u by central differences of Calc on a data of its own.
-  void CalcDiff(GradientMode mode, StepData* data_in) const override {
-    CheckData(data_in, "penalty CalcDiff");
-    auto& data = static_cast<PenaltyData&>(*data_in);
-    QUASIDYN_CHECK_ARGUMENT(data.calculated, "CalcDiff", "call Calc on this data first");
-    StepDerivatives& out = data.derivatives;
-    out.mode = mode;
-    out.A.resize(0, 0);
-    out.B.resize(0, 0);
-    out.status = data.result.status;
-    out.message = data.result.ok() ? "" : "the step failed, so it has no derivative";
-    if (!data.result.ok() || mode == GradientMode::kNone) return;
+  void DoCalcDiff(GradientMode mode, StepData* data) const override {
     const std::unique_ptr<StepData> scratch = CreateData();
     const StepFunction step = [&](const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
       Calc(State{q, Eigen::VectorXd()}, u, scratch.get());
@@ -116,13 +96,13 @@ class PenaltyModel final : public StepModel {
                  ? scratch->result.next.q
                  : Eigen::VectorXd::Constant(q.size(), std::numeric_limits<double>::quiet_NaN());
     };
-    const Eigen::VectorXd q = data.x.q, u = data.u;
-    out.B = FiniteDifferenceB(step, q, u);
-    if (mode == GradientMode::kAAndB) out.A = FiniteDifferenceA(scene(), step, q, u);
-    out.status = SolverStatus::kSolved;
+    StepDerivatives& out = data->derivatives;
+    out.B = FiniteDifferenceB(step, data->q(), data->u());
+    if (mode == GradientMode::kAAndB)
+      out.A = FiniteDifferenceA(scene(), step, data->q(), data->u());
+    else
+      out.A.resize(0, 0);
   }
-
-  void ClearWarmStart(StepData* /*data*/) const override {}
 
  private:
   double stiffness_;

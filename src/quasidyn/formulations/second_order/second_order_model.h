@@ -38,6 +38,7 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <string>
 
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/dynamics/second_order_cost.h"
@@ -55,16 +56,13 @@ class SecondOrderModel;
 
 class SecondOrderData final : public StepData {
  public:
-  // What the last Calc computed: the contact set at q, the cost, the program's answer, and the
-  // step's inputs.
+  // What the last Calc computed: the contact set at q, the cost, the program's answer (the
+  // step's inputs are StepData::q(), v() and u()).
   const ContactData& contact() const { return contact_; }
   const QuasiDynamicCost& cost() const { return cost_; }
   const SecondOrderCostWorkspace& cost_workspace() const { return cost_workspace_; }
   const FormulationSolution& solution() const { return solution_; }
   const ProgramWorkspace& workspace() const { return *workspace_; }
-  const Eigen::VectorXd& q() const { return q_; }
-  const Eigen::VectorXd& v() const { return v_; }
-  const Eigen::VectorXd& u() const { return u_; }
 
  private:
   friend class SecondOrderModel;
@@ -76,10 +74,8 @@ class SecondOrderData final : public StepData {
   SecondOrderCostWorkspace cost_workspace_;
   std::unique_ptr<ProgramWorkspace> workspace_;
   FormulationSolution solution_;
-  Eigen::VectorXd q_, v_, u_;
   Eigen::VectorXd velocity_change_, inertial_force_;  // v⁺ − v, M (v⁺ − v)
   Kinematics end_kinematics_;  // at q⁺, for StepResult::max_body_motion (body_motion.h)
-  bool calculated_ = false;    // a Calc has run (whatever its outcome)
   // CalcDiff's buffers, made by its first call and kept.
   std::unique_ptr<ChainKinematics> chain_kinematics_;
   StepDataDerivativeBuffers derivative_buffers_;  // DifferentiateStepData's, kept
@@ -103,18 +99,18 @@ class SecondOrderModel final : public StepModel {
   const Eigen::VectorXd& actuated_damping() const { return actuated_damping_; }      // D_a
 
   std::unique_ptr<StepData> CreateData() const override;
-  // x.q of size n_q (quaternions need not be normalised), x.v of size n_v, u of size n_q,a; all
-  // finite (std::invalid_argument otherwise).
-  void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
-  void CalcDiff(GradientMode mode, StepData* data) const override;
   void ClearWarmStart(StepData* data) const override;
 
   // The step as a StepProblem from what the last Calc left in data.
   StepProblem ProblemOf(const SecondOrderData& data) const;
 
  private:
+  // x.q of size n_q (quaternions need not be normalised), x.v of size n_v, u of size n_q,a:
+  // StepModel::Calc checked them.
+  void DoCalc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
+  void DoCalcDiff(GradientMode mode, StepData* data) const override;  // derivatives.cc
+  std::string ModelName() const override { return "second-order"; }
   SecondOrderData& DataOf(StepData* data, const char* where) const;
-  void Fail(SolverStatus status, std::string message, SecondOrderData* data) const;
 
   ContactModel contact_;
   std::unique_ptr<const SecondOrderProgram> program_;
