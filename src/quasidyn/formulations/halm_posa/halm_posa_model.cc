@@ -6,7 +6,7 @@
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/dynamics/failure_message.h"
 #include "quasidyn/formulations/halm_posa/halm_posa_gradient.h"
-#include "quasidyn/formulations/lcp/quasistatic_lcp.h"
+#include "quasidyn/formulations/programs/quasistatic_lcp.h"
 #include "quasidyn/stepping/step_outcome.h"
 
 namespace quasidyn {

@@ -10,11 +10,12 @@
 //     τ_h = M(q) v + h (τ_g,u + τ_ext − C(q, v) v) + h K_a (u − q_a) (dynamics/second_order_cost.h)
 //   → the program (second_order_program.h), each in its formulation's folder:
 //     stewart-trinkle: the LCP  φ/h + J_n v⁺ ≥ 0 ⊥ c_n ≥ 0 with maximum dissipation on the
-//                      pyramid (lcp/quasistatic_lcp.h, Lemke, warm-started), or
+//                      pyramid (programs/quasistatic_lcp.h, Lemke, warm-started), or
 //     anitescu:        its convex relaxation, the pyramid QP φ/h + (J_n + μ d_j) v⁺ ≥ 0
-//                      (qp/pyramid_qp.h, interior point), or
+//                      (programs/pyramid_qp.h, interior point), or
 //     anitescu-cone:   the relaxation on the exact cone, the SOCP
-//                      (φ/h + J_n v⁺, μ J_t v⁺) ∈ SOC (socp/friction_cone_socp.h, interior point)
+//                      (φ/h + J_n v⁺, μ J_t v⁺) ∈ SOC (programs/friction_cone_socp.h, interior
+//                      point)
 //   → v⁺, q⁺ = q ⊕ h v⁺ (floating bodies: exponential map, quaternion normalised).
 //
 // The programs are those of the quasi-dynamic models with this cost in place of theirs.
@@ -32,7 +33,7 @@
 // columns on raw coordinates with the quaternion normalisation as the quasi-dynamic models'
 // A) and B = ∂(q⁺, v⁺)/∂u ((n_q + n_v) × n_q,a), by implicit differentiation of the program
 // the last Calc solved (SecondOrderProgram::Differentiate: gradients/qp_gradient.h for anitescu,
-// socp/socp_gradient.h for anitescu-cone, stewart_trinkle/lcp_step_gradient.h for
+// programs/socp_gradient.h for anitescu-cone, stewart_trinkle/lcp_step_gradient.h for
 // stewart-trinkle), with the data derivatives of
 // contact_data_derivative.h and second_order_data_derivative.h.
 

@@ -21,7 +21,7 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "quasidyn/formulations/log_barrier/barrier_hessian_factor.h"
+#include "quasidyn/formulations/programs/barrier_hessian_factor.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
 #include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/gradients/velocity_gradient.h"
