@@ -26,8 +26,8 @@
 
 #include "quasidyn/dynamics/step_problem.h"
 #include "quasidyn/formulations/programs/log_barrier_gradient.h"
+#include "quasidyn/formulations/programs/socp_gradient_blocks.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
-#include "quasidyn/gradients/socp_gradient_blocks.h"
 #include "quasidyn/gradients/velocity_gradient.h"
 
 namespace quasidyn {

@@ -36,8 +36,8 @@
 
 #include "quasidyn/formulations/programs/friction_cone_socp_warm_start.h"
 #include "quasidyn/formulations/programs/socp_gradient.h"
+#include "quasidyn/formulations/programs/socp_gradient_blocks.h"
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_program.h"
-#include "quasidyn/gradients/socp_gradient_blocks.h"
 #include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/socp.h"
 

@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "quasidyn/formulations/programs/barrier_hessian_factor.h"
+#include "quasidyn/formulations/programs/step_data_derivative.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
-#include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/gradients/velocity_gradient.h"
 
 namespace quasidyn {

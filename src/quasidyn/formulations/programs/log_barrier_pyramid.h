@@ -23,8 +23,8 @@
 
 #include "quasidyn/formulations/program.h"
 #include "quasidyn/formulations/programs/log_barrier_gradient.h"
-#include "quasidyn/gradients/socp_gradient_blocks.h"
-#include "quasidyn/gradients/step_data_derivative.h"
+#include "quasidyn/formulations/programs/socp_gradient_blocks.h"
+#include "quasidyn/formulations/programs/step_data_derivative.h"
 #include "quasidyn/solvers/log_barrier_newton.h"
 
 namespace quasidyn {

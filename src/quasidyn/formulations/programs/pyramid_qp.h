@@ -12,8 +12,8 @@
 
 #include "quasidyn/formulations/program.h"
 #include "quasidyn/formulations/programs/pyramid_qp_warm_start.h"
-#include "quasidyn/gradients/qp_gradient.h"
-#include "quasidyn/gradients/step_data_derivative.h"
+#include "quasidyn/formulations/programs/qp_gradient.h"
+#include "quasidyn/formulations/programs/step_data_derivative.h"
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/solvers/sized_storage_pool.h"
 
@@ -51,7 +51,7 @@ struct PyramidQpWorkspace final : ProgramWorkspace {
   QpSolver solver;
   PyramidQpWarmStart previous;  // the last step's answer (QpStart::kFromPreviousStep)
   QpWarmStart start;            // its start for this step
-  PyramidStepData pyramid;      // G, offsets and their rows (gradients/step_data_derivative.h)
+  PyramidStepData pyramid;      // G, offsets and their rows (step_data_derivative.h)
   QpSensitivity sensitivity;    // the active set, factors and solve buffers (qp_gradient.h)
   SizedStoragePool storage;     // qp.h's storage for other row counts (sized_storage_pool.h)
 };

@@ -1,6 +1,6 @@
 // CalcDiff of the second-order models (second_order_model.h): A = ∂(q⁺, v⁺)/∂(q, v) and
 // B = ∂(q⁺, v⁺)/∂u of the step the last Calc solved, by implicit differentiation of its program
-// (SecondOrderProgram::Differentiate; anitescu: the pyramid QP, gradients/qp_gradient.h;
+// (SecondOrderProgram::Differentiate; anitescu: the pyramid QP, programs/qp_gradient.h;
 // anitescu-cone: the exact-cone SOCP, programs/socp_gradient.h; stewart-trinkle: the LCP on its
 // active set, stewart_trinkle/lcp_step_gradient.h):
 //

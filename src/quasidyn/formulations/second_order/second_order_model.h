@@ -32,7 +32,7 @@
 // CalcDiff (second_order_derivatives.cc): A = ∂(q⁺, v⁺)/∂(q, v) ((n_q + n_v) square, the q
 // columns on raw coordinates with the quaternion normalisation as the quasi-dynamic models'
 // A) and B = ∂(q⁺, v⁺)/∂u ((n_q + n_v) × n_q,a), by implicit differentiation of the program
-// the last Calc solved (SecondOrderProgram::Differentiate: gradients/qp_gradient.h for anitescu,
+// the last Calc solved (SecondOrderProgram::Differentiate: programs/qp_gradient.h for anitescu,
 // programs/socp_gradient.h for anitescu-cone, stewart_trinkle/lcp_step_gradient.h for
 // stewart-trinkle), with the data derivatives of
 // contact_data_derivative.h and second_order_data_derivative.h.
@@ -43,11 +43,10 @@
 
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/dynamics/second_order_cost.h"
+#include "quasidyn/formulations/second_order/second_order_data_derivative.h"
 #include "quasidyn/formulations/second_order/second_order_program.h"
 #include "quasidyn/gradients/chain_kinematics.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
-#include "quasidyn/gradients/second_order_data_derivative.h"
-#include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/stepping/body_motion.h"
 #include "quasidyn/stepping/step_model.h"
 
