@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "bench_scenes.h"
-#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/programs/pyramid_qp.h"
 #include "quasidyn/solvers/lemke.h"
 #include "quasidyn/testing/step_problems.h"
 

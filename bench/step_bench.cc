@@ -25,10 +25,10 @@
 #include <vector>
 
 #include "bench_scenes.h"
-#include "quasidyn/formulations/log_barrier/log_barrier_pyramid.h"
-#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/programs/friction_cone_socp.h"
+#include "quasidyn/formulations/programs/log_barrier_pyramid.h"
+#include "quasidyn/formulations/programs/pyramid_qp.h"
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_model.h"
-#include "quasidyn/formulations/socp/friction_cone_socp.h"
 
 namespace quasidyn::bench {
 namespace {

@@ -6,7 +6,6 @@
 #include <span>
 #include <string>
 
-#include "quasidyn/common/argument_check.h"
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
 #include "quasidyn/gradients/finite_difference.h"
@@ -28,11 +27,10 @@ class PenaltyData final : public StepData {
   Eigen::MatrixXd H;  // P + h² k Σ J_n,iᵀ J_n,i over the penetrating contacts
   Eigen::VectorXd rhs, v;
   Eigen::LDLT<Eigen::MatrixXd> factor;
-  State x;
-  Eigen::VectorXd u;
-  bool calculated = false;
 };
 
+// StepModel::Calc and CalcDiff check the arguments, keep x and u in the data (q(), u()) and
+// complete a failed step; the model writes its step and its derivative only.
 class PenaltyModel final : public StepModel {
  public:
   PenaltyModel(ScenePtr scene, double h, FormulationInfo info, double stiffness)
@@ -44,29 +42,18 @@ class PenaltyModel final : public StepModel {
   std::unique_ptr<StepData> CreateData() const override {
     return std::make_unique<PenaltyData>(this, contact_.CreateData());
   }
+  void ClearWarmStart(StepData* /*data*/) const override {}
 
-  void Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const override {
-    CheckData(data_in, "penalty Calc");
+ private:
+  void DoCalc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const override {
     auto& data = static_cast<PenaltyData&>(*data_in);
-    const Scene& s = scene();
-    CheckVector("Calc", "x.q", x.q, s.nq, "n_q");
-    QUASIDYN_CHECK_ARGUMENT(x.v.size() == 0, "Calc",
-                            "x.v must be empty: the penalty model has no velocity in its state");
-    CheckVector("Calc", "u", u, s.nq_a, "n_q,a");
-    data.x = x;  // copies first: x may be data.result.next itself
-    data.u = u;
-    data.calculated = true;
-    StepResult& result = data.result;
-    result.next = data.x;
-    result.contacts.clear();
     const auto fail = [&](std::string message) {
-      result.status = SolverStatus::kNumericalFailure;
-      result.message = std::move(message);
-      result.next = data.x;
+      FailStep(SolverStatus::kNumericalFailure, std::move(message), &data);
     };
-    if (!contact_.Compute(data.x.q, &data.contact)) return fail(data.contact.failure_message());
+    if (!contact_.Compute(x.q, &data.contact)) return fail(data.contact.failure_message());
+    const Scene& s = scene();
     const double h = time_step();
-    BuildQuasiDynamicCost(data.contact.kinematics(), data.u, actuated_stiffness_,
+    BuildQuasiDynamicCost(data.contact.kinematics(), u, actuated_stiffness_,
                           data.external_force.size() > 0 ? data.external_force : s.external_force,
                           QuasiDynamicCostParameters{h, 1.0}, &data.cost);
     if (!data.cost.P.AllFinite() || !data.cost.tau_h.allFinite())
@@ -92,12 +79,15 @@ class PenaltyModel final : public StepModel {
     if (data.factor.info() != Eigen::Success || !data.v.allFinite())
       return fail("penalty: the step's matrix is singular (an object without mass?)");
     const Eigen::VectorXd& v = data.v;
+    StepResult& result = data.result;
     result.status = SolverStatus::kSolved;
     result.message.clear();
     result.velocity = v;
     result.momentum_force.setZero(s.nv_u);
     result.joint_limit_impulse.setZero(s.nv);
-    IntegrateConfiguration(s, data.x.q, v, h, &result.next.q);
+    IntegrateConfiguration(s, x.q, v, h, &result.next.q);
+    result.next.v.resize(0);
+    result.contacts.clear();
     for (int i = 0; i < contacts.size(); ++i) {  // every candidate; the springs push
       const Contact& c = contacts[i];
       ContactReport report;
@@ -116,17 +106,7 @@ class PenaltyModel final : public StepModel {
   }
 
   // A = ∂q⁺/∂q and B = ∂q⁺/∂u by central differences of Calc on a data of its own.
-  void CalcDiff(GradientMode mode, StepData* data_in) const override {
-    CheckData(data_in, "penalty CalcDiff");
-    auto& data = static_cast<PenaltyData&>(*data_in);
-    QUASIDYN_CHECK_ARGUMENT(data.calculated, "CalcDiff", "call Calc on this data first");
-    StepDerivatives& out = data.derivatives;
-    out.mode = mode;
-    out.A.resize(0, 0);
-    out.B.resize(0, 0);
-    out.status = data.result.status;
-    out.message = data.result.ok() ? "" : "the step failed, so it has no derivative";
-    if (!data.result.ok() || mode == GradientMode::kNone) return;
+  void DoCalcDiff(GradientMode mode, StepData* data) const override {
     const std::unique_ptr<StepData> scratch = CreateData();
     const StepFunction step = [&](const Eigen::VectorXd& q, const Eigen::VectorXd& u) {
       Calc(State{q, Eigen::VectorXd()}, u, scratch.get());
@@ -134,13 +114,13 @@ class PenaltyModel final : public StepModel {
                  ? scratch->result.next.q
                  : Eigen::VectorXd::Constant(q.size(), std::numeric_limits<double>::quiet_NaN());
     };
-    const Eigen::VectorXd q = data.x.q, u = data.u;
-    out.B = FiniteDifferenceB(step, q, u);
-    if (mode == GradientMode::kAAndB) out.A = FiniteDifferenceA(scene(), step, q, u);
-    out.status = SolverStatus::kSolved;
+    StepDerivatives& out = data->derivatives;
+    out.B = FiniteDifferenceB(step, data->q(), data->u());
+    if (mode == GradientMode::kAAndB)
+      out.A = FiniteDifferenceA(scene(), step, data->q(), data->u());
+    else
+      out.A.resize(0, 0);
   }
-
-  void ClearWarmStart(StepData* /*data*/) const override {}
 
  private:
   double stiffness_;

@@ -12,8 +12,8 @@
 #include <cmath>
 #include <vector>
 
-#include "quasidyn/formulations/qp/pyramid_qp.h"
-#include "quasidyn/formulations/socp/friction_cone_socp.h"
+#include "quasidyn/formulations/programs/pyramid_qp.h"
+#include "quasidyn/formulations/socp/socp_program.h"
 #include "quasidyn/testing/dynamics_scenes.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/step_problems.h"

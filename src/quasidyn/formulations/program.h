@@ -1,11 +1,12 @@
 #pragma once
-// One convex (or complementarity) program of a time step behind one interface: the pyramid QP
-// (formulations/qp/), the exact-cone SOCP (socp/), the two log barriers (log_barrier/,
-// log_barrier_cone/) and the contact LCP (lcp/). The step models of the two families that
-// solve them (quasi_dynamic/, second_order/) build the problem and differentiate the answer
-// through their own program interfaces, which extend this one. A program is immutable and shared
-// by threads; what it keeps between steps (its problem's storage, its solver's set-up, warm
-// starts, its derivative's buffers) lives in a workspace, one per data object.
+// One convex (or complementarity) program of a time step behind one interface: the pyramid QP,
+// the exact-cone SOCP, the pyramid log barrier and the contact LCP, which several formulations
+// solve (formulations/programs/), and the cone barrier (log_barrier_cone/). The step models of
+// the two families that solve them (quasi_dynamic/, second_order/) build the problem and
+// differentiate the answer through their own program interfaces, which extend this one (each
+// formulation's in its folder: qp/qp_program.h, socp/socp_program.h, ...). A program is immutable
+// and shared by threads; what it keeps between steps (its problem's storage, its solver's set-up,
+// warm starts, its derivative's buffers) lives in a workspace, one per data object.
 //
 // Solve builds the program of the step into the workspace, sets its solver up again only when
 // the program's sparsity pattern changed since the last step (a new contact, a lost one),

@@ -1,7 +1,7 @@
 #pragma once
 // The key of a constraint row that a warm start follows from one step to the next (the QP's
-// pyramid rows, qp/pyramid_qp_warm_start.h; the SOCP's linear rows and cone entries,
-// socp/friction_cone_socp_warm_start.h): the row's geometry pair (a, b), the contact's place
+// pyramid rows, programs/pyramid_qp_warm_start.h; the SOCP's linear rows and cone entries,
+// programs/friction_cone_socp_warm_start.h): the row's geometry pair (a, b), the contact's place
 // among the pair's manifold points (occurrence) and the row's index within the contact (a ray,
 // a cone entry); a joint-limit row is (a = −1, b = its joint, occurrence = its side, 0).
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/gradients/step_data_derivative.h"
+#include "quasidyn/formulations/programs/step_data_derivative.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/outcome_checks.h"

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "quasidyn/contact/contact_set.h"
+#include "quasidyn/formulations/programs/step_data_derivative.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
-#include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/outcome_checks.h"
 #include "quasidyn/testing/program_settings.h"

@@ -1,7 +1,8 @@
 #pragma once
-// What the implicit differentiation of one time step produces: the sensitivities of the
-// optimal velocity v* of the step's convex program (gradients/qp_gradient.h,
-// gradients/log_barrier_gradient.h).
+// What the implicit differentiation of one time step produces, whatever the program: the
+// sensitivities of the optimal velocity v* of the step's program (each program's derivative
+// writes one: formulations/programs/qp_gradient.h, socp_gradient.h, log_barrier_gradient.h,
+// formulations/log_barrier_cone/, stewart_trinkle/lcp_step_gradient.h).
 
 #include <Eigen/Core>
 #include <string>

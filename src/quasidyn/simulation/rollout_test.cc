@@ -354,26 +354,23 @@ class ScriptedModel final : public StepModel {
   std::unique_ptr<StepData> CreateData() const override {
     return std::unique_ptr<StepData>(new Data(this));
   }
-  void Calc(const State& x, const Eigen::VectorXd&, StepData* data) const override {
-    CheckData(data, "ScriptedModel::Calc");
-    const int call = ++calls;
-    if (call == throw_at_) throw std::invalid_argument("q has a NaN at index 1");
-    StepResult& result = data->result;
-    result.next = x;
-    if (call == fail_at_) {
-      result.status = SolverStatus::kInfeasible;
-      result.message = "contact 2 (a / b, phi = -0.5 m) cannot be resolved";
-      return;
-    }
-    result.status = SolverStatus::kSolved;
-    result.message.clear();
-    result.next.q[0] += 1.0;
-  }
-  void CalcDiff(GradientMode, StepData*) const override {}
   void ClearWarmStart(StepData*) const override {}
   mutable int calls = 0;
 
  private:
+  void DoCalc(const State& x, const Eigen::VectorXd&, StepData* data) const override {
+    const int call = ++calls;
+    if (call == throw_at_) throw std::invalid_argument("q has a NaN at index 1");
+    if (call == fail_at_)
+      return FailStep(SolverStatus::kInfeasible,
+                      "contact 2 (a / b, phi = -0.5 m) cannot be resolved", data);
+    StepResult& result = data->result;
+    result.status = SolverStatus::kSolved;
+    result.message.clear();
+    result.next = x;
+    result.next.q[0] += 1.0;
+  }
+  void DoCalcDiff(GradientMode, StepData*) const override {}
   struct Data final : StepData {
     explicit Data(const StepModel* model) : StepData(model) {}
   };

@@ -356,7 +356,7 @@ TEST(LemkeTest, EmptyLcpIsSolvedWithoutPivots) {
   EXPECT_EQ(r.z.size(), 0);
 }
 
-// The Stewart–Trinkle LCP (formulations/lcp/quasistatic_lcp.h) of a unit point mass in the
+// The Stewart–Trinkle LCP (formulations/programs/quasistatic_lcp.h) of a unit point mass in the
 // plane resting on the ground (contact 1: normal +z, friction rays ±x, μ = 0.5) with a second
 // contact far away (normal −z, rays ±x, gap φ_2), at h = 5e-5 s: q_n1 = −g h (gravity's
 // velocity, −4.9e-4 m/s) and q_n2 = g h + φ_2/h. With φ_2/h = 1e6 m/s, ‖q‖∞ is 2e9 |min q|, as

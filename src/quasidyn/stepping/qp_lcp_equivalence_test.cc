@@ -10,7 +10,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 
-#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/programs/pyramid_qp.h"
 #include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/solvers/lemke.h"
 #include "quasidyn/testing/dynamics_scenes.h"

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/formulations/lcp/quasistatic_lcp.h"
-#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/programs/friction_cone_socp.h"
+#include "quasidyn/formulations/programs/pyramid_qp.h"
+#include "quasidyn/formulations/programs/quasistatic_lcp.h"
 #include "quasidyn/formulations/registry.h"
-#include "quasidyn/formulations/socp/friction_cone_socp.h"
 #include "quasidyn/io/scene_edit.h"
 #include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/cone_step_checks.h"

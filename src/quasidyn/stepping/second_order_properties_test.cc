@@ -14,7 +14,7 @@
 #include <tuple>
 #include <vector>
 
-#include "quasidyn/formulations/lcp/quasistatic_lcp.h"
+#include "quasidyn/formulations/programs/quasistatic_lcp.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/formulations/second_order/second_order_model.h"
 #include "quasidyn/io/scene_edit.h"

@@ -12,8 +12,8 @@
 #include <cstdio>
 #include <string>
 
-#include "quasidyn/formulations/qp/pyramid_qp.h"
-#include "quasidyn/formulations/socp/friction_cone_socp.h"
+#include "quasidyn/formulations/programs/pyramid_qp.h"
+#include "quasidyn/formulations/socp/socp_program.h"
 #include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/solvers/lemke.h"
 #include "quasidyn/testing/program_settings.h"

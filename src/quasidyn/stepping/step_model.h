@@ -74,12 +74,25 @@ class StepData {
   // rejects a non-empty one (std::invalid_argument).
   Eigen::VectorXd external_force;
 
+  // The start x = (q, v) and the command u of the last Calc: the data's own copies, taken before
+  // the step (so x may be result.next itself), at which CalcDiff differentiates. Sized by the
+  // model when the data is made (v empty for a model without velocities).
+  const Eigen::VectorXd& q() const { return x_.q; }
+  const Eigen::VectorXd& v() const { return x_.v; }
+  const Eigen::VectorXd& u() const { return u_; }
+  // Whether a Calc has run on this data (whatever its outcome).
+  bool calculated() const { return calculated_; }
+
  protected:
-  explicit StepData(const StepModel* model) : model_(model) {}
+  // Sizes the copies above as `model` steps them (model->CreateData passes itself).
+  explicit StepData(const StepModel* model);
 
  private:
   friend class StepModel;
   const StepModel* model_;  // the model whose CreateData made this data
+  State x_;                 // the last Calc's start
+  Eigen::VectorXd u_;       // and command
+  bool calculated_ = false;
 };
 
 class StepModel {
@@ -108,11 +121,21 @@ class StepModel {
 
   virtual std::unique_ptr<StepData> CreateData() const = 0;
 
-  // One step from x under the command u (size n_q,a; u = q̄_a, the robots' commanded positions,
-  // for the quasi-dynamic and second-order models, see ScheduledCommand): data->result. x.v has
-  // state_v_size() entries (empty for the quasi-dynamic models). A failed step keeps x
-  // (result.next = x) and says why.
-  virtual void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const = 0;
+  // One step from x under the command u (size control_size(); u = q̄_a, the robots' commanded
+  // positions, for the quasi-dynamic and second-order models, see ScheduledCommand):
+  // data->result. x.q has n_q entries, x.v state_v_size() (empty for the quasi-dynamic models);
+  // all finite. A failed step keeps x (result.next = x) and says why.
+  //
+  // The same for every model (a template method, as Drake's and Crocoddyl's): Calc checks the
+  // data (CheckData), the sizes and finiteness of x.q, x.v and u, a non-empty
+  // data->external_force of a model without external forces and the model's own DoCheckStep,
+  // all before it changes anything; then copies x and u into the data (StepData::q(), v(), u():
+  // x may alias data->result.next), marks it calculated, resets data->derivatives' status and
+  // message and the result's solver summary, and runs the model's DoCalc. When that step
+  // fails, Calc completes the result: the state kept (result.next = x), a zero velocity (n_v),
+  // no contacts, no motion, momentum_force and joint_limit_impulse zero at the sizes the data
+  // holds them (a model's data sizes them as its steps report them).
+  void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const;
 
   // The command u of the step from x that ends at time t [s] (t_k = k·h in a rollout,
   // simulation/rollout.h), read from the scene's command schedule (Scene::CommandAt). Default:
@@ -134,9 +157,14 @@ class StepModel {
   Eigen::VectorXd CommandToward(const State& x, const Eigen::VectorXd& q_a_target) const;
 
   // The derivatives of the step the last Calc on `data` solved: data->derivatives. Throws
-  // std::invalid_argument when data has no Calc yet; a failed step or a point where the
-  // derivative does not exist is a status and a message.
-  virtual void CalcDiff(GradientMode mode, StepData* data) const = 0;
+  // std::invalid_argument when data has no Calc yet, or for a mode other than kNone when the
+  // formulation has no derivative (capabilities().no_gradient); a failed step or a point where
+  // the derivative does not exist is a status and a message.
+  //
+  // The same for every model: CalcDiff checks the data and starts data->derivatives
+  // (StartDerivatives, stepping/step_outcome.h: the mode, no message, no active rows; a failed
+  // step's status, or nothing to compute for kNone), then runs the model's DoCalcDiff.
+  void CalcDiff(GradientMode mode, StepData* data) const;
 
   // Forgets what data carries from one step to the next that can change an answer (warm
   // starts), so that the next Calc is a function of (x, u) alone: batches use it to give the
@@ -153,6 +181,29 @@ class StepModel {
   // Throws std::invalid_argument("<where>: the data was not made by this model") unless
   // data came from this model's CreateData.
   void CheckData(const StepData* data, const char* where) const;
+
+  // The hooks of Calc and CalcDiff: a model's own work, and only that.
+  //
+  // What the model checks of (x, u) beyond what Calc checks (ecp: a zero quaternion), with the
+  // data it was given (made by this model); throws std::invalid_argument("Calc: ...").
+  // Called before Calc changes anything. Default: nothing.
+  virtual void DoCheckStep(const State& x, const Eigen::VectorXd& u, const StepData& data) const;
+  // The step from x under u into data->result (made by this model's CreateData; x and u are its
+  // copies, StepData::q(), v(), u()). A failure sets its status and message (FailStep) and
+  // returns: Calc completes the failed result. Must not allocate once the data has seen a step
+  // with the same contacts.
+  virtual void DoCalc(const State& x, const Eigen::VectorXd& u, StepData* data) const = 0;
+  // A, B of the step the last DoCalc took (a success) into data->derivatives, in `mode`
+  // (kBOnly or kAAndB), which CalcDiff has started: status solved, no message, no active rows,
+  // A and B holding their storage to be written whole (or emptied, FailDerivatives).
+  virtual void DoCalcDiff(GradientMode mode, StepData* data) const = 0;
+
+  // For DoCalc: the step failed with `status` (not a success) and `message`.
+  static void FailStep(SolverStatus status, std::string message, StepData* data);
+
+  // How Calc's messages name the model, "the <name> model's state has velocities": the
+  // formulation's name by default; a family's model names the family ("quasi-dynamic").
+  virtual std::string ModelName() const;
 
  private:
   ScenePtr scene_;

@@ -1,7 +1,8 @@
 #pragma once
-// The pieces every step model's Calc and CalcDiff share (quasi_dynamic_model.h,
-// halm_posa_model.h, second_order_model.h): the contact query with its failures as messages,
-// the formulation's answer taken into the result, and the start of a CalcDiff.
+// The pieces the step models' hooks share (StepModel::DoCalc and DoCalcDiff: the models of
+// formulations/quasi_dynamic/, second_order/, halm_posa/, ecp/): the contact query with its
+// failures as messages, the formulation's answer taken into the result, the start of a CalcDiff
+// (StepModel::CalcDiff's) and a derivative's failure.
 
 #include <Eigen/Core>
 #include <string>

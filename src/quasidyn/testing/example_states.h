@@ -11,8 +11,8 @@
 
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
-#include "quasidyn/formulations/log_barrier/log_barrier_pyramid.h"
-#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/programs/log_barrier_pyramid.h"
+#include "quasidyn/formulations/programs/pyramid_qp.h"
 #include "quasidyn/formulations/quasi_dynamic/barrier_stand_off.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/gradients/finite_difference.h"

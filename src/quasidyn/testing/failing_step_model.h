@@ -28,32 +28,6 @@ class FailingStepModel final : public StepModel {
   std::unique_ptr<StepData> CreateData() const override {
     return std::unique_ptr<StepData>(new Data(this, inner_->CreateData()));
   }
-  void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const override {
-    CheckData(data, "FailingStepModel::Calc");
-    Data& d = static_cast<Data&>(*data);
-    const int call = ++calls_;
-    if (fail_calls_.count(call) > 0 && displacement_.size() > 0) {
-      inner_->Calc(x, u, d.inner.get());
-      d.result = d.inner->result;
-      d.result.next.q += displacement_;
-      ++failures_;
-      return;
-    }
-    if (fail_calls_.count(call) > 0) {
-      d.result.status = SolverStatus::kNumericalFailure;
-      d.result.message = "injected failure at call " + std::to_string(call);
-      d.result.next = x;
-      ++failures_;
-      return;
-    }
-    inner_->Calc(x, u, d.inner.get());
-    d.result = d.inner->result;
-  }
-  void CalcDiff(GradientMode mode, StepData* data) const override {
-    Data& d = static_cast<Data&>(*data);
-    inner_->CalcDiff(mode, d.inner.get());
-    d.derivatives = d.inner->derivatives;
-  }
   void ClearWarmStart(StepData* data) const override {
     inner_->ClearWarmStart(static_cast<Data&>(*data).inner.get());
   }
@@ -65,6 +39,30 @@ class FailingStepModel final : public StepModel {
   int failures() const { return failures_; }
 
  private:
+  void DoCalc(const State& x, const Eigen::VectorXd& u, StepData* data) const override {
+    Data& d = static_cast<Data&>(*data);
+    const int call = ++calls_;
+    if (fail_calls_.count(call) > 0 && displacement_.size() > 0) {
+      inner_->Calc(x, u, d.inner.get());
+      d.result = d.inner->result;
+      d.result.next.q += displacement_;
+      ++failures_;
+      return;
+    }
+    if (fail_calls_.count(call) > 0) {
+      ++failures_;
+      return FailStep(SolverStatus::kNumericalFailure,
+                      "injected failure at call " + std::to_string(call), data);
+    }
+    inner_->Calc(x, u, d.inner.get());
+    d.result = d.inner->result;
+  }
+  void DoCalcDiff(GradientMode mode, StepData* data) const override {
+    Data& d = static_cast<Data&>(*data);
+    inner_->CalcDiff(mode, d.inner.get());
+    d.derivatives = d.inner->derivatives;
+  }
+
   struct Data final : StepData {
     Data(const StepModel* model, std::unique_ptr<StepData> inner_data)
         : StepData(model), inner(std::move(inner_data)) {}

@@ -1,7 +1,7 @@
 #pragma once
 // The pick-and-place of examples/arm_cubes at h = 0.1 s (issue 38), rolled out by a
 // quasi-dynamic formulation: the warm-start tests of the QP and the SOCP step
-// (formulations/qp/pyramid_qp_warm_start_test.cc, socp/friction_cone_socp_warm_start_test.cc)
+// (formulations/programs/pyramid_qp_warm_start_test.cc, friction_cone_socp_warm_start_test.cc)
 // run it warm and cold.
 
 #include <gtest/gtest.h>

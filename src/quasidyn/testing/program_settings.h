@@ -14,13 +14,13 @@
 
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
 #include "quasidyn/formulations/ecp/ecp_system.h"
-#include "quasidyn/formulations/lcp/quasistatic_lcp.h"
-#include "quasidyn/formulations/log_barrier/log_barrier_pyramid.h"
+#include "quasidyn/formulations/lcp/lcp_program.h"
+#include "quasidyn/formulations/log_barrier/log_barrier_program.h"
 #include "quasidyn/formulations/log_barrier_cone/log_barrier_cone.h"
 #include "quasidyn/formulations/qp/qp_program.h"
 #include "quasidyn/formulations/quasi_dynamic/barrier_stand_off.h"
 #include "quasidyn/formulations/quasi_dynamic/object_mass_scale.h"
-#include "quasidyn/formulations/socp/friction_cone_socp.h"
+#include "quasidyn/formulations/socp/socp_program.h"
 #include "quasidyn/model/formulation_choice.h"
 #include "quasidyn/model/scene.h"
 

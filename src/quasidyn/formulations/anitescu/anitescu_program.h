@@ -1,10 +1,10 @@
 #pragma once
 // Anitescu's convex relaxation of the Stewart–Trinkle LCP (Anitescu 2006, "Optimization-based
 // simulation of nonsmooth rigid multibody dynamics", Math. Program. 105): the pyramid QP of
-// qp/pyramid_qp.h with the second-order cost, differentiated through its KKT conditions
-// (gradients/qp_gradient.h).
+// programs/pyramid_qp.h with the second-order cost, differentiated through its KKT conditions
+// (programs/qp_gradient.h).
 
-#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/programs/pyramid_qp.h"
 #include "quasidyn/formulations/second_order/second_order_program.h"
 
 namespace quasidyn {

@@ -8,16 +8,16 @@
 //   subject to   (φ_i/h + J_n,i v⁺,  μ_i J_t,i v⁺) ∈ SOC_i   for every contact i,
 //                o_l + d_l v⁺_j >= 0                           for every joint-limit row l,
 //
-// the SOCP of socp/friction_cone_socp.h (its builder and solver, and its cone duals as the
+// the SOCP of programs/friction_cone_socp.h (its builder and solver, and its cone duals as the
 // contact impulses) with M̂ and τ_h in place of the quasi-dynamic P and τ_h. Where a contact
 // slides, the relaxation keeps Coulomb's friction on the cone's boundary against the sliding
 // velocity (the tangential motion of backward Euler with exact Coulomb friction) and, as on the
 // pyramid (anitescu), lets the contact separate at the normal speed μ_i ‖J_t,i v⁺‖ (the boundary
-// layer). Its derivative: the cone KKT conditions of socp/socp_gradient.h, with ∂v⁺/∂v from
+// layer). Its derivative: the cone KKT conditions of programs/socp_gradient.h, with ∂v⁺/∂v from
 // the same factors (SocpSensitivity::CostSensitivity).
 
+#include "quasidyn/formulations/programs/friction_cone_socp.h"
 #include "quasidyn/formulations/second_order/second_order_program.h"
-#include "quasidyn/formulations/socp/friction_cone_socp.h"
 
 namespace quasidyn {
 

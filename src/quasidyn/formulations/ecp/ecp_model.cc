@@ -3,6 +3,8 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/formulations/ecp/contact_frame.h"
@@ -13,6 +15,7 @@
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/math/quaternion.h"
 #include "quasidyn/math/rotation.h"
+#include "quasidyn/stepping/step_outcome.h"
 
 namespace quasidyn {
 namespace {
@@ -41,9 +44,6 @@ EcpData::EcpData(const EcpModel* model, std::shared_ptr<const EcpSystem> system)
   directions_.assign(s.pairs().size(), Eigen::Vector3d::UnitZ());
   X_WB_ = model->fixed_poses();
   z_restart_.setZero(s.size());
-  q_.setZero(model->scene().nq);
-  v_.setZero(model->scene().nv);
-  u_.setZero(model->scene().nv_u);
   result.contacts.reserve(s.pairs().size());
 }
 
@@ -98,52 +98,35 @@ void EcpModel::LoadBodies(EcpData* data) const {
   for (int b = 0; b < static_cast<int>(system.bodies().size()); ++b) {
     const EcpBody& body = system.bodies()[b];
     EcpBodyState& s = data->function_.bodies()[b];
-    const Eigen::Vector4d Q = data->q_.segment<4>(body.q_start + 3);
+    const Eigen::Vector4d Q = data->q().segment<4>(body.q_start + 3);
     s.R = RotationMatrixFromQuaternion(Q);
     const Vector3d com = s.R * body.com;
-    s.c = Segment3(data->q_, body.q_start) + com;
-    s.w = Segment3(data->v_, body.v_start + 3);
-    s.v = Segment3(data->v_, body.v_start) + s.w.cross(com);
-    const Vector3d force = Segment3(data->u_, body.v_start);
+    s.c = Segment3(data->q(), body.q_start) + com;
+    s.w = Segment3(data->v(), body.v_start + 3);
+    s.v = Segment3(data->v(), body.v_start) + s.w.cross(com);
+    const Vector3d force = Segment3(data->u(), body.v_start);
     s.impulse = force;
-    s.angular_impulse = Segment3(data->u_, body.v_start + 3) - com.cross(force);
+    s.angular_impulse = Segment3(data->u(), body.v_start + 3) - com.cross(force);
   }
 }
 
-void EcpModel::Fail(SolverStatus status, const std::string& message, EcpData* data) const {
-  StepResult& result = data->result;
-  result.status = status;
-  result.message = message;
-  result.next.q = data->q_;
-  result.next.v = data->v_;
-  result.velocity.setZero(scene().nv);
-  result.contacts.clear();
-  result.momentum_force.resize(0);
-}
-
-void EcpModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
-  EcpData& data = DataOf(data_in, "Calc");
-  const Scene& scene = this->scene();
-  const EcpSystem& system = *system_;
-  const double h = time_step();
-  CheckVector("Calc", "x.q", x.q, scene.nq, "n_q");
-  CheckVector("Calc", "x.v", x.v, scene.nv, "n_v (the ecp model's state has velocities)");
-  CheckVector("Calc", "u", u, scene.nv_u, "n_v,u (the objects' applied impulses)");
+void EcpModel::DoCheckStep(const State& x, const Eigen::VectorXd& /*u*/,
+                           const StepData& data) const {
   QUASIDYN_CHECK_ARGUMENT(data.external_force.size() == 0, "Calc",
                           "external_force: the ecp model takes applied forces through u (the "
                           "step's generalized impulse, ScheduledCommand adds h·external_force)");
-  for (const EcpBody& body : system.bodies()) {
+  for (const EcpBody& body : system_->bodies()) {
     QUASIDYN_CHECK_ARGUMENT(
         x.q.segment<4>(body.q_start + 3).norm() > 0.0, "Calc",
-        "x.q: the quaternion of object '" + scene.instances[body.instance].name + "' is zero");
+        "x.q: the quaternion of object '" + scene().instances[body.instance].name + "' is zero");
   }
-  data.q_ = x.q;  // copies first: x may be data.result.next itself
-  data.v_ = x.v;
-  data.u_ = u;
-  data.calculated_ = true;
-  data.derivatives.status = SolverStatus::kNotRun;
-  data.derivatives.message.clear();
-  data.result.solver = SolverSummary();
+}
+
+void EcpModel::DoCalc(const State& x, const Eigen::VectorXd& /*u*/, StepData* data_in) const {
+  EcpData& data = static_cast<EcpData&>(*data_in);  // Calc: made by CreateData
+  const Scene& scene = this->scene();
+  const EcpSystem& system = *system_;
+  const double h = time_step();
   LoadBodies(&data);
   PrepareStart(&data);
   // Finite inputs can still overflow here (an applied impulse of 1e308 over a body's inertia): a
@@ -176,11 +159,10 @@ void EcpModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in)
       summary.iterations = iterations;
       summary.primal_residual = solved.info.residual;
       summary.solve_time_seconds = seconds;
-      Fail(status,
-           failure + "; the solves restarted from " + std::to_string(data.restarts_) +
-               " other starting points did not converge either",
-           &data);
-      return;
+      return FailStep(status,
+                      failure + "; the solves restarted from " + std::to_string(data.restarts_) +
+                          " other starting points did not converge either",
+                      &data);
     }
   }
   summary.iterations = iterations;
@@ -198,13 +180,13 @@ void EcpModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in)
   StepResult& result = data.result;
   result.status = solved.status;
   result.message.clear();
-  result.next.q = data.q_;
-  result.next.v = data.v_;
+  result.next.q = x.q;
+  result.next.v = x.v;
   for (int b = 0; b < static_cast<int>(system.bodies().size()); ++b) {
     const EcpBody& body = system.bodies()[b];
     const EcpBodyState& s = data.function_.bodies()[b];
     const Vector3d v_com = z.segment<3>(6 * b), w = z.segment<3>(6 * b + 3);
-    const Eigen::Vector4d Q = IntegrateQuaternion(data.q_.segment<4>(body.q_start + 3), w, h);
+    const Eigen::Vector4d Q = IntegrateQuaternion(x.q.segment<4>(body.q_start + 3), w, h);
     const Matrix3d R = RotationMatrixFromQuaternion(Q);
     const Vector3d com = R * body.com;
     result.next.q.segment<3>(body.q_start) = s.c + h * v_com - com;
@@ -216,7 +198,7 @@ void EcpModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in)
   for (int b = 0; b < static_cast<int>(system.bodies().size()); ++b) {
     const EcpBody& body = system.bodies()[b];
     result.velocity.segment<3>(body.v_start) =
-        (result.next.q.segment<3>(body.q_start) - data.q_.segment<3>(body.q_start)) / h;
+        (result.next.q.segment<3>(body.q_start) - x.q.segment<3>(body.q_start)) / h;
   }
   result.momentum_force.resize(0);
   // The pairs that touch (within the contact tolerance) or push, with their ECP and wrench.
@@ -278,30 +260,12 @@ void EcpModel::ScheduledCommandInto(double t, const State& x, Eigen::VectorXd* o
   }
 }
 
-void EcpModel::CalcDiff(GradientMode mode, StepData* data_in) const {
-  EcpData& data = DataOf(data_in, "CalcDiff");
-  QUASIDYN_CHECK_ARGUMENT(data.calculated_, "CalcDiff",
-                          "no step to differentiate: call Calc on this data first");
+void EcpModel::DoCalcDiff(GradientMode mode, StepData* data_in) const {
+  EcpData& data = static_cast<EcpData&>(*data_in);  // CalcDiff: made by CreateData
   StepDerivatives& out = data.derivatives;
-  out.mode = mode;
-  out.message.clear();
-  out.active_rows = 0;
-  out.A.resize(0, 0);
-  out.B.resize(0, 0);
-  if (!data.result.ok()) {
-    out.status = data.result.status;
-    out.message = "the step failed, so it has no derivative: " + data.result.message;
-    return;
-  }
-  out.status = SolverStatus::kSolved;
-  if (mode == GradientMode::kNone) return;
-  EcpGradient gradient = DifferentiateEcpStep(scene(), data.function_, data.solver_, data.q_,
-                                              data.v_, mode == GradientMode::kAAndB);
-  if (!gradient.ok) {
-    out.status = SolverStatus::kNumericalFailure;
-    out.message = gradient.failure;
-    return;
-  }
+  EcpGradient gradient = DifferentiateEcpStep(scene(), data.function_, data.solver_, data.q(),
+                                              data.v(), mode == GradientMode::kAAndB);
+  if (!gradient.ok) return FailDerivatives(std::move(gradient.failure), &out);
   out.A = std::move(gradient.A);
   out.B = std::move(gradient.B);
 }

@@ -69,8 +69,6 @@ class EcpData final : public StepData {
   Eigen::VectorXd z_restart_;
   PointList candidates_;
   int restarts_ = 0;
-  Eigen::VectorXd q_, v_, u_;
-  bool calculated_ = false;
 };
 
 class EcpModel final : public StepModel {
@@ -95,12 +93,14 @@ class EcpModel final : public StepModel {
   const std::vector<Eigen::Isometry3d>& fixed_poses() const { return fixed_X_WB_; }
 
   std::unique_ptr<StepData> CreateData() const override;
-  void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
   void ScheduledCommandInto(double t, const State& x, Eigen::VectorXd* u) const override;
-  void CalcDiff(GradientMode mode, StepData* data) const override;
   void ClearWarmStart(StepData* data) const override;
 
  private:
+  // No data->external_force (the applied forces are the command's), no zero quaternion.
+  void DoCheckStep(const State& x, const Eigen::VectorXd& u, const StepData& data) const override;
+  void DoCalc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
+  void DoCalcDiff(GradientMode mode, StepData* data) const override;
   EcpData& DataOf(StepData* data, const char* where) const;
   // The bodies' start states and applied impulses from (q, v, u).
   void LoadBodies(EcpData* data) const;
@@ -118,7 +118,6 @@ class EcpModel final : public StepModel {
                    const Eigen::Vector3d& direction, bool end, Eigen::VectorXd* z) const;
   // After a failed solve: solves from other starts (ecp_model_start.cc); true on success.
   bool Restart(EcpData* data) const;
-  void Fail(SolverStatus status, const std::string& message, EcpData* data) const;
 
   std::shared_ptr<const EcpSystem> system_;
   MixedNcpSettings solver_settings_;

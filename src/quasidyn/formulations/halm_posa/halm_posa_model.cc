@@ -6,7 +6,7 @@
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/dynamics/failure_message.h"
 #include "quasidyn/formulations/halm_posa/halm_posa_gradient.h"
-#include "quasidyn/formulations/lcp/quasistatic_lcp.h"
+#include "quasidyn/formulations/programs/quasistatic_lcp.h"
 #include "quasidyn/stepping/step_outcome.h"
 
 namespace quasidyn {
@@ -40,7 +40,10 @@ ScenePtr CheckedScene(ScenePtr scene) {
 HalmPosaData::HalmPosaData(const HalmPosaModel* model, ContactData contact)
     : StepData(model),
       contact_(std::move(contact)),
-      end_kinematics_(contact_.kinematics().model_ptr()) {}
+      end_kinematics_(contact_.kinematics().model_ptr()) {
+  // As every step reports it (a failed step's is zero, StepModel::Calc).
+  result.joint_limit_impulse.setZero(model->scene().nv);
+}
 
 HalmPosaModel::HalmPosaModel(ScenePtr scene, double time_step, FormulationInfo formulation,
                              ParameterBlock reported, const HalmPosaParameters& parameters)
@@ -67,53 +70,24 @@ StepProblem HalmPosaModel::ProblemOf(const HalmPosaData& data) const {
   return StepProblem{scene(), data.contact_.contacts(), data.no_cost_, time_step()};
 }
 
-void HalmPosaModel::Fail(SolverStatus status, std::string message, HalmPosaData* data) const {
-  StepResult& result = data->result;
-  result.status = status;
-  result.message = std::move(message);
-  result.next.q = data->q_;
-  result.next.v.resize(0);
-  result.velocity.setZero(scene().nv);
-  result.joint_limit_impulse.setZero(scene().nv);
-  result.contacts.clear();
-  result.max_body_motion = 0.0;
-  result.large_motion = false;
-}
-
-void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
-  HalmPosaData& data = DataOf(data_in, "Calc");
+void HalmPosaModel::DoCalc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
+  HalmPosaData& data = static_cast<HalmPosaData&>(*data_in);  // Calc: made by CreateData
   const Scene& scene = this->scene();
   const double h = time_step();
-  CheckVector("Calc", "x.q", x.q, scene.nq, "n_q");
-  QUASIDYN_CHECK_ARGUMENT(x.v.size() == 0, "Calc",
-                          "x.v must be empty: the halm-posa model has no velocity in its state "
-                          "(got size " +
-                              std::to_string(x.v.size()) + ")");
-  CheckVector("Calc", "u", u, scene.nq_a, "n_q,a (commanded velocities)");
-  QUASIDYN_CHECK_ARGUMENT(data.external_force.size() == 0, "Calc",
-                          "external_force: halm-posa has no external forces");
-  data.q_ = x.q;  // copies first: x may be data.result.next itself
-  data.u_ = u;
-  data.calculated_ = true;
-  data.derivatives.status = SolverStatus::kNotRun;
-  data.derivatives.message.clear();
-  data.result.solver = SolverSummary();
 
-  if (Outcome query = QueryContacts(contact_, data.q_, &data.contact_); !query) {
-    Fail(SolverStatus::kNumericalFailure, query.TakeMessage(), &data);
-    return;
-  }
+  if (Outcome query = QueryContacts(contact_, x.q, &data.contact_); !query)
+    return FailStep(SolverStatus::kNumericalFailure, query.TakeMessage(), &data);
   const ContactSet& contacts = data.contact_.contacts();
-  BuildHalmPosaMobility(surfaces_, data.q_, scaled_gains_, &data.W_);
-  BuildJointLimitRows(scene, data.q_, h, &data.no_cost_.limits);
-  BuildHalmPosaLcp(contacts, data.no_cost_.limits, data.W_, data.u_, h, &data.lcp_);
+  BuildHalmPosaMobility(surfaces_, x.q, scaled_gains_, &data.W_);
+  BuildJointLimitRows(scene, x.q, h, &data.no_cost_.limits);
+  BuildHalmPosaLcp(contacts, data.no_cost_.limits, data.W_, u, h, &data.lcp_);
   const LcpProblem& lcp = data.lcp_.lcp;
   if (!lcp.M.allFinite() || !lcp.q.allFinite()) {
-    Fail(SolverStatus::kNumericalFailure,
-         std::string(kDescription) +
-             ": the LCP overflowed (positions, commands, gains or limit surfaces too large)",
-         &data);
-    return;
+    return FailStep(
+        SolverStatus::kNumericalFailure,
+        std::string(kDescription) +
+            ": the LCP overflowed (positions, commands, gains or limit surfaces too large)",
+        &data);
   }
   const LcpResult& solved = data.solver_.Solve(contacts, &data.lcp_, &data.warm_started_);
   const StepProblem problem = ProblemOf(data);
@@ -128,9 +102,8 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
           "; c = 0 is perfect velocity control, which has no solution when the command "
           "squeezes or jams (Halm & Posa 2018, section 4): use c > 0";
     }
-    Fail(solved.status, FailureMessage(problem, kDescription, reason, commanded), &data);
     data.result.solver = SummaryOf(solved.info);
-    return;
+    return FailStep(solved.status, FailureMessage(problem, kDescription, reason, commanded), &data);
   }
   data.z_ = solved.z.cwiseMax(0.0);  // Lemke may leave −1e-16 where z is 0: impulses >= 0
   data.displacement_ = data.lcp_.displacement_offset;
@@ -150,7 +123,7 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
   result.status = solved.status;
   result.message = solved.message;
   result.solver = solution.solver;
-  result.next.q = data.q_;
+  result.next.q = x.q;
   result.next.q += data.displacement_;  // planar: q ⊕ Δq = q + Δq
   // Finite inputs can still overflow here (robots at 1e308 commanded further out): a status,
   // not the kinematics' exception for a non-finite q⁺ below.
@@ -168,17 +141,14 @@ void HalmPosaModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* dat
   JointLimitImpulse(limits, solution.limit_impulse, scene.nv, &result.joint_limit_impulse);
 }
 
-void HalmPosaModel::CalcDiff(GradientMode mode, StepData* data_in) const {
-  HalmPosaData& data = DataOf(data_in, "CalcDiff");
-  QUASIDYN_CHECK_ARGUMENT(data.calculated_, "CalcDiff",
-                          "no step to differentiate: call Calc on this data first");
+void HalmPosaModel::DoCalcDiff(GradientMode mode, StepData* data_in) const {
+  HalmPosaData& data = static_cast<HalmPosaData&>(*data_in);  // CalcDiff: made by CreateData
   StepDerivatives& out = data.derivatives;
-  if (!StartDerivatives(mode, data.result, &out)) return;
   const HalmPosaStepInputs inputs{contact_,
                                   time_step(),
                                   surfaces_,
-                                  data.q_,
-                                  data.u_,
+                                  data.q(),
+                                  data.u(),
                                   data.contact_.contacts(),
                                   data.no_cost_.limits,
                                   data.W_,

@@ -66,13 +66,12 @@ class HalmPosaData final : public StepData {
   Eigen::MatrixXd W_;
   HalmPosaLcp lcp_;
   HalmPosaLcpSolver solver_;
-  Eigen::VectorXd q_, u_, z_, displacement_;
+  Eigen::VectorXd z_, displacement_;
   FormulationSolution solution_;
   // StepProblem's cost field: only its joint-limit rows are used (the LCP's last rows).
   QuasiDynamicCost no_cost_;
   Kinematics end_kinematics_;  // at q⁺, for StepResult::max_body_motion (body_motion.h)
   bool warm_started_ = false;
-  bool calculated_ = false;
 };
 
 // The model's parameters (halm_posa_keys.h), resolved: c, the n_q,a × n_q,a matrix B, k_p.
@@ -94,18 +93,17 @@ class HalmPosaModel final : public StepModel {
   const Eigen::MatrixXd& scaled_gains() const { return scaled_gains_; }  // c B (n_q,a²)
 
   std::unique_ptr<StepData> CreateData() const override;
-  // x.q of size n_q, x.v empty, u the commanded velocity (size n_q,a), all finite
-  // (std::invalid_argument otherwise).
-  void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
-  void CalcDiff(GradientMode mode, StepData* data) const override;
   void ClearWarmStart(StepData* data) const override;
   // (q̄_a(t) − q̄_a(t − h))/h + k_p (q̄_a(t − h) − q_a) (above).
   void ScheduledCommandInto(double t, const State& x, Eigen::VectorXd* u) const override;
 
  private:
+  // x.q of size n_q, x.v empty, u the commanded velocity (size n_q,a), no external force:
+  // StepModel::Calc checked them.
+  void DoCalc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
+  void DoCalcDiff(GradientMode mode, StepData* data) const override;
   HalmPosaData& DataOf(StepData* data, const char* where) const;
   StepProblem ProblemOf(const HalmPosaData& data) const;
-  void Fail(SolverStatus status, std::string message, HalmPosaData* data) const;
 
   ContactModel contact_;
   std::vector<ObjectLimitSurface> surfaces_;

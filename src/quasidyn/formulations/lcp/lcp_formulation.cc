@@ -1,6 +1,6 @@
 #include "quasidyn/formulations/lcp/lcp_formulation.h"
 
-#include "quasidyn/formulations/lcp/quasistatic_lcp.h"
+#include "quasidyn/formulations/lcp/lcp_program.h"
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_plugin.h"
 
 namespace quasidyn {

@@ -1,6 +1,6 @@
 #include "quasidyn/formulations/log_barrier/log_barrier_formulation.h"
 
-#include "quasidyn/formulations/log_barrier/log_barrier_pyramid.h"
+#include "quasidyn/formulations/log_barrier/log_barrier_program.h"
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_plugin.h"
 
 namespace quasidyn {

@@ -6,8 +6,8 @@
 #include "quasidyn/dynamics/failure_message.h"
 #include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/formulations/log_barrier_cone/log_barrier_cone_gradient.h"
+#include "quasidyn/formulations/programs/friction_cone_socp.h"
 #include "quasidyn/formulations/quasi_dynamic/barrier_stand_off.h"
-#include "quasidyn/formulations/socp/friction_cone_socp.h"
 
 namespace quasidyn {
 

@@ -24,7 +24,8 @@
 // The joint-limit rows o_l + d_l v_j > 0 (joint_limit_rows.h) are linear barriers
 // −(1/κ) log g_l, as in the pyramid barrier, with the impulse λ_l = 1/(κ g_l).
 
-#include "quasidyn/formulations/log_barrier/log_barrier_pyramid.h"
+#include "quasidyn/formulations/programs/log_barrier_pyramid.h"
+#include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_program.h"
 
 namespace quasidyn {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "quasidyn/formulations/log_barrier/barrier_hessian_factor.h"
+#include "quasidyn/formulations/programs/barrier_hessian_factor.h"
 
 namespace quasidyn {
 namespace {

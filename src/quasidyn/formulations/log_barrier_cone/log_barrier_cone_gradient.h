@@ -25,9 +25,9 @@
 #include <vector>
 
 #include "quasidyn/dynamics/step_problem.h"
-#include "quasidyn/formulations/log_barrier/log_barrier_gradient.h"
+#include "quasidyn/formulations/programs/log_barrier_gradient.h"
+#include "quasidyn/formulations/programs/socp_gradient_blocks.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
-#include "quasidyn/gradients/socp_gradient_blocks.h"
 #include "quasidyn/gradients/velocity_gradient.h"
 
 namespace quasidyn {

@@ -1,12 +1,12 @@
 #pragma once
 // The quasi-dynamic step with Anitescu's friction pyramid as a convex QP, Pang & Tedrake 2021,
 // eq. (10) (pyramid_qp.h), and its implicit derivative: the KKT conditions of the active
-// pyramid rows differentiated in (q, u) (gradients/qp_gradient.h; docs/gradients.md).
+// pyramid rows differentiated in (q, u) (programs/qp_gradient.h; docs/gradients.md).
 // By default each step's interior point starts from the previous step's answer kept in the
-// workspace (pyramid_qp_warm_start.h; ClearWarmStart forgets it): the same answers to the
+// workspace (programs/pyramid_qp_warm_start.h; ClearWarmStart forgets it): the same answers to the
 // solver's tolerance in fewer iterations (docs/performance.md, "Warm starts in the step").
 
-#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/programs/pyramid_qp.h"
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_program.h"
 
 namespace quasidyn {

@@ -10,31 +10,21 @@
 // program differentiates its own answer (QuasiDynamicProgram::Differentiate); nothing is
 // solved again: the contact set, the cost, v* and the multipliers are the data's.
 
-#include <string>
-
-#include "quasidyn/common/argument_check.h"
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_model.h"
 #include "quasidyn/gradients/configuration_map.h"
 #include "quasidyn/stepping/step_outcome.h"
 
 namespace quasidyn {
 
-void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
-  QuasiDynamicData& data = DataOf(data_in, "CalcDiff");
-  QUASIDYN_CHECK_ARGUMENT(data.calculated_, "CalcDiff",
-                          "no step to differentiate: call Calc on this data first");
-  QUASIDYN_CHECK_ARGUMENT(mode == GradientMode::kNone || capabilities().differentiable(),
-                          "CalcDiff",
-                          "the " + formulation().name +
-                              " formulation has no derivative: " + capabilities().no_gradient);
+void QuasiDynamicModel::DoCalcDiff(GradientMode mode, StepData* data_in) const {
+  QuasiDynamicData& data = static_cast<QuasiDynamicData&>(*data_in);  // CalcDiff: CreateData's
   StepDerivatives& out = data.derivatives;
-  if (!StartDerivatives(mode, data.result, &out)) return;
   const bool want_a = mode == GradientMode::kAAndB;
   const StepProblem problem = ProblemOf(data);
   ContactDataContractor contractor(contact_, cost_parameters_, scene_ptr(), &data.chain_kinematics_,
-                                   &data.derivative_buffers_, &data.contraction_, data.q_, data.u_,
-                                   data.contact_.contacts(), data.solution_.v);
-  const QuasiDynamicDerivativeInput input{problem, data.solution_, data.q_,
+                                   &data.derivative_buffers_, &data.contraction_, data.q(),
+                                   data.u(), data.contact_.contacts(), data.solution_.v);
+  const QuasiDynamicDerivativeInput input{problem, data.solution_, data.q(),
                                           want_a ? &contractor : nullptr};
   VelocityGradient& gradient = data.gradient_;
   gradient.ok = true;
@@ -42,7 +32,7 @@ void QuasiDynamicModel::CalcDiff(GradientMode mode, StepData* data_in) const {
   program_->Differentiate(input, data.workspace_.get(), &gradient);
   if (!gradient.ok) return FailDerivatives(gradient.failure, &out);
   out.active_rows = gradient.active_rows;
-  ChainToConfiguration(scene(), data.q_, data.solution_.v, time_step(), gradient.dv_dq,
+  ChainToConfiguration(scene(), data.q(), data.solution_.v, time_step(), gradient.dv_dq,
                        gradient.dv_du, &out.A, &out.B);
 }
 

@@ -14,7 +14,11 @@ QuasiDynamicData::QuasiDynamicData(const QuasiDynamicModel* model, ContactData c
     : StepData(model),
       contact_(std::move(contact)),
       workspace_(std::move(workspace)),
-      end_kinematics_(contact_.kinematics().model_ptr()) {}
+      end_kinematics_(contact_.kinematics().model_ptr()) {
+  // As every step reports them (a failed step's are zero, StepModel::Calc).
+  result.momentum_force.setZero(model->scene().nv_u);
+  result.joint_limit_impulse.setZero(model->scene().nv);
+}
 
 QuasiDynamicModel::QuasiDynamicModel(ScenePtr scene, FormulationInfo formulation,
                                      ParameterBlock parameters,
@@ -43,69 +47,38 @@ StepProblem QuasiDynamicModel::ProblemOf(const QuasiDynamicData& data) const {
   return StepProblem{scene(), data.contact_.contacts(), data.cost_, time_step()};
 }
 
-void QuasiDynamicModel::Fail(const Eigen::VectorXd& q, SolverStatus status, std::string message,
-                             QuasiDynamicData* data) const {
-  StepResult& result = data->result;
-  result.status = status;
-  result.message = std::move(message);
-  result.next.q = q;
-  result.next.v.resize(0);
-  result.velocity.setZero(scene().nv);
-  result.momentum_force.setZero(scene().nv_u);
-  result.joint_limit_impulse.setZero(scene().nv);
-  result.contacts.clear();
-  result.max_body_motion = 0.0;
-  result.large_motion = false;
-}
-
-void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
-  QuasiDynamicData& data = DataOf(data_in, "Calc");
+void QuasiDynamicModel::DoCalc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
+  QuasiDynamicData& data = static_cast<QuasiDynamicData&>(*data_in);  // Calc: made by CreateData
   const Scene& scene = this->scene();
-  CheckVector("Calc", "x.q", x.q, scene.nq, "n_q");
-  QUASIDYN_CHECK_ARGUMENT(x.v.size() == 0, "Calc",
-                          "x.v must be empty: the quasi-dynamic model has no velocity in its "
-                          "state (got size " +
-                              std::to_string(x.v.size()) + ")");
-  CheckVector("Calc", "u", u, scene.nq_a, "n_q,a");
-  // Copies first: x may be data.result.next itself.
-  data.q_ = x.q;
-  data.u_ = u;
-  data.calculated_ = true;
-  data.derivatives.status = SolverStatus::kNotRun;
-  data.derivatives.message.clear();
-  data.result.solver = SolverSummary();
 
   // A step that starts where the last one ended (a rollout's: x.q is the last q⁺, bit for bit)
   // takes the poses the motion measure computed there instead of computing them again.
-  contact_.ShareKinematics(data.q_, &data.end_kinematics_, &data.contact_);
-  if (Outcome query = QueryContacts(contact_, data.q_, &data.contact_); !query) {
-    Fail(data.q_, SolverStatus::kNumericalFailure, query.TakeMessage(), &data);
-    return;
-  }
-  BuildQuasiDynamicCost(data.contact_.kinematics(), data.u_, actuated_stiffness_,
+  contact_.ShareKinematics(x.q, &data.end_kinematics_, &data.contact_);
+  if (Outcome query = QueryContacts(contact_, x.q, &data.contact_); !query)
+    return FailStep(SolverStatus::kNumericalFailure, query.TakeMessage(), &data);
+  BuildQuasiDynamicCost(data.contact_.kinematics(), u, actuated_stiffness_,
                         data.external_force.size() > 0 ? data.external_force : scene.external_force,
                         cost_parameters_, &data.cost_);
   // Finite inputs can still overflow here (a 1e308 joint offset times a stiffness): a status,
   // not the solvers' exception for a caller's non-finite problem.
   if (!data.cost_.P.AllFinite() || !data.cost_.tau_h.allFinite()) {
-    Fail(data.q_, SolverStatus::kNumericalFailure,
-         "the step's cost overflowed (P or tau_h is not finite): positions, commands, masses or "
-         "stiffnesses too large",
-         &data);
-    return;
+    return FailStep(SolverStatus::kNumericalFailure,
+                    "the step's cost overflowed (P or tau_h is not finite): positions, commands, "
+                    "masses or stiffnesses too large",
+                    &data);
   }
   // The exact programs leave out the joint-limit rows beyond the step's reach and solve again
   // with every row when the step crosses one of those bounds (joint_limit_rows.h).
   if (program_->LeavesOutJointLimitsOutOfReach())
-    LeaveOutJointLimitsOutOfReach(scene, data.q_, data.u_, &data.cost_.limits);
+    LeaveOutJointLimitsOutOfReach(scene, x.q, u, &data.cost_.limits);
   program_->Solve(ProblemOf(data), data.workspace_.get(), &data.solution_);
   // (Also when the first solve fails: without the rows it is not harder, but the answer to a
   // caller must not depend on the heuristic.)
   if (data.cost_.limits.left_out > 0 &&
       (!Succeeded(data.solution_.status) || data.solution_.v.size() != scene.nv ||
        !data.solution_.v.allFinite() ||
-       !LeftOutJointLimitsHold(data.q_, data.solution_.v, time_step(), data.cost_.limits))) {
-    BuildJointLimitRows(scene, data.q_, time_step(), &data.cost_.limits);
+       !LeftOutJointLimitsHold(x.q, data.solution_.v, time_step(), data.cost_.limits))) {
+    BuildJointLimitRows(scene, x.q, time_step(), &data.cost_.limits);
     program_->Solve(ProblemOf(data), data.workspace_.get(), &data.solution_);
   }
   const StepProblem problem = ProblemOf(data);
@@ -113,15 +86,12 @@ void QuasiDynamicModel::Calc(const State& x, const Eigen::VectorXd& u, StepData*
 
   StepResult& result = data.result;
   TakeSolution(solution, formulation().name, scene.nv, &result);
-  if (!result.ok()) {
-    Fail(data.q_, result.status, result.message, &data);
-    return;
-  }
+  if (!result.ok()) return;  // its status and message: Calc completes the failed step
   result.velocity = solution.v;
   // s·M_u·v_u / h: the object rows of P v (P = blockdiag(s M_u, h² K_a), quasi_dynamic_cost.h).
   data.cost_.P.Multiply(solution.v, &data.Pv_);
   result.momentum_force = data.Pv_.head(scene.nv_u) / time_step();
-  IntegrateConfiguration(scene, data.q_, solution.v, time_step(), &result.next.q);
+  IntegrateConfiguration(scene, x.q, solution.v, time_step(), &result.next.q);
   result.next.v.resize(0);
   motion_.Measure(data.contact_.kinematics(), result.next.q, &data.end_kinematics_, &result);
   FillContactReports(problem, solution, &result.contacts);

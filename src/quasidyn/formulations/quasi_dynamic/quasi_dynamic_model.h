@@ -14,6 +14,7 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "quasidyn/contact/contact_model.h"
@@ -32,13 +33,11 @@ class QuasiDynamicModel;
 class QuasiDynamicData final : public StepData {
  public:
   // What the last Calc computed: the kinematics and contact set at q, the cost, the
-  // program's answer (velocity and impulses), and its inputs.
+  // program's answer (velocity and impulses); its inputs are StepData::q() and u().
   const ContactData& contact() const { return contact_; }
   const QuasiDynamicCost& cost() const { return cost_; }
   const FormulationSolution& solution() const { return solution_; }
   const ProgramWorkspace& workspace() const { return *workspace_; }
-  const Eigen::VectorXd& q() const { return q_; }
-  const Eigen::VectorXd& u() const { return u_; }
 
  private:
   friend class QuasiDynamicModel;
@@ -49,12 +48,10 @@ class QuasiDynamicData final : public StepData {
   QuasiDynamicCost cost_;
   std::unique_ptr<ProgramWorkspace> workspace_;
   FormulationSolution solution_;
-  Eigen::VectorXd q_, u_;
   Eigen::VectorXd Pv_;  // P v (n_v), for StepResult::momentum_force
   // At q⁺, for StepResult::max_body_motion (body_motion.h); handed to the next Calc's contact
   // query when that starts at q⁺ (ContactModel::ShareKinematics).
   Kinematics end_kinematics_;
-  bool calculated_ = false;  // a Calc has run (whatever its outcome)
   // CalcDiff's buffers, made by its first call for A and kept: the chain kinematics the data
   // contraction perturbs, and the contraction itself.
   std::unique_ptr<ChainKinematics> chain_kinematics_;
@@ -80,19 +77,18 @@ class QuasiDynamicModel final : public StepModel {
   const Eigen::VectorXd& actuated_stiffness() const { return actuated_stiffness_; }
 
   std::unique_ptr<StepData> CreateData() const override;
-  // x.q of size n_q (quaternions need not be normalised: the step normalises them), x.v
-  // empty; u of size n_q,a; all finite (std::invalid_argument otherwise).
-  void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
-  void CalcDiff(GradientMode mode, StepData* data) const override;
   void ClearWarmStart(StepData* data) const override;
 
   // The step as a StepProblem from what the last Calc left in data.
   StepProblem ProblemOf(const QuasiDynamicData& data) const;
 
  private:
+  // x.q of size n_q (quaternions need not be normalised: the step normalises them), x.v
+  // empty, u of size n_q,a: StepModel::Calc checked them.
+  void DoCalc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
+  void DoCalcDiff(GradientMode mode, StepData* data) const override;  // derivatives.cc
+  std::string ModelName() const override { return "quasi-dynamic"; }
   QuasiDynamicData& DataOf(StepData* data, const char* where) const;
-  void Fail(const Eigen::VectorXd& q, SolverStatus status, std::string message,
-            QuasiDynamicData* data) const;
 
   std::unique_ptr<const QuasiDynamicProgram> program_;
   QuasiDynamicCostParameters cost_parameters_;

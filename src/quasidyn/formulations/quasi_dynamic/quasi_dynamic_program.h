@@ -6,9 +6,9 @@
 //
 //   qp                 qp/qp_program.h                 implicit, active pyramid rows
 //   socp               socp/socp_program.h             implicit, cones' projections
-//   log-barrier        log_barrier/log_barrier_pyramid.h    stationarity of the barrier
+//   log-barrier        log_barrier/log_barrier_program.h    stationarity of the barrier
 //   log-barrier-cone   log_barrier_cone/log_barrier_cone.h  stationarity of the barrier
-//   lcp                lcp/quasistatic_lcp.h           none (the formulation declares why)
+//   lcp                lcp/lcp_program.h               none (the formulation declares why)
 
 #include <Eigen/Core>
 #include <memory>

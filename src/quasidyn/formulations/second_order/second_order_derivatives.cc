@@ -1,7 +1,7 @@
 // CalcDiff of the second-order models (second_order_model.h): A = ∂(q⁺, v⁺)/∂(q, v) and
 // B = ∂(q⁺, v⁺)/∂u of the step the last Calc solved, by implicit differentiation of its program
-// (SecondOrderProgram::Differentiate; anitescu: the pyramid QP, gradients/qp_gradient.h;
-// anitescu-cone: the exact-cone SOCP, socp/socp_gradient.h; stewart-trinkle: the LCP on its
+// (SecondOrderProgram::Differentiate; anitescu: the pyramid QP, programs/qp_gradient.h;
+// anitescu-cone: the exact-cone SOCP, programs/socp_gradient.h; stewart-trinkle: the LCP on its
 // active set, stewart_trinkle/lcp_step_gradient.h):
 //
 //   v⁺ = v*(q, v, u),   q⁺ = q ⊕ h v⁺,
@@ -17,28 +17,23 @@
 // M − h ∂(C v)/∂v; for u, [0; h K_a]. Nothing is solved again.
 
 #include <Eigen/SparseCore>
-#include <string>
 
-#include "quasidyn/common/argument_check.h"
 #include "quasidyn/formulations/second_order/second_order_model.h"
 #include "quasidyn/gradients/configuration_map.h"
 #include "quasidyn/stepping/step_outcome.h"
 
 namespace quasidyn {
 
-void SecondOrderModel::CalcDiff(GradientMode mode, StepData* data_in) const {
-  SecondOrderData& data = DataOf(data_in, "CalcDiff");
-  QUASIDYN_CHECK_ARGUMENT(data.calculated_, "CalcDiff",
-                          "no step to differentiate: call Calc on this data first");
+void SecondOrderModel::DoCalcDiff(GradientMode mode, StepData* data_in) const {
+  SecondOrderData& data = static_cast<SecondOrderData&>(*data_in);  // CalcDiff: CreateData's
   StepDerivatives& out = data.derivatives;
-  if (!StartDerivatives(mode, data.result, &out)) return;
   const bool want_a = mode == GradientMode::kAAndB;
   const Scene& scene = this->scene();
   const int nq = scene.nq, nv = scene.nv, na = scene.nq_a;
   const double h = time_step();
   const ContactSet& contacts = data.contact_.contacts();
-  const Eigen::VectorXd& q = data.q_;
-  const Eigen::VectorXd& v = data.v_;
+  const Eigen::VectorXd& q = data.q();
+  const Eigen::VectorXd& v = data.v();
   const Eigen::VectorXd& v_next = data.solution_.v;
 
   if (want_a) {
@@ -52,7 +47,7 @@ void SecondOrderModel::CalcDiff(GradientMode mode, StepData* data_in) const {
   // (object_mass_scale = 0: the objects' weight and the robots' stiffness in d_tau_h.)
   ContactDataContractor contractor(contact_, QuasiDynamicCostParameters{h, 0.0}, scene_ptr(),
                                    &data.chain_kinematics_, &data.derivative_buffers_,
-                                   &data.contraction_, q, data.u_, contacts, v_next,
+                                   &data.contraction_, q, data.u(), contacts, v_next,
                                    &data.smooth_.inertia_force);
   const StepProblem problem = ProblemOf(data);
   const SecondOrderDerivativeInput input{problem, data.solution_, want_a ? &contractor : nullptr,

@@ -35,7 +35,11 @@ SecondOrderData::SecondOrderData(const SecondOrderModel* model, ContactData cont
     : StepData(model),
       contact_(std::move(contact)),
       workspace_(std::move(workspace)),
-      end_kinematics_(contact_.kinematics().model_ptr()) {}
+      end_kinematics_(contact_.kinematics().model_ptr()) {
+  // As every step reports them (a failed step's are zero, StepModel::Calc).
+  result.momentum_force.setZero(model->scene().nv_u);
+  result.joint_limit_impulse.setZero(model->scene().nv);
+}
 
 SecondOrderModel::SecondOrderModel(ScenePtr scene, double time_step, FormulationInfo formulation,
                                    std::unique_ptr<const SecondOrderProgram> program)
@@ -61,58 +65,24 @@ StepProblem SecondOrderModel::ProblemOf(const SecondOrderData& data) const {
   return StepProblem{scene(), data.contact_.contacts(), data.cost_, time_step()};
 }
 
-void SecondOrderModel::Fail(SolverStatus status, std::string message, SecondOrderData* data) const {
-  StepResult& result = data->result;
-  result.status = status;
-  result.message = std::move(message);
-  result.next.q = data->q_;
-  result.next.v = data->v_;
-  result.velocity.setZero(scene().nv);
-  result.momentum_force.setZero(scene().nv_u);
-  result.joint_limit_impulse.setZero(scene().nv);
-  result.contacts.clear();
-  result.max_body_motion = 0.0;
-  result.large_motion = false;
-}
-
-void SecondOrderModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
-  SecondOrderData& data = DataOf(data_in, "Calc");
+void SecondOrderModel::DoCalc(const State& x, const Eigen::VectorXd& u, StepData* data_in) const {
+  SecondOrderData& data = static_cast<SecondOrderData&>(*data_in);  // Calc: made by CreateData
   const Scene& scene = this->scene();
-  CheckVector("Calc", "x.q", x.q, scene.nq, "n_q");
-  QUASIDYN_CHECK_ARGUMENT(x.v.size() == scene.nv, "Calc",
-                          "x.v has size " + std::to_string(x.v.size()) +
-                              ", expected n_v = " + std::to_string(scene.nv) +
-                              " (the second-order model's state has velocities; "
-                              "InitialState(model) gives the scene's v0)");
-  CheckVector("Calc", "x.v", x.v, scene.nv, "n_v");
-  CheckVector("Calc", "u", u, scene.nq_a, "n_q,a");
-  // Copies first: x may be data.result.next itself.
-  data.q_ = x.q;
-  data.v_ = x.v;
-  data.u_ = u;
-  data.calculated_ = true;
-  data.derivatives.status = SolverStatus::kNotRun;
-  data.derivatives.message.clear();
-  data.result.solver = SolverSummary();
 
-  if (Outcome query = QueryContacts(contact_, data.q_, &data.contact_); !query) {
-    Fail(SolverStatus::kNumericalFailure, query.TakeMessage(), &data);
-    return;
-  }
-  BuildSecondOrderCost(data.contact_.kinematics(), data.v_, data.u_, actuated_stiffness_,
-                       actuated_damping_,
+  if (Outcome query = QueryContacts(contact_, x.q, &data.contact_); !query)
+    return FailStep(SolverStatus::kNumericalFailure, query.TakeMessage(), &data);
+  BuildSecondOrderCost(data.contact_.kinematics(), x.v, u, actuated_stiffness_, actuated_damping_,
                        data.external_force.size() > 0 ? data.external_force : scene.external_force,
                        time_step(), &data.cost_workspace_, &data.cost_);
   // The joint limits as rows of both programs, as in the quasi-dynamic step: q⁺ = q + h v⁺ on
   // a prismatic or revolute joint, so the row o_l + d_l v_j >= 0 is the same
   // (dynamics/joint_limit_rows.h).
-  BuildJointLimitRows(scene, data.q_, time_step(), &data.cost_.limits);
+  BuildJointLimitRows(scene, x.q, time_step(), &data.cost_.limits);
   if (!data.cost_.P.AllFinite() || !data.cost_.tau_h.allFinite()) {
-    Fail(SolverStatus::kNumericalFailure,
-         "the step's cost overflowed (P or tau_h is not finite): positions, velocities, "
-         "commands, masses or stiffnesses too large",
-         &data);
-    return;
+    return FailStep(SolverStatus::kNumericalFailure,
+                    "the step's cost overflowed (P or tau_h is not finite): positions, "
+                    "velocities, commands, masses or stiffnesses too large",
+                    &data);
   }
   const StepProblem problem = ProblemOf(data);
   program_->Solve(problem, data.workspace_.get(), &data.solution_);
@@ -120,17 +90,14 @@ void SecondOrderModel::Calc(const State& x, const Eigen::VectorXd& u, StepData* 
 
   StepResult& result = data.result;
   TakeSolution(solution, formulation().name, scene.nv, &result);
-  if (!result.ok()) {
-    Fail(result.status, result.message, &data);
-    return;
-  }
+  if (!result.ok()) return;  // its status and message: Calc completes the failed step
   result.velocity = solution.v;
   // The objects' inertial force (M (v⁺ − v)/h + C v)_u.
-  data.velocity_change_ = solution.v - data.v_;
+  data.velocity_change_ = solution.v - x.v;
   MassTimes(scene, data.cost_workspace_, data.velocity_change_, &data.inertial_force_);
   result.momentum_force = data.inertial_force_.head(scene.nv_u) / time_step() +
                           data.cost_workspace_.coriolis_force.head(scene.nv_u);
-  IntegrateConfiguration(scene, data.q_, solution.v, time_step(), &result.next.q);
+  IntegrateConfiguration(scene, x.q, solution.v, time_step(), &result.next.q);
   result.next.v = solution.v;
   motion_.Measure(data.contact_.kinematics(), result.next.q, &data.end_kinematics_, &result);
   FillContactReports(problem, solution, &result.contacts);

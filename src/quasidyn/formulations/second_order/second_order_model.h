@@ -10,11 +10,12 @@
 //     τ_h = M(q) v + h (τ_g,u + τ_ext − C(q, v) v) + h K_a (u − q_a) (dynamics/second_order_cost.h)
 //   → the program (second_order_program.h), each in its formulation's folder:
 //     stewart-trinkle: the LCP  φ/h + J_n v⁺ ≥ 0 ⊥ c_n ≥ 0 with maximum dissipation on the
-//                      pyramid (lcp/quasistatic_lcp.h, Lemke, warm-started), or
+//                      pyramid (programs/quasistatic_lcp.h, Lemke, warm-started), or
 //     anitescu:        its convex relaxation, the pyramid QP φ/h + (J_n + μ d_j) v⁺ ≥ 0
-//                      (qp/pyramid_qp.h, interior point), or
+//                      (programs/pyramid_qp.h, interior point), or
 //     anitescu-cone:   the relaxation on the exact cone, the SOCP
-//                      (φ/h + J_n v⁺, μ J_t v⁺) ∈ SOC (socp/friction_cone_socp.h, interior point)
+//                      (φ/h + J_n v⁺, μ J_t v⁺) ∈ SOC (programs/friction_cone_socp.h, interior
+//                      point)
 //   → v⁺, q⁺ = q ⊕ h v⁺ (floating bodies: exponential map, quaternion normalised).
 //
 // The programs are those of the quasi-dynamic models with this cost in place of theirs.
@@ -31,21 +32,21 @@
 // CalcDiff (second_order_derivatives.cc): A = ∂(q⁺, v⁺)/∂(q, v) ((n_q + n_v) square, the q
 // columns on raw coordinates with the quaternion normalisation as the quasi-dynamic models'
 // A) and B = ∂(q⁺, v⁺)/∂u ((n_q + n_v) × n_q,a), by implicit differentiation of the program
-// the last Calc solved (SecondOrderProgram::Differentiate: gradients/qp_gradient.h for anitescu,
-// socp/socp_gradient.h for anitescu-cone, stewart_trinkle/lcp_step_gradient.h for
+// the last Calc solved (SecondOrderProgram::Differentiate: programs/qp_gradient.h for anitescu,
+// programs/socp_gradient.h for anitescu-cone, stewart_trinkle/lcp_step_gradient.h for
 // stewart-trinkle), with the data derivatives of
 // contact_data_derivative.h and second_order_data_derivative.h.
 
 #include <Eigen/Core>
 #include <memory>
+#include <string>
 
 #include "quasidyn/contact/contact_model.h"
 #include "quasidyn/dynamics/second_order_cost.h"
+#include "quasidyn/formulations/second_order/second_order_data_derivative.h"
 #include "quasidyn/formulations/second_order/second_order_program.h"
 #include "quasidyn/gradients/chain_kinematics.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
-#include "quasidyn/gradients/second_order_data_derivative.h"
-#include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/stepping/body_motion.h"
 #include "quasidyn/stepping/step_model.h"
 
@@ -55,16 +56,13 @@ class SecondOrderModel;
 
 class SecondOrderData final : public StepData {
  public:
-  // What the last Calc computed: the contact set at q, the cost, the program's answer, and the
-  // step's inputs.
+  // What the last Calc computed: the contact set at q, the cost, the program's answer (the
+  // step's inputs are StepData::q(), v() and u()).
   const ContactData& contact() const { return contact_; }
   const QuasiDynamicCost& cost() const { return cost_; }
   const SecondOrderCostWorkspace& cost_workspace() const { return cost_workspace_; }
   const FormulationSolution& solution() const { return solution_; }
   const ProgramWorkspace& workspace() const { return *workspace_; }
-  const Eigen::VectorXd& q() const { return q_; }
-  const Eigen::VectorXd& v() const { return v_; }
-  const Eigen::VectorXd& u() const { return u_; }
 
  private:
   friend class SecondOrderModel;
@@ -76,10 +74,8 @@ class SecondOrderData final : public StepData {
   SecondOrderCostWorkspace cost_workspace_;
   std::unique_ptr<ProgramWorkspace> workspace_;
   FormulationSolution solution_;
-  Eigen::VectorXd q_, v_, u_;
   Eigen::VectorXd velocity_change_, inertial_force_;  // v⁺ − v, M (v⁺ − v)
   Kinematics end_kinematics_;  // at q⁺, for StepResult::max_body_motion (body_motion.h)
-  bool calculated_ = false;    // a Calc has run (whatever its outcome)
   // CalcDiff's buffers, made by its first call and kept.
   std::unique_ptr<ChainKinematics> chain_kinematics_;
   StepDataDerivativeBuffers derivative_buffers_;  // DifferentiateStepData's, kept
@@ -103,18 +99,18 @@ class SecondOrderModel final : public StepModel {
   const Eigen::VectorXd& actuated_damping() const { return actuated_damping_; }      // D_a
 
   std::unique_ptr<StepData> CreateData() const override;
-  // x.q of size n_q (quaternions need not be normalised), x.v of size n_v, u of size n_q,a; all
-  // finite (std::invalid_argument otherwise).
-  void Calc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
-  void CalcDiff(GradientMode mode, StepData* data) const override;
   void ClearWarmStart(StepData* data) const override;
 
   // The step as a StepProblem from what the last Calc left in data.
   StepProblem ProblemOf(const SecondOrderData& data) const;
 
  private:
+  // x.q of size n_q (quaternions need not be normalised), x.v of size n_v, u of size n_q,a:
+  // StepModel::Calc checked them.
+  void DoCalc(const State& x, const Eigen::VectorXd& u, StepData* data) const override;
+  void DoCalcDiff(GradientMode mode, StepData* data) const override;  // derivatives.cc
+  std::string ModelName() const override { return "second-order"; }
   SecondOrderData& DataOf(StepData* data, const char* where) const;
-  void Fail(SolverStatus status, std::string message, SecondOrderData* data) const;
 
   ContactModel contact_;
   std::unique_ptr<const SecondOrderProgram> program_;

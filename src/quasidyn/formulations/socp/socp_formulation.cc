@@ -1,7 +1,7 @@
 #include "quasidyn/formulations/socp/socp_formulation.h"
 
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_plugin.h"
-#include "quasidyn/formulations/socp/friction_cone_socp.h"
+#include "quasidyn/formulations/socp/socp_program.h"
 
 namespace quasidyn {
 

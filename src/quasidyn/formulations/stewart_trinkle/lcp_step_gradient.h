@@ -50,7 +50,7 @@
 #include <vector>
 
 #include "quasidyn/contact/contact_set.h"
-#include "quasidyn/formulations/lcp/quasistatic_lcp.h"
+#include "quasidyn/formulations/programs/quasistatic_lcp.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
 #include "quasidyn/gradients/velocity_gradient.h"
 

@@ -1,10 +1,10 @@
 #pragma once
 // The LCP of Stewart & Trinkle 1996 (Anitescu & Potra 1997) with the second-order cost
-// (lcp/quasistatic_lcp.h, ContactLcpCost::kStewartTrinkle: Lemke warm-started from the previous
-// step's basis, retried on rescaled data), differentiated on its active set
+// (programs/quasistatic_lcp.h, ContactLcpCost::kStewartTrinkle: Lemke warm-started from the
+// previous step's basis, retried on rescaled data), differentiated on its active set
 // (lcp_step_gradient.h).
 
-#include "quasidyn/formulations/lcp/quasistatic_lcp.h"
+#include "quasidyn/formulations/programs/quasistatic_lcp.h"
 #include "quasidyn/formulations/second_order/second_order_program.h"
 
 namespace quasidyn {

@@ -1,4 +1,4 @@
-#include "quasidyn/gradients/socp_gradient_blocks.h"
+#include "quasidyn/formulations/programs/socp_gradient_blocks.h"
 
 #include <span>
 #include <stdexcept>

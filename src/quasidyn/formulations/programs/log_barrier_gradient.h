@@ -21,9 +21,9 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "quasidyn/formulations/log_barrier/barrier_hessian_factor.h"
+#include "quasidyn/formulations/programs/barrier_hessian_factor.h"
+#include "quasidyn/formulations/programs/step_data_derivative.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
-#include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/gradients/velocity_gradient.h"
 
 namespace quasidyn {

@@ -1,4 +1,4 @@
-#include "quasidyn/gradients/step_data_derivative.h"
+#include "quasidyn/formulations/programs/step_data_derivative.h"
 
 #include <cmath>
 #include <stdexcept>

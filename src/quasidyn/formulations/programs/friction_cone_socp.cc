@@ -1,4 +1,4 @@
-#include "quasidyn/formulations/socp/friction_cone_socp.h"
+#include "quasidyn/formulations/programs/friction_cone_socp.h"
 
 #include "quasidyn/dynamics/failure_message.h"
 #include "quasidyn/dynamics/joint_limit_rows.h"
@@ -152,21 +152,6 @@ void SolveFrictionConeSocp(const StepProblem& problem, const SocpSettings& setti
     solution->limit_impulse[l] = result->linear_duals[row++];
 }
 
-std::unique_ptr<ProgramWorkspace> SocpProgram::CreateWorkspace() const {
-  return std::make_unique<FrictionConeSocpWorkspace>();
-}
-
-void SocpProgram::Solve(const StepProblem& problem, ProgramWorkspace* workspace,
-                        FormulationSolution* solution) const {
-  SolveFrictionConeSocp(problem, settings_, description(),
-                        &WorkspaceOf<FrictionConeSocpWorkspace>(workspace, description()), solution,
-                        start_);
-}
-
-void SocpProgram::ClearWarmStart(ProgramWorkspace* workspace) const {
-  WorkspaceOf<FrictionConeSocpWorkspace>(workspace, description()).previous.Clear();
-}
-
 bool DifferentiateFrictionConeSocp(const StepProblem& problem, const FormulationSolution& solution,
                                    StepDataContractor* contractor,
                                    FrictionConeSocpWorkspace* workspace,
@@ -187,13 +172,6 @@ bool DifferentiateFrictionConeSocp(const StepProblem& problem, const Formulation
   w.sensitivity.Compute(problem, w.cone_blocks, w.cone_multipliers, solution.limit_impulse,
                         solution.v, contraction, SocpKktSolve::kRangeSpace, gradient);
   return true;
-}
-
-void SocpProgram::Differentiate(const QuasiDynamicDerivativeInput& input,
-                                ProgramWorkspace* workspace, VelocityGradient* gradient) const {
-  DifferentiateFrictionConeSocp(input.problem, input.solution, input.contractor,
-                                &WorkspaceOf<FrictionConeSocpWorkspace>(workspace, description()),
-                                gradient);
 }
 
 }  // namespace quasidyn

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/programs/pyramid_qp.h"
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_model.h"
 #include "quasidyn/testing/matrix_compare.h"
 #include "quasidyn/testing/pick_place_rollout.h"

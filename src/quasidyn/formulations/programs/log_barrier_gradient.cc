@@ -1,4 +1,4 @@
-#include "quasidyn/formulations/log_barrier/log_barrier_gradient.h"
+#include "quasidyn/formulations/programs/log_barrier_gradient.h"
 
 #include <stdexcept>
 #include <string>

@@ -34,10 +34,10 @@
 // The joint-limit rows o_l + d_l v_j >= 0 (joint_limit_rows.h) are linear rows after the
 // contacts', their duals the limits' impulses λ_l.
 
+#include "quasidyn/formulations/programs/friction_cone_socp_warm_start.h"
+#include "quasidyn/formulations/programs/socp_gradient.h"
+#include "quasidyn/formulations/programs/socp_gradient_blocks.h"
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_program.h"
-#include "quasidyn/formulations/socp/friction_cone_socp_warm_start.h"
-#include "quasidyn/formulations/socp/socp_gradient.h"
-#include "quasidyn/gradients/socp_gradient_blocks.h"
 #include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/socp.h"
 
@@ -80,7 +80,7 @@ struct FrictionConeSocpWorkspace final : ProgramWorkspace {
 // pattern) and writes v and the impulses (from the cone duals, above) into *solution. When the
 // solver stops on a numerical failure it is run once more with tolerances 100× looser and a
 // success is reported as kSolvedInaccurate. The same program serves two step models, by the
-// cost the problem carries (step_problem.h), as the pyramid QP does (qp/pyramid_qp.h): the
+// cost the problem carries (step_problem.h), as the pyramid QP does (programs/pyramid_qp.h): the
 // quasi-dynamic step (quasi_dynamic_cost.h; formulation socp) and the second-order step
 // (second_order_cost.h, P = M̂; formulation anitescu-cone, Anitescu 2006's relaxation on the
 // exact cone, anitescu_cone/anitescu_cone_program.h). `description` names the program in
@@ -101,33 +101,5 @@ bool DifferentiateFrictionConeSocp(const StepProblem& problem, const Formulation
                                    StepDataContractor* contractor,
                                    FrictionConeSocpWorkspace* workspace,
                                    VelocityGradient* gradient);
-
-// When the solver stops on a numerical failure (a non-finite iterate near a cone's apex, a
-// known weakness of solvers/socp.h), it is run once more with tolerances 100× looser and a
-// success is reported as kSolvedInaccurate. By default each step starts from the previous
-// step's answer kept in the workspace (ClearWarmStart forgets it): the same answers to the
-// solver's tolerance in fewer iterations (docs/performance.md, "The SOCP step warm-started").
-// Its derivative: the KKT conditions with each cone's projection split into held rows and
-// curvature (socp_gradient.h), solved by the range-space method (docs/gradients.md).
-class SocpProgram final : public QuasiDynamicProgram {
- public:
-  explicit SocpProgram(const SocpSettings& settings = {},
-                       SocpStart start = SocpStart::kFromPreviousStep)
-      : settings_(settings), start_(start) {}
-  const char* description() const override {
-    return "SOCP (Pang, Suh, Yang & Tedrake 2023, exact friction cone)";
-  }
-  std::unique_ptr<ProgramWorkspace> CreateWorkspace() const override;
-  void Solve(const StepProblem& problem, ProgramWorkspace* workspace,
-             FormulationSolution* solution) const override;
-  void ClearWarmStart(ProgramWorkspace* workspace) const override;
-  bool LeavesOutJointLimitsOutOfReach() const override { return true; }
-  void Differentiate(const QuasiDynamicDerivativeInput& input, ProgramWorkspace* workspace,
-                     VelocityGradient* gradient) const override;
-
- private:
-  SocpSettings settings_;
-  SocpStart start_;
-};
 
 }  // namespace quasidyn

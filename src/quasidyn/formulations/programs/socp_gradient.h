@@ -83,10 +83,10 @@
 #include <vector>
 
 #include "quasidyn/dynamics/step_problem.h"
+#include "quasidyn/formulations/programs/socp_gradient_blocks.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
 #include "quasidyn/gradients/positive_definite_factor.h"
 #include "quasidyn/gradients/range_space_kkt.h"
-#include "quasidyn/gradients/socp_gradient_blocks.h"
 #include "quasidyn/gradients/velocity_gradient.h"
 
 namespace quasidyn {

@@ -1,4 +1,4 @@
-#include "quasidyn/formulations/socp/friction_cone_socp_warm_start.h"
+#include "quasidyn/formulations/programs/friction_cone_socp_warm_start.h"
 
 #include <algorithm>
 #include <cmath>

@@ -11,9 +11,9 @@
 // (eq. (9)): the normal impulse is Σ_j β_ij and the friction impulse μ_i Σ_j β_ij d_ij.
 
 #include "quasidyn/formulations/program.h"
-#include "quasidyn/formulations/qp/pyramid_qp_warm_start.h"
-#include "quasidyn/gradients/qp_gradient.h"
-#include "quasidyn/gradients/step_data_derivative.h"
+#include "quasidyn/formulations/programs/pyramid_qp_warm_start.h"
+#include "quasidyn/formulations/programs/qp_gradient.h"
+#include "quasidyn/formulations/programs/step_data_derivative.h"
 #include "quasidyn/solvers/qp.h"
 #include "quasidyn/solvers/sized_storage_pool.h"
 
@@ -44,14 +44,14 @@ QpSettings ContactQpSettings();
 // The solver's statistics in the step's summary (step_result.h).
 SolverSummary SummaryOf(const QpInfo& info);
 
-// The pyramid QP's storage, its solver, and what its derivative keeps (qp_program.h,
+// The pyramid QP's storage, its solver, and what its derivative keeps (qp/qp_program.h,
 // anitescu/anitescu_program.h).
 struct PyramidQpWorkspace final : ProgramWorkspace {
   QpProblem qp;
   QpSolver solver;
   PyramidQpWarmStart previous;  // the last step's answer (QpStart::kFromPreviousStep)
   QpWarmStart start;            // its start for this step
-  PyramidStepData pyramid;      // G, offsets and their rows (gradients/step_data_derivative.h)
+  PyramidStepData pyramid;      // G, offsets and their rows (step_data_derivative.h)
   QpSensitivity sensitivity;    // the active set, factors and solve buffers (qp_gradient.h)
   SizedStoragePool storage;     // qp.h's storage for other row counts (sized_storage_pool.h)
 };

@@ -1,4 +1,4 @@
-#include "quasidyn/formulations/qp/pyramid_qp_warm_start.h"
+#include "quasidyn/formulations/programs/pyramid_qp_warm_start.h"
 
 #include <algorithm>
 #include <cmath>

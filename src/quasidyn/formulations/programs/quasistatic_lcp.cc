@@ -1,4 +1,4 @@
-#include "quasidyn/formulations/lcp/quasistatic_lcp.h"
+#include "quasidyn/formulations/programs/quasistatic_lcp.h"
 
 #include <string>
 
@@ -71,29 +71,6 @@ bool BuildQuasistaticLcp(const StepProblem& problem, QuasistaticLcp* out) {
 SolverSummary SummaryOf(const LemkeInfo& info) {
   return {info.pivots, info.residual, info.sign_violation, info.complementarity,
           info.solve_time_seconds};
-}
-
-QuasistaticLcpProgram::QuasistaticLcpProgram(const LemkeSettings& settings) : settings_(settings) {
-  ValidateLemkeSettings(settings_);
-}
-
-std::unique_ptr<ProgramWorkspace> QuasistaticLcpProgram::CreateWorkspace() const {
-  return std::make_unique<QuasistaticLcpWorkspace>(settings_);
-}
-
-void QuasistaticLcpProgram::Solve(const StepProblem& problem, ProgramWorkspace* workspace,
-                                  FormulationSolution* solution) const {
-  SolveContactLcp(problem, ContactLcpCost::kQuasistatic, settings_, description(),
-                  &WorkspaceOf<QuasistaticLcpWorkspace>(workspace, description()), solution);
-}
-
-void QuasistaticLcpProgram::Differentiate(const QuasiDynamicDerivativeInput& /*input*/,
-                                          ProgramWorkspace* /*workspace*/,
-                                          VelocityGradient* gradient) const {
-  FailGradient(
-      "the quasistatic LCP has no derivative here (its linearisations take the "
-      "pyramid QP's: `exact` linearises qp)",
-      gradient);
 }
 
 void SolveContactLcp(const StepProblem& problem, ContactLcpCost cost, const LemkeSettings& settings,

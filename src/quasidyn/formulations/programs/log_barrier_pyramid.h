@@ -21,10 +21,10 @@
 // rows do, with the impulse λ_l = 1/(κ g_l): a limit holds within the barrier's stand-off
 // h·g_l = h/(κ λ_l) of its bound.
 
-#include "quasidyn/formulations/log_barrier/log_barrier_gradient.h"
-#include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_program.h"
-#include "quasidyn/gradients/socp_gradient_blocks.h"
-#include "quasidyn/gradients/step_data_derivative.h"
+#include "quasidyn/formulations/program.h"
+#include "quasidyn/formulations/programs/log_barrier_gradient.h"
+#include "quasidyn/formulations/programs/socp_gradient_blocks.h"
+#include "quasidyn/formulations/programs/step_data_derivative.h"
 #include "quasidyn/solvers/log_barrier_newton.h"
 
 namespace quasidyn {
@@ -44,7 +44,8 @@ struct LogBarrierWorkspace final : ProgramWorkspace {
   LogBarrierSolver solver;
   PyramidStepData pyramid;  // the pyramid barrier's derivative (step_data_derivative.h)
   LogBarrierGradientWorkspace gradient;  // its storage (log_barrier_gradient.h)
-  // The cone barrier's derivative (log_barrier_cone.h): its blocks and multipliers.
+  // The cone barrier's derivative (log_barrier_cone/log_barrier_cone.h): its blocks and
+  // multipliers.
   std::vector<ContactConeBlock> cone_blocks;
   std::vector<Eigen::VectorXd> cone_multipliers;
   Eigen::VectorXd cone_gap, cone_impulse;  // its gap velocities and stacked impulse λ
@@ -53,29 +54,5 @@ struct LogBarrierWorkspace final : ProgramWorkspace {
 // Solves a barrier problem in the workspace's solver (set up again only for a new pattern).
 const LogBarrierResult& SolveLogBarrier(const LogBarrierSettings& settings,
                                         LogBarrierWorkspace* workspace);
-
-// Its derivative: the stationarity of the barrier objective differentiated in (q, u)
-// (log_barrier_gradient.h).
-class PyramidLogBarrierProgram final : public QuasiDynamicProgram {
- public:
-  // kappa: κ [1/(N·m)], finite and > 0 (std::invalid_argument otherwise).
-  explicit PyramidLogBarrierProgram(double kappa, const LogBarrierSettings& settings = {});
-  double kappa() const { return kappa_; }
-  const char* description() const override {
-    return "log-barrier pyramid (Pang, Suh, Yang & Tedrake 2023)";
-  }
-  std::unique_ptr<ProgramWorkspace> CreateWorkspace() const override;
-  void Solve(const StepProblem& problem, ProgramWorkspace* workspace,
-             FormulationSolution* solution) const override;
-  void ClearWarmStart(ProgramWorkspace* workspace) const override;
-  double CandidateDistance(const Scene& scene) const override;
-  void ReportParameters(ParameterBlock* report) const override { report->Set("kappa", kappa_); }
-  void Differentiate(const QuasiDynamicDerivativeInput& input, ProgramWorkspace* workspace,
-                     VelocityGradient* gradient) const override;
-
- private:
-  double kappa_;
-  LogBarrierSettings settings_;
-};
 
 }  // namespace quasidyn

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/formulations/programs/friction_cone_socp.h"
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_model.h"
-#include "quasidyn/formulations/socp/friction_cone_socp.h"
 #include "quasidyn/testing/matrix_compare.h"
 #include "quasidyn/testing/pick_place_rollout.h"
 

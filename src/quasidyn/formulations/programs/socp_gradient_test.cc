@@ -1,4 +1,4 @@
-#include "quasidyn/formulations/socp/socp_gradient.h"
+#include "quasidyn/formulations/programs/socp_gradient.h"
 
 #include <gtest/gtest.h>
 

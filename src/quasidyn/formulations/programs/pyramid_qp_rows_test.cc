@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/programs/pyramid_qp.h"
 #include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_model.h"
 #include "quasidyn/testing/pick_place_rollout.h"
 

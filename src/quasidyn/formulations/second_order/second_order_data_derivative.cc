@@ -1,4 +1,4 @@
-#include "quasidyn/gradients/second_order_data_derivative.h"
+#include "quasidyn/formulations/second_order/second_order_data_derivative.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "quasidyn/formulations/log_barrier/barrier_hessian_factor.h"
+#include "quasidyn/formulations/programs/barrier_hessian_factor.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "quasidyn/formulations/qp/pyramid_qp.h"
+#include "quasidyn/formulations/programs/pyramid_qp.h"
 
 #include <string>
 

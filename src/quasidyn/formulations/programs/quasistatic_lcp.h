@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "quasidyn/dynamics/contact_lcp_solver.h"
-#include "quasidyn/formulations/quasi_dynamic/quasi_dynamic_program.h"
+#include "quasidyn/formulations/program.h"
 #include "quasidyn/solvers/lemke.h"
 #include "quasidyn/solvers/sized_storage_pool.h"
 #include "quasidyn/solvers/view_storage.h"
@@ -104,23 +104,5 @@ enum class ContactLcpCost { kQuasistatic, kStewartTrinkle };
 void SolveContactLcp(const StepProblem& problem, ContactLcpCost cost, const LemkeSettings& settings,
                      const char* description, QuasistaticLcpWorkspace* workspace,
                      FormulationSolution* solution);
-
-// The quasistatic LCP of eq. (6) as the quasi-dynamic model's program. It has no derivative
-// here (the formulation declares why; its linearisations take the pyramid QP's).
-class QuasistaticLcpProgram final : public QuasiDynamicProgram {
- public:
-  explicit QuasistaticLcpProgram(const LemkeSettings& settings = {});
-  const char* description() const override {
-    return "quasistatic LCP (Pang & Tedrake 2021, eq. 6)";
-  }
-  std::unique_ptr<ProgramWorkspace> CreateWorkspace() const override;
-  void Solve(const StepProblem& problem, ProgramWorkspace* workspace,
-             FormulationSolution* solution) const override;
-  void Differentiate(const QuasiDynamicDerivativeInput& input, ProgramWorkspace* workspace,
-                     VelocityGradient* gradient) const override;
-
- private:
-  LemkeSettings settings_;
-};
 
 }  // namespace quasidyn

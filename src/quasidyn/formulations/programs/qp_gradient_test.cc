@@ -1,4 +1,4 @@
-#include "quasidyn/gradients/qp_gradient.h"
+#include "quasidyn/formulations/programs/qp_gradient.h"
 
 #include <gtest/gtest.h>
 

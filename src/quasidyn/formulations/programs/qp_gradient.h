@@ -34,10 +34,10 @@
 #include <Eigen/SparseCore>
 #include <vector>
 
+#include "quasidyn/formulations/programs/step_data_derivative.h"
 #include "quasidyn/gradients/contact_data_derivative.h"
 #include "quasidyn/gradients/positive_definite_factor.h"
 #include "quasidyn/gradients/range_space_kkt.h"
-#include "quasidyn/gradients/step_data_derivative.h"
 #include "quasidyn/gradients/velocity_gradient.h"
 
 namespace quasidyn {
