@@ -16,7 +16,7 @@
 //
 // 1. Active set, from w_k = z_k − u_k and its spectral values σ₁ = w₀ − ‖w₁‖ <= σ₂ = w₀ + ‖w₁‖
 //    (the Moreau split z = Π_K(w), u = Π_K(−w) at the exact solution; the cases of
-//    gradients/socp_gradient.h, with unit scale): σ₁ > 0 binding (u_k = 0: P_k = I);
+//    formulations/programs/socp_gradient.h, with unit scale): σ₁ > 0 binding (u_k = 0: P_k = I);
 //    σ₂ <= 0 inactive (z_k = 0: P_k = 0); otherwise sliding on the cone's boundary, u_k along
 //    r̂ = (1, −ŵ)/√2 and z_k orthogonal to it (P_k = I − r̂ r̂ᵀ, ŵ = w₁/‖w₁‖). For a half
 //    line: active when z_k > u_k.
