@@ -85,8 +85,11 @@ def setting_parameters(doc, rendered):
         return ["**kwargs: Any"]
     block = SETTINGS[match.group(1)]
     star = [] if any(p == "*" or p.startswith("*args") for p in rendered) else ["*"]
+    # A setting the function takes as a parameter of its own (plan's and TrajectoryOptimizer's
+    # goal) is that parameter, not a keyword again.
+    taken = {p.partition(":")[0] for p in rendered}
     return star + [f"{s['name']}: Optional[{SETTING_TYPES[s['kind']]}] = ..."
-                   for s in block["settings"]]
+                   for s in block["settings"] if s["name"] not in taken]
 
 
 def render_function(name, doc, indent, is_method):

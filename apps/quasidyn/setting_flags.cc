@@ -24,7 +24,9 @@ void Add(CLI::App* command, const SettingSpec& spec, SettingOverrides* overrides
   const std::string name = spec.name;
   CLI::Option* option = command->add_option_function<V>(
       SettingFlag(name),
-      [name, overrides](const V& value) { overrides->push_back({name, SettingValue(value)}); },
+      [name, overrides](const V& value) {
+        overrides->push_back({name, SettingValue(value)});
+      },
       Help(spec));
   if (max_items > 1) {
     if (spec.size > 0)
@@ -53,7 +55,9 @@ void AddSettingFlags(CLI::App* command, const std::vector<SettingSpec>& specs,
         const std::string flag = SettingFlag(name);
         command->add_flag_function(
             flag + ",!--no-" + flag.substr(2),
-            [name, overrides](std::int64_t count) { overrides->push_back({name, count > 0}); },
+            [name, overrides](std::int64_t count) {
+              overrides->push_back({name, count > 0});
+            },
             Help(spec));
         break;
       }

@@ -28,12 +28,12 @@ void PrintMarkdown(const SettingsBlockInfo& block, std::ostream& out) {
   out << "| key | flag, keyword | type | unit | range | default | what it does |\n"
       << "|---|---|---|---|---|---|---|\n";
   for (const SettingSectionSpec& section : block.sections)
-    out << "| " << Code(section.name + ":") << " | | sub-block | | | absent | "
-        << Cell(section.doc) << " |\n";
+    out << "| " << Code(section.name + ":") << " | | sub-block | | | absent | " << Cell(section.doc)
+        << " |\n";
   for (const SettingSpec& spec : block.specs)
     out << "| " << Code(spec.path) << " | " << Code(SettingFlag(spec.name)) << ", "
-        << Code(spec.name + "=") << " | " << SettingKindName(spec.kind) << " | "
-        << Cell(spec.unit) << " | " << Cell(SettingRangeText(spec)) << " | "
+        << Code(spec.name + "=") << " | " << SettingKindName(spec.kind) << " | " << Cell(spec.unit)
+        << " | " << Cell(SettingRangeText(spec)) << " | "
         << Cell(spec.default_text == "[]" ? "" : spec.default_text) << " | " << Cell(spec.doc)
         << " |\n";
 }
@@ -41,8 +41,8 @@ void PrintMarkdown(const SettingsBlockInfo& block, std::ostream& out) {
 void PrintText(const SettingsBlockInfo& block, std::ostream& out) {
   out << block.name << ": " << block.doc << "\n";
   for (const SettingSectionSpec& section : block.sections)
-    out << "  " << std::left << std::setw(34) << (section.name + ":") << " sub-block (absent: off): "
-        << section.doc << "\n";
+    out << "  " << std::left << std::setw(34) << (section.name + ":")
+        << " sub-block (absent: off): " << section.doc << "\n";
   for (const SettingSpec& spec : block.specs) {
     out << "  " << std::left << std::setw(34) << spec.path << " " << SettingFlag(spec.name) << " ("
         << SettingKindName(spec.kind);

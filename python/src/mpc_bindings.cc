@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "bindings.h"
-#include "setting_keywords.h"
 #include "quasidyn/control/mpc_closed_loop.h"
 #include "quasidyn/formulations/registry.h"
 #include "real_array.h"
+#include "setting_keywords.h"
 
 namespace py = pybind11;
 

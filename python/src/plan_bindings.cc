@@ -11,12 +11,12 @@
 
 #include "bindings.h"
 #include "path_argument.h"
-#include "setting_keywords.h"
 #include "quasidyn/control/trajopt_goal_connector.h"
 #include "quasidyn/planning/plan_json.h"
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/planning_overrides.h"
 #include "quasidyn/planning/rrt.h"
+#include "setting_keywords.h"
 
 namespace py = pybind11;
 
@@ -175,8 +175,8 @@ void BindPlan(py::module_& m) {
         const std::vector<SettingSpec> specs = PlanningSettingsSchema().specs();
         SettingOverrides overrides;
         if (goal) overrides.push_back({"goal", *goal});
-        RefuseUnknownKeywords("plan", TakeSettingKeywords("plan", specs, kwargs, &overrides),
-                              specs, {});
+        RefuseUnknownKeywords("plan", TakeSettingKeywords("plan", specs, kwargs, &overrides), specs,
+                              {});
         const PlanningSettings settings = ResolvePlanningSettings(*scene, overrides);
         PlannerOptions options;
         options.threads = threads;

@@ -46,7 +46,8 @@ SettingValue Convert(const char* who, const SettingSpec& spec, py::handle value)
         WrongType(who, key, value, "a sequence of floats");
       }
     case SettingKind::kNames:
-      if (py::isinstance<py::str>(value)) return std::vector<std::string>{value.cast<std::string>()};
+      if (py::isinstance<py::str>(value))
+        return std::vector<std::string>{value.cast<std::string>()};
       try {
         return value.cast<std::vector<std::string>>();
       } catch (const py::cast_error&) {

@@ -30,7 +30,8 @@ std::optional<YamlValue> FindMap(const YamlValue& block, const std::string& path
                                  FieldLines* lines, std::map<std::string, YamlValue>* found) {
   if (path.empty()) return block;
   if (const auto it = found->find(path); it != found->end()) return it->second;
-  const std::optional<YamlValue> parent = FindMap(block, SettingPathParent(path), keys, lines, found);
+  const std::optional<YamlValue> parent =
+      FindMap(block, SettingPathParent(path), keys, lines, found);
   if (!parent) return std::nullopt;
   std::optional<YamlValue> map = parent->Find(SettingPathKey(path));
   if (!map) return std::nullopt;
@@ -91,7 +92,8 @@ void ReadSettingValues(const std::vector<SettingSpec>& specs,
   }
   for (size_t i = 0; i < specs.size(); ++i) {
     const SettingSpec& spec = specs[i];
-    const std::optional<YamlValue> map = FindMap(block, SettingPathParent(spec.path), keys, lines, &maps);
+    const std::optional<YamlValue> map =
+        FindMap(block, SettingPathParent(spec.path), keys, lines, &maps);
     if (!map) continue;
     const std::optional<YamlValue> value = map->Find(SettingPathKey(spec.path));
     if (!value) continue;

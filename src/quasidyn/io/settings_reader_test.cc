@@ -94,7 +94,8 @@ TEST(SettingsReader, InfinityWhereTheSettingAllowsIt) {
 }
 
 TEST(SettingsReader, ProblemsAreAtTheValuesLine) {
-  ExpectError("toy:\n  shape:\n    length: -1\n", 3, "toy.shape.length", "must be > 0 [m] (got -1)");
+  ExpectError("toy:\n  shape:\n    length: -1\n", 3, "toy.shape.length",
+              "must be > 0 [m] (got -1)");
   ExpectError("toy:\n  shape: {steps: 0}\n", 2, "toy.shape.steps", "must be >= 1 (got 0)");
   ExpectError("toy:\n  shape: {steps: 1.5}\n", 2, "toy.shape.steps", "must be an integer");
   ExpectError("toy:\n  mode: medium\n", 2, "toy.mode", "unknown mode 'medium' (slow, fast)");

@@ -102,13 +102,15 @@ const SettingsSchema<MpcSettings>& MpcSettingsSchema() {
     s->Number("contact_distance", &M::contact_distance)
         .Unit("m")
         .AtLeast(0)
-        .Doc("contacts with φ at most this enter the horizon's model; 0: the scene's "
-             "contact_tolerance");
+        .Doc(
+            "contacts with φ at most this enter the horizon's model; 0: the scene's "
+            "contact_tolerance");
     s->Number("big_m.impulse_margin", &M::impulse_margin)
         .Name("impulse_margin")
         .AtLeast(1)
-        .Doc("each impulse's cap: this times the impulse that alone balances the largest "
-             "momentum change the boxes allow");
+        .Doc(
+            "each impulse's cap: this times the impulse that alone balances the largest "
+            "momentum change the boxes allow");
     s->Number("big_m.value", &M::big_m)
         .Name("big_m")
         .AtLeast(0)
@@ -134,8 +136,8 @@ const SettingsSchema<MpcSettings>& MpcSettingsSchema() {
     s->Custom(
          "solver.branching", SettingKind::kChoice,
          [](const M& m) {
-           return SettingValue(std::string(m.pseudo_cost_branching ? "pseudo-cost"
-                                                                   : "most-fractional"));
+           return SettingValue(
+               std::string(m.pseudo_cost_branching ? "pseudo-cost" : "most-fractional"));
          },
          [](const SettingValue& v, M* m) {
            m->pseudo_cost_branching = std::get<std::string>(v) == "pseudo-cost";

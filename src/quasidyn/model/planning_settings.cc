@@ -22,7 +22,6 @@ MaybeProblem PlanningSettingsWrong(const std::string& field, const std::string& 
   return PlanningSettingsProblem{field, problem};
 }
 
-
 MaybeProblem CheckFiniteVector(const std::string& field, const Eigen::VectorXd& x) {
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     if (!std::isfinite(x[i]))
@@ -203,8 +202,9 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
     const char* per_object = "3 per movable object: x, y, z [m] in 3D; x, y [m] and θ [rad] planar";
     s->Field("goal", &P::goal)
         .Unit("m, rad")
-        .Doc("the objects' goal q_u (n_q,u numbers: x, y, θ per planar object; x, y, z and a unit "
-             "quaternion w, x, y, z per floating one)");
+        .Doc(
+            "the objects' goal q_u (n_q,u numbers: x, y, θ per planar object; x, y, z and a unit "
+            "quaternion w, x, y, z per floating one)");
     s->Number("goal_tolerance", &P::goal_tolerance)
         .Above(0)
         .Doc("the search stops at a node whose goal distance D is at most this");
@@ -244,13 +244,13 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
          })
         .Name("rotation_axis")
         .Size(3)
-        .Doc("3D: sample rotations about this axis (world frame) from the objects' initial "
-             "orientation; absent: uniform on SO(3)");
+        .Doc(
+            "3D: sample rotations about this axis (world frame) from the objects' initial "
+            "orientation; absent: uniform on SO(3)");
     s->Field("object_region.lower", &P::region_lower)
         .Doc(std::string("where the objects may go, lower corner (absent: anywhere), ") +
              per_object);
-    s->Field("object_region.upper", &P::region_upper)
-        .Doc("where the objects may go, upper corner");
+    s->Field("object_region.upper", &P::region_upper).Doc("where the objects may go, upper corner");
     s->Choice("metric.type", &P::method,
               {ReachabilityMethod::kExact, ReachabilityMethod::kLogBarrier,
                ReachabilityMethod::kRandomized},
@@ -280,8 +280,9 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
     s->Choice("nearest", &P::nearest, {NearestRule::kReachability, NearestRule::kEuclidean},
               NearestRuleName)
         .Noun("nearest-node rule")
-        .Doc("the node an extension starts from: nearest by the metric, or in the objects' "
-             "tangent space (the talk's ablation)");
+        .Doc(
+            "the node an extension starts from: nearest by the metric, or in the objects' "
+            "tangent space (the talk's ablation)");
     s->Number("step_size", &P::step_size)
         .Unit("m or rad")
         .Above(0)
@@ -336,21 +337,24 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
              p->grasp_anchor_links = names;
            }
          })
-        .Choices({GraspAnchorsName(GraspAnchors::kFingers),
-                  GraspAnchorsName(GraspAnchors::kAllLinks)})
+        .Choices(
+            {GraspAnchorsName(GraspAnchors::kFingers), GraspAnchorsName(GraspAnchors::kAllLinks)})
         .Noun("robot/link")
-        .Doc("the links contact sampling puts onto an object: the fingers, every moved link with "
-             "geometry, or the listed robot/link names");
+        .Doc(
+            "the links contact sampling puts onto an object: the fingers, every moved link with "
+            "geometry, or the listed robot/link names");
     s->Choice("grasp_selection", &P::grasp_selection,
               {GraspSelection::kNearest, GraspSelection::kConditioning}, GraspSelectionName)
         .Noun("grasp selection")
-        .Doc("the candidate a regrasp takes: nearest by the metric, or the same among the "
-             "well-conditioned ones");
+        .Doc(
+            "the candidate a regrasp takes: nearest by the metric, or the same among the "
+            "well-conditioned ones");
     s->Number("grasp_score_fraction", &P::grasp_score_fraction)
         .Above(0)
         .AtMost(1)
-        .Doc("conditioning: candidates scoring below this fraction of the best are passed over "
-             "(not stated in the papers)");
+        .Doc(
+            "conditioning: candidates scoring below this fraction of the best are passed over "
+            "(not stated in the papers)");
     s->Integer("extension_batch", &P::extension_batch)
         .AtLeast(1)
         .AtMost(kMaxExtensionBatch)
@@ -382,8 +386,7 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
     s->Field("goal_connection.interval", &P::goal_connection, &C::interval)
         .AtLeast(1)
         .Doc("new nodes between two attempts");
-    s->Field("goal_connection.regrasp_when_stalled", &P::goal_connection,
-             &C::regrasp_when_stalled)
+    s->Field("goal_connection.regrasp_when_stalled", &P::goal_connection, &C::regrasp_when_stalled)
         .Doc("a stalled connection is retried from a new grasp");
     s->Section("plant_check", &P::plant_check,
                "an extension is kept only if a plant of step h/k ends near it (docs/planning.md, "

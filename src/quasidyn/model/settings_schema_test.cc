@@ -104,9 +104,9 @@ TEST(SettingsSchema, ProblemsNameTheRangeAndTheValue) {
 
 TEST(SettingsSchema, OverridesAreCheckedAndNamedByTheBlocksField) {
   Toy toy;
-  ApplySettingOverrides(ToySchema(),
-                        {{"length", 2.0}, {"mode", std::string("fast")}, {"sub_count", std::int64_t{5}}},
-                        &toy);
+  ApplySettingOverrides(
+      ToySchema(), {{"length", 2.0}, {"mode", std::string("fast")}, {"sub_count", std::int64_t{5}}},
+      &toy);
   EXPECT_EQ(toy.length, 2.0);
   EXPECT_EQ(toy.mode, ToyMode::kFast);
   ASSERT_TRUE(toy.sub.has_value());  // a setting of a sub-block turns it on
