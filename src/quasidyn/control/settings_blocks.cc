@@ -3,8 +3,14 @@
 #include <stdexcept>
 
 #include "quasidyn/common/closest_name.h"
+#include "quasidyn/control/plan_tracking.h"
+#include "quasidyn/control/replanning.h"
+#include "quasidyn/control/smoothed_linearizer.h"
+#include "quasidyn/control/stabilizer.h"
+#include "quasidyn/control/trajectory_optimizer.h"
 #include "quasidyn/model/mpc_settings.h"
 #include "quasidyn/model/planning_settings.h"
+#include "quasidyn/planning/regrasp_motion.h"
 
 namespace quasidyn {
 namespace {
@@ -17,7 +23,14 @@ SettingsBlockInfo Info(const SettingsSchema<T>& schema) {
 }  // namespace
 
 std::vector<SettingsBlockInfo> SettingsBlocks() {
-  return {Info(PlanningSettingsSchema()), Info(MpcSettingsSchema())};
+  return {Info(PlanningSettingsSchema()),
+          Info(MpcSettingsSchema()),
+          Info(TrajectoryOptimizerSettingsSchema()),
+          Info(SmoothingScheduleSchema()),
+          Info(StabilizerSettingsSchema()),
+          Info(TrackingSettingsSchema()),
+          Info(RegraspMotionSettingsSchema()),
+          Info(ReplanningSettingsSchema())};
 }
 
 SettingsBlockInfo FindSettingsBlock(const std::string& name) {

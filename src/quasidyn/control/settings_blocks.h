@@ -18,7 +18,8 @@ struct SettingsBlockInfo {
   std::vector<SettingSectionSpec> sections;
 };
 
-// In a fixed order: planning, mpc, ...
+// In a fixed order: planning, mpc, optimizer, smoothing, stabilizer, tracking, regrasp_motion,
+// replanning.
 std::vector<SettingsBlockInfo> SettingsBlocks();
 
 // The block `name`; std::invalid_argument naming the blocks when there is none.
