@@ -71,6 +71,27 @@ def signature_lines(doc, name):
     return [m.groups() for m in map(pattern.match, candidates) if m]
 
 
+# The settings blocks (quasidyn._settings(): each setting's name and kind, declared once in C++):
+# a function whose docstring carries "[settings: BLOCK]" takes BLOCK's settings as its
+# **kwargs, written out as keyword-only parameters.
+SETTINGS = {}
+SETTING_TYPES = {"bool": "bool", "integer": "int", "number": "float", "choice": "str",
+                 "numbers": "List[float]", "names": "Union[str, List[str]]"}
+
+
+def setting_parameters(doc, rendered):
+    match = re.search(r"\[settings: ([a-z_]+)\]", doc or "")
+    if not match:
+        return ["**kwargs: Any"]
+    block = SETTINGS[match.group(1)]
+    star = [] if any(p == "*" or p.startswith("*args") for p in rendered) else ["*"]
+    # A setting the function takes as a parameter of its own (plan's and TrajectoryOptimizer's
+    # goal) is that parameter, not a keyword again.
+    taken = {p.partition(":")[0] for p in rendered}
+    return star + [f"{s['name']}: Optional[{SETTING_TYPES[s['kind']]}] = ..."
+                   for s in block["settings"] if s["name"] not in taken]
+
+
 def render_function(name, doc, indent, is_method):
     lines = []
     signatures = signature_lines(doc, name)
@@ -83,8 +104,14 @@ def render_function(name, doc, indent, is_method):
             if is_method and i == 0:
                 rendered.append("self")
                 continue
-            if param in ("*args", "**kwargs"):
+            if param == "*args":
                 rendered.append(param + ": Any")
+                continue
+            if param == "**kwargs":
+                rendered += setting_parameters(doc, rendered)
+                continue
+            if param == "*":
+                rendered.append(param)
                 continue
             head, has_default, _ = param.partition(" = ")
             pname, _, ptype = head.partition(": ")
@@ -127,6 +154,7 @@ def render_class(name, cls):
 
 
 def generate(module):
+    SETTINGS.update(module._settings())
     out = [HEADER]
     for name, value in sorted(vars(module).items()):
         if name.startswith("__") and name != "__version__":

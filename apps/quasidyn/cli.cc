@@ -21,6 +21,7 @@
 #include "plan_command.h"
 #include "quasidyn/common/closest_name.h"
 #include "scene_file.h"
+#include "settings_command.h"
 #include "simulate_command.h"
 #include "sweep_command.h"
 #include "track_command.h"
@@ -108,6 +109,7 @@ int RunCommandLine(int argc, char** argv) {
   quasidyn::cli::AddPackageOption(app);  // --package NAME=DIR, for every scene loaded
   quasidyn::cli::AddInfoCommand(app);
   quasidyn::cli::AddFormulationsCommand(app);
+  quasidyn::cli::AddSettingsCommand(app);
   quasidyn::cli::AddSimulateCommand(app);
   quasidyn::cli::AddViewCommand(app);
   quasidyn::cli::AddLinearizeCommand(app);

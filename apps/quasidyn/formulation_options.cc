@@ -1,5 +1,7 @@
 #include "formulation_options.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -29,10 +31,25 @@ void AddFormulationOptions(CLI::App* command, FormulationOptions* options,
   if (time_step)
     options->time_step_option = command->add_option("--h", options->time_step,
                                                     "Time step h [s] > 0 (default: the scene's)");
-  options->kappa_option = command->add_option(
-      "--kappa", options->kappa,
-      "Log-barrier weight kappa [1/(N·m)] > 0, of the log barriers and of log-barrier "
-      "linearisations (default: the scene's, else scaled from the scene: docs/scene-format.md)");
+  // One flag per number parameter the registered formulations declare (the first declaration of
+  // a key: the registry checks that every formulation means the same by it).
+  for (const FormulationPlugin* plugin : FormulationRegistry::Global().Plugins()) {
+    for (const ParameterSpec& spec : plugin->parameters) {
+      std::string flag = "--" + spec.key;
+      std::replace(flag.begin(), flag.end(), '_', '-');
+      if (!spec.number || spec.key.size() < 2 || command->get_option_no_throw(flag) != nullptr)
+        continue;
+      std::string help = spec.description + " [" + spec.unit + "], " + spec.range +
+                         " (default: the scene's, else " + spec.default_text + ")";
+      help[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(help[0])));
+      command->add_option_function<double>(
+          flag,
+          [options, key = spec.key, flag](const double& value) {
+            options->flags.Set(key, value, ValueSource{"", 0, flag});
+          },
+          help);
+    }
+  }
   command->add_option("--param", options->parameters,
                       "KEY=VALUE: a formulation parameter (repeatable; `quasidyn formulations` "
                       "lists each formulation's), e.g. --param object_mass_scale=0.5");
@@ -56,11 +73,9 @@ FormulationChoice ChoiceFrom(const FormulationOptions& options) {
                                   Number(options.time_step) + ")");
     choice.time_step = options.time_step;
   }
-  if (options.kappa_option != nullptr && options.kappa_option->count() > 0) {
-    if (!std::isfinite(options.kappa) || !(options.kappa > 0))
-      throw std::invalid_argument("--kappa: the barrier weight must be a finite number > 0 (got " +
-                                  Number(options.kappa) + ")");
-    choice.parameters.Set("kappa", options.kappa, ValueSource{"", 0, "--kappa"});
+  for (const ParameterValue& given : options.flags.values()) {
+    registry.CheckParameter(given.key, given.value, given.source);
+    choice.parameters.Set(given.key, given.value, given.source);
   }
   for (const std::string& text : options.parameters) {
     const size_t equals = text.find('=');

@@ -3,9 +3,12 @@
 //   --formulation NAME   a registered formulation (`quasidyn formulations` lists them; default:
 //                        the scene's)
 //   --h H                the time step [s] > 0 (default: the scene's)
-//   --kappa K            the log barriers' weight κ [1/(N·m)] > 0 (shorthand of --param kappa=K)
-//   --param KEY=VALUE    any formulation parameter (repeatable), checked by the registry as a
-//                        scene's formulation block is
+//   --<key> VALUE        every number parameter a registered formulation declares, by its key
+//                        with '_' written '-' (--kappa, --object-mass-scale, --tracking-gain,
+//                        ...; formulations/parameters.h), its help the declaration's; a key of
+//                        one letter (halm-posa's c) only through --param
+//   --param KEY=VALUE    any formulation parameter (repeatable)
+// each checked by the registry as a scene's formulation block is
 // ChoiceFrom turns them into a FormulationChoice (model/formulation_choice.h); a bad value is an
 // std::invalid_argument naming the option.
 
@@ -20,11 +23,10 @@ namespace quasidyn::cli {
 struct FormulationOptions {
   std::string formulation;
   double time_step = 0.0;
-  double kappa = 0.0;
+  ParameterBlock flags;                 // the parameters given by their own flags
   std::vector<std::string> parameters;  // KEY=VALUE
   CLI::Option* formulation_option = nullptr;
   CLI::Option* time_step_option = nullptr;
-  CLI::Option* kappa_option = nullptr;
 };
 
 // Adds the options above to `command` (--h only when `time_step`); `formulation_help` describes

@@ -113,7 +113,9 @@ void ValidateOptions(const LinearizeOptions& options, const std::string& mode) {
 LinearizationOptions LinearizerOptions(const LinearizeOptions& options, const std::string& mode) {
   LinearizationOptions out;
   out.method = ParseLinearizationMethod(mode);
-  if (options.formulation.kappa_option->count() > 0) out.kappa = options.formulation.kappa;
+  // A κ given on the command line is also the κ of a log-barrier linearisation.
+  if (const ParameterValue* kappa = options.formulation.flags.Find("kappa"))
+    out.kappa = kappa->value(0, 0);
   if (options.contact_tolerance_option->count() > 0)
     out.contact_tolerance = options.contact_tolerance;
   out.threads = options.threads;

@@ -22,18 +22,16 @@
 #include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
 #include "scene_file.h"
+#include "setting_flags.h"
 
 namespace quasidyn::cli {
 namespace {
 
 struct MpcOptions {
   std::string scene_path, formulation, out_path, html_path, csv_path;
-  int horizon = 0, steps = 50, node_limit = 0;
-  double time_limit = 0.0;
-  CLI::Option* horizon_option = nullptr;
+  int steps = 50;
+  SettingOverrides overrides;  // mpc settings given as flags (the rest: the scene's block)
   CLI::Option* formulation_option = nullptr;
-  CLI::Option* node_limit_option = nullptr;
-  CLI::Option* time_limit_option = nullptr;
 };
 
 double Percentile(std::vector<double> values, double fraction) {
@@ -110,24 +108,9 @@ void RunMpcCommand(const MpcOptions& options) {
     throw std::invalid_argument(options.scene_path +
                                 ": the scene has no mpc: block (docs/scene-format.md, \"MPC\")");
   MpcSettings settings = *scene->mpc;
-  if (options.horizon_option->count() > 0) {
-    if (options.horizon < 1)
-      throw std::invalid_argument("--horizon must be >= 1 (got " + std::to_string(options.horizon) +
-                                  ")");
-    settings.horizon = options.horizon;
-  }
+  ApplySettingOverrides(MpcSettingsSchema(), options.overrides, &settings);
   if (options.steps < 0)
     throw std::invalid_argument("--steps must be >= 0 (got " + std::to_string(options.steps) + ")");
-  if (options.node_limit_option->count() > 0) {
-    if (options.node_limit < 1)
-      throw std::invalid_argument("--node-limit must be >= 1 (got " +
-                                  std::to_string(options.node_limit) + ")");
-    settings.node_limit = options.node_limit;
-  }
-  if (options.time_limit_option->count() > 0) {
-    if (!(options.time_limit > 0)) throw std::invalid_argument("--time-limit must be > 0 s");
-    settings.time_limit = options.time_limit;
-  }
   // The plant: a formulation with a velocity state commanded by the robots' positions (the
   // MPC's model is second order, control/mpc_linear_model.h).
   const auto fits = [](const FormulationPlugin& p) {
@@ -208,17 +191,13 @@ void AddMpcCommand(CLI::App& app) {
       "mpc",
       "Run the MPC through contact (an MIQP per step) in closed loop on a second-order plant");
   cmd->add_option("SCENE", o->scene_path, "Scene file with an mpc: block")->required();
-  o->horizon_option =
-      cmd->add_option("--horizon", o->horizon, "Horizon N >= 1 (default: the scene's mpc.horizon)");
   cmd->add_option("--steps", o->steps, "Control steps K >= 0 (default 50)");
   o->formulation_option = cmd->add_option(
       "--formulation", o->formulation,
       "The plant: a formulation with a velocity state commanded by positions (default: the "
       "scene's, else the first registered such)");
-  o->node_limit_option = cmd->add_option("--node-limit", o->node_limit,
-                                         "MIQP nodes per solve >= 1 (default: the scene's)");
-  o->time_limit_option = cmd->add_option("--time-limit", o->time_limit,
-                                         "MIQP wall time per solve [s] > 0 (default: the scene's)");
+  // Every setting of the mpc block, as a flag (its default: the scene's block's value).
+  AddSettingFlags(cmd, MpcSettingsSchema().specs(), &o->overrides);
   cmd->add_option("--out", o->out_path, "Write the plant's trajectory (.json, .npz or .csv)");
   cmd->add_option("--html", o->html_path, "Write a self-contained HTML viewer of the run");
   cmd->add_option("--csv", o->csv_path, "Write one row per control step (docs/mpc.md)");

@@ -20,6 +20,7 @@
 #include "quasidyn/viewer/html_writer.h"
 #include "quasidyn/viewer/svg_plot.h"
 #include "scene_file.h"
+#include "setting_flags.h"
 
 namespace quasidyn::cli {
 namespace {
@@ -39,20 +40,16 @@ Eigen::VectorXd ObjectError(const Scene& scene, const Eigen::VectorXd& q,
 
 struct OptimizeOptions {
   std::string scene_path, initial_path, out_path, html_path, plot_path;
-  std::vector<double> goal, object_weight, terminal_weight;
-  int horizon = 10;
-  int iterations = 20;
   double time_step = 0.0;
-  std::string smoothing = "log-barrier";
-  bool shrinking_horizon = false;
-  int segment_steps = 0;     // --segment-steps: longest piece of a segment per QP, 0: whole
-  std::string qp = "whole";  // or "segments" (trajectory_optimizer.h, per_segment)
-  double rate_weight = 0.1;
-  double trust_region = 0.1;
-  double penetration_tolerance = 1e-3;
+  SettingOverrides overrides;  // the optimizer block's settings given as flags
   CLI::Option* time_step_option = nullptr;
-  CLI::Option* horizon_option = nullptr;
 };
+
+bool Given(const SettingOverrides& overrides, const std::string& name) {
+  for (const SettingOverride& o : overrides)
+    if (o.name == name) return true;
+  return false;
+}
 
 bool IsRegraspOf(const std::vector<bool>& regrasp_steps, int k) {
   return !regrasp_steps.empty() && regrasp_steps[k];
@@ -61,10 +58,6 @@ bool IsRegraspOf(const std::vector<bool>& regrasp_steps, int k) {
 bool HasExtension(const std::string& path, const std::string& extension) {
   return path.size() >= extension.size() &&
          path.compare(path.size() - extension.size(), extension.size(), extension) == 0;
-}
-
-Eigen::VectorXd ToVector(const std::vector<double>& v) {
-  return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
 }
 
 void WriteCostPlot(const OptimizationResult& result, const std::string& path) {
@@ -88,6 +81,8 @@ void WriteCostPlot(const OptimizationResult& result, const std::string& path) {
 }
 
 void RunOptimize(const OptimizeOptions& options) {
+  TrajectoryOptimizerSettings s;  // checked here: a bad value is named before the scene loads
+  ApplyOptimizerSettingOverrides(options.overrides, &s);
   const ScenePtr scene =
       std::make_shared<const Scene>(LoadSceneFile(options.scene_path, "optimize"));
   FormulationChoice stepping;
@@ -110,28 +105,8 @@ void RunOptimize(const OptimizeOptions& options) {
   CheckOutputPaths(SceneInputs(*scene, "SCENE"), outputs);
   const auto model = MakeStepModel(scene, stepping);
 
-  TrajectoryOptimizerSettings s;
-  s.horizon = options.horizon;
-  if (!options.initial_path.empty() && options.horizon_option->count() == 0)
+  if (!options.initial_path.empty() && !Given(options.overrides, "horizon"))
     s.horizon = std::max(1, static_cast<int>(initial.trajectory.steps.size()));
-  s.iterations = options.iterations;
-  if (static_cast<int>(options.goal.size()) != scene->nq_u)
-    throw std::invalid_argument("--goal: " + std::to_string(options.goal.size()) +
-                                " values given, the scene's objects have n_q,u = " +
-                                std::to_string(scene->nq_u) + " coordinates");
-  s.object_goal = ToVector(options.goal);
-  if (!options.object_weight.empty()) s.object_weight = ToVector(options.object_weight);
-  if (!options.terminal_weight.empty()) s.terminal_weight = ToVector(options.terminal_weight);
-  s.rate_weight = options.rate_weight;
-  s.trust_region = options.trust_region;
-  s.trust_region_max = std::max(s.trust_region_max, s.trust_region);
-  s.penetration_tolerance = options.penetration_tolerance;
-  s.shrinking_horizon = options.shrinking_horizon;
-  s.smoothing.method = ParseSmoothingMethod(options.smoothing);
-  if (options.qp != "whole" && options.qp != "segments")
-    throw std::invalid_argument("--qp: expected whole or segments, got '" + options.qp + "'");
-  if (options.qp == "segments" && s.shrinking_horizon)
-    throw std::invalid_argument("--qp segments and --shrinking-horizon exclude each other");
   if (Logs(LogLevel::kInfo)) {  // not with --quiet
     // The header with the first row: settings the optimiser refuses print no table.
     s.progress = [](const OptimizerIteration& it) {
@@ -158,11 +133,7 @@ void RunOptimize(const OptimizeOptions& options) {
       u0.push_back(model->ScheduledCommand((k + 1) * model->time_step(), State{q0, {}}));
     }
   }
-  // One QP per segment between regrasps (trajectory_optimizer.h): on the 16-joint hand's 180°
-  // plan the single QP fails for κ <= 400 and takes 31–46 s per iteration above (docs/control.md).
-  s.per_segment = options.qp == "segments";
-  s.segment_steps = options.segment_steps;
-  TrajectoryOptimizer optimizer(model, s);
+  TrajectoryOptimizer optimizer(model, s);  // sizes against the scene: "optimizer.<field>: ..."
   const OptimizationResult result = optimizer.Optimize(q0, u0);
   int accepted = 0;
   for (const OptimizerIteration& it : result.iterations) accepted += it.accepted;
@@ -209,7 +180,7 @@ void RunOptimize(const OptimizeOptions& options) {
   }
   const Eigen::VectorXd error = ObjectError(*scene, result.q.back(), s.object_goal);
   std::cout << "scene            " << scene->name << " (h = " << model->time_step()
-            << " s, T = " << s.horizon << ", smoothing " << options.smoothing
+            << " s, T = " << s.horizon << ", smoothing " << SmoothingMethodName(s.smoothing.method)
             << (s.shrinking_horizon ? ", shrinking horizon" : "")
             << (s.per_segment ? ", one QP per segment" : "") << ")\n";
   if (!options.initial_path.empty()) {
@@ -235,35 +206,15 @@ void AddOptimizeCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "optimize", "Trajectory optimisation through contact (iterative MPC) to an object goal");
   cmd->add_option("SCENE", o->scene_path, "Scene file (YAML)")->required();
-  cmd->add_option("--goal", o->goal, "The objects' goal configuration (n_q,u numbers)")
-      ->required()
-      ->expected(1, 1000);
-  o->horizon_option = cmd->add_option(
-      "--horizon", o->horizon, "Horizon T >= 1 steps (default 10; with --initial its steps)");
-  cmd->add_option("--iterations", o->iterations, "Iterations K >= 0 (default 20)");
   o->time_step_option = cmd->add_option(
       "--h", o->time_step, "Time step h [s] > 0 (default: the scene's; with --initial its h)");
-  cmd->add_option("--smoothing", o->smoothing, "log-barrier | randomized (default log-barrier)");
   cmd->add_option("--initial", o->initial_path,
                   "Initial guess: the commands of this trajectory or plan file (a plan's "
-                  "regrasps kept)");
-  cmd->add_flag("--shrinking-horizon", o->shrinking_horizon,
-                "Re-plan from each reached state in every iteration");
-  cmd->add_option("--qp", o->qp,
-                  "whole (default): one QP over all steps; segments: one QP per segment "
-                  "between a plan's regrasps (docs/control.md)");
-  cmd->add_option("--segment-steps", o->segment_steps,
-                  "With --qp segments: correct a longer segment in pieces of at most this many "
-                  "steps, one QP each (default 0: whole segments)");
-  cmd->add_option("--object-weight", o->object_weight, "Goal weights w (n_q,u numbers >= 0)")
-      ->expected(1, 1000);
-  cmd->add_option("--terminal-weight", o->terminal_weight,
-                  "Goal weights w_T on the last step (n_q,u numbers >= 0; default 10 w)")
-      ->expected(1, 1000);
-  cmd->add_option("--rate-weight", o->rate_weight, "Weight rho > 0 on the command changes");
-  cmd->add_option("--trust-region", o->trust_region, "Initial trust region [m or rad] > 0");
-  cmd->add_option("--penetration-tolerance", o->penetration_tolerance,
-                  "Deepest overlap of two shapes a candidate may reach [m] > 0 (default 0.001)");
+                  "regrasps kept; the horizon, unless given, its steps)");
+  // Every setting of the optimizer block, as a flag (trajectory_optimizer.h; `quasidyn settings
+  // optimizer`); --goal is required.
+  AddSettingFlags(cmd, TrajectoryOptimizerSettingsSchema().specs(), &o->overrides);
+  cmd->get_option("--goal")->required();
   cmd->add_option("--out", o->out_path,
                   "Write the best plan to this trajectory file (.json, .npz or .csv)")
       ->required();

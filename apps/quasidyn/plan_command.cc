@@ -19,6 +19,7 @@
 #include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/viewer/html_writer.h"
 #include "scene_file.h"
+#include "setting_flags.h"
 
 namespace quasidyn::cli {
 namespace {
@@ -27,7 +28,7 @@ constexpr int kNotFoundExitCode = 4;
 
 struct PlanOptions {
   std::string scene_path;
-  PlanningOverrides overrides;  // every field of the planning block (unset: the scene's)
+  SettingOverrides overrides;  // planning settings given as flags (the rest: the scene's)
   int threads = 1;
   std::string out_path, html_path;
 };
@@ -185,55 +186,12 @@ void RunPlan(const PlanOptions& options) {
 
 void AddPlanCommand(CLI::App& app) {
   auto options = std::make_shared<PlanOptions>();
-  PlanningOverrides* o = &options->overrides;
   CLI::App* plan = app.add_subcommand(
       "plan", "Plan through contact (RRT with the reachability metric and contact sampling)");
   plan->add_option("SCENE", options->scene_path, "Scene file (YAML) with a planning: block")
       ->required();
-  const char* block = " (default: the scene's planning block)";
-  plan->add_option("--goal", o->goal, std::string("The objects' goal q_u") + block)
-      ->expected(1, 1 << 20);
-  plan->add_option("--lower", o->lower, std::string("Sampling bounds, 3 per object") + block)
-      ->expected(1, 1 << 20);
-  plan->add_option("--upper", o->upper, std::string("Sampling bounds, 3 per object") + block)
-      ->expected(1, 1 << 20);
-  plan->add_option("--rotation-axis", o->rotation_axis,
-                   std::string("3D: sample rotations about this axis") + block)
-      ->expected(3);
-  plan->add_option("--goal-tolerance", o->goal_tolerance, "Goal distance tolerance > 0");
-  plan->add_option("--position-weight", o->position_weight, "Goal distance weight [1/m] >= 0");
-  plan->add_option("--rotation-weight", o->rotation_weight, "Goal distance weight [1/rad] >= 0");
-  plan->add_option("--goal-bias", o->goal_bias, "Probability of sampling the goal, in [0, 1]");
-  plan->add_option("--metric", o->metric, "exact | log-barrier | randomized");
-  plan->add_option("--nearest", o->nearest, "reachability | euclidean (the ablation)");
-  plan->add_option("--regrasp", o->regrasp,
-                   "reset | physical: a regrasp jumps the robots, or is a motion the plant can "
-                   "execute (docs/planning.md)");
-  plan->add_option("--grasp-anchors", o->grasp_anchors,
-                   "fingers | all_links | robot/link ...: the links contact sampling places")
-      ->expected(1, 1 << 20);
-  plan->add_option("--kappa", o->kappa, "Log-barrier weight of the metric > 0");
-  plan->add_option("--samples", o->samples, "Randomized-smoothing samples >= 1");
-  plan->add_option("--std", o->sample_std, "Randomized-smoothing std of u > 0 [m or rad]");
-  plan->add_option("--regularization", o->regularization, "The metric's lambda > 0");
-  plan->add_option("--step-size", o->step_size, "Largest command change per extension > 0");
-  plan->add_option("--extend-steps", o->extend_steps, "Stepper steps per extension >= 1");
-  plan->add_option("--h", o->time_step, "The planner's time step [s] > 0");
-  plan->add_option("--penetration-tolerance", o->penetration_tolerance,
-                   "Deepest overlap of two shapes a plan may keep [m] > 0 (default 0.001)");
-  plan->add_option("--max-substeps", o->max_substeps,
-                   "Substeps of a step that moves a body past the contact tolerance, 1-1024");
-  plan->add_option("--plant-check-substeps", o->plant_check_substeps,
-                   "Keep an extension only if the plant at h/k, k in 2-1024, ends within the "
-                   "check's tolerance (docs/planning.md)");
-  plan->add_option("--plant-check-tolerance", o->plant_check_tolerance,
-                   "The plant check's tolerance on D between the two ends > 0 (default 0.05)");
-  plan->add_option("--p-grasp", o->p_grasp, "Probability of a regrasp, in [0, 1]");
-  plan->add_option("--grasp-candidates", o->grasp_candidates, "Regrasp candidates K >= 1");
-  plan->add_option("--settle-steps", o->settle_steps, "Settling steps of a candidate >= 1");
-  plan->add_option("--max-nodes", o->max_nodes, "Node limit >= 1");
-  plan->add_option("--time-limit", o->time_limit, "Wall-time limit [s] > 0");
-  plan->add_option("--seed", o->seed, "Seed >= 0 of the planner's random numbers");
+  // Every setting of the planning block, as a flag (its default: the scene's block's value).
+  AddSettingFlags(plan, PlanningSettingsSchema().specs(), &options->overrides);
   plan->add_option("--threads", options->threads, "Threads for batch evaluations >= 1 (default 1)");
   plan->add_option("-o,--out", options->out_path, "The plan file to write (JSON)")->required();
   plan->add_option("--html", options->html_path,

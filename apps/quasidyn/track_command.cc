@@ -23,6 +23,7 @@
 #include "quasidyn/simulation/rollout.h"
 #include "quasidyn/simulation/trajectory_file.h"
 #include "scene_file.h"
+#include "setting_flags.h"
 
 namespace quasidyn::cli {
 namespace {
@@ -33,16 +34,11 @@ struct TrackOptions {
   double friction_scale = 1.0;
   int substeps = 1;
   bool open_loop = false;
-  // The stabiliser's (stabilizer.h); an empty object_weight: the planner's metric where the plan
-  // file or the model's scene has planning settings (StabilizerSettingsOf).
-  double kappa = 5000.0;
-  std::vector<double> object_weight;
-  double command_weight = 1e-3;  // relative to object weights of 1 (StabilizerInPlannerMetric)
-  double max_deviation = 0.2;
   int replan = 0;  // plans made after the first from where the plant ended (replanning.h)
-  double replan_deviation = 0.0;   // > 0: a plan the plant left by more is given up (D) [-]
   double replan_time_limit = 0.0;  // > 0: each new plan's wall-time limit [s]; 0: the plan's
-  TrackingSettings tracking;
+  // Settings given as flags: the stabiliser's (stabilizer.h), tracking's (plan_tracking.h) and
+  // replanning's own (replanning.h).
+  SettingOverrides stabilizer, tracking, replanning;
 };
 
 // The planning settings the plan was made with: the plan file's (`plan_file`), else the model
@@ -54,52 +50,24 @@ std::optional<PlanningSettings> PlanSettingsOf(const TrackOptions& options, bool
   return std::nullopt;
 }
 
-// The stabiliser's settings of the options. The object cost is --object-weight, else the
-// planner's metric of `planning` (PlanSettingsOf; with the command weight scaled to it:
-// StabilizerInPlannerMetric), else all 1 (StabilizerSettings).
-StabilizerSettings StabilizerSettingsOf(const TrackOptions& options,
+// The stabiliser's settings: the flags' (`given`, checked), with the object cost
+// --object-weight, else the planner's metric of `planning` (PlanSettingsOf; with the command
+// weight scaled to it: StabilizerInPlannerMetric), else all 1 (StabilizerSettings).
+StabilizerSettings StabilizerSettingsOf(StabilizerSettings given,
                                         const std::optional<PlanningSettings>& planning,
                                         const Scene& model_scene) {
-  auto positive = [](const char* option, double value) {
-    if (!std::isfinite(value) || value <= 0.0)
-      throw std::invalid_argument(std::string(option) + " must be a finite number > 0 (got " +
-                                  std::to_string(value) + ")");
-  };
-  positive("--kappa", options.kappa);
-  positive("--command-weight", options.command_weight);
-  positive("--max-deviation", options.max_deviation);
-  for (const double w : options.object_weight) {
-    if (!std::isfinite(w) || w < 0.0)
-      throw std::invalid_argument(
-          "--object-weight: every weight must be a finite number >= 0 (got " + std::to_string(w) +
-          ")");
-  }
-  StabilizerSettings s;
-  s.smoothing = options.kappa;
-  s.command_weight = options.command_weight;
-  s.max_deviation = options.max_deviation;
-  if (!options.object_weight.empty()) {
-    if (static_cast<int>(options.object_weight.size()) != model_scene.nq_u)
-      throw std::invalid_argument(
-          "--object-weight: give n_q,u = " + std::to_string(model_scene.nq_u) + " numbers (got " +
-          std::to_string(options.object_weight.size()) + ")");
-    s.object_weight =
-        Eigen::Map<const Eigen::VectorXd>(options.object_weight.data(), model_scene.nq_u);
-  } else if (planning) {
-    s = StabilizerInPlannerMetric(s, model_scene, *planning);
-  }
-  return s;
+  if (given.object_weight.size() == 0 && planning)
+    return StabilizerInPlannerMetric(given, model_scene, *planning);
+  return given;
 }
 
 // `--replan N`: the plan, then up to N plans from where the plant ended (control/replanning.h),
 // with the plan file's own settings (a trajectory file: the model scene's planning block); prints
 // one line per plan.
-void RunReplanning(const TrackOptions& options, bool plan_file, ScenePtr model_scene,
-                   std::shared_ptr<const StepModel> model, const PlanToTrack& first,
-                   const StepModel& plant, const Eigen::VectorXd& plant_q0) {
-  if (!std::isfinite(options.replan_deviation) || options.replan_deviation < 0.0)
-    throw std::invalid_argument("--replan-deviation must be a finite number >= 0 (got " +
-                                std::to_string(options.replan_deviation) + ")");
+void RunReplanning(const TrackOptions& options, ReplanningSettings settings, bool plan_file,
+                   ScenePtr model_scene, std::shared_ptr<const StepModel> model,
+                   const PlanToTrack& first, const StepModel& plant,
+                   const Eigen::VectorXd& plant_q0) {
   if (std::isnan(options.replan_time_limit) || options.replan_time_limit < 0.0)
     throw std::invalid_argument("--replan-time-limit must be > 0 [s] (got " +
                                 std::to_string(options.replan_time_limit) + ")");
@@ -113,15 +81,12 @@ void RunReplanning(const TrackOptions& options, bool plan_file, ScenePtr model_s
   if (options.replan_time_limit > 0.0) planning.time_limit = options.replan_time_limit;
   PlannerOptions planner;
   UseGoalConnection(planning, &planner);
-  ReplanningSettings settings;
   settings.max_plans = options.replan + 1;
   settings.substeps = options.substeps;
   settings.closed_loop = !options.open_loop;
-  settings.stabilizer = StabilizerSettingsOf(options, made_with, *model_scene);
-  settings.replan_deviation = options.replan_deviation;
+  settings.stabilizer = StabilizerSettingsOf(settings.stabilizer, made_with, *model_scene);
   if (plan_file)
     settings.first_plan_found = ReadPlanFile(options.plan_path).status == PlanStatus::kFound;
-  settings.tracking = options.tracking;
   const ReplanningResult result = ExecuteWithReplanning(model_scene, model, planning, planner,
                                                         first, plant, plant_q0, settings);
   if (!options.out_path.empty())
@@ -149,6 +114,11 @@ void RunReplanning(const TrackOptions& options, bool plan_file, ScenePtr model_s
 }
 
 void RunTrack(const TrackOptions& options) {
+  // The settings given as flags, checked before anything is read ("stabilizer.kappa: ...").
+  ReplanningSettings settings;
+  ApplySettingOverrides(StabilizerSettingsSchema(), options.stabilizer, &settings.stabilizer);
+  ApplySettingOverrides(TrackingSettingsSchema(), options.tracking, &settings.tracking);
+  ApplySettingOverrides(ReplanningSettingsSchema(), options.replanning, &settings);
   // A trajectory file, or a planner's plan file with its regrasp steps (plan.path.step_edges).
   const GuessFile read = ReadGuessFile(options.plan_path);
   const Trajectory& plan = read.trajectory;
@@ -187,7 +157,7 @@ void RunTrack(const TrackOptions& options) {
 
   const PlanToTrack to_track = PlanToTrackOf(plan, read.step_edges, read.physical_regrasp_steps);
   if (options.replan > 0) {
-    RunReplanning(options, !read.step_edges.empty(), model_scene, model, to_track, *plant,
+    RunReplanning(options, settings, !read.step_edges.empty(), model_scene, model, to_track, *plant,
                   plant_scene->q0);
     return;
   }
@@ -196,12 +166,13 @@ void RunTrack(const TrackOptions& options) {
   const std::vector<bool>& regrasp_steps = to_track.regrasp_steps;
   const int regrasps =
       static_cast<int>(std::count(regrasp_steps.begin(), regrasp_steps.end(), true));
-  TrackingSettings tracking = options.tracking;
+  TrackingSettings tracking = settings.tracking;
   tracking.regrasp_steps = regrasp_steps;
   std::unique_ptr<Stabilizer> stabilizer;
   if (!options.open_loop) {
     StabilizerSettings s = StabilizerSettingsOf(
-        options, PlanSettingsOf(options, !read.step_edges.empty(), *model_scene), *model_scene);
+        settings.stabilizer, PlanSettingsOf(options, !read.step_edges.empty(), *model_scene),
+        *model_scene);
     s.regrasp_steps = regrasp_steps;
     s.open_loop_steps = to_track.physical_regrasp_steps;
     s.open_loop_where_linearization_fails = true;
@@ -264,33 +235,22 @@ void AddTrackCommand(CLI::App& app) {
   cmd->add_option("--plant-formulation", o->plant_formulation,
                   "The plant's formulation (default: the plant scene's), commanded by positions");
   cmd->add_flag("--open-loop", o->open_loop, "Send the plan's commands unchanged");
-  cmd->add_flag("--ramp", o->tracking.ramp_substeps,
-                "Ramp each command over the plant's substeps from where the robots are");
   cmd->add_option("--replan", o->replan,
                   "Plan again from where the plant ended, up to N more plans, with the model "
                   "scene's planning block (docs/control.md)")
       ->check(CLI::Range(0, 1000));
-  cmd->add_option("--replan-deviation", o->replan_deviation,
-                  "With --replan: give a plan up for a new one once the objects are farther than "
-                  "this D from it (default 0: run each plan to its end)")
-      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--replan-time-limit", o->replan_time_limit,
                   "With --replan: each new plan's wall-time limit [s] (default: the plan's)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--kappa", o->kappa, "Stabiliser's log-barrier kappa > 0 (default 5000)");
-  cmd->add_option("--object-weight", o->object_weight,
-                  "Stabiliser's weights w >= 0 on the objects' coordinates (n_q,u numbers; "
-                  "default: the planner's metric, docs/control.md)");
-  cmd->add_option("--command-weight", o->command_weight,
-                  "Stabiliser's weight r > 0 on the command's change, relative to object weights "
-                  "of 1 (default 0.001; times the mean weight with the planner's metric)");
-  cmd->add_option("--max-deviation", o->max_deviation,
-                  "Stabiliser's bound d > 0 on |u - u_ref| [m or rad] (default 0.2)");
-  cmd->add_option("--clearance", o->tracking.regrasp.clearance,
-                  "Regrasps: how far the lifted fingers stay from the objects [m] (default 0.01)");
-  cmd->add_option("--regrasp-joint-step", o->tracking.regrasp.max_joint_step,
-                  "Regrasps: largest joint command change per plant step [rad or m] (default "
-                  "0.05)");
+  // The stabiliser's and tracking's settings as flags (`quasidyn settings stabilizer`,
+  // `quasidyn settings tracking`), and replanning's own (with --replan) but those the command
+  // sets: max_plans (--replan), substeps (--substeps) and closed_loop (--open-loop).
+  AddSettingFlags(cmd, StabilizerSettingsSchema().specs(), &o->stabilizer);
+  AddSettingFlags(cmd, TrackingSettingsSchema().specs(), &o->tracking);
+  std::vector<SettingSpec> replanning;  // its own, not its stabilizer.* and tracking.*
+  for (const SettingSpec& spec : ReplanningSettingsSchema().specs())
+    if (spec.path.find('.') == std::string::npos) replanning.push_back(spec);
+  AddSettingFlags(cmd, replanning, &o->replanning, {"max_plans", "substeps", "closed_loop"});
   cmd->add_option("--out", o->out_path,
                   "Write the executed trajectory to this file (.json, .npz or .csv)");
   AddQuietFlag(cmd);

@@ -17,6 +17,7 @@
 #include "quasidyn/control/trajectory_optimizer.h"
 #include "quasidyn/formulations/registry.h"
 #include "real_array.h"
+#include "setting_keywords.h"
 
 namespace py = pybind11;
 
@@ -86,49 +87,37 @@ void BindControl(py::module_& m) {
   py::class_<PyTrajectoryOptimizer>(
       m, "TrajectoryOptimizer",
       "Trajectory optimisation through contact by iterative MPC (docs/control.md).")
-      .def(py::init([](std::shared_ptr<Scene> scene, const RealVector& goal, int horizon,
-                       int iterations, std::optional<RealVector> object_weight,
-                       std::optional<RealVector> terminal_weight, double rate_weight,
-                       double trust_region, std::string smoothing, bool shrinking_horizon,
+      .def(py::init([](std::shared_ptr<Scene> scene, const RealVector& goal,
                        std::optional<std::string> formulation, std::optional<double> h,
-                       std::optional<std::vector<bool>> regrasp_steps,
                        std::optional<std::map<std::string, double>> parameters,
-                       double penetration_tolerance) {
-             TrajectoryOptimizerSettings s;
-             s.penetration_tolerance = penetration_tolerance;
-             s.object_goal = goal.value;
-             s.horizon = horizon;
-             s.iterations = iterations;
-             if (object_weight) s.object_weight = object_weight->value;
-             if (terminal_weight) s.terminal_weight = terminal_weight->value;
-             s.rate_weight = rate_weight;
-             s.trust_region = trust_region;
-             s.trust_region_max = std::max(s.trust_region_max, trust_region);
-             s.smoothing.method = ParseSmoothingMethod(smoothing);
-             s.shrinking_horizon = shrinking_horizon;
-             if (regrasp_steps) s.regrasp_steps = *regrasp_steps;
+                       std::optional<std::vector<bool>> regrasp_steps, py::kwargs kwargs) {
              const char* who = "TrajectoryOptimizer";
+             const std::vector<SettingSpec> specs = TrajectoryOptimizerSettingsSchema().specs();
+             SettingOverrides overrides{
+                 {"goal",
+                  std::vector<double>(goal.value.data(), goal.value.data() + goal.value.size())}};
+             RefuseUnknownKeywords(who, TakeSettingKeywords(who, specs, kwargs, &overrides), specs,
+                                   {});
+             TrajectoryOptimizerSettings s;
+             Named(who, [&] { ApplyOptimizerSettingOverrides(overrides, &s); });
+             if (regrasp_steps) s.regrasp_steps = *regrasp_steps;
              auto model = Model(who, std::move(scene), {formulation, h, {}, {}, parameters});
              return Named(who, [&] { return std::make_unique<PyTrajectoryOptimizer>(model, s); });
            }),
-           py::arg("scene"), py::arg("goal"), py::arg("horizon") = 10, py::arg("iterations") = 20,
-           py::arg("object_weight") = py::none(), py::arg("terminal_weight") = py::none(),
-           py::arg("rate_weight") = 0.1, py::arg("trust_region") = 0.1,
-           py::arg("smoothing") = "log-barrier", py::arg("shrinking_horizon") = false,
-           py::arg("formulation") = py::none(), py::arg("h") = py::none(),
-           py::arg("regrasp_steps") = py::none(), py::arg("parameters") = py::none(),
-           py::arg("penetration_tolerance") = 1e-3,
-           "TrajectoryOptimizer(scene, goal, horizon=10, iterations=20, object_weight=None, "
-           "terminal_weight=None, rate_weight=0.1, trust_region=0.1, smoothing='log-barrier', "
-           "shrinking_horizon=False, formulation=None, h=None, regrasp_steps=None, "
-           "parameters=None, penetration_tolerance=0.001): formulation, h and parameters as in "
-           "Stepper. penetration_tolerance [m] > 0 (inf: not measured): a candidate whose "
-           "rollout overlaps shapes deeper than it (or than the initial guess did) is rejected. "
-           "goal: the "
-           "objects' goal (n_q,u). regrasp_steps: one bool per step, True where the step is a "
-           "regrasp of a planner's path (Plan.step_edges): the robots are reset to that row of "
-           "u0, which stays fixed. Raises ValueError on a goal of the wrong size, horizon < 1, "
-           "...")
+           py::arg("scene"), py::arg("goal"), py::kw_only(), py::arg("formulation") = py::none(),
+           py::arg("h") = py::none(), py::arg("parameters") = py::none(),
+           py::arg("regrasp_steps") = py::none(),
+           ("TrajectoryOptimizer(scene, goal, *, formulation=None, h=None, parameters=None, "
+            "regrasp_steps=None, **settings): goal, the objects' goal (n_q,u); formulation, h "
+            "and parameters as in Stepper; regrasp_steps: one bool per step, True where the step "
+            "is a regrasp of a planner's path (Plan.step_edges): the robots are reset to that "
+            "row of u0, which stays fixed. Keywords: any setting of the optimizer block by its "
+            "name (None keeps the default; quasidyn._settings()['optimizer'] and docs/control.md "
+            "list them with units, ranges and defaults) " +
+            SettingsDocMarker("optimizer") +
+            ". Raises ValueError naming the field (e.g. 'optimizer.horizon: must be >= 1 (got "
+            "0)'), TypeError for an unknown keyword or a value of the wrong type.")
+               .c_str())
       .def("optimize", &PyTrajectoryOptimizer::Optimize, py::arg("q0"), py::arg("u0"),
            "optimize(q0 (n_q), u0 (T × n_q,a)) -> dict(u (T × n_q,a), q ((T+1) × n_q), "
            "initial_cost, best_cost, initial_penetration, max_penetration [m; nan: not "
@@ -137,30 +126,34 @@ void BindControl(py::module_& m) {
   py::class_<Stabilizer>(m, "Stabilizer",
                          "The talk's QP stabiliser on the smoothed linearisation of a plan.")
       .def(py::init([](std::shared_ptr<Scene> scene, const RealMatrix& q_ref,
-                       const RealMatrix& u_ref, std::optional<RealVector> object_weight,
-                       double command_weight, double max_deviation, double kappa,
-                       std::optional<std::string> formulation, std::optional<double> h,
-                       std::optional<std::map<std::string, double>> parameters) {
-             StabilizerSettings s;
-             if (object_weight) s.object_weight = object_weight->value;
-             s.command_weight = command_weight;
-             s.max_deviation = max_deviation;
-             s.smoothing = kappa;
+                       const RealMatrix& u_ref, std::optional<std::string> formulation,
+                       std::optional<double> h,
+                       std::optional<std::map<std::string, double>> parameters, py::kwargs kwargs) {
              const char* who = "Stabilizer";
+             const std::vector<SettingSpec> specs = StabilizerSettingsSchema().specs();
+             SettingOverrides overrides;
+             RefuseUnknownKeywords(who, TakeSettingKeywords(who, specs, kwargs, &overrides), specs,
+                                   {});
+             StabilizerSettings s;
+             Named(who, [&] { ApplySettingOverrides(StabilizerSettingsSchema(), overrides, &s); });
              auto model = Model(who, std::move(scene), {formulation, h, {}, {}, parameters});
              return Named(who, [&] {
                return std::make_unique<Stabilizer>(model, Rows(q_ref.value), Rows(u_ref.value), s);
              });
            }),
-           py::arg("scene"), py::arg("q_ref"), py::arg("u_ref"),
-           py::arg("object_weight") = py::none(), py::arg("command_weight") = 1e-3,
-           py::arg("max_deviation") = 0.2, py::arg("kappa") = 5000.0,
+           py::arg("scene"), py::arg("q_ref"), py::arg("u_ref"), py::kw_only(),
            py::arg("formulation") = py::none(), py::arg("h") = py::none(),
            py::arg("parameters") = py::none(),
-           "Stabilizer(scene, q_ref ((T+1) × n_q), u_ref (T × n_q,a), object_weight=None, "
-           "command_weight=1e-3, max_deviation=0.2, kappa=5000, formulation=None, h=None, "
-           "parameters=None): kappa is the smoothing weight of the stabiliser's linearisation; "
-           "formulation, h and parameters (those of the stepped model) as in Stepper.")
+           ("Stabilizer(scene, q_ref ((T+1) × n_q), u_ref (T × n_q,a), *, formulation=None, "
+            "h=None, parameters=None, **settings): formulation, h and parameters (those of the "
+            "stepped model) as in Stepper. Keywords: any setting of the stabilizer block by its "
+            "name, kappa the smoothing of the stabiliser's linearisation (None keeps the "
+            "default; quasidyn._settings()['stabilizer'] and docs/control.md list them with "
+            "units, ranges and defaults) " +
+            SettingsDocMarker("stabilizer") +
+            ". Raises ValueError naming the field (e.g. 'stabilizer.kappa: must be > 0'), "
+            "TypeError for an unknown keyword or a value of the wrong type.")
+               .c_str())
       .def_property_readonly(
           "steps", &Stabilizer::steps,
           "T, the number of reference steps (rows of u_ref) the stabiliser can track.")

@@ -19,7 +19,7 @@ namespace py = pybind11;
 namespace quasidyn::python {
 namespace {
 
-constexpr auto kView = py::return_value_policy::reference_internal;
+constexpr auto kLinearizationView = py::return_value_policy::reference_internal;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // (M, rows, cols) of each item's matrix; NaN where an item has none (failed, or not asked).
@@ -119,21 +119,21 @@ void BindLinearizations(py::module_& m) {
                     "'' on success; otherwise what failed (solve or non-differentiable point).")
       .def_readonly("step_failed", &Linearization::step_failed,
                     "True when the step itself failed (else, when not ok, its derivative).")
-      .def_property_readonly("q_next", NextQ, kView,
+      .def_property_readonly("q_next", NextQ, kLinearizationView,
                              "f(q, u) (n_q,) [m, rad]; shape (0,) when not ok. A read-only view.")
       .def_property_readonly(
-          "v", NextV, kView,
+          "v", NextV, kLinearizationView,
           "The step's velocity (n_v,) [m/s, rad/s] for the formulations with a velocity state "
           "(their v⁺, v_next); shape (0,) for the others, whose solver velocity v* the "
           "lineariser's result does not carry (Stepper.step's StepResult.v has it).")
       .def_property_readonly(
-          "v_next", NextV, kView,
+          "v_next", NextV, kLinearizationView,
           "The state's velocity after the step v⁺ (n_v,) for the formulations with a velocity "
           "state; (0,) for the others.")
-      .def_property_readonly("A", MatrixA, kView,
+      .def_property_readonly("A", MatrixA, kLinearizationView,
                              "∂x⁺/∂x for gradients 'a_and_b' (n_x square: n_q, or n_q + n_v with "
                              "a velocity state); shape (0, 0) otherwise.")
-      .def_property_readonly("B", MatrixB, kView,
+      .def_property_readonly("B", MatrixB, kLinearizationView,
                              "∂x⁺/∂u (n_x, nu) for gradients 'a_and_b' and 'b_only'; shape "
                              "(0, 0) otherwise.")
       .def_readonly("active_rows", &Linearization::active_rows,
@@ -160,21 +160,21 @@ void BindLinearizations(py::module_& m) {
           "'' when solved; otherwise why.")
       .def_property_readonly(
           "q_next", [](const PySmoothed& s) -> const Eigen::VectorXd& { return s.r.x_next.q; },
-          kView, "Mean of f over the successful samples (n_q,) [m, rad].")
+          kLinearizationView, "Mean of f over the successful samples (n_q,) [m, rad].")
       .def_property_readonly(
-          "A", [](const PySmoothed& s) -> const Eigen::MatrixXd& { return s.r.A; }, kView,
-          "(n_q, n_q) for gradients 'a_and_b', else (0, 0).")
+          "A", [](const PySmoothed& s) -> const Eigen::MatrixXd& { return s.r.A; },
+          kLinearizationView, "(n_q, n_q) for gradients 'a_and_b', else (0, 0).")
       .def_property_readonly(
-          "B", [](const PySmoothed& s) -> const Eigen::MatrixXd& { return s.r.B; }, kView,
-          "(n_q, n_q,a) for gradients 'a_and_b' and 'b_only', else (0, 0).")
+          "B", [](const PySmoothed& s) -> const Eigen::MatrixXd& { return s.r.B; },
+          kLinearizationView, "(n_q, n_q,a) for gradients 'a_and_b' and 'b_only', else (0, 0).")
       .def_property_readonly(
           "A_standard_error",
-          [](const PySmoothed& s) -> const Eigen::MatrixXd& { return s.r.A_standard_error; }, kView,
-          "Entrywise standard error of A.")
+          [](const PySmoothed& s) -> const Eigen::MatrixXd& { return s.r.A_standard_error; },
+          kLinearizationView, "Entrywise standard error of A.")
       .def_property_readonly(
           "B_standard_error",
-          [](const PySmoothed& s) -> const Eigen::MatrixXd& { return s.r.B_standard_error; }, kView,
-          "Entrywise standard error of B.")
+          [](const PySmoothed& s) -> const Eigen::MatrixXd& { return s.r.B_standard_error; },
+          kLinearizationView, "Entrywise standard error of B.")
       .def_property_readonly(
           "samples_used", [](const PySmoothed& s) { return s.r.samples_used; },
           "Samples whose step (and derivative) succeeded.")

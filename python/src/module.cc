@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 
 #include "bindings.h"
+#include "setting_keywords.h"
 
 PYBIND11_MODULE(_quasidyn, m) {
   namespace python = quasidyn::python;
@@ -36,4 +37,5 @@ PYBIND11_MODULE(_quasidyn, m) {
   python::BindControl(m);
   python::BindMpc(m);
   python::BindParkedThreadSpin(m);
+  python::BindSettings(m);
 }

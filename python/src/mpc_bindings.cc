@@ -16,6 +16,7 @@
 #include "quasidyn/control/mpc_closed_loop.h"
 #include "quasidyn/formulations/registry.h"
 #include "real_array.h"
+#include "setting_keywords.h"
 
 namespace py = pybind11;
 
@@ -110,44 +111,25 @@ void BindMpc(py::module_& m) {
       m, "ContactMpc",
       "The MPC through contact of the 2D contact notes (docs/mpc.md): an MIQP per step by our "
       "branch and bound, on the second-order step linearised at the state.")
-      .def(py::init([](std::shared_ptr<Scene> scene, std::optional<int> horizon,
-                       std::optional<RealVector> target, std::optional<RealVector> state_weight,
-                       std::optional<RealVector> terminal_weight,
-                       std::optional<RealVector> force_weight,
-                       std::optional<RealVector> state_lower, std::optional<RealVector> state_upper,
-                       std::optional<RealVector> force_lower, std::optional<RealVector> force_upper,
-                       std::optional<double> contact_distance, std::optional<int> node_limit,
-                       std::optional<double> time_limit, std::optional<double> relative_gap) {
+      .def(py::init([](std::shared_ptr<Scene> scene, py::kwargs kwargs) {
+             const std::vector<SettingSpec> specs = MpcSettingsSchema().specs();
+             SettingOverrides overrides;
+             const py::dict rest = TakeSettingKeywords("ContactMpc", specs, kwargs, &overrides);
+             RefuseUnknownKeywords("ContactMpc", rest, specs, {});
              MpcSettings s = scene && scene->mpc ? *scene->mpc : MpcSettings();
-             if (horizon) s.horizon = *horizon;
-             if (target) s.target = target->value;
-             if (state_weight) s.state_weight = state_weight->value;
-             if (terminal_weight) s.terminal_weight = terminal_weight->value;
-             if (force_weight) s.force_weight = force_weight->value;
-             if (state_lower) s.state_lower = state_lower->value;
-             if (state_upper) s.state_upper = state_upper->value;
-             if (force_lower) s.force_lower = force_lower->value;
-             if (force_upper) s.force_upper = force_upper->value;
-             if (contact_distance) s.contact_distance = *contact_distance;
-             if (node_limit) s.node_limit = *node_limit;
-             if (time_limit) s.time_limit = *time_limit;
-             if (relative_gap) s.relative_gap = *relative_gap;
-             return Named("ContactMpc",
-                          [&] { return std::make_unique<PyContactMpc>(std::move(scene), s); });
+             return Named("ContactMpc", [&] {
+               ApplySettingOverrides(MpcSettingsSchema(), overrides, &s);
+               return std::make_unique<PyContactMpc>(std::move(scene), s);
+             });
            }),
-           py::arg("scene"), py::arg("horizon") = py::none(), py::arg("target") = py::none(),
-           py::arg("state_weight") = py::none(), py::arg("terminal_weight") = py::none(),
-           py::arg("force_weight") = py::none(), py::arg("state_lower") = py::none(),
-           py::arg("state_upper") = py::none(), py::arg("force_lower") = py::none(),
-           py::arg("force_upper") = py::none(), py::arg("contact_distance") = py::none(),
-           py::arg("node_limit") = py::none(), py::arg("time_limit") = py::none(),
-           py::arg("relative_gap") = py::none(),
-           "ContactMpc(scene, horizon=None, target=None, state_weight=None, "
-           "terminal_weight=None, force_weight=None, state_lower=None, state_upper=None, "
-           "force_lower=None, force_upper=None, contact_distance=None, node_limit=None, "
-           "time_limit=None, relative_gap=None): the scene's mpc: block with these fields "
-           "replaced (x = (q, v): n_x = n_q + n_v; forces n_a = n_v,a). Raises ValueError "
-           "naming a missing or wrong field (e.g. 'horizon: must be >= 1').")
+           py::arg("scene"),
+           ("ContactMpc(scene, **settings): the scene's mpc: block with any of its settings "
+            "replaced by keyword (None keeps the scene's; quasidyn._settings()['mpc'] and "
+            "docs/python.md list them with units, ranges and defaults) " +
+            SettingsDocMarker("mpc") +
+            ". x = (q, v): n_x = n_q + n_v; forces n_a = n_v,a. Raises ValueError naming a "
+            "missing or wrong field (e.g. 'mpc.horizon: must be >= 1').")
+               .c_str())
       .def_property_readonly(
           "horizon", [](const PyContactMpc& p) { return p.mpc().settings().horizon; }, "N")
       .def_property_readonly(

@@ -16,6 +16,7 @@
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/planning_overrides.h"
 #include "quasidyn/planning/rrt.h"
+#include "setting_keywords.h"
 
 namespace py = pybind11;
 
@@ -168,84 +169,15 @@ void BindPlan(py::module_& m) {
 
   m.def(
       "plan",
-      [](std::shared_ptr<Scene> scene, std::optional<std::vector<double>> goal, py::kwargs kwargs) {
+      [](std::shared_ptr<Scene> scene, std::optional<std::vector<double>> goal, int threads,
+         py::kwargs kwargs) {
         if (!scene) throw py::value_error("plan: scene is None");
-        PlanningOverrides o;
-        if (goal) o.goal = *goal;
-        int threads = 1;
-        for (const auto& item : kwargs) {
-          const std::string key = py::cast<std::string>(item.first);
-          const py::handle value = item.second;
-          if (value.is_none()) continue;
-          try {
-            if (key == "lower")
-              o.lower = py::cast<std::vector<double>>(value);
-            else if (key == "upper")
-              o.upper = py::cast<std::vector<double>>(value);
-            else if (key == "rotation_axis")
-              o.rotation_axis = py::cast<std::vector<double>>(value);
-            else if (key == "goal_tolerance")
-              o.goal_tolerance = py::cast<double>(value);
-            else if (key == "position_weight")
-              o.position_weight = py::cast<double>(value);
-            else if (key == "rotation_weight")
-              o.rotation_weight = py::cast<double>(value);
-            else if (key == "goal_bias")
-              o.goal_bias = py::cast<double>(value);
-            else if (key == "metric")
-              o.metric = py::cast<std::string>(value);
-            else if (key == "nearest")
-              o.nearest = py::cast<std::string>(value);
-            else if (key == "regrasp")
-              o.regrasp = py::cast<std::string>(value);
-            else if (key == "grasp_anchors")
-              o.grasp_anchors = py::isinstance<py::str>(value)
-                                    ? std::vector<std::string>{py::cast<std::string>(value)}
-                                    : py::cast<std::vector<std::string>>(value);
-            else if (key == "kappa")
-              o.kappa = py::cast<double>(value);
-            else if (key == "samples")
-              o.samples = py::cast<int>(value);
-            else if (key == "std")
-              o.sample_std = py::cast<double>(value);
-            else if (key == "regularization")
-              o.regularization = py::cast<double>(value);
-            else if (key == "step_size")
-              o.step_size = py::cast<double>(value);
-            else if (key == "extend_steps")
-              o.extend_steps = py::cast<int>(value);
-            else if (key == "h")
-              o.time_step = py::cast<double>(value);
-            else if (key == "penetration_tolerance")
-              o.penetration_tolerance = py::cast<double>(value);
-            else if (key == "max_substeps")
-              o.max_substeps = py::cast<int>(value);
-            else if (key == "p_grasp")
-              o.p_grasp = py::cast<double>(value);
-            else if (key == "grasp_candidates")
-              o.grasp_candidates = py::cast<int>(value);
-            else if (key == "settle_steps")
-              o.settle_steps = py::cast<int>(value);
-            else if (key == "max_nodes")
-              o.max_nodes = py::cast<int>(value);
-            else if (key == "time_limit")
-              o.time_limit = py::cast<double>(value);
-            else if (key == "seed")
-              o.seed = py::cast<long long>(value);
-            else if (key == "threads")
-              threads = py::cast<int>(value);
-            else
-              throw py::type_error("plan: unexpected keyword argument '" + key +
-                                   "' (docs/python.md lists the planning keywords)");
-          } catch (const py::cast_error&) {
-            throw py::type_error("plan: keyword '" + key + "' cannot take a " +
-                                 std::string(py::str(py::type::of(value).attr("__name__"))) +
-                                 " (docs/python.md gives each keyword's type)");
-          }
-          if (key == "grasp_anchors" && o.grasp_anchors.empty())
-            throw py::value_error("planning.grasp_anchors: the list of anchor links is empty");
-        }
-        const PlanningSettings settings = ResolvePlanningSettings(*scene, o);
+        const std::vector<SettingSpec> specs = PlanningSettingsSchema().specs();
+        SettingOverrides overrides;
+        if (goal) overrides.push_back({"goal", *goal});
+        RefuseUnknownKeywords("plan", TakeSettingKeywords("plan", specs, kwargs, &overrides), specs,
+                              {});
+        const PlanningSettings settings = ResolvePlanningSettings(*scene, overrides);
         PlannerOptions options;
         options.threads = threads;
         UseGoalConnection(settings, &options);  // the scene's goal_connection, if any
@@ -258,18 +190,15 @@ void BindPlan(py::module_& m) {
         }
         return out;
       },
-      py::arg("scene"), py::arg("goal") = py::none(),
-      "RRT through contact from scene.q0 (docs/planning.md). goal: the objects' goal q_u "
-      "(None: the scene's planning block). Keyword overrides of the planning block (None keeps "
-      "the scene's): lower, upper, rotation_axis, goal_tolerance, position_weight, "
-      "rotation_weight, goal_bias, metric ('exact' | 'log-barrier' | 'randomized'), nearest "
-      "('reachability' | 'euclidean'), regrasp ('reset' | 'physical'), grasp_anchors ('fingers' | "
-      "'all_links' | a list of 'robot/link' names), kappa, samples, std, regularization, "
-      "step_size, "
-      "extend_steps, h, penetration_tolerance [m], max_substeps, p_grasp, grasp_candidates, "
-      "settle_steps, max_nodes, time_limit [s], seed; and threads (>= 1). Returns a Plan; a goal "
-      "not reached is Plan.found == False, "
-      "not an error. Bad settings raise ValueError naming the field ('planning.goal: ...').");
+      py::arg("scene"), py::arg("goal") = py::none(), py::kw_only(), py::arg("threads") = 1,
+      ("RRT through contact from scene.q0 (docs/planning.md). goal: the objects' goal q_u "
+       "(None: the scene's planning block). Keywords: any setting of the planning block by its "
+       "name (None keeps the scene's; quasidyn._settings()['planning'] and docs/python.md list "
+       "them with units, ranges and defaults); threads: the planner's threads (>= 1) " +
+       SettingsDocMarker("planning") +
+       ". Returns a Plan; a goal not reached is Plan.found == False, not an error. Bad settings "
+       "raise ValueError naming the field ('planning.goal: ...').")
+          .c_str());
 }
 
 }  // namespace quasidyn::python

@@ -72,3 +72,35 @@ def test_planners_path_with_its_regrasps_as_the_initial_guess(hand):
                for it in refined["iterations"] if it["accepted"])
     with pytest.raises(ValueError, match="regrasp_steps"):
         quasidyn.TrajectoryOptimizer(hand, goal, horizon=3, h=0.1, regrasp_steps=[True])
+
+
+def test_settings_are_keywords_of_their_blocks(hand, plan):
+    """Every setting of the optimizer and stabilizer blocks is a keyword (declared once in C++,
+    docs/control.md "Settings"); the library checks the values and names the block's field."""
+    goal = np.zeros(3)
+    with pytest.raises(TypeError, match=r"TrajectoryOptimizer: keyword 'horizon' cannot take a "
+                                        r"str \(it takes an int\)"):
+        quasidyn.TrajectoryOptimizer(hand, goal, horizon="10")
+    with pytest.raises(TypeError, match="TrajectoryOptimizer: unexpected keyword argument "
+                                        "'horizn' \\(did you mean 'horizon'\\?\\)"):
+        quasidyn.TrajectoryOptimizer(hand, goal, horizn=10)
+    with pytest.raises(ValueError, match=r"optimizer\.horizon: must be >= 1 \(got 0\)"):
+        quasidyn.TrajectoryOptimizer(hand, goal, horizon=0)
+    with pytest.raises(ValueError, match=r"optimizer\.per_segment: per_segment and "
+                                         r"shrinking_horizon exclude each other"):
+        quasidyn.TrajectoryOptimizer(hand, goal, per_segment=True, shrinking_horizon=True)
+    with pytest.raises(ValueError, match=r"optimizer\.smoothing\.method: unknown smoothing"):
+        quasidyn.TrajectoryOptimizer(hand, goal, smoothing="magic")
+    with pytest.raises(ValueError, match=r"stabilizer\.kappa: must be > 0"):
+        quasidyn.Stabilizer(hand, plan["q"], plan["u"], kappa=0.0, h=0.1)
+    with pytest.raises(ValueError, match=r"stabilizer\.object_weight: expected n_q,u = 3 "
+                                         r"numbers, got 2"):
+        quasidyn.Stabilizer(hand, plan["q"], plan["u"], object_weight=[1.0, 1.0], h=0.1)
+    with pytest.raises(TypeError, match="Stabilizer: unexpected keyword argument 'horizon'"):
+        quasidyn.Stabilizer(hand, plan["q"], plan["u"], horizon=3)
+    blocks = quasidyn._quasidyn._settings()
+    names = {s["name"]: s for s in blocks["optimizer"]["settings"]}
+    assert names["horizon"]["default"] == "10" and names["smoothing"]["default"] == "log-barrier"
+    assert {"goal", "trust_region_max", "kappa_start", "per_segment"} <= set(names)
+    assert {s["name"] for s in blocks["stabilizer"]["settings"]} == {
+        "object_weight", "command_weight", "max_deviation", "smoothing", "kappa", "samples"}

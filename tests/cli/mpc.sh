@@ -51,7 +51,7 @@ PY
 
 # Bad input: exit code 2 and a message naming what is wrong.
 "$qd" mpc "$scene" --horizon 0 > /dev/null 2> err.txt; [ $? -eq 2 ] || fail "--horizon 0 did not exit 2"
-grep -q -- "--horizon must be >= 1" err.txt || fail "--horizon 0: $(cat err.txt)"
+grep -q -- "mpc.horizon: must be >= 1 (got 0)" err.txt || fail "--horizon 0: $(cat err.txt)"
 "$qd" mpc "$scene" --formulation qp --steps 1 > /dev/null 2> err.txt; [ $? -eq 2 ] ||
   fail "--formulation qp did not exit 2"
 grep -q "stewart-trinkle or anitescu" err.txt || fail "--formulation qp: $(cat err.txt)"

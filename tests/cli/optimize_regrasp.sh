@@ -18,7 +18,7 @@ print(json.load(open(sys.argv[1]))['plan']['path']['step_edges'].count('regrasp'
 
 "$qd" optimize "$scene" --goal 0 0.05 3.141592653589793 --object-weight 0 0 0 \
   --terminal-weight 100 100 10 --rate-weight 0.01 --initial "$tmp/plan.json" --iterations 5 \
-  --qp segments --segment-steps 4 --out "$tmp/refined.json" --quiet > "$tmp/refine.txt" 2>&1 ||
+  --per-segment --segment-steps 4 --out "$tmp/refined.json" --quiet > "$tmp/refine.txt" 2>&1 ||
   fail "optimize --initial plan exited non-zero: $(cat "$tmp/refine.txt")"
 grep -q "one QP per segment" "$tmp/refine.txt" || fail "not per segment: $(cat "$tmp/refine.txt")"
 awk '/^cost/ { exit !($4 <= $2) }' "$tmp/refine.txt" ||
@@ -51,7 +51,7 @@ done
 # Refined again from the refined plan file: its regrasps are read back as regrasps.
 "$qd" optimize "$scene" --goal 0 0.05 3.141592653589793 --object-weight 0 0 0 \
   --terminal-weight 100 100 10 --rate-weight 0.01 --initial "$tmp/refined.json" --iterations 1 \
-  --qp segments --out "$tmp/again.json" --quiet > "$tmp/again.txt" 2>&1 ||
+  --per-segment --out "$tmp/again.json" --quiet > "$tmp/again.txt" 2>&1 ||
   fail "optimize --initial refined.json exited non-zero: $(cat "$tmp/again.txt")"
 grep -q "($regrasps regrasp steps kept)" "$tmp/again.txt" ||
   fail "the refined file's regrasps were not read back: $(cat "$tmp/again.txt")"
@@ -68,10 +68,12 @@ expect_error() {  # expected message, then the command's arguments
   [ "$code" -eq 2 ] || fail "exit $code (expected 2) for: $*"
   grep -q -- "$message" "$tmp/err.txt" || fail "no '$message' in: $(cat "$tmp/err.txt")"
 }
-expect_error "--qp: expected whole or segments" optimize "$scene" --goal 0 0.05 3.14 \
-  --initial "$tmp/plan.json" --qp pieces --out "$tmp/x.json"
-expect_error "segment_steps must be >= 0" optimize "$scene" --goal 0 0.05 3.14 \
-  --initial "$tmp/plan.json" --qp segments --segment-steps -1 --out "$tmp/x.json"
-expect_error "exclude each other" optimize "$scene" --goal 0 0.05 3.14 \
-  --initial "$tmp/plan.json" --qp segments --shrinking-horizon --out "$tmp/x.json"
+expect_error "optimizer.smoothing.method: unknown smoothing 'pieces' (log-barrier, randomized)" \
+  optimize "$scene" --goal 0 0.05 3.14 --initial "$tmp/plan.json" --smoothing pieces \
+  --out "$tmp/x.json"
+expect_error "optimizer.segment_steps: must be >= 0 (got -1)" optimize "$scene" --goal 0 0.05 3.14 \
+  --initial "$tmp/plan.json" --per-segment --segment-steps -1 --out "$tmp/x.json"
+expect_error "optimizer.per_segment: per_segment and shrinking_horizon exclude each other" \
+  optimize "$scene" --goal 0 0.05 3.14 --initial "$tmp/plan.json" --per-segment \
+  --shrinking-horizon --out "$tmp/x.json"
 echo "ok"

@@ -75,8 +75,9 @@ expect_error() {  # expected message, then the command's arguments
   [ "$code" -eq 2 ] || fail "exit $code (expected 2) for: $*"
   grep -q -- "$message" "$tmp/err.txt" || fail "no '$message' in: $(cat "$tmp/err.txt")"
 }
-expect_error "n_q,u = 3" optimize "$scene" --goal 0 0.05 --out "$tmp/x.json"
-expect_error "horizon must be >= 1" optimize "$scene" --goal 0 0.05 0.5 --horizon 0 --out "$tmp/x.json"
+expect_error "optimizer.object_goal: expected n_q,u = 3 numbers" optimize "$scene" --goal 0 0.05 \
+  --out "$tmp/x.json"
+expect_error "optimizer.horizon: must be >= 1 (got 0)" optimize "$scene" --goal 0 0.05 0.5 --horizon 0 --out "$tmp/x.json"
 expect_error "does not match the model" track "$tmp/plan.json" \
   --plant-scene examples/planar_pushing/scene.yaml
 expect_error "commanded by velocities" track "$tmp/plan.json" --plant-scene "$scene" \

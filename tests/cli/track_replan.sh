@@ -37,13 +37,14 @@ PY
 "$qd" track "$tmp/plan.json" --plant-scene "$scene" --replan -1 > "$tmp/bad.txt" 2>&1
 [ $? -eq 2 ] && grep -q -- "--replan" "$tmp/bad.txt" || fail "--replan -1: $(cat "$tmp/bad.txt")"
 "$qd" track "$tmp/plan.json" --plant-scene "$scene" --replan 2 --replan-deviation nan > "$tmp/bad.txt" 2>&1
-[ $? -eq 2 ] && grep -q -- "--replan-deviation" "$tmp/bad.txt" || fail "--replan-deviation nan: $(cat "$tmp/bad.txt")"
+[ $? -eq 2 ] && grep -q -- "replanning.replan_deviation: must be finite" "$tmp/bad.txt" || fail "--replan-deviation nan: $(cat "$tmp/bad.txt")"
 # The stabiliser's options: a weight per object coordinate (3 here), finite and positive numbers.
 "$qd" track "$tmp/plan.json" --plant-scene "$scene" --object-weight 1 2 > "$tmp/bad.txt" 2>&1
-[ $? -eq 2 ] && grep -q -- "--object-weight: give n_q,u = 3" "$tmp/bad.txt" || fail "--object-weight 1 2: $(cat "$tmp/bad.txt")"
-for option in --command-weight --max-deviation --kappa; do
+[ $? -eq 2 ] && grep -q -- "stabilizer.object_weight: expected n_q,u = 3 numbers, got 2" "$tmp/bad.txt" || fail "--object-weight 1 2: $(cat "$tmp/bad.txt")"
+for field in command_weight max_deviation kappa; do
+  option=--${field//_/-}
   "$qd" track "$tmp/plan.json" --plant-scene "$scene" $option nan > "$tmp/bad.txt" 2>&1
-  [ $? -eq 2 ] && grep -q -- "$option must be" "$tmp/bad.txt" || fail "$option nan: $(cat "$tmp/bad.txt")"
+  [ $? -eq 2 ] && grep -q -- "stabilizer.$field: must be finite" "$tmp/bad.txt" || fail "$option nan: $(cat "$tmp/bad.txt")"
 done
 # A trajectory file (not a plan file) of a scene without a planning block.
 "$qd" simulate examples/planar_pushing/scene.yaml --steps 3 --out "$tmp/traj.json" --quiet > /dev/null 2>&1 ||

@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 
 #include "quasidyn/common/argument_check.h"
@@ -69,6 +70,24 @@ ObjectError ObjectErrorOf(const Scene& scene, const Eigen::VectorXd& q,
   return out;
 }
 
+const SettingsSchema<TrackingSettings>& TrackingSettingsSchema() {
+  static const SettingsSchema<TrackingSettings>* const schema = [] {
+    using S = TrackingSettings;
+    auto* s = new SettingsSchema<S>(
+        "tracking",
+        "a plan executed on a plant that differs from the model, its regrasps as motions "
+        "(docs/control.md, \"Plant ≠ model\", \"Tracking through regrasps\")");
+    s->Field("ramp_substeps", &S::ramp_substeps)
+        .Name("ramp")
+        .Doc(
+            "with n > 1 plant substeps, substep j is commanded a + (j/n)(u − a) from where the "
+            "robots are, a (false: u on every substep)");
+    s->Include("regrasp", &S::regrasp, RegraspMotionSettingsSchema(), "regrasp_");
+    return s;
+  }();
+  return *schema;
+}
+
 TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::VectorXd& q0,
                          const std::vector<Eigen::VectorXd>& q_ref,
                          const std::vector<Eigen::VectorXd>& u_ref, PlanController* controller,
@@ -79,6 +98,9 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
   const int T = static_cast<int>(u_ref.size());
   const Scene& scene = plant.scene();
   QUASIDYN_CHECK_ARGUMENT(substeps >= 1, kWhere, "substeps must be >= 1");
+  if (const std::optional<SettingsProblem> p =
+          CheckSettingsBlock(TrackingSettingsSchema(), settings))
+    settings_detail::ThrowSettingProblem(TrackingSettingsSchema().block(), p->field, p->problem);
   QUASIDYN_CHECK_ARGUMENT(static_cast<int>(q_ref.size()) == T + 1 && T >= 1, kWhere,
                           "the plan needs T >= 1 commands and T + 1 configurations");
   QUASIDYN_CHECK_ARGUMENT(regrasp_steps.empty() || static_cast<int>(regrasp_steps.size()) == T,

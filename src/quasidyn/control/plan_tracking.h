@@ -21,6 +21,7 @@
 
 #include "quasidyn/control/plan_controller.h"
 #include "quasidyn/model/scene.h"
+#include "quasidyn/model/settings_schema.h"
 #include "quasidyn/planning/regrasp_motion.h"
 #include "quasidyn/stepping/step_model.h"
 
@@ -90,7 +91,12 @@ struct TrackingResult {
 // plant's start, size n_q; a plant with a velocity state starts at v = 0 and keeps its v from
 // step to step), with `substeps` plant steps per command: closed loop when
 // controller is given, open loop otherwise; `settings` below. std::invalid_argument when the
-// plant's coordinates do not match the plan's (n_q, n_q,u, n_q,a), on sizes or NaN.
+// plant's coordinates do not match the plan's (n_q, n_q,u, n_q,a), on sizes or NaN, or on
+// settings out of range ("tracking.<field>: ...").
+//
+// The user settings (regrasp, ramp_substeps) are declared once, with their keys, units, ranges,
+// defaults and docs, in TrackingSettingsSchema (plan_tracking.cc); the comments here say what the
+// fields mean to the code.
 struct TrackingSettings {
   // Steps k with regrasp_steps[k] (T entries, or empty: none) are executed by a RegraspMotion
   // (the plant's scene, `regrasp`) from the plan's q_k to q_{k+1}, its target positions sent
@@ -105,6 +111,11 @@ struct TrackingSettings {
   // returns true the run stops there (TrackingResult::stopped). Empty: the plan runs to its end.
   std::function<bool(int, const Eigen::VectorXd&)> stop;
 };
+// Tracking's settings, each declared once (model/settings_schema.h): the block "tracking"
+// (ramp_substeps, and the regrasp motion's settings as `regrasp.*`, RegraspMotionSettingsSchema),
+// `quasidyn track`'s flags, and replanning's `tracking.*` keys (ReplanningSettingsSchema).
+const SettingsSchema<TrackingSettings>& TrackingSettingsSchema();
+
 TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::VectorXd& q0,
                          const std::vector<Eigen::VectorXd>& q_ref,
                          const std::vector<Eigen::VectorXd>& u_ref, PlanController* controller,

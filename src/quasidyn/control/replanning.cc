@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/control/stabilizer.h"
@@ -29,6 +30,33 @@ PlanToTrack PlanToTrackOf(const Trajectory& path, const std::vector<EdgeKind>& s
                                          physical_regrasp_steps[k]);
   }
   return out;
+}
+
+const SettingsSchema<ReplanningSettings>& ReplanningSettingsSchema() {
+  static const SettingsSchema<ReplanningSettings>* const schema = [] {
+    using R = ReplanningSettings;
+    auto* s = new SettingsSchema<R>(
+        "replanning",
+        "plan, execute on the plant, plan again from where the plant ended until the goal is "
+        "reached (docs/control.md, \"Replanning from where the plant ended\")");
+    s->Integer("max_plans", &R::max_plans).AtLeast(1).Doc("plans executed, the first included");
+    s->Integer("substeps", &R::substeps)
+        .AtLeast(1)
+        .Doc("plant steps n per command (h_plant = h/n)");
+    s->Field("closed_loop", &R::closed_loop)
+        .Doc(
+            "the stabiliser on each plan's contact-continuous steps (false: the plans' "
+            "commands as they are)");
+    s->Number("replan_deviation", &R::replan_deviation)
+        .AtLeast(0)
+        .Doc(
+            "a plan is given up for a new one once the plant's objects are farther than this D "
+            "from it (0: each plan runs to its end)");
+    s->Include("stabilizer", &R::stabilizer, StabilizerSettingsSchema());
+    s->Include("tracking", &R::tracking, TrackingSettingsSchema());
+    return s;
+  }();
+  return *schema;
 }
 
 StabilizerSettings StabilizerInPlannerMetric(StabilizerSettings settings, const Scene& scene,
@@ -83,12 +111,14 @@ ReplanningResult ExecuteWithReplanning(ScenePtr model_scene, std::shared_ptr<con
   constexpr const char* kWhere = "ExecuteWithReplanning";
   QUASIDYN_CHECK_ARGUMENT(model_scene != nullptr && model != nullptr, kWhere,
                           "the model's scene and step model are required");
-  QUASIDYN_CHECK_ARGUMENT(
-      settings.max_plans >= 1, kWhere,
-      "max_plans must be >= 1 (got " + std::to_string(settings.max_plans) + ")");
-  QUASIDYN_CHECK_ARGUMENT(
-      std::isfinite(settings.replan_deviation) && settings.replan_deviation >= 0.0, kWhere,
-      "replan_deviation must be >= 0");
+  const SettingsSchema<ReplanningSettings>& schema = ReplanningSettingsSchema();
+  std::optional<SettingsProblem> problem = CheckSettingsBlock(schema, settings);
+  if (!problem) {  // the sizes the stabiliser's ranges cannot say
+    problem = CheckStabilizerSettings(settings.stabilizer, model_scene->nq_u);
+    if (problem) problem->field = "stabilizer." + problem->field;
+  }
+  if (problem)
+    settings_detail::ThrowSettingProblem(schema.block(), problem->field, problem->problem);
   CheckSameCoordinates(*model_scene, plant.scene());
   ValidatePlanningSettings(planning, *model_scene);
   const ObjectSpace objects(*model_scene);

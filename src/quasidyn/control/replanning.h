@@ -18,6 +18,7 @@
 
 #include "quasidyn/control/plan_tracking.h"
 #include "quasidyn/control/stabilizer.h"
+#include "quasidyn/model/settings_schema.h"
 #include "quasidyn/planning/rrt.h"
 #include "quasidyn/simulation/trajectory.h"
 #include "quasidyn/stepping/step_model.h"
@@ -48,9 +49,12 @@ PlanToTrack PlanToTrackOf(const Trajectory& path, const std::vector<EdgeKind>& s
 StabilizerSettings StabilizerInPlannerMetric(StabilizerSettings settings, const Scene& scene,
                                              const PlanningSettings& planning);
 
+// Each setting's key, unit, range, default and one-line doc are declared once, in
+// ReplanningSettingsSchema (replanning.cc); the comments here say what the fields mean to the
+// code.
 struct ReplanningSettings {
-  int max_plans = 3;        // >= 1: plans executed, the first included
-  int substeps = 1;         // >= 1: plant steps per command (h_plant = h / substeps)
+  int max_plans = 3;        // plans executed, the first included
+  int substeps = 1;         // plant steps per command (h_plant = h / substeps)
   bool closed_loop = true;  // the stabiliser (stabilizer.h) on each plan's contact-continuous
                             // steps; false: the plans' commands as they are
   // The stabiliser's settings (closed loop only). Its regrasp_steps are each plan's own and its
@@ -59,11 +63,18 @@ struct ReplanningSettings {
   StabilizerSettings stabilizer;
   // > 0: a plan's run stops, and the next plan is made, after the first control step t at which
   // the plant's objects lie farther than this from the plan's q_t (D of the planning settings
-  // with q_t's objects as the goal) [-]; 0: every plan runs to its end.
+  // with q_t's objects as the goal); 0: every plan runs to its end.
   double replan_deviation = 0.0;
   TrackingSettings tracking;     // its regrasp_steps are each plan's own
-  bool first_plan_found = true;  // whether the given first plan reached the goal (reported only)
+  bool first_plan_found = true;  // whether the given first plan reached the goal (reported only,
+                                 // not a setting)
 };
+
+// Replanning's settings, each declared once (model/settings_schema.h): the block "replanning"
+// (max_plans, substeps, closed_loop, replan_deviation, and the stabiliser's and tracking's
+// settings as `stabilizer.*` and `tracking.*`: StabilizerSettingsSchema, TrackingSettingsSchema),
+// `quasidyn track --replan`'s --replan-deviation, the range checks, the docs' table.
+const SettingsSchema<ReplanningSettings>& ReplanningSettingsSchema();
 
 struct ReplanningRound {
   bool plan_found = false;        // the planner reached the goal in its model (round 0:
@@ -96,7 +107,8 @@ struct ReplanningResult {
 // `model` (the planning model: the planner's formulation and time step) along each plan. A replan
 // that is not found is executed when its best node is nearer the goal than the plant is (progress);
 // otherwise, or when a plant step fails, the rounds stop (message says why). std::invalid_argument
-// on settings out of range, a plant whose coordinates differ from the model's, or sizes.
+// on settings out of range ("replanning.<field>: ...", the stabiliser's object_weight against
+// the model's n_q,u included), a plant whose coordinates differ from the model's, or sizes.
 ReplanningResult ExecuteWithReplanning(ScenePtr model_scene, std::shared_ptr<const StepModel> model,
                                        const PlanningSettings& planning,
                                        const PlannerOptions& planner, const PlanToTrack& first,

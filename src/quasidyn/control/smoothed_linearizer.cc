@@ -12,28 +12,62 @@ const char* SmoothingMethodName(SmoothingMethod method) {
   return method == SmoothingMethod::kLogBarrier ? "log-barrier" : "randomized";
 }
 
-SmoothingMethod ParseSmoothingMethod(const std::string& name) {
-  if (name == "log-barrier") return SmoothingMethod::kLogBarrier;
-  if (name == "randomized") return SmoothingMethod::kRandomized;
-  ThrowInvalidArgument("ParseSmoothingMethod",
-                       "unknown smoothing '" + name + "' (expected log-barrier or randomized)");
+const SettingsSchema<SmoothingSchedule>& SmoothingScheduleSchema() {
+  static const SettingsSchema<SmoothingSchedule>* const schema = [] {
+    using S = SmoothingSchedule;
+    auto* s = new SettingsSchema<S>(
+        "smoothing",
+        "the annealing schedule of the smoothed linearisations, κ_i = min(κ_0 γ^i, κ_max) or "
+        "σ_i = max(σ_0 β^i, σ_min) at iteration i (docs/control.md, \"Smoothing schedule\")");
+    s->Choice("method", &S::method, {SmoothingMethod::kLogBarrier, SmoothingMethod::kRandomized},
+              SmoothingMethodName)
+        .Name("smoothing")
+        .Noun("smoothing")
+        .Doc(
+            "the linearisation: of the log-barrier program (κ), or randomized smoothing of the "
+            "exact one (σ)");
+    s->Number("kappa_start", &S::kappa_start)
+        .Unit("1/(N·m)")
+        .Above(0)
+        .Doc("log-barrier's weight κ_0 at iteration 0");
+    s->Number("kappa_growth", &S::kappa_growth).AtLeast(1).Doc("κ's factor γ per iteration");
+    s->Number("kappa_max", &S::kappa_max)
+        .Unit("1/(N·m)")
+        .Above(0)
+        .Doc("the largest κ, κ_max (>= kappa_start)");
+    s->Number("std_start", &S::std_start)
+        .Unit("m or rad")
+        .Above(0)
+        .Doc("randomized smoothing's standard deviation σ_0 on u at iteration 0");
+    s->Number("std_decay", &S::std_decay).Above(0).AtMost(1).Doc("σ's factor β per iteration");
+    s->Number("std_min", &S::std_min)
+        .Unit("m or rad")
+        .Above(0)
+        .Doc("the smallest σ, σ_min (<= std_start)");
+    s->Integer("samples", &S::samples).AtLeast(1).Doc("randomized: samples per linearisation");
+    s->Integer("seed", &S::seed).AtLeast(0).Doc("randomized: the samples' seed");
+    s->Integer("threads", &S::threads)
+        .AtLeast(1)
+        .Doc("randomized: threads of each linearisation's batch of samples");
+    return s;
+  }();
+  return *schema;
 }
 
-void ValidateSmoothingSchedule(const SmoothingSchedule& s) {
-  constexpr const char* kWhere = "SmoothingSchedule";
-  auto finite_positive = [](double x) { return std::isfinite(x) && x > 0.0; };
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(s.kappa_start), kWhere, "kappa_start must be > 0");
-  QUASIDYN_CHECK_ARGUMENT(std::isfinite(s.kappa_growth) && s.kappa_growth >= 1.0, kWhere,
-                          "kappa_growth must be >= 1");
-  QUASIDYN_CHECK_ARGUMENT(std::isfinite(s.kappa_max) && s.kappa_max >= s.kappa_start, kWhere,
-                          "kappa_max must be >= kappa_start");
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(s.std_start), kWhere, "std_start must be > 0");
-  QUASIDYN_CHECK_ARGUMENT(s.std_decay > 0.0 && s.std_decay <= 1.0, kWhere,
-                          "std_decay must be in (0, 1]");
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(s.std_min) && s.std_min <= s.std_start, kWhere,
-                          "std_min must be in (0, std_start]");
-  QUASIDYN_CHECK_ARGUMENT(s.samples >= 1, kWhere, "samples must be >= 1");
-  QUASIDYN_CHECK_ARGUMENT(s.threads >= 1, kWhere, "threads must be >= 1");
+std::optional<SettingsProblem> CheckSmoothingSchedule(const SmoothingSchedule& s) {
+  if (std::optional<SettingsProblem> p = CheckSettingsBlock(SmoothingScheduleSchema(), s)) return p;
+  if (s.kappa_max < s.kappa_start)
+    return SettingsProblem{"kappa_max", "must be >= kappa_start = " + NumberText(s.kappa_start) +
+                                            " (got " + NumberText(s.kappa_max) + ")"};
+  if (s.std_min > s.std_start)
+    return SettingsProblem{"std_min", "must be <= std_start = " + NumberText(s.std_start) +
+                                          " (got " + NumberText(s.std_min) + ")"};
+  return std::nullopt;
+}
+
+void ValidateSmoothingSchedule(const SmoothingSchedule& schedule) {
+  if (const std::optional<SettingsProblem> p = CheckSmoothingSchedule(schedule))
+    settings_detail::ThrowSettingProblem(SmoothingScheduleSchema().block(), p->field, p->problem);
 }
 
 double SmoothingParameter(const SmoothingSchedule& s, int iteration) {

@@ -14,33 +14,47 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "quasidyn/linearization/linearizer.h"
+#include "quasidyn/model/settings_schema.h"
 #include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {
 
 enum class SmoothingMethod { kLogBarrier, kRandomized };
 
-// "log-barrier", "randomized"; Parse throws std::invalid_argument naming them.
+// "log-barrier", "randomized" (the names of the settings' choice, SmoothingScheduleSchema).
 const char* SmoothingMethodName(SmoothingMethod method);
-SmoothingMethod ParseSmoothingMethod(const std::string& name);
 
+// Each field's key, unit, range, default and one-line doc are declared once, in
+// SmoothingScheduleSchema (smoothed_linearizer.cc); the comments here say what the fields mean to
+// the code.
 struct SmoothingSchedule {
   SmoothingMethod method = SmoothingMethod::kLogBarrier;
-  double kappa_start = 100.0;  // κ_0 > 0 [1/(N·m)]
-  double kappa_growth = 2.0;   // γ >= 1 per iteration
-  double kappa_max = 1e4;      // κ_max >= κ_0
-  double std_start = 0.05;     // σ_0 > 0 [m or rad]
-  double std_decay = 0.8;      // β in (0, 1]
-  double std_min = 0.005;      // σ_min in (0, σ_0]
-  int samples = 50;            // N >= 1 (randomized)
+  double kappa_start = 100.0;  // κ_0 (the formula above)
+  double kappa_growth = 2.0;   // γ
+  double kappa_max = 1e4;      // κ_max, at least κ_0
+  double std_start = 0.05;     // σ_0
+  double std_decay = 0.8;      // β
+  double std_min = 0.005;      // σ_min, at most σ_0
+  int samples = 50;            // randomized: samples per linearisation
   std::uint64_t seed = 0;      // randomized samples (randomized_smoothing.h)
-  int threads = 1;             // threads of the randomized batch, >= 1
+  int threads = 1;             // threads of the randomized batch
 };
 
-// Throws std::invalid_argument naming the setting out of its range.
+// The smoothing schedule's settings, each declared once (model/settings_schema.h): the block
+// "smoothing", included in the optimiser's (TrajectoryOptimizerSettingsSchema: its `smoothing.*`
+// keys, `quasidyn optimize`'s flags, TrajectoryOptimizer's Python keywords).
+const SettingsSchema<SmoothingSchedule>& SmoothingScheduleSchema();
+
+// The first problem of `schedule`: a setting outside its declared range, or a cross-field rule
+// the ranges cannot say (kappa_max >= kappa_start, std_min <= std_start); the field is its path
+// in the block ("kappa_max").
+std::optional<SettingsProblem> CheckSmoothingSchedule(const SmoothingSchedule& schedule);
+
+// Throws std::invalid_argument "smoothing.<field>: <problem>" (CheckSmoothingSchedule).
 void ValidateSmoothingSchedule(const SmoothingSchedule& schedule);
 
 // κ_i or σ_i of iteration i >= 0 (the method's parameter).

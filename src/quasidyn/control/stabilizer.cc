@@ -11,6 +11,59 @@ namespace {
 constexpr const char* kStabilizerWhere = "Stabilizer";
 }  // namespace
 
+const SettingsSchema<StabilizerSettings>& StabilizerSettingsSchema() {
+  static const SettingsSchema<StabilizerSettings>* const schema = [] {
+    using S = StabilizerSettings;
+    auto* s = new SettingsSchema<S>(
+        "stabilizer",
+        "the talk's QP stabiliser of a plan on its smoothed linearisation, one small QP per "
+        "control step (docs/control.md, \"Stabiliser\")");
+    s->Field("object_weight", &S::object_weight)
+        .Unit("1/m², 1/rad²")
+        .AtLeast(0)
+        .Doc(
+            "weights w of the objects' coordinates, Q = diag(w) (n_q,u numbers; absent: all 1, "
+            "or the planner's metric where the plan has planning settings: track, replanning)");
+    s->Number("command_weight", &S::command_weight)
+        .Unit("1/m², 1/rad²")
+        .Above(0)
+        .Doc(
+            "weight r of the command's change u − u_ref, R = r·I (relative to object weights of "
+            "1; times their mean with the planner's metric)");
+    s->Number("max_deviation", &S::max_deviation)
+        .Unit("m or rad")
+        .Above(0)
+        .Doc("bound d of the command's change, |u − u_ref|∞ <= d");
+    s->Choice("method", &S::method, {SmoothingMethod::kLogBarrier, SmoothingMethod::kRandomized},
+              SmoothingMethodName)
+        .Name("smoothing")
+        .Noun("smoothing")
+        .Doc(
+            "the linearisation A_ρ, B_ρ: of the log-barrier program, or randomized smoothing of "
+            "the exact one");
+    s->Number("kappa", &S::smoothing)
+        .Unit("1/(N·m); m or rad")
+        .Above(0)
+        .Doc(
+            "the smoothing's parameter: κ of log-barrier (the talk states none), σ_u of "
+            "randomized");
+    s->Integer("samples", &S::samples).AtLeast(1).Doc("randomized: samples per linearisation");
+    return s;
+  }();
+  return *schema;
+}
+
+std::optional<SettingsProblem> CheckStabilizerSettings(const StabilizerSettings& settings,
+                                                       int object_size) {
+  if (std::optional<SettingsProblem> p = CheckSettingsBlock(StabilizerSettingsSchema(), settings))
+    return p;
+  const Eigen::Index n = settings.object_weight.size();
+  if (n > 0 && n != object_size)
+    return SettingsProblem{"object_weight", "expected n_q,u = " + std::to_string(object_size) +
+                                                " numbers, got " + std::to_string(n)};
+  return std::nullopt;
+}
+
 Stabilizer::Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen::VectorXd> q_ref,
                        std::vector<Eigen::VectorXd> u_ref, const StabilizerSettings& settings)
     : model_(std::move(model)),
@@ -28,17 +81,9 @@ Stabilizer::Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen
     CheckVector(kStabilizerWhere, "q_ref[" + std::to_string(t) + "]", q_ref_[t], nq, "n_q");
   for (int t = 0; t < T; ++t)
     CheckVector(kStabilizerWhere, "u_ref[" + std::to_string(t) + "]", u_ref_[t], nu, "n_u");
+  if (const std::optional<SettingsProblem> p = CheckStabilizerSettings(settings_, no))
+    settings_detail::ThrowSettingProblem(StabilizerSettingsSchema().block(), p->field, p->problem);
   if (settings_.object_weight.size() == 0) settings_.object_weight = Eigen::VectorXd::Ones(no);
-  CheckVector(kStabilizerWhere, "object_weight", settings_.object_weight, no, "n_q,u");
-  QUASIDYN_CHECK_ARGUMENT((settings_.object_weight.array() >= 0.0).all(), kStabilizerWhere,
-                          "object_weight must be >= 0");
-  auto finite_positive = [](double x) { return std::isfinite(x) && x > 0.0; };
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.command_weight), kStabilizerWhere,
-                          "command_weight must be > 0");
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.max_deviation), kStabilizerWhere,
-                          "max_deviation must be > 0");
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.smoothing), kStabilizerWhere,
-                          "smoothing must be > 0");
   QUASIDYN_CHECK_ARGUMENT(
       settings_.regrasp_steps.empty() || static_cast<int>(settings_.regrasp_steps.size()) == T,
       kStabilizerWhere, "regrasp_steps must be empty or have one entry per command");

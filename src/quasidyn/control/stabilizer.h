@@ -6,7 +6,8 @@
 //   min_u  ‖q⁺ᵘ − q⁺ᵘ_ref‖²_Q + ‖u − u_ref‖²_R
 //   s.t.   q⁺ᵘ = f^u(q_ref, u_ref) + A_ρ^u (q − q_ref) + B_ρ^u (u − u_ref),   |u − u_ref|∞ <= d
 //
-// with A_ρ, B_ρ the smoothed linearisation (log-barrier κ; the talk states no κ, ours is 5000)
+// with A_ρ, B_ρ the smoothed linearisation (log-barrier κ; the talk states no κ,
+// ours is the setting `kappa`)
 // at the reference step (q_ref,t, u_ref,t), f the EXACT step there (so that the controller sends
 // u_ref on the reference), q⁺ᵘ_ref = the reference's objects at t + 1, Q = diag(w), R = r·I.
 // Substituting q⁺ᵘ leaves a QP in δu = u − u_ref with Hessian 2(BᵀQB + R) ≻ 0 and the box bound d;
@@ -18,11 +19,13 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "quasidyn/control/plan_controller.h"
 #include "quasidyn/control/smoothed_linearizer.h"
+#include "quasidyn/model/settings_schema.h"
 #include "quasidyn/solvers/qp_problem.h"
 #include "quasidyn/stepping/step_model.h"
 
@@ -30,13 +33,17 @@ namespace quasidyn {
 
 class QpSolver;  // solvers/qp.h
 
+// The user settings (object_weight … samples) are declared once, with their keys, units, ranges,
+// defaults and docs, in StabilizerSettingsSchema (stabilizer.cc); the comments here say what the
+// fields mean to the code. The last three fields are set by the code that runs the stabiliser on
+// a plan (TrackPlan's callers, replanning.h), not by users.
 struct StabilizerSettings {
-  Eigen::VectorXd object_weight;  // w >= 0 (size n_q,u; empty: all 1) [1/m², 1/rad²]
-  double command_weight = 1e-3;   // r > 0 [1/m², 1/rad²]
-  double max_deviation = 0.2;     // d > 0 [m or rad]: |u − u_ref|∞ <= d
+  Eigen::VectorXd object_weight;  // w: Q = diag(w) (size n_q,u; empty: all 1)
+  double command_weight = 1e-3;   // r: R = r·I
+  double max_deviation = 0.2;     // d: |u − u_ref|∞ <= d
   SmoothingMethod method = SmoothingMethod::kLogBarrier;
-  double smoothing = 5000.0;  // κ [1/(N·m)] (log-barrier) or σ_u [m or rad] (randomized), > 0
-  int samples = 50;           // randomized only, >= 1
+  double smoothing = 5000.0;  // κ (log-barrier) or σ_u (randomized) of A_ρ, B_ρ
+  int samples = 50;           // randomized only
   // Steps that are a planner's regrasps (T entries, or empty: none): not linearised, no command
   // (TrackPlan executes them by a RegraspMotion, plan_tracking.h); the stabiliser runs on the
   // contact-continuous segments between them.
@@ -50,11 +57,23 @@ struct StabilizerSettings {
   bool open_loop_where_linearization_fails = false;
 };
 
+// The stabiliser's user settings, each declared once (model/settings_schema.h): the block
+// "stabilizer", `quasidyn track`'s flags, Stabilizer's Python keywords, the range checks, the
+// docs' table (docs/control.md), and replanning's `stabilizer.*` keys (ReplanningSettingsSchema).
+const SettingsSchema<StabilizerSettings>& StabilizerSettingsSchema();
+
+// The first problem of the user settings of `settings` for a scene of n_q,u = `object_size`
+// object coordinates: a setting outside its declared range, or object_weight of another size;
+// the field is its path in the block ("object_weight").
+std::optional<SettingsProblem> CheckStabilizerSettings(const StabilizerSettings& settings,
+                                                       int object_size);
+
 class Stabilizer final : public PlanController {
  public:
   // model: the planning model; q_ref: T + 1 configurations, u_ref: T commands (a trajectory).
-  // Throws std::invalid_argument on sizes, NaN, settings out of range, or a reference step
-  // whose exact step or linearisation fails (naming the step).
+  // Throws std::invalid_argument on sizes, NaN, settings out of range ("stabilizer.<field>: ...",
+  // CheckStabilizerSettings), or a reference step whose exact step or linearisation fails
+  // (naming the step).
   Stabilizer(std::shared_ptr<const StepModel> model, std::vector<Eigen::VectorXd> q_ref,
              std::vector<Eigen::VectorXd> u_ref, const StabilizerSettings& settings);
   ~Stabilizer() override;

@@ -33,40 +33,107 @@ std::string Format(double x) {
 
 }  // namespace
 
+const SettingsSchema<TrajectoryOptimizerSettings>& TrajectoryOptimizerSettingsSchema() {
+  static const SettingsSchema<TrajectoryOptimizerSettings>* const schema = [] {
+    using O = TrajectoryOptimizerSettings;
+    auto* s = new SettingsSchema<O>(
+        "optimizer",
+        "trajectory optimisation through contact by iterative MPC: a QP on the smoothed "
+        "linearisations per iteration, its candidate rolled out exactly (docs/control.md, "
+        "\"Iterative MPC\")");
+    s->Integer("horizon", &O::horizon).AtLeast(1).Doc("steps T (commands) of the plan");
+    s->Integer("iterations", &O::iterations).AtLeast(0).Doc("iterations K");
+    s->Field("object_goal", &O::object_goal)
+        .Name("goal")
+        .Unit("m, rad")
+        .Doc("the objects' goal configuration g (n_q,u numbers)");
+    s->Field("object_weight", &O::object_weight)
+        .AtLeast(0)
+        .Doc("the goal cost's weights w on steps 1 … T − 1 (n_q,u numbers; absent: all 1)");
+    s->Field("terminal_weight", &O::terminal_weight)
+        .AtLeast(0)
+        .Doc("the goal cost's weights w_T on step T (n_q,u numbers; absent: 10·w)");
+    s->Number("rate_weight", &O::rate_weight)
+        .Above(0)
+        .Doc("weight ρ of the command changes ‖u_k − u_{k−1}‖²");
+    s->Number("trust_region", &O::trust_region)
+        .Unit("m or rad")
+        .Above(0)
+        .Doc("initial trust region r_0 (|δu|∞ <= r)");
+    s->Number("trust_region_max", &O::trust_region_max)
+        .Unit("m or rad")
+        .Above(0)
+        .Doc(
+            "largest trust region r_max (>= trust_region; raised to a larger trust_region "
+            "given alone)");
+    s->Number("trust_region_min", &O::trust_region_min)
+        .Unit("m or rad")
+        .Above(0)
+        .Doc("the run stops when r falls below this");
+    s->Number("shrink", &O::shrink)
+        .Above(0)
+        .Below(1)
+        .Doc("r's factor after a rejected or failed candidate");
+    s->Number("grow", &O::grow).AtLeast(1).Doc("r's factor after an accepted candidate");
+    s->Field("shrinking_horizon", &O::shrinking_horizon)
+        .Doc("re-plan from each reached state in every iteration (not with per_segment)");
+    s->Field("per_segment", &O::per_segment)
+        .Doc(
+            "one QP per contact-continuous segment between a plan's regrasps, in path order "
+            "(false: one QP over all steps)");
+    s->Integer("segment_steps", &O::segment_steps)
+        .AtLeast(0)
+        .Doc(
+            "per_segment: a longer segment is corrected in pieces of at most this many steps, "
+            "one QP each (0: whole segments)");
+    s->Number("penetration_tolerance", &O::penetration_tolerance)
+        .Unit("m")
+        .Above(0)
+        .MayBeInfinite()
+        .Doc(
+            "the deepest overlap of two shapes a candidate may reach, or the initial guess's "
+            "own depth if deeper (∞: not measured)");
+    s->Include("smoothing", &O::smoothing, SmoothingScheduleSchema());
+    return s;
+  }();
+  return *schema;
+}
+
+std::optional<SettingsProblem> CheckTrajectoryOptimizerSettings(
+    const TrajectoryOptimizerSettings& s, int object_size) {
+  using Problem = std::optional<SettingsProblem>;
+  if (Problem p = CheckSettingsBlock(TrajectoryOptimizerSettingsSchema(), s)) return p;
+  const std::string n = "n_q,u = " + std::to_string(object_size) + " numbers";
+  if (s.object_goal.size() == 0)
+    return SettingsProblem{"object_goal", "missing: expected " + n + " (the objects' goal)"};
+  for (const auto& [field, x] :
+       {std::pair<const char*, const Eigen::VectorXd*>{"object_goal", &s.object_goal},
+        {"object_weight", &s.object_weight},
+        {"terminal_weight", &s.terminal_weight}}) {
+    if (x->size() > 0 && x->size() != object_size)
+      return SettingsProblem{
+          field, "expected " + n + " (the objects' coordinates), got " + std::to_string(x->size())};
+  }
+  if (s.trust_region_max < s.trust_region)
+    return SettingsProblem{"trust_region_max",
+                           "must be >= trust_region = " + NumberText(s.trust_region) + " (got " +
+                               NumberText(s.trust_region_max) + ")"};
+  if (s.per_segment && s.shrinking_horizon)
+    return SettingsProblem{"per_segment", "per_segment and shrinking_horizon exclude each other"};
+  if (Problem p = CheckSmoothingSchedule(s.smoothing)) {
+    p->field = "smoothing." + p->field;
+    return p;
+  }
+  return std::nullopt;
+}
+
 void ValidateTrajectoryOptimizerSettings(const TrajectoryOptimizerSettings& s,
                                          const StepModel& model) {
   constexpr const char* kWhere = "TrajectoryOptimizer";
-  const int no = model.scene().nq_u;
-  QUASIDYN_CHECK_ARGUMENT(s.horizon >= 1, kWhere,
-                          "horizon must be >= 1 steps (got " + std::to_string(s.horizon) + ")");
-  QUASIDYN_CHECK_ARGUMENT(s.iterations >= 0, kWhere, "iterations must be >= 0");
-  CheckVector(kWhere, "object_goal", s.object_goal, no, "n_q,u (the objects' coordinates)");
-  if (s.object_weight.size() > 0)
-    CheckVector(kWhere, "object_weight", s.object_weight, no, "n_q,u");
-  if (s.terminal_weight.size() > 0) {
-    CheckVector(kWhere, "terminal_weight", s.terminal_weight, no, "n_q,u");
-  }
-  QUASIDYN_CHECK_ARGUMENT(
-      (s.object_weight.array() >= 0.0).all() && (s.terminal_weight.array() >= 0.0).all(), kWhere,
-      "object weights must be >= 0");
-  auto finite_positive = [](double x) { return std::isfinite(x) && x > 0.0; };
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(s.rate_weight), kWhere, "rate_weight must be > 0");
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(s.trust_region), kWhere, "trust_region must be > 0");
-  QUASIDYN_CHECK_ARGUMENT(std::isfinite(s.trust_region_max) && s.trust_region_max >= s.trust_region,
-                          kWhere, "trust_region_max must be >= trust_region");
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(s.trust_region_min), kWhere,
-                          "trust_region_min must be > 0");
-  QUASIDYN_CHECK_ARGUMENT(s.shrink > 0.0 && s.shrink < 1.0, kWhere, "shrink must be in (0, 1)");
-  QUASIDYN_CHECK_ARGUMENT(std::isfinite(s.grow) && s.grow >= 1.0, kWhere, "grow must be >= 1");
-  QUASIDYN_CHECK_ARGUMENT(s.penetration_tolerance > 0.0, kWhere,
-                          "penetration_tolerance must be > 0 m (+inf: not measured), got " +
-                              Format(s.penetration_tolerance));
-  QUASIDYN_CHECK_ARGUMENT(
-      s.segment_steps >= 0, kWhere,
-      "segment_steps must be >= 0 (0: whole segments), got " + std::to_string(s.segment_steps));
-  QUASIDYN_CHECK_ARGUMENT(!(s.per_segment && s.shrinking_horizon), kWhere,
-                          "per_segment and shrinking_horizon exclude each other");
-  ValidateSmoothingSchedule(s.smoothing);
+  if (const std::optional<SettingsProblem> p =
+          CheckTrajectoryOptimizerSettings(s, model.scene().nq_u))
+    settings_detail::ThrowSettingProblem(TrajectoryOptimizerSettingsSchema().block(), p->field,
+                                         p->problem);
   if (!s.regrasp_steps.empty()) {
     QUASIDYN_CHECK_ARGUMENT(static_cast<int>(s.regrasp_steps.size()) == s.horizon, kWhere,
                             "regrasp_steps has " + std::to_string(s.regrasp_steps.size()) +
@@ -77,13 +144,34 @@ void ValidateTrajectoryOptimizerSettings(const TrajectoryOptimizerSettings& s,
   }
 }
 
+void ApplyOptimizerSettingOverrides(const SettingOverrides& overrides,
+                                    TrajectoryOptimizerSettings* settings) {
+  bool trust_region_max_given = false;
+  for (const SettingOverride& o : overrides) trust_region_max_given |= o.name == "trust_region_max";
+  ApplySettingOverrides(TrajectoryOptimizerSettingsSchema(), overrides, settings);
+  if (!trust_region_max_given)
+    settings->trust_region_max = std::max(settings->trust_region_max, settings->trust_region);
+}
+
+namespace {
+
+// The settings, validated before the members made from them (the lineariser checks its schedule
+// too, but a problem is named as the optimiser's field).
+const TrajectoryOptimizerSettings& Validated(const TrajectoryOptimizerSettings& settings,
+                                             const std::shared_ptr<const StepModel>& model) {
+  QUASIDYN_CHECK_ARGUMENT(model != nullptr, "TrajectoryOptimizer", "the model is null");
+  ValidateTrajectoryOptimizerSettings(settings, *model);
+  return settings;
+}
+
+}  // namespace
+
 TrajectoryOptimizer::TrajectoryOptimizer(std::shared_ptr<const StepModel> model,
                                          const TrajectoryOptimizerSettings& settings)
     : model_(model),
-      settings_(settings),
+      settings_(Validated(settings, model)),
       linearizer_(model, settings.smoothing),
       solver_(std::make_unique<QpSolver>()) {
-  ValidateTrajectoryOptimizerSettings(settings_, *model_);
   const int no = model_->scene().nq_u;
   if (settings_.object_weight.size() == 0) settings_.object_weight = Eigen::VectorXd::Ones(no);
   if (settings_.terminal_weight.size() == 0) {

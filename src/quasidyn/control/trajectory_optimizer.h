@@ -52,12 +52,14 @@
 #include <Eigen/Core>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "quasidyn/common/outcome.h"
 #include "quasidyn/control/smoothed_linearizer.h"
 #include "quasidyn/control/trajopt_qp.h"
+#include "quasidyn/model/settings_schema.h"
 #include "quasidyn/planning/penetration_meter.h"
 #include "quasidyn/solvers/qp_problem.h"
 #include "quasidyn/stepping/step_model.h"
@@ -68,40 +70,67 @@ class QpSolver;  // solvers/qp.h
 
 struct OptimizerIteration;
 
+// The user settings (horizon … penetration_tolerance, smoothing) are declared once, with their
+// keys, units, ranges, defaults and docs, in TrajectoryOptimizerSettingsSchema
+// (trajectory_optimizer.cc); the comments here say what the fields mean to the code.
 struct TrajectoryOptimizerSettings {
-  int horizon = 20;                 // T >= 1 steps
-  int iterations = 20;              // K >= 0
+  int horizon = 10;                 // T steps
+  int iterations = 20;              // K
   Eigen::VectorXd object_goal;      // g (size n_q,u): the objects' goal configuration
-  Eigen::VectorXd object_weight;    // w >= 0 (size n_q,u; empty: all 1) on steps 1 … T − 1
-  Eigen::VectorXd terminal_weight;  // w_T >= 0 (size n_q,u; empty: 10·w) on step T
-  double rate_weight = 0.1;         // ρ > 0 on ‖u_k − u_{k−1}‖² (u_{−1} = q_a(0))
-  double trust_region = 0.1;        // r_0 > 0 [m or rad], ∞-norm bound on δu
-  double trust_region_max = 0.5;    // r_max >= r_0
-  double trust_region_min = 1e-5;   // the run stops when r falls below it, > 0
-  double shrink = 0.5;              // in (0, 1)
-  double grow = 1.5;                // >= 1
+  Eigen::VectorXd object_weight;    // w (size n_q,u; empty: all 1) on steps 1 … T − 1
+  Eigen::VectorXd terminal_weight;  // w_T (size n_q,u; empty: 10·w) on step T
+  double rate_weight = 0.1;         // ρ on ‖u_k − u_{k−1}‖² (u_{−1} = q_a(0))
+  double trust_region = 0.1;        // r_0, ∞-norm bound on δu
+  double trust_region_max = 0.5;    // r_max, at least r_0
+  double trust_region_min = 1e-5;   // the run stops when r falls below it
+  double shrink = 0.5;              // r's factor after a rejected candidate
+  double grow = 1.5;                // r's factor after an accepted one
   bool shrinking_horizon = false;   // re-plan from each reached state (step 2 above)
   // One QP per contact-continuous segment between regrasps (above); not with shrinking_horizon.
   // Without regrasp steps the path is one segment and this is the single QP.
   bool per_segment = false;
   // Per-segment mode: a segment longer than this many steps is corrected in consecutive pieces
   // of at most this many, each a QP of its own from where the piece before it ends (the rate
-  // term between two pieces stays in the later piece's QP); >= 0, 0: whole segments.
+  // term between two pieces stays in the later piece's QP); 0: whole segments.
   int segment_steps = 0;
   // Per step (T entries, or empty: none): true where step k is a regrasp, q_{k+1} = (q^u_k, u_k)
   // with u_k the fixed grasp configuration, not a stepper step. At least one step must not be.
+  // Not a user setting: the initial guess's (a planner's path).
   std::vector<bool> regrasp_steps;
   SmoothingSchedule smoothing;
-  // The deepest overlap of shapes [m] a candidate's exact rollout may reach (above), > 0;
-  // +∞: not measured.
+  // The deepest overlap of shapes a candidate's exact rollout may reach (above); +∞: not
+  // measured.
   double penetration_tolerance = 1e-3;
   // Called after every iteration with its record; may be empty.
   std::function<void(const OptimizerIteration&)> progress;
 };
 
-// Throws std::invalid_argument naming the setting out of its range; sizes against the model.
+// The optimiser's user settings, each declared once (model/settings_schema.h): the block
+// "optimizer" (the smoothing schedule's settings as `smoothing.*`, SmoothingScheduleSchema),
+// `quasidyn optimize`'s flags, TrajectoryOptimizer's Python keywords, the range checks and the
+// docs' table (docs/control.md).
+const SettingsSchema<TrajectoryOptimizerSettings>& TrajectoryOptimizerSettingsSchema();
+
+// The first problem of `settings` for a scene of n_q,u = `object_size` object coordinates: a
+// setting outside its declared range, a goal or weights of another size (or no goal), or a
+// cross-field rule the ranges cannot say (trust_region_max >= trust_region, per_segment and
+// shrinking_horizon exclusive, the smoothing schedule's); the field is its path in the block
+// ("trust_region_max", "smoothing.kappa_max"). regrasp_steps is not a setting (not checked).
+std::optional<SettingsProblem> CheckTrajectoryOptimizerSettings(
+    const TrajectoryOptimizerSettings& settings, int object_size);
+
+// Throws std::invalid_argument "optimizer.<field>: <problem>" (CheckTrajectoryOptimizerSettings,
+// sizes against the model's scene), or "TrajectoryOptimizer: ..." for regrasp_steps that are not
+// T entries or are all regrasps.
 void ValidateTrajectoryOptimizerSettings(const TrajectoryOptimizerSettings& settings,
                                          const StepModel& model);
+
+// Applies `overrides` (settings by name: `quasidyn optimize`'s flags, Python's keywords) to
+// *settings, each checked ("optimizer.<path>: ..."). A trust_region given above
+// trust_region_max raises trust_region_max to it, unless trust_region_max is given too (the one
+// rule of the faces: an initial trust region alone is never refused for the default r_max).
+void ApplyOptimizerSettingOverrides(const SettingOverrides& overrides,
+                                    TrajectoryOptimizerSettings* settings);
 
 struct OptimizerIteration {
   int index = 0;                // i

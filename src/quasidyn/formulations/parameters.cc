@@ -17,6 +17,7 @@ ParameterSpec NumberParameter(std::string key, std::string unit, double lower, b
   spec.range = std::string(strictly ? "> " : ">= ") + NumberText(lower);
   spec.default_text = std::move(default_text);
   spec.description = std::move(description);
+  spec.number = true;
   const std::string unit_text = spec.unit == "-" ? "" : " [" + spec.unit + "]";
   spec.problem = [key = label.empty() ? spec.key : label, lower, strictly,
                   unit_text](const Eigen::MatrixXd& value) -> std::string {

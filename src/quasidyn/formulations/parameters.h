@@ -21,6 +21,7 @@ struct ParameterSpec {
   std::string range;         // e.g. "> 0", ">= 0", "symmetric positive definite"
   std::string default_text;  // what an absent value means, e.g. "1", "DefaultKappa(scene)"
   std::string description;   // one sentence, citing its source
+  bool number = false;       // a single number (NumberParameter), not a list or a matrix
   // Empty when `value` is acceptable, else what is wrong with it (without the key).
   std::function<std::string(const Eigen::MatrixXd& value)> problem;
 };

@@ -150,13 +150,13 @@ TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
                             "unknown metric 'magic'");
   PlanningReaderExpectError("  metric: {regularization: 0}\n", 19, "planning.metric.regularization",
                             "must be > 0");
-  PlanningReaderExpectError("  p_grasp: 2\n", 19, "planning.p_grasp", "probability");
+  PlanningReaderExpectError("  p_grasp: 2\n", 19, "planning.p_grasp", "must be in [0, 1] (got 2)");
   PlanningReaderExpectError("  penetration_tolerance: 0\n", 19, "planning.penetration_tolerance",
                             "must be > 0 [m]");
   PlanningReaderExpectError("  max_substeps: 0\n", 19, "planning.max_substeps", "must be >= 1");
   PlanningReaderExpectError("  max_substeps: 2048\n", 19, "planning.max_substeps",
                             "must be <= 1024");
-  PlanningReaderExpectError("  seed: -1\n", 19, "planning.seed", "must be an integer >= 0");
+  PlanningReaderExpectError("  seed: -1\n", 19, "planning.seed", "must be >= 0 (got -1)");
   PlanningReaderExpectError("  goal_weights: {position: 0, rotation: 0}\n", 19,
                             "planning.goal_weights", "both 0");
   PlanningReaderExpectError("  goal_connection: {radius: 0}\n", 19,

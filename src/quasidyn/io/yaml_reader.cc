@@ -1,6 +1,7 @@
 #include "quasidyn/io/yaml_reader.h"
 
 #include <cmath>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -149,6 +150,26 @@ int YamlValue::AsInt() const {
     Fail("must be an integer, got " + Describe(node_));
   }
   return value;
+}
+
+std::int64_t YamlValue::AsInt64() const {
+  if (!node_.IsScalar()) Fail("must be an integer, got " + Describe(node_));
+  long long value = 0;
+  if (!YAML::convert<long long>::decode(node_, value)) {
+    Fail("must be an integer, got " + Describe(node_));
+  }
+  return static_cast<std::int64_t>(value);
+}
+
+double YamlValue::AsNumberOrInfinity() const {
+  if (node_.IsScalar()) {
+    const std::string& text = node_.Scalar();
+    if (text == "Infinity") return std::numeric_limits<double>::infinity();
+    if (text == "-Infinity") return -std::numeric_limits<double>::infinity();
+    double value = 0.0;
+    if (YAML::convert<double>::decode(node_, value) && std::isinf(value)) return value;
+  }
+  return AsDouble();
 }
 
 bool YamlValue::AsBool() const {

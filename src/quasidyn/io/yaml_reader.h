@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <Eigen/Core>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,6 +54,10 @@ class YamlValue {
   double AsDouble() const;                                // finite
   double AsDouble(double min, bool min_inclusive) const;  // finite and > (or >=) min
   int AsInt() const;
+  std::int64_t AsInt64() const;
+  // A number within the scene's limits, or ±∞ written .inf, -.inf, Infinity or -Infinity (the
+  // spelling of JSON files, which have no infinity); NaN is refused.
+  double AsNumberOrInfinity() const;
   bool AsBool() const;
   // A sequence of finite numbers; expected_size < 0 accepts any length.
   Eigen::VectorXd AsVector(int expected_size = -1) const;

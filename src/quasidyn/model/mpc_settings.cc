@@ -21,10 +21,10 @@ Problem Wrong(const std::string& field, const std::string& problem) {
   return MpcSettingsProblem{field, problem};
 }
 
-// Size `expected` (what it counts in `name`), every entry finite and >= `minimum` (strictly
-// when `strict`); an empty vector passes unless `required`.
-Problem CheckVector(const std::string& field, const Eigen::VectorXd& x, int expected,
-                    const std::string& name, bool required, double minimum, bool strict) {
+// Size `expected` (what it counts in `name`); an empty vector passes unless `required`. (Each
+// entry's finiteness and range are the schema's.)
+Problem CheckSize(const std::string& field, const Eigen::VectorXd& x, int expected,
+                  const std::string& name, bool required) {
   if (x.size() == 0) {
     if (required)
       return Wrong(field,
@@ -34,22 +34,14 @@ Problem CheckVector(const std::string& field, const Eigen::VectorXd& x, int expe
   if (x.size() != expected)
     return Wrong(field, "expected " + name + " = " + std::to_string(expected) + " numbers, got " +
                             std::to_string(x.size()));
-  for (Eigen::Index i = 0; i < x.size(); ++i) {
-    if (!std::isfinite(x[i]))
-      return Wrong(field, "entry " + std::to_string(i) + " is not finite (" + Text(x[i]) + ")");
-    if (strict ? !(x[i] > minimum) : !(x[i] >= minimum))
-      return Wrong(field, "entry " + std::to_string(i) + " must be " + (strict ? "> " : ">= ") +
-                              Text(minimum) + " (got " + Text(x[i]) + ")");
-  }
   return std::nullopt;
 }
 
 Problem CheckBox(const std::string& lower_field, const Eigen::VectorXd& lower,
                  const std::string& upper_field, const Eigen::VectorXd& upper, int expected,
                  const std::string& name, bool required) {
-  constexpr double kAny = -std::numeric_limits<double>::infinity();
-  if (Problem p = CheckVector(lower_field, lower, expected, name, required, kAny, false)) return p;
-  if (Problem p = CheckVector(upper_field, upper, expected, name, required, kAny, false)) return p;
+  if (Problem p = CheckSize(lower_field, lower, expected, name, required)) return p;
+  if (Problem p = CheckSize(upper_field, upper, expected, name, required)) return p;
   if (lower.size() != upper.size())
     return Wrong(lower.size() == 0 ? lower_field : upper_field, "both bounds of a box are needed");
   for (Eigen::Index i = 0; i < lower.size(); ++i) {
@@ -62,51 +54,122 @@ Problem CheckBox(const std::string& lower_field, const Eigen::VectorXd& lower,
 
 }  // namespace
 
+const SettingsSchema<MpcSettings>& MpcSettingsSchema() {
+  static const SettingsSchema<MpcSettings>* const schema = [] {
+    using M = MpcSettings;
+    auto* s = new SettingsSchema<M>(
+        "mpc",
+        "MPC through contact of the 2D frictional contact notes: an MIQP per control step on the "
+        "second-order step linearised at the state (docs/mpc.md)");
+    const char* x = "n_x = n_q + n_v numbers";
+    const char* a = "n_a = n_v,a numbers";
+    s->Integer("horizon", &M::horizon).AtLeast(1).Doc("N, the steps of the horizon");
+    s->Number("time_step", &M::time_step)
+        .Name("h")
+        .Unit("s")
+        .AtLeast(0)
+        .Doc("h of the controller's model and its plant; 0: the scene's time_step");
+    s->Field("target", &M::target)
+        .Unit("m, rad, m/s, rad/s")
+        .Doc(std::string("x_d = (q, v), the target state: ") + x);
+    s->Field("weights.state", &M::state_weight)
+        .Name("state_weight")
+        .AtLeast(0)
+        .Doc(std::string("the diagonal of Q, steps 0 … N−1 (") + x + "; absent: all 1)");
+    s->Field("weights.terminal", &M::terminal_weight)
+        .Name("terminal_weight")
+        .AtLeast(0)
+        .Doc(std::string("the diagonal of Q_f, step N (") + x + "; absent: Q)");
+    s->Field("weights.force", &M::force_weight)
+        .Name("force_weight")
+        .Unit("1/N², 1/(N·m)²")
+        .Above(0)
+        .Doc(std::string("the diagonal of R, the force's weight (") + a + "; absent: all 1)");
+    s->Field("bounds.state_lower", &M::state_lower)
+        .Name("state_lower")
+        .Doc(std::string("x_min (") + x + "); finite, the big-M constants come from the bounds");
+    s->Field("bounds.state_upper", &M::state_upper)
+        .Name("state_upper")
+        .Doc(std::string("x_max (") + x + ")");
+    s->Field("bounds.force_lower", &M::force_lower)
+        .Name("force_lower")
+        .Unit("N, N·m")
+        .Doc(std::string("τ_min (") + a + ")");
+    s->Field("bounds.force_upper", &M::force_upper)
+        .Name("force_upper")
+        .Unit("N, N·m")
+        .Doc(std::string("τ_max (") + a + ")");
+    s->Number("contact_distance", &M::contact_distance)
+        .Unit("m")
+        .AtLeast(0)
+        .Doc(
+            "contacts with φ at most this enter the horizon's model; 0: the scene's "
+            "contact_tolerance");
+    s->Number("big_m.impulse_margin", &M::impulse_margin)
+        .Name("impulse_margin")
+        .AtLeast(1)
+        .Doc(
+            "each impulse's cap: this times the impulse that alone balances the largest "
+            "momentum change the boxes allow");
+    s->Number("big_m.value", &M::big_m)
+        .Name("big_m")
+        .AtLeast(0)
+        .Doc("one M for every complementarity (the notes' single M); 0: derived per impulse");
+    s->Integer("solver.node_limit", &M::node_limit)
+        .Name("node_limit")
+        .AtLeast(1)
+        .Doc("branch-and-bound nodes per solve");
+    s->Number("solver.time_limit", &M::time_limit)
+        .Name("time_limit")
+        .Unit("s")
+        .Above(0)
+        .MayBeInfinite()
+        .Doc("wall time per solve");
+    s->Number("solver.absolute_gap", &M::absolute_gap)
+        .Name("absolute_gap")
+        .AtLeast(0)
+        .Doc("a solve stops when the bound is within this of the incumbent (objective units)");
+    s->Number("solver.relative_gap", &M::relative_gap)
+        .Name("relative_gap")
+        .AtLeast(0)
+        .Doc("likewise, relative to the incumbent");
+    s->Custom(
+         "solver.branching", SettingKind::kChoice,
+         [](const M& m) {
+           return SettingValue(
+               std::string(m.pseudo_cost_branching ? "pseudo-cost" : "most-fractional"));
+         },
+         [](const SettingValue& v, M* m) {
+           m->pseudo_cost_branching = std::get<std::string>(v) == "pseudo-cost";
+         })
+        .Name("branching")
+        .Choices({"pseudo-cost", "most-fractional"})
+        .Noun("branching rule")
+        .Doc("the variable a node branches on");
+    return s;
+  }();
+  return *schema;
+}
+
 std::optional<MpcSettingsProblem> CheckMpcSettings(const MpcSettings& s, const Scene& scene,
                                                    bool complete) {
   if (scene.nq != scene.nv)
     return Wrong("state", "the MPC needs n_q = n_v (no floating bodies); this scene has n_q = " +
                               std::to_string(scene.nq) + ", n_v = " + std::to_string(scene.nv));
   if (scene.nv_a == 0) return Wrong("robots", "the scene has no robot: nothing to control");
-  if (s.horizon < 1)
-    return Wrong("horizon", "must be >= 1 (got " + std::to_string(s.horizon) + ")");
-  if (!std::isfinite(s.time_step) || s.time_step < 0)
-    return Wrong("time_step", "must be finite and >= 0 [s] (got " + Text(s.time_step) + ")");
+  if (Problem p = CheckSettingsBlock(MpcSettingsSchema(), s)) return p;
   const int nx = scene.nq + scene.nv, na = scene.nv_a;
   const std::string x_name = "n_x = n_q + n_v", a_name = "n_a = n_v,a";
-  constexpr double kAny = -std::numeric_limits<double>::infinity();
-  if (Problem p = CheckVector("target", s.target, nx, x_name, complete, kAny, false)) return p;
-  if (Problem p = CheckVector("weights.state", s.state_weight, nx, x_name, false, 0.0, false))
-    return p;
-  if (Problem p = CheckVector("weights.terminal", s.terminal_weight, nx, x_name, false, 0.0, false))
-    return p;
-  if (Problem p = CheckVector("weights.force", s.force_weight, na, a_name, false, 0.0, true))
-    return p;
+  if (Problem p = CheckSize("target", s.target, nx, x_name, complete)) return p;
+  if (Problem p = CheckSize("weights.state", s.state_weight, nx, x_name, false)) return p;
+  if (Problem p = CheckSize("weights.terminal", s.terminal_weight, nx, x_name, false)) return p;
+  if (Problem p = CheckSize("weights.force", s.force_weight, na, a_name, false)) return p;
   if (Problem p = CheckBox("bounds.state_lower", s.state_lower, "bounds.state_upper", s.state_upper,
                            nx, x_name, complete))
     return p;
   if (Problem p = CheckBox("bounds.force_lower", s.force_lower, "bounds.force_upper", s.force_upper,
                            na, a_name, complete))
     return p;
-  if (!std::isfinite(s.contact_distance) || s.contact_distance < 0)
-    return Wrong("contact_distance",
-                 "must be finite and >= 0 [m] (got " + Text(s.contact_distance) + ")");
-  if (!std::isfinite(s.impulse_margin) || s.impulse_margin < 1)
-    return Wrong("big_m.impulse_margin",
-                 "must be finite and >= 1 (got " + Text(s.impulse_margin) + ")");
-  if (!std::isfinite(s.big_m) || s.big_m < 0)
-    return Wrong("big_m.value",
-                 "must be finite and > 0, or 0 for derived (got " + Text(s.big_m) + ")");
-  if (s.node_limit < 1)
-    return Wrong("solver.node_limit", "must be >= 1 (got " + std::to_string(s.node_limit) + ")");
-  if (!(s.time_limit > 0))
-    return Wrong("solver.time_limit", "must be > 0 [s] (got " + Text(s.time_limit) + ")");
-  if (!std::isfinite(s.absolute_gap) || s.absolute_gap < 0)
-    return Wrong("solver.absolute_gap",
-                 "must be finite and >= 0 (got " + Text(s.absolute_gap) + ")");
-  if (!std::isfinite(s.relative_gap) || s.relative_gap < 0)
-    return Wrong("solver.relative_gap",
-                 "must be finite and >= 0 (got " + Text(s.relative_gap) + ")");
   return std::nullopt;
 }
 

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <sstream>
-#include <stdexcept>
 #include <tuple>
 
 #include "quasidyn/model/scene.h"
@@ -23,43 +22,6 @@ MaybeProblem PlanningSettingsWrong(const std::string& field, const std::string& 
   return PlanningSettingsProblem{field, problem};
 }
 
-MaybeProblem CheckPositive(const std::string& field, double value, const std::string& unit) {
-  if (std::isnan(value) || !(value > 0.0))
-    return PlanningSettingsWrong(field, "must be > 0" + unit + " (got " + SettingText(value) + ")");
-  return std::nullopt;
-}
-
-MaybeProblem CheckFiniteNonNegative(const std::string& field, double value,
-                                    const std::string& unit) {
-  if (!std::isfinite(value) || !(value >= 0.0))
-    return PlanningSettingsWrong(
-        field, "must be finite and >= 0" + unit + " (got " + SettingText(value) + ")");
-  return std::nullopt;
-}
-
-MaybeProblem CheckProbability(const std::string& field, double value) {
-  if (!(value >= 0.0 && value <= 1.0))
-    return PlanningSettingsWrong(
-        field, "must be a probability in [0, 1] (got " + SettingText(value) + ")");
-  return std::nullopt;
-}
-
-MaybeProblem CheckAtLeast(const std::string& field, int value, int minimum) {
-  if (value < minimum)
-    return PlanningSettingsWrong(
-        field, "must be >= " + std::to_string(minimum) + " (got " + std::to_string(value) + ")");
-  return std::nullopt;
-}
-
-// minimum <= value <= maximum, the first bound broken named ("must be >= 1 (got 0)").
-MaybeProblem CheckInRange(const std::string& field, int value, int minimum, int maximum) {
-  if (MaybeProblem p = CheckAtLeast(field, value, minimum)) return p;
-  if (value > maximum)
-    return PlanningSettingsWrong(
-        field, "must be <= " + std::to_string(maximum) + " (got " + std::to_string(value) + ")");
-  return std::nullopt;
-}
-
 MaybeProblem CheckFiniteVector(const std::string& field, const Eigen::VectorXd& x) {
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     if (!std::isfinite(x[i]))
@@ -69,62 +31,12 @@ MaybeProblem CheckFiniteVector(const std::string& field, const Eigen::VectorXd& 
   return std::nullopt;
 }
 
-// The numbers that do not depend on the scene.
+// Every setting in its declared range, and what the ranges alone cannot say.
 MaybeProblem CheckScalars(const PlanningSettings& s) {
-  if (MaybeProblem p = CheckFiniteNonNegative("goal_tolerance", s.goal_tolerance, "")) return p;
-  if (!(s.goal_tolerance > 0))
-    return PlanningSettingsWrong("goal_tolerance", "must be > 0 (got 0)");
-  if (MaybeProblem p = CheckFiniteNonNegative("goal_weights.position", s.position_weight, " [1/m]"))
-    return p;
-  if (MaybeProblem p =
-          CheckFiniteNonNegative("goal_weights.rotation", s.rotation_weight, " [1/rad]"))
-    return p;
+  if (MaybeProblem p = CheckSettingsBlock(PlanningSettingsSchema(), s)) return p;
   if (!(s.position_weight + s.rotation_weight > 0))
     return PlanningSettingsWrong("goal_weights",
                                  "position and rotation weights are both 0: no goal distance");
-  if (MaybeProblem p = CheckProbability("goal_bias", s.goal_bias)) return p;
-  if (!std::isfinite(s.kappa)) return PlanningSettingsWrong("metric.kappa", "must be finite");
-  if (MaybeProblem p = CheckPositive("metric.kappa", s.kappa, " [1/(N·m)]")) return p;
-  if (MaybeProblem p = CheckAtLeast("metric.samples", s.samples, 1)) return p;
-  if (!std::isfinite(s.sample_std)) return PlanningSettingsWrong("metric.std", "must be finite");
-  if (MaybeProblem p = CheckPositive("metric.std", s.sample_std, " [m or rad]")) return p;
-  if (!std::isfinite(s.regularization))
-    return PlanningSettingsWrong("metric.regularization", "must be finite");
-  if (MaybeProblem p = CheckPositive("metric.regularization", s.regularization, "")) return p;
-  if (!std::isfinite(s.step_size)) return PlanningSettingsWrong("step_size", "must be finite");
-  if (MaybeProblem p = CheckPositive("step_size", s.step_size, " [m or rad]")) return p;
-  if (MaybeProblem p = CheckAtLeast("extend_steps", s.extend_steps, 1)) return p;
-  if (MaybeProblem p = CheckFiniteNonNegative("time_step", s.time_step, " [s]")) return p;
-  if (MaybeProblem p = CheckPositive("penetration_tolerance", s.penetration_tolerance, " [m]"))
-    return p;
-  if (MaybeProblem p = CheckInRange("max_substeps", s.max_substeps, 1, kMaxPlanningSubsteps))
-    return p;
-  if (MaybeProblem p = CheckProbability("p_grasp", s.p_grasp)) return p;
-  if (MaybeProblem p = CheckAtLeast("grasp_candidates", s.grasp_candidates, 1)) return p;
-  if (MaybeProblem p = CheckAtLeast("settle_steps", s.settle_steps, 1)) return p;
-  if (!(s.grasp_score_fraction > 0.0 && s.grasp_score_fraction <= 1.0))
-    return PlanningSettingsWrong(
-        "grasp_score_fraction",
-        "must be in (0, 1] (got " + SettingText(s.grasp_score_fraction) + ")");
-  if (MaybeProblem p = CheckAtLeast("limits.max_nodes", s.max_nodes, 1)) return p;
-  if (MaybeProblem p = CheckPositive("limits.time_limit", s.time_limit, " [s]")) return p;
-  if (MaybeProblem p = CheckInRange("extension_batch", s.extension_batch, 1, kMaxExtensionBatch))
-    return p;
-  if (s.goal_connection) {
-    const GoalConnectionSettings& c = *s.goal_connection;
-    if (MaybeProblem p = CheckPositive("goal_connection.radius", c.radius, "")) return p;
-    if (MaybeProblem p = CheckAtLeast("goal_connection.horizon", c.horizon, 1)) return p;
-    if (MaybeProblem p = CheckAtLeast("goal_connection.iterations", c.iterations, 1)) return p;
-    if (MaybeProblem p = CheckAtLeast("goal_connection.interval", c.interval, 1)) return p;
-  }
-  if (s.plant_check) {
-    const PlantCheckSettings& c = *s.plant_check;
-    if (MaybeProblem p = CheckInRange("plant_check.substeps", c.substeps, 2, kMaxPlanningSubsteps))
-      return p;
-    if (!std::isfinite(c.tolerance))
-      return PlanningSettingsWrong("plant_check.tolerance", "must be finite");
-    if (MaybeProblem p = CheckPositive("plant_check.tolerance", c.tolerance, "")) return p;
-  }
   return std::nullopt;
 }
 
@@ -258,12 +170,6 @@ const char* GraspSelectionName(GraspSelection selection) {
   return selection == GraspSelection::kNearest ? "nearest" : "conditioning";
 }
 
-GraspSelection ParseGraspSelection(const std::string& name) {
-  if (name == "nearest") return GraspSelection::kNearest;
-  if (name == "conditioning") return GraspSelection::kConditioning;
-  throw std::invalid_argument("unknown grasp selection '" + name + "' (nearest, conditioning)");
-}
-
 const char* ReachabilityMethodName(ReachabilityMethod method) {
   switch (method) {
     case ReachabilityMethod::kExact:
@@ -276,31 +182,225 @@ const char* ReachabilityMethodName(ReachabilityMethod method) {
   return "?";
 }
 
-ReachabilityMethod ParseReachabilityMethod(const std::string& name) {
-  for (ReachabilityMethod m : {ReachabilityMethod::kExact, ReachabilityMethod::kLogBarrier,
-                               ReachabilityMethod::kRandomized})
-    if (name == ReachabilityMethodName(m)) return m;
-  throw std::invalid_argument("unknown metric '" + name + "' (exact, log-barrier, randomized)");
-}
-
 const char* NearestRuleName(NearestRule rule) {
   return rule == NearestRule::kReachability ? "reachability" : "euclidean";
-}
-
-NearestRule ParseNearestRule(const std::string& name) {
-  if (name == "reachability") return NearestRule::kReachability;
-  if (name == "euclidean") return NearestRule::kEuclidean;
-  throw std::invalid_argument("unknown nearest-node rule '" + name + "' (reachability, euclidean)");
 }
 
 const char* RegraspExecutionName(RegraspExecution execution) {
   return execution == RegraspExecution::kReset ? "reset" : "physical";
 }
 
-RegraspExecution ParseRegraspExecution(const std::string& name) {
-  if (name == "reset") return RegraspExecution::kReset;
-  if (name == "physical") return RegraspExecution::kPhysical;
-  throw std::invalid_argument("unknown regrasp execution '" + name + "' (reset, physical)");
+const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
+  static const SettingsSchema<PlanningSettings>* const schema = [] {
+    using P = PlanningSettings;
+    using C = GoalConnectionSettings;
+    using K = PlantCheckSettings;
+    auto* s = new SettingsSchema<P>(
+        "planning",
+        "RRT through contact with the reachability metric and contact sampling (Pang, Suh, Yang "
+        "& Tedrake, T-RO 2023; docs/planning.md)");
+    const char* per_object = "3 per movable object: x, y, z [m] in 3D; x, y [m] and θ [rad] planar";
+    s->Field("goal", &P::goal)
+        .Unit("m, rad")
+        .Doc(
+            "the objects' goal q_u (n_q,u numbers: x, y, θ per planar object; x, y, z and a unit "
+            "quaternion w, x, y, z per floating one)");
+    s->Number("goal_tolerance", &P::goal_tolerance)
+        .Above(0)
+        .Doc("the search stops at a node whose goal distance D is at most this");
+    s->Number("goal_weights.position", &P::position_weight)
+        .Name("position_weight")
+        .Unit("1/m")
+        .AtLeast(0)
+        .Doc("w_p, the weight of the positions in D (w_p + w_r > 0)");
+    s->Number("goal_weights.rotation", &P::rotation_weight)
+        .Name("rotation_weight")
+        .Unit("1/rad")
+        .AtLeast(0)
+        .Doc("w_r, the weight of the rotation angles in D");
+    s->Number("goal_bias", &P::goal_bias)
+        .AtLeast(0)
+        .AtMost(1)
+        .Doc("the probability that a sample is the goal itself");
+    s->Field("bounds.lower", &P::lower)
+        .Name("lower")
+        .Doc(std::string("the sampling region's lower corner, ") + per_object);
+    s->Field("bounds.upper", &P::upper)
+        .Name("upper")
+        .Doc(std::string("the sampling region's upper corner, ") + per_object);
+    s->Custom(
+         "bounds.rotation_axis", SettingKind::kNumbers,
+         [](const P& p) {
+           return p.rotation_axis ? SettingValue(std::vector<double>(p.rotation_axis->data(),
+                                                                     p.rotation_axis->data() + 3))
+                                  : SettingValue(std::vector<double>());
+         },
+         [](const SettingValue& v, P* p) {
+           const std::vector<double>& x = std::get<std::vector<double>>(v);
+           if (x.empty())
+             p->rotation_axis.reset();
+           else
+             p->rotation_axis = Eigen::Vector3d(x[0], x[1], x[2]);
+         })
+        .Name("rotation_axis")
+        .Size(3)
+        .Doc(
+            "3D: sample rotations about this axis (world frame) from the objects' initial "
+            "orientation; absent: uniform on SO(3)");
+    s->Field("object_region.lower", &P::region_lower)
+        .Doc(std::string("where the objects may go, lower corner (absent: anywhere), ") +
+             per_object);
+    s->Field("object_region.upper", &P::region_upper).Doc("where the objects may go, upper corner");
+    s->Choice("metric.type", &P::method,
+              {ReachabilityMethod::kExact, ReachabilityMethod::kLogBarrier,
+               ReachabilityMethod::kRandomized},
+              ReachabilityMethodName)
+        .Name("metric")
+        .Noun("metric")
+        .Doc("the linearisation of the reachability metric at a node");
+    s->Number("metric.kappa", &P::kappa)
+        .Name("kappa")
+        .Unit("1/(N·m)")
+        .Above(0)
+        .Doc("κ, the log-barrier weight of the metric's linearisations (metric log-barrier)");
+    s->Integer("metric.samples", &P::samples)
+        .Name("samples")
+        .AtLeast(1)
+        .Doc("randomized-smoothing samples per linearisation (metric randomized)");
+    s->Number("metric.std", &P::sample_std)
+        .Name("std")
+        .Unit("m or rad")
+        .Above(0)
+        .Doc("σ_u, the samples' standard deviation on u (metric randomized)");
+    s->Number("metric.regularization", &P::regularization)
+        .Name("regularization")
+        .Unit("(m or rad)²")
+        .Above(0)
+        .Doc("λ of the metric's (B Bᵀ + λ I)⁻¹");
+    s->Choice("nearest", &P::nearest, {NearestRule::kReachability, NearestRule::kEuclidean},
+              NearestRuleName)
+        .Noun("nearest-node rule")
+        .Doc(
+            "the node an extension starts from: nearest by the metric, or in the objects' "
+            "tangent space (the talk's ablation)");
+    s->Number("step_size", &P::step_size)
+        .Unit("m or rad")
+        .Above(0)
+        .Doc("the robots' largest displacement over one extension");
+    s->Integer("extend_steps", &P::extend_steps)
+        .AtLeast(1)
+        .Doc("steps of the exact stepper per extension");
+    s->Number("time_step", &P::time_step)
+        .Name("h")
+        .Unit("s")
+        .AtLeast(0)
+        .Doc("h of the planner's steps; 0: the scene's time_step");
+    s->Number("penetration_tolerance", &P::penetration_tolerance)
+        .Unit("m")
+        .Above(0)
+        .MayBeInfinite()
+        .Doc("the deepest overlap of two shapes a plan may keep (∞: not checked)");
+    s->Integer("max_substeps", &P::max_substeps)
+        .AtLeast(1)
+        .AtMost(kMaxPlanningSubsteps)
+        .Doc("substeps of an extension's step that overlaps too deeply (1: none)");
+    s->Number("p_grasp", &P::p_grasp)
+        .AtLeast(0)
+        .AtMost(1)
+        .Doc("the probability that an iteration re-grasps instead of extending");
+    s->Integer("grasp_candidates", &P::grasp_candidates)
+        .AtLeast(1)
+        .Doc("robot configurations in contact tried per regrasp");
+    s->Integer("settle_steps", &P::settle_steps)
+        .AtLeast(1)
+        .Doc("steps that settle a candidate with the objects held");
+    s->Choice("regrasp", &P::regrasp, {RegraspExecution::kReset, RegraspExecution::kPhysical},
+              RegraspExecutionName)
+        .Noun("regrasp execution")
+        .Doc("a regrasp jumps the robots (reset) or is a motion the plant can execute (physical)");
+    s->Custom(
+         "grasp_anchors", SettingKind::kNames,
+         [](const P& p) {
+           return p.grasp_anchors == GraspAnchors::kListed
+                      ? SettingValue(p.grasp_anchor_links)
+                      : SettingValue(std::vector<std::string>{GraspAnchorsName(p.grasp_anchors)});
+         },
+         [](const SettingValue& v, P* p) {
+           const std::vector<std::string>& names = std::get<std::vector<std::string>>(v);
+           p->grasp_anchor_links.clear();
+           if (names.size() == 1 && names[0] == GraspAnchorsName(GraspAnchors::kFingers)) {
+             p->grasp_anchors = GraspAnchors::kFingers;
+           } else if (names.size() == 1 && names[0] == GraspAnchorsName(GraspAnchors::kAllLinks)) {
+             p->grasp_anchors = GraspAnchors::kAllLinks;
+           } else {
+             p->grasp_anchors = GraspAnchors::kListed;
+             p->grasp_anchor_links = names;
+           }
+         })
+        .Choices(
+            {GraspAnchorsName(GraspAnchors::kFingers), GraspAnchorsName(GraspAnchors::kAllLinks)})
+        .Noun("robot/link")
+        .Doc(
+            "the links contact sampling puts onto an object: the fingers, every moved link with "
+            "geometry, or the listed robot/link names");
+    s->Choice("grasp_selection", &P::grasp_selection,
+              {GraspSelection::kNearest, GraspSelection::kConditioning}, GraspSelectionName)
+        .Noun("grasp selection")
+        .Doc(
+            "the candidate a regrasp takes: nearest by the metric, or the same among the "
+            "well-conditioned ones");
+    s->Number("grasp_score_fraction", &P::grasp_score_fraction)
+        .Above(0)
+        .AtMost(1)
+        .Doc(
+            "conditioning: candidates scoring below this fraction of the best are passed over "
+            "(not stated in the papers)");
+    s->Integer("extension_batch", &P::extension_batch)
+        .AtLeast(1)
+        .AtMost(kMaxExtensionBatch)
+        .Doc("samples extended side by side per round (1: the planner of the papers)");
+    s->Integer("limits.max_nodes", &P::max_nodes)
+        .Name("max_nodes")
+        .AtLeast(1)
+        .Doc("the search stops at this many tree nodes");
+    s->Number("limits.time_limit", &P::time_limit)
+        .Name("time_limit")
+        .Unit("s")
+        .Above(0)
+        .MayBeInfinite()
+        .Doc("the search stops after this much wall time");
+    s->Integer("seed", &P::seed).AtLeast(0).Doc("the same seed gives the same tree");
+    s->Section("goal_connection", &P::goal_connection,
+               "the nearest node asks the trajectory optimiser for a way to the goal "
+               "(docs/planning.md, \"Goal connection\")");
+    s->Field("goal_connection.radius", &P::goal_connection, &C::radius)
+        .Above(0)
+        .MayBeInfinite()
+        .Doc("a node with D at most this asks for a connection");
+    s->Field("goal_connection.horizon", &P::goal_connection, &C::horizon)
+        .AtLeast(1)
+        .Doc("commands (steps of the planner's h) per connection");
+    s->Field("goal_connection.iterations", &P::goal_connection, &C::iterations)
+        .AtLeast(1)
+        .Doc("the optimiser's iterations per connection");
+    s->Field("goal_connection.interval", &P::goal_connection, &C::interval)
+        .AtLeast(1)
+        .Doc("new nodes between two attempts");
+    s->Field("goal_connection.regrasp_when_stalled", &P::goal_connection, &C::regrasp_when_stalled)
+        .Doc("a stalled connection is retried from a new grasp");
+    s->Section("plant_check", &P::plant_check,
+               "an extension is kept only if a plant of step h/k ends near it (docs/planning.md, "
+               "\"Plans a plant of another time step executes\")");
+    s->Field("plant_check.substeps", &P::plant_check, &K::substeps)
+        .AtLeast(2)
+        .AtMost(kMaxPlanningSubsteps)
+        .Doc("k, the plant's steps per step of h");
+    s->Field("plant_check.tolerance", &P::plant_check, &K::tolerance)
+        .Above(0)
+        .Doc("the largest D between the plant's end and the planner's");
+    return s;
+  }();
+  return *schema;
 }
 
 int MovableObjectCount(const Scene& scene) {

@@ -3,8 +3,9 @@
 // reachability metric and the limits of RRT through contact (Pang, Suh, Yang & Tedrake, T-RO
 // 2023; Pang's talk "Planning and Control for Contact-rich Manipulation", 2022). A scene file
 // may give these in its optional `planning:` block (docs/scene-format.md, io/planning_reader.h);
-// the command line and Python override them field by field. One check, CheckPlanningSettings,
-// validates them against a scene for every face, and names the field that is wrong.
+// the command line and Python override them setting by setting. Each setting is declared once
+// (PlanningSettingsSchema below); one check, CheckPlanningSettings, validates them against a
+// scene for every face, and names the field that is wrong.
 //
 // Object coordinates: each movable object (an un-actuated instance with a planar or floating
 // joint; fixed objects have no q) contributes its q block to the goal (x, y, θ planar; x, y, z,
@@ -16,6 +17,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "quasidyn/model/settings_schema.h"
 
 namespace quasidyn {
 
@@ -37,24 +40,11 @@ enum class NearestRule { kReachability, kEuclidean };
 // stepper with the objects free (release, transfer, close), the node being the state reached.
 enum class RegraspExecution { kReset, kPhysical };
 
-// "exact", "log-barrier", "randomized"; Parse* throws std::invalid_argument naming them.
-const char* ReachabilityMethodName(ReachabilityMethod method);
-ReachabilityMethod ParseReachabilityMethod(const std::string& name);
-// "reachability", "euclidean".
-const char* NearestRuleName(NearestRule rule);
-NearestRule ParseNearestRule(const std::string& name);
-// "reset", "physical".
-const char* RegraspExecutionName(RegraspExecution execution);
-RegraspExecution ParseRegraspExecution(const std::string& name);
-
 // Which robot links contact sampling (planning/contact_sampler.h) may put onto an object:
 // the fingers (robot bodies with collision geometry and no descendant that has some), every
 // robot link with collision geometry that a joint moves (whole-arm contact), or the links
 // PlanningSettings::grasp_anchor_links names.
 enum class GraspAnchors { kFingers, kAllLinks, kListed };
-
-// "fingers", "all_links", "listed" (a list in the scene file).
-const char* GraspAnchorsName(GraspAnchors anchors);
 
 // Which of a regrasp's settled candidates the tree takes (planning/grasp_conditioning.h,
 // docs/planning.md "Contact sampling"): the one of least d(sample; candidate) (kNearest, the
@@ -63,9 +53,14 @@ const char* GraspAnchorsName(GraspAnchors anchors);
 // grasp_score_fraction times the best candidate's (kConditioning).
 enum class GraspSelection { kNearest, kConditioning };
 
-// "nearest", "conditioning"; Parse* throws std::invalid_argument naming them.
+// The names the planning block spells them with: "exact", "log-barrier", "randomized";
+// "reachability", "euclidean"; "reset", "physical"; "fingers", "all_links", "listed" (a list
+// in the scene file); "nearest", "conditioning".
+const char* ReachabilityMethodName(ReachabilityMethod method);
+const char* NearestRuleName(NearestRule rule);
+const char* RegraspExecutionName(RegraspExecution execution);
+const char* GraspAnchorsName(GraspAnchors anchors);
 const char* GraspSelectionName(GraspSelection selection);
-GraspSelection ParseGraspSelection(const std::string& name);
 
 // The largest PlanningSettings::max_substeps.
 inline constexpr int kMaxPlanningSubsteps = 1024;
@@ -80,10 +75,10 @@ inline constexpr int kMaxExtensionBatch = 1024;
 // node is asked at most once, and no sooner than `interval` new nodes after the previous attempt
 // (a budget in nodes, so that the tree stays a function of the seed).
 struct GoalConnectionSettings {
-  double radius = 0.5;  // [-] in D's units, > 0 (may be infinite)
-  int horizon = 10;     // T >= 1: commands (steps of the planner's h) per connection
-  int iterations = 10;  // K >= 1: the optimiser's iterations per connection
-  int interval = 100;   // >= 1: new nodes between two attempts
+  double radius = 0.5;
+  int horizon = 10;
+  int iterations = 10;
+  int interval = 100;
   // Retry a stalled connection with a new grasp (docs/planning.md, "Goal connection"): when the
   // node of least D was asked already, or is what an attempt that gained less than a tenth of
   // its D (kConnectionStallGain in rrt.cc) left as the nearest, the next attempt first re-grasps
@@ -100,56 +95,55 @@ struct GoalConnectionSettings {
 // ends within D <= tolerance of the end the planner's own step reached (D of PlanningSettings,
 // the end of the h/k run taken as the goal). The node stays the planner's end state.
 struct PlantCheckSettings {
-  int substeps = 2;         // k, in [2, 1024]: the plant's steps per step of h (h_plant = h/k)
-  double tolerance = 0.05;  // [-] in D's units, > 0 and finite
+  int substeps = 2;
+  double tolerance = 0.05;
 };
 
+// Each field's key, unit, range and one-line doc are declared once, in PlanningSettingsSchema
+// (planning_settings.cc); the comments here say what the fields mean to the code.
 struct PlanningSettings {
-  // The objects' goal q_u (size n_q,u: x, y [m], θ [rad] per planar object; x, y, z [m] and a
-  // unit quaternion (w, x, y, z) per floating one). Empty: not given (planning needs one).
+  // The objects' goal q_u (size n_q,u). Empty: not given (planning needs one).
   Eigen::VectorXd goal;
-  // The sampling region: per movable object, lower and upper bounds of its position x, y, z [m]
-  // (3D) or of x, y [m] and θ [rad] (planar); sizes 3 × (movable objects), lower <= upper.
-  // Planar angles are sampled in [lower, upper] and compared modulo 2π (SE(2)); 3D rotations
-  // are uniform on SO(3), or about `rotation_axis` (unit after normalisation, world frame) with
-  // the angle uniform in [−π, π) applied to the object's initial orientation.
+  // The sampling region: per movable object, lower and upper bounds of its position (3D) or of
+  // x, y and θ (planar); sizes 3 × (movable objects), lower <= upper. Planar angles are sampled
+  // in [lower, upper] and compared modulo 2π (SE(2)); 3D rotations are uniform on SO(3), or
+  // about `rotation_axis` (unit after normalisation, world frame) with the angle uniform in
+  // [−π, π) applied to the object's initial orientation.
   Eigen::VectorXd lower, upper;
   std::optional<Eigen::Vector3d> rotation_axis;  // 3D scenes only
-  // Where the objects may go (scene file `object_region: {lower, upper}`; empty: anywhere): the
-  // same layout as the bounds, 3 per movable object (x, y, z [m] in 3D; x, y [m] and θ [rad]
-  // planar, θ as the coordinate is, not wrapped), finite (a wide interval for no limit). An
-  // extension, goal connection step or regrasp that leaves the objects farther outside than its
-  // start is refused (no node): from a root inside, every node has its objects inside; from a root
-  // outside (a plan from where a plant left them), the tree may only bring them back. For a hand
-  // holding a ball from below: the ball kept on the palm, where it rests when the fingers let go,
-  // so that a plant executes the planner's reset regrasps as motions (control/replanning.h, issue
-  // 39).
+  // Where the objects may go (empty: anywhere), the same layout as the bounds (planar θ as the
+  // coordinate is, not wrapped). An extension, goal connection step or regrasp that leaves the
+  // objects farther outside than its start is refused (no node): from a root inside, every node
+  // has its objects inside; from a root outside (a plan from where a plant left them), the tree
+  // may only bring them back. For a hand holding a ball from below: the ball kept on the palm,
+  // where it rests when the fingers let go, so that a plant executes the planner's reset
+  // regrasps as motions (control/replanning.h, issue 39).
   Eigen::VectorXd region_lower, region_upper;
 
   // Termination: stop when the weighted goal distance
   //   D(q) = sqrt( Σ_objects (w_p ‖p − p_goal‖)² + (w_r ‖r ⊖ r_goal‖)² )   [-]
   // (‖r ⊖ r_goal‖ the rotation angle between the orientations: |θ − θ_goal| modulo 2π in
   // planar scenes) is at most goal_tolerance.
-  double goal_tolerance = 0.05;  // [-], > 0
-  double position_weight = 1.0;  // w_p [1/m], >= 0
-  double rotation_weight = 1.0;  // w_r [1/rad], >= 0 (w_p + w_r > 0)
-  double goal_bias = 0.1;        // probability [0, 1] that a sample is the goal itself
+  double goal_tolerance = 0.05;
+  double position_weight = 1.0;  // w_p
+  double rotation_weight = 1.0;  // w_r (w_p + w_r > 0)
+  double goal_bias = 0.1;
 
   // The reachability metric (planning/reachability_metric.h).
   ReachabilityMethod method = ReachabilityMethod::kLogBarrier;
-  double kappa = 100.0;          // κ [1/(N·m)], > 0: log-barrier weight (method log-barrier)
-  int samples = 100;             // >= 1: randomized smoothing samples (method randomized)
-  double sample_std = 0.1;       // σ_u [m or rad], > 0: their std on u (method randomized)
-  double regularization = 1e-3;  // λ [(m or rad)²], > 0: of (B Bᵀ + λ I)⁻¹
+  double kappa = 100.0;          // κ, method log-barrier
+  int samples = 100;             // method randomized
+  double sample_std = 0.1;       // σ_u, method randomized
+  double regularization = 1e-3;  // λ of (B Bᵀ + λ I)⁻¹
   NearestRule nearest = NearestRule::kReachability;
 
   // Extension: δu by regularised least squares through B toward the sample, scaled to
-  // ‖δu‖₂ <= step_size, then extend_steps steps of the exact stepper of time step h.
-  // [m or rad], > 0: the robots' displacement over one extension: a position command changes by at
-  // most this, a velocity command by at most this / (h · extend_steps) (planning/rrt.cc).
+  // ‖δu‖₂ <= step_size, then extend_steps steps of the exact stepper of time step h: a position
+  // command changes by at most step_size, a velocity command by at most step_size / (h ·
+  // extend_steps) (planning/rrt.cc).
   double step_size = 0.2;
-  int extend_steps = 1;    // >= 1
-  double time_step = 0.0;  // h [s] of the planner's steps, > 0; 0: the scene's time_step
+  int extend_steps = 1;
+  double time_step = 0.0;  // h; 0: the scene's time_step
 
   // Plans that stay physical (planning/rrt.h, edge_stepper.h, docs/planning.md): an extension
   // that leaves two shapes overlapping by more than penetration_tolerance (at the end of a step,
@@ -157,37 +151,35 @@ struct PlanningSettings {
   // is taken again as n = 2, 4, … <= max_substeps substeps of h/n per step with the robots'
   // command ramped, and refused (no node) when it still does, so no path of the tree passes
   // deeper.
-  double penetration_tolerance = 1e-3;  // [m], > 0; infinity: no check
-  int max_substeps = 16;                // in [1, 1024]; 1: no substeps
+  double penetration_tolerance = 1e-3;  // infinity: no check
+  int max_substeps = 16;                // 1: no substeps
 
   // Contact sampling (planning/contact_sampler.h): with probability p_grasp an iteration
   // re-grasps instead of extending: `grasp_candidates` robot configurations in contact with
   // the nearest node's objects, each settled by `settle_steps` steps with the objects held,
   // the best by the metric kept.
-  double p_grasp = 0.1;      // [0, 1]
-  int grasp_candidates = 8;  // K >= 1
-  int settle_steps = 3;      // >= 1
+  double p_grasp = 0.1;
+  int grasp_candidates = 8;
+  int settle_steps = 3;
   // kPhysical: the candidates, best by the metric first, are executed as a regrasp motion on the
   // planner's stepper until one leaves the objects within D <= goal_tolerance of where it found
   // them (the remaining contacts held them); the node is the state reached, the edge records
   // the motion's commands. kReset: the best candidate itself, the robots jumped to it.
   RegraspExecution regrasp = RegraspExecution::kReset;
-  // Where a candidate touches (scene file `grasp_anchors: fingers | all_links | [robot/link,
-  // ...]`): with kFingers every finger moves with probability ½; with kAllLinks or kListed every
-  // robot moves with probability ½ and puts one of its anchor links, drawn uniformly, onto the
-  // object (one IK per robot).
+  // Where a candidate touches: with kFingers every finger moves with probability ½; with
+  // kAllLinks or kListed every robot moves with probability ½ and puts one of its anchor links,
+  // drawn uniformly, onto the object (one IK per robot).
   GraspAnchors grasp_anchors = GraspAnchors::kFingers;
   std::vector<std::string> grasp_anchor_links;  // kListed: body names "robot/link", not empty
-  // Which candidate a regrasp takes (GraspSelection above). grasp_score_fraction [-] in (0, 1]:
-  // with kConditioning, candidates scoring below this fraction of the best score are passed
-  // over (1: the best-conditioned only; not stated in the papers; ours: 0.5).
+  // Which candidate a regrasp takes (GraspSelection above); with kConditioning, candidates
+  // scoring below grasp_score_fraction of the best score are passed over.
   GraspSelection grasp_selection = GraspSelection::kNearest;
   double grasp_score_fraction = 0.5;
 
   // Limits: the planner stops at max_nodes tree nodes or time_limit seconds of wall time.
-  int max_nodes = 2000;      // >= 1
-  double time_limit = 60.0;  // [s], > 0 (may be infinite)
-  std::uint64_t seed = 0;    // any value: the same seed gives the same tree
+  int max_nodes = 2000;
+  double time_limit = 60.0;
+  std::uint64_t seed = 0;  // the same seed gives the same tree
 
   // Absent: no goal connection (the planner of the papers). Present: used when the caller gives
   // the planner a connector (PlannerOptions::goal_connector, planning/rrt.h).
@@ -200,21 +192,23 @@ struct PlanningSettings {
   // round, each extended from its nearest node in the tree as it was before the round, the B
   // extensions taken and their nodes linearised side by side on the planner's threads, then
   // added in sample order. 1: one sample per iteration (the planner of the papers).
-  int extension_batch = 1;  // B in [1, kMaxExtensionBatch]
+  int extension_batch = 1;
 };
+
+// The planning block's settings, each declared once (model/settings_schema.h): the scene file's
+// `planning:` keys, the command line's `quasidyn plan` flags, Python's `quasidyn.plan` keywords,
+// plan files' `plan.settings`, the range checks and the docs' table all come from it.
+const SettingsSchema<PlanningSettings>& PlanningSettingsSchema();
 
 // What CheckPlanningSettings found wrong: the field (its path in the `planning:` block, e.g.
 // "bounds.lower", "limits.max_nodes") and the problem ("must be >= 1 (got -3)").
-struct PlanningSettingsProblem {
-  std::string field;
-  std::string problem;
-};
+using PlanningSettingsProblem = SettingsProblem;
 
 // The first problem of `settings` for `scene`, or nothing: a scene without movable objects
 // (field "objects") or without robots ("robots"), a goal of the wrong size, not finite, with a
 // quaternion of norm off 1 by more than 1e-6, or outside the bounds; bounds of the wrong size
-// or with lower > upper; rotation_axis in a planar scene or zero; every number outside the
-// range its comment gives; listed grasp anchors that are not robot links with collision geometry
+// or with lower > upper; rotation_axis in a planar scene or zero; every setting outside the
+// range its declaration gives (PlanningSettingsSchema); listed grasp anchors that are not robot links with collision geometry
 // moved by a joint. `complete`: a missing goal or missing bounds are problems too (a
 // query about to run); without it they may still come from elsewhere (a scene file whose goal
 // the command line gives).

@@ -7,6 +7,7 @@
 
 #include "quasidyn/common/atomic_file_writer.h"
 #include "quasidyn/io/planning_reader.h"
+#include "quasidyn/io/settings_json.h"
 #include "quasidyn/io/yaml_reader.h"
 #include "quasidyn/simulation/trajectory_json.h"
 
@@ -24,52 +25,11 @@ json Number(double x) {  // JSON has no infinity (a time limit may be one): as t
 
 json Vector(const Eigen::VectorXd& x) { return std::vector<double>(x.data(), x.data() + x.size()); }
 
+// The planning settings (their schema's JSON, model/planning_settings.h) with the time step the
+// planner stepped with.
 json SettingsToJson(const PlanResult& plan) {
-  const PlanningSettings& s = plan.settings;
-  json bounds = {{"lower", Vector(s.lower)}, {"upper", Vector(s.upper)}};
-  if (s.rotation_axis) bounds["rotation_axis"] = Vector(*s.rotation_axis);
-  const json anchors = s.grasp_anchors == GraspAnchors::kListed
-                           ? json(s.grasp_anchor_links)
-                           : json(GraspAnchorsName(s.grasp_anchors));
-  json out = {{"goal_tolerance", s.goal_tolerance},
-              {"goal_weights", {{"position", s.position_weight}, {"rotation", s.rotation_weight}}},
-              {"goal_bias", s.goal_bias},
-              {"bounds", bounds},
-              {"metric",
-               {{"type", ReachabilityMethodName(s.method)},
-                {"kappa", s.kappa},
-                {"samples", s.samples},
-                {"std", s.sample_std},
-                {"regularization", s.regularization}}},
-              {"nearest", NearestRuleName(s.nearest)},
-              {"step_size", s.step_size},
-              {"extend_steps", s.extend_steps},
-              {"time_step", plan.stepping.time_step.value_or(0.0)},
-              {"penetration_tolerance", Number(s.penetration_tolerance)},
-              {"max_substeps", s.max_substeps},
-              {"p_grasp", s.p_grasp},
-              {"grasp_candidates", s.grasp_candidates},
-              {"settle_steps", s.settle_steps},
-              {"regrasp", RegraspExecutionName(s.regrasp)},
-              {"grasp_anchors", anchors},
-              {"grasp_selection", GraspSelectionName(s.grasp_selection)},
-              {"grasp_score_fraction", s.grasp_score_fraction},
-              {"extension_batch", s.extension_batch},
-              {"limits", {{"max_nodes", s.max_nodes}, {"time_limit", Number(s.time_limit)}}},
-              {"seed", s.seed}};
-  if (s.region_lower.size() > 0)
-    out["object_region"] = {{"lower", Vector(s.region_lower)}, {"upper", Vector(s.region_upper)}};
-  if (s.goal_connection) {
-    const GoalConnectionSettings& c = *s.goal_connection;
-    out["goal_connection"] = {{"radius", Number(c.radius)},
-                              {"horizon", c.horizon},
-                              {"iterations", c.iterations},
-                              {"interval", c.interval},
-                              {"regrasp_when_stalled", c.regrasp_when_stalled}};
-  }
-  if (s.plant_check)
-    out["plant_check"] = {{"substeps", s.plant_check->substeps},
-                          {"tolerance", s.plant_check->tolerance}};
+  json out = SettingsBlockToJson(PlanningSettingsSchema(), plan.settings);
+  out["time_step"] = plan.stepping.time_step.value_or(0.0);
   return out;
 }
 
@@ -341,22 +301,12 @@ PlanningSettings PlanningSettingsOfPlanFile(const std::string& file, const Scene
       !j["plan"]["settings"].is_object() || !j["plan"].contains("goal"))
     throw std::invalid_argument(file + ": not a plan file with plan.settings and plan.goal");
   json block = j["plan"]["settings"];
-  block["goal"] = j["plan"]["goal"];
-  // JSON has no infinity: the writer's "Infinity" strings, taken out and put back.
-  const bool no_time_limit = block.contains("limits") && block["limits"].is_object() &&
-                             block["limits"].value("time_limit", json()) == "Infinity";
-  if (no_time_limit) block["limits"].erase("time_limit");
-  const bool no_depth_check = block.value("penetration_tolerance", json()) == "Infinity";
-  if (no_depth_check) block.erase("penetration_tolerance");
-  PlanningSettings settings;
+  block["goal"] = j["plan"]["goal"];  // (files before the settings held the goal)
   try {
-    settings = ReadPlanningSettings(YamlValue::Parse(block.dump(), where), scene);
+    return ReadPlanningSettings(YamlValue::Parse(block.dump(), where), scene);
   } catch (const std::exception& e) {
     throw std::invalid_argument(file + ": plan.settings: " + e.what());
   }
-  if (no_time_limit) settings.time_limit = std::numeric_limits<double>::infinity();
-  if (no_depth_check) settings.penetration_tolerance = std::numeric_limits<double>::infinity();
-  return settings;
 }
 
 }  // namespace quasidyn

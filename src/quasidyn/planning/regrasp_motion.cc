@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -15,23 +16,54 @@ constexpr const char* kRegraspWhere = "RegraspMotion";
 constexpr double kLiftTolerance = 1e-6;
 }  // namespace
 
+const SettingsSchema<RegraspMotionSettings>& RegraspMotionSettingsSchema() {
+  static const SettingsSchema<RegraspMotionSettings>* const schema = [] {
+    using R = RegraspMotionSettings;
+    auto* s = new SettingsSchema<R>(
+        "regrasp_motion",
+        "a planner's regrasp as a motion a plant executes: release, transfer and close finger by "
+        "finger, the fingers lifted off the objects (docs/control.md, \"Tracking through "
+        "regrasps\")");
+    s->Number("clearance", &R::clearance)
+        .Unit("m")
+        .Above(0)
+        .Doc("clearance c: how far the lifted fingers stay from the objects");
+    s->Number("max_joint_step", &R::max_joint_step)
+        .Unit("rad or m")
+        .Above(0)
+        .Doc("largest joint command change s per plant step");
+    s->Integer("settle_steps", &R::settle_steps)
+        .AtLeast(0)
+        .Doc("plant steps that hold the new grasp after the close");
+    s->Integer("max_lift_iterations", &R::max_lift_iterations)
+        .AtLeast(1)
+        .Doc("Gauss–Newton iterations of one lift off the objects");
+    s->Integer("max_motion_steps", &R::max_motion_steps)
+        .AtLeast(1)
+        .Doc("the most plant steps one regrasp's motion may take (a longer one is refused)");
+    s->Number("damping", &R::damping)
+        .Unit("(m/rad)²")
+        .Above(0)
+        .Doc("least-squares damping λ of a lift");
+    s->Field("relax_grip", &R::relax_grip)
+        .Doc(
+            "the grip's squeeze is let go before the first finger moves (false: the fingers "
+            "that stay keep squeezing)");
+    return s;
+  }();
+  return *schema;
+}
+
 RegraspMotion::RegraspMotion(ScenePtr scene, const RegraspMotionSettings& settings)
     : scene_(std::move(scene)),
       settings_(settings),
       kinematics_(scene_),
       geometry_(scene_),
       data_(geometry_.CreateData()) {
-  auto finite_positive = [](double x) { return std::isfinite(x) && x > 0.0; };
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.clearance), kRegraspWhere,
-                          "clearance must be > 0 [m]");
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.max_joint_step), kRegraspWhere,
-                          "max_joint_step must be > 0");
-  QUASIDYN_CHECK_ARGUMENT(finite_positive(settings_.damping), kRegraspWhere, "damping must be > 0");
-  QUASIDYN_CHECK_ARGUMENT(settings_.settle_steps >= 0, kRegraspWhere, "settle_steps must be >= 0");
-  QUASIDYN_CHECK_ARGUMENT(settings_.max_lift_iterations >= 1, kRegraspWhere,
-                          "max_lift_iterations must be >= 1");
-  QUASIDYN_CHECK_ARGUMENT(settings_.max_motion_steps >= 1, kRegraspWhere,
-                          "max_motion_steps must be >= 1");
+  if (const std::optional<SettingsProblem> p =
+          CheckSettingsBlock(RegraspMotionSettingsSchema(), settings_))
+    settings_detail::ThrowSettingProblem(RegraspMotionSettingsSchema().block(), p->field,
+                                         p->problem);
   const Scene& s = *scene_;
   QUASIDYN_CHECK_ARGUMENT(s.nq_a > 0, kRegraspWhere, "the scene has no robot to regrasp with");
   robot_body_.assign(s.bodies.size(), false);

@@ -43,27 +43,36 @@
 #include "quasidyn/geometry/geometry_model.h"
 #include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/model/scene.h"
+#include "quasidyn/model/settings_schema.h"
 
 namespace quasidyn {
 
+// Each field's key, unit, range, default and one-line doc are declared once, in
+// RegraspMotionSettingsSchema (regrasp_motion.cc); the comments here say what the fields mean to
+// the code.
 struct RegraspMotionSettings {
-  double clearance = 0.01;       // c [m], > 0: how far the lifted robots stay from the objects
-  double max_joint_step = 0.05;  // s [rad or m], > 0: the largest joint command change per
-                                 // plant step (and per Gauss–Newton iteration)
-  int settle_steps = 3;          // >= 0: plant steps that hold g after the close
-  int max_lift_iterations = 60;  // >= 1: Gauss–Newton iterations of one Lift
-  // >= 1: the most plant steps one regrasp's motion may take (release, transfer, close and
-  // settle of every finger). A longer motion is refused (RegraspCommands::ok false, no
-  // commands) before the lifts of its transfer are computed, so one Plan costs at most
-  // about this many Lifts. Ours: 400, 20 rad of joint travel at s = 0.05 (a grasp whose
-  // revolute joints are wound by several turns, as unlimited joints can be, otherwise costs a
-  // Lift per 0.05 rad of the winding: minutes inside one planner iteration).
+  double clearance = 0.01;       // c: how far the lifted robots stay from the objects
+  double max_joint_step = 0.05;  // s: the largest joint command change per plant step (and per
+                                 // Gauss–Newton iteration)
+  int settle_steps = 3;          // plant steps that hold g after the close
+  int max_lift_iterations = 60;  // Gauss–Newton iterations of one Lift
+  // The most plant steps one regrasp's motion may take (release, transfer, close and settle of
+  // every finger). A longer motion is refused (RegraspCommands::ok false, no commands) before
+  // the lifts of its transfer are computed, so one Plan costs at most about this many Lifts.
+  // Ours: 20 rad of joint travel at the default s (a grasp whose revolute joints are wound by
+  // several turns, as unlimited joints can be, otherwise costs a Lift per step s of the winding:
+  // minutes inside one planner iteration).
   int max_motion_steps = 400;
-  double damping = 1e-6;  // λ > 0 [(m/rad)²]: the least-squares damping
+  double damping = 1e-6;  // λ: the least-squares damping
   // Step 0 (hold): true lets the grip's squeeze go first (every finger to its configuration);
   // false keeps the fingers that do not move at their last command, squeezing as before.
   bool relax_grip = true;
 };
+
+// The regrasp motion's settings, each declared once (model/settings_schema.h): the block
+// "regrasp_motion", included in tracking's as `regrasp.*` (plan_tracking.h: `quasidyn track`'s
+// --regrasp-* flags).
+const SettingsSchema<RegraspMotionSettings>& RegraspMotionSettingsSchema();
 
 // The commands of one regrasp and how well its lifted postures were found.
 struct RegraspCommands {
@@ -83,7 +92,8 @@ struct RegraspCommands {
 class RegraspMotion {
  public:
   // The scene whose geometry the lifts avoid (the plant's). std::invalid_argument on settings
-  // out of range, a scene without robots, or a robot joint that is not revolute or prismatic.
+  // out of range ("regrasp_motion.<field>: ..."), a scene without robots, or a robot joint that
+  // is not revolute or prismatic.
   RegraspMotion(ScenePtr scene, const RegraspMotionSettings& settings);
 
   // The motion of the regrasp from q_before (the plan's configuration before it) to q_after
