@@ -75,21 +75,25 @@ def signature_lines(doc, name):
 # a function whose docstring carries "[settings: BLOCK]" takes BLOCK's settings as its
 # **kwargs, written out as keyword-only parameters.
 SETTINGS = {}
+# Every number parameter the registered formulations declare (quasidyn.formulations()): a
+# function whose docstring carries "[parameters]" takes them as its **kwargs.
+PARAMETER_KEYS = []
 SETTING_TYPES = {"bool": "bool", "integer": "int", "number": "float", "choice": "str",
                  "numbers": "List[float]", "names": "Union[str, List[str]]"}
 
 
 def setting_parameters(doc, rendered):
-    match = re.search(r"\[settings: ([a-z_]+)\]", doc or "")
-    if not match:
-        return ["**kwargs: Any"]
-    block = SETTINGS[match.group(1)]
     star = [] if any(p == "*" or p.startswith("*args") for p in rendered) else ["*"]
-    # A setting the function takes as a parameter of its own (plan's and TrajectoryOptimizer's
-    # goal) is that parameter, not a keyword again.
-    taken = {p.partition(":")[0] for p in rendered}
-    return star + [f"{s['name']}: Optional[{SETTING_TYPES[s['kind']]}] = ..."
-                   for s in block["settings"] if s["name"] not in taken]
+    match = re.search(r"\[settings: ([a-z_]+)\]", doc or "")
+    if match:
+        # A setting the function takes as a parameter of its own (plan's and
+        # TrajectoryOptimizer's goal) is that parameter, not a keyword again.
+        taken = {p.partition(":")[0] for p in rendered}
+        return star + [f"{s['name']}: Optional[{SETTING_TYPES[s['kind']]}] = ..."
+                       for s in SETTINGS[match.group(1)]["settings"] if s["name"] not in taken]
+    if "[parameters]" in (doc or ""):
+        return star + [f"{key}: Optional[float] = ..." for key in PARAMETER_KEYS]
+    return ["**kwargs: Any"]
 
 
 def render_function(name, doc, indent, is_method):
@@ -155,6 +159,9 @@ def render_class(name, cls):
 
 def generate(module):
     SETTINGS.update(module._settings())
+    for formulation in module.formulations():
+        PARAMETER_KEYS.extend(p["key"] for p in formulation["parameters"]
+                              if p["number"] and p["key"] not in PARAMETER_KEYS)
     out = [HEADER]
     for name, value in sorted(vars(module).items()):
         if name.startswith("__") and name != "__version__":

@@ -134,7 +134,6 @@ def plan_seed(source: SceneSource, seed: int, goal: Optional[Sequence[float]],
 
 # The sweep's parameter names that are not formulation parameters: how each is applied.
 SCENE_EDITS = {"friction", "contact_tolerance", "h"}
-ROLLOUT_KEYWORDS = {"kappa", "object_mass_scale"}
 
 
 def _swept_scene(source: SceneSource, point: Dict[str, float]) -> Any:
@@ -155,20 +154,18 @@ def _swept_scene(source: SceneSource, point: Dict[str, float]) -> Any:
 def sweep_cell(source: SceneSource, formulation: str, point: Dict[str, float],
                run: Dict[str, Any], unit: str) -> Dict[str, Any]:
     """One rollout of the scene's schedule with the formulation and parameter values `point`
-    (h, contact_tolerance, friction[:SHAPE] edit the scene; kappa and object_mass_scale are
-    rollout keywords; any other name is a formulation parameter)."""
+    (h, contact_tolerance, friction[:SHAPE] edit the scene; any other name is a formulation
+    parameter)."""
     import quasidyn
     inputs = f"formulation {formulation}, " + ", ".join(f"{k} = {v!r}" for k, v in point.items())
 
     def work():
         scene = _swept_scene(source, point)
-        keywords = {k: v for k, v in point.items() if k in ROLLOUT_KEYWORDS}
         parameters = {k: v for k, v in point.items()
-                      if k not in ROLLOUT_KEYWORDS and k not in SCENE_EDITS
-                      and not k.startswith("friction:")}
+                      if k not in SCENE_EDITS and not k.startswith("friction:")}
         start = time.perf_counter()
         trajectory = quasidyn.rollout(scene, formulation=formulation,
-                                      parameters=parameters or None, **keywords, **run)
+                                      parameters=parameters or None, **run)
         seconds = time.perf_counter() - start
         q = np.asarray(trajectory.q)
         return {"formulation": formulation, **point, "completed": bool(trajectory.completed),

@@ -225,8 +225,8 @@ def rollouts(scene: Any, q0s: Optional[np.ndarray] = None, Us: Optional[np.ndarr
              client: Any = None, chunk_size: Optional[int] = None, store: Any = None,
              v0s: Optional[np.ndarray] = None, progress: bool = True, **keywords: Any) -> Rollouts:
     """quasidyn.rollout_batch(scene, q0s, Us, **keywords) on the cluster: `chunk_size` rows per
-    unit (default: four units per worker). keywords: formulation, h, kappa, object_mass_scale,
-    parameters, steps, duration, gradients (as rollout_batch).
+    unit (default: four units per worker). keywords: formulation, h, parameters, steps,
+    duration, gradients and every formulation parameter by its key (as rollout_batch).
 
     store: a folder for a zarr data set written chunk by chunk as units finish (for runs larger
     than memory); calling again with the same arguments and store resumes, computing only the
@@ -349,8 +349,14 @@ def open_rollouts(path: Any) -> Rollouts:
 # Randomized smoothing
 
 
-_LINEARIZER_KEYWORDS = ("formulation", "h", "kappa", "object_mass_scale", "contact_tolerance",
-                        "parameters")
+_LINEARIZER_KEYWORDS = ("formulation", "h", "contact_tolerance", "parameters")
+
+
+def _parameter_keys() -> set:
+    """Every number parameter a registered formulation declares (a keyword of its own of the
+    batch calls)."""
+    import quasidyn
+    return {p["key"] for f in quasidyn.formulations() for p in f["parameters"] if p["number"]}
 
 
 def smoothed_linearize(scene: Any, q: np.ndarray, u: np.ndarray, *, samples: int = 100,
@@ -362,9 +368,9 @@ def smoothed_linearize(scene: Any, q: np.ndarray, u: np.ndarray, *, samples: int
     .smooth_zeroth_order ('zeroth-order') with its samples spread over the workers: sample i is
     drawn from (seed, i) wherever it runs, the samples' linearisations come back in sample order
     and the estimate is formed here, bitwise equal to the one-process call. keywords: formulation,
-    h, kappa, object_mass_scale, contact_tolerance, parameters."""
+    h, contact_tolerance, parameters and every formulation parameter by its key."""
     import quasidyn
-    unknown = set(keywords) - set(_LINEARIZER_KEYWORDS)
+    unknown = set(keywords) - set(_LINEARIZER_KEYWORDS) - _parameter_keys()
     if unknown:
         raise TypeError(f"smoothed_linearize: unexpected keyword(s) {sorted(unknown)}")
     if samples < 1:
@@ -504,8 +510,8 @@ def sweep(scene: Any, parameters: Mapping[str, Sequence[float]], *,
           progress: bool = True) -> SweepTable:
     """The scene's schedule rolled out for every formulation and every combination of the
     parameter values (a grid), one unit per row. Parameters: h [s] (the time step),
-    contact_tolerance [m], friction (every shape's μ) or friction:SHAPE, kappa, object_mass_scale,
-    and any formulation parameter by name (formulations() lists them)."""
+    contact_tolerance [m], friction (every shape's μ) or friction:SHAPE, and any formulation
+    parameter by name (formulations() lists them)."""
     import quasidyn
     source = _source(scene)
     names = list(parameters)
@@ -575,8 +581,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=V1,V2",
                         help="a parameter and its values (h, contact_tolerance, friction, "
-                             "friction:SHAPE, kappa, object_mass_scale, or a formulation "
-                             "parameter); repeat for a grid")
+                             "friction:SHAPE, or a formulation parameter: quasidyn formulations "
+                             "lists them); repeat for a grid")
     parser.add_argument("--formulation", default=None, metavar="F1,F2",
                         help="formulations (default: the scene's)")
     parser.add_argument("--steps", type=int, default=None, help="steps per rollout")

@@ -4,13 +4,29 @@
 #include <pybind11/eigen.h>
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <string>
 
 #include "bindings.h"
+#include "quasidyn/common/closest_name.h"
+#include "quasidyn/formulations/registry.h"
 
 namespace py = pybind11;
 
 namespace quasidyn::python {
+
+const char* const kParameterKeywordsDoc =
+    "Every number parameter a registered formulation declares is also a keyword of its own, "
+    "by its key (quasidyn.formulations() lists them with units and ranges) [parameters].";
+
+std::vector<std::string> NumberParameterKeys() {
+  std::vector<std::string> keys;
+  for (const FormulationPlugin* plugin : FormulationRegistry::Global().Plugins())
+    for (const ParameterSpec& spec : plugin->parameters)
+      if (spec.number && std::find(keys.begin(), keys.end(), spec.key) == keys.end())
+        keys.push_back(spec.key);
+  return keys;
+}
 
 FormulationChoice Choice(const char* who, const FormulationKeywords& keywords) {
   FormulationChoice choice;
@@ -19,13 +35,25 @@ FormulationChoice Choice(const char* who, const FormulationKeywords& keywords) {
   const ValueSource source{"", 0, who};
   if (keywords.parameters)
     for (const auto& [key, value] : *keywords.parameters) choice.parameters.Set(key, value, source);
-  for (const auto& [key, value] : {std::pair{"kappa", keywords.kappa},
-                                   std::pair{"object_mass_scale", keywords.object_mass_scale}}) {
-    if (!value) continue;
+  const FormulationRegistry& registry = FormulationRegistry::Global();
+  for (const auto& item : keywords.by_key) {
+    const std::string key = py::cast<std::string>(item.first);
+    const ParameterSpec* spec = registry.FindParameter(key);
+    if (spec == nullptr || !spec->number) {
+      std::vector<std::string> names = NumberParameterKeys();
+      throw py::type_error(std::string(who) + ": unexpected keyword argument '" + key + "'" +
+                           DidYouMean(key, names));
+    }
+    if (item.second.is_none()) continue;
+    if (py::isinstance<py::bool_>(item.second) ||
+        !(py::isinstance<py::float_>(item.second) || py::isinstance<py::int_>(item.second)))
+      throw py::type_error(std::string(who) + ": keyword '" + key + "' cannot take a " +
+                           std::string(py::str(py::type::of(item.second).attr("__name__"))) +
+                           " (it takes a float)");
     if (choice.parameters.Find(key) != nullptr)
       throw py::value_error(std::string(who) + ": give " + key + "= or parameters['" + key +
                             "'], not both");
-    choice.parameters.Set(key, *value, source);
+    choice.parameters.Set(key, item.second.cast<double>(), source);
   }
   return choice;
 }

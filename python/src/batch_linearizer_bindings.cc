@@ -147,21 +147,20 @@ void BindBatchLinearizer(py::module_& m) {
   batch
       .def(py::init([](std::shared_ptr<Scene> scene, int threads,
                        std::optional<std::string> formulation, std::optional<double> h,
-                       std::optional<double> kappa, std::optional<double> object_mass_scale,
                        std::optional<double> contact_tolerance,
-                       std::optional<std::map<std::string, double>> parameters) {
-             return MakeLinearizers<PyBatchLinearizer>(
-                 "BatchLinearizer", std::move(scene), threads,
-                 {formulation, h, kappa, object_mass_scale, parameters}, contact_tolerance);
+                       std::optional<std::map<std::string, double>> parameters,
+                       py::kwargs by_key) {
+             return MakeLinearizers<PyBatchLinearizer>("BatchLinearizer", std::move(scene),
+                                                       threads, {formulation, h, parameters, by_key},
+                                                       contact_tolerance);
            }),
            py::arg("scene"), py::arg("threads") = 1, py::arg("formulation") = py::none(),
-           py::arg("h") = py::none(), py::arg("kappa") = py::none(),
-           py::arg("object_mass_scale") = py::none(), py::arg("contact_tolerance") = py::none(),
+           py::arg("h") = py::none(), py::arg("contact_tolerance") = py::none(),
            py::arg("parameters") = py::none(),
-           (std::string("BatchLinearizer(scene, threads=1, formulation=None, h=None, kappa=None, "
-                        "object_mass_scale=None, contact_tolerance=None, parameters=None).\n"
+           (std::string("BatchLinearizer(scene, threads=1, formulation=None, h=None, "
+                        "contact_tolerance=None, parameters=None, **parameter).\n"
                         "threads: worker threads >= 1. ") +
-            kLinearizerKeywordsDoc)
+            kLinearizerKeywordsDoc + kParameterKeywordsDoc)
                .c_str())
       .def_property_readonly("threads", &PyBatchLinearizer::threads, "Worker threads of the batch.")
       .def_property_readonly(

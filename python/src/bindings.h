@@ -1,6 +1,6 @@
 #pragma once
 // Shared pieces of the Python bindings (docs/python.md): how Python's arguments become the C++
-// library's (a FormulationChoice from formulation=, h=, kappa=, ..., parameters=), how the
+// library's (a FormulationChoice from formulation=, h=, parameters=, ...), how the
 // library's errors name the Python function and argument, and one Bind*() per file, each adding
 // its part of the module `quasidyn._quasidyn`.
 //
@@ -67,21 +67,39 @@ pybind11::object FileNotFoundInstance(pybind11::handle cls, const std::string& m
                                       const std::string& path);
 
 // The formulation keywords of Stepper, rollout, Trajectory, Linearizer, ...: formulation=
-// (a registered name; None: the scene's), h= (the time step), kappa= and object_mass_scale=
-// (parameters by their own keyword), parameters= (any formulation parameter by key).
+// (a registered name; None: the scene's), h= (the time step), parameters= (any formulation
+// parameter by key) and **by_key: every number parameter a registered formulation declares, by
+// its key as a keyword of its own (the registry is the list, formulations/parameters.h; a
+// function's docstring ends with kParameterKeywordsDoc, whose marker the stubs expand).
 struct FormulationKeywords {
   std::optional<std::string> formulation;
   std::optional<double> h;
-  std::optional<double> kappa;
-  std::optional<double> object_mass_scale;
   std::optional<std::map<std::string, double>> parameters;
+  pybind11::kwargs by_key;
 };
 
 // The FormulationChoice of the keywords, each value's source the Python function `who` (so that
-// the registry's message reads "<who>: kappa must be ..."). The values are checked where the
+// the registry's message reads "<who>: <key> must be ..."). The values are checked where the
 // choice is used (MakeStepModel: FormulationRegistry::CheckParameter, the time step).
-// ValueError when a parameter is given twice (kappa= and parameters['kappa']).
+// ValueError when a parameter is given twice (by its keyword and in parameters); TypeError
+// "<who>: unexpected keyword argument 'x' (did you mean ...?)" for a keyword that no registered
+// formulation declares, or "<who>: keyword 'x' cannot take a str" for a value that is not a
+// number (None: not given).
 FormulationChoice Choice(const char* who, const FormulationKeywords& keywords);
+
+// What a docstring says of **by_key, with the marker scripts/generate_python_stubs.py expands
+// into every registered number parameter ("[parameters]").
+extern const char* const kParameterKeywordsDoc;
+
+// Read-only properties of `cls` (Stepper, Trajectory) named after every number parameter the
+// registered formulations declare (NumberParameterKeys): `parameters_of(self)`'s
+// value of that key, or None. A key that is already an attribute of `cls` is left out.
+template <typename Class, typename ParametersOf>
+void AddParameterProperties(Class& cls, ParametersOf parameters_of);
+
+// Every number parameter key the registered formulations declare, in registration order
+// (formulations/registry.h).
+std::vector<std::string> NumberParameterKeys();
 
 // A parameter block as {key: value}: a number as a float, a list as a numpy array.
 pybind11::dict ParameterDict(const ParameterBlock& block);
@@ -144,5 +162,20 @@ void BindPlan(pybind11::module_& m);
 void BindControl(pybind11::module_& m);
 void BindMpc(pybind11::module_& m);
 void BindParkedThreadSpin(pybind11::module_& m);  // parked_thread_bindings.cc
+
+template <typename Class, typename ParametersOf>
+void AddParameterProperties(Class& cls, ParametersOf parameters_of) {
+  for (const std::string& key : NumberParameterKeys()) {
+    if (pybind11::hasattr(cls, key.c_str())) continue;
+    cls.def_property_readonly(
+        key.c_str(),
+        [parameters_of, key](const typename Class::type& self) {
+          return NumberParameter(parameters_of(self), key);
+        },
+        ("The model's formulation parameter '" + key +
+         "' (parameters[key]); None for a formulation without it (quasidyn.formulations()).")
+            .c_str());
+  }
+}
 
 }  // namespace quasidyn::python

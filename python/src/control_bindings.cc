@@ -101,7 +101,7 @@ void BindControl(py::module_& m) {
              TrajectoryOptimizerSettings s;
              Named(who, [&] { ApplyOptimizerSettingOverrides(overrides, &s); });
              if (regrasp_steps) s.regrasp_steps = *regrasp_steps;
-             auto model = Model(who, std::move(scene), {formulation, h, {}, {}, parameters});
+             auto model = Model(who, std::move(scene), {formulation, h, parameters, {}});
              return Named(who, [&] { return std::make_unique<PyTrajectoryOptimizer>(model, s); });
            }),
            py::arg("scene"), py::arg("goal"), py::kw_only(), py::arg("formulation") = py::none(),
@@ -136,7 +136,7 @@ void BindControl(py::module_& m) {
                                    {});
              StabilizerSettings s;
              Named(who, [&] { ApplySettingOverrides(StabilizerSettingsSchema(), overrides, &s); });
-             auto model = Model(who, std::move(scene), {formulation, h, {}, {}, parameters});
+             auto model = Model(who, std::move(scene), {formulation, h, parameters, {}});
              return Named(who, [&] {
                return std::make_unique<Stabilizer>(model, Rows(q_ref.value), Rows(u_ref.value), s);
              });

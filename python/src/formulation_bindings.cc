@@ -23,6 +23,7 @@ py::dict Describe(const FormulationPlugin& plugin) {
     p["range"] = spec.range;
     p["default"] = spec.default_text;
     p["description"] = spec.description;
+    p["number"] = spec.number;  // a single number: also a keyword of its own (bindings.h)
     parameters.append(p);
   }
   py::dict d;

@@ -25,20 +25,18 @@ void BindGradients(py::module_& m) {
   py::class_<PyLinearizer>(m, "Linearizer",
                            "Linearizes one step: x⁺, A = ∂x⁺/∂x, B = ∂x⁺/∂u (x = q, or (q, v)).")
       .def(py::init([](std::shared_ptr<Scene> scene, std::optional<std::string> formulation,
-                       std::optional<double> h, std::optional<double> kappa,
-                       std::optional<double> object_mass_scale,
-                       std::optional<double> contact_tolerance,
-                       std::optional<std::map<std::string, double>> parameters) {
-             return MakeLinearizers<PyLinearizer>(
-                 "Linearizer", std::move(scene), 1,
-                 {formulation, h, kappa, object_mass_scale, parameters}, contact_tolerance);
+                       std::optional<double> h, std::optional<double> contact_tolerance,
+                       std::optional<std::map<std::string, double>> parameters,
+                       py::kwargs by_key) {
+             return MakeLinearizers<PyLinearizer>("Linearizer", std::move(scene), 1,
+                                                  {formulation, h, parameters, by_key},
+                                                  contact_tolerance);
            }),
            py::arg("scene"), py::arg("formulation") = py::none(), py::arg("h") = py::none(),
-           py::arg("kappa") = py::none(), py::arg("object_mass_scale") = py::none(),
            py::arg("contact_tolerance") = py::none(), py::arg("parameters") = py::none(),
-           (std::string("Linearizer(scene, formulation=None, h=None, kappa=None, "
-                        "object_mass_scale=None, contact_tolerance=None, parameters=None).\n") +
-            kLinearizerKeywordsDoc)
+           (std::string("Linearizer(scene, formulation=None, h=None, contact_tolerance=None, "
+                        "parameters=None, **parameter).\n") +
+            kLinearizerKeywordsDoc + kParameterKeywordsDoc)
                .c_str())
       .def_property_readonly(
           "scene", [](const PyLinearizer& l) { return std::const_pointer_cast<Scene>(l.scene()); },

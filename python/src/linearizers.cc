@@ -41,17 +41,16 @@ Linearizer& Linearizers::Get(LinearizationMethod method, GradientMode mode,
 const char* const kLinearizerKeywordsDoc =
     "formulation: a name of quasidyn.formulations() (whose capabilities say which program each "
     "method differentiates: exact_linearization, smoothed_linearization); h: time step [s] > "
-    "0; kappa: log-barrier weight κ [1/(N·m)] > 0; object_mass_scale: s [-] >= 0; parameters: "
-    "{key: value} of any formulation parameter; contact_tolerance: ε [m] >= 0 of the "
+    "0; parameters: {key: value} of any formulation parameter; contact_tolerance: ε [m] >= 0 of the "
     "linearised step, larger than the scene's to let the gradients see contacts further away "
     "(docs/gradients.md, 'Gradients beyond the contact tolerance'; the log-barrier method "
     "feels them as forces at a distance). None takes the scene's value. Raises ValueError for "
-    "an unknown formulation or parameter or a value out of range.";
+    "an unknown formulation or parameter or a value out of range. ";
 
 const char* const kLinearizerModeMethodDoc =
     "gradients: 'a_and_b' (A and B), 'b_only' (B only, cheaper), 'none' (the step only); "
     "method: 'exact' (implicit differentiation of the step's optimality conditions), "
-    "'log-barrier' (the log-barrier smoothed step of weight kappa; Pang, Suh, Yang & Tedrake, "
+    "'log-barrier' (the log-barrier smoothed step of the model's weight κ; Pang, Suh, Yang & Tedrake, "
     "T-RO 2023) or 'randomized' (the first-order estimate of smooth_first_order's defaults).";
 
 }  // namespace quasidyn::python

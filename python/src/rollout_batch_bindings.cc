@@ -83,8 +83,8 @@ py::ssize_t RolloutCount(const char* who, const std::optional<RealArray>& q0s,
 
 constexpr const char* kDoc =
     "rollout_batch(scene, q0s=None, Us=None, *, threads=None, formulation=None, h=None, "
-    "kappa=None, object_mass_scale=None, parameters=None, steps=None, duration=None, "
-    "gradients='none', v0s=None) -> RolloutBatch.\n"
+    "parameters=None, steps=None, duration=None, gradients='none', v0s=None, **parameter) -> "
+    "RolloutBatch.\n"
     "B rollouts of the scene on C++ threads without the GIL: rollout b starts from q0s[b] "
     "(q0s of shape (B, n_q); None: scene.q0 for each) and, for the formulations with a "
     "velocity state, v0s[b] (v0s (B, n_v); None: the scene's initial velocity), and steps "
@@ -107,14 +107,11 @@ void BindRolloutBatch(py::module_& m) {
       "rollout_batch",
       [](std::shared_ptr<Scene> scene, std::optional<RealArray> q0s, std::optional<RealArray> Us,
          std::optional<int> threads, std::optional<std::string> formulation,
-         std::optional<double> h, std::optional<double> kappa,
-         std::optional<double> object_mass_scale,
-         std::optional<std::map<std::string, double>> parameters, std::optional<int> steps,
-         std::optional<double> duration, const std::string& gradients,
-         std::optional<RealArray> v0s) {
+         std::optional<double> h, std::optional<std::map<std::string, double>> parameters,
+         std::optional<int> steps, std::optional<double> duration, const std::string& gradients,
+         std::optional<RealArray> v0s, py::kwargs by_key) {
         const char* who = "rollout_batch";
-        const FormulationChoice choice =
-            Choice(who, {formulation, h, kappa, object_mass_scale, parameters});
+        const FormulationChoice choice = Choice(who, {formulation, h, parameters, by_key});
         RolloutOptions options;
         options.gradients = ParseGradients(who, gradients);
         if (q0s) CheckDimensions(who, "q0s", *q0s, 2, "(B, n_q)");
@@ -165,10 +162,10 @@ void BindRolloutBatch(py::module_& m) {
       },
       py::arg("scene"), py::arg("q0s") = py::none(), py::arg("Us") = py::none(), py::kw_only(),
       py::arg("threads") = py::none(), py::arg("formulation") = py::none(),
-      py::arg("h") = py::none(), py::arg("kappa") = py::none(),
-      py::arg("object_mass_scale") = py::none(), py::arg("parameters") = py::none(),
+      py::arg("h") = py::none(), py::arg("parameters") = py::none(),
       py::arg("steps") = py::none(), py::arg("duration") = py::none(),
-      py::arg("gradients") = "none", py::arg("v0s") = py::none(), kDoc);
+      py::arg("gradients") = "none", py::arg("v0s") = py::none(),
+      (std::string(kDoc) + " " + kParameterKeywordsDoc).c_str());
 }
 
 }  // namespace quasidyn::python

@@ -71,12 +71,11 @@ void BindRollout(py::module_& m, PyTrajectory& trajectory) {
   trajectory
       .def(py::init([](std::shared_ptr<Scene> scene, std::optional<RealVector> q0,
                        std::optional<std::string> formulation, std::optional<double> h,
-                       std::optional<double> kappa, std::optional<double> object_mass_scale,
                        std::optional<RealVector> v0,
-                       std::optional<std::map<std::string, double>> parameters) {
+                       std::optional<std::map<std::string, double>> parameters,
+                       py::kwargs by_key) {
              const char* who = "Trajectory";
-             const FormulationChoice choice =
-                 Choice(who, {formulation, h, kappa, object_mass_scale, parameters});
+             const FormulationChoice choice = Choice(who, {formulation, h, parameters, by_key});
              return Named(who, [&] {
                const std::shared_ptr<const StepModel> model = MakeStepModel(scene, choice);
                const State x0 = StartState(*model, q0, v0);
@@ -87,14 +86,16 @@ void BindRollout(py::module_& m, PyTrajectory& trajectory) {
              });
            }),
            py::arg("scene"), py::arg("q0") = py::none(), py::arg("formulation") = py::none(),
-           py::arg("h") = py::none(), py::arg("kappa") = py::none(),
-           py::arg("object_mass_scale") = py::none(), py::arg("v0") = py::none(),
+           py::arg("h") = py::none(), py::arg("v0") = py::none(),
            py::arg("parameters") = py::none(),
-           "Trajectory(scene, q0=None, formulation=None, h=None, kappa=None, "
-           "object_mass_scale=None, v0=None, parameters=None): an empty trajectory of the scene "
-           "starting at q0 (None: scene.q0) and, for the formulations with a velocity state, v0 "
-           "(n_v,) (None: the scene's initial velocity), recording the formulation, h and "
-           "parameters given (None: the scene's, as Stepper). Add steps with append.")
+           (std::string("Trajectory(scene, q0=None, formulation=None, h=None, v0=None, "
+                        "parameters=None, **parameter): an empty trajectory of the scene "
+                        "starting at q0 (None: scene.q0) and, for the formulations with a "
+                        "velocity state, v0 (n_v,) (None: the scene's initial velocity), "
+                        "recording the formulation, h and parameters given (None: the scene's, "
+                        "as Stepper). Add steps with append. ") +
+            kParameterKeywordsDoc)
+               .c_str())
       .def(
           "append",
           [](Trajectory& t, std::optional<RealVector> q, const RealVector& u,
@@ -138,13 +139,11 @@ void BindRollout(py::module_& m, PyTrajectory& trajectory) {
       "rollout",
       [](std::shared_ptr<Scene> scene, std::optional<RealVector> q0, std::optional<RealMatrix> U,
          std::optional<std::string> formulation, std::optional<double> h,
-         std::optional<double> kappa, std::optional<double> object_mass_scale,
          std::optional<std::map<std::string, double>> parameters, std::optional<int> steps,
          std::optional<double> duration, const std::string& gradients,
-         std::optional<RealVector> v0) {
+         std::optional<RealVector> v0, py::kwargs by_key) {
         const char* who = "rollout";
-        const FormulationChoice choice =
-            Choice(who, {formulation, h, kappa, object_mass_scale, parameters});
+        const FormulationChoice choice = Choice(who, {formulation, h, parameters, by_key});
         RolloutOptions options;
         options.gradients = ParseGradients(who, gradients);
         return Named(who, [&] {
@@ -153,13 +152,12 @@ void BindRollout(py::module_& m, PyTrajectory& trajectory) {
         });
       },
       py::arg("scene"), py::arg("q0") = py::none(), py::arg("U") = py::none(), py::kw_only(),
-      py::arg("formulation") = py::none(), py::arg("h") = py::none(), py::arg("kappa") = py::none(),
-      py::arg("object_mass_scale") = py::none(), py::arg("parameters") = py::none(),
-      py::arg("steps") = py::none(), py::arg("duration") = py::none(),
-      py::arg("gradients") = "none", py::arg("v0") = py::none(),
-      "rollout(scene, q0=None, U=None, *, formulation=None, h=None, kappa=None, "
-      "object_mass_scale=None, parameters=None, steps=None, duration=None, gradients='none', "
-      "v0=None) -> Trajectory.\n"
+      py::arg("formulation") = py::none(), py::arg("h") = py::none(),
+      py::arg("parameters") = py::none(), py::arg("steps") = py::none(),
+      py::arg("duration") = py::none(), py::arg("gradients") = "none", py::arg("v0") = py::none(),
+      (std::string("rollout(scene, q0=None, U=None, *, formulation=None, h=None, "
+                   "parameters=None, steps=None, duration=None, gradients='none', v0=None, "
+                   "**parameter) -> Trajectory.\n"
       "From q0 (n_q,) (None: scene.q0) and, for the formulations with a velocity state, v0 "
       "(n_v,) (None: the scene's initial velocity; refused by the others), for k = 1..N: x_k = "
       "step(x_{k-1}, u_k) (x = q, or (q, v)) with u_k = U[k-1] (U of shape (N, nu): your own "
@@ -168,7 +166,9 @@ void BindRollout(py::module_& m, PyTrajectory& trajectory) {
       "gradients: 'none', 'b_only' or 'a_and_b' records B_k (and A_k) of every step "
       "(Trajectory.A, .B; the formulation's own derivative of the step solved; ValueError for "
       "a formulation without one). Formulation keywords as in Stepper. A failed step stops "
-      "the rollout without raising: check Trajectory.completed / message.");
+      "the rollout without raising: check Trajectory.completed / message. ") +
+       kParameterKeywordsDoc)
+          .c_str());
 }
 
 }  // namespace quasidyn::python

@@ -97,9 +97,8 @@ void BindSceneEdits(py::module_& m, PyScene& scene) {
           py::arg("formulation") = py::none(),
           "with_formulation(formulation=None, **parameters): a copy with another formulation (a "
           "name of quasidyn.formulations()) and/or parameters set over the scene's block, "
-          "checked as the loader checks a file's (e.g. kappa [1/(N·m)] > 0, object_mass_scale "
-          "[-] >= 0, unactuated_mass_scale [-] >= 0, halm-posa's c and tracking_gain; "
-          "quasidyn.formulations() lists each formulation's); a parameter set to None is "
+          "checked as the loader checks a file's (quasidyn.formulations() lists each "
+          "formulation's parameters with units and ranges); a parameter set to None is "
           "removed (its default applies). Unknown names raise ValueError.")
       .def(
           "with_time_step",

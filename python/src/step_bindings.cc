@@ -55,34 +55,33 @@ State StateOf(const RealVector& q, const std::optional<RealVector>& v) {
 }  // namespace
 
 void BindStep(py::module_& m) {
-  py::class_<PyStepper>(
+  py::class_<PyStepper> stepper(
       m, "Stepper",
       "The time step of one formulation (docs/formulations.md): q⁺ = f(q, u) for the "
       "formulations whose state is q, (q⁺, v⁺) = f(q, v, u) for those whose state has a "
-      "velocity (has_velocity: stewart-trinkle, anitescu, ecp).")
+      "velocity (has_velocity: stewart-trinkle, anitescu, ecp).");
+  stepper
       .def(py::init([](std::shared_ptr<Scene> scene, std::optional<std::string> formulation,
-                       std::optional<double> h, std::optional<double> kappa,
-                       std::optional<double> object_mass_scale,
-                       std::optional<std::map<std::string, double>> parameters) {
+                       std::optional<double> h,
+                       std::optional<std::map<std::string, double>> parameters,
+                       py::kwargs by_key) {
              const char* who = "Stepper";
-             const FormulationChoice choice =
-                 Choice(who, {formulation, h, kappa, object_mass_scale, parameters});
+             const FormulationChoice choice = Choice(who, {formulation, h, parameters, by_key});
              return Named(who, [&] {
                return std::make_unique<PyStepper>(MakeStepModel(std::move(scene), choice));
              });
            }),
            py::arg("scene"), py::arg("formulation") = py::none(), py::arg("h") = py::none(),
-           py::arg("kappa") = py::none(), py::arg("object_mass_scale") = py::none(),
            py::arg("parameters") = py::none(),
-           "Stepper(scene, formulation=None, h=None, kappa=None, object_mass_scale=None, "
-           "parameters=None).\n"
-           "formulation: a name of quasidyn.formulations() (quasidyn.FORMULATIONS); h: time "
-           "step [s] > 0; kappa: log-barrier weight κ [1/(N·m)] > 0; object_mass_scale: s [-] >= 0 "
-           "(1: "
-           "quasi-dynamic, 0: quasistatic); parameters: {key: value} of any formulation "
-           "parameter (quasidyn.formulations()[i]['parameters']), on top of the scene's "
-           "formulation block. None takes the scene's value. Raises ValueError on an unknown "
-           "formulation or parameter (naming the closest) or a value out of its range.")
+           (std::string("Stepper(scene, formulation=None, h=None, parameters=None, **parameter)."
+                        "\nformulation: a name of quasidyn.formulations() "
+                        "(quasidyn.FORMULATIONS); h: time step [s] > 0; parameters: {key: value} "
+                        "of any formulation parameter (quasidyn.formulations()[i]['parameters']), "
+                        "on top of the scene's formulation block. None takes the scene's value. "
+                        "Raises ValueError on an unknown formulation or parameter (naming the "
+                        "closest) or a value out of its range. ") +
+            kParameterKeywordsDoc)
+               .c_str())
       .def_property_readonly(
           "scene",
           [](const PyStepper& s) { return std::const_pointer_cast<Scene>(s.model().scene_ptr()); },
@@ -108,20 +107,9 @@ void BindStep(py::module_& m) {
           "h", [](const PyStepper& s) { return s.model().time_step(); }, "Time step [s].")
       .def_property_readonly(
           "parameters", [](const PyStepper& s) { return NumberParameters(s.model().parameters()); },
-          "{key: value}: the number parameters the model steps with, defaults resolved (e.g. "
-          "kappa, object_mass_scale; halm-posa's c, tracking_gain; ecp's e_t, e_o, e_r).")
-      .def_property_readonly(
-          "kappa",
-          [](const PyStepper& s) { return NumberParameter(s.model().parameters(), "kappa"); },
-          "Log-barrier weight κ [1/(N·m)] of log-barrier and log-barrier-cone; None for the "
-          "formulations without one.")
-      .def_property_readonly(
-          "object_mass_scale",
-          [](const PyStepper& s) {
-            return NumberParameter(s.model().parameters(), "object_mass_scale");
-          },
-          "Scale s [-] of the objects' regularisation ½ s vᵀ M_u v of the quasi-dynamic "
-          "formulations; None for the others.")
+          "{key: value}: the number parameters the model steps with, defaults resolved "
+          "(quasidyn.formulations() lists each formulation's); each is also a property of its "
+          "own, None for a formulation without it.")
       .def(
           "step",
           [](PyStepper& s, const RealVector& q, const RealVector& u,
@@ -161,6 +149,9 @@ void BindStep(py::module_& m) {
           "quasi-dynamic and second-order formulations; for halm-posa the velocity "
           "(q̄_a(t) − q̄_a(t − h))/h + k_p (q̄_a(t − h) − q_a) (docs/formulations.md); ecp's "
           "scheduled impulses.");
+  AddParameterProperties(stepper, [](const PyStepper& s) -> const ParameterBlock& {
+    return s.model().parameters();
+  });
 }
 
 }  // namespace quasidyn::python

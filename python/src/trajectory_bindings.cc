@@ -111,14 +111,6 @@ PyTrajectory BindTrajectory(py::module_& m) {
           "parameters", [](const Trajectory& t) { return NumberParameters(t.parameters); },
           "{key: value}: the formulation's number parameters as the model stepped with them, "
           "defaults resolved (Stepper.parameters).")
-      .def_property_readonly(
-          "kappa", [](const Trajectory& t) { return NumberParameter(t.parameters, "kappa"); },
-          "Log-barrier weight κ [1/(N·m)] (parameters['kappa']); None without one.")
-      .def_property_readonly(
-          "object_mass_scale",
-          [](const Trajectory& t) { return NumberParameter(t.parameters, "object_mass_scale"); },
-          "s [-] of the objects' momentum term ½ s vᵀ M_u v (parameters['object_mass_scale']); "
-          "None without one.")
       .def_readonly("nq", &Trajectory::nq, "Size of q.")
       .def_readonly("nv", &Trajectory::nv, "Size of v.")
       .def_readonly("nq_u", &Trajectory::nq_u, "Size of the objects' block q_u.")
@@ -192,6 +184,9 @@ PyTrajectory BindTrajectory(py::module_& m) {
                std::string(ToString(t.status)) + ">";
       });
 
+  AddParameterProperties(trajectory, [](const Trajectory& t) -> const ParameterBlock& {
+    return t.parameters;
+  });
   return trajectory;
 }
 
