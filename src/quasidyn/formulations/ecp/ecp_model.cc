@@ -132,12 +132,11 @@ void EcpModel::DoCalc(const State& x, const Eigen::VectorXd& /*u*/, StepData* da
   // Finite inputs can still overflow here (an applied impulse of 1e308 over a body's inertia): a
   // status, not the Newton solver's exception for a non-finite start.
   if (!data.z0_.allFinite()) {
-    Fail(SolverStatus::kNumericalFailure,
-         std::string(kDescription) +
-             ": the step's starting velocities overflowed (velocities or applied impulses too "
-             "large)",
-         &data);
-    return;
+    return FailStep(SolverStatus::kNumericalFailure,
+                    std::string(kDescription) +
+                        ": the step's starting velocities overflowed (velocities or applied "
+                        "impulses too large)",
+                    &data);
   }
 
   data.restarts_ = 0;

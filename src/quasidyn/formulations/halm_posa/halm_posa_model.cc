@@ -128,11 +128,11 @@ void HalmPosaModel::DoCalc(const State& x, const Eigen::VectorXd& u, StepData* d
   // Finite inputs can still overflow here (robots at 1e308 commanded further out): a status,
   // not the kinematics' exception for a non-finite q⁺ below.
   if (!result.next.q.allFinite()) {
-    Fail(SolverStatus::kNumericalFailure,
-         std::string(kDescription) +
-             ": the step's end configuration overflowed (positions or commands too large)",
-         &data);
-    return;
+    return FailStep(SolverStatus::kNumericalFailure,
+                    std::string(kDescription) +
+                        ": the step's end configuration overflowed (positions or commands too "
+                        "large)",
+                    &data);
   }
   result.next.v.resize(0);
   motion_.Measure(data.contact_.kinematics(), result.next.q, &data.end_kinematics_, &result);
