@@ -148,10 +148,9 @@ void BindBatchLinearizer(py::module_& m) {
       .def(py::init([](std::shared_ptr<Scene> scene, int threads,
                        std::optional<std::string> formulation, std::optional<double> h,
                        std::optional<double> contact_tolerance,
-                       std::optional<std::map<std::string, double>> parameters,
-                       py::kwargs by_key) {
-             return MakeLinearizers<PyBatchLinearizer>("BatchLinearizer", std::move(scene),
-                                                       threads, {formulation, h, parameters, by_key},
+                       std::optional<std::map<std::string, double>> parameters, py::kwargs by_key) {
+             return MakeLinearizers<PyBatchLinearizer>("BatchLinearizer", std::move(scene), threads,
+                                                       {formulation, h, parameters, by_key},
                                                        contact_tolerance);
            }),
            py::arg("scene"), py::arg("threads") = 1, py::arg("formulation") = py::none(),

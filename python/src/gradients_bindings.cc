@@ -26,8 +26,7 @@ void BindGradients(py::module_& m) {
                            "Linearizes one step: x⁺, A = ∂x⁺/∂x, B = ∂x⁺/∂u (x = q, or (q, v)).")
       .def(py::init([](std::shared_ptr<Scene> scene, std::optional<std::string> formulation,
                        std::optional<double> h, std::optional<double> contact_tolerance,
-                       std::optional<std::map<std::string, double>> parameters,
-                       py::kwargs by_key) {
+                       std::optional<std::map<std::string, double>> parameters, py::kwargs by_key) {
              return MakeLinearizers<PyLinearizer>("Linearizer", std::move(scene), 1,
                                                   {formulation, h, parameters, by_key},
                                                   contact_tolerance);

@@ -41,7 +41,8 @@ Linearizer& Linearizers::Get(LinearizationMethod method, GradientMode mode,
 const char* const kLinearizerKeywordsDoc =
     "formulation: a name of quasidyn.formulations() (whose capabilities say which program each "
     "method differentiates: exact_linearization, smoothed_linearization); h: time step [s] > "
-    "0; parameters: {key: value} of any formulation parameter; contact_tolerance: ε [m] >= 0 of the "
+    "0; parameters: {key: value} of any formulation parameter; contact_tolerance: ε [m] >= 0 of "
+    "the "
     "linearised step, larger than the scene's to let the gradients see contacts further away "
     "(docs/gradients.md, 'Gradients beyond the contact tolerance'; the log-barrier method "
     "feels them as forces at a distance). None takes the scene's value. Raises ValueError for "
@@ -50,7 +51,8 @@ const char* const kLinearizerKeywordsDoc =
 const char* const kLinearizerModeMethodDoc =
     "gradients: 'a_and_b' (A and B), 'b_only' (B only, cheaper), 'none' (the step only); "
     "method: 'exact' (implicit differentiation of the step's optimality conditions), "
-    "'log-barrier' (the log-barrier smoothed step of the model's weight κ; Pang, Suh, Yang & Tedrake, "
+    "'log-barrier' (the log-barrier smoothed step of the model's weight κ; Pang, Suh, Yang & "
+    "Tedrake, "
     "T-RO 2023) or 'randomized' (the first-order estimate of smooth_first_order's defaults).";
 
 }  // namespace quasidyn::python

@@ -60,8 +60,7 @@ class PyContactMpc {
                std::optional<RealVector> v0,
                std::optional<std::map<std::string, double>> parameters) {
     const char* who = "ContactMpc.run";
-    const FormulationChoice choice =
-        Choice(who, {formulation, mpc_.time_step(), parameters, {}});
+    const FormulationChoice choice = Choice(who, {formulation, mpc_.time_step(), parameters, {}});
     MpcRun run = Named(who, [&] {
       const std::shared_ptr<const StepModel> plant = MakeStepModel(scene_, choice);
       State x = InitialState(*plant);

@@ -162,9 +162,8 @@ void BindRolloutBatch(py::module_& m) {
       },
       py::arg("scene"), py::arg("q0s") = py::none(), py::arg("Us") = py::none(), py::kw_only(),
       py::arg("threads") = py::none(), py::arg("formulation") = py::none(),
-      py::arg("h") = py::none(), py::arg("parameters") = py::none(),
-      py::arg("steps") = py::none(), py::arg("duration") = py::none(),
-      py::arg("gradients") = "none", py::arg("v0s") = py::none(),
+      py::arg("h") = py::none(), py::arg("parameters") = py::none(), py::arg("steps") = py::none(),
+      py::arg("duration") = py::none(), py::arg("gradients") = "none", py::arg("v0s") = py::none(),
       (std::string(kDoc) + " " + kParameterKeywordsDoc).c_str());
 }
 

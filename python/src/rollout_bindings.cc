@@ -72,8 +72,7 @@ void BindRollout(py::module_& m, PyTrajectory& trajectory) {
       .def(py::init([](std::shared_ptr<Scene> scene, std::optional<RealVector> q0,
                        std::optional<std::string> formulation, std::optional<double> h,
                        std::optional<RealVector> v0,
-                       std::optional<std::map<std::string, double>> parameters,
-                       py::kwargs by_key) {
+                       std::optional<std::map<std::string, double>> parameters, py::kwargs by_key) {
              const char* who = "Trajectory";
              const FormulationChoice choice = Choice(who, {formulation, h, parameters, by_key});
              return Named(who, [&] {
@@ -140,8 +139,8 @@ void BindRollout(py::module_& m, PyTrajectory& trajectory) {
       [](std::shared_ptr<Scene> scene, std::optional<RealVector> q0, std::optional<RealMatrix> U,
          std::optional<std::string> formulation, std::optional<double> h,
          std::optional<std::map<std::string, double>> parameters, std::optional<int> steps,
-         std::optional<double> duration, const std::string& gradients,
-         std::optional<RealVector> v0, py::kwargs by_key) {
+         std::optional<double> duration, const std::string& gradients, std::optional<RealVector> v0,
+         py::kwargs by_key) {
         const char* who = "rollout";
         const FormulationChoice choice = Choice(who, {formulation, h, parameters, by_key});
         RolloutOptions options;
@@ -155,18 +154,20 @@ void BindRollout(py::module_& m, PyTrajectory& trajectory) {
       py::arg("formulation") = py::none(), py::arg("h") = py::none(),
       py::arg("parameters") = py::none(), py::arg("steps") = py::none(),
       py::arg("duration") = py::none(), py::arg("gradients") = "none", py::arg("v0") = py::none(),
-      (std::string("rollout(scene, q0=None, U=None, *, formulation=None, h=None, "
-                   "parameters=None, steps=None, duration=None, gradients='none', v0=None, "
-                   "**parameter) -> Trajectory.\n"
-      "From q0 (n_q,) (None: scene.q0) and, for the formulations with a velocity state, v0 "
-      "(n_v,) (None: the scene's initial velocity; refused by the others), for k = 1..N: x_k = "
-      "step(x_{k-1}, u_k) (x = q, or (q, v)) with u_k = U[k-1] (U of shape (N, nu): your own "
-      "commands) or, without U, the scene's schedule u_k = Stepper.scheduled_command(k·h, "
-      "q_{k-1}) for N = steps, or the steps covering duration [s], or to the schedule's end. "
-      "gradients: 'none', 'b_only' or 'a_and_b' records B_k (and A_k) of every step "
-      "(Trajectory.A, .B; the formulation's own derivative of the step solved; ValueError for "
-      "a formulation without one). Formulation keywords as in Stepper. A failed step stops "
-      "the rollout without raising: check Trajectory.completed / message. ") +
+      (std::string(
+           "rollout(scene, q0=None, U=None, *, formulation=None, h=None, "
+           "parameters=None, steps=None, duration=None, gradients='none', v0=None, "
+           "**parameter) -> Trajectory.\n"
+           "From q0 (n_q,) (None: scene.q0) and, for the formulations with a velocity state, v0 "
+           "(n_v,) (None: the scene's initial velocity; refused by the others), for k = 1..N: x_k "
+           "= "
+           "step(x_{k-1}, u_k) (x = q, or (q, v)) with u_k = U[k-1] (U of shape (N, nu): your own "
+           "commands) or, without U, the scene's schedule u_k = Stepper.scheduled_command(k·h, "
+           "q_{k-1}) for N = steps, or the steps covering duration [s], or to the schedule's end. "
+           "gradients: 'none', 'b_only' or 'a_and_b' records B_k (and A_k) of every step "
+           "(Trajectory.A, .B; the formulation's own derivative of the step solved; ValueError for "
+           "a formulation without one). Formulation keywords as in Stepper. A failed step stops "
+           "the rollout without raising: check Trajectory.completed / message. ") +
        kParameterKeywordsDoc)
           .c_str());
 }
