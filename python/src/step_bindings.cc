@@ -63,8 +63,7 @@ void BindStep(py::module_& m) {
   stepper
       .def(py::init([](std::shared_ptr<Scene> scene, std::optional<std::string> formulation,
                        std::optional<double> h,
-                       std::optional<std::map<std::string, double>> parameters,
-                       py::kwargs by_key) {
+                       std::optional<std::map<std::string, double>> parameters, py::kwargs by_key) {
              const char* who = "Stepper";
              const FormulationChoice choice = Choice(who, {formulation, h, parameters, by_key});
              return Named(who, [&] {
@@ -149,9 +148,8 @@ void BindStep(py::module_& m) {
           "quasi-dynamic and second-order formulations; for halm-posa the velocity "
           "(q̄_a(t) − q̄_a(t − h))/h + k_p (q̄_a(t − h) − q_a) (docs/formulations.md); ecp's "
           "scheduled impulses.");
-  AddParameterProperties(stepper, [](const PyStepper& s) -> const ParameterBlock& {
-    return s.model().parameters();
-  });
+  AddParameterProperties(
+      stepper, [](const PyStepper& s) -> const ParameterBlock& { return s.model().parameters(); });
 }
 
 }  // namespace quasidyn::python

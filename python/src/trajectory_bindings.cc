@@ -184,9 +184,8 @@ PyTrajectory BindTrajectory(py::module_& m) {
                std::string(ToString(t.status)) + ">";
       });
 
-  AddParameterProperties(trajectory, [](const Trajectory& t) -> const ParameterBlock& {
-    return t.parameters;
-  });
+  AddParameterProperties(trajectory,
+                         [](const Trajectory& t) -> const ParameterBlock& { return t.parameters; });
   return trajectory;
 }
 

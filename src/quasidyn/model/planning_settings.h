@@ -208,10 +208,10 @@ using PlanningSettingsProblem = SettingsProblem;
 // (field "objects") or without robots ("robots"), a goal of the wrong size, not finite, with a
 // quaternion of norm off 1 by more than 1e-6, or outside the bounds; bounds of the wrong size
 // or with lower > upper; rotation_axis in a planar scene or zero; every setting outside the
-// range its declaration gives (PlanningSettingsSchema); listed grasp anchors that are not robot links with collision geometry
-// moved by a joint. `complete`: a missing goal or missing bounds are problems too (a
-// query about to run); without it they may still come from elsewhere (a scene file whose goal
-// the command line gives).
+// range its declaration gives (PlanningSettingsSchema); listed grasp anchors that are not robot
+// links with collision geometry moved by a joint. `complete`: a missing goal or missing bounds are
+// problems too (a query about to run); without it they may still come from elsewhere (a scene file
+// whose goal the command line gives).
 std::optional<PlanningSettingsProblem> CheckPlanningSettings(const PlanningSettings& settings,
                                                              const Scene& scene, bool complete);
 

@@ -140,9 +140,9 @@ class SettingsSchema {
     SpecEditor& Choices(std::vector<std::string> names) {
       return Set(&SettingSpec::choices, std::move(names));
     }
-    SpecEditor& Above(double x) { return Lower(x, true); }    // > x
+    SpecEditor& Above(double x) { return Lower(x, true); }     // > x
     SpecEditor& AtLeast(double x) { return Lower(x, false); }  // >= x
-    SpecEditor& Below(double x) { return Upper(x, true); }    // < x
+    SpecEditor& Below(double x) { return Upper(x, true); }     // < x
     SpecEditor& AtMost(double x) { return Upper(x, false); }   // <= x
     SpecEditor& MayBeInfinite() { return Set(&SettingSpec::finite, false); }
 
@@ -166,7 +166,8 @@ class SettingsSchema {
   };
 
   // `block`: the block's key in a scene file, and the prefix of its problems ("planning").
-  SettingsSchema(std::string block, std::string doc) : block_(std::move(block)), doc_(std::move(doc)) {}
+  SettingsSchema(std::string block, std::string doc)
+      : block_(std::move(block)), doc_(std::move(doc)) {}
   SettingsSchema(const SettingsSchema&) = delete;
   SettingsSchema& operator=(const SettingsSchema&) = delete;
 
@@ -190,11 +191,10 @@ class SettingsSchema {
   // A field of T: bool, an integer type, a floating type, Eigen::VectorXd or a vector of names.
   template <typename M>
   SpecEditor Field(std::string path, M T::*member) {
-    return Declare(std::move(path), settings_detail::KindOf<M>(), Limits<M>(),
-                   [member](const T& t) { return settings_detail::ToValue(t.*member); },
-                   [member](const SettingValue& v, T* t) {
-                     t->*member = settings_detail::FromValue<M>(v);
-                   });
+    return Declare(
+        std::move(path), settings_detail::KindOf<M>(), Limits<M>(),
+        [member](const T& t) { return settings_detail::ToValue(t.*member); },
+        [member](const SettingValue& v, T* t) { t->*member = settings_detail::FromValue<M>(v); });
   }
   template <typename M>
   SpecEditor Number(std::string path, M T::*member) {
@@ -242,8 +242,7 @@ class SettingsSchema {
   }
 
   // A setting read and written by functions of its own (a value with no field of its kind).
-  SpecEditor Custom(std::string path, SettingKind kind,
-                    std::function<SettingValue(const T&)> get,
+  SpecEditor Custom(std::string path, SettingKind kind, std::function<SettingValue(const T&)> get,
                     std::function<void(const SettingValue&, T*)> set) {
     return Declare(std::move(path), kind, {}, std::move(get), std::move(set));
   }
@@ -258,14 +257,13 @@ class SettingsSchema {
     for (const SettingSectionSpec& section : nested.sections()) {
       const SettingsSchema<S>* inner = &nested;
       section_specs_.push_back({prefix + "." + section.name, section.doc});
-      sections_.push_back(
-          {prefix + "." + section.name,
-           [inner, member, name = section.name](const T& t) {
-             return inner->SectionOn(name, t.*member);
-           },
-           [inner, member, name = section.name](T* t) {
-             inner->EnableSection(name, &(t->*member));
-           }});
+      sections_.push_back({prefix + "." + section.name,
+                           [inner, member, name = section.name](const T& t) {
+                             return inner->SectionOn(name, t.*member);
+                           },
+                           [inner, member, name = section.name](T* t) {
+                             inner->EnableSection(name, &(t->*member));
+                           }});
     }
     for (const auto& setting : nested.settings()) {
       const auto get = setting.get;
@@ -275,10 +273,9 @@ class SettingsSchema {
       spec.name = name_prefix + spec.name;
       if (!spec.section.empty()) spec.section = prefix + "." + spec.section;
       if (FindByPath(spec.path) != nullptr || FindByName(spec.name) != nullptr)
-        throw std::logic_error("settings block " + block_ + ": '" + spec.path + "' (" +
-                               spec.name + ") declared twice");
-      settings_.push_back({std::move(spec),
-                           [member, get](const T& t) { return get(t.*member); },
+        throw std::logic_error("settings block " + block_ + ": '" + spec.path + "' (" + spec.name +
+                               ") declared twice");
+      settings_.push_back({std::move(spec), [member, get](const T& t) { return get(t.*member); },
                            [member, set](const SettingValue& v, T* t) { set(v, &(t->*member)); }});
     }
   }
