@@ -37,8 +37,12 @@ def test_every_registered_formulation_is_listed_with_its_capabilities(by_name):
         assert f["exact_linearization"] in names, f["name"]
         assert f["smoothed_linearization"] in names + ("",), f["name"]
         for p in f["parameters"]:
-            assert set(p) == {"key", "unit", "range", "default", "description"}
-            assert all(isinstance(p[k], str) and p[k] for k in p), (f["name"], p)
+            assert set(p) == {"key", "unit", "range", "default", "description", "number"}
+            assert all(isinstance(p[k], str) and p[k] for k in p if k != "number"), (f["name"], p)
+            # A number parameter is a keyword of its own (Stepper(scene, kappa=...)).
+            assert isinstance(p["number"], bool), (f["name"], p)
+            if p["number"]:
+                assert isinstance(getattr(quasidyn.Stepper, p["key"]), property), p["key"]
     # The velocity-state formulations are those the package's constants name.
     assert quasidyn.VELOCITY_FORMULATIONS == tuple(
         n for n in names if by_name[n]["state"] == "configuration and velocity")
