@@ -73,27 +73,33 @@ def signature_lines(doc, name):
 
 # The settings blocks (quasidyn._settings(): each setting's name and kind, declared once in C++):
 # a function whose docstring carries "[settings: BLOCK]" takes BLOCK's settings as its
-# **kwargs, written out as keyword-only parameters.
+# **kwargs, written out as keyword-only parameters ("[settings: BLOCK except a, b]": but a and b).
 SETTINGS = {}
 # Every number parameter the registered formulations declare (quasidyn.formulations()): a
-# function whose docstring carries "[parameters]" takes them as its **kwargs.
+# function whose docstring carries "[parameters]" takes them as its **kwargs. A docstring may
+# carry both markers (rollout: its settings and the formulation's parameters).
 PARAMETER_KEYS = []
 SETTING_TYPES = {"bool": "bool", "integer": "int", "number": "float", "choice": "str",
                  "numbers": "List[float]", "names": "Union[str, List[str]]"}
+SETTINGS_MARKER = re.compile(r"\[settings: ([a-z_]+)(?: except ([a-z_, ]+))?\]")
 
 
 def setting_parameters(doc, rendered):
     star = [] if any(p == "*" or p.startswith("*args") for p in rendered) else ["*"]
-    match = re.search(r"\[settings: ([a-z_]+)\]", doc or "")
+    # A setting the function takes as a parameter of its own (plan's and
+    # TrajectoryOptimizer's goal) is that parameter, not a keyword again.
+    taken = {p.partition(":")[0] for p in rendered}
+    keywords = []
+    match = SETTINGS_MARKER.search(doc or "")
     if match:
-        # A setting the function takes as a parameter of its own (plan's and
-        # TrajectoryOptimizer's goal) is that parameter, not a keyword again.
-        taken = {p.partition(":")[0] for p in rendered}
-        return star + [f"{s['name']}: Optional[{SETTING_TYPES[s['kind']]}] = ..."
-                       for s in SETTINGS[match.group(1)]["settings"] if s["name"] not in taken]
+        excluded = {name.strip() for name in (match.group(2) or "").split(",")}
+        for s in SETTINGS[match.group(1)]["settings"]:
+            if s["name"] not in taken and s["name"] not in excluded:
+                keywords.append(f"{s['name']}: Optional[{SETTING_TYPES[s['kind']]}] = ...")
+                taken.add(s["name"])
     if "[parameters]" in (doc or ""):
-        return star + [f"{key}: Optional[float] = ..." for key in PARAMETER_KEYS]
-    return ["**kwargs: Any"]
+        keywords += [f"{key}: Optional[float] = ..." for key in PARAMETER_KEYS if key not in taken]
+    return star + keywords if keywords else ["**kwargs: Any"]
 
 
 def render_function(name, doc, indent, is_method):

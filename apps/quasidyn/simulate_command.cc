@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,9 +16,11 @@
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/simulation/rollout.h"
+#include "quasidyn/simulation/rollout_settings.h"
 #include "quasidyn/simulation/trajectory_file.h"
 #include "quasidyn/viewer/html_writer.h"
 #include "scene_file.h"
+#include "setting_flags.h"
 #include "timed_rollout.h"
 
 namespace quasidyn::cli {
@@ -29,43 +29,19 @@ namespace {
 struct SimulateOptions {
   std::string scene_path;
   FormulationOptions formulation;
-  int steps = 0;
-  double duration = 0.0;
+  SettingOverrides overrides;  // the rollout block's settings given as flags
   std::string out_path;
   std::string html_path;
-  int every = 1;
   // Set by CLI11: which options were given.
-  CLI::Option* steps_option = nullptr;
-  CLI::Option* duration_option = nullptr;
   CLI::Option* out_option = nullptr;
   CLI::Option* html_option = nullptr;
 };
 
-std::string Number(double x) {
-  std::ostringstream s;
-  s << x;
-  return s.str();
-}
-
-int ResolveStepCount(const Scene& scene, double time_step, const SimulateOptions& options) {
-  if (options.steps_option->count() > 0) {
-    if (options.steps < 1)
-      throw std::invalid_argument("--steps must be >= 1 (got " + std::to_string(options.steps) +
-                                  ")");
-    return options.steps;
-  }
-  if (options.duration_option->count() > 0) {
-    if (!std::isfinite(options.duration) || !(options.duration > 0))
-      throw std::invalid_argument("--duration must be a finite number > 0 s (got " +
-                                  Number(options.duration) + ")");
-    return StepCountForDuration(options.duration, time_step);
-  }
-  const double end = scene.ScheduleEnd();
-  if (!(end > 0))
-    throw std::invalid_argument("scene '" + scene.name +
-                                "' has no command schedule to run to its end: give --steps or "
-                                "--duration");
-  return StepCountForDuration(end, time_step);
+int ResolveStepCount(const RolloutSettings& settings, const StepModel& model) {
+  if (const std::optional<int> steps = RolloutStepCount(settings, model)) return *steps;
+  throw std::invalid_argument("scene '" + model.scene().name +
+                              "' has no command schedule to run to its end: give --steps or "
+                              "--duration");
 }
 
 void PrintSummary(const Trajectory& trajectory, double wall_seconds, const std::string& out_path,
@@ -101,14 +77,14 @@ void PrintSummary(const Trajectory& trajectory, double wall_seconds, const std::
 }
 
 void RunSimulate(const SimulateOptions& options) {
+  RolloutSettings settings;  // checked here: a bad value is named before the scene loads
+  ApplyRolloutSettingOverrides(options.overrides, &settings);
   const ScenePtr scene_ptr =
       std::make_shared<const Scene>(LoadSceneFile(options.scene_path, "simulate"));
   const Scene& scene = *scene_ptr;
   const std::shared_ptr<const StepModel> model =
       MakeStepModel(scene_ptr, ChoiceFrom(options.formulation));
-  const int steps = ResolveStepCount(scene, model->time_step(), options);
-  if (options.every < 1)
-    throw std::invalid_argument("--every must be >= 1 (got " + std::to_string(options.every) + ")");
+  const int steps = ResolveStepCount(settings, *model);
   // Before the run: a bad output path is found before minutes of simulation, not after.
   std::vector<NamedPath> outputs;
   if (options.out_option->count() > 0)
@@ -124,7 +100,7 @@ void RunSimulate(const SimulateOptions& options) {
   // Written before reporting a failure: the steps done are worth keeping.
   if (!options.out_path.empty()) {
     TrajectoryWriteOptions write_options;
-    write_options.every = options.every;
+    write_options.every = settings.every;
     WriteTrajectory(trajectory, options.out_path, write_options);
   }
   if (!options.html_path.empty()) WriteViewerHtml(scene, trajectory, options.html_path);
@@ -145,18 +121,14 @@ void AddSimulateCommand(CLI::App& app) {
       "simulate", "Run a scene's command schedule and write the trajectory (.json, .npz or .csv)");
   simulate->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
   AddFormulationOptions(simulate, &options->formulation);
-  options->steps_option = simulate->add_option("--steps", options->steps, "Number of steps >= 1");
-  options->duration_option = simulate->add_option(
-      "--duration", options->duration,
-      "Simulated duration T [s] > 0 (default: the end of the command schedule)");
-  options->steps_option->excludes(options->duration_option);
+  // --steps, --duration and --every: the rollout block's settings (simulation/rollout_settings.h);
+  // not --gradients: simulate's run (RunRolloutWithProgress) records no derivatives.
+  AddSettingFlags(simulate, RolloutSettingsSchema().specs(), &options->overrides, {"gradients"});
   options->out_option = simulate->add_option(
       "--out", options->out_path,
       "Write the trajectory to this file, in the format of its extension: .json, .npz (NumPy "
       "arrays, compact and fast) or .csv (one row per step) (docs/trajectory-format.md); its "
       "folder is created");
-  simulate->add_option("--every", options->every,
-                       "Keep every K-th step in --out (and the last), K >= 1 (default 1)");
   options->html_option = simulate->add_option(
       "--html", options->html_path,
       "Write a self-contained HTML viewer of the run to this file (its folder is created)");

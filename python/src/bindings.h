@@ -31,6 +31,7 @@
 #include "quasidyn/dynamics/step_result.h"
 #include "quasidyn/model/formulation_choice.h"
 #include "quasidyn/model/scene.h"
+#include "quasidyn/simulation/rollout_settings.h"
 #include "quasidyn/simulation/trajectory.h"
 #include "quasidyn/stepping/step_model.h"
 
@@ -115,11 +116,18 @@ GradientMode ParseGradients(const char* who, const std::string& gradients);
 // memory ..." for one read from a file without it.
 const Scene& SceneOf(const Trajectory& trajectory, const char* who);
 
-// The steps of a rollout of the scene's schedule (rollout, rollout_batch): `steps`, or those
-// covering `duration` [s], or those to the end of the scene's command schedule when neither is
-// given (as `quasidyn simulate`). ValueError "<who>: ..." for both, or for no schedule.
-int ScheduleSteps(const char* who, const StepModel& model, std::optional<int> steps,
-                  std::optional<double> duration);
+// The rollout block's settings among a rollout's keywords (rollout, rollout_batch: steps,
+// duration, gradients; not `every`, a trajectory file's), checked (ValueError "<who>:
+// rollout.steps: must be >= 0 (got -1)"); the keywords left, the formulation's parameters by key,
+// in *by_key. TypeError for a keyword that is neither, or for a value of the wrong type.
+RolloutSettings TakeRolloutKeywords(const char* who, pybind11::kwargs* by_key);
+// The rollout block's specs those functions take as keywords, and their docstring's marker.
+std::vector<SettingSpec> RolloutKeywordSpecs();
+std::string RolloutKeywordsDoc();
+// The steps of a rollout of the scene's schedule (rollout, rollout_batch): RolloutStepCount
+// (steps, or those covering duration [s], or those to the end of the scene's command schedule
+// when neither is given, as `quasidyn simulate`). ValueError "<who>: ..." for no schedule.
+int ScheduleSteps(const char* who, const StepModel& model, const RolloutSettings& settings);
 // ValueError "<who>: formulation '...' has no gradients: <why>" when `mode` asks derivatives of
 // a model that has none.
 void CheckGradientsAvailable(const char* who, const StepModel& model, GradientMode mode);

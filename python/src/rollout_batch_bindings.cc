@@ -83,7 +83,7 @@ py::ssize_t RolloutCount(const char* who, const std::optional<RealArray>& q0s,
 
 constexpr const char* kDoc =
     "rollout_batch(scene, q0s=None, Us=None, *, threads=None, formulation=None, h=None, "
-    "parameters=None, steps=None, duration=None, gradients='none', v0s=None, **parameter) -> "
+    "parameters=None, v0s=None, **keywords) -> "
     "RolloutBatch.\n"
     "B rollouts of the scene on C++ threads without the GIL: rollout b starts from q0s[b] "
     "(q0s of shape (B, n_q); None: scene.q0 for each) and, for the formulations with a "
@@ -108,17 +108,17 @@ void BindRolloutBatch(py::module_& m) {
       [](std::shared_ptr<Scene> scene, std::optional<RealArray> q0s, std::optional<RealArray> Us,
          std::optional<int> threads, std::optional<std::string> formulation,
          std::optional<double> h, std::optional<std::map<std::string, double>> parameters,
-         std::optional<int> steps, std::optional<double> duration, const std::string& gradients,
          std::optional<RealArray> v0s, py::kwargs by_key) {
         const char* who = "rollout_batch";
+        const RolloutSettings settings = TakeRolloutKeywords(who, &by_key);
         const FormulationChoice choice = Choice(who, {formulation, h, parameters, by_key});
         RolloutOptions options;
-        options.gradients = ParseGradients(who, gradients);
+        options.gradients = settings.gradients;
         if (q0s) CheckDimensions(who, "q0s", *q0s, 2, "(B, n_q)");
         if (Us) CheckDimensions(who, "Us", *Us, 3, "(B, N, nu)");
         if (v0s) CheckDimensions(who, "v0s", *v0s, 2, "(B, n_v)");
         const py::ssize_t count = RolloutCount(who, q0s, Us, v0s);
-        if (Us && (steps || duration))
+        if (Us && RolloutLengthGiven(settings))
           throw py::value_error(std::string(who) +
                                 ": give Us or steps/duration, not both (Us[b] has one row per "
                                 "step)");
@@ -130,7 +130,7 @@ void BindRolloutBatch(py::module_& m) {
             [&] {
               const std::shared_ptr<const StepModel> model = MakeStepModel(scene, choice);
               CheckGradientsAvailable(who, *model, options.gradients);
-              if (!Us) options.steps = ScheduleSteps(who, *model, steps, duration);
+              if (!Us) options.steps = ScheduleSteps(who, *model, settings);
               std::vector<State> x0s(static_cast<size_t>(count), InitialState(*model));
               std::vector<Eigen::MatrixXd> commands;
               for (py::ssize_t b = 0; b < count; ++b) {
@@ -162,9 +162,8 @@ void BindRolloutBatch(py::module_& m) {
       },
       py::arg("scene"), py::arg("q0s") = py::none(), py::arg("Us") = py::none(), py::kw_only(),
       py::arg("threads") = py::none(), py::arg("formulation") = py::none(),
-      py::arg("h") = py::none(), py::arg("parameters") = py::none(), py::arg("steps") = py::none(),
-      py::arg("duration") = py::none(), py::arg("gradients") = "none", py::arg("v0s") = py::none(),
-      (std::string(kDoc) + " " + kParameterKeywordsDoc).c_str());
+      py::arg("h") = py::none(), py::arg("parameters") = py::none(), py::arg("v0s") = py::none(),
+      (std::string(kDoc) + " " + RolloutKeywordsDoc() + " " + kParameterKeywordsDoc).c_str());
 }
 
 }  // namespace quasidyn::python

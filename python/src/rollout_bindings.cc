@@ -14,7 +14,9 @@
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/simulation/rollout.h"
+#include "quasidyn/simulation/rollout_settings.h"
 #include "real_array.h"
+#include "setting_keywords.h"
 
 namespace py = pybind11;
 
@@ -31,15 +33,17 @@ State StartState(const StepModel& model, const std::optional<RealVector>& q0,
 }
 
 std::shared_ptr<Trajectory> Rollout(const StepModel& model, const State& x0,
-                                    const std::optional<RealMatrix>& U, std::optional<int> steps,
-                                    std::optional<double> duration, RolloutOptions options) {
+                                    const std::optional<RealMatrix>& U,
+                                    const RolloutSettings& settings) {
+  RolloutOptions options;
+  options.gradients = settings.gradients;
   CheckGradientsAvailable("rollout", model, options.gradients);
   if (!U) {  // the schedule, through the model's own command (halm-posa: a velocity)
-    options.steps = ScheduleSteps("rollout", model, steps, duration);
+    options.steps = ScheduleSteps("rollout", model, settings);
     py::gil_scoped_release release;
     return std::make_shared<Trajectory>(RolloutFrom(model, x0, options));
   }
-  if (steps || duration)
+  if (RolloutLengthGiven(settings))
     throw py::value_error("rollout: give U or steps/duration, not both (U has one row per step)");
   py::gil_scoped_release release;
   return std::make_shared<Trajectory>(RolloutCommands(model, x0, U->value, options));
@@ -47,18 +51,38 @@ std::shared_ptr<Trajectory> Rollout(const StepModel& model, const State& x0,
 
 }  // namespace
 
-int ScheduleSteps(const char* who, const StepModel& model, std::optional<int> steps,
-                  std::optional<double> duration) {
-  if (steps && duration)
-    throw py::value_error(std::string(who) + ": give steps or duration, not both");
-  if (steps) return *steps;  // Rollout checks N >= 0
-  if (duration) return StepCountForDuration(*duration, model.time_step());
-  const Scene& scene = model.scene();
-  if (!(scene.ScheduleEnd() > 0))
-    throw py::value_error(std::string(who) + ": scene '" + scene.name +
-                          "' has no command schedule to run to its end: give U, steps or "
-                          "duration");
-  return StepCountForDuration(scene.ScheduleEnd(), model.time_step());
+std::vector<SettingSpec> RolloutKeywordSpecs() {
+  std::vector<SettingSpec> specs;
+  for (SettingSpec& spec : RolloutSettingsSchema().specs())
+    if (spec.name != "every") specs.push_back(std::move(spec));  // a trajectory file's
+  return specs;
+}
+
+std::string RolloutKeywordsDoc() {
+  return "Keywords steps, duration and gradients: the rollout block's settings (None keeps the "
+         "default; quasidyn._settings()['rollout'] and docs/python.md list them with units, "
+         "ranges and defaults) " +
+         SettingsDocMarker("rollout", {"every"}) +
+         "; a bad value raises ValueError naming the field (e.g. 'rollout.steps: must be >= 0 "
+         "(got -1)'), an unknown keyword TypeError.";
+}
+
+RolloutSettings TakeRolloutKeywords(const char* who, py::kwargs* by_key) {
+  const std::vector<SettingSpec> specs = RolloutKeywordSpecs();
+  SettingOverrides overrides;
+  py::dict rest = TakeSettingKeywords(who, specs, *by_key, &overrides);
+  RefuseUnknownKeywords(who, rest, specs, NumberParameterKeys());
+  *by_key = py::reinterpret_borrow<py::kwargs>(rest);
+  RolloutSettings settings;
+  Named(who, [&] { ApplyRolloutSettingOverrides(overrides, &settings); });
+  return settings;
+}
+
+int ScheduleSteps(const char* who, const StepModel& model, const RolloutSettings& settings) {
+  if (const std::optional<int> steps = RolloutStepCount(settings, model)) return *steps;
+  throw py::value_error(std::string(who) + ": scene '" + model.scene().name +
+                        "' has no command schedule to run to its end: give U, steps or "
+                        "duration");
 }
 
 void CheckGradientsAvailable(const char* who, const StepModel& model, GradientMode mode) {
@@ -138,37 +162,33 @@ void BindRollout(py::module_& m, PyTrajectory& trajectory) {
       "rollout",
       [](std::shared_ptr<Scene> scene, std::optional<RealVector> q0, std::optional<RealMatrix> U,
          std::optional<std::string> formulation, std::optional<double> h,
-         std::optional<std::map<std::string, double>> parameters, std::optional<int> steps,
-         std::optional<double> duration, const std::string& gradients, std::optional<RealVector> v0,
+         std::optional<std::map<std::string, double>> parameters, std::optional<RealVector> v0,
          py::kwargs by_key) {
         const char* who = "rollout";
+        const RolloutSettings settings = TakeRolloutKeywords(who, &by_key);
         const FormulationChoice choice = Choice(who, {formulation, h, parameters, by_key});
-        RolloutOptions options;
-        options.gradients = ParseGradients(who, gradients);
         return Named(who, [&] {
           const std::shared_ptr<const StepModel> model = MakeStepModel(scene, choice);
-          return Rollout(*model, StartState(*model, q0, v0), U, steps, duration, options);
+          return Rollout(*model, StartState(*model, q0, v0), U, settings);
         });
       },
       py::arg("scene"), py::arg("q0") = py::none(), py::arg("U") = py::none(), py::kw_only(),
       py::arg("formulation") = py::none(), py::arg("h") = py::none(),
-      py::arg("parameters") = py::none(), py::arg("steps") = py::none(),
-      py::arg("duration") = py::none(), py::arg("gradients") = "none", py::arg("v0") = py::none(),
+      py::arg("parameters") = py::none(), py::arg("v0") = py::none(),
       (std::string(
            "rollout(scene, q0=None, U=None, *, formulation=None, h=None, "
-           "parameters=None, steps=None, duration=None, gradients='none', v0=None, "
-           "**parameter) -> Trajectory.\n"
+           "parameters=None, v0=None, **keywords) -> Trajectory.\n"
            "From q0 (n_q,) (None: scene.q0) and, for the formulations with a velocity state, v0 "
-           "(n_v,) (None: the scene's initial velocity; refused by the others), for k = 1..N: x_k "
-           "= "
-           "step(x_{k-1}, u_k) (x = q, or (q, v)) with u_k = U[k-1] (U of shape (N, nu): your own "
+           "(n_v,) (None: the scene's initial velocity; refused by the others), for k = 1..N: "
+           "x_k = step(x_{k-1}, u_k) (x = q, or (q, v)) with u_k = U[k-1] (U of shape (N, nu): "
+           "your own "
            "commands) or, without U, the scene's schedule u_k = Stepper.scheduled_command(k·h, "
            "q_{k-1}) for N = steps, or the steps covering duration [s], or to the schedule's end. "
            "gradients: 'none', 'b_only' or 'a_and_b' records B_k (and A_k) of every step "
            "(Trajectory.A, .B; the formulation's own derivative of the step solved; ValueError for "
            "a formulation without one). Formulation keywords as in Stepper. A failed step stops "
            "the rollout without raising: check Trajectory.completed / message. ") +
-       kParameterKeywordsDoc)
+       RolloutKeywordsDoc() + " " + kParameterKeywordsDoc)
           .c_str());
 }
 

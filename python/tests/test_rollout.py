@@ -149,7 +149,33 @@ def test_steps_and_duration_choose_the_step_count(gripper):
     assert len(quasidyn.rollout(gripper, duration=0.05, h=0.02)) == 3  # ⌈0.05 / 0.02⌉
     with pytest.raises(ValueError, match="not both"):
         quasidyn.rollout(gripper, steps=3, duration=0.1)
-    with pytest.raises(ValueError, match="rollout: steps must be >= 0 \\(got -1\\)"):
+    with pytest.raises(ValueError, match=r"^rollout: rollout\.steps: must be >= 0 \(got -1\)$"):
         quasidyn.rollout(gripper, steps=-1)
-    with pytest.raises(ValueError, match="duration must be finite"):
+    with pytest.raises(ValueError, match="^rollout: rollout.duration: must be finite$"):
         quasidyn.rollout(gripper, duration=float("nan"))
+
+
+def test_the_rollout_blocks_keywords(gripper):
+    """steps, duration and gradients are the rollout block's settings (docs/python.md): checked
+    with the schema's message, refused by name when unknown, None meaning not given."""
+    assert len(quasidyn.rollout(gripper, steps=2, duration=None, gradients=None)) == 2
+    assert quasidyn.rollout(gripper, steps=2, gradients="b_only").B.shape[0] == 2
+    with pytest.raises(ValueError, match=r"^rollout: rollout\.duration: must be >= 0 \[s\] "
+                                         r"\(got -1\)$"):
+        quasidyn.rollout(gripper, duration=-1.0)
+    with pytest.raises(ValueError, match=r"^rollout: rollout\.gradients: unknown gradients 'A' "
+                                         r"\(none, b_only, a_and_b\)$"):
+        quasidyn.rollout(gripper, steps=2, gradients="A")
+    with pytest.raises(ValueError, match=r"^rollout_batch: rollout\.steps: must be >= 0"):
+        quasidyn.rollout_batch(gripper, steps=-3)
+    with pytest.raises(ValueError, match="rollout.duration: give steps or duration, not both"):
+        quasidyn.rollout_batch(gripper, steps=3, duration=0.1)
+    with pytest.raises(TypeError, match=r"^rollout: unexpected keyword argument 'stepz' "
+                                        r"\(did you mean 'steps'\?\)"):
+        quasidyn.rollout(gripper, stepz=3)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'every'"):
+        quasidyn.rollout(gripper, steps=2, every=2)  # a trajectory file's: Trajectory.save
+    with pytest.raises(TypeError, match="keyword 'steps' cannot take a float"):
+        quasidyn.rollout_batch(gripper, steps=2.5)
+    # The formulation's parameters still pass by key beside the settings.
+    assert len(quasidyn.rollout(gripper, steps=2, formulation="log-barrier", kappa=200.0)) == 2

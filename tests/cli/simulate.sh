@@ -133,7 +133,7 @@ assert [s["k"] for s in d["steps"]] == [3, 6, 9, 10], [s["k"] for s in d["steps"
 assert d["steps_done"] == d["steps_requested"] == 10
 PY
 expect_every_error() { "$qd" simulate $g --steps 2 --every 0 --quiet > /dev/null 2> "$tmp/err.txt" &&
-  fail "--every 0 accepted"; grep -q -- "--every" "$tmp/err.txt" || fail "--every 0: $(cat "$tmp/err.txt")"; }
+  fail "--every 0 accepted"; grep -q -- "rollout.every: must be >= 1 (got 0)" "$tmp/err.txt" || fail "--every 0: $(cat "$tmp/err.txt")"; }
 expect_every_error
 
 # Bad flags: non-zero exit and an error on stderr that names the problem.
@@ -148,9 +148,12 @@ expect_error "--h" $g --h nan
 expect_error "--h" $g --h abc
 expect_error "--kappa" $g --kappa 0
 expect_error "formulation" $g --formulation magic
-expect_error "--steps" $g --steps 0
-expect_error "excludes" $g --steps 5 --duration 1
-expect_error "--duration" $g --duration -1
+# --steps, --duration, --every: the rollout block's settings, checked by its schema.
+expect_error "rollout.steps: must be >= 0 (got -1)" $g --steps -1
+expect_error "rollout.duration: give steps or duration, not both" $g --steps 5 --duration 1
+expect_error "rollout.duration: must be >= 0 \[s\] (got -1)" $g --duration -1
+expect_error "rollout.duration: must be finite" $g --duration nan
+expect_error "--gradients" $g --steps 1 --gradients b_only
 expect_error "does/not/exist.yaml" does/not/exist.yaml
 expect_error "--bogus" $g --bogus
 expect_error "SCENE" --quiet

@@ -11,6 +11,7 @@
 #include "quasidyn/model/mpc_settings.h"
 #include "quasidyn/model/planning_settings.h"
 #include "quasidyn/planning/regrasp_motion.h"
+#include "quasidyn/simulation/rollout_settings.h"
 
 namespace quasidyn {
 namespace {
@@ -30,7 +31,8 @@ std::vector<SettingsBlockInfo> SettingsBlocks() {
           Info(StabilizerSettingsSchema()),
           Info(TrackingSettingsSchema()),
           Info(RegraspMotionSettingsSchema()),
-          Info(ReplanningSettingsSchema())};
+          Info(ReplanningSettingsSchema()),
+          Info(RolloutSettingsSchema())};
 }
 
 SettingsBlockInfo FindSettingsBlock(const std::string& name) {
