@@ -73,7 +73,7 @@ def signature_lines(doc, name):
 
 # The settings blocks (quasidyn._settings(): each setting's name and kind, declared once in C++):
 # a function whose docstring carries "[settings: BLOCK]" takes BLOCK's settings as its
-# **kwargs, written out as keyword-only parameters.
+# **kwargs, written out as keyword-only parameters ("[settings: BLOCK: a, b]": a and b alone).
 SETTINGS = {}
 # Every number parameter the registered formulations declare (quasidyn.formulations()): a
 # function whose docstring carries "[parameters]" takes them as its **kwargs.
@@ -84,13 +84,16 @@ SETTING_TYPES = {"bool": "bool", "integer": "int", "number": "float", "choice": 
 
 def setting_parameters(doc, rendered):
     star = [] if any(p == "*" or p.startswith("*args") for p in rendered) else ["*"]
-    match = re.search(r"\[settings: ([a-z_]+)\]", doc or "")
+    match = re.search(r"\[settings: ([a-z_]+)(?:: ([a-z_, ]+))?\]", doc or "")
     if match:
         # A setting the function takes as a parameter of its own (plan's and
-        # TrajectoryOptimizer's goal) is that parameter, not a keyword again.
+        # TrajectoryOptimizer's goal) is that parameter, not a keyword again; a marker that names
+        # some of the block's settings ("[settings: linearization: samples, u_std]") takes those.
         taken = {p.partition(":")[0] for p in rendered}
+        some = match.group(2) and {n.strip() for n in match.group(2).split(",")}
         return star + [f"{s['name']}: Optional[{SETTING_TYPES[s['kind']]}] = ..."
-                       for s in SETTINGS[match.group(1)]["settings"] if s["name"] not in taken]
+                       for s in SETTINGS[match.group(1)]["settings"]
+                       if s["name"] not in taken and (not some or s["name"] in some)]
     if "[parameters]" in (doc or ""):
         return star + [f"{key}: Optional[float] = ..." for key in PARAMETER_KEYS]
     return ["**kwargs: Any"]

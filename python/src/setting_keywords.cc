@@ -107,6 +107,12 @@ void RefuseUnknownKeywords(const char* who, const py::dict& rest,
 
 std::string SettingsDocMarker(const std::string& block) { return "[settings: " + block + "]"; }
 
+std::string SettingsDocMarker(const std::string& block, const std::vector<std::string>& names) {
+  std::string marker = "[settings: " + block + ":";
+  for (size_t i = 0; i < names.size(); ++i) marker += (i > 0 ? ", " : " ") + names[i];
+  return marker + "]";
+}
+
 void BindSettings(py::module_& m) {
   m.def(
       "_settings",

@@ -132,6 +132,8 @@ class SettingsSchema {
    public:
     explicit SpecEditor(SettingSpec* spec) : spec_(spec) {}
     SpecEditor& Name(std::string name) { return Set(&SettingSpec::name, std::move(name)); }
+    // The command line's flag when it is not the name's (Python's u_std, the flag --std).
+    SpecEditor& Flag(std::string flag) { return Set(&SettingSpec::flag, std::move(flag)); }
     SpecEditor& Unit(std::string unit) { return Set(&SettingSpec::unit, std::move(unit)); }
     SpecEditor& Doc(std::string doc) { return Set(&SettingSpec::doc, std::move(doc)); }
     SpecEditor& Noun(std::string noun) { return Set(&SettingSpec::noun, std::move(noun)); }
@@ -140,9 +142,9 @@ class SettingsSchema {
     SpecEditor& Choices(std::vector<std::string> names) {
       return Set(&SettingSpec::choices, std::move(names));
     }
-    SpecEditor& Above(double x) { return Lower(x, true); }    // > x
+    SpecEditor& Above(double x) { return Lower(x, true); }     // > x
     SpecEditor& AtLeast(double x) { return Lower(x, false); }  // >= x
-    SpecEditor& Below(double x) { return Upper(x, true); }    // < x
+    SpecEditor& Below(double x) { return Upper(x, true); }     // < x
     SpecEditor& AtMost(double x) { return Upper(x, false); }   // <= x
     SpecEditor& MayBeInfinite() { return Set(&SettingSpec::finite, false); }
 
@@ -166,7 +168,8 @@ class SettingsSchema {
   };
 
   // `block`: the block's key in a scene file, and the prefix of its problems ("planning").
-  SettingsSchema(std::string block, std::string doc) : block_(std::move(block)), doc_(std::move(doc)) {}
+  SettingsSchema(std::string block, std::string doc)
+      : block_(std::move(block)), doc_(std::move(doc)) {}
   SettingsSchema(const SettingsSchema&) = delete;
   SettingsSchema& operator=(const SettingsSchema&) = delete;
 
@@ -190,11 +193,10 @@ class SettingsSchema {
   // A field of T: bool, an integer type, a floating type, Eigen::VectorXd or a vector of names.
   template <typename M>
   SpecEditor Field(std::string path, M T::*member) {
-    return Declare(std::move(path), settings_detail::KindOf<M>(), Limits<M>(),
-                   [member](const T& t) { return settings_detail::ToValue(t.*member); },
-                   [member](const SettingValue& v, T* t) {
-                     t->*member = settings_detail::FromValue<M>(v);
-                   });
+    return Declare(
+        std::move(path), settings_detail::KindOf<M>(), Limits<M>(),
+        [member](const T& t) { return settings_detail::ToValue(t.*member); },
+        [member](const SettingValue& v, T* t) { t->*member = settings_detail::FromValue<M>(v); });
   }
   template <typename M>
   SpecEditor Number(std::string path, M T::*member) {
@@ -205,6 +207,38 @@ class SettingsSchema {
   SpecEditor Integer(std::string path, M T::*member) {
     static_assert(std::is_integral_v<M> && !std::is_same_v<M, bool>);
     return Field(std::move(path), member);
+  }
+
+  // A field of a struct S that is a member of T (always there): the lineariser's
+  // randomized.samples declared as its block's `samples`.
+  template <typename S, typename M>
+  SpecEditor Field(std::string path, S T::*outer, M S::*member) {
+    return Declare(
+        std::move(path), settings_detail::KindOf<M>(), Limits<M>(),
+        [outer, member](const T& t) { return settings_detail::ToValue((t.*outer).*member); },
+        [outer, member](const SettingValue& v, T* t) {
+          (t->*outer).*member = settings_detail::FromValue<M>(v);
+        });
+  }
+
+  // An optional number (std::optional<double>): unset, it means what the setting's doc says (the
+  // scene's value, the formulation's) and reads as an empty list, which has no default in the
+  // docs' tables and is no problem (SettingProblem); a value given sets it.
+  template <typename M>
+  SpecEditor Number(std::string path, std::optional<M> T::*member) {
+    static_assert(std::is_floating_point_v<M>);
+    return Declare(
+        std::move(path), SettingKind::kNumber, Limits<M>(),
+        [member](const T& t) {
+          const std::optional<M>& x = t.*member;
+          return x ? SettingValue(static_cast<double>(*x)) : SettingValue(std::vector<double>());
+        },
+        [member](const SettingValue& v, T* t) {
+          if (const double* x = std::get_if<double>(&v))
+            t->*member = static_cast<M>(*x);
+          else
+            (t->*member).reset();
+        });
   }
 
   // A field of an optional sub-block S (declared by Section first): reads S's default when the
@@ -242,8 +276,7 @@ class SettingsSchema {
   }
 
   // A setting read and written by functions of its own (a value with no field of its kind).
-  SpecEditor Custom(std::string path, SettingKind kind,
-                    std::function<SettingValue(const T&)> get,
+  SpecEditor Custom(std::string path, SettingKind kind, std::function<SettingValue(const T&)> get,
                     std::function<void(const SettingValue&, T*)> set) {
     return Declare(std::move(path), kind, {}, std::move(get), std::move(set));
   }
@@ -258,14 +291,13 @@ class SettingsSchema {
     for (const SettingSectionSpec& section : nested.sections()) {
       const SettingsSchema<S>* inner = &nested;
       section_specs_.push_back({prefix + "." + section.name, section.doc});
-      sections_.push_back(
-          {prefix + "." + section.name,
-           [inner, member, name = section.name](const T& t) {
-             return inner->SectionOn(name, t.*member);
-           },
-           [inner, member, name = section.name](T* t) {
-             inner->EnableSection(name, &(t->*member));
-           }});
+      sections_.push_back({prefix + "." + section.name,
+                           [inner, member, name = section.name](const T& t) {
+                             return inner->SectionOn(name, t.*member);
+                           },
+                           [inner, member, name = section.name](T* t) {
+                             inner->EnableSection(name, &(t->*member));
+                           }});
     }
     for (const auto& setting : nested.settings()) {
       const auto get = setting.get;
@@ -275,10 +307,9 @@ class SettingsSchema {
       spec.name = name_prefix + spec.name;
       if (!spec.section.empty()) spec.section = prefix + "." + spec.section;
       if (FindByPath(spec.path) != nullptr || FindByName(spec.name) != nullptr)
-        throw std::logic_error("settings block " + block_ + ": '" + spec.path + "' (" +
-                               spec.name + ") declared twice");
-      settings_.push_back({std::move(spec),
-                           [member, get](const T& t) { return get(t.*member); },
+        throw std::logic_error("settings block " + block_ + ": '" + spec.path + "' (" + spec.name +
+                               ") declared twice");
+      settings_.push_back({std::move(spec), [member, get](const T& t) { return get(t.*member); },
                            [member, set](const SettingValue& v, T* t) { set(v, &(t->*member)); }});
     }
   }
