@@ -73,7 +73,7 @@ def signature_lines(doc, name):
 
 # The settings blocks (quasidyn._settings(): each setting's name and kind, declared once in C++):
 # a function whose docstring carries "[settings: BLOCK]" takes BLOCK's settings as its
-# **kwargs, written out as keyword-only parameters ("[settings: BLOCK except a, b]": but a and b).
+# **kwargs, written out as keyword-only parameters ("[settings: BLOCK: a, b]": a and b alone).
 SETTINGS = {}
 # Every number parameter the registered formulations declare (quasidyn.formulations()): a
 # function whose docstring carries "[parameters]" takes them as its **kwargs. A docstring may
@@ -81,20 +81,21 @@ SETTINGS = {}
 PARAMETER_KEYS = []
 SETTING_TYPES = {"bool": "bool", "integer": "int", "number": "float", "choice": "str",
                  "numbers": "List[float]", "names": "Union[str, List[str]]"}
-SETTINGS_MARKER = re.compile(r"\[settings: ([a-z_]+)(?: except ([a-z_, ]+))?\]")
+SETTINGS_MARKER = re.compile(r"\[settings: ([a-z_]+)(?:: ([a-z_, ]+))?\]")
 
 
 def setting_parameters(doc, rendered):
     star = [] if any(p == "*" or p.startswith("*args") for p in rendered) else ["*"]
     # A setting the function takes as a parameter of its own (plan's and
-    # TrajectoryOptimizer's goal) is that parameter, not a keyword again.
+    # TrajectoryOptimizer's goal) is that parameter, not a keyword again; a marker that names
+    # some of the block's settings ("[settings: linearization: samples, u_std]") takes those.
     taken = {p.partition(":")[0] for p in rendered}
     keywords = []
     match = SETTINGS_MARKER.search(doc or "")
     if match:
-        excluded = {name.strip() for name in (match.group(2) or "").split(",")}
+        some = match.group(2) and {name.strip() for name in match.group(2).split(",")}
         for s in SETTINGS[match.group(1)]["settings"]:
-            if s["name"] not in taken and s["name"] not in excluded:
+            if s["name"] not in taken and (not some or s["name"] in some):
                 keywords.append(f"{s['name']}: Optional[{SETTING_TYPES[s['kind']]}] = ...")
                 taken.add(s["name"])
     if "[parameters]" in (doc or ""):

@@ -15,10 +15,12 @@
 #include "formulation_options.h"
 #include "log.h"
 #include "quasidyn/formulations/registry.h"
+#include "quasidyn/linearization/linearization_settings.h"
 #include "quasidyn/linearization/linearizer.h"
 #include "quasidyn/simulation/coordinate_names.h"
 #include "quasidyn/simulation/rollout.h"
 #include "scene_file.h"
+#include "setting_flags.h"
 
 namespace quasidyn::cli {
 namespace {
@@ -26,21 +28,16 @@ namespace {
 struct LinearizeOptions {
   std::string scene_path;
   int step = 1;
-  std::string mode;
-  int samples = 100;
-  double u_std = 0.01;
-  double q_std = 0.0;
-  std::uint64_t seed = 0;
-  std::string estimator = "first-order";
   FormulationOptions formulation;
-  double contact_tolerance = 0.0;
-  int threads = 1;
   bool json = false;
-  // Set by CLI11: which options were given.
-  CLI::Option* mode_option = nullptr;
-  CLI::Option* contact_tolerance_option = nullptr;
-  std::vector<CLI::Option*> randomized_options;  // --samples, --std, --std-q, --seed, ...
+  // The linearization block's settings given as flags (LinearizationSettingsSchema): --method,
+  // --samples, --std, --std-q, --seed, --estimator, --threads, --contact-tolerance.
+  SettingOverrides overrides;
 };
+
+// The settings that apply only to the randomized method.
+const char* const kRandomizedSettings[] = {"samples", "u_std",     "q_std",
+                                           "seed",    "estimator", "threads"};
 
 std::string Number(double x) {
   std::ostringstream s;
@@ -72,36 +69,9 @@ void CheckStepInSchedule(const Scene& scene, double time_step, int step) {
                                 std::to_string(steps));
 }
 
-void ValidateOptions(const LinearizeOptions& options, const std::string& mode) {
+void ValidateOptions(const LinearizeOptions& options) {
   if (options.step < 1)
     throw std::invalid_argument("--step must be >= 1 (got " + std::to_string(options.step) + ")");
-  if (options.threads < 1)
-    throw std::invalid_argument("--threads must be >= 1 (got " + std::to_string(options.threads) +
-                                ")");
-  if (mode != "exact" && mode != "log-barrier" && mode != "randomized")
-    throw std::invalid_argument("--method must be exact, log-barrier or randomized (got '" + mode +
-                                "')");
-  if (mode != "randomized") {
-    for (const CLI::Option* option : options.randomized_options) {
-      if (option->count() > 0)
-        throw std::invalid_argument(option->get_name() + " applies only to --method randomized");
-    }
-    return;
-  }
-  if (options.samples < 1)
-    throw std::invalid_argument("--samples must be >= 1 (got " + std::to_string(options.samples) +
-                                ")");
-  if (!std::isfinite(options.u_std) || options.u_std < 0)
-    throw std::invalid_argument("--std must be a finite number >= 0 [m or rad] (got " +
-                                Number(options.u_std) + ")");
-  if (!std::isfinite(options.q_std) || options.q_std < 0)
-    throw std::invalid_argument("--std-q must be a finite number >= 0 [m or rad] (got " +
-                                Number(options.q_std) + ")");
-  if (options.estimator != "first-order" && options.estimator != "zeroth-order")
-    throw std::invalid_argument("--estimator must be first-order or zeroth-order (got '" +
-                                options.estimator + "')");
-  if (options.estimator == "zeroth-order" && !(options.u_std > 0))
-    throw std::invalid_argument("--std must be > 0 for the zeroth-order estimator");
 }
 
 [[noreturn]] void Fail(const Scene& scene, const std::string& message) {
@@ -109,33 +79,43 @@ void ValidateOptions(const LinearizeOptions& options, const std::string& mode) {
   throw CLI::RuntimeError(kStepFailedExitCode);  // main returns its exit code silently
 }
 
-// The lineariser's options from the command line's.
-LinearizationOptions LinearizerOptions(const LinearizeOptions& options, const std::string& mode) {
+// The lineariser's options from the command line's: the linearization block's flags, applied
+// and checked by its schema ("linearization.samples: must be >= 1 (got 0)"); the method, when
+// not given, the formulation's own smoothing for a smoothed formulation, else exact.
+LinearizationOptions LinearizerOptions(const LinearizeOptions& options,
+                                       const StepModel& rollout_model) {
+  const SettingsSchema<LinearizationOptions>& schema = LinearizationSettingsSchema();
   LinearizationOptions out;
-  out.method = ParseLinearizationMethod(mode);
+  bool method_given = false;
+  for (const SettingOverride& o : options.overrides) method_given |= o.name == "method";
+  if (!method_given &&
+      rollout_model.capabilities().smoothed_linearization == rollout_model.formulation().name)
+    out.method = LinearizationMethod::kLogBarrier;
+  ApplySettingOverrides(schema, options.overrides, &out);
+  if (out.method != LinearizationMethod::kRandomized) {
+    for (const SettingOverride& o : options.overrides)
+      for (const char* name : kRandomizedSettings)
+        if (o.name == name)
+          throw std::invalid_argument(SettingFlag(schema.FindByName(name)->spec) +
+                                      " applies only to --method randomized");
+  }
   // A κ given on the command line is also the κ of a log-barrier linearisation.
   if (const ParameterValue* kappa = options.formulation.flags.Find("kappa"))
     out.kappa = kappa->value(0, 0);
-  if (options.contact_tolerance_option->count() > 0)
-    out.contact_tolerance = options.contact_tolerance;
-  out.threads = options.threads;
-  out.randomized.samples = options.samples;
-  out.randomized.u_std = options.u_std;
-  out.randomized.q_std = options.q_std;
-  out.randomized.seed = options.seed;
-  out.estimator = ParseRandomizedEstimator(options.estimator);
   // The zeroth-order fit gives A only when q is perturbed.
   if (out.method == LinearizationMethod::kRandomized &&
-      out.estimator == RandomizedEstimator::kZerothOrder && !(options.q_std > 0))
+      out.estimator == RandomizedEstimator::kZerothOrder && !(out.randomized.q_std > 0))
     out.mode = GradientMode::kBOnly;
+  ValidateLinearizationOptions(out);
   return out;
 }
 
 LinearizeAnswer Linearize(const ScenePtr& scene_ptr, const FormulationChoice& choice,
-                          const StepModel& rollout_model, const LinearizeOptions& options,
-                          const std::string& mode, const State& x, const Eigen::VectorXd& u) {
+                          const StepModel& rollout_model, const LinearizationOptions& options,
+                          const State& x, const Eigen::VectorXd& u) {
   const Scene& scene = *scene_ptr;
-  Linearizer linearizer(scene_ptr, choice, LinearizerOptions(options, mode));
+  const std::string mode = LinearizationMethodName(options.method);
+  Linearizer linearizer(scene_ptr, choice, options);
   const std::string& differentiated = linearizer.model().formulation().name;
   LinearizeAnswer out;
   out.mode = mode;
@@ -240,7 +220,8 @@ std::vector<std::string> CommandNames(const StepModel& model,
   return std::vector<std::string>(names.end() - scene.nq_a, names.end());
 }
 
-void PrintJson(const StepModel& model, const LinearizeOptions& options, const LinearizeAnswer& o,
+void PrintJson(const StepModel& model, const LinearizeOptions& options,
+               const LinearizationOptions& settings, const LinearizeAnswer& o,
                const std::vector<std::string>& names, std::ostream& out) {
   const Scene& scene = model.scene();
   const double h = model.time_step();
@@ -259,10 +240,15 @@ void PrintJson(const StepModel& model, const LinearizeOptions& options, const Li
   j["description"] = o.description;
   j["note"] = o.note;
   if (o.mode == "randomized") {
-    j["randomized"] = {{"estimator", options.estimator}, {"samples", options.samples},
-                       {"samples_used", o.samples_used}, {"samples_failed", o.samples_failed},
-                       {"std", options.u_std},           {"std_q", options.q_std},
-                       {"seed", options.seed},           {"threads", options.threads}};
+    const RandomizedSmoothingSettings& r = settings.randomized;
+    j["randomized"] = {{"estimator", RandomizedEstimatorName(settings.estimator)},
+                       {"samples", r.samples},
+                       {"samples_used", o.samples_used},
+                       {"samples_failed", o.samples_failed},
+                       {"std", r.u_std},
+                       {"std_q", r.q_std},
+                       {"seed", r.seed},
+                       {"threads", settings.threads}};
   } else {
     j["randomized"] = nullptr;
   }
@@ -332,14 +318,8 @@ void RunLinearize(const LinearizeOptions& options) {
   const Scene& scene = *scene_ptr;
   const FormulationChoice choice = ChoiceFrom(options.formulation);
   const std::shared_ptr<const StepModel> rollout_model = MakeStepModel(scene_ptr, choice);
-  const FormulationCapabilities& can = rollout_model->capabilities();
-  // A smoothed formulation is linearised by its own smoothing unless told otherwise.
-  const std::string mode =
-      options.mode_option->count() > 0
-          ? options.mode
-          : (can.smoothed_linearization == rollout_model->formulation().name ? "log-barrier"
-                                                                             : "exact");
-  ValidateOptions(options, mode);
+  ValidateOptions(options);
+  const LinearizationOptions settings = LinearizerOptions(options, *rollout_model);
   CheckStepInSchedule(scene, rollout_model->time_step(), options.step);
   const std::vector<std::string> names = CoordinateNames(scene);
 
@@ -355,9 +335,9 @@ void RunLinearize(const LinearizeOptions& options) {
   const Eigen::VectorXd u =
       rollout_model->ScheduledCommand(options.step * rollout_model->time_step(), x);
 
-  const LinearizeAnswer answer = Linearize(scene_ptr, choice, *rollout_model, options, mode, x, u);
+  const LinearizeAnswer answer = Linearize(scene_ptr, choice, *rollout_model, settings, x, u);
   if (options.json) {
-    PrintJson(*rollout_model, options, answer, names, std::cout);
+    PrintJson(*rollout_model, options, settings, answer, names, std::cout);
   } else {
     PrintText(*rollout_model, options, answer, names, std::cout);
   }
@@ -375,30 +355,19 @@ void AddLinearizeCommand(CLI::App& app) {
   linearize->add_option("SCENE", options->scene_path, "Scene file (YAML)")->required();
   linearize->add_option("--step", options->step,
                         "Step K >= 1 to linearise: q_K = f(q_{K-1}, u_K) (default 1)");
-  options->mode_option = linearize->add_option(
-      "--method,--mode", options->mode,
-      "exact | log-barrier | randomized (default: log-barrier for the log-barrier formulations, "
-      "exact otherwise); Python's method= ('--mode' is the former name)");
-  options->randomized_options = {
-      linearize->add_option("--samples", options->samples,
-                            "Randomized: sample count N >= 1 (default 100)"),
-      linearize->add_option("--std", options->u_std,
-                            "Randomized: standard deviation of u [m or rad] >= 0 (default 0.01)"),
-      linearize->add_option("--std-q", options->q_std,
-                            "Randomized: standard deviation of q along its tangent space [m or "
-                            "rad] >= 0 (default 0)"),
-      linearize->add_option("--seed", options->seed, "Randomized: seed (default 0)"),
-      linearize->add_option("--estimator", options->estimator,
-                            "Randomized: first-order (bundled, default) | zeroth-order"),
-      linearize->add_option("--threads", options->threads,
-                            "Randomized: worker threads T >= 1 (default 1)")};
+  // The linearization block's flags; --kappa is the formulation's (AddFormulationOptions), also
+  // the κ of a log-barrier linearisation.
+  AddSettingFlags(linearize, LinearizationSettingsSchema().specs(), &options->overrides, {"kappa"});
+  linearize
+      ->add_option_function<std::string>(
+          "--mode",
+          [overrides = &options->overrides](const std::string& method) {
+            overrides->push_back({"method", method});
+          },
+          "The former name of --method")
+      ->group("");
   AddFormulationOptions(linearize, &options->formulation, "for the rollout (default: the scene's)",
                         /*time_step=*/false);
-  options->contact_tolerance_option = linearize->add_option(
-      "--contact-tolerance", options->contact_tolerance,
-      "Contact tolerance eps [m] >= 0 of the linearised step, larger than the scene's to let "
-      "the gradients see contacts further away (docs/gradients.md; the rollout to step K keeps "
-      "the scene's)");
   linearize->add_flag("--json", options->json, "Print one JSON object (docs/gradients.md)");
   AddQuietFlag(linearize);
   linearize->callback([options] { RunLinearize(*options); });

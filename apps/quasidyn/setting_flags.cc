@@ -23,7 +23,7 @@ void Add(CLI::App* command, const SettingSpec& spec, SettingOverrides* overrides
          int max_items = 1) {
   const std::string name = spec.name;
   CLI::Option* option = command->add_option_function<V>(
-      SettingFlag(name),
+      SettingFlag(spec),
       [name, overrides](const V& value) {
         overrides->push_back({name, SettingValue(value)});
       },
@@ -44,6 +44,10 @@ std::string SettingFlag(const std::string& name) {
   return flag;
 }
 
+std::string SettingFlag(const SettingSpec& spec) {
+  return SettingFlag(spec.flag.empty() ? spec.name : spec.flag);
+}
+
 void AddSettingFlags(CLI::App* command, const std::vector<SettingSpec>& specs,
                      SettingOverrides* overrides, const std::vector<std::string>& skip) {
   constexpr int kManyItems = 1 << 20;
@@ -52,7 +56,7 @@ void AddSettingFlags(CLI::App* command, const std::vector<SettingSpec>& specs,
     switch (spec.kind) {
       case SettingKind::kBool: {
         const std::string name = spec.name;
-        const std::string flag = SettingFlag(name);
+        const std::string flag = SettingFlag(spec);
         command->add_flag_function(
             flag + ",!--no-" + flag.substr(2),
             [name, overrides](std::int64_t count) {

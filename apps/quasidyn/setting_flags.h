@@ -21,5 +21,7 @@ void AddSettingFlags(CLI::App* command, const std::vector<SettingSpec>& specs,
 
 // The flag of a setting name: "plant_check_substeps" -> "--plant-check-substeps".
 std::string SettingFlag(const std::string& name);
+// The flag of a setting: its Flag's, else its name's ("u_std" with Flag "std" -> "--std").
+std::string SettingFlag(const SettingSpec& spec);
 
 }  // namespace quasidyn::cli

@@ -31,7 +31,7 @@ void PrintMarkdown(const SettingsBlockInfo& block, std::ostream& out) {
     out << "| " << Code(section.name + ":") << " | | sub-block | | | absent | " << Cell(section.doc)
         << " |\n";
   for (const SettingSpec& spec : block.specs)
-    out << "| " << Code(spec.path) << " | " << Code(SettingFlag(spec.name)) << ", "
+    out << "| " << Code(spec.path) << " | " << Code(SettingFlag(spec)) << ", "
         << Code(spec.name + "=") << " | " << SettingKindName(spec.kind) << " | " << Cell(spec.unit)
         << " | " << Cell(SettingRangeText(spec)) << " | "
         << Cell(spec.default_text == "[]" ? "" : spec.default_text) << " | " << Cell(spec.doc)
@@ -44,7 +44,7 @@ void PrintText(const SettingsBlockInfo& block, std::ostream& out) {
     out << "  " << std::left << std::setw(34) << (section.name + ":")
         << " sub-block (absent: off): " << section.doc << "\n";
   for (const SettingSpec& spec : block.specs) {
-    out << "  " << std::left << std::setw(34) << spec.path << " " << SettingFlag(spec.name) << " ("
+    out << "  " << std::left << std::setw(34) << spec.path << " " << SettingFlag(spec) << " ("
         << SettingKindName(spec.kind);
     if (!spec.unit.empty()) out << ", " << spec.unit;
     if (SettingRangeText(spec) != "any") out << ", " << SettingRangeText(spec);

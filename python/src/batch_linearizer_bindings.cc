@@ -40,6 +40,14 @@ std::vector<StepPoint> Points(const char* who, const Eigen::MatrixXd& Q, const E
   return points;
 }
 
+// The keywords of the smoothing's calls, from the linearization block: smoothing_samples', the
+// smooth_* calls' (the estimator is the call's), smoothing_estimate's (the samples are the
+// evaluations').
+const std::vector<std::string> kSamplesKeywords = {"estimator", "samples", "u_std", "q_std",
+                                                   "seed"};
+const std::vector<std::string> kSmoothKeywords = {"samples", "u_std", "q_std", "seed"};
+const std::vector<std::string> kEstimateKeywords = {"estimator", "u_std", "q_std", "seed"};
+
 // The one default of the smoothing's gradients: A and B, except where A cannot be estimated (the
 // zeroth-order fit without q perturbations), as `quasidyn linearize --method randomized` does.
 GradientMode SmoothingMode(const std::string& who, const std::optional<std::string>& gradients,
@@ -55,17 +63,18 @@ void DefineSmoothingParts(py::class_<PyBatchLinearizer>& cls) {
   cls.def(
       "smoothing_samples",
       [](PyBatchLinearizer& b, const RealVector& q, const RealVector& u, int first, int count,
-         const std::string& estimator, const std::optional<std::string>& gradients,
-         const std::string& method, int samples, double u_std, double q_std, std::uint64_t seed) {
+         const std::optional<std::string>& gradients, const std::string& method,
+         const py::kwargs& kwargs) {
         const char* who = "BatchLinearizer.smoothing_samples";
+        const LinearizationOptions o = LinearizationKeywords(who, kwargs, kSamplesKeywords);
         return Named(who, [&] {
-          const RandomizedEstimator parsed = ParseRandomizedEstimator(estimator);
-          const GradientMode mode = SmoothingMode(who, gradients, parsed, q_std);
+          const GradientMode mode = SmoothingMode(who, gradients, o.estimator, o.randomized.q_std);
           const bool barrier = ParseLinearizationMethod(method) == LinearizationMethod::kLogBarrier;
           py::gil_scoped_release release;
           const std::lock_guard<std::mutex> lock(b.mutex);
-          Linearizer& linearizer = b.Get(LinearizationMethod::kRandomized, mode, parsed, barrier);
-          linearizer.SetRandomized(RandomizedSmoothingSettings{samples, u_std, q_std, seed});
+          Linearizer& linearizer =
+              b.Get(LinearizationMethod::kRandomized, mode, o.estimator, barrier);
+          linearizer.SetRandomized(o.randomized);
           const StepModel& model = linearizer.model();
           return PyBatchResult{
               linearizer.EvaluateSamples(State{q.value, Eigen::VectorXd()}, u.value, first, count),
@@ -74,43 +83,43 @@ void DefineSmoothingParts(py::class_<PyBatchLinearizer>& cls) {
         });
       },
       py::arg("q"), py::arg("u"), py::arg("first"), py::arg("count"),
-      py::arg("estimator") = "first-order", py::arg("gradients") = py::none(),
-      py::arg("method") = "exact", py::arg("samples") = 100, py::arg("u_std") = 0.01,
-      py::arg("q_std") = 0.0, py::arg("seed") = 0,
-      "smoothing_samples(q, u, first, count, estimator='first-order', gradients=None, "
-      "method='exact', samples=100, u_std=0.01, q_std=0.0, seed=0) -> BatchLinearization.\n"
-      "Samples first … first + count - 1 of smooth_first_order's (estimator 'first-order') or "
-      "smooth_zeroth_order's ('zeroth-order', steps only) sample set, each linearised: a part of "
-      "the work, for another machine. Sample i depends on (seed, i) only.");
+      py::arg("gradients") = py::none(), py::arg("method") = "exact",
+      ("smoothing_samples(q, u, first, count, gradients=None, method='exact', **settings) -> "
+       "BatchLinearization.\n"
+       "Samples first … first + count - 1 of smooth_first_order's (estimator 'first-order') or "
+       "smooth_zeroth_order's ('zeroth-order', steps only) sample set, each linearised: a part of "
+       "the work, for another machine. Sample i depends on (seed, i) only. " +
+       LinearizationKeywordsDoc(kSamplesKeywords))
+          .c_str());
   cls.def(
       "smoothing_estimate",
       [](PyBatchLinearizer& b, const RealVector& q, const RealVector& u,
-         const PyBatchResult& evaluations, const std::string& estimator,
-         const std::optional<std::string>& gradients, const std::string& method, double u_std,
-         double q_std, std::uint64_t seed) {
+         const PyBatchResult& evaluations, const std::optional<std::string>& gradients,
+         const std::string& method, const py::kwargs& kwargs) {
         const char* who = "BatchLinearizer.smoothing_estimate";
+        LinearizationOptions o = LinearizationKeywords(who, kwargs, kEstimateKeywords);
         return Named(who, [&] {
-          const RandomizedEstimator parsed = ParseRandomizedEstimator(estimator);
-          const GradientMode mode = SmoothingMode(who, gradients, parsed, q_std);
+          const GradientMode mode = SmoothingMode(who, gradients, o.estimator, o.randomized.q_std);
           const bool barrier = ParseLinearizationMethod(method) == LinearizationMethod::kLogBarrier;
-          const int samples = static_cast<int>(evaluations.items.size());
+          o.randomized.samples = static_cast<int>(evaluations.items.size());
           py::gil_scoped_release release;
           const std::lock_guard<std::mutex> lock(b.mutex);
-          Linearizer& linearizer = b.Get(LinearizationMethod::kRandomized, mode, parsed, barrier);
-          linearizer.SetRandomized(RandomizedSmoothingSettings{samples, u_std, q_std, seed});
+          Linearizer& linearizer =
+              b.Get(LinearizationMethod::kRandomized, mode, o.estimator, barrier);
+          linearizer.SetRandomized(o.randomized);
           return PySmoothed{linearizer.EstimateFromSamples(State{q.value, Eigen::VectorXd()},
                                                            u.value, evaluations.items)};
         });
       },
-      py::arg("q"), py::arg("u"), py::arg("evaluations"), py::arg("estimator") = "first-order",
-      py::arg("gradients") = py::none(), py::arg("method") = "exact", py::arg("u_std") = 0.01,
-      py::arg("q_std") = 0.0, py::arg("seed") = 0,
-      "smoothing_estimate(q, u, evaluations, estimator='first-order', gradients=None, "
-      "method='exact', u_std=0.01, q_std=0.0, seed=0) -> SmoothedLinearization.\n"
-      "The estimate from smoothing_samples' parts of all samples = len(evaluations), concatenated "
-      "in sample "
-      "order (BatchLinearization.concatenate): bitwise equal to smooth_first_order or "
-      "smooth_zeroth_order with the same arguments.");
+      py::arg("q"), py::arg("u"), py::arg("evaluations"), py::arg("gradients") = py::none(),
+      py::arg("method") = "exact",
+      ("smoothing_estimate(q, u, evaluations, gradients=None, method='exact', **settings) -> "
+       "SmoothedLinearization.\n"
+       "The estimate from smoothing_samples' parts of all samples = len(evaluations), "
+       "concatenated in sample order (BatchLinearization.concatenate): bitwise equal to "
+       "smooth_first_order or smooth_zeroth_order with the same arguments. " +
+       LinearizationKeywordsDoc(kEstimateKeywords))
+          .c_str());
 }
 
 void DefineSmoothing(py::class_<PyBatchLinearizer>& cls, const char* name,
@@ -119,22 +128,23 @@ void DefineSmoothing(py::class_<PyBatchLinearizer>& cls, const char* name,
       name,
       [estimator, name](PyBatchLinearizer& b, const RealVector& q, const RealVector& u,
                         const std::optional<std::string>& gradients, const std::string& method,
-                        int samples, double u_std, double q_std, std::uint64_t seed) {
+                        const py::kwargs& kwargs) {
         const std::string who = std::string("BatchLinearizer.") + name;
-        const GradientMode mode = SmoothingMode(who, gradients, estimator, q_std);
+        const RandomizedSmoothingSettings settings =
+            LinearizationKeywords(who.c_str(), kwargs, kSmoothKeywords).randomized;
+        const GradientMode mode = SmoothingMode(who, gradients, estimator, settings.q_std);
         return Named(who.c_str(), [&] {
           const bool barrier = ParseLinearizationMethod(method) == LinearizationMethod::kLogBarrier;
           py::gil_scoped_release release;
           const std::lock_guard<std::mutex> lock(b.mutex);
           Linearizer& linearizer =
               b.Get(LinearizationMethod::kRandomized, mode, estimator, barrier);
-          linearizer.SetRandomized(RandomizedSmoothingSettings{samples, u_std, q_std, seed});
+          linearizer.SetRandomized(settings);
           return PySmoothed{linearizer.Linearize(State{q.value, Eigen::VectorXd()}, u.value)};
         });
       },
       py::arg("q"), py::arg("u"), py::arg("gradients") = py::none(), py::arg("method") = "exact",
-      py::arg("samples") = 100, py::arg("u_std") = 0.01, py::arg("q_std") = 0.0,
-      py::arg("seed") = 0, doc);
+      (std::string(doc) + " " + LinearizationKeywordsDoc(kSmoothKeywords)).c_str());
 }
 
 }  // namespace
@@ -172,15 +182,16 @@ void BindBatchLinearizer(py::module_& m) {
       .def(
           "linearize",
           [](PyBatchLinearizer& b, const RealMatrix& Q, const RealMatrix& U,
-             const std::string& gradients, const std::string& method,
-             const std::optional<RealMatrix>& V) {
+             const std::string& gradients, const std::optional<RealMatrix>& V,
+             const py::kwargs& kwargs) {
             const char* who = "BatchLinearizer.linearize";
             const GradientMode mode = ParseGradients(who, gradients);
+            const LinearizationMethod parsed =
+                LinearizationKeywords(who, kwargs, {"method"}).method;
             const std::vector<StepPoint> points = Points(who, Q.value, U.value, V);
             return Named(
                 who,
                 [&] {
-                  const LinearizationMethod parsed = ParseLinearizationMethod(method);
                   py::gil_scoped_release release;
                   const std::lock_guard<std::mutex> lock(b.mutex);
                   Linearizer& linearizer = b.Get(parsed, mode);
@@ -192,30 +203,30 @@ void BindBatchLinearizer(py::module_& m) {
                 },
                 /*items=*/true);
           },
-          py::arg("Q"), py::arg("U"), py::arg("gradients") = "a_and_b", py::arg("method") = "exact",
-          py::arg("V") = py::none(),
-          (std::string("linearize(Q, U, gradients='a_and_b', method='exact', V=None) -> "
+          py::arg("Q"), py::arg("U"), py::arg("gradients") = "a_and_b", py::arg("V") = py::none(),
+          (std::string("linearize(Q, U, gradients='a_and_b', V=None, **settings) -> "
                        "BatchLinearization (stacked arrays).\nQ: (M, n_q) configurations, U: "
                        "(M, nu) commands, V: (M, n_v) velocities (the formulations with a "
                        "velocity state), one point per row; the loop runs in C++ without the "
                        "GIL. ") +
            kLinearizerModeMethodDoc +
            " A failed point keeps its status and message; ValueError 'Q[i] ...' for bad "
-           "sizes or NaN.")
+           "sizes or NaN. " +
+           LinearizationKeywordsDoc({"method"}))
               .c_str());
   DefineSmoothingParts(batch);
   DefineSmoothing(
       batch, "smooth_first_order", RandomizedEstimator::kFirstOrder,
-      "smooth_first_order(q, u, gradients=None, method='exact', samples=100, u_std=0.01, "
-      "q_std=0.0, seed=0) -> SmoothedLinearization.\nThe bundled gradient: the mean of the "
+      "smooth_first_order(q, u, gradients=None, method='exact', **settings) -> "
+      "SmoothedLinearization.\nThe bundled gradient: the mean of the "
       "gradients at `samples` >= 1 points u + u_std·ξ_u [m, rad], q ⊕ q_std·ξ_q [m, rad], "
       "ξ ~ N(0, I) drawn from `seed` (equal seeds give equal results). gradients: None (A "
       "and B), 'a_and_b', 'b_only' or 'none'; method: the samples' gradients, 'exact' or "
       "'log-barrier' (the formulation's log-barrier smoothing).");
   DefineSmoothing(
       batch, "smooth_zeroth_order", RandomizedEstimator::kZerothOrder,
-      "smooth_zeroth_order(q, u, gradients=None, method='exact', samples=100, u_std=0.01, "
-      "q_std=0.0, seed=0) -> SmoothedLinearization.\nLeast squares of the sampled steps "
+      "smooth_zeroth_order(q, u, gradients=None, method='exact', **settings) -> "
+      "SmoothedLinearization.\nLeast squares of the sampled steps "
       "against their perturbations (no gradients solved). 'b_only' needs u_std > 0, "
       "'a_and_b' also q_std > 0 [m, rad]; gradients=None estimates A and B, or B only when "
       "q_std = 0 (as `quasidyn linearize --method randomized`); equal seeds give equal "

@@ -46,28 +46,29 @@ void BindGradients(py::module_& m) {
       .def(
           "linearize",
           [](PyLinearizer& l, const RealVector& q, const RealVector& u,
-             const std::string& gradients, const std::string& method,
-             const std::optional<RealVector>& v) {
+             const std::string& gradients, const std::optional<RealVector>& v,
+             const py::kwargs& kwargs) {
             const char* who = "Linearizer.linearize";
             const GradientMode mode = ParseGradients(who, gradients);
+            const LinearizationMethod parsed =
+                LinearizationKeywords(who, kwargs, {"method"}).method;
             return Named(who, [&] {
-              const LinearizationMethod parsed = ParseLinearizationMethod(method);
               py::gil_scoped_release release;
               const std::lock_guard<std::mutex> lock(l.mutex);
               return l.Get(parsed, mode)
                   .Linearize(State{q.value, v ? v->value : Eigen::VectorXd()}, u.value);
             });
           },
-          py::arg("q"), py::arg("u"), py::arg("gradients") = "a_and_b", py::arg("method") = "exact",
-          py::arg("v") = py::none(),
-          (std::string("linearize(q, u, gradients='a_and_b', method='exact', v=None) -> "
+          py::arg("q"), py::arg("u"), py::arg("gradients") = "a_and_b", py::arg("v") = py::none(),
+          (std::string("linearize(q, u, gradients='a_and_b', v=None, **settings) -> "
                        "Linearization.\nq: configuration (n_q,) [m, rad]; u: the command (as "
                        "Stepper.step's); v: the state's velocity (n_v,), required by the "
                        "formulations with a velocity state, whose A is ∂(q⁺, v⁺)/∂(q, v) ((n_q "
                        "+ n_v) square) and B ∂(q⁺, v⁺)/∂u (Linearization.v_next). ") +
            kLinearizerModeMethodDoc +
            " A failed solve is reported in status/message, not raised; ValueError for bad "
-           "sizes or NaN.")
+           "sizes or NaN. " +
+           LinearizationKeywordsDoc({"method"}))
               .c_str());
 }
 

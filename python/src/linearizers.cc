@@ -4,6 +4,8 @@
 #include <string>
 
 #include "quasidyn/formulations/registry.h"
+#include "quasidyn/linearization/linearization_settings.h"
+#include "setting_keywords.h"
 
 namespace quasidyn::python {
 
@@ -36,6 +38,38 @@ Linearizer& Linearizers::Get(LinearizationMethod method, GradientMode mode,
     linearizer = std::make_unique<Linearizer>(scene_, choice, options);
   }
   return *linearizer;
+}
+
+namespace {
+
+std::vector<SettingSpec> LinearizationSpecs(const std::vector<std::string>& names) {
+  std::vector<SettingSpec> out;
+  for (const SettingSpec& spec : LinearizationSettingsSchema().specs())
+    for (const std::string& name : names)
+      if (spec.name == name) out.push_back(spec);
+  return out;
+}
+
+}  // namespace
+
+LinearizationOptions LinearizationKeywords(const char* who, const pybind11::kwargs& kwargs,
+                                           const std::vector<std::string>& names) {
+  const std::vector<SettingSpec> specs = LinearizationSpecs(names);
+  SettingOverrides overrides;
+  RefuseUnknownKeywords(who, TakeSettingKeywords(who, specs, kwargs, &overrides), specs, {});
+  LinearizationOptions options;
+  Named(who, [&] { ApplySettingOverrides(LinearizationSettingsSchema(), overrides, &options); });
+  return options;
+}
+
+std::string LinearizationKeywordsDoc(const std::vector<std::string>& names) {
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) list += (i > 0 ? ", " : "") + names[i];
+  return "Keywords (None keeps the default; quasidyn._settings()['linearization'] and "
+         "docs/gradients.md list them with units, ranges and defaults): " +
+         list + " " + SettingsDocMarker("linearization", names) +
+         ". TypeError for another keyword or a value of the wrong type, ValueError naming the "
+         "setting (e.g. 'linearization.samples: must be >= 1 (got 0)').";
 }
 
 const char* const kLinearizerKeywordsDoc =

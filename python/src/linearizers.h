@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -66,6 +67,15 @@ std::unique_ptr<Object> MakeLinearizers(const char* who, std::shared_ptr<Scene> 
     return std::make_unique<Object>(std::move(scene), choice, contact_tolerance, threads);
   });
 }
+
+// The linearization block's settings `names` (LinearizationSettingsSchema: method, samples,
+// u_std, q_std, seed, estimator, ...) of a Python call's keywords, over the block's defaults and
+// checked: TypeError for any other keyword or a value of the wrong type, ValueError
+// "<who>: linearization.samples: must be >= 1 (got 0)" for a value out of range.
+LinearizationOptions LinearizationKeywords(const char* who, const pybind11::kwargs& kwargs,
+                                           const std::vector<std::string>& names);
+// The docstring's "Keywords: ..." of those settings, with the stubs' marker.
+std::string LinearizationKeywordsDoc(const std::vector<std::string>& names);
 
 // The formulation keywords and the gradients / method arguments, as the docstrings say them.
 extern const char* const kLinearizerKeywordsDoc;

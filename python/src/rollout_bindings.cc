@@ -62,7 +62,7 @@ std::string RolloutKeywordsDoc() {
   return "Keywords steps, duration and gradients: the rollout block's settings (None keeps the "
          "default; quasidyn._settings()['rollout'] and docs/python.md list them with units, "
          "ranges and defaults) " +
-         SettingsDocMarker("rollout", {"every"}) +
+         SettingsDocMarker("rollout", {"steps", "duration", "gradients"}) +
          "; a bad value raises ValueError naming the field (e.g. 'rollout.steps: must be >= 0 "
          "(got -1)'), an unknown keyword TypeError.";
 }

@@ -105,9 +105,11 @@ void RefuseUnknownKeywords(const char* who, const py::dict& rest,
   }
 }
 
-std::string SettingsDocMarker(const std::string& block, const std::vector<std::string>& except) {
-  std::string marker = "[settings: " + block;
-  for (size_t i = 0; i < except.size(); ++i) marker += (i == 0 ? " except " : ", ") + except[i];
+std::string SettingsDocMarker(const std::string& block) { return "[settings: " + block + "]"; }
+
+std::string SettingsDocMarker(const std::string& block, const std::vector<std::string>& names) {
+  std::string marker = "[settings: " + block + ":";
+  for (size_t i = 0; i < names.size(); ++i) marker += (i > 0 ? ", " : " ") + names[i];
   return marker + "]";
 }
 

@@ -28,10 +28,11 @@ void RefuseUnknownKeywords(const char* who, const pybind11::dict& rest,
                            const std::vector<std::string>& allowed);
 
 // The marker a function's docstring carries for the stub generator: its **kwargs are the
-// settings of `block` ("[settings: planning]"), but those named in `except` ("[settings:
-// rollout except every]").
-std::string SettingsDocMarker(const std::string& block,
-                              const std::vector<std::string>& except = {});
+// settings of `block` ("[settings: planning]").
+std::string SettingsDocMarker(const std::string& block);
+// The same for some of the block's settings alone ("[settings: linearization: samples, u_std]"):
+// the function takes those.
+std::string SettingsDocMarker(const std::string& block, const std::vector<std::string>& names);
 
 void BindSettings(pybind11::module_& m);
 

@@ -67,7 +67,8 @@ def test_errors_name_the_python_function_and_argument(gripper):
     linearizer = qd.Linearizer(gripper)
     with pytest.raises(ValueError, match="Linearizer.linearize: gradients must be .* 'magic'"):
         linearizer.linearize(Q_SQUEEZE, U_SQUEEZE, gradients="magic")
-    with pytest.raises(ValueError, match="Linearizer.linearize: unknown method 'fd'"):
+    with pytest.raises(ValueError,
+                       match="^Linearizer.linearize: linearization.method: unknown method 'fd'"):
         linearizer.linearize(Q_SQUEEZE, U_SQUEEZE, method="fd")
     with pytest.raises(ValueError, match="^Linearizer.linearize: q has size 4, expected n_q = 6"):
         linearizer.linearize(Q_SQUEEZE[:4], U_SQUEEZE)
@@ -75,7 +76,8 @@ def test_errors_name_the_python_function_and_argument(gripper):
         linearizer.linearize(Q_SQUEEZE, np.array([0.1, np.nan, 0.1]))
     with pytest.raises(ValueError, match="^Linearizer: h must be finite and > 0"):
         qd.Linearizer(gripper, h=-1.0)
-    with pytest.raises(ValueError, match="^BatchLinearizer: threads must be >= 1"):
+    with pytest.raises(ValueError,
+                       match=r"^BatchLinearizer: linearization.threads: must be >= 1 \(got 0\)"):
         qd.BatchLinearizer(gripper, threads=0)
     with pytest.raises(ValueError, match="rows"):
         qd.BatchLinearizer(gripper).linearize(np.zeros((2, 6)), np.zeros((3, 3)))
@@ -84,6 +86,42 @@ def test_errors_name_the_python_function_and_argument(gripper):
     # The old spelling of the method is not accepted: one spelling, the command line's.
     with pytest.raises(ValueError, match="'log_barrier'"):
         linearizer.linearize(Q_SQUEEZE, U_SQUEEZE, method="log_barrier")
+
+
+def test_linearization_keywords_are_the_linearization_blocks(gripper):
+    """The linearisers' keywords are the settings of the block `linearization`, declared once:
+    their defaults, ranges and messages are the schema's (docs/gradients.md, "Settings")."""
+    specs = {s["name"]: s for s in qd._quasidyn._settings()["linearization"]["settings"]}
+    assert specs["samples"]["default"] == "100" and specs["u_std"]["default"] == "0.01"
+    assert specs["u_std"]["path"] == "std" and specs["q_std"]["path"] == "std_q"
+    batch = qd.BatchLinearizer(gripper)
+    # A keyword of the block that the call does not take, and one of no block: TypeError.
+    with pytest.raises(TypeError,
+                       match="smooth_first_order: unexpected keyword argument 'estimator'"):
+        batch.smooth_first_order(Q_SQUEEZE, U_SQUEEZE, estimator="zeroth-order")
+    with pytest.raises(TypeError,
+                       match=r"unexpected keyword argument 'sample' \(did you mean 'samples'\?\)"):
+        batch.smooth_first_order(Q_SQUEEZE, U_SQUEEZE, sample=3)
+    with pytest.raises(TypeError, match="keyword 'samples' cannot take a str"):
+        batch.smooth_first_order(Q_SQUEEZE, U_SQUEEZE, samples="3")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'samples'"):
+        qd.Linearizer(gripper).linearize(Q_SQUEEZE, U_SQUEEZE, samples=3)
+    # A value out of range: the schema's message, named by the Python function.
+    with pytest.raises(ValueError, match=r"^BatchLinearizer.smooth_first_order: "
+                                         r"linearization.samples: must be >= 1 \(got 0\)$"):
+        batch.smooth_first_order(Q_SQUEEZE, U_SQUEEZE, samples=0)
+    with pytest.raises(ValueError,
+                       match=r"^BatchLinearizer.smooth_zeroth_order: "
+                             r"linearization.std: must be >= 0 \[m or rad\] \(got -1\)$"):
+        batch.smooth_zeroth_order(Q_SQUEEZE, U_SQUEEZE, u_std=-1.0)
+    with pytest.raises(ValueError, match="linearization.std: must be > 0 for the zeroth-order"):
+        batch.smooth_zeroth_order(Q_SQUEEZE, U_SQUEEZE, gradients="b_only", u_std=0.0)
+    with pytest.raises(ValueError, match="linearization.estimator: unknown estimator 'third'"):
+        batch.smoothing_samples(Q_SQUEEZE, U_SQUEEZE, 0, 1, estimator="third")
+    # None keeps the default: equal to not giving it.
+    a = batch.smooth_first_order(Q_SQUEEZE, U_SQUEEZE, gradients="b_only", samples=4, seed=None)
+    b = batch.smooth_first_order(Q_SQUEEZE, U_SQUEEZE, gradients="b_only", samples=4)
+    np.testing.assert_array_equal(a.B, b.B)
 
 
 def batch_points():

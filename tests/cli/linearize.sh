@@ -144,16 +144,25 @@ expect_error() {  # $1 = text the error must contain; the rest = arguments
   grep -qi -- "$want" "$tmp/err.txt" || fail "error for '$*' does not mention '$want': $(cat "$tmp/err.txt")"
 }
 expect_error "--step" $g --step 0
-expect_error "--method" $g --method magic
+expect_error "linearization.method: unknown method 'magic' (exact, log-barrier, randomized)" \
+  $g --method magic
 expect_error "velocity state" examples/dynamic_push/scene.yaml --method randomized
 expect_error "no log-barrier smoothing" examples/dynamic_push/scene.yaml --method log-barrier
-expect_error "--samples" $g --method randomized --samples 0
-expect_error "--std" $g --method randomized --std -1
-expect_error "--std" $g --method randomized --std nan
-expect_error "--threads" $g --method randomized --threads 0
-expect_error "--estimator" $g --method randomized --estimator third-order
+# The linearization block's messages (LinearizationSettingsSchema): the setting's key and range.
+expect_error "linearization.samples: must be >= 1 (got 0)" $g --method randomized --samples 0
+expect_error "linearization.std: must be >= 0 \[m or rad\] (got -1)" $g --method randomized --std -1
+expect_error "linearization.std: must be finite" $g --method randomized --std nan
+expect_error "linearization.std_q: must be >= 0" $g --method randomized --std-q -0.5
+expect_error "linearization.threads: must be >= 1 (got 0)" $g --method randomized --threads 0
+expect_error "linearization.estimator: unknown estimator 'third-order'" \
+  $g --method randomized --estimator third-order
+expect_error "linearization.std: must be > 0 for the zeroth-order estimator (got 0)" \
+  $g --method randomized --estimator zeroth-order --std 0
 expect_error "only to --method randomized" $g --samples 10
 expect_error "only to --method randomized" $g --method exact --seed 3
+# --mode, the former name of --method.
+"$qd" linearize $g --step 7 --mode log-barrier --json > "$tmp/mode.json" || fail "--mode"
+grep -q '"mode": "log-barrier"' "$tmp/mode.json" || fail "--mode is not --method"
 expect_error "--kappa" $g --kappa 0
 expect_error "formulation" $g --formulation magic
 expect_error "does/not/exist.yaml" does/not/exist.yaml
@@ -204,7 +213,7 @@ box = max(abs(x) for row in d["B"][:3] for x in row)
 assert (box > 1e-6) == (sys.argv[2] != ""), (sys.argv[2], box)
 PY
 done
-expect_error "contact_tolerance" $g --contact-tolerance -1
+expect_error "linearization.contact_tolerance: must be >= 0 \[m\] (got -1)" $g --contact-tolerance -1
 
 # A failed step of the rollout: exit 3 and the reason.
 "$qd" linearize "$overlap" --step 3 > /dev/null 2> "$tmp/err.txt"

@@ -8,6 +8,7 @@
 #include "quasidyn/control/smoothed_linearizer.h"
 #include "quasidyn/control/stabilizer.h"
 #include "quasidyn/control/trajectory_optimizer.h"
+#include "quasidyn/linearization/linearization_settings.h"
 #include "quasidyn/model/mpc_settings.h"
 #include "quasidyn/model/planning_settings.h"
 #include "quasidyn/planning/regrasp_motion.h"
@@ -32,7 +33,8 @@ std::vector<SettingsBlockInfo> SettingsBlocks() {
           Info(TrackingSettingsSchema()),
           Info(RegraspMotionSettingsSchema()),
           Info(ReplanningSettingsSchema()),
-          Info(RolloutSettingsSchema())};
+          Info(RolloutSettingsSchema()),
+          Info(LinearizationSettingsSchema())};
 }
 
 SettingsBlockInfo FindSettingsBlock(const std::string& name) {

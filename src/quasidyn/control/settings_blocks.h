@@ -19,7 +19,7 @@ struct SettingsBlockInfo {
 };
 
 // In a fixed order: planning, mpc, optimizer, smoothing, stabilizer, tracking, regrasp_motion,
-// replanning, rollout.
+// replanning, rollout, linearization.
 std::vector<SettingsBlockInfo> SettingsBlocks();
 
 // The block `name`; std::invalid_argument naming the blocks when there is none.

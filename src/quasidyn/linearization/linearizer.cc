@@ -6,6 +6,7 @@
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/io/scene_edit.h"
+#include "quasidyn/linearization/linearization_settings.h"
 
 namespace quasidyn {
 namespace {
@@ -93,17 +94,9 @@ RandomizedEstimator ParseRandomizedEstimator(const std::string& name) {
 }
 
 void ValidateLinearizationOptions(const LinearizationOptions& options) {
-  QUASIDYN_CHECK_ARGUMENT(options.threads >= 1, kWhere,
-                          "threads must be >= 1 (got " + std::to_string(options.threads) + ")");
-  if (options.kappa) CheckPositive(kWhere, "kappa", *options.kappa);
-  if (options.contact_tolerance)
-    CheckNonNegative(kWhere, "contact_tolerance", *options.contact_tolerance);
-  if (options.method != LinearizationMethod::kRandomized) return;
-  const RandomizedSmoothingSettings& r = options.randomized;
-  QUASIDYN_CHECK_ARGUMENT(r.samples >= 1, kWhere,
-                          "samples must be >= 1 (got " + std::to_string(r.samples) + ")");
-  CheckNonNegative(kWhere, "u_std", r.u_std);
-  CheckNonNegative(kWhere, "q_std", r.q_std);
+  if (const std::optional<SettingsProblem> p = CheckLinearizationOptions(options))
+    settings_detail::ThrowSettingProblem(LinearizationSettingsSchema().block(), p->field,
+                                         p->problem);
 }
 
 Linearizer::Linearizer(ScenePtr scene, const FormulationChoice& choice,

@@ -46,6 +46,9 @@ LinearizationMethod ParseLinearizationMethod(const std::string& name);
 const char* RandomizedEstimatorName(RandomizedEstimator estimator);
 RandomizedEstimator ParseRandomizedEstimator(const std::string& name);
 
+// The settings of the block `linearization` (method, kappa, randomized.*, estimator, threads,
+// contact_tolerance) have their units, ranges, defaults and docs declared once, in
+// LinearizationSettingsSchema (linearization_settings.cc); mode and warm_start are the callers'.
 struct LinearizationOptions {
   LinearizationMethod method = LinearizationMethod::kExact;
   GradientMode mode = GradientMode::kAAndB;  // kBOnly: B alone (cheaper)
@@ -65,7 +68,8 @@ struct LinearizationOptions {
   bool warm_start = false;
 };
 
-// Throws std::invalid_argument naming the option out of its range.
+// Throws std::invalid_argument naming the setting out of its range or the rule it breaks
+// (CheckLinearizationOptions): "linearization.samples: must be >= 1 (got 0)".
 void ValidateLinearizationOptions(const LinearizationOptions& options);
 
 struct Linearization {

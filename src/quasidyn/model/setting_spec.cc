@@ -182,6 +182,8 @@ std::string SettingProblem(const SettingSpec& spec, const SettingValue& given) {
       if (!std::holds_alternative<std::int64_t>(value)) return "must be an integer";
       return IntegerProblem(spec, std::get<std::int64_t>(value));
     case SettingKind::kNumber:
+      if (const auto* unset = std::get_if<std::vector<double>>(&value); unset && unset->empty())
+        return "";  // an optional number unset
       if (!std::holds_alternative<double>(value)) return "must be a number";
       return NumberProblem(spec, std::get<double>(value));
     case SettingKind::kChoice: {

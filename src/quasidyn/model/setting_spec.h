@@ -37,6 +37,9 @@ struct SettingSpec {
   // The command line's flag (--name, '_' written '-') and Python's keyword; by default the path
   // with its dots written '_' ("plant_check.substeps" -> plant_check_substeps).
   std::string name;
+  // The command line's flag, written as a name, when it is not `name` ("std" for Python's
+  // u_std: --std); empty: the name's.
+  std::string flag;
   SettingKind kind = SettingKind::kNumber;
   std::string unit;  // SI, e.g. "m", "s", "1/(N·m)"; empty for a pure number or a count
   // kNumber, kInteger and each entry of kNumbers: lower <= value <= upper, strictly where open.
@@ -71,7 +74,8 @@ std::string SettingValueText(const SettingValue& value);
 // without the setting's name: "must be > 0 [m] (got -1)", "must be >= 1 (got 0)",
 // "must be finite", "must be in (0, 1] (got 1.5)", "entry 2 must be >= 0 (got -1)",
 // "unknown metric 'magic' (exact, log-barrier, randomized)". An integer given for a number is
-// taken as that number; an empty list of numbers is a list not given (no problem).
+// taken as that number; an empty list of numbers is a list not given (no problem), and so is an
+// empty list for a number (an optional number unset, SettingsSchema::Number).
 std::string SettingProblem(const SettingSpec& spec, const SettingValue& value);
 
 // A path's parts: "metric.kappa" -> "metric" and "kappa"; "seed" -> "" and "seed".

@@ -132,6 +132,8 @@ class SettingsSchema {
    public:
     explicit SpecEditor(SettingSpec* spec) : spec_(spec) {}
     SpecEditor& Name(std::string name) { return Set(&SettingSpec::name, std::move(name)); }
+    // The command line's flag when it is not the name's (Python's u_std, the flag --std).
+    SpecEditor& Flag(std::string flag) { return Set(&SettingSpec::flag, std::move(flag)); }
     SpecEditor& Unit(std::string unit) { return Set(&SettingSpec::unit, std::move(unit)); }
     SpecEditor& Doc(std::string doc) { return Set(&SettingSpec::doc, std::move(doc)); }
     SpecEditor& Noun(std::string noun) { return Set(&SettingSpec::noun, std::move(noun)); }
@@ -205,6 +207,38 @@ class SettingsSchema {
   SpecEditor Integer(std::string path, M T::*member) {
     static_assert(std::is_integral_v<M> && !std::is_same_v<M, bool>);
     return Field(std::move(path), member);
+  }
+
+  // A field of a struct S that is a member of T (always there): the lineariser's
+  // randomized.samples declared as its block's `samples`.
+  template <typename S, typename M>
+  SpecEditor Field(std::string path, S T::*outer, M S::*member) {
+    return Declare(
+        std::move(path), settings_detail::KindOf<M>(), Limits<M>(),
+        [outer, member](const T& t) { return settings_detail::ToValue((t.*outer).*member); },
+        [outer, member](const SettingValue& v, T* t) {
+          (t->*outer).*member = settings_detail::FromValue<M>(v);
+        });
+  }
+
+  // An optional number (std::optional<double>): unset, it means what the setting's doc says (the
+  // scene's value, the formulation's) and reads as an empty list, which has no default in the
+  // docs' tables and is no problem (SettingProblem); a value given sets it.
+  template <typename M>
+  SpecEditor Number(std::string path, std::optional<M> T::*member) {
+    static_assert(std::is_floating_point_v<M>);
+    return Declare(
+        std::move(path), SettingKind::kNumber, Limits<M>(),
+        [member](const T& t) {
+          const std::optional<M>& x = t.*member;
+          return x ? SettingValue(static_cast<double>(*x)) : SettingValue(std::vector<double>());
+        },
+        [member](const SettingValue& v, T* t) {
+          if (const double* x = std::get_if<double>(&v))
+            t->*member = static_cast<M>(*x);
+          else
+            (t->*member).reset();
+        });
   }
 
   // A field of an optional sub-block S (declared by Section first): reads S's default when the
