@@ -1,5 +1,6 @@
 #include "settings_command.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -68,9 +69,12 @@ void AddSettingsCommand(CLI::App& app) {
   AddQuietFlag(command);
   command->callback([block, markdown] {
     if (block->empty()) {
+      size_t width = 0;  // the longest name and a space
       for (const SettingsBlockInfo& info : SettingsBlocks())
-        std::cout << std::left << std::setw(14) << info.name << info.specs.size()
-                  << " settings: " << info.doc << "\n";
+        width = std::max(width, info.name.size() + 1);
+      for (const SettingsBlockInfo& info : SettingsBlocks())
+        std::cout << std::left << std::setw(static_cast<int>(width)) << info.name
+                  << info.specs.size() << " settings: " << info.doc << "\n";
       return;
     }
     const SettingsBlockInfo info = FindSettingsBlock(*block);
