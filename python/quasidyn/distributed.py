@@ -359,31 +359,45 @@ def _parameter_keys() -> set:
     return {p["key"] for f in quasidyn.formulations() for p in f["parameters"] if p["number"]}
 
 
-def smoothed_linearize(scene: Any, q: np.ndarray, u: np.ndarray, *, samples: int = 100,
-                       u_std: float = 0.01, q_std: float = 0.0, seed: int = 0,
-                       estimator: str = "first-order", gradients: Optional[str] = None,
+def _linearization_default(name: str) -> str:
+    """The default of the linearization block's setting `name`, as C++ declares it."""
+    from quasidyn import _quasidyn
+    for spec in _quasidyn._settings()["linearization"]["settings"]:
+        if spec["name"] == name:
+            return spec["default"]
+    raise KeyError(name)
+
+
+def smoothed_linearize(scene: Any, q: np.ndarray, u: np.ndarray, *,
+                       samples: Optional[int] = None, u_std: Optional[float] = None,
+                       q_std: Optional[float] = None, seed: Optional[int] = None,
+                       estimator: Optional[str] = None, gradients: Optional[str] = None,
                        method: str = "exact", client: Any = None,
                        chunk_size: Optional[int] = None, **keywords: Any) -> Any:
     """BatchLinearizer(scene, **keywords).smooth_first_order (estimator 'first-order') or
     .smooth_zeroth_order ('zeroth-order') with its samples spread over the workers: sample i is
     drawn from (seed, i) wherever it runs, the samples' linearisations come back in sample order
     and the estimate is formed here, bitwise equal to the one-process call. keywords: formulation,
-    h, contact_tolerance, parameters and every formulation parameter by its key."""
+    h, contact_tolerance, parameters and every formulation parameter by its key. samples, u_std,
+    q_std, seed, estimator: the linearization block's (None: its defaults, declared once in
+    C++; quasidyn._quasidyn._settings()["linearization"])."""
     import quasidyn
     unknown = set(keywords) - set(_LINEARIZER_KEYWORDS) - _parameter_keys()
     if unknown:
         raise TypeError(f"smoothed_linearize: unexpected keyword(s) {sorted(unknown)}")
-    if samples < 1:
-        raise ValueError(f"smoothed_linearize: samples must be >= 1 (got {samples})")
     source = _source(scene)
     q = np.ascontiguousarray(q, dtype=float)
     u = np.ascontiguousarray(u, dtype=float)
-    smoothing = {"estimator": estimator, "gradients": gradients, "method": method,
-                 "samples": samples, "u_std": u_std, "q_std": q_std, "seed": seed}
+    given = {"estimator": estimator, "samples": samples, "u_std": u_std, "q_std": q_std,
+             "seed": seed}
+    smoothing = {"gradients": gradients, "method": method,
+                 **{k: v for k, v in given.items() if v is not None}}
     # Here first, so that a bad argument raises before any work is sent.
     local_scene = scene if isinstance(scene, quasidyn.Scene) else source.load()
     local = quasidyn.BatchLinearizer(local_scene, **keywords)
     local.smoothing_samples(q, u, 0, 0, **smoothing)
+    if samples is None:
+        samples = int(_linearization_default("samples"))
     made = client_of(client)
     chunks = _chunks(samples, chunk_size or _default_chunk(samples, made))
     units = [(source, q, u, r.start, len(r), keywords, smoothing, f"smoothing chunk {i}")

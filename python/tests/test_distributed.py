@@ -155,6 +155,18 @@ def test_smoothing_is_bitwise_the_one_process_estimate(cluster, hand, estimator,
         assert (got.samples_used, got.samples_failed) == (37, 0)
 
 
+def test_smoothing_defaults_and_checks_are_the_linearization_blocks(cluster, hand):
+    q, u = hand.q0, hand.q0[hand.q_a_slice] + 0.01
+    # No samples/u_std/seed given: the block's defaults (declared once in C++), as the
+    # one-process call takes them.
+    expected = quasidyn.BatchLinearizer(hand).smooth_first_order(q, u)
+    got = qd.smoothed_linearize(hand, q, u, client=cluster.client, chunk_size=50)
+    assert got.samples_used == expected.samples_used
+    np.testing.assert_array_equal(got.B, expected.B)
+    with pytest.raises(ValueError, match=r"linearization\.samples: must be >= 1 \(got 0\)"):
+        qd.smoothed_linearize(hand, q, u, samples=0, client=cluster.client)
+
+
 def test_sweep_rows_are_the_one_process_rollouts(cluster, hand):
     table = qd.sweep(hand, {"h": [0.02, 0.05], "friction": [0.3, 0.8]},
                      formulations=["qp", "socp"], steps=5, client=cluster.client, progress=False)
