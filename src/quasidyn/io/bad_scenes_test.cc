@@ -22,19 +22,7 @@ using testing::BadScene;
 class BadScenesTest : public ::testing::TestWithParam<BadScene> {};
 
 TEST_P(BadScenesTest, ThrowsAtTheDefect) {
-  const BadScene& expected = GetParam();
-  const std::string path =
-      std::string(QUASIDYN_SOURCE_DIR) + "/tests/data/bad_scenes/" + expected.file;
-  try {
-    ReadSceneFile(path);
-    FAIL() << expected.file << " read without error";
-  } catch (const SceneError& e) {
-    EXPECT_EQ(e.file(), path);
-    EXPECT_EQ(e.line(), expected.line) << e.what();
-    EXPECT_EQ(e.field(), expected.field) << e.what();
-    EXPECT_NE(std::string(e.what()).find(expected.problem), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find(expected.file), std::string::npos) << e.what();
-  }
+  testing::ExpectErrorAtTheDefect(GetParam(), [](const std::string& path) { ReadSceneFile(path); });
 }
 
 INSTANTIATE_TEST_SUITE_P(FormatDefects, BadScenesTest,

@@ -6,73 +6,32 @@
 #include "quasidyn/io/scene_from_memory.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/testing/scratch_files.h"
 
 namespace quasidyn {
 namespace {
 
 const std::string kArmCubes = std::string(QUASIDYN_SOURCE_DIR) + "/examples/arm_cubes";
 
-std::string ReadText(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-// ctest runs test processes in parallel and they share the system's temporary folder, so
-// each test that counts the loader's staging folders points TMPDIR (which
-// std::filesystem::temp_directory_path reads) at a folder of its own for its lifetime.
-class PrivateTemporaryDirectory {
- public:
-  PrivateTemporaryDirectory() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "quasidyn-io-test-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-    const char* previous = getenv("TMPDIR");
-    if (previous != nullptr) previous_ = previous;
-    setenv("TMPDIR", path_.c_str(), 1);
-  }
-  ~PrivateTemporaryDirectory() {
-    if (previous_.empty()) {
-      unsetenv("TMPDIR");
-    } else {
-      setenv("TMPDIR", previous_.c_str(), 1);
-    }
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-
- private:
-  std::filesystem::path path_;
-  std::string previous_;
-};
-
+// The loader's staging folders in the (private) temporary folder.
 int CountTemporaryFolders() {
-  int count = 0;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::filesystem::temp_directory_path())) {
-    if (entry.path().filename().string().rfind("quasidyn-scene-", 0) == 0) ++count;
-  }
-  return count;
+  return testing::CountEntriesStartingWith(std::filesystem::temp_directory_path(),
+                                           "quasidyn-scene-");
 }
 
 TEST(ReadSceneFromMemory, MatchesTheSceneLoadedFromDisk) {
-  const PrivateTemporaryDirectory temporary;
+  const testing::PrivateTemporaryDirectory temporary;
   const int folders_before = CountTemporaryFolders();
   const Scene from_disk = ReadSceneFile(kArmCubes + "/scene.yaml");
-  const Scene in_memory =
-      ReadSceneFromMemory(ReadText(kArmCubes + "/scene.yaml"), "embedded:arm_cubes",
-                          {{"models/arm7.urdf", ReadText(kArmCubes + "/models/arm7.urdf")}});
+  const Scene in_memory = ReadSceneFromMemory(
+      testing::ReadWholeFile(kArmCubes + "/scene.yaml"), "embedded:arm_cubes",
+      {{"models/arm7.urdf", testing::ReadWholeFile(kArmCubes + "/models/arm7.urdf")}});
   EXPECT_EQ(in_memory.source_file, "embedded:arm_cubes");
   EXPECT_EQ(in_memory.name, from_disk.name);
   EXPECT_EQ(in_memory.nq, from_disk.nq);
@@ -89,7 +48,7 @@ TEST(ReadSceneFromMemory, MatchesTheSceneLoadedFromDisk) {
 }
 
 TEST(ReadSceneFromMemory, RejectsFileNamesOutsideTheSceneFolder) {
-  const std::string yaml = ReadText(kArmCubes + "/scene.yaml");
+  const std::string yaml = testing::ReadWholeFile(kArmCubes + "/scene.yaml");
   for (const std::string bad : {"", "/etc/arm7.urdf", "../arm7.urdf", "models/../../x.urdf"}) {
     try {
       ReadSceneFromMemory(yaml, "embedded", {{bad, "<robot/>"}});
@@ -101,10 +60,11 @@ TEST(ReadSceneFromMemory, RejectsFileNamesOutsideTheSceneFolder) {
 }
 
 TEST(ReadSceneFromMemory, AMissingUrdfIsASceneErrorNamingTheScene) {
-  const PrivateTemporaryDirectory temporary;
+  const testing::PrivateTemporaryDirectory temporary;
   const int folders_before = CountTemporaryFolders();
   try {
-    ReadSceneFromMemory(ReadText(kArmCubes + "/scene.yaml"), "embedded:arm_cubes", {});
+    ReadSceneFromMemory(testing::ReadWholeFile(kArmCubes + "/scene.yaml"), "embedded:arm_cubes",
+                        {});
     FAIL() << "loaded a scene without its URDF";
   } catch (const SceneError& e) {
     const std::string message = e.what();

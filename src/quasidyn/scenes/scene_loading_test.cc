@@ -6,30 +6,21 @@
 #include "quasidyn/scenes/scene_loading.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "quasidyn/io/scene_document.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/testing/scratch_files.h"
 
 namespace quasidyn {
 namespace {
 
 const std::string kExamples = std::string(QUASIDYN_SOURCE_DIR) + "/examples/";
-
-std::string ReadText(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 // The SceneError of loading `yaml`, as "line: field: message".
 std::string LoadError(const std::string& yaml) {
@@ -112,52 +103,20 @@ TEST(LoadSceneTest, AFormatOnlySceneIsIosSceneChecked) {
   EXPECT_EQ(loaded.CommandAt(3.5), read.CommandAt(3.5));
 }
 
-// ctest runs test processes in parallel and they share the system's temporary folder, so the
-// test that counts the loader's staging folders points TMPDIR (which
-// std::filesystem::temp_directory_path reads) at a folder of its own for its lifetime.
-class PrivateTemporaryDirectory {
- public:
-  PrivateTemporaryDirectory() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "quasidyn-scenes-test-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-    const char* previous = getenv("TMPDIR");
-    if (previous != nullptr) previous_ = previous;
-    setenv("TMPDIR", path_.c_str(), 1);
-  }
-  ~PrivateTemporaryDirectory() {
-    if (previous_.empty()) {
-      unsetenv("TMPDIR");
-    } else {
-      setenv("TMPDIR", previous_.c_str(), 1);
-    }
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-
- private:
-  std::filesystem::path path_;
-  std::string previous_;
-};
-
+// The loader's staging folders in the (private) temporary folder.
 int CountTemporaryFolders() {
-  int count = 0;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::filesystem::temp_directory_path())) {
-    if (entry.path().filename().string().rfind("quasidyn-scene-", 0) == 0) ++count;
-  }
-  return count;
+  return testing::CountEntriesStartingWith(std::filesystem::temp_directory_path(),
+                                           "quasidyn-scene-");
 }
 
 TEST(LoadSceneFromMemory, MatchesTheSceneLoadedFromDiskAndLeavesNoFolder) {
-  const PrivateTemporaryDirectory temporary;
+  const testing::PrivateTemporaryDirectory temporary;
   const int folders_before = CountTemporaryFolders();
   const std::string arm_cubes = kExamples + "arm_cubes";
   const Scene from_disk = LoadScene(arm_cubes + "/scene.yaml");
-  const Scene in_memory =
-      LoadSceneFromMemory(ReadText(arm_cubes + "/scene.yaml"), "embedded:arm_cubes",
-                          {{"models/arm7.urdf", ReadText(arm_cubes + "/models/arm7.urdf")}});
+  const Scene in_memory = LoadSceneFromMemory(
+      testing::ReadWholeFile(arm_cubes + "/scene.yaml"), "embedded:arm_cubes",
+      {{"models/arm7.urdf", testing::ReadWholeFile(arm_cubes + "/models/arm7.urdf")}});
   EXPECT_EQ(in_memory.source_file, "embedded:arm_cubes");
   EXPECT_EQ(in_memory.nq, from_disk.nq);
   ASSERT_EQ(in_memory.bodies.size(), from_disk.bodies.size());
@@ -167,7 +126,8 @@ TEST(LoadSceneFromMemory, MatchesTheSceneLoadedFromDiskAndLeavesNoFolder) {
   EXPECT_EQ(in_memory.CommandAt(3.5), from_disk.CommandAt(3.5));
   EXPECT_EQ(CountTemporaryFolders(), folders_before);  // the staging folder is gone
   try {
-    LoadSceneFromMemory(ReadText(arm_cubes + "/scene.yaml"), "embedded:arm_cubes", {});
+    LoadSceneFromMemory(testing::ReadWholeFile(arm_cubes + "/scene.yaml"), "embedded:arm_cubes",
+                        {});
     FAIL() << "loaded a scene without its URDF";
   } catch (const SceneError& e) {
     EXPECT_NE(std::string(e.what()).find("embedded:arm_cubes"), std::string::npos) << e.what();

@@ -6,9 +6,14 @@
 // parameters and the geometry's shape checks (scenes/bad_scenes_test.cc, LoadScene, which also
 // gives every format defect at its line).
 
+#include <gtest/gtest.h>
+
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "quasidyn/model/scene_error.h"
 
 namespace quasidyn::testing {
 
@@ -20,6 +25,24 @@ struct BadScene {
 };
 
 inline void PrintTo(const BadScene& s, std::ostream* out) { *out << s.file; }
+
+// Reads the bad scene `expected` (its path under tests/data/bad_scenes/) with `read`, which must
+// throw a SceneError naming that file, the defect's line and field, with the problem.
+inline void ExpectErrorAtTheDefect(const BadScene& expected,
+                                   const std::function<void(const std::string& path)>& read) {
+  const std::string path =
+      std::string(QUASIDYN_SOURCE_DIR) + "/tests/data/bad_scenes/" + expected.file;
+  try {
+    read(path);
+    ADD_FAILURE() << expected.file << " read without error";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.line(), expected.line) << e.what();
+    EXPECT_EQ(e.field(), expected.field) << e.what();
+    EXPECT_NE(std::string(e.what()).find(expected.problem), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(expected.file), std::string::npos) << e.what();
+  }
+}
 
 // Defects of the scene format itself (docs/scene-format.md), model files and meshes included.
 inline std::vector<BadScene> FormatDefects() {

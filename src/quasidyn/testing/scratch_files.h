@@ -1,8 +1,8 @@
 #pragma once
 // Helpers for the tests of file output (header-only, POSIX): a fresh private directory
 // removed with everything in it at the end of the test, whole-file reads and writes, the
-// names in a directory, and a lowered file-size limit under which write(2) fails midway with
-// EFBIG, as on a full disk.
+// names in a directory, a private TMPDIR, and a lowered file-size limit under which write(2) fails
+// midway with EFBIG, as on a full disk.
 
 #include <signal.h>
 #include <sys/resource.h>
@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -84,6 +85,39 @@ inline std::vector<std::string> FileNames(const std::filesystem::path& directory
     names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
+}
+
+// While alive, TMPDIR (which std::filesystem::temp_directory_path reads) points at a fresh
+// private directory, removed at the end: ctest runs test processes in parallel on one system
+// temporary folder, so a test that counts what a loader stages there needs a folder of its own.
+class PrivateTemporaryDirectory {
+ public:
+  PrivateTemporaryDirectory() {
+    const char* previous = std::getenv("TMPDIR");
+    if (previous != nullptr) previous_ = previous;
+    ::setenv("TMPDIR", scratch_.path().c_str(), 1);
+  }
+  PrivateTemporaryDirectory(const PrivateTemporaryDirectory&) = delete;
+  PrivateTemporaryDirectory& operator=(const PrivateTemporaryDirectory&) = delete;
+  ~PrivateTemporaryDirectory() {
+    if (previous_)
+      ::setenv("TMPDIR", previous_->c_str(), 1);
+    else
+      ::unsetenv("TMPDIR");
+  }
+
+ private:
+  std::optional<std::string> previous_;
+  ScratchDirectory scratch_;  // made before TMPDIR moves to it, removed after it moves back
+};
+
+// The number of entries of `directory` whose name starts with `prefix`.
+inline int CountEntriesStartingWith(const std::filesystem::path& directory,
+                                    const std::string& prefix) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(directory))
+    if (entry.path().filename().string().rfind(prefix, 0) == 0) ++count;
+  return count;
 }
 
 // While alive, no file of this process may grow beyond `bytes` (RLIMIT_FSIZE; SIGXFSZ is
