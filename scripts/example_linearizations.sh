@@ -3,7 +3,7 @@
 # step K of its command schedule and writes the JSON answer, OUT_DIR/<example>_<scene>_<formulation>.json
 # (q+, A and B; docs/gradients.md), with the given quasidyn binary: beside
 # scripts/example_trajectories.sh, what shows that a change keeps the examples' derivatives
-# (compare two such folders with `cmp` or scripts/compare_linearizations.py). A pair the
+# (compare two such folders file by file with `cmp`). A pair the
 # formulation cannot linearise (a planar-only formulation on a 3D scene, no gradient, ...) is
 # skipped and named.
 # Usage: scripts/example_linearizations.sh QUASIDYN EXAMPLES_DIR OUT_DIR [--step K] [FORMULATION ...]
