@@ -1,7 +1,9 @@
 # What every test of the suite shares (docs/development.md, "Tests"):
 #  * a label: `fast` (seconds each; every gtest case), `slow` (the figure programs, the pytest
 #    suite, whole-CLI runs, installs), `browser` (headless Chromium), `fuzz` (the sanitised
-#    libFuzzer runs), so `ctest --preset release -L fast` runs the quick part;
+#    libFuzzer runs), `reproductions` (the papers' cheap reproductions, docs/reproductions.md),
+#    `reproductions_long` (the long ones, left out of the release test preset), so
+#    `ctest --preset release -L fast` runs the quick part;
 #  * a temporary folder of its own: TMPDIR=<build>/test-tmp/<test> (every gtest program of a
 #    layer shares <build>/test-tmp/gtest), made fresh by the fixture test tmp.prepare; the
 #    fixture's cleanup, tmp.left_behind, fails naming every file a test left there and removes
@@ -14,6 +16,10 @@ set(QUASIDYN_GTEST_PROPERTIES LABELS fast ENVIRONMENT TMPDIR=${QUASIDYN_TEST_TMP
 function(quasidyn_test_label name out)
   if(name MATCHES "^fuzz\\.")
     set(label fuzz)
+  elseif(name MATCHES "^reproductions_long\\.")
+    set(label reproductions_long)
+  elseif(name MATCHES "^reproductions\\.")
+    set(label reproductions)
   elseif(name MATCHES "^browser\\.")
     set(label browser)
   elseif(name MATCHES "^figures\\." OR name MATCHES "^(cli\\.(simulate|compare|info|demo|mutation_campaign)|python\\.(pytest|distributed|pip_install)|install\\.consumer)$")
