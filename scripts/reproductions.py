@@ -8,8 +8,9 @@
       runs the sources and compares their values with the recorded ones within each value's
       tolerance; exits 1 naming every value that moved.
   reproductions.py page [--check]
-      renders docs/reproductions.md from the recorded values (--check: compares instead, exit 1
-      when the page differs, e.g. a number edited by hand).
+      renders docs/reproductions.md, and docs/development.md's table of the long sources, from
+      the recorded values (--check: compares instead, exit 1 when either differs, e.g. a number
+      edited by hand).
   reproductions.py list [--cost cheap|long|all]
       prints the sources' names (CMake makes one ctest of each).
 """
@@ -24,6 +25,7 @@ sys.path.insert(0, ROOT)
 from repro import page, registry, runner  # noqa: E402
 
 PAGE = os.path.join("docs", "reproductions.md")
+DEVELOPMENT = os.path.join("docs", "development.md")
 
 
 def selected(sources, arguments):
@@ -37,8 +39,35 @@ def selected(sources, arguments):
             if arguments.cost == "all" or source.cost == arguments.cost]
 
 
-def render(papers, sources):
-    return page.render(papers, sources, runner.load_records(ROOT, sources))
+def development_text(root, sources):
+    path = os.path.join(root, DEVELOPMENT)
+    if not os.path.exists(path):
+        return None, None
+    with open(path, encoding="utf-8") as handle:
+        current = handle.read()
+    table = page.long_sources_table(sources, runner.load_records(root, sources))
+    return current, page.replace_region(current, table)
+
+
+def write_pages(root, papers, sources):
+    text = page.render(papers, sources, runner.load_records(root, sources))
+    with open(os.path.join(root, PAGE), "w", encoding="utf-8") as handle:
+        handle.write(text)
+    print(f"wrote {PAGE}")
+    current, updated = development_text(root, sources)
+    if updated is not None and updated != current:
+        with open(os.path.join(root, DEVELOPMENT), "w", encoding="utf-8") as handle:
+            handle.write(updated)
+        print(f"wrote {DEVELOPMENT}'s table of the long sources")
+
+
+def check_development(root, sources):
+    current, updated = development_text(root, sources)
+    if updated is not None and updated != current:
+        print(f"{DEVELOPMENT}: the table of the long sources differs from their recorded run "
+              "times: run scripts/reproductions.py page")
+        return 1
+    return 0
 
 
 def main():
@@ -74,10 +103,8 @@ def main():
                       "page, and run scripts/reproductions.py regenerate (or page)")
                 return 1
             print(f"{PAGE}: as rendered from repro/ ({len(text.splitlines())} lines)")
-            return 0
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        print(f"wrote {PAGE}")
+            return check_development(root, sources)
+        write_pages(root, papers, sources)
         return 0
     status = 0
     records = runner.load_records(root, sources)
@@ -110,10 +137,7 @@ def main():
             print(f"{source.name}: {len(fresh['values'])} values as recorded "
                   f"({fresh['seconds']:.1f} s)")
     if arguments.action == "regenerate":
-        text = page.render(papers, sources, runner.load_records(root, sources))
-        with open(os.path.join(root, PAGE), "w", encoding="utf-8") as handle:
-            handle.write(text)
-        print(f"wrote {PAGE}")
+        write_pages(root, papers, sources)
     return status
 
 
