@@ -1,4 +1,6 @@
-"""Xie & Chakraborty, "Rigid Body Dynamic Simulation with Line and Surface Contact": the rows of docs/reproductions.md (issue 67)."""
+"""Xie & Chakraborty, "Rigid Body Dynamic Simulation with Line and Surface Contact": the rows of
+docs/reproductions.md (issue 67), computed from the ecp programs (ecp_figures,
+ecp_peer_comparison, ecp_bench) and from `quasidyn simulate` / `quasidyn info` on the scenes."""
 import json
 import math
 import os
@@ -76,7 +78,8 @@ def _figures(run):
     for t in (0.5, 3.0):
         k = next(i for i, r in enumerate(rows) if abs(r["t"] - t) < 1e-9)
         # backward Euler: q_{k+1} = q_k + h v_{k+1}
-        v[f"s2_vy_at_{t:g}s_m_per_s".replace(".", "_")] = abs(rows[k]["q_y"] - rows[k - 1]["q_y"]) / H
+        key = f"s2_vy_at_{t:g}s_m_per_s".replace(".", "_")
+        v[key] = abs(rows[k]["q_y"] - rows[k - 1]["q_y"]) / H
     v["s2_rolling_speed_m_per_s"] = 1.4 * 2 / 3  # a solid cylinder rolls at v₀ · 2/3
     # The trigger's spin-ups (ω_z jumps up: p_zτ = 3 N·m·s) and |L| just before each, when ω_z
     # has decayed to 0, against |L| over the run.
@@ -394,10 +397,9 @@ def _peers(run):
             / last["analytic_y"]
         first, half = rows[0], csv_table.at(rows, t=0.5)
         late_a, late_b = csv_table.at(rows, t=2.5), csv_table.at(rows, t=3.0)
-        v[f"{engine}_direction_start_deg"] = _angle_deg(half[f"{engine}_x"] - first[f"{engine}_x"],
-                                                        half[f"{engine}_y"] - first[f"{engine}_y"])
-        v[f"{engine}_direction_late_deg"] = _angle_deg(late_b[f"{engine}_x"] - late_a[f"{engine}_x"],
-                                                       late_b[f"{engine}_y"] - late_a[f"{engine}_y"])
+        x, y = f"{engine}_x", f"{engine}_y"
+        v[f"{engine}_direction_start_deg"] = _angle_deg(half[x] - first[x], half[y] - first[y])
+        v[f"{engine}_direction_late_deg"] = _angle_deg(late_b[x] - late_a[x], late_b[y] - late_a[y])
         v[f"{engine}_speed_late_m_per_s"] = math.hypot(
             late_b[f"{engine}_x"] - late_a[f"{engine}_x"],
             late_b[f"{engine}_y"] - late_a[f"{engine}_y"]) / (late_b["t"] - late_a["t"])
