@@ -585,7 +585,7 @@ ROWS = [
              "{ecp_info_sliding.q0_1:g}, {ecp_info_sliding.q0_2:g}, {ecp_info_sliding.q0_3:g}, "
              "{ecp_info_sliding.q0_4:g}, {ecp_info_sliding.q0_5:g}, {ecp_info_sliding.q0_6:g}), "
              "ν₀ = ({ecp_info_sliding.v0_0:g}, {ecp_info_sliding.v0_1:g}, 0, 0, 0, 0), "
-             "{ecp_figures.s1_steps} steps; the solver's tolerance is ours (1e-9 on ‖Φ‖∞, "
+             "{ecp_figures.s1_steps} steps; the solver's tolerance is ours (on ‖Φ‖∞, "
              "docs/ecp.md), not recorded by a source",
         commands=["build/release/quasidyn info --json examples/ecp_cube_sliding/scene.yaml",
                   FIGURES],
@@ -663,9 +663,12 @@ ROWS = [
         ours="m = {ecp_info_rolling.mass_kg:g} kg, μ = {ecp_info_rolling.friction:g}, "
              "h = {ecp_info_rolling.time_step_s:g} s, ν₀ = ({ecp_info_rolling.v0_0:g}, "
              "{ecp_info_rolling.v0_1:g}, {ecp_info_rolling.v0_2:g}, {ecp_info_rolling.v0_3:g}, "
-             "{ecp_info_rolling.v0_4:g}, {ecp_info_rolling.v0_5:g}), q₀'s height "
-             "{ecp_info_rolling.q0_2:g} m (the quaternion of q = [0, 0, 1 m, 0, 0, 0, 0] is not a "
-             "unit one: ours lays the axis along x); {ecp_figures.s2_steps} steps; the trigger "
+             "{ecp_info_rolling.v0_4:g}, {ecp_info_rolling.v0_5:g}), q₀ = "
+             "({ecp_info_rolling.q0_0:g}, {ecp_info_rolling.q0_1:g}, {ecp_info_rolling.q0_2:g}, "
+             "{ecp_info_rolling.q0_3:g}, {ecp_info_rolling.q0_4:g}, {ecp_info_rolling.q0_5:g}, "
+             "{ecp_info_rolling.q0_6:g}) (the stated quaternion (0, 0, 0, 0) is not a unit one; "
+             "ours is the identity, the cylinder's axis along x: examples/ecp_cylinder_rolling); "
+             "{ecp_figures.s2_steps} steps; the trigger "
              "(`impulses: [{{when: {{wz: 0}}, …}}]`) spun it up {ecp_figures.s2_spin_ups} times, "
              "first at {ecp_figures.s2_first_spin_up_s:.2f} s",
         commands=["build/release/quasidyn info --json examples/ecp_cylinder_rolling/scene.yaml",
