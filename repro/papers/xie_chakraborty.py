@@ -428,7 +428,6 @@ def _bench(run):
         short = scene.replace("ecp_", "")
         v[f"{short}_ours_us"], v[f"{short}_siconos_us"] = ours, siconos
         v[f"{short}_ratio"] = siconos / ours
-    v["load_average"] = report["context"]["load_avg"][0]
     return v
 
 
