@@ -140,8 +140,9 @@ def _figures(run):
     v["s4_T3_max_height_m"] = max(r["q_z"] for r in t3)
     t5 = [r for r in rows if ours["T5"] - 1e-9 <= r["t"] < ours["T6"] - 1e-9]
     v["s4_T5_standing_landings"] = sum(1 for a, b in standing if ours["T5"] <= a < ours["T6"])
-    v["s4_T5_vz_sign_changes"] = sum(1 for a, b in zip(t5, t5[1:])
-                                     if a["v_z"] * b["v_z"] < 0)
+    # Sign changes of v_z between steps where it is above round-off (1e-6 m/s) both times.
+    moving = [r["v_z"] for r in t5 if abs(r["v_z"]) > 1e-6]
+    v["s4_T5_vz_sign_changes"] = sum(1 for a, b in zip(moving, moving[1:]) if a * b < 0)
     # Fig. 10b: the plateaus and v_z at the first step of each.
     # The step that lands ends on the plateau with the velocity that carried it there (backward
     # Euler: q_{k+1} = q_k + h v_{k+1}); the step after it has v_z = 0 if the cylinder stays.
