@@ -806,9 +806,9 @@ ROWS = [
              "h = {ecp_info_manipulation.time_step_s:g} s, the cylinder's size as stated "
              "(examples/ecp_cylinder_manipulation/scene.yaml); {ecp_info_manipulation.fixed_bodies} "
              "obstacles: not stated; ours (two fixed boxes, their size, place and friction in the "
-             "scene file; the cylinder is braked in front of them and pushes on one in "
-             "{ecp_manipulation_run.obstacle_pushing_steps} steps of the run); the impulses: not "
-             "stated (XC16); ours",
+             "scene file; the cylinder is braked in front of them: steps of the run in which it pushes "
+             "on one: {ecp_manipulation_run.obstacle_pushing_steps}); the impulses: not stated "
+             "(XC16); ours",
         commands=["build/release/quasidyn info --json examples/ecp_cylinder_manipulation/scene.yaml",
                   MANIPULATION],
         tests=[TEST_MANIPULATION],
