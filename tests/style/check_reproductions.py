@@ -12,7 +12,8 @@ of reproductions, one row per figure or quoted number of a paper. The check fail
     (add_executable, directly, from a foreach list of sources or from a file(GLOB)), a script
     run by python3 or bash must be a file of the repository;
   * a test cell holds no `test` in backticks, or a test is not in the repository: a ctest name
-    (add_test(NAME ...), cli.<script> of tests/cli), a gtest name Suite.Name (`*` allowed) of a
+    (add_test(NAME ...), cli.<script> of tests/cli, reproductions.<source> and
+    reproductions_long.<source> of scripts/reproductions.py's sources), a gtest name Suite.Name (`*` allowed) of a
     TEST, TEST_F or TEST_P in a C++ source, or a pytest FILE::test_name;
   * the page has no table of reproductions at all.
 Usage: check_reproductions.py [SOURCE_DIR [PAGE]]; prints each problem as page:line and
@@ -23,6 +24,7 @@ import glob
 import os
 import re
 import shlex
+import subprocess
 import sys
 
 REQUIRED_COLUMNS = ("ours", "command", "test")
@@ -75,6 +77,21 @@ def ctest_names(source_dir):
         names.update(re.findall(r"add_test\(\s*NAME\s+([\w.-]+)\s", read(path)))
     for script in glob.glob(os.path.join(source_dir, "tests", "cli", "*.sh")):
         names.add("cli." + os.path.splitext(os.path.basename(script))[0])
+    names.update(reproduction_tests(source_dir))
+    return names
+
+
+def reproduction_tests(source_dir):
+    """reproductions.<source> and reproductions_long.<source> (cmake/Reproductions.cmake makes
+    one ctest of each registered source of repro/papers/)."""
+    script = os.path.join(source_dir, "scripts", "reproductions.py")
+    if not os.path.exists(script):
+        return set()
+    names = set()
+    for cost, prefix in (("cheap", "reproductions"), ("long", "reproductions_long")):
+        listed = subprocess.run([sys.executable, script, "list", "--cost", cost],
+                                capture_output=True, text=True, check=True).stdout.split()
+        names.update(f"{prefix}.{name}" for name in listed)
     return names
 
 
