@@ -766,7 +766,7 @@ ROWS = [
              "the plane)",
         commands=["build/release/quasidyn info --json examples/ecp_cube_toppling/unfitted.yaml",
                   UNFITTED],
-        tests=["cli.compare"],
+        tests=["reproductions.ecp_toppling_unfitted"],
         holds=lambda v: abs(v["ecp_toppling_unfitted.line_from_s"] - 1.0) <= 3 * H + 1e-9
         and abs(v["ecp_toppling_unfitted.surface_from_s"] - 1.8) <= 5 * H + 1e-9
         and v["ecp_toppling_unfitted.flight_steps"] == 0),
