@@ -13,8 +13,7 @@ import math
 import re
 import statistics
 
-from repro.framework import (CHEAP, LONG, EXACT, Fitted, NotReproduced, Row, Source, Substitute,
-                             relative, timing)
+from repro.framework import EXACT, LONG, Row, Source
 
 SEEDS = tuple(range(8))
 
@@ -39,7 +38,8 @@ def _run(context, plan_name, refined_name):
     overlap = refinement["max_penetration"]
     # The candidates the optimiser rejected for overlap: "the rollout passes X mm into a shape".
     table = context.read(refined_name[:-len(".json")] + ".txt")
-    too_deep = [float(depth) for depth in re.findall(r"the rollout passes ([0-9.eE+-]+) mm into", table)]
+    too_deep = [float(depth)
+                for depth in re.findall(r"the rollout passes ([0-9.eE+-]+) mm into", table)]
     return {
         "found": plan["status"] == "found",
         "nodes": len(plan["tree"]["goal_distance"]),
@@ -73,13 +73,26 @@ def _run(context, plan_name, refined_name):
     }
 
 
+def _words(run):
+    """The verdicts of a run as the row's words."""
+    planner_within = run["planner_distance"] <= run["goal_tolerance"]
+    return {
+        "verdict": "reached" if run["reached"] else "not reached",
+        "refinement_effect": "brings D below the planner's"
+        if run["distance"] < run["planner_distance"] else "does not bring D below the planner's",
+        "planner_verdict": "the planner's path already ends within the goal tolerance"
+        if planner_within else "the planner's path ends outside the goal tolerance",
+    }
+
+
 def _half_turn(context):
     values = {}
-    for key, value in _run(context, "plan.json", "refined.json").items():
+    configured = _run(context, "plan.json", "refined.json")
+    for key, value in {**configured, **_words(configured)}.items():
         values[f"configured_{key}"] = value
     sweep = [_run(context, f"plan_whole_steps_seed{seed}.json",
                   f"refined_whole_steps_seed{seed}.json") for seed in SEEDS]
-    for key, value in sweep[0].items():
+    for key, value in {**sweep[0], **_words(sweep[0])}.items():
         values[f"whole_{key}"] = value
     values["sweep_seeds"] = len(sweep)
     values["sweep_first_seed"] = sweep[0]["seed"]
@@ -117,18 +130,19 @@ T9 = Row(
          '({half_turn.whole_error_x_mm:.1f} mm, {half_turn.whole_error_y_mm:.1f} mm, '
          '{half_turn.whole_error_theta_rad:.4f} rad): D = {half_turn.whole_distance:.4f} '
          '(D = ‖(w_p‖Δp‖, w_r|Δθ|)‖, w_p = {half_turn.whole_position_weight:g} 1/m, '
-         'w_r = {half_turn.whole_rotation_weight:g} 1/rad) against the planner\'s goal tolerance '
+         'w_r = {half_turn.whole_rotation_weight:g} 1/rad) against the planner\'s own stopping tolerance '
          '{half_turn.whole_goal_tolerance:g}, and a deepest overlap of '
          '{half_turn.whole_overlap_mm:.3f} mm against the penetration tolerance '
          '{half_turn.whole_penetration_tolerance_mm:g} mm (the planner\'s and the optimiser\'s; '
-         'the ball\'s radius is {half_turn.whole_ball_radius_mm:g} mm): reached physically '
-         '{half_turn.whole_reached}. The goal is reached by the planner, not by the refinement: '
-         'it lowers the cost but not D, {half_turn.whole_rejected_too_deep} of its candidates '
-         'rejected for passing {half_turn.whole_rejected_shallowest_mm:.1f}–'
+         'the ball\'s radius is {half_turn.whole_ball_radius_mm:g} mm): '
+         '{half_turn.whole_verdict} physically. But {half_turn.whole_planner_verdict}, and the '
+         'refinement {half_turn.whole_refinement_effect}: '
+         '{half_turn.whole_rejected_too_deep} of its candidates were rejected for passing '
+         '{half_turn.whole_rejected_shallowest_mm:.1f}–'
          '{half_turn.whole_rejected_deepest_mm:.1f} mm into a shape. Seeds '
          '{half_turn.sweep_first_seed}–{half_turn.sweep_last_seed}: {half_turn.sweep_reached} of '
          '{half_turn.sweep_seeds} reached physically, the refinement closer than the planner in '
-         '{half_turn.sweep_closer}, median D {half_turn.sweep_median_planner_distance:.4f} → '
+         '{half_turn.sweep_closer} of them, median D {half_turn.sweep_median_planner_distance:.4f} → '
          '{half_turn.sweep_median_distance:.4f}, deepest overlap '
          '{half_turn.sweep_worst_overlap_mm:.3f} mm. The planner as configured (seed '
          '{half_turn.configured_seed}; {half_turn.configured_substepped_extensions} extensions '
@@ -141,7 +155,7 @@ T9 = Row(
          '({half_turn.configured_error_x_mm:.1f} mm, {half_turn.configured_error_y_mm:.1f} mm, '
          '{half_turn.configured_error_theta_rad:.2f} rad) from the goal (D = '
          '{half_turn.configured_distance:.3f}) with {half_turn.configured_overlap_mm:.1f} mm of '
-         'overlap: reached physically {half_turn.configured_reached}',
+         'overlap: {half_turn.configured_verdict} physically',
     commands=['bash scripts/planar_hand_half_turn.sh build/release out',
               'build/release/quasidyn plan examples/planar_hand/scene.yaml --max-substeps 1 --out out/p.json',
               'build/release/quasidyn optimize examples/planar_hand/scene.yaml --goal 0 0.05 3.141592653589793 --object-weight 0 0 0 --terminal-weight 100 100 10 --rate-weight 0.01 --initial out/p.json --out out/refined.json'],
