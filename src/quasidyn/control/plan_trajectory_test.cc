@@ -29,7 +29,10 @@ double GoalDistance(const Eigen::VectorXd& q, const Eigen::VectorXd& goal) {
 // is the initial guess. Its exact rollout reproduces the path; the optimiser (terminal goal
 // cost only, so that the path may wander on the way) keeps every regrasp's grasp and brings the
 // ball closer to the goal than the planner left it: the angle within 0.01 rad and the goal
-// distance D at most half the planner's. Without the regrasps the same commands end far from
+// distance D at most half the planner's. It reaches the goal physically: D within the planner's
+// goal tolerance, and no two shapes overlap deeper than the penetration tolerance along the
+// guess (planned without substeps, so within the planner's) nor along the refined path (the
+// optimiser's tolerance; repro row T9). Without the regrasps the same commands end far from
 // the goal (the earlier `--initial` behaviour this replaces).
 TEST(PlanRefinement, PlanarHandHalfTurnFromThePlannersPathReachesTheGoal) {
   const testing::PlanarHandPlan& hand = testing::PlanarHandHalfTurnWithoutSubsteps();
@@ -74,6 +77,10 @@ TEST(PlanRefinement, PlanarHandHalfTurnFromThePlannersPathReachesTheGoal) {
             << ", error " << (end.head(3) - settings.object_goal).transpose() << "\n";
   EXPECT_LT(std::abs(std::remainder(end(2) - settings.object_goal(2), 2 * M_PI)), 0.01);
   EXPECT_LT(distance, 0.5 * planner_distance);
+  EXPECT_LE(distance, hand.plan.settings.goal_tolerance);
+  EXPECT_LE(result.initial_penetration, hand.plan.settings.penetration_tolerance);
+  EXPECT_LE(result.max_penetration, settings.penetration_tolerance)
+      << "the refined path overlaps shapes deeper than the optimiser's tolerance";
 
   // The same commands with the regrasps dropped end far from the goal.
   TrajectoryOptimizerSettings no_regrasps = settings;
