@@ -1,0 +1,24 @@
+#!/bin/bash
+# The 30° turn of the planar hand in Pang's 2022 talk ("Smoothed gradients enable trajectory
+# optimization for dexterous hands", "Turning the ball by 30 degrees: open-loop"): the trajectory
+# optimiser's plan, then that plan's commands sent unchanged (open loop, no disturbance) to two
+# plants that differ from the planning model: our quasi-dynamic qp at h/2 and our second-order
+# anitescu at h/2 (the talk's plant is Drake's; we have none). Writes into OUT:
+#   optimize.txt, plan.json                     quasidyn optimize's summary and plan
+#   open_qp_h2.txt/.json, open_anitescu_h2.txt/.json   quasidyn track's summaries and trajectories
+# The talk states no horizon, h, weights or κ schedule for the plan; ours (docs/control.md).
+# Usage: scripts/talk_turn.sh [BUILD (build/release)] [OUT (out/talk_turn)]; run from the
+# repository's root. Repro source talk_turn (repro/papers/talk.py, issue 67).
+set -euo pipefail
+build=${1:-build/release}
+out=${2:-out/talk_turn}
+scene=examples/planar_hand/scene.yaml
+mkdir -p "$out"
+"$build/quasidyn" optimize "$scene" --goal 0 0.05 0.5236 --object-weight 10 10 1 --h 0.1 \
+    --out "$out/plan.json" --quiet > "$out/optimize.txt"
+"$build/quasidyn" track "$out/plan.json" --plant-scene "$scene" --open-loop --substeps 2 \
+    --out "$out/open_qp_h2.json" --quiet > "$out/open_qp_h2.txt"
+"$build/quasidyn" track "$out/plan.json" --plant-scene "$scene" --open-loop --substeps 2 \
+    --plant-formulation anitescu --out "$out/open_anitescu_h2.json" --quiet \
+    > "$out/open_anitescu_h2.txt"
+cat "$out/optimize.txt" "$out/open_qp_h2.txt" "$out/open_anitescu_h2.txt"
