@@ -13,6 +13,8 @@ of docs/reproductions.md, repro/papers/talk.py). Each block names its slide:
                   (μ = 1.5 > 4/3) sliding either way, 30 impulse-momentum steps each
   null_space      "Quasi-static Dynamics Needs Regularization": the toy with a wall; at s = 0 the
                   object may be anywhere between the robot and the wall; s > 0 picks one
+  grasp           "Contact force and q₊ can now be uniquely* determined from u, even for
+                  grasping": the gripper's squeeze, the finger's force against its spring
   hydroplaning    "hydroplaning disappears as h → 0": the gripper's socp boundary layer φ while
                   the fingers slide, at h = 0.01, 0.005, 0.0025 s
   gradients       "Differentiability": A, B of the planar hand's socp step by implicit
@@ -214,6 +216,27 @@ def hydroplaning_block(qd):
     return out
 
 
+def grasp_block(qd):
+    """The gripper squeezing the sphere (commands to t = 0.08 s: each finger 0.01 m into it):
+    the left finger's normal force against its spring K·|x_l − x̄_l|, qp and socp."""
+    gripper = qd.load_scene(str(GRIPPER))
+    left = gripper.coordinate_names.index("gripper/x_left")
+    stiffness = float(gripper.actuated_stiffness[left - gripper.nq_u])
+    out = {"grasp_K_N_per_m": stiffness}
+    for formulation in ("qp", "socp"):
+        trajectory = qd.rollout(gripper, formulation=formulation, duration=0.08)
+        if not trajectory.completed:
+            sys.exit(f"talk_slides.py: grasp: the {formulation} rollout failed")
+        t = trajectory.times[-1]
+        commanded = gripper.command_at(t)[left - gripper.nq_u]
+        force = [c.normal_force for c in trajectory.contacts[-1]
+                 if c.shape_a.startswith("gripper/left_finger")]
+        out[f"grasp_{formulation}_t_s"] = float(t)
+        out[f"grasp_{formulation}_stretch_m"] = float(trajectory.q[-1, left] - commanded)
+        out[f"grasp_{formulation}_normal_force_N"] = float(force[0]) if force else 0.0
+    return out
+
+
 def gradients_block(qd):
     """The planar hand squeezing the ball (u = q^a0 + (0, 0.2, 0, −0.2) rad), one socp step."""
     hand = qd.load_scene(str(PLANAR_HAND))
@@ -288,6 +311,7 @@ def main(argv):
     values.update(painleve_block(qd))
     values.update(null_space_block(qd))
     values.update(hydroplaning_block(qd))
+    values.update(grasp_block(qd))
     values.update(gradients_block(qd))
     values.update(cone_barrier_block(qd))
     values.update(metric_block(qd))

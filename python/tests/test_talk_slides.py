@@ -79,3 +79,11 @@ def test_implicit_gradients_equal_central_differences():
     v = slides.gradients_block(qd)
     assert v["gradients_B_max_difference"] < 1e-6 * v["gradients_B_max"]
     assert v["gradients_A_max_difference"] < 1e-6 * v["gradients_A_max"]
+
+
+def test_the_grasps_force_is_the_springs():
+    v = slides.grasp_block(qd)
+    for formulation in ("qp", "socp"):
+        assert v[f"grasp_{formulation}_normal_force_N"] == pytest.approx(
+            v["grasp_K_N_per_m"] * abs(v[f"grasp_{formulation}_stretch_m"]), rel=1e-9)
+        assert v[f"grasp_{formulation}_normal_force_N"] > 0.0

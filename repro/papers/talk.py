@@ -721,4 +721,23 @@ ROWS.append(
         tests=['python/tests/test_toy_1d.py::test_log_barrier_step_and_gradient_equal_the_closed_form'],
         holds=lambda v: v["smoothing_cost.break_even_samples"] < 2.0))
 
+ROWS.append(
+    Row(
+        id='T24',
+        claim='"Quasi-static dynamical systems: how to fix it": with u the position command to impedance-controlled robots, "Contact force and q₊ can now be uniquely* determined from u, even for grasping" (with velocity commands they "cannot be uniquely determined")',
+        ours="the gripper squeezing the sphere (Pang & Tedrake 2021, Fig. 2), commands to t = "
+             "{talk_slides.grasp_qp_t_s:g} s: the left finger {talk_slides.grasp_qp_stretch_m:.4f} "
+             "m from its command, its normal force {talk_slides.grasp_qp_normal_force_N:.3f} N "
+             "(`qp`) and {talk_slides.grasp_socp_normal_force_N:.3f} N (`socp`), K·|x_l − x̄_l| "
+             "with K = {talk_slides.grasp_K_N_per_m:g} N/m: the spring fixes the force; velocity "
+             "commands (the slide's ill-posed case) are not a formulation of ours; unique: "
+             "with s > 0 the program is strictly convex (T17)",
+        commands=['PYTHONPATH=build/release/python /usr/bin/python3 scripts/talk_slides.py --json out/talk_slides.json', 'build/release/gripper_figures out/gripper.csv'],
+        tests=['python/tests/test_talk_slides.py::test_the_grasps_force_is_the_springs', 'PaperGripperTest.LcpSqueezesSlidesAndSticksWithoutBoundaryLayer'],
+        holds=lambda v: all(
+            v[f"talk_slides.grasp_{f}_normal_force_N"] > 0.0
+            and abs(v[f"talk_slides.grasp_{f}_normal_force_N"] - v["talk_slides.grasp_K_N_per_m"]
+                    * abs(v[f"talk_slides.grasp_{f}_stretch_m"]))
+            <= 1e-9 * v[f"talk_slides.grasp_{f}_normal_force_N"] for f in ("qp", "socp"))))
+
 PAPER = Paper(key='Pang 2022 (talk)', title='Pang 2022, "Planning and Control for Contact-rich Manipulation" (talk, Oct. 2022)', intro="The talk's slides carry few numbers; its toy and tasks are `examples/toy_1d` (docs/toy_1d.md)\nand `examples/planar_hand` (docs/planning.md, docs/control.md). Where a statement has no number,\nthe threshold that decides it is ours and the row says so.", rows=ROWS)
