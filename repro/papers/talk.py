@@ -4,8 +4,10 @@ The talk's slides carry few numbers: most rows quote a slide's statement and hol
 shows it; where a statement has no number, the threshold that decides it is ours and the row
 says so."""
 import csv
+import glob
 import json
 import math
+import os
 import re
 import statistics
 
@@ -29,10 +31,10 @@ def _toy_1d(run):
     if not head:
         raise ValueError("plot_toy_1d.py printed no parameter line")
     h, K, m, s, alpha, kink = (float(x) for x in head.groups())
-    rows = list(csv.DictReader(open(run.path("toy_1d.csv"), encoding="utf-8", newline="")))
+    rows = csv_table.read_rows(run.path("toy_1d.csv"))
 
     def largest(curve_prefix, quantity):
-        found = [float(r["max_abs_difference"]) for r in rows
+        found = [r["max_abs_difference"] for r in rows
                  if r["curve"].startswith(curve_prefix) and r["quantity"] == quantity]
         if not found:
             raise ValueError(f"toy_1d.csv has no {curve_prefix!r} {quantity!r}")
@@ -162,7 +164,10 @@ def _rrt_ablation(run):
 # --- plan_hand_3d, plan_bimanual: build/release/plan_3d_bench ---------------------------------
 
 def _plan_3d(run):
-    with open(run.path("plan.json"), encoding="utf-8") as handle:
+    written = glob.glob(os.path.join(run.out, "*.json"))
+    if len(written) != 1:
+        raise ValueError(f"plan_3d_bench wrote {len(written)} JSON files, expected one")
+    with open(written[0], encoding="utf-8") as handle:
         record = json.load(handle)
     runs = record["runs"]
     found = [r for r in runs if r["found"]]
@@ -284,7 +289,7 @@ SOURCES = [
     Source(name="plan_hand_3d", cost=LONG,
            argv=["{build}/plan_3d_bench", "examples/hand_ball_3d/scene.yaml", "--seeds",
                  str(PLAN_3D_SEEDS), "--max-nodes", "10000", "--time-limit", "1000", "--json",
-                 "{out}/plan.json", "--quiet"],
+                 "{out}/hand.json", "--quiet"],
            extract=_plan_3d,
            tolerances={"*_s": timing(3), "found_within_minute": relative(0.0, 1.0),
                        "*_mm": relative(1e-6, 1e-9)},
@@ -294,7 +299,7 @@ SOURCES = [
     Source(name="plan_bimanual", cost=LONG,
            argv=["{build}/plan_3d_bench", "examples/bimanual_box/scene.yaml", "--seeds",
                  str(PLAN_3D_SEEDS), "--max-nodes", "10000", "--time-limit", "1000", "--json",
-                 "{out}/plan.json", "--quiet"],
+                 "{out}/bimanual.json", "--quiet"],
            extract=_plan_3d,
            tolerances={"*_s": timing(3), "found_within_minute": relative(0.0, 1.0),
                        "*_mm": relative(1e-6, 1e-9)},
