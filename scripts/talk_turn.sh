@@ -6,6 +6,8 @@
 # anitescu at h/2 (the talk's plant is Drake's; we have none). Writes into OUT:
 #   optimize.txt, plan.json                     quasidyn optimize's summary and plan
 #   open_qp_h2.txt/.json, open_anitescu_h2.txt/.json   quasidyn track's summaries and trajectories
+#   offset_open.txt/.json, offset_closed.txt/.json     the same with the ball 3 mm off, open and
+#                                                      closed loop, on the planning model
 # The talk states no horizon, h, weights or κ schedule for the plan; ours (docs/control.md).
 # Usage: scripts/talk_turn.sh [BUILD (build/release)] [OUT (out/talk_turn)]; run from the
 # repository's root. Repro source talk_turn (repro/papers/talk.py, issue 67).
@@ -21,4 +23,12 @@ mkdir -p "$out"
 "$build/quasidyn" track "$out/plan.json" --plant-scene "$scene" --open-loop --substeps 2 \
     --plant-formulation anitescu --out "$out/open_anitescu_h2.json" --quiet \
     > "$out/open_anitescu_h2.txt"
-cat "$out/optimize.txt" "$out/open_qp_h2.txt" "$out/open_anitescu_h2.txt"
+# "Turning the ball by 30 degrees: open-loop with disturbance" / "closed-loop with disturbance":
+# "Initial position of the ball is off by 3mm" (the direction not stated; ours: +x), the plant
+# otherwise the planning model; the stabiliser with its defaults (docs/control.md).
+"$build/quasidyn" track "$out/plan.json" --plant-scene "$scene" --offset 0.003 0 --open-loop \
+    --out "$out/offset_open.json" --quiet > "$out/offset_open.txt"
+"$build/quasidyn" track "$out/plan.json" --plant-scene "$scene" --offset 0.003 0 \
+    --out "$out/offset_closed.json" --quiet > "$out/offset_closed.txt"
+cat "$out/optimize.txt" "$out/open_qp_h2.txt" "$out/open_anitescu_h2.txt" \
+    "$out/offset_open.txt" "$out/offset_closed.txt"
