@@ -4,6 +4,7 @@ step or a few steps of quasidyn answer, computed and printed as JSON (issue 67; 
 of docs/reproductions.md, repro/papers/talk.py). Each block names its slide:
 
   toy             the 1D toy's parameters (examples/toy_1d/scene.yaml): K, m^a, D, h, m^u, s
+  wall            "Contact dynamics is non-smooth!": the toy's robot against an immovable object
   second_order    "Second-order Dynamics" vs "Quasi-static Dynamics": the toy robot's response to
                   a step of its command, stewart-trinkle (m^a, D, K) against qp (one step)
   impulse         "Force-acceleration vs. Impulse-Momentum": one impulse-momentum step of the
@@ -85,6 +86,28 @@ def toy_block(qd):
         "h_s": float(toy.time_step),
         "s": float(toy.formulation_parameters.get("object_mass_scale", 1.0)),
     }
+
+
+def wall_block(qd, toy):
+    """"Contact dynamics is non-smooth!": the robot against a wall, min ½(q^a⁺ − u)² s.t. the
+    contact, x₊ = u on one side of the contact and 0 on the other. The wall is the toy's object
+    made immovable (object_mass_scale s = 10⁶: α = h²K/(h²K + s m^u) ≈ 1e-6), on the robot's right,
+    so x₊ = min(u, 0) (the slide's plot mirrored); one exact step from q0 at u = ±0.1, ±0.01 m."""
+    q0 = np.array(toy.q0)
+    scale = 1e6
+    h, K = toy.time_step, float(toy.actuated_stiffness[0])
+    alpha = h * h * K / (h * h * K + scale * qd.mass_matrix(toy, toy.q0)[0, 0])
+    linearizer = qd.Linearizer(toy, formulation="qp", object_mass_scale=scale)
+    largest = 0.0
+    slopes = {}
+    for u in (-0.1, -0.01, 0.01, 0.1):
+        r = require(linearizer.linearize(q0, [u], gradients="b_only", method="exact"),
+                    f"wall: u = {u}")
+        # closed form (examples/toy_1d/README.md): q^a⁺ = u − (1 − α) max(u, 0) from q0
+        largest = max(largest, abs(r.q_next[1] - (u - (1 - alpha) * max(u, 0.0))))
+        slopes[u] = float(np.array(r.B)[1, 0])
+    return {"wall_alpha": alpha, "wall_q_a_minus_closed_form_m": largest,
+            "wall_slope_free": slopes[-0.1], "wall_slope_contact": slopes[0.1]}
 
 
 def second_order_block(qd, toy):
@@ -306,6 +329,7 @@ def main(argv):
     args = parser.parse_args(argv)
     import quasidyn as qd
     toy, values = toy_block(qd)
+    values.update(wall_block(qd, toy))
     values.update(second_order_block(qd, toy))
     values.update(impulse_block(qd, toy, values))
     values.update(painleve_block(qd))

@@ -87,3 +87,11 @@ def test_the_grasps_force_is_the_springs():
         assert v[f"grasp_{formulation}_normal_force_N"] == pytest.approx(
             v["grasp_K_N_per_m"] * abs(v[f"grasp_{formulation}_stretch_m"]), rel=1e-9)
         assert v[f"grasp_{formulation}_normal_force_N"] > 0.0
+
+
+def test_against_an_immovable_object_the_step_is_the_slides_kink(toy):
+    scene, _ = toy
+    v = slides.wall_block(qd, scene)
+    assert v["wall_q_a_minus_closed_form_m"] < 1e-12
+    assert v["wall_slope_free"] == pytest.approx(1.0, abs=1e-12)
+    assert v["wall_slope_contact"] == pytest.approx(v["wall_alpha"], rel=1e-9)
