@@ -442,6 +442,9 @@ ROWS = [
              "{pt_arm_run.cube_final_tilt_deg:.2f}°",
         commands=_ARM,
         tests=['PaperArmTest.EveryStepPlacesTheCubeAndTheIntegralErrorStaysFlat'],
+        kind=Substitute("our own 7-joint arm (examples/arm_cubes/models/arm7.urdf: the iiwa 7's link "
+                        "lengths, plausible masses, not KUKA's model), our cube layout and commanded "
+                        "trajectory (the paper gives neither)"),
         # On the stack: one cube side (0.08 m) above stack_top within 1 mm, over its face (within
         # a quarter side of its axis) and upright (within 2°).
         holds=lambda v: (v["pt_arm_run.steps_solved"] == v["pt_arm_run.steps"]
