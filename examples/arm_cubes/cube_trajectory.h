@@ -49,11 +49,14 @@ struct CubeTrajectory {
 // Runs `choice` (its time step is h [s]) from the model's initial state over [0, end_time]
 // [s] (a multiple of h) under the scene's schedule, recording every `stride`-th state (>= 1;
 // end_time / h must be a multiple of it). `progress`, when given, is called with the share of
-// the steps done (0 … 1) after every hundredth of them.
+// the steps done (0 … 1) after every hundredth of them. Step k takes the schedule's command at
+// its end, q̄_a(t_{k+1}); with `command_at_step_start` at its start, q̄_a(t_k) (a controller whose
+// input is sampled once per step at the step's start: the command lags by one step).
 inline CubeTrajectory SimulateCube(const quasidyn::Scene& scene,
                                    const quasidyn::FormulationChoice& choice, double end_time,
                                    int stride = 1,
-                                   const std::function<void(double)>& progress = nullptr) {
+                                   const std::function<void(double)>& progress = nullptr,
+                                   bool command_at_step_start = false) {
   const std::shared_ptr<const quasidyn::StepModel> model =
       quasidyn::MakeStepModel(std::make_shared<const quasidyn::Scene>(scene), choice);
   const std::unique_ptr<quasidyn::StepData> data = model->CreateData();
@@ -72,7 +75,7 @@ inline CubeTrajectory SimulateCube(const quasidyn::Scene& scene,
   const long steps = std::lround(end_time / run.h);
   for (long k = 0; k < steps; ++k) {
     const double t = (k + 1) * run.h;
-    model->Calc(x, model->ScheduledCommand(t, x), data.get());
+    model->Calc(x, model->ScheduledCommand(command_at_step_start ? k * run.h : t, x), data.get());
     const quasidyn::StepResult& result = data->result;
     if (!result.ok()) {
       if (run.failed_steps++ == 0)
@@ -151,6 +154,27 @@ inline IntegralErrors IntegralError(const CubeTrajectory& run, const CubeTraject
     }
   }
   return errors;
+}
+
+// E [m·s] of eq. (13) integrated on the reference's grid instead of the run's (trapezoidal rule
+// over the reference's samples, which must cover the run's interval on a finer grid): the run
+// between its own samples either held at its last sample (`held`: a zero-order hold, what a
+// discrete simulator outputs between its updates) or interpolated linearly between them.
+inline double IntegralErrorOnReferenceGrid(const CubeTrajectory& run, const CubeTrajectory& ref,
+                                           bool held) {
+  const int n = static_cast<int>(ref.position.size());
+  const int last = static_cast<int>(run.position.size()) - 1;
+  const double dt = ref.SampleInterval();
+  double error = 0.0;
+  for (int k = 0; k < n; ++k) {
+    const double s = std::clamp(k * dt / run.SampleInterval(), 0.0, static_cast<double>(last));
+    // Samples of the run that fall on the reference's grid count as reached (1e-9 of a step).
+    const int j = std::min(static_cast<int>(std::floor(s + 1e-9)), last);
+    const double a = held ? 0.0 : std::clamp(s - j, 0.0, 1.0);
+    const Eigen::Vector3d p = (1 - a) * run.position[j] + a * run.position[std::min(j + 1, last)];
+    error += ((k == 0 || k == n - 1) ? 0.5 * dt : dt) * (p - ref.position[k]).norm();
+  }
+  return error;
 }
 
 // ∫‖p(t) − p(0)‖dt [m·s] of a run: how far the cube travels, integrated over time (the scale E

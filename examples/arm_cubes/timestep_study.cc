@@ -9,10 +9,13 @@
 // the scheme's discretisation error alone, while the error against the second-order truth
 // also holds the difference of the two models (quasi-dynamic vs full dynamics), its floor.
 //
-// The QP runs with object_mass_scale s = 100 s⁻²·h² (why: see ObjectMassScale) and the
-// scene's contact tolerance ε = 0.01 m at every h (why that suffices at h = 0.4 s: see the
-// schedule's comment in scene.yaml and docs/formulations.md §V-B). The second-order
-// formulation runs with its defaults (critically damped joint impedance) and the same ε.
+// The QP runs with object_mass_scale s = 100 s⁻²·h² (why: see QpChoice; another c of s = c·h²
+// with --object-mass-coefficient) and the scene's contact tolerance ε = 0.01 m at every h (why
+// that suffices at h = 0.4 s: see the schedule's comment in scene.yaml and docs/formulations.md
+// §V-B). --command-at-step-start gives the QP's steps the command one step late, and
+// examples/arm_cubes/timestep_variants.sh runs the study with each such difference (docs/
+// formulations.md, "Why ours is not flat"). The second-order formulation runs with its
+// defaults (critically damped joint impedance) and the same ε.
 // Every run goes on past failed steps (the state is kept, step_model.h); the table and the CSV
 // give each run's failed steps, the first failure's message, the first time the cube is more
 // than kDeparture from the ground truth and whether it ends on stack_top.
@@ -28,14 +31,19 @@
 //                                 largest_angle [rad] (to the reference), final x, y, z
 //                                 [m], final_error [m] (to the target), on_stack (1 | 0),
 //                                 wall_seconds, failed_steps, status (solved | failed_steps |
-//                                 cut_short), what_happened (text, no commas)
+//                                 cut_short), what_happened (text, no commas), E_held and
+//                                 E_interpolated [m·s] (E on the reference's grid with the run
+//                                 held at its last sample / interpolated between its samples,
+//                                 cube_trajectory.h IntegralErrorOnReferenceGrid)
 //   DIR/timestep_trajectories.csv one row per sample: run (ground_truth | qp_reference | the
 //                                 formulation), h [s], t [s], x, y, z [m] (cube centre),
 //                                 angle [deg] (axis-angle angle of the cube's orientation in
 //                                 the world, as in Fig. 8); at most one sample per 5 ms
 //
 // Usage: timestep_study [--out DIR] [--h H1,H2,...] [--reference-h H] [--ground-truth-h H]
-//                       [--ground-truth FILE] [--second-order NAME] [--quick] [scene.yaml]
+//                       [--ground-truth FILE] [--second-order NAME] [--damping-ratio ζ]
+//                       [--object-mass-coefficient C] [--command-at-step-start] [--quick]
+//                       [scene.yaml]
 //   --quick: ground truth at h = 0.001 s, QP reference h = 0.01 s and h ∈ {0.05, 0.1, 0.2, 0.4}
 //   (seconds; for tests).
 
@@ -70,13 +78,12 @@ constexpr double kDeparture = 0.04;       // [m]: half the cube's side
 constexpr double kDepartureAngle = 10.0 * std::numbers::pi / 180.0;  // [rad]: a tipped cube
 const Eigen::Vector3d kTarget(0.55, -0.35, 0.28);  // [m]: the cube's centre on stack_top
 
-// s = c·h², c = 100 s⁻²: with a fixed s the momentum reset every step drags a carried cube
-// with m·v/h, unbounded as h → 0 (the fine runs would drop the cube); s ∝ h² keeps the
-// objects' block in a fixed ratio to the robots' h²K_a (see stepping/paper_arm_test.cc).
-double ObjectMassScale(double h) { return 100.0 * h * h; }
-
-quasidyn::FormulationChoice QpChoice(double h) {
-  return quasidyn::FormulationChoice("qp", {{"object_mass_scale", ObjectMassScale(h)}}, h);
+// s = c·h², c = 100 s⁻² by default: with a fixed s the momentum reset every step drags a
+// carried cube with m·v/h, unbounded as h → 0 (the fine runs would drop the cube); s ∝ h² keeps
+// the objects' block in a fixed ratio to the robots' h²K_a (see stepping/paper_arm_test.cc).
+// c = 0 is the paper's QP (10), which has no objects' term (--object-mass-coefficient).
+quasidyn::FormulationChoice QpChoice(double h, double mass_coefficient) {
+  return quasidyn::FormulationChoice("qp", {{"object_mass_scale", mass_coefficient * h * h}}, h);
 }
 
 struct Options {
@@ -86,8 +93,10 @@ struct Options {
   double ground_truth_h = 5e-5;   // [s]
   std::string ground_truth_path;  // empty: DIR/ground_truth_<formulation>_h<h>.csv
   std::string second_order = "anitescu";
-  double damping_ratio = 1.0;  // ζ >= 0 of the robots' joints in the second-order runs
-  bool show_progress = false;  // a progress line on stderr while the ground truth runs
+  double damping_ratio = 1.0;          // ζ >= 0 of the robots' joints in the second-order runs
+  double mass_coefficient = 100.0;     // [s⁻²]: the QP's object_mass_scale s = c·h²
+  bool command_at_step_start = false;  // the QP's step k takes q̄_a(t_k) instead of q̄_a(t_{k+1})
+  bool show_progress = false;          // a progress line on stderr while the ground truth runs
   std::string scene_path = std::string(QUASIDYN_SOURCE_DIR) + "/examples/arm_cubes/scene.yaml";
 };
 
@@ -118,6 +127,13 @@ Options ParseOptions(int argc, char** argv) {
                  "The robots' damping in the second-order runs as a ratio ζ >= 0 of critical "
                  "damping, D = ζ·2·sqrt(K·M_jj(q0)) (default 1: the scene's default)")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--object-mass-coefficient", options.mass_coefficient,
+                 "c of the QP's object_mass_scale s = c·h² [s⁻²] >= 0 (default 100; 0: the "
+                 "paper's QP (10), no objects' term)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--command-at-step-start", options.command_at_step_start,
+               "The QP's step from t_k to t_k + h takes the command at t_k (a controller sampled "
+               "at the step's start: a lag of one step) instead of at t_k + h");
   bool quick = false;
   app.add_flag("--quick", quick,
                "Ground truth h = 0.001 s, QP reference h = 0.01 s and h in {0.05, 0.1, 0.2, "
@@ -302,7 +318,9 @@ void WriteErrorRow(const Comparison& c, const CubeTrajectory& ref, const char* r
       << c.errors.largest_distance << "," << c.errors.largest_angle << "," << end.x() << ","
       << end.y() << "," << end.z() << "," << (end - kTarget).norm() << "," << OnStack(end) << ","
       << c.run.wall_seconds << "," << c.run.failed_steps << "," << Status(c.run) << ","
-      << WhatHappened(c.run, ref, c.errors) << "\n";
+      << WhatHappened(c.run, ref, c.errors) << ","
+      << arm_cubes::IntegralErrorOnReferenceGrid(c.run, ref, true) << ","
+      << arm_cubes::IntegralErrorOnReferenceGrid(c.run, ref, false) << "\n";
 }
 
 // "E (A)" of a run, with a mark when its cube left the reference or a step failed.
@@ -334,7 +352,7 @@ int main(int argc, char** argv) {
       errors_csv << "formulation,reference,h,steps,E_position,E_angle,departure_t,largest_distance,"
                     "largest_angle,final_x,"
                     "final_y,final_z,final_error,on_stack,wall_seconds,failed_steps,status,"
-                    "what_happened\n";
+                    "what_happened,E_held,E_interpolated\n";
       trajectories_csv << "run,h,t,x,y,z,angle_deg\n";
     }
 
@@ -357,7 +375,8 @@ int main(int argc, char** argv) {
         1e3 * ExplicitImpedanceStepLimit(scene));
 
     const CubeTrajectory qp_reference =
-        arm_cubes::SimulateCube(scene, QpChoice(options.reference_h), end_time);
+        arm_cubes::SimulateCube(scene, QpChoice(options.reference_h, options.mass_coefficient),
+                                end_time, 1, nullptr, options.command_at_step_start);
     WriteTrajectoryRows(qp_reference, "qp_reference", trajectories_csv);
     Comparison floor{qp_reference,
                      arm_cubes::IntegralError(qp_reference, truth, kDeparture, kDepartureAngle)};
@@ -367,19 +386,24 @@ int main(int argc, char** argv) {
         "model difference (floor): the QP at its reference h = %g s against the ground truth: "
         "E = %.4f m·s, A = %.4f rad·s\n",
         options.reference_h, floor.errors.position, floor.errors.angle);
+    std::printf("the QP: object_mass_scale s = %g s⁻²·h²; step k takes the command at t_%s\n",
+                options.mass_coefficient,
+                options.command_at_step_start ? "k (one step late)" : "k+1");
 
     std::printf("\nAgainst the %s ground truth (E [m·s], A [rad·s]):\n",
                 options.second_order.c_str());
     std::printf("%8s | %-30s | %-30s | %s\n", "h [s]", options.second_order.c_str(), "qp (10)",
                 "qp against its own h_ref: E, A");
     bool all_qp_solved = qp_reference.Solved();
-    std::vector<std::string> notes;
+    std::vector<std::string> notes, grid_rows;
     for (double h : options.steps) {
       const CubeTrajectory second_run = arm_cubes::SimulateCube(
           second_order_scene, quasidyn::FormulationChoice(options.second_order, {}, h), end_time);
       const Comparison second{
           second_run, arm_cubes::IntegralError(second_run, truth, kDeparture, kDepartureAngle)};
-      const CubeTrajectory qp_run = arm_cubes::SimulateCube(scene, QpChoice(h), end_time);
+      const CubeTrajectory qp_run =
+          arm_cubes::SimulateCube(scene, QpChoice(h, options.mass_coefficient), end_time, 1,
+                                  nullptr, options.command_at_step_start);
       const Comparison qp{qp_run,
                           arm_cubes::IntegralError(qp_run, truth, kDeparture, kDepartureAngle)};
       // Against its own reference only where the reference is the finer run.
@@ -387,6 +411,11 @@ int main(int argc, char** argv) {
       const Comparison qp_self{
           qp_run, arm_cubes::IntegralError(qp_run, qp_reference, kDeparture, kDepartureAngle)};
       all_qp_solved = all_qp_solved && qp_run.Solved();
+      char grid_row[160];
+      std::snprintf(grid_row, sizeof grid_row, "%8g | %9.4f | %9.4f | %9.4f", h, qp.errors.position,
+                    arm_cubes::IntegralErrorOnReferenceGrid(qp_run, truth, true),
+                    arm_cubes::IntegralErrorOnReferenceGrid(qp_run, truth, false));
+      grid_rows.push_back(grid_row);
       std::printf("%8g | %-30s | %-30s | %s\n", h, Cell(second).c_str(), Cell(qp).c_str(),
                   coarser ? Cell(qp_self).c_str() : "(not coarser than h_ref)");
       notes.push_back(options.second_order + " h = " + std::to_string(h) + ": " +
@@ -401,6 +430,11 @@ int main(int argc, char** argv) {
       WriteTrajectoryRows(second_run, options.second_order, trajectories_csv);
       WriteTrajectoryRows(qp_run, "qp", trajectories_csv);
     }
+    std::printf(
+        "\nThe QP's E [m·s] three ways: on its own grid (the table above), on the ground "
+        "truth's grid with the run held between its samples, and interpolated between them:\n");
+    std::printf("%8s | %9s | %9s | %9s\n", "h [s]", "own grid", "held", "interp.");
+    for (const std::string& row : grid_rows) std::printf("%s\n", row.c_str());
     std::printf("\n");
     for (const std::string& note : notes) std::printf("  %s\n", note.c_str());
     // The second-order runs may fail or lose the cube at large h (that is the finding); the

@@ -65,6 +65,22 @@ grep -q "is not anitescu or stewart-trinkle" "$out/bad.txt" || fail "no message 
 # A damaged ground-truth file is an error naming it, not a silent recomputation or a crash.
 truth_file="$out/ground_truth_anitescu_h0.001.csv"
 [ -s "$truth_file" ] || fail "no ground-truth file $truth_file"
+# The variants of the Fig. 7 investigation (examples/arm_cubes/timestep_variants.sh) change the
+# QP's runs: another object_mass_scale, the command one step late; each is said in the table.
+"$timestep_study" --quick --h 0.4 --out "$out/variant" --ground-truth "$truth_file" \
+  --object-mass-coefficient 0 --command-at-step-start > "$out/variant.txt" \
+  || fail "timestep_study with the variant flags exited non-zero"
+grep -q "object_mass_scale s = 0 s⁻²·h²; step k takes the command at t_k (one step late)" \
+  "$out/variant.txt" || fail "the variant's table does not say what changed: $(cat "$out/variant.txt")"
+"$python" - "$out/variant/timestep_errors.csv" "$out/timestep_errors.csv" <<'PY' \
+  || fail "the variant flags did not change the QP's run"
+import csv, sys
+variant, default = ({(r["formulation"], r["reference"], r["h"]): float(r["E_position"])
+                     for r in csv.DictReader(open(path))} for path in sys.argv[1:])
+key = ("qp", "ground_truth", "0.4")
+assert abs(variant[key] - default[key]) > 1e-3 * default[key], (variant[key], default[key])
+PY
+rm -rf "$out/variant" "$out/variant.txt"
 sed -i '10s/.*/0.01,not a number/' "$truth_file"
 "$timestep_study" --quick --h 0.4 --out "$out/damaged" --ground-truth "$truth_file" > /dev/null \
   2> "$out/bad.txt" && fail "timestep_study accepted a damaged ground-truth file"
@@ -99,6 +115,14 @@ statuses = {"solved", "failed_steps", "cut_short"}
 assert all(r["status"] in statuses and r["what_happened"] for r in errors), errors
 assert all(r["status"] == "solved" for r in errors if r["formulation"] != "anitescu"), errors
 assert all(float(r["E_position"]) > 0 for r in errors), errors
+# E on the reference's grid with the run interpolated is E on the run's grid up to the two
+# quadratures (within 5 %); held between its samples it is another integral (it differs where the
+# cube moves within a step, at h = 0.4 s by more than 1 %).
+for r in errors:
+    own, interpolated, held = (float(r[c]) for c in ("E_position", "E_interpolated", "E_held"))
+    assert abs(interpolated - own) <= 0.05 * own, (r["formulation"], r["h"], own, interpolated)
+    if r["formulation"] == "qp" and r["h"] == "0.4":
+        assert abs(held - interpolated) > 0.01 * interpolated, (r["reference"], held, interpolated)
 runs = {(r["run"], r["h"]) for r in csv.DictReader(open(f"{out}/timestep_trajectories.csv"))}
 assert len(runs) == 2 + 2 * len(steps), sorted(runs)
 assert ("ground_truth", "0.001") in runs and ("qp_reference", "0.01") in runs, sorted(runs)
