@@ -594,11 +594,11 @@ ROWS = [
              "displacements, at most {disk_pushing.theorem2_ratio_max!r} over every step of "
              "the {disk_pushing.theorem_runs} runs of the four disk pushes at c = 2^(4 − n), "
              "n = 2 … 20 (bound 1); the bound is attained where the squeeze stops the fingers "
-             "(Δq_m = 0)",
+             "(Δq_m = 0); the test checks it on 200 random LCPs by the wall",
         commands=[DISK],
-        tests=['figures.halm_posa'],
+        tests=['figures.halm_posa', 'HalmPosaLcp.Theorem2BoundsTheFingersForceByTheCommandOnRandomLcps'],
         kind=Substitute("the paper proves the bound; ours checks it on every solved step of the "
-                        "disk pushes, not on random instances"),
+                        "disk pushes and on random LCPs"),
         # ≤ 1 up to the rounding of positions of ~10 m.
         holds=lambda v: v["disk_pushing.theorem2_ratio_max"] <= 1 + 1e-9),
     Row(
@@ -611,9 +611,10 @@ ROWS = [
              "{disk_pushing.wall_c_Fm_n10:.3f} and {disk_pushing.wall_c_Fm_n18:.3f} N: the part "
              "of cλ that does not vanish exerts no net force on the disk, an internal force "
              "(the symmetric push, no squeeze: c‖F_m‖ {disk_pushing.symmetric_c_Fm_n10:.1e} to "
-             "{disk_pushing.symmetric_c_Fm_n18:.1e} N)",
+             "{disk_pushing.symmetric_c_Fm_n18:.1e} N); the test: the same along c = 10⁻¹ … 10⁻⁷ "
+             "for 20 random squeezing commands",
         commands=[DISK],
-        tests=['figures.halm_posa'],
+        tests=['figures.halm_posa', 'HalmPosaLcp.Theorem3ScaledForcesTendToAnInternalForceInASqueeze'],
         kind=Substitute("the paper proves the limit; ours measures c‖J_oᵀλ‖ → 0 (the proof's "
                         "step to F_0) along the wall push's sequence of c"),
         # c‖F_o‖ vanishes like c (slope within 0.15 of 1) while c‖F_m‖ does not.

@@ -1,11 +1,14 @@
 // The halm-posa LCP (halm_posa_lcp.h): its matrix and vector are eqs. (37)-(38), Lemke's method
-// solves it whenever c > 0 (Theorem 1) with the answers of Siconos' lexicographic Lemke, and a
-// squeeze under perfect velocity control (c = 0) has no solution for either.
+// solves it whenever c > 0 (Theorem 1) with the answers of Siconos' lexicographic Lemke, a
+// squeeze under perfect velocity control (c = 0) has no solution for either, and the solutions
+// keep Theorem 2's bound and Theorem 3's limit.
 
 #include "quasidyn/formulations/halm_posa/halm_posa_lcp.h"
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -213,6 +216,65 @@ TEST(HalmPosaLcp, WarmStartGivesTheColdAnswerWithoutPivots) {
   warm.ClearWarmStart();
   warm.Solve(built.data.contacts(), &built.lcp, &warm_started);
   EXPECT_FALSE(warm_started);
+}
+
+// Theorem 2: c‖F_m‖ <= ‖u‖/λ_min(B) for every solution, F_m = J_mᵀ λ the fingers' generalized
+// force (the rate form's z is the force: Δq = d₀ + h W Jᵀ z). The proof carries over to the
+// time step's LCP (eq. (38) adds λ_Nᵀ φ⁻/h >= 0 to the complementarity sum) when φ⁻ >= 0, so
+// the random draws keep the fingertips (radius 1e-4 m) off the rim. B = I4 (`B: 1`).
+TEST(HalmPosaLcp, Theorem2BoundsTheFingersForceByTheCommandOnRandomLcps) {
+  const ScenePtr scene = DiskScene("wall_push.yaml");
+  testing::RandomProblems random(20);
+  double largest = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    RandomConfiguration r = Draw(random);
+    for (int f = 0; f < 2; ++f) {  // at least 1e-4 m between fingertip and rim: φ >= 0
+      Eigen::Vector2d offset = r.q.segment<2>(3 + 2 * f) - r.q.head<2>();
+      offset *= std::max(1.0, (1 + 2e-4) / offset.norm());
+      r.q.segment<2>(3 + 2 * f) = r.q.head<2>() + offset;
+    }
+    BuiltLcp built(scene, r.q, r.u, r.c);
+    HalmPosaLcpSolver solver;
+    const LcpResult& result = solver.Solve(built.data.contacts(), &built.lcp, nullptr);
+    ASSERT_TRUE(Succeeded(result.status)) << "trial " << trial << ": " << result.message;
+    const Eigen::VectorXd force = built.lcp.JT * result.z;
+    const double ratio = r.c * force.tail<4>().norm() / r.u.norm();  // λ_min(I4) = 1
+    EXPECT_LE(ratio, 1 + 1e-9) << "trial " << trial;
+    largest = std::max(largest, ratio);
+  }
+  RecordProperty("largest_ratio", std::to_string(largest));
+}
+
+// Theorem 3: along c → 0, c λ tends to an admissible internal force: c F_o = c J_oᵀ λ → 0. In
+// the squeeze (the disk on the wall, both fingers pressing down inside the friction cone) the
+// fingers' scaled force c F_m does not vanish — the velocity error c B F_m stays of the size of
+// the command — so the limit is a non-zero internal force; on the disk it shrinks like c.
+TEST(HalmPosaLcp, Theorem3ScaledForcesTendToAnInternalForceInASqueeze) {
+  const ScenePtr scene = DiskScene("wall_push.yaml");
+  testing::RandomProblems random(21);
+  const double r = 1 + 1e-4, s = 0.5 * r, t = std::sqrt(0.75) * r;
+  Eigen::VectorXd q(7);
+  q << 0, 1, 0, s, 1 + t, -s, 1 + t;
+  for (int trial = 0; trial < 20; ++trial) {
+    Eigen::VectorXd u(4);
+    u << random.Uniform(-0.2, 0.2), random.Uniform(-2, -0.5), random.Uniform(-0.2, 0.2),
+        random.Uniform(-2, -0.5);
+    double first_c_fo = 0;
+    for (int k = 1; k <= 7; ++k) {
+      const double c = std::pow(10.0, -k);
+      BuiltLcp built(scene, q, u, c);
+      HalmPosaLcpSolver solver;
+      const LcpResult& result = solver.Solve(built.data.contacts(), &built.lcp, nullptr);
+      ASSERT_TRUE(Succeeded(result.status)) << "trial " << trial << ", c " << c;
+      const Eigen::VectorXd force = built.lcp.JT * result.z;
+      const double c_fo = c * force.head<3>().norm(), c_fm = c * force.tail<4>().norm();
+      if (k == 1) first_c_fo = c_fo;
+      // c F_o vanishes at least as fast as c (within a factor 10 of c / 0.1) ...
+      EXPECT_LE(c_fo, 10 * (c / 0.1) * first_c_fo + 1e-12) << "trial " << trial << ", c " << c;
+      // ... while c F_m stays a sizeable part of ‖u‖: the growth of λ is internal.
+      EXPECT_GE(c_fm, 0.1 * u.norm()) << "trial " << trial << ", c " << c;
+    }
+  }
 }
 
 }  // namespace
