@@ -27,6 +27,7 @@ def _scene(run):
         "h_s": info["time_step"],
         "walls": sum(shape["type"] == "half_space" for shape in info["shapes"]),
         "mu_min": min(shape["friction"] for shape in info["shapes"]),
+        "nq_u": info["nq_u"],
         "mu_max": max(shape["friction"] for shape in info["shapes"]),
         "tip_mass_kg": max(body["mass"] for body in info["bodies"]),
         "start_x": info["q0"][0], "start_y": info["q0"][1],
@@ -248,12 +249,16 @@ ROWS = [
         ours="a point robot on n_q = {point_robot_scene.nq} prismatic joints "
              "({point_robot_scene.nq_a} actuated) between {point_robot_scene.walls} walls "
              "(the centre's x ∈ [{point_robot_scene.x_min:g}, {point_robot_scene.x_max:g}] m, "
-             "y ≥ {point_robot_scene.y_min:g} m), in the horizontal plane (no potential); not "
+             "y ≥ {point_robot_scene.y_min:g} m); {point_robot_scene.nq_u} un-actuated "
+             "coordinates: gravity acts on objects only, the robot is gravity-compensated "
+             "(control/mpc_linear_model.h), so no potential, and prismatic joints have no "
+             "Coriolis term; not "
              "stated; ours: the walls' positions, μ = {point_robot_scene.mu_min:g}, the tip's "
              "mass {point_robot_scene.tip_mass_kg:g} kg",
         commands=['build/release/quasidyn info --json examples/point_robot_walls/scene.yaml'],
         tests=['ContactMpcTest.LinearModelOfTheExampleHasTheThreeWalls'],
-        holds=lambda v: v["point_robot_scene.walls"] == 3 and v["point_robot_scene.nq"] == 2),
+        holds=lambda v: v["point_robot_scene.walls"] == 3 and v["point_robot_scene.nq"] == 2
+        and v["point_robot_scene.nq_u"] == 0),
     Row(
         id='N3',
         claim='§2, eq. (11): "We use big M method", one M for every complementarity pair',
