@@ -350,17 +350,21 @@ ROWS = [
     Row(
         id='HP3',
         claim='Fig. 2 right: a grazing command "yields ambiguous behavior"; Theorem 1: "For all (c, B, u), if c > 0 and B ≻ 0, SOL(M(cB), w(u)) ≠ ∅"',
-        ours="no grazing scene. Theorem 1: every step of the {disk_pushing.theorem_runs} runs of "
-             "the four pushes at c = 2^(4 − n), n = 2 … 20 (c = 4 … 2⁻¹⁶) is solved "
-             "({disk_pushing.steps_requested} steps each), and 200 random configurations, "
-             "commands and c ∈ [10⁻³, 1] in the test; below c = "
+        ours="grazing (the test): the disk between two fingers on its sides, both commanded "
+             "up along it: at c = 0 the LCP is solved by the stationary disk (Lemke's answer) "
+             "and by every squeeze that carries it up with the fingers; at c = 0.01 the squeezes "
+             "are not solutions and the disk stays. Theorem 1: every step of the "
+             "{disk_pushing.theorem_runs} runs of the four pushes at c = 2^(4 − n), n = 2 … 20 "
+             "(c = 4 … 2⁻¹⁶) is solved ({disk_pushing.steps_requested} steps each), and 200 "
+             "random configurations, commands and c ∈ [10⁻³, 1] in the test; below c = "
              "2^{disk_pushing.wall_linear_down_to_log2c} Lemke fails on the wall push (HP22: "
              "precision, not existence)",
         commands=[DISK],
-        tests=['HalmPosaLcp.SolvedForEveryFeedbackScaleAndCommandLikeSiconos'],
-        kind=Substitute("the ambiguity of a grazing command (Fig. 2 right) is not simulated; "
-                        "Theorem 1's existence is checked on the disk pushes' and random LCPs, "
-                        "not proved"),
+        tests=['HalmPosaLcp.GrazingIsAmbiguousUnderPerfectVelocityControlOnly',
+               'HalmPosaLcp.SolvedForEveryFeedbackScaleAndCommandLikeSiconos'],
+        kind=Substitute("the grazing case is a disk between two fingers (a test), not the "
+                        "square of Fig. 2; Theorem 1's existence is checked on the disk pushes' "
+                        "and random LCPs, not proved"),
         holds=lambda v: v["disk_pushing.theorem_runs"] == 4 * 19),
     Row(
         id='HP4',

@@ -277,5 +277,52 @@ TEST(HalmPosaLcp, Theorem3ScaledForcesTendToAnInternalForceInASqueeze) {
   }
 }
 
+// Fig. 2 right and §7: a grazing command is ambiguous under perfect velocity control, and the
+// finite feedback disambiguates it. The disk between two fingers on its sides (contacts at
+// angles π and 0), both commanded straight up, tangentially. z = (λ_N1, λ_N2, λ_T1 (2 rays),
+// λ_T2 (2 rays), γ1, γ2). At c = 0 the LCP has the stationary disk (the fingers slide along
+// it, λ = 0: Lemke's answer) and, for every squeeze k >= 1/2 (μ = 1), the disk carried up by
+// sticking fingers (λ_N = k on both, 1/2 of friction on each): "the object may remain stationary,
+// slide upwards" (Fig. 2). With c > 0 a squeeze would push the fingers apart (c B λ_N), which
+// complementarity forbids: only the stationary disk remains among them.
+TEST(HalmPosaLcp, GrazingIsAmbiguousUnderPerfectVelocityControlOnly) {
+  const ScenePtr scene = DiskScene("symmetric_push.yaml");
+  const double r = 1 + 1e-4;  // the rim plus the fingertips' radius: φ = 0
+  Eigen::VectorXd q(7), u(4);
+  q << 0, 3, 0, -r, 3, r, 3;
+  u << 0, 1, 0, 1;
+  const auto carried = [](double k) {
+    Eigen::VectorXd z = Eigen::VectorXd::Zero(8);
+    z << k, k, 0.5, 0, 0, 0.5, 0, 0;
+    return z;
+  };
+  BuiltLcp perfect(scene, q, u, 0.0);
+  ASSERT_EQ(perfect.lcp.lcp.q.size(), 8);
+  HalmPosaLcpSolver solver;
+  const LcpResult& lemke = solver.Solve(perfect.data.contacts(), &perfect.lcp, nullptr);
+  ASSERT_TRUE(Succeeded(lemke.status)) << lemke.message;
+  const auto disk_motion = [](const BuiltLcp& built, const Eigen::VectorXd& z) {
+    return Eigen::Vector3d(
+        (built.lcp.displacement_offset + built.lcp.displacement_map * z).head<3>());
+  };
+  const auto violation = [](const LcpProblem& p, const Eigen::VectorXd& z) {
+    return Violation(p, z, p.M * z + p.q);
+  };
+  EXPECT_LE(disk_motion(perfect, lemke.z).norm(), 1e-12);  // stationary
+  const double h = scene->time_step;
+  for (const double k : {0.5, 1.0, 10.0}) {
+    EXPECT_LE(violation(perfect.lcp.lcp, carried(k)), 1e-14) << "k " << k;
+    EXPECT_TRUE(
+        testing::MatricesNear(disk_motion(perfect, carried(k)), Eigen::Vector3d(0, h, 0), 1e-14))
+        << "k " << k;  // carried up with the fingers
+  }
+  BuiltLcp finite(scene, q, u, 0.01);
+  const LcpResult& result = solver.Solve(finite.data.contacts(), &finite.lcp, nullptr);
+  ASSERT_TRUE(Succeeded(result.status)) << result.message;
+  EXPECT_LE(disk_motion(finite, result.z).norm(), 1e-12);
+  for (const double k : {0.5, 1.0, 10.0})
+    EXPECT_GE(violation(finite.lcp.lcp, carried(k)), 1e-4) << "k " << k;
+}
+
 }  // namespace
 }  // namespace quasidyn
