@@ -46,6 +46,8 @@ def _disk_pushing(run):
             row = final[(push, n)]
             label = "c0" if n == 0 else f"n{n}"
             values[f"{push}_{label}_c"] = row["c"]
+            if n > 0:  # the CSV row's own c, as a power of 2 (c = 2^(4 − n))
+                values[f"{push}_{label}_log2c"] = int(round(math.log2(row["c"])))
             values[f"{push}_{label}_t_end"] = row["t"]
             for key in ("x", "y", "theta"):
                 values[f"{push}_{label}_{key}"] = row[key]
@@ -54,6 +56,8 @@ def _disk_pushing(run):
     values["wall_c0_stop_t"] = float(stop.group(4))
     values["wall_c0_stop_status"] = stop.group(5)
     values["steps_requested"] = int(stop.group(2))
+    fit = re.search(r"slope of log2 e on log2 c for c = 2\^-(\d+) \.\.\. 2\^-(\d+):", run.stdout)
+    values["fit_from_log2c"], values["fit_to_log2c"] = -int(fit.group(1)), -int(fit.group(2))
     for row in csv_table.read_rows(run.path("disk_convergence_slopes.csv")):
         values[f"{row['scene']}_slope"] = row["slope"]
     convergence = csv_table.read_rows(run.path("disk_convergence.csv"))
@@ -387,7 +391,8 @@ ROWS = [
         ours="at c = 0 the disk goes straight down from y = "
              "{disk_pushing.symmetric_c0_y_first:.3f} m (after the first step) to "
              "{disk_pushing.symmetric_c0_y:.3f} m, x = {disk_pushing.symmetric_c0_x:.1e} m, "
-             "θ = {disk_pushing.symmetric_c0_theta:.3f} rad; at c = 2⁻¹⁰ it ends at y = "
+             "θ = {disk_pushing.symmetric_c0_theta:.3f} rad; at c = "
+             "2^{disk_pushing.symmetric_n14_log2c} it ends at y = "
              "{disk_pushing.symmetric_n14_y:.3f} m",
         commands=[DISK],
         tests=['HalmPosaExamples.SymmetricPushCarriesTheDiskStraightDown'],
@@ -399,7 +404,8 @@ ROWS = [
         claim='Fig. 3 top: "an asymmetric push"',
         ours="it turns the disk clockwise: θ = {disk_pushing.asymmetric_c0_theta:.3f} rad at "
              "t = {disk_pushing.asymmetric_c0_t_end:g} s, c = 0 "
-             "({disk_pushing.asymmetric_n14_theta:.3f} rad at c = 2⁻¹⁰)",
+             "({disk_pushing.asymmetric_n14_theta:.3f} rad at c = "
+             "2^{disk_pushing.asymmetric_n14_log2c})",
         commands=[DISK],
         tests=['HalmPosaExamples.AsymmetricPushTurnsTheDisk'],
         holds=lambda v: v["disk_pushing.asymmetric_c0_theta"] < -0.1),
@@ -409,7 +415,8 @@ ROWS = [
         ours="at c = 0 it ends at ({disk_pushing.semicircular_c0_x:.2f}, "
              "{disk_pushing.semicircular_c0_y:.2f}) m turned by "
              "{disk_pushing.semicircular_c0_theta:.3f} rad (half a turn about the half "
-             "circle's centre); at c = 2⁻¹⁰ (n = 14, the highest gain plotted) at "
+             "circle's centre); at c = 2^{disk_pushing.semicircular_n14_log2c} (the highest gain "
+             "plotted) at "
              "({disk_pushing.semicircular_n14_x:.2f}, {disk_pushing.semicircular_n14_y:.2f}) m, "
              "{disk_pushing.semicircular_n14_theta:.3f} rad",
         commands=[DISK],
@@ -438,7 +445,8 @@ ROWS = [
     Row(
         id='HP9',
         claim='Fig. 3 bottom: "For sufficiently high gains, we see a linear relationship between the log of the feedback scaling term and that of e_i"',
-        ours="least-squares slopes of log₂ e on log₂ c over c = 2⁻⁶ … 2⁻¹⁴ "
+        ours="least-squares slopes of log₂ e on log₂ c over c = 2^{disk_pushing.fit_from_log2c} "
+             "… 2^{disk_pushing.fit_to_log2c} "
              "({disk_pushing.symmetric_fit_points} points): {disk_pushing.symmetric_slope:.3f} "
              "(symmetric), {disk_pushing.asymmetric_slope:.3f} (asymmetric), "
              "{disk_pushing.semicircular_slope:.3f} (semicircular), the points within "
@@ -471,11 +479,13 @@ ROWS = [
         ours="every run at c = 2^(4 − n), n = 2 … 20, solves all "
              "{disk_pushing.wall_plotted_steps_min} steps; the disk rolls along the wall to "
              "({disk_pushing.wall_n10_x:.3f}, {disk_pushing.wall_n10_y:.3f}) m, "
-             "{disk_pushing.wall_n10_theta:.2f} rad at c = 2⁻⁶ and "
+             "{disk_pushing.wall_n10_theta:.2f} rad at c = 2^{disk_pushing.wall_n10_log2c} and "
              "({disk_pushing.wall_n14_x:.3f}, {disk_pushing.wall_n14_y:.3f}) m, "
-             "{disk_pushing.wall_n14_theta:.2f} rad at c = 2⁻¹⁰. Convergence (no c = 0 run "
+             "{disk_pushing.wall_n14_theta:.2f} rad at c = 2^{disk_pushing.wall_n14_log2c}. "
+             "Convergence (no c = 0 run "
              "reaches 10 s, so e_n = ‖q_o(10 s; c_n) − q_o(10 s; c_(n−1))‖): slope of log₂ e on "
-             "log₂ c over c = 2⁻⁶ … 2⁻¹⁴ {disk_pushing.wall_slope:.3f} (points within "
+             "log₂ c over c = 2^{disk_pushing.fit_from_log2c} … 2^{disk_pushing.fit_to_log2c} "
+             "{disk_pushing.wall_slope:.3f} (points within "
              "{disk_pushing.wall_fit_max_residual_log2:.2f} of the line, the farthest at c = "
              "2^{disk_pushing.wall_fit_worst_log2c}), "
              "e from {disk_pushing.wall_e_n10:.1e} to {disk_pushing.wall_e_n18:.1e} m and "
@@ -620,8 +630,8 @@ ROWS = [
         id='HP20',
         claim='§4, Theorem 3: "For all sequences (z_i) and (c_i) such that c_i → 0 and z_i ∈ SOL(M(c_i B), w(u)), c_i λ_i → F_0" (the admissible internal forces)',
         ours="the wall push (a squeeze): the largest c‖F_o‖ = c‖A⁻¹Δq_o‖/h over its steps "
-             "falls from {disk_pushing.wall_c_Fo_n10:.2e} (c = 2⁻⁶) to "
-             "{disk_pushing.wall_c_Fo_n18:.2e} (c = 2⁻¹⁴), slope "
+             "falls from {disk_pushing.wall_c_Fo_n10:.2e} (c = 2^{disk_pushing.fit_from_log2c}) to "
+             "{disk_pushing.wall_c_Fo_n18:.2e} (c = 2^{disk_pushing.fit_to_log2c}), slope "
              "{disk_pushing.wall_c_Fo_slope:.3f} on log c, while the largest c‖F_m‖ stays "
              "{disk_pushing.wall_c_Fm_n10:.3f} and {disk_pushing.wall_c_Fm_n18:.3f} N: the part "
              "of cλ that does not vanish exerts no net force on the disk, an internal force "
