@@ -27,13 +27,12 @@
 // [m], θ [rad] of the disk, the fingers' x, y [m], status), disk_convergence.csv (scene, n, c,
 // e [m or rad], log2_c, log2_e), disk_convergence_slopes.csv (scene, slope), disk_precision.csv
 // (scene, n, c, e, log2_c, log2_e, local_slope, status), disk_theorems.csv (scene, n, c,
-// max_c_Fo, max_c_Fm, theorem2_ratio: the largest c‖F_o‖, c‖F_m‖ [m/s per unit of B] and
+// max_c_Fo, max_c_Fm, theorem2_ratio: the largest c‖F_o‖, c‖F_m‖ [N, B in m s⁻¹ N⁻¹] and
 // c‖F_m‖ λ_min(B)/‖u‖ over the run's steps) and the plots disk_<scene>.svg,
 // disk_convergence.svg. Exit status 1 when a finite-feedback run of n <= 20 fails.
 //
 // Usage: disk_pushing_figures OUT_DIR
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <iomanip>

@@ -633,7 +633,8 @@ ROWS = [
              "falls from {disk_pushing.wall_c_Fo_n10:.2e} (c = 2^{disk_pushing.fit_from_log2c}) to "
              "{disk_pushing.wall_c_Fo_n18:.2e} (c = 2^{disk_pushing.fit_to_log2c}), slope "
              "{disk_pushing.wall_c_Fo_slope:.3f} on log c, while the largest c‖F_m‖ stays "
-             "{disk_pushing.wall_c_Fm_n10:.3f} and {disk_pushing.wall_c_Fm_n18:.3f} N: the part "
+             "{disk_pushing.wall_c_Fm_n10:.3f} and {disk_pushing.wall_c_Fm_n18:.3f} N (the same c): "
+             "the part "
              "of cλ that does not vanish exerts no net force on the disk, an internal force "
              "(the symmetric push, no squeeze: c‖F_m‖ {disk_pushing.symmetric_c_Fm_n10:.1e} to "
              "{disk_pushing.symmetric_c_Fm_n18:.1e} N); the test: the same along c = 10⁻¹ … 10⁻⁷ "
@@ -651,7 +652,8 @@ ROWS = [
         ours="c B = 0 (our c = 0 runs): the fingers follow the command exactly, ‖Δq_m − h u‖ at "
              "most {disk_pushing.c0_tracking_error_m:.1e} m over every step of the four pushes, "
              "while the disk is carried (symmetric: y from "
-             "{disk_pushing.symmetric_c0_y_first:.3f} to {disk_pushing.symmetric_c0_y:.3f} m); "
+             "{disk_pushing.symmetric_c0_y_first:.3f} m after the first step to "
+             "{disk_pushing.symmetric_c0_y:.3f} m); "
              "the LCP's M at c B = 0 is eq. (13)'s (the test builds M from J W Jᵀ, W = "
              "blockdiag(A, cB))",
         commands=[DISK],
