@@ -10,7 +10,12 @@
 //   BM_PegInHoleLcp/siconos       the same LCPs by Siconos' lexicographic Lemke (side by side);
 //   BM_DiskPushStep/<push>        one Calc along the disk pushes of examples/disk_pushing (400
 //                                 steps of 25 ms, then again from the start): time per step,
-//                                 pivots per solve, the share of steps solved by the warm start.
+//                                 pivots per solve, the share of steps solved by the warm start;
+//   BM_DiskPushStep/<push>_c0     the same under perfect velocity control (c = 0, the program
+//                                 of Zhou et al. that B = 0 reduces to, §5), side by side: the
+//                                 paper's "as computationally efficient as previous methods"
+//                                 (§7). Not for the wall push, which has no c = 0 solution at
+//                                 its squeeze.
 //
 // Run: build/release/halm_posa_bench --benchmark_repetitions=5
 // --benchmark_report_aggregates_only=true and read the *_median rows (the machine may be shared:
@@ -116,9 +121,12 @@ void BM_PegInHoleLcpSiconos(benchmark::State& state) {
   }
 }
 
-void BM_DiskPushStep(benchmark::State& state, const std::string& file) {
+// c < 0: the scene's c.
+void BM_DiskPushStep(benchmark::State& state, const std::string& file, double c) {
   const ScenePtr scene = Example("disk_pushing/" + file);
-  const auto model = MakeStepModel(scene);
+  FormulationChoice choice;
+  if (c >= 0) choice.parameters.Set("c", c);
+  const auto model = MakeStepModel(scene, choice);
   const std::unique_ptr<StepData> data = model->CreateData();
   const int steps = StepCountForDuration(scene->ScheduleEnd(), model->time_step());
   State x = InitialState(*scene);
@@ -152,13 +160,19 @@ BENCHMARK(BM_PegInHoleLcpLemkeWarm)
     ->Name("BM_PegInHoleLcp/lemke_warm")
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PegInHoleLcpSiconos)->Name("BM_PegInHoleLcp/siconos")->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_DiskPushStep, symmetric, std::string("symmetric_push.yaml"))
+BENCHMARK_CAPTURE(BM_DiskPushStep, symmetric, std::string("symmetric_push.yaml"), -1.0)
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_DiskPushStep, asymmetric, std::string("asymmetric_push.yaml"))
+BENCHMARK_CAPTURE(BM_DiskPushStep, asymmetric, std::string("asymmetric_push.yaml"), -1.0)
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_DiskPushStep, semicircular, std::string("scene.yaml"))
+BENCHMARK_CAPTURE(BM_DiskPushStep, semicircular, std::string("scene.yaml"), -1.0)
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_DiskPushStep, wall, std::string("wall_push.yaml"))
+BENCHMARK_CAPTURE(BM_DiskPushStep, wall, std::string("wall_push.yaml"), -1.0)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DiskPushStep, symmetric_c0, std::string("symmetric_push.yaml"), 0.0)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DiskPushStep, asymmetric_c0, std::string("asymmetric_push.yaml"), 0.0)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DiskPushStep, semicircular_c0, std::string("scene.yaml"), 0.0)
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace

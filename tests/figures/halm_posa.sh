@@ -46,8 +46,14 @@ for scene in ("symmetric", "asymmetric", "semicircular", "wall"):
 wall_perfect = sum(r["scene"] == "wall" and r["n"] == "0" for r in rows)
 assert wall_perfect == 93, wall_perfect  # c = 0 stops at the first squeeze
 slopes = {r["scene"]: float(r["slope"]) for r in csv.DictReader(open(f"{out}/disk_convergence_slopes.csv"))}
-assert set(slopes) == {"symmetric", "asymmetric", "semicircular"}, slopes
+assert set(slopes) == {"symmetric", "asymmetric", "semicircular", "wall"}, slopes
 assert all(abs(s - 1) < 0.15 for s in slopes.values()), slopes
+# Theorem 2 on every step of the 4 x 19 finite-c runs: c|F_m| lambda_min(B)/|u| <= 1 (CSV's
+# 6 digits); the precision scan writes 36 runs of each push.
+theorems = list(csv.DictReader(open(f"{out}/disk_theorems.csv")))
+assert len(theorems) == 76 and max(float(r["theorem2_ratio"]) for r in theorems) <= 1 + 1e-5
+precision = list(csv.DictReader(open(f"{out}/disk_precision.csv")))
+assert all(sum(r["scene"] == s for r in precision) >= 30 for s in slopes), len(precision)
 peg = list(csv.DictReader(open(f"{out}/peg_in_hole.csv")))
 assert len(peg) == 240 and float(peg[-1]["peg_y"]) < -2.8, (len(peg), peg[-1]["peg_y"])
 pinch = list(csv.DictReader(open(f"{out}/pinch.csv")))

@@ -1,11 +1,14 @@
 // The halm-posa LCP (halm_posa_lcp.h): its matrix and vector are eqs. (37)-(38), Lemke's method
-// solves it whenever c > 0 (Theorem 1) with the answers of Siconos' lexicographic Lemke, and a
-// squeeze under perfect velocity control (c = 0) has no solution for either.
+// solves it whenever c > 0 (Theorem 1) with the answers of Siconos' lexicographic Lemke, a
+// squeeze under perfect velocity control (c = 0) has no solution for either, and the solutions
+// keep Theorem 2's bound and Theorem 3's limit.
 
 #include "quasidyn/formulations/halm_posa/halm_posa_lcp.h"
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -213,6 +216,112 @@ TEST(HalmPosaLcp, WarmStartGivesTheColdAnswerWithoutPivots) {
   warm.ClearWarmStart();
   warm.Solve(built.data.contacts(), &built.lcp, &warm_started);
   EXPECT_FALSE(warm_started);
+}
+
+// Theorem 2: c‖F_m‖ <= ‖u‖/λ_min(B) for every solution, F_m = J_mᵀ λ the fingers' generalized
+// force (the rate form's z is the force: Δq = d₀ + h W Jᵀ z). The proof carries over to the
+// time step's LCP (eq. (38) adds λ_Nᵀ φ⁻/h >= 0 to the complementarity sum) when φ⁻ >= 0, so
+// the random draws keep the fingertips (radius 1e-4 m) off the rim. B = I4 (`B: 1`).
+TEST(HalmPosaLcp, Theorem2BoundsTheFingersForceByTheCommandOnRandomLcps) {
+  const ScenePtr scene = DiskScene("wall_push.yaml");
+  testing::RandomProblems random(20);
+  double largest = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    RandomConfiguration r = Draw(random);
+    for (int f = 0; f < 2; ++f) {  // at least 1e-4 m between fingertip and rim: φ >= 0
+      Eigen::Vector2d offset = r.q.segment<2>(3 + 2 * f) - r.q.head<2>();
+      offset *= std::max(1.0, (1 + 2e-4) / offset.norm());
+      r.q.segment<2>(3 + 2 * f) = r.q.head<2>() + offset;
+    }
+    BuiltLcp built(scene, r.q, r.u, r.c);
+    HalmPosaLcpSolver solver;
+    const LcpResult& result = solver.Solve(built.data.contacts(), &built.lcp, nullptr);
+    ASSERT_TRUE(Succeeded(result.status)) << "trial " << trial << ": " << result.message;
+    const Eigen::VectorXd force = built.lcp.JT * result.z;
+    const double ratio = r.c * force.tail<4>().norm() / r.u.norm();  // λ_min(I4) = 1
+    EXPECT_LE(ratio, 1 + 1e-9) << "trial " << trial;
+    largest = std::max(largest, ratio);
+  }
+  RecordProperty("largest_ratio", std::to_string(largest));
+}
+
+// Theorem 3: along c → 0, c λ tends to an admissible internal force: c F_o = c J_oᵀ λ → 0. In
+// the squeeze (the disk on the wall, both fingers pressing down inside the friction cone) the
+// fingers' scaled force c F_m does not vanish — the velocity error c B F_m stays of the size of
+// the command — so the limit is a non-zero internal force; on the disk it shrinks like c.
+TEST(HalmPosaLcp, Theorem3ScaledForcesTendToAnInternalForceInASqueeze) {
+  const ScenePtr scene = DiskScene("wall_push.yaml");
+  testing::RandomProblems random(21);
+  const double r = 1 + 1e-4, s = 0.5 * r, t = std::sqrt(0.75) * r;
+  Eigen::VectorXd q(7);
+  q << 0, 1, 0, s, 1 + t, -s, 1 + t;
+  for (int trial = 0; trial < 20; ++trial) {
+    Eigen::VectorXd u(4);
+    u << random.Uniform(-0.2, 0.2), random.Uniform(-2, -0.5), random.Uniform(-0.2, 0.2),
+        random.Uniform(-2, -0.5);
+    double first_c_fo = 0;
+    for (int k = 1; k <= 7; ++k) {
+      const double c = std::pow(10.0, -k);
+      BuiltLcp built(scene, q, u, c);
+      HalmPosaLcpSolver solver;
+      const LcpResult& result = solver.Solve(built.data.contacts(), &built.lcp, nullptr);
+      ASSERT_TRUE(Succeeded(result.status)) << "trial " << trial << ", c " << c;
+      const Eigen::VectorXd force = built.lcp.JT * result.z;
+      const double c_fo = c * force.head<3>().norm(), c_fm = c * force.tail<4>().norm();
+      if (k == 1) first_c_fo = c_fo;
+      // c F_o vanishes at least as fast as c (within a factor 10 of c / 0.1) ...
+      EXPECT_LE(c_fo, 10 * (c / 0.1) * first_c_fo + 1e-12) << "trial " << trial << ", c " << c;
+      // ... while c F_m stays a sizeable part of ‖u‖: the growth of λ is internal.
+      EXPECT_GE(c_fm, 0.1 * u.norm()) << "trial " << trial << ", c " << c;
+    }
+  }
+}
+
+// Fig. 2 right and §7: a grazing command is ambiguous under perfect velocity control, and the
+// finite feedback disambiguates it. The disk between two fingers on its sides (contacts at
+// angles π and 0), both commanded straight up, tangentially. z = (λ_N1, λ_N2, λ_T1 (2 rays),
+// λ_T2 (2 rays), γ1, γ2). At c = 0 the LCP has the stationary disk (the fingers slide along
+// it, λ = 0: Lemke's answer) and, for every squeeze k >= 1/2 (μ = 1), the disk carried up by
+// sticking fingers (λ_N = k on both, 1/2 of friction on each): "the object may remain stationary,
+// slide upwards" (Fig. 2). With c > 0 a squeeze would push the fingers apart (c B λ_N), which
+// complementarity forbids: only the stationary disk remains among them.
+TEST(HalmPosaLcp, GrazingIsAmbiguousUnderPerfectVelocityControlOnly) {
+  const ScenePtr scene = DiskScene("symmetric_push.yaml");
+  const double r = 1 + 1e-4;  // the rim plus the fingertips' radius: φ = 0
+  Eigen::VectorXd q(7), u(4);
+  q << 0, 3, 0, -r, 3, r, 3;
+  u << 0, 1, 0, 1;
+  const auto carried = [](double k) {
+    Eigen::VectorXd z = Eigen::VectorXd::Zero(8);
+    z << k, k, 0.5, 0, 0, 0.5, 0, 0;
+    return z;
+  };
+  BuiltLcp perfect(scene, q, u, 0.0);
+  ASSERT_EQ(perfect.lcp.lcp.q.size(), 8);
+  HalmPosaLcpSolver solver;
+  const LcpResult& lemke = solver.Solve(perfect.data.contacts(), &perfect.lcp, nullptr);
+  ASSERT_TRUE(Succeeded(lemke.status)) << lemke.message;
+  const auto disk_motion = [](const BuiltLcp& built, const Eigen::VectorXd& z) {
+    return Eigen::Vector3d(
+        (built.lcp.displacement_offset + built.lcp.displacement_map * z).head<3>());
+  };
+  const auto violation = [](const LcpProblem& p, const Eigen::VectorXd& z) {
+    return Violation(p, z, p.M * z + p.q);
+  };
+  EXPECT_LE(disk_motion(perfect, lemke.z).norm(), 1e-12);  // stationary
+  const double h = scene->time_step;
+  for (const double k : {0.5, 1.0, 10.0}) {
+    EXPECT_LE(violation(perfect.lcp.lcp, carried(k)), 1e-14) << "k " << k;
+    EXPECT_TRUE(
+        testing::MatricesNear(disk_motion(perfect, carried(k)), Eigen::Vector3d(0, h, 0), 1e-14))
+        << "k " << k;  // carried up with the fingers
+  }
+  BuiltLcp finite(scene, q, u, 0.01);
+  const LcpResult& result = solver.Solve(finite.data.contacts(), &finite.lcp, nullptr);
+  ASSERT_TRUE(Succeeded(result.status)) << result.message;
+  EXPECT_LE(disk_motion(finite, result.z).norm(), 1e-12);
+  for (const double k : {0.5, 1.0, 10.0})
+    EXPECT_GE(violation(finite.lcp.lcp, carried(k)), 1e-4) << "k " << k;
 }
 
 }  // namespace
