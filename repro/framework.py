@@ -156,7 +156,6 @@ class Row:
     kind: object = None
     holds: Optional[Callable[[Dict[str, object]], bool]] = None
     verdict: Optional[str] = None
-    legacy: bool = False  # a row still written by hand (measured 2026-11-25), not yet a template
 
     def fields(self):
         names = []
@@ -208,13 +207,11 @@ class Values(dict):
         raise KeyError(f"no recorded value {key!r}: is its source registered and regenerated?")
 
 
-CATEGORIES = ("faithful", "substitute", "fitted", "does not hold", "not reproduced", "unchecked")
+CATEGORIES = ("faithful", "substitute", "fitted", "does not hold", "not reproduced")
 
 
 def evaluate(row, values):
     """The row's verdict cell and its category (one of CATEGORIES)."""
-    if row.legacy:
-        return "unchecked: written by hand on 2026-11-25, not computed", "unchecked"
     if isinstance(row.kind, NotReproduced):
         return f"not reproduced: {row.kind.why}", "not reproduced"
     if row.holds is not None:
