@@ -2,8 +2,8 @@
 """Lists the measured figures of the docs that nothing qualifies (issue 67).
 
 A figure is a number with a unit of time (ns, µs, us, ms, s, min), a ratio (3.2×, 3.2x) or a
-percentage, in the prose, lists and tables of README.md and docs/*.md (not in code spans or
-fenced code). It is qualified when its block (a paragraph, a list item, a table row) or the
+percentage, in the prose, lists and tables of README.md and docs/*.md (not in headings, code
+spans, fenced or indented code). It is qualified when its block (a paragraph, a list item, a table row) or the
 paragraph that introduces its list or table (the one just before it):
   * shows the command that prints it, in backticks: `build/...`, `quasidyn ...`, `scripts/...`,
     `ctest ...`, `bash ...`, `/usr/bin/python3 ...`, `python3 ...` or `PYTHONPATH=... `;
@@ -61,7 +61,7 @@ def blocks(lines):
             indented_code = True  # an indented code block
             continue
         indented_code = False
-        if stripped.startswith("|"):
+        if stripped.startswith("|") and stripped.endswith("|"):
             close()
             start, current, kind = number, [line], "row"
             close()
@@ -128,7 +128,7 @@ def check_page(path, shown):
             lead = body
         elif kind == "heading":
             lead = ""
-        if start in generated:
+        if start in generated or kind == "heading":
             continue
         context_ok = qualified(body) or (kind in ("row", "item") and qualified(lead))
         if kind == "item" and not context_ok:
