@@ -5,7 +5,7 @@
 //   quasidyn: <command>: warning: <the element, the file and what is ignored>
 // The command line's `--package NAME=DIR` (repeatable, before or after the subcommand) gives
 // the folder of package NAME for the package:// file names of the scene's model files, searched
-// after the scene's own `packages:` (docs/scene-format.md, "Packages").
+// after the scene's own `packages:` (docs/model-files.md, "Packages").
 
 #include <CLI/CLI.hpp>
 #include <map>

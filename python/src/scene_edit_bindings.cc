@@ -143,7 +143,7 @@ void BindSceneEdits(py::module_& m, PyScene& scene) {
       "Loads a scene file (YAML, docs/scene-format.md) at path (a str or os.PathLike). "
       "Relative URDF paths resolve against the file's folder; `packages` ({NAME: folder}, as the "
       "command line's --package NAME=DIR) maps package://NAME/... names in model files, searched "
-      "after the scene's own `packages:` and before ROS_PACKAGE_PATH (docs/scene-format.md, "
+      "after the scene's own `packages:` and before ROS_PACKAGE_PATH (docs/model-files.md, "
       "\"Packages\"). Raises SceneError ('file:line: "
       "field: problem') on a bad file, SceneFileNotFoundError (a SceneError and a "
       "FileNotFoundError, filename the missing path) when the file or a model file it names "

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# package:// file names as a user meets them (docs/scene-format.md, "Packages"): a scene whose
+# package:// file names as a user meets them (docs/model-files.md, "Packages"): a scene whose
 # URDF names package://qd_cli_parts/... fails naming every place searched, and loads with
 # `--package NAME=DIR` (before or after the subcommand), with the scene's `packages:` or with
 # ROS_PACKAGE_PATH; a bad --package is refused; a URDF's ignored elements are warnings at their

@@ -1,7 +1,7 @@
 #pragma once
 // The convex hull of a mesh, by Qhull (Barber, Dobkin & Huhdanpaa, "The Quickhull algorithm for
 // convex hulls", ACM TOMS 22(4), 1996; Debian libqhull-dev, the reentrant libqhull_r), and the
-// check that the mesh is convex enough to collide as its hull (docs/scene-format.md, "Meshes"):
+// check that the mesh is convex enough to collide as its hull (docs/model-files.md, "Meshes"):
 //
 //   closed mesh (every edge shared by two triangles): V_hull <= kMaxHullVolumeRatio · |V_mesh|
 //     (io/loader_limits.h, 1.05): a hull that adds more than 5 % of the mesh's volume fills

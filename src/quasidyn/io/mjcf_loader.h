@@ -1,7 +1,7 @@
 #pragma once
 // Reads an MJCF model through MuJoCo's own parser and compiler (mj_loadXML of libmujoco 2.2,
 // Debian libmujoco-dev; docs/dependencies.md) into an InstanceSpec for the SceneBuilder, as an
-// object or a robot (docs/scene-format.md, "MJCF models"). What is read is the compiled
+// object or a robot (docs/model-files.md, "MJCF models"). What is read is the compiled
 // mjModel, so MJCF's defaults classes, <include>, angle units, fromto and the inertias the
 // compiler infers from geoms all mean what they mean to MuJoCo.
 //

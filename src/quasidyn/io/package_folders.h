@@ -1,6 +1,6 @@
 #pragma once
 // Where `package://NAME/...` points (ROS's package URIs in URDF and SDF mesh file names,
-// io/model_uri.h), found without a ROS installation, in this order (docs/scene-format.md,
+// io/model_uri.h), found without a ROS installation, in this order (docs/model-files.md,
 // "Packages"):
 //
 //   1. the scene file's `packages:` map (NAME: folder, relative to the scene file);

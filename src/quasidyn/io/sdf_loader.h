@@ -1,6 +1,6 @@
 #pragma once
 // Reads one SDF <model> (SDFormat, read by libsdformat 12, Debian libsdformat-dev) into an
-// InstanceSpec for the SceneBuilder, as an object or a robot (docs/scene-format.md, "SDF
+// InstanceSpec for the SceneBuilder, as an object or a robot (docs/model-files.md, "SDF
 // models"): the format of the reference quasi-static simulator's object files.
 //
 // Read:

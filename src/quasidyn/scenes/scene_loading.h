@@ -18,7 +18,7 @@ namespace quasidyn {
 
 // Reads the YAML file at `path`; relative model paths resolve against the file's folder.
 // `package_folders` (NAME: folder) are searched for package:// names after the scene's own
-// `packages:` (the command line's --package; docs/scene-format.md, "Packages").
+// `packages:` (the command line's --package; docs/model-files.md, "Packages").
 Scene LoadScene(const std::string& path,
                 const std::map<std::string, std::string>& package_folders = {});
 

@@ -44,7 +44,8 @@ inline void ExpectErrorAtTheDefect(const BadScene& expected,
   }
 }
 
-// Defects of the scene format itself (docs/scene-format.md), model files and meshes included.
+// Defects of the scene format itself (docs/scene-format.md), model files and meshes included
+// (docs/model-files.md).
 inline std::vector<BadScene> FormatDefects() {
   return {
       BadScene{"unknown_key.yaml", 6, "tiem_step", "unknown key (did you mean 'time_step'?)"},
