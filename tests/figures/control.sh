@@ -47,9 +47,9 @@ grep -q -- "--plants must be >= 1" "$out/bad.txt" || fail "no message for --plan
 grep -q "unknown task 'juggling'" "$out/bad.txt" || fail "no message for a bad task: $(cat "$out/bad.txt")"
 [ ! -e "$out/bad" ] || fail "a failed run created its output folder"
 rm -f "$out/bad.txt"
-# Second-order plants (docs/control.md, "A second-order plant"): the quasi-dynamic plan of the
-# planar hand run on anitescu and stewart-trinkle plants (inertia, implicit damping), closed
-# loop better than open loop on average.
+# Second-order plants (docs/control.md, "Open vs closed loop over perturbed plants"): the
+# quasi-dynamic plan of the planar hand run on anitescu and stewart-trinkle plants (inertia,
+# implicit damping), closed loop better than open loop on average.
 for f in anitescu stewart-trinkle; do
   mkdir -p "$out/$f" || fail "cannot create $out/$f"
   "$bench" --tasks planar_hand --plant-formulation "$f" --out "$out/$f" > "$out/$f/table.md" 2>&1 \
