@@ -1,4 +1,4 @@
-# What every test of the suite shares (docs/development.md, "Tests"):
+# What every test of the suite shares (docs/development.md, "Labels"):
 #  * a label: `fast` (seconds each; every gtest case), `slow` (the figure programs, the pytest
 #    suite, whole-CLI runs, installs), `browser` (headless Chromium), `fuzz` (the sanitised
 #    libFuzzer runs), `reproductions` (the papers' cheap reproductions, docs/reproductions.md),
