@@ -32,8 +32,8 @@ def test_solve_returns_the_first_force_and_a_setpoint_the_plant_follows(walls):
 
 
 def test_closed_loop_reaches_the_wall_below_the_start(walls):
-    # N = 5 reaches the right wall (x = -1.45) after about 4 s (docs/reproductions.md, row N7), stays on it and
-    # creeps down it toward y = -5.
+    # N = 5 reaches the right wall (x = -1.45) after about 4 s (docs/reproductions.md, row N7),
+    # stays on it and creeps down it toward y = -5.
     out = quasidyn.ContactMpc(walls, horizon=5).run(150)
     assert out["completed"], out["message"]
     assert len(out["cost"]) == 150 and out["force"].shape == (150, 2)
