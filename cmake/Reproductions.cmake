@@ -11,6 +11,8 @@ file(GLOB QUASIDYN_REPRODUCTION_MODULES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE
      ${CMAKE_CURRENT_SOURCE_DIR}/repro/papers/*.py)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${QUASIDYN_REPRODUCTION_MODULES})
 add_test(NAME reproductions.page COMMAND /usr/bin/python3 ${QUASIDYN_REPRODUCTIONS} page --check)
+add_test(NAME reproductions.framework_test
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/reproductions/framework_test.py)
 add_test(NAME reproductions.check_test
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tests/reproductions/check_test.py
                  $<TARGET_FILE_DIR:gripper_figures>)
