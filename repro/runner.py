@@ -59,6 +59,9 @@ def run(source, root, build):
         except subprocess.TimeoutExpired:
             raise RuntimeError(f"source {source.name}: {' '.join(argv)} did not finish in "
                                f"{source.timeout_s:g} s") from None
+        except OSError as error:
+            raise RuntimeError(f"source {source.name}: cannot run {argv[0]}: {error.strerror} "
+                               f"(is {build} a build folder? --build DIR)") from None
         seconds = time.monotonic() - start
         if done.returncode not in source.ok_codes:
             raise RuntimeError(f"source {source.name}: {' '.join(argv)} exited "
@@ -81,7 +84,14 @@ def load_records(root, names):
         path = values_path(root, name)
         if os.path.exists(path):
             with open(path, encoding="utf-8") as handle:
-                records[name] = json.load(handle)
+                try:
+                    records[name] = json.load(handle)
+                except json.JSONDecodeError as error:
+                    raise ValueError(f"{os.path.relpath(path, root)}:{error.lineno}: not JSON "
+                                     f"({error.msg}): regenerate --source {name}") from None
+            if not isinstance(records[name].get("values"), dict):
+                raise ValueError(f"{os.path.relpath(path, root)}: no \"values\" object: "
+                                 f"regenerate --source {name}")
     return records
 
 

@@ -142,4 +142,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except ValueError as error:  # a row, a record or a page that cannot be rendered
+        sys.exit(f"reproductions.py: {error}")

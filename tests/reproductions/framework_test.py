@@ -3,11 +3,12 @@
 whose value is not recorded (issue 67)."""
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from repro import framework, page  # noqa: E402
+from repro import framework, page, runner  # noqa: E402
 
 
 class Tolerances(unittest.TestCase):
@@ -75,6 +76,23 @@ class Page(unittest.TestCase):
         record = {"values": {"a": 1.0}, "seconds": 0.1, "commit": "abc", "date": "2026-11-27"}
         with self.assertRaisesRegex(ValueError, "row X1: .*'missing'"):
             page.render([paper], {"s": source}, {"s": record})
+
+
+class BadInput(unittest.TestCase):
+    def test_a_record_that_is_not_json_names_its_file_and_line(self):
+        with tempfile.TemporaryDirectory() as root:
+            os.makedirs(os.path.join(root, "repro", "values"))
+            with open(os.path.join(root, "repro", "values", "s.json"), "w") as handle:
+                handle.write('{"values": \n')
+            with self.assertRaisesRegex(ValueError, r"repro/values/s.json:2: not JSON"):
+                runner.load_records(root, ["s"])
+
+    def test_a_build_folder_without_the_program_is_named(self):
+        source = framework.Source(name="s", argv=["{build}/no_such_program"],
+                                  extract=lambda run: {})
+        with tempfile.TemporaryDirectory() as root:
+            with self.assertRaisesRegex(RuntimeError, "cannot run .*no_such_program"):
+                runner.run(source, root, os.path.join(root, "no-build"))
 
 
 if __name__ == "__main__":
