@@ -7,7 +7,7 @@ import re
 
 from repro.framework import LONG, EXACT, Source, relative, timing
 
-from repro import csv_table
+from repro import benchmark_json, csv_table
 
 PUSHES = ("symmetric", "asymmetric", "semicircular", "wall")
 FIT = (10, 18)  # disk_pushing_figures' fit: n = 10 … 18, c = 2^(4 − n) = 2⁻⁶ … 2⁻¹⁴
@@ -235,16 +235,11 @@ def _pinch_peers(run):
 
 
 def _halm_posa_bench(run):
-    with open(run.path("halm_posa_bench.json"), encoding="utf-8") as handle:
-        report = json.load(handle)
     values = {}
-    for bench in report["benchmarks"]:
-        if bench.get("aggregate_name") != "median":
-            continue
-        name = bench["run_name"].replace("BM_", "").replace("/", "_")
-        scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3}[bench["time_unit"]]
-        values[f"{name}_cpu_us"] = bench["cpu_time"] * scale
-        values[f"{name}_wall_us"] = bench["real_time"] * scale
+    for run_name, bench in benchmark_json.medians(run.read("halm_posa_bench.json")).items():
+        name = run_name.replace("BM_", "").replace("/", "_")
+        values[f"{name}_cpu_us"] = benchmark_json.time_in(bench, "cpu_time", "us")
+        values[f"{name}_wall_us"] = benchmark_json.time_in(bench, "real_time", "us")
         for counter in ("pivots_per_solve", "warm_share", "lcps"):
             if counter in bench:
                 values[f"{name}_{counter}"] = bench[counter]

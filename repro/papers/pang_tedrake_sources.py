@@ -6,7 +6,7 @@ import re
 
 from repro.framework import LONG, EXACT, Source, relative, timing
 
-from repro import csv_table
+from repro import benchmark_json, csv_table
 
 MU_GRIPPER = 0.5  # §V-A: "a friction coefficient of 0.5" (the claim's number, used to test it)
 FLAT = 1.25  # Fig. 7/8's "flat" / "despite the increase in h": at most 25 % above the finest h's
@@ -165,17 +165,11 @@ def _cvxopt(run):
 # --- benchmarks (Google Benchmark JSON) ---------------------------------------------------------
 
 def _medians(run):
-    data = json.loads(run.read("bench.json"))
-    medians = {}
-    for b in data["benchmarks"]:
-        if b.get("aggregate_name") == "median":
-            medians[b["run_name"]] = b
-    return medians
+    return benchmark_json.medians(run.read("bench.json"))
 
 
 def _to_ms(b, key):
-    scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
-    return b[key] * scale
+    return benchmark_json.time_in(b, key, "ms")
 
 
 def _step_bench(run):

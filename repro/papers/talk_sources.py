@@ -9,7 +9,7 @@ import re
 import statistics
 
 from repro.framework import LONG, EXACT, Source, relative, timing
-from repro import csv_table
+from repro import benchmark_json, csv_table
 
 from repro.papers import talk_half_turn as half_turn
 
@@ -211,14 +211,8 @@ def _control_study(run):
 
 def _benchmark_medians(run):
     """{benchmark name without _median: (cpu time [µs], counters)} of the medians."""
-    report = json.loads(run.stdout)
-    medians = {}
-    for bench in report["benchmarks"]:
-        if bench.get("aggregate_name") != "median":
-            continue
-        scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3}[bench["time_unit"]]
-        medians[bench["run_name"]] = (bench["cpu_time"] * scale, bench)
-    return medians
+    return {name: (benchmark_json.time_in(bench, "cpu_time", "us"), bench)
+            for name, bench in benchmark_json.medians(run.stdout).items()}
 
 
 def _smoothing_cost(run):

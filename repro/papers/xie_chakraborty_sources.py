@@ -5,7 +5,7 @@ import math
 import os
 import re
 
-from repro import csv_table
+from repro import benchmark_json, csv_table
 from repro.framework import LONG, Source, relative, timing
 
 FIGURES = "build/release/ecp_figures out/ecp"
@@ -415,12 +415,8 @@ def _peers(run):
 def _bench(run):
     """ecp_bench --benchmark_format=json: the median CPU time per NCP of ours and Siconos on the
     same recorded NCPs of each scene, and their ratio within the run."""
-    report = json.loads(run.stdout)
-    medians = {}
-    for b in report["benchmarks"]:
-        if b.get("aggregate_name") == "median":
-            scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3}[b["time_unit"]]
-            medians[b["run_name"]] = b["cpu_time"] * scale
+    medians = {name: benchmark_json.time_in(bench, "cpu_time", "us")
+               for name, bench in benchmark_json.medians(run.stdout).items()}
     v = {}
     for scene in ("ecp_cube_sliding", "ecp_cylinder_rolling", "ecp_cube_toppling"):
         ours, siconos = medians[f"BM_EcpNcpOurs/{scene}"], medians[f"BM_EcpNcpSiconos/{scene}"]
