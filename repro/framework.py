@@ -86,6 +86,13 @@ class RunContext:
         with open(self.path(name), encoding="utf-8") as handle:
             return handle.read()
 
+    def scene(self, path):
+        """The YAML file at path (relative to the repository), parsed: a scene's own numbers."""
+        import os
+        import yaml
+        with open(os.path.join(self.root, path), encoding="utf-8") as handle:
+            return yaml.safe_load(handle)
+
 
 @dataclasses.dataclass
 class Source:

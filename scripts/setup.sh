@@ -9,7 +9,7 @@ packages=(
   libsiconos-numerics-dev coinor-libbonmin-dev python3 python3-cvxopt
   python3-dev python3-numpy python3-pytest pybind11-dev python3-matplotlib
   python3-venv python3-pip python3-setuptools python3-wheel
-  python3-distributed python3-dask python3-zarr
+  python3-distributed python3-dask python3-zarr python3-yaml
   libsdformat-dev libmujoco-dev libqhull-dev libassimp-dev libzip-dev libtinyxml2-dev libgl-dev libopengl-dev
   libbullet-dev libode-dev
 )

@@ -2,7 +2,6 @@
 functions that name their values (issue 67; repro/framework.py)."""
 import json
 import math
-import os
 import re
 
 from repro.framework import LONG, EXACT, Source, relative, timing
@@ -120,15 +119,9 @@ def _disk_pushing(run):
     return values
 
 
-def _scene_file(root, path):
-    import yaml
-    with open(os.path.join(root, path), encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
-
-
 def _disk_scene(run):
     info = json.loads(run.stdout)
-    scene = _scene_file(run.root, "examples/disk_pushing/scene.yaml")
+    scene = run.scene("examples/disk_pushing/scene.yaml")
     disk = scene["objects"][0]
     rim = disk["body"]["shapes"][0]
     return {
@@ -155,7 +148,7 @@ def _wall_scene(run):
 
 def _peg_scene(run):
     info = json.loads(run.stdout)
-    scene = _scene_file(run.root, "examples/peg_in_hole/scene.yaml")
+    scene = run.scene("examples/peg_in_hole/scene.yaml")
     boxes = {item["name"]: item for item in scene["environment"]}
     left, right = boxes["slot_left"], boxes["slot_right"]
     gap = (right["pose"]["x"] - right["size"][0] / 2) - (left["pose"]["x"] + left["size"][0] / 2)
@@ -175,7 +168,7 @@ def _peg_scene(run):
 
 def _pinch_scene(run):
     info = json.loads(run.stdout)
-    scene = _scene_file(run.root, "examples/pinch/scene.yaml")
+    scene = run.scene("examples/pinch/scene.yaml")
     square = scene["objects"][0]["body"]
     tips = {shape["radius"] for robot in scene["robots"] for body in robot["bodies"]
             for shape in body.get("shapes", [])}

@@ -1,7 +1,6 @@
 """The sources of notes.py's rows: the commands that print the paper's figures and the
 functions that name their values (issue 67; repro/framework.py)."""
 import json
-import os
 import re
 
 from repro.framework import LONG, EXACT, Source, relative, timing
@@ -16,10 +15,8 @@ FORCE_COLUMNS = {wall: (f"{wall}_normal", f"{wall}_friction")
 
 def _scene(run):
     """quasidyn info --json of the scene, and the walls' and bounds' numbers of its file."""
-    import yaml
     info = json.loads(run.stdout)
-    with open(os.path.join(run.root, SCENE), encoding="utf-8") as handle:
-        scene = yaml.safe_load(handle)
+    scene = run.scene(SCENE)
     values = {
         "formulation": info["formulation"]["type"],
         "friction_rays": info["friction_rays"],
@@ -64,12 +61,10 @@ def _first_for_good(below):
     return None
 
 
-def _friction_coefficient(root):
+def _friction_coefficient(run):
     """μ of the robot's tip on a wall: the scene's coefficients, combined harmonically as the
     contact model does (`quasidyn info --json`: friction_combination harmonic)."""
-    import yaml
-    with open(os.path.join(root, SCENE), encoding="utf-8") as handle:
-        scene = yaml.safe_load(handle)
+    scene = run.scene(SCENE)
     walls = {shape["friction"] for shape in scene["environment"]}
     tips = {shape["friction"] for robot in scene["robots"] for body in robot["bodies"]
             for shape in body.get("shapes", [])}
@@ -81,7 +76,7 @@ def _friction_coefficient(root):
 
 def _mpc(run):
     rows = csv_table.read_rows(run.path("mpc_runs.csv"))
-    mu = _friction_coefficient(run.root)
+    mu = _friction_coefficient(run)
     values = {"mu": mu}
     by_horizon = {n: [r for r in rows if r["horizon"] == n] for n in HORIZONS}
     for n, steps in by_horizon.items():
