@@ -136,21 +136,27 @@ def test_an_empty_batch_and_zero_steps(gripper, starts):
 
 
 def test_other_python_threads_run_during_a_batch(gripper, starts):
-    """The batch runs without the GIL: a Python thread keeps ticking while it runs."""
+    """The batch runs without the GIL: a Python thread keeps ticking while it runs.
+
+    Holding the GIL, the call would let no other Python thread run between entering and leaving
+    it (a tick or two at most, at a thread switch just before the call). The test counts the
+    ticks inside the call, not the longest pause between ticks: on the shared machine the
+    scheduler may pause the ticking thread for a while, which says nothing about the GIL."""
     q0s, Us = starts
     many_q0s = np.repeat(q0s, 400, axis=0)  # 20000 steps: a few tenths of a second
     many_Us = np.repeat(Us, 400, axis=0)
-    started, outcome = threading.Event(), []
+    started, outcome, inside = threading.Event(), [], []
 
     def batch():
         started.set()
         try:
+            entered = time.perf_counter()
             outcome.append(quasidyn.rollout_batch(gripper, many_q0s, many_Us, threads=1))
+            inside.extend([entered, time.perf_counter()])
         except Exception as e:  # reported below: an exception in a thread would be lost
             outcome.append(e)
 
     worker = threading.Thread(target=batch)
-    begin = time.perf_counter()
     worker.start()
     started.wait()
     ticks = []
@@ -158,9 +164,8 @@ def test_other_python_threads_run_during_a_batch(gripper, starts):
         ticks.append(time.perf_counter())
         time.sleep(0.001)
     worker.join()
-    duration = time.perf_counter() - begin
     assert isinstance(outcome[0], quasidyn.RolloutBatch), outcome[0]
     assert outcome[0].completed.all()
-    gaps = np.diff([begin] + ticks + [time.perf_counter()])
-    # Holding the GIL, the batch would stop this loop for its whole duration.
-    assert duration > 0.05 and gaps.max() < 0.5 * duration, (duration, gaps.max())
+    entered, left = inside
+    ticks_inside = sum(entered < t < left for t in ticks)
+    assert ticks_inside >= 10, (ticks_inside, len(ticks), left - entered)
