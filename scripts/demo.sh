@@ -5,8 +5,10 @@
 # quasidyn-demo/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-scripts/build.sh release
+# Only what the demo needs: the library's packages, and the command line and the Python module
+# built (the `demo` presets); README command 2 installs and builds the rest into the same tree.
+scripts/setup.sh demo
+scripts/build.sh demo
 # The Python module into the system python3's site folder (docs/python.md).
 sudo_cmd=()
 [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
