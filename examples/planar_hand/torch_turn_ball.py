@@ -7,7 +7,7 @@ Adam on U (the best iterate is kept), gradients by quasidyn.torch.rollout (docs/
 Prints the cost before and after, the final angle and the wall time.
 
     PYTHONPATH=build/release/python python3 examples/planar_hand/torch_turn_ball.py \
-        [--iterations 150] [--gradients exact|log-barrier|...]
+        [--iterations 150] [--gradients exact|log-barrier]
 """
 
 import argparse
@@ -30,7 +30,7 @@ WEIGHTS = torch.tensor([10.0, 10.0, 1.0], dtype=torch.float64)
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=150, help="Adam iterations")
-    parser.add_argument("--gradients", default="exact", choices=qdt.GRADIENTS)
+    parser.add_argument("--gradients", default="exact", choices=("exact", "log-barrier"))
     args = parser.parse_args()
     iterations = args.iterations
 

@@ -111,15 +111,18 @@ class _Setup:
         self.nu = len(stepper.scheduled_command(stepper.h, q0, v=v0))
         info = next(f for f in quasidyn.formulations() if f["name"] == self.formulation)
         if gradients == "log-barrier" and not info["smoothed_linearization"]:
-            raise ValueError(f"{who}: gradients='log-barrier': {self.formulation} has no log-barrier"
-                             " smoothing (its gradients are the exact ones of its own program)")
+            raise ValueError(f"{who}: gradients='log-barrier': {self.formulation} has no "
+                             "log-barrier smoothing (its gradients are the exact ones of its own "
+                             "program)")
         if gradients.startswith("randomized") and self.has_velocity:
-            raise ValueError(f"{who}: gradients={gradients!r}: randomized smoothing perturbs q and u"
-                             f" but not v, and {self.formulation} has a velocity state; use 'exact'")
+            raise ValueError(f"{who}: gradients={gradients!r}: randomized smoothing perturbs q "
+                             f"and u but not v, and {self.formulation} has a velocity state; use "
+                             "'exact'")
         if gradient_kappa is not None and gradients != "log-barrier":
             raise ValueError(f"{who}: gradient_kappa is the weight of gradients='log-barrier', "
                              f"not of {gradients!r}")
-        if gradient_kappa is not None and not (gradient_kappa > 0 and math.isfinite(gradient_kappa)):
+        if gradient_kappa is not None and not (gradient_kappa > 0
+                                               and math.isfinite(gradient_kappa)):
             raise ValueError(f"{who}: gradient_kappa must be > 0 and finite, got {gradient_kappa}")
         given = {k: v for k, v in smoothing.items() if v is not None}
         if given and not gradients.startswith("randomized"):
@@ -185,8 +188,12 @@ class _Setup:
                 i = int(bad[0])
                 self._gradient_failed(steps[i], result.status[i], result.message[i])
             return (result.A if need_a else None), result.B
-        smooth = (linearizer.smooth_first_order if self.gradients == "randomized-first-order"
-                  else linearizer.smooth_zeroth_order)
+        zeroth = self.gradients == "randomized-zeroth-order"
+        if zeroth and need_a and not self.smoothing.get("q_std", 0) > 0:
+            raise ValueError(f"{self.who}: gradients='randomized-zeroth-order' fits A = ∂x⁺/∂x, "
+                             "needed for the gradient to q (and through a rollout of more than "
+                             "one step), only from perturbed q: give q_std > 0 [m, rad]")
+        smooth = linearizer.smooth_zeroth_order if zeroth else linearizer.smooth_first_order
         nx = self.nq + self.nv
         A = np.empty((len(Q), nx, nx)) if need_a else None
         B = np.empty((len(Q), nx, self.nu))
