@@ -5,6 +5,8 @@ plan's path give the same shapes and, for the same inputs, the same values bit f
 runs the same steps: rollout_batch's rollout b is rollout's, distributed's is rollout_batch's,
 the files round-trip doubles exactly)."""
 
+import tempfile
+
 import numpy as np
 import pytest
 
@@ -74,14 +76,16 @@ def test_rollout_batch_of_one_is_the_rollout(gripper, inputs, single):
         np.testing.assert_array_equal(got[0], expected, err_msg=name)
 
 
-def test_distributed_rollouts_are_the_rollout(gripper, inputs, single):
+def test_distributed_rollouts_are_the_rollout(gripper, inputs, single, tmp_path, monkeypatch):
     distributed = pytest.importorskip("distributed")
     import quasidyn.distributed as qd
     q0, U = inputs
     # In this process: one worker thread, no subprocesses (test_distributed.py runs real ones).
+    # The worker's files (its space, the scene's shipped files) go to tmp_path, removed after.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=":0") as cluster, \
-            distributed.Client(cluster) as client:
+                                  dashboard_address=":0", local_directory=str(tmp_path)) \
+            as cluster, distributed.Client(cluster) as client:
         runs = qd.rollouts(gripper, q0[None], U[None], client=client, chunk_size=1,
                            gradients="a_and_b", progress=False)
     np.testing.assert_array_equal(runs.times, single.times)
