@@ -120,14 +120,15 @@ def second_order_block(qd, toy):
     quasi = qd.rollout(toy, q0, np.tile(u, (steps, 1)), formulation="qp")
     if not (second.completed and quasi.completed):
         sys.exit("talk_slides.py: second_order: a rollout failed")
-    gap = np.abs(second.q[:, 1] - u[0]) / 0.05
+    after = second.q[1:, 1]  # row k: after step k + 1 (row 0 of q is q0)
+    gap = np.abs(after - u[0]) / 0.05
     within = int(np.argmax(gap < 0.01)) + 1 if np.any(gap < 0.01) else -1
-    gap_q = np.abs(quasi.q[:, 1] - u[0]) / 0.05
+    gap_q = np.abs(quasi.q[1:, 1] - u[0]) / 0.05
     return {
         "second_order_steps_to_1pct": within,
-        "second_order_overshoot_m": float(max(0.0, np.max(u[0] - second.q[:, 1]))),
+        "second_order_overshoot_m": float(max(0.0, np.max(u[0] - after))),
         "quasi_static_steps_to_1pct": int(np.argmax(gap_q < 0.01)) + 1,
-        "quasi_static_first_step_error_m": float(abs(quasi.q[0, 1] - u[0])),
+        "quasi_static_first_step_error_m": float(abs(quasi.q[1, 1] - u[0])),
     }
 
 
@@ -228,7 +229,7 @@ def hydroplaning_block(qd):
         if not trajectory.completed:
             sys.exit(f"talk_slides.py: hydroplaning: the rollout at h = {h} failed")
         largest = 0.0
-        for t, contacts in zip(trajectory.times, trajectory.contacts):
+        for t, contacts in zip(trajectory.times[1:], trajectory.contacts, strict=True):  # step ends
             if not 0.15 - 1e-9 <= t <= 0.23 + 1e-9:
                 continue
             for c in contacts:

@@ -10,10 +10,13 @@ objects' coordinates first, then the robots'. Floating objects use (x, y, z, qw,
     result = stepper.step(scene.q0, scene.command_at(scene.time_step))
     traj = quasidyn.rollout(scene, formulation="qp", duration=0.3)    # the scene's schedule
     mine = quasidyn.rollout(scene, scene.q0, U, gradients="a_and_b")  # your commands U (N, nq_a)
-    mine.A, mine.B                                                     # (N, nq, nq), (N, nq, nq_a)
+    mine.q, mine.A, mine.B                 # (N + 1, nq) from q0, (N, nq, nq), (N, nq, nq_a)
     mine.save("run.npz"); quasidyn.view(mine, "run.html")
     many = quasidyn.rollout_batch(scene, Q0, Us, threads=2)            # Q0 (B, nq), Us (B, N, nq_a)
     many.q, many.completed                                             # (B, N + 1, nq), (B,)
+
+Trajectory arrays: states (times, q, v) have N + 1 rows from q0, steps (u, A, B) N rows
+(docs/python.md, "Arrays of a trajectory").
 
 Errors: a bad scene file raises SceneError (a ValueError) with 'file:line: field: problem';
 a missing file SceneFileNotFoundError or TrajectoryFileNotFoundError, each also a

@@ -173,7 +173,8 @@ def _default_chunk(total: int, client_: Any) -> int:
 class Rollouts:
     """Stacked results of many rollouts, row i for (q0s[i], Us[i]), as rollout_batch's
     RolloutBatch names them: q (B, N + 1, n_q), v, u (B, N, nu), A, B, completed (B,),
-    steps_done (B,), status and message (lists), times (N + 1,). With a store, the arrays are
+    steps_done (B,), status and message (lists), times (N + 1,); state rows q0 first, step rows
+    N (docs/python.md, "Arrays of a trajectory"). With a store, the arrays are
     the data set's (zarr arrays: read by slicing, never all at once)."""
 
     def __init__(self, arrays: Mapping[str, Any], status: List[str], message: List[str],

@@ -45,7 +45,16 @@ class PyContactMpc {
     out["best_bound"] = s.best_bound;
     out["gap"] = s.gap;
     out["relative_gap"] = s.relative_gap;
-    out["states"] = RowsToMatrix(s.states, nx);
+    // The predicted states with the start first (docs/python.md, "Arrays of a trajectory"):
+    // x_0 = (q, v) as given, then x̂_1 … x̂_N; none without a solution.
+    std::vector<Eigen::VectorXd> states;
+    if (!s.states.empty()) {
+      Eigen::VectorXd start(nx);
+      start << q.value, v.value;
+      states.push_back(std::move(start));
+      states.insert(states.end(), s.states.begin(), s.states.end());
+    }
+    out["states"] = RowsToMatrix(states, nx);
     out["forces"] = RowsToMatrix(s.forces, na);
     out["impulses"] = RowsToMatrix(s.impulses, 0);
     out["contacts"] = static_cast<int>(s.contacts.size());
@@ -140,8 +149,10 @@ void BindMpc(py::module_& m) {
           "damping", [](const PyContactMpc& p) { return p.mpc().damping(); }, "D, likewise")
       .def("solve", &PyContactMpc::Solve, py::arg("q"), py::arg("v"),
            "solve(q (n_q), v (n_v)) -> dict(status, message, has_solution, force (n_a), "
-           "command (n_q,a: the setpoint), cost, best_bound, gap, relative_gap, states (N × "
-           "n_x), forces (N × n_a), impulses (N × n_gamma), contacts, binding_caps, nodes, "
+           "command (n_q,a: the setpoint), cost, best_bound, gap, relative_gap, states ((N + 1) × "
+           "n_x: row 0 (q, v), then the predicted states; 0 rows without a solution), forces "
+           "(N × n_a: row k the step from state row k), impulses (N × n_gamma), contacts, "
+           "binding_caps, nodes, "
            "qp_iterations, solve_seconds).")
       .def("run", &PyContactMpc::Run, py::arg("steps"), py::arg("formulation") = "stewart-trinkle",
            py::arg("q0") = py::none(), py::arg("v0") = py::none(),

@@ -84,7 +84,8 @@ void BindPlan(py::module_& m) {
               q.row(static_cast<Eigen::Index>(k + 1)) = t.steps[k].q;
             return q;
           },
-          "(N + 1, n_q): the start configuration then q after each path step [m, rad].")
+          "(N + 1, n_q): the start configuration then q after each path step [m, rad], as "
+          "Plan.trajectory.q (docs/python.md, \"Arrays of a trajectory\").")
       .def_property_readonly(
           "path_u",
           [](const PythonPlan& p) {

@@ -116,7 +116,8 @@ void BindRolloutBatchResult(py::module_& m) {
             });
           },
           "q(t_k) of every rollout (B, N + 1, n_q) [m, rad]: row 0 is q0, row k the "
-          "configuration after step k (Trajectory.q is rows 1 … N).")
+          "configuration after step k, as Trajectory.q (docs/python.md, \"Arrays of a "
+          "trajectory\").")
       .def_property_readonly(
           "v",
           [](const PyRolloutBatch& r) {

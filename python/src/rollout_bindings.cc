@@ -152,7 +152,8 @@ void BindRollout(py::module_& m, PyTrajectory& trajectory) {
             AppendStep(State{next, velocity}, u.value, result ? &result->result : nullptr, &t);
           },
           py::arg("q"), py::arg("u"), py::arg("result") = py::none(), py::arg("v") = py::none(),
-          "append(q, u, result=None, v=None): adds step k = len + 1 at t = k·h: q (n_q,) the "
+          "append(q, u, result=None, v=None): adds step k = len + 1 at t = k·h (a row of u, and "
+          "of q after q0): q (n_q,) the "
           "configuration after it (None: result.q_next), u (nu,) its command, and when result (a "
           "StepResult of Stepper.step) is given its contacts, forces, status and statistics; "
           "for a trajectory with velocities (v0 set) v (n_v,) the velocity after it (None: "
@@ -179,12 +180,13 @@ void BindRollout(py::module_& m, PyTrajectory& trajectory) {
            "rollout(scene, q0=None, U=None, *, formulation=None, h=None, "
            "parameters=None, v0=None, **keywords) -> Trajectory.\n"
            "From q0 (n_q,) (None: scene.q0) and, for the formulations with a velocity state, v0 "
-           "(n_v,) (None: the scene's initial velocity; refused by the others), for k = 1..N: "
-           "x_k = step(x_{k-1}, u_k) (x = q, or (q, v)) with u_k = U[k-1] (U of shape (N, nu): "
-           "your own "
-           "commands) or, without U, the scene's schedule u_k = Stepper.scheduled_command(k·h, "
-           "q_{k-1}) for N = steps, or the steps covering duration [s], or to the schedule's end. "
-           "gradients: 'none', 'b_only' or 'a_and_b' records B_k (and A_k) of every step "
+           "(n_v,) (None: the scene's initial velocity; refused by the others), for k = 0..N-1: "
+           "x[k+1] = step(x[k], u[k]) (x = q, or (q, v); x[0] the start) with u[k] = U[k] (U of "
+           "shape (N, nu): your own commands) or, without U, the scene's schedule u[k] = "
+           "Stepper.scheduled_command((k+1)·h, q[k]) for N = steps, or the steps covering "
+           "duration [s], or to the schedule's end; the Trajectory's arrays are laid out so "
+           "(docs/python.md, \"Arrays of a trajectory\"). "
+           "gradients: 'none', 'b_only' or 'a_and_b' records B[k] (and A[k]) of every step "
            "(Trajectory.A, .B; the formulation's own derivative of the step solved; ValueError for "
            "a formulation without one). Formulation keywords as in Stepper. A failed step stops "
            "the rollout without raising: check Trajectory.completed / message. ") +

@@ -1,5 +1,7 @@
-// quasidyn.Trajectory's stacked arrays (times, q, v, u, q_u, q_a, forces, A, B): one row per
-// step, as numpy arrays.
+// quasidyn.Trajectory's stacked arrays as numpy arrays (docs/python.md, "Arrays of a
+// trajectory"): the state arrays (times, q, v, q_u, q_a, instance_q) have a row for the start
+// then one per step, len(steps) + 1 rows; the per-step arrays (u, momentum_force,
+// joint_limit_impulse, A, B) one row per step.
 
 #include <pybind11/eigen.h>
 #include <pybind11/numpy.h>
@@ -16,13 +18,35 @@ namespace py = pybind11;
 namespace quasidyn::python {
 namespace {
 
-// Row k of the result is `column(steps[k])` (size `width`).
+// Per step: row k of the result is `column(steps[k])` (size `width`).
 template <typename Get>
 Eigen::MatrixXd Stack(const Trajectory& t, int width, Get column) {
   Eigen::MatrixXd out(static_cast<Eigen::Index>(t.steps.size()), width);
   for (size_t k = 0; k < t.steps.size(); ++k)
     out.row(static_cast<Eigen::Index>(k)) = column(t.steps[k]);
   return out;
+}
+
+// Per state: row 0 of the result is `row(start)` (q0 or v0), row k + 1 is `row(of(steps[k]))`,
+// the state after the k-th step kept (size `width`).
+template <typename Of, typename Row>
+Eigen::MatrixXd StackStates(const Trajectory& t, int width, const Eigen::VectorXd& start, Of of,
+                            Row row) {
+  Eigen::MatrixXd out(static_cast<Eigen::Index>(t.steps.size()) + 1, width);
+  out.row(0) = row(start);
+  for (size_t k = 0; k < t.steps.size(); ++k)
+    out.row(static_cast<Eigen::Index>(k) + 1) = row(of(t.steps[k]));
+  return out;
+}
+
+const Eigen::VectorXd& ConfigurationOf(const TrajectoryStep& s) { return s.q; }
+const Eigen::VectorXd& VelocityOf(const TrajectoryStep& s) { return s.v; }
+
+// The configurations' entries [begin, begin + size) stacked (len(steps) + 1, size).
+Eigen::MatrixXd StackConfigurations(const Trajectory& t, int begin, int size) {
+  return StackStates(t, size, t.q0, ConfigurationOf, [begin, size](const Eigen::VectorXd& q) {
+    return q.segment(begin, size).transpose();
+  });
 }
 
 // The size of the state x: n_q, or n_q + n_v for a trajectory with velocities (second order).
@@ -59,45 +83,37 @@ void BindTrajectoryArrays(PyTrajectory& trajectory) {
       .def_property_readonly(
           "times",
           [](const Trajectory& t) {
-            Eigen::VectorXd times(static_cast<Eigen::Index>(t.steps.size()));
+            Eigen::VectorXd times(static_cast<Eigen::Index>(t.steps.size()) + 1);
+            times[0] = 0.0;
             for (size_t k = 0; k < t.steps.size(); ++k)
-              times[static_cast<Eigen::Index>(k)] = t.steps[k].t;
+              times[static_cast<Eigen::Index>(k) + 1] = t.steps[k].t;
             return times;
           },
-          "t_k = k·h (N,) [s], the end time of each step.")
+          "t_k = k·h (N + 1,) [s]: 0, then the end time of each step (docs/python.md, \"Arrays "
+          "of a trajectory\").")
       .def_property_readonly(
-          "q",
-          [](const Trajectory& t) {
-            return Stack(t, t.nq, [](const TrajectoryStep& s) { return s.q.transpose(); });
-          },
-          "q(t_k) stacked (N, n_q) [m, rad].")
+          "q", [](const Trajectory& t) { return StackConfigurations(t, 0, t.nq); },
+          "q(t_k) stacked (N + 1, n_q) [m, rad]: row 0 q0, row k the configuration after step k.")
       .def_property_readonly(
           "v",
           [](const Trajectory& t) {
             const int n = static_cast<int>(t.v0.size());
-            return Stack(t, n, [n](const TrajectoryStep& s) -> Eigen::RowVectorXd {
-              if (s.v.size() != n)
-                return Eigen::RowVectorXd::Constant(n, std::numeric_limits<double>::quiet_NaN());
-              return s.v.transpose();
-            });
+            return StackStates(t, n, t.v0, VelocityOf,
+                               [n](const Eigen::VectorXd& v) -> Eigen::RowVectorXd {
+                                 if (v.size() != n)
+                                   return Eigen::RowVectorXd::Constant(
+                                       n, std::numeric_limits<double>::quiet_NaN());
+                                 return v.transpose();
+                               });
           },
-          "v(t_k) stacked (N, n_v) [m/s, rad/s] for stewart-trinkle and anitescu; (N, 0) for "
-          "the formulations without a velocity state.")
+          "v(t_k) stacked (N + 1, n_v) [m/s, rad/s], row 0 v0, for stewart-trinkle and "
+          "anitescu; (N + 1, 0) for the formulations without a velocity state.")
       .def_property_readonly(
-          "q_u",
-          [](const Trajectory& t) {
-            return Stack(t, t.nq_u,
-                         [&t](const TrajectoryStep& s) { return s.q.head(t.nq_u).transpose(); });
-          },
-          "The objects' coordinates q_u(t_k) stacked (N, n_q,u).")
+          "q_u", [](const Trajectory& t) { return StackConfigurations(t, 0, t.nq_u); },
+          "The objects' coordinates q_u(t_k) stacked (N + 1, n_q,u), row 0 from q0.")
       .def_property_readonly(
-          "q_a",
-          [](const Trajectory& t) {
-            return Stack(t, t.CommandSize(), [&t](const TrajectoryStep& s) {
-              return s.q.tail(t.CommandSize()).transpose();
-            });
-          },
-          "The robots' coordinates q_a(t_k) stacked (N, n_q,a).")
+          "q_a", [](const Trajectory& t) { return StackConfigurations(t, t.nq_u, t.nq - t.nq_u); },
+          "The robots' coordinates q_a(t_k) stacked (N + 1, n_q,a), row 0 from q0.")
       .def(
           "instance_q",
           [](const Trajectory& t, const std::string& instance) {
@@ -107,19 +123,19 @@ void BindTrajectoryArrays(PyTrajectory& trajectory) {
               throw py::value_error("Trajectory.instance_q: the scene has no instance '" +
                                     instance + "'");
             const ModelInstance& i = scene.instances[index];
-            return Stack(t, i.nq, [&i](const TrajectoryStep& s) {
-              return s.q.segment(i.q_start, i.nq).transpose();
-            });
+            return StackConfigurations(t, i.q_start, i.nq);
           },
           py::arg("instance"),
-          "One instance's coordinates stacked (N, its n_q), by name ('sphere', 'gripper').")
+          "One instance's coordinates stacked (N + 1, its n_q), row 0 from q0, by name "
+          "('sphere', 'gripper').")
       .def_property_readonly(
           "u",
           [](const Trajectory& t) {
             return Stack(t, t.CommandSize(),
                          [](const TrajectoryStep& s) { return s.u.transpose(); });
           },
-          "The commands q̄_a(t_k) stacked (N, n_q,a) [m, rad].")
+          "The commands stacked (N, nu) [m, rad]: row k the command of the step from state row k "
+          "to row k + 1, q̄_a(t_{k+1}).")
       .def_property_readonly(
           "momentum_force",
           [](const Trajectory& t) {
@@ -130,8 +146,8 @@ void BindTrajectoryArrays(PyTrajectory& trajectory) {
               return s.momentum_force.transpose();
             });
           },
-          "StepResult.momentum_force of every step stacked (N, n_v,u) [N, N·m]; NaN rows for "
-          "steps recorded without it.")
+          "StepResult.momentum_force of every step stacked (N, n_v,u) [N, N·m], row k the step "
+          "from state row k to k + 1; NaN rows for steps recorded without it.")
       .def_property_readonly(
           "joint_limit_impulse",
           [](const Trajectory& t) {
@@ -150,7 +166,8 @@ void BindTrajectoryArrays(PyTrajectory& trajectory) {
                 t, "A", StateSize(t), StateSize(t),
                 [](const TrajectoryStep& s) -> const Eigen::MatrixXd& { return s.A; });
           },
-          "A_k = ∂x_k/∂x_{k-1} of every step stacked (N, n_x, n_x), x = q (n_x = n_q) or, for "
+          "A[k] = ∂x_{k+1}/∂x_k of every step stacked (N, n_x, n_x) (x_k: state row k), x = q (n_x "
+          "= n_q) or, for "
           "stewart-trinkle and anitescu, x = (q, v) (n_x = n_q + n_v), from rollout(..., "
           "gradients='a_and_b'); NaN for a step whose derivative failed (gradient_status). "
           "Raises ValueError when no gradients were computed.")
@@ -161,7 +178,7 @@ void BindTrajectoryArrays(PyTrajectory& trajectory) {
                 t, "B", StateSize(t), t.CommandSize(),
                 [](const TrajectoryStep& s) -> const Eigen::MatrixXd& { return s.B; });
           },
-          "B_k = ∂x_k/∂u_k of every step stacked (N, n_x, n_q,a), x as for A, from "
+          "B[k] = ∂x_{k+1}/∂u[k] of every step stacked (N, n_x, nu), x as for A, from "
           "rollout(..., gradients='a_and_b' or 'b_only'); NaN where the derivative failed.");
 }
 

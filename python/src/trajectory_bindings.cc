@@ -27,8 +27,9 @@ constexpr auto kTrajectoryBindingsView = py::return_value_policy::reference_inte
 PyTrajectory BindTrajectory(py::module_& m) {
   py::class_<TrajectoryStep>(
       m, "TrajectoryStep",
-      "Step k of a trajectory: from t_{k-1} to t = k·h. contacts are those found at "
-      "q(t_{k-1}) with the forces they carried during the step.")
+      "Step k of a trajectory: from t_{k-1} to t = k·h (Trajectory.steps[k - 1], from state "
+      "row k - 1 to row k of Trajectory.q). contacts are those found at q(t_{k-1}) with the "
+      "forces they carried during the step.")
       .def_readonly("k", &TrajectoryStep::k, "The step's number, 1 … N.")
       .def_readonly("t", &TrajectoryStep::t, "Time at the end of the step, k·h [s].")
       .def_property_readonly(
@@ -92,8 +93,10 @@ PyTrajectory BindTrajectory(py::module_& m) {
 
   PyTrajectory trajectory(
       m, "Trajectory",
-      "A simulated trajectory (docs/trajectory-format.md). Row k of times, q and u is step "
-      "k+1, at t = (k+1)·h; the initial configuration is q0 (not a row). Made by rollout, "
+      "A simulated trajectory (docs/trajectory-format.md). State arrays (times, q, v, q_u, "
+      "q_a) have N + 1 rows, row 0 the start (t = 0, q0); per-step arrays (u, A, B, forces, "
+      "steps) N rows, row k the step from state k to k + 1 (docs/python.md, \"Arrays of a "
+      "trajectory\"). Made by rollout, "
       "read by load_trajectory / Trajectory.load, or built step by step: "
       "Trajectory(scene) then append(q, u, result).");
   trajectory.def_readonly("scene_name", &Trajectory::scene_name, "The scene's name.")
@@ -152,7 +155,7 @@ PyTrajectory BindTrajectory(py::module_& m) {
             for (const TrajectoryStep& s : t.steps) out.emplace_back(ToString(s.gradient_status));
             return out;
           },
-          "Per step: not_run, solved, or why its derivative failed.")
+          "Per step (N,): not_run, solved, or why its derivative failed.")
       .def_property_readonly(
           "contacts",
           [](const Trajectory& t) {
@@ -161,7 +164,7 @@ PyTrajectory BindTrajectory(py::module_& m) {
             for (const TrajectoryStep& s : t.steps) all.push_back(s.contacts);
             return all;
           },
-          "Per step, its list of Contact.")
+          "Per step (N,), its list of Contact.")
       .def_property_readonly(
           "final_q",
           [](const Trajectory& t) -> const Eigen::VectorXd& { return t.FinalConfiguration(); },

@@ -63,7 +63,7 @@ def test_the_box_rests_between_the_held_arms_for_fifty_steps(scene):
     U = np.tile(scene.q0[scene.nq_u:], (REST_STEPS, 1))
     traj = quasidyn.rollout(scene, scene.q0, U)
     assert traj.completed
-    assert traj.q.shape == (REST_STEPS, scene.nq)
+    assert traj.q.shape == (REST_STEPS + 1, scene.nq)  # q0, then each step
     box = traj.q[:, :3] - scene.q0[:3]
     assert np.max(np.linalg.norm(box, axis=1)) <= REST_FRACTION_OF_EPSILON * epsilon
     assert np.max(np.abs(traj.q[:, 3:7] - scene.q0[3:7])) <= REST_FRACTION_OF_EPSILON * epsilon

@@ -136,7 +136,7 @@ def test_compare_runs_every_formulation_that_can_step_the_scene(tmp_path):
     assert "3D" in skipped["ecp"]["skipped"] and skipped["ecp"]["trajectory"] is None
     for name, r in ran.items():
         assert r["skipped"] == "" and r["failure"] == "", (name, r["failure"])
-        assert r["trajectory"].q.shape[0] == 8, name  # q after each of the 8 steps
+        assert r["trajectory"].q.shape[0] == 9, name  # q0, then q after each of the 8 steps
         assert r["median_step_seconds"] > 0 and r["max_contacts"] >= 0, name
         assert r["final_position_difference"] >= 0 and r["deepest_penetration"] >= 0, name
     assert out["reference"].formulation == "stewart-trinkle"

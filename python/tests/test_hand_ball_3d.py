@@ -38,7 +38,7 @@ def test_the_ball_rests_on_the_palm_for_fifty_steps(hand):
     epsilon = hand.contact_tolerance
     U = np.tile(hand.q0[hand.nq_u:], (REST_STEPS, 1))
     traj = quasidyn.rollout(hand, hand.q0, U)
-    assert traj.q.shape == (REST_STEPS, hand.nq)
+    assert traj.q.shape == (REST_STEPS + 1, hand.nq)  # q0, then each step
     ball = traj.q[:, :3] - hand.q0[:3]
     assert np.max(np.linalg.norm(ball, axis=1)) <= REST_FRACTION_OF_EPSILON * epsilon
     # The fingers hold their commanded posture: the hand's joints do not drift either.

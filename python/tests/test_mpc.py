@@ -17,11 +17,12 @@ def test_solve_returns_the_first_force_and_a_setpoint_the_plant_follows(walls):
     q, v = np.array([-1.55, -4.5]), np.array([1.2, -0.6])
     r = mpc.solve(q, v)
     assert r["status"] == "optimal" and r["has_solution"]
-    assert r["states"].shape == (5, 4) and r["forces"].shape == (5, 2)
+    assert r["states"].shape == (6, 4) and r["forces"].shape == (5, 2)  # x_0 first
+    np.testing.assert_array_equal(r["states"][0], np.concatenate([q, v]))
     assert r["contacts"] == 3 and r["impulses"].shape == (5, 12)
     np.testing.assert_allclose(r["force"], r["forces"][0])
     # The impedance's force at the predicted next state is the first force.
-    x1 = r["states"][0]
+    x1 = r["states"][1]
     force = mpc.stiffness * (r["command"] - x1[:2]) - mpc.damping * x1[2:]
     np.testing.assert_allclose(force, r["force"], atol=1e-9)
     # The plant (stewart-trinkle) lands on the prediction.

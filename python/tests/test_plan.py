@@ -136,7 +136,7 @@ def test_save_json_is_a_trajectory_file_with_the_tree(found, tmp_path):
     path = tmp_path / "plan.json"
     found.save_json(str(path))
     traj = quasidyn.load_trajectory(str(path))
-    np.testing.assert_array_equal(traj.q, found.path_q[1:])
+    np.testing.assert_array_equal(traj.q, found.path_q)  # both q0 first
     data = json.loads(path.read_text())
     assert data["plan"]["status"] == "found"
     assert len(data["plan"]["tree"]["q"]) == found.tree_q.shape[0]

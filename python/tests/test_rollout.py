@@ -25,11 +25,13 @@ def test_rollout_runs_the_schedule_to_its_end(gripper, gripper_rollout):
     assert traj.completed and traj.status in ("solved", "solved_inaccurate")
     assert traj.message == "" and traj.formulation == "qp" and traj.time_step == 0.01
     assert len(traj) == traj.steps_requested == 24  # 0.24 s / 0.01 s
-    assert traj.times.shape == (24,) and traj.q.shape == (24, 6) and traj.u.shape == (24, 3)
-    np.testing.assert_allclose(traj.times, 0.01 * np.arange(1, 25), rtol=1e-15)
-    for k, t in enumerate(traj.times):
+    # States: the start then one row per step; commands: one row per step.
+    assert traj.times.shape == (25,) and traj.q.shape == (25, 6) and traj.u.shape == (24, 3)
+    np.testing.assert_allclose(traj.times, 0.01 * np.arange(0, 25), rtol=1e-15)
+    for k, t in enumerate(traj.times[1:]):  # u[k]: the step from row k to row k + 1, at its end
         np.testing.assert_array_equal(traj.u[k], gripper.command_at(t))
     np.testing.assert_array_equal(traj.q0, gripper.q0)
+    np.testing.assert_array_equal(traj.q[0], gripper.q0)
     np.testing.assert_array_equal(traj.final_q, traj.q[-1])
     assert traj.coordinate_names == gripper.coordinate_names
 

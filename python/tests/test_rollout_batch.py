@@ -30,7 +30,7 @@ def assert_batch_is_the_serial_rollouts(batch, serial, gradients):
     for b, single in enumerate(serial):
         n = single.steps_done
         np.testing.assert_array_equal(batch.q[b, 0], single.q0)
-        np.testing.assert_array_equal(batch.q[b, 1:n + 1], single.q)
+        np.testing.assert_array_equal(batch.q[b, :n + 1], single.q)  # the same rows, q0 first
         np.testing.assert_array_equal(batch.u[b, :n], single.u)
         np.testing.assert_array_equal(batch.momentum_force[b, :n], single.momentum_force)
         if gradients != "none":
@@ -90,7 +90,7 @@ def test_second_order_batches_take_v0s(starts):
     assert batch.v.shape == (B, 5, scene.nv)
     np.testing.assert_array_equal(batch.v[:, 0], v0s)
     for b in range(B):
-        np.testing.assert_array_equal(batch.v[b, 1:], serial[b].v)
+        np.testing.assert_array_equal(batch.v[b], serial[b].v)
 
 
 def test_bad_shapes_and_values_are_named_with_their_index(gripper, starts):

@@ -74,9 +74,9 @@ def test_rollout_and_trajectory_hold_v(block, tmp_path):
     assert trajectory.completed, trajectory.message
     assert trajectory.formulation == "stewart-trinkle"
     np.testing.assert_array_equal(trajectory.v0, [0.8, 0, 0])
-    assert trajectory.v.shape == (20, 3)
+    assert trajectory.v.shape == (21, 3)  # v0, then after each step
     # Sliding, then stopped at step ⌈v0 / (h μ g)⌉ = 17.
-    speeds = np.maximum(0.0, 0.8 - 0.5 * G * 0.01 * np.arange(1, 21))
+    speeds = np.maximum(0.0, 0.8 - 0.5 * G * 0.01 * np.arange(0, 21))
     np.testing.assert_allclose(trajectory.v[:, 0], speeds, atol=1e-9)
     np.testing.assert_array_equal(trajectory.final_v, trajectory.v[-1])
     # Both file formats keep v; a quasi-dynamic trajectory has none.
@@ -86,10 +86,10 @@ def test_rollout_and_trajectory_hold_v(block, tmp_path):
         loaded = quasidyn.load_trajectory(path)
         np.testing.assert_array_equal(loaded.v, trajectory.v)
         np.testing.assert_array_equal(loaded.v0, trajectory.v0)
-    assert quasidyn.rollout(block, formulation="qp", steps=2).v.shape == (2, 0)
+    assert quasidyn.rollout(block, formulation="qp", steps=2).v.shape == (3, 0)
     # Another start: v0 given, or refused where the model has no velocity.
     still = quasidyn.rollout(block, steps=3, v0=np.zeros(3))
-    np.testing.assert_allclose(still.v, np.zeros((3, 3)), atol=1e-12)
+    np.testing.assert_allclose(still.v, np.zeros((4, 3)), atol=1e-12)
     with pytest.raises(ValueError, match="^rollout: v0 has size 3, expected the model's n_v of "
                        "its state = 0"):
         quasidyn.rollout(block, formulation="qp", steps=1, v0=np.zeros(3))
@@ -142,7 +142,7 @@ def test_the_gripper_example_with_its_robot(gripper):
     for formulation in quasidyn.SECOND_ORDER_FORMULATIONS:
         trajectory = quasidyn.rollout(gripper, formulation=formulation, duration=0.24)
         assert trajectory.completed, trajectory.message
-        assert trajectory.v.shape == (24, gripper.nv)
+        assert trajectory.v.shape == (25, gripper.nv)
         assert max(len(c) for c in trajectory.contacts) == 3  # both fingers and the ground
 
 

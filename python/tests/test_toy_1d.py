@@ -127,15 +127,16 @@ def test_the_scenes_ramp_is_the_closed_form_step_after_step(scene, toy, q0):
     """`quasidyn simulate`'s run: the command ramps at 0.3 m/s and passes the disk at t = 1/6 s;
     every step is the closed form from the previous q (the gap stays within ε throughout)."""
     traj = qd.rollout(scene)
-    assert traj.completed and len(traj.times) == 10
+    assert traj.completed and len(traj.times) == 11  # the start and 10 steps
     q = q0
-    for k in range(10):
+    for k in range(10):  # step k: from row k to row k + 1 with u[k]
         assert traj.steps[k].polished, k  # every command is far from the kink (qp_bound)
         expected = np.array(cf.exact(toy, q, traj.u[k][0])[:2])
         bound = 64 * EPS * (1.0 + np.max(np.abs(expected)))
-        assert np.max(np.abs(np.array(traj.q[k]) - expected)) <= bound, (k, traj.q[k], expected)
-        q = np.array(traj.q[k])
-    assert traj.q[1][0] == pytest.approx(0.005, abs=1e-12)  # the first push: α·(0.01 − 0)
+        after = np.array(traj.q[k + 1])
+        assert np.max(np.abs(after - expected)) <= bound, (k, after, expected)
+        q = after
+    assert traj.q[2][0] == pytest.approx(0.005, abs=1e-12)  # the first push: α·(0.01 − 0)
 
 
 def test_a_contact_beyond_the_tolerance_is_not_in_the_step(scene, toy, q0):

@@ -39,12 +39,10 @@ def test_rollout_records_A_and_B_of_every_step_as_the_linearizer_gives_them(grip
     assert run.A.shape == (12, 6, 6) and run.B.shape == (12, 6, 3)
     assert run.gradient_status == ["solved"] * 12
     linearizer = qd.Linearizer(gripper)
-    q = gripper.q0
-    for k in range(12):
-        expected = linearizer.linearize(q, U[k])
+    for k in range(12):  # step k: from state row k with command row k
+        expected = linearizer.linearize(run.q[k], U[k])
         np.testing.assert_array_equal(run.A[k], expected.A)
         np.testing.assert_array_equal(run.B[k], expected.B)
-        q = run.q[k]
     b_only = qd.rollout(gripper, None, U[:2], gradients="b_only")
     assert b_only.B.shape == (2, 6, 3) and np.isnan(b_only.A).all()
     with pytest.raises(ValueError, match="no gradients"):
@@ -257,7 +255,10 @@ def test_the_compact_format_is_numpy_and_exact(gripper, tmp_path):
     run.save(str(path))
     # numpy reads it without quasidyn ...
     arrays = np.load(str(path))
+    # the same arrays as the Trajectory: states q0 first (N + 1 rows), steps N rows
     np.testing.assert_array_equal(arrays["q"], run.q)
+    np.testing.assert_array_equal(arrays["t"], run.times)
+    np.testing.assert_array_equal(arrays["u"], run.u)
     np.testing.assert_array_equal(arrays["B"], run.B)
     assert str(arrays["format"]) == "quasidyn-trajectory"
     counts = arrays["contact_count"]
@@ -277,3 +278,4 @@ def test_the_compact_format_is_numpy_and_exact(gripper, tmp_path):
     run.save(str(tmp_path / "every.npz"), every=10)
     thinned = qd.load_trajectory(str(tmp_path / "every.npz"))
     assert [s.k for s in thinned.steps] == [10, 20, 24] and thinned.completed
+    np.testing.assert_array_equal(thinned.q, run.q[[0, 10, 20, 24]])  # the start and those kept

@@ -53,6 +53,48 @@ TEST(TrajectoryFileTest, NpzRoundTripsEveryFieldBitForBit) {
   EXPECT_LT(fs::file_size(dir.path() / "gripper.npz"), fs::file_size(dir.path() / "gripper.json"));
 }
 
+// Version 2's state arrays (k, t, q, v) start with the start's row: k = 0, t = 0, q0.
+TEST(TrajectoryFileTest, NpzStateArraysStartWithTheStart) {
+  const Trajectory rollout = GripperRollout(GradientMode::kNone);
+  const NpzArchive archive = TrajectoryToNpz(rollout);
+  const auto n = static_cast<std::int64_t>(rollout.steps.size());
+  EXPECT_EQ(archive.at("format_version").i64[0], 2);
+  EXPECT_EQ(archive.at("q").shape, (std::vector<std::int64_t>{n + 1, rollout.nq}));
+  EXPECT_EQ(archive.at("t").shape, (std::vector<std::int64_t>{n + 1}));
+  EXPECT_EQ(archive.at("u").shape, (std::vector<std::int64_t>{n, rollout.nq - rollout.nq_u}));
+  EXPECT_EQ(archive.at("k").i64[0], 0);
+  EXPECT_EQ(archive.at("t").f64[0], 0.0);
+  for (int i = 0; i < rollout.nq; ++i) EXPECT_EQ(archive.at("q").f64[i], rollout.q0[i]);
+  // A row 0 that is not q0 is a damaged file.
+  NpzArchive damaged = archive;
+  damaged["q"].f64[0] += 1.0;
+  try {
+    TrajectoryFromNpz(damaged);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("q: row 0 must equal q0"), std::string::npos) << e.what();
+  }
+}
+
+// Files of version 1 (one row per step in k, t, q, v; the start only in q0, v0) are still read.
+TEST(TrajectoryFileTest, NpzVersion1FilesAreStillRead) {
+  const Trajectory rollout = GripperRollout(GradientMode::kNone);
+  NpzArchive old = TrajectoryToNpz(rollout);
+  old["format_version"].i64 = {1};
+  for (const char* name : {"k", "t", "q"}) {
+    NpyArray& array = old[name];
+    const std::int64_t width = array.shape.size() > 1 ? array.shape[1] : 1;
+    if (array.type == NpyArray::Type::kInt64)
+      array.i64.erase(array.i64.begin(), array.i64.begin() + width);
+    else
+      array.f64.erase(array.f64.begin(), array.f64.begin() + width);
+    array.shape[0] -= 1;
+  }
+  testing::ExpectSameTrajectory(TrajectoryFromNpz(old), rollout);
+  old["format_version"].i64 = {3};
+  EXPECT_THROW(TrajectoryFromNpz(old), std::invalid_argument);
+}
+
 // The rows of a CSV file without quoted cells, each split at its commas.
 std::vector<std::vector<std::string>> ReadCsvCells(const std::string& path) {
   std::ifstream file(path);
@@ -155,7 +197,7 @@ TEST(TrajectoryFileTest, BadNpzContentNamesTheArray) {
     ReadTrajectory(path);
     FAIL();
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("bad.npz: q: expected shape (1, 3)"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("bad.npz: q: expected shape (2, 3)"), std::string::npos)
         << e.what();
   }
   EXPECT_THROW(ReadTrajectory((dir.path() / "missing.npz").string()), std::runtime_error);

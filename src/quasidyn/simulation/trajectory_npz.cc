@@ -12,6 +12,10 @@ namespace quasidyn {
 namespace {
 
 constexpr const char* kTrajectoryNpzFormatName = "quasidyn-trajectory";
+// Version 2: the state arrays k, t, q, v have a first row for the start (k = 0, t = 0, q0, v0),
+// as Trajectory's arrays in Python (docs/python.md, "Arrays of a trajectory"). Version 1 (one
+// row per step, the start only in q0 and v0) is still read.
+constexpr int kTrajectoryNpzFormatVersion = 2;
 using Shape = std::vector<std::int64_t>;
 
 [[noreturn]] void TrajectoryNpzFail(const std::string& where, const std::string& problem) {
@@ -90,7 +94,7 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
   const auto n = static_cast<std::int64_t>(t.steps.size());
   const int nq_a = t.nq - t.nq_u, nv_u = t.nv - nq_a, nu = t.CommandSize();
   a["format"] = Text(kTrajectoryNpzFormatName);
-  a["format_version"] = Integer(kTrajectoryFormatVersion);
+  a["format_version"] = Integer(kTrajectoryNpzFormatVersion);
   a["scene_name"] = Text(t.scene_name);
   a["scene_file"] = Text(t.scene_file);
   a["formulation"] = Text(t.formulation);
@@ -115,8 +119,8 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
   a["message"] = Text(t.message);
 
   const auto& s = t.steps;
-  std::vector<std::int64_t> k, count, iterations;
-  std::vector<double> time, primal, dual, gap, solve, step_time;
+  std::vector<std::int64_t> k{0}, count, iterations;  // k and time: the start, then each step
+  std::vector<double> time{0.0}, primal, dual, gap, solve, step_time;
   std::vector<std::uint8_t> polished;
   std::vector<std::string> status, gradient_status, gradient_message;
   bool momentum = n > 0, limits = n > 0, has_A = false, has_B = false, gradients = false;
@@ -140,12 +144,16 @@ NpzArchive TrajectoryToNpz(const Trajectory& t) {
     gradient_status.push_back(Status(step.gradient_status));
     gradient_message.push_back(step.gradient_message);
   }
-  a["k"] = NpyArray::Int64({n}, k);
-  a["t"] = NpyArray::Float64({n}, time);
-  a["q"] = Rows(s.size(), t.nq, [&](size_t r) { return s[r].q.data(); });
+  // The state arrays: row 0 the start, row r the state after the r-th step kept.
+  a["k"] = NpyArray::Int64({n + 1}, k);
+  a["t"] = NpyArray::Float64({n + 1}, time);
+  a["q"] =
+      Rows(s.size() + 1, t.nq, [&](size_t r) { return r == 0 ? t.q0.data() : s[r - 1].q.data(); });
   bool step_velocities = velocities;
   for (const TrajectoryStep& step : s) step_velocities = step_velocities && step.v.size() == t.nv;
-  if (step_velocities) a["v"] = Rows(s.size(), t.nv, [&](size_t r) { return s[r].v.data(); });
+  if (step_velocities)
+    a["v"] = Rows(s.size() + 1, t.nv,
+                  [&](size_t r) { return r == 0 ? t.v0.data() : s[r - 1].v.data(); });
   a["u"] = Rows(s.size(), nu, [&](size_t r) { return s[r].u.data(); });
   a["step_status"] = NpyArray::Unicode({n}, status);
   a["iterations"] = NpyArray::Int64({n}, iterations);
@@ -237,8 +245,12 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   if (ReadText(a, "format") != kTrajectoryNpzFormatName)
     TrajectoryNpzFail("format", std::string("expected \"") + kTrajectoryNpzFormatName + "\"");
   const int version = static_cast<int>(Typed(a, "format_version", T::kInt64, {}).i64[0]);
-  if (version != kTrajectoryFormatVersion)
-    TrajectoryNpzFail("format_version", "version " + std::to_string(version) + " is not supported");
+  if (version != 1 && version != kTrajectoryNpzFormatVersion)
+    TrajectoryNpzFail("format_version", "version " + std::to_string(version) +
+                                            " is not supported (this reader knows 1 and " +
+                                            std::to_string(kTrajectoryNpzFormatVersion) + ")");
+  // The rows of the state arrays before the first step's: 1 (the start) from version 2 on.
+  const std::int64_t start = version >= 2 ? 1 : 0;
   Trajectory t;
   t.scene_name = ReadText(a, "scene_name");
   t.scene_file = ReadText(a, "scene_file");
@@ -276,13 +288,22 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   const NpyArray& k = Find(a, "k");
   if (k.type != T::kInt64 || k.shape.size() != 1)
     TrajectoryNpzFail("k", "expected a 1-d int64 array");
-  const std::int64_t n = k.shape[0];
+  if (k.shape[0] < start) TrajectoryNpzFail("k", "expected a first row for the start (k = 0)");
+  const std::int64_t n = k.shape[0] - start;  // the steps kept
   if (n > t.steps_done) TrajectoryNpzFail("k", "more steps than steps_done");
-  const auto& time = Typed(a, "t", T::kFloat64, {n}).f64;
-  const auto& q = Typed(a, "q", T::kFloat64, {n, t.nq}).f64;
+  const auto& time = Typed(a, "t", T::kFloat64, {start + n}).f64;
+  const auto& q = Typed(a, "q", T::kFloat64, {start + n, t.nq}).f64;
   const auto& u = Typed(a, "u", T::kFloat64, {n, nu}).f64;
   const std::vector<double>* v =
-      a.count("v") > 0 ? &Typed(a, "v", T::kFloat64, {n, t.nv}).f64 : nullptr;
+      a.count("v") > 0 ? &Typed(a, "v", T::kFloat64, {start + n, t.nv}).f64 : nullptr;
+  if (start == 1) {  // row 0 is the start: k = 0, t = 0, q0 (and v0)
+    if (k.i64[0] != 0 || time[0] != 0.0) TrajectoryNpzFail("k, t", "row 0 must be k = 0, t = 0");
+    if (Eigen::Map<const Eigen::VectorXd>(q.data(), t.nq) != t.q0)
+      TrajectoryNpzFail("q", "row 0 must equal q0");
+    if (v != nullptr &&
+        (t.v0.size() != t.nv || Eigen::Map<const Eigen::VectorXd>(v->data(), t.nv) != t.v0))
+      TrajectoryNpzFail("v", "row 0 must equal v0");
+  }
   const auto& status = Typed(a, "step_status", T::kUnicode, {n}).text;
   const auto& iterations = Typed(a, "iterations", T::kInt64, {n}).i64;
   const auto& primal = Typed(a, "primal_residual", T::kFloat64, {n}).f64;
@@ -349,14 +370,15 @@ Trajectory TrajectoryFromNpz(const NpzArchive& a) {
   int previous = 0;
   for (std::int64_t r = 0; r < n; ++r) {
     TrajectoryStep& step = t.steps[r];
-    if (k.i64[r] <= previous || k.i64[r] > t.steps_done)
+    const std::int64_t row = start + r;  // the step's row in the state arrays
+    if (k.i64[row] <= previous || k.i64[row] > t.steps_done)
       TrajectoryNpzFail("k", "step numbers must increase and stay <= steps_done");
-    step.k = static_cast<int>(k.i64[r]);
+    step.k = static_cast<int>(k.i64[row]);
     previous = step.k;
-    step.t = time[r];
-    step.q = Eigen::Map<const Eigen::VectorXd>(q.data() + r * t.nq, t.nq);
+    step.t = time[row];
+    step.q = Eigen::Map<const Eigen::VectorXd>(q.data() + row * t.nq, t.nq);
     step.u = Eigen::Map<const Eigen::VectorXd>(u.data() + r * nu, nu);
-    if (v != nullptr) step.v = Eigen::Map<const Eigen::VectorXd>(v->data() + r * t.nv, t.nv);
+    if (v != nullptr) step.v = Eigen::Map<const Eigen::VectorXd>(v->data() + row * t.nv, t.nv);
     step.status = ParseStatus(status[r], "step_status");
     if (iterations[r] < 0 || iterations[r] > std::numeric_limits<int>::max())
       TrajectoryNpzFail("iterations", "out of range");
