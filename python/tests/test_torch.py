@@ -82,7 +82,7 @@ def test_exact_step_gradients_pass_gradcheck_on_the_arm(arm, k):
     pushes = [c.normal_force for c in trajectory.steps[k - 1].contacts
               if c.shape_a.startswith("arm/")]
     assert max(pushes) > 1, pushes
-    inputs = (tensor(trajectory.q[k - 2]), tensor(trajectory.u[k - 1]))
+    inputs = (tensor(trajectory.q[k - 1]), tensor(trajectory.u[k - 1]))  # the k-th step's
     assert gradcheck(lambda a, b: qdt.step(arm, a, b), inputs)
 
 
@@ -104,7 +104,7 @@ def test_rollout_passes_gradcheck_and_starts_with_q0(hand):
     expected = quasidyn.rollout(hand, q, U)
     assert Q.shape == (6, hand.nq)
     np.testing.assert_array_equal(Q[0].numpy(), q)
-    np.testing.assert_array_equal(Q[1:].numpy(), expected.q)
+    np.testing.assert_array_equal(Q.numpy(), expected.q)  # one convention: q0 first
 
 
 # --- randomized smoothing: the library's estimate, exactly ---------------------------------------
@@ -145,7 +145,7 @@ def test_log_barrier_backward_is_the_librarys_log_barrier_linearization(hand):
 def test_batch_gradients_equal_the_single_calls_bitwise(hand, gradients):
     trajectory = quasidyn.rollout(hand, steps=80)
     rows = [10, 40, 60, 78]
-    Q, U = trajectory.q[rows], trajectory.u[[r + 1 for r in rows]]
+    Q, U = trajectory.q[rows], trajectory.u[rows]  # the steps from states `rows`
     weights = np.random.default_rng(0).standard_normal((len(rows), hand.nq))
     extra = dict(samples=10, u_std=0.01) if gradients.startswith("randomized") else {}
 
