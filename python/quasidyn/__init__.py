@@ -72,6 +72,7 @@ from quasidyn._quasidyn import Plan, plan  # noqa: F401  (planning through conta
 from quasidyn._quasidyn import Stabilizer, TrajectoryOptimizer  # noqa: F401  (control)
 from quasidyn._quasidyn import ContactMpc  # noqa: F401  (MPC through contact)
 from quasidyn._quasidyn import parked_thread_spin, set_parked_thread_spin  # noqa: F401  (threads)
+from quasidyn._quasidyn import SvgPlot, SvgPlots  # noqa: F401  (plots in a notebook)
 
 FORMULATIONS = tuple(f["name"] for f in formulations())
 """Every formulation name accepted by formulation= (Stepper, rollout, Linearizer, ...): the

@@ -34,7 +34,6 @@
 #include "quasidyn/simulation/rollout_settings.h"
 #include "quasidyn/simulation/trajectory.h"
 #include "quasidyn/stepping/step_model.h"
-#include "quasidyn/viewer/svg_plot.h"
 
 namespace quasidyn::python {
 
@@ -115,10 +114,6 @@ std::optional<double> NumberParameter(const ParameterBlock& block, const std::st
 // "<who>: the trajectory records no scene file: pass scene=" when there is none.
 std::shared_ptr<const Scene> SceneToShow(const char* who, const Trajectory& trajectory,
                                          std::shared_ptr<const Scene> scene);
-
-// The plots as a quasidyn.SvgPlots (notebook_bindings.cc): a sequence of SvgPlot, each plot's SVG
-// drawn now; in a notebook all of them side by side.
-pybind11::object SvgPlotsOf(const std::vector<LinePlot>& plots);
 
 // What `_repr_html_` and `notebook_html(height=...)` of Trajectory, Plan and compare's result say
 // of the frame (docstrings).

@@ -74,7 +74,9 @@ void BindComparison(py::module_& m) {
         out["rows"] = rows;
         out["table"] = ComparisonText(comparison);
         out["csv"] = ComparisonCsv(comparison);
-        return py::module_::import("quasidyn._notebook").attr("ComparisonResult")(out, frame);
+        // A dict subclass: py::dict keeps the instance as it is.
+        return py::dict(
+            py::module_::import("quasidyn._notebook").attr("ComparisonResult")(out, frame));
       },
       py::arg("scene"), py::kw_only(), py::arg("steps") = 0, py::arg("reference_refinement") = 10,
       py::arg("reference") = py::none(), py::arg("formulations") = py::none(),

@@ -16,23 +16,12 @@
 #include "quasidyn/viewer/html_writer.h"
 #include "quasidyn/viewer/inline_frame.h"
 #include "quasidyn/viewer/trajectory_plots.h"
+#include "svg_plots.h"
 
 namespace py = pybind11;
 
 namespace quasidyn::python {
 namespace {
-
-// One plot as Python sees it: its title and its SVG document.
-struct SvgPlot {
-  std::string title;
-  std::string svg;
-};
-
-// The plots of a run, in order (a struct, not a bare vector, which pybind11/stl.h would turn
-// into a list).
-struct SvgPlots {
-  std::vector<SvgPlot> plots;
-};
 
 // The frames a notebook page of a trajectory keeps at most (ViewerDataOptions::max_frames): a
 // 500-frame page of a small scene is a few hundred kB beside the 640 kB of three.js.
@@ -56,10 +45,10 @@ const char* const kNotebookHtmlDoc =
     "the page's scripts in a document of its own (sandbox=\"allow-scripts\"), so several viewers "
     "and the notebook never share scripts, styles or ids.";
 
-py::object SvgPlotsOf(const std::vector<LinePlot>& plots) {
+SvgPlots SvgPlotsOf(const std::vector<LinePlot>& plots) {
   SvgPlots out;
   for (const LinePlot& plot : plots) out.plots.push_back({plot.title, LinePlotToSvg(plot)});
-  return py::cast(std::move(out));
+  return out;
 }
 
 void BindNotebook(py::module_& m, PyTrajectory& trajectory) {

@@ -21,6 +21,7 @@
 #include "quasidyn/viewer/inline_frame.h"
 #include "quasidyn/viewer/trajectory_plots.h"
 #include "setting_keywords.h"
+#include "svg_plots.h"
 
 namespace py = pybind11;
 
