@@ -110,6 +110,7 @@ __all__ += ["RolloutBatch", "rollout_batch", "TrajectoryFileNotFoundError"]
 __all__ += ["Plan", "plan"]
 __all__ += ["Stabilizer", "TrajectoryOptimizer", "ContactMpc"]
 __all__ += ["parked_thread_spin", "set_parked_thread_spin"]
+__all__ += ["SvgPlot", "SvgPlots"]
 
 # Scenes remember how they were made, so that quasidyn.distributed can send a worker the file,
 # text and edits to rebuild one (quasidyn/_scene_source.py); the functions are otherwise the

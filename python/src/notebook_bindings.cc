@@ -73,14 +73,16 @@ void BindNotebook(py::module_& m, PyTrajectory& trajectory) {
                        "SvgPlot; a notebook shows them side by side (_repr_html_: the SVG "
                        "documents inline, one after another).")
       .def("__len__", [](const SvgPlots& p) { return p.plots.size(); })
-      .def("__getitem__",
-           [](const SvgPlots& p, long i) {
-             const long n = static_cast<long>(p.plots.size());
-             if (i < -n || i >= n)
-               throw py::index_error("SvgPlots: index " + std::to_string(i) + " out of range (" +
-                                     std::to_string(n) + " plots)");
-             return p.plots[static_cast<size_t>(i < 0 ? i + n : i)];
-           })
+      .def(
+          "__getitem__",
+          [](const SvgPlots& p, long i) {
+            const long n = static_cast<long>(p.plots.size());
+            if (i < -n || i >= n)
+              throw py::index_error("SvgPlots: index " + std::to_string(i) + " out of range (" +
+                                    std::to_string(n) + " plots)");
+            return p.plots[static_cast<size_t>(i < 0 ? i + n : i)];
+          },
+          "The i-th plot (negative i from the end); IndexError out of range.")
       .def(
           "__iter__",
           [](const SvgPlots& p) { return py::make_iterator(p.plots.begin(), p.plots.end()); },
