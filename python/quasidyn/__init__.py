@@ -75,6 +75,7 @@ from quasidyn._quasidyn import Plan, plan  # noqa: F401  (planning through conta
 from quasidyn._quasidyn import Stabilizer, TrajectoryOptimizer  # noqa: F401  (control)
 from quasidyn._quasidyn import ContactMpc  # noqa: F401  (MPC through contact)
 from quasidyn._quasidyn import parked_thread_spin, set_parked_thread_spin  # noqa: F401  (threads)
+from quasidyn._quasidyn import SvgPlot, SvgPlots  # noqa: F401  (plots in a notebook)
 
 FORMULATIONS = tuple(f["name"] for f in formulations())
 """Every formulation name accepted by formulation= (Stepper, rollout, Linearizer, ...): the
@@ -112,6 +113,7 @@ __all__ += ["RolloutBatch", "rollout_batch", "TrajectoryFileNotFoundError"]
 __all__ += ["Plan", "plan"]
 __all__ += ["Stabilizer", "TrajectoryOptimizer", "ContactMpc"]
 __all__ += ["parked_thread_spin", "set_parked_thread_spin"]
+__all__ += ["SvgPlot", "SvgPlots"]
 
 # Scenes remember how they were made, so that quasidyn.distributed can send a worker the file,
 # text and edits to rebuild one (quasidyn/_scene_source.py); the functions are otherwise the

@@ -109,6 +109,16 @@ std::map<std::string, double> NumberParameters(const ParameterBlock& block);
 // The value of number parameter `key`; None when the block has none.
 std::optional<double> NumberParameter(const ParameterBlock& block, const std::string& key);
 
+// The scene a page of `trajectory` shows (quasidyn.view, Trajectory in a notebook): `scene`
+// when given, else the trajectory's in-memory scene, else its scene_file loaded. ValueError
+// "<who>: the trajectory records no scene file: pass scene=" when there is none.
+std::shared_ptr<const Scene> SceneToShow(const char* who, const Trajectory& trajectory,
+                                         std::shared_ptr<const Scene> scene);
+
+// What `_repr_html_` and `notebook_html(height=...)` of Trajectory, Plan and compare's result say
+// of the frame (docstrings).
+extern const char* const kNotebookHtmlDoc;
+
 // "a_and_b", "b_only", "none" (GradientModeName); ValueError "<who>: gradients must be ..."
 GradientMode ParseGradients(const char* who, const std::string& gradients);
 
@@ -169,7 +179,8 @@ void BindBatchLinearizer(pybind11::module_& m);
 void BindPlan(pybind11::module_& m);
 void BindControl(pybind11::module_& m);
 void BindMpc(pybind11::module_& m);
-void BindParkedThreadSpin(pybind11::module_& m);  // parked_thread_bindings.cc
+void BindParkedThreadSpin(pybind11::module_& m);                    // parked_thread_bindings.cc
+void BindNotebook(pybind11::module_& m, PyTrajectory& trajectory);  // notebook_bindings.cc
 
 template <typename Class, typename ParametersOf>
 void AddParameterProperties(Class& cls, ParametersOf parameters_of) {

@@ -14,6 +14,7 @@
 #include "path_argument.h"
 #include "quasidyn/simulation/formulation_comparison.h"
 #include "quasidyn/viewer/comparison_page.h"
+#include "quasidyn/viewer/inline_frame.h"
 
 namespace py = pybind11;
 
@@ -51,13 +52,20 @@ void BindComparison(py::module_& m) {
         options.reference_refinement = reference_refinement;
         options.reference_formulation = reference.value_or("");
         options.formulations = formulations.value_or(std::vector<std::string>{});
-        const Comparison comparison = [&] {
+        // Kept by the result, which builds its notebook page when asked for it.
+        const auto kept = std::make_shared<const Comparison>([&] {
           py::gil_scoped_release release;
           return Named(who, [&] { return CompareFormulations(scene, options); });
-        }();
+        }());
+        const Comparison& comparison = *kept;
         if (html) Named(who, [&] { WriteComparisonHtml(*scene, comparison, html->value); });
         py::list rows;
         for (const ComparisonRow& row : comparison.rows) rows.append(Row(row));
+        const py::cpp_function frame([scene, kept](int height) {
+          return Named("compare.notebook_html", [&] {
+            return InlineFrameHtml(ComparisonHtmlToString(*scene, *kept), height);
+          });
+        });
         py::dict out;
         out["scene"] = comparison.scene_name;
         out["h"] = comparison.time_step;
@@ -66,7 +74,9 @@ void BindComparison(py::module_& m) {
         out["rows"] = rows;
         out["table"] = ComparisonText(comparison);
         out["csv"] = ComparisonCsv(comparison);
-        return out;
+        // A dict subclass: py::dict keeps the instance as it is.
+        return py::dict(
+            py::module_::import("quasidyn._notebook").attr("ComparisonResult")(out, frame));
       },
       py::arg("scene"), py::kw_only(), py::arg("steps") = 0, py::arg("reference_refinement") = 10,
       py::arg("reference") = py::none(), py::arg("formulations") = py::none(),
@@ -81,7 +91,9 @@ void BindComparison(py::module_& m) {
       "the scene, '' when it ran), trajectory (Trajectory or None), median_step_seconds [s], "
       "max_contacts, mean_contacts, deepest_penetration [m], object_displacement [m], "
       "final_position_difference [m] and final_rotation_difference [rad] against the reference, "
-      "failure ('' or why the run stopped early). html= writes one viewer page with every run "
+      "failure ('' or why the run stopped early). The result is a dict (quasidyn._notebook."
+      "ComparisonResult) that a notebook shows as the page below (notebook_html(height=520) "
+      "returns it as one <iframe srcdoc> element). html= writes one viewer page with every run "
       "overlaid (a str or os.PathLike). The same as `quasidyn compare` (docs/formulations.md).");
 }
 

@@ -22,7 +22,8 @@ const std::regex kCppWhere(
     "zeroth-order smoothing|Rollout|RolloutCommands|Kinematics|Kinematics::Update|"
     "IntegrateConfiguration|SolveInverseKinematics|Scene::CommandAt|GeometryModel|"
     "ContactModel|ContactModel::Compute|ContactMpc|ContactMpc::Linearize|RunMpc|"
-    "WriteTrajectory|KeepEveryKthStep|WriteViewerHtml|RolloutBatch|SetParkedThreadSpin): ");
+    "WriteTrajectory|KeepEveryKthStep|WriteViewerHtml|RolloutBatch|SetParkedThreadSpin|"
+    "InlineFrameHtml|TrajectoryPlots): ");
 // A batch's item: "point 3: x.q has size ..." (BatchStepper), "rollout 3: x0.q ..." (RolloutBatch).
 const std::regex kItem("^(point|rollout) ([0-9]+): ");
 

@@ -25,6 +25,7 @@ PYBIND11_MODULE(_quasidyn, m) {
   python::PyTrajectory trajectory = python::BindTrajectory(m);
   python::BindTrajectoryArrays(trajectory);
   python::BindTrajectoryFiles(m, trajectory);
+  python::BindNotebook(m, trajectory);
   python::BindRollout(m, trajectory);
   python::BindRolloutBatch(m);
   python::BindComparison(m);

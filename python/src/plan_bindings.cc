@@ -11,12 +11,17 @@
 
 #include "bindings.h"
 #include "path_argument.h"
+#include "plan_page.h"
 #include "quasidyn/control/trajopt_goal_connector.h"
 #include "quasidyn/planning/plan_json.h"
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/planning_overrides.h"
 #include "quasidyn/planning/rrt.h"
+#include "quasidyn/viewer/html_writer.h"
+#include "quasidyn/viewer/inline_frame.h"
+#include "quasidyn/viewer/trajectory_plots.h"
 #include "setting_keywords.h"
+#include "svg_plots.h"
 
 namespace py = pybind11;
 
@@ -27,7 +32,20 @@ namespace {
 struct PythonPlan {
   PlanResult result;
   ReplayedPath path;
+  ScenePtr scene;   // planned on
+  int threads = 1;  // the planner's threads (the page's summary says them)
 };
+
+// The plan's viewer page in a notebook frame: `quasidyn plan --html`'s page (plan_page.h).
+std::string PlanFrame(const PythonPlan& p, int height) {
+  const cli::PlanRunFacts facts{p.threads, "", ""};
+  return Named("Plan.notebook_html", [&] {
+    return InlineFrameHtml(
+        ViewerHtmlToString(*p.scene, p.path.trajectory,
+                           cli::PlanViewerOptions(*p.scene, p.result, p.path, facts)),
+        height);
+  });
+}
 
 Eigen::MatrixXd StackRows(const std::vector<PlanNode>& nodes, bool commands) {
   const Eigen::Index width =
@@ -162,6 +180,26 @@ void BindPlan(py::module_& m) {
           py::arg("path"), py::arg("indent") = -1,
           "save_json(path, indent=-1): writes plan.json (docs/plan-format.md; `quasidyn view` "
           "plays it) to path (a str or os.PathLike), atomically.")
+      .def(
+          "notebook_html", [](const PythonPlan& p, int height) { return PlanFrame(p, height); },
+          py::arg("height") = kInlineFrameHeight,
+          ("notebook_html(height=520) -> str: the plan's viewer page (what `quasidyn plan "
+           "--html` writes: the path, the tree, the goal and the summary) for a notebook (what "
+           "_repr_html_ returns): " +
+           std::string(kNotebookHtmlDoc) + " ValueError for a height out of range.")
+              .c_str())
+      .def(
+          "_repr_html_", [](const PythonPlan& p) { return PlanFrame(p, kInlineFrameHeight); },
+          "The plan's viewer page inline (notebook_html()).")
+      .def(
+          "plots",
+          [](const PythonPlan& p, int max_points) {
+            return Named("Plan.plots", [&] {
+              return SvgPlotsOf(TrajectoryPlots(p.path.trajectory, max_points));
+            });
+          },
+          py::arg("max_points") = kTrajectoryPlotMaxPoints,
+          "plots(max_points=1000) -> SvgPlots: the replayed path's plots (Trajectory.plots).")
       .def("__repr__", [](const PythonPlan& p) {
         return "<quasidyn.Plan " + std::string(PlanStatusName(p.result.status)) + ", " +
                std::to_string(p.result.nodes.size()) + " nodes, best distance " +
@@ -183,6 +221,8 @@ void BindPlan(py::module_& m) {
         options.threads = threads;
         UseGoalConnection(settings, &options);  // the scene's goal_connection, if any
         auto out = std::make_shared<PythonPlan>();
+        out->scene = scene;
+        out->threads = threads;
         {
           py::gil_scoped_release release;
           out->result =

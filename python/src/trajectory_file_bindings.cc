@@ -42,6 +42,15 @@ constexpr const char* kLoadDoc =
 
 }  // namespace
 
+std::shared_ptr<const Scene> SceneToShow(const char* who, const Trajectory& trajectory,
+                                         std::shared_ptr<const Scene> scene) {
+  if (scene) return scene;
+  if (trajectory.scene) return trajectory.scene;
+  if (trajectory.scene_file.empty())
+    throw py::value_error(std::string(who) + ": the trajectory records no scene file: pass scene=");
+  return std::make_shared<const Scene>(LoadScene(trajectory.scene_file));
+}
+
 void BindTrajectoryFiles(py::module_& m, PyTrajectory& trajectory) {
   // TrajectoryFileNotFoundError → quasidyn.TrajectoryFileNotFoundError: a RuntimeError (what a
   // file that cannot be read raises) and a FileNotFoundError.
@@ -95,13 +104,7 @@ void BindTrajectoryFiles(py::module_& m, PyTrajectory& trajectory) {
       "view",
       [](const Trajectory& t, const PathArgument& path, std::shared_ptr<Scene> scene) {
         const char* who = "view";
-        std::shared_ptr<const Scene> shown = scene ? scene : t.scene;
-        if (!shown) {
-          if (t.scene_file.empty())
-            throw py::value_error(std::string(who) +
-                                  ": the trajectory records no scene file: pass scene=");
-          shown = std::make_shared<const Scene>(LoadScene(t.scene_file));
-        }
+        const std::shared_ptr<const Scene> shown = SceneToShow(who, t, std::move(scene));
         Named(who, [&] { WriteViewerHtml(*shown, t, path.value); });
         return py::str(py::cast(path));  // as str, whatever path-like was given
       },

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The web viewer in a real browser (tests/browser/viewer_test.cjs): simulates a short
-# planar_pushing rollout, writes its page with `quasidyn view`, opens it in headless Chromium.
+# planar_pushing rollout, writes its page with `quasidyn view`, opens it in headless Chromium;
+# then a plan's page, a notebook's frames (tests/browser/notebook_test.cjs), a mesh and an ecp page.
 # Usage: tests/browser/run.sh QUASIDYN_BINARY   (run from the repository root)
 # Environment: QUASIDYN_NODE_MODULES (playwright-core; default <build>/viewer/npm/node_modules),
 # QUASIDYN_BROWSER_ARTIFACTS (screenshots; default <build>/browser-artifacts),
@@ -35,6 +36,12 @@ grep -q '"markers"' "$artifacts/planar_hand_plan.html" ||
   { echo "browser test: the plan page has no markers" >&2; exit 1; }
 QUASIDYN_CHROMIUM="$chromium" NODE_PATH="$node_modules" \
   node "$here/viewer_test.cjs" "$artifacts/planar_hand_plan.html" "$artifacts/plan"
+# A notebook's view: two Trajectory._repr_html_ frames (the page in an <iframe srcdoc>) in a
+# notebook-like page written by the Python module just built (screenshot in <artifacts>/notebook/).
+PYTHONPATH="$build_dir/python" /usr/bin/python3 "$here/notebook_page.py" "$repo" \
+  "$artifacts/notebook.html"
+QUASIDYN_CHROMIUM="$chromium" NODE_PATH="$node_modules" \
+  node "$here/notebook_test.cjs" "$artifacts/notebook.html" "$artifacts/notebook"
 # A page with meshes (examples/mesh_objects: an OBJ and an STL drawn as themselves), 0.6 s
 # long like the first page (the #t=0.45 check).
 "$quasidyn" simulate "$repo/examples/mesh_objects/scene.yaml" --steps 60 --quiet \

@@ -4,7 +4,8 @@
 // with step 1's contacts and status; force arrows show the force on the object; hovering a
 // contact point shows its force; #t= opens at a time; without WebGL a readable message; on an
 // ecp page, the equivalent contact point with its torsional moment (an arc about the normal);
-// every round shape with its orientation mark.
+// every round shape with its orientation mark; no line of the panel cut at its edge (a plan
+// page's long summary lines wrap).
 // Saves the screenshots. (The pushing checks run on a planar_pushing page only, as run.sh writes it.) Usage: node viewer_test.cjs PAGE.html ARTIFACT_DIR [LATER_TIME_S]
 'use strict';
 const fs = require('fs');
@@ -108,6 +109,36 @@ async function canvasPixels(page) {
     const again = await canvasPixels(page);
     const noise = again.luminance.filter((v, i) => Math.abs(v - second.luminance[i]) > 8).length;
     check(noise === 0, `re-rendering the same time changes no pixel (${noise} changed)`);
+
+    // No line of the panel is cut at its edge (the plan page's summary lines are longer than the
+    // panel is wide: they wrap): every element with text is no wider than its own box
+    // (scrollWidth <= clientWidth; inline elements have no such box) and ends inside the panel.
+    const panel = await page.evaluate(() => {
+      const info = document.getElementById('qd-info');
+      const right = info.getBoundingClientRect().right;
+      const cut = [];
+      let checked = 0;
+      for (const node of info.querySelectorAll('*')) {
+        if (!node.textContent.trim()) continue;
+        ++checked;
+        const inline = getComputedStyle(node).display === 'inline';
+        if ((!inline && node.scrollWidth > node.clientWidth) ||
+          node.getBoundingClientRect().right > right + 0.5) {
+          cut.push(node.textContent.slice(0, 48));
+        }
+      }
+      const notes = [...info.querySelectorAll('.qd-note')];
+      const wrapped = notes.filter((note) =>
+        note.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(note).lineHeight));
+      return { cut, checked, lines: notes.length, wrapped: wrapped.length,
+        longest: Math.max(0, ...notes.map((note) => note.textContent.length)) };
+    });
+    check(panel.cut.length === 0, `no panel line is cut: ${panel.checked} elements checked` +
+      (panel.cut.length ? `; cut: ${JSON.stringify(panel.cut)}` : ''));
+    if (/planar_hand_plan/.test(path.basename(page_path))) {
+      check(panel.lines >= 8 && panel.wrapped > 0, `the plan's summary: ${panel.lines} lines ` +
+        `(the longest ${panel.longest} characters), ${panel.wrapped} wrapped inside the panel`);
+    }
 
     // Frame 0 shows step 1's contacts (the box on the table) and its status (a regression: it
     // showed "solver status initial" and no contact).

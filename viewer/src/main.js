@@ -484,6 +484,7 @@ function start() {
       meshTriangles: viewer.meshTriangles,
       orientationMarks: viewer.orientationMarks,
       targetBodies: viewer.targetBodies,
+      bodyCount: viewer.bodyGroups.length,
       forceThreshold: viewer.forceThreshold,
       ready: true,
     };

@@ -8,10 +8,14 @@ const kStyle = `
   -apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;box-shadow:0 2px 12px rgba(0,0,0,.35)}
 .qd-panel h1{margin:0 0 6px;font-size:16px;font-weight:600;color:#fff}
 .qd-panel .qd-row{display:flex;justify-content:space-between;gap:16px}
-.qd-panel .qd-key{color:#9aa4b5}.qd-panel .qd-value{font-variant-numeric:tabular-nums}
+.qd-panel .qd-key{color:#9aa4b5}
+.qd-panel .qd-value{min-width:0;overflow-wrap:anywhere;text-align:right;font-variant-numeric:tabular-nums}
 .qd-ok{color:#7ee08a}.qd-warn{color:#ffd23f}.qd-bad{color:#ff6b6b}
 .qd-message{margin-top:6px;color:#ff9b9b;white-space:pre-wrap}
-.qd-notes{margin-top:8px;max-height:40vh;overflow:auto;font-size:11px;line-height:1.3;color:#c5ccd8;white-space:pre}
+.qd-panel.qd-wide{max-width:min(600px,48vw)}
+.qd-notes{margin-top:8px;max-height:40vh;overflow-x:hidden;overflow-y:auto;color:#c5ccd8;
+  font:11px/1.3 ui-monospace,"DejaVu Sans Mono",monospace}
+.qd-note{white-space:pre-wrap;overflow-wrap:anywhere;min-height:1.3em}
 .qd-legend{margin-top:8px;display:flex;flex-wrap:wrap;gap:4px 10px;font-size:12px;color:#c5ccd8}
 .qd-swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px;
   vertical-align:-1px}
@@ -46,6 +50,23 @@ function row(parent, key) {
   line.append(value);
   parent.append(line);
   return value;
+}
+
+// The notes' lines (viewer_data.h: preformatted text such as a plan's summary or a comparison's
+// table), one element each that wraps inside the panel instead of running past its edge; a
+// wrapped line continues under its value column (after its first run of two or more spaces,
+// at most 24 characters in; else 2 characters in).
+function notesElement(text) {
+  const box = element('div', { class: 'qd-notes', id: 'qd-notes' });
+  for (const line of text.replace(/\n$/, '').split('\n')) {
+    const note = element('div', { class: 'qd-note' }, line);
+    const value = /^\S.*?\s{2,}(?=\S)/.exec(line);
+    const indent = value && value[0].length <= 24 ? value[0].length : 2;
+    note.style.paddingLeft = `${indent}ch`;
+    note.style.textIndent = `-${indent}ch`;
+    box.append(note);
+  }
+  return box;
 }
 
 function statusClass(status) {
@@ -90,7 +111,8 @@ export class Panel {
     }
     info.append(legendBox);
     if (data.notes) {
-      info.append(element('pre', { class: 'qd-notes', id: 'qd-notes' }, data.notes));
+      info.classList.add('qd-wide');
+      info.append(notesElement(data.notes));
     }
 
     const bar = element('div', { class: 'qd-bar' });

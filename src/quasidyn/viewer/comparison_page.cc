@@ -10,10 +10,9 @@ namespace {
 constexpr const char* kColors[] = {"#e4572e", "#29a3a3", "#f3a712", "#a8c686", "#669bbc",
                                    "#c44bbf", "#ffd166", "#8e7dbe", "#06d6a0", "#ef476f"};
 
-}  // namespace
-
-void WriteComparisonHtml(const Scene& scene, const Comparison& comparison,
-                         const std::string& path) {
+// The page's overlays (one per formulation that ran) and notes (the table); the overlays point
+// into `comparison`, which must outlive the options.
+ViewerDataOptions ComparisonViewerOptions(const Comparison& comparison) {
   ViewerDataOptions viewer;
   int color = 0;
   for (const ComparisonRow& row : comparison.rows)
@@ -22,7 +21,18 @@ void WriteComparisonHtml(const Scene& scene, const Comparison& comparison,
   viewer.notes = "the reference (solid): " + comparison.reference.formulation +
                  " at h = " + std::to_string(comparison.reference.time_step) +
                  " s; each formulation a translucent colour\n\n" + ComparisonText(comparison);
-  WriteViewerHtml(scene, comparison.reference, path, viewer);
+  return viewer;
+}
+
+}  // namespace
+
+std::string ComparisonHtmlToString(const Scene& scene, const Comparison& comparison) {
+  return ViewerHtmlToString(scene, comparison.reference, ComparisonViewerOptions(comparison));
+}
+
+void WriteComparisonHtml(const Scene& scene, const Comparison& comparison,
+                         const std::string& path) {
+  WriteViewerHtml(scene, comparison.reference, path, ComparisonViewerOptions(comparison));
 }
 
 }  // namespace quasidyn
