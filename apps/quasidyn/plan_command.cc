@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "interrupt.h"
 #include "log.h"
 #include "output_paths.h"
 #include "quasidyn/control/trajopt_goal_connector.h"
@@ -87,8 +88,11 @@ void PrintSummary(const Scene& scene, const PlanResult& plan, const ReplayedPath
       << ", h = " << plan.stepping.time_step.value_or(0.0) << " s)\n";
   out << "metric           " << ReachabilityMethodName(s.method) << " (lambda " << s.regularization
       << "), nearest node by " << NearestRuleName(s.nearest) << "\n";
-  out << "result           " << (plan.found() ? "found" : "not found") << ": " << plan.message
-      << "\n";
+  out << "result           "
+      << (plan.found()                              ? "found"
+          : plan.status == PlanStatus::kInterrupted ? "interrupted"
+                                                    : "not found")
+      << ": " << plan.message << "\n";
   out << "nodes            " << plan.nodes.size() << " (" << st.extensions << " extensions, "
       << st.regrasps << " " << RegraspExecutionName(s.regrasp) << " regrasps) in " << st.iterations
       << " iterations; failed: " << st.failed_steps << " steps, " << st.failed_grasps
@@ -159,8 +163,12 @@ void RunPlan(const PlanOptions& options) {
   UseGoalConnection(settings, &planner);  // when the query asks for it (docs/planning.md)
   bool drew_line = false;
   planner.progress = ProgressReporter(scene->name, settings.max_nodes, &drew_line);
-  const PlanResult plan =
-      PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings, planner);
+  PlanResult plan;
+  {
+    InterruptScope interrupt;  // Ctrl-C stops the search and writes the tree (docs/cli.md)
+    planner.cancel = interrupt.token();
+    plan = PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings, planner);
+  }
   if (drew_line) LogStream() << "\n" << std::flush;
   const ReplayedPath path = ReplayPlan(scene, plan);
   WritePlanFile(plan, path, options.out_path);
@@ -175,6 +183,14 @@ void RunPlan(const PlanOptions& options) {
   }
   PrintSummary(*scene, plan, path, options, std::cout);
   std::cout << std::flush;
+  if (plan.status == PlanStatus::kInterrupted) {
+    std::ostringstream what;
+    what << std::setprecision(3) << "after " << plan.nodes.size() << " nodes ("
+         << plan.statistics.wall_seconds << " s): wrote " << options.out_path
+         << " (status interrupted, best node " << plan.best_distance << " from the goal, path of "
+         << plan.path.size() - 1 << " edges)";
+    ReportInterrupted("plan", what.str());
+  }
   if (!plan.found()) {
     std::cerr << "quasidyn: plan: " << scene->name << ": goal not reached: " << plan.message
               << "\n";
