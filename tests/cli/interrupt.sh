@@ -3,9 +3,10 @@
 # command stops at its next safe point, writes what it has, prints one line naming the file and
 # what it holds, and exits 128 + the signal (130, 143). `plan` writes the plan file with status
 # interrupted and the path to the node nearest the goal, which reads back; `optimize` the best
-# iterate; `track` the trajectory so far. Each run would take far longer than the second it is
-# given (a goal it does not reach in 30000 nodes, 100000 iterations, 30000 plant steps per
-# command).
+# iterate; `track` the trajectory so far; `compare` its finished rows. Each run would take far
+# longer than the second it is given (a goal it does not reach in 30000 nodes, 100000
+# iterations, 30000 plant steps per command, a comparison of arm_cubes that runs for many
+# seconds).
 set -uo pipefail
 qd=$(realpath "$1")
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -89,4 +90,13 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert 0 <= len(d["steps"]) == d["steps_requested"] < 30, (len(d["steps"]), d["steps_requested"])
 PY
+# compare, stopped by SIGINT: the formulations finished (none while the reference runs).
+interrupt_after_a_second "$qd" compare examples/arm_cubes/scene.yaml --csv "$tmp/table.csv"
+[ $code -eq 130 ] || fail "compare: exit $code after SIGINT, expected 130: $(cat "$tmp/err.txt")"
+grep -Eq "^quasidyn: compare: interrupted (during the reference run: no row finished, nothing written|after [0-9]+ of [0-9]+ formulations: wrote .*table.csv \(the finished rows\))" \
+  "$tmp/err.txt" || fail "compare: no interrupted line: $(cat "$tmp/err.txt")"
+if [ -e "$tmp/table.csv" ]; then  # every row written ran to its end or was skipped
+  awk -F, 'NR > 1 && $2 == 1 && $3 != $4 { exit 1 }' "$tmp/table.csv" ||
+    fail "compare: a row cut short was written: $(cat "$tmp/table.csv")"
+fi
 echo "PASS"
