@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "interrupt.h"
 #include "log.h"
 #include "output_paths.h"
 #include "quasidyn/simulation/formulation_comparison.h"
@@ -45,7 +46,15 @@ void RunCompare(const CompareOptions& options) {
   compare.formulations = options.formulations;
   if (ShowsProgress())
     compare.progress = [](const std::string& run) { LogStream() << "compare: " << run << "\n"; };
-  const Comparison comparison = CompareFormulations(scene, compare);
+  Comparison comparison;
+  {
+    InterruptScope interrupt;  // Ctrl-C keeps the finished rows (docs/cli.md)
+    compare.cancel = interrupt.token();
+    comparison = CompareFormulations(scene, compare);
+  }
+  if (comparison.interrupted && comparison.rows.empty()) {
+    ReportInterrupted("compare", "during the reference run: no row finished, nothing written");
+  }
   const std::string table = ComparisonText(comparison);
   std::cout << table;
   if (!options.csv_path.empty()) {
@@ -59,6 +68,16 @@ void RunCompare(const CompareOptions& options) {
     std::cout << "viewer           " << options.html_path << "\n";
   }
   std::cout << std::flush;
+  if (comparison.interrupted) {
+    std::string written;
+    for (const std::string& path : {options.csv_path, options.html_path})
+      if (!path.empty()) written += (written.empty() ? "" : " and ") + path;
+    ReportInterrupted("compare",
+                      "after " + std::to_string(comparison.rows.size()) + " of " +
+                          std::to_string(comparison.planned) + " formulations: " +
+                          (written.empty() ? std::string("the finished rows printed")
+                                           : "wrote " + written + " (the finished rows)"));
+  }
 }
 
 }  // namespace

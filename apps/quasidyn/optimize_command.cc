@@ -1,12 +1,15 @@
 #include "optimize_command.h"
 
 #include <cstdio>
+#include <iomanip>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "interrupt.h"
 #include "log.h"
 #include "output_paths.h"
 #include "quasidyn/control/plan_trajectory.h"
@@ -133,8 +136,13 @@ void RunOptimize(const OptimizeOptions& options) {
       u0.push_back(model->ScheduledCommand((k + 1) * model->time_step(), State{q0, {}}));
     }
   }
-  TrajectoryOptimizer optimizer(model, s);  // sizes against the scene: "optimizer.<field>: ..."
-  const OptimizationResult result = optimizer.Optimize(q0, u0);
+  OptimizationResult result;
+  {
+    InterruptScope interrupt;  // Ctrl-C keeps the best iterate so far (docs/cli.md)
+    s.cancel = interrupt.token();
+    TrajectoryOptimizer optimizer(model, s);  // sizes against the scene: "optimizer.<field>: ..."
+    result = optimizer.Optimize(q0, u0);
+  }
   int accepted = 0;
   for (const OptimizerIteration& it : result.iterations) accepted += it.accepted;
   // With each step's contacts and forces (solved again), for the page and the file.
@@ -197,6 +205,13 @@ void RunOptimize(const OptimizeOptions& options) {
             << " s, " << qps << " QPs " << qp_seconds << " s)\n";
   if (!result.message.empty()) std::cout << "stopped          " << result.message << "\n";
   std::cout << "trajectory       " << options.out_path << "\n";
+  if (result.interrupted) {
+    std::ostringstream what;
+    what << "after " << result.iterations.size() << " iterations (" << std::setprecision(3)
+         << result.seconds << " s): wrote " << options.out_path << " (the best iterate: cost "
+         << result.initial_cost << " -> " << result.best_cost << ", " << accepted << " accepted)";
+    ReportInterrupted("optimize", what.str());
+  }
 }
 
 }  // namespace

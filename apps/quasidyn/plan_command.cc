@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "interrupt.h"
 #include "log.h"
 #include "output_paths.h"
 #include "plan_page.h"
@@ -77,8 +78,12 @@ void RunPlan(const PlanOptions& options) {
   UseGoalConnection(settings, &planner);  // when the query asks for it (docs/planning.md)
   bool drew_line = false;
   planner.progress = ProgressReporter(scene->name, settings.max_nodes, &drew_line);
-  const PlanResult plan =
-      PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings, planner);
+  PlanResult plan;
+  {
+    InterruptScope interrupt;  // Ctrl-C stops the search and writes the tree (docs/cli.md)
+    planner.cancel = interrupt.token();
+    plan = PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings, planner);
+  }
   if (drew_line) LogStream() << "\n" << std::flush;
   const ReplayedPath path = ReplayPlan(scene, plan);
   const PlanRunFacts facts{options.threads, options.out_path, options.html_path};
@@ -89,6 +94,14 @@ void RunPlan(const PlanOptions& options) {
   }
   PrintPlanSummary(*scene, plan, path, facts, std::cout);
   std::cout << std::flush;
+  if (plan.status == PlanStatus::kInterrupted) {
+    std::ostringstream what;
+    what << std::setprecision(3) << "after " << plan.nodes.size() << " nodes ("
+         << plan.statistics.wall_seconds << " s): wrote " << options.out_path
+         << " (status interrupted, best node " << plan.best_distance << " from the goal, path of "
+         << plan.path.size() - 1 << " edges)";
+    ReportInterrupted("plan", what.str());
+  }
   if (!plan.found()) {
     std::cerr << "quasidyn: plan: " << scene->name << ": goal not reached: " << plan.message
               << "\n";

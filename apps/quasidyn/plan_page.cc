@@ -35,8 +35,11 @@ void PrintPlanSummary(const Scene& scene, const PlanResult& plan, const Replayed
       << ", h = " << plan.stepping.time_step.value_or(0.0) << " s)\n";
   out << "metric           " << ReachabilityMethodName(s.method) << " (lambda " << s.regularization
       << "), nearest node by " << NearestRuleName(s.nearest) << "\n";
-  out << "result           " << (plan.found() ? "found" : "not found") << ": " << plan.message
-      << "\n";
+  out << "result           "
+      << (plan.found()                              ? "found"
+          : plan.status == PlanStatus::kInterrupted ? "interrupted"
+                                                    : "not found")
+      << ": " << plan.message << "\n";
   out << "nodes            " << plan.nodes.size() << " (" << st.extensions << " extensions, "
       << st.regrasps << " " << RegraspExecutionName(s.regrasp) << " regrasps) in " << st.iterations
       << " iterations; failed: " << st.failed_steps << " steps, " << st.failed_grasps

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "interrupt.h"
 #include "log.h"
 #include "output_paths.h"
 #include "quasidyn/control/plan_tracking.h"
@@ -61,6 +62,14 @@ StabilizerSettings StabilizerSettingsOf(StabilizerSettings given,
   return given;
 }
 
+// "after STEPS control steps: wrote OUT (the trajectory so far)" (without --out: nothing
+// written).
+std::string InterruptedTrackText(const std::string& steps, const std::string& out_path) {
+  return "after " + steps + " control steps: " +
+         (out_path.empty() ? std::string("no --out, nothing written")
+                           : "wrote " + out_path + " (the trajectory so far)");
+}
+
 // `--replan N`: the plan, then up to N plans from where the plant ended (control/replanning.h),
 // with the plan file's own settings (a trajectory file: the model scene's planning block); prints
 // one line per plan.
@@ -87,8 +96,13 @@ void RunReplanning(const TrackOptions& options, ReplanningSettings settings, boo
   settings.stabilizer = StabilizerSettingsOf(settings.stabilizer, made_with, *model_scene);
   if (plan_file)
     settings.first_plan_found = ReadPlanFile(options.plan_path).status == PlanStatus::kFound;
-  const ReplanningResult result = ExecuteWithReplanning(model_scene, model, planning, planner,
-                                                        first, plant, plant_q0, settings);
+  ReplanningResult result;
+  {
+    InterruptScope interrupt;  // Ctrl-C keeps the steps the plant made (docs/cli.md)
+    planner.cancel = settings.tracking.cancel = interrupt.token();
+    result = ExecuteWithReplanning(model_scene, model, planning, planner, first, plant, plant_q0,
+                                   settings);
+  }
   if (!options.out_path.empty())
     WriteTrajectory(PlanToTrajectory(*model, result.q, result.u, result.regrasp_steps),
                     options.out_path);
@@ -110,6 +124,10 @@ void RunReplanning(const TrackOptions& options, ReplanningSettings settings, boo
             << result.rounds.back().distance << ", tolerance " << planning.goal_tolerance
             << ") after " << result.rounds.size() << " plan(s)\n";
   if (!options.out_path.empty()) std::cout << "trajectory       " << options.out_path << "\n";
+  if (result.interrupted)
+    ReportInterrupted(
+        "track", InterruptedTrackText(std::to_string(result.u.size()), options.out_path) + "; " +
+                     result.message);
   if (!result.message.empty()) std::cerr << "quasidyn: track: " << result.message << "\n";
 }
 
@@ -182,8 +200,13 @@ void RunTrack(const TrackOptions& options) {
         LogStream() << "quasidyn: track: " << reason << "; that step is sent open loop\n";
     }
   }
-  const TrackingResult result = TrackPlan(*plant, perturbation.substeps, plant_scene->q0, q_ref,
-                                          u_ref, stabilizer.get(), tracking);
+  TrackingResult result;
+  {
+    InterruptScope interrupt;  // Ctrl-C keeps the steps the plant made (docs/cli.md)
+    tracking.cancel = interrupt.token();
+    result = TrackPlan(*plant, perturbation.substeps, plant_scene->q0, q_ref, u_ref,
+                       stabilizer.get(), tracking);
+  }
   if (!options.out_path.empty()) {
     const size_t done = result.q.size() - 1;
     std::vector<Eigen::VectorXd> u(result.u.begin(), result.u.begin() + done);
@@ -213,6 +236,11 @@ void RunTrack(const TrackOptions& options) {
             << "position error   " << result.final_position_error << " m\n"
             << "angle error      " << result.final_angle_error << " rad\n";
   if (!options.out_path.empty()) std::cout << "trajectory       " << options.out_path << "\n";
+  if (result.interrupted) {
+    ReportInterrupted("track", InterruptedTrackText(std::to_string(result.q.size() - 1) + " of " +
+                                                        std::to_string(u_ref.size()),
+                                                    options.out_path));
+  }
   if (!result.message.empty()) {
     std::cerr << "quasidyn: track: " << result.message << "\n";
     throw CLI::RuntimeError(kStepFailedExitCode);

@@ -34,6 +34,7 @@ import json
 import math
 import os
 import pickle
+import signal
 import sys
 import uuid
 import warnings
@@ -45,8 +46,8 @@ from quasidyn import _distributed_tasks as tasks
 from quasidyn._distributed_tasks import WorkerError
 from quasidyn._scene_source import SceneSource
 
-__all__ = ["SceneSource", "WorkerError", "Rollouts", "PlanStudy", "SweepTable", "client",
-           "rollouts", "smoothed_linearize", "plan_study", "sweep", "compare"]
+__all__ = ["SceneSource", "WorkerError", "SweepInterrupted", "Rollouts", "PlanStudy",
+           "SweepTable", "client", "rollouts", "smoothed_linearize", "plan_study", "sweep", "compare"]
 
 _default_clients: Dict[Any, Any] = {}
 
@@ -519,6 +520,17 @@ class SweepTable:
         return f"<quasidyn.distributed.SweepTable {len(self.rows)} rows>"
 
 
+class SweepInterrupted(KeyboardInterrupt):
+    """The KeyboardInterrupt (Ctrl-C) that stopped a sweep, with the rows finished before it:
+    .table, a SweepTable of them (in the grid's order), and .total, the rows of the whole
+    sweep. The units still running were cancelled."""
+
+    def __init__(self, table: "SweepTable", total: int):
+        super().__init__(f"sweep interrupted after {len(table.rows)} of {total} rows")
+        self.table = table
+        self.total = total
+
+
 def sweep(scene: Any, parameters: Mapping[str, Sequence[float]], *,
           formulations: Optional[Sequence[str]] = None, steps: Optional[int] = None,
           duration: Optional[float] = None, client: Any = None,
@@ -540,8 +552,17 @@ def sweep(scene: Any, parameters: Mapping[str, Sequence[float]], *,
     run = {k: v for k, v in (("steps", steps), ("duration", duration)) if v is not None}
     cells = [(f, point) for f in formulations for point in grid]
     units = [(source, f, point, run, f"sweep cell {i}") for i, (f, point) in enumerate(cells)]
-    return SweepTable(_gather_units(client_of(client), tasks.sweep_cell, units, "sweep",
-                                    progress=progress), names)
+    rows: List[Any] = [None] * len(units)
+
+    def keep(i: int, value: Any) -> None:
+        rows[i] = value
+
+    try:
+        _run_units(client_of(client), tasks.sweep_cell, units, "sweep", keep, progress=progress)
+    except KeyboardInterrupt:  # Ctrl-C: the finished rows, for the caller to keep
+        finished = [row for row in rows if row is not None]
+        raise SweepInterrupted(SweepTable(finished, names), len(units)) from None
+    return SweepTable(rows, names)
 
 
 def compare(scene: Any, *, formulations: Optional[Sequence[str]] = None, client: Any = None,
@@ -621,6 +642,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if any("=" not in p for p in args.package):
         parser.error("--package takes NAME=DIR")
     packages = dict(p.split("=", 1) for p in args.package)
+    received = []  # SIGTERM stops the sweep as Ctrl-C does (docs/cli.md)
+
+    def on_term(number: int, frame: Any) -> None:
+        received.append(number)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second one kills at once
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    interrupted = None
     try:
         source = SceneSource.from_file(args.scene, packages)
         made = client(args.scheduler, args.workers)
@@ -628,12 +658,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                       formulations=args.formulation.split(",") if args.formulation else None,
                       steps=args.steps, duration=args.duration, client=made,
                       progress=not args.quiet)
+    except SweepInterrupted as stop:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second Ctrl-C kills at once
+        interrupted, table = stop, stop.table
     except (ValueError, FileNotFoundError, WorkerError) as error:
         sys.stderr.write(f"quasidyn sweep: {error}\n")
         return 1
     os.makedirs(args.out, exist_ok=True)
     table.to_csv(os.path.join(args.out, "sweep.csv"))
     table.to_html(os.path.join(args.out, "sweep.html"), title=f"sweep of {args.scene}")
+    if interrupted is not None:
+        sys.stderr.write(f"\nquasidyn sweep: interrupted after {len(table.rows)} of "
+                         f"{interrupted.total} rows: wrote {os.path.join(args.out, 'sweep.csv')} "
+                         f"and {os.path.join(args.out, 'sweep.html')} (the finished rows)\n")
+        return 128 + (received[0] if received else signal.SIGINT)
     failed = sum(1 for r in table.rows if not r["completed"])
     print(json.dumps({"rows": len(table.rows), "failed": failed,
                       "csv": os.path.join(args.out, "sweep.csv"),

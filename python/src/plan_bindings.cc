@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "interruptible_call.h"
 #include "path_argument.h"
 #include "plan_page.h"
 #include "quasidyn/control/trajopt_goal_connector.h"
@@ -223,12 +224,15 @@ void BindPlan(py::module_& m) {
         auto out = std::make_shared<PythonPlan>();
         out->scene = scene;
         out->threads = threads;
-        {
-          py::gil_scoped_release release;
+        // Ctrl-C stops the search at its next iteration and raises (interruptible_call.h).
+        CancellationToken cancel;
+        options.cancel = &cancel;
+        CallInterruptibly(&cancel, [&] {
           out->result =
               PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings, options);
           out->path = ReplayPlan(scene, out->result);
-        }
+          return true;
+        });
         return out;
       },
       py::arg("scene"), py::arg("goal") = py::none(), py::kw_only(), py::arg("threads") = 1,
@@ -238,7 +242,8 @@ void BindPlan(py::module_& m) {
        "them with units, ranges and defaults); threads: the planner's threads (>= 1) " +
        SettingsDocMarker("planning") +
        ". Returns a Plan; a goal not reached is Plan.found == False, not an error. Bad settings "
-       "raise ValueError naming the field ('planning.goal: ...').")
+       "raise ValueError naming the field ('planning.goal: ...'). Ctrl-C (KeyboardInterrupt) "
+       "stops the search within an iteration and raises.")
           .c_str());
 }
 

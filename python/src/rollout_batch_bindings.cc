@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "interruptible_call.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/simulation/rollout.h"
 #include "real_array.h"
@@ -96,7 +97,8 @@ constexpr const char* kDoc =
     "threads); gradients: 'none', 'b_only' or 'a_and_b' (RolloutBatch.A, .B). Formulation "
     "keywords as in rollout. A wrong shape, a row of the wrong size or a NaN raises ValueError "
     "naming the argument and its index (q0s[3], Us[1][4][0]) before any step; a failed step "
-    "stops its own rollout only (RolloutBatch.completed, .status, .message).";
+    "stops its own rollout only (RolloutBatch.completed, .status, .message). Ctrl-C "
+    "(KeyboardInterrupt) stops the batch within a step of each rollout and raises.";
 
 }  // namespace
 
@@ -148,11 +150,12 @@ void BindRolloutBatch(py::module_& m) {
               out.nv = model->scene().nv;
               out.threads = thread_count;
               out.gradients = options.gradients;
-              std::vector<Trajectory> trajectories;
-              {
-                py::gil_scoped_release release;
-                trajectories = RolloutBatch(*model, x0s, commands, options, thread_count);
-              }
+              // Ctrl-C stops every rollout at its next step (interruptible_call.h).
+              CancellationToken cancel;
+              options.cancel = &cancel;
+              std::vector<Trajectory> trajectories = CallInterruptibly(&cancel, [&] {
+                return RolloutBatch(*model, x0s, commands, options, thread_count);
+              });
               out.trajectories.reserve(trajectories.size());
               for (Trajectory& t : trajectories)
                 out.trajectories.push_back(std::make_shared<Trajectory>(std::move(t)));

@@ -138,6 +138,10 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
   };
   Eigen::VectorXd last_target = q0.tail(scene.nq_a);  // the robots' last commanded positions
   for (int t = 0; t < T; ++t) {
+    if (Cancelled(settings.cancel)) {
+      out.stopped = out.interrupted = true;
+      break;
+    }
     double depth = 0.0;
     if (has_regrasps && regrasp_steps[t]) {
       const RegraspCommands commands = motion->Plan(q_ref[t], q_ref[t + 1], last_target);

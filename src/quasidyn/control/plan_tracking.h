@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/common/cancellation.h"
 #include "quasidyn/control/plan_controller.h"
 #include "quasidyn/model/scene.h"
 #include "quasidyn/model/settings_schema.h"
@@ -65,6 +66,7 @@ struct TrackingResult {
   std::vector<Eigen::VectorXd> q;  // the plant's configurations at the control steps, q_0 … q_T
   std::vector<Eigen::VectorXd> u;  // the commands sent
   bool stopped = false;            // TrackingSettings::stop ended the run before the plan's end
+  bool interrupted = false;        // TrackingSettings::cancel did (stopped is set too)
   // Against the plan's configuration where the run ended (q_ref,T, or q_ref,t when stopped at t).
   Eigen::VectorXd final_object_error;  // q^u_T − q^u_ref,T
   double final_position_error = 0.0;   // ‖position part‖ [m] (planar x, y; 3D p)
@@ -110,6 +112,10 @@ struct TrackingSettings {
   // Called after each control step t with (t + 1, the plant's configuration q_{t+1}); when it
   // returns true the run stops there (TrackingResult::stopped). Empty: the plan runs to its end.
   std::function<bool(int, const Eigen::VectorXd&)> stop;
+  // Checked before every control step (common/cancellation.h): when set, the run stops there as
+  // `stop` stops it (TrackingResult::stopped and ::interrupted), the steps done kept. Null:
+  // never. Not a user setting; the caller owns it and it must outlive the call.
+  const CancellationToken* cancel = nullptr;
 };
 // Tracking's settings, each declared once (model/settings_schema.h): the block "tracking"
 // (ramp_substeps, and the regrasp motion's settings as `regrasp.*`, RegraspMotionSettingsSchema),

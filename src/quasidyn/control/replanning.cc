@@ -152,6 +152,11 @@ ReplanningResult ExecuteWithReplanning(ScenePtr model_scene, std::shared_ptr<con
       out.message = "plan " + std::to_string(r) + " on the plant: " + last.tracking.message;
       break;
     }
+    if (last.tracking.interrupted) {
+      out.interrupted = true;
+      out.message = "interrupted while plan " + std::to_string(r) + " ran on the plant";
+      break;
+    }
     if (out.reached || r + 1 == settings.max_plans) break;
 
     // The next plan, from where the plant is (its robots' configuration, its objects' pose).
@@ -164,6 +169,11 @@ ReplanningResult ExecuteWithReplanning(ScenePtr model_scene, std::shared_ptr<con
         PlanThroughContact(scene, PlanningFormulation(*scene, next), next, planner);
     planning_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - clock_start).count();
+    if (result.status == PlanStatus::kInterrupted) {
+      out.interrupted = true;
+      out.message = "interrupted while plan " + std::to_string(r + 1) + " was being made";
+      break;
+    }
     if (result.path.size() < 2 || result.best_distance >= last.distance) {
       out.message = "plan " + std::to_string(r + 1) + " (seed " + std::to_string(next.seed) +
                     ") brings the objects no nearer the goal than the plant is: best D " +

@@ -98,6 +98,10 @@ struct ReplanningResult {
   std::vector<Eigen::VectorXd> q, u;
   std::vector<bool> regrasp_steps;
   std::string message;  // why the rounds stopped before max_plans when the goal was not reached
+  // The cancellation token of settings.tracking (TrackingSettings::cancel) or of the planner's
+  // options (PlannerOptions::cancel) stopped a round's execution or planning; q and u hold the
+  // control steps done.
+  bool interrupted = false;
 };
 
 // Executes `first` (a plan of model_scene) on `plant` from plant_q0, then replans from the plant's

@@ -348,6 +348,11 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
   A_.resize(T);
   B_.resize(T);
   for (int i = 0; i < settings_.iterations; ++i) {
+    if (Cancelled(settings_.cancel)) {
+      out.interrupted = true;
+      out.message = "interrupted before iteration " + std::to_string(i);
+      break;
+    }
     const auto iteration_start = std::chrono::steady_clock::now();
     OptimizerIteration it;
     it.index = i;
@@ -358,6 +363,11 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
     bool ok = true;
     const auto linearize_start = std::chrono::steady_clock::now();
     for (int k = 0; k < T && ok; ++k) {
+      if (Cancelled(settings_.cancel)) {  // a long horizon's linearisations take a while
+        out.interrupted = true;
+        out.message = "interrupted during iteration " + std::to_string(i) + " (dropped)";
+        break;
+      }
       if (IsRegrasp(k)) {  // exact: q⁺ = (q^u, u), the grasp fixed (trajopt_qp.h)
         A_[k] = Eigen::MatrixXd::Zero(nq, nq);
         A_[k].topLeftCorner(no, no).setIdentity();
@@ -385,6 +395,7 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
         B_[k] = std::move(lin.B);
       }
     }
+    if (out.interrupted) break;
     it.linearize_seconds = Seconds(linearize_start);
     std::vector<Eigen::VectorXd> u_candidate = u_best_, q_candidate;
     if (ok && settings_.per_segment) {

@@ -56,6 +56,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/common/cancellation.h"
 #include "quasidyn/common/outcome.h"
 #include "quasidyn/control/smoothed_linearizer.h"
 #include "quasidyn/control/trajopt_qp.h"
@@ -103,6 +104,11 @@ struct TrajectoryOptimizerSettings {
   double penetration_tolerance = 1e-3;
   // Called after every iteration with its record; may be empty.
   std::function<void(const OptimizerIteration&)> progress;
+  // Checked before every iteration and between its steps' linearisations
+  // (common/cancellation.h): when set, the run stops there with the best iterate so far
+  // (OptimizationResult::interrupted; an iteration cut short is dropped). Null: never. Not a
+  // user setting; the caller owns it and it must outlive the call.
+  const CancellationToken* cancel = nullptr;
 };
 
 // The optimiser's user settings, each declared once (model/settings_schema.h): the block
@@ -164,6 +170,9 @@ struct OptimizationResult {
   std::vector<OptimizerIteration> iterations;
   std::string message;  // why the run stopped early, if it did
   double seconds = 0.0;
+  // settings.cancel stopped the run (message: before which iteration); u and q are the best
+  // iterate so far, every iteration in `iterations` finished.
+  bool interrupted = false;
 };
 
 class TrajectoryOptimizer {

@@ -240,11 +240,12 @@ PlanFile PlanFromJson(const json& j) {
                                     " is not supported (this reader knows version " +
                                     std::to_string(kPlanFormatVersion) + ")");
   const std::string status = ReadString(Member(plan, "status", "plan"), "plan.status");
-  if (status != PlanStatusName(PlanStatus::kFound) &&
-      status != PlanStatusName(PlanStatus::kNotFound))
-    Fail("plan.status", "expected \"found\" or \"not_found\", got \"" + status + "\"");
-  out.status =
-      status == PlanStatusName(PlanStatus::kFound) ? PlanStatus::kFound : PlanStatus::kNotFound;
+  try {
+    out.status = ParsePlanStatus(status);
+  } catch (const std::invalid_argument&) {
+    Fail("plan.status",
+         "expected \"found\", \"not_found\" or \"interrupted\", got \"" + status + "\"");
+  }
   out.message = ReadString(Member(plan, "message", "plan"), "plan.message");
   out.goal = ReadVector(Member(plan, "goal", "plan"), "plan.goal", out.trajectory.nq_u);
   out.best_node = ReadInteger(Member(plan, "best_node", "plan"), "plan.best_node");

@@ -99,6 +99,11 @@ class Planner {
     std::string stop;
     const long long max_iterations = 3LL * settings_.max_nodes;
     while (!result_.found()) {
+      if (Cancelled(options_.cancel)) {
+        result_.status = PlanStatus::kInterrupted;
+        stop = "the search was interrupted (PlannerOptions::cancel)";
+        break;
+      }
       if (static_cast<int>(result_.nodes.size()) >= settings_.max_nodes) {
         stop = "the node limit (" + std::to_string(settings_.max_nodes) + ") was reached";
         break;
@@ -666,7 +671,21 @@ EdgeKind ParseEdgeKind(const std::string& name) {
 }
 
 const char* PlanStatusName(PlanStatus status) {
-  return status == PlanStatus::kFound ? "found" : "not_found";
+  switch (status) {
+    case PlanStatus::kFound:
+      return "found";
+    case PlanStatus::kNotFound:
+      return "not_found";
+    case PlanStatus::kInterrupted:
+      return "interrupted";
+  }
+  return "?";
+}
+
+PlanStatus ParsePlanStatus(const std::string& name) {
+  for (PlanStatus status : {PlanStatus::kFound, PlanStatus::kNotFound, PlanStatus::kInterrupted})
+    if (name == PlanStatusName(status)) return status;
+  throw std::invalid_argument("unknown plan status '" + name + "' (found, not_found, interrupted)");
 }
 
 FormulationChoice PlanningFormulation(const Scene& scene, const PlanningSettings& settings) {

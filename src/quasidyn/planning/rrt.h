@@ -43,7 +43,9 @@
 //      when a node's goal distance D (model/planning_settings.h) is <= goal_tolerance (found),
 //      or at max_nodes nodes, time_limit seconds, or 3·max_nodes iterations (not found: idle
 //      extensions and failed regrasps add no node, so iterations may outnumber nodes; a goal
-//      descent adds several in one iteration).
+//      descent adds several in one iteration), or when PlannerOptions::cancel is set
+//      (interrupted: checked before every iteration or batched round, so the search stops
+//      within one iteration's extensions of the request, the tree whole).
 //   Batched rounds (settings.extension_batch = B > 1, extension_batch.h): steps 1–3 for B
 //   samples drawn in order, each from the tree as it was before the round; the extensions taken
 //   side by side on the threads, their nodes linearised as one batch and added in sample order
@@ -59,6 +61,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/common/cancellation.h"
 #include "quasidyn/model/formulation_choice.h"
 #include "quasidyn/model/planning_settings.h"
 #include "quasidyn/model/scene.h"
@@ -99,12 +102,15 @@ struct PlanNode {
 };
 
 enum class PlanStatus {
-  kFound,     // a node within goal_tolerance
-  kNotFound,  // a limit stopped the search first
+  kFound,        // a node within goal_tolerance
+  kNotFound,     // a limit stopped the search first
+  kInterrupted,  // PlannerOptions::cancel stopped the search first (like a limit reached now)
 };
 
-// "found", "not_found".
+// "found", "not_found", "interrupted"; ParsePlanStatus throws std::invalid_argument on other
+// names.
 const char* PlanStatusName(PlanStatus status);
+PlanStatus ParsePlanStatus(const std::string& name);
 
 struct PlanStatistics {
   int iterations = 0;
@@ -184,6 +190,10 @@ struct PlannerOptions {
   // Makes the goal connector (goal_connector.h) when settings.goal_connection is set; empty: no
   // goal connection whatever the settings say (the planner needs no control layer).
   GoalConnectorFactory goal_connector;
+  // Checked before every iteration (common/cancellation.h); when set, the search stops there
+  // with status kInterrupted, the tree and the path to its best node as a limit leaves them.
+  // Null: never interrupted. The caller owns it; it must outlive the call.
+  const CancellationToken* cancel = nullptr;
 };
 
 // The formulation the planner steps `scene` with: the scene's own, with time step

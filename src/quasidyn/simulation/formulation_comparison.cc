@@ -147,7 +147,13 @@ Comparison CompareFormulations(const ScenePtr& scene_ptr, const ComparisonOption
     options.progress("reference: " + fine.name + " at h/" + std::to_string(refinement));
   RolloutOptions reference_options;
   reference_options.steps = out.steps * refinement;
+  reference_options.cancel = options.cancel;
+  out.planned = static_cast<int>(plugins.size());
   out.reference = Rollout(*MakeStepModel(scene_ptr, fine), reference_options);
+  if (Cancelled(options.cancel)) {  // the reference may be cut short: no row to measure
+    out.interrupted = true;
+    return out;
+  }
   QUASIDYN_CHECK_ARGUMENT(out.reference.completed(), kWhere,
                           "the reference (" + fine.name + " at h = " + NumberText(*fine.time_step) +
                               " s) failed at step " +
@@ -155,6 +161,10 @@ Comparison CompareFormulations(const ScenePtr& scene_ptr, const ComparisonOption
                               out.reference.message);
 
   for (const FormulationPlugin* plugin : plugins) {
+    if (Cancelled(options.cancel)) {
+      out.interrupted = true;
+      break;
+    }
     ComparisonRow row;
     row.formulation = plugin->info.name;
     std::shared_ptr<const StepModel> model;
@@ -170,7 +180,12 @@ Comparison CompareFormulations(const ScenePtr& scene_ptr, const ComparisonOption
       if (options.progress) options.progress(row.formulation);
       RolloutOptions rollout;
       rollout.steps = out.steps;
+      rollout.cancel = options.cancel;
       row.trajectory = Rollout(*model, rollout);
+      if (Cancelled(options.cancel)) {  // cut short: dropped
+        out.interrupted = true;
+        break;
+      }
       Measure(scene, scene_ptr, out.reference, &row);
     }
     out.rows.push_back(std::move(row));

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/common/cancellation.h"
 #include "quasidyn/model/scene.h"
 #include "quasidyn/simulation/trajectory.h"
 
@@ -43,6 +44,11 @@ struct ComparisonOptions {
   std::vector<std::string> formulations;
   // Called before each run with what is about to run ("qp", "reference ..."); may be empty.
   std::function<void(const std::string& run)> progress;
+  // Checked before each run and each of its steps (common/cancellation.h, RolloutOptions::
+  // cancel): when set, the comparison stops with the rows finished so far
+  // (Comparison::interrupted; a run cut short is dropped, and with the reference cut short there
+  // are no rows). Null: never. The caller owns it and it must outlive the call.
+  const CancellationToken* cancel = nullptr;
 };
 
 struct ComparisonRow {
@@ -66,6 +72,10 @@ struct Comparison {
   int steps = 0;                    // N
   Trajectory reference;             // the scene's own formulation at h / R, over N·h
   std::vector<ComparisonRow> rows;  // in registration order
+  // ComparisonOptions::cancel stopped it: `rows` are the runs finished before (none when the
+  // reference was cut short), `planned` the rows a whole comparison has.
+  bool interrupted = false;
+  int planned = 0;
 };
 
 // Throws std::invalid_argument for bad options (N < 0, R < 1, an unknown formulation name) or a

@@ -147,6 +147,10 @@ void RunRollout(const StepModel& model, const State& x0, int steps, Command comm
   const double h = model.time_step();
   *x = x0;
   for (int k = 1; k <= steps; ++k) {
+    if (Cancelled(options.cancel)) {
+      trajectory->message = "interrupted before step " + std::to_string(k);
+      break;
+    }
     const double t = k * h;  // not accumulated: exactly k·h up to one rounding
     command(k, t, *x, u);
     const auto start = std::chrono::steady_clock::now();

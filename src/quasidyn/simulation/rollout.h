@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "quasidyn/common/cancellation.h"
 #include "quasidyn/dynamics/step_result.h"
 #include "quasidyn/model/scene.h"
 #include "quasidyn/simulation/trajectory.h"
@@ -44,6 +45,11 @@ struct RolloutOptions {
   // The derivatives of every step (StepModel::CalcDiff of the step Calc solved) to record in
   // TrajectoryStep::A, B: none by default.
   GradientMode gradients = GradientMode::kNone;
+  // Checked before every step of every rollout, a batch's included (common/cancellation.h):
+  // when set, the rollout stops there, keeping the steps done (completed() false), its message
+  // "interrupted before step k" and its status the last step's. Null: never. The caller owns it
+  // and it must outlive the call.
+  const CancellationToken* cancel = nullptr;
 };
 
 // Runs `options.steps` steps of `model` from the scene's initial state (InitialState(model):

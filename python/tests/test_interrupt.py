@@ -1,0 +1,93 @@
+"""Ctrl-C during a long library call (docs/python.md, "Interrupting a long call"): a
+KeyboardInterrupt delivered to the main thread while rollout_batch or plan runs without the GIL
+stops the call at its next step or iteration and raises KeyboardInterrupt; the library stays
+usable, a following call giving what a fresh one gives. Times are measured against the call's
+own uninterrupted duration, never against a number of seconds."""
+
+import _thread
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import quasidyn
+from conftest import example_path
+
+
+def interrupted_after(call, delay):
+    """Runs call() with a KeyboardInterrupt sent to the main thread after `delay` seconds; returns
+    the seconds from the interrupt to the call's end (it must raise KeyboardInterrupt)."""
+    sent, ended = [], []
+
+    def interrupt():
+        sent.append(time.perf_counter())
+        _thread.interrupt_main()
+
+    def run():
+        try:
+            call()
+        finally:
+            ended.append(time.perf_counter())
+
+    timer = threading.Timer(delay, interrupt)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run()
+            # A call that returned before the interrupt: it lands here (checked below).
+            timer.join()
+            time.sleep(0.5)
+    finally:
+        timer.cancel()
+    assert sent and ended[0] >= sent[0], "the call ended before the interrupt was sent"
+    return ended[0] - sent[0]
+
+
+def timed(call):
+    start = time.perf_counter()
+    result = call()
+    return result, time.perf_counter() - start
+
+
+@pytest.fixture(scope="module")
+def hand():
+    return quasidyn.load_scene(example_path("planar_hand"))
+
+
+def test_a_long_rollout_batch_returns_soon_after_ctrl_c_and_the_next_call_works(hand):
+    # 8 rollouts of 12000 steps each, the fingers closing on the ball.
+    rng = np.random.default_rng(3)
+    held = np.tile(hand.q0[-hand.nq_a:], (8, 12000, 1))
+    Us = held + 0.01 * rng.standard_normal((8, 1, hand.nq_a))
+
+    def batch():
+        return quasidyn.rollout_batch(hand, Us=Us, threads=2)
+
+    fresh, duration = timed(batch)
+    assert fresh.completed.all()
+    latency = interrupted_after(batch, duration / 10)
+    # It stops within a step of each rollout (and a poll of interruptible_call.h), far sooner than
+    # the batch would have ended: at least 5 times its duration is left.
+    print(f"latency {latency:.4f} s of {duration:.3f} s")
+    assert latency <= duration / 5, (latency, duration)
+    again = batch()
+    np.testing.assert_array_equal(again.q, fresh.q)
+    np.testing.assert_array_equal(again.u, fresh.u)
+    assert again.completed.all()
+
+
+def test_a_long_plan_returns_soon_after_ctrl_c_and_the_next_plan_is_the_same():
+    scene = quasidyn.load_scene(example_path("planar_pushing"))
+    unreachable = [0.0, 0.05, 1.5708]  # tests/cli/plan.sh: not reached in thousands of nodes
+    small = quasidyn.plan(scene, unreachable, max_nodes=200)
+    big, duration = timed(lambda: quasidyn.plan(scene, unreachable, max_nodes=6000))
+    assert not big.found and len(big.tree_q) == 6000
+    latency = interrupted_after(lambda: quasidyn.plan(scene, unreachable, max_nodes=6000),
+                                duration / 10)
+    print(f"latency {latency:.4f} s of {duration:.3f} s")
+    assert latency <= duration / 5, (latency, duration)
+    again = quasidyn.plan(scene, unreachable, max_nodes=200)
+    assert again.status == small.status == "not_found"
+    np.testing.assert_array_equal(again.tree_q, small.tree_q)
+    np.testing.assert_array_equal(again.path_q, small.path_q)
