@@ -37,6 +37,9 @@ chroot "$work" /usr/bin/env -i HOME=/root TERM=dumb \
   cd /root/quasidyn
   TIMEFORMAT="%R s wall, %U s user, %S s sys"
   echo "packages (scripts/setup.sh demo):"; time scripts/setup.sh demo
-  echo "build and demo (bash scripts/demo.sh, packages present):"; time bash scripts/demo.sh >demo.log
-  tail -n 12 demo.log
-  echo "build steps: $(grep -c "^\[" demo.log)"'
+  echo "build and demo (bash scripts/demo.sh, packages present):"
+  status=0
+  time bash scripts/demo.sh >demo.log 2>&1 || status=$?
+  tail -n 40 demo.log
+  echo "build steps: $(grep -c "^\[" demo.log || true); scripts/demo.sh exit $status"
+  exit $status'
