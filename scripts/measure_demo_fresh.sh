@@ -25,6 +25,10 @@ cleanup() {
 }
 trap cleanup EXIT
 cp /etc/resolv.conf "$work/etc/resolv.conf"
+# The host's trust store, for registries reached through a proxy with a CA of its own (npm's
+# registry is, on the development machine); apart from the Debian bundle the system keeps.
+mkdir -p "$work/etc/ssl"
+cp /etc/ssl/certs/ca-certificates.crt "$work/etc/ssl/host-ca.crt"
 mount -t proc proc "$work/proc"
 mount --rbind /sys "$work/sys"
 mount --rbind /dev "$work/dev"
@@ -32,6 +36,7 @@ git clone -q "$source_dir" "$work/root/quasidyn"
 echo "measure_demo_fresh: commit $(git -C "$work/root/quasidyn" rev-parse --short HEAD), $(nproc) cores"
 # Inside: the demo's three phases as scripts/demo.sh runs them, each timed.
 chroot "$work" /usr/bin/env -i HOME=/root TERM=dumb \
+  NODE_EXTRA_CA_CERTS=/etc/ssl/host-ca.crt npm_config_cafile=/etc/ssl/host-ca.crt \
   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c '
   set -euo pipefail
   cd /root/quasidyn
