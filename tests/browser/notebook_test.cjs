@@ -7,42 +7,21 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { chromium } = require('playwright-core');
+const { launchChromium, checkLog, watchPage } = require('./browser_session.cjs');
 
 const [page_path, artifact_dir] = process.argv.slice(2);
 if (!page_path || !artifact_dir) {
   console.error('usage: node notebook_test.cjs PAGE.html ARTIFACT_DIR');
   process.exit(2);
 }
-const chromium_path = process.env.QUASIDYN_CHROMIUM || '/usr/bin/chromium';
-const failures = [];
-const check = (ok, what) => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures.push(what);
-};
+const { check, failures } = checkLog();
 
 (async () => {
   fs.mkdirSync(artifact_dir, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: chromium_path,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run',
-      '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
-    const console_errors = [];
-    const requests = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') console_errors.push(message.text());
-    });
-    page.on('pageerror', (error) => console_errors.push(`page error: ${error.message}`));
-    page.on('request', (request) => {
-      const url = request.url();
-      if (!url.startsWith('file:') && !url.startsWith('data:') && url !== 'about:srcdoc') {
-        requests.push(url);
-      }
-    });
+    const { console_errors, requests } = watchPage(page, ['about:srcdoc']);
     await page.goto('file://' + path.resolve(page_path));
     const frames = page.frames().filter((frame) => frame !== page.mainFrame());
     check(frames.length === 2, `the notebook holds ${frames.length} viewer frames (2 expected)`);

@@ -10,19 +10,14 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { chromium } = require('playwright-core');
+const { launchChromium, checkLog, watchPage } = require('./browser_session.cjs');
 
 const [page_path, artifact_dir, later_arg] = process.argv.slice(2);
 if (!page_path || !artifact_dir) {
   console.error('usage: node viewer_test.cjs PAGE.html ARTIFACT_DIR [LATER_TIME_S]');
   process.exit(2);
 }
-const chromium_path = process.env.QUASIDYN_CHROMIUM || '/usr/bin/chromium';
-const failures = [];
-const check = (ok, what) => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures.push(what);
-};
+const { check, failures } = checkLog();
 
 // Luminance statistics of the WebGL canvas, read back in the page (preserveDrawingBuffer):
 // mean, variance and a 64 × 36 thumbnail of 8-bit luminance for frame comparison.
@@ -47,26 +42,10 @@ async function canvasPixels(page) {
 
 (async () => {
   fs.mkdirSync(artifact_dir, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: chromium_path,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run',
-      // WebGL without a GPU: ANGLE on SwiftShader (Chromium's CPU Vulkan).
-      '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    const console_errors = [];
-    const requests = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') console_errors.push(message.text());
-    });
-    page.on('pageerror', (error) => console_errors.push(`page error: ${error.message}`));
-    page.on('request', (request) => {
-      if (!request.url().startsWith('file:') && !request.url().startsWith('data:')) {
-        requests.push(request.url());
-      }
-    });
+    const { console_errors, requests } = watchPage(page);
     await page.goto('file://' + path.resolve(page_path));
     await page.waitForFunction(() => window.quasidynViewer && window.quasidynViewer.ready,
       null, { timeout: 30000 });
