@@ -32,6 +32,26 @@ ParameterSpec NumberParameter(std::string key, std::string unit, double lower, b
   return spec;
 }
 
+ParameterSpec NumberParameter(std::string key, const PhysicalRange& range, std::string default_text,
+                              std::string description, std::string label) {
+  ParameterSpec spec;
+  spec.key = std::move(key);
+  spec.unit = std::string(range.unit);
+  spec.range = PhysicalRangeText(range);
+  spec.default_text = std::move(default_text);
+  spec.description = std::move(description);
+  spec.number = true;
+  spec.problem = [key = label.empty() ? spec.key : label,
+                  &range](const Eigen::MatrixXd& value) -> std::string {
+    if (value.size() != 1) return key + " must be a number in " + PhysicalRangeText(range);
+    const double x = value(0, 0);
+    if (!std::isfinite(x)) return key + " must be finite (got " + NumberText(x) + ")";
+    const std::string problem = PhysicalRangeProblem(range, x);
+    return problem.empty() ? "" : key + " " + problem;
+  };
+  return spec;
+}
+
 std::string ParameterText(const Eigen::MatrixXd& value) {
   if (value.size() == 1) return NumberText(value(0, 0));
   std::ostringstream out;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "quasidyn/model/formulation_choice.h"
+#include "quasidyn/model/physical_ranges.h"
 
 namespace quasidyn {
 
@@ -31,6 +32,11 @@ struct ParameterSpec {
 ParameterSpec NumberParameter(std::string key, std::string unit, double lower, bool strictly,
                               std::string default_text, std::string description,
                               std::string label = "");
+
+// A number within a positive physical input's usable range (model/physical_ranges.h), its unit
+// the range's: "kappa must lie within [1e-06, 1e+12] 1/(N m), got 1e-320".
+ParameterSpec NumberParameter(std::string key, const PhysicalRange& range, std::string default_text,
+                              std::string description, std::string label = "");
 
 // The values of `block` that the formulation with parameters `specs` reads. Keys it does not
 // declare are left alone: a scene's block may carry the parameters of the formulation it

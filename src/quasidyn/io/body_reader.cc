@@ -8,18 +8,24 @@
 
 namespace quasidyn {
 
-Eigen::Matrix3d ReadPrincipalOrMatrix(const YamlValue& value) {
+Eigen::Matrix3d ReadPrincipalOrMatrix(const YamlValue& value, const PhysicalRange* diagonal) {
   value.CheckKeys({"principal", "matrix"});
   if (value.Has("principal") == value.Has("matrix")) {
     value.Fail("give exactly one of principal or matrix");
   }
   if (const auto principal = value.Find("principal")) {
-    return principal->AsVector3().asDiagonal();
+    const Eigen::Vector3d d = principal->AsVector3();
+    if (diagonal != nullptr)
+      for (const YamlValue& item : principal->Items()) item.AsDouble(*diagonal);
+    return d.asDiagonal();
   }
   const std::vector<YamlValue> rows = value.Get("matrix").Items();
   if (rows.size() != 3) value.Get("matrix").Fail("must have 3 rows");
   Eigen::Matrix3d matrix;
-  for (int r = 0; r < 3; ++r) matrix.row(r) = rows[r].AsVector3().transpose();
+  for (int r = 0; r < 3; ++r) {
+    matrix.row(r) = rows[r].AsVector3().transpose();
+    if (diagonal != nullptr) rows[r].Items()[r].AsDouble(*diagonal);
+  }
   return matrix;
 }
 
@@ -32,7 +38,7 @@ BodySpec ReadBody(const YamlValue& value, bool planar, const std::string& scene_
   body.name = scene_name;
   body.where = {value.file(), value.line(), value.path()};
   const YamlValue mass = value.Get("mass");
-  body.mass = mass.AsDouble(0.0, false);
+  body.mass = mass.AsDouble(kMassRange);
   if (const auto shapes = value.Find("shapes")) {
     const std::vector<YamlValue> items = shapes->Items();
     for (size_t i = 0; i < items.size(); ++i) {
@@ -65,7 +71,7 @@ BodySpec ReadBody(const YamlValue& value, bool planar, const std::string& scene_
       inertia.Fail(std::string("from_shapes: ") + e.what());
     }
   } else {
-    body.inertia = ReadPrincipalOrMatrix(inertia);
+    body.inertia = ReadPrincipalOrMatrix(inertia, &kInertiaRange);
     if (com) body.com = com->AsVector3();
   }
   return body;

@@ -25,7 +25,9 @@ BodySpec ReadBody(const YamlValue& value, bool planar, const std::string& scene_
 
 // A 3 × 3 matrix given as {principal: [a, b, c]} (the diagonal) or {matrix: [[...], [...],
 // [...]]} (the inertia above, a limit surface): the numbers as read, not yet checked for
-// symmetry or definiteness.
-Eigen::Matrix3d ReadPrincipalOrMatrix(const YamlValue& value);
+// symmetry or definiteness. With `diagonal`, each diagonal entry (a principal moment, as written)
+// must lie in that range (model/physical_ranges.h), refused at its own line.
+Eigen::Matrix3d ReadPrincipalOrMatrix(const YamlValue& value,
+                                      const PhysicalRange* diagonal = nullptr);
 
 }  // namespace quasidyn

@@ -16,6 +16,7 @@
 
 #include "quasidyn/files/utf8.h"
 #include "quasidyn/io/loader_limits.h"
+#include "quasidyn/model/physical_ranges.h"
 
 namespace quasidyn {
 namespace {
@@ -33,7 +34,14 @@ struct NumberField {
   std::string_view element;    // the element's name; empty: any element (MJCF)
   std::string_view attribute;  // the attribute's name; empty: the element's text (SDF)
   Range range = Range::kLimited;
+  // A positive physical input's usable range (model/physical_ranges.h), checked after the limit.
+  const PhysicalRange* physical = nullptr;
 };
+
+// A model file's mass [kg]: kMassRange, or 0 (a robot's massless link, or a link without
+// <inertial>'s default; a moving body's mass > 0 is checked by the scene builder).
+constexpr PhysicalRange kModelFileMassRange{
+    kMassRange.quantity, kMassRange.unit, kMassRange.min, kMassRange.max, true, kMassRange.reason};
 
 // URDF (urdfdom's reader; <capsule> is the quasidyn extension, io/urdf_loader.h).
 constexpr NumberField kUrdfNumbers[] = {
@@ -44,13 +52,13 @@ constexpr NumberField kUrdfNumbers[] = {
     {"limit", "upper"},
     {"limit", "effort"},
     {"limit", "velocity"},
-    {"mass", "value"},
-    {"inertia", "ixx"},
+    {"mass", "value", Range::kLimited, &kModelFileMassRange},
+    {"inertia", "ixx", Range::kLimited, &kInertiaRange},
     {"inertia", "ixy"},
     {"inertia", "ixz"},
-    {"inertia", "iyy"},
+    {"inertia", "iyy", Range::kLimited, &kInertiaRange},
     {"inertia", "iyz"},
-    {"inertia", "izz"},
+    {"inertia", "izz", Range::kLimited, &kInertiaRange},
     {"box", "size"},
     {"sphere", "radius"},
     {"cylinder", "radius"},
@@ -82,14 +90,14 @@ constexpr NumberField kSdfNumbers[] = {
     {"length", ""},
     {"scale", ""},
     {"normal", ""},
-    {"mass", ""},
+    {"mass", "", Range::kLimited, &kModelFileMassRange},
     {"density", ""},
-    {"ixx", ""},
+    {"ixx", "", Range::kLimited, &kInertiaRange},
     {"ixy", ""},
     {"ixz", ""},
-    {"iyy", ""},
+    {"iyy", "", Range::kLimited, &kInertiaRange},
     {"iyz", ""},
-    {"izz", ""},
+    {"izz", "", Range::kLimited, &kInertiaRange},
     {"xyz", ""},  // libsdformat normalises it with overflow: 1e200 became zero
     {"lower", "", Range::kSdfJointLimit},
     {"upper", "", Range::kSdfJointLimit},
@@ -138,9 +146,9 @@ constexpr NumberField kMjcfNumbers[] = {
     {"", "size"},
     {"", "axis"},  // MuJoCo normalises it with overflow: 1e200 0 0 became a zero axis
     {"", "range"},
-    {"", "mass"},
+    {"", "mass", Range::kLimited, &kModelFileMassRange},
     {"", "density"},
-    {"", "diaginertia"},
+    {"", "diaginertia", Range::kLimited, &kInertiaRange},
     {"", "fullinertia"},
     {"", "friction"},
     {"", "scale"},
@@ -225,7 +233,7 @@ locale_t CLocale() {
 // The problem with one space-separated token of a numeric field, or "" when it is fine. The
 // token's longest prefix that strtod reads is checked (a token that is no number at all is
 // left to the model's parser); that prefix is shown as written when it is not finite.
-std::string TokenProblem(const std::string& token, Range range) {
+std::string TokenProblem(const std::string& token, Range range, const PhysicalRange* physical) {
   char* stop = nullptr;
   errno = 0;
   const double value = CLocale() != locale_t{} ? strtod_l(token.c_str(), &stop, CLocale())
@@ -238,6 +246,8 @@ std::string TokenProblem(const std::string& token, Range range) {
     return NumberNotFiniteProblem(written);
   if (overflow) return NumberBeyondLimitProblem(written);
   const double magnitude = std::abs(value);
+  if (magnitude <= kMaxSceneNumber && physical != nullptr && !InPhysicalRange(*physical, value))
+    return PhysicalRangeProblem(*physical, value, written);
   if (range == Range::kDirection || magnitude <= kMaxSceneNumber) return "";
   if (range == Range::kSdfJointLimit && magnitude >= kSdfNoJointLimit) return "";
   std::ostringstream shown;
@@ -273,13 +283,13 @@ std::vector<std::pair<size_t, size_t>> Tokens(std::string_view text) {
 // nullopt; its index counts from `first_index` (the tokens of the element's earlier runs).
 // Adds the number of tokens of `decoded` to *count. Its newlines are counted from the start
 // of the text, or with `from_first_token` from its first token (the line of a text run).
-std::optional<BadNumber> FirstBadNumber(const std::string& decoded, Range range, size_t first_index,
-                                        size_t* count, bool from_first_token) {
+std::optional<BadNumber> FirstBadNumber(const std::string& decoded, const NumberField& field,
+                                        size_t first_index, size_t* count, bool from_first_token) {
   const std::vector<std::pair<size_t, size_t>> tokens = Tokens(decoded);
   *count += tokens.size();
   for (size_t k = 0; k < tokens.size(); ++k) {
     const auto [begin, size] = tokens[k];
-    std::string problem = TokenProblem(decoded.substr(begin, size), range);
+    std::string problem = TokenProblem(decoded.substr(begin, size), field.range, field.physical);
     if (problem.empty()) continue;
     const size_t from = from_first_token ? tokens.front().first : 0;
     const auto newlines = std::count(decoded.begin() + from, decoded.begin() + begin, '\n');
@@ -332,7 +342,7 @@ std::optional<ModelFileNumberProblem> FindModelFileNumberProblem(const XmlScan& 
       if (field == nullptr) continue;
       size_t& count = tokens[text.element];
       std::optional<BadNumber> bad =
-          FirstBadNumber(text.text, field->range, count, &count, /*from_first_token=*/true);
+          FirstBadNumber(text.text, *field, count, &count, /*from_first_token=*/true);
       if (bad && !first) first.emplace(r, std::move(*bad));
     }
     if (!first) return std::nullopt;
@@ -348,7 +358,7 @@ std::optional<ModelFileNumberProblem> FindModelFileNumberProblem(const XmlScan& 
       if (field == nullptr) continue;
       size_t count = 0;
       std::optional<BadNumber> bad =
-          FirstBadNumber(attribute.value, field->range, 0, &count, /*from_first_token=*/false);
+          FirstBadNumber(attribute.value, *field, 0, &count, /*from_first_token=*/false);
       if (!bad) continue;
       bad->several = count > 1;
       std::string name = tag.name;

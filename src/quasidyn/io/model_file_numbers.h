@@ -23,7 +23,11 @@
 // normalise SDF and MJCF axes themselves and make 1e200 a zero axis, so those are
 // range-checked), and SDF joint limits of magnitude >= kSdfNoJointLimit, SDFormat's spelling
 // of "no limit", which the SDF reader drops. Files an MJCF <include>s are read by MuJoCo only and
-// not checked.
+// not checked. Masses and principal moments of inertia (URDF <mass value> and <inertia ixx iyy
+// izz>, SDF <mass>, <ixx>, <iyy>, <izz>, MJCF mass and diaginertia) must also lie in their usable
+// ranges (model/physical_ranges.h; 0 allowed: a robot's massless link, a rotationally singular
+// link's iyy = 0), e.g. "arm.urdf:5: link arm: inertia iyy: must be 0 or lie within [1e-18,
+// 1e+09] kg m^2, got 1e-300".
 
 #include <optional>
 #include <string>

@@ -95,7 +95,7 @@ TEST(MpcReader, ProblemsAreReportedAtTheirLine) {
   ExpectError("  horizon: 5\n  target: [3, -5, 0]\n", 15, "mpc.target",
               "expected n_x = n_q + n_v = 4 numbers, got 3");
   ExpectError("  weights:\n    force: [10, 0]\n", 15, "mpc.weights.force",
-              "entry 1 must be > 0 (got 0)");
+              "entry 1 must be [1e-12, 1e+12] (got 0)");
   ExpectError("  bounds:\n    state_lower: [-5, -6, 2, -1]\n    state_upper: [2, 0, 1, 1]\n", 15,
               "mpc.bounds.state_lower", "entry 2 is above the upper bound (2 > 1)");
   ExpectError("  bounds:\n    force_lower: [-1, -1]\n", 14, "mpc.bounds",

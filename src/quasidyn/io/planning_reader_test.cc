@@ -138,7 +138,7 @@ TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
   PlanningReaderExpectError("  limits: {max_nodes: -2}\n", 19, "planning.limits.max_nodes",
                             "must be >= 1");
   PlanningReaderExpectError("  limits:\n    time_limit: -1\n", 20, "planning.limits.time_limit",
-                            "must be > 0");
+                            "must be in [1e-06, 1e+07] [s] (got -1)");
   PlanningReaderExpectError("  bounds: {lower: [0, 0], upper: [1, 1]}\n", 19,
                             "planning.bounds.lower", "expected 3 numbers");
   PlanningReaderExpectError("  bounds: {lower: [0, 0, 1], upper: [1, 1, 0]}\n", 19,
@@ -149,10 +149,10 @@ TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
   PlanningReaderExpectError("  metric: {type: magic}\n", 19, "planning.metric.type",
                             "unknown metric 'magic'");
   PlanningReaderExpectError("  metric: {regularization: 0}\n", 19, "planning.metric.regularization",
-                            "must be > 0");
+                            "must be in [1e-12, 1e+12]");
   PlanningReaderExpectError("  p_grasp: 2\n", 19, "planning.p_grasp", "must be in [0, 1] (got 2)");
   PlanningReaderExpectError("  penetration_tolerance: 0\n", 19, "planning.penetration_tolerance",
-                            "must be > 0 [m]");
+                            "must be in [1e-12, 1000] [m] (got 0)");
   PlanningReaderExpectError("  max_substeps: 0\n", 19, "planning.max_substeps", "must be >= 1");
   PlanningReaderExpectError("  max_substeps: 2048\n", 19, "planning.max_substeps",
                             "must be <= 1024");
@@ -160,7 +160,7 @@ TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
   PlanningReaderExpectError("  goal_weights: {position: 0, rotation: 0}\n", 19,
                             "planning.goal_weights", "both 0");
   PlanningReaderExpectError("  goal_connection: {radius: 0}\n", 19,
-                            "planning.goal_connection.radius", "must be > 0");
+                            "planning.goal_connection.radius", "must be in [1e-12, 1000]");
   PlanningReaderExpectError("  goal_connection:\n    horizon: 0\n", 20,
                             "planning.goal_connection.horizon", "must be >= 1");
   PlanningReaderExpectError("  goal_connection: {iterations: -1}\n", 19,
@@ -175,7 +175,7 @@ TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
   PlanningReaderExpectError("  plant_check: {substeps: 1}\n", 19, "planning.plant_check.substeps",
                             "must be >= 2 (got 1)");
   PlanningReaderExpectError("  plant_check:\n    tolerance: -0.1\n", 20,
-                            "planning.plant_check.tolerance", "must be > 0");
+                            "planning.plant_check.tolerance", "must be in [1e-12, 1000]");
   PlanningReaderExpectError("  plant_check: {substeps: 2, ramp: true}\n", 19,
                             "planning.plant_check.ramp", "unknown");
   PlanningReaderExpectError("  frobnicate: 1\n", 19, "planning.frobnicate", "unknown");

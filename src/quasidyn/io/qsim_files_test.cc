@@ -139,6 +139,24 @@ TEST_F(QsimFilesTest, DirectiveFileAloneMakesEveryJointedModelARobot) {
   EXPECT_TRUE(warned);
 }
 
+// quasistatic_sim_params' h, contact tolerance and mass scale have the scene's usable ranges
+// (model/physical_ranges.h): a subnormal is refused at its line, the bounds load.
+TEST_F(QsimFilesTest, ParametersOutsideTheirUsableRangeAreRefusedAtTheirLine) {
+  const auto error = [&](const std::string& from, const std::string& to) {
+    return ErrorOf(System(Replaced(from, to), "bad.yml"));
+  };
+  EXPECT_NE(error("  gravity:", "  h: 1e-320\n  gravity:")
+                .find("bad.yml:11: quasistatic_sim_params.h: must lie within [1e-06, 10] s, got "
+                      "1e-320"),
+            std::string::npos);
+  EXPECT_NE(error("5.", "1e-300")
+                .find("bad.yml:15: quasistatic_sim_params.unactuated_mass_scale: must be 0 or "
+                      "lie within [1e-09, 1e+09], got 1e-300"),
+            std::string::npos);
+  EXPECT_EQ(ReadSceneFile(System(Replaced("  gravity:", "  h: 10\n  gravity:"))).time_step, 10.0);
+  EXPECT_EQ(ReadSceneFile(System(Replaced("  gravity:", "  h: 1e-6\n  gravity:"))).time_step, 1e-6);
+}
+
 TEST_F(QsimFilesTest, ErrorsNameTheFileAndTheLine) {
   const auto expect = [&](const std::string& text, const std::string& where,
                           const std::string& problem) {

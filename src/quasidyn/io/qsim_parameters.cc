@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "quasidyn/io/loader_limits.h"
+#include "quasidyn/model/physical_ranges.h"
 
 namespace quasidyn {
 namespace {
@@ -55,9 +56,11 @@ void ReadQsimParameters(const YamlValue& params, QsimScene* scene) {
   if (const auto tolerance = params.Find("contact_detection_tolerance")) {
     const double epsilon = ReadSpecialNumber(*tolerance);
     if (!(epsilon >= 0.0)) tolerance->Fail("must be >= 0 [m] (or .inf)");
+    if (!std::isinf(epsilon) && !InPhysicalRange(kContactToleranceRange, epsilon))
+      tolerance->Fail(PhysicalRangeProblem(kContactToleranceRange, epsilon) + " (or .inf)");
     scene->contact_tolerance = std::min(epsilon, kMaxSceneNumber);  // .inf: every pair
   }
-  if (const auto h = params.Find("h")) scene->time_step = h->AsDouble(0.0, false);
+  if (const auto h = params.Find("h")) scene->time_step = h->AsDouble(kTimeStepRange);
   if (const auto weight = params.Find("log_barrier_weight"))
     weight->Fail(
         "the log-barrier weight is chosen at run time here: --formulation log-barrier "
@@ -79,6 +82,8 @@ void ReadQsimParameters(const YamlValue& params, QsimScene* scene) {
           "0 holds the objects still in the reference simulator (q_u is not updated); "
           "quasidyn has no such mode: give a value > 0, .nan (s = 1), or fix the objects");
     if (!(c > 0.0) || std::isinf(c)) scale->Fail("must be > 0 and finite, or .nan");
+    if (!InPhysicalRange(kMassScaleRange, c))
+      scale->Fail(PhysicalRangeProblem(kMassScaleRange, c) + " (or .nan)");
     scene->unactuated_mass_scale = c;
     scene->mass_scale_where = LocationOf(*scale);
   }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "quasidyn/io/loader_limits.h"
+#include "quasidyn/model/physical_ranges.h"
 #include "quasidyn/model/scene_error.h"
 
 namespace quasidyn {
@@ -121,8 +122,8 @@ void ValidateShape(const ShapeSpec& s, bool planar, bool on_world) {
 
 void ValidateBody(const BodySpec& b) {
   if (b.massless_allowed && b.mass == 0.0 && b.inertia.isZero() && b.com.allFinite()) return;
-  if (!(b.mass > 0.0) || !std::isfinite(b.mass)) {
-    ThrowAt(b.where, "mass must be > 0 (got " + Num(b.mass) + ")");
+  if (!InPhysicalRange(kMassRange, b.mass)) {
+    ThrowAt(b.where, "mass " + PhysicalRangeProblem(kMassRange, b.mass));
   }
   const SourceLocation& at = b.inertia_where.file.empty() ? b.where : b.inertia_where;
   if (!b.com.allFinite() || !b.inertia.allFinite()) ThrowAt(at, "com and inertia must be finite");
@@ -388,8 +389,8 @@ Scene SceneBuilder::Build() const {
                                            std::to_string(spec->stiffness.size()));
       }
       for (double k : stiffness) {
-        if (!(k > 0.0) || !std::isfinite(k)) {
-          ThrowAt(spec->stiffness_where, "stiffness must be > 0 (got " + Num(k) + ")");
+        if (!InPhysicalRange(kStiffnessRange, k)) {
+          ThrowAt(spec->stiffness_where, "stiffness " + PhysicalRangeProblem(kStiffnessRange, k));
         }
       }
     }
@@ -407,8 +408,8 @@ Scene SceneBuilder::Build() const {
                                          std::to_string(spec->damping.size()));
       }
       for (double d : damping) {
-        if (!(d >= 0.0) || !std::isfinite(d)) {
-          ThrowAt(spec->damping_where, "damping must be finite and >= 0 (got " + Num(d) + ")");
+        if (!InPhysicalRange(kDampingRange, d)) {
+          ThrowAt(spec->damping_where, "damping " + PhysicalRangeProblem(kDampingRange, d));
         }
       }
     }

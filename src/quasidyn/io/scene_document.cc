@@ -99,12 +99,12 @@ void ReadParameters(const YamlValue& root, Scene* scene, std::exception_ptr* unr
       gravity->Fail("must lie in the x-y plane (z = 0) in a planar scene");
     }
   }
-  scene->time_step = root.Get("time_step").AsDouble(0.0, false);
+  scene->time_step = root.Get("time_step").AsDouble(kTimeStepRange);
   if (const auto duration = root.Find("duration")) {  // Scene::duration
-    scene->duration = duration->AsDouble(0.0, false);
+    scene->duration = duration->AsDouble(kDurationRange);
   }
   if (const auto tolerance = root.Find("contact_tolerance")) {
-    scene->contact_tolerance = tolerance->AsDouble(0.0, true);
+    scene->contact_tolerance = tolerance->AsDouble(kContactToleranceRange);
   }
   if (const auto rays = root.Find("friction_rays")) {
     if (scene->planar) rays->Fail("planar scenes always use the 2 in-plane tangents; remove it");
@@ -180,9 +180,9 @@ InstanceSpec LoadModelFile(const YamlValue& value, const std::string& key, Model
   options.where = LocationOf(file);
   options.packages = context.packages;
   if (key == "urdf") {
-    options.friction = value.Get("friction").AsDouble(0.0, true);
+    options.friction = value.Get("friction").AsDouble(kFrictionRange);
   } else if (const auto friction = value.Find("friction")) {
-    options.friction = friction->AsDouble(0.0, true);
+    options.friction = friction->AsDouble(kFrictionRange);
   }
   const std::string path = ResolvePath(file.AsString(), context);
   if (key == "urdf") return LoadUrdfInstance(path, options);
@@ -346,7 +346,7 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
     const Eigen::VectorXd k = stiffness.AsVector();
     instance.stiffness.assign(k.data(), k.data() + k.size());
   } else {
-    instance.stiffness = {stiffness.AsDouble(0.0, false)};
+    instance.stiffness = {stiffness.AsDouble(kStiffnessRange)};
   }
   if (const auto damping = value.Find("damping")) {  // Joint::damping
     instance.damping_where = LocationOf(*damping);
@@ -354,7 +354,7 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
       const Eigen::VectorXd d = damping->AsVector();
       instance.damping.assign(d.data(), d.data() + d.size());
     } else {
-      instance.damping = {damping->AsDouble(0.0, true)};
+      instance.damping = {damping->AsDouble(kDampingRange)};
     }
   }
   ReadInitialAndCommands(value, &instance, true);

@@ -5,6 +5,7 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/io/loader_limits.h"
+#include "quasidyn/model/physical_ranges.h"
 
 namespace quasidyn {
 namespace {
@@ -17,6 +18,14 @@ void CheckSceneNumbers(const char* where, const std::string& name,
     QUASIDYN_CHECK_ARGUMENT(std::abs(x[i]) <= kMaxSceneNumber, where,
                             name + "[" + std::to_string(i) + "] = " + NumberText(x[i]) +
                                 " is beyond the scene limit of 1e12");
+}
+
+// Within the usable range of a positive physical input (model/physical_ranges.h), as the scene
+// loader checks it: "Scene.with_time_step: h must lie within [1e-06, 10] s, got 1e-320".
+void CheckInRange(const char* where, const std::string& name, double x,
+                  const PhysicalRange& range) {
+  QUASIDYN_CHECK_ARGUMENT(InPhysicalRange(range, x), where,
+                          name + " " + PhysicalRangeProblem(range, x));
 }
 
 const ModelInstance& Robot(const Scene& scene, const std::string& robot, const char* where) {
@@ -84,9 +93,7 @@ Scene WithStiffness(const Scene& scene, const std::string& robot, const Eigen::V
           " (one per actuated joint of '" + robot + "'), got " + std::to_string(stiffness.size()));
   CheckSceneNumbers(where, "stiffness", stiffness);
   for (Eigen::Index i = 0; i < stiffness.size(); ++i)
-    QUASIDYN_CHECK_ARGUMENT(
-        stiffness[i] > 0, where,
-        "stiffness[" + std::to_string(i) + "] must be > 0 (got " + NumberText(stiffness[i]) + ")");
+    CheckInRange(where, "stiffness[" + std::to_string(i) + "]", stiffness[i], kStiffnessRange);
   Scene edited = scene;
   for (size_t i = 0; i < actuated.size(); ++i)
     edited.joints[actuated[i]].stiffness = stiffness[stiffness.size() == 1 ? 0 : i];
@@ -97,25 +104,21 @@ Scene WithFriction(const Scene& scene, const std::string& shape, double friction
                    const char* where) {
   const int index = scene.GeometryIndex(shape);
   QUASIDYN_CHECK_ARGUMENT(index >= 0, where, "the scene has no shape '" + shape + "'");
-  QUASIDYN_CHECK_ARGUMENT(
-      std::isfinite(friction) && friction >= 0 && friction <= kMaxSceneNumber, where,
-      "friction of '" + shape + "' must be finite and >= 0 (got " + NumberText(friction) + ")");
+  CheckInRange(where, "friction of '" + shape + "'", friction, kFrictionRange);
   Scene edited = scene;
   edited.geometries[index].friction = friction;
   return edited;
 }
 
 Scene WithTimeStep(const Scene& scene, double time_step, const char* where) {
-  CheckPositive(where, "h", time_step);
-  CheckSceneNumbers(where, "h", Eigen::VectorXd::Constant(1, time_step));
+  CheckInRange(where, "h", time_step, kTimeStepRange);
   Scene edited = scene;
   edited.time_step = time_step;
   return edited;
 }
 
 Scene WithContactTolerance(const Scene& scene, double contact_tolerance, const char* where) {
-  CheckNonNegative(where, "contact_tolerance", contact_tolerance);
-  CheckSceneNumbers(where, "contact_tolerance", Eigen::VectorXd::Constant(1, contact_tolerance));
+  CheckInRange(where, "contact_tolerance", contact_tolerance, kContactToleranceRange);
   Scene edited = scene;
   edited.contact_tolerance = contact_tolerance;
   return edited;

@@ -84,7 +84,7 @@ TEST_F(SceneEditTest, StiffnessFrictionTimeStepAndTolerance) {
             std::string::npos);
   EXPECT_NE(ErrorOf([&] {
               WithStiffness(gripper_, "gripper", Eigen::VectorXd::Constant(1, -1.0), "w");
-            }).find("must be > 0"),
+            }).find("stiffness[0] must lie within [0.001, 1e+09] N/m or N m/rad, got -1"),
             std::string::npos);
   const Scene slippery = WithFriction(gripper_, "sphere/disk", 0.0, "w");
   EXPECT_EQ(slippery.geometries[slippery.GeometryIndex("sphere/disk")].friction, 0.0);

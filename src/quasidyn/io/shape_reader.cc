@@ -99,7 +99,7 @@ ShapeSpec ReadShape(const YamlValue& value, bool planar, const std::string& defa
   }
   spec.name = value.Has("name") ? value.Get("name").AsString() : default_name;
   if (const auto pose = value.Find("pose")) spec.X_BS = ReadPose(*pose, planar);
-  spec.friction = value.Get("friction").AsDouble(0.0, true);
+  spec.friction = value.Get("friction").AsDouble(kFrictionRange);
   return spec;
 }
 

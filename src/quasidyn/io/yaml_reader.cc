@@ -143,6 +143,13 @@ double YamlValue::AsDouble(double min, bool min_inclusive) const {
   return value;
 }
 
+double YamlValue::AsDouble(const PhysicalRange& range) const {
+  const double value = AsDouble();
+  const std::string problem = PhysicalRangeProblem(range, value, node_.Scalar());
+  if (!problem.empty()) Fail(problem);
+  return value;
+}
+
 int YamlValue::AsInt() const {
   if (!node_.IsScalar()) Fail("must be an integer, got " + Describe(node_));
   int value = 0;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/model/physical_ranges.h"
 #include "quasidyn/model/value_source.h"
 
 namespace quasidyn {
@@ -53,6 +54,9 @@ class YamlValue {
   std::string AsString() const;
   double AsDouble() const;                                // finite
   double AsDouble(double min, bool min_inclusive) const;  // finite and > (or >=) min
+  // A finite number within `range` (model/physical_ranges.h), else a SceneError such as
+  // "scene.yaml:4: time_step: must lie within [1e-06, 10] s, got 1e-320".
+  double AsDouble(const PhysicalRange& range) const;
   int AsInt() const;
   std::int64_t AsInt64() const;
   // A number within the scene's limits, or ±∞ written .inf, -.inf, Infinity or -Infinity (the

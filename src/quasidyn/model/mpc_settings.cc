@@ -83,7 +83,7 @@ const SettingsSchema<MpcSettings>& MpcSettingsSchema() {
     s->Field("weights.force", &M::force_weight)
         .Name("force_weight")
         .Unit("1/N², 1/(N·m)²")
-        .Above(0)
+        .Within(kSettingWeightRange)
         .Doc(std::string("the diagonal of R, the force's weight (") + a + "; absent: all 1)");
     s->Field("bounds.state_lower", &M::state_lower)
         .Name("state_lower")
@@ -122,7 +122,7 @@ const SettingsSchema<MpcSettings>& MpcSettingsSchema() {
     s->Number("solver.time_limit", &M::time_limit)
         .Name("time_limit")
         .Unit("s")
-        .Above(0)
+        .Within(kSettingTimeLimitRange)
         .MayBeInfinite()
         .Doc("wall time per solve");
     s->Number("solver.absolute_gap", &M::absolute_gap)

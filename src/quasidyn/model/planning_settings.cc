@@ -206,7 +206,7 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
             "the objects' goal q_u (n_q,u numbers: x, y, θ per planar object; x, y, z and a unit "
             "quaternion w, x, y, z per floating one)");
     s->Number("goal_tolerance", &P::goal_tolerance)
-        .Above(0)
+        .Within(kSettingLengthRange)
         .Doc("the search stops at a node whose goal distance D is at most this");
     s->Number("goal_weights.position", &P::position_weight)
         .Name("position_weight")
@@ -261,7 +261,7 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
     s->Number("metric.kappa", &P::kappa)
         .Name("kappa")
         .Unit("1/(N·m)")
-        .Above(0)
+        .Within(kKappaRange)
         .Doc("κ, the log-barrier weight of the metric's linearisations (metric log-barrier)");
     s->Integer("metric.samples", &P::samples)
         .Name("samples")
@@ -270,12 +270,12 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
     s->Number("metric.std", &P::sample_std)
         .Name("std")
         .Unit("m or rad")
-        .Above(0)
+        .Within(kSettingLengthRange)
         .Doc("σ_u, the samples' standard deviation on u (metric randomized)");
     s->Number("metric.regularization", &P::regularization)
         .Name("regularization")
         .Unit("(m or rad)²")
-        .Above(0)
+        .Within(kSettingWeightRange)
         .Doc("λ of the metric's (B Bᵀ + λ I)⁻¹");
     s->Choice("nearest", &P::nearest, {NearestRule::kReachability, NearestRule::kEuclidean},
               NearestRuleName)
@@ -285,7 +285,7 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
             "tangent space (the talk's ablation)");
     s->Number("step_size", &P::step_size)
         .Unit("m or rad")
-        .Above(0)
+        .Within(kSettingLengthRange)
         .Doc("the robots' largest displacement over one extension");
     s->Integer("extend_steps", &P::extend_steps)
         .AtLeast(1)
@@ -297,7 +297,7 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
         .Doc("h of the planner's steps; 0: the scene's time_step");
     s->Number("penetration_tolerance", &P::penetration_tolerance)
         .Unit("m")
-        .Above(0)
+        .Within(kSettingLengthRange)
         .MayBeInfinite()
         .Doc("the deepest overlap of two shapes a plan may keep (∞: not checked)");
     s->Integer("max_substeps", &P::max_substeps)
@@ -366,7 +366,7 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
     s->Number("limits.time_limit", &P::time_limit)
         .Name("time_limit")
         .Unit("s")
-        .Above(0)
+        .Within(kSettingTimeLimitRange)
         .MayBeInfinite()
         .Doc("the search stops after this much wall time");
     s->Integer("seed", &P::seed).AtLeast(0).Doc("the same seed gives the same tree");
@@ -374,7 +374,7 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
                "the nearest node asks the trajectory optimiser for a way to the goal "
                "(docs/planning.md, \"Goal connection\")");
     s->Field("goal_connection.radius", &P::goal_connection, &C::radius)
-        .Above(0)
+        .Within(kSettingLengthRange)
         .MayBeInfinite()
         .Doc("a node with D at most this asks for a connection");
     s->Field("goal_connection.horizon", &P::goal_connection, &C::horizon)
@@ -396,7 +396,7 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
         .AtMost(kMaxPlanningSubsteps)
         .Doc("k, the plant's steps per step of h");
     s->Field("plant_check.tolerance", &P::plant_check, &K::tolerance)
-        .Above(0)
+        .Within(kSettingLengthRange)
         .Doc("the largest D between the plant's end and the planner's");
     return s;
   }();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "quasidyn/common/argument_check.h"
@@ -43,6 +44,7 @@ bool BelowUpper(const SettingSpec& spec, double x) {
 
 std::string NumberProblem(const SettingSpec& spec, double x) {
   if (spec.finite && !std::isfinite(x)) return "must be finite";
+  if (!spec.finite && x == std::numeric_limits<double>::infinity()) return "";  // "or ∞"
   if (!std::isnan(x) && AboveLower(spec, x) && BelowUpper(spec, x)) return "";
   const bool both = std::isfinite(spec.lower) && std::isfinite(spec.upper);
   return "must be " + std::string(both ? "in " : "") + BoundsText(spec) + UnitText(spec) +

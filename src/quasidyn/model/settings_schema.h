@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "quasidyn/model/physical_ranges.h"
 #include "quasidyn/model/setting_spec.h"
 
 namespace quasidyn {
@@ -147,6 +148,12 @@ class SettingsSchema {
     SpecEditor& Below(double x) { return Upper(x, true); }     // < x
     SpecEditor& AtMost(double x) { return Upper(x, false); }   // <= x
     SpecEditor& MayBeInfinite() { return Set(&SettingSpec::finite, false); }
+    // [range.min, range.max] of a positive physical input (model/physical_ranges.h); its unit
+    // stays the one Unit() gave. A later AtMost/Below narrows the upper bound.
+    SpecEditor& Within(const PhysicalRange& range) {
+      Lower(range.min, false);
+      return Upper(range.max, false);
+    }
 
    private:
     template <typename F>

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/model/physical_ranges.h"
 #include "quasidyn/stepping/step_outcome.h"
 
 namespace quasidyn {
@@ -27,7 +28,10 @@ StepModel::StepModel(ScenePtr scene, double time_step, FormulationInfo formulati
       formulation_(std::move(formulation)),
       parameters_(std::move(parameters)) {
   QUASIDYN_CHECK_ARGUMENT(scene_ != nullptr, "step model", "the scene is null");
-  CheckPositive("step model", "time step h", time_step_);
+  // The scene file's usable range (model/physical_ranges.h), for an h given to a step model by
+  // Python's h=, the command line or a planner: a subnormal h made a QP bound -inf.
+  QUASIDYN_CHECK_ARGUMENT(InPhysicalRange(kTimeStepRange, time_step_), "step model",
+                          "time step h " + PhysicalRangeProblem(kTimeStepRange, time_step_));
 }
 
 int StepModel::state_v_size() const {

@@ -50,7 +50,8 @@ inline std::vector<BadScene> FormatDefects() {
   return {
       BadScene{"unknown_key.yaml", 6, "tiem_step", "unknown key (did you mean 'time_step'?)"},
       BadScene{"missing_mass.yaml", 9, "objects[0].body.mass", "missing required field"},
-      BadScene{"negative_mass.yaml", 10, "objects[0].body.mass", "must be > 0"},
+      BadScene{"negative_mass.yaml", 10, "objects[0].body.mass",
+               "must lie within [1e-06, 1e+06] kg, got -1.0"},
       BadScene{"wrong_initial_size.yaml", 13, "objects[0].initial", "must have 3 numbers"},
       BadScene{"nan_value.yaml", 13, "objects[0].body.shapes[0].radius", "must be finite"},
       BadScene{"unknown_shape.yaml", 13, "objects[0].body.shapes[0].type",
@@ -80,9 +81,14 @@ inline std::vector<BadScene> FormatDefects() {
       BadScene{"too_many_rays.yaml", 4, "friction_rays", "must be an integer in [3, 64]"},
       BadScene{"invalid_utf8_name.yaml", 5, "environment[0].name", "not valid UTF-8"},
       BadScene{"huge_number.yaml", 14, "objects[0].initial[1]", "must lie within +-1e+12"},
+      // Positive but unusable values (model/physical_ranges.h).
+      BadScene{"subnormal_time_step.yaml", 5, "time_step",
+               "time_step: must lie within [1e-06, 10] s, got 1e-320"},
+      BadScene{"tiny_mass.yaml", 11, "objects[0].body.mass",
+               "must lie within [1e-06, 1e+06] kg, got 1e-310"},
       // The second-order formulations' keys, which are the format's (docs/scene-format.md).
       BadScene{"negative_damping.yaml", 16, "robots[0].damping",
-               "damping must be finite and >= 0 (got -1)"},
+               "damping must be 0 or lie within [1e-06, 1e+09] N s/m or N m s/rad, got -1"},
       BadScene{"wrong_damping_count.yaml", 16, "robots[0].damping", "one per actuated joint"},
       BadScene{"wrong_initial_velocity_size.yaml", 12, "objects[0].initial_velocity",
                "must have 6 numbers"},
@@ -95,7 +101,10 @@ inline std::vector<BadScene> FormatDefects() {
 // shapes the geometry refuses (geometry/scene_shapes.h).
 inline std::vector<BadScene> FormulationAndGeometryDefects() {
   return {
-      BadScene{"negative_kappa.yaml", 16, "formulation.kappa", "kappa must be > 0"},
+      BadScene{"negative_kappa.yaml", 16, "formulation.kappa",
+               "kappa must lie within [1e-06, 1e+12] 1/(N m), got -1"},
+      BadScene{"subnormal_kappa.yaml", 16, "formulation.kappa",
+               "kappa must lie within [1e-06, 1e+12] 1/(N m), got 5e-324"},
       BadScene{"unknown_formulation_parameter.yaml", 16, "formulation.kapa",
                "unknown formulation parameter 'kapa'"},
       BadScene{"second_order_parameter.yaml", 6, "formulation.object_mass_scale",
@@ -105,7 +114,8 @@ inline std::vector<BadScene> FormulationAndGeometryDefects() {
                "convex vertices are coplanar (no volume)"},
       BadScene{"collinear_polygon.yaml", 13, "objects[0].body.shapes[0]", "geometry 'stick/"},
       // The halm-posa formulation (formulations/halm_posa/halm_posa_keys.h).
-      BadScene{"halm_posa_negative_c.yaml", 25, "formulation.c", "c must be >= 0"},
+      BadScene{"halm_posa_negative_c.yaml", 25, "formulation.c",
+               "c must be 0 or lie within [1e-09, 1e+09], got -0.01"},
       BadScene{"halm_posa_gains_not_positive.yaml", 25, "formulation.B",
                "B must be positive definite: entry 1 is 0"},
       BadScene{"halm_posa_gains_not_definite.yaml", 25, "formulation.B",
@@ -119,7 +129,8 @@ inline std::vector<BadScene> FormulationAndGeometryDefects() {
       BadScene{"limit_surface_3d.yaml", 12, "objects[0].limit_surface",
                "limit surfaces are for planar scenes"},
       // The ecp formulation (formulations/ecp/ecp_keys.h).
-      BadScene{"ecp_negative_e_t.yaml", 6, "formulation.e_t", "e_t must be > 0"},
+      BadScene{"ecp_negative_e_t.yaml", 6, "formulation.e_t",
+               "e_t must lie within [1e-06, 1e+06], got -1"},
       BadScene{"ecp_capsule.yaml", 14, "objects[0].body.shapes[0].type",
                "capsules are not intersections of C² convex inequalities"},
       BadScene{"ecp_planar.yaml", 5, "formulation.type", "needs dimension: 3"},

@@ -66,12 +66,12 @@ double EcpSceneKeys::LastEventTime() const {
 }
 
 std::vector<ParameterSpec> EcpParameterSpecs() {
-  return {NumberParameter("e_t", "-", 0.0, true, "1",
+  return {NumberParameter("e_t", kEllipsoidRatioRange, "1",
                           "the friction ellipsoid's semi-axis of the tangential impulse p_t "
                           "(Xie & Chakraborty, eqs. 6, 9)"),
-          NumberParameter("e_o", "-", 0.0, true, "1",
+          NumberParameter("e_o", kEllipsoidRatioRange, "1",
                           "the friction ellipsoid's semi-axis of the tangential impulse p_o"),
-          NumberParameter("e_r", "m", 0.0, true, "1",
+          NumberParameter("e_r", kEllipsoidRadiusRange, "1",
                           "the friction ellipsoid's semi-axis of the torsional moment p_r (a "
                           "uniform pressure on a disk of radius a gives 2a/3)")};
 }

@@ -105,12 +105,12 @@ std::vector<ParameterSpec> HalmPosaParameterSpecs() {
   gains.description =
       "the relative feedback gains B of −F_m = (1/c) B⁻¹ (u − q̇_m) (Halm & Posa 2018, eq. 15)";
   gains.problem = FeedbackGainsProblem;
-  return {NumberParameter("c", "-", 0.0, false, "0.01",
+  return {NumberParameter("c", kFeedbackScaleRange, "0.01",
                           "the feedback scaling c of −F_m = (1/c) B⁻¹ (u − q̇_m) (Halm & Posa "
                           "2018, eq. 15); 0 is perfect velocity control (eqs. 13-14)",
                           "feedback scaling c"),
           gains,
-          NumberParameter("tracking_gain", "1/s", 0.0, false, "0",
+          NumberParameter("tracking_gain", kTrackingGainRange, "0",
                           "k_p with which a schedule's commanded velocity corrects the robots' "
                           "tracking error (halm_posa_model.h); 5 in the peg in hole of the "
                           "authors' MATLAB code (not stated in the paper)")};

@@ -25,17 +25,17 @@ void CheckOneMassScale(const ParameterBlock& block) {
 }  // namespace
 
 std::vector<ParameterSpec> ObjectMassScaleParameters() {
-  return {NumberParameter(kObjectMassScale, "-", 0.0, false, "1",
+  return {NumberParameter(kObjectMassScale, kMassScaleRange, "1",
                           "s of the objects' regularisation ½ s vᵀ M_u v: 1 is Mason's "
                           "quasi-dynamics (Pang, Suh, Yang & Tedrake 2023, eq. 23b), 0 the pure "
                           "quasistatic model of Pang & Tedrake 2021"),
-          NumberParameter(kUnactuatedMassScale, "-", 0.0, false, "unset",
+          NumberParameter(kUnactuatedMassScale, kMassScaleRange, "unset",
                           "c_u of the reference simulator's rule s = min_j h² K_a,j / (c_u "
                           "λ_max(M_u(q0))) (0 keeps s = 1); not together with object_mass_scale")};
 }
 
 ParameterSpec KappaParameter() {
-  return NumberParameter(kKappa, "1/(N·m)", 0.0, true,
+  return NumberParameter(kKappa, kKappaRange,
                          "the least κ that keeps every resting object within 1 % of its size "
                          "of its support (DefaultKappa)",
                          "the log-barrier weight: −(1/κ) Σ log(·) is added to the objective "
