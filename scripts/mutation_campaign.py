@@ -24,13 +24,69 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMULATIONS = ["qp", "socp", "log-barrier", "log-barrier-cone", "lcp"]
+# Subnormal and huge values (near the scene files' limit ±1e12, io/loader_limits.h).
+SUBNORMAL_AND_HUGE = ["5e-324", "1e-310", "1.1125369292536007e-308", "1e-300", "1e300",
+                      "1e12", "-1e12", "1.0000001e12", "9.9999999e11"]
+# The YAML keys (and URDF attributes) that hold a positive physical input, and the name of its
+# range in src/quasidyn/model/physical_ranges.h, the one declaration of the ranges.
+RANGED_KEYS = {"time_step": "kTimeStepRange", "duration": "kDurationRange", "h": "kTimeStepRange",
+               "mass": "kMassRange", "value": "kMassRange", "principal": "kInertiaRange",
+               "ixx": "kInertiaRange", "iyy": "kInertiaRange", "izz": "kInertiaRange",
+               "stiffness": "kStiffnessRange", "damping": "kDampingRange",
+               "contact_tolerance": "kContactToleranceRange", "friction": "kFrictionRange",
+               "kappa": "kKappaRange", "object_mass_scale": "kMassScaleRange",
+               "unactuated_mass_scale": "kMassScaleRange", "e_t": "kEllipsoidRatioRange",
+               "e_o": "kEllipsoidRatioRange", "e_r": "kEllipsoidRadiusRange",
+               "c": "kFeedbackScaleRange", "tracking_gain": "kTrackingGainRange"}
+
+
+def declared_ranges() -> dict:
+    """{name: (min, max)} of every range of physical_ranges.h."""
+    text = (ROOT / "src/quasidyn/model/physical_ranges.h").read_text()
+    found = re.findall(r"PhysicalRange (k\w+)\{\s*\"[^\"]*\",\s*\"[^\"]*\",\s*([^,]+),\s*([^,]+),",
+                       text)
+    return {name: (float(lo), float(hi)) for name, lo, hi in found}
+
+
+RANGES = declared_ranges()
+
+
+def near_limits(lo: float, hi: float) -> list:
+    """Just inside and just outside each bound (1e-9 relative), the bounds, 0 and -lo."""
+    return [repr(x) for x in (lo, hi, lo * (1 + 1e-9), lo * (1 - 1e-9), hi * (1 - 1e-9),
+                              hi * (1 + 1e-9), lo / 10, hi * 10, 0.0, -lo)]
+
+
+NEAR_LIMITS = sorted({v for lo, hi in RANGES.values() for v in near_limits(lo, hi)})
+
+
+def mutate_ranged_number(text: str, rng: random.Random) -> str:
+    """Writes a subnormal, huge or near-limit value into a number: one of a ranged key (its own
+    range's near-limit values) when the file has one, else any number."""
+    keyed = [m for m in re.finditer(r"\b(\w+)(:\s*\[?\s*|=\")(-?\d+(\.\d+)?(e-?\d+)?)", text)
+             if m.group(1) in RANGED_KEYS]
+    numbers = list(re.finditer(r"-?\d+(\.\d+)?(e-?\d+)?", text))
+    if keyed and rng.random() < 0.7:
+        m = rng.choice(keyed)
+        lo, hi = RANGES[RANGED_KEYS[m.group(1)]]
+        value = rng.choice(near_limits(lo, hi) + SUBNORMAL_AND_HUGE)
+        return text[: m.start(3)] + value + text[m.end(3):]
+    if numbers:
+        m = rng.choice(numbers)
+        value = rng.choice(NEAR_LIMITS + SUBNORMAL_AND_HUGE)
+        return text[: m.start()] + value + text[m.end():]
+    return text
+
+
 EXTREMES = ["0", "-0", "-1", "1e-320", "1e-170", "1e200", "1e308", "-1e308", "nan", ".inf",
             "-.inf", "2147483647", "-2147483648", "99999999999999999999", "0x10", "1e5", "''"]
 
 
 def mutate_text(text: str, rng: random.Random) -> str:
     lines = text.split("\n")
-    kind = rng.randrange(7)
+    kind = rng.randrange(9)
+    if kind >= 7:  # subnormal, huge or near a declared range's limit (model/physical_ranges.h)
+        return mutate_ranged_number(text, rng)
     if kind == 0:  # replace one number with an extreme value
         numbers = list(re.finditer(r"-?\d+(\.\d+)?(e-?\d+)?", text))
         if numbers:

@@ -29,8 +29,9 @@ void AddFormulationOptions(CLI::App* command, FormulationOptions* options,
   options->formulation_option = command->add_option(
       "--formulation", options->formulation, FormulationNamesText() + " " + formulation_help);
   if (time_step)
-    options->time_step_option = command->add_option("--h", options->time_step,
-                                                    "Time step h [s] > 0 (default: the scene's)");
+    options->time_step_option = command->add_option(
+        "--h", options->time_step,
+        "Time step h [s], " + PhysicalRangeText(kTimeStepRange) + " (default: the scene's)");
   // One flag per number parameter the registered formulations declare (the first declaration of
   // a key: the registry checks that every formulation means the same by it).
   for (const FormulationPlugin* plugin : FormulationRegistry::Global().Plugins()) {
@@ -68,9 +69,9 @@ FormulationChoice ChoiceFrom(const FormulationOptions& options) {
     choice.name = options.formulation;
   }
   if (options.time_step_option != nullptr && options.time_step_option->count() > 0) {
-    if (!std::isfinite(options.time_step) || !(options.time_step > 0))
-      throw std::invalid_argument("--h: the time step must be a finite number > 0 s (got " +
-                                  Number(options.time_step) + ")");
+    if (!InPhysicalRange(kTimeStepRange, options.time_step))  // the scene file's range
+      throw std::invalid_argument("--h: " +
+                                  PhysicalRangeProblem(kTimeStepRange, options.time_step));
     choice.time_step = options.time_step;
   }
   for (const ParameterValue& given : options.flags.values()) {

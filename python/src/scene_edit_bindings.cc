@@ -71,7 +71,8 @@ void BindSceneEdits(py::module_& m, PyScene& scene) {
           },
           py::arg("robot"), py::arg("stiffness"),
           "A copy with the joint stiffnesses K of robot `robot` [N/m prismatic, N·m/rad "
-          "revolute] > 0: one value for all its actuated joints, or one per joint.")
+          "revolute] in [0.001, 1e9] (docs/scene-format.md, \"Usable ranges\"): one value for all "
+          "its actuated joints, or one per joint.")
       .def(
           "with_friction",
           [](const Scene& s, const std::string& shape, double friction) {
@@ -79,7 +80,8 @@ void BindSceneEdits(py::module_& m, PyScene& scene) {
           },
           py::arg("shape"), py::arg("friction"),
           "A copy where shape `shape` (a name of shape_names) has the friction coefficient μ "
-          "[-] >= 0 (combined with the other shape's by the scene's friction_combination).")
+          "[-], 0 or in [1e-6, 100] (combined with the other shape's by the scene's "
+          "friction_combination).")
       .def(
           "with_formulation",
           [](const Scene& s, std::optional<std::string> formulation, const py::kwargs& kwargs) {
@@ -105,7 +107,7 @@ void BindSceneEdits(py::module_& m, PyScene& scene) {
           [](const Scene& s, double h) {
             return Shared(WithTimeStep(s, h, "Scene.with_time_step"));
           },
-          py::arg("h"), "A copy with the time step h [s] > 0.")
+          py::arg("h"), "A copy with the time step h [s] in [1e-6, 10].")
       .def(
           "with_contact_tolerance",
           [](const Scene& s, double contact_tolerance) {
@@ -113,7 +115,8 @@ void BindSceneEdits(py::module_& m, PyScene& scene) {
                 WithContactTolerance(s, contact_tolerance, "Scene.with_contact_tolerance"));
           },
           py::arg("contact_tolerance"),
-          "A copy with the contact tolerance ε [m] >= 0 (contacts with φ <= ε are kept).")
+          "A copy with the contact tolerance ε [m], 0 or in [1e-9, 1000] (contacts with φ <= ε "
+          "are kept).")
       .def(
           "summary",
           [](const Scene& s) {

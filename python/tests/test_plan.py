@@ -118,7 +118,7 @@ def test_plans_stay_within_the_penetration_tolerance():
                               max_substeps=1)
     assert unchecked.max_penetration > 1e-3 and (unchecked.tree_substeps == 1).all()
     assert unchecked.trajectory.large_motion_steps > 0
-    with pytest.raises(ValueError, match=r"planning\.penetration_tolerance: must be > 0"):
+    with pytest.raises(ValueError, match=r"planning\.penetration_tolerance: must be in \[1e-12, 1000\]"):
         quasidyn.plan(hand, penetration_tolerance=0.0)
     with pytest.raises(ValueError, match=r"planning\.max_substeps: must be >= 1"):
         quasidyn.plan(hand, max_substeps=0)

@@ -87,7 +87,7 @@ expect_error() {  # $1 = text the message must contain, then the arguments
 expect_error "planning.goal: expected n_q,u = 3" "$scene" --goal 0 0
 expect_error "planning.goal: entry 0" "$scene" --goal 5 0 0
 expect_error "planning.limits.max_nodes: must be >= 1" "$scene" --max-nodes -1
-expect_error "planning.limits.time_limit: must be > 0" "$scene" --time-limit -2
+expect_error "planning.limits.time_limit: must be in \[1e-06, 1e+07\] \[s\] (got -2)" "$scene" --time-limit -2
 expect_error "planning.metric.type: unknown metric" "$scene" --metric magic
 expect_error "planning.seed: must be >= 0" "$scene" --seed -4
 expect_error "--threads must be >= 1" "$scene" --threads 0

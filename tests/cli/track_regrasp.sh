@@ -51,6 +51,6 @@ expect_error() {  # expected message, then the command's arguments
   [ "$code" -eq 2 ] || fail "exit $code (expected 2) for: $*"
   grep -q -- "$message" "$tmp/err.txt" || fail "no '$message' in: $(cat "$tmp/err.txt")"
 }
-expect_error "tracking.regrasp.clearance: must be > 0 \[m\] (got 0)" track "$tmp/plan.json" \
+expect_error "tracking.regrasp.clearance: must be in \[1e-12, 1000\] \[m\] (got 0)" track "$tmp/plan.json" \
   --plant-scene "$scene" --regrasp-clearance 0
 echo "ok"

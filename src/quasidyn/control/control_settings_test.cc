@@ -114,7 +114,7 @@ TEST(ControlSettings, OutOfRangeNamesTheBlocksField) {
             "stabilizer.command_weight: must be finite");
   TrackingSettings t;
   EXPECT_EQ(Refusal([&] { ApplySetting(TrackingSettingsSchema(), "regrasp_clearance", 0.0, &t); }),
-            "tracking.regrasp.clearance: must be > 0 [m] (got 0)");
+            "tracking.regrasp.clearance: must be in [1e-12, 1000] [m] (got 0)");
   ReplanningSettings r;
   EXPECT_EQ(
       Refusal([&] { ApplySetting(ReplanningSettingsSchema(), "replan_deviation", -1.0, &r); }),

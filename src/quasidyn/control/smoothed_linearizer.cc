@@ -28,21 +28,21 @@ const SettingsSchema<SmoothingSchedule>& SmoothingScheduleSchema() {
             "exact one (σ)");
     s->Number("kappa_start", &S::kappa_start)
         .Unit("1/(N·m)")
-        .Above(0)
+        .Within(kKappaRange)
         .Doc("log-barrier's weight κ_0 at iteration 0");
     s->Number("kappa_growth", &S::kappa_growth).AtLeast(1).Doc("κ's factor γ per iteration");
     s->Number("kappa_max", &S::kappa_max)
         .Unit("1/(N·m)")
-        .Above(0)
+        .Within(kKappaRange)
         .Doc("the largest κ, κ_max (>= kappa_start)");
     s->Number("std_start", &S::std_start)
         .Unit("m or rad")
-        .Above(0)
+        .Within(kSettingLengthRange)
         .Doc("randomized smoothing's standard deviation σ_0 on u at iteration 0");
     s->Number("std_decay", &S::std_decay).Above(0).AtMost(1).Doc("σ's factor β per iteration");
     s->Number("std_min", &S::std_min)
         .Unit("m or rad")
-        .Above(0)
+        .Within(kSettingLengthRange)
         .Doc("the smallest σ, σ_min (<= std_start)");
     s->Integer("samples", &S::samples).AtLeast(1).Doc("randomized: samples per linearisation");
     s->Integer("seed", &S::seed).AtLeast(0).Doc("randomized: the samples' seed");

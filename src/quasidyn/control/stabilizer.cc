@@ -26,13 +26,13 @@ const SettingsSchema<StabilizerSettings>& StabilizerSettingsSchema() {
             "or the planner's metric where the plan has planning settings: track, replanning)");
     s->Number("command_weight", &S::command_weight)
         .Unit("1/m², 1/rad²")
-        .Above(0)
+        .Within(kSettingWeightRange)
         .Doc(
             "weight r of the command's change u − u_ref, R = r·I (relative to object weights of "
             "1; times their mean with the planner's metric)");
     s->Number("max_deviation", &S::max_deviation)
         .Unit("m or rad")
-        .Above(0)
+        .Within(kSettingLengthRange)
         .Doc("bound d of the command's change, |u − u_ref|∞ <= d");
     s->Choice("method", &S::method, {SmoothingMethod::kLogBarrier, SmoothingMethod::kRandomized},
               SmoothingMethodName)

@@ -54,21 +54,21 @@ const SettingsSchema<TrajectoryOptimizerSettings>& TrajectoryOptimizerSettingsSc
         .AtLeast(0)
         .Doc("the goal cost's weights w_T on step T (n_q,u numbers; absent: 10·w)");
     s->Number("rate_weight", &O::rate_weight)
-        .Above(0)
+        .Within(kSettingWeightRange)
         .Doc("weight ρ of the command changes ‖u_k − u_{k−1}‖²");
     s->Number("trust_region", &O::trust_region)
         .Unit("m or rad")
-        .Above(0)
+        .Within(kSettingLengthRange)
         .Doc("initial trust region r_0 (|δu|∞ <= r)");
     s->Number("trust_region_max", &O::trust_region_max)
         .Unit("m or rad")
-        .Above(0)
+        .Within(kSettingLengthRange)
         .Doc(
             "largest trust region r_max (>= trust_region; raised to a larger trust_region "
             "given alone)");
     s->Number("trust_region_min", &O::trust_region_min)
         .Unit("m or rad")
-        .Above(0)
+        .Within(kSettingLengthRange)
         .Doc("the run stops when r falls below this");
     s->Number("shrink", &O::shrink)
         .Above(0)
@@ -88,7 +88,7 @@ const SettingsSchema<TrajectoryOptimizerSettings>& TrajectoryOptimizerSettingsSc
             "one QP each (0: whole segments)");
     s->Number("penetration_tolerance", &O::penetration_tolerance)
         .Unit("m")
-        .Above(0)
+        .Within(kSettingLengthRange)
         .MayBeInfinite()
         .Doc(
             "the deepest overlap of two shapes a candidate may reach, or the initial guess's "

@@ -23,7 +23,7 @@ const SettingsSchema<LinearizationOptions>& LinearizationSettingsSchema() {
             "`quasidyn linearize` takes log-barrier for a log-barrier formulation");
     s->Number("kappa", &O::kappa)
         .Unit("1/(N·m)")
-        .Above(0)
+        .Within(kKappaRange)
         .Doc(
             "log-barrier: the smoothed program's weight κ (unset: the formulation's; the command "
             "line's and Python's formulation keyword kappa)");

@@ -112,7 +112,8 @@ TEST(LinearizationSettings, MessagesNameTheBlocksField) {
   EXPECT_EQ(apply("u_std", -1.0), "linearization.std: must be >= 0 [m or rad] (got -1)");
   EXPECT_EQ(apply("q_std", -1.0), "linearization.std_q: must be >= 0 [m or rad] (got -1)");
   EXPECT_EQ(apply("threads", std::int64_t{0}), "linearization.threads: must be >= 1 (got 0)");
-  EXPECT_EQ(apply("kappa", 0.0), "linearization.kappa: must be > 0 [1/(N·m)] (got 0)");
+  EXPECT_EQ(apply("kappa", 0.0),
+            "linearization.kappa: must be in [1e-06, 1e+12] [1/(N·m)] (got 0)");
   EXPECT_EQ(apply("contact_tolerance", -1.0),
             "linearization.contact_tolerance: must be >= 0 [m] (got -1)");
   EXPECT_EQ(apply("method", std::string("magic")),

@@ -90,7 +90,7 @@ TEST(PlantCheck, BadSettingsAreNamed) {
   EXPECT_EQ(problem(2, 0.05), "");
   EXPECT_EQ(problem(1, 0.05), "plant_check.substeps: must be >= 2 (got 1)");
   EXPECT_EQ(problem(2000, 0.05), "plant_check.substeps: must be <= 1024 (got 2000)");
-  EXPECT_EQ(problem(2, 0.0), "plant_check.tolerance: must be > 0 (got 0)");
+  EXPECT_EQ(problem(2, 0.0), "plant_check.tolerance: must be in [1e-12, 1000] (got 0)");
   EXPECT_EQ(problem(2, std::numeric_limits<double>::infinity()),
             "plant_check.tolerance: must be finite");
   EXPECT_EQ(problem(2, std::nan("")), "plant_check.tolerance: must be finite");

@@ -26,11 +26,11 @@ const SettingsSchema<RegraspMotionSettings>& RegraspMotionSettingsSchema() {
         "regrasps\")");
     s->Number("clearance", &R::clearance)
         .Unit("m")
-        .Above(0)
+        .Within(kSettingLengthRange)
         .Doc("clearance c: how far the lifted fingers stay from the objects");
     s->Number("max_joint_step", &R::max_joint_step)
         .Unit("rad or m")
-        .Above(0)
+        .Within(kSettingLengthRange)
         .Doc("largest joint command change s per plant step");
     s->Integer("settle_steps", &R::settle_steps)
         .AtLeast(0)
@@ -43,7 +43,7 @@ const SettingsSchema<RegraspMotionSettings>& RegraspMotionSettingsSchema() {
         .Doc("the most plant steps one regrasp's motion may take (a longer one is refused)");
     s->Number("damping", &R::damping)
         .Unit("(m/rad)²")
-        .Above(0)
+        .Within(kSettingWeightRange)
         .Doc("least-squares damping λ of a lift");
     s->Field("relax_grip", &R::relax_grip)
         .Doc(
