@@ -4,7 +4,8 @@
 // (io/model_file_numbers.h), the formulations' parameters (formulations/parameters.h), the
 // settings blocks' positive keys (model/settings_schema.h, SpecEditor::Within), Python's and
 // the command line's edits, the messages and the docs' table (docs/scene-format.md, "Limits",
-// checked against this table by model/physical_ranges_test.cc) all read it. A sign alone let a
+// printed from this file by scripts/physical_ranges_table.py and checked against it by
+// model/physical_ranges_test.cc) all read it. A sign alone let a
 // positive subnormal time step (1e-320) load and stop the first step with an internal message
 // (h² = 0 made a QP bound -inf). The bounds are chosen from physics and numerics (each its
 // reason), wide enough that every example, test scene and qsim file loads.
