@@ -10,15 +10,6 @@
 #include "quasidyn/formulations/registry.h"
 
 namespace quasidyn::cli {
-namespace {
-
-std::string Number(double x) {
-  std::ostringstream s;
-  s << x;
-  return s.str();
-}
-
-}  // namespace
 
 std::string FormulationNamesText() {
   return JoinNames(FormulationRegistry::Global().FormulationNames(), " | ");
