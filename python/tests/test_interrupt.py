@@ -91,3 +91,50 @@ def test_a_long_plan_returns_soon_after_ctrl_c_and_the_next_plan_is_the_same():
     assert again.status == small.status == "not_found"
     np.testing.assert_array_equal(again.tree_q, small.tree_q)
     np.testing.assert_array_equal(again.path_q, small.path_q)
+
+
+def test_a_long_batch_linearization_returns_soon_after_ctrl_c_and_the_next_is_the_same(hand):
+    # 20000 points near the hand's start, exact A and B of each on 2 threads.
+    rng = np.random.default_rng(5)
+    Q = np.tile(hand.q0, (20000, 1))
+    U = np.tile(hand.q0[-hand.nq_a:], (20000, 1)) + 0.01 * rng.standard_normal((20000,
+                                                                                 hand.nq_a))
+    batch = quasidyn.BatchLinearizer(hand, threads=2)
+    fresh, duration = timed(lambda: batch.linearize(Q, U))
+    assert fresh.ok.all()
+    latency = interrupted_after(lambda: batch.linearize(Q, U), duration / 10)
+    print(f"latency {latency:.4f} s of {duration:.3f} s")
+    assert latency <= duration / 5, (latency, duration)
+    again = batch.linearize(Q, U)
+    np.testing.assert_array_equal(again.A, fresh.A)
+    np.testing.assert_array_equal(again.B, fresh.B)
+
+
+def test_a_long_randomized_smoothing_returns_soon_after_ctrl_c_and_the_next_is_the_same(hand):
+    batch = quasidyn.BatchLinearizer(hand, threads=2)
+    u = hand.q0[-hand.nq_a:]
+
+    def smooth():
+        return batch.smooth_first_order(hand.q0, u, samples=20000, u_std=0.01, seed=4)
+
+    fresh, duration = timed(smooth)
+    latency = interrupted_after(smooth, duration / 10)
+    print(f"latency {latency:.4f} s of {duration:.3f} s")
+    assert latency <= duration / 5, (latency, duration)
+    again = smooth()
+    np.testing.assert_array_equal(again.A, fresh.A)
+    np.testing.assert_array_equal(again.B, fresh.B)
+
+
+def test_a_long_optimization_returns_soon_after_ctrl_c_and_the_next_is_the_same(hand):
+    goal = hand.q0[:3] + np.array([0.0, 0.0, 0.5])
+    opt = quasidyn.TrajectoryOptimizer(hand, goal, horizon=40, iterations=30, h=0.1,
+                                       object_weight=np.array([10.0, 10.0, 1.0]))
+    u0 = np.tile(hand.q0[3:] + np.array([0.0, 0.2, 0.0, -0.2]), (40, 1))
+    fresh, duration = timed(lambda: opt.optimize(hand.q0, u0))
+    latency = interrupted_after(lambda: opt.optimize(hand.q0, u0), duration / 10)
+    print(f"latency {latency:.4f} s of {duration:.3f} s")
+    assert latency <= duration / 5, (latency, duration)
+    again = opt.optimize(hand.q0, u0)
+    np.testing.assert_array_equal(again["u"], fresh["u"])
+    assert again["best_cost"] == fresh["best_cost"]

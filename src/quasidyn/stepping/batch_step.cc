@@ -54,8 +54,17 @@ void BatchStepper::RunInto(const std::vector<StepPoint>& points, GradientMode mo
     GradientMode mode;
     std::unique_ptr<StepData>* data;
     StepEvaluation* results;
-  } call{model, points, mode, data_.data(), results->data()};
+    const CancellationToken* cancel;
+  } call{model, points, mode, data_.data(), results->data(), cancel_};
   ParallelFor(points.size(), threads(), [&call](size_t worker, size_t i) {
+    if (Cancelled(call.cancel)) {  // not evaluated: a not-run step at the point (set_cancel)
+      StepEvaluation& skipped = call.results[i];
+      skipped.result = StepResult{};
+      skipped.result.message = "interrupted before this point";
+      skipped.result.next = call.points[i].x;
+      skipped.derivatives = StepDerivatives{};
+      return;
+    }
     std::unique_ptr<StepData>& own = call.data[worker];
     if (own == nullptr) own = call.model.CreateData();
     StepData* data = own.get();
