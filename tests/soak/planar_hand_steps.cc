@@ -89,6 +89,7 @@ int Run(const Options& options) {
   std::printf("| what | count | RSS at warm-up end | RSS at end | growth |\n");
   std::printf("| planar hand steps (qp) | %ld | %ld KiB | %ld KiB | %.2f %% |\n", options.steps,
               rss_warm_up, rss_end, growth);
+  std::fflush(stdout);
   if (growth > options.max_growth_percent) {
     std::fprintf(stderr,
                  "FAIL: resident memory grew by %.2f %% after the warm-up (%ld -> %ld KiB), "
