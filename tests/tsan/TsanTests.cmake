@@ -2,18 +2,20 @@
 # threads_test, of the gtest files whose cases run the thread pool with more than one worker
 # (common/parallel_for.h; batch steps, rollouts and linearisations; randomized smoothing; the
 # planner's extension batches) and the test that shares one scene between 8 threads; each group
-# of cases is one ctest test, tsan.<group>, labelled tsan.
-#
-# In a QUASIDYN_SANITIZE_THREAD build (preset tsan, build/tsan) the program is built here and the
-# tests run it. In any other build the same tests run the program of QUASIDYN_TSAN_BUILD (after
-# building it there, a no-op when it is up to date), skipped (exit 77) when that build was never
-# configured (scripts/tsan.sh configures it).
+# of cases is one ctest test, tsan.<group>, labelled tsan. Only a QUASIDYN_SANITIZE_THREAD build
+# (preset tsan, build/tsan; scripts/tsan.sh) has them: its build and run take longer than CI's
+# budget leaves (docs/development.md), so the release build's suite does not run them.
+# Two cases of ParallelFor are left out (the release suite runs them):
+# AForkedChildRunsItemsOnTwoThreads, as ThreadSanitizer does not support starting threads in the
+# child of a multi-threaded fork() (it ends the child, die_after_fork), and
+# ByDefaultAParkedThreadSpinsAfterACallThenBlocks, which reads a spinning thread's state from /proc
+# within microseconds of a call and found it asleep under the sanitizer's slowdown (1 run in 2).
 set(QUASIDYN_TSAN_GROUPS
-    "parallel_for=ParallelFor.*"
+    "parallel_for=ParallelFor.*:-ParallelFor.AForkedChildRunsItemsOnTwoThreads:ParallelFor.ByDefaultAParkedThreadSpinsAfterACallThenBlocks"
     "batch_step=BatchStepper.*:BatchStepperInPlace.*"
     "randomized_smoothing=RandomizedSmoothing.EqualSeedsGiveIdenticalResultsOnAnyThreadCount:RandomizedSmoothing.SamplesEvaluatedInPartsGiveTheOneBatchEstimateBitwise"
     "rollout_batch=PlanarGripperRolloutTest.ABatch*:PlanarGripperRolloutTest.AWorkers*:PlanarHandWorkspaceTest.*:GripperWorkspaceTest.*"
-    "extension_batch=RrtBatch.*:RrtThroughContact.SameSeedSameTreeAtAnyThreadCount:SelectGrasps.ConditioningTreesAreTheSameAtOneAndTwoThreads:CancelledMidSearch.*"
+    "extension_batch=RrtBatch.*:RrtThroughContact.SameSeedSameTreeAtAnyThreadCount:SelectGrasps.ConditioningTreesAreTheSameAtOneAndTwoThreads:Batches/CancelledMidSearch.*"
     "shared_scene=SharedSceneThreads.*")
 # TSAN_OPTIONS of every run: stop at the first report (the test fails), both stacks of a lock
 # order inversion, and the third-party suppressions (tests/tsan/suppressions.txt; none of ours).
@@ -46,23 +48,5 @@ if(QUASIDYN_SANITIZE_THREAD)
              WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
     set_tests_properties(tsan.${name} PROPERTIES TIMEOUT 1200
                          ENVIRONMENT "TSAN_OPTIONS=${QUASIDYN_TSAN_OPTIONS}")
-  endforeach()
-elseif(NOT QUASIDYN_SANITIZE)
-  set(QUASIDYN_TSAN_BUILD ${CMAKE_CURRENT_SOURCE_DIR}/build/tsan CACHE PATH
-      "The ThreadSanitizer build whose threads_test the tsan.* tests run (preset tsan)")
-  add_test(NAME tsan.build
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/tsan/build_threads_test.sh
-                   ${QUASIDYN_TSAN_BUILD})
-  set_tests_properties(tsan.build PROPERTIES FIXTURES_SETUP tsan_build TIMEOUT 2400
-                                             SKIP_RETURN_CODE 77)
-  foreach(group ${QUASIDYN_TSAN_GROUPS})
-    string(REGEX REPLACE "=.*" "" name "${group}")
-    string(REGEX REPLACE "^[^=]*=" "" filter "${group}")
-    add_test(NAME tsan.${name}
-             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/tsan/run_threads_test.sh
-                     ${QUASIDYN_TSAN_BUILD}/threads_test ${filter}
-             WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
-    set_tests_properties(tsan.${name} PROPERTIES FIXTURES_REQUIRED tsan_build TIMEOUT 1200
-                         SKIP_RETURN_CODE 77 ENVIRONMENT "TSAN_OPTIONS=${QUASIDYN_TSAN_OPTIONS}")
   endforeach()
 endif()
