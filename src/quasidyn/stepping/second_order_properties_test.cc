@@ -117,8 +117,7 @@ TEST(SecondOrderModel, AFailedStepKeepsTheStateAndNamesTheContact) {
     ASSERT_FALSE(data->result.ok());
     EXPECT_EQ(data->result.next.q, x.q);
     EXPECT_EQ(data->result.next.v, x.v);
-    EXPECT_NE(data->result.message.find("ball/disk"), std::string::npos)
-        << data->result.message;
+    EXPECT_NE(data->result.message.find("ball/disk"), std::string::npos) << data->result.message;
     model->CalcDiff(GradientMode::kAAndB, data.get());
     EXPECT_FALSE(data->derivatives.ok());
     EXPECT_NE(data->derivatives.message.find("the step failed"), std::string::npos);
