@@ -57,11 +57,10 @@ void BatchStepper::RunInto(const std::vector<StepPoint>& points, GradientMode mo
     const CancellationToken* cancel;
   } call{model, points, mode, data_.data(), results->data(), cancel_};
   ParallelFor(points.size(), threads(), [&call](size_t worker, size_t i) {
-    if (Cancelled(call.cancel)) {  // not evaluated: a not-run step at the point (set_cancel)
-      StepEvaluation& skipped = call.results[i];
+    if (Cancelled(call.cancel)) {  // not evaluated (set_cancel): as little work as possible, so
+      StepEvaluation& skipped = call.results[i];  // that the rest of a long batch ends at once
       skipped.result = StepResult{};
-      skipped.result.message = "interrupted before this point";
-      skipped.result.next = call.points[i].x;
+      skipped.result.message = "interrupted";  // short: no allocation
       skipped.derivatives = StepDerivatives{};
       return;
     }

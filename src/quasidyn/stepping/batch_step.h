@@ -47,9 +47,8 @@ class BatchStepper {
 
   // The caller's request to stop the following Runs early (common/cancellation.h; null, the
   // default: never). Each worker checks it before each item; an item it finds set is not
-  // evaluated: its result keeps status not_run, the message "interrupted before this point" and
-  // next = the point's state, and its derivatives status not_run. The token must outlive the
-  // Runs that use it.
+  // evaluated: its result has status not_run, the message "interrupted" and nothing else (next
+  // empty), its derivatives status not_run. The token must outlive the Runs that use it.
   void set_cancel(const CancellationToken* token) { cancel_ = token; }
   const CancellationToken* cancel() const { return cancel_; }
 
