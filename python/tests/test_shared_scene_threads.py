@@ -3,11 +3,10 @@ from it (a Stepper, a Linearizer, a BatchLinearizer) and steps, linearises, smoo
 (quasidyn.rollout) and rolls out a batch (quasidyn.rollout_batch) with them, the GIL released
 around the C++ work; every answer is bitwise the one the same work gave serially beforehand."""
 
-import threading
-
 import numpy as np
 
 import quasidyn as qd
+from thread_runner import run_in_threads
 
 THREADS = 8
 ROUNDS = 2  # every thread runs its work this many times, all threads at once
@@ -67,24 +66,8 @@ def first_difference(got, expected):
 
 def test_eight_threads_step_linearise_and_roll_out_one_scene_bitwise_as_serially(gripper):
     serial = [work(gripper, i) for i in range(THREADS)]
-    results = [[None] * ROUNDS for _ in range(THREADS)]
-    errors = []
-    start = threading.Barrier(THREADS)
-
-    def body(i):
-        try:
-            start.wait()  # all threads inside the library at once
-            for r in range(ROUNDS):
-                results[i][r] = work(gripper, i)
-        except Exception as e:  # reported below: an exception in a thread would be lost
-            errors.append(e)
-
-    threads = [threading.Thread(target=body, args=(i,)) for i in range(THREADS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    # All threads inside the library at once, each running its work ROUNDS times.
+    results = run_in_threads(THREADS, ROUNDS, lambda i: work(gripper, i), together=True)
     for i in range(THREADS):
         for r in range(ROUNDS):
             assert first_difference(results[i][r], serial[i]) is None, \

@@ -119,10 +119,6 @@ const Eigen::VectorXd& QpSensitivity::ActiveContactImpulseInPlace() {
 Eigen::MatrixXd QpSensitivity::SolveFullKkt(const Eigen::MatrixXd& r1,
                                             const Eigen::MatrixXd& r2_transposed, int* rank) const {
   const int n = scene_->nv, na = static_cast<int>(active_.size());
-  if (n + na == 0) {  // a scene without velocities: nothing to solve (Eigen's QR of a 0 x 0
-    *rank = 0;        // matrix reads its empty data, a UBSan finding of step_fuzzer)
-    return Eigen::MatrixXd(0, r1.cols());
-  }
   Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + na, n + na);
   kkt.topLeftCorner(n, n) = data_->P;
   Eigen::MatrixXd G_active(na, n);
