@@ -1,8 +1,10 @@
 # What every test of the suite shares (docs/development.md, "Labels"):
 #  * a label: `fast` (seconds each; every gtest case), `slow` (the figure programs, the pytest
 #    suite, whole-CLI runs, installs), `browser` (headless Chromium), `fuzz` (the sanitised
-#    libFuzzer runs), `reproductions` (the papers' cheap reproductions, docs/reproductions.md),
-#    `reproductions_long` (the long ones, left out of the release test preset), so
+#    libFuzzer runs), `tsan` (the threaded tests under ThreadSanitizer, tests/tsan/),
+#    `reproductions` (the papers' cheap reproductions, docs/reproductions.md),
+#    `reproductions_long` (the long ones, left out of the release test preset), `soak` (long
+#    runs whose memory must stay flat, tests/soak/; left out of the release test preset too), so
 #    `ctest --preset release -L fast` runs the quick part;
 #  * a temporary folder of its own: TMPDIR=<build>/test-tmp/<test> (every gtest program of a
 #    layer shares <build>/test-tmp/gtest), made fresh by the fixture test tmp.prepare; the
@@ -18,8 +20,12 @@ function(quasidyn_test_label name out)
     set(label fuzz)
   elseif(name MATCHES "^reproductions_long\\.")
     set(label reproductions_long)
+  elseif(name MATCHES "^soak\\.")
+    set(label soak)
   elseif(name MATCHES "^reproductions\\.")
     set(label reproductions)
+  elseif(name MATCHES "^tsan\\.")
+    set(label tsan)
   elseif(name MATCHES "^browser\\.")
     set(label browser)
   elseif(name MATCHES "^figures\\." OR name MATCHES "^(cli\\.(simulate|compare|info|demo|mutation_campaign)|python\\.(pytest|distributed|pip_install)|install\\.consumer)$")

@@ -1,7 +1,7 @@
 # The fuzz targets in the test suite (docs/fuzzing.md). The release build uses the system
 # compiler; the fuzzers need clang 14 with libFuzzer, so a test fixture configures and builds
-# them in a nested clang build (<build>/fuzz-build, only the two fuzz targets and the library),
-# writes the seed corpus, and two tests run each target for QUASIDYN_FUZZ_SECONDS with a fixed
+# them in a nested clang build (<build>/fuzz-build, only the three fuzz targets and the library),
+# writes the seed corpus, and three tests run each target for QUASIDYN_FUZZ_SECONDS with a fixed
 # seed. Without clang++-14 or its fuzzer runtime the tests are skipped (scripts/setup.sh
 # installs both).
 set(QUASIDYN_FUZZ_SECONDS 60 CACHE STRING "Seconds of each bounded fuzz run in the test suite")
@@ -15,7 +15,7 @@ add_test(NAME fuzz.build
 # run alone, it is a cold build of the instrumented library (minutes on 2 cores).
 set_tests_properties(fuzz.build PROPERTIES FIXTURES_SETUP fuzzers TIMEOUT 2400
                                            SKIP_RETURN_CODE 77)
-foreach(target scene_loader step)
+foreach(target scene_loader step plan)
   add_test(NAME fuzz.${target}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/run_fuzzer.sh
                    ${fuzz_build}/fuzz/${target}_fuzzer ${fuzz_seeds}

@@ -18,12 +18,12 @@ if ! "$clang" -fsanitize=fuzzer "$probe/probe.cc" -o "$probe/probe" 2>/dev/null;
   exit 77
 fi
 # -O1 with line tables only: symbolised reports at about two thirds of the compile time of
-# RelWithDebInfo's -O2 -g (the targets link the layers up to formulations, not the planners).
+# RelWithDebInfo's -O2 -g (plan_fuzzer links the planning layer; the others stop at scenes).
 cmake -S "$source" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$clang" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
   -DQUASIDYN_FUZZ=ON -DQUASIDYN_BUILD_TESTS=OFF -DQUASIDYN_BUILD_BENCH=OFF >/dev/null
 start=$SECONDS
-cmake --build "$build" --target scene_loader_fuzzer step_fuzzer
+cmake --build "$build" --target scene_loader_fuzzer step_fuzzer plan_fuzzer
 echo "fuzz targets built in $((SECONDS - start)) s"
 rm -rf "$seeds"
 /usr/bin/python3 "$source/fuzz/make_seed_corpus.py" "$seeds"

@@ -5,7 +5,11 @@
 // SceneError, e.g. a barrier that would levitate an object; halm-posa refuses 3D scenes and
 // in-plane gravity; ecp refuses robots, planar scenes and capsules); Calc must never throw on
 // the scene's own state and commands (ScheduledCommand): a failed step is a status. Scenes
-// above kMaxVelocities velocities are skipped to keep an execution short.
+// above kMaxVelocities velocities are skipped to keep an execution short. After the steps, one
+// CalcDiff (A and B) of the last step taken, for every formulation with a derivative: it must
+// not throw either (a failed step or a point without a derivative is a status), and a solved
+// derivative has the sizes StepDerivatives documents.
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 
@@ -16,6 +20,20 @@ namespace {
 
 constexpr int kMaxVelocities = 60;
 constexpr int kSteps = 3;
+
+// A, B of the last Calc on `step` (quasidyn/stepping/step_model.h); aborts (a finding) when a
+// solved derivative has other sizes than the state and the command.
+void DifferentiateLastStep(const quasidyn::StepModel& model, quasidyn::StepData* step) {
+  using quasidyn::GradientMode;
+  if (!model.capabilities().differentiable()) return;
+  model.CalcDiff(GradientMode::kAAndB, step);
+  const quasidyn::StepDerivatives& d = step->derivatives;
+  if (!d.ok()) return;
+  const int n_x = model.state_q_size() + model.state_v_size();
+  if (d.A.rows() != n_x || d.A.cols() != n_x || d.B.rows() != n_x ||
+      d.B.cols() != model.control_size())
+    std::abort();
+}
 
 }  // namespace
 
@@ -47,6 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (!step->result.ok()) break;
       x = step->result.next;
     }
+    if (step->calculated()) DifferentiateLastStep(*model, step.get());
   }
   return 0;
 }

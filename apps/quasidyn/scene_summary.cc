@@ -4,6 +4,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "quasidyn/model/welded_bodies.h"
+
 namespace quasidyn::cli {
 namespace {
 
@@ -100,6 +102,8 @@ nlohmann::json SceneSummaryJson(const Scene& scene, const ContactSet& contacts) 
                              {"friction", g.friction}});
   out["visuals"] = scene.visuals.size();
   out["warnings"] = scene.warnings;
+  // Body pairs welded together (Scene::WeldRoot) whose shapes are never queried.
+  out["welded_pairs_filtered"] = WeldedPairCount(scene);
   out["contacts"] = json::array();
   for (const Contact& c : contacts)
     out["contacts"].push_back({{"shape_a", scene.geometries[c.geometry_a].name},
@@ -148,6 +152,9 @@ std::string SceneSummaryText(const Scene& scene, const ContactSet& contacts) {
     s << "ignored by the loader:\n";
     for (const std::string& warning : scene.warnings) s << "  " << warning << "\n";
   }
+  if (const int welded = WeldedPairCount(scene); welded > 0)
+    s << "welded pairs filtered (bodies fixed to the world or to each other, never in contact): "
+      << welded << "\n";
   s << "contacts at q0 (phi <= " << scene.contact_tolerance << " m): " << contacts.size() << "\n";
   for (const Contact& c : contacts)
     s << "  " << scene.geometries[c.geometry_a].name << " / " << scene.geometries[c.geometry_b].name

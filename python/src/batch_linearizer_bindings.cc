@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "interruptible_call.h"
 #include "linearizers.h"
 #include "real_array.h"
 
@@ -22,6 +23,32 @@ namespace py = pybind11;
 
 namespace quasidyn::python {
 namespace {
+
+// `work(lock)` on b's lineariser with b's mutex held (lock) and Ctrl-C able to stop it at the
+// next point or sample (interruptible_call.h): `work` picks the lineariser with b.Get and hands it
+// to Cancellable, which gives it the call's token for the call's duration.
+class CancellationScope {
+ public:
+  CancellationScope(Linearizer& linearizer, const CancellationToken* token)
+      : linearizer_(linearizer) {
+    linearizer_.SetCancellation(token);
+  }
+  ~CancellationScope() { linearizer_.SetCancellation(nullptr); }
+  CancellationScope(const CancellationScope&) = delete;
+  CancellationScope& operator=(const CancellationScope&) = delete;
+
+ private:
+  Linearizer& linearizer_;
+};
+
+template <typename Work>
+auto Interruptibly(PyBatchLinearizer& b, Work&& work) {
+  CancellationToken cancel;
+  return CallInterruptibly(&cancel, [&] {
+    const std::lock_guard<std::mutex> lock(b.mutex);
+    return work(&cancel);
+  });
+}
 
 // Rows of Q, U (and V) as points.
 std::vector<StepPoint> Points(const char* who, const Eigen::MatrixXd& Q, const Eigen::MatrixXd& U,
@@ -70,16 +97,17 @@ void DefineSmoothingParts(py::class_<PyBatchLinearizer>& cls) {
         return Named(who, [&] {
           const GradientMode mode = SmoothingMode(who, gradients, o.estimator, o.randomized.q_std);
           const bool barrier = ParseLinearizationMethod(method) == LinearizationMethod::kLogBarrier;
-          py::gil_scoped_release release;
-          const std::lock_guard<std::mutex> lock(b.mutex);
-          Linearizer& linearizer =
-              b.Get(LinearizationMethod::kRandomized, mode, o.estimator, barrier);
-          linearizer.SetRandomized(o.randomized);
-          const StepModel& model = linearizer.model();
-          return PyBatchResult{
-              linearizer.EvaluateSamples(State{q.value, Eigen::VectorXd()}, u.value, first, count),
-              model.state_q_size(), model.state_v_size(),
-              model.state_q_size() + model.state_v_size(), model.control_size()};
+          return Interruptibly(b, [&](const CancellationToken* cancel) {
+            Linearizer& linearizer =
+                b.Get(LinearizationMethod::kRandomized, mode, o.estimator, barrier);
+            const CancellationScope scope(linearizer, cancel);
+            linearizer.SetRandomized(o.randomized);
+            const StepModel& model = linearizer.model();
+            return PyBatchResult{linearizer.EvaluateSamples(State{q.value, Eigen::VectorXd()},
+                                                            u.value, first, count),
+                                 model.state_q_size(), model.state_v_size(),
+                                 model.state_q_size() + model.state_v_size(), model.control_size()};
+          });
         });
       },
       py::arg("q"), py::arg("u"), py::arg("first"), py::arg("count"),
@@ -135,12 +163,13 @@ void DefineSmoothing(py::class_<PyBatchLinearizer>& cls, const char* name,
         const GradientMode mode = SmoothingMode(who, gradients, estimator, settings.q_std);
         return Named(who.c_str(), [&] {
           const bool barrier = ParseLinearizationMethod(method) == LinearizationMethod::kLogBarrier;
-          py::gil_scoped_release release;
-          const std::lock_guard<std::mutex> lock(b.mutex);
-          Linearizer& linearizer =
-              b.Get(LinearizationMethod::kRandomized, mode, estimator, barrier);
-          linearizer.SetRandomized(settings);
-          return PySmoothed{linearizer.Linearize(State{q.value, Eigen::VectorXd()}, u.value)};
+          return Interruptibly(b, [&](const CancellationToken* cancel) {
+            Linearizer& linearizer =
+                b.Get(LinearizationMethod::kRandomized, mode, estimator, barrier);
+            const CancellationScope scope(linearizer, cancel);
+            linearizer.SetRandomized(settings);
+            return PySmoothed{linearizer.Linearize(State{q.value, Eigen::VectorXd()}, u.value)};
+          });
         });
       },
       py::arg("q"), py::arg("u"), py::arg("gradients") = py::none(), py::arg("method") = "exact",
@@ -192,14 +221,15 @@ void BindBatchLinearizer(py::module_& m) {
             return Named(
                 who,
                 [&] {
-                  py::gil_scoped_release release;
-                  const std::lock_guard<std::mutex> lock(b.mutex);
-                  Linearizer& linearizer = b.Get(parsed, mode);
-                  const StepModel& model = linearizer.model();
-                  PyBatchResult out{
-                      linearizer.LinearizeBatch(points), model.state_q_size(), model.state_v_size(),
-                      model.state_q_size() + model.state_v_size(), model.control_size()};
-                  return out;
+                  return Interruptibly(b, [&](const CancellationToken* cancel) {
+                    Linearizer& linearizer = b.Get(parsed, mode);
+                    const CancellationScope scope(linearizer, cancel);
+                    const StepModel& model = linearizer.model();
+                    return PyBatchResult{linearizer.LinearizeBatch(points), model.state_q_size(),
+                                         model.state_v_size(),
+                                         model.state_q_size() + model.state_v_size(),
+                                         model.control_size()};
+                  });
                 },
                 /*items=*/true);
           },

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "interruptible_call.h"
 #include "path_argument.h"
 #include "quasidyn/simulation/formulation_comparison.h"
 #include "quasidyn/viewer/comparison_page.h"
@@ -53,10 +54,12 @@ void BindComparison(py::module_& m) {
         options.reference_formulation = reference.value_or("");
         options.formulations = formulations.value_or(std::vector<std::string>{});
         // Kept by the result, which builds its notebook page when asked for it.
-        const auto kept = std::make_shared<const Comparison>([&] {
-          py::gil_scoped_release release;
-          return Named(who, [&] { return CompareFormulations(scene, options); });
-        }());
+        // Ctrl-C stops the runs at their next step and raises (interruptible_call.h).
+        CancellationToken cancel;
+        options.cancel = &cancel;
+        const auto kept = std::make_shared<const Comparison>(Named(who, [&] {
+          return CallInterruptibly(&cancel, [&] { return CompareFormulations(scene, options); });
+        }));
         const Comparison& comparison = *kept;
         if (html) Named(who, [&] { WriteComparisonHtml(*scene, comparison, html->value); });
         py::list rows;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "interruptible_call.h"
 #include "quasidyn/control/stabilizer.h"
 #include "quasidyn/control/trajectory_optimizer.h"
 #include "quasidyn/formulations/registry.h"
@@ -31,17 +32,24 @@ std::vector<Eigen::VectorXd> Rows(const Eigen::MatrixXd& m) {
   return rows;
 }
 
+// Settings with the optimiser's cancellation token.
+TrajectoryOptimizerSettings WithCancel(TrajectoryOptimizerSettings settings,
+                                       const CancellationToken* cancel) {
+  settings.cancel = cancel;
+  return settings;
+}
+
 class PyTrajectoryOptimizer {
  public:
   PyTrajectoryOptimizer(std::shared_ptr<const StepModel> model,
                         const TrajectoryOptimizerSettings& settings)
-      : model_(std::move(model)), optimizer_(model_, settings) {}
+      : model_(std::move(model)), optimizer_(model_, WithCancel(settings, &cancel_)) {}
   py::dict Optimize(const RealVector& q0, const RealMatrix& u0) {
-    OptimizationResult r;
-    {
-      py::gil_scoped_release release;
-      r = optimizer_.Optimize(q0.value, Rows(u0.value));
-    }
+    // Ctrl-C stops the run at its next iteration or linearisation and raises
+    // (interruptible_call.h); one call at a time uses the token (the optimiser is not reentrant).
+    cancel_.Reset();
+    const OptimizationResult r =
+        CallInterruptibly(&cancel_, [&] { return optimizer_.Optimize(q0.value, Rows(u0.value)); });
     py::list iterations;
     for (const OptimizerIteration& it : r.iterations) {
       py::dict d;
@@ -71,6 +79,7 @@ class PyTrajectoryOptimizer {
 
  private:
   std::shared_ptr<const StepModel> model_;
+  CancellationToken cancel_;  // before optimizer_, whose settings point to it
   TrajectoryOptimizer optimizer_;
 };
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "bindings.h"
+#include "interruptible_call.h"
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/simulation/rollout.h"
@@ -38,15 +39,19 @@ std::shared_ptr<Trajectory> Rollout(const StepModel& model, const State& x0,
   RolloutOptions options;
   options.gradients = settings.gradients;
   CheckGradientsAvailable("rollout", model, options.gradients);
+  // Ctrl-C stops the rollout at its next step and raises (interruptible_call.h).
+  CancellationToken cancel;
+  options.cancel = &cancel;
   if (!U) {  // the schedule, through the model's own command (halm-posa: a velocity)
     options.steps = ScheduleSteps("rollout", model, settings);
-    py::gil_scoped_release release;
-    return std::make_shared<Trajectory>(RolloutFrom(model, x0, options));
+    return CallInterruptibly(
+        &cancel, [&] { return std::make_shared<Trajectory>(RolloutFrom(model, x0, options)); });
   }
   if (RolloutLengthGiven(settings))
     throw py::value_error("rollout: give U or steps/duration, not both (U has one row per step)");
-  py::gil_scoped_release release;
-  return std::make_shared<Trajectory>(RolloutCommands(model, x0, U->value, options));
+  return CallInterruptibly(&cancel, [&] {
+    return std::make_shared<Trajectory>(RolloutCommands(model, x0, U->value, options));
+  });
 }
 
 }  // namespace

@@ -2,11 +2,10 @@
 release the GIL, and each object's mutex (python/src/bindings.h) makes the threads take turns,
 so every thread gets bitwise the result a single thread gets."""
 
-import threading
-
 import numpy as np
 
 import quasidyn as qd
+import thread_runner
 
 # Both fingers squeeze the sphere of the planar gripper (as in test_gradients.py).
 Q_SQUEEZE = np.array([0.0, 0.1, 0.0, 0.1, -0.11, 0.11])
@@ -17,22 +16,7 @@ CALLS = 100
 
 def run_in_threads(work):
     """work(i) for i in 0..THREADS-1, each on its own thread, CALLS times; the results by i."""
-    results = [None] * THREADS
-    errors = []
-
-    def body(i):
-        try:
-            results[i] = [work(i) for _ in range(CALLS)]
-        except Exception as e:  # reported below: an assertion in a thread would be lost
-            errors.append(e)
-
-    threads = [threading.Thread(target=body, args=(i,)) for i in range(THREADS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
-    return results
+    return thread_runner.run_in_threads(THREADS, CALLS, work)
 
 
 def commands():

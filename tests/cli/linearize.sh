@@ -7,7 +7,7 @@
 # input exits with 2 and a message naming the problem.
 set -uo pipefail
 qd=$1
-overlap=tests/cli/fixtures/overlapping_blocks.yaml  # a ball and two fixed blocks overlapping
+overlap=tests/cli/fixtures/overlapping_blocks.yaml  # a ball wedged between two fixed blocks, overlapping both
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 

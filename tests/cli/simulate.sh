@@ -5,7 +5,7 @@
 # bar stays within its redraw budget.
 set -uo pipefail
 qd=$1
-overlap=tests/cli/fixtures/overlapping_blocks.yaml  # a ball and two fixed blocks overlapping
+overlap=tests/cli/fixtures/overlapping_blocks.yaml  # a ball wedged between two fixed blocks, overlapping both
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 

@@ -84,6 +84,10 @@ class SmoothedLinearizer {
   // The same with an explicit parameter (κ or σ_u).
   StepLinearization LinearizeWith(const Eigen::VectorXd& q, const Eigen::VectorXd& u,
                                   double parameter);
+  // Forgets the log-barrier linearisers' warm starts (their previous minimisers): the next
+  // linearisations are a fresh SmoothedLinearizer's, bitwise (an optimiser's run starts here, so
+  // that a second run from the same guess repeats the first).
+  void ClearWarmStarts() { barrier_.clear(); }
 
  private:
   std::shared_ptr<const StepModel> exact_;

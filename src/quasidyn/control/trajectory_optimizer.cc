@@ -334,6 +334,9 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
   for (int k = 0; k < T; ++k)
     CheckVector(kWhere, "u0[" + std::to_string(k) + "]", u0[k], nu, "n_u");
   OptimizationResult out;
+  // Nothing carries over from a previous run: the same call gives the same result.
+  model_->ClearWarmStart(step_data_.get());
+  linearizer_.ClearWarmStarts();
   u_best_ = u0;
   if (Outcome rollout = ExactRollout(q0, u_best_, &q_best_); !rollout) {
     ThrowInvalidArgument(kWhere, "the initial guess's exact rollout fails: " + rollout.message());

@@ -130,6 +130,12 @@ TEST(TrajectoryOptimizer, PlanarHandReachesThirtyDegreesWithMonotoneBestCost) {
   ASSERT_TRUE(testing::IsOk(optimizer.ExactRollout(task.q0, result.u, &q)));
   EXPECT_EQ(q.back(), result.q.back());
   EXPECT_DOUBLE_EQ(optimizer.Cost(q, result.u), result.best_cost);
+  // A second run from the same guess repeats the first bitwise: no warm start carries over (the
+  // log barrier's previous minimisers differed by 1.7e-12 in u before).
+  const OptimizationResult again = optimizer.Optimize(task.q0, task.u0);
+  ASSERT_EQ(again.u.size(), result.u.size());
+  for (size_t k = 0; k < result.u.size(); ++k) EXPECT_EQ(again.u[k], result.u[k]) << "step " << k;
+  EXPECT_EQ(again.best_cost, result.best_cost);
 }
 
 // A planar angle's goal and the same angle plus 2πk are one orientation: the cost is taken on the

@@ -13,6 +13,7 @@
 #include "quasidyn/geometry/scene_shapes.h"
 #include "quasidyn/geometry/shape_validation.h"
 #include "quasidyn/geometry/small_vector.h"
+#include "quasidyn/model/welded_bodies.h"
 
 namespace quasidyn {
 namespace {
@@ -77,11 +78,20 @@ GeometryModel::GeometryModel(std::shared_ptr<const Scene> scene) : scene_(std::m
       compiled->shapes_3d.push_back(CompileShape3d(geometry.shape));
     }
   }
+  // Scene::IsFiltered for every pair: bodies of one weld root (the same body included), then the
+  // scene's filter list.
   compiled->filtered.assign(static_cast<std::size_t>(body_count) * body_count, 0);
+  const std::vector<int> weld_root = WeldRoots(s);
   for (int i = 0; i < body_count; ++i) {
     for (int j = 0; j < body_count; ++j) {
-      compiled->filtered[static_cast<std::size_t>(i) * body_count + j] = s.IsFiltered(i, j);
+      compiled->filtered[static_cast<std::size_t>(i) * body_count + j] =
+          weld_root[i] == weld_root[j];
     }
+  }
+  for (const auto& [a, b] : s.collision_filter) {
+    if (a < 0 || b < 0 || a >= body_count || b >= body_count) continue;
+    compiled->filtered[static_cast<std::size_t>(a) * body_count + b] = 1;
+    compiled->filtered[static_cast<std::size_t>(b) * body_count + a] = 1;
   }
   // Two half-spaces have no signed distance: a query would meet them whenever their bodies
   // may collide (an unbounded box pairs with everything).

@@ -145,6 +145,21 @@ void Linearizer::SetRandomized(const RandomizedSmoothingSettings& settings) {
   options_ = options;
 }
 
+void Linearizer::SetCancellation(const CancellationToken* token) { batch_->set_cancel(token); }
+
+namespace {
+
+// What a call returns for the point (x, u) it did not finish because its token was set.
+Linearization InterruptedLinearization(const State& x) {
+  Linearization out;
+  out.message = "interrupted before this point was linearised";
+  out.step_failed = true;
+  out.x_next = x;
+  return out;
+}
+
+}  // namespace
+
 Linearization Linearizer::FromEvaluation(StepEvaluation e) const {
   Linearization out;
   out.x_next = e.result.next;  // x itself after a failed step
@@ -206,10 +221,14 @@ StepEvaluation EvaluationOf(const Linearization& linearization) {
 }
 
 Linearization Linearizer::Randomized(const State& x, const Eigen::VectorXd& u) {
-  return FromSmoothed(
+  if (Interrupted()) return InterruptedLinearization(x);
+  Linearization out = FromSmoothed(
       options_.estimator == RandomizedEstimator::kZerothOrder
           ? ZerothOrderSmoothing(batch_.get(), x.q, u, options_.mode, options_.randomized)
           : FirstOrderSmoothing(batch_.get(), x.q, u, options_.mode, options_.randomized));
+  // Samples skipped by the token would make an estimate of fewer samples: not the one asked for.
+  if (Interrupted()) return InterruptedLinearization(x);
+  return out;
 }
 
 GradientMode Linearizer::SampleMode() const {

@@ -121,6 +121,12 @@ class Linearizer {
                                             const std::vector<std::uint64_t>& seeds = {});
   // The randomized settings of the following calls (the optimiser anneals σ_u).
   void SetRandomized(const RandomizedSmoothingSettings& settings);
+  // The caller's request to stop the following calls early (common/cancellation.h; null, the
+  // default: never), checked before each point and each randomized sample (BatchStepper::
+  // set_cancel). What a call returns once it is set is not a linearisation: the points and
+  // estimates it did not finish have status not_run and the message "interrupted ...". The
+  // token must outlive the calls that use it.
+  void SetCancellation(const CancellationToken* token);
 
   // The randomized method in parts, for samples evaluated on other machines (a Dask cluster,
   // docs/distributed.md): the linearisations of samples first … first + count − 1 of the point
@@ -136,6 +142,7 @@ class Linearizer {
   Linearization FromEvaluation(StepEvaluation evaluation) const;
   GradientMode SampleMode() const;
   Linearization Randomized(const State& x, const Eigen::VectorXd& u);
+  bool Interrupted() const { return Cancelled(batch_->cancel()); }
 
   LinearizationOptions options_;
   std::string formulation_;  // the stepped formulation

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "quasidyn/model/welded_bodies.h"
+
 namespace quasidyn {
 
 const char* JointTypeName(JointType type) {
@@ -58,10 +60,16 @@ bool Scene::HasJointLimits() const {
   });
 }
 
+// The same body, a pair of the filter list, or two bodies welded together (welded_bodies.h).
 bool Scene::IsFiltered(int body_a, int body_b) const {
   if (body_a == body_b) return true;
   const std::pair<int, int> key{std::min(body_a, body_b), std::max(body_a, body_b)};
-  return std::find(collision_filter.begin(), collision_filter.end(), key) != collision_filter.end();
+  if (std::find(collision_filter.begin(), collision_filter.end(), key) != collision_filter.end())
+    return true;
+  const int n = static_cast<int>(bodies.size());
+  if (body_a < 0 || body_b < 0 || body_a >= n || body_b >= n) return false;
+  const std::vector<int> root = WeldRoots(*this);
+  return root[body_a] == root[body_b];
 }
 
 Eigen::VectorXd Scene::ActuatedStiffness() const {

@@ -19,7 +19,7 @@
 namespace quasidyn {
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr double kGraspEps = std::numeric_limits<double>::epsilon();
 
 // A rotation of the plane by `angle` [rad], embedded in the first two of n coordinates.
 Eigen::MatrixXd PlaneRotation(int n, double angle) {
@@ -37,8 +37,8 @@ TEST(GraspScore, IsTheSmallestSingularValueOfTheObjectRows) {
   tall(0, 0) = 3.0;
   tall(1, 1) = 2.0;
   const Eigen::MatrixXd mixed = PlaneRotation(3, 0.7) * tall * PlaneRotation(2, -1.1);
-  EXPECT_NEAR(GraspScore(mixed), 2.0, 16 * kEps * 3.0);
-  EXPECT_NEAR(GraspScore(Eigen::MatrixXd(mixed.transpose())), 2.0, 16 * kEps * 3.0);
+  EXPECT_NEAR(GraspScore(mixed), 2.0, 16 * kGraspEps * 3.0);
+  EXPECT_NEAR(GraspScore(Eigen::MatrixXd(mixed.transpose())), 2.0, 16 * kGraspEps * 3.0);
   // A direction no command reaches: 0 (square and rank deficient).
   Eigen::MatrixXd flat = Eigen::MatrixXd::Zero(2, 2);
   flat(0, 0) = 1.0;
@@ -95,7 +95,7 @@ TEST(GraspScore, ZeroWithoutContactAndTheGramRootWithIt) {
   EXPECT_GT(score, 0.0);
   // The closed form loses relative accuracy ~ε·σ_1²/σ_2² in σ_2²: the tolerance is that.
   const double sigma_1_squared = trace;
-  EXPECT_NEAR(score * score, by_hand * by_hand, 64 * kEps * sigma_1_squared);
+  EXPECT_NEAR(score * score, by_hand * by_hand, 64 * kGraspEps * sigma_1_squared);
 }
 
 // The constructed case: the sample is where the far candidate's box goes (d = 0 from it), so

@@ -6,8 +6,12 @@
 
 #include "quasidyn/solvers/partial_pivot.h"
 
-// The kernels' two builds (padded_lu.h); elsewhere (other compilers, other processors) one.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+// The kernels' two builds (padded_lu.h); elsewhere (other compilers, other processors) one, and
+// one under ThreadSanitizer: the loader calls a target_clones resolver while relocating the
+// program, before the sanitizer's runtime is set up, and GCC instruments the resolver too (the
+// program crashed before main).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
+    !defined(__SANITIZE_THREAD__)
 #define QUASIDYN_PADDED_KERNEL __attribute__((target_clones("avx2", "default")))
 #else
 #define QUASIDYN_PADDED_KERNEL

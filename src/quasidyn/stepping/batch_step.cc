@@ -54,8 +54,16 @@ void BatchStepper::RunInto(const std::vector<StepPoint>& points, GradientMode mo
     GradientMode mode;
     std::unique_ptr<StepData>* data;
     StepEvaluation* results;
-  } call{model, points, mode, data_.data(), results->data()};
+    const CancellationToken* cancel;
+  } call{model, points, mode, data_.data(), results->data(), cancel_};
   ParallelFor(points.size(), threads(), [&call](size_t worker, size_t i) {
+    if (Cancelled(call.cancel)) {  // not evaluated (set_cancel): as little work as possible, so
+      StepEvaluation& skipped = call.results[i];  // that the rest of a long batch ends at once
+      skipped.result = StepResult{};
+      skipped.result.message = "interrupted";  // short: no allocation
+      skipped.derivatives = StepDerivatives{};
+      return;
+    }
     std::unique_ptr<StepData>& own = call.data[worker];
     if (own == nullptr) own = call.model.CreateData();
     StepData* data = own.get();

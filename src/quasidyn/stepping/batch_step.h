@@ -17,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "quasidyn/common/cancellation.h"
 #include "quasidyn/stepping/step_model.h"
 
 namespace quasidyn {
@@ -44,6 +45,13 @@ class BatchStepper {
   const StepModel& model() const { return *model_; }
   const std::shared_ptr<const StepModel>& model_ptr() const { return model_; }
 
+  // The caller's request to stop the following Runs early (common/cancellation.h; null, the
+  // default: never). Each worker checks it before each item; an item it finds set is not
+  // evaluated: its result has status not_run, the message "interrupted" and nothing else (next
+  // empty), its derivatives status not_run. The token must outlive the Runs that use it.
+  void set_cancel(const CancellationToken* token) { cancel_ = token; }
+  const CancellationToken* cancel() const { return cancel_; }
+
   // result[i] = Calc(points[i]) then CalcDiff(mode), on the next free thread. Not reentrant: one
   // Run at a time per BatchStepper.
   std::vector<StepEvaluation> Run(const std::vector<StepPoint>& points, GradientMode mode);
@@ -63,6 +71,7 @@ class BatchStepper {
   std::shared_ptr<const StepModel> model_;
   std::vector<std::unique_ptr<StepData>> data_;  // one per thread, made on its first item
   std::vector<StepEvaluation> results_;          // RunInPlace's
+  const CancellationToken* cancel_ = nullptr;    // set_cancel's
 };
 
 }  // namespace quasidyn

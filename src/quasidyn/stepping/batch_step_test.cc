@@ -121,6 +121,36 @@ TEST(BatchStepper, AFailedItemDoesNotStopTheBatch) {
   }
 }
 
+// A token set before the Run: no item is evaluated, each is a not-run step at its own point; the
+// same stepper without the token afterwards gives a lone data's answers again (nothing is left
+// half-done).
+TEST(BatchStepper, ASetTokenLeavesEveryItemNotRunAndTheStepperUsable) {
+  const ScenePtr scene = LoadExample("planar_gripper");
+  const auto model = ModelOf(scene, "qp");
+  const std::vector<StepPoint> points = GripperPoints(*scene);
+  BatchStepper batch(model, 2);
+  CancellationToken cancel;
+  cancel.Cancel();
+  batch.set_cancel(&cancel);
+  const std::vector<StepEvaluation> skipped = batch.Run(points, GradientMode::kAAndB);
+  ASSERT_EQ(skipped.size(), points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    EXPECT_EQ(skipped[i].result.status, SolverStatus::kNotRun);
+    EXPECT_EQ(skipped[i].result.message, "interrupted");
+    EXPECT_EQ(skipped[i].result.next.q.size(), 0);
+    EXPECT_EQ(skipped[i].derivatives.status, SolverStatus::kNotRun);
+  }
+  batch.set_cancel(nullptr);
+  const std::vector<StepEvaluation> results = batch.Run(points, GradientMode::kAAndB);
+  for (size_t i = 0; i < points.size(); ++i) {
+    const auto lone = model->CreateData();
+    model->Calc(points[i].x, points[i].u, lone.get());
+    model->CalcDiff(GradientMode::kAAndB, lone.get());
+    ExpectIdentical(results[i], lone->result, lone->derivatives, "item " + std::to_string(i));
+    EXPECT_TRUE(results[i].ok());
+  }
+}
+
 void ExpectThrowsNaming(const std::function<void()>& call, const std::string& text) {
   try {
     call();

@@ -25,7 +25,7 @@ using testing::StateAfter;
 
 constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 
-bool BitwiseEqual(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+bool SmoothingBitwiseEqual(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() &&
          std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0;
 }
@@ -68,16 +68,16 @@ TEST(RandomizedSmoothing, EqualSeedsGiveIdenticalResultsOnAnyThreadCount) {
     EXPECT_EQ(a.samples_failed, 0);
     for (BatchStepper* batch : {&one, &two, &three}) {
       const SmoothedLinearization b = run(batch, 2024);
-      EXPECT_TRUE(BitwiseEqual(a.q_next, b.q_next));
-      EXPECT_TRUE(BitwiseEqual(a.A, b.A));
-      EXPECT_TRUE(BitwiseEqual(a.B, b.B));
-      EXPECT_TRUE(BitwiseEqual(a.B_standard_error, b.B_standard_error));
+      EXPECT_TRUE(SmoothingBitwiseEqual(a.q_next, b.q_next));
+      EXPECT_TRUE(SmoothingBitwiseEqual(a.A, b.A));
+      EXPECT_TRUE(SmoothingBitwiseEqual(a.B, b.B));
+      EXPECT_TRUE(SmoothingBitwiseEqual(a.B_standard_error, b.B_standard_error));
     }
     const SmoothedLinearization c = run(&two, 2025);
     ASSERT_TRUE(c.ok());
-    EXPECT_FALSE(BitwiseEqual(a.B, c.B));
-    EXPECT_FALSE(BitwiseEqual(a.A, c.A));
-    EXPECT_FALSE(BitwiseEqual(a.q_next, c.q_next));
+    EXPECT_FALSE(SmoothingBitwiseEqual(a.B, c.B));
+    EXPECT_FALSE(SmoothingBitwiseEqual(a.A, c.A));
+    EXPECT_FALSE(SmoothingBitwiseEqual(a.q_next, c.q_next));
   }
 }
 
@@ -313,10 +313,10 @@ TEST(RandomizedSmoothing, SamplesEvaluatedInPartsGiveTheOneBatchEstimateBitwise)
                      one.Run({{State{q, Eigen::VectorXd()}, u}}, GradientMode::kNone)[0], samples)
                : FirstOrderEstimate(samples, mode, settings);
     ASSERT_TRUE(got.ok()) << got.message;
-    EXPECT_TRUE(BitwiseEqual(got.q_next, expected.q_next));
-    EXPECT_TRUE(BitwiseEqual(got.B, expected.B));
-    EXPECT_TRUE(BitwiseEqual(got.B_standard_error, expected.B_standard_error));
-    EXPECT_TRUE(BitwiseEqual(got.A, expected.A));
+    EXPECT_TRUE(SmoothingBitwiseEqual(got.q_next, expected.q_next));
+    EXPECT_TRUE(SmoothingBitwiseEqual(got.B, expected.B));
+    EXPECT_TRUE(SmoothingBitwiseEqual(got.B_standard_error, expected.B_standard_error));
+    EXPECT_TRUE(SmoothingBitwiseEqual(got.A, expected.A));
     EXPECT_EQ(got.samples_failed, expected.samples_failed);
     EXPECT_EQ(got.first_failure, expected.first_failure);
   }

@@ -20,6 +20,12 @@ void QuasiDynamicModel::DoCalcDiff(GradientMode mode, StepData* data_in) const {
   QuasiDynamicData& data = static_cast<QuasiDynamicData&>(*data_in);  // CalcDiff: CreateData's
   StepDerivatives& out = data.derivatives;
   const bool want_a = mode == GradientMode::kAAndB;
+  if (scene().nv == 0) {  // nothing moves: A and B are 0 x 0, and no program has a KKT system to
+    out.active_rows = 0;  // factor (Eigen's QR of a 0 x 0 matrix reads its empty data: UBSan)
+    out.A.resize(0, 0);
+    out.B.resize(0, 0);
+    return;
+  }
   const StepProblem problem = ProblemOf(data);
   ContactDataContractor contractor(contact_, cost_parameters_, scene_ptr(), &data.chain_kinematics_,
                                    &data.derivative_buffers_, &data.contraction_, data.q(),

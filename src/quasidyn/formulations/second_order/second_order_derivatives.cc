@@ -31,6 +31,12 @@ void SecondOrderModel::DoCalcDiff(GradientMode mode, StepData* data_in) const {
   const Scene& scene = this->scene();
   const int nq = scene.nq, nv = scene.nv, na = scene.nq_a;
   const double h = time_step();
+  if (nv == 0) {  // nothing moves: A and B are 0 x 0 (no Jacobian to differentiate, and Eigen's
+    out.active_rows = 0;  // reductions over empty vectors read their empty data: UBSan)
+    out.A.resize(0, 0);
+    out.B.resize(0, 0);
+    return;
+  }
   const ContactSet& contacts = data.contact_.contacts();
   const Eigen::VectorXd& q = data.q();
   const Eigen::VectorXd& v = data.v();
@@ -61,8 +67,10 @@ void SecondOrderModel::DoCalcDiff(GradientMode mode, StepData* data_in) const {
   const Eigen::SparseMatrix<double> dq_dv =
       IntegrationJacobianWrtVelocity(scene, q, v_next, h).sparseView();
   out.B.resize(nq + nv, na);
-  out.B.topRows(nq) = dq_dv * gradient.dv_du;
-  out.B.bottomRows(nv) = gradient.dv_du;
+  if (na > 0) {  // a scene without robots: B has no column (a block of its null data is UBSan)
+    out.B.topRows(nq) = dq_dv * gradient.dv_du;
+    out.B.bottomRows(nv) = gradient.dv_du;
+  }
   if (!want_a) {
     out.A.resize(0, 0);
     return;

@@ -87,6 +87,9 @@ Eigen::VectorXd LcpStepSensitivity::ContactImpulse() const {
 
 Eigen::MatrixXd LcpStepSensitivity::Solve(const Eigen::MatrixXd& r1,
                                           const Eigen::MatrixXd& r2) const {
+  // No direction (a scene without robots: B has no column): Eigen's solve of an n x 0 right-hand
+  // side reads its empty data (UBSan, a step_fuzzer finding).
+  if (r1.cols() == 0) return Eigen::MatrixXd(r1.rows(), 0);
   Eigen::MatrixXd dv = lcp_->P_factor.solve(r1);  // P⁻¹ r₁
   if (active_.empty()) return dv;
   // M_SS dz_S = r₂ − (P⁻¹J_Sᵀ)ᵀ r₁, then dv += (P⁻¹J_Sᵀ) dz_S.
