@@ -35,7 +35,7 @@ const fs::path& Scratch() {
 }
 
 // Writes `text` at `relative` below the scratch folder (making its folders); its path.
-std::string Write(const std::string& relative, const std::string& text) {
+std::string WriteUnderPackageRoot(const std::string& relative, const std::string& text) {
   const fs::path path = Scratch() / relative;
   fs::create_directories(path.parent_path());
   std::ofstream(path) << text;
@@ -86,10 +86,10 @@ bool PackageFoldersContains(const std::string& text, const std::string& part) {
 
 TEST(PackageFolders, PackageXmlNameIsTheTopLevelNameTrimmed) {
   const std::string folder = Folder("xml/named");
-  Write("xml/named/package.xml", PackageXml("qd_named_pkg"));
+  WriteUnderPackageRoot("xml/named/package.xml", PackageXml("qd_named_pkg"));
   EXPECT_EQ(PackageXmlName(folder), "qd_named_pkg");
   EXPECT_EQ(PackageXmlName(Folder("xml/empty")), std::nullopt);
-  Write("xml/other/package.xml", "<robot name=\"x\"><name>y</name></robot>");
+  WriteUnderPackageRoot("xml/other/package.xml", "<robot name=\"x\"><name>y</name></robot>");
   EXPECT_EQ(PackageXmlName((Scratch() / "xml/other").string()), std::nullopt);
 }
 
@@ -99,9 +99,9 @@ TEST(PackageFolders, FoundInOrderSceneCommandLineEnvironmentPackageXmlFolderName
   const std::string command_line = Folder("order/cli_pkg");
   Folder("order/nothing");
   const std::string crawled = Folder("order/ros/vendor/group/checkout");  // 3 levels down
-  Write("order/ros/vendor/group/checkout/package.xml", PackageXml(name));
+  WriteUnderPackageRoot("order/ros/vendor/group/checkout/package.xml", PackageXml(name));
   const std::string above = Folder("order/ws/pkg_root");
-  Write("order/ws/pkg_root/package.xml", PackageXml(name));
+  WriteUnderPackageRoot("order/ws/pkg_root/package.xml", PackageXml(name));
   const std::string model = Folder("order/ws/pkg_root/urdf");
   const std::string plain_model = Folder("order/plain/models");
   const std::string named = Folder("order/plain/" + name);
@@ -161,12 +161,13 @@ TEST(PackageFolders, AnUnresolvedPackageNamesEveryPlaceSearched) {
 // a visual mesh of a package that is not there.
 TEST(PackageFolders, RosStyleUrdfLoadsThroughPackageXml) {
   const RosPackagePath unset(nullptr);
-  Write("ros/ws/src/robot_description-main/package.xml", PackageXml("qd_robot_description"));
+  WriteUnderPackageRoot("ros/ws/src/robot_description-main/package.xml",
+                        PackageXml("qd_robot_description"));
   fs::create_directories(Scratch() / "ros/ws/src/robot_description-main/meshes");
   fs::copy_file(kCube, Scratch() / "ros/ws/src/robot_description-main/meshes/cube.obj",
                 fs::copy_options::overwrite_existing);
-  const std::string path =
-      Write("ros/ws/src/robot_description-main/urdf/robot.urdf", R"(<?xml version="1.0"?>
+  const std::string path = WriteUnderPackageRoot(
+      "ros/ws/src/robot_description-main/urdf/robot.urdf", R"(<?xml version="1.0"?>
 <robot name="ros_style">
   <material name="blue"><color rgba="0 0 0.8 1"/></material>
   <link name="base_link">
@@ -236,19 +237,19 @@ TEST(PackageFolders, SceneKeyAndCommandLineFoldersThroughReadSceneFile) {
   </link>
 </robot>
 )";
-  Write("scene/models/block.urdf", urdf);
+  WriteUnderPackageRoot("scene/models/block.urdf", urdf);
   const std::string objects =
       "objects:\n"
       "  - {name: block, joint: floating, urdf: models/block.urdf, friction: 0.5,\n"
       "     initial: [0, 0, 0.1, 1, 0, 0, 0]}\n";
   const std::string head = "name: p\ndimension: 3\ntime_step: 0.01\n";
-  const std::string with_key =
-      Write("scene/with_key.yaml", head + "packages:\n  qd_parts: vendor/parts-1.2\n" + objects);
+  const std::string with_key = WriteUnderPackageRoot(
+      "scene/with_key.yaml", head + "packages:\n  qd_parts: vendor/parts-1.2\n" + objects);
   const Scene scene = ReadSceneFile(with_key);
   ASSERT_EQ(scene.geometries.size(), 1u);
   EXPECT_EQ(scene.geometries[0].shape.type, ShapeType::kConvex);
 
-  const std::string without = Write("scene/without.yaml", head + objects);
+  const std::string without = WriteUnderPackageRoot("scene/without.yaml", head + objects);
   const Scene from_flag =
       ReadSceneFile(without, {{"qd_parts", (Scratch() / "scene/vendor/parts-1.2").string()}});
   EXPECT_EQ(from_flag.geometries.size(), 1u);
@@ -262,8 +263,8 @@ TEST(PackageFolders, SceneKeyAndCommandLineFoldersThroughReadSceneFile) {
                                        "package://qd_parts/cube.obj"))
         << e.what();
   }
-  const std::string missing =
-      Write("scene/missing.yaml", head + "packages:\n  qd_parts: vendor/gone\n" + objects);
+  const std::string missing = WriteUnderPackageRoot(
+      "scene/missing.yaml", head + "packages:\n  qd_parts: vendor/gone\n" + objects);
   try {
     ReadSceneFile(missing);
     FAIL();
@@ -273,8 +274,8 @@ TEST(PackageFolders, SceneKeyAndCommandLineFoldersThroughReadSceneFile) {
     EXPECT_TRUE(PackageFoldersContains(e.what(), "the folder of package 'qd_parts' is not found"))
         << e.what();
   }
-  const std::string typo =
-      Write("scene/typo.yaml", head + "pakages:\n  qd_parts: vendor/parts-1.2\n" + objects);
+  const std::string typo = WriteUnderPackageRoot(
+      "scene/typo.yaml", head + "pakages:\n  qd_parts: vendor/parts-1.2\n" + objects);
   try {
     ReadSceneFile(typo);
     FAIL();
