@@ -74,7 +74,7 @@ def test_the_second_order_ones_have_a_velocity_state_and_command_robot_positions
 
 def test_the_barriers_and_the_lcp(by_name):
     kappa = [p for p in by_name["log-barrier"]["parameters"] if p["key"] == "kappa"]
-    assert len(kappa) == 1 and kappa[0]["unit"] == "1/(N·m)" and kappa[0]["range"] == "> 0"
+    assert len(kappa) == 1 and kappa[0]["unit"] == "1/(N·m)" and kappa[0]["range"] == "[1e-06, 1e+12]"
     assert by_name["qp"]["smoothed_linearization"] == "log-barrier"
     assert by_name["log-barrier"]["exact_linearization"] == "qp"
     lcp = by_name["lcp"]

@@ -67,7 +67,7 @@ grep -q '"status":"interrupted"' "$tmp/refined.json" ||
 signal=TERM
 interrupt_after_a_second "$qd" optimize examples/planar_hand/scene.yaml --goal 0 0.05 0.5236 \
   --h 0.1 --horizon 30 --smoothing randomized --samples 100 --iterations 100000 \
-  --trust-region-min 1e-300 --quiet --out "$tmp/best.json"
+  --trust-region-min 1e-12 --shrink 0.99 --quiet --out "$tmp/best.json"
 [ $code -eq 143 ] || fail "optimize: exit $code after SIGTERM, expected 143: $(cat "$tmp/err.txt")"
 grep -Eq "^quasidyn: optimize: interrupted after [0-9]+ iterations \(.* s\): wrote .*best.json \(the best iterate: cost .* -> " \
   "$tmp/err.txt" || fail "optimize: no interrupted line: $(cat "$tmp/err.txt")"

@@ -149,7 +149,7 @@ expect_error "--h" $g --h abc
 expect_error "--kappa" $g --kappa 0
 # Positive but unusable values (issue 71): the scene file's ranges (docs/scene-format.md).
 expect_error "--h: must lie within \[1e-06, 10\] s, got 1e-320" $g --h 1e-320
-expect_error "--kappa: kappa must lie within \[1e-06, 1e+12\] 1/(N m), got 5e-324" $g --kappa 5e-324
+expect_error "--kappa: kappa must lie within \[1e-06, 1e+12\] 1/(N·m), got 5e-324" $g --kappa 5e-324
 expect_error "--param object_mass_scale: object_mass_scale must be 0 or lie within" $g --param object_mass_scale=1e-310
 expect_error "formulation" $g --formulation magic
 # --steps, --duration, --every: the rollout block's settings, checked by its schema.

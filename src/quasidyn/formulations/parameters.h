@@ -34,7 +34,7 @@ ParameterSpec NumberParameter(std::string key, std::string unit, double lower, b
                               std::string label = "");
 
 // A number within a positive physical input's usable range (model/physical_ranges.h), its unit
-// the range's: "kappa must lie within [1e-06, 1e+12] 1/(N m), got 1e-320".
+// the range's: "kappa must lie within [1e-06, 1e+12] 1/(N·m), got 1e-320".
 ParameterSpec NumberParameter(std::string key, const PhysicalRange& range, std::string default_text,
                               std::string description, std::string label = "");
 

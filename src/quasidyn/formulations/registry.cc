@@ -7,6 +7,7 @@
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/common/closest_name.h"
 #include "quasidyn/formulations/builtin.h"
+#include "quasidyn/model/physical_ranges.h"
 
 namespace quasidyn {
 
@@ -116,8 +117,8 @@ FormulationInputs ResolveFormulationInputs(ScenePtr scene, const FormulationPlug
                                            const FormulationChoice& choice) {
   QUASIDYN_CHECK_ARGUMENT(scene != nullptr, "MakeStepModel", "the scene is null");
   const double h = choice.time_step ? *choice.time_step : scene->time_step;
-  QUASIDYN_CHECK_ARGUMENT(std::isfinite(h) && h > 0, "MakeStepModel",
-                          "the time step h must be finite and > 0 [s] (got " + NumberText(h) + ")");
+  QUASIDYN_CHECK_ARGUMENT(InPhysicalRange(kTimeStepRange, h), "MakeStepModel",
+                          "the time step h " + PhysicalRangeProblem(kTimeStepRange, h));
   // The caller's values are checked as the loader checks the scene's (an unknown key is an
   // error wherever it comes from).
   const FormulationRegistry& registry = FormulationRegistry::Global();

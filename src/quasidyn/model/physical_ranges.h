@@ -80,14 +80,17 @@ inline constexpr PhysicalRange kDampingRange{
     true,
     "0 is none; a nonzero damping as small as 1e-6 or as large as the stiffness's bound"};
 // contact_tolerance [m]: 0 finds touching pairs only; nonzero from the smallest sphere radius
-// (kMinSphereRadius, 1 nm) to the largest shape size (kMaxShapeSize, 1 km).
+// (kMinSphereRadius, 1 nm) up to the scene files' number limit (kMaxSceneNumber, 1e12 m): any
+// tolerance beyond the largest shape size (kMaxShapeSize, 1 km) holds every pair, which is how a
+// qsim file's `.inf` is written (io/qsim_parameters.cc).
 inline constexpr PhysicalRange kContactToleranceRange{
     "contact tolerance",
     "m",
     1e-9,
-    1e3,
+    1e12,
     true,
-    "0: touching pairs only; else from the smallest sphere radius to the largest shape size"};
+    "0: touching pairs only; else from the smallest sphere radius; beyond the largest shape size "
+    "(1 km) every pair is in (a qsim file's .inf is 1e12)"};
 // Coulomb friction coefficient μ [-]: 0 is frictionless; measured μ lie within [0.001, 10]; a
 // cone steeper than atan(100) (89.4°) is a sticking contact already.
 inline constexpr PhysicalRange kFrictionRange{
@@ -97,11 +100,11 @@ inline constexpr PhysicalRange kFrictionRange{
     100.0,
     true,
     "0 is frictionless; measured coefficients lie in [1e-3, 10]; above 100 the cone is 89.4 deg"};
-// The log-barrier weight κ [1/(N m)]: the barrier −(1/κ) Σ log(·) is worth 1/κ N m; outside
+// The log-barrier weight κ [1/(N·m)]: the barrier −(1/κ) Σ log(·) is worth 1/κ N m; outside
 // [1e-6, 1e12] it outweighs every energy of a step by 1e6 or falls below the solvers' 1e-12.
 inline constexpr PhysicalRange kKappaRange{
     "log-barrier weight kappa",
-    "1/(N m)",
+    "1/(N·m)",
     1e-6,
     1e12,
     false,
@@ -132,14 +135,18 @@ inline constexpr PhysicalRange kEllipsoidRadiusRange{
     false,
     "a contact patch's radius: the smallest sphere radius to the largest shape size"};
 // Halm & Posa's feedback scaling c [-] and tracking gain k_p [1/s]: 0 has its meaning (perfect
-// velocity control, no correction); nonzero within 1e9 of 1.
+// velocity control, no correction). A nonzero c goes down to 2^-52, double's epsilon: the
+// paper's §7 warns that "numerical precision may however be lost for small c", and the disk
+// pushing study (examples/disk_pushing/disk_pushing_figures.cc) measures that loss down to
+// c = 2^-52, where c B is lost beside the LCP's unit terms; up to 1e9.
 inline constexpr PhysicalRange kFeedbackScaleRange{
     "feedback scaling c",
     "-",
-    1e-9,
+    2.220446049250313e-16,
     1e9,
     true,
-    "0 is perfect velocity control; else within 1e9 of 1"};
+    "0 is perfect velocity control; else from 2^-52 (below it c B is lost beside the LCP's unit "
+    "terms; Halm & Posa 7) to 1e9"};
 inline constexpr PhysicalRange kTrackingGainRange{
     "tracking gain",
     "1/s",
@@ -173,14 +180,14 @@ inline constexpr PhysicalRange kSettingTimeLimitRange{
 // Every range above, in declaration order (the docs' table).
 const std::vector<const PhysicalRange*>& AllPhysicalRanges();
 
-// "[1e-06, 10] s", "0 or [1e-09, 1000] m", "[1e-06, 100]" (a pure number has no unit).
+// "[1e-06, 10] s", "0 or [1e-09, 1e+12] m", "[1e-06, 100]" (a pure number has no unit).
 std::string PhysicalRangeText(const PhysicalRange& range);
 
 // True when `value` is usable: within [min, max], or 0 when zero_allowed.
 bool InPhysicalRange(const PhysicalRange& range, double value);
 
 // Why `value` is not usable, or empty: "must lie within [1e-06, 10] s, got 1e-320",
-// "must be 0 or lie within [1e-09, 1000] m, got 1e-320"; `shown` is the value as written
+// "must be 0 or lie within [1e-09, 1e+12] m, got 1e-320"; `shown` is the value as written
 // (the file's text), else NumberText(value).
 std::string PhysicalRangeProblem(const PhysicalRange& range, double value,
                                  const std::string& shown = "");

@@ -23,7 +23,7 @@ TEST(PhysicalRanges, TextAndProblemNameTheRangeAndTheValue) {
   EXPECT_EQ(PhysicalRangeProblem(kTimeStepRange, 1e-320, "1e-320"),
             "must lie within [1e-06, 10] s, got 1e-320");
   EXPECT_EQ(PhysicalRangeProblem(kContactToleranceRange, -1.0),
-            "must be 0 or lie within [1e-09, 1000] m, got -1");
+            "must be 0 or lie within [1e-09, 1e+12] m, got -1");
   EXPECT_EQ(PhysicalRangeProblem(kMassRange, 1.0), "");
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,7 +64,7 @@ PlanningSettings ConnectionSettings() {
   s.max_nodes = 80;
   s.seed = 2;
   s.goal_connection = GoalConnectionSettings{};
-  s.goal_connection->radius = 1e9;  // every node is near enough
+  s.goal_connection->radius = std::numeric_limits<double>::infinity();  // every node
   s.goal_connection->interval = 1;
   return s;
 }

@@ -90,9 +90,10 @@ TEST(StepModel, CallerMistakesThrowWithTheArgumentNamed) {
   EXPECT_THROW(model->Calc(x, u, nullptr), std::invalid_argument);
   testing::ProgramSettings bad = testing::SceneProgramSettings(*scene);
   bad.time_step = -0.01;
-  EXPECT_NE(
-      message_of([&] { MakeStepModel(scene, bad); }).find("time step h must be finite and > 0"),
-      std::string::npos);
+  EXPECT_NE(message_of([&] {
+              MakeStepModel(scene, bad);
+            }).find("time step h must lie within [1e-06, 10] s, got -0.01"),
+            std::string::npos);
   EXPECT_THROW(MakeStepModel(nullptr, testing::SceneProgramSettings(*scene)),
                std::invalid_argument);
 }

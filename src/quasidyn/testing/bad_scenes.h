@@ -102,9 +102,9 @@ inline std::vector<BadScene> FormatDefects() {
 inline std::vector<BadScene> FormulationAndGeometryDefects() {
   return {
       BadScene{"negative_kappa.yaml", 16, "formulation.kappa",
-               "kappa must lie within [1e-06, 1e+12] 1/(N m), got -1"},
+               "kappa must lie within [1e-06, 1e+12] 1/(N·m), got -1"},
       BadScene{"subnormal_kappa.yaml", 16, "formulation.kappa",
-               "kappa must lie within [1e-06, 1e+12] 1/(N m), got 5e-324"},
+               "kappa must lie within [1e-06, 1e+12] 1/(N·m), got 5e-324"},
       BadScene{"unknown_formulation_parameter.yaml", 16, "formulation.kapa",
                "unknown formulation parameter 'kapa'"},
       BadScene{"second_order_parameter.yaml", 6, "formulation.object_mass_scale",
@@ -115,7 +115,7 @@ inline std::vector<BadScene> FormulationAndGeometryDefects() {
       BadScene{"collinear_polygon.yaml", 13, "objects[0].body.shapes[0]", "geometry 'stick/"},
       // The halm-posa formulation (formulations/halm_posa/halm_posa_keys.h).
       BadScene{"halm_posa_negative_c.yaml", 25, "formulation.c",
-               "c must be 0 or lie within [1e-09, 1e+09], got -0.01"},
+               "c must be 0 or lie within [2.220446049250313e-16, 1e+09], got -0.01"},
       BadScene{"halm_posa_gains_not_positive.yaml", 25, "formulation.B",
                "B must be positive definite: entry 1 is 0"},
       BadScene{"halm_posa_gains_not_definite.yaml", 25, "formulation.B",
