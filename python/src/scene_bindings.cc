@@ -131,6 +131,20 @@ PyScene BindScene(py::module_& m) {
                     "ε [m]: contacts with φ <= ε are kept.")
       .def_readonly("friction_rays", &Scene::friction_rays, "n_d of the friction pyramid (3D).")
       .def_property_readonly(
+          "conventions",
+          [](const Scene& s) {
+            py::dict conventions;
+            conventions["friction_ray_basis"] =
+                FrictionRayBasisName(s.conventions.friction_ray_basis);
+            conventions["quaternion_update"] =
+                QuaternionUpdateName(s.conventions.quaternion_update);
+            conventions["joint_limits"] = JointLimitRuleName(s.conventions.joint_limits);
+            return conventions;
+          },
+          "The scene's `conventions:` block, {key: name}: quasidyn's choices (quasidyn, "
+          "exponential_map, enforced) or the reference simulator's (qsim, first_order, ignored; "
+          "its files load with them), docs/scene-format.md \"Conventions\".")
+      .def_property_readonly(
           "formulation", [](const Scene& s) { return s.formulation.name; },
           "The scene's formulation (its `formulation.type`): a name of quasidyn.formulations().")
       .def_property_readonly(

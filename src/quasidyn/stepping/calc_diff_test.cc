@@ -260,6 +260,46 @@ TEST(ConeLinearize, ExactSocpAndConeBarrierMatchFiniteDifferences) {
   }
 }
 
+// The reference simulator's conventions (model/simulator_conventions.h: its ray basis, the
+// first-order quaternion update, no joint-limit rows) on the diagonally pushed cube, which
+// slides and turns: the exact pyramid QP's and SOCP's A and B against central differences of
+// reference steps that integrate as the scene says (StepConfiguration). n_d = 2 is the
+// simulator's pair of rays ±x̂ × n; the tolerances are kFdTolerance's (above) and the 1e-4 of
+// the 3D cone case above.
+Scene ParityPushScene(int rays) {
+  Scene scene = testing::DiagonalPushScene(4);
+  scene.conventions = QsimConventions();
+  scene.friction_rays = rays;
+  return scene;
+}
+
+TEST(ParityMode, ExactPyramidGradientsMatchFiniteDifferences) {
+  for (int rays : {2, 4, 6}) {
+    SCOPED_TRACE("n_d = " + std::to_string(rays));
+    const Scene scene = ParityPushScene(rays);
+    testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+    settings.type = "qp";
+    const Eigen::VectorXd u = testing::DiagonalPushCommand(scene);
+    const Linearization exact = testing::Linearize(
+        scene, settings, scene.q0, u, GradientMode::kAAndB, LinearizationMethod::kExact);
+    ASSERT_TRUE(exact.ok()) << exact.message;
+    // The cube turns: the quaternion update is exercised.
+    EXPECT_GT((exact.q_next.segment<4>(3) - scene.q0.segment<4>(3)).norm(), 1e-6);
+    ReferenceStep reference(scene, settings);
+    EXPECT_LT(RelativeError(exact.B, FiniteDifferenceB(reference.AsFunction(), scene.q0, u)),
+              kFdTolerance);
+    EXPECT_LT(RelativeError(exact.A, FiniteDifferenceA(scene, reference.AsFunction(), scene.q0, u)),
+              kFdTolerance);
+  }
+}
+
+TEST(ParityMode, ExactSocpGradientsMatchFiniteDifferences) {
+  const Scene scene = ParityPushScene(4);
+  ExpectConeLinearizationMatchesFiniteDifferences(scene, testing::SceneProgramSettings(scene),
+                                                  scene.q0, testing::DiagonalPushCommand(scene),
+                                                  LinearizationMethod::kExact, 1e-4);
+}
+
 // The table of formulation_table.h: the type picks pyramid or cone, the method exact or
 // barrier; q_next is the step model's when method and type agree.
 TEST(ConeLinearize, TypeAndMethodPickTheProgram) {
