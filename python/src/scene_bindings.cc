@@ -118,7 +118,9 @@ PyScene BindScene(py::module_& m) {
             return limits;
           },
           "{joint name: (lower, upper)} [m or rad] of the joints with position limits (±inf "
-          "on a side without one); the step keeps q + h v within them (docs/formulations.md).")
+          "on a side without one); the step keeps q + h v within them (docs/formulations.md) "
+          "unless "
+          "conventions['joint_limits'] is 'ignored'.")
       .def_readonly("planar", &Scene::planar, "True when bodies move in the world x-y plane.")
       .def_property_readonly(
           "dimension", [](const Scene& s) { return s.planar ? 2 : 3; },

@@ -227,6 +227,16 @@ TEST_F(QsimFilesTest, SceneFileConventionsBlock) {
   const std::string two_rays = ErrorOf(folder_.Write("bad3.yaml", head + "friction_rays: 2\n"));
   EXPECT_NE(two_rays.find("bad3.yaml:6: friction_rays"), std::string::npos) << two_rays;
   EXPECT_NE(two_rays.find("friction_ray_basis: qsim"), std::string::npos) << two_rays;
+  // A robot may start outside its limits only when they are ignored (as the simulator's q0 may).
+  const std::string robot =
+      "robots:\n  - name: arm\n    bodies: [{name: b, mass: 1, inertia: {principal: [1, 1, 1]}}]\n"
+      "    joints: [{name: x, type: prismatic, parent: world, child: b, axis: [1, 0, 0],\n"
+      "              limits: [-0.1, 0.1]}]\n    stiffness: 100\n    initial: [0.2]\n";
+  EXPECT_NE(ErrorOf(folder_.Write("outside.yaml", head + robot)).find("is outside its limits"),
+            std::string::npos);
+  const Scene ignored = ReadSceneFile(
+      folder_.Write("ignored.yaml", head + "conventions: {joint_limits: ignored}\n" + robot));
+  EXPECT_EQ(ignored.q0[0], 0.2);
 }
 
 TEST(RoundTripNumberTest, ReadsBackExactly) {
