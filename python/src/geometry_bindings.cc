@@ -145,12 +145,12 @@ void BindGeometry(py::module_& m) {
       "integrate",
       [](std::shared_ptr<Scene> scene, const RealVector& q, const RealVector& v, double dt) {
         if (!scene) throw py::value_error("integrate: scene is None");
-        return Named("integrate",
-                     [&] { return IntegrateConfiguration(*scene, q.value, v.value, dt); });
+        return Named("integrate", [&] { return StepConfiguration(*scene, q.value, v.value, dt); });
       },
       py::arg("scene"), py::arg("q"), py::arg("v"), py::arg("dt"),
-      "q ⊕ v·dt (n_q,): moves q (n_q,) along v (n_v,) [m/s, rad/s] for dt [s]; floating "
-      "joints rotate by the exponential map and keep unit quaternions.");
+      "q ⊕ v·dt (n_q,) as the step moves q: along v (n_v,) [m/s, rad/s] for dt [s]; floating "
+      "joints rotate as the scene's conventions['quaternion_update'] says (the exponential map, "
+      "or the reference simulator's first-order update) and keep unit quaternions.");
 }
 
 }  // namespace quasidyn::python

@@ -118,7 +118,9 @@ PyScene BindScene(py::module_& m) {
             return limits;
           },
           "{joint name: (lower, upper)} [m or rad] of the joints with position limits (±inf "
-          "on a side without one); the step keeps q + h v within them (docs/formulations.md).")
+          "on a side without one); the step keeps q + h v within them (docs/formulations.md) "
+          "unless "
+          "conventions['joint_limits'] is 'ignored'.")
       .def_readonly("planar", &Scene::planar, "True when bodies move in the world x-y plane.")
       .def_property_readonly(
           "dimension", [](const Scene& s) { return s.planar ? 2 : 3; },
@@ -130,6 +132,20 @@ PyScene BindScene(py::module_& m) {
       .def_readonly("contact_tolerance", &Scene::contact_tolerance,
                     "ε [m]: contacts with φ <= ε are kept.")
       .def_readonly("friction_rays", &Scene::friction_rays, "n_d of the friction pyramid (3D).")
+      .def_property_readonly(
+          "conventions",
+          [](const Scene& s) {
+            py::dict conventions;
+            conventions["friction_ray_basis"] =
+                FrictionRayBasisName(s.conventions.friction_ray_basis);
+            conventions["quaternion_update"] =
+                QuaternionUpdateName(s.conventions.quaternion_update);
+            conventions["joint_limits"] = JointLimitRuleName(s.conventions.joint_limits);
+            return conventions;
+          },
+          "The scene's `conventions:` block, {key: name}: quasidyn's choices (quasidyn, "
+          "exponential_map, enforced) or the reference simulator's (qsim, first_order, ignored; "
+          "its files load with them), docs/scene-format.md \"Conventions\".")
       .def_property_readonly(
           "formulation", [](const Scene& s) { return s.formulation.name; },
           "The scene's formulation (its `formulation.type`): a name of quasidyn.formulations().")

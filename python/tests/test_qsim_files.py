@@ -92,3 +92,22 @@ def test_errors_name_the_file_and_the_line(models):
     path.write_text(SYSTEM.replace("nd_per_contact", "nd_per_contakt"))
     with pytest.raises(quasidyn.SceneError, match=r"bad.yml:8: quasistatic_sim_params.nd_per_contakt"):
         quasidyn.load_scene(path)
+
+
+def test_a_system_file_loads_in_parity_mode(models):
+    """Its conventions are the simulator's (docs/qsim-files.md, "Parity mode"); a scene file's
+    are quasidyn's unless its conventions block says otherwise."""
+    path = models / "q_sys" / "push.yml"
+    path.write_text(SYSTEM)
+    assert quasidyn.load_scene(path).conventions == {
+        "friction_ray_basis": "qsim", "quaternion_update": "first_order", "joint_limits": "ignored"}
+    native = ("name: s\ndimension: 3\ntime_step: 0.1\n"
+              "environment: [{name: ground, type: half_space, friction: 0.5}]\n")
+    assert quasidyn.load_scene_from_string(native).conventions == {
+        "friction_ray_basis": "quasidyn", "quaternion_update": "exponential_map",
+        "joint_limits": "enforced"}
+    chosen = quasidyn.load_scene_from_string(native + "conventions: {quaternion_update: first_order}\n")
+    assert chosen.conventions["quaternion_update"] == "first_order"
+    assert chosen.conventions["friction_ray_basis"] == "quasidyn"
+    with pytest.raises(quasidyn.SceneError, match=r"conventions.joint_limits"):
+        quasidyn.load_scene_from_string(native + "conventions: {joint_limits: maybe}\n")

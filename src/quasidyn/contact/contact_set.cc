@@ -90,7 +90,7 @@ void UpdateContactSet(const Scene& scene, const Kinematics& kinematics,
     c.p_B = candidate.point.p_B;
     c.normal = candidate.point.normal;
     c.friction = CombineFriction(scene.friction_combination, a.friction, b.friction);
-    TangentBasis(c.normal, scene.planar, &c.tangent1, &c.tangent2);
+    ContactTangentBasis(scene, c.normal, &c.tangent1, &c.tangent2);
     FrictionRays(c.tangent1, c.tangent2, scene.friction_rays, scene.planar, &set->rays_scratch_);
     set->contacts_.push_back(c);
     set->rays_.insert(set->rays_.end(), set->rays_scratch_.data(),

@@ -38,6 +38,36 @@ void TangentBasis(const Eigen::Vector3d& n, bool planar, Eigen::Vector3d* t1, Ei
   *t2 = Eigen::Vector3d(b, sign + n.y() * n.y() * a, -n.y());
 }
 
+int QsimReferenceAxis(const Eigen::Vector3d& n, int num_rays) {
+  if (num_rays == 2 && 1.0 - n.x() * n.x() > 0.0) return 0;  // a = x̂: rays ±x̂ × n
+  int i = 0;
+  n.cwiseAbs().minCoeff(&i);  // Eigen keeps the first of equal coefficients
+  return i;
+}
+
+void QsimTangentBasis(const Eigen::Vector3d& n, int axis, Eigen::Vector3d* t1,
+                      Eigen::Vector3d* t2) {
+  const int i = axis, j = (i + 1) % 3, k = (i + 2) % 3;
+  const double m = std::sqrt(1.0 - n[i] * n[i]);
+  const double r = 1.0 / m;
+  const double s = -r * n[i];
+  (*t1)[i] = 0.0;
+  (*t1)[j] = -r * n[k];
+  (*t1)[k] = r * n[j];
+  (*t2)[i] = m;
+  (*t2)[j] = s * n[j];
+  (*t2)[k] = s * n[k];
+}
+
+void ContactTangentBasis(const Scene& scene, const Eigen::Vector3d& n, Eigen::Vector3d* t1,
+                         Eigen::Vector3d* t2) {
+  if (!scene.planar && scene.conventions.friction_ray_basis == FrictionRayBasis::kQsim) {
+    QsimTangentBasis(n, QsimReferenceAxis(n, scene.friction_rays), t1, t2);
+    return;
+  }
+  TangentBasis(n, scene.planar, t1, t2);
+}
+
 Eigen::Matrix3Xd FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& t2, int num_rays,
                               bool planar) {
   Eigen::Matrix3Xd rays;
@@ -47,15 +77,15 @@ Eigen::Matrix3Xd FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& 
 
 void FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& t2, int num_rays, bool planar,
                   Eigen::Matrix3Xd* rays) {
-  if (planar) {
+  if (planar || num_rays == 2) {
     rays->resize(3, 2);
     rays->col(0) = t1;
     rays->col(1) = -t1;
     return;
   }
   QUASIDYN_CHECK_ARGUMENT(
-      num_rays >= 3, "FrictionRays",
-      "a 3D friction pyramid needs n_d >= 3 rays (got " + std::to_string(num_rays) + ")");
+      num_rays >= 2, "FrictionRays",
+      "a 3D friction pyramid needs n_d >= 2 rays (got " + std::to_string(num_rays) + ")");
   rays->resize(3, num_rays);
   for (int j = 0; j < num_rays; ++j) {
     const double angle = 2.0 * std::numbers::pi * j / num_rays;

@@ -25,12 +25,29 @@ double CombineFriction(FrictionCombination rule, double mu_a, double mu_b);
 // in-plane tangent, and t2 = ẑ.
 void TangentBasis(const Eigen::Vector3d& n, bool planar, Eigen::Vector3d* t1, Eigen::Vector3d* t2);
 
+// The reference quasistatic simulator's frame (model/simulator_conventions.h, FrictionRayBasis
+// kQsim), as Drake's RotationMatrix::MakeFromOneUnitVector(n, 2) builds it: with a = e_i,
+// j = i+1, k = i+2 (mod 3), m = sqrt(1 − n_i²), r = 1/m,
+//   t1 = (a × n)/m:  t1_i = 0,  t1_j = −r n_k,  t1_k = r n_j;
+//   t2 = n × t1:     t2_i = m,  t2_j = −r n_i n_j,  t2_k = −r n_i n_k,
+// so that (t1, t2, n) are the columns of a rotation. i = QsimReferenceAxis(n, n_d): the index of
+// n's smallest |component| (the first of equals), or 0 (a = x̂, qsim's rays ±x̂ × n) for n_d = 2
+// unless n = ±x̂. At n = +ẑ: t1 = −ŷ, t2 = x̂; at n = −ẑ: t1 = ŷ, t2 = x̂.
+int QsimReferenceAxis(const Eigen::Vector3d& n, int num_rays);
+void QsimTangentBasis(const Eigen::Vector3d& n, int axis, Eigen::Vector3d* t1, Eigen::Vector3d* t2);
+
+// The frame of a contact of `scene` with unit normal n: TangentBasis, or QsimTangentBasis for a
+// 3D scene whose conventions.friction_ray_basis is qsim.
+void ContactTangentBasis(const Scene& scene, const Eigen::Vector3d& n, Eigen::Vector3d* t1,
+                         Eigen::Vector3d* t2);
+
 // The n_d unit directions d_j of the friction pyramid's edges in the tangent plane
 // (Pang & Tedrake 2021, §III-B: the "balanced set of n_d tangent vectors" D_i):
 //   3D:     d_j = cos(2πj/n_d) t1 + sin(2πj/n_d) t2, j = 0 … n_d−1, n_d >= 3;
+//           n_d = 2 (qsim's, with its frame): d_0 = t1, d_1 = −t1;
 //   planar: d_0 = t1, d_1 = −t1 (n_d is 2 whatever was asked).
 // Returns a 3 × n_d matrix; the second form writes it into *rays (resized; no heap allocation
-// once it has the size). Throws std::invalid_argument for n_d < 3 in 3D.
+// once it has the size). Throws std::invalid_argument for n_d < 2 in 3D.
 Eigen::Matrix3Xd FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& t2, int num_rays,
                               bool planar);
 void FrictionRays(const Eigen::Vector3d& t1, const Eigen::Vector3d& t2, int num_rays, bool planar,

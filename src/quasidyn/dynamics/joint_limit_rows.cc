@@ -11,7 +11,8 @@ void BuildJointLimitRows(const Scene& scene, const Eigen::VectorXd& q, double ti
   out->rows.clear();
   out->left_out_rows.clear();
   out->left_out = 0;
-  for (int j = 0; j < static_cast<int>(scene.joints.size()); ++j) {
+  const bool enforced = scene.conventions.joint_limits == JointLimitRule::kEnforced;
+  for (int j = 0; enforced && j < static_cast<int>(scene.joints.size()); ++j) {
     const Joint& joint = scene.joints[j];
     if (joint.type != JointType::kRevolute && joint.type != JointType::kPrismatic) continue;
     if (std::isfinite(joint.lower_limit))

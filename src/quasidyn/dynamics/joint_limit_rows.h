@@ -56,7 +56,8 @@ struct JointLimitRows {
   auto offsets() const { return offset.head(size()); }
 };
 
-// The rows of every finite bound of the scene at q (size n_q), time step h [s] > 0, into *out.
+// The rows of every finite bound of the scene at q (size n_q), time step h [s] > 0, into *out;
+// none when the scene's conventions.joint_limits is ignored (model/simulator_conventions.h).
 // No heap allocation once *out has held the rows of this scene.
 void BuildJointLimitRows(const Scene& scene, const Eigen::VectorXd& q, double time_step,
                          JointLimitRows* out);

@@ -34,9 +34,11 @@ Eigen::Matrix4d RightProductMatrix(const Eigen::Vector4d& b) {
 
 // The quaternion blocks of a floating joint (its coordinates q_start + 3 … + 6, velocities
 // v_start + 3 … + 5) of the three maps of the header.
-Eigen::Matrix4d QuaternionConfigurationBlock(const Joint& joint, const Eigen::VectorXd& q,
-                                             const Eigen::VectorXd& v, double dt);
-Eigen::Matrix<double, 4, 3> QuaternionVelocityBlock(const Joint& joint, const Eigen::VectorXd& q,
+Eigen::Matrix4d QuaternionConfigurationBlock(QuaternionUpdate update, const Joint& joint,
+                                             const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                             double dt);
+Eigen::Matrix<double, 4, 3> QuaternionVelocityBlock(QuaternionUpdate update, const Joint& joint,
+                                                    const Eigen::VectorXd& q,
                                                     const Eigen::VectorXd& v, double dt);
 Eigen::Matrix<double, 3, 4> QuaternionTangentBlock(const Joint& joint, const Eigen::VectorXd& q);
 
@@ -63,19 +65,35 @@ Eigen::Matrix<double, 4, 3> RotationVectorQuaternionJacobian(const Eigen::Vector
 
 namespace {
 
-Eigen::Matrix4d QuaternionConfigurationBlock(const Joint& joint, const Eigen::VectorXd& q,
-                                             const Eigen::VectorXd& v, double dt) {
+Eigen::Matrix4d QuaternionConfigurationBlock(QuaternionUpdate update, const Joint& joint,
+                                             const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                             double dt) {
   const Eigen::Vector4d Q = q.segment<4>(joint.q_start + 3);
   const Eigen::Vector4d Q_unit = NormalizeQuaternion(Q);
+  if (update == QuaternionUpdate::kFirstOrder) {
+    // Q⁺ = normalize(P), P = Q̂ + dt E(Q̂) ω = (I + ½ dt L([0; ω])) Q̂ (E(Q) ω = ½ [0; ω] ⊗ Q).
+    const Eigen::Vector3d omega = v.segment<3>(joint.v_start + 3);
+    const Eigen::Matrix4d M =
+        Eigen::Matrix4d::Identity() +
+        0.5 * dt * LeftProductMatrix(Eigen::Vector4d(0.0, omega.x(), omega.y(), omega.z()));
+    return NormalizationJacobian(M * Q_unit) * M * NormalizationJacobian(Q);
+  }
   const Eigen::Vector4d e = QuaternionFromRotationVector(v.segment<3>(joint.v_start + 3) * dt);
   const Eigen::Matrix4d L = LeftProductMatrix(e);
   // Q⁺ = normalize(L(e) normalize(Q)): chain rule.
   return NormalizationJacobian(L * Q_unit) * L * NormalizationJacobian(Q);
 }
 
-Eigen::Matrix<double, 4, 3> QuaternionVelocityBlock(const Joint& joint, const Eigen::VectorXd& q,
+Eigen::Matrix<double, 4, 3> QuaternionVelocityBlock(QuaternionUpdate update, const Joint& joint,
+                                                    const Eigen::VectorXd& q,
                                                     const Eigen::VectorXd& v, double dt) {
   const Eigen::Vector4d Q_unit = NormalizeQuaternion(q.segment<4>(joint.q_start + 3));
+  if (update == QuaternionUpdate::kFirstOrder) {
+    // Q⁺ = normalize(Q̂ + dt E(Q̂) ω): ∂Q⁺/∂ω = dt NJ(P) E(Q̂).
+    const Eigen::Matrix<double, 4, 3> E = QuaternionRateMap(Q_unit);
+    const Eigen::Vector4d P = Q_unit + dt * (E * v.segment<3>(joint.v_start + 3));
+    return dt * NormalizationJacobian(P) * E;
+  }
   const Eigen::Vector3d theta = v.segment<3>(joint.v_start + 3) * dt;
   const Eigen::Vector4d e = QuaternionFromRotationVector(theta);
   return dt * NormalizationJacobian(QuaternionProduct(e, Q_unit)) * RightProductMatrix(Q_unit) *
@@ -96,7 +114,7 @@ Eigen::MatrixXd IntegrationJacobianWrtConfiguration(const Scene& scene, const Ei
   for (const Joint& joint : scene.joints)
     if (joint.type == JointType::kFloating)
       D.block<4, 4>(joint.q_start + 3, joint.q_start + 3) =
-          QuaternionConfigurationBlock(joint, q, v, dt);
+          QuaternionConfigurationBlock(scene.conventions.quaternion_update, joint, q, v, dt);
   return D;
 }
 
@@ -108,7 +126,7 @@ Eigen::MatrixXd IntegrationJacobianWrtVelocity(const Scene& scene, const Eigen::
     if (joint.type == JointType::kFloating) {
       D.block<3, 3>(joint.q_start, joint.v_start) = dt * Eigen::Matrix3d::Identity();
       D.block<4, 3>(joint.q_start + 3, joint.v_start + 3) =
-          QuaternionVelocityBlock(joint, q, v, dt);
+          QuaternionVelocityBlock(scene.conventions.quaternion_update, joint, q, v, dt);
     } else {
       const int n = JointNv(joint.type);
       D.block(joint.q_start, joint.v_start, n, n) = dt * Eigen::MatrixXd::Identity(n, n);
@@ -211,10 +229,11 @@ void ChainToConfiguration(const Scene& scene, const Eigen::VectorXd& q, const Ei
           out_data[c * out_stride + joint.q_start + k] = dt * in[c * in_stride + joint.v_start + k];
     }
   };
+  const QuaternionUpdate update = scene.conventions.quaternion_update;
   for (int j = static_cast<int>(scene.joints.size()) - 1; j >= 0; --j) {
     const Joint& joint = scene.joints[j];
     const Eigen::Matrix<double, 4, 3> D = joint.type == JointType::kFloating
-                                              ? QuaternionVelocityBlock(joint, q, v, dt)
+                                              ? QuaternionVelocityBlock(update, joint, q, v, dt)
                                               : Eigen::Matrix<double, 4, 3>::Zero();
     apply_joint(joint, D, dv_du.data(), dv_du.rows(), static_cast<int>(dv_du.cols()), B);
     if (want_a) apply_joint(joint, D, A->data(), A->rows(), nq, A);
@@ -224,7 +243,7 @@ void ChainToConfiguration(const Scene& scene, const Eigen::VectorXd& q, const Ei
     if (joint.type == JointType::kFloating) {
       A->diagonal().segment<3>(joint.q_start).array() += 1.0;
       A->block<4, 4>(joint.q_start + 3, joint.q_start + 3) +=
-          QuaternionConfigurationBlock(joint, q, v, dt);
+          QuaternionConfigurationBlock(scene.conventions.quaternion_update, joint, q, v, dt);
     } else {
       A->diagonal().segment(joint.q_start, JointNq(joint.type)).array() += 1.0;
     }

@@ -1,8 +1,10 @@
 #pragma once
 // Derivatives of the configuration maps used by the time step (kinematics/kinematics.h):
-//   q⁺ = q ⊕ dt·v   (IntegrateConfiguration: translations and planar/revolute/prismatic
-//                    coordinates add dt·v; a floating joint's quaternion is
-//                    Q⁺ = normalize(exp(½ ω dt) ⊗ normalize(Q)), Solà 2017, eq. 227),
+//   q⁺ = q ⊕ dt·v   (StepConfiguration: translations and planar/revolute/prismatic
+//                    coordinates add dt·v; a floating joint's quaternion is, as the scene's
+//                    conventions.quaternion_update says, exponential_map
+//                    Q⁺ = normalize(exp(½ ω dt) ⊗ normalize(Q)), Solà 2017, eq. 227, or
+//                    first_order Q⁺ = normalize(Q̂ + dt E(Q̂) ω), Q̂ = normalize(Q)),
 // and the tangent map that turns a perturbation δq of the coordinates (size n_q) into the
 // velocity-space perturbation δv (size n_v) with q̂ ⊕ δv = normalize(q + δq) to first order.
 //
@@ -23,9 +25,11 @@ Eigen::MatrixXd IntegrationJacobianWrtConfiguration(const Scene& scene, const Ei
                                                     const Eigen::VectorXd& v, double dt);
 
 // ∂(q ⊕ dt·v)/∂v (n_q × n_v) at (q, v); dt [s]. For a quaternion block,
-//   ∂Q⁺/∂ω = dt · NJ(e ⊗ Q̂) · R(Q̂) · ∂e/∂θ,   e = exp(½θ), θ = ω dt,
+//   exponential_map:  ∂Q⁺/∂ω = dt · NJ(e ⊗ Q̂) · R(Q̂) · ∂e/∂θ,   e = exp(½θ), θ = ω dt,
 // with R(Q̂) the right-multiplication matrix (a ⊗ Q̂ = R(Q̂) a, Solà 2017, eq. 18) and ∂e/∂θ
-// the derivative of Solà 2017, eq. 101.
+// the derivative of Solà 2017, eq. 101;
+//   first_order:      ∂Q⁺/∂ω = dt · NJ(P) · E(Q̂),  P = Q̂ + dt E(Q̂) ω,
+// and ∂Q⁺/∂Q = NJ(P) (I + ½ dt L([0; ω])) NJ(Q) (L(a): a ⊗ b = L(a) b).
 Eigen::MatrixXd IntegrationJacobianWrtVelocity(const Scene& scene, const Eigen::VectorXd& q,
                                                const Eigen::VectorXd& v, double dt);
 

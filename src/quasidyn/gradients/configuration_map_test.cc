@@ -46,28 +46,40 @@ class FloatingSceneMaps : public ::testing::Test {
   Eigen::VectorXd q_, v_;
 };
 
+// Both quaternion updates of the step (StepConfiguration; the scene's
+// conventions.quaternion_update): the exponential map and the reference simulator's first order.
 TEST_F(FloatingSceneMaps, IntegrationJacobiansMatchFiniteDifferences) {
   const double dt = 0.05;
-  const Eigen::MatrixXd Dq = IntegrationJacobianWrtConfiguration(scene_, q_, v_, dt);
-  for (int k = 0; k < scene_.nq; ++k) {
-    Eigen::VectorXd up = q_, down = q_;
-    up[k] += kDelta;
-    down[k] -= kDelta;  // raw coordinates: IntegrateConfiguration normalises the quaternion
-    const Eigen::VectorXd fd = (IntegrateConfiguration(scene_, up, v_, dt) -
-                                IntegrateConfiguration(scene_, down, v_, dt)) /
-                               (2 * kDelta);
-    EXPECT_LT((Dq.col(k) - fd).norm(), kTolerance) << "q column " << k;
+  for (QuaternionUpdate update :
+       {QuaternionUpdate::kExponentialMap, QuaternionUpdate::kFirstOrder}) {
+    SCOPED_TRACE(QuaternionUpdateName(update));
+    scene_.conventions.quaternion_update = update;
+    const Eigen::MatrixXd Dq = IntegrationJacobianWrtConfiguration(scene_, q_, v_, dt);
+    for (int k = 0; k < scene_.nq; ++k) {
+      Eigen::VectorXd up = q_, down = q_;
+      up[k] += kDelta;
+      down[k] -= kDelta;  // raw coordinates: the step normalises the quaternion
+      const Eigen::VectorXd fd =
+          (StepConfiguration(scene_, up, v_, dt) - StepConfiguration(scene_, down, v_, dt)) /
+          (2 * kDelta);
+      EXPECT_LT((Dq.col(k) - fd).norm(), kTolerance) << "q column " << k;
+    }
+    const Eigen::MatrixXd Dv = IntegrationJacobianWrtVelocity(scene_, q_, v_, dt);
+    for (int k = 0; k < scene_.nv; ++k) {
+      Eigen::VectorXd up = v_, down = v_;
+      up[k] += kDelta;
+      down[k] -= kDelta;
+      const Eigen::VectorXd fd =
+          (StepConfiguration(scene_, q_, up, dt) - StepConfiguration(scene_, q_, down, dt)) /
+          (2 * kDelta);
+      EXPECT_LT((Dv.col(k) - fd).norm(), kTolerance) << "v column " << k;
+    }
   }
-  const Eigen::MatrixXd Dv = IntegrationJacobianWrtVelocity(scene_, q_, v_, dt);
-  for (int k = 0; k < scene_.nv; ++k) {
-    Eigen::VectorXd up = v_, down = v_;
-    up[k] += kDelta;
-    down[k] -= kDelta;
-    const Eigen::VectorXd fd = (IntegrateConfiguration(scene_, q_, up, dt) -
-                                IntegrateConfiguration(scene_, q_, down, dt)) /
-                               (2 * kDelta);
-    EXPECT_LT((Dv.col(k) - fd).norm(), kTolerance) << "v column " << k;
-  }
+  // The two updates differ (by O((|ω| dt)³)): the first-order blocks are not the exponential's.
+  scene_.conventions.quaternion_update = QuaternionUpdate::kFirstOrder;
+  const Eigen::MatrixXd first_order = IntegrationJacobianWrtVelocity(scene_, q_, v_, dt);
+  scene_.conventions.quaternion_update = QuaternionUpdate::kExponentialMap;
+  EXPECT_GT((first_order - IntegrationJacobianWrtVelocity(scene_, q_, v_, dt)).norm(), 1e-6);
 }
 
 TEST_F(FloatingSceneMaps, TangentMapInvertsTheExponentialAndKillsTheRadialDirection) {
@@ -112,6 +124,16 @@ TEST_F(FloatingSceneMaps, ChainToConfigurationEqualsTheDenseProducts) {
   EXPECT_LT((B - expected_B).cwiseAbs().maxCoeff(), 1e-14 * expected_B.cwiseAbs().maxCoeff());
   EXPECT_THROW(ChainToConfiguration(scene_, q_, v_, dt, dv_du, dv_du, &A, &B),
                std::invalid_argument);
+  // The same with the first-order quaternion update.
+  scene_.conventions.quaternion_update = QuaternionUpdate::kFirstOrder;
+  const Eigen::MatrixXd Dv_first = IntegrationJacobianWrtVelocity(scene_, q_, v_, dt);
+  const Eigen::MatrixXd expected_A_first = IntegrationJacobianWrtConfiguration(scene_, q_, v_, dt) +
+                                           Dv_first * dv_dq * TangentFromConfiguration(scene_, q_);
+  ChainToConfiguration(scene_, q_, v_, dt, dv_dq, dv_du, &A, &B);
+  EXPECT_LT((A - expected_A_first).cwiseAbs().maxCoeff(),
+            1e-14 * expected_A_first.cwiseAbs().maxCoeff());
+  EXPECT_LT((B - Dv_first * dv_du).cwiseAbs().maxCoeff(),
+            1e-14 * (Dv_first * dv_du).cwiseAbs().maxCoeff());
 }
 
 TEST(ConfigurationMaps, RejectWrongSizes) {

@@ -421,7 +421,7 @@ void AddContactRates(const Scene& scene, const ContactSet& contacts,
       const ContactPointDerivative& dc = p->derivative[p->slot[k] * members + m];
       const Eigen::Vector3d dw = rate_A.PointVelocity(c.p_A) + omega_A.cross(dc.p_A) -
                                  rate_B.PointVelocity(c.p_B) - omega_B.cross(dc.p_B);
-      TangentBasisDerivative(c.normal, dc.normal, scene.planar, &dt1, &dt2);
+      ContactTangentBasisDerivative(scene, c.normal, dc.normal, &dt1, &dt2);
       const int row = i * rows_per_contact;
       if (w->record) w->written.contacts.push_back({i, k});
       d->d_phi(i, k) = dc.phi;
@@ -733,7 +733,7 @@ Outcome DifferentiateStepData(const ContactModel& model,
     const Contact& c = contacts[i];
     ContactFrame& frame = work.frames[i];
     const int row = i * rows_per_contact;
-    TangentBasis(c.normal, scene.planar, &frame.t1, &frame.t2);
+    ContactTangentBasis(scene, c.normal, &frame.t1, &frame.t2);
     frame.force = lambda[row] * c.normal + lambda[row + 1] * frame.t1;
     if (!scene.planar) frame.force += lambda[row + 2] * frame.t2;
     frame.relative_velocity = work.bodies[c.body_a].velocity.PointVelocity(c.p_A) -

@@ -15,9 +15,24 @@
 
 #include <Eigen/Core>
 
+#include "quasidyn/model/scene.h"
+
 namespace quasidyn {
 
 void TangentBasisDerivative(const Eigen::Vector3d& n, const Eigen::Vector3d& dn, bool planar,
                             Eigen::Vector3d* dt1, Eigen::Vector3d* dt2);
+
+// The same for qsim's frame (contact/friction_cone.h, QsimTangentBasis) with reference axis i
+// (QsimReferenceAxis, constant where n's smallest component keeps its index): with m, r as
+// there, dm = −r n_i dn_i, dr = −r² dm,
+//   dt1_j = −(dr n_k + r dn_k),  dt1_k = dr n_j + r dn_j,  dt1_i = 0,
+//   dt2_i = dm,  dt2_j = −(d(r n_i) n_j + r n_i dn_j),  dt2_k likewise with k.
+void QsimTangentBasisDerivative(const Eigen::Vector3d& n, const Eigen::Vector3d& dn, int axis,
+                                Eigen::Vector3d* dt1, Eigen::Vector3d* dt2);
+
+// The derivative of contact/friction_cone.h's ContactTangentBasis(scene, n): the scene's frame.
+void ContactTangentBasisDerivative(const Scene& scene, const Eigen::Vector3d& n,
+                                   const Eigen::Vector3d& dn, Eigen::Vector3d* dt1,
+                                   Eigen::Vector3d* dt2);
 
 }  // namespace quasidyn

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "quasidyn/contact/friction_cone.h"
@@ -58,6 +59,37 @@ TEST(TangentBasisDerivative, MatchesDifferencesPlanar) {
     TangentBasisDerivative(n, n, true, &dt1, &dt2);
     EXPECT_LT(dt1.norm(), 1e-15);
   }
+}
+
+// qsim's frame (contact/friction_cone.h, QsimTangentBasis) against central differences with its
+// reference axis held (it changes only where two components of n have equal magnitude; the
+// random normals keep 0.05 away from that), for n_d >= 3 and for n_d = 2 (a = x̂).
+TEST(TangentBasisDerivative, QsimFrameMatchesDifferences) {
+  std::mt19937 random(11);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  int checked = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    Eigen::Vector3d n(normal(random), normal(random), normal(random));
+    n.normalize();
+    Eigen::Vector3d a = n.cwiseAbs();
+    std::sort(a.data(), a.data() + 3);
+    if (a[1] - a[0] < 0.05) continue;  // the axis switch: no derivative there
+    Eigen::Vector3d dn(normal(random), normal(random), normal(random));
+    dn -= n * n.dot(dn);
+    for (int rays : {2, 4}) {
+      const int axis = QsimReferenceAxis(n, rays);
+      Eigen::Vector3d t1p, t2p, t1m, t2m, dt1, dt2;
+      QsimTangentBasis((n + kTangentStep * dn).normalized(), axis, &t1p, &t2p);
+      QsimTangentBasis((n - kTangentStep * dn).normalized(), axis, &t1m, &t2m);
+      QsimTangentBasisDerivative(n, dn, axis, &dt1, &dt2);
+      EXPECT_LT((dt1 - (t1p - t1m) / (2 * kTangentStep)).norm(), kTangentTolerance)
+          << "n " << n.transpose() << ", n_d " << rays;
+      EXPECT_LT((dt2 - (t2p - t2m) / (2 * kTangentStep)).norm(), kTangentTolerance)
+          << "n " << n.transpose() << ", n_d " << rays;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
 }
 
 }  // namespace

@@ -99,6 +99,12 @@ std::string NativeSceneYaml(const QsimScene& qsim, const std::string& output_dir
   out << "contact_tolerance: " << RoundTripNumber(qsim.contact_tolerance) << "\n";
   out << "friction_rays: " << qsim.friction_rays << "\n";
   out << "friction_combination: harmonic\n";
+  out << "conventions:  # the reference simulator's (docs/qsim-files.md, \"Parity mode\")\n";
+  out << "  friction_ray_basis: " << FrictionRayBasisName(qsim.conventions.friction_ray_basis)
+      << "\n";
+  out << "  quaternion_update: " << QuaternionUpdateName(qsim.conventions.quaternion_update)
+      << "\n";
+  out << "  joint_limits: " << JointLimitRuleName(qsim.conventions.joint_limits) << "\n";
   out << "formulation:\n  type: qp\n";
   if (qsim.object_mass_scale)
     out << "  object_mass_scale: " << RoundTripNumber(*qsim.object_mass_scale) << "\n";

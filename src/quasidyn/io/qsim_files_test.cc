@@ -57,8 +57,9 @@ TEST_F(QsimFilesTest, SystemFileMapsEveryKey) {
   EXPECT_EQ(scene.name, "system");
   EXPECT_FALSE(scene.planar);
   EXPECT_EQ(scene.gravity, Eigen::Vector3d(0, 0, -10));
-  EXPECT_EQ(scene.friction_rays, 4);         // nd_per_contact 2: ±t among quasidyn's 4 rays
-  EXPECT_EQ(scene.contact_tolerance, 1e12);  // .inf: every pair
+  EXPECT_EQ(scene.friction_rays, 2);  // nd_per_contact 2: the simulator's rays ±x̂ × n
+  EXPECT_TRUE(scene.conventions == QsimConventions());  // parity mode
+  EXPECT_EQ(scene.contact_tolerance, 1e12);             // .inf: every pair
   EXPECT_EQ(scene.time_step, kQsimDefaultTimeStep);
   EXPECT_EQ(scene.formulation.name, "qp");
   const ParameterValue* c_u = scene.formulation.parameters.Find("unactuated_mass_scale");
@@ -133,6 +134,7 @@ TEST_F(QsimFilesTest, DirectiveFileAloneMakesEveryJointedModelARobot) {
   EXPECT_EQ(scene.instances[1].name, "arm");
   EXPECT_EQ(JointNamed(scene, "arm/elbow").stiffness, kDirectiveFileStiffness);
   EXPECT_EQ(scene.gravity, Eigen::Vector3d(0, 0, -9.81));
+  EXPECT_TRUE(scene.conventions == QsimConventions());
   bool warned = false;
   for (const std::string& warning : scene.warnings)
     warned = warned || warning.find("has no Kp") != std::string::npos;
@@ -202,9 +204,57 @@ TEST_F(QsimFilesTest, ConvertedSceneReadsIntoTheSameScene) {
   EXPECT_EQ(scene.q0, original.q0);
   EXPECT_EQ(scene.gravity, original.gravity);
   EXPECT_EQ(scene.contact_tolerance, original.contact_tolerance);
+  EXPECT_EQ(scene.friction_rays, original.friction_rays);
+  EXPECT_TRUE(scene.conventions == original.conventions);
+  EXPECT_TRUE(scene.conventions == QsimConventions());
   for (size_t j = 0; j < scene.joints.size(); ++j) {
     EXPECT_TRUE(scene.joints[j].X_PJ.matrix() == original.joints[j].X_PJ.matrix()) << j;
   }
+}
+
+// A scene file's `conventions:` block (model/simulator_conventions.h): absent, quasidyn's own
+// choices; each key read by name; problems at the file's line with the allowed names; n_d = 2
+// only with the simulator's rays.
+TEST_F(QsimFilesTest, SceneFileConventionsBlock) {
+  const std::string head =
+      "name: s\ndimension: 3\ntime_step: 0.1\nenvironment:\n"
+      "  - {name: ground, type: half_space, friction: 0.5}\n";
+  const Scene native = ReadSceneFile(folder_.Write("native.yaml", head));
+  EXPECT_TRUE(native.conventions == SimulatorConventions{});
+  EXPECT_EQ(native.conventions.friction_ray_basis, FrictionRayBasis::kQuasidyn);
+  EXPECT_EQ(native.conventions.quaternion_update, QuaternionUpdate::kExponentialMap);
+  EXPECT_EQ(native.conventions.joint_limits, JointLimitRule::kEnforced);
+  const Scene qsim = ReadSceneFile(folder_.Write(
+      "qsim.yaml", head + "friction_rays: 2\nconventions:\n  friction_ray_basis: qsim\n"
+                          "  quaternion_update: first_order\n  joint_limits: ignored\n"));
+  EXPECT_TRUE(qsim.conventions == QsimConventions());
+  EXPECT_EQ(qsim.friction_rays, 2);
+  const Scene partly =
+      ReadSceneFile(folder_.Write("partly.yaml", head + "conventions: {joint_limits: ignored}\n"));
+  EXPECT_EQ(partly.conventions.joint_limits, JointLimitRule::kIgnored);
+  EXPECT_EQ(partly.conventions.friction_ray_basis, FrictionRayBasis::kQuasidyn);
+  const std::string bad_update =
+      ErrorOf(folder_.Write("bad1.yaml", head + "conventions:\n  quaternion_update: euler\n"));
+  EXPECT_NE(bad_update.find("bad1.yaml:7: conventions.quaternion_update"), std::string::npos)
+      << bad_update;
+  EXPECT_NE(bad_update.find("first_order"), std::string::npos) << bad_update;
+  const std::string bad_key =
+      ErrorOf(folder_.Write("bad2.yaml", head + "conventions:\n  joint_limit: ignored\n"));
+  EXPECT_NE(bad_key.find("bad2.yaml:7"), std::string::npos) << bad_key;
+  EXPECT_NE(bad_key.find("joint_limits"), std::string::npos) << bad_key;
+  const std::string two_rays = ErrorOf(folder_.Write("bad3.yaml", head + "friction_rays: 2\n"));
+  EXPECT_NE(two_rays.find("bad3.yaml:6: friction_rays"), std::string::npos) << two_rays;
+  EXPECT_NE(two_rays.find("friction_ray_basis: qsim"), std::string::npos) << two_rays;
+  // A robot may start outside its limits only when they are ignored (as the simulator's q0 may).
+  const std::string robot =
+      "robots:\n  - name: arm\n    bodies: [{name: b, mass: 1, inertia: {principal: [1, 1, 1]}}]\n"
+      "    joints: [{name: x, type: prismatic, parent: world, child: b, axis: [1, 0, 0],\n"
+      "              limits: [-0.1, 0.1]}]\n    stiffness: 100\n    initial: [0.2]\n";
+  EXPECT_NE(ErrorOf(folder_.Write("outside.yaml", head + robot)).find("is outside its limits"),
+            std::string::npos);
+  const Scene ignored = ReadSceneFile(
+      folder_.Write("ignored.yaml", head + "conventions: {joint_limits: ignored}\n" + robot));
+  EXPECT_EQ(ignored.q0[0], 0.2);
 }
 
 TEST(RoundTripNumberTest, ReadsBackExactly) {

@@ -49,9 +49,9 @@ void ReadQsimParameters(const YamlValue& params, QsimScene* scene) {
     if (n < 2 || n > kMaxFrictionRays)
       rays->Fail("must be an integer in [2, " + std::to_string(kMaxFrictionRays) + "] (got " +
                  std::to_string(n) + ")");
-    // 2 rays (±t, t ⟂ x: the simulator's planar systems in the y-z plane) become the 4 rays
-    // ±t1, ±t2 of quasidyn's tangent basis, which hold ±t (docs/qsim-files.md).
-    scene->friction_rays = n == 2 ? 4 : n;
+    // 2 rays are the simulator's ±x̂ × n, which its conventions (friction_ray_basis: qsim)
+    // reproduce; with quasidyn's basis they become 4 rays (docs/qsim-files.md).
+    scene->friction_rays = n;
   }
   if (const auto tolerance = params.Find("contact_detection_tolerance")) {
     const double epsilon = ReadSpecialNumber(*tolerance);

@@ -25,6 +25,7 @@ Scene BuildQsimScene(const QsimScene& qsim) {
   parameters.time_step = qsim.time_step;
   parameters.contact_tolerance = qsim.contact_tolerance;
   parameters.friction_rays = qsim.friction_rays;
+  parameters.conventions = qsim.conventions;
   parameters.formulation = QsimFormulation(qsim);
   for (const QsimModel& model : qsim.models) {
     InstanceSpec instance = model.spec;

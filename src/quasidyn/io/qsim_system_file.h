@@ -51,7 +51,9 @@ struct QsimScene {
   Eigen::Vector3d gravity = Eigen::Vector3d::Zero();  // [m/s²]
   double time_step = kQsimDefaultTimeStep;            // h [s]
   double contact_tolerance = 0.01;                    // ε [m]
-  int friction_rays = 4;                              // n_d
+  int friction_rays = 4;                              // n_d (2: qsim's rays ±x̂ × n)
+  // qsim's ray basis, quaternion update and joint limits (model/simulator_conventions.h).
+  SimulatorConventions conventions = QsimConventions();
   // The objects' mass term (formulations/quasi_dynamic/object_mass_scale.h): s itself, or the
   // reference rule's divisor c_u; neither: s = 1.
   std::optional<double> object_mass_scale;

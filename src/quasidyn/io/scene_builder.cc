@@ -243,8 +243,10 @@ void CheckEveryJointMovesMass(const InstanceSpec& instance,
   }
 }
 
-void CheckInitial(const InstanceSpec& instance, const std::vector<const JointSpec*>& joints,
-                  int nq) {
+// `limits_enforced`: the scene's conventions.joint_limits; ignored (the reference simulator's
+// rule), an initial position may lie outside its joint's limits, as the simulator's q0 may.
+void CheckInitial(const InstanceSpec& instance, const std::vector<const JointSpec*>& joints, int nq,
+                  bool limits_enforced) {
   if (instance.initial.size() != nq) {
     ThrowAt(instance.initial_where, "must have " + std::to_string(nq) + " numbers for " +
                                         instance.name + ", got " +
@@ -260,7 +262,7 @@ void CheckInitial(const InstanceSpec& instance, const std::vector<const JointSpe
                                             " must be unit to 1e-6 (norm " + Num(norm) + ")");
       }
     }
-    if (JointNq(j->type) == 1 &&
+    if (limits_enforced && JointNq(j->type) == 1 &&
         !(instance.initial[q] >= j->lower_limit && instance.initial[q] <= j->upper_limit)) {
       ThrowAt(instance.initial_where, "position " + Num(instance.initial[q]) + " of " + j->name +
                                           " is outside its limits [" + Num(j->lower_limit) + ", " +
@@ -465,7 +467,8 @@ Scene SceneBuilder::Build() const {
                   std::to_string(kMaxVelocities) +
                   " are supported (the LCP and the gradients hold dense n_v x n_v matrices)");
     }
-    CheckInitial(*spec, joints, instance.nq);
+    CheckInitial(*spec, joints, instance.nq,
+                 scene.conventions.joint_limits == JointLimitRule::kEnforced);
     initials.push_back(spec->initial);
     if (spec->initial_velocity.size() > 0) {
       if (spec->initial_velocity.size() != instance.nv) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "quasidyn/io/body_reader.h"
+#include "quasidyn/io/field_lines.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/io/mjcf_loader.h"
 #include "quasidyn/io/mpc_reader.h"
@@ -16,6 +17,7 @@
 #include "quasidyn/io/qsim_scene.h"
 #include "quasidyn/io/scene_builder.h"
 #include "quasidyn/io/sdf_loader.h"
+#include "quasidyn/io/settings_reader.h"
 #include "quasidyn/io/shape_reader.h"
 #include "quasidyn/io/urdf_loader.h"
 #include "quasidyn/io/yaml_reader.h"
@@ -106,12 +108,21 @@ void ReadParameters(const YamlValue& root, Scene* scene, std::exception_ptr* unr
   if (const auto tolerance = root.Find("contact_tolerance")) {
     scene->contact_tolerance = tolerance->AsDouble(kContactToleranceRange);
   }
+  if (const auto conventions = root.Find("conventions")) {  // model/simulator_conventions.h
+    FieldLines lines(*conventions);
+    ReadSettingsBlock(SimulatorConventionsSchema(), *conventions, &scene->conventions, &lines);
+  }
   if (const auto rays = root.Find("friction_rays")) {
     if (scene->planar) rays->Fail("planar scenes always use the 2 in-plane tangents; remove it");
     scene->friction_rays = rays->AsInt();
-    if (scene->friction_rays < 3 || scene->friction_rays > kMaxFrictionRays) {
-      rays->Fail("must be an integer in [3, " + std::to_string(kMaxFrictionRays) + "] (got " +
-                 std::to_string(scene->friction_rays) + ")");
+    // n_d = 2 in 3D is the reference simulator's pair of rays ±x̂ × n (friction_cone.h).
+    const bool qsim_rays = scene->conventions.friction_ray_basis == FrictionRayBasis::kQsim;
+    const int fewest = qsim_rays ? 2 : 3;
+    if (scene->friction_rays < fewest || scene->friction_rays > kMaxFrictionRays) {
+      rays->Fail("must be an integer in [" + std::to_string(fewest) + ", " +
+                 std::to_string(kMaxFrictionRays) + "] (got " +
+                 std::to_string(scene->friction_rays) + ")" +
+                 (qsim_rays ? "" : "; 2 needs conventions.friction_ray_basis: qsim"));
     }
   }
   if (const auto combination = root.Find("friction_combination")) {
@@ -411,8 +422,8 @@ SceneDocument SceneDocument::FromText(const std::string& yaml_text,
     return document;
   }
   root.CheckKeys({"name", "dimension", "gravity", "time_step", "duration", "contact_tolerance",
-                  "friction_rays", "friction_combination", "formulation", "packages", "environment",
-                  "objects", "robots", "collision_filter", "planning", "mpc"});
+                  "friction_rays", "friction_combination", "conventions", "formulation", "packages",
+                  "environment", "objects", "robots", "collision_filter", "planning", "mpc"});
   SceneDocument document(root);
   document.header_.source_file = name_for_errors;
   ReadParameters(root, &document.header_, &document.unread_formulation_value_);

@@ -439,6 +439,23 @@ void IntegrateConfiguration(const Scene& scene, const Eigen::VectorXd& q, const 
   }
 }
 
+void StepConfiguration(const Scene& scene, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                       double dt, Eigen::VectorXd* next) {
+  IntegrateConfiguration(scene, q, v, dt, next);
+  if (scene.conventions.quaternion_update != QuaternionUpdate::kFirstOrder) return;
+  for (const Joint& joint : scene.joints)
+    if (joint.type == JointType::kFloating)
+      next->segment<4>(joint.q_start + 3) = FirstOrderQuaternionUpdate(
+          q.segment<4>(joint.q_start + 3), v.segment<3>(joint.v_start + 3), dt);
+}
+
+Eigen::VectorXd StepConfiguration(const Scene& scene, const Eigen::VectorXd& q,
+                                  const Eigen::VectorXd& v, double dt) {
+  Eigen::VectorXd next;
+  StepConfiguration(scene, q, v, dt, &next);
+  return next;
+}
+
 void NormalizeQuaternions(const Scene& scene, Eigen::VectorXd* q) {
   QUASIDYN_CHECK_ARGUMENT(q != nullptr, "NormalizeQuaternions", "q is null");
   CheckSize("NormalizeQuaternions", "q", q->size(), scene.nq, "n_q");

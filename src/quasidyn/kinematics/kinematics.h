@@ -144,6 +144,18 @@ Eigen::VectorXd IntegrateConfiguration(const Scene& scene, const Eigen::VectorXd
 void IntegrateConfiguration(const Scene& scene, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                             double dt, Eigen::VectorXd* next);
 
+// q⁺ of a time step, q ⊕ dt·v as the scene's conventions.quaternion_update says
+// (model/simulator_conventions.h): exponential_map is IntegrateConfiguration; first_order moves
+// a floating joint's quaternion by FirstOrderQuaternionUpdate (math/quaternion.h), the
+// reference quasistatic simulator's Q⁺ = normalize(Q + dt E(Q) ω), and every other coordinate
+// as IntegrateConfiguration does. IntegrateConfiguration stays the exponential map whatever
+// the scene says: it is the chart the derivatives' tangent directions q ⊕ ε e_k are taken in.
+// Sizes nq, nv; *next resized to n_q (not q), no heap allocation once sized.
+void StepConfiguration(const Scene& scene, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                       double dt, Eigen::VectorXd* next);
+Eigen::VectorXd StepConfiguration(const Scene& scene, const Eigen::VectorXd& q,
+                                  const Eigen::VectorXd& v, double dt);
+
 // Scales every floating joint's quaternion of q to unit length (in place).
 void NormalizeQuaternions(const Scene& scene, Eigen::VectorXd* q);
 

@@ -77,6 +77,13 @@ Eigen::Vector4d IntegrateQuaternion(const Eigen::Vector4d& Q, const Eigen::Vecto
   return next / CheckedNorm(next, "IntegrateQuaternion");
 }
 
+Eigen::Vector4d FirstOrderQuaternionUpdate(const Eigen::Vector4d& Q, const Eigen::Vector3d& omega,
+                                           double dt) {
+  const Eigen::Vector4d unit = Q / CheckedNorm(Q, "FirstOrderQuaternionUpdate");
+  const Eigen::Vector4d next = unit + dt * (QuaternionRateMap(unit) * omega);
+  return next / CheckedNorm(next, "FirstOrderQuaternionUpdate");
+}
+
 Eigen::Matrix3d RotationMatrixFromQuaternion(const Eigen::Vector4d& Q) {
   const Eigen::Vector4d q = Q / CheckedNorm(Q, "RotationMatrixFromQuaternion");
   const double w = q[0], x = q[1], y = q[2], z = q[3];

@@ -47,6 +47,13 @@ Eigen::Vector4d QuaternionFromRotationVector(const Eigen::Vector3d& rotation_vec
 Eigen::Vector4d IntegrateQuaternion(const Eigen::Vector4d& Q, const Eigen::Vector3d& omega,
                                     double dt);
 
+// Q⁺ = normalize(Q̂ + dt E(Q̂) ω), Q̂ = Q/|Q|: the first-order update followed by normalisation
+// of the reference quasistatic simulator (its UpdateQdictFromV, with CalcNW2Qdot = E),
+// ω [rad/s] in the parent frame, dt [s] any sign. Agrees with IntegrateQuaternion to
+// O((|ω| dt)³). Throws std::invalid_argument on a zero or non-finite Q.
+Eigen::Vector4d FirstOrderQuaternionUpdate(const Eigen::Vector4d& Q, const Eigen::Vector3d& omega,
+                                           double dt);
+
 // R(Q), the rotation matrix of a unit quaternion (Solà 2017, eq. 115). Q is normalised
 // first, so any non-zero finite Q is accepted.
 Eigen::Matrix3d RotationMatrixFromQuaternion(const Eigen::Vector4d& Q);

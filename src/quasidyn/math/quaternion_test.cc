@@ -94,6 +94,34 @@ TEST(QuaternionTest, RateMapMatchesFiniteDifferenceOfIntegration) {
   }
 }
 
+// The reference simulator's update Q⁺ = normalize(Q + h E(Q) ω) with its E (CalcNW2Qdot of
+// quasistatic_simulator.cc, written out by hand here: rows ½(−x, −y, −z), ½(w, z, −y),
+// ½(−z, w, x), ½(y, −x, w)), for world-frame ω; its rotation departs from the exact one by
+// O((|ω| h)³) per step: the error divides by 8 when h halves.
+TEST(QuaternionTest, FirstOrderUpdateIsTheSimulatorsFormula) {
+  const Eigen::Vector3d omega(0.3, -1.2, 2.0);
+  const double h = 0.1;
+  for (const Eigen::Vector4d& Q : SampleQuaternions()) {
+    const double w = Q[0], x = Q[1], y = Q[2], z = Q[3];
+    Eigen::Matrix<double, 4, 3> E;
+    E << -x, -y, -z, w, z, -y, -z, w, x, y, -x, w;
+    E *= 0.5;
+    const Eigen::Vector4d expected = (Q + h * E * omega).normalized();
+    const Eigen::Vector4d next = FirstOrderQuaternionUpdate(Q, omega, h);
+    EXPECT_LT((next - expected).norm(), 8 * kEps) << "Q = " << Q.transpose();
+    const auto error = [&](double step) {
+      return (RotationMatrixFromQuaternion(FirstOrderQuaternionUpdate(Q, omega, step)) -
+              RotationMatrixFromQuaternion(IntegrateQuaternion(Q, omega, step)))
+          .norm();
+    };
+    const double ratio = error(h) / error(h / 2);
+    EXPECT_GT(ratio, 7.0) << "Q = " << Q.transpose();
+    EXPECT_LT(ratio, 9.0) << "Q = " << Q.transpose();
+  }
+  EXPECT_THROW(FirstOrderQuaternionUpdate(Eigen::Vector4d::Zero(), omega, h),
+               std::invalid_argument);
+}
+
 TEST(QuaternionTest, RateMapClosedForm) {
   // Rotation about z at rate ω_z from the identity: Q̇ = (0, 0, 0, ω_z/2).
   const Eigen::Matrix<double, 4, 3> E = QuaternionRateMap(IdentityQuaternion());

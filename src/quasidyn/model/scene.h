@@ -17,6 +17,7 @@
 #include "quasidyn/model/mpc_settings.h"
 #include "quasidyn/model/planning_settings.h"
 #include "quasidyn/model/shape.h"
+#include "quasidyn/model/simulator_conventions.h"
 
 namespace quasidyn {
 
@@ -123,8 +124,12 @@ struct Scene {
   // and initial velocities (ecp) rather than by a robot schedule.
   double duration = 0.0;
   double contact_tolerance = 0.01;  // ε [m], >= 0: contacts with φ <= ε are kept
-  int friction_rays = 4;            // n_d, the friction-pyramid ray count (3D, >= 3)
+  // n_d, the friction-pyramid ray count (3D: >= 3; 2 with conventions.friction_ray_basis qsim)
+  int friction_rays = 4;
   FrictionCombination friction_combination = FrictionCombination::kHarmonic;
+  // The `conventions:` block: quasidyn's or qsim's ray basis, quaternion update and joint limits
+  // (model/simulator_conventions.h).
+  SimulatorConventions conventions;
   // The `formulation:` block: the formulation's name and its parameters as the file gave them
   // (model/formulation_choice.h); their meaning is the formulation's (formulations/<name>/).
   SceneFormulation formulation;

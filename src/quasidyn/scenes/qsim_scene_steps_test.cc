@@ -41,27 +41,36 @@ TEST_F(QsimSceneStepsTest, ConvertedSceneStepsBitwiseLikeTheOriginal) {
   EXPECT_EQ(scene.q0, original.q0);
   EXPECT_EQ(scene.gravity, original.gravity);
   EXPECT_EQ(scene.contact_tolerance, original.contact_tolerance);
+  // Parity mode (docs/qsim-files.md): the simulator's 2 rays, quaternion update and joint limits.
+  EXPECT_EQ(scene.friction_rays, 2);
+  EXPECT_TRUE(scene.conventions == QsimConventions());
+  EXPECT_TRUE(scene.conventions == original.conventions);
   for (size_t j = 0; j < scene.joints.size(); ++j) {
     EXPECT_TRUE(scene.joints[j].X_PJ.matrix() == original.joints[j].X_PJ.matrix()) << j;
   }
   Eigen::VectorXd q = original.q0;
   q.segment<3>(0) = Eigen::Vector3d(0.1, 0.02, 0.06);  // ball_a resting on the ground
   q.segment<3>(7) = Eigen::Vector3d(0.0, 0.12, 0.3);   // ball_b by the arm's lower link
-  testing::Stepper a(original, FormulationChoice("qp"));
-  testing::Stepper b(scene, FormulationChoice("qp"));
-  Eigen::VectorXd qa = q, qb = q;
-  Eigen::VectorXd u = q.tail<2>();
-  for (int k = 0; k < 10; ++k) {
-    u[0] += 0.05;
-    const StepResult& ra = a.Step(qa, u);
-    ASSERT_TRUE(ra.ok()) << k;
-    qa = ra.next.q;
-    const StepResult& rb = b.Step(qb, u);
-    ASSERT_TRUE(rb.ok()) << k;
-    qb = rb.next.q;
-    EXPECT_EQ(qa, qb) << "step " << k + 1;
+  for (const char* type : {"qp", "socp"}) {
+    SCOPED_TRACE(type);
+    testing::Stepper a(original, FormulationChoice(type));
+    testing::Stepper b(scene, FormulationChoice(type));
+    Eigen::VectorXd qa = q, qb = q;
+    Eigen::VectorXd u = q.tail<2>();
+    for (int k = 0; k < 10; ++k) {
+      u[0] += 0.05;
+      const StepResult& ra = a.Step(qa, u);
+      ASSERT_TRUE(ra.ok()) << k;
+      qa = ra.next.q;
+      const StepResult& rb = b.Step(qb, u);
+      ASSERT_TRUE(rb.ok()) << k;
+      qb = rb.next.q;
+      EXPECT_EQ(qa, qb) << "step " << k + 1;
+    }
+    EXPECT_NE(qa, q);  // it moved
+    // ball_b turned: the quaternion update is part of what was compared.
+    EXPECT_NE(qa.segment<4>(10), q.segment<4>(10));
   }
-  EXPECT_NE(qa, q);  // it moved
 }
 
 // The system file's objects' mass term is a parameter of qp, checked as a scene file's.

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "quasidyn/testing/cone_step_checks.h"
@@ -257,6 +259,100 @@ TEST(ConeLinearize, ExactSocpAndConeBarrierMatchFiniteDifferences) {
         EXPECT_LT(RelativeError(l.B, FiniteDifferenceB(reference.AsFunction(), s.q, s.u)), 1e-4);
       }
     }
+  }
+}
+
+// The reference simulator's conventions (model/simulator_conventions.h: its ray basis, the
+// first-order quaternion update, no joint-limit rows) on the diagonally pushed cube, turned
+// (below), which slides and turns further: the exact pyramid QP's and SOCP's A and B against
+// central differences of reference steps that integrate as the scene says (StepConfiguration). n_d
+// = 2 is the simulator's pair of rays ±x̂ × n; the tolerances are kFdTolerance's (above) and the
+// 1e-4 of the 3D cone case above.
+Scene ParityPushScene(int rays, SimulatorConventions conventions = QsimConventions()) {
+  Scene scene = testing::DiagonalPushScene(4);
+  scene.conventions = conventions;
+  scene.friction_rays = rays;
+  return scene;
+}
+
+// The cube turned 0.1 rad about z: the pusher's contact normal is then no world axis. qsim's
+// frame takes the axis of n's smallest component, so it jumps where two components are equally
+// small (at n = ±x̂, the normal of the cube at q0, the y and z components): the step of an odd
+// or n_d = 6 pyramid jumps there, and n_d = 2's rays ±x̂ × n are undefined at ±x̂ (the
+// simulator's vanish). Away from those normals the frame and the step are smooth.
+Eigen::VectorXd TurnedCube(const Scene& scene) {
+  Eigen::VectorXd q = scene.q0;
+  q.segment<4>(3) = Eigen::Vector4d(std::cos(0.05), 0, 0, std::sin(0.05));
+  return q;
+}
+
+// Each convention alone, then all three (the rays' frame with the pyramid's n_d).
+std::vector<std::pair<std::string, Scene>> ParityPushScenes() {
+  SimulatorConventions rays, quaternions;
+  rays.friction_ray_basis = FrictionRayBasis::kQsim;
+  quaternions.quaternion_update = QuaternionUpdate::kFirstOrder;
+  return {{"quasidyn's conventions", ParityPushScene(4, SimulatorConventions{})},
+          {"qsim rays, n_d 4", ParityPushScene(4, rays)},
+          {"first-order quaternions", ParityPushScene(4, quaternions)},
+          {"qsim, n_d 2", ParityPushScene(2)},
+          {"qsim, n_d 4", ParityPushScene(4)},
+          {"qsim, n_d 6", ParityPushScene(6)}};
+}
+
+TEST(ParityMode, ExactPyramidGradientsMatchFiniteDifferences) {
+  for (const auto& [name, scene] : ParityPushScenes()) {
+    SCOPED_TRACE(name);
+    testing::ProgramSettings settings = testing::SceneProgramSettings(scene);
+    settings.type = "qp";
+    const Eigen::VectorXd u = testing::DiagonalPushCommand(scene);
+    const Eigen::VectorXd q = TurnedCube(scene);
+    const Linearization exact = testing::Linearize(scene, settings, q, u, GradientMode::kAAndB,
+                                                   LinearizationMethod::kExact);
+    ASSERT_TRUE(exact.ok()) << exact.message;
+    // The cube turns: the quaternion update is exercised.
+    EXPECT_GT((exact.q_next.segment<4>(3) - q.segment<4>(3)).norm(), 1e-6);
+    ReferenceStep reference(scene, settings);
+    EXPECT_LT(RelativeError(exact.B, FiniteDifferenceB(reference.AsFunction(), q, u)),
+              kFdTolerance);
+    EXPECT_LT(RelativeError(exact.A, FiniteDifferenceA(scene, reference.AsFunction(), q, u)),
+              kFdTolerance);
+  }
+}
+
+// The SOCP with the simulator's quaternion update and joint-limit rule at q0, against central
+// differences.
+TEST(ParityMode, ExactSocpGradientsMatchFiniteDifferences) {
+  SimulatorConventions conventions = QsimConventions();
+  conventions.friction_ray_basis = FrictionRayBasis::kQuasidyn;
+  const Scene scene = ParityPushScene(4, conventions);
+  ExpectConeLinearizationMatchesFiniteDifferences(scene, testing::SceneProgramSettings(scene),
+                                                  scene.q0, testing::DiagonalPushCommand(scene),
+                                                  LinearizationMethod::kExact, 1e-4);
+}
+
+// The SOCP's cone, hence its step and gradients, does not depend on the tangent frame: with
+// qsim's frame (and its derivative, which the contraction of the contact data uses) A and B are
+// those of quasidyn's frame. The two solves agree to the SOCP's tolerance 1e-9 (relative,
+// solvers/socp.h); 1e-8 leaves a margin of 10, while a wrong frame derivative changes A by
+// O(μ λ |dt|) (1e-3 … 1 here). (Central differences of the reference SOCP with qsim's frame
+// reach only its looser tolerance 1e-10 on this cube, which leaves them 6e-3 off: the
+// comparison is made between the frames instead.)
+TEST(ParityMode, SocpGradientsDoNotDependOnTheFrame) {
+  SimulatorConventions quasidyn_frame = QsimConventions();
+  quasidyn_frame.friction_ray_basis = FrictionRayBasis::kQuasidyn;
+  const Scene qsim = ParityPushScene(4), quasidyn = ParityPushScene(4, quasidyn_frame);
+  testing::ProgramSettings settings = testing::SceneProgramSettings(qsim);
+  settings.type = "socp";
+  const Eigen::VectorXd u = testing::DiagonalPushCommand(qsim);
+  for (const Eigen::VectorXd& q : {qsim.q0, TurnedCube(qsim)}) {
+    const Linearization a =
+        testing::Linearize(qsim, settings, q, u, GradientMode::kAAndB, LinearizationMethod::kExact);
+    const Linearization b = testing::Linearize(quasidyn, settings, q, u, GradientMode::kAAndB,
+                                               LinearizationMethod::kExact);
+    ASSERT_TRUE(a.ok() && b.ok()) << a.message << b.message;
+    EXPECT_LT(RelativeError(a.A, b.A), 1e-8);
+    EXPECT_LT(RelativeError(a.B, b.B), 1e-8);
+    EXPECT_GT(a.A.norm(), 0.0);
   }
 }
 

@@ -212,7 +212,7 @@ class ConeReferenceStep {
     if (step.solution.status != SolverStatus::kSolved)
       return Eigen::VectorXd::Constant(q.size(), std::numeric_limits<double>::quiet_NaN());
     loosest_tolerance_ = std::max(loosest_tolerance_, step.reference_tolerance);
-    return IntegrateConfiguration(scene_, q, step.solution.v, settings_.time_step);
+    return StepConfiguration(scene_, q, step.solution.v, settings_.time_step);
   }
   // The loosest tolerance the SOCP ladder had to accept over all calls so far (1e-12 …
   // 1e-10; 0 before any call or for the barrier), and the FD tolerance it implies: the
@@ -277,7 +277,7 @@ inline ConeLinearization LinearizeConeStep(const Scene& scene, const ProgramSett
   }
   out.active_rows = gradient.active_rows;
   out.kkt_rank = gradient.kkt_rank;
-  out.q_next = IntegrateConfiguration(scene, q, v, h);
+  out.q_next = StepConfiguration(scene, q, v, h);
   const Eigen::MatrixXd dq_dv = IntegrationJacobianWrtVelocity(scene, q, v, h);
   out.B = dq_dv * gradient.dv_du;
   out.A = IntegrationJacobianWrtConfiguration(scene, q, v, h) +

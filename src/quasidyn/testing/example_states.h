@@ -55,7 +55,7 @@ inline ExampleState StateAfter(const Scene& scene, const ProgramSettings& settin
 constexpr double kReferenceSolverTolerance = 1e-12;
 
 // q⁺ of the pyramid QP or the barrier pyramid through the dynamics layer's builders (contacts
-// → cost → BuildPyramidQp / BuildPyramidLogBarrier → solver → IntegrateConfiguration),
+// → cost → BuildPyramidQp / BuildPyramidLogBarrier → solver → StepConfiguration),
 // independent of gradients/ and stepping/. A failed solve gives NaN (finite_difference.h).
 class ReferenceStep {
  public:
@@ -93,7 +93,7 @@ class ReferenceStep {
       if (result.status != SolverStatus::kSolved) return failed;
       v = result.x;
     }
-    return IntegrateConfiguration(model_->scene(), q, v, settings_.time_step);
+    return StepConfiguration(model_->scene(), q, v, settings_.time_step);
   }
   StepFunction AsFunction() const {
     const ReferenceStep copy = *this;

@@ -1,5 +1,7 @@
 #include "quasidyn/formulations/ecp/ecp_formulation.h"
 
+#include <stdexcept>
+
 #include "quasidyn/formulations/ecp/ecp_keys.h"
 #include "quasidyn/formulations/ecp/ecp_model.h"
 
@@ -39,6 +41,11 @@ FormulationPlugin EcpFormulation() {
                         "velocity component reaches a value, or over [from, to))"}};
   plugin.read_scene_keys = ReadEcpSceneKeys;
   plugin.make_model = [](const FormulationInputs& in) -> std::shared_ptr<const StepModel> {
+    // ecp integrates each object's rotation exactly (ecp_model.cc) and differentiates that.
+    if (in.scene->conventions.quaternion_update != QuaternionUpdate::kExponentialMap)
+      throw std::invalid_argument(
+          "formulation ecp: conventions.quaternion_update: first_order is not supported (ecp "
+          "integrates rotations by the exponential map); use exponential_map");
     EcpParameters parameters;
     parameters.time_step = in.time_step;
     parameters.e_t = in.parameters.Number("e_t", parameters.e_t);

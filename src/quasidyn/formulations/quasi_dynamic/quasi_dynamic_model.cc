@@ -91,7 +91,7 @@ void QuasiDynamicModel::DoCalc(const State& x, const Eigen::VectorXd& u, StepDat
   // s·M_u·v_u / h: the object rows of P v (P = blockdiag(s M_u, h² K_a), quasi_dynamic_cost.h).
   data.cost_.P.Multiply(solution.v, &data.Pv_);
   result.momentum_force = data.Pv_.head(scene.nv_u) / time_step();
-  IntegrateConfiguration(scene, x.q, solution.v, time_step(), &result.next.q);
+  StepConfiguration(scene, x.q, solution.v, time_step(), &result.next.q);
   result.next.v.resize(0);
   motion_.Measure(data.contact_.kinematics(), result.next.q, &data.end_kinematics_, &result);
   FillContactReports(problem, solution, &result.contacts);

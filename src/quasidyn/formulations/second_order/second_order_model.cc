@@ -97,7 +97,7 @@ void SecondOrderModel::DoCalc(const State& x, const Eigen::VectorXd& u, StepData
   MassTimes(scene, data.cost_workspace_, data.velocity_change_, &data.inertial_force_);
   result.momentum_force = data.inertial_force_.head(scene.nv_u) / time_step() +
                           data.cost_workspace_.coriolis_force.head(scene.nv_u);
-  IntegrateConfiguration(scene, x.q, solution.v, time_step(), &result.next.q);
+  StepConfiguration(scene, x.q, solution.v, time_step(), &result.next.q);
   result.next.v = solution.v;
   motion_.Measure(data.contact_.kinematics(), result.next.q, &data.end_kinematics_, &result);
   FillContactReports(problem, solution, &result.contacts);
