@@ -20,7 +20,7 @@ demo_packages=(
 test_packages=(
   clang-format clang-14 libclang-rt-14-dev libfcl-dev libccd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libsiconos-numerics-dev coinor-libbonmin-dev python3-cvxopt
+  libsiconos-numerics-dev coinor-libbonmin-dev python3-cvxopt python3-scipy
   python3-pytest python3-matplotlib python3-venv python3-pip python3-setuptools python3-wheel
   python3-distributed python3-dask python3-zarr python3-yaml python3-torch
   libbullet-dev libode-dev
