@@ -74,7 +74,7 @@ def test_the_second_order_ones_have_a_velocity_state_and_command_robot_positions
 
 def test_the_barriers_and_the_lcp(by_name):
     kappa = [p for p in by_name["log-barrier"]["parameters"] if p["key"] == "kappa"]
-    assert len(kappa) == 1 and kappa[0]["unit"] == "1/(N·m)" and kappa[0]["range"] == "[1e-06, 1e+12]"
+    assert len(kappa) == 1 and kappa[0]["unit"] == "1/(N·m)" and kappa[0]["range"] == "[1e-06, 1e+12] 1/(N·m)"
     assert by_name["qp"]["smoothed_linearization"] == "log-barrier"
     assert by_name["log-barrier"]["exact_linearization"] == "qp"
     lcp = by_name["lcp"]
@@ -93,7 +93,7 @@ def test_an_unknown_parameter_key_raises_value_error_naming_it(gripper):
     with pytest.raises(ValueError, match="^Trajectory: unknown formulation parameter 'x'"):
         quasidyn.Trajectory(gripper, parameters={"x": 1.0})
     # A known key out of its range, and a key given twice.
-    with pytest.raises(ValueError, match=r"^BatchLinearizer: kappa must lie within \[1e-06, 1e\+12\] 1/\(N m\), got -1"):
+    with pytest.raises(ValueError, match=r"^BatchLinearizer: kappa must lie within \[1e-06, 1e\+12\] 1/\(N·m\), got -1"):
         quasidyn.BatchLinearizer(gripper, parameters={"kappa": -1.0})
     with pytest.raises(ValueError, match="give kappa= or parameters\\['kappa'\\], not both"):
         quasidyn.Stepper(gripper, kappa=1.0, parameters={"kappa": 2.0})
