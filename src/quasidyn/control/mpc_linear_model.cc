@@ -58,8 +58,11 @@ void MpcLinearModel::ExplicitDynamics(Eigen::MatrixXd* A, Eigen::MatrixXd* B, Ei
     J.col(o + 1 + c.rays.rows()).setZero();  // λ_i moves nothing
   }
   // v⁺ = v + M⁻¹(h B_a τ + h τ_free + J γ), q⁺ = q + h v⁺.
-  const Eigen::MatrixXd MinvB = m.solve(h * actuation);
-  const Eigen::MatrixXd MinvJ = m.solve(J);
+  // Eigen's triangular solve of a matrix without columns indexes its empty data (UBSan), so a
+  // scene without contacts or without actuators gets its n × 0 answer directly.
+  const Eigen::MatrixXd MinvB =
+      actuation.cols() == 0 ? Eigen::MatrixXd(n, 0) : Eigen::MatrixXd(m.solve(h * actuation));
+  const Eigen::MatrixXd MinvJ = ng == 0 ? Eigen::MatrixXd(n, 0) : Eigen::MatrixXd(m.solve(J));
   const Eigen::VectorXd Minvf = m.solve(h * free_force);
   A->setIdentity(2 * n, 2 * n);
   A->topRightCorner(n, n) = h * Eigen::MatrixXd::Identity(n, n);

@@ -264,8 +264,12 @@ void RangeSpaceKkt::FactorBlocks(const PositiveDefiniteFactor::SparseRows& white
     const int rows = static_cast<int>(block.rows.size());
     block.gram = size <= kSmallBlock && rows < size && FormGramOperators(largest, &block);
     if (block.gram) continue;
-    if (factors_used_[size]++ == static_cast<int>(factors_by_size_[size].size()))
-      factors_by_size_[size].emplace_back();
+    if (factors_used_[size]++ == static_cast<int>(factors_by_size_[size].size())) {
+      // A default-constructed LDLT leaves its status unset, and the vector's growth moves it,
+      // reading that status (UBSan: "not a valid value for type 'ComputationInfo'"); factoring
+      // the empty matrix sets it. The block's own matrix is factored below.
+      factors_by_size_[size].emplace_back().compute(Eigen::MatrixXd(0, 0));
+    }
   }
   for (int b = 0; b < block_count_; ++b) {
     Block& block = blocks_[b];

@@ -27,7 +27,7 @@ constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 
 bool SmoothingBitwiseEqual(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0;
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0);
 }
 
 // The planar gripper after 6 QP steps of its schedule: both fingers squeeze the sphere,
