@@ -237,7 +237,9 @@ TEST_F(QsimFilesTest, SceneFileConventionsBlock) {
       ErrorOf(folder_.Write("bad1.yaml", head + "conventions:\n  quaternion_update: euler\n"));
   EXPECT_NE(bad_update.find("bad1.yaml:7: conventions.quaternion_update"), std::string::npos)
       << bad_update;
-  EXPECT_NE(bad_update.find("first_order"), std::string::npos) << bad_update;
+  EXPECT_NE(bad_update.find("unknown quaternion update 'euler' (exponential_map, first_order)"),
+            std::string::npos)
+      << bad_update;
   const std::string bad_key =
       ErrorOf(folder_.Write("bad2.yaml", head + "conventions:\n  joint_limit: ignored\n"));
   EXPECT_NE(bad_key.find("bad2.yaml:7"), std::string::npos) << bad_key;

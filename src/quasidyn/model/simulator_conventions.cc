@@ -27,17 +27,20 @@ const SettingsSchema<SimulatorConventions>& SimulatorConventionsSchema() {
         "quasidyn's choices by default, qsim's for its files (docs/qsim-files.md)");
     s->Choice("friction_ray_basis", &C::friction_ray_basis,
               {FrictionRayBasis::kQuasidyn, FrictionRayBasis::kQsim}, FrictionRayBasisName)
+        .Noun("friction ray basis")
         .Doc(
             "the 3D contacts' tangent frame, hence the pyramid's rays: quasidyn (Duff et al.) "
             "or qsim (Drake's MakeFromOneUnitVector(n, 2); n_d = 2: ±x̂ × n)");
     s->Choice("quaternion_update", &C::quaternion_update,
               {QuaternionUpdate::kExponentialMap, QuaternionUpdate::kFirstOrder},
               QuaternionUpdateName)
+        .Noun("quaternion update")
         .Doc(
             "a floating joint's Q⁺: exponential_map, normalize(exp(½ωh) ⊗ Q), or first_order, "
             "normalize(Q + h E(Q) ω) as qsim");
     s->Choice("joint_limits", &C::joint_limits,
               {JointLimitRule::kEnforced, JointLimitRule::kIgnored}, JointLimitRuleName)
+        .Noun("joint limit rule")
         .Doc(
             "whether the step keeps joints within their position limits (enforced) or not, as "
             "qsim (ignored)");
