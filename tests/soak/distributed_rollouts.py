@@ -6,10 +6,11 @@ batches). docs/development.md, "Soak tests".
 
 Batch b: --rollouts rollouts of the planar hand (qp, --steps steps each, A and B computed),
 under the scene's schedule plus a random offset of the commands drawn from seed b, --chunk
-rollouts per work unit. Prints the soak table's rows: one per worker and the client's. The
-client's is reported, not checked: it holds the scheduler, whose memory still creeps up by a
-few KiB per batch, slower and slower, with the count of its Python objects of every type flat
-(docs/development.md, "Soak tests").
+rollouts per work unit. Prints the soak table's rows: one per worker, the client's RSS and the
+client's C heap in use. The client's RSS is reported, not checked: it holds the scheduler, and
+it creeps up by about 2 KiB per batch while its C heap in use and the count of its Python
+objects of every type stay flat (docs/development.md, "Soak tests"); its heap in use is
+checked.
 
 Dask keeps bounded histories of its own that take far longer than this run to fill: a worker's
 last 100,000 task transitions, 10,000 stimuli and 100,000 results sent, an hour of statistical profiles (one per
@@ -35,11 +36,14 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from resident_memory import MemoryTrace  # noqa: E402
+from resident_memory import MemoryTrace, heap_in_use_kib  # noqa: E402
 
 import quasidyn  # noqa: E402
 import quasidyn.distributed as qd  # noqa: E402
 
+
+# The client's row that is checked: its C heap in use (resident_memory.heap_in_use_kib).
+CLIENT_HEAP = "client, C heap in use"
 
 # Entries each of Dask's bounded histories keeps during the run (above).
 DASK_HISTORY = 100
@@ -115,7 +119,7 @@ def soak(args: argparse.Namespace) -> int:
             return 1
         q_sum += float(np.asarray(runs.q)[:, -1, 2].sum())
         del runs
-        trace.sample(b + 1, pids)
+        trace.sample(b + 1, pids, measured={CLIENT_HEAP: heap_in_use_kib()})
     seconds = time.perf_counter() - start
     if sorted(client.run(os.getpid).values()) != sorted(worker_pids.values()):
         print("FAIL: a worker process was replaced during the run (its memory was not measured "
@@ -124,9 +128,9 @@ def soak(args: argparse.Namespace) -> int:
     print(f"{args.batches} batches of {args.rollouts} rollouts x {args.steps} steps with A, B "
           f"on {args.workers} workers in {seconds:.1f} s ({1e3 * seconds / args.batches:.1f} "
           f"ms/batch); sum of the ball's last angles {q_sum:.6f}")
-    workers = {name for name in pids if name != "client"}
+    checked = {name for name in pids if name != "client"} | {CLIENT_HEAP}
     return trace.report(f"distributed rollout batches, {args.rollouts} x {args.steps} steps",
-                        args.max_growth, checked=workers)
+                        args.max_growth, checked=checked)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ tests"): VmRSS from /proc/<pid>/status, and the growth check every soak script s
 
 from __future__ import annotations
 
+import ctypes
 import os
 import sys
 from typing import Dict, List, Optional, Set
@@ -22,6 +23,28 @@ def resident_kib(pid: Optional[int] = None) -> int:
     raise RuntimeError(f"{path}: no VmRSS line")
 
 
+class _MallInfo2(ctypes.Structure):
+    """glibc's struct mallinfo2 (malloc.h), every field a size_t of bytes or a count."""
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def heap_in_use_kib() -> int:
+    """The KiB of this process's C heap that are allocated and not yet freed, over every malloc
+    arena (glibc's mallinfo2: uordblks, plus hblkhd, the chunks served by their own mmap).
+    Unlike the RSS it leaves out the memory freed but kept by the allocator. RuntimeError when
+    the C library has no mallinfo2 (not glibc >= 2.33)."""
+    try:
+        libc = ctypes.CDLL(None)
+        mallinfo2 = libc.mallinfo2
+    except (OSError, AttributeError) as error:
+        raise RuntimeError("heap_in_use_kib needs glibc's mallinfo2 (glibc >= 2.33)") from error
+    mallinfo2.restype = _MallInfo2
+    info = mallinfo2()
+    return int((info.uordblks + info.hblkhd) // 1024)
+
+
 class MemoryTrace:
     """RSS samples of named processes over a run of `total` units of work named `unit` (steps,
     plans, batches). sample(done) records every process's RSS after `done` units; the warm-up is the
@@ -38,9 +61,14 @@ class MemoryTrace:
         self.warm_up_units = max(1, int(total * warm_up_fraction))
         self.samples: Dict[str, List[tuple]] = {}  # name -> [(done, KiB)]
 
-    def sample(self, done: int, pids: Dict[str, Optional[int]]) -> None:
+    def sample(self, done: int, pids: Dict[str, Optional[int]],
+               measured: Optional[Dict[str, int]] = None) -> None:
+        """Records the RSS of every process of `pids` after `done` units, and the KiB of every
+        other measure of `measured` (a name and its value, e.g. heap_in_use_kib())."""
         for name, pid in pids.items():
             self.samples.setdefault(name, []).append((done, resident_kib(pid)))
+        for name, kib in (measured or {}).items():
+            self.samples.setdefault(name, []).append((done, kib))
 
     def warm_up_end(self, name: str) -> int:
         after = [kib for done, kib in self.samples[name] if done >= self.warm_up_units]

@@ -94,6 +94,30 @@ TEST(ControlSettings, DefaultsAreTheFacesOnes) {
   EXPECT_EQ(TrajectoryOptimizerSettingsSchema().specs()[0].default_text, "10");
 }
 
+// The stabiliser's `kappa` is κ of log-barrier smoothing or σ_u of randomized smoothing: each
+// method's usable range (model/physical_ranges.h) applies, not the sign alone.
+TEST(ControlSettings, StabilizerKappaLiesWithinItsMethodsRange) {
+  StabilizerSettings s;
+  s.smoothing = 1e-320;  // positive, subnormal
+  std::optional<SettingsProblem> p = CheckStabilizerSettings(s, 3);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->field, "kappa");
+  EXPECT_EQ(p->problem,
+            "must lie within [1e-06, 1e+12] 1/(N·m), got 9.99989e-321 (κ of log-barrier "
+            "smoothing)");
+  s.smoothing = 1e-6;  // the least κ, usable
+  EXPECT_FALSE(CheckStabilizerSettings(s, 3));
+  s.method = SmoothingMethod::kRandomized;
+  s.smoothing = 1e4;  // a σ_u of 10 km
+  p = CheckStabilizerSettings(s, 3);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->problem,
+            "must lie within [1e-12, 1000] m or rad, got 10000 (σ_u of randomized "
+            "smoothing)");
+  s.smoothing = 0.05;
+  EXPECT_FALSE(CheckStabilizerSettings(s, 3));
+}
+
 TEST(ControlSettings, OutOfRangeNamesTheBlocksField) {
   TrajectoryOptimizerSettings o;
   EXPECT_EQ(Refusal([&] {

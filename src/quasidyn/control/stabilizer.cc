@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/model/physical_ranges.h"
 #include "quasidyn/solvers/qp.h"
 
 namespace quasidyn {
@@ -57,6 +58,15 @@ std::optional<SettingsProblem> CheckStabilizerSettings(const StabilizerSettings&
                                                        int object_size) {
   if (std::optional<SettingsProblem> p = CheckSettingsBlock(StabilizerSettingsSchema(), settings))
     return p;
+  // `kappa` holds κ [1/(N·m)] of log-barrier smoothing or σ_u [m or rad] of randomized
+  // smoothing: its usable range is the method's (model/physical_ranges.h).
+  const bool log_barrier = settings.method == SmoothingMethod::kLogBarrier;
+  const std::string range_problem =
+      PhysicalRangeProblem(log_barrier ? kKappaRange : kSettingLengthRange, settings.smoothing);
+  if (!range_problem.empty())
+    return SettingsProblem{"kappa",
+                           range_problem + (log_barrier ? " (κ of log-barrier smoothing)"
+                                                        : " (σ_u of randomized smoothing)")};
   const Eigen::Index n = settings.object_weight.size();
   if (n > 0 && n != object_size)
     return SettingsProblem{"object_weight", "expected n_q,u = " + std::to_string(object_size) +

@@ -112,8 +112,10 @@ void ValidateShape(const ShapeSpec& s, bool planar, bool on_world) {
       break;
     }
   }
-  if (!(s.friction >= 0.0) || !std::isfinite(s.friction)) {
-    ThrowAt(s.where, "friction must be >= 0 (got " + Num(s.friction) + ")");
+  // A shape's μ comes from the scene (range-checked where it is read) or from its model file
+  // (SDF <mu>, MJCF geom friction, URDF's scene default): every source meets the same range.
+  if (!InPhysicalRange(kFrictionRange, s.friction)) {
+    ThrowAt(s.where, "friction: " + PhysicalRangeProblem(kFrictionRange, s.friction));
   }
   if (planar && !IsInPlane(s.X_BS)) {
     ThrowAt(s.where, "in a planar scene a shape's pose must stay in the x-y plane");

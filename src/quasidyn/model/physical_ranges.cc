@@ -18,12 +18,12 @@ std::string BoundsText(const PhysicalRange& range) {
 
 const std::vector<const PhysicalRange*>& AllPhysicalRanges() {
   static const std::vector<const PhysicalRange*> all = {
-      &kTimeStepRange,         &kDurationRange,        &kMassRange,
-      &kInertiaRange,          &kStiffnessRange,       &kDampingRange,
-      &kContactToleranceRange, &kFrictionRange,        &kKappaRange,
-      &kMassScaleRange,        &kEllipsoidRatioRange,  &kEllipsoidRadiusRange,
-      &kFeedbackScaleRange,    &kTrackingGainRange,    &kSettingLengthRange,
-      &kSettingWeightRange,    &kSettingTimeLimitRange};
+      &kTimeStepRange,         &kDurationRange,       &kMassRange,
+      &kInertiaRange,          &kStiffnessRange,      &kDampingRange,
+      &kContactToleranceRange, &kFrictionRange,       &kKappaRange,
+      &kMassScaleRange,        &kEllipsoidRatioRange, &kEllipsoidRadiusRange,
+      &kTriggerToleranceRange, &kFeedbackScaleRange,  &kTrackingGainRange,
+      &kSettingLengthRange,    &kSettingWeightRange,  &kSettingTimeLimitRange};
   return all;
 }
 

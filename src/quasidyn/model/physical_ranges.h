@@ -147,6 +147,16 @@ inline constexpr PhysicalRange kFeedbackScaleRange{
     true,
     "0 is perfect velocity control; else from 2^-52 (below it c B is lost beside the LCP's unit "
     "terms; Halm & Posa 7) to 1e9"};
+// ECP's velocity trigger tolerance [m/s or rad/s] (`impulses: - when: {vz: 0}, tolerance: ..`):
+// 0 fires on the exact value; else from 1e-12 (below double's resolution of a 1 km/s speed) to
+// 1e3 (no velocity of a manipulation scene reaches it).
+inline constexpr PhysicalRange kTriggerToleranceRange{
+    "impulse trigger tolerance",
+    "m/s or rad/s",
+    1e-12,
+    1e3,
+    true,
+    "0 fires on the exact value; else from double's resolution of a 1 km/s speed to 1 km/s"};
 inline constexpr PhysicalRange kTrackingGainRange{
     "tracking gain",
     "1/s",

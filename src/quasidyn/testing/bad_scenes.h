@@ -139,6 +139,8 @@ inline std::vector<BadScene> FormulationAndGeometryDefects() {
       BadScene{"impulses_not_ecp.yaml", 12, "objects[0].impulses", "a key of the ecp formulation"},
       BadScene{"ecp_impulse_component.yaml", 13, "objects[0].impulses[0].when.omega",
                "unknown velocity component 'omega'"},
+      BadScene{"ecp_subnormal_trigger_tolerance.yaml", 14, "objects[0].impulses[0].tolerance",
+               "must be 0 or lie within [1e-12, 1000] m/s or rad/s, got 1e-320"},
   };
 }
 

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "quasidyn/model/physical_ranges.h"
+
 namespace quasidyn {
 
 namespace {
@@ -51,7 +53,7 @@ AppliedImpulse ReadImpulse(const YamlValue& value, int instance) {
   }
   impulse.trigger_value = when.Get(keys[0]).AsDouble();
   if (const auto tolerance = value.Find("tolerance")) {
-    impulse.trigger_tolerance = tolerance->AsDouble(0.0, true);
+    impulse.trigger_tolerance = tolerance->AsDouble(kTriggerToleranceRange);
   }
   return impulse;
 }
