@@ -37,6 +37,7 @@ py::dict Describe(const FormulationPlugin& plugin) {
   d["robots"] = can.robots;
   d["external_forces"] = can.external_forces;
   d["joint_limits"] = can.joint_limits;
+  d["robot_inertia"] = can.robot_inertia;
   d["differentiable"] = can.differentiable();
   d["no_gradient"] = can.no_gradient;
   d["exact_linearization"] = can.exact_linearization;
@@ -60,7 +61,8 @@ void BindFormulations(py::module_& m) {
       "the registry declares it: name, title, docs, state ('configuration' | 'configuration and "
       "velocity'), command ('positions of the robots' | 'velocities of the robots' | 'impulses "
       "on the objects'), planar, spatial, robots, external_forces, joint_limits (bools: what it "
-      "steps), differentiable, no_gradient (why not, '' when differentiable), "
+      "steps), robot_inertia (bool: uses the robots' mass matrix, so refuses a robot link with "
+      "a singular inertia), differentiable, no_gradient (why not, '' when differentiable), "
       "exact_linearization and smoothed_linearization (the formulations whose derivatives the "
       "'exact' and 'log-barrier' linearisations take; '' for none), and parameters (list of "
       "dict: key, unit, range, default, description). Any of the names is accepted by "

@@ -9,7 +9,7 @@ import quasidyn
 from conftest import example_path
 
 KEYS = {"name", "title", "docs", "state", "command", "planar", "spatial", "robots",
-        "external_forces", "joint_limits", "differentiable", "no_gradient",
+        "external_forces", "joint_limits", "robot_inertia", "differentiable", "no_gradient",
         "exact_linearization", "smoothed_linearization", "parameters"}
 
 
@@ -29,7 +29,7 @@ def test_every_registered_formulation_is_listed_with_its_capabilities(by_name):
         assert f["command"] in ("positions of the robots", "velocities of the robots",
                                 "impulses on the objects")
         for flag in ("planar", "spatial", "robots", "external_forces", "joint_limits",
-                     "differentiable"):
+                     "robot_inertia", "differentiable"):
             assert isinstance(f[flag], bool), (f["name"], flag)
         # Differentiable exactly when no reason is given why not; every one names the
         # formulation an exact linearisation differentiates, itself a registered one.

@@ -111,3 +111,27 @@ def test_a_system_file_loads_in_parity_mode(models):
     assert chosen.conventions["friction_ray_basis"] == "quasidyn"
     with pytest.raises(quasidyn.SceneError, match=r"conventions.joint_limits"):
         quasidyn.load_scene_from_string(native + "conventions: {joint_limits: maybe}\n")
+
+
+def test_a_robot_link_with_a_singular_inertia_loads_with_a_warning(models):
+    """A robot link of mass 1 with iyy = 0 (the simulator's three_link_arm.sdf rods) loads with a
+    warning at the SDF's line, steps in qp and socp (they never use a robot's inertia), and the
+    formulations that use the robots' mass matrix refuse it at that line."""
+    inertial = ('<link name="slider">\n      <inertial><mass>1</mass><inertia><ixx>0.08</ixx>'
+                '<iyy>0</iyy><izz>0.08</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>'
+                '</inertial>')
+    (models / "pusher.sdf").write_text(PUSHER.replace('<link name="slider">', inertial))
+    path = models / "q_sys" / "push.yml"
+    path.write_text(SYSTEM)
+    scene = quasidyn.load_scene(path)
+    at = "pusher.sdf:6: link 'slider' <inertial>: robot link 'pusher/slider' has a singular inertia"
+    assert sum(at in warning for warning in scene.warnings) == 1, scene.warnings
+    q0 = np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.1])
+    for formulation in ("qp", "socp"):
+        assert quasidyn.Stepper(scene, formulation).step(q0, np.array([0.2])).ok, formulation
+    for f in quasidyn.formulations():
+        if f["robot_inertia"]:
+            with pytest.raises(quasidyn.SceneError,
+                               match=r"pusher.sdf:6: link 'slider' <inertial>: " + f["name"] +
+                               r" uses the robots' mass matrix"):
+                quasidyn.Stepper(scene, f["name"])

@@ -11,6 +11,8 @@ std::string FailureMessage(const StepProblem& problem, std::string_view formulat
   message += ": ";
   message += solver_message.empty() ? std::string_view("solver failed") : solver_message;
   message += "; most violated: " + DescribeWorstContact(problem, v);
+  if (const std::string overlap = DescribeOverlap(problem); !overlap.empty())
+    message += "; " + overlap;
   return message;
 }
 

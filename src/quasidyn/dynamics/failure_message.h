@@ -11,7 +11,8 @@
 
 namespace quasidyn {
 
-// "<formulation>: <solver_message>; most violated: contact i (a / b, phi = … m)".
+// "<formulation>: <solver_message>; most violated: contact i (a / b, phi = … m)", then, when
+// the step starts with shapes overlapping, "; the start overlaps: deepest …" (DescribeOverlap).
 // last_iterate (size n_v) may be empty or non-finite (a solver that stopped before its first
 // iterate): the contacts are then ranked at v = 0, i.e. by φ alone.
 std::string FailureMessage(const StepProblem& problem, std::string_view formulation,

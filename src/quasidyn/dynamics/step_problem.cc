@@ -105,4 +105,34 @@ std::string DescribeWorstContact(const StepProblem& problem, const Eigen::Vector
   return s.str();
 }
 
+std::string DescribeOverlap(const StepProblem& problem) {
+  const ContactSet& contacts = problem.contacts;
+  int deepest = -1;
+  for (int i = 0; i < contacts.size(); ++i) {
+    if (contacts[i].phi < 0.0 && (deepest < 0 || contacts[i].phi < contacts[deepest].phi))
+      deepest = i;
+  }
+  if (deepest < 0) return "";
+  const Contact& c = contacts[deepest];
+  const Scene& scene = problem.scene;
+  std::ostringstream s;
+  s << "the start overlaps: deepest " << scene.geometries[c.geometry_a].name << " / "
+    << scene.geometries[c.geometry_b].name << " (phi = " << c.phi
+    << " m); the step must separate them at J_n v >= -phi/h = " << -c.phi / problem.time_step
+    << " m/s";
+  // A zero normal row: no velocity of either body moves them apart along n (both pinned along
+  // it, e.g. a robot and an object that move along y only, with coincident centres and a normal
+  // along x), so φ/h + J_n v >= 0 fails for every v. The scale: the row's largest entry against
+  // the lever arm of the contact point (1 m at most).
+  const ContactSet::RowMap J_n = contacts.NormalJacobian(deepest);
+  if (J_n.size() == 0 || J_n.cwiseAbs().maxCoeff() <= 1e-12) {
+    s << ", but its row J_n is zero: neither " << scene.bodies[c.body_a].name << " nor "
+      << scene.bodies[c.body_b].name << " can move along the normal (" << c.normal.x() << ", "
+      << c.normal.y() << ", " << c.normal.z() << ")";
+  } else if (problem.cost.limits.size() > 0) {
+    s << " against " << problem.cost.limits.size() << " joint-limit row(s)";
+  }
+  return s.str();
+}
+
 }  // namespace quasidyn

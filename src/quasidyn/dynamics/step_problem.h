@@ -53,4 +53,11 @@ int FirstNonFiniteContact(const ContactSet& contacts);
 // "contact i (shape_a / shape_b), φ = … m": for messages of failed steps.
 std::string DescribeWorstContact(const StepProblem& problem, const Eigen::VectorXd& v);
 
+// When the step starts with two shapes overlapping (some φ_i < 0): "the start overlaps: deepest
+// a / b (φ = … m); the step must separate them at J_n v >= −φ/h = … m/s" and what keeps the
+// row from holding when that can be told from the rows alone: a normal row J_n,i = 0 (neither
+// body moves along the normal: pinned), or the joint-limit rows of the bodies' joints. Empty
+// when no shapes overlap. For messages of failed steps (failure_message.h).
+std::string DescribeOverlap(const StepProblem& problem);
+
 }  // namespace quasidyn

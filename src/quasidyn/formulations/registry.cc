@@ -131,9 +131,33 @@ FormulationInputs ResolveFormulationInputs(ScenePtr scene, const FormulationPlug
       scene, h, FormulationParameters(plugin.info.name, plugin.parameters, std::move(block))};
 }
 
+namespace {
+
+// The first robot link with a singular inertia (Body::singular_inertia) when `plugin` uses the
+// robots' mass matrix; nullptr otherwise.
+const Body* SingularRobotLinkFor(const Scene& scene, const FormulationPlugin& plugin) {
+  if (!plugin.info.capabilities.robot_inertia) return nullptr;
+  for (const Body& body : scene.bodies) {
+    const ValueSource& at = body.singular_inertia;
+    if (!at.file.empty() || at.line > 0 || !at.field.empty()) return &body;
+  }
+  return nullptr;
+}
+
+std::string SingularRobotLinkProblem(const Body& link, const FormulationPlugin& plugin) {
+  return plugin.info.name + " uses the robots' mass matrix, and robot link '" + link.name +
+         "' has a singular inertia (a zero principal moment); give the link a positive definite "
+         "inertia, or step the scene with a formulation that never uses a robot's inertia (qp, "
+         "socp, log-barrier, log-barrier-cone, lcp)";
+}
+
+}  // namespace
+
 std::shared_ptr<const StepModel> MakeStepModel(ScenePtr scene, const FormulationChoice& choice) {
   QUASIDYN_CHECK_ARGUMENT(scene != nullptr, "MakeStepModel", "the scene is null");
   const FormulationPlugin& plugin = ChosenFormulation(*scene, choice);
+  if (const Body* link = SingularRobotLinkFor(*scene, plugin))
+    FailAt(link->singular_inertia, SingularRobotLinkProblem(*link, plugin));
   return plugin.make_model(ResolveFormulationInputs(scene, plugin, choice));
 }
 
@@ -153,6 +177,11 @@ std::string WhyCannotStepCapabilities(const Scene& scene, const FormulationPlugi
   if (scene.nq_a > 0 && !can.robots)
     return plugin.info.name + " steps scenes without robots; this scene has " +
            std::to_string(scene.nq_a) + " actuated coordinates";
+  if (const Body* link = SingularRobotLinkFor(scene, plugin)) {
+    const ValueSource& at = link->singular_inertia;
+    return at.file + (at.line > 0 ? ":" + std::to_string(at.line) : std::string()) + ": " +
+           at.field + ": " + SingularRobotLinkProblem(*link, plugin);
+  }
   return "";
 }
 

@@ -46,6 +46,7 @@ nlohmann::json DescribeFormulations(const FormulationRegistry& registry) {
                    {"robots", can.robots},
                    {"external_forces", can.external_forces},
                    {"joint_limits", can.joint_limits},
+                   {"robot_inertia", can.robot_inertia},
                    {"differentiable", can.differentiable()},
                    {"no_gradient", can.no_gradient},
                    {"exact_linearization", can.exact_linearization},

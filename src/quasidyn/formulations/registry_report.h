@@ -11,7 +11,7 @@
 namespace quasidyn {
 
 // [{name, title, docs, state: "configuration"|"configuration and velocity", command, planar,
-//   spatial, robots, external_forces, joint_limits, differentiable, no_gradient,
+//   spatial, robots, external_forces, joint_limits, robot_inertia, differentiable, no_gradient,
 //   exact_linearization, smoothed_linearization, parameters: [{key, unit, range, default,
 //   description}], scene_keys: [{key, container, description}]}], in registration order.
 nlohmann::json DescribeFormulations(const FormulationRegistry& registry);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -122,8 +123,14 @@ void ValidateShape(const ShapeSpec& s, bool planar, bool on_world) {
   }
 }
 
-void ValidateBody(const BodySpec& b) {
-  if (b.massless_allowed && b.mass == 0.0 && b.inertia.isZero() && b.com.allFinite()) return;
+// Checks a body; for a robot's link (`robot`) whose inertia is singular but positive
+// semidefinite (a rod's iyy = 0), returns where that inertia was given (nullopt otherwise):
+// the quasi-dynamic step never uses a robot's inertia, so the scene keeps it (Body::
+// singular_inertia) and the formulations that use M_a refuse it. Objects need it positive
+// definite.
+std::optional<SourceLocation> ValidateBody(const BodySpec& b, bool robot) {
+  if (b.massless_allowed && b.mass == 0.0 && b.inertia.isZero() && b.com.allFinite())
+    return std::nullopt;
   if (!InPhysicalRange(kMassRange, b.mass)) {
     ThrowAt(b.where, "mass " + PhysicalRangeProblem(kMassRange, b.mass));
   }
@@ -134,10 +141,24 @@ void ValidateBody(const BodySpec& b) {
     ThrowAt(at, "inertia must be symmetric");
   }
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigen(b.inertia);
-  if (!(eigen.eigenvalues().minCoeff() > 0.0)) {
-    ThrowAt(at, "inertia must be positive definite (smallest eigenvalue " +
-                    Num(eigen.eigenvalues().minCoeff()) + ")");
-  }
+  const double smallest = eigen.eigenvalues().minCoeff();
+  if (smallest > 0.0) return std::nullopt;
+  // Semidefinite within the rounding of a rotated inertia (the tolerance of the symmetry check).
+  if (robot && smallest >= -kGeometryTolerance * scale) return at;
+  ThrowAt(at, std::string(robot ? "inertia must be positive semidefinite"
+                                : "inertia must be positive definite") +
+                  " (smallest eigenvalue " + Num(smallest) + ")");
+}
+
+// The warning of a robot link's singular inertia (ValidateBody), at its file and line.
+std::string SingularInertiaWarning(const SourceLocation& at, const BodySpec& b) {
+  std::string where = at.file;
+  if (at.line > 0) where += ":" + std::to_string(at.line);
+  if (!at.field.empty()) where += ": " + at.field;
+  return where + ": robot link '" + b.name +
+         "' has a singular inertia (a zero principal moment): accepted, as the quasi-dynamic "
+         "formulations never use a robot's inertia; the formulations that use the robots' mass "
+         "matrix (the second-order ones) refuse this scene";
 }
 
 void ValidateJoint(const JointSpec& j, bool actuated, bool planar) {
@@ -340,6 +361,7 @@ Scene SceneBuilder::Build() const {
   std::vector<Eigen::VectorXd> initials;
   std::vector<std::pair<int, Eigen::VectorXd>> external_forces;  // (v_start, τ_ext of an object)
   std::vector<std::pair<int, Eigen::VectorXd>> initial_velocities;  // (v_start, its v(0))
+  std::map<std::string, SourceLocation> singular_inertia;           // robot links', by body name
   int q = 0, v = 0;
   for (const InstanceSpec* spec : ordered) {
     if (!instance_names.insert(spec->name).second) {
@@ -349,7 +371,10 @@ Scene SceneBuilder::Build() const {
       if (!body_names.insert(b.name).second) {
         ThrowAt(b.where, "duplicate body name '" + b.name + "'");
       }
-      ValidateBody(b);
+      if (const std::optional<SourceLocation> singular = ValidateBody(b, spec->actuated)) {
+        singular_inertia[b.name] = *singular;
+        scene.warnings.push_back(SingularInertiaWarning(*singular, b));
+      }
     }
     if (spec->bodies.empty()) ThrowAt(spec->where, "needs at least one body");
     const std::vector<const JointSpec*> joints = OrderParentsFirst(*spec);
@@ -429,6 +454,8 @@ Scene SceneBuilder::Build() const {
       new_body.mass = b.mass;
       new_body.com = b.com;
       new_body.inertia = b.inertia;
+      if (const auto it = singular_inertia.find(b.name); it != singular_inertia.end())
+        new_body.singular_inertia = it->second;
       new_body.parent_joint = joint;
       new_body.instance = instance_index;
       scene.bodies.push_back(new_body);

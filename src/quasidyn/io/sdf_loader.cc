@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sdf/Box.hh>
 #include <sdf/Capsule.hh>
 #include <sdf/Collision.hh>
@@ -203,6 +204,9 @@ BodySpec SdfReader::ReadLink(const sdf::Link& link, const Eigen::Isometry3d& X_B
     body.com = X_BL * ToVector(inertial.Pose().Pos());
     body.inertia = X_BL.linear() * inertia * X_BL.linear().transpose();
     if (body.massless_allowed && body.mass == 0.0) body.inertia.setZero();
+    // The inertia's problems (or a robot link's singular inertia) at this file's <inertial>.
+    const std::optional<int> line = link.Element()->GetElement("inertial")->LineNumber();
+    body.inertia_where = {path_, line ? *line : 0, link_where + " <inertial>"};
   } else if (!body.massless_allowed) {
     Fail(link.Element(), link_where +
                              " has no <inertial>: an object that moves needs a mass > 0 (its "

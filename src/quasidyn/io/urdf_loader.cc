@@ -251,6 +251,9 @@ BodySpec ReadLink(const urdf::Link& link, const std::string& path, const LinkLin
   inertia << i.ixx, i.ixy, i.ixz, i.ixy, i.iyy, i.iyz, i.ixz, i.iyz, i.izz;
   body.com = X_BI.translation();
   body.inertia = X_BI.linear() * inertia * X_BI.linear().transpose();
+  // The inertia's problems (or a robot link's singular inertia) at this file's link.
+  body.inertia_where = {path, lines.declared != nullptr ? lines.declared->line : 0,
+                        "link '" + link.name + "' <inertial>"};
   return ReadCollisions(link, body, lines, options);
 }
 

@@ -51,7 +51,7 @@ inline constexpr PhysicalRange kMassRange{
 // least mass (1e-6 kg) at the least shape size (1e-5 m), 1e9 the largest mass (1e6 kg) at 30 m;
 // 0 stays allowed where a model may have it (a quasi-dynamic
 // robot link's inertia never enters the step, and qsim models have rotationally singular links,
-// iyy = 0); a scene's inertia must still be positive definite.
+// iyy = 0); an object's inertia must be positive definite, a robot link's may be singular.
 inline constexpr PhysicalRange kInertiaRange{
     "principal moment of inertia",
     "kg m^2",

@@ -18,6 +18,7 @@
 #include "quasidyn/model/planning_settings.h"
 #include "quasidyn/model/shape.h"
 #include "quasidyn/model/simulator_conventions.h"
+#include "quasidyn/model/value_source.h"
 
 namespace quasidyn {
 
@@ -42,8 +43,13 @@ struct Body {
   double mass = 0.0;                                  // [kg], > 0 for every body but the world
   Eigen::Vector3d com = Eigen::Vector3d::Zero();      // centre of mass in B [m]
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // about the com, in B [kg·m²], SPD
-  int parent_joint = -1;                              // index into Scene::joints; -1 for the world
-  int instance = -1;  // index into Scene::instances; -1 for the world
+  // A robot's link only: where its inertia was given when it is singular (positive
+  // semidefinite with a zero principal moment, qsim's rods with iyy = 0); file empty when the
+  // inertia is positive definite. The quasi-dynamic formulations never use a robot's inertia;
+  // those that use the robots' mass matrix (FormulationCapabilities::robot_inertia) refuse it.
+  ValueSource singular_inertia;
+  int parent_joint = -1;  // index into Scene::joints; -1 for the world
+  int instance = -1;      // index into Scene::instances; -1 for the world
 };
 
 struct Joint {

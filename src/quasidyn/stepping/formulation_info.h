@@ -34,6 +34,10 @@ struct FormulationCapabilities {
   bool robots = true;           // steps scenes with robots (impedance-controlled instances)
   bool external_forces = true;  // takes τ_ext (Scene::external_force, StepData::external_force)
   bool joint_limits = true;     // enforces the robots' joint position limits
+  // Uses the robots' mass matrix M_a (the second-order formulations): refuses a scene whose
+  // robot has a link with a singular inertia (Body::singular_inertia). The quasi-dynamic
+  // formulations replace M_a by h² K_a and never use it.
+  bool robot_inertia = false;
   // Empty when the model's CalcDiff gives A and B; otherwise why it does not.
   std::string no_gradient;
   // The formulation whose derivative an "exact" linearisation of this one takes (its own name

@@ -8,6 +8,7 @@ FormulationCapabilities SecondOrderCapabilities(std::string name) {
   FormulationCapabilities can;
   can.state = StateKind::kConfigurationAndVelocity;
   can.command = CommandKind::kRobotPositions;
+  can.robot_inertia = true;  // M̂ = M(q) + ..., the robots' blocks included
   can.exact_linearization = std::move(name);
   return can;
 }
