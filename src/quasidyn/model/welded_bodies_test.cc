@@ -15,8 +15,11 @@ namespace {
 // joint other than floating or planar joins directly, as the loader writes them.
 Scene Tree() {
   Scene scene;
-  for (const char* name : {"world", "table", "lamp", "arm", "tool", "ball"})
-    scene.bodies.push_back(Body{name});
+  for (const char* name : {"world", "table", "lamp", "arm", "tool", "ball"}) {
+    Body body;
+    body.name = name;
+    scene.bodies.push_back(body);
+  }
   const auto join = [&scene](JointType type, int parent, int child) {
     Joint joint;
     joint.type = type;

@@ -23,7 +23,7 @@ namespace {
 using testing::BoxOnGround;
 using testing::DroppedBall;
 
-constexpr double kGravity = 9.81;
+constexpr double kClosedFormGravity = 9.81;
 // Lemke's relative accuracy (LemkeSettings::residual_tolerance 1e-10): positions [m] and
 // velocities [m/s] of order one agree with a closed form to this over a few dozen steps.
 constexpr double kSolverTolerance = 1e-8;
@@ -61,7 +61,7 @@ std::vector<double> SlidingPositions(double v0, double mu, double h, int steps) 
   std::vector<double> x(steps + 1, 0.0);
   double v = v0;
   for (int k = 1; k <= steps; ++k) {
-    v = std::max(0.0, v - h * mu * kGravity);
+    v = std::max(0.0, v - h * mu * kClosedFormGravity);
     x[k] = x[k - 1] + h * v;
   }
   return x;
@@ -76,14 +76,14 @@ TEST(SecondOrderClosedForm, StewartTrinkleBlockSlidesAsBackwardEuler) {
     box.velocity = planar ? std::vector<double>{v0, 0, 0} : std::vector<double>{v0, 0, 0, 0, 0, 0};
     Stepper stepper(box.Build());
     // Stops at the first k with v₀ − k h μ g <= 0: k = ⌈v₀ / (h μ g)⌉ = 17.
-    const int stop = static_cast<int>(std::ceil(v0 / (h * mu * kGravity)));
+    const int stop = static_cast<int>(std::ceil(v0 / (h * mu * kClosedFormGravity)));
     const std::vector<double> expected = SlidingPositions(v0, mu, h, stop + 10);
     const int vertical = planar ? 1 : 2;
     for (int k = 1; k <= stop + 10; ++k) {
       const StepResult& result = stepper.Step();
       ASSERT_TRUE(result.ok()) << "step " << k << ": " << result.message;
       EXPECT_NEAR(stepper.x.q[0], expected[k], kSolverTolerance) << "step " << k;
-      const double speed = std::max(0.0, v0 - k * h * mu * kGravity);
+      const double speed = std::max(0.0, v0 - k * h * mu * kClosedFormGravity);
       EXPECT_NEAR(stepper.x.v[0], speed, kSolverTolerance) << "step " << k;
       EXPECT_NEAR(stepper.x.v[vertical], 0.0, kSolverTolerance) << "step " << k;  // no hop
       // While sliding, the deceleration is μ g: the friction is on the pyramid's edge.
@@ -93,7 +93,7 @@ TEST(SecondOrderClosedForm, StewartTrinkleBlockSlidesAsBackwardEuler) {
           normal += c.normal_force;
           friction += c.friction_force.norm();
         }
-        EXPECT_NEAR(normal, box.mass * kGravity, 1e-6);
+        EXPECT_NEAR(normal, box.mass * kClosedFormGravity, 1e-6);
         EXPECT_NEAR(friction, mu * normal, 1e-6);
       }
     }
@@ -112,7 +112,7 @@ TEST(SecondOrderClosedForm, AnitescuBlockFollowsTheRelaxationsRecurrence) {
     box.planar = planar;
     box.formulation = "anitescu";
     box.contact_tolerance = 0.02;  // keeps the hopping contact (φ <= h μ u) in the set
-    const double u0 = 0.8, mu = box.friction, h = box.time_step, g = kGravity;
+    const double u0 = 0.8, mu = box.friction, h = box.time_step, g = kClosedFormGravity;
     box.velocity = planar ? std::vector<double>{u0, 0, 0} : std::vector<double>{u0, 0, 0, 0, 0, 0};
     Stepper stepper(box.Build());
     const int vertical = planar ? 1 : 2;
@@ -149,7 +149,7 @@ TEST(SecondOrderClosedForm, APushBelowTheFrictionLimitDoesNotMoveTheBlock) {
       BoxOnGround box;
       box.planar = planar;
       box.formulation = formulation;
-      const double limit = box.friction * box.mass * kGravity;
+      const double limit = box.friction * box.mass * kClosedFormGravity;
       const double push = 0.9 * limit;
       box.external_force =
           planar ? std::vector<double>{push, 0, 0} : std::vector<double>{push, 0, 0, 0, 0, 0};
@@ -161,7 +161,7 @@ TEST(SecondOrderClosedForm, APushBelowTheFrictionLimitDoesNotMoveTheBlock) {
     }
   }
   BoxOnGround box;  // Stewart–Trinkle above the limit: a = (F − μ m g)/m.
-  const double limit = box.friction * box.mass * kGravity, push = 1.5 * limit;
+  const double limit = box.friction * box.mass * kClosedFormGravity, push = 1.5 * limit;
   box.external_force = {push, 0, 0};
   Stepper stepper(box.Build());
   for (int k = 1; k <= 10; ++k) ASSERT_TRUE(stepper.Step().ok());
@@ -187,10 +187,10 @@ TEST(SecondOrderClosedForm, ADroppedBallLandsWithoutBounceOrPenetration) {
         ASSERT_TRUE(result.ok()) << "step " << k << ": " << result.message;
         const double height = stepper.x.q[vertical];
         EXPECT_GE(height - r, -tolerance) << "step " << k;
-        const double free_fall = ball.height - h * h * kGravity * k * (k + 1) / 2;
+        const double free_fall = ball.height - h * h * kClosedFormGravity * k * (k + 1) / 2;
         if (landing == 0 && free_fall >= r) {
           EXPECT_NEAR(height, free_fall, tolerance) << "step " << k;
-          EXPECT_NEAR(stepper.x.v[vertical], -k * h * kGravity, tolerance);
+          EXPECT_NEAR(stepper.x.v[vertical], -k * h * kClosedFormGravity, tolerance);
           continue;
         }
         if (landing == 0) landing = k;
