@@ -134,9 +134,10 @@ def test_a_side_file_gives_the_system_its_start_and_planning_block(models):
 
 def test_python_plans_on_a_side_file(models):
     """quasidyn.plan takes the goal and settings of the side file's block; the system alone has
-    no goal to plan for."""
-    with pytest.raises(ValueError, match=r"goal"):
-        quasidyn.plan(load(models / "qsim_models" / "q_sys" / "push.yml", models))
+    no region to sample (nor a goal)."""
+    with pytest.raises(ValueError, match=r"planning.bounds: missing"):
+        quasidyn.plan(load(models / "qsim_models" / "q_sys" / "push.yml", models),
+                      [0, 0.04, 0, 1, 0, 0, 0])
     scene = load(side_file(models), models)
     plan = quasidyn.plan(scene)
     assert plan.found
