@@ -192,7 +192,7 @@ def run(cli, models, *arguments):
 def test_plan_optimize_and_track_on_a_side_file(models, cli):
     """`plan SIDE_FILE` finds a path with the side file's start and block; the plan names the
     side file, so `optimize --initial plan.json` (the goal from the block) and `track plan.json`
-    load it again with the same start."""
+    load it again with the same start; `convert` writes it as a scene file."""
     if cli is None:
         pytest.skip("needs the quasidyn command line (QUASIDYN_CLI, set by ctest)")
     side_file(models)
@@ -210,6 +210,16 @@ def test_plan_optimize_and_track_on_a_side_file(models, cli):
                   "--substeps", "2", "--out", "tracked.json")
     assert tracked.returncode == 0, tracked.stderr
     assert (models / "mine" / "tracked.json").exists()
+    # `convert` writes the system with the side file's start and block: a scene file that plans
+    # the same.
+    converted = run(cli, models, "convert", "push_plan.yaml", "--out", "converted.yaml")
+    assert converted.returncode == 0, converted.stderr
+    scene = load(models / "mine" / "converted.yaml", models)
+    np.testing.assert_array_equal(scene.q0, [0, 0, 0, 1, 0, 0, 0, 0.08])
+    again = run(cli, models, "plan", "converted.yaml", "--out", "plan2.json")
+    assert again.returncode == 0, again.stderr
+    tree = json.loads((models / "mine" / "plan2.json").read_text())["plan"]["tree"]
+    assert tree["q"] == plan["plan"]["tree"]["q"]  # the same settings and seed: the same tree
     # Without --goal and without a planning block, optimize says what it needs.
     no_block = SIDE[:SIDE.index("planning:")]
     side_file(models, no_block, "start_only.yaml")

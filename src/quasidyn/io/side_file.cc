@@ -1,6 +1,8 @@
 #include "quasidyn/io/side_file.h"
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "quasidyn/io/model_uri.h"
 #include "quasidyn/io/shape_reader.h"
@@ -43,6 +45,19 @@ SideFile ReadSideFile(const YamlValue& root, const std::string& base_directory,
     }
   }
   return side;
+}
+
+std::optional<std::string> SideFileBase(const std::string& path,
+                                        const std::map<std::string, std::string>& package_folders) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  const YamlValue root = YamlValue::Parse(text.str(), path);
+  if (!IsSideFile(root)) return std::nullopt;
+  PackageSearch packages;
+  for (const auto& [name, folder] : package_folders)
+    packages.command_line[name] = {folder, "--package " + name + "=" + folder};
+  return ReadSideFile(root, std::filesystem::path(path).parent_path().string(), packages).base_path;
 }
 
 }  // namespace quasidyn

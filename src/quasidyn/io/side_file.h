@@ -14,6 +14,8 @@
 // against the built scene. `base` resolves against the side file's folder, or as a
 // package://NAME/... or file:// name (io/model_uri.h: the base's `--package` folders too).
 
+#include <map>
+#include <optional>
 #include <string>
 
 #include "quasidyn/io/package_folders.h"
@@ -38,5 +40,11 @@ struct SideFile {
 // the first problem.
 SideFile ReadSideFile(const YamlValue& root, const std::string& base_directory,
                       const PackageSearch& packages);
+
+// The base file of the file at `path` when it is a side file (resolved as ReadSideFile does,
+// `package_folders` the command line's --package), else nullopt. For `quasidyn convert`, which
+// writes the base with the side file's start and blocks.
+std::optional<std::string> SideFileBase(const std::string& path,
+                                        const std::map<std::string, std::string>& package_folders);
 
 }  // namespace quasidyn
