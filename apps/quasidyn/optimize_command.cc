@@ -88,6 +88,13 @@ void RunOptimize(const OptimizeOptions& options) {
   ApplyOptimizerSettingOverrides(options.overrides, &s);
   const ScenePtr scene =
       std::make_shared<const Scene>(LoadSceneFile(options.scene_path, "optimize"));
+  // Without --goal, the goal of the scene's planning: block (a side file's, docs/qsim-files.md).
+  if (!Given(options.overrides, "goal")) {
+    if (!scene->planning || scene->planning->goal.size() == 0)
+      throw std::invalid_argument("--goal is required: the scene " + options.scene_path +
+                                  " has no planning: block with a goal");
+    s.object_goal = scene->planning->goal;
+  }
   FormulationChoice stepping;
   GuessFile initial;
   if (!options.initial_path.empty()) {
@@ -227,9 +234,8 @@ void AddOptimizeCommand(CLI::App& app) {
                   "Initial guess: the commands of this trajectory or plan file (a plan's "
                   "regrasps kept; the horizon, unless given, its steps)");
   // Every setting of the optimizer block, as a flag (trajectory_optimizer.h; `quasidyn settings
-  // optimizer`); --goal is required.
+  // optimizer`); --goal, unless the scene's planning: block has a goal.
   AddSettingFlags(cmd, TrajectoryOptimizerSettingsSchema().specs(), &o->overrides);
-  cmd->get_option("--goal")->required();
   cmd->add_option("--out", o->out_path,
                   "Write the best plan to this trajectory file (.json, .npz or .csv)")
       ->required();

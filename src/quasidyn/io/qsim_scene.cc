@@ -16,7 +16,7 @@ SceneFormulation QsimFormulation(const QsimScene& qsim) {
   return formulation;
 }
 
-Scene BuildQsimScene(const QsimScene& qsim) {
+Scene BuildQsimScene(const QsimScene& qsim, const StartOverrides& starts) {
   SceneBuilder builder(qsim.file);
   Scene& parameters = builder.parameters();
   parameters.name = qsim.name;
@@ -39,6 +39,7 @@ Scene BuildQsimScene(const QsimScene& qsim) {
     }
     builder.AddInstance(instance);
   }
+  builder.SetStarts(starts);
   Scene scene = builder.Build();
   scene.warnings.insert(scene.warnings.end(), qsim.warnings.begin(), qsim.warnings.end());
   return scene;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "quasidyn/io/qsim_system_file.h"
+#include "quasidyn/io/scene_builder.h"
 #include "quasidyn/model/formulation_choice.h"
 #include "quasidyn/model/scene.h"
 
@@ -17,7 +18,9 @@ namespace quasidyn {
 SceneFormulation QsimFormulation(const QsimScene& qsim);
 
 // The scene of `qsim`: 3D, QsimFormulation's formulation, the models' warnings and the file's
-// own in Scene::warnings. Throws SceneError at the line of what does not build.
-Scene BuildQsimScene(const QsimScene& qsim);
+// own in Scene::warnings; the models start at `starts` where it names them (a side file's
+// `initial:`, SceneBuilder::SetStarts), else at the file's q0. Throws SceneError at the line of
+// what does not build.
+Scene BuildQsimScene(const QsimScene& qsim, const StartOverrides& starts = {});
 
 }  // namespace quasidyn

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "quasidyn/common/closest_name.h"
 #include "quasidyn/io/loader_limits.h"
 #include "quasidyn/model/physical_ranges.h"
 #include "quasidyn/model/scene_error.h"
@@ -295,6 +296,50 @@ void CheckInitial(const InstanceSpec& instance, const std::vector<const JointSpe
   }
 }
 
+// The instances' starts with `starts` (SceneBuilder::SetStarts) in place of their own: a named
+// one's q, or its segment of the whole q0 (objects first, then robots, each in its joints'
+// parents-first order; `nq_of` gives an instance's n_q). A name that is no instance fails at
+// its line with the closest name.
+std::vector<InstanceSpec> WithStarts(const std::vector<const InstanceSpec*>& ordered,
+                                     const StartOverrides& starts, const std::vector<int>& nq_of) {
+  std::vector<InstanceSpec> result;
+  for (const InstanceSpec* spec : ordered) result.push_back(*spec);
+  std::vector<std::string> names;
+  for (const InstanceSpec* spec : ordered) names.push_back(spec->name);
+  for (const StartOverrides::Instance& start : starts.instances) {
+    const auto it = std::find(names.begin(), names.end(), start.name);
+    if (it == names.end()) {
+      std::string known;
+      for (const std::string& name : names) known += (known.empty() ? "" : ", ") + name;
+      ThrowAt(start.where, "no model named '" + start.name + "' in the scene" +
+                               DidYouMean(start.name, names) + " (models: " + known + ")");
+    }
+    InstanceSpec& spec = result[it - names.begin()];
+    spec.initial = start.q;
+    spec.initial_where = start.where;
+  }
+  if (starts.whole) {
+    int nq = 0;
+    for (int n : nq_of) nq += n;
+    if (starts.whole->q.size() != nq) {
+      std::string layout;
+      for (size_t i = 0; i < ordered.size(); ++i)  // fixed objects (no q) left out
+        if (nq_of[i] > 0)
+          layout +=
+              (layout.empty() ? "" : ", ") + ordered[i]->name + " " + std::to_string(nq_of[i]);
+      ThrowAt(starts.whole->where, "must have n_q = " + std::to_string(nq) +
+                                       " numbers (objects first, then robots: " + layout +
+                                       "), got " + std::to_string(starts.whole->q.size()));
+    }
+    int offset = 0;
+    for (size_t i = 0; i < result.size(); ++i) {
+      result[i].initial = starts.whole->q.segment(offset, nq_of[i]);
+      result[i].initial_where = starts.whole->where;
+      offset += nq_of[i];
+    }
+  }
+  return result;
+}
 }  // namespace
 
 SceneBuilder::SceneBuilder(const std::string& file) { scene_.source_file = file; }
@@ -363,6 +408,18 @@ Scene SceneBuilder::Build() const {
   std::vector<std::pair<int, Eigen::VectorXd>> initial_velocities;  // (v_start, its v(0))
   std::map<std::string, SourceLocation> singular_inertia;           // robot links', by body name
   int q = 0, v = 0;
+  // A start from outside the models (SetStarts): the instances with their starts replaced.
+  std::vector<InstanceSpec> started;
+  if (!starts_.empty()) {
+    std::vector<int> nq_of;
+    for (const InstanceSpec* spec : ordered) {
+      int n = 0;
+      for (const JointSpec& j : spec->joints) n += JointNq(j.type);
+      nq_of.push_back(n);
+    }
+    started = WithStarts(ordered, starts_, nq_of);
+    for (size_t i = 0; i < ordered.size(); ++i) ordered[i] = &started[i];
+  }
   for (const InstanceSpec* spec : ordered) {
     if (!instance_names.insert(spec->name).second) {
       ThrowAt(spec->where, "duplicate instance name '" + spec->name + "'");

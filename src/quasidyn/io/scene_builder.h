@@ -9,6 +9,7 @@
 #include <Eigen/Geometry>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,21 @@ struct InstanceSpec {
   std::vector<ShapeSpec> world_shapes;
 };
 
+// A start given from outside the models (a side file's `initial:`, io/side_file.h): the q0 of
+// the instances named, in place of their own, or the whole scene's q0 (objects first, then
+// robots). Each is checked as an instance's `initial` (size, unit quaternions, limits), at
+// `where`.
+struct StartOverrides {
+  struct Instance {
+    std::string name;
+    Eigen::VectorXd q;
+    SourceLocation where;
+  };
+  std::vector<Instance> instances;  // by name; the others keep their own initial
+  std::optional<Instance> whole;    // the scene's q0 (name unused)
+  bool empty() const { return instances.empty() && !whole; }
+};
+
 class SceneBuilder {
  public:
   // `file` names the scene file in errors. The scene-wide parameters are set through
@@ -120,6 +136,9 @@ class SceneBuilder {
   void AddInstance(const InstanceSpec& instance);
   void AddCollisionFilter(const std::string& body_a, const std::string& body_b,
                           const SourceLocation& where);
+  // The start Build() gives the instances instead of their own initial; a name that is no
+  // instance, or a whole q0 of the wrong size, fails at its `where`.
+  void SetStarts(const StartOverrides& starts) { starts_ = starts; }
 
   // Assembles and validates; throws SceneError on the first problem.
   Scene Build() const;
@@ -133,6 +152,7 @@ class SceneBuilder {
     SourceLocation where;
   };
   std::vector<FilterSpec> filters_;
+  StartOverrides starts_;
 };
 
 }  // namespace quasidyn

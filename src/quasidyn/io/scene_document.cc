@@ -19,6 +19,7 @@
 #include "quasidyn/io/sdf_loader.h"
 #include "quasidyn/io/settings_reader.h"
 #include "quasidyn/io/shape_reader.h"
+#include "quasidyn/io/side_file.h"
 #include "quasidyn/io/urdf_loader.h"
 #include "quasidyn/io/yaml_reader.h"
 #include "quasidyn/model/scene_error.h"
@@ -409,6 +410,21 @@ SceneDocument SceneDocument::FromText(const std::string& yaml_text,
   PackageSearch packages;
   for (const auto& [name, folder] : package_folders)
     packages.command_line[name] = {folder, "--package " + name + "=" + folder};
+  // A side file (io/side_file.h): its base file's document, with the side file's start and
+  // blocks.
+  if (IsSideFile(root)) {
+    auto side = std::make_shared<const SideFile>(ReadSideFile(root, base_directory, packages));
+    SceneDocument document = FromFile(side->base_path, package_folders);
+    if (document.side_) {
+      throw SceneError(side->base_where.file, side->base_where.line, side->base_where.field,
+                       "the base is itself a side file (" + side->base_path +
+                           "); name the scene file it adds to");
+    }
+    document.header_.source_file = name_for_errors;
+    document.side_ = std::move(side);
+    document.side_root_ = root;
+    return document;
+  }
   // The reference quasistatic simulator's system and model-directive files
   // (docs/qsim-files.md): read whole here, with no keys beyond the format's.
   if (IsQsimFile(root)) {
@@ -439,10 +455,18 @@ void SceneDocument::ThrowUnreadFormulationValue() const {
 
 Scene SceneDocument::ReadModels(const std::vector<std::string>& extension_object_keys) const {
   ThrowUnreadFormulationValue();
-  if (qsim_) return BuildQsimScene(*qsim_);
+  const StartOverrides starts = side_ ? side_->starts : StartOverrides{};
+  // A side file's scene names the side file (Scene::source_file: a plan or trajectory made from
+  // it loads it again); errors of the base's models name the base.
+  if (qsim_) {
+    Scene scene = BuildQsimScene(*qsim_, starts);
+    if (side_) scene.source_file = header_.source_file;
+    return scene;
+  }
   const YamlValue& root = root_;
   SceneBuilder builder(header_.source_file);
   builder.parameters() = header_;
+  builder.SetStarts(starts);
   Context context{header_.planar, base_directory_, packages_, extension_object_keys};
   if (const auto packages = root.Find("packages")) ReadPackages(*packages, &context);
   if (const auto environment = root.Find("environment")) {
@@ -473,11 +497,17 @@ Scene SceneDocument::ReadModels(const std::vector<std::string>& extension_object
 }
 
 void SceneDocument::ReadSettings(Scene* scene) const {
-  if (qsim_) return;
-  if (const auto planning = root_.Find("planning")) {
+  // A side file's blocks replace the base's (a block it leaves out is the base's).
+  const auto block = [&](const char* key) -> std::optional<YamlValue> {
+    if (side_root_)
+      if (auto side = side_root_->Find(key)) return side;
+    if (qsim_) return std::nullopt;
+    return root_.Find(key);
+  };
+  if (const auto planning = block("planning")) {
     scene->planning = ReadPlanningSettings(*planning, *scene);
   }
-  if (const auto mpc = root_.Find("mpc")) scene->mpc = ReadMpcSettings(*mpc, *scene);
+  if (const auto mpc = block("mpc")) scene->mpc = ReadMpcSettings(*mpc, *scene);
 }
 
 SceneDocument SceneDocument::FromFile(const std::string& path,

@@ -19,7 +19,9 @@
 // the 1-based line and the field. A file of the reference quasistatic simulator (a system file,
 // `model_directive:`, or a Drake model-directive file, `directives:`) is read whole by FromFile
 // and FromText as io/qsim_system_file.h says (docs/qsim-files.md): formulation qp with the
-// objects' mass term as its parameters, no keys beyond the format's.
+// objects' mass term as its parameters, no keys beyond the format's. A side file (`base:`,
+// io/side_file.h) is its base file's document with the side file's start and its `planning:`
+// and `mpc:` blocks in place of the base's; the scene's source_file is the side file.
 
 #include <exception>
 #include <map>
@@ -36,6 +38,7 @@
 namespace quasidyn {
 
 struct QsimScene;
+struct SideFile;
 
 class SceneDocument {
  public:
@@ -89,6 +92,10 @@ class SceneDocument {
   std::string base_directory_;
   PackageSearch packages_;                 // the command line's (--package)
   std::shared_ptr<const QsimScene> qsim_;  // a reference simulator's file, read whole; or null
+  // A side file (io/side_file.h): what it gives, and its root (its blocks); the members above
+  // are its base file's. Null for other files.
+  std::shared_ptr<const SideFile> side_;
+  std::optional<YamlValue> side_root_;
   std::vector<std::shared_ptr<const void>> kept_;
 };
 
