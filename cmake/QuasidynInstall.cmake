@@ -69,4 +69,5 @@ if(QUASIDYN_BUILD_TESTS AND TARGET _quasidyn)
            WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
   set_tests_properties(python.stubs PROPERTIES ENVIRONMENT
                        "PYTHONDONTWRITEBYTECODE=1;PYTHONPATH=${CMAKE_CURRENT_BINARY_DIR}/python")
+  quasidyn_preload_sanitizer_runtime(python.stubs)
 endif()

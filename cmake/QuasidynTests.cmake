@@ -14,6 +14,23 @@ set(QUASIDYN_TEST_TMP ${PROJECT_BINARY_DIR}/test-tmp)
 set(QUASIDYN_GTEST_PROPERTIES LABELS fast ENVIRONMENT TMPDIR=${QUASIDYN_TEST_TMP}/gtest
                               FIXTURES_REQUIRED test_tmp)
 
+# In the sanitizer build (QUASIDYN_SANITIZE, scripts/sanitize.sh): the tests that run the
+# system python3, which is not instrumented, on the instrumented module (directly, or through
+# `quasidyn sweep`) get the sanitizer runtimes preloaded, which the module needs first in the
+# library list; leak checking is off for them, as it would cover the interpreter's own
+# allocations. Nothing elsewhere.
+function(quasidyn_preload_sanitizer_runtime)
+  if(NOT QUASIDYN_SANITIZE)
+    return()
+  endif()
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
+                  OUTPUT_VARIABLE asan_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libubsan.so
+                  OUTPUT_VARIABLE ubsan_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set_property(TEST ${ARGN} APPEND PROPERTY ENVIRONMENT
+               "LD_PRELOAD=${asan_runtime}:${ubsan_runtime};ASAN_OPTIONS=detect_leaks=0")
+endfunction()
+
 # The label of a test that is not a gtest case, from its name.
 function(quasidyn_test_label name out)
   if(name MATCHES "^fuzz\\.")

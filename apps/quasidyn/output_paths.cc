@@ -114,6 +114,7 @@ const std::vector<std::string>& JsonExtensions() {
 std::vector<NamedPath> SceneInputs(const Scene& scene, const std::string& scene_name) {
   std::vector<NamedPath> inputs;
   if (!scene.source_file.empty()) inputs.push_back({scene_name, scene.source_file});
+  if (!scene.base_file.empty()) inputs.push_back({"the base of " + scene_name, scene.base_file});
   for (const ModelInstance& instance : scene.instances) {
     if (instance.source_file.empty()) continue;
     inputs.push_back({"the URDF of " + std::string(instance.actuated ? "robot" : "object") + " '" +

@@ -226,6 +226,13 @@ def test_plan_optimize_and_track_on_a_side_file(models, cli):
     refused = run(cli, models, "optimize", "start_only.yaml", "--out", "o.json")
     assert refused.returncode != 0
     assert "--goal is required: the scene start_only.yaml has no planning: block" in refused.stderr
+    # The unchanged base is an input of the run: no output may overwrite it.
+    base = models / "qsim_models" / "q_sys" / "push.yml"
+    original = base.read_bytes()
+    over = run(cli, models, "convert", "push_plan.yaml", "--out", str(base))
+    assert over.returncode != 0
+    assert "the base of" in over.stderr and "may not overwrite an input" in over.stderr
+    assert base.read_bytes() == original
     # The side file's errors are the command line's too, at the file and line.
     side_file(models, SIDE.replace("pusher: [0.08]", "pusha: [0.08]"), "bad.yaml")
     bad = run(cli, models, "info", "bad.yaml")

@@ -15,10 +15,27 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # keeps a signal ignored that it was started with.
 set -m
 
-# Runs "$@" in the background, sends signal $signal after a second, and sets $code.
+# Waits until process $1 catches signal $signal (its interrupt scope is in place: the signal's
+# bit in SigCgt of /proc/PID/status), at most 120 s, or until it has ended: a slow start (a
+# sanitizer build, a loaded machine: 1.4 s to load the scene under ASan) must not take the
+# signal before the command can act on it, which ends it with no line.
+wait_for_handler() {
+  local pid=$1 number mask
+  number=$(kill -l "$signal")
+  for _ in $(seq 1200); do
+    mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$pid/status" 2> /dev/null) || return 0
+    [ -n "$mask" ] || return 0
+    (((16#$mask >> (number - 1)) & 1)) && return 0
+    sleep 0.1
+  done
+}
+
+# Runs "$@" in the background, sends signal $signal a second after its interrupt scope is in
+# place, and sets $code.
 interrupt_after_a_second() {
   "$@" > "$tmp/out.txt" 2> "$tmp/err.txt" &
   local pid=$!
+  wait_for_handler "$pid"
   sleep 1
   kill -"$signal" "$pid"
   wait "$pid"

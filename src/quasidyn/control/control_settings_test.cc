@@ -103,7 +103,7 @@ TEST(ControlSettings, StabilizerKappaLiesWithinItsMethodsRange) {
   ASSERT_TRUE(p);
   EXPECT_EQ(p->field, "kappa");
   EXPECT_EQ(p->problem,
-            "must lie within [1e-06, 1e+12] 1/(N·m), got 9.99989e-321 (κ of log-barrier "
+            "must lie within [1e-06, 1e+12] 1/(N·m), got 1e-320 (κ of log-barrier "
             "smoothing)");
   s.smoothing = 1e-6;  // the least κ, usable
   EXPECT_FALSE(CheckStabilizerSettings(s, 3));

@@ -168,5 +168,40 @@ TEST(PhysicalRangeInputs, UrdfMassAndInertia) {
       << mass;
 }
 
+// A model file's friction (SDF <mu>) meets the scene's friction range, at the collision's line.
+TEST(PhysicalRangeInputs, SdfFriction) {
+  testing::ScratchDirectory folder;
+  const auto load = [&](const std::string& mu) {
+    testing::WriteWholeFile(
+        folder / "box.sdf",
+        "<?xml version=\"1.0\"?>\n<sdf version=\"1.7\">\n  <model name=\"box\">\n"
+        "    <link name=\"body\">\n      <inertial><mass>0.5</mass>\n"
+        "        <inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz>"
+        "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>\n      </inertial>\n"
+        "      <collision name=\"block\">\n"  // line 8
+        "        <geometry><box><size>0.1 0.1 0.1</size></box></geometry>\n"
+        "        <surface><friction><ode><mu>" +
+            mu +
+            "</mu></ode></friction></surface>\n      </collision>\n    </link>\n"
+            "  </model>\n</sdf>\n");
+    try {
+      ReadSceneText(
+          "name: s\ndimension: 3\ntime_step: 0.01\nobjects:\n  - {name: box, joint: floating, "
+          "sdf: box.sdf, initial: [0, 0, 0.05, 1, 0, 0, 0]}\n",
+          "scene.yaml", folder.path().string());
+    } catch (const SceneError& e) {
+      return std::string(e.what());
+    }
+    return std::string("loaded");
+  };
+  EXPECT_EQ(load("0.6"), "loaded");
+  EXPECT_EQ(load("0"), "loaded");  // frictionless
+  const std::string tiny = load("1e-9");
+  EXPECT_TRUE(Contains(tiny,
+                       "box.sdf:8: link 'body' <collision> 'block': friction: must be 0 or lie "
+                       "within [1e-06, 100], got 1e-09"))
+      << tiny;
+}
+
 }  // namespace
 }  // namespace quasidyn

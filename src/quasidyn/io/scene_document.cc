@@ -460,7 +460,10 @@ Scene SceneDocument::ReadModels(const std::vector<std::string>& extension_object
   // it loads it again); errors of the base's models name the base.
   if (qsim_) {
     Scene scene = BuildQsimScene(*qsim_, starts);
-    if (side_) scene.source_file = header_.source_file;
+    if (side_) {
+      scene.source_file = header_.source_file;
+      scene.base_file = side_->base_path;
+    }
     return scene;
   }
   const YamlValue& root = root_;
@@ -493,7 +496,9 @@ Scene SceneDocument::ReadModels(const std::vector<std::string>& extension_object
       builder.AddCollisionFilter(names[0].AsString(), names[1].AsString(), LocationOf(pair));
     }
   }
-  return builder.Build();
+  Scene scene = builder.Build();
+  if (side_) scene.base_file = side_->base_path;
+  return scene;
 }
 
 void SceneDocument::ReadSettings(Scene* scene) const {

@@ -118,6 +118,9 @@ enum class FrictionCombination { kMin, kGeometricMean, kHarmonic };
 struct Scene {
   std::string name;
   std::string source_file;  // for error messages; empty for inline scenes
+  // A side file's base (io/side_file.h: the unchanged file it adds a start and blocks to), as
+  // resolved; empty otherwise. An input of every run, which no output may overwrite.
+  std::string base_file;
   // What the loader read but ignores, one message per item naming the element and the file
   // (and line where known), e.g. an SDF <plugin> or an MJCF <actuator>: the command line
   // prints them, Python has Scene.warnings.
