@@ -6,69 +6,17 @@ import numpy as np
 import pytest
 
 import quasidyn
+import qsim_push_system
 
-PUSHER = """<?xml version="1.0"?>
-<sdf version="1.7">
-  <model name="pusher">
-    <link name="base"/>
-    <link name="slider">
-      <collision name="tip"><geometry><sphere><radius>0.05</radius></sphere></geometry>
-        <surface><friction><ode><mu>0.5</mu></ode></friction></surface></collision>
-    </link>
-    <joint name="y" type="prismatic"><parent>base</parent><child>slider</child>
-      <axis><xyz>0 1 0</xyz></axis></joint>
-  </model>
-</sdf>
-"""
-
-BALL = """<?xml version="1.0"?>
-<sdf version="1.7">
-  <model name="ball">
-    <link name="ball">
-      <inertial><mass>0.1</mass><inertia><ixx>1e-4</ixx><iyy>1e-4</iyy><izz>1e-4</izz>
-        <ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
-      <collision name="c"><geometry><sphere><radius>0.05</radius></sphere></geometry></collision>
-    </link>
-  </model>
-</sdf>
-"""
-
-DIRECTIVES = """directives:
-- add_model:
-    name: pusher
-    file: package://qd_py_qsim/pusher.sdf
-- add_frame:
-    name: pusher_offset
-    X_PF:
-      base_frame: world
-      translation: [0, -0.2, 0]
-      rotation: !Rpy {deg: [0, 0, 0]}
-- add_weld:
-    parent: pusher_offset
-    child: pusher::base
-"""
-
-SYSTEM = """model_directive: package://qd_py_qsim/pusher.yml
-robots:
-  - {name: pusher, Kp: [100]}
-objects:
-  - {name: ball, file: package://qd_py_qsim/ball.sdf}
-quasistatic_sim_params:
-  gravity: [0, 0, 0]
-  nd_per_contact: 4
-  contact_detection_tolerance: 0.5
-  is_quasi_dynamic: True
-  unactuated_mass_scale: .NAN
-"""
+PACKAGE = "qd_py_qsim"
+PUSHER = qsim_push_system.PUSHER
+SYSTEM = qsim_push_system.SYSTEM.replace("{package}", PACKAGE)
 
 
 @pytest.fixture
 def models(tmp_path, monkeypatch):
     monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
-    (tmp_path / "package.xml").write_text("<package><name>qd_py_qsim</name></package>\n")
-    (tmp_path / "pusher.sdf").write_text(PUSHER)
-    (tmp_path / "ball.sdf").write_text(BALL)
-    (tmp_path / "pusher.yml").write_text(DIRECTIVES)
+    qsim_push_system.write_push_system(tmp_path, PACKAGE)
     (tmp_path / "q_sys").mkdir()
     return tmp_path
 

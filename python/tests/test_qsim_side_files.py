@@ -12,61 +12,7 @@ import numpy as np
 import pytest
 
 import quasidyn
-
-PUSHER = """<?xml version="1.0"?>
-<sdf version="1.7">
-  <model name="pusher">
-    <link name="base"/>
-    <link name="slider">
-      <collision name="tip"><geometry><sphere><radius>0.05</radius></sphere></geometry>
-        <surface><friction><ode><mu>0.5</mu></ode></friction></surface></collision>
-    </link>
-    <joint name="y" type="prismatic"><parent>base</parent><child>slider</child>
-      <axis><xyz>0 1 0</xyz></axis></joint>
-  </model>
-</sdf>
-"""
-
-BALL = """<?xml version="1.0"?>
-<sdf version="1.7">
-  <model name="ball">
-    <link name="ball">
-      <inertial><mass>0.1</mass><inertia><ixx>1e-4</ixx><iyy>1e-4</iyy><izz>1e-4</izz>
-        <ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
-      <collision name="c"><geometry><sphere><radius>0.05</radius></sphere></geometry>
-        <surface><friction><ode><mu>0.5</mu></ode></friction></surface></collision>
-    </link>
-  </model>
-</sdf>
-"""
-
-DIRECTIVES = """directives:
-- add_model:
-    name: pusher
-    file: package://qd_side/pusher.sdf
-- add_frame:
-    name: pusher_offset
-    X_PF:
-      base_frame: world
-      translation: [0, -0.2, 0]
-      rotation: !Rpy {deg: [0, 0, 0]}
-- add_weld:
-    parent: pusher_offset
-    child: pusher::base
-"""
-
-SYSTEM = """model_directive: package://qd_side/pusher.yml
-robots:
-  - {name: pusher, Kp: [100]}
-objects:
-  - {name: ball, file: package://qd_side/ball.sdf}
-quasistatic_sim_params:
-  gravity: [0, 0, 0]
-  nd_per_contact: 4
-  contact_detection_tolerance: 0.5
-  is_quasi_dynamic: True
-  unactuated_mass_scale: .NAN
-"""
+import qsim_push_system
 
 # The ball from the origin to y = 0.04 (its orientation free: rotation weight 0); the pusher
 # starts 0.02 m from it. q = (ball x, y, z, qw, qx, qy, qz; pusher y).
@@ -92,12 +38,8 @@ def models(tmp_path, monkeypatch):
     the simulator's models/."""
     monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
     package = tmp_path / "qsim_models"
-    (package / "q_sys").mkdir(parents=True)
-    (package / "package.xml").write_text("<package><name>qd_side</name></package>\n")
-    (package / "pusher.sdf").write_text(PUSHER)
-    (package / "ball.sdf").write_text(BALL)
-    (package / "pusher.yml").write_text(DIRECTIVES)
-    (package / "q_sys" / "push.yml").write_text(SYSTEM)
+    qsim_push_system.write_push_system(package, "qd_side", ball_mu=0.5,
+                                       system=package / "q_sys" / "push.yml")
     (tmp_path / "mine").mkdir()
     return tmp_path
 
