@@ -9,7 +9,6 @@
 #include <string>
 #include <tuple>
 
-#include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/program_settings.h"
@@ -51,14 +50,10 @@ TEST_P(FormulationsOnExamples, StepsStayPhysicalAndOptimal) {
     SCOPED_TRACE("step " + std::to_string(k));
     const Eigen::VectorXd u = scene.CommandAt((k + 1) * h);
     const testing::OwnedStepProblem owned(scene_ptr, settings, q, u);
-    // The program the step model solves: the exact ones without the joint-limit rows beyond
-    // the step's reach (joint_limit_rows.h; their multipliers are not unique where contacts
-    // are statically indeterminate, so the test compares the same program).
-    QuasiDynamicCost cost = owned.get().cost;
+    // The program the step model solves (testing::StepModelProblem).
     const std::unique_ptr<const QuasiDynamicProgram> program = settings.program();
-    if (program->LeavesOutJointLimitsOutOfReach())
-      LeaveOutJointLimitsOutOfReach(scene, q, u, &cost.limits);
-    const StepProblem problem{scene, owned.get().contacts, cost, settings.time_step};
+    QuasiDynamicCost cost;
+    const StepProblem problem = testing::StepModelProblem(owned, q, u, &cost);
     const FormulationSolution solution = testing::SolveWith(problem, *program);
     ASSERT_TRUE(solution.status == SolverStatus::kSolved ||
                 solution.status == SolverStatus::kSolvedInaccurate)

@@ -17,7 +17,6 @@
 #include <string>
 #include <tuple>
 
-#include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/formulations/programs/pyramid_qp.h"
 #include "quasidyn/formulations/qp/qp_program.h"
 #include "quasidyn/formulations/registry.h"
@@ -83,11 +82,8 @@ TEST_P(StationarityOnExamples, PolishedAnswersMeetStationarityToRounding) {
     SCOPED_TRACE("step " + std::to_string(k));
     const Eigen::VectorXd u = scene.CommandAt((k + 1) * h);
     const testing::OwnedStepProblem owned(scene_ptr, settings, q, u);
-    QuasiDynamicCost cost = owned.get().cost;
-    const std::unique_ptr<const QuasiDynamicProgram> program = settings.program();
-    if (program->LeavesOutJointLimitsOutOfReach())
-      LeaveOutJointLimitsOutOfReach(scene, q, u, &cost.limits);
-    const StepProblem problem{scene, owned.get().contacts, cost, h};
+    QuasiDynamicCost cost;
+    const StepProblem problem = testing::StepModelProblem(owned, q, u, &cost);
     const FormulationSolution interior = testing::SolveWith(problem, *off);
     const FormulationSolution polished = testing::SolveWith(problem, *on);
     ASSERT_EQ(interior.status, SolverStatus::kSolved) << interior.message;

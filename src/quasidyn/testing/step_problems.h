@@ -9,6 +9,7 @@
 #include <string>
 
 #include "quasidyn/contact/contact_model.h"
+#include "quasidyn/dynamics/joint_limit_rows.h"
 #include "quasidyn/dynamics/quasi_dynamic_cost.h"
 #include "quasidyn/dynamics/step_problem.h"
 #include "quasidyn/formulations/program.h"
@@ -47,6 +48,19 @@ class OwnedStepProblem {
   std::unique_ptr<ContactData> data_;
   QuasiDynamicCost cost_;
 };
+
+// The problem the step model of owned.settings().type solves at (q, u), into *cost (which the
+// problem refers to, with `owned`): the exact programs leave out the joint-limit rows beyond the
+// step's reach (joint_limit_rows.h; their multipliers are not unique where contacts are
+// statically indeterminate), so a test solves the same program as the model.
+inline StepProblem StepModelProblem(const OwnedStepProblem& owned, const Eigen::VectorXd& q,
+                                    const Eigen::VectorXd& u, QuasiDynamicCost* cost) {
+  const StepProblem full = owned.get();
+  *cost = full.cost;
+  if (owned.settings().program()->LeavesOutJointLimitsOutOfReach())
+    LeaveOutJointLimitsOutOfReach(full.scene, q, u, &cost->limits);
+  return StepProblem{full.scene, full.contacts, *cost, full.time_step};
+}
 
 // The problem solved by `formulation` (e.g. one made with tighter solver settings), with a
 // fresh workspace.
