@@ -8,7 +8,8 @@
 // the wall time spent stepping (the extensions' steps, substeps and overlap checks),
 // linearising (new nodes and regrasp candidates), contact sampling (IK and settling),
 // in nearest-node queries and elsewhere (PlanStatistics, rrt.h), and the deepest overlap of two
-// shapes over every returned plan replayed (ReplayedPath::max_penetration: the path to the goal
+// shapes over every returned plan replayed after its start (ReplayedPath::path_penetration, with
+// the start's own overlap printed apart: a given q0 may overlap; the path to the goal
 // node, or to the best node when not found). The ablation flags change one thing on the same
 // seeds: --euclidean (nearest node by the Euclidean distance in the objects' tangent space),
 // --no-contact-sampling (p_grasp = 0), --no-goal-connection (the scene's goal_connection removed;
@@ -32,6 +33,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -41,6 +43,7 @@
 
 #include "common/tool_options.h"
 #include "quasidyn/control/trajopt_goal_connector.h"
+#include "quasidyn/io/package_folders.h"
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/rrt.h"
 #include "quasidyn/scenes/scene_loading.h"
@@ -61,7 +64,8 @@ struct Options {
   bool euclidean = false;
   bool no_contact_sampling = false;
   bool no_goal_connection = false;
-  std::string json_path;  // empty: no JSON
+  std::string json_path;                        // empty: no JSON
+  std::map<std::string, std::string> packages;  // --package NAME=DIR
 };
 
 struct Run {
@@ -72,7 +76,8 @@ struct Run {
   int nodes = 0;
   int regrasps = 0;
   double best_distance = 0.0;
-  double penetration = 0.0;  // [m] the replayed path's deepest overlap
+  double penetration = 0.0;        // [m] the replayed path's deepest overlap after its start
+  double start_penetration = 0.0;  // [m] the start's own overlap
   PlanStatistics statistics;
 };
 
@@ -100,7 +105,9 @@ Run PlanOnce(const ScenePtr& scene, const PlanningSettings& settings, int thread
   run.nodes = static_cast<int>(plan.nodes.size());
   run.regrasps = plan.statistics.regrasps;
   run.best_distance = plan.best_distance;
-  run.penetration = ReplayPlan(scene, plan).max_penetration;
+  const ReplayedPath replayed = ReplayPlan(scene, plan);
+  run.penetration = replayed.path_penetration;
+  run.start_penetration = replayed.start_penetration;
   return run;
 }
 
@@ -145,8 +152,9 @@ json Summary(const std::vector<Run>& runs) {
   int found = 0;
   std::vector<double> wall, cpu, nodes, found_wall, found_cpu;
   PlanStatistics total;
-  double penetration = 0.0, found_penetration = 0.0;
+  double penetration = 0.0, found_penetration = 0.0, start_penetration = 0.0;
   for (const Run& r : runs) {
+    start_penetration = std::max(start_penetration, r.start_penetration);
     found += r.found;
     wall.push_back(r.wall);
     cpu.push_back(r.cpu);
@@ -191,7 +199,8 @@ json Summary(const std::vector<Run>& runs) {
           {"median_cpu_seconds_found", found_cpu.empty() ? 0.0 : Median(found_cpu)},
           {"worst_cpu_seconds_found", found_cpu.empty() ? 0.0 : Max(found_cpu)},
           {"max_penetration", penetration},
-          {"max_penetration_found", found_penetration}};
+          {"max_penetration_found", found_penetration},
+          {"start_penetration", start_penetration}};
 }
 
 void PrintSummary(const json& s, const std::string& label) {
@@ -222,6 +231,9 @@ void PrintSummary(const json& s, const std::string& label) {
             << number("worst_cpu_seconds_found", 2) << " | "
             << number("median_wall_seconds_found", 2) << " / "
             << number("worst_wall_seconds_found", 2) << " |" << std::endl;
+  std::cout << "\nThe penetration columns are the deepest overlap of two shapes after the start; "
+               "the start's own overlap (q0 as given, separated by the first step): "
+            << number("start_penetration", 3, 1e3) << " mm" << std::endl;
 }
 
 json RunToJson(const Run& r) {
@@ -245,7 +257,8 @@ json RunToJson(const Run& r) {
           {"connection_extensions", s.connection_extensions},
           {"connection_regrasps", s.connection_regrasps},
           {"best_distance", r.best_distance},
-          {"max_penetration", r.penetration}};
+          {"max_penetration", r.penetration},
+          {"start_penetration", r.start_penetration}};
 }
 
 int Main(int argc, char** argv) {
@@ -273,6 +286,18 @@ int Main(int argc, char** argv) {
   app.add_flag("--no-goal-connection", options.no_goal_connection,
                "Without the scene's goal connection (docs/planning.md, \"Goal connection\")");
   app.add_option("--json", options.json_path, "Write every seed and the summary to this file");
+  app.add_option_function<std::vector<std::string>>(
+         "--package",
+         [&options](const std::vector<std::string>& values) {
+           for (const std::string& value : values) {
+             const auto [name, folder] = ParsePackageArgument(value);
+             options.packages[name] = folder;
+           }
+         },
+         "NAME=DIR: the folder of package NAME for package://NAME/... (e.g. a qsim side file's "
+         "base; repeatable)")
+      ->type_name("NAME=DIR")
+      ->allow_extra_args(false);
   tools::AddQuietFlag(&app, &quiet);
   tools::ParseOrExit(&app, argc, argv);
   if (quiet) tools::SilenceStdout();
@@ -281,7 +306,7 @@ int Main(int argc, char** argv) {
   if (options.time_limit < 0) throw std::invalid_argument("--time-limit must be > 0");
   if (options.max_nodes < 0) throw std::invalid_argument("--max-nodes must be >= 1");
 
-  const ScenePtr scene = std::make_shared<const Scene>(LoadScene(options.scene));
+  const ScenePtr scene = std::make_shared<const Scene>(LoadScene(options.scene, options.packages));
   if (!scene->planning)
     throw std::invalid_argument(options.scene + ": the scene has no planning block");
   PlanningSettings settings = *scene->planning;

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/model/planning_settings.h"
 #include "quasidyn/planning/penetration_meter.h"
 
 namespace quasidyn {
@@ -58,7 +59,13 @@ ObjectError ObjectErrorOf(const Scene& scene, const Eigen::VectorXd& q,
                           const Eigen::VectorXd& q_ref) {
   const int no = scene.nq_u;
   ObjectError out;
-  if (scene.planar) {
+  bool ghost = false;  // the first object on planar ghost links (x, y, θ) in a 3D scene
+  for (const ModelInstance& instance : scene.instances)
+    if (!instance.actuated && instance.nq > 0) {
+      ghost = OnPlanarGhostLinks(scene, instance);
+      break;
+    }
+  if (scene.planar || ghost) {
     out.position = (q.head(std::min(no, 2)) - q_ref.head(std::min(no, 2))).norm();
     out.angle = no >= 3 ? std::abs(std::remainder(q(2) - q_ref(2), 2.0 * M_PI)) : 0.0;
   } else if (no >= 7) {

@@ -199,13 +199,19 @@ const QpResult& TrajectoryOptimizer::last_qp_result() const { return solver_->re
 // g_θ ← θ_T + wrap(g_θ − θ_T), wrap to [−π, π]. Unchanged when |g_θ − θ_T| <= π.
 void TrajectoryOptimizer::GoalOnTheGuessBranch(const Eigen::VectorXd& q_final) {
   const Scene& scene = model_->scene();
+  const auto on_the_branch = [&](int i) {
+    const double theta = q_final[i];
+    last_data_.goal[i] = theta + WrapAngle(settings_.object_goal[i] - theta);
+  };
   for (const Joint& joint : scene.joints) {
     if (joint.type != JointType::kPlanar) continue;
     const int i = joint.q_start + 2;  // (x, y, θ)
     if (i >= scene.nq_u) continue;    // a robot's planar joint: not in the goal
-    const double theta = q_final[i];
-    last_data_.goal[i] = theta + WrapAngle(settings_.object_goal[i] - theta);
+    on_the_branch(i);
   }
+  // An object on planar ghost links: its revolute joint, the last of its three coordinates.
+  for (const ModelInstance& instance : scene.instances)
+    if (OnPlanarGhostLinks(scene, instance)) on_the_branch(instance.q_start + 2);
 }
 
 void TrajectoryOptimizer::StartDepth(const Eigen::VectorXd& q0) {

@@ -1,5 +1,6 @@
 #include "quasidyn/model/planning_settings.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <tuple>
@@ -49,9 +50,9 @@ MaybeProblem CheckObjectBox(const std::string& block, const Eigen::VectorXd& low
         {block + ".upper", &upper}}) {
     if (bound->size() != 3 * objects)
       return PlanningSettingsWrong(
-          field, "expected " + std::to_string(3 * objects) +
-                     " numbers (3 per object: " + (planar ? "x, y, theta" : "x, y, z") + "), got " +
-                     std::to_string(bound->size()));
+          field, "expected " + std::to_string(3 * objects) + " numbers (3 per object: " +
+                     (planar ? "x, y, theta" : "x, y, z; an object on ghost links: its joints'") +
+                     "), got " + std::to_string(bound->size()));
     if (MaybeProblem p = CheckFiniteVector(field, *bound)) return p;
   }
   for (int i = 0; i < 3 * objects; ++i) {
@@ -199,7 +200,8 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
         "planning",
         "RRT through contact with the reachability metric and contact sampling (Pang, Suh, Yang "
         "& Tedrake, T-RO 2023; docs/planning.md)");
-    const char* per_object = "3 per movable object: x, y, z [m] in 3D; x, y [m] and θ [rad] planar";
+    const char* per_object =
+        "3 per movable object: x, y, z [m] in 3D; x, y [m] and θ [rad] planar or on ghost links";
     s->Field("goal", &P::goal)
         .Unit("m, rad")
         .Doc(
@@ -410,6 +412,18 @@ int MovableObjectCount(const Scene& scene) {
   return count;
 }
 
+bool OnPlanarGhostLinks(const Scene& scene, const ModelInstance& instance) {
+  if (instance.actuated || instance.nq != 3) return false;
+  std::vector<const Joint*> moving;
+  for (const int j : instance.joints)
+    if (scene.joints[j].type != JointType::kFixed) moving.push_back(&scene.joints[j]);
+  if (moving.size() != 3) return false;
+  std::sort(moving.begin(), moving.end(),
+            [](const Joint* a, const Joint* b) { return a->q_start < b->q_start; });
+  return moving[0]->type == JointType::kPrismatic && moving[1]->type == JointType::kPrismatic &&
+         moving[2]->type == JointType::kRevolute;
+}
+
 std::optional<PlanningSettingsProblem> CheckPlanningSettings(const PlanningSettings& settings,
                                                              const Scene& scene, bool complete) {
   if (MovableObjectCount(scene) == 0)
@@ -418,18 +432,21 @@ std::optional<PlanningSettingsProblem> CheckPlanningSettings(const PlanningSetti
   if (scene.nq_a == 0)
     return PlanningSettingsWrong("robots", "the scene has no robot to move the objects with");
   for (const ModelInstance& instance : scene.instances) {
-    if (instance.actuated) continue;
+    if (instance.actuated || OnPlanarGhostLinks(scene, instance)) continue;
     for (const int j : instance.joints) {
       const Joint& joint = scene.joints[j];
       if (joint.type == JointType::kRevolute || joint.type == JointType::kPrismatic)
         return PlanningSettingsWrong(
             "objects", "object '" + instance.name + "' is articulated (" +
                            JointTypeName(joint.type) + " joint '" + joint.name +
-                           "'); the planner samples planar and floating objects only");
+                           "'); the planner samples planar and floating objects and "
+                           "objects on planar ghost links (two prismatic joints, then a "
+                           "revolute one) only");
     }
   }
   for (const ModelInstance& instance : scene.instances)
-    if (!scene.planar && !instance.actuated && instance.nq == 3)
+    if (!scene.planar && !instance.actuated && instance.nq == 3 &&
+        !OnPlanarGhostLinks(scene, instance))
       return PlanningSettingsWrong(
           "objects", "object '" + instance.name +
                          "' has a planar joint in a 3D scene; the planner samples the "

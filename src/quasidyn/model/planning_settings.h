@@ -23,6 +23,7 @@
 namespace quasidyn {
 
 struct Scene;
+struct ModelInstance;
 
 // How the reachability metric linearises the step at a tree node (planning/
 // reachability_metric.h): the exact (non-smooth) program's derivative, the log-barrier
@@ -217,5 +218,12 @@ std::optional<PlanningSettingsProblem> CheckPlanningSettings(const PlanningSetti
 
 // The movable objects of a scene (un-actuated instances with q), in order.
 int MovableObjectCount(const Scene& scene);
+
+// Whether `instance` is an object on planar ghost links: exactly three moving joints, two
+// prismatic then one revolute in q order (the reference quasistatic simulator's *_xy_yaw and
+// *_yz_rotation models, docs/qsim-files.md "Ghost links"). The planner takes its three joint
+// coordinates as a planar object's (x, y, θ) [m, m, rad]: positions subtract, the angle wraps
+// (docs/planning.md, "Objects the planner samples").
+bool OnPlanarGhostLinks(const Scene& scene, const ModelInstance& instance);
 
 }  // namespace quasidyn

@@ -30,7 +30,12 @@ ObjectSpace::ObjectSpace(const Scene& scene) {
     block.q_start = instance.q_start;
     block.v_start = instance.v_start;
     block.floating = instance.nq == 7;
-    // One planar (x, y, θ) or floating joint per object (CheckPlanningSettings says so first).
+    // One planar (x, y, θ) or floating joint per object, or planar ghost links whose joint
+    // coordinates are taken as (x, y, θ) (CheckPlanningSettings says so first).
+    if (OnPlanarGhostLinks(scene, instance)) {
+      blocks_.push_back(block);
+      continue;
+    }
     int moving_joints = 0;
     for (const int j : instance.joints) {
       const JointType type = scene.joints[j].type;
@@ -39,7 +44,7 @@ ObjectSpace::ObjectSpace(const Scene& scene) {
                               "ObjectSpace",
                               "object '" + instance.name +
                                   "' is articulated; the planner's object space holds planar "
-                                  "and floating objects only");
+                                  "and floating objects and objects on planar ghost links only");
     }
     QUASIDYN_CHECK_ARGUMENT(moving_joints == 1 && (instance.nq == 3 || instance.nq == 7),
                             "ObjectSpace",

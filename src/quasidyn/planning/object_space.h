@@ -21,15 +21,18 @@ namespace quasidyn {
 
 class ObjectSpace {
  public:
-  // One block per movable object of the scene, in q order. Throws std::invalid_argument for a
-  // scene without movable objects and for articulated objects (revolute or prismatic joints).
+  // One block per movable object of the scene, in q order; an object on planar ghost links
+  // (OnPlanarGhostLinks, model/planning_settings.h) is a planar block in its joint coordinates.
+  // Throws std::invalid_argument for a scene without movable objects and for other articulated
+  // objects (revolute or prismatic joints).
   explicit ObjectSpace(const Scene& scene);
 
   struct Block {
     int instance = -1;      // index into Scene::instances
     int q_start = 0;        // first index in q (= in q_u: objects come first)
     int v_start = 0;        // first index in the tangent vector
-    bool floating = false;  // 3D (x, y, z, qw, qx, qy, qz), else planar (x, y, θ)
+    bool floating = false;  // 3D (x, y, z, qw, qx, qy, qz), else planar (x, y, θ) or the
+                            // (prismatic, prismatic, revolute) coordinates of ghost links
   };
 
   const std::vector<Block>& blocks() const { return blocks_; }

@@ -57,7 +57,8 @@ ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nod
   trajectory.status = SolverStatus::kSolved;
   EdgeStepper edges(model, /*measure_depth=*/true);
   State x{nodes[path[0]].q, Eigen::VectorXd()};
-  out.max_penetration = edges.Depth(x.q);
+  out.start_penetration = edges.Depth(x.q);
+  out.max_penetration = out.start_penetration;
   for (size_t k = 1; k < path.size(); ++k) {
     const PlanNode& node = nodes[path[k]];
     const bool extend = node.edge == EdgeKind::kExtend;
@@ -85,10 +86,12 @@ ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nod
           return out;
         }
         x = edges.state();
-        out.max_penetration = std::max(out.max_penetration, edges.step_depth());
+        out.path_penetration = std::max(out.path_penetration, edges.step_depth());
+        out.max_penetration = std::max(out.start_penetration, out.path_penetration);
       } else {
         x.q.tail(scene.nq_a) = node.u;  // the robots re-grasp; the objects stay
-        out.max_penetration = std::max(out.max_penetration, edges.Depth(x.q));
+        out.path_penetration = std::max(out.path_penetration, edges.Depth(x.q));
+        out.max_penetration = std::max(out.start_penetration, out.path_penetration);
       }
       AppendStep(x.q, u, result, &trajectory);
       TrajectoryStep& record = trajectory.steps.back();

@@ -40,6 +40,11 @@ struct ReplayedPath {
   // The deepest overlap of two shapes along the replay [m] (penetration_meter.h), at q0 and at
   // the end of every substep, step and regrasp; +∞ where the narrow phase failed.
   double max_penetration = 0.0;
+  // Its two parts [m]: the start's own overlap (a given q0 may overlap: the first step
+  // separates it, docs/qsim-files.md) and the deepest overlap the path's steps and regrasps
+  // reach after it; max_penetration = max(start_penetration, path_penetration).
+  double start_penetration = 0.0;
+  double path_penetration = 0.0;
 };
 
 // Replays `path` (node indices, root first, each the parent of the next) of `nodes` with `model`
