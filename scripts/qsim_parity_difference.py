@@ -47,10 +47,13 @@ def two_spheres_xyz(scene):
 
 def allegro_hand_and_sphere(scene):
     # qsim/examples/allegro_hand/run_allegro_hand.py: the ball at (−0.12, 0.01, 0.07), the hand
-    # from its q0 to 1 rad on every joint but joint_0, joint_8, joint_12 (held at 0) over 2 s.
+    # from 0 (:26; the file's default q0 holds joint_12 at its lower limit 0.263 rad instead)
+    # to 1 rad on every joint but Drake's indices 0, 8, 12 (held at 0) over 2 s: joint_0,
+    # joint_8 and joint_12, Drake numbering a model's joints depth first in the SDF's order.
     q0 = scene.q0.copy()
     q0[scene.q_slice("sphere")] = [-0.12, 0.01, 0.07, 1, 0, 0, 0]
     hand = scene.q_slice("allegro_hand_right")
+    q0[hand] = 0.0
     names = scene.coordinate_names[hand]
     target = np.array([0.0 if re.search(r"joint_(0|8|12)\b", n) else 1.0 for n in names])
     start = q0[hand].copy()
