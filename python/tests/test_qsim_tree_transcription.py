@@ -92,8 +92,7 @@ def check_layout(scene, tree):
 
 def run_both(scene, tree, q0, command, formulation, steps=STEPS, include_box_box=True):
     """(quasidyn's path, the transcription's path, reports): q0 and command(t) as dicts."""
-    step = qsim_tree_step.TreeStep(tree)
-    step.include_box_box = include_box_box
+    step = qsim_tree_step.TreeStep(tree, include_box_box)
     stepper = quasidyn.Stepper(scene, formulation, h=tree.h)
     q_ref = {k: np.asarray(v, dtype=float) for k, v in q0.items()}
     q = to_quasidyn(scene, tree, q_ref)
@@ -204,6 +203,38 @@ def test_a_wrong_joint_axis_parts_from_quasidyn(folder, monkeypatch):
     body.axis = -body.axis
     ours, theirs, _ = run_both(scene, tree, q0, command, "qp")
     assert np.abs(ours - theirs).max() > 1e3 * PARITY_TOLERANCE
+
+
+def test_tree_reader_steps_as_the_first_transcription(tmp_path, monkeypatch):
+    """Scenarios (a)–(c) of test_qsim_step_transcription.py (described in Python there) read
+    back from their qsim files take the same steps within 1e3 · cvxopt's tolerance."""
+    import test_qsim_step_transcription as first
+    monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
+    for name, make in first.SCENARIOS.items():
+        system, q0, commands = make()
+        tree = qsim_files.read_system(first.write_qsim_files(system, tmp_path / name))
+        expected, _ = first.ref.simulate(system, q0, commands[:6], "qp")
+        actual, _ = qsim_tree_step.simulate(tree, q0, commands[:6], "qp")
+        for a, b in zip(actual, expected):
+            for model in b:
+                assert np.abs(a[model] - b[model]).max() <= TRANSCRIPTION_STATIONARITY, name
+
+
+def test_box_box_single_witness_on_a_face():
+    """A 0.2 m box 1 mm above a ground box, turned 30° about z: φ = 1 mm along +z, the witness
+    the centre of the box's bottom face (the smaller box's deepest feature)."""
+    c, s = np.cos(np.pi / 6), np.sin(np.pi / 6)
+    R = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
+    small = (qsim_files.Shape("b", "box", (0.2, 0.2, 0.2), np.eye(3), np.zeros(3), 0.5), R,
+             np.array([0.3, -0.2, 0.101]))
+    ground = (qsim_files.Shape("g", "box", (4.0, 4.0, 1.0), np.eye(3), np.zeros(3), 0.5),
+              np.eye(3), np.array([0.0, 0.0, -0.5]))
+    phi, n, p_a, p_b, swapped = qsim_tree_step.signed_distance(small, ground)
+    eps = np.finfo(float).eps
+    assert not swapped and abs(phi - 0.001) <= 10 * eps
+    assert np.abs(n - [0, 0, 1]).max() <= 10 * eps
+    assert np.abs(p_a - [0.3, -0.2, 0.001]).max() <= 10 * eps
+    assert np.abs(p_b - [0.3, -0.2, 0.0]).max() <= 10 * eps
 
 
 def test_reader_fails_clearly_on_an_unread_shape(tmp_path):

@@ -12,10 +12,11 @@ What is read, and how Drake (which qsim's parser calls) reads it:
 - SDF (Drake's SDFormat parser, SDF 1.6/1.7 frame semantics): links with <pose> (relative to the
   model frame unless relative_to names a link), <inertial> (mass [kg], inertia [kg·m²] about the
   centre of mass, its <pose>), <collision> spheres and boxes with any <pose> and <surface>
-  friction <mu> (Drake's default 1 without one); joints revolute, prismatic and fixed, the joint frame at the child link (its
-  <pose> relative to the child unless relative_to says otherwise), <axis><xyz> in the joint
-  frame, or the model frame when expressed_in="__model__" or (SDF 1.6) use_parent_model_frame.
-  A link with no joint to its parent and no weld floats (Drake's quaternion floating joint).
+  friction <mu> (Drake's default 1 without one); joints revolute, prismatic and fixed, the
+  joint frame at the child link (its <pose> relative to the child unless relative_to says
+  otherwise), <axis><xyz> in the joint frame, or the model frame when
+  expressed_in="__model__" or (SDF 1.6) use_parent_model_frame. A link with no joint to its
+  parent and no weld floats (Drake's quaternion floating joint).
 
 A model's q is in Drake's order: its joints depth first from the world, children in the order
 their links are declared; a floating body (qw, qx, qy, qz, x, y, z), v (ω, v) in the world.
@@ -245,9 +246,13 @@ def read_sdf(path, model_name):
         if child not in links or (parent not in links and parent != "world"):
             raise FileError(f"{jwhere}: parent {parent!r} or child {child!r} is not a link")
         R, p, relative_to = _pose(joint, jwhere)
-        X_CJ = (R, p) if relative_to in (None, child) else compose(
-            inverse(X_M[child]), compose(X_M[relative_to] if relative_to in X_M else IDENTITY,
-                                         (R, p)))
+        if relative_to in (None, child):
+            X_CJ = (R, p)
+        elif relative_to == "__model__" or relative_to in X_M:
+            X_MF = IDENTITY if relative_to == "__model__" else X_M[relative_to]
+            X_CJ = compose(inverse(X_M[child]), compose(X_MF, (R, p)))
+        else:
+            raise FileError(f"{jwhere}: <pose relative_to={relative_to!r}> names no link")
         axis_C = np.zeros(3)
         if kind != "fixed":
             xyz = joint.find("axis/xyz")
@@ -376,6 +381,8 @@ def read_system(path, packages=None, h=None):
     known = _find_packages(path.resolve().parent)
     known.update({k: pathlib.Path(v) for k, v in (packages or {}).items()})
     data = _load_yaml(path)
+    if not isinstance(data, dict) or "model_directive" not in data:
+        raise FileError(f"{path}: a qsim system file needs a model_directive")
     params = data.get("quasistatic_sim_params") or {}
     directive = read_directive(resolve(data["model_directive"], known, str(path)), known)
     files = dict(directive["models"])

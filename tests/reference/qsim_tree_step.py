@@ -22,12 +22,14 @@ FEATURE_TOLERANCE = 1e-9
 class TreeStep:
     """The step of one TreeSystem; forward(q, u, formulation) as qsim_step_transcription.Step."""
 
-    def __init__(self, system):
+    def __init__(self, system, include_box_box=True):
+        """include_box_box: False leaves box–box pairs out (to measure what they change)."""
         if not system.h > 0:
             raise ValueError(f"h must be > 0 s (got {system.h})")
         if system.nd_per_contact < 2:
             raise ValueError(f"nd_per_contact must be >= 2 (got {system.nd_per_contact})")
         self.system = system
+        self.include_box_box = include_box_box
         self.bodies = system.bodies
         moving = [m for m in system.models.values() if m.kind != "static"]
         self.models = sorted(moving, key=lambda m: m.kind != "object")  # objects, then robots
@@ -110,8 +112,8 @@ class TreeStep:
         return (self.weld_root[i] == self.weld_root[j] or a.parent == j or b.parent == i)
 
     def contacts(self, q, poses=None):
-        """Every unfiltered shape pair of two bodies with φ <= ε (qsim's CalcCollisionPairs);
-        box–box pairs only if include_box_box (set on the instance, default True)."""
+        """Every unfiltered shape pair of two bodies with φ <= ε (qsim's CalcCollisionPairs),
+        box–box pairs by the single-witness model (box_box) unless include_box_box is False."""
         poses = poses if poses is not None else self.poses(q)
         shapes = []
         for i, body in enumerate(self.bodies):
@@ -123,7 +125,7 @@ class TreeStep:
             for j, sb, Rb, pb in shapes[k + 1:]:
                 if i == j or self.filtered(i, j):
                     continue
-                if not getattr(self, "include_box_box", True) and sa.kind == sb.kind == "box":
+                if not self.include_box_box and sa.kind == sb.kind == "box":
                     continue
                 pair = signed_distance((sa, Ra, pa), (sb, Rb, pb))
                 phi, n, p_a, p_b, swapped = pair
@@ -234,8 +236,7 @@ class TreeStep:
 
 def simulate(system, q0, commands, formulation="qp", include_box_box=True):
     """As qsim_step_transcription.simulate, on a TreeSystem."""
-    step = TreeStep(system)
-    step.include_box_box = include_box_box
+    step = TreeStep(system, include_box_box)
     q, path, reports = {k: np.asarray(v, dtype=float) for k, v in q0.items()}, [], []
     for u in commands:
         q, report = step.forward(q, u, formulation)
