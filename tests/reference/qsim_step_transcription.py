@@ -10,6 +10,8 @@ Scope: spheres (on robots whose joints are prismatic, and on free objects, eithe
 position and unit quaternion — or moved by prismatic "ghost link" joints to the world) and
 axis-aligned boxes welded to the world (the ground). The systems are described in Python
 (`System`); the caller writes the same system as qsim files for the program under test.
+Kinematic trees (revolute robots, boxes on any link, box–box) read from qsim's own files:
+qsim_files.py and qsim_tree_step.py, which reuse this module's rays and solvers.
 
 Conventions of this module (those of Drake, which qsim uses):
 - A model's q: prismatic joints, one number each [m]; a floating object (qw, qx, qy, qz, x, y, z)
