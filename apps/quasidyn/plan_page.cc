@@ -62,10 +62,13 @@ void PrintPlanSummary(const Scene& scene, const PlanResult& plan, const Replayed
       << length.rotation << " rad\n";
   out << "goal distance    " << plan.best_distance << " (tolerance " << s.goal_tolerance
       << "); replay deviation " << path.max_node_deviation << "\n";
-  out << "penetration      deepest " << 1e3 * path.max_penetration
+  out << "penetration      deepest " << 1e3 * path.path_penetration
       << " mm along the path (tolerance " << 1e3 * s.penetration_tolerance
       << " mm); extensions refused " << st.penetrating_extensions << ", with substeps "
       << st.substepped_extensions << "\n";
+  if (path.start_penetration > 0.0)
+    out << "start overlap    " << 1e3 * path.start_penetration
+        << " mm at q0 as given (separated by the first step; not counted above)\n";
   if (s.region_lower.size() > 0)
     out << "object region    " << st.outside_region
         << " extensions, connection steps or regrasps refused: an object left it\n";

@@ -169,7 +169,14 @@ void BindPlan(py::module_& m) {
       .def_property_readonly(
           "max_penetration", [](const PythonPlan& p) { return p.path.max_penetration; },
           "The deepest overlap of two shapes along the replayed path [m]: at q0 and at the end of "
-          "every substep, step and regrasp (docs/planning.md, 'Plans that stay physical').")
+          "every substep, step and regrasp (docs/planning.md, 'Plans that stay physical'); "
+          "max(start_penetration, path_penetration).")
+      .def_property_readonly(
+          "start_penetration", [](const PythonPlan& p) { return p.path.start_penetration; },
+          "The start's own overlap [m] (q0 as given; the first step separates it).")
+      .def_property_readonly(
+          "path_penetration", [](const PythonPlan& p) { return p.path.path_penetration; },
+          "The deepest overlap the path's steps and regrasps reach after the start [m].")
       .def_property_readonly(
           "tree_substeps", [](const PythonPlan& p) { return PerNode<int>(p, &PlanNode::substeps); },
           "(M,): the substeps of each of a node's edge steps (1: plain steps).")

@@ -117,6 +117,9 @@ def test_plans_stay_within_the_penetration_tolerance():
     unchecked = quasidyn.plan(hand, seed=PENETRATING_SEED, penetration_tolerance=float("inf"),
                               max_substeps=1)
     assert unchecked.max_penetration > 1e-3 and (unchecked.tree_substeps == 1).all()
+    # The example's start overlaps nothing: all of the overlap is the path's.
+    assert unchecked.start_penetration == 0.0
+    assert unchecked.path_penetration == unchecked.max_penetration
     assert unchecked.trajectory.large_motion_steps > 0
     with pytest.raises(ValueError, match=r"planning\.penetration_tolerance: must be in \[1e-12, 1000\]"):
         quasidyn.plan(hand, penetration_tolerance=0.0)

@@ -52,6 +52,14 @@ const SettingsSchema<ReplanningSettings>& ReplanningSettingsSchema() {
         .Doc(
             "a plan is given up for a new one once the plant's objects are farther than this D "
             "from it (0: each plan runs to its end)");
+    s->Number("replan_min_progress", &R::min_progress)
+        .AtLeast(0)
+        .Doc(
+            "a round makes progress when the plant ends it nearer the goal than every earlier "
+            "round by at least this D");
+    s->Integer("replan_stall_limit", &R::stall_limit)
+        .AtLeast(0)
+        .Doc("rounds without progress allowed in a row; one more stops the loop");
     s->Include("stabilizer", &R::stabilizer, StabilizerSettingsSchema());
     s->Include("tracking", &R::tracking, TrackingSettingsSchema());
     return s;
@@ -128,6 +136,8 @@ ReplanningResult ExecuteWithReplanning(ScenePtr model_scene, std::shared_ptr<con
 
   ReplanningResult out;
   out.q.push_back(plant_q0);
+  out.best_distance = distance(plant_q0);
+  int stalls = 0;  // consecutive rounds without progress
   PlanToTrack plan = first;
   bool plan_found = settings.first_plan_found;
   double planning_seconds = 0.0;
@@ -157,7 +167,20 @@ ReplanningResult ExecuteWithReplanning(ScenePtr model_scene, std::shared_ptr<con
       out.message = "interrupted while plan " + std::to_string(r) + " ran on the plant";
       break;
     }
-    if (out.reached || r + 1 == settings.max_plans) break;
+    if (out.reached) break;
+    // Progress: D strictly below every earlier round's end by min_progress (replanning.h).
+    if (last.distance < out.best_distance - settings.min_progress) {
+      out.best_distance = last.distance;
+      stalls = 0;
+    } else if (++stalls > settings.stall_limit) {
+      out.stalled = true;
+      out.message = std::to_string(stalls) + " rounds in a row ended no nearer the goal than D " +
+                    std::to_string(out.best_distance) + " - " +
+                    std::to_string(settings.min_progress) + " (the last at D " +
+                    std::to_string(last.distance) + "): no progress, stopped";
+      break;
+    }
+    if (r + 1 == settings.max_plans) break;
 
     // The next plan, from where the plant is (its robots' configuration, its objects' pose).
     auto scene =

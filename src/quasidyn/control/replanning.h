@@ -65,6 +65,13 @@ struct ReplanningSettings {
   // the plant's objects lie farther than this from the plan's q_t (D of the planning settings
   // with q_t's objects as the goal); 0: every plan runs to its end.
   double replan_deviation = 0.0;
+  // Progress (docs/control.md, "Replanning that cannot cycle"): a round makes progress when
+  // the plant's objects end it nearer the goal than every earlier round ended (and than the
+  // start) by at least min_progress (D, >= 0); after stall_limit + 1 consecutive rounds without
+  // progress the loop stops. With min_progress > 0 it runs at most
+  // (⌊(D_0 − tolerance) / min_progress⌋ + 1)(stall_limit + 1) rounds whatever max_plans is.
+  double min_progress = 0.01;
+  int stall_limit = 2;
   TrackingSettings tracking;     // its regrasp_steps are each plan's own
   bool first_plan_found = true;  // whether the given first plan reached the goal (reported only,
                                  // not a setting)
@@ -98,6 +105,8 @@ struct ReplanningResult {
   std::vector<Eigen::VectorXd> q, u;
   std::vector<bool> regrasp_steps;
   std::string message;  // why the rounds stopped before max_plans when the goal was not reached
+  double best_distance = 0.0;  // D where the last progress left the plant (the start's first) [-]
+  bool stalled = false;        // stopped after stall_limit + 1 rounds without progress
   // The cancellation token of settings.tracking (TrackingSettings::cancel) or of the planner's
   // options (PlannerOptions::cancel) stopped a round's execution or planning; q and u hold the
   // control steps done.
@@ -109,8 +118,9 @@ struct ReplanningResult {
 // within planning.goal_tolerance or max_plans plans ran; with replan_deviation > 0, a plan the
 // plant has left by more than that is given up at once for a new one. The stabiliser linearises
 // `model` (the planning model: the planner's formulation and time step) along each plan. A replan
-// that is not found is executed when its best node is nearer the goal than the plant is (progress);
-// otherwise, or when a plant step fails, the rounds stop (message says why). std::invalid_argument
+// that is not found is executed when its best node is nearer the goal than the plant is;
+// otherwise, when stall_limit + 1 rounds in a row end without progress (ReplanningSettings), or
+// when a plant step fails, the rounds stop (message says why). std::invalid_argument
 // on settings out of range ("replanning.<field>: ...", the stabiliser's object_weight against
 // the model's n_q,u included), a plant whose coordinates differ from the model's, or sizes.
 ReplanningResult ExecuteWithReplanning(ScenePtr model_scene, std::shared_ptr<const StepModel> model,

@@ -115,6 +115,30 @@ TEST(Replanning, PlansAgainFromWhereThePlantEndedUntilTheGoal) {
             result.rounds.back().distance);
 }
 
+// Replanning that cannot cycle: a round that does not end nearer the goal than every earlier one
+// by min_progress is a stall, and stall_limit + 1 stalls in a row stop the loop whatever
+// max_plans allows. Progress of 10 (D) is more than the whole task's D_0: the first round (which
+// ends outside the tolerance, PlansAgainFromWhereThePlantEndedUntilTheGoal) stalls, and with
+// stall_limit 0 the loop stops there, where it would otherwise plan again.
+TEST(Replanning, StopsAfterRoundsWithoutProgress) {
+  const PhysicalPlan& p = HandHalfTurn();
+  const auto plant = Plant(p, 1);
+  ReplanningSettings settings;
+  settings.closed_loop = false;
+  settings.max_plans = 6;
+  settings.min_progress = 10.0;
+  settings.stall_limit = 0;
+  const ObjectSpace space(*p.scene);
+  const double start = space.GoalDistance(p.scene->q0, p.settings.goal, p.settings);
+  ASSERT_LT(start, settings.min_progress);
+  const ReplanningResult result = Execute(p, *plant, settings);
+  EXPECT_FALSE(result.reached);
+  EXPECT_TRUE(result.stalled);
+  EXPECT_EQ(result.rounds.size(), 1u) << result.message;
+  EXPECT_NE(result.message.find("no progress"), std::string::npos) << result.message;
+  EXPECT_EQ(result.best_distance, start);
+}
+
 // With replan_deviation, a round stops at the first step where the plant's ball is farther than
 // it from the plan's, so every round but the last ends just past the bound.
 TEST(Replanning, GivesAPlanUpWhereThePlantLeavesIt) {

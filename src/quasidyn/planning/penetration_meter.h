@@ -14,7 +14,10 @@
 // line, kinematics.h) at ⌈m/d⌉ − 1 inner points (m the step's largest body motion, d the
 // distance within which it saw contacts, at least the scene's ε), so that no body moves more
 // than d between two checked configurations: a continuous-collision check at that resolution,
-// which also sees a body that passed through another within the step. The planner's edges
+// which also sees a body that passed through another within the step. An inner point no
+// deeper than the step's start counts as the start's own overlap, not the step's: a start that
+// overlaps (a given q0, docs/qsim-files.md) shrinks along a step that separates it, and only an
+// overlap deeper than it is new. The planner's edges
 // (edge_stepper.h) and the trajectory optimiser's rollouts (control/trajectory_optimizer.h)
 // are measured by it.
 

@@ -8,9 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <vector>
 
+#include "quasidyn/planning/penetration_meter.h"
 #include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/rrt.h"
 #include "quasidyn/testing/example_states.h"
@@ -116,6 +118,35 @@ TEST(PhysicalPlans, AnOverlappingStartIsMeasuredApartFromThePath) {
   EXPECT_NEAR(path.start_penetration, kDepth, 1e-12);
   EXPECT_LT(path.path_penetration, settings.penetration_tolerance);
   EXPECT_EQ(path.max_penetration, path.start_penetration);
+}
+
+// The continuous check along a large step (penetration_meter.h): a start 3 mm into the ground
+// whose step lifts the ball 5 mm, in a step whose largest body motion is 0.1 m (k = 5 checked
+// points, 1 mm of lift apart), shrinks its overlap along the step (2, 1, 0, 0 mm); those inner
+// points are the start's overlap, not the step's (StepDepth 0: the end is clear). The same step
+// downward ends 8 mm deep, which the end's depth reports.
+TEST(PhysicalPlans, AStepOutOfAnOverlappingStartAddsNoOverlap) {
+  const ScenePtr scene = testing::LoadExample("planar_hand");
+  const PlanningSettings settings = *scene->planning;
+  const auto model = MakeStepModel(scene, PlanningFormulation(*scene, settings));
+  PenetrationMeter meter(scene);
+  Eigen::VectorXd q_start = scene->q0;
+  q_start[1] = 0.05 - 3e-3;  // the ball's y [m] (radius 0.05 m, ground y <= 0)
+  const double h = model->time_step();
+  const auto step = [&](double lift) {
+    StepResult result;
+    result.velocity = Eigen::VectorXd::Zero(scene->nv);
+    result.velocity[1] = lift / h;
+    result.next.q = q_start;
+    result.next.q[1] += lift;
+    result.large_motion = true;
+    result.max_body_motion = 0.1;  // [m], the fingers' (say): 5 points at ε = 0.02 m
+    return meter.StepDepth(*model, q_start, result);
+  };
+  EXPECT_NEAR(meter.Depth(q_start), 3e-3, 1e-12);
+  ASSERT_EQ(scene->contact_tolerance, 0.02);
+  EXPECT_EQ(step(0.005), 0.0);
+  EXPECT_NEAR(step(-0.005), 0.008, 1e-12);
 }
 
 }  // namespace
