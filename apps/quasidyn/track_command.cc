@@ -231,8 +231,11 @@ void RunTrack(const TrackOptions& options) {
               << result.max_regrasp_penetration
               << " m; lifted clearance >= " << result.min_lifted_distance << " m\n";
   }
-  std::cout << "penetration      " << result.max_penetration << " m (deepest overlap, plant)\n"
-            << "final object err " << result.final_object_error.transpose() << "\n"
+  std::cout << "penetration      " << result.max_penetration << " m (deepest overlap, plant)\n";
+  if (result.start_penetration > 0.0)
+    std::cout << "start overlap    " << result.start_penetration
+              << " m at q0 as given (not counted above)\n";
+  std::cout << "final object err " << result.final_object_error.transpose() << "\n"
             << "position error   " << result.final_position_error << " m\n"
             << "angle error      " << result.final_angle_error << " rad\n";
   if (!options.out_path.empty()) std::cout << "trajectory       " << options.out_path << "\n";

@@ -125,7 +125,7 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
   TrackingResult out;
   out.q.push_back(q0);
   out.min_lifted_distance = regrasp.clearance;
-  out.max_penetration = meter.Depth(q0);
+  out.start_penetration = meter.Depth(q0);  // a given q0 may overlap: reported apart
   // The plant's whole state: a second-order plant's velocity starts at rest and carries over
   // from one control step to the next (the controllers measure q only).
   State x{q0, Eigen::VectorXd::Zero(plant.state_v_size())};

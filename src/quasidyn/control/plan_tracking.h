@@ -86,6 +86,7 @@ struct TrackingResult {
   double min_lifted_distance = 0.0;  // smallest robot–object distance of the lifted postures [m]
                                      // (RegraspCommands; the clearance when every lift reached it)
   double max_penetration = 0.0;      // deepest overlap over every plant step of the run [m]
+  double start_penetration = 0.0;    // the overlap at q0, before any plant step [m] (apart)
   std::vector<RegraspRecord> regrasp_records;  // one per regrasp executed, in order
 };
 

@@ -91,10 +91,10 @@ class Planner {
     PlanNode root;
     root.q = scene.q0;
     root.u = scene.q0.tail(scene.nq_a);  // the robots' positions (a root is not stepped to)
-    // An extension may not overlap deeper than this (a start that already overlaps deeper keeps
-    // its own depth as the limit: the planner does not move it).
+    // An extension may not overlap deeper than this. A start that overlaps deeper does not
+    // raise it: the continuous check counts the start's overlap on its way out as the start's
+    // (penetration_meter.h), and a step that separates it ends within the tolerance.
     depth_limit_ = settings_.penetration_tolerance;
-    if (std::isfinite(depth_limit_)) depth_limit_ = std::max(depth_limit_, edges_.Depth(scene.q0));
     AddNode(std::move(root), Linearize({scene.q0}).front());
     std::string stop;
     const long long max_iterations = 3LL * settings_.max_nodes;

@@ -1,0 +1,148 @@
+"""The talk's tasks on the reference simulator's robots: plan, refine, execute on a second-order
+plant (issue 69; docs/qsim-files.md, "The talk's tasks on qsim's robots").
+
+Usage: python3 scripts/qsim_task_execution.py QSIM_MODELS [--cli build/release/quasidyn]
+       [--tasks NAME ...] [--seeds 20] [--first-seed 0] [--substeps 10] [--replan 3]
+       [--plant-formulation anitescu-cone] [--ramp] [--time-limit 30] [--out build/qsim_tasks]
+
+QSIM_MODELS is the simulator's models/ folder (the package quasistatic_simulator). For each task
+(a side file in examples/qsim_planning/side_files/) and seed S:
+  1. `quasidyn plan SIDE --seed S` (RRT through contact in the planner's quasi-dynamic model);
+  2. `quasidyn optimize SIDE --initial plan.json` (the path refined; its goal the side file's);
+  3. `quasidyn track refined.json --plant-scene SIDE --plant-formulation F --substeps N
+     --replan R`: the refined plan executed closed loop (the stabiliser) on a plant that is not
+     the planner's model (second-order, the exact friction cone, h/N), replanning from where the
+     plant ended (control/replanning.h: at most R more plans, stopped without progress).
+A plan not found is still refined and executed (from its best node), as the loop would. Prints one
+row per seed (found, plan CPU, refined cost, reached on the plant, final D, position and angle
+error, deepest plant overlap, plans) and a markdown summary per task: reached of N, median final
+error, deepest plant overlap, plans. Every command's output is kept in OUT/TASK/.
+"""
+
+import argparse
+import os
+import pathlib
+import re
+import resource
+import statistics
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SIDE_FILES = ROOT / "examples" / "qsim_planning" / "side_files"
+TASKS = ("allegro_hand_and_sphere_90z", "allegro_hand_and_sphere_180z",
+         "allegro_hand_and_sphere_90x", "iiwa_bimanual_box_90z",
+         "iiwa_planar_bimanual_cylinder_90z")
+# Success on the plant (the issue): the objects within the goal tolerance, no overlap deeper.
+PLANT_OVERLAP_LIMIT = 2e-3  # [m]
+
+
+def run(command, log):
+    """Runs a quasidyn command, its stdout and stderr into `log`; the child's CPU seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(log, "w") as out:
+        status = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT).returncode
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return status, cpu, pathlib.Path(log).read_text()
+
+
+def number(pattern, text, default=float("nan")):
+    match = re.search(pattern, text, re.M)
+    return float(match.group(1)) if match else default
+
+
+def one_seed(args, task, seed, folder):
+    side = str(SIDE_FILES / f"{task}.yaml")
+    base = [args.cli, "--log-level", "error", "--package", f"quasistatic_simulator={args.models}"]
+    plan_file = folder / f"plan_{seed}.json"
+    refined_file = folder / f"refined_{seed}.json"
+    _, plan_cpu, plan_text = run(
+        base + ["plan", side, "--seed", str(seed), "--time-limit", str(args.time_limit),
+                "--out", str(plan_file)], folder / f"plan_{seed}.txt")
+    row = {"seed": seed, "found": "result           found" in plan_text, "plan_cpu": plan_cpu}
+    if not plan_file.exists():
+        row["error"] = "no plan: " + plan_text.strip().splitlines()[-1]
+        return row
+    status, refine_cpu, refine_text = run(
+        base + ["optimize", side, "--initial", str(plan_file), "--out", str(refined_file)],
+        folder / f"refined_{seed}.txt")
+    row["refine_cpu"] = refine_cpu
+    row["cost"] = re.search(r"^cost\s+(.*)$", refine_text, re.M)
+    row["cost"] = row["cost"].group(1) if row["cost"] else "?"
+    executed = refined_file if status == 0 and refined_file.exists() else plan_file
+    status, track_cpu, track_text = run(
+        base + ["track", str(executed), "--plant-scene", side, "--plant-formulation",
+                args.plant_formulation, "--substeps", str(args.substeps), "--replan",
+                str(args.replan), "--out", str(folder / f"executed_{seed}.json")]
+        + (["--ramp"] if args.ramp else []),
+        folder / f"executed_{seed}.txt")
+    row["track_cpu"] = track_cpu
+    rounds = re.findall(r"^(\d+)\s+(yes|no)\s+.*\s(\S+)$", track_text, re.M)
+    row["plans"] = len(rounds)
+    row["overlap"] = max((float(r[2]) for r in rounds), default=float("nan"))
+    row["reached"] = "goal             reached" in track_text
+    row["final_D"] = number(r"^goal\s+\S+(?: \S+)? \(D (\S+),", track_text)
+    last = track_text.strip().splitlines()
+    if rounds:
+        cells = [line for line in last if re.match(r"^\d+\s+(yes|no)\s", line)][-1].split()
+        row["position"], row["angle"] = float(cells[-3]), float(cells[-2])
+    row["success"] = (row["reached"] and row["overlap"] <= PLANT_OVERLAP_LIMIT)
+    if status != 0 and not rounds:
+        row["error"] = "track: " + (last[-1] if last else "?")
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("models", help="the simulator's models/ folder")
+    parser.add_argument("--cli", default=str(ROOT / "build" / "release" / "quasidyn"))
+    parser.add_argument("--tasks", nargs="+", default=list(TASKS), choices=TASKS)
+    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--substeps", type=int, default=10)
+    parser.add_argument("--replan", type=int, default=3)
+    parser.add_argument("--plant-formulation", default="anitescu-cone")
+    parser.add_argument("--ramp", action="store_true",
+                        help="track --ramp: the plant's substeps ramp the command")
+    parser.add_argument("--time-limit", type=float, default=30.0)
+    parser.add_argument("--out", default=str(ROOT / "build" / "qsim_tasks"))
+    args = parser.parse_args()
+    if not os.path.isdir(args.models):
+        sys.exit(f"qsim_task_execution: {args.models}: not a folder")
+    summary = []
+    for task in args.tasks:
+        folder = pathlib.Path(args.out) / task
+        folder.mkdir(parents=True, exist_ok=True)
+        print(f"== {task}: plant {args.plant_formulation} at h/{args.substeps}, "
+              f"up to {args.replan} replans")
+        print("seed found plan_cpu[s] reached final_D position[m] angle[rad] overlap[mm] plans "
+              "cpu(plan+refine+track)[s]")
+        rows = []
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
+            row = one_seed(args, task, seed, folder)
+            rows.append(row)
+            if "error" in row:
+                print(f"{seed} {row['error']}", flush=True)
+                continue
+            total = row["plan_cpu"] + row.get("refine_cpu", 0) + row.get("track_cpu", 0)
+            print(f"{seed} {'yes' if row['found'] else 'no'} {row['plan_cpu']:.2f} "
+                  f"{'yes' if row['reached'] else 'no'} {row['final_D']:.3g} "
+                  f"{row.get('position', float('nan')):.3g} {row.get('angle', float('nan')):.3g} "
+                  f"{1e3 * row['overlap']:.2f} {row['plans']} {total:.1f}", flush=True)
+        done = [r for r in rows if "error" not in r]
+        summary.append((task, len(rows), sum(r["found"] for r in rows),
+                        sum(r["success"] for r in done),
+                        statistics.median([r["final_D"] for r in done]) if done else float("nan"),
+                        max((r["overlap"] for r in done), default=float("nan")),
+                        statistics.median([r["plans"] for r in done]) if done else float("nan")))
+    print("\n| task | plans found | reached on the plant (overlap <= 2 mm) | median final D | "
+          "deepest plant overlap [mm] | median plans |")
+    print("|---|---|---|---|---|---|")
+    for task, n, found, success, final_d, overlap, plans in summary:
+        print(f"| {task} | {found}/{n} | {success}/{n} | {final_d:.3g} | {1e3 * overlap:.2f} | "
+              f"{plans:g} |")
+
+
+if __name__ == "__main__":
+    main()
