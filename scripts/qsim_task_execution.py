@@ -3,7 +3,8 @@ plant (issue 69; docs/qsim-files.md, "The talk's tasks on qsim's robots").
 
 Usage: python3 scripts/qsim_task_execution.py QSIM_MODELS [--cli build/release/quasidyn]
        [--tasks NAME ...] [--seeds 20] [--first-seed 0] [--substeps 10] [--replan 3]
-       [--plant-formulation anitescu-cone] [--ramp] [--time-limit 30] [--out build/qsim_tasks]
+       [--plant-formulation anitescu-cone] [--ramp] [--time-limit 30] [--html]
+       [--out build/qsim_tasks]
 
 QSIM_MODELS is the simulator's models/ folder (the package quasistatic_simulator). For each task
 (a side file in examples/qsim_planning/side_files/) and seed S:
@@ -59,7 +60,9 @@ def one_seed(args, task, seed, folder):
     refined_file = folder / f"refined_{seed}.json"
     _, plan_cpu, plan_text = run(
         base + ["plan", side, "--seed", str(seed), "--time-limit", str(args.time_limit),
-                "--out", str(plan_file)], folder / f"plan_{seed}.txt")
+                "--out", str(plan_file)]
+        + (["--html", str(folder / f"plan_{seed}.html")] if args.html else []),
+        folder / f"plan_{seed}.txt")
     row = {"seed": seed, "found": "result           found" in plan_text, "plan_cpu": plan_cpu}
     if not plan_file.exists():
         row["error"] = "no plan: " + plan_text.strip().splitlines()[-1]
@@ -78,6 +81,10 @@ def one_seed(args, task, seed, folder):
         + (["--ramp"] if args.ramp else []),
         folder / f"executed_{seed}.txt")
     row["track_cpu"] = track_cpu
+    executed_file = folder / f"executed_{seed}.json"
+    if args.html and executed_file.exists():  # the plant's run, beside the plan's page
+        run(base + ["view", str(executed_file), "--scene", side, "--out",
+                    str(folder / f"executed_{seed}.html")], folder / f"view_{seed}.txt")
     rounds = re.findall(r"^(\d+)\s+(yes|no)\s+.*\s(\S+)$", track_text, re.M)
     row["plans"] = len(rounds)
     row["overlap"] = max((float(r[2]) for r in rounds), default=float("nan"))
@@ -106,6 +113,9 @@ def main():
     parser.add_argument("--ramp", action="store_true",
                         help="track --ramp: the plant's substeps ramp the command")
     parser.add_argument("--time-limit", type=float, default=30.0)
+    parser.add_argument("--html", action="store_true",
+                        help="viewer pages: plan_S.html (the plan and its tree) and "
+                             "executed_S.html (the plant's run)")
     parser.add_argument("--out", default=str(ROOT / "build" / "qsim_tasks"))
     args = parser.parse_args()
     if not os.path.isdir(args.models):
