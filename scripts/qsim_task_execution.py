@@ -4,6 +4,7 @@ plant (issue 69; docs/qsim-files.md, "The talk's tasks on qsim's robots").
 Usage: python3 scripts/qsim_task_execution.py QSIM_MODELS [--cli build/release/quasidyn]
        [--tasks NAME ...] [--seeds 20] [--first-seed 0] [--substeps 10] [--replan 3]
        [--plant-formulation anitescu-cone] [--ramp] [--time-limit 30] [--html]
+       [--regrasp reset|physical] [--no-refine]
        [--out build/qsim_tasks]
 
 QSIM_MODELS is the simulator's models/ folder (the package quasistatic_simulator). For each task
@@ -15,7 +16,7 @@ QSIM_MODELS is the simulator's models/ folder (the package quasistatic_simulator
      the planner's model (second-order, the exact friction cone, h/N), replanning from where the
      plant ended (control/replanning.h: at most R more plans, stopped without progress).
 A plan not found is still refined and executed (from its best node), as the loop would. Prints one
-row per seed (found, plan CPU, refined cost, reached on the plant, final D, position and angle
+row per seed (found, plan CPU, reached on the plant, final D, position and angle
 error, deepest plant overlap, plans) and a markdown summary per task: reached of N, median final
 error, deepest plant overlap, plans. Every command's output is kept in OUT/TASK/.
 """
@@ -60,19 +61,19 @@ def one_seed(args, task, seed, folder):
     refined_file = folder / f"refined_{seed}.json"
     _, plan_cpu, plan_text = run(
         base + ["plan", side, "--seed", str(seed), "--time-limit", str(args.time_limit),
-                "--out", str(plan_file)]
+                "--regrasp", args.regrasp, "--out", str(plan_file)]
         + (["--html", str(folder / f"plan_{seed}.html")] if args.html else []),
         folder / f"plan_{seed}.txt")
     row = {"seed": seed, "found": "result           found" in plan_text, "plan_cpu": plan_cpu}
     if not plan_file.exists():
         row["error"] = "no plan: " + plan_text.strip().splitlines()[-1]
         return row
-    status, refine_cpu, refine_text = run(
-        base + ["optimize", side, "--initial", str(plan_file), "--out", str(refined_file)],
-        folder / f"refined_{seed}.txt")
-    row["refine_cpu"] = refine_cpu
-    row["cost"] = re.search(r"^cost\s+(.*)$", refine_text, re.M)
-    row["cost"] = row["cost"].group(1) if row["cost"] else "?"
+    status = 1
+    if not args.no_refine:
+        status, refine_cpu, refine_text = run(
+            base + ["optimize", side, "--initial", str(plan_file), "--out", str(refined_file)],
+            folder / f"refined_{seed}.txt")
+        row["refine_cpu"] = refine_cpu
     executed = refined_file if status == 0 and refined_file.exists() else plan_file
     status, track_cpu, track_text = run(
         base + ["track", str(executed), "--plant-scene", side, "--plant-formulation",
@@ -113,6 +114,11 @@ def main():
     parser.add_argument("--ramp", action="store_true",
                         help="track --ramp: the plant's substeps ramp the command")
     parser.add_argument("--time-limit", type=float, default=30.0)
+    parser.add_argument("--regrasp", default="reset", choices=("reset", "physical"),
+                        help="plan --regrasp: reset (the side file's) or physical (regrasps the "
+                             "plant can execute, docs/planning.md)")
+    parser.add_argument("--no-refine", action="store_true",
+                        help="execute the plan itself, not its refinement")
     parser.add_argument("--html", action="store_true",
                         help="viewer pages: plan_S.html (the plan and its tree) and "
                              "executed_S.html (the plant's run)")
