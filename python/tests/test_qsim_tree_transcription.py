@@ -162,23 +162,18 @@ def folder(tmp_path_factory):
     return tmp_path_factory.mktemp("qsim_tree")
 
 
-UNPOLISHED_SOCP = pytest.mark.xfail(strict=True, reason="quasidyn's SOCP answer not polished")
-WRITTEN_CASES = [pytest.param(name, formulation, marks=UNPOLISHED_SOCP)
-                 if (name, formulation) == ("e_fingers_ball", "socp") else (name, formulation)
-                 for name in sorted(scenarios.SCENARIOS) for formulation in ("qp", "socp")]
-QSIM_CASES = [pytest.param(key, formulation, marks=UNPOLISHED_SOCP)
-              if (key, formulation) == ("allegro_hand_and_sphere.yml", "socp") else
-              (key, formulation)
+WRITTEN_CASES = [(name, formulation) for name in sorted(scenarios.SCENARIOS)
+                 for formulation in ("qp", "socp")]
+QSIM_CASES = [(key, formulation)
               for key in ("planar_hand_ball.yml", "allegro_hand_and_sphere.yml",
                           "iiwa_bimanual_box.yml") for formulation in ("qp", "socp")]
 
 
 @pytest.mark.parametrize("name, formulation", WRITTEN_CASES)
 def test_parity_mode_steps_as_the_transcription(name, formulation, folder, monkeypatch):
-    """Every step within PARITY_TOLERANCE, but (e) in socp: at step 8 quasidyn's SOCP answer is
-    not polished (result.polished false, complementarity gap 8e-10) and lies 1.1e-6 from the
-    transcription's, whose answer meets its KKT conditions to 1e-15 (strict xfail: it fails
-    the day quasidyn's SOCP answers are polished there)."""
+    """Every step within PARITY_TOLERANCE, (e) in socp too: its sliding friction cones are
+    polished (the linearised turn of active_set_polish.h), where the interior point's answer
+    alone lay 1.1e-6 from the transcription's."""
     monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
     _, scene, tree, q0, command = load_written(name, folder)
     ours, theirs, reports = run_both(scene, tree, q0, command, formulation)
@@ -248,10 +243,9 @@ def test_reader_fails_clearly_on_an_unread_shape(tmp_path):
 
 @pytest.mark.parametrize("key, formulation", QSIM_CASES)
 def test_qsim_files_in_parity_mode(key, formulation, monkeypatch):
-    """qsim's own files (QSIM_MODELS): every step within PARITY_TOLERANCE. The Allegro hand's
-    socp misses it (up to 4e-6 at step 3): quasidyn's SOCP answer there is not polished
-    (result.polished false, complementarity gap ~1e-9) and lies 5e-6 outside a friction cone
-    where the transcription's meets its KKT conditions to 1e-17 (docs/qsim-files.md)."""
+    """qsim's own files (QSIM_MODELS): every step within PARITY_TOLERANCE, the Allegro hand's
+    socp too (its sliding cones polished; the interior point's answer alone lay up to 8.9e-6
+    from the transcription's)."""
     models = qsim_models()
     if models is None:
         pytest.skip("needs QSIM_MODELS: the reference simulator's models/ folder")
