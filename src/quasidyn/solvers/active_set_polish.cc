@@ -205,11 +205,21 @@ bool ActiveSetPolisher::Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& 
   double best = std::numeric_limits<double>::infinity();
   double best_stationarity = best, stationarity_floor = 0.0;
   PolishInfo guess;
+  // x_, z_, u_, qx_ hold the best round's answer but while a later round runs: its answer is
+  // then kept in best_x_ … (copied only when a later round runs).
+  bool best_in_place = false;
   for (int round = 0; round < settings.max_rounds; ++round) {
     // The guess from the interior point's answer, then from the last round's (u_ = A x + b
     // of either, from Residual or SolveActiveSet).
     const int changed = Classify(round == 0 ? *z : z_, settings.delta, &guess);
     if (round > 0 && changed == 0 && guess.sliding_blocks == 0) break;  // the same problem
+    if (best_in_place) {
+      best_x_ = x_;
+      best_z_ = z_;
+      best_u_ = u_;
+      best_qx_ = qx_;
+      best_in_place = false;
+    }
     weights_ = projections_ / settings.delta;
     if (guess.sliding_blocks > 0) weights_ += softs_;
     soft_ = guess.sliding_blocks > 0;
@@ -220,14 +230,11 @@ bool ActiveSetPolisher::Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& 
     if (!(residual < best)) break;
     const bool falling = residual < 0.5 * best;
     best = residual;
+    best_in_place = true;
     best_stationarity = stationarity_;
     stationarity_floor = settings.rounding_floor * kEpsilon * dual_term_;
     info->binding_blocks = guess.binding_blocks;
     info->sliding_blocks = guess.sliding_blocks;
-    best_x_ = x_;
-    best_z_ = z_;
-    best_u_ = u_;
-    best_qx_ = qx_;
     if (!falling || residual <= stationarity_floor) break;
   }
   info->residual_after = std::isfinite(best) ? best : 0.0;
@@ -237,10 +244,14 @@ bool ActiveSetPolisher::Polish(const Eigen::VectorXd& c, const Eigen::VectorXd& 
   if (!(best < info->residual_before) ||
       !(best_stationarity <= std::max(stationarity_before, stationarity_floor)))
     return false;
-  *x = best_x_;
-  *z = best_z_;
-  u_ = best_u_;
-  qx_ = best_qx_;
+  if (!best_in_place) {
+    x_ = best_x_;
+    z_ = best_z_;
+    u_ = best_u_;
+    qx_ = best_qx_;
+  }
+  *x = x_;
+  *z = z_;
   info->succeeded = true;
   return true;
 }
