@@ -17,12 +17,15 @@
 // 1. Active set, from w_k = z_k − u_k and its spectral values σ₁ = w₀ − ‖w₁‖ <= σ₂ = w₀ + ‖w₁‖
 //    (the Moreau split z = Π_K(w), u = Π_K(−w) at the exact solution; the cases of
 //    formulations/programs/socp_gradient.h, with unit scale): σ₁ > 0 binding (u_k = 0: P_k = I);
-//    σ₂ <= 0 inactive (z_k = 0: P_k = 0); otherwise sliding on the cone's boundary, u_k along
-//    r̂ = (1, −ŵ)/√2 and z_k orthogonal to it (P_k = I − r̂ r̂ᵀ, ŵ = w₁/‖w₁‖). For a half
-//    line: active when z_k > u_k.
-// 2. The equality problem  min ½ xᵀQx + cᵀx  s.t.  P_k (A_k x + b_k) = 0,  z_k = P_k z_k,
-//    solved through its regularised KKT system (δ on the multipliers, OSQP's δ): eliminating
-//    z_k = −P_k (A_k x + b_k)/δ gives the normal matrix Q + Σ A_kᵀ (P_k/δ) A_k (+ a tiny δ_x I)
+//    σ₂ <= 0 inactive (z_k = 0: P_k = 0); otherwise sliding on the cone's boundary, ŵ =
+//    w₁/‖w₁‖: u_k ⟂ l̂ = (1, ŵ)/√2 exactly (P_k = l̂ l̂ᵀ) and, across the slip (the directions
+//    e ⟂ ŵ of the tangent plane), the linearised turn of ŵ: z_e = −(α/β) u_e with z ≈ α(1, ŵ),
+//    u ≈ β(1, −ŵ) at the guess (S_k = (α/β)(0 ⊕ (I − ŵŵᵀ)), z_k = z_h − S_k u_k, z_h along
+//    l̂). For a half line: active when z_k > u_k.
+// 2. The equality problem  min ½ xᵀQx + cᵀx  s.t.  P_k (A_k x + b_k) = 0,  z_k = P_k z_k
+//    (+ the sliding cones' −S_k u_k), solved through its regularised KKT system (δ on the
+//    multipliers, OSQP's δ): eliminating z_k = −P_k (A_k x + b_k)/δ − S_k u_k gives the normal
+//    matrix Q + Σ A_kᵀ (P_k/δ + S_k) A_k (+ a tiny δ_x I)
 //    of block_normal_matrix.h, then iterative refinement against the unregularised system
 //    (Nocedal & Wright §16.6 / OSQP's polish_refine_iter) until its error stops falling or
 //    reaches the rounding floor (PolishSettings::rounding_floor), the dual error against the

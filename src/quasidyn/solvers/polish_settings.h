@@ -33,7 +33,7 @@ struct PolishInfo {
   bool attempted = false;  // the solve succeeded, polishing is enabled and there are constraints
   bool succeeded = false;  // the polished answer was kept (its residual was smaller)
   int binding_blocks = 0;  // blocks with P_k = I (QP: active rows; SOCP: sticking cones)
-  int sliding_blocks = 0;  // cones with P_k = I − r̂ r̂ᵀ (in the kept round's guess)
+  int sliding_blocks = 0;  // sliding cones (P_k = l̂ l̂ᵀ, S_k) in the kept round's guess
   int rounds = 0;          // solves of the active set's KKT system (PolishSettings::max_rounds)
   double residual_before = 0.0;  // KKT residual of the interior-point answer (see header)
   double residual_after = 0.0;   // of the polished answer (0 when not attempted)
