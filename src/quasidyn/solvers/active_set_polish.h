@@ -130,6 +130,7 @@ class ActiveSetPolisher {
   double stationarity_ = 0.0;  // ‖Q x + c − Aᵀ z‖∞ of the last Residual or SolveActiveSet
   double dual_term_ = 0.0;  // the largest of ‖Q x‖∞, ‖c‖∞, ‖Aᵀ z‖∞ at SolveActiveSet's end
   bool at_rounding_ = false;  // SolveActiveSet's refinement reached the rounding floor
+  double sliding_scale_ = 0.0;  // the kept round's max(dual term, ‖u‖∞, ‖z‖∞, ‖u‖∞ ‖z‖∞)
   // The storage of the buffers above for other sizes (sized_storage_pool.h): a Setup for a
   // row count met before allocates nothing.
   SizedStoragePool storage_;
