@@ -15,8 +15,8 @@
 #include "quasidyn/model/planning_settings.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/planning/object_space.h"
-#include "quasidyn/planning/plan_path.h"
 #include "quasidyn/planning/rrt.h"
+#include "quasidyn/testing/plan_replay_checks.h"
 
 namespace quasidyn {
 namespace {
@@ -119,20 +119,12 @@ TEST(GhostLinkObjects, OtherArticulatedObjectsAreStillRefused) {
 }
 
 // The planner reaches a goal of the ghost coordinates, and the path replays bit for bit within
-// the penetration tolerance (the checks of rrt_test.cc's ExpectPathReplays).
+// the penetration tolerance (testing/plan_replay_checks.h).
 TEST(GhostLinkObjects, ThePlannerPushesTheBoxToItsGoal) {
   const ScenePtr scene = GhostBox();
   const PlanningSettings& settings = *scene->planning;
-  const PlanResult plan =
-      PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings);
-  ASSERT_TRUE(plan.found()) << plan.message;
-  const ReplayedPath path = ReplayPlan(scene, plan);
-  ASSERT_TRUE(path.trajectory.completed()) << path.trajectory.message;
-  EXPECT_LE(path.max_node_deviation, 1e-9);
-  EXPECT_LE(path.max_penetration, settings.penetration_tolerance);
-  const ObjectSpace space(*scene);
-  EXPECT_LE(space.GoalDistance(path.trajectory.FinalConfiguration(), settings.goal, settings),
-            settings.goal_tolerance);
+  testing::ExpectPathReplays(
+      scene, PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings));
 }
 
 }  // namespace

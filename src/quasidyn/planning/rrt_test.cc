@@ -13,6 +13,7 @@
 #include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/example_states.h"
 #include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/plan_replay_checks.h"
 #include "quasidyn/testing/program_settings.h"
 #include "quasidyn/testing/shared_scene.h"
 
@@ -25,32 +26,7 @@ PlanResult PlanExample(const ScenePtr& scene, const PlanningSettings& settings, 
   return PlanThroughContact(scene, PlanningFormulation(*scene, settings), settings, options);
 }
 
-// Replaying the path through the stepper reproduces every node it passes (1e-9: the replay
-// runs the planner's computations again, so it is in fact exact), and the last node meets the
-// goal tolerance.
-void ExpectPathReplays(const ScenePtr& scene, const PlanResult& plan) {
-  ASSERT_TRUE(plan.found()) << plan.message;
-  const ReplayedPath path = ReplayPlan(scene, plan);
-  ASSERT_TRUE(path.trajectory.completed()) << path.trajectory.message;
-  EXPECT_LE(path.max_node_deviation, 1e-9);
-  // No shape passes into another deeper than the planner's tolerance (docs/planning.md).
-  EXPECT_LE(path.max_penetration, plan.settings.penetration_tolerance);
-  // Each path node, where its edge ends in the trajectory.
-  int checked = 0;
-  for (size_t k = 0; k < path.step_nodes.size(); ++k) {
-    if (path.step_nodes[k] < 0) continue;
-    EXPECT_TRUE(
-        testing::MatricesNear(path.trajectory.steps[k].q, plan.nodes[path.step_nodes[k]].q, 1e-9))
-        << "node " << path.step_nodes[k];
-    ++checked;
-  }
-  EXPECT_EQ(checked + 1, static_cast<int>(plan.path.size()));
-  const ObjectSpace space(*scene);
-  EXPECT_LE(
-      space.GoalDistance(path.trajectory.FinalConfiguration(), plan.settings.goal, plan.settings),
-      plan.settings.goal_tolerance);
-  EXPECT_EQ(plan.path.back(), plan.best_node);
-}
+using testing::ExpectPathReplays;  // testing/plan_replay_checks.h
 
 // One seed of each example (seeds whose search is short, for a fast test; the 20-seed study is
 // bench/rrt_study_bench.cc).
