@@ -1,7 +1,8 @@
 """Every system file of the reference quasistatic simulator stepped from its example start.
 
 Usage: PYTHONPATH=build/release/python python3 scripts/qsim_systems_table.py QSIM_MODELS
-       [--starts tests/data/qsim/example_starts.yaml] [--steps 20] [--h 0.1]
+       [--package NAME=DIR ...] [--starts tests/data/qsim/example_starts.yaml] [--steps 20]
+       [--h 0.1]
 
 QSIM_MODELS is the simulator's models/ folder (the ROS package quasistatic_simulator, its
 q_sys/ files). For every q_sys/*.yml the starts file gives q0 (from the simulator's example
@@ -11,7 +12,10 @@ conventions block is the simulator's), its contacts at q0 counted (those within 
 contact tolerance; "overlap" gives the deepest φ < 0 [m]), and it is stepped `--steps` times of
 `--h` seconds in qp and in socp. Prints the markdown table of docs/qsim-files.md, "The
 simulator's 28 system files": file, q0 source, n_q, contacts at q0, and per formulation the
-steps solved or the message of the step where it stopped.
+steps solved or the message of the step where it stopped. A file whose starts entry lists
+`packages` beyond quasistatic_simulator (iiwa.yml: iiwa_controller, the simulator's
+robotics_utilities/models, and drake_manipulation_models, Drake's manipulation/models) runs when
+each is given as --package NAME=DIR; otherwise its row names the missing packages.
 """
 
 import argparse
@@ -107,7 +111,15 @@ def main():
                                                          "example_starts.yaml"))
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--h", type=float, default=0.1, help="time step [s], > 0")
+    parser.add_argument("--package", action="append", default=[], metavar="NAME=DIR",
+                        help="a package some files need beyond quasistatic_simulator")
     args = parser.parse_args()
+    packages = {"quasistatic_simulator": args.models}
+    for given in args.package:
+        name, sep, folder_of = given.partition("=")
+        if not sep or not name or not folder_of:
+            parser.error(f"--package {given}: expected NAME=DIR")
+        packages[name] = folder_of
     with open(args.starts) as f:
         starts = yaml.safe_load(f)
     folder = os.path.join(args.models, "q_sys")
@@ -119,12 +131,13 @@ def main():
     print("|---|---|---|---|---|---|")
     for name in files:
         entry = starts[name]
-        if "none" in entry:
-            print(f"| {name} | none | – | – | not run: {entry['none']} | not run |")
+        lacking = [p for p in entry.get("packages", []) if p not in packages]
+        if "none" in entry or lacking:
+            why = entry.get("none") or ("needs --package " + ", ".join(f"{p}=DIR" for p in lacking))
+            print(f"| {name} | none | – | – | not run: {why} | not run |")
             continue
         try:
-            scene = quasidyn.load_scene(os.path.join(folder, name),
-                                        packages={"quasistatic_simulator": args.models})
+            scene = quasidyn.load_scene(os.path.join(folder, name), packages=packages)
         except quasidyn.SceneError as error:
             print(f"| {name} | – | – | – | load error: {error} | load error |")
             continue

@@ -27,6 +27,10 @@ enum class Range {
   kDirection,  // finite (a URDF joint axis: the scene builder normalises it without overflow)
   // finite, and |x| <= kMaxSceneNumber or |x| >= kSdfNoJointLimit (SDFormat's "no limit")
   kSdfJointLimit,
+  // finite: a physics engine's own parameter that no formulation reads (Gazebo's <ode> and
+  // <bullet> contact stiffness, damping and error reduction, the bounce threshold), which model
+  // files give beyond 1e12 (Drake's schunk_wsg_50_with_tip.sdf: <kp>1e+13</kp>)
+  kUnread,
 };
 
 // One attribute (or element text) that holds numbers.
@@ -118,16 +122,16 @@ constexpr NumberField kSdfNumbers[] = {
     {"coefficient", ""},
     {"patch_radius", ""},
     {"surface_radius", ""},
-    {"restitution_coefficient", ""},
-    {"threshold", ""},
-    {"soft_cfm", ""},
-    {"soft_erp", ""},
-    {"kp", ""},
-    {"kd", ""},
-    {"max_vel", ""},
-    {"min_depth", ""},
-    {"cfm", ""},
-    {"erp", ""},
+    {"restitution_coefficient", "", Range::kUnread},
+    {"threshold", "", Range::kUnread},
+    {"soft_cfm", "", Range::kUnread},
+    {"soft_erp", "", Range::kUnread},
+    {"kp", "", Range::kUnread},
+    {"kd", "", Range::kUnread},
+    {"max_vel", "", Range::kUnread},
+    {"min_depth", "", Range::kUnread},
+    {"cfm", "", Range::kUnread},
+    {"erp", "", Range::kUnread},
     {"gravity", ""},
     {"magnetic_field", ""},
 };
@@ -242,13 +246,14 @@ std::string TokenProblem(const std::string& token, Range range, const PhysicalRa
   const std::string written = token.substr(0, static_cast<size_t>(stop - token.c_str()));
   const bool overflow = errno == ERANGE && std::isinf(value);  // e.g. "1e400"
   if (std::isnan(value) || (std::isinf(value) && !overflow) ||
-      (overflow && range == Range::kDirection))
+      (overflow && (range == Range::kDirection || range == Range::kUnread)))
     return NumberNotFiniteProblem(written);
   if (overflow) return NumberBeyondLimitProblem(written);
   const double magnitude = std::abs(value);
   if (magnitude <= kMaxSceneNumber && physical != nullptr && !InPhysicalRange(*physical, value))
     return PhysicalRangeProblem(*physical, value, written);
-  if (range == Range::kDirection || magnitude <= kMaxSceneNumber) return "";
+  if (range == Range::kDirection || range == Range::kUnread || magnitude <= kMaxSceneNumber)
+    return "";
   if (range == Range::kSdfJointLimit && magnitude >= kSdfNoJointLimit) return "";
   std::ostringstream shown;
   shown << value;

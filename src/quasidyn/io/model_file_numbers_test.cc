@@ -174,6 +174,20 @@ TEST(ModelFileNumbers, SdfAxisOf1e200IsRefused) {
   EXPECT_TRUE(Contains(error, "arm.sdf:14: joint j1: xyz[1]: " + kLimit + "1e+200")) << error;
 }
 
+// A physics engine's own parameters, which no formulation reads (Gazebo's <ode> contact
+// stiffness kp, as Drake's schunk_wsg_50_with_tip.sdf gives it: 1e13), load beyond the limit;
+// they must still be finite.
+TEST(ModelFileNumbers, SdfOdeContactStiffnessBeyondTheLimitLoadsNanIsRefused) {
+  ScratchDirectory folder;
+  std::string model = With(kSdf, "0 0 0 0 0 0");
+  const std::string plate = "<size>0.2 0.2 0.02</size></box></geometry>";
+  model.replace(model.find(plate), plate.size(),
+                plate + "<surface><contact><ode><kp>@</kp><kd>1</kd></ode></contact></surface>");
+  EXPECT_EQ(LoadRobot(folder, "sdf", "arm.sdf", With(model, "1e+13")), "loaded");
+  const std::string nan = LoadRobot(folder, "sdf", "arm.sdf", With(model, "nan"));
+  EXPECT_TRUE(Contains(nan, "arm.sdf:5: collision plate: kp: must be finite, got nan")) << nan;
+}
+
 TEST(ModelFileNumbers, SdfLinkNamed1e400IsNotRefused) {
   ScratchDirectory folder;
   std::string model = With(kSdf, "0 0 0 0 0 0");
