@@ -151,6 +151,29 @@ std::string SingularRobotLinkProblem(const Body& link, const FormulationPlugin& 
          "socp, log-barrier, log-barrier-cone, lcp)";
 }
 
+// The first joint of a robot that hangs from another robot's body (a gripper on an arm,
+// docs/scene-format.md `base_parent`) when `plugin` uses the robots' mass matrix, which it
+// builds robot by robot (dynamics/second_order_cost.h: no coupling between two robots' blocks);
+// nullptr otherwise.
+const Joint* MountedRobotJointFor(const Scene& scene, const FormulationPlugin& plugin) {
+  if (!plugin.info.capabilities.robot_inertia) return nullptr;
+  for (const Joint& joint : scene.joints) {
+    const int child = scene.bodies[joint.child_body].instance;
+    const int parent = scene.bodies[joint.parent_body].instance;
+    if (joint.parent_body != 0 && child != parent) return &joint;
+  }
+  return nullptr;
+}
+
+std::string MountedRobotProblem(const Scene& scene, const Joint& joint,
+                                const FormulationPlugin& plugin) {
+  return plugin.info.name + " uses the robots' mass matrix one robot at a time, and robot '" +
+         scene.instances[scene.bodies[joint.child_body].instance].name + "' hangs from '" +
+         scene.bodies[joint.parent_body].name + "' of another robot (joint '" + joint.name +
+         "'), whose motion couples their inertias; step the scene with a formulation that never "
+         "uses a robot's inertia (qp, socp, log-barrier, log-barrier-cone, lcp)";
+}
+
 }  // namespace
 
 std::shared_ptr<const StepModel> MakeStepModel(ScenePtr scene, const FormulationChoice& choice) {
@@ -158,6 +181,8 @@ std::shared_ptr<const StepModel> MakeStepModel(ScenePtr scene, const Formulation
   const FormulationPlugin& plugin = ChosenFormulation(*scene, choice);
   if (const Body* link = SingularRobotLinkFor(*scene, plugin))
     FailAt(link->singular_inertia, SingularRobotLinkProblem(*link, plugin));
+  if (const Joint* mount = MountedRobotJointFor(*scene, plugin))
+    throw std::invalid_argument(MountedRobotProblem(*scene, *mount, plugin));
   return plugin.make_model(ResolveFormulationInputs(scene, plugin, choice));
 }
 
@@ -182,6 +207,8 @@ std::string WhyCannotStepCapabilities(const Scene& scene, const FormulationPlugi
     return at.file + (at.line > 0 ? ":" + std::to_string(at.line) : std::string()) + ": " +
            at.field + ": " + SingularRobotLinkProblem(*link, plugin);
   }
+  if (const Joint* mount = MountedRobotJointFor(scene, plugin))
+    return MountedRobotProblem(scene, *mount, plugin);
   return "";
 }
 

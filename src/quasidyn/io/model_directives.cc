@@ -7,6 +7,7 @@
 #include <numbers>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "quasidyn/common/closest_name.h"
 #include "quasidyn/io/loader_limits.h"
@@ -28,9 +29,16 @@ std::string FolderOf(const std::string& file) {
 
 // A pose given relative to a frame: an added frame's X_PF, a weld's X_PC.
 struct RelativePose {
-  std::string base;  // "world", an added frame, MODEL::LINK or LINK (a model's root link)
+  std::string base;  // "world", an added frame, MODEL::LINK or LINK (of model LINK)
   XyzRpy local;
   SourceLocation where;  // the base frame's name
+};
+
+// A frame's pose: in the world (`model` empty) or in the frame of link `link` of `model`.
+struct AnchoredPose {
+  std::string model, link;
+  SourceLocation where;  // the frame that names the link
+  XyzRpy pose;
 };
 
 struct Reader {
@@ -86,9 +94,11 @@ struct Reader {
     return names.count(model) ? model : "";
   }
 
-  // The pose in the world of frame `base`, resolved once every directive is read (Drake
-  // resolves frames when the plant is finalised: a frame may name a link welded later).
-  XyzRpy Resolve(const std::string& base, const SourceLocation& where, int depth_left) {
+  // The pose of frame `base`, resolved once every directive is read (Drake resolves frames when
+  // the plant is finalised: a frame may name a link welded later): in the world, or on the
+  // first link of the chain that is not its model's welded root (a gripper on an arm's last
+  // link), whose pose only the model's q gives.
+  AnchoredPose Resolve(const std::string& base, const SourceLocation& where, int depth_left) {
     if (base == "world") return {};
     if (depth_left == 0) ThrowAt(where, "frames and welds form a loop through '" + base + "'");
     const RelativePose* relative = nullptr;
@@ -104,17 +114,24 @@ struct Reader {
                            JoinNames(known) + ", or MODEL::LINK)");
       }
       const auto weld = welds.find(model);
-      if (weld == welds.end())
-        ThrowAt(where, "frame '" + base + "' is on model '" + model +
-                           "', which is not welded: quasidyn places frames on the world, on "
-                           "added frames and on welded models' root links");
+      if (weld == welds.end() || WeldedLinkOf(model) != link) return {model, link, where, {}};
       result.root_links.push_back({model, link, where});
       relative = &weld->second;
     }
-    const XyzRpy parent = Resolve(relative->base, relative->where, depth_left - 1);
+    AnchoredPose parent = Resolve(relative->base, relative->where, depth_left - 1);
     if (relative->local.xyz.isZero(0.0) && relative->local.rpy.isZero(0.0)) return parent;
-    if (relative->base == "world") return relative->local;
-    return XyzRpyOf(IsometryOf(parent) * IsometryOf(relative->local));
+    if (relative->base == "world") {
+      parent.pose = relative->local;
+    } else {
+      parent.pose = XyzRpyOf(IsometryOf(parent.pose) * IsometryOf(relative->local));
+    }
+    return parent;
+  }
+
+  const std::string& WeldedLinkOf(const std::string& model) const {
+    for (const DirectiveModel& m : result.models)
+      if (m.name == model) return m.weld_link;
+    throw std::logic_error("WeldedLinkOf: no model " + model);
   }
 
   void AddModel(const YamlValue& value) {
@@ -169,20 +186,23 @@ struct Reader {
     model->weld_where = LocationOf(child);
   }
 
-  // Every weld's pose in the world, once all directives are read.
+  // Every weld's pose, in the world or on another model's link, once all directives are read.
   void ResolveWelds() {
     for (DirectiveModel& model : result.models) {
       const auto weld = welds.find(model.name);
       if (weld == welds.end()) continue;
       const RelativePose& relative = weld->second;
-      const XyzRpy parent = Resolve(relative.base, relative.where, kMaxFrameDepth);
+      AnchoredPose parent = Resolve(relative.base, relative.where, kMaxFrameDepth);
       if (relative.local.xyz.isZero(0.0) && relative.local.rpy.isZero(0.0)) {
-        model.weld = parent;
+        model.weld = parent.pose;
       } else if (relative.base == "world") {
         model.weld = relative.local;
       } else {
-        model.weld = XyzRpyOf(IsometryOf(parent) * IsometryOf(relative.local));
+        model.weld = XyzRpyOf(IsometryOf(parent.pose) * IsometryOf(relative.local));
       }
+      model.weld_parent_model = parent.model;
+      model.weld_parent_link = parent.link;
+      model.weld_parent_where = parent.where;
     }
   }
 

@@ -7,15 +7,17 @@
 //                   or relative to the directive file's folder
 //   add_frame       {name, X_PF: {base_frame, translation [m], rotation: !Rpy {deg | rad: [r,
 //                   p, y]} or !AngleAxis {angle_deg, axis}}}: base_frame `world`, an added
-//                   frame or a welded model's root link (MODEL::LINK, or LINK of model LINK)
+//                   frame or a model's link (MODEL::LINK, or LINK of model LINK)
 //   add_weld        {parent, child: MODEL::LINK (or LINK of model LINK), X_PC (optional, as
-//                   X_PF)}: parent as base_frame; the link is the model's root, fixed there
+//                   X_PF)}: parent as base_frame; the link is the model's root, fixed there:
+//                   in the world, or on the link of another model where the chain of frames
+//                   reaches one that is not its model's welded root (a gripper on an arm's
+//                   last link: the reader of the models checks that both are robots)
 // Frames resolve once every directive is read, as Drake resolves them when the plant is
 // finalised (a frame may name a link welded further down).
 //   add_directives  {file}: the directives of another file, read in place
 //
-// Anything else (add_model_instance, add_collision_filter_group, a model's default poses, a
-// frame on a link of a model that is not welded, e.g. a gripper on an arm's last link,
+// Anything else (add_model_instance, add_collision_filter_group, a model's default poses,
 // `model_namespace`) fails at its line, naming what quasidyn lacks. Every error names the directive
 // file and its line.
 
@@ -47,14 +49,17 @@ struct DirectiveModel {
   std::string file;      // the SDF or URDF, resolved
   SourceLocation where;  // the add_model's `file:` (errors inside the model file go there)
   SourceLocation name_where;
-  // Set when an add_weld fixes the model's link `weld_link` in the world: that link's pose.
+  // Set when an add_weld fixes the model's link `weld_link`: that link's pose in the world, or
+  // in the frame of link `weld_parent_link` of model `weld_parent_model` when that is set.
   std::optional<XyzRpy> weld;
   std::string weld_link;
   SourceLocation weld_where;  // the add_weld's `child:`
+  std::string weld_parent_model, weld_parent_link;
+  SourceLocation weld_parent_where;  // the frame that names that link
 };
 
-// A frame placed on a model's link: quasidyn knows the pose of a welded model's root link only,
-// so the reader of the models checks that `link` is the root of `model`.
+// A frame placed on a welded model's root link, resolved through the weld: the reader of the
+// models checks that `link` is the root of `model`.
 struct RootLinkUse {
   std::string model, link;
   SourceLocation where;

@@ -64,6 +64,7 @@ void WriteModel(const QsimModel& model, const std::string& folder, std::ostrings
       << "  # for collisions without <surface><friction><ode><mu> (Drake's default)\n";
   if (model.role == QsimModel::Role::kFixed) out << "    pose: " << Pose(model.pose) << "\n";
   if (model.role == QsimModel::Role::kRobot) {
+    if (!model.base_parent.empty()) out << "    base_parent: " << Quoted(model.base_parent) << "\n";
     out << "    base_pose: " << Pose(model.pose) << "\n";
     out << "    stiffness: " << List(model.stiffness) << "\n";
   }

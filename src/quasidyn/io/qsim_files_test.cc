@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include "quasidyn/io/native_scene_writer.h"
 #include "quasidyn/io/qsim_system_file.h"
 #include "quasidyn/io/scene_document.h"
+#include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/model/scene_error.h"
 #include "quasidyn/testing/qsim_models.h"
 #include "quasidyn/testing/scratch_files.h"
@@ -189,6 +191,94 @@ TEST_F(QsimFilesTest, ErrorsNameTheFileAndTheLine) {
                     .replace(std::string(kDirectives).find("arm::base"), 9, "arm::upper"));
   expect(kSystem, "arm.yml:15: directives[3].add_weld.child",
          "link 'upper' is not the root link of model 'arm'");
+}
+
+// A gripper welded to a frame on the arm's last link (iiwa_and_schunk.yml's Schunk on
+// iiwa_link_7): its root joint hangs from that link, so the arm's joints carry it; the
+// converted scene (`base_parent`) reads into the same scene.
+class GripperOnArmTest : public QsimFilesTest {
+ protected:
+  std::string GripperSystem(const std::string& robots = "  - {name: gripper, Kp: [10]}\n") const {
+    return System(
+        "model_directive: package://my_models/arm_with_gripper.yml\nrobots:\n"
+        "  - {name: arm, Kp: [50, 25]}\n" +
+        robots);
+  }
+};
+
+TEST_F(GripperOnArmTest, TheArmsJointsCarryTheGripper) {
+  const Scene scene = ReadSceneFile(GripperSystem());
+  const Joint& mount = JointNamed(scene, "gripper/root_joint");
+  EXPECT_EQ(scene.bodies[mount.parent_body].name, "arm/lower");
+  EXPECT_TRUE(mount.X_PJ.translation().isApprox(Eigen::Vector3d(0, 0, 0.2), 1e-15));
+  // q = [arm (shoulder, elbow), gripper (slide)]: the robots in the directives' order.
+  ASSERT_EQ(scene.nq, 3);
+  EXPECT_EQ(scene.instances[scene.instances.size() - 1].name, "gripper");
+  EXPECT_EQ(JointNamed(scene, "gripper/slide").q_start, 2);
+  Kinematics kinematics(BorrowScene(scene));
+  const int lower = scene.BodyIndex("arm/lower"), palm = scene.BodyIndex("gripper/palm");
+  for (const double elbow : {0.2, 1.3}) {
+    kinematics.Update(Eigen::Vector3d(0.4, elbow, 0.01));
+    const Eigen::Isometry3d expected = kinematics.BodyPose(lower) * mount.X_PJ;
+    EXPECT_TRUE(kinematics.BodyPose(palm).isApprox(expected, 1e-15)) << elbow;
+  }
+  // The palm and the link it is welded to never collide; the finger and the link may.
+  const auto filtered = [&](int a, int b) {
+    const std::pair<int, int> pair(std::min(a, b), std::max(a, b));
+    return std::find(scene.collision_filter.begin(), scene.collision_filter.end(), pair) !=
+           scene.collision_filter.end();
+  };
+  EXPECT_TRUE(filtered(lower, palm));
+  EXPECT_FALSE(filtered(lower, scene.BodyIndex("gripper/finger")));
+  // `quasidyn convert`'s scene gives the gripper `base_parent: arm/lower`.
+  const QsimScene qsim = ReadQsimSceneFile(GripperSystem());
+  const std::string yaml = NativeSceneYaml(qsim, folder_.path().string());
+  EXPECT_NE(yaml.find("base_parent: \"arm/lower\""), std::string::npos) << yaml;
+  const Scene converted = ReadSceneFile(folder_.Write("converted.yaml", yaml));
+  ASSERT_EQ(converted.joints.size(), scene.joints.size());
+  for (size_t j = 0; j < scene.joints.size(); ++j) {
+    EXPECT_EQ(converted.joints[j].parent_body, scene.joints[j].parent_body) << j;
+    EXPECT_TRUE(converted.joints[j].X_PJ.matrix() == scene.joints[j].X_PJ.matrix()) << j;
+  }
+  EXPECT_EQ(converted.q0, scene.q0);
+}
+
+TEST_F(GripperOnArmTest, AWeldToAnotherModelsLinkNeedsTwoRobotsInOrderAndAKnownLink) {
+  // Not a robot of the system: a model with joints that is neither robot nor object.
+  const std::string not_robot = ErrorOf(GripperSystem(""));
+  EXPECT_NE(not_robot.find("arm_with_gripper.yml:15: directives[3].add_weld.child"),
+            std::string::npos)
+      << not_robot;
+  EXPECT_NE(not_robot.find("only when both are robots"), std::string::npos) << not_robot;
+  // A link the arm lacks, at the frame that names it.
+  std::string directives = kArmWithGripperDirectives;
+  directives.replace(directives.find("arm::lower"), 10, "arm::forearm");
+  folder_.Write("arm_with_gripper.yml", directives);
+  const std::string unknown = ErrorOf(GripperSystem());
+  EXPECT_NE(unknown.find("arm_with_gripper.yml:10: directives[2].add_frame.X_PF.base_frame"),
+            std::string::npos)
+      << unknown;
+  EXPECT_NE(unknown.find("model 'arm' has no link 'forearm'"), std::string::npos) << unknown;
+  // A native scene: a robot may hang from a body of a robot listed before it only
+  // (`base_parent`: its joints to `world` hang from that body instead).
+  const std::string scene_text =
+      "name: s\ndimension: 3\ntime_step: 0.01\nrobots:\n"
+      "  - name: gripper\n    base_parent: arm/upper\n    bodies: [{name: palm, mass: 0.1, "
+      "inertia: {principal: [1e-3, 1e-3, 1e-3]}}]\n    joints: [{name: slide, type: prismatic, "
+      "parent: world, child: palm, axis: [0, 1, 0]}]\n    stiffness: 10\n    initial: [0]\n"
+      "  - name: arm\n    bodies: [{name: upper, mass: 0.1, inertia: {principal: [1e-3, 1e-3, "
+      "1e-3]}}]\n    joints: [{name: j, type: revolute, parent: world, child: upper, axis: [1, "
+      "0, 0]}]\n    stiffness: 10\n    initial: [0]\n";
+  std::string later;
+  try {
+    ReadSceneText(scene_text, "scene.yaml", folder_.path().string());
+  } catch (const SceneError& e) {
+    later = e.what();
+  }
+  EXPECT_NE(later.find("parent 'arm/upper' is neither 'world' nor a body of gripper nor of a "
+                       "robot listed before it"),
+            std::string::npos)
+      << later;
 }
 
 // The converted scene loads into the same scene as the system file (it steps bitwise like it:

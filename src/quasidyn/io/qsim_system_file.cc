@@ -95,7 +95,10 @@ bool HasMovableJoint(const InstanceSpec& spec) {
 // first, file order otherwise: io/scene_builder.h).
 Eigen::VectorXd DefaultInitial(const InstanceSpec& spec) {
   std::vector<const JointSpec*> order;
-  std::set<std::string> placed{"world"};
+  std::set<std::string> placed{"world"}, children;
+  for (const JointSpec& joint : spec.joints) children.insert(joint.child);
+  for (const JointSpec& joint : spec.joints)  // a gripper's arm link (MountOnLink)
+    if (!children.count(joint.parent)) placed.insert(joint.parent);
   for (size_t pass = 0; pass <= spec.joints.size() && order.size() < spec.joints.size(); ++pass)
     for (const JointSpec& joint : spec.joints)
       if (!placed.count(joint.child) && placed.count(joint.parent)) {
@@ -219,6 +222,7 @@ class Reader {
     out.spec = LoadModel(model.name, model.file, model.where, is_robot || directive_file, out.pose,
                          JointType::kFixed, packages_);
     if (model.weld) CheckWeld(model, out.spec);
+    if (!model.weld_parent_model.empty()) MountOnLink(model, is_robot || directive_file, &out);
     const bool joined = model.weld || OwnWorldJoint(out.spec) != nullptr;
     if (!joined)
       ThrowAt(model.name_where, "model '" + model.name +
@@ -249,6 +253,34 @@ class Reader {
                              JointType::kFixed, packages_);
     }
     scene_.models.push_back(std::move(out));
+  }
+
+  // A robot welded to a link of a robot added before it (a gripper on an arm's last link):
+  // its root joint's parent is that link (docs/scene-format.md, `base_parent`).
+  void MountOnLink(const DirectiveModel& model, bool is_robot, QsimModel* out) const {
+    const std::string& parent = model.weld_parent_model;
+    const std::string body = parent + "/" + model.weld_parent_link;
+    const QsimModel* carrier = nullptr;
+    for (const QsimModel& m : scene_.models)
+      if (m.name == parent) carrier = &m;
+    const std::string what = "model '" + model.name + "' is welded to link '" +
+                             model.weld_parent_link + "' of model '" + parent + "'";
+    if (parent == model.name) ThrowAt(model.weld_where, what + ", its own");
+    if (carrier == nullptr) ThrowAt(model.weld_where, what + ", which must be added before it");
+    if (!is_robot || carrier->role != QsimModel::Role::kRobot)
+      ThrowAt(model.weld_where,
+              what +
+                  ": quasidyn welds a model to another model's link only when both are "
+                  "robots (a gripper on an arm); welded elsewhere, a model is fixed in the "
+                  "world or on a model's root link");
+    bool found = false;
+    for (const BodySpec& b : carrier->spec.bodies) found = found || b.name == body;
+    if (!found)
+      ThrowAt(model.weld_parent_where,
+              "model '" + parent + "' has no link '" + model.weld_parent_link + "'");
+    for (JointSpec& joint : out->spec.joints)
+      if (joint.parent == "world") joint.parent = body;
+    out->base_parent = body;
   }
 
   void CheckRootLinks(const ModelDirectives& directives) const {

@@ -37,6 +37,9 @@ struct QsimModel {
   std::string file;      // the SDF or URDF, resolved
   SourceLocation where;  // the key naming the file
   XyzRpy pose;           // robots: base_pose; fixed models: pose; objects: unused
+  // Robots welded to another robot's link (a gripper on an arm): that link's scene body name,
+  // the frame `pose` is in; empty: the world.
+  std::string base_parent;
   // Objects whose file joins them to the world itself (SDF ghost links): no `joint:` key.
   bool own_world_joints = false;
   std::vector<double> stiffness;  // robots: Kp, one per joint

@@ -208,17 +208,24 @@ void ValidateJoint(const JointSpec& j, bool actuated, bool planar) {
 
 // The instance's joints reordered parents first (stable: among joints whose parent is already
 // placed, file order is kept). Throws when a body lacks a joint, has two, or is unreachable.
-std::vector<const JointSpec*> OrderParentsFirst(const InstanceSpec& instance) {
+// A robot's joint may also hang from `carriers`, the bodies of the robots before it (a
+// gripper on an arm's link); an object's may not.
+std::vector<const JointSpec*> OrderParentsFirst(const InstanceSpec& instance,
+                                                const std::map<std::string, int>& carriers) {
   std::map<std::string, const JointSpec*> joint_of_child;
   std::set<std::string> own_bodies;
   for (const BodySpec& b : instance.bodies) own_bodies.insert(b.name);
+  std::set<std::string> placed{"world"};
   for (const JointSpec& j : instance.joints) {
     if (!own_bodies.count(j.child)) {
       ThrowAt(j.where, "child '" + j.child + "' is not a body of " + instance.name);
     }
     if (j.parent != "world" && !own_bodies.count(j.parent)) {
-      ThrowAt(j.where,
-              "parent '" + j.parent + "' is neither 'world' nor a body of " + instance.name);
+      if (!instance.actuated || !carriers.count(j.parent))
+        ThrowAt(j.where, "parent '" + j.parent + "' is neither 'world' nor a body of " +
+                             instance.name +
+                             (instance.actuated ? " nor of a robot listed before it" : ""));
+      placed.insert(j.parent);
     }
     if (!joint_of_child.emplace(j.child, &j).second) {
       ThrowAt(j.where, "body '" + j.child + "' is already the child of another joint");
@@ -230,7 +237,6 @@ std::vector<const JointSpec*> OrderParentsFirst(const InstanceSpec& instance) {
     }
   }
   std::vector<const JointSpec*> order;
-  std::set<std::string> placed{"world"};
   while (order.size() < instance.joints.size()) {
     const size_t before = order.size();
     for (const JointSpec& j : instance.joints) {
@@ -407,6 +413,7 @@ Scene SceneBuilder::Build() const {
   std::vector<std::pair<int, Eigen::VectorXd>> external_forces;  // (v_start, τ_ext of an object)
   std::vector<std::pair<int, Eigen::VectorXd>> initial_velocities;  // (v_start, its v(0))
   std::map<std::string, SourceLocation> singular_inertia;           // robot links', by body name
+  std::map<std::string, int> robot_bodies;  // the robots' bodies so far: name, scene index
   int q = 0, v = 0;
   // A start from outside the models (SetStarts): the instances with their starts replaced.
   std::vector<InstanceSpec> started;
@@ -434,7 +441,7 @@ Scene SceneBuilder::Build() const {
       }
     }
     if (spec->bodies.empty()) ThrowAt(spec->where, "needs at least one body");
-    const std::vector<const JointSpec*> joints = OrderParentsFirst(*spec);
+    const std::vector<const JointSpec*> joints = OrderParentsFirst(*spec, robot_bodies);
     int roots = 0;
     for (const JointSpec* j : joints) {
       if (!joint_names.insert(j->name).second) {
@@ -458,7 +465,8 @@ Scene SceneBuilder::Build() const {
     for (const ShapeSpec& shape : spec->world_shapes) add_geometry(shape, 0);
     instance.q_start = q;
     instance.v_start = v;
-    std::map<std::string, int> body_index{{"world", 0}};
+    std::map<std::string, int> body_index = robot_bodies;  // a gripper's arm link, or the world
+    body_index["world"] = 0;
     std::vector<double> stiffness;
     int actuated_joints = 0;
     for (const JointSpec* j : joints) {
@@ -547,6 +555,8 @@ Scene SceneBuilder::Build() const {
     }
     instance.nq = q - instance.q_start;
     instance.nv = v - instance.v_start;
+    if (spec->actuated)
+      for (const int body : instance.bodies) robot_bodies[scene.bodies[body].name] = body;
     if (v > kMaxVelocities) {
       ThrowAt(spec->where,
               "the scene reaches " + std::to_string(v) + " velocity coordinates here; at most " +

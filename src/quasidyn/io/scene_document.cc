@@ -329,7 +329,8 @@ InstanceSpec ReadObject(const YamlValue& value, const Context& context) {
 
 InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
   value.CheckKeys({"name", "bodies", "joints", "urdf", "sdf", "mjcf", "friction", "base_pose",
-                   "stiffness", "damping", "initial", "initial_velocity", "commands"});
+                   "base_parent", "stiffness", "damping", "initial", "initial_velocity",
+                   "commands"});
   const std::string name = value.Get("name").AsString();
   const bool inline_model = value.Has("bodies") || value.Has("joints");
   const std::string model_file = ModelFileKey(value);
@@ -349,6 +350,14 @@ InstanceSpec ReadRobot(const YamlValue& value, const Context& context) {
       if (value.Has(key)) value.Get(key).Fail("only for robots read from a model file");
     }
     ReadInlineModel(value, name, context, &instance);
+  }
+  // A gripper on an arm's link: the robot's joints to `world` hang from that body instead.
+  if (const auto parent = value.Find("base_parent")) {
+    for (JointSpec& joint : instance.joints) {
+      if (joint.parent != "world") continue;
+      joint.parent = parent->AsString();
+      joint.where = LocationOf(*parent);
+    }
   }
   instance.actuated = true;
   instance.where = LocationOf(value.Get("name"));

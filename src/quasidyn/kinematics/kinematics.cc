@@ -161,11 +161,18 @@ KinematicsModel::KinematicsModel(ScenePtr scene) : scene_(std::move(scene)) {
     }
     max_chain_size_ = std::max(max_chain_size_, static_cast<int>(chain_columns_[b].size()));
   }
+  // The bodies whose chain reaches an instance's velocities: its own, and those of a robot that
+  // hangs from it (a gripper on an arm).
   instance_bodies_.resize(scene_->instances.size());
-  for (int b = 1; b < static_cast<int>(scene_->bodies.size()); ++b) {
-    const int instance = scene_->bodies[b].instance;
-    if (instance >= 0 && instance < static_cast<int>(instance_bodies_.size()))
-      instance_bodies_[instance].push_back(b);
+  for (int i = 0; i < static_cast<int>(scene_->instances.size()); ++i) {
+    const ModelInstance& instance = scene_->instances[i];
+    for (int b = 1; b < static_cast<int>(scene_->bodies.size()); ++b) {
+      const std::vector<int>& columns = chain_columns_[b];
+      const auto first = std::lower_bound(columns.begin(), columns.end(), instance.v_start);
+      if (scene_->bodies[b].instance == i ||
+          (first != columns.end() && *first < instance.v_start + instance.nv))
+        instance_bodies_[i].push_back(b);
+    }
   }
 }
 
@@ -347,8 +354,15 @@ void Kinematics::AddBodyMass(int b, int offset, Eigen::Ref<Eigen::MatrixXd> M) c
   s.rotated_inertia_rows.noalias() = s.J_rot_columns.transpose() * inertia_W;
   s.block.noalias() = body.mass * s.J_com_columns.transpose() * s.J_com_columns +
                       s.rotated_inertia_rows * s.J_rot_columns;
+  // Only the columns of M's block, [offset, offset + M.rows()): an instance's diagonal block
+  // leaves out the columns of a robot it hangs from (a gripper's arm).
   for (int r = 0; r < n; ++r) {
-    for (int c = 0; c < n; ++c) M(columns[r] - offset, columns[c] - offset) += s.block(r, c);
+    const int row = columns[r] - offset;
+    if (row < 0 || row >= M.rows()) continue;
+    for (int c = 0; c < n; ++c) {
+      const int col = columns[c] - offset;
+      if (col >= 0 && col < M.cols()) M(row, col) += s.block(r, c);
+    }
   }
 }
 

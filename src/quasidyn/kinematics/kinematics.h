@@ -44,7 +44,8 @@ class KinematicsModel {
   // Per body, per entry of its walk: that column's place in ChainColumns.
   std::vector<std::vector<int>> walk_to_sorted_;
   int max_chain_size_ = 0;
-  std::vector<std::vector<int>> instance_bodies_;  // per instance, increasing
+  // Per instance, increasing: the bodies whose chain reaches its velocities.
+  std::vector<std::vector<int>> instance_bodies_;
 };
 
 class Kinematics {
@@ -98,10 +99,13 @@ class Kinematics {
   // The same into *M (resized to n_v × n_v): no heap allocation once it has that size.
   void MassMatrix(Eigen::MatrixXd* M) const;
 
-  // The diagonal block of M(q) of instance `instance` (an object or a robot: every instance is
-  // its own tree, so its velocities are coupled to no other instance's), nv_i × nv_i, into
-  // *block (resized). Equal, entry for entry, to the same block of MassMatrix(). No heap
-  // allocation once *block has its size (the internal buffer has the largest instance's).
+  // The diagonal block of M(q) of instance `instance` (an object or a robot), nv_i × nv_i, into
+  // *block (resized). Equal, entry for entry, to the same block of MassMatrix() (an arm's
+  // includes the gripper that hangs from it). An object is its own tree, coupled to no other
+  // instance's velocities; a robot that hangs from another robot (a gripper on an arm) is
+  // coupled to it by M's off-diagonal blocks, which this leaves out (the formulations that use
+  // the robots' mass matrix refuse such scenes, formulations/registry.h). No heap allocation once
+  // *block has its size (the internal buffer has the largest instance's).
   void InstanceMassMatrix(int instance, Eigen::MatrixXd* block) const;
 
   // KinematicsModel::ChainColumns.
@@ -112,7 +116,7 @@ class Kinematics {
 
  private:
   // Adds body b's m J_comᵀ J_com + J_ωᵀ I_W J_ω on its chain columns into M (indexed from
-  // column `offset`), Featherstone 2008, eq. 6.2.
+  // column `offset`; columns outside M's block skipped), Featherstone 2008, eq. 6.2.
   void AddBodyMass(int b, int offset, Eigen::Ref<Eigen::MatrixXd> M) const;
   template <typename Column>
   void FillPointJacobian(int body, const Eigen::Vector3d& p_W, Column column) const;

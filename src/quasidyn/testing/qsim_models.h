@@ -1,7 +1,7 @@
 #pragma once
 // The reference quasistatic simulator's files of the tests (header only, docs/qsim-files.md): a
-// two-link arm, balls (one on ghost links), a ground box, Drake model directives and a system
-// file, written into a scratch folder as the package my_models.
+// two-link arm, a gripper, balls (one on ghost links), a ground box, Drake model directives and
+// a system file, written into a scratch folder as the package my_models.
 
 #include <filesystem>
 #include <string>
@@ -117,6 +117,44 @@ inline constexpr const char* kDirectives = R"(directives:
     child: arm::base
 )";
 
+// A gripper: a palm and one finger sliding along y, with a tip sphere.
+inline constexpr const char* kGripper = R"(<?xml version="1.0"?>
+<sdf version="1.7">
+  <model name="gripper">
+    <link name="palm">
+      <inertial><mass>0.1</mass><inertia><ixx>1e-3</ixx><iyy>1e-3</iyy><izz>1e-3</izz>
+        <ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
+    </link>
+    <link name="finger">
+      <inertial><mass>0.05</mass><inertia><ixx>1e-4</ixx><iyy>1e-4</iyy><izz>1e-4</izz>
+        <ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
+      <collision name="tip"><geometry><sphere><radius>0.01</radius></sphere></geometry></collision>
+    </link>
+    <joint name="slide" type="prismatic"><parent>palm</parent><child>finger</child>
+      <axis><xyz>0 1 0</xyz><limit><lower>-0.05</lower><upper>0.05</upper></limit></axis></joint>
+  </model>
+</sdf>
+)";
+
+// The arm of arm.yml with the gripper welded to a frame 0.2 m along its last link, lower (as the
+// simulator's iiwa_and_schunk.yml welds a Schunk gripper to a frame on iiwa_link_7).
+inline constexpr const char* kArmWithGripperDirectives = R"(directives:
+- add_directives:
+    file: package://my_models/arm.yml
+- add_model:
+    name: gripper
+    file: package://my_models/gripper.sdf
+- add_frame:
+    name: tool
+    X_PF:
+      base_frame: arm::lower
+      translation: [0, 0, 0.2]
+      rotation: !Rpy {deg: [0, 0, 90]}
+- add_weld:
+    parent: tool
+    child: gripper::palm
+)";
+
 inline constexpr const char* kSystem = R"(model_directive: package://my_models/arm.yml
 robots:
   - name: arm
@@ -144,6 +182,8 @@ inline void WriteModels(const ScratchDirectory& folder) {
   folder.Write("ground.sdf", kGround);
   folder.Write("ground.yml", kGroundDirectives);
   folder.Write("arm.yml", kDirectives);
+  folder.Write("gripper.sdf", kGripper);
+  folder.Write("arm_with_gripper.yml", kArmWithGripperDirectives);
   std::filesystem::create_directory(folder / "q_sys");
 }
 
