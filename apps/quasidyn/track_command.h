@@ -1,6 +1,7 @@
 #pragma once
 // `quasidyn track PLAN.json --plant-scene SCENE [--scene MODEL_SCENE] [--offset DX DY [DZ]]
-//  [--friction-scale S] [--substeps N] [--open-loop] [--kappa K] [--out executed.json]`:
+//  [--friction-scale S] [--substeps N] [--open-loop] [--kappa K] [--replan R] [--out executed.json]
+//  [--html page.html]`:
 // runs a plan (a trajectory file, e.g. from `quasidyn optimize`) on a plant that differs from
 // the planning model (control/plan_tracking.h): the plant scene, its objects' start moved by
 // the offset [m], every friction coefficient times S, its time step h/N (N plant steps per
