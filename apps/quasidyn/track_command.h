@@ -6,7 +6,8 @@
 // the planning model (control/plan_tracking.h): the plant scene, its objects' start moved by
 // the offset [m], every friction coefficient times S, its time step h/N (N plant steps per
 // command). Closed loop (the stabiliser of control/stabilizer.h on the planning model, smoothed
-// with κ) unless --open-loop. Writes the executed trajectory and reports the final object error.
+// with κ) unless --open-loop. Writes the executed trajectory and reports the final object error;
+// --html writes the plant's run with each plan it ran drawn over it (track_page.h).
 // The planning model is the plan's scene file (or --scene) with the plan's h and formulation.
 // Exit codes: 0 done; 2 bad input (message on stderr); 3 a plant step failed.
 
