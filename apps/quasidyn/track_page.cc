@@ -32,6 +32,7 @@ void WriteTrackPage(const Scene& plant_scene, const Scene& model_scene, const Tr
     ExecutedPlan plan;
     plan.q = *tracked.q;
     plan.start_time = start_step * plant.time_step;
+    plan.time_step = plant.time_step;  // the plant's run is recorded at the plan's steps
     plan.steps_run = tracked.steps_run;
     plan.found = tracked.found;
     plan.distance = distances(plan.q);

@@ -131,8 +131,8 @@ export class ExecutionSection {
     this.plan = state.plan;
     const count = this.execution.plans.length;
     this.planValue.textContent = `${state.plan} (${count} plan${count > 1 ? 's' : ''}; from ` +
-      `t = ${plan.start_time} s, step ${state.planStep} / ${plan.steps}, ` +
-      `${plan.found ? 'found' : 'not found'})`;
+      `t = ${plan.start_time} s, step ${state.planStep} / ${plan.steps}` +
+      (state.plantDistance === null ? ')' : `, ${plan.found ? 'found' : 'not found'})`);
     this.distanceValue.textContent = state.plantDistance === null ? 'no goal'
       : `${state.plantDistance.toPrecision(3)} / ${state.planDistance.toPrecision(3)}` +
         (this.execution.goal_tolerance !== undefined

@@ -7,13 +7,12 @@ import { distanceSeries, executionState, indexAt } from '../src/execution.js';
 
 // h = 0.1 s; plan 0 (4 steps) ran 2 steps, plan 1 (3 steps) from t = 0.2 s ran all 3.
 const execution = {
-  time_step: 0.1,
   plant: { t: [0, 0.1, 0.2, 0.3, 0.4, 0.5], distance: [1, 0.8, 0.7, 0.5, 0.3, 0.1],
     max_penetration: 0.001 },
   plans: [
-    { start_time: 0, steps: 4, steps_run: 2, found: true, t: [0, 0.1, 0.2, 0.3, 0.4],
+    { start_time: 0, time_step: 0.1, steps: 4, steps_run: 2, found: true, t: [0, 0.1, 0.2, 0.3, 0.4],
       distance: [1, 0.75, 0.5, 0.25, 0], max_penetration: 0.001 },
-    { start_time: 0.2, steps: 3, steps_run: 3, found: false, t: [0.2, 0.3, 0.4, 0.5],
+    { start_time: 0.2, time_step: 0.1, steps: 3, steps_run: 3, found: false, t: [0.2, 0.3, 0.4, 0.5],
       distance: [0.7, 0.45, 0.2, 0.05], max_penetration: 0.0005 },
   ],
   plan_color: '#7ab8ff',

@@ -74,6 +74,8 @@ void CheckView(const Scene& scene, const ExecutionView& view) {
                    : "a time in [" + std::to_string(previous) + ", " + std::to_string(end) +
                          "] s (after the previous plan's start, within the plant's run)"));
     previous = t0;
+    if (!std::isfinite(plan.time_step) || !(plan.time_step > 0.0))
+      Fail(name + ": time step h = " + std::to_string(plan.time_step) + " s; expected > 0");
     const int steps = static_cast<int>(plan.q.size()) - 1;
     if (plan.steps_run < 0 || plan.steps_run > steps)
       Fail(name + ": steps_run " + std::to_string(plan.steps_run) + " is outside [0, " +
@@ -91,14 +93,14 @@ void CheckView(const Scene& scene, const ExecutionView& view) {
 // The plans as one run: at each time the configuration of the plan then running (plan r from its
 // start until plan r + 1 starts; the last one to its end).
 Trajectory PlansAsOneRun(const ExecutionView& view) {
-  const double h = view.plant->time_step;
   Trajectory run;
   run.nq = view.plant->nq;
-  run.time_step = h;
+  run.time_step = view.plans.front().time_step;
   run.q0 = view.plans.front().q.front();
   for (size_t r = 0; r < view.plans.size(); ++r) {
     const ExecutedPlan& plan = view.plans[r];
     const bool last = r + 1 == view.plans.size();
+    const double h = plan.time_step;
     const double until = last ? INFINITY : view.plans[r + 1].start_time - 1e-9 * h;
     for (size_t j = r == 0 ? 1 : 0; j < plan.q.size(); ++j) {
       const double t = plan.start_time + static_cast<double>(j) * h;
@@ -122,17 +124,17 @@ json Rounded(const std::vector<double>& values) {
 
 // viewer_data.h, `execution`.
 json ExecutionData(const ExecutionView& view) {
-  const double h = view.plant->time_step;
   double deepest = 0.0;
   json plans = json::array();
   for (size_t r = 0; r < view.plans.size(); ++r) {
     const ExecutedPlan& plan = view.plans[r];
     std::vector<double> t;
     for (size_t j = 0; j < plan.q.size(); ++j)
-      t.push_back(plan.start_time + static_cast<double>(j) * h);
+      t.push_back(plan.start_time + static_cast<double>(j) * plan.time_step);
     deepest = std::max(deepest, plan.max_penetration);
     plans.push_back({{"label", PlanName(r)},
                      {"start_time", RoundToSignificantDigits(plan.start_time, 6)},
+                     {"time_step", plan.time_step},
                      {"steps", static_cast<int>(plan.q.size()) - 1},
                      {"steps_run", plan.steps_run},
                      {"found", plan.found},
@@ -140,8 +142,7 @@ json ExecutionData(const ExecutionView& view) {
                      {"distance", Rounded(plan.distance)},
                      {"max_penetration", RoundToSignificantDigits(plan.max_penetration, 6)}});
   }
-  json data{{"time_step", h},
-            {"plant",
+  json data{{"plant",
              {{"t", Rounded(PlantTimes(*view.plant))},
               {"distance", Rounded(view.plant_distance)},
               {"max_penetration", RoundToSignificantDigits(deepest, 6)}}},

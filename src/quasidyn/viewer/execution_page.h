@@ -7,9 +7,9 @@
 // over time with where each plan starts and the deepest overlap (`execution` in the page data,
 // viewer_data.h; viewer/src/execution.js draws it).
 //
-// Time: the plant's run is recorded at the control steps, t_k = k·h with h the plan's time step
-// (a plant at h/N substeps records every N-th of its own steps), and plan r's q_j is drawn at
-// start_time_r + j·h, so both are aligned by time.
+// Time: both are aligned by time. Plan r's q_j is drawn at start_time_r + j·h (h the plan's
+// time step) and the plant's frames at their own times: `quasidyn track` records the plant at
+// the control steps, t_k = k·h (a plant at h/N substeps, every N-th of its own steps).
 
 #include <Eigen/Core>
 #include <string>
@@ -23,9 +23,10 @@ namespace quasidyn {
 
 // One plan of the execution, as the planner's model made it.
 struct ExecutedPlan {
-  // q_0 … q_T at the plan's control steps (the plant's run's time step h), each of size n_q;
-  // q_0 is where the plant was when the plan was made.
+  // q_0 … q_T at the plan's control steps, each of size n_q; q_0 is where the plant was when
+  // the plan was made.
   std::vector<Eigen::VectorXd> q;
+  double time_step = 0.0;   // the plan's h [s], > 0: q_j is drawn at start_time + j·h
   double start_time = 0.0;  // the plant's time when the plan began [s], >= 0; the first plan's 0
   int steps_run = 0;        // of its T steps, those the plant ran, in [0, T]
   bool found = false;       // the planner reached the goal with it (in its own model)
@@ -48,7 +49,8 @@ struct ExecutionView {
 // std::invalid_argument naming what is wrong (which plan, which configuration) when the view
 // does not fit the scene: no plant or no plan, a configuration of another size than the scene's
 // n_q or not finite, start times not from 0, decreasing or past the run's end, steps_run out of
-// [0, T], distances of the wrong count, negative or not finite, a negative tolerance.
+// [0, T], a time step not > 0, distances of the wrong count, negative or not finite, a negative
+// tolerance.
 std::string ExecutionHtmlToString(const Scene& scene, const ExecutionView& view);
 
 // Writes the page to `path` atomically (html_writer.h, WriteViewerHtml: its errors; and the

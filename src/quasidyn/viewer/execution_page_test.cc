@@ -51,6 +51,7 @@ ExecutedPlan PlanFrom(const Scene& scene, double dx, int steps, double start_tim
   ExecutedPlan plan;
   for (int j = 0; j <= steps; ++j) plan.q.push_back(BoxMovedBy(scene, dx + 0.02 * j));
   plan.start_time = start_time;
+  plan.time_step = kPlanStep;
   plan.steps_run = steps_run;
   for (int j = 0; j <= steps; ++j) plan.distance.push_back(0.5 - 0.1 * j);
   return plan;
@@ -135,6 +136,9 @@ TEST_F(ExecutionPage, RefusesAViewThatDoesNotFitNamingWhatIsWrong) {
   view = View();
   view.plans[0].start_time = kPlanStep;
   ExpectExecutionRefused(scene, view, "the first plan starts the run");
+  view = View();
+  view.plans[1].time_step = 0.0;
+  ExpectExecutionRefused(scene, view, "plan 1: time step h = 0.000000 s; expected > 0");
   view = View();
   view.plans[0].steps_run = 5;
   ExpectExecutionRefused(scene, view, "plan 0: steps_run 5 is outside [0, 4]");

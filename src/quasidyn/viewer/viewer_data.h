@@ -34,11 +34,11 @@
 //                last frame with t_g <= t
 //   notes:       optional, ViewerDataOptions::notes: preformatted text the page shows (a table)
 //   execution:   optional, only with ViewerDataOptions::execution (execution_page.h): the page's
-//                run is a plant's, its plans are the one overlay: {time_step [s], plant: {t [s]
-//                (K + 1), distance (K + 1 D to the goal, or empty: no goal), max_penetration [m]},
-//                plans: [{label, start_time [s], steps T, steps_run, found, t [s] (T + 1),
-//                distance (T + 1, or empty), max_penetration [m]}], plan_color (CSS),
-//                goal_tolerance (only with distances)}
+//                run is a plant's, its plans are the one overlay: {plant: {t [s] (K + 1),
+//                distance (K + 1 D to the goal, or empty: no goal), max_penetration [m]},
+//                plans: [{label, start_time [s], time_step [s], steps T, steps_run, found,
+//                t [s] (T + 1), distance (T + 1, or empty), max_penetration [m]}],
+//                plan_color (CSS), goal_tolerance (only with distances)}
 //   target:      optional, only with ViewerDataOptions::target_configuration: what the run aims
 //                at, drawn as translucent copies of some bodies: {label, poses (7·B, as one row
 //                of frames.poses, at the target configuration), bodies (indices into `bodies`
