@@ -79,13 +79,11 @@ def one_seed(args, task, seed, folder):
         base + ["track", str(executed), "--plant-scene", side, "--plant-formulation",
                 args.plant_formulation, "--substeps", str(args.substeps), "--replan",
                 str(args.replan), "--out", str(folder / f"executed_{seed}.json")]
-        + (["--ramp"] if args.ramp else []),
+        + (["--ramp"] if args.ramp else [])
+        # the plant's run with each plan it ran over it, and D over time (docs/viewer.md)
+        + (["--html", str(folder / f"executed_{seed}.html")] if args.html else []),
         folder / f"executed_{seed}.txt")
     row["track_cpu"] = track_cpu
-    executed_file = folder / f"executed_{seed}.json"
-    if args.html and executed_file.exists():  # the plant's run, beside the plan's page
-        run(base + ["view", str(executed_file), "--scene", side, "--out",
-                    str(folder / f"executed_{seed}.html")], folder / f"view_{seed}.txt")
     rounds = re.findall(r"^(\d+)\s+(yes|no)\s+.*\s(\S+)$", track_text, re.M)
     row["plans"] = len(rounds)
     row["overlap"] = max((float(r[2]) for r in rounds), default=float("nan"))
@@ -121,7 +119,8 @@ def main():
                         help="execute the plan itself, not its refinement")
     parser.add_argument("--html", action="store_true",
                         help="viewer pages: plan_S.html (the plan and its tree) and "
-                             "executed_S.html (the plant's run)")
+                             "executed_S.html (the plant's run with every plan it ran drawn "
+                             "over it, D over time)")
     parser.add_argument("--out", default=str(ROOT / "build" / "qsim_tasks"))
     args = parser.parse_args()
     if not os.path.isdir(args.models):

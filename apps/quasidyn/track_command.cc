@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,12 +26,13 @@
 #include "quasidyn/simulation/trajectory_file.h"
 #include "scene_file.h"
 #include "setting_flags.h"
+#include "track_page.h"
 
 namespace quasidyn::cli {
 namespace {
 
 struct TrackOptions {
-  std::string plan_path, plant_path, scene_path, out_path, plant_formulation;
+  std::string plan_path, plant_path, scene_path, out_path, html_path, plant_formulation;
   std::vector<double> offset;
   double friction_scale = 1.0;
   int substeps = 1;
@@ -103,27 +105,38 @@ void RunReplanning(const TrackOptions& options, ReplanningSettings settings, boo
     result = ExecuteWithReplanning(model_scene, model, planning, planner, first, plant, plant_q0,
                                    settings);
   }
-  if (!options.out_path.empty())
-    WriteTrajectory(PlanToTrajectory(*model, result.q, result.u, result.regrasp_steps),
-                    options.out_path);
-  std::cout << "plant            " << plant.scene().name << " (h = " << plant.scene().time_step
-            << " s, " << plant.formulation().name << "), loop "
-            << (options.open_loop ? "open" : "closed") << "\n"
-            << "plan  found  steps(run) regrasps  planning[s]  D start -> D end  position[m] "
-               "angle[rad] penetration[m]\n";
+  std::optional<Trajectory> executed;  // for --out and --html
+  if (!options.out_path.empty() || !options.html_path.empty())
+    executed = PlanToTrajectory(*model, result.q, result.u, result.regrasp_steps);
+  if (!options.out_path.empty()) WriteTrajectory(*executed, options.out_path);
+  std::ostringstream report;  // printed, and the page's notes
+  report << "plant            " << plant.scene().name << " (h = " << plant.scene().time_step
+         << " s, " << plant.formulation().name << "), loop "
+         << (options.open_loop ? "open" : "closed") << "\n"
+         << "plan  found  steps(run) regrasps  planning[s]  D start -> D end  position[m] "
+            "angle[rad] penetration[m]\n";
   for (size_t r = 0; r < result.rounds.size(); ++r) {
     const ReplanningRound& round = result.rounds[r];
     const TrackingResult& run = round.tracking;
-    std::cout << r << "     " << (round.plan_found ? "yes" : "no ") << "    " << round.steps << "("
-              << round.steps_run << ")  " << round.regrasps << "  " << round.planning_seconds
-              << "  " << round.start_distance << " -> " << round.distance << "  "
-              << run.final_position_error << "  " << run.final_angle_error << "  "
-              << run.max_penetration << "\n";
+    report << r << "     " << (round.plan_found ? "yes" : "no ") << "    " << round.steps << "("
+           << round.steps_run << ")  " << round.regrasps << "  " << round.planning_seconds << "  "
+           << round.start_distance << " -> " << round.distance << "  " << run.final_position_error
+           << "  " << run.final_angle_error << "  " << run.max_penetration << "\n";
   }
-  std::cout << "goal             " << (result.reached ? "reached" : "not reached") << " (D "
-            << result.rounds.back().distance << ", tolerance " << planning.goal_tolerance
-            << ") after " << result.rounds.size() << " plan(s)\n";
-  if (!options.out_path.empty()) std::cout << "trajectory       " << options.out_path << "\n";
+  report << "goal             " << (result.reached ? "reached" : "not reached") << " (D "
+         << result.rounds.back().distance << ", tolerance " << planning.goal_tolerance << ") after "
+         << result.rounds.size() << " plan(s)\n";
+  if (!options.out_path.empty()) report << "trajectory       " << options.out_path << "\n";
+  if (!options.html_path.empty()) {
+    std::vector<TrackedPlan> plans;
+    for (const ReplanningRound& round : result.rounds)
+      plans.push_back(
+          {&round.plan.q, round.steps_run, round.plan_found, round.tracking.max_penetration});
+    WriteTrackPage(plant.scene(), *model_scene, *executed, plans, planning, report.str(),
+                   options.html_path);
+    report << "viewer           " << options.html_path << "\n";
+  }
+  std::cout << report.str();
   if (result.interrupted)
     ReportInterrupted(
         "track", InterruptedTrackText(std::to_string(result.u.size()), options.out_path) + "; " +
@@ -168,10 +181,12 @@ void RunTrack(const TrackOptions& options) {
         " is commanded by " + CommandKindName(plant_command) + "; the plan's commands are " +
         CommandKindName(model->capabilities().command));
   const auto plant = MakeStepModel(plant_scene, plant_choice);
-  if (!options.out_path.empty()) {
-    CheckOutputPaths({{"PLAN", options.plan_path}},
-                     {{"--out", options.out_path, TrajectoryExtensions()}});
-  }
+  std::vector<NamedPath> outputs;
+  if (!options.out_path.empty())
+    outputs.push_back({"--out", options.out_path, TrajectoryExtensions()});
+  if (!options.html_path.empty())
+    outputs.push_back({"--html", options.html_path, HtmlExtensions()});
+  if (!outputs.empty()) CheckOutputPaths({{"PLAN", options.plan_path}}, outputs);
 
   const PlanToTrack to_track = PlanToTrackOf(plan, read.step_edges, read.physical_regrasp_steps);
   if (options.replan > 0) {
@@ -187,10 +202,10 @@ void RunTrack(const TrackOptions& options) {
   TrackingSettings tracking = settings.tracking;
   tracking.regrasp_steps = regrasp_steps;
   std::unique_ptr<Stabilizer> stabilizer;
+  const std::optional<PlanningSettings> made_with =
+      PlanSettingsOf(options, !read.step_edges.empty(), *model_scene);
   if (!options.open_loop) {
-    StabilizerSettings s = StabilizerSettingsOf(
-        settings.stabilizer, PlanSettingsOf(options, !read.step_edges.empty(), *model_scene),
-        *model_scene);
+    StabilizerSettings s = StabilizerSettingsOf(settings.stabilizer, made_with, *model_scene);
     s.regrasp_steps = regrasp_steps;
     s.open_loop_steps = to_track.physical_regrasp_steps;
     s.open_loop_where_linearization_fails = true;
@@ -207,38 +222,49 @@ void RunTrack(const TrackOptions& options) {
     result = TrackPlan(*plant, perturbation.substeps, plant_scene->q0, q_ref, u_ref,
                        stabilizer.get(), tracking);
   }
-  if (!options.out_path.empty()) {
-    const size_t done = result.q.size() - 1;
+  std::optional<Trajectory> executed;  // for --out and --html
+  const size_t done = result.q.size() - 1;
+  if (!options.out_path.empty() || !options.html_path.empty()) {
     std::vector<Eigen::VectorXd> u(result.u.begin(), result.u.begin() + done);
     std::vector<bool> kinds(regrasp_steps.begin(), regrasp_steps.begin() + done);
-    WriteTrajectory(PlanToTrajectory(*model, result.q, u, kinds), options.out_path);
+    executed = PlanToTrajectory(*model, result.q, u, kinds);
   }
-  std::cout << "plan             " << options.plan_path << " (" << u_ref.size()
-            << " steps, h = " << plan.time_step << " s)\n"
-            << "plant            " << plant_scene->name << " (h = " << plant_scene->time_step
-            << " s, " << plant->formulation().name << ", friction x" << perturbation.friction_scale
-            << ", offset " << perturbation.object_offset.transpose() << " m)\n"
-            << "loop             " << (options.open_loop ? "open" : "closed");
+  if (!options.out_path.empty()) WriteTrajectory(*executed, options.out_path);
+  std::ostringstream report;  // printed, and the page's notes
+  report << "plan             " << options.plan_path << " (" << u_ref.size()
+         << " steps, h = " << plan.time_step << " s)\n"
+         << "plant            " << plant_scene->name << " (h = " << plant_scene->time_step << " s, "
+         << plant->formulation().name << ", friction x" << perturbation.friction_scale
+         << ", offset " << perturbation.object_offset.transpose() << " m)\n"
+         << "loop             " << (options.open_loop ? "open" : "closed");
   if (stabilizer && !stabilizer->open_loop_steps().empty())
-    std::cout << " (" << stabilizer->open_loop_steps().size()
-              << " steps open loop: no linearisation)";
-  std::cout << "\n";
+    report << " (" << stabilizer->open_loop_steps().size() << " steps open loop: no linearisation)";
+  report << "\n";
   if (regrasps > 0) {
-    std::cout << "regrasps         " << result.regrasps << " of " << regrasps << " executed, "
-              << result.regrasp_plant_steps << " plant steps (release, transfer, close)\n"
-              << "regrasp motion   object moved <= " << result.max_regrasp_object_motion << " m, "
-              << result.max_regrasp_object_rotation << " rad; deepest overlap "
-              << result.max_regrasp_penetration
-              << " m; lifted clearance >= " << result.min_lifted_distance << " m\n";
+    report << "regrasps         " << result.regrasps << " of " << regrasps << " executed, "
+           << result.regrasp_plant_steps << " plant steps (release, transfer, close)\n"
+           << "regrasp motion   object moved <= " << result.max_regrasp_object_motion << " m, "
+           << result.max_regrasp_object_rotation << " rad; deepest overlap "
+           << result.max_regrasp_penetration
+           << " m; lifted clearance >= " << result.min_lifted_distance << " m\n";
   }
-  std::cout << "penetration      " << result.max_penetration << " m (deepest overlap, plant)\n";
+  report << "penetration      " << result.max_penetration << " m (deepest overlap, plant)\n";
   if (result.start_penetration > 0.0)
-    std::cout << "start overlap    " << result.start_penetration
-              << " m at q0 as given (not counted above)\n";
-  std::cout << "final object err " << result.final_object_error.transpose() << "\n"
-            << "position error   " << result.final_position_error << " m\n"
-            << "angle error      " << result.final_angle_error << " rad\n";
-  if (!options.out_path.empty()) std::cout << "trajectory       " << options.out_path << "\n";
+    report << "start overlap    " << result.start_penetration
+           << " m at q0 as given (not counted above)\n";
+  report << "final object err " << result.final_object_error.transpose() << "\n"
+         << "position error   " << result.final_position_error << " m\n"
+         << "angle error      " << result.final_angle_error << " rad\n";
+  if (!options.out_path.empty()) report << "trajectory       " << options.out_path << "\n";
+  if (!options.html_path.empty()) {
+    const bool found =
+        !read.step_edges.empty() && ReadPlanFile(options.plan_path).status == PlanStatus::kFound;
+    WriteTrackPage(*plant_scene, *model_scene, *executed,
+                   {{&q_ref, static_cast<int>(done), found, result.max_penetration}}, made_with,
+                   report.str(), options.html_path);
+    report << "viewer           " << options.html_path << "\n";
+  }
+  std::cout << report.str();
   if (result.interrupted) {
     ReportInterrupted("track", InterruptedTrackText(std::to_string(result.q.size() - 1) + " of " +
                                                         std::to_string(u_ref.size()),
@@ -284,6 +310,9 @@ void AddTrackCommand(CLI::App& app) {
   AddSettingFlags(cmd, replanning, &o->replanning, {"max_plans", "substeps", "closed_loop"});
   cmd->add_option("--out", o->out_path,
                   "Write the executed trajectory to this file (.json, .npz or .csv)");
+  cmd->add_option("--html", o->html_path,
+                  "Write an HTML viewer of the plant's run with each plan it ran over it and D "
+                  "over time (docs/viewer.md)");
   AddQuietFlag(cmd);
   cmd->callback([o] { RunTrack(*o); });
 }

@@ -1,15 +1,18 @@
 // Trajectory files and pages: Trajectory.save / Trajectory.load / quasidyn.load_trajectory
 // (simulation/trajectory_file.h, docs/trajectory-format.md) and quasidyn.view (the HTML viewer
-// page, viewer/html_writer.h).
+// page, viewer/html_writer.h; with plans, viewer/execution_page.h).
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "bindings.h"
+#include "execution_view.h"
 #include "path_argument.h"
 #include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/simulation/trajectory_file.h"
@@ -102,18 +105,31 @@ void BindTrajectoryFiles(py::module_& m, PyTrajectory& trajectory) {
 
   m.def(
       "view",
-      [](const Trajectory& t, const PathArgument& path, std::shared_ptr<Scene> scene) {
+      [](const Trajectory& t, const PathArgument& path, std::shared_ptr<Scene> scene,
+         std::optional<std::vector<std::shared_ptr<Trajectory>>> plans,
+         std::optional<std::vector<double>> plan_starts) {
         const char* who = "view";
         const std::shared_ptr<const Scene> shown = SceneToShow(who, t, std::move(scene));
-        Named(who, [&] { WriteViewerHtml(*shown, t, path.value); });
+        if (plan_starts && !plans) throw py::value_error("view: plan_starts given without plans");
+        Named(who, [&] {
+          if (!plans) return WriteViewerHtml(*shown, t, path.value);
+          WriteExecutionHtml(*shown, ExecutionViewOf(*shown, t, *plans, plan_starts), path.value);
+        });
         return py::str(py::cast(path));  // as str, whatever path-like was given
       },
       py::arg("trajectory"), py::arg("path"), py::arg("scene") = py::none(),
-      "view(trajectory, path, scene=None) -> str: writes the self-contained HTML viewer page "
-      "(three.js, no network; what `quasidyn view` writes) of the trajectory to path (a str or "
-      "os.PathLike) and returns path as a str. The "
+      py::arg("plans") = py::none(), py::arg("plan_starts") = py::none(),
+      "view(trajectory, path, scene=None, plans=None, plan_starts=None) -> str: writes the "
+      "self-contained HTML viewer page (three.js, no network; what `quasidyn view` writes) of the "
+      "trajectory to path (a str or os.PathLike) and returns path as a str. The "
       "scene: scene, else the trajectory's in-memory scene, else its scene_file. Open the "
-      "page in a browser.");
+      "page in a browser. With plans (a list of Trajectory of the same scene, each recording "
+      "every step), the page of `quasidyn track --html`: the trajectory is a plant's run and "
+      "each plan is drawn over it as translucent ghosts from its start, plan_starts [s] (one per "
+      "plan, the first 0, non-decreasing, within the run; default: each where the previous one's "
+      "steps end), with D to the scene's planning goal over time when the scene has a planning "
+      "block (docs/viewer.md, \"A plan executed on a plant\"). ValueError naming the plan and "
+      "what does not fit (another scene's n_q, starts out of order or past the run's end).");
 }
 
 }  // namespace quasidyn::python

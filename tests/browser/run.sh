@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The web viewer in a real browser (tests/browser/viewer_test.cjs): simulates a short
 # planar_pushing rollout, writes its page with `quasidyn view`, opens it in headless Chromium;
-# then a plan's page, a notebook's frames (tests/browser/notebook_test.cjs), a mesh and an ecp page.
+# then a plan's page, its execution's page (track --html), a notebook's frames (tests/browser/notebook_test.cjs), a mesh and an ecp page.
 # Usage: tests/browser/run.sh QUASIDYN_BINARY   (run from the repository root)
 # Environment: QUASIDYN_NODE_MODULES (playwright-core; default <build>/viewer/npm/node_modules),
 # QUASIDYN_BROWSER_ARTIFACTS (screenshots; default <build>/browser-artifacts),
@@ -36,6 +36,12 @@ grep -q '"markers"' "$artifacts/planar_hand_plan.html" ||
   { echo "browser test: the plan page has no markers" >&2; exit 1; }
 QUASIDYN_CHROMIUM="$chromium" NODE_PATH="$node_modules" \
   node "$here/viewer_test.cjs" "$artifacts/planar_hand_plan.html" "$artifacts/plan"
+# The plan executed at h/2 with replanning (quasidyn track --html): the plant's run with every
+# plan drawn over it and D over time (screenshots in <artifacts>/track/).
+"$quasidyn" track "$work/planar_hand_plan.json" --plant-scene "$repo/examples/planar_hand/scene.yaml" \
+  --substeps 2 --replan 2 --html "$artifacts/planar_hand_track.html" > /dev/null
+QUASIDYN_CHROMIUM="$chromium" NODE_PATH="$node_modules" \
+  node "$here/viewer_test.cjs" "$artifacts/planar_hand_track.html" "$artifacts/track"
 # A notebook's view: two Trajectory._repr_html_ frames (the page in an <iframe srcdoc>) in a
 # notebook-like page written by the Python module just built (screenshot in <artifacts>/notebook/).
 PYTHONPATH="$build_dir/python" /usr/bin/python3 "$here/notebook_page.py" "$repo" \

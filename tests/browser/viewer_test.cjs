@@ -5,7 +5,7 @@
 // contact point shows its force; #t= opens at a time; without WebGL a readable message; on an
 // ecp page, the equivalent contact point with its torsional moment (an arc about the normal);
 // every round shape with its orientation mark; no line of the panel cut at its edge (a plan
-// page's long summary lines wrap).
+// page's long summary lines wrap); on a track page, the plan running and D over time.
 // Saves the screenshots. (The pushing checks run on a planar_pushing page only, as run.sh writes it.) Usage: node viewer_test.cjs PAGE.html ARTIFACT_DIR [LATER_TIME_S]
 'use strict';
 const fs = require('fs');
@@ -215,6 +215,35 @@ async function canvasPixels(page) {
         `hovering the ECP shows its torsional moment: ${JSON.stringify(text)}`);
       await page.screenshot({ path: path.join(artifact_dir, 'viewer_ecp.png') });
       await page.mouse.move(5, 5);
+    }
+
+    // A plan executed on a plant (`track --html`, run.sh's planar_hand_track page): the plan shown
+    // is the one running at the time (the second one from its start on), the panel names it and
+    // gives D of plant and plan, and the plot draws D of the plant, of every plan and a line
+    // where each replan starts.
+    if (/planar_hand_track/.test(path.basename(page_path))) {
+      const run = await page.evaluate(() => {
+        const data = JSON.parse(document.getElementById('quasidyn-data').textContent).execution;
+        const second = data.plans[1].start_time;
+        window.quasidynViewer.seek(0);
+        const atStart = window.quasidynViewer.executionPlan;
+        window.quasidynViewer.seek(second);
+        const atSecond = window.quasidynViewer.executionPlan;
+        const plot = document.getElementById('qd-distance-plot');
+        return { plans: data.plans.length, atStart, atSecond,
+          text: document.getElementById('qd-execution').innerText,
+          plant: plot.querySelectorAll('.qd-plant-distance').length,
+          planLines: plot.querySelectorAll('.qd-plan-distance').length,
+          replans: plot.querySelectorAll('.qd-replan').length };
+      });
+      check(run.plans >= 2 && run.atStart === 0 && run.atSecond === 1,
+        `the plan shown follows the time: plan ${run.atStart} at t = 0, plan ${run.atSecond} ` +
+        `from the second plan's start (${run.plans} plans)`);
+      check(/D plant \/ plan\s*[0-9.e+-]+ \/ [0-9.e+-]+ \(tolerance/.test(run.text) &&
+        /deepest overlap/.test(run.text), `the panel gives D and the overlap: ${JSON.stringify(run.text)}`);
+      check(run.plant === 1 && run.planLines === run.plans && run.replans === run.plans - 1,
+        `the plot: D of the plant, of ${run.planLines} plans, ${run.replans} replan lines`);
+      await page.screenshot({ path: path.join(artifact_dir, 'viewer_track.png') });
     }
 
     // The toggles hide the contact layer without errors.

@@ -6,8 +6,9 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
 import { ContactLayer, describeContact, largestForce, largestTorsion, torsionThreshold }
   from './contacts.js';
+import { ExecutionSection } from './execution.js';
 import { addMarkers } from './markers.js';
-import { Panel } from './panel.js';
+import { Panel, row } from './panel.js';
 import { makeShapeObject, shapeExtent } from './shapes.js';
 import { pageForceThreshold } from './vectors.js';
 
@@ -111,6 +112,11 @@ class Viewer {
       onSpeed: (factor) => { this.speed = factor; },
       onToggle: (points, arrows) => { this.contacts.setVisible(points, arrows); this.render(); },
     }, forceScale, this.forceThreshold);
+    // A plan executed on a plant (viewer_data.h: execution): the plan running, D over time.
+    if (data.execution) {
+      this.execution = new ExecutionSection(data.execution, this.duration, row);
+      this.panel.addSection(this.execution.element);
+    }
 
     window.addEventListener('resize', () => this.resize());
     window.addEventListener('keydown', (event) => this.onKey(event));
@@ -343,6 +349,7 @@ class Viewer {
     this.applyOverlays(this.time);
     this.contacts.show(this.frames.contacts[this.frame]);
     this.panel.update(this.frames, this.frame, this.time, this.data.run.steps_requested);
+    if (this.execution) this.execution.update(this.time);
     if (this.panel.readout) this.showReadout();
     this.render();
     return this.frame;
@@ -476,6 +483,8 @@ function start() {
       get frame() { return viewer.frame; },
       get playing() { return viewer.playing; },
       get contacts() { return viewer.frames.contacts[viewer.frame]; },
+      // An execution page's plan shown at the current time (its index; -1 on other pages).
+      get executionPlan() { return viewer.execution ? viewer.execution.plan : -1; },
       arrowDirections: () => viewer.contacts.arrowDirections(),
       torsionArcs: () => viewer.contacts.torsionArcs(),
       contactScreenPoint: (i) => viewer.contactScreenPoint(i),

@@ -36,14 +36,14 @@ const kStyle = `
   text-align:right}
 `;
 
-function element(tag, attributes = {}, text = '') {
+export function element(tag, attributes = {}, text = '') {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
   if (text) node.textContent = text;
   return node;
 }
 
-function row(parent, key) {
+export function row(parent, key) {
   const line = element('div', { class: 'qd-row' });
   line.append(element('span', { class: 'qd-key' }, key));
   const value = element('span', { class: 'qd-value' });
@@ -110,6 +110,7 @@ export class Panel {
       legendBox.append(entry);
     }
     info.append(legendBox);
+    this.info = info;
     if (data.notes) {
       info.classList.add('qd-wide');
       info.append(notesElement(data.notes));
@@ -151,6 +152,11 @@ export class Panel {
     help.style.whiteSpace = 'pre-line';
     this.readout = element('div', { class: 'qd-readout', id: 'qd-contact' });
     document.body.append(info, bar, help, this.readout);
+  }
+
+  // Adds a section (e.g. execution.js's) to the panel, before its notes.
+  addSection(node) {
+    this.info.insertBefore(node, this.info.querySelector('.qd-notes'));
   }
 
   // Shows `text` beside the page point (x, y) [px]; hides the readout when text is empty.

@@ -155,6 +155,7 @@ ReplanningResult ExecuteWithReplanning(ScenePtr model_scene, std::shared_ptr<con
     out.regrasp_steps.insert(out.regrasp_steps.end(), plan.regrasp_steps.begin(),
                              plan.regrasp_steps.begin() + done);
     round.distance = distance(out.q.back());
+    round.plan = plan;
     out.rounds.push_back(std::move(round));
     const ReplanningRound& last = out.rounds.back();
     out.reached = last.distance <= planning.goal_tolerance;

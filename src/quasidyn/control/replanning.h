@@ -95,6 +95,7 @@ struct ReplanningRound {
   int open_loop_steps = 0;        // contact-continuous steps sent open loop (no linearisation)
   double planning_seconds = 0.0;  // wall time of the planner (0 for the given first plan) [s]
   TrackingResult tracking;        // the plant's run of this plan
+  PlanToTrack plan;               // the plan itself, in the planner's model, from the round's start
 };
 
 struct ReplanningResult {

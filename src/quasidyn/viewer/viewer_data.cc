@@ -343,6 +343,7 @@ nlohmann::json BuildViewerData(const Scene& scene, const Trajectory& trajectory,
     data["overlays"] = overlays;
   }
   if (!options.notes.empty()) data["notes"] = options.notes;
+  if (!options.execution.is_null()) data["execution"] = options.execution;
   if (options.target_configuration.size() > 0) {
     CheckConfiguration(scene, options.target_configuration, "viewer target configuration");
     kinematics.Update(options.target_configuration);

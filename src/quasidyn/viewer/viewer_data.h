@@ -33,6 +33,12 @@
 //                poses (G × 7·B, as frames.poses)}]; the page shows, at time t, each overlay's
 //                last frame with t_g <= t
 //   notes:       optional, ViewerDataOptions::notes: preformatted text the page shows (a table)
+//   execution:   optional, only with ViewerDataOptions::execution (execution_page.h): the page's
+//                run is a plant's, its plans are the one overlay: {plant: {t [s] (K + 1),
+//                distance (K + 1 D to the goal, or empty: no goal), max_penetration [m]},
+//                plans: [{label, start_time [s], time_step [s], steps T, steps_run, found,
+//                t [s] (T + 1), distance (T + 1, or empty), max_penetration [m]}],
+//                plan_color (CSS), goal_tolerance (only with distances)}
 //   target:      optional, only with ViewerDataOptions::target_configuration: what the run aims
 //                at, drawn as translucent copies of some bodies: {label, poses (7·B, as one row
 //                of frames.poses, at the target configuration), bodies (indices into `bodies`
@@ -81,6 +87,9 @@ struct ViewerDataOptions {
   Eigen::VectorXd target_configuration;
   std::string target_label = "target";
   bool target_objects_only = true;
+  // A plan executed on a plant (execution_page.h builds it): written as `execution` when not
+  // null.
+  nlohmann::json execution;
 };
 
 // Builds the viewer data. Throws std::invalid_argument naming the problem when the trajectory
