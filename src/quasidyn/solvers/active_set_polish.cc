@@ -314,7 +314,15 @@ double ActiveSetPolisher::SolveActiveSet(const Eigen::VectorXd& c, const Eigen::
     Project(u_, &e2_);
     e2_ = -e2_;
     const double dual_error = InfNorm(e1_), primal_error = InfNorm(e2_);
-    const double error = std::max(dual_error, primal_error);
+    // Each error counts only above its own rounding floor: an error at its floor moves by an
+    // ulp from pass to pass, and compared as it is, such a move (the primal error 2.2e-16 ->
+    // 4.4e-16 against a floor of 5e-15) undid a pass that took the dual error from 3e-16, 130
+    // ε of its terms, to 3e-19: the answer then kept the dual error of the pass before, by
+    // chance (the talk's planar hand: polished at u + du, not at u − du). With rounding_floor 0
+    // the error is max(dual, primal) as before.
+    const double floor = settings.rounding_floor * kEpsilon;
+    const double error = std::max({0.0, dual_error - floor * dual_term_,
+                                   primal_error - floor * std::max(dual_term_, primal_term)});
     if (!(error < previous)) {  // the last correction did not help: undo it
       if (pass > 0) {
         x_ -= dx_;
@@ -324,9 +332,7 @@ double ActiveSetPolisher::SolveActiveSet(const Eigen::VectorXd& c, const Eigen::
       break;
     }
     previous = error;
-    const double floor = settings.rounding_floor * kEpsilon;
-    at_rounding_ =
-        error <= floor * std::max(dual_term_, primal_term) && dual_error <= floor * dual_term_;
+    at_rounding_ = error == 0.0;
     if (at_rounding_ || pass > settings.max_refinements) break;
     system_->MultiplyAt(e2_, &rhs_);
     rhs_ = e1_ + rhs_ / settings.delta;

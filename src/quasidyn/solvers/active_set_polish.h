@@ -29,7 +29,9 @@
 //    of block_normal_matrix.h, then iterative refinement against the unregularised system
 //    (Nocedal & Wright §16.6 / OSQP's polish_refine_iter) until its error stops falling or
 //    reaches the rounding floor (PolishSettings::rounding_floor), the dual error against the
-//    dual terms (‖Q x‖, ‖c‖, ‖Aᵀ z‖), the primal error against ‖A x‖, ‖b‖.
+//    dual terms (‖Q x‖, ‖c‖, ‖Aᵀ z‖), the primal error against ‖A x‖, ‖b‖; each error counts
+//    only above its own floor (an error at its floor moves by an ulp from pass to pass, which
+//    must not decide whether the other's correction is kept).
 // 3. Rounds (PolishSettings::max_rounds): the guess of step 1 made again from the polished
 //    answer, then step 2 again, while the guess changes or a cone slides and the residual
 //    falls by half at least. A primal–dual active-set step (Hintermüller, Ito & Kunisch 2002:
