@@ -5,6 +5,7 @@ solvers' stopping tests elsewhere."""
 
 import importlib.util
 
+import numpy as np
 import pytest
 
 import quasidyn as qd
@@ -23,9 +24,11 @@ def toy():
 
 def test_regularisation_picks_the_least_motion_from_the_null_space():
     v = slides.null_space_block(qd)
-    # s = 0: anywhere between the robot and the wall; the interior point returns an inner point.
-    assert v["null_space_s0_robot_side_m"] + 1e-4 < v["null_space_s0_x_m"] \
-        < v["null_space_wall_side_m"] - 1e-4
+    # s = 0: every point between the robot and the wall is a minimiser; the interior point
+    # returns an inner one, which the polish (the active set's KKT system, its primal
+    # regularisation δ_x on the semi-definite cost) moves to the least motion, the robot's side.
+    assert v["null_space_s0_robot_side_m"] - 1e-9 <= v["null_space_s0_x_m"] \
+        <= v["null_space_wall_side_m"] + 1e-9
     # s > 0 small: against the robot, the least motion (the QP's tolerance at s = 1e-6).
     assert abs(v["null_space_s_small_x_m"] - v["null_space_s_small_robot_side_m"]) < 1e-3
     # s = 1: α = 1/2 of the command's overlap, never beyond the wall.
@@ -79,6 +82,25 @@ def test_implicit_gradients_equal_central_differences():
     v = slides.gradients_block(qd)
     assert v["gradients_B_max_difference"] < 1e-6 * v["gradients_B_max"]
     assert v["gradients_A_max_difference"] < 1e-6 * v["gradients_A_max"]
+
+
+def test_the_polish_is_kept_at_every_central_difference_step():
+    # The gradients block's steps at q ± EPS e_j and u ± EPS e_j: the polished answer (exact to
+    # rounding) and the interior point's (1e-9 off) differ by the interior point's error, so a
+    # polish kept on one side only puts that error over 2 EPS into the difference (B 1.6e-3 off
+    # when the polish's refinement stopped on an ulp of its primal error).
+    hand = qd.load_scene(str(slides.PLANAR_HAND))
+    q0 = np.array(hand.q0)
+    u = q0[hand.q_a_slice] + np.array([0.0, 0.2, 0.0, -0.2])
+    stepper = qd.Stepper(hand, formulation="socp")
+    assert stepper.step(q0, u).polished
+    for size, perturb in ((len(u), lambda d: (q0, u + d)), (len(q0), lambda d: (q0 + d, u))):
+        for j in range(size):
+            for sign in (1.0, -1.0):
+                d = np.zeros(size)
+                d[j] = sign * slides.EPS
+                r = stepper.step(*perturb(d))
+                assert r.ok and r.polished, (size, j, sign, r.message)
 
 
 def test_the_grasps_force_is_the_springs():

@@ -2,9 +2,9 @@
 // Polishing of the interior-point SOCP answer (socp.h) on its identified active set:
 // active_set_polish.h on the solver's stacked blocks (linear rows first, then the cones):
 // open cones get exactly zero duals, sticking cones exactly u_k = 0, sliding cones u_k and z_k
-// on the cone's boundary along the directions the interior point found. Owned by SocpSolver,
-// set up with it, called at the end of a successful Solve when SocpSettings::polish.enabled;
-// SocpInfo::polish says what happened.
+// on the cone's boundary, their slip direction iterated from the interior point's. Owned by
+// SocpSolver, set up with it, called at the end of a successful Solve when
+// SocpSettings::polish.enabled; SocpInfo::polish says what happened.
 
 #include <Eigen/Core>
 #include <vector>
