@@ -70,7 +70,7 @@ const Eigen::VectorXd& ShrinkingHorizonMpc::Command(int t, const Eigen::VectorXd
   window_.u_before = t == 0 ? data_.u_before : u_ref_[t - 1];
   window_.dq0 = q - q_ref_[t];
   BuildTrajoptQp(window_, &problem_);
-  solver_.Setup(problem_);
+  solver_.Setup(problem_, TrajoptQpSettings());
   const QpResult& r = solver_.Solve();
   u_ = u_ref_[t];
   message_.clear();

@@ -281,7 +281,7 @@ Outcome TrajectoryOptimizer::SolveWindow(const TrajoptQpData& data, Eigen::Vecto
   const auto start = std::chrono::steady_clock::now();
   QpProblem problem;
   BuildTrajoptQp(data, &problem);
-  solver_->Setup(problem);
+  solver_->Setup(problem, TrajoptQpSettings());
   const QpResult& r = solver_->Solve();
   it->qp_seconds += Seconds(start);
   ++it->qps;

@@ -22,6 +22,7 @@ TrajectoryOptimizerSettings TrajoptGoalConnector::OptimizerSettings(
   TrajectoryOptimizerSettings s;
   s.horizon = c.horizon;
   s.iterations = c.iterations;
+  s.trust_region_min = c.trust_region_min;
   s.penetration_tolerance = settings_.penetration_tolerance;
   s.object_goal = settings_.goal;
   s.object_weight.resize(space_.coordinate_size());

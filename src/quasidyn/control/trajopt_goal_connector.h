@@ -2,8 +2,10 @@
 // The planner's goal connection (planning/goal_connector.h) by trajectory optimisation
 // (trajectory_optimizer.h; Pang, Suh, Yang & Tedrake, T-RO 2023, §VI-B): from a tree node q,
 // goal_connection.iterations iterations of the iterative MPC over goal_connection.horizon steps
-// of the planner's own model, from the initial guess "hold the robots where they are", toward
-// the planner's goal with the goal distance's weights (docs/planning.md, "Goal connection"):
+// of the planner's own model (stopping once its trust region falls below
+// goal_connection.trust_region_min), from the initial guess "hold the robots where they are",
+// toward the planner's goal with the goal distance's weights (docs/planning.md, "Goal
+// connection"):
 //
 //   object weight w = w_p² on each position coordinate [1/m²], (2 w_r)² on each quaternion
 //   coordinate and w_r² on a planar angle [1/rad²]; terminal weight 10 w (the optimiser's

@@ -36,6 +36,7 @@ TEST(TrajoptGoalConnector, WeighsTheObjectsAsTheGoalDistanceAndTakesTheNodesQuat
   PlanningSettings settings = ThirtyDegreeQuery(*scene);
   settings.position_weight = 10.0;
   settings.rotation_weight = 1.5;
+  settings.goal_connection->trust_region_min = 2e-3;
   const TrajoptGoalConnector connector(MakeStepModel(scene, PlanningFormulation(*scene, settings)),
                                        settings);
   Eigen::VectorXd q = scene->q0;
@@ -46,6 +47,7 @@ TEST(TrajoptGoalConnector, WeighsTheObjectsAsTheGoalDistanceAndTakesTheNodesQuat
   EXPECT_EQ(s.object_goal, settings.goal);
   EXPECT_EQ(s.horizon, settings.goal_connection->horizon);
   EXPECT_EQ(s.iterations, settings.goal_connection->iterations);
+  EXPECT_EQ(s.trust_region_min, 2e-3);
   EXPECT_EQ(s.penetration_tolerance, settings.penetration_tolerance);
   // The same orientation written as −Q: the goal follows the sign.
   q.segment(3, 4) *= -1.0;

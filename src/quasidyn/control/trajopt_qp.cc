@@ -5,6 +5,7 @@
 #include <string>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/solvers/dense_cholesky.h"
 
 namespace quasidyn {
 namespace {
@@ -146,6 +147,13 @@ void BuildTrajoptQp(const TrajoptQpData& d, QpProblem* problem) {
     problem->G.Append(i, -1.0);
   }
   problem->h = Eigen::VectorXd::Constant(2 * nx, -d.trust_region);
+}
+
+QpSettings TrajoptQpSettings() {
+  QpSettings settings;
+  settings.sparse_min_variables = kSmallDenseSize + 1;
+  settings.sparse_max_density = 1.0;
+  return settings;
 }
 
 std::vector<Eigen::VectorXd> PredictedStates(const TrajoptQpData& d, const Eigen::VectorXd& du) {

@@ -68,7 +68,8 @@ TEST(PlanningReader, ReadsEveryField) {
   grasp_candidates: 4
   settle_steps: 5
   limits: {max_nodes: 500, time_limit: 10}
-  goal_connection: {radius: 0.3, horizon: 6, iterations: 4, interval: 25, regrasp_when_stalled: true}
+  goal_connection: {radius: 0.3, horizon: 6, iterations: 4, interval: 25, trust_region_min: 0.002,
+                    regrasp_when_stalled: true}
   seed: 42
 )");
   ASSERT_TRUE(scene.planning.has_value());
@@ -102,6 +103,7 @@ TEST(PlanningReader, ReadsEveryField) {
   EXPECT_EQ(s.goal_connection->horizon, 6);
   EXPECT_EQ(s.goal_connection->iterations, 4);
   EXPECT_EQ(s.goal_connection->interval, 25);
+  EXPECT_EQ(s.goal_connection->trust_region_min, 0.002);
   EXPECT_TRUE(s.goal_connection->regrasp_when_stalled);
 }
 
@@ -167,6 +169,9 @@ TEST(PlanningReader, ProblemsAreReportedAtTheirLine) {
                             "planning.goal_connection.iterations", "must be >= 1");
   PlanningReaderExpectError("  goal_connection: {interval: 0}\n", 19,
                             "planning.goal_connection.interval", "must be >= 1");
+  PlanningReaderExpectError("  goal_connection: {trust_region_min: 0}\n", 19,
+                            "planning.goal_connection.trust_region_min",
+                            "must be in [1e-12, 1000]");
   PlanningReaderExpectError("  goal_connection: {regrasp_when_stalled: often}\n", 19,
                             "planning.goal_connection.regrasp_when_stalled",
                             "must be true or false");

@@ -388,6 +388,10 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
     s->Field("goal_connection.interval", &P::goal_connection, &C::interval)
         .AtLeast(1)
         .Doc("new nodes between two attempts");
+    s->Field("goal_connection.trust_region_min", &P::goal_connection, &C::trust_region_min)
+        .Unit("m or rad")
+        .Within(kSettingLengthRange)
+        .Doc("an attempt stops when the optimiser's trust region falls below this");
     s->Field("goal_connection.regrasp_when_stalled", &P::goal_connection, &C::regrasp_when_stalled)
         .Doc("a stalled connection is retried from a new grasp");
     s->Section("plant_check", &P::plant_check,
