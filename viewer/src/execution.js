@@ -4,20 +4,11 @@
 // plan, the deepest overlap, and plots D over time (plant solid, plans in the plans' colour)
 // with a dashed line where each plan starts, the goal's tolerance and a cursor at the shown time.
 
+import { indexAt } from './time_index.js';
+
 const kSvg = 'http://www.w3.org/2000/svg';
 const kPlantColor = '#e6e9ef';
 const kToleranceColor = '#7dffb2';
-
-// The index of the last entry of the increasing `times` not after t (0 when t is before all).
-export function indexAt(times, t) {
-  let low = 0;
-  let high = times.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if (times[middle] <= t + 1e-9 * Math.max(1, Math.abs(t))) low = middle; else high = middle - 1;
-  }
-  return low;
-}
 
 // What the panel shows at time t [s]: the plan running (the last one started by t), its step j,
 // and D of the plant and of that plan there (null without a goal).

@@ -10,6 +10,7 @@ import { ExecutionSection } from './execution.js';
 import { addMarkers } from './markers.js';
 import { Panel, row } from './panel.js';
 import { makeShapeObject, shapeExtent } from './shapes.js';
+import { indexAt } from './time_index.js';
 import { pageForceThreshold } from './vectors.js';
 
 // Body colours: objects take the warm / saturated ones in order, robots a steel grey family.
@@ -331,14 +332,7 @@ class Viewer {
 
   // The frame shown at time t [s]: the last one with t_j <= t.
   frameAt(t) {
-    const times = this.frames.t;
-    let low = 0;
-    let high = this.frameCount - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (times[middle] <= t + 1e-9 * Math.max(1, Math.abs(t))) low = middle; else high = middle - 1;
-    }
-    return low;
+    return indexAt(this.frames.t, t);
   }
 
   // Shows time t [s] (clamped to [0, duration]) and renders at once; returns the frame index.

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { distanceSeries, executionState, indexAt } from '../src/execution.js';
+import { distanceSeries, executionState } from '../src/execution.js';
+import { indexAt } from '../src/time_index.js';
 
 // h = 0.1 s; plan 0 (4 steps) ran 2 steps, plan 1 (3 steps) from t = 0.2 s ran all 3.
 const execution = {
