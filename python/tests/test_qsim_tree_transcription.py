@@ -162,24 +162,18 @@ def folder(tmp_path_factory):
     return tmp_path_factory.mktemp("qsim_tree")
 
 
-# The sliding cones' polish stalls above rounding there and is not kept (active_set_polish.cc,
-# kSlidingAcceptance): quasidyn's answer is the interior point's.
-UNPOLISHED_SOCP = pytest.mark.xfail(strict=True, reason="sliding cones' polish not kept")
-WRITTEN_CASES = [pytest.param(name, formulation, marks=UNPOLISHED_SOCP)
-                 if (name, formulation) == ("e_fingers_ball", "socp") else (name, formulation)
-                 for name in sorted(scenarios.SCENARIOS) for formulation in ("qp", "socp")]
-QSIM_CASES = [pytest.param(key, formulation, marks=UNPOLISHED_SOCP)
-              if (key, formulation) == ("allegro_hand_and_sphere.yml", "socp") else
-              (key, formulation)
+WRITTEN_CASES = [(name, formulation) for name in sorted(scenarios.SCENARIOS)
+                 for formulation in ("qp", "socp")]
+QSIM_CASES = [(key, formulation)
               for key in ("planar_hand_ball.yml", "allegro_hand_and_sphere.yml",
                           "iiwa_bimanual_box.yml") for formulation in ("qp", "socp")]
 
 
 @pytest.mark.parametrize("name, formulation", WRITTEN_CASES)
 def test_parity_mode_steps_as_the_transcription(name, formulation, folder, monkeypatch):
-    """Every step within PARITY_TOLERANCE, but (e) in socp (strict xfail): at step 8 its
-    sliding cones' polish stalls above rounding and is not kept; the interior point's answer
-    lies 1.2e-6 from the transcription's. Without that gate it agrees to 1.2e-12."""
+    """Every step within PARITY_TOLERANCE, (e)'s sliding cones in socp included: their polish
+    reaches rounding (the interior point's answer alone lay 1.2e-6 from the
+    transcription's)."""
     monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
     _, scene, tree, q0, command = load_written(name, folder)
     ours, theirs, reports = run_both(scene, tree, q0, command, formulation)
@@ -249,9 +243,8 @@ def test_reader_fails_clearly_on_an_unread_shape(tmp_path):
 
 @pytest.mark.parametrize("key, formulation", QSIM_CASES)
 def test_qsim_files_in_parity_mode(key, formulation, monkeypatch):
-    """qsim's own files (QSIM_MODELS): every step within PARITY_TOLERANCE but the Allegro
-    hand's socp (strict xfail, 9.4e-6): its sliding cones' polish is not kept (above
-    rounding); without that gate it agrees to 3.4e-7."""
+    """qsim's own files (QSIM_MODELS): every step within PARITY_TOLERANCE, the Allegro
+    hand's sliding cones in socp included (the interior point's answer alone: 9.4e-6)."""
     models = qsim_models()
     if models is None:
         pytest.skip("needs QSIM_MODELS: the reference simulator's models/ folder")

@@ -23,6 +23,19 @@ double ConeMargin(const Eigen::Ref<const Eigen::VectorXd>& v) {
   return v.size() == 1 ? v[0] : v[0] - v.tail(v.size() - 1).norm();
 }
 
+// ‖u ∘ z‖∞ of one block, the Jordan product u ∘ z = (uᵀz, u₀ z₁ + z₀ u₁) whose zero is the
+// complementarity of the second-order cone (Alizadeh & Goldfarb, "Second-order cone
+// programming", Math. Program. 2003, §4): its second part is first order in the angle between
+// the slip and the friction's opposite, which uᵀz (second order there) does not see. |u z| for a
+// half line.
+double JordanProductNorm(const Eigen::Ref<const Eigen::VectorXd>& u,
+                         const Eigen::Ref<const Eigen::VectorXd>& z) {
+  double norm = std::abs(u.dot(z));
+  for (Eigen::Index r = 1; r < u.size(); ++r)
+    norm = std::max(norm, std::abs(u[0] * z[r] + z[0] * u[r]));
+  return norm;
+}
+
 }  // namespace
 
 void ValidatePolishSettings(const char* where, const PolishSettings& s) {
@@ -83,10 +96,51 @@ void ActiveSetPolisher::Project(const Eigen::VectorXd& in, Eigen::VectorXd* out)
   }
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int o = offset_[k], m = dim_[k];
-    for (int r = 0; r < m; ++r) {
-      double sum = 0.0;
-      for (int c = 0; c < m; ++c) sum += projections_(o + r, c) * in[o + c];
-      (*out)[o + r] = sum;
+    switch (kinds_[k]) {
+      case BlockKind::kInactive:  // P_k = 0
+        out->segment(o, m).setZero();
+        break;
+      case BlockKind::kBinding:  // P_k = I
+        out->segment(o, m) = in.segment(o, m);
+        break;
+      case BlockKind::kSliding:  // P_k = ½ a aᵀ: a t, t = ½ aᵀ in (header, step 2)
+        SetAlongSlidingRay(k, SlidingComponent(k, in), out);
+        break;
+    }
+  }
+}
+
+double ActiveSetPolisher::SlidingComponent(size_t k, const Eigen::VectorXd& v) const {
+  const int o = offset_[k], m = dim_[k];
+  double t = 0.0;  // P's first row is ½ aᵀ (a₀ = 1)
+  for (int c = 0; c < m; ++c) t += projections_(o, c) * v[o + c];
+  return t;
+}
+
+void ActiveSetPolisher::SetAlongSlidingRay(size_t k, double t, Eigen::VectorXd* out) const {
+  const int o = offset_[k], m = dim_[k];
+  (*out)[o] = t;  // a₀ t, a₀ = 1
+  for (int r = 1; r < m; ++r) (*out)[o + r] = 2.0 * projections_(o, r) * t;
+}
+
+void ActiveSetPolisher::MultiplierStep(const Eigen::VectorXd& a_dx, double delta) {
+  if (single_rows_) {  // P diagonal, 0 or 1: P A dx is exact, the difference coefficient-wise
+    Project(a_dx, &dz_);
+    dz_ = (e2_ - dz_) / delta;
+    return;
+  }
+  for (size_t k = 0; k < dim_.size(); ++k) {
+    const int o = offset_[k], m = dim_[k];
+    switch (kinds_[k]) {
+      case BlockKind::kInactive:
+        dz_.segment(o, m).setZero();
+        break;
+      case BlockKind::kBinding:
+        dz_.segment(o, m) = (e2_.segment(o, m) - a_dx.segment(o, m)) / delta;
+        break;
+      case BlockKind::kSliding:  // e2 = a t (Project), t = e2₀: dz = a (t − ½ aᵀ A dx)/δ
+        SetAlongSlidingRay(k, (e2_[o] - SlidingComponent(k, a_dx)) / delta, &dz_);
+        break;
     }
   }
 }
@@ -188,7 +242,7 @@ double ActiveSetPolisher::BlockResidual(const Eigen::VectorXd& u, const Eigen::V
   for (size_t k = 0; k < dim_.size(); ++k) {
     const int o = offset_[k], m = dim_[k];
     residual = std::max({residual, -ConeMargin(u.segment(o, m)), -ConeMargin(z.segment(o, m)),
-                         std::abs(u.segment(o, m).dot(z.segment(o, m)))});
+                         JordanProductNorm(u.segment(o, m), z.segment(o, m))});
   }
   return residual;
 }
@@ -338,8 +392,7 @@ double ActiveSetPolisher::SolveActiveSet(const Eigen::VectorXd& c, const Eigen::
     rhs_ = e1_ + rhs_ / settings.delta;
     system_->Solve(rhs_, &dx_);
     system_->MultiplyA(dx_, &rows_);
-    Project(rows_, &dz_);
-    dz_ = (e2_ - dz_) / settings.delta;
+    MultiplierStep(rows_, settings.delta);
     x_ += dx_;
     z_ += dz_;
   }

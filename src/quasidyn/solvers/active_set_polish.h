@@ -31,7 +31,13 @@
 //    reaches the rounding floor (PolishSettings::rounding_floor), the dual error against the
 //    dual terms (‖Q x‖, ‖c‖, ‖Aᵀ z‖), the primal error against ‖A x‖, ‖b‖; each error counts
 //    only above its own floor (an error at its floor moves by an ulp from pass to pass, which
-//    must not decide whether the other's correction is kept).
+//    must not decide whether the other's correction is kept). A sliding block's products with
+//    P_k = ½ a aᵀ (a = (1, ŵ)) are taken as a t, t = ½ aᵀ v, and its multiplier correction as
+//    a (t₁ − t₂)/δ, a difference of scalars: the difference of the two projected vectors,
+//    each along a only to its rounding (ε · 0.05 where the slip speed is 0.05), left 1e-10 of
+//    force across the ray after the division by δ, which no later pass corrects (the
+//    corrections lie along a); the force then sat 1e-11 outside its cone and the rounds
+//    stalled there (the fingers' ball of tests/reference, the Allegro hand).
 // 3. Rounds (PolishSettings::max_rounds): the guess of step 1 made again from the polished
 //    answer, then step 2 again, while the guess changes or a cone slides and the residual
 //    falls by half at least. A primal–dual active-set step (Hintermüller, Ito & Kunisch 2002:
@@ -42,7 +48,9 @@
 //    rounds iterate ŵ from the polished w = z − u to rounding. The round of least residual is
 //    kept.
 // 4. Acceptance: the KKT residual of both answers, the largest of ‖Q x + c − Aᵀ z‖∞, the cone
-//    violations of u and z (max(0, −(t − ‖s‖))) and the complementarity max_k |u_kᵀ z_k|; the
+//    violations of u and z (max(0, −(t − ‖s‖))) and the complementarity max_k ‖u_k ∘ z_k‖∞
+//    (the Jordan product (uᵀz, u₀ z₁ + z₀ u₁): first order in a sliding cone's misaligned slip,
+//    where uᵀz is second order; |u_k z_k| for a row); the
 //    polished answer replaces the interior-point one only when its residual is smaller and its
 //    stationarity ‖Q x + c − Aᵀ z‖∞ no larger (or at most rounding_floor · ε of its terms).
 //
@@ -107,8 +115,17 @@ class ActiveSetPolisher {
   // when not finite). The normal matrix must be factorised.
   double SolveActiveSet(const Eigen::VectorXd& c, const Eigen::VectorXd& b,
                         const PolishSettings& settings);
-  // out_k = P_k in_k for every block.
+  // out_k = P_k in_k for every block (the kinds of the last Classify); a sliding block's
+  // exactly a multiple of its a (SetAlongSlidingRay).
   void Project(const Eigen::VectorXd& in, Eigen::VectorXd* out) const;
+  // ½ aᵀ v_k of sliding block k: P_k = ½ a aᵀ, a = (1, ŵ) (header, step 1).
+  double SlidingComponent(size_t k, const Eigen::VectorXd& v) const;
+  // out_k = a t for sliding block k.
+  void SetAlongSlidingRay(size_t k, double t, Eigen::VectorXd* out) const;
+  // The refinement's multiplier correction dz_ = (e2_ − P A dx)/δ from a_dx = A dx (header,
+  // step 2); a sliding block's difference is taken of the two scalars along a, so that dz_k is
+  // exactly along a.
+  void MultiplierStep(const Eigen::VectorXd& a_dx, double delta);
   // max over the blocks of the cone violations of u and z and of |u_kᵀ z_k| (header, step 4).
   double BlockResidual(const Eigen::VectorXd& u, const Eigen::VectorXd& z) const;
 

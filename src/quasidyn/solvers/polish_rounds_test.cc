@@ -2,8 +2,7 @@
 // answer used to get wrong, each checked against its KKT conditions: a sticking contact's four
 // dependent pyramid rays (QP: the rounds of step 3 drop the negative least-norm multiplier;
 // with one round the answer is not kept), and a body turning on four sliding contact cones at
-// once (SOCP: the sliding cones' linearised turn of step 1; its rounds stall above rounding
-// here and the interior point's answer is kept).
+// once (SOCP: the sliding cones' linearised turn of step 1, iterated to rounding).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -97,26 +96,39 @@ SocpProblem SlidingAndTurningOnFourCones() {
   return problem;
 }
 
-// The four cones' rounds stall at a complementarity of 8.9e-12 (the interior point's whole
-// residual: 1.6e-11), above rounding: the polish is not kept (kSlidingAcceptance) and the
-// answer is the interior point's, within its tolerance. An open defect: the rounds' turn of
-// the slip direction does not converge to rounding here.
-TEST(PolishRoundsTest, ConesSlidingAboveRoundingKeepTheInteriorPointsAnswer) {
+// The four cones' rounds iterate the slip directions to rounding (each round's linearised turn
+// is Newton's step; active_set_polish.h, step 2). Until the sliding blocks' multiplier
+// corrections were taken along their rays as a difference of scalars, these rounds stalled at
+// a complementarity of 8.9e-12 (the interior point's whole residual: 1.6e-11) and the answer
+// was the interior point's.
+TEST(PolishRoundsTest, ConesSlidingAndTurningPolishToRounding) {
   const SocpProblem problem = SlidingAndTurningOnFourCones();
   const MatrixXd A = problem.A.ToDense();
-  const SocpSettings settings;
-  const SocpResult result = Solve(problem, settings);
+  const SocpResult result = Solve(problem, SocpSettings());
   ASSERT_EQ(result.status, SolverStatus::kSolved) << result.message;
-  EXPECT_TRUE(result.info.polish.attempted);
-  EXPECT_FALSE(result.info.polish.succeeded);
+  ASSERT_TRUE(result.info.polish.succeeded);
   EXPECT_EQ(result.info.polish.sliding_blocks, 4);
-  EXPECT_LT(result.info.polish.residual_after, result.info.polish.residual_before);
-  const VectorXd Atz = A.transpose() * result.cone_duals;
+  const VectorXd& z = result.cone_duals;
+  const VectorXd u = A * result.x + problem.b;
+  const VectorXd Atz = A.transpose() * z;
   const double scale =
       Largest({result.x.lpNorm<Eigen::Infinity>(), problem.c.lpNorm<Eigen::Infinity>(),
-               Atz.lpNorm<Eigen::Infinity>()});
-  const double tolerance = settings.absolute_tolerance + settings.relative_tolerance * scale;
-  EXPECT_LE((result.x + problem.c - Atz).lpNorm<Eigen::Infinity>(), 10 * tolerance);
+               Atz.lpNorm<Eigen::Infinity>(), z.lpNorm<Eigen::Infinity>()});
+  const double rounding = 16 * kRoundingUnit * scale;
+  EXPECT_LE((result.x + problem.c - Atz).lpNorm<Eigen::Infinity>(), rounding);
+  for (int k = 0; k < 4; ++k) {
+    const Eigen::Vector3d uk = u.segment<3>(3 * k), zk = z.segment<3>(3 * k);
+    // Both on the cone's boundary (sliding: the contact moves and its force is μ times its
+    // normal force), within rounding of either side.
+    EXPECT_NEAR(uk[0], uk.tail<2>().norm(), rounding) << "cone " << k;
+    EXPECT_NEAR(zk[0], zk.tail<2>().norm(), rounding) << "cone " << k;
+    EXPECT_GT(uk[0], 1e3 * rounding) << "cone " << k << " slides";
+    EXPECT_GT(zk[0], 1e3 * rounding) << "cone " << k << " carries force";
+    // Complementary: the friction exactly opposite the slip.
+    EXPECT_LE(std::abs(uk.dot(zk)), rounding * scale) << "cone " << k;
+    const Eigen::Vector2d slip = uk.tail<2>().normalized(), friction = zk.tail<2>().normalized();
+    EXPECT_LE((slip + friction).norm(), 16 * kRoundingUnit) << "cone " << k;
+  }
 }
 
 }  // namespace
