@@ -661,6 +661,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except SweepInterrupted as stop:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second Ctrl-C kills at once
         interrupted, table = stop, stop.table
+    except KeyboardInterrupt:  # before the sweep's first unit: loading, or the cluster starting
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        total = (len(args.formulation.split(",")) if args.formulation else 1) * math.prod(
+            len(values) for values in parameters.values())
+        interrupted = SweepInterrupted(SweepTable([], list(parameters)), total)
+        table = interrupted.table
     except (ValueError, FileNotFoundError, WorkerError) as error:
         sys.stderr.write(f"quasidyn sweep: {error}\n")
         return 1

@@ -363,3 +363,21 @@ def test_an_interrupted_sweep_command_writes_its_finished_rows(cli, tmp_path):
     lines = (out / "sweep.csv").read_text().splitlines()
     assert len(lines) == 1 + finished and lines[0].startswith("formulation,h,")
     assert match.group(2) == str(out / "sweep.csv")
+
+
+def test_a_sweep_interrupted_while_its_cluster_starts(tmp_path, monkeypatch, capsys):
+    """Ctrl-C or SIGTERM before the first cell (the scene loading, the local cluster starting:
+    where the signal lands when the cluster is slow to start) is the same interruption: exit
+    128 + signal, the message with 0 rows, and the CSV with its header only (it was an uncaught
+    KeyboardInterrupt, exit -2, with dask's traceback of a cluster closed in Status.init)."""
+    def starting(address=None, workers=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(qd, "client", starting)
+    out = tmp_path / "out"
+    code = qd.main(["sweep", HAND, "--param", "h=0.05,0.051,0.052", "--formulation", "qp,socp",
+                    "--out", str(out), "--quiet"])
+    assert code == 128 + signal.SIGINT
+    assert "interrupted after 0 of 6 rows" in capsys.readouterr().err
+    lines = (out / "sweep.csv").read_text().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("formulation,h,")
