@@ -124,24 +124,12 @@ void ActiveSetPolisher::SetAlongSlidingRay(size_t k, double t, Eigen::VectorXd* 
 }
 
 void ActiveSetPolisher::MultiplierStep(const Eigen::VectorXd& a_dx, double delta) {
-  if (single_rows_) {  // P diagonal, 0 or 1: P A dx is exact, the difference coefficient-wise
-    Project(a_dx, &dz_);
-    dz_ = (e2_ - dz_) / delta;
-    return;
-  }
+  Project(a_dx, &dz_);
+  dz_ = (e2_ - dz_) / delta;
+  // A sliding block's difference taken again of the two scalars along a (header, step 2).
   for (size_t k = 0; k < dim_.size(); ++k) {
-    const int o = offset_[k], m = dim_[k];
-    switch (kinds_[k]) {
-      case BlockKind::kInactive:
-        dz_.segment(o, m).setZero();
-        break;
-      case BlockKind::kBinding:
-        dz_.segment(o, m) = (e2_.segment(o, m) - a_dx.segment(o, m)) / delta;
-        break;
-      case BlockKind::kSliding:  // e2 = a t (Project), t = e2₀: dz = a (t − ½ aᵀ A dx)/δ
-        SetAlongSlidingRay(k, (e2_[o] - SlidingComponent(k, a_dx)) / delta, &dz_);
-        break;
-    }
+    if (kinds_[k] != BlockKind::kSliding) continue;
+    SetAlongSlidingRay(k, (e2_[offset_[k]] - SlidingComponent(k, a_dx)) / delta, &dz_);
   }
 }
 

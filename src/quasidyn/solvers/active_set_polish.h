@@ -126,7 +126,7 @@ class ActiveSetPolisher {
   // step 2); a sliding block's difference is taken of the two scalars along a, so that dz_k is
   // exactly along a.
   void MultiplierStep(const Eigen::VectorXd& a_dx, double delta);
-  // max over the blocks of the cone violations of u and z and of |u_kᵀ z_k| (header, step 4).
+  // max over the blocks of the cone violations of u and z and of ‖u_k ∘ z_k‖∞ (header, step 4).
   double BlockResidual(const Eigen::VectorXd& u, const Eigen::VectorXd& z) const;
 
   void SizeWorkspace(int n, int rows);
