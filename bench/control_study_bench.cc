@@ -14,7 +14,8 @@
 //   build/release/control_study_bench --out build/control_study
 // Options: --plants N (default 20), --tasks planar_hand,box_turning, --substeps N (default 2),
 // --plant-formulation F (the plants' stepper: any formulation commanded by positions; default
-// the model's).
+// the model's), --ramp (each command ramped over the substeps, `track`'s default; without it
+// held, the study's figures).
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <filesystem>
@@ -40,6 +41,7 @@ namespace {
 struct Options {
   int plants = 20;
   int substeps = 2;
+  bool ramp = false;              // PlantStudySettings::ramp_substeps
   std::string plant_formulation;  // empty: the model's
   std::string out = "build/control_study";
   std::vector<std::string> tasks = {"planar_hand", "box_turning"};
@@ -56,6 +58,7 @@ Task MakeTask(const std::string& name, const Options& options) {
   t.name = name;
   t.study.plants = options.plants;
   t.study.substeps = options.substeps;
+  t.study.ramp_substeps = options.ramp;
   if (name == "planar_hand") {
     t.title = "planar hand, ball turned by 30 deg";
     t.task = testing::PlanarHandTurn(QUASIDYN_SOURCE_DIR);
@@ -215,6 +218,9 @@ int Main(int argc, char** argv) {
                  "planar_hand, box_turning (comma separated; default both)")
       ->delimiter(',');
   app.add_option("--substeps", options.substeps, "Plant steps per command N >= 1 (default 2)");
+  app.add_flag("--ramp", options.ramp,
+               "Ramp each command over the substeps, as `quasidyn track` does by default "
+               "(default: held, the study's figures)");
   app.add_option("--plant-formulation", options.plant_formulation,
                  "The plants' formulation, commanded by positions (default: the model's)");
   tools::AddQuietFlag(&app, &quiet);

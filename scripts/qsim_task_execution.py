@@ -3,8 +3,8 @@ plant (issue 69; docs/qsim-files.md, "The talk's tasks on qsim's robots").
 
 Usage: python3 scripts/qsim_task_execution.py QSIM_MODELS [--cli build/release/quasidyn]
        [--tasks NAME ...] [--seeds 20] [--first-seed 0] [--substeps 10] [--replan 3]
-       [--plant-formulation anitescu-cone] [--ramp] [--time-limit 30] [--html]
-       [--regrasp reset|physical] [--no-refine]
+       [--plant-formulation anitescu-cone] [--no-ramp] [--time-limit 30] [--html]
+       [--regrasp reset|physical] [--plan-args "OPTIONS"] [--no-refine]
        [--out build/qsim_tasks]
 
 QSIM_MODELS is the simulator's models/ folder (the package quasistatic_simulator). For each task
@@ -62,6 +62,7 @@ def one_seed(args, task, seed, folder):
     _, plan_cpu, plan_text = run(
         base + ["plan", side, "--seed", str(seed), "--time-limit", str(args.time_limit),
                 "--regrasp", args.regrasp, "--out", str(plan_file)]
+        + args.plan_args.split()
         + (["--html", str(folder / f"plan_{seed}.html")] if args.html else []),
         folder / f"plan_{seed}.txt")
     row = {"seed": seed, "found": "result           found" in plan_text, "plan_cpu": plan_cpu}
@@ -79,7 +80,7 @@ def one_seed(args, task, seed, folder):
         base + ["track", str(executed), "--plant-scene", side, "--plant-formulation",
                 args.plant_formulation, "--substeps", str(args.substeps), "--replan",
                 str(args.replan), "--out", str(folder / f"executed_{seed}.json")]
-        + (["--ramp"] if args.ramp else [])
+        + (["--no-ramp"] if args.no_ramp else [])
         # the plant's run with each plan it ran over it, and D over time (docs/viewer.md)
         + (["--html", str(folder / f"executed_{seed}.html")] if args.html else []),
         folder / f"executed_{seed}.txt")
@@ -109,12 +110,16 @@ def main():
     parser.add_argument("--substeps", type=int, default=10)
     parser.add_argument("--replan", type=int, default=3)
     parser.add_argument("--plant-formulation", default="anitescu-cone")
-    parser.add_argument("--ramp", action="store_true",
-                        help="track --ramp: the plant's substeps ramp the command")
+    parser.add_argument("--no-ramp", action="store_true",
+                        help="track --no-ramp: each command held over the plant's substeps "
+                             "(default: ramped, track's default)")
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--regrasp", default="reset", choices=("reset", "physical"),
                         help="plan --regrasp: reset (the side file's) or physical (regrasps the "
                              "plant can execute, docs/planning.md)")
+    parser.add_argument("--plan-args", default="",
+                        help="more options of `quasidyn plan`, one string (e.g. "
+                             "\"--plant-check-substeps 10 --plant-check-tolerance 0.1\")")
     parser.add_argument("--no-refine", action="store_true",
                         help="execute the plan itself, not its refinement")
     parser.add_argument("--html", action="store_true",

@@ -3,7 +3,9 @@
 # optimization for dexterous hands", "Turning the ball by 30 degrees: open-loop"): the trajectory
 # optimiser's plan, then that plan's commands sent unchanged (open loop, no disturbance) to two
 # plants that differ from the planning model: our quasi-dynamic qp at h/2 and our second-order
-# anitescu at h/2 (the talk's plant is Drake's; we have none). Writes into OUT:
+# anitescu at h/2 (the talk's plant is Drake's; we have none), each command held over both
+# substeps (`--no-ramp`: a zero-order hold, as a plant receives a position target per control
+# step; `track` ramps by default). Writes into OUT:
 #   optimize.txt, plan.json                     quasidyn optimize's summary and plan
 #   open_qp_h2.txt/.json, open_anitescu_h2.txt/.json   quasidyn track's summaries and trajectories
 #   offset_open.txt/.json, offset_closed.txt/.json     the same with the ball 3 mm off, open and
@@ -18,9 +20,9 @@ scene=examples/planar_hand/scene.yaml
 mkdir -p "$out"
 "$build/quasidyn" optimize "$scene" --goal 0 0.05 0.5236 --object-weight 10 10 1 --h 0.1 \
     --out "$out/plan.json" --quiet > "$out/optimize.txt"
-"$build/quasidyn" track "$out/plan.json" --plant-scene "$scene" --open-loop --substeps 2 \
+"$build/quasidyn" track "$out/plan.json" --plant-scene "$scene" --open-loop --substeps 2 --no-ramp \
     --out "$out/open_qp_h2.json" --quiet > "$out/open_qp_h2.txt"
-"$build/quasidyn" track "$out/plan.json" --plant-scene "$scene" --open-loop --substeps 2 \
+"$build/quasidyn" track "$out/plan.json" --plant-scene "$scene" --open-loop --substeps 2 --no-ramp \
     --plant-formulation anitescu --out "$out/open_anitescu_h2.json" --quiet \
     > "$out/open_anitescu_h2.txt"
 # "Turning the ball by 30 degrees: open-loop with disturbance" / "closed-loop with disturbance":

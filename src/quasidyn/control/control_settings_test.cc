@@ -81,7 +81,7 @@ TEST(ControlSettings, DefaultsAreTheFacesOnes) {
   EXPECT_EQ(s.max_deviation, 0.2);
   const ReplanningSettings r;
   EXPECT_EQ(r.replan_deviation, 0.0);
-  EXPECT_FALSE(r.tracking.ramp_substeps);
+  EXPECT_TRUE(r.tracking.ramp_substeps);  // docs/control.md, "The stabiliser's bound"
   EXPECT_EQ(r.tracking.regrasp.clearance, 0.01);
   EXPECT_EQ(r.tracking.regrasp.max_joint_step, 0.05);
   // Every block's defaults are within its declared ranges.

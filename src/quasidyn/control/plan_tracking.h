@@ -108,8 +108,10 @@ struct TrackingSettings {
   RegraspMotionSettings regrasp;
   // With n > 1 substeps and a position command u: substep j (1 … n) is commanded
   // a + (j/n)(u − a), a the robots' configuration at the step's start (the planner's substeps,
-  // docs/planning.md, "Plans that stay physical"); false: u on every substep.
-  bool ramp_substeps = false;
+  // docs/planning.md, "Plans that stay physical"); false: u on every substep, so the first
+  // substep takes the whole jump of the target (the plant's overlap: docs/control.md, "The
+  // stabiliser's bound").
+  bool ramp_substeps = true;
   // Called after each control step t with (t + 1, the plant's configuration q_{t+1}); when it
   // returns true the run stops there (TrackingResult::stopped). Empty: the plan runs to its end.
   std::function<bool(int, const Eigen::VectorXd&)> stop;

@@ -66,8 +66,10 @@ std::vector<PlantTrial> CompareOpenAndClosedLoop(const StepModel& model,
       plant = MakeStepModel(scene, same);
     }
     const int n = trial.perturbation.substeps;
-    trial.open_loop = TrackPlan(*plant, n, scene->q0, q_ref, u_ref, nullptr);
-    trial.closed_loop = TrackPlan(*plant, n, scene->q0, q_ref, u_ref, controller);
+    TrackingSettings tracking;
+    tracking.ramp_substeps = s.ramp_substeps;
+    trial.open_loop = TrackPlan(*plant, n, scene->q0, q_ref, u_ref, nullptr, tracking);
+    trial.closed_loop = TrackPlan(*plant, n, scene->q0, q_ref, u_ref, controller, tracking);
     trial.open_error = Score(trial.open_loop, s.angle_length);
     trial.closed_error = Score(trial.closed_loop, s.angle_length);
     trials.push_back(std::move(trial));

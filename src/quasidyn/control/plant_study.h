@@ -31,6 +31,11 @@ struct PlantStudySettings {
   double friction_spread = 0.2;    // f in [0, 1)
   int substeps = 2;                // N >= 1: plant time step h / N
   double angle_length = 0.05;      // L [m/rad] >= 0
+  // The command held over the N substeps (false: the plan's u over all of h, as the model at h
+  // applies it; the study's figures) or ramped (true: `track`'s default,
+  // TrackingSettings::ramp_substeps, which keeps the plant's overlap down at some cost in
+  // accuracy: docs/control.md, "The stabiliser's bound").
+  bool ramp_substeps = false;
 };
 
 // Makes the plant's stepper from its (perturbed) scene; empty: MakeStepModel(scene, the model's

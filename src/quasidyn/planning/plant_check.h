@@ -8,7 +8,7 @@
 // 1.5–3.1 rad off there (docs/control.md, "Tracking through regrasps"). The check steps the
 // edge's command from the edge's start again on the planner's own formulation at h/k, k
 // substeps per step of h with the command held over all of them (exactly what `quasidyn track
-// --substeps k` sends a plant without --ramp: plan_tracking.h), the warm start cleared first so
+// --substeps k --no-ramp` sends a plant: plan_tracking.h), the warm start cleared first so
 // that the check, and the tree, are a function of the node and the command alone. The planner
 // keeps the extension only if the two ends are within D <= tolerance of each other (D of
 // model/planning_settings.h with the h/k end's objects as the goal).
