@@ -16,7 +16,9 @@
 //                                          QP and SOCP build, the solve;
 //   BM_RolloutSolveQp/<start>              the QPs of a 50-step arm_cubes rollout solved in
 //                                          sequence, cold or warm-started (iterations per
-//                                          solve in its counters).
+//                                          solve in its counters);
+//   BM_HandSolveQp/{dense,sparse}          the 16-joint hand's contact QP (hand_ball_3d, 22
+//                                          velocities) on either path of the QP solver.
 // Run: build/release/step_bench --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 // and read the *_median rows (the machine may be shared: compare ratios in one run).
 #include <benchmark/benchmark.h>
@@ -351,6 +353,45 @@ void BM_Part_SolveLogBarrier(benchmark::State& state, bool warm) {
 }
 BENCHMARK_CAPTURE(BM_Part_SolveLogBarrier, warm, true)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Part_SolveLogBarrier, cold, false)->Unit(benchmark::kMicrosecond);
+
+// The 16-joint hand's contact QP (examples/hand_ball_3d: 22 velocities; the ball on the palm,
+// the four fingertips within the contact tolerance) at the planner's h = 0.1 s, on the dense
+// path (Eigen's LLT of Q + Gᵀ diag(z/s) G, the polish with its own normal matrix) and on the
+// sparse path that ContactQpSettings takes from 16 velocities (a pyramid row touches the ball's
+// 6 and one finger's 4: docs/performance.md, "The QP step").
+QpProblem HandQp() {
+  const ScenePtr scene = std::make_shared<const Scene>(
+      LoadScene(std::string(QUASIDYN_SOURCE_DIR) + "/examples/hand_ball_3d/scene.yaml"));
+  FormulationChoice choice("qp");
+  choice.time_step = 0.1;  // the scene's planning block's
+  const auto model =
+      std::dynamic_pointer_cast<const QuasiDynamicModel>(MakeStepModel(scene, choice));
+  if (!model) throw std::runtime_error("hand_ball_3d: not a quasi-dynamic formulation");
+  const std::unique_ptr<StepData> data = model->CreateData();
+  model->Calc(InitialState(*scene), scene->CommandAt(0.0), data.get());
+  if (!data->result.ok()) throw std::runtime_error("hand_ball_3d: " + data->result.message);
+  QpProblem qp;
+  BuildPyramidQp(model->ProblemOf(static_cast<QuasiDynamicData&>(*data)), &qp);
+  return qp;
+}
+
+void BM_HandSolveQp(benchmark::State& state, bool sparse) {
+  static const QpProblem qp = HandQp();
+  QpSettings settings = ContactQpSettings();
+  if (!sparse) settings.sparse_min_variables = static_cast<int>(qp.Q.rows()) + 1;
+  QpSolver solver;
+  solver.Setup(qp, settings);
+  for (auto _ : state) {
+    const QpResult& r = solver.Solve();
+    benchmark::DoNotOptimize(r.x.data());
+  }
+  state.counters["variables"] = static_cast<double>(qp.Q.rows());
+  state.counters["rows"] = qp.G.rows();
+  state.counters["iterations"] = solver.result().info.iterations;
+  state.counters["sparse"] = solver.result().info.used_sparse_path;
+}
+BENCHMARK_CAPTURE(BM_HandSolveQp, dense, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_HandSolveQp, sparse, true)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace quasidyn::bench

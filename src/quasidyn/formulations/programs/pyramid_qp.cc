@@ -41,7 +41,7 @@ void BuildPyramidQp(const StepProblem& problem, QpProblem* qp, SizedStoragePool*
 
 QpSettings ContactQpSettings() {
   QpSettings settings;
-  settings.sparse_min_variables = 40;
+  settings.sparse_min_variables = 16;
   settings.sparse_max_density = 0.5;
   settings.scaled_warm_start_slack = true;
   return settings;
