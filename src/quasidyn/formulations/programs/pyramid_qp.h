@@ -37,7 +37,7 @@ void BuildPyramidQp(const StepProblem& problem, QpProblem* qp, SizedStoragePool*
 // Solver settings for contact problems: every row of G touches at most the two bodies of its
 // contact, so the sparse KKT path pays off from 16 velocities on (measured on the arm + 10 cubes
 // scene: 0.67 ms sparse vs 2.8 ms dense per solve, 69 velocities, 208 rows; on the 16-joint
-// hand, 22 velocities and 140 rows, 2.6 times faster: step_bench's BM_HandSolveQp,
+// hand, 22 velocities and 140 rows, 2.9 times faster: step_bench's BM_HandSolveQp,
 // docs/performance.md).
 // The warm start's slacks are lifted relative to the primal scale (QpSettings::
 // scaled_warm_start_slack): a grasp's rows bind at φ ≈ 0.
