@@ -18,12 +18,16 @@
 //                                          sequence, cold or warm-started (iterations per
 //                                          solve in its counters);
 //   BM_HandSolveQp/{dense,sparse}          the 16-joint hand's contact QP (hand_ball_3d, 22
-//                                          velocities) on either path of the QP solver.
+//                                          velocities) on either path of the QP solver;
+//   BM_TrajoptShapedQp/{dense,sparse}      a QP of the trajectory optimiser's shape (160
+//                                          corrections, dense Q, a box) on either path.
 // Run: build/release/step_bench --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 // and read the *_median rows (the machine may be shared: compare ratios in one run).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <limits>
 #include <vector>
 
 #include "bench_scenes.h"
@@ -392,6 +396,40 @@ void BM_HandSolveQp(benchmark::State& state, bool sparse) {
 }
 BENCHMARK_CAPTURE(BM_HandSolveQp, dense, false)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_HandSolveQp, sparse, true)->Unit(benchmark::kMicrosecond);
+
+// The shape of the trajectory optimiser's condensed QP (control/trajopt_qp.h) at the 16-joint
+// hand's goal connection: n = 10 steps × 16 joints = 160 corrections, Q dense (here MᵀM/n + I,
+// M uniform in [−1, 1], seed fixed), c uniform, the trust region's box |x_i| <= 0.05 (2n rows of
+// one entry), on the dense path (Eigen's LLT, Gᵀ diag(z/s) G summed by rows: TrajoptQpSettings)
+// and on the sparse path (an LDLᵀ of the dense Q).
+void BM_TrajoptShapedQp(benchmark::State& state, bool sparse) {
+  constexpr int n = 160;
+  std::srand(7);
+  const Eigen::MatrixXd M = Eigen::MatrixXd::Random(n, n);
+  const Eigen::MatrixXd Q = M.transpose() * M / n + Eigen::MatrixXd::Identity(n, n);
+  Eigen::MatrixXd G(2 * n, n);
+  G << Eigen::MatrixXd::Identity(n, n), -Eigen::MatrixXd::Identity(n, n);
+  QpProblem qp;
+  qp.Q = SparseRowMatrix::FromDense(Q);
+  qp.c = Eigen::VectorXd::Random(n);
+  qp.G = SparseRowMatrix::FromDense(G);
+  qp.h = Eigen::VectorXd::Constant(2 * n, -0.05);
+  qp.A = SparseRowMatrix::FromDense(Eigen::MatrixXd::Zero(0, n));
+  QpSettings settings;
+  settings.sparse_min_variables = sparse ? 0 : std::numeric_limits<int>::max();
+  settings.sparse_max_density = 1.0;
+  QpSolver solver;
+  solver.Setup(qp, settings);
+  for (auto _ : state) {
+    const QpResult& r = solver.Solve();
+    benchmark::DoNotOptimize(r.x.data());
+  }
+  state.counters["iterations"] = solver.result().info.iterations;
+  state.counters["sparse"] = solver.result().info.used_sparse_path;
+  state.counters["solved"] = solver.result().status == SolverStatus::kSolved;
+}
+BENCHMARK_CAPTURE(BM_TrajoptShapedQp, dense, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_TrajoptShapedQp, sparse, true)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace quasidyn::bench

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "quasidyn/common/argument_check.h"
-#include "quasidyn/solvers/dense_cholesky.h"
 
 namespace quasidyn {
 namespace {
@@ -151,8 +151,7 @@ void BuildTrajoptQp(const TrajoptQpData& d, QpProblem* problem) {
 
 QpSettings TrajoptQpSettings() {
   QpSettings settings;
-  settings.sparse_min_variables = kSmallDenseSize + 1;
-  settings.sparse_max_density = 1.0;
+  settings.sparse_min_variables = std::numeric_limits<int>::max();  // never: Q is dense
   return settings;
 }
 

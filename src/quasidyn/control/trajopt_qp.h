@@ -77,12 +77,11 @@ std::vector<int> TrajoptColumns(const TrajoptQpData& data, int* variables);
 // r <= 0, negative weights or a window of regrasp steps only.
 void BuildTrajoptQp(const TrajoptQpData& data, QpProblem* problem);
 
-// The QP solver's settings for BuildTrajoptQp's problems: the sparse path of solvers/qp.h for a
-// window of more than kSmallDenseSize (24) variables, whatever Q's density. G is the trust
-// region's box, one entry in each of its 2 n_x rows, so the sparse path assembles Gᵀ diag(w) G
-// in O(n_x) per interior-point iteration, where the dense path multiplies out the dense 2 n_x × n_x
-// G, 2 n_x³ multiply-adds against the Cholesky factorisation's n_x³/6 (docs/control.md, "The
-// QP"). Smaller windows keep the solver's default rule.
+// The QP solver's settings for BuildTrajoptQp's problems: the dense path of solvers/qp.h at every
+// size, as the condensed Q is dense (a sparse LDLᵀ of it costs 4.8 times Eigen's blocked
+// Cholesky at 160 variables). G is the trust region's box, one entry in each of its 2 n_x rows,
+// which the dense path sums into Gᵀ diag(w) G by rows, O(n_x) per interior-point iteration
+// (QpSolver's dense_by_rows_; docs/control.md, "The QP").
 QpSettings TrajoptQpSettings();
 
 // The linearised states q_k + δq_k, k = 1 … H, for corrections x (the QP's variables, size n_x

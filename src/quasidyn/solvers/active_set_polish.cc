@@ -317,10 +317,10 @@ double ActiveSetPolisher::SolveActiveSet(const Eigen::VectorXd& c, const Eigen::
   // the refinement keeps the start's component in the null space of the active rows' Aᵀ
   // (started from the interior point's z, the arm's polished impulses moved by up to 58 % of
   // their largest: docs/performance.md, "The polish at the rounding floor").
-  // The refinement stops at rounding when the KKT error is at the floor of all its terms and
-  // the dual error at the floor of its own, ‖Q x‖, ‖c‖, ‖Aᵀ z‖: an open contact's φ/h, large,
-  // is no term of the dual error (as the only floor, it stopped the door's refinement at a
-  // stationarity of 1e-11).
+  // The refinement stops at rounding when each error is at the floor of its own terms: the
+  // dual error's ‖Q x‖, ‖c‖, ‖Aᵀ z‖ (an open contact's φ/h, large, is no term of it: as the
+  // only floor, it stopped the door's refinement at a stationarity of 1e-11), the primal
+  // error's ‖A x‖, ‖b‖.
   x_.setZero();
   z_.setZero();
   double previous = std::numeric_limits<double>::infinity();
@@ -361,10 +361,13 @@ double ActiveSetPolisher::SolveActiveSet(const Eigen::VectorXd& c, const Eigen::
     // 4.4e-16 against a floor of 5e-15) undid a pass that took the dual error from 3e-16, 130
     // ε of its terms, to 3e-19: the answer then kept the dual error of the pass before, by
     // chance (the talk's planar hand: polished at u + du, not at u − du). With rounding_floor 0
-    // the error is max(dual, primal) as before.
+    // the error is max(dual, primal) as before. The primal error's floor is of its own terms,
+    // ‖A x‖ and ‖b‖ (PolishSettings::rounding_floor): measured against the dual terms as well,
+    // it stopped qsim's Allegro step (qp_factorisation_stall_test.cc, on the sparse path) with
+    // rows 1e-14 m/s infeasible, 196 ε of their own terms.
     const double floor = settings.rounding_floor * kEpsilon;
-    const double error = std::max({0.0, dual_error - floor * dual_term_,
-                                   primal_error - floor * std::max(dual_term_, primal_term)});
+    const double error =
+        std::max({0.0, dual_error - floor * dual_term_, primal_error - floor * primal_term});
     if (!(error < previous)) {  // the last correction did not help: undo it
       if (pass > 0) {
         x_ -= dx_;

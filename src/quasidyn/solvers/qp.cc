@@ -187,6 +187,12 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
   sparse_ =
       equalities_ || (n >= settings.sparse_min_variables && density <= settings.sparse_max_density);
   small_ = !sparse_ && n <= kSmallDenseSize && m <= kSmallDenseSize;
+  double row_work = 0.0;  // Σ_i k_i² / 2 (dense_by_rows_ in qp.h)
+  for (int i = 0; i < m; ++i) {
+    const double k = problem.G.row_start(i + 1) - problem.G.row_start(i);
+    row_work += 0.5 * k * k;
+  }
+  dense_by_rows_ = !sparse_ && !small_ && 4.0 * row_work < static_cast<double>(m) * n * n;
   for (VectorXd* v :
        {&correction_, &residual_, &Qx_, &Gtz_, &r_d_, &rhs_, &dx_, &Aty_, &scratch_n_, &result_.x})
     storage_.Resize(v, n);
@@ -494,11 +500,15 @@ bool QpSolver::FactorReduced() {
     return small_factor_.Factor(reduced_);
   }
   if (!sparse_) {
-    scaled_G_.noalias() = weights_.asDiagonal() * dense_G_;
-    reduced_ = dense_Q_;
-    reduced_.noalias() += dense_G_.transpose() * scaled_G_;
-    reduced_.diagonal().array() += delta;
-    dense_factor_.compute(reduced_);
+    if (dense_by_rows_) {
+      AssembleDenseByRows(weights_.data(), delta);
+    } else {
+      scaled_G_.noalias() = weights_.asDiagonal() * dense_G_;
+      reduced_ = dense_Q_;
+      reduced_.noalias() += dense_G_.transpose() * scaled_G_;
+      reduced_.diagonal().array() += delta;
+    }
+    dense_factor_.compute(reduced_);  // reads the lower triangle only
     return dense_factor_.info() == Eigen::Success;
   }
   AssembleSparse(weights_.data(), delta);
@@ -515,6 +525,23 @@ void QpSolver::AssembleSmall(const double* weights, double regularization) {
   // The lower triangle only (the factorisation reads no more), in plain loops
   // (small_dense_products.h).
   SmallWeightedGram(dense_Q_, dense_G_, weights, regularization, &scaled_G_, &reduced_);
+}
+
+void QpSolver::AssembleDenseByRows(const double* weights, double regularization) {
+  reduced_ = dense_Q_;
+  const SparseRowMatrix& G = problem_.G;
+  for (int i = 0; i < G.rows(); ++i) {
+    const int begin = G.row_start(i), end = G.row_start(i + 1);
+    for (int a = begin; a < end; ++a) {
+      const int column = G.column(a);
+      const double scaled = weights[i] * G.value(a);
+      // Each pair once in the lower triangle (both orders when a row repeats a column, which
+      // its square then needs).
+      for (int b = begin; b < end; ++b)
+        if (G.column(b) <= column) reduced_(column, G.column(b)) += scaled * G.value(b);
+    }
+  }
+  reduced_.diagonal().array() += regularization;
 }
 
 void QpSolver::AssembleSparse(const double* weights, double regularization) {
@@ -647,7 +674,11 @@ void QpSolver::SolveReduced(const VectorXd& rhs, VectorXd& out, bool refine) {
       MultiplyG(out, product_m_);
       product_m_.array() *= weights_.array();
       MultiplyQ(out, residual_);
-      residual_.noalias() += dense_G_.transpose() * product_m_;
+      if (dense_by_rows_) {
+        problem_.G.MultiplyTransposeAdd(product_m_, &residual_);
+      } else {
+        residual_.noalias() += dense_G_.transpose() * product_m_;
+      }
     }
     residual_ = rhs - residual_;
   }
@@ -816,6 +847,8 @@ void QpSolver::MultiplyG(const VectorXd& in, VectorXd& out) const {
   } else if (small_) {
     out.resize(dense_G_.rows());
     SmallMultiply(dense_G_, in, &out);
+  } else if (dense_by_rows_) {
+    problem_.G.Multiply(in, &out);  // its few entries per row
   } else {
     out.noalias() = dense_G_ * in;
   }
@@ -827,6 +860,8 @@ void QpSolver::MultiplyGt(const VectorXd& in, VectorXd& out) const {
   } else if (small_) {
     out.resize(dense_G_.cols());
     SmallMultiplyTransposed(dense_G_, in, &out);
+  } else if (dense_by_rows_) {
+    problem_.G.MultiplyTranspose(in, &out);
   } else {
     out.noalias() = dense_G_.transpose() * in;
   }

@@ -9,7 +9,9 @@
 //
 // Method: Nocedal & Wright, "Numerical Optimization" (2nd ed.), §16.6, with slacks s = Gx − h
 // and multipliers z (one per row of G). Each iteration solves the reduced (normal-equation)
-// system (Q + Gᵀ diag(z/s) G) Δx = r by Cholesky, dense (Eigen::LLT) or sparse (an LDLᵀ whose
+// system (Q + Gᵀ diag(z/s) G) Δx = r by Cholesky, dense (Eigen::LLT; Gᵀ diag(z/s) G summed by
+// G's rows, and G's products taken by its stored entries, where its rows touch few columns:
+// dense_by_rows_ below) or sparse (an LDLᵀ whose
 // symbolic analysis is kept while the reduced matrix's pattern is — it depends on Q and on the
 // pairs of columns each row of G touches, so on the pairs of bodies in contact and not on the
 // contacts' count or order: preordered_ldlt.h, BuildSparsePattern), see
@@ -102,6 +104,9 @@ class QpSolver {
   void AssembleSparse(const double* weights, double regularization);
   // Small dense path: the lower triangle of Q + Gᵀ diag(weights) G + δI into reduced_.
   void AssembleSmall(const double* weights, double regularization);
+  // Dense path by rows (dense_by_rows_): the lower triangle of Q + Gᵀ diag(weights) G + δI into
+  // reduced_, each row of G adding the products of its stored entries.
+  void AssembleDenseByRows(const double* weights, double regularization);
   // refine = false: the first solve only (the predictor's direction, which sets a step length
   // and σ, not the iterate).
   void SolveReduced(const Eigen::VectorXd& rhs, Eigen::VectorXd& out, bool refine = true);
@@ -128,6 +133,12 @@ class QpSolver {
   // Cholesky factorisation and substitution (dense_cholesky.h), whose cost is the arithmetic
   // (the general kernels' set-up dominates at these sizes).
   bool small_ = false;
+  // Dense path (not small): Gᵀ diag(z/s) G summed row by row over G's stored entries, Σ_i k_i²/2
+  // multiply-adds for k_i entries in row i, when 4 times that is below the m n² of the product
+  // with the dense G (Eigen's kernel taken as 4 times faster per multiply-add, as in
+  // BlockNormalMatrix::ChooseDenseAssembly): a contact row touches two bodies' columns, a
+  // trust region's box row one.
+  bool dense_by_rows_ = false;
   DenseCholesky small_factor_;  // small dense path: the factor of reduced_
   Eigen::VectorXd weights_;     // z/s
   // G as a dense matrix: the products of the dense path, and the starting point's Gᵀh and

@@ -55,13 +55,18 @@ QpProblem AllegroFingersTouching() {
 TEST(QpFactorisationStallTest, AnIteratePastTheFactorisationIsPolishedToRounding) {
   const QpProblem problem = AllegroFingersTouching();
   const MatrixXd Q = problem.Q.ToDense(), G = problem.G.ToDense();
-  // The defaults: the larger dense path (22 variables, 132 rows), as the contact QP takes it.
+  // The sparse path (22 variables, 132 rows), as the contact QP takes it (ContactQpSettings,
+  // pyramid_qp.h: from 16 variables, density up to 0.5). The dense path, which sums Gᵀ diag(z/s)
+  // G by rows, does not stall here.
   QpSettings settings;
+  settings.sparse_min_variables = 16;
+  settings.sparse_max_density = 0.5;
   QpSettings unpolished = settings;
   unpolished.polish.enabled = false;
   // Without the polish, the interior point stops at the factorisation as inaccurate (before,
   // a numerical failure).
   const QpResult interior = Solve(problem, unpolished);
+  EXPECT_TRUE(interior.info.used_sparse_path);
   EXPECT_EQ(interior.status, SolverStatus::kSolvedInaccurate) << interior.message;
   const QpResult result = Solve(problem, settings);
   ASSERT_EQ(result.status, SolverStatus::kSolved) << result.message;
