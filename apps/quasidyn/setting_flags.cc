@@ -57,12 +57,25 @@ void AddSettingFlags(CLI::App* command, const std::vector<SettingSpec>& specs,
       case SettingKind::kBool: {
         const std::string name = spec.name;
         const std::string flag = SettingFlag(spec);
-        command->add_flag_function(
-            flag + ",!--no-" + flag.substr(2),
-            [name, overrides](std::int64_t count) {
-              overrides->push_back({name, count > 0});
-            },
-            Help(spec));
+        command
+            ->add_flag_function(
+                flag + ",!--no-" + flag.substr(2),
+                [name, overrides](std::int64_t count) {
+                  overrides->push_back({name, count > 0});
+                },
+                Help(spec))
+            // A value given as --flag=VALUE must read as a boolean (CLI11 2.1 would otherwise
+            // throw its integer conversion's bare "stoll" out of the parse).
+            ->check(CLI::Validator(
+                [](std::string& value) -> std::string {
+                  try {
+                    CLI::detail::to_flag_value(value);
+                    return {};
+                  } catch (const std::exception&) {
+                    return "'" + value + "' is not true or false";
+                  }
+                },
+                ""));
         break;
       }
       case SettingKind::kInteger:

@@ -75,6 +75,9 @@ expect_refused "unknown option '--quite' for 'simulate' (did you mean '--quiet'?
   simulate "$scene" --quite
 expect_refused "unknown option '--log-levle' (did you mean '--log-level'?)" \
   --log-levle=debug info "$scene"
+# A settings flag's value that is not a boolean is named (CLI11 alone said "stoll").
+expect_refused "--ramp: 'maybe' is not true or false" \
+  track "$tmp/t.json" --plant-scene "$scene" --ramp=maybe
 sed 's/^time_step:/tiem_step:/' "$scene" > "$tmp/typo.yaml"
 grep -q "^tiem_step:" "$tmp/typo.yaml" || fail "the fixture has no top-level time_step"
 expect_refused "unknown key (did you mean 'time_step'?)" info "$tmp/typo.yaml"
