@@ -4,7 +4,7 @@ plant (issue 69; docs/qsim-files.md, "The talk's tasks on qsim's robots").
 Usage: python3 scripts/qsim_task_execution.py QSIM_MODELS [--cli build/release/quasidyn]
        [--tasks NAME ...] [--seeds 20] [--first-seed 0] [--substeps 10] [--replan 3]
        [--plant-formulation anitescu-cone] [--no-ramp] [--time-limit 30] [--html]
-       [--regrasp reset|physical] [--plan-args "OPTIONS"] [--no-refine]
+       [--regrasp reset|physical] [--plan-args="OPTIONS"] [--no-refine]
        [--out build/qsim_tasks]
 
 QSIM_MODELS is the simulator's models/ folder (the package quasistatic_simulator). For each task
@@ -26,6 +26,7 @@ import os
 import pathlib
 import re
 import resource
+import shlex
 import statistics
 import subprocess
 import sys
@@ -62,12 +63,14 @@ def one_seed(args, task, seed, folder):
     _, plan_cpu, plan_text = run(
         base + ["plan", side, "--seed", str(seed), "--time-limit", str(args.time_limit),
                 "--regrasp", args.regrasp, "--out", str(plan_file)]
-        + args.plan_args.split()
+        + shlex.split(args.plan_args)
         + (["--html", str(folder / f"plan_{seed}.html")] if args.html else []),
         folder / f"plan_{seed}.txt")
     row = {"seed": seed, "found": "result           found" in plan_text, "plan_cpu": plan_cpu}
     if not plan_file.exists():
-        row["error"] = "no plan: " + plan_text.strip().splitlines()[-1]
+        # the message itself, not the command line parser's "Run with --help" after it
+        lines = [l for l in plan_text.strip().splitlines() if not l.startswith("Run with --help")]
+        row["error"] = "no plan: " + (lines[-1] if lines else "?")
         return row
     status = 1
     if not args.no_refine:
@@ -118,8 +121,9 @@ def main():
                         help="plan --regrasp: reset (the side file's) or physical (regrasps the "
                              "plant can execute, docs/planning.md)")
     parser.add_argument("--plan-args", default="",
-                        help="more options of `quasidyn plan`, one string (e.g. "
-                             "\"--plant-check-substeps 10 --plant-check-tolerance 0.1\")")
+                        help="more options of `quasidyn plan`, one string, given as "
+                             "--plan-args=\"...\" (e.g. --plan-args=\"--plant-check-substeps "
+                             "10 --plant-check-tolerance 0.1\")")
     parser.add_argument("--no-refine", action="store_true",
                         help="execute the plan itself, not its refinement")
     parser.add_argument("--html", action="store_true",

@@ -154,7 +154,7 @@ void BlockNormalMatrix::ChooseDenseAssembly() {
     block_work += m * m * c + m * c * (c + 1) / 2;
   }
   const double dense_work = static_cast<double>(A_.rows()) * static_cast<double>(n_ * n_);
-  const double kernel_speed = small_ ? 1.0 : 4.0;
+  const double kernel_speed = small_ ? 1.0 : kDenseKernelSpeedup;
   dense_blocks_ =
       n_ >= kMinBlockVariables && A_.rows() > 0 && kernel_speed * block_work < dense_work;
   if (!dense_blocks_) return;

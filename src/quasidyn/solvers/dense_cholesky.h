@@ -20,6 +20,12 @@ namespace quasidyn {
 // DenseCholesky rather than Eigen::LLT, and multiply with DenseProduct's coefficient-wise form.
 inline constexpr int kSmallDenseSize = 24;
 
+// Above kSmallDenseSize, how many times faster per multiply-add Eigen's product with a dense
+// constraint matrix is taken to be than summing the normal matrix by parts (rows or blocks over
+// the columns they touch): the dense paths of qp.h and block_normal_matrix.h sum by parts when
+// this times the parts' multiply-adds is below the dense product's (an estimate, not measured).
+inline constexpr double kDenseKernelSpeedup = 4.0;
+
 // *out = M x on a dense path (M a matrix or its transpose): coefficient-wise when `small` (at
 // most kSmallDenseSize variables, where the general matrix–vector kernel's set-up costs more
 // than its arithmetic), by Eigen's kernel otherwise.

@@ -187,12 +187,15 @@ void QpSolver::Setup(const QpProblem& problem, const QpSettings& settings) {
   sparse_ =
       equalities_ || (n >= settings.sparse_min_variables && density <= settings.sparse_max_density);
   small_ = !sparse_ && n <= kSmallDenseSize && m <= kSmallDenseSize;
-  double row_work = 0.0;  // Σ_i k_i² / 2 (dense_by_rows_ in qp.h)
-  for (int i = 0; i < m; ++i) {
-    const double k = problem.G.row_start(i + 1) - problem.G.row_start(i);
-    row_work += 0.5 * k * k;
+  dense_by_rows_ = false;
+  if (!sparse_ && !small_) {
+    double row_work = 0.0;  // Σ_i k_i² / 2 (dense_by_rows_ in qp.h)
+    for (int i = 0; i < m; ++i) {
+      const double k = problem.G.row_start(i + 1) - problem.G.row_start(i);
+      row_work += 0.5 * k * k;
+    }
+    dense_by_rows_ = kDenseKernelSpeedup * row_work < static_cast<double>(m) * n * n;
   }
-  dense_by_rows_ = !sparse_ && !small_ && 4.0 * row_work < static_cast<double>(m) * n * n;
   for (VectorXd* v :
        {&correction_, &residual_, &Qx_, &Gtz_, &r_d_, &rhs_, &dx_, &Aty_, &scratch_n_, &result_.x})
     storage_.Resize(v, n);

@@ -134,10 +134,10 @@ class QpSolver {
   // (the general kernels' set-up dominates at these sizes).
   bool small_ = false;
   // Dense path (not small): Gᵀ diag(z/s) G summed row by row over G's stored entries, Σ_i k_i²/2
-  // multiply-adds for k_i entries in row i, when 4 times that is below the m n² of the product
-  // with the dense G (Eigen's kernel taken as 4 times faster per multiply-add, as in
-  // BlockNormalMatrix::ChooseDenseAssembly): a contact row touches two bodies' columns, a
-  // trust region's box row one.
+  // multiply-adds for k_i entries in row i, when kDenseKernelSpeedup times that is below the
+  // m n² of the product with the dense G (dense_cholesky.h; as BlockNormalMatrix::
+  // ChooseDenseAssembly decides): a contact row touches two bodies' columns, a trust region's
+  // box row one.
   bool dense_by_rows_ = false;
   DenseCholesky small_factor_;  // small dense path: the factor of reduced_
   Eigen::VectorXd weights_;     // z/s
