@@ -272,10 +272,11 @@ int Main(int argc, char** argv) {
                  "Scene with a planning block (default examples/hand_ball_3d/scene.yaml)");
   app.add_option("--seeds", options.seeds, "Number of seeds N >= 1 (default 20)");
   app.add_option("--first-seed", options.first_seed, "The first seed S >= 0 (default 0)");
-  app.add_option("--time-limit", options.time_limit,
-                 "Per seed [s] > 0 (default: the scene's planning limit)");
-  app.add_option("--max-nodes", options.max_nodes,
-                 "Per seed node limit >= 1 (default: the scene's planning limit)");
+  CLI::Option* time_limit = app.add_option(
+      "--time-limit", options.time_limit, "Per seed [s] > 0 (default: the scene's planning limit)");
+  CLI::Option* max_nodes =
+      app.add_option("--max-nodes", options.max_nodes,
+                     "Per seed node limit >= 1 (default: the scene's planning limit)");
   app.add_option("--threads", options.threads, "Threads of each planner T >= 1 (default 1)");
   app.add_option("--extension-batch", options.extension_batch,
                  "Samples per round B >= 1 (default: the scene's extension_batch)");
@@ -303,8 +304,13 @@ int Main(int argc, char** argv) {
   if (quiet) tools::SilenceStdout();
   if (options.seeds < 1) throw std::invalid_argument("--seeds must be >= 1");
   if (options.first_seed < 0) throw std::invalid_argument("--first-seed must be >= 0");
-  if (options.time_limit < 0) throw std::invalid_argument("--time-limit must be > 0");
-  if (options.max_nodes < 0) throw std::invalid_argument("--max-nodes must be >= 1");
+  // Given, a limit must be one (0 stands for "not given"; NaN compares false).
+  if (time_limit->count() > 0 && !(options.time_limit > 0))
+    throw std::invalid_argument("--time-limit must be > 0 (got " + time_limit->as<std::string>() +
+                                ")");
+  if (max_nodes->count() > 0 && options.max_nodes < 1)
+    throw std::invalid_argument("--max-nodes must be >= 1 (got " +
+                                std::to_string(options.max_nodes) + ")");
 
   const ScenePtr scene = std::make_shared<const Scene>(LoadScene(options.scene, options.packages));
   if (!scene->planning)

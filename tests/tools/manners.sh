@@ -2,7 +2,7 @@
 # The programs of bench/ and examples/ that take arguments share quasidyn's manner
 # (examples/common/tool_options.h, docs/cli.md "Tools"): --help prints the usage and exits 0
 # (and is never taken for an output folder), the usage lists --quiet, an unknown option exits 2,
-# and --quiet prints nothing on stdout.
+# --quiet prints nothing on stdout, and plan_3d_bench refuses a limit that is not one.
 #   tests/tools/manners.sh PROGRAM...   (run from a scratch folder)
 set -uo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -27,6 +27,18 @@ for program in "$@"; do
     [ -s out.txt ] && fail "instruction_count_bench --quiet printed: $(cat out.txt)"
     "$program" planar_gripper qp 1 > out.txt || fail "instruction_count_bench"
     [ -s out.txt ] || fail "instruction_count_bench printed nothing without --quiet"
+  fi
+done
+# A limit that is not one is refused naming it (NaN compared false and ran with the scene's).
+for program in "$@"; do
+  if [ "$(basename "$program")" = plan_3d_bench ]; then
+    for limit in "--time-limit nan" "--time-limit -1" "--max-nodes 0"; do
+      # shellcheck disable=SC2086
+      "$program" --seeds 1 $limit > out.txt 2> err.txt
+      code=$?
+      [ $code -eq 2 ] || fail "plan_3d_bench $limit exited $code, not 2: $(cat out.txt err.txt)"
+      grep -q -- "${limit%% *} must be" err.txt || fail "plan_3d_bench $limit: $(cat err.txt)"
+    done
   fi
 done
 echo "PASS"
