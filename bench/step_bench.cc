@@ -27,10 +27,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <limits>
 #include <vector>
 
 #include "bench_scenes.h"
+#include "quasidyn/control/trajopt_qp.h"
 #include "quasidyn/formulations/programs/friction_cone_socp.h"
 #include "quasidyn/formulations/programs/log_barrier_pyramid.h"
 #include "quasidyn/formulations/programs/pyramid_qp.h"
@@ -400,7 +400,7 @@ BENCHMARK_CAPTURE(BM_HandSolveQp, sparse, true)->Unit(benchmark::kMicrosecond);
 // The shape of the trajectory optimiser's condensed QP (control/trajopt_qp.h) at the 16-joint
 // hand's goal connection: n = 10 steps × 16 joints = 160 corrections, Q dense (here MᵀM/n + I,
 // M uniform in [−1, 1], seed fixed), c uniform, the trust region's box |x_i| <= 0.05 (2n rows of
-// one entry), on the dense path (Eigen's LLT, Gᵀ diag(z/s) G summed by rows: TrajoptQpSettings)
+// one entry), on the dense path (TrajoptQpSettings: Eigen's LLT, Gᵀ diag(z/s) G summed by rows)
 // and on the sparse path (an LDLᵀ of the dense Q).
 void BM_TrajoptShapedQp(benchmark::State& state, bool sparse) {
   constexpr int n = 160;
@@ -415,9 +415,11 @@ void BM_TrajoptShapedQp(benchmark::State& state, bool sparse) {
   qp.G = SparseRowMatrix::FromDense(G);
   qp.h = Eigen::VectorXd::Constant(2 * n, -0.05);
   qp.A = SparseRowMatrix::FromDense(Eigen::MatrixXd::Zero(0, n));
-  QpSettings settings;
-  settings.sparse_min_variables = sparse ? 0 : std::numeric_limits<int>::max();
-  settings.sparse_max_density = 1.0;
+  QpSettings settings = TrajoptQpSettings();  // the optimiser's own: the dense path
+  if (sparse) {
+    settings.sparse_min_variables = 0;
+    settings.sparse_max_density = 1.0;
+  }
   QpSolver solver;
   solver.Setup(qp, settings);
   for (auto _ : state) {
