@@ -38,6 +38,7 @@ void AddConvertCommand(CLI::App& app) {
     // blocks (JSON is YAML; every number reads back to the same double).
     const std::optional<std::string> base = SideFileBase(options->file, PackageFolders());
     QsimScene qsim = ReadQsimSceneFile(base.value_or(options->file), PackageFolders());
+    qsim.conventions = scene.conventions;  // a side file's `conventions:` keys in place
     for (QsimModel& model : qsim.models) {
       const int i = scene.InstanceIndex(model.name);
       if (i >= 0)

@@ -162,6 +162,13 @@ def test_plan_optimize_and_track_on_a_side_file(models, cli):
     assert again.returncode == 0, again.stderr
     tree = json.loads((models / "mine" / "plan2.json").read_text())["plan"]["tree"]
     assert tree["q"] == plan["plan"]["tree"]["q"]  # the same settings and seed: the same tree
+    # A side file's conventions are written in place of the system's parity mode.
+    side_file(models, SIDE + "conventions: {joint_limits: enforced}\n", "limited.yaml")
+    converted = run(cli, models, "convert", "limited.yaml", "--out", "limited_scene.yaml")
+    assert converted.returncode == 0, converted.stderr
+    text = (models / "mine" / "limited_scene.yaml").read_text()
+    assert "  joint_limits: enforced\n" in text and "  quaternion_update: first_order\n" in text
+    assert "  joint_limits: ignored\n" in (models / "mine" / "converted.yaml").read_text()
     # Without --goal and without a planning block, optimize says what it needs.
     no_block = SIDE[:SIDE.index("planning:")]
     side_file(models, no_block, "start_only.yaml")

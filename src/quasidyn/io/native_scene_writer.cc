@@ -100,7 +100,9 @@ std::string NativeSceneYaml(const QsimScene& qsim, const std::string& output_dir
   out << "contact_tolerance: " << RoundTripNumber(qsim.contact_tolerance) << "\n";
   out << "friction_rays: " << qsim.friction_rays << "\n";
   out << "friction_combination: harmonic\n";
-  out << "conventions:  # the reference simulator's (docs/qsim-files.md, \"Parity mode\")\n";
+  out << "conventions:  # the reference simulator's (docs/qsim-files.md, \"Parity mode\")"
+      << (qsim.conventions == QsimConventions() ? "" : ", with a side file's keys in place")
+      << "\n";
   out << "  friction_ray_basis: " << FrictionRayBasisName(qsim.conventions.friction_ray_basis)
       << "\n";
   out << "  quaternion_update: " << QuaternionUpdateName(qsim.conventions.quaternion_update)

@@ -468,7 +468,10 @@ Scene SceneDocument::ReadModels(const std::vector<std::string>& extension_object
   // A side file's scene names the side file (Scene::source_file: a plan or trajectory made from
   // it loads it again); errors of the base's models name the base.
   if (qsim_) {
-    Scene scene = BuildQsimScene(*qsim_, starts);
+    QsimScene qsim = *qsim_;
+    if (side_)
+      qsim.conventions = SideConventions(*side_, qsim.conventions, qsim.friction_rays, false);
+    Scene scene = BuildQsimScene(qsim, starts);
     if (side_) {
       scene.source_file = header_.source_file;
       scene.base_file = side_->base_path;
@@ -478,6 +481,9 @@ Scene SceneDocument::ReadModels(const std::vector<std::string>& extension_object
   const YamlValue& root = root_;
   SceneBuilder builder(header_.source_file);
   builder.parameters() = header_;
+  if (side_)
+    builder.parameters().conventions =
+        SideConventions(*side_, header_.conventions, header_.friction_rays, header_.planar);
   builder.SetStarts(starts);
   Context context{header_.planar, base_directory_, packages_, extension_object_keys};
   if (const auto packages = root.Find("packages")) ReadPackages(*packages, &context);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "quasidyn/io/model_uri.h"
+#include "quasidyn/io/settings_reader.h"
 #include "quasidyn/io/shape_reader.h"
 
 namespace quasidyn {
@@ -13,7 +14,7 @@ bool IsSideFile(const YamlValue& root) { return root.IsMap() && root.Has("base")
 
 SideFile ReadSideFile(const YamlValue& root, const std::string& base_directory,
                       const PackageSearch& packages) {
-  root.CheckKeys({"base", "initial", "planning", "mpc"});
+  root.CheckKeys({"base", "initial", "planning", "mpc", "conventions"});
   SideFile side;
   const YamlValue base = root.Get("base");
   side.base_where = LocationOf(base);
@@ -44,7 +45,30 @@ SideFile ReadSideFile(const YamlValue& root, const std::string& base_directory,
           "scene's n_q numbers");
     }
   }
+  if (const auto conventions = root.Find("conventions")) {
+    if (!conventions->IsMap())
+      conventions->Fail("must be a map of conventions ({joint_limits: enforced})");
+    SimulatorConventions checked;  // its keys and values checked here, where the file is read
+    FieldLines lines(*conventions);
+    ReadSettingsBlock(SimulatorConventionsSchema(), *conventions, &checked, &lines);
+    side.conventions = *conventions;
+  }
   return side;
+}
+
+SimulatorConventions SideConventions(const SideFile& side, const SimulatorConventions& base,
+                                     int friction_rays, bool planar) {
+  SimulatorConventions out = base;
+  if (!side.conventions) return out;
+  FieldLines lines(*side.conventions);
+  ReadSettingsBlock(SimulatorConventionsSchema(), *side.conventions, &out, &lines);
+  if (!planar && friction_rays < 3 && out.friction_ray_basis != FrictionRayBasis::kQsim) {
+    lines.At("friction_ray_basis")
+        .Fail("the base has " + std::to_string(friction_rays) +
+              " friction rays, which only the qsim basis has (its ±x̂ × n pair); keep "
+              "friction_ray_basis: qsim");
+  }
+  return out;
 }
 
 std::optional<std::string> SideFileBase(const std::string& path,

@@ -8,6 +8,7 @@
 //     sphere: [0.0, 0.5, 0.0]
 //   planning: {goal: [...], ...}   # the scene format's `planning:` block, in place of the base's
 //   mpc: {...}                     # the scene format's `mpc:` block, in place of the base's
+//   conventions: {joint_limits: enforced}  # the keys given replace the base's conventions
 //
 // SceneDocument (io/scene_document.h) reads it as one more kind of scene file: the base read as
 // its kind is, the start given to the builder (SceneBuilder::SetStarts), the blocks read
@@ -21,6 +22,7 @@
 #include "quasidyn/io/package_folders.h"
 #include "quasidyn/io/scene_builder.h"
 #include "quasidyn/io/yaml_reader.h"
+#include "quasidyn/model/simulator_conventions.h"
 
 namespace quasidyn {
 
@@ -32,14 +34,25 @@ struct SideFile {
   std::string base_path;  // the base scene file, resolved
   SourceLocation base_where;
   StartOverrides starts;  // `initial:`
+  // `conventions:` (model/simulator_conventions.h), as written: the keys it gives replace the
+  // base's (a qsim file's parity mode planned with the robots' joint limits: joint_limits:
+  // enforced); absent, the base's conventions.
+  std::optional<YamlValue> conventions;
 };
 
-// Reads `root` (IsSideFile): checks its keys (base, initial, planning, mpc), resolves `base`
+// Reads `root` (IsSideFile): checks its keys (base, initial, planning, mpc, conventions) and the
+// conventions block's keys and values, resolves `base`
 // against `base_directory` and `packages` and checks that it is a file, and reads `initial`:
 // a map of model names to their q0, or a list of n_q numbers. Throws SceneError at the line of
 // the first problem.
 SideFile ReadSideFile(const YamlValue& root, const std::string& base_directory,
                       const PackageSearch& packages);
+
+// The base's conventions with the side file's `conventions:` keys in place of theirs. A
+// friction_ray_basis of quasidyn on a 3D base with 2 rays (qsim's ±x̂ × n pair, which only its
+// basis has) is a SceneError at the block's line.
+SimulatorConventions SideConventions(const SideFile& side, const SimulatorConventions& base,
+                                     int friction_rays, bool planar);
 
 // The base file of the file at `path` when it is a side file (resolved as ReadSideFile does,
 // `package_folders` the command line's --package), else nullopt. For `quasidyn convert`, which

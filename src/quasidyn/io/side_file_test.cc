@@ -8,6 +8,7 @@
 
 #include "quasidyn/io/scene_document.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/model/simulator_conventions.h"
 #include "quasidyn/testing/qsim_models.h"
 #include "quasidyn/testing/scratch_files.h"
 
@@ -113,6 +114,36 @@ TEST_F(SideFileTest, ErrorsNameTheSideFileAndTheLine) {
   expect("base: inner.yaml\n", "side.yaml:1: base: the base is itself a side file");
 }
 
+// `conventions:` replaces the keys it gives: a system file's parity mode with the robots' joint
+// limits enforced (the planner then keeps the arm within its SDF <limit>s).
+TEST_F(SideFileTest, ConventionsReplaceTheKeysTheyGive) {
+  const Scene base = ReadSceneFile(system_);
+  ASSERT_TRUE(base.conventions == QsimConventions());
+  const std::string limited = std::string(kSide) + "conventions: {joint_limits: enforced}\n";
+  const Scene scene = ReadSceneFile(Side(limited));
+  EXPECT_EQ(scene.conventions.joint_limits, JointLimitRule::kEnforced);
+  EXPECT_EQ(scene.conventions.friction_ray_basis, base.conventions.friction_ray_basis);
+  EXPECT_EQ(scene.conventions.quaternion_update, base.conventions.quaternion_update);
+  EXPECT_EQ(scene.q0, ReadSceneFile(Side(kSide, "parity.yaml")).q0);
+  // The arm's elbow has limits [0.2, 2]: a start at 0.1 passes in parity mode, not when enforced.
+  const std::string outside = Replaced(kSide, "arm: [0.3, 0.5]", "arm: [0.3, 0.1]");
+  EXPECT_EQ(ReadSceneFile(Side(outside, "outside_parity.yaml")).q0.tail(2),
+            Eigen::Vector2d(0.3, 0.1));
+  const std::string error = ErrorOf(outside + "conventions: {joint_limits: enforced}\n");
+  EXPECT_NE(error.find("is outside its limits"), std::string::npos) << error;
+  // Problems at the block's lines.
+  const auto expect = [&](const std::string& block, const std::string& fragment) {
+    const std::string message = ErrorOf(std::string(kSide) + block);
+    EXPECT_NE(message.find(fragment), std::string::npos) << message;
+  };
+  expect("conventions: {joint_limit: enforced}\n", "side.yaml:8: conventions.joint_limit");
+  expect("conventions:\n  joint_limits: always\n", "side.yaml:9: conventions.joint_limits");
+  expect("conventions: enforced\n", "side.yaml:8: conventions: must be a map");
+  // The system's 2 rays are qsim's ±x̂ × n pair: the quasidyn basis has no such pair.
+  expect("conventions:\n  friction_ray_basis: quasidyn\n",
+         "side.yaml:9: conventions.friction_ray_basis: the base has 2 friction rays");
+}
+
 TEST_F(SideFileTest, ReplacesTheBlockOfASceneFile) {
   const std::string example = std::string(QUASIDYN_SOURCE_DIR) + "/examples/planar_hand/scene.yaml";
   const Scene base = ReadSceneFile(example);
@@ -129,6 +160,12 @@ TEST_F(SideFileTest, ReplacesTheBlockOfASceneFile) {
   // A block the side file leaves out is the base's.
   const Scene start_only = ReadSceneFile(Side("base: " + example + "\n", "start_only.yaml"));
   EXPECT_EQ(start_only.planning->goal, base.planning->goal);
+  // A scene file's conventions are replaced key by key too.
+  ASSERT_EQ(base.conventions.joint_limits, JointLimitRule::kEnforced);
+  const Scene parity = ReadSceneFile(
+      Side("base: " + example + "\nconventions: {joint_limits: ignored}\n", "parity.yaml"));
+  EXPECT_EQ(parity.conventions.joint_limits, JointLimitRule::kIgnored);
+  EXPECT_EQ(parity.conventions.quaternion_update, base.conventions.quaternion_update);
 }
 
 }  // namespace
