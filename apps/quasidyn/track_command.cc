@@ -247,6 +247,12 @@ void RunTrack(const TrackOptions& options) {
            << result.max_regrasp_object_rotation << " rad; deepest overlap "
            << result.max_regrasp_penetration
            << " m; lifted clearance >= " << result.min_lifted_distance << " m\n";
+    // Each regrasp as the plant ran it: where a plant loses the objects (plan_tracking.h).
+    for (const RegraspRecord& r : result.regrasp_records)
+      report << "regrasp at step  " << r.step << ": " << r.fingers_moved << " finger(s), "
+             << r.plant_steps << " plant steps; the objects moved " << r.moved.position << " m, "
+             << r.moved.angle << " rad, and end " << r.error_after.position << " m, "
+             << r.error_after.angle << " rad from the plan\n";
   }
   report << "penetration      " << result.max_penetration << " m (deepest overlap, plant)\n";
   if (result.start_penetration > 0.0)

@@ -20,6 +20,11 @@ for loop in --open-loop ""; do
     > "$tmp/track.txt" 2>&1 || fail "track $loop exited non-zero: $(cat "$tmp/track.txt")"
   grep -q "^regrasps  *$regrasps of $regrasps executed" "$tmp/track.txt" ||
     fail "track $loop did not execute the $regrasps regrasps: $(cat "$tmp/track.txt")"
+  # One line per regrasp: what the plant's objects did during its motion.
+  lines=$(grep -c "^regrasp at step  [0-9]*: [0-9]* finger(s), [0-9]* plant steps; the objects moved" \
+    "$tmp/track.txt")
+  [ "$lines" -eq "$regrasps" ] ||
+    fail "track $loop reports $lines regrasps one by one, not $regrasps: $(cat "$tmp/track.txt")"
   # The regrasp motions stay out of the shapes to the plan's tolerance (1 mm).
   awk '/^regrasp motion/ { for (i = 1; i <= NF; ++i) if ($i == "overlap") d = $(i + 1)
        exit !(d <= 1e-3) }' "$tmp/track.txt" ||
