@@ -48,10 +48,7 @@ SideFile ReadSideFile(const YamlValue& root, const std::string& base_directory,
   if (const auto conventions = root.Find("conventions")) {
     if (!conventions->IsMap())
       conventions->Fail("must be a map of conventions ({joint_limits: enforced})");
-    SimulatorConventions checked;  // its keys and values checked here, where the file is read
-    FieldLines lines(*conventions);
-    ReadSettingsBlock(SimulatorConventionsSchema(), *conventions, &checked, &lines);
-    side.conventions = *conventions;
+    side.conventions = *conventions;  // its keys and values read by SideConventions
   }
   return side;
 }

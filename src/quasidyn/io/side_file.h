@@ -40,15 +40,15 @@ struct SideFile {
   std::optional<YamlValue> conventions;
 };
 
-// Reads `root` (IsSideFile): checks its keys (base, initial, planning, mpc, conventions) and the
-// conventions block's keys and values, resolves `base`
-// against `base_directory` and `packages` and checks that it is a file, and reads `initial`:
-// a map of model names to their q0, or a list of n_q numbers. Throws SceneError at the line of
-// the first problem.
+// Reads `root` (IsSideFile): checks its keys (base, initial, planning, mpc, conventions), resolves
+// `base` against `base_directory` and `packages` and checks that it is a file, and reads
+// `initial`: a map of model names to their q0, or a list of n_q numbers. Throws SceneError at the
+// line of the first problem.
 SideFile ReadSideFile(const YamlValue& root, const std::string& base_directory,
                       const PackageSearch& packages);
 
-// The base's conventions with the side file's `conventions:` keys in place of theirs. A
+// The base's conventions with the side file's `conventions:` keys in place of theirs, each key
+// and value checked (SceneError at its line; SceneDocument::ReadModels calls it). A
 // friction_ray_basis of quasidyn on a 3D base with 2 rays (qsim's ±x̂ × n pair, which only its
 // basis has) is a SceneError at the block's line.
 SimulatorConventions SideConventions(const SideFile& side, const SimulatorConventions& base,
