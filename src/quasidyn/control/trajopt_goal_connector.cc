@@ -1,5 +1,6 @@
 #include "quasidyn/control/trajopt_goal_connector.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -23,6 +24,8 @@ TrajectoryOptimizerSettings TrajoptGoalConnector::OptimizerSettings(
   s.horizon = c.horizon;
   s.iterations = c.iterations;
   s.trust_region_min = c.trust_region_min;
+  s.smoothing.kappa_start = c.kappa_start;
+  s.smoothing.kappa_max = std::max(s.smoothing.kappa_max, c.kappa_start);
   s.penetration_tolerance = settings_.penetration_tolerance;
   s.object_goal = settings_.goal;
   s.object_weight.resize(space_.coordinate_size());

@@ -3,7 +3,8 @@
 // (trajectory_optimizer.h; Pang, Suh, Yang & Tedrake, T-RO 2023, §VI-B): from a tree node q,
 // goal_connection.iterations iterations of the iterative MPC over goal_connection.horizon steps
 // of the planner's own model (stopping once its trust region falls below
-// goal_connection.trust_region_min), from the initial guess "hold the robots where they are",
+// goal_connection.trust_region_min; the log-barrier schedule from goal_connection.kappa_start,
+// κ_max raised to it when above), from the initial guess "hold the robots where they are",
 // toward the planner's goal with the goal distance's weights (docs/planning.md, "Goal
 // connection"):
 //

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -48,7 +49,19 @@ TEST(TrajoptGoalConnector, WeighsTheObjectsAsTheGoalDistanceAndTakesTheNodesQuat
   EXPECT_EQ(s.horizon, settings.goal_connection->horizon);
   EXPECT_EQ(s.iterations, settings.goal_connection->iterations);
   EXPECT_EQ(s.trust_region_min, 2e-3);
+  EXPECT_EQ(s.smoothing.kappa_start, 100.0) << "the optimiser's κ_0 by default";
   EXPECT_EQ(s.penetration_tolerance, settings.penetration_tolerance);
+  // κ_0 of the block; a κ_0 above the optimiser's κ_max raises κ_max to it (the schedule's rule
+  // κ_max >= κ_0 holds, so the optimiser accepts it).
+  for (const double kappa : {800.0, 3e4}) {
+    PlanningSettings with = settings;
+    with.goal_connection->kappa_start = kappa;
+    const TrajoptGoalConnector k(MakeStepModel(scene, PlanningFormulation(*scene, with)), with);
+    const TrajectoryOptimizerSettings o = k.OptimizerSettings(q);
+    EXPECT_EQ(o.smoothing.kappa_start, kappa);
+    EXPECT_EQ(o.smoothing.kappa_max, std::max(1e4, kappa));
+    EXPECT_FALSE(CheckSmoothingSchedule(o.smoothing).has_value());
+  }
   // The same orientation written as −Q: the goal follows the sign.
   q.segment(3, 4) *= -1.0;
   s = connector.OptimizerSettings(q);

@@ -392,6 +392,10 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
         .Unit("m or rad")
         .Within(kSettingLengthRange)
         .Doc("an attempt stops when the optimiser's trust region falls below this");
+    s->Field("goal_connection.kappa_start", &P::goal_connection, &C::kappa_start)
+        .Unit("1/(N·m)")
+        .Within(kKappaRange)
+        .Doc("the optimiser's log-barrier weight κ_0 at an attempt's first iteration");
     s->Field("goal_connection.regrasp_when_stalled", &P::goal_connection, &C::regrasp_when_stalled)
         .Doc("a stalled connection is retried from a new grasp");
     s->Section("plant_check", &P::plant_check,

@@ -85,6 +85,12 @@ struct GoalConnectionSettings {
   // of a connection's cost fall in 37 % of its iterations (the 16-joint hand, docs/planning.md
   // "Goal connection"), where the optimiser's own default is 1e-5.
   double trust_region_min = 1e-3;
+  // The optimiser's κ_0 [1/(N·m)] (smoothed_linearizer.h: the log-barrier schedule's weight at its
+  // first iteration, growing by γ = 2 per iteration to κ_max = max(1e4, κ_0)). Its default is the
+  // optimiser's; on the 16-joint hand the smoothed A_k at κ = 100 have eigenvalues up to 26
+  // (ten of them make the condensed QP's Hessian reach 1e25, whose Cholesky fails), so its
+  // first iterations are lost (docs/planning.md, "Goal connection").
+  double kappa_start = 100.0;
   // Retry a stalled connection with a new grasp (docs/planning.md, "Goal connection"): when the
   // node of least D was asked already, or is what an attempt that gained less than a tenth of
   // its D (kConnectionStallGain in rrt.cc) left as the nearest, the next attempt first re-grasps
