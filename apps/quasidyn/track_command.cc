@@ -240,7 +240,16 @@ void RunTrack(const TrackOptions& options) {
   if (stabilizer && !stabilizer->open_loop_steps().empty())
     report << " (" << stabilizer->open_loop_steps().size() << " steps open loop: no linearisation)";
   report << "\n";
-  if (regrasps > 0) {
+  if (regrasps > 0 && tracking.regrasp_jump) {
+    // The diagnostic: no motion, so no motion's figures (plan_tracking.h).
+    report << "regrasps         " << result.regrasps << " of " << regrasps
+           << " jumped (--regrasp-jump: the plant's robots put at each new grasp, no plant "
+              "step; a diagnostic, no plant makes it)\n";
+    for (const RegraspRecord& r : result.regrasp_records)
+      report << "regrasp at step  " << r.step << ": " << r.fingers_moved
+             << " finger(s) jumped; the objects are " << r.error_after.position << " m, "
+             << r.error_after.angle << " rad from the plan\n";
+  } else if (regrasps > 0) {
     report << "regrasps         " << result.regrasps << " of " << regrasps << " executed, "
            << result.regrasp_plant_steps << " plant steps (release, transfer, close)\n"
            << "regrasp motion   object moved <= " << result.max_regrasp_object_motion << " m, "

@@ -90,6 +90,11 @@ const SettingsSchema<TrackingSettings>& TrackingSettingsSchema() {
             "with n > 1 plant substeps, substep j is commanded a + (j/n)(u − a) from where the "
             "robots are, a (false: u on every substep)");
     s->Include("regrasp", &S::regrasp, RegraspMotionSettingsSchema(), "regrasp_");
+    s->Field("regrasp_jump", &S::regrasp_jump)
+        .Doc(
+            "a diagnostic: each regrasp puts the plant's robots at the plan's new grasp, at rest, "
+            "with no plant step (a jump no plant makes), to measure what the regrasp motions "
+            "cost");
     return s;
   }();
   return *schema;
@@ -150,6 +155,32 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
       break;
     }
     double depth = 0.0;
+    if (has_regrasps && regrasp_steps[t] && settings.regrasp_jump) {
+      ++out.regrasps;
+      RegraspRecord record;
+      record.step = t;
+      for (const std::vector<int>& finger : motion->fingers()) {  // those the plan's grasp moves
+        bool changes = false;
+        for (int i : finger) {
+          const int j = scene.nq_u + i;
+          changes = changes || q_ref[t + 1](j) != q_ref[t](j);
+        }
+        record.fingers_moved += changes ? 1 : 0;
+      }
+      record.error_before = ObjectErrorOf(scene, x.q, q_ref[t]);
+      x.q.tail(scene.nq_a) = q_ref[t + 1].tail(scene.nq_a);
+      if (x.v.size() > 0) x.v.tail(scene.nv_a).setZero();
+      record.error_after = ObjectErrorOf(scene, x.q, q_ref[t + 1]);
+      out.regrasp_records.push_back(record);
+      last_target = x.q.tail(scene.nq_a);
+      out.u.push_back(plant.CommandToward(x, last_target));
+      out.q.push_back(x.q);
+      if (settings.stop && settings.stop(t + 1, x.q)) {
+        out.stopped = true;
+        break;
+      }
+      continue;
+    }
     if (has_regrasps && regrasp_steps[t]) {
       const RegraspCommands commands = motion->Plan(q_ref[t], q_ref[t + 1], last_target);
       out.min_lifted_distance = std::min(out.min_lifted_distance, commands.min_lifted_distance);

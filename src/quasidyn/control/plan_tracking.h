@@ -106,6 +106,11 @@ struct TrackingSettings {
   // through plant.CommandToward, whatever the loop; the controller is not asked for them.
   std::vector<bool> regrasp_steps;
   RegraspMotionSettings regrasp;
+  // A diagnostic, not an execution: true puts the plant's robots at each regrasp's new grasp
+  // (q_a of q_{k+1}, their velocities zeroed; the objects as the plant has them, moving on as
+  // they were) with no plant step, the planner's jump that no plant makes. Tracking a plan so
+  // measures how much of its miss the regrasp motions cause (docs/qsim-files.md).
+  bool regrasp_jump = false;
   // With n > 1 substeps and a position command u: substep j (1 … n) is commanded
   // a + (j/n)(u − a), a the robots' configuration at the step's start (the planner's substeps,
   // docs/planning.md, "Plans that stay physical"); false: u on every substep, so the first

@@ -176,6 +176,47 @@ TEST(TrackPlan, ExecutesThePlannersRegraspsAndMatchesThePlanBeforeThem) {
     EXPECT_LE((closed.q[k] - plan.q[k]).cwiseAbs().maxCoeff(), 1e-6) << "step " << k;
 }
 
+// regrasp_jump (the diagnostic): on the planner's own model at its h the plan is its model's
+// steps with the planner's resets, so jumping the robots to each new grasp reproduces the whole
+// plan open loop, regrasps included, to rounding; no plant step is spent on a regrasp. With the
+// motions instead the run leaves the plan after the first regrasp (a control that the jump is
+// what makes the difference).
+TEST(TrackPlan, RegraspJumpReproducesThePlanOnItsOwnModel) {
+  const RegraspPlan& plan = RegraspHandHalfTurn();
+  const int regrasps = static_cast<int>(std::count(plan.regrasp.begin(), plan.regrasp.end(), true));
+  ASSERT_GT(regrasps, 0) << "the plan has no regrasp: the test would not test them";
+  TrackingSettings tracking;
+  tracking.regrasp_steps = plan.regrasp;
+  tracking.regrasp_jump = true;
+  const TrackingResult jumped =
+      TrackPlan(*plan.model, 1, plan.q[0], plan.q, plan.u, nullptr, tracking);
+  ASSERT_TRUE(jumped.message.empty()) << jumped.message;
+  EXPECT_EQ(jumped.regrasps, regrasps);
+  EXPECT_EQ(jumped.regrasp_plant_steps, 0);
+  ASSERT_EQ(jumped.regrasp_records.size(), static_cast<size_t>(regrasps));
+  ASSERT_EQ(jumped.q.size(), plan.q.size());
+  double deviation = 0.0;
+  for (size_t k = 0; k < plan.q.size(); ++k)
+    deviation = std::max(deviation, (jumped.q[k] - plan.q[k]).cwiseAbs().maxCoeff());
+  EXPECT_LE(deviation, 1e-9);
+  for (const RegraspRecord& r : jumped.regrasp_records) {
+    EXPECT_TRUE(plan.regrasp[r.step]);
+    EXPECT_GE(r.fingers_moved, 1);
+    EXPECT_EQ(r.plant_steps, 0);
+    // The robots at the plan's new grasp, the objects where the plant had them (the plan's).
+    EXPECT_EQ(jumped.q[r.step + 1].tail(plan.model->scene().nq_a),
+              plan.q[r.step + 1].tail(plan.model->scene().nq_a));
+  }
+  tracking.regrasp_jump = false;
+  const TrackingResult moved =
+      TrackPlan(*plan.model, 1, plan.q[0], plan.q, plan.u, nullptr, tracking);
+  ASSERT_TRUE(moved.message.empty()) << moved.message;
+  double moved_deviation = 0.0;
+  for (size_t k = 0; k < moved.q.size(); ++k)
+    moved_deviation = std::max(moved_deviation, (moved.q[k] - plan.q[k]).cwiseAbs().maxCoeff());
+  EXPECT_GT(moved_deviation, 1e3 * std::max(deviation, 1e-12));
+}
+
 // A lift that cannot reach its clearance (1 m: farther than any point of a finger gets from
 // the ball) stops after max_lift_iterations Gauss–Newton steps and reports the distance it
 // reached, below the clearance.
