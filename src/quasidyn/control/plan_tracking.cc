@@ -155,61 +155,42 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
       break;
     }
     double depth = 0.0;
-    if (has_regrasps && regrasp_steps[t] && settings.regrasp_jump) {
-      ++out.regrasps;
-      RegraspRecord record;
-      record.step = t;
-      for (const std::vector<int>& finger : motion->fingers()) {  // those the plan's grasp moves
-        bool changes = false;
-        for (int i : finger) {
-          const int j = scene.nq_u + i;
-          changes = changes || q_ref[t + 1](j) != q_ref[t](j);
-        }
-        record.fingers_moved += changes ? 1 : 0;
-      }
-      record.error_before = ObjectErrorOf(scene, x.q, q_ref[t]);
-      x.q.tail(scene.nq_a) = q_ref[t + 1].tail(scene.nq_a);
-      if (x.v.size() > 0) x.v.tail(scene.nv_a).setZero();
-      record.error_after = ObjectErrorOf(scene, x.q, q_ref[t + 1]);
-      out.regrasp_records.push_back(record);
-      last_target = x.q.tail(scene.nq_a);
-      out.u.push_back(plant.CommandToward(x, last_target));
-      out.q.push_back(x.q);
-      if (settings.stop && settings.stop(t + 1, x.q)) {
-        out.stopped = true;
-        break;
-      }
-      continue;
-    }
     if (has_regrasps && regrasp_steps[t]) {
-      const RegraspCommands commands = motion->Plan(q_ref[t], q_ref[t + 1], last_target);
-      out.min_lifted_distance = std::min(out.min_lifted_distance, commands.min_lifted_distance);
       ++out.regrasps;
-      if (!commands.ok) {  // refused by the motion's step limit (regrasp_motion.h)
-        out.status = SolverStatus::kMaxIterations;
-        out.message = "regrasp at plan step " + std::to_string(t) + ": " + commands.message;
-        break;
-      }
-      const Eigen::VectorXd start = x.q;
-      for (const Eigen::VectorXd& target : commands.commands) {
-        if (!step(t, plant.CommandToward(x, target), &depth)) break;
-        ++out.regrasp_plant_steps;
-        out.max_regrasp_penetration = std::max(out.max_regrasp_penetration, depth);
-        const ObjectError moved = ObjectErrorOf(scene, x.q, start);
-        out.max_regrasp_object_motion = std::max(out.max_regrasp_object_motion, moved.position);
-        out.max_regrasp_object_rotation = std::max(out.max_regrasp_object_rotation, moved.angle);
-      }
-      if (!out.message.empty()) break;
       RegraspRecord record;
       record.step = t;
-      record.fingers_moved = commands.fingers_moved;
-      record.plant_steps = static_cast<int>(commands.commands.size());
-      record.lifted_distance = commands.min_lifted_distance;
+      const Eigen::VectorXd start = x.q;
+      if (settings.regrasp_jump) {  // the diagnostic: the robots put at the grasp, at rest
+        record.fingers_moved = motion->FingersMoved(q_ref[t], q_ref[t + 1]);
+        x.q.tail(scene.nq_a) = q_ref[t + 1].tail(scene.nq_a);
+        if (x.v.size() > 0) x.v.tail(scene.nv_a).setZero();
+        last_target = x.q.tail(scene.nq_a);
+      } else {
+        const RegraspCommands commands = motion->Plan(q_ref[t], q_ref[t + 1], last_target);
+        out.min_lifted_distance = std::min(out.min_lifted_distance, commands.min_lifted_distance);
+        if (!commands.ok) {  // refused by the motion's step limit (regrasp_motion.h)
+          out.status = SolverStatus::kMaxIterations;
+          out.message = "regrasp at plan step " + std::to_string(t) + ": " + commands.message;
+          break;
+        }
+        for (const Eigen::VectorXd& target : commands.commands) {
+          if (!step(t, plant.CommandToward(x, target), &depth)) break;
+          ++out.regrasp_plant_steps;
+          out.max_regrasp_penetration = std::max(out.max_regrasp_penetration, depth);
+          const ObjectError moved = ObjectErrorOf(scene, x.q, start);
+          out.max_regrasp_object_motion = std::max(out.max_regrasp_object_motion, moved.position);
+          out.max_regrasp_object_rotation = std::max(out.max_regrasp_object_rotation, moved.angle);
+        }
+        if (!out.message.empty()) break;
+        record.fingers_moved = commands.fingers_moved;
+        record.plant_steps = static_cast<int>(commands.commands.size());
+        record.lifted_distance = commands.min_lifted_distance;
+        last_target = commands.commands.back();
+      }
       record.error_before = ObjectErrorOf(scene, start, q_ref[t]);
       record.error_after = ObjectErrorOf(scene, x.q, q_ref[t + 1]);
       record.moved = ObjectErrorOf(scene, x.q, start);
       out.regrasp_records.push_back(record);
-      last_target = commands.commands.back();
       out.u.push_back(plant.CommandToward(x, last_target));
       out.q.push_back(x.q);
       if (settings.stop && settings.stop(t + 1, x.q)) {

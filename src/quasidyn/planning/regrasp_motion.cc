@@ -185,6 +185,24 @@ Eigen::VectorXd RegraspMotion::LiftJoints(const Eigen::VectorXd& q_in,
   return q;
 }
 
+bool RegraspMotion::Moves(const std::vector<int>& finger, const Eigen::VectorXd& q_before,
+                          const Eigen::VectorXd& q_after) const {
+  const int nu = scene_->nq_u;
+  for (int i : finger) {
+    if (q_after(nu + i) != q_before(nu + i)) return true;
+  }
+  return false;
+}
+
+int RegraspMotion::FingersMoved(const Eigen::VectorXd& q_before,
+                                const Eigen::VectorXd& q_after) const {
+  CheckVector(kRegraspWhere, "q_before", q_before, scene_->nq, "n_q");
+  CheckVector(kRegraspWhere, "q_after", q_after, scene_->nq, "n_q");
+  int moved = 0;
+  for (const std::vector<int>& finger : fingers_) moved += Moves(finger, q_before, q_after) ? 1 : 0;
+  return moved;
+}
+
 bool RegraspMotion::Fits(double more, RegraspCommands* out) const {
   if (!out->ok) return false;
   const double total = static_cast<double>(out->commands.size()) + more;
@@ -227,9 +245,7 @@ RegraspCommands RegraspMotion::Plan(const Eigen::VectorXd& q_before, const Eigen
   out.release_steps = static_cast<int>(out.commands.size());
   Eigen::VectorXd q = q_before;
   for (const std::vector<int>& finger : fingers_) {
-    bool changes = false;
-    for (int i : finger) changes = changes || grasp(i) != q_before(s.nq_u + i);
-    if (!changes) continue;
+    if (!Moves(finger, q_before, q_after)) continue;
     ++out.fingers_moved;
     std::vector<bool> moving(na, false);
     for (int i : finger) moving[i] = true;

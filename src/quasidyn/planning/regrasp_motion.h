@@ -118,6 +118,10 @@ class RegraspMotion {
   // their kinematic chain (a hand's fingers; one group for a serial arm).
   const std::vector<std::vector<int>>& fingers() const { return fingers_; }
 
+  // The fingers whose joints differ between q_before and q_after (size n_q each; the regrasp's
+  // fingers_moved); std::invalid_argument on sizes.
+  int FingersMoved(const Eigen::VectorXd& q_before, const Eigen::VectorXd& q_after) const;
+
   const RegraspMotionSettings& settings() const { return settings_; }
 
  private:
@@ -126,6 +130,9 @@ class RegraspMotion {
   // than max_motion_steps commands.
   bool AppendLine(const Eigen::VectorXd& from, const Eigen::VectorXd& to,
                   RegraspCommands* out) const;
+  // Whether a joint of `finger` differs between q_before and q_after.
+  bool Moves(const std::vector<int>& finger, const Eigen::VectorXd& q_before,
+             const Eigen::VectorXd& q_after) const;
   // Whether `more` further commands keep *out within max_motion_steps; refuses *out otherwise.
   bool Fits(double more, RegraspCommands* out) const;
 
