@@ -44,13 +44,20 @@ def interrupted_after(call, delay):
     return ended[0] - sent[0]
 
 
-def assert_stops_soon(call, duration):
+def assert_stops_soon(call, duration, tries=3):
     """Interrupts call() a tenth into its uninterrupted `duration` and asserts it returns within a
     fifth of that duration: within a step, point or iteration (and a poll of interruptible_call.h),
-    far sooner than it would have ended."""
-    latency = interrupted_after(call, duration / 10)
-    print(f"latency {latency:.4f} s of {duration:.3f} s")
-    assert latency <= duration / 5, (latency, duration)
+    far sooner than it would have ended. The latency is the call's own plus whatever the machine's
+    other work adds (CI runs two tests at once on two cores), never less: the shortest of up to
+    `tries` interruptions is the call's, and a call that does not stop (latency near 0.9 duration)
+    fails every try."""
+    latencies = []
+    for _ in range(tries):
+        latencies.append(interrupted_after(call, duration / 10))
+        print(f"latency {latencies[-1]:.4f} s of {duration:.3f} s")
+        if latencies[-1] <= duration / 5:
+            return
+    assert min(latencies) <= duration / 5, (latencies, duration)
 
 
 def timed(call):
