@@ -356,6 +356,11 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
   const Eigen::VectorXd u_start = q0.tail(nu);
   A_.resize(T);
   B_.resize(T);
+  // The parameter A_, B_ were last linearised with at the best iterate (NaN: none yet, or the
+  // best iterate moved since): a rejected iteration leaves the best iterate where it was, and
+  // once the schedule has reached κ_max (σ_min) the next iteration would linearise the same
+  // steps with the same parameter again, so it keeps them.
+  double linearized_parameter = std::numeric_limits<double>::quiet_NaN();
   for (int i = 0; i < settings_.iterations; ++i) {
     if (Cancelled(settings_.cancel)) {
       out.interrupted = true;
@@ -371,7 +376,9 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
     it.cost = std::numeric_limits<double>::infinity();
     bool ok = true;
     const auto linearize_start = std::chrono::steady_clock::now();
-    for (int k = 0; k < T && ok; ++k) {
+    const bool relinearize = !(it.parameter == linearized_parameter);
+    it.linearizations_kept = !relinearize;
+    for (int k = 0; k < T && ok && relinearize; ++k) {
       if (Cancelled(settings_.cancel)) {  // a long horizon's linearisations take a while
         out.interrupted = true;
         out.message = "interrupted during iteration " + std::to_string(i) + " (dropped)";
@@ -406,6 +413,7 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
     }
     if (out.interrupted) break;
     it.linearize_seconds = Seconds(linearize_start);
+    linearized_parameter = ok ? it.parameter : std::numeric_limits<double>::quiet_NaN();
     std::vector<Eigen::VectorXd> u_candidate = u_best_, q_candidate;
     if (ok && settings_.per_segment) {
       ok = CorrectSegments(q0, u_start, r, &u_candidate, &q_candidate, &it);
@@ -461,6 +469,7 @@ OptimizationResult TrajectoryOptimizer::Optimize(const Eigen::VectorXd& q0,
       out.max_penetration = rollout_depth_;
       u_best_ = std::move(u_candidate);
       q_best_ = std::move(q_candidate);
+      linearized_parameter = std::numeric_limits<double>::quiet_NaN();  // the best iterate moved
       r = std::min(r * settings_.grow, settings_.trust_region_max);
     } else {
       if (ok) {

@@ -155,6 +155,9 @@ struct OptimizerIteration {
   // Of which: linearising the best iterate's steps, and building and solving the QPs [s].
   double linearize_seconds = 0.0;
   double qp_seconds = 0.0;
+  // The best iterate and the parameter unchanged since the last iteration's linearisations
+  // (it was rejected and the schedule is at κ_max or σ_min): its A_k, B_k were kept.
+  bool linearizations_kept = false;
   int qps = 0;  // QPs solved (1 in single-QP mode; per segment or per step in the others)
 };
 

@@ -410,5 +410,38 @@ TEST(TrajectoryOptimizer, CandidatesThatPenetrateAreRejected) {
             std::max(task.settings.penetration_tolerance, result.initial_penetration));
 }
 
+// A rejected iteration leaves the best iterate where it was; once the schedule is at κ_max the
+// next iteration's linearisations would be those of the last one, and it keeps them: exactly the
+// iterations after a rejected one with the same κ, on the hand's real run (whose κ grows from
+// 100 by 2 per iteration to 1e4) and on a run whose candidates all fail at a constant κ.
+TEST(TrajectoryOptimizer, KeepsTheLinearisationsWhenTheBestIterateAndKappaStay) {
+  testing::ControlTask task = PlanarHandTurn(QUASIDYN_SOURCE_DIR);
+  task.settings.iterations = 20;
+  const OptimizationResult result =
+      TrajectoryOptimizer(task.model, task.settings).Optimize(task.q0, task.u0);
+  int kept = 0;
+  for (size_t i = 0; i < result.iterations.size(); ++i) {
+    const OptimizerIteration& it = result.iterations[i];
+    const bool same = i > 0 && !result.iterations[i - 1].accepted &&
+                      result.iterations[i - 1].parameter == it.parameter;
+    EXPECT_EQ(it.linearizations_kept, same) << "iteration " << i;
+    kept += it.linearizations_kept;
+  }
+  EXPECT_GT(kept, 0) << "no rejected iteration at κ_max: the run does not test the rule";
+
+  const int T = task.settings.horizon;
+  std::set<int> every_candidate;
+  for (int call = T + 1; call <= 100 * T; ++call) every_candidate.insert(call);
+  task.settings.smoothing.kappa_start = task.settings.smoothing.kappa_max;
+  task.settings.trust_region_min = 0.01;
+  auto always = std::make_shared<testing::FailingStepModel>(task.model, every_candidate);
+  const OptimizationResult rejected =
+      TrajectoryOptimizer(always, task.settings).Optimize(task.q0, task.u0);
+  ASSERT_EQ(rejected.iterations.size(), 4u);  // 0.1 · 0.5^i < 0.01 first at i = 4
+  EXPECT_FALSE(rejected.iterations[0].linearizations_kept);
+  for (size_t i = 1; i < 4; ++i)
+    EXPECT_TRUE(rejected.iterations[i].linearizations_kept) << "iteration " << i;
+}
+
 }  // namespace
 }  // namespace quasidyn
