@@ -2,7 +2,7 @@
 contact models? (issue 69; docs/qsim-files.md, "The talk's tasks on qsim's robots")
 
 Usage: python3 scripts/qsim_step_convergence.py QSIM_MODELS [--cli build/release/quasidyn]
-       [--out build/qsim_convergence] [--horizon 20] [--iterations 40]
+       [--out build/qsim_convergence] [--horizon 20] [--iterations 40] [--h 0.1]
 
 QSIM_MODELS is the simulator's models/ folder (the package quasistatic_simulator). For the Allegro
 hand's 90° turn and the two iiwa arms' 90° box turn (side files in
@@ -14,8 +14,8 @@ examples/qsim_planning/side_files/):
      q⁺ − q = h² τ_u / (s M_u) (docs/formulations.md, the shared objective) moves them at
      h τ_u / (s M_u) per second, the same at every h when s ∝ h (the file's rule, s ∝ h²,
      makes them N times faster at h/N);
-  2. on each, `quasidyn optimize SCENE --horizon T`: a plan without regrasps from q0 toward the
-     side file's goal, at the file's h = 0.1 s;
+  2. on each, `quasidyn optimize SCENE --horizon T --h H`: a plan without regrasps from q0
+     toward the side file's goal, at the files' h = 0.1 s (`--h`: another, s from the rule at it);
   3. `quasidyn track PLAN` on plants: the planner's model at h (a check: it reproduces the plan),
      the same model at h/2 and h/10 (s/2, s/10, commands ramped), for qp the file's own rule at
      h/10 (s/100), the other friction model at h, and the second-order exact-cone plant
@@ -76,7 +76,11 @@ def main():
     parser.add_argument("--out", default=str(ROOT / "build" / "qsim_convergence"))
     parser.add_argument("--horizon", type=int, default=20)
     parser.add_argument("--iterations", type=int, default=40)
+    parser.add_argument("--h", type=float, default=H,
+                        help="the plans' time step [s] (default the side files' 0.1)")
     args = parser.parse_args()
+    if not args.h > 0:
+        sys.exit(f"qsim_step_convergence: --h must be > 0 (got {args.h})")
     if not pathlib.Path(args.models).is_dir():
         sys.exit(f"qsim_step_convergence: {args.models}: not a folder")
     base = [args.cli, "--log-level", "error", "--package", f"quasistatic_simulator={args.models}"]
@@ -91,12 +95,12 @@ def main():
         rule = f"formulation:\n  type: qp\n  unactuated_mass_scale: {c_u:g}\n"
         if rule not in scene:
             sys.exit(f"qsim_step_convergence: {folder / 'scene.yaml'}: no '{rule}'")
-        s = H * H * k_min / (c_u * lambda_max)
+        s = args.h * args.h * k_min / (c_u * lambda_max)
         for formulation, other in (("qp", "socp"), ("socp", "qp")):
             held = scene_with(folder, scene, rule, formulation, s, "h")
             plan = folder / f"plan_{formulation}.json"
             run(base + ["optimize", str(held), "--horizon", str(args.horizon), "--iterations",
-                        str(args.iterations), "--out", str(plan)],
+                        str(args.iterations), "--h", repr(args.h), "--out", str(plan)],
                 folder / f"plan_{formulation}.txt")
             # First the model at h; for qp the side file's own (the file's rule at h), which
             # reproduces the plan only if s is the file's.
