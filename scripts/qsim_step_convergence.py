@@ -3,6 +3,7 @@ contact models? (issue 69; docs/qsim-files.md, "The talk's tasks on qsim's robot
 
 Usage: python3 scripts/qsim_step_convergence.py QSIM_MODELS [--cli build/release/quasidyn]
        [--out build/qsim_convergence] [--horizon 20] [--iterations 40] [--h 0.1]
+       [--optimize-args="OPTIONS"]
 
 QSIM_MODELS is the simulator's models/ folder (the package quasistatic_simulator). For the Allegro
 hand's 90° turn and the two iiwa arms' 90° box turn (side files in
@@ -28,6 +29,7 @@ import argparse
 import json
 import math
 import pathlib
+import shlex
 import sys
 
 from qsim_task_execution import ROOT, SIDE_FILES, number
@@ -78,6 +80,9 @@ def main():
     parser.add_argument("--iterations", type=int, default=40)
     parser.add_argument("--h", type=float, default=H,
                         help="the plans' time step [s] (default the side files' 0.1)")
+    parser.add_argument("--optimize-args", default="",
+                        help="more options of `quasidyn optimize`, one string (e.g. "
+                             "--optimize-args=\"--rate-weight 10\")")
     args = parser.parse_args()
     if not args.h > 0:
         sys.exit(f"qsim_step_convergence: --h must be > 0 (got {args.h})")
@@ -100,7 +105,8 @@ def main():
             held = scene_with(folder, scene, rule, formulation, s, "h")
             plan = folder / f"plan_{formulation}.json"
             run(base + ["optimize", str(held), "--horizon", str(args.horizon), "--iterations",
-                        str(args.iterations), "--h", repr(args.h), "--out", str(plan)],
+                        str(args.iterations), "--h", repr(args.h), "--out", str(plan)]
+                + shlex.split(args.optimize_args),
                 folder / f"plan_{formulation}.txt")
             # First the model at h; for qp the side file's own (the file's rule at h), which
             # reproduces the plan only if s is the file's.
