@@ -3,7 +3,7 @@ contact models? (issue 69; docs/qsim-files.md, "The talk's tasks on qsim's robot
 
 Usage: python3 scripts/qsim_step_convergence.py QSIM_MODELS [--cli build/release/quasidyn]
        [--out build/qsim_convergence] [--horizon 20] [--iterations 40] [--h 0.1]
-       [--optimize-args="OPTIONS"]
+       [--optimize-args="OPTIONS"] [--no-gravity]
 
 QSIM_MODELS is the simulator's models/ folder (the package quasistatic_simulator). For the Allegro
 hand's 90° turn and the two iiwa arms' 90° box turn (side files in
@@ -21,7 +21,8 @@ examples/qsim_planning/side_files/):
      the same model at h/2 and h/10 (s/2, s/10, commands ramped), for qp the file's own rule at
      h/10 (s/100), the other friction model at h, and the second-order exact-cone plant
      (anitescu-cone) at h/10, ramped, closed loop (the stabiliser).
-Prints, per task and planning model, how far the plan turns the object and, per plant, the
+With --no-gravity every scene (planner and plants) has its gravity set to zero, the file's own
+rule row is left out. Prints, per task and planning model, how far the plan turns the object and, per plant, the
 object's position and angle error from the plan's end. Every command's output is kept in OUT/TASK/.
 """
 
@@ -29,6 +30,7 @@ import argparse
 import json
 import math
 import pathlib
+import re
 import shlex
 import sys
 
@@ -83,6 +85,9 @@ def main():
     parser.add_argument("--optimize-args", default="",
                         help="more options of `quasidyn optimize`, one string (e.g. "
                              "--optimize-args=\"--rate-weight 10\")")
+    parser.add_argument("--no-gravity", action="store_true",
+                        help="every scene with gravity 0 (is the object held by friction what "
+                             "the plant does not repeat?)")
     args = parser.parse_args()
     if not args.h > 0:
         sys.exit(f"qsim_step_convergence: --h must be > 0 (got {args.h})")
@@ -97,6 +102,11 @@ def main():
         side = str(SIDE_FILES / f"{task}.yaml")
         run(base + ["convert", side, "--out", str(folder / "scene.yaml")], folder / "convert.txt")
         scene = (folder / "scene.yaml").read_text()
+        if args.no_gravity:
+            scene, replaced = re.subn(r"^gravity: \[.*\]$", "gravity: [0, 0, 0]", scene,
+                                      flags=re.M)
+            if replaced != 1:
+                sys.exit(f"qsim_step_convergence: {folder / 'scene.yaml'}: no 'gravity:' line")
         rule = f"formulation:\n  type: qp\n  unactuated_mass_scale: {c_u:g}\n"
         if rule not in scene:
             sys.exit(f"qsim_step_convergence: {folder / 'scene.yaml'}: no '{rule}'")
@@ -110,18 +120,20 @@ def main():
                 folder / f"plan_{formulation}.txt")
             # First the model at h; for qp the side file's own (the file's rule at h), which
             # reproduces the plan only if s is the file's.
+            # The side file is the scene with the file's gravity: --no-gravity uses `held`.
+            own = held if args.no_gravity else side
             plants = [(f"{formulation} at h (the planner's model)",
-                       side if formulation == "qp" else held, [formulation, "--substeps", "1"])]
+                       own if formulation == "qp" else held, [formulation, "--substeps", "1"])]
             for n in (2, 10):
                 plants.append((f"{formulation} at h/{n}, s/{n}, ramped",
                                scene_with(folder, scene, rule, formulation, s / n, f"h{n}"),
                                [formulation, "--substeps", str(n), "--ramp"]))
-            if formulation == "qp":
+            if formulation == "qp" and not args.no_gravity:
                 plants.append(("qp at h/10, the file's rule (s/100), ramped", side,
                                ["qp", "--substeps", "10", "--ramp"]))
             plants += [
                 (f"{other} at h", held, [other, "--substeps", "1"]),
-                ("anitescu-cone (second order) at h/10, ramped, closed loop", side,
+                ("anitescu-cone (second order) at h/10, ramped, closed loop", own,
                  ["anitescu-cone", "--substeps", "10", "--ramp"]),
             ]
             angle = turned(plan)
