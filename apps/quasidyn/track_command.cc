@@ -122,6 +122,7 @@ void RunReplanning(const TrackOptions& options, ReplanningSettings settings, boo
            << round.steps_run << ")  " << round.regrasps << "  " << round.planning_seconds << "  "
            << round.start_distance << " -> " << round.distance << "  " << run.final_position_error
            << "  " << run.final_angle_error << "  " << run.max_penetration << "\n";
+    if (run.regrasp_refused) report << "      stopped: " << run.message << "\n";
   }
   report << "goal             " << (result.reached ? "reached" : "not reached") << " (D "
          << result.rounds.back().distance << ", tolerance " << planning.goal_tolerance << ") after "

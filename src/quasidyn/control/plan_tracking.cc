@@ -166,10 +166,11 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
         if (x.v.size() > 0) x.v.tail(scene.nv_a).setZero();
         last_target = x.q.tail(scene.nq_a);
       } else {
-        const RegraspCommands commands = motion->Plan(q_ref[t], q_ref[t + 1], last_target);
+        const RegraspCommands commands = motion->Plan(q_ref[t], q_ref[t + 1], last_target, x.q);
         out.min_lifted_distance = std::min(out.min_lifted_distance, commands.min_lifted_distance);
         if (!commands.ok) {  // refused by the motion's step limit (regrasp_motion.h)
           out.status = SolverStatus::kMaxIterations;
+          out.regrasp_refused = true;
           out.message = "regrasp at plan step " + std::to_string(t) + ": " + commands.message;
           break;
         }

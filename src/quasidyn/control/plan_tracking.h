@@ -75,6 +75,8 @@ struct TrackingResult {
   SolverStatus status = SolverStatus::kSolved;
   std::string message;  // the plant step that failed or the regrasp refused, if one did (the run
                         // stops there)
+  bool regrasp_refused = false;  // it was a regrasp whose motion was refused (max_motion_steps):
+                                 // no plant step of it was taken
   // The regrasps executed (regrasp_motion.h) and what the plant saw during them:
   int regrasps = 0;
   int regrasp_plant_steps = 0;               // plant steps of all regrasp motions
@@ -102,7 +104,8 @@ struct TrackingResult {
 // fields mean to the code.
 struct TrackingSettings {
   // Steps k with regrasp_steps[k] (T entries, or empty: none) are executed by a RegraspMotion
-  // (the plant's scene, `regrasp`) from the plan's q_k to q_{k+1}, its target positions sent
+  // (the plant's scene, `regrasp`) from the plan's q_k to q_{k+1}, begun where the plant is
+  // (RegraspMotion::Plan's measured configuration), its target positions sent
   // through plant.CommandToward, whatever the loop; the controller is not asked for them.
   std::vector<bool> regrasp_steps;
   RegraspMotionSettings regrasp;

@@ -136,6 +136,56 @@ TEST(RegraspMotion, RegraspOnTheGroundKeepsTheBallAndStaysOutOfIt) {
   EXPECT_GT(dragged.position, result.max_regrasp_object_motion);
 }
 
+// A regrasp begun where the plant is, not where the plan is: with the ball 2 cm off, its lifts
+// and transfer keep clear of the measured ball, which a motion planned from the plan's ball
+// sweeps through; with the robots 0.05 rad off, its hold commands the measured robots (no
+// squeeze); with measured = q_before it is the plan's motion.
+TEST(RegraspMotion, StartsFromTheMeasuredConfiguration) {
+  const GroundGrasp g = BallOnTheGround();
+  RegraspMotionSettings settings;
+  RegraspMotion motion(g.model->scene_ptr(), settings);
+  const RegraspCommands planned = motion.Plan(g.q_before, g.q_after, g.command);
+  const RegraspCommands same = motion.Plan(g.q_before, g.q_after, g.command, g.q_before);
+  ASSERT_EQ(same.commands.size(), planned.commands.size());
+  for (size_t k = 0; k < planned.commands.size(); ++k)
+    EXPECT_EQ(same.commands[k], planned.commands[k]) << "command " << k;
+
+  PenetrationMeter meter(g.model->scene_ptr());
+  // The deepest overlap of the transfer's commands (the moving finger lifted off, on its way to
+  // the new grasp) with the ball at `ball`'s pose.
+  auto deepest = [&](const RegraspCommands& c, const Eigen::VectorXd& ball) {
+    double depth = 0.0;
+    Eigen::VectorXd q = ball;
+    for (int k = c.release_steps; k < c.release_steps + c.transfer_steps; ++k) {
+      q.tail(4) = c.commands[k];
+      depth = std::max(depth, meter.Depth(q));
+    }
+    return depth;
+  };
+  // The ball 2 cm toward the moving (left) finger: that finger's transfer planned from the
+  // plan's ball runs 8.9 mm into it (when written); from the measured ball it keeps clear, to
+  // the lifts' tolerance (a thousandth of the clearance).
+  Eigen::VectorXd moved = g.q_before;
+  moved(0) -= 0.02;
+  const RegraspCommands from_plant = motion.Plan(g.q_before, g.q_after, g.command, moved);
+  ASSERT_TRUE(from_plant.ok) << from_plant.message;
+  EXPECT_EQ(from_plant.fingers_moved, 1) << "the plan's regrasp moves one finger";
+  EXPECT_GE(from_plant.min_lifted_distance, settings.clearance * (1.0 - 1e-3));
+  EXPECT_LE(deepest(from_plant, moved), 1e-3 * settings.clearance);
+  EXPECT_GT(deepest(planned, moved), 1e-3) << "the plan's motion sweeps through the moved ball";
+  EXPECT_EQ(from_plant.commands.back(), g.q_after.tail(4)) << "it ends at the plan's grasp";
+  // The robots measured 0.05 rad off the plan's: the hold ends at them.
+  Eigen::VectorXd measured = g.q_before;
+  measured.tail(4).array() += 0.05;
+  const RegraspCommands held = motion.Plan(g.q_before, g.q_after, g.command, measured);
+  const Eigen::VectorXd hold = measured.tail(4) - g.command;
+  const int hold_steps =
+      static_cast<int>(std::ceil(hold.cwiseAbs().maxCoeff() / settings.max_joint_step));
+  ASSERT_GE(held.release_steps, hold_steps);
+  EXPECT_TRUE(held.commands[hold_steps - 1].isApprox(measured.tail(4), 1e-12))
+      << "the hold ends at the measured robots";
+}
+
 // The planner's 180° path run on the model itself: the segment before the first regrasp is the
 // plan's (same model, same commands), open and closed loop (the stabiliser sends u_ref on the
 // reference); every regrasp is executed, never deeper in a shape than the plan's tolerance, and

@@ -159,7 +159,9 @@ ReplanningResult ExecuteWithReplanning(ScenePtr model_scene, std::shared_ptr<con
     out.rounds.push_back(std::move(round));
     const ReplanningRound& last = out.rounds.back();
     out.reached = last.distance <= planning.goal_tolerance;
-    if (!last.tracking.message.empty()) {
+    // A failed plant step ends the loop; a refused regrasp motion only its round: the plant is
+    // where the round left it, and the next plan starts there.
+    if (!last.tracking.message.empty() && !last.tracking.regrasp_refused) {
       out.message = "plan " + std::to_string(r) + " on the plant: " + last.tracking.message;
       break;
     }

@@ -121,7 +121,8 @@ struct ReplanningResult {
 // `model` (the planning model: the planner's formulation and time step) along each plan. A replan
 // that is not found is executed when its best node is nearer the goal than the plant is;
 // otherwise, when stall_limit + 1 rounds in a row end without progress (ReplanningSettings), or
-// when a plant step fails, the rounds stop (message says why). std::invalid_argument
+// when a plant step fails, the rounds stop (message says why); a regrasp whose motion is refused
+// (TrackingResult::regrasp_refused) ends its round only. std::invalid_argument
 // on settings out of range ("replanning.<field>: ...", the stabiliser's object_weight against
 // the model's n_q,u included), a plant whose coordinates differ from the model's, or sizes.
 ReplanningResult ExecuteWithReplanning(ScenePtr model_scene, std::shared_ptr<const StepModel> model,

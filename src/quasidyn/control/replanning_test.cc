@@ -165,6 +165,37 @@ TEST(Replanning, GivesAPlanUpWhereThePlantLeavesIt) {
   }
 }
 
+// A regrasp whose motion the tracker refuses (max_motion_steps 1: every motion is longer) ends
+// its round where the plant is, not the loop: the next plan starts there. The planar hand's
+// 180° plan with reset regrasps (seed 3) has one, which the plant reaches.
+TEST(Replanning, ARefusedRegraspMotionEndsItsRoundOnly) {
+  const ScenePtr scene = testing::LoadExample("planar_hand");
+  PlanningSettings planning = *scene->planning;
+  planning.seed = 3;
+  const PlanResult result =
+      PlanThroughContact(scene, PlanningFormulation(*scene, planning), planning);
+  const ReplayedPath path = ReplayPlan(scene, result);
+  const PlanToTrack plan = PlanToTrackOf(path.trajectory, path.step_edges);
+  const auto first = std::find(plan.regrasp_steps.begin(), plan.regrasp_steps.end(), true);
+  ASSERT_NE(first, plan.regrasp_steps.end()) << "the plan has a regrasp";
+  const int t = static_cast<int>(first - plan.regrasp_steps.begin());
+  const auto model = MakeStepModel(scene, result.stepping);
+  ReplanningSettings settings;
+  settings.closed_loop = false;
+  settings.max_plans = 2;
+  settings.min_progress = 0.0;
+  settings.tracking.regrasp.max_motion_steps = 1;
+  const ReplanningResult run =
+      ExecuteWithReplanning(scene, model, planning, {}, plan, *model, scene->q0, settings);
+  ASSERT_EQ(run.rounds.size(), 2u) << run.message;
+  const TrackingResult& refused = run.rounds[0].tracking;
+  EXPECT_TRUE(refused.regrasp_refused);
+  EXPECT_NE(refused.message.find("max_motion_steps"), std::string::npos) << refused.message;
+  EXPECT_EQ(run.rounds[0].steps_run, t) << "the round stops at the regrasp";
+  EXPECT_EQ(run.rounds[1].start_distance, run.rounds[0].distance);
+  EXPECT_EQ(run.q[t], refused.q.back()) << "the next plan starts where the plant is";
+}
+
 // Closed loop, an empty object weight puts the stabiliser's cost in the planner's metric: the
 // same run as with StabilizerInPlannerMetric's settings given, and not the run of weights 1 (the
 // metric here weighs 1 cm as 0.1 rad, not the scene's 1 m as 1 rad).

@@ -229,21 +229,29 @@ bool RegraspMotion::AppendLine(const Eigen::VectorXd& from, const Eigen::VectorX
 
 RegraspCommands RegraspMotion::Plan(const Eigen::VectorXd& q_before, const Eigen::VectorXd& q_after,
                                     const Eigen::VectorXd& last_command) {
+  return Plan(q_before, q_after, last_command, q_before);
+}
+
+RegraspCommands RegraspMotion::Plan(const Eigen::VectorXd& q_before, const Eigen::VectorXd& q_after,
+                                    const Eigen::VectorXd& last_command,
+                                    const Eigen::VectorXd& measured) {
   const Scene& s = *scene_;
   const int na = s.nq_a;
   CheckVector(kRegraspWhere, "q_before", q_before, s.nq, "n_q");
+  CheckVector(kRegraspWhere, "measured", measured, s.nq, "n_q");
   CheckVector(kRegraspWhere, "q_after", q_after, s.nq, "n_q");
   CheckVector(kRegraspWhere, "last_command", last_command, na, "n_q,a");
   const Eigen::VectorXd& grasp = q_after.tail(na);
   RegraspCommands out;
   out.min_lifted_distance = settings_.clearance;
-  // Hold: every finger commanded to where the plan has it (its configuration: no squeeze left
-  // to push the objects once a finger lets go), from the last command. The commanded positions
-  // so far: the fingers not moved yet at their configuration, a moved one at its new grasp.
-  Eigen::VectorXd held = settings_.relax_grip ? Eigen::VectorXd(q_before.tail(na)) : last_command;
+  // Hold: every finger commanded to where it is (measured: no squeeze left to push the objects
+  // once a finger lets go), from the last command. The commanded positions so far: the fingers
+  // not moved yet at their configuration, a moved one at its new grasp. The lifts keep clear
+  // of the objects where they are (measured).
+  Eigen::VectorXd held = settings_.relax_grip ? Eigen::VectorXd(measured.tail(na)) : last_command;
   if (!AppendLine(last_command, held, &out)) return out;
   out.release_steps = static_cast<int>(out.commands.size());
-  Eigen::VectorXd q = q_before;
+  Eigen::VectorXd q = measured;
   for (const std::vector<int>& finger : fingers_) {
     if (!Moves(finger, q_before, q_after)) continue;
     ++out.fingers_moved;

@@ -7,10 +7,11 @@
 // new grasp g with the objects kept: q_{k+1} = (q^u_k, g). A plant cannot jump; it is sent a
 // motion of commands instead, one per plant step, open loop:
 //
-//   0. hold: every finger commanded to where the plan has it (q_a of q_k), from the last
-//      command: the grip's squeeze (the command's offset into the objects) is let go, so no
-//      finger pushes the objects once another lets go (relax_grip; the planner keeps the grip
-//      instead: a ball held in the air falls when it is let go);
+//   0. hold: every finger commanded to where it is (q_a of the measured configuration: the
+//      plant's; the plan's q_k where none is given), from the last command: the grip's squeeze
+//      (the command's offset into the objects) is let go, so no finger pushes the objects once
+//      another lets go (relax_grip; the planner keeps the grip instead: a ball held in the air
+//      falls when it is let go);
 //   then, finger by finger (a finger: the joints of one kinematic chain of the robots,
 //   fingers() below), for each finger whose joints g changes, the others holding still:
 //   1. release: to r_old, its configuration lifted off the objects (Lift below);
@@ -25,8 +26,9 @@
 // lifted off the ground between two fingers), so a plant's objects can move during one.
 //
 // "Lifted off" (Lift below) is a configuration of the robots whose shapes are at least c (the
-// clearance) from every object shape and do not overlap any other shape, the objects at the
-// plan's pose, found by Gauss–Newton on the signed distances φ_i of the pairs closer than c:
+// clearance) from every object shape and do not overlap any other shape, the objects where
+// they are measured (else at the plan's pose), found by Gauss–Newton on the signed distances φ_i of
+// the pairs closer than c:
 //
 //   rows  g_iᵀ δa >= c_i − φ_i,   g_i = ∂φ_i/∂q_a = n_iᵀ (J_A(p_A) − J_B(p_B)) restricted to q_a
 //   δa = Gᵀ (G Gᵀ + λ I)⁻¹ r  over the violated rows, clipped to |δa|∞ <= s,
@@ -102,6 +104,11 @@ class RegraspMotion {
   // max_motion_steps is refused (ok false), not an exception.
   RegraspCommands Plan(const Eigen::VectorXd& q_before, const Eigen::VectorXd& q_after,
                        const Eigen::VectorXd& last_command);
+  // The same from `measured` (size n_q: where the plant is, its robots and objects): the hold
+  // commands the robots' measured configuration and the lifts keep clear of the measured
+  // objects; which fingers move and their new grasp are q_before's and q_after's.
+  RegraspCommands Plan(const Eigen::VectorXd& q_before, const Eigen::VectorXd& q_after,
+                       const Eigen::VectorXd& last_command, const Eigen::VectorXd& measured);
 
   // The robots of q lifted off the objects (above), objects unchanged: q's q_a moved by
   // Gauss–Newton; *distance (if given) gets the smallest robot–object distance reached [m]
