@@ -18,10 +18,14 @@ QSIM_MODELS is the simulator's models/ folder (the package quasistatic_simulator
 A plan not found is still refined and executed (from its best node), as the loop would. Prints one
 row per seed (found, plan CPU, reached on the plant, final D, position and angle
 error, deepest plant overlap, plans) and a markdown summary per task: reached of N, median final
-error, deepest plant overlap, plans. Every command's output is kept in OUT/TASK/.
+error, deepest plant overlap, plans, and where the first plan lost the objects (the first
+control step at which they lay 5 cm from the plan's: after a regrasp's motion or an
+extension). Every command's output is kept in OUT/TASK/.
 """
 
 import argparse
+import json
+import math
 import os
 import pathlib
 import re
@@ -38,6 +42,9 @@ TASKS = ("allegro_hand_and_sphere_90z", "allegro_hand_and_sphere_180z",
          "iiwa_planar_bimanual_cylinder_90z")
 # Success on the plant (the issue): the objects within the goal tolerance, no overlap deeper.
 PLANT_OVERLAP_LIMIT = 2e-3  # [m]
+# "Lost at": the plant's objects this far from the plan's [m] (only the first of several
+# objects' positions count, as the tasks have one).
+LOST_DISTANCE = 0.05
 
 
 def run(command, log):
@@ -53,6 +60,24 @@ def run(command, log):
 def number(pattern, text, default=float("nan")):
     match = re.search(pattern, text, re.M)
     return float(match.group(1)) if match else default
+
+
+def lost_at(plan_file, executed_file):
+    """Where the plant's objects first lay LOST_DISTANCE from the plan's in its first round: 'regrasp'
+    (the step after a regrasp's motion), 'extension', or 'kept'; None for a plan file not refined
+    (its steps are not in it)."""
+    plan = json.loads(pathlib.Path(plan_file).read_text())
+    executed = json.loads(pathlib.Path(executed_file).read_text())
+    if "plan" not in plan or "steps" not in plan:
+        return None
+    edges = plan["plan"]["path"]["step_edges"]
+    positions = 3 if plan["nq_u"] == 7 else 2  # a free body's x, y, z; a planar object's x, y
+    planned = [plan["q0"]] + [step["q"] for step in plan["steps"]]
+    ran = [executed["q0"]] + [step["q"] for step in executed["steps"]]
+    for t in range(1, min(len(planned), len(ran))):
+        if math.dist(planned[t][:positions], ran[t][:positions]) > LOST_DISTANCE:
+            return "regrasp" if edges[t - 1].startswith("regrasp") else "extension"
+    return "kept"
 
 
 def one_seed(args, task, seed, folder):
@@ -98,6 +123,8 @@ def one_seed(args, task, seed, folder):
         cells = [line for line in last if re.match(r"^\d+\s+(yes|no)\s", line)][-1].split()
         row["position"], row["angle"] = float(cells[-3]), float(cells[-2])
     row["success"] = (row["reached"] and row["overlap"] <= PLANT_OVERLAP_LIMIT)
+    if rounds and (folder / f"executed_{seed}.json").exists():
+        row["lost_at"] = lost_at(executed, folder / f"executed_{seed}.json")
     if status != 0 and not rounds:
         row["error"] = "track: " + (last[-1] if last else "?")
     return row
@@ -141,7 +168,7 @@ def main():
         print(f"== {task}: plant {args.plant_formulation} at h/{args.substeps}, "
               f"up to {args.replan} replans")
         print("seed found plan_cpu[s] reached final_D position[m] angle[rad] overlap[mm] plans "
-              "cpu(plan+refine+track)[s]")
+              "cpu(plan+refine+track)[s] lost_at")
         rows = []
         for seed in range(args.first_seed, args.first_seed + args.seeds):
             row = one_seed(args, task, seed, folder)
@@ -153,19 +180,22 @@ def main():
             print(f"{seed} {'yes' if row['found'] else 'no'} {row['plan_cpu']:.2f} "
                   f"{'yes' if row['reached'] else 'no'} {row['final_D']:.3g} "
                   f"{row.get('position', float('nan')):.3g} {row.get('angle', float('nan')):.3g} "
-                  f"{1e3 * row['overlap']:.2f} {row['plans']} {total:.1f}", flush=True)
+                  f"{1e3 * row['overlap']:.2f} {row['plans']} {total:.1f} "
+                  f"{row.get('lost_at') or '-'}", flush=True)
         done = [r for r in rows if "error" not in r]
         summary.append((task, len(rows), sum(r["found"] for r in rows),
                         sum(r["success"] for r in done),
                         statistics.median([r["final_D"] for r in done]) if done else float("nan"),
                         max((r["overlap"] for r in done), default=float("nan")),
-                        statistics.median([r["plans"] for r in done]) if done else float("nan")))
+                        statistics.median([r["plans"] for r in done]) if done else float("nan"),
+                        " / ".join(str(sum(r.get("lost_at") == where for r in done))
+                                   for where in ("regrasp", "extension", "kept"))))
     print("\n| task | plans found | reached on the plant (overlap <= 2 mm) | median final D | "
-          "deepest plant overlap [mm] | median plans |")
-    print("|---|---|---|---|---|---|")
-    for task, n, found, success, final_d, overlap, plans in summary:
+          "deepest plant overlap [mm] | median plans | lost at a regrasp / an extension / kept |")
+    print("|---|---|---|---|---|---|---|")
+    for task, n, found, success, final_d, overlap, plans, lost in summary:
         print(f"| {task} | {found}/{n} | {success}/{n} | {final_d:.3g} | {1e3 * overlap:.2f} | "
-              f"{plans:g} |")
+              f"{plans:g} | {lost} |")
 
 
 if __name__ == "__main__":
