@@ -340,6 +340,17 @@ TEST(RegraspMotion, RejectsBadInput) {
   EXPECT_THROW(RegraspMotion(g.model->scene_ptr(), bad), std::invalid_argument);
   RegraspMotion motion(g.model->scene_ptr(), RegraspMotionSettings());
   EXPECT_THROW(motion.Plan(g.q_before.head(3), g.q_after, g.command), std::invalid_argument);
+  // The measured configuration: of n_q numbers, finite; the message names it.
+  Eigen::VectorXd not_finite = g.q_before;
+  not_finite(0) = std::nan("");
+  for (const Eigen::VectorXd& measured : {Eigen::VectorXd(g.q_before.head(3)), not_finite}) {
+    try {
+      motion.Plan(g.q_before, g.q_after, g.command, measured);
+      ADD_FAILURE() << "a bad measured configuration was taken";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("measured"), std::string::npos) << e.what();
+    }
+  }
   const std::vector<Eigen::VectorXd> q_ref{g.q_before, g.q_after};
   const std::vector<Eigen::VectorXd> u_ref{g.q_after.tail(4)};
   TrackingSettings tracking;
