@@ -35,7 +35,7 @@ import shlex
 import sys
 
 from qsim_task_execution import ROOT, SIDE_FILES, number
-from qsim_task_execution import run as run_logged
+from qsim_task_execution import run_or_exit as run
 
 # Per task: the file's c_u, the robots' smallest K [N·m/rad] and λ_max(M_u) of its object
 # [kg or kg·m²], all read from the simulator's files (q_sys/*.yml: unactuated_mass_scale, Kp;
@@ -47,14 +47,6 @@ TASKS = {
     "iiwa_bimanual_box_90z": (5.0, 200.0, 1.0),
 }
 H = 0.1  # [s] the side files' planning time step (the files have no h: quasidyn's default)
-
-
-def run(command, log):
-    """Runs a quasidyn command (its output into `log`); its output, or exits on a failure."""
-    status, _, text = run_logged(command, log)
-    if status != 0:
-        sys.exit(f"qsim_step_convergence: {' '.join(map(str, command))} failed:\n{text}")
-    return text
 
 
 def turned(plan_file):

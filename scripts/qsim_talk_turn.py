@@ -29,19 +29,11 @@ import pathlib
 import sys
 
 from qsim_task_execution import ROOT, SIDE_FILES, number
-from qsim_task_execution import run as run_logged
+from qsim_task_execution import run_or_exit as run
 
 SIDE = SIDE_FILES / "allegro_hand_and_sphere_90z.yaml"
 START = (-0.12, 0.01, 0.07)  # [m] the ball's start (the side file's `initial:`), its q0 = identity
 OFFSET = 0.003  # [m] "Initial position of the ball is off by 3mm"
-
-
-def run(command, log):
-    """Runs a quasidyn command (its output into `log`); its output, or exits on a failure."""
-    status, _, text = run_logged(command, log)
-    if status != 0:
-        sys.exit(f"qsim_talk_turn: {' '.join(map(str, command))} failed:\n{text}")
-    return text
 
 
 def rotation_vector(q0, q1):

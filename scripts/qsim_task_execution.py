@@ -51,10 +51,24 @@ def run(command, log):
     """Runs a quasidyn command, its stdout and stderr into `log`; the child's CPU seconds."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(log, "w") as out:
-        status = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT).returncode
+        try:
+            status = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT).returncode
+        except OSError as error:  # no such program (not built?), not executable
+            sys.exit(f"{pathlib.Path(sys.argv[0]).stem}: cannot run {command[0]}: "
+                     f"{error.strerror} (build it: scripts/build.sh release; or give --cli)")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return status, cpu, pathlib.Path(log).read_text()
+
+
+def run_or_exit(command, log):
+    """run(), for the scripts that need every command: its output, or exits naming the command
+    and what it printed."""
+    status, _, text = run(command, log)
+    if status != 0:
+        sys.exit(f"{pathlib.Path(sys.argv[0]).stem}: {' '.join(map(str, command))} failed:\n"
+                 f"{text}")
+    return text
 
 
 def number(pattern, text, default=float("nan")):
