@@ -5,7 +5,7 @@ Usage: python3 scripts/qsim_task_execution.py QSIM_MODELS [--cli build/release/q
        [--tasks NAME ...] [--seeds 20] [--first-seed 0] [--substeps 10] [--replan 3]
        [--plant-formulation anitescu-cone] [--no-ramp] [--time-limit 30] [--html]
        [--regrasp reset|physical] [--plan-args="OPTIONS"] [--no-refine]
-       [--out build/qsim_tasks]
+       [--track-args="OPTIONS"] [--out build/qsim_tasks]
 
 QSIM_MODELS is the simulator's models/ folder (the package quasistatic_simulator). For each task
 (a side file in examples/qsim_planning/side_files/) and seed S:
@@ -123,6 +123,7 @@ def one_seed(args, task, seed, folder):
                 args.plant_formulation, "--substeps", str(args.substeps), "--replan",
                 str(args.replan), "--out", str(folder / f"executed_{seed}.json")]
         + (["--no-ramp"] if args.no_ramp else [])
+        + shlex.split(args.track_args)
         # the plant's run with each plan it ran over it, and D over time (docs/viewer.md)
         + (["--html", str(folder / f"executed_{seed}.html")] if args.html else []),
         folder / f"executed_{seed}.txt")
@@ -152,7 +153,9 @@ def main():
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--substeps", type=int, default=10)
-    parser.add_argument("--replan", type=int, default=3)
+    parser.add_argument("--replan", type=int, default=3,
+                        help="track --replan N, N >= 1 (track prints each plan's goal distance, "
+                             "which the rows read, only when it may replan)")
     parser.add_argument("--plant-formulation", default="anitescu-cone")
     parser.add_argument("--no-ramp", action="store_true",
                         help="track --no-ramp: each command held over the plant's substeps "
@@ -165,6 +168,11 @@ def main():
                         help="more options of `quasidyn plan`, one string, given as "
                              "--plan-args=\"...\" (e.g. --plan-args=\"--plant-check-substeps "
                              "10 --plant-check-tolerance 0.1\")")
+    parser.add_argument("--track-args", default="",
+                        help="more options of `quasidyn track`, one string, given as "
+                             "--track-args=\"...\" (e.g. --track-args=\"--replan-deviation 0.3 "
+                             "--replan-stall-limit 20\": a plan given up once the plant is D 0.3 "
+                             "from it, docs/control.md)")
     parser.add_argument("--no-refine", action="store_true",
                         help="execute the plan itself, not its refinement")
     parser.add_argument("--html", action="store_true",
@@ -175,6 +183,10 @@ def main():
     args = parser.parse_args()
     if not os.path.isdir(args.models):
         sys.exit(f"qsim_task_execution: {args.models}: not a folder")
+    if args.replan < 1:
+        sys.exit(f"qsim_task_execution: --replan must be >= 1 (got {args.replan}): without "
+                 "replanning `quasidyn track` prints no goal distance to read (--replan 1 runs at "
+                 "most one more plan, and only when the first ends outside the tolerance)")
     summary = []
     for task in args.tasks:
         folder = pathlib.Path(args.out) / task
