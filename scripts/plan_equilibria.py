@@ -49,10 +49,10 @@ def position_indices(scene):
     return indices
 
 
-def hold(stepper, q, u, steps, nv):
-    """q after `steps` steps with the command u held, from rest."""
+def run_from_rest(stepper, q, commands, nv):
+    """q after one step per command of `commands`, from rest; None when a step fails."""
     v = np.zeros(nv) if stepper.has_velocity else None
-    for _ in range(steps):
+    for u in commands:
         result = stepper.step(q, u, v=v) if v is not None else stepper.step(q, u)
         if not result.ok:
             return None
@@ -72,29 +72,42 @@ def step_edges(plan_file, steps):
     return ["-"] * steps
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def plan_and_plant_parser(description, scene_help):
+    """The arguments both plan scripts take: PLAN SCENE [--package NAME=DIR ...]
+    [--plant-formulation F] [--substeps N] [--quiet]."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("plan", help="a plan or trajectory file (.json or .npz)")
-    parser.add_argument("scene", help="the plant's scene")
+    parser.add_argument("scene", help=scene_help)
     parser.add_argument("--package", action="append", default=[], metavar="NAME=DIR",
                         help="a package://NAME folder of the model files (repeatable)")
     parser.add_argument("--plant-formulation", default="anitescu-cone")
-    parser.add_argument("--substeps", type=int, default=10, help="plant steps per step of h")
+    parser.add_argument("--substeps", type=int, default=10, help="N: plant steps per step of h")
+    parser.add_argument("--quiet", action="store_true", help="the summary only")
+    return parser
+
+
+def packages_of(entries, program):
+    """{NAME: DIR} of the --package NAME=DIR entries; exits naming `program` on a malformed one."""
+    packages = {}
+    for entry in entries:
+        if "=" not in entry:
+            sys.exit(f"{program}: --package {entry}: expected NAME=DIR")
+        name, folder = entry.split("=", 1)
+        packages[name] = folder
+    return packages
+
+
+def main():
+    parser = plan_and_plant_parser(__doc__.split("\n")[0], "the plant's scene")
     parser.add_argument("--hold", type=float, default=0.5, help="seconds the command is held")
     parser.add_argument("--moved", type=float, default=0.02,
                         help="[m] a drift at least this is a configuration the plant loses")
-    parser.add_argument("--quiet", action="store_true", help="the summary only")
     args = parser.parse_args()
     for name, value in (("--substeps", args.substeps), ("--hold", args.hold),
                         ("--moved", args.moved)):
         if not (value > 0 and math.isfinite(value)):
             sys.exit(f"plan_equilibria: {name} must be a finite number > 0 (got {value})")
-    packages = {}
-    for entry in args.package:
-        if "=" not in entry:
-            sys.exit(f"plan_equilibria: --package {entry}: expected NAME=DIR")
-        name, folder = entry.split("=", 1)
-        packages[name] = folder
+    packages = packages_of(args.package, "plan_equilibria")
     try:
         scene = quasidyn.load_scene(args.scene, packages=packages)
         plan = quasidyn.load_trajectory(args.plan, scene=scene)
@@ -117,7 +130,7 @@ def main():
     lost, hidden, first = 0, 0, None
     for k in range(n):
         q, u = plan.q[k + 1], plan.u[k]
-        ends = [hold(stepper, q.copy(), u, steps, scene.nv)
+        ends = [run_from_rest(stepper, q.copy(), [u] * steps, scene.nv)
                 for stepper, steps in ((plant, plant_steps), (model, model_steps))]
         drift = [math.inf if end is None else float(np.linalg.norm(end[positions] - q[positions]))
                  for end in ends]

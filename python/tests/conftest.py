@@ -4,6 +4,8 @@ PYTHONPATH=<build>/python, so it tests the module just built)."""
 import os
 import pathlib
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -25,6 +27,15 @@ def _remove_the_temporary_folders(tmp_path_factory):
 
 def example_path(name):
     return str(SOURCE_DIR / "examples" / name / "scene.yaml")
+
+
+def run_script(name, *arguments, timeout=120):
+    """scripts/NAME run with this interpreter on the module under test (its PYTHONPATH), the
+    arguments as strings; the CompletedProcess with its text output."""
+    environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(quasidyn.__file__)))
+    return subprocess.run([sys.executable, str(SOURCE_DIR / "scripts" / name),
+                           *map(str, arguments)], capture_output=True, text=True,
+                          env=environment, timeout=timeout)
 
 
 def why_cannot_step(scene, formulation):

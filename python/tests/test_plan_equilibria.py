@@ -4,24 +4,18 @@ held for 0.5 s — the second-order plant's semi-implicit Euler, h_p² g n(n + 1
 quasi-dynamic model's n h² g / s (s = 1: no velocity is carried from step to step). Tolerance:
 rounding of the printed rows (6 significant digits)."""
 
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 
 import quasidyn as qd
-from conftest import SOURCE_DIR, example_path
+from conftest import example_path, run_script
 
-SCRIPT = str(SOURCE_DIR / "scripts" / "plan_equilibria.py")
 G = 9.81  # the planar hand's gravity [m/s²]
 
 
 def run(*arguments):
-    environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(qd.__file__)))
-    return subprocess.run([sys.executable, SCRIPT, *map(str, arguments)], capture_output=True,
-                          text=True, env=environment, timeout=120)
+    return run_script("plan_equilibria.py", *arguments)
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,8 @@
 #include <random>
 
 #include "quasidyn/common/argument_check.h"
+#include "quasidyn/dynamics/second_order_cost.h"
+#include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/model/planning_settings.h"
 #include "quasidyn/planning/penetration_meter.h"
 
@@ -77,6 +79,19 @@ ObjectError ObjectErrorOf(const Scene& scene, const Eigen::VectorXd& q,
   return out;
 }
 
+namespace {
+
+// D K⁻¹ per actuated joint [s]: how long a joint of a second-order plant trails a command moving
+// at a constant rate (its steady lag D u̇ / K), with D the plant's own damping (the joints'
+// `damping`, else critical at q0, as SecondOrderModel takes it).
+Eigen::VectorXd CommandLeadTime(const ScenePtr& scene) {
+  Kinematics kinematics(scene);
+  kinematics.Update(scene->q0);
+  return ActuatedDamping(kinematics).cwiseQuotient(scene->ActuatedStiffness());
+}
+
+}  // namespace
+
 const SettingsSchema<TrackingSettings>& TrackingSettingsSchema() {
   static const SettingsSchema<TrackingSettings>* const schema = [] {
     using S = TrackingSettings;
@@ -89,6 +104,11 @@ const SettingsSchema<TrackingSettings>& TrackingSettingsSchema() {
         .Doc(
             "with n > 1 plant substeps, substep j is commanded a + (j/n)(u − a) from where the "
             "robots are, a (false: u on every substep)");
+    s->Field("velocity_feedforward", &S::velocity_feedforward)
+        .Doc(
+            "a second-order plant's robots get the command's rate too: D K⁻¹ (u − a)/h is added "
+            "to each substep's command, so the impedance acts as K (u − q) + D (u̇ − v) and does "
+            "not trail the command by D u̇ / K (false: damped toward rest)");
     s->Include("regrasp", &S::regrasp, RegraspMotionSettingsSchema(), "regrasp_");
     s->Field("regrasp_jump", &S::regrasp_jump)
         .Doc(
@@ -121,6 +141,17 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
   for (int t = 0; t <= T; ++t)
     CheckVector(kWhere, "q_ref", q_ref[t], plant.state_q_size(), "the plant's n_q");
   for (int t = 0; t < T; ++t) CheckVector(kWhere, "u_ref", u_ref[t], plant.control_size(), "n_q,a");
+  QUASIDYN_CHECK_ARGUMENT(
+      !settings.velocity_feedforward ||
+          (plant.state_v_size() > 0 &&
+           plant.capabilities().command == CommandKind::kRobotPositions),
+      kWhere,
+      "velocity_feedforward needs a plant with a velocity state whose robots are commanded by "
+      "positions (a second-order formulation); the plant's formulation '" +
+          plant.formulation().name + "' is not one");
+  const Eigen::VectorXd lead_per_rate =  // D K⁻¹ [s], zero without feed-forward
+      settings.velocity_feedforward ? CommandLeadTime(plant.scene_ptr())
+                                    : Eigen::VectorXd::Zero(scene.nq_a);
   const bool has_regrasps =
       std::find(regrasp_steps.begin(), regrasp_steps.end(), true) != regrasp_steps.end();
   std::unique_ptr<RegraspMotion> motion;
@@ -205,9 +236,12 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
     const bool ramp = settings.ramp_substeps && substeps > 1 &&
                       plant.capabilities().command == CommandKind::kRobotPositions;
     const Eigen::VectorXd held = x.q.tail(scene.nq_a);
+    const Eigen::VectorXd lead =
+        lead_per_rate.cwiseProduct(u - held) / (substeps * plant.time_step());
     for (int s = 1; s <= substeps; ++s) {
       const double fraction = static_cast<double>(s) / substeps;
-      if (!step(t, ramp && s < substeps ? Eigen::VectorXd(held + fraction * (u - held)) : u,
+      if (!step(t,
+                Eigen::VectorXd((ramp && s < substeps ? held + fraction * (u - held) : u) + lead),
                 &depth))
         break;
     }

@@ -120,6 +120,17 @@ struct TrackingSettings {
   // substep takes the whole jump of the target (the plant's overlap: docs/control.md, "The
   // stabiliser's bound").
   bool ramp_substeps = true;
+  // A plant with a velocity state (the second-order formulations) runs its robots as impedances
+  // K (u − q) − D v damped toward rest (second_order_cost.h), so a joint tracking a command
+  // that moves at rate u̇ trails it by D u̇ / K (0.12 s on the first joint of qsim's planar iiwa
+  // arms, longer than the planner's step). true adds D K⁻¹ u̇ to every substep's command, u̇ =
+  // (u − a)/h the control step's rate (a where the robots are at its start, h the control
+  // step): the impedance then acts as K (u − q) + D (u̇ − v), a PD on the command and its rate,
+  // as the reference simulator's own second-order runs command their hands (Drake's
+  // PidController fed the commanded trajectory and its derivative, qsim/examples/
+  // setup_simulations.py, run_mbp_sim). Regrasp motions are sent without it. Refused for a plant
+  // without velocity or whose command is not the robots' positions.
+  bool velocity_feedforward = false;
   // Called after each control step t with (t + 1, the plant's configuration q_{t+1}); when it
   // returns true the run stops there (TrackingResult::stopped). Empty: the plan runs to its end.
   std::function<bool(int, const Eigen::VectorXd&)> stop;
