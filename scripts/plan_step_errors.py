@@ -8,13 +8,16 @@ Usage: PYTHONPATH=build/release/python /usr/bin/python3 scripts/plan_step_errors
 PLAN is a plan or trajectory file of a quasi-dynamic model (.json or .npz); SCENE the scene it
 was made on (a scene, a file of the reference quasistatic simulator or a side file). Each step k
 of the plan is run again from rest at the plan's q_k with the command a + α (u_k − a) (a the
-robots' configuration in q_k, α each of --scales; α = 1 is the plan's own step) three ways:
-  - the planner's step: the scene's formulation at the plan's h, one step;
+robots' configuration in q_k, α each of --scales) three ways:
+  - the planner's step: at α = 1 the plan's own q_{k+1} (a plan made with
+    `extension_substeps` took it in substeps), at α < 1 the scene's formulation at the plan's h,
+    one step;
   - the same model at h/N (N = --substeps), its command ramped a → a + α(u_k − a) over the N
     steps and its objects' mass scale s divided by N (the reference simulator's rule s ∝ h² by
     c_u/N), so that an object's velocity h τ_u / (s M_u) is the same at h/N as at h: a finer
     discretisation of the same quasi-dynamic motion, what the step converges to;
-  - the plant: --plant-formulation (second order) at h/N from rest, ramped the same way.
+  - the plant: --plant-formulation (second order) at h/N from rest, ramped the same way (with
+    --velocity-feedforward, D K⁻¹ (u − a)/h added to each command, as `track` sends it).
 Per step it prints how far the finer model moves the objects (positions [m]: x, y, z of a floating
 object, x, y of a planar one or one on ghost links; rotation [rad]: a floating object's angle, a
 planar one's θ) and how far the planner's step and the plant end from it. The summary, per α,
@@ -83,9 +86,11 @@ def finer_parameters(scene, n):
     return parameters
 
 
-def ramped(stepper, q, a, target, n, nv):
-    """q after n steps commanded a + (j/n)(target − a), j = 1 … n, from rest; None: one failed."""
-    return run_from_rest(stepper, q, [a + (j / n) * (target - a) for j in range(1, n + 1)], nv)
+def ramped(stepper, q, a, target, n, nv, lead=0.0):
+    """q after n steps commanded a + (j/n)(target − a) + lead, j = 1 … n, from rest; None: one
+    failed."""
+    return run_from_rest(stepper, q, [a + (j / n) * (target - a) + lead for j in range(1, n + 1)],
+                         nv)
 
 
 def median(values):
@@ -95,6 +100,8 @@ def median(values):
 def main():
     parser = plan_and_plant_parser(__doc__.split("\n")[0], "the scene the plan was made on")
     parser.add_argument("--scales", default="1", help="α, comma-separated, each in (0, 1]")
+    parser.add_argument("--velocity-feedforward", action="store_true",
+                        help="the plant's commands as `track --velocity-feedforward` sends them")
     args = parser.parse_args()
     if args.substeps < 2:
         sys.exit(f"plan_step_errors: --substeps must be >= 2 (got {args.substeps})")
@@ -120,6 +127,9 @@ def main():
     except (ValueError, RuntimeError, OSError) as error:
         sys.exit(f"plan_step_errors: {error}")
     layout = object_layout(scene)
+    # D K⁻¹ / h: the lead per unit of command change of `track --velocity-feedforward`.
+    lead = (scene.actuated_damping / scene.actuated_stiffness / h if args.velocity_feedforward
+            else np.zeros(scene.nq_a))
     steps = plan.u.shape[0]
     edges = step_edges(args.plan, steps)
     if not args.quiet:
@@ -137,10 +147,14 @@ def main():
             q = plan.q[k]
             a = q[scene.q_a_slice]
             target = a + alpha * (plan.u[k] - a)
-            result = planner.step(q, target)
-            ends = {"planner": result.q_next if result.ok else None,
+            if alpha == 1.0:  # the plan's own step (with the planner's substeps, if any)
+                planned = plan.q[k + 1]
+            else:
+                result = planner.step(q, target)
+                planned = result.q_next if result.ok else None
+            ends = {"planner": planned,
                     "finer": ramped(finer, q.copy(), a, target, n, scene.nv),
-                    "plant": ramped(plant, q.copy(), a, target, n, scene.nv)}
+                    "plant": ramped(plant, q.copy(), a, target, n, scene.nv, lead * (target - a))}
             if any(end is None for end in ends.values()):
                 failed += 1
                 continue

@@ -29,8 +29,8 @@ def plan_file(tmp_path_factory):
     up[scene.q_slice("ball")][1] += 2.0  # ... then 2 m up: nothing within reach for a step
     plan = qd.Trajectory(scene, h=H, formulation="qp")
     command = scene.q0[scene.q_a_slice]
-    plan.append(up, command)  # step 1 from q0: the ball at rest on the ground
-    plan.append(up, command)  # step 2 from 2 m up: a free fall
+    plan.append(up, command)  # step 1 from q0: the ball on the ground (its end as given: 2 m up)
+    plan.append(qd.Stepper(scene, h=H).step(up, command).q_next, command)  # step 2: a free fall
     path = tmp_path_factory.mktemp("step_errors") / "plan.json"
     plan.save(path)
     return path
@@ -51,6 +51,7 @@ def test_a_free_fall_is_converged_in_its_step_and_the_plant_falls_as_semi_implic
     row = rows(result.stdout)
     rest, fall = row[(1.0, 1)], row[(1.0, 2)]
     assert rest[0] == pytest.approx(0.0, abs=1e-6)  # the ball on the ground stays
+    assert rest[2] == pytest.approx(2.0, rel=1e-6)  # the plan's own end: 2 m up
     assert fall[0] == pytest.approx(H**2 * G / s, rel=1e-5)
     assert fall[2] == pytest.approx(0.0, abs=1e-6 * fall[0])
     assert fall[4] == pytest.approx(H**2 * G * abs((N + 1) / (2 * N) - 1 / s), rel=1e-5)
@@ -63,8 +64,9 @@ def test_a_free_fall_is_converged_in_its_step_and_the_plant_falls_as_semi_implic
     plant = float(re.search(r"^alpha 1:.*the plant (\S+) \(position\)", result.stdout,
                             re.M).group(1))
     assert plant == pytest.approx(relative, rel=1e-2)  # printed to 3 significant digits
-    # α scales a command that is zero here: the same fall.
+    # α scales a command that is zero here: the same fall, and at α < 1 the model's own step.
     assert row[(0.5, 2)][0] == pytest.approx(fall[0], rel=1e-9)
+    assert row[(0.5, 2)][2] == pytest.approx(0.0, abs=1e-6 * fall[0])
 
 
 def test_the_reference_simulators_mass_scale_rule_is_divided_at_h_over_n(tmp_path):
@@ -76,8 +78,9 @@ def test_the_reference_simulators_mass_scale_rule_is_divided_at_h_over_n(tmp_pat
     up = scene.q0.copy()
     up[scene.q_slice("ball")][2] += 2.0
     plan = qd.Trajectory(scene, h=H, formulation="qp")
-    for _ in range(2):  # step 2 starts 2 m up
-        plan.append(up, scene.q0[scene.q_a_slice])
+    command = scene.q0[scene.q_a_slice]
+    plan.append(up, command)  # step 2 starts 2 m up, and ends where the model's step of h does
+    plan.append(qd.Stepper(scene, h=H).step(up, command).q_next, command)
     path = tmp_path / "fall.json"
     plan.save(path)
     result = run(path, system, "--substeps", N)

@@ -306,6 +306,12 @@ const SettingsSchema<PlanningSettings>& PlanningSettingsSchema() {
         .AtLeast(1)
         .AtMost(kMaxPlanningSubsteps)
         .Doc("substeps of an extension's step that overlaps too deeply (1: none)");
+    s->Integer("extension_substeps", &P::extension_substeps)
+        .AtLeast(1)
+        .AtMost(kMaxPlanningSubsteps)
+        .Doc(
+            "substeps n of h/n every extension step is taken as, the command ramped and the "
+            "objects' mass scale s/n: the same quasi-dynamic motion, finer (1: the step of h)");
     s->Number("p_grasp", &P::p_grasp)
         .AtLeast(0)
         .AtMost(1)

@@ -10,7 +10,8 @@
 
 namespace quasidyn {
 
-EdgeStepper::EdgeStepper(const StepModel& model, bool measure_depth) {
+EdgeStepper::EdgeStepper(const StepModel& model, bool measure_depth, bool scale_mass)
+    : scale_mass_(scale_mass) {
   if (measure_depth) depth_ = std::make_unique<PenetrationMeter>(model.scene_ptr());
   ramp_ = model.capabilities().command == CommandKind::kRobotPositions;
   Substepper own;
@@ -26,6 +27,10 @@ EdgeStepper::Substepper& EdgeStepper::For(int substeps) {
   const StepModel& base = *models_.front().model;
   FormulationChoice choice = ChoiceOf(base);
   choice.time_step = base.time_step() / substeps;
+  if (scale_mass_) {
+    if (const ParameterValue* scale = base.parameters().Find("object_mass_scale"))
+      choice.parameters.Set("object_mass_scale", scale->value(0, 0) / substeps);
+  }
   Substepper s;
   s.substeps = substeps;
   s.owned = MakeStepModel(base.scene_ptr(), choice);

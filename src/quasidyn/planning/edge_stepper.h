@@ -31,7 +31,11 @@ class EdgeStepper {
   // `model`: the planner's model (time step h), which must outlive the stepper; the models of h/n
   // are made on first use from its formulation choice (formulations/registry.h, ChoiceOf).
   // `measure_depth`: also measure the overlap at the end of every substep (step_depth()).
-  EdgeStepper(const StepModel& model, bool measure_depth);
+  // `scale_mass`: the models of h/n step with the objects' mass scale s/n (the planner's s of h,
+  // ChoiceOf's object_mass_scale), so that their n substeps move an object as one step of h
+  // would with its velocity (PlanningSettings::extension_substeps > 1); false: s kept, so a
+  // falling object moves 1/n² per substep (the large-motion substeps' rule).
+  EdgeStepper(const StepModel& model, bool measure_depth, bool scale_mass = false);
 
   const StepModel& model() const { return *models_.front().model; }
 
@@ -67,6 +71,7 @@ class EdgeStepper {
   std::unique_ptr<PenetrationMeter> depth_;  // null without measure_depth
   Substepper* current_ = nullptr;
   bool ramp_ = false;  // a position command: ramp it over the substeps
+  bool scale_mass_ = false;
   State x_;
   Eigen::VectorXd u_, held_, command_, start_;
   double step_motion_ = 0.0, step_depth_ = 0.0;

@@ -51,11 +51,12 @@ ExtensionOutcome TakeExtension(EdgeStepper* edges, const ExtensionRequest& reque
                                const ExtensionLimits& limits) {
   ExtensionOutcome outcome;
   const double contact_distance = edges->model().scene().contact_tolerance;
-  for (int substeps = 1;;) {
+  const int finest = std::max(limits.max_substeps, limits.min_substeps);
+  for (int substeps = limits.min_substeps;;) {
     const BatchEdgeRun run = RunBatchEdge(edges, request, substeps, &outcome.large_motion_steps);
     if (!run.ok) return outcome;
     const int next = run.depth > limits.depth_limit
-                         ? FinerBatchSubsteps(run, substeps, contact_distance, limits.max_substeps)
+                         ? FinerBatchSubsteps(run, substeps, contact_distance, finest)
                          : substeps;
     if (next > substeps) {
       substeps = next;
@@ -69,11 +70,12 @@ ExtensionOutcome TakeExtension(EdgeStepper* edges, const ExtensionRequest& reque
   }
 }
 
-ExtensionBatch::ExtensionBatch(const StepModel& model, bool measure_depth, int threads) {
+ExtensionBatch::ExtensionBatch(const StepModel& model, bool measure_depth, int threads,
+                               bool scale_mass) {
   QUASIDYN_CHECK_ARGUMENT(threads >= 1, "ExtensionBatch",
                           "threads must be >= 1 (got " + std::to_string(threads) + ")");
   for (int w = 0; w < threads; ++w)
-    steppers_.push_back(std::make_unique<EdgeStepper>(model, measure_depth));
+    steppers_.push_back(std::make_unique<EdgeStepper>(model, measure_depth, scale_mass));
 }
 
 std::vector<ExtensionOutcome> ExtensionBatch::Take(const std::vector<ExtensionRequest>& requests,

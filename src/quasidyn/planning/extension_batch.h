@@ -41,6 +41,7 @@ struct ExtensionOutcome {
 struct ExtensionLimits {
   double depth_limit = 0.0;  // [m] >= 0: the deepest overlap an edge may leave
   int max_substeps = 1;      // >= 1: the finest split of a step
+  int min_substeps = 1;      // >= 1: the first split tried (PlanningSettings::extension_substeps)
 };
 
 // One extend edge on `edges` (the rule above). The end state is also edges->state().
@@ -49,10 +50,10 @@ ExtensionOutcome TakeExtension(EdgeStepper* edges, const ExtensionRequest& reque
 
 class ExtensionBatch {
  public:
-  // `model`: the planner's model (must outlive the batch); `measure_depth` as EdgeStepper's;
-  // `threads` >= 1 workers, each with its own EdgeStepper made here (std::invalid_argument
-  // otherwise).
-  ExtensionBatch(const StepModel& model, bool measure_depth, int threads);
+  // `model`: the planner's model (must outlive the batch); `measure_depth` and `scale_mass` as
+  // EdgeStepper's; `threads` >= 1 workers, each with its own EdgeStepper made here
+  // (std::invalid_argument otherwise).
+  ExtensionBatch(const StepModel& model, bool measure_depth, int threads, bool scale_mass = false);
 
   // outcomes[i] of requests[i], taken on the workers' steppers.
   std::vector<ExtensionOutcome> Take(const std::vector<ExtensionRequest>& requests,

@@ -46,7 +46,7 @@ int StepsOf(const PlanNode& node) {
 }  // namespace
 
 ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nodes,
-                        const std::vector<int>& path) {
+                        const std::vector<int>& path, bool scale_mass) {
   const Scene& scene = model.scene();
   CheckPath(scene, nodes, path);
   int steps = 0;
@@ -55,7 +55,7 @@ ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nod
   Trajectory& trajectory = out.trajectory;
   trajectory = StartTrajectory(model, State{nodes[path[0]].q, Eigen::VectorXd()}, steps);
   trajectory.status = SolverStatus::kSolved;
-  EdgeStepper edges(model, /*measure_depth=*/true);
+  EdgeStepper edges(model, /*measure_depth=*/true, scale_mass);
   State x{nodes[path[0]].q, Eigen::VectorXd()};
   out.start_penetration = edges.Depth(x.q);
   out.max_penetration = out.start_penetration;
@@ -126,7 +126,7 @@ std::vector<bool> PhysicalRegraspSteps(const std::vector<PlanNode>& nodes,
 
 ReplayedPath ReplayPlan(ScenePtr scene, const PlanResult& plan) {
   const std::shared_ptr<const StepModel> model = MakeStepModel(std::move(scene), plan.stepping);
-  return ReplayPath(*model, plan.nodes, plan.path);
+  return ReplayPath(*model, plan.nodes, plan.path, plan.settings.extension_substeps > 1);
 }
 
 PathLength ObjectPathLength(const Scene& scene, const Trajectory& trajectory) {

@@ -51,8 +51,10 @@ struct ReplayedPath {
 // (the planner's exact stepper). A step that fails stops the replay; the trajectory then carries
 // its status and message like a rollout's. Throws std::invalid_argument for an empty path, a path
 // that is not a chain of parents, or sizes that do not fit the model's scene.
+// `scale_mass`: the substeps' models as the planner made them with extension_substeps > 1
+// (EdgeStepper's `scale_mass`; ReplayPlan passes the plan's setting).
 ReplayedPath ReplayPath(const StepModel& model, const std::vector<PlanNode>& nodes,
-                        const std::vector<int>& path);
+                        const std::vector<int>& path, bool scale_mass = false);
 
 // Per trajectory step of the path's replay (ReplayPath), whether it is a step of a physical
 // regrasp (recorded in step_edges as kExtend): the robots let go of the objects, move and close

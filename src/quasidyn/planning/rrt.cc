@@ -74,7 +74,8 @@ class Planner {
                     ? std::make_unique<ContactSampler>(*model, space_, settings, options.threads)
                     : nullptr),
         model_(std::move(model)),
-        edges_(*model_, std::isfinite(settings.penetration_tolerance)),
+        edges_(*model_, std::isfinite(settings.penetration_tolerance),
+               settings.extension_substeps > 1),
         generator_(settings.seed),
         index_(space_) {
     result_.settings = settings;
@@ -194,13 +195,15 @@ class Planner {
     }
     if (!batch_) {
       const int workers = std::min(options_.threads, settings_.extension_batch);
-      batch_ = std::make_unique<ExtensionBatch>(
-          *model_, std::isfinite(settings_.penetration_tolerance), workers);
+      batch_ =
+          std::make_unique<ExtensionBatch>(*model_, std::isfinite(settings_.penetration_tolerance),
+                                           workers, settings_.extension_substeps > 1);
     }
     std::vector<ExtensionOutcome> outcomes;
     {
       ScopedSeconds timer(&result_.statistics.stepping_seconds);
-      outcomes = batch_->Take(requests, {depth_limit_, settings_.max_substeps});
+      outcomes = batch_->Take(requests,
+                              {depth_limit_, settings_.max_substeps, settings_.extension_substeps});
     }
     // Which extensions give a node (Extend's rules), and their linearisations as one batch.
     std::vector<bool> kept(requests.size(), false);
@@ -399,7 +402,7 @@ class Planner {
     {
       ScopedSeconds timer(&result_.statistics.stepping_seconds);
       outcome = TakeExtension(&edges_, {start.q, node->u, node->steps},
-                              {depth_limit_, settings_.max_substeps});
+                              {depth_limit_, settings_.max_substeps, settings_.extension_substeps});
     }
     result_.statistics.large_motion_steps += outcome.large_motion_steps;
     if (!outcome.ok) {
