@@ -165,13 +165,13 @@ struct PlanningSettings {
   // deeper.
   double penetration_tolerance = 1e-3;  // infinity: no check
   int max_substeps = 16;                // 1: no substeps
-  // Converged steps (docs/planning.md, "Steps the plant can follow"): every step of an extend
-  // edge (goal-connection chains included) is taken as at least n = extension_substeps substeps
-  // of h/n with the robots' command ramped, each on the planner's formulation with the objects'
-  // mass scale s/n, so that an object's velocity h τ_u / (s M_u) is the one of a step of h: the
-  // same quasi-dynamic motion, discretised finer (a step of h = 0.1 s of the talk's tasks is
-  // 60–90 % off it, scripts/plan_step_errors.py). With n > 1 the large-motion substeps above
-  // scale s the same way and start from n. 1: the plain step of h.
+  // Converged steps (docs/planning.md, "Plans a plant of another time step executes"): every
+  // step of an extend edge (goal-connection chains included) is taken as at least n =
+  // extension_substeps substeps of h/n with the robots' command ramped, each on the planner's
+  // formulation with the objects' mass scale s/n, so that an object's velocity h τ_u / (s M_u) is
+  // the one of a step of h: the same quasi-dynamic motion, discretised finer (a step of h = 0.1 s
+  // of the talk's tasks is 60–90 % off it, scripts/plan_step_errors.py). With n > 1 the
+  // large-motion substeps above scale s the same way and start from n. 1: the plain step of h.
   int extension_substeps = 1;
 
   // Contact sampling (planning/contact_sampler.h): with probability p_grasp an iteration
