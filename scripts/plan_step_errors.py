@@ -3,7 +3,7 @@
 
 Usage: PYTHONPATH=build/release/python /usr/bin/python3 scripts/plan_step_errors.py PLAN SCENE
        [--package NAME=DIR ...] [--plant-formulation anitescu-cone] [--substeps 10]
-       [--scales 1,0.5,0.25] [--quiet]
+       [--scales 1,0.5,0.25] [--velocity-feedforward] [--quiet]
 
 PLAN is a plan or trajectory file of a quasi-dynamic model (.json or .npz); SCENE the scene it
 was made on (a scene, a file of the reference quasistatic simulator or a side file). Each step k
@@ -46,8 +46,8 @@ MOVES = (1e-4, 1e-3)  # [m], [rad]: a step moves the objects when the finer mode
 
 
 def object_layout(scene):
-    """[(q indices of the position, kind)] per object: kind 'floating' (a unit quaternion after
-    x, y, z), 'planar' (θ after x, y) or 'joints' (positions only)."""
+    """[(q indices of the position, kind, first q index)] per object: kind 'floating' (a unit
+    quaternion after x, y, z), 'planar' (θ after x, y) or 'joints' (positions only)."""
     layout = []
     for name in scene.object_names:
         block = scene.q_slice(name)
