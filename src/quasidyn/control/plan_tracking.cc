@@ -149,9 +149,10 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
       "velocity_feedforward needs a plant with a velocity state whose robots are commanded by "
       "positions (a second-order formulation); the plant's formulation '" +
           plant.formulation().name + "' is not one");
-  const Eigen::VectorXd lead_per_rate =  // D K⁻¹ [s], zero without feed-forward
-      settings.velocity_feedforward ? CommandLeadTime(plant.scene_ptr())
-                                    : Eigen::VectorXd::Zero(scene.nq_a);
+  // D K⁻¹ [s] with the feed-forward; the lead added to a control step's substeps (zero without).
+  const Eigen::VectorXd lead_per_rate =
+      settings.velocity_feedforward ? CommandLeadTime(plant.scene_ptr()) : Eigen::VectorXd();
+  Eigen::VectorXd lead = Eigen::VectorXd::Zero(scene.nq_a);
   const bool has_regrasps =
       std::find(regrasp_steps.begin(), regrasp_steps.end(), true) != regrasp_steps.end();
   std::unique_ptr<RegraspMotion> motion;
@@ -236,8 +237,8 @@ TrackingResult TrackPlan(const StepModel& plant, int substeps, const Eigen::Vect
     const bool ramp = settings.ramp_substeps && substeps > 1 &&
                       plant.capabilities().command == CommandKind::kRobotPositions;
     const Eigen::VectorXd held = x.q.tail(scene.nq_a);
-    const Eigen::VectorXd lead =
-        lead_per_rate.cwiseProduct(u - held) / (substeps * plant.time_step());
+    if (settings.velocity_feedforward)
+      lead = lead_per_rate.cwiseProduct(u - held) / (substeps * plant.time_step());
     for (int s = 1; s <= substeps; ++s) {
       const double fraction = static_cast<double>(s) / substeps;
       if (!step(t,

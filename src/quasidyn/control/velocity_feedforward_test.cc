@@ -14,30 +14,14 @@
 #include "quasidyn/control/plan_tracking.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/scenes/scene_loading.h"
+#include "quasidyn/testing/pusher_box_scene.h"
 
 namespace quasidyn {
 namespace {
 
-// A pusher (0.1 kg on a prismatic x joint, K = 100 N/m, critical damping D = 2√(K m)) a metre
-// from a box: nothing touches during the run.
-const char* const kFreePusher = R"(name: free_pusher
-dimension: 2
-gravity: [0, 0, 0]
-time_step: 0.1
-objects:
-  - name: box
-    joint: planar
-    body: {mass: 1.0, inertia: from_shapes,
-           shapes: [{type: box, size: [0.2, 0.1, 0.1], friction: 0.4}]}
-    initial: [1.0, 0.0, 0.0]
-robots:
-  - name: pusher
-    bodies: [{name: tip, mass: 0.1, inertia: from_shapes,
-              shapes: [{type: sphere, radius: 0.02, friction: 0.4}]}]
-    joints: [{name: x, type: prismatic, parent: world, child: tip, axis: [1, 0, 0]}]
-    stiffness: 100
-    initial: [0.0]
-)";
+// The pusher (0.1 kg on a prismatic x joint, K = 100 N/m, critical damping D = 2√(K m)) a metre
+// from the box (testing/pusher_box_scene.h): nothing touches during the run.
+const std::string kFreePusher = testing::PusherBoxYaml("free_pusher", 1.0, 0.0);
 
 constexpr double kMass = 0.1, kStiffness = 100.0, kControlStep = 0.1;
 constexpr int kSubsteps = 10, kSteps = 20;

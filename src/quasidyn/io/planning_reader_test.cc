@@ -7,30 +7,14 @@
 
 #include "quasidyn/io/scene_document.h"
 #include "quasidyn/model/scene_error.h"
+#include "quasidyn/testing/pusher_box_scene.h"
 
 namespace quasidyn {
 namespace {
 
 // A planar pusher and box; `planning:` is line 18, the block's first field line 19.
-const std::string kPlanningReaderScene = R"(name: planning_block
-dimension: 2
-gravity: [0, 0, 0]
-time_step: 0.1
-objects:
-  - name: box
-    joint: planar
-    body: {mass: 1.0, inertia: from_shapes,
-           shapes: [{type: box, size: [0.2, 0.1, 0.1], friction: 0.4}]}
-    initial: [0.0, 0.0, 0.0]
-robots:
-  - name: pusher
-    bodies: [{name: tip, mass: 0.1, inertia: from_shapes,
-              shapes: [{type: sphere, radius: 0.02, friction: 0.4}]}]
-    joints: [{name: x, type: prismatic, parent: world, child: tip, axis: [1, 0, 0]}]
-    stiffness: 100
-    initial: [-0.15]
-planning:
-)";
+const std::string kPlanningReaderScene =
+    testing::PusherBoxYaml("planning_block", 0.0, -0.15) + "planning:\n";
 
 Scene PlanningReaderLoad(const std::string& block) {
   return ReadSceneText(kPlanningReaderScene + block, "scene.yaml", ".");

@@ -16,30 +16,14 @@
 #include "quasidyn/planning/rrt.h"
 #include "quasidyn/scenes/scene_loading.h"
 #include "quasidyn/testing/matrix_compare.h"
+#include "quasidyn/testing/pusher_box_scene.h"
 
 namespace quasidyn {
 namespace {
 
 // A pusher on a prismatic x joint touching a free box from behind (no gravity): commanding the
 // pusher forward pushes the box along x.
-const char* const kConnectionScene = R"(name: connection_push
-dimension: 2
-gravity: [0, 0, 0]
-time_step: 0.1
-objects:
-  - name: box
-    joint: planar
-    body: {mass: 1.0, inertia: from_shapes,
-           shapes: [{type: box, size: [0.2, 0.1, 0.1], friction: 0.4}]}
-    initial: [0.0, 0.0, 0.0]
-robots:
-  - name: pusher
-    bodies: [{name: tip, mass: 0.1, inertia: from_shapes,
-              shapes: [{type: sphere, radius: 0.02, friction: 0.4}]}]
-    joints: [{name: x, type: prismatic, parent: world, child: tip, axis: [1, 0, 0]}]
-    stiffness: 100
-    initial: [-0.12]
-)";
+const std::string kConnectionScene = testing::PusherBoxYaml("connection_push", 0.0, -0.12);
 
 // The box's goal x [m] and where the pusher's centre touches the box then: goal − half the box
 // (0.1 m) − the sphere's radius (0.02 m).
