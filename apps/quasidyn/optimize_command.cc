@@ -13,6 +13,7 @@
 #include "log.h"
 #include "output_paths.h"
 #include "quasidyn/control/plan_trajectory.h"
+#include "quasidyn/control/planner_metric.h"
 #include "quasidyn/control/trajectory_optimizer.h"
 #include "quasidyn/formulations/registry.h"
 #include "quasidyn/planning/object_space.h"
@@ -89,11 +90,21 @@ void RunOptimize(const OptimizeOptions& options) {
   const ScenePtr scene =
       std::make_shared<const Scene>(LoadSceneFile(options.scene_path, "optimize"));
   // Without --goal, the goal of the scene's planning: block (a side file's, docs/qsim-files.md).
+  bool in_planner_metric = false;
   if (!Given(options.overrides, "goal")) {
     if (!scene->planning || scene->planning->goal.size() == 0)
       throw std::invalid_argument("--goal is required: the scene " + options.scene_path +
                                   " has no planning: block with a goal");
     s.object_goal = scene->planning->goal;
+    // The goal's cost in the metric that defines it (control/planner_metric.h), unless given;
+    // weights 1 for objects the planner's metric does not take (articulated ones).
+    if (!Given(options.overrides, "object_weight")) {
+      try {
+        s = OptimizerInPlannerMetric(s, *scene, *scene->planning);
+        in_planner_metric = true;
+      } catch (const std::invalid_argument&) {
+      }
+    }
   }
   FormulationChoice stepping;
   GuessFile initial;
@@ -201,6 +212,10 @@ void RunOptimize(const OptimizeOptions& options) {
   if (!options.initial_path.empty()) {
     std::cout << "initial guess    " << options.initial_path << " (" << regrasps
               << " regrasp steps kept)\n";
+  }
+  if (in_planner_metric) {
+    std::cout << "goal weights     the planner's metric: w = " << s.object_weight.transpose()
+              << ", rate weight " << s.rate_weight << "\n";
   }
   std::cout << "iterations       " << result.iterations.size() << " (" << accepted << " accepted)\n"
             << "cost             " << result.initial_cost << " -> " << result.best_cost << "\n"

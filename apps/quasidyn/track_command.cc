@@ -15,6 +15,7 @@
 #include "output_paths.h"
 #include "quasidyn/control/plan_tracking.h"
 #include "quasidyn/control/plan_trajectory.h"
+#include "quasidyn/control/planner_metric.h"
 #include "quasidyn/control/replanning.h"
 #include "quasidyn/control/stabilizer.h"
 #include "quasidyn/control/trajopt_goal_connector.h"

@@ -67,13 +67,6 @@ const SettingsSchema<ReplanningSettings>& ReplanningSettingsSchema() {
   return *schema;
 }
 
-StabilizerSettings StabilizerInPlannerMetric(StabilizerSettings settings, const Scene& scene,
-                                             const PlanningSettings& planning) {
-  settings.object_weight = ObjectSpace(scene).CoordinateWeights(planning);
-  settings.command_weight *= settings.object_weight.mean();
-  return settings;
-}
-
 namespace {
 
 // One plan executed on the plant from q, stopped where D(plant, plan) > replan_deviation.

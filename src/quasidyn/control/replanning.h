@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "quasidyn/control/plan_tracking.h"
+#include "quasidyn/control/planner_metric.h"  // StabilizerInPlannerMetric
 #include "quasidyn/control/stabilizer.h"
 #include "quasidyn/model/settings_schema.h"
 #include "quasidyn/planning/rrt.h"
@@ -40,14 +41,6 @@ struct PlanToTrack {
 // std::invalid_argument when either has another size.
 PlanToTrack PlanToTrackOf(const Trajectory& path, const std::vector<EdgeKind>& step_edges,
                           const std::vector<bool>& physical_regrasp_steps = {});
-
-// The stabiliser's cost in the planner's units: object_weight W = the metric's coordinate
-// weights (ObjectSpace::CoordinateWeights: δqᵀ W δq = D² nearby) and the command weight
-// r · mean(W), r that of `settings` (relative to object weights of 1). The controller is then
-// the same for any scale of the metric (its QP depends on W / r only), and for the metric of
-// weights 1 it is `settings` with W = 1.
-StabilizerSettings StabilizerInPlannerMetric(StabilizerSettings settings, const Scene& scene,
-                                             const PlanningSettings& planning);
 
 // Each setting's key, unit, range, default and one-line doc are declared once, in
 // ReplanningSettingsSchema (replanning.cc); the comments here say what the fields mean to the

@@ -196,9 +196,6 @@ TEST(Replanning, ARefusedRegraspMotionEndsItsRoundOnly) {
   EXPECT_EQ(run.q[t], refused.q.back()) << "the next plan starts where the plant is";
 }
 
-// Closed loop, an empty object weight puts the stabiliser's cost in the planner's metric: the
-// same run as with StabilizerInPlannerMetric's settings given, and not the run of weights 1 (the
-// metric here weighs 1 cm as 0.1 rad, not the scene's 1 m as 1 rad).
 TEST(PlanToTrack, MarksThePhysicalRegraspsSteps) {
   const PhysicalPlan& p = HandHalfTurn();
   size_t physical_steps = 0;
@@ -216,6 +213,9 @@ TEST(PlanToTrack, MarksThePhysicalRegraspsSteps) {
                std::invalid_argument);
 }
 
+// Closed loop, an empty object weight puts the stabiliser's cost in the planner's metric: the
+// same run as with StabilizerInPlannerMetric's settings given, and not the run of weights 1 (the
+// metric here weighs 1 cm as 0.1 rad, not the scene's 1 m as 1 rad).
 TEST(Replanning, StabiliserWeighsTheObjectsByThePlannersMetric) {
   const PhysicalPlan& p = HandHalfTurn();
   const auto plant = Plant(p, 2);

@@ -49,13 +49,17 @@ const SettingsSchema<TrajectoryOptimizerSettings>& TrajectoryOptimizerSettingsSc
         .Doc("the objects' goal configuration g (n_q,u numbers)");
     s->Field("object_weight", &O::object_weight)
         .AtLeast(0)
-        .Doc("the goal cost's weights w on steps 1 … T − 1 (n_q,u numbers; absent: all 1)");
+        .Doc(
+            "the goal cost's weights w on steps 1 … T − 1 (n_q,u numbers; absent: all 1, or the "
+            "planner's metric where the goal is the scene's planning goal: optimize)");
     s->Field("terminal_weight", &O::terminal_weight)
         .AtLeast(0)
         .Doc("the goal cost's weights w_T on step T (n_q,u numbers; absent: 10·w)");
     s->Number("rate_weight", &O::rate_weight)
         .Within(kSettingWeightRange)
-        .Doc("weight ρ of the command changes ‖u_k − u_{k−1}‖²");
+        .Doc(
+            "weight ρ of the command changes ‖u_k − u_{k−1}‖² (relative to object weights of 1; "
+            "times their mean with the planner's metric)");
     s->Number("trust_region", &O::trust_region)
         .Unit("m or rad")
         .Within(kSettingLengthRange)

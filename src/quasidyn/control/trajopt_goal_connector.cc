@@ -28,20 +28,11 @@ TrajectoryOptimizerSettings TrajoptGoalConnector::OptimizerSettings(
   s.smoothing.kappa_max = std::max(s.smoothing.kappa_max, c.kappa_start);
   s.penetration_tolerance = settings_.penetration_tolerance;
   s.object_goal = settings_.goal;
-  s.object_weight.resize(space_.coordinate_size());
-  const double wp = settings_.position_weight * settings_.position_weight;
-  const double wr = settings_.rotation_weight * settings_.rotation_weight;
-  for (const ObjectSpace::Block& block : space_.blocks()) {
+  s.object_weight = space_.CoordinateWeights(settings_);
+  for (const ObjectSpace::Block& block : space_.blocks()) {  // the goal's quaternion on q's side
     const int i = block.q_start;
-    if (block.floating) {
-      s.object_weight.segment(i, 3).setConstant(wp);
-      s.object_weight.segment(i + 3, 4).setConstant(4.0 * wr);  // (2 w_r)², the header
-      if (q.segment(i + 3, 4).dot(s.object_goal.segment(i + 3, 4)) < 0.0)
-        s.object_goal.segment(i + 3, 4) *= -1.0;
-    } else {
-      s.object_weight.segment(i, 2).setConstant(wp);
-      s.object_weight[i + 2] = wr;
-    }
+    if (block.floating && q.segment(i + 3, 4).dot(s.object_goal.segment(i + 3, 4)) < 0.0)
+      s.object_goal.segment(i + 3, 4) *= -1.0;
   }
   return s;
 }
