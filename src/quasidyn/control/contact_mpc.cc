@@ -38,7 +38,7 @@ ContactMpc::ContactMpc(ScenePtr scene, const MpcSettings& settings)
       solver_(std::make_unique<MiqpSolver>()) {
   stiffness_ = scene_->ActuatedStiffness();
   kinematics_.Update(scene_->q0);
-  damping_ = ActuatedDamping(kinematics_);
+  damping_ = ActuatedDampingAtStart(scene_);  // the second-order model's own
 }
 
 ContactMpc::~ContactMpc() = default;

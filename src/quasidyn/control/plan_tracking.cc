@@ -8,7 +8,6 @@
 
 #include "quasidyn/common/argument_check.h"
 #include "quasidyn/dynamics/second_order_cost.h"
-#include "quasidyn/kinematics/kinematics.h"
 #include "quasidyn/model/planning_settings.h"
 #include "quasidyn/planning/penetration_meter.h"
 
@@ -85,9 +84,7 @@ namespace {
 // at a constant rate (its steady lag D u̇ / K), with D the plant's own damping (the joints'
 // `damping`, else critical at q0, as SecondOrderModel takes it).
 Eigen::VectorXd CommandLeadTime(const ScenePtr& scene) {
-  Kinematics kinematics(scene);
-  kinematics.Update(scene->q0);
-  return ActuatedDamping(kinematics).cwiseQuotient(scene->ActuatedStiffness());
+  return ActuatedDampingAtStart(scene).cwiseQuotient(scene->ActuatedStiffness());
 }
 
 }  // namespace

@@ -26,6 +26,12 @@ Eigen::VectorXd ActuatedDamping(const Kinematics& kinematics) {
   return damping;
 }
 
+Eigen::VectorXd ActuatedDampingAtStart(const ScenePtr& scene) {
+  Kinematics kinematics(scene);
+  kinematics.Update(scene->q0);
+  return ActuatedDamping(kinematics);
+}
+
 void BuildSecondOrderCost(const Kinematics& kinematics, const Eigen::VectorXd& v,
                           const Eigen::VectorXd& u, const Eigen::VectorXd& actuated_stiffness,
                           const Eigen::VectorXd& actuated_damping,

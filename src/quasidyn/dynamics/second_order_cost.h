@@ -56,6 +56,10 @@ struct SecondOrderCostWorkspace {
 // overshoot, the fastest settling without it); D = 0 where M_jj = 0 (a massless link).
 Eigen::VectorXd ActuatedDamping(const Kinematics& kinematics);
 
+// ActuatedDamping at the scene's q0, the damping a second-order step model takes (and a tracker
+// or a controller that must match it: control/plan_tracking.cc, control/contact_mpc.cc).
+Eigen::VectorXd ActuatedDampingAtStart(const ScenePtr& scene);
+
 // Rebuilds *cost (its P and tau_h) at the configuration the kinematics was last updated to,
 // for the velocity v (size n_v) at the start of the step, the command u = q̄_a (size n_q,a),
 // K_a and D_a (size n_v,a), τ_ext (size n_v,u, or empty for none) and the time step h [s] > 0.

@@ -10,8 +10,8 @@
 namespace quasidyn {
 namespace {
 
-// D_a at q0 (second_order_cost.h); every object's mass matrix there must be positive definite
-// (the step's M̂ is then, whatever the robots' links weigh).
+// D_a at q0 (ActuatedDampingAtStart, second_order_cost.h); every object's mass matrix there must
+// be positive definite (the step's M̂ is then, whatever the robots' links weigh).
 Eigen::VectorXd DampingAtInitialConfiguration(const ScenePtr& scene) {
   Kinematics kinematics(scene);
   kinematics.Update(scene->q0);
@@ -25,7 +25,7 @@ Eigen::VectorXd DampingAtInitialConfiguration(const ScenePtr& scene) {
                                 "' has a mass matrix that is not positive definite (its bodies "
                                 "need mass > 0 and a positive definite inertia)");
   }
-  return ActuatedDamping(kinematics);
+  return ActuatedDampingAtStart(scene);
 }
 
 }  // namespace
