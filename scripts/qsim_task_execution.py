@@ -10,7 +10,8 @@ Usage: python3 scripts/qsim_task_execution.py QSIM_MODELS [--cli build/release/q
 QSIM_MODELS is the simulator's models/ folder (the package quasistatic_simulator). For each task
 (a side file in examples/qsim_planning/side_files/) and seed S:
   1. `quasidyn plan SIDE --seed S` (RRT through contact in the planner's quasi-dynamic model);
-  2. `quasidyn optimize SIDE --initial plan.json` (the path refined; its goal the side file's);
+  2. `quasidyn optimize SIDE --initial plan.json` (the path refined; its goal the side file's,
+     weighed by the planner's metric: docs/control.md, "The cost in the planner's units");
   3. `quasidyn track refined.json --plant-scene SIDE --plant-formulation F --substeps N
      --replan R`: the refined plan executed closed loop (the stabiliser) on a plant that is not
      the planner's model (second-order, the exact friction cone, h/N), replanning from where the
