@@ -37,7 +37,6 @@ ContactMpc::ContactMpc(ScenePtr scene, const MpcSettings& settings)
       kinematics_(scene),
       solver_(std::make_unique<MiqpSolver>()) {
   stiffness_ = scene_->ActuatedStiffness();
-  kinematics_.Update(scene_->q0);
   damping_ = ActuatedDampingAtStart(scene_);  // the second-order model's own
 }
 

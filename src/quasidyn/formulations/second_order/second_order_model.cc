@@ -25,7 +25,7 @@ Eigen::VectorXd DampingAtInitialConfiguration(const ScenePtr& scene) {
                                 "' has a mass matrix that is not positive definite (its bodies "
                                 "need mass > 0 and a positive definite inertia)");
   }
-  return ActuatedDampingAtStart(scene);
+  return ActuatedDamping(kinematics);  // ActuatedDampingAtStart, on the kinematics just made
 }
 
 }  // namespace
